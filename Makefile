@@ -1,0 +1,112 @@
+# tlbscope: `make run` boots the tool under QEMU+OVMF, `make test` runs every test.
+# Both install the Debian packages they need (scripts/deps.sh).
+
+VERSION := 0.1.0
+COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+BUILD   := build
+
+# ---- gnu-efi (Debian 3.0.15 paths; override for another install) ----
+EFI_INC  ?= /usr/include/efi
+EFI_LIB  ?= /usr/lib
+EFI_CRT0 ?= $(EFI_LIB)/crt0-efi-x86_64.o
+EFI_LDS  ?= $(EFI_LIB)/elf_x86_64_efi.lds
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+HOST_CC ?= gcc
+LD      := ld
+OBJCOPY := objcopy
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+DEFS := -DTLBSCOPE_VERSION='"$(VERSION)"' -DTLBSCOPE_COMMIT='"$(COMMIT)"'
+
+# Freestanding UEFI code: no red zone (interrupt handlers share the stack),
+# general registers only (handlers do not save SSE state), SysV ABI inside,
+# ms_abi only where firmware calls us or we call it (see efi/mp_protocol.h).
+EFI_CFLAGS := -std=c11 -O2 -g0 $(WARN) $(DEFS) -I. -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 \
+	-ffreestanding -fno-stack-protector -fno-stack-check -fpic -fshort-wchar \
+	-mno-red-zone -maccumulate-outgoing-args -mgeneral-regs-only -fno-strict-aliasing \
+	-fno-builtin -DEFI_FUNCTION_WRAPPER -DTLBSCOPE_EFI
+EFI_ASFLAGS := -fpic -I. -DTLBSCOPE_EFI
+
+CORE_SRCS := $(sort $(wildcard core/*.c))
+ARCH_SRCS := $(sort $(wildcard arch/x86/*.c))
+ARCH_ASM  := $(sort $(wildcard arch/x86/*.S))
+EFI_SRCS  := $(sort $(wildcard efi/*.c))
+
+EFI_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EFI_SRCS) $(CORE_SRCS) $(ARCH_SRCS)) \
+            $(patsubst %.S,$(BUILD)/efi/%.o,$(ARCH_ASM))
+
+.PHONY: all efi tool image run test test-full bench fuzz deps clean help
+all: deps efi tool
+
+help:
+	@echo "make run   [SMP=4 CPU=max MEM=512 ARGS='k=v ...' QEMU=... QEMU_EXTRA=...]  boot under QEMU+OVMF"
+	@echo "make test  host unit tests + QEMU integration tests"
+	@echo "make image build/tlbscope.img for a USB stick;  make bench;  make fuzz;  make test-full"
+
+deps:
+	@scripts/deps.sh build
+
+efi: $(BUILD)/tlbscope.efi
+
+# V=1 shows the full command lines
+Q := $(if $(V),,@)
+
+$(BUILD)/efi/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC    $<")
+	$(Q)$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/efi/%.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS    $<")
+	$(Q)$(CC) $(EFI_ASFLAGS) -MMD -MP -c $< -o $@
+
+# The commit id is compiled into the banner and the report: rebuild what uses it.
+$(BUILD)/commit.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
+$(BUILD)/efi/efi/main.o $(BUILD)/efi/core/report_json.o $(BUILD)/efi/core/report_text.o: $(BUILD)/commit.stamp
+FORCE:
+
+$(BUILD)/sbat.o: efi/sbat.csv efi/sbat.S
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(EFI_ASFLAGS) -c efi/sbat.S -o $@
+
+$(BUILD)/tlbscope.so: $(EFI_OBJS) $(BUILD)/sbat.o
+	@$(if $(Q),echo "  LD    $@")
+	$(Q)$(LD) -nostdlib -znocombreloc -T $(EFI_LDS) -shared -Bsymbolic -L$(EFI_LIB) \
+		$(EFI_CRT0) $(EFI_OBJS) $(BUILD)/sbat.o -o $@ -lefi -lgnuefi
+
+$(BUILD)/tlbscope.efi: $(BUILD)/tlbscope.so
+	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+		-j '.rel.*' -j '.rela.*' -j .reloc -j .sbat --target efi-app-x86_64 --subsystem=10 $< $@
+	@echo "built $@ ($(VERSION), $(COMMIT))"
+
+image: deps $(BUILD)/tlbscope.img
+$(BUILD)/tlbscope.img: $(BUILD)/tlbscope.efi startup.nsh efi/tlbscope.cfg scripts/mkimage.sh
+	$(Q)scripts/mkimage.sh $@ $(BUILD)/tlbscope.efi
+
+# ---- QEMU run ----
+SMP  ?= 4
+CPU  ?= max
+MEM  ?= 512
+ARGS ?=
+QEMU ?= qemu-system-x86_64
+QEMU_EXTRA ?=
+RUN_TIMEOUT ?= 900
+
+run: deps $(BUILD)/tlbscope.img tool
+	@scripts/deps.sh run
+	@SMP='$(SMP)' CPU='$(CPU)' MEM='$(MEM)' ARGS='$(ARGS)' QEMU='$(QEMU)' QEMU_EXTRA='$(QEMU_EXTRA)' \
+		TIMEOUT='$(RUN_TIMEOUT)' scripts/qemu-run.sh --interactive
+
+include reports/tool/tool.mk
+include tests/tests.mk
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

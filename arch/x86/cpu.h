@@ -1,0 +1,151 @@
+/*
+ * x86 instruction wrappers used by core/ and efi/.
+ *
+ * Unprivileged ones (CPUID, RDTSC, PAUSE, fences) are the same everywhere.
+ * Privileged ones cannot run in a host test process: when TLBSCOPE_HOST is
+ * defined they are declared here and implemented by the host stand-ins in
+ * tests/host/fake_cpu.c, which record what the protocols asked for.
+ */
+#ifndef TLBSCOPE_ARCH_X86_CPU_H
+#define TLBSCOPE_ARCH_X86_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+static inline void cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+    __asm__ volatile("cpuid"
+                     : "=a"(regs[0]), "=b"(regs[1]), "=c"(regs[2]), "=d"(regs[3])
+                     : "a"(leaf), "c"(subleaf));
+}
+
+static inline uint64_t rdtsc_raw(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/*
+ * Timestamps for measurements: LFENCE before RDTSC keeps earlier instructions
+ * from drifting past the read (Intel SDM vol. 2B RDTSC; on AMD LFENCE is
+ * dispatch-serialising once MSR C001_1029[1] is set, which every firmware
+ * with the Spectre v1 updates does). The same sequence is used to measure
+ * the timer overhead recorded in the report.
+ */
+static inline uint64_t tsc_now(void)
+{
+    __asm__ volatile("lfence" ::: "memory");
+    return rdtsc_raw();
+}
+
+static inline void mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
+static inline void lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
+static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
+
+#ifdef TLBSCOPE_HOST
+void cpu_relax(void);
+void irq_disable(void);
+void irq_enable(void);
+bool irq_enabled(void);
+void cpu_halt_until_irq(void);
+uint64_t read_cr3(void);
+void write_cr3(uint64_t v);
+uint64_t read_cr4(void);
+void write_cr4(uint64_t v);
+void invlpg(const volatile void *va);
+uint64_t rdmsr(uint32_t msr);
+void wrmsr(uint32_t msr, uint64_t value);
+#else
+/* Each spin iteration calls cpu_relax(); the host stand-in delivers "IPIs" there. */
+static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
+static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
+static inline void irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
+
+static inline uint64_t read_rflags(void)
+{
+    uint64_t f;
+    __asm__ volatile("pushfq; popq %0" : "=r"(f)::"memory");
+    return f;
+}
+
+static inline bool irq_enabled(void) { return (read_rflags() >> 9) & 1; }
+
+/*
+ * STI's one-instruction interrupt shadow makes "sti; hlt" atomic: an
+ * interrupt that became pending while IF was clear wakes the HLT instead of
+ * being taken just before it (and then sleeping until the next one).
+ */
+static inline void cpu_halt_until_irq(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
+
+static inline uint64_t read_cr0(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr0, %0" : "=r"(v));
+    return v;
+}
+
+static inline uint64_t read_cr3(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr3, %0" : "=r"(v));
+    return v;
+}
+
+static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory"); }
+
+static inline uint64_t read_cr4(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr4, %0" : "=r"(v));
+    return v;
+}
+
+static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory"); }
+
+static inline void invlpg(const volatile void *va)
+{
+    __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory");
+}
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t value)
+{
+    __asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+                     : "memory");
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+    uint8_t v;
+    __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
+static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
+
+static inline uint32_t inl(uint16_t port)
+{
+    uint32_t v;
+    __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+#endif
+
+#define CR4_PGE (1ull << 7)
+#define CR4_PCIDE (1ull << 17)
+#define CR4_LA57 (1ull << 12)
+#define CR3_NOFLUSH (1ull << 63)
+#define CR3_PCID_MASK 0xfffull
+
+#define MSR_IA32_APIC_BASE 0x1b
+#define MSR_IA32_BIOS_SIGN_ID 0x8b /* Intel microcode revision; AMD PATCH_LEVEL */
+#define MSR_GS_BASE 0xc0000101
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * Run configuration: key=value pairs from \tlbscope\tlbscope.cfg and from the
+ * command line (the command line wins).
+ *
+ * The parser never rejects a run: a bad line or value produces a message
+ * naming the source, line and key, the default stays in force, and the run
+ * goes on. Keys, types and ranges live in one table in config.c, which is
+ * also what `tlbscope help` and the README list.
+ */
+#ifndef TLBSCOPE_CORE_CONFIG_H
+#define TLBSCOPE_CORE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/msglist.h"
+
+#define CONFIG_MAX_LINE 256
+#define CONFIG_MAX_INJECT 4
+#define CONFIG_MAX_RANGES 16
+#define CONFIG_MAX_EXPERIMENTS 16
+#define CONFIG_NAME_LEN 32
+
+enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN };
+enum apic_request { APIC_REQ_AUTO = 0, APIC_REQ_XAPIC, APIC_REQ_X2APIC };
+enum profile { PROFILE_DEFAULT = 0, PROFILE_QUICK, PROFILE_FULL };
+enum inject_kind { INJECT_NONE = 0, INJECT_HANG, INJECT_FAULT, INJECT_SLOW };
+
+#define EMULATE_INVLPGB (1u << 0)
+#define EMULATE_INVPCID (1u << 1)
+
+struct injection {
+    enum inject_kind kind;
+    uint32_t cpu;    /* dense CPU index, as in the report */
+    uint32_t vector; /* INJECT_FAULT only */
+};
+
+struct cpu_range {
+    uint32_t first, last;
+};
+
+struct cpu_list {
+    bool all;
+    uint32_t count;
+    struct cpu_range ranges[CONFIG_MAX_RANGES];
+};
+
+struct config {
+    enum exit_mode exit_mode;
+    enum apic_request apic;
+    enum profile profile;
+    uint32_t samples;        /* per parameter point, after warm-up */
+    uint32_t warmup;
+    uint32_t ceiling;        /* INVLPG-per-page limit, as tlb_single_page_flush_ceiling */
+    uint32_t ipi_pairs;      /* all pairs up to this many, then a stratified sample */
+    uint32_t timeout_ms;     /* deadline for one answer from one CPU */
+    uint32_t budget_s;       /* time budget of one experiment */
+    uint32_t initiator;      /* CPU that initiates shootdowns */
+    uint32_t emulate;        /* EMULATE_* bits (test-only) */
+    bool progress;
+    bool console_json;       /* also print the JSON report on the console */
+    struct cpu_list cpus;    /* CPUs that take part; all by default */
+    uint32_t experiment_count; /* 0: all experiments */
+    char experiments[CONFIG_MAX_EXPERIMENTS][CONFIG_NAME_LEN];
+    uint32_t inject_count;
+    struct injection inject[CONFIG_MAX_INJECT];
+
+    /* which keys were given explicitly (profile defaults fill the rest) */
+    uint64_t set_mask;
+};
+
+/* Defaults, with profile-dependent values resolved for PROFILE_DEFAULT. */
+void config_defaults(struct config *cfg);
+
+/*
+ * Parses one source (a file's contents or a command line). `source` names it
+ * in messages ("tlbscope.cfg", "command line"). Pairs are separated by
+ * whitespace or newlines; '#' starts a comment. Problems go to `msgs`.
+ * Keys set by an earlier source may be overridden by a later one; a key
+ * repeated within one source keeps its first value.
+ */
+void config_parse(struct config *cfg, const char *text, size_t len, const char *source,
+                  struct msg_list *msgs);
+
+/* Applies profile defaults to keys not set explicitly. Call after parsing. */
+void config_finalize(struct config *cfg);
+
+/* Checks CPU indices against the real CPU count; bad ones fall back to defaults. */
+void config_check_cpus(struct config *cfg, uint32_t cpu_count, struct msg_list *msgs);
+
+bool cpu_list_contains(const struct cpu_list *l, uint32_t cpu);
+bool config_experiment_selected(const struct config *cfg, const char *id);
+const char *profile_name(enum profile p);
+const char *exit_mode_name(enum exit_mode m);
+const char *apic_request_name(enum apic_request a);
+const char *inject_kind_name(enum inject_kind k);
+
+struct json_writer;
+/* The resolved configuration as a JSON object (the report's run.config). */
+void config_write_json(const struct config *cfg, struct json_writer *w);
+
+/* Lists every key with its range and default (for `help`, the README). */
+struct strbuf;
+void config_write_help(struct strbuf *sb);
+
+#endif

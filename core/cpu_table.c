@@ -1,0 +1,50 @@
+#include "core/cpu_table.h"
+#include "core/mem.h"
+#include "core/strbuf.h"
+
+const char *cpu_state_name(enum cpu_state s)
+{
+    static const char *const names[] = { "ok", "absent", "hung", "faulted",
+                                         "slow", "disabled", "excluded" };
+    return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "unknown";
+}
+
+const char *topo_class_name(enum topo_class c)
+{
+    static const char *const names[] = { "self", "smt_sibling", "same_package", "cross_package" };
+    return (unsigned)c < ARRAY_SIZE(names) ? names[c] : "unknown";
+}
+
+enum topo_class cpu_topo_class(const struct cpu_info *a, const struct cpu_info *b)
+{
+    if (a->index == b->index)
+        return TOPO_SELF;
+    if (a->package != b->package)
+        return TOPO_CROSS_PACKAGE;
+    if (a->core == b->core)
+        return TOPO_SMT_SIBLING;
+    return TOPO_SAME_PACKAGE;
+}
+
+bool cpu_usable(const struct cpu_info *c) { return c->state == CPU_OK; }
+
+uint32_t cpu_table_count_state(const struct cpu_table *t, enum cpu_state s)
+{
+    uint32_t i, n = 0;
+    for (i = 0; i < t->count; i++)
+        n += t->cpus[i].state == s;
+    return n;
+}
+
+void cpu_mark(struct cpu_info *c, enum cpu_state s, const char *fmt, ...)
+{
+    struct strbuf sb;
+    va_list ap;
+    if (c->state != CPU_OK)
+        return;
+    c->state = s;
+    sb_init_fixed(&sb, c->note, sizeof(c->note));
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,65 @@
+/*
+ * The CPU table: one entry per logical CPU, indexed by a dense index.
+ *
+ * Index 0 is the bootstrap processor; the others follow the firmware's
+ * processor numbering. APIC IDs are stored as uint32_t values here and never
+ * used to index arrays (they are sparse and exceed 255 on large machines).
+ */
+#ifndef TLBSCOPE_CORE_CPU_TABLE_H
+#define TLBSCOPE_CORE_CPU_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CPU_MAX 4096 /* far above the 768-thread 2-socket servers of 2026 */
+
+enum cpu_state {
+    CPU_OK = 0,    /* checked in, answered every request */
+    CPU_ABSENT,    /* enabled by firmware but never checked in */
+    CPU_HUNG,      /* stopped answering; excluded from later work */
+    CPU_FAULTED,   /* took an unexpected exception; excluded */
+    CPU_SLOW,      /* missed a deadline, answered later; excluded */
+    CPU_DISABLED,  /* firmware reports it disabled */
+    CPU_EXCLUDED,  /* left out by cpus= */
+};
+
+enum topo_class { TOPO_SELF = 0, TOPO_SMT_SIBLING, TOPO_SAME_PACKAGE, TOPO_CROSS_PACKAGE };
+
+struct cpu_fault {
+    bool valid;
+    uint32_t vector;
+    uint64_t error_code;
+    uint64_t rip;
+    uint64_t cr2;
+    uint32_t last_command;
+};
+
+struct cpu_info {
+    uint32_t index;
+    uint32_t apic_id;
+    uint32_t package, core, thread;
+    int32_t numa_node; /* -1 when the firmware has no SRAT entry for it */
+    bool bsp;
+    bool topology_from_cpuid; /* refined from CPUID 0xB/0x1F/0x8000001E */
+    uint32_t microcode;
+    bool microcode_valid;
+    enum cpu_state state;
+    char note[120]; /* what is known when state != CPU_OK */
+    struct cpu_fault fault;
+};
+
+struct cpu_table {
+    uint32_t count;           /* CPUs the firmware reports (enabled or not) */
+    struct cpu_info *cpus;    /* count entries */
+};
+
+const char *cpu_state_name(enum cpu_state s);
+const char *topo_class_name(enum topo_class c);
+enum topo_class cpu_topo_class(const struct cpu_info *a, const struct cpu_info *b);
+bool cpu_usable(const struct cpu_info *c);
+uint32_t cpu_table_count_state(const struct cpu_table *t, enum cpu_state s);
+/* Marks a CPU out of the run with a note; the first bad state sticks. */
+void cpu_mark(struct cpu_info *c, enum cpu_state s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

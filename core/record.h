@@ -1,0 +1,107 @@
+/*
+ * What an experiment leaves behind: parameter points with statistics, a
+ * verification count, and a status with its reason. Written into the report
+ * by core/report.c and read back by the host tool (reports/SCHEMA.md).
+ *
+ * Points are reserved before a measurement window opens: UEFI forbids pool
+ * allocation at TPL_HIGH_LEVEL, where the measurements run.
+ */
+#ifndef TLBSCOPE_CORE_RECORD_H
+#define TLBSCOPE_CORE_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/result.h"
+#include "core/stats.h"
+
+#define POINT_MAX_PARAMS 6
+#define POINT_MAX_METRICS 5
+#define POINT_MAX_VALUES 4
+#define RECORD_MAX_STALE 8
+#define RECORD_MAX_NOTES 6
+#define RECORD_NOTE_LEN 200
+#define RECORD_REASON_LEN 320
+
+struct point_param {
+    const char *key;
+    const char *str; /* string value when non-NULL, else num */
+    int64_t num;
+};
+
+struct point_metric {
+    const char *name;
+    struct stats st;
+};
+
+struct point_value {
+    const char *key;
+    int64_t milli; /* value * 1000 (ratios) */
+};
+
+struct result_point {
+    uint8_t nparams, nmetrics, nvalues;
+    struct point_param params[POINT_MAX_PARAMS];
+    struct point_metric metrics[POINT_MAX_METRICS];
+    struct point_value values[POINT_MAX_VALUES];
+};
+
+struct stale_read {
+    uint32_t cpu;
+    uint64_t va;
+    uint64_t expected, seen;
+};
+
+struct verification {
+    bool applicable; /* false: the experiment does not remap pages */
+    uint64_t checks;
+    uint64_t stale_reads;
+    uint32_t recorded;
+    struct stale_read first[RECORD_MAX_STALE];
+};
+
+struct point_list {
+    struct result_point *items;
+    uint32_t count, capacity;
+};
+
+struct experiment_record {
+    const char *id;
+    const char *title;
+    const char *x_axis;  /* param that charts put on the x axis */
+    const char *series;  /* param that separates chart series (may be NULL) */
+    enum result status;
+    char reason[RECORD_REASON_LEN];
+    bool emulated;
+    bool ran;
+    bool partial; /* some points are missing (a CPU dropped out, budget ran out) */
+    uint64_t duration_ms;
+    struct verification verification;
+    struct point_list results;
+    struct point_list summary;
+    uint32_t nnotes;
+    char notes[RECORD_MAX_NOTES][RECORD_NOTE_LEN];
+};
+
+bool point_list_reserve(struct point_list *l, uint32_t capacity);
+void point_list_release(struct point_list *l);
+/* Returns a zeroed point, or NULL when the reservation is exhausted. */
+struct result_point *point_list_add(struct point_list *l);
+
+void point_param_num(struct result_point *p, const char *key, int64_t v);
+void point_param_str(struct result_point *p, const char *key, const char *v);
+void point_metric(struct result_point *p, const char *name, const struct stats *st);
+void point_value(struct result_point *p, const char *key, int64_t milli);
+const struct point_param *point_find_param(const struct result_point *p, const char *key);
+
+void record_set_status(struct experiment_record *r, enum result status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Raises the status to at least `status`; the reason of the most severe one stays. */
+void record_escalate(struct experiment_record *r, enum result status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void record_note(struct experiment_record *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void record_stale(struct experiment_record *r, uint32_t cpu, uint64_t va, uint64_t expected,
+                  uint64_t seen);
+
+#endif

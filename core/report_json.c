@@ -1,0 +1,414 @@
+#include "core/json.h"
+#include "core/mem.h"
+#include "core/report.h"
+
+static void write_stats(struct json_writer *w, const struct stats *st)
+{
+    jw_object_begin_inline(w);
+    jw_kv_u64(w, "n", st->n);
+    jw_kv_u64(w, "min", st->min);
+    jw_kv_u64(w, "p50", st->p50);
+    jw_kv_u64(w, "p90", st->p90);
+    jw_kv_u64(w, "p99", st->p99);
+    jw_kv_u64(w, "max", st->max);
+    jw_kv_u64(w, "mean", st->mean);
+    jw_object_end(w);
+}
+
+static void write_point(struct json_writer *w, const struct result_point *p)
+{
+    uint8_t i;
+    jw_object_begin(w);
+    jw_key(w, "params");
+    jw_object_begin_inline(w);
+    for (i = 0; i < p->nparams; i++) {
+        if (p->params[i].str)
+            jw_kv_str(w, p->params[i].key, p->params[i].str);
+        else
+            jw_kv_i64(w, p->params[i].key, p->params[i].num);
+    }
+    jw_object_end(w);
+    jw_key(w, "metrics");
+    jw_object_begin(w);
+    for (i = 0; i < p->nmetrics; i++) {
+        jw_key(w, p->metrics[i].name);
+        write_stats(w, &p->metrics[i].st);
+    }
+    jw_object_end(w);
+    if (p->nvalues) {
+        jw_key(w, "values");
+        jw_object_begin_inline(w);
+        for (i = 0; i < p->nvalues; i++)
+            jw_kv_fixed(w, p->values[i].key, p->values[i].milli, 3);
+        jw_object_end(w);
+    }
+    jw_object_end(w);
+}
+
+static void write_points(struct json_writer *w, const char *key, const struct point_list *l)
+{
+    uint32_t i;
+    jw_key(w, key);
+    jw_array_begin(w);
+    for (i = 0; i < l->count; i++)
+        write_point(w, &l->items[i]);
+    jw_array_end(w);
+}
+
+static void write_msgs(struct json_writer *w, const char *key, const struct msg_list *l)
+{
+    uint32_t i;
+    jw_key(w, key);
+    jw_array_begin(w);
+    for (i = 0; i < l->count; i++) {
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "where", l->items[i].where);
+        jw_kv_str(w, "message", l->items[i].text);
+        jw_object_end(w);
+    }
+    if (l->dropped) {
+        char text[80];
+        fmt_into(text, sizeof(text), "%u further messages were dropped", l->dropped);
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "where", "report");
+        jw_kv_str(w, "message", text);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+}
+
+static void write_experiment(struct json_writer *w, const struct experiment_record *e)
+{
+    uint32_t i;
+    jw_object_begin(w);
+    jw_kv_str(w, "id", e->id);
+    jw_kv_str(w, "title", e->title);
+    jw_kv_str(w, "status", result_name(e->status));
+    jw_kv_str(w, "reason", e->reason[0] ? e->reason : NULL);
+    jw_kv_bool(w, "emulated", e->emulated);
+    jw_kv_bool(w, "partial", e->partial);
+    jw_kv_str(w, "unit", "tsc_ticks");
+    jw_kv_u64(w, "duration_ms", e->duration_ms);
+    jw_key(w, "axes");
+    jw_object_begin_inline(w);
+    jw_kv_str(w, "x", e->x_axis);
+    jw_kv_str(w, "series", e->series);
+    jw_object_end(w);
+    jw_key(w, "verification");
+    jw_object_begin(w);
+    jw_kv_bool(w, "applicable", e->verification.applicable);
+    jw_kv_u64(w, "checks", e->verification.checks);
+    jw_kv_u64(w, "stale_reads", e->verification.stale_reads);
+    jw_key(w, "stale");
+    jw_array_begin(w);
+    for (i = 0; i < e->verification.recorded; i++) {
+        const struct stale_read *s = &e->verification.first[i];
+        jw_object_begin_inline(w);
+        jw_kv_u64(w, "cpu", s->cpu);
+        jw_kv_hex(w, "va", s->va);
+        jw_kv_hex(w, "expected", s->expected);
+        jw_kv_hex(w, "seen", s->seen);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    jw_object_end(w);
+    jw_key(w, "notes");
+    jw_array_begin(w);
+    for (i = 0; i < e->nnotes; i++)
+        jw_str(w, e->notes[i]);
+    jw_array_end(w);
+    write_points(w, "results", &e->results);
+    write_points(w, "summary", &e->summary);
+    jw_object_end(w);
+}
+
+static void write_firmware(struct json_writer *w, const struct firmware_info *fw)
+{
+    const struct smbios_info *s = &fw->smbios;
+    const struct acpi_info *a = &fw->acpi;
+    uint32_t i;
+    char uefi[16];
+    jw_key(w, "firmware");
+    jw_object_begin(w);
+    jw_kv_str(w, "vendor", fw->vendor);
+    jw_kv_hex(w, "revision", fw->revision);
+    fmt_into(uefi, sizeof(uefi), "%u.%u", fw->uefi_revision >> 16, (fw->uefi_revision & 0xffff) / 10);
+    jw_kv_str(w, "uefi_version", uefi);
+    jw_kv_str(w, "secure_boot", secure_boot_name(fw->secure_boot));
+    jw_key(w, "smbios");
+    if (!s->present) {
+        jw_null(w);
+    } else {
+        char ver[16];
+        jw_object_begin(w);
+        fmt_into(ver, sizeof(ver), "%u.%u", s->major, s->minor);
+        jw_kv_str(w, "version", ver);
+        jw_kv_str(w, "entry_point", s->entry_point_64 ? "smbios3" : "smbios2");
+        jw_key(w, "bios");
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "vendor", s->bios_vendor);
+        jw_kv_str(w, "version", s->bios_version);
+        jw_kv_str(w, "date", s->bios_date);
+        jw_object_end(w);
+        jw_key(w, "system");
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "manufacturer", s->sys_manufacturer);
+        jw_kv_str(w, "product", s->sys_product);
+        jw_kv_str(w, "version", s->sys_version);
+        jw_kv_str(w, "serial", s->sys_serial);
+        jw_key(w, "uuid");
+        if (s->has_uuid) {
+            char u[40];
+            const uint8_t *b = s->uuid;
+            /* SMBIOS 2.6+: the first three fields are little-endian */
+            fmt_into(u, sizeof(u),
+                     "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[3],
+                     b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11], b[12],
+                     b[13], b[14], b[15]);
+            jw_str(w, u);
+        } else {
+            jw_null(w);
+        }
+        jw_object_end(w);
+        jw_key(w, "board");
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "manufacturer", s->board_manufacturer);
+        jw_kv_str(w, "product", s->board_product);
+        jw_kv_str(w, "version", s->board_version);
+        jw_object_end(w);
+        jw_key(w, "processors");
+        jw_array_begin(w);
+        for (i = 0; i < s->socket_count && i < FW_MAX_SOCKETS; i++) {
+            const struct smbios_processor *p = &s->sockets[i];
+            jw_object_begin_inline(w);
+            jw_kv_str(w, "socket", p->socket);
+            jw_kv_str(w, "manufacturer", p->manufacturer);
+            jw_kv_str(w, "version", p->version);
+            jw_kv_u64(w, "max_speed_mhz", p->max_speed_mhz);
+            jw_kv_u64(w, "cores", p->core_count);
+            jw_kv_u64(w, "threads", p->thread_count);
+            jw_object_end(w);
+        }
+        jw_array_end(w);
+        jw_object_end(w);
+    }
+    jw_key(w, "acpi");
+    if (!a->present) {
+        jw_null(w);
+    } else {
+        jw_object_begin_inline(w);
+        jw_kv_u64(w, "rsdp_revision", a->revision);
+        jw_kv_str(w, "oem_id", a->oem_id);
+        jw_kv_str(w, "oem_table_id", a->oem_table_id);
+        jw_kv_bool(w, "madt", a->has_madt);
+        jw_kv_bool(w, "srat", a->has_srat);
+        jw_kv_bool(w, "slit", a->has_slit);
+        jw_kv_u64(w, "madt_cpus_enabled", a->madt_cpus_enabled);
+        jw_kv_u64(w, "numa_nodes", a->numa_nodes);
+        jw_object_end(w);
+    }
+    jw_object_end(w);
+}
+
+static void write_features(struct json_writer *w, const struct run *r)
+{
+    const struct cpu_features *f = &r->cpu;
+    const struct cpuid_evidence *ev = &f->evidence;
+    jw_key(w, "features");
+    jw_object_begin(w);
+    jw_kv_bool(w, "x2apic", f->x2apic);
+    jw_kv_bool(w, "x2apic_enabled_by_firmware", r->firmware_x2apic);
+    jw_kv_bool(w, "pcid", f->pcid);
+    jw_kv_bool(w, "invpcid", f->invpcid);
+    jw_kv_bool(w, "invlpgb", f->invlpgb);
+    jw_kv_u64(w, "invlpgb_max_pages", f->invlpgb_max_pages);
+    jw_kv_bool(w, "la57", f->la57);
+    jw_kv_bool(w, "invariant_tsc", f->invariant_tsc);
+    jw_kv_bool(w, "pge", f->pge);
+    jw_kv_bool(w, "pdpe1gb", f->pdpe1gb);
+    jw_kv_bool(w, "hybrid", f->hybrid);
+    jw_object_end(w);
+    jw_key(w, "cpuid");
+    jw_object_begin(w);
+    jw_kv_hex(w, "max_basic_leaf", f->max_basic_leaf);
+    jw_kv_hex(w, "max_extended_leaf", f->max_ext_leaf);
+    jw_kv_hex(w, "1.eax", ev->leaf1_eax);
+    jw_kv_hex(w, "1.ecx", ev->leaf1_ecx);
+    jw_kv_hex(w, "1.edx", ev->leaf1_edx);
+    jw_kv_hex(w, "7.0.ebx", ev->leaf7_ebx);
+    jw_kv_hex(w, "7.0.ecx", ev->leaf7_ecx);
+    jw_kv_hex(w, "7.0.edx", ev->leaf7_edx);
+    jw_kv_hex(w, "80000007.edx", ev->ext7_edx);
+    jw_kv_hex(w, "80000008.ebx", ev->ext8_ebx);
+    jw_kv_hex(w, "80000008.edx", ev->ext8_edx);
+    jw_object_end(w);
+}
+
+static void write_cpu(struct json_writer *w, const struct run *r)
+{
+    const struct cpu_features *f = &r->cpu;
+    uint32_t i;
+    bool any_ucode = false;
+    uint32_t ucode = 0;
+    jw_key(w, "cpu");
+    jw_object_begin(w);
+    jw_kv_str(w, "vendor", f->vendor);
+    jw_kv_str(w, "brand", f->brand[0] ? f->brand : NULL);
+    jw_kv_u64(w, "family", f->family);
+    jw_kv_u64(w, "model", f->model);
+    jw_kv_u64(w, "stepping", f->stepping);
+    jw_kv_hex(w, "signature", f->signature);
+    for (i = 0; i < r->topo.count; i++) {
+        if (r->topo.cpus[i].bsp && r->topo.cpus[i].microcode_valid) {
+            any_ucode = true;
+            ucode = r->topo.cpus[i].microcode;
+        }
+    }
+    jw_key(w, "microcode");
+    jw_object_begin_inline(w);
+    jw_key(w, "revision");
+    if (any_ucode)
+        jw_hex(w, ucode);
+    else
+        jw_null(w);
+    jw_kv_bool(w, "uniform", r->microcode_uniform);
+    jw_object_end(w);
+    write_features(w, r);
+    jw_kv_str(w, "hypervisor", f->hypervisor ? f->hypervisor_vendor : NULL);
+    jw_kv_u64(w, "tsc_hz", r->tsc_hz);
+    jw_kv_str(w, "tsc_source", tsc_source_name(r->tsc_source));
+    jw_kv_u64(w, "phys_addr_bits", f->phys_addr_bits);
+    jw_object_end(w);
+}
+
+static void write_topology(struct json_writer *w, const struct run *r)
+{
+    uint32_t i;
+    jw_key(w, "topology");
+    jw_object_begin(w);
+    jw_kv_u64(w, "cpu_count", r->topo.count);
+    jw_kv_u64(w, "cpus_ok", cpu_table_count_state(&r->topo, CPU_OK));
+    jw_kv_bool(w, "mp_services", r->mp_available);
+    jw_kv_str(w, "mp_note", r->mp_note[0] ? r->mp_note : NULL);
+    jw_key(w, "cpus");
+    jw_array_begin(w);
+    for (i = 0; i < r->topo.count; i++) {
+        const struct cpu_info *c = &r->topo.cpus[i];
+        jw_object_begin_inline(w);
+        jw_kv_u64(w, "index", c->index);
+        jw_kv_u64(w, "apic_id", c->apic_id);
+        jw_kv_u64(w, "package", c->package);
+        jw_kv_u64(w, "core", c->core);
+        jw_kv_u64(w, "thread", c->thread);
+        jw_key(w, "numa_node");
+        if (c->numa_node >= 0)
+            jw_u64(w, (uint64_t)c->numa_node);
+        else
+            jw_null(w);
+        jw_kv_bool(w, "bsp", c->bsp);
+        jw_kv_str(w, "state", cpu_state_name(c->state));
+        jw_key(w, "microcode");
+        if (c->microcode_valid)
+            jw_hex(w, c->microcode);
+        else
+            jw_null(w);
+        if (c->state != CPU_OK)
+            jw_kv_str(w, "note", c->note);
+        if (c->fault.valid) {
+            jw_key(w, "fault");
+            jw_object_begin_inline(w);
+            jw_kv_u64(w, "vector", c->fault.vector);
+            jw_kv_hex(w, "error_code", c->fault.error_code);
+            jw_kv_hex(w, "rip", c->fault.rip);
+            jw_kv_hex(w, "cr2", c->fault.cr2);
+            jw_kv_u64(w, "last_command", c->fault.last_command);
+            jw_object_end(w);
+        }
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    jw_object_end(w);
+}
+
+static void write_method(struct json_writer *w, const struct run *r)
+{
+    const struct method_info *m = &r->method;
+    jw_key(w, "method");
+    jw_object_begin(w);
+    jw_kv_str(w, "apic_mode", m->apic_mode);
+    jw_kv_str(w, "firmware_apic_mode", m->firmware_apic_mode);
+    jw_kv_str(w, "icr_fence", m->icr_fence);
+    jw_kv_str(w, "page_flush", m->page_flush);
+    jw_kv_str(w, "full_flush", m->full_flush);
+    jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
+    jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
+    if (m->pcid_enabled) {
+        jw_kv_hex(w, "kernel_pcid", m->kernel_pcid);
+        jw_kv_hex(w, "user_pcid", m->user_pcid);
+    }
+    jw_kv_u64(w, "paging_levels", m->paging_levels);
+    jw_kv_u64(w, "test_pages", m->test_pages);
+    jw_kv_u64(w, "samples", r->cfg.samples);
+    jw_kv_u64(w, "warmup", r->cfg.warmup);
+    jw_kv_str(w, "profile", profile_name(r->cfg.profile));
+    jw_kv_u64(w, "timer_overhead_ticks", m->timer_overhead_ticks);
+    jw_kv_str(w, "timestamp", "lfence;rdtsc");
+    jw_object_end(w);
+}
+
+bool report_write_json(const struct run *r, struct strbuf *out)
+{
+    struct json_writer w;
+    uint32_t i;
+    jw_init(&w, out);
+    jw_object_begin(&w);
+    jw_kv_str(&w, "schema", REPORT_SCHEMA);
+    jw_kv_u64(&w, "schema_version", REPORT_SCHEMA_VERSION);
+    jw_key(&w, "generator");
+    jw_object_begin_inline(&w);
+    jw_kv_str(&w, "name", "tlbscope");
+    jw_kv_str(&w, "version", TLBSCOPE_VERSION);
+    jw_kv_str(&w, "commit", TLBSCOPE_COMMIT);
+    jw_object_end(&w);
+    jw_kv_str(&w, "result", result_name(r->result));
+
+    jw_key(&w, "run");
+    jw_object_begin(&w);
+    jw_kv_str(&w, "id", r->run_id);
+    jw_kv_u64(&w, "counter", r->run_counter);
+    jw_key(&w, "start_time");
+    if (r->fw.start_time.valid) {
+        char t[32];
+        const struct rtc_time *s = &r->fw.start_time;
+        fmt_into(t, sizeof(t), "%04u-%02u-%02uT%02u:%02u:%02u", s->year, s->month, s->day, s->hour,
+                 s->minute, s->second);
+        jw_str(&w, t);
+    } else {
+        jw_null(&w);
+    }
+    jw_kv_bool(&w, "rtc_plausible", r->fw.rtc_plausible);
+    jw_kv_u64(&w, "duration_ms", r->duration_ms);
+    jw_kv_str(&w, "status", r->partial ? "partial" : "complete");
+    jw_kv_str(&w, "args", r->args_text);
+    jw_kv_bool(&w, "config_file", r->cfg_file_found);
+    jw_key(&w, "config");
+    config_write_json(&r->cfg, &w);
+    write_msgs(&w, "errors", &r->errors);
+    write_msgs(&w, "warnings", &r->warnings);
+    jw_object_end(&w);
+
+    write_firmware(&w, &r->fw);
+    write_cpu(&w, r);
+    write_topology(&w, r);
+    write_method(&w, r);
+
+    jw_key(&w, "experiments");
+    jw_array_begin(&w);
+    for (i = 0; i < r->experiment_count; i++)
+        if (r->experiments[i].ran)
+            write_experiment(&w, &r->experiments[i]);
+    jw_array_end(&w);
+    jw_object_end(&w);
+    sb_putc(out, '\n');
+    return jw_finish(&w);
+}

@@ -1,0 +1,109 @@
+#include "core/mem.h"
+#include "core/report.h"
+#include "core/report_views.h"
+
+static void yes_no(struct strbuf *sb, const char *name, bool v)
+{
+    sb_printf(sb, " %s=%s", name, v ? "yes" : "no");
+}
+
+/* Ticks to nanoseconds, for the reader; the report keeps ticks. */
+uint64_t ticks_to_ns(uint64_t ticks, uint64_t tsc_hz)
+{
+    if (!tsc_hz)
+        return 0;
+    /* split to avoid overflow of ticks * 1e9 for long intervals */
+    return (ticks / tsc_hz) * 1000000000ull + (ticks % tsc_hz) * 1000000000ull / tsc_hz;
+}
+
+static void write_header(const struct run *r, struct strbuf *sb)
+{
+    const struct cpu_features *f = &r->cpu;
+    const struct smbios_info *s = &r->fw.smbios;
+    sb_printf(sb, "tlbscope %s (%s)  run %s\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT, r->run_id);
+    if (s->present)
+        sb_printf(sb, "Machine   %s %s, BIOS %s %s (%s)\n", s->sys_manufacturer, s->sys_product,
+                  s->bios_vendor, s->bios_version, s->bios_date);
+    sb_printf(sb, "Firmware  %s rev 0x%x, UEFI %u.%u, Secure Boot %s\n", r->fw.vendor,
+              r->fw.revision, r->fw.uefi_revision >> 16, (r->fw.uefi_revision & 0xffff) / 10,
+              secure_boot_name(r->fw.secure_boot));
+    sb_printf(sb, "CPU       %s, %s, family 0x%x model 0x%x stepping %u\n",
+              f->brand[0] ? f->brand : "(no brand string)", f->vendor, f->family, f->model,
+              f->stepping);
+    sb_puts(sb, "Features ");
+    yes_no(sb, "x2apic", f->x2apic);
+    yes_no(sb, "pcid", f->pcid);
+    yes_no(sb, "invpcid", f->invpcid);
+    if (f->invlpgb)
+        sb_printf(sb, " invlpgb=yes(max %u pages)", f->invlpgb_max_pages);
+    else
+        yes_no(sb, "invlpgb", false);
+    yes_no(sb, "la57", f->la57);
+    yes_no(sb, "invariant_tsc", f->invariant_tsc);
+    sb_putc(sb, '\n');
+    sb_printf(sb, "TSC       %llu.%03llu MHz (%s)\n", (unsigned long long)(r->tsc_hz / 1000000),
+              (unsigned long long)(r->tsc_hz / 1000 % 1000), tsc_source_name(r->tsc_source));
+    sb_printf(sb, "CPUs      %u reported, %u ok", r->topo.count,
+              cpu_table_count_state(&r->topo, CPU_OK));
+    if (r->method.apic_mode)
+        sb_printf(sb, ", APIC %s", r->method.apic_mode);
+    sb_putc(sb, '\n');
+    if (f->hypervisor)
+        sb_printf(sb,
+                  "NOTE      running under a hypervisor (%s): timings are not hardware timings\n",
+                  f->hypervisor_vendor[0] ? f->hypervisor_vendor : "unnamed");
+    if (r->mp_note[0])
+        sb_printf(sb, "NOTE      %s\n", r->mp_note);
+}
+
+static void write_cpu_problems(const struct run *r, struct strbuf *sb)
+{
+    uint32_t i;
+    for (i = 0; i < r->topo.count; i++) {
+        const struct cpu_info *c = &r->topo.cpus[i];
+        if (c->state == CPU_OK || c->state == CPU_EXCLUDED)
+            continue;
+        sb_printf(sb, "CPU %u (APIC ID %u) %s: %s\n", c->index, c->apic_id,
+                  cpu_state_name(c->state), c->note);
+    }
+}
+
+static void write_experiment_table(const struct run *r, struct strbuf *sb)
+{
+    uint32_t i;
+    sb_printf(sb, "\n%-26s %-8s %6s %8s %6s  %s\n", "Experiment", "Status", "Points", "Checks",
+              "Stale", "Reason / notes");
+    for (i = 0; i < r->experiment_count; i++) {
+        const struct experiment_record *e = &r->experiments[i];
+        if (!e->ran)
+            continue;
+        sb_printf(sb, "%-26s %-8s %6u %8llu %6llu  %s%s%s\n", e->id, result_name(e->status),
+                  e->results.count, (unsigned long long)e->verification.checks,
+                  (unsigned long long)e->verification.stale_reads, e->emulated ? "[EMULATED] " : "",
+                  e->partial ? "[PARTIAL] " : "", e->reason);
+    }
+}
+
+void report_write_text(const struct run *r, struct strbuf *sb)
+{
+    uint32_t i;
+    write_header(r, sb);
+    write_cpu_problems(r, sb);
+    write_experiment_table(r, sb);
+    for (i = 0; i < r->experiment_count; i++)
+        if (r->experiments[i].ran && r->experiments[i].results.count)
+            report_view_experiment(r, &r->experiments[i], sb);
+    if (r->errors.count) {
+        sb_puts(sb, "\nErrors:\n");
+        for (i = 0; i < r->errors.count; i++)
+            sb_printf(sb, "  %s: %s\n", r->errors.items[i].where, r->errors.items[i].text);
+    }
+    if (r->warnings.count) {
+        sb_puts(sb, "\nWarnings:\n");
+        for (i = 0; i < r->warnings.count; i++)
+            sb_printf(sb, "  %s: %s\n", r->warnings.items[i].where, r->warnings.items[i].text);
+    }
+    sb_printf(sb, "\nResult: %s (run %s, %llu.%03llu s)\n", result_name(r->result),
+              r->partial ? "partial" : "complete", (unsigned long long)(r->duration_ms / 1000),
+              (unsigned long long)(r->duration_ms % 1000));
+}

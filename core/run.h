@@ -1,0 +1,81 @@
+/*
+ * Everything one run knows, from configuration to results: the single model
+ * that the report writer (JSON and text) serialises.
+ */
+#ifndef TLBSCOPE_CORE_RUN_H
+#define TLBSCOPE_CORE_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/cpuid.h"
+#include "core/config.h"
+#include "core/cpu_table.h"
+#include "core/firmware_info.h"
+#include "core/msglist.h"
+#include "core/record.h"
+#include "core/result.h"
+
+#define REPORT_SCHEMA "tlbscope-report"
+#define REPORT_SCHEMA_VERSION 1
+
+#ifndef TLBSCOPE_VERSION
+#define TLBSCOPE_VERSION "0.0.0"
+#endif
+#ifndef TLBSCOPE_COMMIT
+#define TLBSCOPE_COMMIT "unknown"
+#endif
+
+enum tsc_source { TSC_SRC_UNKNOWN = 0, TSC_SRC_CPUID_15H, TSC_SRC_CPUID_16H, TSC_SRC_PM_TIMER,
+                  TSC_SRC_FIRMWARE_STALL };
+
+struct method_info {
+    const char *apic_mode;       /* "xapic" | "x2apic" */
+    const char *firmware_apic_mode;
+    const char *icr_fence;       /* "none" | "mfence;lfence" */
+    const char *full_flush;      /* "cr3_reload" | "invpcid_type1" ... */
+    const char *page_flush;      /* "invlpg" */
+    bool pcid_enabled;           /* CR4.PCIDE during measurements */
+    uint32_t kernel_pcid, user_pcid;
+    uint32_t paging_levels;      /* 4 or 5 */
+    uint64_t timer_overhead_ticks;
+    uint32_t test_pages;
+};
+
+struct run {
+    struct config cfg;
+    char args_text[CONFIG_MAX_LINE * 2]; /* command line as given */
+    bool cfg_file_found;
+    struct msg_list errors;   /* ERROR-level problems: the run went on without something */
+    struct msg_list warnings; /* configuration problems and other remarks */
+
+    struct firmware_info fw;
+    struct cpu_features cpu;
+    bool firmware_x2apic;     /* IA32_APIC_BASE.EXTD at entry */
+    uint64_t tsc_hz;
+    enum tsc_source tsc_source;
+    bool microcode_uniform;
+
+    struct cpu_table topo;
+    bool mp_available;
+    char mp_note[160];        /* why the run is single-CPU, when it is */
+    struct method_info method;
+
+    struct experiment_record *experiments;
+    uint32_t experiment_count;
+
+    char run_id[64];
+    uint32_t run_counter;
+    uint64_t start_tsc;
+    uint64_t duration_ms;
+    bool partial;
+    enum result result;
+};
+
+const char *tsc_source_name(enum tsc_source s);
+/* Folds experiments and errors into run->result and run->partial. */
+void run_conclude(struct run *r);
+/* Base name of the report files, e.g. "20261129-220301-amd-f19m01-0007". */
+void run_report_basename(const struct run *r, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,89 @@
+#include "core/stats.h"
+#include "core/mem.h"
+
+bool samples_init(struct sample_set *s, uint32_t capacity)
+{
+    s->count = 0;
+    s->capacity = 0;
+    s->values = mem_alloc((size_t)(capacity ? capacity : 1) * sizeof(uint64_t));
+    if (!s->values)
+        return false;
+    s->capacity = capacity;
+    return true;
+}
+
+void samples_release(struct sample_set *s)
+{
+    mem_free(s->values);
+    s->values = NULL;
+    s->count = s->capacity = 0;
+}
+
+static void sift_down(uint64_t *a, uint32_t start, uint32_t end)
+{
+    uint32_t root = start;
+    while (2 * root + 1 < end) {
+        uint32_t child = 2 * root + 1;
+        uint64_t t;
+        if (child + 1 < end && a[child] < a[child + 1])
+            child++;
+        if (a[root] >= a[child])
+            return;
+        t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+        root = child;
+    }
+}
+
+void sort_u64(uint64_t *a, uint32_t n)
+{
+    uint32_t i;
+    if (n < 2)
+        return;
+    for (i = n / 2; i-- > 0;)
+        sift_down(a, i, n);
+    for (i = n - 1; i > 0; i--) {
+        uint64_t t = a[0];
+        a[0] = a[i];
+        a[i] = t;
+        sift_down(a, 0, i);
+    }
+}
+
+uint64_t percentile_sorted(const uint64_t *sorted, uint32_t n, uint32_t per_mille)
+{
+    uint64_t rank;
+    if (n == 0)
+        return 0;
+    rank = ((uint64_t)per_mille * n + 999) / 1000; /* ceil(p * n) */
+    if (rank < 1)
+        rank = 1;
+    if (rank > n)
+        rank = n;
+    return sorted[rank - 1];
+}
+
+void stats_from_array(uint64_t *values, uint32_t n, struct stats *out)
+{
+    uint64_t sum = 0;
+    uint32_t i;
+    mem_zero(out, sizeof(*out));
+    if (n == 0)
+        return;
+    sort_u64(values, n);
+    for (i = 0; i < n; i++)
+        sum += values[i];
+    out->n = n;
+    out->min = values[0];
+    out->max = values[n - 1];
+    out->p50 = percentile_sorted(values, n, 500);
+    out->p90 = percentile_sorted(values, n, 900);
+    out->p99 = percentile_sorted(values, n, 990);
+    out->mean = sum / n;
+}
+
+void stats_compute(struct sample_set *s, struct stats *out)
+{
+    stats_from_array(s->values, s->count, out);
+}

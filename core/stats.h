@@ -1,0 +1,46 @@
+/*
+ * Order statistics over TSC tick samples.
+ *
+ * Percentiles use the nearest-rank definition: p-th percentile = the sample
+ * at 1-based rank ceil(p * n / 100) of the sorted set. It always returns a
+ * value that was actually measured, which matters when n is small and when
+ * reports from different machines are compared.
+ */
+#ifndef TLBSCOPE_CORE_STATS_H
+#define TLBSCOPE_CORE_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct stats {
+    uint64_t n;
+    uint64_t min, p50, p90, p99, max;
+    uint64_t mean;
+};
+
+/* A sample buffer, allocated before a measurement window (no allocation inside it). */
+struct sample_set {
+    uint64_t *values;
+    uint32_t count;
+    uint32_t capacity;
+};
+
+bool samples_init(struct sample_set *s, uint32_t capacity);
+void samples_release(struct sample_set *s);
+static inline void samples_reset(struct sample_set *s) { s->count = 0; }
+/* Drops the sample when full; the caller sized the buffer from the profile. */
+static inline void samples_add(struct sample_set *s, uint64_t v)
+{
+    if (s->count < s->capacity)
+        s->values[s->count++] = v;
+}
+
+/* Sorts `values` in place (heapsort: bounded stack, fine on a small AP stack). */
+void sort_u64(uint64_t *values, uint32_t n);
+/* Nearest-rank percentile of an already sorted array; per_mille in 1..1000. */
+uint64_t percentile_sorted(const uint64_t *sorted, uint32_t n, uint32_t per_mille);
+/* Sorts the set and fills `out`; n == 0 yields all zeros. */
+void stats_compute(struct sample_set *s, struct stats *out);
+void stats_from_array(uint64_t *values, uint32_t n, struct stats *out);
+
+#endif

@@ -1,0 +1,64 @@
+#include "efi/args.h"
+
+#include "core/mem.h"
+#include "core/strbuf.h"
+
+#define CONFIG_FILE_MAX (64 * 1024)
+
+/*
+ * The UEFI shell passes the whole command line as UCS-2 LoadOptions,
+ * program name first. The boot manager may pass binary optional data
+ * instead, so anything that is not printable UCS-2 text is ignored.
+ */
+static void command_line(EFI_HANDLE image, char *out, size_t cap)
+{
+    EFI_LOADED_IMAGE *loaded = NULL;
+    const CHAR16 *opts;
+    size_t chars, i, start = 0;
+    out[0] = 0;
+    if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol,
+                                    (void **)&loaded)) ||
+        !loaded->LoadOptions || loaded->LoadOptionsSize < 2 || (loaded->LoadOptionsSize & 1))
+        return;
+    opts = loaded->LoadOptions;
+    chars = loaded->LoadOptionsSize / 2;
+    for (i = 0; i < chars && opts[i]; i++)
+        if (opts[i] != '\t' && (opts[i] < 0x20 || opts[i] > 0x7e))
+            return;
+    chars = i;
+    /* skip the program name when it is there (it has no '=') */
+    while (start < chars && opts[start] == ' ')
+        start++;
+    for (i = start; i < chars && opts[i] != ' '; i++)
+        if (opts[i] == '=')
+            break;
+    if (i == chars || opts[i] == ' ')
+        start = i;
+    ucs2_to_ascii(out, cap, opts + start, chars - start);
+}
+
+void args_load(struct run *r, EFI_HANDLE image, struct volume *v)
+{
+    char *data = NULL;
+    size_t len = 0;
+    EFI_STATUS st;
+    config_defaults(&r->cfg);
+    if (v->root) {
+        st = volume_read(v, CONFIG_FILE, CONFIG_FILE_MAX, &data, &len);
+        if (!EFI_ERROR(st)) {
+            r->cfg_file_found = true;
+            config_parse(&r->cfg, data, len, "tlbscope.cfg", &r->warnings);
+            mem_free(data);
+        } else if (st == EFI_BAD_BUFFER_SIZE) {
+            msg_add(&r->warnings, "tlbscope.cfg", "file larger than %u bytes; ignored",
+                    CONFIG_FILE_MAX);
+        } else if (st != EFI_NOT_FOUND) {
+            msg_add(&r->warnings, "tlbscope.cfg", "cannot read: %s; defaults used",
+                    efi_status_name(st));
+        }
+    }
+    command_line(image, r->args_text, sizeof(r->args_text));
+    if (r->args_text[0])
+        config_parse(&r->cfg, r->args_text, str_len(r->args_text), "command line", &r->warnings);
+    config_finalize(&r->cfg);
+}

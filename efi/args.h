@@ -1,0 +1,13 @@
+/* The run's key=value arguments: \tlbscope\tlbscope.cfg, then the command line. */
+#ifndef TLBSCOPE_EFI_ARGS_H
+#define TLBSCOPE_EFI_ARGS_H
+
+#include "core/run.h"
+#include "efi/efi_util.h"
+#include "efi/volume.h"
+
+#define CONFIG_FILE "\\tlbscope\\tlbscope.cfg"
+
+void args_load(struct run *r, EFI_HANDLE image, struct volume *v);
+
+#endif

@@ -1,0 +1,11 @@
+/* Locates SMBIOS and ACPI through the UEFI configuration table and decodes them
+ * with the parsers in core/ (which host tests run on recorded server tables). */
+#ifndef TLBSCOPE_EFI_FWTABLES_H
+#define TLBSCOPE_EFI_FWTABLES_H
+
+#include "core/firmware_info.h"
+#include "core/msglist.h"
+
+void fwtables_collect(struct firmware_info *fw, struct msg_list *warnings);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * tlbscope entry point: one run from boot to report.
+ *
+ *   console, watchdog off -> arguments -> firmware and CPU facts -> TSC
+ *   -> CPUs (MP services) -> experiments -> report on the stick
+ *   -> RESULT line and the TLBSCOPE DONE sentinel -> shell or power-off
+ *
+ * Every step that can fail records why and the run goes on: the report is
+ * always produced, on the stick or, failing that, on the console.
+ */
+#include "efi/args.h"
+#include "efi/console.h"
+#include "efi/efi_util.h"
+#include "efi/fwinfo.h"
+#include "efi/mp.h"
+#include "efi/platform.h"
+#include "efi/report_out.h"
+#include "efi/timebase.h"
+#include "efi/volume.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/cpuid.h"
+#include "core/mem.h"
+#include "core/report.h"
+#include "core/timing.h"
+
+static void print_messages(const char *label, const struct msg_list *l)
+{
+    uint32_t i;
+    for (i = 0; i < l->count; i++)
+        con_printf("%s: %s: %s\n", label, l->items[i].where, l->items[i].text);
+}
+
+static void identify_cpu(struct run *r)
+{
+    cpuid_decode(cpuid_live, NULL, &r->cpu);
+    r->firmware_x2apic = (rdmsr(MSR_IA32_APIC_BASE) >> 10) & 1;
+    r->method.firmware_apic_mode = r->firmware_x2apic ? "x2apic" : "xapic";
+    con_printf("CPU: %s \"%s\" family 0x%x model 0x%x stepping %u\n", r->cpu.vendor,
+               r->cpu.brand, r->cpu.family, r->cpu.model, r->cpu.stepping);
+    con_printf("CPU: x2apic=%s (firmware mode %s) pcid=%s invpcid=%s invlpgb=%s", 
+               r->cpu.x2apic ? "yes" : "no", r->method.firmware_apic_mode,
+               r->cpu.pcid ? "yes" : "no", r->cpu.invpcid ? "yes" : "no",
+               r->cpu.invlpgb ? "yes" : "no");
+    if (r->cpu.invlpgb)
+        con_printf(" (max %u pages)", r->cpu.invlpgb_max_pages);
+    con_printf(" la57=%s invariant_tsc=%s\n", r->cpu.la57 ? "yes" : "no",
+               r->cpu.invariant_tsc ? "yes" : "no");
+    if (r->cpu.hypervisor)
+        con_printf("CPU: hypervisor \"%s\": timings are emulator/VM timings\n",
+                   r->cpu.hypervisor_vendor);
+}
+
+/*
+ * Microcode revision (MSR 0x8B): Intel needs a write of 0 and a CPUID(1)
+ * before the read (SDM vol. 3A, 10.11.7.1); AMD's PATCH_LEVEL reads directly.
+ */
+static bool read_microcode(const struct cpu_features *f, uint32_t *rev)
+{
+    uint32_t regs[4];
+    if (f->vendor_id == VENDOR_INTEL && f->family >= 6) {
+        wrmsr(MSR_IA32_BIOS_SIGN_ID, 0);
+        cpuid_raw(1, 0, regs);
+        *rev = (uint32_t)(rdmsr(MSR_IA32_BIOS_SIGN_ID) >> 32);
+        return true;
+    }
+    if ((f->vendor_id == VENDOR_AMD || f->vendor_id == VENDOR_HYGON) && f->family >= 0x10) {
+        *rev = (uint32_t)rdmsr(MSR_IA32_BIOS_SIGN_ID);
+        return true;
+    }
+    return false;
+}
+
+static void finish(struct run *r, struct volume *v)
+{
+    struct strbuf json, text;
+    char saved[160], name[96];
+    bool saved_ok = false, json_ok;
+
+    r->duration_ms = ticks_to_ms(tsc_now() - r->start_tsc);
+    run_conclude(r);
+    sb_init_dynamic(&json, 64 * 1024);
+    sb_init_dynamic(&text, 16 * 1024);
+    json_ok = report_write_json(r, &json);
+    if (!json_ok) {
+        msg_add(&r->errors, "report", "the JSON report is incomplete (out of memory)");
+        run_conclude(r);
+    }
+    report_write_text(r, &text);
+    saved_ok = report_save(r, v, json.data, json.len, text.data, text.len, saved, sizeof(saved));
+    if (!saved_ok) {
+        /* the errors list changed: rebuild both so the console copy says why */
+        run_conclude(r);
+        sb_reset(&json);
+        sb_reset(&text);
+        report_write_json(r, &json);
+        report_write_text(r, &text);
+    }
+    con_write("\n");
+    con_writen(text.data, text.len);
+    run_report_basename(r, name, sizeof(name));
+    if (saved_ok) {
+        con_printf("Report saved: %s (and .txt)\n", saved);
+        if (r->cfg.console_json)
+            report_dump_console(name, json.data, json.len);
+    } else {
+        con_printf("ERROR: the report could not be saved on the boot volume; "
+                   "the whole JSON follows on the console\n");
+        report_dump_console(name, json.data, json.len);
+    }
+    con_printf("RESULT: %s\n", result_name(r->result));
+    con_write("TLBSCOPE DONE\n");
+    sb_release(&json);
+    sb_release(&text);
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+    struct run *r;
+    struct volume vol;
+    EFI_STATUS st;
+    uint32_t i, ucode0 = 0;
+    enum exit_mode exit_mode;
+
+    InitializeLib(image, systab);
+    platform_init_memory();
+    /* the firmware watchdog would reset the machine after 5 minutes */
+    uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
+    con_printf("\ntlbscope %s (commit %s): TLB shootdown costs, measured on bare metal\n",
+               TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
+
+    r = mem_zalloc(sizeof(*r));
+    if (!r) {
+        con_write("ERROR: out of memory at start\nRESULT: ERROR\nTLBSCOPE DONE\n");
+        return EFI_OUT_OF_RESOURCES;
+    }
+    r->start_tsc = rdtsc_raw();
+    st = volume_open_boot(image, &vol);
+    if (EFI_ERROR(st))
+        msg_add(&r->errors, "volume", "cannot open the boot volume: %s", efi_status_name(st));
+    args_load(r, image, &vol);
+    print_messages("WARNING", &r->warnings);
+
+    fwinfo_collect(&r->fw, &r->warnings);
+    identify_cpu(r);
+    timebase_init(r);
+    con_printf("TSC: %llu Hz (%s), timestamp overhead %llu ticks\n",
+               (unsigned long long)r->tsc_hz, tsc_source_name(r->tsc_source),
+               (unsigned long long)r->method.timer_overhead_ticks);
+
+    mp_enumerate(r);
+    config_check_cpus(&r->cfg, r->topo.count, &r->warnings);
+    if (!r->mp_available)
+        con_printf("WARNING: %s\n", r->mp_note);
+    if (read_microcode(&r->cpu, &ucode0)) {
+        r->topo.cpus[0].microcode = ucode0;
+        r->topo.cpus[0].microcode_valid = true;
+    }
+    r->microcode_uniform = true;
+    for (i = 0; i < r->topo.count; i++)
+        if (!cpu_usable(&r->topo.cpus[i]) && r->topo.cpus[i].state != CPU_DISABLED)
+            r->microcode_uniform = false;
+    con_printf("CPUs: %u reported by firmware\n", r->topo.count);
+
+    r->run_counter = report_next_counter(&vol);
+    run_report_basename(r, r->run_id, sizeof(r->run_id));
+
+    exit_mode = r->cfg.exit_mode;
+    finish(r, &vol);
+    volume_close(&vol);
+    if (exit_mode == EXIT_SHUTDOWN)
+        uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+    return EFI_SUCCESS;
+}

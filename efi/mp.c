@@ -1,0 +1,106 @@
+#include "efi/mp.h"
+#include "efi/mp_protocol.h"
+
+#include "arch/x86/cpu.h"
+#include "core/mem.h"
+#include "core/strbuf.h"
+
+static EFI_GUID mp_guid = TLBSCOPE_MP_SERVICES_GUID;
+static struct mp_services *mp;
+
+static bool bsp_only(struct run *r, const char *why, EFI_STATUS st)
+{
+    struct cpu_info *c = mem_zalloc(sizeof(*c));
+    if (!c)
+        return false;
+    c->index = 0;
+    c->apic_id = r->cpu.has_x2apic_id_leaf ? r->cpu.x2apic_id : r->cpu.initial_apic_id8;
+    c->bsp = true;
+    c->numa_node = -1;
+    c->state = CPU_OK;
+    r->topo.cpus = c;
+    r->topo.count = 1;
+    r->mp_available = false;
+    fmt_into(r->mp_note, sizeof(r->mp_note), "%s (%s): running on the BSP alone", why,
+             efi_status_name(st));
+    return true;
+}
+
+void mp_enumerate(struct run *r)
+{
+    UINTN total = 0, enabled = 0, i;
+    (void)enabled;
+    EFI_STATUS st;
+    uint32_t next = 1;
+    bool bsp_found = false;
+    struct cpu_info *cpus;
+
+    st = LibLocateProtocol(&mp_guid, (void **)&mp);
+    if (EFI_ERROR(st) || !mp) {
+        mp = NULL;
+        bsp_only(r, "EFI_MP_SERVICES_PROTOCOL not found", st);
+        return;
+    }
+    st = mp->GetNumberOfProcessors(mp, &total, &enabled);
+    if (EFI_ERROR(st) || total == 0) {
+        bsp_only(r, "MP services GetNumberOfProcessors failed", st);
+        return;
+    }
+    if (total > CPU_MAX) {
+        msg_add(&r->warnings, "mp", "firmware reports %llu CPUs; only the first %u are used",
+                (unsigned long long)total, CPU_MAX);
+        total = CPU_MAX;
+    }
+    cpus = mem_zalloc(total * sizeof(*cpus));
+    if (!cpus) {
+        bsp_only(r, "out of memory for the CPU table", EFI_OUT_OF_RESOURCES);
+        return;
+    }
+    for (i = 0; i < total; i++) {
+        struct mp_processor_info info;
+        struct cpu_info *c;
+        mem_zero(&info, sizeof(info));
+        st = mp->GetProcessorInfo(mp, i, &info);
+        if (EFI_ERROR(st)) {
+            msg_add(&r->errors, "mp", "GetProcessorInfo(%llu) failed: %s",
+                    (unsigned long long)i, efi_status_name(st));
+            continue;
+        }
+        /* the BSP is index 0 whatever the firmware's numbering */
+        if (info.StatusFlag & MP_PROCESSOR_AS_BSP) {
+            c = &cpus[0];
+            bsp_found = true;
+        }
+        else if (next < total)
+            c = &cpus[next++];
+        else
+            continue;
+        c->index = (uint32_t)(c - cpus);
+        c->apic_id = (uint32_t)info.ProcessorId;
+        c->package = info.Location.Package;
+        c->core = info.Location.Core;
+        c->thread = info.Location.Thread;
+        c->numa_node = -1;
+        c->bsp = (info.StatusFlag & MP_PROCESSOR_AS_BSP) != 0;
+        if (!(info.StatusFlag & MP_PROCESSOR_ENABLED)) {
+            c->state = CPU_DISABLED;
+            fmt_into(c->note, sizeof(c->note), "disabled by firmware");
+        } else if (!(info.StatusFlag & MP_PROCESSOR_HEALTHY)) {
+            c->state = CPU_DISABLED;
+            fmt_into(c->note, sizeof(c->note), "firmware reports it unhealthy (BIST failed)");
+        } else {
+            c->state = CPU_OK;
+        }
+    }
+    if (!bsp_found) {
+        mem_free(cpus);
+        bsp_only(r, "MP services did not report a BSP", EFI_DEVICE_ERROR);
+        return;
+    }
+    if (next < total)
+        msg_add(&r->warnings, "mp", "%llu of %llu CPUs could not be described",
+                (unsigned long long)(total - next), (unsigned long long)total);
+    r->topo.cpus = cpus;
+    r->topo.count = next; /* entries that GetProcessorInfo described */
+    r->mp_available = true;
+}

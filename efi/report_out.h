@@ -1,0 +1,21 @@
+/*
+ * Puts the report on the stick: \tlbscope\reports\<name>.json and .txt,
+ * never overwriting, read back to check. When the stick cannot take it, the
+ * whole JSON goes to the console between TLBSCOPE-JSON-BEGIN/END markers
+ * (scripts/recover-report.sh rebuilds the file from a serial log).
+ */
+#ifndef TLBSCOPE_EFI_REPORT_OUT_H
+#define TLBSCOPE_EFI_REPORT_OUT_H
+
+#include "core/run.h"
+#include "efi/volume.h"
+
+/* Reads and bumps \tlbscope\counter; 0 when the stick is not writable. */
+uint32_t report_next_counter(struct volume *v);
+/* Returns true when both files were written and verified. */
+bool report_save(struct run *r, struct volume *v, const char *json, size_t json_len,
+                 const char *text, size_t text_len, char *saved_as, size_t saved_cap);
+/* Prints the JSON between markers, in short lines a serial console keeps intact. */
+void report_dump_console(const char *name, const char *json, size_t len);
+
+#endif

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Boots the tlbscope stick image under QEMU + OVMF and collects the reports.
+#
+# Environment (all optional):
+#   SMP=4 CPU=max MEM=512 ARGS='k=v ...' QEMU=qemu-system-x86_64 QEMU_EXTRA='...'
+#   TIMEOUT=900          hard limit for QEMU, seconds
+#   IMAGE=build/tlbscope.img   the image `make image` built
+#   RUNDIR=build/run     per-run files: stick.img, OVMF_VARS.fd, serial.log
+#   OUTDIR=reports/runs  where new reports are copied (and latest.json/.txt)
+#   CFG_TEXT=...         tlbscope.cfg for this run (default: exit=shutdown + ARGS)
+#   ACCEL=tcg            QEMU accelerator
+# Options:
+#   --interactive  serial console on the terminal (also logged)
+#   --fresh        start from a fresh copy of IMAGE (reports on the stick are dropped)
+#   --readonly     attach the stick read-only
+#   --shell        boot the UEFI shell instead of BOOTX64.EFI (startup.nsh runs the tool)
+#   --quiet        no summary at the end
+# Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no "TLBSCOPE DONE" (timeout or crash).
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+SMP=${SMP:-4}; CPU=${CPU:-max}; MEM=${MEM:-512}; ARGS=${ARGS:-}
+QEMU=${QEMU:-qemu-system-x86_64}; QEMU_EXTRA=${QEMU_EXTRA:-}; TIMEOUT=${TIMEOUT:-900}
+IMAGE=${IMAGE:-$here/build/tlbscope.img}; RUNDIR=${RUNDIR:-$here/build/run}
+OUTDIR=${OUTDIR:-$here/reports/runs}; ACCEL=${ACCEL:-tcg}
+OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
+OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+interactive=0 fresh=0 readonly=0 shell=0 quiet=0
+for a in "$@"; do
+    case "$a" in
+        --interactive) interactive=1 ;;
+        --fresh) fresh=1 ;;
+        --readonly) readonly=1 ;;
+        --shell) shell=1 ;;
+        --quiet) quiet=1 ;;
+        *) echo "qemu-run.sh: unknown option $a" >&2; exit 2 ;;
+    esac
+done
+
+mkdir -p "$RUNDIR" "$OUTDIR"
+stick="$RUNDIR/stick.img"
+log="$RUNDIR/serial.log"
+part="@@1M"   # scripts/mkimage.sh puts the FAT partition at 1 MiB
+export MTOOLS_SKIP_CHECK=1
+
+[ -f "$IMAGE" ] || { echo "qemu-run.sh: no image $IMAGE (make image)" >&2; exit 2; }
+if [ $fresh = 1 ] || [ ! -f "$stick" ] || [ "$IMAGE" -nt "$stick" ]; then
+    cp "$IMAGE" "$stick"
+fi
+if [ $shell = 1 ]; then
+    # no removable-media boot file: OVMF falls through to its built-in shell,
+    # which runs \startup.nsh (it starts the tool as \tlbscope\tlbscope.efi)
+    mcopy -o -i "$stick$part" ::/EFI/BOOT/BOOTX64.EFI "$RUNDIR/tlbscope.efi" 2>/dev/null || true
+    mdel -i "$stick$part" ::/EFI/BOOT/BOOTX64.EFI 2>/dev/null || true
+    mcopy -o -i "$stick$part" "$RUNDIR/tlbscope.efi" ::/tlbscope/tlbscope.efi 2>/dev/null || true
+fi
+cfg_file="$RUNDIR/tlbscope.cfg"
+if [ -n "${CFG_TEXT+set}" ]; then
+    printf '%s\n' "$CFG_TEXT" > "$cfg_file"
+else
+    printf '# written by scripts/qemu-run.sh for this run\nexit=shutdown\n%s\n' "$(echo "$ARGS" | tr ' ' '\n')" > "$cfg_file"
+fi
+if [ $readonly = 0 ]; then
+    mcopy -o -i "$stick$part" "$cfg_file" ::/tlbscope/tlbscope.cfg
+fi
+list_reports() { mdir -b -i "$stick$part" ::/tlbscope/reports 2>/dev/null | sed 's|.*/||' | grep -E '\.(json|txt)$' | sort; }
+before=$(list_reports)
+
+cp "$OVMF_VARS" "$RUNDIR/OVMF_VARS.fd"
+ro=""; [ $readonly = 1 ] && ro=",readonly=on"
+if [ $interactive = 1 ]; then
+    serial=(-chardev "stdio,id=ser0,logfile=$log,signal=on" -serial chardev:ser0)
+else
+    serial=(-chardev "file,id=ser0,path=$log" -serial chardev:ser0)
+fi
+rm -f "$log"
+# shellcheck disable=SC2086
+cmd=("$QEMU" -machine q35 -accel "$ACCEL" -m "$MEM" -smp "$SMP" -cpu "$CPU"
+     -drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
+     -drive "if=pflash,format=raw,unit=1,file=$RUNDIR/OVMF_VARS.fd"
+     -drive "if=none,id=stick,format=raw,file=$stick$ro"
+     -device qemu-xhci,id=xhci -device "usb-storage,bus=xhci.0,drive=stick,removable=on"
+     -display none -vga none -nic none -monitor none -no-reboot
+     "${serial[@]}" $QEMU_EXTRA)
+echo "${cmd[*]}" > "$RUNDIR/qemu.cmd"
+start=$(date +%s)
+timeout -k 10 "$TIMEOUT" "${cmd[@]}"
+qemu_rc=$?
+elapsed=$(( $(date +%s) - start ))
+
+clean="$RUNDIR/serial.txt"
+sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r//g' "$log" > "$clean" 2>/dev/null || : > "$clean"
+
+# collect new reports from the stick, else recover them from the serial log
+new=$(comm -13 <(echo "$before") <(list_reports) | grep -v '^$' || true)
+latest_json=""
+for f in $new; do
+    mcopy -o -i "$stick$part" "::/tlbscope/reports/$f" "$OUTDIR/$f" && {
+        case "$f" in *.json) latest_json="$OUTDIR/$f" ;; esac
+    }
+done
+if [ -z "$latest_json" ] && grep -q '^TLBSCOPE-JSON-BEGIN' "$clean"; then
+    if recovered=$("$here/scripts/recover-report.sh" "$clean" "$OUTDIR"); then
+        latest_json=$(echo "$recovered" | tail -n 1)
+        echo "qemu-run.sh: report recovered from the serial log: $latest_json"
+    fi
+fi
+if [ -n "$latest_json" ]; then
+    cp "$latest_json" "$OUTDIR/latest.json"
+    txt="${latest_json%.json}.txt"
+    if [ -f "$txt" ]; then cp "$txt" "$OUTDIR/latest.txt"; else rm -f "$OUTDIR/latest.txt"; fi
+fi
+echo "$latest_json" > "$RUNDIR/report.path"
+
+result=$(grep -a '^RESULT: ' "$clean" | tail -n 1 | awk '{print $2}')
+if ! grep -aq '^TLBSCOPE DONE' "$clean"; then
+    rc=2
+    why="no 'TLBSCOPE DONE' line"
+    [ "$qemu_rc" = 124 ] && why="$why: QEMU killed after ${TIMEOUT}s"
+elif [ "$result" = SUCCESS ] || [ "$result" = SKIP ]; then
+    rc=0
+else
+    rc=1
+fi
+if [ $quiet = 0 ]; then
+    echo
+    if [ $interactive = 0 ] && [ -f "$OUTDIR/latest.txt" ] && [ -n "$latest_json" ]; then cat "$OUTDIR/latest.txt"; fi
+    echo "qemu-run.sh: ${elapsed}s, SMP=$SMP CPU=$CPU, result ${result:-none}, exit $rc${why:+ ($why)}"
+    [ -n "$latest_json" ] && echo "qemu-run.sh: report $latest_json (also $OUTDIR/latest.json)"
+    echo "qemu-run.sh: serial log $log"
+fi
+exit $rc

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Rebuilds a JSON report that tlbscope printed on the console because it could
+# not save it (read-only or full stick). Lines between TLBSCOPE-JSON-BEGIN and
+# -END carry the JSON: "J:" starts a line, "J+" continues the previous one.
+# The END line's byte count and POSIX cksum must match, or nothing is written.
+# Usage: scripts/recover-report.sh SERIAL_LOG OUTDIR   (prints the file written)
+set -euo pipefail
+log=$1
+outdir=$2
+mkdir -p "$outdir"
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+# the last complete dump wins
+name=$(sed -e 's/\r//g' "$log" | awk '/^TLBSCOPE-JSON-BEGIN /{n=$2} /^TLBSCOPE-JSON-END /{done=n} END{print done}')
+[ -n "$name" ] || { echo "recover-report.sh: no complete dump in $log" >&2; exit 1; }
+sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r//g' "$log" | awk -v want="$name" '
+    /^TLBSCOPE-JSON-BEGIN /{ inside = ($2 == want); started = 0; body = ""; next }
+    inside && /^TLBSCOPE-JSON-END /{ printf "%s\n", body > "/dev/stderr"; print $0; inside = 0; next }
+    inside && /^J:/ { body = body (started ? "\n" : "") substr($0, 3); started = 1; next }
+    inside && /^J\+/ { body = body substr($0, 3); next }
+' 2>"$tmp" >"$tmp.end" || true
+end=$(tail -n 1 "$tmp.end"); rm -f "$tmp.end"
+want_bytes=$(echo "$end" | sed -n 's/.*bytes=\([0-9]*\).*/\1/p')
+want_sum=$(echo "$end" | sed -n 's/.*cksum=\([0-9]*\).*/\1/p')
+got_bytes=$(wc -c < "$tmp")
+got_sum=$(cksum < "$tmp" | awk '{print $1}')
+if [ "$want_bytes" != "$got_bytes" ] || [ "$want_sum" != "$got_sum" ]; then
+    echo "recover-report.sh: dump $name is damaged (bytes $got_bytes/$want_bytes, cksum $got_sum/$want_sum)" >&2
+    exit 1
+fi
+dest="$outdir/$name.json"
+[ -e "$dest" ] && dest="$outdir/$name-recovered-$(date +%s).json"
+cp "$tmp" "$dest"
+echo "$dest"

@@ -1,0 +1,19 @@
+# libFuzzer targets (clang). Each tests/fuzz/fuzz_NAME.c defines
+# LLVMFuzzerTestOneInput; FUZZ_LIBS_NAME names what it links besides it.
+# `make fuzz` builds them all; tests/checks/fuzz.sh runs each for a bounded time.
+FUZZ_CC := clang
+FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-I. -DTLBSCOPE_HOST -D_DEFAULT_SOURCE $(DEFS)
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
+
+# host library sources (no objects shared with the gcc builds: different sanitizers)
+FUZZ_CORE_SRCS := $(HOST_LIB_SRCS) tests/host/support_host.c
+
+.PHONY: fuzz
+fuzz: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE_SRCS) $(TOOL_LIB_SRCS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ  $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_SRCS) $(TOOL_LIB_SRCS) -o $@ -ljansson -pthread

@@ -1,0 +1,29 @@
+/* Host test support: allocator, fake CPU state behind the privileged instructions. */
+#ifndef TLBSCOPE_TESTS_SUPPORT_HOST_H
+#define TLBSCOPE_TESTS_SUPPORT_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/cpu.h"
+
+#define FAKE_MAX_INVLPG 4096
+#define FAKE_MSRS 0x1000
+
+struct fake_cpu {
+    uint32_t index;
+    uint64_t cr3, cr4;
+    uint32_t invlpg_count;
+    uint64_t invlpg_log[FAKE_MAX_INVLPG];
+    uint32_t full_flushes;
+    uint64_t msr[FAKE_MSRS];
+    /* called from cpu_relax() with "interrupts" on: delivers pending fake IPIs */
+    void (*poll)(struct fake_cpu *self);
+    void *ctx;
+};
+
+void host_init(void);
+void fake_cpu_bind(struct fake_cpu *c);
+struct fake_cpu *fake_cpu_current(void);
+
+#endif

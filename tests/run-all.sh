@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs every test and ends with one line: "N passed, N failed".
+#   host unit tests (cmocka, TAP output), ThreadSanitizer builds of the
+#   protocol tests, then every tests/qemu/*.sh and tests/checks/*.sh.
+# Each step prints TAP lines ("ok ..." / "not ok ..."); a step that dies
+# without any counts as one failure. TLBSCOPE_TEST_FULL=1 widens the QEMU
+# matrix; TESTS=pattern runs only the steps whose name matches.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+logdir=build/test-logs
+mkdir -p "$logdir"
+passed=0 failed=0 skipped=0
+failures=()
+start_all=$(date +%s)
+
+run_step() { # name, command...
+    local name=$1; shift
+    if [ -n "${TESTS:-}" ] && [[ "$name" != *$TESTS* ]]; then return; fi
+    local log="$logdir/$(echo "$name" | tr '/ ' '__').log"
+    local t0=$(date +%s)
+    "$@" >"$log" 2>&1
+    local rc=$?
+    local ok notok skip
+    ok=$(grep -cE '^ok ' "$log")
+    notok=$(grep -cE '^not ok ' "$log")
+    skip=$(grep -cE '^ok .*# (SKIP|skip)' "$log")
+    if [ "$ok" = 0 ] && [ "$notok" = 0 ]; then
+        notok=1
+        echo "not ok - $name produced no results (exit $rc)" >>"$log"
+    elif [ $rc != 0 ] && [ "$notok" = 0 ]; then
+        notok=1
+        echo "not ok - $name exited with status $rc" >>"$log"
+    fi
+    passed=$((passed + ok)); failed=$((failed + notok)); skipped=$((skipped + skip))
+    local dt=$(( $(date +%s) - t0 ))
+    if [ "$notok" != 0 ]; then
+        printf '%-44s FAIL (%d ok, %d failed, %ds)  log: %s\n' "$name" "$ok" "$notok" "$dt" "$log"
+        grep -E '^not ok ' "$log" | head -5 | sed 's/^/    /'
+        failures+=("$name")
+    else
+        printf '%-44s ok   (%d passed%s, %ds)\n' "$name" "$ok" "$([ "$skip" != 0 ] && echo ", $skip skipped")" "$dt"
+        grep -E '^ok .*# (SKIP|skip)' "$log" | head -3 | sed 's/^/    /'
+    fi
+}
+
+export CMOCKA_MESSAGE_OUTPUT=TAP
+for t in build/host/tests/test_* build/host/tests/tsan_*; do
+    [ -x "$t" ] || continue
+    run_step "host/$(basename "$t")" "$t"
+done
+for t in tests/checks/*.sh tests/qemu/*.sh; do
+    [ -f "$t" ] || continue
+    run_step "${t#tests/}" bash "$t"
+done
+
+total=$(( $(date +%s) - start_all ))
+echo
+[ ${#failures[@]} -gt 0 ] && echo "failed steps: ${failures[*]}"
+echo "test time ${total}s, ${skipped} skipped"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,59 @@
+# Tests: host unit tests (cmocka), QEMU integration tests (tests/qemu), fuzzers.
+#
+# core/ and the pure parts of arch/ are compiled for the host with
+# -DTLBSCOPE_HOST; privileged instructions come from tests/host/fake_cpu.c.
+# Files that only make sense on the machine (inline asm touching CR3, the
+# APIC, the IDT) are listed in HOST_SKIP and never built for the host.
+
+HOST_SKIP := $(wildcard arch/x86/apic.c arch/x86/desc.c arch/x86/trap.c arch/x86/paging_hw.c arch/x86/tlb_hw.c)
+HOST_LIB_SRCS := $(CORE_SRCS) $(filter-out $(HOST_SKIP),$(ARCH_SRCS))
+HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -DTLBSCOPE_HOST -D_DEFAULT_SOURCE -pthread
+HOST_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/lib/%.o,$(HOST_LIB_SRCS))
+TSAN_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/tsan/%.o,$(HOST_LIB_SRCS))
+
+UNIT_SRCS := $(sort $(wildcard tests/host/test_*.c))
+UNIT_BINS := $(patsubst tests/host/%.c,$(BUILD)/host/tests/%,$(UNIT_SRCS))
+# tests of concurrent protocols also run under ThreadSanitizer
+TSAN_SRCS := $(sort $(wildcard tests/host/tsan_*.c))
+TSAN_BINS := $(patsubst tests/host/%.c,$(BUILD)/host/tests/%,$(TSAN_SRCS))
+SUPPORT_SRCS := $(sort $(wildcard tests/host/support_*.c))
+
+$(BUILD)/host/lib/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC $<")
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/host/tsan/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TSANCC $<")
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fsanitize=thread -MMD -MP -c $< -o $@
+
+$(BUILD)/host/libtlbscope.a: $(HOST_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/host/libtlbscope-tsan.a: $(TSAN_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/host/tests/test_%: tests/host/test_%.c $(SUPPORT_SRCS) $(BUILD)/host/libtlbscope.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< $(SUPPORT_SRCS) $(BUILD)/host/libtlbscope.a -o $@ -lcmocka -ljansson -pthread
+
+$(BUILD)/host/tests/tsan_%: tests/host/tsan_%.c $(SUPPORT_SRCS) $(BUILD)/host/libtlbscope-tsan.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TSAN  $@")
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fsanitize=thread $< $(SUPPORT_SRCS) $(BUILD)/host/libtlbscope-tsan.a -o $@ -lcmocka -ljansson -pthread
+
+.PHONY: unit-tests
+unit-tests: $(UNIT_BINS) $(TSAN_BINS)
+
+test:
+	@scripts/deps.sh test
+	@$(MAKE) --no-print-directory all image unit-tests
+	@tests/run-all.sh
+
+test-full:
+	@scripts/deps.sh test
+	@$(MAKE) --no-print-directory all image unit-tests
+	@TLBSCOPE_TEST_FULL=1 tests/run-all.sh
+include tests/fuzz/fuzz.mk
