@@ -33,6 +33,7 @@ struct method_info {
     const char *apic_mode;       /* "xapic" | "x2apic" */
     const char *firmware_apic_mode;
     const char *icr_fence;       /* "none" | "mfence;lfence" */
+    const char *target_wait;     /* "spin" (busy targets) | "hlt" (under a hypervisor) */
     const char *full_flush;      /* "cr3_reload" | "invpcid_type1" ... */
     const char *page_flush;      /* "invlpg" */
     bool pcid_enabled;           /* CR4.PCIDE during measurements */

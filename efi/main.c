@@ -15,6 +15,7 @@
 #include "efi/mp.h"
 #include "efi/platform.h"
 #include "efi/report_out.h"
+#include "efi/session.h"
 #include "efi/timebase.h"
 #include "efi/volume.h"
 
@@ -122,6 +123,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     EFI_STATUS st;
     uint32_t i, ucode0 = 0;
     enum exit_mode exit_mode;
+    bool released;
 
     InitializeLib(image, systab);
     platform_init_memory();
@@ -166,10 +168,21 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     r->run_counter = report_next_counter(&vol);
     run_report_basename(r, r->run_id, sizeof(r->run_id));
 
+    released = session_run(r);
     exit_mode = r->cfg.exit_mode;
     finish(r, &vol);
     volume_close(&vol);
     if (exit_mode == EXIT_SHUTDOWN)
         uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+    if (!released) {
+        /*
+         * An AP may still be executing this image: returning to the shell
+         * would free the image under it. The report is saved; reset instead.
+         */
+        con_printf("ERROR: an AP did not come back; resetting the machine instead of returning "
+                   "to the shell (the report is saved)\n");
+        uefi_call_wrapper(BS->Stall, 1, 2000000);
+        uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_ABORTED, 0, NULL);
+    }
     return EFI_SUCCESS;
 }

@@ -3,10 +3,13 @@
 
 #include "arch/x86/cpu.h"
 #include "core/mem.h"
+#include "core/takeover.h"
 #include "core/strbuf.h"
 
 static EFI_GUID mp_guid = TLBSCOPE_MP_SERVICES_GUID;
 static struct mp_services *mp;
+static EFI_EVENT aps_done;
+static bool aps_started;
 
 static bool bsp_only(struct run *r, const char *why, EFI_STATUS st)
 {
@@ -103,4 +106,57 @@ void mp_enumerate(struct run *r)
     r->topo.cpus = cpus;
     r->topo.count = next; /* entries that GetProcessorInfo described */
     r->mp_available = true;
+}
+
+/* Called by the firmware on each AP: Microsoft ABI, whatever EFIAPI means here. */
+static VOID MSABI ap_procedure(VOID *argument)
+{
+    takeover_ap_main((struct takeover *)argument);
+}
+
+bool mp_start_aps(struct run *r, struct takeover *t)
+{
+    EFI_STATUS st;
+    aps_started = false;
+    if (!mp)
+        return false;
+    if (t->expected_aps == 0) {
+        fmt_into(r->mp_note, sizeof(r->mp_note), "only one CPU: nothing to take over");
+        return false;
+    }
+    st = uefi_call_wrapper(BS->CreateEvent, 5, 0, 0, NULL, NULL, &aps_done);
+    if (EFI_ERROR(st)) {
+        fmt_into(r->mp_note, sizeof(r->mp_note),
+                 "CreateEvent for StartupAllAPs failed (%s): running on the BSP alone",
+                 efi_status_name(st));
+        return false;
+    }
+    st = mp->StartupAllAPs(mp, ap_procedure, FALSE, aps_done, 0, t, NULL);
+    if (EFI_ERROR(st)) {
+        fmt_into(r->mp_note, sizeof(r->mp_note),
+                 "StartupAllAPs failed (%s): running on the BSP alone", efi_status_name(st));
+        uefi_call_wrapper(BS->CloseEvent, 1, aps_done);
+        return false;
+    }
+    aps_started = true;
+    return true;
+}
+
+bool mp_wait_aps_returned(uint64_t timeout_ms)
+{
+    uint64_t waited_ms = 0;
+    if (!aps_started)
+        return true;
+    /* the firmware notices finished APs from a periodic timer: poll at 1 ms */
+    for (;;) {
+        if (uefi_call_wrapper(BS->CheckEvent, 1, aps_done) == EFI_SUCCESS) {
+            uefi_call_wrapper(BS->CloseEvent, 1, aps_done);
+            aps_started = false;
+            return true;
+        }
+        if (waited_ms >= timeout_ms)
+            return false;
+        uefi_call_wrapper(BS->Stall, 1, 1000);
+        waited_ms++;
+    }
 }

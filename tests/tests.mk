@@ -5,8 +5,8 @@
 # Files that only make sense on the machine (inline asm touching CR3, the
 # APIC, the IDT) are listed in HOST_SKIP and never built for the host.
 
-HOST_SKIP := $(wildcard arch/x86/apic.c arch/x86/desc.c arch/x86/trap.c arch/x86/paging_hw.c arch/x86/tlb_hw.c)
-HOST_LIB_SRCS := $(CORE_SRCS) $(filter-out $(HOST_SKIP),$(ARCH_SRCS))
+HOST_SKIP := $(wildcard arch/x86/apic.c arch/x86/desc.c arch/x86/trap.c core/takeover.c)
+HOST_LIB_SRCS := $(filter-out $(HOST_SKIP),$(CORE_SRCS) $(ARCH_SRCS))
 HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -DTLBSCOPE_HOST -D_DEFAULT_SOURCE -pthread
 HOST_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/lib/%.o,$(HOST_LIB_SRCS))
 TSAN_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/tsan/%.o,$(HOST_LIB_SRCS))

@@ -56,6 +56,7 @@ void write_cr4(uint64_t v);
 void invlpg(const volatile void *va);
 uint64_t rdmsr(uint32_t msr);
 void wrmsr(uint32_t msr, uint64_t value);
+uint64_t read_cr2(void);
 #else
 /* Each spin iteration calls cpu_relax(); the host stand-in delivers "IPIs" there. */
 static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
@@ -82,6 +83,13 @@ static inline uint64_t read_cr0(void)
 {
     uint64_t v;
     __asm__ volatile("mov %%cr0, %0" : "=r"(v));
+    return v;
+}
+
+static inline uint64_t read_cr2(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr2, %0" : "=r"(v));
     return v;
 }
 

@@ -40,6 +40,8 @@ void cpu_halt_until_irq(void)
     cpu_relax();
 }
 
+uint64_t read_cr2(void) { return 0; }
+
 uint64_t read_cr3(void) { return current_cpu ? current_cpu->cr3 : 0; }
 
 void write_cr3(uint64_t v)
@@ -77,3 +79,51 @@ void wrmsr(uint32_t msr, uint64_t value)
     if (current_cpu && msr < FAKE_MSRS)
         current_cpu->msr[msr] = value;
 }
+
+/* ---- APIC, IDT and per-CPU stand-ins: IPIs become flags polled in cpu_relax() ---- */
+#include "arch/x86/apic.h"
+#include "arch/x86/fault.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/trap.h"
+
+static _Thread_local struct arch_percpu *current_percpu;
+static irq_handler fake_irq_handlers[256];
+static fake_ipi_sink ipi_sink;
+
+struct arch_percpu *this_arch_percpu(void) { return current_percpu; }
+void set_arch_percpu(struct arch_percpu *p) { current_percpu = p; }
+void fake_set_ipi_sink(fake_ipi_sink sink) { ipi_sink = sink; }
+void trap_set_irq_handler(uint8_t vector, irq_handler h) { fake_irq_handlers[vector] = h; }
+void fake_deliver_irq(uint8_t vector)
+{
+    struct trap_frame f = { 0 };
+    f.vector = vector;
+    if (fake_irq_handlers[vector])
+        fake_irq_handlers[vector](&f);
+}
+
+bool apic_send_ipi(uint32_t dest, uint8_t vector)
+{
+    if (ipi_sink)
+        ipi_sink(dest, vector);
+    return true;
+}
+
+bool apic_send_ipi_all_but_self(uint8_t vector)
+{
+    if (ipi_sink)
+        ipi_sink(UINT32_MAX, vector);
+    return true;
+}
+
+void apic_eoi(void) {}
+void apic_arm_heartbeat(uint8_t vector) { (void)vector; }
+void apic_disarm_heartbeat(void) {}
+int arch_setjmp(struct arch_jmpbuf *jb)
+{
+    (void)jb;
+    return 0; /* host tests never resume at a recovery point */
+}
+void trap_resume_at_recovery(struct trap_frame *f) { (void)f; }
+const char *exception_name(uint32_t vector) { return vector < 32 ? "exception" : "interrupt"; }
+void arch_raise_exception(uint32_t vector) { (void)vector; }

@@ -23,6 +23,12 @@ struct fake_cpu {
 };
 
 void host_init(void);
+
+/* Fake IPIs: apic_send_ipi() calls the sink (UINT32_MAX = all but self). */
+typedef void (*fake_ipi_sink)(uint32_t dest_apic_id, uint8_t vector);
+void fake_set_ipi_sink(fake_ipi_sink sink);
+/* Runs the handler registered for `vector` on the calling thread. */
+void fake_deliver_irq(uint8_t vector);
 void fake_cpu_bind(struct fake_cpu *c);
 struct fake_cpu *fake_cpu_current(void);
 

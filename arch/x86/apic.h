@@ -1,0 +1,85 @@
+/*
+ * Local APIC access, xAPIC (MMIO) and x2APIC (MSR) behind one interface
+ * (the kvm-unit-tests lib/x86/apic.c idea). The mode is per CPU hardware
+ * state; the tool keeps every CPU in the same mode while it owns them.
+ *
+ * Register offsets are the xAPIC MMIO offsets (SDM vol. 3A, table 11-1);
+ * x2APIC MSR = 0x800 + offset / 16 (SDM vol. 3A, 11.12.1.2).
+ */
+#ifndef TLBSCOPE_ARCH_X86_APIC_H
+#define TLBSCOPE_ARCH_X86_APIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum apic_mode { APIC_MODE_XAPIC = 0, APIC_MODE_X2APIC = 1 };
+
+#define APIC_REG_ID 0x20
+#define APIC_REG_VERSION 0x30
+#define APIC_REG_TPR 0x80
+#define APIC_REG_EOI 0xb0
+#define APIC_REG_SVR 0xf0
+#define APIC_REG_ISR0 0x100
+#define APIC_REG_ESR 0x280
+#define APIC_REG_ICR_LO 0x300
+#define APIC_REG_ICR_HI 0x310
+#define APIC_REG_LVT_TIMER 0x320
+#define APIC_REG_LVT_LINT0 0x350
+#define APIC_REG_LVT_LINT1 0x360
+#define APIC_REG_LVT_ERROR 0x370
+#define APIC_REG_TIMER_INIT 0x380
+#define APIC_REG_TIMER_DIV 0x3e0
+
+#define APIC_LVT_MASKED (1u << 16)
+#define APIC_SVR_ENABLE (1u << 8)
+#define APIC_ICR_BUSY (1u << 12) /* xAPIC delivery status */
+#define APIC_ICR_LEVEL_ASSERT (1u << 14)
+#define APIC_ICR_ALL_BUT_SELF (3u << 18)
+#define APIC_BASE_BSP (1ull << 8)
+#define APIC_BASE_EXTD (1ull << 10)
+#define APIC_BASE_ENABLE (1ull << 11)
+
+/* What a CPU's APIC looked like before the tool touched it. */
+struct apic_saved {
+    uint64_t base_msr;
+    uint32_t tpr, svr, lvt_timer, lvt_lint0, lvt_lint1, lvt_error, timer_init, timer_div;
+};
+
+/* Mode of the calling CPU as the hardware says (IA32_APIC_BASE.EXTD). */
+enum apic_mode apic_hw_mode(void);
+/* Selects the access method for the mode the tool runs the CPUs in. */
+void apic_use_mode(enum apic_mode mode, uint64_t xapic_phys_base);
+enum apic_mode apic_current_mode(void);
+const char *apic_mode_name(enum apic_mode m);
+/* Intel needs MFENCE;LFENCE before an x2APIC ICR write (see apic.c). */
+void apic_set_icr_fence(bool fence);
+bool apic_icr_fence(void);
+
+uint32_t apic_read(uint32_t reg);
+void apic_write(uint32_t reg, uint32_t value);
+uint32_t apic_id(void);
+void apic_eoi(void);
+/* Fixed-vector IPI to one APIC ID. Returns false if an xAPIC ICR stayed busy. */
+bool apic_send_ipi(uint32_t dest_apic_id, uint8_t vector);
+/* Fixed-vector IPI to all CPUs but the caller (ICR shorthand 11b). */
+bool apic_send_ipi_all_but_self(uint8_t vector);
+
+/*
+ * Takeover of the calling CPU's APIC: saves its state, switches to `mode`
+ * (xAPIC <-> x2APIC), enables it with spurious vector 0xff, masks the LVT
+ * timer and LINT0 (firmware tick sources) and sets TPR to `tpr`.
+ */
+void apic_takeover(struct apic_saved *save, enum apic_mode mode, uint32_t tpr);
+/* Restores what apic_takeover saved, including the hardware mode. */
+void apic_release(const struct apic_saved *save);
+/* EOIs every in-service vector (after a CPU faulted inside a handler). */
+void apic_clear_in_service(void);
+/*
+ * Idle heartbeat: a one-shot APIC timer interrupt at `vector` some tens of
+ * milliseconds to seconds from now (the APIC timer rate is not calibrated;
+ * only "eventually" matters), and its cancellation.
+ */
+void apic_arm_heartbeat(uint8_t vector);
+void apic_disarm_heartbeat(void);
+
+#endif

@@ -1,0 +1,89 @@
+#include "arch/x86/trap.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/percpu.h"
+
+#define EFLAGS_IF (1ull << 9)
+
+static irq_handler irq_handlers[256];
+static exception_hook ud_hook;
+static exception_hook unexpected_hook;
+
+void trap_set_irq_handler(uint8_t vector, irq_handler h) { irq_handlers[vector] = h; }
+void trap_set_ud_hook(exception_hook h) { ud_hook = h; }
+void trap_set_exception_hook(exception_hook h) { unexpected_hook = h; }
+
+bool exception_has_error_code(uint32_t v)
+{
+    return v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30;
+}
+
+const char *exception_name(uint32_t v)
+{
+    static const char *const names[32] = {
+        "#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
+        "#BR bound range", "#UD invalid opcode", "#NM device not available",
+        "#DF double fault", "coprocessor segment overrun", "#TS invalid TSS",
+        "#NP segment not present", "#SS stack fault", "#GP general protection",
+        "#PF page fault", "reserved 15", "#MF x87 error", "#AC alignment check",
+        "#MC machine check", "#XM SIMD error", "#VE virtualization", "#CP control protection",
+        "reserved 22", "reserved 23", "reserved 24", "reserved 25", "reserved 26",
+        "reserved 27", "#HV hypervisor injection", "#VC VMM communication",
+        "#SX security", "reserved 31",
+    };
+    return v < 32 ? names[v] : "interrupt";
+}
+
+void trap_resume_at_recovery(struct trap_frame *f)
+{
+    struct arch_percpu *pc = this_arch_percpu();
+    const struct arch_jmpbuf *jb = &pc->recover;
+    f->rbx = jb->rbx;
+    f->rbp = jb->rbp;
+    f->r12 = jb->r12;
+    f->r13 = jb->r13;
+    f->r14 = jb->r14;
+    f->r15 = jb->r15;
+    f->rsp = jb->rsp;
+    f->rip = jb->rip;
+    f->rax = 1;                 /* arch_setjmp() returns 1 */
+    f->rflags &= ~EFLAGS_IF;    /* resume with interrupts off */
+    pc->recover_armed = 0;      /* one shot: a second fault must not loop */
+}
+
+void trap_dispatch(struct trap_frame *f)
+{
+    struct arch_percpu *pc = this_arch_percpu();
+    uint32_t vector = (uint32_t)(f->vector & 0xff);
+
+    if (vector < 32) {
+        if (pc->probe_rip && f->rip == pc->probe_rip) {
+            pc->probe_vector = vector + 1;
+            f->rip = pc->probe_fixup;
+            pc->probe_rip = 0;
+            return;
+        }
+        if (vector == 6 && ud_hook && ud_hook(f))
+            return;
+        if (unexpected_hook && unexpected_hook(f))
+            return;
+        /*
+         * Nobody can take this exception: stop this CPU here rather than
+         * return into an instruction that will fault again. Its owner sees
+         * it stop answering and reports it as hung.
+         */
+        for (;;)
+            __asm__ volatile("cli; hlt");
+    }
+
+    pc->irq_count++;
+    if (vector == VECTOR_SPURIOUS) {
+        /* the spurious vector is not in service: no EOI (SDM vol. 3A, 11.9) */
+        pc->spurious_count++;
+        return;
+    }
+    apic_eoi();
+    if (irq_handlers[vector])
+        irq_handlers[vector](f);
+    else
+        pc->foreign_irq_count++;
+}

@@ -1,0 +1,200 @@
+/*
+ * ipi_broadcast: interrupting k CPUs at once and waiting for all of them.
+ *
+ * Method. The BSP initiates; k targets, chosen in topology order (SMT
+ * sibling, same package, then the rest), spin with interrupts enabled.
+ * A sample reads every target's ping counter, takes a timestamp, sends the
+ * IPIs and spins until every counter has moved, then takes the second
+ * timestamp (both on the BSP's TSC). k runs over 1, 2, 4, ... N-1.
+ *
+ *   unicast_each  one ICR write per target, as Linux sends a call-function
+ *                 IPI mask in x2APIC physical mode;
+ *   shorthand     a single ICR write with the all-but-self shorthand; only
+ *                 for k = N-1 with every CPU usable, since it reaches every
+ *                 other CPU whether it takes part or not.
+ *
+ * The baseline is the same loop without the IPIs (reading k remote lines).
+ */
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/experiments.h"
+#include "core/ipi.h"
+#include "core/runner.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+struct bc_state {
+    uint32_t *order;       /* targets in topology order */
+    uint32_t norder;
+    uint32_t counts[32];   /* k values */
+    uint32_t ncounts;
+    uint64_t *before;      /* per target: counter value before the sample */
+    uint64_t *latency, *baseline;
+};
+
+static bool bc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
+{
+    uint32_t n = runner_usable_count(r);
+    (void)emulated;
+    if (n >= 2)
+        return true;
+    fmt_into(reason, cap, "needs at least 2 CPUs; %u usable%s%s", n, r->run->mp_note[0] ? ": " : "",
+             r->run->mp_note);
+    return false;
+}
+
+static bool bc_prepare(struct runner *r, struct experiment_record *rec, void **state)
+{
+    struct bc_state *st = mem_zalloc(sizeof(*st));
+    uint32_t samples = runner_samples(r);
+    if (!st)
+        return false;
+    *state = st;
+    st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
+    st->before = mem_alloc(r->smp->count * sizeof(uint64_t));
+    st->latency = mem_alloc(samples * sizeof(uint64_t));
+    st->baseline = mem_alloc(samples * sizeof(uint64_t));
+    if (!st->order || !st->before || !st->latency || !st->baseline)
+        return false;
+    st->norder = runner_targets_in_topology_order(r, 0, st->order, r->smp->count);
+    st->ncounts = runner_power_series(st->norder, st->counts, 32);
+    return point_list_reserve(&rec->results, st->ncounts + 1);
+}
+
+/* One sample: returns the elapsed ticks, or 0 when a target did not answer (*lost set). */
+static uint64_t sample(struct smp *s, struct bc_state *st, uint32_t k, bool shorthand,
+                       uint32_t *lost)
+{
+    uint32_t i;
+    uint64_t t0, t1;
+    for (i = 0; i < k; i++)
+        st->before[i] = load_acquire(&s->cpu[st->order[i]]->ping.count);
+    t0 = tsc_now();
+    if (shorthand)
+        apic_send_ipi_all_but_self(VEC_PING);
+    else
+        ipi_send_each(s, st->order, k, VEC_PING);
+    for (i = 0; i < k; i++) {
+        if (!wait_u64_ne(&s->cpu[st->order[i]]->ping.count, st->before[i],
+                         t0 + s->timeout_ticks)) {
+            *lost = i;
+            return 0;
+        }
+    }
+    t1 = tsc_now();
+    return t1 - t0;
+}
+
+static void measure_point(struct runner *r, struct experiment_record *rec, struct bc_state *st,
+                          uint32_t k, bool shorthand)
+{
+    struct smp *s = r->smp;
+    uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r), lost = 0;
+    volatile uint32_t stop = 0;
+    struct spin_arg spin = { &stop, tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000) };
+    struct result_point *pt;
+    struct stats lat, base;
+    bool ok = true;
+
+    ipi_start_spinners(s, st->order, k, &spin);
+    for (i = 0; i < warmup + samples && ok; i++) {
+        uint64_t t = sample(s, st, k, shorthand, &lost);
+        if (!t) {
+            smp_mark_unanswered(s, st->order[lost], "ping IPI", &s->cpu[st->order[lost]]->ping.count,
+                                st->before[lost] + 1);
+            ok = false;
+        } else if (i >= warmup) {
+            st->latency[i - warmup] = t;
+        }
+    }
+    for (i = 0; i < samples && ok; i++) {
+        uint64_t t0 = tsc_now();
+        uint32_t j;
+        for (j = 0; j < k; j++)
+            (void)load_acquire(&s->cpu[st->order[j]]->ping.count);
+        st->baseline[i] = tsc_now() - t0;
+    }
+    ipi_stop_spinners(s, st->order, k, &spin);
+    if (!ok) {
+        rec->partial = true;
+        return;
+    }
+    stats_from_array(st->latency, samples, &lat);
+    stats_from_array(st->baseline, samples, &base);
+    pt = point_list_add(&rec->results);
+    if (!pt)
+        return;
+    point_param_str(pt, "mode", shorthand ? "shorthand" : "unicast_each");
+    point_param_num(pt, "targets", k);
+    point_metric(pt, "latency", &lat);
+    point_metric(pt, "baseline", &base);
+}
+
+static bool all_usable(struct runner *r)
+{
+    uint32_t i;
+    for (i = 0; i < r->smp->count; i++)
+        if (r->smp->cpu[i] && !smp_usable(r->smp, i))
+            return false;
+    return true;
+}
+
+static void bc_run(struct runner *r, struct experiment_record *rec, void *state)
+{
+    struct bc_state *st = state;
+    uint32_t c;
+    for (c = 0; c < st->ncounts; c++) {
+        uint32_t k = st->counts[c], i, usable = 0;
+        if (!runner_budget_ok(r))
+            break;
+        runner_progress(r, c, st->ncounts + 1);
+        /* CPUs lost on the way are dropped from the order; k shrinks with them */
+        for (i = 0; i < st->norder; i++)
+            if (smp_usable(r->smp, st->order[i]))
+                st->order[usable++] = st->order[i];
+        if (usable < st->norder) {
+            st->norder = usable;
+            rec->partial = true;
+        }
+        if (k > st->norder)
+            k = st->norder;
+        if (k == 0)
+            break;
+        measure_point(r, rec, st, k, false);
+    }
+    if (st->norder > 0 && all_usable(r) && runner_budget_ok(r) &&
+        st->norder + 1 == r->smp->count && cpu_list_contains(&r->run->cfg.cpus, 0) &&
+        r->run->cfg.cpus.all)
+        measure_point(r, rec, st, st->norder, true);
+    else
+        record_note(rec, "shorthand (all-but-self) not measured: it needs every CPU usable and "
+                         "taking part");
+    if (rec->partial)
+        record_escalate(rec, RESULT_ERROR, "a target stopped answering; %u points measured",
+                        rec->results.count);
+}
+
+static void bc_cleanup(struct runner *r, void *state)
+{
+    struct bc_state *st = state;
+    (void)r;
+    if (!st)
+        return;
+    mem_free(st->order);
+    mem_free(st->before);
+    mem_free(st->latency);
+    mem_free(st->baseline);
+    mem_free(st);
+}
+
+const struct experiment exp_ipi_broadcast = {
+    .id = "ipi_broadcast",
+    .title = "IPI to k CPUs and wait for all: one ICR write each vs the all-but-self shorthand",
+    .x_axis = "targets",
+    .series = "mode",
+    .supported = bc_supported,
+    .prepare = bc_prepare,
+    .run = bc_run,
+    .cleanup = bc_cleanup,
+};

@@ -1,0 +1,307 @@
+/*
+ * ipi_roundtrip: what one IPI costs between two given CPUs.
+ *
+ * Method. The target spins with interrupts enabled (a busy CPU, as the
+ * targets of a TLB shootdown are). The initiator reads the counter in the
+ * target's ping line, takes a timestamp, writes the ICR, and spins until the
+ * target's handler has bumped the counter; a second timestamp closes the
+ * sample. Both timestamps come from the initiator's own TSC: two CPUs' clocks
+ * are never subtracted. The time covers ICR write, delivery, interrupt entry,
+ * the handler's store and the cache-line transfer back: the floor under every
+ * IPI-based shootdown. Warm-up iterations are discarded. The baseline is the
+ * same loop without the IPI (timestamps plus one read of the remote line).
+ *
+ * Pairs: every ordered pair of usable CPUs up to `ipi_pairs`; above that a
+ * stratified sample, evenly spaced within each topology class (SMT sibling,
+ * same package, cross package). A summary pools samples by class.
+ *
+ * What failure looks like: a target that never acknowledges within
+ * timeout_ms is reported hung (or slow, if it answers later) and its
+ * remaining pairs are skipped; the experiment is then partial and ERROR.
+ */
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/experiments.h"
+#include "core/ipi.h"
+#include "core/runner.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+#define POOL_CAP 200000u /* pooled samples kept per topology class */
+
+struct pair {
+    uint32_t initiator, target;
+    enum topo_class cls;
+};
+
+struct pingpong_arg {
+    struct percpu *target;
+    uint32_t warmup, samples;
+    uint64_t *latency, *baseline;
+    uint64_t timeout;
+    volatile uint64_t progress;  /* iterations done: proves the initiator is alive */
+    int64_t missed_count;        /* target's counter when a ping went unanswered */
+};
+
+struct rt_state {
+    struct pair *pairs;
+    uint32_t npairs;
+    uint64_t *latency, *baseline;
+    uint64_t *pool[4];
+    uint32_t pool_n[4], pool_cap[4];
+    uint32_t per_pair_pool;
+};
+
+/* Runs on the initiator. Returns 0, or -1 when a ping went unanswered. */
+static int64_t pingpong(struct percpu *self, void *arg)
+{
+    struct pingpong_arg *a = arg;
+    uint32_t i, total = a->warmup + a->samples;
+    (void)self;
+    for (i = 0; i < total; i++) {
+        uint64_t before = load_acquire(&a->target->ping.count);
+        uint64_t t0 = tsc_now(), t1;
+        apic_send_ipi(a->target->apic_id, VEC_PING);
+        if (!wait_u64_ne(&a->target->ping.count, before, t0 + a->timeout)) {
+            a->missed_count = (int64_t)before;
+            return -1;
+        }
+        t1 = tsc_now();
+        if (i >= a->warmup)
+            a->latency[i - a->warmup] = t1 - t0;
+        store_relaxed(&a->progress, i + 1);
+    }
+    for (i = 0; i < a->samples; i++) {
+        uint64_t t0 = tsc_now();
+        (void)load_acquire(&a->target->ping.count);
+        a->baseline[i] = tsc_now() - t0;
+    }
+    return 0;
+}
+
+static bool rt_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
+{
+    uint32_t n = runner_usable_count(r);
+    (void)emulated;
+    if (n >= 2)
+        return true;
+    fmt_into(reason, cap, "needs at least 2 CPUs; %u usable%s%s", n, r->run->mp_note[0] ? ": " : "",
+             r->run->mp_note);
+    return false;
+}
+
+static uint32_t usable_cpus(struct runner *r, uint32_t *out)
+{
+    uint32_t i, n = 0;
+    for (i = 0; i < r->smp->count; i++)
+        if (smp_usable(r->smp, i) && cpu_list_contains(&r->run->cfg.cpus, i))
+            out[n++] = i;
+    return n;
+}
+
+/* Pairs in class order; stratified when there are more than `limit`. */
+static uint32_t choose_pairs(struct runner *r, const uint32_t *cpus, uint32_t n, uint32_t limit,
+                             struct pair *out)
+{
+    const struct cpu_table *t = r->smp->topo;
+    uint64_t per_class[4] = { 0 };
+    uint32_t classes = 0, npairs = 0, i, j;
+    enum topo_class c;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            if (i != j)
+                per_class[cpu_topo_class(&t->cpus[cpus[i]], &t->cpus[cpus[j]])]++;
+    for (c = TOPO_SMT_SIBLING; c <= TOPO_CROSS_PACKAGE; c++)
+        classes += per_class[c] != 0;
+    for (c = TOPO_SMT_SIBLING; c <= TOPO_CROSS_PACKAGE; c++) {
+        uint64_t quota, seen = 0, taken = 0;
+        if (!per_class[c])
+            continue;
+        quota = (uint64_t)n * (n - 1) <= limit ? per_class[c] : limit / classes;
+        if (quota == 0)
+            quota = 1;
+        for (i = 0; i < n; i++) {
+            for (j = 0; j < n; j++) {
+                if (i == j || cpu_topo_class(&t->cpus[cpus[i]], &t->cpus[cpus[j]]) != c)
+                    continue;
+                /* evenly spaced: take the pair when the running share crosses an integer */
+                if ((seen * quota) / per_class[c] != ((seen + 1) * quota) / per_class[c] &&
+                    taken < quota) {
+                    out[npairs].initiator = cpus[i];
+                    out[npairs].target = cpus[j];
+                    out[npairs].cls = c;
+                    npairs++;
+                    taken++;
+                }
+                seen++;
+            }
+        }
+    }
+    return npairs;
+}
+
+static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **state)
+{
+    struct rt_state *st = mem_zalloc(sizeof(*st));
+    uint32_t *cpus, n, samples = runner_samples(r), c, limit = r->run->cfg.ipi_pairs;
+    uint64_t all;
+    if (!st)
+        return false;
+    *state = st;
+    cpus = mem_alloc(r->smp->count * sizeof(*cpus));
+    if (!cpus)
+        return false;
+    n = usable_cpus(r, cpus);
+    all = (uint64_t)n * (n - 1);
+    st->pairs = mem_alloc((size_t)(all < limit ? all : limit + 3) * sizeof(*st->pairs));
+    if (!st->pairs) {
+        mem_free(cpus);
+        return false;
+    }
+    st->npairs = choose_pairs(r, cpus, n, limit, st->pairs);
+    mem_free(cpus);
+    if (all > limit)
+        record_note(rec, "%llu ordered pairs exceed ipi_pairs=%u: %u pairs sampled evenly per "
+                         "topology class",
+                    (unsigned long long)all, limit, st->npairs);
+    st->latency = mem_alloc(samples * sizeof(uint64_t));
+    st->baseline = mem_alloc(samples * sizeof(uint64_t));
+    if (!st->latency || !st->baseline)
+        return false;
+    st->per_pair_pool = samples;
+    for (c = 0; c < 4; c++) {
+        uint32_t pairs_in_class = 0, i;
+        for (i = 0; i < st->npairs; i++)
+            pairs_in_class += st->pairs[i].cls == (enum topo_class)c;
+        if (!pairs_in_class)
+            continue;
+        if ((uint64_t)pairs_in_class * st->per_pair_pool > POOL_CAP)
+            st->per_pair_pool = POOL_CAP / pairs_in_class;
+    }
+    if (st->per_pair_pool == 0)
+        st->per_pair_pool = 1;
+    for (c = 0; c < 4; c++) {
+        uint32_t pairs_in_class = 0, i;
+        for (i = 0; i < st->npairs; i++)
+            pairs_in_class += st->pairs[i].cls == (enum topo_class)c;
+        if (!pairs_in_class)
+            continue;
+        st->pool_cap[c] = pairs_in_class * st->per_pair_pool;
+        st->pool[c] = mem_alloc(st->pool_cap[c] * sizeof(uint64_t));
+        if (!st->pool[c])
+            return false;
+    }
+    return point_list_reserve(&rec->results, st->npairs) && point_list_reserve(&rec->summary, 4);
+}
+
+static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
+{
+    struct rt_state *st = state;
+    struct smp *s = r->smp;
+    uint32_t k, samples = runner_samples(r);
+    volatile uint32_t stop = 0;
+    struct spin_arg spin = { &stop, 0 };
+    enum topo_class c;
+
+    for (k = 0; k < st->npairs; k++) {
+        struct pair *p = &st->pairs[k];
+        struct pingpong_arg a;
+        struct result_point *pt;
+        struct stats lat, base;
+        enum wait_status w = WAIT_OK;
+        int64_t result = 0;
+        uint32_t i, step;
+
+        if (!runner_budget_ok(r))
+            break;
+        if (!smp_usable(s, p->initiator) || !smp_usable(s, p->target)) {
+            rec->partial = true;
+            continue;
+        }
+        runner_progress(r, k, st->npairs);
+        mem_zero(&a, sizeof(a));
+        a.target = s->cpu[p->target];
+        a.warmup = runner_warmup(r);
+        a.samples = samples;
+        a.latency = st->latency;
+        a.baseline = st->baseline;
+        a.timeout = s->timeout_ticks;
+        spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
+        ipi_start_spinners(s, &p->target, 1, &spin);
+        if (p->initiator == 0) {
+            result = pingpong(s->cpu[0], &a);
+        } else {
+            smp_post(s, p->initiator, CMD_IPI_INITIATE, pingpong, &a);
+            if (p->target == 0)
+                irq_enable(); /* the BSP is the target: take the pings while waiting */
+            w = smp_wait_progress(s, p->initiator, &a.progress);
+            irq_disable();
+            if (w == WAIT_OK)
+                result = load_acquire(&s->cpu[p->initiator]->ack.result);
+        }
+        ipi_stop_spinners(s, &p->target, 1, &spin);
+        if (w != WAIT_OK || result != 0) {
+            if (result != 0)
+                smp_mark_unanswered(s, p->target, "ping IPI", &a.target->ping.count,
+                                    (uint64_t)a.missed_count + 1);
+            rec->partial = true;
+            continue;
+        }
+        /* pool an evenly strided subset before sorting reorders the samples */
+        step = samples / st->per_pair_pool ? samples / st->per_pair_pool : 1;
+        for (i = 0; i < samples && st->pool_n[p->cls] < st->pool_cap[p->cls]; i += step)
+            st->pool[p->cls][st->pool_n[p->cls]++] = st->latency[i];
+        stats_from_array(st->latency, samples, &lat);
+        stats_from_array(st->baseline, samples, &base);
+        pt = point_list_add(&rec->results);
+        if (!pt)
+            break;
+        point_param_num(pt, "initiator", p->initiator);
+        point_param_num(pt, "target", p->target);
+        point_param_str(pt, "class", topo_class_name(p->cls));
+        point_metric(pt, "latency", &lat);
+        point_metric(pt, "baseline", &base);
+    }
+    for (c = TOPO_SMT_SIBLING; c <= TOPO_CROSS_PACKAGE; c++) {
+        struct result_point *pt;
+        struct stats st_class;
+        if (!st->pool_n[c])
+            continue;
+        stats_from_array(st->pool[c], st->pool_n[c], &st_class);
+        pt = point_list_add(&rec->summary);
+        if (!pt)
+            break;
+        point_param_str(pt, "class", topo_class_name(c));
+        point_metric(pt, "latency", &st_class);
+    }
+    if (rec->partial)
+        record_escalate(rec, RESULT_ERROR, "%u of %u pairs measured: a CPU stopped answering",
+                        rec->results.count, st->npairs);
+}
+
+static void rt_cleanup(struct runner *r, void *state)
+{
+    struct rt_state *st = state;
+    uint32_t c;
+    (void)r;
+    if (!st)
+        return;
+    mem_free(st->pairs);
+    mem_free(st->latency);
+    mem_free(st->baseline);
+    for (c = 0; c < 4; c++)
+        mem_free(st->pool[c]);
+    mem_free(st);
+}
+
+const struct experiment exp_ipi_roundtrip = {
+    .id = "ipi_roundtrip",
+    .title = "IPI round trip per initiator/target pair (send to acknowledgement)",
+    .x_axis = "target",
+    .series = "initiator",
+    .supported = rt_supported,
+    .prepare = rt_prepare,
+    .run = rt_run,
+    .cleanup = rt_cleanup,
+};

@@ -1,0 +1,78 @@
+#include "core/ipi.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/trap.h"
+#include "core/atomic.h"
+#include "core/timing.h"
+
+static void wake_handler(struct trap_frame *f) { (void)f; }
+
+/* The ping is acknowledged in the target's own line: one line moves back. */
+static void ping_handler(struct trap_frame *f)
+{
+    struct percpu *pc = this_percpu();
+    (void)f;
+    if (pc->inject_kind == INJECT_SLOW)
+        smp_injected_delay(pc);
+    store_release(&pc->ping.count, pc->ping.count + 1);
+}
+
+void ipi_install_handlers(void)
+{
+    trap_set_irq_handler(VEC_WAKE, wake_handler);
+    trap_set_irq_handler(VEC_PING, ping_handler);
+}
+
+int64_t ipi_spin_as_target(struct percpu *self, void *arg)
+{
+    struct spin_arg *a = arg;
+    bool halt = self->smp->halt_waits;
+    irq_enable();
+    while (!load_acquire(a->stop) && !deadline_passed(a->deadline)) {
+        if (halt) {
+            /* checked with interrupts off, then "sti; hlt": no lost wake-up */
+            irq_disable();
+            if (load_acquire(a->stop))
+                break;
+            apic_arm_heartbeat(VEC_WAKE);
+            cpu_halt_until_irq();
+            irq_disable();
+            apic_disarm_heartbeat();
+            irq_enable();
+        } else {
+            cpu_relax();
+        }
+    }
+    irq_disable();
+    return 0;
+}
+
+void ipi_start_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct spin_arg *arg)
+{
+    uint32_t i;
+    store_release(arg->stop, 0);
+    for (i = 0; i < n; i++)
+        if (cpus[i] != 0 && smp_usable(s, cpus[i]))
+            smp_post(s, cpus[i], CMD_SPIN_TARGET, ipi_spin_as_target, arg);
+}
+
+void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct spin_arg *arg)
+{
+    uint32_t i;
+    uint64_t deadline;
+    store_release(arg->stop, 1);
+    for (i = 0; i < n; i++)
+        if (cpus[i] != 0 && smp_usable(s, cpus[i]) && s->halt_waits)
+            smp_kick(s, cpus[i]); /* halted spinners need a wake-up to see it */
+    deadline = tsc_now() + s->timeout_ticks;
+    for (i = 0; i < n; i++)
+        if (cpus[i] != 0 && smp_usable(s, cpus[i]))
+            smp_wait(s, cpus[i], deadline);
+}
+
+void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        apic_send_ipi(s->cpu[cpus[i]]->apic_id, vector);
+}

@@ -1,0 +1,38 @@
+/*
+ * IPI primitives shared by the experiments: the handlers for the tool's
+ * vectors, a "spin as an IPI target" command, and helpers to send to a set
+ * of CPUs the way Linux does in x2APIC physical mode (one ICR write each).
+ */
+#ifndef TLBSCOPE_CORE_IPI_H
+#define TLBSCOPE_CORE_IPI_H
+
+#include "core/smp.h"
+
+static inline struct percpu *this_percpu(void)
+{
+    return (struct percpu *)(void *)this_arch_percpu();
+}
+
+void ipi_install_handlers(void);
+
+/*
+ * Busy targets: a CPU running this command spins with interrupts enabled
+ * until *stop becomes non-zero (or the deadline passes), taking IPIs as a
+ * CPU running user code would. The BSP plays the part itself when it is a
+ * target (ipi_bsp_spin_until).
+ */
+struct spin_arg {
+    volatile uint32_t *stop;
+    uint64_t deadline;
+};
+int64_t ipi_spin_as_target(struct percpu *self, void *arg);
+
+/* Posts CMD_SPIN_TARGET to each AP in `cpus` (the BSP is skipped). */
+void ipi_start_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct spin_arg *arg);
+/* Sets *stop and collects the spinners; CPUs that do not come back are marked. */
+void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct spin_arg *arg);
+
+/* One ICR write per target (Linux x2APIC physical mode does the same). */
+void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector);
+
+#endif

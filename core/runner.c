@@ -1,0 +1,221 @@
+#include "core/runner.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/trap.h"
+#include "core/atomic.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+void runner_init(struct runner *r, struct run *run, struct smp *smp, const struct runner_hooks *h)
+{
+    mem_zero(r, sizeof(*r));
+    r->run = run;
+    r->smp = smp;
+    r->hooks = *h;
+}
+
+static void print(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void print(struct runner *r, const char *fmt, ...)
+{
+    char buf[512];
+    struct strbuf sb;
+    va_list ap;
+    sb_init_fixed(&sb, buf, sizeof(buf));
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    r->hooks.print(r->hooks.ctx, buf);
+}
+
+static void enter_tool(struct runner *r)
+{
+    if (!r->in_tool) {
+        r->hooks.enter_tool(r->hooks.ctx);
+        r->in_tool = true;
+    }
+}
+
+static void leave_tool(struct runner *r)
+{
+    if (r->in_tool) {
+        r->hooks.leave_tool(r->hooks.ctx);
+        r->in_tool = false;
+    }
+}
+
+void runner_progress(struct runner *r, uint64_t done, uint64_t total)
+{
+    uint64_t now = tsc_now();
+    char bar[41];
+    uint32_t i, filled;
+    if (!r->run->cfg.progress || total == 0 || now - r->last_progress < ms_to_ticks(1000))
+        return;
+    r->last_progress = now;
+    filled = (uint32_t)(done * 40 / total);
+    for (i = 0; i < 40; i++)
+        bar[i] = i < filled ? '#' : '.';
+    bar[40] = 0;
+    leave_tool(r);
+    print(r, "  %-26s [%s] %3llu%%\n", r->current->id, bar,
+          (unsigned long long)(done * 100 / total));
+    enter_tool(r);
+}
+
+bool runner_budget_ok(struct runner *r)
+{
+    if (r->budget_exceeded)
+        return false;
+    if (deadline_passed(r->budget_deadline)) {
+        r->budget_exceeded = true;
+        return false;
+    }
+    return true;
+}
+
+uint32_t runner_usable_count(struct runner *r)
+{
+    uint32_t i, n = 0;
+    for (i = 0; i < r->smp->count; i++)
+        n += smp_usable(r->smp, i);
+    return n;
+}
+
+uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint32_t *out,
+                                          uint32_t cap)
+{
+    const struct cpu_table *t = r->smp->topo;
+    uint32_t n = 0, i;
+    enum topo_class cls;
+    for (cls = TOPO_SMT_SIBLING; cls <= TOPO_CROSS_PACKAGE; cls++) {
+        for (i = 0; i < r->smp->count && n < cap; i++) {
+            if (i == first || !smp_usable(r->smp, i) ||
+                !cpu_list_contains(&r->run->cfg.cpus, i))
+                continue;
+            if (cpu_topo_class(&t->cpus[first], &t->cpus[i]) == cls)
+                out[n++] = i;
+        }
+    }
+    return n;
+}
+
+uint32_t runner_samples(const struct runner *r) { return r->run->cfg.samples; }
+uint32_t runner_warmup(const struct runner *r) { return r->run->cfg.warmup; }
+
+uint32_t runner_power_series(uint32_t max, uint32_t *out, uint32_t cap)
+{
+    uint32_t n = 0, v;
+    for (v = 1; v < max && n < cap; v *= 2)
+        out[n++] = v;
+    if (max >= 1 && n < cap)
+        out[n++] = max;
+    return n;
+}
+
+static void print_result_line(struct runner *r, const struct experiment_record *rec)
+{
+    char detail[RECORD_REASON_LEN + 96];
+    struct strbuf sb;
+    sb_init_fixed(&sb, detail, sizeof(detail));
+    if (rec->status == RESULT_SKIP) {
+        sb_printf(&sb, "(%s)", rec->reason);
+    } else {
+        sb_printf(&sb, "(%u points", rec->results.count);
+        if (rec->verification.applicable)
+            sb_printf(&sb, ", %llu checks, %llu stale reads",
+                      (unsigned long long)rec->verification.checks,
+                      (unsigned long long)rec->verification.stale_reads);
+        sb_printf(&sb, ", %llu.%01llu s)", (unsigned long long)(rec->duration_ms / 1000),
+                  (unsigned long long)(rec->duration_ms % 1000 / 100));
+        if (rec->reason[0])
+            sb_printf(&sb, ": %s", rec->reason);
+    }
+    print(r, "%s: %s%s%s %s\n", result_line_prefix(rec->status), rec->id,
+          rec->emulated ? " [EMULATED]" : "", rec->partial ? " [PARTIAL]" : "", detail);
+}
+
+static void run_one(struct runner *r, const struct experiment *e, struct experiment_record *rec,
+                    uint32_t index)
+{
+    char reason[RECORD_REASON_LEN];
+    bool emulated = false;
+    void *state = NULL;
+    uint64_t t0;
+    struct percpu *bsp = r->smp->cpu[0];
+
+    rec->ran = true;
+    reason[0] = 0;
+    if (e->supported && !e->supported(r, reason, sizeof(reason), &emulated)) {
+        record_set_status(rec, RESULT_SKIP, "%s", reason);
+        print_result_line(r, rec);
+        return;
+    }
+    rec->emulated = emulated;
+    r->emulated = emulated;
+    r->current = e;
+    r->rec = rec;
+    if (e->prepare && !e->prepare(r, rec, &state)) {
+        if (rec->status == RESULT_SUCCESS)
+            record_set_status(rec, RESULT_ERROR, "could not prepare (out of memory)");
+        if (e->cleanup)
+            e->cleanup(r, state);
+        print_result_line(r, rec);
+        return;
+    }
+    print(r, "RUN:  %s: %s%s\n", e->id, e->title, emulated ? " [EMULATED]" : "");
+    t0 = tsc_now();
+    r->budget_deadline = t0 + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
+    r->budget_exceeded = false;
+    r->last_progress = t0;
+    r->smp->current_experiment = index + 1;
+    enter_tool(r);
+    /* an exception on the BSP inside the experiment comes back here */
+    if (arch_setjmp(&bsp->arch.recover) == 0) {
+        store_relaxed(&bsp->arch.recover_armed, 1);
+        e->run(r, rec, state);
+    } else {
+        record_escalate(rec, RESULT_ERROR,
+                        "the BSP took exception %u (%s) at RIP 0x%llx, error code 0x%llx; "
+                        "experiment abandoned",
+                        bsp->fault.vector, exception_name(bsp->fault.vector),
+                        (unsigned long long)bsp->fault.rip,
+                        (unsigned long long)bsp->fault.error_code);
+        rec->partial = true;
+        store_relaxed(&bsp->fault.valid, 0);
+    }
+    store_relaxed(&bsp->arch.recover_armed, 0);
+    leave_tool(r);
+    r->smp->current_experiment = 0;
+    rec->duration_ms = ticks_to_ms(tsc_now() - t0);
+    if (r->budget_exceeded) {
+        rec->partial = true;
+        record_escalate(rec, RESULT_ERROR, "time budget of %u s exceeded; experiment aborted",
+                        r->run->cfg.budget_s);
+    }
+    if (e->cleanup)
+        e->cleanup(r, state);
+    r->emulated = false;
+    print_result_line(r, rec);
+}
+
+void runner_run_all(struct runner *r)
+{
+    uint32_t i;
+    struct run *run = r->run;
+    run->experiments = mem_zalloc(experiment_count * sizeof(*run->experiments));
+    if (!run->experiments) {
+        msg_add(&run->errors, "runner", "out of memory for the experiment records");
+        return;
+    }
+    run->experiment_count = experiment_count;
+    for (i = 0; i < experiment_count; i++) {
+        const struct experiment *e = experiment_table[i];
+        struct experiment_record *rec = &run->experiments[i];
+        rec->id = e->id;
+        rec->title = e->title;
+        rec->x_axis = e->x_axis;
+        rec->series = e->series;
+        if (!config_experiment_selected(&run->cfg, e->id))
+            continue;
+        run_one(r, e, rec, i);
+    }
+}

@@ -1,0 +1,79 @@
+/*
+ * The experiment runner: a table of experiments, each with a supported()
+ * predicate (after kvm-unit-tests' x86/vmexit.c table), run one after the
+ * other with a time budget, a recovery point for exceptions on the BSP, and
+ * progress lines.
+ *
+ * The BSP measures in the tool's state (see core/takeover.h) at
+ * TPL_HIGH_LEVEL; to print it must go back to the firmware's state. The
+ * hooks do both transitions; runner_progress() uses them at most once per
+ * second, between samples.
+ */
+#ifndef TLBSCOPE_CORE_RUNNER_H
+#define TLBSCOPE_CORE_RUNNER_H
+
+#include "core/record.h"
+#include "core/run.h"
+#include "core/smp.h"
+
+struct runner;
+struct testmem;
+
+struct runner_hooks {
+    void (*enter_tool)(void *ctx);   /* raise TPL, load the tool's state on the BSP */
+    void (*leave_tool)(void *ctx);   /* the reverse */
+    void (*print)(void *ctx, const char *text); /* firmware state only */
+    void *ctx;
+};
+
+struct experiment {
+    const char *id;
+    const char *title;
+    const char *x_axis;
+    const char *series;
+    /* false: SKIP with `reason` (CPUID evidence, CPU count...). May set *emulated. */
+    bool (*supported)(struct runner *r, char *reason, size_t cap, bool *emulated);
+    /* Allocations and other firmware-state work; returns false on failure (ERROR). */
+    bool (*prepare)(struct runner *r, struct experiment_record *rec, void **state);
+    /* The measurement, in the tool's state. Sets the record's status. */
+    void (*run)(struct runner *r, struct experiment_record *rec, void *state);
+    void (*cleanup)(struct runner *r, void *state);
+};
+
+struct runner {
+    struct run *run;
+    struct smp *smp;
+    struct testmem *mem;          /* test region (NULL until page tables exist) */
+    struct runner_hooks hooks;
+    bool in_tool;
+    bool emulated;                /* current experiment runs emulated instructions */
+    uint64_t budget_deadline;
+    bool budget_exceeded;
+    uint64_t last_progress;
+    const struct experiment *current;
+    struct experiment_record *rec;
+};
+
+extern const struct experiment *const experiment_table[];
+extern const uint32_t experiment_count;
+
+void runner_init(struct runner *r, struct run *run, struct smp *smp, const struct runner_hooks *h);
+/* Runs every selected experiment and fills run->experiments. */
+void runner_run_all(struct runner *r);
+
+/* ---- for experiments ---- */
+/* Prints a progress bar now and then (leaves and re-enters the tool's state). */
+void runner_progress(struct runner *r, uint64_t done, uint64_t total);
+/* False once the experiment's time budget is spent (the record becomes ERROR). */
+bool runner_budget_ok(struct runner *r);
+/* CPUs usable now, in topology order from `first`: SMT sibling, same package, then others. */
+uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint32_t *out,
+                                          uint32_t cap);
+uint32_t runner_usable_count(struct runner *r);
+/* Samples per point and warm-up from the configuration. */
+uint32_t runner_samples(const struct runner *r);
+uint32_t runner_warmup(const struct runner *r);
+/* 1, 2, 4, ... up to max, always ending with max itself. */
+uint32_t runner_power_series(uint32_t max, uint32_t *out, uint32_t cap);
+
+#endif

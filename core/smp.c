@@ -1,0 +1,337 @@
+#include "core/smp.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/fault.h"
+#include "arch/x86/trap.h"
+#include "core/atomic.h"
+#include "core/timing.h"
+
+const char *command_name(uint32_t id)
+{
+    static const char *const names[] = { "none", "release", "ping", "probe", "spin-as-target",
+                                         "ipi-initiate", "touch", "verify", "lazy", "catch-up",
+                                         "control", "generic" };
+    return id < ARRAY_SIZE(names) ? names[id] : "unknown";
+}
+
+bool deadline_passed(uint64_t deadline) { return tsc_now() > deadline; }
+
+bool wait_u64_eq(const volatile uint64_t *p, uint64_t want, uint64_t deadline)
+{
+    while (load_acquire(p) != want) {
+        if (deadline_passed(deadline))
+            return load_acquire(p) == want;
+        cpu_relax();
+    }
+    return true;
+}
+
+bool wait_u64_ne(const volatile uint64_t *p, uint64_t old, uint64_t deadline)
+{
+    while (load_acquire(p) == old) {
+        if (deadline_passed(deadline))
+            return load_acquire(p) != old;
+        cpu_relax();
+    }
+    return true;
+}
+
+bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
+              uint64_t timeout_ticks)
+{
+    uint32_t i, j;
+    mem_zero(s, sizeof(*s));
+    s->topo = topo;
+    s->cfg = cfg;
+    s->count = topo->count;
+    s->timeout_ticks = timeout_ticks;
+    s->cpu = mem_zalloc((size_t)s->count * sizeof(*s->cpu));
+    if (!s->cpu)
+        return false;
+    for (i = 0; i < s->count; i++) {
+        struct cpu_info *c = &topo->cpus[i];
+        struct percpu *pc;
+        if (c->state == CPU_DISABLED)
+            continue;
+        pc = mem_alloc_aligned(sizeof(*pc), CACHE_LINE);
+        if (!pc)
+            return false;
+        pc->arch.self = &pc->arch;
+        pc->arch.cpu_index = i;
+        pc->index = i;
+        pc->apic_id = c->apic_id;
+        pc->smp = s;
+        pc->tlbs.is_running = 1;
+        pc->checkin = c->bsp ? CHECKIN_DONE : CHECKIN_WAITING;
+        for (j = 0; cfg && j < cfg->inject_count; j++) {
+            if (cfg->inject[j].cpu == i) {
+                pc->inject_kind = cfg->inject[j].kind;
+                pc->inject_vector = cfg->inject[j].vector;
+            }
+        }
+        s->cpu[i] = pc;
+    }
+    return true;
+}
+
+void smp_release_memory(struct smp *s)
+{
+    uint32_t i;
+    if (!s->cpu)
+        return;
+    for (i = 0; i < s->count; i++)
+        mem_free_aligned(s->cpu[i]);
+    mem_free(s->cpu);
+    s->cpu = NULL;
+}
+
+struct percpu *smp_cpu(struct smp *s, uint32_t index)
+{
+    return index < s->count ? s->cpu[index] : NULL;
+}
+
+bool smp_usable(struct smp *s, uint32_t index)
+{
+    return index < s->count && s->cpu[index] && cpu_usable(&s->topo->cpus[index]);
+}
+
+void smp_kick(struct smp *s, uint32_t index)
+{
+    struct percpu *pc = s->cpu[index];
+    if (pc && index != 0)
+        apic_send_ipi(pc->apic_id, VEC_WAKE);
+}
+
+void smp_post(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *arg)
+{
+    struct percpu *pc = s->cpu[index];
+    pc->mb.fn = fn;
+    pc->mb.arg = arg;
+    pc->mb.command = command;
+    pc->mb.experiment = s->current_experiment;
+    /* the release store publishes fn/arg before the new sequence number */
+    store_release(&pc->mb.seq, pc->mb.seq + 1);
+    smp_kick(s, index);
+}
+
+void smp_mark_lost(struct smp *s, uint32_t index, enum wait_status why, uint32_t command)
+{
+    struct percpu *pc = s->cpu[index];
+    struct cpu_info *c = &s->topo->cpus[index];
+    if (why == WAIT_FAULTED && pc->fault.valid) {
+        c->fault.valid = true;
+        c->fault.vector = pc->fault.vector;
+        c->fault.error_code = pc->fault.error_code;
+        c->fault.rip = pc->fault.rip;
+        c->fault.cr2 = pc->fault.cr2;
+        c->fault.last_command = pc->fault.command;
+        cpu_mark(c, CPU_FAULTED, "exception %u (%s) at RIP 0x%llx, error code 0x%llx, during '%s'",
+                 pc->fault.vector, exception_name(pc->fault.vector),
+                 (unsigned long long)pc->fault.rip, (unsigned long long)pc->fault.error_code,
+                 command_name(pc->fault.command));
+    } else {
+        pc->missed_watch = &pc->ack.ack_seq;
+        pc->missed_want = pc->mb.seq;
+        c->fault.last_command = command;
+        cpu_mark(c, CPU_HUNG, "no answer within %llu ms to '%s'",
+                 (unsigned long long)ticks_to_ms(s->timeout_ticks), command_name(command));
+    }
+}
+
+void smp_mark_unanswered(struct smp *s, uint32_t index, const char *what,
+                         const volatile uint64_t *watch, uint64_t want)
+{
+    struct percpu *pc = s->cpu[index];
+    struct cpu_info *c = &s->topo->cpus[index];
+    if (c->state != CPU_OK)
+        return;
+    if (pc->fault.valid) {
+        smp_mark_lost(s, index, WAIT_FAULTED, pc->fault.command);
+        return;
+    }
+    pc->missed_watch = watch;
+    pc->missed_want = want;
+    c->fault.last_command = pc->mb.command;
+    cpu_mark(c, CPU_HUNG, "no answer to a %s within %llu ms (during '%s')", what,
+             (unsigned long long)ticks_to_ms(s->timeout_ticks), command_name(pc->mb.command));
+}
+
+/*
+ * The BSP halts between checks when halt_waits is set. Lost wake-ups are
+ * impossible: the BSP publishes `halted` and then re-checks the answer with
+ * interrupts off; the AP publishes its answer and then reads `halted`, with
+ * a full barrier on both sides, so at least one of them sees the other
+ * (and the heartbeat timer bounds the sleep regardless).
+ */
+static void bsp_pause(struct smp *s, const volatile uint64_t *ack, uint64_t want)
+{
+    if (!s->halt_waits) {
+        cpu_relax();
+        return;
+    }
+    bool was_on = irq_enabled();
+    irq_disable();
+    store_relaxed(&s->bsp_wait.halted, 1);
+    full_barrier();
+    if (load_acquire(ack) != want) {
+        apic_arm_heartbeat(VEC_WAKE);
+        cpu_halt_until_irq();
+        irq_disable();
+        apic_disarm_heartbeat();
+    }
+    store_relaxed(&s->bsp_wait.halted, 0);
+    if (was_on)
+        irq_enable();
+}
+
+static enum wait_status wait_common(struct smp *s, uint32_t index, uint64_t deadline,
+                                    const volatile uint64_t *progress)
+{
+    struct percpu *pc = s->cpu[index];
+    uint64_t want = pc->mb.seq, seen = progress ? load_acquire(progress) : 0;
+    while (load_acquire(&pc->ack.ack_seq) != want) {
+        if (load_acquire(&pc->fault.valid)) {
+            smp_mark_lost(s, index, WAIT_FAULTED, pc->mb.command);
+            return WAIT_FAULTED;
+        }
+        if (progress && load_acquire(progress) != seen) {
+            seen = load_acquire(progress);
+            deadline = tsc_now() + s->timeout_ticks;
+        }
+        if (deadline_passed(deadline)) {
+            if (load_acquire(&pc->ack.ack_seq) == want)
+                break;
+            smp_mark_lost(s, index, WAIT_TIMEOUT, pc->mb.command);
+            return WAIT_TIMEOUT;
+        }
+        bsp_pause(s, &pc->ack.ack_seq, want);
+    }
+    return WAIT_OK;
+}
+
+enum wait_status smp_wait(struct smp *s, uint32_t index, uint64_t deadline)
+{
+    return wait_common(s, index, deadline, NULL);
+}
+
+enum wait_status smp_wait_progress(struct smp *s, uint32_t index, const volatile uint64_t *progress)
+{
+    return wait_common(s, index, tsc_now() + s->timeout_ticks, progress);
+}
+
+enum wait_status smp_call(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *arg,
+                          int64_t *result)
+{
+    enum wait_status w;
+    smp_post(s, index, command, fn, arg);
+    w = smp_wait(s, index, tsc_now() + s->timeout_ticks);
+    if (w == WAIT_OK && result)
+        *result = load_acquire(&s->cpu[index]->ack.result);
+    return w;
+}
+
+struct percpu *smp_find_by_apic_id(struct smp *s, uint32_t apic_id)
+{
+    uint32_t i;
+    /* once per CPU at check-in; everything afterwards goes by dense index */
+    for (i = 0; i < s->count; i++)
+        if (s->cpu[i] && s->cpu[i]->apic_id == apic_id)
+            return s->cpu[i];
+    add_fetch(&s->unknown_checkins, 1);
+    return NULL;
+}
+
+bool smp_checkin(struct percpu *pc)
+{
+    uint32_t expected = CHECKIN_WAITING;
+    /* loses against the BSP closing check-in at its deadline: then stay out */
+    return cas(&pc->checkin, &expected, CHECKIN_DONE);
+}
+
+/* A test-only hang: deaf to commands and IPIs until the run is released. */
+static void injected_hang(struct percpu *pc)
+{
+    struct smp *s = pc->smp;
+    irq_disable();
+    while (!load_acquire(&s->releasing) && !deadline_passed(s->run_deadline))
+        cpu_relax();
+}
+
+void smp_injected_delay(struct percpu *pc)
+{
+    struct smp *s = pc->smp;
+    uint64_t until = tsc_now() + 3 * s->timeout_ticks;
+    while (!deadline_passed(until) && !load_acquire(&s->releasing))
+        cpu_relax();
+}
+
+/*
+ * Idle: halt until an IPI arrives. The BSP sends VEC_WAKE after every
+ * command; the one-shot APIC timer is a safety net so that the loop still
+ * sees the run deadline if a wake-up were ever lost. Halted CPUs also keep
+ * an idle SMT sibling from stealing cycles from a measured one, and let an
+ * emulator run hundreds of virtual CPUs on a few host cores.
+ */
+static void idle_wait(void)
+{
+    apic_arm_heartbeat(VEC_WAKE);
+    cpu_halt_until_irq();
+    irq_disable();
+    apic_disarm_heartbeat();
+}
+
+uint64_t smp_ap_loop(struct percpu *pc)
+{
+    struct smp *s = pc->smp;
+    for (;;) {
+        uint64_t seq;
+        irq_disable();
+        seq = load_acquire(&pc->mb.seq);
+        if (seq != pc->ack.started_seq) {
+            uint32_t command = pc->mb.command;
+            bool in_experiment = pc->mb.experiment != 0;
+            int64_t result = 0;
+            store_relaxed(&pc->ack.started_seq, seq);
+            if (command == CMD_RELEASE)
+                return seq; /* the caller restores firmware state, then acknowledges */
+            if (in_experiment && pc->inject_kind == INJECT_HANG) {
+                injected_hang(pc);
+                continue; /* this command is never answered */
+            }
+            if (in_experiment && pc->inject_kind == INJECT_FAULT) {
+                pc->inject_kind = INJECT_NONE; /* once */
+                arch_raise_exception(pc->inject_vector);
+            }
+            if (pc->mb.fn)
+                result = pc->mb.fn(pc, pc->mb.arg);
+            if (in_experiment && pc->inject_kind == INJECT_SLOW)
+                smp_injected_delay(pc);
+            store_relaxed(&pc->ack.result, result);
+            store_release(&pc->ack.ack_seq, seq);
+            full_barrier(); /* pairs with bsp_pause(): answer, then look */
+            if (load_acquire(&s->bsp_wait.halted))
+                apic_send_ipi(s->cpu[0]->apic_id, VEC_WAKE);
+            continue;
+        }
+        store_relaxed(&pc->ack.heartbeat, tsc_now());
+        if (deadline_passed(s->run_deadline))
+            return 0; /* the BSP never released us: give the CPU back anyway */
+        idle_wait();
+    }
+}
+
+bool smp_record_fault(struct trap_frame *f)
+{
+    struct arch_percpu *ap = this_arch_percpu();
+    struct percpu *pc = (struct percpu *)(void *)ap; /* arch is the first member */
+    pc->fault.vector = (uint32_t)f->vector;
+    pc->fault.error_code = f->error_code;
+    pc->fault.rip = f->rip;
+    pc->fault.cr2 = read_cr2();
+    pc->fault.command = pc->index == 0 ? CMD_NONE : pc->mb.command;
+    store_release(&pc->fault.valid, 1);
+    if (!load_relaxed(&ap->recover_armed))
+        return false;
+    trap_resume_at_recovery(f);
+    return true;
+}

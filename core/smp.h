@@ -1,0 +1,213 @@
+/*
+ * The tool's own multiprocessor protocol, once the firmware has handed over
+ * the APs: one per-CPU block per CPU, a mailbox in it, a command loop on
+ * every AP, and deadlines on every wait.
+ *
+ * Per-CPU block layout: each group of fields that another CPU reads or
+ * writes sits on its own 64-byte cache line, so a measurement of an IPI or a
+ * shootdown does not also measure false sharing (the point of Linux's
+ * cpu_tlbstate / cpu_tlbstate_shared split).
+ *
+ *   mailbox      written by the BSP (command sequence, function, argument)
+ *   ack          written by the CPU (acknowledged sequence, result, heartbeat)
+ *   ping         IPI round trips: the CPU's handler bumps its own counter here
+ *   flush        shootdown request/ack slot of this CPU as a target
+ *   tlb_shared   is_lazy / is_running, read by initiators (should_flush_tlb())
+ *   private      everything only the CPU itself touches
+ */
+#ifndef TLBSCOPE_CORE_SMP_H
+#define TLBSCOPE_CORE_SMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/percpu.h"
+#include "core/config.h"
+#include "core/cpu_table.h"
+#include "core/mem.h"
+
+/* IPI vectors: all in priority class 15, above the TPR the tool sets. */
+#define VEC_WAKE 0xf0      /* wakes a halted CPU; the handler does nothing */
+#define VEC_PING 0xf1      /* IPI round trip */
+#define VEC_FLUSH 0xf2     /* shootdown request */
+#define VEC_EMU_FLUSH 0xf3 /* emulated INVLPGB broadcast (test-only mode) */
+/* TPR while the tool owns a CPU: blocks vectors 0x00-0xef, i.e. every
+ * firmware interrupt source routed through the APIC, leaving ours. */
+#define TOOL_TPR 0xe0
+
+struct percpu;
+struct smp;
+typedef int64_t (*cpu_fn)(struct percpu *self, void *arg);
+
+/* Command ids, for diagnostics ("last command" of a CPU that stopped). */
+enum command_id {
+    CMD_NONE = 0,
+    CMD_RELEASE,
+    CMD_PING,
+    CMD_PROBE,
+    CMD_SPIN_TARGET,
+    CMD_IPI_INITIATE,
+    CMD_TOUCH,
+    CMD_VERIFY,
+    CMD_LAZY,
+    CMD_CATCHUP,
+    CMD_CONTROL,
+    CMD_GENERIC,
+};
+const char *command_name(uint32_t id);
+
+struct mailbox {
+    volatile uint64_t seq; /* written last, with release: publishes fn/arg */
+    cpu_fn fn;
+    void *arg;
+    uint32_t command;
+    uint32_t experiment; /* index of the experiment that posted it, +1 */
+} __attribute__((aligned(CACHE_LINE)));
+
+struct mailbox_ack {
+    volatile uint64_t ack_seq;     /* == mailbox.seq when the command finished */
+    volatile uint64_t started_seq; /* the command being executed */
+    volatile int64_t result;
+    volatile uint64_t heartbeat;   /* TSC of the CPU's last loop iteration */
+} __attribute__((aligned(CACHE_LINE)));
+
+struct ping_slot {
+    volatile uint64_t count;       /* the target's IPI handler increments it */
+} __attribute__((aligned(CACHE_LINE)));
+
+struct flush_slot {
+    volatile uint64_t request_gen; /* written by the initiator before the IPI */
+    volatile uint64_t ack_gen;     /* written by the target when flushed */
+    volatile uint64_t handler_ticks;/* target's own clock: handler entry to ack */
+} __attribute__((aligned(CACHE_LINE)));
+
+struct tlb_shared {
+    volatile uint8_t is_lazy;      /* Linux cpu_tlbstate_shared.is_lazy */
+    volatile uint8_t is_running;   /* Xen v->is_running */
+    volatile uint8_t need_flush;   /* Xen: ASID tickled while not running */
+} __attribute__((aligned(CACHE_LINE)));
+
+struct fault_record {
+    volatile uint32_t valid;
+    uint32_t vector;
+    uint64_t error_code, rip, cr2;
+    uint32_t command;
+};
+
+struct percpu {
+    struct arch_percpu arch; /* first: %gs:0 points here */
+    uint32_t index;
+    uint32_t apic_id;
+    struct smp *smp;
+
+    struct mailbox mb;
+    struct mailbox_ack ack;
+    struct ping_slot ping;
+    struct flush_slot flush;
+    struct tlb_shared tlbs;
+
+    /* ---- private to the CPU (plus the BSP after the CPU stopped) ---- */
+    uint64_t local_tlb_gen __attribute__((aligned(CACHE_LINE)));
+    uint64_t user_flush_pending; /* PTI deferred user-PCID flush */
+    volatile uint32_t checkin;   /* enum checkin_state */
+    /* what it missed a deadline on: answered late if *missed_watch reaches missed_want */
+    const volatile uint64_t *missed_watch;
+    uint64_t missed_want;
+    struct fault_record fault;
+    uint32_t inject_kind;        /* enum inject_kind for this CPU */
+    uint32_t inject_vector;
+    uint64_t verify_checks, verify_stale;
+    uint64_t stale_va, stale_expected, stale_seen;
+    void *fw_env;                /* saved firmware state (struct cpu_fw_env) */
+    void *scratch;               /* per-experiment per-CPU data */
+};
+
+enum checkin_state { CHECKIN_WAITING = 0, CHECKIN_DONE, CHECKIN_CLOSED };
+
+/* The BSP's "I am halted, wake me" flag, read by every AP after each answer. */
+struct bsp_wait_line {
+    volatile uint32_t halted;
+} __attribute__((aligned(CACHE_LINE)));
+
+struct smp {
+    struct bsp_wait_line bsp_wait;
+    /*
+     * Waiting CPUs halt instead of spinning: targets between IPIs and the BSP
+     * between answers. Chosen under a hypervisor, where spinning vCPUs starve
+     * the one that has work (seen under QEMU TCG on 2 host cores: a 4-CPU
+     * IPI broadcast went from 3.5 us to 7 ms at p50). Reported as
+     * method.target_wait.
+     */
+    bool halt_waits;
+    uint32_t count;              /* CPUs in the table (enabled or not) */
+    struct percpu **cpu;         /* by dense index; NULL for disabled CPUs */
+    struct cpu_table *topo;
+    const struct config *cfg;
+    uint64_t timeout_ticks;      /* one answer from one CPU */
+    uint64_t run_deadline;       /* an AP gives itself back after this TSC */
+    volatile uint32_t releasing; /* set once: everyone goes home */
+    volatile uint32_t unknown_checkins; /* APs whose APIC ID is not in the table */
+    uint32_t current_experiment; /* +1, for mailbox bookkeeping */
+    void (*ap_enter_env)(struct percpu *pc); /* loads the tool's state on an AP */
+    void (*ap_leave_env)(struct percpu *pc); /* restores the firmware's */
+};
+
+enum wait_status { WAIT_OK = 0, WAIT_TIMEOUT, WAIT_FAULTED };
+
+/* Allocates per-CPU blocks for every CPU of the table that is not disabled. */
+bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
+              uint64_t timeout_ticks);
+void smp_release_memory(struct smp *s);
+struct percpu *smp_cpu(struct smp *s, uint32_t index);
+/* True when the CPU took part so far (checked in, never hung or faulted). */
+bool smp_usable(struct smp *s, uint32_t index);
+
+/* ---- BSP side ---- */
+/* Posts a command and wakes the CPU. */
+void smp_post(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *arg);
+/* Waits for the last posted command to finish; marks the CPU on failure. */
+enum wait_status smp_wait(struct smp *s, uint32_t index, uint64_t deadline);
+/*
+ * Like smp_wait, but the deadline (one timeout) slides forward whenever
+ * *progress changes: a long command that keeps reporting progress is not hung.
+ */
+enum wait_status smp_wait_progress(struct smp *s, uint32_t index,
+                                   const volatile uint64_t *progress);
+/* smp_post + smp_wait with the standard timeout; returns the command's result via *result. */
+enum wait_status smp_call(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *arg,
+                          int64_t *result);
+/* Marks a CPU out of the run after a missed deadline or a fault (BSP only). */
+void smp_mark_lost(struct smp *s, uint32_t index, enum wait_status why, uint32_t command);
+/*
+ * Marks a CPU that did not answer an IPI-level request in time: hung for
+ * now; at release it is reported slow instead if *watch reached want by then.
+ * `what` names the request ("flush IPI", "ping IPI").
+ */
+void smp_mark_unanswered(struct smp *s, uint32_t index, const char *what,
+                         const volatile uint64_t *watch, uint64_t want);
+/* Wakes a CPU that may be halted (after writing something it polls). */
+void smp_kick(struct smp *s, uint32_t index);
+
+/* ---- AP side ---- */
+/* The block of the CPU with this APIC ID (a linear search, once per CPU); NULL if unknown. */
+struct percpu *smp_find_by_apic_id(struct smp *s, uint32_t apic_id);
+/* Claims the block; false when the BSP already closed check-in for it. */
+bool smp_checkin(struct percpu *pc);
+/*
+ * The AP's command loop. Returns the sequence number of CMD_RELEASE, which
+ * the caller acknowledges after restoring firmware state, or 0 when the run
+ * deadline passed without a release.
+ */
+uint64_t smp_ap_loop(struct percpu *pc);
+/* Test-only slow CPU (inject=slow): answers three timeouts late. */
+void smp_injected_delay(struct percpu *pc);
+/* Records an exception on the calling CPU; returns true if it could resume at its recovery point. */
+struct trap_frame;
+bool smp_record_fault(struct trap_frame *f);
+
+/* Spin helpers with deadlines (every wait in the tool goes through one of these). */
+bool wait_u64_eq(const volatile uint64_t *p, uint64_t want, uint64_t deadline);
+bool wait_u64_ne(const volatile uint64_t *p, uint64_t old, uint64_t deadline);
+bool deadline_passed(uint64_t deadline);
+
+#endif

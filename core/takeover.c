@@ -1,0 +1,193 @@
+#include "core/takeover.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/cpuid.h"
+#include "arch/x86/trap.h"
+#include "core/atomic.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+#define PIC_MASTER_DATA 0x21
+#define PIC_SLAVE_DATA 0xa1
+#define RFLAGS_IF (1ull << 9)
+
+bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env)
+{
+    uint32_t i;
+    mem_zero(t, sizeof(*t));
+    t->smp = s;
+    t->env = *env;
+    t->fw = mem_zalloc((size_t)s->count * sizeof(*t->fw));
+    if (!t->fw)
+        return false;
+    for (i = 1; i < s->count; i++)
+        if (s->cpu[i])
+            t->expected_aps++;
+    desc_init();
+    apic_use_mode(env->apic_mode, env->xapic_base);
+    trap_set_exception_hook(smp_record_fault);
+    return true;
+}
+
+static void enter_cpu(struct takeover *t, struct percpu *pc, struct cpu_fw_env *fw, bool bsp)
+{
+    fw->rflags = read_rflags();
+    irq_disable();
+    fw->gs_base = rdmsr(MSR_GS_BASE);
+    fw->cr3 = read_cr3();
+    fw->cr4 = read_cr4();
+    desc_save(&fw->seg);
+    /* GS first: from the moment the tool's IDT is loaded, handlers need it */
+    wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)pc);
+    desc_load_tool();
+    write_cr3(t->env.cr3);
+    if (t->env.pcide) {
+        /* PCIDE may only be set while CR3[11:0] == 0 (SDM vol. 3A, 4.10.1) */
+        write_cr4(fw->cr4 | CR4_PCIDE);
+        write_cr3(t->env.cr3 | t->env.kernel_pcid);
+    }
+    if (bsp) {
+        /* the 8259 delivers through LINT0 as ExtINT, which TPR does not block */
+        fw->pic_mask_master = inb(PIC_MASTER_DATA);
+        fw->pic_mask_slave = inb(PIC_SLAVE_DATA);
+        outb(PIC_MASTER_DATA, 0xff);
+        outb(PIC_SLAVE_DATA, 0xff);
+    }
+    apic_takeover(&fw->apic, t->env.apic_mode, TOOL_TPR);
+    fw->entered = true;
+}
+
+static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
+{
+    if (!fw->entered)
+        return;
+    irq_disable();
+    apic_release(&fw->apic);
+    if (bsp) {
+        outb(PIC_SLAVE_DATA, fw->pic_mask_slave);
+        outb(PIC_MASTER_DATA, fw->pic_mask_master);
+    }
+    if (t->env.pcide) {
+        write_cr3(t->env.cr3); /* PCID 0 before PCIDE goes away */
+        write_cr4(fw->cr4);
+    }
+    write_cr3(fw->cr3);
+    desc_restore(&fw->seg);
+    wrmsr(MSR_GS_BASE, fw->gs_base);
+    fw->entered = false;
+    if (fw->rflags & RFLAGS_IF)
+        irq_enable();
+}
+
+void takeover_bsp_enter(struct takeover *t)
+{
+    enter_cpu(t, t->smp->cpu[0], &t->fw[0], true);
+}
+
+void takeover_bsp_leave(struct takeover *t)
+{
+    leave_cpu(t, &t->fw[0], true);
+}
+
+static uint32_t my_apic_id(void)
+{
+    uint32_t r[4];
+    /* before the tool's APIC mode is set up, CPUID is the safe way to ask */
+    cpuid_raw(0, 0, r);
+    if (r[0] >= 0xb) {
+        cpuid_raw(0xb, 0, r);
+        if (r[1] != 0)
+            return r[3];
+    }
+    cpuid_raw(1, 0, r);
+    return r[1] >> 24;
+}
+
+void takeover_ap_main(struct takeover *t)
+{
+    struct smp *s = t->smp;
+    struct percpu *pc = smp_find_by_apic_id(s, my_apic_id());
+    struct cpu_fw_env *fw;
+    uint64_t release_seq;
+    if (!pc)
+        return;
+    fw = &t->fw[pc->index];
+    enter_cpu(t, pc, fw, false);
+    if (!smp_checkin(pc)) {
+        /* too late: the BSP already counted this CPU absent */
+        leave_cpu(t, fw, false);
+        return;
+    }
+    /*
+     * Recovery point: an unexpected exception (recorded by smp_record_fault)
+     * lands here with a non-zero return; the CPU stays out of the run and
+     * only waits to be released.
+     */
+    if (arch_setjmp(&pc->arch.recover) != 0)
+        apic_clear_in_service(); /* it may have faulted inside a handler */
+    store_relaxed(&pc->arch.recover_armed, 1);
+    release_seq = smp_ap_loop(pc);
+    store_relaxed(&pc->arch.recover_armed, 0);
+    leave_cpu(t, fw, false);
+    if (release_seq)
+        store_release(&pc->ack.ack_seq, release_seq);
+}
+
+uint32_t takeover_wait_checkins(struct takeover *t, uint64_t deadline, uint64_t window_ms)
+{
+    struct smp *s = t->smp;
+    uint32_t i, arrived;
+    for (;;) {
+        arrived = 0;
+        for (i = 1; i < s->count; i++)
+            if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)
+                arrived++;
+        if (arrived == t->expected_aps || deadline_passed(deadline))
+            break;
+        cpu_relax();
+    }
+    for (i = 1; i < s->count; i++) {
+        struct percpu *pc = s->cpu[i];
+        uint32_t expected = CHECKIN_WAITING;
+        if (pc && cas(&pc->checkin, &expected, CHECKIN_CLOSED))
+            cpu_mark(&s->topo->cpus[i], CPU_ABSENT,
+                     "enabled by firmware but did not check in within %llu ms of StartupAllAPs",
+                     (unsigned long long)window_ms);
+    }
+    arrived = 0;
+    for (i = 1; i < s->count; i++)
+        if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)
+            arrived++;
+    return arrived;
+}
+
+uint32_t takeover_release(struct takeover *t, uint64_t deadline)
+{
+    struct smp *s = t->smp;
+    uint32_t i, missing = 0;
+    /* a CPU that missed a deadline but answered since then was slow, not hung */
+    for (i = 1; i < s->count; i++) {
+        struct percpu *pc = s->cpu[i];
+        struct cpu_info *c = &s->topo->cpus[i];
+        if (pc && c->state == CPU_HUNG && pc->missed_watch &&
+            load_acquire(pc->missed_watch) >= pc->missed_want) {
+            c->state = CPU_SLOW;
+            str_copy(c->note + str_nlen(c->note, sizeof(c->note)),
+                     sizeof(c->note) - str_nlen(c->note, sizeof(c->note)),
+                     "; it answered later (slow, not hung)");
+        }
+    }
+    store_release(&s->releasing, 1);
+    for (i = 1; i < s->count; i++)
+        if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)
+            smp_post(s, i, CMD_RELEASE, NULL, NULL);
+    for (i = 1; i < s->count; i++) {
+        struct percpu *pc = s->cpu[i];
+        if (!pc || load_acquire(&pc->checkin) != CHECKIN_DONE)
+            continue;
+        if (!wait_u64_eq(&pc->ack.ack_seq, pc->mb.seq, deadline)) {
+            missing++;
+            cpu_mark(&s->topo->cpus[i], CPU_HUNG, "did not return to the firmware when released");
+        }
+    }
+    return missing;
+}

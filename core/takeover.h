@@ -1,0 +1,55 @@
+/*
+ * Taking the CPUs over from the firmware and giving them back.
+ *
+ * While the tool owns a CPU it runs on the tool's GDT, IDT and page tables,
+ * with its per-CPU block in IA32_GS_BASE, its APIC in the mode the tool
+ * chose (TPR raised so only the tool's vectors get through, LVT timer and
+ * LINT0 masked), and, on the BSP, the legacy PIC masked: no firmware
+ * interrupt can run a firmware handler against the tool's state. Everything
+ * is saved per CPU on entry and restored on exit, in reverse order.
+ *
+ * Hardware-only (not built for the host tests).
+ */
+#ifndef TLBSCOPE_CORE_TAKEOVER_H
+#define TLBSCOPE_CORE_TAKEOVER_H
+
+#include "arch/x86/apic.h"
+#include "arch/x86/desc.h"
+#include "core/smp.h"
+
+struct tool_env {
+    uint64_t cr3;          /* root of the tool's page tables (PCID 0) */
+    bool pcide;            /* run with CR4.PCIDE and the kernel PCID loaded */
+    uint32_t kernel_pcid;
+    enum apic_mode apic_mode;
+    uint64_t xapic_base;   /* physical base from IA32_APIC_BASE */
+};
+
+struct cpu_fw_env {
+    struct seg_state seg;
+    uint64_t cr3, cr4, gs_base, rflags;
+    struct apic_saved apic;
+    uint8_t pic_mask_master, pic_mask_slave;
+    bool entered;
+};
+
+struct takeover {
+    struct smp *smp;
+    struct tool_env env;
+    struct cpu_fw_env *fw;   /* one per CPU, by dense index */
+    uint32_t expected_aps;   /* enabled APs the firmware was asked to start */
+};
+
+bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env);
+/* BSP: enter or leave the tool's state (raise/restore TPL around these in efi/). */
+void takeover_bsp_enter(struct takeover *t);
+void takeover_bsp_leave(struct takeover *t);
+/* AP procedure body, run by every AP that MP services starts. */
+void takeover_ap_main(struct takeover *t);
+/* BSP: waits for check-ins until `deadline`; late CPUs become absent. Returns how many checked in. */
+uint32_t takeover_wait_checkins(struct takeover *t, uint64_t deadline, uint64_t window_ms);
+/* BSP: asks every checked-in AP to restore the firmware's state and return.
+ * Returns the number that did not acknowledge by `deadline`. */
+uint32_t takeover_release(struct takeover *t, uint64_t deadline);
+
+#endif

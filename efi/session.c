@@ -1,0 +1,143 @@
+#include "efi/session.h"
+#include "efi/console.h"
+#include "efi/efi_util.h"
+#include "efi/mp.h"
+
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "core/ipi.h"
+#include "core/runner.h"
+#include "core/takeover.h"
+#include "core/timing.h"
+
+struct session {
+    struct run *run;
+    struct takeover takeover;
+    struct smp smp;
+    EFI_TPL saved_tpl;
+};
+
+/*
+ * Measurements run at TPL_HIGH_LEVEL (interrupts off, no firmware event can
+ * run) in the tool's state; printing needs the firmware back, at its TPL.
+ */
+static void enter_tool(void *ctx)
+{
+    struct session *s = ctx;
+    s->saved_tpl = uefi_call_wrapper(BS->RaiseTPL, 1, TPL_HIGH_LEVEL);
+    takeover_bsp_enter(&s->takeover);
+}
+
+static void leave_tool(void *ctx)
+{
+    struct session *s = ctx;
+    takeover_bsp_leave(&s->takeover);
+    uefi_call_wrapper(BS->RestoreTPL, 1, s->saved_tpl);
+}
+
+static void print_hook(void *ctx, const char *text)
+{
+    (void)ctx;
+    con_write(text);
+}
+
+static enum apic_mode choose_apic_mode(struct run *r)
+{
+    enum apic_mode fw = r->firmware_x2apic ? APIC_MODE_X2APIC : APIC_MODE_XAPIC;
+    uint32_t i;
+    switch (r->cfg.apic) {
+    case APIC_REQ_X2APIC:
+        if (r->cpu.x2apic)
+            return APIC_MODE_X2APIC;
+        msg_add(&r->warnings, "apic", "apic=x2apic, but CPUID.01H:ECX[21] (x2APIC) is 0: "
+                                      "staying in %s mode", apic_mode_name(fw));
+        return fw;
+    case APIC_REQ_XAPIC:
+        for (i = 0; i < r->topo.count; i++) {
+            if (r->topo.cpus[i].apic_id > 254) {
+                msg_add(&r->warnings, "apic", "apic=xapic, but APIC ID %u does not fit xAPIC's "
+                                              "8 bits: staying in x2apic mode",
+                        r->topo.cpus[i].apic_id);
+                return fw;
+            }
+        }
+        return APIC_MODE_XAPIC;
+    default:
+        return fw;
+    }
+}
+
+static uint64_t timeout_ms(const struct run *r)
+{
+    /* under emulation one answer may wait for the host to schedule a vCPU */
+    return r->cpu.hypervisor ? (uint64_t)r->cfg.timeout_ms * 5 : r->cfg.timeout_ms;
+}
+
+bool session_run(struct run *r)
+{
+    static struct session s; /* one per run; the image is reloaded for the next */
+    struct tool_env env;
+    struct runner_hooks hooks = { enter_tool, leave_tool, print_hook, &s };
+    struct runner runner;
+    uint64_t window_ms, t_to;
+    uint32_t arrived = 0, missing = 0;
+    bool aps_running;
+
+    mem_zero(&s, sizeof(s));
+    s.run = r;
+    mem_zero(&env, sizeof(env));
+    env.cr3 = read_cr3(); /* TODO(paging): the tool's own page tables */
+    env.apic_mode = choose_apic_mode(r);
+    env.xapic_base = rdmsr(MSR_IA32_APIC_BASE) & ~0xfffull;
+    r->method.apic_mode = apic_mode_name(env.apic_mode);
+    /* Intel: MFENCE;LFENCE before x2APIC ICR writes (apic.c explains) */
+    apic_set_icr_fence(env.apic_mode == APIC_MODE_X2APIC && r->cpu.vendor_id == VENDOR_INTEL);
+    r->method.icr_fence = apic_icr_fence() ? "mfence;lfence" : "none";
+    r->method.page_flush = "invlpg";
+    r->method.full_flush = "cr3_reload";
+
+    t_to = timeout_ms(r);
+    if (!smp_init(&s.smp, &r->topo, &r->cfg, ms_to_ticks(t_to)) ||
+        !takeover_init(&s.takeover, &s.smp, &env)) {
+        msg_add(&r->errors, "session", "out of memory for the per-CPU blocks");
+        return true;
+    }
+    s.smp.halt_waits = r->cpu.hypervisor;
+    r->method.target_wait = s.smp.halt_waits ? "hlt" : "spin";
+    /* an AP gives itself back if it hears nothing for this long */
+    s.smp.run_deadline = tsc_now() + ms_to_ticks((uint64_t)r->cfg.budget_s * 1000 * 16 + 60000);
+    ipi_install_handlers();
+
+    window_ms = r->cpu.hypervisor ? 5000 + 50ull * r->topo.count : 2000 + 10ull * r->topo.count;
+    aps_running = r->mp_available && mp_start_aps(r, &s.takeover);
+    if (aps_running) {
+        arrived = takeover_wait_checkins(&s.takeover, tsc_now() + ms_to_ticks(window_ms), window_ms);
+        con_printf("CPUs: %u of %u APs checked in (APIC %s, ICR fence %s)\n", arrived,
+                   s.takeover.expected_aps, r->method.apic_mode, r->method.icr_fence);
+        if (s.smp.unknown_checkins)
+            msg_add(&r->warnings, "mp", "%u APs checked in with APIC IDs the firmware did not list",
+                    s.smp.unknown_checkins);
+    } else if (r->topo.count > 1 || !r->mp_available) {
+        con_printf("WARNING: %s\n", r->mp_note);
+        for (uint32_t i = 1; i < r->topo.count; i++)
+            cpu_mark(&r->topo.cpus[i], CPU_ABSENT, "not started: %s", r->mp_note);
+    }
+
+    runner_init(&runner, r, &s.smp, &hooks);
+    runner_run_all(&runner);
+
+    if (aps_running) {
+        enter_tool(&s);
+        missing = takeover_release(&s.takeover, tsc_now() + ms_to_ticks(t_to * 2 + 1000));
+        leave_tool(&s);
+        if (!mp_wait_aps_returned(t_to * 2 + 2000) && !missing)
+            missing = 1;
+        if (missing) {
+            msg_add(&r->errors, "release", "%u APs did not return to the firmware", missing);
+            return false;
+        }
+        con_printf("CPUs: released, firmware state restored\n");
+    }
+    smp_release_memory(&s.smp);
+    return true;
+}
