@@ -6,5 +6,10 @@
 
 extern const struct experiment exp_ipi_roundtrip;
 extern const struct experiment exp_ipi_broadcast;
+extern const struct experiment exp_stale_control;
+extern const struct experiment exp_shootdown_seq_vs_conc;
+extern const struct experiment exp_shootdown_lazy;
+extern const struct experiment exp_pti;
+extern const struct experiment exp_invlpgb;
 
 #endif

@@ -341,6 +341,7 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "target_wait", m->target_wait);
     jw_kv_str(w, "page_flush", m->page_flush);
     jw_kv_str(w, "full_flush", m->full_flush);
+    jw_kv_bool(w, "full_flush_emulated", m->full_flush_emulated);
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
     jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
     if (m->pcid_enabled) {

@@ -34,13 +34,18 @@ struct method_info {
     const char *firmware_apic_mode;
     const char *icr_fence;       /* "none" | "mfence;lfence" */
     const char *target_wait;     /* "spin" (busy targets) | "hlt" (under a hypervisor) */
-    const char *full_flush;      /* "cr3_reload" | "invpcid_type1" ... */
+    const char *full_flush;      /* "cr3_reload" | "invpcid_single_context" */
+    bool full_flush_emulated;    /* INVPCID is emulated (emulate=invpcid) */
     const char *page_flush;      /* "invlpg" */
     bool pcid_enabled;           /* CR4.PCIDE during measurements */
+    uint64_t cr3_root;           /* the tool's page-table root (no PCID bits) */
     uint32_t kernel_pcid, user_pcid;
     uint32_t paging_levels;      /* 4 or 5 */
     uint64_t timer_overhead_ticks;
     uint32_t test_pages;
+    bool invlpgb_probe_ok;       /* INVLPGB + TLBSYNC executed without a fault */
+    char invlpgb_probe_note[96];
+    bool invpcid_probe_ok;
 };
 
 struct run {

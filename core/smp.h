@@ -31,6 +31,8 @@
 #define VEC_PING 0xf1      /* IPI round trip */
 #define VEC_FLUSH 0xf2     /* shootdown request */
 #define VEC_EMU_FLUSH 0xf3 /* emulated INVLPGB broadcast (test-only mode) */
+#define VEC_VERIFY 0xf4    /* read the test pages and report stale signatures */
+#define VEC_SWITCH 0xf5    /* a lazy CPU "switches back" to the mm and catches up */
 /* TPR while the tool owns a CPU: blocks vectors 0x00-0xef, i.e. every
  * firmware interrupt source routed through the APIC, leaving ours. */
 #define TOOL_TPR 0xe0
@@ -75,10 +77,15 @@ struct ping_slot {
     volatile uint64_t count;       /* the target's IPI handler increments it */
 } __attribute__((aligned(CACHE_LINE)));
 
+/* The target's request/ack slot (one per target, in the target's line). */
 struct flush_slot {
-    volatile uint64_t request_gen; /* written by the initiator before the IPI */
-    volatile uint64_t ack_gen;     /* written by the target when flushed */
+    volatile uint64_t request_gen;  /* written by the initiator before the IPI */
+    volatile uint64_t ack_gen;      /* written by the target when flushed */
     volatile uint64_t handler_ticks;/* target's own clock: handler entry to ack */
+    volatile uint64_t verify_gen;   /* written by the target when it has verified */
+    volatile uint64_t switch_gen;   /* lazy catch-up done */
+    volatile uint64_t catchup_ticks;/* target's own clock: the catch-up */
+    volatile uint64_t emu_ack;      /* emulated INVLPGB request done */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct tlb_shared {
@@ -117,8 +124,9 @@ struct percpu {
     uint32_t inject_kind;        /* enum inject_kind for this CPU */
     uint32_t inject_vector;
     uint64_t verify_checks, verify_stale;
-    uint64_t stale_va, stale_expected, stale_seen;
-    void *fw_env;                /* saved firmware state (struct cpu_fw_env) */
+    uint64_t stale_va, stale_expected, stale_seen; /* the first stale read since collected */
+    uint32_t microcode;          /* revision read at check-in */
+    bool microcode_valid;
     void *scratch;               /* per-experiment per-CPU data */
 };
 

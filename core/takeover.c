@@ -1,6 +1,7 @@
 #include "core/takeover.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/cpuid.h"
+#include "arch/x86/microcode.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
 #include "core/strbuf.h"
@@ -10,11 +11,13 @@
 #define PIC_SLAVE_DATA 0xa1
 #define RFLAGS_IF (1ull << 9)
 
-bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env)
+bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env,
+                   const struct cpu_features *features)
 {
     uint32_t i;
     mem_zero(t, sizeof(*t));
     t->smp = s;
+    t->features = features;
     t->env = *env;
     t->fw = mem_zalloc((size_t)s->count * sizeof(*t->fw));
     if (!t->fw)
@@ -80,7 +83,10 @@ static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
 
 void takeover_bsp_enter(struct takeover *t)
 {
-    enter_cpu(t, t->smp->cpu[0], &t->fw[0], true);
+    struct percpu *bsp = t->smp->cpu[0];
+    enter_cpu(t, bsp, &t->fw[0], true);
+    if (!bsp->microcode_valid)
+        bsp->microcode_valid = arch_read_microcode(t->features, &bsp->microcode);
 }
 
 void takeover_bsp_leave(struct takeover *t)
@@ -112,6 +118,7 @@ void takeover_ap_main(struct takeover *t)
         return;
     fw = &t->fw[pc->index];
     enter_cpu(t, pc, fw, false);
+    pc->microcode_valid = arch_read_microcode(t->features, &pc->microcode);
     if (!smp_checkin(pc)) {
         /* too late: the BSP already counted this CPU absent */
         leave_cpu(t, fw, false);

@@ -35,12 +35,14 @@ struct cpu_fw_env {
 
 struct takeover {
     struct smp *smp;
+    const struct cpu_features *features; /* for the microcode read on each CPU */
     struct tool_env env;
     struct cpu_fw_env *fw;   /* one per CPU, by dense index */
     uint32_t expected_aps;   /* enabled APs the firmware was asked to start */
 };
 
-bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env);
+bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env,
+                   const struct cpu_features *features);
 /* BSP: enter or leave the tool's state (raise/restore TPL around these in efi/). */
 void takeover_bsp_enter(struct takeover *t);
 void takeover_bsp_leave(struct takeover *t);

@@ -52,26 +52,6 @@ static void identify_cpu(struct run *r)
                    r->cpu.hypervisor_vendor);
 }
 
-/*
- * Microcode revision (MSR 0x8B): Intel needs a write of 0 and a CPUID(1)
- * before the read (SDM vol. 3A, 10.11.7.1); AMD's PATCH_LEVEL reads directly.
- */
-static bool read_microcode(const struct cpu_features *f, uint32_t *rev)
-{
-    uint32_t regs[4];
-    if (f->vendor_id == VENDOR_INTEL && f->family >= 6) {
-        wrmsr(MSR_IA32_BIOS_SIGN_ID, 0);
-        cpuid_raw(1, 0, regs);
-        *rev = (uint32_t)(rdmsr(MSR_IA32_BIOS_SIGN_ID) >> 32);
-        return true;
-    }
-    if ((f->vendor_id == VENDOR_AMD || f->vendor_id == VENDOR_HYGON) && f->family >= 0x10) {
-        *rev = (uint32_t)rdmsr(MSR_IA32_BIOS_SIGN_ID);
-        return true;
-    }
-    return false;
-}
-
 static void finish(struct run *r, struct volume *v)
 {
     struct strbuf json, text;
@@ -121,7 +101,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     struct run *r;
     struct volume vol;
     EFI_STATUS st;
-    uint32_t i, ucode0 = 0;
     enum exit_mode exit_mode;
     bool released;
 
@@ -155,14 +134,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     config_check_cpus(&r->cfg, r->topo.count, &r->warnings);
     if (!r->mp_available)
         con_printf("WARNING: %s\n", r->mp_note);
-    if (read_microcode(&r->cpu, &ucode0)) {
-        r->topo.cpus[0].microcode = ucode0;
-        r->topo.cpus[0].microcode_valid = true;
-    }
-    r->microcode_uniform = true;
-    for (i = 0; i < r->topo.count; i++)
-        if (!cpu_usable(&r->topo.cpus[i]) && r->topo.cpus[i].state != CPU_DISABLED)
-            r->microcode_uniform = false;
     con_printf("CPUs: %u reported by firmware\n", r->topo.count);
 
     r->run_counter = report_next_counter(&vol);

@@ -1,17 +1,26 @@
 #include "efi/session.h"
 #include "efi/console.h"
 #include "efi/efi_util.h"
+#include "efi/memmap.h"
 #include "efi/mp.h"
 
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/invlpgb.h"
+#include "arch/x86/probe.h"
+#include "arch/x86/tlb.h"
+#include "core/emulate.h"
 #include "core/ipi.h"
+#include "core/shootdown.h"
+#include "core/strbuf.h"
 #include "core/runner.h"
+#include "arch/x86/trap.h"
 #include "core/takeover.h"
 #include "core/timing.h"
 
 struct session {
     struct run *run;
+    struct tool_tables tables;
     struct takeover takeover;
     struct smp smp;
     EFI_TPL saved_tpl;
@@ -73,6 +82,60 @@ static uint64_t timeout_ms(const struct run *r)
     return r->cpu.hypervisor ? (uint64_t)r->cfg.timeout_ms * 5 : r->cfg.timeout_ms;
 }
 
+/*
+ * CPUID can be wrong under a hypervisor (or hidden by firmware settings):
+ * run each instruction once where a fault is harmless before trusting it.
+ */
+static void probe_instructions(struct run *r, const struct testmem *tm)
+{
+    struct invpcid_descriptor d = { 0, 0 };
+    uint32_t v;
+    r->method.full_flush = "cr3_reload";
+    if (r->cpu.invpcid) {
+        v = arch_probe_invpcid(INVPCID_ALL_NON_GLOBAL, &d);
+        r->method.invpcid_probe_ok = v == PROBE_OK;
+        if (v == PROBE_OK)
+            r->method.full_flush = "invpcid_single_context";
+        else
+            msg_add(&r->warnings, "probe", "CPUID reports INVPCID but it raised %s",
+                    exception_name(v - 1));
+    } else if (r->cfg.emulate & EMULATE_INVPCID) {
+        r->method.full_flush = "invpcid_single_context";
+        r->method.full_flush_emulated = true;
+    }
+    if (r->cpu.invlpgb) {
+        struct invlpgb_op op = invlpgb_encode_range(testmem_va(0), 1, false, 0, false);
+        v = arch_probe_invlpgb(op.rax, op.ecx, op.edx);
+        if (v == PROBE_OK)
+            v = arch_probe_tlbsync();
+        r->method.invlpgb_probe_ok = v == PROBE_OK;
+        if (v != PROBE_OK)
+            fmt_into(r->method.invlpgb_probe_note, sizeof(r->method.invlpgb_probe_note),
+                     "%s", exception_name(v - 1));
+    }
+    (void)tm;
+}
+
+static void collect_microcode(struct run *r, struct smp *smp)
+{
+    uint32_t i, first = 0;
+    bool have = false;
+    r->microcode_uniform = true;
+    for (i = 0; i < smp->count; i++) {
+        struct percpu *pc = smp->cpu[i];
+        if (!pc || !pc->microcode_valid || r->topo.cpus[i].state == CPU_ABSENT)
+            continue;
+        r->topo.cpus[i].microcode = pc->microcode;
+        r->topo.cpus[i].microcode_valid = true;
+        if (have && pc->microcode != first)
+            r->microcode_uniform = false;
+        first = have ? first : pc->microcode;
+        have = true;
+    }
+    if (!r->microcode_uniform)
+        msg_add(&r->warnings, "microcode", "CPUs run different microcode revisions");
+}
+
 bool session_run(struct run *r)
 {
     static struct session s; /* one per run; the image is reloaded for the next */
@@ -86,19 +149,36 @@ bool session_run(struct run *r)
     mem_zero(&s, sizeof(s));
     s.run = r;
     mem_zero(&env, sizeof(env));
-    env.cr3 = read_cr3(); /* TODO(paging): the tool's own page tables */
     env.apic_mode = choose_apic_mode(r);
     env.xapic_base = rdmsr(MSR_IA32_APIC_BASE) & ~0xfffull;
+    if (!memmap_build_tables(r, &s.tables, env.xapic_base)) {
+        /* measured nothing; the report says why (run->errors) */
+        return true;
+    }
+    env.cr3 = (uint64_t)(uintptr_t)s.tables.pt.root;
+    r->method.cr3_root = env.cr3;
+    if (r->cpu.pcid) {
+        /* Linux numbering: kernel PCID = ASID + 1, user PCID = kernel | bit 11 */
+        env.pcide = true;
+        env.kernel_pcid = 1;
+        r->method.pcid_enabled = true;
+        r->method.kernel_pcid = 1;
+        r->method.user_pcid = 1 | 0x800;
+    }
+    con_printf("Paging: %u-level tables, %u ranges identity-mapped (%llu MiB; %u x 1G, %u x 2M, "
+               "%u x 4K pages, %u tables), %u test pages\n",
+               s.tables.pt.levels, s.tables.ranges,
+               (unsigned long long)(s.tables.mapped_bytes >> 20), s.tables.pt.leaves_1g,
+               s.tables.pt.leaves_2m, s.tables.pt.leaves_4k, s.tables.pt.tables, TEST_PAGES);
     r->method.apic_mode = apic_mode_name(env.apic_mode);
     /* Intel: MFENCE;LFENCE before x2APIC ICR writes (apic.c explains) */
     apic_set_icr_fence(env.apic_mode == APIC_MODE_X2APIC && r->cpu.vendor_id == VENDOR_INTEL);
     r->method.icr_fence = apic_icr_fence() ? "mfence;lfence" : "none";
     r->method.page_flush = "invlpg";
-    r->method.full_flush = "cr3_reload";
 
     t_to = timeout_ms(r);
     if (!smp_init(&s.smp, &r->topo, &r->cfg, ms_to_ticks(t_to)) ||
-        !takeover_init(&s.takeover, &s.smp, &env)) {
+        !takeover_init(&s.takeover, &s.smp, &env, &r->cpu)) {
         msg_add(&r->errors, "session", "out of memory for the per-CPU blocks");
         return true;
     }
@@ -107,6 +187,8 @@ bool session_run(struct run *r)
     /* an AP gives itself back if it hears nothing for this long */
     s.smp.run_deadline = tsc_now() + ms_to_ticks((uint64_t)r->cfg.budget_s * 1000 * 16 + 60000);
     ipi_install_handlers();
+    shootdown_install_handlers();
+    emulate_install(&s.smp, r->cfg.emulate);
 
     window_ms = r->cpu.hypervisor ? 5000 + 50ull * r->topo.count : 2000 + 10ull * r->topo.count;
     aps_running = r->mp_available && mp_start_aps(r, &s.takeover);
@@ -123,7 +205,13 @@ bool session_run(struct run *r)
             cpu_mark(&r->topo.cpus[i], CPU_ABSENT, "not started: %s", r->mp_note);
     }
 
+    enter_tool(&s);
+    probe_instructions(r, &s.tables.mem);
+    leave_tool(&s);
+    collect_microcode(r, &s.smp);
+
     runner_init(&runner, r, &s.smp, &hooks);
+    runner.mem = &s.tables.mem;
     runner_run_all(&runner);
 
     if (aps_running) {

@@ -57,7 +57,18 @@ void invlpg(const volatile void *va);
 uint64_t rdmsr(uint32_t msr);
 void wrmsr(uint32_t msr, uint64_t value);
 uint64_t read_cr2(void);
+uint64_t tlb_read64(uint64_t va);
 #else
+/*
+ * A load through the TLB from a test virtual address: what a verifier uses
+ * to see whether a CPU still holds a stale translation. (The host stand-in
+ * simulates a per-CPU TLB here.)
+ */
+static inline uint64_t tlb_read64(uint64_t va)
+{
+    return *(const volatile uint64_t *)(uintptr_t)va;
+}
+
 /* Each spin iteration calls cpu_relax(); the host stand-in delivers "IPIs" there. */
 static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
 static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }

@@ -1,0 +1,49 @@
+#include "arch/x86/invlpgb.h"
+
+#define VA_MASK 0xfffffffffffff000ull
+
+struct invlpgb_op invlpgb_encode_range(uint64_t va, uint32_t pages, bool stride_2m, uint16_t pcid,
+                                       bool use_pcid)
+{
+    struct invlpgb_op op;
+    uint32_t flags = INVLPGB_FLAG_VA | INVLPGB_FLAG_ASID | (use_pcid ? INVLPGB_FLAG_PCID : 0);
+    op.rax = (va & VA_MASK) | flags;
+    op.ecx = ((pages ? pages - 1 : 0) & 0xffffu) | (stride_2m ? INVLPGB_STRIDE_2M : 0);
+    op.edx = ((uint32_t)(pcid & 0xfffu) << 16) | 0u /* ASID 0: the host */;
+    return op;
+}
+
+struct invlpgb_op invlpgb_encode_pcid(uint16_t pcid)
+{
+    struct invlpgb_op op;
+    op.rax = INVLPGB_FLAG_PCID | INVLPGB_FLAG_ASID;
+    op.ecx = 0;
+    op.edx = (uint32_t)(pcid & 0xfffu) << 16;
+    return op;
+}
+
+void invlpgb_decode(const struct invlpgb_op *op, struct invlpgb_decoded *d)
+{
+    d->flags = (uint32_t)(op->rax & 0x3f);
+    d->va = op->rax & VA_MASK;
+    d->pages = (op->ecx & 0xffffu) + 1;
+    d->stride_2m = (op->ecx & INVLPGB_STRIDE_2M) != 0;
+    d->pcid = (uint16_t)((op->edx >> 16) & 0xfffu);
+    d->asid = (uint16_t)(op->edx & 0xffffu);
+}
+
+uint32_t invlpgb_chunk(uint64_t start, uint32_t pages, bool stride_2m, uint32_t max_pages,
+                       uint16_t pcid, bool use_pcid, struct invlpgb_op *out, uint32_t cap)
+{
+    uint64_t stride = stride_2m ? (1ull << 21) : (1ull << 12);
+    uint32_t n = 0;
+    if (max_pages == 0)
+        return 0; /* no INVLPGB: nothing may be issued */
+    while (pages && n < cap) {
+        uint32_t now = pages < max_pages ? pages : max_pages;
+        out[n++] = invlpgb_encode_range(start, now, stride_2m, pcid, use_pcid);
+        start += stride * now;
+        pages -= now;
+    }
+    return n;
+}

@@ -1,0 +1,54 @@
+/*
+ * INVLPGB operands (AMD APM vol. 3, INVLPGB; Linux arch/x86/include/asm/tlb.h):
+ *
+ *   rAX[0] VA valid, [1] PCID valid, [2] ASID valid, [3] include global,
+ *      [4] final translation only, [5] include nested; rAX[63:12] the VA
+ *   ECX[15:0] extra pages after the first (at most CPUID 8000_0008 EDX[15:0]),
+ *      ECX[31] stride 2 MiB instead of 4 KiB
+ *   EDX[31:16] PCID, EDX[15:0] ASID (0 on the host; Linux always sets ASID valid)
+ *
+ * Pure encoding, decoding and range chunking, tested on the host.
+ */
+#ifndef TLBSCOPE_ARCH_X86_INVLPGB_H
+#define TLBSCOPE_ARCH_X86_INVLPGB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define INVLPGB_FLAG_VA (1u << 0)
+#define INVLPGB_FLAG_PCID (1u << 1)
+#define INVLPGB_FLAG_ASID (1u << 2)
+#define INVLPGB_FLAG_INCLUDE_GLOBAL (1u << 3)
+#define INVLPGB_FLAG_FINAL_ONLY (1u << 4)
+#define INVLPGB_FLAG_INCLUDE_NESTED (1u << 5)
+#define INVLPGB_STRIDE_2M (1u << 31)
+
+struct invlpgb_op {
+    uint64_t rax;
+    uint32_t ecx;
+    uint32_t edx;
+};
+
+struct invlpgb_decoded {
+    uint32_t flags;       /* INVLPGB_FLAG_* */
+    uint64_t va;          /* when FLAG_VA */
+    uint32_t pages;       /* ECX[15:0] + 1 */
+    bool stride_2m;
+    uint16_t pcid, asid;
+};
+
+/* One INVLPGB for `pages` pages (1..max) from `va`; ASID valid with ASID 0, as Linux does. */
+struct invlpgb_op invlpgb_encode_range(uint64_t va, uint32_t pages, bool stride_2m, uint16_t pcid,
+                                       bool use_pcid);
+/* The "whole PCID" form: every non-global translation of one PCID. */
+struct invlpgb_op invlpgb_encode_pcid(uint16_t pcid);
+void invlpgb_decode(const struct invlpgb_op *op, struct invlpgb_decoded *out);
+/*
+ * Splits [start, start + pages * stride) into INVLPGBs of at most
+ * max_pages each (Linux broadcast_tlb_flush() clamps the same way).
+ * Returns the number of operations written (at most cap).
+ */
+uint32_t invlpgb_chunk(uint64_t start, uint32_t pages, bool stride_2m, uint32_t max_pages,
+                       uint16_t pcid, bool use_pcid, struct invlpgb_op *out, uint32_t cap);
+
+#endif

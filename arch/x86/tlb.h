@@ -1,0 +1,55 @@
+/*
+ * TLB invalidation instructions (encodings and semantics in
+ * ../shared/reference/tlb-mechanics.md, section B).
+ *
+ * INVLPGB and TLBSYNC are emitted as bytes: binutils older than 2.36 lacks
+ * the mnemonics. When the CPU lacks an instruction these raise #UD, which the
+ * test-only emulation (core/emulate.c) may handle; otherwise it is fatal, so
+ * callers check CPUID (or probe, arch/x86/probe.h) first.
+ */
+#ifndef TLBSCOPE_ARCH_X86_TLB_H
+#define TLBSCOPE_ARCH_X86_TLB_H
+
+#include <stdint.h>
+
+#include "arch/x86/cpu.h"
+
+/* INVPCID types (SDM vol. 2A, INVPCID) */
+#define INVPCID_ADDRESS 0
+#define INVPCID_SINGLE_CONTEXT 1
+#define INVPCID_ALL_INCLUDING_GLOBAL 2
+#define INVPCID_ALL_NON_GLOBAL 3
+
+struct invpcid_descriptor {
+    uint64_t pcid; /* bits 11:0; 63:12 must be zero */
+    uint64_t address;
+};
+
+#ifdef TLBSCOPE_HOST
+void invpcid(uint64_t type, uint64_t pcid, uint64_t address);
+void invlpgb_raw(uint64_t rax, uint32_t ecx, uint32_t edx);
+void tlbsync(void);
+void flush_local_all(void);
+#else
+static inline void invpcid(uint64_t type, uint64_t pcid, uint64_t address)
+{
+    struct invpcid_descriptor d = { pcid, address };
+    __asm__ volatile("invpcid %0, %1" ::"m"(d), "r"(type) : "memory");
+}
+
+static inline void invlpgb_raw(uint64_t rax, uint32_t ecx, uint32_t edx)
+{
+    __asm__ volatile(".byte 0x0f, 0x01, 0xfe" ::"a"(rax), "c"(ecx), "d"(edx) : "memory");
+}
+
+/* Waits for the INVLPGBs this CPU issued; must run on the CPU that issued them. */
+static inline void tlbsync(void) { __asm__ volatile(".byte 0x0f, 0x01, 0xff" ::: "memory"); }
+
+/* CR3 rewrite: flushes the current PCID's non-global entries (Linux flush_tlb_local). */
+static inline void flush_local_all(void)
+{
+    write_cr3(read_cr3() & ~CR3_NOFLUSH);
+}
+#endif
+
+#endif

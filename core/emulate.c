@@ -1,0 +1,168 @@
+#include "core/emulate.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/insn.h"
+#include "arch/x86/invlpgb.h"
+#include "arch/x86/paging.h"
+#include "arch/x86/tlb.h"
+#include "arch/x86/trap.h"
+#include "core/atomic.h"
+#include "core/config.h"
+#include "core/ipi.h"
+#include "core/timing.h"
+
+#define RING 64u /* outstanding emulated INVLPGBs before one must wait */
+
+struct emu_request {
+    uint64_t va;
+    uint32_t pages;
+    uint8_t stride_2m;
+    uint8_t whole; /* no VA: every non-global translation */
+};
+
+static struct {
+    struct smp *smp;
+    uint32_t mask;
+    struct emu_request ring[RING];
+    volatile uint64_t issued; /* requests posted; ring[(g - 1) % RING] is number g */
+    struct emulation_counts counts;
+} emu;
+
+static void apply(const struct emu_request *q)
+{
+    uint32_t i;
+    if (q->whole) {
+        flush_local_all();
+        return;
+    }
+    for (i = 0; i < q->pages; i++)
+        invlpg((const volatile void *)(uintptr_t)(q->va + (uint64_t)i *
+                                                            (q->stride_2m ? PAGE_2M : PAGE_4K)));
+}
+
+/* Target side: apply every request it has not seen yet, in order. */
+static void emu_flush_handler(struct trap_frame *f)
+{
+    struct percpu *pc = this_percpu();
+    uint64_t done = pc->flush.emu_ack, upto = load_acquire(&emu.issued);
+    (void)f;
+    for (; done < upto; done++)
+        apply(&emu.ring[done % RING]);
+    store_release(&pc->flush.emu_ack, upto);
+}
+
+static bool wait_all_processed(uint64_t gen)
+{
+    struct smp *s = emu.smp;
+    uint64_t deadline = tsc_now() + s->timeout_ticks;
+    uint32_t self = this_percpu()->index, i;
+    bool ok = true;
+    for (i = 0; i < s->count; i++) {
+        if (i == self || !smp_usable(s, i))
+            continue;
+        if (!wait_u64_eq(&s->cpu[i]->flush.emu_ack, gen, deadline)) {
+            /* the ack may have moved past gen already: only "behind" is a miss */
+            if (load_acquire(&s->cpu[i]->flush.emu_ack) < gen) {
+                smp_mark_unanswered(s, i, "emulated INVLPGB", &s->cpu[i]->flush.emu_ack, gen);
+                ok = false;
+            }
+        }
+    }
+    return ok;
+}
+
+static bool emulate_invlpgb(struct trap_frame *f)
+{
+    struct invlpgb_op op = { f->rax, (uint32_t)f->rcx, (uint32_t)f->rdx };
+    struct invlpgb_decoded d;
+    struct emu_request q;
+    struct smp *s = emu.smp;
+    uint64_t gen;
+    uint32_t i, self = this_percpu()->index;
+    invlpgb_decode(&op, &d);
+    /* the real instruction faults on a count above its maximum: do not paper over it */
+    if ((d.flags & INVLPGB_FLAG_VA) && d.pages > EMULATED_INVLPGB_MAX_PAGES)
+        return false;
+    q.whole = !(d.flags & INVLPGB_FLAG_VA);
+    q.va = d.va;
+    q.pages = d.pages;
+    q.stride_2m = d.stride_2m;
+    if (load_acquire(&emu.issued) >= RING)
+        wait_all_processed(load_acquire(&emu.issued) - RING + 1);
+    gen = load_acquire(&emu.issued) + 1;
+    emu.ring[(gen - 1) % RING] = q;
+    store_release(&emu.issued, gen);
+    apply(&q);
+    for (i = 0; i < s->count; i++)
+        if (i != self && smp_usable(s, i))
+            apic_send_ipi(s->cpu[i]->apic_id, VEC_EMU_FLUSH);
+    emu.counts.invlpgb++;
+    return true;
+}
+
+static bool emulate_invpcid(struct trap_frame *f, const struct insn_decoded *d)
+{
+    uint64_t regs[16] = { f->rax, f->rcx, f->rdx, f->rbx, f->rsp, f->rbp, f->rsi, f->rdi,
+                          f->r8,  f->r9,  f->r10, f->r11, f->r12, f->r13, f->r14, f->r15 };
+    uint64_t type = regs[d->reg];
+    const struct invpcid_descriptor *desc =
+        (const struct invpcid_descriptor *)(uintptr_t)insn_effective_address(d, regs, f->rip);
+    bool pcide = (read_cr4() & CR4_PCIDE) != 0;
+    if (type > 3 || (desc->pcid >> 12) != 0)
+        return false; /* #GP on the real CPU */
+    if (type <= 1 && desc->pcid != 0 && !pcide)
+        return false; /* #GP: only PCID 0 exists without CR4.PCIDE */
+    if (pcide)
+        return false; /* with PCIDs the CPU itself must have INVPCID: not emulated */
+    switch (type) {
+    case INVPCID_ADDRESS:
+        invlpg((const volatile void *)(uintptr_t)desc->address);
+        break;
+    case INVPCID_ALL_INCLUDING_GLOBAL:
+        /* toggling CR4.PGE drops global entries too (Linux __native_tlb_flush_global) */
+        write_cr4(read_cr4() ^ CR4_PGE);
+        write_cr4(read_cr4() ^ CR4_PGE);
+        break;
+    default: /* single context, all non-global: PCID 0 is the only context */
+        flush_local_all();
+        break;
+    }
+    emu.counts.invpcid++;
+    return true;
+}
+
+static bool ud_hook(struct trap_frame *f)
+{
+    struct insn_decoded d;
+    bool handled = false;
+    if (!insn_decode((const uint8_t *)(uintptr_t)f->rip, 15, &d))
+        return false;
+    if (d.kind == INSN_INVLPGB && (emu.mask & EMULATE_INVLPGB)) {
+        handled = emulate_invlpgb(f);
+    } else if (d.kind == INSN_TLBSYNC && (emu.mask & EMULATE_INVLPGB)) {
+        wait_all_processed(load_acquire(&emu.issued));
+        emu.counts.tlbsync++;
+        handled = true;
+    } else if (d.kind == INSN_INVPCID && (emu.mask & EMULATE_INVPCID)) {
+        handled = emulate_invpcid(f, &d);
+    }
+    if (!handled) {
+        emu.counts.rejected++;
+        return false;
+    }
+    f->rip += d.length;
+    return true;
+}
+
+void emulate_install(struct smp *s, uint32_t mask)
+{
+    mem_zero(&emu, sizeof(emu));
+    emu.smp = s;
+    emu.mask = mask;
+    if (!mask)
+        return;
+    trap_set_irq_handler(VEC_EMU_FLUSH, emu_flush_handler);
+    trap_set_ud_hook(ud_hook);
+}
+
+const struct emulation_counts *emulate_counts(void) { return &emu.counts; }

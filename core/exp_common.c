@@ -1,0 +1,101 @@
+#include "core/exp_common.h"
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+uint32_t exp_page_counts(uint32_t ceiling, uint32_t *out, uint32_t cap)
+{
+    static const uint32_t base[] = { 1, 2, 4, 8, 16, 32, 64, 512 };
+    uint32_t n = 0, i, j;
+    for (i = 0; i < sizeof(base) / sizeof(base[0]) && n < cap; i++)
+        out[n++] = base[i];
+    if (ceiling <= 512 && n < cap)
+        out[n++] = ceiling; /* the last count still flushed page by page */
+    /* sort, drop duplicates */
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            uint32_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    for (i = 0, j = 0; i < n; i++)
+        if (j == 0 || out[j - 1] != out[i])
+            out[j++] = out[i];
+    return j;
+}
+
+bool target_set_init(struct target_set *t, uint32_t capacity)
+{
+    mem_zero(t, sizeof(*t));
+    t->cpus = mem_alloc((capacity ? capacity : 1) * sizeof(uint32_t));
+    t->spin.stop = &t->stop;
+    return t->cpus != NULL;
+}
+
+void target_set_release(struct target_set *t)
+{
+    mem_free(t->cpus);
+    t->cpus = NULL;
+}
+
+void target_set_start(struct runner *r, struct target_set *t)
+{
+    t->spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
+    ipi_start_spinners(r->smp, t->cpus, t->n, &t->spin);
+}
+
+void target_set_stop(struct runner *r, struct target_set *t)
+{
+    ipi_stop_spinners(r->smp, t->cpus, t->n, &t->spin);
+}
+
+bool target_set_prune(struct runner *r, struct target_set *t)
+{
+    uint32_t i, kept = 0;
+    for (i = 0; i < t->n; i++)
+        if (smp_usable(r->smp, t->cpus[i]))
+            t->cpus[kept++] = t->cpus[i];
+    if (kept == t->n)
+        return false;
+    t->n = kept;
+    return true;
+}
+
+bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
+{
+    const struct method_info *m = &r->run->method;
+    if (!r->mem || !shootdown_init(sd, r->smp, r->mem, r->run->cfg.ceiling))
+        return false;
+    sd->full_uses_invpcid = m->full_flush && str_eq(m->full_flush, "invpcid_single_context");
+    sd->cr3_root = r->run->method.cr3_root;
+    sd->kernel_pcid = m->kernel_pcid;
+    sd->user_pcid = m->user_pcid;
+    return true;
+}
+
+void exp_finish_verification(struct runner *r, struct shootdown *sd, struct experiment_record *rec)
+{
+    const struct stale_read *s;
+    (void)r;
+    shootdown_collect(sd, rec);
+    rec->verification.applicable = true;
+    if (!rec->verification.stale_reads)
+        return;
+    s = &rec->verification.first[0];
+    record_escalate(rec, RESULT_FAILURE,
+                    "%llu stale reads after shootdowns that were acknowledged; first: CPU %u read "
+                    "0x%llx at VA 0x%llx, expected 0x%llx",
+                    (unsigned long long)rec->verification.stale_reads, s->cpu,
+                    (unsigned long long)s->seen, (unsigned long long)s->va,
+                    (unsigned long long)s->expected);
+}
+
+void exp_note_lost(struct experiment_record *rec, uint32_t planned, const char *what)
+{
+    if (!rec->partial)
+        return;
+    record_escalate(rec, RESULT_ERROR,
+                    "a CPU stopped answering; %u of %u %s measured with the CPUs left",
+                    rec->results.count, planned, what);
+}

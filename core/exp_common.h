@@ -1,0 +1,33 @@
+/* Pieces the shootdown experiments share: target sets, sample buffers, status. */
+#ifndef TLBSCOPE_CORE_EXP_COMMON_H
+#define TLBSCOPE_CORE_EXP_COMMON_H
+
+#include "core/ipi.h"
+#include "core/runner.h"
+#include "core/shootdown.h"
+
+/* The page counts of the issue: 1 .. 32, the ceiling, above it, and a whole page table. */
+uint32_t exp_page_counts(uint32_t ceiling, uint32_t *out, uint32_t cap);
+
+/* CPUs spinning (or halting under a hypervisor) as IPI targets during a point. */
+struct target_set {
+    uint32_t *cpus;
+    uint32_t n;
+    volatile uint32_t stop;
+    struct spin_arg spin;
+};
+bool target_set_init(struct target_set *t, uint32_t capacity);
+void target_set_release(struct target_set *t);
+void target_set_start(struct runner *r, struct target_set *t);
+void target_set_stop(struct runner *r, struct target_set *t);
+/* Drops CPUs that stopped answering; returns true when some were dropped. */
+bool target_set_prune(struct runner *r, struct target_set *t);
+
+/* Sets up the shared protocol for an experiment (ceiling, full-flush method, PCIDs). */
+bool exp_shootdown_setup(struct runner *r, struct shootdown *sd);
+/* After the last point: verification counts into the record, FAILURE on stale reads. */
+void exp_finish_verification(struct runner *r, struct shootdown *sd, struct experiment_record *rec);
+/* Makes the record ERROR/partial when CPUs were lost along the way. */
+void exp_note_lost(struct experiment_record *rec, uint32_t planned, const char *what);
+
+#endif

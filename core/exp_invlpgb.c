@@ -1,0 +1,238 @@
+/*
+ * invlpgb_range: AMD's broadcast invalidation against IPI shootdowns.
+ *
+ * Method. Every other CPU is busy (spinning with interrupts on). A sample
+ * remaps the range and invalidates it everywhere with
+ *   invlpgb  INVLPGB per chunk of at most the CPU's maximum count (CPUID
+ *            8000_0008 EDX[15:0] + 1; Linux broadcast_tlb_flush() chunks the
+ *            same way), with PTI once per PCID (kernel, then user), then one
+ *            TLBSYNC, all on the initiator;
+ *   ipi      the concurrent IPI shootdown of the same range to all CPUs.
+ * Forms: `pages` (1 .. 512 4 KiB pages), `stride_2m` (1 .. 4 2 MiB pages,
+ * ECX[31]) and `pcid` (the whole-PCID form, no address). Time: from just
+ * after the PTE change to the end of TLBSYNC (or the last ack).
+ * Verification after each sample: every CPU reads the range.
+ *
+ * Needs INVLPGB (CPUID 8000_0008 EBX[3]); otherwise SKIP with that evidence,
+ * unless emulate=invlpgb (test-only) runs it through core/emulate.c: then
+ * every number is labelled emulated.
+ */
+#include "arch/x86/invlpgb.h"
+#include "arch/x86/tlb.h"
+#include "core/emulate.h"
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/exp_common.h"
+#include "core/experiments.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+#define MAX_OPS 80
+
+static const uint32_t page_counts[] = { 1, 2, 4, 8, 16, 32, 64, 512 };
+static const uint32_t big_counts[] = { 1, 2, 4 };
+
+struct ib_state {
+    struct shootdown sd;
+    struct target_set ts;
+    uint32_t max_pages;
+    uint64_t *lat;
+};
+
+static uint32_t max_pages(struct runner *r)
+{
+    return r->run->cpu.invlpgb ? r->run->cpu.invlpgb_max_pages : EMULATED_INVLPGB_MAX_PAGES;
+}
+
+static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
+{
+    const struct cpu_features *f = &r->run->cpu;
+    if (!r->mem) {
+        fmt_into(reason, cap, "the test region could not be set up");
+        return false;
+    }
+    if (f->invlpgb && r->run->method.invlpgb_probe_ok)
+        return true;
+    if (r->run->cfg.emulate & EMULATE_INVLPGB) {
+        *emulated = true;
+        return true;
+    }
+    if (f->invlpgb)
+        fmt_into(reason, cap, "CPUID 8000_0008 EBX[3] says INVLPGB, but it faulted when probed "
+                              "(%s)", r->run->method.invlpgb_probe_note);
+    else
+        fmt_into(reason, cap, "no INVLPGB: CPUID 8000_0008 EBX[3] = 0 (EBX = 0x%08x, EDX = "
+                              "0x%08x)%s",
+                 f->evidence.ext8_ebx, f->evidence.ext8_edx,
+                 f->vendor_id == VENDOR_AMD ? "; AMD has it from Zen 3"
+                                            : "; it is an AMD instruction");
+    return false;
+}
+
+static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **state)
+{
+    struct ib_state *st = mem_zalloc(sizeof(*st));
+    uint32_t npoints = (uint32_t)(2 * (sizeof(page_counts) / sizeof(page_counts[0]) +
+                                       sizeof(big_counts) / sizeof(big_counts[0]) + 1));
+    if (!st)
+        return false;
+    *state = st;
+    if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
+        return false;
+    st->max_pages = max_pages(r);
+    st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    if (!st->lat)
+        return false;
+    record_note(rec, "INVLPGB maximum %u pages per instruction%s", st->max_pages,
+                r->emulated ? " (emulated value, as Zen 3/4 report)" : " (CPUID 8000_0008 EDX)");
+    if (!r->run->method.pcid_enabled)
+        record_note(rec, "no PCID: one INVLPGB per chunk (no kernel/user pair), PCID field unused");
+    if (!r->mem->has_2m)
+        record_note(rec, "no 2 MiB test pages could be allocated: stride_2m form skipped");
+    return point_list_reserve(&rec->results, npoints);
+}
+
+enum form { FORM_PAGES = 0, FORM_STRIDE_2M, FORM_PCID };
+static const char *const form_names[] = { "pages", "stride_2m", "pcid" };
+
+/* The INVLPGB path of one sample: chunks, twice under PTI, one TLBSYNC. */
+static void invlpgb_flush(struct ib_state *st, enum form form, uint32_t count, bool pcid_on)
+{
+    struct invlpgb_op ops[MAX_OPS];
+    uint32_t n, i, pass;
+    for (pass = 0; pass < (pcid_on && st->sd.pti != PTI_OFF ? 2u : 1u); pass++) {
+        uint16_t pcid = (uint16_t)(pass ? st->sd.user_pcid : st->sd.kernel_pcid);
+        if (form == FORM_PCID) {
+            ops[0] = invlpgb_encode_pcid(pcid_on ? pcid : 0);
+            n = 1;
+        } else {
+            n = invlpgb_chunk(form == FORM_PAGES ? testmem_va(0) : testmem_va_2m(0), count,
+                              form == FORM_STRIDE_2M, st->max_pages, pcid, pcid_on, ops, MAX_OPS);
+        }
+        for (i = 0; i < n; i++)
+            invlpgb_raw(ops[i].rax, ops[i].ecx, ops[i].edx);
+    }
+    tlbsync(); /* waits only for this CPU's INVLPGBs: no migration in between */
+}
+
+static bool sample_point(struct runner *r, struct ib_state *st, enum form form, uint32_t count,
+                         bool use_invlpgb, struct stats *out)
+{
+    struct shootdown *sd = &st->sd;
+    uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
+    bool pcid_on = r->run->method.pcid_enabled;
+    bool large = form == FORM_STRIDE_2M;
+    uint32_t verify_count = form == FORM_PCID ? 1 : count;
+    for (i = 0; i < warmup + samples; i++) {
+        uint64_t t0, t;
+        if (large)
+            testmem_flip_2m(sd->tm, 0, count);
+        else
+            testmem_flip(sd->tm, 0, verify_count);
+        t0 = tsc_now();
+        if (use_invlpgb) {
+            invlpgb_flush(st, form, count, pcid_on);
+            t = tsc_now() - t0;
+        } else if (large || form == FORM_PCID) {
+            /* the IPI way for these forms: a full flush on every CPU */
+            t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, TEST_PAGES, 0);
+        } else {
+            t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, count, 0);
+        }
+        if (!t)
+            return false;
+        if (!shootdown_verify_cpus(sd, st->ts.cpus, st->ts.n, 0, verify_count, large))
+            return false;
+        if (i >= warmup)
+            st->lat[i - warmup] = t;
+    }
+    stats_from_array(st->lat, samples, out);
+    return true;
+}
+
+static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
+{
+    struct ib_state *st = state;
+    enum form form;
+    uint32_t i, n, m, done = 0, planned = 0;
+    const uint32_t npc = (uint32_t)(sizeof(page_counts) / sizeof(page_counts[0]));
+    const uint32_t nbc = (uint32_t)(sizeof(big_counts) / sizeof(big_counts[0]));
+    planned = 2 * (npc + (r->mem->has_2m ? nbc : 0) + 1);
+    st->sd.pti = r->run->method.pcid_enabled ? PTI_INVPCID : PTI_OFF;
+    if (!r->run->cpu.invpcid)
+        st->sd.pti = r->run->method.pcid_enabled ? PTI_DEFERRED : PTI_OFF;
+    for (form = FORM_PAGES; form <= FORM_PCID; form++) {
+        const uint32_t *counts = form == FORM_PAGES ? page_counts : form == FORM_STRIDE_2M ? big_counts : page_counts;
+        uint32_t ncounts = form == FORM_PAGES ? npc : form == FORM_STRIDE_2M ? nbc : 1;
+        if (form == FORM_STRIDE_2M && !r->mem->has_2m)
+            continue;
+        for (i = 0; i < ncounts; i++) {
+            for (m = 0; m < 2; m++) {
+                struct stats lat;
+                struct result_point *pt;
+                uint32_t c, count = form == FORM_PCID ? 1 : counts[i];
+                bool ok;
+                if (!runner_budget_ok(r))
+                    goto out;
+                runner_progress(r, done++, planned);
+                for (c = 0, n = 0; c < r->smp->count; c++)
+                    if (c != 0 && smp_usable(r->smp, c))
+                        st->ts.cpus[n++] = c;
+                st->ts.n = n;
+                if (!shootdown_sync_all(&st->sd)) {
+                    rec->partial = true;
+                    continue;
+                }
+                target_set_start(r, &st->ts);
+                ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, n, 0, count,
+                                           form == FORM_STRIDE_2M) &&
+                     sample_point(r, st, form, count, m == 0, &lat);
+                target_set_stop(r, &st->ts);
+                if (!ok) {
+                    rec->partial = true;
+                    continue;
+                }
+                pt = point_list_add(&rec->results);
+                if (!pt)
+                    goto out;
+                point_param_str(pt, "method", m == 0 ? "invlpgb" : "ipi");
+                point_param_str(pt, "form", form_names[form]);
+                point_param_num(pt, "pages", count);
+                point_param_num(pt, "cpus", n + 1);
+                point_metric(pt, "latency", &lat);
+            }
+        }
+    }
+out:
+    st->sd.pti = PTI_OFF;
+    exp_finish_verification(r, &st->sd, rec);
+    exp_note_lost(rec, planned, "points");
+    if (r->emulated)
+        record_note(rec, "emulated: %llu INVLPGB, %llu TLBSYNC handled after #UD; timings are "
+                         "those of the emulation, not of any CPU",
+                    (unsigned long long)emulate_counts()->invlpgb,
+                    (unsigned long long)emulate_counts()->tlbsync);
+}
+
+static void ib_cleanup(struct runner *r, void *state)
+{
+    struct ib_state *st = state;
+    (void)r;
+    if (!st)
+        return;
+    shootdown_release(&st->sd);
+    target_set_release(&st->ts);
+    mem_free(st->lat);
+    mem_free(st);
+}
+
+const struct experiment exp_invlpgb = {
+    .id = "invlpgb_range",
+    .title = "INVLPGB + TLBSYNC broadcast invalidation vs IPI shootdown of the same range",
+    .x_axis = "pages",
+    .series = "method",
+    .supported = ib_supported,
+    .prepare = ib_prepare,
+    .run = ib_run,
+    .cleanup = ib_cleanup,
+};

@@ -1,0 +1,195 @@
+/*
+ * pti_double_invalidation: what page-table isolation adds to a flush.
+ *
+ * With PTI every user address lives in two PCIDs, the kernel's (k) and the
+ * user's (k | 0x800, Linux's bit 11). Linux's flush_tlb_one_user():
+ *   invlpg_invpcid   INVLPG (current = kernel PCID) + INVPCID type 0 on the
+ *                    user PCID, per page;
+ *   invlpg_deferred  INVLPG + mark the user PCID; the next return to user
+ *                    loads CR3 without NOFLUSH (SWITCH_TO_USER_CR3), which
+ *                    flushes the whole user PCID;
+ *   no_pti           INVLPG only (the baseline).
+ * Method. Every sample remaps p pages (1, 8, the ceiling) and invalidates
+ * them: `local` on the initiator alone (cost per page = latency / p);
+ * `shootdown_seq` / `shootdown_conc` on all CPUs in both orders (the seed
+ * expects concurrency to help more under PTI, since each target does twice
+ * the work). Before each sample the pages are present in both PCIDs
+ * (the verification reads them in the user PCID too, as a return to user).
+ * Verification reads the pages in the kernel and in the user PCID.
+ *
+ * Needs PCID (CR4.PCIDE); the INVPCID variant needs INVPCID. Without PCID
+ * the experiment is SKIP with the CPUID evidence; QEMU's TCG has no PCID and
+ * CR4.PCIDE cannot be emulated.
+ */
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/exp_common.h"
+#include "core/experiments.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+static const struct {
+    const char *name;
+    enum pti_mode mode;
+} variants[] = {
+    { "no_pti", PTI_OFF },
+    { "invlpg_invpcid", PTI_INVPCID },
+    { "invlpg_deferred", PTI_DEFERRED },
+};
+#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+static const char *const kinds[] = { "local", "shootdown_seq", "shootdown_conc" };
+
+struct pti_state {
+    struct shootdown sd;
+    struct target_set ts;
+    uint32_t pages[3], npages;
+    uint64_t *lat;
+};
+
+static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
+{
+    const struct cpu_features *f = &r->run->cpu;
+    (void)emulated;
+    if (!f->pcid) {
+        fmt_into(reason, cap,
+                 "no PCID: CPUID.01H:ECX[17] = 0 (ECX = 0x%08x); INVPCID CPUID.(07H,0):EBX[10] = "
+                 "%u (EBX = 0x%08x). PTI's two PCIDs cannot be set up%s",
+                 f->evidence.leaf1_ecx, f->invpcid ? 1u : 0u, f->evidence.leaf7_ebx,
+                 f->hypervisor ? " (an emulator cannot emulate CR4.PCIDE)" : "");
+        return false;
+    }
+    if (!r->run->method.pcid_enabled) {
+        fmt_into(reason, cap, "PCID present but CR4.PCIDE could not be enabled for the run");
+        return false;
+    }
+    if (!r->mem) {
+        fmt_into(reason, cap, "the test region could not be set up");
+        return false;
+    }
+    return true;
+}
+
+static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **state)
+{
+    struct pti_state *st = mem_zalloc(sizeof(*st));
+    uint32_t ceiling = r->run->cfg.ceiling;
+    if (!st)
+        return false;
+    *state = st;
+    if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
+        return false;
+    st->pages[st->npages++] = 1;
+    st->pages[st->npages++] = 8;
+    if (ceiling > 8 && ceiling <= TEST_PAGES)
+        st->pages[st->npages++] = ceiling;
+    st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    if (!st->lat)
+        return false;
+    if (!r->run->cpu.invpcid)
+        record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0): the invlpg_invpcid variant is "
+                         "skipped, Linux would defer the user flush here");
+    return point_list_reserve(&rec->results, (uint32_t)(NVARIANTS * 3 * st->npages));
+}
+
+static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, uint32_t pages,
+                         struct stats *out)
+{
+    struct shootdown *sd = &st->sd;
+    uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
+    for (i = 0; i < warmup + samples; i++) {
+        uint64_t t;
+        testmem_flip(sd->tm, 0, pages);
+        if (kind == 0) {
+            uint64_t t0 = tsc_now();
+            shootdown_flush_local(sd, 0, pages);
+            t = tsc_now() - t0;
+            shootdown_verify_self(sd, this_percpu(), 0, pages, false);
+        } else {
+            t = shootdown_flush(sd, st->ts.cpus, st->ts.n,
+                                kind == 1 ? ORDER_SEQUENTIAL : ORDER_CONCURRENT, 0, pages,
+                                FLUSH_VERIFY);
+            if (!t || !shootdown_wait_verified(sd))
+                return false;
+        }
+        if (i >= warmup)
+            st->lat[i - warmup] = t;
+    }
+    stats_from_array(st->lat, samples, out);
+    return true;
+}
+
+static void pti_run(struct runner *r, struct experiment_record *rec, void *state)
+{
+    struct pti_state *st = state;
+    uint32_t v, kind, p, i, n, done = 0, planned = (uint32_t)(NVARIANTS * 3) * st->npages;
+    for (v = 0; v < NVARIANTS; v++) {
+        if (variants[v].mode == PTI_INVPCID && !r->run->cpu.invpcid)
+            continue;
+        st->sd.pti = variants[v].mode;
+        for (kind = 0; kind < 3; kind++) {
+            for (p = 0; p < st->npages; p++) {
+                struct stats lat;
+                struct result_point *pt;
+                bool ok;
+                if (!runner_budget_ok(r))
+                    goto out;
+                runner_progress(r, done++, planned);
+                for (i = 0, n = 0; i < r->smp->count; i++)
+                    if (i != 0 && smp_usable(r->smp, i))
+                        st->ts.cpus[n++] = i;
+                st->ts.n = kind == 0 ? 0 : n;
+                if (kind != 0 && n == 0)
+                    continue;
+                if (!shootdown_sync_all(&st->sd)) {
+                    rec->partial = true;
+                    continue;
+                }
+                target_set_start(r, &st->ts);
+                ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, st->pages[p], false) &&
+                     sample_point(r, st, kind, st->pages[p], &lat);
+                target_set_stop(r, &st->ts);
+                if (!ok) {
+                    rec->partial = true;
+                    continue;
+                }
+                pt = point_list_add(&rec->results);
+                if (!pt)
+                    goto out;
+                point_param_str(pt, "variant", variants[v].name);
+                point_param_str(pt, "kind", kinds[kind]);
+                point_param_num(pt, "pages", st->pages[p]);
+                point_metric(pt, "latency", &lat);
+                if (kind == 0)
+                    point_value(pt, "p50_per_page", (int64_t)(lat.p50 * 1000 / st->pages[p]));
+            }
+        }
+    }
+out:
+    st->sd.pti = PTI_OFF;
+    exp_finish_verification(r, &st->sd, rec);
+    exp_note_lost(rec, planned, "points");
+}
+
+static void pti_cleanup(struct runner *r, void *state)
+{
+    struct pti_state *st = state;
+    (void)r;
+    if (!st)
+        return;
+    shootdown_release(&st->sd);
+    target_set_release(&st->ts);
+    mem_free(st->lat);
+    mem_free(st);
+}
+
+const struct experiment exp_pti = {
+    .id = "pti_double_invalidation",
+    .title = "PTI: invalidating kernel and user PCID (INVLPG+INVPCID, deferred) vs no PTI",
+    .x_axis = "pages",
+    .series = "variant",
+    .supported = pti_supported,
+    .prepare = pti_prepare,
+    .run = pti_run,
+    .cleanup = pti_cleanup,
+};

@@ -1,0 +1,196 @@
+/*
+ * shootdown_lazy: not interrupting CPUs in lazy-TLB mode.
+ *
+ * Method. All N-1 other CPUs are targets of a one-page shootdown
+ * (concurrent order); k of them (the farthest in topology order) are lazy:
+ * their is_lazy flag, in their own cache line, is set. Per sample the
+ * initiator remaps one page and flushes with one of four policies:
+ *   skip_lazy     Linux should_flush_tlb(): lazy CPUs get no IPI and catch up
+ *                 when they switch back, by comparing their TLB generation
+ *                 with the mm's and flushing everything when behind;
+ *   ipi_all       no filter: lazy CPUs are interrupted like the others;
+ *   freed_tables  page tables were freed: Linux must interrupt lazy CPUs too
+ *                 (speculative walks could use the freed tables);
+ *   xen_running   Xen's filter (hap flush_tlb(), seed 004): interrupt only
+ *                 vCPUs marked running; the others flush on their next
+ *                 schedule because their ASID was tickled.
+ * After each sample the lazy CPUs "switch back" (an IPI runs the catch-up
+ * on them), verify the page, and go lazy again. latency is the initiator's
+ * shootdown time; catchup is the slowest lazy CPU's switch-back cost (its
+ * own TSC). Points: every k from 0 to N-1 (a power series above 8 CPUs).
+ *
+ * Verification: every target and every lazy CPU after its catch-up reads
+ * the page; an old signature is FAILURE.
+ */
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/exp_common.h"
+#include "core/experiments.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+#define MAX_K 16
+
+static const struct {
+    const char *name;
+    enum lazy_policy policy;
+    uint32_t flags;
+} variants[] = {
+    { "skip_lazy", LAZY_SKIP, 0 },
+    { "ipi_all", LAZY_IPI_ALL, 0 },
+    { "freed_tables", LAZY_SKIP, FLUSH_FREED_TABLES },
+    { "xen_running", LAZY_XEN_RUNNING, 0 },
+};
+#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+struct lazy_state {
+    struct shootdown sd;
+    struct target_set ts;
+    uint32_t *order, norder;
+    uint32_t ks[MAX_K], nks;
+    uint64_t *lat, *catchup;
+};
+
+static bool lz_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
+{
+    uint32_t n = runner_usable_count(r);
+    *emulated = r->run->method.full_flush_emulated;
+    if (!r->mem) {
+        fmt_into(reason, cap, "the test region could not be set up");
+        return false;
+    }
+    if (n >= 2)
+        return true;
+    fmt_into(reason, cap, "needs at least 2 CPUs; %u usable%s%s", n, r->run->mp_note[0] ? ": " : "",
+             r->run->mp_note);
+    return false;
+}
+
+static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **state)
+{
+    struct lazy_state *st = mem_zalloc(sizeof(*st));
+    uint32_t samples = runner_samples(r), k;
+    if (!st)
+        return false;
+    *state = st;
+    if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
+        return false;
+    st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
+    st->lat = mem_alloc(samples * sizeof(uint64_t));
+    st->catchup = mem_alloc(samples * sizeof(uint64_t));
+    if (!st->order || !st->lat || !st->catchup)
+        return false;
+    st->norder = runner_targets_in_topology_order(r, 0, st->order, r->smp->count);
+    st->ks[st->nks++] = 0;
+    if (st->norder <= 8) {
+        for (k = 1; k <= st->norder; k++)
+            st->ks[st->nks++] = k;
+    } else {
+        st->nks += runner_power_series(st->norder, st->ks + 1, MAX_K - 1);
+    }
+    return point_list_reserve(&rec->results, st->nks * NVARIANTS);
+}
+
+/* One point: k lazy CPUs at the end of the target list, one policy. */
+static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_t v,
+                    struct stats *lat, struct stats *catchup)
+{
+    struct shootdown *sd = &st->sd;
+    uint32_t n = st->ts.n, samples = runner_samples(r), warmup = runner_warmup(r), i;
+    const uint32_t *lazy = st->ts.cpus + (n - k);
+    sd->lazy = variants[v].policy;
+    if (!shootdown_sync_all(sd))
+        return false;
+    target_set_start(r, &st->ts);
+    /* prime: every CPU holds the translation, as a lazy CPU still does */
+    if (!shootdown_verify_cpus(sd, st->ts.cpus, n, 0, 1, false))
+        goto lost;
+    shootdown_set_lazy(sd, lazy, k, true);
+    for (i = 0; i < warmup + samples; i++) {
+        uint64_t t, c = 0;
+        testmem_flip(sd->tm, 0, 1);
+        t = shootdown_flush(sd, st->ts.cpus, n, ORDER_CONCURRENT, 0, 1,
+                            FLUSH_VERIFY | variants[v].flags);
+        if (!t || !shootdown_wait_verified(sd))
+            goto lost;
+        if (k && !shootdown_switch_back(sd, lazy, k, &c))
+            goto lost;
+        if (i >= warmup) {
+            st->lat[i - warmup] = t;
+            st->catchup[i - warmup] = c;
+        }
+    }
+    target_set_stop(r, &st->ts);
+    shootdown_set_lazy(sd, lazy, k, false);
+    stats_from_array(st->lat, samples, lat);
+    stats_from_array(st->catchup, samples, catchup);
+    return true;
+lost:
+    target_set_stop(r, &st->ts);
+    shootdown_set_lazy(sd, lazy, k, false);
+    return false;
+}
+
+static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
+{
+    struct lazy_state *st = state;
+    uint32_t ki, v, done = 0, planned = st->nks * (uint32_t)NVARIANTS;
+    for (ki = 0; ki < st->nks; ki++) {
+        for (v = 0; v < NVARIANTS; v++) {
+            struct stats lat, catchup;
+            struct result_point *pt;
+            uint32_t i, n = 0, k = st->ks[ki];
+            if (!runner_budget_ok(r))
+                goto out;
+            runner_progress(r, done++, planned);
+            for (i = 0; i < st->norder; i++)
+                if (smp_usable(r->smp, st->order[i]))
+                    st->ts.cpus[n++] = st->order[i];
+            if (n < st->norder)
+                rec->partial = true;
+            if (k > n)
+                continue; /* fewer CPUs left than this point needs */
+            st->ts.n = n;
+            if (!measure(r, st, k, v, &lat, &catchup)) {
+                rec->partial = true;
+                continue;
+            }
+            pt = point_list_add(&rec->results);
+            if (!pt)
+                goto out;
+            point_param_str(pt, "variant", variants[v].name);
+            point_param_num(pt, "lazy", k);
+            point_param_num(pt, "targets", n);
+            point_metric(pt, "latency", &lat);
+            point_metric(pt, "catchup", &catchup);
+        }
+    }
+out:
+    exp_finish_verification(r, &st->sd, rec);
+    exp_note_lost(rec, planned, "points");
+}
+
+static void lz_cleanup(struct runner *r, void *state)
+{
+    struct lazy_state *st = state;
+    (void)r;
+    if (!st)
+        return;
+    shootdown_release(&st->sd);
+    target_set_release(&st->ts);
+    mem_free(st->order);
+    mem_free(st->lat);
+    mem_free(st->catchup);
+    mem_free(st);
+}
+
+const struct experiment exp_shootdown_lazy = {
+    .id = "shootdown_lazy",
+    .title = "Skipping lazy-TLB CPUs (Linux should_flush_tlb, Xen is_running) vs interrupting them",
+    .x_axis = "lazy",
+    .series = "variant",
+    .supported = lz_supported,
+    .prepare = lz_prepare,
+    .run = lz_run,
+    .cleanup = lz_cleanup,
+};

@@ -1,0 +1,435 @@
+#include "core/shootdown.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/tlb.h"
+#include "arch/x86/trap.h"
+#include "core/atomic.h"
+#include "core/ipi.h"
+#include "core/timing.h"
+
+/* The protocol the IPI handlers serve; one experiment at a time uses it. */
+static struct shootdown *active;
+
+bool shootdown_init(struct shootdown *sd, struct smp *s, struct testmem *tm, uint32_t ceiling)
+{
+    mem_zero(sd, sizeof(*sd));
+    sd->smp = s;
+    sd->tm = tm;
+    sd->ceiling = ceiling;
+    sd->sent = mem_alloc(s->count * sizeof(uint32_t));
+    if (!sd->sent)
+        return false;
+    active = sd;
+    return true;
+}
+
+void shootdown_release(struct shootdown *sd)
+{
+    if (active == sd)
+        active = NULL;
+    mem_free(sd->sent);
+    sd->sent = NULL;
+}
+
+/* ---- flushing on the calling CPU ---- */
+
+static uint64_t current_pcid(void) { return read_cr3() & CR3_PCID_MASK; }
+
+/* Linux flush_tlb_local(): everything non-global of the current PCID. */
+static void flush_full(struct shootdown *sd, struct percpu *pc)
+{
+    if (sd->full_uses_invpcid)
+        invpcid(INVPCID_SINGLE_CONTEXT, current_pcid(), 0);
+    else
+        flush_local_all();
+    if (sd->pti == PTI_INVPCID)
+        invpcid(INVPCID_SINGLE_CONTEXT, sd->user_pcid, 0);
+    else if (sd->pti == PTI_DEFERRED)
+        pc->user_flush_pending = 1; /* invalidate_user_asid() */
+}
+
+/* Linux flush_tlb_one_user() per page: the double invalidation under PTI. */
+static void flush_pages(struct shootdown *sd, struct percpu *pc, uint64_t start, uint32_t pages)
+{
+    uint32_t i;
+    for (i = 0; i < pages; i++) {
+        uint64_t va = start + (uint64_t)i * PAGE_4K;
+        invlpg((const volatile void *)(uintptr_t)va);
+        if (sd->pti == PTI_INVPCID)
+            invpcid(INVPCID_ADDRESS, sd->user_pcid, va);
+    }
+    if (sd->pti == PTI_DEFERRED && pages)
+        pc->user_flush_pending = 1;
+}
+
+/* flush_tlb_func(): the same code runs on the initiator and on every target. */
+static void flush_tlb_func(struct shootdown *sd, struct percpu *pc, const struct flush_request *req)
+{
+    uint64_t local = pc->local_tlb_gen, mm_gen;
+    if (pc->index != req->initiator && load_acquire(&pc->tlbs.is_lazy)) {
+        /*
+         * Only a freed_tables request reaches a lazy CPU: Linux switches it to
+         * init_mm, which drops the user translations; it is current afterwards.
+         */
+        flush_full(sd, pc);
+        pc->local_tlb_gen = load_acquire(&sd->mm.tlb_gen);
+        return;
+    }
+    if (req->new_tlb_gen <= local)
+        return; /* an earlier full flush already covered this request */
+    /* read the mm generation late, as Linux does: it may have moved on */
+    mm_gen = load_acquire(&sd->mm.tlb_gen);
+    if (local == mm_gen)
+        return;
+    if (!req->full && req->new_tlb_gen == local + 1 && req->new_tlb_gen == mm_gen)
+        flush_pages(sd, pc, req->start, req->pages);
+    else
+        flush_full(sd, pc);
+    pc->local_tlb_gen = mm_gen;
+}
+
+/* ---- verification ---- */
+
+void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t first, uint32_t count,
+                           bool large)
+{
+    struct stale_hit hit;
+    uint32_t stale;
+    stale = large ? testmem_check_2m(sd->tm, first, count, &hit)
+                  : testmem_check(sd->tm, first, count, &hit);
+    pc->verify_checks += count;
+    if (stale && !pc->verify_stale) {
+        pc->stale_va = hit.va;
+        pc->stale_expected = hit.expected;
+        pc->stale_seen = hit.seen;
+    }
+    pc->verify_stale += stale;
+    if (sd->pti != PTI_OFF && !large) {
+        /*
+         * The simulated return to user (SWITCH_TO_USER_CR3): load the user
+         * PCID, without NOFLUSH if its flush was deferred, read the pages as
+         * user code would, and come back to the kernel PCID with NOFLUSH.
+         */
+        uint64_t flush = pc->user_flush_pending ? 0 : CR3_NOFLUSH;
+        write_cr3(sd->cr3_root | sd->user_pcid | flush);
+        stale = testmem_check(sd->tm, first, count, &hit);
+        write_cr3(sd->cr3_root | sd->kernel_pcid | CR3_NOFLUSH);
+        pc->user_flush_pending = 0;
+        pc->verify_checks += count;
+        if (stale && !pc->verify_stale) {
+            pc->stale_va = hit.va;
+            pc->stale_expected = hit.expected;
+            pc->stale_seen = hit.seen;
+        }
+        pc->verify_stale += stale;
+    }
+}
+
+void shootdown_collect(struct shootdown *sd, struct experiment_record *rec)
+{
+    struct smp *s = sd->smp;
+    uint32_t i;
+    for (i = 0; i < s->count; i++) {
+        struct percpu *pc = s->cpu[i];
+        if (!pc)
+            continue;
+        rec->verification.checks += pc->verify_checks;
+        if (pc->verify_stale) {
+            uint64_t extra = pc->verify_stale - 1;
+            record_stale(rec, i, pc->stale_va, pc->stale_expected, pc->stale_seen);
+            rec->verification.stale_reads += extra;
+        }
+        pc->verify_checks = pc->verify_stale = 0;
+    }
+}
+
+/* ---- IPI handlers ---- */
+
+static void flush_handler(struct trap_frame *f)
+{
+    struct percpu *pc = this_percpu();
+    struct shootdown *sd = active;
+    uint64_t t0 = tsc_now(), gen;
+    (void)f;
+    if (!sd)
+        return;
+    gen = load_acquire(&pc->flush.request_gen);
+    if (pc->inject_kind == INJECT_SLOW)
+        smp_injected_delay(pc);
+    flush_tlb_func(sd, pc, &sd->req);
+    store_relaxed(&pc->flush.handler_ticks, tsc_now() - t0);
+    store_release(&pc->flush.ack_gen, gen);
+    /* verification after the acknowledgement: it is not part of the time */
+    if (sd->req.flags & FLUSH_VERIFY) {
+        shootdown_verify_self(sd, pc, sd->req.first_page, sd->req.pages, false);
+        store_release(&pc->flush.verify_gen, gen);
+    }
+}
+
+static void verify_handler(struct trap_frame *f)
+{
+    struct percpu *pc = this_percpu();
+    struct shootdown *sd = active;
+    uint64_t gen;
+    (void)f;
+    if (!sd)
+        return;
+    gen = load_acquire(&sd->verify.gen);
+    if (pc->inject_kind == INJECT_SLOW)
+        smp_injected_delay(pc);
+    shootdown_verify_self(sd, pc, sd->verify.first, sd->verify.count, sd->verify.large);
+    store_release(&pc->flush.verify_gen, gen);
+}
+
+/*
+ * A lazy CPU switches back to the mm (switch_mm_irqs_off() with prev == next):
+ * is_lazy clears, a full barrier pairs with inc_mm_tlb_gen() in the flusher,
+ * and a CPU whose generation is behind flushes everything. The Xen variant
+ * flushes when its ASID was tickled while it was not running.
+ */
+static void switch_handler(struct trap_frame *f)
+{
+    struct percpu *pc = this_percpu();
+    struct shootdown *sd = active;
+    uint64_t t0, gen;
+    (void)f;
+    if (!sd)
+        return;
+    gen = load_acquire(&sd->verify.gen);
+    t0 = tsc_now();
+    if (sd->lazy == LAZY_XEN_RUNNING) {
+        store_relaxed(&pc->tlbs.is_running, 1);
+        full_barrier();
+        if (load_acquire(&pc->tlbs.need_flush)) {
+            flush_full(sd, pc);
+            store_relaxed(&pc->tlbs.need_flush, 0);
+        }
+        pc->local_tlb_gen = load_acquire(&sd->mm.tlb_gen);
+    } else {
+        uint64_t mm_gen;
+        store_relaxed(&pc->tlbs.is_lazy, 0);
+        full_barrier();
+        mm_gen = load_acquire(&sd->mm.tlb_gen);
+        if (pc->local_tlb_gen != mm_gen) {
+            flush_full(sd, pc);
+            pc->local_tlb_gen = mm_gen;
+        }
+    }
+    store_relaxed(&pc->flush.catchup_ticks, tsc_now() - t0);
+    shootdown_verify_self(sd, pc, sd->verify.first, sd->verify.count, false);
+    /* back to lazy (or descheduled) for the next sample */
+    if (sd->lazy == LAZY_XEN_RUNNING)
+        store_release(&pc->tlbs.is_running, 0);
+    else
+        store_release(&pc->tlbs.is_lazy, 1);
+    store_release(&pc->flush.switch_gen, gen);
+}
+
+void shootdown_install_handlers(void)
+{
+    trap_set_irq_handler(VEC_FLUSH, flush_handler);
+    trap_set_irq_handler(VEC_VERIFY, verify_handler);
+    trap_set_irq_handler(VEC_SWITCH, switch_handler);
+}
+
+/* ---- initiator ---- */
+
+static bool should_flush(struct shootdown *sd, struct percpu *t, uint32_t flags)
+{
+    switch (sd->lazy) {
+    case LAZY_SKIP:
+        /* should_flush_tlb(): lazy CPUs catch up at switch; freed tables cannot wait */
+        if (flags & FLUSH_FREED_TABLES)
+            return true;
+        return !load_acquire(&t->tlbs.is_lazy);
+    case LAZY_XEN_RUNNING:
+        if (!load_acquire(&t->tlbs.is_running)) {
+            store_relaxed(&t->tlbs.need_flush, 1); /* hvm_asid_flush_vcpu() */
+            return false;
+        }
+        return true;
+    default:
+        return true;
+    }
+}
+
+uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t n,
+                         enum flush_order order, uint32_t first, uint32_t pages, uint32_t flags)
+{
+    struct smp *s = sd->smp;
+    struct percpu *self = this_percpu();
+    struct flush_request *req = &sd->req;
+    uint64_t gen, t0, t1, deadline;
+    uint32_t i;
+    bool lost = false;
+
+    gen = add_fetch(&sd->mm.tlb_gen, 1); /* inc_mm_tlb_gen(): a full barrier */
+    req->start = testmem_va(first);
+    req->first_page = first;
+    req->pages = pages;
+    req->flags = flags;
+    req->initiator = self->index;
+    req->new_tlb_gen = gen;
+    req->full = pages > sd->ceiling;
+
+    t0 = tsc_now();
+    if (order == ORDER_SEQUENTIAL)
+        flush_tlb_func(sd, self, req);
+    sd->nsent = 0;
+    for (i = 0; i < n; i++) {
+        struct percpu *t = s->cpu[targets[i]];
+        if (!should_flush(sd, t, flags))
+            continue;
+        store_relaxed(&t->flush.request_gen, gen);
+        sd->sent[sd->nsent++] = targets[i];
+    }
+    /* requests first, then the IPIs: smp_call_function_many_cond() queues, then kicks */
+    ipi_send_each(s, sd->sent, sd->nsent, VEC_FLUSH);
+    if (order == ORDER_CONCURRENT)
+        flush_tlb_func(sd, self, req);
+    deadline = t0 + s->timeout_ticks;
+    for (i = 0; i < sd->nsent; i++) {
+        struct percpu *t = s->cpu[sd->sent[i]];
+        if (!wait_u64_eq(&t->flush.ack_gen, gen, deadline)) {
+            smp_mark_unanswered(s, sd->sent[i], "flush IPI", &t->flush.ack_gen, gen);
+            lost = true;
+        }
+    }
+    t1 = tsc_now();
+    sd->max_handler_ticks = 0;
+    for (i = 0; i < sd->nsent && !lost; i++) {
+        uint64_t h = load_acquire(&s->cpu[sd->sent[i]]->flush.handler_ticks);
+        if (h > sd->max_handler_ticks)
+            sd->max_handler_ticks = h;
+    }
+    return lost ? 0 : t1 - t0;
+}
+
+bool shootdown_wait_verified(struct shootdown *sd)
+{
+    struct smp *s = sd->smp;
+    uint64_t deadline = tsc_now() + s->timeout_ticks;
+    bool ok = true;
+    uint32_t i;
+    shootdown_verify_self(sd, this_percpu(), sd->req.first_page, sd->req.pages, false);
+    for (i = 0; i < sd->nsent; i++) {
+        struct percpu *t = s->cpu[sd->sent[i]];
+        if (!wait_u64_eq(&t->flush.verify_gen, sd->req.new_tlb_gen, deadline)) {
+            smp_mark_unanswered(s, sd->sent[i], "verification", &t->flush.verify_gen,
+                                sd->req.new_tlb_gen);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+void shootdown_flush_local(struct shootdown *sd, uint32_t first, uint32_t pages)
+{
+    struct percpu *self = this_percpu();
+    struct flush_request *req = &sd->req;
+    req->start = testmem_va(first);
+    req->first_page = first;
+    req->pages = pages;
+    req->flags = 0;
+    req->initiator = self->index;
+    req->new_tlb_gen = add_fetch(&sd->mm.tlb_gen, 1);
+    req->full = pages > sd->ceiling;
+    flush_tlb_func(sd, self, req);
+}
+
+static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint8_t vector,
+                         volatile uint64_t *(*slot)(struct percpu *), const char *what)
+{
+    struct smp *s = sd->smp;
+    uint64_t gen = sd->verify.gen, deadline;
+    uint32_t i;
+    bool ok = true;
+    for (i = 0; i < n; i++)
+        if (cpus[i] != this_percpu()->index)
+            apic_send_ipi(s->cpu[cpus[i]]->apic_id, vector);
+    deadline = tsc_now() + s->timeout_ticks;
+    for (i = 0; i < n; i++) {
+        volatile uint64_t *p;
+        if (cpus[i] == this_percpu()->index)
+            continue;
+        p = slot(s->cpu[cpus[i]]);
+        if (!wait_u64_eq(p, gen, deadline)) {
+            smp_mark_unanswered(s, cpus[i], what, p, gen);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static volatile uint64_t *verify_slot(struct percpu *pc) { return &pc->flush.verify_gen; }
+static volatile uint64_t *switch_slot(struct percpu *pc) { return &pc->flush.switch_gen; }
+
+bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t first,
+                           uint32_t count, bool large)
+{
+    sd->verify.first = first;
+    sd->verify.count = count;
+    sd->verify.large = large;
+    store_release(&sd->verify.gen, sd->verify.gen + 1);
+    shootdown_verify_self(sd, this_percpu(), first, count, large);
+    return ipi_and_wait(sd, cpus, n, VEC_VERIFY, verify_slot, "verification IPI");
+}
+
+bool shootdown_switch_back(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
+                           uint64_t *max_catchup)
+{
+    uint32_t i;
+    bool ok;
+    sd->verify.first = sd->req.first_page;
+    sd->verify.count = sd->req.pages;
+    sd->verify.large = false;
+    store_release(&sd->verify.gen, sd->verify.gen + 1);
+    ok = ipi_and_wait(sd, cpus, n, VEC_SWITCH, switch_slot, "switch-back IPI");
+    *max_catchup = 0;
+    for (i = 0; i < n && ok; i++) {
+        uint64_t c = load_acquire(&sd->smp->cpu[cpus[i]]->flush.catchup_ticks);
+        if (c > *max_catchup)
+            *max_catchup = c;
+    }
+    return ok;
+}
+
+void shootdown_set_lazy(struct shootdown *sd, const uint32_t *cpus, uint32_t n, bool lazy)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        struct percpu *pc = sd->smp->cpu[cpus[i]];
+        if (sd->lazy == LAZY_XEN_RUNNING)
+            store_release(&pc->tlbs.is_running, lazy ? 0 : 1);
+        else
+            store_release(&pc->tlbs.is_lazy, lazy ? 1 : 0);
+    }
+}
+
+/* Runs on every CPU: a full flush and the current generation. */
+static int64_t sync_cpu(struct percpu *pc, void *arg)
+{
+    struct shootdown *sd = arg;
+    flush_local_all();
+    pc->local_tlb_gen = load_acquire(&sd->mm.tlb_gen);
+    pc->user_flush_pending = 0;
+    store_relaxed(&pc->tlbs.is_lazy, 0);
+    store_relaxed(&pc->tlbs.is_running, 1);
+    store_relaxed(&pc->tlbs.need_flush, 0);
+    return 0;
+}
+
+bool shootdown_sync_all(struct shootdown *sd)
+{
+    struct smp *s = sd->smp;
+    uint32_t i;
+    bool ok = true;
+    sync_cpu(this_percpu(), sd);
+    for (i = 0; i < s->count; i++)
+        if (i != this_percpu()->index && smp_usable(s, i))
+            smp_post(s, i, CMD_GENERIC, sync_cpu, sd);
+    for (i = 0; i < s->count; i++)
+        if (i != this_percpu()->index && smp_usable(s, i))
+            ok &= smp_wait(s, i, tsc_now() + s->timeout_ticks) == WAIT_OK;
+    return ok;
+}

@@ -1,0 +1,118 @@
+/*
+ * The shootdown protocol every experiment shares, written the way Linux runs
+ * it (arch/x86/mm/tlb.c, ../shared/reference/tlb-mechanics.md A.1-A.7):
+ *
+ *  - the initiator bumps the mm's TLB generation (inc_mm_tlb_gen), fills one
+ *    flush request in its own cache line, writes each chosen target's request
+ *    slot, then sends one IPI per target; the targets read the request, flush,
+ *    and acknowledge in their own line (the CSD lock of
+ *    smp_call_function_many_cond);
+ *  - sequential order flushes locally before the IPIs (before 5.13),
+ *    concurrent order after sending them (since 5.13, commit 4ce94eabac16);
+ *  - the handler is flush_tlb_func(): skip when the CPU's generation already
+ *    covers the request, INVLPG per page when it is exactly one behind and
+ *    the range is within the ceiling, a full flush otherwise;
+ *  - lazy CPUs are skipped (should_flush_tlb()) unless page tables were
+ *    freed, and catch up when they switch back by comparing generations;
+ *    the Xen variant skips CPUs not marked running and makes them flush on
+ *    their next schedule;
+ *  - with PTI each page is invalidated again in the user PCID (INVPCID), or
+ *    the user PCID is marked and flushed at the next return to user.
+ *
+ * Verification: the request's pages were remapped to frames with fresh
+ * signatures before the shootdown; after acknowledging, every CPU reads
+ * them through its TLB. A stale signature is recorded with CPU, VA,
+ * expected and seen value.
+ */
+#ifndef TLBSCOPE_CORE_SHOOTDOWN_H
+#define TLBSCOPE_CORE_SHOOTDOWN_H
+
+#include "core/record.h"
+#include "core/smp.h"
+#include "core/testmem.h"
+
+enum flush_order { ORDER_SEQUENTIAL = 0, ORDER_CONCURRENT };
+enum lazy_policy { LAZY_IPI_ALL = 0, LAZY_SKIP, LAZY_XEN_RUNNING };
+enum pti_mode { PTI_OFF = 0, PTI_INVPCID, PTI_DEFERRED };
+
+#define FLUSH_FREED_TABLES (1u << 0) /* page tables were freed: lazy CPUs must flush now */
+#define FLUSH_VERIFY (1u << 1)       /* targets verify the range right after acknowledging */
+
+struct flush_request {
+    uint64_t start;         /* first virtual address */
+    uint32_t pages;
+    uint32_t first_page;    /* test-region index of `start` */
+    uint32_t flags;
+    uint32_t initiator;
+    uint64_t new_tlb_gen;
+    uint8_t full;           /* pages > ceiling: one full flush instead of INVLPGs */
+} __attribute__((aligned(CACHE_LINE)));
+
+struct mm_generation {
+    volatile uint64_t tlb_gen; /* Linux mm->context.tlb_gen */
+} __attribute__((aligned(CACHE_LINE)));
+
+struct verify_request {
+    volatile uint64_t gen;
+    uint32_t first, count;
+    uint8_t large;           /* the 2 MiB pages */
+} __attribute__((aligned(CACHE_LINE)));
+
+struct shootdown {
+    struct flush_request req;  /* written by the initiator only */
+    struct mm_generation mm;
+    struct verify_request verify;
+    struct smp *smp;
+    struct testmem *tm;
+    uint32_t ceiling;
+    bool full_uses_invpcid;    /* INVPCID single-context instead of a CR3 reload */
+    enum lazy_policy lazy;
+    enum pti_mode pti;
+    uint64_t cr3_root;         /* for the PCID switches of the PTI variants */
+    uint32_t kernel_pcid, user_pcid;
+    uint32_t *sent;            /* scratch: targets that got an IPI this round */
+    uint32_t nsent;
+    uint64_t max_handler_ticks;/* slowest target's handler in the last round */
+};
+
+/* Allocates scratch and makes the protocol active for the IPI handlers. */
+bool shootdown_init(struct shootdown *sd, struct smp *s, struct testmem *tm, uint32_t ceiling);
+void shootdown_release(struct shootdown *sd);
+void shootdown_install_handlers(void);
+/*
+ * Brings every usable CPU to the same generation with a full flush (so the
+ * next request is a clean "one behind") and clears lazy/running flags and
+ * verification counters. Call at the start of each parameter point.
+ */
+bool shootdown_sync_all(struct shootdown *sd);
+
+/*
+ * One shootdown of test pages [first, first + pages) to `targets`, in the
+ * given order. The caller has already remapped the pages (testmem_flip).
+ * Returns the ticks from just after the PTE change to the last
+ * acknowledgement on the initiator's clock, or 0 when a target did not
+ * answer (it is then marked and the caller drops it).
+ */
+uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t n,
+                         enum flush_order order, uint32_t first, uint32_t pages, uint32_t flags);
+/* Waits for the FLUSH_VERIFY results of the last round's targets; false if one is lost. */
+bool shootdown_wait_verified(struct shootdown *sd);
+/* The initiator's own flush_tlb_func(), as used for local-only measurements. */
+void shootdown_flush_local(struct shootdown *sd, uint32_t first, uint32_t pages);
+
+/* Asks `cpus` (and the caller) to read pages and report stale ones; false if one is lost. */
+bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t first,
+                           uint32_t count, bool large);
+/* Lazy CPUs switch back: catch up, verify, go lazy again. Returns the slowest catch-up in ticks. */
+bool shootdown_switch_back(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
+                           uint64_t *max_catchup_ticks);
+/* Marks CPUs lazy (Linux) or not running (Xen). */
+void shootdown_set_lazy(struct shootdown *sd, const uint32_t *cpus, uint32_t n, bool lazy);
+
+/* Adds every CPU's verification counts to the record (and resets them). */
+void shootdown_collect(struct shootdown *sd, struct experiment_record *rec);
+/* Reads the test pages on the calling CPU (kernel PCID, and user PCID under PTI). */
+void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t first, uint32_t count,
+                           bool large);
+
+#endif

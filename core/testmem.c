@@ -1,0 +1,128 @@
+#include "core/testmem.h"
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/mem.h"
+
+/* Accessed and dirty preset: the CPU then never writes these PTEs itself
+ * while we rewrite them (it sets A/D with locked updates). */
+#define TEST_PTE_FLAGS (PTE_P | PTE_RW | PTE_A | PTE_D)
+
+static uint64_t make_signature(uint64_t generation, uint32_t page, uint32_t bank)
+{
+    return SIGNATURE_MAGIC | (generation << 16) | ((uint64_t)bank << 15) | page;
+}
+
+static volatile uint64_t *frame_word(uint64_t base, uint32_t index, uint64_t size)
+{
+    return (volatile uint64_t *)(uintptr_t)(base + (uint64_t)index * size);
+}
+
+bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc, void *ctx)
+{
+    uint32_t i;
+    uint64_t size = 0;
+    void *banks, *big;
+    mem_zero(tm, sizeof(*tm));
+    tm->pt = pt;
+    banks = alloc(ctx, 2ull * TEST_PAGES * PAGE_4K, PAGE_4K);
+    if (!banks)
+        return false;
+    tm->frame[0] = (uint64_t)(uintptr_t)banks;
+    tm->frame[1] = tm->frame[0] + (uint64_t)TEST_PAGES * PAGE_4K;
+    for (i = 0; i < TEST_PAGES; i++) {
+        tm->expected[i] = make_signature(0, i, 0);
+        *frame_word(tm->frame[0], i, PAGE_4K) = tm->expected[i];
+        *frame_word(tm->frame[1], i, PAGE_4K) = make_signature(0, i, 1);
+        if (!pt_map(pt, testmem_va(i), tm->frame[0] + (uint64_t)i * PAGE_4K, PAGE_4K,
+                    TEST_PTE_FLAGS, false))
+            return false;
+    }
+    tm->pte = pt_leaf(pt, testmem_va(0), &size);
+    if (!tm->pte || size != PAGE_4K)
+        return false;
+
+    big = alloc(ctx, 2ull * TEST_2M_PAGES * PAGE_2M, PAGE_2M);
+    if (big) {
+        tm->big_frame[0] = (uint64_t)(uintptr_t)big;
+        tm->big_frame[1] = tm->big_frame[0] + (uint64_t)TEST_2M_PAGES * PAGE_2M;
+        for (i = 0; i < TEST_2M_PAGES; i++) {
+            tm->big_expected[i] = make_signature(0, i, 0);
+            *frame_word(tm->big_frame[0], i, PAGE_2M) = tm->big_expected[i];
+            *frame_word(tm->big_frame[1], i, PAGE_2M) = make_signature(0, i, 1);
+            if (!pt_map(pt, testmem_va_2m(i), tm->big_frame[0] + (uint64_t)i * PAGE_2M, PAGE_2M,
+                        TEST_PTE_FLAGS, true))
+                return false;
+        }
+        tm->pde_2m = pt_leaf(pt, testmem_va_2m(0), &size);
+        tm->has_2m = tm->pde_2m && size == PAGE_2M;
+    }
+    return true;
+}
+
+void testmem_flip(struct testmem *tm, uint32_t first, uint32_t count)
+{
+    uint32_t i;
+    tm->generation++;
+    for (i = first; i < first + count && i < TEST_PAGES; i++) {
+        uint32_t bank = tm->bank_of[i] ^ 1u;
+        uint64_t sig = make_signature(tm->generation, i, bank);
+        *frame_word(tm->frame[bank], i, PAGE_4K) = sig;
+        store_relaxed(&tm->expected[i], sig);
+        /* the PTE store comes after the data it exposes (x86 keeps store order) */
+        store_release(&tm->pte[i], (tm->frame[bank] + (uint64_t)i * PAGE_4K) | TEST_PTE_FLAGS);
+        tm->bank_of[i] = (uint8_t)bank;
+    }
+}
+
+void testmem_flip_2m(struct testmem *tm, uint32_t first, uint32_t count)
+{
+    uint32_t i;
+    tm->generation++;
+    for (i = first; i < first + count && i < TEST_2M_PAGES; i++) {
+        uint32_t bank = tm->big_bank_of[i] ^ 1u;
+        uint64_t sig = make_signature(tm->generation, i, bank);
+        *frame_word(tm->big_frame[bank], i, PAGE_2M) = sig;
+        store_relaxed(&tm->big_expected[i], sig);
+        store_release(&tm->pde_2m[i],
+                      (tm->big_frame[bank] + (uint64_t)i * PAGE_2M) | TEST_PTE_FLAGS | PTE_PS);
+        tm->big_bank_of[i] = (uint8_t)bank;
+    }
+}
+
+static uint32_t check(const volatile uint64_t *expected, uint64_t (*va_of)(uint32_t),
+                      uint32_t first, uint32_t count, uint32_t limit, struct stale_hit *hit)
+{
+    uint32_t i, stale = 0;
+    for (i = first; i < first + count && i < limit; i++) {
+        uint64_t want = load_acquire(&expected[i]);
+        uint64_t seen = tlb_read64(va_of(i));
+        if (seen != want) {
+            if (stale == 0 && hit) {
+                hit->va = va_of(i);
+                hit->expected = want;
+                hit->seen = seen;
+            }
+            stale++;
+        }
+    }
+    return stale;
+}
+
+uint32_t testmem_check(const struct testmem *tm, uint32_t first, uint32_t count,
+                       struct stale_hit *hit)
+{
+    return check(tm->expected, testmem_va, first, count, TEST_PAGES, hit);
+}
+
+uint32_t testmem_check_2m(const struct testmem *tm, uint32_t first, uint32_t count,
+                          struct stale_hit *hit)
+{
+    return check(tm->big_expected, testmem_va_2m, first, count, TEST_2M_PAGES, hit);
+}
+
+void testmem_touch(const struct testmem *tm, uint32_t first, uint32_t count)
+{
+    uint32_t i;
+    for (i = first; i < first + count && i < TEST_PAGES; i++)
+        (void)tlb_read64(testmem_va(i));
+}

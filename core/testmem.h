@@ -1,0 +1,71 @@
+/*
+ * The test region: virtual pages whose PTEs the experiments rewrite, and
+ * the frames they point to.
+ *
+ * 512 4 KiB pages at TEST_VA_BASE (one page table, so the PTEs are an array)
+ * each map either a frame of bank 0 or the same-numbered frame of bank 1.
+ * A remap ("flip") writes a fresh signature into the frame a page is about
+ * to map, then rewrites the PTE to it; the frame it leaves keeps the old
+ * signature. A CPU that reads the page through a stale TLB entry therefore
+ * sees the old signature: that is the verifier. TEST_2M_PAGES large pages at
+ * TEST_2M_VA_BASE do the same with 2 MiB frames for the INVLPGB stride form.
+ *
+ * The mappings are non-global, like user mappings in Linux: a CR3 reload
+ * flushes them. The identity map of the rest of memory is global.
+ */
+#ifndef TLBSCOPE_CORE_TESTMEM_H
+#define TLBSCOPE_CORE_TESTMEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/paging.h"
+
+#define TEST_VA_BASE 0x00007e0000000000ull /* PML4 slot 252, far from any RAM */
+#define TEST_PAGES 512u
+#define TEST_2M_VA_BASE (TEST_VA_BASE + PAGE_1G)
+#define TEST_2M_PAGES 4u
+#define SIGNATURE_MAGIC 0x7e5c000000000000ull
+
+struct testmem {
+    struct pt_ctx *pt;
+    uint64_t *pte;             /* TEST_PAGES consecutive PTEs */
+    uint64_t frame[2];         /* physical base of bank 0 and bank 1 (TEST_PAGES frames each) */
+    uint8_t bank_of[TEST_PAGES];
+    volatile uint64_t expected[TEST_PAGES]; /* signature each page must show now */
+    uint64_t *pde_2m;          /* TEST_2M_PAGES consecutive PDEs */
+    uint64_t big_frame[2];     /* 2 MiB-aligned bases of 2 banks of TEST_2M_PAGES frames */
+    uint8_t big_bank_of[TEST_2M_PAGES];
+    volatile uint64_t big_expected[TEST_2M_PAGES];
+    uint64_t generation;
+    bool has_2m;
+};
+
+/* Memory for frames, supplied by the platform: `bytes` at `align`, identity-mapped. */
+typedef void *(*testmem_alloc_fn)(void *ctx, uint64_t bytes, uint64_t align);
+
+/* Maps the region into `pt` and writes initial signatures. */
+bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc, void *ctx);
+static inline uint64_t testmem_va(uint32_t page) { return TEST_VA_BASE + (uint64_t)page * PAGE_4K; }
+static inline uint64_t testmem_va_2m(uint32_t page) { return TEST_2M_VA_BASE + (uint64_t)page * PAGE_2M; }
+
+/*
+ * Remaps pages [first, first + count) to the other bank with fresh
+ * signatures. No invalidation: that is the caller's shootdown. Run by one
+ * CPU at a time (the initiator).
+ */
+void testmem_flip(struct testmem *tm, uint32_t first, uint32_t count);
+void testmem_flip_2m(struct testmem *tm, uint32_t first, uint32_t count);
+
+struct stale_hit {
+    uint64_t va, expected, seen;
+};
+/* Reads every page of the range through the TLB; returns how many showed a stale signature. */
+uint32_t testmem_check(const struct testmem *tm, uint32_t first, uint32_t count,
+                       struct stale_hit *first_hit);
+uint32_t testmem_check_2m(const struct testmem *tm, uint32_t first, uint32_t count,
+                          struct stale_hit *first_hit);
+/* Loads the translations of the range into this CPU's TLB. */
+void testmem_touch(const struct testmem *tm, uint32_t first, uint32_t count);
+
+#endif
