@@ -6,6 +6,10 @@
 #include "core/atomic.h"
 #include "core/timing.h"
 
+#if defined(__SANITIZE_THREAD__)
+uint64_t tsan_fence_word;
+#endif
+
 const char *command_name(uint32_t id)
 {
     static const char *const names[] = { "none", "release", "ping", "probe", "spin-as-target",

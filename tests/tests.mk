@@ -57,3 +57,10 @@ test-full:
 	@$(MAKE) --no-print-directory all image unit-tests
 	@TLBSCOPE_TEST_FULL=1 tests/run-all.sh
 include tests/fuzz/fuzz.mk
+
+# The protocol test also runs without ThreadSanitizer (faster, and under valgrind if wanted).
+$(BUILD)/host/tests/test_protocol: tests/host/tsan_protocol.c $(SUPPORT_SRCS) $(BUILD)/host/libtlbscope.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< $(SUPPORT_SRCS) $(BUILD)/host/libtlbscope.a -o $@ -lcmocka -ljansson -pthread
+unit-tests: $(BUILD)/host/tests/test_protocol

@@ -9,8 +9,17 @@
 
 #define FAKE_MAX_INVLPG 4096
 #define FAKE_MSRS 0x1000
+#define FAKE_TLB_ENTRIES 1024
+
+/* One cached translation of the simulated TLB. */
+struct fake_tlb_entry {
+    uint64_t va_page, pa_page;
+    bool valid;
+};
 
 struct fake_cpu {
+    struct fake_tlb_entry tlb[FAKE_TLB_ENTRIES]; /* direct-mapped by page number */
+    uint64_t tlb_misses;
     uint32_t index;
     uint64_t cr3, cr4;
     uint32_t invlpg_count;
@@ -23,6 +32,15 @@ struct fake_cpu {
 };
 
 void host_init(void);
+
+/*
+ * The simulated TLB: tlb_read64() translates through the page tables
+ * registered here and caches the translation per fake CPU until invlpg,
+ * invpcid or a CR3 write drops it, like a real TLB. A protocol that forgets
+ * an invalidation reads the old frame.
+ */
+struct pt_ctx;
+void fake_tlb_use_tables(const struct pt_ctx *pt);
 
 /* Fake IPIs: apic_send_ipi() calls the sink (UINT32_MAX = all but self). */
 typedef void (*fake_ipi_sink)(uint32_t dest_apic_id, uint8_t vector);
