@@ -207,7 +207,12 @@ static bool parse_cpulist(char *s, struct cpu_list *out, struct strbuf *why)
             }
             hi = lo;
         }
-        if (lo > hi || hi > 0xffffffffull) {
+        if (hi > 0xffffffffull) {
+            sb_printf(why, "%llu is beyond the largest CPU index 4294967295",
+                      (unsigned long long)hi);
+            return false;
+        }
+        if (lo > hi) {
             sb_puts(why, "a range must go from low to high");
             return false;
         }
@@ -490,8 +495,11 @@ static void handle_pair(struct parse_state *ps, uint32_t line, char *token)
     }
     ps->first_line[idx] = line;
     if (!eq[1]) {
-        msg_add(ps->msgs, where, "key '%s' has an empty value; default %s used", token,
-                k->default_text);
+        if (ps->cfg->set_mask & (1ull << idx))
+            msg_add(ps->msgs, where, "key '%s' has an empty value; earlier value kept", token);
+        else
+            msg_add(ps->msgs, where, "key '%s' has an empty value; default %s used", token,
+                    k->default_text);
         return;
     }
     sb_init_fixed(&why, why_buf, sizeof(why_buf));
@@ -567,9 +575,16 @@ void config_parse(struct config *cfg, const char *text, size_t len, const char *
                     CONFIG_MAX_LINE);
             continue;
         }
-        for (size_t i = 0; i < n; i++)
-            if (!is_text_byte((unsigned char)text[start + i]))
-                binary = true;
+        /* after '#' anything but NUL goes (a UTF-8 comment is no reason to complain) */
+        for (size_t i = 0; i < n && !binary; i++) {
+            unsigned char c = (unsigned char)text[start + i];
+            if (c == '#') {
+                while (++i < n && !binary)
+                    binary = text[start + i] == 0;
+                break;
+            }
+            binary = !is_text_byte(c);
+        }
         if (binary) {
             msg_add(msgs, where, "line contains non-text bytes; line ignored");
             continue;
@@ -594,6 +609,9 @@ bool cpu_list_contains(const struct cpu_list *l, uint32_t cpu)
 void config_check_cpus(struct config *cfg, uint32_t cpu_count, struct msg_list *msgs)
 {
     uint32_t i, kept = 0;
+    /* the BSP always exists: a count of 0 means the caller knows nothing yet */
+    if (cpu_count == 0)
+        cpu_count = 1;
     if (cfg->initiator >= cpu_count) {
         msg_add(msgs, "config", "initiator=%u but this machine has CPUs 0-%u; using 0",
                 cfg->initiator, cpu_count - 1);
@@ -693,10 +711,12 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     if (cfg->cpus.all) {
         jw_str(w, "all");
     } else {
-        char buf[CONFIG_MAX_LINE];
+        /* "4294967295-4294967295," is 22 characters; a line limit does not bound a list that
+         * config_check_cpus() or a caller built */
+        char buf[CONFIG_MAX_RANGES * 22 + 1];
         struct strbuf sb;
         sb_init_fixed(&sb, buf, sizeof(buf));
-        for (i = 0; i < cfg->cpus.count; i++) {
+        for (i = 0; i < cfg->cpus.count && i < CONFIG_MAX_RANGES; i++) {
             if (i)
                 sb_putc(&sb, ',');
             if (cfg->cpus.ranges[i].first == cfg->cpus.ranges[i].last)

@@ -21,6 +21,7 @@ struct smbios_processor {
     uint32_t core_count;
     uint32_t thread_count;
     uint8_t id[8]; /* CPUID leaf 1 EAX then EDX, little-endian */
+    bool populated; /* Status bit 6: a processor sits in the socket */
 };
 
 struct smbios_info {
@@ -32,8 +33,9 @@ struct smbios_info {
     bool has_uuid;
     uint8_t uuid[16];
     char board_manufacturer[FW_STR], board_product[FW_STR], board_version[FW_STR];
-    uint32_t socket_count;
+    uint32_t socket_count; /* type 4 structures seen; the first FW_MAX_SOCKETS are kept */
     struct smbios_processor sockets[FW_MAX_SOCKETS];
+    uint32_t structures;   /* structures walked, End-of-Table included */
 };
 
 struct acpi_info {
@@ -47,6 +49,8 @@ struct acpi_info {
     uint32_t pm_timer_port;     /* FADT PM timer I/O port, 0 if none */
     bool pm_timer_32bit;
 };
+
+struct acpi_numa_map; /* core/acpi.h */
 
 struct rtc_time {
     uint16_t year;
@@ -63,6 +67,9 @@ struct firmware_info {
     bool rtc_plausible;
     struct smbios_info smbios;
     struct acpi_info acpi;
+    /* APIC ID -> NUMA node (SRAT) and node distances (SLIT); NULL when the
+     * firmware has no usable SRAT. Look up with acpi_numa_node_of(). */
+    struct acpi_numa_map *numa;
 };
 
 const char *secure_boot_name(enum secure_boot_state s);

@@ -40,6 +40,16 @@ bool wait_u64_ne(const volatile uint64_t *p, uint64_t old, uint64_t deadline)
     return true;
 }
 
+bool wait_u64_ge(const volatile uint64_t *p, uint64_t want, uint64_t deadline)
+{
+    while (load_acquire(p) < want) {
+        if (deadline_passed(deadline))
+            return load_acquire(p) >= want;
+        cpu_relax();
+    }
+    return true;
+}
+
 bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
               uint64_t timeout_ticks)
 {

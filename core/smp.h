@@ -216,6 +216,8 @@ bool smp_record_fault(struct trap_frame *f);
 /* Spin helpers with deadlines (every wait in the tool goes through one of these). */
 bool wait_u64_eq(const volatile uint64_t *p, uint64_t want, uint64_t deadline);
 bool wait_u64_ne(const volatile uint64_t *p, uint64_t old, uint64_t deadline);
+/* For counters that only grow: true once *p >= want. */
+bool wait_u64_ge(const volatile uint64_t *p, uint64_t want, uint64_t deadline);
 bool deadline_passed(uint64_t deadline);
 
 #endif

@@ -6,6 +6,9 @@
 #include "core/firmware_info.h"
 #include "core/msglist.h"
 
+/* Fills fw->smbios, fw->acpi and fw->numa (allocated; NULL without a SRAT). */
 void fwtables_collect(struct firmware_info *fw, struct msg_list *warnings);
+/* Frees fw->numa (optional: the pool goes away with the application anyway). */
+void fwtables_release(struct firmware_info *fw);
 
 #endif
