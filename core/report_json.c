@@ -289,6 +289,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
     jw_kv_u64(w, "cpu_count", r->topo.count);
     jw_kv_u64(w, "cpus_ok", cpu_table_count_state(&r->topo, CPU_OK));
     jw_kv_bool(w, "mp_services", r->mp_available);
+    jw_kv_str(w, "source", r->topology_source);
     jw_kv_str(w, "mp_note", r->mp_note[0] ? r->mp_note : NULL);
     jw_key(w, "cpus");
     jw_array_begin(w);

@@ -1,5 +1,199 @@
+/*
+ * Text views of the experiments for the .txt summary and the console:
+ * tables a person reads, with nanoseconds (from the measured TSC rate) and
+ * the raw tick values in the JSON for tools.
+ */
 #include "core/mem.h"
 #include "core/report_views.h"
+
+#define MATRIX_MAX 16 /* above this many CPUs the IPI view shows classes */
+
+/* A parameter condition: string value when str is set, else number. */
+struct cond {
+    const char *key;
+    const char *str;
+    int64_t num;
+};
+
+static const struct result_point *find(const struct point_list *l, const struct cond *c, unsigned n)
+{
+    uint32_t i;
+    unsigned k;
+    for (i = 0; i < l->count; i++) {
+        const struct result_point *p = &l->items[i];
+        for (k = 0; k < n; k++) {
+            const struct point_param *a = point_find_param(p, c[k].key);
+            if (!a || (c[k].str ? (!a->str || !str_eq(a->str, c[k].str)) : (a->str || a->num != c[k].num)))
+                break;
+        }
+        if (k == n)
+            return p;
+    }
+    return NULL;
+}
+#define FIND(list, ...) find((list), (const struct cond[]){ __VA_ARGS__ }, \
+                             sizeof((const struct cond[]){ __VA_ARGS__ }) / sizeof(struct cond))
+
+static const struct stats *metric(const struct result_point *p, const char *name)
+{
+    uint8_t i;
+    for (i = 0; p && i < p->nmetrics; i++)
+        if (str_eq(p->metrics[i].name, name))
+            return &p->metrics[i].st;
+    return NULL;
+}
+
+/* "  12.3 us" style cell, 9 wide */
+static void cell_time(struct strbuf *sb, const struct run *r, const struct stats *st, uint64_t which)
+{
+    uint64_t ns;
+    if (!st) {
+        sb_printf(sb, " %9s", "-");
+        return;
+    }
+    ns = ticks_to_ns(which, r->tsc_hz);
+    if (ns >= 10000000)
+        sb_printf(sb, " %6llu ms", (unsigned long long)(ns / 1000000));
+    else if (ns >= 10000)
+        sb_printf(sb, " %6llu us", (unsigned long long)(ns / 1000));
+    else
+        sb_printf(sb, " %6llu ns", (unsigned long long)ns);
+}
+
+static void view_ipi_matrix(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
+{
+    uint32_t n = r->topo.count, i, j;
+    if (n > MATRIX_MAX || e->results.count == 0) {
+        report_view_points(r, e, &e->summary, sb, 8);
+        return;
+    }
+    sb_puts(sb, "  p50 round trip, initiator (rows) -> target (columns)\n       ");
+    for (j = 0; j < n; j++)
+        sb_printf(sb, " %9u", j);
+    sb_putc(sb, '\n');
+    for (i = 0; i < n; i++) {
+        sb_printf(sb, "  %4u ", i);
+        for (j = 0; j < n; j++) {
+            const struct result_point *p =
+                FIND(&e->results, { "initiator", NULL, i }, { "target", NULL, j });
+            const struct stats *st = metric(p, "latency");
+            if (i == j)
+                sb_printf(sb, " %9s", ".");
+            else
+                cell_time(sb, r, st, st ? st->p50 : 0);
+        }
+        sb_putc(sb, '\n');
+    }
+    for (i = 0; i < e->summary.count; i++) {
+        const struct result_point *p = &e->summary.items[i];
+        const struct stats *st = metric(p, "latency");
+        sb_printf(sb, "  %-14s p50", p->params[0].str ? p->params[0].str : "?");
+        cell_time(sb, r, st, st ? st->p50 : 0);
+        sb_puts(sb, "  p99");
+        cell_time(sb, r, st, st ? st->p99 : 0);
+        sb_printf(sb, "  (%llu samples)\n", (unsigned long long)(st ? st->n : 0));
+    }
+}
+
+static void view_seq_conc(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
+{
+    uint32_t i;
+    sb_printf(sb, "  %7s %5s %10s %10s %10s %10s %9s\n", "targets", "pages", "seq p50", "conc p50",
+              "seq p99", "conc p99", "conc/seq");
+    for (i = 0; i < e->summary.count; i++) {
+        const struct result_point *s = &e->summary.items[i];
+        const struct point_param *t = point_find_param(s, "targets");
+        const struct point_param *pg = point_find_param(s, "pages");
+        const struct stats *seq, *conc;
+        if (!t || !pg)
+            continue;
+        seq = metric(FIND(&e->results, { "mode", "seq", 0 }, { "targets", NULL, t->num },
+                          { "pages", NULL, pg->num }), "latency");
+        conc = metric(FIND(&e->results, { "mode", "conc", 0 }, { "targets", NULL, t->num },
+                           { "pages", NULL, pg->num }), "latency");
+        sb_printf(sb, "  %7lld %5lld", (long long)t->num, (long long)pg->num);
+        sb_putc(sb, ' ');
+        cell_time(sb, r, seq, seq ? seq->p50 : 0);
+        cell_time(sb, r, conc, conc ? conc->p50 : 0);
+        cell_time(sb, r, seq, seq ? seq->p99 : 0);
+        cell_time(sb, r, conc, conc ? conc->p99 : 0);
+        if (s->nvalues) {
+            sb_puts(sb, "     ");
+            sb_fixed(sb, s->values[0].milli, 3);
+        }
+        sb_putc(sb, '\n');
+    }
+}
+
+static void view_lazy(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
+{
+    static const char *const variants[] = { "skip_lazy", "ipi_all", "freed_tables", "xen_running" };
+    int64_t k, kmax = -1;
+    uint32_t i, v;
+    for (i = 0; i < e->results.count; i++) {
+        const struct point_param *p = point_find_param(&e->results.items[i], "lazy");
+        if (p && p->num > kmax)
+            kmax = p->num;
+    }
+    sb_printf(sb, "  p50 shootdown latency by lazy CPUs k (catch-up of the slowest lazy CPU)\n  %4s", "k");
+    for (v = 0; v < 4; v++)
+        sb_printf(sb, " %12s", variants[v]);
+    sb_printf(sb, " %10s\n", "catch-up");
+    for (k = 0; k <= kmax; k++) {
+        const struct stats *cu = NULL;
+        bool any = false;
+        for (v = 0; v < 4; v++)
+            any |= FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k }) != NULL;
+        if (!any)
+            continue;
+        sb_printf(sb, "  %4lld", (long long)k);
+        for (v = 0; v < 4; v++) {
+            const struct result_point *p =
+                FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k });
+            const struct stats *st = metric(p, "latency");
+            sb_puts(sb, "   ");
+            cell_time(sb, r, st, st ? st->p50 : 0);
+            if (v == 0)
+                cu = metric(p, "catchup");
+        }
+        sb_putc(sb, ' ');
+        cell_time(sb, r, cu, cu ? cu->p50 : 0);
+        sb_putc(sb, '\n');
+    }
+}
+
+static void view_invlpgb(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
+{
+    static const char *const forms[] = { "pages", "stride_2m", "pcid" };
+    uint32_t f, i;
+    sb_printf(sb, "  %-10s %5s %12s %12s %9s\n", "form", "pages", "invlpgb p50", "ipi p50",
+              "ipi/invlpgb");
+    for (f = 0; f < 3; f++) {
+        for (i = 0; i < e->results.count; i++) {
+            const struct result_point *p = &e->results.items[i];
+            const struct point_param *m = point_find_param(p, "method");
+            const struct point_param *fm = point_find_param(p, "form");
+            const struct point_param *pg = point_find_param(p, "pages");
+            const struct result_point *ipi;
+            const struct stats *a, *b;
+            if (!m || !fm || !pg || !m->str || !fm->str || !str_eq(m->str, "invlpgb") ||
+                !str_eq(fm->str, forms[f]))
+                continue;
+            a = metric(p, "latency");
+            ipi = FIND(&e->results, { "method", "ipi", 0 }, { "form", forms[f], 0 },
+                       { "pages", NULL, pg->num });
+            b = metric(ipi, "latency");
+            sb_printf(sb, "  %-10s %5lld  ", forms[f], (long long)pg->num);
+            cell_time(sb, r, a, a ? a->p50 : 0);
+            sb_puts(sb, "   ");
+            cell_time(sb, r, b, b ? b->p50 : 0);
+            if (a && b && a->p50)
+                sb_printf(sb, " %6llu.%02llu", (unsigned long long)(b->p50 / a->p50),
+                          (unsigned long long)(b->p50 * 100 / a->p50 % 100));
+            sb_putc(sb, '\n');
+        }
+    }
+}
 
 static void write_params(const struct result_point *p, struct strbuf *sb)
 {
@@ -15,7 +209,7 @@ static void write_params(const struct result_point *p, struct strbuf *sb)
         else
             sb_printf(&line, "%s=%lld", p->params[i].key, (long long)p->params[i].num);
     }
-    sb_printf(sb, "  %-44s", buf);
+    sb_printf(sb, "  %-40s", buf);
 }
 
 void report_view_points(const struct run *r, const struct experiment_record *e,
@@ -25,14 +219,14 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
     (void)e;
     for (i = 0; i < l->count && i < max_lines; i++) {
         const struct result_point *p = &l->items[i];
-        const struct stats *st;
         uint8_t v;
         write_params(p, sb);
         if (p->nmetrics) {
-            st = &p->metrics[0].st;
-            sb_printf(sb, " %s p50 %8llu p99 %8llu ticks (p50 %llu ns)", p->metrics[0].name,
-                      (unsigned long long)st->p50, (unsigned long long)st->p99,
-                      (unsigned long long)ticks_to_ns(st->p50, r->tsc_hz));
+            const struct stats *st = &p->metrics[0].st;
+            sb_printf(sb, " %s p50", p->metrics[0].name);
+            cell_time(sb, r, st, st->p50);
+            sb_puts(sb, " p99");
+            cell_time(sb, r, st, st->p99);
         }
         for (v = 0; v < p->nvalues; v++) {
             sb_printf(sb, " %s ", p->values[v].key);
@@ -48,9 +242,16 @@ void report_view_experiment(const struct run *r, const struct experiment_record 
                             struct strbuf *sb)
 {
     sb_printf(sb, "\n%s%s: %s\n", e->id, e->emulated ? " [EMULATED]" : "", e->title);
-    if (e->summary.count) {
+    if (str_eq(e->id, "ipi_roundtrip"))
+        view_ipi_matrix(r, e, sb);
+    else if (str_eq(e->id, "shootdown_seq_vs_conc"))
+        view_seq_conc(r, e, sb);
+    else if (str_eq(e->id, "shootdown_lazy"))
+        view_lazy(r, e, sb);
+    else if (str_eq(e->id, "invlpgb_range"))
+        view_invlpgb(r, e, sb);
+    else if (e->summary.count)
         report_view_points(r, e, &e->summary, sb, 64);
-    } else {
+    else
         report_view_points(r, e, &e->results, sb, 32);
-    }
 }

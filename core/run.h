@@ -63,6 +63,7 @@ struct run {
     bool microcode_uniform;
 
     struct cpu_table topo;
+    const char *topology_source; /* how package/core/thread were derived */
     bool mp_available;
     char mp_note[160];        /* why the run is single-CPU, when it is */
     struct method_info method;

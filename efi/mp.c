@@ -2,6 +2,8 @@
 #include "efi/mp_protocol.h"
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/topology.h"
+#include "core/acpi.h"
 #include "core/mem.h"
 #include "core/takeover.h"
 #include "core/strbuf.h"
@@ -10,6 +12,8 @@ static EFI_GUID mp_guid = TLBSCOPE_MP_SERVICES_GUID;
 static struct mp_services *mp;
 static EFI_EVENT aps_done;
 static bool aps_started;
+
+static void refine_topology(struct run *r);
 
 static bool bsp_only(struct run *r, const char *why, EFI_STATUS st)
 {
@@ -24,9 +28,32 @@ static bool bsp_only(struct run *r, const char *why, EFI_STATUS st)
     r->topo.cpus = c;
     r->topo.count = 1;
     r->mp_available = false;
+    refine_topology(r);
     fmt_into(r->mp_note, sizeof(r->mp_note), "%s (%s): running on the BSP alone", why,
              efi_status_name(st));
     return true;
+}
+
+/*
+ * Package/core/thread: the firmware's location (GetProcessorInfo) is kept
+ * when CPUID enumerates nothing; otherwise each APIC ID is split with the
+ * field widths of CPUID 1Fh/0Bh (or AMD 8000_0008h/8000_001Eh), which is
+ * what the operating system would do. NUMA nodes come from the SRAT.
+ */
+static void refine_topology(struct run *r)
+{
+    struct topo_shifts shifts;
+    uint32_t i;
+    topology_decode(cpuid_live, NULL, &r->cpu, &shifts);
+    r->topology_source = topo_source_name(shifts.source);
+    for (i = 0; i < r->topo.count; i++) {
+        struct cpu_info *c = &r->topo.cpus[i];
+        if (shifts.source != TOPO_SRC_NONE) {
+            topology_split(&shifts, c->apic_id, &c->package, &c->core, &c->thread);
+            c->topology_from_cpuid = true;
+        }
+        c->numa_node = acpi_numa_node_of(r->fw.numa, c->apic_id);
+    }
 }
 
 void mp_enumerate(struct run *r)
@@ -106,6 +133,7 @@ void mp_enumerate(struct run *r)
     r->topo.cpus = cpus;
     r->topo.count = next; /* entries that GetProcessorInfo described */
     r->mp_available = true;
+    refine_topology(r);
 }
 
 /* Called by the firmware on each AP: Microsoft ABI, whatever EFIAPI means here. */

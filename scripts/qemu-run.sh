@@ -3,6 +3,8 @@
 #
 # Environment (all optional):
 #   SMP=4 CPU=max MEM=512 ARGS='k=v ...' QEMU=qemu-system-x86_64 QEMU_EXTRA='...'
+#   (SMP may be a full -smp value, e.g. SMP=12,sockets=2,cores=3,threads=2)
+#   NUMA=2               split memory and CPUs into that many NUMA nodes
 #   TIMEOUT=900          hard limit for QEMU, seconds
 #   IMAGE=build/tlbscope.img   the image `make image` built
 #   RUNDIR=build/run     per-run files: stick.img, OVMF_VARS.fd, serial.log
@@ -19,7 +21,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-SMP=${SMP:-4}; CPU=${CPU:-max}; MEM=${MEM:-512}; ARGS=${ARGS:-}
+SMP=${SMP:-4}; CPU=${CPU:-max}; MEM=${MEM:-512}; ARGS=${ARGS:-}; NUMA=${NUMA:-}
 QEMU=${QEMU:-qemu-system-x86_64}; QEMU_EXTRA=${QEMU_EXTRA:-}; TIMEOUT=${TIMEOUT:-900}
 IMAGE=${IMAGE:-$here/build/tlbscope.img}; RUNDIR=${RUNDIR:-$here/build/run}
 OUTDIR=${OUTDIR:-$here/reports/runs}; ACCEL=${ACCEL:-tcg}
@@ -73,7 +75,18 @@ if [ $interactive = 1 ]; then
 else
     serial=(-chardev "file,id=ser0,path=$log" -serial chardev:ser0)
 fi
-rm -f "$log"
+rm -f "$log" "$OUTDIR/latest.json" "$OUTDIR/latest.txt"
+numa=()
+if [ -n "$NUMA" ] && [ "$NUMA" -gt 1 ]; then
+    ncpu=${SMP%%,*}
+    per_mem=$((MEM / NUMA)); per_cpu=$((ncpu / NUMA))
+    for ((n = 0; n < NUMA; n++)); do
+        first=$((n * per_cpu)); last=$(( n == NUMA - 1 ? ncpu - 1 : first + per_cpu - 1 ))
+        numa+=(-object "memory-backend-ram,id=numa$n,size=${per_mem}M"
+               -numa "node,nodeid=$n,cpus=$first-$last,memdev=numa$n")
+    done
+    MEM=$((per_mem * NUMA))
+fi
 # shellcheck disable=SC2086
 cmd=("$QEMU" -machine q35 -accel "$ACCEL" -m "$MEM" -smp "$SMP" -cpu "$CPU"
      -drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
@@ -81,10 +94,10 @@ cmd=("$QEMU" -machine q35 -accel "$ACCEL" -m "$MEM" -smp "$SMP" -cpu "$CPU"
      -drive "if=none,id=stick,format=raw,file=$stick$ro"
      -device qemu-xhci,id=xhci -device "usb-storage,bus=xhci.0,drive=stick,removable=on"
      -display none -vga none -nic none -monitor none -no-reboot
-     "${serial[@]}" $QEMU_EXTRA)
+     "${numa[@]}" "${serial[@]}" $QEMU_EXTRA)
 echo "${cmd[*]}" > "$RUNDIR/qemu.cmd"
 start=$(date +%s)
-timeout -k 10 "$TIMEOUT" "${cmd[@]}"
+timeout -k 10 "$TIMEOUT" "${cmd[@]}" 2> >(tee "$RUNDIR/qemu.err" >&2)
 qemu_rc=$?
 elapsed=$(( $(date +%s) - start ))
 
@@ -113,6 +126,10 @@ fi
 echo "$latest_json" > "$RUNDIR/report.path"
 
 result=$(grep -a '^RESULT: ' "$clean" | tail -n 1 | awk '{print $2}')
+if [ ! -s "$clean" ]; then
+    echo "qemu-run.sh: QEMU printed nothing on the serial port (exit $qemu_rc):" >&2
+    grep -v "TCG doesn't support" "$RUNDIR/qemu.err" | head -5 >&2
+fi
 if ! grep -aq '^TLBSCOPE DONE' "$clean"; then
     rc=2
     why="no 'TLBSCOPE DONE' line"
