@@ -1,4 +1,5 @@
 #include "core/config.h"
+#include "arch/x86/fault.h"
 #include "core/json.h"
 #include "core/mem.h"
 #include "core/strbuf.h"
@@ -18,6 +19,7 @@ struct key_spec {
 static const char *const exit_choices[] = { "shell", "shutdown", NULL };
 static const char *const apic_choices[] = { "auto", "xapic", "x2apic", NULL };
 static const char *const profile_choices[] = { "default", "quick", "full", NULL };
+static const char *const target_wait_choices[] = { "auto", "spin", "halt", NULL };
 
 #define OFF(field) offsetof(struct config, field)
 
@@ -25,6 +27,9 @@ static const char *const profile_choices[] = { "default", "quick", "full", NULL 
 static const struct key_spec keys[] = {
     { "exit", K_ENUM, 0, 0, exit_choices, OFF(exit_mode), "shell",
       "after the run: return to the UEFI shell, or power the machine off" },
+    { "target_wait", K_ENUM, 0, 0, target_wait_choices, OFF(target_wait), "auto",
+      "how waiting CPUs wait: spin (busy, like CPUs running the mm), halt; auto = spin on "
+      "hardware, halt under a hypervisor" },
     { "apic", K_ENUM, 0, 0, apic_choices, OFF(apic), "auto",
       "APIC mode for the measurements (auto keeps the firmware's; restored at exit)" },
     { "profile", K_ENUM, 0, 0, profile_choices, OFF(profile), "default",
@@ -37,7 +42,7 @@ static const struct key_spec keys[] = {
       "pages flushed one by one before a full flush (Linux tlb_single_page_flush_ceiling)" },
     { "ipi_pairs", K_UINT, 1, 1000000, NULL, OFF(ipi_pairs), "by profile (256)",
       "IPI round-trip pairs measured exhaustively before sampling by topology class" },
-    { "timeout_ms", K_UINT, 1, 600000, NULL, OFF(timeout_ms), "1000 (x50 under a hypervisor)",
+    { "timeout_ms", K_UINT, 1, 600000, NULL, OFF(timeout_ms), "1000 (x5 under a hypervisor)",
       "deadline for one CPU to answer one request" },
     { "budget_s", K_UINT, 1, 86400, NULL, OFF(budget_s), "by profile (120)",
       "time budget of one experiment; it is aborted as ERROR when exceeded" },
@@ -340,8 +345,10 @@ static bool parse_inject(char *s, struct config *cfg, struct strbuf *why)
             return false;
         }
         if (inj[i].kind == INJECT_FAULT) {
-            if (!parse_uint(field[2], &vec) || vec > 31 || vec == 2 || vec == 18) {
-                sb_printf(why, "'%s' is not an exception vector 0-31 (NMI 2 and #MC 18 excluded)",
+            if (!parse_uint(field[2], &vec) || vec > 31 || !arch_can_raise((uint32_t)vec)) {
+                sb_printf(why, "'%s' is not a vector the tool can raise: 0-31 except NMI (2), "
+                               "#MC (18) and vectors with an error code other than #GP (13) "
+                               "and #PF (14)",
                           field[2]);
                 return false;
             }
@@ -595,6 +602,17 @@ void config_parse(struct config *cfg, const char *text, size_t len, const char *
     }
 }
 
+bool config_is_set(const struct config *cfg, const char *key)
+{
+    unsigned i = key_index(key);
+    return i < KEY_COUNT && (cfg->set_mask & (1ull << i));
+}
+
+const char *target_wait_name(enum target_wait w)
+{
+    return (unsigned)w < 3 ? target_wait_choices[w] : "auto";
+}
+
 bool cpu_list_contains(const struct cpu_list *l, uint32_t cpu)
 {
     uint32_t i;
@@ -697,6 +715,7 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_object_begin(w);
     jw_kv_str(w, "exit", exit_mode_name(cfg->exit_mode));
     jw_kv_str(w, "apic", apic_request_name(cfg->apic));
+    jw_kv_str(w, "target_wait", target_wait_name(cfg->target_wait));
     jw_kv_str(w, "profile", profile_name(cfg->profile));
     jw_kv_u64(w, "samples", cfg->samples);
     jw_kv_u64(w, "warmup", cfg->warmup);

@@ -26,6 +26,7 @@ enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN };
 enum apic_request { APIC_REQ_AUTO = 0, APIC_REQ_XAPIC, APIC_REQ_X2APIC };
 enum profile { PROFILE_DEFAULT = 0, PROFILE_QUICK, PROFILE_FULL };
 enum inject_kind { INJECT_NONE = 0, INJECT_HANG, INJECT_FAULT, INJECT_SLOW };
+enum target_wait { TARGET_WAIT_AUTO = 0, TARGET_WAIT_SPIN, TARGET_WAIT_HALT };
 
 #define EMULATE_INVLPGB (1u << 0)
 #define EMULATE_INVPCID (1u << 1)
@@ -50,6 +51,7 @@ struct config {
     enum exit_mode exit_mode;
     enum apic_request apic;
     enum profile profile;
+    enum target_wait target_wait;
     uint32_t samples;        /* per parameter point, after warm-up */
     uint32_t warmup;
     uint32_t ceiling;        /* INVLPG-per-page limit, as tlb_single_page_flush_ceiling */
@@ -90,6 +92,9 @@ void config_finalize(struct config *cfg);
 void config_check_cpus(struct config *cfg, uint32_t cpu_count, struct msg_list *msgs);
 
 bool cpu_list_contains(const struct cpu_list *l, uint32_t cpu);
+/* True when `key` was given explicitly by some source (not a default). */
+bool config_is_set(const struct config *cfg, const char *key);
+const char *target_wait_name(enum target_wait w);
 bool config_experiment_selected(const struct config *cfg, const char *id);
 const char *profile_name(enum profile p);
 const char *exit_mode_name(enum exit_mode m);

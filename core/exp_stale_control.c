@@ -88,7 +88,7 @@ static void ctl_run(struct runner *r, struct experiment_record *rec, void *state
         return;
     }
     target_set_start(r, &st->ts);
-    for (round = 0; round < ROUNDS; round++) {
+    for (round = 0; round < ROUNDS && runner_budget_ok(r); round++) {
         uint32_t seen;
         uint64_t dummy = 0;
         /* 1: everyone caches the current translation */

@@ -79,7 +79,9 @@ static enum apic_mode choose_apic_mode(struct run *r)
 static uint64_t timeout_ms(const struct run *r)
 {
     /* under emulation one answer may wait for the host to schedule a vCPU */
-    return r->cpu.hypervisor ? (uint64_t)r->cfg.timeout_ms * 5 : r->cfg.timeout_ms;
+    if (r->cpu.hypervisor && !config_is_set(&r->cfg, "timeout_ms"))
+        return (uint64_t)r->cfg.timeout_ms * 5;
+    return r->cfg.timeout_ms;
 }
 
 /*
@@ -182,7 +184,8 @@ bool session_run(struct run *r)
         msg_add(&r->errors, "session", "out of memory for the per-CPU blocks");
         return true;
     }
-    s.smp.halt_waits = r->cpu.hypervisor;
+    s.smp.halt_waits = r->cfg.target_wait == TARGET_WAIT_HALT ||
+                       (r->cfg.target_wait == TARGET_WAIT_AUTO && r->cpu.hypervisor);
     r->method.target_wait = s.smp.halt_waits ? "hlt" : "spin";
     /* an AP gives itself back if it hears nothing for this long */
     s.smp.run_deadline = tsc_now() + ms_to_ticks((uint64_t)r->cfg.budget_s * 1000 * 16 + 60000);

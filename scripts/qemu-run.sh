@@ -75,7 +75,10 @@ if [ $interactive = 1 ]; then
 else
     serial=(-chardev "file,id=ser0,path=$log" -serial chardev:ser0)
 fi
-rm -f "$log" "$OUTDIR/latest.json" "$OUTDIR/latest.txt"
+rm -f "$log" "$OUTDIR/latest.json" "$OUTDIR/latest.txt" "$RUNDIR/registers.txt"
+# a monitor on loopback: when a run outlives its limit, every CPU's registers
+# are saved before QEMU is stopped, so a hang can be located
+monitor_port=$(( 20000 + (RANDOM % 20000) ))
 numa=()
 if [ -n "$NUMA" ] && [ "$NUMA" -gt 1 ]; then
     ncpu=${SMP%%,*}
@@ -93,12 +96,34 @@ cmd=("$QEMU" -machine q35 -accel "$ACCEL" -m "$MEM" -smp "$SMP" -cpu "$CPU"
      -drive "if=pflash,format=raw,unit=1,file=$RUNDIR/OVMF_VARS.fd"
      -drive "if=none,id=stick,format=raw,file=$stick$ro"
      -device qemu-xhci,id=xhci -device "usb-storage,bus=xhci.0,drive=stick,removable=on"
-     -display none -vga none -nic none -monitor none -no-reboot
+     -display none -vga none -nic none -no-reboot
+     -monitor "tcp:127.0.0.1:$monitor_port,server,nowait"
      "${numa[@]}" "${serial[@]}" $QEMU_EXTRA)
 echo "${cmd[*]}" > "$RUNDIR/qemu.cmd"
 start=$(date +%s)
-timeout -k 10 "$TIMEOUT" "${cmd[@]}" 2> >(tee "$RUNDIR/qemu.err" >&2)
-qemu_rc=$?
+"${cmd[@]}" 2> >(tee "$RUNDIR/qemu.err" >&2) &
+qemu_pid=$!
+qemu_rc=""
+while kill -0 "$qemu_pid" 2>/dev/null; do
+    if [ $(( $(date +%s) - start )) -ge "$TIMEOUT" ]; then
+        if exec 3<>"/dev/tcp/127.0.0.1/$monitor_port" 2>/dev/null; then
+            printf 'info registers -a\ninfo lapic\n' >&3
+            sleep 2
+            timeout 3 cat <&3 > "$RUNDIR/registers.txt" 2>/dev/null
+            exec 3>&-
+            echo "qemu-run.sh: limit of ${TIMEOUT}s reached; CPU registers saved in $RUNDIR/registers.txt" >&2
+        fi
+        kill "$qemu_pid" 2>/dev/null
+        sleep 5
+        kill -9 "$qemu_pid" 2>/dev/null
+        qemu_rc=124
+        break
+    fi
+    sleep 1
+done
+wait "$qemu_pid" 2>/dev/null
+rc_wait=$?
+[ -n "$qemu_rc" ] || qemu_rc=$rc_wait
 elapsed=$(( $(date +%s) - start ))
 
 clean="$RUNDIR/serial.txt"

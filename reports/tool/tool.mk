@@ -1,8 +1,15 @@
 # Host tool: build/tlbscope-report (C11 + jansson). Sources in reports/tool/.
-TOOL_SRCS := $(sort $(wildcard reports/tool/*.c))
+# The tool is a library (every reports/tool/*.c but main.c) and a CLI main():
+# the unit tests (tests/host/test_report_*.c) and the fuzz target
+# (tests/fuzz/fuzz_report.c) link the library and so exercise the code the CLI runs.
+TOOL_MAIN_SRC := reports/tool/main.c
+TOOL_LIB_SRCS := $(filter-out $(TOOL_MAIN_SRC),$(sort $(wildcard reports/tool/*.c)))
 TOOL_CFLAGS := -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -I. -Ireports/tool
-TOOL_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_SRCS))
+TOOL_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_LIB_SRCS))
+TOOL_MAIN_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_MAIN_SRC))
+TOOL_LIBS := -ljansson -lm
 
+.PHONY: tool
 tool: $(BUILD)/tlbscope-report
 
 $(BUILD)/host/reports/tool/%.o: reports/tool/%.c
@@ -10,5 +17,19 @@ $(BUILD)/host/reports/tool/%.o: reports/tool/%.c
 	@$(if $(Q),echo "  HOSTCC $<")
 	$(Q)$(HOST_CC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/tlbscope-report: $(TOOL_OBJS)
-	$(Q)$(HOST_CC) $(TOOL_OBJS) -o $@ -ljansson
+$(BUILD)/host/libtlbscope-report.a: $(TOOL_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/tlbscope-report: $(TOOL_MAIN_OBJ) $(BUILD)/host/libtlbscope-report.a
+	@$(if $(Q),echo "  LD    $@")
+	$(Q)$(HOST_CC) $(TOOL_MAIN_OBJ) $(BUILD)/host/libtlbscope-report.a -o $@ $(TOOL_LIBS)
+
+# Unit tests of the tool (tests/host/test_report_*.c): this pattern is more
+# specific than tests/tests.mk's test_%, so it wins for them. They need only
+# the tool library (the tool never links core/: it reads report files), and
+# read their fixtures relative to the repository root, where tests/run-all.sh
+# runs them.
+$(BUILD)/host/tests/test_report_%: tests/host/test_report_%.c $(BUILD)/host/libtlbscope-report.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(TOOL_CFLAGS) $< $(BUILD)/host/libtlbscope-report.a -o $@ -lcmocka $(TOOL_LIBS)

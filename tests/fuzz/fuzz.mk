@@ -16,4 +16,4 @@ fuzz: $(FUZZ_BINS)
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE_SRCS) $(TOOL_LIB_SRCS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ  $@")
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_SRCS) $(TOOL_LIB_SRCS) -o $@ -ljansson -pthread
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_SRCS) $(TOOL_LIB_SRCS) -o $@ -ljansson -lm -pthread

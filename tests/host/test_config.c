@@ -572,10 +572,11 @@ static void test_inject(void **state)
     } bad[] = {
         { "hang:0", "CPU 0 is the BSP" },
         { "slow:0x0", "CPU 0 is the BSP" },
-        { "fault:1:2", "is not an exception vector 0-31 (NMI 2 and #MC 18 excluded)" },
-        { "fault:1:18", "'18' is not an exception vector" },
-        { "fault:1:32", "'32' is not an exception vector" },
-        { "fault:1:x", "'x' is not an exception vector" },
+        { "fault:1:2", "'2' is not a vector the tool can raise" },
+        { "fault:1:18", "'18' is not a vector the tool can raise" },
+        { "fault:1:8", "'8' is not a vector the tool can raise" }, /* #DF: error code */
+        { "fault:1:32", "'32' is not a vector the tool can raise" },
+        { "fault:1:x", "'x' is not a vector the tool can raise" },
         { "fault:1", "'fault' is not hang:CPU, slow:CPU or fault:CPU:VECTOR" },
         { "hang:1:2", "'hang' is not hang:CPU" },
         { "hang", "'hang' is not hang:CPU" },

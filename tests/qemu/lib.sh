@@ -33,3 +33,29 @@ boot() {
 
 jqr() { jq -r "$1" "$REPORT"; }
 log_has() { grep -aq -- "$1" "$LOG"; }
+
+# ---- report checks (jq over $REPORT) ----
+exp_status() { jq -r --arg id "$1" '.experiments[] | select(.id == $id) | .status' "$REPORT"; }
+exp_field() { jq -r --arg id "$1" ".experiments[] | select(.id == \$id) | $2" "$REPORT"; }
+all_cpus_ok() { [ "$(jqr '[.topology.cpus[] | select(.state != "ok")] | length')" = 0 ]; }
+cpus_ok_count() { jqr '.topology.cpus_ok'; }
+validates() { "$TOOL" validate "$REPORT" >/dev/null 2>&1; }
+released() { log_has '^CPUs: released, firmware state restored'; }
+
+# The checks every healthy run must pass; $1 names the run in the TAP lines.
+check_healthy_run() {
+    local name=$1 ncpu=$2
+    check "$name: sentinel and RESULT line" log_has '^TLBSCOPE DONE'
+    check "$name: report saved and extracted" test -s "$REPORT"
+    [ -s "$REPORT" ] || return
+    check "$name: report validates" validates
+    check "$name: $ncpu CPUs in the report, all ok" \
+        test "$(jqr .topology.cpu_count)/$(cpus_ok_count)" = "$ncpu/$ncpu"
+    check "$name: run complete, no errors" \
+        test "$(jqr .run.status)/$(jqr '.run.errors | length')" = "complete/0"
+    check "$name: zero stale reads in every experiment" \
+        test "$(jqr '[.experiments[].verification.stale_reads] | add // 0')" = 0
+    if [ "$ncpu" -gt 1 ]; then
+        check "$name: every AP released to the firmware" released
+    fi
+}

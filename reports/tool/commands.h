@@ -1,0 +1,32 @@
+/*
+ * The four commands behind the CLI (main.c parses the arguments). They
+ * write results to `out` and problems to `err` (every line prefixed
+ * "tlbscope-report:"), and return the exit status: 0 success, 1 an input
+ * is not a valid report (or cannot be read or written), 2 bad usage.
+ */
+#ifndef TLBSCOPE_REPORT_COMMANDS_H
+#define TLBSCOPE_REPORT_COMMANDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "reports/tool/model.h"
+#include "reports/tool/table.h"
+
+enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+
+int cmd_validate(char *const *args, size_t nargs, FILE *out, FILE *err);
+int cmd_show(const char *path, FILE *out, FILE *err);
+int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *out, FILE *err);
+/* out_path "-" writes the page to `out`. */
+int cmd_html(char *const *args, size_t nargs, const char *out_path, FILE *out, FILE *err);
+
+/*
+ * Loads, validates and models one report, as show/compare/html do: NULL
+ * (with the reason on `err`) when it is not a readable tlbscope report of a
+ * known version; a schema-invalid report is kept, with a warning on `err`.
+ */
+struct m_report *commands_load_report(const char *path, FILE *err);
+
+#endif

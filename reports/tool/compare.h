@@ -1,0 +1,85 @@
+/*
+ * `compare`: reports side by side, per experiment and parameter point, with
+ * p50 and p99 of the primary metric (latency) for each report and the ratio
+ * of each p50 to the first report's.
+ *
+ * Points are aligned by their parameter values; a point that only some
+ * reports have gets a row all the same, with "-" for the others, so a
+ * difference in shape (2 CPUs vs 4) is visible, never silently dropped.
+ * ipi_roundtrip is compared by topology class (its summary points, or the
+ * median over pairs where a report has no summary).
+ *
+ * Timings from a hypervisor or from emulated instructions are marked in
+ * every cell they fill, so they are never read as hardware numbers.
+ */
+#ifndef TLBSCOPE_REPORT_COMPARE_H
+#define TLBSCOPE_REPORT_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "reports/tool/group.h"
+#include "reports/tool/model.h"
+#include "reports/tool/table.h"
+
+#define COMPARE_MAX_REPORTS 26 /* labelled A..Z */
+
+struct cmp_cell {
+    bool present;
+    double p50, p99; /* in the model's unit (ns or ticks) */
+    bool virtualised, emulated;
+};
+
+struct cmp_row {
+    const struct m_param *const *vals; /* one per section key (NULL: absent); NULL for class rows */
+    const char *cls;                   /* topology class, for ipi_roundtrip */
+    struct cmp_cell *cells;            /* one per report */
+};
+
+/* A derived number from the summary points (conc_over_seq_p50, stale_fraction, ...). */
+struct cmp_value_row {
+    const struct m_param *const *vals; /* one per section vkeys */
+    const char *key;                   /* the value's name */
+    double *v;                         /* one per report, NaN where absent */
+};
+
+struct cmp_section {
+    const char *id, *title;
+    bool by_class;
+    struct group_keys keys;      /* the parameter columns */
+    struct group_tuples tuples;  /* owns the rows' vals */
+    const struct m_experiment **exp; /* per report; NULL where the report lacks it */
+    struct cmp_row *rows;
+    size_t nrows;
+    struct group_keys vkeys;     /* parameters of the summary points with values */
+    struct group_tuples vtuples;
+    struct cmp_value_row *vrows;
+    size_t nvrows;
+};
+
+struct cmp_model {
+    struct m_report *const *reports;
+    size_t nreports;
+    bool in_ns;  /* every report knows its TSC frequency */
+    bool mixed;  /* hardware reports together with virtualised or emulated ones */
+    struct cmp_section *sections;
+    size_t nsections;
+};
+
+/* Reports must outlive the model. False when out of memory (the model is then empty). */
+bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *out);
+void compare_free(struct cmp_model *m);
+/* Ratio of a cell's p50 to the first report's, NaN when either is absent. */
+double compare_ratio(const struct cmp_row *row, size_t report);
+/* "virtualised", "emulated", "virtualised+emulated" or "". */
+const char *compare_flags(const struct cmp_cell *c);
+/* A report that is neither virtualised nor emulated. */
+bool compare_is_hardware(const struct m_report *r);
+
+void compare_print(const struct cmp_model *m, FILE *out, enum table_format fmt);
+/* One section as a table: parameter columns, then per report p50, p99 and the ratio to A. */
+struct table *compare_section_table(const struct cmp_model *m, const struct cmp_section *s);
+/* Its summary values as a table (NULL when it has none): parameters, value name, per report. */
+struct table *compare_values_table(const struct cmp_model *m, const struct cmp_section *s);
+
+#endif

@@ -1,0 +1,197 @@
+#include "reports/tool/html.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "reports/tool/svg.h"
+#include "reports/tool/units.h"
+
+#define S(x) ((x) ? (x) : "?")
+
+static const char css[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
+    "margin:0 auto;max-width:1340px;padding:16px 24px;color:#1d1d1f;background:#fff;"
+    "line-height:1.4}\n"
+    "h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.25em;margin-top:2em;border-bottom:2px "
+    "solid #d0d7de;padding-bottom:4px}h3{font-size:1.05em}\n"
+    "table{border-collapse:collapse;margin:8px 0;font-size:.9em}th,td{border:1px solid "
+    "#d0d7de;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f3f5f7}\n"
+    "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+    ".badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:.8em;font-weight:600;"
+    "margin-right:4px}\n"
+    ".hw{background:#dafbe1;color:#116329}.virt{background:#fff1c2;color:#7d4e00}"
+    ".emu{background:#f3e8ff;color:#6b21a8}\n"
+    ".SUCCESS{background:#dafbe1;color:#116329}.SKIP{background:#eaeef2;color:#424a53}"
+    ".ERROR{background:#ffebe9;color:#a40e26}.FAILURE{background:#a40e26;color:#fff}\n"
+    ".warn{border-left:6px solid #d4a72c;background:#fff8c5;padding:8px 12px;margin:12px 0}\n"
+    ".muted{color:#57606a;font-size:.9em}\n"
+    "figure{display:inline-block;margin:8px 16px 8px 0;vertical-align:top}\n"
+    "svg{background:#fff;border:1px solid #e5e7eb;border-radius:6px}\n"
+    "svg text{font-family:inherit;fill:#1d1d1f}svg .tick{font-size:11px;fill:#424a53}"
+    "svg .alabel{font-size:12px}svg .ctitle{font-size:13px;font-weight:600}"
+    "svg .legend{font-size:11px}\n"
+    "svg .grid{stroke:#e5e7eb;stroke-width:1}svg .axis{stroke:#57606a;stroke-width:1}"
+    "svg .series{fill:none;stroke-width:2.2}\n"
+    "details{margin:6px 0}summary{cursor:pointer;color:#0969da}\n";
+
+static void badges(FILE *out, const struct m_report *r)
+{
+    if (r->virtualised) {
+        fputs("<span class=\"badge virt\">VIRTUALISED: ", out);
+        svg_text(out, r->hypervisor);
+        fputs("</span>", out);
+    }
+    if (r->emulated)
+        fputs("<span class=\"badge emu\">EMULATED</span>", out);
+    if (compare_is_hardware(r))
+        fputs("<span class=\"badge hw\">hardware</span>", out);
+}
+
+static void cell(FILE *out, const char *text)
+{
+    fputs("<td>", out);
+    svg_text(out, text ? text : "");
+    fputs("</td>", out);
+}
+
+static void machine_table(FILE *out, const struct cmp_model *m)
+{
+    char buf[200];
+    size_t i;
+    fputs("<h2 id=\"machines\">Machines</h2>\n<table class=\"machines\">\n<thead><tr><th></th>"
+          "<th>Report</th><th>Machine</th><th>CPU</th><th>Microcode</th><th>BIOS / firmware</th>"
+          "<th class=\"num\">CPUs</th><th class=\"num\">TSC MHz</th><th>Hypervisor</th>"
+          "<th>Result</th><th>Flags</th></tr></thead>\n<tbody>\n", out);
+    for (i = 0; i < m->nreports; i++) {
+        const struct m_report *r = m->reports[i];
+        fprintf(out, "<tr><th>%s</th>", r->label);
+        fputs("<td>", out);
+        svg_text(out, r->path);
+        fputs("<br><span class=\"muted\">run ", out);
+        svg_text(out, S(r->run_id));
+        fputs(", ", out);
+        svg_text(out, S(r->start_time));
+        fputs("</span></td>", out);
+        cell(out, model_machine_name(r, buf, sizeof(buf)));
+        snprintf(buf, sizeof(buf), "%s (%s, family 0x%llx model 0x%llx stepping %lld)",
+                 r->brand ? r->brand : "no brand string", S(r->vendor), r->family, r->model,
+                 r->stepping);
+        cell(out, buf);
+        snprintf(buf, sizeof(buf), "%s%s", r->microcode ? r->microcode : "unknown",
+                 r->microcode_uniform ? "" : " (not uniform)");
+        cell(out, buf);
+        cell(out, model_bios_text(r, buf, sizeof(buf)));
+        fprintf(out, "<td class=\"num\">%lld of %lld ok</td>", r->cpus_ok, r->cpu_count);
+        if (r->tsc_hz > 0)
+            fprintf(out, "<td class=\"num\">%.1f</td>", r->tsc_hz / 1e6);
+        else
+            fputs("<td class=\"num\">unknown</td>", out);
+        cell(out, r->hypervisor ? r->hypervisor : "none");
+        fputs("<td><span class=\"badge ", out);
+        svg_text(out, S(r->result));
+        fputs("\">", out);
+        svg_text(out, S(r->result));
+        fputs("</span></td><td>", out);
+        badges(out, r);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
+static void warnings(FILE *out, const struct cmp_model *m)
+{
+    size_t i;
+    bool any = false;
+    for (i = 0; i < m->nreports; i++)
+        any |= !compare_is_hardware(m->reports[i]);
+    if (!any)
+        return;
+    fputs("<div class=\"warn\"><strong>Not hardware timings:</strong> ", out);
+    for (i = 0; i < m->nreports; i++) {
+        const struct m_report *r = m->reports[i];
+        if (compare_is_hardware(r))
+            continue;
+        fprintf(out, "report %s ", r->label);
+        if (r->virtualised) {
+            fputs("ran under a hypervisor (", out);
+            svg_text(out, r->hypervisor);
+            fputs(")", out);
+        }
+        fprintf(out, "%s%s. ", r->virtualised && r->emulated ? " and " : "",
+                r->emulated ? "has experiments with emulated instructions" : "");
+    }
+    if (m->mixed)
+        fputs("<strong>Hardware and virtualised/emulated reports are shown together: compare "
+              "their shapes, not their numbers.</strong>", out);
+    fputs(" Their chart legends and table cells are marked (* virtualised, ~ emulated).</div>\n",
+          out);
+}
+
+static void overview(FILE *out, const struct cmp_model *m)
+{
+    size_t i, k;
+    char a[32];
+    if (!m->nsections) {
+        fputs("<p>No experiments in these reports.</p>\n", out);
+        return;
+    }
+    fputs("<h2 id=\"overview\">Experiments</h2>\n<table>\n<thead><tr><th>Experiment</th>", out);
+    for (i = 0; i < m->nreports; i++)
+        fprintf(out, "<th>%s</th>", m->reports[i]->label);
+    fputs("</tr></thead>\n<tbody>\n", out);
+    for (k = 0; k < m->nsections; k++) {
+        const struct cmp_section *s = &m->sections[k];
+        fprintf(out, "<tr><td><a href=\"#exp%zu\">", k);
+        svg_text(out, s->id);
+        fputs("</a></td>", out);
+        for (i = 0; i < m->nreports; i++) {
+            const struct m_experiment *e = s->exp[i];
+            if (!e) {
+                fputs("<td class=\"muted\">not run</td>", out);
+                continue;
+            }
+            fputs("<td><span class=\"badge ", out);
+            svg_text(out, S(e->status));
+            fputs("\">", out);
+            svg_text(out, S(e->status));
+            fprintf(out, "</span>%s%s %zu points, %s stale</td>",
+                    e->emulated ? "<span class=\"badge emu\">EMULATED</span>" : "",
+                    e->partial ? " partial," : "", e->results.count,
+                    units_number(e->stale_reads, a, sizeof(a)));
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
+bool html_render(FILE *out, struct m_report *const *reports, size_t n)
+{
+    struct cmp_model m;
+    size_t i;
+    bool ok = compare_build(reports, n, &m);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
+    fprintf(out, "tlbscope: %zu report%s", n, n == 1 ? "" : "s");
+    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+    fprintf(out, "<h1>tlbscope: TLB shootdown costs, %zu report%s</h1>\n", n, n == 1 ? "" : "s");
+    fprintf(out, "<p class=\"muted\">Times are %s; each point is the p50 (median) of its "
+            "samples unless marked p99. Generated by tlbscope-report from ",
+            m.in_ns ? "in ns, converted from TSC ticks with each report's TSC frequency"
+                    : "in TSC ticks (a report lacks its TSC frequency)");
+    for (i = 0; i < n; i++) {
+        fputs(i ? ", " : "", out);
+        svg_text(out, reports[i]->path);
+    }
+    fputs(".</p>\n", out);
+    warnings(out, &m);
+    machine_table(out, &m);
+    overview(out, &m);
+    for (i = 0; i < m.nsections; i++) {
+        fprintf(out, "<section id=\"exp%zu\">\n", i);
+        html_experiment(out, &m, &m.sections[i]);
+        fputs("</section>\n", out);
+    }
+    fputs("</body>\n</html>\n", out);
+    compare_free(&m);
+    return ok;
+}

@@ -1,0 +1,131 @@
+/*
+ * A loaded report as the views (show, compare, html) use it: the machine's
+ * identity, its CPUs and the experiments with their points, in C structures.
+ *
+ * Built tolerantly: a member that is missing or of the wrong type reads as
+ * absent (NULL string, NaN number), so the views can run even on a report
+ * that failed validation. Strings point into the jansson document, which the
+ * model owns.
+ */
+#ifndef TLBSCOPE_REPORT_MODEL_H
+#define TLBSCOPE_REPORT_MODEL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct m_stats {
+    bool present;
+    double n, min, p50, p90, p99, max, mean; /* TSC ticks */
+};
+
+struct m_param {
+    const char *key;
+    const char *str; /* string value, or NULL for a number */
+    double num;
+};
+
+struct m_metric {
+    const char *name;
+    struct m_stats st;
+};
+
+struct m_value {
+    const char *key;
+    double v;
+};
+
+struct m_point {
+    struct m_param *params;
+    size_t nparams;
+    struct m_metric *metrics;
+    size_t nmetrics;
+    struct m_value *values;
+    size_t nvalues;
+};
+
+struct m_points {
+    struct m_point *items;
+    size_t count;
+};
+
+struct m_experiment {
+    const char *id, *title, *status, *reason;
+    const char *x_axis, *series; /* parameter names, or NULL */
+    bool emulated, partial;
+    double duration_ms;
+    bool verif_applicable;
+    double checks, stale_reads;
+    const json_t *notes; /* array of strings, or NULL */
+    struct m_points results, summary;
+};
+
+struct m_cpu {
+    long long index, apic_id, package, core, thread, numa_node; /* -1 when unknown */
+    bool bsp;
+    const char *state, *note;
+};
+
+struct m_report {
+    char *path;
+    char label[4]; /* "A", "B", ... given by the caller */
+    json_t *root;
+
+    const char *run_id, *result, *run_status, *start_time, *gen_version, *gen_commit;
+    double duration_ms;
+    const json_t *errors, *warnings; /* arrays of {where, message}, or NULL */
+
+    /* firmware */
+    const char *fw_vendor, *fw_revision, *uefi_version, *secure_boot;
+    const char *bios_vendor, *bios_version, *bios_date;
+    const char *sys_manufacturer, *sys_product, *board_product;
+
+    /* cpu */
+    const char *vendor, *brand, *signature, *microcode, *hypervisor, *tsc_source;
+    long long family, model, stepping;
+    bool microcode_uniform;
+    double tsc_hz; /* 0 when unknown */
+    const json_t *features; /* object of flags, or NULL */
+
+    /* topology */
+    long long cpu_count, cpus_ok;
+    const char *mp_note;
+    struct m_cpu *cpus;
+    size_t ncpus;
+
+    /* method */
+    const char *apic_mode, *page_flush, *full_flush, *profile;
+    bool pcid_enabled;
+    long long flush_ceiling, samples;
+
+    struct m_experiment *experiments;
+    size_t nexperiments;
+
+    bool virtualised; /* cpu.hypervisor is a string */
+    bool emulated;    /* some experiment has emulated == true */
+};
+
+/* Takes ownership of `root` (also on failure). Returns NULL only when out of memory. */
+struct m_report *model_build(json_t *root, const char *path);
+void model_free(struct m_report *r);
+
+const struct m_experiment *model_experiment(const struct m_report *r, const char *id);
+const struct m_param *model_param(const struct m_point *p, const char *key);
+const struct m_metric *model_metric(const struct m_point *p, const char *name);
+/* `latency` when the point has it, else its first metric, else NULL. */
+const struct m_metric *model_primary_metric(const struct m_point *p);
+const struct m_cpu *model_cpu(const struct m_report *r, long long index);
+/* Some point of the list has a metric (a control experiment may record only values). */
+bool model_points_have_metrics(const struct m_points *l);
+/* Orders two parameter values: numbers numerically before strings, absent first. */
+int model_param_cmp(const struct m_param *a, const struct m_param *b);
+/* "12" or "conc": a parameter value as text. */
+const char *model_param_text(const struct m_param *p, char *buf, size_t cap);
+/* Ticks to nanoseconds, or NaN when the TSC frequency is unknown. */
+double model_ticks_to_ns(const struct m_report *r, double ticks);
+/* "Vendor Product" from SMBIOS, else "unknown machine". */
+const char *model_machine_name(const struct m_report *r, char *buf, size_t cap);
+/* SMBIOS BIOS version and date, else the UEFI vendor and revision. */
+const char *model_bios_text(const struct m_report *r, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,157 @@
+#include "reports/tool/show.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "reports/tool/jget.h"
+#include "reports/tool/table.h"
+#include "reports/tool/units.h"
+
+#define S(x) ((x) ? (x) : "?")
+
+static void show_features(const struct m_report *r, FILE *out)
+{
+    static const char *const shown[] = { "x2apic", "pcid", "invpcid", "invlpgb", "la57",
+                                         "invariant_tsc", "pge", "pdpe1gb", "hybrid", NULL };
+    size_t i, col = 9;
+    char item[64];
+    fputs("Features ", out);
+    for (i = 0; shown[i]; i++) {
+        const json_t *v = json_object_get(r->features, shown[i]);
+        if (!json_is_boolean(v))
+            continue;
+        if (strcmp(shown[i], "invlpgb") == 0 && json_is_true(v))
+            snprintf(item, sizeof(item), " %s=yes(max %lld pages)", shown[i],
+                     jget_int(r->features, "invlpgb_max_pages", 0));
+        else
+            snprintf(item, sizeof(item), " %s=%s", shown[i], json_is_true(v) ? "yes" : "no");
+        if (col + strlen(item) > 96) { /* stay within 100 columns */
+            fputs("\n         ", out);
+            col = 9;
+        }
+        fputs(item, out);
+        col += strlen(item);
+    }
+    fputc('\n', out);
+}
+
+static void show_header(const struct m_report *r, FILE *out)
+{
+    char a[160], b[160];
+    size_t i;
+    fprintf(out, "tlbscope report %s (tlbscope %s, commit %s)\n", S(r->run_id), S(r->gen_version),
+            S(r->gen_commit));
+    fprintf(out, "File      %s\n", r->path);
+    fprintf(out, "Machine   %s\n", model_machine_name(r, a, sizeof(a)));
+    fprintf(out, "Firmware  %s rev %s, UEFI %s, Secure Boot %s\n", S(r->fw_vendor),
+            S(r->fw_revision), S(r->uefi_version), S(r->secure_boot));
+    if (r->bios_version)
+        fprintf(out, "BIOS      %s\n", model_bios_text(r, b, sizeof(b)));
+    fprintf(out, "CPU       %s, %s family 0x%llx model 0x%llx stepping %lld\n",
+            r->brand ? r->brand : "(no brand string)", S(r->vendor), r->family, r->model,
+            r->stepping);
+    fprintf(out, "Microcode %s%s\n", r->microcode ? r->microcode : "unknown",
+            r->microcode_uniform ? "" : " (NOT uniform across CPUs)");
+    show_features(r, out);
+    if (r->tsc_hz > 0)
+        fprintf(out, "TSC       %.3f MHz (%s)\n", r->tsc_hz / 1e6, S(r->tsc_source));
+    else
+        fprintf(out, "TSC       frequency unknown: times are in TSC ticks only\n");
+    fprintf(out, "CPUs      %lld reported, %lld ok", r->cpu_count, r->cpus_ok);
+    if (r->apic_mode)
+        fprintf(out, ", APIC %s", r->apic_mode);
+    if (r->profile)
+        fprintf(out, "; profile %s, %lld samples per point", r->profile, r->samples);
+    fputc('\n', out);
+    if (r->start_time || isfinite(r->duration_ms))
+        fprintf(out, "Run       started %s, took %s ms, %s\n", S(r->start_time),
+                units_number(r->duration_ms, a, sizeof(a)), S(r->run_status));
+    if (r->mp_note)
+        units_print_wrapped(out, "NOTE      ", "          ", r->mp_note, SHOW_WIDTH);
+    if (r->virtualised)
+        fprintf(out, "WARNING   virtualised: hypervisor \"%s\"; these are not hardware timings\n",
+                r->hypervisor);
+    for (i = 0; i < r->nexperiments; i++)
+        if (r->experiments[i].emulated)
+            fprintf(out, "WARNING   emulated: %s ran emulated instructions; not a hardware cost\n",
+                    S(r->experiments[i].id));
+}
+
+static void show_cpu_problems(const struct m_report *r, FILE *out)
+{
+    char line[512];
+    size_t i, shown = 0;
+    for (i = 0; i < r->ncpus; i++) {
+        const struct m_cpu *c = &r->cpus[i];
+        if (c->state && (strcmp(c->state, "ok") == 0 || strcmp(c->state, "excluded") == 0))
+            continue;
+        if (!shown++)
+            fputs("\nCPU problems:\n", out);
+        snprintf(line, sizeof(line), "CPU %lld (APIC ID %lld, package %lld core %lld thread %lld) "
+                 "%s: %s", c->index, c->apic_id, c->package, c->core, c->thread, S(c->state),
+                 S(c->note));
+        units_print_wrapped(out, "  ", "    ", line, SHOW_WIDTH);
+    }
+}
+
+static void show_experiment_table(const struct m_report *r, FILE *out)
+{
+    struct table *t = table_new(6);
+    char a[32], b[32], reason[400], clipped[64];
+    size_t i, row;
+    fputc('\n', out);
+    if (!r->nexperiments) {
+        fputs("No experiments in this report.\n", out);
+        table_free(t);
+        return;
+    }
+    table_header(t, 0, "Experiment", false);
+    table_header(t, 1, "Status", false);
+    table_header(t, 2, "Points", true);
+    table_header(t, 3, "Checks", true);
+    table_header(t, 4, "Stale", true);
+    table_header(t, 5, "Reason / notes", false);
+    for (i = 0; i < r->nexperiments; i++) {
+        const struct m_experiment *e = &r->experiments[i];
+        row = table_add_row(t);
+        table_set(t, row, 0, "%s", S(e->id));
+        table_set(t, row, 1, "%s", S(e->status));
+        table_set(t, row, 2, "%zu", e->results.count);
+        table_set(t, row, 3, "%s", units_number(e->checks, a, sizeof(a)));
+        table_set(t, row, 4, "%s", units_number(e->stale_reads, b, sizeof(b)));
+        /* the full reason is in the experiment's section; here it must fit 100 columns */
+        snprintf(reason, sizeof(reason), "%s%s%s", e->emulated ? "[EMULATED] " : "",
+                 e->partial ? "[PARTIAL] " : "", e->reason ? e->reason : "");
+        table_set(t, row, 5, "%s", units_clip(reason, 40, clipped, sizeof(clipped)));
+    }
+    table_print(t, out, TABLE_TEXT, "");
+    table_free(t);
+}
+
+static void show_messages(const json_t *list, const char *title, FILE *out)
+{
+    size_t i;
+    if (!json_array_size(list))
+        return;
+    fprintf(out, "\n%s:\n", title);
+    for (i = 0; i < json_array_size(list); i++) {
+        const json_t *m = json_array_get(list, i);
+        char line[600];
+        snprintf(line, sizeof(line), "%s: %s", S(jget_string(m, "where")),
+                 S(jget_string(m, "message")));
+        units_print_wrapped(out, "  ", "    ", line, SHOW_WIDTH);
+    }
+}
+
+void show_report(const struct m_report *r, FILE *out)
+{
+    size_t i;
+    show_header(r, out);
+    show_cpu_problems(r, out);
+    show_experiment_table(r, out);
+    for (i = 0; i < r->nexperiments; i++)
+        show_experiment(r, &r->experiments[i], out);
+    show_messages(r->errors, "Errors", out);
+    show_messages(r->warnings, "Warnings", out);
+    fprintf(out, "\nResult: %s (run %s)\n", S(r->result), S(r->run_status));
+}

@@ -1,0 +1,21 @@
+/* `show`: the text summary of one saved report, like the .txt the tool writes, and more. */
+#ifndef TLBSCOPE_REPORT_SHOW_H
+#define TLBSCOPE_REPORT_SHOW_H
+
+#include <stdio.h>
+
+#include "reports/tool/model.h"
+
+/* Largest IPI matrix printed in full; above it the per-class summary stands in. */
+#define SHOW_MATRIX_MAX_CPUS 16
+/* Prose (reasons, notes) is wrapped to stay within 100 columns. */
+#define SHOW_WIDTH 100
+
+void show_report(const struct m_report *r, FILE *out);
+
+/* One experiment's section (show_views.c). */
+void show_experiment(const struct m_report *r, const struct m_experiment *e, FILE *out);
+/* "1154 (3000)": p50 ns with the ticks it came from, or just ticks without tsc_hz. */
+const char *show_time_cell(const struct m_report *r, double ticks, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * A table of text cells printed four ways: aligned plain text (numbers
+ * right-aligned), CSV (RFC 4180 quoting), a Markdown pipe table or an HTML table. show and
+ * compare build their tables once and choose the format at the end.
+ */
+#ifndef TLBSCOPE_REPORT_TABLE_H
+#define TLBSCOPE_REPORT_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum table_format { TABLE_TEXT = 0, TABLE_CSV, TABLE_MARKDOWN, TABLE_HTML };
+
+/* Plain-text cells longer than this are cut: a corrupt report must not make a 10 kB line. */
+#define TABLE_TEXT_CELL_MAX 48
+
+struct table;
+
+/* NULL when out of memory; every other function accepts NULL and does nothing. */
+struct table *table_new(size_t ncols);
+void table_free(struct table *t);
+void table_header(struct table *t, size_t col, const char *text, bool right_align);
+/* Appends an empty row and returns its index. */
+size_t table_add_row(struct table *t);
+void table_set(struct table *t, size_t row, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+size_t table_rows(const struct table *t);
+/* TABLE_TEXT lines start with `indent`; the other formats ignore it. */
+void table_print(const struct table *t, FILE *out, enum table_format fmt, const char *indent);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * Numbers as the reader sees them. Reports keep TSC ticks; views show
+ * nanoseconds when the report knows its TSC frequency (cpu.tsc_hz), and say
+ * which unit a column is in. NaN (absent) prints as "-".
+ */
+#ifndef TLBSCOPE_REPORT_UNITS_H
+#define TLBSCOPE_REPORT_UNITS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* A duration in ns: "1154", "12.5" below 100 ns. */
+const char *units_ns(double ns, char *buf, size_t cap);
+/* A tick count: "3000". */
+const char *units_ticks(double ticks, char *buf, size_t cap);
+/* A ratio: "1.84". */
+const char *units_ratio(double r, char *buf, size_t cap);
+/* A plain number from a report (a parameter or a value): "12", "0.873". */
+const char *units_number(double v, char *buf, size_t cap);
+/* Copies `s` with control characters replaced and at most `max` characters ("..." if cut). */
+const char *units_clip(const char *s, size_t max, char *buf, size_t cap);
+
+/*
+ * Prose from a report (reasons, notes) wrapped at `width` columns: the first
+ * line starts with `first`, the others with `cont`. Words longer than a line
+ * are cut; control characters become spaces.
+ */
+void units_print_wrapped(FILE *out, const char *first, const char *cont, const char *text,
+                         size_t width);
+
+#endif

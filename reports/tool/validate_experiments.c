@@ -1,0 +1,215 @@
+/* experiments[]: status, verification, and the parameter points with their statistics. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reports/tool/jget.h"
+#include "reports/tool/validate_sections.h"
+#include "reports/tool/vocab.h"
+
+static const char *const stat_keys[] = { "n", "min", "p50", "p90", "p99", "max", "mean", NULL };
+enum { S_N, S_MIN, S_P50, S_P90, S_P99, S_MAX, S_MEAN, S_COUNT };
+
+/* Nearest-rank statistics (core/stats.h): each percentile is a measured sample. */
+static void validate_stats(struct vctx *c, const json_t *st)
+{
+    long long v[S_COUNT];
+    bool have[S_COUNT];
+    int i;
+    for (i = 0; i < S_COUNT; i++)
+        have[i] = vc_int(c, st, stat_keys[i], 0, LLONG_MAX, 0, &v[i]);
+    for (i = 0; i < S_COUNT; i++)
+        if (!have[i])
+            return; /* the order checks need every value */
+    if (v[S_N] == 0) {
+        for (i = S_MIN; i < S_COUNT; i++)
+            if (v[i] != 0) {
+                vc_error(c, stat_keys[i], "%lld, but n is 0 (no samples: every statistic is 0)",
+                         v[i]);
+                return;
+            }
+        return;
+    }
+    if (v[S_MIN] > v[S_MAX]) {
+        vc_error(c, "min", "%lld is above max %lld", v[S_MIN], v[S_MAX]);
+        return;
+    }
+    for (i = S_P50; i <= S_P99; i++) {
+        if (v[i] < v[S_MIN])
+            vc_error(c, stat_keys[i], "%s %lld is below min %lld", stat_keys[i], v[i], v[S_MIN]);
+        else if (v[i] > v[S_MAX])
+            vc_error(c, stat_keys[i], "%s %lld is above max %lld", stat_keys[i], v[i], v[S_MAX]);
+        else if (i > S_P50 && v[i] < v[i - 1])
+            vc_error(c, stat_keys[i], "%s %lld is below %s %lld (percentiles must not decrease)",
+                     stat_keys[i], v[i], stat_keys[i - 1], v[i - 1]);
+    }
+    if (v[S_MEAN] < v[S_MIN] || v[S_MEAN] > v[S_MAX])
+        vc_error(c, "mean", "mean %lld is outside min..max (%lld..%lld)", v[S_MEAN], v[S_MIN],
+                 v[S_MAX]);
+}
+
+static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, bool is_result)
+{
+    const char *key;
+    const json_t *v, *params, *metrics, *values;
+    size_t mark;
+    params = vc_member(c, p, "params", VT_OBJECT, 0);
+    if (params) {
+        mark = jpath_push_key(&c->path, "params");
+        json_object_foreach((json_t *)params, key, v) {
+            if (!json_is_number(v) && !json_is_string(v))
+                vc_error(c, key, "expected a number or a string, found %s", jget_type_word(v));
+        }
+        jpath_pop(&c->path, mark);
+        /* charts put this parameter on the x axis: a point without it cannot be drawn */
+        if (is_result && x_axis && !json_object_get(params, x_axis))
+            vc_warn(c, "params", "has no \"%.40s\", the experiment's axes.x", x_axis);
+    }
+    metrics = vc_member(c, p, "metrics", VT_OBJECT, 0);
+    if (metrics) {
+        mark = jpath_push_key(&c->path, "metrics");
+        json_object_foreach((json_t *)metrics, key, v) {
+            size_t m2;
+            if (!json_is_object(v)) {
+                vc_error(c, key, "expected an object {n, min, p50, p90, p99, max, mean}, found %s",
+                         jget_type_word(v));
+                continue;
+            }
+            m2 = jpath_push_key(&c->path, key);
+            validate_stats(c, v);
+            jpath_pop(&c->path, m2);
+        }
+        jpath_pop(&c->path, mark);
+    }
+    values = vc_member(c, p, "values", VT_OBJECT, VF_OPTIONAL);
+    if (values) {
+        mark = jpath_push_key(&c->path, "values");
+        json_object_foreach((json_t *)values, key, v) {
+            if (!json_is_number(v))
+                vc_error(c, key, "expected a number, found %s", jget_type_word(v));
+        }
+        jpath_pop(&c->path, mark);
+    }
+}
+
+static void validate_points(struct vctx *c, const json_t *e, const char *key, const char *x_axis)
+{
+    const json_t *a = vc_member(c, e, key, VT_ARRAY, 0);
+    size_t i, mark;
+    if (!a)
+        return;
+    mark = jpath_push_key(&c->path, key);
+    for (i = 0; i < json_array_size(a); i++) {
+        const json_t *p = json_array_get(a, i);
+        size_t m2 = jpath_push_index(&c->path, i);
+        if (!json_is_object(p))
+            vc_error(c, NULL, "expected a point object {params, metrics[, values]}, found %s",
+                     jget_type_word(p));
+        else
+            validate_point(c, p, x_axis, strcmp(key, "results") == 0);
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, mark);
+}
+
+static void validate_verification(struct vctx *c, const json_t *e)
+{
+    size_t mark, m, i;
+    long long stale_reads = -1;
+    const json_t *stale, *v = vc_enter(c, e, "verification", 0, &mark);
+    if (!v)
+        return;
+    vc_bool(c, v, "applicable", 0, NULL);
+    vc_int(c, v, "checks", 0, LLONG_MAX, 0, NULL);
+    vc_int(c, v, "stale_reads", 0, LLONG_MAX, 0, &stale_reads);
+    stale = vc_member(c, v, "stale", VT_ARRAY, 0);
+    if (stale && stale_reads >= 0 && (long long)json_array_size(stale) > stale_reads)
+        vc_error(c, "stale", "lists %zu reads, but stale_reads is %lld", json_array_size(stale),
+                 stale_reads);
+    m = jpath_push_key(&c->path, "stale");
+    for (i = 0; stale && i < json_array_size(stale); i++) {
+        const json_t *s = json_array_get(stale, i);
+        size_t m2 = jpath_push_index(&c->path, i);
+        long long cpu;
+        if (!json_is_object(s)) {
+            vc_error(c, NULL, "expected an object {cpu, va, expected, seen}");
+        } else {
+            if (vc_int(c, s, "cpu", 0, LLONG_MAX, 0, &cpu) && c->cpu_count >= 0 &&
+                cpu >= c->cpu_count)
+                vc_error(c, "cpu", "%lld is not a CPU of this report (%lld CPUs)", cpu,
+                         c->cpu_count);
+            vc_hex(c, s, "va", 0);
+            vc_hex(c, s, "expected", 0);
+            vc_hex(c, s, "seen", 0);
+        }
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, m);
+    vc_leave(c, mark);
+}
+
+static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, struct vfacts *f)
+{
+    const char *reason, *unit, *x_axis = NULL;
+    const json_t *axes;
+    size_t mark;
+    int status;
+    bool partial = false;
+    const char *id = vc_string(c, e, "id", 0);
+    if (id && !id[0])
+        vc_error(c, "id", "is empty");
+    vc_string(c, e, "title", 0);
+    status = vc_word(c, e, "status", vocab_results, 0);
+    reason = vc_string(c, e, "reason", VF_NULLABLE);
+    /* every SKIP, ERROR and FAILURE says why (core/result.h) */
+    if (status > 0 && !reason && json_is_null(json_object_get(e, "reason")))
+        vc_error(c, "reason", "is null, but status %s needs a reason", vocab_results[status]);
+    if (status > f->worst_status) {
+        f->worst_status = status;
+        f->worst_at = (long long)pos;
+    }
+    vc_bool(c, e, "emulated", 0, NULL);
+    if (vc_bool(c, e, "partial", 0, &partial) && partial && f->partial_at < 0)
+        f->partial_at = (long long)pos;
+    unit = vc_string(c, e, "unit", 0);
+    if (unit && strcmp(unit, "tsc_ticks") != 0)
+        vc_error(c, "unit", "\"%.40s\" is not a unit this tool knows (\"tsc_ticks\")", unit);
+    vc_int(c, e, "duration_ms", 0, LLONG_MAX, 0, NULL);
+    if ((axes = vc_enter(c, e, "axes", 0, &mark))) {
+        x_axis = vc_string(c, axes, "x", VF_NULLABLE);
+        vc_string(c, axes, "series", VF_NULLABLE);
+        vc_leave(c, mark);
+    }
+    validate_verification(c, e);
+    vc_string_array(c, e, "notes", 0);
+    validate_points(c, e, "results", x_axis);
+    validate_points(c, e, "summary", NULL);
+}
+
+void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f)
+{
+    const json_t *list = vc_member(c, root, "experiments", VT_ARRAY, 0);
+    size_t i, j, mark;
+    if (!list)
+        return;
+    mark = jpath_push_key(&c->path, "experiments");
+    for (i = 0; i < json_array_size(list); i++) {
+        const json_t *e = json_array_get(list, i);
+        const char *id = jget_string(e, "id");
+        size_t m = jpath_push_index(&c->path, i);
+        if (!json_is_object(e)) {
+            vc_error(c, NULL, "expected an experiment object, found %s", jget_type_word(e));
+        } else {
+            validate_experiment(c, e, i, f);
+            for (j = 0; id && j < i; j++) {
+                const char *other = jget_string(json_array_get(list, j), "id");
+                if (other && strcmp(other, id) == 0) {
+                    vc_error(c, "id", "\"%.60s\" already names experiments[%zu]", id, j);
+                    break;
+                }
+            }
+        }
+        jpath_pop(&c->path, m);
+    }
+    jpath_pop(&c->path, mark);
+}

@@ -1,0 +1,26 @@
+/* The validator's sections, one per top-level member (internal to validate*.c). */
+#ifndef TLBSCOPE_REPORT_VALIDATE_SECTIONS_H
+#define TLBSCOPE_REPORT_VALIDATE_SECTIONS_H
+
+#include <stdbool.h>
+
+#include "reports/tool/vcheck.h"
+
+/* Facts one section learns that the top-level cross-checks need. */
+struct vfacts {
+    int worst_status;       /* index in vocab_results, -1 when no experiment */
+    long long worst_at;     /* the experiment that set it */
+    long long partial_at;   /* an experiment with partial == true, or -1 */
+    long long troubled_cpu; /* a CPU hung/faulted/slow/absent, or -1 */
+    bool has_errors;        /* run.errors is not empty */
+    int run_status;         /* index in vocab_run_status, -1 when unreadable */
+};
+
+void validate_run(struct vctx *c, const json_t *root, struct vfacts *f);
+void validate_firmware(struct vctx *c, const json_t *root);
+void validate_cpu(struct vctx *c, const json_t *root);
+void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
+void validate_method(struct vctx *c, const json_t *root);
+void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
+
+#endif

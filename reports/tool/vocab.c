@@ -1,0 +1,44 @@
+#include "reports/tool/vocab.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const vocab_results[] = { "SUCCESS", "SKIP", "ERROR", "FAILURE", NULL };
+const char *const vocab_run_status[] = { "complete", "partial", NULL };
+const char *const vocab_cpu_states[] = { "ok",   "absent",   "hung",     "faulted",
+                                         "slow", "disabled", "excluded", NULL };
+const char *const vocab_secure_boot[] = { "unknown", "disabled", "enabled", "setup_mode", NULL };
+const char *const vocab_tsc_sources[] = { "unknown", "cpuid_15h", "cpuid_16h",
+                                          "calibrated_acpi_pm_timer", "calibrated_firmware_stall",
+                                          NULL };
+const char *const vocab_profiles[] = { "default", "quick", "full", NULL };
+const char *const vocab_exit_modes[] = { "shell", "shutdown", NULL };
+const char *const vocab_apic_requests[] = { "auto", "xapic", "x2apic", NULL };
+const char *const vocab_smbios_entry_points[] = { "smbios2", "smbios3", NULL };
+const char *const vocab_topo_classes[] = { "self", "smt_sibling", "same_package", "cross_package",
+                                           NULL };
+
+int vocab_index(const char *const list[], const char *word)
+{
+    int i;
+    if (!word)
+        return -1;
+    for (i = 0; list[i]; i++)
+        if (strcmp(list[i], word) == 0)
+            return i;
+    return -1;
+}
+
+void vocab_describe(const char *const list[], char *buf, unsigned long cap)
+{
+    size_t len = 0;
+    int i;
+    if (!cap)
+        return;
+    buf[0] = '\0';
+    for (i = 0; list[i] && len < cap; i++) {
+        const char *sep = i == 0 ? "" : list[i + 1] ? ", " : " or ";
+        snprintf(buf + len, cap - len, "%s%s", sep, list[i]);
+        len = strlen(buf);
+    }
+}

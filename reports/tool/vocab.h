@@ -1,0 +1,31 @@
+/*
+ * The closed vocabularies of schema version 1: every word the writer
+ * (core/report_json.c and the name functions it calls) can put in these
+ * fields. Lists end with NULL. Kept in one place so SCHEMA.md, the validator
+ * and the views agree.
+ */
+#ifndef TLBSCOPE_REPORT_VOCAB_H
+#define TLBSCOPE_REPORT_VOCAB_H
+
+#define TOOL_SCHEMA_NAME "tlbscope-report"
+#define TOOL_SCHEMA_VERSION 1
+
+/* Ordered by severity: the most severe one wins (core/result.h). */
+extern const char *const vocab_results[];
+extern const char *const vocab_run_status[];
+extern const char *const vocab_cpu_states[];
+extern const char *const vocab_secure_boot[];
+extern const char *const vocab_tsc_sources[];
+extern const char *const vocab_profiles[];
+extern const char *const vocab_exit_modes[];
+extern const char *const vocab_apic_requests[];
+extern const char *const vocab_smbios_entry_points[];
+/* Topology classes of ipi_roundtrip, nearest first. */
+extern const char *const vocab_topo_classes[];
+
+/* Position of `word` in `list`, or -1 (also for a NULL word). */
+int vocab_index(const char *const list[], const char *word);
+/* "a, b or c", for messages. */
+void vocab_describe(const char *const list[], char *buf, unsigned long cap);
+
+#endif

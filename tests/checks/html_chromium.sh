@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# tlbscope-report html in a real browser: renders the page for two fixture
+# reports of different shapes (QEMU SMP 4, synthetic 2-socket EPYC) in
+# headless Chromium, then checks the DOM after load (SVG charts, heatmap
+# cells, lines) and that the screenshot is not blank. A blank page and a
+# near-blank page are rendered too, as controls: they must fail the same
+# screenshot check, or the check proves nothing. Chromium comes from
+# scripts/deps.sh html (Debian `chromium`); without it every check SKIPs.
+# Prints TAP lines for tests/run-all.sh.
+cd "$(dirname "$0")/../.." || exit 1
+TOOL=build/tlbscope-report
+FIX=tests/fixtures/reports
+out=build/test-runs/html-chromium
+rm -rf "$out" && mkdir -p "$out"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+browser_checks=(dom-svg dom-heatmap dom-lines screenshot-not-blank blank-control)
+
+skip_browser_checks() {
+    for c in "${browser_checks[@]}"; do skip "$c" "$1"; done
+    exit 0
+}
+
+if [ ! -x "$TOOL" ]; then
+    make --no-print-directory tool >"$out/build.log" 2>&1 || { echo "not ok 1 - build tlbscope-report (see $out/build.log)"; exit 1; }
+fi
+page=$out/two-reports.html
+"$TOOL" html -o "$page" "$FIX/qemu-tcg-smp4-all.json" "$FIX/synthetic-epyc7763-2s-hw.json" 2>"$out/tool.err"
+check "page-written: tlbscope-report html wrote the page" test -s "$page"
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+    timeout 600 scripts/deps.sh html >"$out/deps.log" 2>&1
+    browser=$(command -v chromium || command -v chromium-browser || true)
+    why=$(tail -n1 "$out/deps.log" 2>/dev/null)
+    [ -n "$browser" ] || skip_browser_checks "Chromium is not installed and scripts/deps.sh html could not install it${why:+ ($why)}"
+fi
+
+# chromium FLAG... URL: headless, offline, its own throw-away profile, bounded time
+chromium_run() {
+    timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$(mktemp -d "$out/profile.XXXXXX")" --window-size=1400,3000 "$@" 2>>"$out/chromium.log"
+}
+screenshot() { # html png
+    chromium_run --screenshot="$2" "file://$PWD/$1" >/dev/null && [ -s "$2" ]
+}
+size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+
+if ! chromium_run --dump-dom "file://$PWD/$page" >"$out/dom.html" || [ ! -s "$out/dom.html" ]; then
+    # a browser that cannot start here (no display libraries, sandbox) is an environment problem
+    skip_browser_checks "Chromium did not render (see $out/chromium.log)"
+fi
+count() { grep -o -- "$1" "$out/dom.html" | wc -l; }
+svgs=$(count '<svg'); rects=$(count '<rect'); lines=$(count '<polyline'); heat=$(count 'class="heatmap"')
+echo "# DOM after load: $svgs <svg>, $rects <rect>, $lines <polyline>, $heat heatmaps"
+# 7 experiments: 2 heatmaps + class chart, and at least one chart for each other one with points
+check "dom-svg: at least 12 SVG charts in the rendered DOM ($svgs)" test "$svgs" -ge 12
+check "dom-heatmap: two IPI heatmaps with all their cells (16x16 + 4x4 <= $rects rects)" \
+    test "$heat" = 2 -a "$rects" -ge $((16 * 16 + 4 * 4))
+check "dom-lines: chart series drawn as polylines ($lines)" test "$lines" -ge 20
+
+# screenshots: a blank page compresses to almost nothing, a page of charts does not
+printf '<!DOCTYPE html><html><body></body></html>\n' >"$out/blank.html"
+printf '<!DOCTYPE html><html><body><p>tlbscope</p></body></html>\n' >"$out/near-blank.html"
+if screenshot "$page" "$out/page.png" && screenshot "$out/blank.html" "$out/blank.png" &&
+   screenshot "$out/near-blank.html" "$out/near-blank.png"; then
+    p=$(size "$out/page.png"); b=$(size "$out/blank.png"); nb=$(size "$out/near-blank.png")
+    echo "# screenshot sizes: page $p, blank $b, near-blank $nb bytes"
+    # not blank: several times the PNG of an almost empty page of the same size
+    not_blank() { [ "$1" -gt $((4 * nb)) ] && [ "$1" -gt $((4 * b)) ]; }
+    check "screenshot-not-blank: the page's PNG ($p bytes) is far above a near-blank one ($nb)" not_blank "$p"
+    controls_rejected() { ! not_blank "$b" && ! not_blank "$nb"; }
+    check "blank-control: the same check rejects the blank and near-blank pages" controls_rejected
+else
+    not_ok "screenshot-not-blank: Chromium took no screenshot (see $out/chromium.log)"
+    not_ok "blank-control: no screenshots to compare"
+fi

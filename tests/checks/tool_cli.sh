@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# tlbscope-report on the command line: exit codes, messages, directory
+# arguments and the shape of --csv/--markdown output, on the fixture reports
+# (tests/fixtures/reports). Prints TAP lines for tests/run-all.sh.
+cd "$(dirname "$0")/../.." || exit 1
+TOOL=build/tlbscope-report
+FIX=tests/fixtures/reports
+QEMU2=$FIX/qemu-tcg-smp2-all.json
+QEMU4=$FIX/qemu-tcg-smp4-all.json
+HW=$FIX/synthetic-epyc7763-2s-hw.json
+out=build/test-runs/tool-cli
+rm -rf "$out" && mkdir -p "$out"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { # description, command...
+    local d=$1; shift
+    if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+# run NAME ARGS...: runs the tool, keeps stdout, stderr and the exit status
+run() {
+    local name=$1; shift
+    "$TOOL" "$@" >"$out/$name.out" 2>"$out/$name.err"
+    echo $? >"$out/$name.rc"
+}
+rc() { cat "$out/$1.rc"; }
+has() { grep -q -- "$2" "$out/$1"; }          # file, pattern
+lines() { grep -c -- "$2" "$out/$1"; }         # file, pattern
+max_width() { awk '{ if (length > m) m = length } END { print m + 0 }' "$out/$1"; }
+
+if [ ! -x "$TOOL" ]; then
+    make --no-print-directory tool >"$out/build.log" 2>&1 || { echo "not ok 1 - build tlbscope-report (see $out/build.log)"; exit 1; }
+fi
+
+run help --help
+check "--help exits 0 and lists the commands" test "$(rc help)" = 0
+check "--help names validate, show, compare, html" \
+    sh -c "grep -q 'validate FILE' $out/help.out && grep -q 'show FILE' $out/help.out && grep -q 'compare \[--csv|--markdown\]' $out/help.out && grep -q 'html -o OUT.html' $out/help.out"
+run noargs
+check "no command: exit 2 with usage on stderr" sh -c "[ $(rc noargs) = 2 ] && grep -q '^usage: tlbscope-report' $out/noargs.err"
+run badcmd frobnicate
+check "unknown command: exit 2, error prefixed tlbscope-report:" \
+    sh -c "[ $(rc badcmd) = 2 ] && grep -q \"^tlbscope-report: unknown command 'frobnicate'\" $out/badcmd.err"
+for c in validate show compare html; do
+    run "help-$c" "$c" --help
+    check "$c --help exits 0 with its usage" sh -c "[ $(rc help-$c) = 0 ] && grep -q '^usage: tlbscope-report $c' $out/help-$c.out"
+done
+
+# validate
+run v-good validate "$QEMU2"
+check "validate a good report: exit 0, 'OK FILE'" sh -c "[ $(rc v-good) = 0 ] && [ \"\$(cat $out/v-good.out)\" = 'OK $QEMU2' ]"
+run v-dir validate "$FIX"
+check "validate a directory: every *.json in it, exit 0" sh -c "[ $(rc v-dir) = 0 ] && [ $(lines v-dir.out '^OK ') = $(ls $FIX/*.json | wc -l) ]"
+run v-broken validate "$FIX/broken"
+check "validate the broken fixtures: exit 1" test "$(rc v-broken)" = 1
+check "validate the broken fixtures: no file is OK" test "$(lines v-broken.out '^OK ')" = 0
+check "validate the broken fixtures: every file named on stderr" sh -c \
+    "for f in $FIX/broken/*.json; do grep -q \"^tlbscope-report: \$f: \" $out/v-broken.err || exit 1; done"
+check "newer schema: the specific message" has v-broken.err \
+    "broken/newer-schema-v2.json: schema_version 2 is newer than this tool understands (1); update tlbscope-report"
+check "truncated: says truncated, with line and column" has v-broken.err "broken/truncated.json: truncated JSON: input ends at line [0-9]* column"
+check "not JSON: jansson's line and column" has v-broken.err "broken/not-json.json: not JSON: line 1 column"
+check "p50 < min: the JSON path of the value" has v-broken.err \
+    "broken/p50-below-min.json: experiments\[0\].results\[1\].metrics.latency.p50: p50 [0-9]* is below min"
+check "cpu_count != len(cpus)" has v-broken.err "broken/cpu-count-mismatch.json: topology.cpu_count: 3, but cpus has 2 entries"
+check "wrong schema name" has v-broken.err "broken/wrong-schema.json: not a tlbscope report: schema is"
+run v-mixed validate "$QEMU2" "$FIX/broken/empty.json" "$HW"
+check "good and bad files together: exit 1, OK for each good one" \
+    sh -c "[ $(rc v-mixed) = 1 ] && [ $(lines v-mixed.out '^OK ') = 2 ] && grep -q 'empty.json: empty file' $out/v-mixed.err"
+run v-missing validate "$FIX/no-such.json"
+check "a missing file: exit 1, cannot read" sh -c "[ $(rc v-missing) = 1 ] && grep -q 'no-such.json: cannot read' $out/v-missing.err"
+run v-none validate
+check "validate without files: exit 2" test "$(rc v-none)" = 2
+
+# show
+run s-hw show "$HW"
+check "show: exit 0, ends with the result" sh -c "[ $(rc s-hw) = 0 ] && tail -n1 $out/s-hw.out | grep -q '^Result: SUCCESS'"
+check "show: the IPI matrix for 16 CPUs" has s-hw.out 'init \\ target'
+check "show: fits in 100 columns" test "$(max_width s-hw.out)" -le 100
+run s-qemu show "$QEMU2"
+check "show: hypervisor and emulation warnings" sh -c "grep -q '^WARNING   virtualised: hypervisor \"TCGTCGTCGTCG\"' $out/s-qemu.out && grep -q '^WARNING   emulated: invlpgb_range' $out/s-qemu.out"
+run s-two show "$QEMU2" "$HW"
+check "show with two files: exit 2" test "$(rc s-two)" = 2
+run s-bad show "$FIX/broken/garbage-missing.json"
+check "show of a missing file: exit 1" test "$(rc s-bad)" = 1
+run s-invalid show "$FIX/broken/p50-below-min.json"
+check "show of a schema-invalid report: shown, with a warning" \
+    sh -c "[ $(rc s-invalid) = 0 ] && grep -q 'warning: .*not a valid report (1 error, first: experiments' $out/s-invalid.err"
+
+# compare
+run c-text compare "$HW" "$QEMU2"
+check "compare: exit 0" test "$(rc c-text)" = 0
+check "compare: header flags the virtualised report" has c-text.out '^  B  .*\[VIRTUALISED: TCGTCGTCGTCG\] \[EMULATED\]'
+check "compare: warns when hardware meets virtualised" has c-text.out '^WARNING: hardware report(s) A compared with virtualised'
+check "compare: virtualised cells are marked" has c-text.out ' [0-9.]*\*~ '
+check "compare: fits in 100 columns for two reports" test "$(max_width c-text.out)" -le 100
+run c-shapes compare "$QEMU2" "$QEMU4"
+check "compare different shapes: a point only B has is a row with dashes" has c-shapes.out \
+    '^  unicast_each  *3  *-  *-  *[0-9]*\*  *[0-9]*\*  *-$'
+run c-csv compare --csv "$QEMU2" "$QEMU4" "$HW"
+check "compare --csv: the header" sh -c "head -n1 $out/c-csv.out | tr -d '\r' | grep -qx 'experiment,point,unit,A_p50,A_p99,A_flags,B_p50,B_p99,B_flags,B_over_A_p50,C_p50,C_p99,C_flags,C_over_A_p50'"
+check "compare --csv: every row has 14 fields" sh -c "[ \"\$(tr -d '\r' < $out/c-csv.out | awk -F, '{ print NF }' | sort -u)\" = 14 ]"
+check "compare --csv: the mixed warning goes to stderr" has c-csv.err 'warning: hardware and virtualised/emulated reports'
+run c-md compare --markdown "$QEMU2" "$HW"
+check "compare --markdown: title, machine table, pipe tables" sh -c \
+    "head -n1 $out/c-md.out | grep -qx '# tlbscope comparison' && grep -q '^| A | ' $out/c-md.out && grep -q '^| --- | --: |' $out/c-md.out && grep -q '^## shootdown_seq_vs_conc: ' $out/c-md.out"
+run c-dir compare "$FIX"
+check "compare a directory: its reports labelled A to E" sh -c "[ $(rc c-dir) = 0 ] && grep -q '^  E  ' $out/c-dir.out && ! grep -q '^  F  ' $out/c-dir.out"
+run c-one compare "$QEMU2"
+check "compare with one report: exit 2" test "$(rc c-one)" = 2
+run c-both compare --csv --markdown "$QEMU2" "$HW"
+check "compare --csv --markdown: exit 2" test "$(rc c-both)" = 2
+run c-broken compare "$QEMU2" "$FIX/broken/truncated.json"
+check "compare with a truncated report: exit 1, says which" sh -c "[ $(rc c-broken) = 1 ] && grep -q 'truncated.json: truncated JSON' $out/c-broken.err"
+
+# html
+run h-page html -o "$out/page.html" "$QEMU4" "$HW"
+check "html: exit 0, page written" sh -c "[ $(rc h-page) = 0 ] && [ -s $out/page.html ]"
+check "html: inline SVG charts, no script, no network reference" sh -c \
+    "grep -q '<svg class=\"chart\"' $out/page.html && ! grep -qi '<script' $out/page.html && ! grep -qiE 'https?:' $out/page.html"
+run h-noout html "$QEMU4"
+check "html without -o: exit 2" test "$(rc h-noout)" = 2
+run h-bad html -o "$out/nope.html" "$FIX/broken/empty.json"
+check "html of an empty file: exit 1, no page" sh -c "[ $(rc h-bad) = 1 ] && [ ! -e $out/nope.html ]"

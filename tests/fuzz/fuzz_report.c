@@ -1,0 +1,60 @@
+/*
+ * libFuzzer target for tlbscope-report: bytes go through the code path the
+ * CLI takes for a report file (load, schema check, model) and then through
+ * every view built from it (show, compare in three formats, html), so a
+ * crafted report on a USB stick can crash or leak none of them.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reports/tool/compare.h"
+#include "reports/tool/diag.h"
+#include "reports/tool/html.h"
+#include "reports/tool/load.h"
+#include "reports/tool/model.h"
+#include "reports/tool/show.h"
+#include "reports/tool/validate.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *sink(void)
+{
+    static FILE *f;
+    if (!f)
+        f = fopen("/dev/null", "w");
+    return f;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct load_result lr;
+    struct diag_list d;
+    struct m_report *r, *pair[2];
+    struct cmp_model m;
+    FILE *out = sink();
+    if (!out)
+        return 0;
+    load_buffer(data, size, &lr);
+    if (lr.status != LOAD_OK)
+        return 0;
+    diag_init(&d);
+    validate_report(lr.root, &d);
+    diag_print(&d, "fuzz.json", out);
+    diag_free(&d);
+    r = model_build(lr.root, "fuzz.json"); /* takes the document */
+    if (!r)
+        return 0;
+    show_report(r, out);
+    /* the same report twice: compare aligns every point with itself */
+    pair[0] = pair[1] = r;
+    if (compare_build(pair, 2, &m)) {
+        compare_print(&m, out, TABLE_TEXT);
+        compare_print(&m, out, TABLE_CSV);
+        compare_print(&m, out, TABLE_MARKDOWN);
+        compare_free(&m);
+    }
+    html_render(out, pair, 2);
+    model_free(r);
+    return 0;
+}

@@ -1,0 +1,345 @@
+/*
+ * tlbscope-report compare: points of reports with different shapes are
+ * aligned by their parameters (a point only one report has keeps its row,
+ * with "-" for the others), ratios are against the first report, and
+ * virtualised or emulated numbers are marked. Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/tool/compare.h"
+#include "reports/tool/load.h"
+#include "reports/tool/model.h"
+
+#define FIXTURES "tests/fixtures/reports/"
+
+static struct m_report *model_of(const char *name, const char *label)
+{
+    struct load_result r;
+    struct m_report *m;
+    char path[256];
+    snprintf(path, sizeof(path), FIXTURES "%s", name);
+    load_file(path, &r);
+    if (r.status != LOAD_OK)
+        fail_msg("%s: %s", path, r.message);
+    m = model_build(r.root, path);
+    assert_non_null(m);
+    snprintf(m->label, sizeof(m->label), "%s", label);
+    return m;
+}
+
+static const struct cmp_section *section(const struct cmp_model *m, const char *id)
+{
+    size_t i;
+    for (i = 0; i < m->nsections; i++)
+        if (strcmp(m->sections[i].id, id) == 0)
+            return &m->sections[i];
+    fail_msg("no section %s", id);
+    return NULL;
+}
+
+/* The row whose parameter `key` has the numeric value `num` and `skey` the string `sval`. */
+static const struct cmp_row *row_of(const struct cmp_section *s, const char *key, double num,
+                                    const char *skey, const char *sval)
+{
+    size_t i, j, kx = s->keys.n, ks = s->keys.n;
+    for (j = 0; j < s->keys.n; j++) {
+        if (strcmp(s->keys.keys[j], key) == 0)
+            kx = j;
+        if (skey && strcmp(s->keys.keys[j], skey) == 0)
+            ks = j;
+    }
+    assert_true(kx < s->keys.n);
+    for (i = 0; i < s->nrows; i++) {
+        const struct m_param *x = s->rows[i].vals[kx];
+        const struct m_param *sv = skey ? s->rows[i].vals[ks] : NULL;
+        if (x && !x->str && x->num == num && (!skey || (sv && sv->str && !strcmp(sv->str, sval))))
+            return &s->rows[i];
+    }
+    return NULL;
+}
+
+static char *render(const struct cmp_model *m, enum table_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    compare_print(m, f, fmt);
+    fclose(f);
+    return buf;
+}
+
+/* The first output line containing every one of the needles (NULL-terminated). */
+static const char *line_with(const char *text, const char *a, const char *b, char *out, size_t cap)
+{
+    const char *p = text;
+    while (p && *p) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        snprintf(out, cap, "%.*s", (int)n, p);
+        if (strstr(out, a) && (!b || strstr(out, b)))
+            return out;
+        p = end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
+static void test_shapes_align_with_dashes(void **state)
+{
+    struct m_report *r[2] = { model_of("qemu-tcg-smp2-all.json", "A"),
+                              model_of("qemu-tcg-smp4-all.json", "B") };
+    struct cmp_model m;
+    const struct cmp_section *s;
+    const struct cmp_row *both, *only_b;
+    char *text, line[400];
+    (void)state;
+    assert_true(compare_build(r, 2, &m));
+    s = section(&m, "ipi_broadcast");
+    both = row_of(s, "targets", 1, "mode", "unicast_each");
+    only_b = row_of(s, "targets", 3, "mode", "unicast_each");
+    assert_non_null(both);
+    assert_non_null(only_b);
+    assert_true(both->cells[0].present && both->cells[1].present);
+    assert_false(only_b->cells[0].present);
+    assert_true(only_b->cells[1].present);
+    /* B's shorthand point has a row although A never measured shorthand */
+    assert_non_null(row_of(s, "targets", 3, "mode", "shorthand"));
+    assert_true(fabs(compare_ratio(both, 1) - both->cells[1].p50 / both->cells[0].p50) < 1e-12);
+    assert_true(isnan(compare_ratio(only_b, 1)));
+
+    text = render(&m, TABLE_TEXT);
+    assert_non_null(line_with(text, "unicast_each        3", NULL, line, sizeof(line)));
+    /* A's p50, A's p99 and the ratio are dashes, B's values are there and marked virtualised */
+    assert_non_null(strstr(line, "  -  "));
+    assert_non_null(strchr(line, '*'));
+    assert_non_null(strstr(text, "- no such point\n"));
+    free(text);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
+static void test_ipi_grouped_by_class(void **state)
+{
+    struct m_report *r[2] = { model_of("synthetic-epyc7763-2s-hw.json", "A"),
+                              model_of("qemu-tcg-smp4-all.json", "B") };
+    struct cmp_model m;
+    const struct cmp_section *s;
+    (void)state;
+    assert_true(compare_build(r, 2, &m));
+    s = section(&m, "ipi_roundtrip");
+    assert_true(s->by_class);
+    assert_int_equal(s->nrows, 3);
+    assert_string_equal(s->rows[0].cls, "smt_sibling");
+    assert_string_equal(s->rows[1].cls, "same_package");
+    assert_string_equal(s->rows[2].cls, "cross_package");
+    assert_true(s->rows[0].cells[0].present);
+    assert_false(s->rows[0].cells[1].present); /* QEMU has no SMT siblings */
+    assert_true(s->rows[1].cells[1].present);
+    /* nearer CPUs answer faster on the (synthetic) EPYC */
+    assert_true(s->rows[0].cells[0].p50 < s->rows[1].cells[0].p50);
+    assert_true(s->rows[1].cells[0].p50 < s->rows[2].cells[0].p50);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
+static void test_hardware_and_virtualised_flagged(void **state)
+{
+    struct m_report *r[2] = { model_of("synthetic-epyc7763-2s-hw.json", "A"),
+                              model_of("qemu-tcg-smp2-all.json", "B") };
+    struct cmp_model m;
+    char *text, line[400];
+    const struct cmp_section *s;
+    (void)state;
+    assert_true(compare_build(r, 2, &m));
+    assert_true(m.mixed);
+    assert_true(m.in_ns);
+    s = section(&m, "invlpgb_range");
+    assert_true(s->rows[0].cells[1].virtualised);
+    assert_true(s->rows[0].cells[1].emulated);
+    assert_false(s->rows[0].cells[0].virtualised);
+    assert_string_equal(compare_flags(&s->rows[0].cells[1]), "virtualised+emulated");
+    text = render(&m, TABLE_TEXT);
+    assert_non_null(strstr(text, "[VIRTUALISED: TCGTCGTCGTCG] [EMULATED]"));
+    assert_non_null(strstr(text, "WARNING: hardware report(s) A compared with virtualised or "));
+    /* the emulated INVLPGB cells of B carry both marks */
+    assert_non_null(line_with(text, "  invlpgb  ", "*~", line, sizeof(line)));
+    /* PTI ran on A but was skipped by B, with the CPUID evidence as reason */
+    assert_non_null(strstr(text, "B: SKIP: no PCID: CPUID.1:ECX[17]=0"));
+    free(text);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
+static void test_two_virtualised_reports_are_not_mixed(void **state)
+{
+    struct m_report *r[2] = { model_of("qemu-tcg-smp2-all.json", "A"),
+                              model_of("qemu-tcg-smp4-ipi.json", "B") };
+    struct cmp_model m;
+    char *text;
+    (void)state;
+    assert_true(compare_build(r, 2, &m));
+    assert_false(m.mixed);
+    text = render(&m, TABLE_TEXT);
+    assert_null(strstr(text, "WARNING"));
+    /* experiments only A ran still get a section, saying B lacks them */
+    assert_non_null(strstr(text, "== shootdown_lazy"));
+    assert_non_null(strstr(text, "B: not in this report"));
+    free(text);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
+static size_t count_fields(const char *line)
+{
+    size_t n = 1;
+    bool quoted = false;
+    for (; *line && *line != '\r' && *line != '\n'; line++) {
+        if (*line == '"')
+            quoted = !quoted;
+        else if (*line == ',' && !quoted)
+            n++;
+    }
+    return n;
+}
+
+static void test_csv_shape(void **state)
+{
+    struct m_report *r[3] = { model_of("qemu-tcg-smp2-all.json", "A"),
+                              model_of("qemu-tcg-smp4-all.json", "B"),
+                              model_of("synthetic-epyc7763-2s-hw.json", "C") };
+    struct cmp_model m;
+    char *text, *p, line[600];
+    size_t lines = 0, fields;
+    (void)state;
+    assert_true(compare_build(r, 3, &m));
+    text = render(&m, TABLE_CSV);
+    assert_true(strncmp(text, "experiment,point,unit,A_p50,A_p99,A_flags,B_p50,B_p99,B_flags,"
+                              "B_over_A_p50,C_p50,C_p99,C_flags,C_over_A_p50\r\n", 87) == 0);
+    fields = count_fields(text);
+    assert_int_equal(fields, 14);
+    for (p = text; *p; p = strchr(p, '\n') + 1) {
+        assert_int_equal(count_fields(p), fields);
+        lines++;
+        if (!strchr(p, '\n'))
+            break;
+    }
+    assert_true(lines > 100);
+    /* a point only B has: A's and C's cells are empty, B's are numbers, unit ns */
+    assert_non_null(line_with(text, "shootdown_seq_vs_conc,pages=1 mode=seq targets=3,ns,,,,",
+                              NULL, line, sizeof(line)));
+    assert_non_null(strstr(line, ",virtualised,"));
+    free(text);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+    model_free(r[2]);
+}
+
+static void test_markdown_shape(void **state)
+{
+    struct m_report *r[2] = { model_of("qemu-tcg-smp2-all.json", "A"),
+                              model_of("synthetic-epyc7763-2s-hw.json", "B") };
+    struct cmp_model m;
+    char *text, line[400];
+    (void)state;
+    assert_true(compare_build(r, 2, &m));
+    text = render(&m, TABLE_MARKDOWN);
+    assert_true(strncmp(text, "# tlbscope comparison\n\n|  | file | CPU |", 39) == 0);
+    assert_non_null(strstr(text, "> **WARNING:** hardware report(s) B"));
+    assert_non_null(strstr(text, "\n## ipi_roundtrip: "));
+    assert_non_null(line_with(text, "| class | A p50 | A p99 | B p50 | B p99 | B/A |", NULL, line,
+                              sizeof(line)));
+    assert_non_null(strstr(text, "| --- | --: | --: | --: | --: | --: |"));
+    free(text);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
+static void test_ticks_when_a_frequency_is_unknown(void **state)
+{
+    struct m_report *r[2] = { model_of("qemu-tcg-smp2-all.json", "A"),
+                              model_of("qemu-tcg-smp4-all.json", "B") };
+    struct cmp_model m;
+    const struct cmp_row *row;
+    char *text;
+    (void)state;
+    r[1]->tsc_hz = 0; /* as a report with tsc_hz 0 loads */
+    assert_true(compare_build(r, 2, &m));
+    assert_false(m.in_ns);
+    row = row_of(section(&m, "ipi_broadcast"), "targets", 1, "mode", "unicast_each");
+    /* raw ticks, exactly as in the report */
+    assert_true(row->cells[1].p50 ==
+                model_primary_metric(&model_experiment(r[1], "ipi_broadcast")->results.items[0])
+                    ->st.p50);
+    text = render(&m, TABLE_TEXT);
+    assert_non_null(strstr(text, "in TSC ticks (a report lacks its TSC frequency)"));
+    free(text);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
+static void test_summary_values(void **state)
+{
+    struct m_report *r[2] = { model_of("synthetic-epyc7763-2s-hw.json", "A"),
+                              model_of("qemu-tcg-smp2-all.json", "B") };
+    struct cmp_model m;
+    const struct cmp_section *s;
+    size_t i, found = 0;
+    char *text, line[400];
+    (void)state;
+    assert_true(compare_build(r, 2, &m));
+    /* seq vs conc: one row per (targets, pages, ratio); targets=15 only on A */
+    s = section(&m, "shootdown_seq_vs_conc");
+    for (i = 0; i < s->nvrows; i++) {
+        const struct cmp_value_row *v = &s->vrows[i];
+        if (strcmp(v->key, "conc_over_seq_p50") != 0)
+            continue;
+        found++;
+        assert_false(isnan(v->v[0]));
+        assert_true(v->v[0] > 0 && v->v[0] < 2);
+    }
+    assert_int_equal(found, 5 * 7); /* A: 5 target counts x 7 page counts */
+    /* a control experiment records values, no times: no latency rows, a row per value */
+    s = section(&m, "stale_detector_control");
+    assert_int_equal(s->nrows, 0);
+    assert_int_equal(s->nvrows, 4); /* 2 values x (cpus=2 on B, cpus=16 on A) */
+    text = render(&m, TABLE_TEXT);
+    assert_non_null(line_with(text, "16  stale_reads_without_invalidation", NULL, line,
+                              sizeof(line)));
+    assert_non_null(strstr(line, "  120   -")); /* A's count; B has no point with 16 CPUs */
+    assert_non_null(line_with(text, " 2  stale_reads_without_invalidation", NULL, line,
+                              sizeof(line)));
+    assert_non_null(strstr(line, "  -  8*")); /* B is virtualised */
+    free(text);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shapes_align_with_dashes),
+        cmocka_unit_test(test_ipi_grouped_by_class),
+        cmocka_unit_test(test_hardware_and_virtualised_flagged),
+        cmocka_unit_test(test_two_virtualised_reports_are_not_mixed),
+        cmocka_unit_test(test_csv_shape),
+        cmocka_unit_test(test_markdown_shape),
+        cmocka_unit_test(test_ticks_when_a_frequency_is_unknown),
+        cmocka_unit_test(test_summary_values),
+    };
+    return cmocka_run_group_tests_name("report_compare", tests, NULL, NULL);
+}

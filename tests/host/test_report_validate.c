@@ -1,0 +1,314 @@
+/*
+ * tlbscope-report: the schema check. Valid fixtures pass; each defect is
+ * reported at its JSON path with what is wrong; unknown keys are accepted.
+ * Defects are made by editing a valid report in memory, so each test shows
+ * exactly the one change it checks. Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reports/tool/diag.h"
+#include "reports/tool/jget.h"
+#include "reports/tool/load.h"
+#include "reports/tool/validate.h"
+
+#define FIXTURES "tests/fixtures/reports/"
+
+static json_t *fixture(const char *name)
+{
+    struct load_result r;
+    char path[256];
+    snprintf(path, sizeof(path), FIXTURES "%s", name);
+    load_file(path, &r);
+    if (r.status != LOAD_OK)
+        fail_msg("%s: %s", path, r.message);
+    return r.root;
+}
+
+/* Validates and checks that a message at `path` contains `needle`. */
+static void expect_error(json_t *root, const char *path, const char *needle)
+{
+    struct diag_list d;
+    size_t i;
+    diag_init(&d);
+    validate_report(root, &d);
+    if (!diag_has(&d, path, needle)) {
+        for (i = 0; i < d.count; i++)
+            print_message("  got: %s: %s\n", d.items[i].path, d.items[i].text);
+        diag_free(&d);
+        fail_msg("no message at %s containing \"%s\"", path, needle);
+    }
+    assert_true(d.errors > 0);
+    diag_free(&d);
+}
+
+static size_t errors_of(json_t *root)
+{
+    struct diag_list d;
+    size_t n;
+    diag_init(&d);
+    n = validate_report(root, &d);
+    diag_free(&d);
+    return n;
+}
+
+static json_t *at(json_t *root, const char *dotted) { return (json_t *)jget_path(root, dotted); }
+
+static json_t *result_point(json_t *root, size_t exp, size_t point)
+{
+    json_t *e = json_array_get(json_object_get(root, "experiments"), exp);
+    return json_array_get(json_object_get(e, "results"), point);
+}
+
+static void test_fixtures_are_valid(void **state)
+{
+    static const char *const files[] = { "qemu-tcg-smp2-foundation.json", "qemu-tcg-smp4-ipi.json",
+                                         "qemu-tcg-smp2-all.json", "qemu-tcg-smp4-all.json",
+                                         "synthetic-epyc7763-2s-hw.json" };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        json_t *root = fixture(files[i]);
+        struct diag_list d;
+        diag_init(&d);
+        if (validate_report(root, &d))
+            fail_msg("%s: %s: %s", files[i], d.items[0].path, d.items[0].text);
+        diag_free(&d);
+        json_decref(root);
+    }
+}
+
+static void test_missing_keys(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *lat = json_object_get(json_object_get(result_point(root, 0, 0), "metrics"), "latency");
+    (void)state;
+    json_object_del(at(root, "cpu"), "tsc_hz");
+    json_object_del(lat, "p99");
+    json_object_del(at(root, "run.config"), "samples");
+    expect_error(root, "cpu.tsc_hz", "missing required key");
+    expect_error(root, "experiments[0].results[0].metrics.latency.p99", "missing required key");
+    expect_error(root, "run.config.samples", "missing required key");
+    json_object_del(root, "experiments");
+    expect_error(root, "experiments", "missing required key");
+    json_decref(root);
+}
+
+static void test_wrong_types(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *exp1 = json_array_get(json_object_get(root, "experiments"), 1);
+    (void)state;
+    json_object_set_new(at(root, "cpu"), "tsc_hz", json_string("2596224000"));
+    json_object_set_new(at(root, "topology"), "cpu_count", json_real(2.0));
+    json_object_set_new(exp1, "emulated", json_string("no"));
+    json_object_set_new(json_object_get(result_point(root, 0, 1), "params"), "target",
+                        json_pack("[i]", 0));
+    json_object_set_new(at(root, "cpu.cpuid"), "1.eax", json_integer(0x663));
+    json_object_set_new(at(root, "cpu"), "signature", json_string("663"));
+    expect_error(root, "cpu.tsc_hz", "expected an integer, found a string");
+    expect_error(root, "topology.cpu_count", "expected an integer, found a real number");
+    expect_error(root, "experiments[1].emulated", "expected a boolean, found a string");
+    expect_error(root, "experiments[0].results[1].params.target", "number or a string");
+    expect_error(root, "cpu.cpuid[\"1.eax\"]", "expected a string");
+    expect_error(root, "cpu.signature", "not a 64-bit hex identifier");
+    json_decref(root);
+}
+
+static void test_nulls_where_not_allowed(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *pti = json_array_get(json_object_get(root, "experiments"), 4);
+    (void)state;
+    json_object_set_new(at(root, "run"), "id", json_null());
+    json_object_set_new(pti, "reason", json_null()); /* a SKIP must say why */
+    expect_error(root, "run.id", "is null, expected a string");
+    expect_error(root, "experiments[4].reason", "SKIP needs a reason");
+    json_decref(root);
+}
+
+static void test_statistics_order(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *lat = json_object_get(json_object_get(result_point(root, 2, 0), "metrics"), "latency");
+    long long min = json_integer_value(json_object_get(lat, "min"));
+    long long max = json_integer_value(json_object_get(lat, "max"));
+    (void)state;
+    json_object_set_new(lat, "p50", json_integer(min - 1));
+    expect_error(root, "experiments[2].results[0].metrics.latency.p50", "below min");
+    json_decref(root);
+
+    root = fixture("qemu-tcg-smp2-all.json");
+    lat = json_object_get(json_object_get(result_point(root, 2, 0), "metrics"), "latency");
+    json_object_set_new(lat, "p99", json_integer(max + 1));
+    expect_error(root, "experiments[2].results[0].metrics.latency.p99", "above max");
+    json_object_set_new(lat, "p99", json_integer(min));
+    expect_error(root, "experiments[2].results[0].metrics.latency.p99", "below p90");
+    json_object_set_new(lat, "p99", json_integer(-5));
+    expect_error(root, "experiments[2].results[0].metrics.latency.p99", "negative");
+    json_decref(root);
+
+    root = fixture("qemu-tcg-smp2-all.json");
+    lat = json_object_get(json_object_get(result_point(root, 2, 0), "metrics"), "latency");
+    json_object_set_new(lat, "n", json_integer(0));
+    expect_error(root, "experiments[2].results[0].metrics.latency.min", "but n is 0");
+    json_decref(root);
+}
+
+static void test_vocabulary(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *cpu1 = json_array_get(at(root, "topology.cpus"), 1);
+    (void)state;
+    json_object_set_new(json_array_get(json_object_get(root, "experiments"), 1), "status",
+                        json_string("PASSED"));
+    json_object_set_new(cpu1, "state", json_string("sleeping"));
+    json_object_set_new(at(root, "cpu"), "tsc_source", json_string("guess"));
+    expect_error(root, "experiments[1].status", "unknown status word \"PASSED\"");
+    expect_error(root, "topology.cpus[1].state", "unknown state word \"sleeping\"");
+    expect_error(root, "cpu.tsc_source", "unknown tsc_source word");
+    json_decref(root);
+}
+
+static void test_topology_invariants(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp4-all.json");
+    json_t *cpus = at(root, "topology.cpus");
+    (void)state;
+    json_object_set_new(at(root, "topology"), "cpu_count", json_integer(3));
+    expect_error(root, "topology.cpu_count", "3, but cpus has 4 entries");
+    json_object_set_new(at(root, "topology"), "cpu_count", json_integer(4));
+    json_object_set_new(json_array_get(cpus, 2), "apic_id", json_integer(1));
+    expect_error(root, "topology.cpus", "APIC ID 1 appears more than once");
+    json_object_set_new(json_array_get(cpus, 2), "apic_id", json_integer(2));
+    json_object_set_new(json_array_get(cpus, 3), "index", json_integer(7));
+    expect_error(root, "topology.cpus[3].index", "dense");
+    json_object_set_new(json_array_get(cpus, 3), "index", json_integer(3));
+    json_object_set_new(json_array_get(cpus, 3), "state", json_string("hung"));
+    /* a hung CPU needs a note, lowers cpus_ok, and makes the run partial and an ERROR */
+    expect_error(root, "topology.cpus[3].note", "missing required key");
+    expect_error(root, "topology.cpus_ok", "4, but 3 entries");
+    expect_error(root, "run.status", "dropped out");
+    expect_error(root, "result", "dropped out");
+    json_decref(root);
+}
+
+static void test_result_is_most_severe(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json"); /* result SKIP: pti was skipped */
+    (void)state;
+    json_object_set_new(root, "result", json_string("SUCCESS"));
+    expect_error(root, "result", "less severe than experiments[4].status SKIP");
+    json_object_set_new(root, "result", json_string("SKIP"));
+    json_array_append_new(at(root, "run.errors"),
+                          json_pack("{s:s,s:s}", "where", "cpu 1", "message", "timeout"));
+    expect_error(root, "result", "run.errors is not empty");
+    json_decref(root);
+}
+
+static void test_unknown_keys_are_accepted(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *e0 = json_array_get(json_object_get(root, "experiments"), 0);
+    (void)state;
+    json_object_set_new(root, "future_section", json_pack("{s:i}", "x", 1));
+    json_object_set_new(at(root, "cpu"), "microarchitecture", json_string("zen3"));
+    json_object_set_new(e0, "histogram", json_pack("[i,i,i]", 1, 2, 3));
+    json_object_set_new(at(root, "cpu.cpuid"), "1f.0.eax", json_string("0x1"));
+    assert_int_equal(errors_of(root), 0);
+    /* an unknown key must still hold the right kind of value where the schema says so */
+    json_object_set_new(at(root, "cpu.cpuid"), "1f.0.ebx", json_string("zen"));
+    expect_error(root, "cpu.cpuid[\"1f.0.ebx\"]", "not a 64-bit hex identifier");
+    json_decref(root);
+}
+
+static void test_stale_reads_checked(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *ctl = json_array_get(json_object_get(root, "experiments"), 6);
+    json_t *v = json_object_get(ctl, "verification");
+    json_t *s0 = json_array_get(json_object_get(v, "stale"), 0);
+    (void)state;
+    assert_string_equal(json_string_value(json_object_get(ctl, "id")), "stale_detector_control");
+    json_object_set_new(s0, "cpu", json_integer(9));
+    expect_error(root, "experiments[6].verification.stale[0].cpu", "not a CPU of this report");
+    json_object_set_new(s0, "cpu", json_integer(1));
+    json_object_set_new(v, "stale_reads", json_integer(0));
+    expect_error(root, "experiments[6].verification.stale", "lists 1 reads, but stale_reads is 0");
+    json_decref(root);
+}
+
+static void test_duplicate_experiment_id(void **state)
+{
+    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *list = json_object_get(root, "experiments");
+    (void)state;
+    json_object_set_new(json_array_get(list, 3), "id", json_string("ipi_roundtrip"));
+    expect_error(root, "experiments[3].id", "already names experiments[0]");
+    json_decref(root);
+}
+
+static void test_many_problems_are_capped(void **state)
+{
+    json_t *root = fixture("synthetic-epyc7763-2s-hw.json");
+    json_t *cpus = at(root, "topology.cpus");
+    struct diag_list d;
+    size_t i;
+    (void)state;
+    for (i = 0; i < json_array_size(cpus); i++)
+        json_object_set_new(json_array_get(cpus, i), "package", json_string("zero"));
+    diag_init(&d);
+    assert_true(validate_report(root, &d) >= json_array_size(cpus));
+    assert_int_equal(d.count, DIAG_MAX_KEPT);
+    assert_true(d.dropped > 0);
+    assert_true(diag_has(&d, "topology.cpus[0].package", "expected an integer"));
+    diag_free(&d);
+    json_decref(root);
+}
+
+static void test_broken_fixture_files(void **state)
+{
+    static const struct {
+        const char *file, *path, *needle;
+    } cases[] = {
+        { "missing-keys.json", "topology.cpus[1].state", "missing required key" },
+        { "wrong-types.json", "cpu.tsc_hz", "expected an integer" },
+        { "p50-below-min.json", "experiments[0].results[1].metrics.latency.p50", "below min" },
+        { "p99-above-max.json", "experiments[2].results[0].metrics.latency.p99", "above max" },
+        { "cpu-count-mismatch.json", "topology.cpu_count", "but cpus has 2 entries" },
+        { "unknown-status.json", "experiments[1].status", "unknown status word" },
+    };
+    size_t i;
+    char name[128];
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(name, sizeof(name), "broken/%s", cases[i].file);
+        json_t *root = fixture(name);
+        expect_error(root, cases[i].path, cases[i].needle);
+        json_decref(root);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixtures_are_valid),
+        cmocka_unit_test(test_missing_keys),
+        cmocka_unit_test(test_wrong_types),
+        cmocka_unit_test(test_nulls_where_not_allowed),
+        cmocka_unit_test(test_statistics_order),
+        cmocka_unit_test(test_vocabulary),
+        cmocka_unit_test(test_topology_invariants),
+        cmocka_unit_test(test_result_is_most_severe),
+        cmocka_unit_test(test_unknown_keys_are_accepted),
+        cmocka_unit_test(test_stale_reads_checked),
+        cmocka_unit_test(test_duplicate_experiment_id),
+        cmocka_unit_test(test_many_problems_are_capped),
+        cmocka_unit_test(test_broken_fixture_files),
+    };
+    return cmocka_run_group_tests_name("report_validate", tests, NULL, NULL);
+}

@@ -1,0 +1,309 @@
+/*
+ * tlbscope-report show and html, and the pieces they print with (tables,
+ * JSON paths, wrapping). Checks what a reader relies on: the IPI matrix and
+ * class summary, hypervisor/emulation warnings, 100-column text, an HTML
+ * page without scripts or network references, with escaped report text.
+ * Run from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/tool/html.h"
+#include "reports/tool/jpath.h"
+#include "reports/tool/load.h"
+#include "reports/tool/model.h"
+#include "reports/tool/show.h"
+#include "reports/tool/table.h"
+#include "reports/tool/units.h"
+
+#define FIXTURES "tests/fixtures/reports/"
+
+static json_t *document(const char *name)
+{
+    struct load_result r;
+    char path[256];
+    snprintf(path, sizeof(path), FIXTURES "%s", name);
+    load_file(path, &r);
+    if (r.status != LOAD_OK)
+        fail_msg("%s: %s", path, r.message);
+    return r.root;
+}
+
+static struct m_report *model_of_doc(json_t *root, const char *label)
+{
+    struct m_report *m = model_build(root, "fixture.json");
+    assert_non_null(m);
+    snprintf(m->label, sizeof(m->label), "%s", label);
+    return m;
+}
+
+static char *show_text(const struct m_report *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    show_report(r, f);
+    fclose(f);
+    return buf;
+}
+
+static char *html_text(struct m_report *const *r, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_true(html_render(f, r, n));
+    fclose(f);
+    return buf;
+}
+
+static size_t count(const char *text, const char *needle)
+{
+    size_t n = 0;
+    const char *p = text;
+    while ((p = strstr(p, needle))) {
+        n++;
+        p += strlen(needle);
+    }
+    return n;
+}
+
+static void assert_width(const char *text, size_t max)
+{
+    const char *p = text;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n > max)
+            fail_msg("line of %zu columns: %.*s", n, (int)n, p);
+        if (!end)
+            break;
+        p = end + 1;
+    }
+}
+
+static void test_show_hardware_report(void **state)
+{
+    struct m_report *r = model_of_doc(document("synthetic-epyc7763-2s-hw.json"), "A");
+    char *text = show_text(r);
+    (void)state;
+    assert_non_null(strstr(text, "Machine   Supermicro AS -2124US-TNRP\n"));
+    assert_non_null(strstr(text, "BIOS      American Megatrends Inc. 2.6a 04/19/2023\n"));
+    assert_non_null(strstr(text, "CPU       AMD EPYC 7763 64-Core Processor, AuthenticAMD family "
+                                 "0x19 model 0x1 stepping 1\n"));
+    assert_non_null(strstr(text, "invlpgb=yes(max 8 pages)"));
+    assert_null(strstr(text, "WARNING"));
+    /* 16 CPUs: the full matrix, rows in topology order, then the class summary in ns (ticks) */
+    assert_non_null(strstr(text, "init \\ target"));
+    assert_non_null(strstr(text, "  128 (1/0/0) "));
+    assert_non_null(strstr(text, "smt_sibling       16"));
+    assert_non_null(strstr(text, "cross_package    128"));
+    /* seq vs conc with its ratio, one table per page count */
+    assert_non_null(strstr(text, "seq vs conc"));
+    assert_non_null(strstr(text, "conc/seq"));
+    assert_int_equal(count(text, "\n  pages="), 7);
+    assert_non_null(strstr(text, "Result: SUCCESS (run complete)"));
+    assert_width(text, 100);
+    free(text);
+    model_free(r);
+}
+
+static void test_show_virtualised_report(void **state)
+{
+    struct m_report *r = model_of_doc(document("qemu-tcg-smp2-all.json"), "A");
+    char *text = show_text(r);
+    (void)state;
+    assert_non_null(strstr(text, "WARNING   virtualised: hypervisor \"TCGTCGTCGTCG\""));
+    assert_non_null(strstr(text, "WARNING   emulated: invlpgb_range ran emulated instructions"));
+    assert_non_null(strstr(text, "== invlpgb_range: Broadcast invalidation with INVLPGB vs IPI "
+                                 "shootdown [EMULATED]"));
+    /* a SKIP shows its whole reason, wrapped, with the CPUID evidence */
+    assert_non_null(strstr(text, "  reason: no PCID: CPUID.1:ECX[17]=0 (1.ecx=0xf6f8320b)"));
+    assert_non_null(strstr(text, "(7.0.ebx=0x219c43a9)"));
+    assert_non_null(strstr(text, "Result: SKIP"));
+    assert_width(text, 100);
+    free(text);
+    model_free(r);
+}
+
+static void test_show_large_ipi_uses_classes(void **state)
+{
+    json_t *root = document("synthetic-epyc7763-2s-hw.json");
+    json_t *results = json_object_get(json_array_get(json_object_get(root, "experiments"), 0),
+                                      "results");
+    json_t *proto = json_array_get(results, 0);
+    struct m_report *r;
+    char *text;
+    int t;
+    (void)state;
+    for (t = 16; t < 20; t++) { /* four more targets: 20 CPUs take part */
+        json_t *p = json_deep_copy(proto);
+        json_object_set_new(json_object_get(p, "params"), "target", json_integer(t));
+        json_array_append_new(results, p);
+    }
+    r = model_of_doc(root, "A");
+    text = show_text(r);
+    assert_non_null(strstr(text, "20 CPUs took part: matrix omitted"));
+    assert_null(strstr(text, "init \\ target"));
+    assert_non_null(strstr(text, "by topology class"));
+    free(text);
+    model_free(r);
+}
+
+static void test_html_is_self_contained(void **state)
+{
+    struct m_report *r[2] = { model_of_doc(document("qemu-tcg-smp4-all.json"), "A"),
+                              model_of_doc(document("synthetic-epyc7763-2s-hw.json"), "B") };
+    char *page = html_text(r, 2);
+    (void)state;
+    assert_true(strncmp(page, "<!DOCTYPE html>", 15) == 0);
+    assert_non_null(strstr(page, "</html>\n"));
+    assert_null(strstr(page, "<script"));
+    assert_null(strstr(page, "http:"));
+    assert_null(strstr(page, "https:"));
+    assert_null(strstr(page, "src="));
+    assert_null(strstr(page, "@import"));
+    /* two heatmaps, a class chart, charts for the other experiments */
+    assert_int_equal(count(page, "<svg class=\"heatmap\""), 2);
+    assert_true(count(page, "<svg class=\"chart\"") >= 10);
+    assert_true(count(page, "<rect") >= 16 * 16 + 4 * 4);
+    assert_true(count(page, "<polyline") >= 20);
+    assert_non_null(strstr(page, "VIRTUALISED: TCGTCGTCGTCG"));
+    assert_non_null(strstr(page, "<span class=\"badge emu\">EMULATED</span>"));
+    assert_non_null(strstr(page, "Hardware and virtualised/emulated reports are shown together"));
+    assert_non_null(strstr(page, "A conc (virt.*)"));
+    free(page);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
+static void test_html_escapes_report_text(void **state)
+{
+    json_t *root = document("qemu-tcg-smp2-all.json");
+    struct m_report *r;
+    char *page;
+    (void)state;
+    json_object_set_new(json_object_get(root, "cpu"), "brand",
+                        json_string("<script>alert(1)</script> & \"x\""));
+    json_object_set_new(json_array_get(json_object_get(root, "experiments"), 1), "title",
+                        json_string("</h2><img src=x>"));
+    r = model_of_doc(root, "A");
+    page = html_text(&r, 1);
+    assert_null(strstr(page, "<script"));
+    assert_null(strstr(page, "<img"));
+    assert_non_null(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;"));
+    assert_non_null(strstr(page, "&lt;/h2&gt;&lt;img src=x&gt;"));
+    free(page);
+    model_free(r);
+}
+
+static void test_html_of_empty_report(void **state)
+{
+    struct m_report *r = model_of_doc(document("qemu-tcg-smp2-foundation.json"), "A");
+    char *page = html_text(&r, 1);
+    (void)state;
+    assert_non_null(strstr(page, "No experiments in these reports."));
+    assert_non_null(strstr(page, "<h2 id=\"machines\">Machines</h2>"));
+    free(page);
+    model_free(r);
+}
+
+static void test_table_formats(void **state)
+{
+    struct table *t = table_new(3);
+    char *buf = NULL;
+    size_t len = 0, row;
+    FILE *f;
+    (void)state;
+    table_header(t, 0, "name", false);
+    table_header(t, 1, "p50", true);
+    table_header(t, 2, "note", false);
+    row = table_add_row(t);
+    table_set(t, row, 0, "a|b");
+    table_set(t, row, 1, "%d", 12345);
+    table_set(t, row, 2, "say \"hi\", then go");
+    row = table_add_row(t);
+    table_set(t, row, 0, "longer name");
+    table_set(t, row, 1, "7");
+    f = open_memstream(&buf, &len);
+    table_print(t, f, TABLE_TEXT, "> ");
+    table_print(t, f, TABLE_CSV, "");
+    table_print(t, f, TABLE_MARKDOWN, "");
+    fclose(f);
+    assert_string_equal(buf,
+                        "> name           p50  note\n"
+                        "> a|b          12345  say \"hi\", then go\n"
+                        "> longer name      7  \n"
+                        "name,p50,note\r\n"
+                        "a|b,12345,\"say \"\"hi\"\", then go\"\r\n"
+                        "longer name,7,\r\n"
+                        "| name | p50 | note |\n"
+                        "| --- | --: | --- |\n"
+                        "| a\\|b | 12345 | say \"hi\", then go |\n"
+                        "| longer name | 7 |  |\n");
+    free(buf);
+    table_free(t);
+}
+
+static void test_json_paths(void **state)
+{
+    struct jpath p;
+    char buf[128];
+    size_t m;
+    (void)state;
+    jpath_init(&p);
+    jpath_push_key(&p, "experiments");
+    m = jpath_push_index(&p, 2);
+    jpath_push_key(&p, "results");
+    jpath_push_index(&p, 5);
+    assert_string_equal(p.buf, "experiments[2].results[5]");
+    assert_string_equal(jpath_child(&p, "p50", buf, sizeof(buf)), "experiments[2].results[5].p50");
+    jpath_pop(&p, m);
+    assert_string_equal(p.buf, "experiments");
+    jpath_init(&p);
+    jpath_push_key(&p, "cpu");
+    assert_string_equal(jpath_child(&p, "1.eax", buf, sizeof(buf)), "cpu[\"1.eax\"]");
+    assert_string_equal(jpath_child(&p, "a\"b", buf, sizeof(buf)), "cpu[\"a?b\"]");
+}
+
+static void test_wrapping(void **state)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    (void)state;
+    units_print_wrapped(f, "  reason: ", "          ",
+                        "one two three four five six seven eight nine ten", 30);
+    units_print_wrapped(f, "x ", "  ", "averyveryveryverylongwordthatcannotbreak", 20);
+    fclose(f);
+    assert_string_equal(buf, "  reason: one two three four\n"
+                             "          five six seven eight\n"
+                             "          nine ten\n"
+                             "x averyveryveryveryl\n"
+                             "  ongwordthatcannotb\n"
+                             "  reak\n");
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_show_hardware_report),
+        cmocka_unit_test(test_show_virtualised_report),
+        cmocka_unit_test(test_show_large_ipi_uses_classes),
+        cmocka_unit_test(test_html_is_self_contained),
+        cmocka_unit_test(test_html_escapes_report_text),
+        cmocka_unit_test(test_html_of_empty_report),
+        cmocka_unit_test(test_table_formats),
+        cmocka_unit_test(test_json_paths),
+        cmocka_unit_test(test_wrapping),
+    };
+    return cmocka_run_group_tests_name("report_views", tests, NULL, NULL);
+}
