@@ -110,3 +110,8 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# The default profile three times under QEMU: wall time and per-experiment durations (median).
+bench: deps $(BUILD)/tlbscope.img tool
+	@scripts/deps.sh run
+	@SMP='$(SMP)' scripts/bench.sh

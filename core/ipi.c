@@ -34,7 +34,7 @@ int64_t ipi_spin_as_target(struct percpu *self, void *arg)
             irq_disable();
             if (load_acquire(a->stop))
                 break;
-            apic_arm_heartbeat(VEC_WAKE);
+            apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_IDLE);
             cpu_halt_until_irq();
             irq_disable();
             apic_disarm_heartbeat();

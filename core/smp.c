@@ -171,29 +171,26 @@ void smp_mark_unanswered(struct smp *s, uint32_t index, const char *what,
 }
 
 /*
- * The BSP halts between checks when halt_waits is set. Lost wake-ups are
- * impossible: the BSP publishes `halted` and then re-checks the answer with
- * interrupts off; the AP publishes its answer and then reads `halted`, with
- * a full barrier on both sides, so at least one of them sees the other
- * (and the heartbeat timer bounds the sleep regardless).
+ * With halt_waits the BSP sleeps between checks, woken by its own 1 ms
+ * heartbeat (or an IPI it takes as a target). APs never send it a wake-up:
+ * one could arrive after the BSP went back to the firmware's IDT, whose
+ * handler does not EOI it (arch/x86/apic.h, apic_vectors_pending).
  */
 static void bsp_pause(struct smp *s, const volatile uint64_t *ack, uint64_t want)
 {
+    bool was_on;
     if (!s->halt_waits) {
         cpu_relax();
         return;
     }
-    bool was_on = irq_enabled();
+    was_on = irq_enabled();
     irq_disable();
-    store_relaxed(&s->bsp_wait.halted, 1);
-    full_barrier();
     if (load_acquire(ack) != want) {
-        apic_arm_heartbeat(VEC_WAKE);
+        apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_POLL);
         cpu_halt_until_irq();
         irq_disable();
         apic_disarm_heartbeat();
     }
-    store_relaxed(&s->bsp_wait.halted, 0);
     if (was_on)
         irq_enable();
 }
@@ -274,7 +271,7 @@ static void injected_hang(struct percpu *pc)
 void smp_injected_delay(struct percpu *pc)
 {
     struct smp *s = pc->smp;
-    uint64_t until = tsc_now() + 3 * s->timeout_ticks;
+    uint64_t until = tsc_now() + 2 * s->timeout_ticks;
     while (!deadline_passed(until) && !load_acquire(&s->releasing))
         cpu_relax();
 }
@@ -288,7 +285,7 @@ void smp_injected_delay(struct percpu *pc)
  */
 static void idle_wait(void)
 {
-    apic_arm_heartbeat(VEC_WAKE);
+    apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_IDLE);
     cpu_halt_until_irq();
     irq_disable();
     apic_disarm_heartbeat();
@@ -322,9 +319,6 @@ uint64_t smp_ap_loop(struct percpu *pc)
                 smp_injected_delay(pc);
             store_relaxed(&pc->ack.result, result);
             store_release(&pc->ack.ack_seq, seq);
-            full_barrier(); /* pairs with bsp_pause(): answer, then look */
-            if (load_acquire(&s->bsp_wait.halted))
-                apic_send_ipi(s->cpu[0]->apic_id, VEC_WAKE);
             continue;
         }
         store_relaxed(&pc->ack.heartbeat, tsc_now());

@@ -132,13 +132,7 @@ struct percpu {
 
 enum checkin_state { CHECKIN_WAITING = 0, CHECKIN_DONE, CHECKIN_CLOSED };
 
-/* The BSP's "I am halted, wake me" flag, read by every AP after each answer. */
-struct bsp_wait_line {
-    volatile uint32_t halted;
-} __attribute__((aligned(CACHE_LINE)));
-
 struct smp {
-    struct bsp_wait_line bsp_wait;
     /*
      * Waiting CPUs halt instead of spinning: targets between IPIs and the BSP
      * between answers. Chosen under a hypervisor, where spinning vCPUs starve
@@ -207,7 +201,7 @@ bool smp_checkin(struct percpu *pc);
  * deadline passed without a release.
  */
 uint64_t smp_ap_loop(struct percpu *pc);
-/* Test-only slow CPU (inject=slow): answers three timeouts late. */
+/* Test-only slow CPU (inject=slow): answers two timeouts late. */
 void smp_injected_delay(struct percpu *pc);
 /* Records an exception on the calling CPU; returns true if it could resume at its recovery point. */
 struct trap_frame;

@@ -56,7 +56,26 @@ static void enter_cpu(struct takeover *t, struct percpu *pc, struct cpu_fw_env *
         outb(PIC_SLAVE_DATA, 0xff);
     }
     apic_takeover(&fw->apic, t->env.apic_mode, TOOL_TPR);
+    /* a vector left in service (a stray interrupt the firmware never EOId)
+     * would block the tool's whole priority class */
+    apic_clear_in_service();
     fw->entered = true;
+}
+
+/*
+ * Lets interrupts already sent to this CPU at the tool's vectors run through
+ * the tool's handlers (which EOI them) before the firmware's IDT is back.
+ * Bounded: a few thousand short interrupt windows at most.
+ */
+static void drain_tool_vectors(void)
+{
+    uint32_t tries;
+    for (tries = 0; tries < 4096 && apic_vectors_pending(VEC_WAKE); tries++) {
+        irq_enable();
+        __asm__ volatile("nop; nop" ::: "memory");
+        irq_disable();
+    }
+    apic_clear_in_service();
 }
 
 static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
@@ -64,6 +83,8 @@ static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
     if (!fw->entered)
         return;
     irq_disable();
+    apic_disarm_heartbeat();
+    drain_tool_vectors();
     apic_release(&fw->apic);
     if (bsp) {
         outb(PIC_SLAVE_DATA, fw->pic_mask_slave);
@@ -167,11 +188,10 @@ uint32_t takeover_wait_checkins(struct takeover *t, uint64_t deadline, uint64_t 
     return arrived;
 }
 
-uint32_t takeover_release(struct takeover *t, uint64_t deadline)
+/* A CPU that missed a deadline but has answered since then was slow, not hung. */
+static void reclassify_slow(struct smp *s)
 {
-    struct smp *s = t->smp;
-    uint32_t i, missing = 0;
-    /* a CPU that missed a deadline but answered since then was slow, not hung */
+    uint32_t i;
     for (i = 1; i < s->count; i++) {
         struct percpu *pc = s->cpu[i];
         struct cpu_info *c = &s->topo->cpus[i];
@@ -183,6 +203,13 @@ uint32_t takeover_release(struct takeover *t, uint64_t deadline)
                      "; it answered later (slow, not hung)");
         }
     }
+}
+
+uint32_t takeover_release(struct takeover *t, uint64_t deadline)
+{
+    struct smp *s = t->smp;
+    uint32_t i, missing = 0;
+    reclassify_slow(s);
     store_release(&s->releasing, 1);
     for (i = 1; i < s->count; i++)
         if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)

@@ -15,7 +15,9 @@
 #   --interactive  serial console on the terminal (also logged)
 #   --fresh        start from a fresh copy of IMAGE (reports on the stick are dropped)
 #   --readonly     attach the stick read-only
-#   --shell        boot the UEFI shell instead of BOOTX64.EFI (startup.nsh runs the tool)
+#   --shell        boot the UEFI shell instead of BOOTX64.EFI (startup.nsh runs the tool;
+#                  STARTUP_NSH=file replaces the stick's startup.nsh)
+#   --full         fill the stick's free space first (a full stick)
 #   --quiet        no summary at the end
 # Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no "TLBSCOPE DONE" (timeout or crash).
 set -uo pipefail
@@ -27,7 +29,7 @@ IMAGE=${IMAGE:-$here/build/tlbscope.img}; RUNDIR=${RUNDIR:-$here/build/run}
 OUTDIR=${OUTDIR:-$here/reports/runs}; ACCEL=${ACCEL:-tcg}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
-interactive=0 fresh=0 readonly=0 shell=0 quiet=0
+interactive=0 fresh=0 readonly=0 shell=0 quiet=0 full=0
 for a in "$@"; do
     case "$a" in
         --interactive) interactive=1 ;;
@@ -35,6 +37,7 @@ for a in "$@"; do
         --readonly) readonly=1 ;;
         --shell) shell=1 ;;
         --quiet) quiet=1 ;;
+        --full) full=1 ;;
         *) echo "qemu-run.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done
@@ -55,6 +58,7 @@ if [ $shell = 1 ]; then
     mcopy -o -i "$stick$part" ::/EFI/BOOT/BOOTX64.EFI "$RUNDIR/tlbscope.efi" 2>/dev/null || true
     mdel -i "$stick$part" ::/EFI/BOOT/BOOTX64.EFI 2>/dev/null || true
     mcopy -o -i "$stick$part" "$RUNDIR/tlbscope.efi" ::/tlbscope/tlbscope.efi 2>/dev/null || true
+    [ -n "${STARTUP_NSH:-}" ] && mcopy -o -i "$stick$part" "$STARTUP_NSH" ::/startup.nsh
 fi
 cfg_file="$RUNDIR/tlbscope.cfg"
 if [ -n "${CFG_TEXT+set}" ]; then
@@ -62,8 +66,16 @@ if [ -n "${CFG_TEXT+set}" ]; then
 else
     printf '# written by scripts/qemu-run.sh for this run\nexit=shutdown\n%s\n' "$(echo "$ARGS" | tr ' ' '\n')" > "$cfg_file"
 fi
-if [ $readonly = 0 ]; then
-    mcopy -o -i "$stick$part" "$cfg_file" ::/tlbscope/tlbscope.cfg
+# the configuration goes onto the image file even for --readonly: only QEMU's view is read-only
+mcopy -o -i "$stick$part" "$cfg_file" ::/tlbscope/tlbscope.cfg
+if [ $full = 1 ]; then
+    # "64 807 936 bytes free": mtools groups the digits with spaces
+    free=$(mdir -i "$stick$part" :: 2>/dev/null | grep 'bytes free' | sed 's/bytes free.*//' | tr -dc '0-9')
+    if [ -n "$free" ] && [ "$free" -gt 0 ]; then
+        head -c "$free" /dev/zero > "$RUNDIR/filler.bin"
+        mcopy -o -i "$stick$part" "$RUNDIR/filler.bin" ::/filler.bin 2>/dev/null
+        rm -f "$RUNDIR/filler.bin"
+    fi
 fi
 list_reports() { mdir -b -i "$stick$part" ::/tlbscope/reports 2>/dev/null | sed 's|.*/||' | grep -E '\.(json|txt)$' | sort; }
 before=$(list_reports)

@@ -193,15 +193,24 @@ void apic_release(const struct apic_saved *save)
     restore_regs(orig, save);
 }
 
-void apic_arm_heartbeat(uint8_t vector)
+void apic_arm_heartbeat(uint8_t vector, uint32_t counts)
 {
-    /*
-     * Divide by 1, 2^26 counts: 67 ms at QEMU's 1 GHz APIC clock, about 2.7 s
-     * at a 25 MHz crystal. One-shot mode (LVT bits 18:17 = 00).
-     */
+    /* divide by 1 (DCR 1011b), one-shot mode (LVT bits 18:17 = 00) */
     apic_write(APIC_REG_TIMER_DIV, 0xb);
     apic_write(APIC_REG_LVT_TIMER, vector);
-    apic_write(APIC_REG_TIMER_INIT, 1u << 26);
+    apic_write(APIC_REG_TIMER_INIT, counts);
+}
+
+bool apic_vectors_pending(uint8_t lowest)
+{
+    unsigned word;
+    for (word = lowest / 32; word < 8; word++) {
+        uint32_t mask = word == lowest / 32 ? ~0u << (lowest % 32) : ~0u;
+        if ((apic_read(APIC_REG_IRR0 + word * 0x10) | apic_read(APIC_REG_ISR0 + word * 0x10)) &
+            mask)
+            return true;
+    }
+    return false;
 }
 
 void apic_disarm_heartbeat(void)

@@ -20,6 +20,7 @@ enum apic_mode { APIC_MODE_XAPIC = 0, APIC_MODE_X2APIC = 1 };
 #define APIC_REG_EOI 0xb0
 #define APIC_REG_SVR 0xf0
 #define APIC_REG_ISR0 0x100
+#define APIC_REG_IRR0 0x200
 #define APIC_REG_ESR 0x280
 #define APIC_REG_ICR_LO 0x300
 #define APIC_REG_ICR_HI 0x310
@@ -75,11 +76,21 @@ void apic_release(const struct apic_saved *save);
 /* EOIs every in-service vector (after a CPU faulted inside a handler). */
 void apic_clear_in_service(void);
 /*
- * Idle heartbeat: a one-shot APIC timer interrupt at `vector` some tens of
- * milliseconds to seconds from now (the APIC timer rate is not calibrated;
- * only "eventually" matters), and its cancellation.
+ * Heartbeat: a one-shot APIC timer interrupt at `vector` after `counts`
+ * APIC timer ticks (divide by 1; the rate is not calibrated: 1 GHz under
+ * QEMU, tens of MHz on hardware), and its cancellation.
  */
-void apic_arm_heartbeat(uint8_t vector);
+#define HEARTBEAT_IDLE (1u << 26)  /* idle APs: 67 ms under QEMU, seconds on hardware */
+#define HEARTBEAT_POLL (1u << 20)  /* a waiting BSP: 1 ms under QEMU */
+void apic_arm_heartbeat(uint8_t vector, uint32_t counts);
 void apic_disarm_heartbeat(void);
+/*
+ * True when a vector >= `lowest` is pending (IRR) or in service (ISR).
+ * Before a CPU hands its IDT back to the firmware it lets such interrupts
+ * run through the tool's handlers: one delivered to the firmware's IDT
+ * would find a handler that never EOIs it, and the vector would stay in
+ * service, blocking that priority class (seen: ISR 0xf0 stuck, PPR 0xf0).
+ */
+bool apic_vectors_pending(uint8_t lowest);
 
 #endif

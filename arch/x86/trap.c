@@ -71,6 +71,7 @@ void trap_dispatch(struct trap_frame *f)
          * return into an instruction that will fault again. Its owner sees
          * it stop answering and reports it as hung.
          */
+        /* spin-ok: a CPU with an unrecoverable exception stops for good; the BSP's deadline names it */
         for (;;)
             __asm__ volatile("cli; hlt");
     }

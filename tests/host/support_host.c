@@ -133,7 +133,11 @@ bool apic_send_ipi_all_but_self(uint8_t vector)
 }
 
 void apic_eoi(void) {}
-void apic_arm_heartbeat(uint8_t vector) { (void)vector; }
+void apic_arm_heartbeat(uint8_t vector, uint32_t counts)
+{
+    (void)vector;
+    (void)counts;
+}
 void apic_disarm_heartbeat(void) {}
 int arch_setjmp(struct arch_jmpbuf *jb)
 {

@@ -59,3 +59,8 @@ check_healthy_run() {
         check "$name: every AP released to the firmware" released
     fi
 }
+
+# Every experiment either measured (SUCCESS) or says why not (SKIP + reason).
+experiments_complete_or_skipped() {
+    [ "$(jqr '[.experiments[] | select(.status != "SUCCESS" and (.status != "SKIP" or .reason == null))] | length')" = 0 ]
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Reliability (issue 6): injected faults. Each run must finish within its
+# limit, save a report that names the CPU with what is known, mark the run
+# partial, keep the other CPUs' results, and end in ERROR (an environment
+# problem), not FAILURE.
+source "$(dirname "$0")/lib.sh"
+
+check_injected() { # name cpu state
+    local name=$1 cpu=$2 state=$3
+    check "$name: finished (sentinel) within the limit" log_has '^TLBSCOPE DONE'
+    check "$name: RESULT ERROR, not FAILURE" log_has '^RESULT: ERROR$'
+    check "$name: report saved" test -s "$REPORT"
+    [ -s "$REPORT" ] || return
+    check "$name: report validates" validates
+    check "$name: CPU $cpu is $state" test "$(jqr ".topology.cpus[$cpu].state")" = "$state"
+    check "$name: run.status partial" test "$(jqr .run.status)" = partial
+    check "$name: the console names the CPU" log_has "^CPU $cpu (APIC ID [0-9]*) $state: "
+    check "$name: the other CPUs stayed ok" \
+        test "$(jqr "[.topology.cpus[] | select(.index != $cpu) | .state] | unique | join(\",\")")" = ok
+    check "$name: zero stale reads among the CPUs left" \
+        test "$(jqr '[.experiments[].verification.stale_reads] | add // 0')" = 0
+    check "$name: shootdowns still measured with the CPUs left" \
+        test "$(exp_field shootdown_seq_vs_conc '.results | length')" -gt 0
+}
+
+SMP=4 ARGS="profile=quick inject=fault:2:14" boot "fault-pf"
+check_injected "fault #PF on CPU 2" 2 faulted
+if [ -s "$REPORT" ]; then
+    check "fault #PF: vector, RIP and CR2 recorded" \
+        test "$(jqr '.topology.cpus[2].fault | [.vector, (.rip != "0x0"), .cr2] | @csv')" = '14,true,"0x7ffffffff000"'
+    check "fault #PF: the command it was running is named" \
+        eval '[[ "$(jqr ".topology.cpus[2].note")" == *"during '"'"'"* ]]'
+fi
+
+SMP=4 ARGS="profile=quick inject=fault:1:6" boot "fault-ud"
+check_injected "fault #UD on CPU 1" 1 faulted
+[ -s "$REPORT" ] && check "fault #UD: vector 6 recorded" test "$(jqr '.topology.cpus[1].fault.vector')" = 6
+
+SMP=4 ARGS="profile=quick inject=slow:3 timeout_ms=300" boot "slow"
+check_injected "slow CPU 3" 3 slow
+[ -s "$REPORT" ] && check "slow: the note says it answered later" \
+    eval '[[ "$(jqr ".topology.cpus[3].note")" == *"answered later"* ]]'
+
+# a time budget too small for the default profile: aborted as ERROR, the run goes on
+SMP=2 ARGS="budget_s=1 samples=20000 experiments=shootdown_seq_vs_conc,stale_detector_control" boot "budget"
+check "budget: finished" log_has '^TLBSCOPE DONE'
+check "budget: RESULT ERROR" log_has '^RESULT: ERROR$'
+if [ -s "$REPORT" ]; then
+    check "budget: seq/conc aborted with the budget named" \
+        eval '[[ "$(exp_status shootdown_seq_vs_conc)" == ERROR && "$(exp_field shootdown_seq_vs_conc .reason)" == *"time budget of 1 s exceeded"* ]]'
+    check "budget: the next experiment still ran" \
+        test "$(exp_status stale_detector_control)" = SUCCESS
+    check "budget: partial results kept" test "$(exp_field shootdown_seq_vs_conc '.results | length')" -gt 0
+fi
+
+# bad arguments: clear messages naming the key, defaults used, the run goes on
+SMP=2 CFG_TEXT="exit=shutdown
+profile=quick
+experiments=ipi_roundtrip
+sampels=5
+ceiling=0
+exit=shell
+no_equals_sign
+$(printf 'garbage\001\002=1')
+inject=fault:9:14" boot "bad-config"
+check "bad config: run finished" log_has '^TLBSCOPE DONE'
+check "bad config: typo named with a suggestion" log_has "tlbscope.cfg:4: unknown key 'sampels' (did you mean 'samples'?)"
+check "bad config: out-of-range value named" log_has "tlbscope.cfg:5: bad value '0' for key 'ceiling'"
+check "bad config: duplicate named" log_has "tlbscope.cfg:6: duplicate key 'exit'"
+check "bad config: missing '=' named" log_has "tlbscope.cfg:7: 'no_equals_sign' is not key=value"
+check "bad config: binary garbage named" log_has "tlbscope.cfg:8: line contains non-text bytes"
+check "bad config: CPU index beyond the machine named" log_has "inject=fault:9: no CPU 9"
+[ -s "$REPORT" ] && check "bad config: warnings kept in the report" test "$(jqr '.run.warnings | length')" -ge 6

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Reliability (issue 6): unusual machines. Each: every CPU accounted for,
+# experiments complete or SKIP with a reason, zero stale reads, clean release.
+# TLBSCOPE_TEST_FULL=1 adds larger shapes.
+source "$(dirname "$0")/lib.sh"
+
+machine() { # name, then env assignments for boot; ARGS default quick
+    local name=$1 ncpu=$2
+    check_healthy_run "$name" "$ncpu"
+    [ -s "$REPORT" ] || return
+    check "$name: experiments complete or SKIP with a reason" experiments_complete_or_skipped
+}
+
+SMP=3 MEM=256 ARGS="profile=quick" boot "machine-3cpu-256m"
+machine "3 CPUs, 256 MiB" 3
+
+SMP="12,sockets=2,cores=3,threads=2" NUMA=2 CPU=Skylake-Server MEM=1024 \
+    ARGS="profile=quick samples=40" boot "machine-skylake-gaps-numa"
+machine "Skylake-Server 2x3x2, 2 nodes" 12
+if [ -s "$REPORT" ]; then
+    check "skylake: Intel decoded (GenuineIntel, family 6)" \
+        test "$(jqr .cpu.vendor)/$(jqr .cpu.family)" = GenuineIntel/6
+    check "skylake: APIC IDs have gaps (3 cores in a 2-bit field)" \
+        test "$(jqr '[.topology.cpus[].apic_id] | max')" -gt 11
+    check "skylake: 2 packages, 2 threads per core" \
+        test "$(jqr '[.topology.cpus[].package] | unique | length')/$(jqr '[.topology.cpus[].thread] | unique | length')" = 2/2
+    check "skylake: 2 NUMA nodes from the SRAT" \
+        test "$(jqr '[.topology.cpus[].numa_node] | unique | length')/$(jqr .firmware.acpi.numa_nodes)" = 2/2
+    check "skylake: SMT siblings found for the IPI classes" \
+        test "$(exp_field ipi_roundtrip '[.summary[].params.class] | sort | join(",")')" = cross_package,same_package,smt_sibling
+fi
+
+if have_qemu10; then
+    SMP=64 CPU=max,+x2apic MEM=1024 TIMEOUT=600 \
+        ARGS="profile=quick apic=x2apic samples=16 warmup=2 ipi_pairs=64" boot "machine-64cpu-x2apic"
+    machine "64 CPUs, x2APIC" 64
+else
+    skip "64 CPUs in x2APIC mode" "QEMU $(qemu_major) < 10 has no x2APIC under TCG"
+    SMP=64 MEM=1024 TIMEOUT=600 ARGS="profile=quick samples=16 warmup=2 ipi_pairs=64" \
+        boot "machine-64cpu-xapic"
+    machine "64 CPUs, xAPIC" 64
+fi
+
+if [ -n "${TLBSCOPE_TEST_FULL:-}" ]; then
+    SMP=8 CPU=EPYC-Milan ARGS="profile=quick" boot "machine-epyc-milan"
+    machine "EPYC-Milan model" 8
+    SMP="16,sockets=4,cores=2,threads=2" NUMA=4 MEM=2048 ARGS="profile=quick" boot "machine-4-nodes"
+    machine "4 sockets, 4 nodes" 16
+    SMP=128 MEM=2048 TIMEOUT=900 ARGS="profile=quick samples=10 warmup=1" boot "machine-128"
+    machine "128 CPUs" 128
+fi
