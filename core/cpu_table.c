@@ -2,6 +2,11 @@
 #include "core/mem.h"
 #include "core/strbuf.h"
 
+const char *const cpu_fault_reg_names[CPU_FAULT_REGS] = {
+    "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "r8", "r9",
+    "r10", "r11", "r12", "r13", "r14", "r15", "rsp", "rflags", "cs",
+};
+
 const char *cpu_state_name(enum cpu_state s)
 {
     static const char *const names[] = { "ok", "absent", "hung", "faulted",

@@ -25,6 +25,10 @@ enum cpu_state {
 
 enum topo_class { TOPO_SELF = 0, TOPO_SMT_SIBLING, TOPO_SAME_PACKAGE, TOPO_CROSS_PACKAGE };
 
+/* General registers at the fault, in this order (then RSP, RFLAGS). */
+#define CPU_FAULT_REGS 18
+extern const char *const cpu_fault_reg_names[CPU_FAULT_REGS];
+
 struct cpu_fault {
     bool valid;
     uint32_t vector;
@@ -32,6 +36,7 @@ struct cpu_fault {
     uint64_t rip;
     uint64_t cr2;
     uint32_t last_command;
+    uint64_t regs[CPU_FAULT_REGS];
 };
 
 struct cpu_info {

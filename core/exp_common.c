@@ -62,6 +62,26 @@ bool target_set_prune(struct runner *r, struct target_set *t)
     return true;
 }
 
+bool exp_baseline(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t flags,
+                  uint64_t *buf, uint32_t count, struct stats *out)
+{
+    uint32_t i;
+    for (i = 0; i < count; i++) {
+        uint64_t t = shootdown_flush(sd, cpus, n, ORDER_CONCURRENT, 0, 0, flags);
+        if (!t)
+            return false;
+        buf[i] = t;
+    }
+    stats_from_array(buf, count, out);
+    return true;
+}
+
+uint32_t exp_baseline_count(const struct runner *r)
+{
+    uint32_t n = runner_samples(r) / 4;
+    return n ? n : 1;
+}
+
 bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
 {
     const struct method_info *m = &r->run->method;

@@ -23,6 +23,17 @@ void target_set_stop(struct runner *r, struct target_set *t);
 /* Drops CPUs that stopped answering; returns true when some were dropped. */
 bool target_set_prune(struct runner *r, struct target_set *t);
 
+/*
+ * The dry-run baseline of a shootdown point: the same protocol to the same
+ * CPUs (same lazy flags and flags) with nothing to invalidate, i.e. the
+ * request, IPI and acknowledgement floor. `buf` holds `count` samples.
+ * False when a CPU stopped answering.
+ */
+bool exp_baseline(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t flags,
+                  uint64_t *buf, uint32_t count, struct stats *out);
+/* How many baseline samples a point takes: a quarter of the samples, at least 1. */
+uint32_t exp_baseline_count(const struct runner *r);
+
 /* Sets up the shared protocol for an experiment (ceiling, full-flush method, PCIDs). */
 bool exp_shootdown_setup(struct runner *r, struct shootdown *sd);
 /* After the last point: verification counts into the record, FAILURE on stale reads. */

@@ -11,7 +11,9 @@
  * Forms: `pages` (1 .. 512 4 KiB pages), `stride_2m` (1 .. 4 2 MiB pages,
  * ECX[31]) and `pcid` (the whole-PCID form, no address). Time: from just
  * after the PTE change to the end of TLBSYNC (or the last ack).
- * Verification after each sample: every CPU reads the range.
+ * Verification after each sample: every CPU reads the range. Baselines: a
+ * TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown with nothing
+ * to invalidate (ipi).
  *
  * Needs INVLPGB (CPUID 8000_0008 EBX[3]); otherwise SKIP with that evidence,
  * unless emulate=invlpgb (test-only) runs it through core/emulate.c: then
@@ -36,7 +38,7 @@ struct ib_state {
     struct shootdown sd;
     struct target_set ts;
     uint32_t max_pages;
-    uint64_t *lat;
+    uint64_t *lat, *base;
 };
 
 static uint32_t max_pages(struct runner *r)
@@ -81,7 +83,8 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
         return false;
     st->max_pages = max_pages(r);
     st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
-    if (!st->lat)
+    st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
+    if (!st->lat || !st->base)
         return false;
     record_note(rec, "INVLPGB maximum %u pages per instruction%s", st->max_pages,
                 r->emulated ? " (emulated value, as Zen 3/4 report)" : " (CPUID 8000_0008 EDX)");
@@ -116,7 +119,7 @@ static void invlpgb_flush(struct ib_state *st, enum form form, uint32_t count, b
 }
 
 static bool sample_point(struct runner *r, struct ib_state *st, enum form form, uint32_t count,
-                         bool use_invlpgb, struct stats *out)
+                         bool use_invlpgb, struct stats *out, struct stats *base)
 {
     struct shootdown *sd = &st->sd;
     uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
@@ -147,6 +150,15 @@ static bool sample_point(struct runner *r, struct ib_state *st, enum form form, 
             st->lat[i - warmup] = t;
     }
     stats_from_array(st->lat, samples, out);
+    if (!use_invlpgb)
+        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r), base);
+    /* INVLPGB's floor: a TLBSYNC with nothing outstanding */
+    for (i = 0; i < exp_baseline_count(r); i++) {
+        uint64_t t0 = tsc_now();
+        tlbsync();
+        st->base[i] = tsc_now() - t0;
+    }
+    stats_from_array(st->base, exp_baseline_count(r), base);
     return true;
 }
 
@@ -168,7 +180,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
             continue;
         for (i = 0; i < ncounts; i++) {
             for (m = 0; m < 2; m++) {
-                struct stats lat;
+                struct stats lat, base;
                 struct result_point *pt;
                 uint32_t c, count = form == FORM_PCID ? 1 : counts[i];
                 bool ok;
@@ -186,7 +198,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
                 target_set_start(r, &st->ts);
                 ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, n, 0, count,
                                            form == FORM_STRIDE_2M) &&
-                     sample_point(r, st, form, count, m == 0, &lat);
+                     sample_point(r, st, form, count, m == 0, &lat, &base);
                 target_set_stop(r, &st->ts);
                 if (!ok) {
                     rec->partial = true;
@@ -200,6 +212,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
                 point_param_num(pt, "pages", count);
                 point_param_num(pt, "cpus", n + 1);
                 point_metric(pt, "latency", &lat);
+                point_metric(pt, "baseline", &base);
             }
         }
     }
@@ -223,6 +236,7 @@ static void ib_cleanup(struct runner *r, void *state)
     shootdown_release(&st->sd);
     target_set_release(&st->ts);
     mem_free(st->lat);
+    mem_free(st->base);
     mem_free(st);
 }
 

@@ -44,7 +44,7 @@ struct pti_state {
     struct shootdown sd;
     struct target_set ts;
     uint32_t pages[3], npages;
-    uint64_t *lat;
+    uint64_t *lat, *base;
 };
 
 static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
@@ -84,7 +84,8 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     if (ceiling > 8 && ceiling <= TEST_PAGES)
         st->pages[st->npages++] = ceiling;
     st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
-    if (!st->lat)
+    st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
+    if (!st->lat || !st->base)
         return false;
     if (!r->run->cpu.invpcid)
         record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0): the invlpg_invpcid variant is "
@@ -93,7 +94,7 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
 }
 
 static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, uint32_t pages,
-                         struct stats *out)
+                         struct stats *out, struct stats *base)
 {
     struct shootdown *sd = &st->sd;
     uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
@@ -116,6 +117,15 @@ static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, 
             st->lat[i - warmup] = t;
     }
     stats_from_array(st->lat, samples, out);
+    if (kind != 0)
+        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r), base);
+    /* local: the timestamps around a flush with nothing to invalidate */
+    for (i = 0; i < exp_baseline_count(r); i++) {
+        uint64_t t0 = tsc_now();
+        shootdown_flush_local(sd, 0, 0);
+        st->base[i] = tsc_now() - t0;
+    }
+    stats_from_array(st->base, exp_baseline_count(r), base);
     return true;
 }
 
@@ -129,7 +139,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
         st->sd.pti = variants[v].mode;
         for (kind = 0; kind < 3; kind++) {
             for (p = 0; p < st->npages; p++) {
-                struct stats lat;
+                struct stats lat, base;
                 struct result_point *pt;
                 bool ok;
                 if (!runner_budget_ok(r))
@@ -147,7 +157,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 }
                 target_set_start(r, &st->ts);
                 ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, st->pages[p], false) &&
-                     sample_point(r, st, kind, st->pages[p], &lat);
+                     sample_point(r, st, kind, st->pages[p], &lat, &base);
                 target_set_stop(r, &st->ts);
                 if (!ok) {
                     rec->partial = true;
@@ -160,6 +170,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 point_param_str(pt, "kind", kinds[kind]);
                 point_param_num(pt, "pages", st->pages[p]);
                 point_metric(pt, "latency", &lat);
+                point_metric(pt, "baseline", &base);
                 if (kind == 0)
                     point_value(pt, "p50_per_page", (int64_t)(lat.p50 * 1000 / st->pages[p]));
             }
@@ -180,6 +191,7 @@ static void pti_cleanup(struct runner *r, void *state)
     shootdown_release(&st->sd);
     target_set_release(&st->ts);
     mem_free(st->lat);
+    mem_free(st->base);
     mem_free(st);
 }
 

@@ -18,6 +18,7 @@
  * on them), verify the page, and go lazy again. latency is the initiator's
  * shootdown time; catchup is the slowest lazy CPU's switch-back cost (its
  * own TSC). Points: every k from 0 to N-1 (a power series above 8 CPUs).
+ * The baseline is the same policy and lazy set with nothing to invalidate.
  *
  * Verification: every target and every lazy CPU after its catch-up reads
  * the page; an old signature is FAILURE.
@@ -48,7 +49,7 @@ struct lazy_state {
     struct target_set ts;
     uint32_t *order, norder;
     uint32_t ks[MAX_K], nks;
-    uint64_t *lat, *catchup;
+    uint64_t *lat, *catchup, *base;
 };
 
 static bool lz_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
@@ -78,7 +79,8 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
     st->lat = mem_alloc(samples * sizeof(uint64_t));
     st->catchup = mem_alloc(samples * sizeof(uint64_t));
-    if (!st->order || !st->lat || !st->catchup)
+    st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
+    if (!st->order || !st->lat || !st->catchup || !st->base)
         return false;
     st->norder = runner_targets_in_topology_order(r, 0, st->order, r->smp->count);
     st->ks[st->nks++] = 0;
@@ -93,7 +95,7 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
 
 /* One point: k lazy CPUs at the end of the target list, one policy. */
 static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_t v,
-                    struct stats *lat, struct stats *catchup)
+                    struct stats *lat, struct stats *catchup, struct stats *base)
 {
     struct shootdown *sd = &st->sd;
     uint32_t n = st->ts.n, samples = runner_samples(r), warmup = runner_warmup(r), i;
@@ -120,6 +122,9 @@ static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_
             st->catchup[i - warmup] = c;
         }
     }
+    /* the same policy and lazy set with nothing to invalidate */
+    if (!exp_baseline(sd, st->ts.cpus, n, variants[v].flags, st->base, exp_baseline_count(r), base))
+        goto lost;
     target_set_stop(r, &st->ts);
     shootdown_set_lazy(sd, lazy, k, false);
     stats_from_array(st->lat, samples, lat);
@@ -137,7 +142,7 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
     uint32_t ki, v, done = 0, planned = st->nks * (uint32_t)NVARIANTS;
     for (ki = 0; ki < st->nks; ki++) {
         for (v = 0; v < NVARIANTS; v++) {
-            struct stats lat, catchup;
+            struct stats lat, catchup, base;
             struct result_point *pt;
             uint32_t i, n = 0, k = st->ks[ki];
             if (!runner_budget_ok(r))
@@ -151,7 +156,7 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
             if (k > n)
                 continue; /* fewer CPUs left than this point needs */
             st->ts.n = n;
-            if (!measure(r, st, k, v, &lat, &catchup)) {
+            if (!measure(r, st, k, v, &lat, &catchup, &base)) {
                 rec->partial = true;
                 continue;
             }
@@ -163,6 +168,7 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
             point_param_num(pt, "targets", n);
             point_metric(pt, "latency", &lat);
             point_metric(pt, "catchup", &catchup);
+            point_metric(pt, "baseline", &base);
         }
     }
 out:
@@ -181,6 +187,7 @@ static void lz_cleanup(struct runner *r, void *state)
     mem_free(st->order);
     mem_free(st->lat);
     mem_free(st->catchup);
+    mem_free(st->base);
     mem_free(st);
 }
 

@@ -205,8 +205,8 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
             }
             add_point(rec, "seq", n, job.pages, st->lat[0], st->handler[0], st->base, samples,
                       st->nbase, &seq);
-            add_point(rec, "conc", n, job.pages, st->lat[1], st->handler[1], NULL, samples, 0,
-                      &conc);
+            add_point(rec, "conc", n, job.pages, st->lat[1], st->handler[1], st->base, samples,
+                      st->nbase, &conc);
             sum = point_list_add(&rec->summary);
             if (sum) {
                 point_param_num(sum, "targets", n);

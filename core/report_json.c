@@ -1,6 +1,7 @@
 #include "core/json.h"
 #include "core/mem.h"
 #include "core/report.h"
+#include "core/smp.h"
 
 static void write_stats(struct json_writer *w, const struct stats *st)
 {
@@ -322,7 +323,12 @@ static void write_topology(struct json_writer *w, const struct run *r)
             jw_kv_hex(w, "error_code", c->fault.error_code);
             jw_kv_hex(w, "rip", c->fault.rip);
             jw_kv_hex(w, "cr2", c->fault.cr2);
-            jw_kv_u64(w, "last_command", c->fault.last_command);
+            jw_kv_str(w, "last_command", command_name(c->fault.last_command));
+            jw_key(w, "registers");
+            jw_object_begin_inline(w);
+            for (uint32_t k = 0; k < CPU_FAULT_REGS; k++)
+                jw_kv_hex(w, cpu_fault_reg_names[k], c->fault.regs[k]);
+            jw_object_end(w);
             jw_object_end(w);
         }
         jw_object_end(w);

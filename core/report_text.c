@@ -65,6 +65,14 @@ static void write_cpu_problems(const struct run *r, struct strbuf *sb)
             continue;
         sb_printf(sb, "CPU %u (APIC ID %u) %s: %s\n", c->index, c->apic_id,
                   cpu_state_name(c->state), c->note);
+        if (c->fault.valid) {
+            uint32_t k;
+            sb_printf(sb, "  CR2 0x%llx", (unsigned long long)c->fault.cr2);
+            for (k = 0; k < CPU_FAULT_REGS; k++)
+                sb_printf(sb, "%s%s 0x%llx", k % 6 == 5 ? "\n  " : " ", cpu_fault_reg_names[k],
+                          (unsigned long long)c->fault.regs[k]);
+            sb_putc(sb, '\n');
+        }
     }
 }
 

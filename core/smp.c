@@ -139,6 +139,7 @@ void smp_mark_lost(struct smp *s, uint32_t index, enum wait_status why, uint32_t
         c->fault.rip = pc->fault.rip;
         c->fault.cr2 = pc->fault.cr2;
         c->fault.last_command = pc->fault.command;
+        mem_copy(c->fault.regs, pc->fault.regs, sizeof(c->fault.regs));
         cpu_mark(c, CPU_FAULTED, "exception %u (%s) at RIP 0x%llx, error code 0x%llx, during '%s'",
                  pc->fault.vector, exception_name(pc->fault.vector),
                  (unsigned long long)pc->fault.rip, (unsigned long long)pc->fault.error_code,
@@ -337,6 +338,12 @@ bool smp_record_fault(struct trap_frame *f)
     pc->fault.rip = f->rip;
     pc->fault.cr2 = read_cr2();
     pc->fault.command = pc->index == 0 ? CMD_NONE : pc->mb.command;
+    {
+        const uint64_t regs[CPU_FAULT_REGS] = { f->rax, f->rbx, f->rcx, f->rdx, f->rsi, f->rdi,
+                                                f->rbp, f->r8,  f->r9,  f->r10, f->r11, f->r12,
+                                                f->r13, f->r14, f->r15, f->rsp, f->rflags, f->cs };
+        mem_copy(pc->fault.regs, regs, sizeof(regs));
+    }
     store_release(&pc->fault.valid, 1);
     if (!load_relaxed(&ap->recover_armed))
         return false;

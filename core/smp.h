@@ -99,6 +99,7 @@ struct fault_record {
     uint32_t vector;
     uint64_t error_code, rip, cr2;
     uint32_t command;
+    uint64_t regs[CPU_FAULT_REGS]; /* as in struct cpu_fault */
 };
 
 struct percpu {

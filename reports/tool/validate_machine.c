@@ -78,6 +78,21 @@ void validate_cpu(struct vctx *c, const json_t *root)
     vc_leave(c, mark);
 }
 
+/* fault.registers: every member a 64-bit value as a hex string */
+static void validate_fault_registers(struct vctx *c, const json_t *fault)
+{
+    size_t mark;
+    const char *key;
+    json_t *value;
+    const json_t *regs = vc_enter(c, fault, "registers", 0, &mark);
+    if (!regs)
+        return;
+    json_object_foreach((json_t *)regs, key, value)
+        vc_hex(c, regs, key, 0);
+    (void)value;
+    vc_leave(c, mark);
+}
+
 static void validate_fault(struct vctx *c, const json_t *entry)
 {
     size_t mark;
@@ -88,7 +103,8 @@ static void validate_fault(struct vctx *c, const json_t *entry)
     vc_hex(c, f, "error_code", 0);
     vc_hex(c, f, "rip", 0);
     vc_hex(c, f, "cr2", 0);
-    vc_int(c, f, "last_command", 0, LLONG_MAX, 0, NULL);
+    vc_string(c, f, "last_command", 0);
+    validate_fault_registers(c, f);
     vc_leave(c, mark);
 }
 
