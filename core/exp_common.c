@@ -94,6 +94,12 @@ bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
     return true;
 }
 
+void exp_teardown(struct shootdown *sd, struct target_set *ts)
+{
+    shootdown_release(sd);
+    target_set_release(ts);
+}
+
 void exp_finish_verification(struct runner *r, struct shootdown *sd, struct experiment_record *rec)
 {
     const struct stale_read *s;

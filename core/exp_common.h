@@ -34,6 +34,9 @@ bool exp_baseline(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32
 /* How many baseline samples a point takes: a quarter of the samples, at least 1. */
 uint32_t exp_baseline_count(const struct runner *r);
 
+/* Releases what exp_shootdown_setup() and target_set_init() took. */
+void exp_teardown(struct shootdown *sd, struct target_set *ts);
+
 /* Sets up the shared protocol for an experiment (ceiling, full-flush method, PCIDs). */
 bool exp_shootdown_setup(struct runner *r, struct shootdown *sd);
 /* After the last point: verification counts into the record, FAILURE on stale reads. */

@@ -49,10 +49,8 @@ static uint32_t max_pages(struct runner *r)
 static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
     const struct cpu_features *f = &r->run->cpu;
-    if (!r->mem) {
-        fmt_into(reason, cap, "the test region could not be set up");
+    if (!runner_need_test_region(r, reason, cap))
         return false;
-    }
     if (f->invlpgb && r->run->method.invlpgb_probe_ok)
         return true;
     if (r->run->cfg.emulate & EMULATE_INVLPGB) {
@@ -233,8 +231,7 @@ static void ib_cleanup(struct runner *r, void *state)
     (void)r;
     if (!st)
         return;
-    shootdown_release(&st->sd);
-    target_set_release(&st->ts);
+    exp_teardown(&st->sd, &st->ts);
     mem_free(st->lat);
     mem_free(st->base);
     mem_free(st);

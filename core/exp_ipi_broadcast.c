@@ -35,13 +35,8 @@ struct bc_state {
 
 static bool bc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
-    uint32_t n = runner_usable_count(r);
     (void)emulated;
-    if (n >= 2)
-        return true;
-    fmt_into(reason, cap, "needs at least 2 CPUs; %u usable%s%s", n, r->run->mp_note[0] ? ": " : "",
-             r->run->mp_note);
-    return false;
+    return runner_need_cpus(r, 2, reason, cap);
 }
 
 static bool bc_prepare(struct runner *r, struct experiment_record *rec, void **state)

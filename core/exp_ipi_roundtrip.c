@@ -82,13 +82,8 @@ static int64_t pingpong(struct percpu *self, void *arg)
 
 static bool rt_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
-    uint32_t n = runner_usable_count(r);
     (void)emulated;
-    if (n >= 2)
-        return true;
-    fmt_into(reason, cap, "needs at least 2 CPUs; %u usable%s%s", n, r->run->mp_note[0] ? ": " : "",
-             r->run->mp_note);
-    return false;
+    return runner_need_cpus(r, 2, reason, cap);
 }
 
 static uint32_t usable_cpus(struct runner *r, uint32_t *out)
@@ -144,7 +139,8 @@ static uint32_t choose_pairs(struct runner *r, const uint32_t *cpus, uint32_t n,
 static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct rt_state *st = mem_zalloc(sizeof(*st));
-    uint32_t *cpus, n, samples = runner_samples(r), c, limit = r->run->cfg.ipi_pairs;
+    uint32_t *cpus, n, samples = runner_samples(r), c, i, limit = r->run->cfg.ipi_pairs;
+    uint32_t pairs_in_class[4] = { 0 };
     uint64_t all;
     if (!st)
         return false;
@@ -169,25 +165,19 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->baseline = mem_alloc(samples * sizeof(uint64_t));
     if (!st->latency || !st->baseline)
         return false;
+    for (i = 0; i < st->npairs; i++)
+        pairs_in_class[st->pairs[i].cls]++;
+    /* every pair contributes the same share, so the biggest class fits POOL_CAP */
     st->per_pair_pool = samples;
-    for (c = 0; c < 4; c++) {
-        uint32_t pairs_in_class = 0, i;
-        for (i = 0; i < st->npairs; i++)
-            pairs_in_class += st->pairs[i].cls == (enum topo_class)c;
-        if (!pairs_in_class)
-            continue;
-        if ((uint64_t)pairs_in_class * st->per_pair_pool > POOL_CAP)
-            st->per_pair_pool = POOL_CAP / pairs_in_class;
-    }
+    for (c = 0; c < 4; c++)
+        if ((uint64_t)pairs_in_class[c] * st->per_pair_pool > POOL_CAP)
+            st->per_pair_pool = POOL_CAP / pairs_in_class[c];
     if (st->per_pair_pool == 0)
         st->per_pair_pool = 1;
     for (c = 0; c < 4; c++) {
-        uint32_t pairs_in_class = 0, i;
-        for (i = 0; i < st->npairs; i++)
-            pairs_in_class += st->pairs[i].cls == (enum topo_class)c;
-        if (!pairs_in_class)
+        if (!pairs_in_class[c])
             continue;
-        st->pool_cap[c] = pairs_in_class * st->per_pair_pool;
+        st->pool_cap[c] = pairs_in_class[c] * st->per_pair_pool;
         st->pool[c] = mem_alloc(st->pool_cap[c] * sizeof(uint64_t));
         if (!st->pool[c])
             return false;

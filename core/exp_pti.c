@@ -63,11 +63,7 @@ static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emul
         fmt_into(reason, cap, "PCID present but CR4.PCIDE could not be enabled for the run");
         return false;
     }
-    if (!r->mem) {
-        fmt_into(reason, cap, "the test region could not be set up");
-        return false;
-    }
-    return true;
+    return runner_need_test_region(r, reason, cap);
 }
 
 static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **state)
@@ -188,8 +184,7 @@ static void pti_cleanup(struct runner *r, void *state)
     (void)r;
     if (!st)
         return;
-    shootdown_release(&st->sd);
-    target_set_release(&st->ts);
+    exp_teardown(&st->sd, &st->ts);
     mem_free(st->lat);
     mem_free(st->base);
     mem_free(st);

@@ -46,17 +46,8 @@ struct point_job {
 
 static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
-    uint32_t n = runner_usable_count(r);
     *emulated = r->run->method.full_flush_emulated;
-    if (!r->mem) {
-        fmt_into(reason, cap, "the test region could not be set up");
-        return false;
-    }
-    if (n >= 2)
-        return true;
-    fmt_into(reason, cap, "needs at least 2 CPUs; %u usable%s%s", n, r->run->mp_note[0] ? ": " : "",
-             r->run->mp_note);
-    return false;
+    return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
 }
 
 static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **state)
@@ -228,8 +219,7 @@ static void sc_cleanup(struct runner *r, void *state)
     (void)r;
     if (!st)
         return;
-    shootdown_release(&st->sd);
-    target_set_release(&st->ts);
+    exp_teardown(&st->sd, &st->ts);
     mem_free(st->order);
     for (m = 0; m < 2; m++) {
         mem_free(st->lat[m]);

@@ -33,10 +33,7 @@ struct ctl_state {
 static bool ctl_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
     (void)emulated;
-    if (r->mem)
-        return true;
-    fmt_into(reason, cap, "the test region could not be set up");
-    return false;
+    return runner_need_test_region(r, reason, cap);
 }
 
 static bool ctl_prepare(struct runner *r, struct experiment_record *rec, void **state)
@@ -162,8 +159,7 @@ static void ctl_cleanup(struct runner *r, void *state)
     (void)r;
     if (!st)
         return;
-    shootdown_release(&st->sd);
-    target_set_release(&st->ts);
+    exp_teardown(&st->sd, &st->ts);
     mem_free(st);
 }
 

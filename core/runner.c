@@ -80,6 +80,24 @@ uint32_t runner_usable_count(struct runner *r)
     return n;
 }
 
+bool runner_need_cpus(struct runner *r, uint32_t min, char *reason, size_t cap)
+{
+    uint32_t n = runner_usable_count(r);
+    if (n >= min)
+        return true;
+    fmt_into(reason, cap, "needs at least %u CPUs; %u usable%s%s", min, n,
+             r->run->mp_note[0] ? ": " : "", r->run->mp_note);
+    return false;
+}
+
+bool runner_need_test_region(struct runner *r, char *reason, size_t cap)
+{
+    if (r->mem)
+        return true;
+    fmt_into(reason, cap, "the test region could not be set up (see the run's errors)");
+    return false;
+}
+
 uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint32_t *out,
                                           uint32_t cap)
 {

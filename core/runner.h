@@ -70,6 +70,13 @@ bool runner_budget_ok(struct runner *r);
 uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint32_t *out,
                                           uint32_t cap);
 uint32_t runner_usable_count(struct runner *r);
+/*
+ * Shared supported() conditions: false, with the reason written, when fewer
+ * than `min` CPUs are usable (naming why, e.g. no MP services), or when the
+ * test region (page tables) could not be set up.
+ */
+bool runner_need_cpus(struct runner *r, uint32_t min, char *reason, size_t cap);
+bool runner_need_test_region(struct runner *r, char *reason, size_t cap);
 /* Samples per point and warm-up from the configuration. */
 uint32_t runner_samples(const struct runner *r);
 uint32_t runner_warmup(const struct runner *r);
