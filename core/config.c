@@ -58,7 +58,7 @@ static const struct key_spec keys[] = {
     { "emulate", K_EMULATE, 0, 0, NULL, 0, "none",
       "TEST ONLY: emulate invlpgb,invpcid on #UD; results are labelled emulated" },
     { "inject", K_INJECT, 0, 0, NULL, 0, "none",
-      "TEST ONLY: hang:CPU, slow:CPU, fault:CPU:VECTOR (comma-separated)" },
+      "TEST ONLY: hang:CPU, slow:CPU, absent:CPU, fault:CPU:VECTOR, no_mp, mp_fail" },
 };
 
 #define KEY_COUNT ARRAY_SIZE(keys)
@@ -326,14 +326,22 @@ static bool parse_inject(char *s, struct config *cfg, struct strbuf *why)
             }
         }
         mem_zero(&inj[i], sizeof(inj[i]));
+        if ((str_eq(field[0], "no_mp") || str_eq(field[0], "mp_fail")) && nf == 1) {
+            inj[i].kind = str_eq(field[0], "no_mp") ? INJECT_NO_MP : INJECT_MP_FAIL;
+            continue;
+        }
         if (str_eq(field[0], "hang") && nf == 2)
             inj[i].kind = INJECT_HANG;
         else if (str_eq(field[0], "slow") && nf == 2)
             inj[i].kind = INJECT_SLOW;
+        else if (str_eq(field[0], "absent") && nf == 2)
+            inj[i].kind = INJECT_ABSENT;
         else if (str_eq(field[0], "fault") && nf == 3)
             inj[i].kind = INJECT_FAULT;
         else {
-            sb_printf(why, "'%s' is not hang:CPU, slow:CPU or fault:CPU:VECTOR", field[0]);
+            sb_printf(why, "'%s' is not hang:CPU, slow:CPU, absent:CPU, fault:CPU:VECTOR, no_mp "
+                           "or mp_fail",
+                      field[0]);
             return false;
         }
         if (!parse_uint(field[1], &cpu) || cpu > 0xffffffffull) {
@@ -602,6 +610,15 @@ void config_parse(struct config *cfg, const char *text, size_t len, const char *
     }
 }
 
+bool config_injects(const struct config *cfg, enum inject_kind kind)
+{
+    uint32_t i;
+    for (i = 0; i < cfg->inject_count; i++)
+        if (cfg->inject[i].kind == kind)
+            return true;
+    return false;
+}
+
 bool config_is_set(const struct config *cfg, const char *key)
 {
     unsigned i = key_index(key);
@@ -704,6 +721,12 @@ const char *inject_kind_name(enum inject_kind k)
         return "fault";
     case INJECT_SLOW:
         return "slow";
+    case INJECT_ABSENT:
+        return "absent";
+    case INJECT_NO_MP:
+        return "no_mp";
+    case INJECT_MP_FAIL:
+        return "mp_fail";
     default:
         return "none";
     }
@@ -785,7 +808,7 @@ void config_write_help(struct strbuf *sb)
         else if (keys[i].type == K_EMULATE)
             sb_puts(sb, "none | invlpgb,invpcid");
         else
-            sb_puts(sb, "none | hang:CPU,slow:CPU,fault:CPU:VECTOR");
+            sb_puts(sb, "none | hang:CPU,slow:CPU,absent:CPU,fault:CPU:VECTOR,no_mp,mp_fail");
         sb_printf(sb, " (default %s)\n      %s\n", keys[i].default_text, keys[i].help);
     }
 }

@@ -25,7 +25,21 @@
 enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN };
 enum apic_request { APIC_REQ_AUTO = 0, APIC_REQ_XAPIC, APIC_REQ_X2APIC };
 enum profile { PROFILE_DEFAULT = 0, PROFILE_QUICK, PROFILE_FULL };
-enum inject_kind { INJECT_NONE = 0, INJECT_HANG, INJECT_FAULT, INJECT_SLOW };
+/*
+ * Test-only faults. Per CPU: hang, fault, slow, absent (the AP never checks
+ * in). Machine-wide, no CPU field: no_mp (MP services not found), mp_fail
+ * (StartupAllAPs fails). The machine-wide ones stand for firmware faults
+ * that OVMF never shows.
+ */
+enum inject_kind {
+    INJECT_NONE = 0,
+    INJECT_HANG,
+    INJECT_FAULT,
+    INJECT_SLOW,
+    INJECT_ABSENT,
+    INJECT_NO_MP,
+    INJECT_MP_FAIL,
+};
 enum target_wait { TARGET_WAIT_AUTO = 0, TARGET_WAIT_SPIN, TARGET_WAIT_HALT };
 
 #define EMULATE_INVLPGB (1u << 0)
@@ -92,6 +106,8 @@ void config_finalize(struct config *cfg);
 void config_check_cpus(struct config *cfg, uint32_t cpu_count, struct msg_list *msgs);
 
 bool cpu_list_contains(const struct cpu_list *l, uint32_t cpu);
+/* True when a machine-wide injection of this kind was given. */
+bool config_injects(const struct config *cfg, enum inject_kind kind);
 /* True when `key` was given explicitly by some source (not a default). */
 bool config_is_set(const struct config *cfg, const char *key);
 const char *target_wait_name(enum target_wait w);

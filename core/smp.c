@@ -78,7 +78,8 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
         pc->tlbs.is_running = 1;
         pc->checkin = c->bsp ? CHECKIN_DONE : CHECKIN_WAITING;
         for (j = 0; cfg && j < cfg->inject_count; j++) {
-            if (cfg->inject[j].cpu == i) {
+            /* per-CPU kinds only (no_mp and mp_fail are machine-wide) */
+            if (cfg->inject[j].cpu == i && cfg->inject[j].kind <= INJECT_ABSENT) {
                 pc->inject_kind = cfg->inject[j].kind;
                 pc->inject_vector = cfg->inject[j].vector;
             }

@@ -135,7 +135,7 @@ void takeover_ap_main(struct takeover *t)
     struct percpu *pc = smp_find_by_apic_id(s, my_apic_id());
     struct cpu_fw_env *fw;
     uint64_t release_seq;
-    if (!pc)
+    if (!pc || pc->inject_kind == INJECT_ABSENT) /* inject=absent: never check in */
         return;
     fw = &t->fw[pc->index];
     enter_cpu(t, pc, fw, false);

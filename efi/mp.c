@@ -31,6 +31,9 @@ static bool bsp_only(struct run *r, const char *why, EFI_STATUS st)
     refine_topology(r);
     fmt_into(r->mp_note, sizeof(r->mp_note), "%s (%s): running on the BSP alone", why,
              efi_status_name(st));
+    if (r->fw.acpi.madt_cpus_enabled > 1)
+        msg_add(&r->warnings, "mp", "the ACPI MADT lists %u enabled CPUs; only the BSP is measured",
+                r->fw.acpi.madt_cpus_enabled);
     return true;
 }
 
@@ -66,6 +69,11 @@ void mp_enumerate(struct run *r)
     struct cpu_info *cpus;
 
     st = LibLocateProtocol(&mp_guid, (void **)&mp);
+    if (config_injects(&r->cfg, INJECT_NO_MP)) {
+        mp = NULL;
+        bsp_only(r, "EFI_MP_SERVICES_PROTOCOL not found (injected: inject=no_mp)", EFI_NOT_FOUND);
+        return;
+    }
     if (EFI_ERROR(st) || !mp) {
         mp = NULL;
         bsp_only(r, "EFI_MP_SERVICES_PROTOCOL not found", st);
@@ -159,10 +167,14 @@ bool mp_start_aps(struct run *r, struct takeover *t)
                  efi_status_name(st));
         return false;
     }
-    st = mp->StartupAllAPs(mp, ap_procedure, FALSE, aps_done, 0, t, NULL);
+    if (config_injects(&r->cfg, INJECT_MP_FAIL))
+        st = EFI_DEVICE_ERROR; /* inject=mp_fail: as if the firmware refused */
+    else
+        st = mp->StartupAllAPs(mp, ap_procedure, FALSE, aps_done, 0, t, NULL);
     if (EFI_ERROR(st)) {
         fmt_into(r->mp_note, sizeof(r->mp_note),
-                 "StartupAllAPs failed (%s): running on the BSP alone", efi_status_name(st));
+                 "StartupAllAPs failed (%s%s): running on the BSP alone", efi_status_name(st),
+                 config_injects(&r->cfg, INJECT_MP_FAIL) ? ", injected by inject=mp_fail" : "");
         uefi_call_wrapper(BS->CloseEvent, 1, aps_done);
         return false;
     }

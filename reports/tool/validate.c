@@ -33,7 +33,8 @@ static void validate_messages(struct vctx *c, const json_t *run, const char *key
 static void validate_config(struct vctx *c, const json_t *run)
 {
     static const char *const emulate_words[] = { "invlpgb", "invpcid", NULL };
-    static const char *const inject_words[] = { "hang", "fault", "slow", NULL };
+    static const char *const inject_words[] = { "hang", "fault", "slow", "absent",
+                                                "no_mp", "mp_fail", NULL };
     static const char *const counts[] = { "samples", "warmup",   "ceiling", "ipi_pairs",
                                           "timeout_ms", "budget_s", "initiator", NULL };
     size_t mark, i;

@@ -567,6 +567,17 @@ static void test_inject(void **state)
     assert_int_equal(c.inject[3].vector, 0);
     assert_string_equal(inject_kind_name(c.inject[2].kind), "fault");
 
+    /* firmware faults: machine-wide, no CPU */
+    reset(&c, &m);
+    parse(&c, "inject=no_mp,mp_fail,absent:3", CMDLINE, &m);
+    expect_no_msgs(&m);
+    assert_int_equal(c.inject_count, 3);
+    assert_true(config_injects(&c, INJECT_NO_MP));
+    assert_true(config_injects(&c, INJECT_MP_FAIL));
+    assert_int_equal(c.inject[2].kind, INJECT_ABSENT);
+    assert_int_equal(c.inject[2].cpu, 3);
+    assert_false(config_injects(&c, INJECT_HANG));
+
     static const struct {
         const char *value, *why;
     } bad[] = {
@@ -577,7 +588,8 @@ static void test_inject(void **state)
         { "fault:1:8", "'8' is not a vector the tool can raise" }, /* #DF: error code */
         { "fault:1:32", "'32' is not a vector the tool can raise" },
         { "fault:1:x", "'x' is not a vector the tool can raise" },
-        { "fault:1", "'fault' is not hang:CPU, slow:CPU or fault:CPU:VECTOR" },
+        { "fault:1", "'fault' is not hang:CPU, slow:CPU, absent:CPU, fault:CPU:VECTOR, no_mp or mp_fail" },
+        { "no_mp:1", "'no_mp' is not hang:CPU" }, /* machine-wide: no CPU field */
         { "hang:1:2", "'hang' is not hang:CPU" },
         { "hang", "'hang' is not hang:CPU" },
         { "boom:1", "'boom' is not hang:CPU" },

@@ -71,3 +71,27 @@ check "bad config: missing '=' named" log_has "tlbscope.cfg:7: 'no_equals_sign' 
 check "bad config: binary garbage named" log_has "tlbscope.cfg:8: line contains non-text bytes"
 check "bad config: CPU index beyond the machine named" log_has "inject=fault:9: no CPU 9"
 [ -s "$REPORT" ] && check "bad config: warnings kept in the report" test "$(jqr '.run.warnings | length')" -ge 6
+
+# firmware faults OVMF never shows, injected: the run goes on with the CPUs it has
+SMP=4 ARGS="profile=quick experiments=ipi_roundtrip,stale_detector_control inject=absent:3" boot "mp-absent"
+check "absent AP: run finished" log_has '^TLBSCOPE DONE'
+if [ -s "$REPORT" ]; then
+    check "absent AP: CPU 3 named absent" test "$(jqr '.topology.cpus[3].state')" = absent
+    check "absent AP: the others measured (3 CPUs, 6 pairs)" \
+        test "$(exp_field ipi_roundtrip '.results | length')" = 6
+    check "absent AP: RESULT ERROR, run partial" test "$(jqr .result)/$(jqr .run.status)" = ERROR/partial
+fi
+for kind in no_mp mp_fail; do
+    SMP=4 ARGS="profile=quick experiments=ipi_roundtrip,stale_detector_control inject=$kind" boot "mp-$kind"
+    check "$kind: run finished on the BSP alone" log_has '^TLBSCOPE DONE'
+    check "$kind: a clear console message" log_has "^WARNING: .*running on the BSP alone"
+    [ -s "$REPORT" ] || continue
+    check "$kind: report validates" validates
+    check "$kind: multi-CPU experiments SKIP with the reason" \
+        eval '[[ "$(exp_status ipi_roundtrip)" == SKIP && "$(exp_field ipi_roundtrip .reason)" == *"running on the BSP alone"* ]]'
+    check "$kind: the BSP still measures (control SUCCESS)" test "$(exp_status stale_detector_control)" = SUCCESS
+done
+check "no_mp: the MADT's CPU count is reported" \
+    eval 'jq -r ".run.warnings[].message" "$here/build/test-runs/mp-no_mp/reports/"2*.json | grep -q "MADT lists 4 enabled CPUs"'
+check "mp_fail: the APs are named as not started" \
+    test "$(jq -r '[.topology.cpus[] | select(.state == "absent")] | length' "$here/build/test-runs/mp-mp_fail/reports/"2*.json)" = 3
