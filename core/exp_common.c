@@ -50,6 +50,16 @@ void target_set_stop(struct runner *r, struct target_set *t)
     ipi_stop_spinners(r->smp, t->cpus, t->n, &t->spin);
 }
 
+uint32_t target_set_all_others(struct runner *r, struct target_set *t)
+{
+    uint32_t i;
+    t->n = 0;
+    for (i = 1; i < r->smp->count; i++)
+        if (smp_usable(r->smp, i))
+            t->cpus[t->n++] = i;
+    return t->n;
+}
+
 bool target_set_prune(struct runner *r, struct target_set *t)
 {
     uint32_t i, kept = 0;

@@ -20,6 +20,8 @@ bool target_set_init(struct target_set *t, uint32_t capacity);
 void target_set_release(struct target_set *t);
 void target_set_start(struct runner *r, struct target_set *t);
 void target_set_stop(struct runner *r, struct target_set *t);
+/* Fills the set with every usable CPU but the BSP (the initiator); returns how many. */
+uint32_t target_set_all_others(struct runner *r, struct target_set *t);
 /* Drops CPUs that stopped answering; returns true when some were dropped. */
 bool target_set_prune(struct runner *r, struct target_set *t);
 

@@ -180,15 +180,12 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
             for (m = 0; m < 2; m++) {
                 struct stats lat, base;
                 struct result_point *pt;
-                uint32_t c, count = form == FORM_PCID ? 1 : counts[i];
+                uint32_t count = form == FORM_PCID ? 1 : counts[i];
                 bool ok;
                 if (!runner_budget_ok(r))
                     goto out;
                 runner_progress(r, done++, planned);
-                for (c = 0, n = 0; c < r->smp->count; c++)
-                    if (c != 0 && smp_usable(r->smp, c))
-                        st->ts.cpus[n++] = c;
-                st->ts.n = n;
+                n = target_set_all_others(r, &st->ts);
                 if (!shootdown_sync_all(&st->sd)) {
                     rec->partial = true;
                     continue;

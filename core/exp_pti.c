@@ -128,7 +128,7 @@ static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, 
 static void pti_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct pti_state *st = state;
-    uint32_t v, kind, p, i, n, done = 0, planned = (uint32_t)(NVARIANTS * 3) * st->npages;
+    uint32_t v, kind, p, n, done = 0, planned = (uint32_t)(NVARIANTS * 3) * st->npages;
     for (v = 0; v < NVARIANTS; v++) {
         if (variants[v].mode == PTI_INVPCID && !r->run->cpu.invpcid)
             continue;
@@ -141,10 +141,9 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 if (!runner_budget_ok(r))
                     goto out;
                 runner_progress(r, done++, planned);
-                for (i = 0, n = 0; i < r->smp->count; i++)
-                    if (i != 0 && smp_usable(r->smp, i))
-                        st->ts.cpus[n++] = i;
-                st->ts.n = kind == 0 ? 0 : n;
+                n = target_set_all_others(r, &st->ts);
+                if (kind == 0)
+                    st->ts.n = 0; /* local: the initiator alone */
                 if (kind != 0 && n == 0)
                     continue;
                 if (!shootdown_sync_all(&st->sd)) {

@@ -71,13 +71,10 @@ static void ctl_run(struct runner *r, struct experiment_record *rec, void *state
 {
     struct ctl_state *st = state;
     struct shootdown *sd = &st->sd;
-    uint32_t round, i, n = 0, cpus_stale_max = 0, first_cpu = 0, checked;
+    uint32_t round, i, n, cpus_stale_max = 0, first_cpu = 0, checked;
     uint64_t stale_total = 0, after_flush_stale = 0;
     struct result_point *pt;
-    for (i = 0; i < r->smp->count; i++)
-        if (i != 0 && smp_usable(r->smp, i))
-            st->ts.cpus[n++] = i;
-    st->ts.n = n;
+    n = target_set_all_others(r, &st->ts);
     checked = n + 1;
     if (!shootdown_sync_all(sd)) {
         rec->partial = true;
