@@ -88,7 +88,7 @@ static uint64_t timeout_ms(const struct run *r)
  * CPUID can be wrong under a hypervisor (or hidden by firmware settings):
  * run each instruction once where a fault is harmless before trusting it.
  */
-static void probe_instructions(struct run *r, const struct testmem *tm)
+static void probe_instructions(struct run *r)
 {
     struct invpcid_descriptor d = { 0, 0 };
     uint32_t v;
@@ -115,7 +115,6 @@ static void probe_instructions(struct run *r, const struct testmem *tm)
             fmt_into(r->method.invlpgb_probe_note, sizeof(r->method.invlpgb_probe_note),
                      "%s", exception_name(v - 1));
     }
-    (void)tm;
 }
 
 static void collect_microcode(struct run *r, struct smp *smp)
@@ -209,7 +208,7 @@ bool session_run(struct run *r)
     }
 
     enter_tool(&s);
-    probe_instructions(r, &s.tables.mem);
+    probe_instructions(r);
     leave_tool(&s);
     collect_microcode(r, &s.smp);
 
