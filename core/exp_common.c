@@ -60,18 +60,6 @@ uint32_t target_set_all_others(struct runner *r, struct target_set *t)
     return t->n;
 }
 
-bool target_set_prune(struct runner *r, struct target_set *t)
-{
-    uint32_t i, kept = 0;
-    for (i = 0; i < t->n; i++)
-        if (smp_usable(r->smp, t->cpus[i]))
-            t->cpus[kept++] = t->cpus[i];
-    if (kept == t->n)
-        return false;
-    t->n = kept;
-    return true;
-}
-
 bool exp_baseline(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t flags,
                   uint64_t *buf, uint32_t count, struct stats *out)
 {

@@ -22,8 +22,6 @@ void target_set_start(struct runner *r, struct target_set *t);
 void target_set_stop(struct runner *r, struct target_set *t);
 /* Fills the set with every usable CPU but the BSP (the initiator); returns how many. */
 uint32_t target_set_all_others(struct runner *r, struct target_set *t);
-/* Drops CPUs that stopped answering; returns true when some were dropped. */
-bool target_set_prune(struct runner *r, struct target_set *t);
 
 /*
  * The dry-run baseline of a shootdown point: the same protocol to the same

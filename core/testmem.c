@@ -119,10 +119,3 @@ uint32_t testmem_check_2m(const struct testmem *tm, uint32_t first, uint32_t cou
 {
     return check(tm->big_expected, testmem_va_2m, first, count, TEST_2M_PAGES, hit);
 }
-
-void testmem_touch(const struct testmem *tm, uint32_t first, uint32_t count)
-{
-    uint32_t i;
-    for (i = first; i < first + count && i < TEST_PAGES; i++)
-        (void)tlb_read64(testmem_va(i));
-}

@@ -65,7 +65,5 @@ uint32_t testmem_check(const struct testmem *tm, uint32_t first, uint32_t count,
                        struct stale_hit *first_hit);
 uint32_t testmem_check_2m(const struct testmem *tm, uint32_t first, uint32_t count,
                           struct stale_hit *first_hit);
-/* Loads the translations of the range into this CPU's TLB. */
-void testmem_touch(const struct testmem *tm, uint32_t first, uint32_t count);
 
 #endif

@@ -157,12 +157,5 @@ arch_probe_rdmsr:
     movq %rdx, (%r8)
 2:  PROBE_DONE
 
-/* uint32_t arch_probe_read64(const volatile uint64_t *addr, uint64_t *value) */
-    .globl arch_probe_read64
-arch_probe_read64:
-    PROBE_ARM 1f, 2f
-1:  movq (%rdi), %rdx
-    movq %rdx, (%rsi)
-2:  PROBE_DONE
 
     .section .note.GNU-stack, "", @progbits

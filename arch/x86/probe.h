@@ -16,6 +16,5 @@ uint32_t arch_probe_invpcid(uint64_t type, const void *descriptor);
 uint32_t arch_probe_invlpgb(uint64_t rax, uint32_t ecx, uint32_t edx);
 uint32_t arch_probe_tlbsync(void);
 uint32_t arch_probe_rdmsr(uint32_t msr, uint64_t *value);
-uint32_t arch_probe_read64(const volatile uint64_t *addr, uint64_t *value);
 
 #endif
