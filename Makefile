@@ -38,8 +38,8 @@ EFI_SRCS  := $(sort $(wildcard efi/*.c))
 EFI_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EFI_SRCS) $(CORE_SRCS) $(ARCH_SRCS)) \
             $(patsubst %.S,$(BUILD)/efi/%.o,$(ARCH_ASM))
 
-.PHONY: all efi tool image run test test-full bench fuzz deps clean help
-all: deps efi tool
+.PHONY: all efi tool sim image run test test-full bench fuzz deps clean help
+all: deps efi tool sim
 
 help:
 	@echo "make run   [SMP=4 CPU=max MEM=512 ARGS='k=v ...' QEMU=... QEMU_EXTRA=...]  boot under QEMU+OVMF"
@@ -105,6 +105,7 @@ run: deps $(BUILD)/tlbscope.img tool
 
 include reports/tool/tool.mk
 include tests/tests.mk
+include sim/sim.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -58,7 +58,8 @@ static const struct key_spec keys[] = {
     { "emulate", K_EMULATE, 0, 0, NULL, 0, "none",
       "TEST ONLY: emulate invlpgb,invpcid on #UD; results are labelled emulated" },
     { "inject", K_INJECT, 0, 0, NULL, 0, "none",
-      "TEST ONLY: hang:CPU, slow:CPU, absent:CPU, fault:CPU:VECTOR, no_mp, mp_fail" },
+      "TEST ONLY: hang:CPU, slow:CPU, absent:CPU, fault:CPU:VECTOR (CPU 0: the BSP, inside the first "
+      "experiment with busy targets), no_mp, mp_fail" },
 };
 
 #define KEY_COUNT ARRAY_SIZE(keys)
@@ -348,8 +349,9 @@ static bool parse_inject(char *s, struct config *cfg, struct strbuf *why)
             sb_printf(why, "'%s' is not a CPU index", field[1]);
             return false;
         }
-        if (cpu == 0) {
-            sb_puts(why, "CPU 0 is the BSP, which runs the tool; inject into an AP (1 or more)");
+        if (cpu == 0 && inj[i].kind != INJECT_FAULT) {
+            sb_puts(why, "CPU 0 is the BSP, which runs the tool; inject into an AP (1 or more); "
+                         "only fault:0:VECTOR may name the BSP");
             return false;
         }
         if (inj[i].kind == INJECT_FAULT) {

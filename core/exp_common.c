@@ -1,5 +1,6 @@
 #include "core/exp_common.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/fault.h"
 #include "core/atomic.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
@@ -41,8 +42,14 @@ void target_set_release(struct target_set *t)
 
 void target_set_start(struct runner *r, struct target_set *t)
 {
+    struct percpu *self = this_percpu();
     t->spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
     ipi_start_spinners(r->smp, t->cpus, t->n, &t->spin);
+    if (self->index == 0 && self->inject_kind == INJECT_FAULT && t->n) {
+        /* test-only (inject=fault:0:V): the BSP faults while targets spin on this experiment */
+        self->inject_kind = INJECT_NONE;
+        arch_raise_exception(self->inject_vector);
+    }
 }
 
 void target_set_stop(struct runner *r, struct target_set *t)

@@ -87,8 +87,9 @@ static int64_t run_point(struct percpu *self, void *arg)
     struct sc_state *st = job->st;
     struct target_set *ts = &st->ts;
     uint32_t i, m;
-    (void)self;
     for (i = 0; i < job->warmup + job->samples; i++) {
+        if (load_acquire(&self->smp->aborting))
+            return -1; /* the BSP lost the experiment (smp_abort_commands) */
         for (m = 0; m < 2; m++) {
             uint64_t t;
             testmem_flip(st->sd.tm, 0, job->pages);

@@ -28,7 +28,8 @@ int64_t ipi_spin_as_target(struct percpu *self, void *arg)
     struct spin_arg *a = arg;
     bool halt = self->smp->halt_waits;
     irq_enable();
-    while (!load_acquire(a->stop) && !deadline_passed(a->deadline)) {
+    while (!load_acquire(a->stop) && !load_acquire(&self->smp->aborting) &&
+           !deadline_passed(a->deadline)) {
         if (halt) {
             /* checked with interrupts off, then "sti; hlt": no lost wake-up */
             irq_disable();

@@ -365,6 +365,32 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
+/* Whether the run happened on the TLB model (tlbscope-sim) rather than a machine. */
+static void write_simulation(struct json_writer *w, const struct simulation_info *s)
+{
+    uint32_t i;
+    jw_kv_bool(w, "simulated", s->simulated);
+    jw_key(w, "simulation");
+    if (!s->simulated) {
+        jw_null(w);
+        return;
+    }
+    jw_object_begin(w);
+    jw_kv_str(w, "model", s->model);
+    jw_kv_u64(w, "model_version", s->model_version);
+    jw_kv_str(w, "profile", s->profile);
+    jw_kv_str(w, "profile_cpu", s->profile_cpu);
+    jw_kv_u64(w, "seed", s->seed);
+    jw_kv_u64(w, "tlb_sets", s->tlb_sets);
+    jw_kv_u64(w, "tlb_ways", s->tlb_ways);
+    jw_key(w, "errata");
+    jw_array_begin(w);
+    for (i = 0; i < s->errata_count; i++)
+        jw_str(w, s->errata[i]);
+    jw_array_end(w);
+    jw_object_end(w);
+}
+
 bool report_write_json(const struct run *r, struct strbuf *out)
 {
     struct json_writer w;
@@ -380,6 +406,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     jw_kv_str(&w, "commit", TLBSCOPE_COMMIT);
     jw_object_end(&w);
     jw_kv_str(&w, "result", result_name(r->result));
+    write_simulation(&w, &r->sim);
 
     jw_key(&w, "run");
     jw_object_begin(&w);

@@ -21,6 +21,17 @@ static void write_header(const struct run *r, struct strbuf *sb)
     const struct cpu_features *f = &r->cpu;
     const struct smbios_info *s = &r->fw.smbios;
     sb_printf(sb, "tlbscope %s (%s)  run %s\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT, r->run_id);
+    if (r->sim.simulated) {
+        uint32_t i;
+        sb_printf(sb, "SIMULATED tlbscope-sim on the %s (version %u), profile %s, seed %llu, TLB "
+                      "%u sets x %u ways",
+                  r->sim.model, r->sim.model_version, r->sim.profile,
+                  (unsigned long long)r->sim.seed, r->sim.tlb_sets, r->sim.tlb_ways);
+        for (i = 0; i < r->sim.errata_count; i++)
+            sb_printf(sb, "%s%s", i ? ", " : "; errata on: ", r->sim.errata[i]);
+        sb_puts(sb, "\n          no machine was measured: timings are the host's, checks are the "
+                    "model's\n");
+    }
     if (s->present)
         sb_printf(sb, "Machine   %s %s, BIOS %s %s (%s)\n", s->sys_manufacturer, s->sys_product,
                   s->bios_vendor, s->bios_version, s->bios_date);
@@ -87,7 +98,8 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
             continue;
         sb_printf(sb, "%-26s %-8s %6u %8llu %6llu  %s%s%s\n", e->id, result_name(e->status),
                   e->results.count, (unsigned long long)e->verification.checks,
-                  (unsigned long long)e->verification.stale_reads, e->emulated ? "[EMULATED] " : "",
+                  (unsigned long long)e->verification.stale_reads,
+                  r->sim.simulated ? "[SIMULATED] " : e->emulated ? "[EMULATED] " : "",
                   e->partial ? "[PARTIAL] " : "", e->reason);
     }
 }

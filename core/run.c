@@ -13,6 +13,8 @@ const char *tsc_source_name(enum tsc_source s)
         return "calibrated_acpi_pm_timer";
     case TSC_SRC_FIRMWARE_STALL:
         return "calibrated_firmware_stall";
+    case TSC_SRC_HOST_CLOCK:
+        return "host_clock";
     default:
         return "unknown";
     }

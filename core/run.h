@@ -27,7 +27,26 @@
 #endif
 
 enum tsc_source { TSC_SRC_UNKNOWN = 0, TSC_SRC_CPUID_15H, TSC_SRC_CPUID_16H, TSC_SRC_PM_TIMER,
-                  TSC_SRC_FIRMWARE_STALL };
+                  TSC_SRC_FIRMWARE_STALL, TSC_SRC_HOST_CLOCK };
+
+#define SIM_MAX_ERRATA 4
+
+/*
+ * Set by tlbscope-sim only: the run happened on the strict TLB model
+ * (sim/), not on a machine. Every output labels such a run simulated; its
+ * timings are the host's, not any CPU's.
+ */
+struct simulation_info {
+    bool simulated;
+    const char *model;        /* TLBM_MODEL_NAME */
+    uint32_t model_version;
+    const char *profile;      /* --cpu */
+    const char *profile_cpu;  /* what the profile is */
+    uint64_t seed;
+    uint32_t tlb_sets, tlb_ways;
+    uint32_t errata_count;
+    const char *errata[SIM_MAX_ERRATA];
+};
 
 struct method_info {
     const char *apic_mode;       /* "xapic" | "x2apic" */
@@ -67,6 +86,7 @@ struct run {
     bool mp_available;
     char mp_note[160];        /* why the run is single-CPU, when it is */
     struct method_info method;
+    struct simulation_info sim;
 
     struct experiment_record *experiments;
     uint32_t experiment_count;

@@ -147,8 +147,9 @@ static void print_result_line(struct runner *r, const struct experiment_record *
         if (rec->reason[0])
             sb_printf(&sb, ": %s", rec->reason);
     }
-    print(r, "%s: %s%s%s %s\n", result_line_prefix(rec->status), rec->id,
-          rec->emulated ? " [EMULATED]" : "", rec->partial ? " [PARTIAL]" : "", detail);
+    print(r, "%s: %s%s%s%s %s\n", result_line_prefix(rec->status), rec->id,
+          r->run->sim.simulated ? " [SIMULATED]" : "", rec->emulated ? " [EMULATED]" : "",
+          rec->partial ? " [PARTIAL]" : "", detail);
 }
 
 static void run_one(struct runner *r, const struct experiment *e, struct experiment_record *rec,
@@ -179,7 +180,8 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         print_result_line(r, rec);
         return;
     }
-    print(r, "RUN:  %s: %s%s\n", e->id, e->title, emulated ? " [EMULATED]" : "");
+    print(r, "RUN:  %s: %s%s%s\n", e->id, e->title, r->run->sim.simulated ? " [SIMULATED]" : "",
+          emulated ? " [EMULATED]" : "");
     t0 = tsc_now();
     r->budget_deadline = t0 + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
     r->budget_exceeded = false;
@@ -199,6 +201,11 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
                         (unsigned long long)bsp->fault.error_code);
         rec->partial = true;
         store_relaxed(&bsp->fault.valid, 0);
+        /*
+         * The experiment's targets are still spinning on its state (and an
+         * initiator AP may be mid-loop): stop them before cleanup frees it.
+         */
+        smp_abort_commands(r->smp);
     }
     store_relaxed(&bsp->arch.recover_armed, 0);
     leave_tool(r);

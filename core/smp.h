@@ -150,6 +150,7 @@ struct smp {
     uint64_t timeout_ticks;      /* one answer from one CPU */
     uint64_t run_deadline;       /* an AP gives itself back after this TSC */
     volatile uint32_t releasing; /* set once: everyone goes home */
+    volatile uint32_t aborting;  /* smp_abort_commands(): running commands stop early */
     volatile uint32_t unknown_checkins; /* APs whose APIC ID is not in the table */
     uint32_t current_experiment; /* +1, for mailbox bookkeeping */
     void (*ap_enter_env)(struct percpu *pc); /* loads the tool's state on an AP */
@@ -208,6 +209,24 @@ void smp_injected_delay(struct percpu *pc);
 /* Records an exception on the calling CPU; returns true if it could resume at its recovery point. */
 struct trap_frame;
 bool smp_record_fault(struct trap_frame *f);
+
+/* ---- ownership of the APs (core/smp_lifecycle.c) ---- */
+/* Waits for check-ins until `deadline`; late CPUs become absent. Returns how many checked in. */
+uint32_t smp_wait_checkins(struct smp *s, uint32_t expected_aps, uint64_t deadline,
+                           uint64_t window_ms);
+/*
+ * Asks every checked-in AP to leave (CMD_RELEASE); returns how many did not
+ * acknowledge by `deadline`. CPUs that missed a deadline but answered since
+ * are reported slow, not hung.
+ */
+uint32_t smp_release_aps(struct smp *s, uint64_t deadline);
+/*
+ * After the BSP lost an experiment (an exception, a spent budget): tells
+ * every AP to drop the command it is running (spinning as a target, an
+ * initiator's loop) and waits, one timeout, for each to come back to its
+ * command loop; CPUs that do not are marked. Returns how many were lost.
+ */
+uint32_t smp_abort_commands(struct smp *s);
 
 /* Spin helpers with deadlines (every wait in the tool goes through one of these). */
 bool wait_u64_eq(const volatile uint64_t *p, uint64_t want, uint64_t deadline);

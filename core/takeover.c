@@ -162,66 +162,10 @@ void takeover_ap_main(struct takeover *t)
 
 uint32_t takeover_wait_checkins(struct takeover *t, uint64_t deadline, uint64_t window_ms)
 {
-    struct smp *s = t->smp;
-    uint32_t i, arrived;
-    for (;;) {
-        arrived = 0;
-        for (i = 1; i < s->count; i++)
-            if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)
-                arrived++;
-        if (arrived == t->expected_aps || deadline_passed(deadline))
-            break;
-        cpu_relax();
-    }
-    for (i = 1; i < s->count; i++) {
-        struct percpu *pc = s->cpu[i];
-        uint32_t expected = CHECKIN_WAITING;
-        if (pc && cas(&pc->checkin, &expected, CHECKIN_CLOSED))
-            cpu_mark(&s->topo->cpus[i], CPU_ABSENT,
-                     "enabled by firmware but did not check in within %llu ms of StartupAllAPs",
-                     (unsigned long long)window_ms);
-    }
-    arrived = 0;
-    for (i = 1; i < s->count; i++)
-        if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)
-            arrived++;
-    return arrived;
-}
-
-/* A CPU that missed a deadline but has answered since then was slow, not hung. */
-static void reclassify_slow(struct smp *s)
-{
-    uint32_t i;
-    for (i = 1; i < s->count; i++) {
-        struct percpu *pc = s->cpu[i];
-        struct cpu_info *c = &s->topo->cpus[i];
-        if (pc && c->state == CPU_HUNG && pc->missed_watch &&
-            load_acquire(pc->missed_watch) >= pc->missed_want) {
-            c->state = CPU_SLOW;
-            str_copy(c->note + str_nlen(c->note, sizeof(c->note)),
-                     sizeof(c->note) - str_nlen(c->note, sizeof(c->note)),
-                     "; it answered later (slow, not hung)");
-        }
-    }
+    return smp_wait_checkins(t->smp, t->expected_aps, deadline, window_ms);
 }
 
 uint32_t takeover_release(struct takeover *t, uint64_t deadline)
 {
-    struct smp *s = t->smp;
-    uint32_t i, missing = 0;
-    reclassify_slow(s);
-    store_release(&s->releasing, 1);
-    for (i = 1; i < s->count; i++)
-        if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)
-            smp_post(s, i, CMD_RELEASE, NULL, NULL);
-    for (i = 1; i < s->count; i++) {
-        struct percpu *pc = s->cpu[i];
-        if (!pc || load_acquire(&pc->checkin) != CHECKIN_DONE)
-            continue;
-        if (!wait_u64_eq(&pc->ack.ack_seq, pc->mb.seq, deadline)) {
-            missing++;
-            cpu_mark(&s->topo->cpus[i], CPU_HUNG, "did not return to the firmware when released");
-        }
-    }
-    return missing;
+    return smp_release_aps(t->smp, deadline);
 }

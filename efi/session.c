@@ -11,6 +11,7 @@
 #include "arch/x86/tlb.h"
 #include "core/emulate.h"
 #include "core/ipi.h"
+#include "core/method.h"
 #include "core/shootdown.h"
 #include "core/strbuf.h"
 #include "core/runner.h"
@@ -76,14 +77,6 @@ static enum apic_mode choose_apic_mode(struct run *r)
     }
 }
 
-static uint64_t timeout_ms(const struct run *r)
-{
-    /* under emulation one answer may wait for the host to schedule a vCPU */
-    if (r->cpu.hypervisor && !config_is_set(&r->cfg, "timeout_ms"))
-        return (uint64_t)r->cfg.timeout_ms * 5;
-    return r->cfg.timeout_ms;
-}
-
 /*
  * CPUID can be wrong under a hypervisor (or hidden by firmware settings):
  * run each instruction once where a fault is harmless before trusting it.
@@ -91,30 +84,16 @@ static uint64_t timeout_ms(const struct run *r)
 static void probe_instructions(struct run *r)
 {
     struct invpcid_descriptor d = { 0, 0 };
-    uint32_t v;
-    r->method.full_flush = "cr3_reload";
-    if (r->cpu.invpcid) {
-        v = arch_probe_invpcid(INVPCID_ALL_NON_GLOBAL, &d);
-        r->method.invpcid_probe_ok = v == PROBE_OK;
-        if (v == PROBE_OK)
-            r->method.full_flush = "invpcid_single_context";
-        else
-            msg_add(&r->warnings, "probe", "CPUID reports INVPCID but it raised %s",
-                    exception_name(v - 1));
-    } else if (r->cfg.emulate & EMULATE_INVPCID) {
-        r->method.full_flush = "invpcid_single_context";
-        r->method.full_flush_emulated = true;
-    }
+    uint32_t invpcid = PROBE_OK, invlpgb = PROBE_OK, tlbsync = PROBE_OK;
+    if (r->cpu.invpcid)
+        invpcid = arch_probe_invpcid(INVPCID_ALL_NON_GLOBAL, &d);
     if (r->cpu.invlpgb) {
         struct invlpgb_op op = invlpgb_encode_range(testmem_va(0), 1, false, 0, false);
-        v = arch_probe_invlpgb(op.rax, op.ecx, op.edx);
-        if (v == PROBE_OK)
-            v = arch_probe_tlbsync();
-        r->method.invlpgb_probe_ok = v == PROBE_OK;
-        if (v != PROBE_OK)
-            fmt_into(r->method.invlpgb_probe_note, sizeof(r->method.invlpgb_probe_note),
-                     "%s", exception_name(v - 1));
+        invlpgb = arch_probe_invlpgb(op.rax, op.ecx, op.edx);
+        if (invlpgb == PROBE_OK)
+            tlbsync = arch_probe_tlbsync();
     }
+    method_apply_probes(r, invpcid, invlpgb, tlbsync);
 }
 
 static void collect_microcode(struct run *r, struct smp *smp)
@@ -158,14 +137,9 @@ bool session_run(struct run *r)
     }
     env.cr3 = (uint64_t)(uintptr_t)s.tables.pt.root;
     r->method.cr3_root = env.cr3;
-    if (r->cpu.pcid) {
-        /* Linux numbering: kernel PCID = ASID + 1, user PCID = kernel | bit 11 */
-        env.pcide = true;
-        env.kernel_pcid = 1;
-        r->method.pcid_enabled = true;
-        r->method.kernel_pcid = 1;
-        r->method.user_pcid = 1 | 0x800;
-    }
+    method_choose_pcids(r);
+    env.pcide = r->method.pcid_enabled;
+    env.kernel_pcid = r->method.kernel_pcid;
     con_printf("Paging: %u-level tables, %u ranges identity-mapped (%llu MiB; %u x 1G, %u x 2M, "
                "%u x 4K pages, %u tables), %u test pages\n",
                s.tables.pt.levels, s.tables.ranges,
@@ -177,7 +151,7 @@ bool session_run(struct run *r)
     r->method.icr_fence = apic_icr_fence() ? "mfence;lfence" : "none";
     r->method.page_flush = "invlpg";
 
-    t_to = timeout_ms(r);
+    t_to = method_answer_timeout_ms(r);
     if (!smp_init(&s.smp, &r->topo, &r->cfg, ms_to_ticks(t_to)) ||
         !takeover_init(&s.takeover, &s.smp, &env, &r->cpu)) {
         msg_add(&r->errors, "session", "out of memory for the per-CPU blocks");

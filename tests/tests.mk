@@ -6,10 +6,15 @@
 # APIC, the IDT) are listed in HOST_SKIP and never built for the host.
 
 HOST_SKIP := $(wildcard arch/x86/apic.c arch/x86/desc.c arch/x86/trap.c core/takeover.c)
-HOST_LIB_SRCS := $(filter-out $(HOST_SKIP),$(CORE_SRCS) $(ARCH_SRCS))
+# the modelled machine (sim/) stands in for the hardware: tests and tlbscope-sim link it
+SIM_LIB_SRCS := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
+SIM_ASM := $(sort $(wildcard sim/*.S)) arch/x86/setjmp.S
+HOST_LIB_SRCS := $(filter-out $(HOST_SKIP),$(CORE_SRCS) $(ARCH_SRCS)) $(SIM_LIB_SRCS)
 HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -DTLBSCOPE_HOST -D_DEFAULT_SOURCE -pthread
-HOST_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/lib/%.o,$(HOST_LIB_SRCS))
-TSAN_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/tsan/%.o,$(HOST_LIB_SRCS))
+HOST_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/lib/%.o,$(HOST_LIB_SRCS)) \
+                 $(patsubst %.S,$(BUILD)/host/lib/%.o,$(SIM_ASM))
+TSAN_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/tsan/%.o,$(HOST_LIB_SRCS)) \
+                 $(patsubst %.S,$(BUILD)/host/tsan/%.o,$(SIM_ASM))
 
 UNIT_SRCS := $(sort $(wildcard tests/host/test_*.c))
 UNIT_BINS := $(patsubst tests/host/%.c,$(BUILD)/host/tests/%,$(UNIT_SRCS))
@@ -22,6 +27,15 @@ $(BUILD)/host/lib/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC $<")
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/host/lib/%.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTAS $<")
+	$(Q)$(HOST_CC) -c $< -o $@
+
+$(BUILD)/host/tsan/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -c $< -o $@
 
 $(BUILD)/host/tsan/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
 # host library sources (no objects shared with the gcc builds: different sanitizers)
-FUZZ_CORE_SRCS := $(HOST_LIB_SRCS) tests/host/support_host.c
+FUZZ_CORE_SRCS := $(HOST_LIB_SRCS) $(SIM_ASM)
 
 .PHONY: fuzz
 fuzz: $(FUZZ_BINS)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch/x86/cpu.h"
 #include "core/atomic.h"
 #include "core/exp_common.h"
 #include "core/shootdown.h"
@@ -31,7 +32,7 @@ static void test_mailbox_commands_and_results(void **state)
     (void)state;
     sim_init(&m, 4, 2000);
     for (i = 1; i < 4; i++)
-        sim_start_ap(&m, i);
+        sim_start(&m, i);
     for (round = 0; round < 200; round++) {
         for (i = 1; i < 4; i++)
             smp_post(&m.smp, i, CMD_GENERIC, add_index, &sum);
@@ -42,7 +43,7 @@ static void test_mailbox_commands_and_results(void **state)
     }
     assert_int_equal(__atomic_load_n(&sum, __ATOMIC_RELAXED), 200u * (1 + 2 + 3));
     for (i = 0; i < 4; i++)
-        assert_int_equal(m.topo.cpus[i].state, CPU_OK);
+        assert_int_equal(m.mach.topo.cpus[i].state, CPU_OK);
     sim_shutdown(&m);
 }
 
@@ -53,29 +54,22 @@ static void test_silent_cpu_is_named_by_its_deadline(void **state)
     int64_t result = 0;
     (void)state;
     sim_init(&m, 3, 100);
-    sim_start_ap(&m, 1); /* CPU 2 never runs: a CPU that stopped answering */
+    sim_start(&m, 1); /* CPU 2 never runs: a CPU that stopped answering */
     m.smp.cpu[2]->checkin = CHECKIN_DONE;
     t0 = tsc_now();
     assert_int_equal(smp_call(&m.smp, 2, CMD_PING, add_index, &sum, &result), WAIT_TIMEOUT);
     assert_true(tsc_now() - t0 >= ms_to_ticks(100));
     assert_true(tsc_now() - t0 < ms_to_ticks(5000));
-    assert_int_equal(m.topo.cpus[2].state, CPU_HUNG);
-    assert_non_null(strstr(m.topo.cpus[2].note, "ping"));
+    assert_int_equal(m.mach.topo.cpus[2].state, CPU_HUNG);
+    assert_non_null(strstr(m.mach.topo.cpus[2].note, "ping"));
     /* the healthy CPU still answers */
     assert_int_equal(smp_call(&m.smp, 1, CMD_PING, add_index, &sum, &result), WAIT_OK);
     assert_int_equal(result, 10);
-    m.started[2] = false;
     sim_shutdown(&m);
 }
 
 /* Records which pages each target invalidated during one shootdown. */
-static void clear_logs(struct sim *m)
-{
-    for (uint32_t i = 0; i < m->ncpus; i++) {
-        m->fake[i]->invlpg_count = 0;
-        m->fake[i]->full_flushes = 0;
-    }
-}
+static void clear_logs(struct sim *m) { sim_clear_counts(m); }
 
 static void run_shootdowns(struct sim *m, enum flush_order order, uint32_t pages, uint32_t rounds)
 {
@@ -104,16 +98,16 @@ static void run_shootdowns(struct sim *m, enum flush_order order, uint32_t pages
         assert_true(shootdown_flush(&sd, ts.cpus, ts.n, order, 0, pages, FLUSH_VERIFY) > 0);
         assert_true(shootdown_wait_verified(&sd));
         for (i = 0; i < m->ncpus; i++) {
-            struct fake_cpu *c = m->fake[i];
+            const struct tlbm_counts *c = sim_counts(m, i);
             if (pages <= 33) {
                 /* exactly the requested pages, each once, no full flush */
-                assert_int_equal(c->invlpg_count, pages);
+                assert_int_equal(c->invlpg, pages);
                 for (uint32_t p = 0; p < pages; p++)
-                    assert_true(c->invlpg_log[p] == testmem_va(p));
+                    assert_true(m->mach.model.cpu[i]->invlpg_log[p] == testmem_va(p));
                 assert_int_equal(c->full_flushes, 0);
             } else {
                 /* above the ceiling: one full flush instead */
-                assert_int_equal(c->invlpg_count, 0);
+                assert_int_equal(c->invlpg, 0);
                 assert_int_equal(c->full_flushes, 1);
             }
         }
@@ -132,7 +126,7 @@ static void test_shootdown_flushes_exactly_the_range(void **state)
     (void)state;
     sim_init(&m, 4, 2000);
     for (uint32_t i = 1; i < 4; i++)
-        sim_start_ap(&m, i);
+        sim_start(&m, i);
     run_shootdowns(&m, ORDER_SEQUENTIAL, 1, 20);
     run_shootdowns(&m, ORDER_CONCURRENT, 1, 20);
     run_shootdowns(&m, ORDER_CONCURRENT, 33, 10);
@@ -151,7 +145,7 @@ static void test_verifier_sees_a_missing_invalidation(void **state)
     memset(&rec, 0, sizeof(rec));
     sim_init(&m, 4, 2000);
     for (uint32_t i = 1; i < 4; i++)
-        sim_start_ap(&m, i);
+        sim_start(&m, i);
     assert_true(shootdown_init(&sd, &m.smp, &m.tm, 33));
     assert_true(shootdown_verify_cpus(&sd, cpus, 3, 0, 4, false)); /* prime all TLBs */
     shootdown_collect(&sd, &rec);
@@ -185,7 +179,7 @@ static void test_lazy_cpus_are_skipped_and_catch_up(void **state)
     r.run = &run;
     r.smp = &m.smp;
     for (uint32_t i = 1; i < 4; i++)
-        sim_start_ap(&m, i);
+        sim_start(&m, i);
     assert_true(shootdown_init(&sd, &m.smp, &m.tm, 33));
     assert_true(target_set_init(&ts, 4));
     ts.cpus[0] = 1;
@@ -206,10 +200,10 @@ static void test_lazy_cpus_are_skipped_and_catch_up(void **state)
     assert_true(shootdown_wait_verified(&sd));
     assert_int_equal(sd.nsent, 2);
     assert_int_equal(load_acquire(&m.smp.cpu[3]->flush.request_gen), gen_before);
-    assert_int_equal(m.fake[3]->invlpg_count, 0);
+    assert_int_equal(sim_counts(&m, 3)->invlpg, 0);
     /* switching back it is one generation behind: a full flush, then fresh data */
     assert_true(shootdown_switch_back(&sd, lazy, 1, &catchup));
-    assert_int_equal(m.fake[3]->full_flushes, 1);
+    assert_int_equal(sim_counts(&m, 3)->full_flushes, 1);
 
     /* freed_tables: the lazy CPU must be interrupted after all */
     clear_logs(&m);
@@ -218,9 +212,9 @@ static void test_lazy_cpus_are_skipped_and_catch_up(void **state)
                                 FLUSH_VERIFY | FLUSH_FREED_TABLES) > 0);
     assert_true(shootdown_wait_verified(&sd));
     assert_int_equal(sd.nsent, 3);
-    assert_int_equal(m.fake[3]->full_flushes, 1);
+    assert_int_equal(sim_counts(&m, 3)->full_flushes, 1);
     assert_true(shootdown_switch_back(&sd, lazy, 1, &catchup));
-    assert_int_equal(m.fake[3]->full_flushes, 1); /* already current: nothing more */
+    assert_int_equal(sim_counts(&m, 3)->full_flushes, 1); /* already current: nothing more */
 
     target_set_stop(&r, &ts);
     shootdown_collect(&sd, &rec);
@@ -238,7 +232,7 @@ static void test_target_that_never_acks_is_reported(void **state)
     uint64_t t0;
     (void)state;
     sim_init(&m, 3, 100);
-    sim_start_ap(&m, 1);
+    sim_start(&m, 1);
     m.smp.cpu[2]->checkin = CHECKIN_DONE; /* checked in, then went silent */
     assert_true(shootdown_init(&sd, &m.smp, &m.tm, 33));
     testmem_flip(&m.tm, 0, 1);
@@ -246,11 +240,10 @@ static void test_target_that_never_acks_is_reported(void **state)
     /* CPU 1 is idle in its command loop: it still takes IPIs */
     assert_int_equal(shootdown_flush(&sd, targets, 2, ORDER_CONCURRENT, 0, 1, 0), 0);
     assert_true(tsc_now() - t0 < ms_to_ticks(5000));
-    assert_int_equal(m.topo.cpus[2].state, CPU_HUNG);
-    assert_non_null(strstr(m.topo.cpus[2].note, "flush IPI"));
-    assert_int_equal(m.topo.cpus[1].state, CPU_OK);
+    assert_int_equal(m.mach.topo.cpus[2].state, CPU_HUNG);
+    assert_non_null(strstr(m.mach.topo.cpus[2].note, "flush IPI"));
+    assert_int_equal(m.mach.topo.cpus[1].state, CPU_OK);
     shootdown_release(&sd);
-    m.started[2] = false;
     sim_shutdown(&m);
 }
 

@@ -1,0 +1,43 @@
+#include "core/method.h"
+#include "arch/x86/probe.h"
+#include "arch/x86/trap.h"
+#include "core/strbuf.h"
+
+void method_choose_pcids(struct run *r)
+{
+    if (!r->cpu.pcid)
+        return;
+    r->method.pcid_enabled = true;
+    r->method.kernel_pcid = 1;
+    r->method.user_pcid = 1 | 0x800;
+}
+
+void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint32_t tlbsync)
+{
+    r->method.full_flush = "cr3_reload";
+    if (r->cpu.invpcid) {
+        r->method.invpcid_probe_ok = invpcid == PROBE_OK;
+        if (invpcid == PROBE_OK)
+            r->method.full_flush = "invpcid_single_context";
+        else
+            msg_add(&r->warnings, "probe", "CPUID reports INVPCID but it raised %s",
+                    exception_name(invpcid - 1));
+    } else if (r->cfg.emulate & EMULATE_INVPCID) {
+        r->method.full_flush = "invpcid_single_context";
+        r->method.full_flush_emulated = true;
+    }
+    if (r->cpu.invlpgb) {
+        uint32_t v = invlpgb != PROBE_OK ? invlpgb : tlbsync;
+        r->method.invlpgb_probe_ok = v == PROBE_OK;
+        if (v != PROBE_OK)
+            fmt_into(r->method.invlpgb_probe_note, sizeof(r->method.invlpgb_probe_note), "%s",
+                     exception_name(v - 1));
+    }
+}
+
+uint64_t method_answer_timeout_ms(const struct run *r)
+{
+    if (r->cpu.hypervisor && !config_is_set(&r->cfg, "timeout_ms"))
+        return (uint64_t)r->cfg.timeout_ms * 5;
+    return r->cfg.timeout_ms;
+}

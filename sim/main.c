@@ -1,0 +1,167 @@
+/*
+ * tlbscope-sim: the whole tool on a modelled machine.
+ *
+ *   build/tlbscope-sim --cpu epyc-7763 --cpus 8 [--seed N] [--out DIR] [key=value ...]
+ *
+ * Writes the same JSON and text report a boot would (into build/sim/ by
+ * default), marked simulated, and exits like scripts/qemu-run.sh: 0 SUCCESS
+ * or SKIP, 1 ERROR or FAILURE, 2 no report (bad usage, I/O error).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/config.h"
+#include "core/strbuf.h"
+#include "sim/hostmem.h"
+#include "sim/session.h"
+
+#define DEFAULT_PROFILE "epyc-7763"
+#define DEFAULT_CPUS 4
+#define DEFAULT_OUT "build/sim"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tlbscope-sim [--cpu NAME] [--cpus N] [--seed N] [--out DIR]\n"
+            "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N] [--invlpgb-delay N]\n"
+            "                    [key=value ...]\n"
+            "Runs tlbscope on a modelled machine: host threads as CPUs, each with a strict TLB\n"
+            "model (only architectural invalidations remove entries; speculative fills; INVLPGB\n"
+            "lands late unless TLBSYNC waits for it). Reports are marked simulated: the timings\n"
+            "are the host's, the point is the correctness of every path.\n"
+            "\n"
+            "  --cpu NAME         CPU profile (CPUID of a real server); --cpu list shows them (%s)\n"
+            "  --cpus N           CPUs, 1 to %u (%u)\n"
+            "  --seed N           the model's random choices (default: from the clock, printed)\n"
+            "  --out DIR          where the JSON and text reports go (%s)\n"
+            "  --tlb SETSxWAYS    TLB geometry per CPU, sets a power of two (256x8)\n"
+            "  --erratum NAME     turn an erratum on: invlpg_ignores_global, invlpgb_ignores_count,\n"
+            "                     tlbsync_early (negative tests: the verifier must catch them)\n"
+            "  --spec N           speculative fills per 65536 model events (1024)\n"
+            "  --invlpgb-delay N  model events before a pending INVLPGB lands, at most (20000)\n"
+            "  key=value          any tlbscope configuration key; --help-keys lists them\n"
+            "Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.\n",
+            DEFAULT_PROFILE, TLBM_MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
+}
+
+static void list_profiles(FILE *out)
+{
+    unsigned i;
+    for (i = 0; i < sim_profile_count; i++)
+        fprintf(out, "  %-12s %s\n", sim_profiles[i].name, sim_profiles[i].what);
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return false;
+    *out = strtoull(s, &end, 0);
+    return *end == 0;
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tlbscope-sim: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(tlbscope-sim --help for usage)\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    static struct sim_options o;
+    const char *profile = DEFAULT_PROFILE;
+    bool seeded = false;
+    size_t used = 0;
+    int i;
+
+    memset(&o, 0, sizeof(o));
+    tlbm_config_defaults(&o.model);
+    o.cpus = DEFAULT_CPUS;
+    o.out_dir = DEFAULT_OUT;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t n;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--help-keys") == 0) {
+            struct strbuf sb;
+            host_init();
+            sb_init_dynamic(&sb, 4096);
+            config_write_help(&sb);
+            fwrite(sb.data, 1, sb.len, stdout);
+            return 0;
+        } else if (strcmp(a, "--cpu") == 0 && v) {
+            profile = v;
+            i++;
+        } else if (strcmp(a, "--cpus") == 0 && v) {
+            if (!parse_u64(v, &n) || n < 1 || n > TLBM_MAX_CPUS)
+                return bad("--cpus wants 1 to 64, not '%s'", v);
+            o.cpus = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--seed") == 0 && v) {
+            if (!parse_u64(v, &o.seed))
+                return bad("--seed wants a number, not '%s'", v);
+            seeded = true;
+            i++;
+        } else if (strcmp(a, "--out") == 0 && v) {
+            o.out_dir = v;
+            i++;
+        } else if (strcmp(a, "--tlb") == 0 && v) {
+            unsigned sets, ways;
+            char tail;
+            if (sscanf(v, "%ux%u%c", &sets, &ways, &tail) != 2 || sets == 0 || ways == 0 ||
+                (sets & (sets - 1)) || sets > 65536 || ways > 64)
+                return bad("--tlb wants SETSxWAYS, sets a power of two up to 65536, ways up to "
+                           "64, not '%s'", v);
+            o.model.sets = sets;
+            o.model.ways = ways;
+            i++;
+        } else if (strcmp(a, "--erratum") == 0 && v) {
+            uint32_t bit = tlbm_erratum_from_name(v);
+            if (!bit)
+                return bad("unknown erratum '%s': invlpg_ignores_global, invlpgb_ignores_count "
+                           "or tlbsync_early", v);
+            o.model.errata |= bit;
+            i++;
+        } else if (strcmp(a, "--spec") == 0 && v) {
+            if (!parse_u64(v, &n) || n > 65536)
+                return bad("--spec wants 0 to 65536, not '%s'", v);
+            o.model.spec_per_65536 = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--invlpgb-delay") == 0 && v) {
+            if (!parse_u64(v, &n) || n > 100000000)
+                return bad("--invlpgb-delay wants 0 to 100000000, not '%s'", v);
+            o.model.invlpgb_max_delay = (uint32_t)n;
+            i++;
+        } else if (a[0] != '-' && strchr(a, '=')) {
+            size_t len = strlen(a);
+            if (used + len + 2 > sizeof(o.args))
+                return bad("too many key=value arguments (at '%s')", a);
+            if (used)
+                o.args[used++] = ' ';
+            memcpy(o.args + used, a, len + 1);
+            used += len;
+        } else if (a[0] == '-' && !v && strncmp(a, "--", 2) == 0) {
+            return bad("%s needs a value", a);
+        } else {
+            return bad("unknown argument '%s'", a);
+        }
+    }
+    o.profile = sim_profile_find(profile);
+    if (!o.profile) {
+        FILE *out = strcmp(profile, "list") == 0 || strcmp(profile, "help") == 0 ? stdout : stderr;
+        if (out == stderr)
+            fprintf(stderr, "tlbscope-sim: unknown CPU profile '%s'; the profiles are:\n", profile);
+        list_profiles(out);
+        return out == stdout ? 0 : 2;
+    }
+    if (!seeded)
+        o.seed = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
+    return sim_session_run(&o);
+}

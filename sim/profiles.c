@@ -1,0 +1,35 @@
+#include "sim/profiles.h"
+
+#include <string.h>
+
+const struct sim_profile *sim_profile_find(const char *name)
+{
+    unsigned i;
+    for (i = 0; i < sim_profile_count; i++)
+        if (strcmp(sim_profiles[i].name, name) == 0)
+            return &sim_profiles[i];
+    return NULL;
+}
+
+void sim_profile_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+    const struct sim_profile *p = ctx;
+    uint32_t i;
+    memset(regs, 0, 4 * sizeof(uint32_t));
+    for (i = 0; i < p->nleaves; i++) {
+        if (p->leaves[i].leaf == leaf && p->leaves[i].subleaf == subleaf) {
+            memcpy(regs, p->leaves[i].regs, 4 * sizeof(uint32_t));
+            return;
+        }
+    }
+}
+
+void sim_profile_features(const struct cpu_features *f, struct tlbm_features *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->pge = f->pge;
+    out->pcid = f->pcid;
+    out->invpcid = f->invpcid;
+    out->invlpgb = f->invlpgb;
+    out->invlpgb_max_extra = f->invlpgb ? f->invlpgb_max_pages - 1 : 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * One tlbscope run on a modelled machine: what efi/main.c and efi/session.c
+ * do on a server, with the firmware's part played by the host. The
+ * configuration, experiment table, runner, shootdown protocol and report
+ * writer are the tool's own (core/); the CPUs are host threads on the strict
+ * TLB model (sim/machine.h), the CPUID leaves a recorded server's
+ * (sim/profiles.h).
+ */
+#ifndef TLBSCOPE_SIM_SESSION_H
+#define TLBSCOPE_SIM_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/profiles.h"
+
+#define SIM_ARGS_MAX 2048
+
+struct sim_options {
+    const struct sim_profile *profile;
+    uint32_t cpus;
+    uint64_t seed;
+    const char *out_dir;
+    struct tlbm_config model;   /* sets, ways, errata, speculation, INVLPGB delay */
+    char args[SIM_ARGS_MAX];    /* key=value pairs, as on the tool's command line */
+};
+
+/* Runs the tool; returns the exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report. */
+int sim_session_run(const struct sim_options *o);
+
+#endif

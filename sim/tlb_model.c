@@ -1,0 +1,676 @@
+#include "sim/tlb_model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/paging.h"
+
+static const char *const erratum_names[] = { "invlpg_ignores_global", "invlpgb_ignores_count",
+                                             "tlbsync_early" };
+
+void tlbm_config_defaults(struct tlbm_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    /* 2048 entries: Zen 3's L2 DTLB, near Ice Lake's 1536/2048-entry STLB */
+    cfg->sets = 256;
+    cfg->ways = 8;
+    cfg->seed = 1;
+    /* one speculative walk every ~64 events: often enough to refill what a
+     * protocol assumes nobody touched, rare enough to keep misses visible */
+    cfg->spec_per_65536 = 1024;
+    /* a pending INVLPGB lands after up to 20000 events of its target (a
+     * spinning CPU makes ~1 per microsecond here): long after a verifier
+     * that did not wait for TLBSYNC has looked */
+    cfg->invlpgb_max_delay = 20000;
+    cfg->feat.pge = true;
+}
+
+const char *tlbm_erratum_name(uint32_t bit)
+{
+    uint32_t i;
+    for (i = 0; i < sizeof(erratum_names) / sizeof(erratum_names[0]); i++)
+        if (bit == (1u << i))
+            return erratum_names[i];
+    return "unknown";
+}
+
+uint32_t tlbm_erratum_from_name(const char *name)
+{
+    uint32_t i;
+    for (i = 0; i < sizeof(erratum_names) / sizeof(erratum_names[0]); i++)
+        if (strcmp(name, erratum_names[i]) == 0)
+            return 1u << i;
+    return 0;
+}
+
+/* ---- randomness: splitmix64, one stream per CPU from the model seed ---- */
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t random_below(uint64_t *state, uint64_t n) { return n ? next_random(state) % n : 0; }
+
+bool tlbm_init(struct tlb_model *m, const struct tlbm_config *cfg, uint32_t ncpus)
+{
+    uint32_t i;
+    memset(m, 0, sizeof(*m));
+    if (ncpus == 0 || ncpus > TLBM_MAX_CPUS || cfg->sets == 0 || (cfg->sets & (cfg->sets - 1)) ||
+        cfg->ways == 0)
+        return false;
+    m->cfg = *cfg;
+    m->ncpus = ncpus;
+    pthread_mutex_init(&m->vlock, NULL);
+    for (i = 0; i < ncpus; i++) {
+        struct tlbm_cpu *c = calloc(1, sizeof(*c));
+        if (!c)
+            return false;
+        c->tlb = calloc((size_t)cfg->sets * cfg->ways, sizeof(*c->tlb));
+        if (!c->tlb) {
+            free(c);
+            return false;
+        }
+        pthread_mutex_init(&c->lock, NULL);
+        c->index = i;
+        c->rng = cfg->seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ull);
+        /* the firmware's state at entry (QEMU's OVMF: CR4 = 0x668, PGE on) */
+        c->cr4 = cfg->feat.pge ? CR4_PGE : 0;
+        m->cpu[i] = c;
+    }
+    return true;
+}
+
+void tlbm_free(struct tlb_model *m)
+{
+    uint32_t i;
+    for (i = 0; i < m->ncpus; i++) {
+        if (!m->cpu[i])
+            continue;
+        pthread_mutex_destroy(&m->cpu[i]->lock);
+        free(m->cpu[i]->tlb);
+        free(m->cpu[i]);
+        m->cpu[i] = NULL;
+    }
+    pthread_mutex_destroy(&m->vlock);
+    m->ncpus = 0;
+}
+
+void tlbm_add_spec_range(struct tlb_model *m, uint64_t va, uint32_t pages, uint64_t page_size)
+{
+    if (m->nspec < TLBM_MAX_RANGES)
+        m->spec[m->nspec++] = (struct tlbm_range){ va, pages, page_size };
+}
+
+void tlbm_violation(struct tlb_model *m, uint32_t c, const char *fmt, ...)
+{
+    char text[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&m->vlock);
+    if (m->violations < TLBM_MAX_VIOLATIONS)
+        snprintf(m->violation[m->violations], sizeof(m->violation[0]), "CPU %u: %s", c, text);
+    m->violations++;
+    pthread_mutex_unlock(&m->vlock);
+}
+
+/* ---- event log ---- */
+
+static void log_event(struct tlb_model *m, struct tlbm_cpu *c, uint32_t kind, uint64_t a,
+                      uint64_t b, uint64_t cc)
+{
+    struct tlbm_event *e = &c->log[c->logged % TLBM_LOG_EVENTS];
+    e->seq = __atomic_add_fetch(&m->seq, 1, __ATOMIC_SEQ_CST);
+    e->kind = kind;
+    e->a = a;
+    e->b = b;
+    e->c = cc;
+    __atomic_store_n(&c->logged, c->logged + 1, __ATOMIC_RELEASE);
+}
+
+uint32_t tlbm_events(struct tlb_model *m, uint32_t ci, struct tlbm_event *out, uint32_t cap)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    uint32_t total = __atomic_load_n(&c->logged, __ATOMIC_ACQUIRE);
+    uint32_t first = total > TLBM_LOG_EVENTS ? total - TLBM_LOG_EVENTS : 0, n = 0, i;
+    for (i = first; i < total && n < cap; i++)
+        out[n++] = c->log[i % TLBM_LOG_EVENTS];
+    return n;
+}
+
+void tlbm_clear_counts(struct tlb_model *m, uint32_t ci)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    pthread_mutex_lock(&c->lock);
+    memset(&c->n, 0, sizeof(c->n));
+    __atomic_store_n(&c->logged, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- the TLB array ---- */
+
+static const uint64_t page_bytes[] = { PAGE_4K, PAGE_2M, PAGE_1G };
+static const unsigned page_shift[] = { 12, 21, 30 };
+
+static uint32_t current_pcid(const struct tlbm_cpu *c)
+{
+    return (c->cr4 & CR4_PCIDE) ? (uint32_t)(c->cr3 & CR3_PCID_MASK) : 0;
+}
+
+static struct tlbm_entry *set_of(struct tlb_model *m, struct tlbm_cpu *c, uint64_t va,
+                                 enum tlbm_page size)
+{
+    uint64_t set = (va >> page_shift[size]) & (m->cfg.sets - 1);
+    return &c->tlb[set * m->cfg.ways];
+}
+
+static bool contains(const struct tlbm_entry *e, uint64_t va)
+{
+    return va >= e->va && va - e->va < page_bytes[e->size];
+}
+
+/* The entry this CPU would use for va now, or NULL. Caller holds the lock. */
+static struct tlbm_entry *lookup(struct tlb_model *m, struct tlbm_cpu *c, uint64_t va)
+{
+    uint32_t pcid = current_pcid(c), w;
+    int size;
+    for (size = TLBM_4K; size <= TLBM_1G; size++) {
+        struct tlbm_entry *set = set_of(m, c, va, (enum tlbm_page)size);
+        for (w = 0; w < m->cfg.ways; w++) {
+            struct tlbm_entry *e = &set[w];
+            if (e->valid && e->size == size && contains(e, va) && (e->global || e->pcid == pcid))
+                return e;
+        }
+    }
+    return NULL;
+}
+
+/* Replaces a matching entry, else an invalid way, else a random one. */
+static void insert(struct tlb_model *m, struct tlbm_cpu *c, const struct tlbm_entry *n)
+{
+    struct tlbm_entry *set = set_of(m, c, n->va, (enum tlbm_page)n->size);
+    uint32_t w, victim = m->cfg.ways;
+    for (w = 0; w < m->cfg.ways; w++) {
+        struct tlbm_entry *e = &set[w];
+        if (e->valid && e->size == n->size && e->va == n->va &&
+            (e->pcid == n->pcid || e->global || n->global)) {
+            victim = w;
+            break;
+        }
+        if (!e->valid && victim == m->cfg.ways)
+            victim = w;
+    }
+    if (victim == m->cfg.ways)
+        victim = (uint32_t)random_below(&c->rng, m->cfg.ways);
+    set[victim] = *n;
+    set[victim].valid = 1;
+}
+
+/* Drops every entry `match` accepts. Caller holds the lock. */
+typedef bool (*entry_filter)(const struct tlbm_entry *e, const void *arg);
+static uint32_t drop_matching(struct tlb_model *m, struct tlbm_cpu *c, entry_filter match,
+                              const void *arg)
+{
+    uint64_t i, total = (uint64_t)m->cfg.sets * m->cfg.ways;
+    uint32_t dropped = 0;
+    for (i = 0; i < total; i++) {
+        if (c->tlb[i].valid && match(&c->tlb[i], arg)) {
+            c->tlb[i].valid = 0;
+            dropped++;
+        }
+    }
+    return dropped;
+}
+
+/* ---- the page walk ---- */
+
+static uint64_t load_entry(const uint64_t *table, unsigned index)
+{
+    /* another CPU may be rewriting this entry (the initiator's remap) */
+    return __atomic_load_n(&table[index], __ATOMIC_ACQUIRE);
+}
+
+/* Walks CR3's tables for va; false when not present. */
+static bool walk(const struct tlbm_cpu *c, uint64_t va, struct tlbm_entry *out)
+{
+    const uint64_t *table = (const uint64_t *)(uintptr_t)(c->cr3 & PTE_ADDR_MASK);
+    unsigned levels = (c->cr4 & CR4_LA57) ? 5 : 4, level;
+    if (!table)
+        return false;
+    for (level = levels; level >= 1; level--) {
+        unsigned shift = 12 + 9 * (level - 1);
+        uint64_t e = load_entry(table, (unsigned)((va >> shift) & 0x1ff));
+        if (!(e & PTE_P))
+            return false;
+        if (level == 1 || ((level == 2 || level == 3) && (e & PTE_PS))) {
+            enum tlbm_page size = level == 1 ? TLBM_4K : level == 2 ? TLBM_2M : TLBM_1G;
+            out->size = (uint8_t)size;
+            out->va = va & ~(page_bytes[size] - 1);
+            out->pa = e & PTE_ADDR_MASK & ~(page_bytes[size] - 1);
+            /* G counts only with CR4.PGE (SDM vol. 3A, 4.10.2.4) */
+            out->global = (e & PTE_G) && (c->cr4 & CR4_PGE) ? 1 : 0;
+            out->pcid = (uint16_t)current_pcid(c);
+            out->valid = 1;
+            return true;
+        }
+        table = (const uint64_t *)(uintptr_t)(e & PTE_ADDR_MASK);
+    }
+    return false;
+}
+
+/* ---- INVLPGB: the operation and its delayed arrival ---- */
+
+struct invlpgb_match {
+    uint64_t rax;
+    uint32_t ecx, edx;
+    bool ignore_count;
+};
+
+/* Does the address list va + i * stride, i < count, hit [e->va, e->va + size)? */
+static bool range_hits(const struct tlbm_entry *e, uint64_t va, uint64_t stride, uint64_t count)
+{
+    uint64_t first = 0, addr;
+    if (e->va > va)
+        first = (e->va - va + stride - 1) / stride;
+    if (first >= count)
+        return false;
+    addr = va + first * stride;
+    return contains(e, addr);
+}
+
+static bool invlpgb_hits(const struct tlbm_entry *e, const void *arg)
+{
+    const struct invlpgb_match *op = arg;
+    bool va_valid = op->rax & 1, pcid_valid = op->rax & 2, asid_valid = op->rax & 4;
+    bool include_global = op->rax & 8;
+    uint32_t pcid = (op->edx >> 16) & 0xfff, asid = op->edx & 0xffff;
+    /* the host's own translations are ASID 0; another ASID is a guest's */
+    if (asid_valid && asid != 0)
+        return false;
+    if (e->global) {
+        if (!include_global)
+            return false;
+    } else if (pcid_valid && e->pcid != pcid) {
+        return false;
+    }
+    if (va_valid) {
+        uint64_t count = op->ignore_count ? 1 : (uint64_t)(op->ecx & 0xffff) + 1;
+        uint64_t stride = (op->ecx >> 31) ? PAGE_2M : PAGE_4K;
+        return range_hits(e, op->rax & ~0xfffull, stride, count);
+    }
+    return true;
+}
+
+static void apply_invlpgb(struct tlb_model *m, struct tlbm_cpu *c, const struct tlbm_pending *p)
+{
+    struct invlpgb_match op = { p->rax, p->ecx, p->edx,
+                                (m->cfg.errata & TLBM_ERR_INVLPGB_IGNORES_COUNT) != 0 };
+    drop_matching(m, c, invlpgb_hits, &op);
+}
+
+/* Lands pending INVLPGBs that are due (or all from `issuer`, for TLBSYNC). Caller holds the lock. */
+static void land_pending(struct tlb_model *m, struct tlbm_cpu *c, uint32_t issuer, bool all_of_issuer)
+{
+    uint32_t i, kept = 0;
+    for (i = 0; i < c->queued; i++) {
+        struct tlbm_pending *p = &c->queue[i];
+        if ((all_of_issuer && p->issuer == issuer) || p->due <= c->events)
+            apply_invlpgb(m, c, p);
+        else
+            c->queue[kept++] = *p;
+    }
+    c->queued = kept;
+}
+
+/* ---- model events ---- */
+
+static void speculate(struct tlb_model *m, struct tlbm_cpu *c)
+{
+    const struct tlbm_range *r;
+    struct tlbm_entry e;
+    uint64_t va;
+    if (!m->nspec || random_below(&c->rng, 65536) >= m->cfg.spec_per_65536)
+        return;
+    r = &m->spec[random_below(&c->rng, m->nspec)];
+    va = r->va + random_below(&c->rng, r->pages) * r->page_size;
+    /* a present translation is not walked again */
+    if (lookup(m, c, va) || !walk(c, va, &e))
+        return;
+    insert(m, c, &e);
+    c->n.spec_fills++;
+}
+
+/* Every instruction the model sees is an event: time passes for this CPU. Lock held. */
+static void event(struct tlb_model *m, struct tlbm_cpu *c)
+{
+    c->events++;
+    if (c->queued)
+        land_pending(m, c, 0, false);
+    speculate(m, c);
+}
+
+void tlbm_tick(struct tlb_model *m, uint32_t ci)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    pthread_mutex_unlock(&c->lock);
+}
+
+bool tlbm_read64(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *value)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    struct tlbm_entry *e, fresh;
+    uint64_t pa;
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    c->n.reads++;
+    e = lookup(m, c, va);
+    if (!e) {
+        if (!walk(c, va, &fresh)) {
+            pthread_mutex_unlock(&c->lock);
+            tlbm_violation(m, ci, "#PF: read of 0x%llx, not mapped by CR3 0x%llx",
+                           (unsigned long long)va, (unsigned long long)c->cr3);
+            *value = 0;
+            return false;
+        }
+        insert(m, c, &fresh);
+        c->n.misses++;
+        e = &fresh;
+    }
+    pa = e->pa + (va - e->va);
+    pthread_mutex_unlock(&c->lock);
+    /* the frame may be rewritten by the initiator at the same time */
+    *value = __atomic_load_n((const uint64_t *)(uintptr_t)pa, __ATOMIC_ACQUIRE);
+    return true;
+}
+
+struct pcid_arg {
+    uint32_t pcid;
+};
+
+static bool non_global(const struct tlbm_entry *e, const void *arg)
+{
+    (void)arg;
+    return !e->global;
+}
+
+static bool non_global_of_pcid(const struct tlbm_entry *e, const void *arg)
+{
+    return !e->global && e->pcid == ((const struct pcid_arg *)arg)->pcid;
+}
+
+static bool any_entry(const struct tlbm_entry *e, const void *arg)
+{
+    (void)e;
+    (void)arg;
+    return true;
+}
+
+void tlbm_write_cr3(struct tlb_model *m, uint32_t ci, uint64_t value)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    bool pcide = (c->cr4 & CR4_PCIDE) != 0;
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    log_event(m, c, TLBM_EV_CR3, value, 0, 0);
+    if (!pcide && (value & CR3_NOFLUSH)) {
+        pthread_mutex_unlock(&c->lock);
+        /* bit 63 is reserved without PCIDE (SDM vol. 3A, 4.10.4.1) */
+        tlbm_violation(m, ci, "#GP: MOV to CR3 with bit 63 set while CR4.PCIDE = 0 (0x%llx)",
+                       (unsigned long long)value);
+        return;
+    }
+    c->cr3 = value & ~CR3_NOFLUSH;
+    if (!pcide) {
+        drop_matching(m, c, non_global, NULL);
+        c->n.full_flushes++;
+    } else if (!(value & CR3_NOFLUSH)) {
+        struct pcid_arg a = { (uint32_t)(value & CR3_PCID_MASK) };
+        drop_matching(m, c, non_global_of_pcid, &a);
+        c->n.full_flushes++;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+uint64_t tlbm_read_cr3(struct tlb_model *m, uint32_t ci) { return m->cpu[ci]->cr3; }
+
+void tlbm_write_cr4(struct tlb_model *m, uint32_t ci, uint64_t value)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    uint64_t old = c->cr4;
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    log_event(m, c, TLBM_EV_CR4, value, 0, 0);
+    if ((value & CR4_PCIDE) && !(old & CR4_PCIDE)) {
+        const char *why = !m->cfg.feat.pcid         ? "the CPU has no PCID (CPUID.01H:ECX[17] = 0)"
+                          : (c->cr3 & CR3_PCID_MASK) ? "CR3[11:0] is not 0"
+                                                     : NULL;
+        if (why) {
+            pthread_mutex_unlock(&c->lock);
+            tlbm_violation(m, ci, "#GP: setting CR4.PCIDE while %s", why);
+            return;
+        }
+    }
+    if ((value & CR4_PGE) && !m->cfg.feat.pge) {
+        pthread_mutex_unlock(&c->lock);
+        tlbm_violation(m, ci, "#GP: setting CR4.PGE on a CPU without PGE");
+        return;
+    }
+    c->cr4 = value;
+    /* a PGE change, or PCIDE going off, drops everything (SDM vol. 3A, 4.10.4.1) */
+    if (((old ^ value) & CR4_PGE) || ((old & CR4_PCIDE) && !(value & CR4_PCIDE))) {
+        drop_matching(m, c, any_entry, NULL);
+        c->n.full_flushes++;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+struct addr_arg {
+    uint64_t va;
+    uint32_t pcid;
+    bool globals_too;
+};
+
+static bool invlpg_hits(const struct tlbm_entry *e, const void *arg)
+{
+    const struct addr_arg *a = arg;
+    if (!contains(e, a->va))
+        return false;
+    return e->global ? a->globals_too : e->pcid == a->pcid;
+}
+
+static bool address_in_pcid(const struct tlbm_entry *e, const void *arg)
+{
+    const struct addr_arg *a = arg;
+    return !e->global && e->pcid == a->pcid && contains(e, a->va);
+}
+
+void tlbm_invlpg(struct tlb_model *m, uint32_t ci, uint64_t va)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    struct addr_arg a;
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    log_event(m, c, TLBM_EV_INVLPG, va, 0, 0);
+    a.va = va;
+    a.pcid = current_pcid(c);
+    a.globals_too = !((m->cfg.errata & TLBM_ERR_INVLPG_IGNORES_GLOBAL) && (c->cr4 & CR4_PCIDE));
+    drop_matching(m, c, invlpg_hits, &a);
+    if (c->n.invlpg < sizeof(c->invlpg_log) / sizeof(c->invlpg_log[0]))
+        c->invlpg_log[c->n.invlpg] = va;
+    c->n.invlpg++;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static bool canonical(uint64_t va) { return ((int64_t)(va << 16) >> 16) == (int64_t)va; }
+
+void tlbm_invpcid(struct tlb_model *m, uint32_t ci, uint64_t type, uint64_t pcid, uint64_t addr)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    bool pcide = (c->cr4 & CR4_PCIDE) != 0;
+    const char *fault = NULL;
+    if (!m->cfg.feat.invpcid)
+        fault = "#UD: INVPCID on a CPU without it (CPUID.(07H,0):EBX[10] = 0)";
+    else if (type > 3)
+        fault = "#GP: INVPCID type above 3";
+    else if (pcid > 0xfff)
+        fault = "#GP: INVPCID descriptor bits 63:12 not zero";
+    else if (type <= 1 && pcid != 0 && !pcide)
+        fault = "#GP: INVPCID type 0/1 with a PCID other than 0 while CR4.PCIDE = 0";
+    else if (type == 0 && !canonical(addr))
+        fault = "#GP: INVPCID type 0 with a non-canonical address";
+    if (fault) {
+        tlbm_violation(m, ci, "%s (type %llu, PCID 0x%llx, address 0x%llx)", fault,
+                       (unsigned long long)type, (unsigned long long)pcid,
+                       (unsigned long long)addr);
+        return;
+    }
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    log_event(m, c, TLBM_EV_INVPCID, type, pcid, addr);
+    c->n.invpcid++;
+    switch (type) {
+    case 0: {
+        struct addr_arg a = { addr, (uint32_t)pcid, false };
+        drop_matching(m, c, address_in_pcid, &a);
+        break;
+    }
+    case 1: {
+        struct pcid_arg a = { (uint32_t)pcid };
+        drop_matching(m, c, non_global_of_pcid, &a);
+        c->n.full_flushes++;
+        break;
+    }
+    case 2:
+        drop_matching(m, c, any_entry, NULL);
+        c->n.full_flushes++;
+        break;
+    default:
+        drop_matching(m, c, non_global, NULL);
+        c->n.full_flushes++;
+        break;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+void tlbm_invlpgb(struct tlb_model *m, uint32_t ci, uint64_t rax, uint32_t ecx, uint32_t edx)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    uint32_t extra = ecx & 0xffff, i;
+    if (!m->cfg.feat.invlpgb) {
+        tlbm_violation(m, ci, "#UD: INVLPGB on a CPU without it (CPUID 8000_0008 EBX[3] = 0)");
+        return;
+    }
+    if ((rax & 1) && extra > m->cfg.feat.invlpgb_max_extra) {
+        /* the APM bounds the count by CPUID; Linux clamps rather than find out */
+        tlbm_violation(m, ci,
+                       "INVLPGB with %u extra pages, above CPUID 8000_0008 EDX[15:0] = %u "
+                       "(rAX 0x%llx)",
+                       extra, m->cfg.feat.invlpgb_max_extra, (unsigned long long)rax);
+        return;
+    }
+    if ((rax & 1) && !canonical(rax & ~0xfffull)) {
+        tlbm_violation(m, ci, "#GP: INVLPGB with a non-canonical address (rAX 0x%llx)",
+                       (unsigned long long)rax);
+        return;
+    }
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    log_event(m, c, TLBM_EV_INVLPGB, rax, ecx, edx);
+    c->n.invlpgb++;
+    pthread_mutex_unlock(&c->lock);
+    /* broadcast: every CPU, the issuer too, gets it at a moment of its own */
+    for (i = 0; i < m->ncpus; i++) {
+        struct tlbm_cpu *t = m->cpu[i];
+        struct tlbm_pending p = { ci, 0, rax, ecx, edx };
+        pthread_mutex_lock(&t->lock);
+        p.due = t->events + 1 + random_below(&c->rng, m->cfg.invlpgb_max_delay + 1);
+        if (t->queued == TLBM_QUEUE) {
+            /* a full queue drains its oldest entry: hardware has finite buffers */
+            apply_invlpgb(m, t, &t->queue[0]);
+            memmove(&t->queue[0], &t->queue[1], (TLBM_QUEUE - 1) * sizeof(t->queue[0]));
+            t->queued--;
+        }
+        t->queue[t->queued++] = p;
+        pthread_mutex_unlock(&t->lock);
+    }
+}
+
+void tlbm_tlbsync(struct tlb_model *m, uint32_t ci)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    uint32_t i;
+    if (!m->cfg.feat.invlpgb) {
+        tlbm_violation(m, ci, "#UD: TLBSYNC on a CPU without INVLPGB (CPUID 8000_0008 EBX[3] = 0)");
+        return;
+    }
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    log_event(m, c, TLBM_EV_TLBSYNC, 0, 0, 0);
+    c->n.tlbsync++;
+    pthread_mutex_unlock(&c->lock);
+    if (m->cfg.errata & TLBM_ERR_TLBSYNC_EARLY)
+        return;
+    /* complete this CPU's INVLPGBs everywhere before returning (APM vol. 3, TLBSYNC) */
+    for (i = 0; i < m->ncpus; i++) {
+        struct tlbm_cpu *t = m->cpu[i];
+        pthread_mutex_lock(&t->lock);
+        land_pending(m, t, ci, true);
+        pthread_mutex_unlock(&t->lock);
+    }
+}
+
+void tlbm_note_ipi(struct tlb_model *m, uint32_t ci, uint32_t dest, uint8_t vector)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    log_event(m, c, TLBM_EV_IPI, dest, vector, 0);
+    pthread_mutex_unlock(&c->lock);
+}
+
+bool tlbm_holds(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *pa)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    struct tlbm_entry *e;
+    pthread_mutex_lock(&c->lock);
+    e = lookup(m, c, va);
+    if (e && pa)
+        *pa = e->pa + (va - e->va);
+    pthread_mutex_unlock(&c->lock);
+    return e != NULL;
+}
+
+uint32_t tlbm_count_entries(struct tlb_model *m, uint32_t ci, uint64_t va, int pcid)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    uint64_t i, total = (uint64_t)m->cfg.sets * m->cfg.ways;
+    uint32_t n = 0;
+    pthread_mutex_lock(&c->lock);
+    for (i = 0; i < total; i++) {
+        const struct tlbm_entry *e = &c->tlb[i];
+        if (e->valid && contains(e, va) && (pcid < 0 ? e->global : (!e->global && e->pcid == pcid)))
+            n++;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
+uint32_t tlbm_pending(struct tlb_model *m, uint32_t ci)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    uint32_t n;
+    pthread_mutex_lock(&c->lock);
+    n = c->queued;
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}

@@ -1,0 +1,193 @@
+/*
+ * A strict model of what x86 TLBs guarantee, and nothing more.
+ *
+ * tlbscope's real code (experiments, runner, shootdown protocol) runs on host
+ * threads that play the CPUs (sim/machine.h); every privileged instruction
+ * it executes lands here (sim/hostcpu.c). The model keeps what hardware may
+ * keep and drops only what an architectural invalidation is guaranteed to
+ * drop, so a protocol that works on it works on any CPU that follows the
+ * rules, and a shortcut that happens to work on QEMU's TCG fails here.
+ *
+ * Per CPU a set-associative TLB (sets x ways, seeded random replacement).
+ * An entry holds PCID, virtual page, size (4 KiB, 2 MiB, 1 GiB), global bit
+ * and physical page. Entries come only from walks of the page tables CR3
+ * points to (P, PS and G honoured; G only with CR4.PGE), on a miss or
+ * speculatively: at any model event a CPU may walk a random page of the
+ * registered speculation ranges and cache it, as hardware prefetches do.
+ *
+ * Invalidation, by the letter of Intel SDM vol. 3A 4.10.4 and AMD APM vol. 3:
+ *   INVLPG va        entries of the current PCID for va, and global entries
+ *                    for va whatever their PCID;
+ *   MOV CR3          PCIDE=0: every non-global entry. PCIDE=1: the non-global
+ *                    entries of the new PCID, unless bit 63 (no-flush) is set;
+ *   CR4.PGE change,  everything, global included; setting PCIDE needs
+ *   PCIDE 1->0       CR3[11:0] = 0 (#GP otherwise);
+ *   INVPCID 0..3     one address in one PCID (non-global) / one PCID
+ *                    (non-global) / all / all but global;
+ *   INVLPGB          rAX/ECX/EDX as the APM defines them (VA, PCID, ASID,
+ *                    include-global, final-only, count ECX[15:0] up to CPUID
+ *                    8000_0008 EDX[15:0], 2 MiB stride ECX[31]); it takes
+ *                    effect on each CPU (the issuer included) at a random
+ *                    later model event, and is complete everywhere only
+ *                    when the issuing CPU's TLBSYNC returns.
+ * What a CPU would fault on (#GP, #UD, #PF) is recorded as a violation
+ * naming the CPU and the instruction: the simulator reports it as an error.
+ *
+ * Not modelled: timing, caches, paging-structure caches (final-only is
+ * therefore a no-op), accessed/dirty updates, ASIDs other than the host's
+ * (0), and errata other than the switches below.
+ */
+#ifndef TLBSCOPE_SIM_TLB_MODEL_H
+#define TLBSCOPE_SIM_TLB_MODEL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TLBM_MAX_CPUS 64
+#define TLBM_MODEL_NAME "tlbscope strict TLB model"
+#define TLBM_MODEL_VERSION 1
+
+/*
+ * Errata, off by default; each makes a correct protocol read stale data, so
+ * the negative tests can show the verifier catches it.
+ */
+#define TLBM_ERR_INVLPG_IGNORES_GLOBAL (1u << 0) /* PCIDE=1: INVLPG keeps global entries
+                                                  * (Alder/Raptor Lake; Linux turns PCID off
+                                                  * there: "x86/mm: Avoid incomplete Global
+                                                  * INVLPG flushes", 2024) */
+#define TLBM_ERR_INVLPGB_IGNORES_COUNT (1u << 1) /* only the first page of a range */
+#define TLBM_ERR_TLBSYNC_EARLY (1u << 2)         /* returns before remote completion */
+#define TLBM_ERRATA_ALL 7u
+
+struct tlbm_features {
+    bool pge, pcid, invpcid, invlpgb;
+    uint32_t invlpgb_max_extra; /* CPUID 8000_0008 EDX[15:0] */
+};
+
+struct tlbm_config {
+    uint32_t sets, ways;       /* sets a power of two */
+    uint64_t seed;
+    uint32_t errata;           /* TLBM_ERR_* */
+    uint32_t spec_per_65536;   /* chance of a speculative fill at each model event */
+    uint32_t invlpgb_max_delay;/* model events of the target CPU before a pending INVLPGB lands */
+    struct tlbm_features feat;
+};
+
+/* Sets of a current server's second-level TLB (Zen 3: 2048 entries, 8-way-ish). */
+void tlbm_config_defaults(struct tlbm_config *cfg);
+const char *tlbm_erratum_name(uint32_t bit);
+/* Parses "invlpg_ignores_global" etc. into a TLBM_ERR_* bit; 0 when unknown. */
+uint32_t tlbm_erratum_from_name(const char *name);
+
+enum tlbm_page { TLBM_4K = 0, TLBM_2M, TLBM_1G };
+
+struct tlbm_entry {
+    uint64_t va;   /* page base */
+    uint64_t pa;   /* frame base */
+    uint16_t pcid;
+    uint8_t size;  /* enum tlbm_page */
+    uint8_t global;
+    uint8_t valid;
+};
+
+/* What the ordering tests look at: one line per architectural event of one CPU. */
+enum tlbm_event_kind {
+    TLBM_EV_INVLPG = 1, /* a = va */
+    TLBM_EV_CR3,        /* a = value written (bit 63 as given) */
+    TLBM_EV_CR4,        /* a = new value */
+    TLBM_EV_INVPCID,    /* a = type, b = pcid, c = address */
+    TLBM_EV_INVLPGB,    /* a = rax, b = ecx, c = edx */
+    TLBM_EV_TLBSYNC,
+    TLBM_EV_IPI,        /* a = destination (UINT32_MAX: all but self), b = vector */
+};
+
+struct tlbm_event {
+    uint64_t seq;       /* global order across CPUs */
+    uint32_t kind;
+    uint64_t a, b, c;
+};
+
+#define TLBM_LOG_EVENTS 8192u
+#define TLBM_QUEUE 4096u
+
+struct tlbm_pending {
+    uint32_t issuer;
+    uint64_t due;       /* the target's event count at which it lands */
+    uint64_t rax;
+    uint32_t ecx, edx;
+};
+
+struct tlbm_counts {
+    uint64_t invlpg, full_flushes, invpcid, invlpgb, tlbsync, misses, spec_fills, reads;
+};
+
+struct tlbm_cpu {
+    pthread_mutex_t lock;      /* the TLB and the queue: TLBSYNC and INVLPGB reach across CPUs */
+    uint32_t index;
+    uint64_t cr3, cr4;         /* written by the owning thread only */
+    struct tlbm_entry *tlb;    /* sets * ways */
+    uint64_t rng;
+    uint64_t events;           /* model events of this CPU (its clock for pending INVLPGBs) */
+    struct tlbm_pending queue[TLBM_QUEUE];
+    uint32_t queued;
+    struct tlbm_counts n;
+    uint64_t invlpg_log[64];   /* the first INVLPG addresses since the counts were cleared */
+    struct tlbm_event log[TLBM_LOG_EVENTS];
+    uint32_t logged;           /* total since cleared; the ring keeps the last TLBM_LOG_EVENTS */
+};
+
+struct tlbm_range {
+    uint64_t va;
+    uint32_t pages;
+    uint64_t page_size;
+};
+
+#define TLBM_MAX_RANGES 8
+#define TLBM_MAX_VIOLATIONS 8
+
+struct tlb_model {
+    struct tlbm_config cfg;
+    uint32_t ncpus;
+    struct tlbm_cpu *cpu[TLBM_MAX_CPUS];
+    struct tlbm_range spec[TLBM_MAX_RANGES];
+    uint32_t nspec;
+    uint64_t seq;              /* global event sequence */
+    pthread_mutex_t vlock;
+    uint32_t violations;
+    char violation[TLBM_MAX_VIOLATIONS][200];
+};
+
+bool tlbm_init(struct tlb_model *m, const struct tlbm_config *cfg, uint32_t ncpus);
+void tlbm_free(struct tlb_model *m);
+/* Pages that speculative walks may pick (the test region). */
+void tlbm_add_spec_range(struct tlb_model *m, uint64_t va, uint32_t pages, uint64_t page_size);
+
+/* ---- the instructions, executed by CPU `c` (the calling thread owns it) ---- */
+/* A load of 8 bytes through the TLB; false (and a #PF violation) when unmapped. */
+bool tlbm_read64(struct tlb_model *m, uint32_t c, uint64_t va, uint64_t *value);
+void tlbm_write_cr3(struct tlb_model *m, uint32_t c, uint64_t value);
+uint64_t tlbm_read_cr3(struct tlb_model *m, uint32_t c);
+void tlbm_write_cr4(struct tlb_model *m, uint32_t c, uint64_t value);
+void tlbm_invlpg(struct tlb_model *m, uint32_t c, uint64_t va);
+void tlbm_invpcid(struct tlb_model *m, uint32_t c, uint64_t type, uint64_t pcid, uint64_t addr);
+void tlbm_invlpgb(struct tlb_model *m, uint32_t c, uint64_t rax, uint32_t ecx, uint32_t edx);
+void tlbm_tlbsync(struct tlb_model *m, uint32_t c);
+/* Anything else the CPU does (a spin iteration): pending INVLPGBs and speculation may happen. */
+void tlbm_tick(struct tlb_model *m, uint32_t c);
+void tlbm_note_ipi(struct tlb_model *m, uint32_t c, uint32_t dest, uint8_t vector);
+
+/* ---- inspection, for tests ---- */
+/* Records a fault the CPU would take (printf-style). */
+void tlbm_violation(struct tlb_model *m, uint32_t c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* True when CPU c holds a translation of va usable now (current PCID or global). */
+bool tlbm_holds(struct tlb_model *m, uint32_t c, uint64_t va, uint64_t *pa);
+/* Entries of CPU c tagged with pcid (global ones counted apart) that map va. */
+uint32_t tlbm_count_entries(struct tlb_model *m, uint32_t c, uint64_t va, int pcid);
+void tlbm_clear_counts(struct tlb_model *m, uint32_t c);
+uint32_t tlbm_pending(struct tlb_model *m, uint32_t c);
+/* Copies CPU c's logged events (oldest first) into out; returns how many. */
+uint32_t tlbm_events(struct tlb_model *m, uint32_t c, struct tlbm_event *out, uint32_t cap);
+
+#endif
