@@ -137,6 +137,31 @@ static void free_all(struct m_report **reports, size_t n)
     free(reports);
 }
 
+/*
+ * Simulated reports mixed with others: refused, not just flagged, because no
+ * ratio between the model's timings and a machine's means anything. Names
+ * every simulated file; true when refused (the caller exits EXIT_USAGE).
+ */
+static bool refuse_simulated_mix(struct m_report *const *reports, size_t n, const char *command,
+                                 FILE *err)
+{
+    size_t i, simulated = 0;
+    if (!compare_mixes_simulated(reports, n))
+        return false;
+    for (i = 0; i < n; i++) {
+        if (!reports[i]->simulated)
+            continue;
+        simulated++;
+        fprintf(err, PREFIX "%s: simulated report (tlbscope-sim): simulated timings are the "
+                "model's and can only be compared with other simulated reports\n",
+                reports[i]->path);
+    }
+    fprintf(err, PREFIX "%s: simulated and non-simulated reports given together (%zu simulated, "
+            "%zu not); nothing %s\n", command, simulated, n - simulated,
+            strcmp(command, "html") == 0 ? "written" : "compared");
+    return true;
+}
+
 int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *out, FILE *err)
 {
     size_t n;
@@ -147,6 +172,10 @@ int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *ou
         return EXIT_INVALID;
     if (n < 2) {
         fprintf(err, PREFIX "compare needs at least two reports (got %zu)\n", n);
+        free_all(reports, n);
+        return EXIT_USAGE;
+    }
+    if (refuse_simulated_mix(reports, n, "compare", err)) {
         free_all(reports, n);
         return EXIT_USAGE;
     }
@@ -173,6 +202,11 @@ int cmd_html(char *const *args, size_t nargs, const char *out_path, FILE *out, F
     bool ok;
     if (!reports)
         return EXIT_INVALID;
+    /* a page charts its reports on shared axes: compare's rule, checked before -o is written */
+    if (refuse_simulated_mix(reports, n, "html", err)) {
+        free_all(reports, n);
+        return EXIT_USAGE;
+    }
     f = strcmp(out_path, "-") == 0 ? out : fopen(out_path, "w");
     if (!f) {
         fprintf(err, PREFIX "%s: cannot write: %s\n", out_path, strerror(errno));

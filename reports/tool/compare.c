@@ -7,13 +7,27 @@
 #include "reports/tool/ipi.h"
 #include "reports/tool/vocab.h"
 
-bool compare_is_hardware(const struct m_report *r) { return !r->virtualised && !r->emulated; }
+bool compare_is_hardware(const struct m_report *r)
+{
+    return !r->virtualised && !r->emulated && !r->simulated;
+}
+
+bool compare_mixes_simulated(struct m_report *const *reports, size_t n)
+{
+    size_t i, simulated = 0;
+    for (i = 0; i < n; i++)
+        simulated += reports[i]->simulated;
+    return simulated > 0 && simulated < n;
+}
 
 const char *compare_flags(const struct cmp_cell *c)
 {
-    if (c->virtualised && c->emulated)
-        return "virtualised+emulated";
-    return c->virtualised ? "virtualised" : c->emulated ? "emulated" : "";
+    /* indexed by the flags as bits: virtualised 1, emulated 2, simulated 4 */
+    static const char *const words[8] = {
+        "", "virtualised", "emulated", "virtualised+emulated", "simulated",
+        "virtualised+simulated", "simulated+emulated", "virtualised+simulated+emulated",
+    };
+    return words[(c->virtualised ? 1 : 0) | (c->emulated ? 2 : 0) | (c->simulated ? 4 : 0)];
 }
 
 double compare_ratio(const struct cmp_row *row, size_t report)
@@ -38,6 +52,7 @@ static void fill_cell(const struct cmp_model *m, size_t i, const struct m_experi
     c->p99 = in_unit(m, r, p99);
     c->virtualised = r->virtualised;
     c->emulated = e->emulated;
+    c->simulated = r->simulated;
 }
 
 static int class_rank(const char *cls)

@@ -9,8 +9,10 @@
  * ipi_roundtrip is compared by topology class (its summary points, or the
  * median over pairs where a report has no summary).
  *
- * Timings from a hypervisor or from emulated instructions are marked in
- * every cell they fill, so they are never read as hardware numbers.
+ * Timings from a hypervisor, from emulated instructions or from tlbscope-sim's
+ * model are marked in every cell they fill, so they are never read as
+ * hardware numbers. Simulated reports are compared only with each other: the
+ * commands refuse a mix (compare_mixes_simulated), the model does not.
  */
 #ifndef TLBSCOPE_REPORT_COMPARE_H
 #define TLBSCOPE_REPORT_COMPARE_H
@@ -27,7 +29,7 @@
 struct cmp_cell {
     bool present;
     double p50, p99; /* in the model's unit (ns or ticks) */
-    bool virtualised, emulated;
+    bool virtualised, emulated, simulated;
 };
 
 struct cmp_row {
@@ -61,7 +63,7 @@ struct cmp_model {
     struct m_report *const *reports;
     size_t nreports;
     bool in_ns;  /* every report knows its TSC frequency */
-    bool mixed;  /* hardware reports together with virtualised or emulated ones */
+    bool mixed;  /* hardware reports together with virtualised, emulated or simulated ones */
     struct cmp_section *sections;
     size_t nsections;
 };
@@ -71,10 +73,16 @@ bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *
 void compare_free(struct cmp_model *m);
 /* Ratio of a cell's p50 to the first report's, NaN when either is absent. */
 double compare_ratio(const struct cmp_row *row, size_t report);
-/* "virtualised", "emulated", "virtualised+emulated" or "". */
+/* "virtualised", "emulated", "simulated", joined by '+' when several, or "". */
 const char *compare_flags(const struct cmp_cell *c);
-/* A report that is neither virtualised nor emulated. */
+/* A report that is neither virtualised, emulated nor simulated. */
 bool compare_is_hardware(const struct m_report *r);
+/*
+ * Simulated reports together with non-simulated ones. The model's timings
+ * are not any machine's, so no ratio between the two means anything: the
+ * commands refuse such a set instead of flagging it.
+ */
+bool compare_mixes_simulated(struct m_report *const *reports, size_t n);
 
 void compare_print(const struct cmp_model *m, FILE *out, enum table_format fmt);
 /* One section as a table: parameter columns, then per report p50, p99 and the ratio to A. */

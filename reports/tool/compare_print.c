@@ -23,7 +23,8 @@ static const char *mark_value(const struct cmp_model *m, const struct cmp_cell *
         units_ns(v, num, sizeof(num));
     else
         units_ticks(v, num, sizeof(num));
-    snprintf(buf, cap, "%s%s%s", num, c->virtualised ? "*" : "", c->emulated ? "~" : "");
+    snprintf(buf, cap, "%s%s%s%s", num, c->virtualised ? "*" : "", c->simulated ? "^" : "",
+             c->emulated ? "~" : "");
     return buf;
 }
 
@@ -41,7 +42,13 @@ static const char *plain_value(const struct cmp_model *m, const struct cmp_cell 
 
 static void machine_line(const struct m_report *r, char *buf, size_t cap)
 {
-    char bios[160], machine[160];
+    char bios[160], machine[160], sim[200];
+    if (r->simulated) { /* no machine, firmware or BIOS: the model and its CPU profile */
+        snprintf(buf, cap, "simulated by tlbscope-sim, %s: modelled %s %s, %lld CPUs",
+                 model_simulation_text(r, sim, sizeof(sim)), S(r->vendor),
+                 r->brand ? r->brand : "(no brand)", r->cpu_count);
+        return;
+    }
     snprintf(buf, cap, "%s: %s %s, microcode %s, BIOS %s, %lld CPUs, %s%s",
              model_machine_name(r, machine, sizeof(machine)), S(r->vendor),
              r->brand ? r->brand : "(no brand)", r->microcode ? r->microcode : "unknown",
@@ -51,9 +58,29 @@ static void machine_line(const struct m_report *r, char *buf, size_t cap)
 
 static void flags_text(const struct m_report *r, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s%s%s%s", r->virtualised ? "[VIRTUALISED: " : "",
-             r->virtualised ? r->hypervisor : "", r->virtualised ? "]" : "",
-             r->emulated ? (r->virtualised ? " [EMULATED]" : "[EMULATED]") : "");
+    char seed[32] = "?";
+    size_t len;
+    if (r->sim.seed >= 0)
+        snprintf(seed, sizeof(seed), "%lld", r->sim.seed);
+    snprintf(buf, cap, "%s%s%s", r->virtualised ? "[VIRTUALISED: " : "",
+             r->virtualised ? r->hypervisor : "", r->virtualised ? "]" : "");
+    len = strlen(buf);
+    if (r->simulated)
+        snprintf(buf + len, cap - len, "%s[SIMULATED: profile %s, seed %s]", len ? " " : "",
+                 S(r->sim.profile), seed);
+    len = strlen(buf);
+    if (r->emulated)
+        snprintf(buf + len, cap - len, "%s[EMULATED]", len ? " " : "");
+}
+
+/* Every report simulated: they may be compared, but only as the model's numbers. */
+static bool all_simulated(const struct cmp_model *m)
+{
+    size_t i;
+    for (i = 0; i < m->nreports; i++)
+        if (!m->reports[i]->simulated)
+            return false;
+    return m->nreports > 0;
 }
 
 static void mixed_warning(const struct cmp_model *m, char *buf, size_t cap)
@@ -113,7 +140,7 @@ struct table *compare_section_table(const struct cmp_model *m, const struct cmp_
                 double q = compare_ratio(row, i);
                 bool marked = isfinite(q) && (!compare_is_hardware(m->reports[0]) ||
                                               cell->virtualised || cell->emulated ||
-                                              row->cells[0].emulated);
+                                              cell->simulated || row->cells[0].emulated);
                 table_set(t, r, c++, "%s%s", units_ratio(q, a, sizeof(a)), marked ? "?" : "");
             }
         }
@@ -143,8 +170,9 @@ struct table *compare_values_table(const struct cmp_model *m, const struct cmp_s
         for (i = 0; i < m->nreports; i++) {
             bool emu = s->exp[i] && s->exp[i]->emulated;
             bool shown = !isnan(row->v[i]);
-            table_set(t, r, nk + 1 + i, "%s%s%s", units_number(row->v[i], a, sizeof(a)),
-                      shown && m->reports[i]->virtualised ? "*" : "", shown && emu ? "~" : "");
+            table_set(t, r, nk + 1 + i, "%s%s%s%s", units_number(row->v[i], a, sizeof(a)),
+                      shown && m->reports[i]->virtualised ? "*" : "",
+                      shown && m->reports[i]->simulated ? "^" : "", shown && emu ? "~" : "");
         }
     }
     return t;
@@ -175,7 +203,7 @@ static void status_lines(const struct cmp_model *m, const struct cmp_section *s,
 
 static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
 {
-    char line[400], flags[120];
+    char line[400], flags[200];
     size_t i;
     if (markdown) {
         struct table *t = table_new(8);
@@ -193,7 +221,8 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             table_set(t, row, 3, "%s", r->microcode ? r->microcode : "unknown");
             table_set(t, row, 4, "%s", model_bios_text(r, line, sizeof(line)));
             table_set(t, row, 5, "%lld", r->cpu_count);
-            table_set(t, row, 6, "%s", r->hypervisor ? r->hypervisor : "none (hardware)");
+            table_set(t, row, 6, "%s", r->hypervisor ? r->hypervisor
+                                       : r->simulated ? "none (simulated)" : "none (hardware)");
             flags_text(r, flags, sizeof(flags));
             table_set(t, row, 7, "%s", flags);
         }
@@ -222,8 +251,17 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
         else
             units_print_wrapped(out, "WARNING: ", "         ", line, COMPARE_WIDTH);
     }
+    if (all_simulated(m)) {
+        static const char note[] = "every report is simulated by tlbscope-sim: the model's "
+                                   "timings, not hardware's";
+        if (markdown)
+            fprintf(out, "> **SIMULATED:** %s\n\n", note);
+        else
+            units_print_wrapped(out, "SIMULATED: ", "           ", note, COMPARE_WIDTH);
+    }
     units_print_wrapped(out, "Legend: ", "        ", "* measured under a hypervisor, ~ emulated "
-                        "instructions, ? ratio using one, - no such point", markdown ? 1000 : COMPARE_WIDTH);
+                        "instructions, ^ simulated (tlbscope-sim's model), ? ratio using one, "
+                        "- no such point", markdown ? 1000 : COMPARE_WIDTH);
     for (i = 0; i < m->nsections; i++) {
         const struct cmp_section *s = &m->sections[i];
         struct table *t;

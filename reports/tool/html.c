@@ -20,10 +20,11 @@ static const char css[] =
     ".badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:.8em;font-weight:600;"
     "margin-right:4px}\n"
     ".hw{background:#dafbe1;color:#116329}.virt{background:#fff1c2;color:#7d4e00}"
-    ".emu{background:#f3e8ff;color:#6b21a8}\n"
+    ".emu{background:#f3e8ff;color:#6b21a8}.sim{background:#dbeafe;color:#1e3a8a}\n"
     ".SUCCESS{background:#dafbe1;color:#116329}.SKIP{background:#eaeef2;color:#424a53}"
     ".ERROR{background:#ffebe9;color:#a40e26}.FAILURE{background:#a40e26;color:#fff}\n"
     ".warn{border-left:6px solid #d4a72c;background:#fff8c5;padding:8px 12px;margin:12px 0}\n"
+    ".simulated{border-left:6px solid #1e3a8a;background:#dbeafe;padding:8px 12px;margin:12px 0}\n"
     ".muted{color:#57606a;font-size:.9em}\n"
     "figure{display:inline-block;margin:8px 16px 8px 0;vertical-align:top}\n"
     "svg{background:#fff;border:1px solid #e5e7eb;border-radius:6px}\n"
@@ -39,6 +40,13 @@ static void badges(FILE *out, const struct m_report *r)
     if (r->virtualised) {
         fputs("<span class=\"badge virt\">VIRTUALISED: ", out);
         svg_text(out, r->hypervisor);
+        fputs("</span>", out);
+    }
+    if (r->simulated) {
+        fputs("<span class=\"badge sim\">SIMULATED: profile ", out);
+        svg_text(out, S(r->sim.profile));
+        if (r->sim.seed >= 0)
+            fprintf(out, ", seed %lld", r->sim.seed);
         fputs("</span>", out);
     }
     if (r->emulated)
@@ -86,7 +94,7 @@ static void machine_table(FILE *out, const struct cmp_model *m)
             fprintf(out, "<td class=\"num\">%.1f</td>", r->tsc_hz / 1e6);
         else
             fputs("<td class=\"num\">unknown</td>", out);
-        cell(out, r->hypervisor ? r->hypervisor : "none");
+        cell(out, r->hypervisor ? r->hypervisor : r->simulated ? "none (simulated)" : "none");
         fputs("<td><span class=\"badge ", out);
         svg_text(out, S(r->result));
         fputs("\">", out);
@@ -96,6 +104,38 @@ static void machine_table(FILE *out, const struct cmp_model *m)
         fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
+}
+
+/*
+ * Simulated reports get their own banner above everything: with no
+ * hypervisor to point at, the page must say plainly whose numbers these are.
+ */
+static void simulated_banner(FILE *out, const struct cmp_model *m)
+{
+    char buf[240];
+    size_t i;
+    bool any = false;
+    for (i = 0; i < m->nreports; i++)
+        any |= m->reports[i]->simulated;
+    if (!any)
+        return;
+    fputs("<div class=\"simulated\"><span class=\"badge sim\">SIMULATED</span> "
+          "<strong>Simulated reports: the timings are the model's, not any hardware's.</strong> "
+          "They come from tlbscope-sim, which runs the tlbscope experiments on a modelled "
+          "machine, and compare only with other simulated reports.<ul>\n", out);
+    for (i = 0; i < m->nreports; i++) {
+        const struct m_report *r = m->reports[i];
+        if (!r->simulated)
+            continue;
+        fprintf(out, "<li>report %s: tlbscope-sim, ", r->label);
+        svg_text(out, model_simulation_text(r, buf, sizeof(buf)));
+        if (model_errata_text(r, buf, sizeof(buf))[0]) {
+            fputs("; errata modelled: ", out);
+            svg_text(out, buf);
+        }
+        fputs("</li>\n", out);
+    }
+    fputs("</ul></div>\n", out);
 }
 
 static void warnings(FILE *out, const struct cmp_model *m)
@@ -117,14 +157,16 @@ static void warnings(FILE *out, const struct cmp_model *m)
             svg_text(out, r->hypervisor);
             fputs(")", out);
         }
-        fprintf(out, "%s%s. ", r->virtualised && r->emulated ? " and " : "",
+        if (r->simulated) /* the banner above names the model */
+            fprintf(out, "%swas simulated by tlbscope-sim", r->virtualised ? " and " : "");
+        fprintf(out, "%s%s. ", (r->virtualised || r->simulated) && r->emulated ? " and " : "",
                 r->emulated ? "has experiments with emulated instructions" : "");
     }
     if (m->mixed)
         fputs("<strong>Hardware and virtualised/emulated reports are shown together: compare "
               "their shapes, not their numbers.</strong>", out);
-    fputs(" Their chart legends and table cells are marked (* virtualised, ~ emulated).</div>\n",
-          out);
+    fputs(" Their chart legends and table cells are marked (* virtualised, ~ emulated, "
+          "^ simulated).</div>\n", out);
 }
 
 static void overview(FILE *out, const struct cmp_model *m)
@@ -154,7 +196,8 @@ static void overview(FILE *out, const struct cmp_model *m)
             svg_text(out, S(e->status));
             fputs("\">", out);
             svg_text(out, S(e->status));
-            fprintf(out, "</span>%s%s %zu points, %s stale</td>",
+            fprintf(out, "</span>%s%s%s %zu points, %s stale</td>",
+                    m->reports[i]->simulated ? "<span class=\"badge sim\">SIMULATED</span>" : "",
                     e->emulated ? "<span class=\"badge emu\">EMULATED</span>" : "",
                     e->partial ? " partial," : "", e->results.count,
                     units_number(e->stale_reads, a, sizeof(a)));
@@ -167,13 +210,19 @@ static void overview(FILE *out, const struct cmp_model *m)
 bool html_render(FILE *out, struct m_report *const *reports, size_t n)
 {
     struct cmp_model m;
-    size_t i;
+    size_t i, simulated = 0;
     bool ok = compare_build(reports, n, &m);
+    const char *tag;
+    for (i = 0; i < n; i++)
+        simulated += reports[i]->simulated;
+    /* in the title too: a page is shared by its title, without the banner */
+    tag = !simulated ? "" : simulated == n ? " (SIMULATED)" : " (some SIMULATED)";
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
-    fprintf(out, "tlbscope: %zu report%s", n, n == 1 ? "" : "s");
+    fprintf(out, "tlbscope: %zu report%s%s", n, n == 1 ? "" : "s", tag);
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
-    fprintf(out, "<h1>tlbscope: TLB shootdown costs, %zu report%s</h1>\n", n, n == 1 ? "" : "s");
+    fprintf(out, "<h1>tlbscope: TLB shootdown costs, %zu report%s%s</h1>\n", n, n == 1 ? "" : "s",
+            tag);
     fprintf(out, "<p class=\"muted\">Times are %s; each point is the p50 (median) of its "
             "samples unless marked p99. Generated by tlbscope-report from ",
             m.in_ns ? "in ns, converted from TSC ticks with each report's TSC frequency"
@@ -183,6 +232,7 @@ bool html_render(FILE *out, struct m_report *const *reports, size_t n)
         svg_text(out, reports[i]->path);
     }
     fputs(".</p>\n", out);
+    simulated_banner(out, &m);
     warnings(out, &m);
     machine_table(out, &m);
     overview(out, &m);

@@ -42,6 +42,8 @@ static void status_list(FILE *out, const struct cmp_model *m, const struct cmp_s
             fputs("<span class=\"badge emu\">EMULATED</span>", out);
         if (m->reports[i]->virtualised)
             fputs("<span class=\"badge virt\">VIRTUALISED</span>", out);
+        if (m->reports[i]->simulated)
+            fputs("<span class=\"badge sim\">SIMULATED</span>", out);
         if (e->partial)
             fputs("<span class=\"badge SKIP\">PARTIAL</span>", out);
         if (e->reason) {
@@ -61,11 +63,24 @@ static void status_list(FILE *out, const struct cmp_model *m, const struct cmp_s
     fputs("</ul>\n", out);
 }
 
-static const char *flag_suffix(const struct m_report *r, const struct m_experiment *e)
+/* " (virt.* sim.^ emu.~)": a series or heatmap's marks, as the table cells carry them. */
+static const char *flag_suffix(const struct m_report *r, const struct m_experiment *e,
+                               char *buf, size_t cap)
 {
-    if (r->virtualised && e->emulated)
-        return " (virt.* emu.~)";
-    return r->virtualised ? " (virt.*)" : e->emulated ? " (emu.~)" : "";
+    const char *marks[3];
+    size_t n = 0, i, len;
+    if (r->virtualised)
+        marks[n++] = "virt.*";
+    if (r->simulated)
+        marks[n++] = "sim.^";
+    if (e->emulated)
+        marks[n++] = "emu.~";
+    buf[0] = '\0';
+    for (i = 0; i < n; i++) {
+        len = strlen(buf);
+        snprintf(buf + len, cap - len, "%s%s%s", i ? " " : " (", marks[i], i + 1 == n ? ")" : "");
+    }
+    return buf;
 }
 
 /* Chart data for one facet: a series per report and axes.series value. */
@@ -101,7 +116,7 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
     bool numeric = x_is_numeric(xs);
     const char **cats = calloc(xs->n ? xs->n : 1, sizeof(*cats));
     char (*cat_text)[48] = calloc(xs->n ? xs->n : 1, sizeof(*cat_text));
-    char title[256], ftext[160], vtext[48], ylabel[64];
+    char title[256], ftext[160], vtext[48], ylabel[64], flags[32];
     struct chart_build b = { calloc(total, sizeof(struct svg_series)), 0, total,
                              calloc(total * (xs->n ? xs->n : 1) * 2, sizeof(double)) };
     struct svg_chart c;
@@ -140,7 +155,7 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
             se->n = xs->n;
             snprintf(se->name, sizeof(se->name), "%s%s%s%s", m->reports[i]->label, sv ? " " : "",
                      sv ? model_param_text(sv, vtext, sizeof(vtext)) : "",
-                     flag_suffix(m->reports[i], e));
+                     flag_suffix(m->reports[i], e, flags, sizeof(flags)));
             se->color = svg_palette(series && ss->n ? v : i);
             se->dash = series && ss->n ? svg_dash(i) : NULL;
             b.nseries++;
@@ -221,7 +236,7 @@ static void ipi_heatmap(FILE *out, const struct cmp_model *m, size_t i, const st
     const struct m_report *r = m->reports[i];
     struct ipi_matrix mx;
     struct svg_heatmap h;
-    char title[160], (*labels)[24] = NULL;
+    char title[160], flags[32], (*labels)[24] = NULL;
     const char **label_ptrs = NULL;
     double *cells = NULL;
     size_t k;
@@ -245,7 +260,7 @@ static void ipi_heatmap(FILE *out, const struct cmp_model *m, size_t i, const st
         for (k = 0; k < mx.n * mx.n; k++)
             cells[k] = to_unit(m, r, mx.p50[k]);
         snprintf(title, sizeof(title), "%s: IPI round trip p50, report %s%s", e->id ? e->id : "",
-                 r->label, flag_suffix(r, e));
+                 r->label, flag_suffix(r, e, flags, sizeof(flags)));
         h.title = title;
         h.n = mx.n;
         h.labels = label_ptrs;
@@ -269,7 +284,7 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
     const char **cats = calloc(s->nrows ? s->nrows : 1, sizeof(*cats));
     double *store = calloc(m->nreports * (s->nrows ? s->nrows : 1) * 2, sizeof(double));
     struct svg_chart c;
-    char ylabel[64];
+    char ylabel[64], flags[32];
     size_t i, k, n = 0;
     if (se && cats && store && s->nrows) {
         for (k = 0; k < s->nrows; k++)
@@ -286,7 +301,7 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
             se[n].n = s->nrows;
             se[n].color = svg_palette(i);
             snprintf(se[n].name, sizeof(se[n].name), "%s%s", m->reports[i]->label,
-                     flag_suffix(m->reports[i], s->exp[i]));
+                     flag_suffix(m->reports[i], s->exp[i], flags, sizeof(flags)));
             n++;
         }
         snprintf(ylabel, sizeof(ylabel), "p50 round trip (%s)", unit_name(m));

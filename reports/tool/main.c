@@ -24,7 +24,9 @@ static const char usage_text[] =
     "\n"
     "A DIR stands for the *.json files in it, sorted by name.\n"
     "`tlbscope-report COMMAND --help` describes one command.\n"
-    "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad usage.\n";
+    "Simulated reports (tlbscope-sim) are compared and charted only with each other.\n"
+    "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad usage\n"
+    "(also: simulated and non-simulated reports given together to compare or html).\n";
 
 static const char validate_help[] =
     "usage: tlbscope-report validate FILE|DIR...\n"
@@ -38,9 +40,10 @@ static const char validate_help[] =
 static const char show_help[] =
     "usage: tlbscope-report show FILE\n"
     "Prints the text summary of one report: machine, CPU, features, warnings about\n"
-    "hypervisors and emulation, CPU problems, the experiment table, then per experiment\n"
-    "its tables (IPI matrix up to 16 CPUs, else per topology class; seq vs conc with the\n"
-    "ratio; every other experiment by its axes). Times in ns (TSC ticks in parentheses).\n";
+    "hypervisors, emulation and simulation (tlbscope-sim), CPU problems, the experiment\n"
+    "table, then per experiment its tables (IPI matrix up to 16 CPUs, else per topology\n"
+    "class; seq vs conc with the ratio; every other experiment by its axes). Times in ns\n"
+    "(TSC ticks in parentheses).\n";
 
 static const char compare_help[] =
     "usage: tlbscope-report compare [--csv|--markdown] A B [C...]\n"
@@ -48,7 +51,9 @@ static const char compare_help[] =
     "sorted, without latest.json). Per experiment and parameter point: p50 and p99 of the\n"
     "latency for each report, and each p50 divided by report A's. ipi_roundtrip is\n"
     "compared by topology class. A point missing from a report shows as \"-\".\n"
-    "Values from a hypervisor are marked *, from emulated instructions ~.\n"
+    "Values from a hypervisor are marked *, from emulated instructions ~, from\n"
+    "tlbscope-sim's model ^. Simulated reports are compared only with each other: a mix\n"
+    "of simulated and other reports is refused with exit status 2.\n"
     "  --csv        one CSV table: experiment,point,unit, then per report\n"
     "               X_p50,X_p99,X_flags (and X_over_A_p50); missing values are empty\n"
     "  --markdown   Markdown: a machine table, then one table per experiment\n";
@@ -58,7 +63,8 @@ static const char html_help[] =
     "Writes one self-contained HTML page (inline CSS and SVG, no JavaScript, no network\n"
     "references): machine table, experiment overview, per experiment its charts (one\n"
     "series per report), an IPI heatmap per report, and the data table. -o - writes to\n"
-    "standard output.\n";
+    "standard output. Simulated reports are charted only with each other (exit status 2\n"
+    "for a mix, and no page).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {

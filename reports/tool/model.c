@@ -152,6 +152,26 @@ static bool build_cpus(struct m_report *r, const json_t *topo)
     return true;
 }
 
+/*
+ * A report is simulated when it says so, or when it carries a simulation
+ * object anyway: the two disagree only in an invalid report, and then the
+ * safe reading is the one that never takes the model's numbers for hardware.
+ * (A simulated report has no hypervisor, so `virtualised` cannot catch it.)
+ */
+static void build_simulation(struct m_report *r)
+{
+    const json_t *s = jget_object(r->root, "simulation");
+    r->simulated = jget_bool(r->root, "simulated", false) || s != NULL;
+    r->sim.model = jget_string(s, "model");
+    r->sim.profile = jget_string(s, "profile");
+    r->sim.profile_cpu = jget_string(s, "profile_cpu");
+    r->sim.model_version = jget_int(s, "model_version", -1);
+    r->sim.seed = jget_int(s, "seed", -1);
+    r->sim.tlb_sets = jget_int(s, "tlb_sets", -1);
+    r->sim.tlb_ways = jget_int(s, "tlb_ways", -1);
+    r->sim.errata = jget_array(s, "errata");
+}
+
 static void build_identity(struct m_report *r)
 {
     const json_t *root = r->root, *run = jget_object(root, "run"), *gen = jget_object(root, "generator");
@@ -218,6 +238,7 @@ struct m_report *model_build(json_t *root, const char *path)
     if (!r->path)
         goto oom;
     build_identity(r);
+    build_simulation(r);
     if (!build_cpus(r, jget_object(root, "topology")))
         goto oom;
     list = jget_array(root, "experiments");
@@ -345,7 +366,12 @@ double model_ticks_to_ns(const struct m_report *r, double ticks)
 
 const char *model_machine_name(const struct m_report *r, char *buf, size_t cap)
 {
-    if (r->sys_manufacturer || r->sys_product)
+    /* whatever firmware tables the model made up, no machine stands behind them */
+    if (r->simulated)
+        snprintf(buf, cap, "none: simulated by tlbscope-sim, profile %s%s%s%s",
+                 r->sim.profile ? r->sim.profile : "?", r->sim.profile_cpu ? " (" : "",
+                 r->sim.profile_cpu ? r->sim.profile_cpu : "", r->sim.profile_cpu ? ")" : "");
+    else if (r->sys_manufacturer || r->sys_product)
         snprintf(buf, cap, "%s%s%s", r->sys_manufacturer ? r->sys_manufacturer : "",
                  r->sys_manufacturer && r->sys_product ? " " : "",
                  r->sys_product ? r->sys_product : "");
@@ -363,5 +389,30 @@ const char *model_bios_text(const struct m_report *r, char *buf, size_t cap)
     else
         snprintf(buf, cap, "%s rev %s", r->fw_vendor ? r->fw_vendor : "firmware",
                  r->fw_revision ? r->fw_revision : "?");
+    return buf;
+}
+
+const char *model_simulation_text(const struct m_report *r, char *buf, size_t cap)
+{
+    char version[32] = "", seed[32] = "?";
+    if (r->sim.model_version >= 0)
+        snprintf(version, sizeof(version), " v%lld", r->sim.model_version);
+    if (r->sim.seed >= 0)
+        snprintf(seed, sizeof(seed), "%lld", r->sim.seed);
+    snprintf(buf, cap, "model \"%s\"%s, profile %s, seed %s",
+             r->sim.model ? r->sim.model : "?", version, r->sim.profile ? r->sim.profile : "?",
+             seed);
+    return buf;
+}
+
+const char *model_errata_text(const struct m_report *r, char *buf, size_t cap)
+{
+    size_t i, len = 0;
+    buf[0] = '\0';
+    for (i = 0; i < json_array_size(r->sim.errata) && len + 1 < cap; i++) {
+        const char *e = json_string_value(json_array_get(r->sim.errata, i));
+        snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", e ? e : "?");
+        len = strlen(buf);
+    }
     return buf;
 }

@@ -66,6 +66,16 @@ struct m_cpu {
     const char *state, *note;
 };
 
+/*
+ * What tlbscope-sim says about the model that produced a simulated report
+ * (the top-level "simulation" object). Its timings are the model's.
+ */
+struct m_simulation {
+    const char *model, *profile, *profile_cpu; /* NULL when absent */
+    long long model_version, seed, tlb_sets, tlb_ways; /* -1 when absent */
+    const json_t *errata; /* array of strings, or NULL */
+};
+
 struct m_report {
     char *path;
     char label[4]; /* "A", "B", ... given by the caller */
@@ -101,8 +111,11 @@ struct m_report {
     struct m_experiment *experiments;
     size_t nexperiments;
 
+    struct m_simulation sim; /* meaningful when `simulated` */
+
     bool virtualised; /* cpu.hypervisor is a string */
     bool emulated;    /* some experiment has emulated == true */
+    bool simulated;   /* written by tlbscope-sim: no hardware took part */
 };
 
 /* Takes ownership of `root` (also on failure). Returns NULL only when out of memory. */
@@ -123,9 +136,13 @@ int model_param_cmp(const struct m_param *a, const struct m_param *b);
 const char *model_param_text(const struct m_param *p, char *buf, size_t cap);
 /* Ticks to nanoseconds, or NaN when the TSC frequency is unknown. */
 double model_ticks_to_ns(const struct m_report *r, double ticks);
-/* "Vendor Product" from SMBIOS, else "unknown machine". */
+/* "Vendor Product" from SMBIOS, else "unknown machine"; "none: simulated ..." when simulated. */
 const char *model_machine_name(const struct m_report *r, char *buf, size_t cap);
 /* SMBIOS BIOS version and date, else the UEFI vendor and revision. */
 const char *model_bios_text(const struct m_report *r, char *buf, size_t cap);
+/* 'model "NAME" vN, profile P, seed S': what made a simulated report's numbers. */
+const char *model_simulation_text(const struct m_report *r, char *buf, size_t cap);
+/* The errata the model was told to show, "a, b", or "" for none. */
+const char *model_errata_text(const struct m_report *r, char *buf, size_t cap);
 
 #endif

@@ -35,6 +35,22 @@ static void show_features(const struct m_report *r, FILE *out)
     fputc('\n', out);
 }
 
+/* A simulated report has no hypervisor: only this line tells its numbers are the model's. */
+static void show_simulation(const struct m_report *r, FILE *out)
+{
+    char line[400], what[240], errata[200];
+    if (!r->simulated)
+        return;
+    fputs("WARNING   simulated by tlbscope-sim: timings are the model's, not hardware's\n", out);
+    model_simulation_text(r, what, sizeof(what));
+    units_print_wrapped(out, "          ", "          ", what, SHOW_WIDTH);
+    if (model_errata_text(r, errata, sizeof(errata))[0]) {
+        snprintf(line, sizeof(line), "errata modelled: %s (the model misbehaves on purpose)",
+                 errata);
+        units_print_wrapped(out, "          ", "          ", line, SHOW_WIDTH);
+    }
+}
+
 static void show_header(const struct m_report *r, FILE *out)
 {
     char a[160], b[160];
@@ -71,6 +87,7 @@ static void show_header(const struct m_report *r, FILE *out)
     if (r->virtualised)
         fprintf(out, "WARNING   virtualised: hypervisor \"%s\"; these are not hardware timings\n",
                 r->hypervisor);
+    show_simulation(r, out);
     for (i = 0; i < r->nexperiments; i++)
         if (r->experiments[i].emulated)
             fprintf(out, "WARNING   emulated: %s ran emulated instructions; not a hardware cost\n",
@@ -98,7 +115,7 @@ static void show_experiment_table(const struct m_report *r, FILE *out)
 {
     struct table *t = table_new(6);
     char a[32], b[32], reason[400], clipped[64];
-    size_t i, row;
+    size_t i, row, len;
     fputc('\n', out);
     if (!r->nexperiments) {
         fputs("No experiments in this report.\n", out);
@@ -120,8 +137,11 @@ static void show_experiment_table(const struct m_report *r, FILE *out)
         table_set(t, row, 3, "%s", units_number(e->checks, a, sizeof(a)));
         table_set(t, row, 4, "%s", units_number(e->stale_reads, b, sizeof(b)));
         /* the full reason is in the experiment's section; here it must fit 100 columns */
-        snprintf(reason, sizeof(reason), "%s%s%s", e->emulated ? "[EMULATED] " : "",
-                 e->partial ? "[PARTIAL] " : "", e->reason ? e->reason : "");
+        snprintf(reason, sizeof(reason), "%s%s%s%s", r->simulated ? "[SIMULATED] " : "",
+                 e->emulated ? "[EMULATED] " : "", e->partial ? "[PARTIAL] " : "",
+                 e->reason ? e->reason : "");
+        for (len = strlen(reason); len && reason[len - 1] == ' '; len--) /* a tag and no reason */
+            reason[len - 1] = '\0';
         table_set(t, row, 5, "%s", units_clip(reason, 40, clipped, sizeof(clipped)));
     }
     table_print(t, out, TABLE_TEXT, "");

@@ -349,8 +349,9 @@ void show_experiment(const struct m_report *r, const struct m_experiment *e, FIL
     size_t i;
     bool is_ipi = e->id && strcmp(e->id, IPI_EXPERIMENT) == 0;
     bool seq_conc = e->id && strcmp(e->id, "shootdown_seq_vs_conc") == 0 && e->x_axis;
-    snprintf(head, sizeof(head), "%s: %s%s%s", S(e->id), S(e->title),
-             e->emulated ? " [EMULATED]" : "", e->partial ? " [PARTIAL]" : "");
+    snprintf(head, sizeof(head), "%s: %s%s%s%s", S(e->id), S(e->title),
+             r->simulated ? " [SIMULATED]" : "", e->emulated ? " [EMULATED]" : "",
+             e->partial ? " [PARTIAL]" : "");
     fputc('\n', out);
     units_print_wrapped(out, "== ", "   ", head, SHOW_WIDTH);
     fprintf(out, "  %s, %zu points, %s checks, %s stale reads, %s ms\n", S(e->status),

@@ -249,6 +249,7 @@ size_t validate_report(const json_t *root, struct diag_list *out)
     }
     validate_generator(&c, root);
     result = vc_word(&c, root, "result", vocab_results, 0);
+    validate_simulation(&c, root);
     validate_run(&c, root, &f);
     validate_firmware(&c, root);
     validate_cpu(&c, root);

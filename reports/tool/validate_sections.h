@@ -22,5 +22,6 @@ void validate_cpu(struct vctx *c, const json_t *root);
 void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_method(struct vctx *c, const json_t *root);
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
+void validate_simulation(struct vctx *c, const json_t *root);
 
 #endif

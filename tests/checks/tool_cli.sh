@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # tlbscope-report on the command line: exit codes, messages, directory
 # arguments and the shape of --csv/--markdown output, on the fixture reports
-# (tests/fixtures/reports). Prints TAP lines for tests/run-all.sh.
+# (tests/fixtures/reports; the simulated ones in its sim/, since compare
+# refuses a set that mixes simulated and other reports). Prints TAP lines
+# for tests/run-all.sh.
 cd "$(dirname "$0")/../.." || exit 1
 TOOL=build/tlbscope-report
 FIX=tests/fixtures/reports
 QEMU2=$FIX/qemu-tcg-smp2-all.json
 QEMU4=$FIX/qemu-tcg-smp4-all.json
 HW=$FIX/synthetic-epyc7763-2s-hw.json
+SIMDIR=$FIX/sim
+SIM=$SIMDIR/sim-epyc7763-smp8.json
+SIM2=$SIMDIR/sim-epyc7763-smp8-seed2.json
+SIM_SAYS="simulated timings are the model's and can only be compared with other simulated reports"
 out=build/test-runs/tool-cli
 rm -rf "$out" && mkdir -p "$out"
 n=0
@@ -122,3 +128,53 @@ run h-noout html "$QEMU4"
 check "html without -o: exit 2" test "$(rc h-noout)" = 2
 run h-bad html -o "$out/nope.html" "$FIX/broken/empty.json"
 check "html of an empty file: exit 1, no page" sh -c "[ $(rc h-bad) = 1 ] && [ ! -e $out/nope.html ]"
+
+# simulated reports (tlbscope-sim): valid, flagged everywhere, compared only with each other
+run v-sim validate "$SIMDIR"
+check "validate the simulated reports: exit 0, both OK" sh -c "[ $(rc v-sim) = 0 ] && [ $(lines v-sim.out '^OK ') = 2 ] && [ ! -s $out/v-sim.err ]"
+check "validate: simulated true with simulation null, the field named" has v-broken.err \
+    "broken/simulated-without-simulation.json: simulation: is null, but simulated is true"
+check "validate: simulation.seed of the wrong type, the field named" has v-broken.err \
+    "broken/simulation-seed-not-integer.json: simulation.seed: expected an integer, found a string"
+run s-sim show "$SIM"
+check "show simulated: the warning, then model, profile and seed" sh -c \
+    "grep -A1 \"^WARNING   simulated by tlbscope-sim: timings are the model's, not hardware's\$\" $out/s-sim.out | tail -n1 | grep -qx '          model \"tlbscope strict TLB model\" v1, profile epyc-7763, seed 12345'"
+check "show simulated: every experiment row and heading marked [SIMULATED]" sh -c \
+    "[ \$(grep -c '^[a-z_]*  *SUCCESS .*\[SIMULATED\]\$' $out/s-sim.out) = 7 ] && grep -q '^== ipi_roundtrip: .* \[SIMULATED\]\$' $out/s-sim.out"
+check "show simulated: no hypervisor warning stands in for it, 100 columns" sh -c \
+    "! grep -q 'virtualised' $out/s-sim.out && [ $(max_width s-sim.out) -le 100 ]"
+sed 's/"errata": \[\]/"errata": ["invlpg_ignores_global", "tlbsync_early"]/' "$SIM" >"$out/sim-errata.json"
+run s-errata show "$out/sim-errata.json"
+check "show simulated with errata: they are named" has s-errata.out \
+    '^          errata modelled: invlpg_ignores_global, tlbsync_early'
+run c-sim-hw compare "$HW" "$SIM"
+check "compare simulated with hardware: exit 2, nothing on stdout" sh -c "[ $(rc c-sim-hw) = 2 ] && [ ! -s $out/c-sim-hw.out ]"
+check "compare simulated with hardware: names the simulated file and why" has c-sim-hw.err \
+    "^tlbscope-report: $SIM: simulated report (tlbscope-sim): $SIM_SAYS\$"
+check "compare simulated with hardware: the hardware file is not blamed" sh -c "! grep -q '$HW: simulated' $out/c-sim-hw.err"
+run c-sim-csv compare --csv "$QEMU2" "$SIM"
+run c-sim-md compare --markdown "$SIM" "$QEMU4"
+check "compare --csv/--markdown simulated with QEMU: exit 2, the file named, no output" sh -c \
+    "[ $(rc c-sim-csv) = 2 ] && [ $(rc c-sim-md) = 2 ] && [ ! -s $out/c-sim-csv.out ] && [ ! -s $out/c-sim-md.out ] && grep -q '$SIM: simulated report' $out/c-sim-csv.err && grep -q '$SIM: simulated report' $out/c-sim-md.err"
+run c-sim-dirs compare "$FIX" "$SIMDIR"
+check "compare both fixture directories: exit 2, both simulated files named" sh -c \
+    "[ $(rc c-sim-dirs) = 2 ] && grep -q '^tlbscope-report: $SIM: simulated report' $out/c-sim-dirs.err && grep -q '^tlbscope-report: $SIM2: simulated report' $out/c-sim-dirs.err && grep -q '(2 simulated, 5 not); nothing compared' $out/c-sim-dirs.err"
+run c-sim compare "$SIMDIR"
+check "compare simulated with simulated: exit 0, headers flagged" sh -c \
+    "[ $(rc c-sim) = 0 ] && grep -q '^  A  $SIM2  \[SIMULATED: profile epyc-7763, seed 2\]\$' $out/c-sim.out && grep -q '^  B  $SIM  \[SIMULATED: profile epyc-7763, seed 12345\]\$' $out/c-sim.out"
+check "compare simulated: note and legend, no hardware warning" sh -c \
+    "grep -q '^SIMULATED: every report is simulated by tlbscope-sim' $out/c-sim.out && grep -q '\^ simulated' $out/c-sim.out && ! grep -q '^WARNING' $out/c-sim.out"
+check "compare simulated: cells marked ^, ratios ?, no other mark" has c-sim.out \
+    '^  unicast_each        1  [0-9]*^  *[0-9]*^  *[0-9]*^  *[0-9]*^  *[0-9.]*?$'
+run c-sim-csv2 compare --csv "$SIM" "$SIM2"
+check "compare --csv simulated: every row's flags say simulated" sh -c \
+    "[ $(rc c-sim-csv2) = 0 ] && [ \"\$(tr -d '\r' < $out/c-sim-csv2.out | awk -F, 'NR > 1 { print \$6 \"/\" \$9 }' | sort -u)\" = simulated/simulated ]"
+run c-sim-md2 compare --markdown "$SIM" "$SIM2"
+check "compare --markdown simulated: machine table and cells marked" sh -c \
+    "[ $(rc c-sim-md2) = 0 ] && grep -q '| none (simulated) | \[SIMULATED: profile epyc-7763, seed 12345\] |' $out/c-sim-md2.out && grep -q '^> \*\*SIMULATED:\*\*' $out/c-sim-md2.out && grep -q '^| unicast_each | 1 | [0-9]*^ |' $out/c-sim-md2.out"
+run h-sim html -o "$out/sim.html" "$SIMDIR"
+check "html of simulated reports: banner, badges, legends and cells marked" sh -c \
+    "[ $(rc h-sim) = 0 ] && grep -q '(SIMULATED)</h1>' $out/sim.html && grep -q '<div class=\"simulated\">' $out/sim.html && grep -q 'badge sim\">SIMULATED: profile epyc-7763, seed 12345<' $out/sim.html && grep -q 'A conc (sim.^)' $out/sim.html && grep -q '[0-9]^</td>' $out/sim.html && ! grep -q 'badge hw' $out/sim.html"
+run h-sim-hw html -o "$out/sim-hw.html" "$SIM" "$HW"
+check "html of simulated with hardware: exit 2, the file named, no page" sh -c \
+    "[ $(rc h-sim-hw) = 2 ] && [ ! -e $out/sim-hw.html ] && grep -q '^tlbscope-report: $SIM: simulated report' $out/h-sim-hw.err"

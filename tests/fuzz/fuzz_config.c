@@ -59,7 +59,10 @@ static void check_invariants(const struct config *c, uint32_t cpu_count)
         CHECK(memchr(c->experiments[i], 0, CONFIG_NAME_LEN) != NULL && c->experiments[i][0]);
     CHECK(c->inject_count <= CONFIG_MAX_INJECT);
     for (i = 0; i < c->inject_count; i++) {
-        CHECK(c->inject[i].cpu > 0 && c->inject[i].cpu < cpus);
+        /* the BSP (CPU 0) may only be named by fault: (it faults inside an experiment) */
+        CHECK(c->inject[i].cpu < cpus);
+        CHECK(c->inject[i].cpu > 0 || c->inject[i].kind == INJECT_FAULT ||
+              c->inject[i].kind == INJECT_NO_MP || c->inject[i].kind == INJECT_MP_FAIL);
         CHECK(c->inject[i].kind != INJECT_NONE);
         CHECK(c->inject[i].vector < 32 && c->inject[i].vector != 2 && c->inject[i].vector != 18);
     }

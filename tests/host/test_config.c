@@ -567,6 +567,14 @@ static void test_inject(void **state)
     assert_int_equal(c.inject[3].vector, 0);
     assert_string_equal(inject_kind_name(c.inject[2].kind), "fault");
 
+    /* the BSP may fault (inside an experiment), but not hang or be slow: it runs the tool */
+    reset(&c, &m);
+    parse(&c, "inject=fault:0:13", CMDLINE, &m);
+    expect_no_msgs(&m);
+    assert_int_equal(c.inject_count, 1);
+    assert_int_equal(c.inject[0].kind, INJECT_FAULT);
+    assert_int_equal(c.inject[0].cpu, 0);
+
     /* firmware faults: machine-wide, no CPU */
     reset(&c, &m);
     parse(&c, "inject=no_mp,mp_fail,absent:3", CMDLINE, &m);
@@ -582,6 +590,7 @@ static void test_inject(void **state)
         const char *value, *why;
     } bad[] = {
         { "hang:0", "CPU 0 is the BSP" },
+        { "absent:0", "only fault:0:VECTOR may name the BSP" },
         { "slow:0x0", "CPU 0 is the BSP" },
         { "fault:1:2", "'2' is not a vector the tool can raise" },
         { "fault:1:18", "'18' is not a vector the tool can raise" },

@@ -2,7 +2,8 @@
  * tlbscope-report compare: points of reports with different shapes are
  * aligned by their parameters (a point only one report has keeps its row,
  * with "-" for the others), ratios are against the first report, and
- * virtualised or emulated numbers are marked. Run from the repository root.
+ * virtualised, emulated or simulated numbers are marked; simulated reports
+ * are compared only with each other. Run from the repository root.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,11 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/tool/commands.h"
 #include "reports/tool/compare.h"
 #include "reports/tool/load.h"
 #include "reports/tool/model.h"
+#include "tests/host/report_fixture.h"
 
-#define FIXTURES "tests/fixtures/reports/"
+#define SIM FIXTURES "sim/sim-epyc7763-smp8.json"
+#define SIM2 FIXTURES "sim/sim-epyc7763-smp8-seed2.json"
 
 static struct m_report *model_of(const char *name, const char *label)
 {
@@ -329,6 +333,210 @@ static void test_summary_values(void **state)
     model_free(r[1]);
 }
 
+static struct m_report *model_of_doc(json_t *root)
+{
+    struct m_report *m = model_build(root, "doc.json");
+    assert_non_null(m);
+    return m;
+}
+
+/* No hypervisor, no emulation: only the simulation keys keep it from reading as hardware. */
+static void test_simulated_is_never_hardware(void **state)
+{
+    struct m_report *sim = model_of("sim/sim-epyc7763-smp8.json", "A");
+    struct m_report *hw = model_of("synthetic-epyc7763-2s-hw.json", "B");
+    struct m_report *r;
+    json_t *root;
+    (void)state;
+    assert_null(sim->hypervisor);
+    assert_false(sim->virtualised);
+    assert_false(sim->emulated);
+    assert_true(sim->simulated);
+    assert_false(compare_is_hardware(sim));
+    assert_string_equal(sim->sim.model, "tlbscope strict TLB model");
+    assert_string_equal(sim->sim.profile, "epyc-7763");
+    assert_int_equal(sim->sim.seed, 12345);
+    assert_int_equal(sim->sim.model_version, 1);
+    assert_int_equal(sim->sim.tlb_ways, 8);
+    assert_int_equal(json_array_size(sim->sim.errata), 0);
+    /* reports written before the keys existed are not simulated */
+    assert_false(hw->simulated);
+    assert_true(compare_is_hardware(hw));
+    /* a boot's report as the writer now writes it */
+    root = fixture_document("synthetic-epyc7763-2s-hw.json");
+    json_object_set_new(root, "simulated", json_false());
+    json_object_set_new(root, "simulation", json_null());
+    r = model_of_doc(root);
+    assert_false(r->simulated);
+    assert_true(compare_is_hardware(r));
+    model_free(r);
+    /* an invalid report with a simulation object but simulated false: simulated, to be safe */
+    root = fixture_document("synthetic-epyc7763-2s-hw.json");
+    json_object_set_new(root, "simulated", json_false());
+    json_object_set_new(root, "simulation", json_pack("{s:s}", "profile", "epyc-7763"));
+    r = model_of_doc(root);
+    assert_true(r->simulated);
+    assert_false(compare_is_hardware(r));
+    model_free(r);
+    model_free(sim);
+    model_free(hw);
+}
+
+static void test_flags_words(void **state)
+{
+    struct cmp_cell c;
+    (void)state;
+    memset(&c, 0, sizeof(c));
+    assert_string_equal(compare_flags(&c), "");
+    c.simulated = true;
+    assert_string_equal(compare_flags(&c), "simulated");
+    c.emulated = true;
+    assert_string_equal(compare_flags(&c), "simulated+emulated");
+    c.simulated = false;
+    c.virtualised = true;
+    assert_string_equal(compare_flags(&c), "virtualised+emulated");
+}
+
+static void test_mixes_simulated(void **state)
+{
+    struct m_report *r[3] = { model_of("sim/sim-epyc7763-smp8.json", "A"),
+                              model_of("sim/sim-epyc7763-smp8-seed2.json", "B"),
+                              model_of("qemu-tcg-smp2-all.json", "C") };
+    (void)state;
+    assert_false(compare_mixes_simulated(r, 2));     /* simulated only */
+    assert_true(compare_mixes_simulated(r, 3));      /* plus a QEMU report */
+    assert_true(compare_mixes_simulated(r + 1, 2));  /* one of each */
+    assert_false(compare_mixes_simulated(r + 2, 1)); /* no simulated report */
+    model_free(r[0]);
+    model_free(r[1]);
+    model_free(r[2]);
+}
+
+/* cmd_compare / cmd_html on the given paths: exit status, standard output and error. */
+static int run_command(bool html, char *const *paths, size_t n, enum table_format fmt,
+                       char **out_text, char **err_text)
+{
+    size_t lo = 0, le = 0;
+    FILE *out = open_memstream(out_text, &lo), *err = open_memstream(err_text, &le);
+    int rc;
+    assert_non_null(out);
+    assert_non_null(err);
+    rc = html ? cmd_html(paths, n, "-", out, err) : cmd_compare(paths, n, fmt, out, err);
+    fclose(out);
+    fclose(err);
+    return rc;
+}
+
+static void test_simulated_with_others_refused(void **state)
+{
+    static const enum table_format formats[] = { TABLE_TEXT, TABLE_CSV, TABLE_MARKDOWN };
+    char *mixed[] = { FIXTURES "synthetic-epyc7763-2s-hw.json", SIM };
+    char *dir_mix[] = { FIXTURES, FIXTURES "sim" };
+    char *out, *err;
+    size_t i;
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(run_command(false, mixed, 2, formats[i], &out, &err), EXIT_USAGE);
+        assert_string_equal(out, ""); /* nothing half-compared */
+        assert_non_null(strstr(err, "tlbscope-report: " SIM ": simulated report (tlbscope-sim): "
+                                    "simulated timings are the model's and can only be compared "
+                                    "with other simulated reports\n"));
+        assert_non_null(strstr(err, "(1 simulated, 1 not); nothing compared"));
+        /* the hardware report is not the one blamed */
+        assert_null(strstr(err, "synthetic-epyc7763-2s-hw.json: simulated"));
+        free(out);
+        free(err);
+    }
+    /* directories: the five reports of the fixture directory and the two simulated ones */
+    assert_int_equal(run_command(false, dir_mix, 2, TABLE_TEXT, &out, &err), EXIT_USAGE);
+    assert_non_null(strstr(err, SIM ": simulated report"));
+    assert_non_null(strstr(err, SIM2 ": simulated report"));
+    assert_non_null(strstr(err, "(2 simulated, 5 not)"));
+    free(out);
+    free(err);
+    /* html charts them on shared axes: refused the same way, and no page */
+    assert_int_equal(run_command(true, mixed, 2, TABLE_TEXT, &out, &err), EXIT_USAGE);
+    assert_string_equal(out, "");
+    assert_non_null(strstr(err, SIM ": simulated report (tlbscope-sim)"));
+    assert_non_null(strstr(err, "nothing written"));
+    free(out);
+    free(err);
+}
+
+static void test_two_simulated_reports(void **state)
+{
+    struct m_report *r[2] = { model_of("sim/sim-epyc7763-smp8.json", "A"),
+                              model_of("sim/sim-epyc7763-smp8-seed2.json", "B") };
+    char *paths[] = { SIM, SIM2 };
+    struct cmp_model m;
+    const struct cmp_section *s;
+    const struct cmp_row *row;
+    char *text, *err, line[400];
+    (void)state;
+    assert_true(compare_build(r, 2, &m));
+    assert_false(m.mixed); /* none is hardware: nothing to warn about mixing */
+    s = section(&m, "ipi_broadcast");
+    row = row_of(s, "targets", 1, "mode", "unicast_each");
+    assert_non_null(row);
+    assert_true(row->cells[0].simulated && row->cells[1].simulated);
+    assert_false(row->cells[0].virtualised || row->cells[0].emulated);
+    assert_string_equal(compare_flags(&row->cells[1]), "simulated");
+    /* different seeds, different numbers */
+    assert_true(row->cells[0].p50 != row->cells[1].p50);
+
+    text = render(&m, TABLE_TEXT);
+    assert_null(strstr(text, "WARNING"));
+    assert_non_null(strstr(text, "  A  " SIM "  [SIMULATED: profile epyc-7763, seed 12345]\n"));
+    assert_non_null(strstr(text, "  B  " SIM2 "  [SIMULATED: profile epyc-7763, seed 2]\n"));
+    assert_non_null(strstr(text, "simulated by tlbscope-sim, model \"tlbscope strict TLB model\" "
+                                 "v1, profile epyc-7763, seed 12345"));
+    assert_non_null(strstr(text, "SIMULATED: every report is simulated by tlbscope-sim"));
+    assert_non_null(strstr(text, "^ simulated (tlbscope-sim's model)"));
+    /* every time cell is marked ^ and every ratio ? (neither report is hardware) */
+    assert_non_null(line_with(text, "unicast_each        1", NULL, line, sizeof(line)));
+    {
+        size_t carets = 0;
+        const char *p;
+        for (p = line; *p; p++)
+            carets += *p == '^';
+        assert_int_equal(carets, 4);
+    }
+    assert_non_null(strstr(line, "?"));
+    assert_null(strchr(line, '*'));
+    assert_null(strchr(line, '~'));
+    /* a derived value is marked too */
+    assert_non_null(line_with(text, "stale_reads_without_invalidation", NULL, line, sizeof(line)));
+    assert_non_null(strstr(line, "56^"));
+    free(text);
+
+    text = render(&m, TABLE_CSV);
+    assert_non_null(line_with(text, "ipi_broadcast,mode=unicast_each targets=1,ns,", NULL, line,
+                              sizeof(line)));
+    assert_int_equal(count_fields(line), 10);
+    assert_non_null(strstr(line, ",simulated,"));
+    assert_null(strstr(text, ",,,\r")); /* cells present in both, flags never empty here */
+    free(text);
+
+    text = render(&m, TABLE_MARKDOWN);
+    assert_non_null(
+        strstr(text, "| none (simulated) | [SIMULATED: profile epyc-7763, seed 12345] |"));
+    assert_non_null(strstr(text, "> **SIMULATED:** every report is simulated by tlbscope-sim"));
+    assert_non_null(strstr(text, "^ simulated"));
+    assert_non_null(line_with(text, "| unicast_each | 1 | ", NULL, line, sizeof(line)));
+    assert_non_null(strchr(line, '^'));
+    free(text);
+    compare_free(&m);
+
+    /* and through the command: accepted */
+    assert_int_equal(run_command(false, paths, 2, TABLE_TEXT, &text, &err), EXIT_VALID);
+    assert_string_equal(err, "");
+    assert_non_null(strstr(text, "[SIMULATED: profile epyc-7763, seed 2]"));
+    free(text);
+    free(err);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +548,11 @@ int main(void)
         cmocka_unit_test(test_markdown_shape),
         cmocka_unit_test(test_ticks_when_a_frequency_is_unknown),
         cmocka_unit_test(test_summary_values),
+        cmocka_unit_test(test_simulated_is_never_hardware),
+        cmocka_unit_test(test_flags_words),
+        cmocka_unit_test(test_mixes_simulated),
+        cmocka_unit_test(test_simulated_with_others_refused),
+        cmocka_unit_test(test_two_simulated_reports),
     };
     return cmocka_run_group_tests_name("report_compare", tests, NULL, NULL);
 }

@@ -15,19 +15,8 @@
 #include "reports/tool/jget.h"
 #include "reports/tool/load.h"
 #include "reports/tool/validate.h"
+#include "tests/host/report_fixture.h"
 
-#define FIXTURES "tests/fixtures/reports/"
-
-static json_t *fixture(const char *name)
-{
-    struct load_result r;
-    char path[256];
-    snprintf(path, sizeof(path), FIXTURES "%s", name);
-    load_file(path, &r);
-    if (r.status != LOAD_OK)
-        fail_msg("%s: %s", path, r.message);
-    return r.root;
-}
 
 /* Validates and checks that a message at `path` contains `needle`. */
 static void expect_error(json_t *root, const char *path, const char *needle)
@@ -68,11 +57,13 @@ static void test_fixtures_are_valid(void **state)
 {
     static const char *const files[] = { "qemu-tcg-smp2-foundation.json", "qemu-tcg-smp4-ipi.json",
                                          "qemu-tcg-smp2-all.json", "qemu-tcg-smp4-all.json",
-                                         "synthetic-epyc7763-2s-hw.json" };
+                                         "synthetic-epyc7763-2s-hw.json",
+                                         "sim/sim-epyc7763-smp8.json",
+                                         "sim/sim-epyc7763-smp8-seed2.json" };
     size_t i;
     (void)state;
     for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        json_t *root = fixture(files[i]);
+        json_t *root = fixture_document(files[i]);
         struct diag_list d;
         diag_init(&d);
         if (validate_report(root, &d))
@@ -84,7 +75,7 @@ static void test_fixtures_are_valid(void **state)
 
 static void test_missing_keys(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *lat = json_object_get(json_object_get(result_point(root, 0, 0), "metrics"), "latency");
     (void)state;
     json_object_del(at(root, "cpu"), "tsc_hz");
@@ -100,7 +91,7 @@ static void test_missing_keys(void **state)
 
 static void test_wrong_types(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *exp1 = json_array_get(json_object_get(root, "experiments"), 1);
     (void)state;
     json_object_set_new(at(root, "cpu"), "tsc_hz", json_string("2596224000"));
@@ -121,7 +112,7 @@ static void test_wrong_types(void **state)
 
 static void test_nulls_where_not_allowed(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *pti = json_array_get(json_object_get(root, "experiments"), 4);
     (void)state;
     json_object_set_new(at(root, "run"), "id", json_null());
@@ -133,7 +124,7 @@ static void test_nulls_where_not_allowed(void **state)
 
 static void test_statistics_order(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *lat = json_object_get(json_object_get(result_point(root, 2, 0), "metrics"), "latency");
     long long min = json_integer_value(json_object_get(lat, "min"));
     long long max = json_integer_value(json_object_get(lat, "max"));
@@ -142,7 +133,7 @@ static void test_statistics_order(void **state)
     expect_error(root, "experiments[2].results[0].metrics.latency.p50", "below min");
     json_decref(root);
 
-    root = fixture("qemu-tcg-smp2-all.json");
+    root = fixture_document("qemu-tcg-smp2-all.json");
     lat = json_object_get(json_object_get(result_point(root, 2, 0), "metrics"), "latency");
     json_object_set_new(lat, "p99", json_integer(max + 1));
     expect_error(root, "experiments[2].results[0].metrics.latency.p99", "above max");
@@ -152,7 +143,7 @@ static void test_statistics_order(void **state)
     expect_error(root, "experiments[2].results[0].metrics.latency.p99", "negative");
     json_decref(root);
 
-    root = fixture("qemu-tcg-smp2-all.json");
+    root = fixture_document("qemu-tcg-smp2-all.json");
     lat = json_object_get(json_object_get(result_point(root, 2, 0), "metrics"), "latency");
     json_object_set_new(lat, "n", json_integer(0));
     expect_error(root, "experiments[2].results[0].metrics.latency.min", "but n is 0");
@@ -161,7 +152,7 @@ static void test_statistics_order(void **state)
 
 static void test_vocabulary(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *cpu1 = json_array_get(at(root, "topology.cpus"), 1);
     (void)state;
     json_object_set_new(json_array_get(json_object_get(root, "experiments"), 1), "status",
@@ -176,7 +167,7 @@ static void test_vocabulary(void **state)
 
 static void test_topology_invariants(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp4-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp4-all.json");
     json_t *cpus = at(root, "topology.cpus");
     (void)state;
     json_object_set_new(at(root, "topology"), "cpu_count", json_integer(3));
@@ -199,7 +190,7 @@ static void test_topology_invariants(void **state)
 
 static void test_result_is_most_severe(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json"); /* result SKIP: pti was skipped */
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json"); /* result SKIP: pti was skipped */
     (void)state;
     json_object_set_new(root, "result", json_string("SUCCESS"));
     expect_error(root, "result", "less severe than experiments[4].status SKIP");
@@ -212,7 +203,7 @@ static void test_result_is_most_severe(void **state)
 
 static void test_unknown_keys_are_accepted(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *e0 = json_array_get(json_object_get(root, "experiments"), 0);
     (void)state;
     json_object_set_new(root, "future_section", json_pack("{s:i}", "x", 1));
@@ -228,7 +219,7 @@ static void test_unknown_keys_are_accepted(void **state)
 
 static void test_stale_reads_checked(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *ctl = json_array_get(json_object_get(root, "experiments"), 6);
     json_t *v = json_object_get(ctl, "verification");
     json_t *s0 = json_array_get(json_object_get(v, "stale"), 0);
@@ -244,7 +235,7 @@ static void test_stale_reads_checked(void **state)
 
 static void test_duplicate_experiment_id(void **state)
 {
-    json_t *root = fixture("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *list = json_object_get(root, "experiments");
     (void)state;
     json_object_set_new(json_array_get(list, 3), "id", json_string("ipi_roundtrip"));
@@ -254,7 +245,7 @@ static void test_duplicate_experiment_id(void **state)
 
 static void test_many_problems_are_capped(void **state)
 {
-    json_t *root = fixture("synthetic-epyc7763-2s-hw.json");
+    json_t *root = fixture_document("synthetic-epyc7763-2s-hw.json");
     json_t *cpus = at(root, "topology.cpus");
     struct diag_list d;
     size_t i;
@@ -270,6 +261,79 @@ static void test_many_problems_are_capped(void **state)
     json_decref(root);
 }
 
+/* A simulated report names its model; without one, or with a wrong type, each field is named. */
+static void test_simulation_required_when_simulated(void **state)
+{
+    json_t *root = fixture_document("sim/sim-epyc7763-smp8.json");
+    json_t *sim = at(root, "simulation");
+    (void)state;
+    assert_true(json_is_object(sim));
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(root, "simulation", json_null());
+    expect_error(root, "simulation", "is null, but simulated is true");
+    json_object_del(root, "simulation");
+    expect_error(root, "simulation", "missing, but simulated is true");
+    json_object_set_new(root, "simulation", json_string("epyc-7763"));
+    expect_error(root, "simulation", "expected an object, found a string");
+    json_decref(root);
+
+    root = fixture_document("sim/sim-epyc7763-smp8.json");
+    sim = at(root, "simulation");
+    json_object_del(sim, "model");
+    json_object_set_new(sim, "model_version", json_real(1.5));
+    json_object_del(sim, "profile");
+    json_object_set_new(sim, "seed", json_string("12345"));
+    json_object_set_new(sim, "errata", json_pack("[s,i]", "tlbsync_early", 7));
+    json_object_set_new(sim, "tlb_ways", json_integer(0));
+    json_object_set_new(sim, "profile_cpu", json_integer(7763));
+    expect_error(root, "simulation.model", "missing required key");
+    expect_error(root, "simulation.model_version", "expected an integer, found a real number");
+    expect_error(root, "simulation.profile", "missing required key");
+    expect_error(root, "simulation.seed", "expected an integer, found a string");
+    expect_error(root, "simulation.errata[1]", "expected a string, found an integer");
+    expect_error(root, "simulation.tlb_ways", "0 is out of range");
+    expect_error(root, "simulation.profile_cpu", "expected a string or null");
+    json_object_set_new(sim, "errata", json_string("none"));
+    expect_error(root, "simulation.errata", "expected an array, found a string");
+    json_object_set_new(sim, "seed", json_integer(-1));
+    expect_error(root, "simulation.seed", "-1 is negative");
+    json_decref(root);
+
+    root = fixture_document("sim/sim-epyc7763-smp8.json");
+    json_object_set_new(root, "simulated", json_string("yes"));
+    expect_error(root, "simulated", "expected a boolean, found a string");
+    json_object_set_new(root, "simulated", json_null());
+    expect_error(root, "simulated", "is null, expected a boolean");
+    json_decref(root);
+}
+
+static void test_simulation_only_when_simulated(void **state)
+{
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json"); /* written before the keys existed */
+    json_t *sim = json_pack("{s:s,s:i,s:s,s:i,s:[]}", "model", "tlbscope strict TLB model",
+                            "model_version", 1, "profile", "epyc-7763", "seed", 1, "errata");
+    (void)state;
+    assert_null(json_object_get(root, "simulated"));
+    assert_int_equal(errors_of(root), 0);
+    /* what the writer puts in a report from a boot */
+    json_object_set_new(root, "simulated", json_false());
+    json_object_set_new(root, "simulation", json_null());
+    assert_int_equal(errors_of(root), 0);
+    json_object_set(root, "simulation", sim);
+    expect_error(root, "simulation", "is an object, but simulated is false");
+    json_object_del(root, "simulated");
+    expect_error(root, "simulation", "is an object, but simulated is absent");
+    json_object_set_new(root, "simulation", json_integer(1));
+    expect_error(root, "simulation", "expected an object or null, found an integer");
+    /* true with the object: valid; other keys in it are the writer's to add */
+    json_object_set_new(root, "simulated", json_true());
+    json_object_set_new(sim, "host_threads", json_integer(8));
+    json_object_set(root, "simulation", sim);
+    assert_int_equal(errors_of(root), 0);
+    json_decref(sim);
+    json_decref(root);
+}
+
 static void test_broken_fixture_files(void **state)
 {
     static const struct {
@@ -281,13 +345,15 @@ static void test_broken_fixture_files(void **state)
         { "p99-above-max.json", "experiments[2].results[0].metrics.latency.p99", "above max" },
         { "cpu-count-mismatch.json", "topology.cpu_count", "but cpus has 2 entries" },
         { "unknown-status.json", "experiments[1].status", "unknown status word" },
+        { "simulated-without-simulation.json", "simulation", "is null, but simulated is true" },
+        { "simulation-seed-not-integer.json", "simulation.seed", "expected an integer" },
     };
     size_t i;
     char name[128];
     (void)state;
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         snprintf(name, sizeof(name), "broken/%s", cases[i].file);
-        json_t *root = fixture(name);
+        json_t *root = fixture_document(name);
         expect_error(root, cases[i].path, cases[i].needle);
         json_decref(root);
     }
@@ -308,6 +374,8 @@ int main(void)
         cmocka_unit_test(test_stale_reads_checked),
         cmocka_unit_test(test_duplicate_experiment_id),
         cmocka_unit_test(test_many_problems_are_capped),
+        cmocka_unit_test(test_simulation_required_when_simulated),
+        cmocka_unit_test(test_simulation_only_when_simulated),
         cmocka_unit_test(test_broken_fixture_files),
     };
     return cmocka_run_group_tests_name("report_validate", tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /*
  * tlbscope-report show and html, and the pieces they print with (tables,
  * JSON paths, wrapping). Checks what a reader relies on: the IPI matrix and
- * class summary, hypervisor/emulation warnings, 100-column text, an HTML
+ * class summary, hypervisor/emulation/simulation warnings, 100-column text, an HTML
  * page without scripts or network references, with escaped report text.
  * Run from the repository root.
  */
@@ -20,19 +20,8 @@
 #include "reports/tool/show.h"
 #include "reports/tool/table.h"
 #include "reports/tool/units.h"
+#include "tests/host/report_fixture.h"
 
-#define FIXTURES "tests/fixtures/reports/"
-
-static json_t *document(const char *name)
-{
-    struct load_result r;
-    char path[256];
-    snprintf(path, sizeof(path), FIXTURES "%s", name);
-    load_file(path, &r);
-    if (r.status != LOAD_OK)
-        fail_msg("%s: %s", path, r.message);
-    return r.root;
-}
 
 static struct m_report *model_of_doc(json_t *root, const char *label)
 {
@@ -91,7 +80,7 @@ static void assert_width(const char *text, size_t max)
 
 static void test_show_hardware_report(void **state)
 {
-    struct m_report *r = model_of_doc(document("synthetic-epyc7763-2s-hw.json"), "A");
+    struct m_report *r = model_of_doc(fixture_document("synthetic-epyc7763-2s-hw.json"), "A");
     char *text = show_text(r);
     (void)state;
     assert_non_null(strstr(text, "Machine   Supermicro AS -2124US-TNRP\n"));
@@ -117,7 +106,7 @@ static void test_show_hardware_report(void **state)
 
 static void test_show_virtualised_report(void **state)
 {
-    struct m_report *r = model_of_doc(document("qemu-tcg-smp2-all.json"), "A");
+    struct m_report *r = model_of_doc(fixture_document("qemu-tcg-smp2-all.json"), "A");
     char *text = show_text(r);
     (void)state;
     assert_non_null(strstr(text, "WARNING   virtualised: hypervisor \"TCGTCGTCGTCG\""));
@@ -133,9 +122,45 @@ static void test_show_virtualised_report(void **state)
     model_free(r);
 }
 
+static void test_show_simulated_report(void **state)
+{
+    json_t *root = fixture_document("sim/sim-epyc7763-smp8.json");
+    struct m_report *r = model_of_doc(json_deep_copy(root), "A");
+    char *text = show_text(r);
+    (void)state;
+    assert_non_null(strstr(text, "Machine   none: simulated by tlbscope-sim, profile epyc-7763 "
+                                 "(AMD EPYC 7763 64-Core Processor)\n"));
+    assert_non_null(strstr(text, "WARNING   simulated by tlbscope-sim: timings are the model's, "
+                                 "not hardware's\n          model \"tlbscope strict TLB model\" "
+                                 "v1, profile epyc-7763, seed 12345\n"));
+    assert_null(strstr(text, "errata")); /* none modelled */
+    /* no hypervisor: the virtualised warning must not stand in for it */
+    assert_null(strstr(text, "virtualised"));
+    /* every experiment: its table row and its section heading */
+    assert_non_null(strstr(text, "ipi_roundtrip            SUCCESS      56       0      0  "
+                                 "[SIMULATED]\n"));
+    assert_int_equal(count(text, "SUCCESS") - count(text, "Result: SUCCESS"), 7 * 2);
+    assert_int_equal(count(text, "[SIMULATED]"), 7 * 2);
+    assert_non_null(strstr(text, "== ipi_roundtrip: IPI round trip per initiator/target pair (send "
+                                 "to acknowledgement) [SIMULATED]\n"));
+    assert_width(text, 100);
+    free(text);
+    model_free(r);
+
+    /* errata are named, on a line of their own */
+    json_object_set_new(json_object_get(root, "simulation"), "errata",
+                        json_pack("[s,s]", "invlpg_ignores_global", "tlbsync_early"));
+    r = model_of_doc(root, "A");
+    text = show_text(r);
+    assert_non_null(strstr(text, "seed 12345\n          errata modelled: invlpg_ignores_global, "
+                                 "tlbsync_early (the model misbehaves on purpose)\n"));
+    free(text);
+    model_free(r);
+}
+
 static void test_show_large_ipi_uses_classes(void **state)
 {
-    json_t *root = document("synthetic-epyc7763-2s-hw.json");
+    json_t *root = fixture_document("synthetic-epyc7763-2s-hw.json");
     json_t *results = json_object_get(json_array_get(json_object_get(root, "experiments"), 0),
                                       "results");
     json_t *proto = json_array_get(results, 0);
@@ -159,8 +184,8 @@ static void test_show_large_ipi_uses_classes(void **state)
 
 static void test_html_is_self_contained(void **state)
 {
-    struct m_report *r[2] = { model_of_doc(document("qemu-tcg-smp4-all.json"), "A"),
-                              model_of_doc(document("synthetic-epyc7763-2s-hw.json"), "B") };
+    struct m_report *r[2] = { model_of_doc(fixture_document("qemu-tcg-smp4-all.json"), "A"),
+                              model_of_doc(fixture_document("synthetic-epyc7763-2s-hw.json"), "B") };
     char *page = html_text(r, 2);
     (void)state;
     assert_true(strncmp(page, "<!DOCTYPE html>", 15) == 0);
@@ -184,9 +209,38 @@ static void test_html_is_self_contained(void **state)
     model_free(r[1]);
 }
 
+static void test_html_simulated_reports(void **state)
+{
+    struct m_report *r[2] = { model_of_doc(fixture_document("sim/sim-epyc7763-smp8.json"), "A"),
+                              model_of_doc(fixture_document("sim/sim-epyc7763-smp8-seed2.json"), "B") };
+    char *page = html_text(r, 2);
+    (void)state;
+    assert_non_null(strstr(page, "<title>tlbscope: 2 reports (SIMULATED)</title>"));
+    assert_non_null(strstr(page, "2 reports (SIMULATED)</h1>"));
+    assert_non_null(strstr(page, "<div class=\"simulated\"><span class=\"badge sim\">SIMULATED"
+                                 "</span> <strong>Simulated reports: the timings are the model's, "
+                                 "not any hardware's.</strong>"));
+    assert_non_null(strstr(page, "<li>report A: tlbscope-sim, model &quot;tlbscope strict TLB "
+                                 "model&quot; v1, profile epyc-7763, seed 12345</li>"));
+    /* machine table: flagged, never the hardware badge */
+    assert_non_null(strstr(page, "<span class=\"badge sim\">SIMULATED: profile epyc-7763, seed "
+                                 "12345</span>"));
+    assert_non_null(strstr(page, "<td>none (simulated)</td>"));
+    assert_null(strstr(page, "badge hw"));
+    /* per experiment: overview and status badges, chart legends, heatmap titles, data cells */
+    assert_true(count(page, "<span class=\"badge sim\">SIMULATED</span>") >= 2 * 7 * 2);
+    assert_non_null(strstr(page, "A conc (sim.^)"));
+    assert_non_null(strstr(page, "IPI round trip p50, report B (sim.^)"));
+    assert_non_null(strstr(page, "^ simulated"));
+    assert_true(count(page, "^</td>") > 50);
+    free(page);
+    model_free(r[0]);
+    model_free(r[1]);
+}
+
 static void test_html_escapes_report_text(void **state)
 {
-    json_t *root = document("qemu-tcg-smp2-all.json");
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     struct m_report *r;
     char *page;
     (void)state;
@@ -206,7 +260,7 @@ static void test_html_escapes_report_text(void **state)
 
 static void test_html_of_empty_report(void **state)
 {
-    struct m_report *r = model_of_doc(document("qemu-tcg-smp2-foundation.json"), "A");
+    struct m_report *r = model_of_doc(fixture_document("qemu-tcg-smp2-foundation.json"), "A");
     char *page = html_text(&r, 1);
     (void)state;
     assert_non_null(strstr(page, "No experiments in these reports."));
@@ -297,8 +351,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_show_hardware_report),
         cmocka_unit_test(test_show_virtualised_report),
+        cmocka_unit_test(test_show_simulated_report),
         cmocka_unit_test(test_show_large_ipi_uses_classes),
         cmocka_unit_test(test_html_is_self_contained),
+        cmocka_unit_test(test_html_simulated_reports),
         cmocka_unit_test(test_html_escapes_report_text),
         cmocka_unit_test(test_html_of_empty_report),
         cmocka_unit_test(test_table_formats),
