@@ -51,6 +51,13 @@ static const struct key_spec keys[] = {
     { "progress", K_BOOL, 0, 0, NULL, OFF(progress), "on", "print progress while measuring" },
     { "console_json", K_BOOL, 0, 0, NULL, OFF(console_json), "off",
       "also print the JSON report on the console between markers" },
+    { "global_pages", K_BOOL, 0, 0, NULL, OFF(global_pages), "off",
+      "map the test pages global, as kernel mappings are without PTI (flush_tlb_kernel_range): "
+      "INVLPG must drop global entries, full flushes are global; pti, lazy and INVLPGB "
+      "experiments (user mappings) are skipped" },
+    { "pti", K_BOOL, 0, 0, NULL, OFF(pti), "off",
+      "invlpgb_range: invalidate the user PCID too, as Linux does under page-table isolation "
+      "(needs PCID; pti_double_invalidation measures both anyway)" },
     { "cpus", K_CPULIST, 0, 0, NULL, 0, "all",
       "CPUs that take part, e.g. 0-7,16 (CPU 0, the BSP, always does)" },
     { "experiments", K_NAMELIST, 0, 0, NULL, 0, "all",
@@ -751,6 +758,8 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_kv_u64(w, "initiator", cfg->initiator);
     jw_kv_bool(w, "progress", cfg->progress);
     jw_kv_bool(w, "console_json", cfg->console_json);
+    jw_kv_bool(w, "global_pages", cfg->global_pages);
+    jw_kv_bool(w, "pti", cfg->pti);
     jw_key(w, "cpus");
     if (cfg->cpus.all) {
         jw_str(w, "all");

@@ -76,6 +76,8 @@ struct config {
     uint32_t emulate;        /* EMULATE_* bits (test-only) */
     bool progress;
     bool console_json;       /* also print the JSON report on the console */
+    bool global_pages;       /* test pages global, as kernel mappings without PTI */
+    bool pti;                /* invlpgb_range: the user PCID too, as under page-table isolation */
     struct cpu_list cpus;    /* CPUs that take part; all by default */
     uint32_t experiment_count; /* 0: all experiments */
     char experiments[CONFIG_MAX_EXPERIMENTS][CONFIG_NAME_LEN];

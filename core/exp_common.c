@@ -93,6 +93,9 @@ bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
     if (!r->mem || !shootdown_init(sd, r->smp, r->mem, r->run->cfg.ceiling))
         return false;
     sd->full_uses_invpcid = m->full_flush && str_eq(m->full_flush, "invpcid_single_context");
+    sd->flush_global_invpcid = m->invpcid_probe_ok;
+    sd->global_pages = r->run->cfg.global_pages;
+    sd->pcid_enabled = m->pcid_enabled;
     sd->cr3_root = r->run->method.cr3_root;
     sd->kernel_pcid = m->kernel_pcid;
     sd->user_pcid = m->user_pcid;

@@ -5,9 +5,12 @@
  * remaps the range and invalidates it everywhere with
  *   invlpgb  INVLPGB per chunk of at most the CPU's maximum count (CPUID
  *            8000_0008 EDX[15:0] + 1; Linux broadcast_tlb_flush() chunks the
- *            same way), with PTI once per PCID (kernel, then user), then one
- *            TLBSYNC, all on the initiator;
- *   ipi      the concurrent IPI shootdown of the same range to all CPUs.
+ *            same way) until the whole range is covered, then one TLBSYNC,
+ *            all on the initiator; with pti=on (and PCID) each chunk twice,
+ *            for the kernel and the user PCID, as Linux does under PTI;
+ *   ipi      the concurrent IPI shootdown of the same range to all CPUs:
+ *            INVLPG per 4 KiB or 2 MiB page up to the ceiling, a full flush
+ *            above it and for the whole-PCID form.
  * Forms: `pages` (1 .. 512 4 KiB pages), `stride_2m` (1 .. 4 2 MiB pages,
  * ECX[31]) and `pcid` (the whole-PCID form, no address). Time: from just
  * after the PTE change to the end of TLBSYNC (or the last ack).
@@ -26,10 +29,9 @@
 #include "core/atomic.h"
 #include "core/exp_common.h"
 #include "core/experiments.h"
+#include "core/mutant.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
-
-#define MAX_OPS 80
 
 static const uint32_t page_counts[] = { 1, 2, 4, 8, 16, 32, 64, 512 };
 static const uint32_t big_counts[] = { 1, 2, 4 };
@@ -49,7 +51,7 @@ static uint32_t max_pages(struct runner *r)
 static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
     const struct cpu_features *f = &r->run->cpu;
-    if (!runner_need_test_region(r, reason, cap))
+    if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap))
         return false;
     if (f->invlpgb && r->run->method.invlpgb_probe_ok)
         return true;
@@ -86,8 +88,10 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
         return false;
     record_note(rec, "INVLPGB maximum %u pages per instruction%s", st->max_pages,
                 r->emulated ? " (emulated value, as Zen 3/4 report)" : " (CPUID 8000_0008 EDX)");
-    if (!r->run->method.pcid_enabled)
-        record_note(rec, "no PCID: one INVLPGB per chunk (no kernel/user pair), PCID field unused");
+    if (r->run->cfg.pti && r->run->method.pcid_enabled)
+        record_note(rec, "pti=on: every INVLPGB is issued for the kernel and the user PCID");
+    else if (r->run->cfg.pti)
+        record_note(rec, "pti=on, but no PCID: one INVLPGB per chunk, PCID field unused");
     if (!r->mem->has_2m)
         record_note(rec, "no 2 MiB test pages could be allocated: stride_2m form skipped");
     return point_list_reserve(&rec->results, npoints);
@@ -96,24 +100,29 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
 enum form { FORM_PAGES = 0, FORM_STRIDE_2M, FORM_PCID };
 static const char *const form_names[] = { "pages", "stride_2m", "pcid" };
 
-/* The INVLPGB path of one sample: chunks, twice under PTI, one TLBSYNC. */
+/* The INVLPGB path of one sample: the whole range in chunks (per PCID under PTI), one TLBSYNC. */
 static void invlpgb_flush(struct ib_state *st, enum form form, uint32_t count, bool pcid_on)
 {
-    struct invlpgb_op ops[MAX_OPS];
-    uint32_t n, i, pass;
+    struct invlpgb_range range;
+    struct invlpgb_op op;
+    uint32_t pass;
     for (pass = 0; pass < (pcid_on && st->sd.pti != PTI_OFF ? 2u : 1u); pass++) {
         uint16_t pcid = (uint16_t)(pass ? st->sd.user_pcid : st->sd.kernel_pcid);
         if (form == FORM_PCID) {
-            ops[0] = invlpgb_encode_pcid(pcid_on ? pcid : 0);
-            n = 1;
-        } else {
-            n = invlpgb_chunk(form == FORM_PAGES ? testmem_va(0) : testmem_va_2m(0), count,
-                              form == FORM_STRIDE_2M, st->max_pages, pcid, pcid_on, ops, MAX_OPS);
+            op = invlpgb_encode_pcid(pcid_on ? pcid : 0);
+            invlpgb_raw(op.rax, op.ecx, op.edx);
+            continue;
         }
-        for (i = 0; i < n; i++)
-            invlpgb_raw(ops[i].rax, ops[i].ecx, ops[i].edx);
+        invlpgb_range_init(&range, form == FORM_PAGES ? testmem_va(0) : testmem_va_2m(0), count,
+                           form == FORM_STRIDE_2M, st->max_pages, pcid, pcid_on);
+        while (invlpgb_range_next(&range, &op)) {
+            if (MUTANT(invlpgb_truncate) && range.left == 0 && count > st->max_pages)
+                break; /* the last chunk of a multi-chunk range is lost */
+            invlpgb_raw(op.rax, op.ecx, op.edx);
+        }
     }
-    tlbsync(); /* waits only for this CPU's INVLPGBs: no migration in between */
+    if (!MUTANT(skip_tlbsync))
+        tlbsync(); /* waits only for this CPU's INVLPGBs: no migration in between */
 }
 
 static bool sample_point(struct runner *r, struct ib_state *st, enum form form, uint32_t count,
@@ -134,11 +143,14 @@ static bool sample_point(struct runner *r, struct ib_state *st, enum form form, 
         if (use_invlpgb) {
             invlpgb_flush(st, form, count, pcid_on);
             t = tsc_now() - t0;
-        } else if (large || form == FORM_PCID) {
-            /* the IPI way for these forms: a full flush on every CPU */
-            t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, TEST_PAGES, 0);
+        } else if (form == FORM_PCID) {
+            /* the IPI way to drop a whole PCID: a full flush on every CPU */
+            t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, verify_count,
+                                FLUSH_ALL);
         } else {
-            t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, count, 0);
+            /* INVLPG per page, of the form's stride (a full flush above the ceiling) */
+            t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, count,
+                                large ? FLUSH_STRIDE_2M : 0);
         }
         if (!t)
             return false;
@@ -168,9 +180,10 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
     const uint32_t npc = (uint32_t)(sizeof(page_counts) / sizeof(page_counts[0]));
     const uint32_t nbc = (uint32_t)(sizeof(big_counts) / sizeof(big_counts[0]));
     planned = 2 * (npc + (r->mem->has_2m ? nbc : 0) + 1);
-    st->sd.pti = r->run->method.pcid_enabled ? PTI_INVPCID : PTI_OFF;
-    if (!r->run->cpu.invpcid)
-        st->sd.pti = r->run->method.pcid_enabled ? PTI_DEFERRED : PTI_OFF;
+    /* Linux issues the user-PCID INVLPGB only under PTI, which AMD CPUs run without */
+    st->sd.pti = PTI_OFF;
+    if (r->run->cfg.pti && r->run->method.pcid_enabled)
+        st->sd.pti = r->run->cpu.invpcid ? PTI_INVPCID : PTI_DEFERRED;
     for (form = FORM_PAGES; form <= FORM_PCID; form++) {
         const uint32_t *counts = form == FORM_PAGES ? page_counts : form == FORM_STRIDE_2M ? big_counts : page_counts;
         uint32_t ncounts = form == FORM_PAGES ? npc : form == FORM_STRIDE_2M ? nbc : 1;

@@ -63,7 +63,7 @@ static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emul
         fmt_into(reason, cap, "PCID present but CR4.PCIDE could not be enabled for the run");
         return false;
     }
-    return runner_need_test_region(r, reason, cap);
+    return runner_need_test_region(r, reason, cap) && runner_need_user_mappings(r, reason, cap);
 }
 
 static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **state)

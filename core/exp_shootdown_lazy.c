@@ -55,7 +55,8 @@ struct lazy_state {
 static bool lz_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
     *emulated = r->run->method.full_flush_emulated;
-    return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
+    return runner_need_test_region(r, reason, cap) && runner_need_user_mappings(r, reason, cap) &&
+           runner_need_cpus(r, 2, reason, cap);
 }
 
 static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **state)

@@ -17,7 +17,7 @@ void method_choose_pcids(struct run *r);
  * and picks the full-flush method from it.
  */
 void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint32_t tlbsync);
-/* Deadline for one answer from one CPU, in ms: under emulation a vCPU may wait for the host. */
+/* Deadline for one answer from one CPU, in ms: a vCPU or a modelled CPU may wait for the host. */
 uint64_t method_answer_timeout_ms(const struct run *r);
 
 #endif

@@ -357,6 +357,7 @@ static void write_method(struct json_writer *w, const struct run *r)
     }
     jw_kv_u64(w, "paging_levels", m->paging_levels);
     jw_kv_u64(w, "test_pages", m->test_pages);
+    jw_kv_str(w, "test_mappings", r->cfg.global_pages ? "global" : "user");
     jw_kv_u64(w, "samples", r->cfg.samples);
     jw_kv_u64(w, "warmup", r->cfg.warmup);
     jw_kv_str(w, "profile", profile_name(r->cfg.profile));
@@ -388,6 +389,7 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
     for (i = 0; i < s->errata_count; i++)
         jw_str(w, s->errata[i]);
     jw_array_end(w);
+    jw_kv_str(w, "cpuid_override", s->cpuid_override);
     jw_object_end(w);
 }
 

@@ -46,6 +46,7 @@ struct simulation_info {
     uint32_t tlb_sets, tlb_ways;
     uint32_t errata_count;
     const char *errata[SIM_MAX_ERRATA];
+    const char *cpuid_override; /* a profile leaf changed on the command line, or NULL */
 };
 
 struct method_info {

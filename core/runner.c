@@ -98,6 +98,15 @@ bool runner_need_test_region(struct runner *r, char *reason, size_t cap)
     return false;
 }
 
+bool runner_need_user_mappings(struct runner *r, char *reason, size_t cap)
+{
+    if (!r->run->cfg.global_pages)
+        return true;
+    fmt_into(reason, cap, "global_pages=on: the test pages are kernel (global) mappings; this "
+                          "experiment measures user mappings");
+    return false;
+}
+
 uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint32_t *out,
                                           uint32_t cap)
 {

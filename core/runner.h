@@ -77,6 +77,8 @@ uint32_t runner_usable_count(struct runner *r);
  */
 bool runner_need_cpus(struct runner *r, uint32_t min, char *reason, size_t cap);
 bool runner_need_test_region(struct runner *r, char *reason, size_t cap);
+/* False under global_pages=on, for experiments that measure user mappings (PCIDs, lazy mm). */
+bool runner_need_user_mappings(struct runner *r, char *reason, size_t cap);
 /* Samples per point and warm-up from the configuration. */
 uint32_t runner_samples(const struct runner *r);
 uint32_t runner_warmup(const struct runner *r);

@@ -5,6 +5,7 @@
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
 #include "core/ipi.h"
+#include "core/mutant.h"
 #include "core/timing.h"
 
 /* The protocol the IPI handlers serve; one experiment at a time uses it. */
@@ -48,30 +49,55 @@ void shootdown_release(struct shootdown *sd)
 
 static uint64_t current_pcid(void) { return read_cr3() & CR3_PCID_MASK; }
 
-/* Linux flush_tlb_local(): everything non-global of the current PCID. */
+/*
+ * Everything, global entries included, in every PCID: Linux
+ * __native_tlb_flush_global(), INVPCID type 2 or else a CR4.PGE toggle (a
+ * CR3 write keeps global entries).
+ */
+static void flush_global(struct shootdown *sd)
+{
+    if (sd->flush_global_invpcid) {
+        invpcid(INVPCID_ALL_INCLUDING_GLOBAL, 0, 0);
+    } else {
+        uint64_t cr4 = read_cr4();
+        write_cr4(cr4 ^ CR4_PGE);
+        write_cr4(cr4);
+    }
+}
+
+/* Linux flush_tlb_local(): everything non-global of the current PCID (global too for kernel pages). */
 static void flush_full(struct shootdown *sd, struct percpu *pc)
 {
-    if (sd->full_uses_invpcid)
+    if (MUTANT(full_flush_noop))
+        return;
+    if (sd->global_pages)
+        flush_global(sd); /* do_flush_tlb_all() of flush_tlb_kernel_range() */
+    else if (sd->full_uses_invpcid)
         invpcid(INVPCID_SINGLE_CONTEXT, current_pcid(), 0);
     else
         flush_local_all();
+    if (MUTANT(no_user_flush))
+        return;
     if (sd->pti == PTI_INVPCID)
         invpcid(INVPCID_SINGLE_CONTEXT, sd->user_pcid, 0);
     else if (sd->pti == PTI_DEFERRED)
         pc->user_flush_pending = 1; /* invalidate_user_asid() */
 }
 
-/* Linux flush_tlb_one_user() per page: the double invalidation under PTI. */
-static void flush_pages(struct shootdown *sd, struct percpu *pc, uint64_t start, uint32_t pages)
+/* Linux flush_tlb_one_user() per page (stride 4 KiB or 2 MiB): the double invalidation under PTI. */
+static void flush_pages(struct shootdown *sd, struct percpu *pc, const struct flush_request *req)
 {
+    uint64_t stride = req->stride_2m ? PAGE_2M : PAGE_4K;
     uint32_t i;
-    for (i = 0; i < pages; i++) {
-        uint64_t va = start + (uint64_t)i * PAGE_4K;
+    if (MUTANT(target_skips_invlpg) && pc->index == 1 && req->initiator != 1)
+        return;
+    for (i = 0; i < req->pages; i++) {
+        uint64_t va = req->start + (uint64_t)i * stride;
         invlpg((const volatile void *)(uintptr_t)va);
-        if (sd->pti == PTI_INVPCID)
+        if (sd->pti == PTI_INVPCID && !MUTANT(no_user_flush))
             invpcid(INVPCID_ADDRESS, sd->user_pcid, va);
     }
-    if (sd->pti == PTI_DEFERRED && pages)
+    if (sd->pti == PTI_DEFERRED && req->pages && !MUTANT(no_user_flush))
         pc->user_flush_pending = 1;
 }
 
@@ -95,7 +121,7 @@ static void flush_tlb_func(struct shootdown *sd, struct percpu *pc, const struct
     if (local == mm_gen)
         return;
     if (!req->full && req->new_tlb_gen == local + 1 && req->new_tlb_gen == mm_gen)
-        flush_pages(sd, pc, req->start, req->pages);
+        flush_pages(sd, pc, req);
     else
         flush_full(sd, pc);
     pc->local_tlb_gen = mm_gen;
@@ -170,12 +196,14 @@ static void flush_handler(struct trap_frame *f)
     gen = load_acquire(&pc->flush.request_gen);
     if (pc->inject_kind == INJECT_SLOW)
         smp_injected_delay(pc);
+    if (MUTANT(ack_before_flush))
+        store_release(&pc->flush.ack_gen, gen);
     flush_tlb_func(sd, pc, &sd->req);
     store_relaxed(&pc->flush.handler_ticks, tsc_now() - t0);
     store_release(&pc->flush.ack_gen, gen);
     /* verification after the acknowledgement: it is not part of the time */
     if (sd->req.flags & FLUSH_VERIFY) {
-        shootdown_verify_self(sd, pc, sd->req.first_page, sd->req.pages, false);
+        shootdown_verify_self(sd, pc, sd->req.first_page, sd->req.pages, sd->req.stride_2m);
         /*
          * Not verify_gen: that one counts VEC_VERIFY requests, and the two
          * sequences can hold the same number (seen under ThreadSanitizer:
@@ -272,6 +300,20 @@ static bool should_flush(struct shootdown *sd, struct percpu *t, uint32_t flags)
     }
 }
 
+/* Linux get_flush_tlb_info(): the range, and a full flush above the ceiling (in stride pages). */
+static void set_request(struct flush_request *req, const struct percpu *self, uint32_t first,
+                        uint32_t pages, uint32_t flags, uint64_t gen, uint32_t ceiling)
+{
+    req->stride_2m = (flags & FLUSH_STRIDE_2M) != 0;
+    req->start = req->stride_2m ? testmem_va_2m(first) : testmem_va(first);
+    req->first_page = first;
+    req->pages = pages;
+    req->flags = flags;
+    req->initiator = self->index;
+    req->new_tlb_gen = gen;
+    req->full = (flags & FLUSH_ALL) || pages > ceiling;
+}
+
 uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t n,
                          enum flush_order order, uint32_t first, uint32_t pages, uint32_t flags)
 {
@@ -283,13 +325,9 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     bool lost = false;
 
     gen = add_fetch(&sd->mm.tlb_gen, 1); /* inc_mm_tlb_gen(): a full barrier */
-    req->start = testmem_va(first);
-    req->first_page = first;
-    req->pages = pages;
-    req->flags = flags;
-    req->initiator = self->index;
-    req->new_tlb_gen = gen;
-    req->full = pages > sd->ceiling;
+    set_request(req, self, first, pages, flags, gen, sd->ceiling);
+    if (MUTANT(swap_order))
+        order = order == ORDER_SEQUENTIAL ? ORDER_CONCURRENT : ORDER_SEQUENTIAL;
 
     t0 = tsc_now();
     if (order == ORDER_SEQUENTIAL)
@@ -330,7 +368,8 @@ bool shootdown_wait_verified(struct shootdown *sd)
     uint64_t deadline = tsc_now() + s->timeout_ticks;
     bool ok = true;
     uint32_t i;
-    shootdown_verify_self(sd, this_percpu(), sd->req.first_page, sd->req.pages, false);
+    shootdown_verify_self(sd, this_percpu(), sd->req.first_page, sd->req.pages,
+                          sd->req.stride_2m);
     for (i = 0; i < sd->nsent; i++) {
         struct percpu *t = s->cpu[sd->sent[i]];
         if (!wait_u64_eq(&t->flush.flush_verified_gen, sd->req.new_tlb_gen, deadline)) {
@@ -346,13 +385,7 @@ void shootdown_flush_local(struct shootdown *sd, uint32_t first, uint32_t pages)
 {
     struct percpu *self = this_percpu();
     struct flush_request *req = &sd->req;
-    req->start = testmem_va(first);
-    req->first_page = first;
-    req->pages = pages;
-    req->flags = 0;
-    req->initiator = self->index;
-    req->new_tlb_gen = add_fetch(&sd->mm.tlb_gen, 1);
-    req->full = pages > sd->ceiling;
+    set_request(req, self, first, pages, 0, add_fetch(&sd->mm.tlb_gen, 1), sd->ceiling);
     flush_tlb_func(sd, self, req);
 }
 
@@ -425,11 +458,24 @@ void shootdown_set_lazy(struct shootdown *sd, const uint32_t *cpus, uint32_t n, 
     }
 }
 
-/* Runs on every CPU: a full flush and the current generation. */
+/*
+ * Runs on every CPU: a flush of every context the experiments use and the
+ * current generation. Every PCID, not only the current one: a user-PCID
+ * entry left from an earlier point would be loaded, without a flush, by the
+ * next return to user (SWITCH_TO_USER_CR3 sets NOFLUSH when nothing is
+ * pending), and read as stale.
+ */
 static int64_t sync_cpu(struct percpu *pc, void *arg)
 {
     struct shootdown *sd = arg;
-    flush_local_all();
+    if (sd->global_pages) {
+        flush_global(sd);
+    } else if (sd->pcid_enabled) {
+        write_cr3(sd->cr3_root | sd->user_pcid);
+        write_cr3(sd->cr3_root | sd->kernel_pcid);
+    } else {
+        flush_local_all();
+    }
     pc->local_tlb_gen = load_acquire(&sd->mm.tlb_gen);
     pc->user_flush_pending = 0;
     store_relaxed(&pc->tlbs.is_lazy, 0);

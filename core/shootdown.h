@@ -37,15 +37,18 @@ enum pti_mode { PTI_OFF = 0, PTI_INVPCID, PTI_DEFERRED };
 
 #define FLUSH_FREED_TABLES (1u << 0) /* page tables were freed: lazy CPUs must flush now */
 #define FLUSH_VERIFY (1u << 1)       /* targets verify the range right after acknowledging */
+#define FLUSH_STRIDE_2M (1u << 2)    /* the range is of the 2 MiB test pages (stride_shift 21) */
+#define FLUSH_ALL (1u << 3)          /* a full flush whatever the size (Linux TLB_FLUSH_ALL) */
 
 struct flush_request {
     uint64_t start;         /* first virtual address */
-    uint32_t pages;
-    uint32_t first_page;    /* test-region index of `start` */
+    uint32_t pages;         /* of the stride: 4 KiB, or 2 MiB with FLUSH_STRIDE_2M */
+    uint32_t first_page;    /* test-region index of `start` (in its bank of 4 KiB or 2 MiB pages) */
     uint32_t flags;
     uint32_t initiator;
     uint64_t new_tlb_gen;
-    uint8_t full;           /* pages > ceiling: one full flush instead of INVLPGs */
+    uint8_t full;           /* pages > ceiling, or FLUSH_ALL: one full flush instead of INVLPGs */
+    uint8_t stride_2m;
 } __attribute__((aligned(CACHE_LINE)));
 
 struct mm_generation {
@@ -66,6 +69,9 @@ struct shootdown {
     struct testmem *tm;
     uint32_t ceiling;
     bool full_uses_invpcid;    /* INVPCID single-context instead of a CR3 reload */
+    bool flush_global_invpcid; /* a global flush is INVPCID type 2 (else a CR4.PGE toggle) */
+    bool global_pages;         /* test pages are global (kernel mappings): full flushes are global */
+    bool pcid_enabled;         /* kernel and user PCIDs exist: synchronising flushes both */
     enum lazy_policy lazy;
     enum pti_mode pti;
     uint64_t cr3_root;         /* for the PCID switches of the PTI variants */
@@ -88,7 +94,9 @@ bool shootdown_sync_all(struct shootdown *sd);
 
 /*
  * One shootdown of test pages [first, first + pages) to `targets`, in the
- * given order. The caller has already remapped the pages (testmem_flip).
+ * given order (of the 2 MiB pages with FLUSH_STRIDE_2M; FLUSH_ALL makes it
+ * a full flush on every CPU). The caller has already remapped the pages
+ * (testmem_flip).
  * Returns the ticks from just after the PTE change to the last
  * acknowledgement on the initiator's clock, or 0 when a target did not
  * answer (it is then marked and the caller drops it).

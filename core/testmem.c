@@ -24,6 +24,7 @@ bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc,
     void *banks, *big;
     mem_zero(tm, sizeof(*tm));
     tm->pt = pt;
+    tm->leaf_flags = TEST_PTE_FLAGS;
     banks = alloc(ctx, 2ull * TEST_PAGES * PAGE_4K, PAGE_4K);
     if (!banks)
         return false;
@@ -69,7 +70,7 @@ void testmem_flip(struct testmem *tm, uint32_t first, uint32_t count)
         *frame_word(tm->frame[bank], i, PAGE_4K) = sig;
         store_relaxed(&tm->expected[i], sig);
         /* the PTE store comes after the data it exposes (x86 keeps store order) */
-        store_release(&tm->pte[i], (tm->frame[bank] + (uint64_t)i * PAGE_4K) | TEST_PTE_FLAGS);
+        store_release(&tm->pte[i], (tm->frame[bank] + (uint64_t)i * PAGE_4K) | tm->leaf_flags);
         tm->bank_of[i] = (uint8_t)bank;
     }
 }
@@ -84,9 +85,19 @@ void testmem_flip_2m(struct testmem *tm, uint32_t first, uint32_t count)
         *frame_word(tm->big_frame[bank], i, PAGE_2M) = sig;
         store_relaxed(&tm->big_expected[i], sig);
         store_release(&tm->pde_2m[i],
-                      (tm->big_frame[bank] + (uint64_t)i * PAGE_2M) | TEST_PTE_FLAGS | PTE_PS);
+                      (tm->big_frame[bank] + (uint64_t)i * PAGE_2M) | tm->leaf_flags | PTE_PS);
         tm->big_bank_of[i] = (uint8_t)bank;
     }
+}
+
+void testmem_set_global(struct testmem *tm, bool global)
+{
+    uint32_t i;
+    tm->leaf_flags = TEST_PTE_FLAGS | (global ? PTE_G : 0);
+    for (i = 0; i < TEST_PAGES; i++)
+        store_release(&tm->pte[i], (tm->pte[i] & ~PTE_G) | (global ? PTE_G : 0));
+    for (i = 0; tm->has_2m && i < TEST_2M_PAGES; i++)
+        store_release(&tm->pde_2m[i], (tm->pde_2m[i] & ~PTE_G) | (global ? PTE_G : 0));
 }
 
 static uint32_t check(const volatile uint64_t *expected, uint64_t (*va_of)(uint32_t),

@@ -11,7 +11,9 @@
  * TEST_2M_VA_BASE do the same with 2 MiB frames for the INVLPGB stride form.
  *
  * The mappings are non-global, like user mappings in Linux: a CR3 reload
- * flushes them. The identity map of the rest of memory is global.
+ * flushes them. With global_pages=on they are global instead, like kernel
+ * mappings without PTI: only INVLPG, INVPCID type 2 or a CR4.PGE toggle drop
+ * them. The identity map of the rest of memory is global.
  */
 #ifndef TLBSCOPE_CORE_TESTMEM_H
 #define TLBSCOPE_CORE_TESTMEM_H
@@ -39,6 +41,7 @@ struct testmem {
     volatile uint64_t big_expected[TEST_2M_PAGES];
     uint64_t generation;
     bool has_2m;
+    uint64_t leaf_flags;       /* PTE flags of every test mapping (PTE_G with global pages) */
 };
 
 /* Memory for frames, supplied by the platform: `bytes` at `align`, identity-mapped. */
@@ -55,6 +58,11 @@ static inline uint64_t testmem_va_2m(uint32_t page) { return TEST_2M_VA_BASE + (
  * CPU at a time (the initiator).
  */
 void testmem_flip(struct testmem *tm, uint32_t first, uint32_t count);
+/*
+ * Makes every test mapping global (or not). Before any CPU caches them: the
+ * caller runs it once, before the APs start.
+ */
+void testmem_set_global(struct testmem *tm, bool global);
 void testmem_flip_2m(struct testmem *tm, uint32_t first, uint32_t count);
 
 struct stale_hit {

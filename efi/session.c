@@ -136,6 +136,8 @@ bool session_run(struct run *r)
         return true;
     }
     env.cr3 = (uint64_t)(uintptr_t)s.tables.pt.root;
+    if (r->cfg.global_pages)
+        testmem_set_global(&s.tables.mem, true);
     r->method.cr3_root = env.cr3;
     method_choose_pcids(r);
     env.pcide = r->method.pcid_enabled;

@@ -27,6 +27,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: tlbscope-sim [--cpu NAME] [--cpus N] [--seed N] [--out DIR]\n"
             "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N] [--invlpgb-delay N]\n"
+            "                    [--invlpgb-max N]\n"
             "                    [key=value ...]\n"
             "Runs tlbscope on a modelled machine: host threads as CPUs, each with a strict TLB\n"
             "model (only architectural invalidations remove entries; speculative fills; INVLPGB\n"
@@ -42,6 +43,8 @@ static void usage(FILE *out)
             "                     tlbsync_early (negative tests: the verifier must catch them)\n"
             "  --spec N           speculative fills per 65536 model events (1024)\n"
             "  --invlpgb-delay N  model events before a pending INVLPGB lands, at most (20000)\n"
+            "  --invlpgb-max N    pages per INVLPGB (CPUID 8000_0008 EDX[15:0] + 1), 1 to 65536,\n"
+            "                     instead of the profile's; the report records the change\n"
             "  key=value          any tlbscope configuration key; --help-keys lists them\n"
             "Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.\n",
             DEFAULT_PROFILE, TLBM_MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
@@ -138,6 +141,11 @@ int main(int argc, char **argv)
             if (!parse_u64(v, &n) || n > 100000000)
                 return bad("--invlpgb-delay wants 0 to 100000000, not '%s'", v);
             o.model.invlpgb_max_delay = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--invlpgb-max") == 0 && v) {
+            if (!parse_u64(v, &n) || n < 1 || n > 65536)
+                return bad("--invlpgb-max wants 1 to 65536, not '%s'", v);
+            o.invlpgb_max_pages = (uint32_t)n;
             i++;
         } else if (a[0] != '-' && strchr(a, '=')) {
             size_t len = strlen(a);

@@ -73,6 +73,20 @@ static void print_hook(void *ctx, const char *text)
 
 /* ---- the run ---- */
 
+/* The profile's CPUID, with the INVLPGB maximum count changed when asked. */
+struct cpuid_view {
+    const struct sim_profile *profile;
+    uint32_t invlpgb_max_pages;
+};
+
+static void view_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+    const struct cpuid_view *v = ctx;
+    sim_profile_cpuid((void *)v->profile, leaf, subleaf, regs);
+    if (leaf == 0x80000008 && v->invlpgb_max_pages)
+        regs[3] = (regs[3] & 0xffff0000u) | ((v->invlpgb_max_pages - 1) & 0xffffu);
+}
+
 static void describe(struct run *r, const struct sim_options *o)
 {
     uint32_t bit;
@@ -133,6 +147,8 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
         fprintf(stderr, "tlbscope-sim: out of memory for the page tables\n");
         return false;
     }
+    if (r->cfg.global_pages)
+        testmem_set_global(&s->tm, true);
     /* hardware may walk any present test page at any time: let the model do it too */
     tlbm_add_spec_range(&s->mach.model, TEST_VA_BASE, TEST_PAGES, PAGE_4K);
     if (s->tm.has_2m)
@@ -339,6 +355,8 @@ static bool save(const struct run *r, const char *dir, const struct strbuf *json
 int sim_session_run(const struct sim_options *o)
 {
     static struct sim_session s;
+    static char cpuid_override[96];
+    struct cpuid_view view;
     struct run *r;
     struct strbuf json, text;
     char json_path[1100];
@@ -362,8 +380,21 @@ int sim_session_run(const struct sim_options *o)
     for (i = 0; i < r->warnings.count; i++)
         printf("WARNING: %s: %s\n", r->warnings.items[i].where, r->warnings.items[i].text);
 
-    cpuid_decode(sim_profile_cpuid, (void *)o->profile, &r->cpu);
+    view.profile = o->profile;
+    view.invlpgb_max_pages = o->invlpgb_max_pages;
+    cpuid_decode(view_cpuid, &view, &r->cpu);
     describe(r, o);
+    if (o->invlpgb_max_pages) {
+        if (!r->cpu.invlpgb) {
+            fprintf(stderr, "tlbscope-sim: --invlpgb-max: profile %s has no INVLPGB (CPUID "
+                            "8000_0008 EBX[3] = 0)\n", o->profile->name);
+            return 2;
+        }
+        fmt_into(cpuid_override, sizeof(cpuid_override),
+                 "80000008.edx[15:0] = %u (--invlpgb-max %u)", o->invlpgb_max_pages - 1,
+                 o->invlpgb_max_pages);
+        r->sim.cpuid_override = cpuid_override;
+    }
     r->tsc_hz = sim_calibrate_tsc();
     r->tsc_source = TSC_SRC_HOST_CLOCK;
     timing_set_tsc_hz(r->tsc_hz);

@@ -32,18 +32,26 @@ void invlpgb_decode(const struct invlpgb_op *op, struct invlpgb_decoded *d)
     d->asid = (uint16_t)(op->edx & 0xffffu);
 }
 
-uint32_t invlpgb_chunk(uint64_t start, uint32_t pages, bool stride_2m, uint32_t max_pages,
-                       uint16_t pcid, bool use_pcid, struct invlpgb_op *out, uint32_t cap)
+void invlpgb_range_init(struct invlpgb_range *r, uint64_t start, uint32_t pages, bool stride_2m,
+                        uint32_t max_pages, uint16_t pcid, bool use_pcid)
 {
-    uint64_t stride = stride_2m ? (1ull << 21) : (1ull << 12);
-    uint32_t n = 0;
-    if (max_pages == 0)
-        return 0; /* no INVLPGB: nothing may be issued */
-    while (pages && n < cap) {
-        uint32_t now = pages < max_pages ? pages : max_pages;
-        out[n++] = invlpgb_encode_range(start, now, stride_2m, pcid, use_pcid);
-        start += stride * now;
-        pages -= now;
-    }
-    return n;
+    r->next_va = start;
+    r->left = pages;
+    r->max_pages = max_pages;
+    r->stride_2m = stride_2m;
+    r->pcid = pcid;
+    r->use_pcid = use_pcid;
+}
+
+bool invlpgb_range_next(struct invlpgb_range *r, struct invlpgb_op *op)
+{
+    uint64_t stride = r->stride_2m ? (1ull << 21) : (1ull << 12);
+    uint32_t now;
+    if (r->left == 0 || r->max_pages == 0)
+        return false; /* covered, or no INVLPGB: nothing may be issued */
+    now = r->left < r->max_pages ? r->left : r->max_pages;
+    *op = invlpgb_encode_range(r->next_va, now, r->stride_2m, r->pcid, r->use_pcid);
+    r->next_va += stride * now;
+    r->left -= now;
+    return true;
 }

@@ -44,11 +44,23 @@ struct invlpgb_op invlpgb_encode_range(uint64_t va, uint32_t pages, bool stride_
 struct invlpgb_op invlpgb_encode_pcid(uint16_t pcid);
 void invlpgb_decode(const struct invlpgb_op *op, struct invlpgb_decoded *out);
 /*
- * Splits [start, start + pages * stride) into INVLPGBs of at most
- * max_pages each (Linux broadcast_tlb_flush() clamps the same way).
- * Returns the number of operations written (at most cap).
+ * A range [start, start + pages * stride) as INVLPGBs of at most max_pages
+ * each, issued one after the other until the whole range is covered (Linux
+ * broadcast_tlb_flush() loops the same way: clamp, issue, advance). There is
+ * no bound on the number of operations: a range is never cut short.
  */
-uint32_t invlpgb_chunk(uint64_t start, uint32_t pages, bool stride_2m, uint32_t max_pages,
-                       uint16_t pcid, bool use_pcid, struct invlpgb_op *out, uint32_t cap);
+struct invlpgb_range {
+    uint64_t next_va;
+    uint32_t left;         /* pages not yet covered */
+    uint32_t max_pages;    /* CPUID 8000_0008 EDX[15:0] + 1; 0: no INVLPGB */
+    bool stride_2m;
+    uint16_t pcid;
+    bool use_pcid;
+};
+
+void invlpgb_range_init(struct invlpgb_range *r, uint64_t start, uint32_t pages, bool stride_2m,
+                        uint32_t max_pages, uint16_t pcid, bool use_pcid);
+/* The next operation of the range; false once it is covered (or when max_pages is 0). */
+bool invlpgb_range_next(struct invlpgb_range *r, struct invlpgb_op *op);
 
 #endif

@@ -49,34 +49,57 @@ static void test_encode_stride_and_pcid_form(void **state)
     assert_int_equal(d.pcid, 1);
 }
 
-static void test_chunking_respects_the_maximum(void **state)
+/* Issues a whole range; checks each operation's bound and returns the pages covered, in order. */
+static uint32_t cover(uint64_t start, uint32_t pages, bool stride_2m, uint32_t max, uint32_t *ops)
 {
-    struct invlpgb_op ops[80];
+    struct invlpgb_range r;
+    struct invlpgb_op op;
     struct invlpgb_decoded d;
-    uint32_t n, i, total = 0;
-    uint64_t expect_va = 0x7e0000000000ull;
+    uint64_t stride = stride_2m ? 2ull << 20 : 4096, expect_va = start;
+    uint32_t total = 0;
+    *ops = 0;
+    invlpgb_range_init(&r, start, pages, stride_2m, max, 1, true);
+    while (invlpgb_range_next(&r, &op)) {
+        invlpgb_decode(&op, &d);
+        assert_true(d.pages >= 1 && d.pages <= max);   /* never above CPUID's maximum */
+        assert_true(d.va == expect_va);                 /* contiguous, no gap, no overlap */
+        assert_int_equal(d.stride_2m, stride_2m);
+        assert_int_equal(d.pcid, 1);
+        expect_va += (uint64_t)d.pages * stride;
+        total += d.pages;
+        (*ops)++;
+        assert_true(*ops <= pages);                     /* it ends */
+    }
+    return total;
+}
+
+static void test_ranges_are_covered_whole(void **state)
+{
+    uint32_t pages, max, ops;
     (void)state;
     /* Zen 3/4: EDX[15:0] = 7, so 8 pages per instruction; 33 pages -> 8+8+8+8+1 */
-    n = invlpgb_chunk(0x7e0000000000ull, 33, false, 8, 0, false, ops, 80);
-    assert_int_equal(n, 5);
-    for (i = 0; i < n; i++) {
-        invlpgb_decode(&ops[i], &d);
-        assert_true(d.pages <= 8);
-        assert_true(d.va == expect_va);
-        expect_va += (uint64_t)d.pages * 4096;
-        total += d.pages;
-    }
-    assert_int_equal(total, 33);
+    assert_int_equal(cover(0x7e0000000000ull, 33, false, 8, &ops), 33);
+    assert_int_equal(ops, 5);
+    /* the case that used to stop at 80 operations: 512 pages, 5 per INVLPGB = 103 */
+    assert_int_equal(cover(0x7e0000000000ull, 512, false, 5, &ops), 512);
+    assert_int_equal(ops, 103);
+    assert_int_equal(cover(0x7e0000000000ull, 512, false, 1, &ops), 512);
+    assert_int_equal(ops, 512);
     /* 2 MiB stride advances by 2 MiB per page */
-    n = invlpgb_chunk(0x7e0040000000ull, 3, true, 2, 0, false, ops, 80);
-    assert_int_equal(n, 2);
-    invlpgb_decode(&ops[1], &d);
-    assert_true(d.va == 0x7e0040000000ull + 2 * (2ull << 20));
-    assert_int_equal(d.pages, 1);
+    assert_int_equal(cover(0x7e0040000000ull, 3, true, 2, &ops), 3);
+    assert_int_equal(ops, 2);
+    /* every range the experiments use, with every maximum a CPU could report up to 8 and 65536 */
+    for (pages = 1; pages <= 512; pages++) {
+        for (max = 1; max <= 8; max++) {
+            assert_int_equal(cover(0x7e0000000000ull, pages, false, max, &ops), pages);
+            assert_int_equal(ops, (pages + max - 1) / max);
+        }
+        assert_int_equal(cover(0x7e0000000000ull, pages, false, 65536, &ops), pages);
+        assert_int_equal(ops, 1);
+    }
     /* no INVLPGB (maximum 0): nothing may be issued */
-    assert_int_equal(invlpgb_chunk(0x1000, 4, false, 0, 0, false, ops, 80), 0);
-    /* the output bound is honoured */
-    assert_int_equal(invlpgb_chunk(0x1000, 512, false, 1, 0, false, ops, 10), 10);
+    assert_int_equal(cover(0x1000, 4, false, 0, &ops), 0);
+    assert_int_equal(ops, 0);
 }
 
 static void test_page_counts_include_the_ceiling(void **state)
@@ -149,7 +172,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_range),
         cmocka_unit_test(test_encode_stride_and_pcid_form),
-        cmocka_unit_test(test_chunking_respects_the_maximum),
+        cmocka_unit_test(test_ranges_are_covered_whole),
         cmocka_unit_test(test_page_counts_include_the_ceiling),
         cmocka_unit_test(test_decode_invlpgb_tlbsync),
         cmocka_unit_test(test_decode_invpcid_operands),

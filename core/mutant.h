@@ -1,0 +1,25 @@
+/*
+ * Test-only mutants: deliberate defects that the model tests must catch
+ * (tests/sim/mutants.sh). Each is compiled in only when the build defines
+ * TLBSCOPE_MUTANT to its number (sim/sim.mk builds one tlbscope-sim and one
+ * protocol test per mutant under build/mutants/NAME/); in every other build
+ * MUTANT(x) is the constant 0 and the compiler drops the branch.
+ */
+#ifndef TLBSCOPE_CORE_MUTANT_H
+#define TLBSCOPE_CORE_MUTANT_H
+
+#define MUTANT_ID_swap_order 1          /* seq and conc do each other's order */
+#define MUTANT_ID_no_user_flush 2       /* PTI: the user-PCID invalidation is dropped */
+#define MUTANT_ID_invlpgb_truncate 3    /* the last INVLPGB of a range is not issued */
+#define MUTANT_ID_skip_tlbsync 4        /* INVLPGBs are not waited for */
+#define MUTANT_ID_target_skips_invlpg 5 /* CPU 1, as a target, does not INVLPG */
+#define MUTANT_ID_full_flush_noop 6     /* a full flush flushes nothing */
+#define MUTANT_ID_ack_before_flush 7    /* a target acknowledges, then flushes */
+
+#ifdef TLBSCOPE_MUTANT
+#define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)
+#else
+#define MUTANT(name) 0
+#endif
+
+#endif
