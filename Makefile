@@ -110,7 +110,7 @@ include sim/sim.mk
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 # The default profile three times under QEMU: wall time and per-experiment durations (median).
 bench: deps $(BUILD)/tlbscope.img tool

@@ -47,6 +47,13 @@ void target_set_start(struct runner *r, struct target_set *t)
     ipi_start_spinners(r->smp, t->cpus, t->n, &t->spin);
     if (self->index == 0 && self->inject_kind == INJECT_FAULT && t->n) {
         /* test-only (inject=fault:0:V): the BSP faults while targets spin on this experiment */
+        uint64_t deadline = tsc_now() + r->smp->timeout_ticks;
+        uint32_t i;
+        for (i = 0; i < t->n; i++) {
+            struct percpu *pc = r->smp->cpu[t->cpus[i]];
+            if (t->cpus[i] != 0 && smp_usable(r->smp, t->cpus[i]))
+                wait_u64_eq(&pc->ack.started_seq, pc->mb.seq, deadline);
+        }
         self->inject_kind = INJECT_NONE;
         arch_raise_exception(self->inject_vector);
     }

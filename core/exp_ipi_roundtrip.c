@@ -90,7 +90,7 @@ static uint32_t usable_cpus(struct runner *r, uint32_t *out)
 {
     uint32_t i, n = 0;
     for (i = 0; i < r->smp->count; i++)
-        if (smp_usable(r->smp, i) && cpu_list_contains(&r->run->cfg.cpus, i))
+        if (smp_usable(r->smp, i)) /* cpus= left-outs are not usable (runner.c) */
             out[n++] = i;
     return n;
 }

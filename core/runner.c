@@ -83,10 +83,15 @@ uint32_t runner_usable_count(struct runner *r)
 bool runner_need_cpus(struct runner *r, uint32_t min, char *reason, size_t cap)
 {
     uint32_t n = runner_usable_count(r);
+    uint32_t left_out = cpu_table_count_state(r->smp->topo, CPU_EXCLUDED);
     if (n >= min)
         return true;
-    fmt_into(reason, cap, "needs at least %u CPUs; %u usable%s%s", min, n,
-             r->run->mp_note[0] ? ": " : "", r->run->mp_note);
+    if (left_out)
+        fmt_into(reason, cap, "needs at least %u CPUs; %u usable (%u left out by cpus=)", min, n,
+                 left_out);
+    else
+        fmt_into(reason, cap, "needs at least %u CPUs; %u usable%s%s", min, n,
+                 r->run->mp_note[0] ? ": " : "", r->run->mp_note);
     return false;
 }
 
@@ -115,9 +120,8 @@ uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint
     enum topo_class cls;
     for (cls = TOPO_SMT_SIBLING; cls <= TOPO_CROSS_PACKAGE; cls++) {
         for (i = 0; i < r->smp->count && n < cap; i++) {
-            if (i == first || !smp_usable(r->smp, i) ||
-                !cpu_list_contains(&r->run->cfg.cpus, i))
-                continue;
+            if (i == first || !smp_usable(r->smp, i))
+                continue; /* cpus= left-outs are not usable: exclude_unselected() */
             if (cpu_topo_class(&t->cpus[first], &t->cpus[i]) == cls)
                 out[n++] = i;
         }
@@ -169,6 +173,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     void *state = NULL;
     uint64_t t0;
     struct percpu *bsp = r->smp->cpu[0];
+    volatile bool keep_state = false; /* set after a recovery (arch_setjmp) */
 
     rec->ran = true;
     reason[0] = 0;
@@ -202,6 +207,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         store_relaxed(&bsp->arch.recover_armed, 1);
         e->run(r, rec, state);
     } else {
+        uint32_t busy, lost;
         record_escalate(rec, RESULT_ERROR,
                         "the BSP took exception %u (%s) at RIP 0x%llx, error code 0x%llx; "
                         "experiment abandoned",
@@ -214,7 +220,15 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
          * The experiment's targets are still spinning on its state (and an
          * initiator AP may be mid-loop): stop them before cleanup frees it.
          */
-        smp_abort_commands(r->smp);
+        lost = smp_abort_commands(r->smp, &busy);
+        if (busy)
+            record_note(rec, "%u CPUs were still running its commands: stopped before its cleanup",
+                        busy);
+        if (lost) {
+            /* a CPU that did not stop may still read the state: keep it (a leak, not a use) */
+            record_note(rec, "%u CPUs did not stop: its state is not freed", lost);
+            keep_state = true;
+        }
     }
     store_relaxed(&bsp->arch.recover_armed, 0);
     leave_tool(r);
@@ -225,16 +239,31 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         record_escalate(rec, RESULT_ERROR, "time budget of %u s exceeded; experiment aborted",
                         r->run->cfg.budget_s);
     }
-    if (e->cleanup)
+    if (e->cleanup && !keep_state)
         e->cleanup(r, state);
     r->emulated = false;
     print_result_line(r, rec);
+}
+
+/*
+ * cpus= leaves CPUs out of every experiment: they were taken over like the
+ * others (and are released with them) but sit idle, marked excluded, so no
+ * experiment can pick them as targets. The BSP always takes part.
+ */
+static void exclude_unselected(struct runner *r)
+{
+    struct smp *s = r->smp;
+    uint32_t i;
+    for (i = 1; i < s->count; i++)
+        if (smp_usable(s, i) && !cpu_list_contains(&r->run->cfg.cpus, i))
+            cpu_mark(&s->topo->cpus[i], CPU_EXCLUDED, "left out by cpus=");
 }
 
 void runner_run_all(struct runner *r)
 {
     uint32_t i;
     struct run *run = r->run;
+    exclude_unselected(r);
     run->experiments = mem_zalloc(experiment_count * sizeof(*run->experiments));
     if (!run->experiments) {
         msg_add(&run->errors, "runner", "out of memory for the experiment records");

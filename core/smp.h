@@ -223,10 +223,11 @@ uint32_t smp_release_aps(struct smp *s, uint64_t deadline);
 /*
  * After the BSP lost an experiment (an exception, a spent budget): tells
  * every AP to drop the command it is running (spinning as a target, an
- * initiator's loop) and waits, one timeout, for each to come back to its
- * command loop; CPUs that do not are marked. Returns how many were lost.
+ * initiator's loop) and waits for each to come back to its command loop;
+ * CPUs that do not are marked. *busy: how many were running one. Returns
+ * how many were lost (they may still read the experiment's state).
  */
-uint32_t smp_abort_commands(struct smp *s);
+uint32_t smp_abort_commands(struct smp *s, uint32_t *busy);
 
 /* Spin helpers with deadlines (every wait in the tool goes through one of these). */
 bool wait_u64_eq(const volatile uint64_t *p, uint64_t want, uint64_t deadline);

@@ -75,10 +75,14 @@ uint32_t smp_release_aps(struct smp *s, uint64_t deadline)
     return missing;
 }
 
-uint32_t smp_abort_commands(struct smp *s)
+uint32_t smp_abort_commands(struct smp *s, uint32_t *busy)
 {
     uint32_t i, lost = 0;
     uint64_t deadline;
+    *busy = 0;
+    for (i = 1; i < s->count; i++)
+        if (smp_usable(s, i) && load_acquire(&s->cpu[i]->ack.ack_seq) != s->cpu[i]->mb.seq)
+            (*busy)++;
     store_release(&s->aborting, 1);
     for (i = 1; i < s->count; i++)
         if (smp_usable(s, i))

@@ -1,10 +1,91 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a tlbscope target needs, once; quiet when all are there.
 #   scripts/deps.sh build|run|test|html
+#   scripts/deps.sh source-uri SUITE   (for tests/checks/deps_sources.sh)
 # On Debian bookworm, QEMU comes from bookworm-backports (QEMU 10: x2APIC under
 # TCG); if that cannot be had, Debian's QEMU 7.2 is used and the tests that need
-# QEMU 10 skip with a message.
+# QEMU 10 skip with a message. The backports source is added with the URI of
+# the machine's own bookworm source: no mirror's host name is written here, so
+# a machine behind its own mirror or proxy keeps using it.
+# TLBSCOPE_APT_ETC (default /etc/apt) is where the APT sources are read and
+# written, TLBSCOPE_OS_RELEASE (default /etc/os-release) names the release;
+# tests point them at sample files.
 set -euo pipefail
+
+apt_etc=${TLBSCOPE_APT_ETC:-/etc/apt}
+os_release=${TLBSCOPE_OS_RELEASE:-/etc/os-release}
+
+# source_uri SUITE: prints the URI of the first enabled "deb" source carrying
+# exactly SUITE (so "bookworm" does not match "bookworm-security", which
+# usually lives on another host), looking in the deb822 files
+# (sources.list.d/debian.sources first, then the other *.sources) and then in
+# the one-line files (sources.list, sources.list.d/*.list). Returns 1 if none.
+source_uri() {
+    local suite=$1 f uri deb822=() oneline=()
+    [ -f "$apt_etc/sources.list.d/debian.sources" ] && deb822+=("$apt_etc/sources.list.d/debian.sources")
+    for f in "$apt_etc"/sources.list.d/*.sources; do
+        [ -f "$f" ] && [ "$f" != "$apt_etc/sources.list.d/debian.sources" ] && deb822+=("$f")
+    done
+    for f in "$apt_etc/sources.list" "$apt_etc"/sources.list.d/*.list; do
+        [ -f "$f" ] && oneline+=("$f")
+    done
+    if [ ${#deb822[@]} -gt 0 ]; then
+        # stanzas end at a blank line or a file's end; "#" lines are comments;
+        # a line starting with a blank continues the field above it
+        uri=$(awk -v suite="$suite" '
+            function reset() { types = uris = suites = last = ""; enabled = "yes" }
+            function stanza(  n, u, i) {
+                if (index(" " types " ", " deb ") && enabled != "no" &&
+                    index(" " suites " ", " " suite " ")) {
+                    n = split(uris, u, " ")
+                    for (i = 1; i <= n; i++)
+                        if (u[i] !~ /^cdrom:/) { print u[i]; found = 1; exit }
+                }
+                reset()
+            }
+            function norm(v) { gsub(/[ \t]+/, " ", v); sub(/^ /, "", v); sub(/ $/, "", v); return v }
+            BEGIN { reset() }
+            FNR == 1 && NR > 1 { stanza() }
+            /^#/ { next }
+            /^[ \t]*$/ { stanza(); next }
+            /^[ \t]/ {
+                if (last == "types") types = types " " norm($0)
+                else if (last == "uris") uris = uris " " norm($0)
+                else if (last == "suites") suites = suites " " norm($0)
+                next
+            }
+            index($0, ":") {
+                last = tolower(substr($0, 1, index($0, ":") - 1))
+                v = norm(substr($0, index($0, ":") + 1))
+                if (last == "types") types = v
+                else if (last == "uris") uris = v
+                else if (last == "suites") suites = v
+                else if (last == "enabled") enabled = tolower(v)
+            }
+            END { if (!found) stanza() }' "${deb822[@]}")
+        [ -n "$uri" ] && { echo "$uri"; return 0; }
+    fi
+    if [ ${#oneline[@]} -gt 0 ]; then
+        # deb [options] URI SUITE COMPONENTS...
+        uri=$(awk -v suite="$suite" '
+            { sub(/#.*/, "") }
+            $1 == "deb" {
+                line = $0
+                sub(/^[ \t]*deb[ \t]+/, "", line)
+                if (line ~ /^\[/ && !sub(/^\[[^]]*\][ \t]*/, "", line)) next
+                split(line, w, /[ \t]+/)
+                if (w[2] == suite && w[1] !~ /^cdrom:/) { print w[1]; exit }
+            }' "${oneline[@]}")
+        [ -n "$uri" ] && { echo "$uri"; return 0; }
+    fi
+    return 1
+}
+
+if [ "${1:-}" = source-uri ]; then
+    [ $# = 2 ] || { echo "usage: deps.sh source-uri SUITE" >&2; exit 2; }
+    source_uri "$2"
+    exit
+fi
 
 group=${1:-build}
 build_pkgs=(gcc make binutils gnu-efi mtools dosfstools libjansson-dev git)
@@ -38,15 +119,22 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 echo "deps.sh: installing ${missing[*]}"
 
-codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+# shellcheck source=/dev/null
+codename=$(. "$os_release" 2>/dev/null && echo "${VERSION_CODENAME:-}")
 backports=()
 if [[ " ${missing[*]} " == *" qemu-system-x86 "* && "$codename" == bookworm ]]; then
-    if ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
-        echo "deps.sh: adding Debian bookworm-backports for QEMU 10"
-        echo "deb http://deb.debian.org/debian bookworm-backports main" |
-            $SUDO tee /etc/apt/sources.list.d/tlbscope-backports.list >/dev/null
+    if source_uri bookworm-backports >/dev/null; then
+        backports=(qemu-system-x86)
+    elif mirror=$(source_uri bookworm); then
+        echo "deps.sh: adding bookworm-backports from $mirror (where bookworm comes from) for QEMU 10"
+        echo "deb $mirror bookworm-backports main" |
+            $SUDO tee "$apt_etc/sources.list.d/tlbscope-backports.list" >/dev/null
+        backports=(qemu-system-x86)
+    else
+        echo "deps.sh: no APT source for bookworm in $apt_etc/sources.list or" \
+             "$apt_etc/sources.list.d/ to take a mirror from, so no bookworm-backports;" \
+             "using Debian's QEMU (tests needing QEMU 10 will skip)"
     fi
-    backports=(qemu-system-x86)
 fi
 
 $SUDO apt-get update -qq >/dev/null 2>&1 || $SUDO apt-get update -qq

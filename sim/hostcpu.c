@@ -23,6 +23,10 @@
 #include "sim/hostcpu.h"
 #include "sim/machine.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+void __asan_handle_no_return(void);
+#endif
+
 #define HOST_MSRS 0x1000
 
 static _Thread_local struct arch_percpu *current_percpu;
@@ -102,6 +106,10 @@ void trap_resume_at_recovery(struct trap_frame *f)
     (void)f;
     pc->recover_armed = 0; /* one shot, as on the machine */
     irq_on = false;        /* resume with interrupts off */
+#if defined(__SANITIZE_ADDRESS__)
+    /* the frames between here and the recovery point are abandoned, as by longjmp */
+    __asan_handle_no_return();
+#endif
     sim_jump(&pc->recover);
 }
 

@@ -170,6 +170,6 @@ int main(int argc, char **argv)
         return out == stdout ? 0 : 2;
     }
     if (!seeded)
-        o.seed = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
+        o.seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid() * 2654435761u) % 1000000000u;
     return sim_session_run(&o);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
@@ -365,6 +366,17 @@ void tlbm_tick(struct tlb_model *m, uint32_t ci)
     pthread_mutex_unlock(&c->lock);
 }
 
+/*
+ * Bits 63:47 (63:56 with LA57) all equal, or the access is #GP before any
+ * walk (SDM vol. 1, 3.3.7.1). The walk indexes only bits 47:12 (56:12), so
+ * without this a non-canonical load would alias a mapped page.
+ */
+static bool canonical_for(const struct tlbm_cpu *c, uint64_t va)
+{
+    unsigned unused = (c->cr4 & CR4_LA57) ? 7 : 16;
+    return ((int64_t)(va << unused) >> unused) == (int64_t)va;
+}
+
 bool tlbm_read64(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *value)
 {
     struct tlbm_cpu *c = m->cpu[ci];
@@ -373,6 +385,12 @@ bool tlbm_read64(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *value)
     pthread_mutex_lock(&c->lock);
     event(m, c);
     c->n.reads++;
+    if (!canonical_for(c, va)) {
+        pthread_mutex_unlock(&c->lock);
+        tlbm_violation(m, ci, "#GP: read of non-canonical address 0x%llx", (unsigned long long)va);
+        *value = 0;
+        return false;
+    }
     e = lookup(m, c, va);
     if (!e) {
         if (!walk(c, va, &fresh)) {
@@ -494,10 +512,24 @@ static bool address_in_pcid(const struct tlbm_entry *e, const void *arg)
     return !e->global && e->pcid == a->pcid && contains(e, a->va);
 }
 
+/* The instruction's own time, spent before it acts (the old entry is still usable meanwhile). */
+static void spend_latency(uint32_t ns)
+{
+    struct timespec t0, t;
+    if (!ns)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000ull + (uint64_t)t.tv_nsec -
+               (uint64_t)t0.tv_nsec < ns);
+}
+
 void tlbm_invlpg(struct tlb_model *m, uint32_t ci, uint64_t va)
 {
     struct tlbm_cpu *c = m->cpu[ci];
     struct addr_arg a;
+    spend_latency(m->cfg.invlpg_latency_ns);
     pthread_mutex_lock(&c->lock);
     event(m, c);
     log_event(m, c, TLBM_EV_INVLPG, va, 0, 0);
@@ -510,8 +542,6 @@ void tlbm_invlpg(struct tlb_model *m, uint32_t ci, uint64_t va)
     c->n.invlpg++;
     pthread_mutex_unlock(&c->lock);
 }
-
-static bool canonical(uint64_t va) { return ((int64_t)(va << 16) >> 16) == (int64_t)va; }
 
 void tlbm_invpcid(struct tlb_model *m, uint32_t ci, uint64_t type, uint64_t pcid, uint64_t addr)
 {
@@ -526,7 +556,7 @@ void tlbm_invpcid(struct tlb_model *m, uint32_t ci, uint64_t type, uint64_t pcid
         fault = "#GP: INVPCID descriptor bits 63:12 not zero";
     else if (type <= 1 && pcid != 0 && !pcide)
         fault = "#GP: INVPCID type 0/1 with a PCID other than 0 while CR4.PCIDE = 0";
-    else if (type == 0 && !canonical(addr))
+    else if (type == 0 && !canonical_for(c, addr))
         fault = "#GP: INVPCID type 0 with a non-canonical address";
     if (fault) {
         tlbm_violation(m, ci, "%s (type %llu, PCID 0x%llx, address 0x%llx)", fault,
@@ -578,7 +608,7 @@ void tlbm_invlpgb(struct tlb_model *m, uint32_t ci, uint64_t rax, uint32_t ecx, 
                        extra, m->cfg.feat.invlpgb_max_extra, (unsigned long long)rax);
         return;
     }
-    if ((rax & 1) && !canonical(rax & ~0xfffull)) {
+    if ((rax & 1) && !canonical_for(c, rax & ~0xfffull)) {
         tlbm_violation(m, ci, "#GP: INVLPGB with a non-canonical address (rAX 0x%llx)",
                        (unsigned long long)rax);
         return;

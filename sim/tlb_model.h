@@ -71,6 +71,8 @@ struct tlbm_config {
     uint32_t errata;           /* TLBM_ERR_* */
     uint32_t spec_per_65536;   /* chance of a speculative fill at each model event */
     uint32_t invlpgb_max_delay;/* model events of the target CPU before a pending INVLPGB lands */
+    uint32_t invlpg_latency_ns;/* wall time an INVLPG takes before it acts (0: none); widens
+                                * the window in which an early acknowledgement is visible */
     struct tlbm_features feat;
 };
 

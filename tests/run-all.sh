@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test and ends with one line: "N passed, N failed".
 #   host unit tests (cmocka, TAP output), ThreadSanitizer builds of the
-#   protocol tests, then every tests/qemu/*.sh and tests/checks/*.sh.
+#   protocol tests, then every tests/checks/*.sh, tests/sim/*.sh (the strict
+#   TLB model: randomised configurations, mutants, defects) and tests/qemu/*.sh.
 # Each step prints TAP lines ("ok ..." / "not ok ..."); a step that dies
 # without any counts as one failure. TLBSCOPE_TEST_FULL=1 widens the QEMU
 # matrix; TESTS=pattern runs only the steps whose name matches.
@@ -44,6 +45,8 @@ run_step() { # name, command...
         printf '%-44s ok   (%d passed%s, %ds)\n' "$name" "$ok" "$([ "$skip" != 0 ] && echo ", $skip skipped")" "$dt"
         grep -E '^(not )?ok .*# (SKIP|skip)' "$log" | head -3 | sed 's/^/    /'
     fi
+    # a step's own count of what it ran (model configurations, mutants)
+    sed -n 's/^# SUMMARY: /    /p' "$log"
 }
 
 export CMOCKA_MESSAGE_OUTPUT=TAP
@@ -51,7 +54,7 @@ for t in build/host/tests/test_* build/host/tests/tsan_*; do
     [ -x "$t" ] || continue
     run_step "host/$(basename "$t")" "$t"
 done
-for t in tests/checks/*.sh tests/qemu/*.sh; do
+for t in tests/checks/*.sh tests/sim/*.sh tests/qemu/*.sh; do
     [ "$(basename "$t")" = lib.sh ] && continue
     [ -f "$t" ] || continue
     run_step "${t#tests/}" bash "$t"

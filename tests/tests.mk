@@ -63,12 +63,12 @@ unit-tests: $(UNIT_BINS) $(TSAN_BINS)
 
 test:
 	@scripts/deps.sh test
-	@$(MAKE) --no-print-directory all image unit-tests
+	@$(MAKE) --no-print-directory all image unit-tests mutants sim-asan
 	@tests/run-all.sh
 
 test-full:
 	@scripts/deps.sh test
-	@$(MAKE) --no-print-directory all image unit-tests
+	@$(MAKE) --no-print-directory all image unit-tests mutants sim-asan
 	@TLBSCOPE_TEST_FULL=1 tests/run-all.sh
 include tests/fuzz/fuzz.mk
 

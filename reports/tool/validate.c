@@ -48,6 +48,9 @@ static void validate_config(struct vctx *c, const json_t *run)
         vc_int(c, cfg, counts[i], 0, LLONG_MAX, 0, NULL);
     vc_bool(c, cfg, "progress", 0, NULL);
     vc_bool(c, cfg, "console_json", 0, NULL);
+    /* added while version 1 was current: absent from the earliest reports */
+    vc_bool(c, cfg, "global_pages", VF_OPTIONAL, NULL);
+    vc_bool(c, cfg, "pti", VF_OPTIONAL, NULL);
     vc_string(c, cfg, "cpus", 0);
     vc_string_array(c, cfg, "experiments", 0);
     a = vc_member(c, cfg, "emulate", VT_ARRAY, 0);

@@ -226,5 +226,7 @@ void validate_method(struct vctx *c, const json_t *root)
         vc_error(c, "paging_levels", "%lld: expected 4 or 5 (0 before paging is set up)", levels);
     vc_word(c, m, "profile", vocab_profiles, 0);
     vc_string(c, m, "timestamp", 0);
+    /* added while version 1 was current: absent from the earliest reports */
+    vc_word(c, m, "test_mappings", vocab_test_mappings, VF_OPTIONAL);
     vc_leave(c, mark);
 }

@@ -6,6 +6,7 @@
  * and never taken for a machine's; any other report has no simulation.
  */
 #include <limits.h>
+#include <string.h>
 
 #include "reports/tool/jget.h"
 #include "reports/tool/validate_sections.h"
@@ -25,6 +26,7 @@ static void validate_simulation_object(struct vctx *c, const json_t *root)
     vc_string(c, s, "profile_cpu", VF_OPTIONAL | VF_NULLABLE);
     vc_int(c, s, "tlb_sets", 1, LLONG_MAX, VF_OPTIONAL, NULL);
     vc_int(c, s, "tlb_ways", 1, LLONG_MAX, VF_OPTIONAL, NULL);
+    vc_string(c, s, "cpuid_override", VF_OPTIONAL | VF_NULLABLE);
     vc_leave(c, mark);
 }
 
@@ -33,6 +35,15 @@ void validate_simulation(struct vctx *c, const json_t *root)
     const json_t *sim = json_object_get(root, "simulation");
     bool simulated = false, known = vc_bool(c, root, "simulated", VF_OPTIONAL, &simulated);
     bool has_simulated = json_object_get(root, "simulated") != NULL;
+    const json_t *cpu = json_object_get(root, "cpu");
+    const char *tsc = cpu ? json_string_value(json_object_get(cpu, "tsc_source")) : NULL;
+    /* only the simulator times with the host's clock; a boot never does */
+    if (tsc && strcmp(tsc, "host_clock") == 0 && !(known && simulated)) {
+        size_t m = jpath_push_key(&c->path, "cpu");
+        vc_error(c, "tsc_source", "\"host_clock\" (tlbscope-sim's timebase) in a report that is "
+                 "not simulated");
+        jpath_pop(&c->path, m);
+    }
     if (known && simulated) {
         if (!sim || json_is_null(sim))
             vc_error(c, "simulation", "%s, but simulated is true (expected an object {model, "

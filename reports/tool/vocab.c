@@ -10,7 +10,8 @@ const char *const vocab_cpu_states[] = { "ok",   "absent",   "hung",     "faulte
 const char *const vocab_secure_boot[] = { "unknown", "disabled", "enabled", "setup_mode", NULL };
 const char *const vocab_tsc_sources[] = { "unknown", "cpuid_15h", "cpuid_16h",
                                           "calibrated_acpi_pm_timer", "calibrated_firmware_stall",
-                                          NULL };
+                                          "host_clock", NULL };
+const char *const vocab_test_mappings[] = { "user", "global", NULL };
 const char *const vocab_profiles[] = { "default", "quick", "full", NULL };
 const char *const vocab_exit_modes[] = { "shell", "shutdown", NULL };
 const char *const vocab_apic_requests[] = { "auto", "xapic", "x2apic", NULL };

@@ -16,6 +16,7 @@ extern const char *const vocab_run_status[];
 extern const char *const vocab_cpu_states[];
 extern const char *const vocab_secure_boot[];
 extern const char *const vocab_tsc_sources[];
+extern const char *const vocab_test_mappings[];
 extern const char *const vocab_profiles[];
 extern const char *const vocab_exit_modes[];
 extern const char *const vocab_apic_requests[];

@@ -307,6 +307,31 @@ static void test_simulation_required_when_simulated(void **state)
     json_decref(root);
 }
 
+/* The simulator's timebase and its run-time keys: valid where they belong, and only there. */
+static void test_simulator_keys(void **state)
+{
+    json_t *root = fixture_document("sim/sim-epyc7763-smp8.json"), *boot;
+    (void)state;
+    json_object_set_new(at(root, "cpu"), "tsc_source", json_string("host_clock"));
+    json_object_set_new(at(root, "simulation"), "cpuid_override",
+                        json_string("80000008.edx[15:0] = 4 (--invlpgb-max 5)"));
+    json_object_set_new(at(root, "method"), "test_mappings", json_string("global"));
+    json_object_set_new(at(root, "run.config"), "global_pages", json_true());
+    json_object_set_new(at(root, "run.config"), "pti", json_false());
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(at(root, "simulation"), "cpuid_override", json_integer(4));
+    expect_error(root, "simulation.cpuid_override", "expected a string or null");
+    json_object_set_new(at(root, "method"), "test_mappings", json_string("kernel"));
+    expect_error(root, "method.test_mappings", "kernel");
+    json_object_set_new(at(root, "run.config"), "pti", json_string("on"));
+    expect_error(root, "run.config.pti", "expected a boolean, found a string");
+    json_decref(root);
+    boot = fixture_document("qemu-tcg-smp2-all.json");
+    json_object_set_new(at(boot, "cpu"), "tsc_source", json_string("host_clock"));
+    expect_error(boot, "cpu.tsc_source", "is not simulated");
+    json_decref(boot);
+}
+
 static void test_simulation_only_when_simulated(void **state)
 {
     json_t *root = fixture_document("qemu-tcg-smp2-all.json"); /* written before the keys existed */
@@ -376,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_many_problems_are_capped),
         cmocka_unit_test(test_simulation_required_when_simulated),
         cmocka_unit_test(test_simulation_only_when_simulated),
+        cmocka_unit_test(test_simulator_keys),
         cmocka_unit_test(test_broken_fixture_files),
     };
     return cmocka_run_group_tests_name("report_validate", tests, NULL, NULL);

@@ -41,6 +41,47 @@ check_injected "slow CPU 3" 3 slow
 [ -s "$REPORT" ] && check "slow: the note says it answered later" \
     eval '[[ "$(jqr ".topology.cpus[3].note")" == *"answered later"* ]]'
 
+# An exception on the BSP itself, inside the first experiment that starts
+# busy targets (inject=fault:0:V fires in target_set_start): the runner
+# recovers at its recovery point, stops that experiment's targets before its
+# cleanup frees what they poll, and goes on. Before that stop existed the
+# targets polled freed state until their deadline, were marked hung, and the
+# release at the end timed out; so every CPU must still be ok afterwards.
+SMP=4 ARGS="profile=quick inject=fault:0:13" boot "fault-bsp"
+check "BSP #GP: finished (sentinel)" log_has '^TLBSCOPE DONE'
+check "BSP #GP: RESULT ERROR, exit status 1" eval 'log_has "^RESULT: ERROR$" && [ "$RC" = 1 ]'
+check "BSP #GP: the console names the abandoned experiment" \
+    log_has '^ERROR: stale_detector_control .*the BSP took exception 13 (#GP'
+check "BSP #GP: report saved" test -s "$REPORT"
+if [ -s "$REPORT" ]; then
+    check "BSP #GP: report validates" validates
+    # stale_detector_control is the first experiment with targets (core/experiments.c)
+    check "BSP #GP: stale_detector_control ERROR, naming BSP exception 13 (#GP)" \
+        eval '[[ "$(exp_status stale_detector_control)" == ERROR &&
+                "$(exp_field stale_detector_control .reason)" == "the BSP took exception 13 (#GP"* ]]'
+    # without smp_abort_commands() the targets kept spinning on freed state (OVMF's
+    # 0xAF fill of freed pool made them leave by accident): the note proves they were stopped
+    check "BSP #GP: its 3 targets were stopped before its cleanup (the note says so)" \
+        eval '[ "$(exp_field stale_detector_control "[.notes[] | select(test(\"^3 CPUs were still running its commands: stopped before its cleanup\"))] | length")" = 1 ]'
+    check "BSP #GP: the experiments before it unaffected" \
+        test "$(exp_status ipi_roundtrip)/$(exp_status ipi_broadcast)" = SUCCESS/SUCCESS
+    check "BSP #GP: the later shootdowns measured with every CPU" \
+        test "$(exp_status shootdown_seq_vs_conc)/$(exp_status shootdown_lazy)" = SUCCESS/SUCCESS
+    # TCG has no PCID and no INVLPGB: these two may SKIP, but must not ERROR
+    check "BSP #GP: pti and invlpgb SUCCESS or SKIP" \
+        eval '[[ "$(exp_status pti_double_invalidation)" =~ ^(SUCCESS|SKIP)$ &&
+                "$(exp_status invlpgb_range)" =~ ^(SUCCESS|SKIP)$ ]]'
+    check "BSP #GP: only that one experiment is ERROR" \
+        test "$(jqr '[.experiments[] | select(.status == "ERROR" or .status == "FAILURE") | .id] | join(",")')" = stale_detector_control
+    check "BSP #GP: all 4 CPUs ok (none hung or slow)" \
+        test "$(jqr '[.topology.cpus[].state] | join(",")')" = ok,ok,ok,ok
+    check "BSP #GP: no release error" \
+        test "$(jqr '[.run.errors[] | select(.where == "release" or (.message | test("releas|return to the firmware"; "i")))] | length')" = 0
+    check "BSP #GP: zero stale reads" \
+        test "$(jqr '[.experiments[].verification.stale_reads] | add // 0')" = 0
+fi
+check "BSP #GP: every AP released to the firmware" released
+
 # a time budget too small for the default profile: aborted as ERROR, the run goes on
 SMP=2 ARGS="budget_s=1 samples=20000 experiments=shootdown_seq_vs_conc,stale_detector_control" boot "budget"
 check "budget: finished" log_has '^TLBSCOPE DONE'

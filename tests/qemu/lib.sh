@@ -64,3 +64,71 @@ check_healthy_run() {
 experiments_complete_or_skipped() {
     [ "$(jqr '[.experiments[] | select(.status != "SUCCESS" and (.status != "SKIP" or .reason == null))] | length')" = 0 ]
 }
+
+# features_absent_with_evidence REPORT: under QEMU TCG (-cpu max) PCID, INVPCID
+# and INVLPGB do not exist, and the report must say so with proof: each
+# verdict false, the CPUID register it was read from present with its bit
+# clear (1.ecx[17], 7.0.ebx[10], 80000008.ebx[3]), and the SKIPs of the
+# experiments needing them quoting those registers' values. A "false" without
+# its register, or a register contradicting its verdict, is a report nobody
+# can check, so each fails. Lives here (sourcing this file boots nothing) so
+# that tests/checks/evidence_check.sh can prove it fails on doctored reports.
+# Prints a "# evidence: ..." line for every problem found; returns 1 if any.
+features_absent_with_evidence() {
+    local report=$1 problems=() f=() spec feat reg bit name val i
+    local -A cpuid
+    # one jq call for every field (it is run on many doctored copies); one line each
+    mapfile -t f < <(jq -r '
+        def line: tostring | gsub("[\n\r]"; " ");
+        def exp($id): [.experiments[]? | select(.id == $id)][0] // {};
+        (.cpu.features | .pcid, .invpcid, .invlpgb | line),
+        (.cpu.cpuid | .["1.ecx"], .["7.0.ebx"], .["80000008.ebx"] | line),
+        (exp("pti_double_invalidation"), exp("invlpgb_range") | (.status // "absent"), (.reason // "") | line)
+        ' "$report" 2>/dev/null)
+    if [ ${#f[@]} != 10 ]; then
+        echo "# evidence: $report is not readable JSON, or not shaped like a report"
+        return 1
+    fi
+    cpuid=([1.ecx]=${f[3]} [7.0.ebx]=${f[4]} [80000008.ebx]=${f[5]})
+    # feature:register:bit:name -- the bit that would say "present"
+    i=0
+    for spec in pcid:1.ecx:17:PCID invpcid:7.0.ebx:10:INVPCID invlpgb:80000008.ebx:3:INVLPGB; do
+        IFS=: read -r feat reg bit name <<<"$spec"
+        [ "${f[i]}" = false ] || problems+=("cpu.features.$feat is ${f[i]}, want false (TCG has no $name)")
+        i=$((i + 1))
+        val=${cpuid[$reg]}
+        # checked to be a hex string before bash arithmetic sees it: a report is data, not code
+        if ! is_hex32 "$val"; then
+            problems+=("cpu.cpuid[\"$reg\"] is $val: no evidence for $feat=false")
+        elif (( (val >> bit) & 1 )); then
+            problems+=("cpu.cpuid[\"$reg\"] = $val has bit $bit ($name) set, contradicting $feat=false")
+        fi
+    done
+    # experiment:status:reason:label:register -- the SKIP reason must quote "LABEL = 0x<register>"
+    skip_quotes pti_double_invalidation "${f[6]}" "${f[7]}" ECX 1.ecx "${cpuid[1.ecx]}"
+    skip_quotes pti_double_invalidation "${f[6]}" "${f[7]}" EBX 7.0.ebx "${cpuid[7.0.ebx]}"
+    skip_quotes invlpgb_range "${f[8]}" "${f[9]}" EBX 80000008.ebx "${cpuid[80000008.ebx]}"
+    [ ${#problems[@]} = 0 ] && return 0
+    printf '# evidence: %s\n' "${problems[@]}"
+    return 1
+}
+is_hex32() { [[ $1 =~ ^0x[0-9a-fA-F]{1,8}$ ]]; }
+
+# skip_quotes EXPERIMENT STATUS REASON LABEL REGISTER VALUE (for the function
+# above, adds to its problems): the experiment is SKIP and its reason quotes
+# "LABEL = 0x..." equal to the register's VALUE, compared as numbers (the
+# reason prints 0x00000204 where cpu.cpuid has 0x204).
+skip_quotes() {
+    local id=$1 status=$2 reason=$3 label=$4 reg=$5 want=$6 quoted
+    if [ "$status" != SKIP ]; then
+        problems+=("$id is $status, want SKIP with the CPUID evidence")
+        return
+    fi
+    quoted=$(grep -oE "$label = 0x[0-9a-fA-F]{1,8}" <<<"$reason" | head -n1)
+    quoted=${quoted#"$label = "}
+    if [ -z "$quoted" ]; then
+        problems+=("$id's reason does not quote '$label = 0x...': $reason")
+    elif ! is_hex32 "$want" || (( quoted != want )); then
+        problems+=("$id's reason quotes $label = $quoted, but cpu.cpuid[\"$reg\"] is $want")
+    fi
+}

@@ -1,0 +1,218 @@
+/*
+ * The shootdown protocol's central claims, checked on the strict TLB model
+ * (sim/tlb_model.h) where no test could see them before:
+ *
+ *  - the order: sequential flushes locally before the first flush IPI leaves,
+ *    concurrent sends every IPI before its local flush (the model logs each
+ *    CPU's instructions and IPIs with a global sequence number);
+ *  - the acknowledgement: when shootdown_flush() returns, no target still
+ *    holds the old translation of any page of the request, and each did
+ *    exactly the work the request asked for (its INVLPGs, or one full flush
+ *    above the ceiling), before any verification runs.
+ *
+ * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=swap_order
+ * and =ack_before_flush (core/mutant.h) and expects it to fail.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/exp_common.h"
+#include "core/shootdown.h"
+#include "core/timing.h"
+#include "tests/host/support_sim.h"
+
+#define NCPUS 4
+#define CEILING 33
+
+/* An EPYC-like model: PCID, INVPCID, INVLPGB with 8 pages per instruction. */
+static void model_config(struct tlbm_config *cfg)
+{
+    tlbm_config_defaults(cfg);
+    cfg->seed = 7;
+    cfg->feat.pcid = cfg->feat.invpcid = cfg->feat.invlpgb = true;
+    cfg->feat.invlpgb_max_extra = 7;
+}
+
+struct bench {
+    struct sim m;
+    struct shootdown sd;
+    struct target_set ts;
+    struct runner r;
+    struct run run;
+};
+
+static void bench_start_latency(struct bench *b, uint32_t invlpg_ns)
+{
+    struct tlbm_config cfg;
+    uint32_t i;
+    memset(b, 0, sizeof(*b));
+    model_config(&cfg);
+    cfg.invlpg_latency_ns = invlpg_ns;
+    sim_init_model(&b->m, NCPUS, 2000, &cfg);
+    for (i = 1; i < NCPUS; i++)
+        sim_start(&b->m, i);
+    b->run.cfg = b->m.cfg;
+    b->r.run = &b->run;
+    b->r.smp = &b->m.smp;
+    assert_true(shootdown_init(&b->sd, &b->m.smp, &b->m.tm, CEILING));
+    b->sd.cr3_root = b->m.mach.env.cr3_root;
+    b->sd.kernel_pcid = b->m.mach.env.kernel_pcid;
+    b->sd.user_pcid = b->sd.kernel_pcid | 0x800;
+    b->sd.pcid_enabled = true;
+    assert_true(target_set_init(&b->ts, NCPUS));
+    for (i = 1; i < NCPUS; i++)
+        b->ts.cpus[b->ts.n++] = i;
+    assert_true(shootdown_sync_all(&b->sd));
+    target_set_start(&b->r, &b->ts);
+}
+
+static void bench_start(struct bench *b) { bench_start_latency(b, 0); }
+
+static void bench_stop(struct bench *b)
+{
+    struct experiment_record rec;
+    memset(&rec, 0, sizeof(rec));
+    target_set_stop(&b->r, &b->ts);
+    shootdown_collect(&b->sd, &rec);
+    assert_int_equal(rec.verification.stale_reads, 0);
+    assert_int_equal(b->m.mach.model.violations, 0);
+    target_set_release(&b->ts);
+    shootdown_release(&b->sd);
+    sim_shutdown(&b->m);
+}
+
+/* Positions, in CPU 0's log, of its first/last local invalidation and first/last flush IPI. */
+struct order_seen {
+    uint64_t first_flush, last_flush, first_ipi, last_ipi;
+    uint32_t flushes, ipis;
+};
+
+static void read_order(struct sim *m, struct order_seen *o)
+{
+    static struct tlbm_event ev[TLBM_LOG_EVENTS];
+    uint32_t n = tlbm_events(&m->mach.model, 0, ev, TLBM_LOG_EVENTS), i;
+    memset(o, 0, sizeof(*o));
+    for (i = 0; i < n; i++) {
+        bool flush = ev[i].kind == TLBM_EV_INVLPG ||
+                     (ev[i].kind == TLBM_EV_CR3 && !(ev[i].a & CR3_NOFLUSH));
+        bool ipi = ev[i].kind == TLBM_EV_IPI && ev[i].b == VEC_FLUSH;
+        if (flush) {
+            if (!o->flushes++)
+                o->first_flush = ev[i].seq;
+            o->last_flush = ev[i].seq;
+        }
+        if (ipi) {
+            if (!o->ipis++)
+                o->first_ipi = ev[i].seq;
+            o->last_ipi = ev[i].seq;
+        }
+    }
+}
+
+static void check_order(struct bench *b, enum flush_order order, uint32_t pages)
+{
+    struct order_seen o;
+    uint32_t round;
+    for (round = 0; round < 20; round++) {
+        testmem_flip(&b->m.tm, 0, pages);
+        sim_clear_counts(&b->m);
+        assert_true(shootdown_flush(&b->sd, b->ts.cpus, b->ts.n, order, 0, pages, 0) > 0);
+        read_order(&b->m, &o);
+        /* the initiator's own work: every page, or one full flush above the ceiling */
+        assert_int_equal(o.flushes, pages > CEILING ? 1 : pages);
+        assert_int_equal(o.ipis, NCPUS - 1);
+        if (order == ORDER_SEQUENTIAL) {
+            if (o.last_flush > o.first_ipi)
+                fail_msg("sequential order: a local invalidation (seq %llu) came after the first "
+                         "flush IPI (seq %llu)", (unsigned long long)o.last_flush,
+                         (unsigned long long)o.first_ipi);
+        } else {
+            if (o.last_ipi > o.first_flush)
+                fail_msg("concurrent order: a flush IPI (seq %llu) left after the first local "
+                         "invalidation (seq %llu)", (unsigned long long)o.last_ipi,
+                         (unsigned long long)o.first_flush);
+        }
+    }
+}
+
+static void test_orders_are_what_they_claim(void **state)
+{
+    static struct bench b;
+    (void)state;
+    bench_start(&b);
+    check_order(&b, ORDER_SEQUENTIAL, 1);
+    check_order(&b, ORDER_CONCURRENT, 1);
+    check_order(&b, ORDER_SEQUENTIAL, 8);
+    check_order(&b, ORDER_CONCURRENT, 8);
+    check_order(&b, ORDER_SEQUENTIAL, 64); /* above the ceiling: a CR3 reload */
+    check_order(&b, ORDER_CONCURRENT, 64);
+    bench_stop(&b);
+}
+
+/* Fails when a target still maps a page of [0, pages) to the frame it had before the flip. */
+static void check_targets_current(struct bench *b, uint32_t pages, const uint64_t *old_frame)
+{
+    uint32_t i, p;
+    for (i = 1; i < NCPUS; i++) {
+        for (p = 0; p < pages; p++) {
+            uint64_t pa = 0;
+            if (tlbm_holds(&b->m.mach.model, i, testmem_va(p), &pa) && pa == old_frame[p])
+                fail_msg("CPU %u acknowledged the shootdown but still maps VA 0x%llx to the old "
+                         "frame 0x%llx", i, (unsigned long long)testmem_va(p),
+                         (unsigned long long)pa);
+        }
+    }
+}
+
+static void check_acknowledged_work(struct bench *b, enum flush_order order, uint32_t pages,
+                                    uint32_t rounds)
+{
+    uint64_t old_frame[TEST_PAGES];
+    uint32_t round, i, p;
+    for (round = 0; round < rounds; round++) {
+        /* every CPU caches the current translations first: there is something to shoot */
+        assert_true(shootdown_verify_cpus(&b->sd, b->ts.cpus, b->ts.n, 0, pages, false));
+        for (p = 0; p < pages; p++)
+            old_frame[p] = b->m.tm.frame[b->m.tm.bank_of[p]] + (uint64_t)p * PAGE_4K;
+        testmem_flip(&b->m.tm, 0, pages);
+        sim_clear_counts(&b->m);
+        assert_true(shootdown_flush(&b->sd, b->ts.cpus, b->ts.n, order, 0, pages, 0) > 0);
+        /* now, before anyone verifies: the acknowledgement must mean the work is done */
+        check_targets_current(b, pages, old_frame);
+        for (i = 1; i < NCPUS; i++) {
+            const struct tlbm_counts *c = sim_counts(&b->m, i);
+            assert_int_equal(c->invlpg, pages > CEILING ? 0 : pages);
+            assert_int_equal(c->full_flushes, pages > CEILING ? 1 : 0);
+        }
+    }
+}
+
+static void test_targets_are_flushed_when_the_initiator_returns(void **state)
+{
+    static struct bench b;
+    (void)state;
+    /*
+     * Each INVLPG takes 20 us here, so a target that acknowledged first is
+     * still flushing for hundreds of microseconds when the initiator looks.
+     */
+    bench_start_latency(&b, 20000);
+    check_acknowledged_work(&b, ORDER_CONCURRENT, 16, 150);
+    check_acknowledged_work(&b, ORDER_SEQUENTIAL, 16, 150);
+    check_acknowledged_work(&b, ORDER_CONCURRENT, 64, 50);
+    bench_stop(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_orders_are_what_they_claim),
+        cmocka_unit_test(test_targets_are_flushed_when_the_initiator_returns),
+    };
+    return cmocka_run_group_tests_name("shootdown on the strict model", tests, NULL, NULL);
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# tlbscope-sim on the command line: the run the README shows (8 modelled
+# EPYC 7763 CPUs), its report marked simulated and accepted by
+# tlbscope-report, and clear errors for what it cannot do.
+source "$(dirname "$0")/lib.sh"
+out=$here/build/test-runs/sim/cli
+rm -rf "$out"; mkdir -p "$out"
+# run NAME ARGS...: stdout, stderr and status of one call
+run() { local name=$1; shift; "$SIM" "$@" >"$out/$name.out" 2>"$out/$name.err"; echo $? >"$out/$name.rc"; }
+rc() { cat "$out/$1.rc"; }
+
+# The run of the issue: pti and INVLPGB, which TCG never reaches, SUCCESS on the model.
+# (profile=quick keeps CI short; the full default profile takes about a minute here.)
+sim readme "$SIM" --cpu epyc-7763 --cpus 8 --seed 2026 profile=quick
+check "epyc-7763, 8 CPUs: exit 0, clean, report validates" clean
+check "epyc-7763, 8 CPUs: pti_double_invalidation and invlpgb_range SUCCESS, zero stale reads" \
+    test "$(jqr '[.experiments[] | select(.id == "pti_double_invalidation" or .id == "invlpgb_range") | "\(.status)/\(.verification.stale_reads)"] | join(" ")')" = "SUCCESS/0 SUCCESS/0"
+check "epyc-7763, 8 CPUs: PCID, INVPCID, INVLPGB (8 pages) as the real CPU's CPUID says" \
+    test "$(jqr '[.cpu.features.pcid, .cpu.features.invpcid, .cpu.features.invlpgb, .cpu.features.invlpgb_max_pages] | map(tostring) | join(",")')" = "true,true,true,8"
+check "epyc-7763, 8 CPUs: marked simulated, with model, profile and seed" \
+    test "$(jqr '[.simulated, .simulation.model, .simulation.profile, .simulation.seed] | map(tostring) | join("|")')" = "true|tlbscope strict TLB model|epyc-7763|2026"
+check "epyc-7763, 8 CPUs: 8 CPUs, all ok, the host's clock as timebase" \
+    test "$(jqr '[.topology.cpu_count, .topology.cpus_ok, .cpu.tsc_source] | map(tostring) | join(",")')" = "8,8,host_clock"
+check "every result line on the console says [SIMULATED]" \
+    test "$(grep -acE '^(PASS|SKIP|FAIL|ERROR): [a-z_]+ \[SIMULATED\]' "$LOG")" = 7
+check "the text report is saved next to the JSON and says SIMULATED" \
+    grep -q '^SIMULATED tlbscope-sim on the tlbscope strict TLB model' "${REPORT%.json}.txt"
+check "tlbscope-report show warns that it is simulated" \
+    sh -c "'$TOOL' show '$REPORT' | grep -q '^WARNING   simulated by tlbscope-sim'"
+for i in 1 2; do
+    "$SIM" --cpus 2 --seed 1 --out "$out/twice" profile=quick experiments=stale_detector_control >/dev/null 2>&1
+done
+check "two runs into one directory: four files, the second never over the first" \
+    test "$(ls "$out/twice" | wc -l)" = 4
+
+# Profiles: an unknown name lists them; --cpu list too.
+run unknown --cpu epyc-9999
+check "--cpu epyc-9999: exit 2, says so, lists every profile" \
+    sh -c "[ $(rc unknown) = 2 ] && grep -q \"unknown CPU profile 'epyc-9999'; the profiles are:\" $out/unknown.err &&
+           [ \$(grep -cE '^  (epyc-7763|epyc-9654|epyc-7742|epyc-7551p|xeon-8180|xeon-6330|i9-12900k|qemu-tcg) ' $out/unknown.err) = 8 ]"
+run list --cpu list
+check "--cpu list: exit 0 and the 8 profiles on stdout" \
+    sh -c "[ $(rc list) = 0 ] && [ \$(grep -c '^  ' $out/list.out) = 8 ]"
+run help --help
+check "--help: exit 0 with the usage and the exit statuses" \
+    sh -c "[ $(rc help) = 0 ] && grep -q '^usage: tlbscope-sim' $out/help.out && grep -q '^Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report' $out/help.out"
+run keys --help-keys
+check "--help-keys lists the tool's configuration keys (global_pages, pti among them)" \
+    sh -c "[ $(rc keys) = 0 ] && grep -q '^  *samples' $out/keys.out && grep -q 'global_pages' $out/keys.out && grep -q '^  *pti' $out/keys.out"
+
+# Bad input: a clear error naming what was wrong, and no run.
+bad() { # name, expected stderr text, args...
+    local name=$1 want=$2; shift 2
+    run "$name" "$@"
+    check "$* : exit 2, '$want'" sh -c "[ $(rc "$name") = 2 ] && grep -qF -- \"$want\" $out/$name.err && [ ! -s $out/$name.out ]"
+}
+bad cpus0 "--cpus wants 1 to 64, not '0'" --cpus 0
+bad cpus65 "--cpus wants 1 to 64, not '65'" --cpus 65
+bad tlb "--tlb wants SETSxWAYS, sets a power of two" --tlb 3x4
+bad erratum "unknown erratum 'bogus'" --erratum bogus
+bad max "--invlpgb-max wants 1 to 65536, not '0'" --invlpgb-max 0
+bad arg "unknown argument 'frobnicate'" frobnicate
+bad noval "--seed needs a value" --seed
+run nomax --cpu xeon-8180 --invlpgb-max 4 --out "$out/nomax"
+check "--invlpgb-max on a profile without INVLPGB: exit 2, says why" \
+    sh -c "[ $(rc nomax) = 2 ] && grep -q 'profile xeon-8180 has no INVLPGB' $out/nomax.err"
+
+# A bad configuration key is reported as the tool reports it, and the run goes on.
+sim badkey "$SIM" --cpus 2 --seed 3 profile=quick samples=5 expriments=x experiments=stale_detector_control
+check "samples=5 and a misspelt key: warnings naming them, run still clean" \
+    eval 'clean && grep -q "^WARNING: command line:1: bad value .5. for key .samples. (expected an integer 10..1000000); default used" "$LOG" &&
+          grep -q "^WARNING: command line:1: unknown key .expriments. (did you mean .experiments.?); ignored" "$LOG" &&
+          [ "$(jqr ".run.warnings | length")" = 2 ]'
+
+# One CPU, and the QEMU profile: the multi-CPU and PCID experiments SKIP with their reasons.
+sim one "$SIM" --cpus 1 --seed 4 --cpu qemu-tcg profile=quick
+check "qemu-tcg, 1 CPU: exit 0; ipi_roundtrip SKIP 'needs at least 2 CPUs'; pti SKIP quoting CPUID" \
+    eval 'clean && [[ "$(exp_field ipi_roundtrip .reason)" == "needs at least 2 CPUs"* ]] &&
+          [[ "$(exp_field pti_double_invalidation .reason)" == "no PCID: CPUID.01H:ECX[17] = 0 (ECX = 0x"* ]]'
+check "qemu-tcg profile: the hypervisor of TCG recorded, as QEMU shows it" \
+    test "$(jqr .cpu.hypervisor)" = TCGTCGTCGTCG

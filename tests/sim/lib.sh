@@ -1,0 +1,55 @@
+# Shared helpers for the tests on the strict TLB model (sourced, not run).
+# Each runs build/tlbscope-sim (or a mutant's build of it) in its own
+# directory and prints TAP lines that tests/run-all.sh counts.
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$here" || exit 1
+SIM=$here/build/tlbscope-sim
+TOOL=$here/build/tlbscope-report
+n_test=0
+
+ok() { n_test=$((n_test + 1)); echo "ok $n_test - $*"; }
+not_ok() { n_test=$((n_test + 1)); echo "not ok $n_test - $*"; }
+check() { # description, command...
+    local d=$1; shift
+    if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+
+# sim NAME BINARY ARGS...: one run into build/test-runs/sim/NAME.
+# Sets RUN (its directory), LOG (console), REPORT (JSON path or ""), RC.
+sim() {
+    local name=$1 bin=$2; shift 2
+    RUN=$here/build/test-runs/sim/$name
+    rm -rf "$RUN"; mkdir -p "$RUN"
+    LOG=$RUN/console.txt
+    timeout "${SIM_TIMEOUT:-300}" "$bin" --out "$RUN/reports" "$@" >"$LOG" 2>&1
+    RC=$?
+    REPORT=$(sed -n 's/^Report saved: //p' "$LOG" | head -n1)
+    [ -n "$REPORT" ] && [ "${REPORT#/}" = "$REPORT" ] && REPORT=$here/$REPORT
+    echo "# $name: exit $RC, $(grep -a '^RESULT:' "$LOG" | tail -n1)"
+}
+
+jqr() { jq -r "$1" "$REPORT"; }
+exp_status() { jq -r --arg id "$1" '.experiments[] | select(.id == $id) | .status' "$REPORT"; }
+exp_field() { jq -r --arg id "$1" ".experiments[] | select(.id == \$id) | $2" "$REPORT"; }
+validates() { "$TOOL" validate "$REPORT" >/dev/null 2>&1; }
+stale_total() { jqr '[.experiments[].verification.stale_reads] | add // 0'; }
+
+# failed_with_stale EXPERIMENT: the run ended 1, the experiment is FAILURE, and its
+# first stale read names a CPU and a test-region address (and what was seen).
+failed_with_stale() {
+    local id=$1
+    [ "$RC" = 1 ] && [ -s "$REPORT" ] && [ "$(exp_status "$id")" = FAILURE ] &&
+        [ "$(exp_field "$id" '.verification.stale_reads')" -gt 0 ] &&
+        [ "$(exp_field "$id" '.verification.stale[0].cpu | type')" = number ] &&
+        [[ "$(exp_field "$id" '.verification.stale[0].va')" == 0x7e* ]] &&
+        [ "$(exp_field "$id" '.verification.stale[0].seen')" != \
+          "$(exp_field "$id" '.verification.stale[0].expected')" ] &&
+        grep -aq "^FAIL: $id \[SIMULATED\].*first: CPU [0-9]* read 0x[0-9a-f]* at VA 0x7e" "$LOG"
+}
+
+# clean: exit 0, nothing stale anywhere, no errors, the report validates.
+clean() {
+    [ "$RC" = 0 ] && [ -s "$REPORT" ] && [ "$(stale_total)" = 0 ] &&
+        [ "$(jqr '.run.errors | length')" = 0 ] && validates
+}
