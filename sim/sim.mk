@@ -58,3 +58,7 @@ $(BUILD)/asan/tlbscope-sim: $(SIM_MAIN) $(ASAN_LIB_OBJS)
 
 .PHONY: sim-asan
 sim-asan: $(BUILD)/asan/tlbscope-sim
+
+# The commit id is compiled into the report writer and the banner: rebuild them when it changes.
+$(foreach v,lib tsan asan,$(BUILD)/host/$(v)/core/report_json.o $(BUILD)/host/$(v)/core/report_text.o \
+	$(BUILD)/host/$(v)/sim/session.o): $(BUILD)/commit.stamp
