@@ -358,6 +358,15 @@ static void event(struct tlb_model *m, struct tlbm_cpu *c)
     speculate(m, c);
 }
 
+/* An instruction starts: time passes for its CPU and the log records it. Returns holding the lock. */
+static void begin(struct tlb_model *m, struct tlbm_cpu *c, uint32_t kind, uint64_t a, uint64_t b,
+                  uint64_t cc)
+{
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    log_event(m, c, kind, a, b, cc);
+}
+
 void tlbm_tick(struct tlb_model *m, uint32_t ci)
 {
     struct tlbm_cpu *c = m->cpu[ci];
@@ -437,9 +446,7 @@ void tlbm_write_cr3(struct tlb_model *m, uint32_t ci, uint64_t value)
 {
     struct tlbm_cpu *c = m->cpu[ci];
     bool pcide = (c->cr4 & CR4_PCIDE) != 0;
-    pthread_mutex_lock(&c->lock);
-    event(m, c);
-    log_event(m, c, TLBM_EV_CR3, value, 0, 0);
+    begin(m, c, TLBM_EV_CR3, value, 0, 0);
     if (!pcide && (value & CR3_NOFLUSH)) {
         pthread_mutex_unlock(&c->lock);
         /* bit 63 is reserved without PCIDE (SDM vol. 3A, 4.10.4.1) */
@@ -465,9 +472,7 @@ void tlbm_write_cr4(struct tlb_model *m, uint32_t ci, uint64_t value)
 {
     struct tlbm_cpu *c = m->cpu[ci];
     uint64_t old = c->cr4;
-    pthread_mutex_lock(&c->lock);
-    event(m, c);
-    log_event(m, c, TLBM_EV_CR4, value, 0, 0);
+    begin(m, c, TLBM_EV_CR4, value, 0, 0);
     if ((value & CR4_PCIDE) && !(old & CR4_PCIDE)) {
         const char *why = !m->cfg.feat.pcid         ? "the CPU has no PCID (CPUID.01H:ECX[17] = 0)"
                           : (c->cr3 & CR3_PCID_MASK) ? "CR3[11:0] is not 0"
@@ -530,9 +535,7 @@ void tlbm_invlpg(struct tlb_model *m, uint32_t ci, uint64_t va)
     struct tlbm_cpu *c = m->cpu[ci];
     struct addr_arg a;
     spend_latency(m->cfg.invlpg_latency_ns);
-    pthread_mutex_lock(&c->lock);
-    event(m, c);
-    log_event(m, c, TLBM_EV_INVLPG, va, 0, 0);
+    begin(m, c, TLBM_EV_INVLPG, va, 0, 0);
     a.va = va;
     a.pcid = current_pcid(c);
     a.globals_too = !((m->cfg.errata & TLBM_ERR_INVLPG_IGNORES_GLOBAL) && (c->cr4 & CR4_PCIDE));
@@ -564,9 +567,7 @@ void tlbm_invpcid(struct tlb_model *m, uint32_t ci, uint64_t type, uint64_t pcid
                        (unsigned long long)addr);
         return;
     }
-    pthread_mutex_lock(&c->lock);
-    event(m, c);
-    log_event(m, c, TLBM_EV_INVPCID, type, pcid, addr);
+    begin(m, c, TLBM_EV_INVPCID, type, pcid, addr);
     c->n.invpcid++;
     switch (type) {
     case 0: {
@@ -613,9 +614,7 @@ void tlbm_invlpgb(struct tlb_model *m, uint32_t ci, uint64_t rax, uint32_t ecx, 
                        (unsigned long long)rax);
         return;
     }
-    pthread_mutex_lock(&c->lock);
-    event(m, c);
-    log_event(m, c, TLBM_EV_INVLPGB, rax, ecx, edx);
+    begin(m, c, TLBM_EV_INVLPGB, rax, ecx, edx);
     c->n.invlpgb++;
     pthread_mutex_unlock(&c->lock);
     /* broadcast: every CPU, the issuer too, gets it at a moment of its own */
@@ -643,9 +642,7 @@ void tlbm_tlbsync(struct tlb_model *m, uint32_t ci)
         tlbm_violation(m, ci, "#UD: TLBSYNC on a CPU without INVLPGB (CPUID 8000_0008 EBX[3] = 0)");
         return;
     }
-    pthread_mutex_lock(&c->lock);
-    event(m, c);
-    log_event(m, c, TLBM_EV_TLBSYNC, 0, 0, 0);
+    begin(m, c, TLBM_EV_TLBSYNC, 0, 0, 0);
     c->n.tlbsync++;
     pthread_mutex_unlock(&c->lock);
     if (m->cfg.errata & TLBM_ERR_TLBSYNC_EARLY)
@@ -662,9 +659,7 @@ void tlbm_tlbsync(struct tlb_model *m, uint32_t ci)
 void tlbm_note_ipi(struct tlb_model *m, uint32_t ci, uint32_t dest, uint8_t vector)
 {
     struct tlbm_cpu *c = m->cpu[ci];
-    pthread_mutex_lock(&c->lock);
-    event(m, c);
-    log_event(m, c, TLBM_EV_IPI, dest, vector, 0);
+    begin(m, c, TLBM_EV_IPI, dest, vector, 0);
     pthread_mutex_unlock(&c->lock);
 }
 
