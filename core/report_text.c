@@ -96,11 +96,22 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
         const struct experiment_record *e = &r->experiments[i];
         if (!e->ran)
             continue;
-        sb_printf(sb, "%-26s %-8s %6u %8llu %6llu  %s%s%s\n", e->id, result_name(e->status),
+        const char *tags[3] = { r->sim.simulated ? "[SIMULATED]" : NULL,
+                                e->emulated ? "[EMULATED]" : NULL, e->partial ? "[PARTIAL]" : NULL };
+        const char *sep = "  ";
+        uint32_t t;
+        sb_printf(sb, "%-26s %-8s %6u %8llu %6llu", e->id, result_name(e->status),
                   e->results.count, (unsigned long long)e->verification.checks,
-                  (unsigned long long)e->verification.stale_reads,
-                  r->sim.simulated ? "[SIMULATED] " : e->emulated ? "[EMULATED] " : "",
-                  e->partial ? "[PARTIAL] " : "", e->reason);
+                  (unsigned long long)e->verification.stale_reads);
+        for (t = 0; t < 3; t++) {
+            if (tags[t]) {
+                sb_printf(sb, "%s%s", sep, tags[t]);
+                sep = " ";
+            }
+        }
+        if (e->reason[0])
+            sb_printf(sb, "%s%s", sep, e->reason);
+        sb_putc(sb, '\n');
     }
 }
 
