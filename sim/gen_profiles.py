@@ -21,7 +21,7 @@ LEAVES = {0x0, 0x1, 0x7, 0xB, 0x15, 0x16,
 PROFILES = [
     ("epyc-7763", "amd-epyc7763.txt", 1, "AMD EPYC 7763 (Zen 3 Milan): PCID, INVPCID, INVLPGB"),
     ("epyc-9654", "amd-epyc9654.txt", 2, "AMD EPYC 9654 (Zen 4 Genoa): PCID, INVPCID, INVLPGB, LA57"),
-    ("epyc-7742", "amd-epyc7742.txt", 2, "AMD EPYC 7742 (Zen 2 Rome): PCID, INVPCID, no INVLPGB"),
+    ("epyc-7742", "amd-epyc7742.txt", 2, "AMD EPYC 7742 (Zen 2 Rome): no PCID (as recorded), no INVPCID, no INVLPGB"),
     ("epyc-7551p", "amd-epyc7551p.txt", 2, "AMD EPYC 7551P (Zen 1 Naples): no PCID, no INVLPGB"),
     ("xeon-8180", "intel-xeon8180.txt", 2, "Intel Xeon Platinum 8180 (Skylake-SP): PCID, INVPCID"),
     ("xeon-6330", "intel-xeon6330.txt", 2, "Intel Xeon Gold 6330 (Ice Lake-SP): PCID, INVPCID"),

@@ -125,7 +125,7 @@ const struct sim_profile sim_profiles[] = {
       sizeof(epyc_7763) / sizeof(epyc_7763[0]) },
     { "epyc-9654", "AMD EPYC 9654 (Zen 4 Genoa): PCID, INVPCID, INVLPGB, LA57", "cpuid/amd-epyc9654.txt", 2, epyc_9654,
       sizeof(epyc_9654) / sizeof(epyc_9654[0]) },
-    { "epyc-7742", "AMD EPYC 7742 (Zen 2 Rome): PCID, INVPCID, no INVLPGB", "cpuid/amd-epyc7742.txt", 2, epyc_7742,
+    { "epyc-7742", "AMD EPYC 7742 (Zen 2 Rome): no PCID (as recorded), no INVPCID, no INVLPGB", "cpuid/amd-epyc7742.txt", 2, epyc_7742,
       sizeof(epyc_7742) / sizeof(epyc_7742[0]) },
     { "epyc-7551p", "AMD EPYC 7551P (Zen 1 Naples): no PCID, no INVLPGB", "cpuid/amd-epyc7551p.txt", 2, epyc_7551p,
       sizeof(epyc_7551p) / sizeof(epyc_7551p[0]) },
