@@ -1,7 +1,13 @@
 # tlbscope: `make run` boots the tool under QEMU+OVMF, `make test` runs every test.
 # Both install the Debian packages they need (scripts/deps.sh).
 
-VERSION := 0.1.0
+# The one place the version is written: the VERSION file. It goes into the banner, the
+# report (generator.version), the .sbat section and the release's file names; the commit
+# (generator.commit, the banner) ends in -dirty when the tree has uncommitted changes.
+VERSION := $(strip $(file < VERSION))
+ifeq ($(VERSION),)
+$(error the VERSION file is missing or empty)
+endif
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 BUILD   := build
 
@@ -38,13 +44,17 @@ EFI_SRCS  := $(sort $(wildcard efi/*.c))
 EFI_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EFI_SRCS) $(CORE_SRCS) $(ARCH_SRCS)) \
             $(patsubst %.S,$(BUILD)/efi/%.o,$(ARCH_ASM))
 
-.PHONY: all efi tool sim image run test test-full bench fuzz deps clean help
+.PHONY: all efi tool sim image run test test-full bench fuzz deps clean help sign dist usb version
 all: deps efi tool sim
 
 help:
 	@echo "make run   [SMP=4 CPU=max MEM=512 ARGS='k=v ...' QEMU=... QEMU_EXTRA=...]  boot under QEMU+OVMF"
 	@echo "make test  host unit tests + QEMU integration tests"
 	@echo "make image build/tlbscope.img for a USB stick;  make bench;  make fuzz;  make test-full"
+	@echo "make sign  [KEY=db.key CERT=db.crt KEY_PASS=...]  build/tlbscope-signed.efi (no KEY: a generated TEST key in build/keys/)"
+	@echo "make image SIGNED=1   build/tlbscope-signed.img, carrying the signed binary"
+	@echo "make dist  [SIGNED=1 ...]  build/dist/tlbscope-$(DIST_VERSION).tar.gz and .zip"
+	@echo "make usb DEV=/dev/sdX [YES=1] [SIGNED=1]  write the image to a USB stick, after checks"
 
 deps:
 	@scripts/deps.sh build
@@ -64,16 +74,21 @@ $(BUILD)/efi/%.o: %.S
 	@$(if $(Q),echo "  AS    $<")
 	$(Q)$(CC) $(EFI_ASFLAGS) -MMD -MP -c $< -o $@
 
-# The commit id is compiled into the banner and the report: rebuild what uses it.
+# The version and commit id are compiled into the banner and the report: rebuild what uses them.
 $(BUILD)/commit.stamp: FORCE
 	@mkdir -p $(BUILD)
-	@echo '$(COMMIT)' | cmp -s - $@ || echo '$(COMMIT)' > $@
+	@echo '$(VERSION) $(COMMIT)' | cmp -s - $@ || echo '$(VERSION) $(COMMIT)' > $@
 $(BUILD)/efi/efi/main.o $(BUILD)/efi/core/report_json.o $(BUILD)/efi/core/report_text.o: $(BUILD)/commit.stamp
 FORCE:
 
-$(BUILD)/sbat.o: efi/sbat.csv efi/sbat.S
+# efi/sbat.csv with the version from VERSION filled in
+$(BUILD)/sbat.csv: efi/sbat.csv VERSION
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(EFI_ASFLAGS) -c efi/sbat.S -o $@
+	$(Q)sed 's/@VERSION@/$(VERSION)/g' efi/sbat.csv > $@
+
+$(BUILD)/sbat.o: $(BUILD)/sbat.csv efi/sbat.S
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(EFI_ASFLAGS) -DSBAT_CSV='"$(BUILD)/sbat.csv"' -c efi/sbat.S -o $@
 
 $(BUILD)/tlbscope.so: $(EFI_OBJS) $(BUILD)/sbat.o
 	@$(if $(Q),echo "  LD    $@")
@@ -85,7 +100,12 @@ $(BUILD)/tlbscope.efi: $(BUILD)/tlbscope.so
 		-j '.rel.*' -j '.rela.*' -j .reloc -j .sbat --target efi-app-x86_64 --subsystem=10 $< $@
 	@echo "built $@ ($(VERSION), $(COMMIT))"
 
-image: deps $(BUILD)/tlbscope.img
+# SIGNED=1: build/tlbscope-signed.img, carrying build/tlbscope-signed.efi (make sign)
+SIGNED ?=
+SIGNED_EFI ?= $(BUILD)/tlbscope-signed.efi
+SIGNED_IMG ?= $(BUILD)/tlbscope-signed.img
+IMAGE_OUT := $(if $(filter-out 0 no,$(SIGNED)),$(SIGNED_IMG),$(BUILD)/tlbscope.img)
+image: deps $(IMAGE_OUT)
 $(BUILD)/tlbscope.img: $(BUILD)/tlbscope.efi startup.nsh efi/tlbscope.cfg scripts/mkimage.sh
 	$(Q)scripts/mkimage.sh $@ $(BUILD)/tlbscope.efi
 
@@ -104,6 +124,7 @@ run: deps $(BUILD)/tlbscope.img tool
 		TIMEOUT='$(RUN_TIMEOUT)' scripts/qemu-run.sh --interactive
 
 include reports/tool/tool.mk
+include release/release.mk
 include tests/tests.mk
 include sim/sim.mk
 

@@ -2,10 +2,19 @@
  * The .sbat section: Secure Boot Advanced Targeting metadata that shim
  * checks before it runs a signed image (https://github.com/rhboot/shim,
  * SBAT.md). The first line is the SBAT format itself; the second names this
- * program and its generation, which is raised when a signed release must be
- * revoked.
+ * program: component tlbscope, generation 1 (raised when a signed release
+ * must be revoked), vendor and package tlbscope, the version from the VERSION
+ * file, and, where SBAT.md wants a URL "to look stuff up", the project's name:
+ * tlbscope has no public web address, and an invented one would point
+ * whoever reads the section to somebody else's host.
+ *
+ * efi/sbat.csv holds @VERSION@; the Makefile writes build/sbat.csv with the
+ * version filled in and passes its path as SBAT_CSV.
  */
+#ifndef SBAT_CSV
+#error "build with -DSBAT_CSV='\"path/to/sbat.csv\"' (the Makefile does)"
+#endif
     .section .sbat, "a"
-    .incbin "efi/sbat.csv"
+    .incbin SBAT_CSV
     .byte 0
     .section .note.GNU-stack, "", @progbits

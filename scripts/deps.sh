@@ -90,7 +90,7 @@ fi
 group=${1:-build}
 build_pkgs=(gcc make binutils gnu-efi mtools dosfstools libjansson-dev git)
 run_pkgs=(ovmf qemu-system-x86)
-test_pkgs=(libcmocka-dev clang libclang-rt-dev jq)
+test_pkgs=(libcmocka-dev clang libclang-rt-dev jq sbsigntool openssl zip unzip)
 html_pkgs=(chromium)
 
 case "$group" in

@@ -11,6 +11,12 @@
 #   OUTDIR=reports/runs  where new reports are copied (and latest.json/.txt)
 #   CFG_TEXT=...         tlbscope.cfg for this run (default: exit=shutdown + ARGS)
 #   ACCEL=tcg            QEMU accelerator
+#   SECURE_BOOT=1        the machine a Secure Boot OVMF build needs: q35 with SMM and the
+#                        variable flash accessible to SMM only; give that firmware in
+#                        OVMF_CODE (e.g. /usr/share/OVMF/OVMF_CODE_4M.secboot.fd) and a
+#                        variable store with keys enrolled in OVMF_VARS (copied per run)
+#   STOP_ON='regex'      stop QEMU as soon as the serial console matches this extended
+#                        regex (a run that cannot finish, e.g. a boot the firmware refuses)
 # Options:
 #   --interactive  serial console on the terminal (also logged)
 #   --fresh        start from a fresh copy of IMAGE (reports on the stick are dropped)
@@ -29,6 +35,7 @@ IMAGE=${IMAGE:-$here/build/tlbscope.img}; RUNDIR=${RUNDIR:-$here/build/run}
 OUTDIR=${OUTDIR:-$here/reports/runs}; ACCEL=${ACCEL:-tcg}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+SECURE_BOOT=${SECURE_BOOT:-}; STOP_ON=${STOP_ON:-}
 interactive=0 fresh=0 readonly=0 shell=0 quiet=0 full=0
 for a in "$@"; do
     case "$a" in
@@ -102,8 +109,13 @@ if [ -n "$NUMA" ] && [ "$NUMA" -gt 1 ]; then
     done
     MEM=$((per_mem * NUMA))
 fi
+machine=q35 secure=()
+if [ -n "$SECURE_BOOT" ] && [ "$SECURE_BOOT" != 0 ]; then
+    machine=q35,smm=on
+    secure=(-global "driver=cfi.pflash01,property=secure,value=on")
+fi
 # shellcheck disable=SC2086
-cmd=("$QEMU" -machine q35 -accel "$ACCEL" -m "$MEM" -smp "$SMP" -cpu "$CPU"
+cmd=("$QEMU" -machine "$machine" "${secure[@]}" -accel "$ACCEL" -m "$MEM" -smp "$SMP" -cpu "$CPU"
      -drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
      -drive "if=pflash,format=raw,unit=1,file=$RUNDIR/OVMF_VARS.fd"
      -drive "if=none,id=stick,format=raw,file=$stick$ro"
@@ -115,8 +127,14 @@ echo "${cmd[*]}" > "$RUNDIR/qemu.cmd"
 start=$(date +%s)
 "${cmd[@]}" 2> >(tee "$RUNDIR/qemu.err" >&2) &
 qemu_pid=$!
-qemu_rc=""
+qemu_rc="" stopped=0
 while kill -0 "$qemu_pid" 2>/dev/null; do
+    if [ -n "$STOP_ON" ] && grep -aqE -- "$STOP_ON" "$log" 2>/dev/null; then
+        sleep 1   # let the line that matched be followed by what the firmware says next
+        kill "$qemu_pid" 2>/dev/null
+        stopped=1
+        break
+    fi
     if [ $(( $(date +%s) - start )) -ge "$TIMEOUT" ]; then
         if exec 3<>"/dev/tcp/127.0.0.1/$monitor_port" 2>/dev/null; then
             printf 'info registers -a\ninfo lapic\n' >&3
@@ -171,6 +189,7 @@ if ! grep -aq '^TLBSCOPE DONE' "$clean"; then
     rc=2
     why="no 'TLBSCOPE DONE' line"
     [ "$qemu_rc" = 124 ] && why="$why: QEMU killed after ${TIMEOUT}s"
+    [ $stopped = 1 ] && why="$why: stopped, the console matched STOP_ON"
 elif [ "$result" = SUCCESS ] || [ "$result" = SKIP ]; then
     rc=0
 else

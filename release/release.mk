@@ -1,0 +1,57 @@
+# Releases: a signed binary (make sign), the image that carries it (make image
+# SIGNED=1), the release archive (make dist) and writing a USB stick (make usb).
+# Included by the Makefile, which defines VERSION, COMMIT, SIGNED, SIGNED_EFI,
+# SIGNED_IMG and IMAGE_OUT.
+#
+#   make sign                          signs with a TEST key generated once in build/keys/
+#   make sign KEY=db.key CERT=db.crt   signs with your key (KEY_PASS=... if it is
+#                                      passphrase-protected and there is no terminal)
+#   make image SIGNED=1                build/tlbscope-signed.img
+#   make dist [SIGNED=1]               build/dist/tlbscope-VERSION.tar.gz, .zip, SHA256SUMS
+#   make usb DEV=/dev/sdX [YES=1]      writes the image to a stick after checking the device
+
+KEY ?=
+CERT ?=
+KEY_PASS ?=
+DEV ?=
+YES ?=
+TEST_KEY_DIR := $(BUILD)/keys
+TEST_CERT := $(TEST_KEY_DIR)/TEST-KEY-tlbscope-db.crt
+SIGN_CERT := $(if $(KEY)$(CERT),$(CERT),$(TEST_CERT))
+# a dirty tree's release is named as such (the commit in BUILDINFO and the banner says which)
+DIST_VERSION := $(VERSION)$(if $(filter %-dirty,$(COMMIT)),-dirty)
+DIST_NAME := tlbscope-$(DIST_VERSION)
+DIST_DIR ?= $(BUILD)/dist
+USB_IMAGE ?= $(IMAGE_OUT)
+
+# What was signed with which key: a different KEY/CERT re-signs.
+$(SIGNED_EFI).stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(abspath $(KEY)) $(abspath $(CERT))' | cmp -s - $@ || echo '$(abspath $(KEY)) $(abspath $(CERT))' > $@
+
+$(TEST_CERT):
+	$(Q)scripts/sign.sh --test-key $(TEST_KEY_DIR)
+
+$(SIGNED_EFI): $(BUILD)/tlbscope.efi $(SIGNED_EFI).stamp $(if $(KEY)$(CERT),$(wildcard $(KEY) $(CERT)),$(TEST_CERT))
+	$(Q)TLBSCOPE_KEY_PASS='$(KEY_PASS)' scripts/sign.sh $(BUILD)/tlbscope.efi $@ '$(KEY)' '$(CERT)' $(TEST_KEY_DIR)
+
+# sbverify checks the signed file every time, against the certificate it was signed with
+sign: deps $(SIGNED_EFI)
+	$(Q)scripts/sign.sh --verify $(SIGNED_EFI) '$(SIGN_CERT)'
+
+$(SIGNED_IMG): $(SIGNED_EFI) startup.nsh efi/tlbscope.cfg scripts/mkimage.sh
+	$(Q)scripts/mkimage.sh $@ $(SIGNED_EFI)
+
+dist: deps $(IMAGE_OUT)
+	$(Q)TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
+		scripts/dist.sh '$(DIST_DIR)' '$(DIST_NAME)' '$(VERSION)' '$(COMMIT)' '$(IMAGE_OUT)' \
+		'$(if $(filter $(SIGNED_IMG),$(IMAGE_OUT)),$(SIGN_CERT))'
+
+usb: deps $(USB_IMAGE)
+	$(Q)YES='$(YES)' scripts/usb-write.sh '$(DEV)' '$(USB_IMAGE)'
+
+# for scripts and tests: what this tree would build and release
+version:
+	@echo 'version $(VERSION)'
+	@echo 'commit $(COMMIT)'
+	@echo 'release $(DIST_NAME)'
