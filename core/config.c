@@ -4,7 +4,8 @@
 #include "core/mem.h"
 #include "core/strbuf.h"
 
-enum key_type { K_ENUM, K_UINT, K_BOOL, K_CPULIST, K_NAMELIST, K_EMULATE, K_INJECT };
+/* K_SECRET: text that messages never repeat (redact_key) */
+enum key_type { K_ENUM, K_UINT, K_BOOL, K_CPULIST, K_NAMELIST, K_EMULATE, K_INJECT, K_SECRET };
 
 struct key_spec {
     const char *name;
@@ -58,6 +59,12 @@ static const struct key_spec keys[] = {
     { "pti", K_BOOL, 0, 0, NULL, OFF(pti), "off",
       "invlpgb_range: invalidate the user PCID too, as Linux does under page-table isolation "
       "(needs PCID; pti_double_invalidation measures both anyway)" },
+    { "redact", K_BOOL, 0, 0, NULL, OFF(redact), "off",
+      "write the report with its identifying fields (system serial number, UUID) replaced by "
+      "tokens, for sticks that travel; tokens are keyed by redact_key, else random per report" },
+    { "redact_key", K_SECRET, 1, CONFIG_REDACT_KEY_MAX, NULL, OFF(redact_key), "none",
+      "with redact=on: the HMAC-SHA-256 key of the tokens, so the same machine gets the same "
+      "token in every report (as tlbscope-report redact --key); never written to the report" },
     { "cpus", K_CPULIST, 0, 0, NULL, 0, "all",
       "CPUs that take part, e.g. 0-7,16 (CPU 0, the BSP, always does)" },
     { "experiments", K_NAMELIST, 0, 0, NULL, 0, "all",
@@ -461,6 +468,15 @@ static bool apply_value(struct config *cfg, const struct key_spec *k, const char
         return parse_emulate(copy, &cfg->emulate, why);
     case K_INJECT:
         return parse_inject(copy, cfg, why);
+    case K_SECRET: {
+        size_t n = str_len(value);
+        if (n >= k->min && n <= k->max) {
+            str_copy(base + k->offset, k->max + 1, value);
+            return true;
+        }
+        sb_printf(why, "%zu characters, expected %u..%u", n, k->min, k->max);
+        return false;
+    }
     }
     sb_puts(why, "expected ");
     describe_expected(k, why);
@@ -528,9 +544,14 @@ static void handle_pair(struct parse_state *ps, uint32_t line, char *token)
     }
     sb_init_fixed(&why, why_buf, sizeof(why_buf));
     if (!apply_value(ps->cfg, k, eq + 1, &why)) {
-        msg_add(ps->msgs, where, "bad value '%s' for key '%s' (%s); %s", eq + 1, token, why_buf,
-                (ps->cfg->set_mask & (1ull << idx)) ? "earlier value kept"
-                                                    : "default used");
+        const char *kept = (ps->cfg->set_mask & (1ull << idx)) ? "earlier value kept"
+                                                                : "default used";
+        if (k->type == K_SECRET) /* messages go into the report: never the secret */
+            msg_add(ps->msgs, where, "bad value for key '%s' (%s; the value is not repeated); %s",
+                    token, why_buf, kept);
+        else
+            msg_add(ps->msgs, where, "bad value '%s' for key '%s' (%s); %s", eq + 1, token,
+                    why_buf, kept);
         return;
     }
     ps->cfg->set_mask |= 1ull << idx;
@@ -760,6 +781,8 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_kv_bool(w, "console_json", cfg->console_json);
     jw_kv_bool(w, "global_pages", cfg->global_pages);
     jw_kv_bool(w, "pti", cfg->pti);
+    jw_kv_bool(w, "redact", cfg->redact);
+    jw_kv_bool(w, "redact_key", cfg->redact_key[0] != 0);
     jw_key(w, "cpus");
     if (cfg->cpus.all) {
         jw_str(w, "all");
@@ -818,6 +841,8 @@ void config_write_help(struct strbuf *sb)
             sb_puts(sb, "all | list of experiment ids");
         else if (keys[i].type == K_EMULATE)
             sb_puts(sb, "none | invlpgb,invpcid");
+        else if (keys[i].type == K_SECRET)
+            sb_printf(sb, "text of %u..%u characters, no spaces", keys[i].min, keys[i].max);
         else
             sb_puts(sb, "none | hang:CPU,slow:CPU,absent:CPU,fault:CPU:VECTOR,no_mp,mp_fail");
         sb_printf(sb, " (default %s)\n      %s\n", keys[i].default_text, keys[i].help);

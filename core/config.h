@@ -21,6 +21,7 @@
 #define CONFIG_MAX_RANGES 16
 #define CONFIG_MAX_EXPERIMENTS 16
 #define CONFIG_NAME_LEN 32
+#define CONFIG_REDACT_KEY_MAX 128 /* characters of redact_key */
 
 enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN };
 enum apic_request { APIC_REQ_AUTO = 0, APIC_REQ_XAPIC, APIC_REQ_X2APIC };
@@ -78,6 +79,8 @@ struct config {
     bool console_json;       /* also print the JSON report on the console */
     bool global_pages;       /* test pages global, as kernel mappings without PTI */
     bool pti;                /* invlpgb_range: the user PCID too, as under page-table isolation */
+    bool redact;             /* serial number and UUID written as tokens (core/redact.h) */
+    char redact_key[CONFIG_REDACT_KEY_MAX + 1]; /* HMAC key of the tokens; "" for random ones */
     struct cpu_list cpus;    /* CPUs that take part; all by default */
     uint32_t experiment_count; /* 0: all experiments */
     char experiments[CONFIG_MAX_EXPERIMENTS][CONFIG_NAME_LEN];
@@ -120,7 +123,8 @@ const char *apic_request_name(enum apic_request a);
 const char *inject_kind_name(enum inject_kind k);
 
 struct json_writer;
-/* The resolved configuration as a JSON object (the report's run.config). */
+/* The resolved configuration as a JSON object (the report's run.config). redact_key is
+ * written as a boolean (whether one was given): the key itself never leaves the stick. */
 void config_write_json(const struct config *cfg, struct json_writer *w);
 
 /* Lists every key with its range and default (for `help`, the README). */

@@ -1,7 +1,132 @@
 #include "core/json.h"
 #include "core/mem.h"
+#include "core/redact.h"
 #include "core/report.h"
+#include "core/sha256.h"
 #include "core/smp.h"
+
+/* What redact=on replaces (core/redact.h, reports/SCHEMA.md "redaction"). */
+struct redaction {
+    bool on, keyed;
+    uint32_t nfields;
+    const char *fields[REDACT_WRITTEN_FIELDS];
+    char serial[REDACT_TOKEN_CAP], uuid[REDACT_TOKEN_CAP];
+};
+
+/* SMBIOS 2.6+: the first three fields of the UUID are little-endian. */
+static void format_uuid(const uint8_t *b, char u[40])
+{
+    fmt_into(u, 40, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[3],
+             b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11], b[12], b[13],
+             b[14], b[15]);
+}
+
+static void redaction_prepare(const struct run *r, struct redaction *red)
+{
+    const struct smbios_info *s = &r->fw.smbios;
+    const void *key;
+    size_t key_len;
+    uint8_t derived[SHA256_DIGEST_LEN];
+    mem_zero(red, sizeof(*red));
+    if (!r->cfg.redact)
+        return;
+    red->on = true;
+    red->keyed = r->cfg.redact_key[0] != 0;
+    if (red->keyed) {
+        key = r->cfg.redact_key;
+        key_len = str_len(r->cfg.redact_key);
+    } else if (r->redact_random_key_set) {
+        key = r->redact_random_key;
+        key_len = sizeof(r->redact_random_key);
+    } else {
+        /* no platform randomness (host builds): the run's own clock readings stand in */
+        struct sha256_ctx c;
+        sha256_init(&c);
+        sha256_update(&c, &r->start_tsc, sizeof(r->start_tsc));
+        sha256_update(&c, &r->duration_ms, sizeof(r->duration_ms));
+        sha256_update(&c, &r->tsc_hz, sizeof(r->tsc_hz));
+        sha256_update(&c, r->run_id, str_len(r->run_id));
+        sha256_final(&c, derived);
+        key = derived;
+        key_len = sizeof(derived);
+    }
+    if (s->present && s->sys_serial[0]) {
+        redact_token(key, key_len, red->keyed, REDACT_FIELD_SYSTEM_SERIAL, s->sys_serial,
+                     str_len(s->sys_serial), red->serial);
+        red->fields[red->nfields++] = REDACT_FIELD_SYSTEM_SERIAL;
+    }
+    if (s->present && s->has_uuid) {
+        char u[40];
+        format_uuid(s->uuid, u);
+        redact_token(key, key_len, red->keyed, REDACT_FIELD_SYSTEM_UUID, u, str_len(u), red->uuid);
+        red->fields[red->nfields++] = REDACT_FIELD_SYSTEM_UUID;
+    }
+    mem_zero(derived, sizeof(derived));
+}
+
+static void write_redaction(struct json_writer *w, const struct redaction *red)
+{
+    uint32_t i;
+    if (!red->on)
+        return; /* absent: the report is complete */
+    jw_key(w, "redaction");
+    jw_object_begin_inline(w);
+    jw_kv_bool(w, "redacted", true);
+    jw_kv_bool(w, "keyed", red->keyed);
+    jw_kv_str(w, "by", "tlbscope");
+    jw_key(w, "fields");
+    jw_array_begin_inline(w);
+    for (i = 0; i < red->nfields; i++)
+        jw_str(w, red->fields[i]);
+    jw_array_end(w);
+    jw_object_end(w);
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* `key=` (up to '=') begins with "redact_", in any case: redact_key and its misspellings. */
+static bool secret_key(const char *token, size_t *key_len)
+{
+    static const char prefix[] = "redact_";
+    size_t i;
+    for (i = 0; prefix[i]; i++) {
+        char c = token[i] >= 'A' && token[i] <= 'Z' ? (char)(token[i] + ('a' - 'A')) : token[i];
+        if (c != prefix[i])
+            return false;
+    }
+    while (token[i] && !is_blank(token[i]) && token[i] != '=')
+        i++;
+    *key_len = i;
+    return token[i] == '=';
+}
+
+/*
+ * The command line as given, but for the value of redact_key (and of any
+ * misspelling of it), which becomes "*": the key stays on the stick (with
+ * it, anyone could check a guessed serial number against its token).
+ */
+static void write_args(struct json_writer *w, const char *args)
+{
+    char out[CONFIG_MAX_LINE * 2];
+    size_t i = 0, n = 0, key_len;
+    bool token_start = true;
+    while (args[i] && n + 2 < sizeof(out)) {
+        if (token_start && secret_key(args + i, &key_len)) {
+            size_t k;
+            for (k = 0; k <= key_len && n + 2 < sizeof(out); k++) /* the key and its '=' */
+                out[n++] = args[i++];
+            out[n++] = '*';
+            while (args[i] && !is_blank(args[i]))
+                i++;
+            token_start = false;
+            continue;
+        }
+        token_start = is_blank(args[i]);
+        out[n++] = args[i++];
+    }
+    out[n] = 0;
+    jw_kv_str(w, "args", out);
+}
 
 static void write_stats(struct json_writer *w, const struct stats *st)
 {
@@ -123,7 +248,8 @@ static void write_experiment(struct json_writer *w, const struct experiment_reco
     jw_object_end(w);
 }
 
-static void write_firmware(struct json_writer *w, const struct firmware_info *fw)
+static void write_firmware(struct json_writer *w, const struct firmware_info *fw,
+                           const struct redaction *red)
 {
     const struct smbios_info *s = &fw->smbios;
     const struct acpi_info *a = &fw->acpi;
@@ -156,16 +282,13 @@ static void write_firmware(struct json_writer *w, const struct firmware_info *fw
         jw_kv_str(w, "manufacturer", s->sys_manufacturer);
         jw_kv_str(w, "product", s->sys_product);
         jw_kv_str(w, "version", s->sys_version);
-        jw_kv_str(w, "serial", s->sys_serial);
+        jw_kv_str(w, "serial", red->serial[0] ? red->serial : s->sys_serial);
         jw_key(w, "uuid");
-        if (s->has_uuid) {
+        if (red->uuid[0]) {
+            jw_str(w, red->uuid);
+        } else if (s->has_uuid) {
             char u[40];
-            const uint8_t *b = s->uuid;
-            /* SMBIOS 2.6+: the first three fields are little-endian */
-            fmt_into(u, sizeof(u),
-                     "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[3],
-                     b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11], b[12],
-                     b[13], b[14], b[15]);
+            format_uuid(s->uuid, u);
             jw_str(w, u);
         } else {
             jw_null(w);
@@ -396,7 +519,9 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
 bool report_write_json(const struct run *r, struct strbuf *out)
 {
     struct json_writer w;
+    struct redaction red;
     uint32_t i;
+    redaction_prepare(r, &red);
     jw_init(&w, out);
     jw_object_begin(&w);
     jw_kv_str(&w, "schema", REPORT_SCHEMA);
@@ -409,6 +534,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     jw_object_end(&w);
     jw_kv_str(&w, "result", result_name(r->result));
     write_simulation(&w, &r->sim);
+    write_redaction(&w, &red);
 
     jw_key(&w, "run");
     jw_object_begin(&w);
@@ -427,7 +553,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     jw_kv_bool(&w, "rtc_plausible", r->fw.rtc_plausible);
     jw_kv_u64(&w, "duration_ms", r->duration_ms);
     jw_kv_str(&w, "status", r->partial ? "partial" : "complete");
-    jw_kv_str(&w, "args", r->args_text);
+    write_args(&w, r->args_text);
     jw_kv_bool(&w, "config_file", r->cfg_file_found);
     jw_key(&w, "config");
     config_write_json(&r->cfg, &w);
@@ -435,7 +561,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     write_msgs(&w, "warnings", &r->warnings);
     jw_object_end(&w);
 
-    write_firmware(&w, &r->fw);
+    write_firmware(&w, &r->fw, &red);
     write_cpu(&w, r);
     write_topology(&w, r);
     write_method(&w, r);

@@ -35,6 +35,9 @@ static void write_header(const struct run *r, struct strbuf *sb)
     if (s->present)
         sb_printf(sb, "Machine   %s %s, BIOS %s %s (%s)\n", s->sys_manufacturer, s->sys_product,
                   s->bios_vendor, s->bios_version, s->bios_date);
+    if (r->cfg.redact)
+        sb_printf(sb, "Redacted  serial number and UUID replaced by %s tokens in the JSON "
+                      "(redact=on)\n", r->cfg.redact_key[0] ? "keyed" : "random");
     sb_printf(sb, "Firmware  %s rev 0x%x, UEFI %u.%u, Secure Boot %s\n", r->fw.vendor,
               r->fw.revision, r->fw.uefi_revision >> 16, (r->fw.uefi_revision & 0xffff) / 10,
               secure_boot_name(r->fw.secure_boot));

@@ -14,6 +14,7 @@
 #include "core/firmware_info.h"
 #include "core/msglist.h"
 #include "core/record.h"
+#include "core/redact.h"
 #include "core/result.h"
 
 #define REPORT_SCHEMA "tlbscope-report"
@@ -88,6 +89,10 @@ struct run {
     char mp_note[160];        /* why the run is single-CPU, when it is */
     struct method_info method;
     struct simulation_info sim;
+    /* redact=on without redact_key: the key of this report's random tokens, drawn by the
+     * platform (efi/platform.c) and never written anywhere */
+    uint8_t redact_random_key[REDACT_RANDOM_KEY_LEN];
+    bool redact_random_key_set;
 
     struct experiment_record *experiments;
     uint32_t experiment_count;

@@ -121,6 +121,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     if (EFI_ERROR(st))
         msg_add(&r->errors, "volume", "cannot open the boot volume: %s", efi_status_name(st));
     args_load(r, image, &vol);
+    if (r->cfg.redact && !r->cfg.redact_key[0]) {
+        /* random tokens: a key for this report alone, forgotten when the app exits */
+        if (!platform_random(r->redact_random_key, sizeof(r->redact_random_key)))
+            msg_add(&r->warnings, "redact", "no random number generator (EFI_RNG_PROTOCOL, "
+                    "RDRAND): the random tokens rest on TSC timing jitter alone");
+        r->redact_random_key_set = true;
+    }
     print_messages("WARNING", &r->warnings);
 
     fwinfo_collect(&r->fw, &r->warnings);

@@ -9,4 +9,12 @@ void platform_init_memory(void);
 void *platform_alloc_pages(size_t pages);
 void platform_free_pages(void *p, size_t pages);
 
+/*
+ * `len` (at most 32) unpredictable bytes: EFI_RNG_PROTOCOL and RDRAND when the
+ * machine has them, always mixed with TSC timing jitter, hashed with SHA-256.
+ * Returns false when neither generator answered (the bytes then rest on the
+ * timing jitter alone).
+ */
+bool platform_random(uint8_t *out, size_t len);
+
 #endif

@@ -1,14 +1,18 @@
 #include "reports/tool/commands.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "reports/tool/compare.h"
 #include "reports/tool/diag.h"
 #include "reports/tool/html.h"
 #include "reports/tool/inputs.h"
 #include "reports/tool/load.h"
+#include "reports/tool/redact.h"
 #include "reports/tool/show.h"
 #include "reports/tool/validate.h"
 
@@ -222,4 +226,144 @@ int cmd_html(char *const *args, size_t nargs, const char *out_path, FILE *out, F
         fprintf(err, PREFIX "%s: writing the page failed\n", out_path);
     free_all(reports, n);
     return ok ? EXIT_VALID : EXIT_INVALID;
+}
+
+char *commands_redacted_name(const char *in_path)
+{
+    size_t n = strlen(in_path);
+    char *name = malloc(n + sizeof(".redacted.json"));
+    if (!name)
+        return NULL;
+    if (n > 5 && strcmp(in_path + n - 5, ".json") == 0)
+        n -= 5;
+    memcpy(name, in_path, n);
+    strcpy(name + n, ".redacted.json");
+    return name;
+}
+
+/* Creates `path` (never over an existing file) with the copy; unlinked again on failure. */
+static int write_new_file(const char *path, const char *in_path, const char *data, size_t len,
+                          FILE *err)
+{
+    struct stat a, b;
+    size_t done = 0;
+    int fd;
+    if (stat(path, &a) == 0 && stat(in_path, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino) {
+        fprintf(err, PREFIX "%s: is the input report; redact never overwrites it (give another "
+                "-o)\n", path);
+        return EXIT_INVALID;
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            fprintf(err, PREFIX "%s: exists; not overwritten (remove it or give another -o)\n",
+                    path);
+        else
+            fprintf(err, PREFIX "%s: cannot write: %s\n", path, strerror(errno));
+        return EXIT_INVALID;
+    }
+    while (done < len) {
+        ssize_t n = write(fd, data + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    if (done < len || close(fd) != 0) {
+        fprintf(err, PREFIX "%s: writing the redacted report failed: %s\n", path,
+                strerror(errno));
+        if (done < len)
+            close(fd);
+        unlink(path);
+        return EXIT_INVALID;
+    }
+    return EXIT_VALID;
+}
+
+static void redact_summary(const char *in_path, const char *dest, const struct redact_result *r,
+                           FILE *f)
+{
+    size_t i;
+    if (!r->changed) {
+        fprintf(f, "%s -> %s: already redacted (%s tokens); copied unchanged\n", in_path, dest,
+                r->keyed ? "keyed" : "random");
+        return;
+    }
+    if (!r->nfields) {
+        fprintf(f, "%s -> %s: no serial number or UUID recorded; redaction record added\n",
+                in_path, dest);
+        return;
+    }
+    fprintf(f, "%s -> %s: %s tokens in ", in_path, dest, r->keyed ? "keyed" : "random");
+    for (i = 0; i < r->nfields; i++)
+        fprintf(f, "%s%s", i ? ", " : "", r->fields[i]);
+    fputc('\n', f);
+    if (!r->keyed && r->replaced)
+        fprintf(f, "  random tokens differ in every file: give --key or --key-file to keep "
+                "runs of one machine recognisable\n");
+}
+
+int cmd_redact(const char *in_path, const char *out_path, const char *key_text,
+               const char *key_file, FILE *out, FILE *err)
+{
+    struct redact_key key;
+    struct redact_result res;
+    struct load_result lr;
+    struct diag_list d;
+    char why[200], *bytes = NULL, *dest = NULL;
+    size_t len = 0, i;
+    bool to_stdout = out_path && strcmp(out_path, "-") == 0;
+    int rc = EXIT_INVALID;
+
+    memset(&res, 0, sizeof(res));
+    if (key_text ? !redact_key_from_text(key_text, &key, why, sizeof(why))
+        : key_file ? !redact_key_from_file(key_file, &key, why, sizeof(why))
+                   : !redact_key_random(&key, why, sizeof(why))) {
+        fprintf(err, PREFIX "%s: %s\n", key_file ? key_file : "key", why);
+        return key_text ? EXIT_USAGE : EXIT_INVALID;
+    }
+    load_file_bytes(in_path, &lr, &bytes, &len);
+    if (lr.status != LOAD_OK) {
+        fprintf(err, PREFIX "%s: %s\n", in_path, lr.message);
+        goto out;
+    }
+    diag_init(&d);
+    if (validate_report(lr.root, &d))
+        fprintf(err, PREFIX "warning: %s: not a valid report (%zu error%s); redacting it all the "
+                "same (`tlbscope-report validate` lists every problem)\n", in_path, d.errors,
+                d.errors == 1 ? "" : "s");
+    diag_free(&d);
+    if (!redact_report(bytes, len, lr.root, &key, &res)) {
+        fprintf(err, PREFIX "%s: %s\n", in_path, res.message);
+        goto out;
+    }
+    dest = out_path ? strdup(out_path) : commands_redacted_name(in_path);
+    if (!dest) {
+        fprintf(err, PREFIX "out of memory\n");
+        goto out;
+    }
+    if (to_stdout) {
+        if (fwrite(res.text, 1, res.len, out) != res.len || fflush(out) != 0) {
+            fprintf(err, PREFIX "writing the redacted report to standard output failed\n");
+            goto out;
+        }
+    } else if ((rc = write_new_file(dest, in_path, res.text, res.len, err)) != EXIT_VALID) {
+        goto out;
+    }
+    for (i = 0; i < res.nleftovers; i++)
+        fprintf(err, PREFIX "warning: %s: line %zu still holds the value of %s, outside that "
+                "field (a placeholder the firmware repeats?); check it before sharing\n",
+                to_stdout ? "(standard output)" : dest, res.leftovers[i].line,
+                res.leftovers[i].field);
+    redact_summary(in_path, to_stdout ? "standard output" : dest, &res, to_stdout ? err : out);
+    rc = EXIT_VALID;
+out:
+    redact_result_free(&res);
+    load_release(&lr);
+    free(bytes);
+    free(dest);
+    redact_key_free(&key);
+    return rc;
 }

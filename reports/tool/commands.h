@@ -1,5 +1,5 @@
 /*
- * The four commands behind the CLI (main.c parses the arguments). They
+ * The commands behind the CLI (main.c parses the arguments). They
  * write results to `out` and problems to `err` (every line prefixed
  * "tlbscope-report:"), and return the exit status: 0 success, 1 an input
  * is not a valid report (or cannot be read or written), 2 bad usage.
@@ -21,6 +21,17 @@ int cmd_show(const char *path, FILE *out, FILE *err);
 int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *out, FILE *err);
 /* out_path "-" writes the page to `out`. */
 int cmd_html(char *const *args, size_t nargs, const char *out_path, FILE *out, FILE *err);
+
+/*
+ * A copy of `in_path` with its identifying fields replaced by tokens
+ * (redact.h), written to `out_path` (NULL: IN.redacted.json next to the
+ * input; "-": `out`), which must not exist. The key is `key_text`, or the
+ * contents of `key_file`, or random when both are NULL.
+ */
+int cmd_redact(const char *in_path, const char *out_path, const char *key_text,
+               const char *key_file, FILE *out, FILE *err);
+/* IN.json -> IN.redacted.json (any other name gets ".redacted.json" appended); malloc'd. */
+char *commands_redacted_name(const char *in_path);
 
 /*
  * Loads, validates and models one report, as show/compare/html do: NULL

@@ -1,6 +1,7 @@
 #include "reports/tool/compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,12 +246,65 @@ static bool add_section(struct cmp_model *m, const struct m_experiment *e)
     return build_value_rows(m, s);
 }
 
+/* Numbers the machines: reports with equal machine keys share one. */
+static bool group_machines(struct cmp_model *m)
+{
+    size_t i, j;
+    int next = 0;
+    if (!(m->machine = calloc(m->nreports ? m->nreports : 1, sizeof(*m->machine))))
+        return false;
+    for (i = 0; i < m->nreports; i++) {
+        const char *key = m->reports[i]->machine_key;
+        if (!key)
+            continue;
+        for (j = 0; j < i && !m->machine[i]; j++) {
+            if (m->reports[j]->machine_key && strcmp(m->reports[j]->machine_key, key) == 0) {
+                m->machine[i] = m->machine[j];
+                m->machine_repeats = true;
+            }
+        }
+        if (!m->machine[i])
+            m->machine[i] = ++next;
+    }
+    return true;
+}
+
+const char *compare_machine_label(const struct cmp_model *m, size_t report, char *buf, size_t cap)
+{
+    if (m->machine && report < m->nreports && m->machine[report])
+        snprintf(buf, cap, "M%d", m->machine[report]);
+    else
+        snprintf(buf, cap, "-");
+    return buf;
+}
+
+const char *compare_same_machine(const struct cmp_model *m, size_t report, char *buf, size_t cap)
+{
+    size_t i, n = 0, len = 0;
+    buf[0] = '\0';
+    if (!m->machine || report >= m->nreports || !m->machine[report])
+        return buf;
+    for (i = 0; i < m->nreports; i++) {
+        if (m->machine[i] != m->machine[report])
+            continue;
+        if (n++ == 0 && i != report)
+            return buf; /* the group is listed at its first report */
+        snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", m->reports[i]->label);
+        len = strlen(buf);
+    }
+    if (n < 2)
+        buf[0] = '\0';
+    return buf;
+}
+
 bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *out)
 {
     size_t i, j, total = 0, hw = 0;
     memset(out, 0, sizeof(*out));
     out->reports = reports;
     out->nreports = n;
+    if (!group_machines(out))
+        return false;
     out->in_ns = n > 0;
     for (i = 0; i < n; i++) {
         out->in_ns &= reports[i]->tsc_hz > 0;
@@ -261,8 +315,10 @@ bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *
     if (!total)
         return true;
     out->sections = calloc(total, sizeof(*out->sections));
-    if (!out->sections)
+    if (!out->sections) {
+        compare_free(out);
         return false;
+    }
     /* sections in the order experiments first appear, report A first */
     for (i = 0; i < n; i++) {
         for (j = 0; j < reports[i]->nexperiments; j++) {
@@ -296,4 +352,6 @@ void compare_free(struct cmp_model *m)
     free(m->sections);
     m->sections = NULL;
     m->nsections = 0;
+    free(m->machine);
+    m->machine = NULL;
 }

@@ -64,6 +64,14 @@ struct cmp_model {
     size_t nreports;
     bool in_ns;  /* every report knows its TSC frequency */
     bool mixed;  /* hardware reports together with virtualised, emulated or simulated ones */
+    /*
+     * Which reports come from one machine: machine[i] is 1, 2, ... in order of
+     * first appearance, the same for reports whose identifying fields hold the
+     * same values or the same redaction tokens (m_report.machine_key), 0 when
+     * a report records none. The values themselves are never printed.
+     */
+    int *machine;
+    bool machine_repeats; /* some machine has two reports or more */
     struct cmp_section *sections;
     size_t nsections;
 };
@@ -71,6 +79,14 @@ struct cmp_model {
 /* Reports must outlive the model. False when out of memory (the model is then empty). */
 bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *out);
 void compare_free(struct cmp_model *m);
+/* "M1" for the report's machine, "-" when it records no identifier. */
+const char *compare_machine_label(const struct cmp_model *m, size_t report, char *buf, size_t cap);
+/*
+ * "A, C" for the group of reports of `report`'s machine, when it has two or
+ * more and `report` is its first; else "" (one line per machine that repeats).
+ */
+const char *compare_same_machine(const struct cmp_model *m, size_t report, char *buf, size_t cap);
+
 /* Ratio of a cell's p50 to the first report's, NaN when either is absent. */
 double compare_ratio(const struct cmp_row *row, size_t report);
 /* "virtualised", "emulated", "simulated", joined by '+' when several, or "". */

@@ -8,6 +8,12 @@
 #define S(x) ((x) ? (x) : "?")
 #define COMPARE_WIDTH 100
 
+/* What the markdown machine column means (serial numbers and UUIDs are never printed). */
+static const char machine_note[] =
+    "Reports with the same machine label come from one machine: the same serial number and "
+    "UUID, or the same tokens after `tlbscope-report redact` with one key. \"-\": the report "
+    "records neither.";
+
 static const char *unit_name(const struct cmp_model *m) { return m->in_ns ? "ns" : "ticks"; }
 
 /* "1154*": the value with the marks of its cell (legend printed with the table). */
@@ -206,29 +212,32 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
     char line[400], flags[200];
     size_t i;
     if (markdown) {
-        struct table *t = table_new(8);
-        static const char *const heads[] = { "", "file", "CPU", "microcode", "BIOS", "CPUs",
-                                             "hypervisor", "flags" };
+        struct table *t = table_new(9);
+        static const char *const heads[] = { "", "file", "machine", "CPU", "microcode", "BIOS",
+                                             "CPUs", "hypervisor", "flags" };
         fputs("# tlbscope comparison\n\n", out);
-        for (i = 0; i < 8; i++)
-            table_header(t, i, heads[i], i == 5);
+        for (i = 0; i < 9; i++)
+            table_header(t, i, heads[i], i == 6);
         for (i = 0; i < m->nreports; i++) {
             const struct m_report *r = m->reports[i];
             size_t row = table_add_row(t);
+            char label[16];
             table_set(t, row, 0, "%s", r->label);
             table_set(t, row, 1, "%s", r->path);
-            table_set(t, row, 2, "%s %s", S(r->vendor), r->brand ? r->brand : "");
-            table_set(t, row, 3, "%s", r->microcode ? r->microcode : "unknown");
-            table_set(t, row, 4, "%s", model_bios_text(r, line, sizeof(line)));
-            table_set(t, row, 5, "%lld", r->cpu_count);
-            table_set(t, row, 6, "%s", r->hypervisor ? r->hypervisor
+            table_set(t, row, 2, "%s", compare_machine_label(m, i, label, sizeof(label)));
+            table_set(t, row, 3, "%s %s", S(r->vendor), r->brand ? r->brand : "");
+            table_set(t, row, 4, "%s", r->microcode ? r->microcode : "unknown");
+            table_set(t, row, 5, "%s", model_bios_text(r, line, sizeof(line)));
+            table_set(t, row, 6, "%lld", r->cpu_count);
+            table_set(t, row, 7, "%s", r->hypervisor ? r->hypervisor
                                        : r->simulated ? "none (simulated)" : "none (hardware)");
             flags_text(r, flags, sizeof(flags));
-            table_set(t, row, 7, "%s", flags);
+            table_set(t, row, 8, "%s", flags);
         }
         table_print(t, out, TABLE_MARKDOWN, "");
         table_free(t);
         fputc('\n', out);
+        fprintf(out, "%s\n\n", machine_note);
     } else {
         fprintf(out, "Reports (p50 and p99 of each point's latency, in %s):\n",
                 m->in_ns ? "ns from each report's TSC frequency" : "TSC ticks (a report lacks "
@@ -242,6 +251,14 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             units_print_wrapped(out, first, "     ", line, COMPARE_WIDTH);
             machine_line(r, line, sizeof(line));
             units_print_wrapped(out, "     ", "       ", line, COMPARE_WIDTH);
+        }
+        for (i = 0; i < m->nreports; i++) {
+            char same[COMPARE_MAX_REPORTS * 4];
+            if (!compare_same_machine(m, i, same, sizeof(same))[0])
+                continue;
+            snprintf(line, sizeof(line), "%s (the same serial number and UUID, or the same "
+                     "redaction tokens)", same);
+            units_print_wrapped(out, "Same machine: ", "              ", line, COMPARE_WIDTH);
         }
     }
     if (m->mixed) {

@@ -67,7 +67,8 @@ static void machine_table(FILE *out, const struct cmp_model *m)
     char buf[200];
     size_t i;
     fputs("<h2 id=\"machines\">Machines</h2>\n<table class=\"machines\">\n<thead><tr><th></th>"
-          "<th>Report</th><th>Machine</th><th>CPU</th><th>Microcode</th><th>BIOS / firmware</th>"
+          "<th>Report</th><th>Machine</th><th>ID</th><th>CPU</th><th>Microcode</th>"
+          "<th>BIOS / firmware</th>"
           "<th class=\"num\">CPUs</th><th class=\"num\">TSC MHz</th><th>Hypervisor</th>"
           "<th>Result</th><th>Flags</th></tr></thead>\n<tbody>\n", out);
     for (i = 0; i < m->nreports; i++) {
@@ -81,6 +82,10 @@ static void machine_table(FILE *out, const struct cmp_model *m)
         svg_text(out, S(r->start_time));
         fputs("</span></td>", out);
         cell(out, model_machine_name(r, buf, sizeof(buf)));
+        compare_machine_label(m, i, buf, sizeof(buf));
+        if (r->redacted)
+            snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (redacted)");
+        cell(out, buf);
         snprintf(buf, sizeof(buf), "%s (%s, family 0x%llx model 0x%llx stepping %lld)",
                  r->brand ? r->brand : "no brand string", S(r->vendor), r->family, r->model,
                  r->stepping);
@@ -103,7 +108,10 @@ static void machine_table(FILE *out, const struct cmp_model *m)
         badges(out, r);
         fputs("</td></tr>\n", out);
     }
-    fputs("</tbody></table>\n", out);
+    fputs("</tbody></table>\n<p class=\"muted\">ID: reports with the same ID come from one "
+          "machine (the same serial number and UUID, or the same tokens after "
+          "<code>tlbscope-report redact</code> with one key); - when a report records neither. "
+          "Serial numbers and UUIDs are not shown.</p>\n", out);
 }
 
 /*

@@ -139,11 +139,20 @@ void load_buffer(const void *data, size_t len, struct load_result *out)
 
 void load_file(const char *path, struct load_result *out)
 {
+    load_file_bytes(path, out, NULL, NULL);
+}
+
+void load_file_bytes(const char *path, struct load_result *out, char **bytes, size_t *bytes_len)
+{
     struct stat st;
     FILE *f;
     unsigned char *buf;
     size_t cap, len = 0;
     memset(out, 0, sizeof(*out));
+    if (bytes) {
+        *bytes = NULL;
+        *bytes_len = 0;
+    }
     if (stat(path, &st) != 0) {
         fail(out, LOAD_IO_ERROR, "cannot read: %s", strerror(errno));
         return;
@@ -194,6 +203,11 @@ void load_file(const char *path, struct load_result *out)
         load_buffer(buf, len, out);
     }
     fclose(f);
+    if (bytes && out->status == LOAD_OK) {
+        *bytes = (char *)buf;
+        *bytes_len = len;
+        return;
+    }
     free(buf);
 }
 

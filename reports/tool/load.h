@@ -33,6 +33,8 @@ struct load_result {
 
 void load_buffer(const void *data, size_t len, struct load_result *out);
 void load_file(const char *path, struct load_result *out);
+/* load_file, also handing back the file's bytes (malloc'd; NULL unless status is LOAD_OK). */
+void load_file_bytes(const char *path, struct load_result *out, char **bytes, size_t *len);
 /* Drops the document (safe on a result that failed). */
 void load_release(struct load_result *r);
 

@@ -4,6 +4,7 @@
  * in the library (commands.c and what it calls), which the unit tests and the
  * fuzz target link too.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,12 +22,16 @@ static const char usage_text[] =
     "  compare [--csv|--markdown] A B [C...]\n"
     "                                      reports side by side, with ratios to the first\n"
     "  html -o OUT.html FILE|DIR...        one self-contained page with charts\n"
+    "  redact [-o OUT.json] [--key KEY|--key-file FILE] FILE\n"
+    "                                      a copy without serial number and UUID, to share\n"
     "\n"
     "A DIR stands for the *.json files in it, sorted by name.\n"
     "`tlbscope-report COMMAND --help` describes one command.\n"
     "Simulated reports (tlbscope-sim) are compared and charted only with each other.\n"
     "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad usage\n"
-    "(also: simulated and non-simulated reports given together to compare or html).\n";
+    "(also: simulated and non-simulated reports given together to compare or html).\n"
+    "html and compare never print serial numbers or UUIDs; show does, and the JSON files\n"
+    "carry them: `tlbscope-report redact` makes a copy to share.\n";
 
 static const char validate_help[] =
     "usage: tlbscope-report validate FILE|DIR...\n"
@@ -43,7 +48,8 @@ static const char show_help[] =
     "hypervisors, emulation and simulation (tlbscope-sim), CPU problems, the experiment\n"
     "table, then per experiment its tables (IPI matrix up to 16 CPUs, else per topology\n"
     "class; seq vs conc with the ratio; every other experiment by its axes). Times in ns\n"
-    "(TSC ticks in parentheses).\n";
+    "(TSC ticks in parentheses). It prints the machine's serial number and UUID, which\n"
+    "compare and html leave out: `tlbscope-report redact` makes a copy to share without them.\n";
 
 static const char compare_help[] =
     "usage: tlbscope-report compare [--csv|--markdown] A B [C...]\n"
@@ -54,6 +60,9 @@ static const char compare_help[] =
     "Values from a hypervisor are marked *, from emulated instructions ~, from\n"
     "tlbscope-sim's model ^. Simulated reports are compared only with each other: a mix\n"
     "of simulated and other reports is refused with exit status 2.\n"
+    "Reports of one machine (the same serial number and UUID, or the same tokens after\n"
+    "`tlbscope-report redact` with one key) are named together (\"Same machine: A, C\";\n"
+    "--markdown: the machine column, M1, M2, ...); serial numbers and UUIDs are never printed.\n"
     "  --csv        one CSV table: experiment,point,unit, then per report\n"
     "               X_p50,X_p99,X_flags (and X_over_A_p50); missing values are empty\n"
     "  --markdown   Markdown: a machine table, then one table per experiment\n";
@@ -64,7 +73,28 @@ static const char html_help[] =
     "references): machine table, experiment overview, per experiment its charts (one\n"
     "series per report), an IPI heatmap per report, and the data table. -o - writes to\n"
     "standard output. Simulated reports are charted only with each other (exit status 2\n"
-    "for a mix, and no page).\n";
+    "for a mix, and no page). Serial numbers and UUIDs are not shown; reports of one\n"
+    "machine share an ID (M1, M2, ...) in the machine table.\n";
+
+static const char redact_help[] =
+    "usage: tlbscope-report redact [-o OUT.json] [--key KEY | --key-file FILE] FILE\n"
+    "Writes a copy of a report without the values that identify the machine (the system\n"
+    "serial number and UUID: reports/SCHEMA.md, \"Identifying fields\"), to attach or publish\n"
+    "it. Vendor, product, BIOS, CPU, microcode and every measurement stay. Each value becomes\n"
+    "a token, and a top-level \"redaction\" record lists the fields:\n"
+    "  with a key:  \"redacted:hmac:\" + 16 hex digits of HMAC-SHA-256 under the key, the same\n"
+    "               for one machine in every report redacted with that key (and in reports the\n"
+    "               app wrote with redact=on redact_key=KEY), so compare can group its runs;\n"
+    "  without:     \"redacted:random:\" + 16 hex digits, different in every file.\n"
+    "Only those values and the record change (diff shows them). Tokens are recognised: a\n"
+    "redacted report comes out unchanged.\n"
+    "  -o OUT.json       the copy (default: FILE without .json, plus .redacted.json; - for\n"
+    "                    standard output). Never overwrites a file, least of all FILE.\n"
+    "  --key KEY         the HMAC key; other users of this machine can see it (ps, shell\n"
+    "                    history): prefer --key-file\n"
+    "  --key-file FILE   the key is the file's contents, a final line end dropped\n"
+    "Exit status 0 when the copy is written; 1 when FILE is not a readable report, the key\n"
+    "file cannot be read or is empty, or OUT exists or cannot be written; 2 bad usage.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -168,6 +198,67 @@ static int run_html(int argc, char **argv)
     return cmd_html(argv + i, (size_t)(argc - i), out_path, stdout, stderr);
 }
 
+/* "--key VALUE" or "--key=VALUE"; advances *i past what it took. NULL when `arg` is not `name`. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    *missing = false;
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int run_redact(int argc, char **argv)
+{
+    const char *out_path = NULL, *key = NULL, *key_file = NULL, *in = NULL, *v;
+    bool options = true, missing = false;
+    int i;
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (options && strcmp(a, "--") == 0) {
+            options = false;
+        } else if (options && ((v = option_value(argc, argv, &i, "--key-file", &missing)) ||
+                               missing)) {
+            if (missing || key_file || key)
+                return command_usage_error(redact_help, missing ? "redact: --key-file needs a FILE"
+                                                                : "redact: give one --key or "
+                                                                  "--key-file");
+            key_file = v;
+        } else if (options && ((v = option_value(argc, argv, &i, "--key", &missing)) || missing)) {
+            if (missing || key_file || key)
+                return command_usage_error(redact_help, missing ? "redact: --key needs a KEY"
+                                                                : "redact: give one --key or "
+                                                                  "--key-file");
+            if (!*v)
+                return command_usage_error(redact_help, "redact: --key is empty");
+            key = v;
+        } else if (options && ((v = option_value(argc, argv, &i, "-o", &missing)) || missing ||
+                               (strncmp(a, "-o", 2) == 0 && a[2] && (v = a + 2)))) {
+            if (missing || out_path || !*v)
+                return command_usage_error(redact_help, "redact: give -o OUT.json once");
+            out_path = v;
+        } else if (options && a[0] == '-' && a[1]) {
+            return command_usage_error(redact_help, "redact: unknown option");
+        } else if (in) {
+            return command_usage_error(redact_help, "redact: give exactly one FILE");
+        } else {
+            in = a;
+        }
+    }
+    if (!in)
+        return command_usage_error(redact_help, "redact: no FILE given");
+    return cmd_redact(in, out_path, key, key_file, stdout, stderr);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -179,6 +270,7 @@ int main(int argc, char **argv)
         { "show", run_show, show_help },
         { "compare", run_compare, compare_help },
         { "html", run_html, html_help },
+        { "redact", run_redact, redact_help },
     };
     size_t i;
     if (argc < 2)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/redact.h"
 #include "reports/tool/jget.h"
 
 static void build_stats(const json_t *o, struct m_stats *st)
@@ -224,6 +225,44 @@ static void build_identity(struct m_report *r)
     r->samples = jget_int(method, "samples", -1);
 }
 
+static const char *nonempty_string(const json_t *v)
+{
+    return json_is_string(v) && json_string_length(v) ? json_string_value(v) : NULL;
+}
+
+/*
+ * Two reports share a machine_key when every identifying field holds the
+ * same value in both: the same serial number and UUID, or the same tokens
+ * (keyed redaction with one key). Random tokens never match another file's.
+ */
+static bool build_identity_key(struct m_report *r)
+{
+    const json_t *rec = jget_object(r->root, "redaction");
+    size_t i, len = 0;
+    r->serial = nonempty_string(jget_path(r->root, REDACT_FIELD_SYSTEM_SERIAL));
+    r->uuid = nonempty_string(jget_path(r->root, REDACT_FIELD_SYSTEM_UUID));
+    r->redacted = rec != NULL && jget_bool(rec, "redacted", true);
+    r->redaction_keyed = jget_bool(rec, "keyed", false);
+    r->redaction_by = jget_string(rec, "by");
+    for (i = 0; redact_fields[i]; i++) {
+        const char *v = nonempty_string(jget_path(r->root, redact_fields[i]));
+        if (v)
+            len += strlen(redact_fields[i]) + strlen(v) + 2;
+    }
+    if (!len || r->simulated) /* whatever a model's firmware says, no machine stands behind it */
+        return true;
+    if (!(r->machine_key = malloc(len + 1)))
+        return false;
+    r->machine_key[0] = '\0';
+    for (i = 0; redact_fields[i]; i++) {
+        const char *v = nonempty_string(jget_path(r->root, redact_fields[i]));
+        if (v)
+            snprintf(r->machine_key + strlen(r->machine_key), len + 1 - strlen(r->machine_key),
+                     "%s=%s\n", redact_fields[i], v);
+    }
+    return true;
+}
+
 struct m_report *model_build(json_t *root, const char *path)
 {
     struct m_report *r = calloc(1, sizeof(*r));
@@ -239,6 +278,8 @@ struct m_report *model_build(json_t *root, const char *path)
         goto oom;
     build_identity(r);
     build_simulation(r);
+    if (!build_identity_key(r))
+        goto oom;
     if (!build_cpus(r, jget_object(root, "topology")))
         goto oom;
     list = jget_array(root, "experiments");
@@ -274,6 +315,7 @@ void model_free(struct m_report *r)
     free(r->experiments);
     free(r->cpus);
     free(r->path);
+    free(r->machine_key);
     json_decref(r->root);
     free(r);
 }

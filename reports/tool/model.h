@@ -113,6 +113,17 @@ struct m_report {
 
     struct m_simulation sim; /* meaningful when `simulated` */
 
+    /*
+     * What identifies the machine (reports/SCHEMA.md, "Identifying fields"):
+     * `show` prints it; compare and html only group reports by it and never
+     * print it. In a redacted report these are tokens.
+     */
+    const char *serial, *uuid;   /* firmware.smbios.system.*, NULL when absent, null or "" */
+    char *machine_key;           /* the identifying values joined; NULL when there are none */
+    bool redacted;               /* a "redaction" record says so */
+    bool redaction_keyed;        /* its tokens are keyed (HMAC), not random */
+    const char *redaction_by;    /* who redacted it, or NULL */
+
     bool virtualised; /* cpu.hypervisor is a string */
     bool emulated;    /* some experiment has emulated == true */
     bool simulated;   /* written by tlbscope-sim: no hardware took part */

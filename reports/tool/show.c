@@ -51,6 +51,29 @@ static void show_simulation(const struct m_report *r, FILE *out)
     }
 }
 
+/*
+ * The serial number and UUID: on a local terminal they help tell machines
+ * apart; compare and html never print them. A hint says how to share the
+ * report without them.
+ */
+static void show_identity(const struct m_report *r, FILE *out)
+{
+    char line[400];
+    if (!r->serial && !r->uuid && !r->redacted)
+        return;
+    snprintf(line, sizeof(line), "%s%s%s%s%s%s", r->redacted ? "redacted: " : "",
+             r->serial ? "serial " : "", r->serial ? r->serial : "",
+             r->serial && r->uuid ? ", " : "", r->uuid ? "UUID " : "", r->uuid ? r->uuid : "");
+    if (r->redacted)
+        snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s(%s tokens, by %s)",
+                 r->serial || r->uuid ? " " : "no identifier recorded ",
+                 r->redaction_keyed ? "keyed" : "random", S(r->redaction_by));
+    else
+        snprintf(line + strlen(line), sizeof(line) - strlen(line), " (they identify this "
+                 "machine: `tlbscope-report redact` writes a copy without them, to share)");
+    units_print_wrapped(out, "Identity  ", "          ", line, SHOW_WIDTH);
+}
+
 static void show_header(const struct m_report *r, FILE *out)
 {
     char a[160], b[160];
@@ -59,6 +82,7 @@ static void show_header(const struct m_report *r, FILE *out)
             S(r->gen_commit));
     fprintf(out, "File      %s\n", r->path);
     fprintf(out, "Machine   %s\n", model_machine_name(r, a, sizeof(a)));
+    show_identity(r, out);
     fprintf(out, "Firmware  %s rev %s, UEFI %s, Secure Boot %s\n", S(r->fw_vendor),
             S(r->fw_revision), S(r->uefi_version), S(r->secure_boot));
     if (r->bios_version)

@@ -1,11 +1,16 @@
 # Host tool: build/tlbscope-report (C11 + jansson). Sources in reports/tool/.
-# The tool is a library (every reports/tool/*.c but main.c) and a CLI main():
+# The tool is a library (every reports/tool/*.c but main.c, and the core/ files of the
+# redaction tokens, TOOL_CORE_SRCS) and a CLI main():
 # the unit tests (tests/host/test_report_*.c) and the fuzz target
 # (tests/fuzz/fuzz_report.c) link the library and so exercise the code the CLI runs.
 TOOL_MAIN_SRC := reports/tool/main.c
 TOOL_LIB_SRCS := $(filter-out $(TOOL_MAIN_SRC),$(sort $(wildcard reports/tool/*.c)))
 TOOL_CFLAGS := -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -I. -Ireports/tool
-TOOL_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_LIB_SRCS))
+# the redaction tokens: the same HMAC-SHA-256 code as the app (core/redact.h); the fuzz
+# targets get these from core/ already, so they are not in TOOL_LIB_SRCS
+TOOL_CORE_SRCS := core/sha256.c core/redact.c
+TOOL_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_LIB_SRCS)) \
+                 $(patsubst %.c,$(BUILD)/host/tool-core/%.o,$(TOOL_CORE_SRCS))
 TOOL_MAIN_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_MAIN_SRC))
 TOOL_LIBS := -ljansson -lm
 
@@ -13,6 +18,11 @@ TOOL_LIBS := -ljansson -lm
 tool: $(BUILD)/tlbscope-report
 
 $(BUILD)/host/reports/tool/%.o: reports/tool/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC $<")
+	$(Q)$(HOST_CC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/host/tool-core/core/%.o: core/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC $<")
 	$(Q)$(HOST_CC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@

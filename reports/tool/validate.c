@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/redact.h"
 #include "reports/tool/validate_sections.h"
 #include "reports/tool/vocab.h"
 
@@ -51,6 +52,9 @@ static void validate_config(struct vctx *c, const json_t *run)
     /* added while version 1 was current: absent from the earliest reports */
     vc_bool(c, cfg, "global_pages", VF_OPTIONAL, NULL);
     vc_bool(c, cfg, "pti", VF_OPTIONAL, NULL);
+    vc_bool(c, cfg, "redact", VF_OPTIONAL, NULL);
+    /* whether a key was given: the key itself is never written */
+    vc_bool(c, cfg, "redact_key", VF_OPTIONAL, NULL);
     vc_string(c, cfg, "cpus", 0);
     vc_string_array(c, cfg, "experiments", 0);
     a = vc_member(c, cfg, "emulate", VT_ARRAY, 0);
@@ -133,9 +137,12 @@ static void validate_smbios(struct vctx *c, const json_t *fw)
         for (i = 0; sys_keys[i]; i++)
             vc_string(c, o, sys_keys[i], 0);
         uuid = vc_string(c, o, "uuid", VF_NULLABLE);
-        if (uuid && (strlen(uuid) != 36 || strspn(uuid, "0123456789abcdefABCDEF-") != 36 ||
-                     uuid[8] != '-' || uuid[13] != '-' || uuid[18] != '-' || uuid[23] != '-'))
-            vc_error(c, "uuid", "\"%.40s\" is not a UUID (8-4-4-4-12 hex digits)", uuid);
+        /* a redaction token stands for a UUID (validate_redaction checks it is listed) */
+        if (uuid && redact_token_kind(uuid) == REDACT_NOT_TOKEN &&
+            (strlen(uuid) != 36 || strspn(uuid, "0123456789abcdefABCDEF-") != 36 ||
+             uuid[8] != '-' || uuid[13] != '-' || uuid[18] != '-' || uuid[23] != '-'))
+            vc_error(c, "uuid", "\"%.40s\" is not a UUID (8-4-4-4-12 hex digits) or a redaction "
+                     "token", uuid);
         vc_leave(c, m);
     }
     if ((o = vc_enter(c, s, "board", 0, &m))) {
@@ -255,6 +262,7 @@ size_t validate_report(const json_t *root, struct diag_list *out)
     validate_simulation(&c, root);
     validate_run(&c, root, &f);
     validate_firmware(&c, root);
+    validate_redaction(&c, root);
     validate_cpu(&c, root);
     validate_topology(&c, root, &f);
     validate_method(&c, root);

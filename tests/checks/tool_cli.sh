@@ -40,14 +40,14 @@ fi
 
 run help --help
 check "--help exits 0 and lists the commands" test "$(rc help)" = 0
-check "--help names validate, show, compare, html" \
-    sh -c "grep -q 'validate FILE' $out/help.out && grep -q 'show FILE' $out/help.out && grep -q 'compare \[--csv|--markdown\]' $out/help.out && grep -q 'html -o OUT.html' $out/help.out"
+check "--help names validate, show, compare, html, redact" \
+    sh -c "grep -q 'validate FILE' $out/help.out && grep -q 'show FILE' $out/help.out && grep -q 'compare \[--csv|--markdown\]' $out/help.out && grep -q 'html -o OUT.html' $out/help.out && grep -q 'redact \[-o OUT.json\] \[--key KEY|--key-file FILE\] FILE' $out/help.out"
 run noargs
 check "no command: exit 2 with usage on stderr" sh -c "[ $(rc noargs) = 2 ] && grep -q '^usage: tlbscope-report' $out/noargs.err"
 run badcmd frobnicate
 check "unknown command: exit 2, error prefixed tlbscope-report:" \
     sh -c "[ $(rc badcmd) = 2 ] && grep -q \"^tlbscope-report: unknown command 'frobnicate'\" $out/badcmd.err"
-for c in validate show compare html; do
+for c in validate show compare html redact; do
     run "help-$c" "$c" --help
     check "$c --help exits 0 with its usage" sh -c "[ $(rc help-$c) = 0 ] && grep -q '^usage: tlbscope-report $c' $out/help-$c.out"
 done
@@ -178,3 +178,82 @@ check "html of simulated reports: banner, badges, legends and cells marked" sh -
 run h-sim-hw html -o "$out/sim-hw.html" "$SIM" "$HW"
 check "html of simulated with hardware: exit 2, the file named, no page" sh -c \
     "[ $(rc h-sim-hw) = 2 ] && [ ! -e $out/sim-hw.html ] && grep -q '^tlbscope-report: $SIM: simulated report' $out/h-sim-hw.err"
+
+# redact: a copy without the serial number and UUID (identity/: real servers' SMBIOS decodes,
+# invented serial numbers and UUIDs); the other outputs never print them
+IDN=$FIX/identity
+DELL1=$IDN/dell-r820-run1.json
+DELL2=$IDN/dell-r820-run2.json
+X10=$IDN/supermicro-x10dai.json
+KEY=lab-key-2026
+# every identifying value of the fixtures, one a line (the schema's identifying fields)
+grep -ho '"serial": "[^"]*"\|"uuid": "[^"]*"' "$IDN"/*.json "$FIX"/*.json | sed 's/^"[a-z]*": "\(.*\)"$/\1/' |
+    grep -v '^$' | sort -u >"$out/identifying.txt"
+check "the fixtures hold 8 distinct serial numbers and UUIDs to look for" test "$(wc -l <"$out/identifying.txt")" = 8
+none_of_them() { # file: no identifying value of any fixture in it
+    ! grep -qF -f "$out/identifying.txt" "$1"
+}
+run r-none redact
+check "redact without FILE: exit 2 with its usage" sh -c "[ $(rc r-none) = 2 ] && grep -q 'redact: no FILE given' $out/r-none.err && grep -q '^usage: tlbscope-report redact' $out/r-none.err"
+run r-opt redact --frobnicate "$DELL1"
+check "redact with an unknown option: exit 2" sh -c "[ $(rc r-opt) = 2 ] && grep -q 'redact: unknown option' $out/r-opt.err"
+run r-keys redact --key a --key-file b "$DELL1"
+check "redact with --key and --key-file: exit 2" sh -c "[ $(rc r-keys) = 2 ] && grep -q 'give one --key or --key-file' $out/r-keys.err"
+run r-keyless redact "$DELL1" --key
+check "redact --key without a key: exit 2" sh -c "[ $(rc r-keyless) = 2 ] && grep -q -- '--key needs a KEY' $out/r-keyless.err"
+run r-keyempty redact --key= "$DELL1"
+check "redact --key= (empty): exit 2" sh -c "[ $(rc r-keyempty) = 2 ] && grep -q -- '--key is empty' $out/r-keyempty.err"
+run r-two redact "$DELL1" "$DELL2"
+check "redact with two files: exit 2" sh -c "[ $(rc r-two) = 2 ] && grep -q 'give exactly one FILE' $out/r-two.err"
+run r-missing redact -o "$out/never.json" "$FIX/no-such.json"
+check "redact a missing file: exit 1, cannot read, nothing written" sh -c "[ $(rc r-missing) = 1 ] && grep -q 'no-such.json: cannot read' $out/r-missing.err && [ ! -e $out/never.json ]"
+run r-trunc redact -o "$out/never.json" "$FIX/broken/truncated.json"
+check "redact a truncated report: exit 1, says so" sh -c "[ $(rc r-trunc) = 1 ] && grep -q 'truncated.json: truncated JSON' $out/r-trunc.err && [ ! -e $out/never.json ]"
+cp "$DELL1" "$out/dell1.json"
+run r-default redact --key "$KEY" "$out/dell1.json"
+check "redact: exit 0, IN.redacted.json next to IN, the fields named" sh -c "[ $(rc r-default) = 0 ] && [ -s $out/dell1.redacted.json ] && grep -qx '$out/dell1.json -> $out/dell1.redacted.json: keyed tokens in firmware.smbios.system.serial, firmware.smbios.system.uuid' $out/r-default.out"
+check "redact: no serial number or UUID of any fixture left in the copy" none_of_them "$out/dell1.redacted.json"
+check "redact: tokens and the record in their place" sh -c "grep -q '\"serial\": \"redacted:hmac:873da28e8cbae243\"' $out/dell1.redacted.json && grep -q '^  \"redaction\": { \"redacted\": true, \"keyed\": true, \"by\": \"tlbscope-report\", \"fields\": \[ \"firmware.smbios.system.serial\", \"firmware.smbios.system.uuid\" \] },\$' $out/dell1.redacted.json"
+check "redact: only the two values and the record line differ from the input" sh -c "[ \$(diff $out/dell1.json $out/dell1.redacted.json | grep -c '^[<>]') = 3 ]"
+run r-valid validate "$out/dell1.redacted.json"
+check "the redacted report validates" test "$(rc r-valid)" = 0
+cksum "$out/dell1.redacted.json" >"$out/r-before.sum"
+run r-exists redact --key other "$out/dell1.json"
+check "redact never overwrites its output: exit 1, file unchanged" sh -c "[ $(rc r-exists) = 1 ] && grep -q 'dell1.redacted.json: exists; not overwritten' $out/r-exists.err && cksum $out/dell1.redacted.json | cmp -s - $out/r-before.sum"
+run r-input redact --key "$KEY" -o "$out/dell1.json" "$out/dell1.json"
+check "redact never overwrites its input: exit 1, input unchanged" sh -c "[ $(rc r-input) = 1 ] && grep -q 'is the input report; redact never overwrites it' $out/r-input.err && cmp -s $out/dell1.json $DELL1"
+run r-again redact --key another-key -o "$out/again.json" "$out/dell1.redacted.json"
+check "redacting a redacted report changes no byte" sh -c "[ $(rc r-again) = 0 ] && cmp -s $out/again.json $out/dell1.redacted.json && grep -q 'already redacted (keyed tokens); copied unchanged' $out/r-again.out"
+printf '%s\n' "$KEY" >"$out/lab.key"
+run r-keyfile redact --key-file "$out/lab.key" -o "$out/keyfile.json" "$out/dell1.json"
+check "--key-file (a line) gives what --key gives" sh -c "[ $(rc r-keyfile) = 0 ] && cmp -s $out/keyfile.json $out/dell1.redacted.json"
+run r-nokey redact --key-file "$out/no-such.key" -o "$out/never.json" "$DELL1"
+check "an unreadable key file: exit 1, named, nothing written" sh -c "[ $(rc r-nokey) = 1 ] && grep -q 'no-such.key: cannot read the key file' $out/r-nokey.err && [ ! -e $out/never.json ]"
+: >"$out/empty.key"
+run r-emptykeyfile redact --key-file="$out/empty.key" -o "$out/never.json" "$DELL1"
+check "an empty key file: exit 1" sh -c "[ $(rc r-emptykeyfile) = 1 ] && grep -q 'empty.key: the key file is empty' $out/r-emptykeyfile.err && [ ! -e $out/never.json ]"
+run r-stdout redact --key "$KEY" -o - "$DELL2"
+cp "$out/r-stdout.out" "$out/dell2.redacted.json"
+run r-stdout-valid validate "$out/dell2.redacted.json"
+check "redact -o -: the copy on stdout, the summary on stderr" sh -c "[ $(rc r-stdout) = 0 ] && [ $(rc r-stdout-valid) = 0 ] && grep -q -- '-> standard output: keyed tokens' $out/r-stdout.err"
+check "one machine, one key: the same tokens in both runs" sh -c "[ \"\$(grep -o 'redacted:hmac:[0-9a-f]*' $out/dell1.redacted.json)\" = \"\$(grep -o 'redacted:hmac:[0-9a-f]*' $out/dell2.redacted.json)\" ]"
+run r-rand1 redact -o "$out/rand1.json" "$DELL1"
+run r-rand2 redact -o "$out/rand2.json" "$DELL1"
+check "without a key: random tokens, different in every file, and a hint" sh -c "[ $(rc r-rand1) = 0 ] && grep -q '\"serial\": \"redacted:random:' $out/rand1.json && ! cmp -s $out/rand1.json $out/rand2.json && grep -q 'give --key or --key-file' $out/r-rand1.out && ! grep -qF -f $out/identifying.txt $out/rand1.json"
+run r-x10 redact --key "$KEY" -o "$out/x10.redacted.json" "$X10"
+run r-cmp compare "$out/dell1.redacted.json" "$out/x10.redacted.json" "$out/dell2.redacted.json"
+check "compare groups redacted reports by token" sh -c "[ $(rc r-cmp) = 0 ] && grep -q '^Same machine: A, C (the same serial number and UUID, or the same redaction tokens)\$' $out/r-cmp.out"
+run r-cmp-md compare --markdown "$out/dell1.redacted.json" "$out/x10.redacted.json" "$out/dell2.redacted.json"
+check "compare --markdown: a machine column, M1 twice" test "$(grep -c '^| [AC] | .* | M1 | ' "$out/r-cmp-md.out")" = 2
+run r-show show "$DELL1"
+check "show prints the serial number and UUID, with the hint" sh -c "grep -q '^Identity  serial 7QZ4VK2, UUID 4c4c4544-0051-5a10-8034-b7c04f564b32' $out/r-show.out && grep -q 'tlbscope-report redact. writes a copy without them' $out/r-show.out"
+# every other output of every fixture with identifiers, full and redacted
+for set in full redacted; do
+    if [ $set = full ]; then args=("$FIX" "$IDN"); else args=("$out/dell1.redacted.json" "$out/x10.redacted.json" "$out/dell2.redacted.json" "$HW"); fi
+    run "o-$set-text" compare "${args[@]}"
+    run "o-$set-md" compare --markdown "${args[@]}"
+    run "o-$set-csv" compare --csv "${args[@]}"
+    run "o-$set-html" html -o "$out/o-$set.html" "${args[@]}"
+    check "compare (text, --markdown, --csv) and html of $set reports: no serial number or UUID" sh -c \
+        "[ $(rc o-$set-text) = 0 ] && [ $(rc o-$set-md) = 0 ] && [ $(rc o-$set-csv) = 0 ] && [ $(rc o-$set-html) = 0 ] && ! grep -qF -f $out/identifying.txt $out/o-$set-text.out $out/o-$set-md.out $out/o-$set-csv.out $out/o-$set.html"
+done

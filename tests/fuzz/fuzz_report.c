@@ -2,17 +2,21 @@
  * libFuzzer target for tlbscope-report: bytes go through the code path the
  * CLI takes for a report file (load, schema check, model) and then through
  * every view built from it (show, compare in three formats, html), so a
- * crafted report on a USB stick can crash or leak none of them.
+ * crafted report on a USB stick can crash or leak none of them. Then redact:
+ * its copy must load again, and redacting the copy must change no byte.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "reports/tool/compare.h"
 #include "reports/tool/diag.h"
 #include "reports/tool/html.h"
 #include "reports/tool/load.h"
 #include "reports/tool/model.h"
+#include "reports/tool/redact.h"
 #include "reports/tool/show.h"
 #include "reports/tool/validate.h"
 
@@ -24,6 +28,26 @@ static FILE *sink(void)
     if (!f)
         f = fopen("/dev/null", "w");
     return f;
+}
+
+/* A redacted copy loads, and its own redaction is the same bytes (tokens are recognised). */
+static void check_redaction(const uint8_t *data, size_t size, const json_t *root)
+{
+    static unsigned char key_bytes[] = "fuzz-key";
+    struct redact_key key = { key_bytes, sizeof(key_bytes) - 1, true };
+    struct redact_result once, twice;
+    struct load_result again;
+    if (!redact_report((const char *)data, size, root, &key, &once))
+        abort(); /* only out of memory may fail, and the fuzzer's inputs are small */
+    load_buffer(once.text, once.len, &again);
+    if (again.status != LOAD_OK)
+        abort();
+    if (!redact_report(once.text, once.len, again.root, &key, &twice) || twice.changed ||
+        twice.len != once.len || memcmp(twice.text, once.text, once.len) != 0)
+        abort();
+    redact_result_free(&twice);
+    load_release(&again);
+    redact_result_free(&once);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -42,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     validate_report(lr.root, &d);
     diag_print(&d, "fuzz.json", out);
     diag_free(&d);
+    check_redaction(data, size, lr.root);
     r = model_build(lr.root, "fuzz.json"); /* takes the document */
     if (!r)
         return 0;

@@ -70,6 +70,8 @@ static void test_defaults(void **state)
     assert_int_equal(c.emulate, 0);
     assert_true(c.progress);
     assert_false(c.console_json);
+    assert_false(c.redact);
+    assert_string_equal(c.redact_key, "");
     assert_true(c.cpus.all);
     assert_int_equal(c.cpus.count, 0);
     assert_int_equal(c.experiment_count, 0);
@@ -258,6 +260,89 @@ static void test_enums_and_bools(void **state)
     expect_msg(&m, CMDLINE ":1", "bad value 'maybe' for key 'progress' (expected on|off)");
     expect_msg(&m, CMDLINE ":1", "bad value 'ON' for key 'console_json'");
     assert_true(c.progress);
+}
+
+/*
+ * redact and redact_key: a key of 1 to 128 characters; no message ever
+ * repeats it (messages go into the report), and run.config says only
+ * whether one was given.
+ */
+static void test_redact_keys(void **state)
+{
+    struct config c;
+    struct msg_list m;
+    struct strbuf sb;
+    struct json_writer w;
+    char text[400], key[200];
+    json_t *root;
+    json_error_t err;
+    (void)state;
+    reset(&c, &m);
+    parse(&c, "redact=on redact_key=lab-Key_2026!", CMDLINE, &m);
+    expect_no_msgs(&m);
+    assert_true(c.redact);
+    assert_string_equal(c.redact_key, "lab-Key_2026!");
+    assert_true(config_is_set(&c, "redact_key"));
+
+    /* the file's key, then the command line's */
+    reset(&c, &m);
+    parse(&c, "redact=on\nredact_key=from-the-file # a comment\n", CFG, &m);
+    parse(&c, "redact_key=typed-at-the-shell", CMDLINE, &m);
+    expect_no_msgs(&m);
+    assert_string_equal(c.redact_key, "typed-at-the-shell");
+
+    /* 128 characters fit, 129 do not: the message names the key, never the value */
+    memset(key, 'k', 128);
+    key[128] = 0;
+    reset(&c, &m);
+    snprintf(text, sizeof(text), "redact_key=%s", key);
+    parse(&c, text, CFG, &m);
+    expect_no_msgs(&m);
+    assert_int_equal(strlen(c.redact_key), 128);
+    memset(key, 0, sizeof(key));
+    memset(key, 'z', 129);
+    reset(&c, &m);
+    snprintf(text, sizeof(text), "redact=on redact_key=%s", key);
+    parse(&c, text, CFG, &m);
+    expect_msg(&m, CFG ":1", "bad value for key 'redact_key' (129 characters, expected 1..128; "
+                             "the value is not repeated); default used");
+    assert_null(msgs_find(&m, NULL, "zzzz"));
+    assert_string_equal(c.redact_key, "");
+    reset(&c, &m);
+    parse(&c, "redact_key=", CMDLINE, &m);
+    expect_msg(&m, CMDLINE ":1", "key 'redact_key' has an empty value; default none used");
+    reset(&c, &m);
+    parse(&c, "redact=maybe", CMDLINE, &m);
+    expect_msg(&m, CMDLINE ":1", "bad value 'maybe' for key 'redact' (expected on|off)");
+    reset(&c, &m);
+    parse(&c, "redact_kye=secret-value", CMDLINE, &m);
+    expect_msg(&m, CMDLINE ":1", "unknown key 'redact_kye' (did you mean 'redact_key'?)");
+    assert_null(msgs_find(&m, NULL, "secret-value"));
+
+    /* run.config: booleans, the key nowhere */
+    reset(&c, &m);
+    parse(&c, "redact=on redact_key=do-not-write-me", CMDLINE, &m);
+    assert_true(sb_init_dynamic(&sb, 64));
+    jw_init(&w, &sb);
+    config_write_json(&c, &w);
+    assert_true(jw_finish(&w));
+    assert_null(strstr(sb.data, "do-not-write-me"));
+    root = json_loads(sb.data, 0, &err);
+    assert_non_null(root);
+    assert_true(json_is_true(json_object_get(root, "redact")));
+    assert_true(json_is_true(json_object_get(root, "redact_key")));
+    json_decref(root);
+    sb_release(&sb);
+    reset(&c, &m);
+    assert_true(sb_init_dynamic(&sb, 64));
+    jw_init(&w, &sb);
+    config_write_json(&c, &w);
+    assert_true(jw_finish(&w));
+    root = json_loads(sb.data, 0, &err);
+    assert_true(json_is_false(json_object_get(root, "redact")));
+    assert_true(json_is_false(json_object_get(root, "redact_key")));
+    json_decref(root);
+    sb_release(&sb);
 }
 
 /* ---- malformed lines ---- */
@@ -738,12 +823,15 @@ static void test_json_and_help(void **state)
     static const char *const keys[] = { "exit",      "apic",     "profile",   "samples",
                                         "warmup",    "ceiling",  "ipi_pairs", "timeout_ms",
                                         "budget_s",  "initiator", "progress", "console_json",
-                                        "cpus",      "experiments", "emulate", "inject" };
+                                        "cpus",      "experiments", "emulate", "inject",
+                                        "redact",    "redact_key" };
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         char want[40];
         snprintf(want, sizeof(want), "  %s ", keys[i]);
         assert_non_null(strstr(sb.data, want));
     }
+    assert_non_null(strstr(sb.data, "  redact_key    text of 1..128 characters, no spaces (default "
+                                    "none)"));
     sb_release(&sb);
 }
 
@@ -770,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_cfg_then_command_line),
         cmocka_unit_test(test_uint_ranges),
         cmocka_unit_test(test_enums_and_bools),
+        cmocka_unit_test(test_redact_keys),
         cmocka_unit_test(test_unknown_key),
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_line_limits),

@@ -1,0 +1,62 @@
+/*
+ * Redaction of the identifying fields of a report: the values that name one
+ * physical machine (serial numbers, the system UUID) are replaced by tokens,
+ * so a report can be shared without them (reports/SCHEMA.md, "Identifying
+ * fields" and "redaction").
+ *
+ *   keyed:   "redacted:hmac:" + 16 hex digits of
+ *            HMAC-SHA-256(key, "tlbscope-redact-v1" NUL path NUL value)
+ *            The same machine gives the same token under the same key, in
+ *            every report, whether the app wrote it (redact=on redact_key=K)
+ *            or `tlbscope-report redact --key K` redacted a full report later.
+ *   random:  "redacted:random:" + 16 hex digits, the same HMAC under a key
+ *            of 32 random bytes drawn for one report and then forgotten.
+ *
+ * This file and core/sha256.c are shared with tlbscope-report
+ * (reports/tool/tool.mk): both sides compute tokens with the same code.
+ * Self-contained: no C library and no other core/ file.
+ */
+#ifndef TLBSCOPE_CORE_REDACT_H
+#define TLBSCOPE_CORE_REDACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define REDACT_HMAC_PREFIX "redacted:hmac:"
+#define REDACT_RANDOM_PREFIX "redacted:random:"
+#define REDACT_TOKEN_DIGITS 16 /* hex digits: the first 64 bits of the HMAC */
+#define REDACT_TOKEN_CAP 40    /* the longest token (32 characters) and its NUL, rounded up */
+#define REDACT_RANDOM_KEY_LEN 32
+/* Domain separation: a token is never an HMAC that something else computes. */
+#define REDACT_CONTEXT "tlbscope-redact-v1"
+
+enum redact_kind { REDACT_NOT_TOKEN = 0, REDACT_TOKEN_HMAC, REDACT_TOKEN_RANDOM };
+
+/*
+ * The identifying fields, as JSON paths through objects (NULL-terminated).
+ * The first ones are what core/report_json.c writes; the others are names
+ * reserved for identifiers SMBIOS has (board and chassis serial numbers,
+ * asset tags) should a later writer add them: redaction replaces them
+ * wherever they appear. REDACT_WRITTEN_FIELDS counts the first group.
+ */
+extern const char *const redact_fields[];
+#define REDACT_FIELD_SYSTEM_SERIAL "firmware.smbios.system.serial"
+#define REDACT_FIELD_SYSTEM_UUID "firmware.smbios.system.uuid"
+#define REDACT_WRITTEN_FIELDS 2
+
+/* The position of `path` in redact_fields, or -1. */
+int redact_field_index(const char *path);
+
+/*
+ * The token for `value` (value_len bytes) of field `path`, in `out`
+ * (NUL-terminated). `keyed` only picks the prefix: a random token is the
+ * HMAC under a random key.
+ */
+void redact_token(const void *key, size_t key_len, bool keyed, const char *path,
+                  const char *value, size_t value_len, char out[REDACT_TOKEN_CAP]);
+
+/* Whether `s` is a token: one of the prefixes, then exactly 16 lower-case hex digits. */
+enum redact_kind redact_token_kind(const char *s);
+
+#endif
