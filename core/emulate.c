@@ -9,6 +9,7 @@
 #include "core/atomic.h"
 #include "core/config.h"
 #include "core/ipi.h"
+#include "core/mutant.h"
 #include "core/timing.h"
 
 #define RING 64u /* outstanding emulated INVLPGBs before one must wait */
@@ -37,7 +38,8 @@ static void apply(const struct emu_request *q)
     }
     for (i = 0; i < q->pages; i++)
         invlpg((const volatile void *)(uintptr_t)(q->va + (uint64_t)i *
-                                                            (q->stride_2m ? PAGE_2M : PAGE_4K)));
+                                                            (q->stride_2m && !MUTANT(emulate_2m_as_4k)
+                                                                 ? PAGE_2M : PAGE_4K)));
 }
 
 /* Target side: apply every request it has not seen yet, in order. */

@@ -21,6 +21,7 @@
 #include "core/atomic.h"
 #include "core/exp_common.h"
 #include "core/experiments.h"
+#include "core/mutant.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -65,6 +66,8 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->norder = runner_targets_in_topology_order(r, r->run->cfg.initiator, st->order,
                                                   r->smp->count);
     st->ncounts = runner_power_series(st->norder, st->counts, MAX_TARGET_COUNTS);
+    if (MUTANT(grid_truncated))
+        st->ncounts = 1; /* targets=1 only */
     st->npages = exp_page_counts(r->run->cfg.ceiling, st->pages, MAX_PAGE_COUNTS);
     st->nbase = samples / 4 ? samples / 4 : 1;
     for (m = 0; m < 2; m++) {

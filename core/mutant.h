@@ -1,6 +1,8 @@
 /*
  * Test-only mutants: deliberate defects that the model tests must catch
- * (tests/sim/mutants.sh). Each is compiled in only when the build defines
+ * (tests/sim/mutants.sh: the stale reads of the strict model, the protocol
+ * tests, and the exact report shape of tests/qemu/shape.jq, which the QEMU
+ * tests apply to every boot). Each is compiled in only when the build defines
  * TLBSCOPE_MUTANT to its number (sim/sim.mk builds one tlbscope-sim and one
  * protocol test per mutant under build/mutants/NAME/); in every other build
  * MUTANT(x) is the constant 0 and the compiler drops the branch.
@@ -15,6 +17,13 @@
 #define MUTANT_ID_target_skips_invlpg 5 /* CPU 1, as a target, does not INVLPG */
 #define MUTANT_ID_full_flush_noop 6     /* a full flush flushes nothing */
 #define MUTANT_ID_ack_before_flush 7    /* a target acknowledges, then flushes */
+#define MUTANT_ID_verify_first_page_only 8 /* a flushed target verifies only the first page */
+#define MUTANT_ID_lazy_ipi_anyway 9     /* skip_lazy interrupts lazy CPUs too (never skipped) */
+#define MUTANT_ID_grid_truncated 10     /* seq/conc and lazy measure only their first count */
+#define MUTANT_ID_invlpgb_as_ipi 11     /* invlpgb points take the IPI path */
+#define MUTANT_ID_xen_no_catchup 12     /* Xen: a descheduled vCPU never does its pending flush */
+#define MUTANT_ID_blind_aps 13          /* the verifier never sees a stale read on an AP */
+#define MUTANT_ID_emulate_2m_as_4k 14   /* emulated INVLPGB: 2 MiB ranges flushed at 4 KiB stride */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -259,11 +259,50 @@ static void exclude_unselected(struct runner *r)
             cpu_mark(&s->topo->cpus[i], CPU_EXCLUDED, "left out by cpus=");
 }
 
+static bool known_experiment(const char *id)
+{
+    uint32_t i;
+    for (i = 0; i < experiment_count; i++)
+        if (str_eq(experiment_table[i]->id, id))
+            return true;
+    return false;
+}
+
+/*
+ * experiments= names ids: each unknown one is a warning, and a selection that
+ * names no experiment at all is an error (a run that measured nothing must
+ * not end SUCCESS with an empty list of experiments).
+ */
+static void check_selection(struct runner *r)
+{
+    struct run *run = r->run;
+    uint32_t i, known = 0;
+    for (i = 0; i < run->cfg.experiment_count; i++) {
+        if (known_experiment(run->cfg.experiments[i])) {
+            known++;
+            continue;
+        }
+        msg_add(&run->warnings, "experiments", "no experiment '%s'; ignored",
+                run->cfg.experiments[i]);
+        print(r, "WARNING: experiments=: no experiment '%s'; ignored\n", run->cfg.experiments[i]);
+    }
+    if (run->cfg.experiment_count && !known) {
+        msg_add(&run->errors, "experiments",
+                "experiments= names none of the %u experiments: nothing was measured",
+                experiment_count);
+        print(r, "ERROR: experiments= names none of the %u experiments (", experiment_count);
+        for (i = 0; i < experiment_count; i++)
+            print(r, "%s%s", i ? ", " : "", experiment_table[i]->id);
+        print(r, "): nothing was measured\n");
+    }
+}
+
 void runner_run_all(struct runner *r)
 {
     uint32_t i;
     struct run *run = r->run;
     exclude_unselected(r);
+    check_selection(r);
     run->experiments = mem_zalloc(experiment_count * sizeof(*run->experiments));
     if (!run->experiments) {
         msg_add(&run->errors, "runner", "out of memory for the experiment records");

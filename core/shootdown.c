@@ -149,6 +149,8 @@ void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t fir
     uint32_t stale;
     stale = large ? testmem_check_2m(sd->tm, first, count, &hit)
                   : testmem_check(sd->tm, first, count, &hit);
+    if (MUTANT(blind_aps) && pc->index != 0)
+        stale = 0;
     count_checks(pc, count, stale, &hit);
     if (sd->pti != PTI_OFF && !large) {
         /*
@@ -203,7 +205,9 @@ static void flush_handler(struct trap_frame *f)
     store_release(&pc->flush.ack_gen, gen);
     /* verification after the acknowledgement: it is not part of the time */
     if (sd->req.flags & FLUSH_VERIFY) {
-        shootdown_verify_self(sd, pc, sd->req.first_page, sd->req.pages, sd->req.stride_2m);
+        shootdown_verify_self(sd, pc, sd->req.first_page,
+                              MUTANT(verify_first_page_only) && sd->req.pages ? 1 : sd->req.pages,
+                              sd->req.stride_2m);
         /*
          * Not verify_gen: that one counts VEC_VERIFY requests, and the two
          * sequences can hold the same number (seen under ThreadSanitizer:
@@ -247,7 +251,7 @@ static void switch_handler(struct trap_frame *f)
     if (sd->lazy == LAZY_XEN_RUNNING) {
         store_relaxed(&pc->tlbs.is_running, 1);
         full_barrier();
-        if (load_acquire(&pc->tlbs.need_flush)) {
+        if (load_acquire(&pc->tlbs.need_flush) && !MUTANT(xen_no_catchup)) {
             flush_full(sd, pc);
             store_relaxed(&pc->tlbs.need_flush, 0);
         }
@@ -286,7 +290,7 @@ static bool should_flush(struct shootdown *sd, struct percpu *t, uint32_t flags)
     switch (sd->lazy) {
     case LAZY_SKIP:
         /* should_flush_tlb(): lazy CPUs catch up at switch; freed tables cannot wait */
-        if (flags & FLUSH_FREED_TABLES)
+        if (flags & FLUSH_FREED_TABLES || MUTANT(lazy_ipi_anyway))
             return true;
         return !load_acquire(&t->tlbs.is_lazy);
     case LAZY_XEN_RUNNING:

@@ -51,6 +51,11 @@ typedef void *(*testmem_alloc_fn)(void *ctx, uint64_t bytes, uint64_t align);
 bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc, void *ctx);
 static inline uint64_t testmem_va(uint32_t page) { return TEST_VA_BASE + (uint64_t)page * PAGE_4K; }
 static inline uint64_t testmem_va_2m(uint32_t page) { return TEST_2M_VA_BASE + (uint64_t)page * PAGE_2M; }
+/* The frame a 4 KiB test page maps now (tests compare it with what a TLB holds). */
+static inline uint64_t testmem_frame(const struct testmem *tm, uint32_t page)
+{
+    return tm->frame[tm->bank_of[page]] + (uint64_t)page * PAGE_4K;
+}
 
 /*
  * Remaps pages [first, first + count) to the other bank with fresh

@@ -13,12 +13,14 @@ $(BUILD)/tlbscope-sim: $(SIM_MAIN) $(BUILD)/host/libtlbscope.a
 # ---- test-only mutants (core/mutant.h), killed by tests/sim/mutants.sh ----
 # Only the files that use MUTANT() are rebuilt per mutant; the rest of the
 # host library is shared. Each mutant gets its own tlbscope-sim and its own
-# build of the protocol test on the model.
+# builds of the protocol tests on the model (MUTANT_TESTS).
 MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_invlpg \
-           full_flush_noop ack_before_flush
+           full_flush_noop ack_before_flush verify_first_page_only lazy_ipi_anyway \
+           grid_truncated invlpgb_as_ipi xen_no_catchup blind_aps emulate_2m_as_4k
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
-MUTANT_TEST := tests/host/test_shootdown_model.c
+# the protocol tests on the model, built per mutant
+MUTANT_TESTS := test_shootdown_model test_lazy_model
 
 define mutant_rules
 $(BUILD)/mutants/$(1)/%.o: %.c
@@ -29,13 +31,13 @@ $(BUILD)/mutants/$(1)/%.o: %.c
 $(BUILD)/mutants/$(1)/tlbscope-sim: $(SIM_MAIN) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -pthread
 
-$(BUILD)/mutants/$(1)/test_shootdown_model: $(MUTANT_TEST) $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
+$(BUILD)/mutants/$(1)/test_%_model: tests/host/test_%_model.c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(MUTANTS),$(eval $(call mutant_rules,$(m))))
 
 .PHONY: mutants
-mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(BUILD)/mutants/$(m)/test_shootdown_model)
+mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t)))
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

@@ -189,9 +189,23 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f)
 {
     const json_t *list = vc_member(c, root, "experiments", VT_ARRAY, 0);
+    const json_t *selected = jget_path(root, "run.config.experiments");
     size_t i, j, mark;
     if (!list)
         return;
+    /*
+     * A run records every experiment it was asked for, a SKIP included: an
+     * empty list measured nothing. With experiments= naming ids, that needs
+     * an error saying why (core/runner.c: none of them exists); with "all"
+     * it is only the earliest reports, from before any experiment existed.
+     */
+    if (json_array_size(list) == 0 && !f->has_errors) {
+        if (json_is_array(selected) && json_array_size(selected) > 0)
+            vc_error(c, "experiments", "is empty, but run.config.experiments selects %zu and "
+                     "run.errors does not say why nothing ran", json_array_size(selected));
+        else
+            vc_warn(c, "experiments", "is empty: the run measured nothing");
+    }
     mark = jpath_push_key(&c->path, "experiments");
     for (i = 0; i < json_array_size(list); i++) {
         const json_t *e = json_array_get(list, i);

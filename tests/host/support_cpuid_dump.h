@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tests/host/support_data.h"
+
 struct cpuid_record {
     uint32_t leaf, subleaf;
     bool has_subleaf_marker;
@@ -61,13 +63,11 @@ const struct cpuid_section *cpuid_dump_cpu(const struct cpuid_dump *d, uint32_t 
  */
 void cpuid_dump_fn(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
-/* In a cmocka test: load cpuid/<file> into *d, or skip the test with a message. */
-#define LOAD_DUMP_OR_SKIP(d, file)                                                             \
+/* In a cmocka test: load cpuid/<file> into *d, or SHARED_DATA_MISSING (tests/host/support_data.h). */
+#define LOAD_DUMP(d, file)                                                                     \
     do {                                                                                       \
-        if (!cpuid_dump_load((file), (d))) {                                                   \
-            print_message("# shared data cpuid/%s not found; skipped\n", (file));             \
-            skip();                                                                            \
-        }                                                                                      \
+        if (!cpuid_dump_load((file), (d)))                                                     \
+            SHARED_DATA_MISSING("cpuid/%s", (file));                                           \
     } while (0)
 
 #endif

@@ -7,6 +7,12 @@
 
 static bool readable(const char *path) { return access(path, R_OK) == 0; }
 
+bool shared_data_may_skip(void)
+{
+    const char *v = getenv("TLBSCOPE_ALLOW_MISSING_DATA");
+    return v && strcmp(v, "1") == 0;
+}
+
 bool shared_data_path(const char *rel, char *out, size_t cap)
 {
     const char *env = getenv("TLBSCOPE_SHARED_DATA");

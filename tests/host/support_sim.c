@@ -69,3 +69,42 @@ void sim_clear_counts(struct sim *m)
     for (uint32_t i = 0; i < m->ncpus; i++)
         tlbm_clear_counts(&m->mach.model, i);
 }
+
+void sim_bench_start(struct sim_bench *b, uint32_t n, const struct tlbm_config *cfg,
+                     uint32_t ceiling)
+{
+    uint32_t i;
+    memset(b, 0, sizeof(*b));
+    sim_init_model(&b->m, n, 2000, cfg);
+    for (i = 1; i < n; i++)
+        sim_start(&b->m, i);
+    b->run.cfg = b->m.cfg;
+    b->r.run = &b->run;
+    b->r.smp = &b->m.smp;
+    if (!shootdown_init(&b->sd, &b->m.smp, &b->m.tm, ceiling) || !target_set_init(&b->ts, n))
+        abort();
+    b->sd.cr3_root = b->m.mach.env.cr3_root;
+    if (cfg->feat.pcid) {
+        /* Linux's numbering, as core/method.c picks it */
+        b->sd.kernel_pcid = b->m.mach.env.kernel_pcid;
+        b->sd.user_pcid = b->sd.kernel_pcid | 0x800;
+        b->sd.pcid_enabled = true;
+    }
+    for (i = 1; i < n; i++)
+        b->ts.cpus[b->ts.n++] = i;
+    if (!shootdown_sync_all(&b->sd))
+        abort();
+    target_set_start(&b->r, &b->ts);
+}
+
+uint32_t sim_bench_stop(struct sim_bench *b, struct experiment_record *rec)
+{
+    uint32_t violations = b->m.mach.model.violations;
+    memset(rec, 0, sizeof(*rec));
+    target_set_stop(&b->r, &b->ts);
+    shootdown_collect(&b->sd, rec);
+    target_set_release(&b->ts);
+    shootdown_release(&b->sd);
+    sim_shutdown(&b->m);
+    return violations;
+}

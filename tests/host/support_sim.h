@@ -10,6 +10,7 @@
 
 #include "arch/x86/paging.h"
 #include "core/cpu_table.h"
+#include "core/exp_common.h"
 #include "core/smp.h"
 #include "core/testmem.h"
 #include "sim/aps.h"
@@ -32,6 +33,26 @@ void sim_init_model(struct sim *m, uint32_t n, uint32_t timeout_ms, const struct
 void sim_start(struct sim *m, uint32_t index);
 /* Releases the APs and joins their threads. */
 void sim_shutdown(struct sim *m);
+/*
+ * A shootdown bench: a model of n CPUs, the protocol on it (with the kernel
+ * and user PCIDs when the model has PCID), every AP spinning as a target of
+ * CPU 0, all TLBs synchronised.
+ */
+struct sim_bench {
+    struct sim m;
+    struct shootdown sd;
+    struct target_set ts;
+    struct runner r;
+    struct run run;
+};
+void sim_bench_start(struct sim_bench *b, uint32_t n, const struct tlbm_config *cfg,
+                     uint32_t ceiling);
+/*
+ * Stops the targets, collects every CPU's verification counts into *rec and
+ * tears the machine down; returns the model's violations (faults a CPU would take).
+ */
+uint32_t sim_bench_stop(struct sim_bench *b, struct experiment_record *rec);
+
 /* What CPU i's model counted since sim_clear_counts(). */
 const struct tlbm_counts *sim_counts(struct sim *m, uint32_t i);
 void sim_clear_counts(struct sim *m);

@@ -83,11 +83,11 @@ static uint8_t *load_table(const char *machine, const char *kind, size_t *len)
     return shared_data_load(rel, len);
 }
 
-#define LOAD_OR_SKIP(buf, len, machine, kind)                                                  \
+#define LOAD_TABLE(buf, len, machine, kind)                                                    \
     do {                                                                                       \
         char rel_[128];                                                                        \
         snprintf(rel_, sizeof(rel_), "acpi/%s-%s.bin", (machine), (kind));                     \
-        LOAD_SHARED_OR_SKIP(buf, len, rel_);                                                   \
+        LOAD_SHARED_DATA(buf, len, rel_);                                                   \
     } while (0)
 
 /* ---- expected values, from ../shared/data/acpi/README.md ---- */
@@ -162,7 +162,7 @@ static void check_madt(const struct machine *m)
     uint32_t want[256], got[256], nwant, ngot, ndis, i, total_types = 0;
     size_t len;
     uint8_t *t;
-    LOAD_OR_SKIP(t, len, m->name, "apic");
+    LOAD_TABLE(t, len, m->name, "apic");
     assert_int_equal(len, m->madt_len);
     assert_int_equal(acpi_check_header(t, len, "APIC"), ACPI_OK);
     log.n = 0;
@@ -246,8 +246,8 @@ static void check_srat_slit(const struct machine *m)
     uint32_t ids[256], n, i, d;
     size_t len, slen;
     uint8_t *t, *sl;
-    LOAD_OR_SKIP(t, len, m->name, "srat");
-    LOAD_OR_SKIP(sl, slen, m->name, "slit");
+    LOAD_TABLE(t, len, m->name, "srat");
+    LOAD_TABLE(sl, slen, m->name, "slit");
     assert_int_equal(len, m->srat_len);
     memset(&mem, 0, sizeof(mem));
     assert_true(acpi_srat_parse(t, len, &s, sum_memory, &mem, &msgs));
@@ -309,7 +309,7 @@ static void test_h8dgu_domain_order(void **state)
     size_t len;
     uint8_t *t;
     (void)state;
-    LOAD_OR_SKIP(t, len, "supermicro-h8dgu", "srat");
+    LOAD_TABLE(t, len, "supermicro-h8dgu", "srat");
     assert_true(acpi_numa_map_init(&map, 64));
     assert_true(acpi_numa_map_add_srat(&map, t, len, NULL));
     assert_int_equal(acpi_numa_node_of(&map, 16), 0); /* the BSP */
@@ -331,7 +331,7 @@ static void test_numa_map_capacity(void **state)
     size_t len;
     uint8_t *t;
     (void)state;
-    LOAD_OR_SKIP(t, len, "supermicro-smci-2s", "srat");
+    LOAD_TABLE(t, len, "supermicro-smci-2s", "srat");
     assert_true(acpi_numa_map_init(&map, 10));
     assert_true(acpi_numa_map_add_srat(&map, t, len, &msgs));
     assert_int_equal(map.count, 10);
@@ -473,12 +473,11 @@ static void free_fixture(struct fixture *fx)
     free(fx->slit);
 }
 
-#define FIXTURE_OR_SKIP(fx, machine)                                                           \
+#define LOAD_FIXTURE(fx, machine)                                                              \
     do {                                                                                       \
         if (!build_fixture((fx), (machine))) {                                                 \
             free_fixture(fx);                                                                  \
-            print_message("# shared data acpi/%s-*.bin not found; skipped\n", (machine));      \
-            skip();                                                                            \
+            SHARED_DATA_MISSING("acpi/%s-*.bin", (machine));                                   \
         }                                                                                      \
     } while (0)
 
@@ -490,7 +489,7 @@ static void test_find_tables_xsdt(void **state)
     struct acpi_numa_map map;
     struct msg_list msgs = { .count = 0 };
     (void)state;
-    FIXTURE_OR_SKIP(&fx, "supermicro-x10dai");
+    LOAD_FIXTURE(&fx, "supermicro-x10dai");
     assert_true(acpi_find_tables(PHYS_RSDP, fake_map, &fx.phys, &t, &msgs));
     assert_int_equal(t.rsdp_revision, 2);
     assert_true(t.xsdt);
@@ -540,7 +539,7 @@ static void test_fill_info_bad_srat(void **state)
     struct acpi_numa_map map;
     struct msg_list msgs = { .count = 0 };
     (void)state;
-    FIXTURE_OR_SKIP(&fx, "dell-r820");
+    LOAD_FIXTURE(&fx, "dell-r820");
     fx.srat[48 + 16 * 10 + 1] = 0; /* zero-length entry after 10 CPUs */
     fix_checksum(fx.srat);
     fx.slit[44] = 11;              /* and an odd SLIT diagonal */
@@ -571,7 +570,7 @@ static void test_fill_info_r820(void **state)
     struct acpi_numa_map map;
     struct msg_list msgs = { .count = 0 };
     (void)state;
-    FIXTURE_OR_SKIP(&fx, "dell-r820");
+    LOAD_FIXTURE(&fx, "dell-r820");
     assert_true(acpi_find_tables(PHYS_RSDP, fake_map, &fx.phys, &t, &msgs));
     memset(&info, 0, sizeof(info));
     assert_true(acpi_numa_map_init(&map, ACPI_NUMA_MAX_CPUS));
@@ -595,7 +594,7 @@ static void test_rsdp_v1_uses_rsdt(void **state)
     struct acpi_tables t;
     struct msg_list msgs = { .count = 0 };
     (void)state;
-    FIXTURE_OR_SKIP(&fx, "supermicro-h8dgu");
+    LOAD_FIXTURE(&fx, "supermicro-h8dgu");
     fx.rsdp[15] = 0; /* ACPI 1.0: only the first 20 bytes exist */
     finish_rsdp(fx.rsdp);
     fx.phys.r[0].len = 20;
@@ -613,7 +612,7 @@ static void test_rsdp_corruption(void **state)
     struct acpi_tables t;
     struct msg_list msgs = { .count = 0 };
     (void)state;
-    FIXTURE_OR_SKIP(&fx, "supermicro-x10dai");
+    LOAD_FIXTURE(&fx, "supermicro-x10dai");
 
     /* extended checksum wrong: the XSDT is not trusted, the RSDT is used */
     fx.rsdp[32] ^= 0x55;
@@ -658,7 +657,7 @@ static void test_root_corruption(void **state)
     struct acpi_tables t;
     struct msg_list msgs = { .count = 0 };
     (void)state;
-    FIXTURE_OR_SKIP(&fx, "supermicro-x10dai");
+    LOAD_FIXTURE(&fx, "supermicro-x10dai");
 
     /* XSDT checksum wrong: falls back to the RSDT */
     fx.xsdt[40] ^= 1;
@@ -781,7 +780,7 @@ static void test_madt_corruption(void **state)
     size_t len;
     uint8_t *t;
     (void)state;
-    LOAD_OR_SKIP(t, len, "supermicro-h8dgu", "apic");
+    LOAD_TABLE(t, len, "supermicro-h8dgu", "apic");
 
     /* a flipped bit: bad checksum */
     t[60] ^= 0x10;
@@ -806,7 +805,7 @@ static void test_madt_corruption(void **state)
     free(t);
 
     /* the last entry claims more bytes than the table has */
-    LOAD_OR_SKIP(t, len, "supermicro-h8dgu", "apic");
+    LOAD_TABLE(t, len, "supermicro-h8dgu", "apic");
     msgs.count = 0;
     {
         uint32_t off = 44, last = 44;
@@ -825,7 +824,7 @@ static void test_madt_corruption(void **state)
     free(t);
 
     /* a zero-length entry in the middle must not loop forever */
-    LOAD_OR_SKIP(t, len, "supermicro-h8dgu", "apic");
+    LOAD_TABLE(t, len, "supermicro-h8dgu", "apic");
     msgs.count = 0;
     t[44 + 8 * 3 + 1] = 0;
     fix_checksum(t);
@@ -900,7 +899,7 @@ static void test_srat_corruption(void **state)
     size_t len;
     uint8_t *t;
     (void)state;
-    LOAD_OR_SKIP(t, len, "dell-r820", "srat");
+    LOAD_TABLE(t, len, "dell-r820", "srat");
     /* zero-length entry after 10 CPU entries */
     t[48 + 16 * 10 + 1] = 0;
     fix_checksum(t);
@@ -925,7 +924,7 @@ static void test_srat_corruption(void **state)
     free(t);
 
     /* a memory entry shortened to 16 bytes (the rest padded as an unknown entry) */
-    LOAD_OR_SKIP(t, len, "supermicro-h8dgu", "srat");
+    LOAD_TABLE(t, len, "supermicro-h8dgu", "srat");
     {
         uint32_t off = 48;
         while (off < len && t[off] != ACPI_SRAT_MEMORY_AFFINITY)
@@ -1002,7 +1001,7 @@ static void test_slit_corruption(void **state)
     size_t len;
     uint8_t *t;
     (void)state;
-    LOAD_OR_SKIP(t, len, "dell-r820", "slit");
+    LOAD_TABLE(t, len, "dell-r820", "slit");
     /* more localities than bytes */
     put64(t + 36, 6);
     fix_checksum(t);

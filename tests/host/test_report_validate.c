@@ -384,6 +384,38 @@ static void test_broken_fixture_files(void **state)
     }
 }
 
+/*
+ * An empty list of experiments: an error when experiments= selected some and
+ * run.errors does not say why nothing ran (core/runner.c records that error);
+ * a warning only for the earliest reports ("all", before experiments existed).
+ */
+static void test_empty_experiment_list(void **state)
+{
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
+    struct diag_list d;
+    (void)state;
+    json_array_clear(json_object_get(root, "experiments"));
+    json_object_set_new(root, "result", json_string("SUCCESS"));
+    json_object_set_new(at(root, "run"), "status", json_string("complete"));
+    json_object_set_new(at(root, "run.config"), "experiments", json_pack("[s]", "shootdown_lazy"));
+    expect_error(root, "experiments", "is empty, but run.config.experiments selects 1");
+    /* the runner's error explains it, and makes the run an ERROR: valid */
+    json_array_append_new(at(root, "run.errors"),
+                          json_pack("{s:s, s:s}", "where", "experiments", "message",
+                                    "experiments= names none of the 7 experiments: nothing was measured"));
+    json_object_set_new(root, "result", json_string("ERROR"));
+    assert_int_equal(errors_of(root), 0);
+    /* "all" with nothing recorded: the pre-experiment reports, valid with a warning */
+    json_array_clear(at(root, "run.errors"));
+    json_object_set_new(root, "result", json_string("SUCCESS"));
+    json_array_clear(at(root, "run.config.experiments"));
+    diag_init(&d);
+    assert_int_equal(validate_report(root, &d), 0);
+    assert_true(diag_has(&d, "experiments", "is empty: the run measured nothing"));
+    diag_free(&d);
+    json_decref(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_simulation_only_when_simulated),
         cmocka_unit_test(test_simulator_keys),
         cmocka_unit_test(test_broken_fixture_files),
+        cmocka_unit_test(test_empty_experiment_list),
     };
     return cmocka_run_group_tests_name("report_validate", tests, NULL, NULL);
 }

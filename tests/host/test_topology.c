@@ -89,7 +89,7 @@ static void check_dump(const struct expect *e)
     struct cpu_features f0, f;
     struct topo_shifts t0, t;
     uint32_t i, max_pkg = 0;
-    LOAD_DUMP_OR_SKIP(&d, e->file);
+    LOAD_DUMP(&d, e->file);
     decode_section(cpuid_dump_cpu(&d, 0), &f0, &t0);
     assert_int_equal(t0.source, e->source);
     assert_int_equal(t0.smt_shift, e->smt_shift);
@@ -142,7 +142,7 @@ static void test_named_cpus(void **state)
     (void)state;
 
     /* 7763 with SMT: CPU #0 and #1 are siblings of one core; CPU #128 opens package 1 */
-    LOAD_DUMP_OR_SKIP(&d, "amd-epyc7763-smt-x2apic.txt");
+    LOAD_DUMP(&d, "amd-epyc7763-smt-x2apic.txt");
     decode_section(cpuid_dump_cpu(&d, 0), &f, &t);
     topology_split(&t, own_apic_id(&f), &pkg, &core, &thr);
     decode_section(cpuid_dump_cpu(&d, 1), &f, &t);
@@ -158,7 +158,7 @@ static void test_named_cpus(void **state)
     cpuid_dump_free(&d);
 
     /* 9654 CPU #192: x2APIC ID 256 (8-bit ID 0) is package 1, not package 0 */
-    LOAD_DUMP_OR_SKIP(&d, "amd-epyc9654.txt");
+    LOAD_DUMP(&d, "amd-epyc9654.txt");
     decode_section(cpuid_dump_cpu(&d, 192), &f, &t);
     assert_int_equal(f.initial_apic_id8, 0);
     topology_split(&t, own_apic_id(&f), &pkg, &core, &thr);
@@ -170,7 +170,7 @@ static void test_named_cpus(void **state)
     cpuid_dump_free(&d);
 
     /* 7763 without SMT: CPU #0 and #1 are different cores; CPU #64 opens package 1 */
-    LOAD_DUMP_OR_SKIP(&d, "amd-epyc7763.txt");
+    LOAD_DUMP(&d, "amd-epyc7763.txt");
     decode_section(cpuid_dump_cpu(&d, 1), &f, &t);
     topology_split(&t, own_apic_id(&f), &pkg, &core, &thr);
     assert_int_equal(core, 1);
@@ -181,7 +181,7 @@ static void test_named_cpus(void **state)
     cpuid_dump_free(&d);
 
     /* Alder Lake: E-core CPU #16 (APIC ID 64) has no sibling; the shifts are the P-cores' */
-    LOAD_DUMP_OR_SKIP(&d, "intel-i9-12900k.txt");
+    LOAD_DUMP(&d, "intel-i9-12900k.txt");
     decode_section(cpuid_dump_cpu(&d, 16), &f, &t);
     assert_int_equal(own_apic_id(&f), 64);
     assert_int_equal(t.threads_per_core, 1); /* what this E-core reports for itself */
@@ -202,7 +202,7 @@ static void test_fallbacks_agree(void **state)
         struct cpuid_dump d;
         struct cpu_features f;
         struct topo_shifts ext, old;
-        LOAD_DUMP_OR_SKIP(&d, files[i]);
+        LOAD_DUMP(&d, files[i]);
         decode_section(cpuid_dump_cpu(&d, 0), &f, &ext);
         f.max_basic_leaf = 4; /* hide leaf 0Bh */
         topology_decode(cpuid_dump_fn, (void *)cpuid_dump_cpu(&d, 0), &f, &old);

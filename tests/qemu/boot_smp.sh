@@ -20,6 +20,8 @@ for smp in 1 2 4; do
     # quoted in the SKIP reasons (lib.sh; tests/checks/evidence_check.sh shows it can fail)
     check "smp=$smp: PCID/INVPCID/INVLPGB reported absent with CPUID evidence" \
         features_absent_with_evidence "$REPORT"
+    # every experiment's status, grid and exact verification counts (tests/qemu/shape.jq)
+    check_shape "smp=$smp" "$REPORT" "cpus=$smp" pcid=0 invpcid=0 invlpgb=0 profile=quick
 done
 # one CPU: the multi-CPU experiments skip, naming the reason
 SMP=1 ARGS="profile=quick" boot "boot-smp1-reasons"

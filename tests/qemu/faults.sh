@@ -86,7 +86,9 @@ check "BSP #GP: every AP released to the firmware" released
 SMP=2 ARGS="budget_s=1 samples=20000 experiments=shootdown_seq_vs_conc,stale_detector_control" boot "budget"
 check "budget: finished" log_has '^TLBSCOPE DONE'
 check "budget: RESULT ERROR" log_has '^RESULT: ERROR$'
+check "budget: report saved" test -s "$REPORT"
 if [ -s "$REPORT" ]; then
+    check "budget: report validates" validates
     check "budget: seq/conc aborted with the budget named" \
         eval '[[ "$(exp_status shootdown_seq_vs_conc)" == ERROR && "$(exp_field shootdown_seq_vs_conc .reason)" == *"time budget of 1 s exceeded"* ]]'
     check "budget: the next experiment still ran" \
@@ -111,21 +113,33 @@ check "bad config: duplicate named" log_has "tlbscope.cfg:6: duplicate key 'exit
 check "bad config: missing '=' named" log_has "tlbscope.cfg:7: 'no_equals_sign' is not key=value"
 check "bad config: binary garbage named" log_has "tlbscope.cfg:8: line contains non-text bytes"
 check "bad config: CPU index beyond the machine named" log_has "inject=fault:9: no CPU 9"
-[ -s "$REPORT" ] && check "bad config: warnings kept in the report" test "$(jqr '.run.warnings | length')" -ge 6
+check "bad config: report saved" test -s "$REPORT"
+if [ -s "$REPORT" ]; then
+    check "bad config: report validates" validates
+    check "bad config: warnings kept in the report" test "$(jqr '.run.warnings | length')" -ge 6
+    # the defaults were used and the one experiment it names ran, in full
+    check_shape "bad config" "$REPORT" cpus=2 pcid=0 invpcid=0 invlpgb=0 profile=quick experiments=ipi_roundtrip
+fi
 
 # firmware faults OVMF never shows, injected: the run goes on with the CPUs it has
 SMP=4 ARGS="profile=quick experiments=ipi_roundtrip,stale_detector_control inject=absent:3" boot "mp-absent"
 check "absent AP: run finished" log_has '^TLBSCOPE DONE'
+check "absent AP: report saved" test -s "$REPORT"
 if [ -s "$REPORT" ]; then
+    check "absent AP: report validates" validates
     check "absent AP: CPU 3 named absent" test "$(jqr '.topology.cpus[3].state')" = absent
     check "absent AP: the others measured (3 CPUs, 6 pairs)" \
         test "$(exp_field ipi_roundtrip '.results | length')" = 6
     check "absent AP: RESULT ERROR, run partial" test "$(jqr .result)/$(jqr .run.status)" = ERROR/partial
+    # with the 3 CPUs it has: every ordered pair, and the control stale on all 3 in every round
+    check_shape "absent AP" "$REPORT" cpus=4 usable=3 pcid=0 invpcid=0 invlpgb=0 profile=quick \
+        experiments=ipi_roundtrip,stale_detector_control
 fi
 for kind in no_mp mp_fail; do
     SMP=4 ARGS="profile=quick experiments=ipi_roundtrip,stale_detector_control inject=$kind" boot "mp-$kind"
     check "$kind: run finished on the BSP alone" log_has '^TLBSCOPE DONE'
     check "$kind: a clear console message" log_has "^WARNING: .*running on the BSP alone"
+    check "$kind: report saved" test -s "$REPORT"
     [ -s "$REPORT" ] || continue
     check "$kind: report validates" validates
     check "$kind: multi-CPU experiments SKIP with the reason" \

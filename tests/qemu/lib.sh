@@ -42,13 +42,25 @@ cpus_ok_count() { jqr '.topology.cpus_ok'; }
 validates() { "$TOOL" validate "$REPORT" >/dev/null 2>&1; }
 released() { log_has '^CPUs: released, firmware state restored'; }
 
-# The checks every healthy run must pass; $1 names the run in the TAP lines.
+# The last RESULT line on the console: one of the four, and the report's result.
+result_line() { grep -a '^RESULT: ' "$LOG" | tail -n1 | sed 's/^RESULT: //; s/\r$//'; }
+result_line_matches() { # the RESULT line is SUCCESS or SKIP and says what the report says
+    local r; r=$(result_line)
+    [[ "$r" =~ ^(SUCCESS|SKIP)$ ]] && [ "$r" = "$(jqr .result)" ]
+}
+
+# The checks every healthy run must pass; $1 names the run in the TAP lines,
+# $2 its CPU count; the rest (key=value) say what it was asked for, for the
+# exact shape of its report (check_shape below): profile=quick, samples=40,
+# experiments=a,b, emulate=invlpgb,invpcid ...
 check_healthy_run() {
-    local name=$1 ncpu=$2
-    check "$name: sentinel and RESULT line" log_has '^TLBSCOPE DONE'
+    local name=$1 ncpu=$2; shift 2
+    check "$name: sentinel printed" log_has '^TLBSCOPE DONE'
+    check "$name: RESULT line printed (SUCCESS or SKIP)" eval '[[ "$(result_line)" =~ ^(SUCCESS|SKIP)$ ]]'
     check "$name: report saved and extracted" test -s "$REPORT"
     [ -s "$REPORT" ] || return
     check "$name: report validates" validates
+    check "$name: the RESULT line is the report's result ($(jqr .result))" result_line_matches
     check "$name: $ncpu CPUs in the report, all ok" \
         test "$(jqr .topology.cpu_count)/$(cpus_ok_count)" = "$ncpu/$ncpu"
     check "$name: run complete, no errors" \
@@ -58,11 +70,41 @@ check_healthy_run() {
     if [ "$ncpu" -gt 1 ]; then
         check "$name: every AP released to the firmware" released
     fi
+    # TCG has no PCID, INVPCID or INVLPGB (boot_smp.sh checks the CPUID evidence)
+    check_shape "$name" "$REPORT" "cpus=$ncpu" pcid=0 invpcid=0 invlpgb=0 "$@"
 }
 
-# Every experiment either measured (SUCCESS) or says why not (SKIP + reason).
-experiments_complete_or_skipped() {
-    [ "$(jqr '[.experiments[] | select(.status != "SUCCESS" and (.status != "SKIP" or .reason == null))] | length')" = 0 ]
+# ---- the exact shape of a report (tests/qemu/shape.jq says what and why) ----
+# shape_results REPORT key=value...: one line per check, "ok<TAB>what" or
+# "not ok<TAB>what: got ..., want ...". Keys: cpus (required), usable,
+# profile, samples, warmup, ceiling, ipi_pairs, experiments, emulate, pcid,
+# invpcid, invlpgb, pti, has_2m. Fails when the report cannot be read.
+shape_results() {
+    local report=$1 want; shift
+    want=$(jq -nc '[$ARGS.positional[] | capture("^(?<k>[a-z_0-9]+)=(?<v>.*)$") | {(.k): .v}] | add // {}' \
+        --args "$@") || return 2
+    jq -r --argjson want "$want" -L "$here/tests/qemu" \
+        'include "shape"; shape($want) | "\(if .ok then "ok" else "not ok" end)\t\(.what)"' "$report"
+}
+# check_shape NAME REPORT key=value...: those checks as TAP lines, named NAME.
+check_shape() {
+    local name=$1 report=$2 st what n=0 out; shift 2
+    out=$(shape_results "$report" "$@" 2>&1) || out+=$'\n'"not ok"$'\t'"tests/qemu/shape.jq could not read $report"
+    while IFS=$'\t' read -r st what; do
+        [ -n "$st" ] || continue
+        n=$((n + 1))
+        if [ "$st" = ok ]; then ok "$name: $what"; else not_ok "$name: $what"; fi
+    done <<<"$out"
+    [ "$n" -gt 0 ] || not_ok "$name: no shape checks ran on $report"
+}
+# shape_ok REPORT key=value...: true when the report has exactly that shape
+# (prints the failed checks as "# shape: ..." lines).
+shape_ok() {
+    local out
+    out=$(shape_results "$@" 2>&1) || { echo "# shape: unreadable: $out" | head -n 3; return 1; }
+    [ -n "$out" ] || return 1
+    grep '^not ok' <<<"$out" | sed 's/^not ok\t/# shape: /'
+    ! grep -q '^not ok' <<<"$out"
 }
 
 # features_absent_with_evidence REPORT: under QEMU TCG (-cpu max) PCID, INVPCID

@@ -2,6 +2,9 @@
 # Each runs build/tlbscope-sim (or a mutant's build of it) in its own
 # directory and prints TAP lines that tests/run-all.sh counts.
 
+# the exact report shape (shape_results, check_shape, shape_ok) is shared with
+# the QEMU tests: a simulated report has the same shape as QEMU's
+source "$(dirname "${BASH_SOURCE[0]}")/../qemu/lib.sh"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$here" || exit 1
 SIM=$here/build/tlbscope-sim

@@ -1,0 +1,255 @@
+/*
+ * The lazy-TLB paths of the shootdown protocol (core/shootdown.c), checked on
+ * the strict TLB model (sim/tlb_model.h) CPU by CPU, where the experiment
+ * (shootdown_lazy) only sees the verification at the end:
+ *
+ *  - Xen's is_running filter: a vCPU that is not running gets no IPI, its
+ *    ASID is marked (need_flush), it may still hold the old translation, and
+ *    when it is scheduled again it does exactly one full flush before it
+ *    reads anything; a second switch-back with nothing pending flushes nothing;
+ *  - Linux's lazy skip (should_flush_tlb()): a lazy CPU gets no IPI and
+ *    catches up by generation at switch-back, with one full flush however many
+ *    shootdowns it missed;
+ *  - freed page tables and the ipi_all policy reach a lazy CPU at once: it
+ *    flushes everything before the initiator returns, and has nothing left to
+ *    catch up.
+ *
+ * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=xen_no_catchup
+ * and =lazy_ipi_anyway (core/mutant.h) and expects it to fail.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/exp_common.h"
+#include "core/shootdown.h"
+#include "core/timing.h"
+#include "tests/host/support_sim.h"
+
+#define NCPUS 4
+#define CEILING 33
+#define LAZY_CPU 3 /* the farthest target, as shootdown_lazy picks */
+#define PAGES 4
+#define ROUNDS 40
+
+static void bench_start(struct sim_bench *b, enum lazy_policy policy)
+{
+    struct tlbm_config cfg;
+    tlbm_config_defaults(&cfg);
+    cfg.seed = 11;
+    sim_bench_start(b, NCPUS, &cfg, CEILING);
+    b->sd.lazy = policy;
+}
+
+static void bench_stop(struct sim_bench *b)
+{
+    struct experiment_record rec;
+    uint32_t violations = sim_bench_stop(b, &rec);
+    if (rec.verification.stale_reads)
+        fail_msg("%llu stale reads; the first on CPU %u at VA 0x%llx",
+                 (unsigned long long)rec.verification.stale_reads, rec.verification.first[0].cpu,
+                 (unsigned long long)rec.verification.first[0].va);
+    assert_int_equal(violations, 0);
+}
+
+static const uint32_t lazy_cpu[1] = { LAZY_CPU };
+
+/*
+ * The first `n` targets and the initiator cache pages [0, PAGES) (a lazy CPU
+ * that missed a shootdown must not read before it switches back); returns
+ * their frames before the remap.
+ */
+static void prime_and_flip_n(struct sim_bench *b, uint32_t n, uint64_t *old_frame)
+{
+    uint32_t p;
+    assert_true(shootdown_verify_cpus(&b->sd, b->ts.cpus, n, 0, PAGES, false));
+    for (p = 0; p < PAGES; p++)
+        old_frame[p] = testmem_frame(&b->m.tm, p);
+    testmem_flip(&b->m.tm, 0, PAGES);
+}
+
+static void prime_and_flip(struct sim_bench *b, uint64_t *old_frame)
+{
+    prime_and_flip_n(b, b->ts.n, old_frame);
+}
+
+/* How many pages CPU c still maps to their old frame. */
+static uint32_t old_held(struct sim_bench *b, uint32_t c, const uint64_t *old_frame)
+{
+    uint32_t p, n = 0;
+    for (p = 0; p < PAGES; p++) {
+        uint64_t pa = 0;
+        if (tlbm_holds(&b->m.mach.model, c, testmem_va(p), &pa) && pa == old_frame[p])
+            n++;
+    }
+    return n;
+}
+
+static bool was_sent(const struct shootdown *sd, uint32_t cpu)
+{
+    uint32_t i;
+    for (i = 0; i < sd->nsent; i++)
+        if (sd->sent[i] == cpu)
+            return true;
+    return false;
+}
+
+/* One shootdown of the flipped pages; the lazy CPU must (or must not) be interrupted. */
+static void shoot(struct sim_bench *b, uint32_t flags, bool lazy_gets_ipi)
+{
+    uint32_t c;
+    sim_clear_counts(&b->m);
+    assert_true(shootdown_flush(&b->sd, b->ts.cpus, b->ts.n, ORDER_CONCURRENT, 0, PAGES, flags) >
+                0);
+    if (was_sent(&b->sd, LAZY_CPU) != lazy_gets_ipi)
+        fail_msg("CPU %u (lazy/not running) %s a flush IPI", LAZY_CPU,
+                 lazy_gets_ipi ? "did not get" : "got");
+    assert_int_equal(b->sd.nsent, lazy_gets_ipi ? NCPUS - 1 : NCPUS - 2);
+    for (c = 1; c < NCPUS; c++) {
+        const struct tlbm_counts *n = sim_counts(&b->m, c);
+        if (c == LAZY_CPU && !lazy_gets_ipi) {
+            /* skipped: it did nothing yet */
+            assert_int_equal(n->invlpg + n->full_flushes, 0);
+        } else if (c == LAZY_CPU) {
+            /* a lazy CPU reached by a request drops everything (Linux: switch to init_mm) */
+            assert_int_equal(n->invlpg, 0);
+            assert_int_equal(n->full_flushes, 1);
+        } else {
+            assert_int_equal(n->invlpg, PAGES);
+            assert_int_equal(n->full_flushes, 0);
+        }
+    }
+}
+
+/* The lazy CPU switches back: `flushes` full flushes, then nothing old is left. */
+static void switch_back(struct sim_bench *b, const uint64_t *old_frame, uint32_t flushes)
+{
+    uint64_t catchup = 0;
+    sim_clear_counts(&b->m);
+    assert_true(shootdown_switch_back(&b->sd, lazy_cpu, 1, &catchup));
+    if (sim_counts(&b->m, LAZY_CPU)->full_flushes != flushes)
+        fail_msg("CPU %u switched back with %llu full flushes, want %u", LAZY_CPU,
+                 (unsigned long long)sim_counts(&b->m, LAZY_CPU)->full_flushes, flushes);
+    assert_int_equal(sim_counts(&b->m, LAZY_CPU)->invlpg, 0);
+    if (old_held(b, LAZY_CPU, old_frame))
+        fail_msg("CPU %u switched back but still maps %u pages to their old frames", LAZY_CPU,
+                 old_held(b, LAZY_CPU, old_frame));
+    assert_int_equal(load_acquire(&b->m.smp.cpu[LAZY_CPU]->tlbs.need_flush), 0);
+}
+
+static void test_xen_not_running_flushes_when_scheduled(void **state)
+{
+    static struct sim_bench b;
+    uint64_t old_frame[PAGES];
+    uint32_t round, stale_before = 0;
+    (void)state;
+    bench_start(&b, LAZY_XEN_RUNNING);
+    for (round = 0; round < ROUNDS; round++) {
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, true); /* descheduled */
+        prime_and_flip(&b, old_frame);
+        shoot(&b, 0, false);
+        /* the ASID was tickled (hvm_asid_flush_vcpu): the flush is owed */
+        assert_int_equal(load_acquire(&b.m.smp.cpu[LAZY_CPU]->tlbs.need_flush), 1);
+        stale_before += old_held(&b, LAZY_CPU, old_frame) != 0;
+        switch_back(&b, old_frame, 1);
+        /* switch_back leaves it descheduled again: nothing is owed a second time */
+        switch_back(&b, old_frame, 0);
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, false);
+    }
+    /* the skip really left old translations behind: the catch-up had work to do */
+    assert_true(stale_before > ROUNDS / 2);
+    bench_stop(&b);
+}
+
+static void test_xen_running_vcpu_is_interrupted(void **state)
+{
+    static struct sim_bench b;
+    uint64_t old_frame[PAGES];
+    uint32_t round;
+    (void)state;
+    bench_start(&b, LAZY_XEN_RUNNING);
+    for (round = 0; round < 10; round++) {
+        prime_and_flip(&b, old_frame);
+        sim_clear_counts(&b.m);
+        assert_true(shootdown_flush(&b.sd, b.ts.cpus, b.ts.n, ORDER_CONCURRENT, 0, PAGES, 0) > 0);
+        assert_int_equal(b.sd.nsent, NCPUS - 1);
+        assert_int_equal(sim_counts(&b.m, LAZY_CPU)->invlpg, PAGES);
+        assert_int_equal(old_held(&b, LAZY_CPU, old_frame), 0);
+        assert_int_equal(load_acquire(&b.m.smp.cpu[LAZY_CPU]->tlbs.need_flush), 0);
+    }
+    bench_stop(&b);
+}
+
+static void test_linux_lazy_catches_up_once(void **state)
+{
+    static struct sim_bench b;
+    uint64_t old_frame[PAGES], lazy_old[PAGES];
+    uint32_t round, missed, stale_before = 0;
+    (void)state;
+    bench_start(&b, LAZY_SKIP);
+    for (round = 0; round < ROUNDS / 2; round++) {
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, true);
+        /*
+         * Three shootdowns missed while lazy (an odd number: the pages end on
+         * the other bank than the one the lazy CPU cached): one full flush
+         * catches up on all of them.
+         */
+        for (missed = 0; missed < 3; missed++) {
+            prime_and_flip_n(&b, missed ? b.ts.n - 1 : b.ts.n, old_frame);
+            if (!missed)
+                memcpy(lazy_old, old_frame, sizeof(lazy_old));
+            shoot(&b, 0, false);
+        }
+        assert_true(b.m.smp.cpu[LAZY_CPU]->local_tlb_gen < load_acquire(&b.sd.mm.tlb_gen));
+        stale_before += old_held(&b, LAZY_CPU, lazy_old) != 0;
+        switch_back(&b, lazy_old, 1);
+        switch_back(&b, lazy_old, 0); /* current now: nothing to catch up */
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, false);
+    }
+    assert_true(stale_before > ROUNDS / 4);
+    bench_stop(&b);
+}
+
+static void test_freed_tables_and_ipi_all_reach_lazy_cpus(void **state)
+{
+    static struct sim_bench b;
+    uint64_t old_frame[PAGES];
+    uint32_t round;
+    (void)state;
+    bench_start(&b, LAZY_SKIP);
+    for (round = 0; round < 10; round++) {
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, true);
+        prime_and_flip(&b, old_frame);
+        shoot(&b, FLUSH_FREED_TABLES, true);
+        /* flushed before the initiator returned, and current: no catch-up left */
+        assert_int_equal(old_held(&b, LAZY_CPU, old_frame), 0);
+        switch_back(&b, old_frame, 0);
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, false);
+    }
+    b.sd.lazy = LAZY_IPI_ALL;
+    for (round = 0; round < 10; round++) {
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, true);
+        prime_and_flip(&b, old_frame);
+        shoot(&b, 0, true);
+        assert_int_equal(old_held(&b, LAZY_CPU, old_frame), 0);
+        switch_back(&b, old_frame, 0);
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, false);
+    }
+    bench_stop(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xen_not_running_flushes_when_scheduled),
+        cmocka_unit_test(test_xen_running_vcpu_is_interrupted),
+        cmocka_unit_test(test_linux_lazy_catches_up_once),
+        cmocka_unit_test(test_freed_tables_and_ipi_all_reach_lazy_cpus),
+    };
+    return cmocka_run_group_tests_name("lazy TLB paths on the strict model", tests, NULL, NULL);
+}

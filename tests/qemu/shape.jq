@@ -1,0 +1,241 @@
+# The expected shape of a tlbscope report, stated once (tests/qemu/lib.sh
+# check_shape, tests/sim/*.sh, tests/checks/shape_check.sh). Given what a run
+# was asked for, it derives from the experiments' code (core/exp_*.c, their
+# methods at the top) what every experiment must have recorded, and compares:
+#
+#   - the list of experiments, in table order, and each one's status, reason
+#     (SKIP), emulated and partial flags;
+#   - the full parameter grid of its results (every point present once, none
+#     extra) and each metric's sample count (samples, or the baseline's
+#     max(1, samples / 4));
+#   - verification.checks exactly: every read of every CPU, a function of
+#     samples S, warm-up W, targets and pages (k targets, p pages):
+#       shootdown_seq_vs_conc  sum over (k, p) of (k+1) p (1 + 2 (W+S))
+#                              (a priming read, then per sample both orders:
+#                              each target after its flush and the initiator;
+#                              with an AP initiator the BSP is a target and
+#                              primes only once: k p fewer per point)
+#       shootdown_lazy         sum over k lazy of 4 (T+1)(1+W+S) + 2 (W+S) k
+#                              (T targets; skip_lazy and xen_running skip the
+#                              k lazy CPUs, which read at switch-back; ipi_all
+#                              and freed_tables interrupt them too)
+#       stale_detector_control 16 rounds x N CPUs (the reads after the full flush)
+#       pti_double_invalidation sum over variant, kind, p of u p CPUs (1+W+S),
+#                              u = 2 with PTI (kernel and user PCID), 1 without
+#       invlpgb_range          N (1+W+S) times the pages of every point (1 for
+#                              the pcid form; 4 KiB forms twice under pti=on)
+#   - stale_reads 0, and for the negative control: every CPU read stale in
+#     every one of its 16 rounds;
+#   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
+#     its chunks (ceil(pages / 8)), emulated_tlbsync (W+S) + max(1, S/4), and
+#     0 for every IPI point; their sums are the experiment's note.
+#
+# Input: the report. $want: {cpus, usable, profile, samples, warmup, ceiling,
+# ipi_pairs, experiments ("all" or "a,b"), emulate ("invlpgb,invpcid"),
+# pcid, invpcid, invlpgb (0/1; default: the report's cpu.features), pti
+# (0/1), global_pages (0/1), cpu_list (the cpus= key, default "all"),
+# initiator (default 0), has_2m (0/1, default 1)}, all as strings or numbers.
+# Output: one {ok, what} per check.
+
+def table: ["ipi_roundtrip", "ipi_broadcast", "stale_detector_control", "shootdown_seq_vs_conc",
+            "shootdown_lazy", "pti_double_invalidation", "invlpgb_range"];
+def profiles: {"default": [1000, 100, 256], "quick": [100, 10, 64], "full": [10000, 1000, 1024]};
+# runner_power_series(): 1, 2, 4, ... below max, then max
+def series($max): [range(0; 31) | pow(2; .) | floor | select(. < $max)] + (if $max >= 1 then [$max] else [] end);
+def words: if . == null or . == "" then [] else split(",") end;
+def bool01: if . == null then null elif type == "boolean" then . else (tostring | . == "1" or . == "true" or . == "on") end;
+def int: if type == "string" then tonumber else . end;
+def ceil_div($a; $b): (($a + $b - 1) / $b | floor);
+def sum: reduce .[] as $x (0; . + $x);
+def chk($what; $ok): {ok: $ok, what: $what};
+# compare got and want: the check names both when they differ
+def eq($what; $got; $want): if $got == $want then chk($what; true)
+    else chk("\($what): got \($got | tojson | .[0:300]), want \($want | tojson | .[0:300])"; false) end;
+# a grid of points: same set, each once
+def grid($what; $got; $want):
+    ($got | sort) as $g | ($want | sort) as $w |
+    if $g == $w then chk("\($what): all \($w | length) points, each once"; true)
+    else chk("\($what): \($g | length) points, want \($w | length); missing \(($w - $g)[0:3] | tojson), extra \(($g - $w)[0:3] | tojson)\(if ($g | unique | length) != ($g | length) then ", some twice" else "" end)"; false) end;
+
+def shape($want):
+  . as $r
+  | (($want.profile // $r.run.config.profile // "default")) as $prof
+  | (profiles[$prof] // profiles["default"]) as $pd
+  | ($want.samples // $pd[0] | int) as $S
+  | ($want.warmup // $pd[1] | int) as $W
+  | ($want.ipi_pairs // $pd[2] | int) as $P
+  | ($want.ceiling // 33 | int) as $C
+  | ([1, (($S / 4) | floor)] | max) as $B
+  | ($want.cpus | int) as $ncpu
+  | ($want.usable // $want.cpus | int) as $N
+  | ($N - 1) as $T
+  | ($want.emulate | words) as $emu
+  | ($want.pcid // $r.cpu.features.pcid | bool01) as $pcid
+  | ($want.invpcid // $r.cpu.features.invpcid | bool01) as $invpcid
+  | ($want.invlpgb // $r.cpu.features.invlpgb | bool01) as $invlpgb
+  | ($want.pti // false | bool01) as $pti
+  | ($want.has_2m // true | bool01) as $has2m
+  | ($want.global_pages // false | bool01) as $global
+  | ($want.cpu_list // "all" | tostring) as $cpulist
+  | ($want.initiator // 0 | int) as $init
+  | "^global_pages=on: the test pages are kernel" as $kernel_only
+  | (if ($want.experiments // "all") == "all" then table
+     else ($want.experiments | words) as $sel | [table[] | select(. as $id | $sel | index($id))] end) as $ids
+  | ($emu | index("invpcid") != null and ($invpcid | not)) as $ff_emulated
+  | ([$r.topology.cpus[]? | select(.state == "ok")]) as $ok
+  | [$ok[].index] as $okidx
+  | def exp($id): [$r.experiments[]? | select(.id == $id)][0];
+    def ns($e; $m): [$e.results[]?.metrics[$m].n] | unique;
+    def vals($e): $e.verification;
+    # status, flags, verification of a measured experiment
+    def measured($id; $emulated; $checks):
+        exp($id) as $e
+        | eq("\($id): status, emulated, partial"; [$e.status, $e.emulated, $e.partial]; ["SUCCESS", $emulated, false]),
+          eq("\($id): verification checks (exact), stale reads"; [$e.verification.applicable, $e.verification.checks, $e.verification.stale_reads]; [true, $checks, 0]);
+    def skipped($id; $pattern):
+        exp($id) as $e
+        | chk("\($id): SKIP, reason matching '\($pattern)'\(if $e.status != "SKIP" or (($e.reason // "") | test($pattern) | not) then ": got \($e.status) (\($e.reason))" else "" end)";
+              $e.status == "SKIP" and (($e.reason // "") | test($pattern)));
+
+  # ---- the run ----
+    eq("experiments recorded, in table order"; [$r.experiments[]?.id]; $ids),
+    # (a cpus= list is written back clipped to the machine: only "all" is compared)
+    eq("run.config samples/warmup/ceiling/ipi_pairs/initiator/cpus";
+       [$r.run.config | .samples, .warmup, .ceiling, .ipi_pairs, .initiator, (if $cpulist == "all" then .cpus else "a list" end)];
+       [$S, $W, $C, $P, $init, (if $cpulist == "all" then "all" else "a list" end)]),
+    eq("topology: CPUs, CPUs taking part"; [$r.topology.cpu_count, ($ok | length)]; [$ncpu, $N]),
+
+  # ---- ipi_roundtrip ----
+  (select($ids | index("ipi_roundtrip")) |
+    if $N < 2 then skipped("ipi_roundtrip"; "^needs at least 2 CPUs") else
+    exp("ipi_roundtrip") as $e
+    | ($N * $T) as $all
+    | eq("ipi_roundtrip: status, emulated, partial"; [$e.status, $e.emulated, $e.partial]; ["SUCCESS", false, false]),
+      eq("ipi_roundtrip: latency and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$S]]),
+      (if $all <= $P then
+         grid("ipi_roundtrip: every ordered pair of the \($N) CPUs"; [$e.results[]?.params | [.initiator, .target]];
+              [$okidx[] as $i | $okidx[] as $j | select($i != $j) | [$i, $j]])
+       else
+         # choose_pairs(): per topology class min(quota, pairs), quota = max(1, ipi_pairs / classes)
+         ([$ok[] as $a | $ok[] as $b | select($a.index != $b.index)
+           | if $a.package != $b.package then "cross_package" elif $a.core == $b.core then "smt_sibling" else "same_package" end]
+          | group_by(.) | map({key: .[0], value: length}) | from_entries) as $per
+         | ([1, (($P / ($per | length)) | floor)] | max) as $quota
+         | ($per | with_entries(.value = ([.value, $quota] | min))) as $take
+         | eq("ipi_roundtrip: pairs sampled per class (\($all) pairs > ipi_pairs=\($P))";
+              [$e.results[]?.params.class] | group_by(.) | map({key: .[0], value: length}) | from_entries; $take),
+           eq("ipi_roundtrip: distinct pairs"; [$e.results[]?.params | [.initiator, .target]] | unique | length; $take | [.[]] | sum),
+           eq("ipi_roundtrip: the note says how pairs were sampled"; $e.notes;
+              ["\($all) ordered pairs exceed ipi_pairs=\($P): \($take | [.[]] | sum) pairs sampled evenly per topology class"])
+       end)
+    end),
+
+  # ---- ipi_broadcast ----
+  (select($ids | index("ipi_broadcast")) |
+    if $N < 2 then skipped("ipi_broadcast"; "^needs at least 2 CPUs") else
+    exp("ipi_broadcast") as $e
+    | eq("ipi_broadcast: status, emulated, partial"; [$e.status, $e.emulated, $e.partial]; ["SUCCESS", false, false]),
+      eq("ipi_broadcast: latency and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$S]]),
+      # the all-but-self shorthand reaches every CPU: only with all of them taking part (cpus=all)
+      ($N == $ncpu and $cpulist == "all") as $sh
+      | grid("ipi_broadcast: unicast to k = \(series($T) | join(",")) targets\(if $sh then ", shorthand to \($T)" else "" end)";
+           [$e.results[]?.params | [.mode, .targets]];
+           [series($T)[] | ["unicast_each", .]] + (if $sh then [["shorthand", $T]] else [] end)),
+        eq("ipi_broadcast: a note when the shorthand was not measured";
+           [$e.notes[]? | select(startswith("shorthand"))];
+           if $sh then [] else ["shorthand (all-but-self) not measured: it needs every CPU usable and taking part"] end)
+    end),
+
+  # ---- stale_detector_control: every CPU reads stale in every round ----
+  (select($ids | index("stale_detector_control")) |
+    exp("stale_detector_control") as $e
+    | measured("stale_detector_control"; false; 16 * $N),
+      eq("stale_detector_control: 16 rounds on \($N) CPUs, every CPU stale in every round";
+         [$e.results[]? | [.params.rounds, .params.cpus, .values.cpus_reading_stale_max, .values.stale_reads_without_invalidation]];
+         [[16, $N, $N, 16 * $N]]),
+      eq("stale_detector_control: its note"; $e.notes;
+         ["up to \($N) of \($N) CPUs read the old signature without invalidation (\(16 * $N) stale reads in 16 rounds): the verifier sees stale entries here"])),
+
+  # ---- shootdown_seq_vs_conc ----
+  (select($ids | index("shootdown_seq_vs_conc")) |
+    if $N < 2 then skipped("shootdown_seq_vs_conc"; "^needs at least 2 CPUs") else
+    exp("shootdown_seq_vs_conc") as $e
+    | ([1, 2, 4, 8, 16, 32, 64, 512] + (if $C <= 512 then [$C] else [] end) | unique) as $pages
+    | series($T) as $ks
+    | measured("shootdown_seq_vs_conc"; $ff_emulated;
+               [$ks[] as $k | $pages[] as $p
+                | ($k + 1) * $p * 2 * ($W + $S) + (if $init == 0 then $k + 1 else $k end) * $p] | sum),
+      grid("shootdown_seq_vs_conc: seq and conc x targets \($ks | join(",")) x pages \($pages | join(","))";
+           [$e.results[]?.params | [.mode, .targets, .pages]];
+           [["seq", "conc"][] as $m | $ks[] as $k | $pages[] as $p | [$m, $k, $p]]),
+      grid("shootdown_seq_vs_conc: a conc/seq summary per (targets, pages)";
+           [$e.summary[]? | [.params.targets, .params.pages, (.values | keys)]];
+           [$ks[] as $k | $pages[] as $p | [$k, $p, ["conc_over_seq_p50", "conc_over_seq_p99"]]]),
+      eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
+         [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]])
+    end),
+
+  # ---- shootdown_lazy ----
+  (select($ids | index("shootdown_lazy")) |
+    if $global then skipped("shootdown_lazy"; $kernel_only)
+    elif $N < 2 then skipped("shootdown_lazy"; "^needs at least 2 CPUs") else
+    exp("shootdown_lazy") as $e
+    | (if $T <= 8 then [range(0; $T + 1)] else [0] + series($T) end) as $ks
+    | ["skip_lazy", "ipi_all", "freed_tables", "xen_running"] as $variants
+    | measured("shootdown_lazy"; $ff_emulated;
+               [$ks[] | 4 * ($T + 1) * (1 + $W + $S) + 2 * ($W + $S) * .] | sum),
+      grid("shootdown_lazy: 4 policies x lazy \($ks | join(",")) of \($T) targets";
+           [$e.results[]?.params | [.variant, .lazy, .targets]];
+           [$variants[] as $v | $ks[] as $k | [$v, $k, $T]]),
+      eq("shootdown_lazy: latency, catchup, baseline sample counts";
+         [ns($e; "latency"), ns($e; "catchup"), ns($e; "baseline")]; [[$S], [$S], [$B]])
+    end),
+
+  # ---- pti_double_invalidation ----
+  (select($ids | index("pti_double_invalidation")) |
+    if ($pcid | not) then skipped("pti_double_invalidation"; "^no PCID: CPUID.01H:ECX\\[17\\] = 0")
+    elif $global then skipped("pti_double_invalidation"; $kernel_only) else
+    exp("pti_double_invalidation") as $e
+    | ([1, 8] + (if $C > 8 and $C <= 512 then [$C] else [] end)) as $pages
+    | ([["no_pti", 1]] + (if $invpcid then [["invlpg_invpcid", 2]] else [] end) + [["invlpg_deferred", 2]]) as $variants
+    | ([["local", 1]] + (if $T >= 1 then [["shootdown_seq", $N], ["shootdown_conc", $N]] else [] end)) as $kinds
+    | measured("pti_double_invalidation"; false;
+               [$variants[] as $v | $kinds[] as $k | $pages[] as $p | $v[1] * $k[1] * $p * (1 + $W + $S)] | sum),
+      grid("pti_double_invalidation: \($variants | map(.[0]) | join(",")) x \($kinds | map(.[0]) | join(",")) x pages \($pages | join(","))";
+           [$e.results[]?.params | [.variant, .kind, .pages]];
+           [$variants[] as $v | $kinds[] as $k | $pages[] as $p | [$v[0], $k[0], $p]]),
+      eq("pti_double_invalidation: latency, baseline sample counts; p50_per_page on local points";
+         [ns($e; "latency"), ns($e; "baseline"), ([$e.results[]? | (.params.kind == "local") == (.values.p50_per_page != null)] | all)];
+         [[$S], [$B], true])
+    end),
+
+  # ---- invlpgb_range ----
+  (select($ids | index("invlpgb_range")) |
+    (($invlpgb | not) and ($emu | index("invlpgb") != null)) as $emulated
+    | if $global then skipped("invlpgb_range"; $kernel_only)
+      elif ($invlpgb | not) and ($emulated | not) then skipped("invlpgb_range"; "8000_0008 EBX\\[3\\]") else
+    exp("invlpgb_range") as $e
+    | (if $emulated then 8 else ($r.cpu.features.invlpgb_max_pages // 8) end) as $max
+    | ($pti and $pcid) as $pti_on
+    | ([[1, 2, 4, 8, 16, 32, 64, 512][] | ["pages", ., .]] +
+       (if $has2m then [[1, 2, 4][] | ["stride_2m", ., .]] else [] end) + [["pcid", 1, 1]]) as $forms
+    | ($forms | map(. + [if .[0] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
+    | measured("invlpgb_range"; $emulated;
+               [$f[] | 2 * .[2] * .[3] * $N * (1 + $W + $S)] | sum),
+      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs";
+           [$e.results[]?.params | [.method, .form, .pages, .cpus]];
+           [["invlpgb", "ipi"][] as $m | $forms[] | [$m, .[0], .[1], $N]]),
+      eq("invlpgb_range: latency, baseline sample counts"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$B]]),
+      (if $emulated then
+         ([$forms[] | ["invlpgb", .[0], .[1], ($W + $S) * (if .[0] == "pcid" then 1 else ceil_div(.[1]; $max) end), $W + $S + $B],
+                      ["ipi", .[0], .[1], 0, 0]]) as $counts
+         | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x chunks of \($max) pages; none on IPI points)";
+                [$e.results[]? | [.params.method, .params.form, .params.pages, .values.emulated_invlpgb, .values.emulated_tlbsync]];
+                $counts),
+           eq("invlpgb_range: the note's totals";
+              [$e.notes[]? | select(startswith("emulated: "))];
+              ["emulated: \([$counts[] | .[3]] | sum) INVLPGB, \([$counts[] | .[4]] | sum) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU"])
+       else
+         eq("invlpgb_range: no emulated counts on native points"; [$e.results[]? | .values] | unique; [null])
+       end)
+    end);
