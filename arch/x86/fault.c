@@ -1,16 +1,12 @@
 #include "arch/x86/fault.h"
-
-/* Vectors whose hardware delivery pushes an error code: INT n would not. */
-static bool pushes_error_code(uint32_t v)
-{
-    return v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30;
-}
+#include "arch/x86/trap.h"
 
 bool arch_can_raise(uint32_t v)
 {
     if (v >= 32 || v == 2 || v == 18)
         return false; /* NMI and #MC are not for tests */
-    return !pushes_error_code(v) || v == 13 || v == 14;
+    /* INT n pushes no error code: only vectors without one, or a real #GP/#PF */
+    return !exception_has_error_code(v) || v == 13 || v == 14;
 }
 
 #ifndef TLBSCOPE_HOST
