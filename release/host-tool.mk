@@ -8,13 +8,13 @@
 CC ?= cc
 CFLAGS ?= -O2 -g -Wall -Wextra
 TOOL_FLAGS := -std=c11 -D_DEFAULT_SOURCE -I. -Ireports/tool
-SRCS := $(sort $(wildcard reports/tool/*.c core/*.c))
+SRCS := $(sort $(wildcard reports/tool/*.c core/*.c core/exp/*.c))
 OBJS := $(SRCS:.c=.o)
 
 tlbscope-report: $(OBJS)
 	$(CC) $(LDFLAGS) $(OBJS) -o $@ -ljansson -lm
 
-%.o: %.c $(wildcard reports/tool/*.h core/*.h)
+%.o: %.c $(wildcard reports/tool/*.h core/*.h core/exp/*.h)
 	$(CC) $(TOOL_FLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 static: tlbscope-report-static

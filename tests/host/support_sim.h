@@ -10,7 +10,7 @@
 
 #include "arch/x86/paging.h"
 #include "core/cpu_table.h"
-#include "core/exp_common.h"
+#include "core/exp/common.h"
 #include "core/smp.h"
 #include "core/testmem.h"
 #include "sim/aps.h"

@@ -11,7 +11,7 @@
 
 #include "arch/x86/insn.h"
 #include "arch/x86/invlpgb.h"
-#include "core/exp_common.h"
+#include "core/exp/common.h"
 #include "tests/host/support_host.h"
 
 static void test_encode_range(void **state)

@@ -13,7 +13,7 @@
 
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
-#include "core/exp_common.h"
+#include "core/exp/common.h"
 #include "core/shootdown.h"
 #include "core/timing.h"
 #include "tests/host/support_sim.h"

@@ -1,6 +1,6 @@
 # The expected shape of a tlbscope report, stated once (tests/qemu/lib.sh
 # check_shape, tests/sim/*.sh, tests/checks/shape_check.sh). Given what a run
-# was asked for, it derives from the experiments' code (core/exp_*.c, their
+# was asked for, it derives from the experiments' code (core/exp/*.c, their
 # methods at the top) what every experiment must have recorded, and compares:
 #
 #   - the list of experiments, in table order, and each one's status, reason

@@ -25,7 +25,7 @@
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
-#include "core/exp_common.h"
+#include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
 #include "core/strbuf.h"

@@ -23,7 +23,7 @@
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
-#include "core/exp_common.h"
+#include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/strbuf.h"
 #include "core/timing.h"

@@ -1,4 +1,4 @@
-#include "core/exp_common.h"
+#include "core/exp/common.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "core/atomic.h"
