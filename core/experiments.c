@@ -13,5 +13,6 @@ const struct experiment *const experiment_table[] = {
     &exp_shootdown_lazy,
     &exp_pti,
     &exp_invlpgb,
+    &exp_flush_ceiling,
 };
 const uint32_t experiment_count = sizeof(experiment_table) / sizeof(experiment_table[0]);

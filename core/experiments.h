@@ -11,5 +11,6 @@ extern const struct experiment exp_shootdown_seq_vs_conc;
 extern const struct experiment exp_shootdown_lazy;
 extern const struct experiment exp_pti;
 extern const struct experiment exp_invlpgb;
+extern const struct experiment exp_flush_ceiling;
 
 #endif

@@ -201,6 +201,8 @@ static void flush_handler(struct trap_frame *f)
     if (MUTANT(ack_before_flush))
         store_release(&pc->flush.ack_gen, gen);
     flush_tlb_func(sd, pc, &sd->req);
+    if (sd->touch_pages)
+        pc->touch_sink += testmem_touch_ws(sd->tm, sd->touch_pages);
     store_relaxed(&pc->flush.handler_ticks, tsc_now() - t0);
     store_release(&pc->flush.ack_gen, gen);
     /* verification after the acknowledgement: it is not part of the time */

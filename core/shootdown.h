@@ -79,6 +79,8 @@ struct shootdown {
     uint32_t *sent;            /* scratch: targets that got an IPI this round */
     uint32_t nsent;
     uint64_t max_handler_ticks;/* slowest target's handler in the last round */
+    uint32_t touch_pages;      /* targets read this many working-set pages after flushing,
+                                * before acknowledging (flush_ceiling: the refill cost) */
 };
 
 /* Allocates scratch and makes the protocol active for the IPI handlers. */

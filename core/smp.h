@@ -118,6 +118,7 @@ struct percpu {
     /* ---- private to the CPU (plus the BSP after the CPU stopped) ---- */
     uint64_t local_tlb_gen __attribute__((aligned(CACHE_LINE)));
     uint64_t user_flush_pending; /* PTI deferred user-PCID flush */
+    uint64_t touch_sink;         /* what working-set touches read: keeps the reads live */
     volatile uint32_t checkin;   /* enum checkin_state */
     /* what it missed a deadline on: answered late if *missed_watch reaches missed_want */
     const volatile uint64_t *missed_watch;
