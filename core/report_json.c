@@ -2,6 +2,7 @@
 #include "core/mem.h"
 #include "core/redact.h"
 #include "core/report.h"
+#include "core/report_recommend.h"
 #include "core/sha256.h"
 #include "core/smp.h"
 
@@ -579,6 +580,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
         if (r->experiments[i].ran)
             write_experiment(&w, &r->experiments[i]);
     jw_array_end(&w);
+    report_json_recommendations(&w, r); /* schema version 2 */
     jw_object_end(&w);
     sb_putc(out, '\n');
     return jw_finish(&w);

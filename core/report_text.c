@@ -1,5 +1,6 @@
 #include "core/mem.h"
 #include "core/report.h"
+#include "core/report_recommend.h"
 #include "core/report_views.h"
 
 static void yes_no(struct strbuf *sb, const char *name, bool v)
@@ -127,6 +128,7 @@ void report_write_text(const struct run *r, struct strbuf *sb)
     for (i = 0; i < r->experiment_count; i++)
         if (r->experiments[i].ran && r->experiments[i].results.count)
             report_view_experiment(r, &r->experiments[i], sb);
+    report_text_recommendations(r, sb);
     if (r->errors.count) {
         sb_puts(sb, "\nErrors:\n");
         for (i = 0; i < r->errors.count; i++)
