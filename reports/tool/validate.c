@@ -267,6 +267,7 @@ size_t validate_report(const json_t *root, struct diag_list *out)
     validate_topology(&c, root, &f);
     validate_method(&c, root);
     validate_experiments(&c, root, &f);
+    validate_recommendations(&c, root);
     cross_check_result(&c, result, &f);
     return out->errors - before;
 }
