@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "reports/tool/compare.h"
+#include "reports/tool/recommend_view.h"
 #include "reports/tool/units.h"
 
 #define S(x) ((x) ? (x) : "?")
@@ -368,4 +369,6 @@ void compare_print(const struct cmp_model *m, FILE *out, enum table_format fmt)
         print_csv(m, out);
     else
         print_text(m, out, fmt == TABLE_MARKDOWN);
+    if (fmt != TABLE_CSV)
+        recommend_view_compare(m->reports, m->nreports, out);
 }
