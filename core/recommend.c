@@ -71,7 +71,7 @@ static const struct experiment_record *usable(const struct run *r, struct recomm
                                               const char *id)
 {
     const struct experiment_record *x = find(r, id);
-    e->experiment = id;
+    e->experiment = x ? id : NULL; /* evidence names only experiments the report holds */
     if (!x) {
         no_evidence(e, "%s was not run", id);
         return NULL;

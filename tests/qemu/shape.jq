@@ -24,6 +24,9 @@
 #                              u = 2 with PTI (kernel and user PCID), 1 without
 #       invlpgb_range          N (1+W+S) times the pages of every point (1 for
 #                              the pcid form; 4 KiB forms twice under pti=on)
+#       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
+#                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
+#                              INVPCID), S' = S/5 in [10, 200], W' = W/5
 #   - stale_reads 0, and for the negative control: every CPU read stale in
 #     every one of its 16 rounds;
 #   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
@@ -38,7 +41,7 @@
 # Output: one {ok, what} per check.
 
 def table: ["ipi_roundtrip", "ipi_broadcast", "stale_detector_control", "shootdown_seq_vs_conc",
-            "shootdown_lazy", "pti_double_invalidation", "invlpgb_range"];
+            "shootdown_lazy", "pti_double_invalidation", "invlpgb_range", "flush_ceiling"];
 def profiles: {"default": [1000, 100, 256], "quick": [100, 10, 64], "full": [10000, 1000, 1024]};
 # runner_power_series(): 1, 2, 4, ... below max, then max
 def series($max): [range(0; 31) | pow(2; .) | floor | select(. < $max)] + (if $max >= 1 then [$max] else [] end);
@@ -238,4 +241,38 @@ def shape($want):
        else
          eq("invlpgb_range: no emulated counts on native points"; [$e.results[]? | .values] | unique; [null])
        end)
+    end),
+
+  # ---- flush_ceiling ----
+  (select($ids | index("flush_ceiling")) |
+    if $global then skipped("flush_ceiling"; $kernel_only) else
+    exp("flush_ceiling") as $e
+    | ([10, ([200, (($S / 5) | floor)] | min)] | max) as $S5
+    | (($W / 5) | floor) as $W5
+    | (if $prof == "quick" then [1, 16, 32, 33, 34, 64, 512]
+       else [1, 2, 4, 8, 12, 16, 20, 24, 28, 30, 32, 33, 34, 36, 40, 44, 48, 56, 64, 80, 96, 128, 192, 256, 384, 512] end) as $pages
+    | ($r.cpu.l2_tlb.entries_4k // 0) as $l2
+    | ([64, 512] + (if $prof != "quick" and $l2 > 0 then [[$l2, 4096] | min] else [] end) | unique) as $ws
+    | ([0] + (if $T >= 1 then [1] else [] end) + (if $T > 1 then [$T] else [] end)) as $ks
+    | (["invlpg", "full_cr3"] + (if $invpcid then ["full_invpcid"] else [] end)) as $modes
+    | measured("flush_ceiling"; false;
+               [$ks[] as $k | $ws[] as $w | $pages[] as $p | ($k + 1) * $p * (1 + ($modes | length) * ($W5 + $S5))] | sum),
+      grid("flush_ceiling: kinds \($ks | join(",")) x working sets \($ws | join(",")) x pages x \($modes | join(","))";
+           [$e.results[]?.params | [.kind, .targets, .working_set, .pages, .mode]];
+           [$ks[] as $k | $ws[] as $w | $pages[] as $p | $modes[] as $m | [(if $k == 0 then "local" else "shootdown" end), $k, $w, $p, $m]]),
+      eq("flush_ceiling: latency of \($S5) samples, p25 <= p50 <= p75 on every point";
+         [ns($e; "latency"), ([$e.results[]? | .values.p25 <= .metrics.latency.p50 and .metrics.latency.p50 <= .values.p75] | all)]; [[$S5], true]),
+      grid("flush_ceiling: a crossover summary per kind, working set and full-flush mode";
+           [$e.summary[]?.params | [.targets, .working_set, .full]];
+           [$ks[] as $k | $ws[] as $w | $modes[1:][] as $m | [$k, $w, $m]]),
+      # p* is the smallest page count from which every full-flush median is below INVLPG's
+      eq("flush_ceiling: every summary's p* recomputed from its points";
+         [$e.summary[]? | .params as $q | (.values.p_star // null)];
+         [$e.summary[]? | .params as $q
+          | [$e.results[]? | select(.params.targets == $q.targets and .params.working_set == $q.working_set)] as $pts
+          | [$pages[] as $p | ([$pts[] | select(.params.pages == $p and .params.mode == "invlpg")][0].metrics.latency.p50) as $a
+             | ([$pts[] | select(.params.pages == $p and .params.mode == $q.full)][0].metrics.latency.p50) as $b
+             | {p: $p, cheaper: ($b < $a)}] as $c
+          | ([range(0; $c | length) | select(. as $i | [$c[$i:][] | .cheaper] | all)] | first // null) as $i
+          | if $i == null then null else $c[$i].p end])
     end);

@@ -142,6 +142,17 @@ kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"
+kill_shape crossover_off_by_one "flush_ceiling: p* one page count early"
+# a recommendation citing a point that does not exist: tlbscope-report validate refuses it
+mutants=$((mutants + 1))
+sim "mutant-evidence_nowhere" "$MUT/evidence_nowhere/tlbscope-sim" "${QEMU_LIKE[@]}"
+if [ "$RC" = 0 ] && [ -s "$REPORT" ] && ! validates &&
+    "$TOOL" validate "$REPORT" 2>&1 | grep -q "recommendations.entries\[0\].evidence.points: .*does not point at a result of flush_ceiling"; then
+    killed=$((killed + 1)); dead[evidence_nowhere]=1
+    ok "mutant evidence_nowhere (evidence past the last point): tlbscope-report validate names it"
+else
+    not_ok "mutant evidence_nowhere: the report validated (exit $RC; see $LOG)"
+fi
 kill_shape grid_truncated "seq/conc only targets=1, lazy only lazy=0"
 kill_shape invlpgb_as_ipi "invlpgb points ran the IPI path: no emulated INVLPGB"
 kill_shape blind_aps "the verifier blind on every AP: the control stale on the BSP alone"
