@@ -29,9 +29,10 @@
  * full flush's median stays below INVLPG's), the p25-p75 noise band
  * around it and a confidence.
  *
- * Samples: a fifth of the profile's (10 to 200), warm-up a fifth of its
- * warm-up: 26 page counts x 3 working sets x 3 kinds x 2-3 modes is the
- * largest grid of the run. The quick profile measures p = 1, 16, 32, 33,
+ * Samples: a twentieth of the profile's (10 to 50), warm-up a twentieth of
+ * its warm-up: 22 page counts x 3 working sets x 3 kinds x 2-3 modes is the
+ * largest grid of the run (on hardware a few seconds; the p25-p75 band
+ * needs no more). The quick profile measures p = 1, 16, 32, 33,
  * 34, 64, 512 and W = 64, 512 only, whatever the CPU, so its points are
  * the same on every machine (tests/qemu/shape.jq).
  *
@@ -50,8 +51,8 @@
 #include "core/strbuf.h"
 #include "core/timing.h"
 
-static const uint32_t pages_default[] = { 1,  2,  4,  8,  12, 16, 20, 24,  28,  30,  32,  33,  34,
-                                          36, 40, 44, 48, 56, 64, 80, 96, 128, 192, 256, 384, 512 };
+static const uint32_t pages_default[] = { 1,  2,  4,  8,  12, 16, 20, 24,  28,  30,  32,
+                                          33, 34, 36, 40, 48, 64, 96, 128, 256, 384, 512 };
 static const uint32_t pages_quick[] = { 1, 16, 32, 33, 34, 64, 512 };
 #define MAX_P (sizeof(pages_default) / sizeof(pages_default[0]))
 #define MAX_W 3
@@ -76,8 +77,8 @@ struct fc_state {
 
 static uint32_t flush_ceiling_samples(uint32_t samples)
 {
-    uint32_t s = samples / 5;
-    return s < 10 ? 10 : s > 200 ? 200 : s;
+    uint32_t s = samples / 20;
+    return s < 10 ? 10 : s > 50 ? 50 : s;
 }
 
 static bool fc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
@@ -150,7 +151,7 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
                     r->run->cpu.invpcid ? 1u : 0u, r->run->cpu.evidence.leaf7_ebx,
                     r->run->cpu.invpcid ? ", but the probe faulted" : "");
     st->samples = flush_ceiling_samples(runner_samples(r));
-    st->warmup = runner_warmup(r) / 5;
+    st->warmup = runner_warmup(r) / 20;
     for (m = 0; m < st->nmodes; m++) {
         st->lat[m] = mem_alloc(st->samples * sizeof(uint64_t));
         if (!st->lat[m])

@@ -26,7 +26,7 @@
 #                              the pcid form; 4 KiB forms twice under pti=on)
 #       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
 #                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
-#                              INVPCID), S' = S/5 in [10, 200], W' = W/5
+#                              INVPCID), S' = S/20 in [10, 50], W' = W/20
 #   - stale_reads 0, and for the negative control: every CPU read stale in
 #     every one of its 16 rounds;
 #   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
@@ -82,8 +82,10 @@ def shape($want):
   | ($want.cpu_list // "all" | tostring) as $cpulist
   | ($want.initiator // 0 | int) as $init
   | "^global_pages=on: the test pages are kernel" as $kernel_only
-  | (if ($want.experiments // "all") == "all" then table
-     else ($want.experiments | words) as $sel | [table[] | select(. as $id | $sel | index($id))] end) as $ids
+  # a schema version 1 report predates flush_ceiling (version 2)
+  | [table[] | select(. != "flush_ceiling" or (($r.schema_version // 1) >= 2))] as $table
+  | (if ($want.experiments // "all") == "all" then $table
+     else ($want.experiments | words) as $sel | [$table[] | select(. as $id | $sel | index($id))] end) as $ids
   | ($emu | index("invpcid") != null and ($invpcid | not)) as $ff_emulated
   | ([$r.topology.cpus[]? | select(.state == "ok")]) as $ok
   | [$ok[].index] as $okidx
@@ -247,10 +249,10 @@ def shape($want):
   (select($ids | index("flush_ceiling")) |
     if $global then skipped("flush_ceiling"; $kernel_only) else
     exp("flush_ceiling") as $e
-    | ([10, ([200, (($S / 5) | floor)] | min)] | max) as $S5
-    | (($W / 5) | floor) as $W5
+    | ([10, ([50, (($S / 20) | floor)] | min)] | max) as $S5
+    | (($W / 20) | floor) as $W5
     | (if $prof == "quick" then [1, 16, 32, 33, 34, 64, 512]
-       else [1, 2, 4, 8, 12, 16, 20, 24, 28, 30, 32, 33, 34, 36, 40, 44, 48, 56, 64, 80, 96, 128, 192, 256, 384, 512] end) as $pages
+       else [1, 2, 4, 8, 12, 16, 20, 24, 28, 30, 32, 33, 34, 36, 40, 48, 64, 96, 128, 256, 384, 512] end) as $pages
     | ($r.cpu.l2_tlb.entries_4k // 0) as $l2
     | ([64, 512] + (if $prof != "quick" and $l2 > 0 then [[$l2, 4096] | min] else [] end) | unique) as $ws
     | ([0] + (if $T >= 1 then [1] else [] end) + (if $T > 1 then [$T] else [] end)) as $ks
