@@ -1,4 +1,5 @@
 #include "reports/tool/html.h"
+#include "reports/tool/html_ceiling.h"
 
 #include <math.h>
 #include <string.h>
@@ -244,6 +245,7 @@ bool html_render(FILE *out, struct m_report *const *reports, size_t n)
     warnings(out, &m);
     machine_table(out, &m);
     overview(out, &m);
+    html_ceiling(out, reports, n);
     for (i = 0; i < m.nsections; i++) {
         fprintf(out, "<section id=\"exp%zu\">\n", i);
         html_experiment(out, &m, &m.sections[i]);

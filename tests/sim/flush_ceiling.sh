@@ -27,4 +27,12 @@ check "show prints the recommendations" eval '"$TOOL" show "$A" | grep -q "^  fl
 out=$("$TOOL" compare "$A" reports/samples/sim/sim-epyc7763-smp8.json 2>&1)
 check "compare puts each recommendation side by side" \
     eval 'grep -q "^Recommendations, side by side:" <<<"$out" && [ "$(grep -c "^    B: not in this report (schema version 1" <<<"$out")" = 5 ]'
+# html: the curves of every working set, p* of each summary marked, Linux's 33 drawn
+page=$here/build/test-runs/sim/flush-ceiling.html
+check "html draws the flush-ceiling curves with p* and Linux's 33" eval '
+    "$TOOL" html -o "$page" "$A" &&
+    [ "$(grep -c "A: local, working set" "$page")" = 2 ] &&
+    [ "$(grep -c ">Linux 33</text>" "$page")" = 2 ] &&
+    [ "$(grep -o "p\* = [0-9]*" "$page" | sort | tr "\n" " ")" = "$(jq -r "[.experiments[] | select(.id == \"flush_ceiling\") | .summary[] | select(.params.kind == \"local\" and .params.full == \"full_cr3\") | .values.p_star // empty | \"p* = \(.)\"] | sort | .[]" "$A" | tr "\n" " ")" ] &&
+    grep -q "SIMULATED: these curves do not describe hardware" "$page"'
 echo "1..$n_test"
