@@ -77,7 +77,7 @@ static const struct experiment_record *usable(const struct run *r, struct recomm
         return NULL;
     }
     if (x->status == RESULT_SKIP) {
-        fmt_into(e->why, sizeof(e->why), "%s was skipped: %.150s", id, x->reason);
+        fmt_into(e->why, sizeof(e->why), "%s was skipped: %s", id, x->reason);
         e->enough = false;
         fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
         return NULL;
@@ -192,11 +192,19 @@ static void rec_flush_ceiling(const struct run *r, struct recommendation *e)
                  c.overlap ? "; the largest counts are within the p25-p75 noise" : "");
         return;
     }
-    e->value = c.p_star > 0 ? c.p_star - 1 : 0;
-    fmt_into(e->verdict, sizeof(e->verdict),
-             "ceiling %lld: a full flush is cheaper from p* = %u pages (working set %lld pages; "
-             "INVLPG still cheaper at %u)",
-             (long long)e->value, c.p_star, (long long)best_w, c.p_before);
+    /* the largest count measured cheaper page by page: the grid does not say more */
+    e->value = c.p_before;
+    if (c.p_before)
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "ceiling %u: INVLPG then the refills cheaper up to %u pages, a full flush from "
+                 "p* = %u (working set %lld pages%s)",
+                 c.p_before, c.p_before, c.p_star, (long long)best_w,
+                 c.p_star - c.p_before > 1 ? "; the crossing lies between the two" : "");
+    else
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "ceiling 0: a full flush was cheaper from p* = %u, the smallest count measured "
+                 "(working set %lld pages)",
+                 c.p_star, (long long)best_w);
     if (c.overlap)
         append(e->verdict, sizeof(e->verdict), "; within noise (p25-p75 overlap) from %u to %u pages",
                c.band_low, c.band_high);

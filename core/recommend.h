@@ -6,8 +6,9 @@
  * host-tested (tests/host/test_recommend.c).
  *
  *   flush_ceiling   p* of flush_ceiling (local, full_cr3 as Linux does it)
- *                   for the working set nearest RECOMMEND_TYPICAL_WS, as a
- *                   ceiling of p* - 1 against Linux's 33;
+ *                   for the working set nearest RECOMMEND_TYPICAL_WS; the
+ *                   ceiling is the largest count measured below p* (where
+ *                   INVLPG still won), against Linux's 33;
  *   invlpgb_vs_ipi  the largest page count at which INVLPGB+TLBSYNC beats
  *                   the IPI shootdown at the CPU count measured;
  *   shootdown_order what the concurrent order saves per target count;
@@ -39,7 +40,7 @@ struct recommendation {
     uint32_t points[RECOMMEND_MAX_POINTS]; /* indexes into that experiment's results */
     uint32_t npoints;
     enum confidence conf;
-    char why[200];             /* what the confidence rests on, or why no evidence */
+    char why[RECORD_REASON_LEN + 64]; /* what the confidence rests on, or why no evidence */
     const char *environment;   /* "hardware", "virtualised", "emulated", "simulated" */
 };
 
