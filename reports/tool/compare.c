@@ -211,12 +211,31 @@ out:
  * Rows by role (compare_roles.h) where the sides' values differ: "all other
  * CPUs" of a 4-CPU and an 8-CPU run. Added after the value rows.
  */
+static void cover_role_points(const struct cmp_model *m, struct cmp_section *s,
+                              const struct m_points *const *lists, const struct role_max *maxt,
+                              const struct m_param *const *role, size_t nvalue_rows,
+                              const struct m_param **form)
+{
+    size_t r, j, k;
+    for (r = 0; r < m->nall; r++) {
+        for (j = 0; lists[r] && j < lists[r]->count; j++) {
+            const struct m_point *p = &lists[r]->items[j];
+            if (!compare_role_form(p, &s->keys, maxt[r], form) ||
+                !compare_role_equal(form, role, s->keys.n))
+                continue;
+            for (k = 0; k < nvalue_rows; k++)
+                if (group_match(p, &s->keys, s->rows[k].vals))
+                    s->rows[k].role_covered = true;
+        }
+    }
+}
+
 static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
                             const struct m_points *const *lists, size_t cap_rows)
 {
-    size_t nk = s->keys.n, nroles = 0, cap = 0, r, j, i, t;
+    size_t nk = s->keys.n, nroles = 0, cap = 0, r, j, i, t, nvalue_rows = s->nrows;
     const struct m_param **form = calloc(nk ? nk : 1, sizeof(*form));
-    double *maxt = calloc(m->nall ? m->nall : 1, sizeof(*maxt));
+    struct role_max *maxt = calloc(m->nall ? m->nall : 1, sizeof(*maxt));
     double *seen = calloc(m->nreports, sizeof(*seen));
     struct cell_acc acc;
     bool ok = false;
@@ -227,7 +246,7 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
         goto out;
     }
     for (r = 0; r < m->nall; r++) {
-        maxt[r] = compare_roles_max_targets(run_exp(m, s, r));
+        maxt[r] = compare_roles_max(run_exp(m, s, r));
         cap += lists[r] ? lists[r]->count : 0;
     }
     if (!(s->role_vals = calloc(cap * nk + 1, sizeof(*s->role_vals))))
@@ -263,8 +282,9 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
                         !compare_role_equal(form, row->vals, nk))
                         continue;
                     acc_add(m, &acc, r, run_exp(m, s, r), mt->st.p50, mt->st.p99);
-                    if (isnan(seen[i]))
-                        seen[i] = maxt[r];
+                    if (isnan(seen[i])) /* what the role stood for in this side */
+                        seen[i] = (isnan(maxt[r].targets) ? -1 : maxt[r].targets) * 65536 +
+                                  (isnan(maxt[r].cpus) ? -1 : maxt[r].cpus);
                     break;
                 }
             }
@@ -275,10 +295,12 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
                     differ |= row->cells[j].present && seen[j] != seen[i];
             }
         }
-        if (present >= 2 && differ)
+        if (present >= 2 && differ) {
+            cover_role_points(m, s, lists, maxt, row->vals, nvalue_rows, form);
             s->nrows++;
-        else
+        } else {
             free(row->cells);
+        }
     }
     ok = true;
 out:

@@ -52,6 +52,7 @@ struct cmp_row {
     struct cmp_cell *cells;            /* one per side */
     bool by_role;   /* matched by role ("all other CPUs"), not by value: vals hold role params */
     bool unmatched; /* fewer than two sides have the point: listed, not shown as a row */
+    bool role_covered; /* unmatched by value, but compared in a role row */
 };
 
 /* A derived number from the summary points (conc_over_seq_p50, stale_fraction, ...). */

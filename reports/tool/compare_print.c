@@ -300,7 +300,7 @@ static void unmatched_lines(const struct cmp_model *m, const struct cmp_section 
         line[0] = '\0';
         for (j = 0; j < s->nrows; j++) {
             const struct cmp_row *row = &s->rows[j];
-            if (!row->unmatched || !row->cells[i].present)
+            if (!row->unmatched || row->role_covered || !row->cells[i].present)
                 continue;
             if (count++ < SHOWN) {
                 if (s->by_class)
@@ -315,7 +315,7 @@ static void unmatched_lines(const struct cmp_model *m, const struct cmp_section 
             continue;
         if (count > SHOWN)
             snprintf(line + len, sizeof(line) - len, "; and %zu more", count - SHOWN);
-        snprintf(point, sizeof(point), "%sonly in %s (%zu point%s, not compared): ",
+        snprintf(point, sizeof(point), "%sonly in %s (%zu point%s, not compared by value or role): ",
                  markdown ? "- " : "  ", m->reports[i]->label, count, count == 1 ? "" : "s");
         units_print_wrapped(out, point, markdown ? "  " : "      ", line,
                             markdown ? 1000 : COMPARE_WIDTH);
@@ -375,6 +375,16 @@ static void status_lines(const struct cmp_model *m, const struct cmp_section *s,
     }
 }
 
+static size_t rows_shown(const struct cmp_model *m, const struct cmp_section *s)
+{
+    size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx)), n;
+    if (!idx)
+        return 0;
+    n = compare_row_order(m, s, idx);
+    free(idx);
+    return n;
+}
+
 /* Which file each side is: its runs when pooled; the baseline; whether the spread is known. */
 static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
 {
@@ -389,8 +399,14 @@ static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
             fputc('\n', out);
         }
     }
-    fprintf(out, "%sBaseline: %s (%s); ratios are the other reports' p50 over its p50.\n",
-            markdown ? "\n" : "", m->reports[0]->label, m->reports[0]->path);
+    {
+        char line[600];
+        snprintf(line, sizeof(line), "%s (%s); ratios are the other sides' p50 over its p50 "
+                 "(choose with --baseline FILE)", m->reports[0]->label, m->reports[0]->path);
+        if (markdown)
+            fputc('\n', out);
+        units_print_wrapped(out, "Baseline: ", "          ", line, markdown ? 1000 : COMPARE_WIDTH);
+    }
     if (m->pooled)
         units_print_wrapped(out, "Noise: ", "       ", "each cell is the median over a side's "
                             "runs; \"range\" is the p50 ratio's range over every pair of runs "
@@ -422,7 +438,9 @@ static void print_conditions(const struct cmp_model *m, FILE *out, bool markdown
     if (markdown)
         fputc('\n', out);
     conditions_warnings(&c, m->reports, m->nreports, out, markdown ? "> **WARNING:** " : "WARNING: ",
-                        markdown ? "\n" : "");
+                        markdown ? "> " : "         ", markdown ? 1000 : COMPARE_WIDTH);
+    if (markdown)
+        fputc('\n', out);
     conditions_free(&c);
 }
 
@@ -517,7 +535,7 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             units_print_wrapped(out, "== ", "   ", line, COMPARE_WIDTH);
         }
         status_lines(m, s, out, markdown ? "" : "  ", markdown ? "- " : "");
-        if (s->nrows) {
+        if (rows_shown(m, s)) {
             if (markdown)
                 fprintf(out, "\nTimes in %s.\n\n", unit_name(m));
             else
@@ -528,8 +546,8 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             summary_lines(m, s, out, markdown);
             if (markdown)
                 fputc('\n', out);
-            unmatched_lines(m, s, out, markdown);
         }
+        unmatched_lines(m, s, out, markdown);
         if ((t = compare_values_table(m, s))) {
             fputs(markdown ? "\nDerived values (summary points):\n\n" : "  derived values:\n", out);
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");

@@ -5,25 +5,33 @@
 
 const struct m_param compare_role_all_targets = { "targets", "all other CPUs", NAN };
 const struct m_param compare_role_all_lazy = { "lazy", "all lazy", NAN };
+const struct m_param compare_role_all_cpus = { "cpus", "all CPUs", NAN };
 
 bool compare_is_role(const struct m_param *p)
 {
-    return p == &compare_role_all_targets || p == &compare_role_all_lazy;
+    return p == &compare_role_all_targets || p == &compare_role_all_lazy ||
+           p == &compare_role_all_cpus;
 }
 
-double compare_roles_max_targets(const struct m_experiment *e)
+static void raise(const struct m_point *p, const char *key, double *max)
 {
-    double max = NAN;
+    const struct m_param *t = model_param(p, key);
+    if (t && !t->str && isfinite(t->num) && !(t->num <= *max))
+        *max = t->num;
+}
+
+struct role_max compare_roles_max(const struct m_experiment *e)
+{
+    struct role_max m = { NAN, NAN };
     size_t i;
     for (i = 0; e && i < e->results.count; i++) {
-        const struct m_param *t = model_param(&e->results.items[i], "targets");
-        if (t && !t->str && isfinite(t->num) && !(t->num <= max))
-            max = t->num;
+        raise(&e->results.items[i], "targets", &m.targets);
+        raise(&e->results.items[i], "cpus", &m.cpus);
     }
-    return max;
+    return m;
 }
 
-bool compare_role_form(const struct m_point *p, const struct group_keys *keys, double max_targets,
+bool compare_role_form(const struct m_point *p, const struct group_keys *keys, struct role_max max,
                        const struct m_param **vals)
 {
     const struct m_param *targets = model_param(p, "targets");
@@ -35,8 +43,11 @@ bool compare_role_form(const struct m_point *p, const struct group_keys *keys, d
         if (!v || v->str)
             continue;
         /* targets == the most this run used: every CPU but the initiator */
-        if (strcmp(keys->keys[k], "targets") == 0 && v->num >= 1 && v->num == max_targets) {
+        if (strcmp(keys->keys[k], "targets") == 0 && v->num >= 1 && v->num == max.targets) {
             vals[k] = &compare_role_all_targets;
+            any = true;
+        } else if (strcmp(keys->keys[k], "cpus") == 0 && v->num >= 1 && v->num == max.cpus) {
+            vals[k] = &compare_role_all_cpus; /* every CPU of the run takes part */
             any = true;
         } else if (strcmp(keys->keys[k], "lazy") == 0 && v->num >= 1 && targets &&
                    !targets->str && v->num == targets->num) {

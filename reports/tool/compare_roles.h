@@ -17,15 +17,19 @@
 /* The parameters a role stands for; their `str` is the role's name. */
 extern const struct m_param compare_role_all_targets; /* targets: "all other CPUs" */
 extern const struct m_param compare_role_all_lazy;    /* lazy: "all lazy" */
+extern const struct m_param compare_role_all_cpus;    /* cpus: "all CPUs" */
 
-/* The largest numeric "targets" among the experiment's result points (NaN: none). */
-double compare_roles_max_targets(const struct m_experiment *e);
+/* The largest numeric "targets" and "cpus" among an experiment's result points (NaN: none). */
+struct role_max {
+    double targets, cpus;
+};
+struct role_max compare_roles_max(const struct m_experiment *e);
 /*
  * The role form of point `p` over `keys` into vals[keys->n]: a role
  * parameter where the value plays one, else p's own parameter (NULL when
  * absent). True when some key took a role.
  */
-bool compare_role_form(const struct m_point *p, const struct group_keys *keys, double max_targets,
+bool compare_role_form(const struct m_point *p, const struct group_keys *keys, struct role_max max,
                        const struct m_param **vals);
 bool compare_role_equal(const struct m_param *const *a, const struct m_param *const *b, size_t n);
 bool compare_is_role(const struct m_param *p);

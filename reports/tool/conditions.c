@@ -202,18 +202,25 @@ struct table *conditions_table(const struct cond_table *c, struct m_report *cons
 }
 
 size_t conditions_warnings(const struct cond_table *c, struct m_report *const *reports, size_t n,
-                           FILE *out, const char *prefix, const char *suffix)
+                           FILE *out, const char *prefix, const char *cont, size_t width)
 {
-    size_t j, i, count = 0;
+    char line[2048];
+    size_t j, i, count = 0, len;
     for (j = 0; j < c->n; j++) {
         const struct cond_row *row = &c->rows[j];
         if (!row->differs || !row->changes_numbers)
             continue;
         count++;
-        fprintf(out, "%s%s differs (", prefix, row->name);
-        for (i = 0; i < n; i++)
-            fprintf(out, "%s%s %s", i ? ", " : "", reports[i]->label, row->values[i]);
-        fprintf(out, "): the timings were not measured the same way%s\n", suffix);
+        snprintf(line, sizeof(line), "%s differs (", row->name);
+        for (i = 0; i < n; i++) {
+            len = strlen(line);
+            snprintf(line + len, sizeof(line) - len, "%s%s %s", i ? ", " : "", reports[i]->label,
+                     row->values[i]);
+        }
+        len = strlen(line);
+        snprintf(line + len, sizeof(line) - len, "): the timings were not measured the same way, "
+                 "so ratios mix this difference in");
+        units_print_wrapped(out, prefix, cont, line, width);
     }
     return count;
 }

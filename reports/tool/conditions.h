@@ -38,8 +38,8 @@ void conditions_free(struct cond_table *t);
 /* A table: condition, one column per report, then "differs" ("yes", "yes: numbers"). */
 struct table *conditions_table(const struct cond_table *t, struct m_report *const *reports,
                                size_t n);
-/* One warning line per difference that changes numbers ("" prefix given), how many. */
+/* One warning per difference that changes numbers, wrapped at `width`; how many. */
 size_t conditions_warnings(const struct cond_table *t, struct m_report *const *reports, size_t n,
-                           FILE *out, const char *prefix, const char *suffix);
+                           FILE *out, const char *prefix, const char *cont, size_t width);
 
 #endif

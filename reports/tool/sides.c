@@ -9,6 +9,7 @@
 #include "reports/tool/jget.h"
 
 #define PREFIX "tlbscope-report: "
+#define OWN_SIDE ((size_t)-1) /* a report of a plain FILE or DIR operand: a side of its own */
 
 struct loading {
     struct m_report **all;
@@ -93,7 +94,7 @@ static int load_operand(const char *arg, size_t pool, struct loading *l, FILE *e
     char *copy, *save = NULL, *tok;
     int rc = EXIT_VALID;
     if (!list)
-        return load_path((char *)arg, pool, l, err);
+        return load_path((char *)arg, OWN_SIDE, l, err);
     if (!*list || strspn(list, ",") == strlen(list)) {
         fprintf(err, PREFIX "%s: no files after '=' (A=a1.json,a2.json pools runs)\n", arg);
         return EXIT_USAGE;
@@ -139,7 +140,8 @@ static bool assign_sides(struct loading *l, bool group, size_t *side_of, size_t 
         if (group)
             sides_group_key(l->all[i], keys[i], sizeof(keys[i]));
         for (j = 0; j < i; j++)
-            if (group ? strcmp(keys[i], keys[j]) == 0 : l->pool[i] == l->pool[j])
+            if (group ? strcmp(keys[i], keys[j]) == 0
+                      : l->pool[i] != OWN_SIDE && l->pool[i] == l->pool[j])
                 break;
         side_of[i] = j < i ? side_of[j] : (*nsides)++;
     }
@@ -202,7 +204,7 @@ int sides_load(char *const *args, size_t nargs, const char *baseline, bool group
             struct m_report *r = commands_load_report(baseline, err);
             if (!r)
                 rc = EXIT_INVALID;
-            else if (!push(&l, r, nargs))
+            else if (!push(&l, r, OWN_SIDE))
                 rc = EXIT_INVALID;
             else
                 base = l.n - 1;
