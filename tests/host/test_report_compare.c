@@ -145,7 +145,7 @@ static void test_shapes_align_by_role(void **state)
     assert_non_null(line_with(text, "unicast_each  all other CPUs", "*", line, sizeof(line)));
     /* no row of dashes: B's extra points are a list */
     assert_null(line_with(text, "unicast_each               2", NULL, line, sizeof(line)));
-    assert_non_null(line_with(text, "only in B (", "mode=unicast_each targets=2", line,
+    assert_non_null(line_with(text, "only in B (", "mode=shorthand targets=3", line,
                               sizeof(line)));
     assert_non_null(strstr(text, "no such point"));
     free(text);
