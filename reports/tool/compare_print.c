@@ -385,6 +385,18 @@ static size_t rows_shown(const struct cmp_model *m, const struct cmp_section *s)
     return n;
 }
 
+/* Some row has a ratio to the baseline. */
+static bool baseline_compares(const struct cmp_model *m)
+{
+    size_t k, j, i;
+    for (k = 0; k < m->nsections; k++)
+        for (j = 0; j < m->sections[k].nrows; j++)
+            for (i = 1; i < m->nreports; i++)
+                if (isfinite(compare_ratio(&m->sections[k].rows[j], i)))
+                    return true;
+    return false;
+}
+
 /* Which file each side is: its runs when pooled; the baseline; whether the spread is known. */
 static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
 {
@@ -406,6 +418,14 @@ static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
         if (markdown)
             fputc('\n', out);
         units_print_wrapped(out, "Baseline: ", "          ", line, markdown ? 1000 : COMPARE_WIDTH);
+        if (!baseline_compares(m)) {
+            snprintf(line, sizeof(line), "the baseline %s has no point in common with the other "
+                     "sides, so no ratio can be formed: choose another with --baseline FILE",
+                     m->reports[0]->label);
+            units_print_wrapped(out, markdown ? "> **WARNING:** " : "WARNING: ",
+                                markdown ? "> " : "         ", line,
+                                markdown ? 1000 : COMPARE_WIDTH);
+        }
     }
     if (m->pooled)
         units_print_wrapped(out, "Noise: ", "       ", "each cell is the median over a side's "

@@ -132,6 +132,127 @@ check "compare --csv --markdown: exit 2" test "$(rc c-both)" = 2
 run c-broken compare "$QEMU2" "$FIX/broken/truncated.json"
 check "compare with a truncated report: exit 1, says which" sh -c "[ $(rc c-broken) = 1 ] && grep -q 'truncated.json: truncated JSON' $out/c-broken.err"
 
+# ---- issue 13: comparing like engineers compare benchmark results ----
+# scaled SRC FACTOR DEST [KEY=VALUE...]: a copy of SRC with every latency statistic
+# times FACTOR (a "run" of the same machine and configuration), method fields set
+scaled() {
+    python3 - "$@" <<'PY'
+import json, sys
+src, f, dest = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+d = json.load(open(src))
+for e in d["experiments"]:
+    for p in e.get("results", []) + e.get("summary", []):
+        for m in p.get("metrics", {}).values():
+            for k in ("min", "p50", "p90", "p99", "max", "mean"):
+                if k in m:
+                    m[k] = int(m[k] * f)
+for kv in sys.argv[4:]:
+    k, v = kv.split("=", 1)
+    o = d
+    *path, last = k.split(".")
+    for q in path:
+        o = o[int(q)] if isinstance(o, list) else o[q]
+    o[last] = json.loads(v)
+json.dump(d, open(dest, "w"))
+PY
+}
+S4=reports/samples/qemu-tcg-smp4-max.json
+S8=reports/samples/qemu-tcg-smp8-max.json
+run f1 compare "$S4" "$S8"
+check "finding 1: compare opens with a conditions table marking samples and profile" sh -c \
+    "[ $(rc f1) = 0 ] && grep -q '^Conditions' $out/f1.out && grep -q '^  samples  *1000  *100  *DIFFERS (numbers)' $out/f1.out && grep -q '^  profile  *default  *quick  *DIFFERS (numbers)' $out/f1.out && grep -q '^  tool commit  ' $out/f1.out && grep -q '^  APIC mode  ' $out/f1.out && grep -q '^  target_wait  ' $out/f1.out && grep -q '^  TSC source  ' $out/f1.out"
+check "finding 1: a warning per difference that changes numbers, none for equal rows" sh -c \
+    "grep -q '^WARNING: samples differs (A 1000, B 100)' $out/f1.out && grep -q '^WARNING: profile differs' $out/f1.out && ! grep -q '^WARNING: APIC mode' $out/f1.out"
+run f1-md compare --markdown "$S4" "$S8"
+check "finding 1: --markdown has the conditions table and warnings too" sh -c \
+    "grep -q '^## Conditions' $out/f1-md.out && grep -q '^| samples | 1000 | 100 | DIFFERS (numbers) |' $out/f1-md.out && grep -q '^> \*\*WARNING:\*\* samples differs' $out/f1-md.out"
+scaled "$S4" 1.00 "$out/cond.json" method.apic_mode='"x2apic"' 'experiments.0.conditions={"smi_count": 3}'
+run f1-new compare "$S4" "$out/cond.json"
+check "finding 1: fields other reports lack read as '-' (per-experiment conditions)" sh -c \
+    "grep -q '^  condition smi_count  *-  *3  *DIFFERS (numbers)' $out/f1-new.out && grep -q '^WARNING: APIC mode differs (A xapic, B x2apic)' $out/f1-new.out"
+
+# finding 2: pooled runs, spread and verdict
+scaled "$QEMU4" 1.00 "$out/a1.json"; scaled "$QEMU4" 1.04 "$out/a2.json"
+scaled "$QEMU4" 0.97 "$out/n1.json"; scaled "$QEMU4" 1.03 "$out/n2.json"
+scaled "$QEMU4" 1.60 "$out/s1.json"; scaled "$QEMU4" 1.70 "$out/s2.json"
+run f2-one compare "$out/a1.json" "$out/s1.json"
+check "finding 2: one run per side says the spread is unknown" sh -c \
+    "[ $(rc f2-one) = 0 ] && grep -q '^Noise: spread unknown: one run per side' $out/f2-one.out && grep -q 'spread unknown: one run on a side' $out/f2-one.out"
+run f2-pool compare "A=$out/a1.json,$out/a2.json" "B=$out/n1.json,$out/n2.json" "C=$out/s1.json,$out/s2.json"
+check "finding 2: pooled sides are named with their runs" sh -c \
+    "[ $(rc f2-pool) = 0 ] && grep -q '^  A pools 2 runs: $out/a1.json $out/a2.json' $out/f2-pool.out && grep -q '^  C pools 2 runs: ' $out/f2-pool.out"
+check "finding 2: a range and a verdict per ratio: noise within, 1.6x slower" sh -c \
+    "grep -q 'B/A range  *verdict  *C p50' $out/f2-pool.out && grep -q '^  unicast_each  *1 .* within noise .* slower\$' $out/f2-pool.out"
+check "finding 2: per-experiment summary: geometric mean with its range and verdict counts" sh -c \
+    "grep -q '^  summary: C/A over [0-9]* points: geometric mean 1.6[0-9] (range 1.5[0-9]-1.7[0-9]); 0 faster, [0-9]* slower, 0 within noise' $out/f2-pool.out"
+mkdir -p "$out/grp" && cp "$out/a1.json" "$out/a2.json" "$out/grp/" && scaled "$QEMU2" 1.0 "$out/grp/z1.json" && scaled "$QEMU2" 1.1 "$out/grp/z2.json"
+run f2-group compare --group "$out/grp"
+check "finding 2: --group pools the reports of one machine and configuration" sh -c \
+    "[ $(rc f2-group) = 0 ] && grep -q '^  A pools 2 runs: $out/grp/a1.json $out/grp/a2.json' $out/f2-group.out && grep -q '^  B pools 2 runs: $out/grp/z1.json $out/grp/z2.json' $out/f2-group.out"
+
+# control: --fail-if-slower, --baseline, --experiment, --sort, --only-differences
+run f-fail compare --fail-if-slower 10 "A=$out/a1.json,$out/a2.json" "B=$out/s1.json,$out/s2.json"
+check "--fail-if-slower 10: 1.6x slower beyond noise exits 3 and names the points" sh -c \
+    "[ $(rc f-fail) = 3 ] && grep -q '^tlbscope-report: slower: B vs A: ipi_broadcast mode=unicast_each targets=1: p50 ratio 1.6' $out/f-fail.err && grep -q 'points slower than the baseline by more than 10% beyond noise' $out/f-fail.err"
+run f-pass compare --fail-if-slower 10 "A=$out/a1.json,$out/a2.json" "B=$out/n1.json,$out/n2.json"
+check "--fail-if-slower 10: runs within noise exit 0" test "$(rc f-pass)" = 0
+run f-pass70 compare "A=$out/a1.json,$out/a2.json" "B=$out/s1.json,$out/s2.json" --fail-if-slower 70
+check "--fail-if-slower 70 (after the operands): 1.6x is within the allowance, exit 0" test "$(rc f-pass70)" = 0
+run f-failbad compare --fail-if-slower ten "$QEMU2" "$QEMU4"
+check "--fail-if-slower without a number: exit 2" test "$(rc f-failbad)" = 2
+run f4-dir compare reports/samples
+check "finding 4: a directory says which report is the baseline and how to choose" sh -c \
+    "grep -q '^Baseline: A (reports/samples/qemu-tcg-smp1-max.json); ratios' $out/f4-dir.out && grep -q '(choose with --baseline FILE)' $out/f4-dir.out && grep -q '^WARNING: the baseline A has no point in common with' $out/f4-dir.out"
+run f4-base compare reports/samples --baseline "$S4"
+check "finding 4: --baseline FILE makes it A and the ratios divide by it" sh -c \
+    "[ $(rc f4-base) = 0 ] && grep -q '^  A  $S4 ' $out/f4-base.out && grep -q '^Baseline: A ($S4)' $out/f4-base.out && grep -q '^  same_package .* [0-9]\.[0-9]*?' $out/f4-base.out"
+run f-exp compare --experiment ipi_broadcast --experiment shootdown_lazy "$QEMU2" "$QEMU4"
+check "--experiment (repeatable): only those sections" sh -c \
+    "[ \$(grep -c '^== ' $out/f-exp.out) = 2 ] && grep -q '^== ipi_broadcast' $out/f-exp.out && grep -q '^== shootdown_lazy' $out/f-exp.out"
+run f-sort compare --sort ratio --experiment shootdown_seq_vs_conc "$out/a1.json" "$out/s1.json" "$out/n1.json"
+check "--sort ratio: rows by their largest ratio, largest first" sh -c \
+    "awk '/^== shootdown_seq_vs_conc/{s=1} s && /^ +[0-9]+ +(seq|conc) /{print \$NF}' $out/f-sort.out | tr -d '?' | sort -c -r -g"
+run f-only compare --only-differences "$out/a1.json" "$out/a2.json"
+check "--only-differences: a 4% change (no spread known) shows no rows" sh -c \
+    "[ $(rc f-only) = 0 ] && ! grep -q '^  unicast_each  ' $out/f-only.out"
+
+# finding 6: control characters from a report never reach the terminal
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['cpu']['brand']='Evil\x1b[2J\x1b]0;pwned\x07CPU\nforged line\u009b'; d['experiments'][0]['reason']='r\x1bx'; json.dump(d, open(sys.argv[2],'w'))" "$QEMU2" "$out/evil.json"
+run f6-show show "$out/evil.json"
+run f6-text compare "$out/evil.json" "$QEMU4"
+run f6-md compare --markdown "$out/evil.json" "$QEMU4"
+run f6-csv compare --csv "$out/evil.json" "$QEMU4"
+run f6-html html -o - "$out/evil.json"
+check "finding 6: ESC, BEL, C1 and newlines in report strings are escaped in show, compare, CSV, Markdown, html" sh -c \
+    "! grep -q \"\$(printf '\033')\" $out/f6-*.out && ! grep -q \"\$(printf '\007')\" $out/f6-*.out && ! grep -q '^forged line' $out/f6-*.out && grep -q 'Evil.x1b\[2J.x1b\]0;pwned.x07CPU.x0aforged line.u009b' $out/f6-show.out && grep -q 'Evil.x1b' $out/f6-text.out"
+
+# finding 8: arguments
+run f8-csv compare "$QEMU2" "$QEMU4" --csv
+check "finding 8: --csv after the operands" sh -c "[ $(rc f8-csv) = 0 ] && head -n1 $out/f8-csv.out | grep -q '^report,side,'"
+run f8-o html "$QEMU4" -o "$out/late-o.html"
+check "finding 8: html -o after the operands" sh -c "[ $(rc f8-o) = 0 ] && [ -s $out/late-o.html ]"
+mkdir -p "$out/many" && for i in $(seq -w 1 30); do cp "$QEMU2" "$out/many/r$i.json"; done
+run f8-many compare "$out/many"
+check "finding 8: 30 reports is bad usage: exit 2, says how to pool" sh -c \
+    "[ $(rc f8-many) = 2 ] && grep -q '30 reports (or pooled sides) given; at most 26' $out/f8-many.err"
+run f8-many-group compare --group "$out/many" "$QEMU4"
+check "finding 8: ... and pooled with --group they compare (exit 0)" test "$(rc f8-many-group)" = 0
+run f8-help help compare
+check "finding 8: 'help compare' prints compare's help" sh -c "[ $(rc f8-help) = 0 ] && head -n1 $out/f8-help.out | grep -q '^usage: tlbscope-report compare'"
+run f8-version --version
+check "finding 8: --version" sh -c "[ $(rc f8-version) = 0 ] && grep -q \"^tlbscope-report $(cat VERSION) (commit \" $out/f8-version.out"
+rm -f "$out/fifo.json" && mkfifo "$out/fifo.json"
+timeout 10 "$TOOL" validate "$out/fifo.json" >"$out/f8-fifo.out" 2>"$out/f8-fifo.err"; echo $? >"$out/f8-fifo.rc"
+check "finding 8: a FIFO is refused at once (exit 1), not waited on" sh -c \
+    "[ $(rc f8-fifo) = 1 ] && grep -q 'fifo.json: not a regular file' $out/f8-fifo.err"
+mkdir -p "$out/onebad" && cp "$QEMU2" "$QEMU4" "$out/onebad/" && cp "$FIX/broken/truncated.json" "$out/onebad/"
+run f8-onebad compare "$out/onebad"
+run f8-onebad-html html -o "$out/onebad.html" "$out/onebad"
+check "finding 8: one bad file in a directory is reported and skipped (compare and html)" sh -c \
+    "[ $(rc f8-onebad) = 0 ] && [ $(rc f8-onebad-html) = 0 ] && grep -q 'truncated.json: skipped (not a readable report)' $out/f8-onebad.err && grep -q '^  B  $out/onebad/qemu-tcg-smp4-all.json' $out/f8-onebad.out"
+run f8-named compare "$QEMU2" "$FIX/broken/truncated.json"
+check "finding 8: a bad file named on the command line still fails (exit 1)" test "$(rc f8-named)" = 1
+
 # html
 run h-page html -o "$out/page.html" "$QEMU4" "$HW"
 check "html: exit 0, page written" sh -c "[ $(rc h-page) = 0 ] && [ -s $out/page.html ]"
