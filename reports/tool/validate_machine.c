@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "reports/tool/jget.h"
+#include "reports/tool/model.h"
 #include "reports/tool/validate_sections.h"
 #include "reports/tool/vocab.h"
 
@@ -73,6 +74,9 @@ void validate_cpu(struct vctx *c, const json_t *root)
     vc_string(c, cpu, "hypervisor", VF_NULLABLE);
     if (vc_int(c, cpu, "tsc_hz", 0, LLONG_MAX, 0, &hz) && hz == 0)
         vc_warn(c, "tsc_hz", "0: the TSC frequency is unknown, times can only be shown in ticks");
+    else if (hz > 0 && (hz < TSC_HZ_PLAUSIBLE_MIN || hz > TSC_HZ_PLAUSIBLE_MAX))
+        vc_warn(c, "tsc_hz", "%lld Hz is not a plausible TSC rate (100 MHz to 10 GHz): times in ns "
+                "are wrong by the same factor; the ticks are as measured", hz);
     vc_word(c, cpu, "tsc_source", vocab_tsc_sources, 0);
     vc_int(c, cpu, "phys_addr_bits", 0, 64, 0, NULL);
     vc_leave(c, mark);

@@ -253,6 +253,56 @@ check "finding 8: one bad file in a directory is reported and skipped (compare a
 run f8-named compare "$QEMU2" "$FIX/broken/truncated.json"
 check "finding 8: a bad file named on the command line still fails (exit 1)" test "$(rc f8-named)" = 1
 
+# finding 7: implausible TSC rates, n=0, conc/seq ratio, 2^63-1
+scaled "$QEMU2" 1 "$out/tsc1.json" cpu.tsc_hz=1
+run f7-tsc-v validate "$out/tsc1.json"
+run f7-tsc-s show "$out/tsc1.json"
+check "finding 7: tsc_hz=1 is warned by validate and show" sh -c \
+    "grep -q 'cpu.tsc_hz: 1 Hz is not a plausible TSC rate (100 MHz to 10 GHz)' $out/f7-tsc-v.err && grep -q '^WARNING: a TSC rate of 1 Hz is not plausible' $out/f7-tsc-s.out"
+scaled "$QEMU2" 1 "$out/tsc20g.json" cpu.tsc_hz=20000000000
+run f7-tsc-hi validate "$out/tsc20g.json"
+check "finding 7: 20 GHz is warned too, 2.6 GHz is not" sh -c \
+    "grep -q 'not a plausible TSC rate' $out/f7-tsc-hi.err && ! grep -q 'plausible' $out/v-good.err"
+python3 - "$QEMU2" "$out/n0.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["id"] == "ipi_broadcast"][0]
+e["results"][0]["metrics"]["latency"] = {"n": 0, "min": 0, "p50": 0, "p90": 0, "p99": 0, "max": 0, "mean": 0}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run f7-n0 show "$out/n0.json"
+check "finding 7: n=0 shows 'no samples', not '0.0 (0)'" sh -c \
+    "grep -q '^ *1 .*no samples' $out/f7-n0.out && ! grep -q '0\.0 (0)' $out/f7-n0.out"
+python3 - "$QEMU2" "$out/ratio.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["id"] == "shootdown_seq_vs_conc"][0]
+e["summary"][0]["values"]["conc_over_seq_p50"] = 5.0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run f7-ratio-v validate "$out/ratio.json"
+run f7-ratio-s show "$out/ratio.json"
+check "finding 7: validate cross-checks conc_over_seq_p50 against the two p50s" sh -c \
+    "[ $(rc f7-ratio-v) = 1 ] && grep -q 'summary\[0\].values.conc_over_seq_p50: 5, but the conc point.s p50 over the seq point.s is' $out/f7-ratio-v.err"
+check "finding 7: show's conc/seq is recomputed from the p50s beside it (not the stored 5.00)" sh -c \
+    "! grep -q ' 5\.00 ' $out/f7-ratio-s.out && grep -q 'conc/seq' $out/f7-ratio-s.out"
+python3 - "$QEMU2" "$out/max.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["id"] == "ipi_broadcast"][0]
+m = e["results"][0]["metrics"]["latency"]
+for k in ("p50", "p90", "p99", "max"):
+    m[k] = 9223372036854775807
+d["cpu"]["tsc_hz"] = 0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run f7-max show "$out/max.json"
+check "finding 7: 2^63-1 ticks print as 9,223,372,036,854,775,807 (not ...808)" sh -c \
+    "grep -q '9,223,372,036,854,775,807' $out/f7-max.out && ! grep -q '808' $out/f7-max.out"
+run f9-units show "$S4"
+check "finding 9: show scales units and separates thousands: '518 us (1,345,760)', '11.8 us (30,524)'" sh -c \
+    "grep -q '11.8 us (30,524)  *518 us (1,345,760)' $out/f9-units.out"
+
 # html
 run h-page html -o "$out/page.html" "$QEMU4" "$HW"
 check "html: exit 0, page written" sh -c "[ $(rc h-page) = 0 ] && [ -s $out/page.html ]"
