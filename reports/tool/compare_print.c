@@ -270,20 +270,25 @@ static void summary_lines(const struct cmp_model *m, const struct cmp_section *s
                           bool markdown)
 {
     struct cmp_summary sum;
-    char g[32], lo[32], hi[32];
-    size_t i;
+    char g[32], lo[32], hi[32], line[300];
+    size_t i, len;
     for (i = 1; i < m->nreports; i++) {
         if (!compare_summary(m, s, i, &sum))
             continue;
-        fprintf(out, "%s%s/%s over %zu point%s: geometric mean %s", markdown ? "\n" : "  summary: ",
-                m->reports[i]->label, m->reports[0]->label, sum.n, sum.n == 1 ? "" : "s",
-                units_ratio(sum.geomean, g, sizeof(g)));
+        snprintf(line, sizeof(line), "%s/%s over %zu point%s: geometric mean %s",
+                 m->reports[i]->label, m->reports[0]->label, sum.n, sum.n == 1 ? "" : "s",
+                 units_ratio(sum.geomean, g, sizeof(g)));
+        len = strlen(line);
         if (sum.all_ranged)
-            fprintf(out, " (range %s-%s); %zu faster, %zu slower, %zu within noise\n",
-                    units_ratio(sum.lo, lo, sizeof(lo)), units_ratio(sum.hi, hi, sizeof(hi)),
-                    sum.faster, sum.slower, sum.noise);
+            snprintf(line + len, sizeof(line) - len, " (range %s-%s); %zu faster, %zu slower, "
+                     "%zu within noise", units_ratio(sum.lo, lo, sizeof(lo)),
+                     units_ratio(sum.hi, hi, sizeof(hi)), sum.faster, sum.slower, sum.noise);
         else
-            fprintf(out, " (spread unknown: one run on a side)\n");
+            snprintf(line + len, sizeof(line) - len, " (spread unknown: one run on a side)");
+        if (markdown)
+            fprintf(out, "\nSummary: %s\n", line);
+        else
+            units_print_wrapped(out, "  summary: ", "           ", line, COMPARE_WIDTH);
     }
 }
 
