@@ -408,12 +408,20 @@ static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
     size_t i, r;
     if (m->pooled) {
         for (i = 0; i < m->nreports; i++) {
-            fprintf(out, "%s%s pools %zu run%s:", markdown ? "- " : "  ", m->reports[i]->label,
-                    compare_side_runs(m, i), compare_side_runs(m, i) == 1 ? "" : "s");
-            for (r = 0; r < m->nall; r++)
-                if (m->side_of[r] == i)
-                    fprintf(out, " %s", m->all[r]->path);
-            fputc('\n', out);
+            char head[48], files[2048];
+            size_t len = 0;
+            snprintf(head, sizeof(head), "%s%s pools %zu run%s: ", markdown ? "- " : "  ",
+                     m->reports[i]->label, compare_side_runs(m, i),
+                     compare_side_runs(m, i) == 1 ? "" : "s");
+            files[0] = '\0';
+            for (r = 0; r < m->nall; r++) {
+                if (m->side_of[r] != i)
+                    continue;
+                snprintf(files + len, sizeof(files) - len, "%s%s", len ? " " : "",
+                         m->all[r]->path);
+                len = strlen(files);
+            }
+            units_print_wrapped(out, head, "      ", files, markdown ? 100000 : COMPARE_WIDTH);
         }
     }
     {

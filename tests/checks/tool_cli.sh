@@ -184,7 +184,7 @@ check "finding 2: pooled sides are named with their runs" sh -c \
 check "finding 2: a range and a verdict per ratio: noise within, 1.6x slower" sh -c \
     "grep -q 'B/A range  *verdict  *C p50' $out/f2-pool.out && grep -q '^  unicast_each  *1 .* within noise .* slower\$' $out/f2-pool.out"
 check "finding 2: per-experiment summary: geometric mean with its range and verdict counts" sh -c \
-    "grep -q '^  summary: C/A over [0-9]* points: geometric mean 1.6[0-9] (range 1.5[0-9]-1.7[0-9]); 0 faster, [0-9]* slower, 0 within noise' $out/f2-pool.out"
+    "grep -q '^  summary: C/A over [0-9]* points: geometric mean 1.6[0-9] (range 1.5[0-9]-1.7[0-9]); 0 faster, [0-9]* slower, 0 within' $out/f2-pool.out"
 mkdir -p "$out/grp" && cp "$out/a1.json" "$out/a2.json" "$out/grp/" && scaled "$QEMU2" 1.0 "$out/grp/z1.json" && scaled "$QEMU2" 1.1 "$out/grp/z2.json"
 run f2-group compare --group "$out/grp"
 check "finding 2: --group pools the reports of one machine and configuration" sh -c \
