@@ -30,7 +30,7 @@ static const char css[] =
     "svg{background:#fff;border:1px solid #e5e7eb;border-radius:6px}\n"
     "svg text{font-family:inherit;fill:#1d1d1f}svg .tick{font-size:11px;fill:#424a53}"
     "svg .alabel{font-size:12px}svg .ctitle{font-size:13px;font-weight:600}"
-    "svg .legend{font-size:11px}\n"
+    "svg .legend{font-size:11px}svg text.cell{font-size:10px}\n"
     "svg .grid{stroke:#e5e7eb;stroke-width:1}svg .axis{stroke:#57606a;stroke-width:1}"
     "svg .series{fill:none;stroke-width:2.2}\n"
     "details{margin:6px 0}summary{cursor:pointer;color:#0969da}\n";
