@@ -327,6 +327,19 @@ static void unmatched_lines(const struct cmp_model *m, const struct cmp_section 
     }
 }
 
+/*
+ * A derived value as one format per kind, so a column reads evenly: ratios
+ * and fractions with three decimals ("1.000", "0.997"), counts as integers.
+ */
+static const char *derived_text(const char *key, double v, char *buf, size_t cap)
+{
+    if (isfinite(v) && (strstr(key, "_over_") || strstr(key, "ratio") || strstr(key, "fraction")))
+        snprintf(buf, cap, "%.3f", v);
+    else
+        units_number(v, buf, cap);
+    return buf;
+}
+
 struct table *compare_values_table(const struct cmp_model *m, const struct cmp_section *s)
 {
     size_t nk = s->vkeys.n, i, j, c;
@@ -349,7 +362,7 @@ struct table *compare_values_table(const struct cmp_model *m, const struct cmp_s
         for (i = 0; i < m->nreports; i++) {
             bool emu = s->exp[i] && s->exp[i]->emulated;
             bool shown = !isnan(row->v[i]);
-            table_set(t, r, nk + 1 + i, "%s%s%s%s", units_number(row->v[i], a, sizeof(a)),
+            table_set(t, r, nk + 1 + i, "%s%s%s%s", derived_text(row->key, row->v[i], a, sizeof(a)),
                       shown && m->reports[i]->virtualised ? "*" : "",
                       shown && m->reports[i]->simulated ? "^" : "", shown && emu ? "~" : "");
         }

@@ -506,8 +506,8 @@ void svg_bar_chart(FILE *out, const struct svg_chart *c)
     }
     /* bars start at the bottom of the axis: log keeps p50 and a far p99 both readable */
     ys.log = lo > 0 && hi / lo > SVG_LOG_RATIO;
-    if (ys.log) {
-        ys.lo = pow(10, floor(log10(lo)));
+    if (ys.log) { /* a decade below the lowest bar, so every bar has a visible height */
+        ys.lo = pow(10, floor(log10(lo)) - 1);
         ys.hi = pow(10, ceil(log10(hi)));
     } else {
         double step = nice_step(hi > 0 ? hi : 1, 5);

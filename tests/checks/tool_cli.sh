@@ -166,6 +166,9 @@ check "finding 1: a warning per difference that changes numbers, none for equal 
 run f1-md compare --markdown "$S4" "$S8"
 check "finding 1: --markdown has the conditions table and warnings too" sh -c \
     "grep -q '^## Conditions' $out/f1-md.out && grep -q '^| samples | 1000 | 100 | DIFFERS (numbers) |' $out/f1-md.out && grep -q '^> \*\*WARNING:\*\* samples differs' $out/f1-md.out"
+run f1-html html -o "$out/f1.html" "$S4" "$S8"
+check "finding 1: the html page has the conditions table and the warnings, before the charts" sh -c \
+    "grep -q '<h2 id=\"conditions\">Conditions</h2>' $out/f1.html && grep -q '<li>samples differs (A 1000, B 100)' $out/f1.html && [ \$(grep -n 'id=\"conditions\"' $out/f1.html | cut -d: -f1) -lt \$(grep -n '<svg' $out/f1.html | head -n1 | cut -d: -f1) ]"
 scaled "$S4" 1.00 "$out/cond.json" method.apic_mode='"x2apic"' 'experiments.0.conditions={"smi_count": 3}'
 run f1-new compare "$S4" "$out/cond.json"
 check "finding 1: fields other reports lack read as '-' (per-experiment conditions)" sh -c \
@@ -299,6 +302,9 @@ PY
 run f7-max show "$out/max.json"
 check "finding 7: 2^63-1 ticks print as 9,223,372,036,854,775,807 (not ...808)" sh -c \
     "grep -q '9,223,372,036,854,775,807' $out/f7-max.out && ! grep -q '808' $out/f7-max.out"
+run f9-derived compare --experiment shootdown_seq_vs_conc "$S4" "$S8"
+check "finding 9: derived ratios in one format (1.007*, 1.004*: never 1*), the legend says what ? means" sh -c \
+    "grep -q '  conc_over_seq_p50  *1.007\*  *1.000\*' $out/f9-derived.out && ! grep -q ' 1\* ' $out/f9-derived.out && grep -q 'a ratio followed by ? divides a marked (not hardware) value' $out/f9-derived.out && ! grep -q 'ratio using one' $out/f9-derived.out"
 run f9-units show "$S4"
 check "finding 9: show scales units and separates thousands: '518 us (1,345,760)', '11.8 us (30,524)'" sh -c \
     "grep -q '11.8 us (30,524)  *518 us (1,345,760)' $out/f9-units.out"
