@@ -268,6 +268,21 @@ static void legend(FILE *out, const struct svg_chart *c)
     }
 }
 
+/* The x label under the plot, the y label turned along its left side. */
+static void axis_labels(FILE *out, const struct svg_chart *c, bool x_log, bool y_log)
+{
+    fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+            (PLOT_L + PLOT_R) / 2, CHART_H - 14);
+    svg_text(out, c->x_label);
+    fputs(x_log ? " (log scale)" : "", out);
+    fputs("</text>\n", out);
+    fprintf(out, "<text class=\"alabel\" transform=\"translate(18 %d) rotate(-90)\" "
+            "text-anchor=\"middle\">", (PLOT_T + PLOT_B) / 2);
+    svg_text(out, c->y_label);
+    fputs(y_log ? " (log scale)" : "", out);
+    fputs("</text>\n", out);
+}
+
 void svg_line_chart(FILE *out, const struct svg_chart *c)
 {
     struct scale xs = { false, 0, 1, PLOT_L + 10, PLOT_R - 10 }, ys = { false, 0, 1, PLOT_B, PLOT_T };
@@ -322,16 +337,7 @@ void svg_line_chart(FILE *out, const struct svg_chart *c)
     axis_line(out, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
     axis_line(out, PLOT_L, PLOT_T, PLOT_L, PLOT_B, "axis");
     x_ticks(out, c, &xs);
-    fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-            (PLOT_L + PLOT_R) / 2, CHART_H - 14);
-    svg_text(out, c->x_label);
-    fputs(xs.log ? " (log scale)" : "", out);
-    fputs("</text>\n", out);
-    fprintf(out, "<text class=\"alabel\" transform=\"translate(18 %d) rotate(-90)\" "
-            "text-anchor=\"middle\">", (PLOT_T + PLOT_B) / 2);
-    svg_text(out, c->y_label);
-    fputs(ys.log ? " (log scale)" : "", out);
-    fputs("</text>\n", out);
+    axis_labels(out, c, xs.log, ys.log);
     for (i = 0; i < c->nseries; i++)
         plot_series(out, c, &c->series[i], &xs, &ys);
     legend(out, c);
@@ -548,15 +554,7 @@ void svg_bar_chart(FILE *out, const struct svg_chart *c)
             }
         }
     }
-    fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-            (PLOT_L + PLOT_R) / 2, CHART_H - 14);
-    svg_text(out, c->x_label);
-    fputs("</text>\n", out);
-    fprintf(out, "<text class=\"alabel\" transform=\"translate(18 %d) rotate(-90)\" "
-            "text-anchor=\"middle\">", (PLOT_T + PLOT_B) / 2);
-    svg_text(out, c->y_label);
-    fputs(ys.log ? " (log scale)" : "", out);
-    fputs("</text>\n", out);
+    axis_labels(out, c, false, ys.log);
     legend(out, c);
     fputs("</svg>\n", out);
 }
