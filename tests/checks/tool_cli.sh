@@ -309,6 +309,18 @@ run f9-units show "$S4"
 check "finding 9: show scales units and separates thousands: '518 us (1,345,760)', '11.8 us (30,524)'" sh -c \
     "grep -q '11.8 us (30,524)  *518 us (1,345,760)' $out/f9-units.out"
 
+# finding 11 (without a browser): a report lacking a middle point keeps one unbroken line
+python3 - "$QEMU4" "$out/gap.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["id"] == "ipi_broadcast"][0]
+e["results"] = [p for p in e["results"] if not (p["params"].get("mode") == "unicast_each" and p["params"].get("targets") == 2)]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run f11-gap html -o "$out/gap.html" "$QEMU4" "$out/gap.json"
+check "finding 11: a series missing a middle point is one polyline, not two (ipi_broadcast chart)" sh -c \
+    "[ $(rc f11-gap) = 0 ] && python3 -c 'import re,sys; d=open(sys.argv[1]).read(); c=[x for x in re.findall(r\"<svg class=.chart.*?</svg>\", d, re.S) if \"<title>ipi_broadcast\" in x][0]; n=len(re.findall(\"<polyline\", c)); sys.exit(0 if n == 4 else 1)' $out/gap.html"
+
 # html
 run h-page html -o "$out/page.html" "$QEMU4" "$HW"
 check "html: exit 0, page written" sh -c "[ $(rc h-page) = 0 ] && [ -s $out/page.html ]"
