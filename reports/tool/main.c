@@ -55,7 +55,8 @@ static const char show_help[] =
     "class; seq vs conc with the ratio computed from the two p50s; every other experiment by\n"
     "its axes). Times scaled to ns, us, ms or s (TSC ticks, with thousands separators, in\n"
     "parentheses); \"no samples\" for a point with n = 0; a TSC rate outside 100 MHz..10 GHz\n"
-    "is warned. Control characters in the report are printed escaped (\\x1b). It prints the machine's serial number and UUID, which\n"
+    "is warned. Control characters in the report are printed escaped (\\x1b). It prints\n"
+    "the machine's serial number and UUID, which\n"
     "compare and html leave out: `tlbscope-report redact` makes a copy to share without them.\n";
 
 static const char compare_help[] =
