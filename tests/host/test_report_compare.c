@@ -96,6 +96,31 @@ static const char *line_with(const char *text, const char *a, const char *b, cha
     return NULL;
 }
 
+/* Finding 2: the ratio's range over runs decides the verdict; one run leaves it unknown. */
+static void test_verdict_from_range(void **state)
+{
+    struct cmp_cell cells[2];
+    struct cmp_row row = { NULL, NULL, cells, false, false, false };
+    double lo, hi;
+    (void)state;
+    memset(cells, 0, sizeof(cells));
+    cells[0] = (struct cmp_cell){ true, 100, 200, false, false, false, 2, 100, 110 };
+    cells[1] = (struct cmp_cell){ true, 160, 300, false, false, false, 2, 150, 170 };
+    assert_true(compare_ratio_range(&row, 1, &lo, &hi));
+    assert_true(fabs(lo - 150.0 / 110) < 1e-12 && fabs(hi - 170.0 / 100) < 1e-12);
+    assert_int_equal(compare_verdict(&row, 1), CMP_SLOWER);
+    cells[1].p50_lo = 95; /* the runs overlap: noise */
+    assert_int_equal(compare_verdict(&row, 1), CMP_WITHIN_NOISE);
+    cells[1] = (struct cmp_cell){ true, 60, 90, false, false, false, 3, 55, 65 };
+    assert_int_equal(compare_verdict(&row, 1), CMP_FASTER);
+    cells[0].runs = 1; /* one run on a side: no range */
+    assert_false(compare_ratio_range(&row, 1, &lo, &hi));
+    assert_int_equal(compare_verdict(&row, 1), CMP_SPREAD_UNKNOWN);
+    assert_string_equal(compare_verdict_text(CMP_SPREAD_UNKNOWN), "spread unknown");
+    cells[1].present = false;
+    assert_int_equal(compare_verdict(&row, 1), CMP_NO_RATIO);
+}
+
 /* The first row matched by role, or NULL. */
 static const struct cmp_row *role_row(const struct cmp_section *s)
 {
@@ -567,6 +592,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shapes_align_by_role),
+        cmocka_unit_test(test_verdict_from_range),
         cmocka_unit_test(test_ipi_grouped_by_class),
         cmocka_unit_test(test_hardware_and_virtualised_flagged),
         cmocka_unit_test(test_two_virtualised_reports_are_not_mixed),
