@@ -150,7 +150,7 @@ static void set_hw_mode(uint64_t base, enum apic_mode want)
     }
 }
 
-void apic_takeover(struct apic_saved *save, enum apic_mode want, uint32_t tpr)
+void apic_takeover(struct apic_saved *save, enum apic_mode want, uint32_t tpr, bool mask_lint1)
 {
     enum apic_mode fw;
     save->base_msr = rdmsr(MSR_IA32_APIC_BASE);
@@ -162,6 +162,8 @@ void apic_takeover(struct apic_saved *save, enum apic_mode want, uint32_t tpr)
     }
     write_in(want, APIC_REG_LVT_TIMER, LVT_WRITABLE(save->lvt_timer) | APIC_LVT_MASKED);
     write_in(want, APIC_REG_LVT_LINT0, LVT_WRITABLE(save->lvt_lint0) | APIC_LVT_MASKED);
+    if (mask_lint1)
+        write_in(want, APIC_REG_LVT_LINT1, LVT_WRITABLE(save->lvt_lint1) | APIC_LVT_MASKED);
     write_in(want, APIC_REG_SVR, (save->svr & ~0xffu) | APIC_SVR_ENABLE | 0xff);
     write_in(want, APIC_REG_TPR, tpr);
 }

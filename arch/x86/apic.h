@@ -68,9 +68,11 @@ bool apic_send_ipi_all_but_self(uint8_t vector);
 /*
  * Takeover of the calling CPU's APIC: saves its state, switches to `mode`
  * (xAPIC <-> x2APIC), enables it with spurious vector 0xff, masks the LVT
- * timer and LINT0 (firmware tick sources) and sets TPR to `tpr`.
+ * timer and LINT0 (firmware tick sources), LINT1 too when `mask_lint1` (the
+ * APs: Linux routes the platform's NMI line to the BSP only), and sets TPR
+ * to `tpr`.
  */
-void apic_takeover(struct apic_saved *save, enum apic_mode mode, uint32_t tpr);
+void apic_takeover(struct apic_saved *save, enum apic_mode mode, uint32_t tpr, bool mask_lint1);
 /* Restores what apic_takeover saved, including the hardware mode. */
 void apic_release(const struct apic_saved *save);
 /* EOIs every in-service vector (after a CPU faulted inside a handler). */
