@@ -203,6 +203,14 @@ void apic_arm_heartbeat(uint8_t vector, uint32_t counts)
     apic_write(APIC_REG_TIMER_INIT, counts);
 }
 
+void apic_arm_heartbeat_periodic(uint8_t vector, uint32_t counts)
+{
+    /* LVT timer bits 18:17 = 01b: periodic (SDM vol. 3A, 11.5.4) */
+    apic_write(APIC_REG_TIMER_DIV, 0xb);
+    apic_write(APIC_REG_LVT_TIMER, (1u << 17) | vector);
+    apic_write(APIC_REG_TIMER_INIT, counts);
+}
+
 bool apic_vectors_pending(uint8_t lowest)
 {
     unsigned word;

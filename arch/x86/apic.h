@@ -85,6 +85,8 @@ void apic_clear_in_service(void);
 #define HEARTBEAT_IDLE (1u << 26)  /* idle APs: 67 ms under QEMU, seconds on hardware */
 #define HEARTBEAT_POLL (1u << 20)  /* a waiting BSP: 1 ms under QEMU */
 void apic_arm_heartbeat(uint8_t vector, uint32_t counts);
+/* The same, repeating every `counts` ticks until disarmed: armed once for a whole wait. */
+void apic_arm_heartbeat_periodic(uint8_t vector, uint32_t counts);
 void apic_disarm_heartbeat(void);
 /*
  * True when a vector >= `lowest` is pending (IRR) or in service (ISR).
