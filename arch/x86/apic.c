@@ -75,11 +75,12 @@ static bool send_icr(uint32_t dest, uint32_t low)
 {
     if (mode == APIC_MODE_X2APIC) {
         /*
-         * x2APIC ICR writes are not serialising on Intel: the WRMSR may pass
-         * earlier stores, so the target could take the IPI before it can see
-         * the request it is about to read. Linux weak_wrmsr_fence() puts
-         * MFENCE;LFENCE here; AMD does not need it (Linux clears
-         * X86_FEATURE_APIC_MSRS_FENCE in init_amd()).
+         * x2APIC ICR writes are not serialising: the WRMSR may pass earlier
+         * stores, so the target could take the IPI before it can see the
+         * request it is about to read. Linux weak_wrmsr_fence() puts
+         * MFENCE;LFENCE here on every vendor but AMD and Hygon (init_amd()
+         * and init_hygon() clear X86_FEATURE_APIC_MSRS_FENCE);
+         * hw_icr_fence_needed() decides the same.
          */
         if (icr_fence)
             __asm__ volatile("mfence; lfence" ::: "memory");
