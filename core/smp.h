@@ -87,6 +87,8 @@ struct flush_slot {
     volatile uint64_t switch_gen;   /* lazy catch-up done */
     volatile uint64_t catchup_ticks;/* target's own clock: the catch-up */
     volatile uint64_t emu_ack;      /* emulated INVLPGB request done */
+    volatile uint64_t verify_start_tsc; /* own clock: when FLUSH_VERIFY reading began */
+    volatile uint64_t return_ticks; /* own clock: FLUSH_RETURN_TO_USER's return to user */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct tlb_shared {

@@ -47,7 +47,7 @@ for k in pti invlpgb seq_conc kernel lazy emulated; do
 done
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_shootdown_model" 2>&1)
 check "control: the protocol test passes on the correct build" \
-    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "2/0"
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "4/0"
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_lazy_model" 2>&1)
 check "control: the lazy-path test passes on the correct build" \
     test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "4/0"
@@ -123,6 +123,8 @@ kill_unit() {
 kill_unit swap_order test_orders_are_what_they_claim "seq and conc orders swapped"
 kill_unit ack_before_flush test_targets_are_flushed_when_the_initiator_returns \
     "a target acknowledges before it flushes"
+kill_unit verify_inside_window test_targets_verify_after_the_window_closes \
+    "targets verify right after acknowledging, inside the initiator's timed window"
 kill_sim no_user_flush pti pti_double_invalidation "the user-PCID flush dropped"
 kill_sim invlpgb_truncate invlpgb invlpgb_range "INVLPGB chunks truncated"
 kill_sim skip_tlbsync invlpgb invlpgb_range "TLBSYNC skipped"
