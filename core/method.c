@@ -14,16 +14,21 @@ void method_choose_pcids(struct run *r)
 
 void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint32_t tlbsync)
 {
+    /*
+     * Linux's flush_tlb_local() is a CR3 write whatever the CPU has: that is
+     * the full flush measured. INVPCID single-context is the named variant,
+     * measured as its own points where the CPU has it (or emulate=invpcid).
+     */
     r->method.full_flush = "cr3_reload";
     if (r->cpu.invpcid) {
         r->method.invpcid_probe_ok = invpcid == PROBE_OK;
         if (invpcid == PROBE_OK)
-            r->method.full_flush = "invpcid_single_context";
+            r->method.full_flush_variant = "invpcid_single_context";
         else
             msg_add(&r->warnings, "probe", "CPUID reports INVPCID but it raised %s",
                     exception_name(invpcid - 1));
     } else if (r->cfg.emulate & EMULATE_INVPCID) {
-        r->method.full_flush = "invpcid_single_context";
+        r->method.full_flush_variant = "invpcid_single_context";
         r->method.full_flush_emulated = true;
     }
     if (r->cpu.invlpgb) {
