@@ -7,7 +7,10 @@
  *            8000_0008 EDX[15:0] + 1; Linux broadcast_tlb_flush() chunks the
  *            same way) until the whole range is covered, then one TLBSYNC,
  *            all on the initiator; with pti=on (and PCID) each chunk twice,
- *            for the kernel and the user PCID, as Linux does under PTI;
+ *            for the kernel and the user PCID, as Linux does under PTI.
+ *            PTI is off by default (Linux issues the user-PCID INVLPGB only
+ *            under PTI, which AMD CPUs run without); every point names it
+ *            in its parameter `pti` (on/off);
  *   ipi      the concurrent IPI shootdown of the same range to all CPUs:
  *            INVLPG per 4 KiB or 2 MiB page up to the ceiling, a full flush
  *            above it and for the whole-PCID form.
@@ -224,6 +227,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
                 point_param_str(pt, "form", form_names[form]);
                 point_param_num(pt, "pages", count);
                 point_param_num(pt, "cpus", n + 1);
+                point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
                 point_metric(pt, "latency", &lat);
                 point_metric(pt, "baseline", &base);
                 if (r->emulated) {
