@@ -21,6 +21,8 @@
  * TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown with nothing
  * to invalidate (ipi).
  *
+ * CPUs: those cpus= selects (the initiator and every other usable one);
+ * fewer than 2 is SKIP with the reason: there is no IPI side to compare.
  * Needs INVLPGB (CPUID 8000_0008 EBX[3]); otherwise SKIP with that evidence,
  * unless emulate=invlpgb (test-only) runs it through core/emulate.c: then
  * every number is labelled emulated, and each point records the INVLPGBs and
@@ -58,7 +60,9 @@ static uint32_t max_pages(struct runner *r)
 static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
     const struct cpu_features *f = &r->run->cpu;
-    if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap))
+    /* a comparison with IPIs to the other CPUs: it needs at least one (cpus= included) */
+    if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap) ||
+        !runner_need_cpus(r, 2, reason, cap))
         return false;
     if (f->invlpgb && r->run->method.invlpgb_probe_ok)
         return true;

@@ -154,8 +154,9 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!cpus)
         return false;
     n = usable_cpus(r, cpus);
-    all = (uint64_t)n * (n - 1);
-    st->pairs = mem_alloc((size_t)(all < limit ? all : limit + 3) * sizeof(*st->pairs));
+    all = n ? (uint64_t)n * (n - 1) : 0;
+    /* at least one entry: a selection of one CPU (cpus=0) must not read as out of memory */
+    st->pairs = mem_alloc((size_t)(all < limit ? (all ? all : 1) : limit + 3) * sizeof(*st->pairs));
     if (!st->pairs) {
         mem_free(cpus);
         return false;

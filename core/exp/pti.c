@@ -29,6 +29,9 @@
  * Verification reads the pages in the kernel and in the user PCID, after
  * the timed steps.
  *
+ * CPUs: those cpus= selects; the shootdown kinds need 2 (with the BSP
+ * alone only `local` is measured, and a note says so). Every point names
+ * its CPUs (parameter `cpus`).
  * Needs PCID (CR4.PCIDE); the INVPCID variant needs INVPCID. Without PCID
  * the experiment is SKIP with the CPUID evidence; QEMU's TCG has no PCID and
  * CR4.PCIDE cannot be emulated.
@@ -197,6 +200,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 point_param_str(pt, "variant", variants[v].name);
                 point_param_str(pt, "kind", kinds[kind]);
                 point_param_num(pt, "pages", st->pages[p]);
+                point_param_num(pt, "cpus", st->ts.n + 1);
                 point_metric(pt, "latency", &sm.lat);
                 point_metric(pt, "flush", &sm.flush);
                 point_metric(pt, "return_to_user", &sm.ret);
@@ -209,6 +213,9 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
         }
     }
 out:
+    if (runner_usable_count(r) < 2)
+        record_note(rec, "shootdown_seq and shootdown_conc not measured: they need at least 2 "
+                         "CPUs, %u usable (cpus= selects them)", runner_usable_count(r));
     st->sd.pti = PTI_OFF;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");
