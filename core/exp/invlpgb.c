@@ -60,15 +60,14 @@ static uint32_t max_pages(struct runner *r)
 static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
     const struct cpu_features *f = &r->run->cpu;
-    /* a comparison with IPIs to the other CPUs: it needs at least one (cpus= included) */
-    if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap) ||
-        !runner_need_cpus(r, 2, reason, cap))
+    if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap))
         return false;
+    /* a comparison with IPIs to the other CPUs: it needs at least one (cpus= included) */
     if (f->invlpgb && r->run->method.invlpgb_probe_ok)
-        return true;
+        return runner_need_cpus(r, 2, reason, cap);
     if (r->run->cfg.emulate & EMULATE_INVLPGB) {
-        *emulated = true;
-        return true;
+        *emulated = runner_need_cpus(r, 2, reason, cap);
+        return *emulated;
     }
     if (f->invlpgb)
         fmt_into(reason, cap, "CPUID 8000_0008 EBX[3] says INVLPGB, but it faulted when probed "
