@@ -225,30 +225,10 @@ static void flush_handler(struct trap_frame *f)
     flush_tlb_func(sd, pc, &sd->req);
     store_relaxed(&pc->flush.handler_ticks, tsc_now() - t0);
     store_release(&pc->flush.ack_gen, gen);
-    if (!(sd->req.flags & FLUSH_VERIFY))
-        return;
-    /*
-     * Verification outside the timed window: wait until the initiator has
-     * taken its closing timestamp, so that these reads (and the return to
-     * user) neither delay the targets still being waited for nor share a
-     * core with the initiator's timing. The initiator closes even when a
-     * target is lost; the deadline only guards against a lost initiator.
-     */
-    if (!MUTANT(verify_inside_window))
-        (void)wait_u64_ge(&sd->window.closed_gen, gen, tsc_now() + sd->smp->timeout_ticks);
-    store_relaxed(&pc->flush.verify_start_tsc, tsc_now());
-    if (sd->req.flags & FLUSH_RETURN_TO_USER)
-        store_relaxed(&pc->flush.return_ticks,
-                      shootdown_return_to_user(sd, pc, sd->req.first_page, sd->req.pages));
-    shootdown_verify_self(sd, pc, sd->req.first_page,
-                          MUTANT(verify_first_page_only) && sd->req.pages ? 1 : sd->req.pages,
-                          sd->req.stride_2m);
-    /*
-     * Not verify_gen: that one counts VEC_VERIFY requests, and the two
-     * sequences can hold the same number (seen under ThreadSanitizer:
-     * the initiator stopped waiting and remapped during a verification).
-     */
-    store_release(&pc->flush.flush_verified_gen, gen);
+    if (MUTANT(verify_inside_window) && (sd->req.flags & FLUSH_VERIFY)) {
+        /* the old way: reading right after the ack, while the initiator still times */
+        shootdown_verify_self(sd, pc, sd->req.first_page, sd->req.pages, sd->req.stride_2m);
+    }
 }
 
 static void verify_handler(struct trap_frame *f)
@@ -262,6 +242,9 @@ static void verify_handler(struct trap_frame *f)
     gen = load_acquire(&sd->verify.gen);
     if (pc->inject_kind == INJECT_SLOW)
         smp_injected_delay(pc);
+    if (sd->verify.return_to_user)
+        store_relaxed(&pc->flush.return_ticks,
+                      shootdown_return_to_user(sd, pc, sd->verify.first, sd->verify.count));
     shootdown_verify_self(sd, pc, sd->verify.first, sd->verify.count, sd->verify.large);
     store_release(&pc->flush.verify_gen, gen);
 }
@@ -391,11 +374,7 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
         }
     }
     t1 = tsc_now();
-    if (flags & FLUSH_VERIFY) {
-        /* the window is closed: the targets may verify now (see flush_handler) */
-        store_relaxed(&sd->window.close_tsc, t1);
-        store_release(&sd->window.closed_gen, gen);
-    }
+    sd->close_tsc = t1;
     sd->max_handler_ticks = 0;
     for (i = 0; i < sd->nsent && !lost; i++) {
         uint64_t h = load_acquire(&s->cpu[sd->sent[i]]->flush.handler_ticks);
@@ -405,22 +384,31 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     return lost ? 0 : t1 - t0;
 }
 
+static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint8_t vector,
+                         volatile uint64_t *(*slot)(struct percpu *), const char *what);
+static volatile uint64_t *verify_slot(struct percpu *pc);
+
+/*
+ * The verification phase of a FLUSH_VERIFY round, after the initiator's
+ * closing timestamp: the initiator reads the pages, then asks the targets it
+ * interrupted (VEC_VERIFY) to return to user if asked, and to read them.
+ * A separate IPI, not a wait inside the flush handler: a target that waited
+ * there would spin through the initiator's timed window (under a hypervisor
+ * it would take the host CPU from the vCPUs still flushing).
+ */
 bool shootdown_wait_verified(struct shootdown *sd)
 {
     struct smp *s = sd->smp;
-    uint64_t deadline = tsc_now() + s->timeout_ticks;
-    bool ok = true;
+    bool ok;
     uint32_t i;
     shootdown_verify_self(sd, this_percpu(), sd->req.first_page, sd->req.pages,
                           sd->req.stride_2m);
-    for (i = 0; i < sd->nsent; i++) {
-        struct percpu *t = s->cpu[sd->sent[i]];
-        if (!wait_u64_eq(&t->flush.flush_verified_gen, sd->req.new_tlb_gen, deadline)) {
-            smp_mark_unanswered(s, sd->sent[i], "verification", &t->flush.flush_verified_gen,
-                                sd->req.new_tlb_gen);
-            ok = false;
-        }
-    }
+    sd->verify.first = sd->req.first_page;
+    sd->verify.count = MUTANT(verify_first_page_only) && sd->req.pages ? 1 : sd->req.pages;
+    sd->verify.large = sd->req.stride_2m;
+    sd->verify.return_to_user = (sd->req.flags & FLUSH_RETURN_TO_USER) != 0;
+    store_release(&sd->verify.gen, sd->verify.gen + 1);
+    ok = ipi_and_wait(sd, sd->sent, sd->nsent, VEC_VERIFY, verify_slot, "verification IPI");
     sd->max_return_ticks = 0;
     for (i = 0; i < sd->nsent && ok; i++) {
         uint64_t t = load_acquire(&s->cpu[sd->sent[i]]->flush.return_ticks);
@@ -471,6 +459,7 @@ bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t 
     sd->verify.first = first;
     sd->verify.count = count;
     sd->verify.large = large;
+    sd->verify.return_to_user = false;
     store_release(&sd->verify.gen, sd->verify.gen + 1);
     shootdown_verify_self(sd, this_percpu(), first, count, large);
     return ipi_and_wait(sd, cpus, n, VEC_VERIFY, verify_slot, "verification IPI");
@@ -484,6 +473,7 @@ bool shootdown_switch_back(struct shootdown *sd, const uint32_t *cpus, uint32_t 
     sd->verify.first = sd->req.first_page;
     sd->verify.count = sd->req.pages;
     sd->verify.large = false;
+    sd->verify.return_to_user = false;
     store_release(&sd->verify.gen, sd->verify.gen + 1);
     ok = ipi_and_wait(sd, cpus, n, VEC_SWITCH, switch_slot, "switch-back IPI");
     *max_catchup = 0;

@@ -25,10 +25,10 @@
  *
  * Verification: the request's pages were remapped to frames with fresh
  * signatures before the shootdown; every CPU reads them through its TLB
- * once the initiator has taken its closing timestamp (targets acknowledge,
- * then wait for the window to close, then read): the reads are outside the
- * timed window and cannot slow the targets still being waited for. A stale
- * signature is recorded with CPU, VA, expected and seen value.
+ * once the initiator has taken its closing timestamp (the targets, on a
+ * verification IPI sent after it): the reads are outside the timed window
+ * and cannot slow the targets still being waited for. A stale signature is
+ * recorded with CPU, VA, expected and seen value.
  */
 #ifndef TLBSCOPE_CORE_SHOOTDOWN_H
 #define TLBSCOPE_CORE_SHOOTDOWN_H
@@ -42,7 +42,7 @@ enum lazy_policy { LAZY_IPI_ALL = 0, LAZY_SKIP, LAZY_XEN_RUNNING };
 enum pti_mode { PTI_OFF = 0, PTI_INVPCID, PTI_DEFERRED };
 
 #define FLUSH_FREED_TABLES (1u << 0) /* page tables were freed: lazy CPUs must flush now */
-#define FLUSH_VERIFY (1u << 1)       /* targets verify the range after the initiator's closing timestamp */
+#define FLUSH_VERIFY (1u << 1)       /* verified by shootdown_wait_verified(), after the closing timestamp */
 #define FLUSH_STRIDE_2M (1u << 2)    /* the range is of the 2 MiB test pages (stride_shift 21) */
 #define FLUSH_ALL (1u << 3)          /* a full flush whatever the size (Linux TLB_FLUSH_ALL) */
 #define FLUSH_RETURN_TO_USER (1u << 4) /* with FLUSH_VERIFY: targets first return to user, timed */
@@ -66,21 +66,11 @@ struct verify_request {
     volatile uint64_t gen;
     uint32_t first, count;
     uint8_t large;           /* the 2 MiB pages */
-} __attribute__((aligned(CACHE_LINE)));
-
-/*
- * The initiator's timed window of the last FLUSH_VERIFY request: closed_gen
- * is set to the request's generation just after the closing timestamp; the
- * targets start verifying only then.
- */
-struct verify_window {
-    volatile uint64_t closed_gen;
-    volatile uint64_t close_tsc;   /* the initiator's closing timestamp */
+    uint8_t return_to_user;  /* return to user first, timed (FLUSH_RETURN_TO_USER) */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct shootdown {
     struct flush_request req;  /* written by the initiator only */
-    struct verify_window window;
     struct mm_generation mm;
     struct verify_request verify;
     struct smp *smp;
@@ -98,6 +88,7 @@ struct shootdown {
     uint32_t nsent;
     uint64_t max_handler_ticks;/* slowest target's handler in the last round */
     uint64_t max_return_ticks; /* slowest target's return to user (FLUSH_RETURN_TO_USER) */
+    uint64_t close_tsc;        /* the initiator's closing timestamp of the last round */
 };
 
 /* Allocates scratch and makes the protocol active for the IPI handlers. */
