@@ -15,6 +15,11 @@ void method_choose_pcids(struct run *r)
 
 void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint32_t tlbsync)
 {
+    /*
+     * Linux's flush_tlb_local() is a CR3 write whatever the CPU has: that is
+     * the full flush measured. INVPCID single-context is the named variant,
+     * measured as its own points where the CPU has it (or emulate=invpcid).
+     */
     r->method.full_flush = "cr3_reload";
     /* from the probe, not CPUID alone: CPUID can claim INVPCID a hypervisor does not run */
     r->method.invpcid_probe_ok = hw_invpcid_usable(r->cpu.invpcid, invpcid);
@@ -24,10 +29,10 @@ void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint
                 (r->cfg.emulate & EMULATE_INVPCID) ? ": emulated (emulate=invpcid)" : "");
     switch (hw_invpcid_source(r->cpu.invpcid, invpcid, (r->cfg.emulate & EMULATE_INVPCID) != 0)) {
     case INVPCID_HARDWARE:
-        r->method.full_flush = "invpcid_single_context";
+        r->method.full_flush_variant = "invpcid_single_context";
         break;
     case INVPCID_EMULATED:
-        r->method.full_flush = "invpcid_single_context";
+        r->method.full_flush_variant = "invpcid_single_context";
         r->method.full_flush_emulated = true;
         break;
     default:
