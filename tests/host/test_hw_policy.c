@@ -104,18 +104,22 @@ static void test_full_flush_from_probe(void **state)
     r.cpu.invpcid = true;
     method_apply_probes(&r, PROBE_FAULTED(6), PROBE_OK, PROBE_OK);
     assert_string_equal(r.method.full_flush, "cr3_reload");
+    assert_null(r.method.full_flush_variant);
     assert_false(r.method.invpcid_probe_ok);
     assert_int_equal(r.warnings.count, 1);
     memset(&r, 0, sizeof(r));
     r.cpu.invpcid = true;
     r.cfg.emulate = EMULATE_INVPCID;
     method_apply_probes(&r, PROBE_FAULTED(6), PROBE_OK, PROBE_OK);
-    assert_string_equal(r.method.full_flush, "invpcid_single_context");
+    /* Linux's CR3 write stays the full flush; INVPCID is the variant, emulated */
+    assert_string_equal(r.method.full_flush, "cr3_reload");
+    assert_string_equal(r.method.full_flush_variant, "invpcid_single_context");
     assert_true(r.method.full_flush_emulated);
     memset(&r, 0, sizeof(r));
     r.cpu.invpcid = true;
     method_apply_probes(&r, PROBE_OK, PROBE_OK, PROBE_OK);
     assert_true(r.method.invpcid_probe_ok);
+    assert_string_equal(r.method.full_flush_variant, "invpcid_single_context");
     assert_false(r.method.full_flush_emulated);
 }
 

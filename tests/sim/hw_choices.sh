@@ -19,14 +19,14 @@ sim xapic "$SIM" --cpu xeon-8180 --cpus 2 --seed 5 profile=quick experiments=ipi
 check "xeon-8180 apic=xapic: xapic, no fence (an MMIO store), the override named" \
     test "$(jqr '[.method.apic_mode, .method.icr_fence, .method.apic_mode_reason] | join("|")')" = "xapic|none|apic=xapic (firmware: x2apic)"
 
-# emulate=invpcid with PCID but no INVPCID: the full flush above the ceiling is the emulated
-# INVPCID single-context on the kernel PCID, with CR4.PCIDE on
+# emulate=invpcid with PCID but no INVPCID: the full flush stays Linux's CR3 write and the
+# INVPCID single-context variant (its own points) is emulated, with CR4.PCIDE on
 args=(--cpu epyc-7763 --cpus 4 --seed 9 --no-invpcid profile=quick experiments=shootdown_seq_vs_conc)
 sim no-invpcid-emulated "$SIM" "${args[@]}" emulate=invpcid
 check "PCID without INVPCID, emulate=invpcid: clean (exit 0, zero stale reads, validates)" clean
-check "PCID without INVPCID, emulate=invpcid: CPUID change recorded, PCIDE on, full flush emulated" \
-    test "$(jqr '[.simulation.cpuid_override, .cpu.features.pcid, .cpu.features.invpcid, .method.pcid_enabled, .method.full_flush, .method.full_flush_emulated] | map(tostring) | join("|")')" = \
-        "07.0.ebx[10] = 0 (--no-invpcid)|true|false|true|invpcid_single_context|true"
+check "PCID without INVPCID, emulate=invpcid: CPUID change recorded, PCIDE on, INVPCID variant emulated" \
+    test "$(jqr '[.simulation.cpuid_override, .cpu.features.pcid, .cpu.features.invpcid, .method.pcid_enabled, .method.full_flush, .method.full_flush_variant, .method.full_flush_emulated] | map(tostring) | join("|")')" = \
+        "07.0.ebx[10] = 0 (--no-invpcid)|true|false|true|cr3_reload|invpcid_single_context|true"
 check "PCID without INVPCID, emulate=invpcid: the experiment SUCCESS, labelled emulated" \
     test "$(exp_status shootdown_seq_vs_conc)/$(exp_field shootdown_seq_vs_conc .emulated)" = SUCCESS/true
 check "PCID without INVPCID, emulate=invpcid: the exact shape" \
