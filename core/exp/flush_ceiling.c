@@ -144,12 +144,13 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
         st->kinds[st->nkinds++] = 1;
     if (others > 1)
         st->kinds[st->nkinds++] = others;
-    st->nmodes = r->run->cpu.invpcid && r->run->method.invpcid_probe_ok ? 3 : 2;
+    /* natively only: an emulated INVPCID (emulate=invpcid) would time the emulator */
+    st->nmodes = r->run->method.invpcid_probe_ok ? 3 : 2;
     if (st->nmodes == 2)
         record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = %u, EBX = 0x%08x%s): the "
                          "full_invpcid mode is not measured",
                     r->run->cpu.invpcid ? 1u : 0u, r->run->cpu.evidence.leaf7_ebx,
-                    r->run->cpu.invpcid ? ", but the probe faulted" : "");
+                    r->run->cpu.invpcid ? ", but it is not usable (probe or --no-invpcid)" : "");
     st->samples = flush_ceiling_samples(runner_samples(r));
     st->warmup = runner_warmup(r) / 20;
     for (m = 0; m < st->nmodes; m++) {
