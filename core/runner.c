@@ -234,6 +234,10 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     leave_tool(r);
     r->smp->current_experiment = 0;
     rec->duration_ms = ticks_to_ms(tsc_now() - t0);
+    /* never SUCCESS with nothing measured: an experiment that can measure nothing says SKIP */
+    if (rec->status == RESULT_SUCCESS && rec->results.count == 0)
+        record_escalate(rec, RESULT_ERROR, "measured no point (%u CPUs usable)",
+                        runner_usable_count(r));
     if (r->budget_exceeded) {
         rec->partial = true;
         record_escalate(rec, RESULT_ERROR, "time budget of %u s exceeded; experiment aborted",

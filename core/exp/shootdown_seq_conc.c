@@ -8,14 +8,18 @@
  *   seq   local flush, then the IPIs, then wait for every ack (Linux < 5.13);
  *   conc  IPIs, then the local flush, then wait (Linux >= 5.13, 4ce94eabac16).
  * Samples of the two orders alternate, so both see the same machine state.
- * Above the ceiling every CPU does one full flush instead of p INVLPGs.
+ * Above the ceiling every CPU does one full flush instead of p INVLPGs:
+ * Linux's flush_tlb_local(), a CR3 write (flush=cr3_reload), and where the
+ * CPU has INVPCID also the variant INVPCID single-context as its own points
+ * (flush=invpcid_single_context); at or below it flush=invlpg.
  * Time: from just after the PTE change to the last ack, on the initiator's
  * TSC. remote_handler is the slowest target's handler (its own TSC: entry to
  * ack). The baseline is the same protocol with nothing to invalidate (the
  * IPI and acknowledgement floor). The summary gives conc/seq per (k, p).
  *
- * Verification: after each ack every target, and the initiator, reads the p
- * pages; an old signature is a stale TLB entry: FAILURE, with CPU and VA.
+ * Verification: every target, and the initiator, reads the p pages once the
+ * initiator has taken its closing timestamp (outside the timed window); an
+ * old signature is a stale TLB entry: FAILURE, with CPU and VA.
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
@@ -27,6 +31,7 @@
 
 #define MAX_PAGE_COUNTS 12
 #define MAX_TARGET_COUNTS 16
+#define MAX_COLUMNS (MAX_PAGE_COUNTS * EXP_MAX_FULL_FLUSHES)
 
 struct sc_state {
     struct shootdown sd;
@@ -35,6 +40,9 @@ struct sc_state {
     uint32_t norder;
     uint32_t counts[MAX_TARGET_COUNTS], ncounts;
     uint32_t pages[MAX_PAGE_COUNTS], npages;
+    /* (pages, flush method) per point: each count above the ceiling once per full-flush method */
+    uint32_t col_pages[MAX_COLUMNS], col_flush[MAX_COLUMNS], ncols;
+    const char *flushes[EXP_MAX_FULL_FLUSHES];
     uint64_t *lat[2], *handler[2], *base;
     uint32_t nbase;
 };
@@ -47,14 +55,15 @@ struct point_job {
 
 static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
-    *emulated = r->run->method.full_flush_emulated;
+    /* the variant's emulated INVPCID runs only on points above the ceiling (the largest is 512) */
+    *emulated = r->run->method.full_flush_emulated && r->run->cfg.ceiling < 512;
     return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
 }
 
 static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct sc_state *st = mem_zalloc(sizeof(*st));
-    uint32_t samples = runner_samples(r), m;
+    uint32_t samples = runner_samples(r), m, i, nflush;
     if (!st)
         return false;
     *state = st;
@@ -69,6 +78,14 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (MUTANT(grid_truncated))
         st->ncounts = 1; /* targets=1 only */
     st->npages = exp_page_counts(r->run->cfg.ceiling, st->pages, MAX_PAGE_COUNTS);
+    nflush = exp_full_flushes(r, st->flushes);
+    for (i = 0; i < st->npages; i++) {
+        uint32_t f, nf = st->pages[i] > r->run->cfg.ceiling ? nflush : 1;
+        for (f = 0; f < nf; f++) {
+            st->col_pages[st->ncols] = st->pages[i];
+            st->col_flush[st->ncols++] = f;
+        }
+    }
     st->nbase = samples / 4 ? samples / 4 : 1;
     for (m = 0; m < 2; m++) {
         st->lat[m] = mem_alloc(samples * sizeof(uint64_t));
@@ -79,8 +96,8 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->base = mem_alloc(st->nbase * sizeof(uint64_t));
     if (!st->base)
         return false;
-    return point_list_reserve(&rec->results, st->ncounts * st->npages * 2) &&
-           point_list_reserve(&rec->summary, st->ncounts * st->npages);
+    return point_list_reserve(&rec->results, st->ncounts * st->ncols * 2) &&
+           point_list_reserve(&rec->summary, st->ncounts * st->ncols);
 }
 
 /* Runs on the initiator: warm-up and samples of both orders, then the baseline. */
@@ -136,7 +153,7 @@ static bool run_on_initiator(struct runner *r, struct point_job *job)
 }
 
 static void add_point(struct experiment_record *rec, const char *mode, uint32_t k, uint32_t p,
-                      uint64_t *lat, uint64_t *handler, uint64_t *base, uint32_t samples,
+                      const char *flush, uint64_t *lat, uint64_t *handler, uint64_t *base, uint32_t samples,
                       uint32_t nbase, struct stats *lat_out)
 {
     struct result_point *pt = point_list_add(&rec->results);
@@ -148,6 +165,7 @@ static void add_point(struct experiment_record *rec, const char *mode, uint32_t 
     point_param_str(pt, "mode", mode);
     point_param_num(pt, "targets", k);
     point_param_num(pt, "pages", p);
+    point_param_str(pt, "flush", flush);
     point_metric(pt, "latency", lat_out);
     point_metric(pt, "remote_handler", &h);
     if (base) {
@@ -165,17 +183,19 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct sc_state *st = state;
     uint32_t c, p, samples = runner_samples(r), done = 0;
-    uint32_t planned = st->ncounts * st->npages * 2;
+    uint32_t planned = st->ncounts * st->ncols * 2;
     for (c = 0; c < st->ncounts; c++) {
-        for (p = 0; p < st->npages; p++) {
-            struct point_job job = { st, st->pages[p], samples, runner_warmup(r), 0 };
+        for (p = 0; p < st->ncols; p++) {
+            struct point_job job = { st, st->col_pages[p], samples, runner_warmup(r), 0 };
+            const char *flush = st->col_pages[p] > r->run->cfg.ceiling
+                                    ? st->flushes[st->col_flush[p]] : "invlpg";
             struct stats seq, conc;
             struct result_point *sum;
             uint32_t k = st->counts[c], i, n = 0;
             bool ok;
             if (!runner_budget_ok(r))
                 goto out;
-            runner_progress(r, done++, st->ncounts * st->npages);
+            runner_progress(r, done++, st->ncounts * st->ncols);
             /* the first k targets still usable, in topology order */
             for (i = 0; i < st->norder && n < k; i++)
                 if (smp_usable(r->smp, st->order[i]))
@@ -185,6 +205,7 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
             if (n == 0)
                 goto out;
             st->ts.n = n;
+            st->sd.full_uses_invpcid = st->col_flush[p] == 1;
             if (!shootdown_sync_all(&st->sd)) {
                 rec->partial = true;
                 continue;
@@ -198,20 +219,22 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
                 rec->partial = true;
                 continue;
             }
-            add_point(rec, "seq", n, job.pages, st->lat[0], st->handler[0], st->base, samples,
+            add_point(rec, "seq", n, job.pages, flush, st->lat[0], st->handler[0], st->base, samples,
                       st->nbase, &seq);
-            add_point(rec, "conc", n, job.pages, st->lat[1], st->handler[1], st->base, samples,
+            add_point(rec, "conc", n, job.pages, flush, st->lat[1], st->handler[1], st->base, samples,
                       st->nbase, &conc);
             sum = point_list_add(&rec->summary);
             if (sum) {
                 point_param_num(sum, "targets", n);
                 point_param_num(sum, "pages", job.pages);
+                point_param_str(sum, "flush", flush);
                 point_value(sum, "conc_over_seq_p50", ratio_milli(conc.p50, seq.p50));
                 point_value(sum, "conc_over_seq_p99", ratio_milli(conc.p99, seq.p99));
             }
         }
     }
 out:
+    st->sd.full_uses_invpcid = false;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");
 }

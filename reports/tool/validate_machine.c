@@ -220,6 +220,7 @@ void validate_method(struct vctx *c, const json_t *root)
         vc_string(c, m, mechanisms[i], VF_NULLABLE);
     /* added while version 1 was current: absent from the earliest reports */
     vc_string(c, m, "target_wait", VF_NULLABLE | VF_OPTIONAL);
+    vc_string(c, m, "apic_mode_reason", VF_NULLABLE | VF_OPTIONAL);
     for (i = 0; counts[i]; i++)
         vc_int(c, m, counts[i], 0, LLONG_MAX, 0, NULL);
     vc_bool(c, m, "pcid_enabled", 0, &pcid);
