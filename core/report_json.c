@@ -466,6 +466,7 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_key(w, "method");
     jw_object_begin(w);
     jw_kv_str(w, "apic_mode", m->apic_mode);
+    jw_kv_str(w, "apic_mode_reason", m->apic_mode_reason);
     jw_kv_str(w, "firmware_apic_mode", m->firmware_apic_mode);
     jw_kv_str(w, "icr_fence", m->icr_fence);
     jw_kv_str(w, "target_wait", m->target_wait);

@@ -52,6 +52,7 @@ struct simulation_info {
 
 struct method_info {
     const char *apic_mode;       /* "xapic" | "x2apic" */
+    const char *apic_mode_reason; /* why that mode (core/hw_policy.c) */
     const char *firmware_apic_mode;
     const char *icr_fence;       /* "none" | "mfence;lfence" */
     const char *target_wait;     /* "spin" (busy targets) | "hlt" (under a hypervisor) */

@@ -11,6 +11,34 @@
  * IPI-based shootdown. Warm-up iterations are discarded. The baseline is the
  * same loop without the IPI (timestamps plus one read of the remote line).
  *
+ * The target's side, as Linux's smp_call_function_single() target runs it:
+ * interrupt entry, EOI, then the store that acknowledges (Linux EOIs in
+ * sysvec_call_function_single before csd_unlock too). Nothing else runs
+ * before the acknowledgement. A halted target (method.target_wait = hlt,
+ * under a hypervisor) sleeps in "sti; hlt" and the ping wakes it; its
+ * safety-net timer is armed once, periodic, for the whole experiment
+ * (core/ipi.c), and so is the BSP's while it waits as a target
+ * (core/smp.c). Where the halted round trip lost time (issue 10; QEMU 10
+ * TCG, q35, -cpu max, SMP=2, p50 in TSC ticks, median of 3 launches on a
+ * loaded 2-core host, where launches differ by up to 2x):
+ *   - a one-shot timer armed before and disarmed after every HLT: five
+ *     APIC writes per ping, each an exit into the emulated APIC, and the
+ *     next ping of the series waited behind them. Worst where the BSP was
+ *     the target (it re-armed in its wait loop): pair 1->0 114 K -> 54 K;
+ *     pair 0->1 57 K -> 54 K;
+ *   - the APIC mode: xAPIC's IPI is an MMIO read of the ICR (busy bit) and
+ *     two MMIO writes, each trapped; x2APIC's is one WRMSR, and the EOI a
+ *     WRMSR too. apic=auto now takes x2APIC where the CPU has it, as Linux
+ *     does: 57 K (xapic) -> 47 K (x2apic), all pairs, in one series of
+ *     launches; within noise in another;
+ *   - what stays is the wake-up itself: under TCG the halted vCPU's host
+ *     thread sleeps until the IPI's kick wakes it. Spinning targets
+ *     (target_wait=spin) show the round trip without it, but under host
+ *     load a spinning vCPU thread may be descheduled and its p50 jumps to
+ *     milliseconds. Linux 6.1's smp_call_function_single() on the same
+ *     QEMU shape: about 38 K (idle target, halted too).
+ * `make bench` (scripts/bench-overhead.sh) prints these figures.
+ *
  * Pairs: every ordered pair of usable CPUs up to `ipi_pairs`; above that a
  * stratified sample, evenly spaced within each topology class (SMT sibling,
  * same package, cross package). A summary pools samples by class: every

@@ -23,6 +23,8 @@ void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_method(struct vctx *c, const json_t *root);
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_simulation(struct vctx *c, const json_t *root);
+/* shootdown_seq_vs_conc: each summary conc_over_seq_* against its two result points. */
+void validate_seq_conc_ratios(struct vctx *c, const json_t *e);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
 void validate_redaction(struct vctx *c, const json_t *root);
 
