@@ -25,6 +25,7 @@
 #include "core/experiments.h"
 #include "core/ipi.h"
 #include "core/runner.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -185,14 +186,98 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     return point_list_reserve(&rec->results, st->npairs) && point_list_reserve(&rec->summary, 4);
 }
 
+/* One pair: the target spins, the initiator pings it warmup + samples times. */
+static enum wait_status run_pair(struct runner *r, struct rt_state *st, const struct pair *p,
+                                 uint32_t warmup, uint32_t samples, struct pingpong_arg *a,
+                                 int64_t *result)
+{
+    struct smp *s = r->smp;
+    volatile uint32_t stop = 0;
+    struct spin_arg spin = { &stop, 0 };
+    enum wait_status w = WAIT_OK;
+    *result = 0;
+    mem_zero(a, sizeof(*a));
+    a->target = s->cpu[p->target];
+    a->warmup = warmup;
+    a->samples = samples;
+    a->latency = st->latency;
+    a->baseline = st->baseline;
+    a->timeout = s->timeout_ticks;
+    spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
+    ipi_start_spinners(s, &p->target, 1, &spin);
+    if (p->initiator == 0) {
+        *result = pingpong(s->cpu[0], a);
+    } else {
+        smp_post(s, p->initiator, CMD_IPI_INITIATE, pingpong, a);
+        if (p->target == 0)
+            irq_enable(); /* the BSP is the target: take the pings while waiting */
+        w = smp_wait_progress(s, p->initiator, &a->progress);
+        irq_disable();
+        if (w == WAIT_OK)
+            *result = load_acquire(&s->cpu[p->initiator]->ack.result);
+    }
+    ipi_stop_spinners(s, &p->target, 1, &spin);
+    return w;
+}
+
+/*
+ * The pilot (run_budget_s, core/plan.h): PLAN_PILOT_ITERS timed warm-up
+ * round trips on the first pair, taken as the cost of every pair (the pairs
+ * are not thinned: ipi_pairs already bounds them). Pilot failures are left
+ * to the pair loop, which marks the CPU.
+ */
+static uint64_t rt_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    (void)row;
+    (void)col;
+    return *(const uint64_t *)ctx;
+}
+
+struct rt_pilot_point {
+    struct rt_state *st;
+    const struct pair *pair;
+};
+
+static bool rt_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct rt_pilot_point *pp = ctx;
+    struct pingpong_arg a;
+    int64_t result;
+    uint64_t t0 = tsc_now();
+    bool ok = run_pair(r, pp->st, pp->pair, iterations, 0, &a, &result) == WAIT_OK && !result;
+    *ticks = tsc_now() - t0;
+    return ok;
+}
+
+static bool rt_plan(struct runner *r, struct experiment_record *rec, struct rt_state *st)
+{
+    struct plan_request q;
+    struct plan pl;
+    uint64_t iter = 0;
+    mem_zero(&q, sizeof(q));
+    if (r->plan_share_ticks && st->npairs) {
+        struct rt_pilot_point pp = { st, &st->pairs[0] };
+        if (!runner_pilot(r, rt_time, &pp, &iter, &q.point_ticks))
+            iter = q.point_ticks = 0; /* left to the pair loop, which marks the CPU */
+    }
+    /* no baseline_div: the baseline loop reads one line locally, no IPI */
+    q.nrows = 1;
+    q.ncols = st->npairs;
+    q.iter_ticks = rt_cost;
+    q.ctx = &iter;
+    return runner_plan(r, rec, &q, NULL, "pairs", 1, &pl);
+}
+
 static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct rt_state *st = state;
     struct smp *s = r->smp;
-    uint32_t k, samples = runner_samples(r);
-    volatile uint32_t stop = 0;
-    struct spin_arg spin = { &stop, 0 };
+    uint32_t k, samples;
     enum topo_class c;
+
+    if (!rt_plan(r, rec, st))
+        return;
+    samples = runner_samples(r);
 
     for (k = 0; k < st->npairs; k++) {
         struct pair *p = &st->pairs[k];
@@ -210,27 +295,7 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
             continue;
         }
         runner_progress(r, k, st->npairs);
-        mem_zero(&a, sizeof(a));
-        a.target = s->cpu[p->target];
-        a.warmup = runner_warmup(r);
-        a.samples = samples;
-        a.latency = st->latency;
-        a.baseline = st->baseline;
-        a.timeout = s->timeout_ticks;
-        spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
-        ipi_start_spinners(s, &p->target, 1, &spin);
-        if (p->initiator == 0) {
-            result = pingpong(s->cpu[0], &a);
-        } else {
-            smp_post(s, p->initiator, CMD_IPI_INITIATE, pingpong, &a);
-            if (p->target == 0)
-                irq_enable(); /* the BSP is the target: take the pings while waiting */
-            w = smp_wait_progress(s, p->initiator, &a.progress);
-            irq_disable();
-            if (w == WAIT_OK)
-                result = load_acquire(&s->cpu[p->initiator]->ack.result);
-        }
-        ipi_stop_spinners(s, &p->target, 1, &spin);
+        w = run_pair(r, st, p, runner_warmup(r), samples, &a, &result);
         if (w != WAIT_OK || result != 0) {
             if (result != 0)
                 smp_mark_unanswered(s, p->target, "ping IPI", &a.target->ping.count,

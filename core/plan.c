@@ -1,0 +1,211 @@
+#include "core/plan.h"
+#include "core/mutant.h"
+#include "core/strbuf.h"
+
+bool plan_kept(uint32_t n, uint32_t stride, uint32_t i)
+{
+    if (i >= n)
+        return false;
+    return stride <= 1 || i % stride == 0 || i == n - 1;
+}
+
+uint32_t plan_kept_count(uint32_t n, uint32_t stride)
+{
+    uint32_t i, k = 0;
+    for (i = 0; i < n; i++)
+        k += plan_kept(n, stride, i);
+    return k;
+}
+
+uint32_t plan_warmup(uint32_t warmup, uint32_t configured, uint32_t samples)
+{
+    uint32_t w, least = warmup < PLAN_MIN_WARMUP ? warmup : PLAN_MIN_WARMUP;
+    if (samples >= configured || configured == 0)
+        return warmup;
+    w = (uint32_t)((uint64_t)warmup * samples / configured);
+    return w > least ? w : least;
+}
+
+/* Iterations of one point: warm-up, samples, and the baseline's share. */
+static uint64_t iterations(const struct plan_request *q, uint32_t samples)
+{
+    return (uint64_t)plan_warmup(q->warmup, q->samples, samples) + samples +
+           (q->baseline_div ? samples / q->baseline_div : 0);
+}
+
+uint64_t plan_estimate(const struct plan_request *q, uint32_t samples, uint32_t row_stride,
+                       uint32_t col_stride)
+{
+    uint64_t total = 0, it = iterations(q, samples);
+    uint32_t r, c;
+    for (r = 0; r < q->nrows; r++) {
+        if (!plan_kept(q->nrows, row_stride, r))
+            continue;
+        for (c = 0; c < q->ncols; c++)
+            if (plan_kept(q->ncols, col_stride, c))
+                total += q->point_ticks + it * q->iter_ticks(q->ctx, r, c);
+    }
+    return total;
+}
+
+/* The most samples in [lo, hi] whose estimate fits; lo is known to fit. */
+static uint32_t most_samples(const struct plan_request *q, uint32_t lo, uint32_t hi, uint32_t rs,
+                             uint32_t cs)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (plan_estimate(q, mid, rs, cs) <= q->share_ticks)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+void plan_make(const struct plan_request *q, struct plan *p)
+{
+    uint32_t floor = q->floor < q->samples ? q->floor : q->samples;
+    uint32_t rs = 1, cs = 1;
+    bool fits;
+    p->samples = q->samples;
+    p->warmup = q->warmup;
+    p->row_stride = p->col_stride = 1;
+    p->rows = q->nrows;
+    p->cols = q->ncols;
+    p->reasons = 0;
+    p->full_ticks = plan_estimate(q, q->samples, 1, 1);
+    p->estimate_ticks = p->full_ticks;
+    if (q->share_ticks == 0 || p->full_ticks <= q->share_ticks || MUTANT(plan_ignores_budget))
+        return;
+    p->reasons |= PLAN_FEWER_SAMPLES;
+    fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+    /* at the floor: leave out rows, then columns, doubling the stride, ends kept */
+    while (!fits && q->thin_rows && plan_kept_count(q->nrows, rs) > 2) {
+        rs *= 2;
+        p->reasons |= PLAN_FEWER_ROWS;
+        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+    }
+    while (!fits && q->thin_cols && plan_kept_count(q->ncols, cs) > 2) {
+        cs *= 2;
+        p->reasons |= PLAN_FEWER_COLS;
+        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+    }
+    p->row_stride = rs;
+    p->col_stride = cs;
+    p->rows = plan_kept_count(q->nrows, rs);
+    p->cols = plan_kept_count(q->ncols, cs);
+    if (!fits) {
+        p->reasons |= PLAN_NO_FIT;
+        p->samples = floor;
+    } else {
+        p->samples = most_samples(q, floor, q->samples, rs, cs);
+    }
+    p->warmup = plan_warmup(q->warmup, q->samples, p->samples);
+    if (p->samples == q->samples)
+        p->reasons &= ~PLAN_FEWER_SAMPLES; /* thinning alone made room for every sample */
+    p->estimate_ticks = plan_estimate(q, p->samples, rs, cs);
+}
+
+/* left * weight / total without overflow (ticks of a few minutes are far below 2^64 / 2^32) */
+static uint64_t part(uint64_t ticks, uint32_t weight, uint32_t total)
+{
+    if (total == 0 || weight >= total)
+        return ticks;
+    if (ticks > UINT64_MAX / weight)
+        return ticks / total * weight;
+    return ticks * weight / total;
+}
+
+void plan_pilot_fit(uint64_t t_short, uint64_t t_long, uint64_t *per_iter, uint64_t *fixed)
+{
+    const uint64_t extra = PLAN_PILOT_ITERS - PLAN_PILOT_SHORT;
+    uint64_t c;
+    if (t_long <= t_short) {
+        *per_iter = (t_long + PLAN_PILOT_ITERS - 1) / PLAN_PILOT_ITERS;
+        *fixed = 0;
+        return;
+    }
+    c = (t_long - t_short + extra - 1) / extra;
+    *per_iter = c;
+    *fixed = t_long > c * PLAN_PILOT_ITERS ? t_long - c * PLAN_PILOT_ITERS : 0;
+}
+
+uint64_t plan_share(uint64_t budget, uint64_t left, uint32_t weight, uint32_t weights_left,
+                    uint32_t weights_total)
+{
+    uint64_t share = part(left, weight, weights_left), least = part(budget, weight, weights_total) / 2;
+    if (weight == 0)
+        return 0;
+    return share > least ? share : least;
+}
+
+uint32_t plan_power_series(uint32_t max, uint32_t *out, uint32_t cap)
+{
+    uint32_t n = 0, v;
+    for (v = 1; v < max && n < cap; v *= 2)
+        out[n++] = v;
+    if (max >= 1 && n < cap)
+        out[n++] = max;
+    return n;
+}
+
+void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t ticks_per_ms,
+                    uint32_t results_per_point, struct plan_summary *s)
+{
+    uint64_t tpm = ticks_per_ms ? ticks_per_ms : 1;
+    s->applied = true;
+    s->reasons = p->reasons;
+    s->share_ms = q->share_ticks / tpm;
+    s->estimate_ms = p->estimate_ticks / tpm;
+    s->full_estimate_ms = p->full_ticks / tpm;
+    s->samples_configured = q->samples;
+    s->samples = p->samples;
+    s->warmup = p->warmup;
+    s->rows_configured = q->nrows;
+    s->rows = p->rows;
+    s->cols_configured = q->ncols;
+    s->cols = p->cols;
+    s->points_planned = p->rows * p->cols * results_per_point;
+    s->samples_planned = (uint64_t)s->points_planned * p->samples;
+    s->samples_achieved = 0;
+}
+
+static void seconds(struct strbuf *sb, uint64_t ms)
+{
+    sb_printf(sb, "%llu.%llu s", (unsigned long long)(ms / 1000),
+              (unsigned long long)(ms % 1000 / 100));
+}
+
+void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
+{
+    struct strbuf sb;
+    sb_init_fixed(&sb, buf, cap);
+    if (!s->applied) {
+        sb_puts(&sb, "not planned");
+        return;
+    }
+    if (s->reasons & PLAN_NO_FIT)
+        sb_printf(&sb, "even the floor of %u samples does not fit: ", s->samples);
+    else if (!s->reasons)
+        sb_puts(&sb, "as configured: ");
+    else
+        sb_puts(&sb, "reduced: ");
+    sb_printf(&sb, "samples %u", s->samples_configured);
+    if (s->samples != s->samples_configured)
+        sb_printf(&sb, " -> %u", s->samples);
+    if (s->reasons & PLAN_FEWER_ROWS)
+        sb_printf(&sb, ", %s %u -> %u", s->rows_name ? s->rows_name : "rows", s->rows_configured,
+                  s->rows);
+    if (s->reasons & PLAN_FEWER_COLS)
+        sb_printf(&sb, ", %s %u -> %u", s->cols_name ? s->cols_name : "columns",
+                  s->cols_configured, s->cols);
+    sb_puts(&sb, " (estimated ");
+    seconds(&sb, s->estimate_ms);
+    if (s->reasons) {
+        sb_puts(&sb, "; as configured ");
+        seconds(&sb, s->full_estimate_ms);
+    }
+    sb_puts(&sb, "; share ");
+    seconds(&sb, s->share_ms);
+    sb_puts(&sb, " of run_budget_s)");
+}

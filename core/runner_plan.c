@@ -1,0 +1,117 @@
+/*
+ * The runner's side of planning (core/plan.h): each experiment's share of
+ * run_budget_s, the plan in force (runner_samples() and runner_warmup()
+ * return its values), and what the record says about it.
+ *
+ * Shares go by weight: the shootdown grid and the IPI pair matrix, whose
+ * work grows with the CPU count, get more than the small experiments.
+ * Experiments that plan nothing (stale_detector_control: a fixed number of
+ * rounds) have weight 0 but spend from the budget all the same, and what an
+ * experiment leaves unspent goes to the ones after it.
+ */
+#include "core/runner_plan.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+static const struct {
+    const char *id;
+    uint32_t weight;
+} weights[] = {
+    { "ipi_roundtrip", 2 },   { "ipi_broadcast", 1 },   { "shootdown_seq_vs_conc", 3 },
+    { "shootdown_lazy", 2 },  { "pti_double_invalidation", 1 }, { "invlpgb_range", 1 },
+};
+
+uint32_t runner_plan_weight(const char *id)
+{
+    uint32_t i;
+    for (i = 0; i < sizeof(weights) / sizeof(weights[0]); i++)
+        if (str_eq(weights[i].id, id))
+            return weights[i].weight;
+    return 0;
+}
+
+void runner_plan_start_run(struct runner *r, uint32_t weights_to_run)
+{
+    r->plan_left_ticks = ms_to_ticks((uint64_t)r->run->cfg.run_budget_s * 1000);
+    r->plan_weights_left = weights_to_run;
+    r->plan_weights_total = weights_to_run;
+}
+
+void runner_plan_start(struct runner *r, const char *id)
+{
+    uint32_t w = runner_plan_weight(id);
+    r->plan_samples = 0;
+    r->plan_warmup = 0;
+    r->plan_share_ticks = 0;
+    if (r->run->cfg.run_budget_s && w)
+        r->plan_share_ticks =
+            plan_share(ms_to_ticks((uint64_t)r->run->cfg.run_budget_s * 1000), r->plan_left_ticks,
+                       w, r->plan_weights_left, r->plan_weights_total);
+    if (!r->plan_share_ticks && r->run->cfg.run_budget_s && w)
+        r->plan_share_ticks = 1; /* the budget is spent: plan for the floor, not "unplanned" */
+}
+
+void runner_plan_end(struct runner *r, const char *id, uint64_t spent_ticks,
+                     struct experiment_record *rec)
+{
+    uint32_t w = runner_plan_weight(id), i;
+    r->plan_left_ticks = spent_ticks < r->plan_left_ticks ? r->plan_left_ticks - spent_ticks : 0;
+    r->plan_weights_left = w < r->plan_weights_left ? r->plan_weights_left - w : 0;
+    r->plan_samples = 0;
+    r->plan_warmup = 0;
+    if (!rec->plan.applied)
+        return;
+    rec->plan.samples_achieved = 0;
+    for (i = 0; i < rec->results.count; i++)
+        if (rec->results.items[i].nmetrics)
+            rec->plan.samples_achieved += rec->results.items[i].metrics[0].st.n;
+}
+
+bool runner_plan(struct runner *r, struct experiment_record *rec, struct plan_request *q,
+                 const char *rows_name, const char *cols_name, uint32_t results_per_point,
+                 struct plan *p)
+{
+    char text[RECORD_REASON_LEN];
+    q->share_ticks = r->plan_share_ticks;
+    q->samples = r->run->cfg.samples;
+    q->warmup = r->run->cfg.warmup;
+    q->floor = PLAN_FLOOR;
+    plan_make(q, p);
+    if (!q->share_ticks)
+        return true; /* not planned: run_budget_s=0, or the experiment has no share */
+    plan_summarize(q, p, ms_to_ticks(1), results_per_point, &rec->plan);
+    rec->plan.rows_name = rows_name;
+    rec->plan.cols_name = cols_name;
+    r->plan_samples = p->samples;
+    r->plan_warmup = p->warmup;
+    plan_describe(&rec->plan, text, sizeof(text));
+    if (p->reasons & PLAN_NO_FIT) {
+        record_escalate(rec, RESULT_ERROR, "plan: %s", text);
+        return false;
+    }
+    if (p->reasons)
+        record_note(rec, "plan %s", text);
+    return true;
+}
+
+bool runner_pilot(struct runner *r, pilot_run run, void *ctx, uint64_t *per_iter,
+                  uint64_t *per_point)
+{
+    uint64_t t_short, t_long;
+    if (!run(r, ctx, PLAN_PILOT_SHORT, &t_short) || !run(r, ctx, PLAN_PILOT_ITERS, &t_long))
+        return false;
+    plan_pilot_fit(t_short, t_long, per_iter, per_point);
+    return true;
+}
+
+void runner_pilot_begin(struct runner *r, uint32_t iterations)
+{
+    r->plan_samples = 1;
+    r->plan_warmup = iterations > 1 ? iterations - 1 : 0;
+}
+
+void runner_pilot_end(struct runner *r)
+{
+    r->plan_samples = 0;
+    r->plan_warmup = 0;
+}

@@ -1,0 +1,65 @@
+/* experiments[].plan (reports/SCHEMA.md, core/plan.h): what run_budget_s let an experiment measure. */
+#include <limits.h>
+#include <string.h>
+
+#include "reports/tool/validate_sections.h"
+
+static const char *const reduced_words[] = { "samples", "rows", "cols", NULL };
+
+/* Checks a <= b, both present and valid, naming the pair. */
+static void le(struct vctx *c, const char *ka, long long a, const char *kb, long long b)
+{
+    if (a >= 0 && b >= 0 && a > b)
+        vc_error(c, ka, "%lld is more than %s (%lld)", a, kb, b);
+}
+
+void validate_plan(struct vctx *c, const json_t *e, int status)
+{
+    size_t mark, m, i;
+    long long v[9];
+    static const char *const ints[] = { "share_ms", "estimate_ms", "full_estimate_ms", "floor",
+                                        "samples_configured", "samples", "warmup",
+                                        "points_planned", NULL };
+    enum { FLOOR = 3, CONF = 4, SAMPLES = 5 };
+    long long rows = -1, rows_c = -1, cols = -1, cols_c = -1, planned = -1, achieved = -1;
+    bool fits = true;
+    const json_t *reduced, *p = vc_enter(c, e, "plan", VF_OPTIONAL | VF_NULLABLE, &mark);
+    if (!p)
+        return;
+    for (i = 0; ints[i]; i++) {
+        v[i] = -1;
+        vc_int(c, p, ints[i], 0, LLONG_MAX, 0, &v[i]);
+    }
+    vc_string(c, p, "rows_name", VF_NULLABLE);
+    vc_string(c, p, "cols_name", VF_NULLABLE);
+    vc_int(c, p, "rows_configured", 0, LLONG_MAX, 0, &rows_c);
+    vc_int(c, p, "rows", 0, LLONG_MAX, 0, &rows);
+    vc_int(c, p, "cols_configured", 0, LLONG_MAX, 0, &cols_c);
+    vc_int(c, p, "cols", 0, LLONG_MAX, 0, &cols);
+    vc_int(c, p, "samples_planned", 0, LLONG_MAX, 0, &planned);
+    vc_int(c, p, "samples_achieved", 0, LLONG_MAX, 0, &achieved);
+    vc_bool(c, p, "fits", 0, &fits);
+    vc_string(c, p, "reason", 0);
+    le(c, "samples", v[SAMPLES], "samples_configured", v[CONF]);
+    if (v[SAMPLES] >= 0 && v[FLOOR] >= 0 && v[CONF] >= 0 &&
+        v[SAMPLES] < (v[FLOOR] < v[CONF] ? v[FLOOR] : v[CONF]))
+        vc_error(c, "samples", "%lld is below the floor (%lld)", v[SAMPLES], v[FLOOR]);
+    le(c, "rows", rows, "rows_configured", rows_c);
+    le(c, "cols", cols, "cols_configured", cols_c);
+    le(c, "samples_achieved", achieved, "samples_planned", planned);
+    if (!fits && status != 2)
+        vc_error(c, "fits", "is false, but the experiment's status is not ERROR");
+    reduced = vc_member(c, p, "reduced", VT_ARRAY, 0);
+    m = jpath_push_key(&c->path, "reduced");
+    for (i = 0; reduced && i < json_array_size(reduced); i++) {
+        const json_t *w = json_array_get(reduced, i);
+        size_t j;
+        bool known = false;
+        for (j = 0; json_is_string(w) && reduced_words[j]; j++)
+            known |= strcmp(json_string_value(w), reduced_words[j]) == 0;
+        if (!known)
+            vc_error(c, NULL, "[%zu] is not one of samples, rows, cols", i);
+    }
+    jpath_pop(&c->path, m);
+    vc_leave(c, mark);
+}
