@@ -6,6 +6,10 @@ bool plan_kept(uint32_t n, uint32_t stride, uint32_t i)
 {
     if (i >= n)
         return false;
+    if (stride == PLAN_LAST_ONLY)
+        return i == n - 1;
+    if (stride == PLAN_FIRST_ONLY)
+        return i == 0;
     return stride <= 1 || i % stride == 0 || i == n - 1;
 }
 
@@ -90,6 +94,17 @@ void plan_make(const struct plan_request *q, struct plan *p)
         p->reasons |= PLAN_FEWER_COLS;
         fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
     }
+    /* the last resort before ERROR: one row (the most targets), then one column */
+    if (!fits && q->thin_rows && q->nrows > 1) {
+        rs = PLAN_LAST_ONLY;
+        p->reasons |= PLAN_FEWER_ROWS;
+        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+    }
+    if (!fits && q->thin_cols && q->ncols > 1) {
+        cs = PLAN_FIRST_ONLY;
+        p->reasons |= PLAN_FEWER_COLS;
+        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+    }
     p->row_stride = rs;
     p->col_stride = cs;
     p->rows = plan_kept_count(q->nrows, rs);
@@ -158,6 +173,7 @@ void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t
     s->share_ms = q->share_ticks / tpm;
     s->estimate_ms = p->estimate_ticks / tpm;
     s->full_estimate_ms = p->full_ticks / tpm;
+    s->pilot_ms = 0;
     s->samples_configured = q->samples;
     s->samples = p->samples;
     s->warmup = p->warmup;
@@ -207,5 +223,9 @@ void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
     }
     sb_puts(&sb, "; share ");
     seconds(&sb, s->share_ms);
+    if (s->pilot_ms) {
+        sb_puts(&sb, ", pilot ");
+        seconds(&sb, s->pilot_ms);
+    }
     sb_puts(&sb, " of run_budget_s)");
 }

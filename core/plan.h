@@ -14,7 +14,10 @@
  *      always the first and the last, so the curve keeps its ends and its
  *      log spacing; samples then go back up as far as the share allows;
  *   4. then fewer columns (page counts, variants) the same way;
- *   5. else nothing fits: PLAN_NO_FIT (the experiment is ERROR, and says
+ *   5. then the last row alone (the most targets: where a shootdown costs
+ *      most and the orders differ most), then the first column alone (one
+ *      page);
+ *   6. else nothing fits: PLAN_NO_FIT (the experiment is ERROR, and says
  *      what even the floor needs).
  * The warm-up shrinks with the samples (same ratio), never below
  * PLAN_MIN_WARMUP. A share of 0 means no planning: everything as configured.
@@ -62,14 +65,21 @@ struct plan_request {
 
 struct plan {
     uint32_t samples, warmup;      /* per point */
-    uint32_t row_stride, col_stride; /* kept: every stride-th, and the last (plan_kept) */
+    uint32_t row_stride, col_stride; /* which are kept (plan_kept) */
     uint32_t rows, cols;           /* how many are kept */
     uint32_t reasons;              /* PLAN_* bits; 0: as configured */
     uint64_t estimate_ticks;       /* of this plan */
     uint64_t full_ticks;           /* of the configured grid at the configured samples */
 };
 
-/* True when index i of n survives a stride (every stride-th from 0, and the last). */
+/* Strides that keep one index only (step 5). */
+#define PLAN_LAST_ONLY UINT32_MAX
+#define PLAN_FIRST_ONLY (UINT32_MAX - 1)
+
+/*
+ * True when index i of n survives a stride: every stride-th from 0, and the
+ * last; PLAN_LAST_ONLY / PLAN_FIRST_ONLY keep the last / the first alone.
+ */
 bool plan_kept(uint32_t n, uint32_t stride, uint32_t i);
 uint32_t plan_kept_count(uint32_t n, uint32_t stride);
 /* The warm-up that goes with `samples` when `configured` samples had `warmup`. */
@@ -106,6 +116,7 @@ struct plan_summary {
     bool applied;               /* the experiment was planned */
     uint32_t reasons;
     uint64_t share_ms, estimate_ms, full_estimate_ms;
+    uint64_t pilot_ms;          /* spent timing the pilot, out of the share */
     uint32_t samples_configured, samples, warmup;
     uint32_t rows_configured, rows, cols_configured, cols;
     const char *rows_name, *cols_name;

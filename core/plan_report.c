@@ -15,6 +15,7 @@ void plan_write_json(struct json_writer *w, const struct plan_summary *s)
     jw_kv_u64(w, "share_ms", s->share_ms);
     jw_kv_u64(w, "estimate_ms", s->estimate_ms);
     jw_kv_u64(w, "full_estimate_ms", s->full_estimate_ms);
+    jw_kv_u64(w, "pilot_ms", s->pilot_ms);
     jw_kv_u64(w, "floor", PLAN_FLOOR);
     jw_kv_u64(w, "samples_configured", s->samples_configured);
     jw_kv_u64(w, "samples", s->samples);

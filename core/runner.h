@@ -53,7 +53,7 @@ struct runner {
     const struct experiment *current;
     struct experiment_record *rec;
     /* planning (core/runner_plan.c): what is left of run_budget_s, the plan in force */
-    uint64_t plan_left_ticks, plan_share_ticks;
+    uint64_t plan_left_ticks, plan_share_ticks, plan_started;
     uint32_t plan_weights_left, plan_weights_total;
     uint32_t plan_samples, plan_warmup; /* 0: none, the configuration's values */
 };

@@ -3,13 +3,14 @@
  * run_budget_s, the plan in force (runner_samples() and runner_warmup()
  * return its values), and what the record says about it.
  *
- * Shares go by weight: the shootdown grid and the IPI pair matrix, whose
- * work grows with the CPU count, get more than the small experiments.
+ * Shares go by weight: the shootdown experiments, where every sample
+ * interrupts up to every CPU, get more than the IPI ones.
  * Experiments that plan nothing (stale_detector_control: a fixed number of
  * rounds) have weight 0 but spend from the budget all the same, and what an
  * experiment leaves unspent goes to the ones after it.
  */
 #include "core/runner_plan.h"
+#include "arch/x86/cpu.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -17,8 +18,8 @@ static const struct {
     const char *id;
     uint32_t weight;
 } weights[] = {
-    { "ipi_roundtrip", 2 },   { "ipi_broadcast", 1 },   { "shootdown_seq_vs_conc", 3 },
-    { "shootdown_lazy", 2 },  { "pti_double_invalidation", 1 }, { "invlpgb_range", 1 },
+    { "ipi_roundtrip", 1 },  { "ipi_broadcast", 1 },           { "shootdown_seq_vs_conc", 4 },
+    { "shootdown_lazy", 3 }, { "pti_double_invalidation", 2 }, { "invlpgb_range", 2 },
 };
 
 uint32_t runner_plan_weight(const char *id)
@@ -43,6 +44,7 @@ void runner_plan_start(struct runner *r, const char *id)
     r->plan_samples = 0;
     r->plan_warmup = 0;
     r->plan_share_ticks = 0;
+    r->plan_started = tsc_now();
     if (r->run->cfg.run_budget_s && w)
         r->plan_share_ticks =
             plan_share(ms_to_ticks((uint64_t)r->run->cfg.run_budget_s * 1000), r->plan_left_ticks,
@@ -72,7 +74,12 @@ bool runner_plan(struct runner *r, struct experiment_record *rec, struct plan_re
                  struct plan *p)
 {
     char text[RECORD_REASON_LEN];
+    uint64_t pilot = tsc_now() - r->plan_started;
+    /* the pilot spent part of the share; half of it stays, whatever the pilot took */
     q->share_ticks = r->plan_share_ticks;
+    if (q->share_ticks)
+        q->share_ticks = pilot < q->share_ticks / 2 ? q->share_ticks - pilot
+                                                     : q->share_ticks - q->share_ticks / 2;
     q->samples = r->run->cfg.samples;
     q->warmup = r->run->cfg.warmup;
     q->floor = PLAN_FLOOR;
@@ -80,6 +87,8 @@ bool runner_plan(struct runner *r, struct experiment_record *rec, struct plan_re
     if (!q->share_ticks)
         return true; /* not planned: run_budget_s=0, or the experiment has no share */
     plan_summarize(q, p, ms_to_ticks(1), results_per_point, &rec->plan);
+    rec->plan.share_ms = ticks_to_ms(r->plan_share_ticks);
+    rec->plan.pilot_ms = ticks_to_ms(pilot);
     rec->plan.rows_name = rows_name;
     rec->plan.cols_name = cols_name;
     r->plan_samples = p->samples;

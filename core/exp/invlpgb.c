@@ -179,7 +179,7 @@ static bool sample_point(struct runner *r, struct ib_state *st, enum form form, 
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h): PLAN_PILOT_ITERS iterations of the
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of the
  * pages form, INVLPGB and IPI, of the fewest and of the most pages. A point
  * of `count` pages (2 MiB pages: their count; the pcid form: one page) is
  * taken to cost what the pages form costs there, linear in between. Only

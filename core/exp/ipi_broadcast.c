@@ -139,7 +139,7 @@ static uint64_t measure_point(struct runner *r, struct experiment_record *rec,
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h): PLAN_PILOT_ITERS timed warm-up
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
  * broadcasts to the fewest and to the most targets; the cost in between is
  * taken as linear in k. The shorthand point, measured after the largest
  * count, is taken to cost what the largest count does.

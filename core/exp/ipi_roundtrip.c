@@ -221,16 +221,22 @@ static enum wait_status run_pair(struct runner *r, struct rt_state *st, const st
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h): PLAN_PILOT_ITERS timed warm-up
- * round trips on the first pair, taken as the cost of every pair (the pairs
- * are not thinned: ipi_pairs already bounds them). Pilot failures are left
- * to the pair loop, which marks the CPU.
+ * The pilot (run_budget_s, core/plan.h): round trips on the first pair the
+ * BSP initiates and on the first an AP initiates (the BSP then waits on
+ * the AP, and under an emulator one more busy CPU shares the host's), each
+ * taken as the cost of every pair of its kind. The pairs are not thinned:
+ * ipi_pairs already bounds them.
  */
+struct rt_pilot {
+    const struct rt_state *st;
+    uint64_t iter[2], fixed[2]; /* [0]: the BSP initiates, [1]: an AP does */
+};
+
 static uint64_t rt_cost(const void *ctx, uint32_t row, uint32_t col)
 {
+    const struct rt_pilot *pl = ctx;
     (void)row;
-    (void)col;
-    return *(const uint64_t *)ctx;
+    return pl->iter[pl->st->pairs[col].initiator != 0];
 }
 
 struct rt_pilot_point {
@@ -253,18 +259,26 @@ static bool rt_plan(struct runner *r, struct experiment_record *rec, struct rt_s
 {
     struct plan_request q;
     struct plan pl;
-    uint64_t iter = 0;
+    struct rt_pilot pilot;
+    uint32_t kind, i;
     mem_zero(&q, sizeof(q));
-    if (r->plan_share_ticks && st->npairs) {
-        struct rt_pilot_point pp = { st, &st->pairs[0] };
-        if (!runner_pilot(r, rt_time, &pp, &iter, &q.point_ticks))
-            iter = q.point_ticks = 0; /* left to the pair loop, which marks the CPU */
+    mem_zero(&pilot, sizeof(pilot));
+    pilot.st = st;
+    for (kind = 0; kind < 2 && r->plan_share_ticks; kind++) {
+        for (i = 0; i < st->npairs && (st->pairs[i].initiator != 0) != kind; i++)
+            ;
+        if (i < st->npairs) {
+            struct rt_pilot_point pp = { st, &st->pairs[i] };
+            if (!runner_pilot(r, rt_time, &pp, &pilot.iter[kind], &pilot.fixed[kind]))
+                pilot.iter[kind] = pilot.fixed[kind] = 0; /* the pair loop marks the CPU */
+        }
     }
     /* no baseline_div: the baseline loop reads one line locally, no IPI */
+    q.point_ticks = pilot.fixed[0] > pilot.fixed[1] ? pilot.fixed[0] : pilot.fixed[1];
     q.nrows = 1;
     q.ncols = st->npairs;
     q.iter_ticks = rt_cost;
-    q.ctx = &iter;
+    q.ctx = &pilot;
     return runner_plan(r, rec, &q, NULL, "pairs", 1, &pl);
 }
 

@@ -128,7 +128,7 @@ static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, 
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h): PLAN_PILOT_ITERS iterations of a
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of a
  * sequential shootdown to every CPU without PTI, of the fewest and of the
  * most pages. Every point is taken to cost that (local ones less, so this
  * is an upper bound), linear in the pages, twice that under PTI (two

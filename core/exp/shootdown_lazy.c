@@ -149,7 +149,7 @@ static bool lz_targets(struct runner *r, struct lazy_state *st)
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h): PLAN_PILOT_ITERS timed warm-up
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
  * iterations of ipi_all with no lazy CPU and with the most; every policy
  * is taken to cost what ipi_all does (it interrupts the most CPUs), and the
  * cost as linear in the lazy count (each lazy CPU switches back).

@@ -48,7 +48,7 @@ struct point_job {
 };
 
 /*
- * The pilot (run_budget_s, core/plan.h): PLAN_PILOT_ITERS timed warm-up
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
  * iterations (one seq and one conc shootdown each) at the fewest targets and
  * one page, and at the most targets with the page counts that anchor the
  * cost: one page, the last count flushed page by page (the ceiling), the

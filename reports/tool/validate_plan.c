@@ -30,6 +30,7 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
         v[i] = -1;
         vc_int(c, p, ints[i], 0, LLONG_MAX, 0, &v[i]);
     }
+    vc_int(c, p, "pilot_ms", 0, LLONG_MAX, 0, NULL);
     vc_string(c, p, "rows_name", VF_NULLABLE);
     vc_string(c, p, "cols_name", VF_NULLABLE);
     vc_int(c, p, "rows_configured", 0, LLONG_MAX, 0, &rows_c);

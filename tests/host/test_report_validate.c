@@ -421,9 +421,9 @@ static void test_plan_checks(void **state)
 {
     json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *e = json_array_get(json_object_get(root, "experiments"), 0);
-    json_t *plan = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:s,s:i,s:i,s:n,s:i,s:i,s:i,s:i,s:i,"
-                             "s:[s],s:b,s:s}",
-                             "share_ms", 9000, "estimate_ms", 8000, "full_estimate_ms", 90000,
+    json_t *plan = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:s,s:i,s:i,s:n,s:i,s:i,s:i,s:i,"
+                             "s:i,s:[s],s:b,s:s}",
+                             "pilot_ms", 300, "share_ms", 9000, "estimate_ms", 8000, "full_estimate_ms", 90000,
                              "floor", 50, "samples_configured", 1000, "samples", 200, "warmup",
                              20, "rows_name", "pairs", "rows_configured", 1, "rows", 1,
                              "cols_name", "cols_configured", 2, "cols", 2, "points_planned", 2,
