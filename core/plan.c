@@ -131,18 +131,88 @@ static uint64_t part(uint64_t ticks, uint32_t weight, uint32_t total)
     return ticks * weight / total;
 }
 
-void plan_pilot_fit(uint64_t t_short, uint64_t t_long, uint64_t *per_iter, uint64_t *fixed)
+void plan_pilot_fit(uint64_t t_short, uint64_t t_long, uint32_t n_long, uint64_t *per_iter,
+                    uint64_t *fixed)
 {
-    const uint64_t extra = PLAN_PILOT_ITERS - PLAN_PILOT_SHORT;
-    uint64_t c;
-    if (t_long <= t_short) {
-        *per_iter = (t_long + PLAN_PILOT_ITERS - 1) / PLAN_PILOT_ITERS;
+    uint64_t extra, c;
+    if (n_long <= PLAN_PILOT_SHORT || t_long <= t_short) {
+        *per_iter = n_long ? (t_long + n_long - 1) / n_long : t_long;
         *fixed = 0;
         return;
     }
+    extra = n_long - PLAN_PILOT_SHORT;
     c = (t_long - t_short + extra - 1) / extra;
     *per_iter = c;
-    *fixed = t_long > c * PLAN_PILOT_ITERS ? t_long - c * PLAN_PILOT_ITERS : 0;
+    *fixed = t_long > c * n_long ? t_long - c * n_long : 0;
+}
+
+void plan_track_init(struct plan_track *t, const struct plan_request *q, const struct plan *p,
+                     uint64_t now, uint64_t deadline)
+{
+    uint64_t it = iterations(q, p->samples);
+    uint32_t r, c, n = 0;
+    t->npoints = 0;
+    t->samples = p->samples;
+    t->warmup = p->warmup;
+    t->configured = q->samples;
+    t->configured_warmup = q->warmup;
+    t->floor = q->floor < q->samples ? q->floor : q->samples;
+    t->done_base = 0;
+    t->t_base = now;
+    t->deadline = deadline;
+    t->scale_milli = 1000;
+    t->replans = 0;
+    for (r = 0; r < q->nrows; r++) {
+        if (!plan_kept(q->nrows, p->row_stride, r))
+            continue;
+        for (c = 0; c < q->ncols; c++) {
+            if (!plan_kept(q->ncols, p->col_stride, c))
+                continue;
+            if (n == PLAN_TRACK)
+                return; /* too many to follow */
+            t->est[n++] = q->point_ticks + it * q->iter_ticks(q->ctx, r, c);
+        }
+    }
+    t->npoints = n;
+}
+
+static uint64_t est_sum(const struct plan_track *t, uint32_t from, uint32_t to)
+{
+    uint64_t sum = 0;
+    uint32_t i;
+    for (i = from; i < to; i++)
+        sum += t->est[i] / 1000 * t->scale_milli;
+    return sum;
+}
+
+bool plan_track_adapt(struct plan_track *t, uint32_t done, uint64_t now)
+{
+    uint64_t expected, actual, pace_milli, rest, left;
+    uint32_t fewer;
+    if (!t->npoints || done <= t->done_base || done >= t->npoints || t->samples <= t->floor)
+        return false;
+    expected = est_sum(t, t->done_base, done);
+    actual = now - t->t_base;
+    if (expected == 0 || actual <= expected)
+        return false; /* on pace */
+    pace_milli = actual / expected >= UINT64_MAX / 1000000 ? UINT64_MAX / 1000000
+                                                           : actual * 1000 / expected;
+    rest = est_sum(t, done, t->npoints) / 1000 * pace_milli;
+    left = t->deadline > now ? t->deadline - now : 0;
+    if (rest <= left)
+        return false;
+    fewer = (uint32_t)((uint64_t)t->samples * (left / 1000) / (rest / 1000 ? rest / 1000 : 1));
+    if (fewer < t->floor)
+        fewer = t->floor;
+    if (fewer >= t->samples)
+        return false;
+    t->scale_milli = (uint32_t)((uint64_t)t->scale_milli * fewer / t->samples);
+    t->samples = fewer;
+    t->warmup = plan_warmup(t->configured_warmup, t->configured, fewer);
+    t->done_base = done;
+    t->t_base = now;
+    t->replans++;
+    return true;
 }
 
 uint64_t plan_share(uint64_t budget, uint64_t left, uint32_t weight, uint32_t weights_left,
@@ -169,6 +239,7 @@ void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t
 {
     uint64_t tpm = ticks_per_ms ? ticks_per_ms : 1;
     s->applied = true;
+    s->measured = true;
     s->reasons = p->reasons;
     s->share_ms = q->share_ticks / tpm;
     s->estimate_ms = p->estimate_ticks / tpm;
@@ -184,6 +255,8 @@ void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t
     s->points_planned = p->rows * p->cols * results_per_point;
     s->samples_planned = (uint64_t)s->points_planned * p->samples;
     s->samples_achieved = 0;
+    s->samples_min = p->samples;
+    s->replans = 0;
 }
 
 static void seconds(struct strbuf *sb, uint64_t ms)
@@ -201,7 +274,7 @@ void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
         return;
     }
     if (s->reasons & PLAN_NO_FIT)
-        sb_printf(&sb, "even the floor of %u samples does not fit: ", s->samples);
+        sb_printf(&sb, "even the floor of %u samples does not fit its share: ", s->samples);
     else if (!s->reasons)
         sb_puts(&sb, "as configured: ");
     else
@@ -209,6 +282,8 @@ void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
     sb_printf(&sb, "samples %u", s->samples_configured);
     if (s->samples != s->samples_configured)
         sb_printf(&sb, " -> %u", s->samples);
+    if (s->replans)
+        sb_printf(&sb, " -> %u while running (slower than the pilot)", s->samples_min);
     if (s->reasons & PLAN_FEWER_ROWS)
         sb_printf(&sb, ", %s %u -> %u", s->rows_name ? s->rows_name : "rows", s->rows_configured,
                   s->rows);

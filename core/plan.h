@@ -17,8 +17,10 @@
  *   5. then the last row alone (the most targets: where a shootdown costs
  *      most and the orders differ most), then the first column alone (one
  *      page);
- *   6. else nothing fits: PLAN_NO_FIT (the experiment is ERROR, and says
- *      what even the floor needs).
+ *   6. else nothing fits the share: PLAN_NO_FIT. The runner then measures
+ *      that smallest plan all the same when it fits the experiment's hard
+ *      stop (budget_s), and makes the experiment ERROR, measuring nothing,
+ *      only when even that does not (core/runner_plan.c).
  * The warm-up shrinks with the samples (same ratio), never below
  * PLAN_MIN_WARMUP. A share of 0 means no planning: everything as configured.
  *
@@ -34,14 +36,18 @@
 #define PLAN_FLOOR 50        /* fewest samples per point a reduced plan keeps */
 #define PLAN_MIN_WARMUP 10   /* fewest warm-up iterations a reduced plan keeps */
 /*
- * A pilot point runs twice: PLAN_PILOT_SHORT iterations, then
- * PLAN_PILOT_ITERS. The difference is the cost of the extra iterations,
- * free of what every point pays once (waking the targets, priming the
- * TLBs, posting to the initiator) and of the cold start the first run took
- * (an emulator translating code, caches filling): plan_pilot_fit().
+ * A pilot point runs PLAN_PILOT_SHORT iterations twice (the first run,
+ * cold, is dropped), then at least
+ * PLAN_PILOT_ITERS, four times more until the long run lasts long enough to
+ * average over what a short burst misses (a host that preempts an emulated
+ * CPU now and then: core/runner_plan.c), at most PLAN_PILOT_MAX. The
+ * difference is the cost of the extra iterations, free of what every point
+ * pays once (waking the targets, priming the TLBs, posting to the
+ * initiator): plan_pilot_fit().
  */
-#define PLAN_PILOT_SHORT 2
-#define PLAN_PILOT_ITERS 10
+#define PLAN_PILOT_SHORT 1
+#define PLAN_PILOT_ITERS 4 /* 287-target shootdowns under an emulator: 0.1 s each */
+#define PLAN_PILOT_MAX 2560
 
 /* Why a plan is smaller than the configured grid (bits). */
 #define PLAN_FEWER_SAMPLES (1u << 0)
@@ -93,7 +99,32 @@ void plan_make(const struct plan_request *q, struct plan *p);
  * long run no slower than the short one (noise) gives its mean per
  * iteration and no fixed part.
  */
-void plan_pilot_fit(uint64_t t_short, uint64_t t_long, uint64_t *per_iter, uint64_t *fixed);
+void plan_pilot_fit(uint64_t t_short, uint64_t t_long, uint32_t n_long, uint64_t *per_iter,
+                    uint64_t *fixed);
+
+/*
+ * Following a plan while it runs. A pilot can be wrong (an emulator whose
+ * host preempts it now and then, a machine that slows down): before each
+ * point the time spent so far is compared with the estimate of the points
+ * done, and when the rest, at that pace, would overrun the share, the
+ * samples of the remaining points go down (never below the floor). Points
+ * are counted in the order measured: rows outer, columns inner, kept only.
+ */
+#define PLAN_TRACK 512 /* points followed; a bigger grid is not re-planned */
+struct plan_track {
+    uint32_t npoints;          /* 0: not followed */
+    uint64_t est[PLAN_TRACK];  /* each point's estimate at the planned samples */
+    uint32_t samples, warmup;  /* in force now */
+    uint32_t configured, configured_warmup, floor;
+    uint32_t done_base;        /* points done when the pace was last set */
+    uint64_t t_base, deadline; /* then, and the end of the share */
+    uint32_t scale_milli;      /* samples now / samples planned, x1000 */
+    uint32_t replans;
+};
+void plan_track_init(struct plan_track *t, const struct plan_request *q, const struct plan *p,
+                     uint64_t now, uint64_t deadline);
+/* Before point `done` (0-based) at `now`: true when the samples were cut (t->samples). */
+bool plan_track_adapt(struct plan_track *t, uint32_t done, uint64_t now);
 
 /*
  * An experiment's share of the run budget: what is `left` of it in
@@ -114,6 +145,7 @@ uint32_t plan_power_series(uint32_t max, uint32_t *out, uint32_t cap);
  */
 struct plan_summary {
     bool applied;               /* the experiment was planned */
+    bool measured;              /* false: even the floor did not fit budget_s (ERROR) */
     uint32_t reasons;
     uint64_t share_ms, estimate_ms, full_estimate_ms;
     uint64_t pilot_ms;          /* spent timing the pilot, out of the share */
@@ -123,6 +155,8 @@ struct plan_summary {
     uint32_t points_planned;    /* result points the plan measures */
     uint64_t samples_planned;   /* points_planned x samples */
     uint64_t samples_achieved;  /* samples in the result points actually measured */
+    uint32_t samples_min;       /* the fewest a point got, after re-planning (plan_track) */
+    uint32_t replans;           /* how often the samples were cut while running */
 };
 void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t ticks_per_ms,
                     uint32_t results_per_point, struct plan_summary *s);

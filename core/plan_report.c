@@ -20,6 +20,8 @@ void plan_write_json(struct json_writer *w, const struct plan_summary *s)
     jw_kv_u64(w, "samples_configured", s->samples_configured);
     jw_kv_u64(w, "samples", s->samples);
     jw_kv_u64(w, "warmup", s->warmup);
+    jw_kv_u64(w, "samples_min", s->samples_min);
+    jw_kv_u64(w, "replans", s->replans);
     jw_kv_str(w, "rows_name", s->rows_name);
     jw_kv_u64(w, "rows_configured", s->rows_configured);
     jw_kv_u64(w, "rows", s->rows);
@@ -39,6 +41,7 @@ void plan_write_json(struct json_writer *w, const struct plan_summary *s)
         jw_str(w, "cols");
     jw_array_end(w);
     jw_kv_bool(w, "fits", !(s->reasons & PLAN_NO_FIT));
+    jw_kv_bool(w, "measured", s->measured);
     jw_kv_str(w, "reason", text);
     jw_object_end(w);
 }

@@ -49,6 +49,7 @@ void runner_progress(struct runner *r, uint64_t done, uint64_t total)
     uint64_t now = tsc_now();
     char bar[41];
     uint32_t i, filled;
+    runner_plan_follow(r, done); /* the plan, against the time spent so far */
     if (!r->run->cfg.progress || total == 0 || now - r->last_progress < ms_to_ticks(1000))
         return;
     r->last_progress = now;

@@ -12,6 +12,7 @@
 #ifndef TLBSCOPE_CORE_RUNNER_H
 #define TLBSCOPE_CORE_RUNNER_H
 
+#include "core/plan.h"
 #include "core/record.h"
 #include "core/run.h"
 #include "core/smp.h"
@@ -56,6 +57,7 @@ struct runner {
     uint64_t plan_left_ticks, plan_share_ticks, plan_started;
     uint32_t plan_weights_left, plan_weights_total;
     uint32_t plan_samples, plan_warmup; /* 0: none, the configuration's values */
+    struct plan_track plan_track;       /* the plan followed while it runs */
 };
 
 extern const struct experiment *const experiment_table[];

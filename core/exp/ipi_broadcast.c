@@ -216,7 +216,7 @@ static bool all_usable(struct runner *r)
 static void bc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct bc_state *st = state;
-    uint32_t c;
+    uint32_t c, done = 0;
     if (!bc_plan(r, rec, st))
         return;
     for (c = 0; c < st->ncounts; c++) {
@@ -225,7 +225,7 @@ static void bc_run(struct runner *r, struct experiment_record *rec, void *state)
             continue;
         if (!runner_budget_ok(r))
             break;
-        runner_progress(r, c, st->ncounts + 1);
+        runner_progress(r, done++, st->plan.rows + 1);
         /* CPUs lost on the way are dropped from the order; k shrinks with them */
         for (i = 0; i < st->norder; i++)
             if (smp_usable(r->smp, st->order[i]))

@@ -291,7 +291,6 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
 
     if (!rt_plan(r, rec, st))
         return;
-    samples = runner_samples(r);
 
     for (k = 0; k < st->npairs; k++) {
         struct pair *p = &st->pairs[k];
@@ -309,6 +308,7 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
             continue;
         }
         runner_progress(r, k, st->npairs);
+        samples = runner_samples(r); /* the plan may have cut them (runner_plan_follow()) */
         w = run_pair(r, st, p, runner_warmup(r), samples, &a, &result);
         if (w != WAIT_OK || result != 0) {
             if (result != 0)

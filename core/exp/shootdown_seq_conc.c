@@ -316,13 +316,12 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
     uint32_t planned = st->ncounts * st->npages * 2;
     if (!sc_plan(r, rec, st))
         goto out;
-    samples = runner_samples(r);
     planned = st->plan.rows * st->plan.cols * 2;
     for (c = 0; c < st->ncounts; c++) {
         if (!plan_kept(st->ncounts, st->plan.row_stride, c))
             continue;
         for (p = 0; p < st->npages; p++) {
-            struct point_job job = { st, st->pages[p], samples, runner_warmup(r), st->nbase, 0 };
+            struct point_job job = { st, st->pages[p], 0, 0, 0, 0 };
             struct stats seq, conc;
             struct result_point *sum;
             uint64_t setup, ticks;
@@ -332,6 +331,10 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
             if (!runner_budget_ok(r))
                 goto out;
             runner_progress(r, done++, st->plan.rows * st->plan.cols);
+            /* the plan may have cut the samples (runner_plan_follow()) */
+            samples = job.samples = runner_samples(r);
+            job.warmup = runner_warmup(r);
+            st->nbase = job.nbase = samples / 4 ? samples / 4 : 1;
             if (!sc_point(r, rec, st, st->counts[c], &job, &setup, &ticks)) {
                 if (st->ts.n == 0)
                     goto out;

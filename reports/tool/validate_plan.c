@@ -22,7 +22,8 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
                                         "points_planned", NULL };
     enum { FLOOR = 3, CONF = 4, SAMPLES = 5 };
     long long rows = -1, rows_c = -1, cols = -1, cols_c = -1, planned = -1, achieved = -1;
-    bool fits = true;
+    long long smin = -1;
+    bool fits = true, measured = true;
     const json_t *reduced, *p = vc_enter(c, e, "plan", VF_OPTIONAL | VF_NULLABLE, &mark);
     if (!p)
         return;
@@ -31,6 +32,12 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
         vc_int(c, p, ints[i], 0, LLONG_MAX, 0, &v[i]);
     }
     vc_int(c, p, "pilot_ms", 0, LLONG_MAX, 0, NULL);
+    vc_int(c, p, "replans", 0, LLONG_MAX, 0, NULL);
+    if (vc_int(c, p, "samples_min", 0, LLONG_MAX, 0, &smin))
+        le(c, "samples_min", smin, "samples", v[SAMPLES]);
+    if (smin >= 0 && v[FLOOR] >= 0 && v[CONF] >= 0 &&
+        smin < (v[FLOOR] < v[CONF] ? v[FLOOR] : v[CONF]))
+        vc_error(c, "samples_min", "%lld is below the floor (%lld)", smin, v[FLOOR]);
     vc_string(c, p, "rows_name", VF_NULLABLE);
     vc_string(c, p, "cols_name", VF_NULLABLE);
     vc_int(c, p, "rows_configured", 0, LLONG_MAX, 0, &rows_c);
@@ -40,6 +47,7 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
     vc_int(c, p, "samples_planned", 0, LLONG_MAX, 0, &planned);
     vc_int(c, p, "samples_achieved", 0, LLONG_MAX, 0, &achieved);
     vc_bool(c, p, "fits", 0, &fits);
+    vc_bool(c, p, "measured", 0, &measured);
     vc_string(c, p, "reason", 0);
     le(c, "samples", v[SAMPLES], "samples_configured", v[CONF]);
     if (v[SAMPLES] >= 0 && v[FLOOR] >= 0 && v[CONF] >= 0 &&
@@ -48,8 +56,10 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
     le(c, "rows", rows, "rows_configured", rows_c);
     le(c, "cols", cols, "cols_configured", cols_c);
     le(c, "samples_achieved", achieved, "samples_planned", planned);
-    if (!fits && status != 2)
-        vc_error(c, "fits", "is false, but the experiment's status is not ERROR");
+    if (!measured && status != 2) /* 2: ERROR in vocab_results */
+        vc_error(c, "measured", "is false, but the experiment's status is not ERROR");
+    if (!measured && fits)
+        vc_error(c, "measured", "is false, but the plan fits its share");
     reduced = vc_member(c, p, "reduced", VT_ARRAY, 0);
     m = jpath_push_key(&c->path, "reduced");
     for (i = 0; reduced && i < json_array_size(reduced); i++) {

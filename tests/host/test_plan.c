@@ -190,7 +190,7 @@ static void test_no_fit_only_below_the_floor(void **state)
         plan_summarize(&q, &p, 1000, 2, &s);
         s.rows_name = "target counts";
         plan_describe(&s, text, sizeof(text));
-        assert_non_null(strstr(text, "even the floor of 20 samples does not fit"));
+        assert_non_null(strstr(text, "even the floor of 20 samples does not fit its share"));
         assert_int_equal(s.points_planned, 10 * 9 * 2);
     }
 }
@@ -223,6 +223,66 @@ static void test_the_report_says_what_was_reduced(void **state)
     plan_summarize(&q, &p, 1000000, 2, &s);
     plan_describe(&s, text, sizeof(text));
     assert_non_null(strstr(text, "as configured: samples 1000 (estimated"));
+}
+
+/* The pilot: the extra iterations of the long run, free of the fixed part. */
+static void test_pilot_fit(void **state)
+{
+    uint64_t c, fixed;
+    (void)state;
+    assert_int_equal(PLAN_PILOT_SHORT, 1);
+    /* PLAN_PILOT_SHORT (1) iteration: 1000 fixed + 100; 10: 1000 + 10 x 100 */
+    plan_pilot_fit(1100, 2000, 10, &c, &fixed);
+    assert_int_equal(c, 100);
+    assert_int_equal(fixed, 1000);
+    plan_pilot_fit(1100, 26600, 256, &c, &fixed); /* a longer run: the same fit */
+    assert_int_equal(c, 100);
+    assert_int_equal(fixed, 1000);
+    /* noise: a long run no slower than the short one gives its mean, no fixed part */
+    plan_pilot_fit(3000, 2000, 10, &c, &fixed);
+    assert_int_equal(c, 200);
+    assert_int_equal(fixed, 0);
+}
+
+/* Following the plan: a run slower than its estimate cuts the samples of the points left. */
+static void test_a_slow_run_is_replanned(void **state)
+{
+    struct grid_cost g = { 1000, 0, 0 };
+    struct plan_request q = request(&g, 0, 4, 5);
+    struct plan p;
+    struct plan_track t;
+    uint64_t per_point, share;
+    uint32_t before;
+    (void)state;
+    q.point_ticks = 0;
+    q.share_ticks = share = plan_estimate(&q, 400, 1, 1);
+    plan_make(&q, &p);
+    assert_int_equal(p.samples, 400);
+    per_point = plan_estimate(&q, 400, 1, 1) / 20;
+    plan_track_init(&t, &q, &p, 0, share);
+    assert_int_equal(t.npoints, 20);
+    /* on pace: nothing changes */
+    assert_false(plan_track_adapt(&t, 5, 5 * per_point));
+    assert_int_equal(t.samples, 400);
+    /* 10 points took 15 points' time: the rest, at that pace, would overrun the share: cut */
+    assert_true(plan_track_adapt(&t, 10, 15 * per_point));
+    assert_true(t.samples < 400 && t.samples >= PLAN_FLOOR);
+    assert_int_equal(t.replans, 1);
+    assert_true(t.warmup < 100);
+    /* the rest at the new samples and a little under that pace fits what is left */
+    before = t.samples;
+    assert_false(plan_track_adapt(&t, 11, 15 * per_point + 3 * per_point * before / 800 * 9 / 10));
+    /* never below the floor, however late */
+    assert_true(plan_track_adapt(&t, 12, share * 10) || t.samples == PLAN_FLOOR);
+    assert_int_equal(t.samples, PLAN_FLOOR);
+    assert_false(plan_track_adapt(&t, 13, share * 20));
+    assert_int_equal(t.samples, PLAN_FLOOR);
+    /* without a plan, nothing is followed */
+    q.share_ticks = 0;
+    plan_make(&q, &p);
+    plan_track_init(&t, &q, &p, 0, 0);
+    assert_int_equal(t.npoints, 20);
+    assert_false(plan_track_adapt(&t, 1, 1));
 }
 
 /* Shares: by weight of what is left, never below half the weight's part of the budget. */
@@ -304,6 +364,8 @@ int main(void)
         cmocka_unit_test(test_no_fit_only_below_the_floor),
         cmocka_unit_test(test_the_report_says_what_was_reduced),
         cmocka_unit_test(test_budget_split),
+        cmocka_unit_test(test_pilot_fit),
+        cmocka_unit_test(test_a_slow_run_is_replanned),
         cmocka_unit_test(test_work_grows_as_n_log_n),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
