@@ -22,6 +22,9 @@
  *
  * Verification: every target and every lazy CPU after its catch-up reads
  * the page; an old signature is FAILURE.
+ *
+ * Planned (run_budget_s, core/plan.h): fewer samples, then fewer lazy counts
+ * (ends kept, then the most alone); the four policies are always measured.
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"

@@ -16,6 +16,10 @@
  *
  * Verification: after each ack every target, and the initiator, reads the p
  * pages; an old signature is a stale TLB entry: FAILURE, with CPU and VA.
+ *
+ * Planned (run_budget_s, core/plan.h): a pilot at the grid's corners, then
+ * fewer samples, then every 2nd, 4th... target and page count (ends kept),
+ * then the most targets and one page alone; the record's plan says which.
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
