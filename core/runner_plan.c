@@ -124,14 +124,18 @@ bool runner_pilot(struct runner *r, pilot_run run, void *ctx, uint64_t *per_iter
                   uint64_t *per_point)
 {
     /*
-     * The long run lasts at least 1/64 of the share (and 20 ms): 10 round
-     * trips on an emulator looked 8 times cheaper than the 100 000 after
-     * them, which met the host's preemptions (QEMU TCG, 288 CPUs, 2 cores).
+     * The long run lasts 1/256 of the share, 5 to 50 ms: 10 round trips on
+     * an emulator looked 8 times cheaper than the 100 000 after them, which
+     * met the host's preemptions (QEMU TCG, 288 CPUs, 2 cores). Longer
+     * would cost a small machine more than its points (and the plan is
+     * followed while it runs: runner_plan_follow()).
      */
-    uint64_t t_short, t_long, least = r->plan_share_ticks / 64;
+    uint64_t t_short, t_long, least = r->plan_share_ticks / 256;
     uint32_t n = PLAN_PILOT_ITERS;
-    if (least < ms_to_ticks(20))
-        least = ms_to_ticks(20);
+    if (least < ms_to_ticks(5))
+        least = ms_to_ticks(5);
+    if (least > ms_to_ticks(50))
+        least = ms_to_ticks(50);
     /* the first short run takes the cold start (an emulator translating code) and is dropped */
     if (!run(r, ctx, PLAN_PILOT_SHORT, &t_short) || !run(r, ctx, PLAN_PILOT_SHORT, &t_short))
         return false;
