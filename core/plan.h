@@ -95,9 +95,9 @@ uint64_t plan_estimate(const struct plan_request *q, uint32_t samples, uint32_t 
                        uint32_t col_stride);
 void plan_make(const struct plan_request *q, struct plan *p);
 /*
- * Ticks per iteration and per point from the two runs of a pilot point. A
- * long run no slower than the short one (noise) gives its mean per
- * iteration and no fixed part.
+ * Ticks per iteration and per point from the two runs of a pilot point,
+ * never less than half the long run's mean per iteration. A long run no
+ * slower than the short one (noise) gives its mean and no fixed part.
  */
 void plan_pilot_fit(uint64_t t_short, uint64_t t_long, uint32_t n_long, uint64_t *per_iter,
                     uint64_t *fixed);

@@ -238,6 +238,9 @@ static void test_pilot_fit(void **state)
     plan_pilot_fit(1100, 26600, 256, &c, &fixed); /* a longer run: the same fit */
     assert_int_equal(c, 100);
     assert_int_equal(fixed, 1000);
+    /* noise: a short run almost as slow as the long one: half the long run's mean at least */
+    plan_pilot_fit(1900, 2000, 10, &c, &fixed);
+    assert_int_equal(c, 100);
     /* noise: a long run no slower than the short one gives its mean, no fixed part */
     plan_pilot_fit(3000, 2000, 10, &c, &fixed);
     assert_int_equal(c, 200);
