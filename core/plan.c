@@ -169,6 +169,8 @@ void plan_track_init(struct plan_track *t, const struct plan_request *q, const s
     t->deadline = deadline;
     t->scale_milli = 1000;
     t->replans = 0;
+    if (!q->share_ticks)
+        return; /* not planned: nothing to follow */
     for (r = 0; r < q->nrows; r++) {
         if (!plan_kept(q->nrows, p->row_stride, r))
             continue;
@@ -194,28 +196,39 @@ static uint64_t est_sum(const struct plan_track *t, uint32_t from, uint32_t to)
 
 bool plan_track_adapt(struct plan_track *t, uint32_t done, uint64_t now)
 {
-    uint64_t expected, actual, pace_milli, rest, left;
-    uint32_t fewer;
-    if (!t->npoints || done <= t->done_base || done >= t->npoints || t->samples <= t->floor)
+    uint64_t expected, actual, pace_milli, rest, left, want;
+    if (!t->npoints || done <= t->done_base || done >= t->npoints)
         return false;
     expected = est_sum(t, t->done_base, done);
     actual = now - t->t_base;
-    if (expected == 0 || actual <= expected)
-        return false; /* on pace */
+    if (expected == 0)
+        return false;
     pace_milli = actual / expected >= UINT64_MAX / 1000000 ? UINT64_MAX / 1000000
                                                            : actual * 1000 / expected;
+    if (pace_milli == 0)
+        pace_milli = 1;
     rest = est_sum(t, done, t->npoints) / 1000 * pace_milli;
     left = t->deadline > now ? t->deadline - now : 0;
-    if (rest <= left)
-        return false;
-    fewer = (uint32_t)((uint64_t)t->samples * (left / 1000) / (rest / 1000 ? rest / 1000 : 1));
-    if (fewer < t->floor)
-        fewer = t->floor;
-    if (fewer >= t->samples)
-        return false;
-    t->scale_milli = (uint32_t)((uint64_t)t->scale_milli * fewer / t->samples);
-    t->samples = fewer;
-    t->warmup = plan_warmup(t->configured_warmup, t->configured, fewer);
+    want = (uint64_t)t->samples * (left / 1000) / (rest / 1000 ? rest / 1000 : 1);
+    if (rest > left) {
+        /* behind: fewer samples for the rest, never below the floor */
+        if (want < t->floor)
+            want = t->floor;
+        if (want >= t->samples)
+            return false;
+    } else {
+        /*
+         * ahead (the pilot overestimated): more samples, up to the configured
+         * count, once two points agree and it is worth a quarter more
+         */
+        if (want > t->configured)
+            want = t->configured;
+        if (done - t->done_base < 2 || want < (uint64_t)t->samples + t->samples / 4)
+            return false;
+    }
+    t->scale_milli = (uint32_t)((uint64_t)t->scale_milli * want / t->samples);
+    t->samples = (uint32_t)want;
+    t->warmup = plan_warmup(t->configured_warmup, t->configured, t->samples);
     t->done_base = done;
     t->t_base = now;
     t->replans++;
@@ -262,7 +275,7 @@ void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t
     s->points_planned = p->rows * p->cols * results_per_point;
     s->samples_planned = (uint64_t)s->points_planned * p->samples;
     s->samples_achieved = 0;
-    s->samples_min = p->samples;
+    s->samples_min = s->samples_max = p->samples;
     s->replans = 0;
 }
 
@@ -281,7 +294,7 @@ void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
         return;
     }
     if (s->reasons & PLAN_NO_FIT)
-        sb_printf(&sb, "even the floor of %u samples does not fit its share: ", s->samples);
+        sb_puts(&sb, "over its share even at the floor: ");
     else if (!s->reasons)
         sb_puts(&sb, "as configured: ");
     else
@@ -290,7 +303,8 @@ void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
     if (s->samples != s->samples_configured)
         sb_printf(&sb, " -> %u", s->samples);
     if (s->replans)
-        sb_printf(&sb, " -> %u while running (slower than the pilot)", s->samples_min);
+        sb_printf(&sb, ", re-planned %u times while running (%u to %u a point)", s->replans,
+                  s->samples_min, s->samples_max);
     if (s->reasons & PLAN_FEWER_ROWS)
         sb_printf(&sb, ", %s %u -> %u", s->rows_name ? s->rows_name : "rows", s->rows_configured,
                   s->rows);
@@ -300,14 +314,14 @@ void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
     sb_puts(&sb, " (estimated ");
     seconds(&sb, s->estimate_ms);
     if (s->reasons) {
-        sb_puts(&sb, "; as configured ");
+        sb_puts(&sb, ", as configured ");
         seconds(&sb, s->full_estimate_ms);
     }
-    sb_puts(&sb, "; share ");
+    sb_puts(&sb, ", share ");
     seconds(&sb, s->share_ms);
     if (s->pilot_ms) {
         sb_puts(&sb, ", pilot ");
         seconds(&sb, s->pilot_ms);
     }
-    sb_puts(&sb, " of run_budget_s)");
+    sb_putc(&sb, ')');
 }

@@ -107,8 +107,10 @@ void plan_pilot_fit(uint64_t t_short, uint64_t t_long, uint32_t n_long, uint64_t
  * host preempts it now and then, a machine that slows down): before each
  * point the time spent so far is compared with the estimate of the points
  * done, and when the rest, at that pace, would overrun the share, the
- * samples of the remaining points go down (never below the floor). Points
- * are counted in the order measured: rows outer, columns inner, kept only.
+ * samples of the remaining points go down (never below the floor); when it
+ * would leave a quarter or more of the share unused, they go back up
+ * (never above the configured count). Points are counted in the order
+ * measured: rows outer, columns inner, kept only.
  */
 #define PLAN_TRACK 512 /* points followed; a bigger grid is not re-planned */
 struct plan_track {
@@ -123,7 +125,7 @@ struct plan_track {
 };
 void plan_track_init(struct plan_track *t, const struct plan_request *q, const struct plan *p,
                      uint64_t now, uint64_t deadline);
-/* Before point `done` (0-based) at `now`: true when the samples were cut (t->samples). */
+/* Before point `done` (0-based) at `now`: true when the samples changed (t->samples). */
 bool plan_track_adapt(struct plan_track *t, uint32_t done, uint64_t now);
 
 /*
@@ -155,7 +157,7 @@ struct plan_summary {
     uint32_t points_planned;    /* result points the plan measures */
     uint64_t samples_planned;   /* points_planned x samples */
     uint64_t samples_achieved;  /* samples in the result points actually measured */
-    uint32_t samples_min;       /* the fewest a point got, after re-planning (plan_track) */
+    uint32_t samples_min, samples_max; /* the fewest / most a point got (plan_track) */
     uint32_t replans;           /* how often the samples were cut while running */
 };
 void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t ticks_per_ms,

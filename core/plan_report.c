@@ -21,6 +21,7 @@ void plan_write_json(struct json_writer *w, const struct plan_summary *s)
     jw_kv_u64(w, "samples", s->samples);
     jw_kv_u64(w, "warmup", s->warmup);
     jw_kv_u64(w, "samples_min", s->samples_min);
+    jw_kv_u64(w, "samples_max", s->samples_max);
     jw_kv_u64(w, "replans", s->replans);
     jw_kv_str(w, "rows_name", s->rows_name);
     jw_kv_u64(w, "rows_configured", s->rows_configured);

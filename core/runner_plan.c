@@ -111,8 +111,7 @@ bool runner_plan(struct runner *r, struct experiment_record *rec, struct plan_re
             return false;
         }
         r->plan_track.npoints = 0; /* at the floor already: nothing left to cut */
-        record_note(rec, "plan %s; measured at the floor within budget_s=%u", text,
-                    r->run->cfg.budget_s);
+        record_note(rec, "plan %s; measured, within budget_s=%u", text, r->run->cfg.budget_s);
         return true;
     }
     if (p->reasons)
@@ -170,6 +169,9 @@ void runner_plan_follow(struct runner *r, uint64_t done)
         return;
     r->plan_samples = r->plan_track.samples;
     r->plan_warmup = r->plan_track.warmup;
-    s->samples_min = r->plan_track.samples;
+    if (r->plan_track.samples < s->samples_min)
+        s->samples_min = r->plan_track.samples;
+    if (r->plan_track.samples > s->samples_max)
+        s->samples_max = r->plan_track.samples;
     s->replans = r->plan_track.replans;
 }

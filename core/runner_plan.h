@@ -45,7 +45,7 @@ bool runner_pilot(struct runner *r, pilot_run run, void *ctx, uint64_t *per_iter
 void runner_pilot_begin(struct runner *r, uint32_t iterations);
 void runner_pilot_end(struct runner *r);
 
-/* Before point `done` (runner_progress()): cuts the samples when the run is behind its plan. */
+/* Before point `done` (runner_progress()): re-plans the samples when off the plan's pace. */
 void runner_plan_follow(struct runner *r, uint64_t done);
 
 #endif

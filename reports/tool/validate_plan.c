@@ -20,9 +20,9 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
     static const char *const ints[] = { "share_ms", "estimate_ms", "full_estimate_ms", "floor",
                                         "samples_configured", "samples", "warmup",
                                         "points_planned", NULL };
-    enum { FLOOR = 3, CONF = 4, SAMPLES = 5 };
+    enum { FLOOR = 3, CONF = 4, SAMPLES = 5, POINTS = 7 };
     long long rows = -1, rows_c = -1, cols = -1, cols_c = -1, planned = -1, achieved = -1;
-    long long smin = -1;
+    long long smin = -1, smax = -1;
     bool fits = true, measured = true;
     const json_t *reduced, *p = vc_enter(c, e, "plan", VF_OPTIONAL | VF_NULLABLE, &mark);
     if (!p)
@@ -35,6 +35,10 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
     vc_int(c, p, "replans", 0, LLONG_MAX, 0, NULL);
     if (vc_int(c, p, "samples_min", 0, LLONG_MAX, 0, &smin))
         le(c, "samples_min", smin, "samples", v[SAMPLES]);
+    if (vc_int(c, p, "samples_max", 0, LLONG_MAX, 0, &smax)) {
+        le(c, "samples", v[SAMPLES], "samples_max", smax);
+        le(c, "samples_max", smax, "samples_configured", v[CONF]);
+    }
     if (smin >= 0 && v[FLOOR] >= 0 && v[CONF] >= 0 &&
         smin < (v[FLOOR] < v[CONF] ? v[FLOOR] : v[CONF]))
         vc_error(c, "samples_min", "%lld is below the floor (%lld)", smin, v[FLOOR]);
@@ -55,7 +59,10 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
         vc_error(c, "samples", "%lld is below the floor (%lld)", v[SAMPLES], v[FLOOR]);
     le(c, "rows", rows, "rows_configured", rows_c);
     le(c, "cols", cols, "cols_configured", cols_c);
-    le(c, "samples_achieved", achieved, "samples_planned", planned);
+    /* re-planning may have given some points more than planned, up to samples_max */
+    if (achieved >= 0 && smax >= 0 && v[POINTS] >= 0 && achieved > v[POINTS] * smax)
+        vc_error(c, "samples_achieved", "%lld is more than points_planned x samples_max (%lld)",
+                 achieved, v[POINTS] * smax);
     if (!measured && status != 2) /* 2: ERROR in vocab_results */
         vc_error(c, "measured", "is false, but the experiment's status is not ERROR");
     if (!measured && fits)

@@ -190,7 +190,7 @@ static void test_no_fit_only_below_the_floor(void **state)
         plan_summarize(&q, &p, 1000, 2, &s);
         s.rows_name = "target counts";
         plan_describe(&s, text, sizeof(text));
-        assert_non_null(strstr(text, "even the floor of 20 samples does not fit its share"));
+        assert_non_null(strstr(text, "over its share even at the floor: samples 20 ("));
         assert_int_equal(s.points_planned, 10 * 9 * 2);
     }
 }
@@ -213,7 +213,7 @@ static void test_the_report_says_what_was_reduced(void **state)
     assert_non_null(strstr(text, "reduced: samples 1000 -> "));
     assert_non_null(strstr(text, ", target counts 10 -> 4"));
     assert_null(strstr(text, "page counts"));
-    assert_non_null(strstr(text, "share "));
+    assert_non_null(strstr(text, ", share "));
     assert_int_equal(s.points_planned, 4 * 9 * 2);
     assert_int_equal(s.samples_planned, (uint64_t)4 * 9 * 2 * p.samples);
     assert_int_equal(s.share_ms, q.share_ticks / 1000000);
@@ -284,8 +284,34 @@ static void test_a_slow_run_is_replanned(void **state)
     q.share_ticks = 0;
     plan_make(&q, &p);
     plan_track_init(&t, &q, &p, 0, 0);
-    assert_int_equal(t.npoints, 20);
-    assert_false(plan_track_adapt(&t, 1, 1));
+    assert_int_equal(t.npoints, 0);
+    assert_false(plan_track_adapt(&t, 1, share * 100));
+}
+
+/* A pilot that overestimated: the points left get more samples, up to the configured count. */
+static void test_a_fast_run_gets_its_samples_back(void **state)
+{
+    struct grid_cost g = { 1000, 0, 0 };
+    struct plan_request q = request(&g, 0, 4, 5);
+    struct plan p;
+    struct plan_track t;
+    uint64_t per_point, share;
+    (void)state;
+    q.point_ticks = 0;
+    q.share_ticks = share = plan_estimate(&q, 400, 1, 1);
+    plan_make(&q, &p);
+    per_point = share / 20;
+    plan_track_init(&t, &q, &p, 0, share);
+    /* one point, at a tenth of its estimate: not enough to go by */
+    assert_false(plan_track_adapt(&t, 1, per_point / 10));
+    /* two points at a tenth: up, but never above the configured 1000 */
+    assert_true(plan_track_adapt(&t, 2, per_point / 5));
+    assert_int_equal(t.samples, 1000);
+    assert_int_equal(t.warmup, 100);
+    /* slightly ahead: not worth a change */
+    plan_track_init(&t, &q, &p, 0, share);
+    assert_false(plan_track_adapt(&t, 4, 4 * per_point * 9 / 10));
+    assert_int_equal(t.samples, 400);
 }
 
 /* Shares: by weight of what is left, never below half the weight's part of the budget. */
@@ -369,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_budget_split),
         cmocka_unit_test(test_pilot_fit),
         cmocka_unit_test(test_a_slow_run_is_replanned),
+        cmocka_unit_test(test_a_fast_run_gets_its_samples_back),
         cmocka_unit_test(test_work_grows_as_n_log_n),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

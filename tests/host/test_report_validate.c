@@ -421,9 +421,9 @@ static void test_plan_checks(void **state)
 {
     json_t *root = fixture_document("qemu-tcg-smp2-all.json");
     json_t *e = json_array_get(json_object_get(root, "experiments"), 0);
-    json_t *plan = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:s,s:i,s:i,s:n,s:i,s:i,s:i,s:i,"
+    json_t *plan = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:s,s:i,s:i,s:n,s:i,s:i,s:i,s:i,"
                              "s:i,s:[s],s:b,s:b,s:s}",
-                             "pilot_ms", 300, "samples_min", 150, "replans", 1, "share_ms", 9000, "estimate_ms", 8000, "full_estimate_ms", 90000,
+                             "pilot_ms", 300, "samples_min", 150, "samples_max", 200, "replans", 1, "share_ms", 9000, "estimate_ms", 8000, "full_estimate_ms", 90000,
                              "floor", 50, "samples_configured", 1000, "samples", 200, "warmup",
                              20, "rows_name", "pairs", "rows_configured", 1, "rows", 1,
                              "cols_name", "cols_configured", 2, "cols", 2, "points_planned", 2,
@@ -444,8 +444,11 @@ static void test_plan_checks(void **state)
     json_object_set_new(plan, "samples_min", json_integer(201));
     expect_error(root, "experiments[0].plan.samples_min", "more than samples");
     json_object_set_new(plan, "samples_min", json_integer(150));
+    json_object_set_new(plan, "samples_max", json_integer(1001));
+    expect_error(root, "experiments[0].plan.samples_max", "more than samples_configured");
+    json_object_set_new(plan, "samples_max", json_integer(200));
     json_object_set_new(plan, "samples_achieved", json_integer(401));
-    expect_error(root, "experiments[0].plan.samples_achieved", "more than samples_planned");
+    expect_error(root, "experiments[0].plan.samples_achieved", "more than points_planned x samples_max");
     json_object_set_new(plan, "samples_achieved", json_integer(400));
     json_object_set_new(plan, "measured", json_false());
     expect_error(root, "experiments[0].plan.measured", "plan fits its share");
