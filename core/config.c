@@ -32,7 +32,7 @@ static const struct key_spec keys[] = {
       "how waiting CPUs wait: spin (busy, like CPUs running the mm), halt; auto = spin on "
       "hardware, halt under a hypervisor" },
     { "apic", K_ENUM, 0, 0, apic_choices, OFF(apic), "auto",
-      "APIC mode for the measurements (auto keeps the firmware's; restored at exit)" },
+      "APIC mode for the measurements (auto: x2APIC when the CPU has it, as Linux; restored at exit)" },
     { "profile", K_ENUM, 0, 0, profile_choices, OFF(profile), "default",
       "sample counts and budgets: quick (tests), default, full" },
     { "samples", K_UINT, 10, 1000000, NULL, OFF(samples), "by profile (1000)",

@@ -52,10 +52,21 @@ static void cell_time(struct strbuf *sb, const struct run *r, const struct stats
         return;
     }
     ns = ticks_to_ns(which, r->tsc_hz);
-    if (ns >= 10000000)
-        sb_printf(sb, " %6llu ms", (unsigned long long)(ns / 1000000));
+    /*
+     * Rounded to the nearest shown digit, never truncated: 34,902 ns is
+     * "34.9 us", not "34 us". Integer arithmetic (no floating point in the
+     * app); one decimal below 100 of a unit, none above.
+     */
+    if (ns >= 99950000)
+        sb_printf(sb, " %6llu ms", (unsigned long long)((ns + 500000) / 1000000));
+    else if (ns >= 9999500)
+        sb_printf(sb, " %4llu.%llu ms", (unsigned long long)((ns + 50000) / 1000000),
+                  (unsigned long long)((ns + 50000) / 100000 % 10));
+    else if (ns >= 99950)
+        sb_printf(sb, " %6llu us", (unsigned long long)((ns + 500) / 1000));
     else if (ns >= 10000)
-        sb_printf(sb, " %6llu us", (unsigned long long)(ns / 1000));
+        sb_printf(sb, " %4llu.%llu us", (unsigned long long)((ns + 50) / 1000),
+                  (unsigned long long)((ns + 50) / 100 % 10));
     else
         sb_printf(sb, " %6llu ns", (unsigned long long)ns);
 }

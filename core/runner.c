@@ -240,6 +240,10 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     r->smp->current_experiment = 0;
     rec->duration_ms = ticks_to_ms(tsc_now() - t0);
     runner_plan_end(r, e->id, tsc_now() - t0, rec);
+    /* never SUCCESS with nothing measured: an experiment that can measure nothing says SKIP */
+    if (rec->status == RESULT_SUCCESS && rec->results.count == 0)
+        record_escalate(rec, RESULT_ERROR, "measured no point (%u CPUs usable)",
+                        runner_usable_count(r));
     if (r->budget_exceeded) {
         rec->partial = true;
         record_escalate(rec, RESULT_ERROR, "time budget of %u s exceeded; experiment aborted",

@@ -82,11 +82,11 @@ struct flush_slot {
     volatile uint64_t request_gen;  /* written by the initiator before the IPI */
     volatile uint64_t ack_gen;      /* written by the target when flushed */
     volatile uint64_t handler_ticks;/* target's own clock: handler entry to ack */
-    volatile uint64_t flush_verified_gen; /* request generation the target verified after its ack */
     volatile uint64_t verify_gen;   /* VEC_VERIFY request the target answered (own counter) */
     volatile uint64_t switch_gen;   /* lazy catch-up done */
     volatile uint64_t catchup_ticks;/* target's own clock: the catch-up */
     volatile uint64_t emu_ack;      /* emulated INVLPGB request done */
+    volatile uint64_t return_ticks; /* own clock: FLUSH_RETURN_TO_USER's return to user */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct tlb_shared {

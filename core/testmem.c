@@ -100,6 +100,14 @@ void testmem_set_global(struct testmem *tm, bool global)
         store_release(&tm->pde_2m[i], (tm->pde_2m[i] & ~PTE_G) | (global ? PTE_G : 0));
 }
 
+void testmem_touch(const struct testmem *tm, uint32_t first, uint32_t count)
+{
+    uint32_t i;
+    (void)tm;
+    for (i = first; i < first + count && i < TEST_PAGES; i++)
+        (void)tlb_read64(testmem_va(i));
+}
+
 static uint32_t check(const volatile uint64_t *expected, uint64_t (*va_of)(uint32_t),
                       uint32_t first, uint32_t count, uint32_t limit, struct stale_hit *hit)
 {

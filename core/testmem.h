@@ -73,6 +73,8 @@ void testmem_flip_2m(struct testmem *tm, uint32_t first, uint32_t count);
 struct stale_hit {
     uint64_t va, expected, seen;
 };
+/* Reads one word of every page of the range through the TLB (as user code would touch them). */
+void testmem_touch(const struct testmem *tm, uint32_t first, uint32_t count);
 /* Reads every page of the range through the TLB; returns how many showed a stale signature. */
 uint32_t testmem_check(const struct testmem *tm, uint32_t first, uint32_t count,
                        struct stale_hit *first_hit);

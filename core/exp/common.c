@@ -100,7 +100,7 @@ bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
     const struct method_info *m = &r->run->method;
     if (!r->mem || !shootdown_init(sd, r->smp, r->mem, r->run->cfg.ceiling))
         return false;
-    sd->full_uses_invpcid = m->full_flush && str_eq(m->full_flush, "invpcid_single_context");
+    sd->full_uses_invpcid = false; /* Linux's CR3 write; exp_full_flushes() names the variant */
     sd->flush_global_invpcid = m->invpcid_probe_ok;
     sd->global_pages = r->run->cfg.global_pages;
     sd->pcid_enabled = m->pcid_enabled;
@@ -108,6 +108,15 @@ bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
     sd->kernel_pcid = m->kernel_pcid;
     sd->user_pcid = m->user_pcid;
     return true;
+}
+
+uint32_t exp_full_flushes(const struct runner *r, const char **out)
+{
+    uint32_t n = 0;
+    out[n++] = "cr3_reload";
+    if (r->run->method.full_flush_variant)
+        out[n++] = r->run->method.full_flush_variant;
+    return n;
 }
 
 void exp_teardown(struct shootdown *sd, struct target_set *ts)

@@ -34,6 +34,14 @@ bool exp_baseline(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32
 /* How many baseline samples a point takes: a quarter of the samples, at least 1. */
 uint32_t exp_baseline_count(const struct runner *r);
 
+/*
+ * The full-flush methods measured above the ceiling: "cr3_reload" (Linux),
+ * then "invpcid_single_context" where the CPU has INVPCID (or it is
+ * emulated). `out` holds 2. Set one with sd->full_uses_invpcid = index == 1.
+ */
+#define EXP_MAX_FULL_FLUSHES 2
+uint32_t exp_full_flushes(const struct runner *r, const char **out);
+
 /* Releases what exp_shootdown_setup() and target_set_init() took. */
 void exp_teardown(struct shootdown *sd, struct target_set *ts);
 

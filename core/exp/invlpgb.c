@@ -7,7 +7,10 @@
  *            8000_0008 EDX[15:0] + 1; Linux broadcast_tlb_flush() chunks the
  *            same way) until the whole range is covered, then one TLBSYNC,
  *            all on the initiator; with pti=on (and PCID) each chunk twice,
- *            for the kernel and the user PCID, as Linux does under PTI;
+ *            for the kernel and the user PCID, as Linux does under PTI.
+ *            PTI is off by default (Linux issues the user-PCID INVLPGB only
+ *            under PTI, which AMD CPUs run without); every point names it
+ *            in its parameter `pti` (on/off);
  *   ipi      the concurrent IPI shootdown of the same range to all CPUs:
  *            INVLPG per 4 KiB or 2 MiB page up to the ceiling, a full flush
  *            above it and for the whole-PCID form.
@@ -18,6 +21,8 @@
  * TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown with nothing
  * to invalidate (ipi).
  *
+ * CPUs: those cpus= selects (the initiator and every other usable one);
+ * fewer than 2 is SKIP with the reason: there is no IPI side to compare.
  * Needs INVLPGB (CPUID 8000_0008 EBX[3]); otherwise SKIP with that evidence,
  * unless emulate=invlpgb (test-only) runs it through core/emulate.c: then
  * every number is labelled emulated, and each point records the INVLPGBs and
@@ -59,11 +64,12 @@ static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emula
     const struct cpu_features *f = &r->run->cpu;
     if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap))
         return false;
+    /* a comparison with IPIs to the other CPUs: it needs at least one (cpus= included) */
     if (f->invlpgb && r->run->method.invlpgb_probe_ok)
-        return true;
+        return runner_need_cpus(r, 2, reason, cap);
     if (r->run->cfg.emulate & EMULATE_INVLPGB) {
-        *emulated = true;
-        return true;
+        *emulated = runner_need_cpus(r, 2, reason, cap);
+        return *emulated;
     }
     if (f->invlpgb)
         fmt_into(reason, cap, "CPUID 8000_0008 EBX[3] says INVLPGB, but it faulted when probed "
@@ -306,6 +312,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
                 point_param_str(pt, "form", form_names[form]);
                 point_param_num(pt, "pages", count);
                 point_param_num(pt, "cpus", n + 1);
+                point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
                 point_metric(pt, "latency", &lat);
                 point_metric(pt, "baseline", &base);
                 if (r->emulated) {

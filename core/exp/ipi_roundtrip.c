@@ -11,9 +11,41 @@
  * IPI-based shootdown. Warm-up iterations are discarded. The baseline is the
  * same loop without the IPI (timestamps plus one read of the remote line).
  *
+ * The target's side, as Linux's smp_call_function_single() target runs it:
+ * interrupt entry, EOI, then the store that acknowledges (Linux EOIs in
+ * sysvec_call_function_single before csd_unlock too). Nothing else runs
+ * before the acknowledgement. A halted target (method.target_wait = hlt,
+ * under a hypervisor) sleeps in "sti; hlt" and the ping wakes it; its
+ * safety-net timer is armed once, periodic, for the whole experiment
+ * (core/ipi.c), and so is the BSP's while it waits as a target
+ * (core/smp.c). Where the halted round trip lost time (issue 10; QEMU 10
+ * TCG, q35, -cpu max, SMP=2, p50 in TSC ticks, median of 3 launches on a
+ * loaded 2-core host, where launches differ by up to 2x):
+ *   - a one-shot timer armed before and disarmed after every HLT: five
+ *     APIC writes per ping, each an exit into the emulated APIC, and the
+ *     next ping of the series waited behind them. Worst where the BSP was
+ *     the target (it re-armed in its wait loop): pair 1->0 114 K -> 54 K;
+ *     pair 0->1 57 K -> 54 K;
+ *   - the APIC mode: xAPIC's IPI is an MMIO read of the ICR (busy bit) and
+ *     two MMIO writes, each trapped; x2APIC's is one WRMSR, and the EOI a
+ *     WRMSR too. apic=auto now takes x2APIC where the CPU has it, as Linux
+ *     does: 57 K (xapic) -> 47 K (x2apic), all pairs, in one series of
+ *     launches; within noise in another;
+ *   - what stays is the wake-up itself: under TCG the halted vCPU's host
+ *     thread sleeps until the IPI's kick wakes it. Spinning targets
+ *     (target_wait=spin) show the round trip without it, but under host
+ *     load a spinning vCPU thread may be descheduled and its p50 jumps to
+ *     milliseconds. Linux 6.1's smp_call_function_single() on the same
+ *     QEMU shape: about 38 K (idle target, halted too).
+ * `make bench` (scripts/bench-overhead.sh) prints these figures.
+ *
  * Pairs: every ordered pair of usable CPUs up to `ipi_pairs`; above that a
  * stratified sample, evenly spaced within each topology class (SMT sibling,
- * same package, cross package). A summary pools samples by class.
+ * same package, cross package). A summary pools samples by class: every
+ * measured pair contributes the same number of samples (all of them, or an
+ * evenly spaced subset of each pair's when the pool would exceed POOL_CAP;
+ * core/exp/class_pool.c), so no pair, early or late, weighs more than
+ * another. Each summary point records its pairs and samples_per_pair.
  *
  * What failure looks like: a target that never acknowledges within
  * timeout_ms is reported hung (or slow, if it answers later) and its
@@ -22,6 +54,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
+#include "core/exp/class_pool.h"
 #include "core/experiments.h"
 #include "core/ipi.h"
 #include "core/runner.h"
@@ -50,7 +83,7 @@ struct rt_state {
     uint32_t npairs;
     uint64_t *latency, *baseline;
     uint64_t *pool[4];
-    uint32_t pool_n[4], pool_cap[4];
+    uint32_t pool_n[4], pool_cap[4], pool_pairs[4];
     uint32_t per_pair_pool;
 };
 
@@ -150,8 +183,9 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!cpus)
         return false;
     n = usable_cpus(r, cpus);
-    all = (uint64_t)n * (n - 1);
-    st->pairs = mem_alloc((size_t)(all < limit ? all : limit + 3) * sizeof(*st->pairs));
+    all = n ? (uint64_t)n * (n - 1) : 0;
+    /* at least one entry: a selection of one CPU (cpus=0) must not read as out of memory */
+    st->pairs = mem_alloc((size_t)(all < limit ? (all ? all : 1) : limit + 3) * sizeof(*st->pairs));
     if (!st->pairs) {
         mem_free(cpus);
         return false;
@@ -169,12 +203,7 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     for (i = 0; i < st->npairs; i++)
         pairs_in_class[st->pairs[i].cls]++;
     /* every pair contributes the same share, so the biggest class fits POOL_CAP */
-    st->per_pair_pool = samples;
-    for (c = 0; c < 4; c++)
-        if ((uint64_t)pairs_in_class[c] * st->per_pair_pool > POOL_CAP)
-            st->per_pair_pool = POOL_CAP / pairs_in_class[c];
-    if (st->per_pair_pool == 0)
-        st->per_pair_pool = 1;
+    st->per_pair_pool = class_pool_share(pairs_in_class, 4, samples, POOL_CAP);
     for (c = 0; c < 4; c++) {
         if (!pairs_in_class[c])
             continue;
@@ -291,6 +320,16 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
 
     if (!rt_plan(r, rec, st))
         return;
+    /*
+     * Planned, a pair gets between the floor and the configured samples
+     * (runner_plan_follow() may change them between pairs): every pair
+     * gives the class pool the same share only if it is at most the floor.
+     */
+    if (rec->plan.applied) {
+        uint32_t floor = PLAN_FLOOR < r->run->cfg.samples ? PLAN_FLOOR : r->run->cfg.samples;
+        if (st->per_pair_pool > floor)
+            st->per_pair_pool = floor;
+    }
 
     for (k = 0; k < st->npairs; k++) {
         struct pair *p = &st->pairs[k];
@@ -299,7 +338,6 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
         struct stats lat, base;
         enum wait_status w = WAIT_OK;
         int64_t result = 0;
-        uint32_t i, step;
 
         if (!runner_budget_ok(r))
             break;
@@ -317,10 +355,11 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
             rec->partial = true;
             continue;
         }
-        /* pool an evenly strided subset before sorting reorders the samples */
-        step = samples / st->per_pair_pool ? samples / st->per_pair_pool : 1;
-        for (i = 0; i < samples && st->pool_n[p->cls] < st->pool_cap[p->cls]; i += step)
-            st->pool[p->cls][st->pool_n[p->cls]++] = st->latency[i];
+        /* pool an evenly spaced share before sorting reorders the samples */
+        st->pool_n[p->cls] += class_pool_take(st->latency, samples, st->per_pair_pool,
+                                              st->pool[p->cls] + st->pool_n[p->cls],
+                                              st->pool_cap[p->cls] - st->pool_n[p->cls]);
+        st->pool_pairs[p->cls]++;
         stats_from_array(st->latency, samples, &lat);
         stats_from_array(st->baseline, samples, &base);
         pt = point_list_add(&rec->results);
@@ -343,6 +382,8 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
             break;
         point_param_str(pt, "class", topo_class_name(c));
         point_metric(pt, "latency", &st_class);
+        point_value(pt, "pairs", (int64_t)st->pool_pairs[c] * 1000);
+        point_value(pt, "samples_per_pair", (int64_t)st->per_pair_pool * 1000);
     }
     if (rec->partial)
         record_escalate(rec, RESULT_ERROR, "%u of %u pairs measured: a CPU stopped answering",

@@ -15,8 +15,23 @@
  * expects concurrency to help more under PTI, since each target does twice
  * the work). Before each sample the pages are present in both PCIDs
  * (the verification reads them in the user PCID too, as a return to user).
- * Verification reads the pages in the kernel and in the user PCID.
  *
+ * The return to user is timed, for every variant alike: the deferred
+ * variant pays its user-PCID flush there, not in the flush, and every
+ * variant refills the invalidated pages there. After the flush (the last
+ * ack) the initiator loads the user PCID (NOFLUSH unless its flush is
+ * pending; no_pti: no switch, one address space), reads one word of each
+ * page and comes back (shootdown_return_to_user()). Metrics: `flush` (to
+ * the last ack), `return_to_user` (the initiator's), `latency` = their sum,
+ * the figure to compare across variants; on shootdown points also
+ * `remote_return_to_user`, the slowest target's own return (its TSC), done
+ * once the initiator's window has closed.
+ * Verification reads the pages in the kernel and in the user PCID, after
+ * the timed steps.
+ *
+ * CPUs: those cpus= selects; the shootdown kinds need 2 (with the BSP
+ * alone only `local` is measured, and a note says so). Every point names
+ * its CPUs (parameter `cpus`).
  * Needs PCID (CR4.PCIDE); the INVPCID variant needs INVPCID. Without PCID
  * the experiment is SKIP with the CPUID evidence; QEMU's TCG has no PCID and
  * CR4.PCIDE cannot be emulated.
@@ -45,7 +60,7 @@ struct pti_state {
     struct shootdown sd;
     struct target_set ts;
     uint32_t pages[3], npages;
-    uint64_t *lat, *base;
+    uint64_t *lat, *flush, *ret, *remote, *base;
     struct plan plan; /* the samples run_budget_s leaves */
 };
 
@@ -82,8 +97,11 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     if (ceiling > 8 && ceiling <= TEST_PAGES)
         st->pages[st->npages++] = ceiling;
     st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    st->flush = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    st->ret = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    st->remote = mem_alloc(runner_samples(r) * sizeof(uint64_t));
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
-    if (!st->lat || !st->base)
+    if (!st->lat || !st->flush || !st->ret || !st->remote || !st->base)
         return false;
     if (!r->run->cpu.invpcid)
         record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0): the invlpg_invpcid variant is "
@@ -91,39 +109,57 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     return point_list_reserve(&rec->results, (uint32_t)(NVARIANTS * 3 * st->npages));
 }
 
+struct pti_sample {
+    struct stats lat, flush, ret, remote_ret, base;
+};
+
 static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, uint32_t pages,
-                         struct stats *out, struct stats *base)
+                         struct pti_sample *out)
 {
     struct shootdown *sd = &st->sd;
+    struct percpu *self = this_percpu();
     uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
     for (i = 0; i < warmup + samples; i++) {
-        uint64_t t;
+        uint64_t t, ret, remote = 0;
         testmem_flip(sd->tm, 0, pages);
         if (kind == 0) {
             uint64_t t0 = tsc_now();
             shootdown_flush_local(sd, 0, pages);
             t = tsc_now() - t0;
-            shootdown_verify_self(sd, this_percpu(), 0, pages, false);
+            ret = shootdown_return_to_user(sd, self, 0, pages);
+            shootdown_verify_self(sd, self, 0, pages, false);
         } else {
             t = shootdown_flush(sd, st->ts.cpus, st->ts.n,
                                 kind == 1 ? ORDER_SEQUENTIAL : ORDER_CONCURRENT, 0, pages,
-                                FLUSH_VERIFY);
-            if (!t || !shootdown_wait_verified(sd))
+                                FLUSH_VERIFY | FLUSH_RETURN_TO_USER);
+            if (!t)
                 return false;
+            ret = shootdown_return_to_user(sd, self, 0, pages);
+            if (!shootdown_wait_verified(sd))
+                return false;
+            remote = sd->max_return_ticks;
         }
-        if (i >= warmup)
-            st->lat[i - warmup] = t;
+        if (i >= warmup) {
+            st->lat[i - warmup] = t + ret;
+            st->flush[i - warmup] = t;
+            st->ret[i - warmup] = ret;
+            st->remote[i - warmup] = remote;
+        }
     }
-    stats_from_array(st->lat, samples, out);
+    stats_from_array(st->lat, samples, &out->lat);
+    stats_from_array(st->flush, samples, &out->flush);
+    stats_from_array(st->ret, samples, &out->ret);
+    stats_from_array(st->remote, samples, &out->remote_ret);
     if (kind != 0)
-        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r), base);
+        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r),
+                            &out->base);
     /* local: the timestamps around a flush with nothing to invalidate */
     for (i = 0; i < exp_baseline_count(r); i++) {
         uint64_t t0 = tsc_now();
         shootdown_flush_local(sd, 0, 0);
         st->base[i] = tsc_now() - t0;
     }
-    stats_from_array(st->base, exp_baseline_count(r), base);
+    stats_from_array(st->base, exp_baseline_count(r), &out->base);
     return true;
 }
 
@@ -160,8 +196,8 @@ struct pti_pilot_point {
 static bool pti_body(struct runner *r, void *ctx)
 {
     struct pti_pilot_point *pp = ctx;
-    struct stats lat, base;
-    return sample_point(r, pp->st, 1, pp->pages, &lat, &base);
+    struct pti_sample sm;
+    return sample_point(r, pp->st, 1, pp->pages, &sm);
 }
 
 static bool pti_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
@@ -213,7 +249,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
         st->sd.pti = variants[v].mode;
         for (kind = 0; kind < 3; kind++) {
             for (p = 0; p < st->npages; p++) {
-                struct stats lat, base;
+                struct pti_sample sm;
                 struct result_point *pt;
                 bool ok;
                 if (!runner_budget_ok(r))
@@ -230,7 +266,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 }
                 target_set_start(r, &st->ts);
                 ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, st->pages[p], false) &&
-                     sample_point(r, st, kind, st->pages[p], &lat, &base);
+                     sample_point(r, st, kind, st->pages[p], &sm);
                 target_set_stop(r, &st->ts);
                 if (!ok) {
                     rec->partial = true;
@@ -242,14 +278,22 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 point_param_str(pt, "variant", variants[v].name);
                 point_param_str(pt, "kind", kinds[kind]);
                 point_param_num(pt, "pages", st->pages[p]);
-                point_metric(pt, "latency", &lat);
-                point_metric(pt, "baseline", &base);
+                point_param_num(pt, "cpus", st->ts.n + 1);
+                point_metric(pt, "latency", &sm.lat);
+                point_metric(pt, "flush", &sm.flush);
+                point_metric(pt, "return_to_user", &sm.ret);
+                if (kind != 0)
+                    point_metric(pt, "remote_return_to_user", &sm.remote_ret);
+                point_metric(pt, "baseline", &sm.base);
                 if (kind == 0)
-                    point_value(pt, "p50_per_page", (int64_t)(lat.p50 * 1000 / st->pages[p]));
+                    point_value(pt, "p50_per_page", (int64_t)(sm.lat.p50 * 1000 / st->pages[p]));
             }
         }
     }
 out:
+    if (runner_usable_count(r) < 2)
+        record_note(rec, "shootdown_seq and shootdown_conc not measured: they need at least 2 "
+                         "CPUs, %u usable (cpus= selects them)", runner_usable_count(r));
     st->sd.pti = PTI_OFF;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");
@@ -263,6 +307,9 @@ static void pti_cleanup(struct runner *r, void *state)
         return;
     exp_teardown(&st->sd, &st->ts);
     mem_free(st->lat);
+    mem_free(st->flush);
+    mem_free(st->ret);
+    mem_free(st->remote);
     mem_free(st->base);
     mem_free(st);
 }

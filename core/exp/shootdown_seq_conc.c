@@ -8,18 +8,23 @@
  *   seq   local flush, then the IPIs, then wait for every ack (Linux < 5.13);
  *   conc  IPIs, then the local flush, then wait (Linux >= 5.13, 4ce94eabac16).
  * Samples of the two orders alternate, so both see the same machine state.
- * Above the ceiling every CPU does one full flush instead of p INVLPGs.
+ * Above the ceiling every CPU does one full flush instead of p INVLPGs:
+ * Linux's flush_tlb_local(), a CR3 write (flush=cr3_reload), and where the
+ * CPU has INVPCID also the variant INVPCID single-context as its own points
+ * (flush=invpcid_single_context); at or below it flush=invlpg.
  * Time: from just after the PTE change to the last ack, on the initiator's
  * TSC. remote_handler is the slowest target's handler (its own TSC: entry to
  * ack). The baseline is the same protocol with nothing to invalidate (the
  * IPI and acknowledgement floor). The summary gives conc/seq per (k, p).
  *
- * Verification: after each ack every target, and the initiator, reads the p
- * pages; an old signature is a stale TLB entry: FAILURE, with CPU and VA.
+ * Verification: every target, and the initiator, reads the p pages once the
+ * initiator has taken its closing timestamp (outside the timed window); an
+ * old signature is a stale TLB entry: FAILURE, with CPU and VA.
  *
  * Planned (run_budget_s, core/plan.h): a pilot at the grid's corners, then
- * fewer samples, then every 2nd, 4th... target and page count (ends kept),
- * then the most targets and one page alone; the record's plan says which.
+ * fewer samples, then every 2nd, 4th... target count and column (page
+ * count and flush method; ends kept), then the most targets and one page
+ * alone; the record's plan says which.
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
@@ -32,6 +37,7 @@
 
 #define MAX_PAGE_COUNTS 12
 #define MAX_TARGET_COUNTS 16
+#define MAX_COLUMNS (MAX_PAGE_COUNTS * EXP_MAX_FULL_FLUSHES)
 
 struct sc_state {
     struct shootdown sd;
@@ -40,6 +46,9 @@ struct sc_state {
     uint32_t norder;
     uint32_t counts[MAX_TARGET_COUNTS], ncounts;
     uint32_t pages[MAX_PAGE_COUNTS], npages;
+    /* (pages, flush method) per point: each count above the ceiling once per full-flush method */
+    uint32_t col_pages[MAX_COLUMNS], col_flush[MAX_COLUMNS], ncols;
+    const char *flushes[EXP_MAX_FULL_FLUSHES];
     uint64_t *lat[2], *handler[2], *base;
     uint32_t nbase;
     struct plan plan; /* which points run_budget_s leaves (every one without planning) */
@@ -66,20 +75,21 @@ struct sc_pilot {
     const struct sc_state *st;
     uint64_t fewest;               /* fewest targets, first page count */
     uint32_t nanchors;
-    uint32_t anchor[SC_ANCHORS];   /* indices into st->pages, ascending */
+    uint32_t anchor[SC_ANCHORS];   /* indices into st->col_pages, ascending */
     uint64_t most[SC_ANCHORS];     /* most targets, at each anchor */
 };
 
 static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
-    *emulated = r->run->method.full_flush_emulated;
+    /* the variant's emulated INVPCID runs only on points above the ceiling (the largest is 512) */
+    *emulated = r->run->method.full_flush_emulated && r->run->cfg.ceiling < 512;
     return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
 }
 
 static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct sc_state *st = mem_zalloc(sizeof(*st));
-    uint32_t samples = runner_samples(r), m;
+    uint32_t samples = runner_samples(r), m, i, nflush;
     if (!st)
         return false;
     *state = st;
@@ -94,6 +104,14 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (MUTANT(grid_truncated))
         st->ncounts = 1; /* targets=1 only */
     st->npages = exp_page_counts(r->run->cfg.ceiling, st->pages, MAX_PAGE_COUNTS);
+    nflush = exp_full_flushes(r, st->flushes);
+    for (i = 0; i < st->npages; i++) {
+        uint32_t f, nf = st->pages[i] > r->run->cfg.ceiling ? nflush : 1;
+        for (f = 0; f < nf; f++) {
+            st->col_pages[st->ncols] = st->pages[i];
+            st->col_flush[st->ncols++] = f;
+        }
+    }
     st->nbase = samples / 4 ? samples / 4 : 1;
     for (m = 0; m < 2; m++) {
         st->lat[m] = mem_alloc(samples * sizeof(uint64_t));
@@ -104,8 +122,8 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->base = mem_alloc(st->nbase * sizeof(uint64_t));
     if (!st->base)
         return false;
-    return point_list_reserve(&rec->results, st->ncounts * st->npages * 2) &&
-           point_list_reserve(&rec->summary, st->ncounts * st->npages);
+    return point_list_reserve(&rec->results, st->ncounts * st->ncols * 2) &&
+           point_list_reserve(&rec->summary, st->ncounts * st->ncols);
 }
 
 /* Runs on the initiator: warm-up and samples of both orders, then the baseline. */
@@ -161,7 +179,7 @@ static bool run_on_initiator(struct runner *r, struct point_job *job)
 }
 
 static void add_point(struct experiment_record *rec, const char *mode, uint32_t k, uint32_t p,
-                      uint64_t *lat, uint64_t *handler, uint64_t *base, uint32_t samples,
+                      const char *flush, uint64_t *lat, uint64_t *handler, uint64_t *base, uint32_t samples,
                       uint32_t nbase, struct stats *lat_out)
 {
     struct result_point *pt = point_list_add(&rec->results);
@@ -173,6 +191,7 @@ static void add_point(struct experiment_record *rec, const char *mode, uint32_t 
     point_param_str(pt, "mode", mode);
     point_param_num(pt, "targets", k);
     point_param_num(pt, "pages", p);
+    point_param_str(pt, "flush", flush);
     point_metric(pt, "latency", lat_out);
     point_metric(pt, "remote_handler", &h);
     if (base) {
@@ -224,7 +243,7 @@ static bool sc_point(struct runner *r, struct experiment_record *rec, struct sc_
 /* Ticks per iteration at the most targets and page index col: between the anchors. */
 static uint64_t most_at(const struct sc_pilot *pl, uint32_t col)
 {
-    const uint32_t *pg = pl->st->pages;
+    const uint32_t *pg = pl->st->col_pages;
     uint32_t i;
     for (i = 1; i < pl->nanchors; i++) {
         uint32_t lo = pl->anchor[i - 1], hi = pl->anchor[i];
@@ -257,14 +276,15 @@ static uint64_t sc_cost(const void *ctx, uint32_t row, uint32_t col)
 struct sc_pilot_point {
     struct experiment_record *rec;
     struct sc_state *st;
-    uint32_t k, pages;
+    uint32_t k, col;
 };
 
 static bool sc_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
 {
     struct sc_pilot_point *pp = ctx;
-    struct point_job job = { pp->st, pp->pages, 0, iterations, 0, 0 };
+    struct point_job job = { pp->st, pp->st->col_pages[pp->col], 0, iterations, 0, 0 };
     uint64_t setup, run;
+    pp->st->sd.full_uses_invpcid = pp->st->col_flush[pp->col] == 1;
     if (!sc_point(r, pp->rec, pp->st, pp->k, &job, &setup, &run))
         return false;
     *ticks = setup + run;
@@ -281,33 +301,34 @@ static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_s
     mem_zero(&q, sizeof(q));
     mem_zero(&pilot, sizeof(pilot));
     pilot.st = st;
-    for (i = 0; i < st->npages; i++)
-        if (st->pages[i] <= r->run->cfg.ceiling)
+    for (i = 0; i < st->ncols; i++)
+        if (st->col_pages[i] <= r->run->cfg.ceiling)
             ceil_idx = i;
     pilot.anchor[pilot.nanchors++] = 0;
-    if (ceil_idx > 0 && ceil_idx < st->npages - 1)
+    if (ceil_idx > 0 && ceil_idx < st->ncols - 1)
         pilot.anchor[pilot.nanchors++] = ceil_idx;
-    if (st->npages > 1)
-        pilot.anchor[pilot.nanchors++] = st->npages - 1;
+    if (st->ncols > 1)
+        pilot.anchor[pilot.nanchors++] = st->ncols - 1;
     for (i = 0; i <= pilot.nanchors && r->plan_share_ticks; i++) {
         /* i = 0: the fewest targets, one page; then the most targets at each anchor */
         struct sc_pilot_point pp = { rec, st, st->counts[i ? st->ncounts - 1 : 0],
-                                     st->pages[i ? pilot.anchor[i - 1] : 0] };
+                                     i ? pilot.anchor[i - 1] : 0 };
         uint64_t fixed;
         if (!runner_pilot(r, sc_time, &pp, i ? &pilot.most[i - 1] : &pilot.fewest, &fixed)) {
-            record_note(rec, "the pilot point (%u targets, %u pages) failed", pp.k, pp.pages);
+            record_note(rec, "the pilot point (%u targets, %u pages) failed", pp.k,
+                        st->col_pages[pp.col]);
             return false;
         }
         setup = fixed > setup ? fixed : setup;
     }
     q.baseline_div = 4;
     q.nrows = st->ncounts;
-    q.ncols = st->npages;
+    q.ncols = st->ncols; /* page counts, those above the ceiling once per full-flush method */
     q.thin_rows = q.thin_cols = true;
     q.point_ticks = setup;
     q.iter_ticks = sc_cost;
     q.ctx = &pilot;
-    if (!runner_plan(r, rec, &q, "target counts", "page counts", 2, &st->plan))
+    if (!runner_plan(r, rec, &q, "target counts", "page counts x flushes", 2, &st->plan))
         return false;
     st->nbase = runner_samples(r) / 4 ? runner_samples(r) / 4 : 1;
     return true;
@@ -317,20 +338,22 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct sc_state *st = state;
     uint32_t c, p, samples, done = 0;
-    uint32_t planned = st->ncounts * st->npages * 2;
+    uint32_t planned = st->ncounts * st->ncols * 2;
     if (!sc_plan(r, rec, st))
         goto out;
     planned = st->plan.rows * st->plan.cols * 2;
     for (c = 0; c < st->ncounts; c++) {
         if (!plan_kept(st->ncounts, st->plan.row_stride, c))
             continue;
-        for (p = 0; p < st->npages; p++) {
-            struct point_job job = { st, st->pages[p], 0, 0, 0, 0 };
+        for (p = 0; p < st->ncols; p++) {
+            struct point_job job = { st, st->col_pages[p], 0, 0, 0, 0 };
+            const char *flush = st->col_pages[p] > r->run->cfg.ceiling
+                                    ? st->flushes[st->col_flush[p]] : "invlpg";
             struct stats seq, conc;
             struct result_point *sum;
             uint64_t setup, ticks;
             uint32_t n;
-            if (!plan_kept(st->npages, st->plan.col_stride, p))
+            if (!plan_kept(st->ncols, st->plan.col_stride, p))
                 continue;
             if (!runner_budget_ok(r))
                 goto out;
@@ -339,26 +362,29 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
             samples = job.samples = runner_samples(r);
             job.warmup = runner_warmup(r);
             st->nbase = job.nbase = samples / 4 ? samples / 4 : 1;
+            st->sd.full_uses_invpcid = st->col_flush[p] == 1;
             if (!sc_point(r, rec, st, st->counts[c], &job, &setup, &ticks)) {
                 if (st->ts.n == 0)
                     goto out;
                 continue;
             }
             n = st->ts.n;
-            add_point(rec, "seq", n, job.pages, st->lat[0], st->handler[0], st->base, samples,
+            add_point(rec, "seq", n, job.pages, flush, st->lat[0], st->handler[0], st->base, samples,
                       st->nbase, &seq);
-            add_point(rec, "conc", n, job.pages, st->lat[1], st->handler[1], st->base, samples,
+            add_point(rec, "conc", n, job.pages, flush, st->lat[1], st->handler[1], st->base, samples,
                       st->nbase, &conc);
             sum = point_list_add(&rec->summary);
             if (sum) {
                 point_param_num(sum, "targets", n);
                 point_param_num(sum, "pages", job.pages);
+                point_param_str(sum, "flush", flush);
                 point_value(sum, "conc_over_seq_p50", ratio_milli(conc.p50, seq.p50));
                 point_value(sum, "conc_over_seq_p99", ratio_milli(conc.p99, seq.p99));
             }
         }
     }
 out:
+    st->sd.full_uses_invpcid = false;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");
 }

@@ -22,7 +22,7 @@ need_build=false
 all_mutants=$(sed -n '/^MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^MUTANTS :=//; s/\\//g')
 declare -A dead=()
 for m in $all_mutants; do
-    for b in tlbscope-sim test_shootdown_model test_lazy_model; do
+    for b in tlbscope-sim test_shootdown_model test_lazy_model test_class_pool; do
         [ -x "$MUT/$m/$b" ] || need_build=true
     done
 done
@@ -47,6 +47,9 @@ for k in pti invlpgb seq_conc kernel lazy emulated; do
 done
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_shootdown_model" 2>&1)
 check "control: the protocol test passes on the correct build" \
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "4/0"
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_class_pool" 2>&1)
+check "control: the class-pooling test passes on the correct build" \
     test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "2/0"
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_lazy_model" 2>&1)
 check "control: the lazy-path test passes on the correct build" \
@@ -123,6 +126,10 @@ kill_unit() {
 kill_unit swap_order test_orders_are_what_they_claim "seq and conc orders swapped"
 kill_unit ack_before_flush test_targets_are_flushed_when_the_initiator_returns \
     "a target acknowledges before it flushes"
+kill_unit unequal_class_pool test_every_pair_contributes_equally \
+    "ipi_roundtrip's class pools fill from the first pairs" test_class_pool
+kill_unit verify_inside_window test_targets_verify_after_the_window_closes \
+    "targets verify right after acknowledging, inside the initiator's timed window"
 kill_sim no_user_flush pti pti_double_invalidation "the user-PCID flush dropped"
 kill_sim invlpgb_truncate invlpgb invlpgb_range "INVLPGB chunks truncated"
 kill_sim skip_tlbsync invlpgb invlpgb_range "TLBSYNC skipped"
