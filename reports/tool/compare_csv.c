@@ -8,7 +8,7 @@
 
 const char *const compare_csv_params[] = {
     "initiator", "target", "class", "mode", "targets", "lazy", "pages",
-    "variant",   "method", "form",  "kind", "rounds",  "cpus", NULL,
+    "variant",   "method", "form",  "kind", "rounds",  "cpus", "flush", "pti", NULL,
 };
 
 static const char *const fixed_head[] = {

@@ -444,6 +444,8 @@ static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
         if (markdown)
             fputc('\n', out);
         units_print_wrapped(out, "Baseline: ", "          ", line, markdown ? 1000 : COMPARE_WIDTH);
+        if (markdown) /* a paragraph of its own */
+            fputc('\n', out);
         if (!baseline_compares(m)) {
             snprintf(line, sizeof(line), "the baseline %s has no point in common with the other "
                      "sides, so no ratio can be formed: choose another with --baseline FILE",

@@ -14,6 +14,17 @@
 
 #define PREFIX "tlbscope-report: "
 
+/*
+ * The Makefile passes the VERSION file and the commit (tool.mk); a build
+ * from the release's host-tool/ sources without them says "unknown".
+ */
+#ifndef TLBSCOPE_VERSION
+#define TLBSCOPE_VERSION "unknown"
+#endif
+#ifndef TLBSCOPE_COMMIT
+#define TLBSCOPE_COMMIT "unknown"
+#endif
+
 static const char usage_text[] =
     "usage: tlbscope-report COMMAND [OPTIONS] ARGS...\n"
     "Reads the JSON reports that tlbscope writes (schema version 1, reports/SCHEMA.md).\n"

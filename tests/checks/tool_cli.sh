@@ -106,19 +106,19 @@ check "compare different shapes (finding 3): no row of dashes, B's extra points 
 check "compare different shapes (finding 3): 2 and 4 CPUs meet at 'all other CPUs' and 'all lazy'" sh -c \
     "grep -q '^  unicast_each  all other CPUs  *[0-9]*\*  *[0-9]*\*  *[0-9]*\*  *[0-9]*\*  *[0-9.]*?\$' $out/c-shapes.out && grep -q 'all lazy' $out/c-shapes.out"
 run c-csv compare --csv "$QEMU2" "$QEMU4" "$HW"
-CSV_HEAD='report,side,run_id,file,machine,machine_id,cpu,cpu_count,experiment,status,set,initiator,target,class,mode,targets,lazy,pages,variant,method,form,kind,rounds,cpus,other_params,metric,unit,n,min,p50,p90,p99,max,ratio_to_baseline,value,flags'
+CSV_HEAD='report,side,run_id,file,machine,machine_id,cpu,cpu_count,experiment,status,set,initiator,target,class,mode,targets,lazy,pages,variant,method,form,kind,rounds,cpus,flush,pti,other_params,metric,unit,n,min,p50,p90,p99,max,ratio_to_baseline,value,flags'
 check "compare --csv (finding 10): the tidy header, fixed whatever the number of reports" sh -c \
     "head -n1 $out/c-csv.out | tr -d '\r' | grep -qx '$CSV_HEAD'"
 # csvcol FILE: "fields-per-row set; distinct values of column NAME" via Python's csv reader
 csvcol() { python3 -c 'import csv,sys
 rows=list(csv.DictReader(open(sys.argv[1], newline="")))
 print(sorted({len(r) for r in rows}), sorted({r[sys.argv[2]] for r in rows if all(r[k]==v for k,v in (a.split("=") for a in sys.argv[3:]))}))' "$@"; }
-check "compare --csv (finding 10): every row has 36 fields; units ns or value" \
-    test "$(csvcol $out/c-csv.out unit)" = "[36] ['ns', 'value']"
+check "compare --csv (finding 10): every row has 38 fields; units ns or value" \
+    test "$(csvcol $out/c-csv.out unit)" = "[38] ['ns', 'value']"
 check "compare --csv (finding 10): ipi_roundtrip has a row per pair (targets 0-3 of the 4-CPU run)" \
-    test "$(csvcol $out/c-csv.out target experiment=ipi_roundtrip set=result report=B metric=latency)" = "[36] ['0', '1', '2', '3']"
+    test "$(csvcol $out/c-csv.out target experiment=ipi_roundtrip set=result report=B metric=latency)" = "[38] ['0', '1', '2', '3']"
 check "compare --csv (finding 10): ratio_to_baseline is 1 for the baseline's own rows" \
-    test "$(csvcol $out/c-csv.out ratio_to_baseline report=A set=result metric=latency)" = "[36] ['1.0000']"
+    test "$(csvcol $out/c-csv.out ratio_to_baseline report=A set=result metric=latency)" = "[38] ['1.0000']"
 check "compare --csv: the mixed warning goes to stderr" has c-csv.err 'warning: hardware and virtualised/emulated reports'
 run c-md compare --markdown "$QEMU2" "$HW"
 check "compare --markdown: title, machine table, pipe tables" sh -c \
@@ -370,7 +370,7 @@ check "compare simulated: cells marked ^, ratios ?, no other mark" has c-sim.out
     '^  unicast_each        1  [0-9]*^  *[0-9]*^  *[0-9]*^  *[0-9]*^  *[0-9.]*?$'
 run c-sim-csv2 compare --csv "$SIM" "$SIM2"
 check "compare --csv simulated: every row's flags say simulated" \
-    test "$(rc c-sim-csv2)/$(csvcol $out/c-sim-csv2.out flags)" = "0/[36] ['simulated']"
+    test "$(rc c-sim-csv2)/$(csvcol $out/c-sim-csv2.out flags)" = "0/[38] ['simulated']"
 run c-sim-md2 compare --markdown "$SIM" "$SIM2"
 check "compare --markdown simulated: machine table and cells marked" sh -c \
     "[ $(rc c-sim-md2) = 0 ] && grep -q '| none (simulated) | \[SIMULATED: profile epyc-7763, seed 12345\] |' $out/c-sim-md2.out && grep -q '^> \*\*SIMULATED:\*\*' $out/c-sim-md2.out && grep -q '^| unicast_each | 1 | [0-9]*^ |' $out/c-sim-md2.out"
