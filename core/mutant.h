@@ -28,6 +28,7 @@
 #define MUTANT_ID_unequal_class_pool 16 /* ipi_roundtrip: class pools fill from the first pairs */
 #define MUTANT_ID_crossover_off_by_one 17 /* flush_ceiling: p* is the count before the crossing */
 #define MUTANT_ID_evidence_nowhere 18   /* a recommendation cites a point past the last one */
+#define MUTANT_ID_plan_ignores_budget 19 /* the planner keeps every sample whatever the share */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -1,5 +1,6 @@
 #include "core/json.h"
 #include "core/mem.h"
+#include "core/plan_report.h"
 #include "core/redact.h"
 #include "core/report.h"
 #include "core/report_recommend.h"
@@ -216,6 +217,8 @@ static void write_experiment(struct json_writer *w, const struct experiment_reco
     jw_kv_bool(w, "partial", e->partial);
     jw_kv_str(w, "unit", "tsc_ticks");
     jw_kv_u64(w, "duration_ms", e->duration_ms);
+    jw_key(w, "plan");
+    plan_write_json(w, &e->plan);
     jw_key(w, "axes");
     jw_object_begin_inline(w);
     jw_kv_str(w, "x", e->x_axis);

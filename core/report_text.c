@@ -1,4 +1,5 @@
 #include "core/mem.h"
+#include "core/plan_report.h"
 #include "core/report.h"
 #include "core/report_recommend.h"
 #include "core/report_views.h"
@@ -91,6 +92,23 @@ static void write_cpu_problems(const struct run *r, struct strbuf *sb)
     }
 }
 
+/* Which experiments run_budget_s made smaller, and to what (core/plan.h). */
+static void write_plans(const struct run *r, struct strbuf *sb)
+{
+    uint32_t i;
+    bool any = false;
+    for (i = 0; i < r->experiment_count; i++)
+        any |= r->experiments[i].ran && r->experiments[i].plan.applied &&
+               r->experiments[i].plan.reasons;
+    if (!any)
+        return;
+    sb_printf(sb, "\nPlanned to fit run_budget_s=%u (measuring time of the whole run):\n",
+              r->cfg.run_budget_s);
+    for (i = 0; i < r->experiment_count; i++)
+        if (r->experiments[i].ran)
+            plan_write_text(sb, r->experiments[i].id, &r->experiments[i].plan);
+}
+
 static void write_experiment_table(const struct run *r, struct strbuf *sb)
 {
     uint32_t i;
@@ -117,6 +135,7 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
             sb_printf(sb, "%s%s", sep, e->reason);
         sb_putc(sb, '\n');
     }
+    write_plans(r, sb);
 }
 
 void report_write_text(const struct run *r, struct strbuf *sb)

@@ -2,6 +2,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "core/atomic.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -148,4 +149,22 @@ void exp_note_lost(struct experiment_record *rec, uint32_t planned, const char *
     record_escalate(rec, RESULT_ERROR,
                     "a CPU stopped answering; %u of %u %s measured with the CPUs left",
                     rec->results.count, planned, what);
+}
+
+bool exp_pilot_all_others(struct runner *r, struct shootdown *sd, struct target_set *ts,
+                          uint32_t pages, uint32_t iterations,
+                          bool (*body)(struct runner *r, void *ctx), void *ctx, uint64_t *ticks)
+{
+    uint64_t t0 = tsc_now();
+    bool ok;
+    target_set_all_others(r, ts);
+    if (!shootdown_sync_all(sd))
+        return false;
+    runner_pilot_begin(r, iterations);
+    target_set_start(r, ts);
+    ok = shootdown_verify_cpus(sd, ts->cpus, ts->n, 0, pages, false) && body(r, ctx);
+    target_set_stop(r, ts);
+    runner_pilot_end(r);
+    *ticks = tsc_now() - t0;
+    return ok;
 }

@@ -52,4 +52,14 @@ void exp_finish_verification(struct runner *r, struct shootdown *sd, struct expe
 /* Makes the record ERROR/partial when CPUs were lost along the way. */
 void exp_note_lost(struct experiment_record *rec, uint32_t planned, const char *what);
 
+/*
+ * A pilot point to every other CPU (core/runner_plan.h): sync, start the
+ * targets, load `pages` into their TLBs, run `body` (an experiment's own
+ * point code, its samples and warm-up `iterations` in all), stop. *ticks:
+ * all of it. False when a CPU failed.
+ */
+bool exp_pilot_all_others(struct runner *r, struct shootdown *sd, struct target_set *ts,
+                          uint32_t pages, uint32_t iterations,
+                          bool (*body)(struct runner *r, void *ctx), void *ctx, uint64_t *ticks);
+
 #endif

@@ -58,6 +58,7 @@
 #include "core/experiments.h"
 #include "core/ipi.h"
 #include "core/runner.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -214,14 +215,121 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     return point_list_reserve(&rec->results, st->npairs) && point_list_reserve(&rec->summary, 4);
 }
 
+/* One pair: the target spins, the initiator pings it warmup + samples times. */
+static enum wait_status run_pair(struct runner *r, struct rt_state *st, const struct pair *p,
+                                 uint32_t warmup, uint32_t samples, struct pingpong_arg *a,
+                                 int64_t *result)
+{
+    struct smp *s = r->smp;
+    volatile uint32_t stop = 0;
+    struct spin_arg spin = { &stop, 0 };
+    enum wait_status w = WAIT_OK;
+    *result = 0;
+    mem_zero(a, sizeof(*a));
+    a->target = s->cpu[p->target];
+    a->warmup = warmup;
+    a->samples = samples;
+    a->latency = st->latency;
+    a->baseline = st->baseline;
+    a->timeout = s->timeout_ticks;
+    spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
+    ipi_start_spinners(s, &p->target, 1, &spin);
+    if (p->initiator == 0) {
+        *result = pingpong(s->cpu[0], a);
+    } else {
+        smp_post(s, p->initiator, CMD_IPI_INITIATE, pingpong, a);
+        if (p->target == 0)
+            irq_enable(); /* the BSP is the target: take the pings while waiting */
+        w = smp_wait_progress(s, p->initiator, &a->progress);
+        irq_disable();
+        if (w == WAIT_OK)
+            *result = load_acquire(&s->cpu[p->initiator]->ack.result);
+    }
+    ipi_stop_spinners(s, &p->target, 1, &spin);
+    return w;
+}
+
+/*
+ * The pilot (run_budget_s, core/plan.h): round trips on the first pair the
+ * BSP initiates and on the first an AP initiates (the BSP then waits on
+ * the AP, and under an emulator one more busy CPU shares the host's), each
+ * taken as the cost of every pair of its kind. The pairs are not thinned:
+ * ipi_pairs already bounds them.
+ */
+struct rt_pilot {
+    const struct rt_state *st;
+    uint64_t iter[2], fixed[2]; /* [0]: the BSP initiates, [1]: an AP does */
+};
+
+static uint64_t rt_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct rt_pilot *pl = ctx;
+    (void)row;
+    return pl->iter[pl->st->pairs[col].initiator != 0];
+}
+
+struct rt_pilot_point {
+    struct rt_state *st;
+    const struct pair *pair;
+};
+
+static bool rt_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct rt_pilot_point *pp = ctx;
+    struct pingpong_arg a;
+    int64_t result;
+    uint64_t t0 = tsc_now();
+    bool ok = run_pair(r, pp->st, pp->pair, iterations, 0, &a, &result) == WAIT_OK && !result;
+    *ticks = tsc_now() - t0;
+    return ok;
+}
+
+static bool rt_plan(struct runner *r, struct experiment_record *rec, struct rt_state *st)
+{
+    struct plan_request q;
+    struct plan pl;
+    struct rt_pilot pilot;
+    uint32_t kind, i;
+    mem_zero(&q, sizeof(q));
+    mem_zero(&pilot, sizeof(pilot));
+    pilot.st = st;
+    for (kind = 0; kind < 2 && r->plan_share_ticks; kind++) {
+        for (i = 0; i < st->npairs && (st->pairs[i].initiator != 0) != kind; i++)
+            ;
+        if (i < st->npairs) {
+            struct rt_pilot_point pp = { st, &st->pairs[i] };
+            if (!runner_pilot(r, rt_time, &pp, &pilot.iter[kind], &pilot.fixed[kind]))
+                pilot.iter[kind] = pilot.fixed[kind] = 0; /* the pair loop marks the CPU */
+        }
+    }
+    /* no baseline_div: the baseline loop reads one line locally, no IPI */
+    q.point_ticks = pilot.fixed[0] > pilot.fixed[1] ? pilot.fixed[0] : pilot.fixed[1];
+    q.nrows = 1;
+    q.ncols = st->npairs;
+    q.iter_ticks = rt_cost;
+    q.ctx = &pilot;
+    return runner_plan(r, rec, &q, NULL, "pairs", 1, &pl);
+}
+
 static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct rt_state *st = state;
     struct smp *s = r->smp;
-    uint32_t k, samples = runner_samples(r);
-    volatile uint32_t stop = 0;
-    struct spin_arg spin = { &stop, 0 };
+    uint32_t k, samples;
     enum topo_class c;
+
+    if (!rt_plan(r, rec, st))
+        return;
+    /*
+     * Planned, a pair gets between the floor and the configured samples
+     * (runner_plan_follow() may change them between pairs): every pair
+     * gives the class pool the same share only if it is at most the floor.
+     */
+    if (rec->plan.applied) {
+        uint32_t floor = PLAN_FLOOR < r->run->cfg.samples ? PLAN_FLOOR : r->run->cfg.samples;
+        if (st->per_pair_pool > floor)
+            st->per_pair_pool = floor;
+    }
 
     for (k = 0; k < st->npairs; k++) {
         struct pair *p = &st->pairs[k];
@@ -238,27 +346,8 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
             continue;
         }
         runner_progress(r, k, st->npairs);
-        mem_zero(&a, sizeof(a));
-        a.target = s->cpu[p->target];
-        a.warmup = runner_warmup(r);
-        a.samples = samples;
-        a.latency = st->latency;
-        a.baseline = st->baseline;
-        a.timeout = s->timeout_ticks;
-        spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
-        ipi_start_spinners(s, &p->target, 1, &spin);
-        if (p->initiator == 0) {
-            result = pingpong(s->cpu[0], &a);
-        } else {
-            smp_post(s, p->initiator, CMD_IPI_INITIATE, pingpong, &a);
-            if (p->target == 0)
-                irq_enable(); /* the BSP is the target: take the pings while waiting */
-            w = smp_wait_progress(s, p->initiator, &a.progress);
-            irq_disable();
-            if (w == WAIT_OK)
-                result = load_acquire(&s->cpu[p->initiator]->ack.result);
-        }
-        ipi_stop_spinners(s, &p->target, 1, &spin);
+        samples = runner_samples(r); /* the plan may have cut them (runner_plan_follow()) */
+        w = run_pair(r, st, p, runner_warmup(r), samples, &a, &result);
         if (w != WAIT_OK || result != 0) {
             if (result != 0)
                 smp_mark_unanswered(s, p->target, "ping IPI", &a.target->ping.count,

@@ -40,6 +40,7 @@
 #include "core/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -60,6 +61,7 @@ struct pti_state {
     struct target_set ts;
     uint32_t pages[3], npages;
     uint64_t *lat, *flush, *ret, *remote, *base;
+    struct plan plan; /* the samples run_budget_s leaves */
 };
 
 static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
@@ -161,10 +163,86 @@ static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, 
     return true;
 }
 
+/*
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of a
+ * sequential shootdown to every CPU without PTI, of the fewest and of the
+ * most pages. Every point is taken to cost that (local ones less, so this
+ * is an upper bound), linear in the pages, twice that under PTI (two
+ * invalidations per page). Only samples are reduced: the grid is small.
+ */
+struct pti_pilot {
+    const struct pti_state *st;
+    bool invpcid;
+    uint64_t fewest, most; /* ticks per iteration */
+};
+
+static uint64_t pti_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct pti_pilot *pl = ctx;
+    uint32_t v = row / 3, p0 = pl->st->pages[0], pn = pl->st->pages[pl->st->npages - 1];
+    uint64_t c = pl->fewest;
+    if (variants[v].mode == PTI_INVPCID && !pl->invpcid)
+        return 0; /* not measured on this CPU */
+    if (pn > p0 && pl->most > pl->fewest)
+        c += (pl->most - pl->fewest) * (pl->st->pages[col] - p0) / (pn - p0);
+    return variants[v].mode == PTI_OFF ? c : 2 * c;
+}
+
+struct pti_pilot_point {
+    struct pti_state *st;
+    uint32_t pages;
+};
+
+static bool pti_body(struct runner *r, void *ctx)
+{
+    struct pti_pilot_point *pp = ctx;
+    struct pti_sample sm;
+    return sample_point(r, pp->st, 1, pp->pages, &sm);
+}
+
+static bool pti_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct pti_pilot_point *pp = ctx;
+    pp->st->sd.pti = PTI_OFF;
+    return exp_pilot_all_others(r, &pp->st->sd, &pp->st->ts, pp->pages, iterations, pti_body,
+                                pp, ticks);
+}
+
+static bool pti_plan(struct runner *r, struct experiment_record *rec, struct pti_state *st)
+{
+    struct pti_pilot pilot = { st, r->run->cpu.invpcid, 0, 0 };
+    struct plan_request q;
+    uint64_t fixed[2] = { 0, 0 };
+    uint32_t i;
+    mem_zero(&q, sizeof(q));
+    for (i = 0; i < 2 && r->plan_share_ticks; i++) {
+        struct pti_pilot_point pp = { st, st->pages[i ? st->npages - 1 : 0] };
+        if (!runner_pilot(r, pti_time, &pp, i ? &pilot.most : &pilot.fewest, &fixed[i])) {
+            rec->partial = true;
+            return false;
+        }
+    }
+    q.point_ticks = fixed[0] > fixed[1] ? fixed[0] : fixed[1];
+    q.baseline_div = 4;
+    q.nrows = (uint32_t)NVARIANTS * 3;
+    q.ncols = st->npages;
+    q.iter_ticks = pti_cost;
+    q.ctx = &pilot;
+    if (!runner_plan(r, rec, &q, "variants x kinds", "page counts", 1, &st->plan))
+        return false;
+    if (rec->plan.applied && !pilot.invpcid) { /* invlpg_invpcid is not measured */
+        rec->plan.points_planned -= 3 * st->npages;
+        rec->plan.samples_planned = (uint64_t)rec->plan.points_planned * rec->plan.samples;
+    }
+    return true;
+}
+
 static void pti_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct pti_state *st = state;
     uint32_t v, kind, p, n, done = 0, planned = (uint32_t)(NVARIANTS * 3) * st->npages;
+    if (!pti_plan(r, rec, st))
+        goto out;
     for (v = 0; v < NVARIANTS; v++) {
         if (variants[v].mode == PTI_INVPCID && !r->run->cpu.invpcid)
             continue;

@@ -51,6 +51,7 @@ static void validate_config(struct vctx *c, const json_t *run)
     vc_bool(c, cfg, "console_json", 0, NULL);
     /* added while version 1 was current: absent from the earliest reports */
     vc_bool(c, cfg, "global_pages", VF_OPTIONAL, NULL);
+    vc_int(c, cfg, "run_budget_s", 0, LLONG_MAX, VF_OPTIONAL, NULL);
     vc_bool(c, cfg, "pti", VF_OPTIONAL, NULL);
     vc_bool(c, cfg, "redact", VF_OPTIONAL, NULL);
     /* whether a key was given: the key itself is never written */

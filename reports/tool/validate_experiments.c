@@ -176,6 +176,7 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
     if (unit && strcmp(unit, "tsc_ticks") != 0)
         vc_error(c, "unit", "\"%.40s\" is not a unit this tool knows (\"tsc_ticks\")", unit);
     vc_int(c, e, "duration_ms", 0, LLONG_MAX, 0, NULL);
+    validate_plan(c, e, status);
     if ((axes = vc_enter(c, e, "axes", 0, &mark))) {
         x_axis = vc_string(c, axes, "x", VF_NULLABLE);
         vc_string(c, axes, "series", VF_NULLABLE);

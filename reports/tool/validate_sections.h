@@ -22,6 +22,8 @@ void validate_cpu(struct vctx *c, const json_t *root);
 void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_method(struct vctx *c, const json_t *root);
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
+/* experiments[].plan; `status` is the experiment's, as an index in vocab_results */
+void validate_plan(struct vctx *c, const json_t *e, int status);
 void validate_simulation(struct vctx *c, const json_t *root);
 /* shootdown_seq_vs_conc: each summary conc_over_seq_* against its two result points. */
 void validate_seq_conc_ratios(struct vctx *c, const json_t *e);

@@ -83,7 +83,8 @@ fi
 check "BSP #GP: every AP released to the firmware" released
 
 # a time budget too small for the default profile: aborted as ERROR, the run goes on
-SMP=2 ARGS="budget_s=1 samples=20000 experiments=shootdown_seq_vs_conc,stale_detector_control" boot "budget"
+# (run_budget_s=0: unplanned, so the hard stop of budget_s is what is tested)
+SMP=2 ARGS="budget_s=1 run_budget_s=0 samples=20000 experiments=shootdown_seq_vs_conc,stale_detector_control" boot "budget"
 check "budget: finished" log_has '^TLBSCOPE DONE'
 check "budget: RESULT ERROR" log_has '^RESULT: ERROR$'
 check "budget: report saved" test -s "$REPORT"

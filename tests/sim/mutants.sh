@@ -144,6 +144,13 @@ kill_unit xen_no_catchup test_xen_not_running_flushes_when_scheduled \
     "Xen: no flush when a descheduled vCPU runs again" test_lazy_model
 kill_sim xen_no_catchup lazy shootdown_lazy "Xen: no flush when a descheduled vCPU runs again"
 kill_unit lazy_ipi_anyway test_linux_lazy_catches_up_once "lazy CPUs never skipped" test_lazy_model
+# the planner ignores run_budget_s: a reduced plan no longer fits its share
+[ -x "$MUT/plan_ignores_budget/test_plan" ] ||
+    make --no-print-directory "$MUT/plan_ignores_budget/test_plan" >>"$here/build/test-runs/mutants-build.log" 2>&1
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_plan" 2>&1)
+check "control: the planning test passes on the correct build" \
+    test "$(grep -c '^not ok ' <<<"$out")" = 0
+kill_unit plan_ignores_budget test_a_reduced_plan_fits_its_share "the plan ignores the budget" test_plan
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
