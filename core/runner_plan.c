@@ -20,6 +20,7 @@ static const struct {
 } weights[] = {
     { "ipi_roundtrip", 1 },  { "ipi_broadcast", 1 },           { "shootdown_seq_vs_conc", 4 },
     { "shootdown_lazy", 3 }, { "pti_double_invalidation", 2 }, { "invlpgb_range", 2 },
+    { "flush_ceiling", 2 },
 };
 
 uint32_t runner_plan_weight(const char *id)
@@ -81,8 +82,10 @@ bool runner_plan(struct runner *r, struct experiment_record *rec, struct plan_re
     if (q->share_ticks)
         q->share_ticks = pilot < q->share_ticks / 2 ? q->share_ticks - pilot
                                                      : q->share_ticks - q->share_ticks / 2;
-    q->samples = r->run->cfg.samples;
-    q->warmup = r->run->cfg.warmup;
+    if (!q->samples) { /* an experiment with its own sample count (flush_ceiling) sets it */
+        q->samples = r->run->cfg.samples;
+        q->warmup = r->run->cfg.warmup;
+    }
     q->floor = PLAN_FLOOR;
     plan_make(q, p);
     if (!q->share_ticks)

@@ -19,7 +19,8 @@ void runner_plan_end(struct runner *r, const char *id, uint64_t spent_ticks,
 
 /*
  * For experiments, once their pilot has filled q's grid and costs: plans
- * within the share (samples, warm-up and floor from the configuration),
+ * within the share (samples and warm-up from the configuration unless q
+ * sets them; the floor PLAN_FLOOR, or the samples when fewer),
  * makes runner_samples()/runner_warmup() return the plan's values, records
  * the plan (and a note when reduced). False when even the floor does not
  * fit: the record is ERROR with the reason, and nothing should be measured.

@@ -32,7 +32,12 @@
  * Samples: a twentieth of the profile's (10 to 50), warm-up a twentieth of
  * its warm-up: 22 page counts x 3 working sets x 3 kinds x 2-3 modes is the
  * largest grid of the run (on hardware a few seconds; the p25-p75 band
- * needs no more). The quick profile measures p = 1, 16, 32, 33,
+ * needs no more). Planned (run_budget_s, core/plan.h): the samples are at
+ * or below the floor already, so a plan that must shrink keeps every kind
+ * and working set and measures every 2nd, 4th... page count (1 and 512
+ * always); the pilot times a shootdown to every other CPU at the fewest
+ * and at the most pages with the largest working set, and every point is
+ * costed as that (local points cost less: an upper bound). The quick profile measures p = 1, 16, 32, 33,
  * 34, 64, 512 and W = 64, 512 only, whatever the CPU, so its points are
  * the same on every machine (tests/qemu/shape.jq).
  *
@@ -48,6 +53,7 @@
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -73,6 +79,7 @@ struct fc_state {
     uint32_t samples, warmup;
     uint64_t *lat[NMODES];
     struct curve_point curve[NMODES - 1][MAX_P]; /* per full mode, against invlpg */
+    struct plan plan;                            /* which page counts run_budget_s leaves */
 };
 
 static uint32_t flush_ceiling_samples(uint32_t samples)
@@ -275,11 +282,87 @@ static void add_summary(struct fc_state *st, struct experiment_record *rec, uint
     }
 }
 
+/* The pilot's cost model: a shootdown to every other CPU, linear in the pages. */
+struct fc_pilot {
+    const struct fc_state *st;
+    uint64_t fewest, most; /* ticks per iteration (every mode once) */
+};
+
+static uint64_t fc_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct fc_pilot *pl = ctx;
+    uint32_t p0 = pl->st->pages[0], pn = pl->st->pages[pl->st->npages - 1];
+    (void)row;
+    if (pl->most <= pl->fewest || pn == p0)
+        return pl->most > pl->fewest ? pl->most : pl->fewest;
+    return pl->fewest + (pl->most - pl->fewest) * (pl->st->pages[col] - p0) / (pn - p0);
+}
+
+struct fc_pilot_point {
+    struct fc_state *st;
+    uint32_t pages;
+};
+
+static bool fc_body(struct runner *r, void *ctx)
+{
+    struct fc_pilot_point *pp = ctx;
+    struct fc_state *st = pp->st;
+    uint32_t samples = st->samples, warmup = st->warmup;
+    bool ok;
+    /* runner_pilot_begin(): one sample, the rest warm-up; never recorded as a point */
+    st->samples = runner_samples(r);
+    st->warmup = runner_warmup(r);
+    ok = run_point(r, st, pp->pages, st->ws[st->nws - 1]);
+    st->samples = samples;
+    st->warmup = warmup;
+    st->sd.touch_pages = 0;
+    return ok;
+}
+
+static bool fc_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct fc_pilot_point *pp = ctx;
+    return exp_pilot_all_others(r, &pp->st->sd, &pp->st->ts, pp->pages, iterations, fc_body, pp,
+                                ticks);
+}
+
+static bool fc_plan(struct runner *r, struct experiment_record *rec, struct fc_state *st)
+{
+    struct fc_pilot pilot = { st, 0, 0 };
+    struct plan_request q;
+    uint64_t fixed[2] = { 0, 0 };
+    uint32_t i;
+    mem_zero(&q, sizeof(q));
+    for (i = 0; i < 2 && r->plan_share_ticks; i++) {
+        struct fc_pilot_point pp = { st, st->pages[i ? st->npages - 1 : 0] };
+        if (!runner_pilot(r, fc_time, &pp, i ? &pilot.most : &pilot.fewest, &fixed[i])) {
+            rec->partial = true;
+            return false;
+        }
+    }
+    q.samples = st->samples; /* a twentieth of the profile's: at or below the floor */
+    q.warmup = st->warmup;
+    q.point_ticks = fixed[0] > fixed[1] ? fixed[0] : fixed[1];
+    q.nrows = st->nkinds * st->nws;
+    q.ncols = st->npages;
+    q.thin_cols = true;
+    q.iter_ticks = fc_cost;
+    q.ctx = &pilot;
+    if (!runner_plan(r, rec, &q, "kinds x working sets", "page counts", st->nmodes, &st->plan))
+        return false;
+    st->samples = st->plan.samples ? st->plan.samples : st->samples;
+    st->warmup = st->plan.samples ? st->plan.warmup : st->warmup;
+    return true;
+}
+
 static void fc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct fc_state *st = state;
     uint32_t kk, wi, pi, i, done = 0;
     uint32_t planned = st->nkinds * st->nws * st->npages;
+    if (!fc_plan(r, rec, st))
+        goto out;
+    planned = st->nkinds * st->nws * plan_kept_count(st->npages, st->plan.col_stride);
     for (kk = 0; kk < st->nkinds; kk++) {
         uint32_t k = st->kinds[kk];
         for (wi = 0; wi < st->nws; wi++) {
@@ -287,6 +370,8 @@ static void fc_run(struct runner *r, struct experiment_record *rec, void *state)
             for (pi = 0; pi < st->npages; pi++) {
                 uint32_t p = st->pages[pi], n = 0;
                 bool ok;
+                if (!plan_kept(st->npages, st->plan.col_stride, pi))
+                    continue;
                 if (!runner_budget_ok(r))
                     goto out;
                 runner_progress(r, done++, planned);
