@@ -13,5 +13,7 @@ const struct experiment *const experiment_table[] = {
     &exp_shootdown_lazy,
     &exp_pti,
     &exp_invlpgb,
+    &exp_shootdown_contention,
+    &exp_ipi_target_state,
 };
 const uint32_t experiment_count = sizeof(experiment_table) / sizeof(experiment_table[0]);

@@ -24,6 +24,8 @@
 #define MUTANT_ID_xen_no_catchup 12     /* Xen: a descheduled vCPU never does its pending flush */
 #define MUTANT_ID_blind_aps 13          /* the verifier never sees a stale read on an AP */
 #define MUTANT_ID_emulate_2m_as_4k 14   /* emulated INVLPGB: 2 MiB ranges flushed at 4 KiB stride */
+#define MUTANT_ID_shared_request_slot 15 /* concurrent initiators share one request slot per target */
+#define MUTANT_ID_conditions_unrecorded 16 /* an experiment's conditions are not recorded */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

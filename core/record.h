@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/conditions.h"
 #include "core/result.h"
 #include "core/stats.h"
 
@@ -81,6 +82,8 @@ struct experiment_record {
     struct point_list summary;
     uint32_t nnotes;
     char notes[RECORD_MAX_NOTES][RECORD_NOTE_LEN];
+    struct exp_conditions conditions;      /* core/conditions.h */
+    struct cond_cpu_sample *cond_samples;  /* per-CPU readings before, then after */
 };
 
 bool point_list_reserve(struct point_list *l, uint32_t capacity);
