@@ -16,11 +16,12 @@ $(BUILD)/tlbscope-sim: $(SIM_MAIN) $(BUILD)/host/libtlbscope.a
 # builds of the protocol tests on the model (MUTANT_TESTS).
 MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_invlpg \
            full_flush_noop ack_before_flush verify_first_page_only lazy_ipi_anyway \
-           grid_truncated invlpgb_as_ipi xen_no_catchup blind_aps emulate_2m_as_4k
+           grid_truncated invlpgb_as_ipi xen_no_catchup blind_aps emulate_2m_as_4k \
+           shared_request_slot conditions_unrecorded
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model, built per mutant
-MUTANT_TESTS := test_shootdown_model test_lazy_model
+MUTANT_TESTS := test_shootdown_model test_lazy_model test_contention_model
 
 define mutant_rules
 $(BUILD)/mutants/$(1)/%.o: %.c
