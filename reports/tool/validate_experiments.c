@@ -184,6 +184,7 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
     vc_string_array(c, e, "notes", 0);
     validate_points(c, e, "results", x_axis);
     validate_points(c, e, "summary", NULL);
+    validate_conditions(c, e, status);
 }
 
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f)

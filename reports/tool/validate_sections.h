@@ -23,6 +23,8 @@ void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_method(struct vctx *c, const json_t *root);
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_simulation(struct vctx *c, const json_t *root);
+/* experiments[i].conditions (validate_conditions.c); `status` indexes vocab_results. */
+void validate_conditions(struct vctx *c, const json_t *e, int status);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
 void validate_redaction(struct vctx *c, const json_t *root);
 
