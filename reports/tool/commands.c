@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "reports/tool/compare.h"
+#include "reports/tool/conditions_view.h"
 #include "reports/tool/diag.h"
 #include "reports/tool/html.h"
 #include "reports/tool/inputs.h"
@@ -191,6 +192,8 @@ int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *ou
         if (m.mixed && fmt == TABLE_CSV)
             fprintf(err, PREFIX "warning: hardware and virtualised/emulated reports are "
                     "compared; see the *_flags columns\n");
+        /* conditions that change the numbers (conditions_view.h): before the tables */
+        conditions_compare_warnings(reports, n, fmt == TABLE_CSV ? err : out);
         compare_print(&m, out, fmt);
         compare_free(&m);
     }
