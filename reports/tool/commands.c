@@ -192,9 +192,16 @@ int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *ou
         if (m.mixed && fmt == TABLE_CSV)
             fprintf(err, PREFIX "warning: hardware and virtualised/emulated reports are "
                     "compared; see the *_flags columns\n");
-        /* conditions that change the numbers (conditions_view.h): before the tables */
-        conditions_compare_warnings(reports, n, fmt == TABLE_CSV ? err : out);
+        /* conditions that change the numbers (conditions_view.h): before the tables, after
+         * them in markdown (whose first line is its title) */
+        if (fmt != TABLE_MARKDOWN)
+            conditions_compare_warnings(reports, n, fmt == TABLE_CSV ? err : out);
         compare_print(&m, out, fmt);
+        if (fmt == TABLE_MARKDOWN && conditions_compare_warnings(reports, n, NULL)) {
+            fputs("\n## Conditions that differ\n\n```\n", out);
+            conditions_compare_warnings(reports, n, out);
+            fputs("```\n", out);
+        }
         compare_free(&m);
     }
     free_all(reports, n);

@@ -65,9 +65,13 @@ void conditions_show(const struct m_report *r, const struct m_experiment *e, FIL
 static void warn(FILE *out, size_t *count, const struct m_report *a, const struct m_report *b,
                  const char *what, const char *fmt_a, const char *fmt_b)
 {
-    fprintf(out, "warning: conditions differ (%s vs %s): %s: %s vs %s\n", a->label, b->label,
-            what, fmt_a, fmt_b);
+    char line[512];
     (*count)++;
+    if (!out)
+        return; /* counting only */
+    snprintf(line, sizeof(line), "conditions differ (%s vs %s): %s: %s vs %s", a->label, b->label,
+             what, S(fmt_a), S(fmt_b));
+    units_print_wrapped(out, "warning: ", "         ", line, 100);
 }
 
 static bool differ(const char *x, const char *y) { return x && y && strcmp(x, y) != 0; }

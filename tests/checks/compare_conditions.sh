@@ -46,16 +46,23 @@ check "validate accepts both reports of the pair" eval '"$TOOL" validate "$A" "$
 
 "$TOOL" compare "$A" "$B" >"$out/ab.out" 2>"$out/ab.err"
 rc=$?
+# warnings are wrapped at 100 columns: join each with its continuation lines
+awk '/^warning: /{ if (w) print w; w = $0; next } /^         [^ ]/ && w { sub(/^ +/, " "); w = w $0; next } { if (w) print w; w = ""; print }
+     END { if (w) print w }' "$out/ab.out" >"$out/ab.joined"
 check "compare A B succeeds (exit $rc)" test "$rc" = 0
 for want in "effective clock (APERF/MPERF) more than 5% apart: 2499 MHz vs 2750 MHz" \
             "SMIs during one of them: 0 SMIs vs 3 SMIs" \
             "target_wait (targets spin vs halt: wake-ups are in one): hlt vs spin" \
             "APIC mode (IPI delivery differs): xapic vs x2apic" \
             "full-flush method: cr3_reload vs invpcid_single_context"; do
-    check "compare warns: $want" grep -qF "$want" "$out/ab.out"
+    check "compare warns: $want" grep -qF "$want" "$out/ab.joined"
 done
 check "compare: one clock and one SMI warning per measured experiment (6 each)" \
-    test "$(grep -c 'more than 5% apart' "$out/ab.out")/$(grep -c 'SMIs during one' "$out/ab.out")" = 6/6
+    test "$(grep -c 'more than 5% apart' "$out/ab.joined")/$(grep -c 'SMIs during one' "$out/ab.joined")" = 6/6
+check "compare: the warnings fit in 100 columns" test "$(awk '{ print length }' "$out/ab.out" | sort -n | tail -n 1)" -le 100
+"$TOOL" compare --markdown "$A" "$B" >"$out/md.out" 2>&1
+check "compare --markdown: title first, the warnings in their own section after the tables" \
+    eval 'head -n 1 "$out/md.out" | grep -qx "# tlbscope comparison" && grep -q "^## Conditions that differ" "$out/md.out"'
 check "compare: the warnings come before the tables" \
     test "$(grep -n '^warning: conditions differ' "$out/ab.out" | tail -n 1 | cut -d: -f1)" -lt \
          "$(grep -n '^Reports (' "$out/ab.out" | head -n 1 | cut -d: -f1)"
