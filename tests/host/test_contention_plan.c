@@ -75,6 +75,10 @@ static void test_rate_and_pooled_percentiles(void **state)
     /* large counts on a fast clock do not overflow */
     assert_int_equal(contention_rate_milli(1ull << 40, 1ull << 40, 4000000000ull),
                      4000000000000ll);
+    /* the 128-bit product divided exactly: 7 x 1000 x 3e9 / 1e9 + the rounding down */
+    assert_int_equal(contention_rate_milli(7, 1000000000ull, 3000000000ull), 21000);
+    assert_int_equal(contention_rate_milli(1, 3, 10), 3333);
+    assert_int_equal(contention_rate_milli(1000000, 1, 1ull << 62), INT64_MAX);
     /* two initiators' samples pooled: nearest-rank p50 and p99 of all eight */
     stats_from_array(lat, 8, &st);
     assert_int_equal(st.p50, 40);
