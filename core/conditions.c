@@ -88,6 +88,14 @@ static void record_boost(struct runner *r, struct exp_conditions *c)
                  msr, fault - 1);
         return;
     }
+    /* AMD: only a CPU that enumerates core performance boost has one to enable */
+    if (!intel && !(f->evidence.ext7_edx & (1u << 9))) {
+        c->boost = "unknown";
+        fmt_into(c->boost_evidence, sizeof(c->boost_evidence),
+                 "no boost enumerated (CPUID 8000_0007 EDX[9] = 0), MSR 0xc0010015 = 0x%llx",
+                 (unsigned long long)v);
+        return;
+    }
     if (intel && !(v & MISC_ENABLE_TURBO_DISABLE) && !(c->leaf6_eax & 2u)) {
         c->boost = "unknown";
         fmt_into(c->boost_evidence, sizeof(c->boost_evidence),

@@ -97,10 +97,16 @@ static uint32_t ct_samples(const struct runner *r)
     return s < CT_MIN_SAMPLES ? CT_MIN_SAMPLES : s;
 }
 
+/*
+ * Every round is the same shootdown of the same pages: a few warm-up rounds
+ * per initiator load the lines and TLB entries. Kept small because each
+ * costs m shootdowns (under QEMU with emulated INVLPGB, 8 initiators x 5
+ * emulated INVLPGBs each broadcast to every CPU).
+ */
 static uint32_t ct_warmup(const struct runner *r)
 {
     uint32_t w = runner_warmup(r);
-    return w > 10 ? 10 : w;
+    return w > 3 ? 3 : w;
 }
 
 static bool ct_supported(struct runner *r, char *reason, size_t cap, bool *emulated)

@@ -25,7 +25,7 @@
 #       invlpgb_range          N (1+W+S) times the pages of every point (1 for
 #                              the pcid form; 4 KiB forms twice under pti=on)
 #       shootdown_contention   per point (mode, method, p pages, m initiators),
-#                              S' = max(10, S/10), W' = min(W, 10): all:
+#                              S' = max(10, S/10), W' = min(W, 3): all:
 #                              p N + (m-1) p (N-1) (priming) + m (W'+S') p N;
 #                              groups: p N + (W'+S') p N
 #   - every experiment that was not skipped records its conditions (SMI
@@ -255,7 +255,7 @@ def shape($want):
     if $N < 2 then skipped("shootdown_contention"; "^needs at least 2 CPUs") else
     exp("shootdown_contention") as $e
     | ([10, (($S / 10) | floor)] | max) as $S2
-    | ([$W, 10] | min) as $W2
+    | ([$W, 3] | min) as $W2
     | (($invlpgb | not) and ($emu | index("invlpgb") != null) and ($global | not)) as $emulated
     | (["ipi"] + (if ($invlpgb or $emulated) and ($global | not) then ["invlpgb"] else [] end)) as $methods
     | ([1] + (if $C > 1 then [$C] else [] end)) as $pages
