@@ -223,8 +223,8 @@ void conditions_end(struct runner *r, struct experiment_record *rec)
     }
     if (c->smi_counter)
         return;
-    /* no SMI counter: the hiccup detector on the highest-numbered usable AP */
-    for (i = s->count; i-- > 1;) {
+    /* no SMI counter: the hiccup detector on the highest-numbered usable CPU (the BSP alone) */
+    for (i = s->count; i-- > 0;) {
         struct hiccup_job j;
         uint32_t p = (unsigned)r->run->cfg.profile < 3 ? (unsigned)r->run->cfg.profile : 0;
         if (!smp_usable(s, i))
@@ -232,7 +232,9 @@ void conditions_end(struct runner *r, struct experiment_record *rec)
         j.window = us_to_ticks(hiccup_window_us[p]);
         j.threshold = us_to_ticks(HICCUP_THRESHOLD_NS / 1000);
         j.gaps = j.max_gap = 0;
-        if (smp_call(s, i, CMD_PROBE, run_hiccup, &j, NULL) != WAIT_OK)
+        if (i == 0)
+            run_hiccup(s->cpu[0], &j); /* interrupts are off on the BSP here too */
+        else if (smp_call(s, i, CMD_PROBE, run_hiccup, &j, NULL) != WAIT_OK)
             return;
         c->hiccup_ran = true;
         c->hiccup_cpu = i;
