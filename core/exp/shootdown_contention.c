@@ -20,7 +20,8 @@
  *            experiment is labelled emulated and each invlpgb point records
  *            the INVLPGBs the emulator handled.
  * Each initiator runs its warm-up, waits at a start line until all have,
- * then runs its samples. Latency: per shootdown, on its initiator's own
+ * then runs its share of the point's samples: ceil(S / m), at least 2, so
+ * that a point costs about the same whatever m is. Latency: per shootdown, on its initiator's own
  * TSC, from just after the PTE change to the last ack (or the end of
  * TLBSYNC); p50/p99 over all initiators' samples. Throughput: m x samples
  * divided by the time from the start line to the last initiator's last
@@ -91,10 +92,22 @@ struct ct_state {
     uint32_t page_counts[2], npages;
 };
 
+/* Samples per point, pooled over its initiators: a tenth of the profile's, at least 10. */
 static uint32_t ct_samples(const struct runner *r)
 {
     uint32_t s = runner_samples(r) / 10;
     return s < CT_MIN_SAMPLES ? CT_MIN_SAMPLES : s;
+}
+
+/*
+ * Each of m initiators takes ceil(S / m) of them, at least 2: a point costs
+ * about the same number of shootdowns whatever m is (with all initiators
+ * sending to every CPU, the work of a point would otherwise grow as m x N).
+ */
+static uint32_t ct_per_initiator(uint32_t samples, uint32_t m)
+{
+    uint32_t k = (samples + m - 1) / m;
+    return k < 2 ? 2 : k;
 }
 
 /*
@@ -173,8 +186,9 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
                             mode_names[mode], st->page_counts[p], series[k - 1],
                             st->page_counts[p], TEST_PAGES);
         }
-    record_note(rec, "%u samples per initiator per point after %u warm-up", st->samples,
-                st->warmup);
+    record_note(rec, "%u samples per point, ceil(%u / m) (at least 2) per initiator, after %u "
+                     "warm-up each",
+                st->samples, st->samples, st->warmup);
     return point_list_reserve(&rec->results, npoints);
 }
 
@@ -356,7 +370,7 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     job.st = st;
     job.method = method;
     job.pages = pages;
-    job.samples = st->samples;
+    job.samples = ct_per_initiator(st->samples, m);
     job.warmup = st->warmup;
     job.ninit = m;
     job.linger.stop = &job.all_done;
@@ -382,7 +396,7 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     pt = point_list_add(&rec->results);
     if (!pt)
         return false;
-    stats_from_array(st->lat, m * st->samples, &lat);
+    stats_from_array(st->lat, m * job.samples, &lat);
     point_param_str(pt, "mode", mode_names[mode]);
     point_param_str(pt, "method", method_names[method]);
     point_param_num(pt, "pages", pages);
@@ -390,7 +404,7 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     point_param_num(pt, "cpus", st->norder);
     point_metric(pt, "latency", &lat);
     point_value(pt, "shootdowns_per_s",
-                contention_rate_milli((uint64_t)m * st->samples, ticks, timing_tsc_hz()));
+                contention_rate_milli((uint64_t)m * job.samples, ticks, timing_tsc_hz()));
     if (method == CT_INVLPGB && st->invlpgb_emulated)
         point_value(pt, "emulated_invlpgb",
                     (int64_t)(emulate_counts()->invlpgb - before.invlpgb) * 1000);

@@ -26,8 +26,8 @@
 #                              the pcid form; 4 KiB forms twice under pti=on)
 #       shootdown_contention   per point (mode, method, p pages, m initiators),
 #                              S' = max(10, S/10), W' = min(W, 3): all:
-#                              p N + (m-1) p (N-1) (priming) + m (W'+S') p N;
-#                              groups: p N + (W'+S') p N
+#                              p N + (m-1) p (N-1) (priming) + m (W'+k) p N;
+#                              groups: p N + (W'+k) p N, k = max(2, ceil(S'/m))
 #   - every experiment that was not skipped records its conditions (SMI
 #     counter or hiccup detector, APERF/MPERF or why not, boost, SMT,
 #     target_wait); ipi_target_state's states and sample counts;
@@ -262,17 +262,21 @@ def shape($want):
     | [["all", "groups"][] as $mode | $methods[] as $meth | $pages[] as $p
        | m_series(if $mode == "all" then $N else ($N / 2 | floor) end; (512 / $p | floor))[]
        | [$mode, $meth, $p, ., $N]] as $points
-    | measured("shootdown_contention"; $emulated;
-               [$points[] | .[2] as $p | .[3] as $m
-                | if .[0] == "all" then $p * $N + ($m - 1) * $p * ($N - 1) + $m * ($W2 + $S2) * $p * $N
-                  else $p * $N + ($W2 + $S2) * $p * $N end] | sum),
+    | def per_init($m): ([2, ceil_div($S2; $m)] | max);
+      measured("shootdown_contention"; $emulated;
+               [$points[] | .[2] as $p | .[3] as $m | per_init($m) as $k
+                | if .[0] == "all" then $p * $N + ($m - 1) * $p * ($N - 1) + $m * ($W2 + $k) * $p * $N
+                  else $p * $N + ($W2 + $k) * $p * $N end] | sum),
       grid("shootdown_contention: all and groups x \($methods | join(",")) x pages \($pages | join(",")) x m initiators";
            [$e.results[]?.params | [.mode, .method, .pages, .initiators, .cpus]]; $points),
-      grid("shootdown_contention: latency of m x \($S2) samples and a rate on every point\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
+      grid("shootdown_contention: latency of m x ceil(\($S2)/m) samples (at least 2 each) and a rate on every point\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
            [$e.results[]? | [.params.method, .params.pages, .params.initiators, .metrics.latency.n,
                              (.values.shootdowns_per_s > 0), .values.emulated_invlpgb]];
-           [$points[] | [.[1], .[2], .[3], .[3] * $S2, true,
-                         (if $emulated and .[1] == "invlpgb" then .[3] * ($W2 + $S2) * ceil_div(.[2]; 8) else null end)]])
+           [$points[] | [.[1], .[2], .[3], .[3] * per_init(.[3]), true,
+                         (if $emulated and .[1] == "invlpgb" then .[3] * ($W2 + per_init(.[3])) * ceil_div(.[2]; 8) else null end)]]),
+      eq("shootdown_contention: its notes say how it sampled";
+         [$e.notes[]? | select(test("samples per point"))];
+         ["\($S2) samples per point, ceil(\($S2) / m) (at least 2) per initiator, after \($W2) warm-up each"])
     end),
 
   # ---- ipi_target_state ----
