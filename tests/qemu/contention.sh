@@ -31,5 +31,9 @@ for smp in ${CONTENTION_SMP:-4 8}; do
         test "$(exp_field ipi_target_state '[.notes[] | select(test("^MWAIT"))] | length')" -ge 1
     check "smp=$smp: tlbscope-report show prints the conditions" \
         eval '"$TOOL" show "$REPORT" | grep -q "^  conditions: no SMI counter"'
+    "$TOOL" html -o "$RUN/report.html" "$REPORT" >/dev/null 2>&1
+    check "smp=$smp: html charts throughput versus m (per mode and page count) and latency by state" \
+        eval '[ "$(grep -o "shootdowns per second by concurrent initiators m, [a-z]*, [0-9]* pages*" "$RUN/report.html" | sort -u | wc -l)" = 4 ] &&
+              grep -q "IPI latency by the target" "$RUN/report.html"'
 done
 echo "1..$n_test"
