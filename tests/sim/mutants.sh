@@ -151,7 +151,23 @@ kill_shape blind_aps "the verifier blind on every AP: the control stale on the B
 # concurrent initiators (issue 12)
 kill_unit shared_request_slot test_initiators_to_all_others_never_read_stale \
     "concurrent initiators share one request slot per target" test_contention_model
-kill_shape conditions_unrecorded "no experiment records its conditions"
+# kill_validate MUTANT WHAT PATTERN: the mutant's QEMU-shaped run ends normally, without a
+# stale read, but tlbscope-report validate rejects its report with PATTERN (and so does the
+# exact shape, whose precondition, a valid report, it then fails)
+kill_validate() {
+    local m=$1 what=$2 pattern=$3 msgs
+    mutants=$((mutants + 1))
+    sim "mutant-$m" "$MUT/$m/tlbscope-sim" "${QEMU_LIKE[@]}"
+    msgs=$("$TOOL" validate "$REPORT" 2>&1)
+    if [ "$RC" = 0 ] && [ "$(stale_total)" = 0 ] && grep -q -- "$pattern" <<<"$msgs"; then
+        killed=$((killed + 1)); dead[$m]=1
+        ok "mutant $m ($what): validate rejects it: $(grep -m1 -- "$pattern" <<<"$msgs" | sed 's/^.*json: //')"
+    else
+        not_ok "mutant $m ($what): validate did not reject it (exit $RC; see $LOG)"
+    fi
+}
+kill_validate conditions_unrecorded "no experiment records its conditions" \
+    'conditions: is null, but the experiment measured'
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
