@@ -215,7 +215,7 @@ static void add_mwait_states(struct runner *r, struct experiment_record *rec, st
 {
     const struct cpu_features *f = &r->run->cpu;
     const struct cpuid_evidence *ev = &f->evidence;
-    uint32_t cstate, sub, listed = 0;
+    uint32_t cstate, sub, more = 0;
     uint64_t limit = 0;
     uint32_t probe;
     char name[24];
@@ -237,28 +237,31 @@ static void add_mwait_states(struct runner *r, struct experiment_record *rec, st
         uint32_t subs = (ev->leaf5_edx >> (4 * cstate)) & 0xf;
         for (sub = 0; sub < subs; sub++) {
             uint32_t hint = ((cstate - 1) << 4) | sub;
-            listed++;
             if (hint == 0)
                 continue;
+            more++;
             fmt_into(name, sizeof(name), "mwait_%02x", hint);
             add_def(st, TS_MWAIT, hint, 0, name);
         }
     }
     probe = f->vendor_id == VENDOR_INTEL ? power_read_msr(MSR_PKG_CST_CONFIG, &limit) : 0;
+    fmt_into(name, sizeof(name), "%u", more);
     if (f->vendor_id != VENDOR_INTEL)
-        record_note(rec, "MWAIT: leaf 5 EDX = 0x%08x enumerates %u C-state hints; all measured "
-                         "(no package C-state limit MSR on this vendor)",
-                    ev->leaf5_edx, listed);
+        record_note(rec, "MWAIT: measured hint 0x00 (C1) and the %s more CPUID leaf 5 enumerates "
+                         "(ECX = 0x%08x, EDX = 0x%08x); no package C-state limit MSR on this "
+                         "vendor",
+                    name, ev->leaf5_ecx, ev->leaf5_edx);
     else if (probe == PROBE_OK)
-        record_note(rec, "MWAIT: leaf 5 EDX = 0x%08x enumerates %u C-state hints, all measured; "
-                         "MSR 0xE2 = 0x%llx (package C-state limit %llu: the CPU may demote "
-                         "deeper hints)",
-                    ev->leaf5_edx, listed, (unsigned long long)limit,
+        record_note(rec, "MWAIT: measured hint 0x00 (C1) and the %s more CPUID leaf 5 enumerates "
+                         "(EDX = 0x%08x); MSR 0xE2 = 0x%llx (package C-state limit %llu: the CPU "
+                         "may demote deeper hints)",
+                    name, ev->leaf5_edx, (unsigned long long)limit,
                     (unsigned long long)(limit & 0x7));
     else
-        record_note(rec, "MWAIT: leaf 5 EDX = 0x%08x enumerates %u C-state hints, all measured; "
-                         "MSR 0xE2 (package C-state limit) not readable: exception %u",
-                    ev->leaf5_edx, listed, probe - 1);
+        record_note(rec, "MWAIT: measured hint 0x00 (C1) and the %s more CPUID leaf 5 enumerates "
+                         "(EDX = 0x%08x); MSR 0xE2 (package C-state limit) not readable: "
+                         "exception %u",
+                    name, ev->leaf5_edx, probe - 1);
 }
 
 /* The target: same package but not the SMT sibling when possible, else any other CPU. */
