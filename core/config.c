@@ -32,7 +32,7 @@ static const struct key_spec keys[] = {
       "how waiting CPUs wait: spin (busy, like CPUs running the mm), halt; auto = spin on "
       "hardware, halt under a hypervisor" },
     { "apic", K_ENUM, 0, 0, apic_choices, OFF(apic), "auto",
-      "APIC mode for the measurements (auto keeps the firmware's; restored at exit)" },
+      "APIC mode for the measurements (auto: x2APIC when the CPU has it, as Linux; restored at exit)" },
     { "profile", K_ENUM, 0, 0, profile_choices, OFF(profile), "default",
       "sample counts and budgets: quick (tests), default, full" },
     { "samples", K_UINT, 10, 1000000, NULL, OFF(samples), "by profile (1000)",
@@ -47,6 +47,10 @@ static const struct key_spec keys[] = {
       "deadline for one CPU to answer one request" },
     { "budget_s", K_UINT, 1, 86400, NULL, OFF(budget_s), "by profile (120)",
       "time budget of one experiment; it is aborted as ERROR when exceeded" },
+    { "run_budget_s", K_UINT, 0, 86400, NULL, OFF(run_budget_s), "by profile (60; quick, full: 0)",
+      "seconds of measuring for the whole run: each experiment times a few warm-up iterations "
+      "and cuts samples (to 50 at least), then target or page counts, to fit its share; 0: no "
+      "planning, every experiment as configured" },
     { "initiator", K_UINT, 0, 65535, NULL, OFF(initiator), "0",
       "dense CPU index that initiates shootdowns" },
     { "progress", K_BOOL, 0, 0, NULL, OFF(progress), "on", "print progress while measuring" },
@@ -108,6 +112,8 @@ void config_finalize(struct config *cfg)
     static const uint32_t warmup[] = { 100, 10, 1000 };
     static const uint32_t pairs[] = { 256, 64, 4096 };
     static const uint32_t budget[] = { 120, 60, 1800 };
+    /* quick (the tests' exact shapes) and full (everything) measure as configured */
+    static const uint32_t run_budget[] = { 60, 0, 0 };
     unsigned p = (unsigned)cfg->profile;
     if (p > 2)
         p = 0;
@@ -119,6 +125,8 @@ void config_finalize(struct config *cfg)
         cfg->ipi_pairs = pairs[p];
     if (!(cfg->set_mask & (1ull << key_index("budget_s"))))
         cfg->budget_s = budget[p];
+    if (!(cfg->set_mask & (1ull << key_index("run_budget_s"))))
+        cfg->run_budget_s = run_budget[p];
 }
 
 /* ---- value parsers: each returns false with a short expectation text ---- */
@@ -776,6 +784,7 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_kv_u64(w, "ipi_pairs", cfg->ipi_pairs);
     jw_kv_u64(w, "timeout_ms", cfg->timeout_ms);
     jw_kv_u64(w, "budget_s", cfg->budget_s);
+    jw_kv_u64(w, "run_budget_s", cfg->run_budget_s);
     jw_kv_u64(w, "initiator", cfg->initiator);
     jw_kv_bool(w, "progress", cfg->progress);
     jw_kv_bool(w, "console_json", cfg->console_json);

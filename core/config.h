@@ -73,6 +73,7 @@ struct config {
     uint32_t ipi_pairs;      /* all pairs up to this many, then a stratified sample */
     uint32_t timeout_ms;     /* deadline for one answer from one CPU */
     uint32_t budget_s;       /* time budget of one experiment */
+    uint32_t run_budget_s;   /* measuring time of the whole run, planned (core/plan.h); 0: off */
     uint32_t initiator;      /* CPU that initiates shootdowns */
     uint32_t emulate;        /* EMULATE_* bits (test-only) */
     bool progress;

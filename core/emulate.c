@@ -133,6 +133,35 @@ static bool emulate_invlpgb(struct trap_frame *f)
     return true;
 }
 
+/*
+ * With CR4.PCIDE, INVLPG and a CR3 write act on the current PCID only; a
+ * CPU with PCID but no INVPCID (common in VMs) reaches another PCID the
+ * way Linux does without INVPCID: by running in it for a moment. The tool
+ * maps the same tables under every PCID (the PTI user PCID shares the
+ * root), so the code and stack of this handler stay mapped throughout;
+ * the switch back sets bit 63 so that it flushes nothing.
+ */
+static void invlpg_in_pcid(uint64_t pcid, uint64_t va)
+{
+    uint64_t cr3 = read_cr3();
+    if ((cr3 & CR3_PCID_MASK) == pcid) {
+        invlpg((const volatile void *)(uintptr_t)va);
+        return;
+    }
+    write_cr3((cr3 & ~CR3_PCID_MASK & ~CR3_NOFLUSH) | pcid | CR3_NOFLUSH);
+    invlpg((const volatile void *)(uintptr_t)va);
+    write_cr3((cr3 & ~CR3_NOFLUSH) | CR3_NOFLUSH);
+}
+
+/* Every non-global translation of one PCID: a CR3 write without bit 63 while in it. */
+static void flush_pcid(uint64_t pcid)
+{
+    uint64_t cr3 = read_cr3();
+    write_cr3((cr3 & ~CR3_PCID_MASK & ~CR3_NOFLUSH) | pcid);
+    if ((cr3 & CR3_PCID_MASK) != pcid)
+        write_cr3((cr3 & ~CR3_NOFLUSH) | CR3_NOFLUSH);
+}
+
 static bool emulate_invpcid(struct trap_frame *f, const struct insn_decoded *d)
 {
     uint64_t regs[16] = { f->rax, f->rcx, f->rdx, f->rbx, f->rsp, f->rbp, f->rsi, f->rdi,
@@ -145,19 +174,28 @@ static bool emulate_invpcid(struct trap_frame *f, const struct insn_decoded *d)
         return false; /* #GP on the real CPU */
     if (type <= 1 && desc->pcid != 0 && !pcide)
         return false; /* #GP: only PCID 0 exists without CR4.PCIDE */
-    if (pcide)
-        return false; /* with PCIDs the CPU itself must have INVPCID: not emulated */
     switch (type) {
     case INVPCID_ADDRESS:
-        invlpg((const volatile void *)(uintptr_t)desc->address);
+        if (pcide)
+            invlpg_in_pcid(desc->pcid, desc->address);
+        else
+            invlpg((const volatile void *)(uintptr_t)desc->address);
         break;
-    case INVPCID_ALL_INCLUDING_GLOBAL:
-        /* toggling CR4.PGE drops global entries too (Linux __native_tlb_flush_global) */
+    case INVPCID_SINGLE_CONTEXT:
+        if (pcide)
+            flush_pcid(desc->pcid);
+        else
+            flush_local_all(); /* PCID 0 is the only context */
+        break;
+    default:
+        /*
+         * Type 2, and type 3 (all non-global, every PCID): toggling CR4.PGE
+         * drops every translation of every PCID (SDM vol. 3A, 4.10.4.1;
+         * Linux __native_tlb_flush_global). For type 3 that also drops
+         * global ones, which a CPU may always do: more, never less.
+         */
         write_cr4(read_cr4() ^ CR4_PGE);
         write_cr4(read_cr4() ^ CR4_PGE);
-        break;
-    default: /* single context, all non-global: PCID 0 is the only context */
-        flush_local_all();
         break;
     }
     emu.counts.invpcid++;

@@ -11,7 +11,10 @@
  *   TLBSYNC  waits until every CPU has processed this CPU's requests;
  *   INVPCID  decodes type and descriptor and performs it locally (with
  *            CR4.PCIDE clear only PCID 0 exists, as on the real CPU:
- *            a non-zero PCID for types 0 and 1 is a #GP, left unhandled).
+ *            a non-zero PCID for types 0 and 1 is a #GP, left unhandled;
+ *            with CR4.PCIDE, on a CPU with PCID but no INVPCID, types 0
+ *            and 1 switch CR3 to the PCID named for the INVLPG or the
+ *            flushing CR3 write, types 2 and 3 toggle CR4.PGE).
  * Invalid operands (a page count above the emulated maximum, reserved
  * descriptor bits) are not emulated: the #UD then stands, as a #GP would.
  * Every result produced this way is labelled emulated in the report.

@@ -13,6 +13,7 @@ const struct experiment *const experiment_table[] = {
     &exp_shootdown_lazy,
     &exp_pti,
     &exp_invlpgb,
+    &exp_flush_ceiling,
     &exp_shootdown_contention,
     &exp_ipi_target_state,
 };

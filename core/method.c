@@ -1,6 +1,7 @@
 #include "core/method.h"
 #include "arch/x86/probe.h"
 #include "arch/x86/trap.h"
+#include "core/hw_policy.h"
 #include "core/strbuf.h"
 
 void method_choose_pcids(struct run *r)
@@ -14,17 +15,28 @@ void method_choose_pcids(struct run *r)
 
 void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint32_t tlbsync)
 {
+    /*
+     * Linux's flush_tlb_local() is a CR3 write whatever the CPU has: that is
+     * the full flush measured. INVPCID single-context is the named variant,
+     * measured as its own points where the CPU has it (or emulate=invpcid).
+     */
     r->method.full_flush = "cr3_reload";
-    if (r->cpu.invpcid) {
-        r->method.invpcid_probe_ok = invpcid == PROBE_OK;
-        if (invpcid == PROBE_OK)
-            r->method.full_flush = "invpcid_single_context";
-        else
-            msg_add(&r->warnings, "probe", "CPUID reports INVPCID but it raised %s",
-                    exception_name(invpcid - 1));
-    } else if (r->cfg.emulate & EMULATE_INVPCID) {
-        r->method.full_flush = "invpcid_single_context";
+    /* from the probe, not CPUID alone: CPUID can claim INVPCID a hypervisor does not run */
+    r->method.invpcid_probe_ok = hw_invpcid_usable(r->cpu.invpcid, invpcid);
+    if (r->cpu.invpcid && invpcid != PROBE_OK)
+        msg_add(&r->warnings, "probe", "CPUID reports INVPCID but it raised %s%s",
+                exception_name(invpcid - 1),
+                (r->cfg.emulate & EMULATE_INVPCID) ? ": emulated (emulate=invpcid)" : "");
+    switch (hw_invpcid_source(r->cpu.invpcid, invpcid, (r->cfg.emulate & EMULATE_INVPCID) != 0)) {
+    case INVPCID_HARDWARE:
+        r->method.full_flush_variant = "invpcid_single_context";
+        break;
+    case INVPCID_EMULATED:
+        r->method.full_flush_variant = "invpcid_single_context";
         r->method.full_flush_emulated = true;
+        break;
+    default:
+        break;
     }
     if (r->cpu.invlpgb) {
         uint32_t v = invlpgb != PROBE_OK ? invlpgb : tlbsync;

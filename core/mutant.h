@@ -24,8 +24,13 @@
 #define MUTANT_ID_xen_no_catchup 12     /* Xen: a descheduled vCPU never does its pending flush */
 #define MUTANT_ID_blind_aps 13          /* the verifier never sees a stale read on an AP */
 #define MUTANT_ID_emulate_2m_as_4k 14   /* emulated INVLPGB: 2 MiB ranges flushed at 4 KiB stride */
-#define MUTANT_ID_shared_request_slot 15 /* concurrent initiators share one request slot per target */
-#define MUTANT_ID_conditions_unrecorded 16 /* an experiment's conditions are not recorded */
+#define MUTANT_ID_verify_inside_window 15 /* targets verify right after acking, inside the timed window */
+#define MUTANT_ID_unequal_class_pool 16 /* ipi_roundtrip: class pools fill from the first pairs */
+#define MUTANT_ID_crossover_off_by_one 17 /* flush_ceiling: p* is the count before the crossing */
+#define MUTANT_ID_evidence_nowhere 18   /* a recommendation cites a point past the last one */
+#define MUTANT_ID_plan_ignores_budget 19 /* the planner keeps every sample whatever the share */
+#define MUTANT_ID_shared_request_slot 20 /* concurrent initiators share one request slot per target */
+#define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/plan.h"
 #include "core/conditions.h"
 #include "core/result.h"
 #include "core/stats.h"
@@ -80,6 +81,7 @@ struct experiment_record {
     struct verification verification;
     struct point_list results;
     struct point_list summary;
+    struct plan_summary plan; /* what run_budget_s let it measure (core/plan.h) */
     uint32_t nnotes;
     char notes[RECORD_MAX_NOTES][RECORD_NOTE_LEN];
     struct exp_conditions conditions;      /* core/conditions.h */

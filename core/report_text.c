@@ -1,5 +1,7 @@
 #include "core/mem.h"
+#include "core/plan_report.h"
 #include "core/report.h"
+#include "core/report_recommend.h"
 #include "core/report_views.h"
 
 static void yes_no(struct strbuf *sb, const char *name, bool v)
@@ -90,6 +92,23 @@ static void write_cpu_problems(const struct run *r, struct strbuf *sb)
     }
 }
 
+/* Which experiments run_budget_s made smaller, and to what (core/plan.h). */
+static void write_plans(const struct run *r, struct strbuf *sb)
+{
+    uint32_t i;
+    bool any = false;
+    for (i = 0; i < r->experiment_count; i++)
+        any |= r->experiments[i].ran && r->experiments[i].plan.applied &&
+               r->experiments[i].plan.reasons;
+    if (!any)
+        return;
+    sb_printf(sb, "\nPlanned to fit run_budget_s=%u (measuring time of the whole run):\n",
+              r->cfg.run_budget_s);
+    for (i = 0; i < r->experiment_count; i++)
+        if (r->experiments[i].ran)
+            plan_write_text(sb, r->experiments[i].id, &r->experiments[i].plan);
+}
+
 static void write_experiment_table(const struct run *r, struct strbuf *sb)
 {
     uint32_t i;
@@ -116,6 +135,7 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
             sb_printf(sb, "%s%s", sep, e->reason);
         sb_putc(sb, '\n');
     }
+    write_plans(r, sb);
 }
 
 void report_write_text(const struct run *r, struct strbuf *sb)
@@ -127,6 +147,7 @@ void report_write_text(const struct run *r, struct strbuf *sb)
     for (i = 0; i < r->experiment_count; i++)
         if (r->experiments[i].ran && r->experiments[i].results.count)
             report_view_experiment(r, &r->experiments[i], sb);
+    report_text_recommendations(r, sb);
     if (r->errors.count) {
         sb_puts(sb, "\nErrors:\n");
         for (i = 0; i < r->errors.count; i++)

@@ -54,10 +54,21 @@ static void cell_time(struct strbuf *sb, const struct run *r, const struct stats
         return;
     }
     ns = ticks_to_ns(which, r->tsc_hz);
-    if (ns >= 10000000)
-        sb_printf(sb, " %6llu ms", (unsigned long long)(ns / 1000000));
+    /*
+     * Rounded to the nearest shown digit, never truncated: 34,902 ns is
+     * "34.9 us", not "34 us". Integer arithmetic (no floating point in the
+     * app); one decimal below 100 of a unit, none above.
+     */
+    if (ns >= 99950000)
+        sb_printf(sb, " %6llu ms", (unsigned long long)((ns + 500000) / 1000000));
+    else if (ns >= 9999500)
+        sb_printf(sb, " %4llu.%llu ms", (unsigned long long)((ns + 50000) / 1000000),
+                  (unsigned long long)((ns + 50000) / 100000 % 10));
+    else if (ns >= 99950)
+        sb_printf(sb, " %6llu us", (unsigned long long)((ns + 500) / 1000));
     else if (ns >= 10000)
-        sb_printf(sb, " %6llu us", (unsigned long long)(ns / 1000));
+        sb_printf(sb, " %4llu.%llu us", (unsigned long long)((ns + 50) / 1000),
+                  (unsigned long long)((ns + 50) / 100 % 10));
     else
         sb_printf(sb, " %6llu ns", (unsigned long long)ns);
 }
@@ -97,23 +108,37 @@ static void view_ipi_matrix(const struct run *r, const struct experiment_record 
     }
 }
 
+/* The flush column: how pages were invalidated (core/exp/shootdown_seq_conc.c) */
+static const char *flush_label(const struct point_param *f)
+{
+    if (!f || !f->str)
+        return "-";
+    if (str_eq(f->str, "invpcid_single_context"))
+        return "invpcid";
+    if (str_eq(f->str, "cr3_reload"))
+        return "cr3";
+    return f->str;
+}
+
 static void view_seq_conc(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
-    sb_printf(sb, "  %7s %5s %10s %10s %10s %10s %9s\n", "targets", "pages", "seq p50", "conc p50",
-              "seq p99", "conc p99", "conc/seq");
+    sb_printf(sb, "  %7s %5s %-7s %10s %10s %10s %10s %9s\n", "targets", "pages", "flush",
+              "seq p50", "conc p50", "seq p99", "conc p99", "conc/seq");
     for (i = 0; i < e->summary.count; i++) {
         const struct result_point *s = &e->summary.items[i];
         const struct point_param *t = point_find_param(s, "targets");
         const struct point_param *pg = point_find_param(s, "pages");
+        const struct point_param *f = point_find_param(s, "flush");
+        const char *fs = f && f->str ? f->str : "";
         const struct stats *seq, *conc;
         if (!t || !pg)
             continue;
         seq = metric(FIND(&e->results, { "mode", "seq", 0 }, { "targets", NULL, t->num },
-                          { "pages", NULL, pg->num }), "latency");
+                          { "pages", NULL, pg->num }, { "flush", fs, 0 }), "latency");
         conc = metric(FIND(&e->results, { "mode", "conc", 0 }, { "targets", NULL, t->num },
-                           { "pages", NULL, pg->num }), "latency");
-        sb_printf(sb, "  %7lld %5lld", (long long)t->num, (long long)pg->num);
+                           { "pages", NULL, pg->num }, { "flush", fs, 0 }), "latency");
+        sb_printf(sb, "  %7lld %5lld %-7s", (long long)t->num, (long long)pg->num, flush_label(f));
         sb_putc(sb, ' ');
         cell_time(sb, r, seq, seq ? seq->p50 : 0);
         cell_time(sb, r, conc, conc ? conc->p50 : 0);

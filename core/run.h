@@ -18,7 +18,7 @@
 #include "core/result.h"
 
 #define REPORT_SCHEMA "tlbscope-report"
-#define REPORT_SCHEMA_VERSION 1
+#define REPORT_SCHEMA_VERSION 2 /* 2: recommendations, flush_ceiling, cpu.l2_tlb */
 
 #ifndef TLBSCOPE_VERSION
 #define TLBSCOPE_VERSION "0.0.0"
@@ -52,11 +52,13 @@ struct simulation_info {
 
 struct method_info {
     const char *apic_mode;       /* "xapic" | "x2apic" */
+    const char *apic_mode_reason; /* why that mode (core/hw_policy.c) */
     const char *firmware_apic_mode;
     const char *icr_fence;       /* "none" | "mfence;lfence" */
     const char *target_wait;     /* "spin" (busy targets) | "hlt" (under a hypervisor) */
-    const char *full_flush;      /* "cr3_reload" | "invpcid_single_context" */
-    bool full_flush_emulated;    /* INVPCID is emulated (emulate=invpcid) */
+    const char *full_flush;      /* "cr3_reload": Linux flush_tlb_local(), the default */
+    const char *full_flush_variant; /* "invpcid_single_context" where INVPCID works, else NULL */
+    bool full_flush_emulated;    /* the variant's INVPCID is emulated (emulate=invpcid) */
     const char *page_flush;      /* "invlpg" */
     bool pcid_enabled;           /* CR4.PCIDE during measurements */
     uint64_t cr3_root;           /* the tool's page-table root (no PCID bits) */

@@ -3,6 +3,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -48,6 +49,7 @@ void runner_progress(struct runner *r, uint64_t done, uint64_t total)
     uint64_t now = tsc_now();
     char bar[41];
     uint32_t i, filled;
+    runner_plan_follow(r, done); /* the plan, against the time spent so far */
     if (!r->run->cfg.progress || total == 0 || now - r->last_progress < ms_to_ticks(1000))
         return;
     r->last_progress = now;
@@ -129,17 +131,19 @@ uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint
     return n;
 }
 
-uint32_t runner_samples(const struct runner *r) { return r->run->cfg.samples; }
-uint32_t runner_warmup(const struct runner *r) { return r->run->cfg.warmup; }
+uint32_t runner_samples(const struct runner *r)
+{
+    return r->plan_samples ? r->plan_samples : r->run->cfg.samples;
+}
+
+uint32_t runner_warmup(const struct runner *r)
+{
+    return r->plan_samples ? r->plan_warmup : r->run->cfg.warmup;
+}
 
 uint32_t runner_power_series(uint32_t max, uint32_t *out, uint32_t cap)
 {
-    uint32_t n = 0, v;
-    for (v = 1; v < max && n < cap; v *= 2)
-        out[n++] = v;
-    if (max >= 1 && n < cap)
-        out[n++] = max;
-    return n;
+    return plan_power_series(max, out, cap);
 }
 
 static void print_result_line(struct runner *r, const struct experiment_record *rec)
@@ -194,6 +198,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         print_result_line(r, rec);
         return;
     }
+    runner_plan_start(r, e->id);
     conditions_prepare(r, rec); /* without memory: no per-CPU clock readings, the rest still */
     print(r, "RUN:  %s: %s%s%s\n", e->id, e->title, r->run->sim.simulated ? " [SIMULATED]" : "",
           emulated ? " [EMULATED]" : "");
@@ -237,6 +242,11 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     leave_tool(r);
     r->smp->current_experiment = 0;
     rec->duration_ms = ticks_to_ms(tsc_now() - t0);
+    runner_plan_end(r, e->id, tsc_now() - t0, rec);
+    /* never SUCCESS with nothing measured: an experiment that can measure nothing says SKIP */
+    if (rec->status == RESULT_SUCCESS && rec->results.count == 0)
+        record_escalate(rec, RESULT_ERROR, "measured no point (%u CPUs usable)",
+                        runner_usable_count(r));
     if (r->budget_exceeded) {
         rec->partial = true;
         record_escalate(rec, RESULT_ERROR, "time budget of %u s exceeded; experiment aborted",
@@ -301,12 +311,28 @@ static void check_selection(struct runner *r)
     }
 }
 
+/* The planning weights of the experiments that will run (selected and supported). */
+static uint32_t weights_to_run(struct runner *r)
+{
+    uint32_t i, sum = 0;
+    for (i = 0; i < experiment_count; i++) {
+        const struct experiment *e = experiment_table[i];
+        char reason[RECORD_REASON_LEN];
+        bool emulated = false;
+        if (config_experiment_selected(&r->run->cfg, e->id) &&
+            (!e->supported || e->supported(r, reason, sizeof(reason), &emulated)))
+            sum += runner_plan_weight(e->id);
+    }
+    return sum;
+}
+
 void runner_run_all(struct runner *r)
 {
     uint32_t i;
     struct run *run = r->run;
     exclude_unselected(r);
     check_selection(r);
+    runner_plan_start_run(r, weights_to_run(r));
     run->experiments = mem_zalloc(experiment_count * sizeof(*run->experiments));
     if (!run->experiments) {
         msg_add(&run->errors, "runner", "out of memory for the experiment records");

@@ -12,6 +12,7 @@
 #ifndef TLBSCOPE_CORE_RUNNER_H
 #define TLBSCOPE_CORE_RUNNER_H
 
+#include "core/plan.h"
 #include "core/record.h"
 #include "core/run.h"
 #include "core/smp.h"
@@ -52,6 +53,11 @@ struct runner {
     uint64_t last_progress;
     const struct experiment *current;
     struct experiment_record *rec;
+    /* planning (core/runner_plan.c): what is left of run_budget_s, the plan in force */
+    uint64_t plan_left_ticks, plan_share_ticks, plan_started;
+    uint32_t plan_weights_left, plan_weights_total;
+    uint32_t plan_samples, plan_warmup; /* 0: none, the configuration's values */
+    struct plan_track plan_track;       /* the plan followed while it runs */
 };
 
 extern const struct experiment *const experiment_table[];
@@ -79,7 +85,7 @@ bool runner_need_cpus(struct runner *r, uint32_t min, char *reason, size_t cap);
 bool runner_need_test_region(struct runner *r, char *reason, size_t cap);
 /* False under global_pages=on, for experiments that measure user mappings (PCIDs, lazy mm). */
 bool runner_need_user_mappings(struct runner *r, char *reason, size_t cap);
-/* Samples per point and warm-up from the configuration. */
+/* Samples per point and warm-up: the plan's (core/runner_plan.h), else the configuration's. */
 uint32_t runner_samples(const struct runner *r);
 uint32_t runner_warmup(const struct runner *r);
 /* 1, 2, 4, ... up to max, always ending with max itself. */

@@ -65,7 +65,13 @@ static void flush_global(struct shootdown *sd)
     }
 }
 
-/* Linux flush_tlb_local(): everything non-global of the current PCID (global too for kernel pages). */
+/*
+ * A full flush of the current PCID (global entries too for kernel pages).
+ * Linux flush_tlb_local(): a CR3 write, and under PTI the user PCID only
+ * marked (invalidate_user_asid()): it is flushed by the next return to
+ * user. The named variant full_uses_invpcid: INVPCID single-context on the
+ * current PCID and, under PTI, at once on the user PCID.
+ */
 static void flush_full(struct shootdown *sd, struct percpu *pc)
 {
     if (MUTANT(full_flush_noop))
@@ -76,11 +82,11 @@ static void flush_full(struct shootdown *sd, struct percpu *pc)
         invpcid(INVPCID_SINGLE_CONTEXT, current_pcid(), 0);
     else
         flush_local_all();
-    if (MUTANT(no_user_flush))
+    if (MUTANT(no_user_flush) || sd->pti == PTI_OFF)
         return;
-    if (sd->pti == PTI_INVPCID)
+    if (sd->full_uses_invpcid)
         invpcid(INVPCID_SINGLE_CONTEXT, sd->user_pcid, 0);
-    else if (sd->pti == PTI_DEFERRED)
+    else
         pc->user_flush_pending = 1; /* invalidate_user_asid() */
 }
 
@@ -149,6 +155,22 @@ static void count_checks(struct percpu *pc, uint32_t count, uint32_t stale,
     pc->verify_stale += stale;
 }
 
+uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint32_t first,
+                                  uint32_t count)
+{
+    uint64_t t0 = tsc_now();
+    if (sd->pti != PTI_OFF) {
+        uint64_t flush = pc->user_flush_pending ? 0 : CR3_NOFLUSH;
+        write_cr3(sd->cr3_root | sd->user_pcid | flush);
+        pc->user_flush_pending = 0;
+        testmem_touch(sd->tm, first, count);
+        write_cr3(sd->cr3_root | sd->kernel_pcid | CR3_NOFLUSH);
+    } else {
+        testmem_touch(sd->tm, first, count);
+    }
+    return tsc_now() - t0;
+}
+
 void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t first, uint32_t count,
                            bool large)
 {
@@ -161,9 +183,9 @@ void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t fir
     count_checks(pc, count, stale, &hit);
     if (sd->pti != PTI_OFF && !large) {
         /*
-         * The simulated return to user (SWITCH_TO_USER_CR3): load the user
-         * PCID, without NOFLUSH if its flush was deferred, read the pages as
-         * user code would, and come back to the kernel PCID with NOFLUSH.
+         * Read the pages as user code: in the user PCID. A deferred flush not
+         * yet done by a timed return to user is done here (SWITCH_TO_USER_CR3
+         * without NOFLUSH); otherwise the switch keeps the PCID's entries.
          */
         uint64_t flush = pc->user_flush_pending ? 0 : CR3_NOFLUSH;
         write_cr3(sd->cr3_root | sd->user_pcid | flush);
@@ -208,19 +230,13 @@ static void flush_handler(struct trap_frame *f)
     if (MUTANT(ack_before_flush))
         store_release(&pc->flush.ack_gen, gen);
     flush_tlb_func(sd, pc, &sd->req);
+    if (sd->touch_pages)
+        pc->touch_sink += testmem_touch_ws(sd->tm, sd->touch_pages);
     store_relaxed(&pc->flush.handler_ticks, tsc_now() - t0);
     store_release(&pc->flush.ack_gen, gen);
-    /* verification after the acknowledgement: it is not part of the time */
-    if (sd->req.flags & FLUSH_VERIFY) {
-        shootdown_verify_self(sd, pc, sd->req.first_page,
-                              MUTANT(verify_first_page_only) && sd->req.pages ? 1 : sd->req.pages,
-                              sd->req.stride_2m);
-        /*
-         * Not verify_gen: that one counts VEC_VERIFY requests, and the two
-         * sequences can hold the same number (seen under ThreadSanitizer:
-         * the initiator stopped waiting and remapped during a verification).
-         */
-        store_release(&pc->flush.flush_verified_gen, gen);
+    if (MUTANT(verify_inside_window) && (sd->req.flags & FLUSH_VERIFY)) {
+        /* the old way: reading right after the ack, while the initiator still times */
+        shootdown_verify_self(sd, pc, sd->req.first_page, sd->req.pages, sd->req.stride_2m);
     }
 }
 
@@ -235,6 +251,9 @@ static void verify_handler(struct trap_frame *f)
     gen = load_acquire(&sd->verify.gen);
     if (pc->inject_kind == INJECT_SLOW)
         smp_injected_delay(pc);
+    if (sd->verify.return_to_user)
+        store_relaxed(&pc->flush.return_ticks,
+                      shootdown_return_to_user(sd, pc, sd->verify.first, sd->verify.count));
     shootdown_verify_self(sd, pc, sd->verify.first, sd->verify.count, sd->verify.large);
     store_release(&pc->flush.verify_gen, gen);
 }
@@ -364,6 +383,7 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
         }
     }
     t1 = tsc_now();
+    sd->close_tsc = t1;
     sd->max_handler_ticks = 0;
     for (i = 0; i < sd->nsent && !lost; i++) {
         uint64_t h = load_acquire(&s->cpu[sd->sent[i]]->flush.handler_ticks);
@@ -373,21 +393,36 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     return lost ? 0 : t1 - t0;
 }
 
+static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint8_t vector,
+                         volatile uint64_t *(*slot)(struct percpu *), const char *what);
+static volatile uint64_t *verify_slot(struct percpu *pc);
+
+/*
+ * The verification phase of a FLUSH_VERIFY round, after the initiator's
+ * closing timestamp: the initiator reads the pages, then asks the targets it
+ * interrupted (VEC_VERIFY) to return to user if asked, and to read them.
+ * A separate IPI, not a wait inside the flush handler: a target that waited
+ * there would spin through the initiator's timed window (under a hypervisor
+ * it would take the host CPU from the vCPUs still flushing).
+ */
 bool shootdown_wait_verified(struct shootdown *sd)
 {
     struct smp *s = sd->smp;
-    uint64_t deadline = tsc_now() + s->timeout_ticks;
-    bool ok = true;
+    bool ok;
     uint32_t i;
     shootdown_verify_self(sd, this_percpu(), sd->req.first_page, sd->req.pages,
                           sd->req.stride_2m);
-    for (i = 0; i < sd->nsent; i++) {
-        struct percpu *t = s->cpu[sd->sent[i]];
-        if (!wait_u64_eq(&t->flush.flush_verified_gen, sd->req.new_tlb_gen, deadline)) {
-            smp_mark_unanswered(s, sd->sent[i], "verification", &t->flush.flush_verified_gen,
-                                sd->req.new_tlb_gen);
-            ok = false;
-        }
+    sd->verify.first = sd->req.first_page;
+    sd->verify.count = MUTANT(verify_first_page_only) && sd->req.pages ? 1 : sd->req.pages;
+    sd->verify.large = sd->req.stride_2m;
+    sd->verify.return_to_user = (sd->req.flags & FLUSH_RETURN_TO_USER) != 0;
+    store_release(&sd->verify.gen, sd->verify.gen + 1);
+    ok = ipi_and_wait(sd, sd->sent, sd->nsent, VEC_VERIFY, verify_slot, "verification IPI");
+    sd->max_return_ticks = 0;
+    for (i = 0; i < sd->nsent && ok; i++) {
+        uint64_t t = load_acquire(&s->cpu[sd->sent[i]]->flush.return_ticks);
+        if (t > sd->max_return_ticks)
+            sd->max_return_ticks = t;
     }
     return ok;
 }
@@ -434,6 +469,7 @@ bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t 
     sd->verify.first = first;
     sd->verify.count = count;
     sd->verify.large = large;
+    sd->verify.return_to_user = false;
     store_release(&sd->verify.gen, sd->verify.gen + 1);
     shootdown_verify_self(sd, this_percpu(), first, count, large);
     return ipi_and_wait(sd, cpus, n, VEC_VERIFY, verify_slot, "verification IPI");
@@ -447,6 +483,7 @@ bool shootdown_switch_back(struct shootdown *sd, const uint32_t *cpus, uint32_t 
     sd->verify.first = sd->req.first_page;
     sd->verify.count = sd->req.pages;
     sd->verify.large = false;
+    sd->verify.return_to_user = false;
     store_release(&sd->verify.gen, sd->verify.gen + 1);
     ok = ipi_and_wait(sd, cpus, n, VEC_SWITCH, switch_slot, "switch-back IPI");
     *max_catchup = 0;

@@ -17,12 +17,18 @@
  *    the Xen variant skips CPUs not marked running and makes them flush on
  *    their next schedule;
  *  - with PTI each page is invalidated again in the user PCID (INVPCID), or
- *    the user PCID is marked and flushed at the next return to user.
+ *    the user PCID is marked and flushed at the next return to user;
+ *  - a full flush is Linux's flush_tlb_local(): a CR3 write, the user PCID
+ *    marked for the return to user (invalidate_user_asid()); INVPCID
+ *    single-context (user PCID at once) is the named variant
+ *    full_uses_invpcid, measured as its own point where the CPU has it.
  *
  * Verification: the request's pages were remapped to frames with fresh
- * signatures before the shootdown; after acknowledging, every CPU reads
- * them through its TLB. A stale signature is recorded with CPU, VA,
- * expected and seen value.
+ * signatures before the shootdown; every CPU reads them through its TLB
+ * once the initiator has taken its closing timestamp (the targets, on a
+ * verification IPI sent after it): the reads are outside the timed window
+ * and cannot slow the targets still being waited for. A stale signature is
+ * recorded with CPU, VA, expected and seen value.
  */
 #ifndef TLBSCOPE_CORE_SHOOTDOWN_H
 #define TLBSCOPE_CORE_SHOOTDOWN_H
@@ -36,9 +42,10 @@ enum lazy_policy { LAZY_IPI_ALL = 0, LAZY_SKIP, LAZY_XEN_RUNNING };
 enum pti_mode { PTI_OFF = 0, PTI_INVPCID, PTI_DEFERRED };
 
 #define FLUSH_FREED_TABLES (1u << 0) /* page tables were freed: lazy CPUs must flush now */
-#define FLUSH_VERIFY (1u << 1)       /* targets verify the range right after acknowledging */
+#define FLUSH_VERIFY (1u << 1)       /* verified by shootdown_wait_verified(), after the closing timestamp */
 #define FLUSH_STRIDE_2M (1u << 2)    /* the range is of the 2 MiB test pages (stride_shift 21) */
 #define FLUSH_ALL (1u << 3)          /* a full flush whatever the size (Linux TLB_FLUSH_ALL) */
+#define FLUSH_RETURN_TO_USER (1u << 4) /* with FLUSH_VERIFY: targets first return to user, timed */
 
 struct mm_generation;
 
@@ -62,6 +69,7 @@ struct verify_request {
     volatile uint64_t gen;
     uint32_t first, count;
     uint8_t large;           /* the 2 MiB pages */
+    uint8_t return_to_user;  /* return to user first, timed (FLUSH_RETURN_TO_USER) */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct shootdown {
@@ -82,6 +90,10 @@ struct shootdown {
     uint32_t *sent;            /* scratch: targets that got an IPI this round */
     uint32_t nsent;
     uint64_t max_handler_ticks;/* slowest target's handler in the last round */
+    uint64_t max_return_ticks; /* slowest target's return to user (FLUSH_RETURN_TO_USER) */
+    uint64_t close_tsc;        /* the initiator's closing timestamp of the last round */
+    uint32_t touch_pages;      /* targets read this many working-set pages after flushing,
+                                * before acknowledging (flush_ceiling: the refill cost) */
 };
 
 /* Allocates scratch and makes the protocol active for the IPI handlers. */
@@ -106,7 +118,11 @@ bool shootdown_sync_all(struct shootdown *sd);
  */
 uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t n,
                          enum flush_order order, uint32_t first, uint32_t pages, uint32_t flags);
-/* Waits for the FLUSH_VERIFY results of the last round's targets; false if one is lost. */
+/*
+ * Waits for the FLUSH_VERIFY results of the last round's targets (the
+ * initiator verifies itself first); false if one is lost. With
+ * FLUSH_RETURN_TO_USER, max_return_ticks is the slowest target's return.
+ */
 bool shootdown_wait_verified(struct shootdown *sd);
 /* The initiator's own flush_tlb_func(), as used for local-only measurements. */
 void shootdown_flush_local(struct shootdown *sd, uint32_t first, uint32_t pages);
@@ -132,6 +148,15 @@ void shootdown_set_request(struct flush_request *req, uint32_t initiator, uint32
 
 /* Adds every CPU's verification counts to the record (and resets them). */
 void shootdown_collect(struct shootdown *sd, struct experiment_record *rec);
+/*
+ * The return to user space of the calling CPU (Linux SWITCH_TO_USER_CR3 and
+ * the first user accesses): under PTI load the user PCID, without NOFLUSH if
+ * its flush is pending (the deferred flush happens here), read one word of
+ * each page (refilling what was invalidated), and come back to the kernel
+ * PCID with NOFLUSH; without PTI only the reads. Returns its ticks.
+ */
+uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint32_t first,
+                                  uint32_t count);
 /* Reads the test pages on the calling CPU (kernel PCID, and user PCID under PTI). */
 void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t first, uint32_t count,
                            bool large);

@@ -174,9 +174,12 @@ void smp_mark_unanswered(struct smp *s, uint32_t index, const char *what,
 
 /*
  * With halt_waits the BSP sleeps between checks, woken by its own 1 ms
- * heartbeat (or an IPI it takes as a target). APs never send it a wake-up:
- * one could arrive after the BSP went back to the firmware's IDT, whose
- * handler does not EOI it (arch/x86/apic.h, apic_vectors_pending).
+ * heartbeat (or an IPI it takes as a target: the pings of ipi_roundtrip
+ * when an AP initiates). APs never send it a wake-up: one could arrive
+ * after the BSP went back to the firmware's IDT, whose handler does not EOI
+ * it (arch/x86/apic.h, apic_vectors_pending). The heartbeat is periodic,
+ * armed once per wait by wait_common(): re-arming a one-shot around every
+ * HLT put five APIC writes behind every ping the BSP took as a target.
  */
 static void bsp_pause(struct smp *s, const volatile uint64_t *ack, uint64_t want)
 {
@@ -188,17 +191,15 @@ static void bsp_pause(struct smp *s, const volatile uint64_t *ack, uint64_t want
     was_on = irq_enabled();
     irq_disable();
     if (load_acquire(ack) != want) {
-        apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_POLL);
         cpu_halt_until_irq();
         irq_disable();
-        apic_disarm_heartbeat();
     }
     if (was_on)
         irq_enable();
 }
 
-static enum wait_status wait_common(struct smp *s, uint32_t index, uint64_t deadline,
-                                    const volatile uint64_t *progress)
+static enum wait_status wait_loop(struct smp *s, uint32_t index, uint64_t deadline,
+                                  const volatile uint64_t *progress)
 {
     struct percpu *pc = s->cpu[index];
     uint64_t want = pc->mb.seq, seen = progress ? load_acquire(progress) : 0;
@@ -220,6 +221,18 @@ static enum wait_status wait_common(struct smp *s, uint32_t index, uint64_t dead
         bsp_pause(s, &pc->ack.ack_seq, want);
     }
     return WAIT_OK;
+}
+
+static enum wait_status wait_common(struct smp *s, uint32_t index, uint64_t deadline,
+                                    const volatile uint64_t *progress)
+{
+    enum wait_status w;
+    if (s->halt_waits)
+        apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_POLL);
+    w = wait_loop(s, index, deadline, progress);
+    if (s->halt_waits)
+        apic_disarm_heartbeat();
+    return w;
 }
 
 enum wait_status smp_wait(struct smp *s, uint32_t index, uint64_t deadline)

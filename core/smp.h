@@ -84,11 +84,11 @@ struct flush_slot {
     volatile uint64_t request_gen;  /* written by the initiator before the IPI */
     volatile uint64_t ack_gen;      /* written by the target when flushed */
     volatile uint64_t handler_ticks;/* target's own clock: handler entry to ack */
-    volatile uint64_t flush_verified_gen; /* request generation the target verified after its ack */
     volatile uint64_t verify_gen;   /* VEC_VERIFY request the target answered (own counter) */
     volatile uint64_t switch_gen;   /* lazy catch-up done */
     volatile uint64_t catchup_ticks;/* target's own clock: the catch-up */
     volatile uint64_t emu_ack;      /* emulated INVLPGB request done */
+    volatile uint64_t return_ticks; /* own clock: FLUSH_RETURN_TO_USER's return to user */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct tlb_shared {
@@ -120,6 +120,7 @@ struct percpu {
     /* ---- private to the CPU (plus the BSP after the CPU stopped) ---- */
     uint64_t local_tlb_gen __attribute__((aligned(CACHE_LINE)));
     uint64_t user_flush_pending; /* PTI deferred user-PCID flush */
+    uint64_t touch_sink;         /* what working-set touches read: keeps the reads live */
     volatile uint32_t checkin;   /* enum checkin_state */
     /* what it missed a deadline on: answered late if *missed_watch reaches missed_want */
     const volatile uint64_t *missed_watch;

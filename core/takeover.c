@@ -55,7 +55,7 @@ static void enter_cpu(struct takeover *t, struct percpu *pc, struct cpu_fw_env *
         outb(PIC_MASTER_DATA, 0xff);
         outb(PIC_SLAVE_DATA, 0xff);
     }
-    apic_takeover(&fw->apic, t->env.apic_mode, TOOL_TPR);
+    apic_takeover(&fw->apic, t->env.apic_mode, TOOL_TPR, !bsp);
     /* a vector left in service (a stray interrupt the firmware never EOId)
      * would block the tool's whole priority class */
     apic_clear_in_service();
@@ -95,6 +95,19 @@ static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
         write_cr4(fw->cr4);
     }
     write_cr3(fw->cr3);
+    /*
+     * A CR3 write keeps global translations, and the tool's identity map
+     * (and global_pages=on test pages) has them: toggling CR4.PGE drops
+     * every one, in every PCID (SDM vol. 3A, 4.10.4.1), so none survives
+     * into the firmware (Linux __native_tlb_flush_global does the same).
+     */
+    {
+        uint64_t cr4 = read_cr4();
+        if (cr4 & CR4_PGE) {
+            write_cr4(cr4 & ~CR4_PGE);
+            write_cr4(cr4);
+        }
+    }
     desc_restore(&fw->seg);
     wrmsr(MSR_GS_BASE, fw->gs_base);
     fw->entered = false;

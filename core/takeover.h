@@ -4,7 +4,8 @@
  * While the tool owns a CPU it runs on the tool's GDT, IDT and page tables,
  * with its per-CPU block in IA32_GS_BASE, its APIC in the mode the tool
  * chose (TPR raised so only the tool's vectors get through, LVT timer and
- * LINT0 masked), and, on the BSP, the legacy PIC masked: no firmware
+ * LINT0 masked, LINT1 too on the APs), and, on the BSP, the legacy PIC
+ * masked, and an NMI handler that counts NMIs (arch/x86/trap.c): no firmware
  * interrupt can run a firmware handler against the tool's state. Everything
  * is saved per CPU on entry and restored on exit, in reverse order.
  *

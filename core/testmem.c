@@ -17,6 +17,22 @@ static volatile uint64_t *frame_word(uint64_t base, uint32_t index, uint64_t siz
     return (volatile uint64_t *)(uintptr_t)(base + (uint64_t)index * size);
 }
 
+/* The working-set pages (testmem.h); without memory for them flush_ceiling is SKIP. */
+static void ws_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc, void *ctx)
+{
+    uint32_t i;
+    void *frames = alloc(ctx, (uint64_t)TEST_WS_FRAMES * PAGE_4K, PAGE_4K);
+    if (!frames)
+        return;
+    tm->ws_frame = (uint64_t)(uintptr_t)frames;
+    for (i = 0; i < TEST_WS_PAGES; i++)
+        if (!pt_map(pt, TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K,
+                    tm->ws_frame + (uint64_t)(i % TEST_WS_FRAMES) * PAGE_4K, PAGE_4K,
+                    TEST_PTE_FLAGS, false))
+            return;
+    tm->has_ws = true;
+}
+
 bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc, void *ctx)
 {
     uint32_t i;
@@ -57,7 +73,24 @@ bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc,
         tm->pde_2m = pt_leaf(pt, testmem_va_2m(0), &size);
         tm->has_2m = tm->pde_2m && size == PAGE_2M;
     }
+    ws_init(tm, pt, alloc, ctx);
     return true;
+}
+
+static uint64_t ws_va(uint32_t i)
+{
+    return TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K + (uint64_t)(i / TEST_WS_FRAMES % 64) * 64;
+}
+
+uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count)
+{
+    uint64_t sum = 0;
+    uint32_t i;
+    if (!tm->has_ws)
+        return 0;
+    for (i = 0; i < count && i < TEST_WS_PAGES; i++)
+        sum += tlb_read64(ws_va(i));
+    return sum;
 }
 
 static void flip_range(struct testmem *tm, uint32_t first, uint32_t count, uint64_t generation)
@@ -107,6 +140,19 @@ void testmem_set_global(struct testmem *tm, bool global)
         store_release(&tm->pte[i], (tm->pte[i] & ~PTE_G) | (global ? PTE_G : 0));
     for (i = 0; tm->has_2m && i < TEST_2M_PAGES; i++)
         store_release(&tm->pde_2m[i], (tm->pde_2m[i] & ~PTE_G) | (global ? PTE_G : 0));
+    for (i = 0; tm->has_ws && i < TEST_WS_PAGES; i++) {
+        uint64_t size = 0, *pte = pt_leaf(tm->pt, TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K, &size);
+        if (pte)
+            store_release(pte, (*pte & ~PTE_G) | (global ? PTE_G : 0));
+    }
+}
+
+void testmem_touch(const struct testmem *tm, uint32_t first, uint32_t count)
+{
+    uint32_t i;
+    (void)tm;
+    for (i = first; i < first + count && i < TEST_PAGES; i++)
+        (void)tlb_read64(testmem_va(i));
 }
 
 static uint32_t check(const volatile uint64_t *expected, uint64_t (*va_of)(uint32_t),

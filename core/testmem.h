@@ -28,6 +28,18 @@
 #define TEST_2M_VA_BASE (TEST_VA_BASE + PAGE_1G)
 #define TEST_2M_PAGES 4u
 #define SIGNATURE_MAGIC 0x7e5c000000000000ull
+/*
+ * The working set flush_ceiling touches after a flush: up to TEST_WS_PAGES
+ * 4 KiB pages (more than any L2 TLB of the dumps: Zen 4's 3072 is the
+ * largest) at their own VAs, mapped like the test pages (non-global unless
+ * global_pages=on) onto TEST_WS_FRAMES frames. Page i reads the cache line
+ * (i / TEST_WS_FRAMES) of frame (i % TEST_WS_FRAMES): every page a distinct
+ * line, 256 KiB of lines in all, so a touch after a flush costs the TLB
+ * refill and a cache hit, not a DRAM miss that would drown the difference.
+ */
+#define TEST_WS_VA_BASE (TEST_VA_BASE + 2 * PAGE_1G)
+#define TEST_WS_PAGES 4096u
+#define TEST_WS_FRAMES 256u
 
 struct testmem {
     struct pt_ctx *pt;
@@ -41,6 +53,8 @@ struct testmem {
     volatile uint64_t big_expected[TEST_2M_PAGES];
     uint64_t generation;
     bool has_2m;
+    bool has_ws;               /* the working-set pages are mapped */
+    uint64_t ws_frame;         /* physical base of the TEST_WS_FRAMES working-set frames */
     uint64_t leaf_flags;       /* PTE flags of every test mapping (PTE_G with global pages) */
 };
 
@@ -80,9 +94,13 @@ void testmem_flip_2m(struct testmem *tm, uint32_t first, uint32_t count);
 struct stale_hit {
     uint64_t va, expected, seen;
 };
+/* Reads one word of every page of the range through the TLB (as user code would touch them). */
+void testmem_touch(const struct testmem *tm, uint32_t first, uint32_t count);
 /* Reads every page of the range through the TLB; returns how many showed a stale signature. */
 uint32_t testmem_check(const struct testmem *tm, uint32_t first, uint32_t count,
                        struct stale_hit *first_hit);
+/* Reads one word of each of working-set pages [0, count): the refills a flush leaves. */
+uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count);
 uint32_t testmem_check_2m(const struct testmem *tm, uint32_t first, uint32_t count,
                           struct stale_hit *first_hit);
 

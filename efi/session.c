@@ -10,6 +10,7 @@
 #include "arch/x86/probe.h"
 #include "arch/x86/tlb.h"
 #include "core/emulate.h"
+#include "core/hw_policy.h"
 #include "core/ipi.h"
 #include "core/method.h"
 #include "core/shootdown.h"
@@ -51,30 +52,19 @@ static void print_hook(void *ctx, const char *text)
     con_write(text);
 }
 
+/* apic=: core/hw_policy.c decides (Linux's choice by default); the warning names a refused request */
 static enum apic_mode choose_apic_mode(struct run *r)
 {
-    enum apic_mode fw = r->firmware_x2apic ? APIC_MODE_X2APIC : APIC_MODE_XAPIC;
-    uint32_t i;
-    switch (r->cfg.apic) {
-    case APIC_REQ_X2APIC:
-        if (r->cpu.x2apic)
-            return APIC_MODE_X2APIC;
-        msg_add(&r->warnings, "apic", "apic=x2apic, but CPUID.01H:ECX[21] (x2APIC) is 0: "
-                                      "staying in %s mode", apic_mode_name(fw));
-        return fw;
-    case APIC_REQ_XAPIC:
-        for (i = 0; i < r->topo.count; i++) {
-            if (r->topo.cpus[i].apic_id > 254) {
-                msg_add(&r->warnings, "apic", "apic=xapic, but APIC ID %u does not fit xAPIC's "
-                                              "8 bits: staying in x2apic mode",
-                        r->topo.cpus[i].apic_id);
-                return fw;
-            }
-        }
-        return APIC_MODE_XAPIC;
-    default:
-        return fw;
-    }
+    static struct apic_choice c;
+    uint32_t i, max_id = 0;
+    for (i = 0; i < r->topo.count; i++)
+        if (r->topo.cpus[i].apic_id > max_id)
+            max_id = r->topo.cpus[i].apic_id;
+    hw_choose_apic_mode(r->cfg.apic, r->cpu.x2apic, r->firmware_x2apic, max_id, &c);
+    if (c.request_refused)
+        msg_add(&r->warnings, "apic", "%s", c.why);
+    r->method.apic_mode_reason = c.why;
+    return c.mode;
 }
 
 /*
@@ -94,6 +84,19 @@ static void probe_instructions(struct run *r)
             tlbsync = arch_probe_tlbsync();
     }
     method_apply_probes(r, invpcid, invlpgb, tlbsync);
+}
+
+/* NMIs the tool's handler took: recorded as NMIs, never as a CPU fault (arch/x86/trap.c) */
+static void collect_nmis(struct run *r, struct smp *smp)
+{
+    uint32_t i;
+    for (i = 0; i < smp->count; i++) {
+        struct percpu *pc = smp->cpu[i];
+        if (pc && pc->arch.nmi_count)
+            msg_add(&r->warnings, "nmi", "CPU %u took %llu NMI%s during the run (counted by the "
+                                         "tool's NMI handler; the CPU carried on)",
+                    i, (unsigned long long)pc->arch.nmi_count, pc->arch.nmi_count == 1 ? "" : "s");
+    }
 }
 
 static void collect_microcode(struct run *r, struct smp *smp)
@@ -148,8 +151,8 @@ bool session_run(struct run *r)
                (unsigned long long)(s.tables.mapped_bytes >> 20), s.tables.pt.leaves_1g,
                s.tables.pt.leaves_2m, s.tables.pt.leaves_4k, s.tables.pt.tables, TEST_PAGES);
     r->method.apic_mode = apic_mode_name(env.apic_mode);
-    /* Intel: MFENCE;LFENCE before x2APIC ICR writes (apic.c explains) */
-    apic_set_icr_fence(env.apic_mode == APIC_MODE_X2APIC && r->cpu.vendor_id == VENDOR_INTEL);
+    /* MFENCE;LFENCE before x2APIC ICR writes, except on AMD and Hygon (core/hw_policy.h) */
+    apic_set_icr_fence(hw_icr_fence_needed(r->cpu.vendor_id, env.apic_mode));
     r->method.icr_fence = apic_icr_fence() ? "mfence;lfence" : "none";
     r->method.page_flush = "invlpg";
 
@@ -204,6 +207,7 @@ bool session_run(struct run *r)
         }
         con_printf("CPUs: released, firmware state restored\n");
     }
+    collect_nmis(r, &s.smp);
     smp_release_memory(&s.smp);
     return true;
 }

@@ -17,6 +17,10 @@
 #                        variable store with keys enrolled in OVMF_VARS (copied per run)
 #   STOP_ON='regex'      stop QEMU as soon as the serial console matches this extended
 #                        regex (a run that cannot finish, e.g. a boot the firmware refuses)
+#   MONITOR_ON='regex' MONITOR_CMD='nmi' MONITOR_DELAY=3
+#                        once the serial console matches the regex, wait MONITOR_DELAY
+#                        seconds and send MONITOR_CMD to the QEMU monitor, once (tests:
+#                        an NMI while the tool owns the CPUs)
 # Options:
 #   --interactive  serial console on the terminal (also logged)
 #   --fresh        start from a fresh copy of IMAGE (reports on the stick are dropped)
@@ -36,6 +40,7 @@ OUTDIR=${OUTDIR:-$here/reports/runs}; ACCEL=${ACCEL:-tcg}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 SECURE_BOOT=${SECURE_BOOT:-}; STOP_ON=${STOP_ON:-}
+MONITOR_ON=${MONITOR_ON:-}; MONITOR_CMD=${MONITOR_CMD:-}; MONITOR_DELAY=${MONITOR_DELAY:-3}
 interactive=0 fresh=0 readonly=0 shell=0 quiet=0 full=0
 for a in "$@"; do
     case "$a" in
@@ -127,8 +132,18 @@ echo "${cmd[*]}" > "$RUNDIR/qemu.cmd"
 start=$(date +%s)
 "${cmd[@]}" 2> >(tee "$RUNDIR/qemu.err" >&2) &
 qemu_pid=$!
-qemu_rc="" stopped=0
+qemu_rc="" stopped=0 monitor_sent=0
 while kill -0 "$qemu_pid" 2>/dev/null; do
+    if [ -n "$MONITOR_ON" ] && [ $monitor_sent = 0 ] && grep -aqE -- "$MONITOR_ON" "$log" 2>/dev/null; then
+        monitor_sent=1
+        sleep "$MONITOR_DELAY"
+        if exec 4<>"/dev/tcp/127.0.0.1/$monitor_port" 2>/dev/null; then
+            printf '%s\n' "$MONITOR_CMD" >&4
+            sleep 1
+            exec 4>&-
+            echo "qemu-run.sh: sent '$MONITOR_CMD' to the monitor" >> "$RUNDIR/monitor.log"
+        fi
+    fi
     if [ -n "$STOP_ON" ] && grep -aqE -- "$STOP_ON" "$log" 2>/dev/null; then
         sleep 1   # let the line that matched be followed by what the firmware says next
         kill "$qemu_pid" 2>/dev/null

@@ -13,9 +13,11 @@ import sys
 
 DUMPS = "../shared/data/cpuid/"
 # The leaves arch/x86/cpuid.c reads (sub-leaf 0 where it matters).
-LEAVES = {0x0, 0x1, 0x7, 0xB, 0x15, 0x16,
+LEAVES = {0x0, 0x1, 0x2, 0x7, 0xB, 0x15, 0x16,
           0x80000000, 0x80000001, 0x80000002, 0x80000003, 0x80000004,
-          0x80000007, 0x80000008}
+          0x80000006, 0x80000007, 0x80000008}
+# Leaves read at every sub-leaf: 0x18, the TLBs (arch/x86/tlb_info.c).
+SUBLEAF_LEAVES = {0x18}
 
 # name, dump file, SMT threads per core, what it is
 PROFILES = [
@@ -50,7 +52,7 @@ def cpu0_records(path):
             leaf = int(m.group(1), 16)
             sub = re.search(r"\[SL ([0-9A-Fa-f]+)\]", m.group(6))
             subleaf = int(sub.group(1), 16) if sub else 0
-            if leaf in LEAVES and subleaf == 0:
+            if (leaf in LEAVES and subleaf == 0) or leaf in SUBLEAF_LEAVES:
                 regs = [int(m.group(i), 16) for i in range(2, 6)]
                 if (leaf, subleaf) not in [(r[0], r[1]) for r in records]:
                     records.append((leaf, subleaf, regs))

@@ -266,4 +266,10 @@ void apic_arm_heartbeat(uint8_t vector, uint32_t counts)
     (void)counts;
 }
 
+void apic_arm_heartbeat_periodic(uint8_t vector, uint32_t counts)
+{
+    (void)vector;
+    (void)counts;
+}
+
 void apic_disarm_heartbeat(void) {}

@@ -27,7 +27,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: tlbscope-sim [--cpu NAME] [--cpus N] [--seed N] [--out DIR]\n"
             "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N] [--invlpgb-delay N]\n"
-            "                    [--invlpgb-max N]\n"
+            "                    [--invlpgb-max N] [--no-invpcid]\n"
             "                    [key=value ...]\n"
             "Runs tlbscope on a modelled machine: host threads as CPUs, each with a strict TLB\n"
             "model (only architectural invalidations remove entries; speculative fills; INVLPGB\n"
@@ -45,6 +45,8 @@ static void usage(FILE *out)
             "  --invlpgb-delay N  model events before a pending INVLPGB lands, at most (20000)\n"
             "  --invlpgb-max N    pages per INVLPGB (CPUID 8000_0008 EDX[15:0] + 1), 1 to 65536,\n"
             "                     instead of the profile's; the report records the change\n"
+            "  --no-invpcid       clear CPUID.(07H,0):EBX[10]: PCID without INVPCID, as many VMs\n"
+            "                     show it; the report records the change\n"
             "  key=value          any tlbscope configuration key; --help-keys lists them\n"
             "Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.\n",
             DEFAULT_PROFILE, TLBM_MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
@@ -147,6 +149,8 @@ int main(int argc, char **argv)
                 return bad("--invlpgb-max wants 1 to 65536, not '%s'", v);
             o.invlpgb_max_pages = (uint32_t)n;
             i++;
+        } else if (strcmp(a, "--no-invpcid") == 0) {
+            o.no_invpcid = true;
         } else if (a[0] != '-' && strchr(a, '=')) {
             size_t len = strlen(a);
             if (used + len + 2 > sizeof(o.args))

@@ -15,6 +15,7 @@
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
 #include "core/emulate.h"
+#include "core/hw_policy.h"
 #include "core/ipi.h"
 #include "core/method.h"
 #include "core/report.h"
@@ -77,6 +78,7 @@ static void print_hook(void *ctx, const char *text)
 struct cpuid_view {
     const struct sim_profile *profile;
     uint32_t invlpgb_max_pages;
+    bool no_invpcid;
 };
 
 static void view_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
@@ -85,6 +87,8 @@ static void view_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs
     sim_profile_cpuid((void *)v->profile, leaf, subleaf, regs);
     if (leaf == 0x80000008 && v->invlpgb_max_pages)
         regs[3] = (regs[3] & 0xffff0000u) | ((v->invlpgb_max_pages - 1) & 0xffffu);
+    if (leaf == 7 && subleaf == 0 && v->no_invpcid)
+        regs[1] &= ~(1u << 10);
 }
 
 static void describe(struct run *r, const struct sim_options *o)
@@ -161,10 +165,21 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
     r->method.paging_levels = s->pt.levels;
     r->method.test_pages = TEST_PAGES;
     r->method.page_flush = "invlpg";
-    r->method.icr_fence = "none";
     r->firmware_x2apic = r->cpu.x2apic;
     r->method.firmware_apic_mode = r->firmware_x2apic ? "x2apic" : "xapic";
-    r->method.apic_mode = r->method.firmware_apic_mode;
+    /* the machine's decisions (core/hw_policy.c), recorded; the model has no APIC to switch */
+    {
+        static struct apic_choice c;
+        uint32_t i, max_id = 0;
+        for (i = 0; i < r->topo.count; i++)
+            max_id = r->topo.cpus[i].apic_id > max_id ? r->topo.cpus[i].apic_id : max_id;
+        hw_choose_apic_mode(r->cfg.apic, r->cpu.x2apic, r->firmware_x2apic, max_id, &c);
+        if (c.request_refused)
+            msg_add(&r->warnings, "apic", "%s", c.why);
+        r->method.apic_mode = c.mode == APIC_MODE_X2APIC ? "x2apic" : "xapic";
+        r->method.apic_mode_reason = c.why;
+        r->method.icr_fence = hw_icr_fence_needed(r->cpu.vendor_id, c.mode) ? "mfence;lfence" : "none";
+    }
     return true;
 }
 
@@ -355,7 +370,7 @@ static bool save(const struct run *r, const char *dir, const struct strbuf *json
 int sim_session_run(const struct sim_options *o)
 {
     static struct sim_session s;
-    static char cpuid_override[96];
+    static char cpuid_override[160];
     struct cpuid_view view;
     struct run *r;
     struct strbuf json, text;
@@ -382,6 +397,7 @@ int sim_session_run(const struct sim_options *o)
 
     view.profile = o->profile;
     view.invlpgb_max_pages = o->invlpgb_max_pages;
+    view.no_invpcid = o->no_invpcid;
     cpuid_decode(view_cpuid, &view, &r->cpu);
     describe(r, o);
     if (o->invlpgb_max_pages) {
@@ -393,6 +409,12 @@ int sim_session_run(const struct sim_options *o)
         fmt_into(cpuid_override, sizeof(cpuid_override),
                  "80000008.edx[15:0] = %u (--invlpgb-max %u)", o->invlpgb_max_pages - 1,
                  o->invlpgb_max_pages);
+        r->sim.cpuid_override = cpuid_override;
+    }
+    if (o->no_invpcid) {
+        size_t used = strlen(cpuid_override);
+        fmt_into(cpuid_override + used, sizeof(cpuid_override) - used, "%s07.0.ebx[10] = 0 (--no-invpcid)",
+                 used ? "; " : "");
         r->sim.cpuid_override = cpuid_override;
     }
     r->tsc_hz = sim_calibrate_tsc();

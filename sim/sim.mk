@@ -17,11 +17,12 @@ $(BUILD)/tlbscope-sim: $(SIM_MAIN) $(BUILD)/host/libtlbscope.a
 MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_invlpg \
            full_flush_noop ack_before_flush verify_first_page_only lazy_ipi_anyway \
            grid_truncated invlpgb_as_ipi xen_no_catchup blind_aps emulate_2m_as_4k \
-           shared_request_slot conditions_unrecorded
+           verify_inside_window unequal_class_pool crossover_off_by_one evidence_nowhere \
+           plan_ignores_budget shared_request_slot conditions_unrecorded
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
-# the protocol tests on the model, built per mutant
-MUTANT_TESTS := test_shootdown_model test_lazy_model test_contention_model
+# the protocol tests on the model (and the unit test of the class pooling), built per mutant
+MUTANT_TESTS := test_shootdown_model test_lazy_model test_class_pool test_contention_model
 
 define mutant_rules
 $(BUILD)/mutants/$(1)/%.o: %.c
@@ -32,13 +33,14 @@ $(BUILD)/mutants/$(1)/%.o: %.c
 $(BUILD)/mutants/$(1)/tlbscope-sim: $(SIM_MAIN) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -pthread
 
-$(BUILD)/mutants/$(1)/test_%_model: tests/host/test_%_model.c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
+$(BUILD)/mutants/$(1)/test_%: tests/host/test_%.c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(MUTANTS),$(eval $(call mutant_rules,$(m))))
 
 .PHONY: mutants
-mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t)))
+mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
+         $(BUILD)/mutants/plan_ignores_budget/test_plan
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

@@ -75,11 +75,12 @@ static bool send_icr(uint32_t dest, uint32_t low)
 {
     if (mode == APIC_MODE_X2APIC) {
         /*
-         * x2APIC ICR writes are not serialising on Intel: the WRMSR may pass
-         * earlier stores, so the target could take the IPI before it can see
-         * the request it is about to read. Linux weak_wrmsr_fence() puts
-         * MFENCE;LFENCE here; AMD does not need it (Linux clears
-         * X86_FEATURE_APIC_MSRS_FENCE in init_amd()).
+         * x2APIC ICR writes are not serialising: the WRMSR may pass earlier
+         * stores, so the target could take the IPI before it can see the
+         * request it is about to read. Linux weak_wrmsr_fence() puts
+         * MFENCE;LFENCE here on every vendor but AMD and Hygon (init_amd()
+         * and init_hygon() clear X86_FEATURE_APIC_MSRS_FENCE);
+         * hw_icr_fence_needed() decides the same.
          */
         if (icr_fence)
             __asm__ volatile("mfence; lfence" ::: "memory");
@@ -150,7 +151,7 @@ static void set_hw_mode(uint64_t base, enum apic_mode want)
     }
 }
 
-void apic_takeover(struct apic_saved *save, enum apic_mode want, uint32_t tpr)
+void apic_takeover(struct apic_saved *save, enum apic_mode want, uint32_t tpr, bool mask_lint1)
 {
     enum apic_mode fw;
     save->base_msr = rdmsr(MSR_IA32_APIC_BASE);
@@ -162,6 +163,8 @@ void apic_takeover(struct apic_saved *save, enum apic_mode want, uint32_t tpr)
     }
     write_in(want, APIC_REG_LVT_TIMER, LVT_WRITABLE(save->lvt_timer) | APIC_LVT_MASKED);
     write_in(want, APIC_REG_LVT_LINT0, LVT_WRITABLE(save->lvt_lint0) | APIC_LVT_MASKED);
+    if (mask_lint1)
+        write_in(want, APIC_REG_LVT_LINT1, LVT_WRITABLE(save->lvt_lint1) | APIC_LVT_MASKED);
     write_in(want, APIC_REG_SVR, (save->svr & ~0xffu) | APIC_SVR_ENABLE | 0xff);
     write_in(want, APIC_REG_TPR, tpr);
 }
@@ -198,6 +201,14 @@ void apic_arm_heartbeat(uint8_t vector, uint32_t counts)
     /* divide by 1 (DCR 1011b), one-shot mode (LVT bits 18:17 = 00) */
     apic_write(APIC_REG_TIMER_DIV, 0xb);
     apic_write(APIC_REG_LVT_TIMER, vector);
+    apic_write(APIC_REG_TIMER_INIT, counts);
+}
+
+void apic_arm_heartbeat_periodic(uint8_t vector, uint32_t counts)
+{
+    /* LVT timer bits 18:17 = 01b: periodic (SDM vol. 3A, 11.5.4) */
+    apic_write(APIC_REG_TIMER_DIV, 0xb);
+    apic_write(APIC_REG_LVT_TIMER, (1u << 17) | vector);
     apic_write(APIC_REG_TIMER_INIT, counts);
 }
 

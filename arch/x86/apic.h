@@ -52,7 +52,7 @@ enum apic_mode apic_hw_mode(void);
 void apic_use_mode(enum apic_mode mode, uint64_t xapic_phys_base);
 enum apic_mode apic_current_mode(void);
 const char *apic_mode_name(enum apic_mode m);
-/* Intel needs MFENCE;LFENCE before an x2APIC ICR write (see apic.c). */
+/* MFENCE;LFENCE before an x2APIC ICR write (see apic.c; who needs it: core/hw_policy.h). */
 void apic_set_icr_fence(bool fence);
 bool apic_icr_fence(void);
 
@@ -68,9 +68,11 @@ bool apic_send_ipi_all_but_self(uint8_t vector);
 /*
  * Takeover of the calling CPU's APIC: saves its state, switches to `mode`
  * (xAPIC <-> x2APIC), enables it with spurious vector 0xff, masks the LVT
- * timer and LINT0 (firmware tick sources) and sets TPR to `tpr`.
+ * timer and LINT0 (firmware tick sources), LINT1 too when `mask_lint1` (the
+ * APs: Linux routes the platform's NMI line to the BSP only), and sets TPR
+ * to `tpr`.
  */
-void apic_takeover(struct apic_saved *save, enum apic_mode mode, uint32_t tpr);
+void apic_takeover(struct apic_saved *save, enum apic_mode mode, uint32_t tpr, bool mask_lint1);
 /* Restores what apic_takeover saved, including the hardware mode. */
 void apic_release(const struct apic_saved *save);
 /* EOIs every in-service vector (after a CPU faulted inside a handler). */
@@ -83,6 +85,8 @@ void apic_clear_in_service(void);
 #define HEARTBEAT_IDLE (1u << 26)  /* idle APs: 67 ms under QEMU, seconds on hardware */
 #define HEARTBEAT_POLL (1u << 20)  /* a waiting BSP: 1 ms under QEMU */
 void apic_arm_heartbeat(uint8_t vector, uint32_t counts);
+/* The same, repeating every `counts` ticks until disarmed: armed once for a whole wait. */
+void apic_arm_heartbeat_periodic(uint8_t vector, uint32_t counts);
 void apic_disarm_heartbeat(void);
 /*
  * True when a vector >= `lowest` is pending (IRR) or in service (ISR).

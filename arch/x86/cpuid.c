@@ -1,4 +1,5 @@
 #include "arch/x86/cpuid.h"
+#include "arch/x86/tlb_info.h"
 #include "arch/x86/cpu.h"
 
 #define BIT(v, n) (((v) >> (n)) & 1u)
@@ -184,6 +185,7 @@ void cpuid_decode(cpuid_fn fn, void *ctx, struct cpu_features *f)
         words[2] = r[3];
         copy_regs_as_string(f->hypervisor_vendor, words, 3);
     }
+    cpuid_decode_l2_tlb(fn, ctx, f->vendor_id, f->max_basic_leaf, f->max_ext_leaf, &f->l2_tlb);
 }
 
 const char *cpu_vendor_short(enum cpu_vendor v)

@@ -30,6 +30,14 @@ struct cpuid_evidence {
     uint32_t leaf6_eax, leaf6_ecx;                       /* thermal and power: turbo, APERF/MPERF */
 };
 
+/* The second-level TLB for 4 KiB pages (arch/x86/tlb_info.h says how it is decoded). */
+struct l2_tlb_info {
+    uint32_t entries_4k;   /* 0: not reported */
+    const char *source;    /* "cpuid_18h", "cpuid_02h", "cpuid_80000006h", or "none" */
+    uint32_t evidence[4];  /* leaf 2 EAX..EDX; leaf 0x18 EBX, ECX, EDX of the last STLB
+                            * sub-leaf; or 8000_0006 EBX */
+};
+
 struct cpu_features {
     enum cpu_vendor vendor_id;
     char vendor[13];
@@ -61,6 +69,8 @@ struct cpu_features {
     uint32_t initial_apic_id8;  /* 1:EBX[31:24] (wraps above 255) */
     bool has_x2apic_id_leaf;    /* leaf 0xB (or 0x1F) enumerates an x2APIC ID */
     uint32_t x2apic_id;         /* 0B.0:EDX */
+
+    struct l2_tlb_info l2_tlb;
 
     struct cpuid_evidence evidence;
 };

@@ -34,6 +34,7 @@ struct arch_percpu {
     uint64_t irq_count;
     uint64_t spurious_count;
     uint64_t foreign_irq_count; /* interrupts at vectors the tool does not own */
+    uint64_t nmi_count;         /* NMIs taken (recorded, not a fault: trap.c) */
 };
 
 _Static_assert(offsetof(struct arch_percpu, probe_rip) == PERCPU_OFF_PROBE_RIP, "entry.S");

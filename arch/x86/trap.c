@@ -34,6 +34,17 @@ void trap_dispatch(struct trap_frame *f)
     struct arch_percpu *pc = this_arch_percpu();
     uint32_t vector = (uint32_t)(f->vector & 0xff);
 
+    /*
+     * An NMI is no fault of the interrupted code: counted (the report names
+     * the CPUs that took one) and the code resumes. Checked before the probe
+     * site, which an NMI may interrupt without the probed instruction
+     * having faulted. The BSP keeps LINT1 as the firmware set it (the
+     * platform's NMI line, as Linux keeps it); the APs mask it (takeover.c).
+     */
+    if (vector == VECTOR_NMI) {
+        pc->nmi_count++;
+        return;
+    }
     if (vector < 32) {
         if (pc->probe_rip && f->rip == pc->probe_rip) {
             pc->probe_vector = vector + 1;

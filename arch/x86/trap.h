@@ -2,6 +2,7 @@
  * Interrupt and exception dispatch for the tool's IDT.
  *
  * Order of handling for a vector below 32:
+ *   0. an NMI (vector 2) is counted in the per-CPU block and returns;
  *   1. a probe site (arch/x86/probe.h) resumes at its fixup and reports the vector;
  *   2. the #UD emulation hook, when installed (test-only emulate= mode);
  *   3. the unexpected-exception hook, which records the fault; if the CPU has
@@ -27,6 +28,7 @@ typedef void (*irq_handler)(struct trap_frame *f);
 /* Returns true when it handled the exception (the frame may be modified). */
 typedef bool (*exception_hook)(struct trap_frame *f);
 
+#define VECTOR_NMI 2
 #define VECTOR_SPURIOUS 0xff
 
 void trap_set_irq_handler(uint8_t vector, irq_handler h);

@@ -2,6 +2,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "core/atomic.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -99,7 +100,7 @@ bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
     const struct method_info *m = &r->run->method;
     if (!r->mem || !shootdown_init(sd, r->smp, r->mem, r->run->cfg.ceiling))
         return false;
-    sd->full_uses_invpcid = m->full_flush && str_eq(m->full_flush, "invpcid_single_context");
+    sd->full_uses_invpcid = false; /* Linux's CR3 write; exp_full_flushes() names the variant */
     sd->flush_global_invpcid = m->invpcid_probe_ok;
     sd->global_pages = r->run->cfg.global_pages;
     sd->pcid_enabled = m->pcid_enabled;
@@ -107,6 +108,15 @@ bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
     sd->kernel_pcid = m->kernel_pcid;
     sd->user_pcid = m->user_pcid;
     return true;
+}
+
+uint32_t exp_full_flushes(const struct runner *r, const char **out)
+{
+    uint32_t n = 0;
+    out[n++] = "cr3_reload";
+    if (r->run->method.full_flush_variant)
+        out[n++] = r->run->method.full_flush_variant;
+    return n;
 }
 
 void exp_teardown(struct shootdown *sd, struct target_set *ts)
@@ -139,4 +149,22 @@ void exp_note_lost(struct experiment_record *rec, uint32_t planned, const char *
     record_escalate(rec, RESULT_ERROR,
                     "a CPU stopped answering; %u of %u %s measured with the CPUs left",
                     rec->results.count, planned, what);
+}
+
+bool exp_pilot_all_others(struct runner *r, struct shootdown *sd, struct target_set *ts,
+                          uint32_t pages, uint32_t iterations,
+                          bool (*body)(struct runner *r, void *ctx), void *ctx, uint64_t *ticks)
+{
+    uint64_t t0 = tsc_now();
+    bool ok;
+    target_set_all_others(r, ts);
+    if (!shootdown_sync_all(sd))
+        return false;
+    runner_pilot_begin(r, iterations);
+    target_set_start(r, ts);
+    ok = shootdown_verify_cpus(sd, ts->cpus, ts->n, 0, pages, false) && body(r, ctx);
+    target_set_stop(r, ts);
+    runner_pilot_end(r);
+    *ticks = tsc_now() - t0;
+    return ok;
 }

@@ -34,6 +34,14 @@ bool exp_baseline(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32
 /* How many baseline samples a point takes: a quarter of the samples, at least 1. */
 uint32_t exp_baseline_count(const struct runner *r);
 
+/*
+ * The full-flush methods measured above the ceiling: "cr3_reload" (Linux),
+ * then "invpcid_single_context" where the CPU has INVPCID (or it is
+ * emulated). `out` holds 2. Set one with sd->full_uses_invpcid = index == 1.
+ */
+#define EXP_MAX_FULL_FLUSHES 2
+uint32_t exp_full_flushes(const struct runner *r, const char **out);
+
 /* Releases what exp_shootdown_setup() and target_set_init() took. */
 void exp_teardown(struct shootdown *sd, struct target_set *ts);
 
@@ -43,5 +51,15 @@ bool exp_shootdown_setup(struct runner *r, struct shootdown *sd);
 void exp_finish_verification(struct runner *r, struct shootdown *sd, struct experiment_record *rec);
 /* Makes the record ERROR/partial when CPUs were lost along the way. */
 void exp_note_lost(struct experiment_record *rec, uint32_t planned, const char *what);
+
+/*
+ * A pilot point to every other CPU (core/runner_plan.h): sync, start the
+ * targets, load `pages` into their TLBs, run `body` (an experiment's own
+ * point code, its samples and warm-up `iterations` in all), stop. *ticks:
+ * all of it. False when a CPU failed.
+ */
+bool exp_pilot_all_others(struct runner *r, struct shootdown *sd, struct target_set *ts,
+                          uint32_t pages, uint32_t iterations,
+                          bool (*body)(struct runner *r, void *ctx), void *ctx, uint64_t *ticks);
 
 #endif

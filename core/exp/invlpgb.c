@@ -7,7 +7,10 @@
  *            8000_0008 EDX[15:0] + 1; Linux broadcast_tlb_flush() chunks the
  *            same way) until the whole range is covered, then one TLBSYNC,
  *            all on the initiator; with pti=on (and PCID) each chunk twice,
- *            for the kernel and the user PCID, as Linux does under PTI;
+ *            for the kernel and the user PCID, as Linux does under PTI.
+ *            PTI is off by default (Linux issues the user-PCID INVLPGB only
+ *            under PTI, which AMD CPUs run without); every point names it
+ *            in its parameter `pti` (on/off);
  *   ipi      the concurrent IPI shootdown of the same range to all CPUs:
  *            INVLPG per 4 KiB or 2 MiB page up to the ceiling, a full flush
  *            above it and for the whole-PCID form.
@@ -18,6 +21,8 @@
  * TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown with nothing
  * to invalidate (ipi).
  *
+ * CPUs: those cpus= selects (the initiator and every other usable one);
+ * fewer than 2 is SKIP with the reason: there is no IPI side to compare.
  * Needs INVLPGB (CPUID 8000_0008 EBX[3]); otherwise SKIP with that evidence,
  * unless emulate=invlpgb (test-only) runs it through core/emulate.c: then
  * every number is labelled emulated, and each point records the INVLPGBs and
@@ -34,6 +39,7 @@
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -45,6 +51,7 @@ struct ib_state {
     struct target_set ts;
     uint32_t max_pages;
     uint64_t *lat, *base;
+    struct plan plan; /* the samples run_budget_s leaves */
 };
 
 static uint32_t max_pages(struct runner *r)
@@ -57,11 +64,12 @@ static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emula
     const struct cpu_features *f = &r->run->cpu;
     if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap))
         return false;
+    /* a comparison with IPIs to the other CPUs: it needs at least one (cpus= included) */
     if (f->invlpgb && r->run->method.invlpgb_probe_ok)
-        return true;
+        return runner_need_cpus(r, 2, reason, cap);
     if (r->run->cfg.emulate & EMULATE_INVLPGB) {
-        *emulated = true;
-        return true;
+        *emulated = runner_need_cpus(r, 2, reason, cap);
+        return *emulated;
     }
     if (f->invlpgb)
         fmt_into(reason, cap, "CPUID 8000_0008 EBX[3] says INVLPGB, but it faulted when probed "
@@ -176,6 +184,84 @@ static bool sample_point(struct runner *r, struct ib_state *st, enum form form, 
     return true;
 }
 
+/*
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of the
+ * pages form, INVLPGB and IPI, of the fewest and of the most pages. A point
+ * of `count` pages (2 MiB pages: their count; the pcid form: one page) is
+ * taken to cost what the pages form costs there, linear in between. Only
+ * samples are reduced: the grid is small and every form is its own question.
+ */
+#define NPC (sizeof(page_counts) / sizeof(page_counts[0]))
+#define NBC (sizeof(big_counts) / sizeof(big_counts[0]))
+struct ib_pilot {
+    uint64_t fewest[2], most[2]; /* ticks per iteration, per method (0: invlpgb, 1: ipi) */
+};
+
+static uint32_t row_count(uint32_t row)
+{
+    return row < NPC ? page_counts[row] : row < NPC + NBC ? big_counts[row - NPC] : 1;
+}
+
+static uint64_t ib_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct ib_pilot *pl = ctx;
+    uint64_t c = pl->fewest[col], count = row_count(row);
+    if (pl->most[col] > c)
+        c += (pl->most[col] - c) * (count - page_counts[0]) / (page_counts[NPC - 1] - page_counts[0]);
+    return c;
+}
+
+struct ib_pilot_point {
+    struct ib_state *st;
+    uint32_t count;
+    bool invlpgb;
+};
+
+static bool ib_body(struct runner *r, void *ctx)
+{
+    struct ib_pilot_point *pp = ctx;
+    struct stats lat, base;
+    return sample_point(r, pp->st, FORM_PAGES, pp->count, pp->invlpgb, &lat, &base);
+}
+
+static bool ib_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct ib_pilot_point *pp = ctx;
+    return exp_pilot_all_others(r, &pp->st->sd, &pp->st->ts, pp->count, iterations, ib_body, pp,
+                                ticks);
+}
+
+static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_state *st)
+{
+    struct ib_pilot pilot;
+    struct plan_request q;
+    uint64_t fixed;
+    uint32_t i;
+    mem_zero(&q, sizeof(q));
+    mem_zero(&pilot, sizeof(pilot));
+    for (i = 0; i < 4 && r->plan_share_ticks; i++) {
+        uint32_t m = i % 2;
+        struct ib_pilot_point pp = { st, page_counts[i < 2 ? 0 : NPC - 1], m == 0 };
+        if (!runner_pilot(r, ib_time, &pp, i < 2 ? &pilot.fewest[m] : &pilot.most[m], &fixed)) {
+            rec->partial = true;
+            return false;
+        }
+        q.point_ticks = fixed > q.point_ticks ? fixed : q.point_ticks;
+    }
+    q.baseline_div = 4;
+    q.nrows = (uint32_t)(NPC + NBC + 1);
+    q.ncols = 2;
+    q.iter_ticks = ib_cost;
+    q.ctx = &pilot;
+    if (!runner_plan(r, rec, &q, "forms x counts", "methods", 1, &st->plan))
+        return false;
+    if (rec->plan.applied && !r->mem->has_2m) { /* stride_2m is not measured */
+        rec->plan.points_planned -= (uint32_t)(2 * NBC);
+        rec->plan.samples_planned = (uint64_t)rec->plan.points_planned * rec->plan.samples;
+    }
+    return true;
+}
+
 static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct ib_state *st = state;
@@ -188,6 +274,8 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
     st->sd.pti = PTI_OFF;
     if (r->run->cfg.pti && r->run->method.pcid_enabled)
         st->sd.pti = r->run->cpu.invpcid ? PTI_INVPCID : PTI_DEFERRED;
+    if (!ib_plan(r, rec, st))
+        goto out;
     for (form = FORM_PAGES; form <= FORM_PCID; form++) {
         const uint32_t *counts = form == FORM_PAGES ? page_counts : form == FORM_STRIDE_2M ? big_counts : page_counts;
         uint32_t ncounts = form == FORM_PAGES ? npc : form == FORM_STRIDE_2M ? nbc : 1;
@@ -224,6 +312,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
                 point_param_str(pt, "form", form_names[form]);
                 point_param_num(pt, "pages", count);
                 point_param_num(pt, "cpus", n + 1);
+                point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
                 point_metric(pt, "latency", &lat);
                 point_metric(pt, "baseline", &base);
                 if (r->emulated) {

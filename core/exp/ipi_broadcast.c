@@ -21,6 +21,7 @@
 #include "core/experiments.h"
 #include "core/ipi.h"
 #include "core/runner.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -31,6 +32,7 @@ struct bc_state {
     uint32_t ncounts;
     uint64_t *before;      /* per target: counter value before the sample */
     uint64_t *latency, *baseline;
+    struct plan plan; /* which counts run_budget_s leaves (all without planning) */
 };
 
 static bool bc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
@@ -81,11 +83,17 @@ static uint64_t sample(struct smp *s, struct bc_state *st, uint32_t k, bool shor
     return t1 - t0;
 }
 
-static void measure_point(struct runner *r, struct experiment_record *rec, struct bc_state *st,
-                          uint32_t k, bool shorthand)
+/*
+ * One point: warmup + samples broadcasts to the first k CPUs. No samples:
+ * the pilot, recording nothing; returns the ticks of the broadcast loop.
+ */
+static uint64_t measure_point(struct runner *r, struct experiment_record *rec,
+                              struct bc_state *st, uint32_t k, bool shorthand, uint32_t samples,
+                              uint32_t warmup)
 {
     struct smp *s = r->smp;
-    uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r), lost = 0;
+    uint32_t i, lost = 0;
+    uint64_t start = tsc_now(), ticks;
     volatile uint32_t stop = 0;
     struct spin_arg spin = { &stop, tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000) };
     struct result_point *pt;
@@ -103,6 +111,7 @@ static void measure_point(struct runner *r, struct experiment_record *rec, struc
             st->latency[i - warmup] = t;
         }
     }
+    ticks = tsc_now() - start;
     for (i = 0; i < samples && ok; i++) {
         uint64_t t0 = tsc_now();
         uint32_t j;
@@ -113,17 +122,86 @@ static void measure_point(struct runner *r, struct experiment_record *rec, struc
     ipi_stop_spinners(s, st->order, k, &spin);
     if (!ok) {
         rec->partial = true;
-        return;
+        return 0;
     }
+    if (!samples)
+        return ticks;
     stats_from_array(st->latency, samples, &lat);
     stats_from_array(st->baseline, samples, &base);
     pt = point_list_add(&rec->results);
     if (!pt)
-        return;
+        return ticks;
     point_param_str(pt, "mode", shorthand ? "shorthand" : "unicast_each");
     point_param_num(pt, "targets", k);
     point_metric(pt, "latency", &lat);
     point_metric(pt, "baseline", &base);
+    return ticks;
+}
+
+/*
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
+ * broadcasts to the fewest and to the most targets; the cost in between is
+ * taken as linear in k. The shorthand point, measured after the largest
+ * count, is taken to cost what the largest count does.
+ */
+struct bc_pilot {
+    const struct bc_state *st;
+    uint64_t fewest, most; /* ticks per iteration */
+};
+
+static uint64_t bc_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct bc_pilot *pl = ctx;
+    const struct bc_state *st = pl->st;
+    uint64_t k0 = st->counts[0], kn = st->counts[st->ncounts - 1], k = st->counts[row], c;
+    (void)col;
+    c = pl->fewest;
+    if (kn > k0 && pl->most > pl->fewest)
+        c += (pl->most - pl->fewest) * (k - k0) / (kn - k0);
+    return row == st->ncounts - 1 ? 2 * c : c; /* the shorthand point goes with the last */
+}
+
+struct bc_pilot_point {
+    struct experiment_record *rec;
+    struct bc_state *st;
+    uint32_t k;
+};
+
+static bool bc_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct bc_pilot_point *pp = ctx;
+    *ticks = measure_point(r, pp->rec, pp->st, pp->k, false, 0, iterations);
+    return *ticks != 0;
+}
+
+static bool bc_plan(struct runner *r, struct experiment_record *rec, struct bc_state *st)
+{
+    struct bc_pilot pilot = { st, 0, 0 };
+    struct plan_request q;
+    uint64_t fixed[2] = { 0, 0 };
+    mem_zero(&q, sizeof(q));
+    if (r->plan_share_ticks && st->ncounts) {
+        struct bc_pilot_point few = { rec, st, st->counts[0] };
+        struct bc_pilot_point most = { rec, st, st->counts[st->ncounts - 1] };
+        if (most.k > st->norder)
+            few.k = most.k = st->norder;
+        if (!runner_pilot(r, bc_time, &few, &pilot.fewest, &fixed[0]) ||
+            !runner_pilot(r, bc_time, &most, &pilot.most, &fixed[1]))
+            return false; /* a target stopped answering: measure_point() marked it */
+    }
+    q.point_ticks = fixed[0] > fixed[1] ? fixed[0] : fixed[1];
+    q.nrows = st->ncounts;
+    q.ncols = 1;
+    q.thin_rows = true;
+    q.iter_ticks = bc_cost;
+    q.ctx = &pilot;
+    if (!runner_plan(r, rec, &q, "target counts", NULL, 1, &st->plan))
+        return false;
+    if (rec->plan.applied) { /* the shorthand point, planned with the last count */
+        rec->plan.points_planned++;
+        rec->plan.samples_planned += runner_samples(r);
+    }
+    return true;
 }
 
 static bool all_usable(struct runner *r)
@@ -138,12 +216,16 @@ static bool all_usable(struct runner *r)
 static void bc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct bc_state *st = state;
-    uint32_t c;
+    uint32_t c, done = 0;
+    if (!bc_plan(r, rec, st))
+        return;
     for (c = 0; c < st->ncounts; c++) {
         uint32_t k = st->counts[c], i, usable = 0;
+        if (!plan_kept(st->ncounts, st->plan.row_stride, c))
+            continue;
         if (!runner_budget_ok(r))
             break;
-        runner_progress(r, c, st->ncounts + 1);
+        runner_progress(r, done++, st->plan.rows + 1);
         /* CPUs lost on the way are dropped from the order; k shrinks with them */
         for (i = 0; i < st->norder; i++)
             if (smp_usable(r->smp, st->order[i]))
@@ -156,12 +238,12 @@ static void bc_run(struct runner *r, struct experiment_record *rec, void *state)
             k = st->norder;
         if (k == 0)
             break;
-        measure_point(r, rec, st, k, false);
+        measure_point(r, rec, st, k, false, runner_samples(r), runner_warmup(r));
     }
     if (st->norder > 0 && all_usable(r) && runner_budget_ok(r) &&
         st->norder + 1 == r->smp->count && cpu_list_contains(&r->run->cfg.cpus, 0) &&
         r->run->cfg.cpus.all)
-        measure_point(r, rec, st, st->norder, true);
+        measure_point(r, rec, st, st->norder, true, runner_samples(r), runner_warmup(r));
     else
         record_note(rec, "shorthand (all-but-self) not measured: it needs every CPU usable and "
                          "taking part");

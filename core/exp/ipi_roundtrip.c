@@ -11,9 +11,41 @@
  * IPI-based shootdown. Warm-up iterations are discarded. The baseline is the
  * same loop without the IPI (timestamps plus one read of the remote line).
  *
+ * The target's side, as Linux's smp_call_function_single() target runs it:
+ * interrupt entry, EOI, then the store that acknowledges (Linux EOIs in
+ * sysvec_call_function_single before csd_unlock too). Nothing else runs
+ * before the acknowledgement. A halted target (method.target_wait = hlt,
+ * under a hypervisor) sleeps in "sti; hlt" and the ping wakes it; its
+ * safety-net timer is armed once, periodic, for the whole experiment
+ * (core/ipi.c), and so is the BSP's while it waits as a target
+ * (core/smp.c). Where the halted round trip lost time (issue 10; QEMU 10
+ * TCG, q35, -cpu max, SMP=2, p50 in TSC ticks, median of 3 launches on a
+ * loaded 2-core host, where launches differ by up to 2x):
+ *   - a one-shot timer armed before and disarmed after every HLT: five
+ *     APIC writes per ping, each an exit into the emulated APIC, and the
+ *     next ping of the series waited behind them. Worst where the BSP was
+ *     the target (it re-armed in its wait loop): pair 1->0 114 K -> 54 K;
+ *     pair 0->1 57 K -> 54 K;
+ *   - the APIC mode: xAPIC's IPI is an MMIO read of the ICR (busy bit) and
+ *     two MMIO writes, each trapped; x2APIC's is one WRMSR, and the EOI a
+ *     WRMSR too. apic=auto now takes x2APIC where the CPU has it, as Linux
+ *     does: 57 K (xapic) -> 47 K (x2apic), all pairs, in one series of
+ *     launches; within noise in another;
+ *   - what stays is the wake-up itself: under TCG the halted vCPU's host
+ *     thread sleeps until the IPI's kick wakes it. Spinning targets
+ *     (target_wait=spin) show the round trip without it, but under host
+ *     load a spinning vCPU thread may be descheduled and its p50 jumps to
+ *     milliseconds. Linux 6.1's smp_call_function_single() on the same
+ *     QEMU shape: about 38 K (idle target, halted too).
+ * `make bench` (scripts/bench-overhead.sh) prints these figures.
+ *
  * Pairs: every ordered pair of usable CPUs up to `ipi_pairs`; above that a
  * stratified sample, evenly spaced within each topology class (SMT sibling,
- * same package, cross package). A summary pools samples by class.
+ * same package, cross package). A summary pools samples by class: every
+ * measured pair contributes the same number of samples (all of them, or an
+ * evenly spaced subset of each pair's when the pool would exceed POOL_CAP;
+ * core/exp/class_pool.c), so no pair, early or late, weighs more than
+ * another. Each summary point records its pairs and samples_per_pair.
  *
  * What failure looks like: a target that never acknowledges within
  * timeout_ms is reported hung (or slow, if it answers later) and its
@@ -22,9 +54,11 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
+#include "core/exp/class_pool.h"
 #include "core/experiments.h"
 #include "core/ipi.h"
 #include "core/runner.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -49,7 +83,7 @@ struct rt_state {
     uint32_t npairs;
     uint64_t *latency, *baseline;
     uint64_t *pool[4];
-    uint32_t pool_n[4], pool_cap[4];
+    uint32_t pool_n[4], pool_cap[4], pool_pairs[4];
     uint32_t per_pair_pool;
 };
 
@@ -149,8 +183,9 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!cpus)
         return false;
     n = usable_cpus(r, cpus);
-    all = (uint64_t)n * (n - 1);
-    st->pairs = mem_alloc((size_t)(all < limit ? all : limit + 3) * sizeof(*st->pairs));
+    all = n ? (uint64_t)n * (n - 1) : 0;
+    /* at least one entry: a selection of one CPU (cpus=0) must not read as out of memory */
+    st->pairs = mem_alloc((size_t)(all < limit ? (all ? all : 1) : limit + 3) * sizeof(*st->pairs));
     if (!st->pairs) {
         mem_free(cpus);
         return false;
@@ -168,12 +203,7 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     for (i = 0; i < st->npairs; i++)
         pairs_in_class[st->pairs[i].cls]++;
     /* every pair contributes the same share, so the biggest class fits POOL_CAP */
-    st->per_pair_pool = samples;
-    for (c = 0; c < 4; c++)
-        if ((uint64_t)pairs_in_class[c] * st->per_pair_pool > POOL_CAP)
-            st->per_pair_pool = POOL_CAP / pairs_in_class[c];
-    if (st->per_pair_pool == 0)
-        st->per_pair_pool = 1;
+    st->per_pair_pool = class_pool_share(pairs_in_class, 4, samples, POOL_CAP);
     for (c = 0; c < 4; c++) {
         if (!pairs_in_class[c])
             continue;
@@ -185,14 +215,121 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     return point_list_reserve(&rec->results, st->npairs) && point_list_reserve(&rec->summary, 4);
 }
 
+/* One pair: the target spins, the initiator pings it warmup + samples times. */
+static enum wait_status run_pair(struct runner *r, struct rt_state *st, const struct pair *p,
+                                 uint32_t warmup, uint32_t samples, struct pingpong_arg *a,
+                                 int64_t *result)
+{
+    struct smp *s = r->smp;
+    volatile uint32_t stop = 0;
+    struct spin_arg spin = { &stop, 0 };
+    enum wait_status w = WAIT_OK;
+    *result = 0;
+    mem_zero(a, sizeof(*a));
+    a->target = s->cpu[p->target];
+    a->warmup = warmup;
+    a->samples = samples;
+    a->latency = st->latency;
+    a->baseline = st->baseline;
+    a->timeout = s->timeout_ticks;
+    spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
+    ipi_start_spinners(s, &p->target, 1, &spin);
+    if (p->initiator == 0) {
+        *result = pingpong(s->cpu[0], a);
+    } else {
+        smp_post(s, p->initiator, CMD_IPI_INITIATE, pingpong, a);
+        if (p->target == 0)
+            irq_enable(); /* the BSP is the target: take the pings while waiting */
+        w = smp_wait_progress(s, p->initiator, &a->progress);
+        irq_disable();
+        if (w == WAIT_OK)
+            *result = load_acquire(&s->cpu[p->initiator]->ack.result);
+    }
+    ipi_stop_spinners(s, &p->target, 1, &spin);
+    return w;
+}
+
+/*
+ * The pilot (run_budget_s, core/plan.h): round trips on the first pair the
+ * BSP initiates and on the first an AP initiates (the BSP then waits on
+ * the AP, and under an emulator one more busy CPU shares the host's), each
+ * taken as the cost of every pair of its kind. The pairs are not thinned:
+ * ipi_pairs already bounds them.
+ */
+struct rt_pilot {
+    const struct rt_state *st;
+    uint64_t iter[2], fixed[2]; /* [0]: the BSP initiates, [1]: an AP does */
+};
+
+static uint64_t rt_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct rt_pilot *pl = ctx;
+    (void)row;
+    return pl->iter[pl->st->pairs[col].initiator != 0];
+}
+
+struct rt_pilot_point {
+    struct rt_state *st;
+    const struct pair *pair;
+};
+
+static bool rt_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct rt_pilot_point *pp = ctx;
+    struct pingpong_arg a;
+    int64_t result;
+    uint64_t t0 = tsc_now();
+    bool ok = run_pair(r, pp->st, pp->pair, iterations, 0, &a, &result) == WAIT_OK && !result;
+    *ticks = tsc_now() - t0;
+    return ok;
+}
+
+static bool rt_plan(struct runner *r, struct experiment_record *rec, struct rt_state *st)
+{
+    struct plan_request q;
+    struct plan pl;
+    struct rt_pilot pilot;
+    uint32_t kind, i;
+    mem_zero(&q, sizeof(q));
+    mem_zero(&pilot, sizeof(pilot));
+    pilot.st = st;
+    for (kind = 0; kind < 2 && r->plan_share_ticks; kind++) {
+        for (i = 0; i < st->npairs && (st->pairs[i].initiator != 0) != kind; i++)
+            ;
+        if (i < st->npairs) {
+            struct rt_pilot_point pp = { st, &st->pairs[i] };
+            if (!runner_pilot(r, rt_time, &pp, &pilot.iter[kind], &pilot.fixed[kind]))
+                pilot.iter[kind] = pilot.fixed[kind] = 0; /* the pair loop marks the CPU */
+        }
+    }
+    /* no baseline_div: the baseline loop reads one line locally, no IPI */
+    q.point_ticks = pilot.fixed[0] > pilot.fixed[1] ? pilot.fixed[0] : pilot.fixed[1];
+    q.nrows = 1;
+    q.ncols = st->npairs;
+    q.iter_ticks = rt_cost;
+    q.ctx = &pilot;
+    return runner_plan(r, rec, &q, NULL, "pairs", 1, &pl);
+}
+
 static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct rt_state *st = state;
     struct smp *s = r->smp;
-    uint32_t k, samples = runner_samples(r);
-    volatile uint32_t stop = 0;
-    struct spin_arg spin = { &stop, 0 };
+    uint32_t k, samples;
     enum topo_class c;
+
+    if (!rt_plan(r, rec, st))
+        return;
+    /*
+     * Planned, a pair gets between the floor and the configured samples
+     * (runner_plan_follow() may change them between pairs): every pair
+     * gives the class pool the same share only if it is at most the floor.
+     */
+    if (rec->plan.applied) {
+        uint32_t floor = PLAN_FLOOR < r->run->cfg.samples ? PLAN_FLOOR : r->run->cfg.samples;
+        if (st->per_pair_pool > floor)
+            st->per_pair_pool = floor;
+    }
 
     for (k = 0; k < st->npairs; k++) {
         struct pair *p = &st->pairs[k];
@@ -201,7 +338,6 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
         struct stats lat, base;
         enum wait_status w = WAIT_OK;
         int64_t result = 0;
-        uint32_t i, step;
 
         if (!runner_budget_ok(r))
             break;
@@ -210,27 +346,8 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
             continue;
         }
         runner_progress(r, k, st->npairs);
-        mem_zero(&a, sizeof(a));
-        a.target = s->cpu[p->target];
-        a.warmup = runner_warmup(r);
-        a.samples = samples;
-        a.latency = st->latency;
-        a.baseline = st->baseline;
-        a.timeout = s->timeout_ticks;
-        spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
-        ipi_start_spinners(s, &p->target, 1, &spin);
-        if (p->initiator == 0) {
-            result = pingpong(s->cpu[0], &a);
-        } else {
-            smp_post(s, p->initiator, CMD_IPI_INITIATE, pingpong, &a);
-            if (p->target == 0)
-                irq_enable(); /* the BSP is the target: take the pings while waiting */
-            w = smp_wait_progress(s, p->initiator, &a.progress);
-            irq_disable();
-            if (w == WAIT_OK)
-                result = load_acquire(&s->cpu[p->initiator]->ack.result);
-        }
-        ipi_stop_spinners(s, &p->target, 1, &spin);
+        samples = runner_samples(r); /* the plan may have cut them (runner_plan_follow()) */
+        w = run_pair(r, st, p, runner_warmup(r), samples, &a, &result);
         if (w != WAIT_OK || result != 0) {
             if (result != 0)
                 smp_mark_unanswered(s, p->target, "ping IPI", &a.target->ping.count,
@@ -238,10 +355,11 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
             rec->partial = true;
             continue;
         }
-        /* pool an evenly strided subset before sorting reorders the samples */
-        step = samples / st->per_pair_pool ? samples / st->per_pair_pool : 1;
-        for (i = 0; i < samples && st->pool_n[p->cls] < st->pool_cap[p->cls]; i += step)
-            st->pool[p->cls][st->pool_n[p->cls]++] = st->latency[i];
+        /* pool an evenly spaced share before sorting reorders the samples */
+        st->pool_n[p->cls] += class_pool_take(st->latency, samples, st->per_pair_pool,
+                                              st->pool[p->cls] + st->pool_n[p->cls],
+                                              st->pool_cap[p->cls] - st->pool_n[p->cls]);
+        st->pool_pairs[p->cls]++;
         stats_from_array(st->latency, samples, &lat);
         stats_from_array(st->baseline, samples, &base);
         pt = point_list_add(&rec->results);
@@ -264,6 +382,8 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
             break;
         point_param_str(pt, "class", topo_class_name(c));
         point_metric(pt, "latency", &st_class);
+        point_value(pt, "pairs", (int64_t)st->pool_pairs[c] * 1000);
+        point_value(pt, "samples_per_pair", (int64_t)st->per_pair_pool * 1000);
     }
     if (rec->partial)
         record_escalate(rec, RESULT_ERROR, "%u of %u pairs measured: a CPU stopped answering",

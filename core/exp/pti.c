@@ -15,8 +15,23 @@
  * expects concurrency to help more under PTI, since each target does twice
  * the work). Before each sample the pages are present in both PCIDs
  * (the verification reads them in the user PCID too, as a return to user).
- * Verification reads the pages in the kernel and in the user PCID.
  *
+ * The return to user is timed, for every variant alike: the deferred
+ * variant pays its user-PCID flush there, not in the flush, and every
+ * variant refills the invalidated pages there. After the flush (the last
+ * ack) the initiator loads the user PCID (NOFLUSH unless its flush is
+ * pending; no_pti: no switch, one address space), reads one word of each
+ * page and comes back (shootdown_return_to_user()). Metrics: `flush` (to
+ * the last ack), `return_to_user` (the initiator's), `latency` = their sum,
+ * the figure to compare across variants; on shootdown points also
+ * `remote_return_to_user`, the slowest target's own return (its TSC), done
+ * once the initiator's window has closed.
+ * Verification reads the pages in the kernel and in the user PCID, after
+ * the timed steps.
+ *
+ * CPUs: those cpus= selects; the shootdown kinds need 2 (with the BSP
+ * alone only `local` is measured, and a note says so). Every point names
+ * its CPUs (parameter `cpus`).
  * Needs PCID (CR4.PCIDE); the INVPCID variant needs INVPCID. Without PCID
  * the experiment is SKIP with the CPUID evidence; QEMU's TCG has no PCID and
  * CR4.PCIDE cannot be emulated.
@@ -25,6 +40,7 @@
 #include "core/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -44,7 +60,8 @@ struct pti_state {
     struct shootdown sd;
     struct target_set ts;
     uint32_t pages[3], npages;
-    uint64_t *lat, *base;
+    uint64_t *lat, *flush, *ret, *remote, *base;
+    struct plan plan; /* the samples run_budget_s leaves */
 };
 
 static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
@@ -80,8 +97,11 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     if (ceiling > 8 && ceiling <= TEST_PAGES)
         st->pages[st->npages++] = ceiling;
     st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    st->flush = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    st->ret = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    st->remote = mem_alloc(runner_samples(r) * sizeof(uint64_t));
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
-    if (!st->lat || !st->base)
+    if (!st->lat || !st->flush || !st->ret || !st->remote || !st->base)
         return false;
     if (!r->run->cpu.invpcid)
         record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0): the invlpg_invpcid variant is "
@@ -89,39 +109,131 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     return point_list_reserve(&rec->results, (uint32_t)(NVARIANTS * 3 * st->npages));
 }
 
+struct pti_sample {
+    struct stats lat, flush, ret, remote_ret, base;
+};
+
 static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, uint32_t pages,
-                         struct stats *out, struct stats *base)
+                         struct pti_sample *out)
 {
     struct shootdown *sd = &st->sd;
+    struct percpu *self = this_percpu();
     uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
     for (i = 0; i < warmup + samples; i++) {
-        uint64_t t;
+        uint64_t t, ret, remote = 0;
         testmem_flip(sd->tm, 0, pages);
         if (kind == 0) {
             uint64_t t0 = tsc_now();
             shootdown_flush_local(sd, 0, pages);
             t = tsc_now() - t0;
-            shootdown_verify_self(sd, this_percpu(), 0, pages, false);
+            ret = shootdown_return_to_user(sd, self, 0, pages);
+            shootdown_verify_self(sd, self, 0, pages, false);
         } else {
             t = shootdown_flush(sd, st->ts.cpus, st->ts.n,
                                 kind == 1 ? ORDER_SEQUENTIAL : ORDER_CONCURRENT, 0, pages,
-                                FLUSH_VERIFY);
-            if (!t || !shootdown_wait_verified(sd))
+                                FLUSH_VERIFY | FLUSH_RETURN_TO_USER);
+            if (!t)
                 return false;
+            ret = shootdown_return_to_user(sd, self, 0, pages);
+            if (!shootdown_wait_verified(sd))
+                return false;
+            remote = sd->max_return_ticks;
         }
-        if (i >= warmup)
-            st->lat[i - warmup] = t;
+        if (i >= warmup) {
+            st->lat[i - warmup] = t + ret;
+            st->flush[i - warmup] = t;
+            st->ret[i - warmup] = ret;
+            st->remote[i - warmup] = remote;
+        }
     }
-    stats_from_array(st->lat, samples, out);
+    stats_from_array(st->lat, samples, &out->lat);
+    stats_from_array(st->flush, samples, &out->flush);
+    stats_from_array(st->ret, samples, &out->ret);
+    stats_from_array(st->remote, samples, &out->remote_ret);
     if (kind != 0)
-        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r), base);
+        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r),
+                            &out->base);
     /* local: the timestamps around a flush with nothing to invalidate */
     for (i = 0; i < exp_baseline_count(r); i++) {
         uint64_t t0 = tsc_now();
         shootdown_flush_local(sd, 0, 0);
         st->base[i] = tsc_now() - t0;
     }
-    stats_from_array(st->base, exp_baseline_count(r), base);
+    stats_from_array(st->base, exp_baseline_count(r), &out->base);
+    return true;
+}
+
+/*
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of a
+ * sequential shootdown to every CPU without PTI, of the fewest and of the
+ * most pages. Every point is taken to cost that (local ones less, so this
+ * is an upper bound), linear in the pages, twice that under PTI (two
+ * invalidations per page). Only samples are reduced: the grid is small.
+ */
+struct pti_pilot {
+    const struct pti_state *st;
+    bool invpcid;
+    uint64_t fewest, most; /* ticks per iteration */
+};
+
+static uint64_t pti_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct pti_pilot *pl = ctx;
+    uint32_t v = row / 3, p0 = pl->st->pages[0], pn = pl->st->pages[pl->st->npages - 1];
+    uint64_t c = pl->fewest;
+    if (variants[v].mode == PTI_INVPCID && !pl->invpcid)
+        return 0; /* not measured on this CPU */
+    if (pn > p0 && pl->most > pl->fewest)
+        c += (pl->most - pl->fewest) * (pl->st->pages[col] - p0) / (pn - p0);
+    return variants[v].mode == PTI_OFF ? c : 2 * c;
+}
+
+struct pti_pilot_point {
+    struct pti_state *st;
+    uint32_t pages;
+};
+
+static bool pti_body(struct runner *r, void *ctx)
+{
+    struct pti_pilot_point *pp = ctx;
+    struct pti_sample sm;
+    return sample_point(r, pp->st, 1, pp->pages, &sm);
+}
+
+static bool pti_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct pti_pilot_point *pp = ctx;
+    pp->st->sd.pti = PTI_OFF;
+    return exp_pilot_all_others(r, &pp->st->sd, &pp->st->ts, pp->pages, iterations, pti_body,
+                                pp, ticks);
+}
+
+static bool pti_plan(struct runner *r, struct experiment_record *rec, struct pti_state *st)
+{
+    struct pti_pilot pilot = { st, r->run->cpu.invpcid, 0, 0 };
+    struct plan_request q;
+    uint64_t fixed[2] = { 0, 0 };
+    uint32_t i;
+    mem_zero(&q, sizeof(q));
+    for (i = 0; i < 2 && r->plan_share_ticks; i++) {
+        struct pti_pilot_point pp = { st, st->pages[i ? st->npages - 1 : 0] };
+        if (!runner_pilot(r, pti_time, &pp, i ? &pilot.most : &pilot.fewest, &fixed[i])) {
+            rec->partial = true;
+            return false;
+        }
+    }
+    q.point_ticks = fixed[0] > fixed[1] ? fixed[0] : fixed[1];
+    q.baseline_div = 4;
+    q.nrows = (uint32_t)NVARIANTS * 3;
+    q.ncols = st->npages;
+    q.iter_ticks = pti_cost;
+    q.ctx = &pilot;
+    if (!runner_plan(r, rec, &q, "variants x kinds", "page counts", 1, &st->plan))
+        return false;
+    if (rec->plan.applied && !pilot.invpcid) { /* invlpg_invpcid is not measured */
+        rec->plan.points_planned -= 3 * st->npages;
+        rec->plan.samples_planned = (uint64_t)rec->plan.points_planned * rec->plan.samples;
+    }
     return true;
 }
 
@@ -129,13 +241,15 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
 {
     struct pti_state *st = state;
     uint32_t v, kind, p, n, done = 0, planned = (uint32_t)(NVARIANTS * 3) * st->npages;
+    if (!pti_plan(r, rec, st))
+        goto out;
     for (v = 0; v < NVARIANTS; v++) {
         if (variants[v].mode == PTI_INVPCID && !r->run->cpu.invpcid)
             continue;
         st->sd.pti = variants[v].mode;
         for (kind = 0; kind < 3; kind++) {
             for (p = 0; p < st->npages; p++) {
-                struct stats lat, base;
+                struct pti_sample sm;
                 struct result_point *pt;
                 bool ok;
                 if (!runner_budget_ok(r))
@@ -152,7 +266,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 }
                 target_set_start(r, &st->ts);
                 ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, st->pages[p], false) &&
-                     sample_point(r, st, kind, st->pages[p], &lat, &base);
+                     sample_point(r, st, kind, st->pages[p], &sm);
                 target_set_stop(r, &st->ts);
                 if (!ok) {
                     rec->partial = true;
@@ -164,14 +278,22 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 point_param_str(pt, "variant", variants[v].name);
                 point_param_str(pt, "kind", kinds[kind]);
                 point_param_num(pt, "pages", st->pages[p]);
-                point_metric(pt, "latency", &lat);
-                point_metric(pt, "baseline", &base);
+                point_param_num(pt, "cpus", st->ts.n + 1);
+                point_metric(pt, "latency", &sm.lat);
+                point_metric(pt, "flush", &sm.flush);
+                point_metric(pt, "return_to_user", &sm.ret);
+                if (kind != 0)
+                    point_metric(pt, "remote_return_to_user", &sm.remote_ret);
+                point_metric(pt, "baseline", &sm.base);
                 if (kind == 0)
-                    point_value(pt, "p50_per_page", (int64_t)(lat.p50 * 1000 / st->pages[p]));
+                    point_value(pt, "p50_per_page", (int64_t)(sm.lat.p50 * 1000 / st->pages[p]));
             }
         }
     }
 out:
+    if (runner_usable_count(r) < 2)
+        record_note(rec, "shootdown_seq and shootdown_conc not measured: they need at least 2 "
+                         "CPUs, %u usable (cpus= selects them)", runner_usable_count(r));
     st->sd.pti = PTI_OFF;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");
@@ -185,6 +307,9 @@ static void pti_cleanup(struct runner *r, void *state)
         return;
     exp_teardown(&st->sd, &st->ts);
     mem_free(st->lat);
+    mem_free(st->flush);
+    mem_free(st->ret);
+    mem_free(st->remote);
     mem_free(st->base);
     mem_free(st);
 }

@@ -22,12 +22,16 @@
  *
  * Verification: every target and every lazy CPU after its catch-up reads
  * the page; an old signature is FAILURE.
+ *
+ * Planned (run_budget_s, core/plan.h): fewer samples, then fewer lazy counts
+ * (ends kept, then the most alone); the four policies are always measured.
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -51,11 +55,12 @@ struct lazy_state {
     uint32_t *order, norder;
     uint32_t ks[MAX_K], nks;
     uint64_t *lat, *catchup, *base;
+    struct plan plan; /* which lazy counts run_budget_s leaves (all without planning) */
 };
 
 static bool lz_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
-    *emulated = r->run->method.full_flush_emulated;
+    (void)emulated; /* its full flushes are Linux's CR3 writes: nothing emulated */
     return runner_need_test_region(r, reason, cap) && runner_need_user_mappings(r, reason, cap) &&
            runner_need_cpus(r, 2, reason, cap);
 }
@@ -88,12 +93,16 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
     return point_list_reserve(&rec->results, st->nks * NVARIANTS);
 }
 
-/* One point: k lazy CPUs at the end of the target list, one policy. */
+/*
+ * One point: k lazy CPUs at the end of the target list, one policy, with
+ * `samples` after `warmup` (the pilot: no samples, no baseline).
+ */
 static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_t v,
-                    struct stats *lat, struct stats *catchup, struct stats *base)
+                    uint32_t samples, uint32_t warmup, struct stats *lat, struct stats *catchup,
+                    struct stats *base)
 {
     struct shootdown *sd = &st->sd;
-    uint32_t n = st->ts.n, samples = runner_samples(r), warmup = runner_warmup(r), i;
+    uint32_t n = st->ts.n, i, nbase = samples ? exp_baseline_count(r) : 0;
     const uint32_t *lazy = st->ts.cpus + (n - k);
     sd->lazy = variants[v].policy;
     if (!shootdown_sync_all(sd))
@@ -118,7 +127,7 @@ static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_
         }
     }
     /* the same policy and lazy set with nothing to invalidate */
-    if (!exp_baseline(sd, st->ts.cpus, n, variants[v].flags, st->base, exp_baseline_count(r), base))
+    if (!exp_baseline(sd, st->ts.cpus, n, variants[v].flags, st->base, nbase, base))
         goto lost;
     target_set_stop(r, &st->ts);
     shootdown_set_lazy(sd, lazy, k, false);
@@ -131,27 +140,107 @@ lost:
     return false;
 }
 
+/* The CPUs still usable, in topology order, as the target set; false if some were lost. */
+static bool lz_targets(struct runner *r, struct lazy_state *st)
+{
+    uint32_t i, n = 0;
+    for (i = 0; i < st->norder; i++)
+        if (smp_usable(r->smp, st->order[i]))
+            st->ts.cpus[n++] = st->order[i];
+    st->ts.n = n;
+    return n == st->norder;
+}
+
+/*
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
+ * iterations of ipi_all with no lazy CPU and with the most; every policy
+ * is taken to cost what ipi_all does (it interrupts the most CPUs), and the
+ * cost as linear in the lazy count (each lazy CPU switches back).
+ */
+struct lz_pilot {
+    const struct lazy_state *st;
+    uint64_t none, most; /* ticks per iteration */
+};
+
+static uint64_t lz_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct lz_pilot *pl = ctx;
+    uint64_t kn = pl->st->ks[pl->st->nks - 1], k = pl->st->ks[row];
+    (void)col;
+    if (kn == 0 || pl->most <= pl->none)
+        return pl->none;
+    return pl->none + (pl->most - pl->none) * k / kn;
+}
+
+struct lz_pilot_point {
+    struct lazy_state *st;
+    uint32_t k;
+};
+
+static bool lz_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct lz_pilot_point *pp = ctx;
+    struct stats unused[3];
+    uint64_t t0 = tsc_now();
+    if (!measure(r, pp->st, pp->k, 1 /* ipi_all */, 0, iterations, &unused[0], &unused[1],
+                 &unused[2]))
+        return false;
+    *ticks = tsc_now() - t0;
+    return true;
+}
+
+static bool lz_plan(struct runner *r, struct experiment_record *rec, struct lazy_state *st)
+{
+    struct lz_pilot pilot = { st, 0, 0 };
+    struct plan_request q;
+    uint64_t fixed[2] = { 0, 0 };
+    uint32_t i;
+    mem_zero(&q, sizeof(q));
+    for (i = 0; i < 2 && r->plan_share_ticks; i++) {
+        struct lz_pilot_point pp = { st, i ? st->ks[st->nks - 1] : 0 };
+        if (!lz_targets(r, st))
+            rec->partial = true;
+        if (pp.k > st->ts.n ||
+            !runner_pilot(r, lz_time, &pp, i ? &pilot.most : &pilot.none, &fixed[i])) {
+            rec->partial = true;
+            record_note(rec, "the pilot point (%u lazy CPUs) failed", pp.k);
+            return false;
+        }
+    }
+    q.point_ticks = fixed[0] > fixed[1] ? fixed[0] : fixed[1];
+    q.baseline_div = 4;
+    q.nrows = st->nks;
+    q.ncols = (uint32_t)NVARIANTS;
+    q.thin_rows = true; /* the four policies are what the experiment compares: all kept */
+    q.iter_ticks = lz_cost;
+    q.ctx = &pilot;
+    return runner_plan(r, rec, &q, "lazy counts", "variants", 1, &st->plan);
+}
+
 static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct lazy_state *st = state;
     uint32_t ki, v, done = 0, planned = st->nks * (uint32_t)NVARIANTS;
+    if (!lz_plan(r, rec, st))
+        goto out;
+    planned = st->plan.rows * (uint32_t)NVARIANTS;
     for (ki = 0; ki < st->nks; ki++) {
+        if (!plan_kept(st->nks, st->plan.row_stride, ki))
+            continue;
         for (v = 0; v < NVARIANTS; v++) {
             struct stats lat, catchup, base;
             struct result_point *pt;
-            uint32_t i, n = 0, k = st->ks[ki];
+            uint32_t k = st->ks[ki], n;
             if (!runner_budget_ok(r))
                 goto out;
             runner_progress(r, done++, planned);
-            for (i = 0; i < st->norder; i++)
-                if (smp_usable(r->smp, st->order[i]))
-                    st->ts.cpus[n++] = st->order[i];
-            if (n < st->norder)
+            if (!lz_targets(r, st))
                 rec->partial = true;
+            n = st->ts.n;
             if (k > n)
                 continue; /* fewer CPUs left than this point needs */
-            st->ts.n = n;
-            if (!measure(r, st, k, v, &lat, &catchup, &base)) {
+            if (!measure(r, st, k, v, runner_samples(r), runner_warmup(r), &lat, &catchup,
+                         &base)) {
                 rec->partial = true;
                 continue;
             }

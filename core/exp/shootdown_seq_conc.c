@@ -8,25 +8,36 @@
  *   seq   local flush, then the IPIs, then wait for every ack (Linux < 5.13);
  *   conc  IPIs, then the local flush, then wait (Linux >= 5.13, 4ce94eabac16).
  * Samples of the two orders alternate, so both see the same machine state.
- * Above the ceiling every CPU does one full flush instead of p INVLPGs.
+ * Above the ceiling every CPU does one full flush instead of p INVLPGs:
+ * Linux's flush_tlb_local(), a CR3 write (flush=cr3_reload), and where the
+ * CPU has INVPCID also the variant INVPCID single-context as its own points
+ * (flush=invpcid_single_context); at or below it flush=invlpg.
  * Time: from just after the PTE change to the last ack, on the initiator's
  * TSC. remote_handler is the slowest target's handler (its own TSC: entry to
  * ack). The baseline is the same protocol with nothing to invalidate (the
  * IPI and acknowledgement floor). The summary gives conc/seq per (k, p).
  *
- * Verification: after each ack every target, and the initiator, reads the p
- * pages; an old signature is a stale TLB entry: FAILURE, with CPU and VA.
+ * Verification: every target, and the initiator, reads the p pages once the
+ * initiator has taken its closing timestamp (outside the timed window); an
+ * old signature is a stale TLB entry: FAILURE, with CPU and VA.
+ *
+ * Planned (run_budget_s, core/plan.h): a pilot at the grid's corners, then
+ * fewer samples, then every 2nd, 4th... target count and column (page
+ * count and flush method; ends kept), then the most targets and one page
+ * alone; the record's plan says which.
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
+#include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
 #define MAX_PAGE_COUNTS 12
 #define MAX_TARGET_COUNTS 16
+#define MAX_COLUMNS (MAX_PAGE_COUNTS * EXP_MAX_FULL_FLUSHES)
 
 struct sc_state {
     struct shootdown sd;
@@ -35,26 +46,50 @@ struct sc_state {
     uint32_t norder;
     uint32_t counts[MAX_TARGET_COUNTS], ncounts;
     uint32_t pages[MAX_PAGE_COUNTS], npages;
+    /* (pages, flush method) per point: each count above the ceiling once per full-flush method */
+    uint32_t col_pages[MAX_COLUMNS], col_flush[MAX_COLUMNS], ncols;
+    const char *flushes[EXP_MAX_FULL_FLUSHES];
     uint64_t *lat[2], *handler[2], *base;
     uint32_t nbase;
+    struct plan plan; /* which points run_budget_s leaves (every one without planning) */
 };
 
 struct point_job {
     struct sc_state *st;
-    uint32_t pages, samples, warmup;
+    uint32_t pages, samples, warmup, nbase;
     volatile uint64_t progress;
+};
+
+/*
+ * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
+ * iterations (one seq and one conc shootdown each) at the fewest targets and
+ * one page, and at the most targets with the page counts that anchor the
+ * cost: one page, the last count flushed page by page (the ceiling), the
+ * most pages (a full flush, every page verified). Between them the cost is
+ * taken as linear in the target count and, per target, piecewise linear in
+ * the page count: the INVLPGs and verification reads are per page and per
+ * target, and a full flush is not a dearer INVLPG loop.
+ */
+#define SC_ANCHORS 3
+struct sc_pilot {
+    const struct sc_state *st;
+    uint64_t fewest;               /* fewest targets, first page count */
+    uint32_t nanchors;
+    uint32_t anchor[SC_ANCHORS];   /* indices into st->col_pages, ascending */
+    uint64_t most[SC_ANCHORS];     /* most targets, at each anchor */
 };
 
 static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
-    *emulated = r->run->method.full_flush_emulated;
+    /* the variant's emulated INVPCID runs only on points above the ceiling (the largest is 512) */
+    *emulated = r->run->method.full_flush_emulated && r->run->cfg.ceiling < 512;
     return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
 }
 
 static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct sc_state *st = mem_zalloc(sizeof(*st));
-    uint32_t samples = runner_samples(r), m;
+    uint32_t samples = runner_samples(r), m, i, nflush;
     if (!st)
         return false;
     *state = st;
@@ -69,6 +104,14 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (MUTANT(grid_truncated))
         st->ncounts = 1; /* targets=1 only */
     st->npages = exp_page_counts(r->run->cfg.ceiling, st->pages, MAX_PAGE_COUNTS);
+    nflush = exp_full_flushes(r, st->flushes);
+    for (i = 0; i < st->npages; i++) {
+        uint32_t f, nf = st->pages[i] > r->run->cfg.ceiling ? nflush : 1;
+        for (f = 0; f < nf; f++) {
+            st->col_pages[st->ncols] = st->pages[i];
+            st->col_flush[st->ncols++] = f;
+        }
+    }
     st->nbase = samples / 4 ? samples / 4 : 1;
     for (m = 0; m < 2; m++) {
         st->lat[m] = mem_alloc(samples * sizeof(uint64_t));
@@ -79,8 +122,8 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->base = mem_alloc(st->nbase * sizeof(uint64_t));
     if (!st->base)
         return false;
-    return point_list_reserve(&rec->results, st->ncounts * st->npages * 2) &&
-           point_list_reserve(&rec->summary, st->ncounts * st->npages);
+    return point_list_reserve(&rec->results, st->ncounts * st->ncols * 2) &&
+           point_list_reserve(&rec->summary, st->ncounts * st->ncols);
 }
 
 /* Runs on the initiator: warm-up and samples of both orders, then the baseline. */
@@ -108,7 +151,7 @@ static int64_t run_point(struct percpu *self, void *arg)
         }
         store_relaxed(&job->progress, i + 1);
     }
-    for (i = 0; i < st->nbase; i++) {
+    for (i = 0; i < job->nbase; i++) {
         uint64_t t = shootdown_flush(&st->sd, ts->cpus, ts->n, ORDER_CONCURRENT, 0, 0, 0);
         if (!t)
             return -1;
@@ -136,7 +179,7 @@ static bool run_on_initiator(struct runner *r, struct point_job *job)
 }
 
 static void add_point(struct experiment_record *rec, const char *mode, uint32_t k, uint32_t p,
-                      uint64_t *lat, uint64_t *handler, uint64_t *base, uint32_t samples,
+                      const char *flush, uint64_t *lat, uint64_t *handler, uint64_t *base, uint32_t samples,
                       uint32_t nbase, struct stats *lat_out)
 {
     struct result_point *pt = point_list_add(&rec->results);
@@ -148,6 +191,7 @@ static void add_point(struct experiment_record *rec, const char *mode, uint32_t 
     point_param_str(pt, "mode", mode);
     point_param_num(pt, "targets", k);
     point_param_num(pt, "pages", p);
+    point_param_str(pt, "flush", flush);
     point_metric(pt, "latency", lat_out);
     point_metric(pt, "remote_handler", &h);
     if (base) {
@@ -161,57 +205,186 @@ static int64_t ratio_milli(uint64_t num, uint64_t den)
     return den ? (int64_t)(num * 1000 / den) : 0;
 }
 
+/*
+ * One (k, p) point: the first k targets still usable, in topology order,
+ * primed with the pages, then the job on the initiator. *run_ticks: the
+ * job's time on the BSP's clock; *setup_ticks: sync, start and priming.
+ */
+static bool sc_point(struct runner *r, struct experiment_record *rec, struct sc_state *st,
+                     uint32_t k, struct point_job *job, uint64_t *setup_ticks,
+                     uint64_t *run_ticks)
+{
+    uint32_t i, n = 0;
+    uint64_t t0 = tsc_now(), t1;
+    bool ok;
+    for (i = 0; i < st->norder && n < k; i++)
+        if (smp_usable(r->smp, st->order[i]))
+            st->ts.cpus[n++] = st->order[i];
+    if (n < k)
+        rec->partial = true;
+    st->ts.n = n;
+    if (n == 0 || !shootdown_sync_all(&st->sd)) {
+        rec->partial = true;
+        return false;
+    }
+    target_set_start(r, &st->ts);
+    /* load the pages into every TLB: a shootdown must have something to shoot */
+    ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, job->pages, false);
+    t1 = tsc_now();
+    ok = ok && run_on_initiator(r, job);
+    *run_ticks = tsc_now() - t1;
+    *setup_ticks = t1 - t0;
+    target_set_stop(r, &st->ts);
+    if (!ok)
+        rec->partial = true;
+    return ok;
+}
+
+/* Ticks per iteration at the most targets and page index col: between the anchors. */
+static uint64_t most_at(const struct sc_pilot *pl, uint32_t col)
+{
+    const uint32_t *pg = pl->st->col_pages;
+    uint32_t i;
+    for (i = 1; i < pl->nanchors; i++) {
+        uint32_t lo = pl->anchor[i - 1], hi = pl->anchor[i];
+        uint64_t a = pl->most[i - 1], b = pl->most[i];
+        if (col > hi)
+            continue;
+        if (pg[hi] == pg[lo])
+            return b;
+        /* from a to b as pages go from pg[lo] to pg[hi] (b may be lower: a full flush) */
+        if (b >= a)
+            return a + (b - a) * (pg[col] - pg[lo]) / (pg[hi] - pg[lo]);
+        return a - (a - b) * (pg[col] - pg[lo]) / (pg[hi] - pg[lo]);
+    }
+    return pl->most[pl->nanchors - 1];
+}
+
+static uint64_t sc_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct sc_pilot *pl = ctx;
+    const struct sc_state *st = pl->st;
+    uint64_t k0 = st->counts[0], kn = st->counts[st->ncounts - 1], k = st->counts[row];
+    uint64_t one = pl->most[0], at = most_at(pl, col), c = pl->fewest;
+    if (kn > k0 && one > pl->fewest)
+        c += (one - pl->fewest) * (k - k0) / (kn - k0);
+    if (at > one)
+        c += (at - one) * k / kn; /* the pages' part grows with the targets that do them */
+    return c;
+}
+
+struct sc_pilot_point {
+    struct experiment_record *rec;
+    struct sc_state *st;
+    uint32_t k, col;
+};
+
+static bool sc_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
+{
+    struct sc_pilot_point *pp = ctx;
+    struct point_job job = { pp->st, pp->st->col_pages[pp->col], 0, iterations, 0, 0 };
+    uint64_t setup, run;
+    pp->st->sd.full_uses_invpcid = pp->st->col_flush[pp->col] == 1;
+    if (!sc_point(r, pp->rec, pp->st, pp->k, &job, &setup, &run))
+        return false;
+    *ticks = setup + run;
+    return true;
+}
+
+/* Times the pilot points and plans; false when nothing should be measured. */
+static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_state *st)
+{
+    struct sc_pilot pilot;
+    uint64_t setup = 0;
+    struct plan_request q;
+    uint32_t i, ceil_idx = 0;
+    mem_zero(&q, sizeof(q));
+    mem_zero(&pilot, sizeof(pilot));
+    pilot.st = st;
+    for (i = 0; i < st->ncols; i++)
+        if (st->col_pages[i] <= r->run->cfg.ceiling)
+            ceil_idx = i;
+    pilot.anchor[pilot.nanchors++] = 0;
+    if (ceil_idx > 0 && ceil_idx < st->ncols - 1)
+        pilot.anchor[pilot.nanchors++] = ceil_idx;
+    if (st->ncols > 1)
+        pilot.anchor[pilot.nanchors++] = st->ncols - 1;
+    for (i = 0; i <= pilot.nanchors && r->plan_share_ticks; i++) {
+        /* i = 0: the fewest targets, one page; then the most targets at each anchor */
+        struct sc_pilot_point pp = { rec, st, st->counts[i ? st->ncounts - 1 : 0],
+                                     i ? pilot.anchor[i - 1] : 0 };
+        uint64_t fixed;
+        if (!runner_pilot(r, sc_time, &pp, i ? &pilot.most[i - 1] : &pilot.fewest, &fixed)) {
+            record_note(rec, "the pilot point (%u targets, %u pages) failed", pp.k,
+                        st->col_pages[pp.col]);
+            return false;
+        }
+        setup = fixed > setup ? fixed : setup;
+    }
+    q.baseline_div = 4;
+    q.nrows = st->ncounts;
+    q.ncols = st->ncols; /* page counts, those above the ceiling once per full-flush method */
+    q.thin_rows = q.thin_cols = true;
+    q.point_ticks = setup;
+    q.iter_ticks = sc_cost;
+    q.ctx = &pilot;
+    if (!runner_plan(r, rec, &q, "target counts", "page counts x flushes", 2, &st->plan))
+        return false;
+    st->nbase = runner_samples(r) / 4 ? runner_samples(r) / 4 : 1;
+    return true;
+}
+
 static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct sc_state *st = state;
-    uint32_t c, p, samples = runner_samples(r), done = 0;
-    uint32_t planned = st->ncounts * st->npages * 2;
+    uint32_t c, p, samples, done = 0;
+    uint32_t planned = st->ncounts * st->ncols * 2;
+    if (!sc_plan(r, rec, st))
+        goto out;
+    planned = st->plan.rows * st->plan.cols * 2;
     for (c = 0; c < st->ncounts; c++) {
-        for (p = 0; p < st->npages; p++) {
-            struct point_job job = { st, st->pages[p], samples, runner_warmup(r), 0 };
+        if (!plan_kept(st->ncounts, st->plan.row_stride, c))
+            continue;
+        for (p = 0; p < st->ncols; p++) {
+            struct point_job job = { st, st->col_pages[p], 0, 0, 0, 0 };
+            const char *flush = st->col_pages[p] > r->run->cfg.ceiling
+                                    ? st->flushes[st->col_flush[p]] : "invlpg";
             struct stats seq, conc;
             struct result_point *sum;
-            uint32_t k = st->counts[c], i, n = 0;
-            bool ok;
+            uint64_t setup, ticks;
+            uint32_t n;
+            if (!plan_kept(st->ncols, st->plan.col_stride, p))
+                continue;
             if (!runner_budget_ok(r))
                 goto out;
-            runner_progress(r, done++, st->ncounts * st->npages);
-            /* the first k targets still usable, in topology order */
-            for (i = 0; i < st->norder && n < k; i++)
-                if (smp_usable(r->smp, st->order[i]))
-                    st->ts.cpus[n++] = st->order[i];
-            if (n < k)
-                rec->partial = true;
-            if (n == 0)
-                goto out;
-            st->ts.n = n;
-            if (!shootdown_sync_all(&st->sd)) {
-                rec->partial = true;
+            runner_progress(r, done++, st->plan.rows * st->plan.cols);
+            /* the plan may have cut the samples (runner_plan_follow()) */
+            samples = job.samples = runner_samples(r);
+            job.warmup = runner_warmup(r);
+            st->nbase = job.nbase = samples / 4 ? samples / 4 : 1;
+            st->sd.full_uses_invpcid = st->col_flush[p] == 1;
+            if (!sc_point(r, rec, st, st->counts[c], &job, &setup, &ticks)) {
+                if (st->ts.n == 0)
+                    goto out;
                 continue;
             }
-            target_set_start(r, &st->ts);
-            /* load the pages into every TLB: a shootdown must have something to shoot */
-            ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, job.pages, false) &&
-                 run_on_initiator(r, &job);
-            target_set_stop(r, &st->ts);
-            if (!ok) {
-                rec->partial = true;
-                continue;
-            }
-            add_point(rec, "seq", n, job.pages, st->lat[0], st->handler[0], st->base, samples,
+            n = st->ts.n;
+            add_point(rec, "seq", n, job.pages, flush, st->lat[0], st->handler[0], st->base, samples,
                       st->nbase, &seq);
-            add_point(rec, "conc", n, job.pages, st->lat[1], st->handler[1], st->base, samples,
+            add_point(rec, "conc", n, job.pages, flush, st->lat[1], st->handler[1], st->base, samples,
                       st->nbase, &conc);
             sum = point_list_add(&rec->summary);
             if (sum) {
                 point_param_num(sum, "targets", n);
                 point_param_num(sum, "pages", job.pages);
+                point_param_str(sum, "flush", flush);
                 point_value(sum, "conc_over_seq_p50", ratio_milli(conc.p50, seq.p50));
                 point_value(sum, "conc_over_seq_p99", ratio_milli(conc.p99, seq.p99));
             }
         }
     }
 out:
+    st->sd.full_uses_invpcid = false;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");
 }

@@ -6,7 +6,9 @@
  * invalidates nothing. Every CPU reads the page again: a CPU still holding
  * the old translation returns the old signature. Then every CPU does a
  * full flush and reads once more: now all must see the new signature.
- * Repeated `rounds` times.
+ * Repeated `rounds` times. The CPUs are those cpus= selects (parameter
+ * `cpus`); the BSP alone is enough to show the verifier can see stale
+ * entries, so it needs one.
  *
  * Verdict. SUCCESS when at least one CPU read the old signature (the
  * verifier can see stale entries here) and none did after the flush. When no

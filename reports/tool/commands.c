@@ -7,8 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "reports/tool/compare.h"
+#include "reports/tool/compare_csv.h"
 #include "reports/tool/conditions_view.h"
+#include "reports/tool/sanitize.h"
+#include "reports/tool/sides.h"
 #include "reports/tool/diag.h"
 #include "reports/tool/html.h"
 #include "reports/tool/inputs.h"
@@ -20,15 +25,18 @@
 #define PREFIX "tlbscope-report: "
 
 /* One file for `validate`: true when it is a valid report. */
-static bool validate_one(const char *path, FILE *out, FILE *err)
+static bool validate_one(const char *real_path, FILE *out, FILE *err)
 {
     struct load_result lr;
     struct diag_list d;
     char prefix[4096];
+    char *safe = sanitize_text(real_path);
+    const char *path = safe ? safe : real_path; /* the name as printed */
     bool valid;
-    load_file(path, &lr);
+    load_file(real_path, &lr);
     if (lr.status != LOAD_OK) {
         fprintf(err, PREFIX "%s: %s\n", path, lr.message);
+        free(safe);
         return false;
     }
     diag_init(&d);
@@ -43,6 +51,7 @@ static bool validate_one(const char *path, FILE *out, FILE *err)
                 d.errors == 1 ? "" : "s");
     diag_free(&d);
     load_release(&lr);
+    free(safe);
     return valid;
 }
 
@@ -59,14 +68,17 @@ int cmd_validate(char *const *args, size_t nargs, FILE *out, FILE *err)
     return expanded && !bad ? EXIT_VALID : EXIT_INVALID;
 }
 
-struct m_report *commands_load_report(const char *path, FILE *err)
+struct m_report *commands_load_report(const char *real_path, FILE *err)
 {
     struct load_result lr;
     struct diag_list d;
     struct m_report *r;
-    load_file(path, &lr);
+    char *safe = sanitize_text(real_path);
+    const char *path = safe ? safe : real_path; /* the name as printed */
+    load_file(real_path, &lr);
     if (lr.status != LOAD_OK) {
         fprintf(err, PREFIX "%s: %s\n", path, lr.message);
+        free(safe);
         return NULL;
     }
     diag_init(&d);
@@ -82,9 +94,12 @@ struct m_report *commands_load_report(const char *path, FILE *err)
                 first && first->path[0] ? ": " : "", first ? first->text : "");
     }
     diag_free(&d);
+    /* from here on the views print the document: no control character reaches a terminal */
+    sanitize_json(lr.root);
     r = model_build(lr.root, path); /* takes the document */
     if (!r)
         fprintf(err, PREFIX "%s: out of memory\n", path);
+    free(safe);
     return r;
 }
 
@@ -96,42 +111,6 @@ int cmd_show(const char *path, FILE *out, FILE *err)
     show_report(r, out);
     model_free(r);
     return EXIT_VALID;
-}
-
-/* Loads every input of compare/html, labelled A, B, ...; NULL after any failure. */
-static struct m_report **load_all(char *const *args, size_t nargs, size_t *n, FILE *err)
-{
-    struct input_list in;
-    struct m_report **reports = NULL;
-    size_t i;
-    bool ok = inputs_expand(args, nargs, true, &in, err);
-    *n = 0;
-    if (ok && in.n > COMPARE_MAX_REPORTS) {
-        fprintf(err, PREFIX "%zu reports given; at most %d can be shown together\n", in.n,
-                COMPARE_MAX_REPORTS);
-        ok = false;
-    }
-    if (ok && !(reports = calloc(in.n ? in.n : 1, sizeof(*reports)))) {
-        fprintf(err, PREFIX "out of memory\n");
-        ok = false;
-    }
-    for (i = 0; ok && i < in.n; i++) {
-        reports[i] = commands_load_report(in.paths[i], err);
-        if (reports[i])
-            snprintf(reports[i]->label, sizeof(reports[i]->label), "%c", (char)('A' + i));
-        else
-            ok = false;
-        *n = i + 1;
-    }
-    inputs_free(&in);
-    if (!ok) {
-        for (i = 0; reports && i < *n; i++)
-            model_free(reports[i]);
-        free(reports);
-        *n = 0;
-        return NULL;
-    }
-    return reports;
 }
 
 static void free_all(struct m_report **reports, size_t n)
@@ -167,55 +146,92 @@ static bool refuse_simulated_mix(struct m_report *const *reports, size_t n, cons
     return true;
 }
 
+int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *cli, FILE *out,
+                    FILE *err)
+{
+    struct side_set sides;
+    struct cmp_options opts;
+    struct cmp_model m;
+    size_t slower;
+    int rc = sides_load(args, nargs, cli->baseline, cli->group, COMPARE_MAX_REPORTS, &sides, err);
+    if (rc != EXIT_VALID)
+        return rc;
+    if (sides.nsides < 2) {
+        fprintf(err, PREFIX "compare needs at least two reports or sides (got %zu)\n",
+                sides.nsides);
+        sides_free(&sides);
+        return EXIT_USAGE;
+    }
+    if (refuse_simulated_mix(sides.all, sides.nall, "compare", err)) {
+        sides_free(&sides);
+        return EXIT_USAGE;
+    }
+    memset(&opts, 0, sizeof(opts));
+    opts.experiments = cli->experiments;
+    opts.nexperiments = cli->nexperiments;
+    opts.sort_ratio = cli->sort_ratio;
+    opts.only_differences = cli->only_differences;
+    opts.fail_if_slower = cli->fail_if_slower;
+    if (!compare_build_pooled(sides.all, sides.side_of, sides.nall, sides.nsides, &opts, &m)) {
+        fprintf(err, PREFIX "out of memory\n");
+        sides_free(&sides);
+        return EXIT_INVALID;
+    }
+    if (cli->nexperiments && !m.nsections)
+        fprintf(err, PREFIX "warning: no report has the experiment(s) given with --experiment\n");
+    /* CSV has no room for prose: the warning goes where a person will see it */
+    if (m.mixed && cli->fmt == TABLE_CSV)
+        fprintf(err, PREFIX "warning: hardware and virtualised/emulated reports are "
+                "compared; see the flags column\n");
+    /* per-experiment conditions that change the numbers (conditions_view.h): before the
+     * tables, after them in markdown (whose first line is its title), on stderr with CSV */
+    if (cli->fmt != TABLE_MARKDOWN)
+        conditions_compare_warnings(sides.all, sides.nall, cli->fmt == TABLE_CSV ? err : out);
+    if (cli->fmt == TABLE_CSV)
+        compare_csv_print(&m, out);
+    else
+        compare_print(&m, out, cli->fmt);
+    if (cli->fmt == TABLE_MARKDOWN && conditions_compare_warnings(sides.all, sides.nall, NULL)) {
+        fputs("\n## Conditions that differ\n\n```\n", out);
+        conditions_compare_warnings(sides.all, sides.nall, out);
+        fputs("```\n", out);
+    }
+    if (!isnan(cli->fail_if_slower)) {
+        slower = compare_slower_points(&m, cli->fail_if_slower, err);
+        if (slower) {
+            fprintf(err, PREFIX "%zu point%s slower than the baseline by more than %g%% beyond "
+                    "noise\n", slower, slower == 1 ? "" : "s", cli->fail_if_slower);
+            rc = EXIT_SLOWER;
+        }
+    }
+    compare_free(&m);
+    sides_free(&sides);
+    return rc;
+}
+
 int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *out, FILE *err)
 {
-    size_t n;
-    struct m_report **reports = load_all(args, nargs, &n, err);
-    struct cmp_model m;
-    int rc = EXIT_VALID;
-    if (!reports)
-        return EXIT_INVALID;
-    if (n < 2) {
-        fprintf(err, PREFIX "compare needs at least two reports (got %zu)\n", n);
-        free_all(reports, n);
-        return EXIT_USAGE;
-    }
-    if (refuse_simulated_mix(reports, n, "compare", err)) {
-        free_all(reports, n);
-        return EXIT_USAGE;
-    }
-    if (!compare_build(reports, n, &m)) {
-        fprintf(err, PREFIX "out of memory\n");
-        rc = EXIT_INVALID;
-    } else {
-        /* CSV has no room for prose: the warning goes where a person will see it */
-        if (m.mixed && fmt == TABLE_CSV)
-            fprintf(err, PREFIX "warning: hardware and virtualised/emulated reports are "
-                    "compared; see the *_flags columns\n");
-        /* conditions that change the numbers (conditions_view.h): before the tables, after
-         * them in markdown (whose first line is its title) */
-        if (fmt != TABLE_MARKDOWN)
-            conditions_compare_warnings(reports, n, fmt == TABLE_CSV ? err : out);
-        compare_print(&m, out, fmt);
-        if (fmt == TABLE_MARKDOWN && conditions_compare_warnings(reports, n, NULL)) {
-            fputs("\n## Conditions that differ\n\n```\n", out);
-            conditions_compare_warnings(reports, n, out);
-            fputs("```\n", out);
-        }
-        compare_free(&m);
-    }
-    free_all(reports, n);
-    return rc;
+    struct compare_cli cli;
+    memset(&cli, 0, sizeof(cli));
+    cli.fmt = fmt;
+    cli.fail_if_slower = NAN;
+    return cmd_compare_cli(args, nargs, &cli, out, err);
 }
 
 int cmd_html(char *const *args, size_t nargs, const char *out_path, FILE *out, FILE *err)
 {
+    struct side_set sides;
     size_t n;
-    struct m_report **reports = load_all(args, nargs, &n, err);
+    struct m_report **reports;
     FILE *f;
     bool ok;
-    if (!reports)
-        return EXIT_INVALID;
+    int rc = sides_load(args, nargs, NULL, false, COMPARE_MAX_REPORTS, &sides, err);
+    if (rc != EXIT_VALID)
+        return rc;
+    /* the page's columns are the reports: the sides_set hands them over */
+    reports = sides.all;
+    n = sides.nall;
+    free(sides.side_of);
     /* a page charts its reports on shared axes: compare's rule, checked before -o is written */
     if (refuse_simulated_mix(reports, n, "html", err)) {
         free_all(reports, n);

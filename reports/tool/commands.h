@@ -19,6 +19,23 @@ enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 int cmd_validate(char *const *args, size_t nargs, FILE *out, FILE *err);
 int cmd_show(const char *path, FILE *out, FILE *err);
 int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *out, FILE *err);
+
+/* Exit status of compare --fail-if-slower when a point is slower beyond the limit. */
+enum { EXIT_SLOWER = 3 };
+
+/* compare's options (main.c parses them; README "Comparing machines"). */
+struct compare_cli {
+    enum table_format fmt;
+    bool tidy_csv;            /* --csv: the tidy table (compare_csv.h) */
+    const char *baseline;     /* --baseline FILE, or NULL: the first operand */
+    bool group;               /* --group: pool reports of one machine and configuration */
+    const char *experiments[32];
+    size_t nexperiments;
+    bool sort_ratio, only_differences;
+    double fail_if_slower;    /* percent; NaN: off */
+};
+int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *cli, FILE *out,
+                    FILE *err);
 /* out_path "-" writes the page to `out`. */
 int cmd_html(char *const *args, size_t nargs, const char *out_path, FILE *out, FILE *err);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/tool/compare_roles.h"
 #include "reports/tool/ipi.h"
 #include "reports/tool/vocab.h"
 
@@ -44,16 +45,84 @@ static double in_unit(const struct cmp_model *m, const struct m_report *r, doubl
     return m->in_ns ? model_ticks_to_ns(r, ticks) : ticks;
 }
 
-static void fill_cell(const struct cmp_model *m, size_t i, const struct m_experiment *e,
-                      double p50, double p99, struct cmp_cell *c)
+size_t compare_side_runs(const struct cmp_model *m, size_t side)
 {
-    const struct m_report *r = m->reports[i];
+    size_t r, n = 0;
+    for (r = 0; r < m->nall; r++)
+        n += m->side_of[r] == side;
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Lower median, like the reports' nearest-rank p50: a value one run measured. */
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof(*v), cmp_double);
+    return v[(n - 1) / 2];
+}
+
+/*
+ * Collects one side's runs of a point (p50/p99 in ticks, per run) into a
+ * cell: the medians over the runs and the range of the p50s.
+ */
+struct cell_acc {
+    double *p50, *p99; /* nall each */
+    size_t n;
+    bool emulated;
+};
+
+static void acc_add(const struct cmp_model *m, struct cell_acc *a, size_t run,
+                    const struct m_experiment *e, double p50, double p99)
+{
+    a->p50[a->n] = in_unit(m, m->all[run], p50);
+    a->p99[a->n] = in_unit(m, m->all[run], p99);
+    a->n++;
+    a->emulated |= e->emulated;
+}
+
+static void acc_finish(const struct cmp_model *m, size_t side, struct cell_acc *a,
+                       struct cmp_cell *c)
+{
+    const struct m_report *r = m->reports[side];
+    size_t k;
+    memset(c, 0, sizeof(*c));
+    if (!a->n)
+        return;
     c->present = true;
-    c->p50 = in_unit(m, r, p50);
-    c->p99 = in_unit(m, r, p99);
+    c->runs = a->n;
+    c->p50_lo = c->p50_hi = a->p50[0];
+    for (k = 1; k < a->n; k++) {
+        if (a->p50[k] < c->p50_lo)
+            c->p50_lo = a->p50[k];
+        if (a->p50[k] > c->p50_hi)
+            c->p50_hi = a->p50[k];
+    }
+    c->p50 = median(a->p50, a->n);
+    c->p99 = median(a->p99, a->n);
     c->virtualised = r->virtualised;
-    c->emulated = e->emulated;
+    c->emulated = a->emulated;
     c->simulated = r->simulated;
+    a->n = 0;
+    a->emulated = false;
+}
+
+static bool acc_init(const struct cmp_model *m, struct cell_acc *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->p50 = calloc(m->nall ? m->nall : 1, sizeof(double));
+    a->p99 = calloc(m->nall ? m->nall : 1, sizeof(double));
+    return a->p50 && a->p99;
+}
+
+static void acc_free(struct cell_acc *a)
+{
+    free(a->p50);
+    free(a->p99);
 }
 
 static int class_rank(const char *cls)
@@ -69,57 +138,205 @@ static int cmp_class(const void *a, const void *b)
     return rx != ry ? (rx < ry ? -1 : 1) : strcmp(x->cls, y->cls);
 }
 
+static const struct m_experiment *run_exp(const struct cmp_model *m, const struct cmp_section *s,
+                                          size_t run)
+{
+    return model_experiment(m->all[run], s->id);
+}
+
+/* Marks rows that fewer than two sides have: listed under the table, not shown as rows. */
+static void mark_unmatched(const struct cmp_model *m, struct cmp_section *s)
+{
+    size_t j, i, present;
+    for (j = 0; j < s->nrows; j++) {
+        for (i = 0, present = 0; i < m->nreports; i++)
+            present += s->rows[j].cells[i].present;
+        s->rows[j].unmatched = present < 2;
+    }
+}
+
 /* ipi_roundtrip: one row per topology class any report has. */
 static bool build_class_rows(const struct cmp_model *m, struct cmp_section *s)
 {
-    struct ipi_class_row rows[IPI_MAX_CLASSES];
-    size_t i, j, k, n;
-    s->rows = calloc(m->nreports * IPI_MAX_CLASSES, sizeof(*s->rows));
+    struct ipi_class_row *rows = calloc(m->nall * IPI_MAX_CLASSES, sizeof(*rows));
+    size_t *nrows = calloc(m->nall, sizeof(*nrows));
+    struct cell_acc acc;
+    size_t r, i, j, k;
+    bool ok = false;
+    if (!acc_init(m, &acc) || !rows || !nrows)
+        goto out;
+    s->rows = calloc(m->nall * IPI_MAX_CLASSES + 1, sizeof(*s->rows));
     if (!s->rows)
-        return false;
-    for (i = 0; i < m->nreports; i++) {
-        if (!s->exp[i])
-            continue;
-        n = ipi_class_rows(s->exp[i], rows);
-        for (j = 0; j < n; j++) {
-            for (k = 0; k < s->nrows && strcmp(s->rows[k].cls, rows[j].cls) != 0; k++)
+        goto out;
+    for (r = 0; r < m->nall; r++) {
+        const struct m_experiment *e = run_exp(m, s, r);
+        nrows[r] = e ? ipi_class_rows(e, &rows[r * IPI_MAX_CLASSES]) : 0;
+        for (j = 0; j < nrows[r]; j++) {
+            const char *cls = rows[r * IPI_MAX_CLASSES + j].cls;
+            for (k = 0; k < s->nrows && strcmp(s->rows[k].cls, cls) != 0; k++)
                 ;
             if (k == s->nrows) {
-                s->rows[k].cls = rows[j].cls;
-                s->rows[k].cells = calloc(m->nreports, sizeof(struct cmp_cell));
-                if (!s->rows[k].cells)
-                    return false;
+                s->rows[k].cls = cls;
+                if (!(s->rows[k].cells = calloc(m->nreports, sizeof(struct cmp_cell))))
+                    goto out;
                 s->nrows++;
             }
-            fill_cell(m, i, s->exp[i], rows[j].p50, rows[j].p99, &s->rows[k].cells[i]);
+        }
+    }
+    for (k = 0; k < s->nrows; k++) {
+        for (i = 0; i < m->nreports; i++) {
+            for (r = 0; r < m->nall; r++) {
+                if (m->side_of[r] != i)
+                    continue;
+                for (j = 0; j < nrows[r]; j++) {
+                    const struct ipi_class_row *c = &rows[r * IPI_MAX_CLASSES + j];
+                    if (strcmp(c->cls, s->rows[k].cls) == 0)
+                        acc_add(m, &acc, r, run_exp(m, s, r), c->p50, c->p99);
+                }
+            }
+            acc_finish(m, i, &acc, &s->rows[k].cells[i]);
         }
     }
     qsort(s->rows, s->nrows, sizeof(*s->rows), cmp_class);
-    return true;
+    mark_unmatched(m, s);
+    ok = true;
+out:
+    acc_free(&acc);
+    free(rows);
+    free(nrows);
+    return ok;
+}
+
+/*
+ * Rows by role (compare_roles.h) where the sides' values differ: "all other
+ * CPUs" of a 4-CPU and an 8-CPU run. Added after the value rows.
+ */
+static void cover_role_points(const struct cmp_model *m, struct cmp_section *s,
+                              const struct m_points *const *lists, const struct role_max *maxt,
+                              const struct m_param *const *role, size_t nvalue_rows,
+                              const struct m_param **form)
+{
+    size_t r, j, k;
+    for (r = 0; r < m->nall; r++) {
+        for (j = 0; lists[r] && j < lists[r]->count; j++) {
+            const struct m_point *p = &lists[r]->items[j];
+            if (!compare_role_form(p, &s->keys, maxt[r], form) ||
+                !compare_role_equal(form, role, s->keys.n))
+                continue;
+            for (k = 0; k < nvalue_rows; k++)
+                if (group_match(p, &s->keys, s->rows[k].vals))
+                    s->rows[k].role_covered = true;
+        }
+    }
+}
+
+static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
+                            const struct m_points *const *lists, size_t cap_rows)
+{
+    size_t nk = s->keys.n, nroles = 0, cap = 0, r, j, i, t, nvalue_rows = s->nrows;
+    const struct m_param **form = calloc(nk ? nk : 1, sizeof(*form));
+    struct role_max *maxt = calloc(m->nall ? m->nall : 1, sizeof(*maxt));
+    double *seen = calloc(m->nreports, sizeof(*seen));
+    struct cell_acc acc;
+    bool ok = false;
+    if (!form || !maxt || !seen || !acc_init(m, &acc))
+        goto out;
+    if (!nk) {
+        ok = true;
+        goto out;
+    }
+    for (r = 0; r < m->nall; r++) {
+        maxt[r] = compare_roles_max(run_exp(m, s, r));
+        cap += lists[r] ? lists[r]->count : 0;
+    }
+    if (!(s->role_vals = calloc(cap * nk + 1, sizeof(*s->role_vals))))
+        goto out;
+    for (r = 0; r < m->nall; r++) {
+        for (j = 0; lists[r] && j < lists[r]->count; j++) {
+            const struct m_point *p = &lists[r]->items[j];
+            if (!model_primary_metric(p) || !compare_role_form(p, &s->keys, maxt[r], form))
+                continue;
+            for (t = 0; t < nroles && !compare_role_equal(&s->role_vals[t * nk], form, nk); t++)
+                ;
+            if (t == nroles)
+                memcpy(&s->role_vals[nroles++ * nk], form, nk * sizeof(*form));
+        }
+    }
+    for (t = 0; t < nroles && s->nrows < cap_rows; t++) {
+        struct cmp_row *row = &s->rows[s->nrows];
+        size_t present = 0;
+        bool differ = false;
+        row->vals = &s->role_vals[t * nk];
+        row->by_role = true;
+        if (!(row->cells = calloc(m->nreports, sizeof(*row->cells))))
+            goto out;
+        for (i = 0; i < m->nreports; i++) {
+            seen[i] = NAN;
+            for (r = 0; r < m->nall; r++) {
+                if (m->side_of[r] != i)
+                    continue;
+                for (j = 0; lists[r] && j < lists[r]->count; j++) {
+                    const struct m_point *p = &lists[r]->items[j];
+                    const struct m_metric *mt = model_primary_metric(p);
+                    if (!mt || !compare_role_form(p, &s->keys, maxt[r], form) ||
+                        !compare_role_equal(form, row->vals, nk))
+                        continue;
+                    acc_add(m, &acc, r, run_exp(m, s, r), mt->st.p50, mt->st.p99);
+                    if (isnan(seen[i])) /* what the role stood for in this side */
+                        seen[i] = (isnan(maxt[r].targets) ? -1 : maxt[r].targets) * 65536 +
+                                  (isnan(maxt[r].cpus) ? -1 : maxt[r].cpus);
+                    break;
+                }
+            }
+            acc_finish(m, i, &acc, &row->cells[i]);
+            if (row->cells[i].present) {
+                present++;
+                for (j = 0; j < i; j++)
+                    differ |= row->cells[j].present && seen[j] != seen[i];
+            }
+        }
+        if (present >= 2 && differ) {
+            cover_role_points(m, s, lists, maxt, row->vals, nvalue_rows, form);
+            s->nrows++;
+        } else {
+            free(row->cells);
+        }
+    }
+    ok = true;
+out:
+    acc_free(&acc);
+    free(form);
+    free(maxt);
+    free(seen);
+    return ok;
 }
 
 /* Every other experiment: one row per distinct parameter combination in any report. */
 static bool build_point_rows(const struct cmp_model *m, struct cmp_section *s)
 {
-    const struct m_points **lists = calloc(m->nreports, sizeof(*lists));
+    const struct m_points **lists = calloc(m->nall ? m->nall : 1, sizeof(*lists));
     const char *x_axis = NULL, *series = NULL;
-    size_t i, j;
+    struct cell_acc acc;
+    size_t i, j, r, cap = 0;
     bool ok = false;
-    if (!lists)
-        return false;
-    for (i = 0; i < m->nreports; i++) {
-        if (!s->exp[i])
-            continue;
-        lists[i] = &s->exp[i]->results;
-        if (!x_axis)
-            x_axis = s->exp[i]->x_axis;
-        if (!series)
-            series = s->exp[i]->series;
-    }
-    group_row_keys(lists, m->nreports, x_axis, series, &s->keys);
-    if (!group_tuples(lists, m->nreports, &s->keys, &s->tuples))
+    if (!lists || !acc_init(m, &acc))
         goto out;
-    s->rows = calloc(s->tuples.n ? s->tuples.n : 1, sizeof(*s->rows));
+    for (r = 0; r < m->nall; r++) {
+        const struct m_experiment *e = run_exp(m, s, r);
+        if (!e)
+            continue;
+        lists[r] = &e->results;
+        cap += e->results.count;
+        if (!x_axis)
+            x_axis = e->x_axis;
+        if (!series)
+            series = e->series;
+    }
+    group_row_keys(lists, m->nall, x_axis, series, &s->keys);
+    if (!group_tuples(lists, m->nall, &s->keys, &s->tuples))
+        goto out;
+    cap += s->tuples.n + 1;
+    s->rows = calloc(cap, sizeof(*s->rows));
     if (!s->rows)
         goto out;
     for (j = 0; j < s->tuples.n; j++) {
@@ -130,19 +347,28 @@ static bool build_point_rows(const struct cmp_model *m, struct cmp_section *s)
         if (!row->cells)
             goto out;
         for (i = 0; i < m->nreports; i++) {
-            const struct m_point *p = group_find(lists[i], &s->keys, row->vals);
-            const struct m_metric *mt = p ? model_primary_metric(p) : NULL;
-            if (mt)
-                fill_cell(m, i, s->exp[i], mt->st.p50, mt->st.p99, &row->cells[i]);
-            any |= mt != NULL;
+            for (r = 0; r < m->nall; r++) {
+                const struct m_point *p;
+                const struct m_metric *mt;
+                if (m->side_of[r] != i || !lists[r])
+                    continue;
+                p = group_find(lists[r], &s->keys, row->vals);
+                mt = p ? model_primary_metric(p) : NULL;
+                if (mt)
+                    acc_add(m, &acc, r, run_exp(m, s, r), mt->st.p50, mt->st.p99);
+            }
+            acc_finish(m, i, &acc, &row->cells[i]);
+            any |= row->cells[i].present;
         }
         if (!any) { /* points with values only: the value rows show them */
             free(row->cells);
             s->nrows--;
         }
     }
-    ok = true;
+    mark_unmatched(m, s);
+    ok = build_role_rows(m, s, lists, cap);
 out:
+    acc_free(&acc);
     free(lists);
     return ok;
 }
@@ -297,21 +523,58 @@ const char *compare_same_machine(const struct cmp_model *m, size_t report, char 
     return buf;
 }
 
-bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *out)
+static bool wanted(const struct cmp_model *m, const char *id)
+{
+    size_t i;
+    if (!m->opts.nexperiments)
+        return true;
+    for (i = 0; i < m->opts.nexperiments; i++)
+        if (strcmp(m->opts.experiments[i], id) == 0)
+            return true;
+    return false;
+}
+
+bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, size_t nall,
+                          size_t nsides, const struct cmp_options *opts, struct cmp_model *out)
 {
     size_t i, j, total = 0, hw = 0;
     memset(out, 0, sizeof(*out));
-    out->reports = reports;
-    out->nreports = n;
-    if (!group_machines(out))
+    out->opts.fail_if_slower = NAN;
+    if (opts)
+        out->opts = *opts;
+    out->all = all;
+    out->nall = nall;
+    out->side_of = calloc(nall ? nall : 1, sizeof(*out->side_of));
+    out->owned = calloc(nsides ? nsides : 1, sizeof(*out->owned));
+    if (!out->side_of || !out->owned) {
+        compare_free(out);
         return false;
-    out->in_ns = n > 0;
-    for (i = 0; i < n; i++) {
-        out->in_ns &= reports[i]->tsc_hz > 0;
-        hw += compare_is_hardware(reports[i]);
-        total += reports[i]->nexperiments;
     }
-    out->mixed = hw > 0 && hw < n;
+    for (i = 0; i < nall; i++) {
+        out->side_of[i] = side_of[i] < nsides ? side_of[i] : 0;
+        if (!out->owned[out->side_of[i]])
+            out->owned[out->side_of[i]] = all[i];
+        else
+            out->pooled = true;
+    }
+    for (i = 0; i < nsides; i++)
+        if (!out->owned[i]) { /* an empty side: the caller's mistake */
+            compare_free(out);
+            return false;
+        }
+    out->reports = out->owned;
+    out->nreports = nsides;
+    if (!group_machines(out)) {
+        compare_free(out);
+        return false;
+    }
+    out->in_ns = nall > 0;
+    for (i = 0; i < nall; i++) {
+        out->in_ns &= all[i]->tsc_hz > 0;
+        hw += compare_is_hardware(all[i]);
+        total += all[i]->nexperiments;
+    }
+    out->mixed = hw > 0 && hw < nall;
     if (!total)
         return true;
     out->sections = calloc(total, sizeof(*out->sections));
@@ -320,10 +583,10 @@ bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *
         return false;
     }
     /* sections in the order experiments first appear, report A first */
-    for (i = 0; i < n; i++) {
-        for (j = 0; j < reports[i]->nexperiments; j++) {
-            const struct m_experiment *e = &reports[i]->experiments[j];
-            if (!e->id || has_section(out, e->id))
+    for (i = 0; i < nall; i++) {
+        for (j = 0; j < all[i]->nexperiments; j++) {
+            const struct m_experiment *e = &all[i]->experiments[j];
+            if (!e->id || !wanted(out, e->id) || has_section(out, e->id))
                 continue;
             if (!add_section(out, e)) {
                 compare_free(out);
@@ -332,6 +595,123 @@ bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *
         }
     }
     return true;
+}
+
+bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *out)
+{
+    size_t *side = calloc(n ? n : 1, sizeof(*side)), i;
+    bool ok;
+    if (!side) {
+        memset(out, 0, sizeof(*out));
+        return false;
+    }
+    for (i = 0; i < n; i++)
+        side[i] = i;
+    ok = compare_build_pooled(reports, side, n, n, NULL, out);
+    free(side);
+    return ok;
+}
+
+bool compare_ratio_range(const struct cmp_row *row, size_t side, double *lo, double *hi)
+{
+    const struct cmp_cell *a = &row->cells[0], *b = &row->cells[side];
+    *lo = *hi = NAN;
+    if (!a->present || !b->present || a->runs < 2 || b->runs < 2 || !(a->p50_lo > 0))
+        return false;
+    *lo = b->p50_lo / a->p50_hi;
+    *hi = b->p50_hi / a->p50_lo;
+    return true;
+}
+
+enum cmp_verdict compare_verdict(const struct cmp_row *row, size_t side)
+{
+    double lo, hi;
+    if (!isfinite(compare_ratio(row, side)))
+        return CMP_NO_RATIO;
+    if (!compare_ratio_range(row, side, &lo, &hi))
+        return CMP_SPREAD_UNKNOWN;
+    /* every run pair agrees on the direction: a difference, not noise */
+    if (lo > 1)
+        return CMP_SLOWER;
+    if (hi < 1)
+        return CMP_FASTER;
+    return CMP_WITHIN_NOISE;
+}
+
+const char *compare_verdict_text(enum cmp_verdict v)
+{
+    switch (v) {
+    case CMP_SPREAD_UNKNOWN: return "spread unknown";
+    case CMP_FASTER: return "faster";
+    case CMP_SLOWER: return "slower";
+    case CMP_WITHIN_NOISE: return "within noise";
+    default: return "-";
+    }
+}
+
+/* Without a spread, a ratio this far from 1 counts as a difference (--only-differences). */
+#define CMP_UNKNOWN_SPREAD_BAND 0.10
+
+bool compare_row_differs(const struct cmp_model *m, const struct cmp_row *row)
+{
+    size_t i;
+    for (i = 1; i < m->nreports; i++) {
+        enum cmp_verdict v = compare_verdict(row, i);
+        double q = compare_ratio(row, i);
+        if (v == CMP_SLOWER || v == CMP_FASTER ||
+            (v == CMP_SPREAD_UNKNOWN && fabs(q - 1) > CMP_UNKNOWN_SPREAD_BAND))
+            return true;
+    }
+    return false;
+}
+
+double compare_row_max_ratio(const struct cmp_model *m, const struct cmp_row *row)
+{
+    double best = NAN;
+    size_t i;
+    for (i = 1; i < m->nreports; i++) {
+        double q = compare_ratio(row, i);
+        if (isfinite(q) && !(q <= best))
+            best = q;
+    }
+    return best;
+}
+
+size_t compare_slower_points(const struct cmp_model *m, double pct, FILE *err)
+{
+    size_t k, j, i, n = 0;
+    double limit = 1 + pct / 100;
+    for (k = 0; k < m->nsections; k++) {
+        const struct cmp_section *s = &m->sections[k];
+        for (j = 0; j < s->nrows; j++) {
+            const struct cmp_row *row = &s->rows[j];
+            if (row->unmatched)
+                continue;
+            for (i = 1; i < m->nreports; i++) {
+                double q = compare_ratio(row, i), lo, hi;
+                bool known = compare_ratio_range(row, i, &lo, &hi);
+                char point[256];
+                if (!isfinite(q) || !((known ? lo : q) > limit))
+                    continue;
+                n++;
+                if (!err)
+                    continue;
+                if (s->by_class)
+                    snprintf(point, sizeof(point), "class=%s", row->cls);
+                else
+                    group_tuple_text(&s->keys, row->vals, point, sizeof(point));
+                if (known)
+                    fprintf(err, "tlbscope-report: slower: %s vs %s: %s %s: p50 ratio %.3f, "
+                            "range %.3f-%.3f over the runs, above %.3f\n", m->reports[i]->label,
+                            m->reports[0]->label, s->id, point, q, lo, hi, limit);
+                else
+                    fprintf(err, "tlbscope-report: slower: %s vs %s: %s %s: p50 ratio %.3f "
+                            "(spread unknown: one run per side), above %.3f\n",
+                            m->reports[i]->label, m->reports[0]->label, s->id, point, q, limit);
+            }
+        }
+    }
+    return n;
 }
 
 void compare_free(struct cmp_model *m)
@@ -343,6 +723,7 @@ void compare_free(struct cmp_model *m)
             free(s->rows[j].cells);
         free(s->rows);
         free(s->exp);
+        free(s->role_vals);
         group_tuples_free(&s->tuples);
         for (j = 0; s->vrows && j < s->nvrows; j++)
             free(s->vrows[j].v);
@@ -354,4 +735,8 @@ void compare_free(struct cmp_model *m)
     m->nsections = 0;
     free(m->machine);
     m->machine = NULL;
+    free(m->side_of);
+    m->side_of = NULL;
+    free(m->owned);
+    m->owned = NULL;
 }

@@ -28,14 +28,31 @@
 
 struct cmp_cell {
     bool present;
-    double p50, p99; /* in the model's unit (ns or ticks) */
+    double p50, p99; /* in the model's unit (ns or ticks); the median over the side's runs */
     bool virtualised, emulated, simulated;
+    size_t runs;         /* runs of the side that have the point */
+    double p50_lo, p50_hi; /* lowest and highest p50 over those runs */
+};
+
+/* What a non-baseline cell says against the baseline (compare_verdict). */
+enum cmp_verdict { CMP_NO_RATIO, CMP_SPREAD_UNKNOWN, CMP_FASTER, CMP_SLOWER, CMP_WITHIN_NOISE };
+
+/* Options that choose and order what compare shows (compare_opts). */
+struct cmp_options {
+    const char *const *experiments; /* only these experiment ids (nexperiments 0: all) */
+    size_t nexperiments;
+    bool sort_ratio;        /* rows by their largest ratio to the baseline, largest first */
+    bool only_differences;  /* rows with a verdict other than "within noise" */
+    double fail_if_slower;  /* percent; NaN: off */
 };
 
 struct cmp_row {
     const struct m_param *const *vals; /* one per section key (NULL: absent); NULL for class rows */
     const char *cls;                   /* topology class, for ipi_roundtrip */
-    struct cmp_cell *cells;            /* one per report */
+    struct cmp_cell *cells;            /* one per side */
+    bool by_role;   /* matched by role ("all other CPUs"), not by value: vals hold role params */
+    bool unmatched; /* fewer than two sides have the point: listed, not shown as a row */
+    bool role_covered; /* unmatched by value, but compared in a role row */
 };
 
 /* A derived number from the summary points (conc_over_seq_p50, stale_fraction, ...). */
@@ -57,11 +74,23 @@ struct cmp_section {
     struct group_tuples vtuples;
     struct cmp_value_row *vrows;
     size_t nvrows;
+    const struct m_param **role_vals; /* the role rows' vals (nrole_rows * keys.n), owned */
 };
 
 struct cmp_model {
+    /*
+     * One column per side: reports[i] is side i's first run, and labels it.
+     * A side pools runs of one machine and configuration (all[r] with
+     * side_of[r] == i); without pooling every side is one report.
+     */
     struct m_report *const *reports;
     size_t nreports;
+    struct m_report *const *all;
+    size_t nall;
+    size_t *side_of;          /* owned; nall entries */
+    struct m_report **owned;  /* the reports array when the model made it */
+    bool pooled;              /* some side has two runs or more */
+    struct cmp_options opts;
     bool in_ns;  /* every report knows its TSC frequency */
     bool mixed;  /* hardware reports together with virtualised, emulated or simulated ones */
     /*
@@ -78,6 +107,32 @@ struct cmp_model {
 
 /* Reports must outlive the model. False when out of memory (the model is then empty). */
 bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *out);
+/*
+ * Pooled: `all` are nall reports, side_of[r] the side (0 .. nsides-1, every
+ * side non-empty) of report r; side 0 is the baseline. `opts` may be NULL.
+ */
+bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, size_t nall,
+                          size_t nsides, const struct cmp_options *opts, struct cmp_model *out);
+/* Runs of side `i`: the side's reports, in input order. */
+size_t compare_side_runs(const struct cmp_model *m, size_t side);
+/*
+ * The range of the p50 ratio over the runs: [lowest side p50 / highest
+ * baseline p50, highest / lowest]. False (lo = hi = NaN) when either side
+ * has one run only: the spread is then unknown.
+ */
+bool compare_ratio_range(const struct cmp_row *row, size_t side, double *lo, double *hi);
+enum cmp_verdict compare_verdict(const struct cmp_row *row, size_t side);
+const char *compare_verdict_text(enum cmp_verdict v);
+/* Is the row a difference worth showing under --only-differences? */
+bool compare_row_differs(const struct cmp_model *m, const struct cmp_row *row);
+/* The largest finite ratio of the row (NaN when none), for --sort ratio. */
+double compare_row_max_ratio(const struct cmp_model *m, const struct cmp_row *row);
+/*
+ * Points slower than the baseline by more than `pct` percent beyond noise
+ * (the low end of the range when known, else the ratio); each one is
+ * written to `err` when not NULL. Returns how many.
+ */
+size_t compare_slower_points(const struct cmp_model *m, double pct, FILE *err);
 void compare_free(struct cmp_model *m);
 /* "M1" for the report's machine, "-" when it records no identifier. */
 const char *compare_machine_label(const struct cmp_model *m, size_t report, char *buf, size_t cap);
@@ -101,6 +156,18 @@ bool compare_is_hardware(const struct m_report *r);
 bool compare_mixes_simulated(struct m_report *const *reports, size_t n);
 
 void compare_print(const struct cmp_model *m, FILE *out, enum table_format fmt);
+/* The rows to show, in order, into idx (s->nrows entries): unmatched ones left out, --only-differences and --sort ratio applied. */
+size_t compare_row_order(const struct cmp_model *m, const struct cmp_section *s, size_t *idx);
+
+struct cmp_summary {
+    size_t n;                      /* rows with a ratio */
+    double geomean, lo, hi;        /* lo/hi: NaN unless every row has a range */
+    bool all_ranged;
+    size_t faster, slower, noise;  /* verdicts */
+};
+/* The geometric mean of side's p50 ratios over the section's compared rows. False when none. */
+bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, size_t side,
+                     struct cmp_summary *out);
 /* One section as a table: parameter columns, then per report p50, p99 and the ratio to A. */
 struct table *compare_section_table(const struct cmp_model *m, const struct cmp_section *s);
 /* Its summary values as a table (NULL when it has none): parameters, value name, per report. */

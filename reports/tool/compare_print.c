@@ -2,7 +2,11 @@
 #include <math.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "reports/tool/compare.h"
+#include "reports/tool/conditions.h"
+#include "reports/tool/recommend_view.h"
 #include "reports/tool/units.h"
 
 #define S(x) ((x) ? (x) : "?")
@@ -109,11 +113,72 @@ static void mixed_warning(const struct cmp_model *m, char *buf, size_t cap)
     snprintf(buf + len, cap - len, ": their timings are not hardware timings");
 }
 
+static const struct cmp_model *sort_model; /* qsort has no context argument in C11 */
+static const struct cmp_section *sort_section;
+
+static int cmp_by_ratio(const void *a, const void *b)
+{
+    double x = compare_row_max_ratio(sort_model, &sort_section->rows[*(const size_t *)a]);
+    double y = compare_row_max_ratio(sort_model, &sort_section->rows[*(const size_t *)b]);
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (isnan(x) != isnan(y))
+        return isnan(x) ? 1 : -1;
+    if (x != y && !isnan(x))
+        return x > y ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+size_t compare_row_order(const struct cmp_model *m, const struct cmp_section *s, size_t *idx)
+{
+    size_t j, n = 0;
+    for (j = 0; j < s->nrows; j++) {
+        if (s->rows[j].unmatched)
+            continue;
+        if (m->opts.only_differences && !compare_row_differs(m, &s->rows[j]))
+            continue;
+        idx[n++] = j;
+    }
+    if (m->opts.sort_ratio) {
+        sort_model = m;
+        sort_section = s;
+        qsort(idx, n, sizeof(*idx), cmp_by_ratio);
+    }
+    return n;
+}
+
+/* "1.84" with "?" when either side's numbers are not hardware's (see the legend). */
+static void ratio_cell(const struct cmp_model *m, const struct cmp_row *row, size_t i, char *buf,
+                       size_t cap)
+{
+    const struct cmp_cell *cell = &row->cells[i];
+    double q = compare_ratio(row, i);
+    char a[48];
+    bool marked = isfinite(q) && (!compare_is_hardware(m->reports[0]) || cell->virtualised ||
+                                  cell->emulated || cell->simulated || row->cells[0].emulated);
+    snprintf(buf, cap, "%s%s", units_ratio(q, a, sizeof(a)), marked ? "?" : "");
+}
+
+static void range_cell(const struct cmp_row *row, size_t i, char *buf, size_t cap)
+{
+    double lo, hi;
+    char a[32], b[32];
+    if (!compare_ratio_range(row, i, &lo, &hi))
+        snprintf(buf, cap, "%s", isfinite(compare_ratio(row, i)) ? "?" : "-");
+    else
+        snprintf(buf, cap, "%s-%s", units_ratio(lo, a, sizeof(a)), units_ratio(hi, b, sizeof(b)));
+}
+
 struct table *compare_section_table(const struct cmp_model *m, const struct cmp_section *s)
 {
-    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + m->nreports * 3 - 1, i, j, c;
-    struct table *t = table_new(ncols ? ncols : 1);
+    size_t nk = s->by_class ? 1 : s->keys.n, per = m->pooled ? 3 : 1;
+    size_t ncols = nk + m->nreports * 2 + (m->nreports - 1) * per, i, j, c, n;
+    size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
+    struct table *t = idx ? table_new(ncols ? ncols : 1) : NULL;
     char head[64], a[48];
+    if (!t) {
+        free(idx);
+        return NULL;
+    }
     if (s->by_class)
         table_header(t, 0, "class", false);
     for (j = 0; !s->by_class && j < nk; j++)
@@ -128,9 +193,15 @@ struct table *compare_section_table(const struct cmp_model *m, const struct cmp_
             snprintf(head, sizeof(head), "%s/%s", l, m->reports[0]->label);
             table_header(t, c++, head, true);
         }
+        if (i && m->pooled) {
+            snprintf(head, sizeof(head), "%s/%s range", l, m->reports[0]->label);
+            table_header(t, c++, head, true);
+            table_header(t, c++, "verdict", false);
+        }
     }
-    for (j = 0; j < s->nrows; j++) {
-        const struct cmp_row *row = &s->rows[j];
+    n = compare_row_order(m, s, idx);
+    for (j = 0; j < n; j++) {
+        const struct cmp_row *row = &s->rows[idx[j]];
         size_t r = table_add_row(t);
         if (s->by_class) {
             table_set(t, r, 0, "%s", row->cls);
@@ -143,15 +214,131 @@ struct table *compare_section_table(const struct cmp_model *m, const struct cmp_
             table_set(t, r, c++, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
             table_set(t, r, c++, "%s", mark_value(m, cell, cell->p99, a, sizeof(a)));
             if (i) {
-                double q = compare_ratio(row, i);
-                bool marked = isfinite(q) && (!compare_is_hardware(m->reports[0]) ||
-                                              cell->virtualised || cell->emulated ||
-                                              cell->simulated || row->cells[0].emulated);
-                table_set(t, r, c++, "%s%s", units_ratio(q, a, sizeof(a)), marked ? "?" : "");
+                ratio_cell(m, row, i, a, sizeof(a));
+                table_set(t, r, c++, "%s", a);
+            }
+            if (i && m->pooled) {
+                range_cell(row, i, a, sizeof(a));
+                table_set(t, r, c++, "%s", a);
+                table_set(t, r, c++, "%s", compare_verdict_text(compare_verdict(row, i)));
             }
         }
     }
+    free(idx);
     return t;
+}
+
+/*
+ * Per side: the geometric mean of the p50 ratios over the compared rows, and
+ * the geometric means of the range ends when every row has a range.
+ */
+bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, size_t side,
+                     struct cmp_summary *out)
+{
+    size_t j;
+    double sum = 0, slo = 0, shi = 0;
+    memset(out, 0, sizeof(*out));
+    out->all_ranged = true;
+    for (j = 0; j < s->nrows; j++) {
+        const struct cmp_row *row = &s->rows[j];
+        double q = compare_ratio(row, side), lo, hi;
+        if (row->unmatched || !(q > 0) || !isfinite(q))
+            continue;
+        out->n++;
+        sum += log(q);
+        if (compare_ratio_range(row, side, &lo, &hi) && lo > 0) {
+            slo += log(lo);
+            shi += log(hi);
+        } else {
+            out->all_ranged = false;
+        }
+        switch (compare_verdict(row, side)) {
+        case CMP_FASTER: out->faster++; break;
+        case CMP_SLOWER: out->slower++; break;
+        case CMP_WITHIN_NOISE: out->noise++; break;
+        default: break;
+        }
+    }
+    if (!out->n)
+        return false;
+    out->geomean = exp(sum / (double)out->n);
+    out->lo = out->all_ranged ? exp(slo / (double)out->n) : NAN;
+    out->hi = out->all_ranged ? exp(shi / (double)out->n) : NAN;
+    return true;
+}
+
+static void summary_lines(const struct cmp_model *m, const struct cmp_section *s, FILE *out,
+                          bool markdown)
+{
+    struct cmp_summary sum;
+    char g[32], lo[32], hi[32], line[300];
+    size_t i, len;
+    for (i = 1; i < m->nreports; i++) {
+        if (!compare_summary(m, s, i, &sum))
+            continue;
+        snprintf(line, sizeof(line), "%s/%s over %zu point%s: geometric mean %s",
+                 m->reports[i]->label, m->reports[0]->label, sum.n, sum.n == 1 ? "" : "s",
+                 units_ratio(sum.geomean, g, sizeof(g)));
+        len = strlen(line);
+        if (sum.all_ranged)
+            snprintf(line + len, sizeof(line) - len, " (range %s-%s); %zu faster, %zu slower, "
+                     "%zu within noise", units_ratio(sum.lo, lo, sizeof(lo)),
+                     units_ratio(sum.hi, hi, sizeof(hi)), sum.faster, sum.slower, sum.noise);
+        else
+            snprintf(line + len, sizeof(line) - len, " (spread unknown: one run on a side)");
+        if (markdown)
+            fprintf(out, "\nSummary: %s\n", line);
+        else
+            units_print_wrapped(out, "  summary: ", "           ", line, COMPARE_WIDTH);
+    }
+}
+
+/* "only in B: targets=4 mode=seq; ..." for the points fewer than two sides have. */
+static void unmatched_lines(const struct cmp_model *m, const struct cmp_section *s, FILE *out,
+                            bool markdown)
+{
+    enum { SHOWN = 8 };
+    char line[1200], point[160];
+    size_t i, j, count, len;
+    for (i = 0; i < m->nreports; i++) {
+        count = 0;
+        len = 0;
+        line[0] = '\0';
+        for (j = 0; j < s->nrows; j++) {
+            const struct cmp_row *row = &s->rows[j];
+            if (!row->unmatched || row->role_covered || !row->cells[i].present)
+                continue;
+            if (count++ < SHOWN) {
+                if (s->by_class)
+                    snprintf(point, sizeof(point), "class=%s", row->cls);
+                else
+                    group_tuple_text(&s->keys, row->vals, point, sizeof(point));
+                snprintf(line + len, sizeof(line) - len, "%s%s", len ? "; " : "", point);
+                len = strlen(line);
+            }
+        }
+        if (!count)
+            continue;
+        if (count > SHOWN)
+            snprintf(line + len, sizeof(line) - len, "; and %zu more", count - SHOWN);
+        snprintf(point, sizeof(point), "%sonly in %s (%zu point%s, not compared by value or role): ",
+                 markdown ? "- " : "  ", m->reports[i]->label, count, count == 1 ? "" : "s");
+        units_print_wrapped(out, point, markdown ? "  " : "      ", line,
+                            markdown ? 1000 : COMPARE_WIDTH);
+    }
+}
+
+/*
+ * A derived value as one format per kind, so a column reads evenly: ratios
+ * and fractions with three decimals ("1.000", "0.997"), counts as integers.
+ */
+static const char *derived_text(const char *key, double v, char *buf, size_t cap)
+{
+    if (isfinite(v) && (strstr(key, "_over_") || strstr(key, "ratio") || strstr(key, "fraction")))
+        snprintf(buf, cap, "%.3f", v);
+    else
+        units_number(v, buf, cap);
+    return buf;
 }
 
 struct table *compare_values_table(const struct cmp_model *m, const struct cmp_section *s)
@@ -176,7 +363,7 @@ struct table *compare_values_table(const struct cmp_model *m, const struct cmp_s
         for (i = 0; i < m->nreports; i++) {
             bool emu = s->exp[i] && s->exp[i]->emulated;
             bool shown = !isnan(row->v[i]);
-            table_set(t, r, nk + 1 + i, "%s%s%s%s", units_number(row->v[i], a, sizeof(a)),
+            table_set(t, r, nk + 1 + i, "%s%s%s%s", derived_text(row->key, row->v[i], a, sizeof(a)),
                       shown && m->reports[i]->virtualised ? "*" : "",
                       shown && m->reports[i]->simulated ? "^" : "", shown && emu ? "~" : "");
         }
@@ -205,6 +392,105 @@ static void status_lines(const struct cmp_model *m, const struct cmp_section *s,
             fprintf(out, "%s%s%s: %s%s%s\n", prefix, bullet, m->reports[i]->label, S(e->status),
                     e->reason ? ": " : "", e->reason ? units_clip(e->reason, 88, reason, sizeof(reason)) : "");
     }
+}
+
+static size_t rows_shown(const struct cmp_model *m, const struct cmp_section *s)
+{
+    size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx)), n;
+    if (!idx)
+        return 0;
+    n = compare_row_order(m, s, idx);
+    free(idx);
+    return n;
+}
+
+/* Some row has a ratio to the baseline. */
+static bool baseline_compares(const struct cmp_model *m)
+{
+    size_t k, j, i;
+    for (k = 0; k < m->nsections; k++)
+        for (j = 0; j < m->sections[k].nrows; j++)
+            for (i = 1; i < m->nreports; i++)
+                if (isfinite(compare_ratio(&m->sections[k].rows[j], i)))
+                    return true;
+    return false;
+}
+
+/* Which file each side is: its runs when pooled; the baseline; whether the spread is known. */
+static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
+{
+    size_t i, r;
+    if (m->pooled) {
+        for (i = 0; i < m->nreports; i++) {
+            char head[48], files[2048];
+            size_t len = 0;
+            snprintf(head, sizeof(head), "%s%s pools %zu run%s: ", markdown ? "- " : "  ",
+                     m->reports[i]->label, compare_side_runs(m, i),
+                     compare_side_runs(m, i) == 1 ? "" : "s");
+            files[0] = '\0';
+            for (r = 0; r < m->nall; r++) {
+                if (m->side_of[r] != i)
+                    continue;
+                snprintf(files + len, sizeof(files) - len, "%s%s", len ? " " : "",
+                         m->all[r]->path);
+                len = strlen(files);
+            }
+            units_print_wrapped(out, head, "      ", files, markdown ? 100000 : COMPARE_WIDTH);
+        }
+    }
+    {
+        char line[600];
+        snprintf(line, sizeof(line), "%s (%s); ratios are the other sides' p50 over its p50 "
+                 "(choose with --baseline FILE)", m->reports[0]->label, m->reports[0]->path);
+        if (markdown)
+            fputc('\n', out);
+        units_print_wrapped(out, "Baseline: ", "          ", line, markdown ? 1000 : COMPARE_WIDTH);
+        if (markdown) /* a paragraph of its own */
+            fputc('\n', out);
+        if (!baseline_compares(m)) {
+            snprintf(line, sizeof(line), "the baseline %s has no point in common with the other "
+                     "sides, so no ratio can be formed: choose another with --baseline FILE",
+                     m->reports[0]->label);
+            units_print_wrapped(out, markdown ? "> **WARNING:** " : "WARNING: ",
+                                markdown ? "> " : "         ", line,
+                                markdown ? 1000 : COMPARE_WIDTH);
+        }
+    }
+    if (m->pooled)
+        units_print_wrapped(out, "Noise: ", "       ", "each cell is the median over a side's "
+                            "runs; \"range\" is the p50 ratio's range over every pair of runs "
+                            "(lowest/highest to highest/lowest), and the verdict is \"slower\" or "
+                            "\"faster\" only when the whole range is on one side of 1, else "
+                            "\"within noise\" (a side with one run: \"spread unknown\").",
+                            markdown ? 1000 : COMPARE_WIDTH);
+    else
+        units_print_wrapped(out, "Noise: ", "       ", "spread unknown: one run per side, so no "
+                            "ratio can be told apart from run-to-run noise (repeated runs of one "
+                            "configuration differ by 2x and more under QEMU). Pool runs: "
+                            "A=a1.json,a2.json B=b1.json,b2.json, or --group.",
+                            markdown ? 1000 : COMPARE_WIDTH);
+    if (markdown)
+        fputc('\n', out);
+}
+
+/* The machine and method table, with a warning per difference that changes the numbers. */
+static void print_conditions(const struct cmp_model *m, FILE *out, bool markdown)
+{
+    struct cond_table c;
+    struct table *t;
+    if (!conditions_build(m->reports, m->nreports, &c))
+        return;
+    fputs(markdown ? "## Conditions\n\n" : "Conditions (how each report was measured):\n", out);
+    t = conditions_table(&c, m->reports, m->nreports);
+    table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
+    table_free(t);
+    if (markdown)
+        fputc('\n', out);
+    conditions_warnings(&c, m->reports, m->nreports, out, markdown ? "> **WARNING:** " : "WARNING: ",
+                        markdown ? "> " : "         ", markdown ? 1000 : COMPARE_WIDTH);
+    if (markdown)
+        fputc('\n', out);
+    conditions_free(&c);
 }
 
 static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
@@ -261,6 +547,8 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             units_print_wrapped(out, "Same machine: ", "              ", line, COMPARE_WIDTH);
         }
     }
+    print_sides(m, out, markdown);
+    print_conditions(m, out, markdown);
     if (m->mixed) {
         mixed_warning(m, line, sizeof(line));
         if (markdown)
@@ -277,8 +565,11 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             units_print_wrapped(out, "SIMULATED: ", "           ", note, COMPARE_WIDTH);
     }
     units_print_wrapped(out, "Legend: ", "        ", "* measured under a hypervisor, ~ emulated "
-                        "instructions, ^ simulated (tlbscope-sim's model), ? ratio using one, "
-                        "- no such point", markdown ? 1000 : COMPARE_WIDTH);
+                        "instructions, ^ simulated (tlbscope-sim's model); a ratio followed by ? "
+                        "divides a marked (not hardware) value; - no such point. Ratios are each "
+                        "p50 over the baseline's: above 1 is slower, below 1 faster. Points only "
+                        "some reports have are listed under their table.",
+                        markdown ? 1000 : COMPARE_WIDTH);
     for (i = 0; i < m->nsections; i++) {
         const struct cmp_section *s = &m->sections[i];
         struct table *t;
@@ -293,7 +584,7 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             units_print_wrapped(out, "== ", "   ", line, COMPARE_WIDTH);
         }
         status_lines(m, s, out, markdown ? "" : "  ", markdown ? "- " : "");
-        if (s->nrows) {
+        if (rows_shown(m, s)) {
             if (markdown)
                 fprintf(out, "\nTimes in %s.\n\n", unit_name(m));
             else
@@ -301,7 +592,11 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             t = compare_section_table(m, s);
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
             table_free(t);
+            summary_lines(m, s, out, markdown);
+            if (markdown)
+                fputc('\n', out);
         }
+        unmatched_lines(m, s, out, markdown);
         if ((t = compare_values_table(m, s))) {
             fputs(markdown ? "\nDerived values (summary points):\n\n" : "  derived values:\n", out);
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
@@ -368,4 +663,6 @@ void compare_print(const struct cmp_model *m, FILE *out, enum table_format fmt)
         print_csv(m, out);
     else
         print_text(m, out, fmt == TABLE_MARKDOWN);
+    if (fmt != TABLE_CSV)
+        recommend_view_compare(m->reports, m->nreports, out);
 }

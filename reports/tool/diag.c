@@ -1,4 +1,5 @@
 #include "reports/tool/diag.h"
+#include "reports/tool/sanitize.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,8 +71,13 @@ void diag_print(const struct diag_list *l, const char *file, FILE *out)
     size_t i;
     for (i = 0; i < l->count; i++) {
         const struct diag *d = &l->items[i];
-        fprintf(out, "%s: %s%s%s%s\n", file, d->level == DIAG_WARNING ? "warning: " : "",
-                d->path, d->path[0] ? ": " : "", d->text);
+        /* paths and messages quote the report (keys, values): escaped, like every view */
+        sanitize_fputs(file, out);
+        fprintf(out, ": %s", d->level == DIAG_WARNING ? "warning: " : "");
+        sanitize_fputs(d->path, out);
+        fputs(d->path[0] ? ": " : "", out);
+        sanitize_fputs(d->text, out);
+        fputc('\n', out);
     }
     if (l->dropped)
         fprintf(out, "%s: ... %zu further problems not shown\n", file, l->dropped);

@@ -1,4 +1,6 @@
 #include "reports/tool/html.h"
+#include "reports/tool/conditions.h"
+#include "reports/tool/html_ceiling.h"
 #include "reports/tool/html_contention.h"
 
 #include <math.h>
@@ -31,7 +33,7 @@ static const char css[] =
     "svg{background:#fff;border:1px solid #e5e7eb;border-radius:6px}\n"
     "svg text{font-family:inherit;fill:#1d1d1f}svg .tick{font-size:11px;fill:#424a53}"
     "svg .alabel{font-size:12px}svg .ctitle{font-size:13px;font-weight:600}"
-    "svg .legend{font-size:11px}\n"
+    "svg .legend{font-size:11px}svg text.cell{font-size:10px}\n"
     "svg .grid{stroke:#e5e7eb;stroke-width:1}svg .axis{stroke:#57606a;stroke-width:1}"
     "svg .series{fill:none;stroke-width:2.2}\n"
     "details{margin:6px 0}summary{cursor:pointer;color:#0969da}\n";
@@ -178,6 +180,43 @@ static void warnings(FILE *out, const struct cmp_model *m)
           "^ simulated).</div>\n", out);
 }
 
+/*
+ * How each report was measured (conditions.h), the rows that differ marked,
+ * and a warning per difference that changes the numbers: before any chart.
+ */
+static void conditions_section(FILE *out, const struct cmp_model *m)
+{
+    struct cond_table c;
+    struct table *t;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem;
+    if (!conditions_build(m->reports, m->nreports, &c))
+        return;
+    fputs("<h2 id=\"conditions\">Conditions</h2>\n", out);
+    if ((mem = open_memstream(&text, &len))) {
+        if (conditions_warnings(&c, m->reports, m->nreports, mem, "", "", 100000)) {
+            char *line, *save = NULL;
+            fclose(mem);
+            mem = NULL;
+            fputs("<div class=\"warn\"><strong>Measured differently:</strong><ul>\n", out);
+            for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                fputs("<li>", out);
+                svg_text(out, line);
+                fputs("</li>\n", out);
+            }
+            fputs("</ul></div>\n", out);
+        }
+        if (mem)
+            fclose(mem);
+        free(text);
+    }
+    t = conditions_table(&c, m->reports, m->nreports);
+    table_print(t, out, TABLE_HTML, "");
+    table_free(t);
+    conditions_free(&c);
+}
+
 static void overview(FILE *out, const struct cmp_model *m)
 {
     size_t i, k;
@@ -244,7 +283,9 @@ bool html_render(FILE *out, struct m_report *const *reports, size_t n)
     simulated_banner(out, &m);
     warnings(out, &m);
     machine_table(out, &m);
+    conditions_section(out, &m);
     overview(out, &m);
+    html_ceiling(out, reports, n);
     for (i = 0; i < m.nsections; i++) {
         fprintf(out, "<section id=\"exp%zu\">\n", i);
         html_experiment(out, &m, &m.sections[i]);

@@ -107,11 +107,32 @@ static bool x_is_numeric(const struct group_tuples *xs)
     return xs->n > 0;
 }
 
+/* The experiment's p50 range over every report and facet: one y scale for all its charts. */
+static bool experiment_range(const struct cmp_model *m, const struct cmp_section *s, double *lo,
+                             double *hi)
+{
+    size_t i, j;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (i = 0; i < m->nreports; i++) {
+        for (j = 0; s->exp[i] && j < s->exp[i]->results.count; j++) {
+            const struct m_metric *mt = model_primary_metric(&s->exp[i]->results.items[j]);
+            double v = mt ? to_unit(m, m->reports[i], mt->st.p50) : NAN;
+            if (!isfinite(v) || (mt && mt->st.n == 0))
+                continue;
+            *lo = v < *lo ? v : *lo;
+            *hi = v > *hi ? v : *hi;
+        }
+    }
+    return *lo <= *hi;
+}
+
 static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_section *s,
                         const struct group_keys *fk, const struct m_param *const *facet,
                         const char *x_axis, const char *series, const struct group_tuples *xs,
-                        const struct group_tuples *ss)
+                        const struct group_tuples *ss, const double *yrange)
 {
+    char note[96];
     size_t nvals = series && ss->n ? ss->n : 1, i, v, k, total = m->nreports * nvals;
     bool numeric = x_is_numeric(xs);
     const char **cats = calloc(xs->n ? xs->n : 1, sizeof(*cats));
@@ -156,8 +177,9 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
             snprintf(se->name, sizeof(se->name), "%s%s%s%s", m->reports[i]->label, sv ? " " : "",
                      sv ? model_param_text(sv, vtext, sizeof(vtext)) : "",
                      flag_suffix(m->reports[i], e, flags, sizeof(flags)));
-            se->color = svg_palette(series && ss->n ? v : i);
-            se->dash = series && ss->n ? svg_dash(i) : NULL;
+            /* colour says which report, dash which series value (mode, variant, ...) */
+            se->color = svg_palette(i);
+            se->dash = series && ss->n ? svg_dash(v) : NULL;
             b.nseries++;
         }
     }
@@ -174,6 +196,14 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
     c.ncats = xs->n;
     c.series = b.series;
     c.nseries = b.nseries;
+    if (yrange) {
+        c.y_fixed = true;
+        c.y_lo = yrange[0];
+        c.y_hi = yrange[1];
+    }
+    snprintf(note, sizeof(note), "colour: report%s%s", series && ss->n ? "; dash: " : "",
+             series && ss->n ? series : "");
+    c.note = note;
     fputs("<figure>\n", out);
     svg_line_chart(out, &c);
     fputs("</figure>\n", out);
@@ -190,7 +220,8 @@ static void point_charts(FILE *out, const struct cmp_model *m, const struct cmp_
     struct group_keys fk, xk, sk;
     struct group_tuples facets, xs, ss;
     size_t i, f, shown;
-    bool measured = false;
+    double yrange[2];
+    bool measured = false, ranged;
     if (!lists)
         return;
     for (i = 0; i < m->nreports; i++) {
@@ -213,11 +244,14 @@ static void point_charts(FILE *out, const struct cmp_model *m, const struct cmp_
     }
     if (group_tuples(lists, m->nreports, &xk, &xs)) {
         if (!series || group_tuples(lists, m->nreports, &sk, &ss)) {
+            /* every facet (small multiples wrap on the page), on one y scale */
             shown = facets.n < HTML_MAX_FACETS ? facets.n : HTML_MAX_FACETS;
+            ranged = experiment_range(m, s, &yrange[0], &yrange[1]);
             for (i = 0; i < shown; i++) {
                 /* evenly spread over the facets, first and last included */
                 f = shown > 1 ? i * (facets.n - 1) / (shown - 1) : 0;
-                facet_chart(out, m, s, &fk, group_tuple(&facets, f), x_axis, series, &xs, &ss);
+                facet_chart(out, m, s, &fk, group_tuple(&facets, f), x_axis, series, &xs, &ss,
+                            ranged ? yrange : NULL);
             }
             if (facets.n > shown)
                 fprintf(out, "<p class=\"muted\">%zu of %zu charts shown (%s values spread "
@@ -231,8 +265,33 @@ static void point_charts(FILE *out, const struct cmp_model *m, const struct cmp_
     free(lists);
 }
 
-static void ipi_heatmap(FILE *out, const struct cmp_model *m, size_t i, const struct m_experiment *e)
+/* The IPI p50 range over every report's matrix: one colour scale for the page. */
+static bool heat_range(const struct cmp_model *m, const struct cmp_section *s, double *lo,
+                       double *hi)
 {
+    size_t i, k;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (i = 0; i < m->nreports; i++) {
+        struct ipi_matrix mx;
+        if (!s->exp[i] || !ipi_matrix_build(m->reports[i], s->exp[i], HTML_HEATMAP_MAX_CPUS, &mx))
+            continue;
+        for (k = 0; k < mx.n * mx.n; k++) {
+            double v = to_unit(m, m->reports[i], mx.p50[k]);
+            if (!isfinite(v))
+                continue;
+            *lo = v < *lo ? v : *lo;
+            *hi = v > *hi ? v : *hi;
+        }
+        ipi_matrix_free(&mx);
+    }
+    return *lo <= *hi;
+}
+
+static void ipi_heatmap(FILE *out, const struct cmp_model *m, size_t i, const struct m_experiment *e,
+                        const double *scale)
+{
+    long long *package = NULL;
     const struct m_report *r = m->reports[i];
     struct ipi_matrix mx;
     struct svg_heatmap h;
@@ -252,10 +311,20 @@ static void ipi_heatmap(FILE *out, const struct cmp_model *m, size_t i, const st
     labels = calloc(mx.n, sizeof(*labels));
     label_ptrs = calloc(mx.n, sizeof(*label_ptrs));
     cells = malloc(mx.n * mx.n * sizeof(*cells));
-    if (labels && label_ptrs && cells) {
+    package = calloc(mx.n, sizeof(*package));
+    if (labels && label_ptrs && cells && package) {
         for (k = 0; k < mx.n; k++) {
+            const struct m_cpu *cpu = model_cpu(r, mx.cpu[k]);
             snprintf(labels[k], sizeof(labels[k]), "%lld", mx.cpu[k]);
             label_ptrs[k] = labels[k];
+            package[k] = cpu ? cpu->package : -1;
+        }
+        memset(&h, 0, sizeof(h));
+        h.package = package;
+        if (scale) {
+            h.scale_fixed = true;
+            h.lo = scale[0];
+            h.hi = scale[1];
         }
         for (k = 0; k < mx.n * mx.n; k++)
             cells[k] = to_unit(m, r, mx.p50[k]);
@@ -268,21 +337,23 @@ static void ipi_heatmap(FILE *out, const struct cmp_model *m, size_t i, const st
         h.unit = m->in_ns ? "ns" : "ticks";
         fputs("<figure>\n", out);
         svg_heatmap(out, &h);
-        fputs("<figcaption class=\"muted\">CPUs ordered by package, core, thread</figcaption>\n"
+        fputs("<figcaption class=\"muted\">CPUs ordered by package, core, thread; red lines: "
+              "package boundaries; one colour scale for every report on the page</figcaption>\n"
               "</figure>\n", out);
     }
     free(labels);
     free(label_ptrs);
     free(cells);
+    free(package);
     ipi_matrix_free(&mx);
 }
 
-/* The per-class summary as a chart: x = topology class, one series per report. */
+/* The per-class summary: bars of p50 per report, whiskers up to p99. */
 static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct cmp_section *s)
 {
     struct svg_series *se = calloc(m->nreports, sizeof(*se));
     const char **cats = calloc(s->nrows ? s->nrows : 1, sizeof(*cats));
-    double *store = calloc(m->nreports * (s->nrows ? s->nrows : 1) * 2, sizeof(double));
+    double *store = calloc(m->nreports * (s->nrows ? s->nrows : 1) * 3, sizeof(double));
     struct svg_chart c;
     char ylabel[64], flags[32];
     size_t i, k, n = 0;
@@ -292,11 +363,15 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
         for (i = 0; i < m->nreports; i++) {
             if (!s->exp[i])
                 continue;
-            se[n].x = &store[n * s->nrows * 2];
+            se[n].x = &store[n * s->nrows * 3];
             se[n].y = se[n].x + s->nrows;
+            se[n].y_hi = se[n].y + s->nrows;
+            se[n].y_lo = se[n].y;
             for (k = 0; k < s->nrows; k++) {
+                const struct cmp_cell *cell = &s->rows[k].cells[i];
                 se[n].x[k] = (double)k;
-                se[n].y[k] = s->rows[k].cells[i].present ? s->rows[k].cells[i].p50 : NAN;
+                se[n].y[k] = cell->present ? cell->p50 : NAN;
+                se[n].y_hi[k] = cell->present ? cell->p99 : NAN;
             }
             se[n].n = s->nrows;
             se[n].color = svg_palette(i);
@@ -304,9 +379,9 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
                      flag_suffix(m->reports[i], s->exp[i], flags, sizeof(flags)));
             n++;
         }
-        snprintf(ylabel, sizeof(ylabel), "p50 round trip (%s)", unit_name(m));
+        snprintf(ylabel, sizeof(ylabel), "round trip (%s)", unit_name(m));
         memset(&c, 0, sizeof(c));
-        c.title = "ipi_roundtrip: p50 by topology class";
+        c.title = "ipi_roundtrip by topology class: bar p50, whisker to p99";
         c.x_label = "topology class (nearest first)";
         c.y_label = ylabel;
         c.x_categorical = true;
@@ -314,8 +389,9 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
         c.ncats = s->nrows;
         c.series = se;
         c.nseries = n;
+        c.note = "colour: report";
         fputs("<figure>\n", out);
-        svg_line_chart(out, &c);
+        svg_bar_chart(out, &c);
         fputs("</figure>\n", out);
     }
     free(se);
@@ -334,9 +410,11 @@ void html_experiment(FILE *out, const struct cmp_model *m, const struct cmp_sect
     fputs("</h2>\n", out);
     status_list(out, m, s);
     if (s->by_class) {
+        double scale[2];
+        bool shared = heat_range(m, s, &scale[0], &scale[1]);
         for (i = 0; i < m->nreports; i++)
             if (s->exp[i] && s->exp[i]->results.count)
-                ipi_heatmap(out, m, i, s->exp[i]);
+                ipi_heatmap(out, m, i, s->exp[i], shared ? scale : NULL);
         ipi_class_chart(out, m, s);
     } else {
         point_charts(out, m, s);

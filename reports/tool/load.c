@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "reports/tool/jget.h"
 #include "reports/tool/vocab.h"
@@ -166,10 +168,34 @@ void load_file_bytes(const char *path, struct load_result *out, char **bytes, si
              (long long)st.st_size, LOAD_MAX_BYTES >> 20);
         return;
     }
-    f = fopen(path, "rb");
-    if (!f) {
-        fail(out, LOAD_IO_ERROR, "cannot open: %s", strerror(errno));
+    /*
+     * Only regular files: opening a FIFO without a writer blocks forever, and
+     * a device never ends. O_NONBLOCK makes the open itself return; fstat on
+     * the descriptor then decides (the path may have changed since stat).
+     */
+    if (!S_ISREG(st.st_mode)) {
+        fail(out, LOAD_IO_ERROR, "not a regular file (a FIFO, device or socket): give the "
+             "report file itself");
         return;
+    }
+    {
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) {
+            fail(out, LOAD_IO_ERROR, "cannot open: %s", strerror(errno));
+            return;
+        }
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            fail(out, LOAD_IO_ERROR, "not a regular file (a FIFO, device or socket): give the "
+                 "report file itself");
+            return;
+        }
+        f = fdopen(fd, "rb");
+        if (!f) {
+            close(fd);
+            fail(out, LOAD_IO_ERROR, "cannot open: %s", strerror(errno));
+            return;
+        }
     }
     /* read in growing chunks: st_size is 0 for pipes and /proc files */
     cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;

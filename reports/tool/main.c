@@ -6,11 +6,24 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/tool/commands.h"
 
 #define PREFIX "tlbscope-report: "
+
+/*
+ * The Makefile passes the VERSION file and the commit (tool.mk); a build
+ * from the release's host-tool/ sources without them says "unknown".
+ */
+#ifndef TLBSCOPE_VERSION
+#define TLBSCOPE_VERSION "unknown"
+#endif
+#ifndef TLBSCOPE_COMMIT
+#define TLBSCOPE_COMMIT "unknown"
+#endif
 
 static const char usage_text[] =
     "usage: tlbscope-report COMMAND [OPTIONS] ARGS...\n"
@@ -19,17 +32,20 @@ static const char usage_text[] =
     "commands:\n"
     "  validate FILE|DIR...                check reports against the schema\n"
     "  show FILE                           text summary of one report\n"
-    "  compare [--csv|--markdown] A B [C...]\n"
-    "                                      reports side by side, with ratios to the first\n"
+    "  compare [--csv|--markdown] [--baseline FILE] [--group] [OPTIONS] A B [C...]\n"
+    "                                      reports side by side: conditions, ratios to the\n"
+    "                                      baseline, spread and verdict over pooled runs\n"
     "  html -o OUT.html FILE|DIR...        one self-contained page with charts\n"
     "  redact [-o OUT.json] [--key KEY|--key-file FILE] FILE\n"
     "                                      a copy without serial number and UUID, to share\n"
     "\n"
     "A DIR stands for the *.json files in it, sorted by name.\n"
-    "`tlbscope-report COMMAND --help` describes one command.\n"
+    "`tlbscope-report help COMMAND` (or COMMAND --help) describes one command;\n"
+    "`tlbscope-report --version` prints the version.\n"
     "Simulated reports (tlbscope-sim) are compared and charted only with each other.\n"
     "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad usage\n"
-    "(also: simulated and non-simulated reports given together to compare or html).\n"
+    "(also: simulated and non-simulated reports given together to compare or html, more\n"
+    "than 26 reports or sides), 3 compare --fail-if-slower found a slower point.\n"
     "html and compare never print serial numbers or UUIDs; show does, and the JSON files\n"
     "carry them: `tlbscope-report redact` makes a copy to share.\n";
 
@@ -47,25 +63,50 @@ static const char show_help[] =
     "Prints the text summary of one report: machine, CPU, features, warnings about\n"
     "hypervisors, emulation and simulation (tlbscope-sim), CPU problems, the experiment\n"
     "table, then per experiment its tables (IPI matrix up to 16 CPUs, else per topology\n"
-    "class; seq vs conc with the ratio; every other experiment by its axes). Times in ns\n"
-    "(TSC ticks in parentheses). It prints the machine's serial number and UUID, which\n"
+    "class; seq vs conc with the ratio computed from the two p50s; every other experiment by\n"
+    "its axes). Times scaled to ns, us, ms or s (TSC ticks, with thousands separators, in\n"
+    "parentheses); \"no samples\" for a point with n = 0; a TSC rate outside 100 MHz..10 GHz\n"
+    "is warned. Control characters in the report are printed escaped (\\x1b). It prints\n"
+    "the machine's serial number and UUID, which\n"
     "compare and html leave out: `tlbscope-report redact` makes a copy to share without them.\n";
 
 static const char compare_help[] =
-    "usage: tlbscope-report compare [--csv|--markdown] A B [C...]\n"
+    "usage: tlbscope-report compare [OPTIONS] A B [C...]\n"
     "Shows reports side by side (files or directories; a directory is its *.json files,\n"
-    "sorted, without latest.json). Per experiment and parameter point: p50 and p99 of the\n"
-    "latency for each report, and each p50 divided by report A's. ipi_roundtrip is\n"
-    "compared by topology class. A point missing from a report shows as \"-\".\n"
+    "sorted, without latest.json; a bad file in a directory is reported and skipped).\n"
+    "It opens with the conditions: a machine and method table (tool commit, profile,\n"
+    "samples, APIC mode, target_wait, flush methods, TSC rate and source, hypervisor, ...)\n"
+    "that marks what differs, and a WARNING for each difference that changes the numbers.\n"
+    "Then per experiment and parameter point: p50 and p99 of the latency per side, and\n"
+    "each p50 divided by the baseline's (above 1: slower). Points are matched by value and\n"
+    "by role (\"all other CPUs\", \"all lazy\"; ipi_roundtrip by topology class), so machines\n"
+    "with different CPU counts meet; points only some sides have are listed below the\n"
+    "table. A summary line per experiment gives the geometric mean of the ratios.\n"
     "Values from a hypervisor are marked *, from emulated instructions ~, from\n"
-    "tlbscope-sim's model ^. Simulated reports are compared only with each other: a mix\n"
-    "of simulated and other reports is refused with exit status 2.\n"
+    "tlbscope-sim's model ^; a ratio followed by ? divides such a value. Simulated reports\n"
+    "are compared only with each other (a mix is refused with exit status 2).\n"
+    "Noise: an operand NAME=f1.json,f2.json (or --group) pools runs of one machine and\n"
+    "configuration into one side; its cells are medians over the runs, each ratio gets a\n"
+    "range over every pair of runs and a verdict: slower or faster when the whole range is\n"
+    "on one side of 1, else within noise. With one run per side the spread is unknown.\n"
     "Reports of one machine (the same serial number and UUID, or the same tokens after\n"
-    "`tlbscope-report redact` with one key) are named together (\"Same machine: A, C\";\n"
-    "--markdown: the machine column, M1, M2, ...); serial numbers and UUIDs are never printed.\n"
-    "  --csv        one CSV table: experiment,point,unit, then per report\n"
-    "               X_p50,X_p99,X_flags (and X_over_A_p50); missing values are empty\n"
-    "  --markdown   Markdown: a machine table, then one table per experiment\n";
+    "`tlbscope-report redact` with one key) share a machine ID (M1, M2, ...); serial\n"
+    "numbers and UUIDs are never printed.\n"
+    "  --baseline FILE      the side the ratios divide by (default: the first operand)\n"
+    "  --group              pool reports of one machine and configuration (identity or\n"
+    "                       machine and CPU names, CPU count, profile, samples, methods)\n"
+    "  --experiment ID      only this experiment (repeatable)\n"
+    "  --sort ratio         rows by their largest ratio, slowest first\n"
+    "  --only-differences   rows whose verdict is slower or faster (without a spread: a\n"
+    "                       ratio outside 0.9-1.1)\n"
+    "  --fail-if-slower PCT exit status 3 when a point is slower than the baseline by more\n"
+    "                       than PCT percent beyond noise (the range's low end above\n"
+    "                       1 + PCT/100; without a spread, the ratio), each one named on stderr\n"
+    "  --csv                the tidy table: one row per report x experiment x point x metric,\n"
+    "                       fixed columns (reports/SCHEMA.md, \"Tidy CSV\")\n"
+    "  --markdown           Markdown: conditions and machine tables, one table per experiment\n"
+    "Options may come anywhere; after \"--\" every argument is a file.\n"
+    "Exit status: 0, 1 an input is unreadable, 2 bad usage, 3 slower (--fail-if-slower).\n";
 
 static const char html_help[] =
     "usage: tlbscope-report html -o OUT.html FILE|DIR...\n"
@@ -152,50 +193,109 @@ static int run_show(int argc, char **argv)
     return cmd_show(argv[first], stdout, stderr);
 }
 
+/* "--key VALUE" or "--key=VALUE"; advances *i past what it took. NULL when `arg` is not `name`. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing);
+
+/*
+ * compare's arguments: options may come anywhere before "--" (a file named
+ * like an option goes after "--"); every other argument is an operand.
+ */
 static int run_compare(int argc, char **argv)
 {
-    enum table_format fmt = TABLE_TEXT;
-    int i;
-    for (i = 2; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
+    struct compare_cli cli;
+    char **ops = calloc((size_t)argc, sizeof(*ops));
+    const char *v;
+    bool options = true, missing = false;
+    size_t nops = 0;
+    int i, rc;
+    if (!ops)
+        return EXIT_INVALID;
+    memset(&cli, 0, sizeof(cli));
+    cli.fail_if_slower = NAN;
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *why = NULL;
+        if (!options || a[0] != '-' || !a[1]) {
+            ops[nops++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            options = false;
+        } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--markdown") == 0) {
+            if (cli.fmt != TABLE_TEXT)
+                why = "compare: give one of --csv and --markdown";
+            cli.fmt = a[2] == 'c' ? TABLE_CSV : TABLE_MARKDOWN;
+        } else if (strcmp(a, "--group") == 0) {
+            cli.group = true;
+        } else if (strcmp(a, "--only-differences") == 0) {
+            cli.only_differences = true;
+        } else if ((v = option_value(argc, argv, &i, "--baseline", &missing)) || missing) {
+            if (missing || cli.baseline)
+                why = missing ? "compare: --baseline needs a FILE" : "compare: give --baseline once";
+            cli.baseline = v;
+        } else if ((v = option_value(argc, argv, &i, "--experiment", &missing)) || missing) {
+            if (missing || !*v)
+                why = "compare: --experiment needs an ID";
+            else if (cli.nexperiments == sizeof(cli.experiments) / sizeof(cli.experiments[0]))
+                why = "compare: too many --experiment options";
+            else
+                cli.experiments[cli.nexperiments++] = v;
+        } else if ((v = option_value(argc, argv, &i, "--sort", &missing)) || missing) {
+            if (missing || strcmp(v, "ratio") != 0)
+                why = "compare: --sort takes \"ratio\"";
+            cli.sort_ratio = true;
+        } else if ((v = option_value(argc, argv, &i, "--fail-if-slower", &missing)) || missing) {
+            char *end = NULL;
+            double pct = missing ? NAN : strtod(v, &end);
+            if (missing || !end || end == v || (*end && strcmp(end, "%") != 0) || !(pct >= 0) ||
+                !isfinite(pct))
+                why = "compare: --fail-if-slower needs a percentage >= 0 (10 or 10%)";
+            cli.fail_if_slower = pct;
+        } else {
+            why = "compare: unknown option";
         }
-        if (strcmp(argv[i], "--csv") == 0 && fmt == TABLE_TEXT)
-            fmt = TABLE_CSV;
-        else if (strcmp(argv[i], "--markdown") == 0 && fmt == TABLE_TEXT)
-            fmt = TABLE_MARKDOWN;
-        else
-            return command_usage_error(compare_help, "compare: unknown option, or both "
-                                                     "--csv and --markdown");
+        if (why) {
+            free(ops);
+            return command_usage_error(compare_help, why);
+        }
     }
-    /* one operand may be a directory of reports: cmd_compare counts the reports */
-    if (argc - i < 1)
+    if (nops < 1) {
+        free(ops);
         return command_usage_error(compare_help, "compare: give at least two reports");
-    return cmd_compare(argv + i, (size_t)(argc - i), fmt, stdout, stderr);
+    }
+    rc = cmd_compare_cli(ops, nops, &cli, stdout, stderr);
+    free(ops);
+    return rc;
 }
 
 static int run_html(int argc, char **argv)
 {
     const char *out_path = NULL;
-    int i;
-    for (i = 2; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && !out_path)
+    char **ops = calloc((size_t)argc, sizeof(*ops));
+    bool options = true;
+    size_t nops = 0;
+    int i, rc;
+    if (!ops)
+        return EXIT_INVALID;
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!options || a[0] != '-' || !a[1]) {
+            ops[nops++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            options = false;
+        } else if (strcmp(a, "-o") == 0 && i + 1 < argc && !out_path) {
             out_path = argv[++i];
-        else if (strncmp(argv[i], "-o", 2) == 0 && argv[i][2] && !out_path)
-            out_path = argv[i] + 2;
-        else
-            return command_usage_error(html_help, "html: unknown option or -o without a file");
+        } else if (strncmp(a, "-o", 2) == 0 && a[2] && !out_path) {
+            out_path = a + 2;
+        } else {
+            free(ops);
+            return command_usage_error(html_help, "html: unknown option, -o without a file, or "
+                                                  "-o twice");
+        }
     }
-    if (!out_path)
-        return command_usage_error(html_help, "html: -o OUT.html is required");
-    if (i >= argc)
-        return command_usage_error(html_help, "html: no FILE or DIR given");
-    return cmd_html(argv + i, (size_t)(argc - i), out_path, stdout, stderr);
+    rc = !out_path ? command_usage_error(html_help, "html: -o OUT.html is required")
+         : !nops   ? command_usage_error(html_help, "html: no FILE or DIR given")
+                   : cmd_html(ops, nops, out_path, stdout, stderr);
+    free(ops);
+    return rc;
 }
 
 /* "--key VALUE" or "--key=VALUE"; advances *i past what it took. NULL when `arg` is not `name`. */
@@ -275,6 +375,20 @@ int main(int argc, char **argv)
     size_t i;
     if (argc < 2)
         return usage_error("%s", "no command given");
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("tlbscope-report %s (commit %s; reads report schema version 1)\n",
+               TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
+        return EXIT_VALID;
+    }
+    if (strcmp(argv[1], "help") == 0 && argc >= 3) {
+        for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+            if (strcmp(argv[2], commands[i].name) == 0) {
+                fputs(commands[i].help, stdout);
+                return EXIT_VALID;
+            }
+        }
+        return usage_error("help: unknown command '%s'", argv[2]);
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         fputs(usage_text, stdout);

@@ -14,6 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* A TSC rate outside this range is not a real one (tsc_hz=1 made 18,226 ticks 5 hours). */
+#define TSC_HZ_PLAUSIBLE_MIN 100000000LL    /* 100 MHz */
+#define TSC_HZ_PLAUSIBLE_MAX 10000000000LL  /* 10 GHz */
+
 struct m_stats {
     bool present;
     double n, min, p50, p90, p99, max, mean; /* TSC ticks */

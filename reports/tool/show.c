@@ -1,5 +1,6 @@
 #include "reports/tool/show.h"
 #include "reports/tool/conditions_view.h"
+#include "reports/tool/recommend_view.h"
 
 #include <math.h>
 #include <string.h>
@@ -96,6 +97,10 @@ static void show_header(const struct m_report *r, FILE *out)
     show_features(r, out);
     if (r->tsc_hz > 0)
         fprintf(out, "TSC       %.3f MHz (%s)\n", r->tsc_hz / 1e6, S(r->tsc_source));
+    if (r->tsc_hz > 0 && (r->tsc_hz < TSC_HZ_PLAUSIBLE_MIN || r->tsc_hz > TSC_HZ_PLAUSIBLE_MAX))
+        fprintf(out, "WARNING: a TSC rate of %.0f Hz is not plausible (100 MHz to 10 GHz): the "
+                "times in ns below\n         are wrong by the same factor; the ticks in "
+                "parentheses are as measured\n", r->tsc_hz);
     else
         fprintf(out, "TSC       frequency unknown: times are in TSC ticks only\n");
     fprintf(out, "CPUs      %lld reported, %lld ok", r->cpu_count, r->cpus_ok);
@@ -198,6 +203,7 @@ void show_report(const struct m_report *r, FILE *out)
         show_experiment(r, &r->experiments[i], out);
         conditions_show(r, &r->experiments[i], out);
     }
+    recommend_view_show(r, out);
     show_messages(r->errors, "Errors", out);
     show_messages(r->warnings, "Warnings", out);
     fprintf(out, "\nResult: %s (run %s)\n", S(r->result), S(r->run_status));

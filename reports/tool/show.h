@@ -2,6 +2,7 @@
 #ifndef TLBSCOPE_REPORT_SHOW_H
 #define TLBSCOPE_REPORT_SHOW_H
 
+#include <math.h>
 #include <stdio.h>
 
 #include "reports/tool/model.h"
@@ -17,5 +18,7 @@ void show_report(const struct m_report *r, FILE *out);
 void show_experiment(const struct m_report *r, const struct m_experiment *e, FILE *out);
 /* "1154 (3000)": p50 ns with the ticks it came from, or just ticks without tsc_hz. */
 const char *show_time_cell(const struct m_report *r, double ticks, char *buf, size_t cap);
+/* A statistic of a metric with n == 0: show_time_cell prints "no samples". */
+#define SHOW_NO_SAMPLES (-HUGE_VAL)
 
 #endif

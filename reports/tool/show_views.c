@@ -12,6 +12,7 @@
 #include "reports/tool/group.h"
 #include "reports/tool/ipi.h"
 #include "reports/tool/jget.h"
+#include "reports/tool/point_index.h"
 #include "reports/tool/show.h"
 #include "reports/tool/table.h"
 #include "reports/tool/units.h"
@@ -21,14 +22,16 @@
 
 const char *show_time_cell(const struct m_report *r, double ticks, char *buf, size_t cap)
 {
-    char ns[32], t[32];
-    if (!isfinite(ticks))
+    char ns[32], t[40];
+    if (ticks == SHOW_NO_SAMPLES)
+        snprintf(buf, cap, "no samples");
+    else if (!isfinite(ticks))
         snprintf(buf, cap, "-");
     else if (r->tsc_hz > 0)
-        snprintf(buf, cap, "%s (%s)", units_ns(model_ticks_to_ns(r, ticks), ns, sizeof(ns)),
-                 units_ticks(ticks, t, sizeof(t)));
+        snprintf(buf, cap, "%s (%s)", units_time(model_ticks_to_ns(r, ticks), ns, sizeof(ns)),
+                 units_count(ticks, t, sizeof(t)));
     else
-        snprintf(buf, cap, "%s", units_ticks(ticks, t, sizeof(t)));
+        snprintf(buf, cap, "%s", units_count(ticks, t, sizeof(t)));
     return buf;
 }
 
@@ -100,52 +103,54 @@ static void show_ipi(const struct m_report *r, const struct m_experiment *e, FIL
     }
 }
 
-static double summary_value(const struct m_experiment *e, const struct m_point *like,
-                            const char *key)
+/* The point at one (facet, x, series) position, or NULL: the index's keys are fk, x, series. */
+static const struct m_point *find_cell(const struct point_index *ix, const struct group_keys *fk,
+                                       const struct m_param *const *facet,
+                                       const struct m_param *x, const struct m_param *s)
 {
-    size_t i, j;
-    for (i = 0; i < e->summary.count; i++) {
-        const struct m_point *s = &e->summary.items[i];
-        bool match = s->nvalues > 0;
-        for (j = 0; match && j < s->nparams; j++)
-            match = model_param_cmp(&s->params[j], model_param(like, s->params[j].key)) == 0;
-        for (j = 0; match && j < s->nvalues; j++)
-            if (strcmp(s->values[j].key, key) == 0)
-                return s->values[j].v;
-    }
-    return NAN;
+    const struct m_param *vals[GROUP_MAX_KEYS + 2];
+    size_t k;
+    for (k = 0; k < fk->n; k++)
+        vals[k] = facet[k];
+    vals[k++] = x;
+    vals[k] = s;
+    return point_index_find(ix, vals);
 }
 
-/* The value of `series` at one (facet, x) position, or NULL. */
-static const struct m_point *find_cell(const struct m_experiment *e, const struct group_keys *fk,
-                                       const struct m_param *const *facet, const char *xkey,
-                                       const struct m_param *x, const char *skey,
-                                       const struct m_param *s)
+/* p50 or p99 in ticks; SHOW_NO_SAMPLES when the metric has n == 0, NaN when absent. */
+static double stat_of(const struct m_metric *m, bool p99)
 {
-    size_t i;
-    for (i = 0; i < e->results.count; i++) {
-        const struct m_point *p = &e->results.items[i];
-        if (group_match(p, fk, facet) && model_param_cmp(model_param(p, xkey), x) == 0 &&
-            (!skey || model_param_cmp(model_param(p, skey), s) == 0))
-            return p;
-    }
-    return NULL;
+    if (!m)
+        return NAN;
+    if (m->st.n == 0)
+        return SHOW_NO_SAMPLES;
+    return p99 ? m->st.p99 : m->st.p50;
 }
 
 static double p_of(const struct m_point *p, bool p99)
 {
-    const struct m_metric *m = p ? model_primary_metric(p) : NULL;
-    return m ? (p99 ? m->st.p99 : m->st.p50) : NAN;
+    return stat_of(p ? model_primary_metric(p) : NULL, p99);
+}
+
+/* conc/seq from the two cells beside it (finding 7: never a stored number the cells contradict). */
+static double ratio_of(double conc, double seq)
+{
+    return isfinite(conc) && isfinite(seq) && seq > 0 ? conc / seq : NAN;
 }
 
 /* p99 cells: ns only (ticks are in the p50 cells), so the table fits 100 columns. */
 static const char *short_time(const struct m_report *r, double ticks, char *buf, size_t cap)
 {
-    return r->tsc_hz > 0 ? units_ns(model_ticks_to_ns(r, ticks), buf, cap)
-                         : units_ticks(ticks, buf, cap);
+    if (ticks == SHOW_NO_SAMPLES) {
+        snprintf(buf, cap, "no samples");
+        return buf;
+    }
+    return r->tsc_hz > 0 ? units_time(model_ticks_to_ns(r, ticks), buf, cap)
+                         : units_count(ticks, buf, cap);
 }
 
-static void show_seq_conc_facet(const struct m_report *r, const struct m_experiment *e,
+static void show_seq_conc_facet(const struct m_report *r, const struct point_index *ix,
+                                const struct m_experiment *e,
                                 const struct group_keys *fk, const struct m_param *const *facet,
                                 const struct group_tuples *xs, FILE *out)
 {
@@ -160,18 +165,13 @@ static void show_seq_conc_facet(const struct m_report *r, const struct m_experim
         table_header(t, c + 1, heads[c], true);
     for (i = 0; i < xs->n; i++) {
         const struct m_param *x = group_tuple(xs, i)[0];
-        const struct m_point *ps = find_cell(e, fk, facet, e->x_axis, x, "mode", &seq);
-        const struct m_point *pc = find_cell(e, fk, facet, e->x_axis, x, "mode", &conc);
-        const struct m_point *any = pc ? pc : ps;
-        double r50 = any ? summary_value(e, any, "conc_over_seq_p50") : NAN;
-        double r99 = any ? summary_value(e, any, "conc_over_seq_p99") : NAN;
+        const struct m_point *ps = find_cell(ix, fk, facet, x, &seq);
+        const struct m_point *pc = find_cell(ix, fk, facet, x, &conc);
+        double r50 = ratio_of(p_of(pc, false), p_of(ps, false));
+        double r99 = ratio_of(p_of(pc, true), p_of(ps, true));
         size_t row;
         if (!ps && !pc)
             continue;
-        if (isnan(r50))
-            r50 = p_of(pc, false) / p_of(ps, false);
-        if (isnan(r99))
-            r99 = p_of(pc, true) / p_of(ps, true);
         row = table_add_row(t);
         table_set(t, row, 0, "%s", model_param_text(x, xs_text, sizeof(xs_text)));
         table_set(t, row, 1, "%s", show_time_cell(r, p_of(ps, false), cell[0], sizeof(cell[0])));
@@ -185,7 +185,8 @@ static void show_seq_conc_facet(const struct m_report *r, const struct m_experim
     table_free(t);
 }
 
-static void show_pivot_facet(const struct m_report *r, const struct m_experiment *e,
+static void show_pivot_facet(const struct m_report *r, const struct point_index *ix,
+                             const struct m_experiment *e,
                              const struct group_keys *fk, const struct m_param *const *facet,
                              const struct group_tuples *xs, const struct group_tuples *ss,
                              FILE *out)
@@ -207,9 +208,7 @@ static void show_pivot_facet(const struct m_report *r, const struct m_experiment
         size_t row = (size_t)-1;
         for (c = 0; c < ncols; c++) {
             const struct m_point *p =
-                e->series && ss->n
-                    ? find_cell(e, fk, facet, e->x_axis, x, e->series, group_tuple(ss, c)[0])
-                    : find_cell(e, fk, facet, e->x_axis, x, NULL, NULL);
+                find_cell(ix, fk, facet, x, e->series && ss->n ? group_tuple(ss, c)[0] : NULL);
             if (row == (size_t)-1) {
                 row = table_add_row(t);
                 table_set(t, row, 0, "%s", model_param_text(x, text, sizeof(text)));
@@ -233,6 +232,8 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
     const struct m_points *lists[1] = { &e->results };
     struct group_keys fk, xk = { { e->x_axis }, 1 }, sk = { { e->series }, 1 };
     struct group_tuples facets, xs, ss;
+    struct group_keys ik;
+    struct point_index ix;
     char text[160];
     size_t f;
     group_other_keys(lists, 1, e->x_axis, e->series, &fk);
@@ -244,6 +245,16 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
     }
     if (!e->series || !group_tuples(lists, 1, &sk, &ss))
         memset(&ss, 0, sizeof(ss));
+    /* cells are looked up by facet, x and series: sorted once, found in log time */
+    ik = fk;
+    group_keys_add(&ik, e->x_axis);
+    group_keys_add(&ik, seq_conc ? "mode" : e->series && ss.n ? e->series : NULL);
+    if (!point_index_build(&e->results, &ik, &ix)) {
+        group_tuples_free(&facets);
+        group_tuples_free(&xs);
+        group_tuples_free(&ss);
+        return;
+    }
     if (seq_conc)
         fprintf(out, "  latency by %s, seq vs conc; p50 cells: %s, p99 cells: %s\n", e->x_axis,
                 cell_legend(r), r->tsc_hz > 0 ? "ns" : "TSC ticks");
@@ -255,10 +266,11 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
         if (fk.n)
             fprintf(out, "  %s\n", group_tuple_text(&fk, facet, text, sizeof(text)));
         if (seq_conc)
-            show_seq_conc_facet(r, e, &fk, facet, &xs, out);
+            show_seq_conc_facet(r, &ix, e, &fk, facet, &xs, out);
         else
-            show_pivot_facet(r, e, &fk, facet, &xs, &ss, out);
+            show_pivot_facet(r, &ix, e, &fk, facet, &xs, &ss, out);
     }
+    point_index_free(&ix);
     group_tuples_free(&facets);
     group_tuples_free(&xs);
     group_tuples_free(&ss);
@@ -327,8 +339,8 @@ static void show_point_list(const struct m_report *r, const struct m_points *pts
         size_t row = table_add_row(t);
         table_set(t, row, 0, "%s", params_text(p, params, sizeof(params)));
         table_set(t, row, 1, "%s", m ? m->name : "");
-        table_set(t, row, 2, "%s", m ? show_time_cell(r, m->st.p50, a, sizeof(a)) : "");
-        table_set(t, row, 3, "%s", m ? show_time_cell(r, m->st.p99, b, sizeof(b)) : "");
+        table_set(t, row, 2, "%s", m ? show_time_cell(r, stat_of(m, false), a, sizeof(a)) : "");
+        table_set(t, row, 3, "%s", m ? show_time_cell(r, stat_of(m, true), b, sizeof(b)) : "");
         for (j = 0, len = 0, params[0] = '\0'; j < p->nvalues && len < sizeof(params); j++) {
             snprintf(params + len, sizeof(params) - len, "%s%s=%s", j ? " " : "", p->values[j].key,
                      units_number(p->values[j].v, v, sizeof(v)));

@@ -213,12 +213,8 @@ static void plot_series(FILE *out, const struct svg_chart *c, const struct svg_s
     for (j = 0; j < s->n; j++) {
         bool ok = isfinite(s->x[j]) && isfinite(s->y[j]) && (!ys->log || s->y[j] > 0) &&
                   (!xs->log || s->x[j] > 0);
-        if (!ok) {
-            if (open)
-                fputs("\"/>\n", out);
-            open = false;
+        if (!ok) /* a point this series lacks: the line goes on to the next one */
             continue;
-        }
         if (!open)
             fprintf(out, "<polyline class=\"series\" stroke=\"%s\"%s%s%s points=\"", s->color,
                     s->dash ? " stroke-dasharray=\"" : "", s->dash ? s->dash : "",
@@ -264,6 +260,27 @@ static void legend(FILE *out, const struct svg_chart *c)
     if (c->nseries > 16)
         fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">(%zu more)</text>\n", PLOT_R + 14,
                 y + 4, c->nseries - 16);
+    if (c->note) {
+        fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">", PLOT_R + 14,
+                y + 14 + (c->nseries > 16 ? 18 : 0));
+        svg_text(out, c->note);
+        fputs("</text>\n", out);
+    }
+}
+
+/* The x label under the plot, the y label turned along its left side. */
+static void axis_labels(FILE *out, const struct svg_chart *c, bool x_log, bool y_log)
+{
+    fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+            (PLOT_L + PLOT_R) / 2, CHART_H - 14);
+    svg_text(out, c->x_label);
+    fputs(x_log ? " (log scale)" : "", out);
+    fputs("</text>\n", out);
+    fprintf(out, "<text class=\"alabel\" transform=\"translate(18 %d) rotate(-90)\" "
+            "text-anchor=\"middle\">", (PLOT_T + PLOT_B) / 2);
+    svg_text(out, c->y_label);
+    fputs(y_log ? " (log scale)" : "", out);
+    fputs("</text>\n", out);
 }
 
 void svg_line_chart(FILE *out, const struct svg_chart *c)
@@ -280,13 +297,17 @@ void svg_line_chart(FILE *out, const struct svg_chart *c)
     svg_text(out, c->title);
     fputs("</text>\n", out);
     range_of(c, false, &lo, &hi);
+    if (lo <= hi && c->y_fixed) {
+        lo = c->y_lo;
+        hi = c->y_hi;
+    }
     if (!(lo <= hi)) {
         fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">no measured points</text>\n</svg>\n",
                 PLOT_L, (PLOT_T + PLOT_B) / 2);
         return;
     }
-    /* log scale when the values span more than a factor 20 (e.g. 1 page vs a full flush) */
-    ys.log = lo > 0 && hi / lo > 20;
+    /* log scale when the values span more than a factor 10 (e.g. 1 page vs a full flush) */
+    ys.log = lo > 0 && hi / lo > SVG_LOG_RATIO;
     if (ys.log) {
         ys.lo = pow(10, floor(log10(lo)));
         ys.hi = pow(10, ceil(log10(hi)));
@@ -316,16 +337,7 @@ void svg_line_chart(FILE *out, const struct svg_chart *c)
     axis_line(out, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
     axis_line(out, PLOT_L, PLOT_T, PLOT_L, PLOT_B, "axis");
     x_ticks(out, c, &xs);
-    fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-            (PLOT_L + PLOT_R) / 2, CHART_H - 14);
-    svg_text(out, c->x_label);
-    fputs(xs.log ? " (log scale)" : "", out);
-    fputs("</text>\n", out);
-    fprintf(out, "<text class=\"alabel\" transform=\"translate(18 %d) rotate(-90)\" "
-            "text-anchor=\"middle\">", (PLOT_T + PLOT_B) / 2);
-    svg_text(out, c->y_label);
-    fputs(ys.log ? " (log scale)" : "", out);
-    fputs("</text>\n", out);
+    axis_labels(out, c, xs.log, ys.log);
     for (i = 0; i < c->nseries; i++)
         plot_series(out, c, &c->series[i], &xs, &ys);
     legend(out, c);
@@ -375,13 +387,18 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
         lo = h->cells[i] < lo ? h->cells[i] : lo;
         hi = h->cells[i] > hi ? h->cells[i] : hi;
     }
+    if (h->scale_fixed && lo <= hi) { /* the page's scale: colours compare across reports */
+        lo = h->lo;
+        hi = h->hi;
+    }
     cs = n ? (int)(560 / n) : 20;
-    cs = cs > 30 ? 30 : cs < 3 ? 3 : cs;
+    /* small machines: cells big enough to print their value in */
+    cs = n <= 8 ? 44 : cs > 30 ? 30 : cs < 3 ? 3 : cs;
     every = cs >= 14 ? 1 : (size_t)(14 + cs - 1) / (size_t)cs;
     w = left + cs * (int)n + 150;
     ht = top + cs * (int)n + 30;
-    if (ht < top + 210) /* room for the colour scale */
-        ht = top + 210;
+    if (ht < top + 224) /* room for the colour scale */
+        ht = top + 224;
     log_scale = lo > 0 && hi / lo > 10;
     fprintf(out, "<svg class=\"heatmap\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
             w, ht, w, ht);
@@ -419,7 +436,23 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
                 fprintf(out, ": %s %s</title>", tick_text(v, t, sizeof(t)), h->unit);
             }
             fputs("</rect>\n", out);
+            if (n <= 8 && isfinite(v)) /* the value itself, light on the dark half of the scale */
+                fprintf(out, "<text class=\"cell\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+                        "fill=\"%s\">%s</text>\n", left + cs * (j + 0.5), top + cs * (i + 0.5) + 4,
+                        heat_t(v, lo, hi, log_scale) < 0.55 ? "#ffffff" : "#000000",
+                        tick_text(v, t, sizeof(t)));
         }
+    }
+    /* package boundaries: CPUs are in topology order, so a package is one block */
+    for (i = 1; h->package && i < n; i++) {
+        if (h->package[i] == h->package[i - 1])
+            continue;
+        fprintf(out, "<line class=\"package\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                "stroke=\"#d00000\" stroke-width=\"2\"/>\n", left + cs * (int)i, top,
+                left + cs * (int)i, top + cs * (int)n);
+        fprintf(out, "<line class=\"package\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                "stroke=\"#d00000\" stroke-width=\"2\"/>\n", left, top + cs * (int)i,
+                left + cs * (int)n, top + cs * (int)i);
     }
     /* the colour scale: 16 steps from the fastest to the slowest pair */
     lx = left + cs * (int)n + 24;
@@ -435,11 +468,93 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
                 top + 9, tick_text(hi, t, sizeof(t)), h->unit);
         fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s %s (fast)</text>\n", lx + 22,
                 top + 159, tick_text(lo, t, sizeof(t)), h->unit);
-        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s</text>\n", lx, top + 178,
-                log_scale ? "log colour scale" : "linear colour scale");
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s%s</text>\n", lx, top + 178,
+                log_scale ? "log colour scale" : "linear colour scale",
+                h->scale_fixed ? ", shared" : "");
+        if (h->package)
+            fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d00000\" "
+                    "stroke-width=\"2\"/><text class=\"tick\" x=\"%d\" y=\"%d\">package "
+                    "boundary</text>\n", lx, top + 210, lx + 12, top + 210, lx + 16, top + 214);
     }
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#eeeeee\"/>"
             "<text class=\"tick\" x=\"%d\" y=\"%d\">not measured</text>\n",
             lx, top + 188, lx + 16, top + 197);
+    fputs("</svg>\n", out);
+}
+
+/* Bars: categories on x, a bar per series in each (its colour), whiskers y_lo..y_hi. */
+void svg_bar_chart(FILE *out, const struct svg_chart *c)
+{
+    struct scale xs = { false, -0.5, 0.5, PLOT_L, PLOT_R }, ys = { false, 0, 1, PLOT_B, PLOT_T };
+    double lo = INFINITY, hi = -INFINITY, slot, bw;
+    size_t i, k;
+    char t[32];
+    for (i = 0; i < c->nseries; i++) {
+        const struct svg_series *s = &c->series[i];
+        for (k = 0; k < s->n; k++) {
+            double a = s->y[k], b = s->y_hi ? s->y_hi[k] : s->y[k];
+            if (!isfinite(a))
+                continue;
+            lo = a < lo ? a : lo;
+            hi = (isfinite(b) ? b : a) > hi ? (isfinite(b) ? b : a) : hi;
+        }
+    }
+    fprintf(out, "<svg class=\"chart bars\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "role=\"img\">\n<title>", CHART_W, CHART_H, CHART_W, CHART_H);
+    svg_text(out, c->title);
+    fprintf(out, "</title>\n<text class=\"ctitle\" x=\"%d\" y=\"20\">", PLOT_L);
+    svg_text(out, c->title);
+    fputs("</text>\n", out);
+    if (!(lo <= hi) || !c->ncats) {
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">no measured points</text>\n</svg>\n",
+                PLOT_L, (PLOT_T + PLOT_B) / 2);
+        return;
+    }
+    /* bars start at the bottom of the axis: log keeps p50 and a far p99 both readable */
+    ys.log = lo > 0 && hi / lo > SVG_LOG_RATIO;
+    if (ys.log) { /* a decade below the lowest bar, so every bar has a visible height */
+        ys.lo = pow(10, floor(log10(lo)) - 1);
+        ys.hi = pow(10, ceil(log10(hi)));
+    } else {
+        double step = nice_step(hi > 0 ? hi : 1, 5);
+        ys.lo = 0;
+        ys.hi = hi > 0 ? ceil(hi / step) * step : 1;
+    }
+    xs.hi = (double)c->ncats - 0.5;
+    y_ticks(out, &ys);
+    axis_line(out, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
+    axis_line(out, PLOT_L, PLOT_T, PLOT_L, PLOT_B, "axis");
+    for (k = 0; k < c->ncats; k++)
+        x_tick(out, &xs, (double)k, c->x_cats[k]);
+    slot = (double)(PLOT_R - PLOT_L) / (double)c->ncats;
+    bw = slot * 0.8 / (double)(c->nseries ? c->nseries : 1);
+    for (i = 0; i < c->nseries; i++) {
+        const struct svg_series *s = &c->series[i];
+        for (k = 0; k < s->n && k < c->ncats; k++) {
+            double x0 = PLOT_L + slot * (double)k + slot * 0.1 + bw * (double)i, y = s->y[k];
+            double top, base = PLOT_B;
+            if (!isfinite(y) || (ys.log && y <= 0))
+                continue;
+            top = to_px(&ys, y);
+            fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                    "fill=\"%s\"><title>", x0, top, bw * 0.9, base - top, s->color);
+            svg_text(out, s->name);
+            fputs(": ", out);
+            svg_text(out, c->x_cats[k]);
+            fprintf(out, " p50 %s", tick_text(y, t, sizeof(t)));
+            if (s->y_hi && isfinite(s->y_hi[k]))
+                fprintf(out, ", p99 %s", tick_text(s->y_hi[k], t, sizeof(t)));
+            fputs("</title></rect>\n", out);
+            if (s->y_lo && s->y_hi && isfinite(s->y_lo[k]) && isfinite(s->y_hi[k]) &&
+                (!ys.log || s->y_lo[k] > 0)) {
+                double xm = x0 + bw * 0.45, a = to_px(&ys, s->y_lo[k]), b = to_px(&ys, s->y_hi[k]);
+                fprintf(out, "<path class=\"whisker\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f\" "
+                        "stroke=\"#222\" stroke-width=\"1.5\" fill=\"none\"/>\n", xm, a, b,
+                        xm - bw * 0.25, b, xm + bw * 0.25);
+            }
+        }
+    }
+    axis_labels(out, c, false, ys.log);
+    legend(out, c);
     fputs("</svg>\n", out);
 }

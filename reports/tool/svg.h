@@ -15,7 +15,9 @@ struct svg_series {
     const char *color;
     const char *dash; /* stroke-dasharray, or NULL for a solid line */
     size_t n;
-    double *x, *y;    /* x: the value, or the category index; y NaN breaks the line */
+    double *x, *y;    /* x: the value, or the category index; y NaN: no point there (the
+                         line joins the points on either side: a gap is not a break) */
+    double *y_lo, *y_hi; /* bar charts: the whisker ends (p50 to p99), or NULL */
 };
 
 struct svg_chart {
@@ -25,6 +27,10 @@ struct svg_chart {
     size_t ncats;
     struct svg_series *series;
     size_t nseries;
+    /* one y scale for every chart of an experiment: set y_fixed and the data range */
+    bool y_fixed;
+    double y_lo, y_hi;
+    const char *note; /* a line under the legend ("colour: report, dash: mode"), or NULL */
 };
 
 struct svg_heatmap {
@@ -33,11 +39,19 @@ struct svg_heatmap {
     const char *const *labels;  /* one per row/column */
     const double *cells;        /* [row * n + col], NaN: not measured */
     const char *unit;
+    /* one colour scale for every heatmap on the page: set scale_fixed and the range */
+    bool scale_fixed;
+    double lo, hi;
+    const long long *package;   /* per row/column, or NULL: lines drawn between packages */
 };
 
 /* Text escaped for HTML and SVG (& < > " '), control characters dropped. */
 void svg_text(FILE *out, const char *s);
 void svg_line_chart(FILE *out, const struct svg_chart *c);
+/* Categories on x, one bar per series in each, with a whisker from y_lo to y_hi. */
+void svg_bar_chart(FILE *out, const struct svg_chart *c);
+/* log when the data range exceeds SVG_LOG_RATIO (1 page vs a full flush). */
+#define SVG_LOG_RATIO 10
 void svg_heatmap(FILE *out, const struct svg_heatmap *h);
 /* The i-th colour of the series palette (colour-blind safe, cycles). */
 const char *svg_palette(size_t i);

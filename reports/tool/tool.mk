@@ -43,3 +43,7 @@ $(BUILD)/host/tests/test_report_%: tests/host/test_report_%.c $(BUILD)/host/libt
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST  $@")
 	$(Q)$(HOST_CC) $(TOOL_CFLAGS) $< $(BUILD)/host/libtlbscope-report.a -o $@ -lcmocka $(TOOL_LIBS)
+
+# --version: the same VERSION and commit as the app's banner (Makefile DEFS)
+$(TOOL_MAIN_OBJ): TOOL_CFLAGS += $(DEFS)
+$(TOOL_MAIN_OBJ): $(BUILD)/commit.stamp

@@ -1,6 +1,7 @@
 #include "reports/tool/units.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,10 +16,68 @@ const char *units_ns(double ns, char *buf, size_t cap)
     return buf;
 }
 
+const char *units_time(double ns, char *buf, size_t cap)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
+    size_t i;
+    if (!isfinite(ns)) {
+        snprintf(buf, cap, "-");
+        return buf;
+    }
+    for (i = 0; i < 3 && fabs(ns) < units[i].scale * 0.9995; i++)
+        ;
+    {
+        double v = ns / units[i].scale, a = fabs(v);
+        /* rounded, not truncated: 34,902 ns is 34.9 us */
+        snprintf(buf, cap, a >= 99.95 || (i == 3 && a >= 10) ? "%.0f %s" : a >= 9.995 ? "%.1f %s"
+                                                                                        : "%.2f %s",
+                 v, units[i].unit);
+    }
+    return buf;
+}
+
+/*
+ * The JSON integers a report holds end at 2^63-1; as a double that is 2^63,
+ * which %.0f would print as 9223372036854775808. Values that close to the
+ * limit can only have been the limit (validate rejects larger ones).
+ */
+#define UNITS_INT64_MAX_AS_DOUBLE 9223372036854775807.0
+
+const char *units_count(double v, char *buf, size_t cap)
+{
+    char digits[40];
+    size_t n, i, o = 0, lead;
+    bool neg = v < 0;
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "-");
+        return buf;
+    }
+    if (fabs(v) >= UNITS_INT64_MAX_AS_DOUBLE)
+        snprintf(digits, sizeof(digits), "%s", "9223372036854775807");
+    else
+        snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+    n = strlen(digits);
+    lead = n % 3 ? n % 3 : 3;
+    if (neg && o + 1 < cap)
+        buf[o++] = '-';
+    for (i = 0; i < n && o + 2 < cap; i++) {
+        if (i && (i - lead) % 3 == 0 && i >= lead)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 const char *units_ticks(double ticks, char *buf, size_t cap)
 {
     if (!isfinite(ticks))
         snprintf(buf, cap, "-");
+    else if (fabs(ticks) >= UNITS_INT64_MAX_AS_DOUBLE)
+        snprintf(buf, cap, "%s9223372036854775807", ticks < 0 ? "-" : "");
     else
         snprintf(buf, cap, "%.0f", ticks);
     return buf;

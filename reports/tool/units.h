@@ -11,6 +11,10 @@
 
 /* A duration in ns: "1154", "12.5" below 100 ns. */
 const char *units_ns(double ns, char *buf, size_t cap);
+/* A duration scaled to its unit, 3 significant digits: "812 ns", "34.9 us", "1.23 ms", "2.05 s". */
+const char *units_time(double ns, char *buf, size_t cap);
+/* A count with thousands separators: "518,373"; exact up to 2^63-1. */
+const char *units_count(double v, char *buf, size_t cap);
 /* A tick count: "3000". */
 const char *units_ticks(double ticks, char *buf, size_t cap);
 /* A ratio: "1.84". */

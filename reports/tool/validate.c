@@ -51,6 +51,7 @@ static void validate_config(struct vctx *c, const json_t *run)
     vc_bool(c, cfg, "console_json", 0, NULL);
     /* added while version 1 was current: absent from the earliest reports */
     vc_bool(c, cfg, "global_pages", VF_OPTIONAL, NULL);
+    vc_int(c, cfg, "run_budget_s", 0, LLONG_MAX, VF_OPTIONAL, NULL);
     vc_bool(c, cfg, "pti", VF_OPTIONAL, NULL);
     vc_bool(c, cfg, "redact", VF_OPTIONAL, NULL);
     /* whether a key was given: the key itself is never written */
@@ -267,6 +268,7 @@ size_t validate_report(const json_t *root, struct diag_list *out)
     validate_topology(&c, root, &f);
     validate_method(&c, root);
     validate_experiments(&c, root, &f);
+    validate_recommendations(&c, root);
     cross_check_result(&c, result, &f);
     return out->errors - before;
 }

@@ -1,6 +1,7 @@
 /* experiments[]: status, verification, and the parameter points with their statistics. */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/tool/jget.h"
@@ -175,6 +176,7 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
     if (unit && strcmp(unit, "tsc_ticks") != 0)
         vc_error(c, "unit", "\"%.40s\" is not a unit this tool knows (\"tsc_ticks\")", unit);
     vc_int(c, e, "duration_ms", 0, LLONG_MAX, 0, NULL);
+    validate_plan(c, e, status);
     if ((axes = vc_enter(c, e, "axes", 0, &mark))) {
         x_axis = vc_string(c, axes, "x", VF_NULLABLE);
         vc_string(c, axes, "series", VF_NULLABLE);
@@ -185,13 +187,43 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
     validate_points(c, e, "results", x_axis);
     validate_points(c, e, "summary", NULL);
     validate_conditions(c, e, status);
+    if (id && strcmp(id, "shootdown_seq_vs_conc") == 0)
+        validate_seq_conc_ratios(c, e);
+}
+
+struct id_at {
+    const char *id; /* NULL when the experiment has none */
+    size_t index;
+};
+
+/* By id (absent first), then position: the first of equal ids is the earliest. */
+static int cmp_id(const void *a, const void *b)
+{
+    const struct id_at *x = a, *y = b;
+    int c = !x->id || !y->id ? (x->id != NULL) - (y->id != NULL) : strcmp(x->id, y->id);
+    return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The position of the first experiment named `id` (ids sorted by cmp_id). */
+static size_t first_with_id(const struct id_at *ids, size_t n, const char *id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (!ids[mid].id || strcmp(ids[mid].id, id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && ids[lo].id && strcmp(ids[lo].id, id) == 0 ? ids[lo].index : n;
 }
 
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f)
 {
     const json_t *list = vc_member(c, root, "experiments", VT_ARRAY, 0);
     const json_t *selected = jget_path(root, "run.config.experiments");
-    size_t i, j, mark;
+    struct id_at *ids;
+    size_t i, j, n, mark;
     if (!list)
         return;
     /*
@@ -207,8 +239,17 @@ void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f)
         else
             vc_warn(c, "experiments", "is empty: the run measured nothing");
     }
+    /* ids sorted once: each experiment finds the first holder of its id in log time */
+    n = json_array_size(list);
+    ids = calloc(n ? n : 1, sizeof(*ids));
+    for (i = 0; ids && i < n; i++) {
+        ids[i].id = jget_string(json_array_get(list, i), "id");
+        ids[i].index = i;
+    }
+    if (ids)
+        qsort(ids, n, sizeof(*ids), cmp_id);
     mark = jpath_push_key(&c->path, "experiments");
-    for (i = 0; i < json_array_size(list); i++) {
+    for (i = 0; i < n; i++) {
         const json_t *e = json_array_get(list, i);
         const char *id = jget_string(e, "id");
         size_t m = jpath_push_index(&c->path, i);
@@ -216,15 +257,12 @@ void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f)
             vc_error(c, NULL, "expected an experiment object, found %s", jget_type_word(e));
         } else {
             validate_experiment(c, e, i, f);
-            for (j = 0; id && j < i; j++) {
-                const char *other = jget_string(json_array_get(list, j), "id");
-                if (other && strcmp(other, id) == 0) {
-                    vc_error(c, "id", "\"%.60s\" already names experiments[%zu]", id, j);
-                    break;
-                }
-            }
+            j = id && ids ? first_with_id(ids, n, id) : i;
+            if (j < i)
+                vc_error(c, "id", "\"%.60s\" already names experiments[%zu]", id, j);
         }
         jpath_pop(&c->path, m);
     }
     jpath_pop(&c->path, mark);
+    free(ids);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "reports/tool/jget.h"
+#include "reports/tool/model.h"
 #include "reports/tool/validate_sections.h"
 #include "reports/tool/vocab.h"
 
@@ -73,6 +74,9 @@ void validate_cpu(struct vctx *c, const json_t *root)
     vc_string(c, cpu, "hypervisor", VF_NULLABLE);
     if (vc_int(c, cpu, "tsc_hz", 0, LLONG_MAX, 0, &hz) && hz == 0)
         vc_warn(c, "tsc_hz", "0: the TSC frequency is unknown, times can only be shown in ticks");
+    else if (hz > 0 && (hz < TSC_HZ_PLAUSIBLE_MIN || hz > TSC_HZ_PLAUSIBLE_MAX))
+        vc_warn(c, "tsc_hz", "%lld Hz is not a plausible TSC rate (100 MHz to 10 GHz): times in ns "
+                "are wrong by the same factor; the ticks are as measured", hz);
     vc_word(c, cpu, "tsc_source", vocab_tsc_sources, 0);
     vc_int(c, cpu, "phys_addr_bits", 0, 64, 0, NULL);
     vc_leave(c, mark);
@@ -216,6 +220,7 @@ void validate_method(struct vctx *c, const json_t *root)
         vc_string(c, m, mechanisms[i], VF_NULLABLE);
     /* added while version 1 was current: absent from the earliest reports */
     vc_string(c, m, "target_wait", VF_NULLABLE | VF_OPTIONAL);
+    vc_string(c, m, "apic_mode_reason", VF_NULLABLE | VF_OPTIONAL);
     for (i = 0; counts[i]; i++)
         vc_int(c, m, counts[i], 0, LLONG_MAX, 0, NULL);
     vc_bool(c, m, "pcid_enabled", 0, &pcid);

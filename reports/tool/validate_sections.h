@@ -22,7 +22,13 @@ void validate_cpu(struct vctx *c, const json_t *root);
 void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_method(struct vctx *c, const json_t *root);
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
+/* experiments[].plan; `status` is the experiment's, as an index in vocab_results */
+void validate_plan(struct vctx *c, const json_t *e, int status);
 void validate_simulation(struct vctx *c, const json_t *root);
+/* shootdown_seq_vs_conc: each summary conc_over_seq_* against its two result points. */
+void validate_seq_conc_ratios(struct vctx *c, const json_t *e);
+/* "recommendations" (schema version 2): labels, and evidence that points at existing results. */
+void validate_recommendations(struct vctx *c, const json_t *root);
 /* experiments[i].conditions (validate_conditions.c); `status` indexes vocab_results. */
 void validate_conditions(struct vctx *c, const json_t *e, int status);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */

@@ -17,7 +17,7 @@ ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
-browser_checks=(dom-svg dom-heatmap dom-lines screenshot-not-blank blank-control)
+browser_checks=(dom-svg dom-heatmap dom-lines screenshot-not-blank blank-control three-facets three-scale three-lines three-heatmaps three-bars three-screenshot)
 
 skip_browser_checks() {
     for c in "${browser_checks[@]}"; do skip "$c" "$1"; done
@@ -79,4 +79,52 @@ if screenshot "$page" "$out/page.png" && screenshot "$out/blank.html" "$out/blan
 else
     not_ok "screenshot-not-blank: Chromium took no screenshot (see $out/chromium.log)"
     not_ok "blank-control: no screenshots to compare"
+fi
+
+# ---- issue 13, finding 11: a compare page of three reports (QEMU samples SMP 4, SMP 8, Skylake) ----
+S=reports/samples
+page3=$out/three-reports.html
+"$TOOL" html -o "$page3" "$S/qemu-tcg-smp4-max.json" "$S/qemu-tcg-smp8-max.json" "$S/qemu-tcg-smp4-skylake.json" 2>>"$out/tool.err"
+if chromium_run --dump-dom "file://$PWD/$page3" >"$out/dom3.html" && [ -s "$out/dom3.html" ]; then
+    # facts FILE: one line per property of the rendered DOM (Python's HTML-free regex view)
+    python3 - "$out/dom3.html" >"$out/dom3.facts" <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+svgs = re.findall(r'<svg class="chart[^"]*".*?</svg>', dom, re.S)
+seq = [x for x in svgs if "<title>shootdown_seq_vs_conc: p50 latency by targets" in x]
+pages = sorted({int(m) for x in seq for m in re.findall(r"<title>shootdown_seq_vs_conc: p50 latency by targets, pages=(\d+)", x)})
+print("seq_pages", pages)
+ticks = {tuple(re.findall(r'<text class="tick" x="\d+" y="[\d.]+" text-anchor="end">([^<]*)<', x)) for x in seq}
+print("seq_scales", len(ticks))
+# a series is one polyline: as many polylines as legend lines in each chart
+broken = sum(1 for x in svgs if "polyline" in x and len(re.findall(r"<polyline", x)) > len(re.findall(r"<line x1=\"\d+\" y1=\"\d+\" x2=\"\d+\" y2=\"\d+\" stroke=\"#", x)))
+print("broken_charts", broken)
+heat = re.findall(r'<svg class="heatmap".*?</svg>', dom, re.S)
+print("heatmaps", len(heat), "shared", sum("linear colour scale, shared" in h or "log colour scale, shared" in h for h in heat),
+      "cells_with_values", sum(len(re.findall(r'<text class="cell"', h)) for h in heat))
+bars = [x for x in svgs if 'class="chart bars"' in x]
+print("bars", len(bars), "whiskers", sum(len(re.findall(r'class="whisker"', b)) for b in bars),
+      "legend_note", sum("colour: report" in x for x in svgs), "dash_note", sum("dash: mode" in x for x in svgs))
+PY
+    cat "$out/dom3.facts" | sed 's/^/# /'
+    fact() { grep -q -- "$1" "$out/dom3.facts"; }
+    check "three-facets: shootdown_seq_vs_conc shows every facet, pages 4, 32 and 64 included" \
+        fact "^seq_pages \[1, 2, 4, 8, 16, 32, 33, 64, 512\]"
+    check "three-scale: one y scale for all nine shootdown_seq_vs_conc charts" fact "^seq_scales 1$"
+    check "three-lines: no line broken where only another report has a point; colour per report, dash per mode" \
+        sh -c "grep -q '^broken_charts 0$' $out/dom3.facts && grep -q 'dash_note [1-9]' $out/dom3.facts"
+    check "three-heatmaps: three heatmaps on one shared colour scale, values in the cells (<= 8 CPUs)" \
+        fact "^heatmaps 3 shared 3 cells_with_values $((12 + 56 + 12))$"
+    check "three-bars: the class chart is bars with p50-p99 whiskers (3 reports x 1 class)" fact "^bars 1 whiskers 3 "
+    if screenshot "$page3" "$out/three.png"; then
+        p3=$(size "$out/three.png"); nb=$(size "$out/near-blank.png")
+        echo "# three-report screenshot: $p3 bytes (near-blank $nb)"
+        check "three-screenshot: the three-report page renders, far above a near-blank page" test "$p3" -gt $((4 * nb))
+    else
+        not_ok "three-screenshot: Chromium took no screenshot"
+    fi
+else
+    for c in three-facets three-scale three-lines three-heatmaps three-bars three-screenshot; do
+        not_ok "$c: Chromium did not render the three-report page"
+    done
 fi

@@ -63,7 +63,7 @@ check "validate the broken fixtures: no file is OK" test "$(lines v-broken.out '
 check "validate the broken fixtures: every file named on stderr" sh -c \
     "for f in $FIX/broken/*.json; do grep -q \"^tlbscope-report: \$f: \" $out/v-broken.err || exit 1; done"
 check "newer schema: the specific message" has v-broken.err \
-    "broken/newer-schema-v2.json: schema_version 2 is newer than this tool understands (1); update tlbscope-report"
+    "broken/newer-schema-v3.json: schema_version 3 is newer than this tool understands (2); update tlbscope-report"
 check "truncated: says truncated, with line and column" has v-broken.err "broken/truncated.json: truncated JSON: input ends at line [0-9]* column"
 check "not JSON: jansson's line and column" has v-broken.err "broken/not-json.json: not JSON: line 1 column"
 check "p50 < min: the JSON path of the value" has v-broken.err \
@@ -101,11 +101,24 @@ check "compare: warns when hardware meets virtualised" has c-text.out '^WARNING:
 check "compare: virtualised cells are marked" has c-text.out ' [0-9.]*\*~ '
 check "compare: fits in 100 columns for two reports" test "$(max_width c-text.out)" -le 100
 run c-shapes compare "$QEMU2" "$QEMU4"
-check "compare different shapes: a point only B has is a row with dashes" has c-shapes.out \
-    '^  unicast_each  *3  *-  *-  *[0-9]*\*  *[0-9]*\*  *-$'
+check "compare different shapes (finding 3): no row of dashes, B's extra points listed" sh -c \
+    "! grep -q '^  unicast_each  *[0-9]  *-  *-' $out/c-shapes.out && tr '\n' ' ' < $out/c-shapes.out | grep -q '  only in B (2 points, not compared by value or role): mode=shorthand targets=3; mode=unicast_each  *targets=2 '"
+check "compare different shapes (finding 3): 2 and 4 CPUs meet at 'all other CPUs' and 'all lazy'" sh -c \
+    "grep -q '^  unicast_each  all other CPUs  *[0-9]*\*  *[0-9]*\*  *[0-9]*\*  *[0-9]*\*  *[0-9.]*?\$' $out/c-shapes.out && grep -q 'all lazy' $out/c-shapes.out"
 run c-csv compare --csv "$QEMU2" "$QEMU4" "$HW"
-check "compare --csv: the header" sh -c "head -n1 $out/c-csv.out | tr -d '\r' | grep -qx 'experiment,point,unit,A_p50,A_p99,A_flags,B_p50,B_p99,B_flags,B_over_A_p50,C_p50,C_p99,C_flags,C_over_A_p50'"
-check "compare --csv: every row has 14 fields" sh -c "[ \"\$(tr -d '\r' < $out/c-csv.out | awk -F, '{ print NF }' | sort -u)\" = 14 ]"
+CSV_HEAD='report,side,run_id,file,machine,machine_id,cpu,cpu_count,experiment,status,set,initiator,target,class,mode,targets,lazy,pages,variant,method,form,kind,rounds,cpus,flush,pti,other_params,metric,unit,n,min,p50,p90,p99,max,ratio_to_baseline,value,flags'
+check "compare --csv (finding 10): the tidy header, fixed whatever the number of reports" sh -c \
+    "head -n1 $out/c-csv.out | tr -d '\r' | grep -qx '$CSV_HEAD'"
+# csvcol FILE: "fields-per-row set; distinct values of column NAME" via Python's csv reader
+csvcol() { python3 -c 'import csv,sys
+rows=list(csv.DictReader(open(sys.argv[1], newline="")))
+print(sorted({len(r) for r in rows}), sorted({r[sys.argv[2]] for r in rows if all(r[k]==v for k,v in (a.split("=") for a in sys.argv[3:]))}))' "$@"; }
+check "compare --csv (finding 10): every row has 38 fields; units ns or value" \
+    test "$(csvcol $out/c-csv.out unit)" = "[38] ['ns', 'value']"
+check "compare --csv (finding 10): ipi_roundtrip has a row per pair (targets 0-3 of the 4-CPU run)" \
+    test "$(csvcol $out/c-csv.out target experiment=ipi_roundtrip set=result report=B metric=latency)" = "[38] ['0', '1', '2', '3']"
+check "compare --csv (finding 10): ratio_to_baseline is 1 for the baseline's own rows" \
+    test "$(csvcol $out/c-csv.out ratio_to_baseline report=A set=result metric=latency)" = "[38] ['1.0000']"
 check "compare --csv: the mixed warning goes to stderr" has c-csv.err 'warning: hardware and virtualised/emulated reports'
 run c-md compare --markdown "$QEMU2" "$HW"
 check "compare --markdown: title, machine table, pipe tables" sh -c \
@@ -118,6 +131,195 @@ run c-both compare --csv --markdown "$QEMU2" "$HW"
 check "compare --csv --markdown: exit 2" test "$(rc c-both)" = 2
 run c-broken compare "$QEMU2" "$FIX/broken/truncated.json"
 check "compare with a truncated report: exit 1, says which" sh -c "[ $(rc c-broken) = 1 ] && grep -q 'truncated.json: truncated JSON' $out/c-broken.err"
+
+# ---- issue 13: comparing like engineers compare benchmark results ----
+# scaled SRC FACTOR DEST [KEY=VALUE...]: a copy of SRC with every latency statistic
+# times FACTOR (a "run" of the same machine and configuration), method fields set
+scaled() {
+    python3 - "$@" <<'PY'
+import json, sys
+src, f, dest = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+d = json.load(open(src))
+for e in d["experiments"]:
+    for p in e.get("results", []) + e.get("summary", []):
+        for m in p.get("metrics", {}).values():
+            for k in ("min", "p50", "p90", "p99", "max", "mean"):
+                if k in m:
+                    m[k] = int(m[k] * f)
+for kv in sys.argv[4:]:
+    k, v = kv.split("=", 1)
+    o = d
+    *path, last = k.split(".")
+    for q in path:
+        o = o[int(q)] if isinstance(o, list) else o[q]
+    o[last] = json.loads(v)
+json.dump(d, open(dest, "w"))
+PY
+}
+S4=reports/samples/qemu-tcg-smp4-max.json
+S8=reports/samples/qemu-tcg-smp8-max.json
+run f1 compare "$S4" "$S8"
+check "finding 1: compare opens with a conditions table marking samples and profile" sh -c \
+    "[ $(rc f1) = 0 ] && grep -q '^Conditions' $out/f1.out && grep -q '^  samples  *1000  *100  *DIFFERS (numbers)' $out/f1.out && grep -q '^  profile  *default  *quick  *DIFFERS (numbers)' $out/f1.out && grep -q '^  tool commit  ' $out/f1.out && grep -q '^  APIC mode  ' $out/f1.out && grep -q '^  target_wait  ' $out/f1.out && grep -q '^  TSC source  ' $out/f1.out"
+check "finding 1: a warning per difference that changes numbers, none for equal rows" sh -c \
+    "grep -q '^WARNING: samples differs (A 1000, B 100)' $out/f1.out && grep -q '^WARNING: profile differs' $out/f1.out && ! grep -q '^WARNING: APIC mode' $out/f1.out"
+run f1-md compare --markdown "$S4" "$S8"
+check "finding 1: --markdown has the conditions table and warnings too" sh -c \
+    "grep -q '^## Conditions' $out/f1-md.out && grep -q '^| samples | 1000 | 100 | DIFFERS (numbers) |' $out/f1-md.out && grep -q '^> \*\*WARNING:\*\* samples differs' $out/f1-md.out"
+run f1-html html -o "$out/f1.html" "$S4" "$S8"
+check "finding 1: the html page has the conditions table and the warnings, before the charts" sh -c \
+    "grep -q '<h2 id=\"conditions\">Conditions</h2>' $out/f1.html && grep -q '<li>samples differs (A 1000, B 100)' $out/f1.html && [ \$(grep -n 'id=\"conditions\"' $out/f1.html | cut -d: -f1) -lt \$(grep -n '<svg' $out/f1.html | head -n1 | cut -d: -f1) ]"
+scaled "$S4" 1.00 "$out/cond.json" method.apic_mode='"x2apic"' 'experiments.0.conditions={"smi_count": 3}'
+run f1-new compare "$S4" "$out/cond.json"
+check "finding 1: fields other reports lack read as '-' (per-experiment conditions)" sh -c \
+    "grep -q '^  condition smi_count  *-  *3  *DIFFERS (numbers)' $out/f1-new.out && grep -q '^WARNING: APIC mode differs (A xapic, B x2apic)' $out/f1-new.out"
+
+# finding 2: pooled runs, spread and verdict
+scaled "$QEMU4" 1.00 "$out/a1.json"; scaled "$QEMU4" 1.04 "$out/a2.json"
+scaled "$QEMU4" 0.97 "$out/n1.json"; scaled "$QEMU4" 1.03 "$out/n2.json"
+scaled "$QEMU4" 1.60 "$out/s1.json"; scaled "$QEMU4" 1.70 "$out/s2.json"
+run f2-one compare "$out/a1.json" "$out/s1.json"
+check "finding 2: one run per side says the spread is unknown" sh -c \
+    "[ $(rc f2-one) = 0 ] && grep -q '^Noise: spread unknown: one run per side' $out/f2-one.out && grep -q 'spread unknown: one run on a side' $out/f2-one.out"
+run f2-pool compare "A=$out/a1.json,$out/a2.json" "B=$out/n1.json,$out/n2.json" "C=$out/s1.json,$out/s2.json"
+check "finding 2: pooled sides are named with their runs" sh -c \
+    "[ $(rc f2-pool) = 0 ] && grep -q '^  A pools 2 runs: $out/a1.json $out/a2.json' $out/f2-pool.out && grep -q '^  C pools 2 runs: ' $out/f2-pool.out"
+check "finding 2: a range and a verdict per ratio: noise within, 1.6x slower" sh -c \
+    "grep -q 'B/A range  *verdict  *C p50' $out/f2-pool.out && grep -q '^  unicast_each  *1 .* within noise .* slower\$' $out/f2-pool.out"
+check "finding 2: per-experiment summary: geometric mean with its range and verdict counts" sh -c \
+    "grep -q '^  summary: C/A over [0-9]* points: geometric mean 1.6[0-9] (range 1.5[0-9]-1.7[0-9]); 0 faster, [0-9]* slower, 0 within' $out/f2-pool.out"
+mkdir -p "$out/grp" && cp "$out/a1.json" "$out/a2.json" "$out/grp/" && scaled "$QEMU2" 1.0 "$out/grp/z1.json" && scaled "$QEMU2" 1.1 "$out/grp/z2.json"
+run f2-group compare --group "$out/grp"
+check "finding 2: --group pools the reports of one machine and configuration" sh -c \
+    "[ $(rc f2-group) = 0 ] && grep -q '^  A pools 2 runs: $out/grp/a1.json $out/grp/a2.json' $out/f2-group.out && grep -q '^  B pools 2 runs: $out/grp/z1.json $out/grp/z2.json' $out/f2-group.out"
+
+# control: --fail-if-slower, --baseline, --experiment, --sort, --only-differences
+run f-fail compare --fail-if-slower 10 "A=$out/a1.json,$out/a2.json" "B=$out/s1.json,$out/s2.json"
+check "--fail-if-slower 10: 1.6x slower beyond noise exits 3 and names the points" sh -c \
+    "[ $(rc f-fail) = 3 ] && grep -q '^tlbscope-report: slower: B vs A: ipi_broadcast mode=unicast_each targets=1: p50 ratio 1.6' $out/f-fail.err && grep -q 'points slower than the baseline by more than 10% beyond noise' $out/f-fail.err"
+run f-pass compare --fail-if-slower 10 "A=$out/a1.json,$out/a2.json" "B=$out/n1.json,$out/n2.json"
+check "--fail-if-slower 10: runs within noise exit 0" test "$(rc f-pass)" = 0
+run f-pass70 compare "A=$out/a1.json,$out/a2.json" "B=$out/s1.json,$out/s2.json" --fail-if-slower 70
+check "--fail-if-slower 70 (after the operands): 1.6x is within the allowance, exit 0" test "$(rc f-pass70)" = 0
+run f-failbad compare --fail-if-slower ten "$QEMU2" "$QEMU4"
+check "--fail-if-slower without a number: exit 2" test "$(rc f-failbad)" = 2
+run f4-dir compare reports/samples
+check "finding 4: a directory says which report is the baseline and how to choose" sh -c \
+    "grep -q '^Baseline: A (reports/samples/qemu-tcg-smp1-max.json); ratios' $out/f4-dir.out && grep -q '(choose with --baseline FILE)' $out/f4-dir.out && grep -q '^WARNING: the baseline A has no point in common with' $out/f4-dir.out"
+run f4-base compare reports/samples --baseline "$S4"
+check "finding 4: --baseline FILE makes it A and the ratios divide by it" sh -c \
+    "[ $(rc f4-base) = 0 ] && grep -q '^  A  $S4 ' $out/f4-base.out && grep -q '^Baseline: A ($S4)' $out/f4-base.out && grep -q '^  same_package .* [0-9]\.[0-9]*?' $out/f4-base.out"
+run f-exp compare --experiment ipi_broadcast --experiment shootdown_lazy "$QEMU2" "$QEMU4"
+check "--experiment (repeatable): only those sections" sh -c \
+    "[ \$(grep -c '^== ' $out/f-exp.out) = 2 ] && grep -q '^== ipi_broadcast' $out/f-exp.out && grep -q '^== shootdown_lazy' $out/f-exp.out"
+run f-sort compare --sort ratio --experiment shootdown_seq_vs_conc "$out/a1.json" "$out/s1.json" "$out/n1.json"
+check "--sort ratio: rows by their largest ratio, largest first" sh -c \
+    "awk '/^== shootdown_seq_vs_conc/{s=1} s && /^ +[0-9]+ +(seq|conc) /{print \$NF}' $out/f-sort.out | tr -d '?' | sort -c -r -g"
+run f-only compare --only-differences "$out/a1.json" "$out/a2.json"
+check "--only-differences: a 4% change (no spread known) shows no rows" sh -c \
+    "[ $(rc f-only) = 0 ] && ! grep -q '^  unicast_each  ' $out/f-only.out"
+
+# finding 6: control characters from a report never reach the terminal
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['cpu']['brand']='Evil\x1b[2J\x1b]0;pwned\x07CPU\nforged line\u009b'; d['experiments'][0]['reason']='r\x1bx'; json.dump(d, open(sys.argv[2],'w'))" "$QEMU2" "$out/evil.json"
+run f6-show show "$out/evil.json"
+run f6-text compare "$out/evil.json" "$QEMU4"
+run f6-md compare --markdown "$out/evil.json" "$QEMU4"
+run f6-csv compare --csv "$out/evil.json" "$QEMU4"
+run f6-html html -o - "$out/evil.json"
+check "finding 6: ESC, BEL, C1 and newlines in report strings are escaped in show, compare, CSV, Markdown, html" sh -c \
+    "! grep -q \"\$(printf '\033')\" $out/f6-*.out && ! grep -q \"\$(printf '\007')\" $out/f6-*.out && ! grep -q '^forged line' $out/f6-*.out && grep -q 'Evil.x1b\[2J.x1b\]0;pwned.x07CPU.x0aforged line.u009b' $out/f6-show.out && grep -q 'Evil.x1b' $out/f6-text.out"
+
+# finding 8: arguments
+run f8-csv compare "$QEMU2" "$QEMU4" --csv
+check "finding 8: --csv after the operands" sh -c "[ $(rc f8-csv) = 0 ] && head -n1 $out/f8-csv.out | grep -q '^report,side,'"
+run f8-o html "$QEMU4" -o "$out/late-o.html"
+check "finding 8: html -o after the operands" sh -c "[ $(rc f8-o) = 0 ] && [ -s $out/late-o.html ]"
+mkdir -p "$out/many" && for i in $(seq -w 1 30); do cp "$QEMU2" "$out/many/r$i.json"; done
+run f8-many compare "$out/many"
+check "finding 8: 30 reports is bad usage: exit 2, says how to pool" sh -c \
+    "[ $(rc f8-many) = 2 ] && grep -q '30 reports (or pooled sides) given; at most 26' $out/f8-many.err"
+run f8-many-group compare --group "$out/many" "$QEMU4"
+check "finding 8: ... and pooled with --group they compare (exit 0)" test "$(rc f8-many-group)" = 0
+run f8-help help compare
+check "finding 8: 'help compare' prints compare's help" sh -c "[ $(rc f8-help) = 0 ] && head -n1 $out/f8-help.out | grep -q '^usage: tlbscope-report compare'"
+run f8-version --version
+check "finding 8: --version" sh -c "[ $(rc f8-version) = 0 ] && grep -q \"^tlbscope-report $(cat VERSION) (commit \" $out/f8-version.out"
+rm -f "$out/fifo.json" && mkfifo "$out/fifo.json"
+timeout 10 "$TOOL" validate "$out/fifo.json" >"$out/f8-fifo.out" 2>"$out/f8-fifo.err"; echo $? >"$out/f8-fifo.rc"
+check "finding 8: a FIFO is refused at once (exit 1), not waited on" sh -c \
+    "[ $(rc f8-fifo) = 1 ] && grep -q 'fifo.json: not a regular file' $out/f8-fifo.err"
+mkdir -p "$out/onebad" && cp "$QEMU2" "$QEMU4" "$out/onebad/" && cp "$FIX/broken/truncated.json" "$out/onebad/"
+run f8-onebad compare "$out/onebad"
+run f8-onebad-html html -o "$out/onebad.html" "$out/onebad"
+check "finding 8: one bad file in a directory is reported and skipped (compare and html)" sh -c \
+    "[ $(rc f8-onebad) = 0 ] && [ $(rc f8-onebad-html) = 0 ] && grep -q 'truncated.json: skipped (not a readable report)' $out/f8-onebad.err && grep -q '^  B  $out/onebad/qemu-tcg-smp4-all.json' $out/f8-onebad.out"
+run f8-named compare "$QEMU2" "$FIX/broken/truncated.json"
+check "finding 8: a bad file named on the command line still fails (exit 1)" test "$(rc f8-named)" = 1
+
+# finding 7: implausible TSC rates, n=0, conc/seq ratio, 2^63-1
+scaled "$QEMU2" 1 "$out/tsc1.json" cpu.tsc_hz=1
+run f7-tsc-v validate "$out/tsc1.json"
+run f7-tsc-s show "$out/tsc1.json"
+check "finding 7: tsc_hz=1 is warned by validate and show" sh -c \
+    "grep -q 'cpu.tsc_hz: 1 Hz is not a plausible TSC rate (100 MHz to 10 GHz)' $out/f7-tsc-v.err && grep -q '^WARNING: a TSC rate of 1 Hz is not plausible' $out/f7-tsc-s.out"
+scaled "$QEMU2" 1 "$out/tsc20g.json" cpu.tsc_hz=20000000000
+run f7-tsc-hi validate "$out/tsc20g.json"
+check "finding 7: 20 GHz is warned too, 2.6 GHz is not" sh -c \
+    "grep -q 'not a plausible TSC rate' $out/f7-tsc-hi.err && ! grep -q 'plausible' $out/v-good.err"
+python3 - "$QEMU2" "$out/n0.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["id"] == "ipi_broadcast"][0]
+e["results"][0]["metrics"]["latency"] = {"n": 0, "min": 0, "p50": 0, "p90": 0, "p99": 0, "max": 0, "mean": 0}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run f7-n0 show "$out/n0.json"
+check "finding 7: n=0 shows 'no samples', not '0.0 (0)'" sh -c \
+    "grep -q '^ *1 .*no samples' $out/f7-n0.out && ! grep -q '0\.0 (0)' $out/f7-n0.out"
+python3 - "$QEMU2" "$out/ratio.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["id"] == "shootdown_seq_vs_conc"][0]
+e["summary"][0]["values"]["conc_over_seq_p50"] = 5.0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run f7-ratio-v validate "$out/ratio.json"
+run f7-ratio-s show "$out/ratio.json"
+check "finding 7: validate cross-checks conc_over_seq_p50 against the two p50s" sh -c \
+    "[ $(rc f7-ratio-v) = 1 ] && grep -q 'summary\[0\].values.conc_over_seq_p50: 5, but the conc point.s p50 over the seq point.s is' $out/f7-ratio-v.err"
+check "finding 7: show's conc/seq is recomputed from the p50s beside it (not the stored 5.00)" sh -c \
+    "! grep -q ' 5\.00 ' $out/f7-ratio-s.out && grep -q 'conc/seq' $out/f7-ratio-s.out"
+python3 - "$QEMU2" "$out/max.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["id"] == "ipi_broadcast"][0]
+m = e["results"][0]["metrics"]["latency"]
+for k in ("p50", "p90", "p99", "max"):
+    m[k] = 9223372036854775807
+d["cpu"]["tsc_hz"] = 0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run f7-max show "$out/max.json"
+check "finding 7: 2^63-1 ticks print as 9,223,372,036,854,775,807 (not ...808)" sh -c \
+    "grep -q '9,223,372,036,854,775,807' $out/f7-max.out && ! grep -q '808' $out/f7-max.out"
+run f9-derived compare --experiment shootdown_seq_vs_conc "$S4" "$S8"
+check "finding 9: derived ratios in one format (1.007*, 1.004*: never 1*), the legend says what ? means" sh -c \
+    "grep -q '  conc_over_seq_p50  *1.007\*  *1.004\*' $out/f9-derived.out && ! grep -q ' 1\* ' $out/f9-derived.out && grep -q 'a ratio followed by ? divides a marked (not hardware) value' $out/f9-derived.out && ! grep -q 'ratio using one' $out/f9-derived.out"
+run f9-units show "$S4"
+check "finding 9: show scales units and separates thousands: '518 us (1,345,760)', '11.8 us (30,524)'" sh -c \
+    "grep -q '11.8 us (30,524)  *518 us (1,345,760)' $out/f9-units.out"
+
+# finding 11 (without a browser): a report lacking a middle point keeps one unbroken line
+python3 - "$QEMU4" "$out/gap.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["experiments"] if x["id"] == "ipi_broadcast"][0]
+e["results"] = [p for p in e["results"] if not (p["params"].get("mode") == "unicast_each" and p["params"].get("targets") == 2)]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run f11-gap html -o "$out/gap.html" "$QEMU4" "$out/gap.json"
+check "finding 11: a series missing a middle point is one polyline, not two (ipi_broadcast chart)" sh -c \
+    "[ $(rc f11-gap) = 0 ] && python3 -c 'import re,sys; d=open(sys.argv[1]).read(); c=[x for x in re.findall(r\"<svg class=.chart.*?</svg>\", d, re.S) if \"<title>ipi_broadcast\" in x][0]; n=len(re.findall(\"<polyline\", c)); sys.exit(0 if n == 4 else 1)' $out/gap.html"
 
 # html
 run h-page html -o "$out/page.html" "$QEMU4" "$HW"
@@ -167,8 +369,8 @@ check "compare simulated: note and legend, no hardware warning" sh -c \
 check "compare simulated: cells marked ^, ratios ?, no other mark" has c-sim.out \
     '^  unicast_each        1  [0-9]*^  *[0-9]*^  *[0-9]*^  *[0-9]*^  *[0-9.]*?$'
 run c-sim-csv2 compare --csv "$SIM" "$SIM2"
-check "compare --csv simulated: every row's flags say simulated" sh -c \
-    "[ $(rc c-sim-csv2) = 0 ] && [ \"\$(tr -d '\r' < $out/c-sim-csv2.out | awk -F, 'NR > 1 { print \$6 \"/\" \$9 }' | sort -u)\" = simulated/simulated ]"
+check "compare --csv simulated: every row's flags say simulated" \
+    test "$(rc c-sim-csv2)/$(csvcol $out/c-sim-csv2.out flags)" = "0/[38] ['simulated']"
 run c-sim-md2 compare --markdown "$SIM" "$SIM2"
 check "compare --markdown simulated: machine table and cells marked" sh -c \
     "[ $(rc c-sim-md2) = 0 ] && grep -q '| none (simulated) | \[SIMULATED: profile epyc-7763, seed 12345\] |' $out/c-sim-md2.out && grep -q '^> \*\*SIMULATED:\*\*' $out/c-sim-md2.out && grep -q '^| unicast_each | 1 | [0-9]*^ |' $out/c-sim-md2.out"

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "reports/tool/compare.h"
+#include "reports/tool/compare_csv.h"
+#include "reports/tool/sanitize.h"
 #include "reports/tool/diag.h"
 #include "reports/tool/html.h"
 #include "reports/tool/load.h"
@@ -67,6 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_print(&d, "fuzz.json", out);
     diag_free(&d);
     check_redaction(data, size, lr.root);
+    sanitize_json(lr.root); /* as commands_load_report does before any view */
     r = model_build(lr.root, "fuzz.json"); /* takes the document */
     if (!r)
         return 0;
@@ -78,6 +81,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         compare_print(&m, out, TABLE_CSV);
         compare_print(&m, out, TABLE_MARKDOWN);
         compare_free(&m);
+    }
+    /* pooled: the report as two runs of the baseline side and one of the other (spread, roles) */
+    {
+        struct m_report *three[3] = { r, r, r };
+        static const size_t side_of[3] = { 0, 0, 1 };
+        struct cmp_options opts = { NULL, 0, true, true, 5.0 };
+        if (compare_build_pooled(three, side_of, 3, 2, &opts, &m)) {
+            compare_print(&m, out, TABLE_TEXT);
+            compare_csv_print(&m, out);
+            compare_slower_points(&m, 5.0, out);
+            compare_free(&m);
+        }
     }
     html_render(out, pair, 2);
     model_free(r);

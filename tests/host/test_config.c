@@ -66,6 +66,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.ipi_pairs, 256);
     assert_int_equal(c.timeout_ms, 1000);
     assert_int_equal(c.budget_s, 120);
+    assert_int_equal(c.run_budget_s, 60); /* the default profile is planned */
     assert_int_equal(c.initiator, 0);
     assert_int_equal(c.emulate, 0);
     assert_true(c.progress);
@@ -93,6 +94,11 @@ static void test_profiles(void **state)
     assert_int_equal(c.warmup, 10);
     assert_int_equal(c.ipi_pairs, 64);
     assert_int_equal(c.budget_s, 60);
+    assert_int_equal(c.run_budget_s, 0); /* quick: exact shapes, no planning */
+    reset(&c, &m);
+    parse(&c, "profile=quick run_budget_s=30", CMDLINE, &m);
+    config_finalize(&c);
+    assert_int_equal(c.run_budget_s, 30);
     reset(&c, &m);
     parse(&c, "profile=full samples=50", CMDLINE, &m);
     config_finalize(&c);
@@ -100,6 +106,7 @@ static void test_profiles(void **state)
     assert_int_equal(c.warmup, 1000);
     assert_int_equal(c.ipi_pairs, 4096);
     assert_int_equal(c.budget_s, 1800);
+    assert_int_equal(c.run_budget_s, 0); /* full: everything as configured */
     expect_no_msgs(&m);
     assert_string_equal(profile_name(c.profile), "full");
 }
@@ -147,7 +154,7 @@ static const struct uint_key uint_keys[] = {
     UK("samples", samples, 10, 1000000),  UK("warmup", warmup, 0, 100000),
     UK("ceiling", ceiling, 1, 4096),      UK("ipi_pairs", ipi_pairs, 1, 1000000),
     UK("timeout_ms", timeout_ms, 1, 600000), UK("budget_s", budget_s, 1, 86400),
-    UK("initiator", initiator, 0, 65535),
+    UK("initiator", initiator, 0, 65535), UK("run_budget_s", run_budget_s, 0, 86400),
 };
 
 static uint32_t field_of(const struct config *c, size_t off)

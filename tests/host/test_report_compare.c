@@ -16,6 +16,7 @@
 
 #include "reports/tool/commands.h"
 #include "reports/tool/compare.h"
+#include "reports/tool/compare_roles.h"
 #include "reports/tool/load.h"
 #include "reports/tool/model.h"
 #include "tests/host/report_fixture.h"
@@ -95,7 +96,46 @@ static const char *line_with(const char *text, const char *a, const char *b, cha
     return NULL;
 }
 
-static void test_shapes_align_with_dashes(void **state)
+/* Finding 2: the ratio's range over runs decides the verdict; one run leaves it unknown. */
+static void test_verdict_from_range(void **state)
+{
+    struct cmp_cell cells[2];
+    struct cmp_row row = { NULL, NULL, cells, false, false, false };
+    double lo, hi;
+    (void)state;
+    memset(cells, 0, sizeof(cells));
+    cells[0] = (struct cmp_cell){ true, 100, 200, false, false, false, 2, 100, 110 };
+    cells[1] = (struct cmp_cell){ true, 160, 300, false, false, false, 2, 150, 170 };
+    assert_true(compare_ratio_range(&row, 1, &lo, &hi));
+    assert_true(fabs(lo - 150.0 / 110) < 1e-12 && fabs(hi - 170.0 / 100) < 1e-12);
+    assert_int_equal(compare_verdict(&row, 1), CMP_SLOWER);
+    cells[1].p50_lo = 95; /* the runs overlap: noise */
+    assert_int_equal(compare_verdict(&row, 1), CMP_WITHIN_NOISE);
+    cells[1] = (struct cmp_cell){ true, 60, 90, false, false, false, 3, 55, 65 };
+    assert_int_equal(compare_verdict(&row, 1), CMP_FASTER);
+    cells[0].runs = 1; /* one run on a side: no range */
+    assert_false(compare_ratio_range(&row, 1, &lo, &hi));
+    assert_int_equal(compare_verdict(&row, 1), CMP_SPREAD_UNKNOWN);
+    assert_string_equal(compare_verdict_text(CMP_SPREAD_UNKNOWN), "spread unknown");
+    cells[1].present = false;
+    assert_int_equal(compare_verdict(&row, 1), CMP_NO_RATIO);
+}
+
+/* The first row matched by role, or NULL. */
+static const struct cmp_row *role_row(const struct cmp_section *s)
+{
+    size_t j;
+    for (j = 0; j < s->nrows; j++)
+        if (s->rows[j].by_role)
+            return &s->rows[j];
+    return NULL;
+}
+
+/*
+ * Finding 3: a 2-CPU and a 4-CPU run meet at "all other CPUs"; the points
+ * only one has are listed under the table, not shown as rows of dashes.
+ */
+static void test_shapes_align_by_role(void **state)
 {
     struct m_report *r[2] = { model_of("qemu-tcg-smp2-all.json", "A"),
                               model_of("qemu-tcg-smp4-all.json", "B") };
@@ -118,12 +158,21 @@ static void test_shapes_align_with_dashes(void **state)
     assert_true(fabs(compare_ratio(both, 1) - both->cells[1].p50 / both->cells[0].p50) < 1e-12);
     assert_true(isnan(compare_ratio(only_b, 1)));
 
+    assert_false(both->unmatched);
+    assert_true(only_b->unmatched);
+    /* targets=1 on 2 CPUs and targets=3 on 4 CPUs: both "all other CPUs" */
+    assert_non_null(role_row(s));
+    assert_ptr_equal(role_row(s)->vals[1], &compare_role_all_targets);
+    assert_true(role_row(s)->cells[0].present && role_row(s)->cells[1].present);
+    assert_true(isfinite(compare_ratio(role_row(s), 1)));
+
     text = render(&m, TABLE_TEXT);
-    assert_non_null(line_with(text, "unicast_each        3", NULL, line, sizeof(line)));
-    /* A's p50, A's p99 and the ratio are dashes, B's values are there and marked virtualised */
-    assert_non_null(strstr(line, "  -  "));
-    assert_non_null(strchr(line, '*'));
-    assert_non_null(strstr(text, "- no such point\n"));
+    assert_non_null(line_with(text, "unicast_each  all other CPUs", "*", line, sizeof(line)));
+    /* no row of dashes: B's extra points are a list */
+    assert_null(line_with(text, "unicast_each               2", NULL, line, sizeof(line)));
+    assert_non_null(line_with(text, "only in B (", "mode=shorthand targets=3", line,
+                              sizeof(line)));
+    assert_non_null(strstr(text, "no such point"));
     free(text);
     compare_free(&m);
     model_free(r[0]);
@@ -167,10 +216,11 @@ static void test_hardware_and_virtualised_flagged(void **state)
     assert_true(m.mixed);
     assert_true(m.in_ns);
     s = section(&m, "invlpgb_range");
-    assert_true(s->rows[0].cells[1].virtualised);
-    assert_true(s->rows[0].cells[1].emulated);
-    assert_false(s->rows[0].cells[0].virtualised);
-    assert_string_equal(compare_flags(&s->rows[0].cells[1]), "virtualised+emulated");
+    assert_non_null(role_row(s)); /* cpus=16 and cpus=2: both "all CPUs" */
+    assert_true(role_row(s)->cells[1].virtualised);
+    assert_true(role_row(s)->cells[1].emulated);
+    assert_false(role_row(s)->cells[0].virtualised);
+    assert_string_equal(compare_flags(&role_row(s)->cells[1]), "virtualised+emulated");
     text = render(&m, TABLE_TEXT);
     assert_non_null(strstr(text, "[VIRTUALISED: TCGTCGTCGTCG] [EMULATED]"));
     assert_non_null(strstr(text, "WARNING: hardware report(s) A compared with virtualised or "));
@@ -194,7 +244,7 @@ static void test_two_virtualised_reports_are_not_mixed(void **state)
     assert_true(compare_build(r, 2, &m));
     assert_false(m.mixed);
     text = render(&m, TABLE_TEXT);
-    assert_null(strstr(text, "WARNING"));
+    assert_null(strstr(text, "WARNING: hardware"));
     /* experiments only A ran still get a section, saying B lacks them */
     assert_non_null(strstr(text, "== shootdown_lazy"));
     assert_non_null(strstr(text, "B: not in this report"));
@@ -486,7 +536,7 @@ static void test_two_simulated_reports(void **state)
     assert_true(row->cells[0].p50 != row->cells[1].p50);
 
     text = render(&m, TABLE_TEXT);
-    assert_null(strstr(text, "WARNING"));
+    assert_null(strstr(text, "WARNING: hardware"));
     assert_non_null(strstr(text, "  A  " SIM "  [SIMULATED: profile epyc-7763, seed 12345]\n"));
     assert_non_null(strstr(text, "  B  " SIM2 "  [SIMULATED: profile epyc-7763, seed 2]\n"));
     assert_non_null(strstr(text, "simulated by tlbscope-sim, model \"tlbscope strict TLB model\" "
@@ -541,7 +591,8 @@ static void test_two_simulated_reports(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shapes_align_with_dashes),
+        cmocka_unit_test(test_shapes_align_by_role),
+        cmocka_unit_test(test_verdict_from_range),
         cmocka_unit_test(test_ipi_grouped_by_class),
         cmocka_unit_test(test_hardware_and_virtualised_flagged),
         cmocka_unit_test(test_two_virtualised_reports_are_not_mixed),

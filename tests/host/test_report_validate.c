@@ -416,6 +416,52 @@ static void test_empty_experiment_list(void **state)
     json_decref(root);
 }
 
+/* experiments[].plan (run_budget_s): a plan that contradicts itself or its status. */
+static void test_plan_checks(void **state)
+{
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
+    json_t *e = json_array_get(json_object_get(root, "experiments"), 0);
+    json_t *plan = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:s,s:i,s:i,s:n,s:i,s:i,s:i,s:i,"
+                             "s:i,s:[s],s:b,s:b,s:s}",
+                             "pilot_ms", 300, "samples_min", 150, "samples_max", 200, "replans", 1, "share_ms", 9000, "estimate_ms", 8000, "full_estimate_ms", 90000,
+                             "floor", 50, "samples_configured", 1000, "samples", 200, "warmup",
+                             20, "rows_name", "pairs", "rows_configured", 1, "rows", 1,
+                             "cols_name", "cols_configured", 2, "cols", 2, "points_planned", 2,
+                             "samples_planned", 400, "samples_achieved", 400, "reduced",
+                             "samples", "fits", 1, "measured", 1, "reason", "reduced: samples 1000 -> 200");
+    (void)state;
+    assert_non_null(plan);
+    json_object_set(e, "plan", plan);
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(e, "plan", json_null()); /* not planned */
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(e, "plan", plan);
+    json_object_set_new(plan, "samples", json_integer(1200));
+    expect_error(root, "experiments[0].plan.samples", "more than samples_configured");
+    json_object_set_new(plan, "samples", json_integer(20));
+    expect_error(root, "experiments[0].plan.samples", "below the floor");
+    json_object_set_new(plan, "samples", json_integer(200));
+    json_object_set_new(plan, "samples_min", json_integer(201));
+    expect_error(root, "experiments[0].plan.samples_min", "more than samples");
+    json_object_set_new(plan, "samples_min", json_integer(150));
+    json_object_set_new(plan, "samples_max", json_integer(1001));
+    expect_error(root, "experiments[0].plan.samples_max", "more than samples_configured");
+    json_object_set_new(plan, "samples_max", json_integer(200));
+    json_object_set_new(plan, "samples_achieved", json_integer(401));
+    expect_error(root, "experiments[0].plan.samples_achieved", "more than points_planned x samples_max");
+    json_object_set_new(plan, "samples_achieved", json_integer(400));
+    json_object_set_new(plan, "measured", json_false());
+    expect_error(root, "experiments[0].plan.measured", "plan fits its share");
+    json_object_set_new(plan, "fits", json_false());
+    expect_error(root, "experiments[0].plan.measured", "not ERROR");
+    json_object_set_new(plan, "measured", json_true());
+    assert_int_equal(errors_of(root), 0); /* over its share, measured at the floor: valid */
+    json_object_set_new(plan, "fits", json_true());
+    json_array_append_new(json_object_get(plan, "reduced"), json_string("pages"));
+    expect_error(root, "experiments[0].plan.reduced", "not one of samples, rows, cols");
+    json_decref(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_simulator_keys),
         cmocka_unit_test(test_broken_fixture_files),
         cmocka_unit_test(test_empty_experiment_list),
+        cmocka_unit_test(test_plan_checks),
     };
     return cmocka_run_group_tests_name("report_validate", tests, NULL, NULL);
 }

@@ -10,8 +10,16 @@
  *    exactly the work the request asked for (its INVLPGs, or one full flush
  *    above the ceiling), before any verification runs.
  *
- * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=swap_order
- * and =ack_before_flush (core/mutant.h) and expects it to fail.
+ *  - verification outside the timed window: a target reads its pages only
+ *    after the initiator's closing timestamp, even when it acknowledged long
+ *    before the last target;
+ *  - the full flush is Linux's (a CR3 write, the user PCID's flush deferred
+ *    to the return to user), INVPCID single-context only as the variant,
+ *    and the return to user does the deferred flush.
+ *
+ * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=swap_order,
+ * =ack_before_flush and =verify_inside_window (core/mutant.h) and expects it
+ * to fail.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -182,11 +190,111 @@ static void test_targets_are_flushed_when_the_initiator_returns(void **state)
     bench_stop(&b);
 }
 
+/* A target that keeps interrupts off for a while before it spins: it acknowledges late. */
+struct late_target {
+    struct spin_arg *spin;
+    uint64_t delay_ticks;
+};
+
+static int64_t late_spin(struct percpu *self, void *arg)
+{
+    struct late_target *a = arg;
+    uint64_t until = tsc_now() + a->delay_ticks;
+    irq_disable();
+    while (!deadline_passed(until))
+        cpu_relax(); /* the flush IPI stays pending meanwhile */
+    return ipi_spin_as_target(self, a->spin);
+}
+
+static void test_targets_verify_after_the_window_closes(void **state)
+{
+    static struct sim_bench b;
+    uint32_t round, i;
+    (void)state;
+    bench_start(&b);
+    target_set_stop(&b.r, &b.ts);
+    for (round = 0; round < 4; round++) {
+        volatile uint32_t stop = 0;
+        struct spin_arg spin = { &stop, tsc_now() + ms_to_ticks(10000) };
+        /* CPU 3 answers 30 ms late: CPUs 1 and 2 acknowledge long before the window closes */
+        struct late_target late = { &spin, ms_to_ticks(30) };
+        ipi_start_spinners(&b.m.smp, b.ts.cpus, 2, &spin);
+        smp_post(&b.m.smp, 3, CMD_GENERIC, late_spin, &late);
+        testmem_flip(&b.m.tm, 0, 4);
+        sim_clear_counts(&b.m);
+        assert_true(shootdown_flush(&b.sd, b.ts.cpus, 3, ORDER_CONCURRENT, 0, 4, FLUSH_VERIFY) > 0);
+        /*
+         * The window is closed (CPU 3 acknowledged 30 ms after CPUs 1 and 2):
+         * no target may have read a test page yet; spinning reads none.
+         */
+        for (i = 1; i < NCPUS; i++)
+            if (sim_counts(&b.m, i)->reads)
+                fail_msg("CPU %u read %llu test pages before the initiator's closing timestamp: "
+                         "its verification was inside the timed window", i,
+                         (unsigned long long)sim_counts(&b.m, i)->reads);
+        assert_true(shootdown_wait_verified(&b.sd));
+        for (i = 1; i < NCPUS; i++)
+            assert_int_equal(sim_counts(&b.m, i)->reads, 4); /* then each verified its 4 pages */
+        ipi_stop_spinners(&b.m.smp, b.ts.cpus, 3, &spin);
+    }
+    target_set_start(&b.r, &b.ts);
+    bench_stop(&b);
+}
+
+/* Whether CPU i's log holds a CR3 write of the user PCID without NOFLUSH (a flush of it). */
+static bool user_pcid_flushed(struct sim_bench *b, uint32_t cpu)
+{
+    static struct tlbm_event ev[TLBM_LOG_EVENTS];
+    uint32_t n = tlbm_events(&b->m.mach.model, cpu, ev, TLBM_LOG_EVENTS), i;
+    for (i = 0; i < n; i++)
+        if (ev[i].kind == TLBM_EV_CR3 && (ev[i].a & CR3_PCID_MASK) == b->sd.user_pcid &&
+            !(ev[i].a & CR3_NOFLUSH))
+            return true;
+    return false;
+}
+
+static void test_full_flush_is_linux_cr3_write(void **state)
+{
+    static struct sim_bench b;
+    uint32_t i, variant;
+    (void)state;
+    bench_start(&b);
+    b.sd.pti = PTI_INVPCID; /* even with INVPCID for pages, a full flush defers the user PCID */
+    for (variant = 0; variant < 2; variant++) {
+        b.sd.full_uses_invpcid = variant == 1;
+        target_set_stop(&b.r, &b.ts); /* the sync is a command: the targets must be idle */
+        assert_true(shootdown_sync_all(&b.sd));
+        target_set_start(&b.r, &b.ts);
+        assert_true(shootdown_verify_cpus(&b.sd, b.ts.cpus, b.ts.n, 0, 64, false));
+        testmem_flip(&b.m.tm, 0, 64);
+        sim_clear_counts(&b.m);
+        assert_true(shootdown_flush(&b.sd, b.ts.cpus, b.ts.n, ORDER_CONCURRENT, 0, 64, 0) > 0);
+        for (i = 0; i < NCPUS; i++) {
+            const struct tlbm_counts *c = sim_counts(&b.m, i);
+            /* Linux: CR3 write, user PCID marked; the variant: INVPCID on both PCIDs at once */
+            assert_int_equal(c->invpcid, variant ? 2 : 0);
+            assert_int_equal(b.m.smp.cpu[i]->user_flush_pending, variant ? 0 : 1);
+        }
+        /* the initiator's return to user does the deferred flush (and only then) */
+        assert_false(user_pcid_flushed(&b, 0));
+        (void)shootdown_return_to_user(&b.sd, b.m.smp.cpu[0], 0, 64);
+        assert_int_equal(b.m.smp.cpu[0]->user_flush_pending, 0);
+        assert_int_equal(user_pcid_flushed(&b, 0), variant == 0);
+        /* the targets' deferred flushes, at their verification */
+        assert_true(shootdown_verify_cpus(&b.sd, b.ts.cpus, b.ts.n, 0, 64, false));
+    }
+    b.sd.pti = PTI_OFF;
+    b.sd.full_uses_invpcid = false;
+    bench_stop(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orders_are_what_they_claim),
         cmocka_unit_test(test_targets_are_flushed_when_the_initiator_returns),
+        cmocka_unit_test(test_targets_verify_after_the_window_closes),
+        cmocka_unit_test(test_full_flush_is_linux_cr3_write),
     };
     return cmocka_run_group_tests_name("shootdown on the strict model", tests, NULL, NULL);
 }

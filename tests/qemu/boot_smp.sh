@@ -8,7 +8,7 @@ for smp in 1 2 4; do
     check "smp=$smp: app printed the TLBSCOPE DONE sentinel" log_has '^TLBSCOPE DONE'
     check "smp=$smp: RESULT line present" log_has '^RESULT: \(SUCCESS\|SKIP\|ERROR\|FAILURE\)$'
     check "smp=$smp: one PASS/SKIP/FAIL/ERROR line per experiment" \
-        test "$(grep -acE '^(PASS|SKIP|FAIL|ERROR): ' "$LOG")" = 9
+        test "$(grep -acE '^(PASS|SKIP|FAIL|ERROR): ' "$LOG")" = 10
     check "smp=$smp: exit status 0 (SUCCESS or SKIP)" test "$RC" = 0
     check "smp=$smp: report extracted from the stick" test -s "$REPORT"
     [ -s "$REPORT" ] || continue
@@ -16,6 +16,14 @@ for smp in 1 2 4; do
     check "smp=$smp: topology.cpu_count == $smp" test "$(jqr .topology.cpu_count)" = "$smp"
     check "smp=$smp: hypervisor recorded (TCG)" test "$(jqr .cpu.hypervisor)" = TCGTCGTCGTCG
     check "smp=$smp: .txt summary saved next to the JSON" test -s "${REPORT%.json}.txt"
+    # apic=auto follows Linux: x2APIC whenever CPUID.01H:ECX[21] says so (QEMU 10 -cpu max
+    # does), else the firmware's xAPIC; OVMF hands over xAPIC; AMD (TCG's vendor): no fence
+    if [ "$(jqr .cpu.features.x2apic)" = true ]; then want_mode=x2apic want_why="apic=auto: CPUID.01H:ECX[21] = 1"
+    else want_mode=xapic want_why="apic=auto: xapic, the firmware's mode"; fi
+    check "smp=$smp: apic=auto chose $want_mode (firmware xapic), the reason recorded" \
+        test "$(jq -r --arg w "$want_why" '[.method.apic_mode, .method.firmware_apic_mode, (.method.apic_mode_reason | startswith($w))] | map(tostring) | join("/")' "$REPORT")" = "$want_mode/xapic/true"
+    check "smp=$smp: ICR fence by vendor ($(jqr .cpu.vendor))" \
+        test "$(jqr .method.icr_fence)" = "$([ "$want_mode" = x2apic ] && [[ "$(jqr .cpu.vendor)" != AuthenticAMD && "$(jqr .cpu.vendor)" != HygonGenuine ]] && echo 'mfence;lfence' || echo none)"
     # false verdicts, each backed by its CPUID register with the bit clear, and
     # quoted in the SKIP reasons (lib.sh; tests/checks/evidence_check.sh shows it can fail)
     check "smp=$smp: PCID/INVPCID/INVLPGB reported absent with CPUID evidence" \

@@ -10,7 +10,10 @@
 #     max(1, samples / 4));
 #   - verification.checks exactly: every read of every CPU, a function of
 #     samples S, warm-up W, targets and pages (k targets, p pages):
-#       shootdown_seq_vs_conc  sum over (k, p) of (k+1) p (1 + 2 (W+S))
+#       shootdown_seq_vs_conc  sum over (k, p, flush) of (k+1) p (1 + 2 (W+S))
+#                              (p above the ceiling once per full-flush
+#                              method: cr3_reload, and invpcid_single_context
+#                              where INVPCID works or is emulated)
 #                              (a priming read, then per sample both orders:
 #                              each target after its flush and the initiator;
 #                              with an AP initiator the BSP is a target and
@@ -24,6 +27,9 @@
 #                              u = 2 with PTI (kernel and user PCID), 1 without
 #       invlpgb_range          N (1+W+S) times the pages of every point (1 for
 #                              the pcid form; 4 KiB forms twice under pti=on)
+#       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
+#                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
+#                              INVPCID), S' = S/20 in [10, 50], W' = W/20
 #       shootdown_contention   per point (mode, method, p pages, m initiators),
 #                              S' = max(10, S/10), W' = min(W, 3): all:
 #                              p N + (m-1) p (N-1) (priming) + m (W'+k) p N;
@@ -45,8 +51,8 @@
 # Output: one {ok, what} per check.
 
 def table: ["ipi_roundtrip", "ipi_broadcast", "stale_detector_control", "shootdown_seq_vs_conc",
-            "shootdown_lazy", "pti_double_invalidation", "invlpgb_range", "shootdown_contention",
-            "ipi_target_state"];
+            "shootdown_lazy", "pti_double_invalidation", "invlpgb_range", "flush_ceiling",
+            "shootdown_contention", "ipi_target_state"];
 def profiles: {"default": [1000, 100, 256], "quick": [100, 10, 64], "full": [10000, 1000, 1024]};
 # runner_power_series(): 1, 2, 4, ... below max, then max
 def series($max): [range(0; 31) | pow(2; .) | floor | select(. < $max)] + (if $max >= 1 then [$max] else [] end);
@@ -89,9 +95,16 @@ def shape($want):
   | ($want.cpu_list // "all" | tostring) as $cpulist
   | ($want.initiator // 0 | int) as $init
   | "^global_pages=on: the test pages are kernel" as $kernel_only
-  | (if ($want.experiments // "all") == "all" then table
-     else ($want.experiments | words) as $sel | [table[] | select(. as $id | $sel | index($id))] end) as $ids
+  # a schema version 1 report predates flush_ceiling (version 2)
+  | [table[] | select(. != "flush_ceiling" or (($r.schema_version // 1) >= 2))] as $table
+  | (if ($want.experiments // "all") == "all" then $table
+     else ($want.experiments | words) as $sel | [$table[] | select(. as $id | $sel | index($id))] end) as $ids
   | ($emu | index("invpcid") != null and ($invpcid | not)) as $ff_emulated
+  # reports of issue 10 on (method.verification present): the flush methods of seq/conc, the
+  # timed return to user, equal class pooling, pti per INVLPGB point; earlier ones (the
+  # samples until regenerated) keep the shape they were written with
+  | ($r.method.verification != null) as $v10
+  | ($v10 and ($invpcid or $ff_emulated)) as $ff_variant
   | ([$r.topology.cpus[]? | select(.state == "ok")]) as $ok
   | [$ok[].index] as $okidx
   | def exp($id): [$r.experiments[]? | select(.id == $id)][0];
@@ -121,6 +134,10 @@ def shape($want):
     exp("ipi_roundtrip") as $e
     | ($N * $T) as $all
     | eq("ipi_roundtrip: status, emulated, partial"; [$e.status, $e.emulated, $e.partial]; ["SUCCESS", false, false]),
+      # every measured pair contributes samples_per_pair samples to its class's summary
+      (select($v10) | eq("ipi_roundtrip: each class summary pools every pair of the class, samples_per_pair each";
+         [$e.summary[]? | [.params.class, .values.pairs, .metrics.latency.n == (.values.pairs // 0) * (.values.samples_per_pair // 0)]] | sort;
+         [$e.results | group_by(.params.class)[] | [.[0].params.class, length, true]] | sort)),
       eq("ipi_roundtrip: latency and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$S]]),
       (if $all <= $P then
          grid("ipi_roundtrip: every ordered pair of the \($N) CPUs"; [$e.results[]?.params | [.initiator, .target]];
@@ -171,16 +188,18 @@ def shape($want):
     if $N < 2 then skipped("shootdown_seq_vs_conc"; "^needs at least 2 CPUs") else
     exp("shootdown_seq_vs_conc") as $e
     | ([1, 2, 4, 8, 16, 32, 64, 512] + (if $C <= 512 then [$C] else [] end) | unique) as $pages
+    # (pages, flush): invlpg up to the ceiling, above it each full-flush method
+    | [$pages[] | if ($v10 | not) then [., null] elif . <= $C then [., "invlpg"] else [., "cr3_reload"], (if $ff_variant then [., "invpcid_single_context"] else empty end) end] as $cols
     | series($T) as $ks
-    | measured("shootdown_seq_vs_conc"; $ff_emulated;
-               [$ks[] as $k | $pages[] as $p
+    | measured("shootdown_seq_vs_conc"; $ff_emulated and ($C < 512 or ($v10 | not));
+               [$ks[] as $k | $cols[] | .[0] as $p
                 | ($k + 1) * $p * 2 * ($W + $S) + (if $init == 0 then $k + 1 else $k end) * $p] | sum),
-      grid("shootdown_seq_vs_conc: seq and conc x targets \($ks | join(",")) x pages \($pages | join(","))";
-           [$e.results[]?.params | [.mode, .targets, .pages]];
-           [["seq", "conc"][] as $m | $ks[] as $k | $pages[] as $p | [$m, $k, $p]]),
-      grid("shootdown_seq_vs_conc: a conc/seq summary per (targets, pages)";
-           [$e.summary[]? | [.params.targets, .params.pages, (.values | keys)]];
-           [$ks[] as $k | $pages[] as $p | [$k, $p, ["conc_over_seq_p50", "conc_over_seq_p99"]]]),
+      grid("shootdown_seq_vs_conc: seq and conc x targets \($ks | join(",")) x (pages, flush) \($cols | map(join(" ")) | join(","))";
+           [$e.results[]?.params | [.mode, .targets, .pages, .flush]];
+           [["seq", "conc"][] as $m | $ks[] as $k | $cols[] | [$m, $k, .[0], .[1]]]),
+      grid("shootdown_seq_vs_conc: a conc/seq summary per (targets, pages, flush)";
+           [$e.summary[]? | [.params.targets, .params.pages, .params.flush, (.values | keys)]];
+           [$ks[] as $k | $cols[] | [$k, .[0], .[1], ["conc_over_seq_p50", "conc_over_seq_p99"]]]),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
          [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]])
     end),
@@ -192,7 +211,7 @@ def shape($want):
     exp("shootdown_lazy") as $e
     | (if $T <= 8 then [range(0; $T + 1)] else [0] + series($T) end) as $ks
     | ["skip_lazy", "ipi_all", "freed_tables", "xen_running"] as $variants
-    | measured("shootdown_lazy"; $ff_emulated;
+    | measured("shootdown_lazy"; $ff_emulated and ($v10 | not);
                [$ks[] | 4 * ($T + 1) * (1 + $W + $S) + 2 * ($W + $S) * .] | sum),
       grid("shootdown_lazy: 4 policies x lazy \($ks | join(",")) of \($T) targets";
            [$e.results[]?.params | [.variant, .lazy, .targets]];
@@ -214,16 +233,26 @@ def shape($want):
       grid("pti_double_invalidation: \($variants | map(.[0]) | join(",")) x \($kinds | map(.[0]) | join(",")) x pages \($pages | join(","))";
            [$e.results[]?.params | [.variant, .kind, .pages]];
            [$variants[] as $v | $kinds[] as $k | $pages[] as $p | [$v[0], $k[0], $p]]),
-      eq("pti_double_invalidation: latency, baseline sample counts; p50_per_page on local points";
+      (select($v10 | not) | eq("pti_double_invalidation: latency, baseline sample counts; p50_per_page on local points";
          [ns($e; "latency"), ns($e; "baseline"), ([$e.results[]? | (.params.kind == "local") == (.values.p50_per_page != null)] | all)];
-         [[$S], [$B], true])
+         [[$S], [$B], true])),
+      (select($v10) | eq("pti_double_invalidation: latency, flush, return_to_user, baseline sample counts; p50_per_page on local points";
+         [ns($e; "latency"), ns($e; "flush"), ns($e; "return_to_user"), ns($e; "baseline"), ([$e.results[]? | (.params.kind == "local") == (.values.p50_per_page != null)] | all)];
+         [[$S], [$S], [$S], [$B], true])),
+      (select($v10) | eq("pti_double_invalidation: remote_return_to_user on shootdown points only; cpus of each kind";
+         [$e.results[]? | [.params.kind, .params.cpus, (.metrics.remote_return_to_user.n // null)]] | unique;
+         [$kinds[] | [.[0], .[1], (if .[0] == "local" then null else $S end)]] | unique)),
+      (select($v10) | eq("pti_double_invalidation: a note when the shootdown kinds need more CPUs";
+         [$e.notes[]? | select(startswith("shootdown_seq and shootdown_conc not measured"))] | length;
+         if $T >= 1 then 0 else 1 end))
     end),
 
   # ---- invlpgb_range ----
   (select($ids | index("invlpgb_range")) |
     (($invlpgb | not) and ($emu | index("invlpgb") != null)) as $emulated
     | if $global then skipped("invlpgb_range"; $kernel_only)
-      elif ($invlpgb | not) and ($emulated | not) then skipped("invlpgb_range"; "8000_0008 EBX\\[3\\]") else
+      elif ($invlpgb | not) and ($emulated | not) then skipped("invlpgb_range"; "8000_0008 EBX\\[3\\]")
+      elif $N < 2 and $v10 then skipped("invlpgb_range"; "^needs at least 2 CPUs") else
     exp("invlpgb_range") as $e
     | (if $emulated then 8 else ($r.cpu.features.invlpgb_max_pages // 8) end) as $max
     | ($pti and $pcid) as $pti_on
@@ -232,9 +261,9 @@ def shape($want):
     | ($forms | map(. + [if .[0] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
     | measured("invlpgb_range"; $emulated;
                [$f[] | 2 * .[2] * .[3] * $N * (1 + $W + $S)] | sum),
-      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs";
-           [$e.results[]?.params | [.method, .form, .pages, .cpus]];
-           [["invlpgb", "ipi"][] as $m | $forms[] | [$m, .[0], .[1], $N]]),
+      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, pti \(if $pti_on then "on" else "off" end)";
+           [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti]];
+           [["invlpgb", "ipi"][] as $m | $forms[] | [$m, .[0], .[1], $N, (if ($v10 | not) then null elif $pti_on then "on" else "off" end)]]),
       eq("invlpgb_range: latency, baseline sample counts"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$B]]),
       (if $emulated then
          ([$forms[] | ["invlpgb", .[0], .[1], ($W + $S) * (if .[0] == "pcid" then 1 else ceil_div(.[1]; $max) end), $W + $S + $B],
@@ -248,6 +277,40 @@ def shape($want):
        else
          eq("invlpgb_range: no emulated counts on native points"; [$e.results[]? | .values] | unique; [null])
        end)
+    end),
+
+  # ---- flush_ceiling ----
+  (select($ids | index("flush_ceiling")) |
+    if $global then skipped("flush_ceiling"; $kernel_only) else
+    exp("flush_ceiling") as $e
+    | ([10, ([50, (($S / 20) | floor)] | min)] | max) as $S5
+    | (($W / 20) | floor) as $W5
+    | (if $prof == "quick" then [1, 16, 32, 33, 34, 64, 512]
+       else [1, 2, 4, 8, 12, 16, 20, 24, 28, 30, 32, 33, 34, 36, 40, 48, 64, 96, 128, 256, 384, 512] end) as $pages
+    | ($r.cpu.l2_tlb.entries_4k // 0) as $l2
+    | ([64, 512] + (if $prof != "quick" and $l2 > 0 then [[$l2, 4096] | min] else [] end) | unique) as $ws
+    | ([0] + (if $T >= 1 then [1] else [] end) + (if $T > 1 then [$T] else [] end)) as $ks
+    | (["invlpg", "full_cr3"] + (if $invpcid then ["full_invpcid"] else [] end)) as $modes
+    | measured("flush_ceiling"; false;
+               [$ks[] as $k | $ws[] as $w | $pages[] as $p | ($k + 1) * $p * (1 + ($modes | length) * ($W5 + $S5))] | sum),
+      grid("flush_ceiling: kinds \($ks | join(",")) x working sets \($ws | join(",")) x pages x \($modes | join(","))";
+           [$e.results[]?.params | [.kind, .targets, .working_set, .pages, .mode]];
+           [$ks[] as $k | $ws[] as $w | $pages[] as $p | $modes[] as $m | [(if $k == 0 then "local" else "shootdown" end), $k, $w, $p, $m]]),
+      eq("flush_ceiling: latency of \($S5) samples, p25 <= p50 <= p75 on every point";
+         [ns($e; "latency"), ([$e.results[]? | .values.p25 <= .metrics.latency.p50 and .metrics.latency.p50 <= .values.p75] | all)]; [[$S5], true]),
+      grid("flush_ceiling: a crossover summary per kind, working set and full-flush mode";
+           [$e.summary[]?.params | [.targets, .working_set, .full]];
+           [$ks[] as $k | $ws[] as $w | $modes[1:][] as $m | [$k, $w, $m]]),
+      # p* is the smallest page count from which every full-flush median is below INVLPG's
+      eq("flush_ceiling: every summary's p* recomputed from its points";
+         [$e.summary[]? | .params as $q | (.values.p_star // null)];
+         [$e.summary[]? | .params as $q
+          | [$e.results[]? | select(.params.targets == $q.targets and .params.working_set == $q.working_set)] as $pts
+          | [$pages[] as $p | ([$pts[] | select(.params.pages == $p and .params.mode == "invlpg")][0].metrics.latency.p50) as $a
+             | ([$pts[] | select(.params.pages == $p and .params.mode == $q.full)][0].metrics.latency.p50) as $b
+             | {p: $p, cheaper: ($b < $a)}] as $c
+          | ([range(0; $c | length) | select(. as $i | [$c[$i:][] | .cheaper] | all)] | first // null) as $i
+          | if $i == null then null else $c[$i].p end])
     end),
 
   # ---- shootdown_contention ----

@@ -22,7 +22,7 @@ need_build=false
 all_mutants=$(sed -n '/^MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^MUTANTS :=//; s/\\//g')
 declare -A dead=()
 for m in $all_mutants; do
-    for b in tlbscope-sim test_shootdown_model test_lazy_model test_contention_model; do
+    for b in tlbscope-sim test_shootdown_model test_lazy_model test_class_pool test_contention_model; do
         [ -x "$MUT/$m/$b" ] || need_build=true
     done
 done
@@ -47,6 +47,9 @@ for k in pti invlpgb seq_conc kernel lazy emulated; do
 done
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_shootdown_model" 2>&1)
 check "control: the protocol test passes on the correct build" \
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "4/0"
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_class_pool" 2>&1)
+check "control: the class-pooling test passes on the correct build" \
     test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "2/0"
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_lazy_model" 2>&1)
 check "control: the lazy-path test passes on the correct build" \
@@ -126,6 +129,10 @@ kill_unit() {
 kill_unit swap_order test_orders_are_what_they_claim "seq and conc orders swapped"
 kill_unit ack_before_flush test_targets_are_flushed_when_the_initiator_returns \
     "a target acknowledges before it flushes"
+kill_unit unequal_class_pool test_every_pair_contributes_equally \
+    "ipi_roundtrip's class pools fill from the first pairs" test_class_pool
+kill_unit verify_inside_window test_targets_verify_after_the_window_closes \
+    "targets verify right after acknowledging, inside the initiator's timed window"
 kill_sim no_user_flush pti pti_double_invalidation "the user-PCID flush dropped"
 kill_sim invlpgb_truncate invlpgb invlpgb_range "INVLPGB chunks truncated"
 kill_sim skip_tlbsync invlpgb invlpgb_range "TLBSYNC skipped"
@@ -140,11 +147,29 @@ kill_unit xen_no_catchup test_xen_not_running_flushes_when_scheduled \
     "Xen: no flush when a descheduled vCPU runs again" test_lazy_model
 kill_sim xen_no_catchup lazy shootdown_lazy "Xen: no flush when a descheduled vCPU runs again"
 kill_unit lazy_ipi_anyway test_linux_lazy_catches_up_once "lazy CPUs never skipped" test_lazy_model
+# the planner ignores run_budget_s: a reduced plan no longer fits its share
+[ -x "$MUT/plan_ignores_budget/test_plan" ] ||
+    make --no-print-directory "$MUT/plan_ignores_budget/test_plan" >>"$here/build/test-runs/mutants-build.log" 2>&1
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_plan" 2>&1)
+check "control: the planning test passes on the correct build" \
+    test "$(grep -c '^not ok ' <<<"$out")" = 0
+kill_unit plan_ignores_budget test_a_reduced_plan_fits_its_share "the plan ignores the budget" test_plan
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"
+kill_shape crossover_off_by_one "flush_ceiling: p* one page count early"
+# a recommendation citing a point that does not exist: tlbscope-report validate refuses it
+mutants=$((mutants + 1))
+sim "mutant-evidence_nowhere" "$MUT/evidence_nowhere/tlbscope-sim" "${QEMU_LIKE[@]}"
+if [ "$RC" = 0 ] && [ -s "$REPORT" ] && ! validates &&
+    "$TOOL" validate "$REPORT" 2>&1 | grep -q "recommendations.entries\[0\].evidence.points: .*does not point at a result of flush_ceiling"; then
+    killed=$((killed + 1)); dead[evidence_nowhere]=1
+    ok "mutant evidence_nowhere (evidence past the last point): tlbscope-report validate names it"
+else
+    not_ok "mutant evidence_nowhere: the report validated (exit $RC; see $LOG)"
+fi
 kill_shape grid_truncated "seq/conc only targets=1, lazy only lazy=0"
 kill_shape invlpgb_as_ipi "invlpgb points ran the IPI path: no emulated INVLPGB"
 kill_shape blind_aps "the verifier blind on every AP: the control stale on the BSP alone"

@@ -1,0 +1,355 @@
+/*
+ * flush_ceiling: from how many pages one full flush is cheaper than
+ * flushing page by page (Linux tlb_single_page_flush_ceiling, 33 since
+ * 2014, chosen by Dave Hansen from this comparison on one Intel machine).
+ *
+ * Method. A flush is paid twice: the invalidation itself, and the TLB
+ * misses afterwards to refill what it threw away. So every sample remaps
+ * p test pages (testmem_flip) and then, on the initiator's TSC, times
+ *   invlpg        p x INVLPG (the single-page path, whatever p is)
+ *   full_cr3      one full flush as Linux does it without INVPCID: a CR3
+ *                 write of the current PCID (flush_tlb_local())
+ *   full_invpcid  INVPCID single-context, where CPUID and the probe say
+ *                 INVPCID works (its own variant)
+ * followed by reading one word of each of W working-set pages (testmem.h:
+ * their own VAs, non-global like user mappings, so a full flush drops them
+ * and INVLPG of the test pages does not). The modes alternate sample by
+ * sample, so each sees the same machine. Three kinds:
+ *   local      the initiator alone (targets 0): latency = flush + touch;
+ *   shootdown  to k = 1 target (the nearest in topology order) and to all
+ *              other CPUs, concurrent order (Linux >= 5.13); each target
+ *              flushes, touches the W pages, then acknowledges: latency
+ *              = PTE change to the last acknowledgement.
+ * Working sets W: 64 and 512 pages, and the second-level TLB's size for
+ * 4 KiB pages from CPUID (cpu.l2_tlb: leaf 2 / 0x18 on Intel, 8000_0006
+ * on AMD; at most TEST_WS_PAGES). Page counts p: 1..512, dense around
+ * 16-64 where Linux's 33 sits. Each point records latency and its p25/p75
+ * (values p25, p75); the summary gives, per kind, targets, W and full
+ * mode, the crossover p* (core/crossover.h: the smallest p from which the
+ * full flush's median stays below INVLPG's), the p25-p75 noise band
+ * around it and a confidence.
+ *
+ * Samples: a twentieth of the profile's (10 to 50), warm-up a twentieth of
+ * its warm-up: 22 page counts x 3 working sets x 3 kinds x 2-3 modes is the
+ * largest grid of the run (on hardware a few seconds; the p25-p75 band
+ * needs no more). The quick profile measures p = 1, 16, 32, 33,
+ * 34, 64, 512 and W = 64, 512 only, whatever the CPU, so its points are
+ * the same on every machine (tests/qemu/shape.jq).
+ *
+ * Verification: before a point the initiator and the targets read the p
+ * pages; after every sample the initiator (and, after acknowledging, each
+ * target) reads them again: an old signature is FAILURE. Needs non-global
+ * test pages (global_pages=on is SKIP: a "full flush" of kernel mappings
+ * is a different instruction).
+ */
+#include "arch/x86/cpu.h"
+#include "core/atomic.h"
+#include "core/crossover.h"
+#include "core/exp/common.h"
+#include "core/experiments.h"
+#include "core/mutant.h"
+#include "core/strbuf.h"
+#include "core/timing.h"
+
+static const uint32_t pages_default[] = { 1,  2,  4,  8,  12, 16, 20, 24,  28,  30,  32,
+                                          33, 34, 36, 40, 48, 64, 96, 128, 256, 384, 512 };
+static const uint32_t pages_quick[] = { 1, 16, 32, 33, 34, 64, 512 };
+#define MAX_P (sizeof(pages_default) / sizeof(pages_default[0]))
+#define MAX_W 3
+#define MAX_KINDS 3
+#define NMODES 3
+
+static const char *const mode_names[NMODES] = { "invlpg", "full_cr3", "full_invpcid" };
+
+struct fc_state {
+    struct shootdown sd;
+    struct target_set ts;
+    uint32_t *order, norder;
+    const uint32_t *pages;
+    uint32_t npages;
+    uint32_t ws[MAX_W], nws;
+    uint32_t kinds[MAX_KINDS], nkinds; /* target counts; 0 = local */
+    uint32_t nmodes;                   /* 2, or 3 with INVPCID */
+    uint32_t samples, warmup;
+    uint64_t *lat[NMODES];
+    struct curve_point curve[NMODES - 1][MAX_P]; /* per full mode, against invlpg */
+};
+
+static uint32_t flush_ceiling_samples(uint32_t samples)
+{
+    uint32_t s = samples / 20;
+    return s < 10 ? 10 : s > 50 ? 50 : s;
+}
+
+static bool fc_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
+{
+    *emulated = false;
+    if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap))
+        return false;
+    if (!r->mem->has_ws) {
+        fmt_into(reason, cap, "no memory for the %u working-set pages", TEST_WS_PAGES);
+        return false;
+    }
+    return true;
+}
+
+static void add_ws(struct fc_state *st, uint32_t w)
+{
+    uint32_t i;
+    if (w > TEST_WS_PAGES)
+        w = TEST_WS_PAGES;
+    for (i = 0; i < st->nws; i++)
+        if (st->ws[i] == w)
+            return;
+    for (i = st->nws; i > 0 && st->ws[i - 1] > w; i--)
+        st->ws[i] = st->ws[i - 1];
+    st->ws[i] = w;
+    st->nws++;
+}
+
+static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **state)
+{
+    struct fc_state *st = mem_zalloc(sizeof(*st));
+    const struct l2_tlb_info *l2 = &r->run->cpu.l2_tlb;
+    bool quick = r->run->cfg.profile == PROFILE_QUICK;
+    uint32_t m, others;
+    if (!st)
+        return false;
+    *state = st;
+    if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
+        return false;
+    st->sd.ceiling = TEST_PAGES; /* the invlpg mode flushes page by page whatever p is */
+    st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
+    if (!st->order)
+        return false;
+    st->norder = runner_targets_in_topology_order(r, 0, st->order, r->smp->count);
+    st->pages = quick ? pages_quick : pages_default;
+    st->npages = quick ? (uint32_t)(sizeof(pages_quick) / sizeof(pages_quick[0])) : MAX_P;
+    add_ws(st, 64);
+    add_ws(st, 512);
+    if (!quick && l2->entries_4k)
+        add_ws(st, l2->entries_4k);
+    if (l2->entries_4k)
+        record_note(rec, "second-level TLB: %u entries for 4 KiB pages (%s)%s", l2->entries_4k,
+                    l2->source,
+                    quick ? "; the quick profile measures working sets 64 and 512 only"
+                    : l2->entries_4k > TEST_WS_PAGES ? "; its working set is capped" : "");
+    else
+        record_note(rec, "second-level TLB size not reported by CPUID (%s): working sets 64 and "
+                         "512 only",
+                    r->run->cpu.vendor);
+    st->kinds[st->nkinds++] = 0;
+    others = st->norder;
+    if (others >= 1)
+        st->kinds[st->nkinds++] = 1;
+    if (others > 1)
+        st->kinds[st->nkinds++] = others;
+    /* natively only: an emulated INVPCID (emulate=invpcid) would time the emulator */
+    st->nmodes = r->run->method.invpcid_probe_ok ? 3 : 2;
+    if (st->nmodes == 2)
+        record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = %u, EBX = 0x%08x%s): the "
+                         "full_invpcid mode is not measured",
+                    r->run->cpu.invpcid ? 1u : 0u, r->run->cpu.evidence.leaf7_ebx,
+                    r->run->cpu.invpcid ? ", but it is not usable (probe or --no-invpcid)" : "");
+    st->samples = flush_ceiling_samples(runner_samples(r));
+    st->warmup = runner_warmup(r) / 20;
+    for (m = 0; m < st->nmodes; m++) {
+        st->lat[m] = mem_alloc(st->samples * sizeof(uint64_t));
+        if (!st->lat[m])
+            return false;
+    }
+    return point_list_reserve(&rec->results, st->nkinds * st->nws * st->npages * st->nmodes) &&
+           point_list_reserve(&rec->summary, st->nkinds * st->nws * (st->nmodes - 1));
+}
+
+/* One sample of one mode: flush p pages (or everything), touch W, verify. 0: a CPU was lost. */
+static uint64_t sample(struct fc_state *st, uint32_t mode, uint32_t p, uint32_t w)
+{
+    struct shootdown *sd = &st->sd;
+    uint32_t flags = mode ? FLUSH_ALL : 0;
+    uint64_t t0, t;
+    sd->full_uses_invpcid = mode == 2;
+    testmem_flip(sd->tm, 0, p);
+    if (st->ts.n == 0) {
+        sd->touch_pages = 0;
+        t0 = tsc_now();
+        if (!shootdown_flush(sd, NULL, 0, ORDER_CONCURRENT, 0, p, flags))
+            return 0;
+        this_percpu()->touch_sink += testmem_touch_ws(sd->tm, w);
+        t = tsc_now() - t0;
+        shootdown_verify_self(sd, this_percpu(), 0, p, false);
+        return t ? t : 1;
+    }
+    sd->touch_pages = w;
+    t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, p, flags | FLUSH_VERIFY);
+    if (!t || !shootdown_wait_verified(sd))
+        return 0;
+    return t;
+}
+
+static bool run_point(struct runner *r, struct fc_state *st, uint32_t p, uint32_t w)
+{
+    uint32_t i, m;
+    for (i = 0; i < st->warmup + st->samples; i++) {
+        if (load_acquire(&r->smp->aborting))
+            return false;
+        for (m = 0; m < st->nmodes; m++) {
+            uint64_t t = sample(st, m, p, w);
+            if (!t)
+                return false;
+            if (i >= st->warmup)
+                st->lat[m][i - st->warmup] = t;
+        }
+    }
+    return true;
+}
+
+static void add_points(struct fc_state *st, struct experiment_record *rec, uint32_t k,
+                       uint32_t w, uint32_t pi)
+{
+    uint32_t m;
+    for (m = 0; m < st->nmodes; m++) {
+        struct result_point *pt;
+        struct stats s;
+        uint64_t p25, p75;
+        uint32_t index = rec->results.count;
+        stats_from_array(st->lat[m], st->samples, &s); /* sorts */
+        p25 = percentile_sorted(st->lat[m], st->samples, 250);
+        p75 = percentile_sorted(st->lat[m], st->samples, 750);
+        pt = point_list_add(&rec->results);
+        if (!pt)
+            return;
+        point_param_str(pt, "kind", k ? "shootdown" : "local");
+        point_param_num(pt, "targets", k);
+        point_param_num(pt, "working_set", w);
+        point_param_num(pt, "pages", st->pages[pi]);
+        point_param_str(pt, "mode", mode_names[m]);
+        point_metric(pt, "latency", &s);
+        point_value(pt, "p25", (int64_t)p25 * 1000);
+        point_value(pt, "p75", (int64_t)p75 * 1000);
+        if (m == 0) {
+            uint32_t f;
+            for (f = 0; f + 1 < st->nmodes; f++) {
+                struct curve_point *c = &st->curve[f][pi];
+                c->p = st->pages[pi];
+                c->a25 = p25;
+                c->a50 = s.p50;
+                c->a75 = p75;
+                c->a_index = index;
+            }
+        } else {
+            struct curve_point *c = &st->curve[m - 1][pi];
+            c->b25 = p25;
+            c->b50 = s.p50;
+            c->b75 = p75;
+            c->b_index = index;
+        }
+    }
+}
+
+static void add_summary(struct fc_state *st, struct experiment_record *rec, uint32_t k,
+                        uint32_t w, uint32_t measured)
+{
+    uint32_t f;
+    for (f = 0; f + 1 < st->nmodes; f++) {
+        struct crossover c;
+        struct result_point *sum;
+        crossover_find(st->curve[f], measured, &c);
+        if (MUTANT(crossover_off_by_one) && c.found)
+            c.p_star = c.p_before; /* test-only: the count before the crossing */
+        sum = point_list_add(&rec->summary);
+        if (!sum)
+            return;
+        point_param_str(sum, "kind", k ? "shootdown" : "local");
+        point_param_num(sum, "targets", k);
+        point_param_num(sum, "working_set", w);
+        point_param_str(sum, "full", mode_names[f + 1]);
+        point_param_str(sum, "confidence", confidence_name(c.conf));
+        if (c.found)
+            point_value(sum, "p_star", (int64_t)c.p_star * 1000);
+        if (c.overlap) {
+            point_value(sum, "band_low", (int64_t)c.band_low * 1000);
+            point_value(sum, "band_high", (int64_t)c.band_high * 1000);
+        }
+        point_value(sum, "monotonic", c.monotonic ? 1000 : 0);
+    }
+}
+
+static void fc_run(struct runner *r, struct experiment_record *rec, void *state)
+{
+    struct fc_state *st = state;
+    uint32_t kk, wi, pi, i, done = 0;
+    uint32_t planned = st->nkinds * st->nws * st->npages;
+    for (kk = 0; kk < st->nkinds; kk++) {
+        uint32_t k = st->kinds[kk];
+        for (wi = 0; wi < st->nws; wi++) {
+            uint32_t measured = 0;
+            for (pi = 0; pi < st->npages; pi++) {
+                uint32_t p = st->pages[pi], n = 0;
+                bool ok;
+                if (!runner_budget_ok(r))
+                    goto out;
+                runner_progress(r, done++, planned);
+                for (i = 0; i < st->norder && n < k; i++)
+                    if (smp_usable(r->smp, st->order[i]))
+                        st->ts.cpus[n++] = st->order[i];
+                if (n < k) {
+                    rec->partial = true;
+                    continue;
+                }
+                st->ts.n = n;
+                if (!shootdown_sync_all(&st->sd)) {
+                    rec->partial = true;
+                    continue;
+                }
+                target_set_start(r, &st->ts);
+                /* load the p pages into every TLB taking part: the flush must have work */
+                ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, p, false) &&
+                     run_point(r, st, p, st->ws[wi]);
+                target_set_stop(r, &st->ts);
+                st->sd.touch_pages = 0;
+                if (!ok) {
+                    rec->partial = true;
+                    continue;
+                }
+                add_points(st, rec, k, st->ws[wi], pi);
+                if (measured != pi) { /* keep the curve dense when a point was lost */
+                    uint32_t f;
+                    for (f = 0; f + 1 < st->nmodes; f++)
+                        st->curve[f][measured] = st->curve[f][pi];
+                }
+                measured++;
+            }
+            add_summary(st, rec, k, st->ws[wi], measured);
+        }
+    }
+out:
+    st->sd.touch_pages = 0;
+    exp_finish_verification(r, &st->sd, rec);
+    exp_note_lost(rec, planned * st->nmodes, "points");
+}
+
+static void fc_cleanup(struct runner *r, void *state)
+{
+    struct fc_state *st = state;
+    uint32_t m;
+    (void)r;
+    if (!st)
+        return;
+    exp_teardown(&st->sd, &st->ts);
+    mem_free(st->order);
+    for (m = 0; m < NMODES; m++)
+        mem_free(st->lat[m]);
+    mem_free(st);
+}
+
+const struct experiment exp_flush_ceiling = {
+    .id = "flush_ceiling",
+    .title = "Flush ceiling: p single-page flushes vs one full flush, each with the refills after",
+    .x_axis = "pages",
+    .series = "mode",
+    .supported = fc_supported,
+    .prepare = fc_prepare,
+    .run = fc_run,
+    .cleanup = fc_cleanup,
+};

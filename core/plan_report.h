@@ -1,0 +1,15 @@
+/* An experiment's plan (core/plan.h) in the report: JSON `plan`, and a text line when reduced. */
+#ifndef TLBSCOPE_CORE_PLAN_REPORT_H
+#define TLBSCOPE_CORE_PLAN_REPORT_H
+
+#include "core/plan.h"
+
+struct json_writer;
+struct strbuf;
+
+/* null when the experiment was not planned */
+void plan_write_json(struct json_writer *w, const struct plan_summary *s);
+/* Nothing unless the plan reduced the experiment (or could not fit it). */
+void plan_write_text(struct strbuf *sb, const char *id, const struct plan_summary *s);
+
+#endif

@@ -1,0 +1,466 @@
+#include "core/recommend.h"
+#include "core/mem.h"
+#include "core/mutant.h"
+#include "core/strbuf.h"
+
+#define MAX_CURVE 64
+
+bool recommend_not_hardware(const char *environment)
+{
+    return environment && !str_eq(environment, "hardware");
+}
+
+static const struct experiment_record *find(const struct run *r, const char *id)
+{
+    uint32_t i;
+    for (i = 0; i < r->experiment_count; i++)
+        if (r->experiments[i].ran && str_eq(r->experiments[i].id, id))
+            return &r->experiments[i];
+    return NULL;
+}
+
+static bool param_is(const struct result_point *p, const char *key, const char *str, int64_t num)
+{
+    const struct point_param *pp = point_find_param(p, key);
+    if (!pp)
+        return false;
+    return str ? pp->str && str_eq(pp->str, str) : !pp->str && pp->num == num;
+}
+
+static int64_t param_num(const struct result_point *p, const char *key)
+{
+    const struct point_param *pp = point_find_param(p, key);
+    return pp && !pp->str ? pp->num : -1;
+}
+
+static const struct stats *metric(const struct result_point *p, const char *name)
+{
+    uint8_t i;
+    for (i = 0; i < p->nmetrics; i++)
+        if (str_eq(p->metrics[i].name, name))
+            return &p->metrics[i].st;
+    return NULL;
+}
+
+static int64_t value(const struct result_point *p, const char *key, int64_t dflt)
+{
+    uint8_t i;
+    for (i = 0; i < p->nvalues; i++)
+        if (str_eq(p->values[i].key, key))
+            return p->values[i].milli;
+    return dflt;
+}
+
+static void cite(struct recommendation *e, uint32_t index)
+{
+    if (e->npoints < RECOMMEND_MAX_POINTS)
+        e->points[e->npoints++] = index;
+}
+
+/* An entry without evidence: why, in one line. */
+static void no_evidence(struct recommendation *e, const char *fmt, const char *arg)
+{
+    e->enough = false;
+    e->conf = CONF_NONE;
+    fmt_into(e->why, sizeof(e->why), fmt, arg ? arg : "");
+    fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
+}
+
+/* The record the entry needs, measured and verified; NULL (and why) otherwise. */
+static const struct experiment_record *usable(const struct run *r, struct recommendation *e,
+                                              const char *id)
+{
+    const struct experiment_record *x = find(r, id);
+    e->experiment = x ? id : NULL; /* evidence names only experiments the report holds */
+    if (!x) {
+        no_evidence(e, "%s was not run", id);
+        return NULL;
+    }
+    if (x->status == RESULT_SKIP) {
+        fmt_into(e->why, sizeof(e->why), "%s was skipped: %s", id, x->reason);
+        e->enough = false;
+        fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
+        return NULL;
+    }
+    if (x->status == RESULT_FAILURE || x->verification.stale_reads) {
+        no_evidence(e, "%s failed its verification: its timings do not describe a correct flush",
+                    id);
+        return NULL;
+    }
+    if (!x->results.count) {
+        no_evidence(e, "%s recorded no points", id);
+        return NULL;
+    }
+    return x;
+}
+
+/* Confidence of "A is cheaper than B" from two points' medians and p90s. */
+static enum confidence two_point_conf(const struct stats *a, const struct stats *b)
+{
+    if (a->p90 < b->p50)
+        return CONF_HIGH;
+    if (a->p50 * 10 < b->p50 * 9)
+        return CONF_MEDIUM; /* more than 10% apart in the medians */
+    return CONF_LOW;
+}
+
+static void append(char *buf, size_t cap, const char *fmt, uint32_t a, uint32_t b)
+{
+    size_t len = 0;
+    while (len < cap && buf[len])
+        len++;
+    if (len < cap)
+        fmt_into(buf + len, cap - len, fmt, a, b);
+}
+
+static enum confidence min_conf(enum confidence a, enum confidence b) { return a < b ? a : b; }
+
+static void rec_flush_ceiling(const struct run *r, struct recommendation *e)
+{
+    const struct experiment_record *x = usable(r, e, "flush_ceiling");
+    struct curve_point curve[MAX_CURVE];
+    struct crossover c;
+    uint32_t i, j, n = 0;
+    int64_t best_w = -1;
+    e->linux_default = "33 (tlb_single_page_flush_ceiling: page by page up to 33 pages)";
+    e->unit = "pages";
+    if (!x)
+        return;
+    /* the measured working set nearest the typical one, on the local curves */
+    for (i = 0; i < x->results.count; i++) {
+        const struct result_point *p = &x->results.items[i];
+        int64_t w = param_num(p, "working_set");
+        if (!param_is(p, "kind", "local", 0) || w < 0)
+            continue;
+        if (best_w < 0 || (w > RECOMMEND_TYPICAL_WS ? w - RECOMMEND_TYPICAL_WS
+                                                    : RECOMMEND_TYPICAL_WS - w) <
+                              (best_w > RECOMMEND_TYPICAL_WS ? best_w - RECOMMEND_TYPICAL_WS
+                                                             : RECOMMEND_TYPICAL_WS - best_w))
+            best_w = w;
+    }
+    for (i = 0; i < x->results.count && n < MAX_CURVE; i++) {
+        const struct result_point *a = &x->results.items[i];
+        const struct stats *sa;
+        if (!param_is(a, "kind", "local", 0) || !param_is(a, "working_set", NULL, best_w) ||
+            !param_is(a, "mode", "invlpg", 0) || !(sa = metric(a, "latency")))
+            continue;
+        for (j = 0; j < x->results.count; j++) {
+            const struct result_point *b = &x->results.items[j];
+            const struct stats *sb;
+            if (!param_is(b, "kind", "local", 0) || !param_is(b, "working_set", NULL, best_w) ||
+                !param_is(b, "mode", "full_cr3", 0) ||
+                param_num(b, "pages") != param_num(a, "pages") || !(sb = metric(b, "latency")))
+                continue;
+            curve[n] = (struct curve_point){
+                .p = (uint32_t)param_num(a, "pages"),
+                .a25 = (uint64_t)value(a, "p25", (int64_t)sa->p50 * 1000) / 1000,
+                .a50 = sa->p50,
+                .a75 = (uint64_t)value(a, "p75", (int64_t)sa->p50 * 1000) / 1000,
+                .b25 = (uint64_t)value(b, "p25", (int64_t)sb->p50 * 1000) / 1000,
+                .b50 = sb->p50,
+                .b75 = (uint64_t)value(b, "p75", (int64_t)sb->p50 * 1000) / 1000,
+                .a_index = i,
+                .b_index = j,
+            };
+            n++;
+            break;
+        }
+    }
+    crossover_find(curve, n, &c);
+    for (i = 0; i < n; i++) {
+        cite(e, curve[i].a_index);
+        cite(e, curve[i].b_index);
+    }
+    if (MUTANT(evidence_nowhere))
+        cite(e, x->results.count); /* test-only: one past the last point */
+    e->conf = c.conf;
+    fmt_into(e->why, sizeof(e->why), "%s (%u page counts, working set %lld pages)", c.why, n,
+             (long long)best_w);
+    if (c.conf == CONF_NONE) {
+        e->enough = false;
+        fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
+        return;
+    }
+    e->enough = true;
+    e->has_value = true;
+    if (!c.found) {
+        e->value = curve[n - 1].p;
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "page by page up to at least %u pages: INVLPG then the refills stayed cheaper "
+                 "than a full flush at every count measured (working set %lld pages)%s",
+                 curve[n - 1].p, (long long)best_w,
+                 c.overlap ? "; the largest counts are within the p25-p75 noise" : "");
+        return;
+    }
+    /* the largest count measured cheaper page by page: the grid does not say more */
+    e->value = c.p_before;
+    if (c.p_before)
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "ceiling %u: INVLPG then the refills cheaper up to %u pages, a full flush from "
+                 "p* = %u (working set %lld pages%s)",
+                 c.p_before, c.p_before, c.p_star, (long long)best_w,
+                 c.p_star - c.p_before > 1 ? "; the crossing lies between the two" : "");
+    else
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "ceiling 0: a full flush was cheaper from p* = %u, the smallest count measured "
+                 "(working set %lld pages)",
+                 c.p_star, (long long)best_w);
+    if (c.overlap)
+        append(e->verdict, sizeof(e->verdict), "; within noise (p25-p75 overlap) from %u to %u pages",
+               c.band_low, c.band_high);
+}
+
+static void rec_invlpgb(const struct run *r, struct recommendation *e)
+{
+    const struct experiment_record *x = usable(r, e, "invlpgb_range");
+    uint32_t i, j;
+    int64_t largest = -1, cpus = -1, first_loss = -1;
+    enum confidence conf = CONF_HIGH;
+    e->linux_default = "INVLPGB for a process active on 4 or more CPUs (global ASID, Linux 6.15+)";
+    e->unit = "pages";
+    if (!x)
+        return;
+    for (i = 0; i < x->results.count; i++) {
+        const struct result_point *a = &x->results.items[i];
+        const struct stats *sa;
+        if (!param_is(a, "method", "invlpgb", 0) || !param_is(a, "form", "pages", 0) ||
+            !(sa = metric(a, "latency")))
+            continue;
+        for (j = 0; j < x->results.count; j++) {
+            const struct result_point *b = &x->results.items[j];
+            const struct stats *sb;
+            if (!param_is(b, "method", "ipi", 0) || !param_is(b, "form", "pages", 0) ||
+                param_num(b, "pages") != param_num(a, "pages") || !(sb = metric(b, "latency")))
+                continue;
+            cite(e, i);
+            cite(e, j);
+            cpus = param_num(a, "cpus");
+            if (sa->p50 < sb->p50) {
+                if (first_loss < 0 && param_num(a, "pages") > largest) {
+                    largest = param_num(a, "pages");
+                    conf = min_conf(conf, two_point_conf(sa, sb));
+                }
+            } else if (first_loss < 0 || param_num(a, "pages") < first_loss) {
+                first_loss = param_num(a, "pages");
+            }
+            break;
+        }
+    }
+    if (!e->npoints) {
+        no_evidence(e, "invlpgb_range has no pairs of INVLPGB and IPI points%s", NULL);
+        return;
+    }
+    e->enough = true;
+    e->has_value = true;
+    e->conf = conf;
+    if (largest < 0) {
+        e->value = 0;
+        e->conf = CONF_MEDIUM;
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "IPIs were faster than INVLPGB+TLBSYNC at every page count on %lld CPUs",
+                 (long long)cpus);
+        fmt_into(e->why, sizeof(e->why), "one CPU count measured (%lld)", (long long)cpus);
+        return;
+    }
+    e->value = largest;
+    fmt_into(e->verdict, sizeof(e->verdict),
+             "INVLPGB+TLBSYNC faster than IPIs up to %lld pages on %lld CPUs (the only CPU count "
+             "measured, so also the smallest known to win)",
+             (long long)largest, (long long)cpus);
+    fmt_into(e->why, sizeof(e->why),
+             "medians compared per page count; confidence from p90 against the other median");
+}
+
+static void rec_order(const struct run *r, struct recommendation *e)
+{
+    const struct experiment_record *x = usable(r, e, "shootdown_seq_vs_conc");
+    uint32_t i, j, wins = 0, pairs = 0;
+    int64_t kmax = -1;
+    uint64_t seq_sum = 0, conc_sum = 0, seq1 = 0, conc1 = 0;
+    e->linux_default = "concurrent (since 5.13, commit 4ce94eabac16)";
+    e->unit = "percent";
+    if (!x)
+        return;
+    for (i = 0; i < x->results.count; i++)
+        if (param_num(&x->results.items[i], "targets") > kmax)
+            kmax = param_num(&x->results.items[i], "targets");
+    for (i = 0; i < x->results.count; i++) {
+        const struct result_point *s = &x->results.items[i];
+        const struct stats *ss;
+        if (!param_is(s, "mode", "seq", 0) || !(ss = metric(s, "latency")))
+            continue;
+        for (j = 0; j < x->results.count; j++) {
+            const struct result_point *c = &x->results.items[j];
+            const struct stats *cs;
+            if (!param_is(c, "mode", "conc", 0) ||
+                param_num(c, "targets") != param_num(s, "targets") ||
+                param_num(c, "pages") != param_num(s, "pages") || !(cs = metric(c, "latency")))
+                continue;
+            pairs++;
+            wins += cs->p50 < ss->p50;
+            if (param_num(s, "targets") == kmax) {
+                seq_sum += ss->p50;
+                conc_sum += cs->p50;
+                cite(e, i);
+                cite(e, j);
+            } else if (param_num(s, "targets") == 1) {
+                seq1 += ss->p50;
+                conc1 += cs->p50;
+            }
+            break;
+        }
+    }
+    if (!pairs || !seq_sum) {
+        no_evidence(e, "shootdown_seq_vs_conc has no seq/conc pairs%s", NULL);
+        return;
+    }
+    e->enough = true;
+    e->has_value = true;
+    e->value = ((int64_t)seq_sum - (int64_t)conc_sum) * 100 / (int64_t)seq_sum;
+    /* all pairs agree: high; three quarters agree: medium; else the orders are within noise */
+    e->conf = wins == pairs || wins == 0 ? CONF_HIGH
+              : wins * 4 >= pairs * 3 || wins * 4 <= pairs ? CONF_MEDIUM
+                                                           : CONF_LOW;
+    fmt_into(e->verdict, sizeof(e->verdict),
+             "concurrent saves %lld%% at %lld targets (sum of medians over page counts): %s",
+             (long long)e->value, (long long)kmax, e->value > 0 ? "keep it" : "it does not pay here");
+    if (seq1 && kmax != 1)
+        append(e->verdict, sizeof(e->verdict), "; %u%% at 1 target",
+               (uint32_t)(seq1 > conc1 ? (seq1 - conc1) * 100 / seq1 : 0),
+               0);
+    fmt_into(e->why, sizeof(e->why), "concurrent had the lower median in %u of %u (targets, pages)",
+             wins, pairs);
+}
+
+static void rec_lazy(const struct run *r, struct recommendation *e)
+{
+    const struct experiment_record *x = usable(r, e, "shootdown_lazy");
+    uint32_t i;
+    int64_t kmax = 0;
+    const struct stats *skip = NULL, *all = NULL, *catchup = NULL;
+    e->linux_default = "skip lazy CPUs unless page tables were freed (should_flush_tlb())";
+    e->unit = "ticks";
+    if (!x)
+        return;
+    for (i = 0; i < x->results.count; i++)
+        if (param_num(&x->results.items[i], "lazy") > kmax)
+            kmax = param_num(&x->results.items[i], "lazy");
+    for (i = 0; i < x->results.count; i++) {
+        const struct result_point *p = &x->results.items[i];
+        if (param_num(p, "lazy") != kmax)
+            continue;
+        if (param_is(p, "variant", "skip_lazy", 0)) {
+            skip = metric(p, "latency");
+            catchup = metric(p, "catchup");
+            cite(e, i);
+        } else if (param_is(p, "variant", "ipi_all", 0)) {
+            all = metric(p, "latency");
+            cite(e, i);
+        }
+    }
+    if (kmax == 0 || !skip || !all || !catchup) {
+        no_evidence(e, "shootdown_lazy measured no lazy CPU (it needs 2 or more targets)%s",
+                    NULL);
+        return;
+    }
+    e->enough = true;
+    e->has_value = true;
+    e->value = (int64_t)all->p50 - (int64_t)skip->p50;
+    e->conf = e->value > 0 ? two_point_conf(skip, all) : two_point_conf(all, skip);
+    fmt_into(e->verdict, sizeof(e->verdict),
+             "skipping %lld lazy CPUs saves %lld ticks per shootdown (median); each pays a "
+             "catch-up of %llu ticks (median) when it switches back",
+             (long long)kmax, (long long)e->value, (unsigned long long)catchup->p50);
+    fmt_into(e->why, sizeof(e->why), "skip_lazy vs ipi_all at %lld lazy CPUs: p90 against the "
+                                     "other median",
+             (long long)kmax);
+}
+
+static void rec_pti(const struct run *r, struct recommendation *e)
+{
+    const struct experiment_record *x = usable(r, e, "pti_double_invalidation");
+    uint32_t i, j;
+    int64_t best = -1;
+    e->linux_default = "immediate INVPCID per page where INVPCID exists, else deferred";
+    e->unit = "ticks/page";
+    if (!x)
+        return;
+    for (i = 0; i < x->results.count; i++) {
+        const struct result_point *a = &x->results.items[i];
+        const struct stats *sa;
+        if (!param_is(a, "variant", "invlpg_invpcid", 0) || !param_is(a, "kind", "local", 0) ||
+            !(sa = metric(a, "latency")))
+            continue;
+        for (j = 0; j < x->results.count; j++) {
+            const struct result_point *b = &x->results.items[j];
+            const struct stats *sb;
+            int64_t pages = param_num(a, "pages");
+            if (!param_is(b, "variant", "invlpg_deferred", 0) || !param_is(b, "kind", "local", 0) ||
+                param_num(b, "pages") != pages || !(sb = metric(b, "latency")) || pages <= 0)
+                continue;
+            if (pages > best) {
+                best = pages;
+                e->npoints = 0;
+                cite(e, i);
+                cite(e, j);
+                e->value = ((int64_t)sa->p50 - (int64_t)sb->p50) / pages;
+                e->conf = sa->p50 > sb->p50 ? two_point_conf(sb, sa) : two_point_conf(sa, sb);
+            }
+            break;
+        }
+    }
+    if (best < 0) {
+        no_evidence(e, "no INVPCID, so no immediate variant to compare with the deferred one%s",
+                    NULL);
+        return;
+    }
+    e->enough = true;
+    e->has_value = true;
+    fmt_into(e->verdict, sizeof(e->verdict),
+             "immediate INVPCID costs %lld ticks per page more than deferring (at %lld pages); "
+             "deferring moves the cost to a full user-PCID refill at the next return to user",
+             (long long)e->value, (long long)best);
+    fmt_into(e->why, sizeof(e->why), "local medians at %lld pages, p90 against the other median",
+             (long long)best);
+}
+
+static const char *run_environment(const struct run *r)
+{
+    if (r->sim.simulated)
+        return "simulated";
+    if (r->cpu.hypervisor)
+        return "virtualised";
+    return "hardware";
+}
+
+void recommend_compute(const struct run *r, struct recommendations *out)
+{
+    static const char *const ids[RECOMMEND_MAX] = { "flush_ceiling", "invlpgb_vs_ipi",
+                                                    "shootdown_order", "lazy_skip",
+                                                    "pti_user_flush" };
+    static void (*const fns[RECOMMEND_MAX])(const struct run *, struct recommendation *) = {
+        rec_flush_ceiling, rec_invlpgb, rec_order, rec_lazy, rec_pti,
+    };
+    uint32_t i;
+    mem_zero(out, sizeof(*out));
+    out->environment = run_environment(r);
+    for (i = 0; i < RECOMMEND_MAX; i++) {
+        struct recommendation *e = &out->items[out->count++];
+        const struct experiment_record *x;
+        e->id = ids[i];
+        e->environment = out->environment;
+        fns[i](r, e);
+        if (e->enough && e->conf == CONF_LOW) {
+            /* too noisy to recommend: say so, keep what was measured in the reason */
+            char why[sizeof(e->why)];
+            fmt_into(why, sizeof(why), "too noisy: %s; measured: %s", e->why, e->verdict);
+            fmt_into(e->why, sizeof(e->why), "%s", why);
+            fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
+            e->enough = false;
+            e->has_value = false;
+        }
+        x = e->experiment ? find(r, e->experiment) : NULL;
+        if (x && x->emulated && !r->sim.simulated)
+            e->environment = "emulated";
+    }
+}

@@ -1,0 +1,104 @@
+/*
+ * The "recommendations" section (schema version 2, core/recommend.h):
+ * required from version 2, absent before. Every entry's evidence must name
+ * an experiment of the report and point at results it holds; an entry with
+ * "not_enough_evidence" has no confidence and says why; a run that is not on
+ * hardware labels every entry so, and none claims to describe hardware.
+ */
+#include <string.h>
+
+#include "reports/tool/validate_sections.h"
+
+static const char *const statuses[] = { "recommended", "not_enough_evidence", NULL };
+static const char *const environments[] = { "hardware", "virtualised", "emulated", "simulated",
+                                            NULL };
+static const char *const confidences[] = { "low", "medium", "high", NULL };
+
+static const json_t *experiment(const json_t *root, const char *id)
+{
+    const json_t *list = json_object_get(root, "experiments"), *e;
+    size_t i;
+    json_array_foreach(list, i, e) {
+        const char *eid = json_string_value(json_object_get(e, "id"));
+        if (eid && strcmp(eid, id) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static void validate_evidence(struct vctx *c, const json_t *root, const json_t *entry)
+{
+    size_t mark, i;
+    const json_t *ev = vc_enter(c, entry, "evidence", 0, &mark), *pts, *x, *v;
+    const char *id;
+    size_t nresults = 0;
+    if (!ev)
+        return;
+    id = vc_string(c, ev, "experiment", VF_NULLABLE);
+    x = id ? experiment(root, id) : NULL;
+    if (id && !x)
+        vc_error(c, "experiment", "\"%s\" is not an experiment of this report", id);
+    if (x)
+        nresults = json_array_size(json_object_get(x, "results"));
+    pts = vc_member(c, ev, "points", VT_ARRAY, 0);
+    json_array_foreach(pts, i, v) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            (size_t)json_integer_value(v) >= nresults) {
+            size_t m = jpath_push_key(&c->path, "points");
+            vc_error(c, NULL, "points[%zu] does not point at a result of %s (it has %zu)", i,
+                     id ? id : "no experiment", nresults);
+            jpath_pop(&c->path, m);
+        }
+    }
+    vc_leave(c, mark);
+}
+
+void validate_recommendations(struct vctx *c, const json_t *root)
+{
+    const json_t *recs = json_object_get(root, "recommendations"), *entries, *e;
+    const json_t *version = json_object_get(root, "schema_version");
+    const json_t *sim = json_object_get(root, "simulated");
+    const json_t *cpu = json_object_get(root, "cpu");
+    bool not_hw = (sim && json_is_true(sim)) ||
+                  (cpu && json_is_string(json_object_get(cpu, "hypervisor")));
+    size_t mark, i;
+    int env;
+    if (!recs) {
+        if (json_is_integer(version) && json_integer_value(version) >= 2)
+            vc_error(c, "recommendations", "missing (required from schema_version 2)");
+        return;
+    }
+    recs = vc_enter(c, root, "recommendations", 0, &mark);
+    if (!recs)
+        return;
+    env = vc_word(c, recs, "environment", environments, 0);
+    if (env == 0 && not_hw)
+        vc_error(c, "environment", "\"hardware\" in a simulated or virtualised run");
+    vc_string(c, recs, "note", VF_NULLABLE);
+    entries = vc_member(c, recs, "entries", VT_ARRAY, 0);
+    json_array_foreach(entries, i, e) {
+        size_t m = jpath_push_key(&c->path, "entries"), m2 = jpath_push_index(&c->path, i);
+        int st = vc_word(c, e, "status", statuses, 0);
+        int eenv = vc_word(c, e, "environment", environments, 0);
+        bool hw = false, hw_known = vc_bool(c, e, "describes_hardware", 0, &hw);
+        vc_string(c, e, "id", 0);
+        vc_member(c, e, "value", VT_INT, VF_NULLABLE);
+        vc_string(c, e, "unit", VF_NULLABLE);
+        vc_string(c, e, "verdict", 0);
+        vc_string(c, e, "linux_default", VF_NULLABLE);
+        vc_string(c, e, "why", 0);
+        if (st == 0)
+            vc_word(c, e, "confidence", confidences, 0);
+        else if (st == 1 && !json_is_null(json_object_get(e, "confidence")))
+            vc_error(c, "confidence", "not null in an entry without enough evidence");
+        if (eenv == 0 && not_hw)
+            vc_error(c, "environment", "\"hardware\" in a simulated or virtualised run");
+        if (hw_known && eenv >= 0 && hw != (eenv == 0))
+            vc_error(c, "describes_hardware", "%s for environment \"%s\"", hw ? "true" : "false",
+                     environments[eenv]);
+        validate_evidence(c, root, e);
+        jpath_pop(&c->path, m2);
+        jpath_pop(&c->path, m);
+    }
+    vc_leave(c, mark);
+}

@@ -1,0 +1,213 @@
+/*
+ * The crossover and its confidence (core/crossover.c) on synthetic curves:
+ * a clean crossing, no crossing, noisy overlap, a single point, and
+ * non-monotonic data; and the flush_ceiling recommendation (core/recommend.c)
+ * built from a record of such points: value p* - 1, evidence pointing at
+ * existing points, labels for simulated runs, "not enough evidence" when
+ * the experiment is missing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/crossover.h"
+#include "core/recommend.h"
+#include "tests/host/support_host.h"
+
+/* a: INVLPG curve, grows 10 per page from 100; b: flat full flush at `full`; +-spread */
+static uint32_t make(struct curve_point *c, const uint32_t *ps, uint32_t n, uint64_t full,
+                     uint64_t spread)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t a = 100 + 10ull * ps[i];
+        c[i] = (struct curve_point){ ps[i], a - spread, a, a + spread, full - spread, full,
+                                     full + spread, 0, 0 };
+    }
+    return n;
+}
+
+static const uint32_t grid[] = { 1, 8, 16, 24, 32, 33, 34, 40, 64, 512 };
+#define NGRID (sizeof(grid) / sizeof(grid[0]))
+
+static void test_clean_crossing(void **state)
+{
+    struct curve_point c[NGRID];
+    struct crossover x;
+    (void)state;
+    /* a(p) = 100 + 10p < 430 up to p = 32, above from 34 (a(33) = 430: not cheaper) */
+    crossover_find(c, make(c, grid, NGRID, 430, 2), &x);
+    assert_true(x.found);
+    assert_int_equal(x.p_star, 34);
+    assert_int_equal(x.p_before, 33);
+    assert_false(x.overlap == false && x.conf != CONF_HIGH);
+    assert_true(x.monotonic);
+}
+
+static void test_clean_crossing_apart(void **state)
+{
+    struct curve_point c[NGRID];
+    struct crossover x;
+    (void)state;
+    crossover_find(c, make(c, grid, NGRID, 365, 1), &x); /* between 24 (340) and 32 (420) */
+    assert_true(x.found);
+    assert_int_equal(x.p_star, 32);
+    assert_int_equal(x.p_before, 24);
+    assert_false(x.overlap);
+    assert_int_equal(x.conf, CONF_HIGH);
+}
+
+static void test_no_crossing(void **state)
+{
+    struct curve_point c[NGRID];
+    struct crossover x;
+    (void)state;
+    crossover_find(c, make(c, grid, NGRID, 100000, 1), &x);
+    assert_false(x.found);
+    assert_false(x.overlap);
+    assert_int_equal(x.conf, CONF_HIGH);
+}
+
+static void test_noisy_overlap(void **state)
+{
+    struct curve_point c[NGRID];
+    struct crossover x;
+    (void)state;
+    /* spread 60: p25-p75 overlap from 24 to 40 around a crossing at 32 */
+    crossover_find(c, make(c, grid, NGRID, 365, 60), &x);
+    assert_true(x.found);
+    assert_int_equal(x.p_star, 32);
+    assert_true(x.overlap);
+    assert_true(x.band_low <= 24 && x.band_high >= 33);
+    assert_int_equal(x.conf, CONF_LOW); /* more than 4 counts in the band */
+    /* a narrow overlap: medium */
+    crossover_find(c, make(c, grid, NGRID, 365, 15), &x);
+    assert_true(x.overlap);
+    assert_int_equal(x.conf, CONF_MEDIUM);
+}
+
+static void test_single_point(void **state)
+{
+    struct curve_point c[1];
+    struct crossover x;
+    (void)state;
+    crossover_find(c, make(c, grid + 9, 1, 365, 1), &x);
+    assert_true(x.found);
+    assert_int_equal(x.p_star, 512);
+    assert_int_equal(x.conf, CONF_NONE);
+    crossover_find(c, 0, &x);
+    assert_false(x.found);
+    assert_int_equal(x.conf, CONF_NONE);
+}
+
+static void test_non_monotonic(void **state)
+{
+    struct curve_point c[NGRID];
+    struct crossover x;
+    (void)state;
+    make(c, grid, NGRID, 365, 1);
+    c[1].a50 = 1000; /* full cheaper at p = 8 too, then not at 16 and 24 */
+    c[1].a25 = 999;
+    c[1].a75 = 1001;
+    crossover_find(c, NGRID, &x);
+    assert_true(x.found);
+    assert_int_equal(x.p_star, 32); /* from which it stays cheaper */
+    assert_false(x.monotonic);
+    assert_int_equal(x.conf, CONF_LOW);
+}
+
+static void test_unsorted_input(void **state)
+{
+    struct curve_point c[NGRID], t;
+    struct crossover x;
+    (void)state;
+    make(c, grid, NGRID, 365, 1);
+    t = c[0];
+    c[0] = c[9];
+    c[9] = t;
+    crossover_find(c, NGRID, &x);
+    assert_int_equal(x.p_star, 32);
+    assert_int_equal(c[0].p, 1);
+}
+
+/* ---- the recommendation from a record ---- */
+
+static void add(struct experiment_record *rec, const char *mode, uint32_t p, uint64_t p50,
+                uint64_t spread)
+{
+    struct result_point *pt = point_list_add(&rec->results);
+    struct stats s = { 20, p50 - spread, p50, p50 + spread, p50 + spread, p50 + spread, p50 };
+    point_param_str(pt, "kind", "local");
+    point_param_num(pt, "targets", 0);
+    point_param_num(pt, "working_set", 512);
+    point_param_num(pt, "pages", p);
+    point_param_str(pt, "mode", mode);
+    point_metric(pt, "latency", &s);
+    point_value(pt, "p25", (int64_t)(p50 - spread) * 1000);
+    point_value(pt, "p75", (int64_t)(p50 + spread) * 1000);
+}
+
+static void test_recommend_flush_ceiling(void **state)
+{
+    static struct run run;
+    struct experiment_record rec;
+    struct recommendations recs;
+    uint32_t i;
+    (void)state;
+    memset(&run, 0, sizeof(run));
+    memset(&rec, 0, sizeof(rec));
+    rec.id = "flush_ceiling";
+    rec.ran = true;
+    assert_true(point_list_reserve(&rec.results, 2 * NGRID));
+    for (i = 0; i < NGRID; i++) {
+        add(&rec, "invlpg", grid[i], 100 + 10ull * grid[i], 1);
+        add(&rec, "full_cr3", grid[i], 365, 1);
+    }
+    run.experiments = &rec;
+    run.experiment_count = 1;
+    recommend_compute(&run, &recs);
+    assert_string_equal(recs.items[0].id, "flush_ceiling");
+    assert_true(recs.items[0].enough);
+    assert_int_equal(recs.items[0].value, 24); /* p* = 32, INVLPG still cheaper at 24 */
+    assert_non_null(strstr(recs.items[0].verdict, "p* = 32"));
+    assert_string_equal(recs.items[0].environment, "hardware");
+    assert_int_equal(recs.items[0].npoints, 2 * NGRID);
+    for (i = 0; i < recs.items[0].npoints; i++)
+        assert_true(recs.items[0].points[i] < rec.results.count);
+    assert_non_null(strstr(recs.items[0].linux_default, "33"));
+    /* the others have no experiment: not enough evidence, and say why */
+    for (i = 1; i < recs.count; i++) {
+        assert_false(recs.items[i].enough);
+        assert_non_null(strstr(recs.items[i].why, "was not run"));
+    }
+    /* a simulated run: every entry labelled */
+    run.sim.simulated = true;
+    recommend_compute(&run, &recs);
+    for (i = 0; i < recs.count; i++)
+        assert_true(recommend_not_hardware(recs.items[i].environment));
+    /* a failed verification: no recommendation from that experiment */
+    run.sim.simulated = false;
+    rec.verification.stale_reads = 1;
+    recommend_compute(&run, &recs);
+    assert_false(recs.items[0].enough);
+    assert_non_null(strstr(recs.items[0].why, "verification"));
+    point_list_release(&rec.results);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clean_crossing),
+        cmocka_unit_test(test_clean_crossing_apart),
+        cmocka_unit_test(test_no_crossing),
+        cmocka_unit_test(test_noisy_overlap),
+        cmocka_unit_test(test_single_point),
+        cmocka_unit_test(test_non_monotonic),
+        cmocka_unit_test(test_unsorted_input),
+        cmocka_unit_test(test_recommend_flush_ceiling),
+    };
+    host_init();
+    return cmocka_run_group_tests_name("crossover", tests, NULL, NULL);
+}

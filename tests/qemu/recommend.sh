@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# flush_ceiling and the recommendations under QEMU TCG (issue 11): a quick
+# SMP 4 run of every experiment with the exact shape (tests/qemu/shape.jq:
+# flush_ceiling's grid, verification reads, p* recomputed from its points);
+# the recommendations present, every entry labelled virtualised and not
+# describing hardware, evidence pointing at existing points of the right
+# experiment, and the entries whose experiment SKIPs under TCG (INVLPGB,
+# PTI: no PCID) saying "not enough evidence" with the CPUID reason.
+source "$(dirname "$0")/lib.sh"
+
+SMP=4 ARGS="profile=quick" boot "recommend-smp4"
+check_healthy_run "recommend" 4 profile=quick
+if [ -s "$REPORT" ]; then
+    check "the run and every entry are labelled virtualised, none describes hardware" \
+        test "$(jqr '[.recommendations.environment] + [.recommendations.entries[] | .environment, (.describes_hardware | tostring)] | unique | join(",")')" = "false,virtualised"
+    check "five entries, in the schema's order" \
+        test "$(jqr '[.recommendations.entries[].id] | join(",")')" = "flush_ceiling,invlpgb_vs_ipi,shootdown_order,lazy_skip,pti_user_flush"
+    check "every evidence point exists in its experiment" \
+        test "$(jqr '. as $r | [.recommendations.entries[] | .evidence as $e | select($e.experiment != null)
+                     | ($r.experiments[] | select(.id == $e.experiment) | .results | length) as $n
+                     | $e.points[] | . >= 0 and . < $n] | all')" = true
+    check "flush_ceiling cites local invlpg and full_cr3 points of one working set" \
+        test "$(jqr '. as $r | ($r.experiments[] | select(.id == "flush_ceiling") | .results) as $pts
+                     | [.recommendations.entries[0].evidence.points[] | $pts[.].params | [.kind, .mode, .working_set]]
+                     | unique | map(join(":")) | join(",")')" = "local:full_cr3:512,local:invlpg:512"
+    check "INVLPGB and PTI: not enough evidence, with the experiment's SKIP reason" \
+        test "$(jqr '[.recommendations.entries[] | select(.id == "invlpgb_vs_ipi" or .id == "pti_user_flush")
+                     | [.status, (.confidence == null), (.why | test("skipped: no (INVLPGB|PCID)"))] | map(tostring) | join(":")] | join(",")')" = \
+        "not_enough_evidence:true:true,not_enough_evidence:true:true"
+    check "the text summary's block says virtualised" \
+        grep -q "^What this machine suggests \[virtualised: " "${REPORT%.json}.txt"
+    check "show prints it" eval '"$TOOL" show "$REPORT" | grep -q "^  flush_ceiling .*\[virtualised: does not describe hardware\]"'
+fi
+echo "1..$n_test"

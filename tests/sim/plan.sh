@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Planned runs (run_budget_s, core/plan.h) on the strict TLB model: a budget
+# far below what the default profile needs makes every experiment plan; the
+# report must say what each was cut to, measure exactly what the plan says,
+# and stay valid. The quick profile, and run_budget_s=0, are not planned.
+source "$(dirname "$0")/lib.sh"
+SEED=${TLBSCOPE_SIM_SEED:-4242}
+
+# the default profile (1000 samples) wants minutes here: 12 s must cut it
+sim plan-tight "$SIM" --cpu epyc-7763 --cpus 8 --seed "$SEED" run_budget_s=12
+check "run_budget_s=12: a report that validates" validates
+check "run_budget_s=12: recorded in run.config" test "$(jqr .run.config.run_budget_s)" = 12
+check "every experiment but the fixed-work control has a plan" \
+    test "$(jqr '[.experiments[] | select((.plan == null) != (.id == "stale_detector_control")) | .id] | join(",")')" = ""
+check "the shootdown grid was cut (fewer samples than configured)" \
+    test "$(exp_field shootdown_seq_vs_conc '.plan.samples < .plan.samples_configured and (.plan.reduced | index("samples") != null)')" = true
+check "a plan that fits measured every planned point, and every sample unless it was re-planned" \
+    test "$(jqr '[.experiments[] | select(.plan.measured == true) | select((.results | length) != .plan.points_planned or (.plan.replans == 0 and .plan.samples_achieved != .plan.samples_planned)) | .id] | join(",")')" = ""
+check "each planned point has the planned samples, or what re-planning gave it (samples_min..samples_max)" \
+    test "$(jqr '[.experiments[] | select(.plan.measured == true) | . as $e | .results[] | select(.metrics.latency.n > $e.plan.samples_max or .metrics.latency.n < $e.plan.samples_min or ($e.plan.replans == 0 and .metrics.latency.n != $e.plan.samples)) | $e.id] | unique | join(",")')" = ""
+check "shootdown_seq_vs_conc: the target counts and (pages, flush) columns measured are the plan's rows and columns" \
+    test "$(exp_field shootdown_seq_vs_conc '(.plan.measured | not) or ([([.results[].params.targets] | unique | length) == .plan.rows, ([.results[] | "\(.params.pages)/\(.params.flush)"] | unique | length) == .plan.cols] | all)')" = true
+check "a measured plan is SUCCESS (a note when over its share), one not measured is ERROR saying why" \
+    test "$(jqr '[.experiments[] | select(.plan != null) | select((.plan.measured and (.status != "SUCCESS" or (.plan.fits == false and ([.notes[] | startswith("plan over its share even at the floor: ")] | any | not)))) or ((.plan.measured | not) and (.status != "ERROR" or (.reason | startswith("plan: over its share even at the floor") | not)))) | .id] | join(",")')" = ""
+check "a reduced experiment says so in a note, and the text summary lists it" \
+    sh -c "[ \"\$(jq -r '[.experiments[] | select(.plan.fits == true and (.plan.reduced | length) > 0) | select([.notes[] | startswith(\"plan reduced: \")] | any | not) | .id] | join(\",\")' '$REPORT')\" = '' ] && grep -q '^Planned to fit run_budget_s=12' '${REPORT%.json}.txt'"
+
+# not planned: the quick profile (the tests' exact shapes), and run_budget_s=0
+sim plan-quick "$SIM" --cpu epyc-7763 --cpus 4 --seed "$SEED" profile=quick experiments=ipi_broadcast,shootdown_lazy
+check "profile=quick: no plan, run_budget_s 0" test "$(jqr '[.run.config.run_budget_s, ([.experiments[].plan] | unique)] | tostring')" = '[0,[null]]'
+sim plan-off "$SIM" --cpu epyc-7763 --cpus 4 --seed "$SEED" samples=20 warmup=2 run_budget_s=0 experiments=ipi_broadcast
+check "run_budget_s=0: no plan, the configured samples" \
+    test "$(jqr '[([.experiments[].plan] | unique), ([.experiments[].results[].metrics.latency.n] | unique)] | tostring')" = '[[null],[20]]'
