@@ -6,8 +6,17 @@
 #include "core/mutant.h"
 #include "core/timing.h"
 
-/* The protocol the VEC_MULTI_FLUSH handler serves; one experiment at a time uses it. */
-static struct shootdown_multi *active_multi;
+/*
+ * The protocol the VEC_MULTI_FLUSH handler serves; one experiment at a time
+ * uses it. An IPI can arrive late (its IRR bit set again while the handler
+ * already answered the request), even after the experiment ended: the
+ * handler counts itself in `handlers_running` before it reads the pointer,
+ * and release clears the pointer, then waits for that count to drain before
+ * the memory goes (found by ThreadSanitizer: a late handler on an idle AP
+ * read the protocol while the BSP freed it).
+ */
+static struct shootdown_multi *volatile active_multi;
+static volatile uint64_t handlers_running;
 
 /*
  * The slot of initiator `i` in a target's row. The mutant gives every
@@ -29,11 +38,15 @@ static struct mi_slot *slot_of(struct shootdown_multi *m, uint32_t target, uint3
 static void multi_handler(struct trap_frame *f)
 {
     struct percpu *pc = this_percpu();
-    struct shootdown_multi *m = active_multi;
+    struct shootdown_multi *m;
     uint32_t k, n;
     (void)f;
-    if (!m)
+    add_fetch(&handlers_running, 1); /* seq_cst: ordered before the pointer's load */
+    m = load_acquire(&active_multi);
+    if (!m) {
+        add_fetch(&handlers_running, (uint64_t)-1);
         return;
+    }
     n = load_acquire(&m->nactive);
     for (k = 0; k < n; k++) {
         struct mi_slot *slot = slot_of(m, pc->index, m->active[k]);
@@ -52,6 +65,7 @@ static void multi_handler(struct trap_frame *f)
         shootdown_verify_self(m->sd, pc, req.first_page, req.pages, req.stride_2m);
         store_release(&slot->verified_seq, seq);
     }
+    add_fetch(&handlers_running, (uint64_t)-1);
 }
 
 bool shootdown_multi_init(struct shootdown_multi *m, struct shootdown *sd)
@@ -76,15 +90,20 @@ bool shootdown_multi_init(struct shootdown_multi *m, struct shootdown *sd)
         m->init[i].lost_cpu = UINT32_MAX;
     }
     trap_set_irq_handler(VEC_MULTI_FLUSH, multi_handler);
-    active_multi = m;
+    store_release(&active_multi, m);
     return true;
 }
 
 void shootdown_multi_release(struct shootdown_multi *m)
 {
     uint32_t i;
-    if (active_multi == m)
-        active_multi = NULL;
+    uint64_t deadline = tsc_now() + m->sd->smp->timeout_ticks;
+    if (load_acquire(&active_multi) == m) {
+        __atomic_store_n(&active_multi, NULL, __ATOMIC_SEQ_CST);
+        /* a handler that saw the pointer is still counted: wait for it (bounded) */
+        while (load_acquire(&handlers_running) && !deadline_passed(deadline))
+            cpu_relax();
+    }
     for (i = 0; m->init && i < m->ncpus; i++)
         mem_free(m->init[i].sent);
     mem_free_aligned(m->slots);
