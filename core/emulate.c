@@ -25,7 +25,8 @@ static struct {
     struct smp *smp;
     uint32_t mask;
     struct emu_request ring[RING];
-    volatile uint64_t issued; /* requests posted; ring[(g - 1) % RING] is number g */
+    volatile uint64_t issued;   /* requests posted; ring[(g - 1) % RING] is number g */
+    volatile uint64_t reserved; /* numbers taken: concurrent initiators each take their own */
     struct emulation_counts counts;
 } emu;
 
@@ -42,30 +43,48 @@ static void apply(const struct emu_request *q)
                                                                  ? PAGE_2M : PAGE_4K)));
 }
 
-/* Target side: apply every request it has not seen yet, in order. */
-static void emu_flush_handler(struct trap_frame *f)
+/* Apply every request this CPU has not seen yet, in order (interrupts off). */
+static void drain(struct percpu *pc)
 {
-    struct percpu *pc = this_percpu();
     uint64_t done = pc->flush.emu_ack, upto = load_acquire(&emu.issued);
-    (void)f;
     for (; done < upto; done++)
         apply(&emu.ring[done % RING]);
     store_release(&pc->flush.emu_ack, upto);
+}
+
+/* Target side. */
+static void emu_flush_handler(struct trap_frame *f)
+{
+    (void)f;
+    drain(this_percpu());
 }
 
 static bool wait_all_processed(uint64_t gen)
 {
     struct smp *s = emu.smp;
     uint64_t deadline = tsc_now() + s->timeout_ticks;
-    uint32_t self = this_percpu()->index, i;
+    uint32_t i;
     bool ok = true;
+    /* this CPU too: it drains itself below, before a ring entry it may still read is reused */
     for (i = 0; i < s->count; i++) {
-        if (i == self || !smp_usable(s, i))
+        if (!smp_usable(s, i))
             continue;
-        /* targets may already be past gen (they drain the whole ring per IPI) */
-        if (!wait_u64_ge(&s->cpu[i]->flush.emu_ack, gen, deadline)) {
-            smp_mark_unanswered(s, i, "emulated INVLPGB", &s->cpu[i]->flush.emu_ack, gen);
-            ok = false;
+        /*
+         * Targets may already be past gen (they drain the whole ring per IPI).
+         * Meanwhile this CPU answers the others itself: in the #UD handler its
+         * interrupts are off, and two initiators emulating at once
+         * (shootdown_contention) would otherwise wait for each other's IPIs.
+         */
+        while (load_acquire(&s->cpu[i]->flush.emu_ack) < gen) {
+            drain(this_percpu());
+            if (deadline_passed(deadline)) {
+                if (load_acquire(&s->cpu[i]->flush.emu_ack) >= gen)
+                    break;
+                smp_mark_unanswered(s, i, "emulated INVLPGB", &s->cpu[i]->flush.emu_ack, gen);
+                ok = false;
+                break;
+            }
+            cpu_relax();
         }
     }
     return ok;
@@ -87,16 +106,30 @@ static bool emulate_invlpgb(struct trap_frame *f)
     q.va = d.va;
     q.pages = d.pages;
     q.stride_2m = d.stride_2m;
-    if (load_acquire(&emu.issued) >= RING)
-        wait_all_processed(load_acquire(&emu.issued) - RING + 1);
-    gen = load_acquire(&emu.issued) + 1;
+    /*
+     * Several CPUs may emulate at once: each takes its own number, fills its
+     * ring entry once every CPU is past the entry's previous use, and
+     * publishes in number order (`issued` only ever covers filled entries).
+     */
+    gen = add_fetch(&emu.reserved, 1);
+    if (gen > RING)
+        wait_all_processed(gen - RING);
     emu.ring[(gen - 1) % RING] = q;
+    {
+        uint64_t deadline = tsc_now() + s->timeout_ticks;
+        while (load_acquire(&emu.issued) != gen - 1 && !deadline_passed(deadline)) {
+            drain(this_percpu());
+            cpu_relax();
+        }
+        if (load_acquire(&emu.issued) != gen - 1)
+            return false; /* an earlier number was never published: report the #UD */
+    }
     store_release(&emu.issued, gen);
     apply(&q);
     for (i = 0; i < s->count; i++)
         if (i != self && smp_usable(s, i))
             apic_send_ipi(s->cpu[i]->apic_id, VEC_EMU_FLUSH);
-    emu.counts.invlpgb++;
+    add_fetch(&emu.counts.invlpgb, 1);
     return true;
 }
 
@@ -179,7 +212,7 @@ static bool ud_hook(struct trap_frame *f)
         handled = emulate_invlpgb(f);
     } else if (d.kind == INSN_TLBSYNC && (emu.mask & EMULATE_INVLPGB)) {
         wait_all_processed(load_acquire(&emu.issued));
-        emu.counts.tlbsync++;
+        add_fetch(&emu.counts.tlbsync, 1);
         handled = true;
     } else if (d.kind == INSN_INVPCID && (emu.mask & EMULATE_INVPCID)) {
         handled = emulate_invpcid(f, &d);

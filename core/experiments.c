@@ -14,5 +14,7 @@ const struct experiment *const experiment_table[] = {
     &exp_pti,
     &exp_invlpgb,
     &exp_flush_ceiling,
+    &exp_shootdown_contention,
+    &exp_ipi_target_state,
 };
 const uint32_t experiment_count = sizeof(experiment_table) / sizeof(experiment_table[0]);

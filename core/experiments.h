@@ -12,5 +12,7 @@ extern const struct experiment exp_shootdown_lazy;
 extern const struct experiment exp_pti;
 extern const struct experiment exp_invlpgb;
 extern const struct experiment exp_flush_ceiling;
+extern const struct experiment exp_shootdown_contention;
+extern const struct experiment exp_ipi_target_state;
 
 #endif

@@ -29,6 +29,8 @@
 #define MUTANT_ID_crossover_off_by_one 17 /* flush_ceiling: p* is the count before the crossing */
 #define MUTANT_ID_evidence_nowhere 18   /* a recommendation cites a point past the last one */
 #define MUTANT_ID_plan_ignores_budget 19 /* the planner keeps every sample whatever the share */
+#define MUTANT_ID_shared_request_slot 20 /* concurrent initiators share one request slot per target */
+#define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

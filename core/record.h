@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/plan.h"
+#include "core/conditions.h"
 #include "core/result.h"
 #include "core/stats.h"
 
@@ -83,6 +84,8 @@ struct experiment_record {
     struct plan_summary plan; /* what run_budget_s let it measure (core/plan.h) */
     uint32_t nnotes;
     char notes[RECORD_MAX_NOTES][RECORD_NOTE_LEN];
+    struct exp_conditions conditions;      /* core/conditions.h */
+    struct cond_cpu_sample *cond_samples;  /* per-CPU readings before, then after */
 };
 
 bool point_list_reserve(struct point_list *l, uint32_t capacity);

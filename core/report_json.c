@@ -1,4 +1,5 @@
 #include "core/json.h"
+#include "core/conditions_report.h"
 #include "core/mem.h"
 #include "core/plan_report.h"
 #include "core/redact.h"
@@ -249,6 +250,8 @@ static void write_experiment(struct json_writer *w, const struct experiment_reco
     jw_array_end(w);
     write_points(w, "results", &e->results);
     write_points(w, "summary", &e->summary);
+    jw_key(w, "conditions");
+    conditions_write_json(w, &e->conditions);
     jw_object_end(w);
 }
 

@@ -3,8 +3,10 @@
  * tables a person reads, with nanoseconds (from the measured TSC rate) and
  * the raw tick values in the JSON for tools.
  */
+#include "core/conditions_report.h"
 #include "core/mem.h"
 #include "core/report_views.h"
+#include "core/report_views_contention.h"
 
 #define MATRIX_MAX 16 /* above this many CPUs the IPI view shows classes */
 
@@ -276,8 +278,13 @@ void report_view_experiment(const struct run *r, const struct experiment_record 
         view_lazy(r, e, sb);
     else if (str_eq(e->id, "invlpgb_range"))
         view_invlpgb(r, e, sb);
+    else if (str_eq(e->id, "shootdown_contention"))
+        view_contention(r, e, sb);
+    else if (str_eq(e->id, "ipi_target_state"))
+        view_target_state(r, e, sb);
     else if (e->summary.count)
         report_view_points(r, e, &e->summary, sb, 64);
     else
         report_view_points(r, e, &e->results, sb, 32);
+    conditions_write_text(&e->conditions, r->tsc_hz, sb);
 }

@@ -199,6 +199,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         return;
     }
     runner_plan_start(r, e->id);
+    conditions_prepare(r, rec); /* without memory: no per-CPU clock readings, the rest still */
     print(r, "RUN:  %s: %s%s%s\n", e->id, e->title, r->run->sim.simulated ? " [SIMULATED]" : "",
           emulated ? " [EMULATED]" : "");
     t0 = tsc_now();
@@ -207,6 +208,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     r->last_progress = t0;
     r->smp->current_experiment = index + 1;
     enter_tool(r);
+    conditions_begin(r, rec);
     /* an exception on the BSP inside the experiment comes back here */
     if (arch_setjmp(&bsp->arch.recover) == 0) {
         store_relaxed(&bsp->arch.recover_armed, 1);
@@ -236,6 +238,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         }
     }
     store_relaxed(&bsp->arch.recover_armed, 0);
+    conditions_end(r, rec);
     leave_tool(r);
     r->smp->current_experiment = 0;
     rec->duration_ms = ticks_to_ms(tsc_now() - t0);
@@ -251,6 +254,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     }
     if (e->cleanup && !keep_state)
         e->cleanup(r, state);
+    conditions_release(rec);
     r->emulated = false;
     print_result_line(r, rec);
 }

@@ -111,19 +111,21 @@ static void flush_pages(struct shootdown *sd, struct percpu *pc, const struct fl
 static void flush_tlb_func(struct shootdown *sd, struct percpu *pc, const struct flush_request *req)
 {
     uint64_t local = pc->local_tlb_gen, mm_gen;
+    /* several mms only with concurrent initiators in disjoint groups (shootdown_multi.c) */
+    struct mm_generation *mm = req->mm ? req->mm : &sd->mm;
     if (pc->index != req->initiator && load_acquire(&pc->tlbs.is_lazy)) {
         /*
          * Only a freed_tables request reaches a lazy CPU: Linux switches it to
          * init_mm, which drops the user translations; it is current afterwards.
          */
         flush_full(sd, pc);
-        pc->local_tlb_gen = load_acquire(&sd->mm.tlb_gen);
+        pc->local_tlb_gen = load_acquire(&mm->tlb_gen);
         return;
     }
     if (req->new_tlb_gen <= local)
         return; /* an earlier full flush already covered this request */
     /* read the mm generation late, as Linux does: it may have moved on */
-    mm_gen = load_acquire(&sd->mm.tlb_gen);
+    mm_gen = load_acquire(&mm->tlb_gen);
     if (local == mm_gen)
         return;
     if (!req->full && req->new_tlb_gen == local + 1 && req->new_tlb_gen == mm_gen)
@@ -131,6 +133,11 @@ static void flush_tlb_func(struct shootdown *sd, struct percpu *pc, const struct
     else
         flush_full(sd, pc);
     pc->local_tlb_gen = mm_gen;
+}
+
+void shootdown_flush_func(struct shootdown *sd, struct percpu *pc, const struct flush_request *req)
+{
+    flush_tlb_func(sd, pc, req);
 }
 
 /* ---- verification ---- */
@@ -324,15 +331,15 @@ static bool should_flush(struct shootdown *sd, struct percpu *t, uint32_t flags)
 }
 
 /* Linux get_flush_tlb_info(): the range, and a full flush above the ceiling (in stride pages). */
-static void set_request(struct flush_request *req, const struct percpu *self, uint32_t first,
-                        uint32_t pages, uint32_t flags, uint64_t gen, uint32_t ceiling)
+void shootdown_set_request(struct flush_request *req, uint32_t initiator, uint32_t first,
+                           uint32_t pages, uint32_t flags, uint64_t gen, uint32_t ceiling)
 {
     req->stride_2m = (flags & FLUSH_STRIDE_2M) != 0;
     req->start = req->stride_2m ? testmem_va_2m(first) : testmem_va(first);
     req->first_page = first;
     req->pages = pages;
     req->flags = flags;
-    req->initiator = self->index;
+    req->initiator = initiator;
     req->new_tlb_gen = gen;
     req->full = (flags & FLUSH_ALL) || pages > ceiling;
 }
@@ -348,7 +355,7 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     bool lost = false;
 
     gen = add_fetch(&sd->mm.tlb_gen, 1); /* inc_mm_tlb_gen(): a full barrier */
-    set_request(req, self, first, pages, flags, gen, sd->ceiling);
+    shootdown_set_request(req, self->index, first, pages, flags, gen, sd->ceiling);
     if (MUTANT(swap_order))
         order = order == ORDER_SEQUENTIAL ? ORDER_CONCURRENT : ORDER_SEQUENTIAL;
 
@@ -424,7 +431,8 @@ void shootdown_flush_local(struct shootdown *sd, uint32_t first, uint32_t pages)
 {
     struct percpu *self = this_percpu();
     struct flush_request *req = &sd->req;
-    set_request(req, self, first, pages, 0, add_fetch(&sd->mm.tlb_gen, 1), sd->ceiling);
+    shootdown_set_request(req, self->index, first, pages, 0, add_fetch(&sd->mm.tlb_gen, 1),
+                          sd->ceiling);
     flush_tlb_func(sd, self, req);
 }
 

@@ -47,6 +47,8 @@ enum pti_mode { PTI_OFF = 0, PTI_INVPCID, PTI_DEFERRED };
 #define FLUSH_ALL (1u << 3)          /* a full flush whatever the size (Linux TLB_FLUSH_ALL) */
 #define FLUSH_RETURN_TO_USER (1u << 4) /* with FLUSH_VERIFY: targets first return to user, timed */
 
+struct mm_generation;
+
 struct flush_request {
     uint64_t start;         /* first virtual address */
     uint32_t pages;         /* of the stride: 4 KiB, or 2 MiB with FLUSH_STRIDE_2M */
@@ -56,6 +58,7 @@ struct flush_request {
     uint64_t new_tlb_gen;
     uint8_t full;           /* pages > ceiling, or FLUSH_ALL: one full flush instead of INVLPGs */
     uint8_t stride_2m;
+    struct mm_generation *mm; /* the request's mm; NULL: the shootdown's own (sd->mm) */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct mm_generation {
@@ -132,6 +135,16 @@ bool shootdown_switch_back(struct shootdown *sd, const uint32_t *cpus, uint32_t 
                            uint64_t *max_catchup_ticks);
 /* Marks CPUs lazy (Linux) or not running (Xen). */
 void shootdown_set_lazy(struct shootdown *sd, const uint32_t *cpus, uint32_t n, bool lazy);
+
+/*
+ * flush_tlb_func() on the calling CPU for `req` (of req->mm): the handler's
+ * work, shared with the concurrent-initiator protocol (core/shootdown_multi.c).
+ * The caller keeps interrupts off: pc->local_tlb_gen is also the handler's.
+ */
+void shootdown_flush_func(struct shootdown *sd, struct percpu *pc, const struct flush_request *req);
+/* Linux get_flush_tlb_info(): fills `req` for pages [first, first + pages) at generation `gen`. */
+void shootdown_set_request(struct flush_request *req, uint32_t initiator, uint32_t first,
+                           uint32_t pages, uint32_t flags, uint64_t gen, uint32_t ceiling);
 
 /* Adds every CPU's verification counts to the record (and resets them). */
 void shootdown_collect(struct shootdown *sd, struct experiment_record *rec);

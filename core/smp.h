@@ -33,6 +33,8 @@
 #define VEC_EMU_FLUSH 0xf3 /* emulated INVLPGB broadcast (test-only mode) */
 #define VEC_VERIFY 0xf4    /* read the test pages and report stale signatures */
 #define VEC_SWITCH 0xf5    /* a lazy CPU "switches back" to the mm and catches up */
+#define VEC_MULTI_FLUSH 0xf6 /* a request from one of several concurrent initiators */
+#define VEC_STATE_PING 0xf7  /* ipi_target_state: a ping whose handler timestamps its arrival */
 /* TPR while the tool owns a CPU: blocks vectors 0x00-0xef, i.e. every
  * firmware interrupt source routed through the APIC, leaving ours. */
 #define TOOL_TPR 0xe0

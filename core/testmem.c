@@ -93,19 +93,28 @@ uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count)
     return sum;
 }
 
-void testmem_flip(struct testmem *tm, uint32_t first, uint32_t count)
+static void flip_range(struct testmem *tm, uint32_t first, uint32_t count, uint64_t generation)
 {
     uint32_t i;
-    tm->generation++;
     for (i = first; i < first + count && i < TEST_PAGES; i++) {
         uint32_t bank = tm->bank_of[i] ^ 1u;
-        uint64_t sig = make_signature(tm->generation, i, bank);
+        uint64_t sig = make_signature(generation, i, bank);
         *frame_word(tm->frame[bank], i, PAGE_4K) = sig;
         store_relaxed(&tm->expected[i], sig);
         /* the PTE store comes after the data it exposes (x86 keeps store order) */
         store_release(&tm->pte[i], (tm->frame[bank] + (uint64_t)i * PAGE_4K) | tm->leaf_flags);
         tm->bank_of[i] = (uint8_t)bank;
     }
+}
+
+void testmem_flip(struct testmem *tm, uint32_t first, uint32_t count)
+{
+    flip_range(tm, first, count, ++tm->generation);
+}
+
+void testmem_flip_owned(struct testmem *tm, uint32_t first, uint32_t count, uint64_t generation)
+{
+    flip_range(tm, first, count, generation);
 }
 
 void testmem_flip_2m(struct testmem *tm, uint32_t first, uint32_t count)

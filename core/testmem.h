@@ -78,6 +78,13 @@ static inline uint64_t testmem_frame(const struct testmem *tm, uint32_t page)
  */
 void testmem_flip(struct testmem *tm, uint32_t first, uint32_t count);
 /*
+ * The same for one of several CPUs that remap disjoint ranges at once
+ * (concurrent initiators): the signature carries the caller's own counter,
+ * so the shared tm->generation is not touched. Signatures stay distinct from
+ * the frame left behind because the bank is part of them.
+ */
+void testmem_flip_owned(struct testmem *tm, uint32_t first, uint32_t count, uint64_t generation);
+/*
  * Makes every test mapping global (or not). Before any CPU caches them: the
  * caller runs it once, before the APs start.
  */

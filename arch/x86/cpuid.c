@@ -93,6 +93,21 @@ void cpuid_decode(cpuid_fn fn, void *ctx, struct cpu_features *f)
     f->tsc_deadline = BIT(ev->leaf1_ecx, 24);
     f->hypervisor = BIT(ev->leaf1_ecx, 31);
 
+    f->monitor = BIT(ev->leaf1_ecx, 3);
+    if (f->max_basic_leaf >= 5) {
+        fn(ctx, 5, 0, r);
+        ev->leaf5_eax = r[0];
+        ev->leaf5_ebx = r[1];
+        ev->leaf5_ecx = r[2];
+        ev->leaf5_edx = r[3];
+    }
+    if (f->max_basic_leaf >= 6) {
+        fn(ctx, 6, 0, r);
+        ev->leaf6_eax = r[0];
+        ev->leaf6_ecx = r[2];
+    }
+    f->aperfmperf = BIT(ev->leaf6_ecx, 0);
+
     if (f->max_basic_leaf >= 7) {
         fn(ctx, 7, 0, r);
         ev->leaf7_ebx = r[1];

@@ -25,6 +25,9 @@ struct cpuid_evidence {
     uint32_t ext8_eax, ext8_ebx, ext8_edx;
     uint32_t leaf15_eax, leaf15_ebx, leaf15_ecx;
     uint32_t leaf16_eax;
+    /* power management (core/conditions.c, ipi_target_state); zeros when the leaf is absent */
+    uint32_t leaf5_eax, leaf5_ebx, leaf5_ecx, leaf5_edx; /* MONITOR/MWAIT */
+    uint32_t leaf6_eax, leaf6_ecx;                       /* thermal and power: turbo, APERF/MPERF */
 };
 
 /* The second-level TLB for 4 KiB pages (arch/x86/tlb_info.h says how it is decoded). */
@@ -58,6 +61,8 @@ struct cpu_features {
     bool invlpgb;       /* 80000008:EBX[3] */
     uint32_t invlpgb_max_pages; /* 80000008:EDX[15:0] + 1 when invlpgb, else 0 */
     bool hypervisor;    /* 1:ECX[31] */
+    bool monitor;       /* 1:ECX[3]: MONITOR/MWAIT */
+    bool aperfmperf;    /* 6:ECX[0] */
     char hypervisor_vendor[13]; /* 40000000:EBX,ECX,EDX; "" when absent */
     uint32_t phys_addr_bits;    /* 80000008:EAX[7:0]; 36 when the leaf is absent */
     uint32_t virt_addr_bits;    /* 80000008:EAX[15:8]; 48 when absent */

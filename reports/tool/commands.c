@@ -11,6 +11,7 @@
 
 #include "reports/tool/compare.h"
 #include "reports/tool/compare_csv.h"
+#include "reports/tool/conditions_view.h"
 #include "reports/tool/sanitize.h"
 #include "reports/tool/sides.h"
 #include "reports/tool/diag.h"
@@ -182,10 +183,19 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
     if (m.mixed && cli->fmt == TABLE_CSV)
         fprintf(err, PREFIX "warning: hardware and virtualised/emulated reports are "
                 "compared; see the flags column\n");
+    /* per-experiment conditions that change the numbers (conditions_view.h): before the
+     * tables, after them in markdown (whose first line is its title), on stderr with CSV */
+    if (cli->fmt != TABLE_MARKDOWN)
+        conditions_compare_warnings(sides.all, sides.nall, cli->fmt == TABLE_CSV ? err : out);
     if (cli->fmt == TABLE_CSV)
         compare_csv_print(&m, out);
     else
         compare_print(&m, out, cli->fmt);
+    if (cli->fmt == TABLE_MARKDOWN && conditions_compare_warnings(sides.all, sides.nall, NULL)) {
+        fputs("\n## Conditions that differ\n\n```\n", out);
+        conditions_compare_warnings(sides.all, sides.nall, out);
+        fputs("```\n", out);
+    }
     if (!isnan(cli->fail_if_slower)) {
         slower = compare_slower_points(&m, cli->fail_if_slower, err);
         if (slower) {

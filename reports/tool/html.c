@@ -1,6 +1,7 @@
 #include "reports/tool/html.h"
 #include "reports/tool/conditions.h"
 #include "reports/tool/html_ceiling.h"
+#include "reports/tool/html_contention.h"
 
 #include <math.h>
 #include <string.h>
@@ -288,6 +289,7 @@ bool html_render(FILE *out, struct m_report *const *reports, size_t n)
     for (i = 0; i < m.nsections; i++) {
         fprintf(out, "<section id=\"exp%zu\">\n", i);
         html_experiment(out, &m, &m.sections[i]);
+        html_contention_extras(out, &m, &m.sections[i]);
         fputs("</section>\n", out);
     }
     fputs("</body>\n</html>\n", out);

@@ -1,4 +1,5 @@
 #include "reports/tool/show.h"
+#include "reports/tool/conditions_view.h"
 #include "reports/tool/recommend_view.h"
 
 #include <math.h>
@@ -198,8 +199,10 @@ void show_report(const struct m_report *r, FILE *out)
     show_header(r, out);
     show_cpu_problems(r, out);
     show_experiment_table(r, out);
-    for (i = 0; i < r->nexperiments; i++)
+    for (i = 0; i < r->nexperiments; i++) {
         show_experiment(r, &r->experiments[i], out);
+        conditions_show(r, &r->experiments[i], out);
+    }
     recommend_view_show(r, out);
     show_messages(r->errors, "Errors", out);
     show_messages(r->warnings, "Warnings", out);

@@ -186,6 +186,7 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
     vc_string_array(c, e, "notes", 0);
     validate_points(c, e, "results", x_axis);
     validate_points(c, e, "summary", NULL);
+    validate_conditions(c, e, status);
     if (id && strcmp(id, "shootdown_seq_vs_conc") == 0)
         validate_seq_conc_ratios(c, e);
 }

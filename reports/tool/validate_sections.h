@@ -29,6 +29,8 @@ void validate_simulation(struct vctx *c, const json_t *root);
 void validate_seq_conc_ratios(struct vctx *c, const json_t *e);
 /* "recommendations" (schema version 2): labels, and evidence that points at existing results. */
 void validate_recommendations(struct vctx *c, const json_t *root);
+/* experiments[i].conditions (validate_conditions.c); `status` indexes vocab_results. */
+void validate_conditions(struct vctx *c, const json_t *e, int status);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
 void validate_redaction(struct vctx *c, const json_t *root);
 

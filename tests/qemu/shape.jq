@@ -30,6 +30,13 @@
 #       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
 #                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
 #                              INVPCID), S' = S/20 in [10, 50], W' = W/20
+#       shootdown_contention   per point (mode, method, p pages, m initiators),
+#                              S' = max(10, S/10), W' = min(W, 3): all:
+#                              p N + (m-1) p (N-1) (priming) + m (W'+k) p N;
+#                              groups: p N + (W'+k) p N, k = max(2, ceil(S'/m))
+#   - every experiment that was not skipped records its conditions (SMI
+#     counter or hiccup detector, APERF/MPERF or why not, boost, SMT,
+#     target_wait); ipi_target_state's states and sample counts;
 #   - stale_reads 0, and for the negative control: every CPU read stale in
 #     every one of its 16 rounds;
 #   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
@@ -44,10 +51,13 @@
 # Output: one {ok, what} per check.
 
 def table: ["ipi_roundtrip", "ipi_broadcast", "stale_detector_control", "shootdown_seq_vs_conc",
-            "shootdown_lazy", "pti_double_invalidation", "invlpgb_range", "flush_ceiling"];
+            "shootdown_lazy", "pti_double_invalidation", "invlpgb_range", "flush_ceiling",
+            "shootdown_contention", "ipi_target_state"];
 def profiles: {"default": [1000, 100, 256], "quick": [100, 10, 64], "full": [10000, 1000, 1024]};
 # runner_power_series(): 1, 2, 4, ... below max, then max
 def series($max): [range(0; 31) | pow(2; .) | floor | select(. < $max)] + (if $max >= 1 then [$max] else [] end);
+# contention_m_series(): 1, 2, 4, ... up to min(max, page limit), ending with it
+def m_series($max; $limit): ([$max, $limit] | min) as $x | series($x);
 def words: if . == null or . == "" then [] else split(",") end;
 def bool01: if . == null then null elif type == "boolean" then . else (tostring | . == "1" or . == "true" or . == "on") end;
 def int: if type == "string" then tonumber else . end;
@@ -301,4 +311,65 @@ def shape($want):
              | {p: $p, cheaper: ($b < $a)}] as $c
           | ([range(0; $c | length) | select(. as $i | [$c[$i:][] | .cheaper] | all)] | first // null) as $i
           | if $i == null then null else $c[$i].p end])
-    end);
+    end),
+
+  # ---- shootdown_contention ----
+  (select($ids | index("shootdown_contention")) |
+    if $N < 2 then skipped("shootdown_contention"; "^needs at least 2 CPUs") else
+    exp("shootdown_contention") as $e
+    | ([10, (($S / 10) | floor)] | max) as $S2
+    | ([$W, 3] | min) as $W2
+    | (($invlpgb | not) and ($emu | index("invlpgb") != null) and ($global | not)) as $emulated
+    | (["ipi"] + (if ($invlpgb or $emulated) and ($global | not) then ["invlpgb"] else [] end)) as $methods
+    | ([1] + (if $C > 1 then [$C] else [] end)) as $pages
+    | [["all", "groups"][] as $mode | $methods[] as $meth | $pages[] as $p
+       | m_series(if $mode == "all" then $N else ($N / 2 | floor) end; (512 / $p | floor))[]
+       | [$mode, $meth, $p, ., $N]] as $points
+    | def per_init($m): ([2, ceil_div($S2; $m)] | max);
+      measured("shootdown_contention"; $emulated;
+               [$points[] | .[2] as $p | .[3] as $m | per_init($m) as $k
+                | if .[0] == "all" then $p * $N + ($m - 1) * $p * ($N - 1) + $m * ($W2 + $k) * $p * $N
+                  else $p * $N + ($W2 + $k) * $p * $N end] | sum),
+      grid("shootdown_contention: all and groups x \($methods | join(",")) x pages \($pages | join(",")) x m initiators";
+           [$e.results[]?.params | [.mode, .method, .pages, .initiators, .cpus]]; $points),
+      grid("shootdown_contention: latency of m x ceil(\($S2)/m) samples (at least 2 each) and a rate on every point\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
+           [$e.results[]? | [.params.method, .params.pages, .params.initiators, .metrics.latency.n,
+                             (.values.shootdowns_per_s > 0), .values.emulated_invlpgb]];
+           [$points[] | [.[1], .[2], .[3], .[3] * per_init(.[3]), true,
+                         (if $emulated and .[1] == "invlpgb" then .[3] * ($W2 + per_init(.[3])) * ceil_div(.[2]; 8) else null end)]]),
+      eq("shootdown_contention: its notes say how it sampled";
+         [$e.notes[]? | select(test("samples per point"))];
+         ["\($S2) samples per point, ceil(\($S2) / m) (at least 2) per initiator, after \($W2) warm-up each"])
+    end),
+
+  # ---- ipi_target_state ----
+  (select($ids | index("ipi_target_state")) |
+    if $N < 2 then skipped("ipi_target_state"; "^needs at least 2 CPUs") else
+    exp("ipi_target_state") as $e
+    | ([10, (($S / 10) | floor)] | max) as $S2
+    | ((($r.cpu.cpuid["1.ecx"] // "0x0") | ltrimstr("0x") | explode | map(if . >= 97 then . - 87 elif . >= 65 then . - 55 else . - 48 end) | last) as $lastnib
+       | (($lastnib / 8 | floor) % 2) == 1) as $monitor
+    | [$e.results[]?.params.state] as $states
+    | eq("ipi_target_state: status, emulated, partial, verification not applicable";
+         [$e.status, $e.emulated, $e.partial, $e.verification.applicable, $e.verification.checks];
+         ["SUCCESS", false, false, false, 0]),
+      eq("ipi_target_state: pause, busy, hlt, irqoff 1/10/100 us, and MWAIT \(if $monitor then "C1 at least" else "absent (CPUID.1:ECX[3] = 0)" end)";
+         [$states[] | select(startswith("mwait_") | not)] + [if $monitor then ($states | index("mwait_00") != null) else ([$states[] | select(startswith("mwait_"))] | length) end];
+         ["pause", "busy", "hlt", "irqoff_1us", "irqoff_10us", "irqoff_100us", (if $monitor then true else 0 end)]),
+      eq("ipi_target_state: MWAIT states named by their hint, and a note with the CPUID evidence";
+         [([$states[] | select(startswith("mwait_")) | test("^mwait_[0-9a-f]{2}$")] | all),
+          ([$e.notes[]? | select(test("^MWAIT"))] | length > 0)]; [true, true]),
+      eq("ipi_target_state: roundtrip and target_lost of \($S2) samples each"; [ns($e; "roundtrip"), ns($e; "target_lost")]; [[$S2], [$S2]])
+    end),
+
+  # ---- conditions of every experiment that measured ----
+  ([$r.experiments[]? | select(.status != "SKIP")] as $measured
+   | eq("conditions recorded on every experiment that measured (SMIs, clock, boost, SMT, target_wait)";
+        [$measured[] | [.id, (.conditions | type),
+                        (.conditions.smi.source // null | IN("msr_0x34", "hiccup_detector")),
+                        ((.conditions.smi.source == "msr_0x34") or (.conditions.smi.absent_reason != null)),
+                        ((.conditions.clock.aperf_mperf // false) == (.conditions.clock.effective_mhz != null)),
+                        (.conditions.clock.boost // null | IN("enabled", "disabled", "unknown")),
+                        (.conditions.smt // null | IN("active", "off")),
+                        (.conditions.target_wait == $r.method.target_wait)]];
+        [$measured[] | [.id, "object", true, true, true, true, true, true]]));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shootdown experiments (issue 4) with 2 and 4 CPUs: all eight present, each
+# Shootdown experiments (issue 4) with 2 and 4 CPUs: all ten present, each
 # with the exact shape tests/qemu/shape.jq derives from the experiments' code:
 # seq/conc, lazy and the negative control SUCCESS over their full parameter
 # grids, with exactly as many verification reads as samples, warm-up, targets

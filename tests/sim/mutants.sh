@@ -22,7 +22,7 @@ need_build=false
 all_mutants=$(sed -n '/^MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^MUTANTS :=//; s/\\//g')
 declare -A dead=()
 for m in $all_mutants; do
-    for b in tlbscope-sim test_shootdown_model test_lazy_model test_class_pool; do
+    for b in tlbscope-sim test_shootdown_model test_lazy_model test_class_pool test_contention_model; do
         [ -x "$MUT/$m/$b" ] || need_build=true
     done
 done
@@ -54,6 +54,9 @@ check "control: the class-pooling test passes on the correct build" \
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_lazy_model" 2>&1)
 check "control: the lazy-path test passes on the correct build" \
     test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "4/0"
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_contention_model" 2>&1)
+check "control: the concurrent-initiator test passes on the correct build" \
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "2/0"
 
 # The QEMU-shaped run: tlbscope-sim with QEMU's CPU (no PCID, no INVLPGB) and
 # its emulation of INVLPGB and INVPCID, 4 CPUs: the report shootdown.sh checks.
@@ -170,6 +173,26 @@ fi
 kill_shape grid_truncated "seq/conc only targets=1, lazy only lazy=0"
 kill_shape invlpgb_as_ipi "invlpgb points ran the IPI path: no emulated INVLPGB"
 kill_shape blind_aps "the verifier blind on every AP: the control stale on the BSP alone"
+# concurrent initiators (issue 12)
+kill_unit shared_request_slot test_initiators_to_all_others_never_read_stale \
+    "concurrent initiators share one request slot per target" test_contention_model
+# kill_validate MUTANT WHAT PATTERN: the mutant's QEMU-shaped run ends normally, without a
+# stale read, but tlbscope-report validate rejects its report with PATTERN (and so does the
+# exact shape, whose precondition, a valid report, it then fails)
+kill_validate() {
+    local m=$1 what=$2 pattern=$3 msgs
+    mutants=$((mutants + 1))
+    sim "mutant-$m" "$MUT/$m/tlbscope-sim" "${QEMU_LIKE[@]}"
+    msgs=$("$TOOL" validate "$REPORT" 2>&1)
+    if [ "$RC" = 0 ] && [ "$(stale_total)" = 0 ] && grep -q -- "$pattern" <<<"$msgs"; then
+        killed=$((killed + 1)); dead[$m]=1
+        ok "mutant $m ($what): validate rejects it: $(grep -m1 -- "$pattern" <<<"$msgs" | sed 's/^.*json: //')"
+    else
+        not_ok "mutant $m ($what): validate did not reject it (exit $RC; see $LOG)"
+    fi
+}
+kill_validate conditions_unrecorded "no experiment records its conditions" \
+    'conditions: is null, but the experiment measured'
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {

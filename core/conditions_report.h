@@ -1,0 +1,14 @@
+/* The conditions of an experiment (core/conditions.h) in the JSON report and the text summary. */
+#ifndef TLBSCOPE_CORE_CONDITIONS_REPORT_H
+#define TLBSCOPE_CORE_CONDITIONS_REPORT_H
+
+#include "core/json.h"
+#include "core/record.h"
+#include "core/strbuf.h"
+
+/* Writes the value of the "conditions" key: an object, or null when none were recorded. */
+void conditions_write_json(struct json_writer *w, const struct exp_conditions *c);
+/* One "Conditions" line for the experiment's text section. */
+void conditions_write_text(const struct exp_conditions *c, uint64_t tsc_hz, struct strbuf *sb);
+
+#endif

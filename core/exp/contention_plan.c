@@ -1,0 +1,61 @@
+#include "core/exp/contention_plan.h"
+
+uint32_t contention_m_series(uint32_t ncpus, bool groups, uint32_t page_limit, uint32_t *out,
+                             uint32_t cap)
+{
+    uint32_t max = groups ? ncpus / 2 : ncpus, n = 0, v;
+    if (max > page_limit)
+        max = page_limit;
+    for (v = 1; v < max && n < cap; v *= 2)
+        out[n++] = v;
+    if (max >= 1 && n < cap)
+        out[n++] = max;
+    return n;
+}
+
+void contention_partition(uint32_t n, uint32_t m, uint32_t *start)
+{
+    uint32_t g, base = m ? n / m : 0, extra = m ? n % m : 0, at = 0;
+    for (g = 0; g < m; g++) {
+        start[g] = at;
+        at += base + (g < extra ? 1 : 0);
+    }
+    start[m] = at;
+}
+
+/*
+ * a * b / c on 64-bit words only: the firmware build has no 128-bit
+ * division (its libgcc helper faulted under OVMF), so the 128-bit product is
+ * divided bit by bit. Saturates when the quotient does not fit.
+ */
+static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32, b_lo = b & 0xffffffffu, b_hi = b >> 32;
+    uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo, hh = a_hi * b_hi;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    uint64_t lo = (ll & 0xffffffffu) | (mid << 32);
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    uint64_t q = 0, r = 0;
+    int i;
+    for (i = 127; i >= 0; i--) {
+        uint64_t bit = i >= 64 ? (hi >> (i - 64)) & 1u : (lo >> i) & 1u;
+        uint64_t carry = r >> 63;
+        r = (r << 1) | bit;
+        if (carry || r >= c) {
+            r -= c;
+            if (i >= 64)
+                return UINT64_MAX;
+            q |= 1ull << i;
+        }
+    }
+    return q;
+}
+
+int64_t contention_rate_milli(uint64_t count, uint64_t ticks, uint64_t hz)
+{
+    uint64_t v;
+    if (!ticks)
+        return 0;
+    v = mul_div(count * 1000u, hz, ticks); /* count * 1000 fits: counts are far below 2^54 */
+    return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}

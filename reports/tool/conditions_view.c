@@ -1,0 +1,150 @@
+#include "reports/tool/conditions_view.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "reports/tool/jget.h"
+#include "reports/tool/units.h"
+
+#define S(x) ((x) ? (x) : "?")
+
+const json_t *conditions_experiment(const struct m_report *r, const char *id)
+{
+    const json_t *list = jget_array(r->root, "experiments");
+    size_t i;
+    for (i = 0; id && i < json_array_size(list); i++) {
+        const json_t *e = json_array_get(list, i);
+        const char *eid = jget_string(e, "id");
+        if (eid && strcmp(eid, id) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+const char *conditions_text(const json_t *cond, char *buf, size_t cap)
+{
+    const json_t *smi = jget_object(cond, "smi"), *clk = jget_object(cond, "clock");
+    const json_t *hic = jget_object(smi, "hiccup");
+    const char *src = jget_string(smi, "source");
+    char smi_txt[96], clk_txt[96];
+    if (!cond || !json_is_object(cond)) {
+        snprintf(buf, cap, "not recorded");
+        return buf;
+    }
+    if (src && strcmp(src, "msr_0x34") == 0)
+        snprintf(smi_txt, sizeof(smi_txt), "SMIs %lld (MSR 0x34)", jget_int(smi, "count", -1));
+    else if (hic)
+        snprintf(smi_txt, sizeof(smi_txt), "no SMI counter, %lld hiccups > %lld ns in %lld us",
+                 jget_int(hic, "gaps", -1), jget_int(hic, "threshold_ns", -1),
+                 jget_int(hic, "window_us", -1));
+    else
+        snprintf(smi_txt, sizeof(smi_txt), "SMIs not measured (%s)",
+                 S(jget_string(smi, "absent_reason")));
+    if (jget_bool(clk, "aperf_mperf", false))
+        snprintf(clk_txt, sizeof(clk_txt), "clock %lld MHz effective (TSC %lld MHz)",
+                 jget_int(clk, "effective_mhz", -1), jget_int(clk, "tsc_mhz", -1));
+    else
+        snprintf(clk_txt, sizeof(clk_txt), "no APERF/MPERF (CPUID 6 ECX %s)",
+                 S(jget_string(clk, "cpuid6_ecx")));
+    snprintf(buf, cap, "%s; %s; boost %s; SMT %s; targets %s", smi_txt, clk_txt,
+             S(jget_string(clk, "boost")), S(jget_string(cond, "smt")),
+             S(jget_string(cond, "target_wait")));
+    return buf;
+}
+
+void conditions_show(const struct m_report *r, const struct m_experiment *e, FILE *out)
+{
+    const json_t *cond = json_object_get(conditions_experiment(r, e->id), "conditions");
+    char buf[400];
+    if (!cond)
+        return; /* a report from before conditions were recorded */
+    units_print_wrapped(out, "  conditions: ", "              ", conditions_text(cond, buf, sizeof(buf)),
+                        100);
+}
+
+static void warn(FILE *out, size_t *count, const struct m_report *a, const struct m_report *b,
+                 const char *what, const char *fmt_a, const char *fmt_b)
+{
+    char line[512];
+    (*count)++;
+    if (!out)
+        return; /* counting only */
+    snprintf(line, sizeof(line), "conditions differ (%s vs %s): %s: %s vs %s", a->label, b->label,
+             what, S(fmt_a), S(fmt_b));
+    units_print_wrapped(out, "warning: ", "         ", line, 100);
+}
+
+static bool differ(const char *x, const char *y) { return x && y && strcmp(x, y) != 0; }
+
+/* The experiment's SMI count when a counter was read, else -1. */
+static long long smi_count(const json_t *cond)
+{
+    const json_t *smi = jget_object(cond, "smi");
+    const char *src = jget_string(smi, "source");
+    return src && strcmp(src, "msr_0x34") == 0 ? jget_int(smi, "count", -1) : -1;
+}
+
+static void count_text(long long smis, char *buf, size_t cap)
+{
+    if (smis < 0)
+        snprintf(buf, cap, "no counter");
+    else
+        snprintf(buf, cap, "%lld SMIs", smis);
+}
+
+static void compare_pair(const struct m_report *a, const struct m_report *b, FILE *out,
+                         size_t *count)
+{
+    const json_t *list = jget_array(a->root, "experiments");
+    const char *wa = jget_path(a->root, "method.target_wait")
+                         ? json_string_value(jget_path(a->root, "method.target_wait")) : NULL;
+    const char *wb = jget_path(b->root, "method.target_wait")
+                         ? json_string_value(jget_path(b->root, "method.target_wait")) : NULL;
+    char x[64], y[64], what[160];
+    size_t i;
+    if (differ(a->apic_mode, b->apic_mode))
+        warn(out, count, a, b, "APIC mode (IPI delivery differs)", a->apic_mode, b->apic_mode);
+    if (differ(a->full_flush, b->full_flush))
+        warn(out, count, a, b, "full-flush method", a->full_flush, b->full_flush);
+    if (differ(wa, wb))
+        warn(out, count, a, b, "target_wait (targets spin vs halt: wake-ups are in one)", wa, wb);
+    for (i = 0; i < json_array_size(list); i++) {
+        const json_t *ea = json_array_get(list, i);
+        const char *id = jget_string(ea, "id");
+        const json_t *ca = jget_object(ea, "conditions");
+        const json_t *cb = jget_object(conditions_experiment(b, id), "conditions");
+        long long ma, mb, sa, sb;
+        if (!ca || !cb)
+            continue;
+        ma = jget_int(jget_object(ca, "clock"), "effective_mhz", -1);
+        mb = jget_int(jget_object(cb, "clock"), "effective_mhz", -1);
+        if (ma > 0 && mb > 0 && fabs((double)mb - (double)ma) > CONDITIONS_FREQ_TOLERANCE * (double)ma) {
+            snprintf(what, sizeof(what), "%s: effective clock (APERF/MPERF) more than %.0f%% apart",
+                     id, CONDITIONS_FREQ_TOLERANCE * 100);
+            snprintf(x, sizeof(x), "%lld MHz", ma);
+            snprintf(y, sizeof(y), "%lld MHz", mb);
+            warn(out, count, a, b, what, x, y);
+        }
+        sa = smi_count(ca);
+        sb = smi_count(cb);
+        if ((sa > 0) != (sb > 0)) {
+            snprintf(what, sizeof(what), "%s: SMIs during one of them", id);
+            count_text(sa, x, sizeof(x));
+            count_text(sb, y, sizeof(y));
+            warn(out, count, a, b, what, x, y);
+        }
+        if (!differ(wa, wb) && differ(jget_string(ca, "target_wait"), jget_string(cb, "target_wait"))) {
+            snprintf(what, sizeof(what), "%s: target_wait", id);
+            warn(out, count, a, b, what, jget_string(ca, "target_wait"),
+                 jget_string(cb, "target_wait"));
+        }
+    }
+}
+
+size_t conditions_compare_warnings(struct m_report *const *reports, size_t n, FILE *out)
+{
+    size_t i, count = 0;
+    for (i = 1; i < n; i++)
+        compare_pair(reports[0], reports[i], out, &count);
+    return count;
+}
