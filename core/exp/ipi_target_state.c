@@ -343,6 +343,7 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
         if (d->kind == TS_IRQOFF)
             settle += c->window_ticks * (i % 8) / 8; /* spread the arrival over the window */
         t0 = tsc_now();
+        /* spin-ok: settle is at most 10 us plus one irqoff window (100 us at most) */
         while (ok && tsc_now() - t0 < settle)
             cpu_relax();
         if (!ok)

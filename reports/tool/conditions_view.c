@@ -10,15 +10,8 @@
 
 const json_t *conditions_experiment(const struct m_report *r, const char *id)
 {
-    const json_t *list = jget_array(r->root, "experiments");
-    size_t i;
-    for (i = 0; id && i < json_array_size(list); i++) {
-        const json_t *e = json_array_get(list, i);
-        const char *eid = jget_string(e, "id");
-        if (eid && strcmp(eid, id) == 0)
-            return e;
-    }
-    return NULL;
+    const struct m_experiment *e = model_experiment(r, id);
+    return e ? e->json : NULL;
 }
 
 const char *conditions_text(const json_t *cond, char *buf, size_t cap)
@@ -54,7 +47,8 @@ const char *conditions_text(const json_t *cond, char *buf, size_t cap)
 
 void conditions_show(const struct m_report *r, const struct m_experiment *e, FILE *out)
 {
-    const json_t *cond = json_object_get(conditions_experiment(r, e->id), "conditions");
+    /* the experiment's own object: a search by id per experiment made show quadratic */
+    const json_t *cond = json_object_get(e->json, "conditions");
     char buf[400];
     if (!cond)
         return; /* a report from before conditions were recorded */

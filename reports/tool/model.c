@@ -122,6 +122,7 @@ static bool build_experiment(const json_t *o, struct m_experiment *e)
     e->checks = jget_number(v, "checks", NAN);
     e->stale_reads = jget_number(v, "stale_reads", NAN);
     e->notes = jget_array(o, "notes");
+    e->json = o;
     return build_points(jget_array(o, "results"), &e->results) &&
            build_points(jget_array(o, "summary"), &e->summary);
 }

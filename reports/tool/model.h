@@ -61,6 +61,7 @@ struct m_experiment {
     bool verif_applicable;
     double checks, stale_reads;
     const json_t *notes; /* array of strings, or NULL */
+    const json_t *json;  /* the experiment's object, for sections the model does not copy */
     struct m_points results, summary;
 };
 
