@@ -31,6 +31,7 @@
 #define MUTANT_ID_plan_ignores_budget 19 /* the planner keeps every sample whatever the share */
 #define MUTANT_ID_shared_request_slot 20 /* concurrent initiators share one request slot per target */
 #define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
+#define MUTANT_ID_contention_unboxed 22 /* shootdown_contention ignores its time box */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -20,7 +20,7 @@ static const struct {
 } weights[] = {
     { "ipi_roundtrip", 1 },  { "ipi_broadcast", 1 },           { "shootdown_seq_vs_conc", 4 },
     { "shootdown_lazy", 3 }, { "pti_double_invalidation", 2 }, { "invlpgb_range", 2 },
-    { "flush_ceiling", 2 },
+    { "flush_ceiling", 2 },  { "shootdown_contention", 2 },
 };
 
 uint32_t runner_plan_weight(const char *id)

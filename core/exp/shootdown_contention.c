@@ -44,6 +44,7 @@
 #include "core/exp/common.h"
 #include "core/exp/contention_plan.h"
 #include "core/experiments.h"
+#include "core/mutant.h"
 #include "core/shootdown_multi.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
@@ -411,22 +412,67 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     return true;
 }
 
+/*
+ * Shootdowns a point of m initiators runs, warm-up included: the time box's
+ * unit of cost (each goes to every other CPU in "all" mode; fewer in groups,
+ * so this is an upper bound there).
+ */
+static uint64_t ct_point_shootdowns(const struct ct_state *st, uint32_t m)
+{
+    return (uint64_t)m * (ct_per_initiator(st->samples, m) + st->warmup);
+}
+
+/*
+ * Time box (run_budget_s; not with run_budget_s=0 or the quick profile):
+ * the work of a point grows with m (m x N interrupts at least, since each
+ * initiator runs 2 shootdowns or more), so under an emulator the points with
+ * many initiators on a big machine can take minutes, while on hardware they
+ * take a fraction of a second. Each column (mode, method, pages) gets an
+ * equal part of what is left of the experiment's share; m is measured in
+ * ascending order, and a point whose cost, estimated from the point before
+ * it scaled by its shootdowns, would overrun the column's part is not
+ * measured, nor any larger m: the note says where each column stopped.
+ */
+struct ct_box {
+    uint64_t share, start; /* ticks; share 0: no time box */
+    uint32_t columns_left;
+};
+
+static bool ct_box_allows(struct ct_box *b, const struct ct_state *st, uint64_t column_start,
+                          uint64_t last_ticks, uint32_t last_m, uint32_t m)
+{
+    uint64_t now = tsc_now(), used = now - b->start, part, estimate;
+    if (!b->share || !last_m || MUTANT(contention_unboxed))
+        return true; /* the first m of a column is always measured */
+    part = used < b->share ? (b->share - (column_start - b->start)) / b->columns_left : 0;
+    estimate = last_ticks * ct_point_shootdowns(st, m) / ct_point_shootdowns(st, last_m);
+    return now - column_start + estimate <= part;
+}
+
 static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct ct_state *st = state;
     uint32_t series[CONTENTION_MAX_M], planned = rec->results.capacity, done = 0;
     enum ct_mode mode;
     enum ct_method method;
-    uint32_t p, i, nm;
+    uint32_t p, i, nm, columns = 0, boxed = 0;
+    struct ct_box box = { r->plan_share_ticks, tsc_now(), 0 };
+    for (method = CT_IPI; method <= CT_INVLPGB; method++)
+        if (method == CT_IPI || st->invlpgb || st->invlpgb_emulated)
+            columns += 2 * st->npages;
+    box.columns_left = columns;
     for (mode = CT_ALL; mode <= CT_GROUPS; mode++) {
         for (method = CT_IPI; method <= CT_INVLPGB; method++) {
             if (method == CT_INVLPGB && !st->invlpgb && !st->invlpgb_emulated)
                 continue;
             for (p = 0; p < st->npages; p++) {
+                uint64_t column_start = tsc_now(), last_ticks = 0;
+                uint32_t last_m = 0;
                 nm = contention_m_series(st->norder, mode == CT_GROUPS,
                                          TEST_PAGES / st->page_counts[p], series,
                                          CONTENTION_MAX_M);
                 for (i = 0; i < nm; i++) {
+                    uint64_t t0;
                     if (!runner_budget_ok(r))
                         goto out;
                     runner_progress(r, done++, planned);
@@ -435,12 +481,32 @@ static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
                         rec->partial = true;
                         goto out;
                     }
-                    if (!measure(r, rec, st, mode, method, st->page_counts[p], series[i]))
+                    if (!ct_box_allows(&box, st, column_start, last_ticks, last_m, series[i])) {
+                        record_note(rec, "time box: %s, %s, %u pages: initiators up to %u of "
+                                         "%u measured (share of run_budget_s %llu ms)",
+                                    mode_names[mode], method_names[method], st->page_counts[p],
+                                    last_m, series[nm - 1],
+                                    (unsigned long long)ticks_to_ms(box.share));
+                        boxed++;
+                        break;
+                    }
+                    t0 = tsc_now();
+                    if (!measure(r, rec, st, mode, method, st->page_counts[p], series[i])) {
                         rec->partial = true;
+                        continue;
+                    }
+                    last_ticks = tsc_now() - t0;
+                    last_m = series[i];
                 }
+                if (box.columns_left > 1)
+                    box.columns_left--;
             }
         }
     }
+    if (boxed)
+        record_note(rec, "time box: %u of %u columns stopped before their largest m (the "
+                         "run_budget_s share; on hardware these points take well under a second)",
+                    boxed, columns);
 out:
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");

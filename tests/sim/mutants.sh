@@ -176,6 +176,17 @@ kill_shape blind_aps "the verifier blind on every AP: the control stale on the B
 # concurrent initiators (issue 12)
 kill_unit shared_request_slot test_initiators_to_all_others_never_read_stale \
     "concurrent initiators share one request slot per target" test_contention_model
+# the time box of shootdown_contention ignored: 1 s for the run, and the whole grid is measured
+mutants=$((mutants + 1))
+sim "mutant-contention_unboxed" "$MUT/contention_unboxed/tlbscope-sim" --cpu epyc-7763 --cpus 8 \
+    --seed 5 run_budget_s=1 experiments=shootdown_contention
+if [ "$RC" = 0 ] && [ "$(exp_field shootdown_contention '[.notes[] | select(startswith("time box: "))] | length')" = 0 ] &&
+    [ "$(exp_field shootdown_contention '.results | length')" = 28 ]; then
+    killed=$((killed + 1)); dead[contention_unboxed]=1
+    ok "mutant contention_unboxed (the time box ignored): the whole grid, no time-box note (tests/sim/plan.sh fails on it)"
+else
+    not_ok "mutant contention_unboxed: the run was boxed or failed (exit $RC; see $LOG)"
+fi
 # kill_validate MUTANT WHAT PATTERN: the mutant's QEMU-shaped run ends normally, without a
 # stale read, but tlbscope-report validate rejects its report with PATTERN (and so does the
 # exact shape, whose precondition, a valid report, it then fails)
