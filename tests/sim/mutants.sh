@@ -179,7 +179,7 @@ kill_unit shared_request_slot test_initiators_to_all_others_never_read_stale \
 # the time box of shootdown_contention ignored: 1 s for the run, and the whole grid is measured
 mutants=$((mutants + 1))
 sim "mutant-contention_unboxed" "$MUT/contention_unboxed/tlbscope-sim" --cpu epyc-7763 --cpus 8 \
-    --seed 5 run_budget_s=1 experiments=shootdown_contention
+    --seed 5 run_budget_s=1 samples=20000 experiments=shootdown_contention
 if [ "$RC" = 0 ] && [ "$(exp_field shootdown_contention '[.notes[] | select(startswith("time box: "))] | length')" = 0 ] &&
     [ "$(exp_field shootdown_contention '.results | length')" = 28 ]; then
     killed=$((killed + 1)); dead[contention_unboxed]=1
