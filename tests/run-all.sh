@@ -39,7 +39,8 @@ run_step() { # name, command...
     local dt=$(( $(date +%s) - t0 ))
     if [ "$notok" != 0 ]; then
         printf '%-44s FAIL (%d ok, %d failed, %ds)  log: %s\n' "$name" "$ok" "$notok" "$dt" "$log"
-        grep -E '^not ok ' "$log" | head -5 | sed 's/^/    /'
+        # the failures, with the validator's complaint where a report did not validate
+        grep -E '^not ok |^# validate: ' "$log" | head -8 | sed 's/^/    /'
         failures+=("$name")
     else
         printf '%-44s ok   (%d passed%s, %ds)\n' "$name" "$ok" "$([ "$skip" != 0 ] && echo ", $skip skipped")" "$dt"

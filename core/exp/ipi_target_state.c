@@ -29,7 +29,9 @@
  *     in the round trip);
  *   hlt, mwait: from the handler's entry to the loop running again after
  *     the idle instruction; the wake-up before the handler (C-state exit)
- *     cannot be timed by the sleeping CPU: it is in the round trip.
+ *     cannot be timed by the sleeping CPU: it is in the round trip. When
+ *     the ping finds the CPU already awake (the heartbeat or a monitor
+ *     write woke it first), the figure is the handler and its return only.
  * Two clocks are never subtracted. States MWAIT lacks are not invented:
  * absent MONITOR or leaf 5 is a note with the CPUID registers.
  */
@@ -170,8 +172,18 @@ static int64_t target_loop(struct percpu *self, void *arg)
         h = load_acquire(&c->line.handled);
         if (h != seen) {
             uint64_t lost;
-            if (idle)
-                lost = now - load_relaxed(&c->line.handler_tsc);
+            if (idle) {
+                /* The ping can land after the pass's last clock read and before
+                 * `handled` is loaded (a wake-up by the heartbeat or a monitor
+                 * write leaves the CPU awake when the IPI comes): then the
+                 * handler's entry is later than `now`, and the difference would
+                 * wrap. The handler ran on this CPU before `handled` changed,
+                 * so a fresh read is after its entry. */
+                uint64_t entry = load_relaxed(&c->line.handler_tsc);
+                if (entry > now)
+                    now = tsc_now();
+                lost = now - entry;
+            }
             else if (c->def->kind == TS_IRQOFF)
                 lost = now - from;
             else

@@ -39,7 +39,9 @@ exp_status() { jq -r --arg id "$1" '.experiments[] | select(.id == $id) | .statu
 exp_field() { jq -r --arg id "$1" ".experiments[] | select(.id == \$id) | $2" "$REPORT"; }
 all_cpus_ok() { [ "$(jqr '[.topology.cpus[] | select(.state != "ok")] | length')" = 0 ]; }
 cpus_ok_count() { jqr '.topology.cpus_ok'; }
-validates() { "$TOOL" validate "$REPORT" >/dev/null 2>&1; }
+# On failure the validator's complaint goes to stderr, which run-all.sh keeps in the
+# test's log: a CI failure must say what was wrong with the report.
+validates() { "$TOOL" validate "$REPORT" >/dev/null 2>"$RUN/validate.err" || { sed "s/^/# validate: /" "$RUN/validate.err" >&2; return 1; }; }
 released() { log_has '^CPUs: released, firmware state restored'; }
 
 # The last RESULT line on the console: one of the four, and the report's result.
