@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "reports/tool/jget.h"
+#include "reports/tool/json_fast.h"
 #include "reports/tool/vocab.h"
 
 static bool only_whitespace(const unsigned char *p, size_t len)
@@ -118,7 +119,10 @@ void load_buffer(const void *data, size_t len, struct load_result *out)
         p += 3;
         len -= 3;
     }
-    out->root = json_loadb((const char *)p, len, JSON_REJECT_DUPLICATES, &err);
+    /* the fast path reads what tlbscope writes; anything else, and every error, is jansson's */
+    out->root = json_fast_parse((const char *)p, len);
+    if (!out->root)
+        out->root = json_loadb((const char *)p, len, JSON_REJECT_DUPLICATES, &err);
     if (!out->root) {
         if (json_error_code(&err) == json_error_premature_end_of_input && !looks_binary(p, len))
             fail(out, LOAD_TRUNCATED,

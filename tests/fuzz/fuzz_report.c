@@ -16,11 +16,13 @@
 #include "reports/tool/sanitize.h"
 #include "reports/tool/diag.h"
 #include "reports/tool/html.h"
+#include "reports/tool/json_fast.h"
 #include "reports/tool/load.h"
 #include "reports/tool/model.h"
 #include "reports/tool/redact.h"
 #include "reports/tool/show.h"
 #include "reports/tool/validate.h"
+#include "tests/host/json_same_tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,6 +54,17 @@ static void check_redaction(const uint8_t *data, size_t size, const json_t *root
     redact_result_free(&once);
 }
 
+/* What the fast JSON path accepts, jansson accepts too, as the same document. */
+static void check_fast_path(const uint8_t *data, size_t size)
+{
+    json_t *fast = json_fast_parse((const char *)data, size);
+    json_t *slow = fast ? json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL) : NULL;
+    if (fast && (!slow || !json_same_tree(fast, slow)))
+        abort();
+    json_decref(fast);
+    json_decref(slow);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct load_result lr;
@@ -61,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *out = sink();
     if (!out)
         return 0;
+    check_fast_path(data, size);
     load_buffer(data, size, &lr);
     if (lr.status != LOAD_OK)
         return 0;
