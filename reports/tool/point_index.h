@@ -14,6 +14,12 @@
 
 struct point_index {
     const struct m_point **items; /* sorted by keys, ties in report order */
+    /*
+     * vals[i * keys.n + k]: items[i]'s parameter keys.keys[k] (NULL: lacks it),
+     * looked up once: by name in every comparison, the sort of 100 K points
+     * spent most of its time in strcmp.
+     */
+    const struct m_param **vals;
     size_t n;
     struct group_keys keys;
 };
