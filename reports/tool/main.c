@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "reports/tool/commands.h"
+#include "reports/tool/json_arena.h"
 
 #define PREFIX "tlbscope-report: "
 
@@ -361,16 +362,18 @@ static int run_redact(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* keeps_all: every report it reads lives until exit, so jansson may use the arena */
     static const struct {
         const char *name;
         int (*run)(int argc, char **argv);
         const char *help;
+        bool keeps_all;
     } commands[] = {
-        { "validate", run_validate, validate_help },
-        { "show", run_show, show_help },
-        { "compare", run_compare, compare_help },
-        { "html", run_html, html_help },
-        { "redact", run_redact, redact_help },
+        { "validate", run_validate, validate_help, false },
+        { "show", run_show, show_help, true },
+        { "compare", run_compare, compare_help, true },
+        { "html", run_html, html_help, true },
+        { "redact", run_redact, redact_help, false },
     };
     size_t i;
     if (argc < 2)
@@ -401,6 +404,8 @@ int main(int argc, char **argv)
             fputs(commands[i].help, stdout);
             return EXIT_VALID;
         }
+        if (commands[i].keeps_all)
+            json_arena_install();
         return commands[i].run(argc, argv);
     }
     return usage_error("unknown command '%s'", argv[1]);
