@@ -95,7 +95,8 @@ struct m_report *commands_load_report(const char *real_path, FILE *err)
     }
     diag_free(&d);
     /* from here on the views print the document: no control character reaches a terminal */
-    sanitize_json(lr.root);
+    if (!lr.no_controls)
+        sanitize_json(lr.root);
     r = model_build(lr.root, path); /* takes the document */
     if (!r)
         fprintf(err, PREFIX "%s: out of memory\n", path);

@@ -10,6 +10,7 @@ struct fast {
     unsigned depth;
     char *buf; /* a string with escapes, unescaped */
     size_t cap;
+    bool controls; /* some string or key holds a control character */
 };
 
 static json_t *value(struct fast *s);
@@ -49,6 +50,8 @@ static bool string_text(struct fast *s, const char **text, size_t *len)
     if (s->p == s->end || *s->p >= 0x80 || *s->p < 0x20)
         return false;
     if (*s->p == '"') { /* the common case: nothing to unescape */
+        if (memchr(start, 0x7f, (size_t)(s->p - start)))
+            s->controls = true;
         *text = (const char *)start;
         *len = (size_t)(s->p - start);
         s->p++;
@@ -71,6 +74,8 @@ static bool string_text(struct fast *s, const char **text, size_t *len)
             default: return false; /* \u, or not an escape */
             }
         }
+        if (c < 0x20 || c == 0x7f)
+            s->controls = true;
         if (!buf_put(s, n++, c))
             return false;
     }
@@ -258,9 +263,9 @@ static json_t *value(struct fast *s)
     }
 }
 
-json_t *json_fast_parse(const char *p, size_t len)
+json_t *json_fast_parse(const char *p, size_t len, bool *controls)
 {
-    struct fast s = { (const unsigned char *)p, (const unsigned char *)p + len, 0, NULL, 0 };
+    struct fast s = { (const unsigned char *)p, (const unsigned char *)p + len, 0, NULL, 0, false };
     json_t *root = NULL;
     skip_space(&s);
     if (s.p < s.end && (*s.p == '{' || *s.p == '[')) {
@@ -272,5 +277,6 @@ json_t *json_fast_parse(const char *p, size_t len)
         }
     }
     free(s.buf);
+    *controls = s.controls;
     return root;
 }

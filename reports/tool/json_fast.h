@@ -16,6 +16,7 @@
 #define TLBSCOPE_REPORT_JSON_FAST_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Deeper documents are left to jansson (reports nest about 6 levels). */
@@ -24,8 +25,10 @@
 /*
  * The document in `p` (len bytes; a top-level object or array), as
  * json_loadb(p, len, JSON_REJECT_DUPLICATES, ...) reads it; NULL when it
- * declines (also when out of memory).
+ * declines (also when out of memory). *controls: some string or key holds a
+ * control character (from \b \f \n \r \t, or a DEL byte); when false,
+ * sanitize_json has nothing to escape in the document.
  */
-json_t *json_fast_parse(const char *p, size_t len);
+json_t *json_fast_parse(const char *p, size_t len, bool *controls);
 
 #endif

@@ -105,6 +105,7 @@ void load_buffer(const void *data, size_t len, struct load_result *out)
 {
     const unsigned char *p = data;
     json_error_t err;
+    bool controls;
     memset(out, 0, sizeof(*out));
     if (len == 0) {
         fail(out, LOAD_EMPTY, "empty file (0 bytes), not a report");
@@ -120,7 +121,8 @@ void load_buffer(const void *data, size_t len, struct load_result *out)
         len -= 3;
     }
     /* the fast path reads what tlbscope writes; anything else, and every error, is jansson's */
-    out->root = json_fast_parse((const char *)p, len);
+    out->root = json_fast_parse((const char *)p, len, &controls);
+    out->no_controls = out->root && !controls;
     if (!out->root)
         out->root = json_loadb((const char *)p, len, JSON_REJECT_DUPLICATES, &err);
     if (!out->root) {

@@ -8,6 +8,7 @@
 #define TLBSCOPE_REPORT_LOAD_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A report is a few MiB even on a 768-CPU machine; anything far larger is not one. */
@@ -28,6 +29,8 @@ struct load_result {
     enum load_status status;
     json_t *root;            /* owned; NULL unless status == LOAD_OK */
     long long schema_version;
+    bool no_controls;        /* no string or key holds a control character: sanitize_json
+                                would change nothing (known when the fast path read it) */
     char message[640];       /* why not LOAD_OK, without the file name */
 };
 

@@ -13,6 +13,15 @@ static size_t control_len(const unsigned char *s)
     return 0;
 }
 
+static bool has_control(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p; p++)
+        if (control_len(p))
+            return true;
+    return false;
+}
+
 char *sanitize_text(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -50,7 +59,10 @@ bool sanitize_json(json_t *root)
 {
     size_t i;
     if (json_is_string(root)) {
-        char *e = sanitize_text(json_string_value(root));
+        char *e;
+        if (!has_control(json_string_value(root)))
+            return true;
+        e = sanitize_text(json_string_value(root));
         bool ok = !e || json_string_set(root, e) == 0;
         free(e);
         return ok;
@@ -66,9 +78,21 @@ bool sanitize_json(json_t *root)
         const char *key;
         json_t *v, *tmp;
         void *it;
-        /* keys first: a renamed member is added at the end, so walk a snapshot of the keys */
         size_t n = json_object_size(root), k = 0;
-        char **bad = calloc(n ? n : 1, sizeof(*bad));
+        char **bad;
+        bool clean = true;
+        /* the common case, no key to escape, without the snapshot (100 K points: 600 K objects) */
+        json_object_foreach(root, key, v)
+            if (!(clean = !has_control(key)))
+                break;
+        if (clean) {
+            json_object_foreach(root, key, v)
+                if (!sanitize_json(v))
+                    return false;
+            return true;
+        }
+        /* keys first: a renamed member is added at the end, so walk a snapshot of the keys */
+        bad = calloc(n ? n : 1, sizeof(*bad));
         if (!bad)
             return false;
         json_object_foreach_safe(root, it, key, tmp) {

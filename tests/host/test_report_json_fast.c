@@ -17,17 +17,26 @@
 
 #include "reports/tool/json_fast.h"
 #include "reports/tool/load.h"
+#include "reports/tool/sanitize.h"
 #include "tests/host/json_same_tree.h"
 
 /* 1: the fast path took it (and jansson agrees), 0: it declined; fails on a disagreement. */
 static int differential(const char *p, size_t len)
 {
-    json_t *fast = json_fast_parse(p, len);
+    bool controls;
+    json_t *fast = json_fast_parse(p, len, &controls);
     json_t *slow = json_loadb(p, len, JSON_REJECT_DUPLICATES, NULL);
     int took = fast != NULL;
     if (fast && (!slow || !json_same_tree(fast, slow)))
         fail_msg("fast path %s on: %.*s", slow ? "differs from jansson" : "accepts what jansson rejects",
                  (int)(len < 200 ? len : 200), p);
+    /* no control character seen: sanitize_json, which commands then skip, changes nothing */
+    if (fast && !controls) {
+        assert_true(sanitize_json(slow));
+        if (!json_same_tree(fast, slow))
+            fail_msg("a control character the fast path missed in: %.*s",
+                     (int)(len < 200 ? len : 200), p);
+    }
     json_decref(fast);
     json_decref(slow);
     return took;
@@ -70,6 +79,30 @@ static void test_declines_the_rest(void **state)
             fail_msg("took: %s", no[i]);
     /* a NUL byte inside */
     assert_int_equal(differential("[\"a\0\"]", 6), 0);
+}
+
+static void test_control_characters_are_noticed(void **state)
+{
+    static const char *const with[] = { "[\"\\n\"]", "[\"a\\tb\"]", "{\"k\\r\":1}", "[\"\\b\"]",
+                                        "[\"\\f\"]", "[\"del \x7f\"]", "{\"\x7f\":0}" };
+    static const char *const without[] = { "[\"plain\"]", "{\"k\":\"\\\" \\\\ \\/\"}" };
+    size_t i;
+    bool controls;
+    json_t *v;
+    (void)state;
+    for (i = 0; i < sizeof(with) / sizeof(with[0]); i++) {
+        v = json_fast_parse(with[i], strlen(with[i]), &controls);
+        if (!v || !controls)
+            fail_msg("no control character noticed in %s", with[i]);
+        json_decref(v);
+        assert_int_equal(differential(with[i], strlen(with[i])), 1);
+    }
+    for (i = 0; i < sizeof(without) / sizeof(without[0]); i++) {
+        v = json_fast_parse(without[i], strlen(without[i]), &controls);
+        if (!v || controls)
+            fail_msg("a control character seen in %s", without[i]);
+        json_decref(v);
+    }
 }
 
 static void test_nesting_beyond_its_depth_goes_to_jansson(void **state)
@@ -188,6 +221,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accepts_what_tlbscope_writes),
         cmocka_unit_test(test_declines_the_rest),
+        cmocka_unit_test(test_control_characters_are_noticed),
         cmocka_unit_test(test_nesting_beyond_its_depth_goes_to_jansson),
         cmocka_unit_test(test_every_sample_and_fixture),
         cmocka_unit_test(test_mutations_agree_with_jansson),
