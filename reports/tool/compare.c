@@ -444,11 +444,18 @@ out:
     return ok;
 }
 
-static bool has_section(const struct cmp_model *m, const char *id)
+/*
+ * Has an experiment before `e` (in an earlier report, or earlier in its own)
+ * the same id? Then its section exists. Searching the sections instead made
+ * compare quadratic in the number of experiments; model_experiment is O(log n).
+ */
+static bool seen_before(struct m_report *const *all, size_t report, const struct m_experiment *e)
 {
     size_t i;
-    for (i = 0; i < m->nsections; i++)
-        if (strcmp(m->sections[i].id, id) == 0)
+    if (model_experiment(all[report], e->id) != e)
+        return true;
+    for (i = 0; i < report; i++)
+        if (model_experiment(all[i], e->id))
             return true;
     return false;
 }
@@ -586,7 +593,7 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
     for (i = 0; i < nall; i++) {
         for (j = 0; j < all[i]->nexperiments; j++) {
             const struct m_experiment *e = &all[i]->experiments[j];
-            if (!e->id || !wanted(out, e->id) || has_section(out, e->id))
+            if (!e->id || !wanted(out, e->id) || seen_before(all, i, e))
                 continue;
             if (!add_section(out, e)) {
                 compare_free(out);

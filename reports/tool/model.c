@@ -265,6 +265,30 @@ static bool build_identity_key(struct m_report *r)
     return true;
 }
 
+static int cmp_by_id(const void *a, const void *b)
+{
+    const struct m_experiment *x = *(const struct m_experiment *const *)a;
+    const struct m_experiment *y = *(const struct m_experiment *const *)b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : x < y ? -1 : x > y; /* one array: report order */
+}
+
+/*
+ * compare and html look each experiment up in every report: a linear search
+ * made that quadratic in the number of experiments (issue 13, finding 5).
+ */
+static bool index_experiments(struct m_report *r)
+{
+    size_t i;
+    if (!(r->by_id = malloc((r->nexperiments ? r->nexperiments : 1) * sizeof(*r->by_id))))
+        return false;
+    for (i = 0; i < r->nexperiments; i++)
+        if (r->experiments[i].id)
+            r->by_id[r->nby_id++] = &r->experiments[i];
+    qsort(r->by_id, r->nby_id, sizeof(*r->by_id), cmp_by_id);
+    return true;
+}
+
 struct m_report *model_build(json_t *root, const char *path)
 {
     struct m_report *r = calloc(1, sizeof(*r));
@@ -299,6 +323,8 @@ struct m_report *model_build(json_t *root, const char *path)
             r->emulated |= e->emulated;
         }
     }
+    if (!index_experiments(r))
+        goto oom;
     return r;
 oom:
     model_free(r);
@@ -315,6 +341,7 @@ void model_free(struct m_report *r)
         free_points(&r->experiments[i].summary);
     }
     free(r->experiments);
+    free(r->by_id);
     free(r->cpus);
     free(r->path);
     free(r->machine_key);
@@ -325,11 +352,17 @@ void model_free(struct m_report *r)
 
 const struct m_experiment *model_experiment(const struct m_report *r, const char *id)
 {
-    size_t i;
-    for (i = 0; id && i < r->nexperiments; i++)
-        if (r->experiments[i].id && strcmp(r->experiments[i].id, id) == 0)
-            return &r->experiments[i];
-    return NULL;
+    size_t lo = 0, hi = r->nby_id;
+    if (!id)
+        return NULL;
+    while (lo < hi) { /* the lower bound: the first in report order among equal ids */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(r->by_id[mid]->id, id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->nby_id && strcmp(r->by_id[lo]->id, id) == 0 ? r->by_id[lo] : NULL;
 }
 
 const struct m_param *model_param(const struct m_point *p, const char *key)

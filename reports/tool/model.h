@@ -115,6 +115,9 @@ struct m_report {
 
     struct m_experiment *experiments;
     size_t nexperiments;
+    /* the experiments that have an id, sorted by it (ties: report order): model_experiment */
+    const struct m_experiment **by_id;
+    size_t nby_id;
 
     struct m_simulation sim; /* meaningful when `simulated` */
 
@@ -138,6 +141,7 @@ struct m_report {
 struct m_report *model_build(json_t *root, const char *path);
 void model_free(struct m_report *r);
 
+/* The first experiment (in report order) with this id, or NULL; O(log n). */
 const struct m_experiment *model_experiment(const struct m_report *r, const char *id);
 const struct m_param *model_param(const struct m_point *p, const char *key);
 const struct m_metric *model_metric(const struct m_point *p, const char *name);

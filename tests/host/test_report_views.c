@@ -269,6 +269,37 @@ static void test_html_of_empty_report(void **state)
     model_free(r);
 }
 
+/* model_experiment: the first of an id in report order (compare and html rely on it), log time. */
+static void test_experiment_lookup_by_id(void **state)
+{
+    json_t *root = fixture_document("qemu-tcg-smp4-all.json");
+    json_t *list = json_object_get(root, "experiments"), *dup;
+    struct m_report *r;
+    size_t i, n;
+    (void)state;
+    n = json_array_size(list);
+    assert_true(n >= 3);
+    /* a second ipi_broadcast at the end, and one experiment without an id */
+    dup = json_deep_copy(json_array_get(list, 0));
+    assert_int_equal(json_object_set_new(dup, "title", json_string("second")), 0);
+    assert_int_equal(json_array_append_new(list, dup), 0);
+    assert_int_equal(json_object_del(json_array_get(list, 1), "id"), 0);
+    r = model_of_doc(root, "A");
+    assert_int_equal(r->nexperiments, n + 1);
+    for (i = 0; i < r->nexperiments; i++) {
+        const struct m_experiment *e = &r->experiments[i];
+        if (i == 1 || i == n)
+            continue; /* no id; the duplicate */
+        assert_ptr_equal(model_experiment(r, e->id), e);
+    }
+    assert_null(r->experiments[1].id);
+    assert_ptr_equal(model_experiment(r, r->experiments[n].id), &r->experiments[0]);
+    assert_null(model_experiment(r, "no_such_experiment"));
+    assert_null(model_experiment(r, ""));
+    assert_null(model_experiment(r, NULL));
+    model_free(r);
+}
+
 static void test_table_formats(void **state)
 {
     struct table *t = table_new(3);
@@ -357,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_html_simulated_reports),
         cmocka_unit_test(test_html_escapes_report_text),
         cmocka_unit_test(test_html_of_empty_report),
+        cmocka_unit_test(test_experiment_lookup_by_id),
         cmocka_unit_test(test_table_formats),
         cmocka_unit_test(test_json_paths),
         cmocka_unit_test(test_wrapping),
