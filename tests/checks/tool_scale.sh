@@ -15,25 +15,7 @@ ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 [ -x "$TOOL" ] || make --no-print-directory tool >"$out/build.log" 2>&1 || { echo "not ok 1 - build"; exit 1; }
 
-python3 - "$out" <<'PY'
-import copy, json, sys
-out = sys.argv[1]
-d = json.load(open("tests/fixtures/reports/qemu-tcg-smp4-all.json"))
-e = [x for x in d["experiments"] if x["id"] == "shootdown_seq_vs_conc"][0]
-tmpl = e["results"][0]
-for n in (10000, 100000):
-    res = []
-    for i in range(n // 2):
-        for mode in ("seq", "conc"):
-            p = copy.deepcopy(tmpl)
-            p["params"] = {"mode": mode, "targets": 1 + i % 3, "pages": 1 + i // 3}
-            res.append(p)
-    e2 = dict(e, results=res, summary=[])
-    json.dump(dict(d, experiments=[e2]), open("%s/points-%d.json" % (out, n), "w"))
-    other = [x for x in d["experiments"] if x["id"] == "ipi_broadcast"][0]
-    exps = [dict(other, id="ipi_broadcast_%06d" % i) for i in range(n // 5)]
-    json.dump(dict(d, experiments=exps), open("%s/experiments-%d.json" % (out, n // 5), "w"))
-PY
+python3 tests/checks/fixtures/scale_reports.py "$out" 10000 100000 || { echo "not ok 1 - generate the reports"; exit 1; }
 
 # cpu SECONDS of user time of one command (output discarded)
 cpu() { local t; TIMEFORMAT=%U; t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ); echo "$t"; }
