@@ -7,6 +7,7 @@
 
 #include "reports/tool/compare_roles.h"
 #include "reports/tool/ipi.h"
+#include "reports/tool/point_index.h"
 #include "reports/tool/vocab.h"
 
 bool compare_is_hardware(const struct m_report *r)
@@ -207,39 +208,105 @@ out:
     return ok;
 }
 
-/*
- * Rows by role (compare_roles.h) where the sides' values differ: "all other
- * CPUs" of a 4-CPU and an 8-CPU run. Added after the value rows.
- */
-static void cover_role_points(const struct cmp_model *m, struct cmp_section *s,
-                              const struct m_points *const *lists, const struct role_max *maxt,
-                              const struct m_param *const *role, size_t nvalue_rows,
-                              const struct m_param **form)
+/* A point that plays a role (compare_roles.h): its role form and its own values over the keys. */
+struct role_entry {
+    const struct m_param **form, **vals;
+    const struct m_point *p;
+    size_t r, j; /* run and place in it: the order points are met in */
+    bool metric;
+};
+
+/* A run of equal role forms in the sorted entries, and the first of them with a metric. */
+struct role_group {
+    size_t start, end, first;
+};
+
+static size_t role_nkeys; /* qsort has no context argument in C11 */
+
+/* compare_role_equal as an order: a role equals only itself and sorts after every value. */
+static int cmp_form_param(const struct m_param *a, const struct m_param *b)
 {
-    size_t r, j, k;
-    for (r = 0; r < m->nall; r++) {
-        for (j = 0; lists[r] && j < lists[r]->count; j++) {
-            const struct m_point *p = &lists[r]->items[j];
-            if (!compare_role_form(p, &s->keys, maxt[r], form) ||
-                !compare_role_equal(form, role, s->keys.n))
-                continue;
-            for (k = 0; k < nvalue_rows; k++)
-                if (group_match(p, &s->keys, s->rows[k].vals))
-                    s->rows[k].role_covered = true;
-        }
-    }
+    int ra = a == &compare_role_all_targets ? 1 : a == &compare_role_all_lazy ? 2
+           : a == &compare_role_all_cpus ? 3 : 0;
+    int rb = b == &compare_role_all_targets ? 1 : b == &compare_role_all_lazy ? 2
+           : b == &compare_role_all_cpus ? 3 : 0;
+    return ra || rb ? ra - rb : model_param_cmp(a, b);
 }
 
+static int cmp_met(const struct role_entry *x, const struct role_entry *y)
+{
+    return x->r != y->r ? (x->r < y->r ? -1 : 1) : x->j < y->j ? -1 : x->j > y->j;
+}
+
+static int cmp_forms(const struct role_entry *x, const struct role_entry *y)
+{
+    size_t k;
+    for (k = 0; k < role_nkeys; k++) {
+        int c = cmp_form_param(x->form[k], y->form[k]);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+static int cmp_role_entry(const void *a, const void *b)
+{
+    int c = cmp_forms(a, b);
+    return c ? c : cmp_met(a, b);
+}
+
+static const struct role_entry *group_entries; /* for cmp_role_group */
+
+static int cmp_role_group(const void *a, const void *b)
+{
+    const struct role_group *x = a, *y = b;
+    return cmp_met(&group_entries[x->first], &group_entries[y->first]);
+}
+
+/*
+ * The value row (one of the first nvalue_rows, which are in tuple order:
+ * sorted, distinct) with exactly these values, or NULL.
+ */
+static struct cmp_row *value_row_of(struct cmp_section *s, size_t nvalue_rows,
+                                    const struct m_param *const *vals)
+{
+    size_t lo = 0, hi = nvalue_rows, k;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = 0;
+        for (k = 0; k < s->keys.n && !c; k++)
+            c = model_param_cmp(s->rows[mid].vals[k], vals[k]);
+        if (!c)
+            return &s->rows[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/*
+ * Rows by role (compare_roles.h) where the sides' values differ: "all other
+ * CPUs" of a 4-CPU and an 8-CPU run. Added after the value rows, in the order
+ * their roles are first met (report A first). The points are sorted by role
+ * form once: a search of every point for every role was quadratic (compare of
+ * two 10 K-point reports took 23 s).
+ */
 static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
                             const struct m_points *const *lists, size_t cap_rows)
 {
-    size_t nk = s->keys.n, nroles = 0, cap = 0, r, j, i, t, nvalue_rows = s->nrows;
-    const struct m_param **form = calloc(nk ? nk : 1, sizeof(*form));
+    size_t nk = s->keys.n, nroles = 0, cap = 0, n = 0, ngroups = 0, r, j, i, t, e;
+    size_t nvalue_rows = s->nrows;
     struct role_max *maxt = calloc(m->nall ? m->nall : 1, sizeof(*maxt));
     double *seen = calloc(m->nreports, sizeof(*seen));
-    struct cell_acc acc;
+    size_t *first = calloc(m->nall ? m->nall : 1, sizeof(*first));
+    struct role_entry *ents = NULL;
+    struct role_group *groups = NULL;
+    const struct m_param **store = NULL;
+    struct cell_acc acc = { NULL, NULL, 0, false };
     bool ok = false;
-    if (!form || !maxt || !seen || !acc_init(m, &acc))
+    if (!maxt || !seen || !first || !acc_init(m, &acc))
         goto out;
     if (!nk) {
         ok = true;
@@ -249,44 +316,68 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
         maxt[r] = compare_roles_max(run_exp(m, s, r));
         cap += lists[r] ? lists[r]->count : 0;
     }
-    if (!(s->role_vals = calloc(cap * nk + 1, sizeof(*s->role_vals))))
+    s->role_vals = calloc(cap * nk + 1, sizeof(*s->role_vals));
+    ents = calloc(cap ? cap : 1, sizeof(*ents));
+    groups = calloc(cap ? cap : 1, sizeof(*groups));
+    store = calloc(2 * cap * nk + 1, sizeof(*store));
+    if (!s->role_vals || !ents || !groups || !store)
         goto out;
     for (r = 0; r < m->nall; r++) {
         for (j = 0; lists[r] && j < lists[r]->count; j++) {
-            const struct m_point *p = &lists[r]->items[j];
-            if (!model_primary_metric(p) || !compare_role_form(p, &s->keys, maxt[r], form))
+            struct role_entry *en = &ents[n];
+            size_t k;
+            en->form = &store[2 * n * nk];
+            en->vals = en->form + nk;
+            en->p = &lists[r]->items[j];
+            if (!compare_role_form(en->p, &s->keys, maxt[r], en->form))
                 continue;
-            for (t = 0; t < nroles && !compare_role_equal(&s->role_vals[t * nk], form, nk); t++)
-                ;
-            if (t == nroles)
-                memcpy(&s->role_vals[nroles++ * nk], form, nk * sizeof(*form));
+            for (k = 0; k < nk; k++)
+                en->vals[k] = model_param(en->p, s->keys.keys[k]);
+            en->r = r;
+            en->j = j;
+            en->metric = model_primary_metric(en->p) != NULL;
+            n++;
         }
     }
-    for (t = 0; t < nroles && s->nrows < cap_rows; t++) {
+    role_nkeys = nk;
+    qsort(ents, n, sizeof(*ents), cmp_role_entry);
+    for (e = 0; e < n;) { /* a role: equal forms, one of them with a metric */
+        struct role_group g = { e, e, (size_t)-1 };
+        for (; g.end < n && cmp_forms(&ents[g.start], &ents[g.end]) == 0; g.end++)
+            if (ents[g.end].metric && g.first == (size_t)-1)
+                g.first = g.end;
+        if (g.first != (size_t)-1)
+            groups[ngroups++] = g;
+        e = g.end;
+    }
+    group_entries = ents;
+    qsort(groups, ngroups, sizeof(*groups), cmp_role_group);
+    for (t = 0; t < ngroups && s->nrows < cap_rows; t++) {
+        const struct role_group *g = &groups[t];
         struct cmp_row *row = &s->rows[s->nrows];
         size_t present = 0;
         bool differ = false;
-        row->vals = &s->role_vals[t * nk];
+        memcpy(&s->role_vals[nroles * nk], ents[g->first].form, nk * sizeof(*s->role_vals));
+        row->vals = &s->role_vals[nroles++ * nk];
         row->by_role = true;
         if (!(row->cells = calloc(m->nreports, sizeof(*row->cells))))
             goto out;
+        for (r = 0; r < m->nall; r++) /* each run's first point in the role */
+            first[r] = (size_t)-1;
+        for (e = g->start; e < g->end; e++)
+            if (ents[e].metric && first[ents[e].r] == (size_t)-1)
+                first[ents[e].r] = e;
         for (i = 0; i < m->nreports; i++) {
             seen[i] = NAN;
             for (r = 0; r < m->nall; r++) {
-                if (m->side_of[r] != i)
+                const struct m_metric *mt;
+                if (m->side_of[r] != i || first[r] == (size_t)-1)
                     continue;
-                for (j = 0; lists[r] && j < lists[r]->count; j++) {
-                    const struct m_point *p = &lists[r]->items[j];
-                    const struct m_metric *mt = model_primary_metric(p);
-                    if (!mt || !compare_role_form(p, &s->keys, maxt[r], form) ||
-                        !compare_role_equal(form, row->vals, nk))
-                        continue;
-                    acc_add(m, &acc, r, run_exp(m, s, r), mt->st.p50, mt->st.p99);
-                    if (isnan(seen[i])) /* what the role stood for in this side */
-                        seen[i] = (isnan(maxt[r].targets) ? -1 : maxt[r].targets) * 65536 +
-                                  (isnan(maxt[r].cpus) ? -1 : maxt[r].cpus);
-                    break;
-                }
+                mt = model_primary_metric(ents[first[r]].p);
+                acc_add(m, &acc, r, run_exp(m, s, r), mt->st.p50, mt->st.p99);
+                if (isnan(seen[i])) /* what the role stood for in this side */
+                    seen[i] = (isnan(maxt[r].targets) ? -1 : maxt[r].targets) * 65536 +
+                              (isnan(maxt[r].cpus) ? -1 : maxt[r].cpus);
             }
             acc_finish(m, i, &acc, &row->cells[i]);
             if (row->cells[i].present) {
@@ -296,7 +387,12 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
             }
         }
         if (present >= 2 && differ) {
-            cover_role_points(m, s, lists, maxt, row->vals, nvalue_rows, form);
+            /* the value rows of the role's points are compared here: marked covered */
+            for (e = g->start; e < g->end; e++) {
+                struct cmp_row *v = value_row_of(s, nvalue_rows, ents[e].vals);
+                if (v)
+                    v->role_covered = true;
+            }
             s->nrows++;
         } else {
             free(row->cells);
@@ -305,7 +401,10 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
     ok = true;
 out:
     acc_free(&acc);
-    free(form);
+    free(store);
+    free(groups);
+    free(ents);
+    free(first);
     free(maxt);
     free(seen);
     return ok;
@@ -315,11 +414,12 @@ out:
 static bool build_point_rows(const struct cmp_model *m, struct cmp_section *s)
 {
     const struct m_points **lists = calloc(m->nall ? m->nall : 1, sizeof(*lists));
+    struct point_index *ix = calloc(m->nall ? m->nall : 1, sizeof(*ix));
     const char *x_axis = NULL, *series = NULL;
-    struct cell_acc acc;
+    struct cell_acc acc = { NULL, NULL, 0, false };
     size_t i, j, r, cap = 0;
     bool ok = false;
-    if (!lists || !acc_init(m, &acc))
+    if (!lists || !ix || !acc_init(m, &acc))
         goto out;
     for (r = 0; r < m->nall; r++) {
         const struct m_experiment *e = run_exp(m, s, r);
@@ -339,6 +439,10 @@ static bool build_point_rows(const struct cmp_model *m, struct cmp_section *s)
     s->rows = calloc(cap, sizeof(*s->rows));
     if (!s->rows)
         goto out;
+    /* each row's point in each run in log time: a search of the run per row was quadratic */
+    for (r = 0; r < m->nall; r++)
+        if (lists[r] && !point_index_build(lists[r], &s->keys, &ix[r]))
+            goto out;
     for (j = 0; j < s->tuples.n; j++) {
         struct cmp_row *row = &s->rows[s->nrows++];
         bool any = false;
@@ -352,7 +456,7 @@ static bool build_point_rows(const struct cmp_model *m, struct cmp_section *s)
                 const struct m_metric *mt;
                 if (m->side_of[r] != i || !lists[r])
                     continue;
-                p = group_find(lists[r], &s->keys, row->vals);
+                p = point_index_find(&ix[r], row->vals);
                 mt = p ? model_primary_metric(p) : NULL;
                 if (mt)
                     acc_add(m, &acc, r, run_exp(m, s, r), mt->st.p50, mt->st.p99);
@@ -369,6 +473,9 @@ static bool build_point_rows(const struct cmp_model *m, struct cmp_section *s)
     ok = build_role_rows(m, s, lists, cap);
 out:
     acc_free(&acc);
+    for (r = 0; ix && r < m->nall; r++)
+        point_index_free(&ix[r]);
+    free(ix);
     free(lists);
     return ok;
 }
@@ -404,10 +511,11 @@ static struct cmp_value_row *value_row(const struct cmp_model *m, struct cmp_sec
 static bool build_value_rows(const struct cmp_model *m, struct cmp_section *s)
 {
     const struct m_points **lists = calloc(m->nreports, sizeof(*lists));
+    struct point_index *ix = calloc(m->nreports ? m->nreports : 1, sizeof(*ix));
     size_t i, j, t, cap = 0;
     bool ok = false;
-    if (!lists)
-        return false;
+    if (!lists || !ix)
+        goto out;
     for (i = 0; i < m->nreports; i++) {
         const struct m_experiment *e = s->exp[i];
         if (!e)
@@ -426,11 +534,14 @@ static bool build_value_rows(const struct cmp_model *m, struct cmp_section *s)
         goto out;
     if (!(s->vrows = calloc(cap, sizeof(*s->vrows))))
         goto out;
+    for (i = 0; i < m->nreports; i++)
+        if (lists[i] && !point_index_build(lists[i], &s->vkeys, &ix[i]))
+            goto out;
     for (t = 0; t < s->vtuples.n; t++) {
         const struct m_param *const *vals = group_tuple(&s->vtuples, t);
         size_t first = s->nvrows;
         for (i = 0; i < m->nreports; i++) {
-            const struct m_point *p = group_find(lists[i], &s->vkeys, vals);
+            const struct m_point *p = lists[i] ? point_index_find(&ix[i], vals) : NULL;
             for (j = 0; p && j < p->nvalues; j++) {
                 struct cmp_value_row *row = value_row(m, s, first, cap, vals, p->values[j].key);
                 if (row)
@@ -440,6 +551,9 @@ static bool build_value_rows(const struct cmp_model *m, struct cmp_section *s)
     }
     ok = true;
 out:
+    for (i = 0; ix && i < m->nreports; i++)
+        point_index_free(&ix[i]);
+    free(ix);
     free(lists);
     return ok;
 }

@@ -39,18 +39,107 @@ static bool known_param(const char *key)
     return false;
 }
 
-/* Same parameters, the same values. */
-static bool same_point(const struct m_point *a, const struct m_point *b)
+/*
+ * A point's parameters sorted by name: two points are the same point (the
+ * same parameters with the same values) exactly when these compare equal.
+ */
+struct canon {
+    const struct m_param **params;
+    size_t n, at; /* at: its place in the report */
+    const struct m_point *p;
+};
+
+static int cmp_param_key(const void *a, const void *b)
+{
+    return strcmp((*(const struct m_param *const *)a)->key, (*(const struct m_param *const *)b)->key);
+}
+
+static int cmp_canon_params(const struct canon *x, const struct canon *y)
 {
     size_t i;
-    if (a->nparams != b->nparams)
-        return false;
-    for (i = 0; i < a->nparams; i++) {
-        const struct m_param *q = model_param(b, a->params[i].key);
-        if (!q || model_param_cmp(&a->params[i], q) != 0)
-            return false;
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    for (i = 0; i < x->n; i++) {
+        int c = strcmp(x->params[i]->key, y->params[i]->key);
+        if (!c)
+            c = model_param_cmp(x->params[i], y->params[i]);
+        if (c)
+            return c;
     }
+    return 0;
+}
+
+static int cmp_canon(const void *a, const void *b)
+{
+    const struct canon *x = a, *y = b;
+    int c = cmp_canon_params(x, y);
+    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* store: p->nparams slots for the sorted parameters. */
+static void canon_of(const struct m_point *p, size_t at, const struct m_param **store,
+                     struct canon *out)
+{
+    size_t i;
+    for (i = 0; i < p->nparams; i++)
+        store[i] = &p->params[i];
+    qsort(store, p->nparams, sizeof(*store), cmp_param_key);
+    out->params = store;
+    out->n = p->nparams;
+    out->at = at;
+    out->p = p;
+}
+
+/* One baseline run's result points, sorted by their parameters: found in log time. */
+struct base_index {
+    struct canon *pts;
+    const struct m_param **store;
+    size_t n;
+    const struct m_report *report;
+};
+
+static void base_index_free(struct base_index *b)
+{
+    free(b->pts);
+    free(b->store);
+    memset(b, 0, sizeof(*b));
+}
+
+static bool base_index_build(const struct m_report *r, const struct m_experiment *e,
+                             struct base_index *out)
+{
+    size_t j, total = 0;
+    memset(out, 0, sizeof(*out));
+    out->report = r;
+    for (j = 0; j < e->results.count; j++)
+        total += e->results.items[j].nparams;
+    out->pts = malloc((e->results.count ? e->results.count : 1) * sizeof(*out->pts));
+    out->store = malloc((total ? total : 1) * sizeof(*out->store));
+    if (!out->pts || !out->store) {
+        base_index_free(out);
+        return false;
+    }
+    for (j = 0, total = 0; j < e->results.count; j++) {
+        canon_of(&e->results.items[j], j, out->store + total, &out->pts[j]);
+        total += e->results.items[j].nparams;
+    }
+    out->n = e->results.count;
+    qsort(out->pts, out->n, sizeof(*out->pts), cmp_canon);
     return true;
+}
+
+/* The first point (in report order) with the parameters of `key`, or NULL. */
+static const struct m_point *base_index_find(const struct base_index *b, const struct canon *key)
+{
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_canon_params(&b->pts[mid], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < b->n && cmp_canon_params(&b->pts[lo], key) == 0 ? b->pts[lo].p : NULL;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -60,24 +149,24 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The baseline side's p50 of this point and metric: the lower median over its runs. */
-static double baseline_p50(const struct cmp_model *m, const char *exp_id,
+static double baseline_p50(const struct cmp_model *m, const struct base_index *base, size_t nbase,
                            const struct m_point *p, const char *metric, double *buf)
 {
-    size_t r, j, n = 0;
-    for (r = 0; r < m->nall; r++) {
-        const struct m_experiment *e;
-        if (m->side_of[r] != 0 || !(e = model_experiment(m->all[r], exp_id)))
-            continue;
-        for (j = 0; j < e->results.count; j++) {
-            const struct m_metric *mt;
-            if (!same_point(&e->results.items[j], p))
-                continue;
-            mt = model_metric(&e->results.items[j], metric);
-            if (mt && mt->st.present && isfinite(mt->st.p50))
-                buf[n++] = m->in_ns ? model_ticks_to_ns(m->all[r], mt->st.p50) : mt->st.p50;
-            break;
-        }
+    const struct m_param *store[64];
+    const struct m_param **params = p->nparams <= 64 ? store : malloc(p->nparams * sizeof(*params));
+    struct canon key;
+    size_t r, n = 0;
+    if (!params)
+        return NAN;
+    canon_of(p, 0, params, &key);
+    for (r = 0; r < nbase; r++) {
+        const struct m_point *q = base_index_find(&base[r], &key);
+        const struct m_metric *mt = q ? model_metric(q, metric) : NULL;
+        if (mt && mt->st.present && isfinite(mt->st.p50))
+            buf[n++] = m->in_ns ? model_ticks_to_ns(base[r].report, mt->st.p50) : mt->st.p50;
     }
+    if (params != store)
+        free(params);
     if (!n)
         return NAN;
     qsort(buf, n, sizeof(*buf), cmp_double);
@@ -141,7 +230,7 @@ static void flags_of(const struct m_report *r, const struct m_experiment *e, cha
 
 static void point_rows(const struct cmp_model *m, struct table *t, size_t run,
                        const struct m_experiment *e, const char *set, const struct m_points *pts,
-                       double *buf)
+                       const struct base_index *bases, size_t nbase, double *buf)
 {
     const struct m_report *r = m->all[run];
     size_t base = NFIXED + nparams() + 1, j, k;
@@ -164,7 +253,7 @@ static void point_rows(const struct cmp_model *m, struct table *t, size_t run,
             set_num(t, row, base + 7, st->max * scale, ns);
             /* ratios need one unit on both sides: ns everywhere, or ticks everywhere */
             b = strcmp(set, "result") == 0 && ns == m->in_ns
-                    ? baseline_p50(m, e->id, p, p->metrics[k].name, buf) : NAN;
+                    ? baseline_p50(m, bases, nbase, p, p->metrics[k].name, buf) : NAN;
             if (isfinite(b) && b > 0 && isfinite(st->p50))
                 table_set(t, row, base + 8, "%.4f", st->p50 * scale / b);
             table_set(t, row, base + 10, "%s", flags);
@@ -184,9 +273,11 @@ void compare_csv_print(const struct cmp_model *m, FILE *out)
     size_t np = nparams(), ncols = NFIXED + np + NTAIL, i, run, k;
     struct table *t = table_new(ncols);
     double *buf = calloc(m->nall ? m->nall : 1, sizeof(*buf));
-    if (!t || !buf) {
+    struct base_index *base = calloc(m->nall ? m->nall : 1, sizeof(*base));
+    if (!t || !buf || !base) {
         table_free(t);
         free(buf);
+        free(base);
         return;
     }
     for (i = 0; i < NFIXED; i++)
@@ -196,15 +287,25 @@ void compare_csv_print(const struct cmp_model *m, FILE *out)
     for (i = 0; i < NTAIL; i++)
         table_header(t, NFIXED + np + i, tail_head[i], false);
     for (k = 0; k < m->nsections; k++) {
+        size_t nbase = 0;
+        /* the baseline side's runs of this experiment, indexed: a search per point was quadratic */
+        for (run = 0; run < m->nall; run++) {
+            const struct m_experiment *e = model_experiment(m->all[run], m->sections[k].id);
+            if (m->side_of[run] == 0 && e && base_index_build(m->all[run], e, &base[nbase]))
+                nbase++;
+        }
         for (run = 0; run < m->nall; run++) {
             const struct m_experiment *e = model_experiment(m->all[run], m->sections[k].id);
             if (!e)
                 continue;
-            point_rows(m, t, run, e, "result", &e->results, buf);
-            point_rows(m, t, run, e, "summary", &e->summary, buf);
+            point_rows(m, t, run, e, "result", &e->results, base, nbase, buf);
+            point_rows(m, t, run, e, "summary", &e->summary, base, nbase, buf);
         }
+        while (nbase)
+            base_index_free(&base[--nbase]);
     }
     table_print(t, out, TABLE_CSV, "");
     table_free(t);
+    free(base);
     free(buf);
 }

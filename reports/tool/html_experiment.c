@@ -10,6 +10,7 @@
 
 #include "reports/tool/html.h"
 #include "reports/tool/ipi.h"
+#include "reports/tool/point_index.h"
 #include "reports/tool/svg.h"
 #include "reports/tool/units.h"
 
@@ -127,9 +128,43 @@ static bool experiment_range(const struct cmp_model *m, const struct cmp_section
     return *lo <= *hi;
 }
 
+/*
+ * The first point of report i's results (in report order) at this facet, x
+ * and (by_series) series value sv (NULL: the point lacks it). ix[i], when
+ * built, holds them sorted by facet keys, x and series: log time. Else, or
+ * when series is x itself, the points are searched.
+ */
+static const struct m_point *chart_point(const struct cmp_section *s, size_t i,
+                                         const struct point_index *ix,
+                                         const struct group_keys *fk,
+                                         const struct m_param *const *facet, const char *x_axis,
+                                         const struct m_param *x, const char *series,
+                                         bool by_series, const struct m_param *sv)
+{
+    const struct m_experiment *e = s->exp[i];
+    const struct m_param *vals[GROUP_MAX_KEYS];
+    size_t j, k;
+    if (ix && ix[i].keys.n == fk->n + 1 + by_series) {
+        for (k = 0; k < fk->n; k++)
+            vals[k] = facet[k];
+        vals[k++] = x;
+        if (by_series)
+            vals[k] = sv;
+        return point_index_find(&ix[i], vals);
+    }
+    for (j = 0; j < e->results.count; j++) {
+        const struct m_point *q = &e->results.items[j];
+        if (group_match(q, fk, facet) && model_param_cmp(model_param(q, x_axis), x) == 0 &&
+            (!by_series || model_param_cmp(model_param(q, series), sv) == 0))
+            return q;
+    }
+    return NULL;
+}
+
 static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_section *s,
-                        const struct group_keys *fk, const struct m_param *const *facet,
-                        const char *x_axis, const char *series, const struct group_tuples *xs,
+                        const struct point_index *ix, const struct group_keys *fk,
+                        const struct m_param *const *facet, const char *x_axis,
+                        const char *series, const struct group_tuples *xs,
                         const struct group_tuples *ss, const double *yrange)
 {
     char note[96];
@@ -157,16 +192,9 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
             se->y = se->x + xs->n;
             for (k = 0; k < xs->n; k++) {
                 const struct m_param *x = group_tuple(xs, k)[0];
-                const struct m_point *p = NULL;
-                const struct m_metric *mt;
-                size_t j;
-                for (j = 0; j < e->results.count && !p; j++) {
-                    const struct m_point *q = &e->results.items[j];
-                    if (group_match(q, fk, facet) && model_param_cmp(model_param(q, x_axis), x) == 0 &&
-                        (!series || !ss->n || model_param_cmp(model_param(q, series), sv) == 0))
-                        p = q;
-                }
-                mt = p ? model_primary_metric(p) : NULL;
+                const struct m_point *p = chart_point(s, i, ix, fk, facet, x_axis, x, series,
+                                                        series && ss->n, sv);
+                const struct m_metric *mt = p ? model_primary_metric(p) : NULL;
                 se->x[k] = numeric ? x->num : (double)k;
                 se->y[k] = mt ? to_unit(m, m->reports[i], mt->st.p50) : NAN;
                 finite += isfinite(se->y[k]);
@@ -244,15 +272,27 @@ static void point_charts(FILE *out, const struct cmp_model *m, const struct cmp_
     }
     if (group_tuples(lists, m->nreports, &xk, &xs)) {
         if (!series || group_tuples(lists, m->nreports, &sk, &ss)) {
+            /* the charts' points by facet, x and series: a search of every point per cell
+               grew with the points times the cells */
+            struct point_index *ix = calloc(m->nreports, sizeof(*ix));
+            struct group_keys ik = fk;
+            group_keys_add(&ik, x_axis);
+            group_keys_add(&ik, series && ss.n ? series : NULL);
+            for (i = 0; ix && i < m->nreports; i++)
+                if (lists[i] && !point_index_build(lists[i], &ik, &ix[i]))
+                    memset(&ix[i], 0, sizeof(ix[i])); /* out of memory: that report is searched */
             /* every facet (small multiples wrap on the page), on one y scale */
             shown = facets.n < HTML_MAX_FACETS ? facets.n : HTML_MAX_FACETS;
             ranged = experiment_range(m, s, &yrange[0], &yrange[1]);
             for (i = 0; i < shown; i++) {
                 /* evenly spread over the facets, first and last included */
                 f = shown > 1 ? i * (facets.n - 1) / (shown - 1) : 0;
-                facet_chart(out, m, s, &fk, group_tuple(&facets, f), x_axis, series, &xs, &ss,
+                facet_chart(out, m, s, ix, &fk, group_tuple(&facets, f), x_axis, series, &xs, &ss,
                             ranged ? yrange : NULL);
             }
+            for (i = 0; ix && i < m->nreports; i++)
+                point_index_free(&ix[i]);
+            free(ix);
             if (facets.n > shown)
                 fprintf(out, "<p class=\"muted\">%zu of %zu charts shown (%s values spread "
                         "evenly); the table below has every point.</p>\n", shown, facets.n,
