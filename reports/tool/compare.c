@@ -223,7 +223,10 @@ struct role_group {
 
 static size_t role_nkeys; /* qsort has no context argument in C11 */
 
-/* compare_role_equal as an order: a role equals only itself and sorts after every value. */
+/*
+ * Role forms in order: a role parameter equals only itself (pointer identity)
+ * and sorts after every value; values compare as model_param_cmp.
+ */
 static int cmp_form_param(const struct m_param *a, const struct m_param *b)
 {
     int ra = a == &compare_role_all_targets ? 1 : a == &compare_role_all_lazy ? 2

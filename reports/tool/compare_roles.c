@@ -57,16 +57,3 @@ bool compare_role_form(const struct m_point *p, const struct group_keys *keys, s
     }
     return any;
 }
-
-bool compare_role_equal(const struct m_param *const *a, const struct m_param *const *b, size_t n)
-{
-    size_t k;
-    for (k = 0; k < n; k++) {
-        if (a[k] == b[k])
-            continue;
-        if (!a[k] || !b[k] || compare_is_role(a[k]) || compare_is_role(b[k]) ||
-            model_param_cmp(a[k], b[k]) != 0)
-            return false;
-    }
-    return true;
-}

@@ -31,7 +31,6 @@ struct role_max compare_roles_max(const struct m_experiment *e);
  */
 bool compare_role_form(const struct m_point *p, const struct group_keys *keys, struct role_max max,
                        const struct m_param **vals);
-bool compare_role_equal(const struct m_param *const *a, const struct m_param *const *b, size_t n);
 bool compare_is_role(const struct m_param *p);
 
 #endif
