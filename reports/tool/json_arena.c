@@ -34,8 +34,13 @@ static struct chunk *new_chunk(size_t size, bool own_size)
     } else {
         c = aligned_alloc(ARENA_HUGE_PAGE, ARENA_CHUNK);
         size = ARENA_CHUNK - sizeof(*c);
-        if (c)
+        if (c) {
             (void)madvise(c, ARENA_CHUNK, MADV_HUGEPAGE); /* a hint: fine if refused */
+#ifdef MADV_POPULATE_WRITE
+            /* the pages in one call, not one fault each (Linux 5.14+; else refused) */
+            (void)madvise(c, ARENA_CHUNK, MADV_POPULATE_WRITE);
+#endif
+        }
     }
     if (!c)
         return NULL;
