@@ -210,14 +210,71 @@ static void rec_flush_ceiling(const struct run *r, struct recommendation *e)
                c.band_low, c.band_high);
 }
 
+/*
+ * invlpgb_vs_ipi. Pairs of INVLPGB and IPI points of the pages form at the
+ * same page count and CPU count. Two answers: on the most CPUs measured,
+ * the largest page count up to which INVLPGB wins (from one page on: the
+ * first loss ends it); and at one page, the smallest CPU count from which
+ * it wins at every larger count measured (invlpgb_range's CPU sweep,
+ * core/exp/invlpgb.c). The same at 8 pages goes into the verdict.
+ */
+#define IB_MAX_PAIRS 64
+struct ib_pair {
+    int64_t pages, cpus;
+    bool wins;
+    enum confidence conf; /* of the faster one being faster */
+};
+
+/* The smallest CPU count from which INVLPGB wins at `pages` up to the most CPUs; -1: none. */
+static int64_t ib_cpus_from(const struct ib_pair *pr, uint32_t n, int64_t pages, int64_t most,
+                            enum confidence *conf, uint32_t *counts)
+{
+    int64_t from = -1, c, next;
+    enum confidence cf = CONF_HIGH;
+    *counts = 0;
+    /* walk the CPU counts down from the most; stop at the first loss */
+    for (c = most; c > 0; c = next) {
+        uint32_t i;
+        bool found = false, wins = false;
+        next = 0;
+        for (i = 0; i < n; i++) {
+            if (pr[i].pages != pages)
+                continue;
+            if (pr[i].cpus == c) {
+                found = true;
+                wins = pr[i].wins;
+                if (wins)
+                    cf = min_conf(cf, pr[i].conf);
+            } else if (pr[i].cpus < c && pr[i].cpus > next) {
+                next = pr[i].cpus;
+            }
+        }
+        if (!found)
+            continue;
+        (*counts)++;
+        if (MUTANT(cpus_from_any_win)) { /* test-only: a loss above does not end it */
+            if (wins)
+                from = c;
+            continue;
+        }
+        if (!wins)
+            break;
+        from = c;
+    }
+    *conf = cf;
+    return from;
+}
+
 static void rec_invlpgb(const struct run *r, struct recommendation *e)
 {
     const struct experiment_record *x = usable(r, e, "invlpgb_range");
-    uint32_t i, j;
-    int64_t largest = -1, cpus = -1, first_loss = -1;
-    enum confidence conf = CONF_HIGH;
+    struct ib_pair pr[IB_MAX_PAIRS];
+    uint32_t i, j, n = 0, ncounts, ncounts8;
+    int64_t largest = -1, first_loss = -1, most = -1, from1, from8;
+    enum confidence conf = CONF_HIGH, conf1, conf8;
     e->linux_default = "INVLPGB for a process active on 4 or more CPUs (global ASID, Linux 6.15+)";
     e->unit = "pages";
+    e->has_cpus_from = true;
     if (!x)
         return;
     for (i = 0; i < x->results.count; i++) {
@@ -226,49 +283,91 @@ static void rec_invlpgb(const struct run *r, struct recommendation *e)
         if (!param_is(a, "method", "invlpgb", 0) || !param_is(a, "form", "pages", 0) ||
             !(sa = metric(a, "latency")))
             continue;
-        for (j = 0; j < x->results.count; j++) {
+        for (j = 0; j < x->results.count && n < IB_MAX_PAIRS; j++) {
             const struct result_point *b = &x->results.items[j];
             const struct stats *sb;
             if (!param_is(b, "method", "ipi", 0) || !param_is(b, "form", "pages", 0) ||
-                param_num(b, "pages") != param_num(a, "pages") || !(sb = metric(b, "latency")))
+                param_num(b, "pages") != param_num(a, "pages") ||
+                param_num(b, "cpus") != param_num(a, "cpus") || !(sb = metric(b, "latency")))
                 continue;
             cite(e, i);
             cite(e, j);
-            cpus = param_num(a, "cpus");
-            if (sa->p50 < sb->p50) {
-                if (first_loss < 0 && param_num(a, "pages") > largest) {
-                    largest = param_num(a, "pages");
-                    conf = min_conf(conf, two_point_conf(sa, sb));
-                }
-            } else if (first_loss < 0 || param_num(a, "pages") < first_loss) {
-                first_loss = param_num(a, "pages");
-            }
+            pr[n] = (struct ib_pair){
+                .pages = param_num(a, "pages"),
+                .cpus = param_num(a, "cpus"),
+                .wins = sa->p50 < sb->p50,
+                .conf = sa->p50 < sb->p50 ? two_point_conf(sa, sb) : two_point_conf(sb, sa),
+            };
+            if (pr[n].cpus > most)
+                most = pr[n].cpus;
+            n++;
             break;
         }
     }
-    if (!e->npoints) {
+    if (!n) {
         no_evidence(e, "invlpgb_range has no pairs of INVLPGB and IPI points%s", NULL);
         return;
     }
+    /* on the most CPUs: page counts ascending, up to the first loss */
+    for (i = 0; i < n; i++)
+        if (pr[i].cpus == most && !pr[i].wins && (first_loss < 0 || pr[i].pages < first_loss))
+            first_loss = pr[i].pages;
+    for (i = 0; i < n; i++)
+        if (pr[i].cpus == most && pr[i].wins && (first_loss < 0 || pr[i].pages < first_loss) &&
+            pr[i].pages > largest) {
+            largest = pr[i].pages;
+            conf = min_conf(conf, pr[i].conf);
+        }
+    for (i = 0; i < n; i++) /* every win that the answer rests on */
+        if (pr[i].cpus == most && pr[i].wins && pr[i].pages <= largest)
+            conf = min_conf(conf, pr[i].conf);
+    from1 = ib_cpus_from(pr, n, 1, most, &conf1, &ncounts);
+    from8 = ib_cpus_from(pr, n, 8, most, &conf8, &ncounts8);
     e->enough = true;
     e->has_value = true;
-    e->conf = conf;
     if (largest < 0) {
         e->value = 0;
         e->conf = CONF_MEDIUM;
         fmt_into(e->verdict, sizeof(e->verdict),
-                 "IPIs were faster than INVLPGB+TLBSYNC at every page count on %lld CPUs",
-                 (long long)cpus);
-        fmt_into(e->why, sizeof(e->why), "one CPU count measured (%lld)", (long long)cpus);
+                 "IPIs were faster than INVLPGB+TLBSYNC at every page count on %lld CPUs, the "
+                 "most measured",
+                 (long long)most);
+        fmt_into(e->why, sizeof(e->why), "medians compared per page count on %lld CPUs",
+                 (long long)most);
         return;
     }
     e->value = largest;
-    fmt_into(e->verdict, sizeof(e->verdict),
-             "INVLPGB+TLBSYNC faster than IPIs up to %lld pages on %lld CPUs (the only CPU count "
-             "measured, so also the smallest known to win)",
-             (long long)largest, (long long)cpus);
+    e->conf = conf;
+    /* from1 > 0 here: largest >= 0 means one page wins on the most CPUs (if measured) */
+    if (from1 > 0) {
+        e->cpus_from = from1;
+        e->conf = min_conf(e->conf, conf1);
+    }
+    if (ncounts == 0) {
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "INVLPGB+TLBSYNC faster than IPIs up to %lld pages on %lld CPUs (no one-page "
+                 "points, so no smallest CPU count)",
+                 (long long)largest, (long long)most);
+    } else if (ncounts == 1) {
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "INVLPGB+TLBSYNC faster than IPIs up to %lld pages on %lld CPUs (the only CPU "
+                 "count measured, so also the smallest known to win)",
+                 (long long)largest, (long long)most);
+    } else {
+        char at8[64] = "";
+        if (ncounts8 >= 2 && from8 > 0)
+            fmt_into(at8, sizeof(at8), "; at 8 pages from %lld CPUs", (long long)from8);
+        else if (ncounts8 >= 2)
+            fmt_into(at8, sizeof(at8), "; at 8 pages IPIs win on %lld CPUs", (long long)most);
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "INVLPGB+TLBSYNC faster than IPIs from %lld CPUs at one page (Linux: from 4)%s; "
+                 "up to %lld pages on %lld CPUs",
+                 (long long)from1, at8, (long long)largest, (long long)most);
+    }
     fmt_into(e->why, sizeof(e->why),
-             "medians compared per page count; confidence from p90 against the other median");
+             "medians compared per page count and CPU count (%u CPU counts at one page); "
+             "confidence from p90 against the other median",
+             ncounts);
 }
 
 static void rec_order(const struct run *r, struct recommendation *e)
@@ -458,6 +557,7 @@ void recommend_compute(const struct run *r, struct recommendations *out)
             fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
             e->enough = false;
             e->has_value = false;
+            e->cpus_from = 0;
         }
         x = e->experiment ? find(r, e->experiment) : NULL;
         if (x && x->emulated && !r->sim.simulated)

@@ -3,14 +3,15 @@
  * it came from: the `recommendations` section of the report
  * (reports/SCHEMA.md) and the "What this machine suggests" block of the
  * text summary. Pure: reads the run's records, writes nothing else;
- * host-tested (tests/host/test_recommend.c).
+ * host-tested (tests/host/test_crossover.c).
  *
  *   flush_ceiling   p* of flush_ceiling (local, full_cr3 as Linux does it)
  *                   for the working set nearest RECOMMEND_TYPICAL_WS; the
  *                   ceiling is the largest count measured below p* (where
  *                   INVLPG still won), against Linux's 33;
  *   invlpgb_vs_ipi  the largest page count at which INVLPGB+TLBSYNC beats
- *                   the IPI shootdown at the CPU count measured;
+ *                   the IPI shootdown on the most CPUs, and the smallest
+ *                   CPU count from which it beats it at one page;
  *   shootdown_order what the concurrent order saves per target count;
  *   lazy_skip       what skipping k lazy CPUs saves, and their catch-up;
  *   pti_user_flush  immediate (INVPCID) vs deferred user-PCID flush per page.
@@ -32,6 +33,8 @@ struct recommendation {
     const char *id;
     bool enough;               /* false: "not enough evidence" */
     bool has_value;
+    bool has_cpus_from;        /* the entry has a `cpus_from` (invlpgb_vs_ipi) */
+    int64_t cpus_from;         /* the smallest CPU count that wins; 0: none known */
     int64_t value;             /* the recommended number (pages, CPUs, percent) */
     const char *unit;
     char verdict[320];         /* one sentence */

@@ -36,6 +36,13 @@ void report_json_recommendations(struct json_writer *w, const struct run *r)
         else
             jw_null(w);
         jw_kv_str(w, "unit", e->unit);
+        if (e->has_cpus_from) {
+            jw_key(w, "cpus_from");
+            if (e->cpus_from > 0)
+                jw_i64(w, e->cpus_from);
+            else
+                jw_null(w);
+        }
         jw_kv_str(w, "verdict", e->verdict);
         jw_kv_str(w, "linux_default", e->linux_default);
         jw_key(w, "evidence");

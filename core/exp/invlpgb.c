@@ -17,6 +17,15 @@
  * Forms: `pages` (1 .. 512 4 KiB pages), `stride_2m` (1 .. 4 2 MiB pages,
  * ECX[31]) and `pcid` (the whole-PCID form, no address). Time: from just
  * after the PTE change to the end of TLBSYNC (or the last ack).
+ * CPU counts: every form runs on all CPUs (`cpus` = N); the pages form at
+ * 1 and 8 pages (one INVLPGB of the Zen 3/4 maximum) also runs for a
+ * process active on c = 2, 4, 8, ... < N CPUs: the initiator and the c - 1
+ * nearest in topology order (SMT sibling, same package, then remote) spin
+ * and read the range; the rest stay parked. INVLPGB reaches every CPU
+ * whatever c is, the IPIs only the c - 1: this is the choice Linux makes
+ * per process (a global ASID, and INVLPGB, once a process is active on
+ * more than 3 CPUs), and where the two cross is the recommendation's
+ * smallest CPU count (core/recommend.c).
  * Verification after each sample: every CPU reads the range. Baselines: a
  * TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown with nothing
  * to invalidate (ipi).
@@ -45,12 +54,20 @@
 
 static const uint32_t page_counts[] = { 1, 2, 4, 8, 16, 32, 64, 512 };
 static const uint32_t big_counts[] = { 1, 2, 4 };
+/* the page counts of the CPU-count sweep: one page, and one INVLPGB of the Zen 3/4 maximum */
+static const uint32_t sweep_pages[] = { 1, 8 };
+#define NSP (sizeof(sweep_pages) / sizeof(sweep_pages[0]))
+#define MAX_SWEEP_CPUS 31 /* 2 .. 2^31: more than any machine this runs on */
 
 struct ib_state {
     struct shootdown sd;
     struct target_set ts;
     uint32_t max_pages;
     uint64_t *lat, *base;
+    uint32_t *order;  /* other CPUs, nearest first (the sweep's targets) */
+    uint32_t norder;
+    uint32_t sweep_cpus[MAX_SWEEP_CPUS]; /* 2, 4, 8, ... below every CPU */
+    uint32_t nsweep;
     struct plan plan; /* the samples run_budget_s leaves */
 };
 
@@ -86,13 +103,21 @@ static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emula
 static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct ib_state *st = mem_zalloc(sizeof(*st));
-    uint32_t npoints = (uint32_t)(2 * (sizeof(page_counts) / sizeof(page_counts[0]) +
-                                       sizeof(big_counts) / sizeof(big_counts[0]) + 1));
+    uint32_t npoints, c;
     if (!st)
         return false;
     *state = st;
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
         return false;
+    st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
+    if (!st->order)
+        return false;
+    /* the BSP initiates (target_set_all_others() leaves it out) */
+    st->norder = runner_targets_in_topology_order(r, 0, st->order, r->smp->count);
+    for (c = 2; c < st->norder + 1 && st->nsweep < MAX_SWEEP_CPUS; c *= 2)
+        st->sweep_cpus[st->nsweep++] = c;
+    npoints = (uint32_t)(2 * (sizeof(page_counts) / sizeof(page_counts[0]) +
+                              sizeof(big_counts) / sizeof(big_counts[0]) + 1 + NSP * st->nsweep));
     st->max_pages = max_pages(r);
     st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
@@ -197,8 +222,12 @@ struct ib_pilot {
     uint64_t fewest[2], most[2]; /* ticks per iteration, per method (0: invlpgb, 1: ipi) */
 };
 
+/* Rows: the pages form, stride_2m, pcid, then the sweep (CPU count major, page count minor). */
+#define SWEEP_ROW0 (NPC + NBC + 1)
 static uint32_t row_count(uint32_t row)
 {
+    if (row >= SWEEP_ROW0)
+        return sweep_pages[(row - SWEEP_ROW0) % NSP];
     return row < NPC ? page_counts[row] : row < NPC + NBC ? big_counts[row - NPC] : 1;
 }
 
@@ -249,7 +278,8 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
         q.point_ticks = fixed > q.point_ticks ? fixed : q.point_ticks;
     }
     q.baseline_div = 4;
-    q.nrows = (uint32_t)(NPC + NBC + 1);
+    /* the sweep's points are costed as on every CPU: an upper bound */
+    q.nrows = (uint32_t)(SWEEP_ROW0 + NSP * st->nsweep);
     q.ncols = 2;
     q.iter_ticks = ib_cost;
     q.ctx = &pilot;
@@ -262,14 +292,69 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
     return true;
 }
 
+/*
+ * One point: `method` 0 INVLPGB, 1 IPI; on every CPU (ncpus 0) or on the
+ * initiator and the ncpus - 1 nearest. False only when the record is full.
+ */
+static bool run_point(struct runner *r, struct experiment_record *rec, struct ib_state *st,
+                      enum form form, uint32_t count, uint32_t method, uint32_t ncpus)
+{
+    struct stats lat, base;
+    struct result_point *pt;
+    struct emulation_counts before = *emulate_counts();
+    uint32_t i, n;
+    bool ok;
+    if (ncpus) {
+        st->ts.n = 0;
+        for (i = 0; i < st->norder && st->ts.n < ncpus - 1; i++)
+            if (smp_usable(r->smp, st->order[i]))
+                st->ts.cpus[st->ts.n++] = st->order[i];
+        if (st->ts.n < ncpus - 1) { /* CPUs lost on the way: this count no longer exists */
+            rec->partial = true;
+            return true;
+        }
+    } else {
+        target_set_all_others(r, &st->ts);
+    }
+    n = st->ts.n;
+    if (!shootdown_sync_all(&st->sd)) {
+        rec->partial = true;
+        return true;
+    }
+    target_set_start(r, &st->ts);
+    ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, n, 0, count, form == FORM_STRIDE_2M) &&
+         sample_point(r, st, form, count, method == 0, &lat, &base);
+    target_set_stop(r, &st->ts);
+    if (!ok) {
+        rec->partial = true;
+        return true;
+    }
+    pt = point_list_add(&rec->results);
+    if (!pt)
+        return false;
+    point_param_str(pt, "method", method == 0 ? "invlpgb" : "ipi");
+    point_param_str(pt, "form", form_names[form]);
+    point_param_num(pt, "pages", count);
+    point_param_num(pt, "cpus", n + 1);
+    point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
+    point_metric(pt, "latency", &lat);
+    point_metric(pt, "baseline", &base);
+    if (r->emulated) {
+        /* what the emulator handled for this point: the evidence of the method */
+        point_value(pt, "emulated_invlpgb",
+                    (int64_t)(emulate_counts()->invlpgb - before.invlpgb) * 1000);
+        point_value(pt, "emulated_tlbsync",
+                    (int64_t)(emulate_counts()->tlbsync - before.tlbsync) * 1000);
+    }
+    return true;
+}
+
 static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct ib_state *st = state;
     enum form form;
-    uint32_t i, n, m, done = 0, planned = 0;
-    const uint32_t npc = (uint32_t)(sizeof(page_counts) / sizeof(page_counts[0]));
-    const uint32_t nbc = (uint32_t)(sizeof(big_counts) / sizeof(big_counts[0]));
-    planned = 2 * (npc + (r->mem->has_2m ? nbc : 0) + 1);
+    uint32_t i, m, c, done = 0, planned;
+    planned = 2 * (uint32_t)(NPC + (r->mem->has_2m ? NBC : 0) + 1 + NSP * st->nsweep);
     /* Linux issues the user-PCID INVLPGB only under PTI, which AMD CPUs run without */
     st->sd.pti = PTI_OFF;
     if (r->run->cfg.pti && r->run->method.pcid_enabled)
@@ -277,51 +362,29 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
     if (!ib_plan(r, rec, st))
         goto out;
     for (form = FORM_PAGES; form <= FORM_PCID; form++) {
-        const uint32_t *counts = form == FORM_PAGES ? page_counts : form == FORM_STRIDE_2M ? big_counts : page_counts;
-        uint32_t ncounts = form == FORM_PAGES ? npc : form == FORM_STRIDE_2M ? nbc : 1;
+        const uint32_t *counts = form == FORM_STRIDE_2M ? big_counts : page_counts;
+        uint32_t ncounts = form == FORM_PAGES ? (uint32_t)NPC : form == FORM_STRIDE_2M ? (uint32_t)NBC : 1;
         if (form == FORM_STRIDE_2M && !r->mem->has_2m)
             continue;
         for (i = 0; i < ncounts; i++) {
             for (m = 0; m < 2; m++) {
-                struct stats lat, base;
-                struct result_point *pt;
-                struct emulation_counts before = *emulate_counts();
-                uint32_t count = form == FORM_PCID ? 1 : counts[i];
-                bool ok;
                 if (!runner_budget_ok(r))
                     goto out;
                 runner_progress(r, done++, planned);
-                n = target_set_all_others(r, &st->ts);
-                if (!shootdown_sync_all(&st->sd)) {
-                    rec->partial = true;
-                    continue;
-                }
-                target_set_start(r, &st->ts);
-                ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, n, 0, count,
-                                           form == FORM_STRIDE_2M) &&
-                     sample_point(r, st, form, count, m == 0, &lat, &base);
-                target_set_stop(r, &st->ts);
-                if (!ok) {
-                    rec->partial = true;
-                    continue;
-                }
-                pt = point_list_add(&rec->results);
-                if (!pt)
+                if (!run_point(r, rec, st, form, form == FORM_PCID ? 1 : counts[i], m, 0))
                     goto out;
-                point_param_str(pt, "method", m == 0 ? "invlpgb" : "ipi");
-                point_param_str(pt, "form", form_names[form]);
-                point_param_num(pt, "pages", count);
-                point_param_num(pt, "cpus", n + 1);
-                point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
-                point_metric(pt, "latency", &lat);
-                point_metric(pt, "baseline", &base);
-                if (r->emulated) {
-                    /* what the emulator handled for this point: the evidence of the method */
-                    point_value(pt, "emulated_invlpgb",
-                                (int64_t)(emulate_counts()->invlpgb - before.invlpgb) * 1000);
-                    point_value(pt, "emulated_tlbsync",
-                                (int64_t)(emulate_counts()->tlbsync - before.tlbsync) * 1000);
-                }
+            }
+        }
+    }
+    /* the CPU-count sweep of the pages form: where INVLPGB starts to pay */
+    for (c = 0; c < st->nsweep; c++) {
+        for (i = 0; i < NSP; i++) {
+            for (m = 0; m < 2; m++) {
+                if (!runner_budget_ok(r))
+                    goto out;
+                runner_progress(r, done++, planned);
+                if (!run_point(r, rec, st, FORM_PAGES, sweep_pages[i], m, st->sweep_cpus[c]))
+                    goto out;
             }
         }
     }
@@ -343,6 +406,7 @@ static void ib_cleanup(struct runner *r, void *state)
     if (!st)
         return;
     exp_teardown(&st->sd, &st->ts);
+    mem_free(st->order);
     mem_free(st->lat);
     mem_free(st->base);
     mem_free(st);

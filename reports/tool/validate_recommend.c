@@ -53,6 +53,18 @@ static void validate_evidence(struct vctx *c, const json_t *root, const json_t *
     vc_leave(c, mark);
 }
 
+/* invlpgb_vs_ipi's smallest CPU count that wins (absent in the first version 2 reports) */
+static void validate_cpus_from(struct vctx *c, const json_t *e, int status)
+{
+    const json_t *v = vc_member(c, e, "cpus_from", VT_INT, VF_NULLABLE | VF_OPTIONAL);
+    if (!v || json_is_null(v))
+        return;
+    if (json_integer_value(v) < 1)
+        vc_error(c, "cpus_from", "%lld is not a CPU count", (long long)json_integer_value(v));
+    else if (status == 1)
+        vc_error(c, "cpus_from", "a CPU count in an entry without enough evidence");
+}
+
 void validate_recommendations(struct vctx *c, const json_t *root)
 {
     const json_t *recs = json_object_get(root, "recommendations"), *entries, *e;
@@ -83,6 +95,7 @@ void validate_recommendations(struct vctx *c, const json_t *root)
         bool hw = false, hw_known = vc_bool(c, e, "describes_hardware", 0, &hw);
         vc_string(c, e, "id", 0);
         vc_member(c, e, "value", VT_INT, VF_NULLABLE);
+        validate_cpus_from(c, e, st);
         vc_string(c, e, "unit", VF_NULLABLE);
         vc_string(c, e, "verdict", 0);
         vc_string(c, e, "linux_default", VF_NULLABLE);

@@ -4,7 +4,8 @@
  * non-monotonic data; and the flush_ceiling recommendation (core/recommend.c)
  * built from a record of such points: value p* - 1, evidence pointing at
  * existing points, labels for simulated runs, "not enough evidence" when
- * the experiment is missing.
+ * the experiment is missing; and invlpgb_vs_ipi's largest page count and
+ * smallest CPU count (a loss at a smaller count above a win ends it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -196,6 +197,114 @@ static void test_recommend_flush_ceiling(void **state)
     point_list_release(&rec.results);
 }
 
+/* ---- invlpgb_vs_ipi from invlpgb_range's points ---- */
+
+static void add_ib(struct experiment_record *rec, const char *method, uint32_t pages,
+                   uint32_t cpus, uint64_t p50)
+{
+    struct result_point *pt = point_list_add(&rec->results);
+    struct stats s = { 20, p50 - 10, p50, p50 + 10, p50 + 10, p50 + 10, p50 };
+    point_param_str(pt, "method", method);
+    point_param_str(pt, "form", "pages");
+    point_param_num(pt, "pages", pages);
+    point_param_num(pt, "cpus", cpus);
+    point_param_str(pt, "pti", "off");
+    point_metric(pt, "latency", &s);
+    point_metric(pt, "baseline", &s);
+}
+
+/*
+ * 16 CPUs: INVLPGB costs 1000 + 100 p, the IPIs 3000 whatever the pages
+ * (INVLPGB wins up to 16 pages, loses from 32); the sweep at 1 and 8 pages
+ * on 2, 4 and 8 CPUs: IPIs cost ipi[i] there.
+ */
+static const uint32_t ib_pages[] = { 1, 2, 4, 8, 16, 32, 64, 512 };
+static void ib_record(struct experiment_record *rec, const uint64_t ipi_sweep[3], bool sweep)
+{
+    static const uint32_t cpus[] = { 2, 4, 8 };
+    uint32_t i, j;
+    memset(rec, 0, sizeof(*rec));
+    rec->id = "invlpgb_range";
+    rec->ran = true;
+    assert_true(point_list_reserve(&rec->results, 64));
+    for (i = 0; i < 8; i++) {
+        add_ib(rec, "invlpgb", ib_pages[i], 16, 1000 + 100ull * ib_pages[i]);
+        add_ib(rec, "ipi", ib_pages[i], 16, 3000);
+    }
+    for (i = 0; sweep && i < 3; i++)
+        for (j = 1; j <= 8; j += 7) {
+            add_ib(rec, "invlpgb", j, cpus[i], 1000 + 100ull * j);
+            add_ib(rec, "ipi", j, cpus[i], ipi_sweep[i]);
+        }
+}
+
+static const struct recommendation *ib_compute(struct experiment_record *rec,
+                                               struct recommendations *recs)
+{
+    static struct run run;
+    uint32_t i;
+    memset(&run, 0, sizeof(run));
+    run.experiments = rec;
+    run.experiment_count = 1;
+    recommend_compute(&run, recs);
+    assert_string_equal(recs->items[1].id, "invlpgb_vs_ipi");
+    for (i = 0; i < recs->items[1].npoints; i++)
+        assert_true(recs->items[1].points[i] < rec->results.count);
+    return &recs->items[1];
+}
+
+static void test_recommend_invlpgb_cpus_from(void **state)
+{
+    struct experiment_record rec;
+    struct recommendations recs;
+    const struct recommendation *e;
+    /* IPIs: 1000 on 2 CPUs (IPIs win), 2000 on 4, 4000 on 8: INVLPGB wins from 4 */
+    const uint64_t rising[3] = { 1000, 2000, 4000 };
+    /* IPIs win on 4 CPUs but not on 2 (noise, or an odd topology): only from 8 holds */
+    const uint64_t dip[3] = { 4000, 1000, 4000 };
+    (void)state;
+    ib_record(&rec, rising, true);
+    e = ib_compute(&rec, &recs);
+    assert_true(e->enough);
+    assert_true(e->has_cpus_from);
+    assert_int_equal(e->value, 16);    /* the largest page count before the first loss */
+    assert_int_equal(e->cpus_from, 4); /* at one page */
+    assert_non_null(strstr(e->verdict, "from 4 CPUs at one page"));
+    assert_non_null(strstr(e->verdict, "at 8 pages from 4 CPUs")); /* 1800 < 2000 */
+    assert_int_equal(e->npoints, 2 * (8 + 6));
+    point_list_release(&rec.results);
+
+    ib_record(&rec, dip, true);
+    e = ib_compute(&rec, &recs);
+    assert_int_equal(e->cpus_from, 8); /* a loss on 4 ends it, though 2 won */
+    point_list_release(&rec.results);
+}
+
+static void test_recommend_invlpgb_one_cpu_count(void **state)
+{
+    struct experiment_record rec;
+    struct recommendations recs;
+    const struct recommendation *e;
+    const uint64_t none[3] = { 0, 0, 0 };
+    uint32_t i;
+    (void)state;
+    ib_record(&rec, none, false);
+    e = ib_compute(&rec, &recs);
+    assert_int_equal(e->value, 16);
+    assert_int_equal(e->cpus_from, 16);
+    assert_non_null(strstr(e->verdict, "the only CPU count measured"));
+    /* IPIs faster everywhere: a value of 0 pages, no CPU count */
+    for (i = 0; i < rec.results.count; i++)
+        if (strcmp(point_find_param(&rec.results.items[i], "method")->str, "invlpgb") == 0)
+            rec.results.items[i].metrics[0].st.p50 = 9000;
+    e = ib_compute(&rec, &recs);
+    assert_true(e->enough);
+    assert_int_equal(e->value, 0);
+    assert_int_equal(e->cpus_from, 0);
+    assert_non_null(strstr(e->verdict, "IPIs were faster"));
+    point_list_release(&rec.results);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +316,8 @@ int main(void)
         cmocka_unit_test(test_non_monotonic),
         cmocka_unit_test(test_unsorted_input),
         cmocka_unit_test(test_recommend_flush_ceiling),
+        cmocka_unit_test(test_recommend_invlpgb_cpus_from),
+        cmocka_unit_test(test_recommend_invlpgb_one_cpu_count),
     };
     host_init();
     return cmocka_run_group_tests_name("crossover", tests, NULL, NULL);

@@ -25,8 +25,9 @@
 #       stale_detector_control 16 rounds x N CPUs (the reads after the full flush)
 #       pti_double_invalidation sum over variant, kind, p of u p CPUs (1+W+S),
 #                              u = 2 with PTI (kernel and user PCID), 1 without
-#       invlpgb_range          N (1+W+S) times the pages of every point (1 for
-#                              the pcid form; 4 KiB forms twice under pti=on)
+#       invlpgb_range          c (1+W+S) times the pages of every point, c its
+#                              CPUs (N, or 2, 4, ... < N in the sweep; 1 page
+#                              for the pcid form; 4 KiB forms twice under pti=on)
 #       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
 #                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
 #                              INVPCID), S' = S/20 in [10, 50], W' = W/20
@@ -47,7 +48,8 @@
 # ipi_pairs, experiments ("all" or "a,b"), emulate ("invlpgb,invpcid"),
 # pcid, invpcid, invlpgb (0/1; default: the report's cpu.features), pti
 # (0/1), global_pages (0/1), cpu_list (the cpus= key, default "all"),
-# initiator (default 0), has_2m (0/1, default 1)}, all as strings or numbers.
+# initiator (default 0), has_2m (0/1, default 1), invlpgb_sweep (0/1, default
+# 1: 0 for reports older than invlpgb_range's CPU sweep)}, all as strings or numbers.
 # Output: one {ok, what} per check.
 
 def table: ["ipi_roundtrip", "ipi_broadcast", "stale_detector_control", "shootdown_seq_vs_conc",
@@ -91,6 +93,7 @@ def shape($want):
   | ($want.invlpgb // $r.cpu.features.invlpgb | bool01) as $invlpgb
   | ($want.pti // false | bool01) as $pti
   | ($want.has_2m // true | bool01) as $has2m
+  | ($want.invlpgb_sweep // true | bool01) as $sweep
   | ($want.global_pages // false | bool01) as $global
   | ($want.cpu_list // "all" | tostring) as $cpulist
   | ($want.initiator // 0 | int) as $init
@@ -258,22 +261,26 @@ def shape($want):
     | ($pti and $pcid) as $pti_on
     | ([[1, 2, 4, 8, 16, 32, 64, 512][] | ["pages", ., .]] +
        (if $has2m then [[1, 2, 4][] | ["stride_2m", ., .]] else [] end) + [["pcid", 1, 1]]) as $forms
-    | ($forms | map(. + [if .[0] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
+    # [form, pages, verified pages, CPUs]: every form on all N CPUs, then the
+    # CPU sweep (core/exp/invlpgb.c): 1 and 8 pages on 2, 4, 8, ... < N CPUs
+    | ([$forms[] | . + [$N]] +
+       (if $sweep then [[range(1; 31) | pow(2; .) | select(. < $N)][] as $c | [1, 8][] | ["pages", ., ., $c]] else [] end)) as $pts
+    | ($pts | map(. + [if .[0] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
     | measured("invlpgb_range"; $emulated;
-               [$f[] | 2 * .[2] * .[3] * $N * (1 + $W + $S)] | sum),
-      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, pti \(if $pti_on then "on" else "off" end)";
+               [$f[] | 2 * .[2] * .[4] * .[3] * (1 + $W + $S)] | sum),
+      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)";
            [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti]];
-           [["invlpgb", "ipi"][] as $m | $forms[] | [$m, .[0], .[1], $N, (if ($v10 | not) then null elif $pti_on then "on" else "off" end)]]),
+           [["invlpgb", "ipi"][] as $m | $pts[] | [$m, .[0], .[1], .[3], (if ($v10 | not) then null elif $pti_on then "on" else "off" end)]]),
       eq("invlpgb_range: latency, baseline sample counts"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$B]]),
       (if $emulated then
-         ([$forms[] | ["invlpgb", .[0], .[1], ($W + $S) * (if .[0] == "pcid" then 1 else ceil_div(.[1]; $max) end), $W + $S + $B],
-                      ["ipi", .[0], .[1], 0, 0]]) as $counts
+         ([$pts[] | ["invlpgb", .[0], .[1], .[3], ($W + $S) * (if .[0] == "pcid" then 1 else ceil_div(.[1]; $max) end), $W + $S + $B],
+                    ["ipi", .[0], .[1], .[3], 0, 0]]) as $counts
          | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x chunks of \($max) pages; none on IPI points)";
-                [$e.results[]? | [.params.method, .params.form, .params.pages, .values.emulated_invlpgb, .values.emulated_tlbsync]];
+                [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, .values.emulated_invlpgb, .values.emulated_tlbsync]];
                 $counts),
            eq("invlpgb_range: the note's totals";
               [$e.notes[]? | select(startswith("emulated: "))];
-              ["emulated: \([$counts[] | .[3]] | sum) INVLPGB, \([$counts[] | .[4]] | sum) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU"])
+              ["emulated: \([$counts[] | .[4]] | sum) INVLPGB, \([$counts[] | .[5]] | sum) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU"])
        else
          eq("invlpgb_range: no emulated counts on native points"; [$e.results[]? | .values] | unique; [null])
        end)

@@ -15,6 +15,23 @@ sim readme "$SIM" --cpu epyc-7763 --cpus 8 --seed 2026 profile=quick
 check "epyc-7763, 8 CPUs: exit 0, clean, report validates" clean
 check "epyc-7763, 8 CPUs: pti_double_invalidation and invlpgb_range SUCCESS, zero stale reads" \
     test "$(jqr '[.experiments[] | select(.id == "pti_double_invalidation" or .id == "invlpgb_range") | "\(.status)/\(.verification.stale_reads)"] | join(" ")')" = "SUCCESS/0 SUCCESS/0"
+# invlpgb_vs_ipi (issue 11): the CPU sweep (2 and 4 of 8 CPUs at 1 and 8 pages) is cited,
+# and cpus_from is recomputed here from the cited points: the smallest CPU count from which
+# INVLPGB's median beats the IPIs' at one page at every larger count measured (null if none)
+check "epyc-7763, 8 CPUs: invlpgb_vs_ipi cites the CPU sweep (2, 4 and 8 CPUs at one page)" \
+    test "$(jqr '. as $r | ($r.experiments[] | select(.id == "invlpgb_range") | .results) as $pts
+                 | [.recommendations.entries[1].evidence.points[] | $pts[.].params | select(.pages == 1) | .cpus]
+                 | unique | map(tostring) | join(",")')" = "2,4,8"
+check "epyc-7763, 8 CPUs: invlpgb_vs_ipi's cpus_from is what its points say" \
+    test "$(jqr '. as $r | .recommendations.entries[1] as $e
+                 | ($r.experiments[] | select(.id == "invlpgb_range") | .results) as $pts
+                 | [$e.evidence.points[] | $pts[.] | select(.params.pages == 1)]
+                 | group_by(.params.cpus) | map({c: .[0].params.cpus,
+                     w: ((map(select(.params.method == "invlpgb"))[0].metrics.latency.p50) <
+                         (map(select(.params.method == "ipi"))[0].metrics.latency.p50))})
+                 | sort_by(-.c) | reduce .[] as $x ({from: null, done: false};
+                     if .done then . elif $x.w then .from = $x.c else .done = true end)
+                 | (.from == $e.cpus_from) or ($e.status != "recommended" and $e.cpus_from == null)')" = true
 check "epyc-7763, 8 CPUs: PCID, INVPCID, INVLPGB (8 pages) as the real CPU's CPUID says" \
     test "$(jqr '[.cpu.features.pcid, .cpu.features.invpcid, .cpu.features.invlpgb, .cpu.features.invlpgb_max_pages] | map(tostring) | join(",")')" = "true,true,true,8"
 check "epyc-7763, 8 CPUs: marked simulated, with model, profile and seed" \

@@ -154,6 +154,14 @@ out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_plan" 2>&1)
 check "control: the planning test passes on the correct build" \
     test "$(grep -c '^not ok ' <<<"$out")" = 0
 kill_unit plan_ignores_budget test_a_reduced_plan_fits_its_share "the plan ignores the budget" test_plan
+# invlpgb_vs_ipi: a CPU count where IPIs won, below one where INVLPGB won, must end the answer
+[ -x "$MUT/cpus_from_any_win/test_crossover" ] ||
+    make --no-print-directory "$MUT/cpus_from_any_win/test_crossover" >>"$here/build/test-runs/mutants-build.log" 2>&1
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_crossover" 2>&1)
+check "control: the crossover and recommendation test passes on the correct build" \
+    test "$(grep -c '^not ok ' <<<"$out")" = 0
+kill_unit cpus_from_any_win test_recommend_invlpgb_cpus_from \
+    "invlpgb_vs_ipi: the smallest CPU count that won once, though IPIs won above it" test_crossover
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
