@@ -19,6 +19,7 @@
 
 #define S(x) ((x) ? (x) : "?")
 #define PIVOT_MAX_COLUMNS 6
+_Static_assert(PIVOT_MAX_COLUMNS >= 2, "a pivot without series has the p50 and p99 columns");
 
 const char *show_time_cell(const struct m_report *r, double ticks, char *buf, size_t cap)
 {
@@ -205,18 +206,20 @@ static void show_pivot_facet(const struct m_report *r, const struct point_index 
     }
     for (i = 0; i < xs->n; i++) {
         const struct m_param *x = group_tuple(xs, i)[0];
-        size_t row = (size_t)-1;
+        const struct m_point *p[PIVOT_MAX_COLUMNS]; /* ncols: at most that, or 2 */
+        size_t row, found = 0;
         for (c = 0; c < ncols; c++) {
-            const struct m_point *p =
-                find_cell(ix, fk, facet, x, e->series && ss->n ? group_tuple(ss, c)[0] : NULL);
-            if (row == (size_t)-1) {
-                row = table_add_row(t);
-                table_set(t, row, 0, "%s", model_param_text(x, text, sizeof(text)));
-            }
-            table_set(t, row, c + 1, "%s",
-                      show_time_cell(r, p_of(p, e->series && ss->n ? false : c == 1), cell,
-                                     sizeof(cell)));
+            p[c] = find_cell(ix, fk, facet, x, e->series && ss->n ? group_tuple(ss, c)[0] : NULL);
+            found += p[c] != NULL;
         }
+        if (!found) /* an x value only other facets have (e.g. invlpgb_range's CPU sweep) */
+            continue;
+        row = table_add_row(t);
+        table_set(t, row, 0, "%s", model_param_text(x, text, sizeof(text)));
+        for (c = 0; c < ncols; c++)
+            table_set(t, row, c + 1, "%s",
+                      show_time_cell(r, p_of(p[c], e->series && ss->n ? false : c == 1), cell,
+                                     sizeof(cell)));
     }
     table_print(t, out, TABLE_TEXT, "    ");
     if (e->series && ss->n > PIVOT_MAX_COLUMNS)

@@ -32,6 +32,9 @@ check "epyc-7763, 8 CPUs: invlpgb_vs_ipi's cpus_from is what its points say" \
                  | sort_by(-.c) | reduce .[] as $x ({from: null, done: false};
                      if .done then . elif $x.w then .from = $x.c else .done = true end)
                  | (.from == $e.cpus_from) or ($e.status != "recommended" and $e.cpus_from == null)')" = true
+check "show: the sweep's facets list only their own page counts (no row of dashes alone)" \
+    eval '"$TOOL" show "$REPORT" | grep -A4 "^  form=pages cpus=2 pti=off" | grep -qE "^ +8 " &&
+          ! "$TOOL" show "$REPORT" | grep -qE "^ +[0-9]+( +-)+ *\$"'
 check "epyc-7763, 8 CPUs: PCID, INVPCID, INVLPGB (8 pages) as the real CPU's CPUID says" \
     test "$(jqr '[.cpu.features.pcid, .cpu.features.invpcid, .cpu.features.invlpgb, .cpu.features.invlpgb_max_pages] | map(tostring) | join(",")')" = "true,true,true,8"
 check "epyc-7763, 8 CPUs: marked simulated, with model, profile and seed" \
