@@ -26,9 +26,11 @@
  * per process (a global ASID, and INVLPGB, once a process is active on
  * more than 3 CPUs), and where the two cross is the recommendation's
  * smallest CPU count (core/recommend.c).
- * Verification after each sample: every CPU reads the range. Baselines: a
- * TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown with nothing
- * to invalidate (ipi).
+ * Verification after each sample: every CPU of the point reads the range
+ * (a parked CPU never reads it; every point starts from a full flush on
+ * all CPUs, shootdown_sync_all(), so none carries a stale entry on).
+ * Baselines: a TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown
+ * with nothing to invalidate (ipi).
  *
  * CPUs: those cpus= selects (the initiator and every other usable one);
  * fewer than 2 is SKIP with the reason: there is no IPI side to compare.
