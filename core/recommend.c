@@ -225,7 +225,11 @@ struct ib_pair {
     enum confidence conf; /* of the faster one being faster */
 };
 
-/* The smallest CPU count from which INVLPGB wins at `pages` up to the most CPUs; -1: none. */
+/*
+ * The smallest CPU count from which INVLPGB wins at `pages` up to the most
+ * CPUs; -1: none. *counts: the CPU counts measured at `pages`; *conf (may
+ * be NULL): the least confidence among the wins walked.
+ */
 static int64_t ib_cpus_from(const struct ib_pair *pr, uint32_t n, int64_t pages, int64_t most,
                             enum confidence *conf, uint32_t *counts)
 {
@@ -261,7 +265,8 @@ static int64_t ib_cpus_from(const struct ib_pair *pr, uint32_t n, int64_t pages,
             break;
         from = c;
     }
-    *conf = cf;
+    if (conf)
+        *conf = cf;
     return from;
 }
 
@@ -271,7 +276,7 @@ static void rec_invlpgb(const struct run *r, struct recommendation *e)
     struct ib_pair pr[IB_MAX_PAIRS];
     uint32_t i, j, n = 0, ncounts, ncounts8;
     int64_t largest = -1, first_loss = -1, most = -1, from1, from8;
-    enum confidence conf = CONF_HIGH, conf1, conf8;
+    enum confidence conf = CONF_HIGH, conf1;
     e->linux_default = "INVLPGB for a process active on 4 or more CPUs (global ASID, Linux 6.15+)";
     e->unit = "pages";
     e->has_cpus_from = true;
@@ -314,15 +319,13 @@ static void rec_invlpgb(const struct run *r, struct recommendation *e)
             first_loss = pr[i].pages;
     for (i = 0; i < n; i++)
         if (pr[i].cpus == most && pr[i].wins && (first_loss < 0 || pr[i].pages < first_loss) &&
-            pr[i].pages > largest) {
+            pr[i].pages > largest)
             largest = pr[i].pages;
-            conf = min_conf(conf, pr[i].conf);
-        }
     for (i = 0; i < n; i++) /* every win that the answer rests on */
         if (pr[i].cpus == most && pr[i].wins && pr[i].pages <= largest)
             conf = min_conf(conf, pr[i].conf);
     from1 = ib_cpus_from(pr, n, 1, most, &conf1, &ncounts);
-    from8 = ib_cpus_from(pr, n, 8, most, &conf8, &ncounts8);
+    from8 = ib_cpus_from(pr, n, 8, most, NULL, &ncounts8);
     e->enough = true;
     e->has_value = true;
     if (largest < 0) {
@@ -338,7 +341,7 @@ static void rec_invlpgb(const struct run *r, struct recommendation *e)
     }
     e->value = largest;
     e->conf = conf;
-    /* from1 > 0 here: largest >= 0 means one page wins on the most CPUs (if measured) */
+    /* largest >= 0: one page wins on the most CPUs, so from1 > 0 unless none was measured */
     if (from1 > 0) {
         e->cpus_from = from1;
         e->conf = min_conf(e->conf, conf1);
