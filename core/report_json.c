@@ -1,6 +1,7 @@
 #include "core/json.h"
 #include "core/conditions_report.h"
 #include "core/mem.h"
+#include "core/mutant.h"
 #include "core/plan_report.h"
 #include "core/redact.h"
 #include "core/report.h"
@@ -137,8 +138,11 @@ static void write_stats(struct json_writer *w, const struct stats *st)
     jw_kv_u64(w, "n", st->n);
     jw_kv_u64(w, "min", st->min);
     jw_kv_u64(w, "p50", st->p50);
-    jw_kv_u64(w, "p90", st->p90);
-    jw_kv_u64(w, "p99", st->p99);
+    /* only where n supports them: below that nearest rank gives the maximum (core/stats.h) */
+    if (stats_has_p90(st->n) || MUTANT(percentile_from_few))
+        jw_kv_u64(w, "p90", st->p90);
+    if (stats_has_p99(st->n) || MUTANT(percentile_from_few))
+        jw_kv_u64(w, "p99", st->p99);
     jw_kv_u64(w, "max", st->max);
     jw_kv_u64(w, "mean", st->mean);
     jw_object_end(w);

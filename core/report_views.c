@@ -73,6 +73,15 @@ static void cell_time(struct strbuf *sb, const struct run *r, const struct stats
         sb_printf(sb, " %6llu ns", (unsigned long long)ns);
 }
 
+/* A p99 cell: the value, or "n<100" where nearest rank would give the maximum (core/stats.h). */
+static void cell_p99(struct strbuf *sb, const struct run *r, const struct stats *st)
+{
+    if (st && !stats_has_p99(st->n))
+        sb_printf(sb, " %9s", "n<100");
+    else
+        cell_time(sb, r, st, st ? st->p99 : 0);
+}
+
 static void view_ipi_matrix(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t n = r->topo.count, i, j;
@@ -103,7 +112,7 @@ static void view_ipi_matrix(const struct run *r, const struct experiment_record 
         sb_printf(sb, "  %-14s p50", p->params[0].str ? p->params[0].str : "?");
         cell_time(sb, r, st, st ? st->p50 : 0);
         sb_puts(sb, "  p99");
-        cell_time(sb, r, st, st ? st->p99 : 0);
+        cell_p99(sb, r, st);
         sb_printf(sb, "  (%llu samples)\n", (unsigned long long)(st ? st->n : 0));
     }
 }
@@ -142,8 +151,8 @@ static void view_seq_conc(const struct run *r, const struct experiment_record *e
         sb_putc(sb, ' ');
         cell_time(sb, r, seq, seq ? seq->p50 : 0);
         cell_time(sb, r, conc, conc ? conc->p50 : 0);
-        cell_time(sb, r, seq, seq ? seq->p99 : 0);
-        cell_time(sb, r, conc, conc ? conc->p99 : 0);
+        cell_p99(sb, r, seq);
+        cell_p99(sb, r, conc);
         if (s->nvalues) {
             sb_puts(sb, "     ");
             sb_fixed(sb, s->values[0].milli, 3);
@@ -253,7 +262,7 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
             sb_printf(sb, " %s p50", p->metrics[0].name);
             cell_time(sb, r, st, st->p50);
             sb_puts(sb, " p99");
-            cell_time(sb, r, st, st->p99);
+            cell_p99(sb, r, st);
         }
         for (v = 0; v < p->nvalues; v++) {
             sb_printf(sb, " %s ", p->values[v].key);
