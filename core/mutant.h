@@ -34,6 +34,8 @@
 #define MUTANT_ID_contention_unboxed 22 /* shootdown_contention ignores its time box */
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
 #define MUTANT_ID_percentile_from_few 42 /* p90/p99 written from too few samples (the maximum) */
+#define MUTANT_ID_bootstrap_unpaired 43 /* the bootstrap resamples the two sides independently */
+#define MUTANT_ID_order_fixed 44        /* variants always run in one order within an iteration */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

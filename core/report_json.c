@@ -496,6 +496,11 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "verification", "after_closing_timestamp");
     jw_kv_str(w, "pti_return_to_user", "timed");
     jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");
+    /* issue 20: each iteration runs its variants in an order drawn from this seed */
+    if (m->order_seed_set) {
+        jw_kv_str(w, "variant_order", "random_per_iteration");
+        jw_kv_u64(w, "order_seed", m->order_seed);
+    }
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
     jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
     if (m->pcid_enabled) {

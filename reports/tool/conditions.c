@@ -38,6 +38,9 @@ static const struct cond_field {
     { "verification", "method.verification", true },
     { "PTI return to user", "method.pti_return_to_user", true },
     { "IPI class summary", "method.ipi_class_summary", true },
+    /* issue 20: each iteration's variant order, drawn from the seed (absent before) */
+    { "variant order", "method.variant_order", true },
+    { "order seed", "method.order_seed", false },
     { "PCID", "method.pcid_enabled", true },
     { "flush ceiling", "method.flush_ceiling", true },
     { "timestamp", "method.timestamp", false },
