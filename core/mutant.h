@@ -33,6 +33,8 @@
 #define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
 #define MUTANT_ID_contention_unboxed 22 /* shootdown_contention ignores its time box */
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
+#define MUTANT_ID_order_ignores_flush 40 /* shootdown_order: seq and conc of different flushes */
+#define MUTANT_ID_invlpgb_verdict_first_page 41 /* invlpgb_vs_ipi: a loss at 1 page ends every win */
 #define MUTANT_ID_percentile_from_few 42 /* p90/p99 written from too few samples (the maximum) */
 #define MUTANT_ID_bootstrap_unpaired 43 /* the bootstrap resamples the two sides independently */
 #define MUTANT_ID_order_fixed 44        /* variants always run in one order within an iteration */

@@ -13,8 +13,12 @@
  *                 INVPCID works (its own variant)
  * followed by reading one word of each of W working-set pages (testmem.h:
  * their own VAs, non-global like user mappings, so a full flush drops them
- * and INVLPG of the test pages does not). The modes alternate sample by
- * sample, so each sees the same machine. Three kinds:
+ * INVLPG of the test pages does not). Each iteration takes one sample of
+ * every mode, in an order drawn per iteration from the run's order seed
+ * (exp_variant_order(): no mode always first, so drift and the state one
+ * mode leaves favour none), so each sees the same machine and the samples
+ * of an iteration are pairs; the points keep them (core/record.h) and say
+ * in `ran_first` how many iterations they began. Three kinds:
  *   local      the initiator alone (targets 0): latency = flush + touch;
  *   shootdown  to k = 1 target (the nearest in topology order) and to all
  *              other CPUs, concurrent order (Linux >= 5.13); each target
@@ -26,8 +30,10 @@
  * 16-64 where Linux's 33 sits. Each point records latency and its p25/p75
  * (values p25, p75); the summary gives, per kind, targets, W and full
  * mode, the crossover p* (core/crossover.h: the smallest p from which the
- * full flush's median stays below INVLPG's), the p25-p75 noise band
- * around it and a confidence.
+ * full flush's median stays below INVLPG's) with its 95% paired-bootstrap
+ * interval (values p_star_low, p_star_high: the iterations of every page
+ * count resampled, p* found again in each replicate), the p25-p75 noise
+ * band around it and a confidence that follows from the interval.
  *
  * Samples: a twentieth of the profile's (10 to 50), warm-up a twentieth of
  * its warm-up: 22 page counts x 3 working sets x 3 kinds x 2-3 modes is the
@@ -49,6 +55,7 @@
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
+#include "core/bootstrap.h"
 #include "core/crossover.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
@@ -78,6 +85,9 @@ struct fc_state {
     uint32_t nmodes;                   /* 2, or 3 with INVPCID */
     uint32_t samples, warmup;
     uint64_t *lat[NMODES];
+    uint32_t first[NMODES];                      /* iterations each mode ran first */
+    struct boot_work boot;                       /* p*'s interval (core/bootstrap.h) */
+    const struct runner *r;                      /* the order seed */
     struct curve_point curve[NMODES - 1][MAX_P]; /* per full mode, against invlpg */
     struct plan plan;                            /* which page counts run_budget_s leaves */
 };
@@ -123,6 +133,7 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!st)
         return false;
     *state = st;
+    st->r = r;
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
         return false;
     st->sd.ceiling = TEST_PAGES; /* the invlpg mode flushes page by page whatever p is */
@@ -165,8 +176,11 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
         if (!st->lat[m])
             return false;
     }
+    /* the summaries' bootstrap runs in the measurement window: its workspace is taken here */
     return point_list_reserve(&rec->results, st->nkinds * st->nws * st->npages * st->nmodes) &&
-           point_list_reserve(&rec->summary, st->nkinds * st->nws * (st->nmodes - 1));
+           point_list_reserve(&rec->summary, st->nkinds * st->nws * (st->nmodes - 1)) &&
+           record_reserve_kept(rec, st->nkinds * st->nws * st->npages * st->nmodes, st->samples) &&
+           boot_work_init(&st->boot, st->samples);
 }
 
 /* One sample of one mode: flush p pages (or everything), touch W, verify. 0: a CPU was lost. */
@@ -196,12 +210,20 @@ static uint64_t sample(struct fc_state *st, uint32_t mode, uint32_t p, uint32_t 
 
 static bool run_point(struct runner *r, struct fc_state *st, uint32_t p, uint32_t w)
 {
-    uint32_t i, m;
+    uint64_t salt = (uint64_t)st->ts.n << 40 | (uint64_t)w << 20 | p;
+    uint32_t i, j, m, ord[NMODES];
+    for (m = 0; m < NMODES; m++)
+        st->first[m] = 0;
     for (i = 0; i < st->warmup + st->samples; i++) {
         if (load_acquire(&r->smp->aborting))
             return false;
-        for (m = 0; m < st->nmodes; m++) {
-            uint64_t t = sample(st, m, p, w);
+        exp_variant_order(r, salt, i, st->nmodes, ord);
+        if (i >= st->warmup)
+            st->first[ord[0]]++;
+        for (j = 0; j < st->nmodes; j++) {
+            uint64_t t;
+            m = ord[j];
+            t = sample(st, m, p, w);
             if (!t)
                 return false;
             if (i >= st->warmup)
@@ -214,16 +236,17 @@ static bool run_point(struct runner *r, struct fc_state *st, uint32_t p, uint32_
 static void add_points(struct fc_state *st, struct experiment_record *rec, uint32_t k,
                        uint32_t w, uint32_t pi)
 {
-    uint32_t m;
+    uint32_t m, run = record_paired_run(rec);
     for (m = 0; m < st->nmodes; m++) {
         struct result_point *pt;
         struct stats s;
         uint64_t p25, p75;
         uint32_t index = rec->results.count;
+        pt = point_list_add(&rec->results);
+        point_keep_samples(rec, pt, st->lat[m], st->samples, run); /* iteration order */
         stats_from_array(st->lat[m], st->samples, &s); /* sorts */
         p25 = percentile_sorted(st->lat[m], st->samples, 250);
         p75 = percentile_sorted(st->lat[m], st->samples, 750);
-        pt = point_list_add(&rec->results);
         if (!pt)
             return;
         point_param_str(pt, "kind", k ? "shootdown" : "local");
@@ -234,6 +257,7 @@ static void add_points(struct fc_state *st, struct experiment_record *rec, uint3
         point_metric(pt, "latency", &s);
         point_value(pt, "p25", (int64_t)p25 * 1000);
         point_value(pt, "p75", (int64_t)p75 * 1000);
+        exp_value_ran_first(pt, st->first[m]);
         if (m == 0) {
             uint32_t f;
             for (f = 0; f + 1 < st->nmodes; f++) {
@@ -243,6 +267,8 @@ static void add_points(struct fc_state *st, struct experiment_record *rec, uint3
                 c->a50 = s.p50;
                 c->a75 = p75;
                 c->a_index = index;
+                c->a_kept = pt->kept;
+                c->nkept = pt->nkept;
             }
         } else {
             struct curve_point *c = &st->curve[m - 1][pi];
@@ -250,6 +276,7 @@ static void add_points(struct fc_state *st, struct experiment_record *rec, uint3
             c->b50 = s.p50;
             c->b75 = p75;
             c->b_index = index;
+            c->b_kept = pt->kept;
         }
     }
 }
@@ -261,7 +288,8 @@ static void add_summary(struct fc_state *st, struct experiment_record *rec, uint
     for (f = 0; f + 1 < st->nmodes; f++) {
         struct crossover c;
         struct result_point *sum;
-        crossover_find(st->curve[f], measured, &c);
+        crossover_find(st->curve[f], measured, &st->boot, st->r->run->method.order_seed,
+                       crossover_stream(k, w, f + 1), &c);
         if (MUTANT(crossover_off_by_one) && c.found)
             c.p_star = c.p_before; /* test-only: the count before the crossing */
         sum = point_list_add(&rec->summary);
@@ -274,6 +302,11 @@ static void add_summary(struct fc_state *st, struct experiment_record *rec, uint
         point_param_str(sum, "confidence", confidence_name(c.conf));
         if (c.found)
             point_value(sum, "p_star", (int64_t)c.p_star * 1000);
+        /* its 95% interval; an end that is "no crossing" is left out (reports/SCHEMA.md) */
+        if (c.has_interval && c.p_low != BOOT_NONE)
+            point_value(sum, "p_star_low", c.p_low * 1000);
+        if (c.has_interval && c.p_high != BOOT_NONE)
+            point_value(sum, "p_star_high", c.p_high * 1000);
         if (c.overlap) {
             point_value(sum, "band_low", (int64_t)c.band_low * 1000);
             point_value(sum, "band_high", (int64_t)c.band_high * 1000);
@@ -425,6 +458,7 @@ static void fc_cleanup(struct runner *r, void *state)
     mem_free(st->order);
     for (m = 0; m < NMODES; m++)
         mem_free(st->lat[m]);
+    boot_work_release(&st->boot);
     mem_free(st);
 }
 

@@ -162,6 +162,23 @@ check "control: the crossover and recommendation test passes on the correct buil
     test "$(grep -c '^not ok ' <<<"$out")" = 0
 kill_unit cpus_from_any_win test_recommend_invlpgb_cpus_from \
     "invlpgb_vs_ipi: the smallest CPU count that won once, though IPIs won above it" test_crossover
+# issue 20: shootdown_order pairs seq and conc of the same flush method; a loss at one page
+# does not hide INVLPGB's wins above it; the bootstrap resamples the pairs together
+for m in order_ignores_flush invlpgb_verdict_first_page; do
+    [ -x "$MUT/$m/test_crossover" ] ||
+        make --no-print-directory "$MUT/$m/test_crossover" >>"$here/build/test-runs/mutants-build.log" 2>&1
+done
+kill_unit order_ignores_flush test_recommend_order_pairs_by_flush \
+    "shootdown_order: seq of one flush method compared with conc of the other" test_crossover
+kill_unit invlpgb_verdict_first_page test_recommend_invlpgb_loses_one_page_only \
+    "invlpgb_vs_ipi: a loss at one page ends every win (\"IPIs were faster at every page count\")" test_crossover
+[ -x "$MUT/bootstrap_unpaired/test_bootstrap" ] ||
+    make --no-print-directory "$MUT/bootstrap_unpaired/test_bootstrap" >>"$here/build/test-runs/mutants-build.log" 2>&1
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_bootstrap" 2>&1)
+check "control: the bootstrap and variant-order test passes on the correct build" \
+    test "$(grep -c '^not ok ' <<<"$out")/$(grep -c '^ok ' <<<"$out")" = "0/7"
+kill_unit bootstrap_unpaired test_pairs_that_always_differ_a_little \
+    "the bootstrap resamples seq and conc (a and b) apart: the pairing lost" test_bootstrap
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
@@ -181,6 +198,9 @@ fi
 kill_shape grid_truncated "seq/conc only targets=1, lazy only lazy=0"
 kill_shape invlpgb_as_ipi "invlpgb points ran the IPI path: no emulated INVLPGB"
 kill_shape blind_aps "the verifier blind on every AP: the control stale on the BSP alone"
+# issue 20: percentiles only from enough samples; each iteration's variant order drawn anew
+kill_shape percentile_from_few "p90/p99 written from 10 samples (the maximum)"
+kill_shape order_fixed "seq before conc (INVLPG before full flush, INVLPGB before IPI) in every iteration"
 # concurrent initiators (issue 12)
 kill_unit shared_request_slot test_initiators_to_all_others_never_read_stale \
     "concurrent initiators share one request slot per target" test_contention_model
