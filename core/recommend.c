@@ -228,8 +228,12 @@ static void rec_flush_ceiling(struct rec_ctx *ctx, struct recommendation *e)
         e->interval = (struct rec_interval){ true, "p_star", "pages", 0, c.p_low * 1000,
                                              c.p_high * 1000, c.p_low == BOOT_NONE,
                                              c.p_high == BOOT_NONE, c.pairs };
-    fmt_into(e->why, sizeof(e->why), "%s (%u page counts, %u paired iterations each, working set "
-             "%lld pages)", c.why, n, c.pairs, (long long)best_w);
+    if (c.has_interval)
+        fmt_into(e->why, sizeof(e->why), "%s (%u page counts, %u paired iterations each, "
+                 "working set %lld pages)", c.why, n, c.pairs, (long long)best_w);
+    else
+        fmt_into(e->why, sizeof(e->why), "%s (%u page counts, working set %lld pages)", c.why, n,
+                 (long long)best_w);
     if (c.conf == CONF_NONE) {
         e->enough = false;
         fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
