@@ -13,7 +13,7 @@
  *                 INVPCID works (its own variant)
  * followed by reading one word of each of W working-set pages (testmem.h:
  * their own VAs, non-global like user mappings, so a full flush drops them
- * INVLPG of the test pages does not). Each iteration takes one sample of
+ * and INVLPG of the test pages does not). Each iteration takes one sample of
  * every mode, in an order drawn per iteration from the run's order seed
  * (exp_variant_order(): no mode always first, so drift and the state one
  * mode leaves favour none), so each sees the same machine and the samples
