@@ -26,9 +26,9 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: tlbscope-sim [--cpu NAME] [--cpus N] [--seed N] [--out DIR]\n"
-            "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N] [--spec-pte N]\n"
-            "                    [--no-spec-after] [--splinter N] [--invlpgb-delay N]\n"
-            "                    [--invlpgb-max N] [--no-invpcid]\n"
+            "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N]\n"
+            "                    [--spec-pte N] [--no-spec-after] [--splinter N]\n"
+            "                    [--invlpgb-delay N] [--invlpgb-max N] [--no-invpcid]\n"
             "                    [key=value ...]\n"
             "Runs tlbscope on a modelled machine: host threads as CPUs, each with a strict TLB\n"
             "model (only architectural invalidations remove entries; speculative fills; INVLPGB\n"
@@ -45,8 +45,8 @@ static void usage(FILE *out)
             "                     tlbsync_early (negative tests: the verifier must catch them)\n"
             "  --spec N           speculative fills per 65536 model events, before and after\n"
             "                     each instruction (1024)\n"
-            "  --no-spec-after    speculate only before an instruction acts (the model's\n"
-            "                     version 1; for comparisons)\n"
+            "  --no-spec-after    speculate only before an instruction acts, not after\n"
+            "                     (for comparisons)\n"
             "  --spec-pte N       per 65536 PTE stores, a walk of the address first (16384)\n"
             "  --splinter N       per 65536 fills of a 2 MiB page, a 4 KiB entry (16384)\n"
             "  --invlpgb-delay N  model events before a pending INVLPGB lands, at most (20000)\n"

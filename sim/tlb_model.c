@@ -525,7 +525,8 @@ static bool speculative_fill(struct tlb_model *m, struct tlbm_cpu *c, uint64_t v
 static void speculate(struct tlb_model *m, struct tlbm_cpu *c)
 {
     uint64_t va;
-    if (random_below(&c->rng, 65536) >= m->cfg.spec_per_65536)
+    /* no draw at all when off: a test without speculation keeps its random stream */
+    if (!m->cfg.spec_per_65536 || random_below(&c->rng, 65536) >= m->cfg.spec_per_65536)
         return;
     if (c->nrecent && (!m->nspec || random_below(&c->rng, 2) == 0)) {
         va = c->recent[random_below(&c->rng, c->nrecent)];
@@ -580,7 +581,8 @@ void tlbm_pte_store(struct tlb_model *m, uint32_t ci, uint64_t *entry, uint64_t 
     begin(m, c, TLBM_EV_PTE, va, value, 0);
     c->n.pte_stores++;
     /* the translation the store is about to replace, cached just before it */
-    if (random_below(&c->rng, 65536) < m->cfg.pte_spec_per_65536 && speculative_fill(m, c, va))
+    if (m->cfg.pte_spec_per_65536 && random_below(&c->rng, 65536) < m->cfg.pte_spec_per_65536 &&
+        speculative_fill(m, c, va))
         c->n.pte_fills++;
     note_recent(c, va);
     __atomic_store_n(entry, value, __ATOMIC_RELEASE);
