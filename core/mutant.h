@@ -33,6 +33,10 @@
 #define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
 #define MUTANT_ID_contention_unboxed 22 /* shootdown_contention ignores its time box */
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
+#define MUTANT_ID_remap_after_flush 24 /* the initiator remaps after its own flush (seq order,
+                                        * flush_ceiling's local full flushes) */
+#define MUTANT_ID_freed_tables_skips_lazy 25 /* freed_tables: lazy CPUs skipped all the same */
+#define MUTANT_ID_verify_2m_first_word 26 /* a 2 MiB page verified by its first word only */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

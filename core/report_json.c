@@ -527,6 +527,7 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
     jw_kv_u64(w, "seed", s->seed);
     jw_kv_u64(w, "tlb_sets", s->tlb_sets);
     jw_kv_u64(w, "tlb_ways", s->tlb_ways);
+    jw_kv_str(w, "tlb_source", s->tlb_source);
     jw_key(w, "errata");
     jw_array_begin(w);
     for (i = 0; i < s->errata_count; i++)

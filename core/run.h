@@ -45,6 +45,7 @@ struct simulation_info {
     const char *profile_cpu;  /* what the profile is */
     uint64_t seed;
     uint32_t tlb_sets, tlb_ways;
+    const char *tlb_source;   /* where the geometry came from: "cpuid_80000006h", ..., "--tlb" */
     uint32_t errata_count;
     const char *errata[SIM_MAX_ERRATA];
     const char *cpuid_override; /* a profile leaf changed on the command line, or NULL */

@@ -28,7 +28,8 @@ bool shootdown_init(struct shootdown *sd, struct smp *s, struct testmem *tm, uin
     sd->mm.tlb_gen = generation_floor;
     sd->verify.gen = generation_floor;
     sd->sent = mem_alloc(s->count * sizeof(uint32_t));
-    if (!sd->sent)
+    sd->verify_cpus = mem_alloc(s->count * sizeof(uint32_t));
+    if (!sd->sent || !sd->verify_cpus)
         return false;
     active = sd;
     return true;
@@ -42,7 +43,9 @@ void shootdown_release(struct shootdown *sd)
     if (active == sd)
         active = NULL;
     mem_free(sd->sent);
+    mem_free(sd->verify_cpus);
     sd->sent = NULL;
+    sd->verify_cpus = NULL;
 }
 
 /* ---- flushing on the calling CPU ---- */
@@ -316,7 +319,8 @@ static bool should_flush(struct shootdown *sd, struct percpu *t, uint32_t flags)
     switch (sd->lazy) {
     case LAZY_SKIP:
         /* should_flush_tlb(): lazy CPUs catch up at switch; freed tables cannot wait */
-        if (flags & FLUSH_FREED_TABLES || MUTANT(lazy_ipi_anyway))
+        if ((flags & FLUSH_FREED_TABLES && !MUTANT(freed_tables_skips_lazy)) ||
+            MUTANT(lazy_ipi_anyway))
             return true;
         return !load_acquire(&t->tlbs.is_lazy);
     case LAZY_XEN_RUNNING:
@@ -362,10 +366,16 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     t0 = tsc_now();
     if (order == ORDER_SEQUENTIAL)
         flush_tlb_func(sd, self, req);
-    sd->nsent = 0;
+    if (MUTANT(remap_after_flush) && order == ORDER_SEQUENTIAL && sd->mutant_late_remap)
+        testmem_flip(sd->tm, first, sd->mutant_late_remap);
+    sd->nsent = sd->nverify = 0;
     for (i = 0; i < n; i++) {
         struct percpu *t = s->cpu[targets[i]];
-        if (!should_flush(sd, t, flags))
+        bool interrupt = should_flush(sd, t, flags);
+        /* with freed tables no target may keep the old state, lazy or not */
+        if (interrupt || (flags & FLUSH_FREED_TABLES))
+            sd->verify_cpus[sd->nverify++] = targets[i];
+        if (!interrupt)
             continue;
         store_relaxed(&t->flush.request_gen, gen);
         sd->sent[sd->nsent++] = targets[i];
@@ -374,6 +384,10 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     ipi_send_each(s, sd->sent, sd->nsent, VEC_FLUSH);
     if (order == ORDER_CONCURRENT)
         flush_tlb_func(sd, self, req);
+    if (MUTANT(remap_after_flush) && order == ORDER_CONCURRENT && n == 0 &&
+        sd->mutant_late_remap)
+        testmem_flip(sd->tm, first, sd->mutant_late_remap);
+    sd->mutant_late_remap = 0;
     deadline = t0 + s->timeout_ticks;
     for (i = 0; i < sd->nsent; i++) {
         struct percpu *t = s->cpu[sd->sent[i]];
@@ -400,7 +414,8 @@ static volatile uint64_t *verify_slot(struct percpu *pc);
 /*
  * The verification phase of a FLUSH_VERIFY round, after the initiator's
  * closing timestamp: the initiator reads the pages, then asks the targets it
- * interrupted (VEC_VERIFY) to return to user if asked, and to read them.
+ * interrupted (VEC_VERIFY; with freed tables every target, lazy ones too) to
+ * return to user if asked, and to read them.
  * A separate IPI, not a wait inside the flush handler: a target that waited
  * there would spin through the initiator's timed window (under a hypervisor
  * it would take the host CPU from the vCPUs still flushing).
@@ -417,10 +432,11 @@ bool shootdown_wait_verified(struct shootdown *sd)
     sd->verify.large = sd->req.stride_2m;
     sd->verify.return_to_user = (sd->req.flags & FLUSH_RETURN_TO_USER) != 0;
     store_release(&sd->verify.gen, sd->verify.gen + 1);
-    ok = ipi_and_wait(sd, sd->sent, sd->nsent, VEC_VERIFY, verify_slot, "verification IPI");
+    ok = ipi_and_wait(sd, sd->verify_cpus, sd->nverify, VEC_VERIFY, verify_slot,
+                      "verification IPI");
     sd->max_return_ticks = 0;
-    for (i = 0; i < sd->nsent && ok; i++) {
-        uint64_t t = load_acquire(&s->cpu[sd->sent[i]]->flush.return_ticks);
+    for (i = 0; i < sd->nverify && ok; i++) {
+        uint64_t t = load_acquire(&s->cpu[sd->verify_cpus[i]]->flush.return_ticks);
         if (t > sd->max_return_ticks)
             sd->max_return_ticks = t;
     }

@@ -27,8 +27,11 @@
  * signatures before the shootdown; every CPU reads them through its TLB
  * once the initiator has taken its closing timestamp (the targets, on a
  * verification IPI sent after it): the reads are outside the timed window
- * and cannot slow the targets still being waited for. A stale signature is
- * recorded with CPU, VA, expected and seen value.
+ * and cannot slow the targets still being waited for. The targets read are
+ * those that must hold no old translation now: the ones interrupted, and
+ * with freed page tables every target, lazy ones included, which Linux must
+ * interrupt then (a lazy CPU left out would walk the freed table). A stale
+ * signature is recorded with CPU, VA, expected and seen value.
  */
 #ifndef TLBSCOPE_CORE_SHOOTDOWN_H
 #define TLBSCOPE_CORE_SHOOTDOWN_H
@@ -89,11 +92,15 @@ struct shootdown {
     uint32_t kernel_pcid, user_pcid;
     uint32_t *sent;            /* scratch: targets that got an IPI this round */
     uint32_t nsent;
+    uint32_t *verify_cpus;     /* scratch: targets that must hold no old translation now */
+    uint32_t nverify;
     uint64_t max_handler_ticks;/* slowest target's handler in the last round */
     uint64_t max_return_ticks; /* slowest target's return to user (FLUSH_RETURN_TO_USER) */
     uint64_t close_tsc;        /* the initiator's closing timestamp of the last round */
     uint32_t touch_pages;      /* targets read this many working-set pages after flushing,
                                 * before acknowledging (flush_ceiling: the refill cost) */
+    uint32_t mutant_late_remap;/* MUTANT(remap_after_flush) only: pages the initiator remaps
+                                * after its own flush */
 };
 
 /* Allocates scratch and makes the protocol active for the IPI handlers. */

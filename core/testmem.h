@@ -8,7 +8,22 @@
  * to map, then rewrites the PTE to it; the frame it leaves keeps the old
  * signature. A CPU that reads the page through a stale TLB entry therefore
  * sees the old signature: that is the verifier. TEST_2M_PAGES large pages at
- * TEST_2M_VA_BASE do the same with 2 MiB frames for the INVLPGB stride form.
+ * TEST_2M_VA_BASE do the same with 2 MiB frames for the INVLPGB stride form;
+ * each of their 512 parts of 4 KiB has a signature of its own (the page's,
+ * with the part's number in it), and the verifier reads every part: a CPU
+ * may cache a 2 MiB page as separate 4 KiB entries (SDM vol. 3A 4.10.2.3),
+ * and a stale one for part 300 is invisible to a read of part 0.
+ *
+ * The test pages' page table can also be replaced as a whole
+ * (testmem_replace_table): a copy with the remapped entries is linked in
+ * its place by one store to the PDE, and the old table, unlinked, is freed
+ * once the caller's shootdown is done (testmem_free_table) and reused by the
+ * next replacement. That is Linux's freed_tables case: a CPU that still holds
+ * a paging-structure-cache entry for the old table walks memory that no
+ * longer belongs to the page tables.
+ *
+ * Every store to a live entry goes through pte_store() (arch/x86/paging.h),
+ * which the strict TLB model sees.
  *
  * The mappings are non-global, like user mappings in Linux: a CR3 reload
  * flushes them. With global_pages=on they are global instead, like kernel
@@ -43,7 +58,10 @@
 
 struct testmem {
     struct pt_ctx *pt;
-    uint64_t *pte;             /* TEST_PAGES consecutive PTEs */
+    uint64_t *pte;             /* TEST_PAGES consecutive PTEs: the page table linked now */
+    uint64_t *pde;             /* the PDE that links it */
+    uint64_t *spare_table;     /* a free page-table page (NULL while one is retired) */
+    uint64_t *retired_table;   /* unlinked by the last replacement, not yet freed */
     uint64_t frame[2];         /* physical base of bank 0 and bank 1 (TEST_PAGES frames each) */
     uint8_t bank_of[TEST_PAGES];
     volatile uint64_t expected[TEST_PAGES]; /* signature each page must show now */
@@ -90,6 +108,17 @@ void testmem_flip_owned(struct testmem *tm, uint32_t first, uint32_t count, uint
  */
 void testmem_set_global(struct testmem *tm, bool global);
 void testmem_flip_2m(struct testmem *tm, uint32_t first, uint32_t count);
+/*
+ * The remap of testmem_flip, made by replacing the test pages' page table:
+ * a free table page gets a copy of the live entries with pages [first,
+ * first + count) on the other bank, then one PDE store links it. The old
+ * table is retired: still memory the caller must not reuse, until its
+ * shootdown (with FLUSH_FREED_TABLES) is complete and testmem_free_table()
+ * returns it to the pool. No-op when a table is still retired.
+ */
+void testmem_replace_table(struct testmem *tm, uint32_t first, uint32_t count);
+/* Frees the retired table: the next replacement overwrites it. */
+void testmem_free_table(struct testmem *tm);
 
 struct stale_hit {
     uint64_t va, expected, seen;
@@ -101,6 +130,10 @@ uint32_t testmem_check(const struct testmem *tm, uint32_t first, uint32_t count,
                        struct stale_hit *first_hit);
 /* Reads one word of each of working-set pages [0, count): the refills a flush leaves. */
 uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count);
+/*
+ * The same for 2 MiB pages: a word of each of a page's 512 parts of 4 KiB
+ * (a page counts as stale once, the first stale part named).
+ */
 uint32_t testmem_check_2m(const struct testmem *tm, uint32_t first, uint32_t count,
                           struct stale_hit *first_hit);
 

@@ -2,7 +2,8 @@
  * What the host build of core/ and arch/ gets where the machine build has
  * privileged instructions, the APIC and the IDT (arch/x86/cpu.h, tlb.h,
  * apic.h, trap.h with TLBSCOPE_HOST): every TLB-visible instruction goes to
- * the strict model for the calling thread's CPU; IPIs and exceptions go to
+ * the strict model for the calling thread's CPU, and so do stores to live
+ * page-table entries (pte_store); IPIs and exceptions go to
  * the modelled machine (sim/machine.c).
  *
  * A thread that plays no CPU (a unit test of a parser) gets harmless
@@ -17,6 +18,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/microcode.h"
+#include "arch/x86/paging.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
@@ -177,6 +179,17 @@ void flush_local_all(void)
 {
     /* a CR3 rewrite, as on the machine (arch/x86/tlb.h) */
     write_cr3(read_cr3() & ~CR3_NOFLUSH);
+}
+
+/* A thread that plays no CPU (table set-up before the CPUs start, parser tests) just stores. */
+void pte_store(uint64_t *entry, uint64_t value, uint64_t va)
+{
+    uint32_t c;
+    struct tlb_model *m = model(&c);
+    if (m)
+        tlbm_pte_store(m, c, entry, value, va);
+    else
+        __atomic_store_n(entry, value, __ATOMIC_RELEASE);
 }
 
 uint64_t tlb_read64(uint64_t va)

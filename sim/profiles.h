@@ -37,4 +37,18 @@ void sim_profile_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs
 /* What the model must enforce for a decoded profile. */
 void sim_profile_features(const struct cpu_features *f, struct tlbm_features *out);
 
+/*
+ * The geometry of the modelled TLB for a profile: its second-level TLB for
+ * 4 KiB pages as CPUID reports it (arch/x86/tlb_info.h: leaf 0x18 or 2 on
+ * Intel, 8000_0006 on AMD; sets = entries / ways), else AMD's first-level
+ * data TLB (8000_0005 EBX: entries [23:16], ways [31:24], 0xFF fully
+ * associative), else Zen 3's 256 sets x 8 ways (tlbm_config_defaults).
+ */
+struct sim_tlb_geometry {
+    uint32_t sets, ways;
+    const char *source; /* "cpuid_18h", "cpuid_02h", "cpuid_80000006h", "cpuid_80000005h", "default" */
+};
+void sim_profile_tlb(const struct sim_profile *p, const struct cpu_features *f,
+                     struct sim_tlb_geometry *out);
+
 #endif

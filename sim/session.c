@@ -367,8 +367,10 @@ static bool save(const struct run *r, const char *dir, const struct strbuf *json
     return true;
 }
 
-int sim_session_run(const struct sim_options *o)
+int sim_session_run(const struct sim_options *given)
 {
+    static struct sim_options opt; /* the options with the profile's TLB geometry filled in */
+    const struct sim_options *o = &opt;
     static struct sim_session s;
     static char cpuid_override[160];
     struct cpuid_view view;
@@ -379,6 +381,7 @@ int sim_session_run(const struct sim_options *o)
     uint32_t i;
 
     host_init();
+    opt = *given;
     memset(&s, 0, sizeof(s));
     r = mem_zalloc(sizeof(*r));
     if (!r) {
@@ -399,6 +402,15 @@ int sim_session_run(const struct sim_options *o)
     view.invlpgb_max_pages = o->invlpgb_max_pages;
     view.no_invpcid = o->no_invpcid;
     cpuid_decode(view_cpuid, &view, &r->cpu);
+    if (opt.tlb_given) {
+        r->sim.tlb_source = "--tlb";
+    } else {
+        struct sim_tlb_geometry g;
+        sim_profile_tlb(opt.profile, &r->cpu, &g);
+        opt.model.sets = g.sets;
+        opt.model.ways = g.ways;
+        r->sim.tlb_source = g.source;
+    }
     describe(r, o);
     if (o->invlpgb_max_pages) {
         if (!r->cpu.invlpgb) {
@@ -423,9 +435,9 @@ int sim_session_run(const struct sim_options *o)
     r->method.timer_overhead_ticks = timing_measure_overhead();
     printf("\ntlbscope %s (commit %s) on tlbscope-sim: the %s, SIMULATED\n", TLBSCOPE_VERSION,
            TLBSCOPE_COMMIT, TLBM_MODEL_NAME);
-    printf("Model: profile %s (%s), %u CPUs, seed %llu, TLB %u sets x %u ways%s\n",
+    printf("Model: profile %s (%s), %u CPUs, seed %llu, TLB %u sets x %u ways (%s)%s\n",
            o->profile->name, o->profile->what, o->cpus, (unsigned long long)o->seed,
-           o->model.sets, o->model.ways, o->model.errata ? ", errata on" : "");
+           o->model.sets, o->model.ways, r->sim.tlb_source, o->model.errata ? ", errata on" : "");
     printf("CPU: %s \"%s\" pcid=%s invpcid=%s invlpgb=%s", r->cpu.vendor, r->cpu.brand,
            r->cpu.pcid ? "yes" : "no", r->cpu.invpcid ? "yes" : "no", r->cpu.invlpgb ? "yes" : "no");
     if (r->cpu.invlpgb)

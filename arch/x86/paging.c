@@ -45,8 +45,11 @@ bool pt_init(struct pt_ctx *pt, unsigned levels, bool allow_1g, void *(*alloc)(v
  */
 #define TABLE_FLAGS (PTE_P | PTE_RW | PTE_US)
 
-/* Replaces a large-page entry at `level` by a table of equivalent smaller pages. */
-static bool split(struct pt_ctx *pt, uint64_t *entry, unsigned level)
+/*
+ * Replaces a large-page entry at `level` (one that va goes through) by a
+ * table of equivalent smaller pages, filled before it is linked.
+ */
+static bool split(struct pt_ctx *pt, uint64_t *entry, unsigned level, uint64_t va)
 {
     uint64_t *t = new_table(pt);
     uint64_t base = *entry & PTE_ADDR_MASK & ~(size_at(level) - 1);
@@ -56,7 +59,7 @@ static bool split(struct pt_ctx *pt, uint64_t *entry, unsigned level)
         return false;
     for (i = 0; i < ENTRIES; i++)
         t[i] = (base + i * size_at(level - 1)) | flags | (level - 1 > 1 ? PTE_PS : 0);
-    *entry = (uint64_t)(uintptr_t)t | TABLE_FLAGS;
+    pt_store(entry, (uint64_t)(uintptr_t)t | TABLE_FLAGS, va);
     return true;
 }
 
@@ -71,14 +74,14 @@ static bool map_one(struct pt_ctx *pt, uint64_t va, uint64_t pa, unsigned leaf_l
             uint64_t *t = new_table(pt);
             if (!t)
                 return false;
-            *e = (uint64_t)(uintptr_t)t | TABLE_FLAGS;
+            pt_store(e, (uint64_t)(uintptr_t)t | TABLE_FLAGS, va);
         } else if (*e & PTE_PS) {
-            if (!split(pt, e, level))
+            if (!split(pt, e, level, va))
                 return false;
         }
         table = table_of(*e);
     }
-    table[index_at(va, leaf_level)] = pa | flags | PTE_P | (leaf_level > 1 ? PTE_PS : 0);
+    pt_store(&table[index_at(va, leaf_level)], pa | flags | PTE_P | (leaf_level > 1 ? PTE_PS : 0), va);
     if (leaf_level == 1)
         pt->leaves_4k++;
     else if (leaf_level == 2)
@@ -149,6 +152,21 @@ uint64_t *pt_leaf(const struct pt_ctx *pt, uint64_t va, uint64_t *page_size)
         table = table_of(*e);
     }
     return NULL;
+}
+
+uint64_t *pt_entry(const struct pt_ctx *pt, uint64_t va, unsigned level)
+{
+    uint64_t *table = pt->root;
+    unsigned l;
+    if (level < 1 || level > pt->levels)
+        return NULL;
+    for (l = pt->levels; l > level; l--) {
+        uint64_t e = table[index_at(va, l)];
+        if (!(e & PTE_P) || (e & PTE_PS))
+            return NULL;
+        table = table_of(e);
+    }
+    return &table[index_at(va, level)];
 }
 
 bool pt_translate(const struct pt_ctx *pt, uint64_t va, uint64_t *pa)

@@ -4,6 +4,7 @@
  * Pure data-structure code: tables come from a caller-supplied allocator and
  * are addressed by pointer, which is the physical address on the machine
  * (the tool runs identity-mapped) and ordinary heap memory in host tests.
+ * Entries a CPU may already walk are written with pte_store() (below).
  */
 #ifndef TLBSCOPE_ARCH_X86_PAGING_H
 #define TLBSCOPE_ARCH_X86_PAGING_H
@@ -48,8 +49,43 @@ bool pt_init(struct pt_ctx *pt, unsigned levels, bool allow_1g, void *(*alloc)(v
  */
 bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t flags,
             bool allow_large);
+/*
+ * A store to a paging-structure entry that CPUs may be walking (a remap, a
+ * table linked or unlinked): `va` is an address whose translation goes
+ * through the entry. On the machine a release store, so the data the entry
+ * exposes is written first (x86 keeps store order), and `va` is unused: the
+ * same instruction as a plain store_release. In the host build
+ * (TLBSCOPE_HOST) the strict TLB model makes it an event of the calling CPU,
+ * which may cache va's translation just before the store (sim/hostcpu.c).
+ */
+#ifdef TLBSCOPE_HOST
+void pte_store(uint64_t *entry, uint64_t value, uint64_t va);
+#else
+static inline void pte_store(uint64_t *entry, uint64_t value, uint64_t va)
+{
+    (void)va;
+    __atomic_store_n(entry, value, __ATOMIC_RELEASE);
+}
+#endif
+/*
+ * The stores of pt_map() itself: plain on the machine, where the tables are
+ * built before any CPU uses them (the code the tool always had), and the
+ * same model event as pte_store() on the host, where a test may map into
+ * tables its CPUs already walk.
+ */
+#ifdef TLBSCOPE_HOST
+#define pt_store(entry, value, va) pte_store((entry), (value), (va))
+#else
+#define pt_store(entry, value, va) ((void)(va), *(entry) = (value))
+#endif
+
 /* The entry that maps va (PTE, or a PS=1 PDE/PDPTE) and its page size, or NULL. */
 uint64_t *pt_leaf(const struct pt_ctx *pt, uint64_t va, uint64_t *page_size);
+/*
+ * The entry at `level` (2 = PDE, 3 = PDPTE, ...) on va's walk, or NULL when
+ * a level above it is not present or maps a large page.
+ */
+uint64_t *pt_entry(const struct pt_ctx *pt, uint64_t va, unsigned level);
 /* Physical address va maps to; false when unmapped. */
 bool pt_translate(const struct pt_ctx *pt, uint64_t va, uint64_t *pa);
 

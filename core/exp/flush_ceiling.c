@@ -176,7 +176,10 @@ static uint64_t sample(struct fc_state *st, uint32_t mode, uint32_t p, uint32_t 
     uint32_t flags = mode ? FLUSH_ALL : 0;
     uint64_t t0, t;
     sd->full_uses_invpcid = mode == 2;
-    testmem_flip(sd->tm, 0, p);
+    if (MUTANT(remap_after_flush) && mode && st->ts.n == 0)
+        sd->mutant_late_remap = p; /* shootdown_flush remaps after the local full flush */
+    else
+        testmem_flip(sd->tm, 0, p);
     if (st->ts.n == 0) {
         sd->touch_pages = 0;
         t0 = tsc_now();

@@ -26,9 +26,11 @@
  * per process (a global ASID, and INVLPGB, once a process is active on
  * more than 3 CPUs), and where the two cross is the recommendation's
  * smallest CPU count (core/recommend.c).
- * Verification after each sample: every CPU of the point reads the range
- * (a parked CPU never reads it; every point starts from a full flush on
- * all CPUs, shootdown_sync_all(), so none carries a stale entry on).
+ * Verification after each sample: every CPU of the point reads the range,
+ * a 2 MiB page in each of its 4 KiB parts, any of which a CPU may hold as
+ * its own entry (core/testmem.h). A parked CPU never reads it; every point
+ * starts from a full flush on all CPUs, shootdown_sync_all(), so none
+ * carries a stale entry on.
  * Baselines: a TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown
  * with nothing to invalidate (ipi).
  *

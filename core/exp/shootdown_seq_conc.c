@@ -138,7 +138,10 @@ static int64_t run_point(struct percpu *self, void *arg)
             return -1; /* the BSP lost the experiment (smp_abort_commands) */
         for (m = 0; m < 2; m++) {
             uint64_t t;
-            testmem_flip(st->sd.tm, 0, job->pages);
+            if (MUTANT(remap_after_flush) && m == 0)
+                st->sd.mutant_late_remap = job->pages; /* shootdown_flush remaps after its flush */
+            else
+                testmem_flip(st->sd.tm, 0, job->pages);
             t = shootdown_flush(&st->sd, ts->cpus, ts->n,
                                 m ? ORDER_CONCURRENT : ORDER_SEQUENTIAL, 0, job->pages,
                                 FLUSH_VERIFY);

@@ -26,6 +26,7 @@ static void validate_simulation_object(struct vctx *c, const json_t *root)
     vc_string(c, s, "profile_cpu", VF_OPTIONAL | VF_NULLABLE);
     vc_int(c, s, "tlb_sets", 1, LLONG_MAX, VF_OPTIONAL, NULL);
     vc_int(c, s, "tlb_ways", 1, LLONG_MAX, VF_OPTIONAL, NULL);
+    vc_string(c, s, "tlb_source", VF_OPTIONAL | VF_NULLABLE);
     vc_string(c, s, "cpuid_override", VF_OPTIONAL | VF_NULLABLE);
     vc_leave(c, mark);
 }

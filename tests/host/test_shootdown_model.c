@@ -15,11 +15,13 @@
  *    before the last target;
  *  - the full flush is Linux's (a CR3 write, the user PCID's flush deferred
  *    to the return to user), INVPCID single-context only as the variant,
- *    and the return to user does the deferred flush.
+ *    and the return to user does the deferred flush;
+ *  - a 2 MiB page is verified in every 4 KiB part (a stale splintered part
+ *    is seen).
  *
  * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=swap_order,
- * =ack_before_flush and =verify_inside_window (core/mutant.h) and expects it
- * to fail.
+ * =ack_before_flush, =verify_inside_window and =verify_2m_first_word
+ * (core/mutant.h) and expects it to fail.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -288,6 +290,58 @@ static void test_full_flush_is_linux_cr3_write(void **state)
     bench_stop(&b);
 }
 
+/* Reads, on the CPU it runs on, one word of the first 2 MiB test page at the given offset. */
+static int64_t read_2m_part(struct percpu *self, void *arg)
+{
+    (void)self;
+    (void)tlb_read64(testmem_va_2m(0) + *(const uint64_t *)arg);
+    return 0;
+}
+
+/*
+ * A 2 MiB page is verified in every 4 KiB part: a target that cached only
+ * part 300 of it, as a 4 KiB entry (the model splinters every 2 MiB fill
+ * here, and speculates nothing), still maps the old frame there after a
+ * remap without invalidation, which a read of part 0 (walked afresh) cannot
+ * see. An INVLPG of the page then drops the part, and the target is clean.
+ */
+static void test_2m_pages_are_verified_in_every_part(void **state)
+{
+    static struct sim_bench b;
+    struct tlbm_config cfg;
+    struct experiment_record rec;
+    uint64_t offset = 300 * PAGE_4K;
+    const uint32_t target[1] = { 1 };
+    (void)state;
+    model_config(&cfg);
+    cfg.spec_per_65536 = cfg.pte_spec_per_65536 = 0;
+    cfg.splinter_per_65536 = 65536;
+    sim_bench_start(&b, NCPUS, &cfg, CEILING);
+    target_set_stop(&b.r, &b.ts);
+    smp_post(&b.m.smp, target[0], CMD_GENERIC, read_2m_part, &offset);
+    assert_int_equal(smp_wait(&b.m.smp, target[0], tsc_now() + ms_to_ticks(2000)), WAIT_OK);
+    assert_int_equal(tlbm_count_splinters(&b.m.mach.model, target[0], testmem_va_2m(0),
+                                          (int)b.sd.kernel_pcid),
+                     1);
+    assert_false(tlbm_holds(&b.m.mach.model, target[0], testmem_va_2m(0), NULL));
+    target_set_start(&b.r, &b.ts);
+
+    testmem_flip_2m(&b.m.tm, 0, 1); /* and no invalidation */
+    assert_true(shootdown_verify_cpus(&b.sd, target, 1, 0, 1, true));
+    memset(&rec, 0, sizeof(rec));
+    shootdown_collect(&b.sd, &rec);
+    assert_int_equal(rec.verification.checks, 2); /* one page on the initiator and the target */
+    if (rec.verification.stale_reads != 1)
+        fail_msg("%llu stale pages: the stale part 300 on CPU 1 was not seen",
+                 (unsigned long long)rec.verification.stale_reads);
+    assert_int_equal(rec.verification.first[0].cpu, target[0]);
+    assert_true(rec.verification.first[0].va == testmem_va_2m(0) + offset);
+
+    assert_true(shootdown_flush(&b.sd, target, 1, ORDER_CONCURRENT, 0, 1, FLUSH_STRIDE_2M) > 0);
+    assert_true(shootdown_verify_cpus(&b.sd, target, 1, 0, 1, true));
+    bench_stop(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_targets_are_flushed_when_the_initiator_returns),
         cmocka_unit_test(test_targets_verify_after_the_window_closes),
         cmocka_unit_test(test_full_flush_is_linux_cr3_write),
+        cmocka_unit_test(test_2m_pages_are_verified_in_every_part),
     };
     return cmocka_run_group_tests_name("shootdown on the strict model", tests, NULL, NULL);
 }

@@ -102,6 +102,59 @@ static void test_profiles_cover_the_feature_shapes(void **state)
     assert_null(sim_profile_find("epyc-9999"));
 }
 
+/*
+ * The modelled TLB of each profile is its CPU's second-level TLB for 4 KiB
+ * pages as CPUID reports it (sets = entries / ways; read by hand: Zen 1
+ * 8000_0006 EBX 0x56006400, 1536 entries 6-way; Zen 2/3 0x68006400 and
+ * 0x68004200, 2048 8-way; Zen 4 0x6C004200, 3072 8-way; Skylake-SP leaf 2
+ * 0xC3, 1536 6-way; Ice Lake and Alder Lake leaf 0x18, two level-2 sub-leaves
+ * of 128 sets x 8 ways); QEMU's -cpu max reports none here.
+ */
+static void test_tlb_geometry_per_profile(void **state)
+{
+    static const struct {
+        const char *name;
+        uint32_t sets, ways;
+        const char *source;
+    } want[] = {
+        { "epyc-7763", 256, 8, "cpuid_80000006h" },
+        { "epyc-9654", 384, 8, "cpuid_80000006h" },
+        { "epyc-7742", 256, 8, "cpuid_80000006h" },
+        { "epyc-7551p", 256, 6, "cpuid_80000006h" },
+        { "xeon-8180", 256, 6, "cpuid_02h" },
+        { "xeon-6330", 128, 16, "cpuid_18h" },
+        { "i9-12900k", 128, 16, "cpuid_18h" },
+        { "qemu-tcg", 256, 8, "default" },
+    };
+    /* AMD with a first-level data TLB only (8000_0005 EBX: 64 entries, fully associative) */
+    static const struct cpuid_leaf l1_only_leaves[] = {
+        { 0x00000000, 0, { 0x0000000d, 0x68747541, 0x444d4163, 0x69746e65 } },
+        { 0x80000000, 0, { 0x80000006, 0, 0, 0 } },
+        { 0x80000005, 0, { 0xff40ff40, 0xff40ff40, 0, 0 } },
+    };
+    static const struct sim_profile l1_only = { "l1-only", "made up", "test", 1, l1_only_leaves,
+                                                3 };
+    struct sim_tlb_geometry g;
+    struct cpu_features f;
+    unsigned i;
+    (void)state;
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const struct sim_profile *p = sim_profile_find(want[i].name);
+        assert_non_null(p);
+        cpuid_decode(sim_profile_cpuid, (void *)p, &f);
+        sim_profile_tlb(p, &f, &g);
+        print_message("# %s: %u sets x %u ways (%s)\n", want[i].name, g.sets, g.ways, g.source);
+        assert_int_equal(g.sets, want[i].sets);
+        assert_int_equal(g.ways, want[i].ways);
+        assert_string_equal(g.source, want[i].source);
+    }
+    cpuid_decode(sim_profile_cpuid, (void *)&l1_only, &f);
+    sim_profile_tlb(&l1_only, &f, &g);
+    assert_int_equal(g.sets, 1);
+    assert_int_equal(g.ways, 64);
+    assert_string_equal(g.source, "cpuid_80000005h");
+}
+
 /* QEMU's profile is the -cpu max a boot in CI sees (reports/samples/qemu-tcg-smp4-max.json). */
 static void test_qemu_profile_is_what_a_boot_records(void **state)
 {
@@ -124,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_profiles_are_the_recorded_cpus),
         cmocka_unit_test(test_profiles_cover_the_feature_shapes),
         cmocka_unit_test(test_qemu_profile_is_what_a_boot_records),
+        cmocka_unit_test(test_tlb_geometry_per_profile),
     };
     host_init();
     return cmocka_run_group_tests_name("sim profiles", tests, NULL, NULL);

@@ -3,7 +3,11 @@
 # and even sample and warm-up counts, ceilings from 1 to the maximum, every
 # cpus= shape (one CPU, the BSP alone, ranges, lists), INVLPGB maximum counts
 # 1 to 8, PTI on and off, global pages, an AP as the initiator, spinning and
-# halting targets, QEMU's emulation path. Each run must end clean: exit 0,
+# halting targets, QEMU's emulation path; the model's own choices: each
+# profile's TLB geometry from its CPUID or another given (--tlb: 2-way, and
+# a number of sets that is no power of two; not smaller, or the negative
+# control's one primed page is evicted before it is read), 2 MiB pages never,
+# sometimes or always splintered (--splinter). Each run must end clean: exit 0,
 # zero stale reads, no errors, a report that validates, and the exact shape
 # tests/qemu/shape.jq derives for what it was asked (every experiment's
 # status, full parameter grid, metric sample counts, verification counts,
@@ -62,6 +66,9 @@ for ((i = 0; i < COUNT; i++)); do
     ((RANDOM % 5 == 0)) && keys+=(global_pages=on)
     ((cpus > 1 && RANDOM % 4 == 0)) && keys+=(initiator=1)
     has_invlpgb "$profile" && args+=(--invlpgb-max "$((1 + RANDOM % 8))")
+    # the model: the profile's TLB geometry or another; splintering of 2 MiB pages
+    pick profile profile profile 512x2 96x12; [ "$PICK" != profile ] && args+=(--tlb "$PICK")
+    pick 0 16384 65536; args+=(--splinter "$PICK")
     [ "$profile" = qemu-tcg ] && ((RANDOM % 2)) && keys+=(emulate=invlpgb,invpcid)
     # what the shape check is told: the keys it derives counts from
     want=("cpus=$cpus" "usable=$(usable "$shape" "$cpus")")
