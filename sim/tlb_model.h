@@ -8,6 +8,9 @@
  * drop, so a protocol that works on it works on any CPU that follows the
  * rules, and a shortcut that happens to work on QEMU's TCG fails here.
  *
+ * Paging is 4-level, or 5-level when the firmware handed over with
+ * CR4.LA57 (tlbm_config.la57): walks and canonical checks follow CR4.LA57.
+ *
  * Per CPU a set-associative TLB (sets x ways, seeded random replacement).
  * An entry holds PCID, virtual page, size (4 KiB, 2 MiB, 1 GiB), global bit
  * and physical page. Entries come only from walks of the page tables CR3
@@ -21,7 +24,8 @@
  *   MOV CR3          PCIDE=0: every non-global entry. PCIDE=1: the non-global
  *                    entries of the new PCID, unless bit 63 (no-flush) is set;
  *   CR4.PGE change,  everything, global included; setting PCIDE needs
- *   PCIDE 1->0       CR3[11:0] = 0 (#GP otherwise);
+ *   PCIDE 1->0       CR3[11:0] = 0 (#GP otherwise); CR4.LA57 cannot change
+ *                    (in long mode a MOV to CR4 that would change it #GPs);
  *   INVPCID 0..3     one address in one PCID (non-global) / one PCID
  *                    (non-global) / all / all but global;
  *   INVLPGB          rAX/ECX/EDX as the APM defines them (VA, PCID, ASID,
@@ -61,7 +65,7 @@
 #define TLBM_ERRATA_ALL 7u
 
 struct tlbm_features {
-    bool pge, pcid, invpcid, invlpgb;
+    bool pge, pcid, invpcid, invlpgb, la57;
     uint32_t invlpgb_max_extra; /* CPUID 8000_0008 EDX[15:0] */
 };
 
@@ -73,6 +77,8 @@ struct tlbm_config {
     uint32_t invlpgb_max_delay;/* model events of the target CPU before a pending INVLPGB lands */
     uint32_t invlpg_latency_ns;/* wall time an INVLPG takes before it acts (0: none); widens
                                 * the window in which an early acknowledgement is visible */
+    bool la57;                 /* the firmware hands over with CR4.LA57 (needs feat.la57):
+                                * 5-level walks, 57-bit canonical addresses */
     struct tlbm_features feat;
 };
 
