@@ -33,6 +33,8 @@
 #define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
 #define MUTANT_ID_contention_unboxed 22 /* shootdown_contention ignores its time box */
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
+#define MUTANT_ID_pcid_kept_on_affected 30 /* PCID on despite the INVLPG/global erratum's microcode */
+#define MUTANT_ID_la57_four_levels 31  /* 4-level tables while the firmware runs with CR4.LA57 */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)
