@@ -37,6 +37,8 @@
                                         * flush_ceiling's local full flushes) */
 #define MUTANT_ID_freed_tables_skips_lazy 25 /* freed_tables: lazy CPUs skipped all the same */
 #define MUTANT_ID_verify_2m_first_word 26 /* a 2 MiB page verified by its first word only */
+#define MUTANT_ID_pcid_kept_on_affected 30 /* PCID on despite the INVLPG/global erratum's microcode */
+#define MUTANT_ID_la57_four_levels 31  /* 4-level tables while the firmware runs with CR4.LA57 */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -31,6 +31,12 @@ bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env
     return true;
 }
 
+void takeover_set_pcid(struct takeover *t, bool pcide, uint32_t kernel_pcid)
+{
+    t->env.pcide = pcide;
+    t->env.kernel_pcid = kernel_pcid;
+}
+
 static void enter_cpu(struct takeover *t, struct percpu *pc, struct cpu_fw_env *fw, bool bsp)
 {
     fw->rflags = read_rflags();

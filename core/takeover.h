@@ -44,6 +44,12 @@ struct takeover {
 
 bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env,
                    const struct cpu_features *features);
+/*
+ * PCID for the tool's state from now on. Only while no CPU is in the tool's
+ * state and before the APs start (efi/session.c decides it after a first
+ * BSP entry has read the microcode revision).
+ */
+void takeover_set_pcid(struct takeover *t, bool pcide, uint32_t kernel_pcid);
 /* BSP: enter or leave the tool's state (raise/restore TPL around these in efi/). */
 void takeover_bsp_enter(struct takeover *t);
 void takeover_bsp_leave(struct takeover *t);

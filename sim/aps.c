@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/microcode.h"
 #include "core/atomic.h"
 
 struct ap_start {
@@ -20,6 +21,8 @@ static void *ap_thread(void *arg)
     free(a);
     sim_bind(m, pc->index, &pc->arch);
     sim_enter_env(&m->env);
+    /* as core/takeover.c does on the machine: each AP reads its revision once in */
+    pc->microcode_valid = arch_read_microcode(m->features, &pc->microcode);
     if (!smp_checkin(pc)) {
         sim_leave_env(&m->env);
         return NULL; /* check-in closed before this CPU came: it stays out */

@@ -248,12 +248,17 @@ void wrmsr(uint32_t msr, uint64_t value)
         msrs[msr] = value;
 }
 
-/* A modelled CPU has no microcode to report (the report says null, as under QEMU). */
+/*
+ * A modelled CPU reports the revision its profile recorded (or --microcode);
+ * none where the profile has none (the report says null, as under QEMU), and
+ * none on a thread that plays no CPU.
+ */
 bool arch_read_microcode(const struct cpu_features *f, uint32_t *revision)
 {
+    struct sim_machine *m = sim_current_machine();
     (void)f;
-    *revision = 0;
-    return false;
+    *revision = m && m->microcode_valid ? m->microcode : 0;
+    return m && m->microcode_valid;
 }
 
 /* ---- the local APIC: IPIs between threads ---- */

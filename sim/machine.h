@@ -38,6 +38,10 @@ struct sim_machine {
     bool started[TLBM_MAX_CPUS];
     volatile uint32_t stopping;               /* threads parked after a fault may leave */
     struct sim_env env;
+    /* what MSR 0x8B reads on every modelled CPU (arch_read_microcode on the host) */
+    bool microcode_valid;
+    uint32_t microcode;
+    const struct cpu_features *features;      /* the decoded profile, for the APs' reads */
 };
 
 /*

@@ -29,6 +29,7 @@ static void usage(FILE *out)
             "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N]\n"
             "                    [--spec-pte N] [--no-spec-after] [--splinter N]\n"
             "                    [--invlpgb-delay N] [--invlpgb-max N] [--no-invpcid]\n"
+            "                    [--microcode REV] [--la57]\n"
             "                    [key=value ...]\n"
             "Runs tlbscope on a modelled machine: host threads as CPUs, each with a strict TLB\n"
             "model (only architectural invalidations remove entries; speculative fills; INVLPGB\n"
@@ -54,6 +55,12 @@ static void usage(FILE *out)
             "                     instead of the profile's; the report records the change\n"
             "  --no-invpcid       clear CPUID.(07H,0):EBX[10]: PCID without INVPCID, as many VMs\n"
             "                     show it; the report records the change\n"
+            "  --microcode REV    the CPUs' microcode revision (MSR 0x8B), e.g. 0x2e, instead of\n"
+            "                     the one the profile's dump recorded; errata the real CPU has\n"
+            "                     before a revision (i9-12900k: INVLPG/global, before 0x2e)\n"
+            "                     follow it\n"
+            "  --la57             the firmware hands over with CR4.LA57 (5-level paging); only\n"
+            "                     for a profile with LA57 (epyc-9654, xeon-6330, qemu-tcg)\n"
             "  key=value          any tlbscope configuration key; --help-keys lists them\n"
             "Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.\n",
             DEFAULT_PROFILE, TLBM_MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
@@ -170,6 +177,14 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--no-invpcid") == 0) {
             o.no_invpcid = true;
+        } else if (strcmp(a, "--microcode") == 0 && v) {
+            if (!parse_u64(v, &n) || n > 0xffffffffu)
+                return bad("--microcode wants a revision, 0 to 0xffffffff, not '%s'", v);
+            o.microcode_set = true;
+            o.microcode = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--la57") == 0) {
+            o.la57 = true;
         } else if (a[0] != '-' && strchr(a, '=')) {
             size_t len = strlen(a);
             if (used + len + 2 > sizeof(o.args))

@@ -32,6 +32,14 @@ void sim_profile_features(const struct cpu_features *f, struct tlbm_features *ou
     out->invpcid = f->invpcid;
     out->invlpgb = f->invlpgb;
     out->invlpgb_max_extra = f->invlpgb ? f->invlpgb_max_pages - 1 : 0;
+    out->la57 = f->la57;
+}
+
+uint32_t sim_profile_errata(const struct sim_profile *p, bool microcode_known, uint32_t microcode)
+{
+    if (p->invlpg_global_fixed && (!microcode_known || microcode < p->invlpg_global_fixed))
+        return TLBM_ERR_INVLPG_IGNORES_GLOBAL;
+    return 0;
 }
 
 void sim_profile_tlb(const struct sim_profile *p, const struct cpu_features *f,

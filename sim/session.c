@@ -10,6 +10,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/invlpgb.h"
+#include "arch/x86/microcode.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/probe.h"
 #include "arch/x86/tlb.h"
@@ -33,6 +34,7 @@ struct sim_session {
     struct pt_ctx pt;
     struct testmem tm;
     bool aps_running;
+    uint32_t errata;           /* TLBM_ERR_*: asked for, and the profile's with its microcode */
 };
 
 /* ---- the platform's part: clock, console ---- */
@@ -91,7 +93,27 @@ static void view_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs
         regs[1] &= ~(1u << 10);
 }
 
-static void describe(struct run *r, const struct sim_options *o)
+/* The modelled CPUs' microcode: --microcode, else what the profile's dump recorded. */
+static void choose_microcode(struct run *r, const struct sim_options *o)
+{
+    struct simulation_info *si = &r->sim;
+    static char source[96];
+    if (o->microcode_set) {
+        si->microcode_known = true;
+        si->microcode = o->microcode;
+        si->microcode_source = "--microcode";
+    } else if (o->profile->has_microcode) {
+        si->microcode_known = true;
+        si->microcode = o->profile->microcode;
+        fmt_into(source, sizeof(source), "the profile (MSR 0x8B recorded in %s)",
+                 o->profile->source);
+        si->microcode_source = source;
+    } else {
+        si->microcode_source = "none: the profile's dump recorded no MSR 0x8B";
+    }
+}
+
+static void describe(struct run *r, const struct sim_options *o, uint32_t errata)
 {
     uint32_t bit;
     struct simulation_info *si = &r->sim;
@@ -104,8 +126,9 @@ static void describe(struct run *r, const struct sim_options *o)
     si->tlb_sets = o->model.sets;
     si->tlb_ways = o->model.ways;
     for (bit = 1; bit <= TLBM_ERRATA_ALL && si->errata_count < SIM_MAX_ERRATA; bit <<= 1)
-        if (o->model.errata & bit)
+        if (errata & bit)
             si->errata[si->errata_count++] = tlbm_erratum_name(bit);
+    si->la57 = o->la57;
     str_copy(r->fw.vendor, sizeof(r->fw.vendor), "tlbscope-sim (modelled machine, no firmware)");
     r->fw.secure_boot = SB_UNKNOWN;
     host_clock(&r->fw);
@@ -138,6 +161,8 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
     struct tlbm_config cfg = o->model;
     uint32_t smt = o->profile->smt ? o->profile->smt : 1, packages;
     cfg.seed = o->seed;
+    cfg.errata = s->errata;
+    cfg.la57 = o->la57;
     sim_profile_features(&r->cpu, &cfg.feat);
     packages = o->cpus >= 8 && o->cpus % (2 * smt) == 0 ? 2 : 1;
     if (!sim_machine_init(&s->mach, o->cpus, &cfg, smt, o->cpus / smt / packages)) {
@@ -146,7 +171,12 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
     }
     r->topo = s->mach.topo;
     r->topology_source = "simulated";
-    if (!pt_init(&s->pt, 4, false, host_alloc_table, NULL) ||
+    s->mach.microcode_valid = r->sim.microcode_known;
+    s->mach.microcode = r->sim.microcode;
+    s->mach.features = &r->cpu;
+    /* the firmware's paging mode, as efi/memmap.c reads it from the BSP's CR4 */
+    if (!pt_init(&s->pt, method_paging_levels(s->mach.model.cpu[0]->cr4), false, host_alloc_table,
+                 NULL) ||
         !testmem_init(&s->tm, &s->pt, host_alloc_frames, NULL)) {
         fprintf(stderr, "tlbscope-sim: out of memory for the page tables\n");
         return false;
@@ -157,10 +187,7 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
     tlbm_add_spec_range(&s->mach.model, TEST_VA_BASE, TEST_PAGES, PAGE_4K);
     if (s->tm.has_2m)
         tlbm_add_spec_range(&s->mach.model, TEST_2M_VA_BASE, TEST_2M_PAGES, PAGE_2M);
-    method_choose_pcids(r);
     s->mach.env.cr3_root = (uint64_t)(uintptr_t)s->pt.root;
-    s->mach.env.pcide = r->method.pcid_enabled;
-    s->mach.env.kernel_pcid = r->method.kernel_pcid;
     r->method.cr3_root = s->mach.env.cr3_root;
     r->method.paging_levels = s->pt.levels;
     r->method.test_pages = TEST_PAGES;
@@ -201,6 +228,20 @@ static void probe_instructions(struct sim_session *s)
         invlpgb_ok = s->mach.model.violations == before ? PROBE_OK : PROBE_FAULTED(6);
     }
     method_apply_probes(r, invpcid_ok, invlpgb_ok, PROBE_OK);
+}
+
+/*
+ * PCID on or off before any AP enters the tool's state, from the BSP's
+ * microcode revision, as efi/session.c decides it (core/method.c).
+ */
+static void choose_pcids(struct sim_session *s)
+{
+    struct run *r = s->run;
+    struct percpu *bsp = s->smp.cpu[0];
+    bsp->microcode_valid = arch_read_microcode(&r->cpu, &bsp->microcode);
+    method_choose_pcids(r, bsp->microcode_valid, bsp->microcode);
+    s->mach.env.pcide = r->method.pcid_enabled;
+    s->mach.env.kernel_pcid = r->method.kernel_pcid;
 }
 
 static uint32_t start_aps(struct sim_session *s, uint64_t window_ms)
@@ -254,6 +295,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     emulate_install(&s->smp, r->cfg.emulate);
     trap_set_exception_hook(smp_record_fault);
     sim_bind(&s->mach, 0, &s->smp.cpu[0]->arch);
+    choose_pcids(s);
 
     r->mp_available = mp_services(r);
     if (r->mp_available) {
@@ -271,6 +313,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     enter_tool(s);
     probe_instructions(s);
     leave_tool(s);
+    method_collect_microcode(r, &s->smp);
 
     runner_init(&runner, r, &s->smp, &hooks);
     runner.mem = &s->tm;
@@ -411,7 +454,15 @@ int sim_session_run(const struct sim_options *given)
         opt.model.ways = g.ways;
         r->sim.tlb_source = g.source;
     }
-    describe(r, o);
+    choose_microcode(r, o);
+    s.errata = o->model.errata |
+               sim_profile_errata(o->profile, r->sim.microcode_known, r->sim.microcode);
+    describe(r, o, s.errata);
+    if (o->la57 && !r->cpu.la57) {
+        fprintf(stderr, "tlbscope-sim: --la57: profile %s has no LA57 (CPUID.(07H,0):ECX[16] = "
+                        "0, ECX = 0x%08x)\n", o->profile->name, r->cpu.evidence.leaf7_ecx);
+        return 2;
+    }
     if (o->invlpgb_max_pages) {
         if (!r->cpu.invlpgb) {
             fprintf(stderr, "tlbscope-sim: --invlpgb-max: profile %s has no INVLPGB (CPUID "
@@ -435,9 +486,14 @@ int sim_session_run(const struct sim_options *given)
     r->method.timer_overhead_ticks = timing_measure_overhead();
     printf("\ntlbscope %s (commit %s) on tlbscope-sim: the %s, SIMULATED\n", TLBSCOPE_VERSION,
            TLBSCOPE_COMMIT, TLBM_MODEL_NAME);
-    printf("Model: profile %s (%s), %u CPUs, seed %llu, TLB %u sets x %u ways (%s)%s\n",
+    printf("Model: profile %s (%s), %u CPUs, seed %llu, TLB %u sets x %u ways (%s)%s%s\n",
            o->profile->name, o->profile->what, o->cpus, (unsigned long long)o->seed,
-           o->model.sets, o->model.ways, r->sim.tlb_source, o->model.errata ? ", errata on" : "");
+           o->model.sets, o->model.ways, r->sim.tlb_source, s.errata ? ", errata on" : "",
+           o->la57 ? ", firmware with CR4.LA57" : "");
+    if (r->sim.microcode_known)
+        printf("Microcode: 0x%x, from %s%s\n", r->sim.microcode, r->sim.microcode_source,
+               (s.errata & ~o->model.errata) ? "; below the fix of the CPU's INVLPG/global "
+                                               "erratum, which the model shows" : "");
     printf("CPU: %s \"%s\" pcid=%s invpcid=%s invlpgb=%s", r->cpu.vendor, r->cpu.brand,
            r->cpu.pcid ? "yes" : "no", r->cpu.invpcid ? "yes" : "no", r->cpu.invlpgb ? "yes" : "no");
     if (r->cpu.invlpgb)

@@ -69,7 +69,8 @@ bool tlbm_init(struct tlb_model *m, const struct tlbm_config *cfg, uint32_t ncpu
 {
     uint32_t i;
     memset(m, 0, sizeof(*m));
-    if (ncpus == 0 || ncpus > TLBM_MAX_CPUS || cfg->sets == 0 || cfg->ways == 0)
+    if (ncpus == 0 || ncpus > TLBM_MAX_CPUS || cfg->sets == 0 || cfg->ways == 0 ||
+        (cfg->la57 && !cfg->feat.la57))
         return false;
     m->cfg = *cfg;
     m->ncpus = ncpus;
@@ -86,8 +87,9 @@ bool tlbm_init(struct tlb_model *m, const struct tlbm_config *cfg, uint32_t ncpu
         pthread_mutex_init(&c->lock, NULL);
         c->index = i;
         c->rng = cfg->seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ull);
-        /* the firmware's state at entry (QEMU's OVMF: CR4 = 0x668, PGE on) */
-        c->cr4 = cfg->feat.pge ? CR4_PGE : 0;
+        /* the firmware's state at entry (QEMU's OVMF: CR4 = 0x668, PGE on; LA57 where a
+         * firmware enables it, on every CPU alike) */
+        c->cr4 = (cfg->feat.pge ? CR4_PGE : 0) | (cfg->la57 ? CR4_LA57 : 0);
         m->cpu[i] = c;
     }
     return true;
@@ -688,6 +690,13 @@ void tlbm_write_cr4(struct tlb_model *m, uint32_t ci, uint64_t value)
             tlbm_violation(m, ci, "#GP: setting CR4.PCIDE while %s", why);
             return;
         }
+    }
+    if ((value ^ old) & CR4_LA57) {
+        pthread_mutex_unlock(&c->lock);
+        /* the paging mode is fixed in long mode (SDM vol. 3A, 4.1.1 and MOV to CR4) */
+        tlbm_violation(m, ci, "#GP: MOV to CR4 changing CR4.LA57 in long mode (0x%llx -> 0x%llx)",
+                       (unsigned long long)old, (unsigned long long)value);
+        return;
     }
     if ((value & CR4_PGE) && !m->cfg.feat.pge) {
         pthread_mutex_unlock(&c->lock);

@@ -10,6 +10,9 @@
  * on any CPU that follows the rules, and a shortcut that happens to work on
  * QEMU's TCG fails here.
  *
+ * Paging is 4-level, or 5-level when the firmware handed over with
+ * CR4.LA57 (tlbm_config.la57): walks and canonical checks follow CR4.LA57.
+ *
  * Per CPU a set-associative TLB (sets x ways, any number of sets, seeded
  * random replacement; tlbscope-sim takes the geometry of the profile's
  * second-level TLB from CPUID). An entry holds PCID, virtual page, size
@@ -51,6 +54,8 @@
  *                    (no-flush) is set;
  *   CR4.PGE change,  everything, global and paging-structure entries
  *   PCIDE 1->0       included; setting PCIDE needs CR3[11:0] = 0 (#GP);
+ *                    CR4.LA57 cannot change (in long mode a MOV to CR4
+ *                    that would change it #GPs);
  *   INVPCID 0..3     one address in one PCID (non-global; its paging-
  *                    structure entries for the address) / one PCID
  *                    (non-global and paging-structure) / all / all but
@@ -95,7 +100,7 @@
 #define TLBM_ERRATA_ALL 7u
 
 struct tlbm_features {
-    bool pge, pcid, invpcid, invlpgb;
+    bool pge, pcid, invpcid, invlpgb, la57;
     uint32_t invlpgb_max_extra; /* CPUID 8000_0008 EDX[15:0] */
 };
 
@@ -110,6 +115,8 @@ struct tlbm_config {
     uint32_t invlpgb_max_delay;/* model events of the target CPU before a pending INVLPGB lands */
     uint32_t invlpg_latency_ns;/* wall time an INVLPG takes before it acts (0: none); widens
                                 * the window in which an early acknowledgement is visible */
+    bool la57;                 /* the firmware hands over with CR4.LA57 (needs feat.la57):
+                                * 5-level walks, 57-bit canonical addresses */
     struct tlbm_features feat;
 };
 

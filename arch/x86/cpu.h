@@ -3,14 +3,18 @@
  *
  * Unprivileged ones (CPUID, RDTSC, PAUSE, fences) are the same everywhere.
  * Privileged ones cannot run in a host test process: when TLBSCOPE_HOST is
- * defined they are declared here and implemented by the host stand-ins in
- * tests/host/fake_cpu.c, which record what the protocols asked for.
+ * defined they are declared here and implemented by the host stand-ins of
+ * sim/hostcpu.c (the strict TLB model). In the EFI build each records its
+ * site (arch/x86/insn_sites.h), which tests/checks/insn_encoding.sh checks
+ * in the built binary.
  */
 #ifndef TLBSCOPE_ARCH_X86_CPU_H
 #define TLBSCOPE_ARCH_X86_CPU_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "arch/x86/insn_sites.h"
 
 static inline void cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
@@ -93,50 +97,61 @@ static inline void cpu_halt_until_irq(void) { __asm__ volatile("sti; hlt" ::: "m
 static inline uint64_t read_cr0(void)
 {
     uint64_t v;
-    __asm__ volatile("mov %%cr0, %0" : "=r"(v));
+    __asm__ volatile __inline__(INSN_AT "mov %%cr0, %0" INSN_RECORD(INSN_KIND_MOV_FROM_CR0, "%0") : "=r"(v));
     return v;
 }
 
 static inline uint64_t read_cr2(void)
 {
     uint64_t v;
-    __asm__ volatile("mov %%cr2, %0" : "=r"(v));
+    __asm__ volatile __inline__(INSN_AT "mov %%cr2, %0" INSN_RECORD(INSN_KIND_MOV_FROM_CR2, "%0") : "=r"(v));
     return v;
 }
 
 static inline uint64_t read_cr3(void)
 {
     uint64_t v;
-    __asm__ volatile("mov %%cr3, %0" : "=r"(v));
+    __asm__ volatile __inline__(INSN_AT "mov %%cr3, %0" INSN_RECORD(INSN_KIND_MOV_FROM_CR3, "%0") : "=r"(v));
     return v;
 }
 
-static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory"); }
+static inline void write_cr3(uint64_t v)
+{
+    __asm__ volatile __inline__(INSN_AT "mov %0, %%cr3" INSN_RECORD(INSN_KIND_MOV_TO_CR3, "%0")::"r"(v)
+                     : "memory");
+}
 
 static inline uint64_t read_cr4(void)
 {
     uint64_t v;
-    __asm__ volatile("mov %%cr4, %0" : "=r"(v));
+    __asm__ volatile __inline__(INSN_AT "mov %%cr4, %0" INSN_RECORD(INSN_KIND_MOV_FROM_CR4, "%0") : "=r"(v));
     return v;
 }
 
-static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory"); }
+static inline void write_cr4(uint64_t v)
+{
+    __asm__ volatile __inline__(INSN_AT "mov %0, %%cr4" INSN_RECORD(INSN_KIND_MOV_TO_CR4, "%0")::"r"(v)
+                     : "memory");
+}
 
 static inline void invlpg(const volatile void *va)
 {
-    __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory");
+    __asm__ volatile __inline__(INSN_AT "invlpg (%0)" INSN_RECORD(INSN_KIND_INVLPG, "(%0)")::"r"(va)
+                     : "memory");
 }
 
 static inline uint64_t rdmsr(uint32_t msr)
 {
     uint32_t lo, hi;
-    __asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+    __asm__ volatile __inline__(INSN_AT "rdmsr" INSN_RECORD(INSN_KIND_RDMSR, "") : "=a"(lo), "=d"(hi)
+                     : "c"(msr));
     return ((uint64_t)hi << 32) | lo;
 }
 
 static inline void wrmsr(uint32_t msr, uint64_t value)
 {
-    __asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+    __asm__ volatile __inline__(INSN_AT "wrmsr" INSN_RECORD(INSN_KIND_WRMSR, "")::"c"(msr),
+                     "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
                      : "memory");
 }
 

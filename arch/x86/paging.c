@@ -109,6 +109,8 @@ static bool table_in_the_way(const struct pt_ctx *pt, uint64_t va, unsigned leaf
     return false;
 }
 
+uint64_t pt_reach(const struct pt_ctx *pt) { return 1ull << (12 + 9 * pt->levels - 1); }
+
 bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t flags,
             bool allow_large)
 {
@@ -117,6 +119,8 @@ bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t
     va &= ~(PAGE_4K - 1);
     pa &= ~(PAGE_4K - 1);
     end = va + ((size + PAGE_4K - 1) & ~(PAGE_4K - 1));
+    if (end < va || end > pt_reach(pt))
+        return false;
     while (va < end) {
         unsigned leaf = 1;
         uint64_t left = end - va;

@@ -42,10 +42,19 @@ struct pt_ctx {
 
 bool pt_init(struct pt_ctx *pt, unsigned levels, bool allow_1g, void *(*alloc)(void *), void *ctx);
 /*
+ * The end of the lower canonical half the tables translate: 2^47 (128 TiB)
+ * with 4 levels, 2^56 (64 PiB) with 5. An identity mapping above it is not
+ * canonical: its entries would be the high half's (with 4 levels 2^47 takes
+ * PML4 slot 256, that of 0xffff800000000000) or, from twice the reach, a
+ * lower address's (2^48 takes slot 0, address 0's), overwriting theirs.
+ */
+uint64_t pt_reach(const struct pt_ctx *pt);
+/*
  * Maps [va, va + size) to [pa, pa + size) with the given leaf flags (PTE_P is
  * implied). With allow_large, 2 MiB and 1 GiB pages are used wherever both
  * addresses are aligned and the range covers the whole page; an existing
  * large page in the way is split so its other parts keep their mapping.
+ * False, with nothing mapped, for a range that ends beyond pt_reach().
  */
 bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t flags,
             bool allow_large);

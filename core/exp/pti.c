@@ -34,7 +34,10 @@
  * its CPUs (parameter `cpus`).
  * Needs PCID (CR4.PCIDE); the INVPCID variant needs INVPCID. Without PCID
  * the experiment is SKIP with the CPUID evidence; QEMU's TCG has no PCID and
- * CR4.PCIDE cannot be emulated.
+ * CR4.PCIDE cannot be emulated. Where the tool runs without PCID although
+ * the CPU has it (the INVLPG/global erratum of Alder and Raptor Lake with
+ * old microcode, core/method.c, as Linux does), SKIP with that reason:
+ * erratum, CPU signature, microcode revision.
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
@@ -77,7 +80,10 @@ static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emul
         return false;
     }
     if (!r->run->method.pcid_enabled) {
-        fmt_into(reason, cap, "PCID present but CR4.PCIDE could not be enabled for the run");
+        /* the tool chose to run without PCID (core/method.c says why: an erratum) */
+        fmt_into(reason, cap, "PCID %s. PTI's two PCIDs need CR4.PCIDE",
+                 r->run->method.pcid_reason[0] ? r->run->method.pcid_reason
+                                               : "present but CR4.PCIDE is not used in this run");
         return false;
     }
     return runner_need_test_region(r, reason, cap) && runner_need_user_mappings(r, reason, cap);

@@ -39,6 +39,7 @@ static const struct cond_field {
     { "PTI return to user", "method.pti_return_to_user", true },
     { "IPI class summary", "method.ipi_class_summary", true },
     { "PCID", "method.pcid_enabled", true },
+    { "PCID reason", "method.pcid_reason", false },
     { "flush ceiling", "method.flush_ceiling", true },
     { "timestamp", "method.timestamp", false },
     { "TSC rate", "cpu.tsc_hz", false },

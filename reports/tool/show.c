@@ -37,18 +37,45 @@ static void show_features(const struct m_report *r, FILE *out)
     fputc('\n', out);
 }
 
+/*
+ * Whether the tool ran with PCID, and why (method.pcid_reason: an erratum
+ * can turn it off on a CPU that has it). Older reports say only on or off.
+ */
+static void show_pcid(const struct m_report *r, FILE *out)
+{
+    const json_t *method = jget_object(r->root, "method");
+    const char *why = jget_string(method, "pcid_reason");
+    char line[400];
+    if (!json_is_boolean(json_object_get(method, "pcid_enabled")))
+        return;
+    if (why)
+        snprintf(line, sizeof(line), "%s", why);
+    else
+        snprintf(line, sizeof(line), "%s (why: not recorded; the report predates "
+                 "method.pcid_reason)", r->pcid_enabled ? "on" : "off");
+    units_print_wrapped(out, "PCID      ", "          ", line, SHOW_WIDTH);
+}
+
 /* A simulated report has no hypervisor: only this line tells its numbers are the model's. */
 static void show_simulation(const struct m_report *r, FILE *out)
 {
     char line[400], what[240], errata[200];
+    const json_t *sim = jget_object(r->root, "simulation");
+    const char *ucode = jget_string(sim, "microcode");
     if (!r->simulated)
         return;
     fputs("WARNING   simulated by tlbscope-sim: timings are the model's, not hardware's\n", out);
     model_simulation_text(r, what, sizeof(what));
     units_print_wrapped(out, "          ", "          ", what, SHOW_WIDTH);
+    if (ucode) {
+        snprintf(line, sizeof(line), "modelled microcode %s, from %s", ucode,
+                 S(jget_string(sim, "microcode_source")));
+        units_print_wrapped(out, "          ", "          ", line, SHOW_WIDTH);
+    }
     if (model_errata_text(r, errata, sizeof(errata))[0]) {
-        snprintf(line, sizeof(line), "errata modelled: %s (the model misbehaves on purpose)",
-                 errata);
+        /* with a microcode, an erratum may be the modelled CPU's own at that revision */
+        snprintf(line, sizeof(line), "errata modelled: %s (the model misbehaves on purpose%s)",
+                 errata, ucode ? ", or as the CPU does with this microcode" : "");
         units_print_wrapped(out, "          ", "          ", line, SHOW_WIDTH);
     }
 }
@@ -95,6 +122,7 @@ static void show_header(const struct m_report *r, FILE *out)
     fprintf(out, "Microcode %s%s\n", r->microcode ? r->microcode : "unknown",
             r->microcode_uniform ? "" : " (NOT uniform across CPUs)");
     show_features(r, out);
+    show_pcid(r, out);
     if (r->tsc_hz > 0)
         fprintf(out, "TSC       %.3f MHz (%s)\n", r->tsc_hz / 1e6, S(r->tsc_source));
     if (r->tsc_hz > 0 && (r->tsc_hz < TSC_HZ_PLAUSIBLE_MIN || r->tsc_hz > TSC_HZ_PLAUSIBLE_MAX))

@@ -4,15 +4,19 @@
  * (../shared/data/cpuid, InstLatx64): every leaf a profile carries is the
  * dump's logical CPU #0, and the decoder reads the same features from both,
  * so a profile cannot claim what its CPU lacks. And the features the strict
- * model enforces are the decoded ones.
+ * model enforces are the decoded ones; the microcode is the dump's, and the
+ * errata that follow it the real CPU's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch/x86/cpuid.h"
+#include "core/cpu_errata.h"
 #include "sim/profiles.h"
 #include "tests/host/support_cpuid_dump.h"
 #include "tests/host/support_host.h"
@@ -133,7 +137,7 @@ static void test_tlb_geometry_per_profile(void **state)
         { 0x80000005, 0, { 0xff40ff40, 0xff40ff40, 0, 0 } },
     };
     static const struct sim_profile l1_only = { "l1-only", "made up", "test", 1, l1_only_leaves,
-                                                3 };
+                                                3, false, 0, 0 };
     struct sim_tlb_geometry g;
     struct cpu_features f;
     unsigned i;
@@ -153,6 +157,72 @@ static void test_tlb_geometry_per_profile(void **state)
     assert_int_equal(g.sets, 1);
     assert_int_equal(g.ways, 64);
     assert_string_equal(g.source, "cpuid_80000005h");
+}
+
+/*
+ * The microcode each profile runs is what its dump recorded for CPU #0 (MSR
+ * 0x8B: Intel's revision in the high half, AMD's patch level in the low), and
+ * the errata that follow it are the real CPU's: on the i9-12900K the
+ * INVLPG/global one until the revision the tool's own table names.
+ */
+static void test_profiles_microcode_and_errata(void **state)
+{
+    unsigned i;
+    (void)state;
+    for (i = 0; i < sim_profile_count; i++) {
+        const struct sim_profile *p = &sim_profiles[i];
+        struct cpu_features f;
+        char rel[96], *line;
+        uint8_t *text;
+        size_t len;
+        uint32_t hi, lo;
+        cpuid_decode(sim_profile_cpuid, (void *)p, &f);
+        assert_int_equal(p->invlpg_global_fixed,
+                         errata_invlpg_global_fixed(f.vendor_id, f.family, f.model));
+        if (strncmp(p->source, "cpuid/", 6) != 0) {
+            assert_false(p->has_microcode); /* QEMU's TCG reports none */
+            continue;
+        }
+        snprintf(rel, sizeof(rel), "%s", p->source);
+        LOAD_SHARED_DATA(text, len, rel);
+        line = strstr((char *)text, "\nMSR 0000008B: ");
+        assert_int_equal(p->has_microcode, line != NULL);
+        if (line) {
+            unsigned a, b, c, d;
+            assert_int_equal(sscanf(line + 16, "%4x-%4x-%4x-%4x", &a, &b, &c, &d), 4);
+            hi = a << 16 | b;
+            lo = c << 16 | d;
+            assert_int_equal(p->microcode, f.vendor_id == VENDOR_INTEL ? hi : lo);
+        }
+        free(text);
+    }
+    assert_int_equal(sim_profile_find("i9-12900k")->microcode, 0x12);
+    assert_int_equal(sim_profile_errata(sim_profile_find("i9-12900k"), true, 0x12),
+                     TLBM_ERR_INVLPG_IGNORES_GLOBAL);
+    assert_int_equal(sim_profile_errata(sim_profile_find("i9-12900k"), true, 0x2d),
+                     TLBM_ERR_INVLPG_IGNORES_GLOBAL);
+    assert_int_equal(sim_profile_errata(sim_profile_find("i9-12900k"), true, 0x2e), 0);
+    assert_int_equal(sim_profile_errata(sim_profile_find("i9-12900k"), false, 0),
+                     TLBM_ERR_INVLPG_IGNORES_GLOBAL);
+    assert_int_equal(sim_profile_errata(sim_profile_find("xeon-6330"), false, 0), 0);
+}
+
+/* LA57 where CPUID.(07H,0):ECX[16] says so: the profiles --la57 accepts */
+static void test_profiles_la57(void **state)
+{
+    unsigned i;
+    (void)state;
+    for (i = 0; i < sim_profile_count; i++) {
+        const char *n = sim_profiles[i].name;
+        bool want = strcmp(n, "epyc-9654") == 0 || strcmp(n, "xeon-6330") == 0 ||
+                    strcmp(n, "qemu-tcg") == 0;
+        struct cpu_features f;
+        struct tlbm_features m;
+        cpuid_decode(sim_profile_cpuid, (void *)&sim_profiles[i], &f);
+        sim_profile_features(&f, &m);
+        assert_int_equal(f.la57, want);
+        assert_int_equal(m.la57, want);
+    }
 }
 
 /* QEMU's profile is the -cpu max a boot in CI sees (reports/samples/qemu-tcg-smp4-max.json). */
@@ -178,6 +248,8 @@ int main(void)
         cmocka_unit_test(test_profiles_cover_the_feature_shapes),
         cmocka_unit_test(test_qemu_profile_is_what_a_boot_records),
         cmocka_unit_test(test_tlb_geometry_per_profile),
+        cmocka_unit_test(test_profiles_microcode_and_errata),
+        cmocka_unit_test(test_profiles_la57),
     };
     host_init();
     return cmocka_run_group_tests_name("sim profiles", tests, NULL, NULL);

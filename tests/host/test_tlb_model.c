@@ -252,6 +252,61 @@ static void test_non_canonical_read_faults(void **state)
     world_free(&w);
 }
 
+/*
+ * CR4.LA57, set by the firmware: 5-level walks, and canonical means bits
+ * 63:56 equal (an address with bit 47 set and 63:48 clear, non-canonical
+ * under 4 levels, is an ordinary one); the paging mode cannot change.
+ */
+static void test_la57_walks_five_levels(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = quiet_config();
+    const uint64_t high = 0x0001800040000000ull; /* PML5 slot 1, bit 47 set */
+    uint64_t v = 1;
+    (void)state;
+    memset(&w, 0, sizeof(w));
+    cfg.la57 = true;
+    assert_false(tlbm_init(&w.m, &cfg, 1)); /* not on a CPU without LA57 */
+    cfg.feat.la57 = true;
+    assert_true(tlbm_init(&w.m, &cfg, 1));
+    assert_true(w.m.cpu[0]->cr4 & CR4_LA57);
+    w.frame[0] = host_alloc_frames(NULL, PAGE_4K, PAGE_4K);
+    w.frame[1] = host_alloc_frames(NULL, PAGE_4K, PAGE_4K);
+    w.frame[0][0] = MARK(0, 0);
+    w.frame[1][0] = MARK(1, 0);
+    assert_true(pt_init(&w.pt, 5, false, track_table, &w));
+    assert_true(pt_map(&w.pt, VA(0), frame_pa(&w, 0), PAGE_4K, PTE_RW, false));
+    assert_true(pt_map(&w.pt, high, frame_pa(&w, 1), PAGE_4K, PTE_RW, false));
+    tlbm_write_cr3(&w.m, 0, root(&w));
+    expect_read(&w, 0, VA(0), 0);
+    expect_read(&w, 0, high, 1);
+    assert_int_equal(w.m.violations, 0);
+    /* bit 56 set, 63:57 clear: non-canonical with 57 bits too */
+    assert_false(tlbm_read64(&w.m, 0, 0x0100000000000000ull, &v));
+    expect_violation(&w, 1, "#GP");
+    /* the canonical high half of 57 bits: an ordinary, here unmapped, address */
+    assert_false(tlbm_read64(&w.m, 0, 0xff00000000000000ull, &v));
+    expect_violation(&w, 2, "#PF");
+    /* the mode is the firmware's: clearing LA57 faults and changes nothing */
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 & ~CR4_LA57);
+    expect_violation(&w, 3, "#GP: MOV to CR4 changing CR4.LA57");
+    assert_true(w.m.cpu[0]->cr4 & CR4_LA57);
+    expect_read(&w, 0, high, 1);
+    /* PCIDE on and off around it is fine */
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 | CR4_PCIDE);
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 & ~CR4_PCIDE);
+    assert_int_equal(w.m.violations, 3);
+    world_free(&w);
+    /* under 4 levels the same address is non-canonical, and setting LA57 faults */
+    cfg = quiet_config();
+    world_init(&w, &cfg, 1);
+    assert_false(tlbm_read64(&w.m, 0, high, &v));
+    expect_violation(&w, 1, "#GP: read of non-canonical");
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 | CR4_LA57);
+    expect_violation(&w, 2, "#GP: MOV to CR4 changing CR4.LA57");
+    world_free(&w);
+}
+
 /* A PS=1 PDE makes one 2 MiB entry that serves the whole page. */
 static void test_2m_mapping_fills_a_2m_entry(void **state)
 {
@@ -1605,6 +1660,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fills_only_from_walks),
         cmocka_unit_test(test_non_canonical_read_faults),
+        cmocka_unit_test(test_la57_walks_five_levels),
         cmocka_unit_test(test_2m_mapping_fills_a_2m_entry),
         cmocka_unit_test(test_1g_mapping_fills_a_1g_entry),
         cmocka_unit_test(test_global_needs_pge),

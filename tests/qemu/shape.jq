@@ -46,7 +46,9 @@
 #
 # Input: the report. $want: {cpus, usable, profile, samples, warmup, ceiling,
 # ipi_pairs, experiments ("all" or "a,b"), emulate ("invlpgb,invpcid"),
-# pcid, invpcid, invlpgb (0/1; default: the report's cpu.features), pti
+# pcid, invpcid, invlpgb (0/1; default: the report's cpu.features), pcid_erratum
+# (0/1: the tool runs without PCID for the INVLPG/global erratum; default: the
+# report's method.pcid_erratum.affected), pti
 # (0/1), global_pages (0/1), cpu_list (the cpus= key, default "all"),
 # initiator (default 0), has_2m (0/1, default 1), invlpgb_sweep (0/1, default
 # 1: 0 for reports older than invlpgb_range's CPU sweep)}, all as strings or numbers.
@@ -89,6 +91,8 @@ def shape($want):
   | ($N - 1) as $T
   | ($want.emulate | words) as $emu
   | ($want.pcid // $r.cpu.features.pcid | bool01) as $pcid
+  # the CPU has PCID but the tool runs without it: the INVLPG/global erratum at this microcode
+  | ($want.pcid_erratum // $r.method.pcid_erratum.affected // false | bool01) as $pcid_off
   | ($want.invpcid // $r.cpu.features.invpcid | bool01) as $invpcid
   | ($want.invlpgb // $r.cpu.features.invlpgb | bool01) as $invlpgb
   | ($want.pti // false | bool01) as $pti
@@ -226,6 +230,7 @@ def shape($want):
   # ---- pti_double_invalidation ----
   (select($ids | index("pti_double_invalidation")) |
     if ($pcid | not) then skipped("pti_double_invalidation"; "^no PCID: CPUID.01H:ECX\\[17\\] = 0")
+    elif $pcid_off then skipped("pti_double_invalidation"; "^PCID off: erratum invlpg_global_pcid .* on CPU [0-9a-f]{2}-[0-9a-f]{2}-[0-9a-f]{2}, .* microcode (0x[0-9a-f]+|unknown)")
     elif $global then skipped("pti_double_invalidation"; $kernel_only) else
     exp("pti_double_invalidation") as $e
     | ([1, 8] + (if $C > 8 and $C <= 512 then [$C] else [] end)) as $pages
@@ -258,7 +263,7 @@ def shape($want):
       elif $N < 2 and $v10 then skipped("invlpgb_range"; "^needs at least 2 CPUs") else
     exp("invlpgb_range") as $e
     | (if $emulated then 8 else ($r.cpu.features.invlpgb_max_pages // 8) end) as $max
-    | ($pti and $pcid) as $pti_on
+    | ($pti and $pcid and ($pcid_off | not)) as $pti_on
     | ([[1, 2, 4, 8, 16, 32, 64, 512][] | ["pages", ., .]] +
        (if $has2m then [[1, 2, 4][] | ["stride_2m", ., .]] else [] end) + [["pcid", 1, 1]]) as $forms
     # [form, pages, verified pages, CPUs]: every form on all N CPUs, then the

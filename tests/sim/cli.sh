@@ -88,6 +88,10 @@ bad noval "--seed needs a value" --seed
 run nomax --cpu xeon-8180 --invlpgb-max 4 --out "$out/nomax"
 check "--invlpgb-max on a profile without INVLPGB: exit 2, says why" \
     sh -c "[ $(rc nomax) = 2 ] && grep -q 'profile xeon-8180 has no INVLPGB' $out/nomax.err"
+bad microcode "--microcode wants a revision, 0 to 0xffffffff, not '0x100000000'" --microcode 0x100000000
+run nola57 --cpu i9-12900k --la57 --out "$out/nola57"
+check "--la57 on a profile without LA57: exit 2, says why with the CPUID register" \
+    sh -c "[ $(rc nola57) = 2 ] && grep -q 'profile i9-12900k has no LA57 (CPUID.(07H,0):ECX\[16\] = 0, ECX = 0x98c027ac)' $out/nola57.err"
 
 # A bad configuration key is reported as the tool reports it, and the run goes on.
 sim badkey "$SIM" --cpus 2 --seed 3 profile=quick samples=5 expriments=x experiments=stale_detector_control

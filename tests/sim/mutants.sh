@@ -36,12 +36,18 @@ declare -A killer_args=(
     [pti]="--cpu epyc-7763 experiments=pti_double_invalidation"
     [invlpgb]="--cpu epyc-7763 experiments=invlpgb_range"
     [seq_conc]="--cpu epyc-7763 experiments=shootdown_seq_vs_conc"
+    # the Alder Lake profile with the microcode its dump recorded (0x12, before the fix of
+    # the INVLPG/global erratum, which the model then shows): the tool must run without PCID
     [kernel]="--cpu i9-12900k global_pages=on experiments=shootdown_seq_vs_conc"
+    # the same CPU with fixed microcode: the tool runs with PCID, the model has no erratum
+    [kernel_fixed]="--cpu i9-12900k --microcode 0x2e global_pages=on experiments=shootdown_seq_vs_conc"
     [lazy]="--cpu epyc-7763 experiments=shootdown_lazy"
     [emulated]="--cpu qemu-tcg emulate=invlpgb,invpcid experiments=invlpgb_range"
     [ceiling]="--cpu epyc-7763 experiments=flush_ceiling"
+    # a firmware that hands over with CR4.LA57 (5-level paging)
+    [la57]="--cpu epyc-9654 --la57 experiments=shootdown_seq_vs_conc"
 )
-for k in pti invlpgb seq_conc kernel lazy emulated ceiling; do
+for k in pti invlpgb seq_conc kernel kernel_fixed lazy emulated ceiling la57; do
     # shellcheck disable=SC2086
     sim "control-$k" "$SIM" "${BASE[@]}" ${killer_args[$k]}
     check "control $k (${killer_args[$k]}): correct build is clean" clean
@@ -169,6 +175,23 @@ kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"
 kill_shape crossover_off_by_one "flush_ceiling: p* one page count early"
+# PCID kept on an Alder Lake whose microcode predates the INVLPG/global fix: the CPU's
+# erratum turns the tool's own choice into stale reads of global pages
+kill_sim pcid_kept_on_affected kernel shootdown_seq_vs_conc \
+    "PCID on although the microcode has the INVLPG/global erratum"
+check "mutant pcid_kept_on_affected: tlbscope-report validate names the contradiction" \
+    eval '"$TOOL" validate "$REPORT" 2>&1 | grep -q "method.pcid_enabled: true on a CPU with erratum invlpg_global_pcid"'
+# 4-level tables under a firmware running with CR4.LA57: the 5-level walk finds nothing
+mutants=$((mutants + 1))
+sim "mutant-la57_four_levels" "$MUT/la57_four_levels/tlbscope-sim" "${BASE[@]}" ${killer_args[la57]}
+if failed_with_stale shootdown_seq_vs_conc &&
+    jqr '.run.errors[].message' | grep -q '^CPU [0-9]*: #PF: read of 0x7e' &&
+    "$TOOL" validate "$REPORT" 2>&1 | grep -q "simulation.la57: true .* method.paging_levels is 4"; then
+    killed=$((killed + 1)); dead[la57_four_levels]=1
+    ok "mutant la57_four_levels (4-level tables under CR4.LA57): FAILURE, the model's #PF named, validate names paging_levels 4"
+else
+    not_ok "mutant la57_four_levels: not caught (exit $RC; see $LOG)"
+fi
 # a recommendation citing a point that does not exist: tlbscope-report validate refuses it
 mutants=$((mutants + 1))
 sim "mutant-evidence_nowhere" "$MUT/evidence_nowhere/tlbscope-sim" "${QEMU_LIKE[@]}"
@@ -241,7 +264,8 @@ catch_erratum() {
     fi
     check "erratum $e: the report names it" test "$(jqr '.simulation.errata | join(",")')" = "$e"
 }
-catch_erratum invlpg_ignores_global kernel shootdown_seq_vs_conc
+# forced on where the microcode claims the fix (the tool then runs with PCID): caught
+catch_erratum invlpg_ignores_global kernel_fixed shootdown_seq_vs_conc
 catch_erratum invlpgb_ignores_count invlpgb invlpgb_range
 catch_erratum tlbsync_early invlpgb invlpgb_range
 # The Alder Lake erratum needs CR4.PCIDE: on a CPU without PCID it changes nothing.
