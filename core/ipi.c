@@ -7,6 +7,12 @@
 
 static void wake_handler(struct trap_frame *f) { (void)f; }
 
+static void release_handler(struct trap_frame *f)
+{
+    (void)f;
+    this_percpu()->release_kick_taken = 1;
+}
+
 /* The ping is acknowledged in the target's own line: one line moves back. */
 static void ping_handler(struct trap_frame *f)
 {
@@ -20,6 +26,7 @@ static void ping_handler(struct trap_frame *f)
 void ipi_install_handlers(void)
 {
     trap_set_irq_handler(VEC_WAKE, wake_handler);
+    trap_set_irq_handler(VEC_RELEASE, release_handler);
     trap_set_irq_handler(VEC_PING, ping_handler);
 }
 

@@ -110,12 +110,14 @@ bool smp_usable(struct smp *s, uint32_t index)
     return index < s->count && s->cpu[index] && cpu_usable(&s->topo->cpus[index]);
 }
 
-void smp_kick(struct smp *s, uint32_t index)
+static void kick(struct smp *s, uint32_t index, uint8_t vector)
 {
     struct percpu *pc = s->cpu[index];
     if (pc && index != 0)
-        apic_send_ipi(pc->apic_id, VEC_WAKE);
+        apic_send_ipi(pc->apic_id, vector);
 }
+
+void smp_kick(struct smp *s, uint32_t index) { kick(s, index, VEC_WAKE); }
 
 void smp_post(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *arg)
 {
@@ -126,7 +128,7 @@ void smp_post(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *
     pc->mb.experiment = s->current_experiment;
     /* the release store publishes fn/arg before the new sequence number */
     store_release(&pc->mb.seq, pc->mb.seq + 1);
-    smp_kick(s, index);
+    kick(s, index, command == CMD_RELEASE ? VEC_RELEASE : VEC_WAKE);
 }
 
 void smp_mark_lost(struct smp *s, uint32_t index, enum wait_status why, uint32_t command)
@@ -341,6 +343,15 @@ uint64_t smp_ap_loop(struct percpu *pc)
             return 0; /* the BSP never released us: give the CPU back anyway */
         idle_wait();
     }
+}
+
+void smp_ap_await_release_kick(struct percpu *pc)
+{
+    uint64_t deadline = tsc_now() + pc->smp->timeout_ticks;
+    irq_enable();
+    while (!pc->release_kick_taken && !deadline_passed(deadline))
+        cpu_relax();
+    irq_disable();
 }
 
 bool smp_record_fault(struct trap_frame *f)

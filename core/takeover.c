@@ -167,6 +167,8 @@ void takeover_ap_main(struct takeover *t)
         apic_clear_in_service(); /* it may have faulted inside a handler */
     store_relaxed(&pc->arch.recover_armed, 1);
     release_seq = smp_ap_loop(pc);
+    if (release_seq)
+        smp_ap_await_release_kick(pc);
     store_relaxed(&pc->arch.recover_armed, 0);
     leave_cpu(t, fw, false);
     if (release_seq)
