@@ -90,7 +90,5 @@ void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct s
 
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector)
 {
-    uint32_t i;
-    for (i = 0; i < n; i++)
-        apic_send_ipi(s->cpu[cpus[i]]->apic_id, vector);
+    apic_send_ipi_mask(cpus, n, s->apic_id, UINT32_MAX, vector);
 }

@@ -60,7 +60,8 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
     s->count = topo->count;
     s->timeout_ticks = timeout_ticks;
     s->cpu = mem_zalloc((size_t)s->count * sizeof(*s->cpu));
-    if (!s->cpu)
+    s->apic_id = mem_zalloc((size_t)s->count * sizeof(*s->apic_id));
+    if (!s->cpu || !s->apic_id)
         return false;
     for (i = 0; i < s->count; i++) {
         struct cpu_info *c = &topo->cpus[i];
@@ -74,6 +75,7 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
         pc->arch.cpu_index = i;
         pc->index = i;
         pc->apic_id = c->apic_id;
+        s->apic_id[i] = c->apic_id;
         pc->smp = s;
         pc->tlbs.is_running = 1;
         pc->checkin = c->bsp ? CHECKIN_DONE : CHECKIN_WAITING;
@@ -97,7 +99,9 @@ void smp_release_memory(struct smp *s)
     for (i = 0; i < s->count; i++)
         mem_free_aligned(s->cpu[i]);
     mem_free(s->cpu);
+    mem_free(s->apic_id);
     s->cpu = NULL;
+    s->apic_id = NULL;
 }
 
 struct percpu *smp_cpu(struct smp *s, uint32_t index)

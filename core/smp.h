@@ -150,6 +150,7 @@ struct smp {
     bool halt_waits;
     uint32_t count;              /* CPUs in the table (enabled or not) */
     struct percpu **cpu;         /* by dense index; NULL for disabled CPUs */
+    uint32_t *apic_id;           /* by dense index: the destinations of apic_send_ipi_mask() */
     struct cpu_table *topo;
     const struct config *cfg;
     uint64_t timeout_ticks;      /* one answer from one CPU */

@@ -251,6 +251,16 @@ bool apic_send_ipi(uint32_t dest, uint8_t vector)
     return true;
 }
 
+bool apic_send_ipi_mask(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                        uint32_t except, uint8_t vector)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (cpus[i] != except)
+            sim_send_ipi(apic_id_of[cpus[i]], vector);
+    return true;
+}
+
 bool apic_send_ipi_all_but_self(uint8_t vector)
 {
     sim_send_ipi(UINT32_MAX, vector);

@@ -71,19 +71,27 @@ static bool xapic_wait_idle(void)
     return false;
 }
 
-static bool send_icr(uint32_t dest, uint32_t low)
+/*
+ * x2APIC ICR writes are not serialising: the WRMSR may pass earlier stores,
+ * so a target could take the IPI before it can see the request it is about
+ * to read. Linux weak_wrmsr_fence() puts MFENCE;LFENCE before them on every
+ * vendor but AMD and Hygon (init_amd() and init_hygon() clear
+ * X86_FEATURE_APIC_MSRS_FENCE); hw_icr_fence_needed() decides the same.
+ * Once per send, however many ICR writes follow: the fence orders all of
+ * them after the stores before it (Linux __x2apic_send_IPI_mask() fences
+ * once per mask too). xAPIC's ICR is an uncached store, ordered after
+ * earlier stores by itself.
+ */
+static void order_icr_after_stores(void)
+{
+    if (mode == APIC_MODE_X2APIC && icr_fence)
+        __asm__ volatile("mfence; lfence" ::: "memory");
+}
+
+/* One ICR write (two in xAPIC mode), ordered by the caller. */
+static bool write_icr(uint32_t dest, uint32_t low)
 {
     if (mode == APIC_MODE_X2APIC) {
-        /*
-         * x2APIC ICR writes are not serialising: the WRMSR may pass earlier
-         * stores, so the target could take the IPI before it can see the
-         * request it is about to read. Linux weak_wrmsr_fence() puts
-         * MFENCE;LFENCE here on every vendor but AMD and Hygon (init_amd()
-         * and init_hygon() clear X86_FEATURE_APIC_MSRS_FENCE);
-         * hw_icr_fence_needed() decides the same.
-         */
-        if (icr_fence)
-            __asm__ volatile("mfence; lfence" ::: "memory");
         wrmsr(X2APIC_ICR, ((uint64_t)dest << 32) | low);
         return true;
     }
@@ -96,12 +104,26 @@ static bool send_icr(uint32_t dest, uint32_t low)
 
 bool apic_send_ipi(uint32_t dest_apic_id, uint8_t vector)
 {
-    return send_icr(dest_apic_id, APIC_ICR_LEVEL_ASSERT | vector);
+    order_icr_after_stores();
+    return write_icr(dest_apic_id, APIC_ICR_LEVEL_ASSERT | vector);
+}
+
+bool apic_send_ipi_mask(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                        uint32_t except, uint8_t vector)
+{
+    uint32_t i;
+    bool all = true;
+    order_icr_after_stores();
+    for (i = 0; i < n; i++)
+        if (cpus[i] != except)
+            all &= write_icr(apic_id_of[cpus[i]], APIC_ICR_LEVEL_ASSERT | vector);
+    return all;
 }
 
 bool apic_send_ipi_all_but_self(uint8_t vector)
 {
-    return send_icr(0, APIC_ICR_ALL_BUT_SELF | APIC_ICR_LEVEL_ASSERT | vector);
+    order_icr_after_stores();
+    return write_icr(0, APIC_ICR_ALL_BUT_SELF | APIC_ICR_LEVEL_ASSERT | vector);
 }
 
 static void save_regs(enum apic_mode m, struct apic_saved *s)
