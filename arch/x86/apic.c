@@ -30,7 +30,7 @@ static uint32_t read_in(enum apic_mode m, uint32_t reg)
 {
     if (m == APIC_MODE_X2APIC)
         return (uint32_t)rdmsr(X2APIC_MSR(reg));
-    return xapic_mmio[reg / 4];
+    return mmio_read32(&xapic_mmio[reg / 4]);
 }
 
 static void write_in(enum apic_mode m, uint32_t reg, uint32_t value)
@@ -38,7 +38,7 @@ static void write_in(enum apic_mode m, uint32_t reg, uint32_t value)
     if (m == APIC_MODE_X2APIC)
         wrmsr(X2APIC_MSR(reg), value);
     else
-        xapic_mmio[reg / 4] = value;
+        mmio_write32(&xapic_mmio[reg / 4], value);
 }
 
 uint32_t apic_read(uint32_t reg) { return read_in(mode, reg); }
@@ -64,7 +64,7 @@ static bool xapic_wait_idle(void)
 {
     uint32_t spins;
     for (spins = 0; spins < 1000000u; spins++) {
-        if (!(xapic_mmio[APIC_REG_ICR_LO / 4] & APIC_ICR_BUSY))
+        if (!(mmio_read32(&xapic_mmio[APIC_REG_ICR_LO / 4]) & APIC_ICR_BUSY))
             return true;
         cpu_relax();
     }
@@ -85,7 +85,7 @@ static bool xapic_wait_idle(void)
 static void order_icr_after_stores(void)
 {
     if (mode == APIC_MODE_X2APIC && icr_fence)
-        __asm__ volatile("mfence; lfence" ::: "memory");
+        weak_wrmsr_fence();
 }
 
 /* One ICR write (two in xAPIC mode), ordered by the caller. */
@@ -97,8 +97,8 @@ static bool write_icr(uint32_t dest, uint32_t low)
     }
     if (!xapic_wait_idle())
         return false;
-    xapic_mmio[APIC_REG_ICR_HI / 4] = dest << 24;
-    xapic_mmio[APIC_REG_ICR_LO / 4] = low; /* this write sends */
+    mmio_write32(&xapic_mmio[APIC_REG_ICR_HI / 4], dest << 24);
+    mmio_write32(&xapic_mmio[APIC_REG_ICR_LO / 4], low); /* this write sends */
     return true;
 }
 
