@@ -33,6 +33,10 @@
 #define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
 #define MUTANT_ID_contention_unboxed 22 /* shootdown_contention ignores its time box */
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
+#define MUTANT_ID_icr_fence_missing 32 /* no MFENCE;LFENCE before an x2APIC ICR write */
+#define MUTANT_ID_lapic_lowest_first 33 /* sim: the modelled APIC delivers its lowest pending vector first */
+#define MUTANT_ID_x2apic_to_xapic_direct 34 /* x2APIC -> xAPIC without passing through disabled */
+#define MUTANT_ID_leave_keeps_tool_idt 35 /* a CPU handed back keeps the tool's GDT and IDT */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

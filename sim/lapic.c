@@ -5,6 +5,7 @@
 
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
+#include "core/mutant.h"
 #include "sim/machine.h"
 
 /* core/atomic.h's view of this thread's store buffer (its CPU's) */
@@ -116,6 +117,18 @@ static int highest_bit(const uint32_t *words, bool atomic)
         uint32_t v = atomic ? __atomic_load_n(&words[w], __ATOMIC_ACQUIRE) : words[w];
         if (v)
             return w * 32 + 31 - __builtin_clz(v);
+    }
+    return -1;
+}
+
+/* the lowest pending vector: what the simulator delivered before the APIC was modelled */
+static int lowest_bit(const uint32_t *words)
+{
+    int w;
+    for (w = 0; w < 8; w++) {
+        uint32_t v = __atomic_load_n(&words[w], __ATOMIC_ACQUIRE);
+        if (v)
+            return w * 32 + __builtin_ctz(v);
     }
     return -1;
 }
@@ -524,7 +537,7 @@ int lapic_accept(struct sim_machine *m, uint32_t c)
     timer_tick(l);
     if (!(l->svr & APIC_SVR_ENABLE))
         return -1; /* software-disabled: pending interrupts are held */
-    v = highest_bit(l->irr, true);
+    v = MUTANT(lapic_lowest_first) ? lowest_bit(l->irr) : highest_bit(l->irr, true);
     if (v < 0 || ((uint32_t)v & 0xf0) <= (ppr_of(l) & 0xf0))
         return -1;
     __atomic_fetch_and(&l->irr[v / 32], ~(1u << (v % 32)), __ATOMIC_ACQ_REL);

@@ -1,5 +1,6 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
+#include "core/mutant.h"
 
 #define X2APIC_MSR(reg) (0x800u + ((reg) >> 4))
 #define X2APIC_ICR 0x830u
@@ -84,7 +85,7 @@ static bool xapic_wait_idle(void)
  */
 static void order_icr_after_stores(void)
 {
-    if (mode == APIC_MODE_X2APIC && icr_fence)
+    if (mode == APIC_MODE_X2APIC && icr_fence && !MUTANT(icr_fence_missing))
         weak_wrmsr_fence();
 }
 
@@ -168,7 +169,8 @@ static void set_hw_mode(uint64_t base, enum apic_mode want)
     if (want == APIC_MODE_X2APIC && !is_x2) {
         wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_ENABLE | APIC_BASE_EXTD);
     } else if (want == APIC_MODE_XAPIC && is_x2) {
-        wrmsr(MSR_IA32_APIC_BASE, base & ~(APIC_BASE_ENABLE | APIC_BASE_EXTD));
+        if (!MUTANT(x2apic_to_xapic_direct))
+            wrmsr(MSR_IA32_APIC_BASE, base & ~(APIC_BASE_ENABLE | APIC_BASE_EXTD));
         wrmsr(MSR_IA32_APIC_BASE, (base & ~APIC_BASE_EXTD) | APIC_BASE_ENABLE);
     }
 }

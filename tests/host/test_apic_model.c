@@ -5,7 +5,9 @@
  * firmware and tool modes, highest-priority-first delivery, the ICR fence
  * (once per send, whatever the number of destinations) and the unordered
  * x2APIC ICR write the model flags where the fence is missing, and the
- * xAPIC ICR's delivery status.
+ * xAPIC ICR's delivery status. Mutants icr_fence_missing,
+ * lapic_lowest_first, x2apic_to_xapic_direct and leave_keeps_tool_idt are
+ * killed here (tests/sim/mutants.sh).
  */
 #include <setjmp.h>
 #include <stdarg.h>
