@@ -39,7 +39,8 @@ extern _Thread_local unsigned char sim_stores_pending;
 /* ThreadSanitizer does not model fences: a seq_cst RMW on one shared word
  * (a locked instruction, itself a full barrier on x86) gives it the edge. */
 extern uint64_t tsan_fence_word;
-#define full_barrier() (drain_stores(), (void)__atomic_fetch_add(&tsan_fence_word, 0, __ATOMIC_SEQ_CST))
+#define full_barrier()                                                                             \
+    (drain_stores(), (void)__atomic_fetch_add(&tsan_fence_word, 0, __ATOMIC_SEQ_CST))
 #else
 #define full_barrier() (drain_stores(), __atomic_thread_fence(__ATOMIC_SEQ_CST))
 #endif

@@ -24,9 +24,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
-#include "core/atomic.h"
 #include "sim/hostcpu.h"
-#include "sim/hostdesc.h"
 #include "sim/lapic.h"
 #include "sim/machine.h"
 
@@ -36,8 +34,9 @@ void __asan_handle_no_return(void);
 
 #define HOST_MSRS 0x1000
 
-_Static_assert(offsetof(struct trap_frame, rbx) == 104 && offsetof(struct trap_frame, rax) == 112 &&
-                   offsetof(struct trap_frame, rip) == 136 && offsetof(struct trap_frame, rsp) == 160,
+_Static_assert(offsetof(struct trap_frame, rbx) == 104 && offsetof(struct trap_frame, rax) == 112,
+               "sim/host_jmp.S");
+_Static_assert(offsetof(struct trap_frame, rip) == 136 && offsetof(struct trap_frame, rsp) == 160,
                "sim/host_jmp.S");
 
 static _Thread_local struct arch_percpu *unbound_gs; /* the GS base of a thread that plays no CPU */

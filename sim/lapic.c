@@ -32,7 +32,10 @@ static enum lapic_mode mode_of(uint64_t base)
     return en ? (extd ? MODE_X2APIC : MODE_XAPIC) : (extd ? MODE_INVALID : MODE_OFF);
 }
 
-static uint64_t base_of(const struct sim_lapic *l) { return __atomic_load_n(&l->base, __ATOMIC_ACQUIRE); }
+static uint64_t base_of(const struct sim_lapic *l)
+{
+    return __atomic_load_n(&l->base, __ATOMIC_ACQUIRE);
+}
 
 static uint64_t now_ns(void)
 {
@@ -170,7 +173,9 @@ static uint32_t timer_current(const struct sim_lapic *l)
     if (!l->timer_due_ns)
         return 0;
     now = now_ns();
-    return now >= l->timer_due_ns ? 0 : (uint32_t)((l->timer_due_ns - now) / timer_divisor(l->timer_div));
+    if (now >= l->timer_due_ns)
+        return 0;
+    return (uint32_t)((l->timer_due_ns - now) / timer_divisor(l->timer_div));
 }
 
 static void timer_tick(struct sim_lapic *l)
@@ -503,8 +508,9 @@ static bool mmio_decoded(struct sim_machine *m, uint32_t c, uint64_t addr, const
         return false;
     }
     if (addr < base || addr >= base + 0x1000 || (addr & 0xf)) {
-        tlbm_violation(&m->model, c, "MMIO %s of 0x%llx: not a register of the xAPIC page at 0x%llx",
-                       what, (unsigned long long)addr, (unsigned long long)base);
+        tlbm_violation(&m->model, c,
+                       "MMIO %s of 0x%llx: not a register of the xAPIC page at 0x%llx", what,
+                       (unsigned long long)addr, (unsigned long long)base);
         return false;
     }
     *off = (uint32_t)(addr - base);
@@ -560,17 +566,20 @@ void lapic_check_handback(struct sim_machine *m, uint32_t c)
     int v;
     unsigned i;
     if (l->base != l->fw_base)
-        tlbm_violation(&m->model, c, "handed back with IA32_APIC_BASE 0x%llx (the firmware's: 0x%llx)",
+        tlbm_violation(&m->model, c,
+                       "handed back with IA32_APIC_BASE 0x%llx (the firmware's: 0x%llx)",
                        (unsigned long long)l->base, (unsigned long long)l->fw_base);
     if (l->tpr != l->fw_tpr || l->svr != l->fw_svr)
-        tlbm_violation(&m->model, c, "handed back with TPR 0x%x, SVR 0x%x (the firmware's: 0x%x, 0x%x)",
-                       l->tpr, l->svr, l->fw_tpr, l->fw_svr);
+        tlbm_violation(&m->model, c,
+                       "handed back with TPR 0x%x, SVR 0x%x (the firmware's: 0x%x, 0x%x)", l->tpr,
+                       l->svr, l->fw_tpr, l->fw_svr);
     for (i = 0; i < LAPIC_LVTS; i++)
         if (l->lvt[i] != l->fw_lvt[i])
             tlbm_violation(&m->model, c, "handed back with LVT %s 0x%x (the firmware's: 0x%x)",
                            lvt_names[i], l->lvt[i], l->fw_lvt[i]);
     if ((v = highest_bit(l->isr, false)) >= 0 || (v = highest_bit(l->irr, true)) >= 0)
-        tlbm_violation(&m->model, c, "handed back with vector 0x%02x %s: the firmware would take it "
-                                     "through its own IDT, whose handler never EOIs it", v,
-                       highest_bit(l->isr, false) >= 0 ? "in service" : "pending");
+        tlbm_violation(&m->model, c,
+                       "handed back with vector 0x%02x %s: the firmware would take it through "
+                       "its own IDT, whose handler never EOIs it",
+                       v, highest_bit(l->isr, false) >= 0 ? "in service" : "pending");
 }

@@ -19,7 +19,7 @@ struct sim_thread {
 static _Thread_local struct sim_thread self = { NULL, UINT32_MAX, false };
 
 
-/* OVMF's GDT as the model's firmware has it: 64-bit code at 0x38, data at 0x30 */
+/* the modelled firmware's GDT, with OVMF's selectors: 64-bit code at 0x38, data at 0x30 */
 static const uint64_t fw_gdt[8] = { 0, 0x00cf92000000ffffull, 0x00cf9a000000ffffull, 0, 0,
                                     0, 0x00cf93000000ffffull, 0x00af9b000000ffffull };
 
@@ -53,8 +53,10 @@ bool sim_machine_init(struct sim_machine *m, uint32_t n, const struct tlbm_confi
         c->bsp = i == 0;
         c->numa_node = -1;
         c->state = CPU_OK;
-        r->gdtr = (struct desc_ptr){ sizeof(m->firmware_gdt) - 1, (uint64_t)(uintptr_t)m->firmware_gdt };
-        r->idtr = (struct desc_ptr){ sizeof(m->firmware_idt) - 1, (uint64_t)(uintptr_t)m->firmware_idt };
+        r->gdtr = (struct desc_ptr){ sizeof(m->firmware_gdt) - 1,
+                                     (uint64_t)(uintptr_t)m->firmware_gdt };
+        r->idtr = (struct desc_ptr){ sizeof(m->firmware_idt) - 1,
+                                     (uint64_t)(uintptr_t)m->firmware_idt };
         r->cs = SIM_FIRMWARE_CS;
         r->ds = r->es = r->ss = SIM_FIRMWARE_DS;
     }
@@ -199,7 +201,8 @@ void sim_stop_cpu(void)
 {
     if (self.cpu == 0) {
         /* the BSP runs the tool: without a recovery point the run is over */
-        fprintf(stderr, "tlbscope-sim: the BSP stopped (an exception outside any recovery point)\n");
+        fprintf(stderr,
+                "tlbscope-sim: the BSP stopped (an exception outside any recovery point)\n");
         exit(2);
     }
     /*

@@ -52,7 +52,7 @@ enum apic_mode apic_hw_mode(void);
 void apic_use_mode(enum apic_mode mode, uint64_t xapic_phys_base);
 enum apic_mode apic_current_mode(void);
 const char *apic_mode_name(enum apic_mode m);
-/* MFENCE;LFENCE before the x2APIC ICR writes of a send (see apic.c; who needs it: core/hw_policy.h). */
+/* MFENCE;LFENCE before the x2APIC ICR writes of a send (apic.c; who needs it: hw_policy.h). */
 void apic_set_icr_fence(bool fence);
 bool apic_icr_fence(void);
 
