@@ -7,6 +7,12 @@
 
 static void wake_handler(struct trap_frame *f) { (void)f; }
 
+static void release_handler(struct trap_frame *f)
+{
+    (void)f;
+    this_percpu()->release_kick_taken = 1;
+}
+
 /* The ping is acknowledged in the target's own line: one line moves back. */
 static void ping_handler(struct trap_frame *f)
 {
@@ -20,6 +26,7 @@ static void ping_handler(struct trap_frame *f)
 void ipi_install_handlers(void)
 {
     trap_set_irq_handler(VEC_WAKE, wake_handler);
+    trap_set_irq_handler(VEC_RELEASE, release_handler);
     trap_set_irq_handler(VEC_PING, ping_handler);
 }
 
@@ -83,7 +90,5 @@ void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct s
 
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector)
 {
-    uint32_t i;
-    for (i = 0; i < n; i++)
-        apic_send_ipi(s->cpu[cpus[i]]->apic_id, vector);
+    apic_send_ipi_mask(cpus, n, s->apic_id, UINT32_MAX, vector);
 }

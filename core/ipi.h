@@ -32,7 +32,7 @@ void ipi_start_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct 
 /* Sets *stop and collects the spinners; CPUs that do not come back are marked. */
 void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct spin_arg *arg);
 
-/* One ICR write per target (Linux x2APIC physical mode does the same). */
+/* One ICR write per target, one fence before them all (Linux x2APIC physical mode does the same). */
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector);
 
 #endif

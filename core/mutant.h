@@ -39,6 +39,10 @@
 #define MUTANT_ID_verify_2m_first_word 26 /* a 2 MiB page verified by its first word only */
 #define MUTANT_ID_pcid_kept_on_affected 30 /* PCID on despite the INVLPG/global erratum's microcode */
 #define MUTANT_ID_la57_four_levels 31  /* 4-level tables while the firmware runs with CR4.LA57 */
+#define MUTANT_ID_icr_fence_missing 32 /* no MFENCE;LFENCE before an x2APIC ICR write */
+#define MUTANT_ID_lapic_lowest_first 33 /* sim: the modelled APIC delivers its lowest pending vector first */
+#define MUTANT_ID_x2apic_to_xapic_direct 34 /* x2APIC -> xAPIC without passing through disabled */
+#define MUTANT_ID_leave_keeps_tool_idt 35 /* a CPU handed back keeps the tool's GDT and IDT */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -459,9 +459,7 @@ static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
     uint64_t gen = sd->verify.gen, deadline;
     uint32_t i;
     bool ok = true;
-    for (i = 0; i < n; i++)
-        if (cpus[i] != this_percpu()->index)
-            apic_send_ipi(s->cpu[cpus[i]]->apic_id, vector);
+    apic_send_ipi_mask(cpus, n, s->apic_id, this_percpu()->index, vector);
     deadline = tsc_now() + s->timeout_ticks;
     for (i = 0; i < n; i++) {
         volatile uint64_t *p;

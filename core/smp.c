@@ -60,7 +60,8 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
     s->count = topo->count;
     s->timeout_ticks = timeout_ticks;
     s->cpu = mem_zalloc((size_t)s->count * sizeof(*s->cpu));
-    if (!s->cpu)
+    s->apic_id = mem_zalloc((size_t)s->count * sizeof(*s->apic_id));
+    if (!s->cpu || !s->apic_id)
         return false;
     for (i = 0; i < s->count; i++) {
         struct cpu_info *c = &topo->cpus[i];
@@ -74,6 +75,7 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
         pc->arch.cpu_index = i;
         pc->index = i;
         pc->apic_id = c->apic_id;
+        s->apic_id[i] = c->apic_id;
         pc->smp = s;
         pc->tlbs.is_running = 1;
         pc->checkin = c->bsp ? CHECKIN_DONE : CHECKIN_WAITING;
@@ -97,7 +99,9 @@ void smp_release_memory(struct smp *s)
     for (i = 0; i < s->count; i++)
         mem_free_aligned(s->cpu[i]);
     mem_free(s->cpu);
+    mem_free(s->apic_id);
     s->cpu = NULL;
+    s->apic_id = NULL;
 }
 
 struct percpu *smp_cpu(struct smp *s, uint32_t index)
@@ -110,12 +114,14 @@ bool smp_usable(struct smp *s, uint32_t index)
     return index < s->count && s->cpu[index] && cpu_usable(&s->topo->cpus[index]);
 }
 
-void smp_kick(struct smp *s, uint32_t index)
+static void kick(struct smp *s, uint32_t index, uint8_t vector)
 {
     struct percpu *pc = s->cpu[index];
     if (pc && index != 0)
-        apic_send_ipi(pc->apic_id, VEC_WAKE);
+        apic_send_ipi(pc->apic_id, vector);
 }
+
+void smp_kick(struct smp *s, uint32_t index) { kick(s, index, VEC_WAKE); }
 
 void smp_post(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *arg)
 {
@@ -126,7 +132,7 @@ void smp_post(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *
     pc->mb.experiment = s->current_experiment;
     /* the release store publishes fn/arg before the new sequence number */
     store_release(&pc->mb.seq, pc->mb.seq + 1);
-    smp_kick(s, index);
+    kick(s, index, command == CMD_RELEASE ? VEC_RELEASE : VEC_WAKE);
 }
 
 void smp_mark_lost(struct smp *s, uint32_t index, enum wait_status why, uint32_t command)
@@ -341,6 +347,15 @@ uint64_t smp_ap_loop(struct percpu *pc)
             return 0; /* the BSP never released us: give the CPU back anyway */
         idle_wait();
     }
+}
+
+void smp_ap_await_release_kick(struct percpu *pc)
+{
+    uint64_t deadline = tsc_now() + pc->smp->timeout_ticks;
+    irq_enable();
+    while (!pc->release_kick_taken && !deadline_passed(deadline))
+        cpu_relax();
+    irq_disable();
 }
 
 bool smp_record_fault(struct trap_frame *f)

@@ -35,6 +35,7 @@
 #define VEC_SWITCH 0xf5    /* a lazy CPU "switches back" to the mm and catches up */
 #define VEC_MULTI_FLUSH 0xf6 /* a request from one of several concurrent initiators */
 #define VEC_STATE_PING 0xf7  /* ipi_target_state: a ping whose handler timestamps its arrival */
+#define VEC_RELEASE 0xf8     /* the wake-up sent with CMD_RELEASE: taken before the AP leaves */
 /* TPR while the tool owns a CPU: blocks vectors 0x00-0xef, i.e. every
  * firmware interrupt source routed through the APIC, leaving ours. */
 #define TOOL_TPR 0xe0
@@ -130,6 +131,7 @@ struct percpu {
     uint32_t inject_vector;
     uint64_t verify_checks, verify_stale;
     uint64_t stale_va, stale_expected, stale_seen; /* the first stale read since collected */
+    volatile uint32_t release_kick_taken; /* its VEC_RELEASE handler ran */
     uint32_t microcode;          /* revision read at check-in */
     bool microcode_valid;
     void *scratch;               /* per-experiment per-CPU data */
@@ -148,6 +150,7 @@ struct smp {
     bool halt_waits;
     uint32_t count;              /* CPUs in the table (enabled or not) */
     struct percpu **cpu;         /* by dense index; NULL for disabled CPUs */
+    uint32_t *apic_id;           /* by dense index: the destinations of apic_send_ipi_mask() */
     struct cpu_table *topo;
     const struct config *cfg;
     uint64_t timeout_ticks;      /* one answer from one CPU */
@@ -207,6 +210,15 @@ bool smp_checkin(struct percpu *pc);
  * deadline passed without a release.
  */
 uint64_t smp_ap_loop(struct percpu *pc);
+/*
+ * After CMD_RELEASE, before the AP gives itself back: waits (interrupts on,
+ * one timeout at most) for the wake-up that came with it. An AP that saw the
+ * command without halting would otherwise leave while that IPI is still on
+ * its way, and it would reach the firmware's IDT, whose handler never EOIs
+ * it (arch/x86/apic.h). Seen on the modelled APIC (sim/lapic.h): APs handed
+ * back with VEC_WAKE pending.
+ */
+void smp_ap_await_release_kick(struct percpu *pc);
 /* Test-only slow CPU (inject=slow): answers two timeouts late. */
 void smp_injected_delay(struct percpu *pc);
 /* Records an exception on the calling CPU; returns true if it could resume at its recovery point. */

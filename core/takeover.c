@@ -4,6 +4,7 @@
 #include "arch/x86/microcode.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
+#include "core/mutant.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -114,7 +115,8 @@ static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
             write_cr4(cr4);
         }
     }
-    desc_restore(&fw->seg);
+    if (!MUTANT(leave_keeps_tool_idt))
+        desc_restore(&fw->seg);
     wrmsr(MSR_GS_BASE, fw->gs_base);
     fw->entered = false;
     if (fw->rflags & RFLAGS_IF)
@@ -173,6 +175,8 @@ void takeover_ap_main(struct takeover *t)
         apic_clear_in_service(); /* it may have faulted inside a handler */
     store_relaxed(&pc->arch.recover_armed, 1);
     release_seq = smp_ap_loop(pc);
+    if (release_seq)
+        smp_ap_await_release_kick(pc);
     store_relaxed(&pc->arch.recover_armed, 0);
     leave_cpu(t, fw, false);
     if (release_seq)

@@ -9,7 +9,10 @@
  * interrupt can run a firmware handler against the tool's state. Everything
  * is saved per CPU on entry and restored on exit, in reverse order.
  *
- * Hardware-only (not built for the host tests).
+ * On the host the same code runs on the modelled machine (sim/machine.h):
+ * CR3/CR4 on the strict TLB model, the APIC on the modelled local APIC,
+ * GDT/IDT and segment registers, GS base and the 8259 masks on the modelled
+ * CPU, which checks at the end that each CPU is back in the firmware's state.
  */
 #ifndef TLBSCOPE_CORE_TAKEOVER_H
 #define TLBSCOPE_CORE_TAKEOVER_H

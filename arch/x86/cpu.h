@@ -3,8 +3,10 @@
  *
  * Unprivileged ones (CPUID, RDTSC, PAUSE, fences) are the same everywhere.
  * Privileged ones cannot run in a host test process: when TLBSCOPE_HOST is
- * defined they are declared here and implemented by the host stand-ins of
- * sim/hostcpu.c (the strict TLB model). In the EFI build each records its
+ * defined they are declared here and implemented by the modelled machine
+ * (sim/hostcpu.c): TLB-visible instructions go to the strict TLB model, APIC
+ * registers (MSRs and the xAPIC page) to the modelled local APIC, CPUID to
+ * the CPU profile. In the EFI build each records its
  * site (arch/x86/insn_sites.h), which tests/checks/insn_encoding.sh checks
  * in the built binary.
  */
@@ -15,13 +17,6 @@
 #include <stdint.h>
 
 #include "arch/x86/insn_sites.h"
-
-static inline void cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
-{
-    __asm__ volatile("cpuid"
-                     : "=a"(regs[0]), "=b"(regs[1]), "=c"(regs[2]), "=d"(regs[3])
-                     : "a"(leaf), "c"(subleaf));
-}
 
 static inline uint64_t rdtsc_raw(void)
 {
@@ -48,6 +43,15 @@ static inline void lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
 
 #ifdef TLBSCOPE_HOST
+/* CPUID of the modelled CPU the calling thread plays (sim/hostcpu.c); the host's otherwise. */
+void cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+uint64_t read_rflags(void);
+uint8_t inb(uint16_t port);
+void outb(uint16_t port, uint8_t v);
+uint32_t mmio_read32(const volatile uint32_t *p);
+void mmio_write32(volatile uint32_t *p, uint32_t v);
+void weak_wrmsr_fence(void);
+void cpu_stop(void) __attribute__((noreturn));
 void cpu_relax(void);
 void irq_disable(void);
 void irq_enable(void);
@@ -63,6 +67,35 @@ void wrmsr(uint32_t msr, uint64_t value);
 uint64_t read_cr2(void);
 uint64_t tlb_read64(uint64_t va);
 #else
+static inline void cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+    __asm__ volatile("cpuid"
+                     : "=a"(regs[0]), "=b"(regs[1]), "=c"(regs[2]), "=d"(regs[3])
+                     : "a"(leaf), "c"(subleaf));
+}
+
+/* Device registers (the xAPIC page): one uncached 32-bit access each. */
+static inline uint32_t mmio_read32(const volatile uint32_t *p) { return *p; }
+static inline void mmio_write32(volatile uint32_t *p, uint32_t v) { *p = v; }
+
+/*
+ * Orders a following WRMSR to an x2APIC register after every earlier store
+ * and load: those writes are not serialising (SDM vol. 3A, 11.12.3), so the
+ * WRMSR could otherwise pass them (Linux weak_wrmsr_fence()).
+ */
+static inline void weak_wrmsr_fence(void) { __asm__ volatile("mfence; lfence" ::: "memory"); }
+
+/*
+ * A CPU that cannot go on (an exception nobody can take) stops here for
+ * good, interrupts off; its owner's deadline names it.
+ */
+static inline __attribute__((noreturn)) void cpu_stop(void)
+{
+    /* spin-ok: a CPU with an unrecoverable exception stops for good; the BSP's deadline names it */
+    for (;;)
+        __asm__ volatile("cli; hlt");
+}
+
 /*
  * A load through the TLB from a test virtual address: what a verifier uses
  * to see whether a CPU still holds a stale translation. (The host stand-in

@@ -3,7 +3,7 @@
 # and even sample and warm-up counts, ceilings from 1 to the maximum, every
 # cpus= shape (one CPU, the BSP alone, ranges, lists), INVLPGB maximum counts
 # 1 to 8, PTI on and off, global pages, an AP as the initiator, spinning and
-# halting targets, QEMU's emulation path; the model's own choices: each
+# halting targets, xAPIC and x2APIC, QEMU's emulation path; the model's own choices: each
 # profile's TLB geometry from its CPUID or another given (--tlb: 2-way, and
 # a number of sets that is no power of two; not smaller, or the negative
 # control's one primed page is evicted before it is read), 2 MiB pages never,
@@ -64,6 +64,8 @@ for ((i = 0; i < COUNT; i++)); do
     pick 1 2 7 8 32 33 34 63 64 511 512 513 4096 $((1 + RANDOM % 4096)); keys+=("ceiling=$PICK")
     pick on off; keys+=("pti=$PICK")
     pick auto spin halt; keys+=("target_wait=$PICK")
+    # the APIC mode: the modelled APIC flags an unordered ICR write and a bad hand-back
+    pick auto auto xapic x2apic; [ "$PICK" != auto ] && keys+=("apic=$PICK")
     pick all all 0 0-1 0,2 0,2-3 1-3 0-7; shape=$PICK
     [ "$shape" != all ] && keys+=("cpus=$shape")
     ((RANDOM % 5 == 0)) && keys+=(global_pages=on)

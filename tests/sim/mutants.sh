@@ -169,6 +169,37 @@ check "control: the crossover and recommendation test passes on the correct buil
     test "$(grep -c '^not ok ' <<<"$out")" = 0
 kill_unit cpus_from_any_win test_recommend_invlpgb_cpus_from \
     "invlpgb_vs_ipi: the smallest CPU count that won once, though IPIs won above it" test_crossover
+# the APIC driver and the takeover on the modelled local APIC (sim/lapic.h, issue 22)
+for m in icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt; do
+    [ -x "$MUT/$m/test_apic_model" ] ||
+        make --no-print-directory "$MUT/$m/test_apic_model" >>"$here/build/test-runs/mutants-build.log" 2>&1
+done
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_apic_model" 2>&1)
+check "control: the APIC and takeover test passes on the correct build" \
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "6/0"
+kill_unit icr_fence_missing test_one_fence_per_mask \
+    "no MFENCE;LFENCE before an x2APIC ICR write" test_apic_model
+kill_unit lapic_lowest_first test_highest_priority_vector_first \
+    "the modelled APIC delivers its lowest pending vector first" test_apic_model
+kill_unit x2apic_to_xapic_direct test_takeover_and_hand_back_in_every_mode_pair \
+    "x2APIC -> xAPIC without passing through disabled" test_apic_model
+kill_unit leave_keeps_tool_idt test_takeover_and_hand_back_in_every_mode_pair \
+    "a CPU handed back with the tool's GDT and IDT loaded" test_apic_model
+# the missing fence on a whole run: an Intel profile in x2APIC mode, the model names the ICR write
+fence_args=(--cpu xeon-8180 apic=x2apic experiments=shootdown_seq_vs_conc)
+sim "control-x2apic-fence" "$SIM" "${BASE[@]}" "${fence_args[@]}"
+check "control x2apic (${fence_args[*]}): clean, MFENCE;LFENCE recorded" \
+    eval 'clean && [ "$(jqr .method.icr_fence)" = "mfence;lfence" ]'
+mutants=$((mutants + 1))
+sim "mutant-icr_fence_missing" "$MUT/icr_fence_missing/tlbscope-sim" "${BASE[@]}" "${fence_args[@]}"
+if [ "$RC" = 1 ] && [ "$(jqr .result)" = ERROR ] && validates &&
+    jqr '.run.errors[] | select(.where == "model") | .message' |
+    grep -q '^CPU [0-9]*: x2APIC ICR write (WRMSR 0x830 = 0x[0-9a-f]*) not ordered after earlier stores'; then
+    killed=$((killed + 1)); dead[icr_fence_missing]=1
+    ok "mutant icr_fence_missing (no fence before an x2APIC ICR write): ERROR, $(jqr '.run.errors[0].message' | cut -c1-60)..."
+else
+    not_ok "mutant icr_fence_missing: the run did not name the unordered ICR write (exit $RC; see $LOG)"
+fi
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
