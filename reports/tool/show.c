@@ -76,6 +76,25 @@ static void show_identity(const struct m_report *r, FILE *out)
     units_print_wrapped(out, "Identity  ", "          ", line, SHOW_WIDTH);
 }
 
+/*
+ * An emulator without a hypervisor bit (Bochs) looks like hardware: only
+ * run.config.emulator says otherwise. A report from before that key says
+ * nothing either way, and the line says so rather than guess.
+ */
+static void show_emulator(const struct m_report *r, FILE *out)
+{
+    char line[300];
+    if (r->machine_emulated) {
+        snprintf(line, sizeof(line), "emulated machine: emulator %s (run.config.emulator); every "
+                 "instruction ran on the emulator's CPU, these are not hardware timings",
+                 S(r->emulator));
+        units_print_wrapped(out, "WARNING   ", "          ", line, SHOW_WIDTH);
+    } else if (!r->emulator_recorded && !r->simulated) {
+        fputs("Emulator  not recorded (run.config.emulator is absent: written before the key "
+              "existed)\n", out);
+    }
+}
+
 static void show_header(const struct m_report *r, FILE *out)
 {
     char a[160], b[160];
@@ -118,7 +137,8 @@ static void show_header(const struct m_report *r, FILE *out)
         fprintf(out, "WARNING   virtualised: hypervisor \"%s\"; these are not hardware timings\n",
                 r->hypervisor);
     show_simulation(r, out);
-    for (i = 0; i < r->nexperiments; i++)
+    show_emulator(r, out);
+    for (i = 0; i < r->nexperiments && !r->machine_emulated; i++)
         if (r->experiments[i].emulated)
             fprintf(out, "WARNING   emulated: %s ran emulated instructions; not a hardware cost\n",
                     S(r->experiments[i].id));
