@@ -35,6 +35,9 @@
 #  - its debugger is compiled in and stops before the first instruction: the
 #    -rc file continues; there is no "nogui": the rfb display, not waiting
 #    for a client;
+#  - with ignore_bad_msrs=1 (the usual setting) an MSR it lacks reads 0
+#    instead of faulting, which would put invented SMI counts and boost bits
+#    in the report: 0 here, with the two MSRs OVMF and the tool need defined;
 #  - it exits 1 on the tool's soft power-off (an ACPI "panic"): the serial
 #    log's sentinel says how the run went, not Bochs's status.
 set -uo pipefail
@@ -76,12 +79,24 @@ before=$(stick_list_reports)
 
 cpuid_line=""
 [ "$CPU" = bx_generic ] && cpuid_line="cpuid: $BOCHS_CPUID"
+# Bochs answers an MSR it lacks with a #GP only under ignore_bad_msrs=0; with 1
+# it reads 0, and the report would record an SMI counter (MSR 0x34), a boost
+# bit (0x1a0) and APERF/MPERF readings that do not exist. OVMF needs
+# IA32_PLATFORM_ID and the tool reads the microcode revision unprobed (both
+# exist on every Intel CPU): those two are defined, reading 0, the rest fault.
+cat > "$RUNDIR/msrs.def" <<EOF
+# ADDRESS TYPE RESET_HI RESET_LO RSRVD_HI RSRVD_LO IGNRD_HI IGNRD_LO (Bochs msrs= format)
+# IA32_PLATFORM_ID, which OVMF reads
+0x017 0 00000000 00000000 00000000 00000000 00000000 00000000
+# IA32_BIOS_SIGN_ID, the microcode revision: Bochs has none, so 0
+0x08b 0 00000000 00000000 00000000 00000000 00000000 00000000
+EOF
 cat > "$RUNDIR/bochsrc" <<EOF
 # written by scripts/bochs-run.sh for this run
 memory: guest=$MEM, host=$MEM
 romimage: file="$OVMF_FD"
 vgaromimage: file="$VGABIOS"
-cpu: model=$CPU, count=$SMP, ips=$IPS, ignore_bad_msrs=1, reset_on_triple_fault=0
+cpu: model=$CPU, count=$SMP, ips=$IPS, ignore_bad_msrs=0, msrs="$RUNDIR/msrs.def", reset_on_triple_fault=0
 $cpuid_line
 pci: enabled=1, chipset=i440fx
 ata0-master: type=disk, mode=flat, path="$stick"
