@@ -120,7 +120,7 @@ static void show_header(const struct m_report *r, FILE *out)
         fprintf(out, "WARNING: a TSC rate of %.0f Hz is not plausible (100 MHz to 10 GHz): the "
                 "times in ns below\n         are wrong by the same factor; the ticks in "
                 "parentheses are as measured\n", r->tsc_hz);
-    else
+    else if (!(r->tsc_hz > 0))
         fprintf(out, "TSC       frequency unknown: times are in TSC ticks only\n");
     fprintf(out, "CPUs      %lld reported, %lld ok", r->cpu_count, r->cpus_ok);
     if (r->apic_mode)
