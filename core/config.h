@@ -81,7 +81,7 @@ struct config {
     uint32_t run_budget_s;   /* measuring time of the whole run, planned (core/plan.h); 0: off */
     uint32_t initiator;      /* CPU that initiates shootdowns */
     uint32_t emulate;        /* EMULATE_* bits (test-only) */
-    enum emulator emulator;  /* the whole machine is this emulator (emulator=, test-only) */
+    enum emulator emulator;  /* the whole machine is this emulator (emulator=, from the harness) */
     bool progress;
     bool console_json;       /* also print the JSON report on the console */
     bool global_pages;       /* test pages global, as kernel mappings without PTI */
