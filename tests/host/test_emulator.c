@@ -15,9 +15,10 @@
 
 #include "core/config.h"
 #include "core/mem.h"
-#include "core/report.h"
+#include "core/run.h"
 #include "core/strbuf.h"
 #include "tests/host/support_host.h"
+#include "tests/host/support_report.h"
 
 /* A run on a CPU that shows no hypervisor, configured by `args`. */
 static struct run *run_with(const char *args)
@@ -33,31 +34,6 @@ static struct run *run_with(const char *args)
     str_copy(r->cpu.brand, sizeof(r->cpu.brand), "Intel(R) Core(TM) i7-7800X CPU @ 3.50GHz");
     r->cpu.pcid = r->cpu.invpcid = true;
     return r;
-}
-
-static json_t *report_json(const struct run *r)
-{
-    struct strbuf sb;
-    json_error_t err;
-    json_t *root;
-    assert_true(sb_init_dynamic(&sb, 4096));
-    assert_true(report_write_json(r, &sb));
-    root = json_loads(sb.data, 0, &err);
-    if (!root)
-        fail_msg("the report does not parse: %s", err.text);
-    sb_release(&sb);
-    return root;
-}
-
-static char *report_text(const struct run *r)
-{
-    struct strbuf sb;
-    char *t;
-    assert_true(sb_init_dynamic(&sb, 4096));
-    report_write_text(r, &sb);
-    t = strdup(sb.data);
-    sb_release(&sb);
-    return t;
 }
 
 static const char *config_emulator(const json_t *root)
@@ -83,8 +59,8 @@ static void expect_environment(const json_t *root, const char *env)
 static void test_report_records_the_emulator(void **state)
 {
     struct run *r = run_with("emulator=bochs profile=quick");
-    json_t *root = report_json(r);
-    char *text = report_text(r);
+    json_t *root = support_report_json(r, NULL);
+    char *text = support_report_text(r);
     (void)state;
     assert_string_equal(config_emulator(root), "bochs");
     assert_true(json_is_null(json_object_get(json_object_get(root, "cpu"), "hypervisor")));
@@ -102,8 +78,8 @@ static void test_report_records_the_emulator(void **state)
 static void test_without_the_key_nothing_is_guessed(void **state)
 {
     struct run *r = run_with("profile=quick");
-    json_t *root = report_json(r);
-    char *text = report_text(r);
+    json_t *root = support_report_json(r, NULL);
+    char *text = support_report_text(r);
     (void)state;
     assert_string_equal(config_emulator(root), "none");
     expect_environment(root, "hardware");
