@@ -43,6 +43,7 @@
 #define MUTANT_ID_lapic_lowest_first 33 /* sim: the modelled APIC delivers its lowest pending vector first */
 #define MUTANT_ID_x2apic_to_xapic_direct 34 /* x2APIC -> xAPIC without passing through disabled */
 #define MUTANT_ID_leave_keeps_tool_idt 35 /* a CPU handed back keeps the tool's GDT and IDT */
+#define MUTANT_ID_emulator_unrecorded 36 /* run.config.emulator "none" under emulator=bochs */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -101,6 +101,10 @@ static void write_header(const struct run *r, struct strbuf *sb)
         sb_printf(sb,
                   "NOTE      running under a hypervisor (%s): timings are not hardware timings\n",
                   f->hypervisor_vendor[0] ? f->hypervisor_vendor : "unnamed");
+    if (r->cfg.emulator != EMULATOR_NONE)
+        sb_printf(sb, "NOTE      emulated machine (emulator=%s): every instruction ran on the\n"
+                      "          emulator's CPU; timings are not hardware timings\n",
+                  emulator_name(r->cfg.emulator));
     if (r->mp_note[0])
         sb_printf(sb, "NOTE      %s\n", r->mp_note);
 }
@@ -151,8 +155,10 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
         const struct experiment_record *e = &r->experiments[i];
         if (!e->ran)
             continue;
+        /* an emulated machine (emulator=) ran every instruction emulated */
+        bool emulated = e->emulated || r->cfg.emulator != EMULATOR_NONE;
         const char *tags[3] = { r->sim.simulated ? "[SIMULATED]" : NULL,
-                                e->emulated ? "[EMULATED]" : NULL, e->partial ? "[PARTIAL]" : NULL };
+                                emulated ? "[EMULATED]" : NULL, e->partial ? "[PARTIAL]" : NULL };
         const char *sep = "  ";
         uint32_t t;
         sb_printf(sb, "%-26s %-8s %6u %8llu %6llu", e->id, result_name(e->status),

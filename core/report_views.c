@@ -269,7 +269,7 @@ void report_view_experiment(const struct run *r, const struct experiment_record 
                             struct strbuf *sb)
 {
     sb_printf(sb, "\n%s%s%s: %s\n", e->id, r->sim.simulated ? " [SIMULATED]" : "",
-              e->emulated ? " [EMULATED]" : "", e->title);
+              e->emulated || r->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "", e->title);
     if (str_eq(e->id, "ipi_roundtrip"))
         view_ipi_matrix(r, e, sb);
     else if (str_eq(e->id, "shootdown_seq_vs_conc"))

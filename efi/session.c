@@ -61,6 +61,7 @@ static enum apic_mode choose_apic_mode(struct run *r)
         if (r->topo.cpus[i].apic_id > max_id)
             max_id = r->topo.cpus[i].apic_id;
     hw_choose_apic_mode(r->cfg.apic, r->cpu.x2apic, r->firmware_x2apic, max_id, &c);
+    hw_apic_for_emulator(r->cfg.emulator, r->cfg.apic, r->firmware_x2apic, &c);
     if (c.request_refused)
         msg_add(&r->warnings, "apic", "%s", c.why);
     r->method.apic_mode_reason = c.why;

@@ -110,8 +110,9 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     if (!st->lat || !st->flush || !st->ret || !st->remote || !st->base)
         return false;
     if (!r->run->cpu.invpcid)
-        record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0): the invlpg_invpcid variant is "
-                         "skipped, Linux would defer the user flush here");
+        record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0, EBX = 0x%08x): the "
+                         "invlpg_invpcid variant is skipped, Linux would defer the user flush "
+                         "here", r->run->cpu.evidence.leaf7_ebx);
     return point_list_reserve(&rec->results, (uint32_t)(NVARIANTS * 3 * st->npages));
 }
 

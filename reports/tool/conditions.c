@@ -22,6 +22,7 @@ static const struct cond_field {
     { "CPUs", "topology.cpu_count", true },
     { "microcode", "cpu.microcode.revision", true },
     { "hypervisor", "cpu.hypervisor", true },
+    { "emulator", "run.config.emulator", true },
     { "profile", "method.profile", true },
     { "samples", "method.samples", true },
     { "samples planned", "method.samples_planned", true },

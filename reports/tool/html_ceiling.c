@@ -164,9 +164,11 @@ void html_ceiling(FILE *out, struct m_report *const *reports, size_t n)
         size_t nws = 0, k;
         if (!e)
             continue;
-        if (reports[i]->virtualised || reports[i]->simulated)
+        if (reports[i]->virtualised || reports[i]->simulated || reports[i]->machine_emulated)
             fprintf(out, "<p class=\"muted\">%s: %s: these curves do not describe hardware.</p>\n",
-                    reports[i]->label, reports[i]->simulated ? "SIMULATED" : "VIRTUALISED");
+                    reports[i]->label, reports[i]->simulated     ? "SIMULATED"
+                                       : reports[i]->virtualised ? "VIRTUALISED"
+                                                                 : "EMULATED");
         json_array_foreach(json_object_get(e, "results"), j, pt) {
             long long w = json_integer_value(
                 json_object_get(json_object_get(pt, "params"), "working_set"));

@@ -103,6 +103,25 @@ static void show_identity(const struct m_report *r, FILE *out)
     units_print_wrapped(out, "Identity  ", "          ", line, SHOW_WIDTH);
 }
 
+/*
+ * An emulator without a hypervisor bit (Bochs) looks like hardware: only
+ * run.config.emulator says otherwise. A report from before that key says
+ * nothing either way, and the line says so rather than guess.
+ */
+static void show_emulator(const struct m_report *r, FILE *out)
+{
+    char line[300];
+    if (r->machine_emulated) {
+        snprintf(line, sizeof(line), "emulated machine: emulator %s (run.config.emulator); every "
+                 "instruction ran on the emulator's CPU, these are not hardware timings",
+                 S(r->emulator));
+        units_print_wrapped(out, "WARNING   ", "          ", line, SHOW_WIDTH);
+    } else if (!r->emulator_recorded && !r->simulated) {
+        fputs("Emulator  not recorded (run.config.emulator is absent: written before the key "
+              "existed)\n", out);
+    }
+}
+
 static void show_header(const struct m_report *r, FILE *out)
 {
     char a[160], b[160];
@@ -129,7 +148,7 @@ static void show_header(const struct m_report *r, FILE *out)
         fprintf(out, "WARNING: a TSC rate of %.0f Hz is not plausible (100 MHz to 10 GHz): the "
                 "times in ns below\n         are wrong by the same factor; the ticks in "
                 "parentheses are as measured\n", r->tsc_hz);
-    else
+    else if (!(r->tsc_hz > 0))
         fprintf(out, "TSC       frequency unknown: times are in TSC ticks only\n");
     fprintf(out, "CPUs      %lld reported, %lld ok", r->cpu_count, r->cpus_ok);
     if (r->apic_mode)
@@ -146,7 +165,8 @@ static void show_header(const struct m_report *r, FILE *out)
         fprintf(out, "WARNING   virtualised: hypervisor \"%s\"; these are not hardware timings\n",
                 r->hypervisor);
     show_simulation(r, out);
-    for (i = 0; i < r->nexperiments; i++)
+    show_emulator(r, out);
+    for (i = 0; i < r->nexperiments && !r->machine_emulated; i++)
         if (r->experiments[i].emulated)
             fprintf(out, "WARNING   emulated: %s ran emulated instructions; not a hardware cost\n",
                     S(r->experiments[i].id));

@@ -280,6 +280,14 @@ kill_validate() {
 }
 kill_validate conditions_unrecorded "no experiment records its conditions" \
     'conditions: is null, but the experiment measured'
+# emulator=bochs not recorded: a Bochs report (no hypervisor bit) would read as hardware everywhere
+[ -x "$MUT/emulator_unrecorded/test_emulator" ] ||
+    make --no-print-directory "$MUT/emulator_unrecorded/test_emulator" >>"$here/build/test-runs/mutants-build.log" 2>&1
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_emulator" 2>&1)
+check "control: the emulator-label test passes on the correct build" \
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "2/0"
+kill_unit emulator_unrecorded test_report_records_the_emulator \
+    "run.config.emulator written none under emulator=bochs: the report reads as hardware" test_emulator
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
