@@ -21,6 +21,53 @@ uint32_t plan_kept_count(uint32_t n, uint32_t stride)
     return k;
 }
 
+bool plan_kept_dense(uint32_t n, uint32_t stride, uint32_t dense_lo, uint32_t dense_hi,
+                     uint32_t i)
+{
+    if (plan_kept(n, stride, i))
+        return true;
+    if (MUTANT(plan_thin_stride_only)) /* test-only: every stride-th, the ceiling's too */
+        return false;
+    return i < n && i >= dense_lo && i < dense_hi && stride != PLAN_FIRST_ONLY;
+}
+
+uint32_t plan_kept_dense_count(uint32_t n, uint32_t stride, uint32_t dense_lo, uint32_t dense_hi)
+{
+    uint32_t i, k = 0;
+    for (i = 0; i < n; i++)
+        k += plan_kept_dense(n, stride, dense_lo, dense_hi, i);
+    return k;
+}
+
+bool plan_col_kept(const struct plan *p, uint32_t n, uint32_t i)
+{
+    return plan_kept_dense(n, p->col_stride, p->dense_lo, p->dense_hi, i);
+}
+
+void plan_dense_range(const uint32_t *values, uint32_t n, uint32_t from, uint32_t to,
+                      uint32_t *lo, uint32_t *hi)
+{
+    uint32_t i = 0;
+    while (i < n && values[i] < from)
+        i++;
+    *lo = *hi = i;
+    while (*hi < n && values[*hi] <= to)
+        (*hi)++;
+}
+
+/* a stride no grid reaches: index 0 and the last (PLAN_FIRST_ONLY and LAST_ONLY are above) */
+#define WIDEST_STRIDE (1u << 31)
+
+static bool col_kept(const struct plan_request *q, uint32_t stride, uint32_t c)
+{
+    return plan_kept_dense(q->ncols, stride, q->dense_lo, q->dense_hi, c);
+}
+
+static uint32_t cols_kept(const struct plan_request *q, uint32_t stride)
+{
+    return plan_kept_dense_count(q->ncols, stride, q->dense_lo, q->dense_hi);
+}
+
 uint32_t plan_warmup(uint32_t warmup, uint32_t configured, uint32_t samples)
 {
     uint32_t w, least = warmup < PLAN_MIN_WARMUP ? warmup : PLAN_MIN_WARMUP;
@@ -46,7 +93,7 @@ uint64_t plan_estimate(const struct plan_request *q, uint32_t samples, uint32_t 
         if (!plan_kept(q->nrows, row_stride, r))
             continue;
         for (c = 0; c < q->ncols; c++)
-            if (plan_kept(q->ncols, col_stride, c))
+            if (col_kept(q, col_stride, c))
                 total += q->point_ticks + it * q->iter_ticks(q->ctx, r, c);
     }
     return total;
@@ -74,6 +121,8 @@ void plan_make(const struct plan_request *q, struct plan *p)
     p->samples = q->samples;
     p->warmup = q->warmup;
     p->row_stride = p->col_stride = 1;
+    p->dense_lo = q->dense_lo;
+    p->dense_hi = q->dense_hi;
     p->rows = q->nrows;
     p->cols = q->ncols;
     p->reasons = 0;
@@ -89,7 +138,8 @@ void plan_make(const struct plan_request *q, struct plan *p)
         p->reasons |= PLAN_FEWER_ROWS;
         fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
     }
-    while (!fits && q->thin_cols && plan_kept_count(q->ncols, cs) > 2) {
+    /* columns: down to the two ends and the dense ones (what the widest stride keeps) */
+    while (!fits && q->thin_cols && cols_kept(q, cs) > cols_kept(q, WIDEST_STRIDE)) {
         cs *= 2;
         p->reasons |= PLAN_FEWER_COLS;
         fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
@@ -108,7 +158,7 @@ void plan_make(const struct plan_request *q, struct plan *p)
     p->row_stride = rs;
     p->col_stride = cs;
     p->rows = plan_kept_count(q->nrows, rs);
-    p->cols = plan_kept_count(q->ncols, cs);
+    p->cols = cols_kept(q, cs);
     if (!fits) {
         p->reasons |= PLAN_NO_FIT;
         p->samples = floor;
@@ -175,7 +225,7 @@ void plan_track_init(struct plan_track *t, const struct plan_request *q, const s
         if (!plan_kept(q->nrows, p->row_stride, r))
             continue;
         for (c = 0; c < q->ncols; c++) {
-            if (!plan_kept(q->ncols, p->col_stride, c))
+            if (!plan_col_kept(p, q->ncols, c))
                 continue;
             if (n == PLAN_TRACK)
                 return; /* too many to follow */

@@ -35,7 +35,9 @@
  * needs no more). Planned (run_budget_s, core/plan.h): the samples are at
  * or below the floor already, so a plan that must shrink keeps every kind
  * and working set and measures every 2nd, 4th... page count (1 and 512
- * always); the pilot times a shootdown to every other CPU at the fewest
+ * always), but every count from two thirds to one and a half times the
+ * configured ceiling (24 to 48 at 33: where p* lies, so its resolution is
+ * never what a stride leaves); the pilot times a shootdown to every other CPU at the fewest
  * and at the most pages with the largest working set, and every point is
  * costed as that (local points cost less: an upper bound). The quick profile measures p = 1, 16, 32, 33,
  * 34, 64, 512 and W = 64, 512 only, whatever the CPU, so its points are
@@ -346,6 +348,9 @@ static bool fc_plan(struct runner *r, struct experiment_record *rec, struct fc_s
     q.nrows = st->nkinds * st->nws;
     q.ncols = st->npages;
     q.thin_cols = true;
+    /* the counts around the ceiling, where p* should lie, survive every stride */
+    plan_dense_range(st->pages, st->npages, r->run->cfg.ceiling * 2 / 3,
+                     r->run->cfg.ceiling * 3 / 2, &q.dense_lo, &q.dense_hi);
     q.iter_ticks = fc_cost;
     q.ctx = &pilot;
     if (!runner_plan(r, rec, &q, "kinds x working sets", "page counts", st->nmodes, &st->plan))
@@ -362,7 +367,9 @@ static void fc_run(struct runner *r, struct experiment_record *rec, void *state)
     uint32_t planned = st->nkinds * st->nws * st->npages;
     if (!fc_plan(r, rec, st))
         goto out;
-    planned = st->nkinds * st->nws * plan_kept_count(st->npages, st->plan.col_stride);
+    planned = st->nkinds * st->nws *
+              plan_kept_dense_count(st->npages, st->plan.col_stride, st->plan.dense_lo,
+                                    st->plan.dense_hi);
     for (kk = 0; kk < st->nkinds; kk++) {
         uint32_t k = st->kinds[kk];
         for (wi = 0; wi < st->nws; wi++) {
@@ -370,7 +377,7 @@ static void fc_run(struct runner *r, struct experiment_record *rec, void *state)
             for (pi = 0; pi < st->npages; pi++) {
                 uint32_t p = st->pages[pi], n = 0;
                 bool ok;
-                if (!plan_kept(st->npages, st->plan.col_stride, pi))
+                if (!plan_col_kept(&st->plan, st->npages, pi))
                     continue;
                 if (!runner_budget_ok(r))
                     goto out;

@@ -154,6 +154,11 @@ out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_plan" 2>&1)
 check "control: the planning test passes on the correct build" \
     test "$(grep -c '^not ok ' <<<"$out")" = 0
 kill_unit plan_ignores_budget test_a_reduced_plan_fits_its_share "the plan ignores the budget" test_plan
+# flush_ceiling's thinning by the stride alone: 33 lost at stride 2, 32 and 33 at stride 4
+[ -x "$MUT/plan_thin_stride_only/test_plan" ] ||
+    make --no-print-directory "$MUT/plan_thin_stride_only/test_plan" >>"$here/build/test-runs/mutants-build.log" 2>&1
+kill_unit plan_thin_stride_only test_thinning_keeps_the_ceiling_dense \
+    "page counts thinned by the stride alone, the ceiling's too" test_plan
 # invlpgb_vs_ipi: a CPU count where IPIs won, below one where INVLPGB won, must end the answer
 [ -x "$MUT/cpus_from_any_win/test_crossover" ] ||
     make --no-print-directory "$MUT/cpus_from_any_win/test_crossover" >>"$here/build/test-runs/mutants-build.log" 2>&1
