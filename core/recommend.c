@@ -212,7 +212,8 @@ static void rec_flush_ceiling(const struct run *r, struct recommendation *e)
 
 /*
  * invlpgb_vs_ipi. Pairs of INVLPGB and IPI points of the pages form at the
- * same page count and CPU count. Two answers: on the most CPUs measured,
+ * same page count and CPU count, INVLPGB on Linux's path (`path` linux: one
+ * whole-PCID INVLPGB above the ceiling, not the chunked alternative). Two answers: on the most CPUs measured,
  * the largest page count up to which INVLPGB wins (from one page on: the
  * first loss ends it); and at one page, the smallest CPU count from which
  * it wins at every larger count measured (invlpgb_range's CPU sweep,
@@ -286,7 +287,7 @@ static void rec_invlpgb(const struct run *r, struct recommendation *e)
         const struct result_point *a = &x->results.items[i];
         const struct stats *sa;
         if (!param_is(a, "method", "invlpgb", 0) || !param_is(a, "form", "pages", 0) ||
-            !(sa = metric(a, "latency")))
+            !param_is(a, "path", "linux", 0) || !(sa = metric(a, "latency")))
             continue;
         for (j = 0; j < x->results.count && n < IB_MAX_PAIRS; j++) {
             const struct result_point *b = &x->results.items[j];

@@ -38,6 +38,7 @@ static const struct cond_field {
     { "verification", "method.verification", true },
     { "PTI return to user", "method.pti_return_to_user", true },
     { "IPI class summary", "method.ipi_class_summary", true },
+    { "INVLPGB above ceiling", "method.invlpgb_above_ceiling", true },
     { "PCID", "method.pcid_enabled", true },
     { "flush ceiling", "method.flush_ceiling", true },
     { "timestamp", "method.timestamp", false },

@@ -27,7 +27,9 @@
 #                              u = 2 with PTI (kernel and user PCID), 1 without
 #       invlpgb_range          c (1+W+S) times the pages of every point, c its
 #                              CPUs (N, or 2, 4, ... < N in the sweep; 1 page
-#                              for the pcid form; 4 KiB forms twice under pti=on)
+#                              for the pcid form; 4 KiB forms twice under pti=on;
+#                              the chunked alternative above the ceiling its own
+#                              point)
 #       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
 #                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
 #                              INVPCID), S' = S/20 in [10, 50], W' = W/20
@@ -41,8 +43,9 @@
 #   - stale_reads 0, and for the negative control: every CPU read stale in
 #     every one of its 16 rounds;
 #   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
-#     its chunks (ceil(pages / 8)), emulated_tlbsync (W+S) + max(1, S/4), and
-#     0 for every IPI point; their sums are the experiment's note.
+#     its INVLPGBs (chunks, ceil(pages / 8); one on Linux's path above the
+#     ceiling and for the pcid form), emulated_tlbsync (W+S) + max(1, S/4),
+#     and 0 for every IPI point; their sums are the experiment's note.
 #
 # Input: the report. $want: {cpus, usable, profile, samples, warmup, ceiling,
 # ipi_pairs, experiments ("all" or "a,b"), emulate ("invlpgb,invpcid"),
@@ -259,28 +262,37 @@ def shape($want):
     exp("invlpgb_range") as $e
     | (if $emulated then 8 else ($r.cpu.features.invlpgb_max_pages // 8) end) as $max
     | ($pti and $pcid) as $pti_on
+    # issue 20 on: INVLPGB's main form is Linux's (path linux: one whole-PCID
+    # INVLPGB above the ceiling C), the range in chunks its alternative (path
+    # chunked, all CPUs, range forms above C only); before, every range chunked
+    | ($r.method.invlpgb_above_ceiling != null) as $ib20
     | ([[1, 2, 4, 8, 16, 32, 64, 512][] | ["pages", ., .]] +
        (if $has2m then [[1, 2, 4][] | ["stride_2m", ., .]] else [] end) + [["pcid", 1, 1]]) as $forms
     # [form, pages, verified pages, CPUs]: every form on all N CPUs, then the
     # CPU sweep (core/exp/invlpgb.c): 1 and 8 pages on 2, 4, 8, ... < N CPUs
     | ([$forms[] | . + [$N]] +
        (if $sweep then [[range(1; 31) | pow(2; .) | select(. < $N)][] as $c | [1, 8][] | ["pages", ., ., $c]] else [] end)) as $pts
-    | ($pts | map(. + [if .[0] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
-    | measured("invlpgb_range"; $emulated;
-               [$f[] | 2 * .[2] * .[4] * .[3] * (1 + $W + $S)] | sum),
-      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)";
-           [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti]];
-           [["invlpgb", "ipi"][] as $m | $pts[] | [$m, .[0], .[1], .[3], (if ($v10 | not) then null elif $pti_on then "on" else "off" end)]]),
+    # [method, path, form, pages, verified pages, CPUs, PCIDs invalidated]
+    | ([$pts[] | (["invlpgb", "linux"] + .), (["ipi", "linux"] + .),
+                 (select($ib20 and .[0] != "pcid" and .[1] > $C and .[3] == $N) | ["invlpgb", "chunked"] + .)]
+       | map(. + [if .[2] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
+    # INVLPGBs of one invlpgb sample: one for the pcid form and Linux's path above C, else the chunks
+    | def ib_ops($pt): if $pt[2] == "pcid" or ($ib20 and $pt[1] == "linux" and $pt[3] > $C) then 1 else ceil_div($pt[3]; $max) end;
+      measured("invlpgb_range"; $emulated;
+               [$f[] | .[4] * .[6] * .[5] * (1 + $W + $S)] | sum),
+      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)\(if $ib20 then ", invlpgb chunked above the ceiling \($C)" else "" end)";
+           [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti, .path]];
+           [$f[] | [.[0], .[2], .[3], .[5], (if ($v10 | not) then null elif $pti_on then "on" else "off" end), (if $ib20 then .[1] else null end)]]),
       eq("invlpgb_range: latency, baseline sample counts"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$B]]),
       (if $emulated then
-         ([$pts[] | ["invlpgb", .[0], .[1], .[3], ($W + $S) * (if .[0] == "pcid" then 1 else ceil_div(.[1]; $max) end), $W + $S + $B],
-                    ["ipi", .[0], .[1], .[3], 0, 0]]) as $counts
-         | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x chunks of \($max) pages; none on IPI points)";
-                [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, .values.emulated_invlpgb, .values.emulated_tlbsync]];
+         ([$f[] | if .[0] == "invlpgb" then [.[0], .[2], .[3], .[5], .[1], ($W + $S) * ib_ops(.), $W + $S + $B]
+                  else [.[0], .[2], .[3], .[5], .[1], 0, 0] end]) as $counts
+         | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x the path's INVLPGBs: chunks of \($max) pages, or one above the ceiling on Linux's path; none on IPI points)";
+                [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, (.params.path // "linux"), .values.emulated_invlpgb, .values.emulated_tlbsync]];
                 $counts),
            eq("invlpgb_range: the note's totals";
               [$e.notes[]? | select(startswith("emulated: "))];
-              ["emulated: \([$counts[] | .[4]] | sum) INVLPGB, \([$counts[] | .[5]] | sum) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU"])
+              ["emulated: \([$counts[] | .[5]] | sum) INVLPGB, \([$counts[] | .[6]] | sum) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU"])
        else
          eq("invlpgb_range: no emulated counts on native points"; [$e.results[]? | .values] | unique; [null])
        end)
