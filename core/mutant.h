@@ -35,6 +35,7 @@
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
 #define MUTANT_ID_plan_thin_stride_only 45 /* thinning drops the ceiling's page counts too */
 #define MUTANT_ID_invlpgb_chunked_main 46 /* INVLPGB's Linux path chunks above the ceiling */
+#define MUTANT_ID_pti_ws_untouched 47  /* the return to user refills no user working set */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

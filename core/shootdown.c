@@ -159,14 +159,17 @@ uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint3
                                   uint32_t count)
 {
     uint64_t t0 = tsc_now();
+    uint32_t ws = MUTANT(pti_ws_untouched) ? 0 : sd->user_ws_pages;
     if (sd->pti != PTI_OFF) {
         uint64_t flush = pc->user_flush_pending ? 0 : CR3_NOFLUSH;
         write_cr3(sd->cr3_root | sd->user_pcid | flush);
         pc->user_flush_pending = 0;
         testmem_touch(sd->tm, first, count);
+        pc->touch_sink += testmem_touch_ws(sd->tm, ws);
         write_cr3(sd->cr3_root | sd->kernel_pcid | CR3_NOFLUSH);
     } else {
         testmem_touch(sd->tm, first, count);
+        pc->touch_sink += testmem_touch_ws(sd->tm, ws);
     }
     return tsc_now() - t0;
 }
@@ -462,6 +465,17 @@ static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
 
 static volatile uint64_t *verify_slot(struct percpu *pc) { return &pc->flush.verify_gen; }
 static volatile uint64_t *switch_slot(struct percpu *pc) { return &pc->flush.switch_gen; }
+
+bool shootdown_prime_user(struct shootdown *sd, const uint32_t *cpus, uint32_t n)
+{
+    sd->verify.first = 0;
+    sd->verify.count = 0;
+    sd->verify.large = false;
+    sd->verify.return_to_user = true;
+    store_release(&sd->verify.gen, sd->verify.gen + 1);
+    (void)shootdown_return_to_user(sd, this_percpu(), 0, 0);
+    return ipi_and_wait(sd, cpus, n, VEC_VERIFY, verify_slot, "verification IPI");
+}
 
 bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t first,
                            uint32_t count, bool large)

@@ -94,6 +94,9 @@ struct shootdown {
     uint64_t close_tsc;        /* the initiator's closing timestamp of the last round */
     uint32_t touch_pages;      /* targets read this many working-set pages after flushing,
                                 * before acknowledging (flush_ceiling: the refill cost) */
+    uint32_t user_ws_pages;    /* the user working set every return to user touches after
+                                * the flushed pages (pti_double_invalidation: what the
+                                * deferred flush really costs is its refill) */
 };
 
 /* Allocates scratch and makes the protocol active for the IPI handlers. */
@@ -127,6 +130,13 @@ bool shootdown_wait_verified(struct shootdown *sd);
 /* The initiator's own flush_tlb_func(), as used for local-only measurements. */
 void shootdown_flush_local(struct shootdown *sd, uint32_t first, uint32_t pages);
 
+/*
+ * Every CPU of `cpus` and the caller returns to user once, untimed, reading
+ * no test page: the user working set is then in the user PCID before a
+ * point's first sample (each timed return leaves it there for the next).
+ * False if a CPU is lost.
+ */
+bool shootdown_prime_user(struct shootdown *sd, const uint32_t *cpus, uint32_t n);
 /* Asks `cpus` (and the caller) to read pages and report stale ones; false if one is lost. */
 bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t first,
                            uint32_t count, bool large);
@@ -152,8 +162,10 @@ void shootdown_collect(struct shootdown *sd, struct experiment_record *rec);
  * The return to user space of the calling CPU (Linux SWITCH_TO_USER_CR3 and
  * the first user accesses): under PTI load the user PCID, without NOFLUSH if
  * its flush is pending (the deferred flush happens here), read one word of
- * each page (refilling what was invalidated), and come back to the kernel
- * PCID with NOFLUSH; without PTI only the reads. Returns its ticks.
+ * each page (refilling what was invalidated), then of each of the
+ * user_ws_pages working-set pages (refilling what a deferred flush threw
+ * away), and come back to the kernel PCID with NOFLUSH; without PTI only
+ * the reads. Returns its ticks.
  */
 uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint32_t first,
                                   uint32_t count);

@@ -248,6 +248,10 @@ def shape($want):
       (select($v10) | eq("pti_double_invalidation: remote_return_to_user on shootdown points only; cpus of each kind";
          [$e.results[]? | [.params.kind, .params.cpus, (.metrics.remote_return_to_user.n // null)]] | unique;
          [$kinds[] | [.[0], .[1], (if .[0] == "local" then null else $S end)]] | unique)),
+      # issue 20 on: every point names the user working set its return to user refills (512 pages)
+      (select($r.method.pti_return_to_user == "timed_user_working_set")
+       | eq("pti_double_invalidation: the user working set of every point (512 pages)";
+            [$e.results[]?.params.working_set] | unique; [512])),
       (select($v10) | eq("pti_double_invalidation: a note when the shootdown kinds need more CPUs";
          [$e.notes[]? | select(startswith("shootdown_seq and shootdown_conc not measured"))] | length;
          if $T >= 1 then 0 else 1 end))
