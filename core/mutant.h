@@ -36,6 +36,8 @@
 #define MUTANT_ID_plan_thin_stride_only 45 /* thinning drops the ceiling's page counts too */
 #define MUTANT_ID_invlpgb_chunked_main 46 /* INVLPGB's Linux path chunks above the ceiling */
 #define MUTANT_ID_pti_ws_untouched 47  /* the return to user refills no user working set */
+#define MUTANT_ID_ws_frames_contiguous 48 /* the scattered working set on adjacent frames */
+#define MUTANT_ID_refill_before_ack 49 /* targets refill the working set before acknowledging */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

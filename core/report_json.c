@@ -495,6 +495,7 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");
     /* issue 20: Linux's paths and the refills they leave */
     jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
+    jw_kv_str(w, "flush_ceiling_refill", "after_ack");
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
     jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
     if (m->pcid_enabled) {

@@ -91,9 +91,15 @@ struct shootdown {
     uint32_t nsent;
     uint64_t max_handler_ticks;/* slowest target's handler in the last round */
     uint64_t max_return_ticks; /* slowest target's return to user (FLUSH_RETURN_TO_USER) */
+    uint64_t max_refill_ticks; /* slowest target's working-set refill (touch_pages) */
     uint64_t close_tsc;        /* the initiator's closing timestamp of the last round */
-    uint32_t touch_pages;      /* targets read this many working-set pages after flushing,
-                                * before acknowledging (flush_ceiling: the refill cost) */
+    uint32_t touch_pages;      /* targets read this many working-set pages after flushing and
+                                * acknowledging, timed on their own clock (flush_ceiling: the
+                                * refill, which no Linux initiator waits for) */
+    enum ws_form touch_form;   /* of which form of the working set */
+    const void *evict;         /* with touch_pages: before each refill (at verification),
+                                * evict the caches by reading this buffer (testmem_ws_chill()) */
+    uint64_t evict_bytes;      /* 0: no eviction */
     uint32_t user_ws_pages;    /* the user working set every return to user touches after
                                 * the flushed pages (pti_double_invalidation: what the
                                 * deferred flush really costs is its refill) */
@@ -124,7 +130,8 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
 /*
  * Waits for the FLUSH_VERIFY results of the last round's targets (the
  * initiator verifies itself first); false if one is lost. With
- * FLUSH_RETURN_TO_USER, max_return_ticks is the slowest target's return.
+ * FLUSH_RETURN_TO_USER, max_return_ticks is the slowest target's return;
+ * with touch_pages, max_refill_ticks the slowest target's refill.
  */
 bool shootdown_wait_verified(struct shootdown *sd);
 /* The initiator's own flush_tlb_func(), as used for local-only measurements. */

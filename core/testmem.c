@@ -2,6 +2,7 @@
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
 #include "core/mem.h"
+#include "core/mutant.h"
 
 /* Accessed and dirty preset: the CPU then never writes these PTEs itself
  * while we rewrite them (it sets A/D with locked updates). */
@@ -15,6 +16,14 @@ static uint64_t make_signature(uint64_t generation, uint32_t page, uint32_t bank
 static volatile uint64_t *frame_word(uint64_t base, uint32_t index, uint64_t size)
 {
     return (volatile uint64_t *)(uintptr_t)(base + (uint64_t)index * size);
+}
+
+/* The frame of the pool that page i of the scattered form maps (testmem.h). */
+static uint32_t scattered_frame(uint32_t i)
+{
+    if (MUTANT(ws_frames_contiguous)) /* test-only: adjacent frames, as the contiguous form */
+        return i % TEST_WS_POOL_FRAMES;
+    return (uint32_t)((uint64_t)i * TEST_WS_SCATTER_STRIDE % TEST_WS_POOL_FRAMES);
 }
 
 /* The working-set pages (testmem.h); without memory for them flush_ceiling is SKIP. */
@@ -31,6 +40,17 @@ static void ws_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn allo
                     TEST_PTE_FLAGS, false))
             return;
     tm->has_ws = true;
+    /* the scattered form: its own frames, 16 MiB; without them that form is not measured */
+    frames = alloc(ctx, (uint64_t)TEST_WS_POOL_FRAMES * PAGE_4K, PAGE_4K);
+    if (!frames)
+        return;
+    tm->ws_pool = (uint64_t)(uintptr_t)frames;
+    for (i = 0; i < TEST_WS_PAGES; i++)
+        if (!pt_map(pt, TEST_WS_SCATTER_VA_BASE + (uint64_t)i * PAGE_4K,
+                    tm->ws_pool + (uint64_t)scattered_frame(i) * PAGE_4K, PAGE_4K,
+                    TEST_PTE_FLAGS, false))
+            return;
+    tm->has_ws_scattered = true;
 }
 
 bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc, void *ctx)
@@ -77,19 +97,56 @@ bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc,
     return true;
 }
 
-static uint64_t ws_va(uint32_t i)
+/* The line page i reads: distinct for every page of a form, spread over the cache's sets. */
+static uint64_t ws_line(enum ws_form form, uint32_t i)
 {
-    return TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K + (uint64_t)(i / TEST_WS_FRAMES % 64) * 64;
+    return (uint64_t)(form == WS_SCATTERED ? i % 64 : i / TEST_WS_FRAMES % 64) * 64;
+}
+
+uint64_t testmem_ws_va(enum ws_form form, uint32_t i)
+{
+    uint64_t base = form == WS_SCATTERED ? TEST_WS_SCATTER_VA_BASE : TEST_WS_VA_BASE;
+    return base + (uint64_t)i * PAGE_4K + ws_line(form, i);
+}
+
+uint64_t testmem_ws_pa(const struct testmem *tm, enum ws_form form, uint32_t i)
+{
+    uint64_t frame = form == WS_SCATTERED
+                         ? tm->ws_pool + (uint64_t)scattered_frame(i) * PAGE_4K
+                         : tm->ws_frame + (uint64_t)(i % TEST_WS_FRAMES) * PAGE_4K;
+    return frame + ws_line(form, i);
+}
+
+static bool has_form(const struct testmem *tm, enum ws_form form)
+{
+    return form == WS_SCATTERED ? tm->has_ws_scattered : tm->has_ws;
+}
+
+uint64_t testmem_touch_ws_form(const struct testmem *tm, enum ws_form form, uint32_t count)
+{
+    uint64_t sum = 0;
+    uint32_t i;
+    if (!has_form(tm, form))
+        return 0;
+    for (i = 0; i < count && i < TEST_WS_PAGES; i++)
+        sum += tlb_read64(testmem_ws_va(form, i));
+    return sum;
 }
 
 uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count)
 {
-    uint64_t sum = 0;
+    return testmem_touch_ws_form(tm, WS_CONTIGUOUS, count);
+}
+
+uint64_t testmem_ws_chill(const struct testmem *tm, enum ws_form form, uint32_t count,
+                          const void *evict, uint64_t bytes)
+{
+    uint64_t sum = cache_evict_walk(evict, bytes);
     uint32_t i;
-    if (!tm->has_ws)
-        return 0;
+    if (!has_form(tm, form))
+        return sum;
     for (i = 0; i < count && i < TEST_WS_PAGES; i++)
-        sum += tlb_read64(ws_va(i));
+        sum += *(const volatile uint64_t *)(uintptr_t)testmem_ws_pa(tm, form, i);
     return sum;
 }
 
@@ -140,8 +197,11 @@ void testmem_set_global(struct testmem *tm, bool global)
         store_release(&tm->pte[i], (tm->pte[i] & ~PTE_G) | (global ? PTE_G : 0));
     for (i = 0; tm->has_2m && i < TEST_2M_PAGES; i++)
         store_release(&tm->pde_2m[i], (tm->pde_2m[i] & ~PTE_G) | (global ? PTE_G : 0));
-    for (i = 0; tm->has_ws && i < TEST_WS_PAGES; i++) {
-        uint64_t size = 0, *pte = pt_leaf(tm->pt, TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K, &size);
+    for (i = 0; tm->has_ws && i < 2 * TEST_WS_PAGES; i++) {
+        uint64_t va = i < TEST_WS_PAGES ? TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K
+                                        : TEST_WS_SCATTER_VA_BASE +
+                                              (uint64_t)(i - TEST_WS_PAGES) * PAGE_4K;
+        uint64_t size = 0, *pte = pt_leaf(tm->pt, va, &size);
         if (pte)
             store_release(pte, (*pte & ~PTE_G) | (global ? PTE_G : 0));
     }

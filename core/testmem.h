@@ -40,6 +40,21 @@
 #define TEST_WS_VA_BASE (TEST_VA_BASE + 2 * PAGE_1G)
 #define TEST_WS_PAGES 4096u
 #define TEST_WS_FRAMES 256u
+/*
+ * The same working set in a second form, the other bound of the refill
+ * cost (flush_ceiling's scattered_cold): TEST_WS_PAGES pages at their own
+ * VAs, each on its own frame of a pool of TEST_WS_POOL_FRAMES (16 MiB),
+ * page i on frame (i x TEST_WS_SCATTER_STRIDE) mod TEST_WS_POOL_FRAMES:
+ * consecutive pages lie 4 MiB apart, never on adjacent frames, so no PTE
+ * coalescing (Zen merges the entries of consecutive pages on consecutive
+ * frames) can merge them; page i reads cache line (i mod 64) of its frame.
+ * The contiguous form above is the lower bound: adjacent frames, and a
+ * frame pool small enough that its data stays cached.
+ */
+#define TEST_WS_SCATTER_VA_BASE (TEST_VA_BASE + 3 * PAGE_1G)
+#define TEST_WS_POOL_FRAMES 4096u
+#define TEST_WS_SCATTER_STRIDE 1031u /* prime, so coprime to 4096: a permutation of the pool */
+enum ws_form { WS_CONTIGUOUS = 0, WS_SCATTERED };
 
 struct testmem {
     struct pt_ctx *pt;
@@ -55,6 +70,8 @@ struct testmem {
     bool has_2m;
     bool has_ws;               /* the working-set pages are mapped */
     uint64_t ws_frame;         /* physical base of the TEST_WS_FRAMES working-set frames */
+    bool has_ws_scattered;     /* the scattered form is mapped too */
+    uint64_t ws_pool;          /* physical base of its TEST_WS_POOL_FRAMES frames */
     uint64_t leaf_flags;       /* PTE flags of every test mapping (PTE_G with global pages) */
 };
 
@@ -101,6 +118,22 @@ uint32_t testmem_check(const struct testmem *tm, uint32_t first, uint32_t count,
                        struct stale_hit *first_hit);
 /* Reads one word of each of working-set pages [0, count): the refills a flush leaves. */
 uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count);
+/* The same for either form of the working set. */
+uint64_t testmem_touch_ws_form(const struct testmem *tm, enum ws_form form, uint32_t count);
+/* The virtual address page i of a form reads, and the physical address behind it. */
+uint64_t testmem_ws_va(enum ws_form form, uint32_t i);
+uint64_t testmem_ws_pa(const struct testmem *tm, enum ws_form form, uint32_t i);
+/*
+ * Before a cold refill: reads one word of every cache line of `evict`
+ * (`bytes`, larger than the last-level cache: arch/x86/cpu.h
+ * cache_evict_walk()), which drives the working set's page tables out of
+ * every cache, then reads the line each of pages [0, count) of the form
+ * uses through the identity map (large pages: no walk of the working set's
+ * page tables), so the refill that follows pays cold page walks and not
+ * data misses.
+ */
+uint64_t testmem_ws_chill(const struct testmem *tm, enum ws_form form, uint32_t count,
+                          const void *evict, uint64_t bytes);
 uint32_t testmem_check_2m(const struct testmem *tm, uint32_t first, uint32_t count,
                           struct stale_hit *first_hit);
 

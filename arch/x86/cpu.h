@@ -58,7 +58,23 @@ uint64_t rdmsr(uint32_t msr);
 void wrmsr(uint32_t msr, uint64_t value);
 uint64_t read_cr2(void);
 uint64_t tlb_read64(uint64_t va);
+uint64_t cache_evict_walk(const void *buf, uint64_t bytes);
 #else
+/*
+ * Reads one word of every 64-byte line of [buf, buf + bytes): with a buffer
+ * larger than the last-level cache, what was cached before (page tables
+ * among it) is evicted from every level. (The model of the host build has
+ * no caches: its stand-in only counts a model event.)
+ */
+static inline uint64_t cache_evict_walk(const void *buf, uint64_t bytes)
+{
+    const volatile uint64_t *p = buf;
+    uint64_t sum = 0, i;
+    for (i = 0; i < bytes / 8; i += 8)
+        sum += p[i];
+    return sum;
+}
+
 /*
  * A load through the TLB from a test virtual address: what a verifier uses
  * to see whether a CPU still holds a stale translation. (The host stand-in

@@ -235,5 +235,6 @@ void validate_method(struct vctx *c, const json_t *root)
     vc_word(c, m, "test_mappings", vocab_test_mappings, VF_OPTIONAL);
     /* issue 20: absent from the reports written before it */
     vc_string(c, m, "invlpgb_above_ceiling", VF_OPTIONAL);
+    vc_string(c, m, "flush_ceiling_refill", VF_OPTIONAL);
     vc_leave(c, mark);
 }
