@@ -272,13 +272,8 @@ static void verify_handler(struct trap_frame *f)
         store_relaxed(&pc->flush.return_ticks,
                       shootdown_return_to_user(sd, pc, sd->verify.first, sd->verify.count));
     shootdown_verify_self(sd, pc, sd->verify.first, sd->verify.count, sd->verify.large);
-    if (sd->touch_pages) {
-        /* the next refill's start: the working set cached in the TLB, its page tables cold */
+    if (sd->touch_pages) /* the next sample's start: the working set in the TLB */
         pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
-        if (sd->evict_bytes)
-            pc->touch_sink += testmem_ws_chill(sd->tm, sd->touch_form, sd->touch_pages,
-                                               sd->evict, sd->evict_bytes);
-    }
     store_release(&pc->flush.verify_gen, gen);
 }
 

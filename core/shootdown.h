@@ -96,10 +96,8 @@ struct shootdown {
     uint32_t touch_pages;      /* targets read this many working-set pages after flushing and
                                 * acknowledging, timed on their own clock (flush_ceiling: the
                                 * refill, which no Linux initiator waits for) */
-    enum ws_form touch_form;   /* of which form of the working set */
-    const void *evict;         /* with touch_pages: before each refill (at verification),
-                                * evict the caches by reading this buffer (testmem_ws_chill()) */
-    uint64_t evict_bytes;      /* 0: no eviction */
+    enum ws_form touch_form;   /* of which form of the working set (targets also touch it at
+                                * verification: in their TLBs again before the next sample) */
     uint32_t user_ws_pages;    /* the user working set every return to user touches after
                                 * the flushed pages (pti_double_invalidation: what the
                                 * deferred flush really costs is its refill) */

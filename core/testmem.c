@@ -50,6 +50,21 @@ static void ws_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn allo
                     tm->ws_pool + (uint64_t)scattered_frame(i) * PAGE_4K, PAGE_4K,
                     TEST_PTE_FLAGS, false))
             return;
+    /*
+     * The lines testmem_ws_chill() flushes: one of 8 PTEs per 8 pages (the VAs
+     * are contiguous from a 1 GiB boundary), and the one line of each level
+     * above, which covers the whole range (8 page tables: 8 PDEs of a line).
+     */
+    for (i = 0; i < TEST_WS_PAGES; i += 8) {
+        uint64_t *e[5];
+        uint32_t n = pt_walk_entries(pt, TEST_WS_SCATTER_VA_BASE + (uint64_t)i * PAGE_4K, e, 5);
+        if (!n)
+            return;
+        tm->ws_pte_lines[i / 8] = (uint64_t)(uintptr_t)e[n - 1] & ~63ull;
+        if (i == 0)
+            for (tm->ws_nupper = 0; tm->ws_nupper + 1 < n; tm->ws_nupper++)
+                tm->ws_upper_lines[tm->ws_nupper] = (uint64_t)(uintptr_t)e[tm->ws_nupper] & ~63ull;
+    }
     tm->has_ws_scattered = true;
 }
 
@@ -138,16 +153,16 @@ uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count)
     return testmem_touch_ws_form(tm, WS_CONTIGUOUS, count);
 }
 
-uint64_t testmem_ws_chill(const struct testmem *tm, enum ws_form form, uint32_t count,
-                          const void *evict, uint64_t bytes)
+void testmem_ws_chill(const struct testmem *tm, enum ws_form form, uint32_t count)
 {
-    uint64_t sum = cache_evict_walk(evict, bytes);
     uint32_t i;
-    if (!has_form(tm, form))
-        return sum;
-    for (i = 0; i < count && i < TEST_WS_PAGES; i++)
-        sum += *(const volatile uint64_t *)(uintptr_t)testmem_ws_pa(tm, form, i);
-    return sum;
+    if (form != WS_SCATTERED || !tm->has_ws_scattered)
+        return;
+    for (i = 0; i < count && i < TEST_WS_PAGES; i += 8)
+        clflush((const volatile void *)(uintptr_t)tm->ws_pte_lines[i / 8]);
+    for (i = 0; i < tm->ws_nupper; i++)
+        clflush((const volatile void *)(uintptr_t)tm->ws_upper_lines[i]);
+    mfence(); /* the flushes are done before the refill's walks */
 }
 
 static void flip_range(struct testmem *tm, uint32_t first, uint32_t count, uint64_t generation)

@@ -48,8 +48,10 @@
  * consecutive pages lie 4 MiB apart, never on adjacent frames, so no PTE
  * coalescing (Zen merges the entries of consecutive pages on consecutive
  * frames) can merge them; page i reads cache line (i mod 64) of its frame.
- * The contiguous form above is the lower bound: adjacent frames, and a
- * frame pool small enough that its data stays cached.
+ * Before each refill of it testmem_ws_chill() flushes the lines holding its
+ * page-table entries out of every cache: the refill walks cold page tables.
+ * The contiguous form above is the lower bound: adjacent frames, cached
+ * page tables, and a frame pool small enough that its data stays cached.
  */
 #define TEST_WS_SCATTER_VA_BASE (TEST_VA_BASE + 3 * PAGE_1G)
 #define TEST_WS_POOL_FRAMES 4096u
@@ -72,6 +74,10 @@ struct testmem {
     uint64_t ws_frame;         /* physical base of the TEST_WS_FRAMES working-set frames */
     bool has_ws_scattered;     /* the scattered form is mapped too */
     uint64_t ws_pool;          /* physical base of its TEST_WS_POOL_FRAMES frames */
+    /* the lines of its page-table entries: PTEs of pages 8i .. 8i+7, then the levels above */
+    uint64_t ws_pte_lines[TEST_WS_PAGES / 8];
+    uint64_t ws_upper_lines[4];
+    uint32_t ws_nupper;
     uint64_t leaf_flags;       /* PTE flags of every test mapping (PTE_G with global pages) */
 };
 
@@ -124,16 +130,14 @@ uint64_t testmem_touch_ws_form(const struct testmem *tm, enum ws_form form, uint
 uint64_t testmem_ws_va(enum ws_form form, uint32_t i);
 uint64_t testmem_ws_pa(const struct testmem *tm, enum ws_form form, uint32_t i);
 /*
- * Before a cold refill: reads one word of every cache line of `evict`
- * (`bytes`, larger than the last-level cache: arch/x86/cpu.h
- * cache_evict_walk()), which drives the working set's page tables out of
- * every cache, then reads the line each of pages [0, count) of the form
- * uses through the identity map (large pages: no walk of the working set's
- * page tables), so the refill that follows pays cold page walks and not
- * data misses.
+ * Before a cold refill of pages [0, count) of the scattered form: flushes
+ * the lines holding their page-table entries (every level) out of every
+ * CPU's caches (CLFLUSH, then a fence), so the page walks of the refill
+ * that follows go to memory; the pages' data stay cached. The page tables
+ * are shared, so one CPU's flush makes them cold for every CPU. Nothing for
+ * the contiguous form.
  */
-uint64_t testmem_ws_chill(const struct testmem *tm, enum ws_form form, uint32_t count,
-                          const void *evict, uint64_t bytes);
+void testmem_ws_chill(const struct testmem *tm, enum ws_form form, uint32_t count);
 uint32_t testmem_check_2m(const struct testmem *tm, uint32_t first, uint32_t count,
                           struct stale_hit *first_hit);
 

@@ -16,9 +16,8 @@ DUMPS = "../shared/data/cpuid/"
 LEAVES = {0x0, 0x1, 0x2, 0x7, 0xB, 0x15, 0x16,
           0x80000000, 0x80000001, 0x80000002, 0x80000003, 0x80000004,
           0x80000006, 0x80000007, 0x80000008}
-# Leaves read at every sub-leaf: 0x18, the TLBs (arch/x86/tlb_info.c); 0x4 and
-# 0x8000001D, the caches (arch/x86/cache_info.c: flush_ceiling's eviction buffer).
-SUBLEAF_LEAVES = {0x18, 0x4, 0x8000001D}
+# Leaves read at every sub-leaf: 0x18, the TLBs (arch/x86/tlb_info.c).
+SUBLEAF_LEAVES = {0x18}
 
 # name, dump file, SMT threads per core, what it is
 PROFILES = [

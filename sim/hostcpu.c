@@ -179,16 +179,14 @@ void flush_local_all(void)
     write_cr3(read_cr3() & ~CR3_NOFLUSH);
 }
 
-/* The model has no caches (sim/tlb_model.h): nothing to evict, so no reads; one model event. */
-uint64_t cache_evict_walk(const void *buf, uint64_t bytes)
+/* The model has no caches (sim/tlb_model.h): nothing to flush; one model event. */
+void clflush(const volatile void *p)
 {
     uint32_t c;
     struct tlb_model *m = model(&c);
-    (void)buf;
-    (void)bytes;
+    (void)p;
     if (m)
         tlbm_tick(m, c);
-    return 0;
 }
 
 uint64_t tlb_read64(uint64_t va)

@@ -1,5 +1,4 @@
 #include "arch/x86/cpuid.h"
-#include "arch/x86/cache_info.h"
 #include "arch/x86/tlb_info.h"
 #include "arch/x86/cpu.h"
 
@@ -187,7 +186,6 @@ void cpuid_decode(cpuid_fn fn, void *ctx, struct cpu_features *f)
         copy_regs_as_string(f->hypervisor_vendor, words, 3);
     }
     cpuid_decode_l2_tlb(fn, ctx, f->vendor_id, f->max_basic_leaf, f->max_ext_leaf, &f->l2_tlb);
-    cpuid_decode_llc(fn, ctx, f->vendor_id, f->max_basic_leaf, f->max_ext_leaf, &f->llc);
 }
 
 const char *cpu_vendor_short(enum cpu_vendor v)

@@ -38,14 +38,6 @@ struct l2_tlb_info {
                             * sub-leaf; or 8000_0006 EBX */
 };
 
-/* The last-level cache (arch/x86/cache_info.h says how it is decoded). */
-struct llc_info {
-    uint64_t bytes;        /* 0: not reported */
-    uint32_t level;        /* 2 or 3 */
-    const char *source;    /* "cpuid_04h", "cpuid_8000001dh", "cpuid_80000006h", or "none" */
-    uint32_t evidence[3];  /* EAX, EBX, ECX of the sub-leaf; or 8000_0006 EDX */
-};
-
 struct cpu_features {
     enum cpu_vendor vendor_id;
     char vendor[13];
@@ -79,7 +71,6 @@ struct cpu_features {
     uint32_t x2apic_id;         /* 0B.0:EDX */
 
     struct l2_tlb_info l2_tlb;
-    struct llc_info llc;
 
     struct cpuid_evidence evidence;
 };

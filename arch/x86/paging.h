@@ -48,6 +48,11 @@ bool pt_init(struct pt_ctx *pt, unsigned levels, bool allow_1g, void *(*alloc)(v
  */
 bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t flags,
             bool allow_large);
+/*
+ * The entries a walk of va reads, root first, leaf (PTE, or a PS=1
+ * PDE/PDPTE) last, into out[cap]: how many, or 0 when va is not mapped.
+ */
+uint32_t pt_walk_entries(const struct pt_ctx *pt, uint64_t va, uint64_t **out, uint32_t cap);
 /* The entry that maps va (PTE, or a PS=1 PDE/PDPTE) and its page size, or NULL. */
 uint64_t *pt_leaf(const struct pt_ctx *pt, uint64_t va, uint64_t *page_size);
 /* Physical address va maps to; false when unmapped. */

@@ -38,12 +38,17 @@
  *                   pushes p* down;
  *   scattered_cold  every page on its own frame, scattered over 16 MiB (no
  *                   two adjacent), and the page tables cold: before each
- *                   refill the CPU that refills reads a buffer of 1.5 times
- *                   the last-level cache (CPUID leaf 4 / 8000_001D, else
- *                   8000_0006; 16 MiB when none says; at most 256 MiB) and
- *                   then reads the pages' data lines back through the
- *                   identity map (large pages, no walk of their tables): the
- *                   refill pays cold page walks, not data misses. The other
+ *                   sample the initiator flushes the lines of the working
+ *                   set's page-table entries (every level) out of every
+ *                   CPU's caches with CLFLUSH (testmem_ws_chill()): the page
+ *                   tables are shared, so one CPU's flush makes every
+ *                   refill's walks go to memory, while the pages' data stay
+ *                   cached (the refill pays cold walks, not data misses).
+ *                   Not by reading a buffer larger than the last-level
+ *                   cache: every refilling CPU would have to (private
+ *                   caches), some 50 MiB per CPU per sample, which is 80
+ *                   times the experiment's time under QEMU and more than
+ *                   its share of run_budget_s on a large machine. The other
  *                   bound. Without memory for it the form is not measured
  *                   (a note says so).
  * Page counts p: 1..512, dense around 16-64 where Linux's 33 sits. Each
@@ -101,10 +106,6 @@ static const char *const mode_names[NMODES] = { "invlpg", "full_cr3", "full_invp
 /* indexed by enum ws_form: the scattered form is measured cold */
 static const char *const form_names[NFORMS] = { "contiguous", "scattered_cold" };
 
-/* The eviction buffer: 1.5 x the last-level cache, 16 MiB assumed where CPUID says nothing. */
-#define EVICT_DEFAULT_LLC (16ull << 20)
-#define EVICT_MAX (256ull << 20)
-
 struct fc_state {
     struct shootdown sd;
     struct target_set ts;
@@ -117,8 +118,6 @@ struct fc_state {
     uint32_t nmodes;                   /* 2, or 3 with INVPCID */
     uint32_t samples, warmup;
     uint64_t *lat[NMODES], *refill[NMODES], *with[NMODES];
-    void *evict;                       /* read before each cold refill */
-    uint64_t evict_bytes;
     struct curve_point curve[NMODES - 1][MAX_P]; /* per full mode, against invlpg */
     struct plan plan;                            /* which page counts run_budget_s leaves */
 };
@@ -153,41 +152,6 @@ static void add_ws(struct fc_state *st, uint32_t w)
         st->ws[i] = st->ws[i - 1];
     st->ws[i] = w;
     st->nws++;
-}
-
-/*
- * The scattered form's eviction buffer (pool memory, identity-mapped like
- * all RAM): 1.5 times the last-level cache; less when memory is short, but
- * never less than the cache itself (then the form is not measured).
- */
-static void evict_setup(struct runner *r, struct experiment_record *rec, struct fc_state *st)
-{
-    const struct llc_info *llc = &r->run->cpu.llc;
-    uint64_t cache = llc->bytes ? llc->bytes : EVICT_DEFAULT_LLC, want = cache + cache / 2, b;
-    if (want > EVICT_MAX)
-        want = EVICT_MAX;
-    for (b = want; b >= cache && !st->evict; b -= cache / 8)
-        if ((st->evict = mem_alloc(b)) != NULL)
-            st->evict_bytes = b;
-    if (!st->evict) {
-        record_note(rec, "no memory for a %llu MiB eviction buffer: the scattered_cold working "
-                         "set is not measured",
-                    (unsigned long long)(want >> 20));
-        return;
-    }
-    st->nforms = 2;
-    if (llc->bytes)
-        record_note(rec, "scattered_cold: before each refill the refilling CPU reads %llu MiB, "
-                         "%s its last-level cache (L%u, %llu KiB, %s)",
-                    (unsigned long long)(st->evict_bytes >> 20),
-                    st->evict_bytes >= want ? "1.5 times" : "more than", llc->level,
-                    (unsigned long long)(cache >> 10), llc->source);
-    else
-        record_note(rec, "scattered_cold: before each refill the refilling CPU reads %llu MiB, "
-                         "%s a last-level cache of %llu KiB (assumed: CPUID reports no cache size)",
-                    (unsigned long long)(st->evict_bytes >> 20),
-                    st->evict_bytes >= want ? "1.5 times" : "more than",
-                    (unsigned long long)(cache >> 10));
 }
 
 static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **state)
@@ -227,10 +191,8 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
         st->kinds[st->nkinds++] = 1;
     if (others > 1)
         st->kinds[st->nkinds++] = others;
-    st->nforms = 1;
-    if (r->mem->has_ws_scattered)
-        evict_setup(r, rec, st);
-    else
+    st->nforms = r->mem->has_ws_scattered ? 2 : 1;
+    if (st->nforms == 1)
         record_note(rec, "no memory for the scattered working set (%u frames): the "
                          "scattered_cold form is not measured",
                     TEST_WS_POOL_FRAMES);
@@ -262,15 +224,6 @@ struct fc_where {
     uint32_t w;
 };
 
-/* The refill's start on the initiator: the working set in the TLB, cold when the form is. */
-static void local_prepare(struct fc_state *st, const struct fc_where *at)
-{
-    struct percpu *self = this_percpu();
-    self->touch_sink += testmem_touch_ws_form(st->sd.tm, at->form, at->w);
-    if (at->form == WS_SCATTERED)
-        self->touch_sink +=
-            testmem_ws_chill(st->sd.tm, at->form, at->w, st->evict, st->evict_bytes);
-}
 
 /*
  * One sample of one mode: flush p pages (or everything), refill W, verify.
@@ -286,8 +239,11 @@ static bool sample(struct fc_state *st, uint32_t mode, uint32_t p, const struct 
     sd->full_uses_invpcid = mode == 2;
     testmem_flip(sd->tm, 0, p);
     *refill = 0;
+    if (st->ts.n == 0)
+        this_percpu()->touch_sink += testmem_touch_ws_form(sd->tm, at->form, at->w);
+    /* the scattered form's page tables out of every CPU's caches (they are shared) */
+    testmem_ws_chill(sd->tm, at->form, at->w);
     if (st->ts.n == 0) {
-        local_prepare(st, at);
         t0 = tsc_now();
         if (!shootdown_flush(sd, NULL, 0, ORDER_CONCURRENT, 0, p, flags))
             return false;
@@ -297,7 +253,7 @@ static bool sample(struct fc_state *st, uint32_t mode, uint32_t p, const struct 
         *t = *t ? *t : 1;
         return true;
     }
-    /* the targets refill after acknowledging, then evict again at verification */
+    /* the targets refill after acknowledging, then touch the working set again at verification */
     *t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, p, flags | FLUSH_VERIFY);
     if (!*t || !shootdown_wait_verified(sd))
         return false;
@@ -325,13 +281,11 @@ static bool run_point(struct runner *r, struct fc_state *st, uint32_t p, const s
     return true;
 }
 
-/* The shootdown side of a point: the targets refill (and evict for the cold form). */
+/* The shootdown side of a point: the targets refill the working set of the point's form. */
 static void targets_refill(struct fc_state *st, const struct fc_where *at)
 {
     st->sd.touch_pages = at->k ? at->w : 0;
     st->sd.touch_form = at->form;
-    st->sd.evict = at->form == WS_SCATTERED ? st->evict : NULL;
-    st->sd.evict_bytes = at->form == WS_SCATTERED ? st->evict_bytes : 0;
 }
 
 /* p25, p50, p75 of one sample array (sorted in place), into a curve's side */
@@ -428,7 +382,7 @@ static void add_summary(struct fc_state *st, struct experiment_record *rec,
 
 /*
  * The pilot's cost model: a shootdown to every other CPU, linear in the
- * pages; the cold form adds what its eviction cost at the most pages.
+ * pages; the cold form adds what its cold walks cost at the most pages.
  */
 struct fc_pilot {
     const struct fc_state *st;
@@ -544,7 +498,7 @@ static bool run_curve(struct runner *r, struct experiment_record *rec, struct fc
         targets_refill(st, at);
         target_set_start(r, &st->ts);
         /* load the p pages into every TLB taking part (the flush must have work), and the
-         * working set into the targets' (their verification primes it, cold if the form is) */
+         * working set into the targets' (their verification touches it) */
         ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, p, false) &&
              run_point(r, st, p, at);
         target_set_stop(r, &st->ts);
@@ -584,8 +538,6 @@ static void fc_run(struct runner *r, struct experiment_record *rec, void *state)
             }
 out:
     st->sd.touch_pages = 0;
-    st->sd.evict = NULL;
-    st->sd.evict_bytes = 0;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned * st->nmodes, "points");
 }
@@ -604,7 +556,6 @@ static void fc_cleanup(struct runner *r, void *state)
         mem_free(st->refill[m]);
         mem_free(st->with[m]);
     }
-    mem_free(st->evict);
     mem_free(st);
 }
 

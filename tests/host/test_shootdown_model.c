@@ -386,7 +386,8 @@ static void test_targets_refill_after_acknowledging(void **state)
  * the frame after page i - 1's (the lower bound: coalescable, cached page
  * tables); scattered, every page on its own frame of the pool, no two
  * consecutive pages on adjacent frames. Each page reads the line
- * testmem_ws_pa() names, through its own mapping.
+ * testmem_ws_pa() names, through its own mapping, and the line of its PTE
+ * is among those a cold refill flushes (testmem_ws_chill()).
  */
 static void test_working_set_forms_map_as_described(void **state)
 {
@@ -418,6 +419,9 @@ static void test_working_set_forms_map_as_described(void **state)
         /* the page reads its own line through the TLB: the word at testmem_ws_pa() */
         *(volatile uint64_t *)(uintptr_t)pa = 0x5ca77e4ed0000000ull + i;
         assert_int_equal(tlb_read64(testmem_ws_va(WS_SCATTERED, i)), 0x5ca77e4ed0000000ull + i);
+        /* the cold refill flushes the line of this page's PTE */
+        if (b.m.tm.ws_pte_lines[i / 8] != ((uint64_t)(uintptr_t)pte & ~63ull))
+            fail_msg("the line of scattered page %u's PTE is not among those flushed", i);
         /* the contiguous form: consecutive frames of its small pool */
         if (i % TEST_WS_FRAMES)
             assert_int_equal(testmem_ws_pa(&b.m.tm, WS_CONTIGUOUS, i) & ~(PAGE_4K - 1),

@@ -8,10 +8,6 @@
  * Skylake-SP leaf 2 descriptor 0xC3 (1536); Ice Lake, Sapphire Rapids and
  * Alder Lake P-core leaf 0x18: two level-2 unified sub-leaves of 8 ways x
  * 128 sets holding 4 KiB pages, 2048 in all.
- *
- * The last-level cache (arch/x86/cache_info.c) from the same dumps: the
- * sizes InstLatx64 prints beside each leaf 4 / 8000_001D sub-leaf (the L3
- * of one core complex on Zen, 8 to 32 MiB; the whole L3 on Intel).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +15,6 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/cache_info.h"
 #include "arch/x86/cpuid.h"
 #include "arch/x86/tlb_info.h"
 #include "tests/host/support_cpuid_dump.h"
@@ -57,68 +52,6 @@ static void test_dumps(void **state)
         assert_string_equal(f.l2_tlb.source, expected[i].source);
         cpuid_dump_free(&d);
     }
-}
-
-#define MIB (1024ull * 1024)
-static const struct {
-    const char *file;
-    uint64_t bytes;
-    const char *source;
-} llc_expected[] = {
-    { "amd-epyc7551p.txt", 8 * MIB, "cpuid_8000001dh" },
-    { "amd-epyc7742.txt", 16 * MIB, "cpuid_8000001dh" },
-    { "amd-epyc7763.txt", 32 * MIB, "cpuid_8000001dh" },
-    { "amd-epyc7763-smt-x2apic.txt", 32 * MIB, "cpuid_8000001dh" },
-    { "amd-epyc9654.txt", 32 * MIB, "cpuid_8000001dh" },
-    { "intel-xeon8180.txt", 38 * MIB + MIB / 2, "cpuid_04h" },
-    { "intel-xeon6130.txt", 22 * MIB, "cpuid_04h" },
-    { "intel-xeon6330.txt", 42 * MIB, "cpuid_04h" },
-    { "intel-xeonw9-3475x.txt", 84480 * 1024ull, "cpuid_04h" },
-    { "intel-i9-12900k.txt", 30 * MIB, "cpuid_04h" },
-};
-
-static void test_llc_dumps(void **state)
-{
-    size_t i;
-    (void)state;
-    for (i = 0; i < sizeof(llc_expected) / sizeof(llc_expected[0]); i++) {
-        struct cpuid_dump d;
-        struct cpu_features f;
-        LOAD_DUMP(&d, llc_expected[i].file);
-        cpuid_decode(cpuid_dump_fn, (void *)cpuid_dump_cpu(&d, 0), &f);
-        print_message("# %s: LLC %llu KiB (L%u) from %s\n", llc_expected[i].file,
-                      (unsigned long long)(f.llc.bytes / 1024), f.llc.level, f.llc.source);
-        assert_int_equal(f.llc.bytes, llc_expected[i].bytes);
-        assert_int_equal(f.llc.level, 3);
-        assert_string_equal(f.llc.source, llc_expected[i].source);
-        cpuid_dump_free(&d);
-    }
-}
-
-/* AMD without TopologyExtensions: 8000_0006 EDX, the package's L3; nothing at all: none. */
-static void llc_fake_fn(void *ctx, uint32_t leaf, uint32_t sub, uint32_t regs[4])
-{
-    const uint32_t *ext6_edx = ctx;
-    (void)sub;
-    memset(regs, 0, 16);
-    if (leaf == 0x80000006u)
-        regs[3] = *ext6_edx;
-}
-
-static void test_llc_made_up_leaves(void **state)
-{
-    struct llc_info c;
-    uint32_t edx = 0x08009140; /* EPYC 7763's: 512 x 512 KiB */
-    (void)state;
-    cpuid_decode_llc(llc_fake_fn, &edx, VENDOR_AMD, 0x10, 0x80000023u, &c);
-    assert_int_equal(c.bytes, 256 * MIB);
-    assert_string_equal(c.source, "cpuid_80000006h");
-    edx = 0;
-    cpuid_decode_llc(llc_fake_fn, &edx, VENDOR_AMD, 0x10, 0x80000023u, &c);
-    assert_int_equal(c.bytes, 0);
-    assert_string_equal(c.source, "none");
-    cpuid_decode_llc(llc_fake_fn, &edx, VENDOR_INTEL, 3, 0x80000008u, &c);
-    assert_string_equal(c.source, "none");
 }
 
 /* Made-up leaves: ctx points at the answers. */
@@ -184,8 +117,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dumps),
         cmocka_unit_test(test_made_up_leaves),
-        cmocka_unit_test(test_llc_dumps),
-        cmocka_unit_test(test_llc_made_up_leaves),
     };
     host_init();
     return cmocka_run_group_tests_name("tlb_info", tests, NULL, NULL);
