@@ -66,4 +66,12 @@ check "html of it and a new one: the older curves say their form is not recorded
     [ "$(grep -c "B: local, working set [0-9]* pages, working-set form not recorded" "$page")" = 2 ]'
 check "compare names the refill method the older report lacks" eval '
     "$TOOL" compare "$A" "$OLD" | grep -qE "^  flush ceiling refill +after_ack +- +DIFFERS"'
+check "show names the fields the older report lacks, and not on a new one" eval '
+    "$TOOL" show "$OLD" | grep -q "^  not recorded in this report: parameter working_set_form" &&
+    "$TOOL" show "$OLD" | grep -q "^  not recorded in this report: metric target_refill" &&
+    ! "$TOOL" show "$A" | grep -q "not recorded in this report"'
+S8=reports/samples/sim/sim-epyc7763-smp8.json
+check "show of a sample from before issue 20: INVLPGB's path and PTI's working set not recorded" eval '
+    "$TOOL" show "$S8" | grep -q "^  not recorded in this report: parameter path (which INVLPGB path" &&
+    "$TOOL" show "$S8" | grep -q "^  not recorded in this report: parameter working_set (the user working set"'
 echo "1..$n_test"
