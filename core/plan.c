@@ -117,6 +117,7 @@ void plan_make(const struct plan_request *q, struct plan *p)
 {
     uint32_t floor = q->floor < q->samples ? q->floor : q->samples;
     uint32_t rs = 1, cs = 1;
+    struct plan_request w = *q; /* its dense range narrows as a last step before one column */
     bool fits;
     p->samples = q->samples;
     p->warmup = q->warmup;
@@ -131,44 +132,57 @@ void plan_make(const struct plan_request *q, struct plan *p)
     if (q->share_ticks == 0 || p->full_ticks <= q->share_ticks || MUTANT(plan_ignores_budget))
         return;
     p->reasons |= PLAN_FEWER_SAMPLES;
-    fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+    fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     /* at the floor: leave out rows, then columns, doubling the stride, ends kept */
-    while (!fits && q->thin_rows && plan_kept_count(q->nrows, rs) > 2) {
+    while (!fits && w.thin_rows && plan_kept_count(w.nrows, rs) > 2) {
         rs *= 2;
         p->reasons |= PLAN_FEWER_ROWS;
-        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     }
     /* columns: down to the two ends and the dense ones (what the widest stride keeps) */
-    while (!fits && q->thin_cols && cols_kept(q, cs) > cols_kept(q, WIDEST_STRIDE)) {
+    while (!fits && w.thin_cols && cols_kept(&w, cs) > cols_kept(&w, WIDEST_STRIDE)) {
         cs *= 2;
         p->reasons |= PLAN_FEWER_COLS;
-        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
+    }
+    /*
+     * then the dense range itself, one column from each edge at a time, down
+     * to its middle three (on a grid spaced about evenly in log p around the
+     * ceiling, the ceiling and its neighbours): better than one column alone
+     */
+    while (!fits && w.thin_cols && w.dense_hi - w.dense_lo > 3) {
+        w.dense_lo++;
+        w.dense_hi--;
+        p->reasons |= PLAN_FEWER_COLS;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     }
     /* the last resort before ERROR: one row (the most targets), then one column */
-    if (!fits && q->thin_rows && q->nrows > 1) {
+    if (!fits && w.thin_rows && w.nrows > 1) {
         rs = PLAN_LAST_ONLY;
         p->reasons |= PLAN_FEWER_ROWS;
-        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     }
-    if (!fits && q->thin_cols && q->ncols > 1) {
+    if (!fits && w.thin_cols && w.ncols > 1) {
         cs = PLAN_FIRST_ONLY;
         p->reasons |= PLAN_FEWER_COLS;
-        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     }
     p->row_stride = rs;
     p->col_stride = cs;
-    p->rows = plan_kept_count(q->nrows, rs);
-    p->cols = cols_kept(q, cs);
+    p->dense_lo = w.dense_lo;
+    p->dense_hi = w.dense_hi;
+    p->rows = plan_kept_count(w.nrows, rs);
+    p->cols = cols_kept(&w, cs);
     if (!fits) {
         p->reasons |= PLAN_NO_FIT;
         p->samples = floor;
     } else {
-        p->samples = most_samples(q, floor, q->samples, rs, cs);
+        p->samples = most_samples(&w, floor, w.samples, rs, cs);
     }
-    p->warmup = plan_warmup(q->warmup, q->samples, p->samples);
-    if (p->samples == q->samples)
+    p->warmup = plan_warmup(w.warmup, w.samples, p->samples);
+    if (p->samples == w.samples)
         p->reasons &= ~PLAN_FEWER_SAMPLES; /* thinning alone made room for every sample */
-    p->estimate_ticks = plan_estimate(q, p->samples, rs, cs);
+    p->estimate_ticks = plan_estimate(&w, p->samples, rs, cs);
 }
 
 /* left * weight / total without overflow (ticks of a few minutes are far below 2^64 / 2^32) */

@@ -16,7 +16,8 @@
  *   4. then fewer columns (page counts, variants) the same way, except
  *      the columns of a dense range the experiment names (flush_ceiling:
  *      the page counts around the configured ceiling, where the answer
- *      lies), which every stride keeps;
+ *      lies), which every stride keeps; then that range narrows, a column
+ *      from each edge at a time, to its middle three;
  *   5. then the last row alone (the most targets: where a shootdown costs
  *      most and the orders differ most), then the first column alone (one
  *      page);

@@ -69,7 +69,8 @@
  * form and working set and measures every 2nd, 4th... page count (1 and
  * 512 always), but every count from two thirds to one and a half times the
  * configured ceiling (24 to 48 at 33: where p* lies, so its resolution is
- * never what a stride leaves); the pilot times a shootdown to every other
+ * never what a stride leaves), a range that narrows to 32, 33, 34 before a
+ * single page count is all that fits; the pilot times a shootdown to every other
  * CPU at the fewest and at the most pages with the largest working set,
  * contiguous, and at the most pages scattered and cold, and every point is
  * costed as that (local points cost less: an upper bound). The quick

@@ -292,15 +292,36 @@ static void test_thinning_keeps_the_ceiling_dense(void **state)
         assert_true(p.estimate_ticks <= q.share_ticks);
         assert_true(plan_col_kept(&p, FC_N, 10) && plan_col_kept(&p, FC_N, 11)); /* 32, 33 */
     }
-    /* thinning stops when a larger stride leaves nothing more out: then one count alone */
+    /* the widest stride: the two ends and the whole dense range */
     q.share_ticks = plan_estimate(&q, PLAN_FLOOR, 1, 64);
     plan_make(&q, &p);
     assert_int_equal(p.cols, 2 + (q.dense_hi - q.dense_lo));
     assert_true(plan_col_kept(&p, FC_N, 11));
+    /* less: the dense range narrows from both edges, 28 to 40, then down to 32, 33, 34 */
     q.share_ticks--;
     plan_make(&q, &p);
-    assert_int_equal(p.col_stride, PLAN_FIRST_ONLY);
-    assert_int_equal(p.cols, 1);
+    assert_int_equal(p.cols, 2 + 7);
+    assert_true(p.estimate_ticks <= q.share_ticks);
+    assert_int_equal(fc_pages[p.dense_lo], 28);
+    assert_int_equal(fc_pages[p.dense_hi - 1], 40);
+    assert_false(plan_col_kept(&p, FC_N, 7) || plan_col_kept(&p, FC_N, 15)); /* 24 and 48 */
+    {
+        struct grid_cost flat = { 1000, 0, 0 };
+        struct plan_request q5 = q;
+        q5.ctx = &flat;
+        q5.share_ticks = (uint64_t)5 * 9 * (500 + 1000 * (PLAN_MIN_WARMUP + PLAN_FLOOR + 12));
+        plan_make(&q5, &p);
+        assert_int_equal(p.reasons & PLAN_NO_FIT, 0);
+        assert_int_equal(p.cols, 5); /* 1, 32, 33, 34, 512 */
+        assert_true(plan_col_kept(&p, FC_N, 0) && plan_col_kept(&p, FC_N, 10) &&
+                    plan_col_kept(&p, FC_N, 11) && plan_col_kept(&p, FC_N, 12) &&
+                    plan_col_kept(&p, FC_N, FC_N - 1));
+        /* then one count alone, the last resort */
+        q5.share_ticks = (uint64_t)4 * 9 * (500 + 1000 * (PLAN_MIN_WARMUP + PLAN_FLOOR + 12));
+        plan_make(&q5, &p);
+        assert_int_equal(p.col_stride, PLAN_FIRST_ONLY);
+        assert_int_equal(p.cols, 1);
+    }
 }
 
 /* The pilot: the extra iterations of the long run, free of the fixed part. */
