@@ -30,7 +30,9 @@
  *              on which its crossover is found.
  * Working sets W: 64 and 512 pages, and the second-level TLB's size for
  * 4 KiB pages from CPUID (cpu.l2_tlb: leaf 2 / 0x18 on Intel, 8000_0006
- * on AMD; at most TEST_WS_PAGES), each in two forms (`working_set_form`):
+ * on AMD; at most TEST_WS_PAGES), each contiguous, and W = 512 (the
+ * working set the recommendation reads, recommend.h) also scattered and
+ * cold (`working_set_form`):
  *   contiguous      consecutive VAs on consecutive frames of a 1 MiB pool,
  *                   page tables and data left in the caches: walks hit
  *                   cached page tables, and Zen's PTE coalescing may merge
@@ -59,10 +61,10 @@
  * stays below INVLPG's; on `latency` for local, `with_refill` for
  * shootdowns), the p25-p75 noise band around it and a confidence. The
  * recommendation (core/recommend.c) weighs the local and the shootdown
- * curves of the contiguous form.
+ * curves of the contiguous form and names the cold form's local p*.
  *
  * Samples: a twentieth of the profile's (10 to 50), warm-up a twentieth of
- * its warm-up: 22 page counts x 3 working sets x 2 forms x 3 kinds x 2-3
+ * its warm-up: 22 page counts x 4 (working set, form) x 3 kinds x 2-3
  * modes is the largest grid of the run (on hardware seconds; the p25-p75
  * band needs no more). Planned (run_budget_s, core/plan.h): the samples are at
  * or below the floor already, so a plan that must shrink keeps every kind,
@@ -106,6 +108,8 @@ static const uint32_t pages_quick[] = { 1, 16, 32, 33, 34, 64, 512 };
 static const char *const mode_names[NMODES] = { "invlpg", "full_cr3", "full_invpcid" };
 /* indexed by enum ws_form: the scattered form is measured cold */
 static const char *const form_names[NFORMS] = { "contiguous", "scattered_cold" };
+/* the cold form's one working set: RECOMMEND_TYPICAL_WS, the one the recommendation reads */
+#define COLD_WS 512u
 
 struct fc_state {
     struct shootdown sd;
@@ -114,8 +118,12 @@ struct fc_state {
     const uint32_t *pages;
     uint32_t npages;
     uint32_t ws[MAX_W], nws;
+    struct fc_set {
+        enum ws_form form;
+        uint32_t w;
+    } sets[MAX_W + 1]; /* every working set contiguous, then COLD_WS scattered and cold */
+    uint32_t nsets;
     uint32_t kinds[MAX_KINDS], nkinds; /* target counts; 0 = local */
-    uint32_t nforms;                   /* 1, or 2 with the scattered form's memory */
     uint32_t nmodes;                   /* 2, or 3 with INVPCID */
     uint32_t samples, warmup;
     uint64_t *lat[NMODES], *refill[NMODES], *with[NMODES];
@@ -192,8 +200,11 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
         st->kinds[st->nkinds++] = 1;
     if (others > 1)
         st->kinds[st->nkinds++] = others;
-    st->nforms = r->mem->has_ws_scattered ? 2 : 1;
-    if (st->nforms == 1)
+    for (m = 0; m < st->nws; m++)
+        st->sets[st->nsets++] = (struct fc_set){ WS_CONTIGUOUS, st->ws[m] };
+    if (r->mem->has_ws_scattered)
+        st->sets[st->nsets++] = (struct fc_set){ WS_SCATTERED, COLD_WS };
+    else
         record_note(rec, "no memory for the scattered working set (%u frames): the "
                          "scattered_cold form is not measured",
                     TEST_WS_POOL_FRAMES);
@@ -213,7 +224,7 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
         if (!st->lat[m] || !st->refill[m] || !st->with[m])
             return false;
     }
-    rows = st->nkinds * st->nforms * st->nws;
+    rows = st->nkinds * st->nsets;
     return point_list_reserve(&rec->results, rows * st->npages * st->nmodes) &&
            point_list_reserve(&rec->summary, rows * (st->nmodes - 1));
 }
@@ -399,8 +410,8 @@ static uint64_t fc_cost(const void *ctx, uint32_t row, uint32_t col)
         c = pl->most > pl->fewest ? pl->most : pl->fewest;
     else
         c = pl->fewest + (pl->most - pl->fewest) * (pl->st->pages[col] - p0) / (pn - p0);
-    /* rows: kind major, then form, then working set */
-    if ((row / pl->st->nws) % pl->st->nforms == WS_SCATTERED && pl->most_cold > pl->most)
+    /* rows: kind major, then (working set, form) */
+    if (pl->st->sets[row % pl->st->nsets].form == WS_SCATTERED && pl->most_cold > pl->most)
         c += pl->most_cold - pl->most;
     return c;
 }
@@ -415,7 +426,8 @@ static bool fc_body(struct runner *r, void *ctx)
 {
     struct fc_pilot_point *pp = ctx;
     struct fc_state *st = pp->st;
-    struct fc_where at = { st->ts.n, pp->form, st->ws[st->nws - 1] };
+    struct fc_where at = { st->ts.n, pp->form,
+                           pp->form == WS_SCATTERED ? COLD_WS : st->ws[st->nws - 1] };
     uint32_t samples = st->samples, warmup = st->warmup;
     bool ok;
     /* runner_pilot_begin(): one sample, the rest warm-up; never recorded as a point */
@@ -444,7 +456,8 @@ static bool fc_plan(struct runner *r, struct experiment_record *rec, struct fc_s
     uint64_t *out[3] = { &pilot.fewest, &pilot.most, &pilot.most_cold };
     uint32_t i;
     mem_zero(&q, sizeof(q));
-    for (i = 0; i < 1 + st->nforms && r->plan_share_ticks; i++) {
+    for (i = 0; i < 2 + (st->sets[st->nsets - 1].form == WS_SCATTERED) && r->plan_share_ticks;
+         i++) {
         struct fc_pilot_point pp = { st, st->pages[i ? st->npages - 1 : 0],
                                      i == 2 ? WS_SCATTERED : WS_CONTIGUOUS };
         if (!runner_pilot(r, fc_time, &pp, out[i], &fixed[i])) {
@@ -455,7 +468,7 @@ static bool fc_plan(struct runner *r, struct experiment_record *rec, struct fc_s
     }
     q.samples = st->samples; /* a twentieth of the profile's: at or below the floor */
     q.warmup = st->warmup;
-    q.nrows = st->nkinds * st->nforms * st->nws;
+    q.nrows = st->nkinds * st->nsets;
     q.ncols = st->npages;
     q.thin_cols = true;
     /* the counts around the ceiling, where p* should lie, survive every stride */
@@ -463,7 +476,7 @@ static bool fc_plan(struct runner *r, struct experiment_record *rec, struct fc_s
                      r->run->cfg.ceiling * 3 / 2, &q.dense_lo, &q.dense_hi);
     q.iter_ticks = fc_cost;
     q.ctx = &pilot;
-    if (!runner_plan(r, rec, &q, "kinds x forms x working sets", "page counts", st->nmodes,
+    if (!runner_plan(r, rec, &q, "kinds x working sets", "page counts", st->nmodes,
                      &st->plan))
         return false;
     st->samples = st->plan.samples ? st->plan.samples : st->samples;
@@ -523,20 +536,19 @@ static bool run_curve(struct runner *r, struct experiment_record *rec, struct fc
 static void fc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct fc_state *st = state;
-    uint32_t kk, fi, wi, done = 0;
-    uint32_t planned = st->nkinds * st->nforms * st->nws * st->npages;
+    uint32_t kk, si, done = 0;
+    uint32_t planned = st->nkinds * st->nsets * st->npages;
     if (!fc_plan(r, rec, st))
         goto out;
-    planned = st->nkinds * st->nforms * st->nws *
+    planned = st->nkinds * st->nsets *
               plan_kept_dense_count(st->npages, st->plan.col_stride, st->plan.dense_lo,
                                     st->plan.dense_hi);
     for (kk = 0; kk < st->nkinds; kk++)
-        for (fi = 0; fi < st->nforms; fi++)
-            for (wi = 0; wi < st->nws; wi++) {
-                struct fc_where at = { st->kinds[kk], (enum ws_form)fi, st->ws[wi] };
-                if (!run_curve(r, rec, st, &at, &done, planned))
-                    goto out;
-            }
+        for (si = 0; si < st->nsets; si++) {
+            struct fc_where at = { st->kinds[kk], st->sets[si].form, st->sets[si].w };
+            if (!run_curve(r, rec, st, &at, &done, planned))
+                goto out;
+        }
 out:
     st->sd.touch_pages = 0;
     exp_finish_verification(r, &st->sd, rec);

@@ -307,10 +307,9 @@ def shape($want):
     if $global then skipped("flush_ceiling"; $kernel_only) else
     exp("flush_ceiling") as $e
     # issue 20 on: targets refill after acknowledging (metrics target_refill, with_refill on
-    # shootdown points, whose crossovers are on with_refill), and each working set is measured
-    # in two forms (contiguous, scattered_cold)
+    # shootdown points, whose crossovers are on with_refill), every working set is contiguous
+    # (working_set_form) and the one of 512 pages also scattered_cold
     | ($r.method.flush_ceiling_refill != null) as $fc20
-    | (if $fc20 then ["contiguous", "scattered_cold"] else [null] end) as $forms
     | ([10, ([50, (($S / 20) | floor)] | min)] | max) as $S5
     | (($W / 20) | floor) as $W5
     | (if $prof == "quick" then [1, 16, 32, 33, 34, 64, 512]
@@ -319,11 +318,13 @@ def shape($want):
     | ([64, 512] + (if $prof != "quick" and $l2 > 0 then [[$l2, 4096] | min] else [] end) | unique) as $ws
     | ([0] + (if $T >= 1 then [1] else [] end) + (if $T > 1 then [$T] else [] end)) as $ks
     | (["invlpg", "full_cr3"] + (if $invpcid then ["full_invpcid"] else [] end)) as $modes
+    # [form, working set] of every curve
+    | (if $fc20 then [$ws[] | ["contiguous", .]] + [["scattered_cold", 512]] else [$ws[] | [null, .]] end) as $sets
     | measured("flush_ceiling"; false;
-               [$ks[] as $k | $forms[] | $ws[] as $w | $pages[] as $p | ($k + 1) * $p * (1 + ($modes | length) * ($W5 + $S5))] | sum),
-      grid("flush_ceiling: kinds \($ks | join(",")) x forms \($forms | map(. // "-") | join(",")) x working sets \($ws | join(",")) x pages x \($modes | join(","))";
+               [$ks[] as $k | $sets[] | $pages[] as $p | ($k + 1) * $p * (1 + ($modes | length) * ($W5 + $S5))] | sum),
+      grid("flush_ceiling: kinds \($ks | join(",")) x (form, working set) \($sets | map(map(. // "-" | tostring) | join(" ")) | join(",")) x pages x \($modes | join(","))";
            [$e.results[]?.params | [.kind, .targets, .working_set, .working_set_form, .pages, .mode]];
-           [$ks[] as $k | $forms[] as $f | $ws[] as $w | $pages[] as $p | $modes[] as $m | [(if $k == 0 then "local" else "shootdown" end), $k, $w, $f, $p, $m]]),
+           [$ks[] as $k | $sets[] as [$f, $w] | $pages[] as $p | $modes[] as $m | [(if $k == 0 then "local" else "shootdown" end), $k, $w, $f, $p, $m]]),
       eq("flush_ceiling: latency of \($S5) samples, p25 <= p50 <= p75 on every point";
          [ns($e; "latency"), ([$e.results[]? | .values.p25 <= .metrics.latency.p50 and .metrics.latency.p50 <= .values.p75] | all)]; [[$S5], true]),
       (select($fc20) | eq("flush_ceiling: target_refill and with_refill of \($S5) samples on shootdown points only, with_refill's p25 <= p50 <= p75";
@@ -332,7 +333,7 @@ def shape($want):
          [$ks[] | if . == 0 then ["local", null, null, true] else ["shootdown", $S5, $S5, true] end] | unique)),
       grid("flush_ceiling: a crossover summary per kind, working-set form, working set and full-flush mode";
            [$e.summary[]?.params | [.targets, .working_set_form, .working_set, .full]];
-           [$ks[] as $k | $forms[] as $f | $ws[] as $w | $modes[1:][] as $m | [$k, $f, $w, $m]]),
+           [$ks[] as $k | $sets[] as [$f, $w] | $modes[1:][] as $m | [$k, $f, $w, $m]]),
       # p* is the smallest page count from which every full-flush median is below INVLPG's
       # (of latency locally; of with_refill, the initiator's wait plus the slowest target's
       # refill, on shootdown curves from issue 20 on)
