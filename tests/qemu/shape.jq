@@ -30,9 +30,11 @@
 #                              for the pcid form; 4 KiB forms twice under pti=on;
 #                              the chunked alternative above the ceiling its own
 #                              point)
-#       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
-#                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
-#                              INVPCID), S' = S/20 in [10, 50], W' = W/20
+#       flush_ceiling          sum over kind k (0 local, 1, all), (form, W), p
+#                              of (k+1) p (1 + M (W'+S')), M modes (2, 3 with
+#                              INVPCID), S' = S/20 in [10, 50], W' = W/20;
+#                              (form, W): every W contiguous, and 512
+#                              scattered_cold (from issue 20)
 #       shootdown_contention   per point (mode, method, p pages, m initiators),
 #                              S' = max(10, S/10), W' = min(W, 3): all:
 #                              p N + (m-1) p (N-1) (priming) + m (W'+k) p N;
