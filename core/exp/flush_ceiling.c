@@ -229,13 +229,12 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
            point_list_reserve(&rec->summary, rows * (st->nmodes - 1));
 }
 
-/* Where a point is: kind (targets), working-set form, working set, page count. */
+/* Which curve a point is on: kind (targets, 0 local), working-set form, working set. */
 struct fc_where {
     uint32_t k;
     enum ws_form form;
     uint32_t w;
 };
-
 
 /*
  * One sample of one mode: flush p pages (or everything), refill W, verify.
