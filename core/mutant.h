@@ -44,6 +44,11 @@
 #define MUTANT_ID_x2apic_to_xapic_direct 34 /* x2APIC -> xAPIC without passing through disabled */
 #define MUTANT_ID_leave_keeps_tool_idt 35 /* a CPU handed back keeps the tool's GDT and IDT */
 #define MUTANT_ID_emulator_unrecorded 36 /* run.config.emulator "none" under emulator=bochs */
+#define MUTANT_ID_plan_thin_stride_only 45 /* thinning drops the ceiling's page counts too */
+#define MUTANT_ID_invlpgb_chunked_main 46 /* INVLPGB's Linux path chunks above the ceiling */
+#define MUTANT_ID_pti_ws_untouched 47  /* the return to user refills no user working set */
+#define MUTANT_ID_ws_frames_contiguous 48 /* the scattered working set on adjacent frames */
+#define MUTANT_ID_refill_before_ack 49 /* targets refill the working set before acknowledging */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

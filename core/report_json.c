@@ -512,8 +512,12 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_bool(w, "full_flush_emulated", m->full_flush_emulated);
     /* how the shootdown experiments measure (issue 10): fixed by the code, stated for readers */
     jw_kv_str(w, "verification", "after_closing_timestamp");
-    jw_kv_str(w, "pti_return_to_user", "timed");
+    /* issue 20: the return to user refills a user working set (point parameter working_set) */
+    jw_kv_str(w, "pti_return_to_user", "timed_user_working_set");
     jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");
+    /* issue 20: Linux's paths and the refills they leave */
+    jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
+    jw_kv_str(w, "flush_ceiling_refill", "after_ack");
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
     jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
     if (m->pcid_enabled) {

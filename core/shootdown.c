@@ -162,14 +162,17 @@ uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint3
                                   uint32_t count)
 {
     uint64_t t0 = tsc_now();
+    uint32_t ws = MUTANT(pti_ws_untouched) ? 0 : sd->user_ws_pages;
     if (sd->pti != PTI_OFF) {
         uint64_t flush = pc->user_flush_pending ? 0 : CR3_NOFLUSH;
         write_cr3(sd->cr3_root | sd->user_pcid | flush);
         pc->user_flush_pending = 0;
         testmem_touch(sd->tm, first, count);
+        pc->touch_sink += testmem_touch_ws(sd->tm, ws);
         write_cr3(sd->cr3_root | sd->kernel_pcid | CR3_NOFLUSH);
     } else {
         testmem_touch(sd->tm, first, count);
+        pc->touch_sink += testmem_touch_ws(sd->tm, ws);
     }
     return tsc_now() - t0;
 }
@@ -233,10 +236,24 @@ static void flush_handler(struct trap_frame *f)
     if (MUTANT(ack_before_flush))
         store_release(&pc->flush.ack_gen, gen);
     flush_tlb_func(sd, pc, &sd->req);
-    if (sd->touch_pages)
-        pc->touch_sink += testmem_touch_ws(sd->tm, sd->touch_pages);
+    if (MUTANT(refill_before_ack) && sd->touch_pages) { /* test-only: the old order */
+        uint64_t t1 = tsc_now();
+        pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
+        store_relaxed(&pc->flush.refill_ticks, tsc_now() - t1);
+    }
     store_relaxed(&pc->flush.handler_ticks, tsc_now() - t0);
     store_release(&pc->flush.ack_gen, gen);
+    /*
+     * The refill of the working set the flush left: after the ack, as in
+     * Linux, where flush_tlb_func() acknowledges and the process refills
+     * later, so it is not in the initiator's latency; timed on this CPU's
+     * own clock and read by the initiator after the verification.
+     */
+    if (sd->touch_pages && !MUTANT(refill_before_ack)) {
+        uint64_t t1 = tsc_now();
+        pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
+        store_relaxed(&pc->flush.refill_ticks, tsc_now() - t1);
+    }
     if (MUTANT(verify_inside_window) && (sd->req.flags & FLUSH_VERIFY)) {
         /* the old way: reading right after the ack, while the initiator still times */
         shootdown_verify_self(sd, pc, sd->req.first_page, sd->req.pages, sd->req.stride_2m);
@@ -258,6 +275,8 @@ static void verify_handler(struct trap_frame *f)
         store_relaxed(&pc->flush.return_ticks,
                       shootdown_return_to_user(sd, pc, sd->verify.first, sd->verify.count));
     shootdown_verify_self(sd, pc, sd->verify.first, sd->verify.count, sd->verify.large);
+    if (sd->touch_pages) /* the next sample's start: the working set in the TLB */
+        pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
     store_release(&pc->flush.verify_gen, gen);
 }
 
@@ -434,11 +453,14 @@ bool shootdown_wait_verified(struct shootdown *sd)
     store_release(&sd->verify.gen, sd->verify.gen + 1);
     ok = ipi_and_wait(sd, sd->verify_cpus, sd->nverify, VEC_VERIFY, verify_slot,
                       "verification IPI");
-    sd->max_return_ticks = 0;
+    sd->max_return_ticks = sd->max_refill_ticks = 0;
     for (i = 0; i < sd->nverify && ok; i++) {
         uint64_t t = load_acquire(&s->cpu[sd->verify_cpus[i]]->flush.return_ticks);
+        uint64_t f = load_acquire(&s->cpu[sd->verify_cpus[i]]->flush.refill_ticks);
         if (t > sd->max_return_ticks)
             sd->max_return_ticks = t;
+        if (f > sd->max_refill_ticks)
+            sd->max_refill_ticks = f;
     }
     return ok;
 }
@@ -476,6 +498,17 @@ static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
 
 static volatile uint64_t *verify_slot(struct percpu *pc) { return &pc->flush.verify_gen; }
 static volatile uint64_t *switch_slot(struct percpu *pc) { return &pc->flush.switch_gen; }
+
+bool shootdown_prime_user(struct shootdown *sd, const uint32_t *cpus, uint32_t n)
+{
+    sd->verify.first = 0;
+    sd->verify.count = 0;
+    sd->verify.large = false;
+    sd->verify.return_to_user = true;
+    store_release(&sd->verify.gen, sd->verify.gen + 1);
+    (void)shootdown_return_to_user(sd, this_percpu(), 0, 0);
+    return ipi_and_wait(sd, cpus, n, VEC_VERIFY, verify_slot, "verification IPI");
+}
 
 bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t first,
                            uint32_t count, bool large)

@@ -96,9 +96,16 @@ struct shootdown {
     uint32_t nverify;
     uint64_t max_handler_ticks;/* slowest target's handler in the last round */
     uint64_t max_return_ticks; /* slowest target's return to user (FLUSH_RETURN_TO_USER) */
+    uint64_t max_refill_ticks; /* slowest target's working-set refill (touch_pages) */
     uint64_t close_tsc;        /* the initiator's closing timestamp of the last round */
-    uint32_t touch_pages;      /* targets read this many working-set pages after flushing,
-                                * before acknowledging (flush_ceiling: the refill cost) */
+    uint32_t touch_pages;      /* targets read this many working-set pages after flushing and
+                                * acknowledging, timed on their own clock (flush_ceiling: the
+                                * refill, which no Linux initiator waits for) */
+    enum ws_form touch_form;   /* of which form of the working set (targets also touch it at
+                                * verification: in their TLBs again before the next sample) */
+    uint32_t user_ws_pages;    /* the user working set every return to user touches after
+                                * the flushed pages (pti_double_invalidation: what the
+                                * deferred flush really costs is its refill) */
     uint32_t mutant_late_remap;/* MUTANT(remap_after_flush) only: pages the initiator remaps
                                 * after its own flush */
 };
@@ -128,12 +135,20 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
 /*
  * Waits for the FLUSH_VERIFY results of the last round's targets (the
  * initiator verifies itself first); false if one is lost. With
- * FLUSH_RETURN_TO_USER, max_return_ticks is the slowest target's return.
+ * FLUSH_RETURN_TO_USER, max_return_ticks is the slowest target's return;
+ * with touch_pages, max_refill_ticks the slowest target's refill.
  */
 bool shootdown_wait_verified(struct shootdown *sd);
 /* The initiator's own flush_tlb_func(), as used for local-only measurements. */
 void shootdown_flush_local(struct shootdown *sd, uint32_t first, uint32_t pages);
 
+/*
+ * Every CPU of `cpus` and the caller returns to user once, untimed, reading
+ * no test page: the user working set is then in the user PCID before a
+ * point's first sample (each timed return leaves it there for the next).
+ * False if a CPU is lost.
+ */
+bool shootdown_prime_user(struct shootdown *sd, const uint32_t *cpus, uint32_t n);
 /* Asks `cpus` (and the caller) to read pages and report stale ones; false if one is lost. */
 bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t first,
                            uint32_t count, bool large);
@@ -159,8 +174,10 @@ void shootdown_collect(struct shootdown *sd, struct experiment_record *rec);
  * The return to user space of the calling CPU (Linux SWITCH_TO_USER_CR3 and
  * the first user accesses): under PTI load the user PCID, without NOFLUSH if
  * its flush is pending (the deferred flush happens here), read one word of
- * each page (refilling what was invalidated), and come back to the kernel
- * PCID with NOFLUSH; without PTI only the reads. Returns its ticks.
+ * each page (refilling what was invalidated), then of each of the
+ * user_ws_pages working-set pages (refilling what a deferred flush threw
+ * away), and come back to the kernel PCID with NOFLUSH; without PTI only
+ * the reads. Returns its ticks.
  */
 uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint32_t first,
                                   uint32_t count);

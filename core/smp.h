@@ -90,6 +90,7 @@ struct flush_slot {
     volatile uint64_t catchup_ticks;/* target's own clock: the catch-up */
     volatile uint64_t emu_ack;      /* emulated INVLPGB request done */
     volatile uint64_t return_ticks; /* own clock: FLUSH_RETURN_TO_USER's return to user */
+    volatile uint64_t refill_ticks; /* own clock: the working-set refill after the ack */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct tlb_shared {

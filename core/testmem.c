@@ -40,6 +40,14 @@ static void write_parts(uint64_t bank_base, uint32_t page, uint64_t page_signatu
         *frame_word(base, k, PAGE_4K) = part_signature(page_signature, k);
 }
 
+/* The frame of the pool that page i of the scattered form maps (testmem.h). */
+static uint32_t scattered_frame(uint32_t i)
+{
+    if (MUTANT(ws_frames_contiguous)) /* test-only: adjacent frames, as the contiguous form */
+        return i % TEST_WS_POOL_FRAMES;
+    return (uint32_t)((uint64_t)i * TEST_WS_SCATTER_STRIDE % TEST_WS_POOL_FRAMES);
+}
+
 /* The working-set pages (testmem.h); without memory for them flush_ceiling is SKIP. */
 static void ws_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc, void *ctx)
 {
@@ -54,6 +62,32 @@ static void ws_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn allo
                     TEST_PTE_FLAGS, false))
             return;
     tm->has_ws = true;
+    /* the scattered form: its own frames, 16 MiB; without them that form is not measured */
+    frames = alloc(ctx, (uint64_t)TEST_WS_POOL_FRAMES * PAGE_4K, PAGE_4K);
+    if (!frames)
+        return;
+    tm->ws_pool = (uint64_t)(uintptr_t)frames;
+    for (i = 0; i < TEST_WS_PAGES; i++)
+        if (!pt_map(pt, TEST_WS_SCATTER_VA_BASE + (uint64_t)i * PAGE_4K,
+                    tm->ws_pool + (uint64_t)scattered_frame(i) * PAGE_4K, PAGE_4K,
+                    TEST_PTE_FLAGS, false))
+            return;
+    /*
+     * The lines testmem_ws_chill() flushes: one of 8 PTEs per 8 pages (the VAs
+     * are contiguous from a 1 GiB boundary), and the one line of each level
+     * above, which covers the whole range (8 page tables: 8 PDEs of a line).
+     */
+    for (i = 0; i < TEST_WS_PAGES; i += 8) {
+        uint64_t *e[5];
+        uint32_t n = pt_walk_entries(pt, TEST_WS_SCATTER_VA_BASE + (uint64_t)i * PAGE_4K, e, 5);
+        if (!n)
+            return;
+        tm->ws_pte_lines[i / 8] = (uint64_t)(uintptr_t)e[n - 1] & ~63ull;
+        if (i == 0)
+            for (tm->ws_nupper = 0; tm->ws_nupper + 1 < n; tm->ws_nupper++)
+                tm->ws_upper_lines[tm->ws_nupper] = (uint64_t)(uintptr_t)e[tm->ws_nupper] & ~63ull;
+    }
+    tm->has_ws_scattered = true;
 }
 
 bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc, void *ctx)
@@ -106,20 +140,57 @@ bool testmem_init(struct testmem *tm, struct pt_ctx *pt, testmem_alloc_fn alloc,
     return true;
 }
 
-static uint64_t ws_va(uint32_t i)
+/* The line page i reads: distinct for every page of a form, spread over the cache's sets. */
+static uint64_t ws_line(enum ws_form form, uint32_t i)
 {
-    return TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K + (uint64_t)(i / TEST_WS_FRAMES % 64) * 64;
+    return (uint64_t)(form == WS_SCATTERED ? i % 64 : i / TEST_WS_FRAMES % 64) * 64;
+}
+
+uint64_t testmem_ws_va(enum ws_form form, uint32_t i)
+{
+    uint64_t base = form == WS_SCATTERED ? TEST_WS_SCATTER_VA_BASE : TEST_WS_VA_BASE;
+    return base + (uint64_t)i * PAGE_4K + ws_line(form, i);
+}
+
+uint64_t testmem_ws_pa(const struct testmem *tm, enum ws_form form, uint32_t i)
+{
+    uint64_t frame = form == WS_SCATTERED
+                         ? tm->ws_pool + (uint64_t)scattered_frame(i) * PAGE_4K
+                         : tm->ws_frame + (uint64_t)(i % TEST_WS_FRAMES) * PAGE_4K;
+    return frame + ws_line(form, i);
+}
+
+static bool has_form(const struct testmem *tm, enum ws_form form)
+{
+    return form == WS_SCATTERED ? tm->has_ws_scattered : tm->has_ws;
+}
+
+uint64_t testmem_touch_ws_form(const struct testmem *tm, enum ws_form form, uint32_t count)
+{
+    uint64_t sum = 0;
+    uint32_t i;
+    if (!has_form(tm, form))
+        return 0;
+    for (i = 0; i < count && i < TEST_WS_PAGES; i++)
+        sum += tlb_read64(testmem_ws_va(form, i));
+    return sum;
 }
 
 uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count)
 {
-    uint64_t sum = 0;
+    return testmem_touch_ws_form(tm, WS_CONTIGUOUS, count);
+}
+
+void testmem_ws_chill(const struct testmem *tm, enum ws_form form, uint32_t count)
+{
     uint32_t i;
-    if (!tm->has_ws)
-        return 0;
-    for (i = 0; i < count && i < TEST_WS_PAGES; i++)
-        sum += tlb_read64(ws_va(i));
-    return sum;
+    if (form != WS_SCATTERED || !tm->has_ws_scattered)
+        return;
+    for (i = 0; i < count && i < TEST_WS_PAGES; i += 8)
+        clflush((const volatile void *)(uintptr_t)tm->ws_pte_lines[i / 8]);
+    for (i = 0; i < tm->ws_nupper; i++)
+        clflush((const volatile void *)(uintptr_t)tm->ws_upper_lines[i]);
+    mfence(); /* the flushes are done before the refill's walks */
 }
 
 static void flip_range(struct testmem *tm, uint32_t first, uint32_t count, uint64_t generation)
@@ -206,9 +277,11 @@ void testmem_set_global(struct testmem *tm, bool global)
     for (i = 0; tm->has_2m && i < TEST_2M_PAGES; i++)
         pte_store(&tm->pde_2m[i], (tm->pde_2m[i] & ~PTE_G) | (global ? PTE_G : 0),
                   testmem_va_2m(i));
-    for (i = 0; tm->has_ws && i < TEST_WS_PAGES; i++) {
-        uint64_t size = 0, va = TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K;
-        uint64_t *pte = pt_leaf(tm->pt, va, &size);
+    for (i = 0; tm->has_ws && i < 2 * TEST_WS_PAGES; i++) {
+        uint64_t va = i < TEST_WS_PAGES ? TEST_WS_VA_BASE + (uint64_t)i * PAGE_4K
+                                        : TEST_WS_SCATTER_VA_BASE +
+                                              (uint64_t)(i - TEST_WS_PAGES) * PAGE_4K;
+        uint64_t size = 0, *pte = pt_leaf(tm->pt, va, &size);
         if (pte)
             pte_store(pte, (*pte & ~PTE_G) | (global ? PTE_G : 0), va);
     }

@@ -55,6 +55,23 @@
 #define TEST_WS_VA_BASE (TEST_VA_BASE + 2 * PAGE_1G)
 #define TEST_WS_PAGES 4096u
 #define TEST_WS_FRAMES 256u
+/*
+ * The same working set in a second form, the other bound of the refill
+ * cost (flush_ceiling's scattered_cold): TEST_WS_PAGES pages at their own
+ * VAs, each on its own frame of a pool of TEST_WS_POOL_FRAMES (16 MiB),
+ * page i on frame (i x TEST_WS_SCATTER_STRIDE) mod TEST_WS_POOL_FRAMES:
+ * consecutive pages lie 4 MiB apart, never on adjacent frames, so no PTE
+ * coalescing (Zen merges the entries of consecutive pages on consecutive
+ * frames) can merge them; page i reads cache line (i mod 64) of its frame.
+ * Before each refill of it testmem_ws_chill() flushes the lines holding its
+ * page-table entries out of every cache: the refill walks cold page tables.
+ * The contiguous form above is the lower bound: adjacent frames, cached
+ * page tables, and a frame pool small enough that its data stays cached.
+ */
+#define TEST_WS_SCATTER_VA_BASE (TEST_VA_BASE + 3 * PAGE_1G)
+#define TEST_WS_POOL_FRAMES 4096u
+#define TEST_WS_SCATTER_STRIDE 1031u /* prime, so coprime to 4096: a permutation of the pool */
+enum ws_form { WS_CONTIGUOUS = 0, WS_SCATTERED };
 
 struct testmem {
     struct pt_ctx *pt;
@@ -73,6 +90,12 @@ struct testmem {
     bool has_2m;
     bool has_ws;               /* the working-set pages are mapped */
     uint64_t ws_frame;         /* physical base of the TEST_WS_FRAMES working-set frames */
+    bool has_ws_scattered;     /* the scattered form is mapped too */
+    uint64_t ws_pool;          /* physical base of its TEST_WS_POOL_FRAMES frames */
+    /* the lines of its page-table entries: PTEs of pages 8i .. 8i+7, then the levels above */
+    uint64_t ws_pte_lines[TEST_WS_PAGES / 8];
+    uint64_t ws_upper_lines[4];
+    uint32_t ws_nupper;
     uint64_t leaf_flags;       /* PTE flags of every test mapping (PTE_G with global pages) */
 };
 
@@ -130,6 +153,20 @@ uint32_t testmem_check(const struct testmem *tm, uint32_t first, uint32_t count,
                        struct stale_hit *first_hit);
 /* Reads one word of each of working-set pages [0, count): the refills a flush leaves. */
 uint64_t testmem_touch_ws(const struct testmem *tm, uint32_t count);
+/* The same for either form of the working set. */
+uint64_t testmem_touch_ws_form(const struct testmem *tm, enum ws_form form, uint32_t count);
+/* The virtual address page i of a form reads, and the physical address behind it. */
+uint64_t testmem_ws_va(enum ws_form form, uint32_t i);
+uint64_t testmem_ws_pa(const struct testmem *tm, enum ws_form form, uint32_t i);
+/*
+ * Before a cold refill of pages [0, count) of the scattered form: flushes
+ * the lines holding their page-table entries (every level) out of every
+ * CPU's caches (CLFLUSH, then a fence), so the page walks of the refill
+ * that follows go to memory; the pages' data stay cached. The page tables
+ * are shared, so one CPU's flush makes them cold for every CPU. Nothing for
+ * the contiguous form.
+ */
+void testmem_ws_chill(const struct testmem *tm, enum ws_form form, uint32_t count);
 /*
  * The same for 2 MiB pages: a word of each of a page's 512 parts of 4 KiB
  * (a page counts as stale once, the first stale part named).

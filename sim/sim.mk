@@ -21,7 +21,9 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            plan_ignores_budget shared_request_slot conditions_unrecorded contention_unboxed \
            cpus_from_any_win remap_after_flush freed_tables_skips_lazy verify_2m_first_word \
            pcid_kept_on_affected la57_four_levels icr_fence_missing lapic_lowest_first \
-           x2apic_to_xapic_direct leave_keeps_tool_idt emulator_unrecorded
+           x2apic_to_xapic_direct leave_keeps_tool_idt emulator_unrecorded \
+           plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
+           refill_before_ack
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
@@ -46,7 +48,8 @@ mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$
          $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
          $(foreach m,icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt,\
                    $(BUILD)/mutants/$(m)/test_apic_model) \
-         $(BUILD)/mutants/emulator_unrecorded/test_emulator
+         $(BUILD)/mutants/emulator_unrecorded/test_emulator \
+         $(BUILD)/mutants/plan_thin_stride_only/test_plan
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

@@ -66,6 +66,7 @@ uint64_t rdmsr(uint32_t msr);
 void wrmsr(uint32_t msr, uint64_t value);
 uint64_t read_cr2(void);
 uint64_t tlb_read64(uint64_t va);
+void clflush(const volatile void *p);
 #else
 static inline void cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
@@ -94,6 +95,18 @@ static inline __attribute__((noreturn)) void cpu_stop(void)
     /* spin-ok: a CPU with an unrecoverable exception stops for good; the BSP's deadline names it */
     for (;;)
         __asm__ volatile("cli; hlt");
+}
+
+/*
+ * Writes back and invalidates the line holding p in every cache of the
+ * coherence domain, every CPU's included (SDM vol. 2A, CLFLUSH; CPUID.1:EDX[19],
+ * present on every x86-64 CPU). Ordered with writes and fences, not with
+ * later loads: an mfence() before the loads that must miss. (The model of
+ * the host build has no caches: its stand-in only counts a model event.)
+ */
+static inline void clflush(const volatile void *p)
+{
+    __asm__ volatile("clflush (%0)" ::"r"(p) : "memory");
 }
 
 /*

@@ -140,22 +140,32 @@ bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t
     return true;
 }
 
-uint64_t *pt_leaf(const struct pt_ctx *pt, uint64_t va, uint64_t *page_size)
+uint32_t pt_walk_entries(const struct pt_ctx *pt, uint64_t va, uint64_t **out, uint32_t cap)
 {
     uint64_t *table = pt->root;
     unsigned level;
-    for (level = pt->levels; level >= 1; level--) {
+    uint32_t n = 0;
+    for (level = pt->levels; level >= 1 && n < cap; level--) {
         uint64_t *e = &table[index_at(va, level)];
         if (!(*e & PTE_P))
-            return NULL;
-        if (level == 1 || (*e & PTE_PS)) {
-            if (page_size)
-                *page_size = size_at(level);
-            return e;
-        }
+            return 0;
+        out[n++] = e;
+        if (level == 1 || (*e & PTE_PS))
+            return n;
         table = table_of(*e);
     }
-    return NULL;
+    return 0;
+}
+
+uint64_t *pt_leaf(const struct pt_ctx *pt, uint64_t va, uint64_t *page_size)
+{
+    uint64_t *e[5];
+    uint32_t n = pt_walk_entries(pt, va, e, 5);
+    if (!n)
+        return NULL;
+    if (page_size)
+        *page_size = size_at(pt->levels + 1 - n);
+    return e[n - 1];
 }
 
 uint64_t *pt_entry(const struct pt_ctx *pt, uint64_t va, unsigned level)

@@ -88,6 +88,11 @@ static inline void pte_store(uint64_t *entry, uint64_t value, uint64_t va)
 #define pt_store(entry, value, va) ((void)(va), *(entry) = (value))
 #endif
 
+/*
+ * The entries a walk of va reads, root first, leaf (PTE, or a PS=1
+ * PDE/PDPTE) last, into out[cap]: how many, or 0 when va is not mapped.
+ */
+uint32_t pt_walk_entries(const struct pt_ctx *pt, uint64_t va, uint64_t **out, uint32_t cap);
 /* The entry that maps va (PTE, or a PS=1 PDE/PDPTE) and its page size, or NULL. */
 uint64_t *pt_leaf(const struct pt_ctx *pt, uint64_t va, uint64_t *page_size);
 /*

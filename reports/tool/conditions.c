@@ -39,6 +39,8 @@ static const struct cond_field {
     { "verification", "method.verification", true },
     { "PTI return to user", "method.pti_return_to_user", true },
     { "IPI class summary", "method.ipi_class_summary", true },
+    { "INVLPGB above ceiling", "method.invlpgb_above_ceiling", true },
+    { "flush ceiling refill", "method.flush_ceiling_refill", true },
     { "PCID", "method.pcid_enabled", true },
     { "PCID reason", "method.pcid_reason", false },
     { "flush ceiling", "method.flush_ceiling", true },

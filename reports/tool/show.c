@@ -7,6 +7,7 @@
 
 #include "reports/tool/jget.h"
 #include "reports/tool/table.h"
+#include "reports/tool/unrecorded.h"
 #include "reports/tool/units.h"
 
 #define S(x) ((x) ? (x) : "?")
@@ -249,6 +250,7 @@ void show_report(const struct m_report *r, FILE *out)
     show_experiment_table(r, out);
     for (i = 0; i < r->nexperiments; i++) {
         show_experiment(r, &r->experiments[i], out);
+        unrecorded_show(&r->experiments[i], out);
         conditions_show(r, &r->experiments[i], out);
     }
     recommend_view_show(r, out);

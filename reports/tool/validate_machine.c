@@ -276,5 +276,8 @@ void validate_method(struct vctx *c, const json_t *root)
     vc_string(c, m, "timestamp", 0);
     /* added while version 1 was current: absent from the earliest reports */
     vc_word(c, m, "test_mappings", vocab_test_mappings, VF_OPTIONAL);
+    /* issue 20: absent from the reports written before it */
+    vc_string(c, m, "invlpgb_above_ceiling", VF_OPTIONAL);
+    vc_string(c, m, "flush_ceiling_refill", VF_OPTIONAL);
     vc_leave(c, mark);
 }

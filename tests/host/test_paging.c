@@ -56,6 +56,27 @@ static void test_identity_map_uses_large_pages(void **state)
     assert_null(pt_leaf(&pt, 3 * PAGE_1G + 0x3000, NULL));
 }
 
+/* The entries a walk reads (flush_ceiling flushes their lines for cold page walks). */
+static void test_walk_entries_root_to_leaf(void **state)
+{
+    struct pt_ctx pt;
+    uint64_t *e[5], size = 0;
+    (void)state;
+    assert_true(pt_init(&pt, 4, true, alloc_table, NULL));
+    assert_true(pt_map(&pt, 0x7e00c0000000ull, 0x200000, PAGE_4K, PTE_RW, false));
+    assert_true(pt_map(&pt, 0x40000000, 0x40000000, PAGE_1G, PTE_RW, true));
+    assert_int_equal(pt_walk_entries(&pt, 0x7e00c0000000ull, e, 5), 4);
+    assert_ptr_equal(e[0], &pt.root[(0x7e00c0000000ull >> 39) & 511]);
+    assert_ptr_equal(e[3], pt_leaf(&pt, 0x7e00c0000000ull, &size));
+    assert_true(size == PAGE_4K);
+    assert_true((*e[3] & PTE_ADDR_MASK) == 0x200000);
+    /* a 1 GiB page ends the walk at its PDPTE; an unmapped address gives none */
+    assert_int_equal(pt_walk_entries(&pt, 0x40001000, e, 5), 2);
+    assert_true(*e[1] & PTE_PS);
+    assert_int_equal(pt_walk_entries(&pt, 0x1000, e, 5), 0);
+    assert_int_equal(pt_walk_entries(&pt, 0x7e00c0000000ull, e, 2), 0); /* no room for it all */
+}
+
 static void test_large_page_is_split_for_a_smaller_mapping(void **state)
 {
     struct pt_ctx pt;
@@ -146,6 +167,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_identity_map_uses_large_pages),
+        cmocka_unit_test(test_walk_entries_root_to_leaf),
         cmocka_unit_test(test_large_page_is_split_for_a_smaller_mapping),
         cmocka_unit_test(test_misaligned_physical_address_uses_small_pages),
         cmocka_unit_test(test_five_level_tables),
