@@ -147,21 +147,27 @@ kill_unit xen_no_catchup test_xen_not_running_flushes_when_scheduled \
     "Xen: no flush when a descheduled vCPU runs again" test_lazy_model
 kill_sim xen_no_catchup lazy shootdown_lazy "Xen: no flush when a descheduled vCPU runs again"
 kill_unit lazy_ipi_anyway test_linux_lazy_catches_up_once "lazy CPUs never skipped" test_lazy_model
+# control_unit MUTANT BINARY WHAT: a unit test that kills MUTANT is built for it (make mutants
+# lists it) and passes on the correct build
+control_unit() {
+    local m=$1 bin=$2 what=$3 out
+    [ -x "$MUT/$m/$bin" ] ||
+        make --no-print-directory "$MUT/$m/$bin" >>"$here/build/test-runs/mutants-build.log" 2>&1
+    out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/$bin" 2>&1)
+    check "control: $what passes on the correct build" test "$(grep -c '^not ok ' <<<"$out")" = 0
+}
 # the planner ignores run_budget_s: a reduced plan no longer fits its share
-[ -x "$MUT/plan_ignores_budget/test_plan" ] ||
-    make --no-print-directory "$MUT/plan_ignores_budget/test_plan" >>"$here/build/test-runs/mutants-build.log" 2>&1
-out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_plan" 2>&1)
-check "control: the planning test passes on the correct build" \
-    test "$(grep -c '^not ok ' <<<"$out")" = 0
+control_unit plan_ignores_budget test_plan "the planning test"
 kill_unit plan_ignores_budget test_a_reduced_plan_fits_its_share "the plan ignores the budget" test_plan
 # invlpgb_vs_ipi: a CPU count where IPIs won, below one where INVLPGB won, must end the answer
-[ -x "$MUT/cpus_from_any_win/test_crossover" ] ||
-    make --no-print-directory "$MUT/cpus_from_any_win/test_crossover" >>"$here/build/test-runs/mutants-build.log" 2>&1
-out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_crossover" 2>&1)
-check "control: the crossover and recommendation test passes on the correct build" \
-    test "$(grep -c '^not ok ' <<<"$out")" = 0
+control_unit cpus_from_any_win test_crossover "the crossover and recommendation test"
 kill_unit cpus_from_any_win test_recommend_invlpgb_cpus_from \
     "invlpgb_vs_ipi: the smallest CPU count that won once, though IPIs won above it" test_crossover
+# ipi_target_state: a ping taken after a pass's last clock read, charged to that quiet pass
+control_unit late_ping_charged test_target_lost "the target lost-time test"
+kill_unit late_ping_charged test_ping_after_the_last_read_goes_to_the_next_pass \
+    "ipi_target_state: a ping after the pass's last clock read counted as that quiet pass (about 0)" \
+    test_target_lost
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
