@@ -415,4 +415,5 @@ const struct experiment exp_shootdown_seq_vs_conc = {
     .prepare = sc_prepare,
     .run = sc_run,
     .cleanup = sc_cleanup,
+    .initiator_configurable = true,
 };

@@ -37,7 +37,11 @@
 #                              groups: p N + (W'+k) p N, k = max(2, ceil(S'/m))
 #   - every experiment that was not skipped records its conditions (SMI
 #     counter or hiccup detector, APERF/MPERF or why not, boost, SMT,
-#     target_wait); ipi_target_state's states and sample counts;
+#     target_wait): the SMI method by vendor and family (MSR 0x34 on Intel,
+#     the PMC's LsSmiRx on AMD from family 17h, never trusted under a
+#     hypervisor), a counted total that is the sum of its per-CPU counts,
+#     the clock's roles exactly with APERF/MPERF; ipi_target_state's states
+#     and sample counts;
 #   - stale_reads 0, and for the negative control: every CPU read stale in
 #     every one of its 16 rounds;
 #   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
@@ -373,10 +377,20 @@ def shape($want):
   ([$r.experiments[]? | select(.status != "SKIP")] as $measured
    | eq("conditions recorded on every experiment that measured (SMIs, clock, boost, SMT, target_wait)";
         [$measured[] | [.id, (.conditions | type),
-                        (.conditions.smi.source // null | IN("msr_0x34", "hiccup_detector")),
-                        ((.conditions.smi.source == "msr_0x34") or (.conditions.smi.absent_reason != null)),
+                        (.conditions.smi.source // null | IN("msr_0x34", "pmc_ls_smi_rx", "hiccup_detector")),
+                        ((.conditions.smi.source | IN("msr_0x34", "pmc_ls_smi_rx")) or (.conditions.smi.absent_reason != null)),
+                        # the method by vendor and family (the PMC from family 17h), never trusted under a hypervisor
+                        (.conditions.smi.method == (if $r.cpu.vendor == "GenuineIntel" then "msr_0x34"
+                                                    elif ($r.cpu.vendor | IN("AuthenticAMD", "HygonGenuine")) and $r.cpu.family >= 23 then "pmc_ls_smi_rx"
+                                                    else null end)),
+                        (($r.cpu.hypervisor == null) or (.conditions.smi.source != "pmc_ls_smi_rx")),
+                        # counted: the total is the sum over the CPUs counted; not: the hiccup detector ran
+                        (if (.conditions.smi.source | IN("msr_0x34", "pmc_ls_smi_rx"))
+                         then ([.conditions.smi.per_cpu[] | select(. != null)] | [add, length]) == [.conditions.smi.count, .conditions.smi.cpus]
+                         else .conditions.smi.hiccup != null end),
+                        ((.conditions.clock.aperf_mperf // false) == (.conditions.clock.roles != null)),
                         ((.conditions.clock.aperf_mperf // false) == (.conditions.clock.effective_mhz != null)),
                         (.conditions.clock.boost // null | IN("enabled", "disabled", "unknown")),
                         (.conditions.smt // null | IN("active", "off")),
                         (.conditions.target_wait == $r.method.target_wait)]];
-        [$measured[] | [.id, "object", true, true, true, true, true, true]]));
+        [$measured[] | [.id, "object", true, true, true, true, true, true, true, true, true, true]]));

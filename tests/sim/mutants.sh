@@ -168,6 +168,13 @@ control_unit late_ping_charged test_target_lost "the target lost-time test"
 kill_unit late_ping_charged test_ping_after_the_last_read_goes_to_the_next_pass \
     "ipi_target_state: a ping after the pass's last clock read counted as that quiet pass (about 0)" \
     test_target_lost
+# the conditions' bookkeeping on recorded MSR values (issue 20, item 9)
+control_unit smi_bsp_only test_conditions "the conditions bookkeeping test"
+kill_unit smi_bsp_only test_smis_counted_on_every_cpu \
+    "conditions: one CPU's SMI count stands for every CPU's" test_conditions
+control_unit clock_mean_of_ratios test_conditions "the conditions bookkeeping test"
+kill_unit clock_mean_of_ratios test_clock_weighted_by_time_awake \
+    "conditions: the effective clock is the mean of per-CPU ratios" test_conditions
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
