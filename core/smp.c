@@ -72,6 +72,7 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
             return false;
         pc->arch.self = &pc->arch;
         pc->arch.cpu_index = i;
+        pc->arch.parked = &pc->idle.parked;
         pc->index = i;
         pc->apic_id = c->apic_id;
         pc->smp = s;
@@ -191,11 +192,19 @@ static void bsp_pause(struct smp *s, const volatile uint64_t *ack, uint64_t want
     was_on = irq_enabled();
     irq_disable();
     if (load_acquire(ack) != want) {
-        cpu_halt_until_irq();
+        smp_halt_parked(s->cpu[0]);
         irq_disable();
     }
     if (was_on)
         irq_enable();
+}
+
+void smp_halt_parked(struct percpu *pc)
+{
+    store_release(&pc->idle.parked, 1);
+    cpu_halt_until_irq();
+    /* an NMI ends HLT without clearing it at interrupt entry */
+    store_relaxed(&pc->idle.parked, 0);
 }
 
 static enum wait_status wait_loop(struct smp *s, uint32_t index, uint64_t deadline,

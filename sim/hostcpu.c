@@ -94,6 +94,8 @@ void hostcpu_deliver(uint8_t vector)
     struct trap_frame f;
     memset(&f, 0, sizeof(f));
     f.vector = vector;
+    if (current_percpu)
+        arch_unpark(current_percpu);
     if (irq_handlers[vector])
         irq_handlers[vector](&f);
     else if (current_percpu)

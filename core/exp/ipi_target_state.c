@@ -6,7 +6,9 @@
  * where the state says otherwise:
  *   pause        a spin loop with PAUSE (a CPU waiting in a spinlock);
  *   busy         a loop of dependent integer work, no PAUSE (user code);
- *   hlt          "sti; hlt", as an idle CPU without MWAIT;
+ *   hlt          "sti; hlt", as an idle CPU without MWAIT (like every
+ *                halted waiter, its safety-net timer armed once, periodic:
+ *                core/ipi.c);
  *   mwait_HH     MONITOR + "sti; mwait" with hint 0xHH: C1 (hint 0x00)
  *                wherever CPUID.1:ECX[3] says MONITOR, and every further
  *                C-state/sub-state hint that CPUID leaf 5 EDX enumerates
@@ -18,7 +20,9 @@
  *                disabled again: how one CPU with interrupts off delays
  *                every shootdown to it.
  * The BSP waits until the target is back in its state, lets it settle
- * (10 us, plus a phase that walks through the window for irqoff), then
+ * (IPI_SETTLE_US, 10 us, as ipi_roundtrip's and the shootdowns' halted
+ * targets get: core/ipi.h; plus a phase that walks through the window for
+ * irqoff), then
  * sends one IPI and spins until the target's handler has bumped a counter
  * in the target's own line: the round trip, on the BSP's TSC.
  * Target lost time, on the TARGET's own TSC (core/exp/target_lost.h):
@@ -55,7 +59,6 @@
 #include "core/timing.h"
 
 #define TS_MAX_STATES 16
-#define TS_SETTLE_US 10
 #define TS_WARMUP 2u
 
 enum ts_kind { TS_PAUSE = 0, TS_BUSY, TS_HLT, TS_MWAIT, TS_IRQOFF };
@@ -141,13 +144,10 @@ static uint64_t one_pass(struct ts_ctl *c, uint64_t seen, uint64_t *gap_from, ui
         if (d->kind == TS_MWAIT)
             power_monitor(&c->line.handled);
         if (load_acquire(&c->line.handled) == seen && !load_acquire(&c->stop)) {
-            apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_IDLE); /* bounds the sleep */
             if (d->kind == TS_MWAIT)
                 power_mwait_until_irq(d->hint);
             else
                 cpu_halt_until_irq();
-            irq_disable();
-            apic_disarm_heartbeat();
         }
         irq_enable();
         break;
@@ -188,6 +188,13 @@ static int64_t target_loop(struct percpu *self, void *arg)
     struct ts_ctl *c = arg;
     uint64_t seen = load_acquire(&c->line.handled), prev, now, shortest = UINT64_MAX, sink = 1;
     enum lost_kind kind = lost_kind_of(c->def->kind);
+    /*
+     * The sleep's bound: armed once, periodic, as for every halted waiter
+     * (core/ipi.c): a one-shot armed and disarmed around every HLT put APIC
+     * writes into the lost time and next to every wake-up.
+     */
+    if (kind == LOST_WAKE)
+        apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_IDLE);
     irq_enable();
     prev = tsc_now();
     store_release(&c->line.armed, seen);
@@ -210,6 +217,8 @@ static int64_t target_loop(struct percpu *self, void *arg)
         prev = now;
     }
     irq_disable();
+    if (kind == LOST_WAKE)
+        apic_disarm_heartbeat();
     return 0;
 }
 
@@ -361,7 +370,7 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
         deadline = tsc_now() + s->timeout_ticks;
         /* back in its state since the last ping (armed is written after `handled`) */
         ok = wait_u64_eq(&c->line.armed, want, deadline);
-        settle = us_to_ticks(TS_SETTLE_US);
+        settle = us_to_ticks(IPI_SETTLE_US); /* as ipi_settle_targets() lets targets sleep */
         if (d->kind == TS_IRQOFF)
             settle += c->window_ticks * (i % 8) / 8; /* spread the arrival over the window */
         t0 = tsc_now();

@@ -15,11 +15,13 @@
  *    before the last target;
  *  - the full flush is Linux's (a CR3 write, the user PCID's flush deferred
  *    to the return to user), INVPCID single-context only as the variant,
- *    and the return to user does the deferred flush.
+ *    and the return to user does the deferred flush;
+ *  - the breakdown of each shootdown: the initiator's parts add up to its
+ *    latency, and delivery + acknowledgement leaves the handler out.
  *
  * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=swap_order,
- * =ack_before_flush and =verify_inside_window (core/mutant.h) and expects it
- * to fail.
+ * =ack_before_flush, =verify_inside_window and =breakdown_keeps_handler
+ * (core/mutant.h) and expects it to fail.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -288,6 +290,47 @@ static void test_full_flush_is_linux_cr3_write(void **state)
     bench_stop(&b);
 }
 
+/*
+ * The breakdown of each shootdown (struct shootdown_parts): the initiator's
+ * parts partition its latency (sequential: local flush, send, wait;
+ * concurrent: send, then a wait that holds the local flush), and the
+ * derived delivery + acknowledgement is the wait without the slowest
+ * target's handler (20 us per INVLPG: a handler long enough to see).
+ */
+static void check_parts(struct sim_bench *b, enum flush_order order, uint32_t pages)
+{
+    uint32_t round;
+    for (round = 0; round < 6; round++) {
+        const struct shootdown_parts *p = &b->sd.parts;
+        uint64_t t;
+        testmem_flip(&b->m.tm, 0, pages);
+        t = shootdown_flush(&b->sd, b->ts.cpus, b->ts.n, order, 0, pages, 0);
+        assert_true(t > 0);
+        assert_true(p->send > 0 && p->local_flush > 0 && p->handler > 0);
+        assert_int_equal(p->handler, b->sd.max_handler_ticks);
+        if (order == ORDER_SEQUENTIAL) {
+            assert_int_equal(t, p->local_flush + p->send + p->wait);
+        } else {
+            assert_int_equal(t, p->send + p->wait);
+            assert_true(p->local_flush <= p->wait);
+        }
+        assert_int_equal(shootdown_delivery_ack(p), p->wait > p->handler ? p->wait - p->handler : 0);
+        assert_true(shootdown_delivery_ack(p) < p->wait);
+    }
+}
+
+static void test_breakdown_parts_account_for_the_latency(void **state)
+{
+    static struct sim_bench b;
+    (void)state;
+    bench_start_latency(&b, 20000);
+    check_parts(&b, ORDER_SEQUENTIAL, 1);
+    check_parts(&b, ORDER_CONCURRENT, 1);
+    check_parts(&b, ORDER_SEQUENTIAL, 4);
+    check_parts(&b, ORDER_CONCURRENT, 4);
+    bench_stop(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_targets_are_flushed_when_the_initiator_returns),
         cmocka_unit_test(test_targets_verify_after_the_window_closes),
         cmocka_unit_test(test_full_flush_is_linux_cr3_write),
+        cmocka_unit_test(test_breakdown_parts_account_for_the_latency),
     };
     return cmocka_run_group_tests_name("shootdown on the strict model", tests, NULL, NULL);
 }

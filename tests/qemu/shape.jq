@@ -7,7 +7,8 @@
 #     (SKIP), emulated and partial flags;
 #   - the full parameter grid of its results (every point present once, none
 #     extra) and each metric's sample count (samples, or the baseline's
-#     max(1, samples / 4));
+#     max(1, samples / 4)); shootdown_seq_vs_conc's breakdown values on every
+#     point, ipi_roundtrip's send metric;
 #   - verification.checks exactly: every read of every CPU, a function of
 #     samples S, warm-up W, targets and pages (k targets, p pages):
 #       shootdown_seq_vs_conc  sum over (k, p, flush) of (k+1) p (1 + 2 (W+S))
@@ -145,7 +146,7 @@ def shape($want):
       (select($v10) | eq("ipi_roundtrip: each class summary pools every pair of the class, samples_per_pair each";
          [$e.summary[]? | [.params.class, .values.pairs, .metrics.latency.n == (.values.pairs // 0) * (.values.samples_per_pair // 0)]] | sort;
          [$e.results | group_by(.params.class)[] | [.[0].params.class, length, true]] | sort)),
-      eq("ipi_roundtrip: latency and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$S]]),
+      eq("ipi_roundtrip: latency, send and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "send"), ns($e; "baseline")]; [[$S], [$S], [$S]]),
       (if $all <= $P then
          grid("ipi_roundtrip: every ordered pair of the \($N) CPUs"; [$e.results[]?.params | [.initiator, .target]];
               [$okidx[] as $i | $okidx[] as $j | select($i != $j) | [$i, $j]])
@@ -208,7 +209,14 @@ def shape($want):
            [$e.summary[]? | [.params.targets, .params.pages, .params.flush, (.values | keys)]];
            [$ks[] as $k | $cols[] | [$k, .[0], .[1], ["conc_over_seq_p50", "conc_over_seq_p99"]]]),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
-         [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]])
+         [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
+      # where the time goes: the p50 of each part, none above the largest latency sample
+      eq("shootdown_seq_vs_conc: every point's breakdown (send, local flush, delivery+ack p50)";
+         [$e.results[]? | [(.values | keys),
+                           ([.values.send_p50, .values.local_flush_p50, .values.delivery_ack_p50] | map(. >= 0) | all),
+                           (.values.send_p50 > 0),
+                           ([.values.send_p50, .values.delivery_ack_p50] | max) <= .metrics.latency.max]] | unique;
+         [[["delivery_ack_p50", "local_flush_p50", "send_p50"], true, true, true]])
     end),
 
   # ---- shootdown_lazy ----
