@@ -246,7 +246,7 @@ void conditions_end(struct runner *r, struct experiment_record *rec)
     }
     if (c->smi_counter)
         return;
-    /* nothing counted SMIs: the hiccup detector on the highest-numbered usable CPU (the BSP alone) */
+    /* no count: the hiccup detector on the highest-numbered usable CPU (the BSP alone) */
     for (i = s->count; i-- > 0;) {
         struct hiccup_job j;
         uint32_t p = (unsigned)r->run->cfg.profile < 3 ? (unsigned)r->run->cfg.profile : 0;
