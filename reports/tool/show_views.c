@@ -346,8 +346,10 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
         }
     }
     if (seq_conc && !breakdown)
-        fputs("  where the time goes: not recorded (send_p50, local_flush_p50, delivery_ack_p50: "
-              "reports before issue 20)\n", out);
+        units_print_wrapped(out, "  ", "  ",
+                            "where the time goes: not recorded (send_p50, local_flush_p50, "
+                            "delivery_ack_p50: reports before issue 20)",
+                            SHOW_WIDTH);
     point_index_free(&ix);
     group_tuples_free(&facets);
     group_tuples_free(&xs);

@@ -212,7 +212,7 @@ def shape($want):
          [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
       # where the time goes: the p50 of each part, none above the largest latency sample
       eq("shootdown_seq_vs_conc: every point's breakdown (send, local flush, delivery+ack p50)";
-         [$e.results[]? | [(.values | keys),
+         [$e.results[]? | [(.values // {} | keys),
                            ([.values.send_p50, .values.local_flush_p50, .values.delivery_ack_p50] | map(. >= 0) | all),
                            (.values.send_p50 > 0),
                            ([.values.send_p50, .values.delivery_ack_p50] | max) <= .metrics.latency.max]] | unique;
