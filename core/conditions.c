@@ -98,6 +98,12 @@ static void sample_cpus(struct runner *r, struct exp_conditions *c, struct cond_
     }
 }
 
+/* Something to read on every CPU: an SMI counter to try, or APERF/MPERF (else no CPU is woken). */
+static bool per_cpu_readings(const struct runner *r, const struct exp_conditions *c)
+{
+    return c->smi_method != SMI_METHOD_NONE || r->run->cpu.aperfmperf;
+}
+
 /*
  * Which SMI counter this CPU has, or why none (then c->smi_absent says so).
  * Under a hypervisor the AMD counter is still tried, for the evidence of
@@ -207,7 +213,7 @@ void conditions_begin(struct runner *r, struct experiment_record *rec)
     record_smt(r, c);
     record_boost(r, c);
     choose_smi_method(f, c);
-    if (rec->cond_samples)
+    if (rec->cond_samples && per_cpu_readings(r, c))
         sample_cpus(r, c, rec->cond_samples, NULL, false);
     c->recorded = true;
 }
@@ -239,7 +245,8 @@ void conditions_end(struct runner *r, struct experiment_record *rec)
     if (!c->recorded)
         return;
     if (rec->cond_samples) {
-        sample_cpus(r, c, rec->cond_samples + s->count, rec->cond_samples, true);
+        if (per_cpu_readings(r, c))
+            sample_cpus(r, c, rec->cond_samples + s->count, rec->cond_samples, true);
         conditions_summarise(c, rec->cond_samples, rec->cond_samples + s->count, s->count);
     } else if (c->smi_method != SMI_METHOD_NONE) {
         fmt_into(c->smi_absent, sizeof(c->smi_absent), "no memory for the per-CPU readings");

@@ -305,12 +305,15 @@ void smp_injected_delay(struct percpu *pc)
  * command; the one-shot APIC timer is a safety net so that the loop still
  * sees the run deadline if a wake-up were ever lost. Halted CPUs also keep
  * an idle SMT sibling from stealing cycles from a measured one, and let an
- * emulator run hundreds of virtual CPUs on a few host cores.
+ * emulator run hundreds of virtual CPUs on a few host cores. Parked, as
+ * every halted waiter: a target whose waiting command ended at its
+ * deadline still answers IPIs from here, and an initiator settling its
+ * targets (ipi_settle_targets()) must not wait on it in vain.
  */
-static void idle_wait(void)
+static void idle_wait(struct percpu *pc)
 {
     apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_IDLE);
-    cpu_halt_until_irq();
+    smp_halt_parked(pc);
     irq_disable();
     apic_disarm_heartbeat();
 }
@@ -348,7 +351,7 @@ uint64_t smp_ap_loop(struct percpu *pc)
         store_relaxed(&pc->ack.heartbeat, tsc_now());
         if (deadline_passed(s->run_deadline))
             return 0; /* the BSP never released us: give the CPU back anyway */
-        idle_wait();
+        idle_wait(pc);
     }
 }
 
