@@ -32,14 +32,15 @@ void ipi_install_handlers(void)
 
 /*
  * A target between requests. Spinning: interrupts on, PAUSE. Halted (under
- * a hypervisor): the stop flag is checked with interrupts off, then
- * "sti; hlt" (no lost wake-up); the request's handler runs inside the HLT
- * and the loop goes straight back to sleep. The safety-net timer (the
- * deadline must be seen even if a wake-up were lost) is armed once,
- * periodic, for the whole wait: arming and disarming a one-shot around
- * every HLT cost five APIC writes per request, each a trip into the
- * emulated APIC under a hypervisor, and the next request of a back-to-back
- * series waited behind them (issue 10, README "Honest numbers").
+ * a hypervisor): the stop flag is checked with interrupts off, then the CPU
+ * parks (initiators see it asleep: ipi_settle_targets()) in "sti; hlt" (no
+ * lost wake-up); the request's handler runs inside the HLT and the loop
+ * goes straight back to sleep. The safety-net timer (the deadline must be
+ * seen even if a wake-up were lost) is armed once, periodic, for the whole
+ * wait: arming and disarming a one-shot around every HLT cost five APIC
+ * writes per request, each a trip into the emulated APIC under a
+ * hypervisor, and the next request of a back-to-back series waited behind
+ * them (issue 10, README "Honest numbers").
  */
 int64_t ipi_spin_as_target(struct percpu *self, void *arg)
 {
@@ -54,7 +55,7 @@ int64_t ipi_spin_as_target(struct percpu *self, void *arg)
             irq_disable();
             if (load_acquire(a->stop))
                 break;
-            cpu_halt_until_irq(); /* returns with interrupts on */
+            smp_halt_parked(self); /* returns with interrupts on */
         } else {
             cpu_relax();
         }
@@ -86,6 +87,23 @@ void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct s
     for (i = 0; i < n; i++)
         if (cpus[i] != 0 && smp_usable(s, cpus[i]))
             smp_wait(s, cpus[i], deadline);
+}
+
+bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n)
+{
+    uint64_t deadline, settle_deadline;
+    uint32_t i, self = this_percpu()->index;
+    bool ok = true;
+    if (!s->halt_waits)
+        return true;
+    deadline = tsc_now() + s->timeout_ticks;
+    for (i = 0; i < n; i++)
+        if (cpus[i] != self && smp_usable(s, cpus[i]))
+            ok &= wait_u64_eq(&s->cpu[cpus[i]]->idle.parked, 1, deadline);
+    settle_deadline = tsc_now() + us_to_ticks(IPI_SETTLE_US);
+    while (!deadline_passed(settle_deadline))
+        cpu_relax();
+    return ok;
 }
 
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector)

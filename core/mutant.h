@@ -49,6 +49,10 @@
 #define MUTANT_ID_pti_ws_untouched 47  /* the return to user refills no user working set */
 #define MUTANT_ID_ws_frames_contiguous 48 /* the scattered working set on adjacent frames */
 #define MUTANT_ID_refill_before_ack 49 /* targets refill the working set before acknowledging */
+#define MUTANT_ID_smi_bsp_only 50     /* conditions: one CPU's SMI count stands for every CPU's */
+#define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
+#define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
+#define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -152,6 +152,62 @@ static void view_seq_conc(const struct run *r, const struct experiment_record *e
     }
 }
 
+/* A value of a point in ticks (stored x 1000), or NULL-like: *have false. */
+static uint64_t value_ticks(const struct result_point *p, const char *key, bool *have)
+{
+    uint32_t v;
+    for (v = 0; p && v < p->nvalues; v++) {
+        if (str_eq(p->values[v].key, key)) {
+            *have = true;
+            return (uint64_t)(p->values[v].milli / 1000);
+        }
+    }
+    *have = false;
+    return 0;
+}
+
+/*
+ * Where the time of the 1-page points goes (core/shootdown.h, struct
+ * shootdown_parts); every point's breakdown is in the JSON and in
+ * tlbscope-report show.
+ */
+static void view_seq_conc_parts(const struct run *r, const struct experiment_record *e,
+                                struct strbuf *sb)
+{
+    static const char *const keys[] = { "send_p50", "local_flush_p50", "delivery_ack_p50" };
+    uint32_t i, k;
+    bool header = false;
+    for (i = 0; i < e->results.count; i++) {
+        const struct result_point *p = &e->results.items[i];
+        const struct point_param *pg = point_find_param(p, "pages");
+        const struct point_param *t = point_find_param(p, "targets");
+        const struct point_param *m = point_find_param(p, "mode");
+        const struct stats *h = metric(p, "remote_handler"), *lat = metric(p, "latency");
+        bool have;
+        if (!pg || pg->num != 1 || !t || !m || !m->str)
+            continue;
+        if (!header) {
+            sb_put_wrapped(sb, "  ", "  ",
+                           "where a 1-page shootdown's time goes, p50 of each part: send "
+                           "(request slots, ICR writes) and local flush on the initiator's TSC, "
+                           "the slowest handler on its target's; deliv+ack = the initiator's wait "
+                           "from its last ICR write to the last ack, minus the handler (derived)",
+                           80);
+            sb_printf(sb, "  %7s %-4s %9s %9s %9s %9s %9s\n", "targets", "mode", "send",
+                      "local", "deliv+ack", "handler", "latency");
+            header = true;
+        }
+        sb_printf(sb, "  %7lld %-4s", (long long)t->num, m->str);
+        for (k = 0; k < 3; k++) {
+            uint64_t v = value_ticks(p, keys[k], &have);
+            cell_time(sb, r, have ? lat : NULL, v);
+        }
+        cell_time(sb, r, h, h ? h->p50 : 0);
+        cell_time(sb, r, lat, lat ? lat->p50 : 0);
+        sb_putc(sb, '\n');
+    }
+}
+
 static void view_lazy(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     static const char *const variants[] = { "skip_lazy", "ipi_all", "freed_tables", "xen_running" };
@@ -340,8 +396,10 @@ void report_view_experiment(const struct run *r, const struct experiment_record 
               e->emulated || r->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "", e->title);
     if (str_eq(e->id, "ipi_roundtrip"))
         view_ipi_matrix(r, e, sb);
-    else if (str_eq(e->id, "shootdown_seq_vs_conc"))
+    else if (str_eq(e->id, "shootdown_seq_vs_conc")) {
         view_seq_conc(r, e, sb);
+        view_seq_conc_parts(r, e, sb);
+    }
     else if (str_eq(e->id, "shootdown_lazy"))
         view_lazy(r, e, sb);
     else if (str_eq(e->id, "invlpgb_range"))

@@ -82,6 +82,11 @@ uint32_t runner_usable_count(struct runner *r)
     return n;
 }
 
+uint32_t runner_initiator(const struct runner *r)
+{
+    return r->current && r->current->initiator_configurable ? r->run->cfg.initiator : 0;
+}
+
 bool runner_need_cpus(struct runner *r, uint32_t min, char *reason, size_t cap)
 {
     uint32_t n = runner_usable_count(r);

@@ -367,24 +367,38 @@ void shootdown_set_request(struct flush_request *req, uint32_t initiator, uint32
     req->full = (flags & FLUSH_ALL) || pages > ceiling;
 }
 
+uint64_t shootdown_delivery_ack(const struct shootdown_parts *p)
+{
+    if (MUTANT(breakdown_keeps_handler))
+        return p->wait;
+    return p->wait > p->handler ? p->wait - p->handler : 0;
+}
+
 uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t n,
                          enum flush_order order, uint32_t first, uint32_t pages, uint32_t flags)
 {
     struct smp *s = sd->smp;
     struct percpu *self = this_percpu();
     struct flush_request *req = &sd->req;
-    uint64_t gen, t0, t1, deadline;
+    uint64_t gen, t0, ts, sent, t1, deadline;
     uint32_t i;
     bool lost = false;
 
+    sd->parts = (struct shootdown_parts){ 0, 0, 0, 0 };
+    /* halted targets asleep, every time (core/ipi.h): outside the timed window */
+    ipi_settle_targets(s, targets, n);
     gen = add_fetch(&sd->mm.tlb_gen, 1); /* inc_mm_tlb_gen(): a full barrier */
     shootdown_set_request(req, self->index, first, pages, flags, gen, sd->ceiling);
     if (MUTANT(swap_order))
         order = order == ORDER_SEQUENTIAL ? ORDER_CONCURRENT : ORDER_SEQUENTIAL;
 
     t0 = tsc_now();
-    if (order == ORDER_SEQUENTIAL)
+    ts = t0;
+    if (order == ORDER_SEQUENTIAL) {
         flush_tlb_func(sd, self, req);
+        ts = tsc_now();
+        sd->parts.local_flush = ts - t0;
+    }
     if (MUTANT(remap_after_flush) && order == ORDER_SEQUENTIAL && sd->mutant_late_remap)
         testmem_flip(sd->tm, first, sd->mutant_late_remap);
     sd->nsent = sd->nverify = 0;
@@ -401,8 +415,12 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     }
     /* requests first, then the IPIs: smp_call_function_many_cond() queues, then kicks */
     ipi_send_each(s, sd->sent, sd->nsent, VEC_FLUSH);
-    if (order == ORDER_CONCURRENT)
+    sent = tsc_now();
+    sd->parts.send = sent - ts;
+    if (order == ORDER_CONCURRENT) {
         flush_tlb_func(sd, self, req);
+        sd->parts.local_flush = tsc_now() - sent;
+    }
     if (MUTANT(remap_after_flush) && order == ORDER_CONCURRENT && n == 0 &&
         sd->mutant_late_remap)
         testmem_flip(sd->tm, first, sd->mutant_late_remap);
@@ -423,6 +441,8 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
         if (h > sd->max_handler_ticks)
             sd->max_handler_ticks = h;
     }
+    sd->parts.wait = t1 - sent;
+    sd->parts.handler = sd->max_handler_ticks;
     return lost ? 0 : t1 - t0;
 }
 

@@ -75,6 +75,28 @@ struct verify_request {
     uint8_t return_to_user;  /* return to user first, timed (FLUSH_RETURN_TO_USER) */
 } __attribute__((aligned(CACHE_LINE)));
 
+/*
+ * One shootdown's parts (shootdown_flush()), each on one CPU's clock: the
+ * initiator's send (request slots and ICR writes), its local flush (before
+ * the send in sequential order, after it in concurrent order) and its wait
+ * from the last ICR write to the last acknowledgement seen; the slowest
+ * target's handler on that target's clock (entry to acknowledgement). Seq:
+ * latency = local_flush + send + wait; conc: latency = send + wait, the
+ * local flush inside the wait.
+ */
+struct shootdown_parts {
+    uint64_t send, local_flush, wait, handler;
+};
+/*
+ * What no single clock can split: delivery (from the last ICR write to the
+ * handler's entry, the wake-up of a halted target included) plus the
+ * acknowledgement's way back, derived as wait - handler (never below 0).
+ * With several targets the handler is the slowest one's; in concurrent
+ * order a local flush that outlasts delivery, handler and acknowledgement
+ * is in it too.
+ */
+uint64_t shootdown_delivery_ack(const struct shootdown_parts *p);
+
 struct shootdown {
     struct flush_request req;  /* written by the initiator only */
     struct mm_generation mm;
@@ -98,6 +120,7 @@ struct shootdown {
     uint64_t max_return_ticks; /* slowest target's return to user (FLUSH_RETURN_TO_USER) */
     uint64_t max_refill_ticks; /* slowest target's working-set refill (touch_pages) */
     uint64_t close_tsc;        /* the initiator's closing timestamp of the last round */
+    struct shootdown_parts parts; /* of the last round */
     uint32_t touch_pages;      /* targets read this many working-set pages after flushing and
                                 * acknowledging, timed on their own clock (flush_ceiling: the
                                 * refill, which no Linux initiator waits for) */

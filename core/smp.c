@@ -73,6 +73,7 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
             return false;
         pc->arch.self = &pc->arch;
         pc->arch.cpu_index = i;
+        pc->arch.parked = &pc->idle.parked;
         pc->index = i;
         pc->apic_id = c->apic_id;
         s->apic_id[i] = c->apic_id;
@@ -197,11 +198,19 @@ static void bsp_pause(struct smp *s, const volatile uint64_t *ack, uint64_t want
     was_on = irq_enabled();
     irq_disable();
     if (load_acquire(ack) != want) {
-        cpu_halt_until_irq();
+        smp_halt_parked(s->cpu[0]);
         irq_disable();
     }
     if (was_on)
         irq_enable();
+}
+
+void smp_halt_parked(struct percpu *pc)
+{
+    store_release(&pc->idle.parked, 1);
+    cpu_halt_until_irq();
+    /* an NMI ends HLT without clearing it at interrupt entry */
+    store_relaxed(&pc->idle.parked, 0);
 }
 
 static enum wait_status wait_loop(struct smp *s, uint32_t index, uint64_t deadline,
@@ -302,12 +311,15 @@ void smp_injected_delay(struct percpu *pc)
  * command; the one-shot APIC timer is a safety net so that the loop still
  * sees the run deadline if a wake-up were ever lost. Halted CPUs also keep
  * an idle SMT sibling from stealing cycles from a measured one, and let an
- * emulator run hundreds of virtual CPUs on a few host cores.
+ * emulator run hundreds of virtual CPUs on a few host cores. Parked, as
+ * every halted waiter: a target whose waiting command ended at its
+ * deadline still answers IPIs from here, and an initiator settling its
+ * targets (ipi_settle_targets()) must not wait on it in vain.
  */
-static void idle_wait(void)
+static void idle_wait(struct percpu *pc)
 {
     apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_IDLE);
-    cpu_halt_until_irq();
+    smp_halt_parked(pc);
     irq_disable();
     apic_disarm_heartbeat();
 }
@@ -345,7 +357,7 @@ uint64_t smp_ap_loop(struct percpu *pc)
         store_relaxed(&pc->ack.heartbeat, tsc_now());
         if (deadline_passed(s->run_deadline))
             return 0; /* the BSP never released us: give the CPU back anyway */
-        idle_wait();
+        idle_wait(pc);
     }
 }
 

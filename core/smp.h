@@ -13,6 +13,7 @@
  *   ping         IPI round trips: the CPU's handler bumps its own counter here
  *   flush        shootdown request/ack slot of this CPU as a target
  *   tlb_shared   is_lazy / is_running, read by initiators (should_flush_tlb())
+ *   idle         whether a halted waiter is asleep, read by initiators before an IPI
  *   private      everything only the CPU itself touches
  */
 #ifndef TLBSCOPE_CORE_SMP_H
@@ -93,6 +94,11 @@ struct flush_slot {
     volatile uint64_t refill_ticks; /* own clock: the working-set refill after the ack */
 } __attribute__((aligned(CACHE_LINE)));
 
+/* Written by the CPU itself (its wait loop and interrupt entry), read by initiators. */
+struct idle_slot {
+    volatile uint64_t parked;      /* 1: in "sti; hlt" since its last interrupt (core/ipi.h) */
+} __attribute__((aligned(CACHE_LINE)));
+
 struct tlb_shared {
     volatile uint8_t is_lazy;      /* Linux cpu_tlbstate_shared.is_lazy */
     volatile uint8_t is_running;   /* Xen v->is_running */
@@ -118,6 +124,7 @@ struct percpu {
     struct ping_slot ping;
     struct flush_slot flush;
     struct tlb_shared tlbs;
+    struct idle_slot idle;
 
     /* ---- private to the CPU (plus the BSP after the CPU stopped) ---- */
     uint64_t local_tlb_gen __attribute__((aligned(CACHE_LINE)));
@@ -199,6 +206,13 @@ void smp_mark_unanswered(struct smp *s, uint32_t index, const char *what,
                          const volatile uint64_t *watch, uint64_t want);
 /* Wakes a CPU that may be halted (after writing something it polls). */
 void smp_kick(struct smp *s, uint32_t index);
+/*
+ * "sti; hlt" as a waiter, from interrupts off: parked, so initiators count
+ * the CPU asleep until its next interrupt's entry clears the flag
+ * (arch_unpark(), before the handler acknowledges anything). Returns with
+ * interrupts on. core/ipi.h, ipi_settle_targets().
+ */
+void smp_halt_parked(struct percpu *pc);
 
 /* ---- AP side ---- */
 /* The block of the CPU with this APIC ID (a linear search, once per CPU); NULL if unknown. */

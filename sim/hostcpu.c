@@ -93,6 +93,14 @@ void cpu_relax(void)
     sched_yield();
 }
 
+/* "sti; nop; cli": the modelled CPU takes interrupts where it yields. */
+void cpu_irq_window(void)
+{
+    irq_on = true;
+    cpu_relax();
+    irq_on = false;
+}
+
 /* "sti; hlt": wake on the next interrupt; the spin loops around it re-check their condition. */
 void cpu_halt_until_irq(void)
 {

@@ -57,6 +57,7 @@ void irq_disable(void);
 void irq_enable(void);
 bool irq_enabled(void);
 void cpu_halt_until_irq(void);
+void cpu_irq_window(void);
 uint64_t read_cr3(void);
 void write_cr3(uint64_t v);
 uint64_t read_cr4(void);
@@ -139,6 +140,13 @@ static inline bool irq_enabled(void) { return (read_rflags() >> 9) & 1; }
  * being taken just before it (and then sleeping until the next one).
  */
 static inline void cpu_halt_until_irq(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
+
+/*
+ * Interrupts on for exactly one instruction, then off: a pending interrupt
+ * is taken after the NOP (STI's shadow covers the NOP itself) and no other
+ * work is in the window.
+ */
+static inline void cpu_irq_window(void) { __asm__ volatile("sti; nop; cli" ::: "memory"); }
 
 static inline uint64_t read_cr0(void)
 {

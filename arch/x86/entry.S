@@ -146,5 +146,17 @@ arch_probe_rdmsr:
     movq %rdx, (%r8)
 2:  PROBE_DONE
 
+/* uint32_t arch_probe_wrmsr(uint32_t msr, uint64_t value) */
+    .globl arch_probe_wrmsr
+arch_probe_wrmsr:
+    movq %rsi, %r8
+    movl %edi, %ecx
+    PROBE_ARM 1f, 2f
+    movl %r8d, %eax
+    shrq $32, %r8
+    movl %r8d, %edx
+1:  wrmsr
+2:  PROBE_DONE
+
 
     .section .note.GNU-stack, "", @progbits

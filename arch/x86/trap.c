@@ -74,6 +74,7 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
     apic_eoi();
+    arch_unpark(pc);
     if (irq_handlers[vector])
         irq_handlers[vector](f);
     else

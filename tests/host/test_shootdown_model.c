@@ -22,11 +22,14 @@
  *  - PTI's return to user refills the user working set (all of it after the
  *    deferred flush, none of it after INVLPG + INVPCID);
  *  - flush_ceiling's targets refill their working set after acknowledging,
- *    and its two forms of the working set map as described.
+ *    and its two forms of the working set map as described;
+ *  - the breakdown of each shootdown: the initiator's parts add up to its
+ *    latency, and delivery + acknowledgement leaves the handler out.
  *
  * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=swap_order,
  * =ack_before_flush, =verify_inside_window, =verify_2m_first_word,
- * =pti_ws_untouched, =refill_before_ack and =ws_frames_contiguous
+ * =pti_ws_untouched, =refill_before_ack, =ws_frames_contiguous and
+ * =breakdown_keeps_handler
  * (core/mutant.h) and expects it to fail.
  */
 #include <setjmp.h>
@@ -481,6 +484,46 @@ static void test_working_set_forms_map_as_described(void **state)
                              (testmem_ws_pa(&b.m.tm, WS_CONTIGUOUS, i - 1) & ~(PAGE_4K - 1)) +
                                  PAGE_4K);
     }
+}
+
+/*
+ * The breakdown of each shootdown (struct shootdown_parts): the initiator's
+ * parts partition its latency (sequential: local flush, send, wait;
+ * concurrent: send, then a wait that holds the local flush), and the
+ * derived delivery + acknowledgement is the wait without the slowest
+ * target's handler (20 us per INVLPG: a handler long enough to see).
+ */
+static void check_parts(struct sim_bench *b, enum flush_order order, uint32_t pages)
+{
+    uint32_t round;
+    for (round = 0; round < 6; round++) {
+        const struct shootdown_parts *p = &b->sd.parts;
+        uint64_t t;
+        testmem_flip(&b->m.tm, 0, pages);
+        t = shootdown_flush(&b->sd, b->ts.cpus, b->ts.n, order, 0, pages, 0);
+        assert_true(t > 0);
+        assert_true(p->send > 0 && p->local_flush > 0 && p->handler > 0);
+        assert_int_equal(p->handler, b->sd.max_handler_ticks);
+        if (order == ORDER_SEQUENTIAL) {
+            assert_int_equal(t, p->local_flush + p->send + p->wait);
+        } else {
+            assert_int_equal(t, p->send + p->wait);
+            assert_true(p->local_flush <= p->wait);
+        }
+        assert_int_equal(shootdown_delivery_ack(p), p->wait > p->handler ? p->wait - p->handler : 0);
+        assert_true(shootdown_delivery_ack(p) < p->wait);
+    }
+}
+
+static void test_breakdown_parts_account_for_the_latency(void **state)
+{
+    static struct sim_bench b;
+    (void)state;
+    bench_start_latency(&b, 20000);
+    check_parts(&b, ORDER_SEQUENTIAL, 1);
+    check_parts(&b, ORDER_CONCURRENT, 1);
+    check_parts(&b, ORDER_SEQUENTIAL, 4);
+    check_parts(&b, ORDER_CONCURRENT, 4);
     bench_stop(&b);
 }
 
@@ -495,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_return_to_user_refills_the_user_working_set),
         cmocka_unit_test(test_targets_refill_after_acknowledging),
         cmocka_unit_test(test_working_set_forms_map_as_described),
+        cmocka_unit_test(test_breakdown_parts_account_for_the_latency),
     };
     return cmocka_run_group_tests_name("shootdown on the strict model", tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@
 #     (SKIP), emulated and partial flags;
 #   - the full parameter grid of its results (every point present once, none
 #     extra) and each metric's sample count (samples, or the baseline's
-#     max(1, samples / 4));
+#     max(1, samples / 4)); shootdown_seq_vs_conc's breakdown values on every
+#     point, ipi_roundtrip's send metric;
 #   - verification.checks exactly: every read of every CPU, a function of
 #     samples S, warm-up W, targets and pages (k targets, p pages):
 #       shootdown_seq_vs_conc  sum over (k, p, flush) of (k+1) p (1 + 2 (W+S))
@@ -41,7 +42,11 @@
 #                              groups: p N + (W'+k) p N, k = max(2, ceil(S'/m))
 #   - every experiment that was not skipped records its conditions (SMI
 #     counter or hiccup detector, APERF/MPERF or why not, boost, SMT,
-#     target_wait); ipi_target_state's states and sample counts;
+#     target_wait): the SMI method by vendor and family (MSR 0x34 on Intel,
+#     the PMC's LsSmiRx on AMD from family 17h, never trusted under a
+#     hypervisor), a counted total that is the sum of its per-CPU counts,
+#     the clock's roles exactly with APERF/MPERF; ipi_target_state's states
+#     and sample counts;
 #   - stale_reads 0, and for the negative control: every CPU read stale in
 #     every one of its 16 rounds;
 #   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
@@ -150,7 +155,7 @@ def shape($want):
       (select($v10) | eq("ipi_roundtrip: each class summary pools every pair of the class, samples_per_pair each";
          [$e.summary[]? | [.params.class, .values.pairs, .metrics.latency.n == (.values.pairs // 0) * (.values.samples_per_pair // 0)]] | sort;
          [$e.results | group_by(.params.class)[] | [.[0].params.class, length, true]] | sort)),
-      eq("ipi_roundtrip: latency and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$S]]),
+      eq("ipi_roundtrip: latency, send and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "send"), ns($e; "baseline")]; [[$S], [$S], [$S]]),
       (if $all <= $P then
          grid("ipi_roundtrip: every ordered pair of the \($N) CPUs"; [$e.results[]?.params | [.initiator, .target]];
               [$okidx[] as $i | $okidx[] as $j | select($i != $j) | [$i, $j]])
@@ -213,7 +218,14 @@ def shape($want):
            [$e.summary[]? | [.params.targets, .params.pages, .params.flush, (.values | keys)]];
            [$ks[] as $k | $cols[] | [$k, .[0], .[1], ["conc_over_seq_p50", "conc_over_seq_p99"]]]),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
-         [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]])
+         [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
+      # where the time goes: the p50 of each part, none above the largest latency sample
+      eq("shootdown_seq_vs_conc: every point's breakdown (send, local flush, delivery+ack p50)";
+         [$e.results[]? | [(.values // {} | keys),
+                           ([.values.send_p50, .values.local_flush_p50, .values.delivery_ack_p50] | map(. >= 0) | all),
+                           (.values.send_p50 > 0),
+                           ([.values.send_p50, .values.delivery_ack_p50] | max) <= .metrics.latency.max]] | unique;
+         [[["delivery_ack_p50", "local_flush_p50", "send_p50"], true, true, true]])
     end),
 
   # ---- shootdown_lazy ----
@@ -409,10 +421,20 @@ def shape($want):
   ([$r.experiments[]? | select(.status != "SKIP")] as $measured
    | eq("conditions recorded on every experiment that measured (SMIs, clock, boost, SMT, target_wait)";
         [$measured[] | [.id, (.conditions | type),
-                        (.conditions.smi.source // null | IN("msr_0x34", "hiccup_detector")),
-                        ((.conditions.smi.source == "msr_0x34") or (.conditions.smi.absent_reason != null)),
+                        (.conditions.smi.source // null | IN("msr_0x34", "pmc_ls_smi_rx", "hiccup_detector")),
+                        ((.conditions.smi.source | IN("msr_0x34", "pmc_ls_smi_rx")) or (.conditions.smi.absent_reason != null)),
+                        # the method by vendor and family (the PMC from family 17h), never trusted under a hypervisor
+                        (.conditions.smi.method == (if $r.cpu.vendor == "GenuineIntel" then "msr_0x34"
+                                                    elif ($r.cpu.vendor | IN("AuthenticAMD", "HygonGenuine")) and $r.cpu.family >= 23 then "pmc_ls_smi_rx"
+                                                    else null end)),
+                        (($r.cpu.hypervisor == null) or (.conditions.smi.source != "pmc_ls_smi_rx")),
+                        # counted: the total is the sum over the CPUs counted; not: the hiccup detector ran
+                        (if (.conditions.smi.source | IN("msr_0x34", "pmc_ls_smi_rx"))
+                         then ([.conditions.smi.per_cpu[] | select(. != null)] | [add, length]) == [.conditions.smi.count, .conditions.smi.cpus]
+                         else .conditions.smi.hiccup != null end),
+                        ((.conditions.clock.aperf_mperf // false) == (.conditions.clock.roles != null)),
                         ((.conditions.clock.aperf_mperf // false) == (.conditions.clock.effective_mhz != null)),
                         (.conditions.clock.boost // null | IN("enabled", "disabled", "unknown")),
                         (.conditions.smt // null | IN("active", "off")),
                         (.conditions.target_wait == $r.method.target_wait)]];
-        [$measured[] | [.id, "object", true, true, true, true, true, true]]));
+        [$measured[] | [.id, "object", true, true, true, true, true, true, true, true, true, true]]));

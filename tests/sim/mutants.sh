@@ -54,7 +54,7 @@ for k in pti invlpgb seq_conc kernel kernel_fixed lazy emulated ceiling la57; do
 done
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_shootdown_model" 2>&1)
 check "control: the protocol test passes on the correct build" \
-    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "8/0"
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "9/0"
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_class_pool" 2>&1)
 check "control: the class-pooling test passes on the correct build" \
     test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "2/0"
@@ -140,6 +140,8 @@ kill_unit unequal_class_pool test_every_pair_contributes_equally \
     "ipi_roundtrip's class pools fill from the first pairs" test_class_pool
 kill_unit verify_inside_window test_targets_verify_after_the_window_closes \
     "targets verify right after acknowledging, inside the initiator's timed window"
+kill_unit breakdown_keeps_handler test_breakdown_parts_account_for_the_latency \
+    "a shootdown's delivery + acknowledgement still holds the target's handler"
 kill_sim no_user_flush pti pti_double_invalidation "the user-PCID flush dropped"
 kill_unit pti_ws_untouched test_return_to_user_refills_the_user_working_set \
     "PTI: the return to user refills no user working set (the deferred flush under-costed)"
@@ -160,12 +162,17 @@ kill_unit xen_no_catchup test_xen_not_running_flushes_when_scheduled \
     "Xen: no flush when a descheduled vCPU runs again" test_lazy_model
 kill_sim xen_no_catchup lazy shootdown_lazy "Xen: no flush when a descheduled vCPU runs again"
 kill_unit lazy_ipi_anyway test_linux_lazy_catches_up_once "lazy CPUs never skipped" test_lazy_model
+# control_unit MUTANT BINARY WHAT: a unit test that kills MUTANT is built for it (make mutants
+# lists it) and passes on the correct build
+control_unit() {
+    local m=$1 bin=$2 what=$3 out
+    [ -x "$MUT/$m/$bin" ] ||
+        make --no-print-directory "$MUT/$m/$bin" >>"$here/build/test-runs/mutants-build.log" 2>&1
+    out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/$bin" 2>&1)
+    check "control: $what passes on the correct build" test "$(grep -c '^not ok ' <<<"$out")" = 0
+}
 # the planner ignores run_budget_s: a reduced plan no longer fits its share
-[ -x "$MUT/plan_ignores_budget/test_plan" ] ||
-    make --no-print-directory "$MUT/plan_ignores_budget/test_plan" >>"$here/build/test-runs/mutants-build.log" 2>&1
-out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_plan" 2>&1)
-check "control: the planning test passes on the correct build" \
-    test "$(grep -c '^not ok ' <<<"$out")" = 0
+control_unit plan_ignores_budget test_plan "the planning test"
 kill_unit plan_ignores_budget test_a_reduced_plan_fits_its_share "the plan ignores the budget" test_plan
 # flush_ceiling's thinning by the stride alone: 33 lost at stride 2, 32 and 33 at stride 4
 [ -x "$MUT/plan_thin_stride_only/test_plan" ] ||
@@ -173,11 +180,7 @@ kill_unit plan_ignores_budget test_a_reduced_plan_fits_its_share "the plan ignor
 kill_unit plan_thin_stride_only test_thinning_keeps_the_ceiling_dense \
     "page counts thinned by the stride alone, the ceiling's too" test_plan
 # invlpgb_vs_ipi: a CPU count where IPIs won, below one where INVLPGB won, must end the answer
-[ -x "$MUT/cpus_from_any_win/test_crossover" ] ||
-    make --no-print-directory "$MUT/cpus_from_any_win/test_crossover" >>"$here/build/test-runs/mutants-build.log" 2>&1
-out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_crossover" 2>&1)
-check "control: the crossover and recommendation test passes on the correct build" \
-    test "$(grep -c '^not ok ' <<<"$out")" = 0
+control_unit cpus_from_any_win test_crossover "the crossover and recommendation test"
 kill_unit cpus_from_any_win test_recommend_invlpgb_cpus_from \
     "invlpgb_vs_ipi: the smallest CPU count that won once, though IPIs won above it" test_crossover
 # the APIC driver and the takeover on the modelled local APIC (sim/lapic.h, issue 22)
@@ -211,6 +214,18 @@ if [ "$RC" = 1 ] && [ "$(jqr .result)" = ERROR ] && validates &&
 else
     not_ok "mutant icr_fence_missing: the run did not name the unordered ICR write (exit $RC; see $LOG)"
 fi
+# ipi_target_state: a ping taken after a pass's last clock read, charged to that quiet pass
+control_unit late_ping_charged test_target_lost "the target lost-time test"
+kill_unit late_ping_charged test_ping_after_the_last_read_goes_to_the_next_pass \
+    "ipi_target_state: a ping after the pass's last clock read counted as that quiet pass (about 0)" \
+    test_target_lost
+# the conditions' bookkeeping on recorded MSR values (issue 20, item 9)
+control_unit smi_bsp_only test_conditions "the conditions bookkeeping test"
+kill_unit smi_bsp_only test_smis_counted_on_every_cpu \
+    "conditions: one CPU's SMI count stands for every CPU's" test_conditions
+control_unit clock_mean_of_ratios test_conditions "the conditions bookkeeping test"
+kill_unit clock_mean_of_ratios test_clock_weighted_by_time_awake \
+    "conditions: the effective clock is the mean of per-CPU ratios" test_conditions
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
