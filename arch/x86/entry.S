@@ -156,6 +156,7 @@ arch_probe_wrmsr:
     shrq $32, %r8
     movl %r8d, %edx
 1:  wrmsr
+    INSN_SITE INSN_KIND_WRMSR, 1b
 2:  PROBE_DONE
 
 
