@@ -65,10 +65,14 @@ struct boot_work;
  */
 void crossover_find(struct curve_point *pts, uint32_t n, struct boot_work *w, uint64_t seed,
                     uint64_t stream, struct crossover *out);
-/* The bootstrap stream of flush_ceiling's curve (targets, working set, full mode 1 or 2). */
-static inline uint64_t crossover_stream(uint32_t targets, uint32_t working_set, uint32_t full)
+/*
+ * The bootstrap stream of flush_ceiling's curve (targets, working set, its
+ * form: 0 contiguous, 1 scattered_cold; full mode 1 or 2).
+ */
+static inline uint64_t crossover_stream(uint32_t targets, uint32_t working_set, uint32_t form,
+                                        uint32_t full)
 {
-    return (uint64_t)targets << 40 | (uint64_t)working_set << 8 | full;
+    return (uint64_t)targets << 40 | (uint64_t)form << 36 | (uint64_t)working_set << 8 | full;
 }
 const char *confidence_name(enum confidence c); /* "none", "low", "medium", "high" */
 

@@ -5,18 +5,22 @@
  * text summary. Pure: reads the run's records, writes nothing else;
  * host-tested (tests/host/test_crossover.c).
  *
- *   flush_ceiling   p* of flush_ceiling (local, full_cr3 as Linux does it)
- *                   for the working set nearest RECOMMEND_TYPICAL_WS, with
- *                   p*'s interval; the ceiling is the largest count
- *                   measured below p* (where INVLPG still won), against
- *                   Linux's 33;
+ *   flush_ceiling   p* of flush_ceiling (full_cr3 as Linux does it) for the
+ *                   working set nearest RECOMMEND_TYPICAL_WS, contiguous,
+ *                   locally and for each shootdown's target count (the
+ *                   initiator's wait plus the slowest target's refill),
+ *                   each with p*'s interval; the ceiling is the smallest
+ *                   over the confident curves of the largest count
+ *                   measured below p* (where INVLPG still won), with the
+ *                   interval of the curve that sets it, against Linux's 33;
  *   invlpgb_vs_ipi  on the most CPUs, which page counts INVLPGB+TLBSYNC
- *                   beats the IPI shootdown at, which it loses at, and
- *                   where the two do not differ measurably; its value the
- *                   largest page count of the run of wins that starts at
- *                   the smallest win; and the smallest CPU count from
- *                   which it wins at one page, with that count's interval
- *                   (core/recommend_invlpgb.c);
+ *                   (Linux's path: one whole-PCID INVLPGB above the
+ *                   ceiling) beats the IPI shootdown at, which it loses
+ *                   at, and where the two do not differ measurably; its
+ *                   value the largest page count of the run of wins that
+ *                   starts at the smallest win; and the smallest CPU
+ *                   count from which it wins at one page, with that
+ *                   count's interval (core/recommend_invlpgb.c);
  *   shootdown_order what the concurrent order saves at the most targets,
  *                   with its interval, "no difference" when the interval
  *                   contains zero (core/recommend_order.c);
@@ -25,12 +29,10 @@
  * Values are the report's medians, so anyone can recompute them from the
  * cited points. Intervals are 95% paired-bootstrap intervals from the
  * samples the experiments kept (core/bootstrap.h: the pairs are the
- * variants' samples of one iteration), and each of those three entries'
- * confidence follows from its interval by the mapping written there;
- * lazy_skip and pti_user_flush, whose variants are separate points, still
- * compare a p90 with the other's median. No evidence, a failed
- * verification or spread that hides the difference (confidence low):
- * "not enough evidence" and why. A virtualised, emulated or simulated run
+ * variants' samples of one iteration), and every entry's confidence
+ * follows from its interval by the mapping written there. No evidence, a
+ * failed verification or spread that hides the difference (confidence
+ * low): "not enough evidence" and why. A virtualised, emulated or simulated run
  * labels every entry so: it does not describe hardware.
  */
 #ifndef TLBSCOPE_CORE_RECOMMEND_H
@@ -41,7 +43,7 @@
 
 #define RECOMMEND_TYPICAL_WS 512 /* pages: 2 MiB, one page table's worth */
 #define RECOMMEND_MAX 5
-#define RECOMMEND_MAX_POINTS 64
+#define RECOMMEND_MAX_POINTS 192 /* flush_ceiling: 22 page counts x 2 modes x 4 curves */
 
 /*
  * A 95% paired-bootstrap interval of what an entry's verdict rests on.

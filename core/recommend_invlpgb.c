@@ -2,10 +2,12 @@
  * invlpgb_vs_ipi, from invlpgb_range (core/recommend.h).
  *
  * Pairs: an INVLPGB and an IPI point of the pages form with every other
- * parameter equal (pages, CPUs, pti). Each pair's two points were measured
- * in the same iterations (core/exp/invlpgb.c), so the IPI median minus
- * INVLPGB's gets a paired-bootstrap interval (core/bootstrap.h): INVLPGB
- * faster when it lies above zero, IPIs faster below, no measurable
+ * parameter equal (pages, CPUs, pti, path), INVLPGB on Linux's path (`path`
+ * linux: one whole-PCID INVLPGB above the ceiling, not the chunked
+ * alternative, which no verdict rests on). Each pair's two points were
+ * measured in the same iterations (core/exp/invlpgb.c), so the IPI median
+ * minus INVLPGB's gets a paired-bootstrap interval (core/bootstrap.h):
+ * INVLPGB faster when it lies above zero, IPIs faster below, no measurable
  * difference when it contains zero.
  *
  * On the most CPUs measured the verdict says, range by range of page
@@ -183,7 +185,7 @@ void rec_invlpgb(struct rec_ctx *c, struct recommendation *e)
         const struct result_point *a = &x->results.items[i];
         const struct stats *sa;
         if (!rec_param_is(a, "method", "invlpgb", 0) || !rec_param_is(a, "form", "pages", 0) ||
-            !(sa = rec_metric(a, "latency")))
+            !rec_param_is(a, "path", "linux", 0) || !(sa = rec_metric(a, "latency")))
             continue;
         for (j = 0; j < x->results.count && n < IB_MAX_PAIRS; j++) {
             const struct result_point *b = &x->results.items[j];

@@ -47,11 +47,13 @@ struct result_point {
     struct point_metric metrics[POINT_MAX_METRICS];
     struct point_value values[POINT_MAX_VALUES];
     /*
-     * The primary metric's samples in iteration order, kept for the
-     * comparisons that rest on this point (core/bootstrap.h), or NULL. Points
-     * with the same nonzero paired_run were measured in the same iterations,
-     * one sample each: kept[i] of one and of the other are a pair. Only in
-     * memory: the report does not hold them.
+     * The samples of the metric the comparisons on this point rest on
+     * (core/bootstrap.h), in iteration order, or NULL: the primary
+     * metric's, but flush_ceiling's shootdown points keep `with_refill`'s,
+     * the curve their crossover is found on. Points with the same nonzero
+     * paired_run were measured in the same iterations, one sample each:
+     * kept[i] of one and of the other are a pair. Only in memory: the
+     * report does not hold them.
      */
     const uint64_t *kept;
     uint32_t nkept;

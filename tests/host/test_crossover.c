@@ -5,10 +5,12 @@
  * over per-iteration samples; and the recommendations (core/recommend*.c)
  * built from records of such points: flush_ceiling's value p* - 1 with
  * p*'s interval, evidence pointing at existing points, labels for
- * simulated runs, "not enough evidence" when the experiment is missing;
- * invlpgb_vs_ipi's largest page count and smallest CPU count (a loss at a
- * smaller count above a win ends it), and a loss at one page that must not
- * hide the wins above it (issue 20, mutant invlpgb_verdict_first_page);
+ * simulated runs, "not enough evidence" when the experiment is missing,
+ * and the ceiling resting on the shootdown curves too (with_refill), with
+ * the interval of the curve that sets it; invlpgb_vs_ipi's largest page
+ * count and smallest CPU count (a loss at a smaller count above a win ends
+ * it), a loss at one page that must not hide the wins above it (issue 20,
+ * mutant invlpgb_verdict_first_page), and only Linux's path paired;
  * shootdown_order pairing seq and conc of the same flush method (mutant
  * order_ignores_flush), with its interval, "no difference" when the
  * interval contains zero.
@@ -207,20 +209,39 @@ static void keep(struct experiment_record *rec, struct result_point *pt, uint64_
     point_keep_samples(rec, pt, v, NS, run);
 }
 
-static void add(struct experiment_record *rec, const char *mode, uint32_t p, uint64_t p50,
-                uint64_t spread, uint32_t run)
+/*
+ * A flush_ceiling point of paired run `run`. Locally `p50` is the latency;
+ * on a shootdown (targets > 0) it is with_refill, the curve the crossover
+ * is on and the samples the point keeps, and the initiator's latency alone
+ * is a fixed 100 (it would cross nowhere).
+ */
+static void add_at(struct experiment_record *rec, uint32_t targets, const char *form,
+                   const char *mode, uint32_t p, uint64_t p50, uint64_t spread, uint32_t run)
 {
     struct result_point *pt = point_list_add(&rec->results);
     struct stats s = { NS, p50 - spread, p50, p50 + spread, p50 + spread, p50 + spread, p50 };
-    point_param_str(pt, "kind", "local");
-    point_param_num(pt, "targets", 0);
+    struct stats flat = { NS, 100, 100, 100, 100, 100, 100 };
+    point_param_str(pt, "kind", targets ? "shootdown" : "local");
+    point_param_num(pt, "targets", targets);
     point_param_num(pt, "working_set", 512);
+    point_param_str(pt, "working_set_form", form);
     point_param_num(pt, "pages", p);
     point_param_str(pt, "mode", mode);
-    point_metric(pt, "latency", &s);
-    point_value(pt, "p25", (int64_t)(p50 - spread) * 1000);
-    point_value(pt, "p75", (int64_t)(p50 + spread) * 1000);
+    point_metric(pt, "latency", targets ? &flat : &s);
+    point_value(pt, "p25", (int64_t)(targets ? 100 : p50 - spread) * 1000);
+    point_value(pt, "p75", (int64_t)(targets ? 100 : p50 + spread) * 1000);
+    if (targets) {
+        point_metric(pt, "with_refill", &s);
+        point_value(pt, "with_refill_p25", (int64_t)(p50 - spread) * 1000);
+        point_value(pt, "with_refill_p75", (int64_t)(p50 + spread) * 1000);
+    }
     keep(rec, pt, p50, spread, str_eq(mode, "invlpg") ? 5 : 8, run);
+}
+
+static void add(struct experiment_record *rec, const char *mode, uint32_t p, uint64_t p50,
+                uint64_t spread, uint32_t run)
+{
+    add_at(rec, 0, "contiguous", mode, p, p50, spread, run);
 }
 
 static void new_record(struct experiment_record *rec, const char *id, uint32_t points)
@@ -253,27 +274,81 @@ static const struct recommendation *compute(struct experiment_record *rec,
     return &recs->items[which];
 }
 
+/* A flush_ceiling record with its local curve: the full flush wins from 32 pages (ceiling 24). */
+static void fc_record(struct experiment_record *rec, uint32_t capacity)
+{
+    uint32_t i, run;
+    new_record(rec, "flush_ceiling", capacity);
+    for (i = 0; i < NGRID; i++) {
+        run = record_paired_run(rec);
+        add(rec, "invlpg", grid[i], 100 + 10ull * grid[i], 1, run);
+        add(rec, "full_cr3", grid[i], 365, 1, run);
+    }
+}
+
+/*
+ * The ceiling rests on the shootdown curves too (issue 20): locally the
+ * full flush wins from 32 pages (ceiling 24), shooting down to 1 target
+ * (the initiator's wait plus the slowest target's refill) from 16 (ceiling
+ * 8): the recommendation is 8, with that curve's interval. A noisy curve
+ * (3 targets: crossing twice) is named but not used; the scattered, cold
+ * form's p* is named as the other bound. Before, the local curve alone
+ * gave 24.
+ */
+static void test_recommend_flush_ceiling_uses_shootdown_curves(void **state)
+{
+    struct experiment_record rec;
+    struct recommendations recs;
+    const struct recommendation *e;
+    uint32_t i, run;
+    (void)state;
+    fc_record(&rec, 8 * NGRID);
+    for (i = 0; i < NGRID; i++) {
+        uint32_t p = grid[i];
+        run = record_paired_run(&rec);
+        add_at(&rec, 1, "contiguous", "invlpg", p, 200 + 20ull * p, 1, run);
+        add_at(&rec, 1, "contiguous", "full_cr3", p, 500, 1, run); /* 520 at 16: crossed there */
+        /* 3 targets: full cheaper at 1 page, dearer from 8 to 24, cheaper from 32 */
+        run = record_paired_run(&rec);
+        add_at(&rec, 3, "contiguous", "invlpg", p, p == 1 ? 9000 : 300 + 10ull * p, 1, run);
+        add_at(&rec, 3, "contiguous", "full_cr3", p, 600, 1, run);
+        run = record_paired_run(&rec);
+        add_at(&rec, 0, "scattered_cold", "invlpg", p, 100 + 40ull * p, 1, run);
+        add_at(&rec, 0, "scattered_cold", "full_cr3", p, 900, 1, run); /* from 24 */
+    }
+    e = compute(&rec, &recs, 0);
+    print_message("# %s\n# %s\n", e->verdict, e->why);
+    assert_true(e->enough);
+    assert_int_equal(e->value, 8);
+    assert_int_equal(e->conf, CONF_HIGH);
+    assert_non_null(strstr(e->verdict, "ceiling 8: "));
+    assert_non_null(strstr(e->verdict, "local p* = 32; 1 target p* = 16 (95% interval 16 to 16 "
+                                       "pages); 3 targets p* = 32 (noisy, not used)"));
+    assert_non_null(strstr(e->verdict, "cold page tables: local p* = 24"));
+    assert_true(e->interval.valid);
+    assert_string_equal(e->interval.of, "p_star");
+    assert_int_equal(e->interval.low, 16000);
+    assert_int_equal(e->interval.high, 16000);
+    assert_int_equal(e->npoints, 8 * NGRID); /* every curve's points */
+    release_record(&rec);
+}
+
 static void test_recommend_flush_ceiling(void **state)
 {
     static struct run run;
     struct experiment_record rec;
     struct recommendations recs;
-    uint32_t i, run_id;
+    uint32_t i;
     (void)state;
     memset(&run, 0, sizeof(run));
-    new_record(&rec, "flush_ceiling", 2 * NGRID);
-    for (i = 0; i < NGRID; i++) {
-        run_id = record_paired_run(&rec);
-        add(&rec, "invlpg", grid[i], 100 + 10ull * grid[i], 1, run_id);
-        add(&rec, "full_cr3", grid[i], 365, 1, run_id);
-    }
+    fc_record(&rec, 2 * NGRID);
     run.experiments = &rec;
     run.experiment_count = 1;
     recommend_compute(&run, &recs);
     assert_string_equal(recs.items[0].id, "flush_ceiling");
     assert_true(recs.items[0].enough);
     assert_int_equal(recs.items[0].value, 24); /* p* = 32, INVLPG still cheaper at 24 */
-    assert_non_null(strstr(recs.items[0].verdict, "p* = 32 (95% interval 32 to 32 pages)"));
+    assert_non_null(strstr(recs.items[0].verdict, "local p* = 32 (95% interval 32 to 32 pages)"));
     assert_true(recs.items[0].interval.valid);
     assert_string_equal(recs.items[0].interval.of, "p_star");
     assert_int_equal(recs.items[0].interval.low, 32000);
@@ -305,8 +380,9 @@ static void test_recommend_flush_ceiling(void **state)
 
 /* ---- invlpgb_vs_ipi from invlpgb_range's points ---- */
 
-static struct result_point *add_ib(struct experiment_record *rec, const char *method,
-                                   uint32_t pages, uint32_t cpus, uint64_t p50, uint32_t run)
+static struct result_point *add_ib_path(struct experiment_record *rec, const char *method,
+                                        uint32_t pages, uint32_t cpus, uint64_t p50,
+                                        const char *path, uint32_t run)
 {
     struct result_point *pt = point_list_add(&rec->results);
     struct stats s = { NS, p50 - 10, p50, p50 + 10, p50 + 10, p50 + 10, p50 };
@@ -315,10 +391,17 @@ static struct result_point *add_ib(struct experiment_record *rec, const char *me
     point_param_num(pt, "pages", pages);
     point_param_num(pt, "cpus", cpus);
     point_param_str(pt, "pti", "off");
+    point_param_str(pt, "path", path);
     point_metric(pt, "latency", &s);
     point_metric(pt, "baseline", &s);
     keep(rec, pt, p50, 10, str_eq(method, "ipi") ? 8 : 5, run);
     return pt;
+}
+
+static struct result_point *add_ib(struct experiment_record *rec, const char *method,
+                                   uint32_t pages, uint32_t cpus, uint64_t p50, uint32_t run)
+{
+    return add_ib_path(rec, method, pages, cpus, p50, "linux", run);
 }
 
 static void add_ib_pair(struct experiment_record *rec, uint32_t pages, uint32_t cpus,
@@ -525,6 +608,41 @@ static void test_recommend_order_no_difference(void **state)
     release_record(&rec);
 }
 
+/*
+ * Above the ceiling Linux issues one whole-PCID INVLPGB (path linux); the
+ * range in chunks (path chunked) is only the alternative, measured in the
+ * same iterations. The verdict rests on Linux's path: here it wins at every
+ * count, while the chunked alternative loses at 64 and 512 pages. Pairing
+ * the chunked points too (the answer before issue 20) ends the wins at 32
+ * pages.
+ */
+static void test_recommend_invlpgb_uses_linux_path(void **state)
+{
+    struct experiment_record rec;
+    struct recommendations recs;
+    const struct recommendation *e;
+    uint32_t i;
+    (void)state;
+    new_record(&rec, "invlpgb_range", 32);
+    for (i = 0; i < 8; i++) {
+        uint32_t p = ib_pages[i], run = record_paired_run(&rec);
+        if (p > 33) /* the chunked alternative first: 8 and 64 INVLPGBs */
+            add_ib_path(&rec, "invlpgb", p, 16, 1000 + 100ull * p, "chunked", run);
+        add_ib(&rec, "invlpgb", p, 16, p > 33 ? 1100 : 1000 + 10ull * p, run);
+        add_ib(&rec, "ipi", p, 16, 3000, run);
+    }
+    e = compute(&rec, &recs, 1);
+    print_message("# %s\n", e->verdict);
+    assert_true(e->enough);
+    assert_int_equal(e->value, 512);
+    assert_non_null(strstr(e->verdict, "faster than IPIs at 1-512 pages"));
+    for (i = 0; i < e->npoints; i++)
+        assert_string_equal(point_find_param(&rec.results.items[e->points[i]], "path")->str,
+                            "linux");
+    assert_int_equal(e->npoints, 16);
+    release_record(&rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,11 +654,13 @@ int main(void)
         cmocka_unit_test(test_non_monotonic),
         cmocka_unit_test(test_unsorted_input),
         cmocka_unit_test(test_recommend_flush_ceiling),
+        cmocka_unit_test(test_recommend_flush_ceiling_uses_shootdown_curves),
         cmocka_unit_test(test_recommend_invlpgb_cpus_from),
         cmocka_unit_test(test_recommend_invlpgb_loses_one_page_only),
         cmocka_unit_test(test_recommend_invlpgb_one_cpu_count),
         cmocka_unit_test(test_recommend_order_pairs_by_flush),
         cmocka_unit_test(test_recommend_order_no_difference),
+        cmocka_unit_test(test_recommend_invlpgb_uses_linux_path),
     };
     host_init();
     return cmocka_run_group_tests_name("crossover", tests, support_boot_setup,
