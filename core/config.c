@@ -55,6 +55,10 @@ static const struct key_spec keys[] = {
       "planning, every experiment as configured" },
     { "initiator", K_UINT, 0, 65535, NULL, OFF(initiator), "0",
       "dense CPU index that initiates shootdowns" },
+    { "order_seed", K_UINT, 0, 4294967295u, NULL, OFF(order_seed), "the run's own (printed)",
+      "seed of the random order in which each iteration runs its variants (seq/conc, INVLPG or "
+      "full flush, INVLPGB or IPIs) and of the bootstrap intervals; give a report's "
+      "method.order_seed to measure in the same order again" },
     { "progress", K_BOOL, 0, 0, NULL, OFF(progress), "on", "print progress while measuring" },
     { "console_json", K_BOOL, 0, 0, NULL, OFF(console_json), "off",
       "also print the JSON report on the console between markers" },
@@ -796,6 +800,11 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_kv_u64(w, "budget_s", cfg->budget_s);
     jw_kv_u64(w, "run_budget_s", cfg->run_budget_s);
     jw_kv_u64(w, "initiator", cfg->initiator);
+    jw_key(w, "order_seed"); /* as given; the seed used is method.order_seed */
+    if (config_is_set(cfg, "order_seed"))
+        jw_u64(w, cfg->order_seed);
+    else
+        jw_null(w);
     jw_kv_bool(w, "progress", cfg->progress);
     jw_kv_bool(w, "console_json", cfg->console_json);
     jw_kv_bool(w, "global_pages", cfg->global_pages);

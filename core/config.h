@@ -80,6 +80,7 @@ struct config {
     uint32_t budget_s;       /* time budget of one experiment */
     uint32_t run_budget_s;   /* measuring time of the whole run, planned (core/plan.h); 0: off */
     uint32_t initiator;      /* CPU that initiates shootdowns */
+    uint32_t order_seed;     /* variant order and bootstrap seed, when given (method.order_seed) */
     uint32_t emulate;        /* EMULATE_* bits (test-only) */
     enum emulator emulator;  /* the whole machine is this emulator (emulator=, from the harness) */
     bool progress;

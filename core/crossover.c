@@ -1,4 +1,5 @@
 #include "core/crossover.h"
+#include "core/bootstrap.h"
 
 const char *confidence_name(enum confidence c)
 {
@@ -46,20 +47,39 @@ static void band(const struct curve_point *pts, uint32_t n, int32_t lo, int32_t 
     out->band_high = pts[b].p;
 }
 
-static uint32_t band_points(const struct curve_point *pts, uint32_t n, const struct crossover *c)
+/* p*'s paired-bootstrap interval; false when a point kept no samples. */
+static bool interval(const struct curve_point *pts, uint32_t n, struct boot_work *w,
+                     uint64_t seed, uint64_t stream, struct crossover *out)
 {
-    uint32_t i, k = 0;
-    for (i = 0; i < n; i++)
-        if (pts[i].p >= c->band_low && pts[i].p <= c->band_high)
-            k++;
-    return k;
+    struct paired cols[BOOT_MAX_COLUMNS];
+    int64_t ps[BOOT_MAX_COLUMNS];
+    struct boot_result br;
+    uint32_t i;
+    if (!w || n > BOOT_MAX_COLUMNS)
+        return false;
+    for (i = 0; i < n; i++) {
+        if (!pts[i].a_kept || !pts[i].b_kept || !pts[i].nkept)
+            return false;
+        cols[i] = (struct paired){ pts[i].a_kept, pts[i].b_kept, pts[i].nkept };
+        ps[i] = pts[i].p;
+    }
+    if (!boot_columns(w, cols, n, boot_stat_crossing, ps, seed, stream, &br))
+        return false;
+    out->has_interval = true;
+    out->p_low = br.low;
+    out->p_high = br.high;
+    out->pairs = br.pairs;
+    out->conf = boot_grid_confidence(&br, ps, n);
+    return true;
 }
 
-void crossover_find(struct curve_point *pts, uint32_t n, struct crossover *out)
+void crossover_find(struct curve_point *pts, uint32_t n, struct boot_work *w, uint64_t seed,
+                    uint64_t stream, struct crossover *out)
 {
     uint32_t i, changes = 0;
     int32_t first = -1;
-    *out = (struct crossover){ .npoints = n, .monotonic = true, .conf = CONF_NONE };
+    *out = (struct crossover){ .npoints = n, .monotonic = true, .conf = CONF_NONE,
+                               .p_low = BOOT_NONE, .p_high = BOOT_NONE };
     if (n == 0) {
         out->why = "no measured points";
         return;
@@ -84,17 +104,18 @@ void crossover_find(struct curve_point *pts, uint32_t n, struct crossover *out)
         out->why = "fewer than 3 page counts measured";
         return;
     }
+    if (!interval(pts, n, w, seed, stream, out)) {
+        out->why = "no per-iteration samples, so no interval for p*";
+        return;
+    }
     if (!out->monotonic) {
         out->conf = CONF_LOW;
         out->why = "the cheaper method changes more than once (non-monotonic data)";
-    } else if (out->overlap && band_points(pts, n, out) > 4) {
-        out->conf = CONF_LOW;
-        out->why = "p25-p75 overlap over more than 4 page counts around the crossing";
-    } else if (out->overlap) {
-        out->conf = CONF_MEDIUM;
-        out->why = "p25-p75 overlap next to the crossing";
+    } else if (out->conf == CONF_HIGH) {
+        out->why = "p*'s paired-bootstrap 95% interval is one measured count";
+    } else if (out->conf == CONF_MEDIUM) {
+        out->why = "p*'s paired-bootstrap 95% interval spans 2 or 3 measured counts";
     } else {
-        out->conf = CONF_HIGH;
-        out->why = "p25-p75 apart on both sides of the crossing";
+        out->why = "p*'s paired-bootstrap 95% interval spans more than 3 measured counts";
     }
 }

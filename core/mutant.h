@@ -44,6 +44,11 @@
 #define MUTANT_ID_x2apic_to_xapic_direct 34 /* x2APIC -> xAPIC without passing through disabled */
 #define MUTANT_ID_leave_keeps_tool_idt 35 /* a CPU handed back keeps the tool's GDT and IDT */
 #define MUTANT_ID_emulator_unrecorded 36 /* run.config.emulator "none" under emulator=bochs */
+#define MUTANT_ID_order_ignores_flush 40 /* shootdown_order: seq and conc of different flushes */
+#define MUTANT_ID_invlpgb_verdict_first_page 41 /* invlpgb_vs_ipi: a loss at 1 page ends every win */
+#define MUTANT_ID_percentile_from_few 42 /* p90/p99 written from too few samples (the maximum) */
+#define MUTANT_ID_bootstrap_unpaired 43 /* the bootstrap resamples the two sides independently */
+#define MUTANT_ID_order_fixed 44        /* variants always run in one order within an iteration */
 #define MUTANT_ID_plan_thin_stride_only 45 /* thinning drops the ceiling's page counts too */
 #define MUTANT_ID_invlpgb_chunked_main 46 /* INVLPGB's Linux path chunks above the ceiling */
 #define MUTANT_ID_pti_ws_untouched 47  /* the return to user refills no user working set */

@@ -8,18 +8,31 @@
  *   flush_ceiling   p* of flush_ceiling (full_cr3 as Linux does it) for the
  *                   working set nearest RECOMMEND_TYPICAL_WS, contiguous,
  *                   locally and for each shootdown's target count (the
- *                   initiator's wait plus the slowest target's refill); the
- *                   ceiling is the smallest over the confident curves of
- *                   the largest count measured below p* (where INVLPG
- *                   still won), against Linux's 33;
- *   invlpgb_vs_ipi  the largest page count at which INVLPGB+TLBSYNC beats
- *                   the IPI shootdown on the most CPUs, and the smallest
- *                   CPU count from which it beats it at one page;
- *   shootdown_order what the concurrent order saves per target count;
+ *                   initiator's wait plus the slowest target's refill),
+ *                   each with p*'s interval; the ceiling is the smallest
+ *                   over the confident curves of the largest count
+ *                   measured below p* (where INVLPG still won), with the
+ *                   interval of the curve that sets it, against Linux's 33;
+ *   invlpgb_vs_ipi  on the most CPUs, which page counts INVLPGB+TLBSYNC
+ *                   (Linux's path: one whole-PCID INVLPGB above the
+ *                   ceiling) beats the IPI shootdown at, which it loses
+ *                   at, and where the two do not differ measurably; its
+ *                   value the largest page count of the run of wins that
+ *                   starts at the smallest win; and the smallest CPU
+ *                   count from which it wins at one page, with that
+ *                   count's interval (core/recommend_invlpgb.c);
+ *   shootdown_order what the concurrent order saves at the most targets,
+ *                   with its interval, "no difference" when the interval
+ *                   contains zero (core/recommend_order.c);
  *   lazy_skip       what skipping k lazy CPUs saves, and their catch-up;
  *   pti_user_flush  immediate (INVPCID) vs deferred user-PCID flush per page.
- * No evidence, a failed verification or spread that hides the difference:
- * "not enough evidence" and why. A virtualised, emulated or simulated run
+ * Values are the report's medians, so anyone can recompute them from the
+ * cited points. Intervals are 95% paired-bootstrap intervals from the
+ * samples the experiments kept (core/bootstrap.h: the pairs are the
+ * variants' samples of one iteration), and every entry's confidence
+ * follows from its interval by the mapping written there. No evidence, a
+ * failed verification or spread that hides the difference (confidence
+ * low): "not enough evidence" and why. A virtualised, emulated or simulated run
  * labels every entry so: it does not describe hardware.
  */
 #ifndef TLBSCOPE_CORE_RECOMMEND_H
@@ -32,6 +45,22 @@
 #define RECOMMEND_MAX 5
 #define RECOMMEND_MAX_POINTS 192 /* flush_ceiling: 22 page counts x 2 modes x 4 curves */
 
+/*
+ * A 95% paired-bootstrap interval of what an entry's verdict rests on.
+ * Bounds in the unit times 1000; a bound that is "none" (no crossing, no
+ * CPU count from which INVLPGB wins) has its *_none set: past the largest
+ * count measured.
+ */
+struct rec_interval {
+    bool valid;
+    const char *of;      /* "p_star", "cpus_from", "saving" */
+    const char *unit;    /* "pages", "cpus", "percent" */
+    unsigned decimals;   /* written with this many (0 for counts) */
+    int64_t low, high;   /* x 1000 */
+    bool low_none, high_none;
+    uint32_t pairs;      /* the fewest paired iterations of a column */
+};
+
 struct recommendation {
     const char *id;
     bool enough;               /* false: "not enough evidence" */
@@ -40,12 +69,13 @@ struct recommendation {
     int64_t cpus_from;         /* the smallest CPU count that wins; 0: none known */
     int64_t value;             /* the recommended number (pages, CPUs, percent) */
     const char *unit;
-    char verdict[320];         /* one sentence */
+    char verdict[480];         /* one sentence */
     const char *linux_default; /* NULL where Linux has none */
     const char *experiment;    /* the evidence */
     uint32_t points[RECOMMEND_MAX_POINTS]; /* indexes into that experiment's results */
     uint32_t npoints;
     enum confidence conf;
+    struct rec_interval interval;
     char why[RECORD_REASON_LEN + 64]; /* what the confidence rests on, or why no evidence */
     const char *environment;   /* "hardware", "virtualised", "emulated", "simulated" */
 };

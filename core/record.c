@@ -35,6 +35,47 @@ struct result_point *point_list_add(struct point_list *l)
     return p;
 }
 
+bool record_reserve_kept(struct experiment_record *r, uint32_t points, uint32_t samples)
+{
+    uint64_t want = (uint64_t)points * (samples < RECORD_KEEP_MAX ? samples : RECORD_KEEP_MAX);
+    if (want <= r->kept.capacity)
+        return true;
+    mem_free(r->kept.values);
+    r->kept.used = r->kept.capacity = 0;
+    r->kept.values = mem_alloc((size_t)(want ? want : 1) * sizeof(uint64_t));
+    if (!r->kept.values)
+        return false;
+    r->kept.capacity = want;
+    return true;
+}
+
+uint32_t record_paired_run(struct experiment_record *r)
+{
+    return ++r->kept.runs;
+}
+
+void point_keep_samples(struct experiment_record *r, struct result_point *p, const uint64_t *values,
+                        uint32_t n, uint32_t paired_run)
+{
+    uint32_t keep = n < RECORD_KEEP_MAX ? n : RECORD_KEEP_MAX, i;
+    uint64_t *dst;
+    if (!p || !n || !r->kept.values || r->kept.capacity - r->kept.used < keep)
+        return;
+    dst = r->kept.values + r->kept.used;
+    for (i = 0; i < keep; i++) /* evenly spaced iterations when there are more */
+        dst[i] = values[(uint64_t)i * n / keep];
+    r->kept.used += keep;
+    p->kept = dst;
+    p->nkept = keep;
+    p->paired_run = paired_run;
+}
+
+bool points_paired(const struct result_point *a, const struct result_point *b)
+{
+    return a && b && a->kept && b->kept && a->paired_run && a->paired_run == b->paired_run &&
+           a->nkept == b->nkept;
+}
+
 void point_param_num(struct result_point *p, const char *key, int64_t v)
 {
     if (p->nparams < POINT_MAX_PARAMS) {

@@ -19,7 +19,7 @@
 
 #define POINT_MAX_PARAMS 6
 #define POINT_MAX_METRICS 5
-#define POINT_MAX_VALUES 4
+#define POINT_MAX_VALUES 8
 #define RECORD_MAX_STALE 8
 #define RECORD_MAX_NOTES 6
 #define RECORD_NOTE_LEN 200
@@ -46,6 +46,31 @@ struct result_point {
     struct point_param params[POINT_MAX_PARAMS];
     struct point_metric metrics[POINT_MAX_METRICS];
     struct point_value values[POINT_MAX_VALUES];
+    /*
+     * The samples of the metric the comparisons on this point rest on
+     * (core/bootstrap.h), in iteration order, or NULL: the primary
+     * metric's, but flush_ceiling's shootdown points keep `with_refill`'s,
+     * the curve their crossover is found on. Points with the same nonzero
+     * paired_run were measured in the same iterations, one sample each:
+     * kept[i] of one and of the other are a pair. Only in memory: the
+     * report does not hold them.
+     */
+    const uint64_t *kept;
+    uint32_t nkept;
+    uint32_t paired_run;
+};
+
+/*
+ * Room for the kept samples of a record, reserved before its measurement
+ * window like the points. At most RECORD_KEEP_MAX samples a point: a point
+ * of more keeps evenly spaced iterations (still pairs, the same ones on
+ * each side).
+ */
+#define RECORD_KEEP_MAX 4096
+struct sample_pool {
+    uint64_t *values;
+    uint64_t used, capacity;
+    uint32_t runs; /* paired runs handed out */
 };
 
 struct stale_read {
@@ -81,6 +106,7 @@ struct experiment_record {
     struct verification verification;
     struct point_list results;
     struct point_list summary;
+    struct sample_pool kept;  /* the points' kept samples (struct result_point) */
     struct plan_summary plan; /* what run_budget_s let it measure (core/plan.h) */
     uint32_t nnotes;
     char notes[RECORD_MAX_NOTES][RECORD_NOTE_LEN];
@@ -98,6 +124,17 @@ void point_param_str(struct result_point *p, const char *key, const char *v);
 void point_metric(struct result_point *p, const char *name, const struct stats *st);
 void point_value(struct result_point *p, const char *key, int64_t milli);
 const struct point_param *point_find_param(const struct result_point *p, const char *key);
+
+/* Reserves room for `points` points of at most `samples` kept samples each; false: no memory
+ * (the points then keep nothing, and the comparisons on them say so). */
+bool record_reserve_kept(struct experiment_record *r, uint32_t points, uint32_t samples);
+/* A new paired-run id: the points measured in one interleaved loop share it. */
+uint32_t record_paired_run(struct experiment_record *r);
+/* Copies `values` (iteration order, before any sort) into the pool for point p. */
+void point_keep_samples(struct experiment_record *r, struct result_point *p, const uint64_t *values,
+                        uint32_t n, uint32_t paired_run);
+/* True when a and b hold kept samples of one paired run (same count). */
+bool points_paired(const struct result_point *a, const struct result_point *b);
 
 void record_set_status(struct experiment_record *r, enum result status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

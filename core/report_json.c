@@ -1,6 +1,7 @@
 #include "core/json.h"
 #include "core/conditions_report.h"
 #include "core/mem.h"
+#include "core/mutant.h"
 #include "core/plan_report.h"
 #include "core/redact.h"
 #include "core/report.h"
@@ -137,8 +138,11 @@ static void write_stats(struct json_writer *w, const struct stats *st)
     jw_kv_u64(w, "n", st->n);
     jw_kv_u64(w, "min", st->min);
     jw_kv_u64(w, "p50", st->p50);
-    jw_kv_u64(w, "p90", st->p90);
-    jw_kv_u64(w, "p99", st->p99);
+    /* only where n supports them: below that nearest rank gives the maximum (core/stats.h) */
+    if (stats_has_p90(st->n) || MUTANT(percentile_from_few))
+        jw_kv_u64(w, "p90", st->p90);
+    if (stats_has_p99(st->n) || MUTANT(percentile_from_few))
+        jw_kv_u64(w, "p99", st->p99);
     jw_kv_u64(w, "max", st->max);
     jw_kv_u64(w, "mean", st->mean);
     jw_object_end(w);
@@ -518,6 +522,11 @@ static void write_method(struct json_writer *w, const struct run *r)
     /* issue 20: Linux's paths and the refills they leave */
     jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
     jw_kv_str(w, "flush_ceiling_refill", "after_ack");
+    /* issue 20: each iteration runs its variants in an order drawn from this seed */
+    if (m->order_seed_set) {
+        jw_kv_str(w, "variant_order", "random_per_iteration");
+        jw_kv_u64(w, "order_seed", m->order_seed);
+    }
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
     jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
     if (m->pcid_enabled) {

@@ -1,4 +1,5 @@
 #include "core/report_recommend.h"
+#include "core/bootstrap.h"
 #include "core/mem.h"
 #include "core/recommend.h"
 
@@ -12,6 +13,37 @@ static const char *hardware_note(const char *environment)
     if (str_eq(environment, "virtualised"))
         return "measured in a virtual machine (or emulator): this does not describe hardware";
     return NULL;
+}
+
+/* A bound of an interval (x 1000) with the interval's decimals; null when it is "none". */
+static void write_bound(struct json_writer *w, const char *key, int64_t v, bool none,
+                        unsigned decimals)
+{
+    int64_t div = decimals >= 3 ? 1 : decimals == 2 ? 10 : decimals == 1 ? 100 : 1000;
+    jw_key(w, key);
+    if (none)
+        jw_null(w);
+    else
+        jw_fixed(w, v < 0 ? -((-v + div / 2) / div) : (v + div / 2) / div, decimals);
+}
+
+static void write_interval(struct json_writer *w, const struct rec_interval *iv)
+{
+    jw_key(w, "interval");
+    if (!iv->valid) {
+        jw_null(w);
+        return;
+    }
+    jw_object_begin_inline(w);
+    jw_kv_str(w, "of", iv->of);
+    jw_kv_str(w, "unit", iv->unit);
+    jw_kv_u64(w, "level_percent", BOOT_LEVEL_PERCENT);
+    write_bound(w, "low", iv->low, iv->low_none, iv->decimals);
+    write_bound(w, "high", iv->high, iv->high_none, iv->decimals);
+    jw_kv_str(w, "method", "paired_bootstrap");
+    jw_kv_u64(w, "replicates", BOOT_REPLICATES);
+    jw_kv_u64(w, "pairs", iv->pairs);
+    jw_object_end(w);
 }
 
 void report_json_recommendations(struct json_writer *w, const struct run *r)
@@ -44,6 +76,7 @@ void report_json_recommendations(struct json_writer *w, const struct run *r)
                 jw_null(w);
         }
         jw_kv_str(w, "verdict", e->verdict);
+        write_interval(w, &e->interval);
         jw_kv_str(w, "linux_default", e->linux_default);
         jw_key(w, "evidence");
         jw_object_begin_inline(w);
@@ -73,21 +106,31 @@ void report_text_recommendations(const struct run *r, struct strbuf *sb)
     struct recommendations recs;
     uint32_t i;
     recommend_compute(r, &recs);
-    sb_puts(sb, "\nWhat this machine suggests");
-    if (recommend_not_hardware(recs.environment))
-        sb_printf(sb, " [%s: %s]", recs.environment, hardware_note(recs.environment));
-    sb_puts(sb, ":\n");
+    sb_putc(sb, '\n');
+    if (recommend_not_hardware(recs.environment)) {
+        char head[200];
+        fmt_into(head, sizeof(head), "[%s: %s]:", recs.environment,
+                 hardware_note(recs.environment));
+        sb_wrapped(sb, "What this machine suggests ", 2, head, 80);
+    } else {
+        sb_puts(sb, "What this machine suggests:\n");
+    }
     for (i = 0; i < recs.count; i++) {
         const struct recommendation *e = &recs.items[i];
-        sb_printf(sb, "  %-16s %s", e->id, e->verdict);
+        char text[sizeof(e->verdict) + sizeof(e->why) + 256], first[32];
+        struct strbuf line;
+        sb_init_fixed(&line, text, sizeof(text));
+        sb_puts(&line, e->verdict);
         if (e->enough)
-            sb_printf(sb, " [confidence %s]", confidence_name(e->conf));
+            sb_printf(&line, " [confidence %s]", confidence_name(e->conf));
         else
-            sb_printf(sb, " (%s)", e->why);
+            sb_printf(&line, " (%s)", e->why);
         if (e->linux_default)
-            sb_printf(sb, "; Linux: %s", e->linux_default);
+            sb_printf(&line, "; Linux: %s", e->linux_default);
         if (recommend_not_hardware(e->environment))
-            sb_printf(sb, " [%s]", e->environment);
-        sb_putc(sb, '\n');
+            sb_printf(&line, " [%s]", e->environment);
+        /* 80 columns: the id, then the text wrapped under itself */
+        fmt_into(first, sizeof(first), "  %-16s ", e->id);
+        sb_wrapped(sb, first, 19, text, 80);
     }
 }

@@ -97,6 +97,9 @@ static void write_header(const struct run *r, struct strbuf *sb)
     if (r->method.apic_mode)
         sb_printf(sb, ", APIC %s", r->method.apic_mode);
     sb_putc(sb, '\n');
+    if (r->method.order_seed_set)
+        sb_printf(sb, "Order     variants in random order per iteration, order_seed=%llu\n",
+                  (unsigned long long)r->method.order_seed);
     if (f->hypervisor)
         sb_printf(sb,
                   "NOTE      running under a hypervisor (%s): timings are not hardware timings\n",

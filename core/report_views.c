@@ -73,6 +73,15 @@ static void cell_time(struct strbuf *sb, const struct run *r, const struct stats
         sb_printf(sb, " %6llu ns", (unsigned long long)ns);
 }
 
+/* A p99 cell: the value, or "n<100" where nearest rank would give the maximum (core/stats.h). */
+static void cell_p99(struct strbuf *sb, const struct run *r, const struct stats *st)
+{
+    if (st && !stats_has_p99(st->n))
+        sb_printf(sb, " %9s", "n<100");
+    else
+        cell_time(sb, r, st, st ? st->p99 : 0);
+}
+
 static void view_ipi_matrix(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t n = r->topo.count, i, j;
@@ -103,7 +112,7 @@ static void view_ipi_matrix(const struct run *r, const struct experiment_record 
         sb_printf(sb, "  %-14s p50", p->params[0].str ? p->params[0].str : "?");
         cell_time(sb, r, st, st ? st->p50 : 0);
         sb_puts(sb, "  p99");
-        cell_time(sb, r, st, st ? st->p99 : 0);
+        cell_p99(sb, r, st);
         sb_printf(sb, "  (%llu samples)\n", (unsigned long long)(st ? st->n : 0));
     }
 }
@@ -142,8 +151,8 @@ static void view_seq_conc(const struct run *r, const struct experiment_record *e
         sb_putc(sb, ' ');
         cell_time(sb, r, seq, seq ? seq->p50 : 0);
         cell_time(sb, r, conc, conc ? conc->p50 : 0);
-        cell_time(sb, r, seq, seq ? seq->p99 : 0);
-        cell_time(sb, r, conc, conc ? conc->p99 : 0);
+        cell_p99(sb, r, seq);
+        cell_p99(sb, r, conc);
         if (s->nvalues) {
             sb_puts(sb, "     ");
             sb_fixed(sb, s->values[0].milli, 3);
@@ -295,35 +304,63 @@ static void view_invlpgb(const struct run *r, const struct experiment_record *e,
 }
 
 /*
- * flush_ceiling's crossovers, one line per kind, form and working set: p*
- * of the CR3 write (Linux) and of INVPCID single-context where measured,
- * with their confidence. Shootdown curves are the initiator's wait plus
- * the slowest target's refill.
+ * flush_ceiling's crossovers, one line per target count (0: local), form
+ * and working set: p* of the CR3 write (Linux) and of INVPCID
+ * single-context where measured, each with its 95% interval (issue 20;
+ * an end that is "no crossing" reads none) and its confidence. Shootdown
+ * curves are the initiator's wait plus the slowest target's refill.
  */
-/* A summary's p* ("none" when the full flush never won, "-" when not measured) and confidence. */
+static const struct point_value *fc_value(const struct result_point *s, const char *key)
+{
+    uint8_t v;
+    for (v = 0; v < s->nvalues; v++)
+        if (str_eq(s->values[v].key, key))
+            return &s->values[v];
+    return NULL;
+}
+
+/* A summary's p* ("none" when the full flush never won, "-" when not measured), its interval
+ * when recorded, and its confidence. */
 static void fc_pstar(const struct result_point *s, char *pstar, size_t cap, const char **conf)
 {
     const struct point_param *c = s ? point_find_param(s, "confidence") : NULL;
-    uint8_t v;
+    const struct point_value *p, *lo, *hi;
+    struct strbuf sb;
     *conf = c && c->str ? c->str : "-";
+    sb_init_fixed(&sb, pstar, cap);
     if (!s) {
-        fmt_into(pstar, cap, "-");
+        sb_puts(&sb, "-");
         return;
     }
-    for (v = 0; v < s->nvalues && !str_eq(s->values[v].key, "p_star"); v++)
-        ;
-    if (v < s->nvalues)
-        fmt_into(pstar, cap, "%lld", (long long)(s->values[v].milli / 1000));
+    p = fc_value(s, "p_star");
+    lo = fc_value(s, "p_star_low");
+    hi = fc_value(s, "p_star_high");
+    if (p)
+        sb_printf(&sb, "%lld", (long long)(p->milli / 1000));
     else
-        fmt_into(pstar, cap, "none");
+        sb_puts(&sb, "none");
+    if (!lo && !hi)
+        return; /* no interval recorded, or none at both ends */
+    sb_puts(&sb, " [");
+    if (lo)
+        sb_printf(&sb, "%lld", (long long)(lo->milli / 1000));
+    else
+        sb_puts(&sb, "none");
+    sb_putc(&sb, '-');
+    if (hi)
+        sb_printf(&sb, "%lld", (long long)(hi->milli / 1000));
+    else
+        sb_puts(&sb, "none");
+    sb_putc(&sb, ']');
 }
 
 static void view_flush_ceiling(const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
     sb_puts(sb, "  p*: the page count from which a full flush then the refills is cheaper\n"
-                "  (shootdowns: the initiator's wait plus the slowest target's refill)\n");
-    sb_printf(sb, "  %-9s %7s %-14s %5s %7s %-6s %10s %s\n", "kind", "targets", "form", "ws",
+                "  (targets 0: local; shootdowns: the initiator's wait plus the slowest\n"
+                "  target's refill), with its 95% interval [low-high]\n");
+    sb_printf(sb, "  %7s %-14s %5s %-15s %-6s %-15s %s\n", "targets", "form", "ws",
               "cr3 p*", "conf", "invpcid p*", "conf");
     for (i = 0; i < e->summary.count; i++) {
         const struct result_point *s = &e->summary.items[i];
@@ -332,7 +369,7 @@ static void view_flush_ceiling(const struct experiment_record *e, struct strbuf 
         const struct point_param *w = point_find_param(s, "working_set");
         const struct point_param *form = point_find_param(s, "working_set_form");
         const struct point_param *full = point_find_param(s, "full");
-        char cr3[16], inv[16];
+        char cr3[24], inv[24];
         const char *cr3_conf, *inv_conf;
         if (!kind || !k || !w || !form || !full || !full->str || !str_eq(full->str, "full_cr3"))
             continue;
@@ -340,9 +377,8 @@ static void view_flush_ceiling(const struct experiment_record *e, struct strbuf 
         fc_pstar(FIND(&e->summary, { "targets", NULL, k->num }, { "working_set", NULL, w->num },
                       { "working_set_form", form->str, 0 }, { "full", "full_invpcid", 0 }),
                  inv, sizeof(inv), &inv_conf);
-        sb_printf(sb, "  %-9s %7lld %-14s %5lld %7s %-6s %10s %s\n", kind->str ? kind->str : "-",
-                  (long long)k->num, form->str ? form->str : "-", (long long)w->num, cr3,
-                  cr3_conf, inv, inv_conf);
+        sb_printf(sb, "  %7lld %-14s %5lld %-15s %-6s %-15s %s\n", (long long)k->num,
+                  form->str ? form->str : "-", (long long)w->num, cr3, cr3_conf, inv, inv_conf);
     }
 }
 
@@ -377,7 +413,7 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
             sb_printf(sb, " %s p50", p->metrics[0].name);
             cell_time(sb, r, st, st->p50);
             sb_puts(sb, " p99");
-            cell_time(sb, r, st, st->p99);
+            cell_p99(sb, r, st);
         }
         for (v = 0; v < p->nvalues; v++) {
             sb_printf(sb, " %s ", p->values[v].key);

@@ -31,6 +31,10 @@ static void cell(struct strbuf *sb, const struct run *r, const struct stats *st,
         sb_printf(sb, " %9s", "-");
         return;
     }
+    if (p99 && !stats_has_p99(st->n)) { /* nearest rank would give the maximum (core/stats.h) */
+        sb_printf(sb, " %9s", "n<100");
+        return;
+    }
     ns = ticks_to_ns(p99 ? st->p99 : st->p50, r->tsc_hz);
     if (ns >= 10000000)
         sb_printf(sb, " %6llu ms", (unsigned long long)(ns / 1000000));

@@ -77,6 +77,10 @@ struct method_info {
     bool invlpgb_probe_ok;       /* INVLPGB + TLBSYNC executed without a fault */
     char invlpgb_probe_note[96];
     bool invpcid_probe_ok;
+    /* the seed of each iteration's variant order and of the bootstrap (core/exp/common.h,
+     * core/bootstrap.h): order_seed= when given, else the run's own (runner_run_all()) */
+    uint64_t order_seed;
+    bool order_seed_set;
 };
 
 struct run {

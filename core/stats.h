@@ -5,6 +5,16 @@
  * at 1-based rank ceil(p * n / 100) of the sorted set. It always returns a
  * value that was actually measured, which matters when n is small and when
  * reports from different machines are compared.
+ *
+ * Which percentiles a sample count supports (issue 20): with nearest rank,
+ * the p-th percentile of n samples is the maximum whenever
+ * ceil(p n / 100) = n, i.e. for n < 100 / (100 - p): p99 of fewer than 100
+ * samples, p90 of fewer than 10, is simply the largest sample. Such a
+ * number says nothing a reader would cite as a tail, so the report writes
+ * p90 only from STATS_P90_MIN_N samples and p99 only from STATS_P99_MIN_N
+ * (reports/SCHEMA.md), and every view says so where it leaves one out.
+ * struct stats still holds all of them: code that compares tails inside
+ * the tool asks stats_has_p90()/stats_has_p99() first.
  */
 #ifndef TLBSCOPE_CORE_STATS_H
 #define TLBSCOPE_CORE_STATS_H
@@ -17,6 +27,11 @@ struct stats {
     uint64_t min, p50, p90, p99, max;
     uint64_t mean;
 };
+
+#define STATS_P90_MIN_N 10
+#define STATS_P99_MIN_N 100
+static inline bool stats_has_p90(uint64_t n) { return n >= STATS_P90_MIN_N; }
+static inline bool stats_has_p99(uint64_t n) { return n >= STATS_P99_MIN_N; }
 
 /* A sample buffer, allocated before a measurement window (no allocation inside it). */
 struct sample_set {

@@ -297,6 +297,37 @@ void sb_fixed(struct strbuf *sb, int64_t value, unsigned decimals)
         sb_printf(sb, ".%0*llu", (int)decimals, (unsigned long long)(mag % scale));
 }
 
+void sb_wrapped(struct strbuf *sb, const char *first, size_t indent, const char *text,
+                size_t width)
+{
+    size_t col = str_len(first), word;
+    bool line_empty = true;
+    sb_puts(sb, first);
+    while (*text) {
+        while (*text == ' ')
+            text++;
+        for (word = 0; text[word] && text[word] != ' '; word++)
+            ;
+        if (!word)
+            break;
+        if (!line_empty && col + 1 + word > width) {
+            sb_putc(sb, '\n');
+            sb_repeat(sb, ' ', indent);
+            col = indent;
+            line_empty = true;
+        }
+        if (!line_empty) {
+            sb_putc(sb, ' ');
+            col++;
+        }
+        sb_putn(sb, text, word);
+        col += word;
+        text += word;
+        line_empty = false;
+    }
+    sb_putc(sb, '\n');
+}
+
 size_t fmt_into(char *buf, size_t cap, const char *fmt, ...)
 {
     struct strbuf sb;

@@ -43,6 +43,14 @@ void sb_put_wrapped(struct strbuf *sb, const char *first, const char *cont, cons
 /* Prints value / 10^decimals with exactly `decimals` fraction digits. */
 void sb_fixed(struct strbuf *sb, int64_t value, unsigned decimals);
 
+/*
+ * Appends `text` word-wrapped to lines of at most `width` columns: the first
+ * line after `first`, every further one after `indent` spaces; a word
+ * longer than a line gets a line of its own. Ends with a newline.
+ */
+void sb_wrapped(struct strbuf *sb, const char *first, size_t indent, const char *text,
+                size_t width);
+
 /* snprintf-alike into a fixed array; returns the length written. */
 size_t fmt_into(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -22,6 +22,8 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            cpus_from_any_win remap_after_flush freed_tables_skips_lazy verify_2m_first_word \
            pcid_kept_on_affected la57_four_levels icr_fence_missing lapic_lowest_first \
            x2apic_to_xapic_direct leave_keeps_tool_idt emulator_unrecorded \
+           order_ignores_flush invlpgb_verdict_first_page percentile_from_few \
+           bootstrap_unpaired order_fixed \
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
            breakdown_keeps_handler
@@ -50,6 +52,9 @@ mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$
          $(foreach m,icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt,\
                    $(BUILD)/mutants/$(m)/test_apic_model) \
          $(BUILD)/mutants/emulator_unrecorded/test_emulator \
+         $(BUILD)/mutants/order_ignores_flush/test_crossover \
+         $(BUILD)/mutants/invlpgb_verdict_first_page/test_crossover \
+         $(BUILD)/mutants/bootstrap_unpaired/test_bootstrap \
          $(BUILD)/mutants/plan_thin_stride_only/test_plan \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions

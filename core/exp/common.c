@@ -2,6 +2,8 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "core/atomic.h"
+#include "core/mutant.h"
+#include "core/splitmix.h"
 #include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
@@ -117,6 +119,28 @@ uint32_t exp_full_flushes(const struct runner *r, const char **out)
     if (r->run->method.full_flush_variant)
         out[n++] = r->run->method.full_flush_variant;
     return n;
+}
+
+void exp_variant_order(const struct runner *r, uint64_t salt, uint32_t iteration, uint32_t k,
+                       uint32_t *out)
+{
+    struct splitmix g;
+    uint32_t i;
+    for (i = 0; i < k; i++)
+        out[i] = i;
+    if (MUTANT(order_fixed)) /* test-only: the same order in every iteration */
+        return;
+    splitmix_seed(&g, r->run->method.order_seed, salt * 0x100000001b3ull + iteration);
+    for (i = k; i > 1; i--) { /* Fisher-Yates */
+        uint32_t j = splitmix_below(&g, i), t = out[i - 1];
+        out[i - 1] = out[j];
+        out[j] = t;
+    }
+}
+
+void exp_value_ran_first(struct result_point *p, uint32_t iterations)
+{
+    point_value(p, "ran_first", (int64_t)iterations * 1000);
 }
 
 void exp_teardown(struct shootdown *sd, struct target_set *ts)

@@ -42,6 +42,22 @@ uint32_t exp_baseline_count(const struct runner *r);
 #define EXP_MAX_FULL_FLUSHES 2
 uint32_t exp_full_flushes(const struct runner *r, const char **out);
 
+/*
+ * The order of k variants in iteration `iteration` of a point (issue 20):
+ * out[j] is the variant to run j-th. A permutation drawn from the run's
+ * order seed (method.order_seed), `salt` (what tells the point apart: its
+ * page count, target count...) and the iteration, so that no variant always
+ * runs first (drift over the run and a cache the first one warms would
+ * otherwise favour one side) and order_seed=S measures in the same order
+ * again. k <= EXP_MAX_VARIANTS. Each iteration's first variant is counted
+ * in the points as `ran_first` (exp_count_first()).
+ */
+#define EXP_MAX_VARIANTS 8
+void exp_variant_order(const struct runner *r, uint64_t salt, uint32_t iteration, uint32_t k,
+                       uint32_t *out);
+/* The value `ran_first` of a point: iterations (of its samples) in which its variant ran first. */
+void exp_value_ran_first(struct result_point *p, uint32_t iterations);
+
 /* Releases what exp_shootdown_setup() and target_set_init() took. */
 void exp_teardown(struct shootdown *sd, struct target_set *ts);
 

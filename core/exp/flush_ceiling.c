@@ -13,8 +13,14 @@
  *                 INVPCID works (its own variant)
  * and the refill: reading one word of each of W working-set pages
  * (testmem.h: their own VAs, non-global like user mappings, so a full
- * flush drops them and INVLPG of the test pages does not). The modes
- * alternate sample by sample, so each sees the same machine. Three kinds:
+ * flush drops them and INVLPG of the test pages does not). Each iteration
+ * takes one sample of every mode, in an order drawn per iteration from the
+ * run's order seed (exp_variant_order(): no mode always first, so drift
+ * and the state one mode leaves favour none), so each sees the same
+ * machine and the samples of an iteration are pairs; the points keep those
+ * of their curve's metric (core/record.h: `latency` on local points,
+ * `with_refill` on shootdown points) and say in `ran_first` how many
+ * iterations they began. Three kinds:
  *   local      the initiator alone (targets 0), on its TSC: `latency` =
  *              flush + refill;
  *   shootdown  to k = 1 target (the nearest in topology order) and to all
@@ -59,9 +65,13 @@
  * kind, targets, working set, form and full mode, the crossover p*
  * (core/crossover.h: the smallest p from which the full flush's median
  * stays below INVLPG's; on `latency` for local, `with_refill` for
- * shootdowns), the p25-p75 noise band around it and a confidence. The
- * recommendation (core/recommend.c) weighs the local and the shootdown
- * curves of the contiguous form and names the cold form's local p*.
+ * shootdowns) with its 95% paired-bootstrap interval (values p_star_low,
+ * p_star_high: the iterations of every page count resampled, p* found
+ * again in each replicate), the p25-p75 noise band around it and a
+ * confidence that follows from the interval. The recommendation
+ * (core/recommend.c) weighs the local and the shootdown curves of the
+ * contiguous form, with the same intervals, and names the cold form's
+ * local p*.
  *
  * Samples: a twentieth of the profile's (10 to 50), warm-up a twentieth of
  * its warm-up: 22 page counts x 4 (working set, form) x 3 kinds x 2-3
@@ -88,6 +98,7 @@
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
+#include "core/bootstrap.h"
 #include "core/crossover.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
@@ -127,6 +138,9 @@ struct fc_state {
     uint32_t nmodes;                   /* 2, or 3 with INVPCID */
     uint32_t samples, warmup;
     uint64_t *lat[NMODES], *refill[NMODES], *with[NMODES];
+    uint32_t first[NMODES];                      /* iterations each mode ran first */
+    struct boot_work boot;                       /* p*'s interval (core/bootstrap.h) */
+    const struct runner *r;                      /* the order seed */
     struct curve_point curve[NMODES - 1][MAX_P]; /* per full mode, against invlpg */
     struct plan plan;                            /* which page counts run_budget_s leaves */
 };
@@ -172,6 +186,7 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!st)
         return false;
     *state = st;
+    st->r = r;
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
         return false;
     st->sd.ceiling = TEST_PAGES; /* the invlpg mode flushes page by page whatever p is */
@@ -225,8 +240,11 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
             return false;
     }
     rows = st->nkinds * st->nsets;
+    /* the summaries' bootstrap runs in the measurement window: its workspace is taken here */
     return point_list_reserve(&rec->results, rows * st->npages * st->nmodes) &&
-           point_list_reserve(&rec->summary, rows * (st->nmodes - 1));
+           point_list_reserve(&rec->summary, rows * (st->nmodes - 1)) &&
+           record_reserve_kept(rec, rows * st->npages * st->nmodes, st->samples) &&
+           boot_work_init(&st->boot, st->samples);
 }
 
 /* Which curve a point is on: kind (targets, 0 local), working-set form, working set. */
@@ -277,12 +295,19 @@ static bool sample(struct fc_state *st, uint32_t mode, uint32_t p, const struct 
 
 static bool run_point(struct runner *r, struct fc_state *st, uint32_t p, const struct fc_where *at)
 {
-    uint32_t i, m;
+    uint64_t salt = (uint64_t)st->ts.n << 40 | (uint64_t)at->form << 36 | (uint64_t)at->w << 20 | p;
+    uint32_t i, j, m, ord[NMODES];
+    for (m = 0; m < NMODES; m++)
+        st->first[m] = 0;
     for (i = 0; i < st->warmup + st->samples; i++) {
         if (load_acquire(&r->smp->aborting))
             return false;
-        for (m = 0; m < st->nmodes; m++) {
+        exp_variant_order(r, salt, i, st->nmodes, ord);
+        if (i >= st->warmup)
+            st->first[ord[0]]++;
+        for (j = 0; j < st->nmodes; j++) {
             uint64_t t, refill;
+            m = ord[j];
             if (!sample(st, m, p, at, &t, &refill))
                 return false;
             if (i >= st->warmup) {
@@ -313,18 +338,20 @@ static void quartiles(uint64_t *v, uint32_t n, struct stats *s, uint64_t *p25, u
 static void add_points(struct fc_state *st, struct experiment_record *rec,
                        const struct fc_where *at, uint32_t pi)
 {
-    uint32_t m;
+    uint32_t m, run = record_paired_run(rec);
     for (m = 0; m < st->nmodes; m++) {
         struct result_point *pt;
         struct stats lat, refill, with;
         uint64_t p25, p75, w25 = 0, w75 = 0;
         uint32_t index = rec->results.count;
         struct curve_point *c;
+        pt = point_list_add(&rec->results);
+        /* the curve's samples in iteration order, before the sorts: pairs with the other modes' */
+        point_keep_samples(rec, pt, at->k ? st->with[m] : st->lat[m], st->samples, run);
         quartiles(st->lat[m], st->samples, &lat, &p25, &p75);
         if (at->k)
             quartiles(st->with[m], st->samples, &with, &w25, &w75);
         stats_from_array(st->refill[m], st->samples, &refill);
-        pt = point_list_add(&rec->results);
         if (!pt)
             return;
         point_param_str(pt, "kind", at->k ? "shootdown" : "local");
@@ -345,6 +372,7 @@ static void add_points(struct fc_state *st, struct experiment_record *rec,
             p25 = w25;
             p75 = w75;
         }
+        exp_value_ran_first(pt, st->first[m]);
         if (m == 0) {
             uint32_t f;
             for (f = 0; f + 1 < st->nmodes; f++) {
@@ -354,6 +382,8 @@ static void add_points(struct fc_state *st, struct experiment_record *rec,
                 c->a50 = lat.p50;
                 c->a75 = p75;
                 c->a_index = index;
+                c->a_kept = pt->kept;
+                c->nkept = pt->nkept;
             }
         } else {
             c = &st->curve[m - 1][pi];
@@ -361,6 +391,7 @@ static void add_points(struct fc_state *st, struct experiment_record *rec,
             c->b50 = lat.p50;
             c->b75 = p75;
             c->b_index = index;
+            c->b_kept = pt->kept;
         }
     }
 }
@@ -372,7 +403,8 @@ static void add_summary(struct fc_state *st, struct experiment_record *rec,
     for (f = 0; f + 1 < st->nmodes; f++) {
         struct crossover c;
         struct result_point *sum;
-        crossover_find(st->curve[f], measured, &c);
+        crossover_find(st->curve[f], measured, &st->boot, st->r->run->method.order_seed,
+                       crossover_stream(at->k, at->w, at->form, f + 1), &c);
         if (MUTANT(crossover_off_by_one) && c.found)
             c.p_star = c.p_before; /* test-only: the count before the crossing */
         sum = point_list_add(&rec->summary);
@@ -386,6 +418,11 @@ static void add_summary(struct fc_state *st, struct experiment_record *rec,
         point_param_str(sum, "confidence", confidence_name(c.conf));
         if (c.found)
             point_value(sum, "p_star", (int64_t)c.p_star * 1000);
+        /* its 95% interval; an end that is "no crossing" is left out (reports/SCHEMA.md) */
+        if (c.has_interval && c.p_low != BOOT_NONE)
+            point_value(sum, "p_star_low", c.p_low * 1000);
+        if (c.has_interval && c.p_high != BOOT_NONE)
+            point_value(sum, "p_star_high", c.p_high * 1000);
         if (c.overlap) {
             point_value(sum, "band_low", (int64_t)c.band_low * 1000);
             point_value(sum, "band_high", (int64_t)c.band_high * 1000);
@@ -571,6 +608,7 @@ static void fc_cleanup(struct runner *r, void *state)
         mem_free(st->refill[m]);
         mem_free(st->with[m]);
     }
+    boot_work_release(&st->boot);
     mem_free(st);
 }
 

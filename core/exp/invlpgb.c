@@ -25,7 +25,14 @@
  *            path (`linux`), the one INVLPGB's main form is compared with.
  * Forms: `pages` (1 .. 512 4 KiB pages), `stride_2m` (1 .. 4 2 MiB pages,
  * ECX[31]) and `pcid` (the whole-PCID form, no address). Time: from just
- * after the PTE change to the end of TLBSYNC (or the last ack).
+ * after the PTE change to the end of TLBSYNC (or the last ack). The
+ * methods of a range (INVLPGB and IPI, and above the ceiling INVLPGB's
+ * chunked alternative) are measured together: each iteration takes one
+ * sample of each, in an order drawn per iteration from the run's order
+ * seed (exp_variant_order(): none always first, so drift and the state
+ * one leaves favour none), and the range's points keep those samples
+ * (core/record.h) for the paired bootstrap of the invlpgb_vs_ipi
+ * recommendation and say in `ran_first` how many iterations each began.
  * CPU counts: every form runs on all CPUs (`cpus` = N); the pages form at
  * 1 and 8 pages (one INVLPGB of the Zen 3/4 maximum) also runs for a
  * process active on c = 2, 4, 8, ... < N CPUs: the initiator and the c - 1
@@ -35,7 +42,7 @@
  * per process (a global ASID, and INVLPGB, once a process is active on
  * more than 3 CPUs), and where the two cross is the recommendation's
  * smallest CPU count (core/recommend.c).
- * Verification after each sample: every CPU of the point reads the range,
+ * Verification after each sample: every CPU of the points reads the range,
  * a 2 MiB page in each of its 4 KiB parts, any of which a CPU may hold as
  * its own entry (core/testmem.h). A parked CPU never reads it; every point
  * starts from a full flush on all CPUs, shootdown_sync_all(), so none
@@ -49,11 +56,12 @@
  * unless emulate=invlpgb (test-only) runs it through core/emulate.c: then
  * every number is labelled emulated, and each point records the INVLPGBs and
  * TLBSYNCs the emulator handled while it ran (values emulated_invlpgb,
- * emulated_tlbsync): warm-up plus samples times the INVLPGBs of the path
- * for an invlpgb point (the chunks of the range, or one above the ceiling
- * on the linux path), 0 for an IPI point. They are the evidence that the
- * invlpgb points ran INVLPGB, and which path (tests/qemu/shape.jq checks
- * them exactly).
+ * emulated_tlbsync, counted around each sample and baseline of its own
+ * method): warm-up plus samples times the INVLPGBs of the path for an
+ * invlpgb point (the chunks of the range, or one above the ceiling on the
+ * linux path), 0 for an IPI point. They are the evidence that the invlpgb
+ * points ran INVLPGB, and which path (tests/qemu/shape.jq checks them
+ * exactly).
  */
 #include "arch/x86/invlpgb.h"
 #include "arch/x86/tlb.h"
@@ -74,11 +82,14 @@ static const uint32_t sweep_pages[] = { 1, 8 };
 #define NSP (sizeof(sweep_pages) / sizeof(sweep_pages[0]))
 #define MAX_SWEEP_CPUS 31 /* 2 .. 2^31: more than any machine this runs on */
 
+/* The methods of a range: both on Linux's path, and INVLPGB's range in chunks above the ceiling. */
+enum method { METHOD_INVLPGB = 0, METHOD_IPI, METHOD_CHUNKED, NMETHODS };
+
 struct ib_state {
     struct shootdown sd;
     struct target_set ts;
     uint32_t max_pages;
-    uint64_t *lat, *base;
+    uint64_t *lat[NMETHODS], *base; /* per method (enum method) */
     uint32_t *order;  /* other CPUs, nearest first (the sweep's targets) */
     uint32_t norder;
     uint32_t sweep_cpus[MAX_SWEEP_CPUS]; /* 2, 4, 8, ... below every CPU */
@@ -136,9 +147,11 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
                               sizeof(big_counts) / sizeof(big_counts[0])) +
                          2 * (1 + NSP * st->nsweep));
     st->max_pages = max_pages(r);
-    st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    for (c = 0; c < NMETHODS; c++)
+        if (!(st->lat[c] = mem_alloc(runner_samples(r) * sizeof(uint64_t))))
+            return false;
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
-    if (!st->lat || !st->base)
+    if (!st->base)
         return false;
     record_note(rec, "INVLPGB maximum %u pages per instruction%s", st->max_pages,
                 r->emulated ? " (emulated value, as Zen 3/4 report)" : " (CPUID 8000_0008 EDX)");
@@ -152,7 +165,8 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
                      "(path linux); the range in chunks is path chunked, an alternative Linux "
                      "does not run",
                 r->run->cfg.ceiling);
-    return point_list_reserve(&rec->results, npoints);
+    return point_list_reserve(&rec->results, npoints) &&
+           record_reserve_kept(rec, npoints, r->run->cfg.samples);
 }
 
 enum form { FORM_PAGES = 0, FORM_STRIDE_2M, FORM_PCID };
@@ -193,50 +207,98 @@ static void invlpgb_flush(struct ib_state *st, enum form form, uint32_t count, b
         tlbsync(); /* waits only for this CPU's INVLPGBs: no migration in between */
 }
 
-static bool sample_point(struct runner *r, struct ib_state *st, enum form form, uint32_t count,
-                         bool use_invlpgb, enum path path, struct stats *out, struct stats *base)
+/* What one method of a range measured. */
+struct ib_method {
+    struct stats lat, base;
+    uint32_t first;                  /* iterations it ran first */
+    uint64_t emulated_invlpgb, emulated_tlbsync; /* handled by the emulator for it */
+};
+
+/* One sample of one method: remap, invalidate, verify. 0: a CPU failed. */
+static uint64_t sample_one(struct ib_state *st, enum form form, uint32_t count, enum method m,
+                           bool pcid_on)
 {
     struct shootdown *sd = &st->sd;
-    uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
-    bool pcid_on = r->run->method.pcid_enabled;
     bool large = form == FORM_STRIDE_2M;
     uint32_t verify_count = form == FORM_PCID ? 1 : count;
+    uint64_t t0, t;
+    if (large)
+        testmem_flip_2m(sd->tm, 0, count);
+    else
+        testmem_flip(sd->tm, 0, verify_count);
+    t0 = tsc_now();
+    if (m != METHOD_IPI && !MUTANT(invlpgb_as_ipi)) {
+        invlpgb_flush(st, form, count, pcid_on, m == METHOD_CHUNKED ? PATH_CHUNKED : PATH_LINUX);
+        t = tsc_now() - t0;
+    } else if (form == FORM_PCID) {
+        /* the IPI way to drop a whole PCID: a full flush on every CPU */
+        t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, verify_count,
+                            FLUSH_ALL);
+    } else {
+        /* INVLPG per page, of the form's stride (a full flush above the ceiling) */
+        t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, count,
+                            large ? FLUSH_STRIDE_2M : 0);
+    }
+    if (!t || !shootdown_verify_cpus(sd, st->ts.cpus, st->ts.n, 0, verify_count, large))
+        return 0;
+    return t;
+}
+
+/* The emulator's counts since `before`, added to m's. */
+static void count_emulated(struct ib_method *m, const struct emulation_counts *before)
+{
+    m->emulated_invlpgb += emulate_counts()->invlpgb - before->invlpgb;
+    m->emulated_tlbsync += emulate_counts()->tlbsync - before->tlbsync;
+}
+
+/*
+ * The methods of `mask` (bit m: enum method m) on one range, each
+ * iteration one sample of each in the iteration's order, then each
+ * method's baseline. st->lat[m] keeps method m's samples in iteration order.
+ */
+static bool sample_point(struct runner *r, struct ib_state *st, enum form form, uint32_t count,
+                         uint32_t mask, uint64_t salt, struct ib_method out[NMETHODS])
+{
+    struct shootdown *sd = &st->sd;
+    uint32_t i, j, nm = 0, methods[NMETHODS], ord[NMETHODS];
+    uint32_t samples = runner_samples(r), warmup = runner_warmup(r), nbase = exp_baseline_count(r);
+    bool pcid_on = r->run->method.pcid_enabled;
+    mem_zero(out, NMETHODS * sizeof(out[0]));
+    for (j = 0; j < NMETHODS; j++)
+        if (mask & (1u << j))
+            methods[nm++] = j;
     for (i = 0; i < warmup + samples; i++) {
-        uint64_t t0, t;
-        if (large)
-            testmem_flip_2m(sd->tm, 0, count);
-        else
-            testmem_flip(sd->tm, 0, verify_count);
-        t0 = tsc_now();
-        if (use_invlpgb && !MUTANT(invlpgb_as_ipi)) {
-            invlpgb_flush(st, form, count, pcid_on, path);
-            t = tsc_now() - t0;
-        } else if (form == FORM_PCID) {
-            /* the IPI way to drop a whole PCID: a full flush on every CPU */
-            t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, verify_count,
-                                FLUSH_ALL);
-        } else {
-            /* INVLPG per page, of the form's stride (a full flush above the ceiling) */
-            t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, count,
-                                large ? FLUSH_STRIDE_2M : 0);
-        }
-        if (!t)
-            return false;
-        if (!shootdown_verify_cpus(sd, st->ts.cpus, st->ts.n, 0, verify_count, large))
-            return false;
+        exp_variant_order(r, salt, i, nm, ord);
         if (i >= warmup)
-            st->lat[i - warmup] = t;
+            out[methods[ord[0]]].first++;
+        for (j = 0; j < nm; j++) {
+            uint32_t m = methods[ord[j]];
+            struct emulation_counts before = *emulate_counts();
+            uint64_t t = sample_one(st, form, count, (enum method)m, pcid_on);
+            if (!t)
+                return false;
+            count_emulated(&out[m], &before);
+            if (i >= warmup)
+                st->lat[m][i - warmup] = t;
+        }
     }
-    stats_from_array(st->lat, samples, out);
-    if (!use_invlpgb)
-        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r), base);
-    /* INVLPGB's floor: a TLBSYNC with nothing outstanding */
-    for (i = 0; i < exp_baseline_count(r); i++) {
-        uint64_t t0 = tsc_now();
-        tlbsync();
-        st->base[i] = tsc_now() - t0;
+    for (j = 0; j < nm; j++) {
+        uint32_t m = methods[j];
+        struct emulation_counts before = *emulate_counts();
+        if (m == METHOD_IPI) {
+            if (!exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, nbase, &out[m].base))
+                return false;
+        } else {
+            /* INVLPGB's floor: a TLBSYNC with nothing outstanding */
+            for (i = 0; i < nbase; i++) {
+                uint64_t t0 = tsc_now();
+                tlbsync();
+                st->base[i] = tsc_now() - t0;
+            }
+            stats_from_array(st->base, nbase, &out[m].base);
+        }
+        count_emulated(&out[m], &before);
     }
-    stats_from_array(st->base, exp_baseline_count(r), base);
     return true;
 }
 
@@ -300,15 +362,14 @@ static uint64_t ib_cost(const void *ctx, uint32_t row, uint32_t col)
 struct ib_pilot_point {
     struct ib_state *st;
     uint32_t count;
-    bool invlpgb;
-    enum path path;
+    enum method method;
 };
 
 static bool ib_body(struct runner *r, void *ctx)
 {
     struct ib_pilot_point *pp = ctx;
-    struct stats lat, base;
-    return sample_point(r, pp->st, FORM_PAGES, pp->count, pp->invlpgb, pp->path, &lat, &base);
+    struct ib_method m[NMETHODS];
+    return sample_point(r, pp->st, FORM_PAGES, pp->count, 1u << pp->method, 0, m);
 }
 
 static bool ib_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
@@ -340,8 +401,7 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
     pilot.st = st;
     for (i = 0; i < 5 && r->plan_share_ticks; i++) {
         uint32_t m = i < 4 ? i % 2 : 2;
-        struct ib_pilot_point pp = { st, page_counts[i < 2 ? 0 : NPC - 1], m != 1,
-                                     m == 2 ? PATH_CHUNKED : PATH_LINUX };
+        struct ib_pilot_point pp = { st, page_counts[i < 2 ? 0 : NPC - 1], (enum method)m };
         if (m == 2 && !has_chunked(st, FORM_PAGES, pp.count, 0))
             break;
         if (!runner_pilot(r, ib_time, &pp, i < 2 ? &pilot.fewest[m] : &pilot.most[m], &fixed)) {
@@ -365,19 +425,46 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
     return true;
 }
 
+/* One point of method m from what sample_point() measured. */
+static bool add_point(struct runner *r, struct experiment_record *rec, struct ib_state *st,
+                      enum form form, uint32_t count, uint32_t m, uint32_t run,
+                      struct ib_method *meth)
+{
+    struct result_point *pt = point_list_add(&rec->results);
+    uint32_t samples = runner_samples(r);
+    point_keep_samples(rec, pt, st->lat[m], samples, run); /* iteration order, before the sort */
+    stats_from_array(st->lat[m], samples, &meth->lat);
+    if (!pt)
+        return false;
+    point_param_str(pt, "method", m == METHOD_IPI ? "ipi" : "invlpgb");
+    point_param_str(pt, "form", form_names[form]);
+    point_param_num(pt, "pages", count);
+    point_param_num(pt, "cpus", st->ts.n + 1);
+    point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
+    point_param_str(pt, "path", path_names[m == METHOD_CHUNKED ? PATH_CHUNKED : PATH_LINUX]);
+    point_metric(pt, "latency", &meth->lat);
+    point_metric(pt, "baseline", &meth->base);
+    if (r->emulated) {
+        /* what the emulator handled for this point: the evidence of the method */
+        point_value(pt, "emulated_invlpgb", (int64_t)meth->emulated_invlpgb * 1000);
+        point_value(pt, "emulated_tlbsync", (int64_t)meth->emulated_tlbsync * 1000);
+    }
+    exp_value_ran_first(pt, meth->first);
+    return true;
+}
+
 /*
- * One point: `method` 0 INVLPGB, 1 IPI (both Linux's path), 2 INVLPGB in
- * chunks (the alternative above the ceiling); on every CPU (ncpus 0) or on
- * the initiator and the ncpus - 1 nearest. False only when the record is full.
+ * The points of one range, INVLPGB and IPI (both Linux's path) and above
+ * the ceiling INVLPGB in chunks, interleaved: on every CPU (ncpus 0) or on
+ * the initiator and the ncpus - 1 nearest. False only when the record is
+ * full.
  */
 static bool run_point(struct runner *r, struct experiment_record *rec, struct ib_state *st,
-                      enum form form, uint32_t count, uint32_t method, uint32_t ncpus)
+                      enum form form, uint32_t count, uint32_t ncpus)
 {
-    enum path path = method == 2 ? PATH_CHUNKED : PATH_LINUX;
-    struct stats lat, base;
-    struct result_point *pt;
-    struct emulation_counts before = *emulate_counts();
-    uint32_t i, n;
+    struct ib_method meth[NMETHODS];
+    uint32_t i, n, run, m, mask = 1u << METHOD_INVLPGB | 1u << METHOD_IPI;
+    uint64_t salt;
     bool ok;
     if (ncpus) {
         st->ts.n = 0;
@@ -396,32 +483,21 @@ static bool run_point(struct runner *r, struct experiment_record *rec, struct ib
         rec->partial = true;
         return true;
     }
+    if (has_chunked(st, form, count, ncpus))
+        mask |= 1u << METHOD_CHUNKED;
+    salt = (uint64_t)form << 48 | (uint64_t)count << 24 | (n + 1);
     target_set_start(r, &st->ts);
     ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, n, 0, count, form == FORM_STRIDE_2M) &&
-         sample_point(r, st, form, count, method != 1, path, &lat, &base);
+         sample_point(r, st, form, count, mask, salt, meth);
     target_set_stop(r, &st->ts);
     if (!ok) {
         rec->partial = true;
         return true;
     }
-    pt = point_list_add(&rec->results);
-    if (!pt)
-        return false;
-    point_param_str(pt, "method", method == 1 ? "ipi" : "invlpgb");
-    point_param_str(pt, "form", form_names[form]);
-    point_param_num(pt, "pages", count);
-    point_param_num(pt, "cpus", n + 1);
-    point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
-    point_param_str(pt, "path", path_names[path]);
-    point_metric(pt, "latency", &lat);
-    point_metric(pt, "baseline", &base);
-    if (r->emulated) {
-        /* what the emulator handled for this point: the evidence of the method */
-        point_value(pt, "emulated_invlpgb",
-                    (int64_t)(emulate_counts()->invlpgb - before.invlpgb) * 1000);
-        point_value(pt, "emulated_tlbsync",
-                    (int64_t)(emulate_counts()->tlbsync - before.tlbsync) * 1000);
-    }
+    run = record_paired_run(rec);
+    for (m = 0; m < NMETHODS; m++)
+        if ((mask & 1u << m) && !add_point(r, rec, st, form, count, m, run, &meth[m]))
+            return false;
     return true;
 }
 
@@ -429,7 +505,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct ib_state *st = state;
     enum form form;
-    uint32_t i, m, c, done = 0, planned;
+    uint32_t i, c, done = 0, planned;
     planned = planned_points(r, st);
     /* Linux issues the user-PCID INVLPGB only under PTI, which AMD CPUs run without */
     st->sd.pti = PTI_OFF;
@@ -443,27 +519,23 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
         if (form == FORM_STRIDE_2M && !r->mem->has_2m)
             continue;
         for (i = 0; i < ncounts; i++) {
-            for (m = 0; m < 3; m++) {
-                if (m == 2 && !has_chunked(st, form, counts[i], 0))
-                    continue;
-                if (!runner_budget_ok(r))
-                    goto out;
-                runner_progress(r, done++, planned);
-                if (!run_point(r, rec, st, form, form == FORM_PCID ? 1 : counts[i], m, 0))
-                    goto out;
-            }
+            if (!runner_budget_ok(r))
+                goto out;
+            runner_progress(r, done, planned);
+            done += 2 + has_chunked(st, form, counts[i], 0);
+            if (!run_point(r, rec, st, form, form == FORM_PCID ? 1 : counts[i], 0))
+                goto out;
         }
     }
     /* the CPU-count sweep of the pages form: where INVLPGB starts to pay */
     for (c = 0; c < st->nsweep; c++) {
         for (i = 0; i < NSP; i++) {
-            for (m = 0; m < 2; m++) {
-                if (!runner_budget_ok(r))
-                    goto out;
-                runner_progress(r, done++, planned);
-                if (!run_point(r, rec, st, FORM_PAGES, sweep_pages[i], m, st->sweep_cpus[c]))
-                    goto out;
-            }
+            if (!runner_budget_ok(r))
+                goto out;
+            runner_progress(r, done, planned);
+            done += 2;
+            if (!run_point(r, rec, st, FORM_PAGES, sweep_pages[i], st->sweep_cpus[c]))
+                goto out;
         }
     }
 out:
@@ -480,12 +552,14 @@ out:
 static void ib_cleanup(struct runner *r, void *state)
 {
     struct ib_state *st = state;
+    uint32_t i;
     (void)r;
     if (!st)
         return;
     exp_teardown(&st->sd, &st->ts);
     mem_free(st->order);
-    mem_free(st->lat);
+    for (i = 0; i < NMETHODS; i++)
+        mem_free(st->lat[i]);
     mem_free(st->base);
     mem_free(st);
 }

@@ -18,9 +18,18 @@
  * and so is a user working set of W = PTI_USER_WS pages (the working-set
  * pages of testmem.h, parameter `working_set`): the process's own
  * translations, which INVLPG + INVPCID leave alone and the deferred flush
- * throws away with the whole user PCID. Before a point's first sample every
- * CPU of it returns to user once, untimed (shootdown_prime_user()); each
- * timed return leaves the working set there for the next sample.
+ * throws away with the whole user PCID. Before the first sample of a
+ * (kind, p) every CPU of it returns to user once, untimed, under PTI
+ * (shootdown_prime_user()); each timed return leaves the working set there
+ * for the next sample, whichever variant that is.
+ * The variants of a (kind, p) are measured together: each iteration takes
+ * one sample of each, in an order drawn per iteration from the run's order
+ * seed (exp_variant_order(): none always first, so drift and the state one
+ * leaves favour none); the points keep those samples (core/record.h: the
+ * samples of an iteration are pairs) and record in `ran_first` how many
+ * iterations each began. A no_pti sample leaves the user PCID's entries of
+ * the p pages stale; the next PTI variant's own user flush of those same
+ * pages removes them before any read there, as its verification shows.
  *
  * The return to user is timed, for every variant alike: the deferred
  * variant pays its user-PCID flush there, not in the flush, and every
@@ -78,7 +87,8 @@ struct pti_state {
     struct shootdown sd;
     struct target_set ts;
     uint32_t pages[3], npages;
-    uint64_t *lat, *flush, *ret, *remote, *base;
+    uint64_t *lat[NVARIANTS], *flush[NVARIANTS], *ret[NVARIANTS], *remote[NVARIANTS], *base;
+    uint32_t first[NVARIANTS]; /* iterations each variant ran first */
     struct plan plan; /* the samples run_budget_s leaves */
 };
 
@@ -107,7 +117,7 @@ static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emul
 static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct pti_state *st = mem_zalloc(sizeof(*st));
-    uint32_t ceiling = r->run->cfg.ceiling;
+    uint32_t ceiling = r->run->cfg.ceiling, v;
     if (!st)
         return false;
     *state = st;
@@ -121,71 +131,117 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     st->pages[st->npages++] = 8;
     if (ceiling > 8 && ceiling <= TEST_PAGES)
         st->pages[st->npages++] = ceiling;
-    st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
-    st->flush = mem_alloc(runner_samples(r) * sizeof(uint64_t));
-    st->ret = mem_alloc(runner_samples(r) * sizeof(uint64_t));
-    st->remote = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+    for (v = 0; v < NVARIANTS; v++) {
+        st->lat[v] = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+        st->flush[v] = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+        st->ret[v] = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+        st->remote[v] = mem_alloc(runner_samples(r) * sizeof(uint64_t));
+        if (!st->lat[v] || !st->flush[v] || !st->ret[v] || !st->remote[v])
+            return false;
+    }
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
-    if (!st->lat || !st->flush || !st->ret || !st->remote || !st->base)
+    if (!st->base)
         return false;
     if (!r->run->cpu.invpcid)
         record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0, EBX = 0x%08x): the "
                          "invlpg_invpcid variant is skipped, Linux would defer the user flush "
                          "here", r->run->cpu.evidence.leaf7_ebx);
-    return point_list_reserve(&rec->results, (uint32_t)(NVARIANTS * 3 * st->npages));
+    return point_list_reserve(&rec->results, (uint32_t)(NVARIANTS * 3 * st->npages)) &&
+           record_reserve_kept(rec, (uint32_t)(NVARIANTS * 3 * st->npages), r->run->cfg.samples);
 }
 
 struct pti_sample {
     struct stats lat, flush, ret, remote_ret, base;
 };
 
-static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, uint32_t pages,
-                         struct pti_sample *out)
+/* One sample of the current variant (sd->pti): flush, return to user, verify. False: a CPU lost. */
+static bool sample_one(struct pti_state *st, uint32_t kind, uint32_t pages, uint64_t *t_out,
+                       uint64_t *ret_out, uint64_t *remote_out)
 {
     struct shootdown *sd = &st->sd;
     struct percpu *self = this_percpu();
-    uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
-    for (i = 0; i < warmup + samples; i++) {
-        uint64_t t, ret, remote = 0;
-        testmem_flip(sd->tm, 0, pages);
-        if (kind == 0) {
-            uint64_t t0 = tsc_now();
-            shootdown_flush_local(sd, 0, pages);
-            t = tsc_now() - t0;
-            ret = shootdown_return_to_user(sd, self, 0, pages);
-            shootdown_verify_self(sd, self, 0, pages, false);
-        } else {
-            t = shootdown_flush(sd, st->ts.cpus, st->ts.n,
-                                kind == 1 ? ORDER_SEQUENTIAL : ORDER_CONCURRENT, 0, pages,
-                                FLUSH_VERIFY | FLUSH_RETURN_TO_USER);
-            if (!t)
-                return false;
-            ret = shootdown_return_to_user(sd, self, 0, pages);
-            if (!shootdown_wait_verified(sd))
-                return false;
-            remote = sd->max_return_ticks;
-        }
-        if (i >= warmup) {
-            st->lat[i - warmup] = t + ret;
-            st->flush[i - warmup] = t;
-            st->ret[i - warmup] = ret;
-            st->remote[i - warmup] = remote;
-        }
+    uint64_t t, ret, remote = 0;
+    testmem_flip(sd->tm, 0, pages);
+    if (kind == 0) {
+        uint64_t t0 = tsc_now();
+        shootdown_flush_local(sd, 0, pages);
+        t = tsc_now() - t0;
+        ret = shootdown_return_to_user(sd, self, 0, pages);
+        shootdown_verify_self(sd, self, 0, pages, false);
+    } else {
+        t = shootdown_flush(sd, st->ts.cpus, st->ts.n,
+                            kind == 1 ? ORDER_SEQUENTIAL : ORDER_CONCURRENT, 0, pages,
+                            FLUSH_VERIFY | FLUSH_RETURN_TO_USER);
+        if (!t)
+            return false;
+        ret = shootdown_return_to_user(sd, self, 0, pages);
+        if (!shootdown_wait_verified(sd))
+            return false;
+        remote = sd->max_return_ticks;
     }
-    stats_from_array(st->lat, samples, &out->lat);
-    stats_from_array(st->flush, samples, &out->flush);
-    stats_from_array(st->ret, samples, &out->ret);
-    stats_from_array(st->remote, samples, &out->remote_ret);
+    *t_out = t;
+    *ret_out = ret;
+    *remote_out = remote;
+    return true;
+}
+
+/* The baseline of the current variant: the same kind with nothing to invalidate. */
+static bool baseline(struct runner *r, struct pti_state *st, uint32_t kind, struct stats *out)
+{
+    struct shootdown *sd = &st->sd;
+    uint32_t i;
     if (kind != 0)
-        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r),
-                            &out->base);
+        return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r), out);
     /* local: the timestamps around a flush with nothing to invalidate */
     for (i = 0; i < exp_baseline_count(r); i++) {
         uint64_t t0 = tsc_now();
         shootdown_flush_local(sd, 0, 0);
         st->base[i] = tsc_now() - t0;
     }
-    stats_from_array(st->base, exp_baseline_count(r), &out->base);
+    stats_from_array(st->base, exp_baseline_count(r), out);
+    return true;
+}
+
+/*
+ * The variants of `mask` (bit v: variants[v]) on one (kind, pages),
+ * interleaved per iteration, then each one's baseline. st->lat[v] and the
+ * others keep variant v's samples in iteration order until the points are
+ * added.
+ */
+static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, uint32_t pages,
+                         uint32_t mask, struct pti_sample out[NVARIANTS])
+{
+    uint32_t i, j, nv = 0, vs[NVARIANTS], ord[NVARIANTS];
+    uint32_t samples = runner_samples(r), warmup = runner_warmup(r);
+    for (j = 0; j < NVARIANTS; j++) {
+        st->first[j] = 0;
+        if (mask & (1u << j))
+            vs[nv++] = j;
+    }
+    for (i = 0; i < warmup + samples; i++) {
+        exp_variant_order(r, (uint64_t)kind << 32 | pages, i, nv, ord);
+        if (i >= warmup)
+            st->first[vs[ord[0]]]++;
+        for (j = 0; j < nv; j++) {
+            uint32_t v = vs[ord[j]];
+            uint64_t t, ret, remote;
+            st->sd.pti = variants[v].mode; /* targets read it after the request's release */
+            if (!sample_one(st, kind, pages, &t, &ret, &remote))
+                return false;
+            if (i >= warmup) {
+                st->lat[v][i - warmup] = t + ret;
+                st->flush[v][i - warmup] = t;
+                st->ret[v][i - warmup] = ret;
+                st->remote[v][i - warmup] = remote;
+            }
+        }
+    }
+    for (j = 0; j < nv; j++) {
+        uint32_t v = vs[j];
+        st->sd.pti = variants[v].mode;
+        if (!baseline(r, st, kind, &out[v].base))
+            return false;
+    }
     return true;
 }
 
@@ -222,8 +278,8 @@ struct pti_pilot_point {
 static bool pti_body(struct runner *r, void *ctx)
 {
     struct pti_pilot_point *pp = ctx;
-    struct pti_sample sm;
-    return sample_point(r, pp->st, 1, pp->pages, &sm);
+    struct pti_sample sm[NVARIANTS];
+    return sample_point(r, pp->st, 1, pp->pages, 1u << 0 /* no_pti */, sm);
 }
 
 static bool pti_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
@@ -263,59 +319,84 @@ static bool pti_plan(struct runner *r, struct experiment_record *rec, struct pti
     return true;
 }
 
+/* Variant v's point of one (kind, pages) from what sample_point() measured. False: no room. */
+static bool add_point(struct runner *r, struct experiment_record *rec, struct pti_state *st,
+                      uint32_t v, uint32_t kind, uint32_t pages, uint32_t run,
+                      struct pti_sample *sm)
+{
+    struct result_point *pt = point_list_add(&rec->results);
+    uint32_t samples = runner_samples(r);
+    point_keep_samples(rec, pt, st->lat[v], samples, run); /* iteration order, before the sort */
+    stats_from_array(st->lat[v], samples, &sm->lat);
+    stats_from_array(st->flush[v], samples, &sm->flush);
+    stats_from_array(st->ret[v], samples, &sm->ret);
+    stats_from_array(st->remote[v], samples, &sm->remote_ret);
+    if (!pt)
+        return false;
+    point_param_str(pt, "variant", variants[v].name);
+    point_param_str(pt, "kind", kinds[kind]);
+    point_param_num(pt, "pages", pages);
+    point_param_num(pt, "cpus", st->ts.n + 1);
+    point_param_num(pt, "working_set", st->sd.user_ws_pages);
+    point_metric(pt, "latency", &sm->lat);
+    point_metric(pt, "flush", &sm->flush);
+    point_metric(pt, "return_to_user", &sm->ret);
+    if (kind != 0)
+        point_metric(pt, "remote_return_to_user", &sm->remote_ret);
+    point_metric(pt, "baseline", &sm->base);
+    if (kind == 0)
+        point_value(pt, "p50_per_page", (int64_t)(sm->lat.p50 * 1000 / pages));
+    exp_value_ran_first(pt, st->first[v]);
+    return true;
+}
+
 static void pti_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct pti_state *st = state;
-    uint32_t v, kind, p, n, done = 0, planned = (uint32_t)(NVARIANTS * 3) * st->npages;
+    uint32_t v, kind, p, n, mask = 0, nv = 0, done = 0;
+    uint32_t planned = (uint32_t)(NVARIANTS * 3) * st->npages;
     if (!pti_plan(r, rec, st))
         goto out;
-    for (v = 0; v < NVARIANTS; v++) {
-        if (variants[v].mode == PTI_INVPCID && !r->run->cpu.invpcid)
-            continue;
-        st->sd.pti = variants[v].mode;
-        for (kind = 0; kind < 3; kind++) {
-            for (p = 0; p < st->npages; p++) {
-                struct pti_sample sm;
-                struct result_point *pt;
-                bool ok;
-                if (!runner_budget_ok(r))
-                    goto out;
-                runner_progress(r, done++, planned);
-                n = target_set_all_others(r, &st->ts);
-                if (kind == 0)
-                    st->ts.n = 0; /* local: the initiator alone */
-                if (kind != 0 && n == 0)
-                    continue;
-                if (!shootdown_sync_all(&st->sd)) {
-                    rec->partial = true;
-                    continue;
-                }
-                target_set_start(r, &st->ts);
-                ok = shootdown_prime_user(&st->sd, st->ts.cpus, st->ts.n) &&
-                     shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, st->pages[p], false) &&
-                     sample_point(r, st, kind, st->pages[p], &sm);
-                target_set_stop(r, &st->ts);
-                if (!ok) {
-                    rec->partial = true;
-                    continue;
-                }
-                pt = point_list_add(&rec->results);
-                if (!pt)
-                    goto out;
-                point_param_str(pt, "variant", variants[v].name);
-                point_param_str(pt, "kind", kinds[kind]);
-                point_param_num(pt, "pages", st->pages[p]);
-                point_param_num(pt, "cpus", st->ts.n + 1);
-                point_param_num(pt, "working_set", st->sd.user_ws_pages);
-                point_metric(pt, "latency", &sm.lat);
-                point_metric(pt, "flush", &sm.flush);
-                point_metric(pt, "return_to_user", &sm.ret);
-                if (kind != 0)
-                    point_metric(pt, "remote_return_to_user", &sm.remote_ret);
-                point_metric(pt, "baseline", &sm.base);
-                if (kind == 0)
-                    point_value(pt, "p50_per_page", (int64_t)(sm.lat.p50 * 1000 / st->pages[p]));
+    for (v = 0; v < NVARIANTS; v++)
+        if (variants[v].mode != PTI_INVPCID || r->run->cpu.invpcid) {
+            mask |= 1u << v;
+            nv++;
+        }
+    for (kind = 0; kind < 3; kind++) {
+        for (p = 0; p < st->npages; p++) {
+            struct pti_sample sm[NVARIANTS];
+            uint32_t run;
+            bool ok;
+            if (!runner_budget_ok(r))
+                goto out;
+            runner_progress(r, done, planned);
+            done += nv;
+            n = target_set_all_others(r, &st->ts);
+            if (kind == 0)
+                st->ts.n = 0; /* local: the initiator alone */
+            if (kind != 0 && n == 0)
+                continue;
+            if (!shootdown_sync_all(&st->sd)) {
+                rec->partial = true;
+                continue;
             }
+            /* prime under PTI: the pages and the user working set in both PCIDs, whichever
+             * variant comes first */
+            st->sd.pti = PTI_DEFERRED;
+            target_set_start(r, &st->ts);
+            ok = shootdown_prime_user(&st->sd, st->ts.cpus, st->ts.n) &&
+                 shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, st->pages[p], false) &&
+                 sample_point(r, st, kind, st->pages[p], mask, sm);
+            target_set_stop(r, &st->ts);
+            if (!ok) {
+                rec->partial = true;
+                continue;
+            }
+            run = record_paired_run(rec);
+            for (v = 0; v < NVARIANTS; v++)
+                if ((mask & (1u << v)) &&
+                    !add_point(r, rec, st, v, kind, st->pages[p], run, &sm[v]))
+                    goto out;
         }
     }
 out:
@@ -331,14 +412,17 @@ out:
 static void pti_cleanup(struct runner *r, void *state)
 {
     struct pti_state *st = state;
+    uint32_t v;
     (void)r;
     if (!st)
         return;
     exp_teardown(&st->sd, &st->ts);
-    mem_free(st->lat);
-    mem_free(st->flush);
-    mem_free(st->ret);
-    mem_free(st->remote);
+    for (v = 0; v < NVARIANTS; v++) {
+        mem_free(st->lat[v]);
+        mem_free(st->flush[v]);
+        mem_free(st->ret[v]);
+        mem_free(st->remote[v]);
+    }
     mem_free(st->base);
     mem_free(st);
 }

@@ -23,7 +23,13 @@
  * on them), verify the page, and go lazy again. latency is the initiator's
  * shootdown time; catchup is the slowest lazy CPU's switch-back cost (its
  * own TSC). Points: every k from 0 to N-1 (a power series above 8 CPUs).
- * The baseline is the same policy and lazy set with nothing to invalidate.
+ * The four policies of a k are measured together: each iteration takes one
+ * sample of each, in an order drawn per iteration from the run's order
+ * seed (exp_variant_order(): none always first, so drift and the state one
+ * leaves favour none); the points keep those samples (core/record.h: the
+ * samples of an iteration are pairs) and record in `ran_first` how many
+ * iterations each began. The baseline is the same policy and lazy set with
+ * nothing to invalidate, after the samples.
  *
  * Verification: every target and every lazy CPU after its catch-up reads
  * the page; with freed_tables the lazy CPUs also read it with the targets,
@@ -62,7 +68,8 @@ struct lazy_state {
     struct target_set ts;
     uint32_t *order, norder;
     uint32_t ks[MAX_K], nks;
-    uint64_t *lat, *catchup, *base;
+    uint64_t *lat[NVARIANTS], *catchup[NVARIANTS], *base;
+    uint32_t first[NVARIANTS]; /* iterations each policy ran first */
     struct plan plan; /* which lazy counts run_budget_s leaves (all without planning) */
 };
 
@@ -76,18 +83,22 @@ static bool lz_supported(struct runner *r, char *reason, size_t cap, bool *emula
 static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct lazy_state *st = mem_zalloc(sizeof(*st));
-    uint32_t samples = runner_samples(r), k;
+    uint32_t samples = runner_samples(r), k, v;
     if (!st)
         return false;
     *state = st;
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
         return false;
     st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
-    st->lat = mem_alloc(samples * sizeof(uint64_t));
-    st->catchup = mem_alloc(samples * sizeof(uint64_t));
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
-    if (!st->order || !st->lat || !st->catchup || !st->base)
+    if (!st->order || !st->base)
         return false;
+    for (v = 0; v < NVARIANTS; v++) {
+        st->lat[v] = mem_alloc(samples * sizeof(uint64_t));
+        st->catchup[v] = mem_alloc(samples * sizeof(uint64_t));
+        if (!st->lat[v] || !st->catchup[v])
+            return false;
+    }
     st->norder = runner_targets_in_topology_order(r, 0, st->order, r->smp->count);
     st->ks[st->nks++] = 0;
     if (st->norder <= 8) {
@@ -98,60 +109,97 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
     }
     if (MUTANT(grid_truncated))
         st->nks = 1; /* lazy=0 only */
-    return point_list_reserve(&rec->results, st->nks * NVARIANTS);
+    return point_list_reserve(&rec->results, st->nks * NVARIANTS) &&
+           record_reserve_kept(rec, st->nks * NVARIANTS, r->run->cfg.samples);
 }
 
 /*
- * One point: k lazy CPUs at the end of the target list, one policy, with
- * `samples` after `warmup` (the pilot: no samples, no baseline).
+ * The k CPUs lazy (Linux's is_lazy) and descheduled (Xen's is_running = 0)
+ * at once: the policies of an iteration each read their own flag, and each
+ * policy's switch-back restores only its own (core/shootdown.c).
  */
-static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_t v,
-                    uint32_t samples, uint32_t warmup, struct stats *lat, struct stats *catchup,
-                    struct stats *base)
+static void set_lazy(struct shootdown *sd, const uint32_t *lazy, uint32_t k, bool on)
+{
+    enum lazy_policy keep = sd->lazy;
+    sd->lazy = LAZY_SKIP;
+    shootdown_set_lazy(sd, lazy, k, on);
+    sd->lazy = LAZY_XEN_RUNNING;
+    shootdown_set_lazy(sd, lazy, k, on);
+    sd->lazy = keep;
+}
+
+/* What one policy measured at one k. */
+struct lz_policy {
+    struct stats lat, catchup, base;
+};
+
+/*
+ * The points of k lazy CPUs at the end of the target list: the policies of
+ * `mask` (bit v: variants[v]) interleaved, `samples` after `warmup` (the
+ * pilot: no samples, no baseline). st->lat[v] keeps policy v's samples in
+ * iteration order until the points are added.
+ */
+static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_t mask,
+                    uint32_t samples, uint32_t warmup, struct lz_policy out[NVARIANTS])
 {
     struct shootdown *sd = &st->sd;
-    uint32_t n = st->ts.n, i, nbase = samples ? exp_baseline_count(r) : 0;
+    uint32_t n = st->ts.n, i, j, nv = 0, nbase = samples ? exp_baseline_count(r) : 0;
+    uint32_t vs[NVARIANTS], ord[NVARIANTS];
     const uint32_t *lazy = st->ts.cpus + (n - k);
-    sd->lazy = variants[v].policy;
+    for (j = 0; j < NVARIANTS; j++) {
+        st->first[j] = 0;
+        if (mask & (1u << j))
+            vs[nv++] = j;
+    }
     if (!shootdown_sync_all(sd))
         return false;
     target_set_start(r, &st->ts);
     /* prime: every CPU holds the translation, as a lazy CPU still does */
     if (!shootdown_verify_cpus(sd, st->ts.cpus, n, 0, 1, false))
         goto lost;
-    shootdown_set_lazy(sd, lazy, k, true);
+    set_lazy(sd, lazy, k, true);
     for (i = 0; i < warmup + samples; i++) {
-        uint64_t t, c = 0;
-        bool freed = (variants[v].flags & FLUSH_FREED_TABLES) != 0;
-        if (freed)
-            testmem_replace_table(sd->tm, 0, 1);
-        else
-            testmem_flip(sd->tm, 0, 1);
-        t = shootdown_flush(sd, st->ts.cpus, n, ORDER_CONCURRENT, 0, 1,
-                            FLUSH_VERIFY | variants[v].flags);
-        /* Linux frees the tables once the flush is complete (tlb_finish_mmu()) */
-        if (freed)
-            testmem_free_table(sd->tm);
-        if (!t || !shootdown_wait_verified(sd))
-            goto lost;
-        if (k && !shootdown_switch_back(sd, lazy, k, &c))
-            goto lost;
-        if (i >= warmup) {
-            st->lat[i - warmup] = t;
-            st->catchup[i - warmup] = c;
+        exp_variant_order(r, k, i, nv, ord);
+        if (i >= warmup)
+            st->first[vs[ord[0]]]++;
+        for (j = 0; j < nv; j++) {
+            uint32_t v = vs[ord[j]];
+            uint64_t t, c = 0;
+            bool freed = (variants[v].flags & FLUSH_FREED_TABLES) != 0;
+            sd->lazy = variants[v].policy; /* read by targets after the request's release */
+            if (freed)
+                testmem_replace_table(sd->tm, 0, 1);
+            else
+                testmem_flip(sd->tm, 0, 1);
+            t = shootdown_flush(sd, st->ts.cpus, n, ORDER_CONCURRENT, 0, 1,
+                                FLUSH_VERIFY | variants[v].flags);
+            /* Linux frees the tables once the flush is complete (tlb_finish_mmu()) */
+            if (freed)
+                testmem_free_table(sd->tm);
+            if (!t || !shootdown_wait_verified(sd))
+                goto lost;
+            /* the lazy CPUs catch up and go lazy again: the next sample finds them as before */
+            if (k && !shootdown_switch_back(sd, lazy, k, &c))
+                goto lost;
+            if (i >= warmup) {
+                st->lat[v][i - warmup] = t;
+                st->catchup[v][i - warmup] = c;
+            }
         }
     }
-    /* the same policy and lazy set with nothing to invalidate */
-    if (!exp_baseline(sd, st->ts.cpus, n, variants[v].flags, st->base, nbase, base))
-        goto lost;
+    /* each policy with the same lazy set and nothing to invalidate */
+    for (j = 0; j < nv; j++) {
+        uint32_t v = vs[j];
+        sd->lazy = variants[v].policy;
+        if (!exp_baseline(sd, st->ts.cpus, n, variants[v].flags, st->base, nbase, &out[v].base))
+            goto lost;
+    }
     target_set_stop(r, &st->ts);
-    shootdown_set_lazy(sd, lazy, k, false);
-    stats_from_array(st->lat, samples, lat);
-    stats_from_array(st->catchup, samples, catchup);
+    set_lazy(sd, lazy, k, false);
     return true;
 lost:
     target_set_stop(r, &st->ts);
-    shootdown_set_lazy(sd, lazy, k, false);
+    set_lazy(sd, lazy, k, false);
     return false;
 }
 
@@ -195,10 +243,9 @@ struct lz_pilot_point {
 static bool lz_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
 {
     struct lz_pilot_point *pp = ctx;
-    struct stats unused[3];
+    struct lz_policy unused[NVARIANTS];
     uint64_t t0 = tsc_now();
-    if (!measure(r, pp->st, pp->k, 1 /* ipi_all */, 0, iterations, &unused[0], &unused[1],
-                 &unused[2]))
+    if (!measure(r, pp->st, pp->k, 1u << 1 /* ipi_all */, 0, iterations, unused))
         return false;
     *ticks = tsc_now() - t0;
     return true;
@@ -240,34 +287,39 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
         goto out;
     planned = st->plan.rows * (uint32_t)NVARIANTS;
     for (ki = 0; ki < st->nks; ki++) {
+        struct lz_policy pol[NVARIANTS];
+        uint32_t k = st->ks[ki], n, samples, run;
         if (!plan_kept(st->nks, st->plan.row_stride, ki))
             continue;
+        if (!runner_budget_ok(r))
+            goto out;
+        runner_progress(r, done, planned);
+        done += (uint32_t)NVARIANTS;
+        if (!lz_targets(r, st))
+            rec->partial = true;
+        n = st->ts.n;
+        if (k > n)
+            continue; /* fewer CPUs left than this point needs */
+        samples = runner_samples(r);
+        if (!measure(r, st, k, (1u << NVARIANTS) - 1, samples, runner_warmup(r), pol)) {
+            rec->partial = true;
+            continue;
+        }
+        run = record_paired_run(rec);
         for (v = 0; v < NVARIANTS; v++) {
-            struct stats lat, catchup, base;
-            struct result_point *pt;
-            uint32_t k = st->ks[ki], n;
-            if (!runner_budget_ok(r))
-                goto out;
-            runner_progress(r, done++, planned);
-            if (!lz_targets(r, st))
-                rec->partial = true;
-            n = st->ts.n;
-            if (k > n)
-                continue; /* fewer CPUs left than this point needs */
-            if (!measure(r, st, k, v, runner_samples(r), runner_warmup(r), &lat, &catchup,
-                         &base)) {
-                rec->partial = true;
-                continue;
-            }
-            pt = point_list_add(&rec->results);
+            struct result_point *pt = point_list_add(&rec->results);
+            point_keep_samples(rec, pt, st->lat[v], samples, run); /* iteration order */
+            stats_from_array(st->lat[v], samples, &pol[v].lat);
+            stats_from_array(st->catchup[v], samples, &pol[v].catchup);
             if (!pt)
                 goto out;
             point_param_str(pt, "variant", variants[v].name);
             point_param_num(pt, "lazy", k);
             point_param_num(pt, "targets", n);
-            point_metric(pt, "latency", &lat);
-            point_metric(pt, "catchup", &catchup);
-            point_metric(pt, "baseline", &base);
+            point_metric(pt, "latency", &pol[v].lat);
+            point_metric(pt, "catchup", &pol[v].catchup);
+            point_metric(pt, "baseline", &pol[v].base);
+            exp_value_ran_first(pt, st->first[v]);
         }
     }
 out:
@@ -278,13 +330,16 @@ out:
 static void lz_cleanup(struct runner *r, void *state)
 {
     struct lazy_state *st = state;
+    uint32_t v;
     (void)r;
     if (!st)
         return;
     exp_teardown(&st->sd, &st->ts);
     mem_free(st->order);
-    mem_free(st->lat);
-    mem_free(st->catchup);
+    for (v = 0; v < NVARIANTS; v++) {
+        mem_free(st->lat[v]);
+        mem_free(st->catchup[v]);
+    }
     mem_free(st->base);
     mem_free(st);
 }

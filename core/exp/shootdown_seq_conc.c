@@ -7,11 +7,18 @@
  * runs one shootdown (core/shootdown.h):
  *   seq   local flush, then the IPIs, then wait for every ack (Linux < 5.13);
  *   conc  IPIs, then the local flush, then wait (Linux >= 5.13, 4ce94eabac16).
- * Samples of the two orders alternate, so both see the same machine state.
  * Above the ceiling every CPU does one full flush instead of p INVLPGs:
  * Linux's flush_tlb_local(), a CR3 write (flush=cr3_reload), and where the
  * CPU has INVPCID also the variant INVPCID single-context as its own points
  * (flush=invpcid_single_context); at or below it flush=invlpg.
+ * The variants of a (k, p) are measured together: each iteration runs one
+ * sample of each order, and above the ceiling of each order with each
+ * flush method, in an order drawn per iteration from the run's order seed
+ * (exp_variant_order(): no variant always goes first, so drift and a cache
+ * one of them warms favour none). All see the same machine state, and the
+ * samples of an iteration are pairs: the points keep them (core/record.h)
+ * for the paired bootstrap of the shootdown_order recommendation, and
+ * record in `ran_first` how many of their iterations they began.
  * Time: from just after the PTE change to the last ack, on the initiator's
  * TSC. remote_handler is the slowest target's handler (its own TSC: entry to
  * ack). The baseline is the same protocol with nothing to invalidate (the
@@ -48,6 +55,8 @@
 #define MAX_PAGE_COUNTS 12
 #define MAX_TARGET_COUNTS 16
 #define MAX_COLUMNS (MAX_PAGE_COUNTS * EXP_MAX_FULL_FLUSHES)
+/* the variants of one (k, p): both orders, with each full-flush method above the ceiling */
+#define SC_MAX_VARIANTS (2 * EXP_MAX_FULL_FLUSHES)
 
 struct sc_state {
     struct shootdown sd;
@@ -59,18 +68,37 @@ struct sc_state {
     /* (pages, flush method) per point: each count above the ceiling once per full-flush method */
     uint32_t col_pages[MAX_COLUMNS], col_flush[MAX_COLUMNS], ncols;
     const char *flushes[EXP_MAX_FULL_FLUSHES];
-    uint64_t *lat[2], *handler[2], *base;
+    uint64_t *lat[SC_MAX_VARIANTS], *handler[SC_MAX_VARIANTS], *base;
     /* the breakdown of each sample (core/shootdown.h, struct shootdown_parts) */
-    uint64_t *send[2], *local[2], *dack[2];
+    uint64_t *send[SC_MAX_VARIANTS], *local[SC_MAX_VARIANTS], *dack[SC_MAX_VARIANTS];
+    uint32_t first[SC_MAX_VARIANTS]; /* iterations (of the samples) each variant ran first */
     uint32_t nbase;
+    const struct runner *r; /* the order seed (exp_variant_order()) */
     struct plan plan; /* which points run_budget_s leaves (every one without planning) */
+};
+
+struct sc_variant {
+    uint8_t conc;  /* 0: sequential, 1: concurrent */
+    uint8_t flush; /* the full-flush method (index into sc_state.flushes) above the ceiling */
 };
 
 struct point_job {
     struct sc_state *st;
     uint32_t pages, samples, warmup, nbase;
     volatile uint64_t progress;
+    uint64_t salt; /* the point, for its variant order */
+    uint32_t nvariants;
+    struct sc_variant variant[SC_MAX_VARIANTS];
 };
+
+/* Both orders of column col (its page count and flush method) into the job. */
+static void job_add_column(struct point_job *job, const struct sc_state *st, uint32_t col)
+{
+    uint32_t m;
+    for (m = 0; m < 2 && job->nvariants < SC_MAX_VARIANTS; m++)
+        job->variant[job->nvariants++] = (struct sc_variant){ (uint8_t)m,
+                                                              (uint8_t)st->col_flush[col] };
+}
 
 /*
  * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
@@ -105,6 +133,7 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!st)
         return false;
     *state = st;
+    st->r = r;
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
         return false;
     st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
@@ -125,7 +154,7 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
         }
     }
     st->nbase = samples / 4 ? samples / 4 : 1;
-    for (m = 0; m < 2; m++) {
+    for (m = 0; m < SC_MAX_VARIANTS; m++) {
         st->lat[m] = mem_alloc(samples * sizeof(uint64_t));
         st->handler[m] = mem_alloc(samples * sizeof(uint64_t));
         st->send[m] = mem_alloc(samples * sizeof(uint64_t));
@@ -137,29 +166,39 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->base = mem_alloc(st->nbase * sizeof(uint64_t));
     if (!st->base)
         return false;
+    /* the samples the plan may raise to: the configured count (a point never keeps more) */
     return point_list_reserve(&rec->results, st->ncounts * st->ncols * 2) &&
-           point_list_reserve(&rec->summary, st->ncounts * st->ncols);
+           point_list_reserve(&rec->summary, st->ncounts * st->ncols) &&
+           record_reserve_kept(rec, st->ncounts * st->ncols * 2, r->run->cfg.samples);
 }
 
-/* Runs on the initiator: warm-up and samples of both orders, then the baseline. */
+/* Runs on the initiator: warm-up and samples of every variant, then the baseline. */
 static int64_t run_point(struct percpu *self, void *arg)
 {
     struct point_job *job = arg;
     struct sc_state *st = job->st;
     struct target_set *ts = &st->ts;
-    uint32_t i, m;
+    uint32_t i, j, m, ord[SC_MAX_VARIANTS];
+    for (m = 0; m < SC_MAX_VARIANTS; m++)
+        st->first[m] = 0;
     for (i = 0; i < job->warmup + job->samples; i++) {
         if (load_acquire(&self->smp->aborting))
             return -1; /* the BSP lost the experiment (smp_abort_commands) */
-        for (m = 0; m < 2; m++) {
+        exp_variant_order(st->r, job->salt, i, job->nvariants, ord);
+        if (i >= job->warmup)
+            st->first[ord[0]]++;
+        for (j = 0; j < job->nvariants; j++) {
             uint64_t t;
-            if (MUTANT(remap_after_flush) && m == 0)
+            m = ord[j];
+            /* the targets read it after the request's release: every ack of the last is in */
+            st->sd.full_uses_invpcid = job->variant[m].flush == 1;
+            if (MUTANT(remap_after_flush) && !job->variant[m].conc)
                 st->sd.mutant_late_remap = job->pages; /* shootdown_flush remaps after its flush */
             else
                 testmem_flip(st->sd.tm, 0, job->pages);
             t = shootdown_flush(&st->sd, ts->cpus, ts->n,
-                                m ? ORDER_CONCURRENT : ORDER_SEQUENTIAL, 0, job->pages,
-                                FLUSH_VERIFY);
+                                job->variant[m].conc ? ORDER_CONCURRENT : ORDER_SEQUENTIAL, 0,
+                                job->pages, FLUSH_VERIFY);
             if (!t || !shootdown_wait_verified(&st->sd))
                 return -1;
             if (i >= job->warmup) {
@@ -208,14 +247,17 @@ static void add_part(struct result_point *pt, const char *name, uint64_t *part, 
     point_value(pt, name, (int64_t)st.p50 * 1000);
 }
 
-static void add_point(struct experiment_record *rec, struct sc_state *st, uint32_t m,
+/* Variant v's point: its samples kept (paired_run) before the sorts, then its statistics. */
+static void add_point(struct experiment_record *rec, struct sc_state *st, uint32_t v,
                       const char *mode, uint32_t k, uint32_t p, const char *flush,
-                      uint32_t samples, uint32_t nbase, struct stats *lat_out)
+                      uint32_t samples, uint32_t nbase, uint32_t paired_run,
+                      struct stats *lat_out)
 {
     struct result_point *pt = point_list_add(&rec->results);
     struct stats h, b;
-    stats_from_array(st->lat[m], samples, lat_out);
-    stats_from_array(st->handler[m], samples, &h);
+    point_keep_samples(rec, pt, st->lat[v], samples, paired_run); /* iteration order */
+    stats_from_array(st->lat[v], samples, lat_out);
+    stats_from_array(st->handler[v], samples, &h);
     if (!pt)
         return;
     point_param_str(pt, "mode", mode);
@@ -226,9 +268,10 @@ static void add_point(struct experiment_record *rec, struct sc_state *st, uint32
     point_metric(pt, "remote_handler", &h);
     stats_from_array(st->base, nbase, &b);
     point_metric(pt, "baseline", &b);
-    add_part(pt, "send_p50", st->send[m], samples);
-    add_part(pt, "local_flush_p50", st->local[m], samples);
-    add_part(pt, "delivery_ack_p50", st->dack[m], samples);
+    add_part(pt, "send_p50", st->send[v], samples);
+    add_part(pt, "local_flush_p50", st->local[v], samples);
+    add_part(pt, "delivery_ack_p50", st->dack[v], samples);
+    exp_value_ran_first(pt, st->first[v]);
 }
 
 static int64_t ratio_milli(uint64_t num, uint64_t den)
@@ -313,9 +356,13 @@ struct sc_pilot_point {
 static bool sc_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
 {
     struct sc_pilot_point *pp = ctx;
-    struct point_job job = { pp->st, pp->st->col_pages[pp->col], 0, iterations, 0, 0 };
+    struct point_job job;
     uint64_t setup, run;
-    pp->st->sd.full_uses_invpcid = pp->st->col_flush[pp->col] == 1;
+    mem_zero(&job, sizeof(job));
+    job.st = pp->st;
+    job.pages = pp->st->col_pages[pp->col];
+    job.warmup = iterations;
+    job_add_column(&job, pp->st, pp->col);
     if (!sc_point(r, pp->rec, pp->st, pp->k, &job, &setup, &run))
         return false;
     *ticks = setup + run;
@@ -365,10 +412,32 @@ static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_s
     return true;
 }
 
+/* The points and the summary of column col, from variants v (seq) and v + 1 (conc) of a job. */
+static void add_column(struct runner *r, struct experiment_record *rec, struct sc_state *st,
+                       const struct point_job *job, uint32_t col, uint32_t v, uint32_t run)
+{
+    const char *flush = st->col_pages[col] > r->run->cfg.ceiling ? st->flushes[st->col_flush[col]]
+                                                                 : "invlpg";
+    struct stats seq, conc;
+    struct result_point *sum;
+    uint32_t n = st->ts.n;
+    add_point(rec, st, v, "seq", n, job->pages, flush, job->samples, job->nbase, run, &seq);
+    add_point(rec, st, v + 1, "conc", n, job->pages, flush, job->samples, job->nbase, run, &conc);
+    sum = point_list_add(&rec->summary);
+    if (!sum)
+        return;
+    point_param_num(sum, "targets", n);
+    point_param_num(sum, "pages", job->pages);
+    point_param_str(sum, "flush", flush);
+    point_value(sum, "conc_over_seq_p50", ratio_milli(conc.p50, seq.p50));
+    if (stats_has_p99(seq.n) && stats_has_p99(conc.n)) /* core/stats.h */
+        point_value(sum, "conc_over_seq_p99", ratio_milli(conc.p99, seq.p99));
+}
+
 static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct sc_state *st = state;
-    uint32_t c, p, samples, done = 0;
+    uint32_t c, p, q, done = 0;
     uint32_t planned = st->ncounts * st->ncols * 2;
     if (!sc_plan(r, rec, st))
         goto out;
@@ -376,40 +445,38 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
     for (c = 0; c < st->ncounts; c++) {
         if (!plan_kept(st->ncounts, st->plan.row_stride, c))
             continue;
-        for (p = 0; p < st->ncols; p++) {
-            struct point_job job = { st, st->col_pages[p], 0, 0, 0, 0 };
-            const char *flush = st->col_pages[p] > r->run->cfg.ceiling
-                                    ? st->flushes[st->col_flush[p]] : "invlpg";
-            struct stats seq, conc;
-            struct result_point *sum;
+        /* the columns of one page count (one per full-flush method above the ceiling) together */
+        for (p = 0; p < st->ncols; p = q) {
+            struct point_job job;
+            uint32_t cols[EXP_MAX_FULL_FLUSHES], ncols = 0, k, run;
             uint64_t setup, ticks;
-            uint32_t n;
-            if (!plan_kept(st->ncols, st->plan.col_stride, p))
+            for (q = p; q < st->ncols && st->col_pages[q] == st->col_pages[p]; q++)
+                if (plan_kept(st->ncols, st->plan.col_stride, q) && ncols < EXP_MAX_FULL_FLUSHES)
+                    cols[ncols++] = q;
+            if (!ncols)
                 continue;
             if (!runner_budget_ok(r))
                 goto out;
-            runner_progress(r, done++, st->plan.rows * st->plan.cols);
+            runner_progress(r, done, st->plan.rows * st->plan.cols);
+            done += ncols;
+            mem_zero(&job, sizeof(job));
+            job.st = st;
+            job.pages = st->col_pages[p];
             /* the plan may have cut the samples (runner_plan_follow()) */
-            samples = job.samples = runner_samples(r);
+            job.samples = runner_samples(r);
             job.warmup = runner_warmup(r);
-            st->nbase = job.nbase = samples / 4 ? samples / 4 : 1;
-            st->sd.full_uses_invpcid = st->col_flush[p] == 1;
+            st->nbase = job.nbase = job.samples / 4 ? job.samples / 4 : 1;
+            job.salt = (uint64_t)st->counts[c] << 32 | p;
+            for (k = 0; k < ncols; k++)
+                job_add_column(&job, st, cols[k]);
             if (!sc_point(r, rec, st, st->counts[c], &job, &setup, &ticks)) {
                 if (st->ts.n == 0)
                     goto out;
                 continue;
             }
-            n = st->ts.n;
-            add_point(rec, st, 0, "seq", n, job.pages, flush, samples, st->nbase, &seq);
-            add_point(rec, st, 1, "conc", n, job.pages, flush, samples, st->nbase, &conc);
-            sum = point_list_add(&rec->summary);
-            if (sum) {
-                point_param_num(sum, "targets", n);
-                point_param_num(sum, "pages", job.pages);
-                point_param_str(sum, "flush", flush);
-                point_value(sum, "conc_over_seq_p50", ratio_milli(conc.p50, seq.p50));
-                point_value(sum, "conc_over_seq_p99", ratio_milli(conc.p99, seq.p99));
-            }
+            run = record_paired_run(rec);
+            for (k = 0; k < ncols; k++)
+                add_column(r, rec, st, &job, cols[k], 2 * k, run);
         }
     }
 out:
@@ -427,7 +494,7 @@ static void sc_cleanup(struct runner *r, void *state)
         return;
     exp_teardown(&st->sd, &st->ts);
     mem_free(st->order);
-    for (m = 0; m < 2; m++) {
+    for (m = 0; m < SC_MAX_VARIANTS; m++) {
         mem_free(st->lat[m]);
         mem_free(st->handler[m]);
         mem_free(st->send[m]);

@@ -61,10 +61,17 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Lower median, like the reports' nearest-rank p50: a value one run measured. */
+/* The median of the finite values (a p99 is NaN where a run had too few samples); NaN if none. */
 static double median(double *v, size_t n)
 {
-    qsort(v, n, sizeof(*v), cmp_double);
-    return v[(n - 1) / 2];
+    size_t i, k = 0;
+    for (i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            v[k++] = v[i];
+    if (!k)
+        return NAN;
+    qsort(v, k, sizeof(*v), cmp_double);
+    return v[(k - 1) / 2];
 }
 
 /*

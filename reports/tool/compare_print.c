@@ -527,7 +527,9 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
         fputc('\n', out);
         fprintf(out, "%s\n\n", machine_note);
     } else {
-        fprintf(out, "Reports (p50 and p99 of each point's latency, in %s):\n",
+        fprintf(out, "Reports (p50 and p99 of each point's latency, in %s;\n"
+                     "p99 - where a point has fewer than 100 samples, as nearest rank gives "
+                     "the maximum there):\n",
                 m->in_ns ? "ns from each report's TSC frequency" : "TSC ticks (a report lacks "
                            "its TSC frequency)");
         for (i = 0; i < m->nreports; i++) {

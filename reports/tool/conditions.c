@@ -41,6 +41,9 @@ static const struct cond_field {
     { "IPI class summary", "method.ipi_class_summary", true },
     { "INVLPGB above ceiling", "method.invlpgb_above_ceiling", true },
     { "flush ceiling refill", "method.flush_ceiling_refill", true },
+    /* issue 20: each iteration's variant order, drawn from the seed (absent before) */
+    { "variant order", "method.variant_order", true },
+    { "order seed", "method.order_seed", false },
     { "PCID", "method.pcid_enabled", true },
     { "PCID reason", "method.pcid_reason", false },
     { "flush ceiling", "method.flush_ceiling", true },

@@ -22,6 +22,15 @@ static void build_stats(const json_t *o, struct m_stats *st)
     st->p99 = jget_number(o, "p99", NAN);
     st->max = jget_number(o, "max", NAN);
     st->mean = jget_number(o, "mean", NAN);
+    /*
+     * p90 from 10 samples, p99 from 100 (core/stats.h): below that nearest
+     * rank gives the maximum. Reports before issue 20 hold them anyway;
+     * every view reads them from here, so none shows one.
+     */
+    if (!(st->n >= 10))
+        st->p90 = NAN;
+    if (!(st->n >= 100))
+        st->p99 = NAN;
 }
 
 static bool build_point(const json_t *o, struct m_point *p)

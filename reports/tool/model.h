@@ -20,7 +20,9 @@
 
 struct m_stats {
     bool present;
-    double n, min, p50, p90, p99, max, mean; /* TSC ticks */
+    /* TSC ticks; p90 NaN below 10 samples and p99 below 100, whatever the file holds (the
+     * maximum is all nearest rank gives there: core/stats.h) */
+    double n, min, p50, p90, p99, max, mean;
 };
 
 struct m_param {

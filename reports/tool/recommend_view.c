@@ -1,6 +1,12 @@
 #include "reports/tool/recommend_view.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "reports/tool/units.h"
+
+/* the recommendations are prose for a terminal: 80 columns, as in the app's text summary */
+#define RECOMMEND_WIDTH 80
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -13,21 +19,33 @@ static const json_t *entries(const struct m_report *r)
     return json_object_get(json_object_get(r->root, "recommendations"), "entries");
 }
 
-/* One entry in a line: verdict, confidence or why, Linux's default, label. */
-static void entry_line(const json_t *e, FILE *out)
+/*
+ * One entry, wrapped under `first`: verdict, confidence or why, Linux's
+ * default, label. A report written before intervals existed (no
+ * "interval" key) says so instead of showing none.
+ */
+static void entry_text(const json_t *e, const char *first, const char *cont, FILE *out)
 {
     const char *env = str(e, "environment");
     bool enough = strcmp(str(e, "status"), "recommended") == 0;
-    fprintf(out, "%s", str(e, "verdict"));
-    if (enough)
-        fprintf(out, " [confidence %s]", str(e, "confidence"));
-    else
-        fprintf(out, " (%s)", str(e, "why"));
-    if (json_is_string(json_object_get(e, "linux_default")))
-        fprintf(out, "; Linux: %s", str(e, "linux_default"));
-    if (*env && strcmp(env, "hardware") != 0)
-        fprintf(out, " [%s: does not describe hardware]", env);
-    fputc('\n', out);
+    char text[4096];
+    size_t n = 0;
+    n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", str(e, "verdict"));
+    if (enough && !json_object_get(e, "interval") && n < sizeof(text))
+        n += (size_t)snprintf(text + n, sizeof(text) - n,
+                              " (interval not recorded: the report predates them)");
+    if (n < sizeof(text)) {
+        if (enough)
+            n += (size_t)snprintf(text + n, sizeof(text) - n, " [confidence %s]",
+                                  str(e, "confidence"));
+        else
+            n += (size_t)snprintf(text + n, sizeof(text) - n, " (%s)", str(e, "why"));
+    }
+    if (n < sizeof(text) && json_is_string(json_object_get(e, "linux_default")))
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "; Linux: %s", str(e, "linux_default"));
+    if (n < sizeof(text) && *env && strcmp(env, "hardware") != 0)
+        snprintf(text + n, sizeof(text) - n, " [%s: does not describe hardware]", env);
+    units_print_wrapped(out, first, cont, text, RECOMMEND_WIDTH);
 }
 
 void recommend_view_show(const struct m_report *r, FILE *out)
@@ -37,13 +55,18 @@ void recommend_view_show(const struct m_report *r, FILE *out)
     size_t i;
     if (!json_is_array(list))
         return;
-    fprintf(out, "\nWhat this machine suggests");
-    if (json_is_string(json_object_get(recs, "note")))
-        fprintf(out, " [%s]", str(recs, "note"));
-    fprintf(out, ":\n");
+    fputc('\n', out);
+    if (json_is_string(json_object_get(recs, "note"))) {
+        char head[512];
+        snprintf(head, sizeof(head), "What this machine suggests [%s]:", str(recs, "note"));
+        units_print_wrapped(out, "", "  ", head, RECOMMEND_WIDTH);
+    } else {
+        fprintf(out, "What this machine suggests:\n");
+    }
     json_array_foreach(list, i, e) {
-        fprintf(out, "  %-16s ", str(e, "id"));
-        entry_line(e, out);
+        char first[40];
+        snprintf(first, sizeof(first), "  %-16s ", str(e, "id"));
+        entry_text(e, first, "                   ", out);
     }
 }
 
@@ -71,12 +94,13 @@ void recommend_view_compare(struct m_report *const *reports, size_t n, FILE *out
         fprintf(out, "  %s\n", ids[k]);
         for (i = 0; i < n; i++) {
             const json_t *e = entry(reports[i], ids[k]);
-            fprintf(out, "    %s: ", reports[i]->label);
+            char first[40];
+            snprintf(first, sizeof(first), "    %s: ", reports[i]->label);
             if (!e)
-                fprintf(out, "not in this report (schema version %s)\n",
+                fprintf(out, "%snot in this report (schema version %s)\n", first,
                         json_is_array(entries(reports[i])) ? "2" : "1: no recommendations");
             else
-                entry_line(e, out);
+                entry_text(e, first, "       ", out);
         }
     }
 }

@@ -160,6 +160,18 @@ static void show_header(const struct m_report *r, FILE *out)
     if (r->start_time || isfinite(r->duration_ms))
         fprintf(out, "Run       started %s, took %s ms, %s\n", S(r->start_time),
                 units_number(r->duration_ms, a, sizeof(a)), S(r->run_status));
+    {
+        /* issue 20: the order of each iteration's variants; an older report does not say */
+        const char *order = jget_string(jget_object(r->root, "method"), "variant_order");
+        double seed = jget_number(jget_object(r->root, "method"), "order_seed", NAN);
+        if (order && isfinite(seed))
+            fprintf(out, "Order     variants %s, order_seed=%.0f\n",
+                    strcmp(order, "random_per_iteration") == 0 ? "in random order per iteration"
+                                                               : order, seed);
+        else
+            fprintf(out, "Order     variant order and its seed not recorded (report written "
+                         "before they were)\n");
+    }
     if (r->mp_note)
         units_print_wrapped(out, "NOTE      ", "          ", r->mp_note, SHOW_WIDTH);
     if (r->virtualised)

@@ -20,5 +20,7 @@ void show_experiment(const struct m_report *r, const struct m_experiment *e, FIL
 const char *show_time_cell(const struct m_report *r, double ticks, char *buf, size_t cap);
 /* A statistic of a metric with n == 0: show_time_cell prints "no samples". */
 #define SHOW_NO_SAMPLES (-HUGE_VAL)
+/* A p99 of fewer than 100 samples (or p90 of fewer than 10): show_time_cell prints "n<100". */
+#define SHOW_FEW_SAMPLES (HUGE_VAL)
 
 #endif

@@ -26,6 +26,8 @@ const char *show_time_cell(const struct m_report *r, double ticks, char *buf, si
     char ns[32], t[40];
     if (ticks == SHOW_NO_SAMPLES)
         snprintf(buf, cap, "no samples");
+    else if (ticks == SHOW_FEW_SAMPLES)
+        snprintf(buf, cap, "n<100");
     else if (!isfinite(ticks))
         snprintf(buf, cap, "-");
     else if (r->tsc_hz > 0)
@@ -118,13 +120,18 @@ static const struct m_point *find_cell(const struct point_index *ix, const struc
     return point_index_find(ix, vals);
 }
 
-/* p50 or p99 in ticks; SHOW_NO_SAMPLES when the metric has n == 0, NaN when absent. */
+/*
+ * p50 or p99 in ticks; SHOW_NO_SAMPLES when the metric has n == 0,
+ * SHOW_FEW_SAMPLES for a p99 of fewer than 100 samples, NaN when absent.
+ */
 static double stat_of(const struct m_metric *m, bool p99)
 {
     if (!m)
         return NAN;
     if (m->st.n == 0)
         return SHOW_NO_SAMPLES;
+    if (p99 && !isfinite(m->st.p99) && m->st.n < 100)
+        return SHOW_FEW_SAMPLES;
     return p99 ? m->st.p99 : m->st.p50;
 }
 
@@ -142,8 +149,8 @@ static double ratio_of(double conc, double seq)
 /* p99 cells: ns only (ticks are in the p50 cells), so the table fits 100 columns. */
 static const char *short_time(const struct m_report *r, double ticks, char *buf, size_t cap)
 {
-    if (ticks == SHOW_NO_SAMPLES) {
-        snprintf(buf, cap, "no samples");
+    if (ticks == SHOW_NO_SAMPLES || ticks == SHOW_FEW_SAMPLES) {
+        snprintf(buf, cap, ticks == SHOW_NO_SAMPLES ? "no samples" : "n<100");
         return buf;
     }
     return r->tsc_hz > 0 ? units_time(model_ticks_to_ns(r, ticks), buf, cap)

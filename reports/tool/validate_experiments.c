@@ -11,20 +11,29 @@
 static const char *const stat_keys[] = { "n", "min", "p50", "p90", "p99", "max", "mean", NULL };
 enum { S_N, S_MIN, S_P50, S_P90, S_P99, S_MAX, S_MEAN, S_COUNT };
 
-/* Nearest-rank statistics (core/stats.h): each percentile is a measured sample. */
+/*
+ * Nearest-rank statistics (core/stats.h): each percentile is a measured
+ * sample. p90 and p99 are optional: a writer of issue 20 on leaves them out
+ * where n is too small (the maximum is all they could be); reports before
+ * it always have them. Those present are ordered with the rest.
+ */
 static void validate_stats(struct vctx *c, const json_t *st)
 {
     long long v[S_COUNT];
     bool have[S_COUNT];
-    int i;
+    int i, prev = S_P50;
     for (i = 0; i < S_COUNT; i++)
-        have[i] = vc_int(c, st, stat_keys[i], 0, LLONG_MAX, 0, &v[i]);
+        have[i] = vc_int(c, st, stat_keys[i], 0, LLONG_MAX,
+                         i == S_P90 || i == S_P99 ? VF_OPTIONAL : 0, &v[i]);
     for (i = 0; i < S_COUNT; i++)
-        if (!have[i])
+        if (!have[i] && i != S_P90 && i != S_P99)
             return; /* the order checks need every value */
+    for (i = S_P90; i <= S_P99; i++)
+        if (!have[i] && json_object_get(st, stat_keys[i]))
+            return; /* present but not an integer: said already */
     if (v[S_N] == 0) {
         for (i = S_MIN; i < S_COUNT; i++)
-            if (v[i] != 0) {
+            if (have[i] && v[i] != 0) {
                 vc_error(c, stat_keys[i], "%lld, but n is 0 (no samples: every statistic is 0)",
                          v[i]);
                 return;
@@ -36,13 +45,16 @@ static void validate_stats(struct vctx *c, const json_t *st)
         return;
     }
     for (i = S_P50; i <= S_P99; i++) {
+        if (!have[i])
+            continue;
         if (v[i] < v[S_MIN])
             vc_error(c, stat_keys[i], "%s %lld is below min %lld", stat_keys[i], v[i], v[S_MIN]);
         else if (v[i] > v[S_MAX])
             vc_error(c, stat_keys[i], "%s %lld is above max %lld", stat_keys[i], v[i], v[S_MAX]);
-        else if (i > S_P50 && v[i] < v[i - 1])
+        else if (i > S_P50 && v[i] < v[prev])
             vc_error(c, stat_keys[i], "%s %lld is below %s %lld (percentiles must not decrease)",
-                     stat_keys[i], v[i], stat_keys[i - 1], v[i - 1]);
+                     stat_keys[i], v[i], stat_keys[prev], v[prev]);
+        prev = i;
     }
     if (v[S_MEAN] < v[S_MIN] || v[S_MEAN] > v[S_MAX])
         vc_error(c, "mean", "mean %lld is outside min..max (%lld..%lld)", v[S_MEAN], v[S_MIN],
@@ -72,7 +84,8 @@ static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, 
         json_object_foreach((json_t *)metrics, key, v) {
             size_t m2;
             if (!json_is_object(v)) {
-                vc_error(c, key, "expected an object {n, min, p50, p90, p99, max, mean}, found %s",
+                vc_error(c, key,
+                         "expected an object {n, min, p50, p90?, p99?, max, mean}, found %s",
                          jget_type_word(v));
                 continue;
             }

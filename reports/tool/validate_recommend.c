@@ -3,8 +3,11 @@
  * required from version 2, absent before. Every entry's evidence must name
  * an experiment of the report and point at results it holds; an entry with
  * "not_enough_evidence" has no confidence and says why; a run that is not on
- * hardware labels every entry so, and none claims to describe hardware.
+ * hardware labels every entry so, and none claims to describe hardware. An
+ * entry's interval (issue 20; absent before) is null or names what it is of,
+ * in which unit, with low <= high where both are numbers.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "reports/tool/jget.h"
@@ -66,6 +69,47 @@ static void validate_cpus_from(struct vctx *c, const json_t *e, int status)
         vc_error(c, "cpus_from", "a CPU count in an entry without enough evidence");
 }
 
+static const char *const interval_of[] = { "p_star", "cpus_from", "saving", "difference", NULL };
+static const char *const interval_units[] = { "pages", "cpus", "percent", "ticks", "ticks/page",
+                                               NULL };
+
+/* A bound: a number, or null for "none" (past the largest count measured). */
+static bool bound(struct vctx *c, const json_t *iv, const char *key, double *out)
+{
+    const json_t *v = vc_member(c, iv, key, VT_NUMBER, VF_NULLABLE);
+    if (!v || json_is_null(v))
+        return false;
+    *out = json_number_value(v);
+    return true;
+}
+
+static void validate_interval(struct vctx *c, const json_t *e)
+{
+    size_t mark;
+    const json_t *iv;
+    double lo = 0, hi = 0;
+    bool has_lo, has_hi;
+    long long level;
+    if (!json_is_object(json_object_get(e, "interval"))) {
+        vc_member(c, e, "interval", VT_OBJECT, VF_NULLABLE | VF_OPTIONAL);
+        return;
+    }
+    iv = vc_enter(c, e, "interval", 0, &mark);
+    vc_word(c, iv, "of", interval_of, 0);
+    vc_word(c, iv, "unit", interval_units, 0);
+    vc_int(c, iv, "level_percent", 1, 99, 0, &level);
+    has_lo = bound(c, iv, "low", &lo);
+    has_hi = bound(c, iv, "high", &hi);
+    if (has_lo && has_hi && lo > hi)
+        vc_error(c, "low", "%g is above high %g", lo, hi);
+    else if (!has_lo && has_hi && json_is_null(json_object_get(iv, "low")))
+        vc_error(c, "low", "null (none, past every count) below a high of %g", hi);
+    vc_string(c, iv, "method", 0);
+    vc_int(c, iv, "replicates", 1, LLONG_MAX, 0, NULL);
+    vc_int(c, iv, "pairs", 1, LLONG_MAX, 0, NULL);
+    vc_leave(c, mark);
+}
+
 void validate_recommendations(struct vctx *c, const json_t *root)
 {
     const json_t *recs = json_object_get(root, "recommendations"), *entries, *e;
@@ -104,6 +148,7 @@ void validate_recommendations(struct vctx *c, const json_t *root)
         validate_cpus_from(c, e, st);
         vc_string(c, e, "unit", VF_NULLABLE);
         vc_string(c, e, "verdict", 0);
+        validate_interval(c, e);
         vc_string(c, e, "linux_default", VF_NULLABLE);
         vc_string(c, e, "why", 0);
         if (st == 0)

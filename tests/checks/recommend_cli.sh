@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # tlbscope-report and the recommendations section (schema version 2): show
-# prints it, compare puts it side by side with a version 1 report, and
-# validate refuses a section that lies: evidence pointing at no point or at
-# an experiment the report lacks, "hardware" in a simulated run, a
-# confidence without evidence, the section missing from a version 2 report.
+# prints it (wrapped at 80 columns, issue 20), compare puts it side by side
+# with a version 1 report, and validate refuses a section that lies:
+# evidence pointing at no point or at an experiment the report lacks,
+# "hardware" in a simulated run, a confidence without evidence, the section
+# missing from a version 2 report, an interval upside down. A version 2
+# report from before issue 20 (no intervals, no variant order, p99 of 10
+# samples) still loads, and show names what it lacks instead of guessing.
 # The base report comes from tlbscope-sim (a quick run, a few seconds); each
 # defect is planted in a copy with jq. Prints TAP lines for tests/run-all.sh.
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,10 +30,21 @@ check() { # description, command...
 BASE=$(sed -n 's/^Report saved: //p' "$out/sim.log" | head -n1)
 check "the base report exists and validates" "$TOOL" validate "$BASE"
 
+# joined INDENT: each wrapped entry on one line again (continuation lines start with INDENT spaces)
+joined() {
+    awk -v ind="$1" 'BEGIN { pad = sprintf("%*s", ind, "") }
+        index($0, pad) == 1 && substr($0, ind + 1, 1) != " " { sub(/^ +/, ""); line = line " " $0; next }
+        { if (started) print line; line = $0; started = 1 }
+        END { if (started) print line }'
+}
+
 # show: the block, each of the five entries, the label
-"$TOOL" show "$BASE" >"$out/show.out" 2>&1
+"$TOOL" show "$BASE" >"$out/show.raw" 2>&1
+joined 19 <"$out/show.raw" >"$out/show.out"
+check "show: the recommendations fit 80 columns" \
+    eval '! sed -n "/^What this machine suggests/,/^\$/p" "$out/show.raw" | grep -q ".\{81\}"'
 check "show: 'What this machine suggests' with the simulated note" \
-    grep -q "^What this machine suggests \[simulated on the strict TLB model" "$out/show.out"
+    grep -q "^What this machine suggests \[simulated on the strict TLB model" "$out/show.raw"
 check "show: five entries, each labelled" \
     test "$(grep -cE '^  (flush_ceiling|invlpgb_vs_ipi|shootdown_order|lazy_skip|pti_user_flush) .*\[simulated: does not describe hardware\]$' "$out/show.out")" = 5
 check "show: entries without their experiment say why" \
@@ -38,7 +52,8 @@ check "show: entries without their experiment say why" \
 check "show: a version 1 report has no block" eval '! "$TOOL" show "$V1" | grep -q "What this machine suggests"'
 
 # compare: side by side, one line per report, the version 1 report says it has none
-"$TOOL" compare "$BASE" "$V1" >"$out/compare.out" 2>&1
+"$TOOL" compare "$BASE" "$V1" >"$out/compare.raw" 2>&1
+joined 7 <"$out/compare.raw" >"$out/compare.out"
 check "compare: the side-by-side block" grep -q "^Recommendations, side by side:" "$out/compare.out"
 check "compare: each id once, with an A and a B line" \
     test "$(sed -n '/^Recommendations, side by side:/,$p' "$out/compare.out" | grep -cE '^    [AB]: ')" = 10
@@ -74,6 +89,30 @@ refused confidence-without-evidence '.recommendations.entries[1].confidence = "h
 refused section-missing 'del(.recommendations)' \
     'recommendations: missing (required from schema_version 2)'
 refused bad-status '.recommendations.entries[0].status = "maybe"' 'recommendations.entries\[0\].status'
+refused interval-upside-down '.recommendations.entries[2].interval.low = (.recommendations.entries[2].interval.high + 1)' \
+    'recommendations.entries\[2\].interval.low: .* is above high'
+refused interval-of-what '.recommendations.entries[0].interval.of = "luck"' \
+    'recommendations.entries\[0\].interval.of'
+
+# a version 2 report from before issue 20: no interval, no variant order, no ran_first, and a
+# p99 and p90 in every metric whatever its n (here 10 samples: the maximum)
+jq '.recommendations.entries[] |= del(.interval) | .method |= del(.variant_order, .order_seed)
+    | .run.config |= del(.order_seed)
+    | .experiments[] |= ((.results, .summary) |= map(del(.values.ran_first)
+        | .metrics |= map_values(.p90 = (.p90 // .max) | .p99 = (.p99 // .max))))' "$BASE" >"$out/old.json"
+check "an older version 2 report (no intervals, no variant order) validates" "$TOOL" validate "$out/old.json"
+"$TOOL" show "$out/old.json" >"$out/old-show.raw" 2>&1
+joined 19 <"$out/old-show.raw" >"$out/old-show.out"
+check "show names the missing variant order instead of guessing one" \
+    grep -q "^Order     variant order and its seed not recorded" "$out/old-show.out"
+check "show says each recommended entry's interval was not recorded" \
+    test "$(grep -c "interval not recorded: the report predates them" "$out/old-show.out")" = \
+         "$(jq '[.recommendations.entries[] | select(.status == "recommended")] | length' "$out/old.json")"
+check "show prints no p99 from the old report's 10-sample points (n<100 instead)" \
+    eval 'grep -A3 "^  pages=1 flush=invlpg" "$out/old-show.out" | grep -qE "n<100 +n<100 +-"'
+"$TOOL" compare "$out/old.json" "$BASE" >"$out/old-compare.out" 2>&1
+check "compare lists the variant order: not recorded (-) in the old report, random in the new" \
+    grep -qE "^ *variant order +- +random_per_iteration" "$out/old-compare.out"
 # and a version 1 report without the section is still read
 check "validate: a version 1 report without recommendations is valid" eval '"$TOOL" validate "$V1" >/dev/null 2>&1'
 echo "1..$n"

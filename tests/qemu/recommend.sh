@@ -31,6 +31,19 @@ if [ -s "$REPORT" ]; then
         "not_enough_evidence:true:true,not_enough_evidence:true:true"
     check "the text summary's block says virtualised" \
         grep -q "^What this machine suggests \[virtualised: " "${REPORT%.json}.txt"
-    check "show prints it" eval '"$TOOL" show "$REPORT" | grep -q "^  flush_ceiling .*\[virtualised: does not describe hardware\]"'
+    check "show prints it (flush_ceiling's entry wrapped under its id, labelled)" \
+        eval '"$TOOL" show "$REPORT" | sed -n "/^  flush_ceiling /,/^  [a-z]/p" | tr -s " \n" " " | grep -q "\[virtualised: does not describe hardware\]"'
+    check "flush_ceiling's p* and shootdown_order's saving each with a 95% paired-bootstrap interval" \
+        test "$(jqr '[.recommendations.entries[0, 2] | .interval | [.of, .level_percent, .method] | map(tostring) | join(":")] | join(",")')" = \
+        "p_star:95:paired_bootstrap,saving:95:paired_bootstrap"
+    check "the text summary states them, within 80 columns" \
+        eval 'sed -n "/^What this machine suggests/,/^\$/p" "${REPORT%.json}.txt" | tr "\n" " " | grep -q "95% interval" &&
+              ! sed -n "/^What this machine suggests/,/^\$/p" "${REPORT%.json}.txt" | grep -q ".\{81\}"'
+    check "no p99 from fewer than 100 samples, no p90 from fewer than 10" \
+        test "$(jqr '[.experiments[] | (.results, .summary)[] | .metrics[]
+                      | select((.p99 != null and .n < 100) or (.p90 != null and .n < 10))] | length')" = 0
+    check "the variant order's seed in the report and the text summary" \
+        eval '[ "$(jqr .method.variant_order)" = random_per_iteration ] &&
+              grep -q "^Order     variants in random order per iteration, order_seed=$(jqr .method.order_seed)$" "${REPORT%.json}.txt"'
 fi
 echo "1..$n_test"

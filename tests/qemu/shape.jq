@@ -14,7 +14,9 @@
 #       shootdown_seq_vs_conc  sum over (k, p, flush) of (k+1) p (1 + 2 (W+S))
 #                              (p above the ceiling once per full-flush
 #                              method: cr3_reload, and invpcid_single_context
-#                              where INVPCID works or is emulated)
+#                              where INVPCID works or is emulated; from issue
+#                              20 the methods of a p are measured together
+#                              and primed once: the 1 per (k, p))
 #                              (a priming read, then per sample both orders:
 #                              each target after its flush and the initiator;
 #                              with an AP initiator the BSP is a target and
@@ -22,15 +24,21 @@
 #       shootdown_lazy         sum over k lazy of 4 (T+1)(1+W+S) + 2 (W+S) k
 #                              (T targets; skip_lazy and xen_running skip the
 #                              k lazy CPUs, which read at switch-back; ipi_all
-#                              and freed_tables interrupt them too)
+#                              and freed_tables interrupt them too); from issue
+#                              20 the policies share one priming per k:
+#                              (T+1)(1+4(W+S)) + 2 (W+S) k
 #       stale_detector_control 16 rounds x N CPUs (the reads after the full flush)
 #       pti_double_invalidation sum over variant, kind, p of u p CPUs (1+W+S),
-#                              u = 2 with PTI (kernel and user PCID), 1 without
+#                              u = 2 with PTI (kernel and user PCID), 1 without;
+#                              from issue 20 one priming per (kind, p), in both
+#                              PCIDs: 2 p CPUs + sum over variants u p CPUs (W+S)
 #       invlpgb_range          c (1+W+S) times the pages of every point, c its
 #                              CPUs (N, or 2, 4, ... < N in the sweep; 1 page
 #                              for the pcid form; 4 KiB forms twice under pti=on;
 #                              the chunked alternative above the ceiling its own
-#                              point)
+#                              point); from issue 20 the points of a range
+#                              (INVLPGB, IPI and the chunked alternative) share
+#                              one priming: c (1 + P(W+S)) per range, P points
 #       flush_ceiling          sum over kind k (0 local, 1, all), (form, W), p
 #                              of (k+1) p (1 + M (W'+S')), M modes (2, 3 with
 #                              INVPCID), S' = S/20 in [10, 50], W' = W/20;
@@ -52,7 +60,14 @@
 #   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
 #     its INVLPGBs (chunks, ceil(pages / 8); one on Linux's path above the
 #     ceiling and for the pcid form), emulated_tlbsync (W+S) + max(1, S/4),
-#     and 0 for every IPI point; their sums are the experiment's note.
+#     and 0 for every IPI point; their sums are the experiment's note;
+#   - reports of issue 20 on (method.variant_order present): no p90 of fewer
+#     than 10 samples and no p99 of fewer than 100 in any metric (nearest rank
+#     would be the maximum), and every p90/p99 there from that count on; the
+#     variant order varied: in shootdown_seq_vs_conc, shootdown_lazy,
+#     pti_double_invalidation, flush_ceiling and invlpgb_range the `ran_first`
+#     of the variants measured together sum to the samples, and every variant
+#     (invlpgb_range: method and path) began some iterations.
 #
 # Input: the report. $want: {cpus, usable, profile, samples, warmup, ceiling,
 # ipi_pairs, experiments ("all" or "a,b"), emulate ("invlpgb,invpcid"),
@@ -121,6 +136,8 @@ def shape($want):
   # timed return to user, equal class pooling, pti per INVLPGB point; earlier ones (the
   # samples until regenerated) keep the shape they were written with
   | ($r.method.verification != null) as $v10
+  # reports of issue 20 on: percentiles only from enough samples, variant order per iteration
+  | ($r.method.variant_order != null) as $v20
   | ($v10 and ($invpcid or $ff_emulated)) as $ff_variant
   | ([$r.topology.cpus[]? | select(.state == "ok")]) as $ok
   | [$ok[].index] as $okidx
@@ -132,6 +149,15 @@ def shape($want):
         exp($id) as $e
         | eq("\($id): status, emulated, partial"; [$e.status, $e.emulated, $e.partial]; ["SUCCESS", $emulated, false]),
           eq("\($id): verification checks (exact), stale reads"; [$e.verification.applicable, $e.verification.checks, $e.verification.stale_reads]; [true, $checks, 0]);
+    # the variants measured together (same $keys) ran first in S iterations in all, each in some
+    # ($variant: the parameters that tell the variants apart)
+    def order_varied($id; $e; $variant; $keys; $n):
+        ($e.results // []) as $pts
+        | ($variant | join("/")) as $name
+        | chk("\($id): the variant order varied: the ran_first of each group of \($name)s sum to \($n), every \($name) began some iterations";
+              ($pts | length) > 0
+              and ([$pts | group_by([.params[$keys[]]])[] | [.[].values.ran_first] | add] | unique) == [$n]
+              and ([$pts | group_by([.params[$variant[]]])[] | [.[].values.ran_first] | add > 0] | all));
     def skipped($id; $pattern):
         exp($id) as $e
         | chk("\($id): SKIP, reason matching '\($pattern)'\(if $e.status != "SKIP" or (($e.reason // "") | test($pattern) | not) then ": got \($e.status) (\($e.reason))" else "" end)";
@@ -208,15 +234,18 @@ def shape($want):
     # (pages, flush): invlpg up to the ceiling, above it each full-flush method
     | [$pages[] | if ($v10 | not) then [., null] elif . <= $C then [., "invlpg"] else [., "cr3_reload"], (if $ff_variant then [., "invpcid_single_context"] else empty end) end] as $cols
     | series($T) as $ks
+    # (from issue 20 the flush methods of a page count share one priming: once per (k, p))
     | measured("shootdown_seq_vs_conc"; $ff_emulated and ($C < 512 or ($v10 | not));
-               [$ks[] as $k | $cols[] | .[0] as $p
-                | ($k + 1) * $p * 2 * ($W + $S) + (if $init == 0 then $k + 1 else $k end) * $p] | sum),
+               ([$ks[] as $k | $cols[] | .[0] as $p | ($k + 1) * $p * 2 * ($W + $S)] | sum) +
+               ([$ks[] as $k | (if $v20 then ($cols | map(.[0]) | unique) else ($cols | map(.[0])) end)[] as $p
+                 | (if $init == 0 then $k + 1 else $k end) * $p] | sum)),
       grid("shootdown_seq_vs_conc: seq and conc x targets \($ks | join(",")) x (pages, flush) \($cols | map(join(" ")) | join(","))";
            [$e.results[]?.params | [.mode, .targets, .pages, .flush]];
            [["seq", "conc"][] as $m | $ks[] as $k | $cols[] | [$m, $k, .[0], .[1]]]),
       grid("shootdown_seq_vs_conc: a conc/seq summary per (targets, pages, flush)";
            [$e.summary[]? | [.params.targets, .params.pages, .params.flush, (.values | keys)]];
-           [$ks[] as $k | $cols[] | [$k, .[0], .[1], ["conc_over_seq_p50", "conc_over_seq_p99"]]]),
+           [$ks[] as $k | $cols[] | [$k, .[0], .[1], ["conc_over_seq_p50"] + (if $S >= 100 or ($v20 | not) then ["conc_over_seq_p99"] else [] end)]]),
+      (select($v20) | order_varied("shootdown_seq_vs_conc"; $e; ["mode"]; ["targets", "pages"]; $S)),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
          [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
       # where the time goes: the p50 of each part, none above the largest latency sample
@@ -225,7 +254,7 @@ def shape($want):
                            ([.values.send_p50, .values.local_flush_p50, .values.delivery_ack_p50] | map(. >= 0) | all),
                            (.values.send_p50 > 0),
                            ([.values.send_p50, .values.delivery_ack_p50] | max) <= .metrics.latency.max]] | unique;
-         [[["delivery_ack_p50", "local_flush_p50", "send_p50"], true, true, true]])
+         [[["delivery_ack_p50", "local_flush_p50"] + (if $v20 then ["ran_first"] else [] end) + ["send_p50"], true, true, true]])
     end),
 
   # ---- shootdown_lazy ----
@@ -235,8 +264,11 @@ def shape($want):
     exp("shootdown_lazy") as $e
     | (if $T <= 8 then [range(0; $T + 1)] else [0] + series($T) end) as $ks
     | ["skip_lazy", "ipi_all", "freed_tables", "xen_running"] as $variants
+    # (from issue 20 the four policies of a k are measured together and primed once)
     | measured("shootdown_lazy"; $ff_emulated and ($v10 | not);
-               [$ks[] | 4 * ($T + 1) * (1 + $W + $S) + 2 * ($W + $S) * .] | sum),
+               [$ks[] | (if $v20 then ($T + 1) * (1 + 4 * ($W + $S)) else 4 * ($T + 1) * (1 + $W + $S) end)
+                        + 2 * ($W + $S) * .] | sum),
+      (select($v20) | order_varied("shootdown_lazy"; $e; ["variant"]; ["lazy"]; $S)),
       grid("shootdown_lazy: 4 policies x lazy \($ks | join(",")) of \($T) targets";
            [$e.results[]?.params | [.variant, .lazy, .targets]];
            [$variants[] as $v | $ks[] as $k | [$v, $k, $T]]),
@@ -253,8 +285,11 @@ def shape($want):
     | ([1, 8] + (if $C > 8 and $C <= 512 then [$C] else [] end)) as $pages
     | ([["no_pti", 1]] + (if $invpcid then [["invlpg_invpcid", 2]] else [] end) + [["invlpg_deferred", 2]]) as $variants
     | ([["local", 1]] + (if $T >= 1 then [["shootdown_seq", $N], ["shootdown_conc", $N]] else [] end)) as $kinds
+    # (from issue 20 the variants of a (kind, p) are measured together, primed once in both PCIDs)
     | measured("pti_double_invalidation"; false;
-               [$variants[] as $v | $kinds[] as $k | $pages[] as $p | $v[1] * $k[1] * $p * (1 + $W + $S)] | sum),
+               if $v20 then [$kinds[] as $k | $pages[] as $p | 2 * $k[1] * $p + ([$variants[] | .[1] * $k[1] * $p * ($W + $S)] | add)] | sum
+               else [$variants[] as $v | $kinds[] as $k | $pages[] as $p | $v[1] * $k[1] * $p * (1 + $W + $S)] | sum end),
+      (select($v20) | order_varied("pti_double_invalidation"; $e; ["variant"]; ["kind", "pages"]; $S)),
       grid("pti_double_invalidation: \($variants | map(.[0]) | join(",")) x \($kinds | map(.[0]) | join(",")) x pages \($pages | join(","))";
            [$e.results[]?.params | [.variant, .kind, .pages]];
            [$variants[] as $v | $kinds[] as $k | $pages[] as $p | [$v[0], $k[0], $p]]),
@@ -301,8 +336,12 @@ def shape($want):
        | map(. + [if .[2] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
     # INVLPGBs of one invlpgb sample: one for the pcid form and Linux's path above C, else the chunks
     | def ib_ops($pt): if $pt[2] == "pcid" or ($ib20 and $pt[1] == "linux" and $pt[3] > $C) then 1 else ceil_div($pt[3]; $max) end;
+      # (from issue 20 the points of a range, [form, pages, CPUs], are primed once together)
       measured("invlpgb_range"; $emulated;
-               [$f[] | .[4] * .[6] * .[5] * (1 + $W + $S)] | sum),
+               if $v20 then ([$f | group_by([.[2], .[3], .[5]])[] | .[0] | .[4] * .[6] * .[5]] | sum) +
+                            ([$f[] | .[4] * .[6] * .[5] * ($W + $S)] | sum)
+               else [$f[] | .[4] * .[6] * .[5] * (1 + $W + $S)] | sum end),
+      (select($v20) | order_varied("invlpgb_range"; $e; ["method", "path"]; ["form", "pages", "cpus", "pti"]; $S)),
       grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)\(if $ib20 then ", invlpgb chunked above the ceiling \($C)" else "" end)";
            [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti, .path]];
            [$f[] | [.[0], .[2], .[3], .[5], (if ($v10 | not) then null elif $pti_on then "on" else "off" end), (if $ib20 then .[1] else null end)]]),
@@ -317,7 +356,8 @@ def shape($want):
               [$e.notes[]? | select(startswith("emulated: "))];
               ["emulated: \([$counts[] | .[5]] | sum) INVLPGB, \([$counts[] | .[6]] | sum) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU"])
        else
-         eq("invlpgb_range: no emulated counts on native points"; [$e.results[]? | .values] | unique; [null])
+         eq("invlpgb_range: no emulated counts on native points";
+            [$e.results[]? | (.values // {}) | (.emulated_invlpgb, .emulated_tlbsync)] | unique; if ($e.results | length) > 0 then [null] else [] end)
        end)
     end),
 
@@ -344,6 +384,7 @@ def shape($want):
       grid("flush_ceiling: kinds \($ks | join(",")) x (form, working set) \($sets | map(map(. // "-" | tostring) | join(" ")) | join(",")) x pages x \($modes | join(","))";
            [$e.results[]?.params | [.kind, .targets, .working_set, .working_set_form, .pages, .mode]];
            [$ks[] as $k | $sets[] as [$f, $w] | $pages[] as $p | $modes[] as $m | [(if $k == 0 then "local" else "shootdown" end), $k, $w, $f, $p, $m]]),
+      (select($v20) | order_varied("flush_ceiling"; $e; ["mode"]; ["kind", "targets", "working_set", "working_set_form", "pages"]; $S5)),
       eq("flush_ceiling: latency of \($S5) samples, p25 <= p50 <= p75 on every point";
          [ns($e; "latency"), ([$e.results[]? | .values.p25 <= .metrics.latency.p50 and .metrics.latency.p50 <= .values.p75] | all)]; [[$S5], true]),
       (select($fc20) | eq("flush_ceiling: target_refill and with_refill of \($S5) samples on shootdown points only, with_refill's p25 <= p50 <= p75";
@@ -416,6 +457,12 @@ def shape($want):
           ([$e.notes[]? | select(test("^MWAIT"))] | length > 0)]; [true, true]),
       eq("ipi_target_state: roundtrip and target_lost of \($S2) samples each"; [ns($e; "roundtrip"), ns($e; "target_lost")]; [[$S2], [$S2]])
     end),
+
+  # ---- percentiles only where n supports them (core/stats.h) ----
+  (select($v20) |
+    [$r.experiments[]? | (.results, .summary)[]? | .metrics[]?] as $ms
+    | eq("no p90 from fewer than 10 samples, no p99 from fewer than 100; both from there on";
+         [$ms[] | select((.p90 != null) != (.n >= 10) or (.p99 != null) != (.n >= 100)) | .n] | unique; [])),
 
   # ---- conditions of every experiment that measured ----
   ([$r.experiments[]? | select(.status != "SKIP")] as $measured

@@ -32,6 +32,20 @@ check "epyc-7763, 8 CPUs: invlpgb_vs_ipi's cpus_from is what its points say" \
                  | sort_by(-.c) | reduce .[] as $x ({from: null, done: false};
                      if .done then . elif $x.w then .from = $x.c else .done = true end)
                  | (.from == $e.cpus_from) or ($e.status != "recommended" and $e.cpus_from == null)')" = true
+# issue 20, done when: every crossover with its interval, no percentile from too few samples,
+# the variant order's seed in the report (the run of the README: 8 modelled EPYC 7763 CPUs)
+check "epyc-7763, 8 CPUs: p*, the CPU count and the saving each with a 95% paired-bootstrap interval" \
+    test "$(jqr '[.recommendations.entries[0, 1, 2] | select(.status == "recommended" or .interval != null)
+                  | .interval.of] | join(",")')" = "p_star,cpus_from,saving"
+check "epyc-7763, 8 CPUs: the text summary states each interval" \
+    test "$(sed -n '/^What this machine suggests/,/^\$/p' "${REPORT%.json}.txt" | tr '\n' ' ' | grep -o '95% interval' | wc -l)" -ge 3
+check "epyc-7763, 8 CPUs: flush_ceiling's p* in every summary with its interval (or none measured)" \
+    test "$(exp_field flush_ceiling '[.summary[] | .values | (.p_star == null) or (.p_star_low != null)] | all')" = true
+check "epyc-7763, 8 CPUs: no p99 from fewer than 100 samples, no p90 from fewer than 10" \
+    test "$(jqr '[.experiments[] | (.results, .summary)[] | .metrics[]
+                  | select((.p99 != null and .n < 100) or (.p90 != null and .n < 10))] | length')" = 0
+check "epyc-7763, 8 CPUs: the variant order and its seed in the report, from --seed" \
+    test "$(jqr '[.method.variant_order, (.method.order_seed | type)] | join(",")')" = "random_per_iteration,number"
 check "show: the sweep's facets list only their own page counts (no row of dashes alone)" \
     eval '"$TOOL" show "$REPORT" | grep -A4 "^  form=pages cpus=2 pti=off" | grep -qE "^ +8 " &&
           ! "$TOOL" show "$REPORT" | grep -qE "^ +[0-9]+( +-)+ *\$"'
