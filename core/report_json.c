@@ -453,6 +453,10 @@ static void write_topology(struct json_writer *w, const struct run *r)
             jw_null(w);
         if (c->state != CPU_OK)
             jw_kv_str(w, "note", c->note);
+        if (c->late_answers) { /* under a hypervisor only: core/smp.h, smp_wait_answer() */
+            jw_kv_u64(w, "late_answers", c->late_answers);
+            jw_kv_u64(w, "late_max_ms", c->late_max_ms);
+        }
         if (c->fault.valid) {
             jw_key(w, "fault");
             jw_object_begin_inline(w);

@@ -377,7 +377,7 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     deadline = t0 + s->timeout_ticks;
     for (i = 0; i < sd->nsent; i++) {
         struct percpu *t = s->cpu[sd->sent[i]];
-        if (!wait_u64_eq(&t->flush.ack_gen, gen, deadline)) {
+        if (!smp_wait_answer(s, sd->sent[i], &t->flush.ack_gen, ANSWER_EQ, gen, deadline)) {
             smp_mark_unanswered(s, sd->sent[i], "flush IPI", &t->flush.ack_gen, gen);
             lost = true;
         }
@@ -452,7 +452,7 @@ static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
         if (cpus[i] == this_percpu()->index)
             continue;
         p = slot(s->cpu[cpus[i]]);
-        if (!wait_u64_eq(p, gen, deadline)) {
+        if (!smp_wait_answer(s, cpus[i], p, ANSWER_EQ, gen, deadline)) {
             smp_mark_unanswered(s, cpus[i], what, p, gen);
             ok = false;
         }

@@ -91,6 +91,19 @@ struct flush_slot {
     volatile uint64_t return_ticks; /* own clock: FLUSH_RETURN_TO_USER's return to user */
 } __attribute__((aligned(CACHE_LINE)));
 
+/*
+ * Late answers of this CPU under a hypervisor (smp_wait_answer()): written by
+ * the CPUs that waited for it, with atomics; `noted` and `run_max_ticks` by
+ * the BSP alone, between experiments.
+ */
+struct late_answers {
+    volatile uint64_t graces;      /* graces begun for this CPU */
+    volatile uint64_t answers;     /* answered within one */
+    volatile uint64_t max_ticks;   /* most ticks past a deadline, since the BSP last noted */
+    uint64_t noted;                /* answers already in an experiment's note */
+    uint64_t run_max_ticks;
+} __attribute__((aligned(CACHE_LINE)));
+
 struct tlb_shared {
     volatile uint8_t is_lazy;      /* Linux cpu_tlbstate_shared.is_lazy */
     volatile uint8_t is_running;   /* Xen v->is_running */
@@ -116,6 +129,7 @@ struct percpu {
     struct ping_slot ping;
     struct flush_slot flush;
     struct tlb_shared tlbs;
+    struct late_answers late;
 
     /* ---- private to the CPU (plus the BSP after the CPU stopped) ---- */
     uint64_t local_tlb_gen __attribute__((aligned(CACHE_LINE)));
@@ -151,6 +165,7 @@ struct smp {
     struct cpu_table *topo;
     const struct config *cfg;
     uint64_t timeout_ticks;      /* one answer from one CPU */
+    uint64_t late_grace_ticks;   /* under a hypervisor: the grace after a missed deadline; 0: none */
     uint64_t run_deadline;       /* an AP gives itself back after this TSC */
     volatile uint32_t releasing; /* set once: everyone goes home */
     volatile uint32_t aborting;  /* smp_abort_commands(): running commands stop early */
@@ -231,6 +246,30 @@ uint32_t smp_release_aps(struct smp *s, uint64_t deadline);
  * how many were lost (they may still read the experiment's state).
  */
 uint32_t smp_abort_commands(struct smp *s, uint32_t *busy);
+
+/*
+ * Waiting for another CPU's answer: until *p compares with `v` as `test`
+ * says, or `deadline`. Under a hypervisor a vCPU can be descheduled for
+ * longer than any deadline (QEMU TCG, 288 vCPUs on a loaded 2-core host: 23
+ * CPUs missed the 5 s deadline in one quick run, and each answered later).
+ * There (s->late_grace_ticks set, SMP_LATE_GRACE timeouts) a CPU that
+ * misses the deadline gets that much more, at most SMP_LATE_MAX times in a
+ * run: an answer within it counts, the CPU stays in the run, and its
+ * lateness is recorded (struct late_answers; the experiment's note and
+ * topology.cpus[].late_answers). On hardware, and past those limits, a miss
+ * is a miss: the caller marks the CPU (smp_mark_unanswered) as before.
+ * Any CPU may call it.
+ */
+#define SMP_LATE_GRACE 2
+#define SMP_LATE_MAX 8
+enum answer_test { ANSWER_EQ, ANSWER_NE, ANSWER_GE };
+bool smp_wait_answer(struct smp *s, uint32_t cpu, const volatile uint64_t *p, enum answer_test test,
+                     uint64_t v, uint64_t deadline);
+/*
+ * BSP, between experiments: how many late answers CPU `cpu` gave since the
+ * last call, and in *max_ticks the most any of them was past its deadline.
+ */
+uint64_t smp_take_late(struct smp *s, uint32_t cpu, uint64_t *max_ticks);
 
 /* Spin helpers with deadlines (every wait in the tool goes through one of these). */
 bool wait_u64_eq(const volatile uint64_t *p, uint64_t want, uint64_t deadline);

@@ -92,12 +92,12 @@ static int64_t pingpong(struct percpu *self, void *arg)
 {
     struct pingpong_arg *a = arg;
     uint32_t i, total = a->warmup + a->samples;
-    (void)self;
     for (i = 0; i < total; i++) {
         uint64_t before = load_acquire(&a->target->ping.count);
         uint64_t t0 = tsc_now(), t1;
         apic_send_ipi(a->target->apic_id, VEC_PING);
-        if (!wait_u64_ne(&a->target->ping.count, before, t0 + a->timeout)) {
+        if (!smp_wait_answer(self->smp, a->target->index, &a->target->ping.count, ANSWER_NE,
+                             before, t0 + a->timeout)) {
             a->missed_count = (int64_t)before;
             return -1;
         }
