@@ -51,6 +51,11 @@ static const struct key_spec keys[] = {
       "seconds of measuring for the whole run: each experiment times a few warm-up iterations "
       "and cuts samples (to 50 at least), then target or page counts, to fit its share; 0: no "
       "planning, every experiment as configured" },
+    { "contention_window_ms", K_UINT, 1, 60000, NULL, OFF(contention_window_ms),
+      "from the plan (100 unplanned)",
+      "shootdown_contention's steady-state window: each initiator shoots down in a loop, with no "
+      "check, for this long (will-it-scale tlb_flush2); by default the plan sets it from the "
+      "experiment's share" },
     { "initiator", K_UINT, 0, 65535, NULL, OFF(initiator), "0",
       "dense CPU index that initiates shootdowns" },
     { "progress", K_BOOL, 0, 0, NULL, OFF(progress), "on", "print progress while measuring" },
@@ -786,6 +791,7 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_kv_u64(w, "budget_s", cfg->budget_s);
     jw_kv_u64(w, "run_budget_s", cfg->run_budget_s);
     jw_kv_u64(w, "initiator", cfg->initiator);
+    jw_kv_u64(w, "contention_window_ms", cfg->contention_window_ms);
     jw_kv_bool(w, "progress", cfg->progress);
     jw_kv_bool(w, "console_json", cfg->console_json);
     jw_kv_bool(w, "global_pages", cfg->global_pages);

@@ -75,6 +75,7 @@ struct config {
     uint32_t budget_s;       /* time budget of one experiment */
     uint32_t run_budget_s;   /* measuring time of the whole run, planned (core/plan.h); 0: off */
     uint32_t initiator;      /* CPU that initiates shootdowns */
+    uint32_t contention_window_ms; /* shootdown_contention's steady window; 0: the plan's */
     uint32_t emulate;        /* EMULATE_* bits (test-only) */
     bool progress;
     bool console_json;       /* also print the JSON report on the console */

@@ -33,6 +33,8 @@
 #define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
 #define MUTANT_ID_contention_unboxed 22 /* shootdown_contention ignores its time box */
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
+#define MUTANT_ID_contention_verify_in_window 37 /* a target reads a concurrent shootdown's pages right after acking it */
+#define MUTANT_ID_contention_check_in_invlpgb_window 38 /* INVLPGB initiators check before the others' windows close */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -19,7 +19,7 @@ for smp in ${CONTENTION_SMP:-4 8}; do
     check "smp=$smp: contention printed as [EMULATED] (its INVLPGB points)" \
         log_has '^PASS: shootdown_contention \[EMULATED\]'
     check "smp=$smp: the text summary has the contention table and the target-state table" \
-        eval 'grep -aq "mode   method   pages   m       p50       p99   shootdowns/s" "$LOG" &&
+        eval 'grep -aq "mode   method   pages   m       p50       p99   rounds/s   steady/s" "$LOG" &&
               grep -aq "target state    round trip p50/p99 target lost p50/p99" "$LOG"'
     check "smp=$smp: conditions: no SMI counter (not Intel) and the hiccup detector ran instead" \
         test "$(exp_field shootdown_contention '.conditions.smi | [.source, .count, (.absent_reason != null)] | tojson')" = '["hiccup_detector",null,true]'

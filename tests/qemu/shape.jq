@@ -31,10 +31,14 @@
 #       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
 #                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
 #                              INVPCID), S' = S/20 in [10, 50], W' = W/20
-#       shootdown_contention   per point (mode, method, p pages, m initiators),
-#                              S' = max(10, S/10), W' = min(W, 3): all:
-#                              p N + (m-1) p (N-1) (priming) + m (W'+k) p N;
-#                              groups: p N + (W'+k) p N, k = max(2, ceil(S'/m))
+#       shootdown_contention   per (mode, method, p pages, m initiators),
+#                              S' = max(10, S/10), W' = min(W, 3), k =
+#                              max(2, ceil(S'/m)): its latency point (priming
+#                              and W'+k rounds, every round checked after all
+#                              windows closed) all: p N + (m-1) p (N-1) +
+#                              m (W'+k) p N; groups: p N + (W'+k) p N; its
+#                              steady point (the final check once the loop
+#                              stopped) all: m p N; groups: p N
 #   - every experiment that was not skipped records its conditions (SMI
 #     counter or hiccup detector, APERF/MPERF or why not, boost, SMT,
 #     target_wait); ipi_target_state's states and sample counts;
@@ -333,20 +337,34 @@ def shape($want):
        | m_series(if $mode == "all" then $N else ($N / 2 | floor) end; (512 / $p | floor))[]
        | [$mode, $meth, $p, ., $N]] as $points
     | def per_init($m): ([2, ceil_div($S2; $m)] | max);
+      # the reads of a point's latency part (priming, then every round) and of its steady part
+      def lat_checks($pt): $pt[2] as $p | $pt[3] as $m
+        | if $pt[0] == "all" then $p * $N + ($m - 1) * $p * ($N - 1) + $m * ($W2 + per_init($m)) * $p * $N
+          else $p * $N + ($W2 + per_init($m)) * $p * $N end;
+      def steady_checks($pt): if $pt[0] == "all" then $pt[3] * $pt[2] * $N else $pt[2] * $N end;
+      def pt($e; $pt; $measure): [$e.results[]? | select(.params | [.mode, .method, .pages, .initiators, .measure] == [$pt[0], $pt[1], $pt[2], $pt[3], $measure])][0];
       measured("shootdown_contention"; $emulated;
-               [$points[] | .[2] as $p | .[3] as $m | per_init($m) as $k
-                | if .[0] == "all" then $p * $N + ($m - 1) * $p * ($N - 1) + $m * ($W2 + $k) * $p * $N
-                  else $p * $N + ($W2 + $k) * $p * $N end] | sum),
-      grid("shootdown_contention: all and groups x \($methods | join(",")) x pages \($pages | join(",")) x m initiators";
-           [$e.results[]?.params | [.mode, .method, .pages, .initiators, .cpus]]; $points),
-      grid("shootdown_contention: latency of m x ceil(\($S2)/m) samples (at least 2 each) and a rate on every point\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
-           [$e.results[]? | [.params.method, .params.pages, .params.initiators, .metrics.latency.n,
-                             (.values.shootdowns_per_s > 0), .values.emulated_invlpgb]];
-           [$points[] | [.[1], .[2], .[3], .[3] * per_init(.[3]), true,
-                         (if $emulated and .[1] == "invlpgb" then .[3] * ($W2 + per_init(.[3])) * ceil_div(.[2]; 8) else null end)]]),
-      eq("shootdown_contention: its notes say how it sampled";
-         [$e.notes[]? | select(test("samples per point"))];
-         ["\($S2) samples per point, ceil(\($S2) / m) (at least 2) per initiator, after \($W2) warm-up each"])
+               [$points[] | lat_checks(.) + steady_checks(.)] | sum),
+      grid("shootdown_contention: all and groups x \($methods | join(",")) x pages \($pages | join(",")) x m initiators x measure latency, steady";
+           [$e.results[]?.params | [.mode, .method, .pages, .initiators, .cpus, .measure]];
+           [$points[] | (. + ["latency"]), (. + ["steady"])]),
+      grid("shootdown_contention: latency points: m x ceil(\($S2)/m) samples (at least 2 each), a rate of the rounds, their exact checks\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
+           [$points[] | pt($e; .; "latency") as $q
+            | [.[0], .[1], .[2], .[3], $q.metrics.latency.n, ($q.values.round_shootdowns_per_s > 0), $q.values.checks,
+               $q.values.emulated_invlpgb, ($q.values.shootdowns_per_s == null)]];
+           [$points[] | [.[0], .[1], .[2], .[3], .[3] * per_init(.[3]), true, lat_checks(.),
+                         (if $emulated and .[1] == "invlpgb" then .[3] * ($W2 + per_init(.[3])) * ceil_div(.[2]; 8) else null end), true]]),
+      grid("shootdown_contention: steady points: no metric, shootdowns and a rate in a window, the final check of every initiator's pages\(if $emulated then ", emulated INVLPGBs at least ceil(p/8) per shootdown on invlpgb points" else "" end)";
+           [$points[] | pt($e; .; "steady") as $q | (if .[2] > 8 then ((.[2] + 7) / 8 | floor) else 1 end) as $chunks
+            | [.[0], .[1], .[2], .[3], ($q.metrics // {} | length), ($q.values.shootdowns >= 1), ($q.values.shootdowns_per_s > 0),
+               ($q.values.window_ms > 0), $q.values.checks,
+               (if $q.values.emulated_invlpgb == null then null else ($q.values.emulated_invlpgb >= $q.values.shootdowns * $chunks) end)]];
+           [$points[] | [.[0], .[1], .[2], .[3], 0, true, true, true, steady_checks(.),
+                         (if $emulated and .[1] == "invlpgb" then true else null end)]]),
+      eq("shootdown_contention: its notes say how it sampled and how it checked";
+         [$e.notes[]? | select(test("samples per point|^checks outside every timed window"))];
+         ["\($S2) samples per point, ceil(\($S2) / m) (at least 2) per initiator, after \($W2) warm-up each",
+          "checks outside every timed window: each round's shootdowns after all m windows closed (targets, then the initiator); steady points: each initiator's pages once the loop stopped"])
     end),
 
   # ---- ipi_target_state ----
