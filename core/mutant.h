@@ -35,6 +35,7 @@
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
 #define MUTANT_ID_contention_verify_in_window 37 /* a target reads a concurrent shootdown's pages right after acking it */
 #define MUTANT_ID_contention_check_in_invlpgb_window 38 /* INVLPGB initiators check before the others' windows close */
+#define MUTANT_ID_profiles_unplanned 39 /* quick and full are not planned (run_budget_s 0) */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

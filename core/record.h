@@ -57,6 +57,7 @@ struct stale_read {
 struct verification {
     bool applicable; /* false: the experiment does not remap pages */
     uint64_t checks;
+    uint64_t pilot_checks; /* of `checks`, those a planning pilot made (core/runner_plan.c) */
     uint64_t stale_reads;
     uint32_t recorded;
     struct stale_read first[RECORD_MAX_STALE];

@@ -229,6 +229,8 @@ static void write_experiment(struct json_writer *w, const struct experiment_reco
     jw_object_begin(w);
     jw_kv_bool(w, "applicable", e->verification.applicable);
     jw_kv_u64(w, "checks", e->verification.checks);
+    if (e->verification.pilot_checks) /* of `checks`: the planning pilot's reads */
+        jw_kv_u64(w, "pilot_checks", e->verification.pilot_checks);
     jw_kv_u64(w, "stale_reads", e->verification.stale_reads);
     jw_key(w, "stale");
     jw_array_begin(w);

@@ -11,6 +11,7 @@
  */
 #include "core/runner_plan.h"
 #include "arch/x86/cpu.h"
+#include "core/shootdown.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -48,9 +49,10 @@ void runner_plan_start(struct runner *r, const char *id)
     r->plan_track.npoints = 0;
     r->plan_started = tsc_now();
     if (r->run->cfg.run_budget_s && w)
-        r->plan_share_ticks =
+        r->plan_share_ticks = plan_share_within(
             plan_share(ms_to_ticks((uint64_t)r->run->cfg.run_budget_s * 1000), r->plan_left_ticks,
-                       w, r->plan_weights_left, r->plan_weights_total);
+                       w, r->plan_weights_left, r->plan_weights_total),
+            ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000));
     if (!r->plan_share_ticks && r->run->cfg.run_budget_s && w)
         r->plan_share_ticks = 1; /* the budget is spent: plan for the floor, not "unplanned" */
 }
@@ -90,6 +92,16 @@ bool runner_plan(struct runner *r, struct experiment_record *rec, struct plan_re
     plan_make(q, p);
     if (!q->share_ticks)
         return true; /* not planned: run_budget_s=0, or the experiment has no share */
+    {
+        /*
+         * The pilot's reads are the experiment's checks too, counted apart:
+         * what its points read stays an exact function of their grid
+         * (tests/qemu/shape.jq). The pilot's CPUs are idle again here.
+         */
+        uint64_t before = rec->verification.checks;
+        verify_collect(r->smp, rec);
+        rec->verification.pilot_checks += rec->verification.checks - before;
+    }
     plan_summarize(q, p, ms_to_ticks(1), results_per_point, &rec->plan);
     rec->plan.share_ms = ticks_to_ms(r->plan_share_ticks);
     rec->plan.pilot_ms = ticks_to_ms(pilot);

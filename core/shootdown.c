@@ -198,7 +198,11 @@ void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t fir
 
 void shootdown_collect(struct shootdown *sd, struct experiment_record *rec)
 {
-    struct smp *s = sd->smp;
+    verify_collect(sd->smp, rec);
+}
+
+void verify_collect(struct smp *s, struct experiment_record *rec)
+{
     uint32_t i;
     for (i = 0; i < s->count; i++) {
         struct percpu *pc = s->cpu[i];
@@ -225,8 +229,7 @@ static void flush_handler(struct trap_frame *f)
     if (!sd)
         return;
     gen = load_acquire(&pc->flush.request_gen);
-    if (pc->inject_kind == INJECT_SLOW)
-        smp_injected_delay(pc);
+    smp_injected_delay(pc);
     if (MUTANT(ack_before_flush))
         store_release(&pc->flush.ack_gen, gen);
     flush_tlb_func(sd, pc, &sd->req);
@@ -249,8 +252,7 @@ static void verify_handler(struct trap_frame *f)
     if (!sd)
         return;
     gen = load_acquire(&sd->verify.gen);
-    if (pc->inject_kind == INJECT_SLOW)
-        smp_injected_delay(pc);
+    smp_injected_delay(pc);
     if (sd->verify.return_to_user)
         store_relaxed(&pc->flush.return_ticks,
                       shootdown_return_to_user(sd, pc, sd->verify.first, sd->verify.count));

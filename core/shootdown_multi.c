@@ -58,8 +58,7 @@ static void multi_handler(struct trap_frame *f)
             continue;
         /* a copy: the initiator rewrites its request once every ack is in */
         req = m->init[load_relaxed(&slot->from)].req;
-        if (pc->inject_kind == INJECT_SLOW)
-            smp_injected_delay(pc);
+        smp_injected_delay(pc);
         if (req.flags & MI_CHECK) {
             /* a check round: every window of the round has closed */
             shootdown_verify_self(m->sd, pc, req.first_page, req.pages, req.stride_2m);

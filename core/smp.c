@@ -153,6 +153,7 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
             if (cfg->inject[j].cpu == i && cfg->inject[j].kind <= INJECT_ABSENT) {
                 pc->inject_kind = cfg->inject[j].kind;
                 pc->inject_vector = cfg->inject[j].vector;
+                pc->inject_late_left = SMP_INJECTED_LATE;
             }
         }
         s->cpu[i] = pc;
@@ -366,7 +367,15 @@ static void injected_hang(struct percpu *pc)
 void smp_injected_delay(struct percpu *pc)
 {
     struct smp *s = pc->smp;
-    uint64_t until = tsc_now() + 2 * s->timeout_ticks;
+    uint64_t until;
+    if (pc->inject_kind == INJECT_LATE && pc->inject_late_left) {
+        pc->inject_late_left--;
+        until = tsc_now() + s->timeout_ticks + s->timeout_ticks / 2;
+    } else if (pc->inject_kind == INJECT_SLOW) {
+        until = tsc_now() + 2 * s->timeout_ticks;
+    } else {
+        return;
+    }
     while (!deadline_passed(until) && !load_acquire(&s->releasing))
         cpu_relax();
 }
@@ -410,7 +419,7 @@ uint64_t smp_ap_loop(struct percpu *pc)
             }
             if (pc->mb.fn)
                 result = pc->mb.fn(pc, pc->mb.arg);
-            if (in_experiment && pc->inject_kind == INJECT_SLOW)
+            if (in_experiment)
                 smp_injected_delay(pc);
             store_relaxed(&pc->ack.result, result);
             store_release(&pc->ack.ack_seq, seq);

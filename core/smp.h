@@ -141,6 +141,7 @@ struct percpu {
     uint64_t missed_want;
     struct fault_record fault;
     uint32_t inject_kind;        /* enum inject_kind for this CPU */
+    uint32_t inject_late_left;   /* inject=late: answers still to give late */
     uint32_t inject_vector;
     uint64_t verify_checks, verify_stale;
     uint64_t stale_va, stale_expected, stale_seen; /* the first stale read since collected */
@@ -222,7 +223,13 @@ bool smp_checkin(struct percpu *pc);
  * deadline passed without a release.
  */
 uint64_t smp_ap_loop(struct percpu *pc);
-/* Test-only slow CPU (inject=slow): answers two timeouts late. */
+/*
+ * Test-only late answers, called where a CPU answers: inject=slow waits two
+ * timeouts every time; inject=late 1.5 timeouts for its first
+ * SMP_INJECTED_LATE answers (within the grace of smp_wait_answer() under a
+ * hypervisor, past the deadline everywhere), then none. Others: nothing.
+ */
+#define SMP_INJECTED_LATE 3
 void smp_injected_delay(struct percpu *pc);
 /* Records an exception on the calling CPU; returns true if it could resume at its recovery point. */
 struct trap_frame;

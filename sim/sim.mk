@@ -19,7 +19,8 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            grid_truncated invlpgb_as_ipi xen_no_catchup blind_aps emulate_2m_as_4k \
            verify_inside_window unequal_class_pool crossover_off_by_one evidence_nowhere \
            plan_ignores_budget shared_request_slot conditions_unrecorded contention_unboxed \
-           cpus_from_any_win contention_verify_in_window contention_check_in_invlpgb_window
+           cpus_from_any_win contention_verify_in_window contention_check_in_invlpgb_window \
+           profiles_unplanned
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
@@ -41,7 +42,8 @@ $(foreach m,$(MUTANTS),$(eval $(call mutant_rules,$(m))))
 
 .PHONY: mutants
 mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
-         $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover
+         $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
+         $(BUILD)/mutants/profiles_unplanned/test_plan
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

@@ -100,6 +100,7 @@ fi
 # bad arguments: clear messages naming the key, defaults used, the run goes on
 SMP=2 CFG_TEXT="exit=shutdown
 profile=quick
+run_budget_s=0
 experiments=ipi_roundtrip
 sampels=5
 ceiling=0
@@ -123,7 +124,7 @@ if [ -s "$REPORT" ]; then
 fi
 
 # firmware faults OVMF never shows, injected: the run goes on with the CPUs it has
-SMP=4 ARGS="profile=quick experiments=ipi_roundtrip,stale_detector_control inject=absent:3" boot "mp-absent"
+SMP=4 ARGS="profile=quick run_budget_s=0 experiments=ipi_roundtrip,stale_detector_control inject=absent:3" boot "mp-absent"
 check "absent AP: run finished" log_has '^TLBSCOPE DONE'
 check "absent AP: report saved" test -s "$REPORT"
 if [ -s "$REPORT" ]; then
