@@ -496,6 +496,8 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_bool(w, "full_flush_emulated", m->full_flush_emulated);
     /* how the shootdown experiments measure (issue 10): fixed by the code, stated for readers */
     jw_kv_str(w, "verification", "after_closing_timestamp");
+    /* issue 20: shootdown_contention checks no shootdown inside any initiator's window */
+    jw_kv_str(w, "contention_checks", "after_all_windows_closed");
     jw_kv_str(w, "pti_return_to_user", "timed");
     jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);

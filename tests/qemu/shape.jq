@@ -8,8 +8,10 @@
 #   - the full parameter grid of its results (every point present once, none
 #     extra) and each metric's sample count (samples, or the baseline's
 #     max(1, samples / 4));
-#   - verification.checks exactly: every read of every CPU, a function of
-#     samples S, warm-up W, targets and pages (k targets, p pages):
+#   - verification.checks exactly (less verification.pilot_checks, the reads
+#     of a planning pilot: every profile is planned since issue 20, and the
+#     grid must then have run as configured): every read of every CPU, a
+#     function of samples S, warm-up W, targets and pages (k targets, p pages):
 #       shootdown_seq_vs_conc  sum over (k, p, flush) of (k+1) p (1 + 2 (W+S))
 #                              (p above the ceiling once per full-flush
 #                              method: cr3_reload, and invpcid_single_context
