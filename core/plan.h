@@ -40,7 +40,8 @@
  * cold, is dropped), then at least
  * PLAN_PILOT_ITERS, four times more until the long run lasts long enough to
  * average over what a short burst misses (a host that preempts an emulated
- * CPU now and then: core/runner_plan.c), at most PLAN_PILOT_MAX. The
+ * CPU now and then: core/runner_plan.c), at most PLAN_PILOT_MAX; then the
+ * long run once more, and the faster of the two counts. The
  * difference is the cost of the extra iterations, free of what every point
  * pays once (waking the targets, priming the TLBs, posting to the
  * initiator): plan_pilot_fit().

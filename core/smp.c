@@ -60,6 +60,7 @@ static bool answered(const volatile uint64_t *p, enum answer_test test, uint64_t
 static void note_max(volatile uint64_t *max, uint64_t v)
 {
     uint64_t old = load_relaxed(max);
+    /* spin-ok: each failed CAS means another waiter stored a larger value; it ends */
     while (old < v && !cas(max, &old, v))
         ;
 }
