@@ -123,7 +123,7 @@ def shape($want):
     def measured($id; $emulated; $checks):
         exp($id) as $e
         | eq("\($id): status, emulated, partial"; [$e.status, $e.emulated, $e.partial]; ["SUCCESS", $emulated, false]),
-          eq("\($id): verification checks of its points (exact; a planning pilot's counted apart), stale reads"; [$e.verification.applicable, $e.verification.checks - ($e.verification.pilot_checks // 0), $e.verification.stale_reads]; [true, $checks, 0]);
+          eq("\($id): verification checks (exact), stale reads"; [$e.verification.applicable, $e.verification.checks - ($e.verification.pilot_checks // 0), $e.verification.stale_reads]; [true, $checks, 0]);
     def skipped($id; $pattern):
         exp($id) as $e
         | chk("\($id): SKIP, reason matching '\($pattern)'\(if $e.status != "SKIP" or (($e.reason // "") | test($pattern) | not) then ": got \($e.status) (\($e.reason))" else "" end)";
