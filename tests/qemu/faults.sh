@@ -100,14 +100,14 @@ fi
 # bad arguments: clear messages naming the key, defaults used, the run goes on
 SMP=2 CFG_TEXT="exit=shutdown
 profile=quick
-run_budget_s=0
 experiments=ipi_roundtrip
 sampels=5
 ceiling=0
 exit=shell
 no_equals_sign
 $(printf 'garbage\001\002=1')
-inject=fault:9:14" boot "bad-config"
+inject=fault:9:14
+run_budget_s=0" boot "bad-config"
 check "bad config: run finished" log_has '^TLBSCOPE DONE'
 check "bad config: typo named with a suggestion" log_has "tlbscope.cfg:4: unknown key 'sampels' (did you mean 'samples'?)"
 check "bad config: out-of-range value named" log_has "tlbscope.cfg:5: bad value '0' for key 'ceiling'"
