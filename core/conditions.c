@@ -2,7 +2,9 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/power.h"
 #include "arch/x86/probe.h"
+#include "arch/x86/pmc.h"
 #include "core/atomic.h"
+#include "core/conditions_smi.h"
 #include "core/ipi.h"
 #include "core/mutant.h"
 #include "core/runner.h"
@@ -31,8 +33,11 @@ uint64_t hiccup_scan(uint64_t (*clock)(void *ctx), void *ctx, uint64_t window_ti
 
 bool conditions_prepare(struct runner *r, struct experiment_record *rec)
 {
-    rec->cond_samples = mem_zalloc(2 * (size_t)r->smp->count * sizeof(struct cond_cpu_sample));
-    return rec->cond_samples != NULL;
+    uint32_t n = r->smp->count;
+    rec->cond_samples = mem_zalloc(2 * (size_t)n * sizeof(struct cond_cpu_sample));
+    /* kept with the record: the report lists the SMIs per CPU */
+    rec->conditions.smi_per_cpu = mem_zalloc((size_t)n * sizeof(uint64_t));
+    return rec->cond_samples != NULL && rec->conditions.smi_per_cpu != NULL;
 }
 
 void conditions_release(struct experiment_record *rec)
@@ -41,31 +46,92 @@ void conditions_release(struct experiment_record *rec)
     rec->cond_samples = NULL;
 }
 
-/* Runs on each CPU: MPERF then APERF back to back, and the TSC next to them. */
-static int64_t read_clock_msrs(struct percpu *self, void *arg)
+/* What each CPU does at the start or the end (one CPU at a time: smp_call waits). */
+struct cond_job {
+    const struct exp_conditions *c;
+    bool clocks, end;
+    const struct cond_cpu_sample *start; /* the end: this CPU's start sample */
+    struct cond_cpu_sample *s;
+};
+
+/* Runs on each CPU: the SMI counter, then MPERF and APERF back to back, the TSC next to them. */
+static int64_t sample_cpu(struct percpu *self, void *arg)
 {
-    struct cond_cpu_sample *s = arg;
+    struct cond_job *j = arg;
+    struct cond_cpu_sample *s = j->s;
     (void)self;
+    if (j->end)
+        smi_counter_stop(j->c->smi_method, j->c->pmc_ext_core, j->start, s);
+    else
+        smi_counter_start(j->c->smi_method, j->c->pmc_ext_core, s);
     s->tsc = tsc_now();
-    s->fault = power_read_msr(MSR_MPERF, &s->mperf);
-    if (s->fault == PROBE_OK)
-        s->fault = power_read_msr(MSR_APERF, &s->aperf);
+    if (j->clocks) {
+        s->fault = power_read_msr(MSR_MPERF, &s->mperf);
+        if (s->fault == PROBE_OK)
+            s->fault = power_read_msr(MSR_APERF, &s->aperf);
+    }
     s->taken = true;
     return 0;
 }
 
-static void sample_clocks(struct runner *r, struct cond_cpu_sample *out)
+/* Every usable CPU: its start sample (end false) or its end sample, after `start`. */
+static void sample_cpus(struct runner *r, struct exp_conditions *c, struct cond_cpu_sample *out,
+                        const struct cond_cpu_sample *start, bool end)
 {
     struct smp *s = r->smp;
+    struct cond_job j;
     uint32_t i;
+    j.c = c;
+    j.clocks = r->run->cpu.aperfmperf;
+    j.end = end;
     for (i = 0; i < s->count; i++) {
         if (!smp_usable(s, i))
             continue;
+        j.s = &out[i];
+        j.start = start ? &start[i] : NULL;
+        if (end && !start[i].taken)
+            continue; /* not started: nothing to stop */
         if (i == 0)
-            read_clock_msrs(s->cpu[0], &out[0]);
-        else
-            smp_call(s, i, CMD_PROBE, read_clock_msrs, &out[i], NULL);
+            sample_cpu(s->cpu[0], &j);
+        else if (smp_call(s, i, CMD_PROBE, sample_cpu, &j, NULL) != WAIT_OK)
+            out[i].taken = false;
     }
+}
+
+/* Something to read on every CPU: an SMI counter to try, or APERF/MPERF (else no CPU is woken). */
+static bool per_cpu_readings(const struct runner *r, const struct exp_conditions *c)
+{
+    return c->smi_method != SMI_METHOD_NONE || r->run->cpu.aperfmperf;
+}
+
+/*
+ * Which SMI counter this CPU has, or why none (then c->smi_absent says so).
+ * Under a hypervisor the AMD counter is still tried, for the evidence of
+ * what the hypervisor does with it, but not trusted.
+ */
+static void choose_smi_method(const struct cpu_features *f, struct exp_conditions *c)
+{
+    c->pmc_ext_core = (f->evidence.ext1_ecx & AMD_CPUID_PERFCTR_EXT_CORE) != 0;
+    if (f->vendor_id == VENDOR_INTEL) {
+        c->smi_method = SMI_METHOD_MSR34;
+        return;
+    }
+    if (f->vendor_id != VENDOR_AMD && f->vendor_id != VENDOR_HYGON) {
+        fmt_into(c->smi_absent, sizeof(c->smi_absent),
+                 "no SMI counter known for vendor %s (Intel: MSR 0x34; AMD: PMCx02B)", f->vendor);
+        return;
+    }
+    if (f->family < AMD_LS_SMI_RX_FAMILY) {
+        fmt_into(c->smi_absent, sizeof(c->smi_absent),
+                 "AMD PMC LsSmiRx (PMCx02B) is documented from family 17h; family 0x%x (CPUID.1 "
+                 "EAX = 0x%08x): not tried",
+                 f->family, f->evidence.leaf1_eax);
+        return;
+    }
+    c->smi_method = SMI_METHOD_PMC;
+    if (f->hypervisor)
+        c->smi_blocked = "not trusted under a hypervisor (CPUID.1:ECX[31] = 1): a guest's "
+                         "counter does not see the host's SMIs";
 }
 
 static void record_boost(struct runner *r, struct exp_conditions *c)
@@ -134,25 +200,21 @@ void conditions_begin(struct runner *r, struct experiment_record *rec)
 {
     struct exp_conditions *c = &rec->conditions;
     const struct cpu_features *f = &r->run->cpu;
+    uint64_t *per_cpu = c->smi_per_cpu;
     if (MUTANT(conditions_unrecorded))
         return;
     mem_zero(c, sizeof(*c));
+    c->smi_per_cpu = per_cpu;
     c->leaf6_eax = f->evidence.leaf6_eax;
     c->leaf6_ecx = f->evidence.leaf6_ecx;
     c->target_wait = r->run->method.target_wait;
     c->tsc_mhz = r->run->tsc_hz / 1000000;
+    c->initiator = runner_initiator(r);
     record_smt(r, c);
     record_boost(r, c);
-    if (f->vendor_id != VENDOR_INTEL) {
-        c->smi_absent = "MSR 0x34 (SMI count) is Intel's; not tried on this vendor";
-    } else {
-        c->smi_fault = power_read_msr(MSR_SMI_COUNT, &c->smi_before);
-        c->smi_counter = c->smi_fault == PROBE_OK;
-        if (!c->smi_counter)
-            c->smi_absent = "MSR 0x34 (SMI count) faulted when read";
-    }
-    if (f->aperfmperf && rec->cond_samples)
-        sample_clocks(r, rec->cond_samples);
+    choose_smi_method(f, c);
+    if (rec->cond_samples && per_cpu_readings(r, c))
+        sample_cpus(r, c, rec->cond_samples, NULL, false);
     c->recorded = true;
 }
 
@@ -175,39 +237,6 @@ static int64_t run_hiccup(struct percpu *self, void *arg)
     return 0;
 }
 
-static void summarise_clocks(struct runner *r, struct experiment_record *rec)
-{
-    struct exp_conditions *c = &rec->conditions;
-    struct cond_cpu_sample *before = rec->cond_samples, *after = before + r->smp->count;
-    uint64_t sum = 0;
-    uint32_t i;
-    c->ncpus = 0;
-    for (i = 0; i < r->smp->count; i++) {
-        uint64_t da, dm, pm;
-        if (!before[i].taken || !after[i].taken)
-            continue;
-        if (before[i].fault || after[i].fault) {
-            c->aperf_fault = before[i].fault ? before[i].fault : after[i].fault;
-            c->ncpus = 0;
-            return;
-        }
-        da = after[i].aperf - before[i].aperf;
-        dm = after[i].mperf - before[i].mperf;
-        if (!dm)
-            continue; /* a CPU that never left a C-state: no C0 cycles to compare */
-        pm = da * 1000 / dm;
-        if (!c->ncpus || pm < c->eff_permille_min)
-            c->eff_permille_min = pm;
-        if (pm > c->eff_permille_max)
-            c->eff_permille_max = pm;
-        sum += pm;
-        c->ncpus++;
-    }
-    c->aperfmperf = c->ncpus > 0;
-    if (c->ncpus)
-        c->eff_permille_mean = sum / c->ncpus;
-}
-
 void conditions_end(struct runner *r, struct experiment_record *rec)
 {
     struct exp_conditions *c = &rec->conditions;
@@ -215,15 +244,16 @@ void conditions_end(struct runner *r, struct experiment_record *rec)
     uint32_t i;
     if (!c->recorded)
         return;
-    if (c->smi_counter && power_read_msr(MSR_SMI_COUNT, &c->smi_after) != PROBE_OK)
-        c->smi_counter = false;
-    if (r->run->cpu.aperfmperf && rec->cond_samples) {
-        sample_clocks(r, rec->cond_samples + s->count);
-        summarise_clocks(r, rec);
+    if (rec->cond_samples) {
+        if (per_cpu_readings(r, c))
+            sample_cpus(r, c, rec->cond_samples + s->count, rec->cond_samples, true);
+        conditions_summarise(c, rec->cond_samples, rec->cond_samples + s->count, s->count);
+    } else if (c->smi_method != SMI_METHOD_NONE) {
+        fmt_into(c->smi_absent, sizeof(c->smi_absent), "no memory for the per-CPU readings");
     }
     if (c->smi_counter)
         return;
-    /* no SMI counter: the hiccup detector on the highest-numbered usable CPU (the BSP alone) */
+    /* no count: the hiccup detector on the highest-numbered usable CPU (the BSP alone) */
     for (i = s->count; i-- > 0;) {
         struct hiccup_job j;
         uint32_t p = (unsigned)r->run->cfg.profile < 3 ? (unsigned)r->run->cfg.profile : 0;

@@ -22,6 +22,7 @@ static const char *const exit_choices[] = { "shell", "shutdown", NULL };
 static const char *const apic_choices[] = { "auto", "xapic", "x2apic", NULL };
 static const char *const profile_choices[] = { "default", "quick", "full", NULL };
 static const char *const target_wait_choices[] = { "auto", "spin", "halt", NULL };
+static const char *const emulator_choices[] = { "none", "bochs", NULL };
 
 #define OFF(field) offsetof(struct config, field)
 
@@ -81,6 +82,9 @@ static const struct key_spec keys[] = {
       "comma-separated experiment ids to run" },
     { "emulate", K_EMULATE, 0, 0, NULL, 0, "none",
       "TEST ONLY: emulate invlpgb,invpcid on #UD; results are labelled emulated" },
+    { "emulator", K_ENUM, 0, 0, emulator_choices, OFF(emulator), "none",
+      "the machine is this emulator (bochs), which CPUID does not show: the report records it "
+      "and every output marks the run emulated (scripts/bochs-run.sh sets it)" },
     { "inject", K_INJECT, 0, 0, NULL, 0, "none",
       "TEST ONLY: hang:CPU, slow:CPU, late:CPU, absent:CPU, fault:CPU:VECTOR (CPU 0: the BSP, inside the first "
       "experiment with busy targets), no_mp, mp_fail" },
@@ -764,6 +768,11 @@ const char *apic_request_name(enum apic_request a)
     return (unsigned)a < 3 ? apic_choices[a] : "auto";
 }
 
+const char *emulator_name(enum emulator e)
+{
+    return (unsigned)e < 2 ? emulator_choices[e] : "none";
+}
+
 const char *inject_kind_name(enum inject_kind k)
 {
     switch (k) {
@@ -840,6 +849,9 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     if (cfg->emulate & EMULATE_INVPCID)
         jw_str(w, "invpcid");
     jw_array_end(w);
+    /* the only mark of a run on an emulator CPUID does not show: every view reads it here */
+    jw_kv_str(w, "emulator",
+              emulator_name(MUTANT(emulator_unrecorded) ? EMULATOR_NONE : cfg->emulator));
     jw_key(w, "inject");
     jw_array_begin_inline(w);
     for (i = 0; i < cfg->inject_count; i++) {

@@ -45,6 +45,11 @@ enum inject_kind {
     INJECT_MP_FAIL,
 };
 enum target_wait { TARGET_WAIT_AUTO = 0, TARGET_WAIT_SPIN, TARGET_WAIT_HALT };
+/*
+ * The machine is an emulator that CPUID does not reveal (Bochs: no hypervisor
+ * bit, a real Intel brand string), named by the harness that started it.
+ */
+enum emulator { EMULATOR_NONE = 0, EMULATOR_BOCHS };
 
 #define EMULATE_INVLPGB (1u << 0)
 #define EMULATE_INVPCID (1u << 1)
@@ -80,6 +85,7 @@ struct config {
     uint32_t initiator;      /* CPU that initiates shootdowns */
     uint32_t contention_window_ms; /* shootdown_contention's steady window; 0: the plan's */
     uint32_t emulate;        /* EMULATE_* bits (test-only) */
+    enum emulator emulator;  /* the whole machine is this emulator (emulator=, from the harness) */
     bool progress;
     bool console_json;       /* also print the JSON report on the console */
     bool global_pages;       /* test pages global, as kernel mappings without PTI */
@@ -125,6 +131,7 @@ bool config_experiment_selected(const struct config *cfg, const char *id);
 const char *profile_name(enum profile p);
 const char *exit_mode_name(enum exit_mode m);
 const char *apic_request_name(enum apic_request a);
+const char *emulator_name(enum emulator e);
 const char *inject_kind_name(enum inject_kind k);
 
 struct json_writer;

@@ -90,6 +90,27 @@ static bool wait_all_processed(uint64_t gen)
     return ok;
 }
 
+/*
+ * VEC_EMU_FLUSH to every usable CPU but this one, as masks of up to 64
+ * (one fence each, apic_send_ipi_mask): the list lives on this CPU's stack,
+ * since several CPUs may emulate at once.
+ */
+static void send_to_usable(struct smp *s, uint32_t self)
+{
+    uint32_t chunk[64], n = 0, i;
+    for (i = 0; i < s->count; i++) {
+        if (i == self || !smp_usable(s, i))
+            continue;
+        chunk[n++] = i;
+        if (n == ARRAY_SIZE(chunk)) {
+            apic_send_ipi_mask(chunk, n, s->apic_id, UINT32_MAX, VEC_EMU_FLUSH);
+            n = 0;
+        }
+    }
+    if (n)
+        apic_send_ipi_mask(chunk, n, s->apic_id, UINT32_MAX, VEC_EMU_FLUSH);
+}
+
 static bool emulate_invlpgb(struct trap_frame *f)
 {
     struct invlpgb_op op = { f->rax, (uint32_t)f->rcx, (uint32_t)f->rdx };
@@ -97,7 +118,7 @@ static bool emulate_invlpgb(struct trap_frame *f)
     struct emu_request q;
     struct smp *s = emu.smp;
     uint64_t gen;
-    uint32_t i, self = this_percpu()->index;
+    uint32_t self = this_percpu()->index;
     invlpgb_decode(&op, &d);
     /* the real instruction faults on a count above its maximum: do not paper over it */
     if ((d.flags & INVLPGB_FLAG_VA) && d.pages > EMULATED_INVLPGB_MAX_PAGES)
@@ -126,9 +147,7 @@ static bool emulate_invlpgb(struct trap_frame *f)
     }
     store_release(&emu.issued, gen);
     apply(&q);
-    for (i = 0; i < s->count; i++)
-        if (i != self && smp_usable(s, i))
-            apic_send_ipi(s->cpu[i]->apic_id, VEC_EMU_FLUSH);
+    send_to_usable(s, self);
     add_fetch(&emu.counts.invlpgb, 1);
     return true;
 }

@@ -51,6 +51,19 @@ void hw_choose_apic_mode(enum apic_request req, bool cpu_x2apic, bool fw_x2apic,
     }
 }
 
+void hw_apic_for_emulator(enum emulator emu, enum apic_request req, bool fw_x2apic,
+                          struct apic_choice *c)
+{
+    if (emu != EMULATOR_BOCHS || fw_x2apic || c->mode != APIC_MODE_X2APIC)
+        return;
+    c->mode = APIC_MODE_XAPIC;
+    c->request_refused = req == APIC_REQ_X2APIC;
+    fmt_into(c->why, sizeof(c->why),
+             "apic=%s, emulator=bochs: xapic, the firmware's mode (Bochs ignores APIC base "
+             "writes while disabled: the x2APIC hand-back would hang)",
+             req == APIC_REQ_X2APIC ? "x2apic" : "auto");
+}
+
 bool hw_icr_fence_needed(enum cpu_vendor vendor, enum apic_mode mode)
 {
     return mode == APIC_MODE_X2APIC && vendor != VENDOR_AMD && vendor != VENDOR_HYGON;

@@ -33,6 +33,19 @@ void hw_choose_apic_mode(enum apic_request req, bool cpu_x2apic, bool fw_x2apic,
                          uint32_t max_apic_id, struct apic_choice *out);
 
 /*
+ * What an emulator named by emulator= cannot do, applied to the choice above.
+ * Bochs 2.7 ignores writes to IA32_APIC_BASE once its global enable is clear
+ * (tried here), and x2APIC -> xAPIC must pass through "disabled" (SDM vol.
+ * 3A, 11.12.5): the hand-back to an xAPIC firmware, which the BSP does before
+ * every console print (takeover_bsp_leave), would leave the APIC disabled, the
+ * firmware's timer silent and the run hung. So under emulator=bochs with an
+ * xAPIC firmware the tool stays in xAPIC: apic=auto says why, apic=x2apic is
+ * refused. Anything else is left as chosen.
+ */
+void hw_apic_for_emulator(enum emulator emu, enum apic_request req, bool fw_x2apic,
+                          struct apic_choice *c);
+
+/*
  * Whether an x2APIC ICR write needs MFENCE;LFENCE before it. Linux's
  * weak_wrmsr_fence() fences on every CPU with X86_FEATURE_APIC_MSRS_FENCE,
  * which identify_cpu() sets for all and init_amd()/init_hygon() clear: AMD

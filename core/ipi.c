@@ -7,6 +7,12 @@
 
 static void wake_handler(struct trap_frame *f) { (void)f; }
 
+static void release_handler(struct trap_frame *f)
+{
+    (void)f;
+    this_percpu()->release_kick_taken = 1;
+}
+
 /* The ping is acknowledged in the target's own line: one line moves back. */
 static void ping_handler(struct trap_frame *f)
 {
@@ -19,19 +25,21 @@ static void ping_handler(struct trap_frame *f)
 void ipi_install_handlers(void)
 {
     trap_set_irq_handler(VEC_WAKE, wake_handler);
+    trap_set_irq_handler(VEC_RELEASE, release_handler);
     trap_set_irq_handler(VEC_PING, ping_handler);
 }
 
 /*
  * A target between requests. Spinning: interrupts on, PAUSE. Halted (under
- * a hypervisor): the stop flag is checked with interrupts off, then
- * "sti; hlt" (no lost wake-up); the request's handler runs inside the HLT
- * and the loop goes straight back to sleep. The safety-net timer (the
- * deadline must be seen even if a wake-up were lost) is armed once,
- * periodic, for the whole wait: arming and disarming a one-shot around
- * every HLT cost five APIC writes per request, each a trip into the
- * emulated APIC under a hypervisor, and the next request of a back-to-back
- * series waited behind them (issue 10, README "Honest numbers").
+ * a hypervisor): the stop flag is checked with interrupts off, then the CPU
+ * parks (initiators see it asleep: ipi_settle_targets()) in "sti; hlt" (no
+ * lost wake-up); the request's handler runs inside the HLT and the loop
+ * goes straight back to sleep. The safety-net timer (the deadline must be
+ * seen even if a wake-up were lost) is armed once, periodic, for the whole
+ * wait: arming and disarming a one-shot around every HLT cost five APIC
+ * writes per request, each a trip into the emulated APIC under a
+ * hypervisor, and the next request of a back-to-back series waited behind
+ * them (issue 10, README "Honest numbers").
  */
 int64_t ipi_spin_as_target(struct percpu *self, void *arg)
 {
@@ -46,7 +54,7 @@ int64_t ipi_spin_as_target(struct percpu *self, void *arg)
             irq_disable();
             if (load_acquire(a->stop))
                 break;
-            cpu_halt_until_irq(); /* returns with interrupts on */
+            smp_halt_parked(self); /* returns with interrupts on */
         } else {
             cpu_relax();
         }
@@ -80,9 +88,24 @@ void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct s
             smp_wait(s, cpus[i], deadline);
 }
 
+bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n)
+{
+    uint64_t deadline, settle_deadline;
+    uint32_t i, self = this_percpu()->index;
+    bool ok = true;
+    if (!s->halt_waits)
+        return true;
+    deadline = tsc_now() + s->timeout_ticks;
+    for (i = 0; i < n; i++)
+        if (cpus[i] != self && smp_usable(s, cpus[i]))
+            ok &= wait_u64_eq(&s->cpu[cpus[i]]->idle.parked, 1, deadline);
+    settle_deadline = tsc_now() + us_to_ticks(IPI_SETTLE_US);
+    while (!deadline_passed(settle_deadline))
+        cpu_relax();
+    return ok;
+}
+
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector)
 {
-    uint32_t i;
-    for (i = 0; i < n; i++)
-        apic_send_ipi(s->cpu[cpus[i]]->apic_id, vector);
+    apic_send_ipi_mask(cpus, n, s->apic_id, UINT32_MAX, vector);
 }

@@ -32,7 +32,22 @@ void ipi_start_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct 
 /* Sets *stop and collects the spinners; CPUs that do not come back are marked. */
 void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct spin_arg *arg);
 
-/* One ICR write per target (Linux x2APIC physical mode does the same). */
+/*
+ * The target state of every timed IPI to halted waiters (s->halt_waits;
+ * with spinning targets it returns at once): each of `cpus` but the caller
+ * has parked in "sti; hlt" since its last interrupt (smp_park()), then
+ * IPI_SETTLE_US pass, so its vCPU (under a hypervisor) has gone to sleep as
+ * well. Without it a back-to-back series finds the target still awake from
+ * the previous request, and measures no wake-up at all: under QEMU 10 TCG
+ * ipi_roundtrip's round trip came down to about 5 K ticks while a
+ * shootdown, whose verification and remap leave its targets time to fall
+ * asleep, paid the whole wake-up (issue 20). Returns false when a target
+ * did not park in time (the IPI's own wait names a CPU that hangs).
+ */
+#define IPI_SETTLE_US 10
+bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n);
+
+/* One ICR write per target, one fence before them all (Linux x2APIC physical mode does the same). */
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector);
 
 #endif

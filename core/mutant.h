@@ -33,9 +33,29 @@
 #define MUTANT_ID_conditions_unrecorded 21 /* an experiment's conditions are not recorded */
 #define MUTANT_ID_contention_unboxed 22 /* shootdown_contention ignores its time box */
 #define MUTANT_ID_cpus_from_any_win 23 /* invlpgb_vs_ipi: the smallest CPU count that won once */
+#define MUTANT_ID_remap_after_flush 24 /* the initiator remaps after its own flush (seq order,
+                                        * flush_ceiling's local full flushes) */
+#define MUTANT_ID_freed_tables_skips_lazy 25 /* freed_tables: lazy CPUs skipped all the same */
+#define MUTANT_ID_verify_2m_first_word 26 /* a 2 MiB page verified by its first word only */
+#define MUTANT_ID_pcid_kept_on_affected 30 /* PCID on despite the INVLPG/global erratum's microcode */
+#define MUTANT_ID_la57_four_levels 31  /* 4-level tables while the firmware runs with CR4.LA57 */
+#define MUTANT_ID_icr_fence_missing 32 /* no MFENCE;LFENCE before an x2APIC ICR write */
+#define MUTANT_ID_lapic_lowest_first 33 /* sim: the modelled APIC delivers its lowest pending vector first */
+#define MUTANT_ID_x2apic_to_xapic_direct 34 /* x2APIC -> xAPIC without passing through disabled */
+#define MUTANT_ID_leave_keeps_tool_idt 35 /* a CPU handed back keeps the tool's GDT and IDT */
+#define MUTANT_ID_emulator_unrecorded 36 /* run.config.emulator "none" under emulator=bochs */
 #define MUTANT_ID_contention_verify_in_window 37 /* a target reads a concurrent shootdown's pages right after acking it */
 #define MUTANT_ID_contention_check_in_invlpgb_window 38 /* INVLPGB initiators check before the others' windows close */
 #define MUTANT_ID_profiles_unplanned 39 /* quick and full are not planned (run_budget_s 0) */
+#define MUTANT_ID_plan_thin_stride_only 45 /* thinning drops the ceiling's page counts too */
+#define MUTANT_ID_invlpgb_chunked_main 46 /* INVLPGB's Linux path chunks above the ceiling */
+#define MUTANT_ID_pti_ws_untouched 47  /* the return to user refills no user working set */
+#define MUTANT_ID_ws_frames_contiguous 48 /* the scattered working set on adjacent frames */
+#define MUTANT_ID_refill_before_ack 49 /* targets refill the working set before acknowledging */
+#define MUTANT_ID_smi_bsp_only 50     /* conditions: one CPU's SMI count stands for every CPU's */
+#define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
+#define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
+#define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

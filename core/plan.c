@@ -21,6 +21,53 @@ uint32_t plan_kept_count(uint32_t n, uint32_t stride)
     return k;
 }
 
+bool plan_kept_dense(uint32_t n, uint32_t stride, uint32_t dense_lo, uint32_t dense_hi,
+                     uint32_t i)
+{
+    if (plan_kept(n, stride, i))
+        return true;
+    if (MUTANT(plan_thin_stride_only)) /* test-only: every stride-th, the ceiling's too */
+        return false;
+    return i < n && i >= dense_lo && i < dense_hi && stride != PLAN_FIRST_ONLY;
+}
+
+uint32_t plan_kept_dense_count(uint32_t n, uint32_t stride, uint32_t dense_lo, uint32_t dense_hi)
+{
+    uint32_t i, k = 0;
+    for (i = 0; i < n; i++)
+        k += plan_kept_dense(n, stride, dense_lo, dense_hi, i);
+    return k;
+}
+
+bool plan_col_kept(const struct plan *p, uint32_t n, uint32_t i)
+{
+    return plan_kept_dense(n, p->col_stride, p->dense_lo, p->dense_hi, i);
+}
+
+void plan_dense_range(const uint32_t *values, uint32_t n, uint32_t from, uint32_t to,
+                      uint32_t *lo, uint32_t *hi)
+{
+    uint32_t i = 0;
+    while (i < n && values[i] < from)
+        i++;
+    *lo = *hi = i;
+    while (*hi < n && values[*hi] <= to)
+        (*hi)++;
+}
+
+/* a stride no grid reaches: index 0 and the last (PLAN_FIRST_ONLY and LAST_ONLY are above) */
+#define WIDEST_STRIDE (1u << 31)
+
+static bool col_kept(const struct plan_request *q, uint32_t stride, uint32_t c)
+{
+    return plan_kept_dense(q->ncols, stride, q->dense_lo, q->dense_hi, c);
+}
+
+static uint32_t cols_kept(const struct plan_request *q, uint32_t stride)
+{
+    return plan_kept_dense_count(q->ncols, stride, q->dense_lo, q->dense_hi);
+}
+
 uint32_t plan_warmup(uint32_t warmup, uint32_t configured, uint32_t samples)
 {
     uint32_t w, least = warmup < PLAN_MIN_WARMUP ? warmup : PLAN_MIN_WARMUP;
@@ -46,7 +93,7 @@ uint64_t plan_estimate(const struct plan_request *q, uint32_t samples, uint32_t 
         if (!plan_kept(q->nrows, row_stride, r))
             continue;
         for (c = 0; c < q->ncols; c++)
-            if (plan_kept(q->ncols, col_stride, c))
+            if (col_kept(q, col_stride, c))
                 total += q->point_ticks + it * q->iter_ticks(q->ctx, r, c);
     }
     return total;
@@ -70,10 +117,13 @@ void plan_make(const struct plan_request *q, struct plan *p)
 {
     uint32_t floor = q->floor < q->samples ? q->floor : q->samples;
     uint32_t rs = 1, cs = 1;
+    struct plan_request w = *q; /* its dense range narrows as a last step before one column */
     bool fits;
     p->samples = q->samples;
     p->warmup = q->warmup;
     p->row_stride = p->col_stride = 1;
+    p->dense_lo = q->dense_lo;
+    p->dense_hi = q->dense_hi;
     p->rows = q->nrows;
     p->cols = q->ncols;
     p->reasons = 0;
@@ -82,43 +132,57 @@ void plan_make(const struct plan_request *q, struct plan *p)
     if (q->share_ticks == 0 || p->full_ticks <= q->share_ticks || MUTANT(plan_ignores_budget))
         return;
     p->reasons |= PLAN_FEWER_SAMPLES;
-    fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+    fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     /* at the floor: leave out rows, then columns, doubling the stride, ends kept */
-    while (!fits && q->thin_rows && plan_kept_count(q->nrows, rs) > 2) {
+    while (!fits && w.thin_rows && plan_kept_count(w.nrows, rs) > 2) {
         rs *= 2;
         p->reasons |= PLAN_FEWER_ROWS;
-        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     }
-    while (!fits && q->thin_cols && plan_kept_count(q->ncols, cs) > 2) {
+    /* columns: down to the two ends and the dense ones (what the widest stride keeps) */
+    while (!fits && w.thin_cols && cols_kept(&w, cs) > cols_kept(&w, WIDEST_STRIDE)) {
         cs *= 2;
         p->reasons |= PLAN_FEWER_COLS;
-        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
+    }
+    /*
+     * then the dense range itself, one column from each edge at a time, down
+     * to its middle three (on a grid spaced about evenly in log p around the
+     * ceiling, the ceiling and its neighbours): better than one column alone
+     */
+    while (!fits && w.thin_cols && w.dense_hi - w.dense_lo > 3) {
+        w.dense_lo++;
+        w.dense_hi--;
+        p->reasons |= PLAN_FEWER_COLS;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     }
     /* the last resort before ERROR: one row (the most targets), then one column */
-    if (!fits && q->thin_rows && q->nrows > 1) {
+    if (!fits && w.thin_rows && w.nrows > 1) {
         rs = PLAN_LAST_ONLY;
         p->reasons |= PLAN_FEWER_ROWS;
-        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     }
-    if (!fits && q->thin_cols && q->ncols > 1) {
+    if (!fits && w.thin_cols && w.ncols > 1) {
         cs = PLAN_FIRST_ONLY;
         p->reasons |= PLAN_FEWER_COLS;
-        fits = plan_estimate(q, floor, rs, cs) <= q->share_ticks;
+        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
     }
     p->row_stride = rs;
     p->col_stride = cs;
-    p->rows = plan_kept_count(q->nrows, rs);
-    p->cols = plan_kept_count(q->ncols, cs);
+    p->dense_lo = w.dense_lo;
+    p->dense_hi = w.dense_hi;
+    p->rows = plan_kept_count(w.nrows, rs);
+    p->cols = cols_kept(&w, cs);
     if (!fits) {
         p->reasons |= PLAN_NO_FIT;
         p->samples = floor;
     } else {
-        p->samples = most_samples(q, floor, q->samples, rs, cs);
+        p->samples = most_samples(&w, floor, w.samples, rs, cs);
     }
-    p->warmup = plan_warmup(q->warmup, q->samples, p->samples);
-    if (p->samples == q->samples)
+    p->warmup = plan_warmup(w.warmup, w.samples, p->samples);
+    if (p->samples == w.samples)
         p->reasons &= ~PLAN_FEWER_SAMPLES; /* thinning alone made room for every sample */
-    p->estimate_ticks = plan_estimate(q, p->samples, rs, cs);
+    p->estimate_ticks = plan_estimate(&w, p->samples, rs, cs);
 }
 
 /* left * weight / total without overflow (ticks of a few minutes are far below 2^64 / 2^32) */
@@ -175,7 +239,7 @@ void plan_track_init(struct plan_track *t, const struct plan_request *q, const s
         if (!plan_kept(q->nrows, p->row_stride, r))
             continue;
         for (c = 0; c < q->ncols; c++) {
-            if (!plan_kept(q->ncols, p->col_stride, c))
+            if (!plan_col_kept(p, q->ncols, c))
                 continue;
             if (n == PLAN_TRACK)
                 return; /* too many to follow */

@@ -13,7 +13,11 @@
  *   3. at the floor, fewer rows (target counts): every 2nd, 4th, ... row,
  *      always the first and the last, so the curve keeps its ends and its
  *      log spacing; samples then go back up as far as the share allows;
- *   4. then fewer columns (page counts, variants) the same way;
+ *   4. then fewer columns (page counts, variants) the same way, except
+ *      the columns of a dense range the experiment names (flush_ceiling:
+ *      the page counts around the configured ceiling, where the answer
+ *      lies), which every stride keeps; then that range narrows, a column
+ *      from each edge at a time, to its middle three;
  *   5. then the last row alone (the most targets: where a shootdown costs
  *      most and the orders differ most), then the first column alone (one
  *      page);
@@ -64,6 +68,9 @@ struct plan_request {
     uint32_t baseline_div; /* a point also runs samples / baseline_div baseline iterations */
     uint32_t nrows, ncols; /* the grid: rows (e.g. target counts) x columns (page counts) */
     bool thin_rows, thin_cols; /* whether rows / columns may be left out */
+    uint32_t dense_lo, dense_hi; /* columns [dense_lo, dense_hi) no stride leaves out
+                                  * (only the last resort, the first column alone, does);
+                                  * equal: none */
     uint64_t point_ticks;  /* fixed cost of one point (start the targets, prime the TLBs) */
     /* ticks of one iteration (warm-up, sample or baseline) of point (row, col) */
     uint64_t (*iter_ticks)(const void *ctx, uint32_t row, uint32_t col);
@@ -72,7 +79,8 @@ struct plan_request {
 
 struct plan {
     uint32_t samples, warmup;      /* per point */
-    uint32_t row_stride, col_stride; /* which are kept (plan_kept) */
+    uint32_t row_stride, col_stride; /* which are kept (plan_kept, plan_col_kept) */
+    uint32_t dense_lo, dense_hi;   /* the request's dense columns */
     uint32_t rows, cols;           /* how many are kept */
     uint32_t reasons;              /* PLAN_* bits; 0: as configured */
     uint64_t estimate_ticks;       /* of this plan */
@@ -89,6 +97,22 @@ struct plan {
  */
 bool plan_kept(uint32_t n, uint32_t stride, uint32_t i);
 uint32_t plan_kept_count(uint32_t n, uint32_t stride);
+/*
+ * The same for columns, which may have a dense range: index i of n
+ * survives the column stride, or lies in [dense_lo, dense_hi) and the
+ * stride is not PLAN_FIRST_ONLY.
+ */
+bool plan_kept_dense(uint32_t n, uint32_t stride, uint32_t dense_lo, uint32_t dense_hi,
+                     uint32_t i);
+uint32_t plan_kept_dense_count(uint32_t n, uint32_t stride, uint32_t dense_lo, uint32_t dense_hi);
+/* Whether column i of n survives plan p (its stride and its dense range). */
+bool plan_col_kept(const struct plan *p, uint32_t n, uint32_t i);
+/*
+ * The dense range of ascending `values` (n of them): the indexes [*lo, *hi)
+ * of the values in [from, to]; *lo == *hi when none is.
+ */
+void plan_dense_range(const uint32_t *values, uint32_t n, uint32_t from, uint32_t to,
+                      uint32_t *lo, uint32_t *hi);
 /* The warm-up that goes with `samples` when `configured` samples had `warmup`. */
 uint32_t plan_warmup(uint32_t warmup, uint32_t configured, uint32_t samples);
 /* Estimated ticks of the grid at these samples and strides. */

@@ -115,104 +115,200 @@ static void append(char *buf, size_t cap, const char *fmt, uint32_t a, uint32_t 
 
 static enum confidence min_conf(enum confidence a, enum confidence b) { return a < b ? a : b; }
 
-static void rec_flush_ceiling(const struct run *r, struct recommendation *e)
-{
-    const struct experiment_record *x = usable(r, e, "flush_ceiling");
-    struct curve_point curve[MAX_CURVE];
+/*
+ * flush_ceiling. The working set nearest RECOMMEND_TYPICAL_WS, contiguous
+ * form (the lower bound of the refill, as Linux's 33 was measured): one
+ * crossover per curve, locally (latency: flush + refill) and for each
+ * shootdown's target count (with_refill: the initiator's wait plus the
+ * slowest target's refill). The ceiling is the smallest of the curves'
+ * ceilings (the largest count still cheaper page by page, or the largest
+ * measured where the full flush never won), over the curves of medium or
+ * high confidence (all of them when none is); its confidence the least of
+ * theirs. The scattered, cold form's local p* is named as the other bound.
+ */
+#define FC_MAX_CURVES 4
+struct fc_curve {
+    int64_t targets;          /* 0: local */
+    const char *form;
+    struct curve_point pts[MAX_CURVE];
+    uint32_t n;
     struct crossover c;
-    uint32_t i, j, n = 0;
-    int64_t best_w = -1;
-    e->linux_default = "33 (tlb_single_page_flush_ceiling: page by page up to 33 pages)";
-    e->unit = "pages";
-    if (!x)
-        return;
-    /* the measured working set nearest the typical one, on the local curves */
-    for (i = 0; i < x->results.count; i++) {
-        const struct result_point *p = &x->results.items[i];
-        int64_t w = param_num(p, "working_set");
-        if (!param_is(p, "kind", "local", 0) || w < 0)
-            continue;
-        if (best_w < 0 || (w > RECOMMEND_TYPICAL_WS ? w - RECOMMEND_TYPICAL_WS
-                                                    : RECOMMEND_TYPICAL_WS - w) <
-                              (best_w > RECOMMEND_TYPICAL_WS ? best_w - RECOMMEND_TYPICAL_WS
-                                                             : RECOMMEND_TYPICAL_WS - best_w))
-            best_w = w;
-    }
-    for (i = 0; i < x->results.count && n < MAX_CURVE; i++) {
+    bool used;
+};
+
+/* Fills one curve: invlpg against full_cr3 at working set w, in `form`. */
+static void fc_fill(const struct experiment_record *x, int64_t w, struct fc_curve *cv)
+{
+    const char *name = cv->targets ? "with_refill" : "latency";
+    const char *k25 = cv->targets ? "with_refill_p25" : "p25";
+    const char *k75 = cv->targets ? "with_refill_p75" : "p75";
+    uint32_t i, j;
+    cv->n = 0;
+    for (i = 0; i < x->results.count && cv->n < MAX_CURVE; i++) {
         const struct result_point *a = &x->results.items[i];
         const struct stats *sa;
-        if (!param_is(a, "kind", "local", 0) || !param_is(a, "working_set", NULL, best_w) ||
-            !param_is(a, "mode", "invlpg", 0) || !(sa = metric(a, "latency")))
+        if (param_num(a, "targets") != cv->targets || !param_is(a, "working_set", NULL, w) ||
+            !param_is(a, "working_set_form", cv->form, 0) || !param_is(a, "mode", "invlpg", 0) ||
+            !(sa = metric(a, name)))
             continue;
         for (j = 0; j < x->results.count; j++) {
             const struct result_point *b = &x->results.items[j];
             const struct stats *sb;
-            if (!param_is(b, "kind", "local", 0) || !param_is(b, "working_set", NULL, best_w) ||
+            if (param_num(b, "targets") != cv->targets || !param_is(b, "working_set", NULL, w) ||
+                !param_is(b, "working_set_form", cv->form, 0) ||
                 !param_is(b, "mode", "full_cr3", 0) ||
-                param_num(b, "pages") != param_num(a, "pages") || !(sb = metric(b, "latency")))
+                param_num(b, "pages") != param_num(a, "pages") || !(sb = metric(b, name)))
                 continue;
-            curve[n] = (struct curve_point){
+            cv->pts[cv->n++] = (struct curve_point){
                 .p = (uint32_t)param_num(a, "pages"),
-                .a25 = (uint64_t)value(a, "p25", (int64_t)sa->p50 * 1000) / 1000,
+                .a25 = (uint64_t)value(a, k25, (int64_t)sa->p50 * 1000) / 1000,
                 .a50 = sa->p50,
-                .a75 = (uint64_t)value(a, "p75", (int64_t)sa->p50 * 1000) / 1000,
-                .b25 = (uint64_t)value(b, "p25", (int64_t)sb->p50 * 1000) / 1000,
+                .a75 = (uint64_t)value(a, k75, (int64_t)sa->p50 * 1000) / 1000,
+                .b25 = (uint64_t)value(b, k25, (int64_t)sb->p50 * 1000) / 1000,
                 .b50 = sb->p50,
-                .b75 = (uint64_t)value(b, "p75", (int64_t)sb->p50 * 1000) / 1000,
+                .b75 = (uint64_t)value(b, k75, (int64_t)sb->p50 * 1000) / 1000,
                 .a_index = i,
                 .b_index = j,
             };
-            n++;
             break;
         }
     }
-    crossover_find(curve, n, &c);
-    for (i = 0; i < n; i++) {
-        cite(e, curve[i].a_index);
-        cite(e, curve[i].b_index);
+    crossover_find(cv->pts, cv->n, &cv->c);
+}
+
+/* The ceiling one curve gives: the largest count still cheaper page by page. */
+static uint32_t fc_ceiling(const struct fc_curve *cv)
+{
+    return cv->c.found ? cv->c.p_before : cv->pts[cv->n - 1].p;
+}
+
+static void fc_describe(struct strbuf *sb, const struct fc_curve *cv)
+{
+    if (cv->targets)
+        sb_printf(sb, "%lld target%s", (long long)cv->targets, cv->targets == 1 ? "" : "s");
+    else
+        sb_puts(sb, "local");
+    if (cv->c.found)
+        sb_printf(sb, " p* = %u", cv->c.p_star);
+    else
+        sb_printf(sb, " no p* up to %u", cv->pts[cv->n - 1].p);
+    if (!cv->used)
+        sb_puts(sb, " (noisy, not used)");
+}
+
+static void rec_flush_ceiling(const struct run *r, struct recommendation *e)
+{
+    const struct experiment_record *x = usable(r, e, "flush_ceiling");
+    static struct fc_curve cv[FC_MAX_CURVES + 1]; /* the contiguous curves, then the cold one */
+    uint32_t i, j, n = 0, nused = 0, value = UINT32_MAX, decider = 0;
+    int64_t best_w = -1, targets[FC_MAX_CURVES];
+    uint32_t ntargets = 0;
+    char list[200];
+    struct strbuf sb;
+    enum confidence conf = CONF_HIGH;
+    e->linux_default = "33 (tlb_single_page_flush_ceiling: page by page up to 33 pages)";
+    e->unit = "pages";
+    if (!x)
+        return;
+    /* the measured working set nearest the typical one; the target counts measured */
+    for (i = 0; i < x->results.count; i++) {
+        const struct result_point *p = &x->results.items[i];
+        int64_t w = param_num(p, "working_set"), k = param_num(p, "targets");
+        if (w >= 0 && (best_w < 0 || (w > RECOMMEND_TYPICAL_WS ? w - RECOMMEND_TYPICAL_WS
+                                                               : RECOMMEND_TYPICAL_WS - w) <
+                                         (best_w > RECOMMEND_TYPICAL_WS
+                                              ? best_w - RECOMMEND_TYPICAL_WS
+                                              : RECOMMEND_TYPICAL_WS - best_w)))
+            best_w = w;
+        for (j = 0; j < ntargets && targets[j] != k; j++)
+            ;
+        if (k >= 0 && j == ntargets && ntargets < FC_MAX_CURVES)
+            targets[ntargets++] = k;
     }
+    for (i = 0; i < ntargets; i++) /* ascending: local first */
+        for (j = i + 1; j < ntargets; j++)
+            if (targets[j] < targets[i]) {
+                int64_t t = targets[i];
+                targets[i] = targets[j];
+                targets[j] = t;
+            }
+    for (i = 0; i < ntargets; i++) {
+        cv[n].targets = targets[i];
+        cv[n].form = "contiguous";
+        fc_fill(x, best_w, &cv[n]);
+        if (cv[n].n)
+            n++;
+    }
+    cv[n].targets = 0;
+    cv[n].form = "scattered_cold";
+    fc_fill(x, best_w, &cv[n]);
+    for (i = 0; i <= n; i++)
+        for (j = 0; j < cv[i].n; j++) {
+            cite(e, cv[i].pts[j].a_index);
+            cite(e, cv[i].pts[j].b_index);
+        }
     if (MUTANT(evidence_nowhere))
         cite(e, x->results.count); /* test-only: one past the last point */
-    e->conf = c.conf;
-    fmt_into(e->why, sizeof(e->why), "%s (%u page counts, working set %lld pages)", c.why, n,
-             (long long)best_w);
-    if (c.conf == CONF_NONE) {
+    /* the curves the value rests on: medium or high confidence, else every measured one */
+    for (i = 0; i < n; i++)
+        nused += cv[i].used = cv[i].c.conf >= CONF_MEDIUM;
+    for (i = 0; i < n && !nused; i++)
+        nused += cv[i].used = cv[i].c.conf > CONF_NONE;
+    sb_init_fixed(&sb, list, sizeof(list));
+    for (i = 0; i < n; i++) {
+        if (cv[i].used) {
+            conf = min_conf(conf, cv[i].c.conf);
+            if (fc_ceiling(&cv[i]) < value) {
+                value = fc_ceiling(&cv[i]);
+                decider = i;
+            }
+        }
+        if (i)
+            sb_puts(&sb, "; ");
+        fc_describe(&sb, &cv[i]);
+    }
+    if (cv[n].n && cv[n].c.found)
+        sb_printf(&sb, "; scattered frames, cold page tables: local p* = %u", cv[n].c.p_star);
+    fmt_into(e->why, sizeof(e->why), "%s (%u page counts, working set %lld pages, %u curve%s: "
+                                     "local, and shootdowns as the initiator's wait plus the "
+                                     "slowest target's refill)",
+             n ? cv[decider].c.why : "no curve", n ? cv[decider].n : 0, (long long)best_w, n,
+             n == 1 ? "" : "s");
+    if (!nused) {
+        e->conf = CONF_NONE;
         e->enough = false;
         fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
         return;
     }
+    e->conf = conf;
     e->enough = true;
     e->has_value = true;
-    if (!c.found) {
-        e->value = curve[n - 1].p;
+    e->value = value;
+    if (!cv[decider].c.found)
         fmt_into(e->verdict, sizeof(e->verdict),
                  "page by page up to at least %u pages: INVLPG then the refills stayed cheaper "
-                 "than a full flush at every count measured (working set %lld pages)%s",
-                 curve[n - 1].p, (long long)best_w,
-                 c.overlap ? "; the largest counts are within the p25-p75 noise" : "");
-        return;
-    }
-    /* the largest count measured cheaper page by page: the grid does not say more */
-    e->value = c.p_before;
-    if (c.p_before)
+                 "than a full flush at every count measured (working set %lld pages, "
+                 "contiguous): %s",
+                 value, (long long)best_w, list);
+    else if (value)
         fmt_into(e->verdict, sizeof(e->verdict),
-                 "ceiling %u: INVLPG then the refills cheaper up to %u pages, a full flush from "
-                 "p* = %u (working set %lld pages%s)",
-                 c.p_before, c.p_before, c.p_star, (long long)best_w,
-                 c.p_star - c.p_before > 1 ? "; the crossing lies between the two" : "");
+                 "ceiling %u: INVLPG then the refills cheaper up to %u page%s on every curve "
+                 "(working set %lld pages, contiguous): %s",
+                 value, value, value == 1 ? "" : "s", (long long)best_w, list);
     else
         fmt_into(e->verdict, sizeof(e->verdict),
-                 "ceiling 0: a full flush was cheaper from p* = %u, the smallest count measured "
-                 "(working set %lld pages)",
-                 c.p_star, (long long)best_w);
-    if (c.overlap)
-        append(e->verdict, sizeof(e->verdict), "; within noise (p25-p75 overlap) from %u to %u pages",
-               c.band_low, c.band_high);
+                 "ceiling 0: a full flush was cheaper from the smallest count measured "
+                 "(working set %lld pages, contiguous): %s",
+                 (long long)best_w, list);
+    if (cv[decider].c.overlap)
+        append(e->verdict, sizeof(e->verdict), "; within noise from %u to %u pages",
+               cv[decider].c.band_low, cv[decider].c.band_high);
 }
 
 /*
  * invlpgb_vs_ipi. Pairs of INVLPGB and IPI points of the pages form at the
- * same page count and CPU count. Two answers: on the most CPUs measured,
+ * same page count and CPU count, INVLPGB on Linux's path (`path` linux: one
+ * whole-PCID INVLPGB above the ceiling, not the chunked alternative). Two answers: on the most CPUs measured,
  * the largest page count up to which INVLPGB wins (from one page on: the
  * first loss ends it); and at one page, the smallest CPU count from which
  * it wins at every larger count measured (invlpgb_range's CPU sweep,
@@ -286,7 +382,7 @@ static void rec_invlpgb(const struct run *r, struct recommendation *e)
         const struct result_point *a = &x->results.items[i];
         const struct stats *sa;
         if (!param_is(a, "method", "invlpgb", 0) || !param_is(a, "form", "pages", 0) ||
-            !(sa = metric(a, "latency")))
+            !param_is(a, "path", "linux", 0) || !(sa = metric(a, "latency")))
             continue;
         for (j = 0; j < x->results.count && n < IB_MAX_PAIRS; j++) {
             const struct result_point *b = &x->results.items[j];
@@ -518,10 +614,18 @@ static void rec_pti(const struct run *r, struct recommendation *e)
     }
     e->enough = true;
     e->has_value = true;
-    fmt_into(e->verdict, sizeof(e->verdict),
-             "immediate INVPCID costs %lld ticks per page more than deferring (at %lld pages); "
-             "deferring moves the cost to a full user-PCID refill at the next return to user",
-             (long long)e->value, (long long)best);
+    /* both latencies include the return to user, where the deferred flush refills the user
+     * working set (issue 20): deferring may cost more, and the sentence says which way */
+    if (e->value >= 0)
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "immediate INVPCID costs %lld ticks per page more than deferring (at %lld "
+                 "pages), the deferred flush's refill of the user working set included",
+                 (long long)e->value, (long long)best);
+    else
+        fmt_into(e->verdict, sizeof(e->verdict),
+                 "deferring costs %lld ticks per page more than immediate INVPCID (at %lld "
+                 "pages): the next return to user refills the whole user working set",
+                 (long long)-e->value, (long long)best);
     fmt_into(e->why, sizeof(e->why), "local medians at %lld pages, p90 against the other median",
              (long long)best);
 }
@@ -532,6 +636,9 @@ static const char *run_environment(const struct run *r)
         return "simulated";
     if (r->cpu.hypervisor)
         return "virtualised";
+    /* an emulator CPUID does not show (Bochs): named by the harness, never guessed */
+    if (r->cfg.emulator != EMULATOR_NONE)
+        return "emulated";
     return "hardware";
 }
 

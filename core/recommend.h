@@ -5,10 +5,13 @@
  * text summary. Pure: reads the run's records, writes nothing else;
  * host-tested (tests/host/test_crossover.c).
  *
- *   flush_ceiling   p* of flush_ceiling (local, full_cr3 as Linux does it)
- *                   for the working set nearest RECOMMEND_TYPICAL_WS; the
- *                   ceiling is the largest count measured below p* (where
- *                   INVLPG still won), against Linux's 33;
+ *   flush_ceiling   p* of flush_ceiling (full_cr3 as Linux does it) for the
+ *                   working set nearest RECOMMEND_TYPICAL_WS, contiguous,
+ *                   locally and for each shootdown's target count (the
+ *                   initiator's wait plus the slowest target's refill); the
+ *                   ceiling is the smallest over the confident curves of
+ *                   the largest count measured below p* (where INVLPG
+ *                   still won), against Linux's 33;
  *   invlpgb_vs_ipi  the largest page count at which INVLPGB+TLBSYNC beats
  *                   the IPI shootdown on the most CPUs, and the smallest
  *                   CPU count from which it beats it at one page;
@@ -27,7 +30,7 @@
 
 #define RECOMMEND_TYPICAL_WS 512 /* pages: 2 MiB, one page table's worth */
 #define RECOMMEND_MAX 5
-#define RECOMMEND_MAX_POINTS 64
+#define RECOMMEND_MAX_POINTS 192 /* flush_ceiling: 22 page counts x 2 modes x 4 curves */
 
 struct recommendation {
     const char *id;

@@ -384,6 +384,16 @@ static void write_features(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
+/* A revision or identifier in hex, or null when it was not read. */
+static void kv_hex_or_null(struct json_writer *w, const char *key, bool known, uint64_t v)
+{
+    jw_key(w, key);
+    if (known)
+        jw_hex(w, v);
+    else
+        jw_null(w);
+}
+
 static void write_cpu(struct json_writer *w, const struct run *r)
 {
     const struct cpu_features *f = &r->cpu;
@@ -406,11 +416,7 @@ static void write_cpu(struct json_writer *w, const struct run *r)
     }
     jw_key(w, "microcode");
     jw_object_begin_inline(w);
-    jw_key(w, "revision");
-    if (any_ucode)
-        jw_hex(w, ucode);
-    else
-        jw_null(w);
+    kv_hex_or_null(w, "revision", any_ucode, ucode);
     jw_kv_bool(w, "uniform", r->microcode_uniform);
     jw_object_end(w);
     write_features(w, r);
@@ -448,11 +454,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
             jw_null(w);
         jw_kv_bool(w, "bsp", c->bsp);
         jw_kv_str(w, "state", cpu_state_name(c->state));
-        jw_key(w, "microcode");
-        if (c->microcode_valid)
-            jw_hex(w, c->microcode);
-        else
-            jw_null(w);
+        kv_hex_or_null(w, "microcode", c->microcode_valid, c->microcode);
         if (c->state != CPU_OK)
             jw_kv_str(w, "note", c->note);
         if (c->late_answers) { /* under a hypervisor only: core/smp.h, smp_wait_answer() */
@@ -480,6 +482,26 @@ static void write_topology(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
+/* The INVLPG/global erratum's verdict (core/cpu_errata.h): null on a CPU it does not list. */
+static void write_pcid_erratum(struct json_writer *w, const struct run *r)
+{
+    const struct invlpg_global_check *e = &r->method.pcid_erratum;
+    jw_key(w, "pcid_erratum");
+    if (!e->listed) {
+        jw_null(w);
+        return;
+    }
+    jw_object_begin(w);
+    jw_kv_str(w, "id", ERRATUM_INVLPG_GLOBAL);
+    jw_kv_str(w, "cpu", e->cpu);
+    jw_kv_str(w, "model_name", e->model_name);
+    kv_hex_or_null(w, "microcode", e->microcode_known, e->microcode);
+    jw_kv_hex(w, "fixed_microcode", e->fixed_microcode);
+    jw_kv_bool(w, "affected", e->affected);
+    jw_kv_str(w, "source", "Intel ADL063/RPL042; Linux arch/x86/mm/init.c invlpg_miss_ids[]");
+    jw_object_end(w);
+}
+
 static void write_method(struct json_writer *w, const struct run *r)
 {
     const struct method_info *m = &r->method;
@@ -498,14 +520,20 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "verification", "after_closing_timestamp");
     /* issue 20: shootdown_contention checks no shootdown inside any initiator's window */
     jw_kv_str(w, "contention_checks", "after_all_windows_closed");
-    jw_kv_str(w, "pti_return_to_user", "timed");
+    /* issue 20: the return to user refills a user working set (point parameter working_set) */
+    jw_kv_str(w, "pti_return_to_user", "timed_user_working_set");
     jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");
+    /* issue 20: Linux's paths and the refills they leave */
+    jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
+    jw_kv_str(w, "flush_ceiling_refill", "after_ack");
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
     jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
     if (m->pcid_enabled) {
         jw_kv_hex(w, "kernel_pcid", m->kernel_pcid);
         jw_kv_hex(w, "user_pcid", m->user_pcid);
     }
+    jw_kv_str(w, "pcid_reason", m->pcid_reason[0] ? m->pcid_reason : NULL);
+    write_pcid_erratum(w, r);
     jw_kv_u64(w, "paging_levels", m->paging_levels);
     jw_kv_u64(w, "test_pages", m->test_pages);
     jw_kv_str(w, "test_mappings", r->cfg.global_pages ? "global" : "user");
@@ -535,12 +563,16 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
     jw_kv_u64(w, "seed", s->seed);
     jw_kv_u64(w, "tlb_sets", s->tlb_sets);
     jw_kv_u64(w, "tlb_ways", s->tlb_ways);
+    jw_kv_str(w, "tlb_source", s->tlb_source);
     jw_key(w, "errata");
     jw_array_begin(w);
     for (i = 0; i < s->errata_count; i++)
         jw_str(w, s->errata[i]);
     jw_array_end(w);
     jw_kv_str(w, "cpuid_override", s->cpuid_override);
+    kv_hex_or_null(w, "microcode", s->microcode_known, s->microcode);
+    jw_kv_str(w, "microcode_source", s->microcode_source);
+    jw_kv_bool(w, "la57", s->la57);
     jw_object_end(w);
 }
 

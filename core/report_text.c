@@ -18,6 +18,32 @@ uint64_t ticks_to_ns(uint64_t ticks, uint64_t tsc_hz)
     return (ticks / tsc_hz) * 1000000000ull + (ticks % tsc_hz) * 1000000000ull / tsc_hz;
 }
 
+/* Words of text after a 10-column label, wrapped to 80 columns. */
+static void write_wrapped(struct strbuf *sb, const char *label, const char *text)
+{
+    size_t col = 0, len;
+    sb_printf(sb, "%-10s", label);
+    while (*text) {
+        while (*text == ' ')
+            text++;
+        for (len = 0; text[len] && text[len] != ' '; len++)
+            ;
+        if (!len)
+            break;
+        if (col && col + 1 + len > 70) {
+            sb_puts(sb, "\n          ");
+            col = 0;
+        } else if (col) {
+            sb_putc(sb, ' ');
+            col++;
+        }
+        sb_printf(sb, "%.*s", (int)len, text);
+        col += len;
+        text += len;
+    }
+    sb_putc(sb, '\n');
+}
+
 static void write_header(const struct run *r, struct strbuf *sb)
 {
     const struct cpu_features *f = &r->cpu;
@@ -31,6 +57,10 @@ static void write_header(const struct run *r, struct strbuf *sb)
                   (unsigned long long)r->sim.seed, r->sim.tlb_sets, r->sim.tlb_ways);
         for (i = 0; i < r->sim.errata_count; i++)
             sb_printf(sb, "%s%s", i ? ", " : "; errata on: ", r->sim.errata[i]);
+        if (r->sim.microcode_known)
+            sb_printf(sb, "; microcode 0x%x", r->sim.microcode);
+        if (r->sim.la57)
+            sb_puts(sb, "; firmware with CR4.LA57");
         sb_puts(sb, "\n          no machine was measured: timings are the host's, checks are the "
                     "model's\n");
     }
@@ -57,6 +87,9 @@ static void write_header(const struct run *r, struct strbuf *sb)
     yes_no(sb, "la57", f->la57);
     yes_no(sb, "invariant_tsc", f->invariant_tsc);
     sb_putc(sb, '\n');
+    /* a CPU of the INVLPG/global erratum: whether the tool ran with PCID, and why */
+    if (r->method.pcid_erratum.listed && r->method.pcid_reason[0])
+        write_wrapped(sb, "PCID", r->method.pcid_reason);
     sb_printf(sb, "TSC       %llu.%03llu MHz (%s)\n", (unsigned long long)(r->tsc_hz / 1000000),
               (unsigned long long)(r->tsc_hz / 1000 % 1000), tsc_source_name(r->tsc_source));
     sb_printf(sb, "CPUs      %u reported, %u ok", r->topo.count,
@@ -68,6 +101,10 @@ static void write_header(const struct run *r, struct strbuf *sb)
         sb_printf(sb,
                   "NOTE      running under a hypervisor (%s): timings are not hardware timings\n",
                   f->hypervisor_vendor[0] ? f->hypervisor_vendor : "unnamed");
+    if (r->cfg.emulator != EMULATOR_NONE)
+        sb_printf(sb, "NOTE      emulated machine (emulator=%s): every instruction ran on the\n"
+                      "          emulator's CPU; timings are not hardware timings\n",
+                  emulator_name(r->cfg.emulator));
     if (r->mp_note[0])
         sb_printf(sb, "NOTE      %s\n", r->mp_note);
 }
@@ -118,8 +155,10 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
         const struct experiment_record *e = &r->experiments[i];
         if (!e->ran)
             continue;
+        /* an emulated machine (emulator=) ran every instruction emulated */
+        bool emulated = e->emulated || r->cfg.emulator != EMULATOR_NONE;
         const char *tags[3] = { r->sim.simulated ? "[SIMULATED]" : NULL,
-                                e->emulated ? "[EMULATED]" : NULL, e->partial ? "[PARTIAL]" : NULL };
+                                emulated ? "[EMULATED]" : NULL, e->partial ? "[PARTIAL]" : NULL };
         const char *sep = "  ";
         uint32_t t;
         sb_printf(sb, "%-26s %-8s %6u %8llu %6llu", e->id, result_name(e->status),

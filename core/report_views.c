@@ -152,6 +152,62 @@ static void view_seq_conc(const struct run *r, const struct experiment_record *e
     }
 }
 
+/* A value of a point in ticks (stored x 1000), or NULL-like: *have false. */
+static uint64_t value_ticks(const struct result_point *p, const char *key, bool *have)
+{
+    uint32_t v;
+    for (v = 0; p && v < p->nvalues; v++) {
+        if (str_eq(p->values[v].key, key)) {
+            *have = true;
+            return (uint64_t)(p->values[v].milli / 1000);
+        }
+    }
+    *have = false;
+    return 0;
+}
+
+/*
+ * Where the time of the 1-page points goes (core/shootdown.h, struct
+ * shootdown_parts); every point's breakdown is in the JSON and in
+ * tlbscope-report show.
+ */
+static void view_seq_conc_parts(const struct run *r, const struct experiment_record *e,
+                                struct strbuf *sb)
+{
+    static const char *const keys[] = { "send_p50", "local_flush_p50", "delivery_ack_p50" };
+    uint32_t i, k;
+    bool header = false;
+    for (i = 0; i < e->results.count; i++) {
+        const struct result_point *p = &e->results.items[i];
+        const struct point_param *pg = point_find_param(p, "pages");
+        const struct point_param *t = point_find_param(p, "targets");
+        const struct point_param *m = point_find_param(p, "mode");
+        const struct stats *h = metric(p, "remote_handler"), *lat = metric(p, "latency");
+        bool have;
+        if (!pg || pg->num != 1 || !t || !m || !m->str)
+            continue;
+        if (!header) {
+            sb_put_wrapped(sb, "  ", "  ",
+                           "where a 1-page shootdown's time goes, p50 of each part: send "
+                           "(request slots, ICR writes) and local flush on the initiator's TSC, "
+                           "the slowest handler on its target's; deliv+ack = the initiator's wait "
+                           "from its last ICR write to the last ack, minus the handler (derived)",
+                           80);
+            sb_printf(sb, "  %7s %-4s %9s %9s %9s %9s %9s\n", "targets", "mode", "send",
+                      "local", "deliv+ack", "handler", "latency");
+            header = true;
+        }
+        sb_printf(sb, "  %7lld %-4s", (long long)t->num, m->str);
+        for (k = 0; k < 3; k++) {
+            uint64_t v = value_ticks(p, keys[k], &have);
+            cell_time(sb, r, have ? lat : NULL, v);
+        }
+        cell_time(sb, r, h, h ? h->p50 : 0);
+        cell_time(sb, r, lat, lat ? lat->p50 : 0);
+        sb_putc(sb, '\n');
+    }
+}
+
 static void view_lazy(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     static const char *const variants[] = { "skip_lazy", "ipi_all", "freed_tables", "xen_running" };
@@ -189,36 +245,104 @@ static void view_lazy(const struct run *r, const struct experiment_record *e, st
     }
 }
 
+/* p50 of b over p50 of a as "  12.34", or nothing when either is missing */
+static void cell_ratio(struct strbuf *sb, const struct stats *a, const struct stats *b)
+{
+    if (a && b && a->p50)
+        sb_printf(sb, " %6llu.%02llu", (unsigned long long)(b->p50 / a->p50),
+                  (unsigned long long)(b->p50 * 100 / a->p50 % 100));
+}
+
+/*
+ * Each INVLPGB point beside the IPI point of the same form, pages and CPUs.
+ * Linux's path unmarked; the chunked alternative above the ceiling marked
+ * "chunked", against the same IPI point.
+ */
 static void view_invlpgb(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     static const char *const forms[] = { "pages", "stride_2m", "pcid" };
     uint32_t f, i;
-    sb_printf(sb, "  %-10s %5s %12s %12s %9s\n", "form", "pages", "invlpgb p50", "ipi p50",
-              "ipi/invlpgb");
+    sb_printf(sb, "  %-17s %5s %4s %12s %12s %11s\n", "form", "pages", "cpus", "invlpgb p50",
+              "ipi p50", "ipi/invlpgb");
     for (f = 0; f < 3; f++) {
         for (i = 0; i < e->results.count; i++) {
             const struct result_point *p = &e->results.items[i];
             const struct point_param *m = point_find_param(p, "method");
             const struct point_param *fm = point_find_param(p, "form");
             const struct point_param *pg = point_find_param(p, "pages");
+            const struct point_param *c = point_find_param(p, "cpus");
+            const struct point_param *path = point_find_param(p, "path");
             const struct result_point *ipi;
             const struct stats *a, *b;
-            if (!m || !fm || !pg || !m->str || !fm->str || !str_eq(m->str, "invlpgb") ||
+            char label[24];
+            if (!m || !fm || !pg || !c || !m->str || !fm->str || !str_eq(m->str, "invlpgb") ||
                 !str_eq(fm->str, forms[f]))
                 continue;
             a = metric(p, "latency");
             ipi = FIND(&e->results, { "method", "ipi", 0 }, { "form", forms[f], 0 },
-                       { "pages", NULL, pg->num });
+                       { "pages", NULL, pg->num }, { "cpus", NULL, c->num });
             b = metric(ipi, "latency");
-            sb_printf(sb, "  %-10s %5lld  ", forms[f], (long long)pg->num);
+            fmt_into(label, sizeof(label), "%s%s", forms[f],
+                     path && path->str && str_eq(path->str, "chunked") ? " chunked" : "");
+            sb_printf(sb, "  %-17s %5lld %4lld ", label, (long long)pg->num, (long long)c->num);
             cell_time(sb, r, a, a ? a->p50 : 0);
             sb_puts(sb, "   ");
             cell_time(sb, r, b, b ? b->p50 : 0);
-            if (a && b && a->p50)
-                sb_printf(sb, " %6llu.%02llu", (unsigned long long)(b->p50 / a->p50),
-                          (unsigned long long)(b->p50 * 100 / a->p50 % 100));
+            cell_ratio(sb, a, b);
             sb_putc(sb, '\n');
         }
+    }
+}
+
+/*
+ * flush_ceiling's crossovers, one line per kind, form and working set: p*
+ * of the CR3 write (Linux) and of INVPCID single-context where measured,
+ * with their confidence. Shootdown curves are the initiator's wait plus
+ * the slowest target's refill.
+ */
+/* A summary's p* ("none" when the full flush never won, "-" when not measured) and confidence. */
+static void fc_pstar(const struct result_point *s, char *pstar, size_t cap, const char **conf)
+{
+    const struct point_param *c = s ? point_find_param(s, "confidence") : NULL;
+    uint8_t v;
+    *conf = c && c->str ? c->str : "-";
+    if (!s) {
+        fmt_into(pstar, cap, "-");
+        return;
+    }
+    for (v = 0; v < s->nvalues && !str_eq(s->values[v].key, "p_star"); v++)
+        ;
+    if (v < s->nvalues)
+        fmt_into(pstar, cap, "%lld", (long long)(s->values[v].milli / 1000));
+    else
+        fmt_into(pstar, cap, "none");
+}
+
+static void view_flush_ceiling(const struct experiment_record *e, struct strbuf *sb)
+{
+    uint32_t i;
+    sb_puts(sb, "  p*: the page count from which a full flush then the refills is cheaper\n"
+                "  (shootdowns: the initiator's wait plus the slowest target's refill)\n");
+    sb_printf(sb, "  %-9s %7s %-14s %5s %7s %-6s %10s %s\n", "kind", "targets", "form", "ws",
+              "cr3 p*", "conf", "invpcid p*", "conf");
+    for (i = 0; i < e->summary.count; i++) {
+        const struct result_point *s = &e->summary.items[i];
+        const struct point_param *kind = point_find_param(s, "kind");
+        const struct point_param *k = point_find_param(s, "targets");
+        const struct point_param *w = point_find_param(s, "working_set");
+        const struct point_param *form = point_find_param(s, "working_set_form");
+        const struct point_param *full = point_find_param(s, "full");
+        char cr3[16], inv[16];
+        const char *cr3_conf, *inv_conf;
+        if (!kind || !k || !w || !form || !full || !full->str || !str_eq(full->str, "full_cr3"))
+            continue;
+        fc_pstar(s, cr3, sizeof(cr3), &cr3_conf);
+        fc_pstar(FIND(&e->summary, { "targets", NULL, k->num }, { "working_set", NULL, w->num },
+                      { "working_set_form", form->str, 0 }, { "full", "full_invpcid", 0 }),
+                 inv, sizeof(inv), &inv_conf);
+        sb_printf(sb, "  %-9s %7lld %-14s %5lld %7s %-6s %10s %s\n", kind->str ? kind->str : "-",
+                  (long long)k->num, form->str ? form->str : "-", (long long)w->num, cr3,
+                  cr3_conf, inv, inv_conf);
     }
 }
 
@@ -269,11 +393,13 @@ void report_view_experiment(const struct run *r, const struct experiment_record 
                             struct strbuf *sb)
 {
     sb_printf(sb, "\n%s%s%s: %s\n", e->id, r->sim.simulated ? " [SIMULATED]" : "",
-              e->emulated ? " [EMULATED]" : "", e->title);
+              e->emulated || r->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "", e->title);
     if (str_eq(e->id, "ipi_roundtrip"))
         view_ipi_matrix(r, e, sb);
-    else if (str_eq(e->id, "shootdown_seq_vs_conc"))
+    else if (str_eq(e->id, "shootdown_seq_vs_conc")) {
         view_seq_conc(r, e, sb);
+        view_seq_conc_parts(r, e, sb);
+    }
     else if (str_eq(e->id, "shootdown_lazy"))
         view_lazy(r, e, sb);
     else if (str_eq(e->id, "invlpgb_range"))
@@ -282,6 +408,8 @@ void report_view_experiment(const struct run *r, const struct experiment_record 
         view_contention(r, e, sb);
     else if (str_eq(e->id, "ipi_target_state"))
         view_target_state(r, e, sb);
+    else if (str_eq(e->id, "flush_ceiling"))
+        view_flush_ceiling(e, sb);
     else if (e->summary.count)
         report_view_points(r, e, &e->summary, sb, 64);
     else

@@ -10,6 +10,7 @@
 
 #include "arch/x86/cpuid.h"
 #include "core/config.h"
+#include "core/cpu_errata.h"
 #include "core/cpu_table.h"
 #include "core/firmware_info.h"
 #include "core/msglist.h"
@@ -45,9 +46,14 @@ struct simulation_info {
     const char *profile_cpu;  /* what the profile is */
     uint64_t seed;
     uint32_t tlb_sets, tlb_ways;
+    const char *tlb_source;   /* where the geometry came from: "cpuid_80000006h", ..., "--tlb" */
     uint32_t errata_count;
     const char *errata[SIM_MAX_ERRATA];
     const char *cpuid_override; /* a profile leaf changed on the command line, or NULL */
+    bool microcode_known;       /* what the modelled CPUs' MSR 0x8B reads */
+    uint32_t microcode;
+    const char *microcode_source; /* where that revision comes from */
+    bool la57;                  /* the modelled firmware handed over with CR4.LA57 (--la57) */
 };
 
 struct method_info {
@@ -61,6 +67,8 @@ struct method_info {
     bool full_flush_emulated;    /* the variant's INVPCID is emulated (emulate=invpcid) */
     const char *page_flush;      /* "invlpg" */
     bool pcid_enabled;           /* CR4.PCIDE during measurements */
+    char pcid_reason[320];       /* why PCID is on or off (core/method.c) */
+    struct invlpg_global_check pcid_erratum; /* the INVLPG/global erratum's verdict */
     uint64_t cr3_root;           /* the tool's page-table root (no PCID bits) */
     uint32_t kernel_pcid, user_pcid;
     uint32_t paging_levels;      /* 4 or 5 */

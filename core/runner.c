@@ -82,6 +82,11 @@ uint32_t runner_usable_count(struct runner *r)
     return n;
 }
 
+uint32_t runner_initiator(const struct runner *r)
+{
+    return r->current && r->current->initiator_configurable ? r->run->cfg.initiator : 0;
+}
+
 bool runner_need_cpus(struct runner *r, uint32_t min, char *reason, size_t cap)
 {
     uint32_t n = runner_usable_count(r);
@@ -165,7 +170,8 @@ static void print_result_line(struct runner *r, const struct experiment_record *
             sb_printf(&sb, ": %s", rec->reason);
     }
     print(r, "%s: %s%s%s%s %s\n", result_line_prefix(rec->status), rec->id,
-          r->run->sim.simulated ? " [SIMULATED]" : "", rec->emulated ? " [EMULATED]" : "",
+          r->run->sim.simulated ? " [SIMULATED]" : "",
+          rec->emulated || r->run->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "",
           rec->partial ? " [PARTIAL]" : "", detail);
 }
 
@@ -224,7 +230,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     runner_plan_start(r, e->id);
     conditions_prepare(r, rec); /* without memory: no per-CPU clock readings, the rest still */
     print(r, "RUN:  %s: %s%s%s\n", e->id, e->title, r->run->sim.simulated ? " [SIMULATED]" : "",
-          emulated ? " [EMULATED]" : "");
+          emulated || r->run->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "");
     t0 = tsc_now();
     r->budget_deadline = t0 + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
     r->budget_exceeded = false;

@@ -39,6 +39,7 @@ struct experiment {
     /* The measurement, in the tool's state. Sets the record's status. */
     void (*run)(struct runner *r, struct experiment_record *rec, void *state);
     void (*cleanup)(struct runner *r, void *state);
+    bool initiator_configurable; /* initiator= names its initiator (else it is the BSP) */
 };
 
 struct runner {
@@ -76,6 +77,8 @@ bool runner_budget_ok(struct runner *r);
 uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint32_t *out,
                                           uint32_t cap);
 uint32_t runner_usable_count(struct runner *r);
+/* The CPU the current experiment initiates from: cfg.initiator where it takes it, else the BSP. */
+uint32_t runner_initiator(const struct runner *r);
 /*
  * Shared supported() conditions: false, with the reason written, when fewer
  * than `min` CPUs are usable (naming why, e.g. no MP services), or when the

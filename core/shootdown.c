@@ -28,7 +28,8 @@ bool shootdown_init(struct shootdown *sd, struct smp *s, struct testmem *tm, uin
     sd->mm.tlb_gen = generation_floor;
     sd->verify.gen = generation_floor;
     sd->sent = mem_alloc(s->count * sizeof(uint32_t));
-    if (!sd->sent)
+    sd->verify_cpus = mem_alloc(s->count * sizeof(uint32_t));
+    if (!sd->sent || !sd->verify_cpus)
         return false;
     active = sd;
     return true;
@@ -42,7 +43,9 @@ void shootdown_release(struct shootdown *sd)
     if (active == sd)
         active = NULL;
     mem_free(sd->sent);
+    mem_free(sd->verify_cpus);
     sd->sent = NULL;
+    sd->verify_cpus = NULL;
 }
 
 /* ---- flushing on the calling CPU ---- */
@@ -159,14 +162,17 @@ uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint3
                                   uint32_t count)
 {
     uint64_t t0 = tsc_now();
+    uint32_t ws = MUTANT(pti_ws_untouched) ? 0 : sd->user_ws_pages;
     if (sd->pti != PTI_OFF) {
         uint64_t flush = pc->user_flush_pending ? 0 : CR3_NOFLUSH;
         write_cr3(sd->cr3_root | sd->user_pcid | flush);
         pc->user_flush_pending = 0;
         testmem_touch(sd->tm, first, count);
+        pc->touch_sink += testmem_touch_ws(sd->tm, ws);
         write_cr3(sd->cr3_root | sd->kernel_pcid | CR3_NOFLUSH);
     } else {
         testmem_touch(sd->tm, first, count);
+        pc->touch_sink += testmem_touch_ws(sd->tm, ws);
     }
     return tsc_now() - t0;
 }
@@ -233,10 +239,24 @@ static void flush_handler(struct trap_frame *f)
     if (MUTANT(ack_before_flush))
         store_release(&pc->flush.ack_gen, gen);
     flush_tlb_func(sd, pc, &sd->req);
-    if (sd->touch_pages)
-        pc->touch_sink += testmem_touch_ws(sd->tm, sd->touch_pages);
+    if (MUTANT(refill_before_ack) && sd->touch_pages) { /* test-only: the old order */
+        uint64_t t1 = tsc_now();
+        pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
+        store_relaxed(&pc->flush.refill_ticks, tsc_now() - t1);
+    }
     store_relaxed(&pc->flush.handler_ticks, tsc_now() - t0);
     store_release(&pc->flush.ack_gen, gen);
+    /*
+     * The refill of the working set the flush left: after the ack, as in
+     * Linux, where flush_tlb_func() acknowledges and the process refills
+     * later, so it is not in the initiator's latency; timed on this CPU's
+     * own clock and read by the initiator after the verification.
+     */
+    if (sd->touch_pages && !MUTANT(refill_before_ack)) {
+        uint64_t t1 = tsc_now();
+        pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
+        store_relaxed(&pc->flush.refill_ticks, tsc_now() - t1);
+    }
     if (MUTANT(verify_inside_window) && (sd->req.flags & FLUSH_VERIFY)) {
         /* the old way: reading right after the ack, while the initiator still times */
         shootdown_verify_self(sd, pc, sd->req.first_page, sd->req.pages, sd->req.stride_2m);
@@ -257,6 +277,8 @@ static void verify_handler(struct trap_frame *f)
         store_relaxed(&pc->flush.return_ticks,
                       shootdown_return_to_user(sd, pc, sd->verify.first, sd->verify.count));
     shootdown_verify_self(sd, pc, sd->verify.first, sd->verify.count, sd->verify.large);
+    if (sd->touch_pages) /* the next sample's start: the working set in the TLB */
+        pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
     store_release(&pc->flush.verify_gen, gen);
 }
 
@@ -318,7 +340,8 @@ static bool should_flush(struct shootdown *sd, struct percpu *t, uint32_t flags)
     switch (sd->lazy) {
     case LAZY_SKIP:
         /* should_flush_tlb(): lazy CPUs catch up at switch; freed tables cannot wait */
-        if (flags & FLUSH_FREED_TABLES || MUTANT(lazy_ipi_anyway))
+        if ((flags & FLUSH_FREED_TABLES && !MUTANT(freed_tables_skips_lazy)) ||
+            MUTANT(lazy_ipi_anyway))
             return true;
         return !load_acquire(&t->tlbs.is_lazy);
     case LAZY_XEN_RUNNING:
@@ -346,36 +369,64 @@ void shootdown_set_request(struct flush_request *req, uint32_t initiator, uint32
     req->full = (flags & FLUSH_ALL) || pages > ceiling;
 }
 
+uint64_t shootdown_delivery_ack(const struct shootdown_parts *p)
+{
+    if (MUTANT(breakdown_keeps_handler))
+        return p->wait;
+    return p->wait > p->handler ? p->wait - p->handler : 0;
+}
+
 uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t n,
                          enum flush_order order, uint32_t first, uint32_t pages, uint32_t flags)
 {
     struct smp *s = sd->smp;
     struct percpu *self = this_percpu();
     struct flush_request *req = &sd->req;
-    uint64_t gen, t0, t1, deadline;
+    uint64_t gen, t0, ts, sent, t1, deadline;
     uint32_t i;
     bool lost = false;
 
+    sd->parts = (struct shootdown_parts){ 0, 0, 0, 0 };
+    /* halted targets asleep, every time (core/ipi.h): outside the timed window */
+    ipi_settle_targets(s, targets, n);
     gen = add_fetch(&sd->mm.tlb_gen, 1); /* inc_mm_tlb_gen(): a full barrier */
     shootdown_set_request(req, self->index, first, pages, flags, gen, sd->ceiling);
     if (MUTANT(swap_order))
         order = order == ORDER_SEQUENTIAL ? ORDER_CONCURRENT : ORDER_SEQUENTIAL;
 
     t0 = tsc_now();
-    if (order == ORDER_SEQUENTIAL)
+    ts = t0;
+    if (order == ORDER_SEQUENTIAL) {
         flush_tlb_func(sd, self, req);
-    sd->nsent = 0;
+        ts = tsc_now();
+        sd->parts.local_flush = ts - t0;
+    }
+    if (MUTANT(remap_after_flush) && order == ORDER_SEQUENTIAL && sd->mutant_late_remap)
+        testmem_flip(sd->tm, first, sd->mutant_late_remap);
+    sd->nsent = sd->nverify = 0;
     for (i = 0; i < n; i++) {
         struct percpu *t = s->cpu[targets[i]];
-        if (!should_flush(sd, t, flags))
+        bool interrupt = should_flush(sd, t, flags);
+        /* with freed tables no target may keep the old state, lazy or not */
+        if (interrupt || (flags & FLUSH_FREED_TABLES))
+            sd->verify_cpus[sd->nverify++] = targets[i];
+        if (!interrupt)
             continue;
         store_relaxed(&t->flush.request_gen, gen);
         sd->sent[sd->nsent++] = targets[i];
     }
     /* requests first, then the IPIs: smp_call_function_many_cond() queues, then kicks */
     ipi_send_each(s, sd->sent, sd->nsent, VEC_FLUSH);
-    if (order == ORDER_CONCURRENT)
+    sent = tsc_now();
+    sd->parts.send = sent - ts;
+    if (order == ORDER_CONCURRENT) {
         flush_tlb_func(sd, self, req);
+        sd->parts.local_flush = tsc_now() - sent;
+    }
+    if (MUTANT(remap_after_flush) && order == ORDER_CONCURRENT && n == 0 &&
+        sd->mutant_late_remap)
+        testmem_flip(sd->tm, first, sd->mutant_late_remap);
+    sd->mutant_late_remap = 0;
     deadline = t0 + s->timeout_ticks;
     for (i = 0; i < sd->nsent; i++) {
         struct percpu *t = s->cpu[sd->sent[i]];
@@ -392,6 +443,8 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
         if (h > sd->max_handler_ticks)
             sd->max_handler_ticks = h;
     }
+    sd->parts.wait = t1 - sent;
+    sd->parts.handler = sd->max_handler_ticks;
     return lost ? 0 : t1 - t0;
 }
 
@@ -402,7 +455,8 @@ static volatile uint64_t *verify_slot(struct percpu *pc);
 /*
  * The verification phase of a FLUSH_VERIFY round, after the initiator's
  * closing timestamp: the initiator reads the pages, then asks the targets it
- * interrupted (VEC_VERIFY) to return to user if asked, and to read them.
+ * interrupted (VEC_VERIFY; with freed tables every target, lazy ones too) to
+ * return to user if asked, and to read them.
  * A separate IPI, not a wait inside the flush handler: a target that waited
  * there would spin through the initiator's timed window (under a hypervisor
  * it would take the host CPU from the vCPUs still flushing).
@@ -419,12 +473,16 @@ bool shootdown_wait_verified(struct shootdown *sd)
     sd->verify.large = sd->req.stride_2m;
     sd->verify.return_to_user = (sd->req.flags & FLUSH_RETURN_TO_USER) != 0;
     store_release(&sd->verify.gen, sd->verify.gen + 1);
-    ok = ipi_and_wait(sd, sd->sent, sd->nsent, VEC_VERIFY, verify_slot, "verification IPI");
-    sd->max_return_ticks = 0;
-    for (i = 0; i < sd->nsent && ok; i++) {
-        uint64_t t = load_acquire(&s->cpu[sd->sent[i]]->flush.return_ticks);
+    ok = ipi_and_wait(sd, sd->verify_cpus, sd->nverify, VEC_VERIFY, verify_slot,
+                      "verification IPI");
+    sd->max_return_ticks = sd->max_refill_ticks = 0;
+    for (i = 0; i < sd->nverify && ok; i++) {
+        uint64_t t = load_acquire(&s->cpu[sd->verify_cpus[i]]->flush.return_ticks);
+        uint64_t f = load_acquire(&s->cpu[sd->verify_cpus[i]]->flush.refill_ticks);
         if (t > sd->max_return_ticks)
             sd->max_return_ticks = t;
+        if (f > sd->max_refill_ticks)
+            sd->max_refill_ticks = f;
     }
     return ok;
 }
@@ -445,9 +503,7 @@ static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
     uint64_t gen = sd->verify.gen, deadline;
     uint32_t i;
     bool ok = true;
-    for (i = 0; i < n; i++)
-        if (cpus[i] != this_percpu()->index)
-            apic_send_ipi(s->cpu[cpus[i]]->apic_id, vector);
+    apic_send_ipi_mask(cpus, n, s->apic_id, this_percpu()->index, vector);
     deadline = tsc_now() + s->timeout_ticks;
     for (i = 0; i < n; i++) {
         volatile uint64_t *p;
@@ -464,6 +520,17 @@ static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
 
 static volatile uint64_t *verify_slot(struct percpu *pc) { return &pc->flush.verify_gen; }
 static volatile uint64_t *switch_slot(struct percpu *pc) { return &pc->flush.switch_gen; }
+
+bool shootdown_prime_user(struct shootdown *sd, const uint32_t *cpus, uint32_t n)
+{
+    sd->verify.first = 0;
+    sd->verify.count = 0;
+    sd->verify.large = false;
+    sd->verify.return_to_user = true;
+    store_release(&sd->verify.gen, sd->verify.gen + 1);
+    (void)shootdown_return_to_user(sd, this_percpu(), 0, 0);
+    return ipi_and_wait(sd, cpus, n, VEC_VERIFY, verify_slot, "verification IPI");
+}
 
 bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t first,
                            uint32_t count, bool large)

@@ -27,8 +27,11 @@
  * signatures before the shootdown; every CPU reads them through its TLB
  * once the initiator has taken its closing timestamp (the targets, on a
  * verification IPI sent after it): the reads are outside the timed window
- * and cannot slow the targets still being waited for. A stale signature is
- * recorded with CPU, VA, expected and seen value.
+ * and cannot slow the targets still being waited for. The targets read are
+ * those that must hold no old translation now: the ones interrupted, and
+ * with freed page tables every target, lazy ones included, which Linux must
+ * interrupt then (a lazy CPU left out would walk the freed table). A stale
+ * signature is recorded with CPU, VA, expected and seen value.
  */
 #ifndef TLBSCOPE_CORE_SHOOTDOWN_H
 #define TLBSCOPE_CORE_SHOOTDOWN_H
@@ -72,6 +75,28 @@ struct verify_request {
     uint8_t return_to_user;  /* return to user first, timed (FLUSH_RETURN_TO_USER) */
 } __attribute__((aligned(CACHE_LINE)));
 
+/*
+ * One shootdown's parts (shootdown_flush()), each on one CPU's clock: the
+ * initiator's send (request slots and ICR writes), its local flush (before
+ * the send in sequential order, after it in concurrent order) and its wait
+ * from the last ICR write to the last acknowledgement seen; the slowest
+ * target's handler on that target's clock (entry to acknowledgement). Seq:
+ * latency = local_flush + send + wait; conc: latency = send + wait, the
+ * local flush inside the wait.
+ */
+struct shootdown_parts {
+    uint64_t send, local_flush, wait, handler;
+};
+/*
+ * What no single clock can split: delivery (from the last ICR write to the
+ * handler's entry, the wake-up of a halted target included) plus the
+ * acknowledgement's way back, derived as wait - handler (never below 0).
+ * With several targets the handler is the slowest one's; in concurrent
+ * order a local flush that outlasts delivery, handler and acknowledgement
+ * is in it too.
+ */
+uint64_t shootdown_delivery_ack(const struct shootdown_parts *p);
+
 struct shootdown {
     struct flush_request req;  /* written by the initiator only */
     struct mm_generation mm;
@@ -89,11 +114,23 @@ struct shootdown {
     uint32_t kernel_pcid, user_pcid;
     uint32_t *sent;            /* scratch: targets that got an IPI this round */
     uint32_t nsent;
+    uint32_t *verify_cpus;     /* scratch: targets that must hold no old translation now */
+    uint32_t nverify;
     uint64_t max_handler_ticks;/* slowest target's handler in the last round */
     uint64_t max_return_ticks; /* slowest target's return to user (FLUSH_RETURN_TO_USER) */
+    uint64_t max_refill_ticks; /* slowest target's working-set refill (touch_pages) */
     uint64_t close_tsc;        /* the initiator's closing timestamp of the last round */
-    uint32_t touch_pages;      /* targets read this many working-set pages after flushing,
-                                * before acknowledging (flush_ceiling: the refill cost) */
+    struct shootdown_parts parts; /* of the last round */
+    uint32_t touch_pages;      /* targets read this many working-set pages after flushing and
+                                * acknowledging, timed on their own clock (flush_ceiling: the
+                                * refill, which no Linux initiator waits for) */
+    enum ws_form touch_form;   /* of which form of the working set (targets also touch it at
+                                * verification: in their TLBs again before the next sample) */
+    uint32_t user_ws_pages;    /* the user working set every return to user touches after
+                                * the flushed pages (pti_double_invalidation: what the
+                                * deferred flush really costs is its refill) */
+    uint32_t mutant_late_remap;/* MUTANT(remap_after_flush) only: pages the initiator remaps
+                                * after its own flush */
 };
 
 /* Allocates scratch and makes the protocol active for the IPI handlers. */
@@ -121,12 +158,20 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
 /*
  * Waits for the FLUSH_VERIFY results of the last round's targets (the
  * initiator verifies itself first); false if one is lost. With
- * FLUSH_RETURN_TO_USER, max_return_ticks is the slowest target's return.
+ * FLUSH_RETURN_TO_USER, max_return_ticks is the slowest target's return;
+ * with touch_pages, max_refill_ticks the slowest target's refill.
  */
 bool shootdown_wait_verified(struct shootdown *sd);
 /* The initiator's own flush_tlb_func(), as used for local-only measurements. */
 void shootdown_flush_local(struct shootdown *sd, uint32_t first, uint32_t pages);
 
+/*
+ * Every CPU of `cpus` and the caller returns to user once, untimed, reading
+ * no test page: the user working set is then in the user PCID before a
+ * point's first sample (each timed return leaves it there for the next).
+ * False if a CPU is lost.
+ */
+bool shootdown_prime_user(struct shootdown *sd, const uint32_t *cpus, uint32_t n);
 /* Asks `cpus` (and the caller) to read pages and report stale ones; false if one is lost. */
 bool shootdown_verify_cpus(struct shootdown *sd, const uint32_t *cpus, uint32_t n, uint32_t first,
                            uint32_t count, bool large);
@@ -154,8 +199,10 @@ void verify_collect(struct smp *s, struct experiment_record *rec);
  * The return to user space of the calling CPU (Linux SWITCH_TO_USER_CR3 and
  * the first user accesses): under PTI load the user PCID, without NOFLUSH if
  * its flush is pending (the deferred flush happens here), read one word of
- * each page (refilling what was invalidated), and come back to the kernel
- * PCID with NOFLUSH; without PTI only the reads. Returns its ticks.
+ * each page (refilling what was invalidated), then of each of the
+ * user_ws_pages working-set pages (refilling what a deferred flush threw
+ * away), and come back to the kernel PCID with NOFLUSH; without PTI only
+ * the reads. Returns its ticks.
  */
 uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint32_t first,
                                   uint32_t count);

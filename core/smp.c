@@ -132,7 +132,8 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
     s->count = topo->count;
     s->timeout_ticks = timeout_ticks;
     s->cpu = mem_zalloc((size_t)s->count * sizeof(*s->cpu));
-    if (!s->cpu)
+    s->apic_id = mem_zalloc((size_t)s->count * sizeof(*s->apic_id));
+    if (!s->cpu || !s->apic_id)
         return false;
     for (i = 0; i < s->count; i++) {
         struct cpu_info *c = &topo->cpus[i];
@@ -144,8 +145,10 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
             return false;
         pc->arch.self = &pc->arch;
         pc->arch.cpu_index = i;
+        pc->arch.parked = &pc->idle.parked;
         pc->index = i;
         pc->apic_id = c->apic_id;
+        s->apic_id[i] = c->apic_id;
         pc->smp = s;
         pc->tlbs.is_running = 1;
         pc->checkin = c->bsp ? CHECKIN_DONE : CHECKIN_WAITING;
@@ -170,7 +173,9 @@ void smp_release_memory(struct smp *s)
     for (i = 0; i < s->count; i++)
         mem_free_aligned(s->cpu[i]);
     mem_free(s->cpu);
+    mem_free(s->apic_id);
     s->cpu = NULL;
+    s->apic_id = NULL;
 }
 
 struct percpu *smp_cpu(struct smp *s, uint32_t index)
@@ -183,12 +188,14 @@ bool smp_usable(struct smp *s, uint32_t index)
     return index < s->count && s->cpu[index] && cpu_usable(&s->topo->cpus[index]);
 }
 
-void smp_kick(struct smp *s, uint32_t index)
+static void kick(struct smp *s, uint32_t index, uint8_t vector)
 {
     struct percpu *pc = s->cpu[index];
     if (pc && index != 0)
-        apic_send_ipi(pc->apic_id, VEC_WAKE);
+        apic_send_ipi(pc->apic_id, vector);
 }
+
+void smp_kick(struct smp *s, uint32_t index) { kick(s, index, VEC_WAKE); }
 
 void smp_post(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *arg)
 {
@@ -199,7 +206,7 @@ void smp_post(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *
     pc->mb.experiment = s->current_experiment;
     /* the release store publishes fn/arg before the new sequence number */
     store_release(&pc->mb.seq, pc->mb.seq + 1);
-    smp_kick(s, index);
+    kick(s, index, command == CMD_RELEASE ? VEC_RELEASE : VEC_WAKE);
 }
 
 void smp_mark_lost(struct smp *s, uint32_t index, enum wait_status why, uint32_t command)
@@ -264,11 +271,19 @@ static void bsp_pause(struct smp *s, const volatile uint64_t *ack, uint64_t want
     was_on = irq_enabled();
     irq_disable();
     if (load_acquire(ack) != want) {
-        cpu_halt_until_irq();
+        smp_halt_parked(s->cpu[0]);
         irq_disable();
     }
     if (was_on)
         irq_enable();
+}
+
+void smp_halt_parked(struct percpu *pc)
+{
+    store_release(&pc->idle.parked, 1);
+    cpu_halt_until_irq();
+    /* an NMI ends HLT without clearing it at interrupt entry */
+    store_relaxed(&pc->idle.parked, 0);
 }
 
 static enum wait_status wait_loop(struct smp *s, uint32_t index, uint64_t deadline,
@@ -386,12 +401,15 @@ void smp_injected_delay(struct percpu *pc)
  * command; the one-shot APIC timer is a safety net so that the loop still
  * sees the run deadline if a wake-up were ever lost. Halted CPUs also keep
  * an idle SMT sibling from stealing cycles from a measured one, and let an
- * emulator run hundreds of virtual CPUs on a few host cores.
+ * emulator run hundreds of virtual CPUs on a few host cores. Parked, as
+ * every halted waiter: a target whose waiting command ended at its
+ * deadline still answers IPIs from here, and an initiator settling its
+ * targets (ipi_settle_targets()) must not wait on it in vain.
  */
-static void idle_wait(void)
+static void idle_wait(struct percpu *pc)
 {
     apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_IDLE);
-    cpu_halt_until_irq();
+    smp_halt_parked(pc);
     irq_disable();
     apic_disarm_heartbeat();
 }
@@ -429,8 +447,17 @@ uint64_t smp_ap_loop(struct percpu *pc)
         store_relaxed(&pc->ack.heartbeat, tsc_now());
         if (deadline_passed(s->run_deadline))
             return 0; /* the BSP never released us: give the CPU back anyway */
-        idle_wait();
+        idle_wait(pc);
     }
+}
+
+void smp_ap_await_release_kick(struct percpu *pc)
+{
+    uint64_t deadline = tsc_now() + pc->smp->timeout_ticks;
+    irq_enable();
+    while (!pc->release_kick_taken && !deadline_passed(deadline))
+        cpu_relax();
+    irq_disable();
 }
 
 bool smp_record_fault(struct trap_frame *f)

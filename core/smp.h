@@ -13,6 +13,7 @@
  *   ping         IPI round trips: the CPU's handler bumps its own counter here
  *   flush        shootdown request/ack slot of this CPU as a target
  *   tlb_shared   is_lazy / is_running, read by initiators (should_flush_tlb())
+ *   idle         whether a halted waiter is asleep, read by initiators before an IPI
  *   private      everything only the CPU itself touches
  */
 #ifndef TLBSCOPE_CORE_SMP_H
@@ -35,6 +36,7 @@
 #define VEC_SWITCH 0xf5    /* a lazy CPU "switches back" to the mm and catches up */
 #define VEC_MULTI_FLUSH 0xf6 /* a request from one of several concurrent initiators */
 #define VEC_STATE_PING 0xf7  /* ipi_target_state: a ping whose handler timestamps its arrival */
+#define VEC_RELEASE 0xf8     /* the wake-up sent with CMD_RELEASE: taken before the AP leaves */
 /* TPR while the tool owns a CPU: blocks vectors 0x00-0xef, i.e. every
  * firmware interrupt source routed through the APIC, leaving ours. */
 #define TOOL_TPR 0xe0
@@ -89,6 +91,12 @@ struct flush_slot {
     volatile uint64_t catchup_ticks;/* target's own clock: the catch-up */
     volatile uint64_t emu_ack;      /* emulated INVLPGB request done */
     volatile uint64_t return_ticks; /* own clock: FLUSH_RETURN_TO_USER's return to user */
+    volatile uint64_t refill_ticks; /* own clock: the working-set refill after the ack */
+} __attribute__((aligned(CACHE_LINE)));
+
+/* Written by the CPU itself (its wait loop and interrupt entry), read by initiators. */
+struct idle_slot {
+    volatile uint64_t parked;      /* 1: in "sti; hlt" since its last interrupt (core/ipi.h) */
 } __attribute__((aligned(CACHE_LINE)));
 
 /*
@@ -130,6 +138,7 @@ struct percpu {
     struct flush_slot flush;
     struct tlb_shared tlbs;
     struct late_answers late;
+    struct idle_slot idle;
 
     /* ---- private to the CPU (plus the BSP after the CPU stopped) ---- */
     uint64_t local_tlb_gen __attribute__((aligned(CACHE_LINE)));
@@ -145,6 +154,7 @@ struct percpu {
     uint32_t inject_vector;
     uint64_t verify_checks, verify_stale;
     uint64_t stale_va, stale_expected, stale_seen; /* the first stale read since collected */
+    volatile uint32_t release_kick_taken; /* its VEC_RELEASE handler ran */
     uint32_t microcode;          /* revision read at check-in */
     bool microcode_valid;
     void *scratch;               /* per-experiment per-CPU data */
@@ -163,6 +173,7 @@ struct smp {
     bool halt_waits;
     uint32_t count;              /* CPUs in the table (enabled or not) */
     struct percpu **cpu;         /* by dense index; NULL for disabled CPUs */
+    uint32_t *apic_id;           /* by dense index: the destinations of apic_send_ipi_mask() */
     struct cpu_table *topo;
     const struct config *cfg;
     uint64_t timeout_ticks;      /* one answer from one CPU */
@@ -211,6 +222,13 @@ void smp_mark_unanswered(struct smp *s, uint32_t index, const char *what,
                          const volatile uint64_t *watch, uint64_t want);
 /* Wakes a CPU that may be halted (after writing something it polls). */
 void smp_kick(struct smp *s, uint32_t index);
+/*
+ * "sti; hlt" as a waiter, from interrupts off: parked, so initiators count
+ * the CPU asleep until its next interrupt's entry clears the flag
+ * (arch_unpark(), before the handler acknowledges anything). Returns with
+ * interrupts on. core/ipi.h, ipi_settle_targets().
+ */
+void smp_halt_parked(struct percpu *pc);
 
 /* ---- AP side ---- */
 /* The block of the CPU with this APIC ID (a linear search, once per CPU); NULL if unknown. */
@@ -223,6 +241,15 @@ bool smp_checkin(struct percpu *pc);
  * deadline passed without a release.
  */
 uint64_t smp_ap_loop(struct percpu *pc);
+/*
+ * After CMD_RELEASE, before the AP gives itself back: waits (interrupts on,
+ * one timeout at most) for the wake-up that came with it. An AP that saw the
+ * command without halting would otherwise leave while that IPI is still on
+ * its way, and it would reach the firmware's IDT, whose handler never EOIs
+ * it (arch/x86/apic.h). Seen on the modelled APIC (sim/lapic.h): APs handed
+ * back with VEC_WAKE pending.
+ */
+void smp_ap_await_release_kick(struct percpu *pc);
 /*
  * Test-only late answers, called where a CPU answers: inject=slow waits two
  * timeouts every time; inject=late 1.5 timeouts for its first

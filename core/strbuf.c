@@ -87,6 +87,36 @@ void sb_repeat(struct strbuf *sb, char c, size_t count)
         sb_putc(sb, c);
 }
 
+void sb_put_wrapped(struct strbuf *sb, const char *first, const char *cont, const char *text,
+                    size_t width)
+{
+    const char *prefix = first, *p = text;
+    do {
+        size_t plen = 0, room, n = 0, cut;
+        while (prefix[plen])
+            plen++;
+        room = width > plen + 10 ? width - plen : 10;
+        while (*p == ' ')
+            p++;
+        while (p[n])
+            n++;
+        cut = n;
+        if (n > room) {
+            for (cut = room; cut > 0 && p[cut] != ' '; cut--)
+                ;
+            if (cut == 0)
+                cut = room;
+        }
+        sb_puts(sb, prefix);
+        sb_putn(sb, p, cut);
+        sb_putc(sb, '\n');
+        p += cut;
+        while (*p == ' ')
+            p++;
+        prefix = cont;
+    } while (*p);
+}
+
 struct spec {
     bool left;
     bool zero;

@@ -34,6 +34,12 @@ void sb_putn(struct strbuf *sb, const char *s, size_t n);
 void sb_repeat(struct strbuf *sb, char c, size_t count);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+/*
+ * `text` after `first`, broken at spaces into lines of at most `width`
+ * columns (a word longer than a line is cut), each further line after `cont`.
+ */
+void sb_put_wrapped(struct strbuf *sb, const char *first, const char *cont, const char *text,
+                    size_t width);
 /* Prints value / 10^decimals with exactly `decimals` fraction digits. */
 void sb_fixed(struct strbuf *sb, int64_t value, unsigned decimals);
 

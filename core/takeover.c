@@ -4,6 +4,7 @@
 #include "arch/x86/microcode.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
+#include "core/mutant.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
@@ -29,6 +30,12 @@ bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env
     apic_use_mode(env->apic_mode, env->xapic_base);
     trap_set_exception_hook(smp_record_fault);
     return true;
+}
+
+void takeover_set_pcid(struct takeover *t, bool pcide, uint32_t kernel_pcid)
+{
+    t->env.pcide = pcide;
+    t->env.kernel_pcid = kernel_pcid;
 }
 
 static void enter_cpu(struct takeover *t, struct percpu *pc, struct cpu_fw_env *fw, bool bsp)
@@ -108,7 +115,8 @@ static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
             write_cr4(cr4);
         }
     }
-    desc_restore(&fw->seg);
+    if (!MUTANT(leave_keeps_tool_idt))
+        desc_restore(&fw->seg);
     wrmsr(MSR_GS_BASE, fw->gs_base);
     fw->entered = false;
     if (fw->rflags & RFLAGS_IF)
@@ -167,6 +175,8 @@ void takeover_ap_main(struct takeover *t)
         apic_clear_in_service(); /* it may have faulted inside a handler */
     store_relaxed(&pc->arch.recover_armed, 1);
     release_seq = smp_ap_loop(pc);
+    if (release_seq)
+        smp_ap_await_release_kick(pc);
     store_relaxed(&pc->arch.recover_armed, 0);
     leave_cpu(t, fw, false);
     if (release_seq)

@@ -9,7 +9,10 @@
  * interrupt can run a firmware handler against the tool's state. Everything
  * is saved per CPU on entry and restored on exit, in reverse order.
  *
- * Hardware-only (not built for the host tests).
+ * On the host the same code runs on the modelled machine (sim/machine.h):
+ * CR3/CR4 on the strict TLB model, the APIC on the modelled local APIC,
+ * GDT/IDT and segment registers, GS base and the 8259 masks on the modelled
+ * CPU, which checks at the end that each CPU is back in the firmware's state.
  */
 #ifndef TLBSCOPE_CORE_TAKEOVER_H
 #define TLBSCOPE_CORE_TAKEOVER_H
@@ -44,6 +47,12 @@ struct takeover {
 
 bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env,
                    const struct cpu_features *features);
+/*
+ * PCID for the tool's state from now on. Only while no CPU is in the tool's
+ * state and before the APs start (efi/session.c decides it after a first
+ * BSP entry has read the microcode revision).
+ */
+void takeover_set_pcid(struct takeover *t, bool pcide, uint32_t kernel_pcid);
 /* BSP: enter or leave the tool's state (raise/restore TPL around these in efi/). */
 void takeover_bsp_enter(struct takeover *t);
 void takeover_bsp_leave(struct takeover *t);

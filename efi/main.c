@@ -52,6 +52,14 @@ static void identify_cpu(struct run *r)
                    r->cpu.hypervisor_vendor);
 }
 
+/* CPUID cannot show an emulator without a hypervisor bit (Bochs): the harness names it */
+static void note_emulator(const struct run *r)
+{
+    if (r->cfg.emulator != EMULATOR_NONE)
+        con_printf("CPU: emulated machine (emulator=%s): timings are the emulator's\n",
+                   emulator_name(r->cfg.emulator));
+}
+
 static void finish(struct run *r, struct volume *v)
 {
     struct strbuf json, text;
@@ -132,6 +140,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
     fwinfo_collect(&r->fw, &r->warnings);
     identify_cpu(r);
+    note_emulator(r);
     timebase_init(r);
     con_printf("TSC: %llu Hz (%s), timestamp overhead %llu ticks\n",
                (unsigned long long)r->tsc_hz, tsc_source_name(r->tsc_source),

@@ -4,6 +4,7 @@
 
 #include "arch/x86/cpu.h"
 #include "core/mem.h"
+#include "core/method.h"
 
 #define TABLE_CHUNK_PAGES 64
 
@@ -122,7 +123,7 @@ bool memmap_build_tables(struct run *r, struct tool_tables *t, uint64_t xapic_ba
     EFI_MEMORY_DESCRIPTOR *map;
     struct range *ranges;
     uint32_t n = 0, k;
-    unsigned levels = (read_cr4() & CR4_LA57) ? 5 : 4;
+    unsigned levels = method_paging_levels(read_cr4());
 
     mem_zero(&pool, sizeof(pool));
     mem_zero(t, sizeof(*t));
@@ -163,6 +164,22 @@ bool memmap_build_tables(struct run *r, struct tool_tables *t, uint64_t xapic_ba
     n = merge_ranges(ranges, n);
     for (k = 0; k < n; k++) {
         uint64_t flags = PTE_RW | PTE_G | (ranges[k].uncached ? PTE_PCD | PTE_PWT : 0);
+        uint64_t reach = pt_reach(&t->pt);
+        /*
+         * Identity-mapped, so a physical address is a virtual one: what lies
+         * beyond the lower half this paging mode translates stays unmapped
+         * (the firmware itself cannot have mapped it; the tool never uses it).
+         */
+        if (ranges[k].base + ranges[k].size > reach) {
+            msg_add(&r->warnings, "paging", "memory map range 0x%llx-0x%llx lies beyond what "
+                    "%u-level paging translates (0x%llx): left unmapped from there",
+                    (unsigned long long)ranges[k].base,
+                    (unsigned long long)(ranges[k].base + ranges[k].size - 1), levels,
+                    (unsigned long long)reach);
+            if (ranges[k].base >= reach)
+                continue;
+            ranges[k].size = reach - ranges[k].base;
+        }
         if (!pt_map(&t->pt, ranges[k].base, ranges[k].base, ranges[k].size, flags, true)) {
             mem_free(ranges);
             msg_add(&r->errors, "paging", "out of memory while building the identity map");

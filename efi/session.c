@@ -61,6 +61,7 @@ static enum apic_mode choose_apic_mode(struct run *r)
         if (r->topo.cpus[i].apic_id > max_id)
             max_id = r->topo.cpus[i].apic_id;
     hw_choose_apic_mode(r->cfg.apic, r->cpu.x2apic, r->firmware_x2apic, max_id, &c);
+    hw_apic_for_emulator(r->cfg.emulator, r->cfg.apic, r->firmware_x2apic, &c);
     if (c.request_refused)
         msg_add(&r->warnings, "apic", "%s", c.why);
     r->method.apic_mode_reason = c.why;
@@ -99,24 +100,22 @@ static void collect_nmis(struct run *r, struct smp *smp)
     }
 }
 
-static void collect_microcode(struct run *r, struct smp *smp)
+/*
+ * PCID on or off (core/method.c) before any AP enters the tool's state. On a
+ * model of the INVLPG/global erratum the decision needs the BSP's microcode
+ * revision, read through a probe that needs the tool's IDT: the BSP enters
+ * once without PCID (takeover_bsp_enter reads it), then the choice is made.
+ */
+static void choose_pcids(struct session *s)
 {
-    uint32_t i, first = 0;
-    bool have = false;
-    r->microcode_uniform = true;
-    for (i = 0; i < smp->count; i++) {
-        struct percpu *pc = smp->cpu[i];
-        if (!pc || !pc->microcode_valid || r->topo.cpus[i].state == CPU_ABSENT)
-            continue;
-        r->topo.cpus[i].microcode = pc->microcode;
-        r->topo.cpus[i].microcode_valid = true;
-        if (have && pc->microcode != first)
-            r->microcode_uniform = false;
-        first = have ? first : pc->microcode;
-        have = true;
+    struct run *r = s->run;
+    struct percpu *bsp = s->smp.cpu[0];
+    if (method_pcid_needs_microcode(r)) {
+        enter_tool(s);
+        leave_tool(s);
     }
-    if (!r->microcode_uniform)
-        msg_add(&r->warnings, "microcode", "CPUs run different microcode revisions");
+    method_choose_pcids(r, bsp->microcode_valid, bsp->microcode);
+    takeover_set_pcid(&s->takeover, r->method.pcid_enabled, r->method.kernel_pcid);
 }
 
 bool session_run(struct run *r)
@@ -142,9 +141,6 @@ bool session_run(struct run *r)
     if (r->cfg.global_pages)
         testmem_set_global(&s.tables.mem, true);
     r->method.cr3_root = env.cr3;
-    method_choose_pcids(r);
-    env.pcide = r->method.pcid_enabled;
-    env.kernel_pcid = r->method.kernel_pcid;
     con_printf("Paging: %u-level tables, %u ranges identity-mapped (%llu MiB; %u x 1G, %u x 2M, "
                "%u x 4K pages, %u tables), %u test pages\n",
                s.tables.pt.levels, s.tables.ranges,
@@ -162,6 +158,7 @@ bool session_run(struct run *r)
         msg_add(&r->errors, "session", "out of memory for the per-CPU blocks");
         return true;
     }
+    choose_pcids(&s);
     s.smp.halt_waits = r->cfg.target_wait == TARGET_WAIT_HALT ||
                        (r->cfg.target_wait == TARGET_WAIT_AUTO && r->cpu.hypervisor);
     r->method.target_wait = s.smp.halt_waits ? "hlt" : "spin";
@@ -191,7 +188,7 @@ bool session_run(struct run *r)
     enter_tool(&s);
     probe_instructions(r);
     leave_tool(&s);
-    collect_microcode(r, &s.smp);
+    method_collect_microcode(r, &s.smp);
 
     runner_init(&runner, r, &s.smp, &hooks);
     runner.mem = &s.tables.mem;

@@ -90,7 +90,9 @@ fi
 group=${1:-build}
 build_pkgs=(gcc make binutils gnu-efi mtools dosfstools libjansson-dev git)
 run_pkgs=(ovmf qemu-system-x86)
-test_pkgs=(libcmocka-dev clang libclang-rt-dev jq sbsigntool openssl zip unzip)
+# Bochs 2.7 runs the PCID/INVPCID cases (tests/bochs): QEMU's TCG has neither
+test_pkgs=(libcmocka-dev clang libclang-rt-dev jq sbsigntool openssl zip unzip
+           bochs bochs-term bochsbios vgabios)
 html_pkgs=(chromium)
 
 case "$group" in

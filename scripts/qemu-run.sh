@@ -57,13 +57,10 @@ done
 mkdir -p "$RUNDIR" "$OUTDIR"
 stick="$RUNDIR/stick.img"
 log="$RUNDIR/serial.log"
-part="@@1M"   # scripts/mkimage.sh puts the FAT partition at 1 MiB
-export MTOOLS_SKIP_CHECK=1
+. "$here/scripts/stick-lib.sh"
 
 [ -f "$IMAGE" ] || { echo "qemu-run.sh: no image $IMAGE (make image)" >&2; exit 2; }
-if [ $fresh = 1 ] || [ ! -f "$stick" ] || [ "$IMAGE" -nt "$stick" ]; then
-    cp "$IMAGE" "$stick"
-fi
+stick_copy $fresh
 if [ $shell = 1 ]; then
     # no removable-media boot file: OVMF falls through to its built-in shell,
     # which runs \startup.nsh (it starts the tool as \tlbscope\tlbscope.efi)
@@ -72,14 +69,8 @@ if [ $shell = 1 ]; then
     mcopy -o -i "$stick$part" "$RUNDIR/tlbscope.efi" ::/tlbscope/tlbscope.efi 2>/dev/null || true
     [ -n "${STARTUP_NSH:-}" ] && mcopy -o -i "$stick$part" "$STARTUP_NSH" ::/startup.nsh
 fi
-cfg_file="$RUNDIR/tlbscope.cfg"
-if [ -n "${CFG_TEXT+set}" ]; then
-    printf '%s\n' "$CFG_TEXT" > "$cfg_file"
-else
-    printf '# written by scripts/qemu-run.sh for this run\nexit=shutdown\n%s\n' "$(echo "$ARGS" | tr ' ' '\n')" > "$cfg_file"
-fi
 # the configuration goes onto the image file even for --readonly: only QEMU's view is read-only
-mcopy -o -i "$stick$part" "$cfg_file" ::/tlbscope/tlbscope.cfg
+stick_config scripts/qemu-run.sh
 if [ $full = 1 ]; then
     # "64 807 936 bytes free": mtools groups the digits with spaces
     free=$(mdir -i "$stick$part" :: 2>/dev/null | grep 'bytes free' | sed 's/bytes free.*//' | tr -dc '0-9')
@@ -89,8 +80,7 @@ if [ $full = 1 ]; then
         rm -f "$RUNDIR/filler.bin"
     fi
 fi
-list_reports() { mdir -b -i "$stick$part" ::/tlbscope/reports 2>/dev/null | sed 's|.*/||' | grep -E '\.(json|txt)$' | sort; }
-before=$(list_reports)
+before=$(stick_list_reports)
 
 cp "$OVMF_VARS" "$RUNDIR/OVMF_VARS.fd"
 ro=""; [ $readonly = 1 ] && ro=",readonly=on"
@@ -171,44 +161,17 @@ rc_wait=$?
 [ -n "$qemu_rc" ] || qemu_rc=$rc_wait
 elapsed=$(( $(date +%s) - start ))
 
-clean="$RUNDIR/serial.txt"
-sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r//g' "$log" > "$clean" 2>/dev/null || : > "$clean"
-
 # collect new reports from the stick, else recover them from the serial log
-new=$(comm -13 <(echo "$before") <(list_reports) | grep -v '^$' || true)
-latest_json=""
-for f in $new; do
-    mcopy -o -i "$stick$part" "::/tlbscope/reports/$f" "$OUTDIR/$f" && {
-        case "$f" in *.json) latest_json="$OUTDIR/$f" ;; esac
-    }
-done
-if [ -z "$latest_json" ] && grep -q '^TLBSCOPE-JSON-BEGIN' "$clean"; then
-    if recovered=$("$here/scripts/recover-report.sh" "$clean" "$OUTDIR"); then
-        latest_json=$(echo "$recovered" | tail -n 1)
-        echo "qemu-run.sh: report recovered from the serial log: $latest_json"
-    fi
-fi
-if [ -n "$latest_json" ]; then
-    cp "$latest_json" "$OUTDIR/latest.json"
-    txt="${latest_json%.json}.txt"
-    if [ -f "$txt" ]; then cp "$txt" "$OUTDIR/latest.txt"; else rm -f "$OUTDIR/latest.txt"; fi
-fi
-echo "$latest_json" > "$RUNDIR/report.path"
+stick_collect "$before" qemu-run.sh
 
-result=$(grep -a '^RESULT: ' "$clean" | tail -n 1 | awk '{print $2}')
+serial_verdict
 if [ ! -s "$clean" ]; then
     echo "qemu-run.sh: QEMU printed nothing on the serial port (exit $qemu_rc):" >&2
     grep -v "TCG doesn't support" "$RUNDIR/qemu.err" | head -5 >&2
 fi
-if ! grep -aq '^TLBSCOPE DONE' "$clean"; then
-    rc=2
-    why="no 'TLBSCOPE DONE' line"
+if [ $rc = 2 ]; then
     [ "$qemu_rc" = 124 ] && why="$why: QEMU killed after ${TIMEOUT}s"
     [ $stopped = 1 ] && why="$why: stopped, the console matched STOP_ON"
-elif [ "$result" = SUCCESS ] || [ "$result" = SKIP ]; then
-    rc=0
-else
-    rc=1
 fi
 if [ $quiet = 0 ]; then
     echo

@@ -4,44 +4,32 @@
 #include <time.h>
 
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
 
 struct ap_start {
     struct sim_machine *m;
-    struct percpu *pc;
+    struct takeover *t;
+    uint32_t cpu;
 };
 
 static void *ap_thread(void *arg)
 {
-    struct ap_start *a = arg;
-    struct sim_machine *m = a->m;
-    struct percpu *pc = a->pc;
-    uint64_t release;
-    free(a);
-    sim_bind(m, pc->index, &pc->arch);
-    sim_enter_env(&m->env);
-    if (!smp_checkin(pc)) {
-        sim_leave_env(&m->env);
-        return NULL; /* check-in closed before this CPU came: it stays out */
-    }
-    release = smp_ap_loop(pc);
-    sim_leave_env(&m->env);
-    if (release)
-        store_release(&pc->ack.ack_seq, release);
+    struct ap_start a = *(struct ap_start *)arg;
+    free(arg);
+    sim_bind(a.m, a.cpu, NULL); /* the firmware's state: GS base 0, its IDT and APIC mode */
+    takeover_ap_main(a.t);
     sim_unbind();
     return NULL;
 }
 
-bool sim_start_ap(struct sim_machine *m, struct smp *s, uint32_t i)
+bool sim_start_ap(struct sim_machine *m, struct takeover *t, uint32_t i)
 {
     struct ap_start *a;
-    if (i == 0 || i >= s->count || !s->cpu[i])
+    if (i == 0 || i >= m->ncpus)
         return false;
     a = malloc(sizeof(*a));
     if (!a)
         return false;
-    a->m = m;
-    a->pc = s->cpu[i];
+    *a = (struct ap_start){ m, t, i };
     if (!sim_start_thread(m, i, ap_thread, a)) {
         free(a);
         return false;

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes sim/profile_data.c: the CPUID leaves tlbscope reads, taken from
-logical CPU #0 of the real dumps in ../shared/data/cpuid (InstLatx64, see
-that folder's README for source and credit), plus QEMU TCG's `-cpu max`
-as recorded in reports/samples/qemu-tcg-smp4-max.json.
+"""Writes sim/profile_data.c: the CPUID leaves tlbscope reads and the
+microcode revision (MSR 0x8B), taken from logical CPU #0 of the real dumps in
+../shared/data/cpuid (InstLatx64, see that folder's README for source and
+credit), plus QEMU TCG's `-cpu max` as recorded in
+reports/samples/qemu-tcg-smp4-max.json.
 
 Run from the repository root: python3 sim/gen_profiles.py > sim/profile_data.c
 tests/host/test_sim_profiles.c checks the output against the dumps.
@@ -13,9 +14,10 @@ import sys
 
 DUMPS = "../shared/data/cpuid/"
 # The leaves arch/x86/cpuid.c reads (sub-leaf 0 where it matters).
+# 0x2, 0x18 and 0x80000005/6 also give tlbscope-sim its TLB geometry (sim/profiles.c).
 LEAVES = {0x0, 0x1, 0x2, 0x7, 0xB, 0x15, 0x16,
           0x80000000, 0x80000001, 0x80000002, 0x80000003, 0x80000004,
-          0x80000006, 0x80000007, 0x80000008}
+          0x80000005, 0x80000006, 0x80000007, 0x80000008}
 # Leaves read at every sub-leaf: 0x18, the TLBs (arch/x86/tlb_info.c).
 SUBLEAF_LEAVES = {0x18}
 
@@ -28,8 +30,15 @@ PROFILES = [
     ("xeon-8180", "intel-xeon8180.txt", 2, "Intel Xeon Platinum 8180 (Skylake-SP): PCID, INVPCID"),
     ("xeon-6330", "intel-xeon6330.txt", 2, "Intel Xeon Gold 6330 (Ice Lake-SP): PCID, INVPCID"),
     ("i9-12900k", "intel-i9-12900k.txt", 2,
-     "Intel Core i9-12900K (Alder Lake): PCID, INVPCID; the INVLPG/global erratum CPU"),
+     "Intel Core i9-12900K (Alder Lake): PCID, INVPCID; INVLPG/global erratum before microcode 0x2e"),
 ]
+
+# The CPUs of the profiles that have Intel's INVLPG/global erratum (ADL063/RPL042:
+# INVLPG with CR4.PCIDE = 1 may leave global translations), with the first
+# microcode revision that fixes it: Linux's invlpg_miss_ids[] (arch/x86/mm/init.c,
+# "x86/mm: Don't disable PCID when INVLPG has been fixed by microcode"). The model
+# misbehaves so on such a profile while its microcode is older.
+INVLPG_GLOBAL_FIXED = {"i9-12900k": 0x2E}
 
 LINE = re.compile(r"^CPUID ([0-9A-Fa-f]{8}): ([0-9A-Fa-f]{8})-([0-9A-Fa-f]{8})-"
                   r"([0-9A-Fa-f]{8})-([0-9A-Fa-f]{8})(.*)$")
@@ -57,6 +66,23 @@ def cpu0_records(path):
                 if (leaf, subleaf) not in [(r[0], r[1]) for r in records]:
                     records.append((leaf, subleaf, regs))
     return records
+
+
+MSR_8B = re.compile(r"^MSR 0000008B: ([0-9A-Fa-f]{4})-([0-9A-Fa-f]{4})-([0-9A-Fa-f]{4})-([0-9A-Fa-f]{4})")
+
+
+def cpu0_microcode(path, records):
+    """The microcode revision the dump recorded for logical CPU #0 (the first MSR
+    section; MSR 0x8B, IA32_BIOS_SIGN_ID): Intel keeps it in the high half, AMD's
+    PATCH_LEVEL in the low half. None when the dump has no MSR section."""
+    intel = any(leaf == 0 and regs[1] == 0x756E6547 for leaf, _, regs in records)
+    with open(path, encoding="latin-1") as f:
+        for raw in f:
+            m = MSR_8B.match(raw.strip())
+            if m:
+                v = int("".join(m.groups()), 16)
+                return (v >> 32) if intel else (v & 0xFFFFFFFF)
+    return None
 
 
 def words(text):
@@ -94,11 +120,13 @@ def emit(out):
     out.write('#include "sim/profiles.h"\n\n')
     table = []
     for name, dump, smt, what in PROFILES:
-        table.append((name, "cpuid/" + dump, smt, what, cpu0_records(DUMPS + dump)))
+        recs = cpu0_records(DUMPS + dump)
+        table.append((name, "cpuid/" + dump, smt, what, recs, cpu0_microcode(DUMPS + dump, recs)))
+    # QEMU's TCG has no microcode revision to read (the sample report says null)
     table.append(("qemu-tcg", "reports/samples/qemu-tcg-smp4-max.json", 1,
                   "QEMU 10 TCG -cpu max (what tlbscope sees under CI): no PCID, INVPCID, INVLPGB",
-                  tcg_records()))
-    for name, src, smt, what, recs in table:
+                  tcg_records(), None))
+    for name, src, smt, what, recs, ucode in table:
         ident = name.replace("-", "_")
         out.write(f"static const struct cpuid_leaf {ident}[] = {{\n")
         for leaf, sub, regs in recs:
@@ -106,10 +134,12 @@ def emit(out):
                       ", ".join(f"0x{v:08x}" for v in regs) + " } },\n")
         out.write("};\n\n")
     out.write("const struct sim_profile sim_profiles[] = {\n")
-    for name, src, smt, what, recs in table:
+    for name, src, smt, what, recs, ucode in table:
         ident = name.replace("-", "_")
+        known = "true" if ucode is not None else "false"
+        fixed = INVLPG_GLOBAL_FIXED.get(name, 0)
         out.write(f'    {{ "{name}", "{what}", "{src}", {smt}, {ident},\n'
-                  f"      sizeof({ident}) / sizeof({ident}[0]) }},\n")
+                  f"      sizeof({ident}) / sizeof({ident}[0]), {known}, 0x{ucode or 0:x}, 0x{fixed:x} }},\n")
     out.write("};\n")
     out.write("const unsigned sim_profile_count = sizeof(sim_profiles) / sizeof(sim_profiles[0]);\n")
 

@@ -1,26 +1,33 @@
 /*
  * What the host build of core/ and arch/ gets where the machine build has
- * privileged instructions, the APIC and the IDT (arch/x86/cpu.h, tlb.h,
- * apic.h, trap.h with TLBSCOPE_HOST): every TLB-visible instruction goes to
- * the strict model for the calling thread's CPU; IPIs and exceptions go to
- * the modelled machine (sim/machine.c).
+ * privileged instructions (arch/x86/cpu.h, tlb.h, desc.h with
+ * TLBSCOPE_HOST): every TLB-visible instruction goes to the strict model for
+ * the calling thread's CPU, and so do stores to live page-table entries
+ * (pte_store); IA32_APIC_BASE, the x2APIC MSRs and the xAPIC
+ * page to its modelled local APIC (sim/lapic.h), so the tool's own
+ * arch/x86/apic.c drives it; the GS base, RFLAGS.IF and the 8259 masks are
+ * the modelled CPU's; CPUID answers as the CPU profile, with each CPU's own
+ * APIC ID. Interrupts and exceptions go through the CPU's IDT
+ * (sim/hostdesc.c).
  *
  * A thread that plays no CPU (a unit test of a parser) gets harmless
- * answers: CR3 reads 0, a load through the TLB reads 0.
+ * answers: CR3 reads 0, a load through the TLB reads 0, CPUID is the host's.
  */
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/microcode.h"
+#include "arch/x86/paging.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
 #include "sim/hostcpu.h"
+#include "sim/lapic.h"
 #include "sim/machine.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -29,13 +36,14 @@ void __asan_handle_no_return(void);
 
 #define HOST_MSRS 0x1000
 
-static _Thread_local struct arch_percpu *current_percpu;
+_Static_assert(offsetof(struct trap_frame, rbx) == 104 && offsetof(struct trap_frame, rax) == 112,
+               "sim/host_jmp.S");
+_Static_assert(offsetof(struct trap_frame, rip) == 136 && offsetof(struct trap_frame, rsp) == 160,
+               "sim/host_jmp.S");
+
+static _Thread_local struct arch_percpu *unbound_gs; /* the GS base of a thread that plays no CPU */
 static _Thread_local bool irq_on;
 static _Thread_local uint64_t msrs[HOST_MSRS];
-
-static irq_handler irq_handlers[256];
-static exception_hook ud_hook;
-static exception_hook unexpected_hook;
 
 /* The model and CPU of the calling thread, or NULL when it plays none. */
 static struct tlb_model *model(uint32_t *cpu)
@@ -47,18 +55,33 @@ static struct tlb_model *model(uint32_t *cpu)
 
 void hostcpu_bind(struct arch_percpu *pc)
 {
-    current_percpu = pc;
+    unbound_gs = pc;
     irq_on = false;
 }
 
-struct arch_percpu *this_arch_percpu(void) { return current_percpu; }
-void set_arch_percpu(struct arch_percpu *p) { current_percpu = p; }
+/* %gs:0 on the machine: the block the calling CPU's GS base points at (its `self`). */
+static uint64_t *gs_base(void)
+{
+    struct sim_machine *m = sim_current_machine();
+    return m ? &m->regs[sim_current_cpu()].gs_base : (uint64_t *)(void *)&unbound_gs;
+}
+
+struct arch_percpu *this_arch_percpu(void) { return (struct arch_percpu *)(uintptr_t)*gs_base(); }
+void set_arch_percpu(struct arch_percpu *p) { *gs_base() = (uint64_t)(uintptr_t)p; }
 
 /* ---- interrupts ---- */
 
+void hostcpu_set_if(bool on) { irq_on = on; }
 void irq_disable(void) { irq_on = false; }
-void irq_enable(void) { irq_on = true; }
 bool irq_enabled(void) { return irq_on; }
+uint64_t read_rflags(void) { return 0x2 | (irq_on ? 0x200u : 0); }
+
+/* STI: what is pending is taken now (the one-instruction shadow is not modelled) */
+void irq_enable(void)
+{
+    irq_on = true;
+    sim_poll_interrupts();
+}
 
 void cpu_relax(void)
 {
@@ -70,6 +93,14 @@ void cpu_relax(void)
     sched_yield();
 }
 
+/* "sti; nop; cli": the modelled CPU takes interrupts where it yields. */
+void cpu_irq_window(void)
+{
+    irq_on = true;
+    cpu_relax();
+    irq_on = false;
+}
+
 /* "sti; hlt": wake on the next interrupt; the spin loops around it re-check their condition. */
 void cpu_halt_until_irq(void)
 {
@@ -77,48 +108,30 @@ void cpu_halt_until_irq(void)
     cpu_relax();
 }
 
-void trap_set_irq_handler(uint8_t vector, irq_handler h) { irq_handlers[vector] = h; }
-void trap_set_ud_hook(exception_hook h) { ud_hook = h; }
-void trap_set_exception_hook(exception_hook h) { unexpected_hook = h; }
-
-void hostcpu_deliver(uint8_t vector)
-{
-    struct trap_frame f;
-    memset(&f, 0, sizeof(f));
-    f.vector = vector;
-    if (irq_handlers[vector])
-        irq_handlers[vector](&f);
-    else if (current_percpu)
-        current_percpu->foreign_irq_count++;
-}
-
 /* ---- exceptions ---- */
 
-void hostcpu_exception(struct trap_frame *f)
+void hostcpu_iret(const struct trap_frame *f)
 {
-    if (unexpected_hook)
-        unexpected_hook(f); /* resumes at the recovery point when one is armed */
-}
-
-void trap_resume_at_recovery(struct trap_frame *f)
-{
-    struct arch_percpu *pc = this_arch_percpu();
-    (void)f;
-    pc->recover_armed = 0; /* one shot, as on the machine */
-    irq_on = false;        /* resume with interrupts off */
+    irq_on = (f->rflags & 0x200) != 0;
 #if defined(__SANITIZE_ADDRESS__)
     /* the frames between here and the recovery point are abandoned, as by longjmp */
     __asan_handle_no_return();
 #endif
-    sim_jump(&pc->recover);
+    sim_iret(f);
 }
+
+void cpu_stop(void) { sim_stop_cpu(); }
 
 void arch_raise_exception(uint32_t vector)
 {
     sim_raise_exception(vector, (uint64_t)(uintptr_t)__builtin_return_address(0));
 }
 
-/* An instruction the modelled CPU lacks: #UD, which the test-only emulation may take. */
+/*
+ * An instruction the modelled CPU lacks: #UD, which the test-only emulation
+ * may take (trap_dispatch's step 2, asked directly); when it does not, the
+ * model records the #UD as a violation.
+ */
 static bool raise_ud(const uint8_t *bytes, uint64_t rax, uint64_t rcx, uint64_t rdx)
 {
     struct trap_frame f;
@@ -128,7 +141,7 @@ static bool raise_ud(const uint8_t *bytes, uint64_t rax, uint64_t rcx, uint64_t 
     f.rax = rax;
     f.rcx = rcx;
     f.rdx = rdx;
-    return ud_hook && ud_hook(&f);
+    return trap_emulated_ud(&f);
 }
 
 /* ---- control registers and TLB instructions ---- */
@@ -146,6 +159,7 @@ void write_cr3(uint64_t v)
 {
     uint32_t c;
     struct tlb_model *m = model(&c);
+    lapic_drain_stores(); /* MOV to CR3 serialises */
     if (m)
         tlbm_write_cr3(m, c, v);
 }
@@ -161,6 +175,7 @@ void write_cr4(uint64_t v)
 {
     uint32_t c;
     struct tlb_model *m = model(&c);
+    lapic_drain_stores(); /* MOV to CR4 serialises */
     if (m)
         tlbm_write_cr4(m, c, v);
 }
@@ -169,6 +184,7 @@ void invlpg(const volatile void *va)
 {
     uint32_t c;
     struct tlb_model *m = model(&c);
+    lapic_drain_stores(); /* INVLPG serialises */
     if (m)
         tlbm_invlpg(m, c, (uint64_t)(uintptr_t)va);
 }
@@ -177,6 +193,27 @@ void flush_local_all(void)
 {
     /* a CR3 rewrite, as on the machine (arch/x86/tlb.h) */
     write_cr3(read_cr3() & ~CR3_NOFLUSH);
+}
+
+/* A thread that plays no CPU (table set-up before the CPUs start, parser tests) just stores. */
+void pte_store(uint64_t *entry, uint64_t value, uint64_t va)
+{
+    uint32_t c;
+    struct tlb_model *m = model(&c);
+    if (m)
+        tlbm_pte_store(m, c, entry, value, va);
+    else
+        __atomic_store_n(entry, value, __ATOMIC_RELEASE);
+}
+
+/* The model has no caches (sim/tlb_model.h): nothing to flush; one model event. */
+void clflush(const volatile void *p)
+{
+    uint32_t c;
+    struct tlb_model *m = model(&c);
+    (void)p;
+    if (m)
+        tlbm_tick(m, c);
 }
 
 uint64_t tlb_read64(uint64_t va)
@@ -198,6 +235,7 @@ void invpcid(uint64_t type, uint64_t pcid, uint64_t address)
     struct tlb_model *m = model(&c);
     if (!m)
         return;
+    lapic_drain_stores(); /* INVPCID serialises */
     if (!m->cfg.feat.invpcid && raise_ud(bytes, type, (uint64_t)(uintptr_t)&d, 0))
         return;
     tlbm_invpcid(m, c, type, pcid, address);
@@ -227,49 +265,113 @@ void tlbsync(void)
     tlbm_tlbsync(m, c);
 }
 
-uint64_t rdmsr(uint32_t msr) { return msr < HOST_MSRS ? msrs[msr] : 0; }
+/* ---- MSRs: the APIC's go to its model, GS base is the CPU's, the rest are plain storage ---- */
+
+uint64_t rdmsr(uint32_t msr)
+{
+    struct sim_machine *m = sim_current_machine();
+    if (msr == MSR_GS_BASE)
+        return *gs_base();
+    if (m && lapic_owns_msr(msr))
+        return lapic_rdmsr(m, sim_current_cpu(), msr);
+    return msr < HOST_MSRS ? msrs[msr] : 0;
+}
 
 void wrmsr(uint32_t msr, uint64_t value)
 {
-    if (msr < HOST_MSRS)
+    struct sim_machine *m = sim_current_machine();
+    if (m && lapic_owns_msr(msr)) {
+        lapic_wrmsr(m, sim_current_cpu(), msr, value); /* it knows which of them serialise */
+        return;
+    }
+    lapic_drain_stores(); /* any other WRMSR serialises */
+    if (msr == MSR_GS_BASE)
+        *gs_base() = value;
+    else if (msr < HOST_MSRS)
         msrs[msr] = value;
 }
 
-/* A modelled CPU has no microcode to report (the report says null, as under QEMU). */
+void weak_wrmsr_fence(void)
+{
+    struct sim_machine *m = sim_current_machine();
+    if (m)
+        lapic_fence(m, sim_current_cpu());
+    else
+        lapic_drain_stores();
+}
+
+/* ---- the xAPIC page and I/O ports ---- */
+
+uint32_t mmio_read32(const volatile uint32_t *p)
+{
+    struct sim_machine *m = sim_current_machine();
+    return m ? lapic_mmio_read(m, sim_current_cpu(), (uint64_t)(uintptr_t)p) : 0xffffffffu;
+}
+
+void mmio_write32(volatile uint32_t *p, uint32_t v)
+{
+    struct sim_machine *m = sim_current_machine();
+    if (m)
+        lapic_mmio_write(m, sim_current_cpu(), (uint64_t)(uintptr_t)p, v);
+}
+
+/* The 8259s' mask registers (OCW1); no other port is modelled. */
+static uint8_t *pic_mask(struct sim_machine *m, uint16_t port)
+{
+    return port == 0x21 ? &m->pic_mask[0] : port == 0xa1 ? &m->pic_mask[1] : NULL;
+}
+
+uint8_t inb(uint16_t port)
+{
+    struct sim_machine *m = sim_current_machine();
+    uint8_t *mask = m ? pic_mask(m, port) : NULL;
+    if (m && !mask)
+        tlbm_violation(&m->model, sim_current_cpu(), "IN from port 0x%x: not modelled", port);
+    return mask ? __atomic_load_n(mask, __ATOMIC_RELAXED) : 0xff;
+}
+
+void outb(uint16_t port, uint8_t v)
+{
+    struct sim_machine *m = sim_current_machine();
+    uint8_t *mask = m ? pic_mask(m, port) : NULL;
+    if (m && !mask)
+        tlbm_violation(&m->model, sim_current_cpu(), "OUT to port 0x%x: not modelled", port);
+    if (mask)
+        __atomic_store_n(mask, v, __ATOMIC_RELAXED);
+}
+
+/* ---- CPUID: the profile's, with the calling CPU's APIC ID where CPUID reports it ---- */
+
+void cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+    struct sim_machine *m = sim_current_machine();
+    uint32_t id;
+    if (m && m->cpuid)
+        m->cpuid(m->cpuid_ctx, leaf, subleaf, regs);
+    else
+        __asm__ volatile("cpuid"
+                         : "=a"(regs[0]), "=b"(regs[1]), "=c"(regs[2]), "=d"(regs[3])
+                         : "a"(leaf), "c"(subleaf));
+    if (!m)
+        return;
+    id = m->lapic[sim_current_cpu()].id;
+    if (leaf == 1)
+        regs[1] = (regs[1] & 0x00ffffffu) | (id << 24);
+    else if (leaf == 0xb || leaf == 0x1f)
+        regs[3] = id;
+    else if (leaf == 0x8000001e)
+        regs[0] = id;
+}
+
+/*
+ * A modelled CPU reports the revision its profile recorded (or --microcode);
+ * none where the profile has none (the report says null, as under QEMU), and
+ * none on a thread that plays no CPU.
+ */
 bool arch_read_microcode(const struct cpu_features *f, uint32_t *revision)
 {
+    struct sim_machine *m = sim_current_machine();
     (void)f;
-    *revision = 0;
-    return false;
+    *revision = m && m->microcode_valid ? m->microcode : 0;
+    return m && m->microcode_valid;
 }
-
-/* ---- the local APIC: IPIs between threads ---- */
-
-bool apic_send_ipi(uint32_t dest, uint8_t vector)
-{
-    sim_send_ipi(dest, vector);
-    return true;
-}
-
-bool apic_send_ipi_all_but_self(uint8_t vector)
-{
-    sim_send_ipi(UINT32_MAX, vector);
-    return true;
-}
-
-void apic_eoi(void) {}
-
-/* The heartbeat bounds a halt on the machine; a thread's halt is one yield here. */
-void apic_arm_heartbeat(uint8_t vector, uint32_t counts)
-{
-    (void)vector;
-    (void)counts;
-}
-
-void apic_arm_heartbeat_periodic(uint8_t vector, uint32_t counts)
-{
-    (void)vector;
-    (void)counts;
-}
-
-void apic_disarm_heartbeat(void) {}

@@ -2,18 +2,19 @@
 #ifndef TLBSCOPE_SIM_HOSTCPU_H
 #define TLBSCOPE_SIM_HOSTCPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
 
-/* The calling thread's %gs:0 block (NULL: it plays no CPU); interrupts start off. */
+/* A thread that plays no CPU: what its GS base points at (NULL: nothing); interrupts start off. */
 void hostcpu_bind(struct arch_percpu *pc);
-/* Runs the handler the tool registered for `vector`, as the IDT would. */
-void hostcpu_deliver(uint8_t vector);
-/* Offers an exception to the tool's hook; returns only if nobody took it. */
-void hostcpu_exception(struct trap_frame *f);
-/* iretq into a frame rewritten by trap_resume_at_recovery(): arch_setjmp returns 1 (host_jmp.S). */
-void sim_jump(const struct arch_jmpbuf *jb) __attribute__((noreturn));
+/* RFLAGS.IF as an interrupt gate or iretq sets it: no delivery on the way. */
+void hostcpu_set_if(bool on);
+/* iretq into a frame rewritten by trap_resume_at_recovery(): arch_setjmp returns 1. */
+void hostcpu_iret(const struct trap_frame *f) __attribute__((noreturn));
+/* sim/host_jmp.S: loads the frame's callee-saved registers, RSP and RAX, and jumps to its RIP. */
+void sim_iret(const struct trap_frame *f) __attribute__((noreturn));
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * arch/x86/power.h on the modelled machine: it has no SMI counter, no
- * APERF/MPERF and no turbo control, so every one of those MSRs reads as a
- * #GP, the answer of a CPU without them (the report labels the whole run
- * simulated); MWAIT waits for an interrupt like HLT.
+ * performance counters, no APERF/MPERF and no turbo control, so every one
+ * of those MSRs reads and writes as a #GP, the answer of a CPU without
+ * them (the report labels the whole run simulated); MWAIT waits for an
+ * interrupt like HLT.
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/power.h"
@@ -12,6 +13,13 @@ uint32_t power_read_msr(uint32_t msr, uint64_t *value)
 {
     (void)msr;
     *value = 0;
+    return PROBE_FAULTED(13);
+}
+
+uint32_t power_write_msr(uint32_t msr, uint64_t value)
+{
+    (void)msr;
+    (void)value;
     return PROBE_FAULTED(13);
 }
 

@@ -9,9 +9,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "sim/hostcpu.h"
-
-/* One machine at a time: interrupt handlers are process-wide, as an IDT is. */
-static struct sim_machine *machine;
+#include "sim/hostdesc.h"
 
 struct sim_thread {
     struct sim_machine *m;
@@ -21,9 +19,14 @@ struct sim_thread {
 static _Thread_local struct sim_thread self = { NULL, UINT32_MAX, false };
 
 
+/* the modelled firmware's GDT, with OVMF's selectors: 64-bit code at 0x38, data at 0x30 */
+static const uint64_t fw_gdt[8] = { 0, 0x00cf92000000ffffull, 0x00cf9a000000ffffull, 0, 0,
+                                    0, 0x00cf93000000ffffull, 0x00af9b000000ffffull };
+
 bool sim_machine_init(struct sim_machine *m, uint32_t n, const struct tlbm_config *cfg,
                       uint32_t threads, uint32_t cores)
 {
+    struct sim_lapic_config apic = { true, false, false };
     uint32_t i;
     memset(m, 0, sizeof(*m));
     if (n == 0 || n > TLBM_MAX_CPUS || !tlbm_init(&m->model, cfg, n))
@@ -35,8 +38,13 @@ bool sim_machine_init(struct sim_machine *m, uint32_t n, const struct tlbm_confi
     m->ncpus = n;
     m->topo.count = n;
     m->topo.cpus = m->infos;
+    memcpy(m->firmware_gdt, fw_gdt, sizeof(fw_gdt));
+    sim_firmware_idt(m->firmware_idt, SIM_FIRMWARE_CS);
+    m->pic_mask[0] = SIM_FIRMWARE_PIC_MASTER;
+    m->pic_mask[1] = SIM_FIRMWARE_PIC_SLAVE;
     for (i = 0; i < n; i++) {
         struct cpu_info *c = &m->infos[i];
+        struct sim_cpu_regs *r = &m->regs[i];
         c->index = i;
         c->apic_id = i;
         c->thread = i % threads;
@@ -45,16 +53,31 @@ bool sim_machine_init(struct sim_machine *m, uint32_t n, const struct tlbm_confi
         c->bsp = i == 0;
         c->numa_node = -1;
         c->state = CPU_OK;
+        r->gdtr = (struct desc_ptr){ sizeof(m->firmware_gdt) - 1,
+                                     (uint64_t)(uintptr_t)m->firmware_gdt };
+        r->idtr = (struct desc_ptr){ sizeof(m->firmware_idt) - 1,
+                                     (uint64_t)(uintptr_t)m->firmware_idt };
+        r->cs = SIM_FIRMWARE_CS;
+        r->ds = r->es = r->ss = SIM_FIRMWARE_DS;
     }
-    machine = m;
+    lapic_reset_all(m, &apic, cfg->seed);
     return true;
 }
 
 void sim_machine_free(struct sim_machine *m)
 {
     tlbm_free(&m->model);
-    if (machine == m)
-        machine = NULL;
+}
+
+void sim_machine_set_apic(struct sim_machine *m, const struct sim_lapic_config *cfg, uint64_t seed)
+{
+    lapic_reset_all(m, cfg, seed);
+}
+
+void sim_machine_set_cpuid(struct sim_machine *m, sim_cpuid_fn fn, void *ctx)
+{
+    m->cpuid = fn;
+    m->cpuid_ctx = ctx;
 }
 
 void sim_bind(struct sim_machine *m, uint32_t cpu, struct arch_percpu *pc)
@@ -62,7 +85,8 @@ void sim_bind(struct sim_machine *m, uint32_t cpu, struct arch_percpu *pc)
     self.m = m;
     self.cpu = cpu;
     self.in_handler = false;
-    hostcpu_bind(pc);
+    m->regs[cpu].gs_base = (uint64_t)(uintptr_t)pc;
+    hostcpu_bind(NULL);
 }
 
 void sim_unbind(void)
@@ -75,56 +99,18 @@ void sim_unbind(void)
 uint32_t sim_current_cpu(void) { return self.cpu; }
 struct sim_machine *sim_current_machine(void) { return self.m; }
 
-void sim_enter_env(const struct sim_env *env)
-{
-    /* the same order as core/takeover.c enter_cpu(): PCIDE only while CR3[11:0] = 0 */
-    write_cr3(env->cr3_root);
-    if (env->pcide) {
-        write_cr4(read_cr4() | CR4_PCIDE);
-        write_cr3(env->cr3_root | env->kernel_pcid);
-    }
-}
-
-void sim_leave_env(const struct sim_env *env)
-{
-    if (env->pcide) {
-        write_cr3(env->cr3_root); /* PCID 0 before PCIDE goes away */
-        write_cr4(read_cr4() & ~CR4_PCIDE);
-    }
-}
-
-/* ---- IPIs ---- */
-
-void sim_send_ipi(uint32_t dest, uint8_t vector)
-{
-    struct sim_machine *m = machine;
-    uint32_t i;
-    if (!m || vector < 0xf0)
-        return;
-    if (self.m)
-        tlbm_note_ipi(&m->model, self.cpu, dest, vector);
-    for (i = 0; i < m->ncpus; i++) {
-        bool hit = dest == UINT32_MAX ? i != self.cpu : m->infos[i].apic_id == dest;
-        if (hit)
-            __atomic_fetch_or(&m->pending[i], 1u << (vector - 0xf0), __ATOMIC_SEQ_CST);
-    }
-}
+/* ---- interrupts ---- */
 
 /* Like an interrupt gate: the handler runs with interrupts off, never nested. */
 void sim_poll_interrupts(void)
 {
     struct sim_machine *m = self.m;
-    uint32_t bits;
+    int v;
     if (!m || self.in_handler || !irq_enabled())
         return;
-    bits = __atomic_exchange_n(&m->pending[self.cpu], 0, __ATOMIC_ACQUIRE);
-    while (bits) {
-        uint32_t b = (uint32_t)__builtin_ctz(bits);
-        bits &= bits - 1;
+    while ((v = lapic_accept(m, self.cpu)) >= 0) {
         self.in_handler = true;
-        irq_disable();
-        hostcpu_deliver((uint8_t)(0xf0 + b));
-        irq_enable();
+        sim_deliver_interrupt(m, self.cpu, (uint8_t)v);
         self.in_handler = false;
     }
 }
@@ -158,6 +144,46 @@ void sim_join_all(struct sim_machine *m)
     }
 }
 
+/* ---- the hand-back ---- */
+
+static bool same_ptr(const struct desc_ptr *a, const struct desc_ptr *b)
+{
+    return a->limit == b->limit && a->base == b->base;
+}
+
+void sim_check_handback(struct sim_machine *m)
+{
+    struct desc_ptr fw_gdtr = { sizeof(m->firmware_gdt) - 1, (uint64_t)(uintptr_t)m->firmware_gdt };
+    struct desc_ptr fw_idtr = { sizeof(m->firmware_idt) - 1, (uint64_t)(uintptr_t)m->firmware_idt };
+    uint32_t c;
+    for (c = 0; c < m->ncpus; c++) {
+        const struct sim_cpu_regs *r = &m->regs[c];
+        const struct tlbm_cpu *t = m->model.cpu[c];
+        if (m->stopped[c])
+            continue;
+        if (!same_ptr(&r->gdtr, &fw_gdtr) || !same_ptr(&r->idtr, &fw_idtr))
+            tlbm_violation(&m->model, c, "handed back with GDT 0x%llx, IDT 0x%llx loaded (not the "
+                                         "firmware's)", (unsigned long long)r->gdtr.base,
+                           (unsigned long long)r->idtr.base);
+        if (r->cs != SIM_FIRMWARE_CS || r->ds != SIM_FIRMWARE_DS || r->es != SIM_FIRMWARE_DS ||
+            r->ss != SIM_FIRMWARE_DS)
+            tlbm_violation(&m->model, c, "handed back with CS 0x%x DS 0x%x ES 0x%x SS 0x%x",
+                           r->cs, r->ds, r->es, r->ss);
+        if (r->gs_base)
+            tlbm_violation(&m->model, c, "handed back with GS base 0x%llx (the firmware's: 0)",
+                           (unsigned long long)r->gs_base);
+        /* the firmware's CR4 as tlbm_init() set it: PGE, and LA57 under a 5-level firmware */
+        if (t->cr3 != 0 ||
+            t->cr4 != ((m->model.cfg.feat.pge ? CR4_PGE : 0) | (m->model.cfg.la57 ? CR4_LA57 : 0)))
+            tlbm_violation(&m->model, c, "handed back with CR3 0x%llx CR4 0x%llx",
+                           (unsigned long long)t->cr3, (unsigned long long)t->cr4);
+        lapic_check_handback(m, c);
+    }
+    if (m->pic_mask[0] != SIM_FIRMWARE_PIC_MASTER || m->pic_mask[1] != SIM_FIRMWARE_PIC_SLAVE)
+        tlbm_violation(&m->model, 0, "handed back with 8259 masks 0x%02x 0x%02x", m->pic_mask[0],
+                       m->pic_mask[1]);
+}
+
 /* ---- exceptions ---- */
 
 void sim_raise_exception(uint32_t vector, uint64_t rip)
@@ -166,12 +192,19 @@ void sim_raise_exception(uint32_t vector, uint64_t rip)
     memset(&f, 0, sizeof(f));
     f.vector = vector;
     f.rip = rip;
-    f.cs = 0x38;
-    hostcpu_exception(&f); /* returns only when nobody could take it */
+    if (!self.m) {
+        fprintf(stderr, "tlbscope-sim: exception %u on a thread that plays no CPU\n", vector);
+        exit(2);
+    }
+    sim_deliver_exception(self.m, self.cpu, &f); /* returns when the handler let the code go on */
+}
+
+void sim_stop_cpu(void)
+{
     if (self.cpu == 0) {
         /* the BSP runs the tool: without a recovery point the run is over */
-        fprintf(stderr, "tlbscope-sim: the BSP took exception %u outside any recovery point\n",
-                vector);
+        fprintf(stderr,
+                "tlbscope-sim: the BSP stopped (an exception outside any recovery point)\n");
         exit(2);
     }
     /*
@@ -180,6 +213,8 @@ void sim_raise_exception(uint32_t vector, uint64_t rip)
      * the machine is torn down.
      */
     irq_disable();
+    if (self.m)
+        self.m->stopped[self.cpu] = true;
     while (!self.m || !__atomic_load_n(&self.m->stopping, __ATOMIC_ACQUIRE)) {
         struct timespec ts = { 0, 1000000 };
         nanosleep(&ts, NULL);

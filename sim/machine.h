@@ -1,15 +1,21 @@
 /*
  * A modelled machine: host threads play the CPUs, each bound to one CPU of
- * the strict TLB model (sim/tlb_model.h).
+ * the strict TLB model (sim/tlb_model.h) and to its modelled local APIC
+ * (sim/lapic.h), with its own descriptor-table and segment registers and GS
+ * base: the tool's real core/takeover.c and arch/x86/apic.c, desc.c and
+ * trap.c run on them (sim/hostcpu.c, sim/hostdesc.c take the instructions).
  *
- * IPIs are bits in the target's pending word, taken when the target's
- * thread next calls cpu_relax() with "interrupts" on (every wait in tlbscope
- * spins through cpu_relax(), so a CPU waiting with interrupts enabled takes
- * them as hardware would). A handler runs with interrupts off and is not
- * re-entered. An exception a CPU raises goes to the hook the tool installed
- * (smp_record_fault); when that CPU armed a recovery point the thread jumps
- * back to it (sim/host_jmp.S), otherwise it stops for good, like a CPU
- * halted in the tool's exception handler.
+ * An IPI lands in the target's modelled IRR; the target's thread takes it
+ * when it next calls cpu_relax() or enables interrupts with interrupts on
+ * (every wait in tlbscope spins through cpu_relax(), so a CPU waiting with
+ * interrupts enabled takes them as hardware would): the APIC accepts the
+ * highest-priority vector, and it is delivered through the IDT the CPU has
+ * loaded (the tool's: arch/x86/trap.c trap_dispatch(), which EOIs it; the
+ * firmware's: a violation). A handler runs with interrupts off and is not
+ * re-entered. An exception a CPU raises goes through its IDT the same way
+ * (smp_record_fault, then the recovery point the CPU armed: sim/host_jmp.S
+ * plays the iretq); one nobody takes stops the CPU for good (cpu_stop()),
+ * like a CPU halted in the tool's exception handler.
  *
  * Used by tlbscope-sim (sim/session.c) and the host tests (tests/host).
  */
@@ -18,38 +24,73 @@
 
 #include <pthread.h>
 
+#include "arch/x86/desc.h"
 #include "arch/x86/percpu.h"
 #include "core/cpu_table.h"
+#include "sim/lapic.h"
 #include "sim/tlb_model.h"
 
-struct sim_env {
-    uint64_t cr3_root;     /* the tool's page-table root */
-    bool pcide;
-    uint32_t kernel_pcid;
+/* A CPU's registers beyond CR3, CR4 (the TLB model's) and the APIC: its own thread's alone. */
+struct sim_cpu_regs {
+    struct desc_ptr gdtr, idtr;
+    uint16_t cs, ds, es, ss;
+    uint64_t gs_base;
 };
+
+/* CPUID as the modelled CPUs answer it (the APIC ID fields are each CPU's own). */
+typedef void (*sim_cpuid_fn)(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 struct sim_machine {
     uint32_t ncpus;
     struct tlb_model model;
     struct cpu_table topo;
     struct cpu_info infos[TLBM_MAX_CPUS];
-    volatile uint32_t pending[TLBM_MAX_CPUS]; /* bit v - 0xf0: vector v is pending */
+    struct sim_lapic lapic[TLBM_MAX_CPUS];
+    struct sim_lapic_config apic_cfg;
+    struct sim_cpu_regs regs[TLBM_MAX_CPUS];
+    uint8_t pic_mask[2];                      /* the 8259s' masks (ports 0x21 and 0xa1) */
+    sim_cpuid_fn cpuid;                       /* NULL: the host's CPUID */
+    void *cpuid_ctx;
+    /* the firmware's tables, which the CPUs have loaded when the tool starts */
+    uint64_t firmware_gdt[8] __attribute__((aligned(16)));
+    struct idt_gate firmware_idt[256];
     pthread_t threads[TLBM_MAX_CPUS];
     bool started[TLBM_MAX_CPUS];
+    bool stopped[TLBM_MAX_CPUS];              /* stopped for good (cpu_stop): never handed back */
     volatile uint32_t stopping;               /* threads parked after a fault may leave */
-    struct sim_env env;
+    /* what MSR 0x8B reads on every modelled CPU (arch_read_microcode on the host) */
+    bool microcode_valid;
+    uint32_t microcode;
+    const struct cpu_features *features;      /* the decoded profile, for the APs' reads */
 };
+
+/* The firmware's selectors (OVMF's): what a CPU has loaded before the takeover. */
+#define SIM_FIRMWARE_CS 0x38
+#define SIM_FIRMWARE_DS 0x30
+/* The 8259 masks OVMF leaves: the timer (IRQ 0) and the cascade open. */
+#define SIM_FIRMWARE_PIC_MASTER 0xfa
+#define SIM_FIRMWARE_PIC_SLAVE 0xff
 
 /*
  * Sets up the model and a CPU table of n CPUs (APIC ID = index), grouped as
- * `threads` SMT siblings per core and `cores` cores per package. The calling
- * thread is not bound yet (sim_bind).
+ * `threads` SMT siblings per core and `cores` cores per package, every CPU
+ * in the firmware's state: the firmware's GDT and IDT, GS base 0, its APIC
+ * enabled in xAPIC mode on a CPU with x2APIC (sim_machine_set_apic changes
+ * that). The calling thread is not bound yet (sim_bind).
  */
 bool sim_machine_init(struct sim_machine *m, uint32_t n, const struct tlbm_config *cfg,
                       uint32_t threads, uint32_t cores);
 void sim_machine_free(struct sim_machine *m);
+/* Before any CPU runs: the APICs' features and the firmware's mode; `seed` for their choices. */
+void sim_machine_set_apic(struct sim_machine *m, const struct sim_lapic_config *cfg, uint64_t seed);
+/* Before any CPU runs: where CPUID answers come from (a CPU profile). */
+void sim_machine_set_cpuid(struct sim_machine *m, sim_cpuid_fn fn, void *ctx);
 
-/* Makes the calling thread CPU `cpu`, with `pc` as its per-CPU anchor (%gs:0). */
+/*
+ * Makes the calling thread CPU `cpu`. `pc` is what its GS base points at:
+ * NULL as the firmware leaves it (core/takeover.c loads the per-CPU block),
+ * or the block itself for a test that skips the takeover.
+ */
 void sim_bind(struct sim_machine *m, uint32_t cpu, struct arch_percpu *pc);
 void sim_unbind(void);
 /* The CPU the calling thread plays, or UINT32_MAX. */
@@ -57,23 +98,24 @@ uint32_t sim_current_cpu(void);
 struct sim_machine *sim_current_machine(void);
 
 /*
- * What core/takeover.c does to a CPU's paging state on the machine: CR3 to
- * the tool's tables, then CR4.PCIDE and the kernel PCID (sim_leave_env
- * reverses it). Runs on the calling thread's CPU.
+ * After the run, every thread joined: each CPU that did not stop for good
+ * must be back in the firmware's state (its GDT, IDT, selectors, GS base 0,
+ * CR3 and CR4, its APIC as lapic_check_handback() wants it, the 8259 masks):
+ * a violation for each difference.
  */
-void sim_enter_env(const struct sim_env *env);
-void sim_leave_env(const struct sim_env *env);
+void sim_check_handback(struct sim_machine *m);
 
 /* Runs fn(arg) on a new thread bound to `cpu` (an AP). */
 bool sim_start_thread(struct sim_machine *m, uint32_t cpu, void *(*fn)(void *), void *arg);
 /* Lets parked threads go and joins every started thread. */
 void sim_join_all(struct sim_machine *m);
 
-/* The model events a thread may not see otherwise: the IPI sink and delivery. */
-void sim_send_ipi(uint32_t dest_apic_id, uint8_t vector); /* UINT32_MAX: all but self */
+/* Interrupts on: the calling CPU takes what its APIC delivers, through its IDT. */
 void sim_poll_interrupts(void);
 
 /* Raises an exception on the calling CPU (arch_raise_exception on the host). */
 void sim_raise_exception(uint32_t vector, uint64_t rip);
+/* The calling CPU stops for good (cpu_stop() on the host): the BSP ends the run. */
+void sim_stop_cpu(void) __attribute__((noreturn));
 
 #endif

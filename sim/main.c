@@ -26,8 +26,10 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: tlbscope-sim [--cpu NAME] [--cpus N] [--seed N] [--out DIR]\n"
-            "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N] [--invlpgb-delay N]\n"
-            "                    [--invlpgb-max N] [--no-invpcid]\n"
+            "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N]\n"
+            "                    [--spec-pte N] [--no-spec-after] [--splinter N]\n"
+            "                    [--invlpgb-delay N] [--invlpgb-max N] [--no-invpcid]\n"
+            "                    [--microcode REV] [--la57]\n"
             "                    [key=value ...]\n"
             "Runs tlbscope on a modelled machine: host threads as CPUs, each with a strict TLB\n"
             "model (only architectural invalidations remove entries; speculative fills; INVLPGB\n"
@@ -38,15 +40,27 @@ static void usage(FILE *out)
             "  --cpus N           CPUs, 1 to %u (%u)\n"
             "  --seed N           the model's random choices (default: from the clock, printed)\n"
             "  --out DIR          where the JSON and text reports go (%s)\n"
-            "  --tlb SETSxWAYS    TLB geometry per CPU, sets a power of two (256x8)\n"
+            "  --tlb SETSxWAYS    TLB geometry per CPU instead of the profile's second-level\n"
+            "                     TLB from CPUID (256x8 where CPUID reports none)\n"
             "  --erratum NAME     turn an erratum on: invlpg_ignores_global, invlpgb_ignores_count,\n"
             "                     tlbsync_early (negative tests: the verifier must catch them)\n"
-            "  --spec N           speculative fills per 65536 model events (1024)\n"
+            "  --spec N           speculative fills per 65536 model events, before and after\n"
+            "                     each instruction (1024)\n"
+            "  --no-spec-after    speculate only before an instruction acts, not after\n"
+            "                     (for comparisons)\n"
+            "  --spec-pte N       per 65536 PTE stores, a walk of the address first (16384)\n"
+            "  --splinter N       per 65536 fills of a 2 MiB page, a 4 KiB entry (16384)\n"
             "  --invlpgb-delay N  model events before a pending INVLPGB lands, at most (20000)\n"
             "  --invlpgb-max N    pages per INVLPGB (CPUID 8000_0008 EDX[15:0] + 1), 1 to 65536,\n"
             "                     instead of the profile's; the report records the change\n"
             "  --no-invpcid       clear CPUID.(07H,0):EBX[10]: PCID without INVPCID, as many VMs\n"
             "                     show it; the report records the change\n"
+            "  --microcode REV    the CPUs' microcode revision (MSR 0x8B), e.g. 0x2e, instead of\n"
+            "                     the one the profile's dump recorded; errata the real CPU has\n"
+            "                     before a revision (i9-12900k: INVLPG/global, before 0x2e)\n"
+            "                     follow it\n"
+            "  --la57             the firmware hands over with CR4.LA57 (5-level paging); only\n"
+            "                     for a profile with LA57 (epyc-9654, xeon-6330, qemu-tcg)\n"
             "  key=value          any tlbscope configuration key; --help-keys lists them\n"
             "Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.\n",
             DEFAULT_PROFILE, TLBM_MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
@@ -121,11 +135,11 @@ int main(int argc, char **argv)
             unsigned sets, ways;
             char tail;
             if (sscanf(v, "%ux%u%c", &sets, &ways, &tail) != 2 || sets == 0 || ways == 0 ||
-                (sets & (sets - 1)) || sets > 65536 || ways > 64)
-                return bad("--tlb wants SETSxWAYS, sets a power of two up to 65536, ways up to "
-                           "64, not '%s'", v);
+                sets > 65536 || ways > 64)
+                return bad("--tlb wants SETSxWAYS, sets 1 to 65536, ways 1 to 64, not '%s'", v);
             o.model.sets = sets;
             o.model.ways = ways;
+            o.tlb_given = true;
             i++;
         } else if (strcmp(a, "--erratum") == 0 && v) {
             uint32_t bit = tlbm_erratum_from_name(v);
@@ -139,6 +153,18 @@ int main(int argc, char **argv)
                 return bad("--spec wants 0 to 65536, not '%s'", v);
             o.model.spec_per_65536 = (uint32_t)n;
             i++;
+        } else if (strcmp(a, "--spec-pte") == 0 && v) {
+            if (!parse_u64(v, &n) || n > 65536)
+                return bad("--spec-pte wants 0 to 65536, not '%s'", v);
+            o.model.pte_spec_per_65536 = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--no-spec-after") == 0) {
+            o.model.spec_after = false;
+        } else if (strcmp(a, "--splinter") == 0 && v) {
+            if (!parse_u64(v, &n) || n > 65536)
+                return bad("--splinter wants 0 to 65536, not '%s'", v);
+            o.model.splinter_per_65536 = (uint32_t)n;
+            i++;
         } else if (strcmp(a, "--invlpgb-delay") == 0 && v) {
             if (!parse_u64(v, &n) || n > 100000000)
                 return bad("--invlpgb-delay wants 0 to 100000000, not '%s'", v);
@@ -151,6 +177,14 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--no-invpcid") == 0) {
             o.no_invpcid = true;
+        } else if (strcmp(a, "--microcode") == 0 && v) {
+            if (!parse_u64(v, &n) || n > 0xffffffffu)
+                return bad("--microcode wants a revision, 0 to 0xffffffff, not '%s'", v);
+            o.microcode_set = true;
+            o.microcode = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--la57") == 0) {
+            o.la57 = true;
         } else if (a[0] != '-' && strchr(a, '=')) {
             size_t len = strlen(a);
             if (used + len + 2 > sizeof(o.args))

@@ -10,6 +10,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/invlpgb.h"
+#include "arch/x86/microcode.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/probe.h"
 #include "arch/x86/tlb.h"
@@ -21,18 +22,30 @@
 #include "core/report.h"
 #include "core/runner.h"
 #include "core/shootdown.h"
+#include "core/takeover.h"
 #include "core/testmem.h"
 #include "core/timing.h"
 #include "sim/aps.h"
 #include "sim/hostmem.h"
 
+/* The profile's CPUID, with the INVLPGB maximum count changed when asked. */
+struct cpuid_view {
+    const struct sim_profile *profile;
+    uint32_t invlpgb_max_pages;
+    bool no_invpcid;
+};
+
 struct sim_session {
     struct run *run;
     struct sim_machine mach;
+    struct cpuid_view view;
+    struct tool_env env;
+    struct takeover takeover;
     struct smp smp;
     struct pt_ctx pt;
     struct testmem tm;
     bool aps_running;
+    uint32_t errata;           /* TLBM_ERR_*: asked for, and the profile's with its microcode */
 };
 
 /* ---- the platform's part: clock, console ---- */
@@ -52,17 +65,24 @@ static void host_clock(struct firmware_info *fw)
     fw->rtc_plausible = rtc_looks_plausible(&fw->start_time);
 }
 
-/* The runner measures in the tool's state; on the model that is the paging state of the BSP. */
+/*
+ * The runner measures in the tool's state: the BSP taken over as
+ * efi/session.c does it, interrupts off first as RaiseTPL(TPL_HIGH_LEVEL)
+ * turns them off, and on again after, as RestoreTPL does: a tool vector
+ * still pending then reaches the firmware's IDT (a violation).
+ */
 static void enter_tool(void *ctx)
 {
     struct sim_session *s = ctx;
-    sim_enter_env(&s->mach.env);
+    irq_disable();
+    takeover_bsp_enter(&s->takeover);
 }
 
 static void leave_tool(void *ctx)
 {
     struct sim_session *s = ctx;
-    sim_leave_env(&s->mach.env);
+    takeover_bsp_leave(&s->takeover);
+    irq_enable();
 }
 
 static void print_hook(void *ctx, const char *text)
@@ -74,13 +94,6 @@ static void print_hook(void *ctx, const char *text)
 
 /* ---- the run ---- */
 
-/* The profile's CPUID, with the INVLPGB maximum count changed when asked. */
-struct cpuid_view {
-    const struct sim_profile *profile;
-    uint32_t invlpgb_max_pages;
-    bool no_invpcid;
-};
-
 static void view_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
     const struct cpuid_view *v = ctx;
@@ -91,7 +104,27 @@ static void view_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs
         regs[1] &= ~(1u << 10);
 }
 
-static void describe(struct run *r, const struct sim_options *o)
+/* The modelled CPUs' microcode: --microcode, else what the profile's dump recorded. */
+static void choose_microcode(struct run *r, const struct sim_options *o)
+{
+    struct simulation_info *si = &r->sim;
+    static char source[96];
+    if (o->microcode_set) {
+        si->microcode_known = true;
+        si->microcode = o->microcode;
+        si->microcode_source = "--microcode";
+    } else if (o->profile->has_microcode) {
+        si->microcode_known = true;
+        si->microcode = o->profile->microcode;
+        fmt_into(source, sizeof(source), "the profile (MSR 0x8B recorded in %s)",
+                 o->profile->source);
+        si->microcode_source = source;
+    } else {
+        si->microcode_source = "none: the profile's dump recorded no MSR 0x8B";
+    }
+}
+
+static void describe(struct run *r, const struct sim_options *o, uint32_t errata)
 {
     uint32_t bit;
     struct simulation_info *si = &r->sim;
@@ -104,8 +137,9 @@ static void describe(struct run *r, const struct sim_options *o)
     si->tlb_sets = o->model.sets;
     si->tlb_ways = o->model.ways;
     for (bit = 1; bit <= TLBM_ERRATA_ALL && si->errata_count < SIM_MAX_ERRATA; bit <<= 1)
-        if (o->model.errata & bit)
+        if (errata & bit)
             si->errata[si->errata_count++] = tlbm_erratum_name(bit);
+    si->la57 = o->la57;
     str_copy(r->fw.vendor, sizeof(r->fw.vendor), "tlbscope-sim (modelled machine, no firmware)");
     r->fw.secure_boot = SB_UNKNOWN;
     host_clock(&r->fw);
@@ -136,17 +170,32 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
 {
     struct run *r = s->run;
     struct tlbm_config cfg = o->model;
+    struct sim_lapic_config apic;
     uint32_t smt = o->profile->smt ? o->profile->smt : 1, packages;
     cfg.seed = o->seed;
+    cfg.errata = s->errata;
+    cfg.la57 = o->la57;
     sim_profile_features(&r->cpu, &cfg.feat);
     packages = o->cpus >= 8 && o->cpus % (2 * smt) == 0 ? 2 : 1;
     if (!sim_machine_init(&s->mach, o->cpus, &cfg, smt, o->cpus / smt / packages)) {
         fprintf(stderr, "tlbscope-sim: cannot set up a machine of %u CPUs\n", o->cpus);
         return false;
     }
+    /* the firmware hands over in x2APIC mode when the CPU has it (as the profile's servers' do) */
+    r->firmware_x2apic = r->cpu.x2apic;
+    apic.x2apic = r->cpu.x2apic;
+    apic.firmware_x2apic = r->firmware_x2apic;
+    apic.x2apic_serialising = r->cpu.vendor_id == VENDOR_AMD || r->cpu.vendor_id == VENDOR_HYGON;
+    sim_machine_set_apic(&s->mach, &apic, o->seed);
+    sim_machine_set_cpuid(&s->mach, view_cpuid, &s->view);
     r->topo = s->mach.topo;
     r->topology_source = "simulated";
-    if (!pt_init(&s->pt, 4, false, host_alloc_table, NULL) ||
+    s->mach.microcode_valid = r->sim.microcode_known;
+    s->mach.microcode = r->sim.microcode;
+    s->mach.features = &r->cpu;
+    /* the firmware's paging mode, as efi/memmap.c reads it from the BSP's CR4 */
+    if (!pt_init(&s->pt, method_paging_levels(s->mach.model.cpu[0]->cr4), false, host_alloc_table,
+                 NULL) ||
         !testmem_init(&s->tm, &s->pt, host_alloc_frames, NULL)) {
         fprintf(stderr, "tlbscope-sim: out of memory for the page tables\n");
         return false;
@@ -157,17 +206,13 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
     tlbm_add_spec_range(&s->mach.model, TEST_VA_BASE, TEST_PAGES, PAGE_4K);
     if (s->tm.has_2m)
         tlbm_add_spec_range(&s->mach.model, TEST_2M_VA_BASE, TEST_2M_PAGES, PAGE_2M);
-    method_choose_pcids(r);
-    s->mach.env.cr3_root = (uint64_t)(uintptr_t)s->pt.root;
-    s->mach.env.pcide = r->method.pcid_enabled;
-    s->mach.env.kernel_pcid = r->method.kernel_pcid;
-    r->method.cr3_root = s->mach.env.cr3_root;
+    s->env.cr3 = (uint64_t)(uintptr_t)s->pt.root; /* PCID decided later: choose_pcids() */
+    r->method.cr3_root = s->env.cr3;
     r->method.paging_levels = s->pt.levels;
     r->method.test_pages = TEST_PAGES;
     r->method.page_flush = "invlpg";
-    r->firmware_x2apic = r->cpu.x2apic;
     r->method.firmware_apic_mode = r->firmware_x2apic ? "x2apic" : "xapic";
-    /* the machine's decisions (core/hw_policy.c), recorded; the model has no APIC to switch */
+    /* the machine's decisions (core/hw_policy.c), as efi/session.c makes them */
     {
         static struct apic_choice c;
         uint32_t i, max_id = 0;
@@ -176,10 +221,13 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
         hw_choose_apic_mode(r->cfg.apic, r->cpu.x2apic, r->firmware_x2apic, max_id, &c);
         if (c.request_refused)
             msg_add(&r->warnings, "apic", "%s", c.why);
-        r->method.apic_mode = c.mode == APIC_MODE_X2APIC ? "x2apic" : "xapic";
+        s->env.apic_mode = c.mode;
+        r->method.apic_mode = apic_mode_name(c.mode);
         r->method.apic_mode_reason = c.why;
-        r->method.icr_fence = hw_icr_fence_needed(r->cpu.vendor_id, c.mode) ? "mfence;lfence" : "none";
     }
+    s->env.xapic_base = s->mach.lapic[0].base & ~0xfffull; /* the BSP's IA32_APIC_BASE */
+    apic_set_icr_fence(hw_icr_fence_needed(r->cpu.vendor_id, s->env.apic_mode));
+    r->method.icr_fence = apic_icr_fence() ? "mfence;lfence" : "none";
     return true;
 }
 
@@ -203,28 +251,45 @@ static void probe_instructions(struct sim_session *s)
     method_apply_probes(r, invpcid_ok, invlpgb_ok, PROBE_OK);
 }
 
+/*
+ * PCID on or off before any AP enters the tool's state, as efi/session.c
+ * decides it (core/method.c): where the INVLPG/global erratum needs the BSP's
+ * microcode revision, the BSP enters once without PCID (takeover_bsp_enter
+ * reads it), then the choice is made.
+ */
+static void choose_pcids(struct sim_session *s)
+{
+    struct run *r = s->run;
+    struct percpu *bsp = s->smp.cpu[0];
+    if (method_pcid_needs_microcode(r)) {
+        enter_tool(s);
+        leave_tool(s);
+    }
+    method_choose_pcids(r, bsp->microcode_valid, bsp->microcode);
+    takeover_set_pcid(&s->takeover, r->method.pcid_enabled, r->method.kernel_pcid);
+}
+
 static uint32_t start_aps(struct sim_session *s, uint64_t window_ms)
 {
     struct run *r = s->run;
-    uint32_t i, expected = 0;
+    uint32_t i;
+    /* inject=absent: the thread starts, and takeover_ap_main() never checks in */
     for (i = 1; i < s->smp.count; i++) {
-        struct percpu *pc = s->smp.cpu[i];
-        if (!pc)
+        if (!s->smp.cpu[i])
             continue;
-        expected++;
-        if (pc->inject_kind == INJECT_ABSENT)
-            continue; /* inject=absent: the AP never checks in */
-        if (!sim_start_ap(&s->mach, &s->smp, i))
+        if (!sim_start_ap(&s->mach, &s->takeover, i))
             msg_add(&r->errors, "sim", "could not start a thread for CPU %u", i);
     }
-    return smp_wait_checkins(&s->smp, expected, tsc_now() + ms_to_ticks(window_ms), window_ms);
+    return takeover_wait_checkins(&s->takeover, tsc_now() + ms_to_ticks(window_ms), window_ms);
 }
 
 static void report_violations(struct run *r, const struct tlb_model *m)
 {
     uint32_t i;
+    /* "CPU n: #GP: ..." is a fault; the APIC model's other findings say what goes wrong */
     for (i = 0; i < m->violations && i < TLBM_MAX_VIOLATIONS; i++)
-        msg_add(&r->errors, "model", "%s (a fault on the machine)", m->violation[i]);
+        msg_add(&r->errors, "model", "%s%s", m->violation[i],
+                strstr(m->violation[i], ": #") ? " (a fault on the machine)" : "");
     if (m->violations > TLBM_MAX_VIOLATIONS)
         msg_add(&r->errors, "model", "%u further architectural violations", 
                 m->violations - TLBM_MAX_VIOLATIONS);
@@ -241,7 +306,8 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     if (!build_machine(s, o))
         return false;
     config_check_cpus(&r->cfg, r->topo.count, &r->warnings);
-    if (!smp_init(&s->smp, &r->topo, &r->cfg, ms_to_ticks(t_to))) {
+    if (!smp_init(&s->smp, &r->topo, &r->cfg, ms_to_ticks(t_to)) ||
+        !takeover_init(&s->takeover, &s->smp, &s->env, &r->cpu)) {
         fprintf(stderr, "tlbscope-sim: out of memory for the per-CPU blocks\n");
         return false;
     }
@@ -254,15 +320,16 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     ipi_install_handlers();
     shootdown_install_handlers();
     emulate_install(&s->smp, r->cfg.emulate);
-    trap_set_exception_hook(smp_record_fault);
-    sim_bind(&s->mach, 0, &s->smp.cpu[0]->arch);
+    sim_bind(&s->mach, 0, NULL); /* the BSP, in the firmware's state until enter_tool() */
+    irq_enable();                /* at TPL_APPLICATION */
+    choose_pcids(s);
 
     r->mp_available = mp_services(r);
     if (r->mp_available) {
         arrived = start_aps(s, window_ms);
         s->aps_running = true;
-        printf("CPUs: %u of %u APs checked in (modelled, APIC %s)\n", arrived, r->topo.count - 1,
-               r->method.apic_mode);
+        printf("CPUs: %u of %u APs checked in (modelled, APIC %s, ICR fence %s)\n", arrived,
+               s->takeover.expected_aps, r->method.apic_mode, r->method.icr_fence);
     } else {
         if (r->topo.count > 1)
             printf("WARNING: %s\n", r->mp_note);
@@ -273,6 +340,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     enter_tool(s);
     probe_instructions(s);
     leave_tool(s);
+    method_collect_microcode(r, &s->smp);
 
     runner_init(&runner, r, &s->smp, &hooks);
     runner.mem = &s->tm;
@@ -280,7 +348,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
 
     if (s->aps_running) {
         enter_tool(s);
-        missing = smp_release_aps(&s->smp, tsc_now() + ms_to_ticks(t_to * 2 + 1000));
+        missing = takeover_release(&s->takeover, tsc_now() + ms_to_ticks(t_to * 2 + 1000));
         leave_tool(s);
         if (missing)
             msg_add(&r->errors, "release", "%u APs did not return to the firmware", missing);
@@ -288,6 +356,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
             printf("CPUs: released\n");
     }
     sim_join_all(&s->mach);
+    sim_check_handback(&s->mach);
     report_violations(r, &s->mach.model);
     return true;
 }
@@ -369,11 +438,12 @@ static bool save(const struct run *r, const char *dir, const struct strbuf *json
     return true;
 }
 
-int sim_session_run(const struct sim_options *o)
+int sim_session_run(const struct sim_options *given)
 {
+    static struct sim_options opt; /* the options with the profile's TLB geometry filled in */
+    const struct sim_options *o = &opt;
     static struct sim_session s;
     static char cpuid_override[160];
-    struct cpuid_view view;
     struct run *r;
     struct strbuf json, text;
     char json_path[1100];
@@ -381,6 +451,7 @@ int sim_session_run(const struct sim_options *o)
     uint32_t i;
 
     host_init();
+    opt = *given;
     memset(&s, 0, sizeof(s));
     r = mem_zalloc(sizeof(*r));
     if (!r) {
@@ -397,11 +468,28 @@ int sim_session_run(const struct sim_options *o)
     for (i = 0; i < r->warnings.count; i++)
         printf("WARNING: %s: %s\n", r->warnings.items[i].where, r->warnings.items[i].text);
 
-    view.profile = o->profile;
-    view.invlpgb_max_pages = o->invlpgb_max_pages;
-    view.no_invpcid = o->no_invpcid;
-    cpuid_decode(view_cpuid, &view, &r->cpu);
-    describe(r, o);
+    s.view.profile = o->profile;
+    s.view.invlpgb_max_pages = o->invlpgb_max_pages;
+    s.view.no_invpcid = o->no_invpcid;
+    cpuid_decode(view_cpuid, &s.view, &r->cpu);
+    if (opt.tlb_given) {
+        r->sim.tlb_source = "--tlb";
+    } else {
+        struct sim_tlb_geometry g;
+        sim_profile_tlb(opt.profile, &r->cpu, &g);
+        opt.model.sets = g.sets;
+        opt.model.ways = g.ways;
+        r->sim.tlb_source = g.source;
+    }
+    choose_microcode(r, o);
+    s.errata = o->model.errata |
+               sim_profile_errata(o->profile, r->sim.microcode_known, r->sim.microcode);
+    describe(r, o, s.errata);
+    if (o->la57 && !r->cpu.la57) {
+        fprintf(stderr, "tlbscope-sim: --la57: profile %s has no LA57 (CPUID.(07H,0):ECX[16] = "
+                        "0, ECX = 0x%08x)\n", o->profile->name, r->cpu.evidence.leaf7_ecx);
+        return 2;
+    }
     if (o->invlpgb_max_pages) {
         if (!r->cpu.invlpgb) {
             fprintf(stderr, "tlbscope-sim: --invlpgb-max: profile %s has no INVLPGB (CPUID "
@@ -425,9 +513,14 @@ int sim_session_run(const struct sim_options *o)
     r->method.timer_overhead_ticks = timing_measure_overhead();
     printf("\ntlbscope %s (commit %s) on tlbscope-sim: the %s, SIMULATED\n", TLBSCOPE_VERSION,
            TLBSCOPE_COMMIT, TLBM_MODEL_NAME);
-    printf("Model: profile %s (%s), %u CPUs, seed %llu, TLB %u sets x %u ways%s\n",
+    printf("Model: profile %s (%s), %u CPUs, seed %llu, TLB %u sets x %u ways (%s)%s%s\n",
            o->profile->name, o->profile->what, o->cpus, (unsigned long long)o->seed,
-           o->model.sets, o->model.ways, o->model.errata ? ", errata on" : "");
+           o->model.sets, o->model.ways, r->sim.tlb_source, s.errata ? ", errata on" : "",
+           o->la57 ? ", firmware with CR4.LA57" : "");
+    if (r->sim.microcode_known)
+        printf("Microcode: 0x%x, from %s%s\n", r->sim.microcode, r->sim.microcode_source,
+               (s.errata & ~o->model.errata) ? "; below the fix of the CPU's INVLPG/global "
+                                               "erratum, which the model shows" : "");
     printf("CPU: %s \"%s\" pcid=%s invpcid=%s invlpgb=%s", r->cpu.vendor, r->cpu.brand,
            r->cpu.pcid ? "yes" : "no", r->cpu.invpcid ? "yes" : "no", r->cpu.invlpgb ? "yes" : "no");
     if (r->cpu.invlpgb)

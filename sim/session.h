@@ -22,8 +22,12 @@ struct sim_options {
     uint64_t seed;
     const char *out_dir;
     struct tlbm_config model;   /* sets, ways, errata, speculation, INVLPGB delay */
+    bool tlb_given;             /* --tlb: sets and ways as given, not the profile's */
     uint32_t invlpgb_max_pages; /* overrides CPUID 8000_0008 EDX[15:0] + 1; 0: the profile's */
     bool no_invpcid;            /* clears CPUID.(07H,0):EBX[10]: PCID without INVPCID, as in many VMs */
+    bool microcode_set;         /* --microcode: every CPU's revision, instead of the profile's */
+    uint32_t microcode;
+    bool la57;                  /* --la57: the firmware hands over with CR4.LA57 (5-level paging) */
     char args[SIM_ARGS_MAX];    /* key=value pairs, as on the tool's command line */
 };
 

@@ -19,9 +19,14 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            grid_truncated invlpgb_as_ipi xen_no_catchup blind_aps emulate_2m_as_4k \
            verify_inside_window unequal_class_pool crossover_off_by_one evidence_nowhere \
            plan_ignores_budget shared_request_slot conditions_unrecorded contention_unboxed \
-           cpus_from_any_win contention_verify_in_window contention_check_in_invlpgb_window \
-           profiles_unplanned
-MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c)
+           cpus_from_any_win remap_after_flush freed_tables_skips_lazy verify_2m_first_word \
+           pcid_kept_on_affected la57_four_levels icr_fence_missing lapic_lowest_first \
+           x2apic_to_xapic_direct leave_keeps_tool_idt emulator_unrecorded \
+           contention_verify_in_window contention_check_in_invlpgb_window profiles_unplanned \
+           plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
+           refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
+           breakdown_keeps_handler
+MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
 MUTANT_TESTS := test_shootdown_model test_lazy_model test_class_pool test_contention_model
@@ -43,7 +48,13 @@ $(foreach m,$(MUTANTS),$(eval $(call mutant_rules,$(m))))
 .PHONY: mutants
 mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
          $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
-         $(BUILD)/mutants/profiles_unplanned/test_plan
+         $(foreach m,icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt,\
+                   $(BUILD)/mutants/$(m)/test_apic_model) \
+         $(BUILD)/mutants/emulator_unrecorded/test_emulator \
+         $(BUILD)/mutants/profiles_unplanned/test_plan \
+         $(BUILD)/mutants/plan_thin_stride_only/test_plan \
+         $(BUILD)/mutants/late_ping_charged/test_target_lost \
+         $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

@@ -15,13 +15,19 @@ static const char *const erratum_names[] = { "invlpg_ignores_global", "invlpgb_i
 void tlbm_config_defaults(struct tlbm_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
-    /* 2048 entries: Zen 3's L2 DTLB, near Ice Lake's 1536/2048-entry STLB */
+    /* 2048 entries: Zen 3's L2 DTLB (CPUID 8000_0006 EBX: 2048 entries, 8-way) */
     cfg->sets = 256;
     cfg->ways = 8;
     cfg->seed = 1;
     /* one speculative walk every ~64 events: often enough to refill what a
      * protocol assumes nobody touched, rare enough to keep misses visible */
     cfg->spec_per_65536 = 1024;
+    cfg->spec_after = true;
+    /* a quarter of PTE stores first cache the translation they replace: a
+     * remap after the last flush shows within a few samples of one page */
+    cfg->pte_spec_per_65536 = 16384;
+    /* a quarter of 2 MiB fills cached as the 4 KiB part accessed */
+    cfg->splinter_per_65536 = 16384;
     /* a pending INVLPGB lands after up to 20000 events of its target (a
      * spinning CPU makes ~1 per microsecond here): long after a verifier
      * that did not wait for TLBSYNC has looked */
@@ -63,8 +69,8 @@ bool tlbm_init(struct tlb_model *m, const struct tlbm_config *cfg, uint32_t ncpu
 {
     uint32_t i;
     memset(m, 0, sizeof(*m));
-    if (ncpus == 0 || ncpus > TLBM_MAX_CPUS || cfg->sets == 0 || (cfg->sets & (cfg->sets - 1)) ||
-        cfg->ways == 0)
+    if (ncpus == 0 || ncpus > TLBM_MAX_CPUS || cfg->sets == 0 || cfg->ways == 0 ||
+        (cfg->la57 && !cfg->feat.la57))
         return false;
     m->cfg = *cfg;
     m->ncpus = ncpus;
@@ -81,8 +87,9 @@ bool tlbm_init(struct tlb_model *m, const struct tlbm_config *cfg, uint32_t ncpu
         pthread_mutex_init(&c->lock, NULL);
         c->index = i;
         c->rng = cfg->seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ull);
-        /* the firmware's state at entry (QEMU's OVMF: CR4 = 0x668, PGE on) */
-        c->cr4 = cfg->feat.pge ? CR4_PGE : 0;
+        /* the firmware's state at entry (QEMU's OVMF: CR4 = 0x668, PGE on; LA57 where a
+         * firmware enables it, on every CPU alike) */
+        c->cr4 = (cfg->feat.pge ? CR4_PGE : 0) | (cfg->la57 ? CR4_LA57 : 0);
         m->cpu[i] = c;
     }
     return true;
@@ -169,13 +176,23 @@ static uint32_t current_pcid(const struct tlbm_cpu *c)
 static struct tlbm_entry *set_of(struct tlb_model *m, struct tlbm_cpu *c, uint64_t va,
                                  enum tlbm_page size)
 {
-    uint64_t set = (va >> page_shift[size]) & (m->cfg.sets - 1);
+    uint64_t set = (va >> page_shift[size]) % m->cfg.sets;
     return &c->tlb[set * m->cfg.ways];
 }
 
+/* What a lookup matches: the entry's own span (a splintered part: its 4 KiB). */
 static bool contains(const struct tlbm_entry *e, uint64_t va)
 {
     return va >= e->va && va - e->va < page_bytes[e->size];
+}
+
+/* What an invalidation by address matches: the whole page the entry came from. */
+static uint64_t span_base(const struct tlbm_entry *e) { return e->va & ~(page_bytes[e->span] - 1); }
+
+static bool covers(const struct tlbm_entry *e, uint64_t va)
+{
+    uint64_t base = span_base(e);
+    return va >= base && va - base < page_bytes[e->span];
 }
 
 /* The entry this CPU would use for va now, or NULL. Caller holds the lock. */
@@ -194,15 +211,27 @@ static struct tlbm_entry *lookup(struct tlb_model *m, struct tlbm_cpu *c, uint64
     return NULL;
 }
 
-/* Replaces a matching entry, else an invalid way, else a random one. */
+/*
+ * Same tag: a global entry is replaced by a global fill only, a non-global
+ * one by a fill of its PCID only. Another PCID's entry for the address, or
+ * a global one beside a PCID's, is a different translation that hardware
+ * may go on holding.
+ */
+static bool same_tag(const struct tlbm_entry *e, const struct tlbm_entry *n)
+{
+    if (e->size != n->size || e->va != n->va)
+        return false;
+    return n->global ? e->global : !e->global && e->pcid == n->pcid;
+}
+
+/* Replaces the entry with the same tag, else an invalid way, else a random one. */
 static void insert(struct tlb_model *m, struct tlbm_cpu *c, const struct tlbm_entry *n)
 {
     struct tlbm_entry *set = set_of(m, c, n->va, (enum tlbm_page)n->size);
     uint32_t w, victim = m->cfg.ways;
     for (w = 0; w < m->cfg.ways; w++) {
         struct tlbm_entry *e = &set[w];
-        if (e->valid && e->size == n->size && e->va == n->va &&
-            (e->pcid == n->pcid || e->global || n->global)) {
+        if (e->valid && same_tag(e, n)) {
             victim = w;
             break;
         }
@@ -215,20 +244,129 @@ static void insert(struct tlb_model *m, struct tlbm_cpu *c, const struct tlbm_en
     set[victim].valid = 1;
 }
 
+/* ---- what speculation prefers: the addresses this CPU invalidated last ---- */
+
+static void note_recent(struct tlbm_cpu *c, uint64_t va)
+{
+    c->recent[c->recent_next] = va & ~(PAGE_4K - 1);
+    c->recent_next = (c->recent_next + 1) % TLBM_RECENT;
+    if (c->nrecent < TLBM_RECENT)
+        c->nrecent++;
+}
+
+/* At most this many of the entries one invalidation drops become "recent" (a fair sample). */
+#define RECENT_PER_DROP 4u
+
 /* Drops every entry `match` accepts. Caller holds the lock. */
 typedef bool (*entry_filter)(const struct tlbm_entry *e, const void *arg);
 static uint32_t drop_matching(struct tlb_model *m, struct tlbm_cpu *c, entry_filter match,
                               const void *arg)
 {
-    uint64_t i, total = (uint64_t)m->cfg.sets * m->cfg.ways;
-    uint32_t dropped = 0;
+    uint64_t i, total = (uint64_t)m->cfg.sets * m->cfg.ways, sample[RECENT_PER_DROP];
+    uint32_t dropped = 0, k;
     for (i = 0; i < total; i++) {
         if (c->tlb[i].valid && match(&c->tlb[i], arg)) {
+            /* reservoir sampling: each dropped entry equally likely to be kept */
+            uint64_t slot = dropped < RECENT_PER_DROP ? dropped : random_below(&c->rng, dropped + 1);
+            if (slot < RECENT_PER_DROP)
+                sample[slot] = c->tlb[i].va;
             c->tlb[i].valid = 0;
             dropped++;
         }
     }
+    for (k = 0; k < dropped && k < RECENT_PER_DROP; k++)
+        note_recent(c, sample[k]);
     return dropped;
+}
+
+/* ---- the paging-structure caches ---- */
+
+/* Bytes of linear address one entry of `level` translates (level 1 = PTE). */
+static uint64_t level_bytes(unsigned level) { return 1ull << (12 + 9 * (level - 1)); }
+
+static bool psc_covers(const struct tlbm_psc_entry *p, uint64_t va)
+{
+    return va >= p->va && va - p->va < level_bytes(p->level);
+}
+
+static const struct tlbm_psc_entry *psc_find(const struct tlbm_cpu *c, uint64_t va,
+                                             unsigned level, uint32_t pcid)
+{
+    uint32_t i;
+    for (i = 0; i < TLBM_PSC_ENTRIES; i++) {
+        const struct tlbm_psc_entry *p = &c->psc[i];
+        if (p->valid && p->level == level && p->pcid == pcid && psc_covers(p, va))
+            return p;
+    }
+    return NULL;
+}
+
+static void psc_insert(struct tlbm_cpu *c, uint64_t va, unsigned level, uint64_t table,
+                       uint32_t pcid)
+{
+    uint64_t base = va & ~(level_bytes(level) - 1);
+    uint32_t i, victim = TLBM_PSC_ENTRIES;
+    for (i = 0; i < TLBM_PSC_ENTRIES; i++) {
+        struct tlbm_psc_entry *p = &c->psc[i];
+        if (p->valid && p->level == level && p->pcid == pcid && p->va == base) {
+            victim = i;
+            break;
+        }
+        if (!p->valid && victim == TLBM_PSC_ENTRIES)
+            victim = i;
+    }
+    if (victim == TLBM_PSC_ENTRIES)
+        victim = (uint32_t)random_below(&c->rng, TLBM_PSC_ENTRIES);
+    c->psc[victim] = (struct tlbm_psc_entry){ base, table, (uint16_t)pcid, (uint8_t)level, 1 };
+}
+
+typedef bool (*psc_filter)(const struct tlbm_psc_entry *p, const void *arg);
+static void psc_drop(struct tlbm_cpu *c, psc_filter match, const void *arg)
+{
+    uint32_t i;
+    for (i = 0; i < TLBM_PSC_ENTRIES; i++)
+        if (c->psc[i].valid && (!match || match(&c->psc[i], arg)))
+            c->psc[i].valid = 0;
+}
+
+struct psc_arg {
+    uint32_t pcid;
+    bool any_pcid;
+    bool by_address;
+    uint64_t va, stride, count; /* the addresses va + i * stride, i < count */
+};
+
+/* Does the address list va + i * stride, i < count, hit [base, base + size)? */
+static bool list_hits(uint64_t base, uint64_t size, uint64_t va, uint64_t stride, uint64_t count)
+{
+    uint64_t first = 0, addr;
+    if (base > va)
+        first = (base - va + stride - 1) / stride;
+    if (first >= count)
+        return false;
+    addr = va + first * stride;
+    return addr >= base && addr - base < size;
+}
+
+static bool psc_hits(const struct tlbm_psc_entry *p, const void *arg)
+{
+    const struct psc_arg *a = arg;
+    if (!a->any_pcid && p->pcid != a->pcid)
+        return false;
+    return !a->by_address || list_hits(p->va, level_bytes(p->level), a->va, a->stride, a->count);
+}
+
+/* The PCID's entries for the regions that hold va (INVLPG, INVPCID type 0). */
+static void psc_drop_address(struct tlbm_cpu *c, uint32_t pcid, uint64_t va)
+{
+    struct psc_arg a = { pcid, false, true, va, PAGE_4K, 1 };
+    psc_drop(c, psc_hits, &a);
+}
+
+static void psc_drop_pcid(struct tlbm_cpu *c, uint32_t pcid)
+{
+    struct psc_arg a = { pcid, false, false, 0, 0, 0 };
+    psc_drop(c, psc_hits, &a);
 }
 
 /* ---- the page walk ---- */
@@ -239,29 +377,54 @@ static uint64_t load_entry(const uint64_t *table, unsigned index)
     return __atomic_load_n(&table[index], __ATOMIC_ACQUIRE);
 }
 
-/* Walks CR3's tables for va; false when not present. */
-static bool walk(const struct tlbm_cpu *c, uint64_t va, struct tlbm_entry *out)
+/*
+ * Walks va: from the deepest paging-structure entry this CPU holds for it
+ * (SDM vol. 3A 4.10.3.2: one that skips the most of memory), else from CR3;
+ * caches every non-leaf entry it reads from memory. False when not present.
+ */
+static bool walk(struct tlb_model *m, struct tlbm_cpu *c, uint64_t va, struct tlbm_entry *out)
 {
     const uint64_t *table = (const uint64_t *)(uintptr_t)(c->cr3 & PTE_ADDR_MASK);
-    unsigned levels = (c->cr4 & CR4_LA57) ? 5 : 4, level;
+    unsigned levels = (c->cr4 & CR4_LA57) ? 5 : 4, level = levels, l;
+    uint32_t pcid = current_pcid(c);
     if (!table)
         return false;
-    for (level = levels; level >= 1; level--) {
+    for (l = 2; l <= levels; l++) {
+        const struct tlbm_psc_entry *p = psc_find(c, va, l, pcid);
+        if (p) {
+            table = (const uint64_t *)(uintptr_t)p->table;
+            level = l - 1;
+            c->n.psc_walks++;
+            break;
+        }
+    }
+    for (; level >= 1; level--) {
         unsigned shift = 12 + 9 * (level - 1);
         uint64_t e = load_entry(table, (unsigned)((va >> shift) & 0x1ff));
         if (!(e & PTE_P))
             return false;
         if (level == 1 || ((level == 2 || level == 3) && (e & PTE_PS))) {
             enum tlbm_page size = level == 1 ? TLBM_4K : level == 2 ? TLBM_2M : TLBM_1G;
+            uint64_t frame = e & PTE_ADDR_MASK & ~(page_bytes[size] - 1);
+            out->span = (uint8_t)size;
+            if (size == TLBM_2M && m->cfg.splinter_per_65536 &&
+                random_below(&c->rng, 65536) < m->cfg.splinter_per_65536) {
+                /* SDM vol. 3A 4.10.2.3: the part accessed, as its own 4 KiB entry */
+                frame += (va & (PAGE_2M - 1)) & ~(PAGE_4K - 1);
+                size = TLBM_4K;
+                c->n.splinters++;
+            }
             out->size = (uint8_t)size;
             out->va = va & ~(page_bytes[size] - 1);
-            out->pa = e & PTE_ADDR_MASK & ~(page_bytes[size] - 1);
+            out->pa = frame;
             /* G counts only with CR4.PGE (SDM vol. 3A, 4.10.2.4) */
             out->global = (e & PTE_G) && (c->cr4 & CR4_PGE) ? 1 : 0;
-            out->pcid = (uint16_t)current_pcid(c);
+            out->pcid = (uint16_t)pcid;
             out->valid = 1;
             return true;
         }
+        if (level >= 2)
+            psc_insert(c, va, level, e & PTE_ADDR_MASK, pcid);
         table = (const uint64_t *)(uintptr_t)(e & PTE_ADDR_MASK);
     }
     return false;
@@ -275,16 +438,14 @@ struct invlpgb_match {
     bool ignore_count;
 };
 
-/* Does the address list va + i * stride, i < count, hit [e->va, e->va + size)? */
-static bool range_hits(const struct tlbm_entry *e, uint64_t va, uint64_t stride, uint64_t count)
+static uint64_t invlpgb_count(const struct invlpgb_match *op)
 {
-    uint64_t first = 0, addr;
-    if (e->va > va)
-        first = (e->va - va + stride - 1) / stride;
-    if (first >= count)
-        return false;
-    addr = va + first * stride;
-    return contains(e, addr);
+    return op->ignore_count ? 1 : (uint64_t)(op->ecx & 0xffff) + 1;
+}
+
+static uint64_t invlpgb_stride(const struct invlpgb_match *op)
+{
+    return (op->ecx >> 31) ? PAGE_2M : PAGE_4K;
 }
 
 static bool invlpgb_hits(const struct tlbm_entry *e, const void *arg)
@@ -302,11 +463,9 @@ static bool invlpgb_hits(const struct tlbm_entry *e, const void *arg)
     } else if (pcid_valid && e->pcid != pcid) {
         return false;
     }
-    if (va_valid) {
-        uint64_t count = op->ignore_count ? 1 : (uint64_t)(op->ecx & 0xffff) + 1;
-        uint64_t stride = (op->ecx >> 31) ? PAGE_2M : PAGE_4K;
-        return range_hits(e, op->rax & ~0xfffull, stride, count);
-    }
+    if (va_valid)
+        return list_hits(span_base(e), page_bytes[e->span], op->rax & ~0xfffull,
+                         invlpgb_stride(op), invlpgb_count(op));
     return true;
 }
 
@@ -314,7 +473,16 @@ static void apply_invlpgb(struct tlb_model *m, struct tlbm_cpu *c, const struct 
 {
     struct invlpgb_match op = { p->rax, p->ecx, p->edx,
                                 (m->cfg.errata & TLBM_ERR_INVLPGB_IGNORES_COUNT) != 0 };
+    bool va_valid = p->rax & 1, final_only = p->rax & 0x10, asid_valid = p->rax & 4;
     drop_matching(m, c, invlpgb_hits, &op);
+    if (va_valid)
+        note_recent(c, p->rax & ~0xfffull);
+    /* APM: without final-only the page-walk cache entries go as well */
+    if (!final_only && !(asid_valid && (p->edx & 0xffff) != 0)) {
+        struct psc_arg a = { (p->edx >> 16) & 0xfff, !(p->rax & 2), va_valid,
+                             p->rax & ~0xfffull, invlpgb_stride(&op), invlpgb_count(&op) };
+        psc_drop(c, psc_hits, &a);
+    }
 }
 
 /* Lands pending INVLPGBs that are due (or all from `issuer`, for TLBSYNC). Caller holds the lock. */
@@ -333,20 +501,46 @@ static void land_pending(struct tlb_model *m, struct tlbm_cpu *c, uint32_t issue
 
 /* ---- model events ---- */
 
-static void speculate(struct tlb_model *m, struct tlbm_cpu *c)
+/*
+ * Bits 63:47 (63:56 with LA57) all equal, or the access is #GP before any
+ * walk (SDM vol. 1, 3.3.7.1). The walk indexes only bits 47:12 (56:12), so
+ * without this a non-canonical load would alias a mapped page.
+ */
+static bool canonical_for(const struct tlbm_cpu *c, uint64_t va)
 {
-    const struct tlbm_range *r;
+    unsigned unused = (c->cr4 & CR4_LA57) ? 7 : 16;
+    return ((int64_t)(va << unused) >> unused) == (int64_t)va;
+}
+
+/* A speculative walk of va: cached unless held already or not mapped (no fault). */
+static bool speculative_fill(struct tlb_model *m, struct tlbm_cpu *c, uint64_t va)
+{
     struct tlbm_entry e;
-    uint64_t va;
-    if (!m->nspec || random_below(&c->rng, 65536) >= m->cfg.spec_per_65536)
-        return;
-    r = &m->spec[random_below(&c->rng, m->nspec)];
-    va = r->va + random_below(&c->rng, r->pages) * r->page_size;
     /* a present translation is not walked again */
-    if (lookup(m, c, va) || !walk(c, va, &e))
-        return;
+    if (!canonical_for(c, va) || lookup(m, c, va) || !walk(m, c, va, &e))
+        return false;
     insert(m, c, &e);
     c->n.spec_fills++;
+    return true;
+}
+
+static void speculate(struct tlb_model *m, struct tlbm_cpu *c)
+{
+    uint64_t va;
+    /* no draw at all when off: a test without speculation keeps its random stream */
+    if (!m->cfg.spec_per_65536 || random_below(&c->rng, 65536) >= m->cfg.spec_per_65536)
+        return;
+    if (c->nrecent && (!m->nspec || random_below(&c->rng, 2) == 0)) {
+        va = c->recent[random_below(&c->rng, c->nrecent)];
+    } else if (m->nspec) {
+        const struct tlbm_range *r = &m->spec[random_below(&c->rng, m->nspec)];
+        va = r->va + random_below(&c->rng, r->pages) * r->page_size;
+        /* any 4 KiB part of a large page: a splintered fill is of the part touched */
+        va += random_below(&c->rng, r->page_size / PAGE_4K) * PAGE_4K;
+    } else {
+        return;
+    }
+    speculative_fill(m, c, va);
 }
 
 /* Every instruction the model sees is an event: time passes for this CPU. Lock held. */
@@ -367,6 +561,14 @@ static void begin(struct tlb_model *m, struct tlbm_cpu *c, uint32_t kind, uint64
     log_event(m, c, kind, a, b, cc);
 }
 
+/* The instruction has acted: the CPU may speculate again before the next one. Releases the lock. */
+static void end(struct tlb_model *m, struct tlbm_cpu *c)
+{
+    if (m->cfg.spec_after)
+        speculate(m, c);
+    pthread_mutex_unlock(&c->lock);
+}
+
 void tlbm_tick(struct tlb_model *m, uint32_t ci)
 {
     struct tlbm_cpu *c = m->cpu[ci];
@@ -375,15 +577,18 @@ void tlbm_tick(struct tlb_model *m, uint32_t ci)
     pthread_mutex_unlock(&c->lock);
 }
 
-/*
- * Bits 63:47 (63:56 with LA57) all equal, or the access is #GP before any
- * walk (SDM vol. 1, 3.3.7.1). The walk indexes only bits 47:12 (56:12), so
- * without this a non-canonical load would alias a mapped page.
- */
-static bool canonical_for(const struct tlbm_cpu *c, uint64_t va)
+void tlbm_pte_store(struct tlb_model *m, uint32_t ci, uint64_t *entry, uint64_t value, uint64_t va)
 {
-    unsigned unused = (c->cr4 & CR4_LA57) ? 7 : 16;
-    return ((int64_t)(va << unused) >> unused) == (int64_t)va;
+    struct tlbm_cpu *c = m->cpu[ci];
+    begin(m, c, TLBM_EV_PTE, va, value, 0);
+    c->n.pte_stores++;
+    /* the translation the store is about to replace, cached just before it */
+    if (m->cfg.pte_spec_per_65536 && random_below(&c->rng, 65536) < m->cfg.pte_spec_per_65536 &&
+        speculative_fill(m, c, va))
+        c->n.pte_fills++;
+    note_recent(c, va);
+    __atomic_store_n(entry, value, __ATOMIC_RELEASE);
+    end(m, c);
 }
 
 bool tlbm_read64(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *value)
@@ -402,7 +607,7 @@ bool tlbm_read64(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *value)
     }
     e = lookup(m, c, va);
     if (!e) {
-        if (!walk(c, va, &fresh)) {
+        if (!walk(m, c, va, &fresh)) {
             pthread_mutex_unlock(&c->lock);
             tlbm_violation(m, ci, "#PF: read of 0x%llx, not mapped by CR3 0x%llx",
                            (unsigned long long)va, (unsigned long long)c->cr3);
@@ -414,7 +619,7 @@ bool tlbm_read64(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *value)
         e = &fresh;
     }
     pa = e->pa + (va - e->va);
-    pthread_mutex_unlock(&c->lock);
+    end(m, c);
     /* the frame may be rewritten by the initiator at the same time */
     *value = __atomic_load_n((const uint64_t *)(uintptr_t)pa, __ATOMIC_ACQUIRE);
     return true;
@@ -456,14 +661,17 @@ void tlbm_write_cr3(struct tlb_model *m, uint32_t ci, uint64_t value)
     }
     c->cr3 = value & ~CR3_NOFLUSH;
     if (!pcide) {
+        /* PCID 000H is the only one: its paging-structure entries are all of them */
         drop_matching(m, c, non_global, NULL);
+        psc_drop(c, NULL, NULL);
         c->n.full_flushes++;
     } else if (!(value & CR3_NOFLUSH)) {
         struct pcid_arg a = { (uint32_t)(value & CR3_PCID_MASK) };
         drop_matching(m, c, non_global_of_pcid, &a);
+        psc_drop_pcid(c, a.pcid);
         c->n.full_flushes++;
     }
-    pthread_mutex_unlock(&c->lock);
+    end(m, c);
 }
 
 uint64_t tlbm_read_cr3(struct tlb_model *m, uint32_t ci) { return m->cpu[ci]->cr3; }
@@ -483,6 +691,13 @@ void tlbm_write_cr4(struct tlb_model *m, uint32_t ci, uint64_t value)
             return;
         }
     }
+    if ((value ^ old) & CR4_LA57) {
+        pthread_mutex_unlock(&c->lock);
+        /* the paging mode is fixed in long mode (SDM vol. 3A, 4.1.1 and MOV to CR4) */
+        tlbm_violation(m, ci, "#GP: MOV to CR4 changing CR4.LA57 in long mode (0x%llx -> 0x%llx)",
+                       (unsigned long long)old, (unsigned long long)value);
+        return;
+    }
     if ((value & CR4_PGE) && !m->cfg.feat.pge) {
         pthread_mutex_unlock(&c->lock);
         tlbm_violation(m, ci, "#GP: setting CR4.PGE on a CPU without PGE");
@@ -492,9 +707,10 @@ void tlbm_write_cr4(struct tlb_model *m, uint32_t ci, uint64_t value)
     /* a PGE change, or PCIDE going off, drops everything (SDM vol. 3A, 4.10.4.1) */
     if (((old ^ value) & CR4_PGE) || ((old & CR4_PCIDE) && !(value & CR4_PCIDE))) {
         drop_matching(m, c, any_entry, NULL);
+        psc_drop(c, NULL, NULL);
         c->n.full_flushes++;
     }
-    pthread_mutex_unlock(&c->lock);
+    end(m, c);
 }
 
 struct addr_arg {
@@ -503,10 +719,11 @@ struct addr_arg {
     bool globals_too;
 };
 
+/* By address: every entry of the page holding va, each splintered part of a 2 MiB page included. */
 static bool invlpg_hits(const struct tlbm_entry *e, const void *arg)
 {
     const struct addr_arg *a = arg;
-    if (!contains(e, a->va))
+    if (!covers(e, a->va))
         return false;
     return e->global ? a->globals_too : e->pcid == a->pcid;
 }
@@ -514,7 +731,7 @@ static bool invlpg_hits(const struct tlbm_entry *e, const void *arg)
 static bool address_in_pcid(const struct tlbm_entry *e, const void *arg)
 {
     const struct addr_arg *a = arg;
-    return !e->global && e->pcid == a->pcid && contains(e, a->va);
+    return !e->global && e->pcid == a->pcid && covers(e, a->va);
 }
 
 /* The instruction's own time, spent before it acts (the old entry is still usable meanwhile). */
@@ -540,10 +757,13 @@ void tlbm_invlpg(struct tlb_model *m, uint32_t ci, uint64_t va)
     a.pcid = current_pcid(c);
     a.globals_too = !((m->cfg.errata & TLBM_ERR_INVLPG_IGNORES_GLOBAL) && (c->cr4 & CR4_PCIDE));
     drop_matching(m, c, invlpg_hits, &a);
+    psc_drop_address(c, a.pcid, va);
+    if (canonical_for(c, va))
+        note_recent(c, va);
     if (c->n.invlpg < sizeof(c->invlpg_log) / sizeof(c->invlpg_log[0]))
         c->invlpg_log[c->n.invlpg] = va;
     c->n.invlpg++;
-    pthread_mutex_unlock(&c->lock);
+    end(m, c);
 }
 
 void tlbm_invpcid(struct tlb_model *m, uint32_t ci, uint64_t type, uint64_t pcid, uint64_t addr)
@@ -573,24 +793,30 @@ void tlbm_invpcid(struct tlb_model *m, uint32_t ci, uint64_t type, uint64_t pcid
     case 0: {
         struct addr_arg a = { addr, (uint32_t)pcid, false };
         drop_matching(m, c, address_in_pcid, &a);
+        psc_drop_address(c, (uint32_t)pcid, addr);
+        note_recent(c, addr);
         break;
     }
     case 1: {
         struct pcid_arg a = { (uint32_t)pcid };
         drop_matching(m, c, non_global_of_pcid, &a);
+        psc_drop_pcid(c, a.pcid);
         c->n.full_flushes++;
         break;
     }
     case 2:
         drop_matching(m, c, any_entry, NULL);
+        psc_drop(c, NULL, NULL);
         c->n.full_flushes++;
         break;
     default:
+        /* paging-structure entries are never global: type 3 drops them all */
         drop_matching(m, c, non_global, NULL);
+        psc_drop(c, NULL, NULL);
         c->n.full_flushes++;
         break;
     }
-    pthread_mutex_unlock(&c->lock);
+    end(m, c);
 }
 
 void tlbm_invlpgb(struct tlb_model *m, uint32_t ci, uint64_t rax, uint32_t ecx, uint32_t edx)
@@ -616,7 +842,7 @@ void tlbm_invlpgb(struct tlb_model *m, uint32_t ci, uint64_t rax, uint32_t ecx, 
     }
     begin(m, c, TLBM_EV_INVLPGB, rax, ecx, edx);
     c->n.invlpgb++;
-    pthread_mutex_unlock(&c->lock);
+    end(m, c);
     /* broadcast: every CPU, the issuer too, gets it at a moment of its own */
     for (i = 0; i < m->ncpus; i++) {
         struct tlbm_cpu *t = m->cpu[i];
@@ -645,22 +871,22 @@ void tlbm_tlbsync(struct tlb_model *m, uint32_t ci)
     begin(m, c, TLBM_EV_TLBSYNC, 0, 0, 0);
     c->n.tlbsync++;
     pthread_mutex_unlock(&c->lock);
-    if (m->cfg.errata & TLBM_ERR_TLBSYNC_EARLY)
-        return;
     /* complete this CPU's INVLPGBs everywhere before returning (APM vol. 3, TLBSYNC) */
-    for (i = 0; i < m->ncpus; i++) {
+    for (i = 0; i < m->ncpus && !(m->cfg.errata & TLBM_ERR_TLBSYNC_EARLY); i++) {
         struct tlbm_cpu *t = m->cpu[i];
         pthread_mutex_lock(&t->lock);
         land_pending(m, t, ci, true);
         pthread_mutex_unlock(&t->lock);
     }
+    pthread_mutex_lock(&c->lock);
+    end(m, c);
 }
 
 void tlbm_note_ipi(struct tlb_model *m, uint32_t ci, uint32_t dest, uint8_t vector)
 {
     struct tlbm_cpu *c = m->cpu[ci];
     begin(m, c, TLBM_EV_IPI, dest, vector, 0);
-    pthread_mutex_unlock(&c->lock);
+    end(m, c);
 }
 
 bool tlbm_holds(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *pa)
@@ -675,7 +901,8 @@ bool tlbm_holds(struct tlb_model *m, uint32_t ci, uint64_t va, uint64_t *pa)
     return e != NULL;
 }
 
-uint32_t tlbm_count_entries(struct tlb_model *m, uint32_t ci, uint64_t va, int pcid)
+/* Entries of CPU c with pcid's tag (pcid < 0: global) that map va, or splintered parts of its page. */
+static uint32_t count_tagged(struct tlb_model *m, uint32_t ci, uint64_t va, int pcid, bool parts)
 {
     struct tlbm_cpu *c = m->cpu[ci];
     uint64_t i, total = (uint64_t)m->cfg.sets * m->cfg.ways;
@@ -683,9 +910,43 @@ uint32_t tlbm_count_entries(struct tlb_model *m, uint32_t ci, uint64_t va, int p
     pthread_mutex_lock(&c->lock);
     for (i = 0; i < total; i++) {
         const struct tlbm_entry *e = &c->tlb[i];
-        if (e->valid && contains(e, va) && (pcid < 0 ? e->global : (!e->global && e->pcid == pcid)))
+        bool where = parts ? e->span != e->size && covers(e, va) : contains(e, va);
+        if (e->valid && where && (pcid < 0 ? e->global : (!e->global && e->pcid == pcid)))
             n++;
     }
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
+uint32_t tlbm_count_entries(struct tlb_model *m, uint32_t ci, uint64_t va, int pcid)
+{
+    return count_tagged(m, ci, va, pcid, false);
+}
+
+uint32_t tlbm_count_splinters(struct tlb_model *m, uint32_t ci, uint64_t va, int pcid)
+{
+    return count_tagged(m, ci, va, pcid, true);
+}
+
+uint64_t tlbm_psc_table(struct tlb_model *m, uint32_t ci, uint64_t va, unsigned level, uint32_t pcid)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    const struct tlbm_psc_entry *p;
+    uint64_t table;
+    pthread_mutex_lock(&c->lock);
+    p = psc_find(c, va, level, pcid);
+    table = p ? p->table : 0;
+    pthread_mutex_unlock(&c->lock);
+    return table;
+}
+
+uint32_t tlbm_psc_count(struct tlb_model *m, uint32_t ci)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    uint32_t i, n = 0;
+    pthread_mutex_lock(&c->lock);
+    for (i = 0; i < TLBM_PSC_ENTRIES; i++)
+        n += c->psc[i].valid;
     pthread_mutex_unlock(&c->lock);
     return n;
 }

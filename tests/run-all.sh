@@ -2,7 +2,8 @@
 # Runs every test and ends with one line: "N passed, N failed".
 #   host unit tests (cmocka, TAP output), ThreadSanitizer builds of the
 #   protocol tests, then every tests/checks/*.sh, tests/sim/*.sh (the strict
-#   TLB model: randomised configurations, mutants, defects) and tests/qemu/*.sh.
+#   TLB model: randomised configurations, mutants, defects), tests/qemu/*.sh
+#   and tests/bochs/*.sh (Bochs: the PCID instructions executed).
 # Each step prints TAP lines ("ok ..." / "not ok ..."); a step that dies
 # without any counts as one failure. TLBSCOPE_TEST_FULL=1 widens the QEMU
 # matrix; TESTS=pattern runs only the steps whose name matches.
@@ -55,7 +56,7 @@ for t in build/host/tests/test_* build/host/tests/tsan_*; do
     [ -x "$t" ] || continue
     run_step "host/$(basename "$t")" "$t"
 done
-for t in tests/checks/*.sh tests/sim/*.sh tests/qemu/*.sh; do
+for t in tests/checks/*.sh tests/sim/*.sh tests/qemu/*.sh tests/bochs/*.sh; do
     [ "$(basename "$t")" = lib.sh ] && continue
     [ -f "$t" ] || continue
     run_step "${t#tests/}" bash "$t"

@@ -1,5 +1,6 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
+#include "core/mutant.h"
 
 #define X2APIC_MSR(reg) (0x800u + ((reg) >> 4))
 #define X2APIC_ICR 0x830u
@@ -30,7 +31,7 @@ static uint32_t read_in(enum apic_mode m, uint32_t reg)
 {
     if (m == APIC_MODE_X2APIC)
         return (uint32_t)rdmsr(X2APIC_MSR(reg));
-    return xapic_mmio[reg / 4];
+    return mmio_read32(&xapic_mmio[reg / 4]);
 }
 
 static void write_in(enum apic_mode m, uint32_t reg, uint32_t value)
@@ -38,7 +39,7 @@ static void write_in(enum apic_mode m, uint32_t reg, uint32_t value)
     if (m == APIC_MODE_X2APIC)
         wrmsr(X2APIC_MSR(reg), value);
     else
-        xapic_mmio[reg / 4] = value;
+        mmio_write32(&xapic_mmio[reg / 4], value);
 }
 
 uint32_t apic_read(uint32_t reg) { return read_in(mode, reg); }
@@ -64,44 +65,66 @@ static bool xapic_wait_idle(void)
 {
     uint32_t spins;
     for (spins = 0; spins < 1000000u; spins++) {
-        if (!(xapic_mmio[APIC_REG_ICR_LO / 4] & APIC_ICR_BUSY))
+        if (!(mmio_read32(&xapic_mmio[APIC_REG_ICR_LO / 4]) & APIC_ICR_BUSY))
             return true;
         cpu_relax();
     }
     return false;
 }
 
-static bool send_icr(uint32_t dest, uint32_t low)
+/*
+ * x2APIC ICR writes are not serialising: the WRMSR may pass earlier stores,
+ * so a target could take the IPI before it can see the request it is about
+ * to read. Linux weak_wrmsr_fence() puts MFENCE;LFENCE before them on every
+ * vendor but AMD and Hygon (init_amd() and init_hygon() clear
+ * X86_FEATURE_APIC_MSRS_FENCE); hw_icr_fence_needed() decides the same.
+ * Once per send, however many ICR writes follow: the fence orders all of
+ * them after the stores before it (Linux __x2apic_send_IPI_mask() fences
+ * once per mask too). xAPIC's ICR is an uncached store, ordered after
+ * earlier stores by itself.
+ */
+static void order_icr_after_stores(void)
+{
+    if (mode == APIC_MODE_X2APIC && icr_fence && !MUTANT(icr_fence_missing))
+        weak_wrmsr_fence();
+}
+
+/* One ICR write (two in xAPIC mode), ordered by the caller. */
+static bool write_icr(uint32_t dest, uint32_t low)
 {
     if (mode == APIC_MODE_X2APIC) {
-        /*
-         * x2APIC ICR writes are not serialising: the WRMSR may pass earlier
-         * stores, so the target could take the IPI before it can see the
-         * request it is about to read. Linux weak_wrmsr_fence() puts
-         * MFENCE;LFENCE here on every vendor but AMD and Hygon (init_amd()
-         * and init_hygon() clear X86_FEATURE_APIC_MSRS_FENCE);
-         * hw_icr_fence_needed() decides the same.
-         */
-        if (icr_fence)
-            __asm__ volatile("mfence; lfence" ::: "memory");
         wrmsr(X2APIC_ICR, ((uint64_t)dest << 32) | low);
         return true;
     }
     if (!xapic_wait_idle())
         return false;
-    xapic_mmio[APIC_REG_ICR_HI / 4] = dest << 24;
-    xapic_mmio[APIC_REG_ICR_LO / 4] = low; /* this write sends */
+    mmio_write32(&xapic_mmio[APIC_REG_ICR_HI / 4], dest << 24);
+    mmio_write32(&xapic_mmio[APIC_REG_ICR_LO / 4], low); /* this write sends */
     return true;
 }
 
 bool apic_send_ipi(uint32_t dest_apic_id, uint8_t vector)
 {
-    return send_icr(dest_apic_id, APIC_ICR_LEVEL_ASSERT | vector);
+    order_icr_after_stores();
+    return write_icr(dest_apic_id, APIC_ICR_LEVEL_ASSERT | vector);
+}
+
+bool apic_send_ipi_mask(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                        uint32_t except, uint8_t vector)
+{
+    uint32_t i;
+    bool all = true;
+    order_icr_after_stores();
+    for (i = 0; i < n; i++)
+        if (cpus[i] != except)
+            all &= write_icr(apic_id_of[cpus[i]], APIC_ICR_LEVEL_ASSERT | vector);
+    return all;
 }
 
 bool apic_send_ipi_all_but_self(uint8_t vector)
 {
-    return send_icr(0, APIC_ICR_ALL_BUT_SELF | APIC_ICR_LEVEL_ASSERT | vector);
+    order_icr_after_stores();
+    return write_icr(0, APIC_ICR_ALL_BUT_SELF | APIC_ICR_LEVEL_ASSERT | vector);
 }
 
 static void save_regs(enum apic_mode m, struct apic_saved *s)
@@ -146,7 +169,8 @@ static void set_hw_mode(uint64_t base, enum apic_mode want)
     if (want == APIC_MODE_X2APIC && !is_x2) {
         wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_ENABLE | APIC_BASE_EXTD);
     } else if (want == APIC_MODE_XAPIC && is_x2) {
-        wrmsr(MSR_IA32_APIC_BASE, base & ~(APIC_BASE_ENABLE | APIC_BASE_EXTD));
+        if (!MUTANT(x2apic_to_xapic_direct))
+            wrmsr(MSR_IA32_APIC_BASE, base & ~(APIC_BASE_ENABLE | APIC_BASE_EXTD));
         wrmsr(MSR_IA32_APIC_BASE, (base & ~APIC_BASE_EXTD) | APIC_BASE_ENABLE);
     }
 }

@@ -52,7 +52,7 @@ enum apic_mode apic_hw_mode(void);
 void apic_use_mode(enum apic_mode mode, uint64_t xapic_phys_base);
 enum apic_mode apic_current_mode(void);
 const char *apic_mode_name(enum apic_mode m);
-/* MFENCE;LFENCE before an x2APIC ICR write (see apic.c; who needs it: core/hw_policy.h). */
+/* MFENCE;LFENCE before the x2APIC ICR writes of a send (apic.c; who needs it: hw_policy.h). */
 void apic_set_icr_fence(bool fence);
 bool apic_icr_fence(void);
 
@@ -62,6 +62,15 @@ uint32_t apic_id(void);
 void apic_eoi(void);
 /* Fixed-vector IPI to one APIC ID. Returns false if an xAPIC ICR stayed busy. */
 bool apic_send_ipi(uint32_t dest_apic_id, uint8_t vector);
+/*
+ * Fixed-vector IPI to each CPU of a set, one ICR write each (x2APIC
+ * physical mode, as Linux __x2apic_send_IPI_mask()): CPU cpus[i] has APIC
+ * ID apic_id_of[cpus[i]]; the CPU `except` (a dense index, or UINT32_MAX)
+ * is skipped. One fence for the whole set, before the first write. Returns
+ * false if an xAPIC ICR stayed busy for one of them (the others are sent).
+ */
+bool apic_send_ipi_mask(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                        uint32_t except, uint8_t vector);
 /* Fixed-vector IPI to all CPUs but the caller (ICR shorthand 11b). */
 bool apic_send_ipi_all_but_self(uint8_t vector);
 

@@ -33,6 +33,8 @@ struct cpuid_evidence {
 /* The second-level TLB for 4 KiB pages (arch/x86/tlb_info.h says how it is decoded). */
 struct l2_tlb_info {
     uint32_t entries_4k;   /* 0: not reported */
+    uint32_t ways_4k;      /* associativity of those entries (entries when fully associative;
+                            * the sum over Intel's STLB sub-leaves); 0: not reported */
     const char *source;    /* "cpuid_18h", "cpuid_02h", "cpuid_80000006h", or "none" */
     uint32_t evidence[4];  /* leaf 2 EAX..EDX; leaf 0x18 EBX, ECX, EDX of the last STLB
                             * sub-leaf; or 8000_0006 EBX */

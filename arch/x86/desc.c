@@ -32,12 +32,12 @@ void desc_init(void)
 
 void desc_save(struct seg_state *s)
 {
-    __asm__ volatile("sgdt %0" : "=m"(s->gdtr));
-    __asm__ volatile("sidt %0" : "=m"(s->idtr));
-    __asm__ volatile("mov %%cs, %0" : "=r"(s->cs));
-    __asm__ volatile("mov %%ds, %0" : "=r"(s->ds));
-    __asm__ volatile("mov %%es, %0" : "=r"(s->es));
-    __asm__ volatile("mov %%ss, %0" : "=r"(s->ss));
+    store_gdtr(&s->gdtr);
+    store_idtr(&s->idtr);
+    s->cs = read_cs();
+    s->ds = read_ds();
+    s->es = read_es();
+    s->ss = read_ss();
 }
 
 void desc_load_tool(void)
@@ -45,13 +45,13 @@ void desc_load_tool(void)
     struct desc_ptr gdtr = { sizeof(tool_gdt) - 1, (uint64_t)(uintptr_t)tool_gdt };
     struct desc_ptr idtr = { sizeof(tool_idt) - 1, (uint64_t)(uintptr_t)tool_idt };
     gdt_switch(&gdtr, TOOL_CS, TOOL_DS);
-    __asm__ volatile("lidt %0" ::"m"(idtr) : "memory");
+    load_idtr(&idtr);
 }
 
 void desc_restore(const struct seg_state *s)
 {
-    __asm__ volatile("lidt %0" ::"m"(s->idtr) : "memory");
+    load_idtr(&s->idtr);
     gdt_switch(&s->gdtr, s->cs, s->ds);
-    __asm__ volatile("mov %0, %%es" ::"r"((uint64_t)s->es));
-    __asm__ volatile("mov %0, %%ss" ::"r"((uint64_t)s->ss));
+    write_es(s->es);
+    write_ss(s->ss);
 }

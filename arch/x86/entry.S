@@ -3,6 +3,7 @@
  * segment reloading, setjmp, and probes for instructions that may fault.
  * The code is position independent (the UEFI image is relocated at load).
  */
+#include "arch/x86/insn_sites.h"
 #include "arch/x86/percpu.h"
 
     .text
@@ -104,6 +105,7 @@ gdt_switch:
 arch_probe_invpcid:
     PROBE_ARM 1f, 2f
 1:  invpcid (%rsi), %rdi
+    INSN_SITE INSN_KIND_INVPCID, 1b, "(%rsi)|%rdi"
 2:  PROBE_DONE
 
 /* uint32_t arch_probe_invlpgb(uint64_t rax, uint32_t ecx, uint32_t edx) */
@@ -117,6 +119,7 @@ arch_probe_invlpgb:
     movq %r8, %rax
     movl %r9d, %edx
 1:  .byte 0x0f, 0x01, 0xfe      /* INVLPGB (binutils may predate the mnemonic) */
+    INSN_SITE INSN_KIND_INVLPGB, 1b
 2:
     PROBE_DONE
 
@@ -125,6 +128,7 @@ arch_probe_invlpgb:
 arch_probe_tlbsync:
     PROBE_ARM 1f, 2f
 1:  .byte 0x0f, 0x01, 0xff      /* TLBSYNC */
+    INSN_SITE INSN_KIND_TLBSYNC, 1b
 2:  PROBE_DONE
 
 /* uint32_t arch_probe_rdmsr(uint32_t msr, uint64_t *value) */
@@ -136,9 +140,23 @@ arch_probe_rdmsr:
     xorl %edx, %edx
     xorl %eax, %eax
 1:  rdmsr
+    INSN_SITE INSN_KIND_RDMSR, 1b
     shlq $32, %rdx
     orq %rax, %rdx
     movq %rdx, (%r8)
+2:  PROBE_DONE
+
+/* uint32_t arch_probe_wrmsr(uint32_t msr, uint64_t value) */
+    .globl arch_probe_wrmsr
+arch_probe_wrmsr:
+    movq %rsi, %r8
+    movl %edi, %ecx
+    PROBE_ARM 1f, 2f
+    movl %r8d, %eax
+    shrq $32, %r8
+    movl %r8d, %edx
+1:  wrmsr
+    INSN_SITE INSN_KIND_WRMSR, 1b
 2:  PROBE_DONE
 
 

@@ -41,6 +41,14 @@ void invlpgb_range_init(struct invlpgb_range *r, uint64_t start, uint32_t pages,
     r->stride_2m = stride_2m;
     r->pcid = pcid;
     r->use_pcid = use_pcid;
+    r->whole_pcid = false;
+}
+
+void invlpgb_flush_init(struct invlpgb_range *r, uint64_t start, uint32_t pages, bool stride_2m,
+                        uint32_t max_pages, uint32_t ceiling, uint16_t pcid, bool use_pcid)
+{
+    invlpgb_range_init(r, start, pages, stride_2m, max_pages, pcid, use_pcid);
+    r->whole_pcid = pages > ceiling;
 }
 
 bool invlpgb_range_next(struct invlpgb_range *r, struct invlpgb_op *op)
@@ -49,6 +57,12 @@ bool invlpgb_range_next(struct invlpgb_range *r, struct invlpgb_op *op)
     uint32_t now;
     if (r->left == 0 || r->max_pages == 0)
         return false; /* covered, or no INVLPGB: nothing may be issued */
+    if (r->whole_pcid) {
+        /* without PCIDs, PCID 0: every non-global translation the CPU can use */
+        *op = invlpgb_encode_pcid(r->use_pcid ? r->pcid : 0);
+        r->left = 0;
+        return true;
+    }
     now = r->left < r->max_pages ? r->left : r->max_pages;
     *op = invlpgb_encode_range(r->next_va, now, r->stride_2m, r->pcid, r->use_pcid);
     r->next_va += stride * now;

@@ -56,10 +56,21 @@ struct invlpgb_range {
     bool stride_2m;
     uint16_t pcid;
     bool use_pcid;
+    bool whole_pcid;       /* one whole-PCID INVLPGB instead of the range */
 };
 
 void invlpgb_range_init(struct invlpgb_range *r, uint64_t start, uint32_t pages, bool stride_2m,
                         uint32_t max_pages, uint16_t pcid, bool use_pcid);
+/*
+ * What Linux issues for a flush of `pages` pages (of the stride) with
+ * tlb_single_page_flush_ceiling `ceiling` (6.15+): get_flush_tlb_info()
+ * turns more than `ceiling` pages into a full flush (TLB_FLUSH_ALL), for
+ * which broadcast_tlb_flush() issues one INVLPGB of the whole PCID
+ * (invlpgb_flush_single_pcid_nosync()); up to the ceiling, the range in
+ * chunks as invlpgb_range_init() does. Either is followed by one TLBSYNC.
+ */
+void invlpgb_flush_init(struct invlpgb_range *r, uint64_t start, uint32_t pages, bool stride_2m,
+                        uint32_t max_pages, uint32_t ceiling, uint16_t pcid, bool use_pcid);
 /* The next operation of the range; false once it is covered (or when max_pages is 0). */
 bool invlpgb_range_next(struct invlpgb_range *r, struct invlpgb_op *op);
 

@@ -45,8 +45,11 @@ bool pt_init(struct pt_ctx *pt, unsigned levels, bool allow_1g, void *(*alloc)(v
  */
 #define TABLE_FLAGS (PTE_P | PTE_RW | PTE_US)
 
-/* Replaces a large-page entry at `level` by a table of equivalent smaller pages. */
-static bool split(struct pt_ctx *pt, uint64_t *entry, unsigned level)
+/*
+ * Replaces a large-page entry at `level` (one that va goes through) by a
+ * table of equivalent smaller pages, filled before it is linked.
+ */
+static bool split(struct pt_ctx *pt, uint64_t *entry, unsigned level, uint64_t va)
 {
     uint64_t *t = new_table(pt);
     uint64_t base = *entry & PTE_ADDR_MASK & ~(size_at(level) - 1);
@@ -56,7 +59,7 @@ static bool split(struct pt_ctx *pt, uint64_t *entry, unsigned level)
         return false;
     for (i = 0; i < ENTRIES; i++)
         t[i] = (base + i * size_at(level - 1)) | flags | (level - 1 > 1 ? PTE_PS : 0);
-    *entry = (uint64_t)(uintptr_t)t | TABLE_FLAGS;
+    pt_store(entry, (uint64_t)(uintptr_t)t | TABLE_FLAGS, va);
     return true;
 }
 
@@ -71,14 +74,14 @@ static bool map_one(struct pt_ctx *pt, uint64_t va, uint64_t pa, unsigned leaf_l
             uint64_t *t = new_table(pt);
             if (!t)
                 return false;
-            *e = (uint64_t)(uintptr_t)t | TABLE_FLAGS;
+            pt_store(e, (uint64_t)(uintptr_t)t | TABLE_FLAGS, va);
         } else if (*e & PTE_PS) {
-            if (!split(pt, e, level))
+            if (!split(pt, e, level, va))
                 return false;
         }
         table = table_of(*e);
     }
-    table[index_at(va, leaf_level)] = pa | flags | PTE_P | (leaf_level > 1 ? PTE_PS : 0);
+    pt_store(&table[index_at(va, leaf_level)], pa | flags | PTE_P | (leaf_level > 1 ? PTE_PS : 0), va);
     if (leaf_level == 1)
         pt->leaves_4k++;
     else if (leaf_level == 2)
@@ -106,6 +109,8 @@ static bool table_in_the_way(const struct pt_ctx *pt, uint64_t va, unsigned leaf
     return false;
 }
 
+uint64_t pt_reach(const struct pt_ctx *pt) { return 1ull << (12 + 9 * pt->levels - 1); }
+
 bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t flags,
             bool allow_large)
 {
@@ -114,6 +119,8 @@ bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t
     va &= ~(PAGE_4K - 1);
     pa &= ~(PAGE_4K - 1);
     end = va + ((size + PAGE_4K - 1) & ~(PAGE_4K - 1));
+    if (end < va || end > pt_reach(pt))
+        return false;
     while (va < end) {
         unsigned leaf = 1;
         uint64_t left = end - va;
@@ -133,22 +140,47 @@ bool pt_map(struct pt_ctx *pt, uint64_t va, uint64_t pa, uint64_t size, uint64_t
     return true;
 }
 
-uint64_t *pt_leaf(const struct pt_ctx *pt, uint64_t va, uint64_t *page_size)
+uint32_t pt_walk_entries(const struct pt_ctx *pt, uint64_t va, uint64_t **out, uint32_t cap)
 {
     uint64_t *table = pt->root;
     unsigned level;
-    for (level = pt->levels; level >= 1; level--) {
+    uint32_t n = 0;
+    for (level = pt->levels; level >= 1 && n < cap; level--) {
         uint64_t *e = &table[index_at(va, level)];
         if (!(*e & PTE_P))
-            return NULL;
-        if (level == 1 || (*e & PTE_PS)) {
-            if (page_size)
-                *page_size = size_at(level);
-            return e;
-        }
+            return 0;
+        out[n++] = e;
+        if (level == 1 || (*e & PTE_PS))
+            return n;
         table = table_of(*e);
     }
-    return NULL;
+    return 0;
+}
+
+uint64_t *pt_leaf(const struct pt_ctx *pt, uint64_t va, uint64_t *page_size)
+{
+    uint64_t *e[5];
+    uint32_t n = pt_walk_entries(pt, va, e, 5);
+    if (!n)
+        return NULL;
+    if (page_size)
+        *page_size = size_at(pt->levels + 1 - n);
+    return e[n - 1];
+}
+
+uint64_t *pt_entry(const struct pt_ctx *pt, uint64_t va, unsigned level)
+{
+    uint64_t *table = pt->root;
+    unsigned l;
+    if (level < 1 || level > pt->levels)
+        return NULL;
+    for (l = pt->levels; l > level; l--) {
+        uint64_t e = table[index_at(va, l)];
+        if (!(e & PTE_P) || (e & PTE_PS))
+            return NULL;
+        table = table_of(e);
+    }
+    return &table[index_at(va, level)];
 }
 
 bool pt_translate(const struct pt_ctx *pt, uint64_t va, uint64_t *pa)

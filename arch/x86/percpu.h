@@ -35,7 +35,22 @@ struct arch_percpu {
     uint64_t spurious_count;
     uint64_t foreign_irq_count; /* interrupts at vectors the tool does not own */
     uint64_t nmi_count;         /* NMIs taken (recorded, not a fault: trap.c) */
+    /* set by a wait loop right before "sti; hlt" (core/ipi.h), cleared by the next interrupt */
+    volatile uint64_t *parked;
 };
+
+/*
+ * An interrupt ends a park before its handler runs: an initiator that has
+ * seen the handler's acknowledgement and then finds the flag set again
+ * knows the CPU went back to sleep after it (x86 keeps the two stores in
+ * order; the handler's acknowledgement is a release store).
+ */
+static inline void arch_unpark(struct arch_percpu *pc)
+{
+    /* atomics for ThreadSanitizer's sake (the host build); plain moves on x86 */
+    if (pc->parked && __atomic_load_n(pc->parked, __ATOMIC_RELAXED))
+        __atomic_store_n(pc->parked, 0, __ATOMIC_RELAXED);
+}
 
 _Static_assert(offsetof(struct arch_percpu, probe_rip) == PERCPU_OFF_PROBE_RIP, "entry.S");
 _Static_assert(offsetof(struct arch_percpu, probe_fixup) == PERCPU_OFF_PROBE_FIXUP, "entry.S");

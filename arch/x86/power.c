@@ -8,6 +8,11 @@ uint32_t power_read_msr(uint32_t msr, uint64_t *value)
     return arch_probe_rdmsr(msr, value);
 }
 
+uint32_t power_write_msr(uint32_t msr, uint64_t value)
+{
+    return arch_probe_wrmsr(msr, value);
+}
+
 void power_monitor(const volatile void *addr)
 {
     __asm__ volatile("monitor" ::"a"(addr), "c"(0u), "d"(0u) : "memory");

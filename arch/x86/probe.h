@@ -16,5 +16,6 @@ uint32_t arch_probe_invpcid(uint64_t type, const void *descriptor);
 uint32_t arch_probe_invlpgb(uint64_t rax, uint32_t ecx, uint32_t edx);
 uint32_t arch_probe_tlbsync(void);
 uint32_t arch_probe_rdmsr(uint32_t msr, uint64_t *value);
+uint32_t arch_probe_wrmsr(uint32_t msr, uint64_t value);
 
 #endif

@@ -34,16 +34,24 @@ void flush_local_all(void);
 static inline void invpcid(uint64_t type, uint64_t pcid, uint64_t address)
 {
     struct invpcid_descriptor d = { pcid, address };
-    __asm__ volatile("invpcid %0, %1" ::"m"(d), "r"(type) : "memory");
+    __asm__ volatile __inline__(INSN_AT "invpcid %0, %1" INSN_RECORD(INSN_KIND_INVPCID, "%0|%1")::"m"(d),
+                     "r"(type)
+                     : "memory");
 }
 
 static inline void invlpgb_raw(uint64_t rax, uint32_t ecx, uint32_t edx)
 {
-    __asm__ volatile(".byte 0x0f, 0x01, 0xfe" ::"a"(rax), "c"(ecx), "d"(edx) : "memory");
+    __asm__ volatile __inline__(INSN_AT ".byte 0x0f, 0x01, 0xfe" INSN_RECORD(INSN_KIND_INVLPGB, "")::"a"(rax),
+                     "c"(ecx), "d"(edx)
+                     : "memory");
 }
 
 /* Waits for the INVLPGBs this CPU issued; must run on the CPU that issued them. */
-static inline void tlbsync(void) { __asm__ volatile(".byte 0x0f, 0x01, 0xff" ::: "memory"); }
+static inline void tlbsync(void)
+{
+    __asm__ volatile __inline__(INSN_AT ".byte 0x0f, 0x01, 0xff" INSN_RECORD(INSN_KIND_TLBSYNC, "")::
+                         : "memory");
+}
 
 /* CR3 rewrite: flushes the current PCID's non-global entries (Linux flush_tlb_local). */
 static inline void flush_local_all(void)

@@ -1,5 +1,6 @@
 #include "arch/x86/trap.h"
 #include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
 #include "arch/x86/percpu.h"
 
 #define EFLAGS_IF (1ull << 9)
@@ -11,6 +12,8 @@ static exception_hook unexpected_hook;
 void trap_set_irq_handler(uint8_t vector, irq_handler h) { irq_handlers[vector] = h; }
 void trap_set_ud_hook(exception_hook h) { ud_hook = h; }
 void trap_set_exception_hook(exception_hook h) { unexpected_hook = h; }
+
+bool trap_emulated_ud(struct trap_frame *f) { return ud_hook && ud_hook(f); }
 
 void trap_resume_at_recovery(struct trap_frame *f)
 {
@@ -52,7 +55,7 @@ void trap_dispatch(struct trap_frame *f)
             pc->probe_rip = 0;
             return;
         }
-        if (vector == 6 && ud_hook && ud_hook(f))
+        if (vector == 6 && trap_emulated_ud(f))
             return;
         if (unexpected_hook && unexpected_hook(f))
             return;
@@ -61,9 +64,7 @@ void trap_dispatch(struct trap_frame *f)
          * return into an instruction that will fault again. Its owner sees
          * it stop answering and reports it as hung.
          */
-        /* spin-ok: a CPU with an unrecoverable exception stops for good; the BSP's deadline names it */
-        for (;;)
-            __asm__ volatile("cli; hlt");
+        cpu_stop();
     }
 
     pc->irq_count++;
@@ -73,6 +74,7 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
     apic_eoi();
+    arch_unpark(pc);
     if (irq_handlers[vector])
         irq_handlers[vector](f);
     else

@@ -34,6 +34,8 @@ typedef bool (*exception_hook)(struct trap_frame *f);
 void trap_set_irq_handler(uint8_t vector, irq_handler h);
 void trap_set_ud_hook(exception_hook h);
 void trap_set_exception_hook(exception_hook h);
+/* Step 2 of the order above: true when the #UD emulation hook took the exception. */
+bool trap_emulated_ud(struct trap_frame *f);
 /* Makes iretq resume in the armed arch_setjmp() with return value 1. */
 void trap_resume_at_recovery(struct trap_frame *f);
 bool exception_has_error_code(uint32_t vector);

@@ -3,17 +3,26 @@
  *
  * Method. Every other CPU is busy (spinning with interrupts on). A sample
  * remaps the range and invalidates it everywhere with
- *   invlpgb  INVLPGB per chunk of at most the CPU's maximum count (CPUID
- *            8000_0008 EDX[15:0] + 1; Linux broadcast_tlb_flush() chunks the
- *            same way) until the whole range is covered, then one TLBSYNC,
- *            all on the initiator; with pti=on (and PCID) each chunk twice,
- *            for the kernel and the user PCID, as Linux does under PTI.
- *            PTI is off by default (Linux issues the user-PCID INVLPGB only
- *            under PTI, which AMD CPUs run without); every point names it
- *            in its parameter `pti` (on/off);
+ *   invlpgb  what Linux 6.15+ issues (path `linux`): up to the ceiling
+ *            (tlb_single_page_flush_ceiling, run.config.ceiling) INVLPGB per
+ *            chunk of at most the CPU's maximum count (CPUID 8000_0008
+ *            EDX[15:0] + 1) until the range is covered, as
+ *            broadcast_tlb_flush() loops; above it one INVLPGB of the whole
+ *            PCID, since get_flush_tlb_info() has made the flush
+ *            TLB_FLUSH_ALL and broadcast_tlb_flush() then calls
+ *            invlpgb_flush_single_pcid_nosync(); either way one TLBSYNC, all
+ *            on the initiator. Above the ceiling the range in chunks (8 and
+ *            64 INVLPGBs for 64 and 512 pages on Zen 3/4) is measured too,
+ *            as the labelled alternative (path `chunked`): a path Linux
+ *            never runs, so no recommendation rests on it. With pti=on (and
+ *            PCID) each INVLPGB twice, for the kernel and the user PCID, as
+ *            Linux does under PTI. PTI is off by default (Linux issues the
+ *            user-PCID INVLPGB only under PTI, which AMD CPUs run without);
+ *            every point names it in its parameter `pti` (on/off);
  *   ipi      the concurrent IPI shootdown of the same range to all CPUs:
  *            INVLPG per 4 KiB or 2 MiB page up to the ceiling, a full flush
- *            above it and for the whole-PCID form.
+ *            (a CR3 write) above it and for the whole-PCID form: Linux's own
+ *            path (`linux`), the one INVLPGB's main form is compared with.
  * Forms: `pages` (1 .. 512 4 KiB pages), `stride_2m` (1 .. 4 2 MiB pages,
  * ECX[31]) and `pcid` (the whole-PCID form, no address). Time: from just
  * after the PTE change to the end of TLBSYNC (or the last ack).
@@ -26,9 +35,11 @@
  * per process (a global ASID, and INVLPGB, once a process is active on
  * more than 3 CPUs), and where the two cross is the recommendation's
  * smallest CPU count (core/recommend.c).
- * Verification after each sample: every CPU of the point reads the range
- * (a parked CPU never reads it; every point starts from a full flush on
- * all CPUs, shootdown_sync_all(), so none carries a stale entry on).
+ * Verification after each sample: every CPU of the point reads the range,
+ * a 2 MiB page in each of its 4 KiB parts, any of which a CPU may hold as
+ * its own entry (core/testmem.h). A parked CPU never reads it; every point
+ * starts from a full flush on all CPUs, shootdown_sync_all(), so none
+ * carries a stale entry on.
  * Baselines: a TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown
  * with nothing to invalidate (ipi).
  *
@@ -38,9 +49,11 @@
  * unless emulate=invlpgb (test-only) runs it through core/emulate.c: then
  * every number is labelled emulated, and each point records the INVLPGBs and
  * TLBSYNCs the emulator handled while it ran (values emulated_invlpgb,
- * emulated_tlbsync): warm-up plus samples times the chunks of the range for
- * an invlpgb point, 0 for an IPI point. They are the evidence that the
- * invlpgb points ran INVLPGB (tests/qemu/shape.jq checks them exactly).
+ * emulated_tlbsync): warm-up plus samples times the INVLPGBs of the path
+ * for an invlpgb point (the chunks of the range, or one above the ceiling
+ * on the linux path), 0 for an IPI point. They are the evidence that the
+ * invlpgb points ran INVLPGB, and which path (tests/qemu/shape.jq checks
+ * them exactly).
  */
 #include "arch/x86/invlpgb.h"
 #include "arch/x86/tlb.h"
@@ -118,8 +131,10 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->norder = runner_targets_in_topology_order(r, 0, st->order, r->smp->count);
     for (c = 2; c < st->norder + 1 && st->nsweep < MAX_SWEEP_CPUS; c *= 2)
         st->sweep_cpus[st->nsweep++] = c;
-    npoints = (uint32_t)(2 * (sizeof(page_counts) / sizeof(page_counts[0]) +
-                              sizeof(big_counts) / sizeof(big_counts[0]) + 1 + NSP * st->nsweep));
+    /* two methods per point, and the chunked alternative (at most one per range) */
+    npoints = (uint32_t)(3 * (sizeof(page_counts) / sizeof(page_counts[0]) +
+                              sizeof(big_counts) / sizeof(big_counts[0])) +
+                         2 * (1 + NSP * st->nsweep));
     st->max_pages = max_pages(r);
     st->lat = mem_alloc(runner_samples(r) * sizeof(uint64_t));
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
@@ -133,29 +148,43 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
         record_note(rec, "pti=on, but no PCID: one INVLPGB per chunk, PCID field unused");
     if (!r->mem->has_2m)
         record_note(rec, "no 2 MiB test pages could be allocated: stride_2m form skipped");
+    record_note(rec, "above the ceiling (%u pages) INVLPGB is Linux's one whole-PCID INVLPGB "
+                     "(path linux); the range in chunks is path chunked, an alternative Linux "
+                     "does not run",
+                r->run->cfg.ceiling);
     return point_list_reserve(&rec->results, npoints);
 }
 
 enum form { FORM_PAGES = 0, FORM_STRIDE_2M, FORM_PCID };
 static const char *const form_names[] = { "pages", "stride_2m", "pcid" };
+/* linux: what Linux issues (one whole-PCID INVLPGB above the ceiling); chunked: the range */
+enum path { PATH_LINUX = 0, PATH_CHUNKED };
+static const char *const path_names[] = { "linux", "chunked" };
 
-/* The INVLPGB path of one sample: the whole range in chunks (per PCID under PTI), one TLBSYNC. */
-static void invlpgb_flush(struct ib_state *st, enum form form, uint32_t count, bool pcid_on)
+/* The INVLPGB side of one sample: the path's INVLPGBs (per PCID under PTI), one TLBSYNC. */
+static void invlpgb_flush(struct ib_state *st, enum form form, uint32_t count, bool pcid_on,
+                          enum path path)
 {
     struct invlpgb_range range;
     struct invlpgb_op op;
     uint32_t pass;
     for (pass = 0; pass < (pcid_on && st->sd.pti != PTI_OFF ? 2u : 1u); pass++) {
         uint16_t pcid = (uint16_t)(pass ? st->sd.user_pcid : st->sd.kernel_pcid);
+        uint64_t start = form == FORM_STRIDE_2M ? testmem_va_2m(0) : testmem_va(0);
         if (form == FORM_PCID) {
             op = invlpgb_encode_pcid(pcid_on ? pcid : 0);
             invlpgb_raw(op.rax, op.ecx, op.edx);
             continue;
         }
-        invlpgb_range_init(&range, form == FORM_PAGES ? testmem_va(0) : testmem_va_2m(0), count,
-                           form == FORM_STRIDE_2M, st->max_pages, pcid, pcid_on);
+        if (path == PATH_LINUX && !MUTANT(invlpgb_chunked_main))
+            invlpgb_flush_init(&range, start, count, form == FORM_STRIDE_2M, st->max_pages,
+                               st->sd.ceiling, pcid, pcid_on);
+        else
+            invlpgb_range_init(&range, start, count, form == FORM_STRIDE_2M, st->max_pages, pcid,
+                               pcid_on);
         while (invlpgb_range_next(&range, &op)) {
-            if (MUTANT(invlpgb_truncate) && range.left == 0 && count > st->max_pages)
+            if (MUTANT(invlpgb_truncate) && range.left == 0 && count > st->max_pages &&
+                !range.whole_pcid)
                 break; /* the last chunk of a multi-chunk range is lost */
             invlpgb_raw(op.rax, op.ecx, op.edx);
         }
@@ -165,7 +194,7 @@ static void invlpgb_flush(struct ib_state *st, enum form form, uint32_t count, b
 }
 
 static bool sample_point(struct runner *r, struct ib_state *st, enum form form, uint32_t count,
-                         bool use_invlpgb, struct stats *out, struct stats *base)
+                         bool use_invlpgb, enum path path, struct stats *out, struct stats *base)
 {
     struct shootdown *sd = &st->sd;
     uint32_t i, samples = runner_samples(r), warmup = runner_warmup(r);
@@ -180,7 +209,7 @@ static bool sample_point(struct runner *r, struct ib_state *st, enum form form, 
             testmem_flip(sd->tm, 0, verify_count);
         t0 = tsc_now();
         if (use_invlpgb && !MUTANT(invlpgb_as_ipi)) {
-            invlpgb_flush(st, form, count, pcid_on);
+            invlpgb_flush(st, form, count, pcid_on, path);
             t = tsc_now() - t0;
         } else if (form == FORM_PCID) {
             /* the IPI way to drop a whole PCID: a full flush on every CPU */
@@ -211,17 +240,28 @@ static bool sample_point(struct runner *r, struct ib_state *st, enum form form, 
     return true;
 }
 
+/* Whether a range has the chunked alternative: a range form above the ceiling, on every CPU. */
+static bool has_chunked(const struct ib_state *st, enum form form, uint32_t count, uint32_t ncpus)
+{
+    return form != FORM_PCID && count > st->sd.ceiling && ncpus == 0;
+}
+
 /*
  * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of the
- * pages form, INVLPGB and IPI, of the fewest and of the most pages. A point
- * of `count` pages (2 MiB pages: their count; the pcid form: one page) is
- * taken to cost what the pages form costs there, linear in between. Only
- * samples are reduced: the grid is small and every form is its own question.
+ * pages form, INVLPGB and IPI, of the fewest and of the most pages, and of
+ * the most pages in chunks where that is above the ceiling. A point of
+ * `count` pages (2 MiB pages: their count; the pcid form: one page) is
+ * taken to cost what the pages form costs there, linear in between; the
+ * INVLPGB column of a range above the ceiling also carries its chunked
+ * alternative. Only samples are reduced: the grid is small and every form
+ * is its own question.
  */
 #define NPC (sizeof(page_counts) / sizeof(page_counts[0]))
 #define NBC (sizeof(big_counts) / sizeof(big_counts[0]))
 struct ib_pilot {
-    uint64_t fewest[2], most[2]; /* ticks per iteration, per method (0: invlpgb, 1: ipi) */
+    const struct ib_state *st;
+    /* ticks per iteration, per method (0: invlpgb, 1: ipi, 2: invlpgb chunked; most only) */
+    uint64_t fewest[2], most[3];
 };
 
 /* Rows: the pages form, stride_2m, pcid, then the sweep (CPU count major, page count minor). */
@@ -233,12 +273,27 @@ static uint32_t row_count(uint32_t row)
     return row < NPC ? page_counts[row] : row < NPC + NBC ? big_counts[row - NPC] : 1;
 }
 
+static uint64_t linear(uint64_t fewest, uint64_t most, uint64_t count)
+{
+    if (most <= fewest)
+        return fewest;
+    return fewest + (most - fewest) * (count - page_counts[0]) /
+                        (page_counts[NPC - 1] - page_counts[0]);
+}
+
+static enum form row_form(uint32_t row)
+{
+    return row < NPC || row >= SWEEP_ROW0 ? FORM_PAGES : row < NPC + NBC ? FORM_STRIDE_2M
+                                                                           : FORM_PCID;
+}
+
 static uint64_t ib_cost(const void *ctx, uint32_t row, uint32_t col)
 {
     const struct ib_pilot *pl = ctx;
-    uint64_t c = pl->fewest[col], count = row_count(row);
-    if (pl->most[col] > c)
-        c += (pl->most[col] - c) * (count - page_counts[0]) / (page_counts[NPC - 1] - page_counts[0]);
+    uint32_t count = row_count(row);
+    uint64_t c = linear(pl->fewest[col], pl->most[col], count);
+    if (col == 0 && row < SWEEP_ROW0 && has_chunked(pl->st, row_form(row), count, 0))
+        c += linear(pl->fewest[0], pl->most[2], count);
     return c;
 }
 
@@ -246,13 +301,14 @@ struct ib_pilot_point {
     struct ib_state *st;
     uint32_t count;
     bool invlpgb;
+    enum path path;
 };
 
 static bool ib_body(struct runner *r, void *ctx)
 {
     struct ib_pilot_point *pp = ctx;
     struct stats lat, base;
-    return sample_point(r, pp->st, FORM_PAGES, pp->count, pp->invlpgb, &lat, &base);
+    return sample_point(r, pp->st, FORM_PAGES, pp->count, pp->invlpgb, pp->path, &lat, &base);
 }
 
 static bool ib_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
@@ -260,6 +316,17 @@ static bool ib_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *
     struct ib_pilot_point *pp = ctx;
     return exp_pilot_all_others(r, &pp->st->sd, &pp->st->ts, pp->count, iterations, ib_body, pp,
                                 ticks);
+}
+
+/* The points the run measures: two methods each, and the chunked alternatives. */
+static uint32_t planned_points(struct runner *r, const struct ib_state *st)
+{
+    uint32_t i, n = 2 * (uint32_t)(NPC + (r->mem->has_2m ? NBC : 0) + 1 + NSP * st->nsweep);
+    for (i = 0; i < NPC; i++)
+        n += has_chunked(st, FORM_PAGES, page_counts[i], 0);
+    for (i = 0; i < NBC && r->mem->has_2m; i++)
+        n += has_chunked(st, FORM_STRIDE_2M, big_counts[i], 0);
+    return n;
 }
 
 static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_state *st)
@@ -270,9 +337,13 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
     uint32_t i;
     mem_zero(&q, sizeof(q));
     mem_zero(&pilot, sizeof(pilot));
-    for (i = 0; i < 4 && r->plan_share_ticks; i++) {
-        uint32_t m = i % 2;
-        struct ib_pilot_point pp = { st, page_counts[i < 2 ? 0 : NPC - 1], m == 0 };
+    pilot.st = st;
+    for (i = 0; i < 5 && r->plan_share_ticks; i++) {
+        uint32_t m = i < 4 ? i % 2 : 2;
+        struct ib_pilot_point pp = { st, page_counts[i < 2 ? 0 : NPC - 1], m != 1,
+                                     m == 2 ? PATH_CHUNKED : PATH_LINUX };
+        if (m == 2 && !has_chunked(st, FORM_PAGES, pp.count, 0))
+            break;
         if (!runner_pilot(r, ib_time, &pp, i < 2 ? &pilot.fewest[m] : &pilot.most[m], &fixed)) {
             rec->partial = true;
             return false;
@@ -287,20 +358,22 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
     q.ctx = &pilot;
     if (!runner_plan(r, rec, &q, "forms x counts", "methods", 1, &st->plan))
         return false;
-    if (rec->plan.applied && !r->mem->has_2m) { /* stride_2m is not measured */
-        rec->plan.points_planned -= (uint32_t)(2 * NBC);
+    if (rec->plan.applied) {
+        rec->plan.points_planned = planned_points(r, st);
         rec->plan.samples_planned = (uint64_t)rec->plan.points_planned * rec->plan.samples;
     }
     return true;
 }
 
 /*
- * One point: `method` 0 INVLPGB, 1 IPI; on every CPU (ncpus 0) or on the
- * initiator and the ncpus - 1 nearest. False only when the record is full.
+ * One point: `method` 0 INVLPGB, 1 IPI (both Linux's path), 2 INVLPGB in
+ * chunks (the alternative above the ceiling); on every CPU (ncpus 0) or on
+ * the initiator and the ncpus - 1 nearest. False only when the record is full.
  */
 static bool run_point(struct runner *r, struct experiment_record *rec, struct ib_state *st,
                       enum form form, uint32_t count, uint32_t method, uint32_t ncpus)
 {
+    enum path path = method == 2 ? PATH_CHUNKED : PATH_LINUX;
     struct stats lat, base;
     struct result_point *pt;
     struct emulation_counts before = *emulate_counts();
@@ -325,7 +398,7 @@ static bool run_point(struct runner *r, struct experiment_record *rec, struct ib
     }
     target_set_start(r, &st->ts);
     ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, n, 0, count, form == FORM_STRIDE_2M) &&
-         sample_point(r, st, form, count, method == 0, &lat, &base);
+         sample_point(r, st, form, count, method != 1, path, &lat, &base);
     target_set_stop(r, &st->ts);
     if (!ok) {
         rec->partial = true;
@@ -334,11 +407,12 @@ static bool run_point(struct runner *r, struct experiment_record *rec, struct ib
     pt = point_list_add(&rec->results);
     if (!pt)
         return false;
-    point_param_str(pt, "method", method == 0 ? "invlpgb" : "ipi");
+    point_param_str(pt, "method", method == 1 ? "ipi" : "invlpgb");
     point_param_str(pt, "form", form_names[form]);
     point_param_num(pt, "pages", count);
     point_param_num(pt, "cpus", n + 1);
     point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
+    point_param_str(pt, "path", path_names[path]);
     point_metric(pt, "latency", &lat);
     point_metric(pt, "baseline", &base);
     if (r->emulated) {
@@ -356,7 +430,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
     struct ib_state *st = state;
     enum form form;
     uint32_t i, m, c, done = 0, planned;
-    planned = 2 * (uint32_t)(NPC + (r->mem->has_2m ? NBC : 0) + 1 + NSP * st->nsweep);
+    planned = planned_points(r, st);
     /* Linux issues the user-PCID INVLPGB only under PTI, which AMD CPUs run without */
     st->sd.pti = PTI_OFF;
     if (r->run->cfg.pti && r->run->method.pcid_enabled)
@@ -369,7 +443,9 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
         if (form == FORM_STRIDE_2M && !r->mem->has_2m)
             continue;
         for (i = 0; i < ncounts; i++) {
-            for (m = 0; m < 2; m++) {
+            for (m = 0; m < 3; m++) {
+                if (m == 2 && !has_chunked(st, form, counts[i], 0))
+                    continue;
                 if (!runner_budget_ok(r))
                     goto out;
                 runner_progress(r, done++, planned);

@@ -7,8 +7,9 @@
  * IPIs and spins until every counter has moved, then takes the second
  * timestamp (both on the BSP's TSC). k runs over 1, 2, 4, ... N-1.
  *
- *   unicast_each  one ICR write per target, as Linux sends a call-function
- *                 IPI mask in x2APIC physical mode;
+ *   unicast_each  one ICR write per target after one fence (method.icr_fence),
+ *                 as Linux sends a call-function IPI mask in x2APIC
+ *                 physical mode;
  *   shorthand     a single ICR write with the all-but-self shorthand; only
  *                 for k = N-1 with every CPU usable, since it reaches every
  *                 other CPU whether it takes part or not.

@@ -8,8 +8,19 @@
  * sample. Both timestamps come from the initiator's own TSC: two CPUs' clocks
  * are never subtracted. The time covers ICR write, delivery, interrupt entry,
  * the handler's store and the cache-line transfer back: the floor under every
- * IPI-based shootdown. Warm-up iterations are discarded. The baseline is the
- * same loop without the IPI (timestamps plus one read of the remote line).
+ * IPI-based shootdown. `send` is the ICR write alone (a clock read right
+ * after it, inside the window: one timer overhead more in `latency`).
+ * Warm-up iterations are discarded. The baseline is the same loop without
+ * the IPI (timestamps plus one read of the remote line).
+ *
+ * A halted target is asleep at every ping, as at every shootdown's IPI:
+ * before each ping the initiator waits until the target has parked in
+ * "sti; hlt" since its last interrupt and 10 us more (core/ipi.h,
+ * ipi_settle_targets). Pinging again as soon as the last ping was
+ * acknowledged (before issue 20) often found the target's vCPU still awake
+ * or on its way to sleep: under QEMU 10 TCG, SMP=2, round trips from about
+ * 5 K ticks, or p50s 6-8x a 1-page shootdown's in the same launch, whose
+ * targets always slept (README "Honest numbers": the numbers after).
  *
  * The target's side, as Linux's smp_call_function_single() target runs it:
  * interrupt entry, EOI, then the store that acknowledges (Linux EOIs in
@@ -72,7 +83,7 @@ struct pair {
 struct pingpong_arg {
     struct percpu *target;
     uint32_t warmup, samples;
-    uint64_t *latency, *baseline;
+    uint64_t *latency, *send, *baseline;
     uint64_t timeout;
     volatile uint64_t progress;  /* iterations done: proves the initiator is alive */
     int64_t missed_count;        /* target's counter when a ping went unanswered */
@@ -81,7 +92,7 @@ struct pingpong_arg {
 struct rt_state {
     struct pair *pairs;
     uint32_t npairs;
-    uint64_t *latency, *baseline;
+    uint64_t *latency, *send, *baseline;
     uint64_t *pool[4];
     uint32_t pool_n[4], pool_cap[4], pool_pairs[4];
     uint32_t per_pair_pool;
@@ -93,17 +104,23 @@ static int64_t pingpong(struct percpu *self, void *arg)
     struct pingpong_arg *a = arg;
     uint32_t i, total = a->warmup + a->samples;
     for (i = 0; i < total; i++) {
-        uint64_t before = load_acquire(&a->target->ping.count);
-        uint64_t t0 = tsc_now(), t1;
+        uint64_t before, t0, t1, sent;
+        /* a halted target is asleep at every ping, as at every shootdown's IPI */
+        ipi_settle_targets(self->smp, &a->target->index, 1);
+        before = load_acquire(&a->target->ping.count);
+        t0 = tsc_now();
         apic_send_ipi(a->target->apic_id, VEC_PING);
+        sent = tsc_now();
         if (!smp_wait_answer(self->smp, a->target->index, &a->target->ping.count, ANSWER_NE,
                              before, t0 + a->timeout)) {
             a->missed_count = (int64_t)before;
             return -1;
         }
         t1 = tsc_now();
-        if (i >= a->warmup)
+        if (i >= a->warmup) {
             a->latency[i - a->warmup] = t1 - t0;
+            a->send[i - a->warmup] = sent - t0;
+        }
         store_relaxed(&a->progress, i + 1);
     }
     for (i = 0; i < a->samples; i++) {
@@ -197,8 +214,9 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
                          "topology class",
                     (unsigned long long)all, limit, st->npairs);
     st->latency = mem_alloc(samples * sizeof(uint64_t));
+    st->send = mem_alloc(samples * sizeof(uint64_t));
     st->baseline = mem_alloc(samples * sizeof(uint64_t));
-    if (!st->latency || !st->baseline)
+    if (!st->latency || !st->send || !st->baseline)
         return false;
     for (i = 0; i < st->npairs; i++)
         pairs_in_class[st->pairs[i].cls]++;
@@ -239,6 +257,7 @@ static enum wait_status run_pair(struct runner *r, struct rt_state *st, const st
     a->warmup = warmup;
     a->samples = samples;
     a->latency = st->latency;
+    a->send = st->send;
     a->baseline = st->baseline;
     a->timeout = s->timeout_ticks;
     spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
@@ -348,7 +367,7 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
         struct pair *p = &st->pairs[k];
         struct pingpong_arg a;
         struct result_point *pt;
-        struct stats lat, base;
+        struct stats lat, send, base;
         enum wait_status w = WAIT_OK;
         int64_t result = 0;
 
@@ -374,6 +393,7 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
                                               st->pool_cap[p->cls] - st->pool_n[p->cls]);
         st->pool_pairs[p->cls]++;
         stats_from_array(st->latency, samples, &lat);
+        stats_from_array(st->send, samples, &send);
         stats_from_array(st->baseline, samples, &base);
         pt = point_list_add(&rec->results);
         if (!pt)
@@ -382,6 +402,7 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
         point_param_num(pt, "target", p->target);
         point_param_str(pt, "class", topo_class_name(p->cls));
         point_metric(pt, "latency", &lat);
+        point_metric(pt, "send", &send);
         point_metric(pt, "baseline", &base);
     }
     for (c = TOPO_SMT_SIBLING; c <= TOPO_CROSS_PACKAGE; c++) {
@@ -412,6 +433,7 @@ static void rt_cleanup(struct runner *r, void *state)
         return;
     mem_free(st->pairs);
     mem_free(st->latency);
+    mem_free(st->send);
     mem_free(st->baseline);
     for (c = 0; c < 4; c++)
         mem_free(st->pool[c]);

@@ -6,7 +6,9 @@
  * where the state says otherwise:
  *   pause        a spin loop with PAUSE (a CPU waiting in a spinlock);
  *   busy         a loop of dependent integer work, no PAUSE (user code);
- *   hlt          "sti; hlt", as an idle CPU without MWAIT;
+ *   hlt          "sti; hlt", as an idle CPU without MWAIT (like every
+ *                halted waiter, its safety-net timer armed once, periodic:
+ *                core/ipi.c);
  *   mwait_HH     MONITOR + "sti; mwait" with hint 0xHH: C1 (hint 0x00)
  *                wherever CPUID.1:ECX[3] says MONITOR, and every further
  *                C-state/sub-state hint that CPUID leaf 5 EDX enumerates
@@ -14,19 +16,28 @@
  *                package C-state limit the firmware set (Intel MSR 0xE2)
  *                is recorded as a note, or its #GP;
  *   irqoff_Nus   interrupts disabled for N us (1, 10, 100), then enabled
- *                for one instruction and disabled again: how one CPU with
- *                interrupts off delays every shootdown to it.
+ *                for one instruction ("sti; nop; cli", no PAUSE) and
+ *                disabled again: how one CPU with interrupts off delays
+ *                every shootdown to it.
  * The BSP waits until the target is back in its state, lets it settle
- * (10 us, plus a phase that walks through the window for irqoff), then
+ * (IPI_SETTLE_US, 10 us, as ipi_roundtrip's and the shootdowns' halted
+ * targets get: core/ipi.h; plus a phase that walks through the window for
+ * irqoff), then
  * sends one IPI and spins until the target's handler has bumped a counter
  * in the target's own line: the round trip, on the BSP's TSC.
- * Target lost time, on the TARGET's own TSC:
- *   pause, busy, irqoff: the gap in the target's loop around the interrupt
- *     (the loop reads the TSC every iteration) minus its shortest
- *     iteration: interrupt entry, handler and return, i.e. the work lost;
- *     for irqoff the gap is measured around the one instruction with
- *     interrupts enabled, so the wait in the window is not counted (it is
- *     in the round trip);
+ * Target lost time, on the TARGET's own TSC (core/exp/target_lost.h):
+ *   pause, busy: the gap in the target's loop around the interrupt (the
+ *     loop reads the TSC every iteration) minus its shortest iteration:
+ *     interrupt entry, handler and return, i.e. the work lost. The handler
+ *     timestamps its entry; a ping taken after a pass's last clock read
+ *     (before the loop loads the handler's counter) is charged to the next
+ *     pass, whose gap holds it, not to the quiet pass before it (which
+ *     read about 0);
+ *   irqoff: the gap around the one instruction with interrupts enabled,
+ *     minus the shortest such window without an interrupt (the clock
+ *     reads and the STI/CLI), so the wait in the window is not counted
+ *     (it is in the round trip). Interrupts stay off from the window's end
+ *     to the next window, so the ping can land nowhere else;
  *   hlt, mwait: from the handler's entry to the loop running again after
  *     the idle instruction; the wake-up before the handler (C-state exit)
  *     cannot be timed by the sleeping CPU: it is in the round trip. When
@@ -41,13 +52,13 @@
 #include "arch/x86/probe.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
+#include "core/exp/target_lost.h"
 #include "core/experiments.h"
 #include "core/ipi.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
 #define TS_MAX_STATES 16
-#define TS_SETTLE_US 10
 #define TS_WARMUP 2u
 
 enum ts_kind { TS_PAUSE = 0, TS_BUSY, TS_HLT, TS_MWAIT, TS_IRQOFF };
@@ -133,13 +144,10 @@ static uint64_t one_pass(struct ts_ctl *c, uint64_t seen, uint64_t *gap_from, ui
         if (d->kind == TS_MWAIT)
             power_monitor(&c->line.handled);
         if (load_acquire(&c->line.handled) == seen && !load_acquire(&c->stop)) {
-            apic_arm_heartbeat(VEC_WAKE, HEARTBEAT_IDLE); /* bounds the sleep */
             if (d->kind == TS_MWAIT)
                 power_mwait_until_irq(d->hint);
             else
                 cpu_halt_until_irq();
-            irq_disable();
-            apic_disarm_heartbeat();
         }
         irq_enable();
         break;
@@ -149,57 +157,68 @@ static uint64_t one_pass(struct ts_ctl *c, uint64_t seen, uint64_t *gap_from, ui
         while (tsc_now() - t0 < c->window_ticks)
             compiler_barrier();
         *gap_from = tsc_now();
-        irq_enable(); /* a pending IPI is taken here */
-        cpu_relax();
+        /*
+         * A pending IPI is taken in this one-instruction window and nowhere
+         * else: the loop's clock read and its check of `handled` run with
+         * interrupts off, so nothing lands after the window closes. No
+         * PAUSE in it (one PAUSE is up to ~140 cycles on recent cores).
+         */
+        cpu_irq_window();
         return tsc_now();
     }
     return tsc_now();
+}
+
+static uint64_t reread_tsc(void *ctx)
+{
+    (void)ctx;
+    return tsc_now();
+}
+
+static enum lost_kind lost_kind_of(enum ts_kind kind)
+{
+    if (kind == TS_HLT || kind == TS_MWAIT)
+        return LOST_WAKE;
+    return kind == TS_IRQOFF ? LOST_WINDOW : LOST_GAP;
 }
 
 /* Runs on the target until stopped. */
 static int64_t target_loop(struct percpu *self, void *arg)
 {
     struct ts_ctl *c = arg;
-    uint64_t seen = load_acquire(&c->line.handled), prev, now, min_iter = UINT64_MAX, sink = 1;
-    bool idle = c->def->kind == TS_HLT || c->def->kind == TS_MWAIT;
+    uint64_t seen = load_acquire(&c->line.handled), prev, now, shortest = UINT64_MAX, sink = 1;
+    enum lost_kind kind = lost_kind_of(c->def->kind);
+    /*
+     * The sleep's bound: armed once, periodic, as for every halted waiter
+     * (core/ipi.c): a one-shot armed and disarmed around every HLT put APIC
+     * writes into the lost time and next to every wake-up.
+     */
+    if (kind == LOST_WAKE)
+        apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_IDLE);
     irq_enable();
     prev = tsc_now();
     store_release(&c->line.armed, seen);
     while (!load_acquire(&c->stop) && !load_acquire(&self->smp->aborting) &&
            !deadline_passed(c->deadline)) {
-        uint64_t from = prev, h;
+        uint64_t from = prev, h, lost;
         now = one_pass(c, seen, &from, &sink);
         h = load_acquire(&c->line.handled);
-        if (h != seen) {
-            uint64_t lost;
-            if (idle) {
-                /* The ping can land after the pass's last clock read and before
-                 * `handled` is loaded (a wake-up by the heartbeat or a monitor
-                 * write leaves the CPU awake when the IPI comes): then the
-                 * handler's entry is later than `now`, and the difference would
-                 * wrap. The handler ran on this CPU before `handled` changed,
-                 * so a fresh read is after its entry. */
-                uint64_t entry = load_relaxed(&c->line.handler_tsc);
-                if (entry > now)
-                    now = tsc_now();
-                lost = now - entry;
-            }
-            else if (c->def->kind == TS_IRQOFF)
-                lost = now - from;
-            else
-                lost = now - from > min_iter ? now - from - min_iter : 0;
+        /* target_lost.h: a ping after the pass's last read is charged to the next pass */
+        if (target_lost_account(kind, from, now, h != seen, load_relaxed(&c->line.handler_tsc),
+                                &shortest, reread_tsc, NULL, &lost) == LOST_RECORDED) {
             if (c->line.nlost < c->cap)
                 c->lost[c->line.nlost] = lost;
             store_release(&c->line.nlost, c->line.nlost + 1);
             seen = h;
-            store_release(&c->line.armed, seen);
             now = tsc_now(); /* the bookkeeping is not an iteration */
-        } else if (!idle && now - from < min_iter) {
-            min_iter = now - from;
+            /* armed after that read: the next ping cannot fall before the next gap opens */
+            store_release(&c->line.armed, seen);
         }
         prev = now;
     }
     irq_disable();
+    if (kind == LOST_WAKE)
+        apic_disarm_heartbeat();
     return 0;
 }
 
@@ -351,7 +370,7 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
         deadline = tsc_now() + s->timeout_ticks;
         /* back in its state since the last ping (armed is written after `handled`) */
         ok = smp_wait_answer(s, st->target, &c->line.armed, ANSWER_EQ, want, deadline);
-        settle = us_to_ticks(TS_SETTLE_US);
+        settle = us_to_ticks(IPI_SETTLE_US); /* as ipi_settle_targets() lets targets sleep */
         if (d->kind == TS_IRQOFF)
             settle += c->window_ticks * (i % 8) / 8; /* spread the arrival over the window */
         t0 = tsc_now();

@@ -14,18 +14,27 @@
  * `shootdown_seq` / `shootdown_conc` on all CPUs in both orders (the seed
  * expects concurrency to help more under PTI, since each target does twice
  * the work). Before each sample the pages are present in both PCIDs
- * (the verification reads them in the user PCID too, as a return to user).
+ * (the verification reads them in the user PCID too, as a return to user),
+ * and so is a user working set of W = PTI_USER_WS pages (the working-set
+ * pages of testmem.h, parameter `working_set`): the process's own
+ * translations, which INVLPG + INVPCID leave alone and the deferred flush
+ * throws away with the whole user PCID. Before a point's first sample every
+ * CPU of it returns to user once, untimed (shootdown_prime_user()); each
+ * timed return leaves the working set there for the next sample.
  *
  * The return to user is timed, for every variant alike: the deferred
  * variant pays its user-PCID flush there, not in the flush, and every
- * variant refills the invalidated pages there. After the flush (the last
- * ack) the initiator loads the user PCID (NOFLUSH unless its flush is
+ * variant refills there what its flush threw away. After the flush (the
+ * last ack) the initiator loads the user PCID (NOFLUSH unless its flush is
  * pending; no_pti: no switch, one address space), reads one word of each
- * page and comes back (shootdown_return_to_user()). Metrics: `flush` (to
- * the last ack), `return_to_user` (the initiator's), `latency` = their sum,
- * the figure to compare across variants; on shootdown points also
- * `remote_return_to_user`, the slowest target's own return (its TSC), done
- * once the initiator's window has closed.
+ * flushed page, then of each of the W working-set pages, and comes back
+ * (shootdown_return_to_user()): the deferred variant refills all W, the
+ * others find them cached. Metrics: `flush` (to the last ack),
+ * `return_to_user` (the initiator's), `latency` = their sum, the figure to
+ * compare across variants; on shootdown points also
+ * `remote_return_to_user`, the slowest target's own return (its TSC, the
+ * same pages and working set), done once the initiator's window has
+ * closed. Without memory for the working set W is 0, with a note.
  * Verification reads the pages in the kernel and in the user PCID, after
  * the timed steps.
  *
@@ -34,7 +43,10 @@
  * its CPUs (parameter `cpus`).
  * Needs PCID (CR4.PCIDE); the INVPCID variant needs INVPCID. Without PCID
  * the experiment is SKIP with the CPUID evidence; QEMU's TCG has no PCID and
- * CR4.PCIDE cannot be emulated.
+ * CR4.PCIDE cannot be emulated. Where the tool runs without PCID although
+ * the CPU has it (the INVLPG/global erratum of Alder and Raptor Lake with
+ * old microcode, core/method.c, as Linux does), SKIP with that reason:
+ * erratum, CPU signature, microcode revision.
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
@@ -55,6 +67,12 @@ static const struct {
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 static const char *const kinds[] = { "local", "shootdown_seq", "shootdown_conc" };
+/*
+ * The user working set: 512 pages, 2 MiB, one page table's worth (as
+ * recommend.h's typical working set): what a deferred flush makes a
+ * process refill at its next return to user.
+ */
+#define PTI_USER_WS 512u
 
 struct pti_state {
     struct shootdown sd;
@@ -77,7 +95,10 @@ static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emul
         return false;
     }
     if (!r->run->method.pcid_enabled) {
-        fmt_into(reason, cap, "PCID present but CR4.PCIDE could not be enabled for the run");
+        /* the tool chose to run without PCID (core/method.c says why: an erratum) */
+        fmt_into(reason, cap, "PCID %s. PTI's two PCIDs need CR4.PCIDE",
+                 r->run->method.pcid_reason[0] ? r->run->method.pcid_reason
+                                               : "present but CR4.PCIDE is not used in this run");
         return false;
     }
     return runner_need_test_region(r, reason, cap) && runner_need_user_mappings(r, reason, cap);
@@ -92,6 +113,10 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     *state = st;
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
         return false;
+    st->sd.user_ws_pages = r->mem->has_ws ? PTI_USER_WS : 0;
+    if (!r->mem->has_ws)
+        record_note(rec, "no memory for the working-set pages: the return to user refills the "
+                         "flushed pages only (working_set 0), which under-costs the deferred flush");
     st->pages[st->npages++] = 1;
     st->pages[st->npages++] = 8;
     if (ceiling > 8 && ceiling <= TEST_PAGES)
@@ -104,8 +129,9 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     if (!st->lat || !st->flush || !st->ret || !st->remote || !st->base)
         return false;
     if (!r->run->cpu.invpcid)
-        record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0): the invlpg_invpcid variant is "
-                         "skipped, Linux would defer the user flush here");
+        record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0, EBX = 0x%08x): the "
+                         "invlpg_invpcid variant is skipped, Linux would defer the user flush "
+                         "here", r->run->cpu.evidence.leaf7_ebx);
     return point_list_reserve(&rec->results, (uint32_t)(NVARIANTS * 3 * st->npages));
 }
 
@@ -265,7 +291,8 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                     continue;
                 }
                 target_set_start(r, &st->ts);
-                ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, st->pages[p], false) &&
+                ok = shootdown_prime_user(&st->sd, st->ts.cpus, st->ts.n) &&
+                     shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, st->pages[p], false) &&
                      sample_point(r, st, kind, st->pages[p], &sm);
                 target_set_stop(r, &st->ts);
                 if (!ok) {
@@ -279,6 +306,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
                 point_param_str(pt, "kind", kinds[kind]);
                 point_param_num(pt, "pages", st->pages[p]);
                 point_param_num(pt, "cpus", st->ts.n + 1);
+                point_param_num(pt, "working_set", st->sd.user_ws_pages);
                 point_metric(pt, "latency", &sm.lat);
                 point_metric(pt, "flush", &sm.flush);
                 point_metric(pt, "return_to_user", &sm.ret);
@@ -295,6 +323,7 @@ out:
         record_note(rec, "shootdown_seq and shootdown_conc not measured: they need at least 2 "
                          "CPUs, %u usable (cpus= selects them)", runner_usable_count(r));
     st->sd.pti = PTI_OFF;
+    st->sd.user_ws_pages = 0;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");
 }

@@ -9,8 +9,13 @@
  *                 when they switch back, by comparing their TLB generation
  *                 with the mm's and flushing everything when behind;
  *   ipi_all       no filter: lazy CPUs are interrupted like the others;
- *   freed_tables  page tables were freed: Linux must interrupt lazy CPUs too
- *                 (speculative walks could use the freed tables);
+ *   freed_tables  page tables were freed: the remap replaces the test pages'
+ *                 page table (testmem_replace_table: a copy with the page on
+ *                 its new frame, linked by one PDE store), and once the
+ *                 shootdown is acknowledged the old table is freed (returned
+ *                 to the pool; the next sample overwrites it). Linux must
+ *                 interrupt lazy CPUs too: a CPU that kept a paging-structure
+ *                 entry for the old table would walk freed memory;
  *   xen_running   Xen's filter (hap flush_tlb(), seed 004): interrupt only
  *                 vCPUs marked running; the others flush on their next
  *                 schedule because their ASID was tickled.
@@ -21,7 +26,10 @@
  * The baseline is the same policy and lazy set with nothing to invalidate.
  *
  * Verification: every target and every lazy CPU after its catch-up reads
- * the page; an old signature is FAILURE.
+ * the page; with freed_tables the lazy CPUs also read it with the targets,
+ * before any switch-back, since Linux interrupted them (a lazy CPU left out
+ * reads through its old TLB entry or its paging-structure entry for the
+ * freed table). An old signature is FAILURE.
  *
  * Planned (run_budget_s, core/plan.h): fewer samples, then fewer lazy counts
  * (ends kept, then the most alone); the four policies are always measured.
@@ -114,9 +122,16 @@ static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_
     shootdown_set_lazy(sd, lazy, k, true);
     for (i = 0; i < warmup + samples; i++) {
         uint64_t t, c = 0;
-        testmem_flip(sd->tm, 0, 1);
+        bool freed = (variants[v].flags & FLUSH_FREED_TABLES) != 0;
+        if (freed)
+            testmem_replace_table(sd->tm, 0, 1);
+        else
+            testmem_flip(sd->tm, 0, 1);
         t = shootdown_flush(sd, st->ts.cpus, n, ORDER_CONCURRENT, 0, 1,
                             FLUSH_VERIFY | variants[v].flags);
+        /* Linux frees the tables once the flush is complete (tlb_finish_mmu()) */
+        if (freed)
+            testmem_free_table(sd->tm);
         if (!t || !shootdown_wait_verified(sd))
             goto lost;
         if (k && !shootdown_switch_back(sd, lazy, k, &c))

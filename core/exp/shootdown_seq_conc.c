@@ -16,6 +16,16 @@
  * TSC. remote_handler is the slowest target's handler (its own TSC: entry to
  * ack). The baseline is the same protocol with nothing to invalidate (the
  * IPI and acknowledgement floor). The summary gives conc/seq per (k, p).
+ * Where the time goes, per sample (core/shootdown.h, struct
+ * shootdown_parts), each part on one CPU's clock: send (request slots and
+ * ICR writes) and local flush on the initiator's, the handler on the
+ * target's, and delivery + acknowledgement derived as the initiator's wait
+ * from its last ICR write to the last ack minus the handler (no two clocks
+ * are subtracted, so the two are one part). Each point records the p50 of
+ * send, local flush and delivery+ack as values (send_p50, local_flush_p50,
+ * delivery_ack_p50); the split's two clock reads are inside the window.
+ * Halted targets are asleep at every shootdown (core/ipi.h,
+ * ipi_settle_targets), as at every ping of ipi_roundtrip.
  *
  * Verification: every target, and the initiator, reads the p pages once the
  * initiator has taken its closing timestamp (outside the timed window); an
@@ -50,6 +60,8 @@ struct sc_state {
     uint32_t col_pages[MAX_COLUMNS], col_flush[MAX_COLUMNS], ncols;
     const char *flushes[EXP_MAX_FULL_FLUSHES];
     uint64_t *lat[2], *handler[2], *base;
+    /* the breakdown of each sample (core/shootdown.h, struct shootdown_parts) */
+    uint64_t *send[2], *local[2], *dack[2];
     uint32_t nbase;
     struct plan plan; /* which points run_budget_s leaves (every one without planning) */
 };
@@ -116,7 +128,10 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     for (m = 0; m < 2; m++) {
         st->lat[m] = mem_alloc(samples * sizeof(uint64_t));
         st->handler[m] = mem_alloc(samples * sizeof(uint64_t));
-        if (!st->lat[m] || !st->handler[m])
+        st->send[m] = mem_alloc(samples * sizeof(uint64_t));
+        st->local[m] = mem_alloc(samples * sizeof(uint64_t));
+        st->dack[m] = mem_alloc(samples * sizeof(uint64_t));
+        if (!st->lat[m] || !st->handler[m] || !st->send[m] || !st->local[m] || !st->dack[m])
             return false;
     }
     st->base = mem_alloc(st->nbase * sizeof(uint64_t));
@@ -138,15 +153,22 @@ static int64_t run_point(struct percpu *self, void *arg)
             return -1; /* the BSP lost the experiment (smp_abort_commands) */
         for (m = 0; m < 2; m++) {
             uint64_t t;
-            testmem_flip(st->sd.tm, 0, job->pages);
+            if (MUTANT(remap_after_flush) && m == 0)
+                st->sd.mutant_late_remap = job->pages; /* shootdown_flush remaps after its flush */
+            else
+                testmem_flip(st->sd.tm, 0, job->pages);
             t = shootdown_flush(&st->sd, ts->cpus, ts->n,
                                 m ? ORDER_CONCURRENT : ORDER_SEQUENTIAL, 0, job->pages,
                                 FLUSH_VERIFY);
             if (!t || !shootdown_wait_verified(&st->sd))
                 return -1;
             if (i >= job->warmup) {
-                st->lat[m][i - job->warmup] = t;
-                st->handler[m][i - job->warmup] = st->sd.max_handler_ticks;
+                uint32_t k = i - job->warmup;
+                st->lat[m][k] = t;
+                st->handler[m][k] = st->sd.max_handler_ticks;
+                st->send[m][k] = st->sd.parts.send;
+                st->local[m][k] = st->sd.parts.local_flush;
+                st->dack[m][k] = shootdown_delivery_ack(&st->sd.parts);
             }
         }
         store_relaxed(&job->progress, i + 1);
@@ -178,14 +200,22 @@ static bool run_on_initiator(struct runner *r, struct point_job *job)
     return load_acquire(&r->smp->cpu[init]->ack.result) == 0;
 }
 
-static void add_point(struct experiment_record *rec, const char *mode, uint32_t k, uint32_t p,
-                      const char *flush, uint64_t *lat, uint64_t *handler, uint64_t *base, uint32_t samples,
-                      uint32_t nbase, struct stats *lat_out)
+/* p50 of a part of the breakdown, as a point value (ticks x 1000) */
+static void add_part(struct result_point *pt, const char *name, uint64_t *part, uint32_t samples)
+{
+    struct stats st;
+    stats_from_array(part, samples, &st);
+    point_value(pt, name, (int64_t)st.p50 * 1000);
+}
+
+static void add_point(struct experiment_record *rec, struct sc_state *st, uint32_t m,
+                      const char *mode, uint32_t k, uint32_t p, const char *flush,
+                      uint32_t samples, uint32_t nbase, struct stats *lat_out)
 {
     struct result_point *pt = point_list_add(&rec->results);
     struct stats h, b;
-    stats_from_array(lat, samples, lat_out);
-    stats_from_array(handler, samples, &h);
+    stats_from_array(st->lat[m], samples, lat_out);
+    stats_from_array(st->handler[m], samples, &h);
     if (!pt)
         return;
     point_param_str(pt, "mode", mode);
@@ -194,10 +224,11 @@ static void add_point(struct experiment_record *rec, const char *mode, uint32_t 
     point_param_str(pt, "flush", flush);
     point_metric(pt, "latency", lat_out);
     point_metric(pt, "remote_handler", &h);
-    if (base) {
-        stats_from_array(base, nbase, &b);
-        point_metric(pt, "baseline", &b);
-    }
+    stats_from_array(st->base, nbase, &b);
+    point_metric(pt, "baseline", &b);
+    add_part(pt, "send_p50", st->send[m], samples);
+    add_part(pt, "local_flush_p50", st->local[m], samples);
+    add_part(pt, "delivery_ack_p50", st->dack[m], samples);
 }
 
 static int64_t ratio_milli(uint64_t num, uint64_t den)
@@ -369,10 +400,8 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
                 continue;
             }
             n = st->ts.n;
-            add_point(rec, "seq", n, job.pages, flush, st->lat[0], st->handler[0], st->base, samples,
-                      st->nbase, &seq);
-            add_point(rec, "conc", n, job.pages, flush, st->lat[1], st->handler[1], st->base, samples,
-                      st->nbase, &conc);
+            add_point(rec, st, 0, "seq", n, job.pages, flush, samples, st->nbase, &seq);
+            add_point(rec, st, 1, "conc", n, job.pages, flush, samples, st->nbase, &conc);
             sum = point_list_add(&rec->summary);
             if (sum) {
                 point_param_num(sum, "targets", n);
@@ -401,6 +430,9 @@ static void sc_cleanup(struct runner *r, void *state)
     for (m = 0; m < 2; m++) {
         mem_free(st->lat[m]);
         mem_free(st->handler[m]);
+        mem_free(st->send[m]);
+        mem_free(st->local[m]);
+        mem_free(st->dack[m]);
     }
     mem_free(st->base);
     mem_free(st);
@@ -415,4 +447,5 @@ const struct experiment exp_shootdown_seq_vs_conc = {
     .prepare = sc_prepare,
     .run = sc_run,
     .cleanup = sc_cleanup,
+    .initiator_configurable = true,
 };

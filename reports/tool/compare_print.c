@@ -79,7 +79,9 @@ static void flags_text(const struct m_report *r, char *buf, size_t cap)
         snprintf(buf + len, cap - len, "%s[SIMULATED: profile %s, seed %s]", len ? " " : "",
                  S(r->sim.profile), seed);
     len = strlen(buf);
-    if (r->emulated)
+    if (r->machine_emulated)
+        snprintf(buf + len, cap - len, "%s[EMULATED: %s]", len ? " " : "", S(r->emulator));
+    else if (r->emulated)
         snprintf(buf + len, cap - len, "%s[EMULATED]", len ? " " : "");
 }
 

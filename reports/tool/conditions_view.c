@@ -14,31 +14,70 @@ const json_t *conditions_experiment(const struct m_report *r, const char *id)
     return e ? e->json : NULL;
 }
 
+/* The SMI part: what counted them, on how many CPUs, or why nothing did. */
+static void smi_text(const json_t *smi, char *buf, size_t cap)
+{
+    const json_t *hic = jget_object(smi, "hiccup");
+    const char *src = jget_string(smi, "source");
+    bool pmc = src && strcmp(src, "pmc_ls_smi_rx") == 0;
+    char cpus[48];
+    if (src && (pmc || strcmp(src, "msr_0x34") == 0)) {
+        if (json_object_get(smi, "cpus"))
+            snprintf(cpus, sizeof(cpus), "on %lld CPUs", jget_int(smi, "cpus", -1));
+        else
+            snprintf(cpus, sizeof(cpus), "CPUs counted not recorded"); /* before per-CPU counts */
+        snprintf(buf, cap, "SMIs %lld (%s, %s)", jget_int(smi, "count", -1),
+                 pmc ? "PMC LsSmiRx" : "MSR 0x34", cpus);
+    } else if (hic) {
+        snprintf(buf, cap, "SMIs not countable (%s); hiccup detector only, after the experiment: "
+                           "%lld gaps > %lld ns in %lld us",
+                 S(jget_string(smi, "absent_reason")), jget_int(hic, "gaps", -1),
+                 jget_int(hic, "threshold_ns", -1), jget_int(hic, "window_us", -1));
+    } else {
+        snprintf(buf, cap, "SMIs not measured (%s)", S(jget_string(smi, "absent_reason")));
+    }
+}
+
+/* The clock part: the weighted figure and the roles, or what an older report has instead. */
+static void clock_text(const json_t *clk, char *buf, size_t cap)
+{
+    const json_t *roles = jget_object(clk, "roles");
+    const json_t *eff = jget_object(clk, "effective_over_tsc_permille");
+    char init[40], targets[40];
+    if (!jget_bool(clk, "aperf_mperf", false)) {
+        snprintf(buf, cap, "no APERF/MPERF (CPUID 6 ECX %s)", S(jget_string(clk, "cpuid6_ecx")));
+        return;
+    }
+    if (!json_object_get(eff, "weighted")) {
+        /* older reports: the mean of per-CPU ratios, no roles */
+        snprintf(buf, cap, "clock %lld MHz effective (mean of per-CPU ratios; weighted clock "
+                           "and roles not recorded; TSC %lld MHz)",
+                 jget_int(clk, "effective_mhz", -1), jget_int(clk, "tsc_mhz", -1));
+        return;
+    }
+    snprintf(init, sizeof(init), "-");
+    snprintf(targets, sizeof(targets), "-");
+    if (jget_int(jget_object(roles, "initiator"), "effective_mhz", -1) >= 0)
+        snprintf(init, sizeof(init), "%lld MHz",
+                 jget_int(jget_object(roles, "initiator"), "effective_mhz", -1));
+    if (jget_int(jget_object(roles, "targets"), "effective_mhz", -1) >= 0)
+        snprintf(targets, sizeof(targets), "%lld MHz",
+                 jget_int(jget_object(roles, "targets"), "effective_mhz", -1));
+    snprintf(buf, cap, "clock %lld MHz effective (weighted by time awake; initiator %s, targets "
+                       "%s; TSC %lld MHz)",
+             jget_int(clk, "effective_mhz", -1), init, targets, jget_int(clk, "tsc_mhz", -1));
+}
+
 const char *conditions_text(const json_t *cond, char *buf, size_t cap)
 {
     const json_t *smi = jget_object(cond, "smi"), *clk = jget_object(cond, "clock");
-    const json_t *hic = jget_object(smi, "hiccup");
-    const char *src = jget_string(smi, "source");
-    char smi_txt[96], clk_txt[96];
+    char smi_txt[360], clk_txt[200];
     if (!cond || !json_is_object(cond)) {
         snprintf(buf, cap, "not recorded");
         return buf;
     }
-    if (src && strcmp(src, "msr_0x34") == 0)
-        snprintf(smi_txt, sizeof(smi_txt), "SMIs %lld (MSR 0x34)", jget_int(smi, "count", -1));
-    else if (hic)
-        snprintf(smi_txt, sizeof(smi_txt), "no SMI counter, %lld hiccups > %lld ns in %lld us",
-                 jget_int(hic, "gaps", -1), jget_int(hic, "threshold_ns", -1),
-                 jget_int(hic, "window_us", -1));
-    else
-        snprintf(smi_txt, sizeof(smi_txt), "SMIs not measured (%s)",
-                 S(jget_string(smi, "absent_reason")));
-    if (jget_bool(clk, "aperf_mperf", false))
-        snprintf(clk_txt, sizeof(clk_txt), "clock %lld MHz effective (TSC %lld MHz)",
-                 jget_int(clk, "effective_mhz", -1), jget_int(clk, "tsc_mhz", -1));
-    else
-        snprintf(clk_txt, sizeof(clk_txt), "no APERF/MPERF (CPUID 6 ECX %s)",
-                 S(jget_string(clk, "cpuid6_ecx")));
+    smi_text(smi, smi_txt, sizeof(smi_txt));
+    clock_text(clk, clk_txt, sizeof(clk_txt));
     snprintf(buf, cap, "%s; %s; boost %s; SMT %s; targets %s", smi_txt, clk_txt,
              S(jget_string(clk, "boost")), S(jget_string(cond, "smt")),
              S(jget_string(cond, "target_wait")));
@@ -49,7 +88,7 @@ void conditions_show(const struct m_report *r, const struct m_experiment *e, FIL
 {
     /* the experiment's own object: a search by id per experiment made show quadratic */
     const json_t *cond = json_object_get(e->json, "conditions");
-    char buf[400];
+    char buf[800];
     if (!cond)
         return; /* a report from before conditions were recorded */
     units_print_wrapped(out, "  conditions: ", "              ", conditions_text(cond, buf, sizeof(buf)),
@@ -75,7 +114,8 @@ static long long smi_count(const json_t *cond)
 {
     const json_t *smi = jget_object(cond, "smi");
     const char *src = jget_string(smi, "source");
-    return src && strcmp(src, "msr_0x34") == 0 ? jget_int(smi, "count", -1) : -1;
+    return src && (strcmp(src, "msr_0x34") == 0 || strcmp(src, "pmc_ls_smi_rx") == 0)
+               ? jget_int(smi, "count", -1) : -1;
 }
 
 static void count_text(long long smis, char *buf, size_t cap)

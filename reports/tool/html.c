@@ -52,8 +52,13 @@ static void badges(FILE *out, const struct m_report *r)
             fprintf(out, ", seed %lld", r->sim.seed);
         fputs("</span>", out);
     }
-    if (r->emulated)
+    if (r->machine_emulated) {
+        fputs("<span class=\"badge emu\">EMULATED: ", out);
+        svg_text(out, S(r->emulator));
+        fputs("</span>", out);
+    } else if (r->emulated) {
         fputs("<span class=\"badge emu\">EMULATED</span>", out);
+    }
     if (compare_is_hardware(r))
         fputs("<span class=\"badge hw\">hardware</span>", out);
 }
@@ -102,7 +107,12 @@ static void machine_table(FILE *out, const struct cmp_model *m)
             fprintf(out, "<td class=\"num\">%.1f</td>", r->tsc_hz / 1e6);
         else
             fputs("<td class=\"num\">unknown</td>", out);
-        cell(out, r->hypervisor ? r->hypervisor : r->simulated ? "none (simulated)" : "none");
+        if (r->machine_emulated && !r->hypervisor)
+            snprintf(buf, sizeof(buf), "none (emulator %s)", S(r->emulator));
+        cell(out, r->hypervisor         ? r->hypervisor
+                  : r->simulated        ? "none (simulated)"
+                  : r->machine_emulated ? buf
+                                        : "none");
         fputs("<td><span class=\"badge ", out);
         svg_text(out, S(r->result));
         fputs("\">", out);
@@ -170,8 +180,15 @@ static void warnings(FILE *out, const struct cmp_model *m)
         }
         if (r->simulated) /* the banner above names the model */
             fprintf(out, "%swas simulated by tlbscope-sim", r->virtualised ? " and " : "");
-        fprintf(out, "%s%s. ", (r->virtualised || r->simulated) && r->emulated ? " and " : "",
-                r->emulated ? "has experiments with emulated instructions" : "");
+        fprintf(out, "%s", (r->virtualised || r->simulated) && r->emulated ? " and " : "");
+        if (r->machine_emulated) {
+            fputs("ran on an emulator (", out);
+            svg_text(out, S(r->emulator));
+            fputs(", run.config.emulator)", out);
+        } else if (r->emulated) {
+            fputs("has experiments with emulated instructions", out);
+        }
+        fputs(". ", out);
     }
     if (m->mixed)
         fputs("<strong>Hardware and virtualised/emulated reports are shown together: compare "

@@ -27,11 +27,33 @@ static const json_t *flush_ceiling(const struct m_report *r)
     return NULL;
 }
 
-static bool is_local_w(const json_t *params, long long w)
+/* A chart's curves: local, one working set, one form (NULL: a report from before the forms). */
+struct chart_key {
+    long long w;
+    const char *form;
+};
+
+static bool same_form(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool is_local_w(const json_t *params, const struct chart_key *k)
 {
     const char *kind = json_string_value(json_object_get(params, "kind"));
     return kind && strcmp(kind, "local") == 0 &&
-           json_integer_value(json_object_get(params, "working_set")) == w;
+           json_integer_value(json_object_get(params, "working_set")) == k->w &&
+           same_form(json_string_value(json_object_get(params, "working_set_form")), k->form);
+}
+
+/* How a chart's title names its form; an older report's is said to be unrecorded. */
+static const char *form_text(const char *form)
+{
+    if (!form)
+        return "working-set form not recorded";
+    if (strcmp(form, "scattered_cold") == 0)
+        return "scattered frames, cold page tables";
+    return form;
 }
 
 static double px(double p, double pmax) { return L + (W - L - R) * log2(p) / log2(pmax); }
@@ -53,8 +75,9 @@ static double p50(const json_t *pt)
         json_object_get(json_object_get(json_object_get(pt, "metrics"), "latency"), "p50"));
 }
 
-/* The summary's p* and band for (local, w, full_cr3). */
-static void summary(const json_t *e, long long w, double *pstar, double *lo, double *hi)
+/* The summary's p* and band for (local, w, form, full_cr3). */
+static void summary(const json_t *e, const struct chart_key *k, double *pstar, double *lo,
+                    double *hi)
 {
     const json_t *list = json_object_get(e, "summary"), *s;
     size_t i;
@@ -63,7 +86,7 @@ static void summary(const json_t *e, long long w, double *pstar, double *lo, dou
         const json_t *q = json_object_get(s, "params");
         const char *full = json_string_value(json_object_get(q, "full"));
         const json_t *v = json_object_get(s, "values");
-        if (!is_local_w(q, w) || !full || strcmp(full, "full_cr3") != 0)
+        if (!is_local_w(q, k) || !full || strcmp(full, "full_cr3") != 0)
             continue;
         if (json_object_get(v, "p_star"))
             *pstar = value(s, "p_star");
@@ -74,7 +97,7 @@ static void summary(const json_t *e, long long w, double *pstar, double *lo, dou
     }
 }
 
-static void chart(FILE *out, const struct m_report *r, const json_t *e, long long w)
+static void chart(FILE *out, const struct m_report *r, const json_t *e, const struct chart_key *k)
 {
     const json_t *res = json_object_get(e, "results"), *pt;
     double vmin = INFINITY, vmax = 0, pmax = 2, pstar, lo, hi;
@@ -82,7 +105,7 @@ static void chart(FILE *out, const struct m_report *r, const json_t *e, long lon
     json_array_foreach(res, i, pt) {
         const json_t *q = json_object_get(pt, "params");
         double p = (double)json_integer_value(json_object_get(q, "pages"));
-        if (!is_local_w(q, w))
+        if (!is_local_w(q, k))
             continue;
         vmin = fmin(vmin, value(pt, "p25"));
         vmax = fmax(vmax, value(pt, "p75"));
@@ -90,12 +113,13 @@ static void chart(FILE *out, const struct m_report *r, const json_t *e, long lon
     }
     if (vmax <= 0)
         return;
-    summary(e, w, &pstar, &lo, &hi);
+    summary(e, k, &pstar, &lo, &hi);
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                  "role=\"img\">\n<text x=\"%.0f\" y=\"18\" font-size=\"13\">",
             W, H, L);
     svg_text(out, r->label);
-    fprintf(out, ": local, working set %lld pages (TSC ticks, p50, log scale)</text>\n", w);
+    fprintf(out, ": local, working set %lld pages, %s (TSC ticks, p50, log scale)</text>\n", k->w,
+            form_text(k->form));
     if (!isnan(lo))
         fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" fill=\"#ddd\">"
                      "<title>noise band: p25-p75 overlap</title></rect>\n",
@@ -117,7 +141,7 @@ static void chart(FILE *out, const struct m_report *r, const json_t *e, long lon
         json_array_foreach(res, i, pt) {
             const json_t *q = json_object_get(pt, "params");
             const char *mode = json_string_value(json_object_get(q, "mode"));
-            if (!is_local_w(q, w) || !mode || strcmp(mode, modes[m]) != 0)
+            if (!is_local_w(q, k) || !mode || strcmp(mode, modes[m]) != 0)
                 continue;
             fprintf(out, "%s%.1f,%.1f", first ? "" : " ",
                     px((double)json_integer_value(json_object_get(q, "pages")), pmax),
@@ -155,28 +179,35 @@ void html_ceiling(FILE *out, struct m_report *const *reports, size_t n)
         return;
     fputs("<section id=\"flush-ceiling\">\n<h2>Flush ceiling: p single-page flushes vs one full "
           "flush</h2>\n<p class=\"muted\">Local cost of the flush and of touching the working set "
-          "after it. Red: p*, from which the full flush is cheaper (the report's summary); "
-          "dashed: Linux's tlb_single_page_flush_ceiling of 33.</p>\n",
+          "after it, per working set and form (contiguous: the lower bound; scattered frames "
+          "with cold page tables: the other). Red: p*, from which the full flush is cheaper "
+          "(the report's summary); dashed: Linux's tlb_single_page_flush_ceiling of 33.</p>\n",
           out);
     for (i = 0; i < n; i++) {
         const json_t *e = flush_ceiling(reports[i]), *pt;
-        long long ws[8];
-        size_t nws = 0, k;
+        struct chart_key keys[16];
+        size_t nkeys = 0, k;
         if (!e)
             continue;
-        if (reports[i]->virtualised || reports[i]->simulated)
+        if (reports[i]->virtualised || reports[i]->simulated || reports[i]->machine_emulated)
             fprintf(out, "<p class=\"muted\">%s: %s: these curves do not describe hardware.</p>\n",
-                    reports[i]->label, reports[i]->simulated ? "SIMULATED" : "VIRTUALISED");
+                    reports[i]->label, reports[i]->simulated     ? "SIMULATED"
+                                       : reports[i]->virtualised ? "VIRTUALISED"
+                                                                 : "EMULATED");
         json_array_foreach(json_object_get(e, "results"), j, pt) {
-            long long w = json_integer_value(
-                json_object_get(json_object_get(pt, "params"), "working_set"));
-            for (k = 0; k < nws && ws[k] != w; k++)
+            const json_t *q = json_object_get(pt, "params");
+            struct chart_key key = {
+                json_integer_value(json_object_get(q, "working_set")),
+                json_string_value(json_object_get(q, "working_set_form")),
+            };
+            for (k = 0; k < nkeys && !(keys[k].w == key.w && same_form(keys[k].form, key.form));
+                 k++)
                 ;
-            if (k == nws && nws < 8)
-                ws[nws++] = w;
+            if (k == nkeys && nkeys < 16)
+                keys[nkeys++] = key;
         }
-        for (k = 0; k < nws; k++)
-            chart(out, reports[i], e, ws[k]);
+        for (k = 0; k < nkeys; k++)
+            chart(out, reports[i], e, &keys[k]);
     }
     fputs("</section>\n", out);
 }

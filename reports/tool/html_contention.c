@@ -171,7 +171,7 @@ static void target_state_chart(FILE *out, const struct cmp_model *m, const struc
 /* Each report's conditions for this experiment, one line each. */
 static void conditions_list(FILE *out, const struct cmp_model *m, const struct cmp_section *s)
 {
-    char buf[400];
+    char buf[800];
     size_t i;
     bool any = false;
     for (i = 0; i < m->nreports; i++) {

@@ -175,6 +175,28 @@ static void build_simulation(struct m_report *r)
     r->sim.errata = jget_array(s, "errata");
 }
 
+/*
+ * An emulator that CPUID does not show (Bochs: no hypervisor bit, a real
+ * brand string) is named by the harness in run.config.emulator. Every
+ * instruction of such a run was emulated, so every experiment is marked as
+ * one with emulated instructions is, and the views flag it, warn when it
+ * meets hardware and never take it for a machine's numbers. A value other
+ * than "none" (even an invalid one) counts as emulated: the safe reading.
+ */
+static void build_emulator(struct m_report *r)
+{
+    const json_t *v = jget_path(r->root, "run.config.emulator");
+    size_t i;
+    r->emulator_recorded = v != NULL;
+    r->emulator = json_is_string(v) ? json_string_value(v) : NULL;
+    r->machine_emulated = v && !(r->emulator && strcmp(r->emulator, "none") == 0);
+    if (!r->machine_emulated)
+        return;
+    r->emulated = true;
+    for (i = 0; i < r->nexperiments; i++)
+        r->experiments[i].emulated = true;
+}
+
 static void build_identity(struct m_report *r)
 {
     const json_t *root = r->root, *run = jget_object(root, "run"), *gen = jget_object(root, "generator");
@@ -323,6 +345,7 @@ struct m_report *model_build(json_t *root, const char *path)
             r->emulated |= e->emulated;
         }
     }
+    build_emulator(r);
     if (!index_experiments(r))
         goto oom;
     return r;
@@ -465,6 +488,13 @@ double model_ticks_to_ns(const struct m_report *r, double ticks)
 
 const char *model_machine_name(const struct m_report *r, char *buf, size_t cap)
 {
+    size_t len = 0;
+    if (r->machine_emulated && !r->simulated) {
+        snprintf(buf, cap, "emulator %s: ", r->emulator ? r->emulator : "?");
+        len = strlen(buf);
+        buf += len;
+        cap -= len < cap ? len : cap;
+    }
     /* whatever firmware tables the model made up, no machine stands behind them */
     if (r->simulated)
         snprintf(buf, cap, "none: simulated by tlbscope-sim, profile %s%s%s%s",
@@ -476,7 +506,7 @@ const char *model_machine_name(const struct m_report *r, char *buf, size_t cap)
                  r->sys_product ? r->sys_product : "");
     else
         snprintf(buf, cap, "unknown machine (no SMBIOS)");
-    return buf;
+    return buf - len;
 }
 
 const char *model_bios_text(const struct m_report *r, char *buf, size_t cap)

@@ -133,7 +133,15 @@ struct m_report {
     const char *redaction_by;    /* who redacted it, or NULL */
 
     bool virtualised; /* cpu.hypervisor is a string */
-    bool emulated;    /* some experiment has emulated == true */
+    bool emulated;    /* some experiment has emulated == true, or machine_emulated */
+    /*
+     * run.config.emulator: the emulator the harness named, which CPUID does not
+     * show (Bochs has no hypervisor bit). NULL when not a string; recorded says
+     * whether the key is there at all (reports before it existed lack it).
+     */
+    const char *emulator;
+    bool emulator_recorded;
+    bool machine_emulated; /* recorded and not "none": every experiment counts as emulated */
     bool simulated;   /* written by tlbscope-sim: no hardware took part */
 };
 
@@ -160,7 +168,8 @@ int model_param_cmp(const struct m_param *a, const struct m_param *b);
 const char *model_param_text(const struct m_param *p, char *buf, size_t cap);
 /* Ticks to nanoseconds, or NaN when the TSC frequency is unknown. */
 double model_ticks_to_ns(const struct m_report *r, double ticks);
-/* "Vendor Product" from SMBIOS, else "unknown machine"; "none: simulated ..." when simulated. */
+/* "Vendor Product" from SMBIOS, else "unknown machine"; "none: simulated ..." when simulated;
+ * "emulator NAME: ..." before either on an emulated machine. */
 const char *model_machine_name(const struct m_report *r, char *buf, size_t cap);
 /* SMBIOS BIOS version and date, else the UEFI vendor and revision. */
 const char *model_bios_text(const struct m_report *r, char *buf, size_t cap);

@@ -7,6 +7,7 @@
 
 #include "reports/tool/jget.h"
 #include "reports/tool/table.h"
+#include "reports/tool/unrecorded.h"
 #include "reports/tool/units.h"
 
 #define S(x) ((x) ? (x) : "?")
@@ -37,18 +38,45 @@ static void show_features(const struct m_report *r, FILE *out)
     fputc('\n', out);
 }
 
+/*
+ * Whether the tool ran with PCID, and why (method.pcid_reason: an erratum
+ * can turn it off on a CPU that has it). Older reports say only on or off.
+ */
+static void show_pcid(const struct m_report *r, FILE *out)
+{
+    const json_t *method = jget_object(r->root, "method");
+    const char *why = jget_string(method, "pcid_reason");
+    char line[400];
+    if (!json_is_boolean(json_object_get(method, "pcid_enabled")))
+        return;
+    if (why)
+        snprintf(line, sizeof(line), "%s", why);
+    else
+        snprintf(line, sizeof(line), "%s (why: not recorded; the report predates "
+                 "method.pcid_reason)", r->pcid_enabled ? "on" : "off");
+    units_print_wrapped(out, "PCID      ", "          ", line, SHOW_WIDTH);
+}
+
 /* A simulated report has no hypervisor: only this line tells its numbers are the model's. */
 static void show_simulation(const struct m_report *r, FILE *out)
 {
     char line[400], what[240], errata[200];
+    const json_t *sim = jget_object(r->root, "simulation");
+    const char *ucode = jget_string(sim, "microcode");
     if (!r->simulated)
         return;
     fputs("WARNING   simulated by tlbscope-sim: timings are the model's, not hardware's\n", out);
     model_simulation_text(r, what, sizeof(what));
     units_print_wrapped(out, "          ", "          ", what, SHOW_WIDTH);
+    if (ucode) {
+        snprintf(line, sizeof(line), "modelled microcode %s, from %s", ucode,
+                 S(jget_string(sim, "microcode_source")));
+        units_print_wrapped(out, "          ", "          ", line, SHOW_WIDTH);
+    }
     if (model_errata_text(r, errata, sizeof(errata))[0]) {
-        snprintf(line, sizeof(line), "errata modelled: %s (the model misbehaves on purpose)",
-                 errata);
+        /* with a microcode, an erratum may be the modelled CPU's own at that revision */
+        snprintf(line, sizeof(line), "errata modelled: %s (the model misbehaves on purpose%s)",
+                 errata, ucode ? ", or as the CPU does with this microcode" : "");
         units_print_wrapped(out, "          ", "          ", line, SHOW_WIDTH);
     }
 }
@@ -76,6 +104,25 @@ static void show_identity(const struct m_report *r, FILE *out)
     units_print_wrapped(out, "Identity  ", "          ", line, SHOW_WIDTH);
 }
 
+/*
+ * An emulator without a hypervisor bit (Bochs) looks like hardware: only
+ * run.config.emulator says otherwise. A report from before that key says
+ * nothing either way, and the line says so rather than guess.
+ */
+static void show_emulator(const struct m_report *r, FILE *out)
+{
+    char line[300];
+    if (r->machine_emulated) {
+        snprintf(line, sizeof(line), "emulated machine: emulator %s (run.config.emulator); every "
+                 "instruction ran on the emulator's CPU, these are not hardware timings",
+                 S(r->emulator));
+        units_print_wrapped(out, "WARNING   ", "          ", line, SHOW_WIDTH);
+    } else if (!r->emulator_recorded && !r->simulated) {
+        fputs("Emulator  not recorded (run.config.emulator is absent: written before the key "
+              "existed)\n", out);
+    }
+}
+
 static void show_header(const struct m_report *r, FILE *out)
 {
     char a[160], b[160];
@@ -95,13 +142,14 @@ static void show_header(const struct m_report *r, FILE *out)
     fprintf(out, "Microcode %s%s\n", r->microcode ? r->microcode : "unknown",
             r->microcode_uniform ? "" : " (NOT uniform across CPUs)");
     show_features(r, out);
+    show_pcid(r, out);
     if (r->tsc_hz > 0)
         fprintf(out, "TSC       %.3f MHz (%s)\n", r->tsc_hz / 1e6, S(r->tsc_source));
     if (r->tsc_hz > 0 && (r->tsc_hz < TSC_HZ_PLAUSIBLE_MIN || r->tsc_hz > TSC_HZ_PLAUSIBLE_MAX))
         fprintf(out, "WARNING: a TSC rate of %.0f Hz is not plausible (100 MHz to 10 GHz): the "
                 "times in ns below\n         are wrong by the same factor; the ticks in "
                 "parentheses are as measured\n", r->tsc_hz);
-    else
+    else if (!(r->tsc_hz > 0))
         fprintf(out, "TSC       frequency unknown: times are in TSC ticks only\n");
     fprintf(out, "CPUs      %lld reported, %lld ok", r->cpu_count, r->cpus_ok);
     if (r->apic_mode)
@@ -118,7 +166,8 @@ static void show_header(const struct m_report *r, FILE *out)
         fprintf(out, "WARNING   virtualised: hypervisor \"%s\"; these are not hardware timings\n",
                 r->hypervisor);
     show_simulation(r, out);
-    for (i = 0; i < r->nexperiments; i++)
+    show_emulator(r, out);
+    for (i = 0; i < r->nexperiments && !r->machine_emulated; i++)
         if (r->experiments[i].emulated)
             fprintf(out, "WARNING   emulated: %s ran emulated instructions; not a hardware cost\n",
                     S(r->experiments[i].id));
@@ -201,6 +250,7 @@ void show_report(const struct m_report *r, FILE *out)
     show_experiment_table(r, out);
     for (i = 0; i < r->nexperiments; i++) {
         show_experiment(r, &r->experiments[i], out);
+        unrecorded_show(&r->experiments[i], out);
         conditions_show(r, &r->experiments[i], out);
     }
     recommend_view_show(r, out);

@@ -188,6 +188,68 @@ static void show_seq_conc_facet(const struct m_report *r, const struct point_ind
     table_free(t);
 }
 
+/* A value of a point by name (ticks), NaN when the point or the value is absent. */
+static double value_of(const struct m_point *p, const char *key)
+{
+    size_t j;
+    for (j = 0; p && j < p->nvalues; j++)
+        if (strcmp(p->values[j].key, key) == 0)
+            return p->values[j].v;
+    return NAN;
+}
+
+/*
+ * Where the time of each seq/conc point goes (core/shootdown.h, struct
+ * shootdown_parts), p50 of each part: send and local flush on the
+ * initiator's TSC, the handler on the target's, delivery + acknowledgement
+ * derived (the initiator's wait minus the handler). False when no point of
+ * the facet has it (reports before issue 20).
+ */
+static bool show_seq_conc_breakdown(const struct m_report *r, const struct point_index *ix,
+                                    const struct group_keys *fk,
+                                    const struct m_param *const *facet,
+                                    const struct group_tuples *xs, FILE *out)
+{
+    static const char *const modes[] = { "seq", "conc" };
+    static const char *const heads[] = { "targets", "mode", "send", "local flush",
+                                         "delivery+ack*", "handler", "latency" };
+    struct table *t = table_new(7);
+    char cell[5][48], xs_text[48];
+    size_t i, c, m, rows = 0;
+    for (c = 0; c < 7; c++)
+        table_header(t, c, heads[c], c != 1);
+    for (i = 0; i < xs->n; i++) {
+        const struct m_param *x = group_tuple(xs, i)[0];
+        for (m = 0; m < 2; m++) {
+            struct m_param mode = { "mode", modes[m], 0 };
+            const struct m_point *p = find_cell(ix, fk, facet, x, &mode);
+            double parts[3];
+            size_t row;
+            parts[0] = value_of(p, "send_p50");
+            parts[1] = value_of(p, "local_flush_p50");
+            parts[2] = value_of(p, "delivery_ack_p50");
+            if (!isfinite(parts[0]))
+                continue;
+            row = table_add_row(t);
+            rows++;
+            table_set(t, row, 0, "%s", model_param_text(x, xs_text, sizeof(xs_text)));
+            table_set(t, row, 1, "%s", modes[m]);
+            for (c = 0; c < 3; c++)
+                table_set(t, row, c + 2, "%s", show_time_cell(r, parts[c], cell[c], sizeof(cell[c])));
+            table_set(t, row, 5, "%s",
+                      show_time_cell(r, stat_of(model_metric(p, "remote_handler"), false), cell[3],
+                                     sizeof(cell[3])));
+            table_set(t, row, 6, "%s", show_time_cell(r, p_of(p, false), cell[4], sizeof(cell[4])));
+        }
+    }
+    if (rows) {
+        fputs("    where the time goes, p50 of each part:\n", out);
+        table_print(t, out, TABLE_TEXT, "    ");
+    }
+    table_free(t);
+    return rows > 0;
+}
+
 static void show_pivot_facet(const struct m_report *r, const struct point_index *ix,
                              const struct m_experiment *e,
                              const struct group_keys *fk, const struct m_param *const *facet,
@@ -241,6 +303,7 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
     struct point_index ix;
     char text[160];
     size_t f;
+    bool breakdown = false;
     group_other_keys(lists, 1, e->x_axis, e->series, &fk);
     if (!group_tuples(lists, 1, &fk, &facets))
         return;
@@ -260,21 +323,35 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
         group_tuples_free(&ss);
         return;
     }
-    if (seq_conc)
+    if (seq_conc) {
         fprintf(out, "  latency by %s, seq vs conc; p50 cells: %s, p99 cells: %s\n", e->x_axis,
                 cell_legend(r), r->tsc_hz > 0 ? "ns" : "TSC ticks");
-    else
+        units_print_wrapped(out, "  ", "  ",
+                            "where the time goes: send (request slots and ICR writes) and local "
+                            "flush on the initiator's TSC, handler (the slowest target's) on the "
+                            "target's; delivery+ack* is derived: the initiator's wait from its "
+                            "last ICR write to the last acknowledgement, minus the handler (two "
+                            "CPUs' clocks are never subtracted)",
+                            SHOW_WIDTH);
+    } else
         fprintf(out, "  p50 latency by %s%s%s; cells: %s\n", e->x_axis, e->series ? " and " : "",
                 e->series ? e->series : "", cell_legend(r));
     for (f = 0; f < facets.n; f++) {
         const struct m_param *const *facet = group_tuple(&facets, f);
         if (fk.n)
             fprintf(out, "  %s\n", group_tuple_text(&fk, facet, text, sizeof(text)));
-        if (seq_conc)
+        if (seq_conc) {
             show_seq_conc_facet(r, &ix, e, &fk, facet, &xs, out);
-        else
+            breakdown |= show_seq_conc_breakdown(r, &ix, &fk, facet, &xs, out);
+        } else {
             show_pivot_facet(r, &ix, e, &fk, facet, &xs, &ss, out);
+        }
     }
+    if (seq_conc && !breakdown)
+        units_print_wrapped(out, "  ", "  ",
+                            "where the time goes: not recorded (send_p50, local_flush_p50, "
+                            "delivery_ack_p50: reports before issue 20)",
+                            SHOW_WIDTH);
     point_index_free(&ix);
     group_tuples_free(&facets);
     group_tuples_free(&xs);

@@ -57,6 +57,7 @@ static void validate_config(struct vctx *c, const json_t *run)
     vc_bool(c, cfg, "redact", VF_OPTIONAL, NULL);
     /* whether a key was given: the key itself is never written */
     vc_bool(c, cfg, "redact_key", VF_OPTIONAL, NULL);
+    vc_word(c, cfg, "emulator", vocab_emulators, VF_OPTIONAL);
     vc_string(c, cfg, "cpus", 0);
     vc_string_array(c, cfg, "experiments", 0);
     a = vc_member(c, cfg, "emulate", VT_ARRAY, 0);

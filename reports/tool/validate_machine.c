@@ -206,6 +206,46 @@ void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f)
     vc_leave(c, mark);
 }
 
+/*
+ * method.pcid_erratum (added during version 1): the INVLPG/global erratum's
+ * verdict on a CPU of its table, null elsewhere. Its parts must agree (the
+ * microcode below the fix, or unknown, is affected) and so must PCID: on an
+ * affected CPU the tool runs without it, or its own choice would read as a
+ * stale TLB entry of the CPU.
+ */
+static void validate_pcid_erratum(struct vctx *c, const json_t *m, bool pcid)
+{
+    size_t mark;
+    bool affected = false, have_affected;
+    const char *id, *ucode, *fixed;
+    const json_t *e = vc_enter(c, m, "pcid_erratum", VF_NULLABLE | VF_OPTIONAL, &mark);
+    if (!e)
+        return;
+    id = vc_string(c, e, "id", 0);
+    if (id && strcmp(id, "invlpg_global_pcid") != 0)
+        vc_error(c, "id", "\"%s\": expected \"invlpg_global_pcid\"", id);
+    vc_string(c, e, "cpu", 0);
+    vc_string(c, e, "model_name", VF_NULLABLE);
+    vc_hex(c, e, "microcode", VF_NULLABLE);
+    vc_hex(c, e, "fixed_microcode", 0);
+    have_affected = vc_bool(c, e, "affected", 0, &affected);
+    vc_string(c, e, "source", VF_OPTIONAL | VF_NULLABLE);
+    ucode = jget_string(e, "microcode");
+    fixed = jget_string(e, "fixed_microcode");
+    if (have_affected && fixed) {
+        bool below = !ucode || strtoull(ucode, NULL, 16) < strtoull(fixed, NULL, 16);
+        if (below != affected)
+            vc_error(c, "affected", "%s, but the microcode %s is %s the fix %s", affected ? "true"
+                     : "false", ucode ? ucode : "(unknown)", below ? "below" : "at or above",
+                     fixed);
+    }
+    vc_leave(c, mark);
+    if (have_affected && affected && pcid)
+        vc_error(c, "pcid_enabled", "true on a CPU with erratum invlpg_global_pcid at this "
+                 "microcode (pcid_erratum.affected): its INVLPG may keep global translations, "
+                 "so a stale read would be the tool's choice, not a finding");
+}
+
 void validate_method(struct vctx *c, const json_t *root)
 {
     static const char *const mechanisms[] = { "apic_mode", "firmware_apic_mode", "icr_fence",
@@ -229,6 +269,9 @@ void validate_method(struct vctx *c, const json_t *root)
     vc_bool(c, m, "pcid_enabled", 0, &pcid);
     vc_hex(c, m, "kernel_pcid", pcid ? 0 : VF_OPTIONAL);
     vc_hex(c, m, "user_pcid", pcid ? 0 : VF_OPTIONAL);
+    /* added while version 1 was current: absent from earlier reports */
+    vc_string(c, m, "pcid_reason", VF_NULLABLE | VF_OPTIONAL);
+    validate_pcid_erratum(c, m, pcid);
     if (vc_int(c, m, "paging_levels", 0, 5, 0, &levels) && levels != 0 && levels != 4 &&
         levels != 5)
         vc_error(c, "paging_levels", "%lld: expected 4 or 5 (0 before paging is set up)", levels);
@@ -236,5 +279,8 @@ void validate_method(struct vctx *c, const json_t *root)
     vc_string(c, m, "timestamp", 0);
     /* added while version 1 was current: absent from the earliest reports */
     vc_word(c, m, "test_mappings", vocab_test_mappings, VF_OPTIONAL);
+    /* issue 20: absent from the reports written before it */
+    vc_string(c, m, "invlpgb_above_ceiling", VF_OPTIONAL);
+    vc_string(c, m, "flush_ceiling_refill", VF_OPTIONAL);
     vc_leave(c, mark);
 }

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "reports/tool/jget.h"
 #include "reports/tool/validate_sections.h"
 
 static const char *const statuses[] = { "recommended", "not_enough_evidence", NULL };
@@ -71,8 +72,13 @@ void validate_recommendations(struct vctx *c, const json_t *root)
     const json_t *version = json_object_get(root, "schema_version");
     const json_t *sim = json_object_get(root, "simulated");
     const json_t *cpu = json_object_get(root, "cpu");
+    const json_t *emulator = jget_path(root, "run.config.emulator");
+    bool emulated_machine = emulator && !(json_is_string(emulator) &&
+                                          strcmp(json_string_value(emulator), "none") == 0);
     bool not_hw = (sim && json_is_true(sim)) ||
-                  (cpu && json_is_string(json_object_get(cpu, "hypervisor")));
+                  (cpu && json_is_string(json_object_get(cpu, "hypervisor"))) || emulated_machine;
+    const char *not_hw_run = emulated_machine ? "an emulated machine's run (run.config.emulator)"
+                                              : "a simulated or virtualised run";
     size_t mark, i;
     int env;
     if (!recs) {
@@ -85,7 +91,7 @@ void validate_recommendations(struct vctx *c, const json_t *root)
         return;
     env = vc_word(c, recs, "environment", environments, 0);
     if (env == 0 && not_hw)
-        vc_error(c, "environment", "\"hardware\" in a simulated or virtualised run");
+        vc_error(c, "environment", "\"hardware\" in %s", not_hw_run);
     vc_string(c, recs, "note", VF_NULLABLE);
     entries = vc_member(c, recs, "entries", VT_ARRAY, 0);
     json_array_foreach(entries, i, e) {
@@ -105,7 +111,7 @@ void validate_recommendations(struct vctx *c, const json_t *root)
         else if (st == 1 && !json_is_null(json_object_get(e, "confidence")))
             vc_error(c, "confidence", "not null in an entry without enough evidence");
         if (eenv == 0 && not_hw)
-            vc_error(c, "environment", "\"hardware\" in a simulated or virtualised run");
+            vc_error(c, "environment", "\"hardware\" in %s", not_hw_run);
         if (hw_known && eenv >= 0 && hw != (eenv == 0))
             vc_error(c, "describes_hardware", "%s for environment \"%s\"", hw ? "true" : "false",
                      environments[eenv]);

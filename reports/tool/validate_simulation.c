@@ -14,6 +14,8 @@
 static void validate_simulation_object(struct vctx *c, const json_t *root)
 {
     size_t mark;
+    bool la57 = false;
+    long long levels;
     const json_t *s = vc_enter(c, root, "simulation", 0, &mark);
     if (!s)
         return;
@@ -26,7 +28,16 @@ static void validate_simulation_object(struct vctx *c, const json_t *root)
     vc_string(c, s, "profile_cpu", VF_OPTIONAL | VF_NULLABLE);
     vc_int(c, s, "tlb_sets", 1, LLONG_MAX, VF_OPTIONAL, NULL);
     vc_int(c, s, "tlb_ways", 1, LLONG_MAX, VF_OPTIONAL, NULL);
+    vc_string(c, s, "tlb_source", VF_OPTIONAL | VF_NULLABLE);
     vc_string(c, s, "cpuid_override", VF_OPTIONAL | VF_NULLABLE);
+    /* added with --microcode and --la57: absent from earlier simulated reports */
+    vc_hex(c, s, "microcode", VF_OPTIONAL | VF_NULLABLE);
+    vc_string(c, s, "microcode_source", VF_OPTIONAL | VF_NULLABLE);
+    vc_bool(c, s, "la57", VF_OPTIONAL, &la57);
+    levels = jget_int(jget_object(root, "method"), "paging_levels", 0);
+    if (la57 && levels != 5 && levels != 0) /* 0: paging never set up */
+        vc_error(c, "la57", "true (the modelled firmware ran with CR4.LA57, which cannot change "
+                 "in long mode), but method.paging_levels is %lld, not 5", levels);
     vc_leave(c, mark);
 }
 

@@ -15,6 +15,7 @@ const char *const vocab_test_mappings[] = { "user", "global", NULL };
 const char *const vocab_profiles[] = { "default", "quick", "full", NULL };
 const char *const vocab_exit_modes[] = { "shell", "shutdown", NULL };
 const char *const vocab_apic_requests[] = { "auto", "xapic", "x2apic", NULL };
+const char *const vocab_emulators[] = { "none", "bochs", NULL };
 const char *const vocab_smbios_entry_points[] = { "smbios2", "smbios3", NULL };
 const char *const vocab_topo_classes[] = { "self", "smt_sibling", "same_package", "cross_package",
                                            NULL };

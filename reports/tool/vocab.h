@@ -20,6 +20,8 @@ extern const char *const vocab_test_mappings[];
 extern const char *const vocab_profiles[];
 extern const char *const vocab_exit_modes[];
 extern const char *const vocab_apic_requests[];
+/* run.config.emulator: the emulator the harness named (CPUID does not show it) */
+extern const char *const vocab_emulators[];
 extern const char *const vocab_smbios_entry_points[];
 /* Topology classes of ipi_roundtrip, nearest first. */
 extern const char *const vocab_topo_classes[];

@@ -21,8 +21,24 @@ check() { # description, command...
     if "$@"; then ok "$d"; else not_ok "$d"; fi
 }
 
-# conditions MHZ PERMILLE SMI_BEFORE SMI_AFTER WAIT: one experiment's conditions object
+# conditions MHZ PERMILLE SMI_BEFORE SMI_AFTER WAIT: one experiment's conditions object, as
+# tlbscope writes it since issue 20 (SMIs per CPU, the clock weighted and per role)
 conditions() {
+    jq -nc --argjson mhz "$1" --argjson pm "$2" --argjson b "$3" --argjson a "$4" --arg wait "$5" '{
+        smi: {source: "msr_0x34", method: "msr_0x34", count: ($a - $b), cpus: 4,
+              per_cpu: [($a - $b), 0, 0, 0], pmc: null, absent_reason: null,
+              probe_exception: null, hiccup: null},
+        clock: {aperf_mperf: true, cpuid6_eax: "0x77", cpuid6_ecx: "0x9", probe_exception: null,
+                cpus: 4, tsc_mhz: 2450, effective_over_tsc_permille: {min: ($pm - 10), weighted: $pm, max: ($pm + 10)},
+                effective_mhz: $mhz,
+                roles: {initiator: {cpus: 1, cpu: 0, aperf_delta: ($pm * 1000), mperf_delta: 1000000, effective_mhz: $mhz},
+                        targets: {cpus: 3, aperf_delta: 0, mperf_delta: 0, effective_mhz: null}},
+                boost: "enabled", boost_evidence: "MSR 0x1a0 = 0x850089 (bit 38)"},
+        smt: "off", smt_cores: 0, target_wait: $wait}'
+}
+# old_conditions MHZ PERMILLE SMI_BEFORE SMI_AFTER WAIT: the same as reports before issue 20
+# wrote it (the BSP's MSR 0x34 before and after, the mean of per-CPU ratios, no roles)
+old_conditions() {
     jq -nc --argjson mhz "$1" --argjson pm "$2" --argjson b "$3" --argjson a "$4" --arg wait "$5" '{
         smi: {source: "msr_0x34", before: $b, after: $a, count: ($a - $b), absent_reason: null,
               probe_exception: null, hiccup: null},
@@ -81,21 +97,46 @@ check "compare with a report from before conditions: no condition warnings" \
 check "compare --csv: the warnings go to stderr, the CSV stays clean" \
     eval '[ "$(grep -c "^warning: conditions differ" "$out/csv.err")" -gt 0 ] && ! grep -q "^warning" "$out/csv.out"'
 
-"$TOOL" show "$B" >"$out/show.out" 2>&1
-check "show prints every measured experiment's conditions" \
-    test "$(grep -c '^  conditions: SMIs 3 (MSR 0x34); clock 2750 MHz effective' "$out/show.out")" = 6
+# show_joined REPORT OUT: tlbscope-report show, each conditions line (wrapped at 100 columns)
+# joined with its continuation lines
+show_joined() {
+    "$TOOL" show "$1" 2>&1 | awk '/^  conditions: /{ if (w) print w; w = $0; next }
+        /^              [^ ]/ && w { sub(/^ +/, " "); w = w $0; next } { if (w) print w; w = ""; print }
+        END { if (w) print w }' >"$2"
+}
+show_joined "$B" "$out/show.joined"
+check "show prints every measured experiment's conditions: SMIs counted on every CPU, the clock per role" \
+    test "$(grep -c '^  conditions: SMIs 3 (MSR 0x34, on 4 CPUs); clock 2750 MHz effective (weighted by time awake; initiator 2750 MHz, targets -; TSC 2450 MHz)' "$out/show.joined")" = 6
 
 "$TOOL" html -o "$out/ab.html" "$A" "$B" >"$out/html.out" 2>&1
 check "html lists each report's conditions" \
-    test "$(grep -c '<li>B: SMIs 3 (MSR 0x34); clock 2750 MHz' "$out/ab.html")" = 6
+    test "$(grep -c '<li>B: SMIs 3 (MSR 0x34, on 4 CPUs); clock 2750 MHz' "$out/ab.html")" = 6
 
-# validate: conditions that were not recorded, a count without its counter
-jq '.experiments[0].conditions = null' "$A" >"$out/null.json"
-"$TOOL" validate "$out/null.json" >"$out/null.out" 2>&1
-check "validate rejects a measured experiment whose conditions are null" \
-    grep -q 'experiments\[0\].conditions: is null, but the experiment measured' "$out/null.out"
-jq '.experiments[0].conditions.smi.source = "hiccup_detector"' "$A" >"$out/nocounter.json"
-"$TOOL" validate "$out/nocounter.json" >"$out/nocounter.out" 2>&1
-check "validate rejects an SMI count with no counter behind it" \
-    grep -q 'conditions.smi.count: is a number, but source is not the SMI counter' "$out/nocounter.out"
+# a report from before issue 20: it loads; show names what it lacks instead of guessing it
+make_report "$out/old.json" "$(old_conditions 2750 1122 10 13 spin)" '.'
+check "validate accepts conditions written before issue 20 (BSP before/after, mean of ratios)" \
+    eval '"$TOOL" validate "$out/old.json" >/dev/null 2>&1'
+show_joined "$out/old.json" "$out/show-old.joined"
+check "show of an older report names the fields it does not have" \
+    test "$(grep -c '^  conditions: SMIs 3 (MSR 0x34, CPUs counted not recorded); clock 2750 MHz effective (mean of per-CPU ratios; weighted clock and roles not recorded' "$out/show-old.joined")" = 6
+"$TOOL" compare "$out/old.json" "$B" >"$out/oldnew.out" 2>&1
+check "compare of an older and a newer report: no SMI or clock warning when they agree" \
+    test "$(grep -c 'SMIs during one\|more than 5% apart' "$out/oldnew.out")" = 0
+
+# validate: conditions that were not recorded, a count without its counter, sums that do not add up
+# rejects WHAT JQ PATTERN: A changed by JQ, and validate's complaint that must match PATTERN
+rejects() {
+    jq "$2" "$A" >"$out/rejected.json"
+    "$TOOL" validate "$out/rejected.json" >"$out/rejected.out" 2>&1
+    check "validate rejects $1" grep -q -- "$3" "$out/rejected.out"
+}
+rejects "a measured experiment whose conditions are null" '.experiments[0].conditions = null' \
+    'experiments\[0\].conditions: is null, but the experiment measured'
+rejects "an SMI count with no counter behind it" '.experiments[0].conditions.smi.source = "hiccup_detector"' \
+    'conditions.smi.count: is a number, but source is not an SMI counter'
+rejects "a total that is not the sum of the per-CPU counts" '.experiments[0].conditions.smi.per_cpu = [1, 0, 0, 0]' \
+    'conditions.smi.count: 0 is not the sum of per_cpu (1)'
+rejects "a weighted clock outside the per-CPU min and max" \
+    '.experiments[0].conditions.clock.effective_over_tsc_permille.weighted = 2000' \
+    'effective_over_tsc_permille.weighted: 2000 is not between min 1010 and max 1030'
 echo "1..$n"

@@ -266,6 +266,10 @@ scaled "$QEMU2" 1 "$out/tsc20g.json" cpu.tsc_hz=20000000000
 run f7-tsc-hi validate "$out/tsc20g.json"
 check "finding 7: 20 GHz is warned too, 2.6 GHz is not" sh -c \
     "grep -q 'not a plausible TSC rate' $out/f7-tsc-hi.err && ! grep -q 'plausible' $out/v-good.err"
+scaled "$QEMU2" 1 "$out/tsc0.json" cpu.tsc_hz=0
+run f7-tsc-0 show "$out/tsc0.json"
+check "show: 'frequency unknown' exactly when tsc_hz is 0, not beside a known rate" sh -c \
+    "grep -q '^TSC       frequency unknown' $out/f7-tsc-0.out && ! grep -q 'frequency unknown' $out/s-qemu.out && grep -q '^TSC       2596' $out/s-qemu.out"
 python3 - "$QEMU2" "$out/n0.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
@@ -11,7 +12,8 @@
 #include "core/shootdown.h"
 #include "core/timing.h"
 
-void sim_init_model(struct sim *m, uint32_t n, uint32_t timeout_ms, const struct tlbm_config *cfg)
+void sim_init_apic(struct sim *m, uint32_t n, uint32_t timeout_ms, const struct tlbm_config *cfg,
+                   const struct sim_lapic_config *apic, enum apic_mode mode, bool icr_fence)
 {
     memset(m, 0, sizeof(*m));
     host_init();
@@ -19,22 +21,34 @@ void sim_init_model(struct sim *m, uint32_t n, uint32_t timeout_ms, const struct
     config_defaults(&m->cfg);
     if (!sim_machine_init(&m->mach, n, cfg, 2, n)) /* pairs of SMT siblings, one package */
         abort();
+    sim_machine_set_apic(&m->mach, apic, cfg->seed);
     timing_set_tsc_hz(sim_calibrate_tsc());
     smp_init(&m->smp, &m->mach.topo, &m->cfg, ms_to_ticks(timeout_ms));
     m->smp.run_deadline = tsc_now() + ms_to_ticks(60000);
-    ipi_install_handlers();
-    shootdown_install_handlers();
-    trap_set_exception_hook(smp_record_fault);
     pt_init(&m->pt, 4, false, host_alloc_table, NULL);
     testmem_init(&m->tm, &m->pt, host_alloc_frames, NULL);
     tlbm_add_spec_range(&m->mach.model, TEST_VA_BASE, TEST_PAGES, PAGE_4K);
     tlbm_add_spec_range(&m->mach.model, TEST_2M_VA_BASE, TEST_2M_PAGES, PAGE_2M);
-    m->mach.env.cr3_root = (uint64_t)(uintptr_t)m->pt.root;
-    m->mach.env.pcide = cfg->feat.pcid;
-    m->mach.env.kernel_pcid = cfg->feat.pcid ? 1 : 0;
-    sim_bind(&m->mach, 0, &m->smp.cpu[0]->arch);
-    sim_enter_env(&m->mach.env);
+    m->env.cr3 = (uint64_t)(uintptr_t)m->pt.root;
+    m->env.pcide = cfg->feat.pcid;
+    m->env.kernel_pcid = cfg->feat.pcid ? 1 : 0;
+    m->env.apic_mode = mode;
+    m->env.xapic_base = m->mach.lapic[0].base & ~0xfffull;
+    apic_set_icr_fence(icr_fence);
+    if (!takeover_init(&m->takeover, &m->smp, &m->env, NULL))
+        abort();
+    ipi_install_handlers();
+    shootdown_install_handlers();
+    sim_bind(&m->mach, 0, NULL);
+    takeover_bsp_enter(&m->takeover);
     irq_enable();
+}
+
+void sim_init_model(struct sim *m, uint32_t n, uint32_t timeout_ms, const struct tlbm_config *cfg)
+{
+    /* Intel-like APICs handed over in xAPIC mode, the tool in x2APIC with the fence */
+    const struct sim_lapic_config apic = { true, false, false };
+    sim_init_apic(m, n, timeout_ms, cfg, &apic, APIC_MODE_X2APIC, true);
 }
 
 void sim_init(struct sim *m, uint32_t n, uint32_t timeout_ms)
@@ -46,20 +60,25 @@ void sim_init(struct sim *m, uint32_t n, uint32_t timeout_ms)
 
 void sim_start(struct sim *m, uint32_t i)
 {
-    if (!sim_start_ap(&m->mach, &m->smp, i))
+    if (!sim_start_ap(&m->mach, &m->takeover, i))
         abort();
     while (load_acquire(&m->smp.cpu[i]->checkin) != CHECKIN_DONE)
         sched_yield();
 }
 
-void sim_shutdown(struct sim *m)
+uint32_t sim_shutdown(struct sim *m)
 {
-    smp_release_aps(&m->smp, tsc_now() + 2 * m->smp.timeout_ticks + ms_to_ticks(100));
+    uint32_t violations;
+    takeover_release(&m->takeover, tsc_now() + 2 * m->smp.timeout_ticks + ms_to_ticks(100));
     sim_join_all(&m->mach);
-    sim_leave_env(&m->mach.env);
+    takeover_bsp_leave(&m->takeover);
+    sim_check_handback(&m->mach);
+    violations = m->mach.model.violations;
     sim_unbind();
+    mem_free(m->takeover.fw);
     smp_release_memory(&m->smp);
     sim_machine_free(&m->mach);
+    return violations;
 }
 
 const struct tlbm_counts *sim_counts(struct sim *m, uint32_t i) { return &m->mach.model.cpu[i]->n; }
@@ -95,10 +114,10 @@ void sim_bench_start(struct sim_bench *b, uint32_t n, const struct tlbm_config *
     b->r.smp = &b->m.smp;
     if (!shootdown_init(&b->sd, &b->m.smp, &b->m.tm, ceiling) || !target_set_init(&b->ts, n))
         abort();
-    b->sd.cr3_root = b->m.mach.env.cr3_root;
+    b->sd.cr3_root = b->m.env.cr3;
     if (cfg->feat.pcid) {
         /* Linux's numbering, as core/method.c picks it */
-        b->sd.kernel_pcid = b->m.mach.env.kernel_pcid;
+        b->sd.kernel_pcid = b->m.env.kernel_pcid;
         b->sd.user_pcid = b->sd.kernel_pcid | 0x800;
         b->sd.pcid_enabled = true;
     }
@@ -111,12 +130,10 @@ void sim_bench_start(struct sim_bench *b, uint32_t n, const struct tlbm_config *
 
 uint32_t sim_bench_stop(struct sim_bench *b, struct experiment_record *rec)
 {
-    uint32_t violations = b->m.mach.model.violations;
     memset(rec, 0, sizeof(*rec));
     target_set_stop(&b->r, &b->ts);
     shootdown_collect(&b->sd, rec);
     target_set_release(&b->ts);
     shootdown_release(&b->sd);
-    sim_shutdown(&b->m);
-    return violations;
+    return sim_shutdown(&b->m);
 }

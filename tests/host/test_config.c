@@ -69,6 +69,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.run_budget_s, 60); /* the default profile is planned */
     assert_int_equal(c.initiator, 0);
     assert_int_equal(c.emulate, 0);
+    assert_int_equal(c.emulator, EMULATOR_NONE);
     assert_true(c.progress);
     assert_false(c.console_json);
     assert_false(c.redact);
@@ -642,6 +643,26 @@ static void test_emulate(void **state)
     assert_int_equal(c.emulate, 0);
 }
 
+/* emulator=: the harness names the emulator CPUID does not show; anything else is refused */
+static void test_emulator(void **state)
+{
+    struct config c;
+    struct msg_list m;
+    (void)state;
+    reset(&c, &m);
+    parse(&c, "emulator=bochs", CFG, &m);
+    expect_no_msgs(&m);
+    assert_int_equal(c.emulator, EMULATOR_BOCHS);
+    assert_string_equal(emulator_name(c.emulator), "bochs");
+    parse(&c, "emulator=none", CMDLINE, &m);
+    assert_int_equal(c.emulator, EMULATOR_NONE);
+    assert_string_equal(emulator_name(c.emulator), "none");
+    parse(&c, "emulator=qemu", CMDLINE, &m);
+    expect_msg(&m, CMDLINE ":1", "emulator");
+    expect_msg(&m, CMDLINE ":1", "none|bochs");
+    assert_int_equal(c.emulator, EMULATOR_NONE);
+}
+
 static void test_inject(void **state)
 {
     struct config c;
@@ -797,7 +818,7 @@ static void test_json_and_help(void **state)
     (void)state;
     reset(&c, &m);
     parse(&c, "cpus=0-3,4294967295 experiments=a,b emulate=invlpgb,invpcid "
-              "inject=hang:1,fault:2:13 exit=shutdown",
+              "inject=hang:1,fault:2:13 exit=shutdown emulator=bochs",
           CMDLINE, &m);
     expect_no_msgs(&m);
     assert_true(sb_init_dynamic(&sb, 64));
@@ -810,6 +831,7 @@ static void test_json_and_help(void **state)
     assert_string_equal(json_string_value(json_object_get(root, "exit")), "shutdown");
     assert_int_equal(json_array_size(json_object_get(root, "experiments")), 2);
     assert_int_equal(json_array_size(json_object_get(root, "emulate")), 2);
+    assert_string_equal(json_string_value(json_object_get(root, "emulator")), "bochs");
     assert_int_equal(json_integer_value(json_object_get(
                          json_array_get(json_object_get(root, "inject"), 1), "vector")),
                      13);
@@ -840,7 +862,7 @@ static void test_json_and_help(void **state)
                                         "warmup",    "ceiling",  "ipi_pairs", "timeout_ms",
                                         "budget_s",  "initiator", "progress", "console_json",
                                         "cpus",      "experiments", "emulate", "inject",
-                                        "redact",    "redact_key" };
+                                        "redact",    "redact_key", "emulator" };
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         char want[40];
         snprintf(want, sizeof(want), "  %s ", keys[i]);
@@ -884,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_cpus),
         cmocka_unit_test(test_experiments),
         cmocka_unit_test(test_emulate),
+        cmocka_unit_test(test_emulator),
         cmocka_unit_test(test_inject),
         cmocka_unit_test(test_check_cpus),
         cmocka_unit_test(test_json_and_help),

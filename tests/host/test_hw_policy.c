@@ -68,6 +68,43 @@ static void test_overrides(void **state)
                                "xapic mode");
 }
 
+static struct apic_choice choose_under(enum emulator emu, enum apic_request req, bool fw_x2)
+{
+    struct apic_choice c = choose(req, true, fw_x2, 3);
+    hw_apic_for_emulator(emu, req, fw_x2, &c);
+    return c;
+}
+
+/*
+ * Bochs drops IA32_APIC_BASE writes while its APIC is disabled, so handing an
+ * xAPIC firmware its mode back from x2APIC hangs the run: it stays in xAPIC.
+ */
+static void test_bochs_keeps_xapic(void **state)
+{
+    struct apic_choice c;
+    (void)state;
+    c = choose_under(EMULATOR_BOCHS, APIC_REQ_AUTO, false);
+    assert_int_equal(c.mode, APIC_MODE_XAPIC);
+    assert_false(c.request_refused);
+    assert_string_equal(c.why, "apic=auto, emulator=bochs: xapic, the firmware's mode (Bochs "
+                               "ignores APIC base writes while disabled: the x2APIC hand-back "
+                               "would hang)");
+    c = choose_under(EMULATOR_BOCHS, APIC_REQ_X2APIC, false);
+    assert_int_equal(c.mode, APIC_MODE_XAPIC);
+    assert_true(c.request_refused);
+    assert_non_null(strstr(c.why, "apic=x2apic, emulator=bochs"));
+    c = choose_under(EMULATOR_BOCHS, APIC_REQ_XAPIC, false);
+    assert_int_equal(c.mode, APIC_MODE_XAPIC);
+    assert_string_equal(c.why, "apic=xapic (firmware: xapic)");
+    /* an x2APIC firmware gets x2APIC back without passing through "disabled" */
+    c = choose_under(EMULATOR_BOCHS, APIC_REQ_AUTO, true);
+    assert_int_equal(c.mode, APIC_MODE_X2APIC);
+    /* on anything else Linux's choice stands */
+    c = choose_under(EMULATOR_NONE, APIC_REQ_AUTO, false);
+    assert_int_equal(c.mode, APIC_MODE_X2APIC);
+    assert_non_null(strstr(c.why, "CPUID.01H:ECX[21] = 1"));
+}
+
 static void test_icr_fence_by_vendor(void **state)
 {
     (void)state;
@@ -128,6 +165,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_auto_follows_linux),
         cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_bochs_keeps_xapic),
         cmocka_unit_test(test_icr_fence_by_vendor),
         cmocka_unit_test(test_invpcid_from_probe),
         cmocka_unit_test(test_full_flush_from_probe),

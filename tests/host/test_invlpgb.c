@@ -102,6 +102,50 @@ static void test_ranges_are_covered_whole(void **state)
     assert_int_equal(ops, 0);
 }
 
+/*
+ * Linux 6.15+: above tlb_single_page_flush_ceiling, get_flush_tlb_info()
+ * makes the flush TLB_FLUSH_ALL and broadcast_tlb_flush() issues one
+ * INVLPGB of the whole PCID; up to it, the range in chunks. The iterator
+ * before issue 20 chunked every range (8 and 64 INVLPGBs at 64 and 512
+ * pages).
+ */
+static void test_linux_flush_is_one_whole_pcid_invlpgb_above_the_ceiling(void **state)
+{
+    struct invlpgb_range r;
+    struct invlpgb_op op;
+    struct invlpgb_decoded d;
+    uint32_t pages, ops, ceiling;
+    (void)state;
+    for (ceiling = 1; ceiling <= 64; ceiling += 31) {
+        for (pages = 1; pages <= 512; pages++) {
+            invlpgb_flush_init(&r, 0x7e0000000000ull, pages, false, 8, ceiling, 5, true);
+            ops = 0;
+            while (invlpgb_range_next(&r, &op)) {
+                invlpgb_decode(&op, &d);
+                assert_int_equal(d.pcid, 5);
+                assert_int_equal(d.flags & INVLPGB_FLAG_PCID, INVLPGB_FLAG_PCID);
+                /* above the ceiling no address: the whole PCID; at or below it the range */
+                assert_int_equal((d.flags & INVLPGB_FLAG_VA) != 0, pages <= ceiling);
+                assert_true(++ops <= pages);
+            }
+            assert_int_equal(ops, pages > ceiling ? 1 : (pages + 7) / 8);
+        }
+    }
+    /* 33 pages is still a range (5 INVLPGBs), 34 the whole PCID; 2 MiB pages count the same */
+    invlpgb_flush_init(&r, 0x7e0040000000ull, 4, true, 8, 2, 5, true);
+    assert_true(invlpgb_range_next(&r, &op));
+    invlpgb_decode(&op, &d);
+    assert_int_equal(d.flags & INVLPGB_FLAG_VA, 0);
+    assert_false(invlpgb_range_next(&r, &op));
+    /* without PCIDs: PCID 0, and no INVLPGB at all without the instruction */
+    invlpgb_flush_init(&r, 0x7e0000000000ull, 64, false, 8, 33, 5, false);
+    assert_true(invlpgb_range_next(&r, &op));
+    invlpgb_decode(&op, &d);
+    assert_int_equal(d.pcid, 0);
+    invlpgb_flush_init(&r, 0x7e0000000000ull, 64, false, 0, 33, 5, true);
+    assert_false(invlpgb_range_next(&r, &op));
+}
+
 static void test_page_counts_include_the_ceiling(void **state)
 {
     uint32_t out[16], n;
@@ -173,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_encode_range),
         cmocka_unit_test(test_encode_stride_and_pcid_form),
         cmocka_unit_test(test_ranges_are_covered_whole),
+        cmocka_unit_test(test_linux_flush_is_one_whole_pcid_invlpgb_above_the_ceiling),
         cmocka_unit_test(test_page_counts_include_the_ceiling),
         cmocka_unit_test(test_decode_invlpgb_tlbsync),
         cmocka_unit_test(test_decode_invpcid_operands),

@@ -12,10 +12,13 @@
  *    shootdowns it missed;
  *  - freed page tables and the ipi_all policy reach a lazy CPU at once: it
  *    flushes everything before the initiator returns, and has nothing left to
- *    catch up.
+ *    catch up;
+ *  - with a page table really unlinked and freed, no CPU, the lazy one
+ *    included, keeps a paging-structure entry that walks into it.
  *
- * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=xen_no_catchup
- * and =lazy_ipi_anyway (core/mutant.h) and expects it to fail.
+ * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=xen_no_catchup,
+ * =lazy_ipi_anyway and =freed_tables_skips_lazy (core/mutant.h) and expects it
+ * to fail.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -243,6 +246,62 @@ static void test_freed_tables_and_ipi_all_reach_lazy_cpus(void **state)
     bench_stop(&b);
 }
 
+/* On the lazy CPU: drop page 0 (and the walk to it), then walk to page 1 only. */
+static int64_t cache_walk_not_page0(struct percpu *self, void *arg)
+{
+    (void)self;
+    (void)arg;
+    invlpg((const volatile void *)(uintptr_t)testmem_va(0));
+    (void)tlb_read64(testmem_va(1));
+    return 0;
+}
+
+/*
+ * Freed page tables, as shootdown_lazy's freed_tables variant frees them:
+ * the test pages' table is replaced (testmem_replace_table), the shootdown
+ * says FLUSH_FREED_TABLES, then the old table is freed. The lazy CPU holds
+ * no translation of page 0, only the walk to page 1: its PDE entry names the
+ * table about to be freed. Linux interrupts it, so once the shootdown
+ * returns no CPU holds a paging-structure entry for the freed table, and
+ * the lazy CPU, reading page 0 before any switch-back, walks the new one.
+ * (A lazy CPU left out would walk the freed table: freed_tables_skips_lazy.)
+ */
+static void test_no_cpu_keeps_a_walk_into_the_freed_table(void **state)
+{
+    static struct sim_bench b;
+    struct tlbm_config cfg;
+    uint32_t round, c;
+    (void)state;
+    tlbm_config_defaults(&cfg);
+    cfg.seed = 11;
+    cfg.spec_per_65536 = cfg.pte_spec_per_65536 = 0; /* only what the CPUs read */
+    sim_bench_start(&b, NCPUS, &cfg, CEILING);
+    b.sd.lazy = LAZY_SKIP;
+    for (round = 0; round < 10; round++) {
+        uint64_t old = (uint64_t)(uintptr_t)b.m.tm.pte, catchup = 0;
+        target_set_stop(&b.r, &b.ts);
+        smp_post(&b.m.smp, LAZY_CPU, CMD_GENERIC, cache_walk_not_page0, NULL);
+        assert_int_equal(smp_wait(&b.m.smp, LAZY_CPU, tsc_now() + ms_to_ticks(2000)), WAIT_OK);
+        target_set_start(&b.r, &b.ts);
+        assert_false(tlbm_holds(&b.m.mach.model, LAZY_CPU, testmem_va(0), NULL));
+        assert_true(tlbm_psc_table(&b.m.mach.model, LAZY_CPU, testmem_va(0), 2, b.sd.kernel_pcid) ==
+                    old);
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, true);
+        testmem_replace_table(&b.m.tm, 0, 1);
+        assert_true(shootdown_flush(&b.sd, b.ts.cpus, b.ts.n, ORDER_CONCURRENT, 0, 1,
+                                    FLUSH_FREED_TABLES | FLUSH_VERIFY) > 0);
+        testmem_free_table(&b.m.tm);
+        for (c = 0; c < NCPUS; c++)
+            if (tlbm_psc_table(&b.m.mach.model, c, testmem_va(0), 2, b.sd.kernel_pcid) == old)
+                fail_msg("round %u: CPU %u%s still walks through the freed page table", round, c,
+                         c == LAZY_CPU ? " (lazy)" : "");
+        assert_true(shootdown_wait_verified(&b.sd));
+        assert_true(shootdown_switch_back(&b.sd, lazy_cpu, 1, &catchup));
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, false);
+    }
+    bench_stop(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_xen_running_vcpu_is_interrupted),
         cmocka_unit_test(test_linux_lazy_catches_up_once),
         cmocka_unit_test(test_freed_tables_and_ipi_all_reach_lazy_cpus),
+        cmocka_unit_test(test_no_cpu_keeps_a_walk_into_the_freed_table),
     };
     return cmocka_run_group_tests_name("lazy TLB paths on the strict model", tests, NULL, NULL);
 }

@@ -56,6 +56,27 @@ static void test_identity_map_uses_large_pages(void **state)
     assert_null(pt_leaf(&pt, 3 * PAGE_1G + 0x3000, NULL));
 }
 
+/* The entries a walk reads (flush_ceiling flushes their lines for cold page walks). */
+static void test_walk_entries_root_to_leaf(void **state)
+{
+    struct pt_ctx pt;
+    uint64_t *e[5], size = 0;
+    (void)state;
+    assert_true(pt_init(&pt, 4, true, alloc_table, NULL));
+    assert_true(pt_map(&pt, 0x7e00c0000000ull, 0x200000, PAGE_4K, PTE_RW, false));
+    assert_true(pt_map(&pt, 0x40000000, 0x40000000, PAGE_1G, PTE_RW, true));
+    assert_int_equal(pt_walk_entries(&pt, 0x7e00c0000000ull, e, 5), 4);
+    assert_ptr_equal(e[0], &pt.root[(0x7e00c0000000ull >> 39) & 511]);
+    assert_ptr_equal(e[3], pt_leaf(&pt, 0x7e00c0000000ull, &size));
+    assert_true(size == PAGE_4K);
+    assert_true((*e[3] & PTE_ADDR_MASK) == 0x200000);
+    /* a 1 GiB page ends the walk at its PDPTE; an unmapped address gives none */
+    assert_int_equal(pt_walk_entries(&pt, 0x40001000, e, 5), 2);
+    assert_true(*e[1] & PTE_PS);
+    assert_int_equal(pt_walk_entries(&pt, 0x1000, e, 5), 0);
+    assert_int_equal(pt_walk_entries(&pt, 0x7e00c0000000ull, e, 2), 0); /* no room for it all */
+}
+
 static void test_large_page_is_split_for_a_smaller_mapping(void **state)
 {
     struct pt_ctx pt;
@@ -106,6 +127,34 @@ static void test_five_level_tables(void **state)
     expect_translation(&pt, 0x00ff000000000abcull, 0x200abc);
 }
 
+/*
+ * An address the depth cannot translate is refused: with 4 levels 2^47 would
+ * take PML4 slot 256 (the high half's) and 2^48 slot 0, replacing the mapping
+ * of address 0. Firmware that runs with CR4.LA57 may hand over memory there.
+ */
+static void test_beyond_reach_is_refused(void **state)
+{
+    struct pt_ctx pt;
+    const uint64_t high = 1ull << 47;
+    (void)state;
+    assert_true(pt_init(&pt, 4, false, alloc_table, NULL));
+    assert_true(pt_reach(&pt) == high);
+    assert_true(pt_map(&pt, 0, 0x200000, PAGE_4K, PTE_RW, false));
+    assert_false(pt_map(&pt, high, 0x400000, PAGE_4K, PTE_RW, false));
+    assert_false(pt_map(&pt, 1ull << 48, 0x400000, PAGE_4K, PTE_RW, false));
+    assert_false(pt_map(&pt, high - PAGE_4K, high - PAGE_4K, 2 * PAGE_4K, PTE_RW, false));
+    assert_false(pt_map(&pt, ~0ull & ~(PAGE_4K - 1), 0, 2 * PAGE_4K, PTE_RW, false)); /* wraps */
+    expect_translation(&pt, 0x123, 0x200123);
+    assert_true(pt_map(&pt, high - PAGE_4K, 0x600000, PAGE_4K, PTE_RW, false));
+    assert_true(pt_init(&pt, 5, false, alloc_table, NULL));
+    assert_true(pt_reach(&pt) == 1ull << 56);
+    assert_true(pt_map(&pt, 0, 0x200000, PAGE_4K, PTE_RW, false));
+    assert_true(pt_map(&pt, high, 0x400000, PAGE_4K, PTE_RW, false));
+    expect_translation(&pt, 0x123, 0x200123);
+    expect_translation(&pt, high + 0x123, 0x400123);
+    assert_false(pt_map(&pt, 1ull << 56, 0, PAGE_4K, PTE_RW, false));
+}
+
 static void test_out_of_memory_is_reported(void **state)
 {
     struct pt_ctx pt;
@@ -118,9 +167,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_identity_map_uses_large_pages),
+        cmocka_unit_test(test_walk_entries_root_to_leaf),
         cmocka_unit_test(test_large_page_is_split_for_a_smaller_mapping),
         cmocka_unit_test(test_misaligned_physical_address_uses_small_pages),
         cmocka_unit_test(test_five_level_tables),
+        cmocka_unit_test(test_beyond_reach_is_refused),
         cmocka_unit_test(test_out_of_memory_is_reported),
     };
     host_init();

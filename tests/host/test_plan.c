@@ -3,9 +3,11 @@
  * floor, the order of reductions and their reasons, and the growth of the
  * target counts with the CPU count. The mutant plan_ignores_budget (the
  * planner keeps every sample whatever the share) must fail
- * test_a_reduced_plan_fits_its_share, and profiles_unplanned (quick and full
+ * test_a_reduced_plan_fits_its_share, profiles_unplanned (quick and full
  * measured as configured, as before issue 20) must fail
- * test_every_profile_plans_within_budget_s (tests/sim/mutants.sh).
+ * test_every_profile_plans_within_budget_s (tests/sim/mutants.sh), and
+ * plan_thin_stride_only (thinning by the stride alone, the ceiling's page
+ * counts included) must fail test_thinning_keeps_the_ceiling_dense.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -227,6 +229,103 @@ static void test_the_report_says_what_was_reduced(void **state)
     plan_summarize(&q, &p, 1000000, 2, &s);
     plan_describe(&s, text, sizeof(text));
     assert_non_null(strstr(text, "as configured: samples 1000 (estimated"));
+}
+
+/* flush_ceiling's page counts (core/exp/flush_ceiling.c) and Linux's ceiling */
+static const uint32_t fc_pages[] = { 1,  2,  4,  8,  12, 16, 20, 24,  28,  30,  32,
+                                     33, 34, 36, 40, 48, 64, 96, 128, 256, 384, 512 };
+#define FC_N ((uint32_t)(sizeof(fc_pages) / sizeof(fc_pages[0])))
+
+static bool fc_kept(uint32_t stride, uint32_t lo, uint32_t hi, uint32_t value)
+{
+    uint32_t i;
+    for (i = 0; i < FC_N; i++)
+        if (fc_pages[i] == value)
+            return plan_kept_dense(FC_N, stride, lo, hi, i);
+    fail_msg("%u is not a page count of flush_ceiling", value);
+    return false;
+}
+
+/*
+ * Thinning page counts by a stride alone drops 33 at stride 2 and 32 and 33
+ * at stride 4: the resolution is lost exactly at Linux's ceiling. The counts
+ * from two thirds to one and a half times the ceiling stay at every stride;
+ * the others thin, the ends stay.
+ */
+static void test_thinning_keeps_the_ceiling_dense(void **state)
+{
+    struct grid_cost g = { 1000, 0, 10 };
+    struct plan_request q = request(&g, 0, 9, FC_N);
+    struct plan p;
+    uint32_t lo, hi, stride, i;
+    (void)state;
+    plan_dense_range(fc_pages, FC_N, 33 * 2 / 3, 33 * 3 / 2, &lo, &hi);
+    assert_int_equal(fc_pages[lo], 24);
+    assert_int_equal(fc_pages[hi - 1], 48);
+    for (stride = 2; stride <= 4; stride *= 2) {
+        assert_true(fc_kept(stride, lo, hi, 32));
+        assert_true(fc_kept(stride, lo, hi, 33));
+        for (i = lo; i < hi; i++)
+            assert_true(plan_kept_dense(FC_N, stride, lo, hi, i));
+        /* elsewhere the stride thins */
+        assert_false(fc_kept(stride, lo, hi, 2));
+        assert_false(fc_kept(stride, lo, hi, stride == 2 ? 96 : 128));
+        assert_true(fc_kept(stride, lo, hi, 1) && fc_kept(stride, lo, hi, 512));
+    }
+    assert_int_equal(plan_kept_dense_count(FC_N, 2, lo, hi), 17);
+    assert_int_equal(plan_kept_dense_count(FC_N, 4, lo, hi), 14);
+    /* the last resort, one page count alone, is the only one that drops them */
+    assert_false(plan_kept_dense(FC_N, PLAN_FIRST_ONLY, lo, hi, lo));
+    /* another ceiling moves the dense range with it */
+    plan_dense_range(fc_pages, FC_N, 128 * 2 / 3, 128 * 3 / 2, &lo, &hi);
+    assert_int_equal(fc_pages[lo], 96);
+    assert_int_equal(fc_pages[hi - 1], 128);
+    plan_dense_range(fc_pages, FC_N, 4096 * 2 / 3, 4096 * 3 / 2, &lo, &hi);
+    assert_int_equal(lo, hi);
+
+    /* the planner: columns thinned to stride 2, then 4; 32 and 33 measured each time */
+    plan_dense_range(fc_pages, FC_N, 22, 49, &q.dense_lo, &q.dense_hi);
+    q.thin_rows = false;
+    for (stride = 2; stride <= 4; stride *= 2) {
+        q.share_ticks = plan_estimate(&q, PLAN_FLOOR, 1, stride);
+        plan_make(&q, &p);
+        assert_int_equal(p.reasons & PLAN_NO_FIT, 0);
+        assert_true(p.reasons & PLAN_FEWER_COLS);
+        assert_int_equal(p.col_stride, stride);
+        assert_int_equal(p.cols, plan_kept_dense_count(FC_N, stride, q.dense_lo, q.dense_hi));
+        assert_true(p.estimate_ticks <= q.share_ticks);
+        assert_true(plan_col_kept(&p, FC_N, 10) && plan_col_kept(&p, FC_N, 11)); /* 32, 33 */
+    }
+    /* the widest stride: the two ends and the whole dense range */
+    q.share_ticks = plan_estimate(&q, PLAN_FLOOR, 1, 64);
+    plan_make(&q, &p);
+    assert_int_equal(p.cols, 2 + (q.dense_hi - q.dense_lo));
+    assert_true(plan_col_kept(&p, FC_N, 11));
+    /* less: the dense range narrows from both edges, 28 to 40, then down to 32, 33, 34 */
+    q.share_ticks--;
+    plan_make(&q, &p);
+    assert_int_equal(p.cols, 2 + 7);
+    assert_true(p.estimate_ticks <= q.share_ticks);
+    assert_int_equal(fc_pages[p.dense_lo], 28);
+    assert_int_equal(fc_pages[p.dense_hi - 1], 40);
+    assert_false(plan_col_kept(&p, FC_N, 7) || plan_col_kept(&p, FC_N, 15)); /* 24 and 48 */
+    {
+        struct grid_cost flat = { 1000, 0, 0 };
+        struct plan_request q5 = q;
+        q5.ctx = &flat;
+        q5.share_ticks = (uint64_t)5 * 9 * (500 + 1000 * (PLAN_MIN_WARMUP + PLAN_FLOOR + 12));
+        plan_make(&q5, &p);
+        assert_int_equal(p.reasons & PLAN_NO_FIT, 0);
+        assert_int_equal(p.cols, 5); /* 1, 32, 33, 34, 512 */
+        assert_true(plan_col_kept(&p, FC_N, 0) && plan_col_kept(&p, FC_N, 10) &&
+                    plan_col_kept(&p, FC_N, 11) && plan_col_kept(&p, FC_N, 12) &&
+                    plan_col_kept(&p, FC_N, FC_N - 1));
+        /* then one count alone, the last resort */
+        q5.share_ticks = (uint64_t)4 * 9 * (500 + 1000 * (PLAN_MIN_WARMUP + PLAN_FLOOR + 12));
+        plan_make(&q5, &p);
+        assert_int_equal(p.col_stride, PLAN_FIRST_ONLY);
+        assert_int_equal(p.cols, 1);
+    }
 }
 
 /* The pilot: the extra iterations of the long run, free of the fixed part. */
@@ -489,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_a_reduced_plan_fits_its_share),
         cmocka_unit_test(test_rows_then_columns_are_thinned_at_the_floor),
         cmocka_unit_test(test_no_fit_only_below_the_floor),
+        cmocka_unit_test(test_thinning_keeps_the_ceiling_dense),
         cmocka_unit_test(test_the_report_says_what_was_reduced),
         cmocka_unit_test(test_budget_split),
         cmocka_unit_test(test_pilot_fit),

@@ -22,6 +22,7 @@
 #include "core/sha256.h"
 #include "core/strbuf.h"
 #include "tests/host/hmac_vectors.h"
+#include "tests/host/support_report.h"
 #include "tests/host/support_host.h"
 
 static void test_sha256_vectors(void **state)
@@ -135,32 +136,6 @@ static struct run *dell_run(const char *args)
     return r;
 }
 
-static json_t *write_json(const struct run *r, char **text)
-{
-    struct strbuf sb;
-    json_error_t err;
-    json_t *root;
-    assert_true(sb_init_dynamic(&sb, 4096));
-    assert_true(report_write_json(r, &sb));
-    root = json_loads(sb.data, 0, &err);
-    if (!root)
-        fail_msg("the report does not parse: %s", err.text);
-    *text = strdup(sb.data);
-    sb_release(&sb);
-    return root;
-}
-
-static char *write_text(const struct run *r)
-{
-    struct strbuf sb;
-    char *t;
-    assert_true(sb_init_dynamic(&sb, 4096));
-    report_write_text(r, &sb);
-    t = strdup(sb.data);
-    sb_release(&sb);
-    return t;
-}
-
 static const char *system_field(const json_t *root, const char *key)
 {
     return json_string_value(json_object_get(
@@ -172,7 +147,7 @@ static void test_writer_full_by_default(void **state)
 {
     struct run *r = dell_run("profile=quick");
     char *text;
-    json_t *root = write_json(r, &text);
+    json_t *root = support_report_json(r, &text);
     (void)state;
     assert_string_equal(system_field(root, "serial"), DELL_SERIAL);
     assert_string_equal(system_field(root, "uuid"), DELL_UUID);
@@ -188,7 +163,7 @@ static void test_writer_redacts_with_key(void **state)
 {
     struct run *r = dell_run("redact=on redact_key=" FIXTURE_KEY " profile=quick");
     char *text, *summary;
-    json_t *root = write_json(r, &text), *rec, *cfg;
+    json_t *root = support_report_json(r, &text), *rec, *cfg;
     (void)state;
     assert_int_equal(r->warnings.count, 0);
     /* the tokens tlbscope-report redact --key lab-key-2026 gives for the same values */
@@ -218,7 +193,7 @@ static void test_writer_redacts_with_key(void **state)
     assert_true(strstr(text, "\"simulation\"") < strstr(text, "\"redaction\""));
     assert_true(strstr(text, "\"redaction\"") < strstr(text, "\"run\""));
     /* the .txt summary says so and names neither */
-    summary = write_text(r);
+    summary = support_report_text(r);
     assert_non_null(strstr(summary, "Redacted  serial number and UUID replaced by keyed tokens"));
     assert_null(strstr(summary, DELL_SERIAL));
     assert_null(strstr(summary, FIXTURE_KEY));
@@ -236,7 +211,7 @@ static void test_writer_random_tokens(void **state)
     (void)state;
     memset(r->redact_random_key, 0x5a, sizeof(r->redact_random_key));
     r->redact_random_key_set = true;
-    root = write_json(r, &text);
+    root = support_report_json(r, &text);
     assert_int_equal(redact_token_kind(system_field(root, "serial")), REDACT_TOKEN_RANDOM);
     assert_int_equal(redact_token_kind(system_field(root, "uuid")), REDACT_TOKEN_RANDOM);
     assert_true(json_is_false(json_object_get(json_object_get(root, "redaction"), "keyed")));
@@ -244,13 +219,13 @@ static void test_writer_random_tokens(void **state)
     assert_null(strstr(text, DELL_UUID));
     snprintf(a, sizeof(a), "%s", system_field(root, "serial"));
     /* written twice (after a failed save): the same tokens */
-    root2 = write_json(r, &text2);
+    root2 = support_report_json(r, &text2);
     assert_string_equal(system_field(root2, "serial"), a);
     json_decref(root2);
     free(text2);
     /* another report's random key: other tokens */
     r->redact_random_key[0] ^= 1;
-    root2 = write_json(r, &text2);
+    root2 = support_report_json(r, &text2);
     assert_string_not_equal(system_field(root2, "serial"), a);
     json_decref(root2);
     free(text2);
@@ -258,7 +233,7 @@ static void test_writer_random_tokens(void **state)
     free(text);
     /* without platform randomness (host builds) still tokens, never the values */
     r->redact_random_key_set = false;
-    root = write_json(r, &text);
+    root = support_report_json(r, &text);
     assert_int_equal(redact_token_kind(system_field(root, "serial")), REDACT_TOKEN_RANDOM);
     assert_null(strstr(text, DELL_SERIAL));
     json_decref(root);
@@ -274,7 +249,7 @@ static void test_writer_nothing_to_redact(void **state)
     (void)state;
     r->fw.smbios.sys_serial[0] = 0; /* QEMU: an empty serial number, no UUID */
     r->fw.smbios.has_uuid = false;
-    root = write_json(r, &text);
+    root = support_report_json(r, &text);
     rec = json_object_get(root, "redaction");
     assert_non_null(rec);
     assert_int_equal(json_array_size(json_object_get(rec, "fields")), 0);
@@ -306,7 +281,7 @@ static void test_args_masking(void **state)
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct run *r = dell_run(cases[i].args);
         char *text;
-        json_t *root = write_json(r, &text);
+        json_t *root = support_report_json(r, &text);
         assert_string_equal(
             json_string_value(json_object_get(json_object_get(root, "run"), "args")),
             cases[i].written);

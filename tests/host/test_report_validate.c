@@ -307,6 +307,63 @@ static void test_simulation_required_when_simulated(void **state)
     json_decref(root);
 }
 
+/*
+ * method.pcid_reason and method.pcid_erratum (the INVLPG/global erratum):
+ * optional, so the fixtures written before them still pass; when present,
+ * their parts must agree with each other and with method.pcid_enabled.
+ * simulation.microcode, microcode_source and la57 the same way; la57 needs
+ * 5-level tables.
+ */
+static void test_pcid_erratum_and_microcode(void **state)
+{
+    json_t *root = fixture_document("sim/sim-epyc7763-smp8.json"), *m, *e;
+    (void)state;
+    m = at(root, "method");
+    assert_null(json_object_get(m, "pcid_reason")); /* an older report: still valid */
+    assert_int_equal(errors_of(root), 0);
+    e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s}", "id", "invlpg_global_pcid", "cpu",
+                  "06-97-02", "model_name", "Alder Lake (ALDERLAKE)", "microcode", "0x12",
+                  "fixed_microcode", "0x2e", "affected", 1, "source", "Linux");
+    json_object_set_new(m, "pcid_erratum", e);
+    json_object_set_new(m, "pcid_reason", json_string("off: erratum invlpg_global_pcid ..."));
+    json_object_set_new(m, "pcid_enabled", json_false());
+    json_object_del(m, "kernel_pcid");
+    json_object_del(m, "user_pcid");
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(m, "pcid_enabled", json_true());
+    json_object_set_new(m, "kernel_pcid", json_string("0x1"));
+    json_object_set_new(m, "user_pcid", json_string("0x801"));
+    expect_error(root, "method.pcid_enabled", "true on a CPU with erratum invlpg_global_pcid");
+    json_object_set_new(e, "affected", json_false());
+    expect_error(root, "method.pcid_erratum.affected", "false, but the microcode 0x12 is below");
+    json_object_set_new(e, "microcode", json_string("0x2e"));
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(e, "microcode", json_null()); /* unknown counts as below the fix */
+    expect_error(root, "method.pcid_erratum.affected", "the microcode (unknown) is below");
+    json_object_set_new(e, "microcode", json_string("0x2e"));
+    json_object_set_new(e, "id", json_string("other"));
+    expect_error(root, "method.pcid_erratum.id", "expected \"invlpg_global_pcid\"");
+    json_object_set_new(e, "id", json_string("invlpg_global_pcid"));
+    json_object_set_new(m, "pcid_reason", json_integer(1));
+    expect_error(root, "method.pcid_reason", "expected a string or null");
+    json_object_set_new(m, "pcid_reason", json_null());
+    json_object_set_new(m, "pcid_erratum", json_null());
+    assert_int_equal(errors_of(root), 0);
+
+    e = at(root, "simulation");
+    json_object_set_new(e, "microcode", json_string("0xa00111d"));
+    json_object_set_new(e, "microcode_source", json_string("--microcode"));
+    json_object_set_new(e, "la57", json_false());
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(e, "la57", json_true());
+    expect_error(root, "simulation.la57", "method.paging_levels is 4, not 5");
+    json_object_set_new(m, "paging_levels", json_integer(5));
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(e, "microcode", json_integer(0x12));
+    expect_error(root, "simulation.microcode", "expected a string");
+    json_decref(root);
+}
+
 /* The simulator's timebase and its run-time keys: valid where they belong, and only there. */
 static void test_simulator_keys(void **state)
 {
@@ -480,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_simulation_required_when_simulated),
         cmocka_unit_test(test_simulation_only_when_simulated),
         cmocka_unit_test(test_simulator_keys),
+        cmocka_unit_test(test_pcid_erratum_and_microcode),
         cmocka_unit_test(test_broken_fixture_files),
         cmocka_unit_test(test_empty_experiment_list),
         cmocka_unit_test(test_plan_checks),

@@ -158,6 +158,40 @@ static void test_show_simulated_report(void **state)
     model_free(r);
 }
 
+/*
+ * Whether the tool ran with PCID, and why: the report's reason, wrapped; a
+ * report written before method.pcid_reason says only on or off, and that the
+ * reason was not recorded. A simulated report's modelled microcode is named.
+ */
+static void test_show_pcid_and_microcode(void **state)
+{
+    json_t *root = fixture_document("sim/sim-epyc7763-smp8.json");
+    struct m_report *r = model_of_doc(json_deep_copy(root), "A");
+    char *text = show_text(r);
+    (void)state;
+    assert_non_null(strstr(text, "\nPCID      on (why: not recorded; the report predates "
+                                 "method.pcid_reason)\n"));
+    assert_null(strstr(text, "modelled microcode"));
+    free(text);
+    model_free(r);
+    json_object_set_new(json_object_get(root, "method"), "pcid_enabled", json_false());
+    json_object_set_new(json_object_get(root, "method"), "pcid_reason",
+                        json_string("off: erratum invlpg_global_pcid (Intel ADL063/RPL042: INVLPG "
+                                    "with CR4.PCIDE = 1 may keep global translations) on CPU "
+                                    "06-97-02, Alder Lake (ALDERLAKE), microcode 0x12 (fixed from "
+                                    "0x2e): measured without PCID, as Linux does"));
+    json_object_set_new(json_object_get(root, "simulation"), "microcode", json_string("0x12"));
+    json_object_set_new(json_object_get(root, "simulation"), "microcode_source",
+                        json_string("--microcode"));
+    r = model_of_doc(root, "A");
+    text = show_text(r);
+    assert_non_null(strstr(text, "\nPCID      off: erratum invlpg_global_pcid (Intel "));
+    assert_non_null(strstr(text, "\n          modelled microcode 0x12, from --microcode\n"));
+    assert_width(text, 100);
+    free(text);
+    model_free(r);
+}
+
 static void test_show_large_ipi_uses_classes(void **state)
 {
     json_t *root = fixture_document("synthetic-epyc7763-2s-hw.json");
@@ -383,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_show_hardware_report),
         cmocka_unit_test(test_show_virtualised_report),
         cmocka_unit_test(test_show_simulated_report),
+        cmocka_unit_test(test_show_pcid_and_microcode),
         cmocka_unit_test(test_show_large_ipi_uses_classes),
         cmocka_unit_test(test_html_is_self_contained),
         cmocka_unit_test(test_html_simulated_reports),

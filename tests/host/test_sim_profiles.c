@@ -4,15 +4,19 @@
  * (../shared/data/cpuid, InstLatx64): every leaf a profile carries is the
  * dump's logical CPU #0, and the decoder reads the same features from both,
  * so a profile cannot claim what its CPU lacks. And the features the strict
- * model enforces are the decoded ones.
+ * model enforces are the decoded ones; the microcode is the dump's, and the
+ * errata that follow it the real CPU's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch/x86/cpuid.h"
+#include "core/cpu_errata.h"
 #include "sim/profiles.h"
 #include "tests/host/support_cpuid_dump.h"
 #include "tests/host/support_host.h"
@@ -102,6 +106,125 @@ static void test_profiles_cover_the_feature_shapes(void **state)
     assert_null(sim_profile_find("epyc-9999"));
 }
 
+/*
+ * The modelled TLB of each profile is its CPU's second-level TLB for 4 KiB
+ * pages as CPUID reports it (sets = entries / ways; read by hand: Zen 1
+ * 8000_0006 EBX 0x56006400, 1536 entries 6-way; Zen 2/3 0x68006400 and
+ * 0x68004200, 2048 8-way; Zen 4 0x6C004200, 3072 8-way; Skylake-SP leaf 2
+ * 0xC3, 1536 6-way; Ice Lake and Alder Lake leaf 0x18, two level-2 sub-leaves
+ * of 128 sets x 8 ways); QEMU's -cpu max reports none here.
+ */
+static void test_tlb_geometry_per_profile(void **state)
+{
+    static const struct {
+        const char *name;
+        uint32_t sets, ways;
+        const char *source;
+    } want[] = {
+        { "epyc-7763", 256, 8, "cpuid_80000006h" },
+        { "epyc-9654", 384, 8, "cpuid_80000006h" },
+        { "epyc-7742", 256, 8, "cpuid_80000006h" },
+        { "epyc-7551p", 256, 6, "cpuid_80000006h" },
+        { "xeon-8180", 256, 6, "cpuid_02h" },
+        { "xeon-6330", 128, 16, "cpuid_18h" },
+        { "i9-12900k", 128, 16, "cpuid_18h" },
+        { "qemu-tcg", 256, 8, "default" },
+    };
+    /* AMD with a first-level data TLB only (8000_0005 EBX: 64 entries, fully associative) */
+    static const struct cpuid_leaf l1_only_leaves[] = {
+        { 0x00000000, 0, { 0x0000000d, 0x68747541, 0x444d4163, 0x69746e65 } },
+        { 0x80000000, 0, { 0x80000006, 0, 0, 0 } },
+        { 0x80000005, 0, { 0xff40ff40, 0xff40ff40, 0, 0 } },
+    };
+    static const struct sim_profile l1_only = { "l1-only", "made up", "test", 1, l1_only_leaves,
+                                                3, false, 0, 0 };
+    struct sim_tlb_geometry g;
+    struct cpu_features f;
+    unsigned i;
+    (void)state;
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const struct sim_profile *p = sim_profile_find(want[i].name);
+        assert_non_null(p);
+        cpuid_decode(sim_profile_cpuid, (void *)p, &f);
+        sim_profile_tlb(p, &f, &g);
+        print_message("# %s: %u sets x %u ways (%s)\n", want[i].name, g.sets, g.ways, g.source);
+        assert_int_equal(g.sets, want[i].sets);
+        assert_int_equal(g.ways, want[i].ways);
+        assert_string_equal(g.source, want[i].source);
+    }
+    cpuid_decode(sim_profile_cpuid, (void *)&l1_only, &f);
+    sim_profile_tlb(&l1_only, &f, &g);
+    assert_int_equal(g.sets, 1);
+    assert_int_equal(g.ways, 64);
+    assert_string_equal(g.source, "cpuid_80000005h");
+}
+
+/*
+ * The microcode each profile runs is what its dump recorded for CPU #0 (MSR
+ * 0x8B: Intel's revision in the high half, AMD's patch level in the low), and
+ * the errata that follow it are the real CPU's: on the i9-12900K the
+ * INVLPG/global one until the revision the tool's own table names.
+ */
+static void test_profiles_microcode_and_errata(void **state)
+{
+    unsigned i;
+    (void)state;
+    for (i = 0; i < sim_profile_count; i++) {
+        const struct sim_profile *p = &sim_profiles[i];
+        struct cpu_features f;
+        char rel[96], *line;
+        uint8_t *text;
+        size_t len;
+        uint32_t hi, lo;
+        cpuid_decode(sim_profile_cpuid, (void *)p, &f);
+        assert_int_equal(p->invlpg_global_fixed,
+                         errata_invlpg_global_fixed(f.vendor_id, f.family, f.model));
+        if (strncmp(p->source, "cpuid/", 6) != 0) {
+            assert_false(p->has_microcode); /* QEMU's TCG reports none */
+            continue;
+        }
+        snprintf(rel, sizeof(rel), "%s", p->source);
+        LOAD_SHARED_DATA(text, len, rel);
+        line = strstr((char *)text, "\nMSR 0000008B: ");
+        assert_int_equal(p->has_microcode, line != NULL);
+        if (line) {
+            unsigned a, b, c, d;
+            assert_int_equal(sscanf(line + 16, "%4x-%4x-%4x-%4x", &a, &b, &c, &d), 4);
+            hi = a << 16 | b;
+            lo = c << 16 | d;
+            assert_int_equal(p->microcode, f.vendor_id == VENDOR_INTEL ? hi : lo);
+        }
+        free(text);
+    }
+    assert_int_equal(sim_profile_find("i9-12900k")->microcode, 0x12);
+    assert_int_equal(sim_profile_errata(sim_profile_find("i9-12900k"), true, 0x12),
+                     TLBM_ERR_INVLPG_IGNORES_GLOBAL);
+    assert_int_equal(sim_profile_errata(sim_profile_find("i9-12900k"), true, 0x2d),
+                     TLBM_ERR_INVLPG_IGNORES_GLOBAL);
+    assert_int_equal(sim_profile_errata(sim_profile_find("i9-12900k"), true, 0x2e), 0);
+    assert_int_equal(sim_profile_errata(sim_profile_find("i9-12900k"), false, 0),
+                     TLBM_ERR_INVLPG_IGNORES_GLOBAL);
+    assert_int_equal(sim_profile_errata(sim_profile_find("xeon-6330"), false, 0), 0);
+}
+
+/* LA57 where CPUID.(07H,0):ECX[16] says so: the profiles --la57 accepts */
+static void test_profiles_la57(void **state)
+{
+    unsigned i;
+    (void)state;
+    for (i = 0; i < sim_profile_count; i++) {
+        const char *n = sim_profiles[i].name;
+        bool want = strcmp(n, "epyc-9654") == 0 || strcmp(n, "xeon-6330") == 0 ||
+                    strcmp(n, "qemu-tcg") == 0;
+        struct cpu_features f;
+        struct tlbm_features m;
+        cpuid_decode(sim_profile_cpuid, (void *)&sim_profiles[i], &f);
+        sim_profile_features(&f, &m);
+        assert_int_equal(f.la57, want);
+        assert_int_equal(m.la57, want);
+    }
+}
+
 /* QEMU's profile is the -cpu max a boot in CI sees (reports/samples/qemu-tcg-smp4-max.json). */
 static void test_qemu_profile_is_what_a_boot_records(void **state)
 {
@@ -124,6 +247,9 @@ int main(void)
         cmocka_unit_test(test_profiles_are_the_recorded_cpus),
         cmocka_unit_test(test_profiles_cover_the_feature_shapes),
         cmocka_unit_test(test_qemu_profile_is_what_a_boot_records),
+        cmocka_unit_test(test_tlb_geometry_per_profile),
+        cmocka_unit_test(test_profiles_microcode_and_errata),
+        cmocka_unit_test(test_profiles_la57),
     };
     host_init();
     return cmocka_run_group_tests_name("sim profiles", tests, NULL, NULL);

@@ -8,6 +8,9 @@
  * Skylake-SP leaf 2 descriptor 0xC3 (1536); Ice Lake, Sapphire Rapids and
  * Alder Lake P-core leaf 0x18: two level-2 unified sub-leaves of 8 ways x
  * 128 sets holding 4 KiB pages, 2048 in all.
+ * Expected associativity: AMD 8000_0006 EBX[31:28], read by hand (Zen 1: 5,
+ * 6-way; Zen 2, 3 and 4: 6, 8-way); 0xC3's 6 ways; the two 0x18 sub-leaves'
+ * 8 + 8 ways.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,19 +25,19 @@
 
 static const struct {
     const char *file;
-    uint32_t entries;
+    uint32_t entries, ways;
     const char *source;
 } expected[] = {
-    { "amd-epyc7551p.txt", 1536, "cpuid_80000006h" },
-    { "amd-epyc7742.txt", 2048, "cpuid_80000006h" },
-    { "amd-epyc7763.txt", 2048, "cpuid_80000006h" },
-    { "amd-epyc7763-smt-x2apic.txt", 2048, "cpuid_80000006h" },
-    { "amd-epyc9654.txt", 3072, "cpuid_80000006h" },
-    { "intel-xeon8180.txt", 1536, "cpuid_02h" },
-    { "intel-xeon6130.txt", 1536, "cpuid_02h" },
-    { "intel-xeon6330.txt", 2048, "cpuid_18h" },
-    { "intel-xeonw9-3475x.txt", 2048, "cpuid_18h" },
-    { "intel-i9-12900k.txt", 2048, "cpuid_18h" },
+    { "amd-epyc7551p.txt", 1536, 6, "cpuid_80000006h" },
+    { "amd-epyc7742.txt", 2048, 8, "cpuid_80000006h" },
+    { "amd-epyc7763.txt", 2048, 8, "cpuid_80000006h" },
+    { "amd-epyc7763-smt-x2apic.txt", 2048, 8, "cpuid_80000006h" },
+    { "amd-epyc9654.txt", 3072, 8, "cpuid_80000006h" },
+    { "intel-xeon8180.txt", 1536, 6, "cpuid_02h" },
+    { "intel-xeon6130.txt", 1536, 6, "cpuid_02h" },
+    { "intel-xeon6330.txt", 2048, 16, "cpuid_18h" },
+    { "intel-xeonw9-3475x.txt", 2048, 16, "cpuid_18h" },
+    { "intel-i9-12900k.txt", 2048, 16, "cpuid_18h" },
 };
 
 static void test_dumps(void **state)
@@ -49,6 +52,7 @@ static void test_dumps(void **state)
         print_message("# %s: %u entries from %s\n", expected[i].file, f.l2_tlb.entries_4k,
                       f.l2_tlb.source);
         assert_int_equal(f.l2_tlb.entries_4k, expected[i].entries);
+        assert_int_equal(f.l2_tlb.ways_4k, expected[i].ways);
         assert_string_equal(f.l2_tlb.source, expected[i].source);
         cpuid_dump_free(&d);
     }
@@ -85,6 +89,7 @@ static void test_made_up_leaves(void **state)
     f.leaf2[3] = 0x0000CA00;
     cpuid_decode_l2_tlb(fake_fn, &f, VENDOR_INTEL, 0x20, 0x80000008u, &t);
     assert_int_equal(t.entries_4k, 512);
+    assert_int_equal(t.ways_4k, 4);
     assert_string_equal(t.source, "cpuid_02h");
     /* leaf 2 with 0xFE only: leaf 0x18, a fully associative level-2 data TLB of 32 ways, a
      * level-2 instruction TLB (ignored) and a level-1 data TLB (ignored) */
@@ -96,6 +101,7 @@ static void test_made_up_leaves(void **state)
     f.l18[3][1] = 0x00040001; f.l18[3][2] = 16; f.l18[3][3] = (1u << 5) | 1;
     cpuid_decode_l2_tlb(fake_fn, &f, VENDOR_INTEL, 0x20, 0x80000008u, &t);
     assert_int_equal(t.entries_4k, 32);
+    assert_int_equal(t.ways_4k, 32); /* fully associative: one set of them all */
     assert_string_equal(t.source, "cpuid_18h");
     /* the same leaves on a CPU whose maximum basic leaf is below 0x18: nothing */
     cpuid_decode_l2_tlb(fake_fn, &f, VENDOR_INTEL, 0x16, 0x80000008u, &t);
@@ -107,7 +113,16 @@ static void test_made_up_leaves(void **state)
     assert_int_equal(t.entries_4k, 0);
     cpuid_decode_l2_tlb(fake_fn, &f, VENDOR_AMD, 0x10, 0x80000008u, &t);
     assert_int_equal(t.entries_4k, 2048);
+    assert_int_equal(t.ways_4k, 8);
     assert_int_equal(t.evidence[0], 0x68004200);
+    /* AMD fully associative (0xF): one set of all the entries; a reserved code: unknown */
+    f.ext6_ebx = 0xF0400000;
+    cpuid_decode_l2_tlb(fake_fn, &f, VENDOR_AMD, 0x10, 0x80000008u, &t);
+    assert_int_equal(t.entries_4k, 64);
+    assert_int_equal(t.ways_4k, 64);
+    f.ext6_ebx = 0x70400000;
+    cpuid_decode_l2_tlb(fake_fn, &f, VENDOR_AMD, 0x10, 0x80000008u, &t);
+    assert_int_equal(t.ways_4k, 0);
     cpuid_decode_l2_tlb(fake_fn, &f, VENDOR_OTHER, 0x10, 0x80000008u, &t);
     assert_string_equal(t.source, "none");
 }

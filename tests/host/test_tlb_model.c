@@ -24,6 +24,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/invlpgb.h"
 #include "arch/x86/paging.h"
+#include "arch/x86/tlb.h"
 #include "sim/tlb_model.h"
 #include "tests/host/support_host.h"
 
@@ -71,15 +72,18 @@ static uint64_t root_of(const struct pt_ctx *pt) { return (uint64_t)(uintptr_t)p
 static uint64_t root(const struct world *w) { return root_of(&w->pt); }
 
 /*
- * Every feature on and no speculation: a test sees only the fills its own
- * reads cause, and the random stream is spent only on replacement and
- * INVLPGB delays, so every run of a test makes the same choices.
+ * Every feature on, no speculation and no splintering: a test sees only the
+ * fills its own reads cause, and the random stream is spent only on
+ * replacement and INVLPGB delays, so every run of a test makes the same
+ * choices.
  */
 static struct tlbm_config quiet_config(void)
 {
     struct tlbm_config cfg;
     tlbm_config_defaults(&cfg);
     cfg.spec_per_65536 = 0;
+    cfg.pte_spec_per_65536 = 0;
+    cfg.splinter_per_65536 = 0;
     cfg.feat.pge = cfg.feat.pcid = cfg.feat.invpcid = cfg.feat.invlpgb = true;
     cfg.feat.invlpgb_max_extra = 7;
     return cfg;
@@ -248,6 +252,61 @@ static void test_non_canonical_read_faults(void **state)
     world_free(&w);
 }
 
+/*
+ * CR4.LA57, set by the firmware: 5-level walks, and canonical means bits
+ * 63:56 equal (an address with bit 47 set and 63:48 clear, non-canonical
+ * under 4 levels, is an ordinary one); the paging mode cannot change.
+ */
+static void test_la57_walks_five_levels(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = quiet_config();
+    const uint64_t high = 0x0001800040000000ull; /* PML5 slot 1, bit 47 set */
+    uint64_t v = 1;
+    (void)state;
+    memset(&w, 0, sizeof(w));
+    cfg.la57 = true;
+    assert_false(tlbm_init(&w.m, &cfg, 1)); /* not on a CPU without LA57 */
+    cfg.feat.la57 = true;
+    assert_true(tlbm_init(&w.m, &cfg, 1));
+    assert_true(w.m.cpu[0]->cr4 & CR4_LA57);
+    w.frame[0] = host_alloc_frames(NULL, PAGE_4K, PAGE_4K);
+    w.frame[1] = host_alloc_frames(NULL, PAGE_4K, PAGE_4K);
+    w.frame[0][0] = MARK(0, 0);
+    w.frame[1][0] = MARK(1, 0);
+    assert_true(pt_init(&w.pt, 5, false, track_table, &w));
+    assert_true(pt_map(&w.pt, VA(0), frame_pa(&w, 0), PAGE_4K, PTE_RW, false));
+    assert_true(pt_map(&w.pt, high, frame_pa(&w, 1), PAGE_4K, PTE_RW, false));
+    tlbm_write_cr3(&w.m, 0, root(&w));
+    expect_read(&w, 0, VA(0), 0);
+    expect_read(&w, 0, high, 1);
+    assert_int_equal(w.m.violations, 0);
+    /* bit 56 set, 63:57 clear: non-canonical with 57 bits too */
+    assert_false(tlbm_read64(&w.m, 0, 0x0100000000000000ull, &v));
+    expect_violation(&w, 1, "#GP");
+    /* the canonical high half of 57 bits: an ordinary, here unmapped, address */
+    assert_false(tlbm_read64(&w.m, 0, 0xff00000000000000ull, &v));
+    expect_violation(&w, 2, "#PF");
+    /* the mode is the firmware's: clearing LA57 faults and changes nothing */
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 & ~CR4_LA57);
+    expect_violation(&w, 3, "#GP: MOV to CR4 changing CR4.LA57");
+    assert_true(w.m.cpu[0]->cr4 & CR4_LA57);
+    expect_read(&w, 0, high, 1);
+    /* PCIDE on and off around it is fine */
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 | CR4_PCIDE);
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 & ~CR4_PCIDE);
+    assert_int_equal(w.m.violations, 3);
+    world_free(&w);
+    /* under 4 levels the same address is non-canonical, and setting LA57 faults */
+    cfg = quiet_config();
+    world_init(&w, &cfg, 1);
+    assert_false(tlbm_read64(&w.m, 0, high, &v));
+    expect_violation(&w, 1, "#GP: read of non-canonical");
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 | CR4_LA57);
+    expect_violation(&w, 2, "#GP: MOV to CR4 changing CR4.LA57");
+    world_free(&w);
+}
+
 /* A PS=1 PDE makes one 2 MiB entry that serves the whole page. */
 static void test_2m_mapping_fills_a_2m_entry(void **state)
 {
@@ -298,6 +357,7 @@ static void test_1g_mapping_fills_a_1g_entry(void **state)
     assert_int_equal(tlbm_count_entries(&w.m, 0, va + PAGE_1G, 0), 0);
     assert_true(tlbm_holds(&w.m, 0, va + 0x3ffff008, &got));
     assert_true(got == pa + 0x3ffff008);
+    w.m.cfg.spec_per_65536 = 0; /* or the walk after INVLPG refills it */
     tlbm_invlpg(&w.m, 0, va + 0x20000000);
     assert_int_equal(tlbm_count_entries(&w.m, 0, va, 0), 0);
     assert_int_equal(w.m.violations, 0);
@@ -1135,9 +1195,10 @@ static void test_replacement_is_seeded(void **state)
     assert_memory_not_equal(a, other, sizeof(a));
     world_free(&w);
 
-    /* the array shape is validated */
+    /* the array shape is validated; any number of sets (Zen 4: 384) */
     cfg.sets = 3;
-    assert_false(tlbm_init(&m, &cfg, 1));
+    assert_true(tlbm_init(&m, &cfg, 1));
+    tlbm_free(&m);
     cfg.sets = 0;
     assert_false(tlbm_init(&m, &cfg, 1));
     cfg.sets = 4;
@@ -1203,11 +1264,12 @@ static void test_speculation_uses_current_pcid_and_tables(void **state)
     other_tables(&w, &other, 2); /* VA(3) -> frame 5 there */
     tlbm_add_spec_range(&w.m, VA(3), 1, PAGE_4K);
 
-    /* CPU 0 without PCIDs: after a switch the old root is not walked */
+    /* CPU 0 without PCIDs: after a switch the old root is not walked (the
+     * walk right after the CR3 write, of the page it dropped, is of the new) */
     tlbm_tick(&w.m, 0);
     expect_held(&w, 0, VA(3), 3);
     tlbm_write_cr3(&w.m, 0, root_of(&other));
-    assert_false(tlbm_holds(&w.m, 0, VA(3), NULL));
+    expect_held(&w, 0, VA(3), 5);
     tlbm_tick(&w.m, 0);
     expect_held(&w, 0, VA(3), 5);
 
@@ -1224,6 +1286,308 @@ static void test_speculation_uses_current_pcid_and_tables(void **state)
     expect_held(&w, 1, VA(3), 5);
     tlbm_write_cr3(&w.m, 1, root(&w) | 3 | CR3_NOFLUSH);
     expect_held(&w, 1, VA(3), 3);
+    assert_int_equal(w.m.violations, 0);
+    world_free(&w);
+}
+
+/* ---- fills after an instruction, and at PTE stores ---- */
+
+/*
+ * After an instruction acts the CPU may walk again, preferring what it just
+ * invalidated: with every speculation taken and no speculation range, the
+ * page INVLPG dropped comes back at once, from the tables of the moment.
+ * Speculating only before the instruction (the model's version 1) cannot.
+ */
+static void test_fills_after_acting_prefer_invalidated_pages(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = quiet_config();
+    (void)state;
+    cfg.spec_per_65536 = 65536;
+    world_init(&w, &cfg, 1);
+    remap(&w, VA(2), 6);
+    tlbm_invlpg(&w.m, 0, VA(2));
+    expect_held(&w, 0, VA(2), 6); /* refilled after the INVLPG, with the new PTE */
+    assert_int_equal(w.m.cpu[0]->n.spec_fills, 1);
+    world_free(&w);
+    /* the remap after the INVLPG: the refill holds the old frame, stale from now on */
+    world_init(&w, &cfg, 1);
+    tlbm_invlpg(&w.m, 0, VA(3));
+    remap(&w, VA(3), 7);
+    expect_read(&w, 0, VA(3), 3);
+    world_free(&w);
+
+    cfg.spec_after = false;
+    world_init(&w, &cfg, 1);
+    tlbm_invlpg(&w.m, 0, VA(2));
+    assert_false(tlbm_holds(&w.m, 0, VA(2), NULL));
+    assert_int_equal(w.m.cpu[0]->n.spec_fills, 0);
+    world_free(&w);
+}
+
+/*
+ * A PTE store is a model event: the storing CPU may first cache the
+ * translation the store replaces (pte_spec), so a remap after the last
+ * invalidation is stale even for one page; the store itself lands, and is
+ * logged.
+ */
+static void test_pte_store_may_cache_what_it_replaces(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = quiet_config();
+    struct tlbm_event ev[4];
+    uint64_t *pte;
+    (void)state;
+    cfg.pte_spec_per_65536 = 65536;
+    world_init(&w, &cfg, 2);
+    pte = pt_leaf(&w.pt, VA(3), NULL);
+    tlbm_pte_store(&w.m, 0, pte, (*pte & ~PTE_ADDR_MASK) | frame_pa(&w, 6), VA(3));
+    assert_true((*pte & PTE_ADDR_MASK) == frame_pa(&w, 6));
+    expect_held(&w, 0, VA(3), 3); /* the old translation, cached just before the store */
+    assert_false(tlbm_holds(&w.m, 1, VA(3), NULL)); /* only on the storing CPU */
+    expect_read(&w, 1, VA(3), 6);
+    assert_int_equal(w.m.cpu[0]->n.pte_stores, 1);
+    assert_int_equal(w.m.cpu[0]->n.pte_fills, 1);
+    tlbm_invlpg(&w.m, 0, VA(3));
+    expect_read(&w, 0, VA(3), 6);
+    assert_int_equal(tlbm_events(&w.m, 0, ev, 4), 3); /* world_init's CR3 write first */
+    assert_int_equal(ev[1].kind, TLBM_EV_PTE);
+    assert_true(ev[1].a == VA(3));
+    assert_int_equal(ev[2].kind, TLBM_EV_INVLPG);
+    /* a held translation is not walked again: nothing new to cache */
+    pte = pt_leaf(&w.pt, VA(4), NULL);
+    expect_read(&w, 0, VA(4), 4);
+    tlbm_pte_store(&w.m, 0, pte, (*pte & ~PTE_ADDR_MASK) | frame_pa(&w, 7), VA(4));
+    assert_int_equal(w.m.cpu[0]->n.pte_fills, 1);
+    expect_read(&w, 0, VA(4), 4);
+    assert_int_equal(w.m.violations, 0);
+    world_free(&w);
+}
+
+/* ---- entries of several PCIDs for one address ---- */
+
+/*
+ * A fill replaces only an entry with its own tag: a global fill leaves
+ * another PCID's non-global entry for the same page in place, and a fill in
+ * one PCID leaves the global entry (SDM 4.10.2.4: a PCID's non-global entry
+ * and a global one may both be cached).
+ */
+static void test_pcids_and_global_entries_coexist(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = quiet_config();
+    uint64_t *pte;
+    (void)state;
+    cfg.sets = 1; /* one set: every entry competes for the same ways */
+    world_init(&w, &cfg, 1);
+    enable_pcid(&w, 0, 1);
+    expect_read(&w, 0, VA(0), 0); /* PCID 1, non-global, frame 0 */
+    pte = pt_leaf(&w.pt, VA(0), NULL);
+    *pte = (*pte & ~PTE_ADDR_MASK) | frame_pa(&w, 4) | PTE_G;
+    tlbm_write_cr3(&w.m, 0, root(&w) | 2);
+    expect_read(&w, 0, VA(0), 4); /* PCID 2 walks: a global entry, frame 4 */
+    assert_int_equal(tlbm_count_entries(&w.m, 0, VA(0), -1), 1);
+    assert_int_equal(tlbm_count_entries(&w.m, 0, VA(0), 1), 1); /* still there */
+    /* a non-global fill of PCID 3 beside the global one (after INVPCID type 0 in 3) */
+    *pte = (*pte & ~(PTE_ADDR_MASK | PTE_G)) | frame_pa(&w, 5);
+    tlbm_write_cr3(&w.m, 0, root(&w) | 3);
+    tlbm_invlpg(&w.m, 0, VA(0)); /* drops the global entry, and PCID 3's (none) */
+    expect_read(&w, 0, VA(0), 5);
+    assert_int_equal(tlbm_count_entries(&w.m, 0, VA(0), 3), 1);
+    assert_int_equal(tlbm_count_entries(&w.m, 0, VA(0), 1), 1);
+    assert_int_equal(tlbm_count_entries(&w.m, 0, VA(0), -1), 0);
+    tlbm_write_cr3(&w.m, 0, root(&w) | 1 | CR3_NOFLUSH);
+    expect_read(&w, 0, VA(0), 0); /* PCID 1's entry outlived both fills */
+    assert_int_equal(w.m.violations, 0);
+    world_free(&w);
+}
+
+/* Any number of sets (Zen 4: 3072 entries, 8-way, 384 sets): indexed by page number modulo sets. */
+static void test_sets_need_not_be_a_power_of_two(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = quiet_config();
+    (void)state;
+    cfg.sets = 3;
+    cfg.ways = 1;
+    world_init(&w, &cfg, 1);
+    fill_pages(&w, 0, 3); /* three consecutive pages: three different sets */
+    assert_int_equal(held_count(&w, 0, NSMALL), 3);
+    expect_read(&w, 0, VA(3), 3); /* VA(3)'s set is VA(0)'s */
+    assert_int_equal(held_count(&w, 0, NSMALL), 3);
+    assert_false(tlbm_holds(&w.m, 0, VA(0), NULL));
+    expect_held(&w, 0, VA(1), 1);
+    world_free(&w);
+}
+
+/* ---- splintered 2 MiB pages ---- */
+
+/*
+ * A 2 MiB page may be cached as 4 KiB entries, one per part accessed (SDM
+ * 4.10.2.3); an invalidation of any address of the page drops all of them.
+ * A stale part is invisible to a read of another part: after a remap of
+ * the PDE the first part walks anew while part 5 keeps the old frame.
+ */
+static void test_splintered_2m_pages(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = invlpgb_config();
+    uint64_t *pde, *other, v = 0;
+    (void)state;
+    cfg.splinter_per_65536 = 65536;
+    world_init(&w, &cfg, 1);
+    other = host_alloc_frames(NULL, PAGE_2M, PAGE_2M);
+    assert_non_null(other);
+    memset(other, 0xee, PAGE_2M);
+    expect_read(&w, 0, BIG_VA + 5 * PAGE_4K + 8, FRAME_BIG);
+    expect_read(&w, 0, BIG_VA + 7 * PAGE_4K, FRAME_BIG);
+    assert_int_equal(tlbm_count_splinters(&w.m, 0, BIG_VA, 0), 2);
+    assert_int_equal(tlbm_count_entries(&w.m, 0, BIG_VA + 5 * PAGE_4K, 0), 1);
+    assert_int_equal(tlbm_count_entries(&w.m, 0, BIG_VA, 0), 0); /* part 0 never accessed */
+    assert_int_equal(w.m.cpu[0]->n.splinters, 2);
+
+    pde = pt_leaf(&w.pt, BIG_VA, NULL);
+    *pde = (*pde & ~PTE_ADDR_MASK) | (uint64_t)(uintptr_t)other;
+    assert_true(tlbm_read64(&w.m, 0, BIG_VA, &v));
+    assert_true(v == 0xeeeeeeeeeeeeeeeeull);                /* part 0: the new frame */
+    expect_read(&w, 0, BIG_VA + 5 * PAGE_4K, FRAME_BIG);    /* part 5: stale */
+
+    /* INVLPG of part 300 drops every part of the page */
+    tlbm_invlpg(&w.m, 0, BIG_VA + 300 * PAGE_4K);
+    assert_int_equal(tlbm_count_splinters(&w.m, 0, BIG_VA, 0), 0);
+    assert_true(tlbm_read64(&w.m, 0, BIG_VA + 5 * PAGE_4K, &v));
+    assert_true(v == 0xeeeeeeeeeeeeeeeeull);
+
+    /* so do INVPCID type 0 and a 4 KiB-stride INVLPGB anywhere in the page */
+    *pde = (*pde & ~PTE_ADDR_MASK) | frame_pa(&w, FRAME_BIG);
+    tlbm_write_cr3(&w.m, 0, root(&w));
+    expect_read(&w, 0, BIG_VA + 9 * PAGE_4K, FRAME_BIG);
+    tlbm_invpcid(&w.m, 0, INVPCID_ADDRESS, 0, BIG_VA + 511 * PAGE_4K);
+    assert_int_equal(tlbm_count_splinters(&w.m, 0, BIG_VA, 0), 0);
+    expect_read(&w, 0, BIG_VA + 9 * PAGE_4K, FRAME_BIG);
+    tlbm_invlpgb(&w.m, 0, (BIG_VA + 100 * PAGE_4K) | INVLPGB_FLAG_VA, 0, 0);
+    sync_all(&w, 0);
+    assert_int_equal(tlbm_count_splinters(&w.m, 0, BIG_VA, 0), 0);
+    assert_int_equal(w.m.violations, 0);
+    free(other);
+    world_free(&w);
+}
+
+/* ---- paging-structure caches ---- */
+
+/*
+ * Replaces the page table of VA(0..511) with a copy in which VA(1) maps
+ * frame `f`, by one store to the PDE; returns the old table.
+ */
+static uint64_t *replace_small_table(struct world *w, unsigned f)
+{
+    uint64_t *pde = pt_entry(&w->pt, VA(0), 2), *old, *fresh = track_table(w);
+    assert_non_null(pde);
+    assert_non_null(fresh);
+    old = (uint64_t *)(uintptr_t)(*pde & PTE_ADDR_MASK);
+    memcpy(fresh, old, PAGE_4K);
+    fresh[1] = (fresh[1] & ~PTE_ADDR_MASK) | frame_pa(w, f);
+    *pde = (*pde & ~PTE_ADDR_MASK) | (uint64_t)(uintptr_t)fresh;
+    return old;
+}
+
+/*
+ * A walk caches every non-leaf entry it reads (PML4E, PDPTE, PDE: not the
+ * PS=1 PDE of a 2 MiB page, a leaf) and starts from the deepest one it
+ * holds: after the page table is replaced, a page never read before still
+ * walks the old table, until an invalidation drops the PDE entry.
+ */
+static void test_walks_use_paging_structure_caches(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = quiet_config();
+    uint64_t *old;
+    (void)state;
+    world_init(&w, &cfg, 2);
+    expect_read(&w, 0, VA(0), 0);
+    assert_int_equal(tlbm_psc_count(&w.m, 0), 3); /* PML4E, PDPTE, PDE */
+    assert_true(tlbm_psc_table(&w.m, 0, VA(0), 4, 0) != 0);
+    expect_read(&w, 0, BIG_VA, FRAME_BIG); /* another PDPTE (other GiB), no PDE entry */
+    assert_int_equal(tlbm_psc_count(&w.m, 0), 4);
+    assert_int_equal(tlbm_psc_table(&w.m, 0, BIG_VA, 2, 0), 0);
+
+    old = replace_small_table(&w, 6);
+    assert_true(tlbm_psc_table(&w.m, 0, VA(1), 2, 0) == (uint64_t)(uintptr_t)old);
+    expect_read(&w, 0, VA(1), 1); /* never cached in the TLB: walked through the old table */
+    assert_true(w.m.cpu[0]->n.psc_walks >= 1);
+    expect_read(&w, 1, VA(1), 6); /* CPU 1 had no entry: memory */
+    /* INVLPG of one address drops the PDE entry of its region; VA(1) walks anew */
+    tlbm_invlpg(&w.m, 0, VA(5));
+    assert_int_equal(tlbm_psc_table(&w.m, 0, VA(1), 2, 0), 0);
+    assert_true(tlbm_psc_table(&w.m, 0, BIG_VA, 3, 0) != 0); /* another region's stays */
+    tlbm_invlpg(&w.m, 0, VA(1));
+    expect_read(&w, 0, VA(1), 6);
+    assert_int_equal(w.m.violations, 0);
+    world_free(&w);
+}
+
+/* What each invalidation does to the paging-structure caches (SDM 4.10.4.1, APM INVLPGB). */
+static void test_paging_structure_cache_invalidation(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = invlpgb_config();
+    (void)state;
+    world_init(&w, &cfg, 2);
+    enable_pcid(&w, 0, 1);
+    enable_pcid(&w, 1, 1);
+    /* CR4.PCIDE on flushed everything; now PCID 1 caches VA(0)'s walk, PCID 2 too */
+    expect_read(&w, 0, VA(0), 0);
+    tlbm_write_cr3(&w.m, 0, root(&w) | 2);
+    expect_read(&w, 0, VA(0), 0);
+    assert_true(tlbm_psc_table(&w.m, 0, VA(0), 2, 1) != 0);
+    assert_true(tlbm_psc_table(&w.m, 0, VA(0), 2, 2) != 0);
+
+    /* MOV CR3 with bit 63 keeps them; without it, the new PCID's go */
+    tlbm_write_cr3(&w.m, 0, root(&w) | 1 | CR3_NOFLUSH);
+    assert_true(tlbm_psc_table(&w.m, 0, VA(0), 2, 1) != 0);
+    tlbm_write_cr3(&w.m, 0, root(&w) | 1);
+    assert_int_equal(tlbm_psc_table(&w.m, 0, VA(0), 2, 1), 0);
+    assert_true(tlbm_psc_table(&w.m, 0, VA(0), 2, 2) != 0);
+
+    /* INVPCID type 0: the PCID's entries for that address; type 1: all of the PCID's */
+    expect_read(&w, 0, VA(0), 0);
+    tlbm_invpcid(&w.m, 0, INVPCID_ADDRESS, 2, BIG_VA);
+    assert_true(tlbm_psc_table(&w.m, 0, VA(0), 2, 2) != 0);
+    tlbm_invpcid(&w.m, 0, INVPCID_ADDRESS, 2, VA(7));
+    assert_int_equal(tlbm_psc_table(&w.m, 0, VA(0), 2, 2), 0);
+    assert_true(tlbm_psc_table(&w.m, 0, VA(0), 2, 1) != 0);
+    tlbm_invpcid(&w.m, 0, INVPCID_SINGLE_CONTEXT, 1, 0);
+    assert_int_equal(tlbm_psc_count(&w.m, 0), 0);
+    /* types 2 and 3: every PCID's (paging-structure entries are never global) */
+    expect_read(&w, 0, VA(0), 0);
+    tlbm_invpcid(&w.m, 0, INVPCID_ALL_NON_GLOBAL, 0, 0);
+    assert_int_equal(tlbm_psc_count(&w.m, 0), 0);
+    expect_read(&w, 0, VA(0), 0);
+    tlbm_invpcid(&w.m, 0, INVPCID_ALL_INCLUDING_GLOBAL, 0, 0);
+    assert_int_equal(tlbm_psc_count(&w.m, 0), 0);
+    /* a CR4.PGE toggle drops them all */
+    expect_read(&w, 0, VA(0), 0);
+    tlbm_write_cr4(&w.m, 0, w.m.cpu[0]->cr4 & ~CR4_PGE);
+    assert_int_equal(tlbm_psc_count(&w.m, 0), 0);
+
+    /* INVLPGB final-only (rAX[4]) keeps them; without it, the PCID's for the range go */
+    expect_read(&w, 1, VA(0), 0);
+    expect_read(&w, 1, BIG_VA, FRAME_BIG);
+    tlbm_invlpgb(&w.m, 1, VA(0) | INVLPGB_FLAG_VA | INVLPGB_FLAG_PCID | INVLPGB_FLAG_FINAL_ONLY,
+                 0, IB_EDX(1, 0));
+    sync_all(&w, 1);
+    assert_false(tlbm_holds(&w.m, 1, VA(0), NULL));
+    assert_true(tlbm_psc_table(&w.m, 1, VA(0), 2, 1) != 0);
+    tlbm_invlpgb(&w.m, 1, VA(0) | INVLPGB_FLAG_VA | INVLPGB_FLAG_PCID, 0, IB_EDX(2, 0));
+    sync_all(&w, 1);
+    assert_true(tlbm_psc_table(&w.m, 1, VA(0), 2, 1) != 0); /* another PCID's */
+    tlbm_invlpgb(&w.m, 1, VA(0) | INVLPGB_FLAG_VA | INVLPGB_FLAG_PCID, 0, IB_EDX(1, 0));
+    sync_all(&w, 1);
+    assert_int_equal(tlbm_psc_table(&w.m, 1, VA(0), 2, 1), 0);
+    assert_true(tlbm_psc_table(&w.m, 1, BIG_VA, 3, 1) != 0); /* outside the range */
+    tlbm_invlpgb(&w.m, 1, INVLPGB_FLAG_PCID, 0, IB_EDX(1, 0)); /* no VA: the PCID's, all */
+    sync_all(&w, 1);
+    assert_int_equal(tlbm_psc_count(&w.m, 1), 0);
     assert_int_equal(w.m.violations, 0);
     world_free(&w);
 }
@@ -1296,6 +1660,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fills_only_from_walks),
         cmocka_unit_test(test_non_canonical_read_faults),
+        cmocka_unit_test(test_la57_walks_five_levels),
         cmocka_unit_test(test_2m_mapping_fills_a_2m_entry),
         cmocka_unit_test(test_1g_mapping_fills_a_1g_entry),
         cmocka_unit_test(test_global_needs_pge),
@@ -1324,6 +1689,13 @@ int main(void)
         cmocka_unit_test(test_replacement_is_seeded),
         cmocka_unit_test(test_speculation),
         cmocka_unit_test(test_speculation_uses_current_pcid_and_tables),
+        cmocka_unit_test(test_fills_after_acting_prefer_invalidated_pages),
+        cmocka_unit_test(test_pte_store_may_cache_what_it_replaces),
+        cmocka_unit_test(test_pcids_and_global_entries_coexist),
+        cmocka_unit_test(test_sets_need_not_be_a_power_of_two),
+        cmocka_unit_test(test_splintered_2m_pages),
+        cmocka_unit_test(test_walks_use_paging_structure_caches),
+        cmocka_unit_test(test_paging_structure_cache_invalidation),
         cmocka_unit_test(test_event_log),
     };
     host_init();

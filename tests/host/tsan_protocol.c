@@ -44,7 +44,7 @@ static void test_mailbox_commands_and_results(void **state)
     assert_int_equal(__atomic_load_n(&sum, __ATOMIC_RELAXED), 200u * (1 + 2 + 3));
     for (i = 0; i < 4; i++)
         assert_int_equal(m.mach.topo.cpus[i].state, CPU_OK);
-    sim_shutdown(&m);
+    assert_int_equal(sim_shutdown(&m), 0); /* no violation, every CPU handed back */
 }
 
 static void test_silent_cpu_is_named_by_its_deadline(void **state)
@@ -131,7 +131,7 @@ static void test_shootdown_flushes_exactly_the_range(void **state)
     run_shootdowns(&m, ORDER_CONCURRENT, 1, 20);
     run_shootdowns(&m, ORDER_CONCURRENT, 33, 10);
     run_shootdowns(&m, ORDER_SEQUENTIAL, 64, 10);
-    sim_shutdown(&m);
+    assert_int_equal(sim_shutdown(&m), 0); /* no violation, every CPU handed back */
 }
 
 /* Without any invalidation the simulated TLBs keep the old frames: the verifier must see it. */
@@ -157,7 +157,7 @@ static void test_verifier_sees_a_missing_invalidation(void **state)
     assert_int_equal(rec.verification.first[0].va, testmem_va(0));
     assert_true(rec.verification.first[0].seen != rec.verification.first[0].expected);
     shootdown_release(&sd);
-    sim_shutdown(&m);
+    assert_int_equal(sim_shutdown(&m), 0); /* no violation, every CPU handed back */
 }
 
 static void test_lazy_cpus_are_skipped_and_catch_up(void **state)
@@ -221,7 +221,7 @@ static void test_lazy_cpus_are_skipped_and_catch_up(void **state)
     assert_int_equal(rec.verification.stale_reads, 0);
     target_set_release(&ts);
     shootdown_release(&sd);
-    sim_shutdown(&m);
+    assert_int_equal(sim_shutdown(&m), 0); /* no violation, every CPU handed back */
 }
 
 static void test_target_that_never_acks_is_reported(void **state)

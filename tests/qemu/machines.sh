@@ -33,6 +33,22 @@ if [ -s "$REPORT" ]; then
         test "$(jqr '[.topology.cpus[].numa_node] | unique | length')/$(jqr .firmware.acpi.numa_nodes)" = 2/2
     check "skylake: SMT siblings found for the IPI classes" \
         test "$(exp_field ipi_roundtrip '[.summary[].params.class] | sort | join(",")')" = cross_package,same_package,smt_sibling
+    # TCG implements MSR 0x34 (the guest's SMIs: none here): read on every CPU, not the BSP alone
+    check "skylake: SMIs counted with MSR 0x34 on all 12 CPUs, per CPU" \
+        test "$(exp_field ipi_roundtrip '.conditions.smi | [.source, .cpus, (.per_cpu | length)] | tojson')" = '["msr_0x34",12,12]'
+fi
+
+# The AMD SMI counter (issue 20): EPYC-Milan is family 19h, so LsSmiRx is tried on
+# every CPU; QEMU 10's TCG takes the select's WRMSR without a #GP and reads it
+# back 0 (the write is dropped), and under a hypervisor it is not trusted anyway:
+# both are in the evidence, and the hiccup detector stands in.
+SMP=2 CPU=EPYC-Milan ARGS="profile=quick experiments=ipi_roundtrip" boot "machine-epyc-milan-smi"
+check_healthy_run "EPYC-Milan, 2 CPUs" 2 profile=quick experiments=ipi_roundtrip
+if [ -s "$REPORT" ]; then
+    check "epyc-milan: the PMC's LsSmiRx tried, not trusted under a hypervisor, the hiccup detector instead" \
+        test "$(exp_field ipi_roundtrip '.conditions.smi | [.method, .source, .count, (.hiccup != null), (.absent_reason | test("^AMD PMC LsSmiRx \\(PMCx02B\\): not trusted under a hypervisor"))] | tojson')" = '["pmc_ls_smi_rx","hiccup_detector",null,true,true]'
+    check "epyc-milan: what TCG did with the PMC is the evidence (no #GP; the select read back 0 or faulted)" \
+        eval 'exp_field ipi_roundtrip .conditions.smi.absent_reason | grep -Eq "tried anyway: CPU 0: (PerfEvtSel[0-9] \(MSR 0xc001[0-9a-f]{4}\) read back 0x0 after 0x43002b was written|[RW][DR]MSR 0xc001[0-9a-f]{4} took exception 13)"'
 fi
 
 # Every experiment but shootdown_contention: under TCG one shootdown to 63 halted vCPUs takes

@@ -19,10 +19,12 @@ if [ -s "$REPORT" ]; then
         test "$(jqr '. as $r | [.recommendations.entries[] | .evidence as $e | select($e.experiment != null)
                      | ($r.experiments[] | select(.id == $e.experiment) | .results | length) as $n
                      | $e.points[] | . >= 0 and . < $n] | all')" = true
-    check "flush_ceiling cites local invlpg and full_cr3 points of one working set" \
+    # issue 20: the local and shootdown curves of one working set (contiguous), and the cold one
+    check "flush_ceiling cites invlpg and full_cr3 points of one working set: local and shootdown curves, and the cold local one" \
         test "$(jqr '. as $r | ($r.experiments[] | select(.id == "flush_ceiling") | .results) as $pts
-                     | [.recommendations.entries[0].evidence.points[] | $pts[.].params | [.kind, .mode, .working_set]]
-                     | unique | map(join(":")) | join(",")')" = "local:full_cr3:512,local:invlpg:512"
+                     | [.recommendations.entries[0].evidence.points[] | $pts[.].params | [.kind, .mode, (.working_set | tostring), .working_set_form]]
+                     | unique | map(join(":")) | join(",")')" = \
+        "local:full_cr3:512:contiguous,local:full_cr3:512:scattered_cold,local:invlpg:512:contiguous,local:invlpg:512:scattered_cold,shootdown:full_cr3:512:contiguous,shootdown:invlpg:512:contiguous"
     check "INVLPGB and PTI: not enough evidence, with the experiment's SKIP reason" \
         test "$(jqr '[.recommendations.entries[] | select(.id == "invlpgb_vs_ipi" or .id == "pti_user_flush")
                      | [.status, (.confidence == null), (.why | test("skipped: no (INVLPGB|PCID)"))] | map(tostring) | join(":")] | join(",")')" = \

@@ -7,7 +7,8 @@
 #     (SKIP), emulated and partial flags;
 #   - the full parameter grid of its results (every point present once, none
 #     extra) and each metric's sample count (samples, or the baseline's
-#     max(1, samples / 4));
+#     max(1, samples / 4)); shootdown_seq_vs_conc's breakdown values on every
+#     point, ipi_roundtrip's send metric;
 #   - verification.checks exactly (less verification.pilot_checks, the reads
 #     of a planning pilot: every profile is planned since issue 20, and the
 #     grid must then have run as configured): every read of every CPU, a
@@ -29,10 +30,14 @@
 #                              u = 2 with PTI (kernel and user PCID), 1 without
 #       invlpgb_range          c (1+W+S) times the pages of every point, c its
 #                              CPUs (N, or 2, 4, ... < N in the sweep; 1 page
-#                              for the pcid form; 4 KiB forms twice under pti=on)
-#       flush_ceiling          sum over kind k (0 local, 1, all), W, p of
-#                              (k+1) p (1 + M (W'+S')), M modes (2, 3 with
-#                              INVPCID), S' = S/20 in [10, 50], W' = W/20
+#                              for the pcid form; 4 KiB forms twice under pti=on;
+#                              the chunked alternative above the ceiling its own
+#                              point)
+#       flush_ceiling          sum over kind k (0 local, 1, all), (form, W), p
+#                              of (k+1) p (1 + M (W'+S')), M modes (2, 3 with
+#                              INVPCID), S' = S/20 in [10, 50], W' = W/20;
+#                              (form, W): every W contiguous, and 512
+#                              scattered_cold (from issue 20)
 #       shootdown_contention   per (mode, method, p pages, m initiators),
 #                              S' = max(10, S/10), W' = min(W, 3), k =
 #                              max(2, ceil(S'/m)): its latency point (priming
@@ -43,16 +48,23 @@
 #                              stopped) all: m p N; groups: p N
 #   - every experiment that was not skipped records its conditions (SMI
 #     counter or hiccup detector, APERF/MPERF or why not, boost, SMT,
-#     target_wait); ipi_target_state's states and sample counts;
+#     target_wait): the SMI method by vendor and family (MSR 0x34 on Intel,
+#     the PMC's LsSmiRx on AMD from family 17h, never trusted under a
+#     hypervisor), a counted total that is the sum of its per-CPU counts,
+#     the clock's roles exactly with APERF/MPERF; ipi_target_state's states
+#     and sample counts;
 #   - stale_reads 0, and for the negative control: every CPU read stale in
 #     every one of its 16 rounds;
 #   - emulated INVLPGB: each invlpgb point's emulated_invlpgb is (W+S) times
-#     its chunks (ceil(pages / 8)), emulated_tlbsync (W+S) + max(1, S/4), and
-#     0 for every IPI point; their sums are the experiment's note.
+#     its INVLPGBs (chunks, ceil(pages / 8); one on Linux's path above the
+#     ceiling and for the pcid form), emulated_tlbsync (W+S) + max(1, S/4),
+#     and 0 for every IPI point; their sums are the experiment's note.
 #
 # Input: the report. $want: {cpus, usable, profile, samples, warmup, ceiling,
 # ipi_pairs, experiments ("all" or "a,b"), emulate ("invlpgb,invpcid"),
-# pcid, invpcid, invlpgb (0/1; default: the report's cpu.features), pti
+# pcid, invpcid, invlpgb (0/1; default: the report's cpu.features), pcid_erratum
+# (0/1: the tool runs without PCID for the INVLPG/global erratum; default: the
+# report's method.pcid_erratum.affected), pti
 # (0/1), global_pages (0/1), cpu_list (the cpus= key, default "all"),
 # initiator (default 0), has_2m (0/1, default 1), invlpgb_sweep (0/1, default
 # 1: 0 for reports older than invlpgb_range's CPU sweep)}, all as strings or numbers.
@@ -95,6 +107,8 @@ def shape($want):
   | ($N - 1) as $T
   | ($want.emulate | words) as $emu
   | ($want.pcid // $r.cpu.features.pcid | bool01) as $pcid
+  # the CPU has PCID but the tool runs without it: the INVLPG/global erratum at this microcode
+  | ($want.pcid_erratum // $r.method.pcid_erratum.affected // false | bool01) as $pcid_off
   | ($want.invpcid // $r.cpu.features.invpcid | bool01) as $invpcid
   | ($want.invlpgb // $r.cpu.features.invlpgb | bool01) as $invlpgb
   | ($want.pti // false | bool01) as $pti
@@ -147,7 +161,7 @@ def shape($want):
       (select($v10) | eq("ipi_roundtrip: each class summary pools every pair of the class, samples_per_pair each";
          [$e.summary[]? | [.params.class, .values.pairs, .metrics.latency.n == (.values.pairs // 0) * (.values.samples_per_pair // 0)]] | sort;
          [$e.results | group_by(.params.class)[] | [.[0].params.class, length, true]] | sort)),
-      eq("ipi_roundtrip: latency and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$S]]),
+      eq("ipi_roundtrip: latency, send and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "send"), ns($e; "baseline")]; [[$S], [$S], [$S]]),
       (if $all <= $P then
          grid("ipi_roundtrip: every ordered pair of the \($N) CPUs"; [$e.results[]?.params | [.initiator, .target]];
               [$okidx[] as $i | $okidx[] as $j | select($i != $j) | [$i, $j]])
@@ -210,7 +224,14 @@ def shape($want):
            [$e.summary[]? | [.params.targets, .params.pages, .params.flush, (.values | keys)]];
            [$ks[] as $k | $cols[] | [$k, .[0], .[1], ["conc_over_seq_p50", "conc_over_seq_p99"]]]),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
-         [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]])
+         [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
+      # where the time goes: the p50 of each part, none above the largest latency sample
+      eq("shootdown_seq_vs_conc: every point's breakdown (send, local flush, delivery+ack p50)";
+         [$e.results[]? | [(.values // {} | keys),
+                           ([.values.send_p50, .values.local_flush_p50, .values.delivery_ack_p50] | map(. >= 0) | all),
+                           (.values.send_p50 > 0),
+                           ([.values.send_p50, .values.delivery_ack_p50] | max) <= .metrics.latency.max]] | unique;
+         [[["delivery_ack_p50", "local_flush_p50", "send_p50"], true, true, true]])
     end),
 
   # ---- shootdown_lazy ----
@@ -232,6 +253,7 @@ def shape($want):
   # ---- pti_double_invalidation ----
   (select($ids | index("pti_double_invalidation")) |
     if ($pcid | not) then skipped("pti_double_invalidation"; "^no PCID: CPUID.01H:ECX\\[17\\] = 0")
+    elif $pcid_off then skipped("pti_double_invalidation"; "^PCID off: erratum invlpg_global_pcid .* on CPU [0-9a-f]{2}-[0-9a-f]{2}-[0-9a-f]{2}, .* microcode (0x[0-9a-f]+|unknown)")
     elif $global then skipped("pti_double_invalidation"; $kernel_only) else
     exp("pti_double_invalidation") as $e
     | ([1, 8] + (if $C > 8 and $C <= 512 then [$C] else [] end)) as $pages
@@ -251,6 +273,10 @@ def shape($want):
       (select($v10) | eq("pti_double_invalidation: remote_return_to_user on shootdown points only; cpus of each kind";
          [$e.results[]? | [.params.kind, .params.cpus, (.metrics.remote_return_to_user.n // null)]] | unique;
          [$kinds[] | [.[0], .[1], (if .[0] == "local" then null else $S end)]] | unique)),
+      # issue 20 on: every point names the user working set its return to user refills (512 pages)
+      (select($r.method.pti_return_to_user == "timed_user_working_set")
+       | eq("pti_double_invalidation: the user working set of every point (512 pages)";
+            [$e.results[]?.params.working_set] | unique; [512])),
       (select($v10) | eq("pti_double_invalidation: a note when the shootdown kinds need more CPUs";
          [$e.notes[]? | select(startswith("shootdown_seq and shootdown_conc not measured"))] | length;
          if $T >= 1 then 0 else 1 end))
@@ -264,28 +290,37 @@ def shape($want):
       elif $N < 2 and $v10 then skipped("invlpgb_range"; "^needs at least 2 CPUs") else
     exp("invlpgb_range") as $e
     | (if $emulated then 8 else ($r.cpu.features.invlpgb_max_pages // 8) end) as $max
-    | ($pti and $pcid) as $pti_on
+    | ($pti and $pcid and ($pcid_off | not)) as $pti_on
+    # issue 20 on: INVLPGB's main form is Linux's (path linux: one whole-PCID
+    # INVLPGB above the ceiling C), the range in chunks its alternative (path
+    # chunked, all CPUs, range forms above C only); before, every range chunked
+    | ($r.method.invlpgb_above_ceiling != null) as $ib20
     | ([[1, 2, 4, 8, 16, 32, 64, 512][] | ["pages", ., .]] +
        (if $has2m then [[1, 2, 4][] | ["stride_2m", ., .]] else [] end) + [["pcid", 1, 1]]) as $forms
     # [form, pages, verified pages, CPUs]: every form on all N CPUs, then the
     # CPU sweep (core/exp/invlpgb.c): 1 and 8 pages on 2, 4, 8, ... < N CPUs
     | ([$forms[] | . + [$N]] +
        (if $sweep then [[range(1; 31) | pow(2; .) | select(. < $N)][] as $c | [1, 8][] | ["pages", ., ., $c]] else [] end)) as $pts
-    | ($pts | map(. + [if .[0] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
-    | measured("invlpgb_range"; $emulated;
-               [$f[] | 2 * .[2] * .[4] * .[3] * (1 + $W + $S)] | sum),
-      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)";
-           [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti]];
-           [["invlpgb", "ipi"][] as $m | $pts[] | [$m, .[0], .[1], .[3], (if ($v10 | not) then null elif $pti_on then "on" else "off" end)]]),
+    # [method, path, form, pages, verified pages, CPUs, PCIDs invalidated]
+    | ([$pts[] | (["invlpgb", "linux"] + .), (["ipi", "linux"] + .),
+                 (select($ib20 and .[0] != "pcid" and .[1] > $C and .[3] == $N) | ["invlpgb", "chunked"] + .)]
+       | map(. + [if .[2] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
+    # INVLPGBs of one invlpgb sample: one for the pcid form and Linux's path above C, else the chunks
+    | def ib_ops($pt): if $pt[2] == "pcid" or ($ib20 and $pt[1] == "linux" and $pt[3] > $C) then 1 else ceil_div($pt[3]; $max) end;
+      measured("invlpgb_range"; $emulated;
+               [$f[] | .[4] * .[6] * .[5] * (1 + $W + $S)] | sum),
+      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)\(if $ib20 then ", invlpgb chunked above the ceiling \($C)" else "" end)";
+           [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti, .path]];
+           [$f[] | [.[0], .[2], .[3], .[5], (if ($v10 | not) then null elif $pti_on then "on" else "off" end), (if $ib20 then .[1] else null end)]]),
       eq("invlpgb_range: latency, baseline sample counts"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$B]]),
       (if $emulated then
-         ([$pts[] | ["invlpgb", .[0], .[1], .[3], ($W + $S) * (if .[0] == "pcid" then 1 else ceil_div(.[1]; $max) end), $W + $S + $B],
-                    ["ipi", .[0], .[1], .[3], 0, 0]]) as $counts
-         | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x chunks of \($max) pages; none on IPI points)";
-                [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, .values.emulated_invlpgb, .values.emulated_tlbsync]];
+         ([$f[] | if .[0] == "invlpgb" then [.[0], .[2], .[3], .[5], .[1], ($W + $S) * ib_ops(.), $W + $S + $B]
+                  else [.[0], .[2], .[3], .[5], .[1], 0, 0] end]) as $counts
+         | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x the path's INVLPGBs: chunks of \($max) pages, or one above the ceiling on Linux's path; none on IPI points)";
+                [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, (.params.path // "linux"), .values.emulated_invlpgb, .values.emulated_tlbsync]];
                 $counts),
            # a planning pilot's emulated instructions are in the totals too: then at least the points'
-           ([$counts[] | .[4]] | sum) as $ni | ([$counts[] | .[5]] | sum) as $nt
+           ([$counts[] | .[5]] | sum) as $ni | ([$counts[] | .[6]] | sum) as $nt
            | ([$e.notes[]? | select(startswith("emulated: ")) | capture("^emulated: (?<i>[0-9]+) INVLPGB, (?<t>[0-9]+) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU$") | [(.i | tonumber), (.t | tonumber)]]) as $got
            | if ($e.verification.pilot_checks // 0) > 0 then
                eq("invlpgb_range: the note's totals (the points' and the planning pilot's)";
@@ -302,6 +337,10 @@ def shape($want):
   (select($ids | index("flush_ceiling")) |
     if $global then skipped("flush_ceiling"; $kernel_only) else
     exp("flush_ceiling") as $e
+    # issue 20 on: targets refill after acknowledging (metrics target_refill, with_refill on
+    # shootdown points, whose crossovers are on with_refill), every working set is contiguous
+    # (working_set_form) and the one of 512 pages also scattered_cold
+    | ($r.method.flush_ceiling_refill != null) as $fc20
     | ([10, ([50, (($S / 20) | floor)] | min)] | max) as $S5
     | (($W / 20) | floor) as $W5
     | (if $prof == "quick" then [1, 16, 32, 33, 34, 64, 512]
@@ -310,23 +349,32 @@ def shape($want):
     | ([64, 512] + (if $prof != "quick" and $l2 > 0 then [[$l2, 4096] | min] else [] end) | unique) as $ws
     | ([0] + (if $T >= 1 then [1] else [] end) + (if $T > 1 then [$T] else [] end)) as $ks
     | (["invlpg", "full_cr3"] + (if $invpcid then ["full_invpcid"] else [] end)) as $modes
+    # [form, working set] of every curve
+    | (if $fc20 then [$ws[] | ["contiguous", .]] + [["scattered_cold", 512]] else [$ws[] | [null, .]] end) as $sets
     | measured("flush_ceiling"; false;
-               [$ks[] as $k | $ws[] as $w | $pages[] as $p | ($k + 1) * $p * (1 + ($modes | length) * ($W5 + $S5))] | sum),
-      grid("flush_ceiling: kinds \($ks | join(",")) x working sets \($ws | join(",")) x pages x \($modes | join(","))";
-           [$e.results[]?.params | [.kind, .targets, .working_set, .pages, .mode]];
-           [$ks[] as $k | $ws[] as $w | $pages[] as $p | $modes[] as $m | [(if $k == 0 then "local" else "shootdown" end), $k, $w, $p, $m]]),
+               [$ks[] as $k | $sets[] | $pages[] as $p | ($k + 1) * $p * (1 + ($modes | length) * ($W5 + $S5))] | sum),
+      grid("flush_ceiling: kinds \($ks | join(",")) x (form, working set) \($sets | map(map(. // "-" | tostring) | join(" ")) | join(",")) x pages x \($modes | join(","))";
+           [$e.results[]?.params | [.kind, .targets, .working_set, .working_set_form, .pages, .mode]];
+           [$ks[] as $k | $sets[] as [$f, $w] | $pages[] as $p | $modes[] as $m | [(if $k == 0 then "local" else "shootdown" end), $k, $w, $f, $p, $m]]),
       eq("flush_ceiling: latency of \($S5) samples, p25 <= p50 <= p75 on every point";
          [ns($e; "latency"), ([$e.results[]? | .values.p25 <= .metrics.latency.p50 and .metrics.latency.p50 <= .values.p75] | all)]; [[$S5], true]),
-      grid("flush_ceiling: a crossover summary per kind, working set and full-flush mode";
-           [$e.summary[]?.params | [.targets, .working_set, .full]];
-           [$ks[] as $k | $ws[] as $w | $modes[1:][] as $m | [$k, $w, $m]]),
+      (select($fc20) | eq("flush_ceiling: target_refill and with_refill of \($S5) samples on shootdown points only, with_refill's p25 <= p50 <= p75";
+         [$e.results[]? | [.params.kind, .metrics.target_refill.n, .metrics.with_refill.n,
+                           (.values.with_refill_p25 == null or (.values.with_refill_p25 <= .metrics.with_refill.p50 and .metrics.with_refill.p50 <= .values.with_refill_p75))]] | unique;
+         [$ks[] | if . == 0 then ["local", null, null, true] else ["shootdown", $S5, $S5, true] end] | unique)),
+      grid("flush_ceiling: a crossover summary per kind, working-set form, working set and full-flush mode";
+           [$e.summary[]?.params | [.targets, .working_set_form, .working_set, .full]];
+           [$ks[] as $k | $sets[] as [$f, $w] | $modes[1:][] as $m | [$k, $f, $w, $m]]),
       # p* is the smallest page count from which every full-flush median is below INVLPG's
+      # (of latency locally; of with_refill, the initiator's wait plus the slowest target's
+      # refill, on shootdown curves from issue 20 on)
       eq("flush_ceiling: every summary's p* recomputed from its points";
          [$e.summary[]? | .params as $q | (.values.p_star // null)];
          [$e.summary[]? | .params as $q
-          | [$e.results[]? | select(.params.targets == $q.targets and .params.working_set == $q.working_set)] as $pts
-          | [$pages[] as $p | ([$pts[] | select(.params.pages == $p and .params.mode == "invlpg")][0].metrics.latency.p50) as $a
-             | ([$pts[] | select(.params.pages == $p and .params.mode == $q.full)][0].metrics.latency.p50) as $b
+          | (if $fc20 and $q.kind == "shootdown" then "with_refill" else "latency" end) as $metric
+          | [$e.results[]? | select(.params.targets == $q.targets and .params.working_set == $q.working_set and .params.working_set_form == $q.working_set_form)] as $pts
+          | [$pages[] as $p | ([$pts[] | select(.params.pages == $p and .params.mode == "invlpg")][0].metrics[$metric].p50) as $a
+             | ([$pts[] | select(.params.pages == $p and .params.mode == $q.full)][0].metrics[$metric].p50) as $b
              | {p: $p, cheaper: ($b < $a)}] as $c
           | ([range(0; $c | length) | select(. as $i | [$c[$i:][] | .cheaper] | all)] | first // null) as $i
           | if $i == null then null else $c[$i].p end])
@@ -407,10 +455,20 @@ def shape($want):
   ([$r.experiments[]? | select(.status != "SKIP")] as $measured
    | eq("conditions recorded on every experiment that measured (SMIs, clock, boost, SMT, target_wait)";
         [$measured[] | [.id, (.conditions | type),
-                        (.conditions.smi.source // null | IN("msr_0x34", "hiccup_detector")),
-                        ((.conditions.smi.source == "msr_0x34") or (.conditions.smi.absent_reason != null)),
+                        (.conditions.smi.source // null | IN("msr_0x34", "pmc_ls_smi_rx", "hiccup_detector")),
+                        ((.conditions.smi.source | IN("msr_0x34", "pmc_ls_smi_rx")) or (.conditions.smi.absent_reason != null)),
+                        # the method by vendor and family (the PMC from family 17h), never trusted under a hypervisor
+                        (.conditions.smi.method == (if $r.cpu.vendor == "GenuineIntel" then "msr_0x34"
+                                                    elif ($r.cpu.vendor | IN("AuthenticAMD", "HygonGenuine")) and $r.cpu.family >= 23 then "pmc_ls_smi_rx"
+                                                    else null end)),
+                        (($r.cpu.hypervisor == null) or (.conditions.smi.source != "pmc_ls_smi_rx")),
+                        # counted: the total is the sum over the CPUs counted; not: the hiccup detector ran
+                        (if (.conditions.smi.source | IN("msr_0x34", "pmc_ls_smi_rx"))
+                         then ([.conditions.smi.per_cpu[] | select(. != null)] | [add, length]) == [.conditions.smi.count, .conditions.smi.cpus]
+                         else .conditions.smi.hiccup != null end),
+                        ((.conditions.clock.aperf_mperf // false) == (.conditions.clock.roles != null)),
                         ((.conditions.clock.aperf_mperf // false) == (.conditions.clock.effective_mhz != null)),
                         (.conditions.clock.boost // null | IN("enabled", "disabled", "unknown")),
                         (.conditions.smt // null | IN("active", "off")),
                         (.conditions.target_wait == $r.method.target_wait)]];
-        [$measured[] | [.id, "object", true, true, true, true, true, true]]));
+        [$measured[] | [.id, "object", true, true, true, true, true, true, true, true, true, true]]));

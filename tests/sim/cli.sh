@@ -39,6 +39,8 @@ check "epyc-7763, 8 CPUs: PCID, INVPCID, INVLPGB (8 pages) as the real CPU's CPU
     test "$(jqr '[.cpu.features.pcid, .cpu.features.invpcid, .cpu.features.invlpgb, .cpu.features.invlpgb_max_pages] | map(tostring) | join(",")')" = "true,true,true,8"
 check "epyc-7763, 8 CPUs: marked simulated, with model, profile and seed" \
     test "$(jqr '[.simulated, .simulation.model, .simulation.profile, .simulation.seed] | map(tostring) | join("|")')" = "true|tlbscope strict TLB model|epyc-7763|2026"
+check "epyc-7763, 8 CPUs: model version 2, the TLB Zen 3's CPUID reports (256 sets x 8 ways)" \
+    test "$(jqr '[.simulation.model_version, .simulation.tlb_sets, .simulation.tlb_ways, .simulation.tlb_source] | map(tostring) | join("|")')" = "2|256|8|cpuid_80000006h"
 check "epyc-7763, 8 CPUs: 8 CPUs, all ok, the host's clock as timebase" \
     test "$(jqr '[.topology.cpu_count, .topology.cpus_ok, .cpu.tsc_source] | map(tostring) | join(",")')" = "8,8,host_clock"
 check "every result line on the console says [SIMULATED]" \
@@ -76,7 +78,9 @@ bad() { # name, expected stderr text, args...
 }
 bad cpus0 "--cpus wants 1 to 64, not '0'" --cpus 0
 bad cpus65 "--cpus wants 1 to 64, not '65'" --cpus 65
-bad tlb "--tlb wants SETSxWAYS, sets a power of two" --tlb 3x4
+bad tlb "--tlb wants SETSxWAYS, sets 1 to 65536, ways 1 to 64, not '0x4'" --tlb 0x4
+bad tlbways "--tlb wants SETSxWAYS, sets 1 to 65536, ways 1 to 64, not '8x65'" --tlb 8x65
+bad splinter "--splinter wants 0 to 65536, not '65537'" --splinter 65537
 bad erratum "unknown erratum 'bogus'" --erratum bogus
 bad max "--invlpgb-max wants 1 to 65536, not '0'" --invlpgb-max 0
 bad arg "unknown argument 'frobnicate'" frobnicate
@@ -84,6 +88,10 @@ bad noval "--seed needs a value" --seed
 run nomax --cpu xeon-8180 --invlpgb-max 4 --out "$out/nomax"
 check "--invlpgb-max on a profile without INVLPGB: exit 2, says why" \
     sh -c "[ $(rc nomax) = 2 ] && grep -q 'profile xeon-8180 has no INVLPGB' $out/nomax.err"
+bad microcode "--microcode wants a revision, 0 to 0xffffffff, not '0x100000000'" --microcode 0x100000000
+run nola57 --cpu i9-12900k --la57 --out "$out/nola57"
+check "--la57 on a profile without LA57: exit 2, says why with the CPUID register" \
+    sh -c "[ $(rc nola57) = 2 ] && grep -q 'profile i9-12900k has no LA57 (CPUID.(07H,0):ECX\[16\] = 0, ECX = 0x98c027ac)' $out/nola57.err"
 
 # A bad configuration key is reported as the tool reports it, and the run goes on.
 sim badkey "$SIM" --cpus 2 --seed 3 profile=quick samples=5 expriments=x experiments=stale_detector_control
@@ -91,6 +99,12 @@ check "samples=5 and a misspelt key: warnings naming them, run still clean" \
     eval 'clean && grep -q "^WARNING: command line:1: bad value .5. for key .samples. (expected an integer 10..1000000); default used" "$LOG" &&
           grep -q "^WARNING: command line:1: unknown key .expriments. (did you mean .experiments.?); ignored" "$LOG" &&
           [ "$(jqr ".run.warnings | length")" = 2 ]'
+
+# A geometry given on the command line, with a number of sets that is no power of two.
+sim tlb "$SIM" --cpus 2 --seed 5 --cpu xeon-6330 --tlb 3x4 profile=quick experiments=shootdown_seq_vs_conc
+check "--tlb 3x4 on xeon-6330: clean, and the report says 3 x 4 from the command line" \
+    eval 'clean && [ "$(jqr "[.simulation.tlb_sets, .simulation.tlb_ways, .simulation.tlb_source] | map(tostring) | join(\"|\")")" = "3|4|--tlb" ] &&
+          grep -q "TLB 3 sets x 4 ways (--tlb)" "$LOG"'
 
 # One CPU, and the QEMU profile: the multi-CPU and PCID experiments SKIP with their reasons.
 sim one "$SIM" --cpus 1 --seed 4 --cpu qemu-tcg profile=quick

@@ -3,7 +3,13 @@
 # and even sample and warm-up counts, ceilings from 1 to the maximum, every
 # cpus= shape (one CPU, the BSP alone, ranges, lists), INVLPGB maximum counts
 # 1 to 8, PTI on and off, global pages, an AP as the initiator, spinning and
-# halting targets, QEMU's emulation path. Each run must end clean: exit 0,
+# halting targets, xAPIC and x2APIC, QEMU's emulation path; the model's own choices: each
+# profile's TLB geometry from its CPUID or another given (--tlb: 2-way, and
+# a number of sets that is no power of two; not smaller, or the negative
+# control's one primed page is evicted before it is read), 2 MiB pages never,
+# sometimes or always splintered (--splinter); a firmware running with CR4.LA57
+# (5-level paging) on the profiles with LA57, the Alder Lake with microcode
+# before and after the fix of its INVLPG/global erratum. Each run must end clean: exit 0,
 # zero stale reads, no errors, a report that validates, and the exact shape
 # tests/qemu/shape.jq derives for what it was asked (every experiment's
 # status, full parameter grid, metric sample counts, verification counts,
@@ -22,6 +28,7 @@ profiles=(epyc-7763 epyc-9654 epyc-7742 epyc-7551p xeon-8180 xeon-6330 i9-12900k
 # would draw from its own, reseeded RANDOM, and the seed would reproduce nothing)
 pick() { local a=("$@"); PICK=${a[RANDOM % ${#a[@]}]}; }
 has_invlpgb() { [ "$1" = epyc-7763 ] || [ "$1" = epyc-9654 ]; }
+has_la57() { [ "$1" = epyc-9654 ] || [ "$1" = xeon-6330 ] || [ "$1" = qemu-tcg ]; }
 
 # usable SHAPE CPUS: how many CPUs take part under cpus=SHAPE ("all", "0,2-3"):
 # those listed that exist, and the BSP always
@@ -57,14 +64,27 @@ for ((i = 0; i < COUNT; i++)); do
     pick 1 2 7 8 32 33 34 63 64 511 512 513 4096 $((1 + RANDOM % 4096)); keys+=("ceiling=$PICK")
     pick on off; keys+=("pti=$PICK")
     pick auto spin halt; keys+=("target_wait=$PICK")
+    # the APIC mode: the modelled APIC flags an unordered ICR write and a bad hand-back
+    pick auto auto xapic x2apic; [ "$PICK" != auto ] && keys+=("apic=$PICK")
     pick all all 0 0-1 0,2 0,2-3 1-3 0-7; shape=$PICK
     [ "$shape" != all ] && keys+=("cpus=$shape")
     ((RANDOM % 5 == 0)) && keys+=(global_pages=on)
     ((cpus > 1 && RANDOM % 4 == 0)) && keys+=(initiator=1)
     has_invlpgb "$profile" && args+=(--invlpgb-max "$((1 + RANDOM % 8))")
+    # the model: the profile's TLB geometry or another; splintering of 2 MiB pages
+    pick profile profile profile 512x2 96x12; [ "$PICK" != profile ] && args+=(--tlb "$PICK")
+    pick 0 16384 65536; args+=(--splinter "$PICK")
+    # firmware that hands over with CR4.LA57: 5-level tables, 57-bit canonical addresses
+    has_la57 "$profile" && ((RANDOM % 2)) && args+=(--la57)
+    # the Alder Lake's microcode: as recorded (0x12, the INVLPG/global erratum: PCID off) or fixed
+    pcid_erratum=0
+    if [ "$profile" = i9-12900k ]; then
+        pick 0x12 0x2d 0x2e 0x37; args+=(--microcode "$PICK")
+        ((PICK < 0x2e)) && pcid_erratum=1
+    fi
     [ "$profile" = qemu-tcg ] && ((RANDOM % 2)) && keys+=(emulate=invlpgb,invpcid)
     # what the shape check is told: the keys it derives counts from
-    want=("cpus=$cpus" "usable=$(usable "$shape" "$cpus")")
+    want=("cpus=$cpus" "usable=$(usable "$shape" "$cpus")" "pcid_erratum=$pcid_erratum")
     for k in "${keys[@]}"; do
         case $k in
         profile=*|samples=*|warmup=*|ceiling=*|emulate=*) want+=("$k") ;;
@@ -78,6 +98,9 @@ for ((i = 0; i < COUNT; i++)); do
     sim "config-$i" "$SIM" "${args[@]}" "${keys[@]}"
     what="config $i: ${args[*]} ${keys[*]}"
     unexplained=$( [ -s "$REPORT" ] && jqr '[.experiments[] | select(.status != "SUCCESS" and (.status != "SKIP" or .reason == null)) | .id] | join(",")')
+    # the paging depth is the firmware's: 5 levels under --la57
+    levels=4; [[ " ${args[*]} " == *" --la57 "* ]] && levels=5
+    [ -s "$REPORT" ] && [ "$(jqr .method.paging_levels)" != "$levels" ] && unexplained+=" paging_levels $(jqr .method.paging_levels), want $levels"
     if clean && [ -z "$unexplained" ]; then
         ok "$what"
     else

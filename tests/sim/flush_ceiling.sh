@@ -29,10 +29,49 @@ check "compare puts each recommendation side by side" \
     eval 'grep -q "^Recommendations, side by side:" <<<"$out" && [ "$(grep -c "^    B: not in this report (schema version 1" <<<"$out")" = 5 ]'
 # html: the curves of every working set, p* of each summary marked, Linux's 33 drawn
 page=$here/build/test-runs/sim/flush-ceiling.html
-check "html draws the flush-ceiling curves with p* and Linux's 33" eval '
+check "html draws the flush-ceiling curves with p* and Linux's 33, per working set and form" eval '
     "$TOOL" html -o "$page" "$A" &&
-    [ "$(grep -c "A: local, working set" "$page")" = 2 ] &&
-    [ "$(grep -c ">Linux 33</text>" "$page")" = 2 ] &&
+    [ "$(grep -c "A: local, working set [0-9]* pages, contiguous" "$page")" = 2 ] &&
+    [ "$(grep -c "A: local, working set 512 pages, scattered frames, cold page tables" "$page")" = 1 ] &&
+    [ "$(grep -c ">Linux 33</text>" "$page")" = 3 ] &&
     [ "$(grep -o "p\* = [0-9]*" "$page" | sort | tr "\n" " ")" = "$(jq -r "[.experiments[] | select(.id == \"flush_ceiling\") | .summary[] | select(.params.kind == \"local\" and .params.full == \"full_cr3\") | .values.p_star // empty | \"p* = \(.)\"] | sort | .[]" "$A" | tr "\n" " ")" ] &&
     grep -q "SIMULATED: these curves do not describe hardware" "$page"'
+# issue 20: shootdown points split the initiator's latency from the targets' refill; the
+# recommendation rests on the local and the shootdown curves (contiguous form), and names the
+# cold form's local p*
+check "shootdown points: target_refill and with_refill = latency + target_refill's scale, local points neither" \
+    test "$(jq -r '[.experiments[] | select(.id == "flush_ceiling") | .results[]
+                    | [.params.kind, (.metrics.target_refill != null), (.metrics.with_refill != null),
+                       (.metrics.with_refill == null or .metrics.with_refill.min >= .metrics.latency.min)]]
+                   | unique | map(map(tostring) | join(":")) | join(",")' "$A")" = \
+        "local:false:false:true,shootdown:true:true:true"
+check "flush_ceiling's evidence: local and shootdown curves of one working set, and the cold local one" \
+    test "$(jq -r '(.experiments[] | select(.id == "flush_ceiling") | .results) as $pts
+                   | [.recommendations.entries[0].evidence.points[] | $pts[.].params
+                      | [.kind, .working_set_form, .working_set]] | unique | map(map(tostring) | join(":")) | join(",")' "$A")" = \
+        "local:contiguous:512,local:scattered_cold:512,shootdown:contiguous:512"
+check "the recommendation names every curve it weighed" \
+    eval 'jq -r ".recommendations.entries[0].verdict" "$A" | grep -q "local .*; 1 target .*; 3 targets .*; scattered frames, cold page tables: local p\* = "'
+# an older report (no working_set_form, no flush_ceiling_refill): html and compare name
+# what it lacks, never a value for it
+OLD=$here/build/test-runs/sim/flush-ceiling-older.json
+jq 'del(.method.flush_ceiling_refill) | (.experiments[] | select(.id == "flush_ceiling") | .results[], .summary[])
+    |= (del(.params.working_set_form) | del(.metrics.target_refill, .metrics.with_refill) | del(.values.with_refill_p25, .values.with_refill_p75))
+    | (.experiments[] | select(.id == "flush_ceiling") | .results) |= unique_by(.params | [.kind, .targets, .working_set, .pages, .mode])
+    | (.experiments[] | select(.id == "flush_ceiling") | .summary) |= unique_by(.params | [.kind, .targets, .working_set, .full])
+    | .recommendations.entries[0].evidence.points = []' "$A" >"$OLD"
+check "an older flush_ceiling report validates" "$TOOL" validate "$OLD"
+check "html of it and a new one: the older curves say their form is not recorded" eval '
+    "$TOOL" html -o "$page" "$A" "$OLD" &&
+    [ "$(grep -c "B: local, working set [0-9]* pages, working-set form not recorded" "$page")" = 2 ]'
+check "compare names the refill method the older report lacks" eval '
+    "$TOOL" compare "$A" "$OLD" | grep -qE "^  flush ceiling refill +after_ack +- +DIFFERS"'
+check "show names the fields the older report lacks, and not on a new one" eval '
+    "$TOOL" show "$OLD" | grep -q "^  not recorded in this report: parameter working_set_form" &&
+    "$TOOL" show "$OLD" | grep -q "^  not recorded in this report: metric target_refill" &&
+    ! "$TOOL" show "$A" | grep -q "not recorded in this report"'
+S8=reports/samples/sim/sim-epyc7763-smp8.json
+check "show of a sample from before issue 20: INVLPGB's path and PTI's working set not recorded" eval '
+    "$TOOL" show "$S8" | grep -q "^  not recorded in this report: parameter path (which INVLPGB path" &&
+    "$TOOL" show "$S8" | grep -q "^  not recorded in this report: parameter working_set (the user working set"'
 echo "1..$n_test"

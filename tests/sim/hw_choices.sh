@@ -15,9 +15,11 @@ check "xeon-8180: apic=auto -> x2apic with the reason, MFENCE;LFENCE before the 
 sim amd "$SIM" --cpu epyc-9654 --cpus 2 --seed 5 profile=quick experiments=ipi_roundtrip
 check "epyc-9654: apic=auto -> x2apic, no fence (AMD)" \
     test "$(jqr '[.method.apic_mode, .method.icr_fence] | join("|")')" = "x2apic|none"
+check "epyc-9654: clean without the fence (the modelled AMD APIC serialises x2APIC WRMSRs)" clean
 sim xapic "$SIM" --cpu xeon-8180 --cpus 2 --seed 5 profile=quick experiments=ipi_roundtrip apic=xapic
 check "xeon-8180 apic=xapic: xapic, no fence (an MMIO store), the override named" \
     test "$(jqr '[.method.apic_mode, .method.icr_fence, .method.apic_mode_reason] | join("|")')" = "xapic|none|apic=xapic (firmware: x2apic)"
+check "xeon-8180 apic=xapic: clean (x2APIC -> disabled -> xAPIC and back, every CPU handed back)" clean
 
 # emulate=invpcid with PCID but no INVPCID: the full flush stays Linux's CR3 write and the
 # INVPCID single-context variant (its own points) is emulated, with CR4.PCIDE on

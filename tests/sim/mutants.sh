@@ -36,24 +36,31 @@ declare -A killer_args=(
     [pti]="--cpu epyc-7763 experiments=pti_double_invalidation"
     [invlpgb]="--cpu epyc-7763 experiments=invlpgb_range"
     [seq_conc]="--cpu epyc-7763 experiments=shootdown_seq_vs_conc"
+    # the Alder Lake profile with the microcode its dump recorded (0x12, before the fix of
+    # the INVLPG/global erratum, which the model then shows): the tool must run without PCID
     [kernel]="--cpu i9-12900k global_pages=on experiments=shootdown_seq_vs_conc"
+    # the same CPU with fixed microcode: the tool runs with PCID, the model has no erratum
+    [kernel_fixed]="--cpu i9-12900k --microcode 0x2e global_pages=on experiments=shootdown_seq_vs_conc"
     [lazy]="--cpu epyc-7763 experiments=shootdown_lazy"
     [emulated]="--cpu qemu-tcg emulate=invlpgb,invpcid experiments=invlpgb_range"
+    [ceiling]="--cpu epyc-7763 experiments=flush_ceiling"
+    # a firmware that hands over with CR4.LA57 (5-level paging)
+    [la57]="--cpu epyc-9654 --la57 experiments=shootdown_seq_vs_conc"
 )
-for k in pti invlpgb seq_conc kernel lazy emulated; do
+for k in pti invlpgb seq_conc kernel kernel_fixed lazy emulated ceiling la57; do
     # shellcheck disable=SC2086
     sim "control-$k" "$SIM" "${BASE[@]}" ${killer_args[$k]}
     check "control $k (${killer_args[$k]}): correct build is clean" clean
 done
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_shootdown_model" 2>&1)
 check "control: the protocol test passes on the correct build" \
-    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "4/0"
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "9/0"
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_class_pool" 2>&1)
 check "control: the class-pooling test passes on the correct build" \
     test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "2/0"
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_lazy_model" 2>&1)
 check "control: the lazy-path test passes on the correct build" \
-    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "4/0"
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "5/0"
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_contention_model" 2>&1)
 check "control: the concurrent-initiator test passes on the correct build" \
     test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "4/0"
@@ -133,7 +140,15 @@ kill_unit unequal_class_pool test_every_pair_contributes_equally \
     "ipi_roundtrip's class pools fill from the first pairs" test_class_pool
 kill_unit verify_inside_window test_targets_verify_after_the_window_closes \
     "targets verify right after acknowledging, inside the initiator's timed window"
+kill_unit breakdown_keeps_handler test_breakdown_parts_account_for_the_latency \
+    "a shootdown's delivery + acknowledgement still holds the target's handler"
 kill_sim no_user_flush pti pti_double_invalidation "the user-PCID flush dropped"
+kill_unit pti_ws_untouched test_return_to_user_refills_the_user_working_set \
+    "PTI: the return to user refills no user working set (the deferred flush under-costed)"
+kill_unit refill_before_ack test_targets_refill_after_acknowledging \
+    "flush_ceiling: targets refill before acknowledging (the refill inside the initiator's latency)"
+kill_unit ws_frames_contiguous test_working_set_forms_map_as_described \
+    "flush_ceiling: the scattered working set on adjacent frames"
 kill_sim invlpgb_truncate invlpgb invlpgb_range "INVLPGB chunks truncated"
 kill_sim skip_tlbsync invlpgb invlpgb_range "TLBSYNC skipped"
 kill_sim target_skips_invlpg seq_conc shootdown_seq_vs_conc "one target skips its INVLPG"
@@ -147,32 +162,96 @@ kill_unit xen_no_catchup test_xen_not_running_flushes_when_scheduled \
     "Xen: no flush when a descheduled vCPU runs again" test_lazy_model
 kill_sim xen_no_catchup lazy shootdown_lazy "Xen: no flush when a descheduled vCPU runs again"
 kill_unit lazy_ipi_anyway test_linux_lazy_catches_up_once "lazy CPUs never skipped" test_lazy_model
+# control_unit MUTANT BINARY WHAT: a unit test that kills MUTANT is built for it (make mutants
+# lists it) and passes on the correct build
+control_unit() {
+    local m=$1 bin=$2 what=$3 out
+    [ -x "$MUT/$m/$bin" ] ||
+        make --no-print-directory "$MUT/$m/$bin" >>"$here/build/test-runs/mutants-build.log" 2>&1
+    out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/$bin" 2>&1)
+    check "control: $what passes on the correct build" test "$(grep -c '^not ok ' <<<"$out")" = 0
+}
 # the planner ignores run_budget_s: a reduced plan no longer fits its share
-[ -x "$MUT/plan_ignores_budget/test_plan" ] ||
-    make --no-print-directory "$MUT/plan_ignores_budget/test_plan" >>"$here/build/test-runs/mutants-build.log" 2>&1
-out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_plan" 2>&1)
-check "control: the planning test passes on the correct build" \
-    test "$(grep -c '^not ok ' <<<"$out")" = 0
+control_unit plan_ignores_budget test_plan "the planning test"
 kill_unit plan_ignores_budget test_a_reduced_plan_fits_its_share "the plan ignores the budget" test_plan
 # issue 20: quick and full unplanned again (288 CPUs under QEMU: quick overran budget_s, ERROR)
-[ -x "$MUT/profiles_unplanned/test_plan" ] ||
-    make --no-print-directory "$MUT/profiles_unplanned/test_plan" >>"$here/build/test-runs/mutants-build.log" 2>&1
+control_unit profiles_unplanned test_plan "the planning test"
 kill_unit profiles_unplanned test_every_profile_plans_within_budget_s \
     "quick and full measured as configured, not planned" test_plan
+# flush_ceiling's thinning by the stride alone: 33 lost at stride 2, 32 and 33 at stride 4
+control_unit plan_thin_stride_only test_plan "the planning test"
+kill_unit plan_thin_stride_only test_thinning_keeps_the_ceiling_dense \
+    "page counts thinned by the stride alone, the ceiling's too" test_plan
 # invlpgb_vs_ipi: a CPU count where IPIs won, below one where INVLPGB won, must end the answer
-[ -x "$MUT/cpus_from_any_win/test_crossover" ] ||
-    make --no-print-directory "$MUT/cpus_from_any_win/test_crossover" >>"$here/build/test-runs/mutants-build.log" 2>&1
-out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_crossover" 2>&1)
-check "control: the crossover and recommendation test passes on the correct build" \
-    test "$(grep -c '^not ok ' <<<"$out")" = 0
+control_unit cpus_from_any_win test_crossover "the crossover and recommendation test"
 kill_unit cpus_from_any_win test_recommend_invlpgb_cpus_from \
     "invlpgb_vs_ipi: the smallest CPU count that won once, though IPIs won above it" test_crossover
+# the APIC driver and the takeover on the modelled local APIC (sim/lapic.h, issue 22)
+for m in icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt; do
+    [ -x "$MUT/$m/test_apic_model" ] ||
+        make --no-print-directory "$MUT/$m/test_apic_model" >>"$here/build/test-runs/mutants-build.log" 2>&1
+done
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_apic_model" 2>&1)
+check "control: the APIC and takeover test passes on the correct build" \
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "6/0"
+kill_unit icr_fence_missing test_one_fence_per_mask \
+    "no MFENCE;LFENCE before an x2APIC ICR write" test_apic_model
+kill_unit lapic_lowest_first test_highest_priority_vector_first \
+    "the modelled APIC delivers its lowest pending vector first" test_apic_model
+kill_unit x2apic_to_xapic_direct test_takeover_and_hand_back_in_every_mode_pair \
+    "x2APIC -> xAPIC without passing through disabled" test_apic_model
+kill_unit leave_keeps_tool_idt test_takeover_and_hand_back_in_every_mode_pair \
+    "a CPU handed back with the tool's GDT and IDT loaded" test_apic_model
+# the missing fence on a whole run: an Intel profile in x2APIC mode, the model names the ICR write
+fence_args=(--cpu xeon-8180 apic=x2apic experiments=shootdown_seq_vs_conc)
+sim "control-x2apic-fence" "$SIM" "${BASE[@]}" "${fence_args[@]}"
+check "control x2apic (${fence_args[*]}): clean, MFENCE;LFENCE recorded" \
+    eval 'clean && [ "$(jqr .method.icr_fence)" = "mfence;lfence" ]'
+mutants=$((mutants + 1))
+sim "mutant-icr_fence_missing" "$MUT/icr_fence_missing/tlbscope-sim" "${BASE[@]}" "${fence_args[@]}"
+if [ "$RC" = 1 ] && [ "$(jqr .result)" = ERROR ] && validates &&
+    jqr '.run.errors[] | select(.where == "model") | .message' |
+    grep -q '^CPU [0-9]*: x2APIC ICR write (WRMSR 0x830 = 0x[0-9a-f]*) not ordered after earlier stores'; then
+    killed=$((killed + 1)); dead[icr_fence_missing]=1
+    ok "mutant icr_fence_missing (no fence before an x2APIC ICR write): ERROR, $(jqr '.run.errors[0].message' | cut -c1-60)..."
+else
+    not_ok "mutant icr_fence_missing: the run did not name the unordered ICR write (exit $RC; see $LOG)"
+fi
+# ipi_target_state: a ping taken after a pass's last clock read, charged to that quiet pass
+control_unit late_ping_charged test_target_lost "the target lost-time test"
+kill_unit late_ping_charged test_ping_after_the_last_read_goes_to_the_next_pass \
+    "ipi_target_state: a ping after the pass's last clock read counted as that quiet pass (about 0)" \
+    test_target_lost
+# the conditions' bookkeeping on recorded MSR values (issue 20, item 9)
+control_unit smi_bsp_only test_conditions "the conditions bookkeeping test"
+kill_unit smi_bsp_only test_smis_counted_on_every_cpu \
+    "conditions: one CPU's SMI count stands for every CPU's" test_conditions
+control_unit clock_mean_of_ratios test_conditions "the conditions bookkeeping test"
+kill_unit clock_mean_of_ratios test_clock_weighted_by_time_awake \
+    "conditions: the effective clock is the mean of per-CPU ratios" test_conditions
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"
 kill_shape crossover_off_by_one "flush_ceiling: p* one page count early"
+# PCID kept on an Alder Lake whose microcode predates the INVLPG/global fix: the CPU's
+# erratum turns the tool's own choice into stale reads of global pages
+kill_sim pcid_kept_on_affected kernel shootdown_seq_vs_conc \
+    "PCID on although the microcode has the INVLPG/global erratum"
+check "mutant pcid_kept_on_affected: tlbscope-report validate names the contradiction" \
+    eval '"$TOOL" validate "$REPORT" 2>&1 | grep -q "method.pcid_enabled: true on a CPU with erratum invlpg_global_pcid"'
+# 4-level tables under a firmware running with CR4.LA57: the 5-level walk finds nothing
+mutants=$((mutants + 1))
+sim "mutant-la57_four_levels" "$MUT/la57_four_levels/tlbscope-sim" "${BASE[@]}" ${killer_args[la57]}
+if failed_with_stale shootdown_seq_vs_conc &&
+    jqr '.run.errors[].message' | grep -q '^CPU [0-9]*: #PF: read of 0x7e' &&
+    "$TOOL" validate "$REPORT" 2>&1 | grep -q "simulation.la57: true .* method.paging_levels is 4"; then
+    killed=$((killed + 1)); dead[la57_four_levels]=1
+    ok "mutant la57_four_levels (4-level tables under CR4.LA57): FAILURE, the model's #PF named, validate names paging_levels 4"
+else
+    not_ok "mutant la57_four_levels: not caught (exit $RC; see $LOG)"
+fi
 # a recommendation citing a point that does not exist: tlbscope-report validate refuses it
 mutants=$((mutants + 1))
 sim "mutant-evidence_nowhere" "$MUT/evidence_nowhere/tlbscope-sim" "${QEMU_LIKE[@]}"
@@ -185,7 +264,21 @@ else
 fi
 kill_shape grid_truncated "seq/conc only targets=1, lazy only lazy=0"
 kill_shape invlpgb_as_ipi "invlpgb points ran the IPI path: no emulated INVLPGB"
+kill_shape invlpgb_chunked_main "INVLPGB's Linux path chunked above the ceiling: 8 and 64 emulated INVLPGBs, not one"
 kill_shape blind_aps "the verifier blind on every AP: the control stale on the BSP alone"
+# the strict model's holes (issue 22): a remap after the initiator's last flush is stale
+# only if the model can fill between the two (fills after an instruction and at PTE stores)
+kill_sim remap_after_flush seq_conc shootdown_seq_vs_conc \
+    "the initiator remaps after its own flush (sequential order)"
+kill_sim remap_after_flush ceiling flush_ceiling \
+    "the initiator remaps after its own full flush (flush_ceiling, local)"
+# a lazy CPU left out when page tables are freed keeps a walk into the freed table
+kill_unit freed_tables_skips_lazy test_no_cpu_keeps_a_walk_into_the_freed_table \
+    "freed_tables: lazy CPUs skipped all the same" test_lazy_model
+kill_sim freed_tables_skips_lazy lazy shootdown_lazy "freed_tables: lazy CPUs skipped all the same"
+# a stale 4 KiB part of a splintered 2 MiB page, invisible to a read of part 0
+kill_unit verify_2m_first_word test_2m_pages_are_verified_in_every_part \
+    "a 2 MiB page verified by its first word only"
 # concurrent initiators (issue 12)
 kill_unit shared_request_slot test_initiators_to_all_others_never_read_stale \
     "concurrent initiators share one request slot per target" test_contention_model
@@ -222,6 +315,14 @@ kill_validate() {
 }
 kill_validate conditions_unrecorded "no experiment records its conditions" \
     'conditions: is null, but the experiment measured'
+# emulator=bochs not recorded: a Bochs report (no hypervisor bit) would read as hardware everywhere
+[ -x "$MUT/emulator_unrecorded/test_emulator" ] ||
+    make --no-print-directory "$MUT/emulator_unrecorded/test_emulator" >>"$here/build/test-runs/mutants-build.log" 2>&1
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_emulator" 2>&1)
+check "control: the emulator-label test passes on the correct build" \
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "2/0"
+kill_unit emulator_unrecorded test_report_records_the_emulator \
+    "run.config.emulator written none under emulator=bochs: the report reads as hardware" test_emulator
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
@@ -237,7 +338,8 @@ catch_erratum() {
     fi
     check "erratum $e: the report names it" test "$(jqr '.simulation.errata | join(",")')" = "$e"
 }
-catch_erratum invlpg_ignores_global kernel shootdown_seq_vs_conc
+# forced on where the microcode claims the fix (the tool then runs with PCID): caught
+catch_erratum invlpg_ignores_global kernel_fixed shootdown_seq_vs_conc
 catch_erratum invlpgb_ignores_count invlpgb invlpgb_range
 catch_erratum tlbsync_early invlpgb invlpgb_range
 # The Alder Lake erratum needs CR4.PCIDE: on a CPU without PCID it changes nothing.
