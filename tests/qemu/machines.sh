@@ -42,7 +42,7 @@ fi
 # every CPU; QEMU 10's TCG takes the select's WRMSR without a #GP and reads it
 # back 0 (the write is dropped), and under a hypervisor it is not trusted anyway:
 # both are in the evidence, and the hiccup detector stands in.
-SMP=2 CPU=EPYC-Milan ARGS="profile=quick experiments=ipi_roundtrip" boot "machine-epyc-milan-smi"
+SMP=2 CPU=EPYC-Milan ARGS="profile=quick run_budget_s=0 experiments=ipi_roundtrip" boot "machine-epyc-milan-smi"
 check_healthy_run "EPYC-Milan, 2 CPUs" 2 profile=quick experiments=ipi_roundtrip
 if [ -s "$REPORT" ]; then
     check "epyc-milan: the PMC's LsSmiRx tried, not trusted under a hypervisor, the hiccup detector instead" \
