@@ -27,8 +27,10 @@ enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN };
 enum apic_request { APIC_REQ_AUTO = 0, APIC_REQ_XAPIC, APIC_REQ_X2APIC };
 enum profile { PROFILE_DEFAULT = 0, PROFILE_QUICK, PROFILE_FULL };
 /*
- * Test-only faults. Per CPU: hang, fault, slow, absent (the AP never checks
- * in). Machine-wide, no CPU field: no_mp (MP services not found), mp_fail
+ * Test-only faults. Per CPU: hang, fault, slow (every answer two timeouts
+ * late), late (its first SMP_INJECTED_LATE answers 1.5 timeouts late, then
+ * on time: a vCPU the hypervisor did not run for a while), absent (the AP
+ * never checks in). Machine-wide, no CPU field: no_mp (MP services not found), mp_fail
  * (StartupAllAPs fails). The machine-wide ones stand for firmware faults
  * that OVMF never shows.
  */
@@ -37,6 +39,7 @@ enum inject_kind {
     INJECT_HANG,
     INJECT_FAULT,
     INJECT_SLOW,
+    INJECT_LATE,
     INJECT_ABSENT,
     INJECT_NO_MP,
     INJECT_MP_FAIL,
@@ -81,6 +84,7 @@ struct config {
     uint32_t run_budget_s;   /* measuring time of the whole run, planned (core/plan.h); 0: off */
     uint32_t initiator;      /* CPU that initiates shootdowns */
     uint32_t order_seed;     /* variant order and bootstrap seed, when given (method.order_seed) */
+    uint32_t contention_window_ms; /* shootdown_contention's steady window; 0: the plan's */
     uint32_t emulate;        /* EMULATE_* bits (test-only) */
     enum emulator emulator;  /* the whole machine is this emulator (emulator=, from the harness) */
     bool progress;

@@ -50,6 +50,8 @@ struct cpu_info {
     bool microcode_valid;
     enum cpu_state state;
     char note[120]; /* what is known when state != CPU_OK */
+    uint32_t late_answers;  /* answered past a deadline, within the grace (core/smp.h) */
+    uint64_t late_max_ms;   /* the most any of them was late */
     struct cpu_fault fault;
 };
 

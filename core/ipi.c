@@ -18,8 +18,7 @@ static void ping_handler(struct trap_frame *f)
 {
     struct percpu *pc = this_percpu();
     (void)f;
-    if (pc->inject_kind == INJECT_SLOW)
-        smp_injected_delay(pc);
+    smp_injected_delay(pc);
     store_release(&pc->ping.count, pc->ping.count + 1);
 }
 

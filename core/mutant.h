@@ -44,6 +44,9 @@
 #define MUTANT_ID_x2apic_to_xapic_direct 34 /* x2APIC -> xAPIC without passing through disabled */
 #define MUTANT_ID_leave_keeps_tool_idt 35 /* a CPU handed back keeps the tool's GDT and IDT */
 #define MUTANT_ID_emulator_unrecorded 36 /* run.config.emulator "none" under emulator=bochs */
+#define MUTANT_ID_contention_verify_in_window 37 /* a target reads a concurrent shootdown's pages right after acking it */
+#define MUTANT_ID_contention_check_in_invlpgb_window 38 /* INVLPGB initiators check before the others' windows close */
+#define MUTANT_ID_profiles_unplanned 39 /* quick and full are not planned (run_budget_s 0) */
 #define MUTANT_ID_order_ignores_flush 40 /* shootdown_order: seq and conc of different flushes */
 #define MUTANT_ID_invlpgb_verdict_first_page 41 /* invlpgb_vs_ipi: a loss at 1 page ends every win */
 #define MUTANT_ID_percentile_from_few 42 /* p90/p99 written from too few samples (the maximum) */

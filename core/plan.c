@@ -308,6 +308,12 @@ uint64_t plan_share(uint64_t budget, uint64_t left, uint32_t weight, uint32_t we
     return share > least ? share : least;
 }
 
+uint64_t plan_share_within(uint64_t share, uint64_t hard_stop)
+{
+    uint64_t most = hard_stop / 1000 * PLAN_HARD_STOP_PERMILLE;
+    return share < most ? share : most;
+}
+
 uint32_t plan_power_series(uint32_t max, uint32_t *out, uint32_t cap)
 {
     uint32_t n = 0, v;

@@ -44,7 +44,8 @@
  * cold, is dropped), then at least
  * PLAN_PILOT_ITERS, four times more until the long run lasts long enough to
  * average over what a short burst misses (a host that preempts an emulated
- * CPU now and then: core/runner_plan.c), at most PLAN_PILOT_MAX. The
+ * CPU now and then: core/runner_plan.c), at most PLAN_PILOT_MAX; then the
+ * long run once more, and the faster of the two counts. The
  * difference is the cost of the extra iterations, free of what every point
  * pays once (waking the targets, priming the TLBs, posting to the
  * initiator): plan_pilot_fit().
@@ -161,6 +162,15 @@ bool plan_track_adapt(struct plan_track *t, uint32_t done, uint64_t now);
  */
 uint64_t plan_share(uint64_t budget, uint64_t left, uint32_t weight, uint32_t weights_left,
                     uint32_t weights_total);
+
+/*
+ * The share an experiment plans for: `share` (plan_share()), but never more
+ * than PLAN_HARD_STOP_PERMILLE of its hard stop (budget_s, in ticks): a
+ * budget_s set below the share must not abort what the plan promised, and
+ * what the pilot mispredicts has room before the stop.
+ */
+#define PLAN_HARD_STOP_PERMILLE 750
+uint64_t plan_share_within(uint64_t share, uint64_t hard_stop);
 
 /* 1, 2, 4, ... up to max, always ending with max itself: about log2(max) + 2 values. */
 uint32_t plan_power_series(uint32_t max, uint32_t *out, uint32_t cap);

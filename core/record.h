@@ -21,7 +21,7 @@
 #define POINT_MAX_METRICS 5
 #define POINT_MAX_VALUES 8
 #define RECORD_MAX_STALE 8
-#define RECORD_MAX_NOTES 6
+#define RECORD_MAX_NOTES 12
 #define RECORD_NOTE_LEN 200
 #define RECORD_REASON_LEN 320
 
@@ -82,6 +82,7 @@ struct stale_read {
 struct verification {
     bool applicable; /* false: the experiment does not remap pages */
     uint64_t checks;
+    uint64_t pilot_checks; /* of `checks`, those a planning pilot made (core/runner_plan.c) */
     uint64_t stale_reads;
     uint32_t recorded;
     struct stale_read first[RECORD_MAX_STALE];

@@ -233,6 +233,8 @@ static void write_experiment(struct json_writer *w, const struct experiment_reco
     jw_object_begin(w);
     jw_kv_bool(w, "applicable", e->verification.applicable);
     jw_kv_u64(w, "checks", e->verification.checks);
+    if (e->verification.pilot_checks) /* of `checks`: the planning pilot's reads */
+        jw_kv_u64(w, "pilot_checks", e->verification.pilot_checks);
     jw_kv_u64(w, "stale_reads", e->verification.stale_reads);
     jw_key(w, "stale");
     jw_array_begin(w);
@@ -459,6 +461,10 @@ static void write_topology(struct json_writer *w, const struct run *r)
         kv_hex_or_null(w, "microcode", c->microcode_valid, c->microcode);
         if (c->state != CPU_OK)
             jw_kv_str(w, "note", c->note);
+        if (c->late_answers) { /* under a hypervisor only: core/smp.h, smp_wait_answer() */
+            jw_kv_u64(w, "late_answers", c->late_answers);
+            jw_kv_u64(w, "late_max_ms", c->late_max_ms);
+        }
         if (c->fault.valid) {
             jw_key(w, "fault");
             jw_object_begin_inline(w);
@@ -516,6 +522,8 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_bool(w, "full_flush_emulated", m->full_flush_emulated);
     /* how the shootdown experiments measure (issue 10): fixed by the code, stated for readers */
     jw_kv_str(w, "verification", "after_closing_timestamp");
+    /* issue 20: shootdown_contention checks no shootdown inside any initiator's window */
+    jw_kv_str(w, "contention_checks", "after_all_windows_closed");
     /* issue 20: the return to user refills a user working set (point parameter working_set) */
     jw_kv_str(w, "pti_return_to_user", "timed_user_working_set");
     jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");

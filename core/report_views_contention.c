@@ -44,22 +44,61 @@ static void cell(struct strbuf *sb, const struct run *r, const struct stats *st,
         sb_printf(sb, " %6llu ns", (unsigned long long)ns);
 }
 
+static int64_t value_of(const struct result_point *p, const char *key)
+{
+    uint8_t v;
+    for (v = 0; v < p->nvalues; v++)
+        if (str_eq(p->values[v].key, key))
+            return p->values[v].milli / 1000;
+    return -1;
+}
+
+/* The steady point of latency point i: the same (mode, method, pages, m), measure=steady. */
+static const struct result_point *steady_of(const struct experiment_record *e, uint32_t i)
+{
+    const struct result_point *p = &e->results.items[i];
+    uint32_t j;
+    for (j = i + 1; j < e->results.count; j++) {
+        const struct result_point *q = &e->results.items[j];
+        if (str_eq(param_str(q, "measure"), "steady") &&
+            str_eq(param_str(q, "mode"), param_str(p, "mode")) &&
+            str_eq(param_str(q, "method"), param_str(p, "method")) &&
+            param_num(q, "pages") == param_num(p, "pages") &&
+            param_num(q, "initiators") == param_num(p, "initiators"))
+            return q;
+    }
+    return NULL;
+}
+
+static void rate_cell(struct strbuf *sb, int64_t v)
+{
+    if (v < 0)
+        sb_printf(sb, " %10s", "-");
+    else
+        sb_printf(sb, " %10lld", (long long)v);
+}
+
 void view_contention(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
-    sb_printf(sb, "  %-6s %-8s %5s %3s %9s %9s %14s\n", "mode", "method", "pages", "m", "p50",
-              "p99", "shootdowns/s");
+    sb_printf(sb, "  p50/p99 per shootdown and shootdowns/s of all m initiators: in rounds "
+                  "(all start\n  together) and steady (each in a loop, no checks in the "
+                  "window)\n");
+    sb_printf(sb, "  %-6s %-8s %5s %3s %9s %9s %10s %10s\n", "mode", "method", "pages", "m",
+              "p50", "p99", "rounds/s", "steady/s");
     for (i = 0; i < e->results.count; i++) {
         const struct result_point *p = &e->results.items[i];
+        const struct result_point *st;
         const struct stats *lat = metric_of(p, "latency");
-        uint8_t v;
+        if (str_eq(param_str(p, "measure"), "steady"))
+            continue; /* printed on its latency point's row */
+        st = steady_of(e, i);
         sb_printf(sb, "  %-6s %-8s %5lld %3lld", param_str(p, "mode"), param_str(p, "method"),
                   (long long)param_num(p, "pages"), (long long)param_num(p, "initiators"));
         cell(sb, r, lat, false);
         cell(sb, r, lat, true);
-        for (v = 0; v < p->nvalues; v++)
-            if (str_eq(p->values[v].key, "shootdowns_per_s"))
-                sb_printf(sb, " %14lld", (long long)(p->values[v].milli / 1000));
+        rate_cell(sb, value_of(p, "round_shootdowns_per_s"));
+        rate_cell(sb, st ? value_of(st, "shootdowns_per_s") : -1);
         sb_putc(sb, '\n');
     }
 }

@@ -175,6 +175,29 @@ static void print_result_line(struct runner *r, const struct experiment_record *
           rec->partial ? " [PARTIAL]" : "", detail);
 }
 
+/*
+ * Late answers kept during the experiment (core/smp.h, smp_wait_answer()):
+ * a note per CPU, so the numbers they delayed are not read as the machine's.
+ */
+static void note_late_answers(struct runner *r, struct experiment_record *rec)
+{
+    uint32_t i;
+    for (i = 1; i < r->smp->count; i++) {
+        uint64_t max, n = smp_take_late(r->smp, i, &max);
+        if (!n)
+            continue;
+        record_note(rec, "CPU %u answered %llu request%s late, at most %llu ms past the %llu ms "
+                         "deadline (a vCPU the hypervisor did not run); kept in the run",
+                    i, (unsigned long long)n, n == 1 ? "" : "s",
+                    (unsigned long long)ticks_to_ms(max),
+                    (unsigned long long)ticks_to_ms(r->smp->timeout_ticks));
+        print(r, "NOTE: %s: CPU %u answered %llu request%s late (at most %llu ms past the "
+                 "deadline); kept\n",
+              rec->id, i, (unsigned long long)n, n == 1 ? "" : "s",
+              (unsigned long long)ticks_to_ms(max));
+    }
+}
+
 static void run_one(struct runner *r, const struct experiment *e, struct experiment_record *rec,
                     uint32_t index)
 {
@@ -246,6 +269,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     store_relaxed(&bsp->arch.recover_armed, 0);
     conditions_end(r, rec);
     leave_tool(r);
+    note_late_answers(r, rec);
     r->smp->current_experiment = 0;
     rec->duration_ms = ticks_to_ms(tsc_now() - t0);
     runner_plan_end(r, e->id, tsc_now() - t0, rec);

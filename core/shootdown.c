@@ -204,7 +204,11 @@ void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t fir
 
 void shootdown_collect(struct shootdown *sd, struct experiment_record *rec)
 {
-    struct smp *s = sd->smp;
+    verify_collect(sd->smp, rec);
+}
+
+void verify_collect(struct smp *s, struct experiment_record *rec)
+{
     uint32_t i;
     for (i = 0; i < s->count; i++) {
         struct percpu *pc = s->cpu[i];
@@ -231,8 +235,7 @@ static void flush_handler(struct trap_frame *f)
     if (!sd)
         return;
     gen = load_acquire(&pc->flush.request_gen);
-    if (pc->inject_kind == INJECT_SLOW)
-        smp_injected_delay(pc);
+    smp_injected_delay(pc);
     if (MUTANT(ack_before_flush))
         store_release(&pc->flush.ack_gen, gen);
     flush_tlb_func(sd, pc, &sd->req);
@@ -269,8 +272,7 @@ static void verify_handler(struct trap_frame *f)
     if (!sd)
         return;
     gen = load_acquire(&sd->verify.gen);
-    if (pc->inject_kind == INJECT_SLOW)
-        smp_injected_delay(pc);
+    smp_injected_delay(pc);
     if (sd->verify.return_to_user)
         store_relaxed(&pc->flush.return_ticks,
                       shootdown_return_to_user(sd, pc, sd->verify.first, sd->verify.count));
@@ -428,7 +430,7 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     deadline = t0 + s->timeout_ticks;
     for (i = 0; i < sd->nsent; i++) {
         struct percpu *t = s->cpu[sd->sent[i]];
-        if (!wait_u64_eq(&t->flush.ack_gen, gen, deadline)) {
+        if (!smp_wait_answer(s, sd->sent[i], &t->flush.ack_gen, ANSWER_EQ, gen, deadline)) {
             smp_mark_unanswered(s, sd->sent[i], "flush IPI", &t->flush.ack_gen, gen);
             lost = true;
         }
@@ -508,7 +510,7 @@ static bool ipi_and_wait(struct shootdown *sd, const uint32_t *cpus, uint32_t n,
         if (cpus[i] == this_percpu()->index)
             continue;
         p = slot(s->cpu[cpus[i]]);
-        if (!wait_u64_eq(p, gen, deadline)) {
+        if (!smp_wait_answer(s, cpus[i], p, ANSWER_EQ, gen, deadline)) {
             smp_mark_unanswered(s, cpus[i], what, p, gen);
             ok = false;
         }

@@ -193,6 +193,8 @@ void shootdown_set_request(struct flush_request *req, uint32_t initiator, uint32
 
 /* Adds every CPU's verification counts to the record (and resets them). */
 void shootdown_collect(struct shootdown *sd, struct experiment_record *rec);
+/* The same from the CPUs alone (no CPU may be verifying meanwhile). */
+void verify_collect(struct smp *s, struct experiment_record *rec);
 /*
  * The return to user space of the calling CPU (Linux SWITCH_TO_USER_CR3 and
  * the first user accesses): under PTI load the user PCID, without NOFLUSH if

@@ -1,5 +1,7 @@
 #include "core/shootdown_multi.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/invlpgb.h"
+#include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
 #include "core/ipi.h"
@@ -56,14 +58,22 @@ static void multi_handler(struct trap_frame *f)
             continue;
         /* a copy: the initiator rewrites its request once every ack is in */
         req = m->init[load_relaxed(&slot->from)].req;
-        if (pc->inject_kind == INJECT_SLOW)
-            smp_injected_delay(pc);
-        if (!(req.flags & MI_VERIFY_ONLY))
-            shootdown_flush_func(m->sd, pc, &req);
+        smp_injected_delay(pc);
+        if (req.flags & MI_CHECK) {
+            /* a check round: every window of the round has closed */
+            shootdown_verify_self(m->sd, pc, req.first_page, req.pages, req.stride_2m);
+            store_release(&slot->ack_seq, seq);
+            continue;
+        }
+        shootdown_flush_func(m->sd, pc, &req);
         store_release(&slot->ack_seq, seq);
-        /* verification after the acknowledgement: it is not part of the time */
-        shootdown_verify_self(m->sd, pc, req.first_page, req.pages, req.stride_2m);
-        store_release(&slot->verified_seq, seq);
+        /*
+         * The mutant reads the pages here, as this handler did before issue
+         * 20: then the initiators it answers after this one wait for reads
+         * that are not theirs.
+         */
+        if (MUTANT(contention_verify_in_window))
+            shootdown_verify_self(m->sd, pc, req.first_page, req.pages, req.stride_2m);
     }
     add_fetch(&handlers_running, (uint64_t)-1);
 }
@@ -174,18 +184,18 @@ static void post_request(struct shootdown_multi *m, struct mi_initiator *me, uin
     ipi_send_each(s, me->sent, me->nsent, VEC_MULTI_FLUSH);
 }
 
-/* Waits for one of the slot fields of every target sent to; records the first that is late. */
+/* Waits for the ack of every target sent to; records the first that does not answer. */
 static bool wait_targets(struct shootdown_multi *m, struct mi_initiator *me, uint32_t self,
-                         bool verified, uint64_t deadline)
+                         uint64_t deadline)
 {
     uint32_t i;
     for (i = 0; i < me->nsent; i++) {
         struct mi_slot *slot = slot_of(m, me->sent[i], self);
-        const volatile uint64_t *p = verified ? &slot->verified_seq : &slot->ack_seq;
-        if (!wait_u64_eq(p, me->seq, deadline)) {
+        if (!smp_wait_answer(m->sd->smp, me->sent[i], &slot->ack_seq, ANSWER_EQ, me->seq,
+                             deadline)) {
             me->lost_cpu = me->sent[i];
-            me->lost_what = verified ? "verification of a concurrent shootdown"
-                                     : "concurrent flush IPI";
+            me->lost_what = me->req.flags & MI_CHECK ? "check of a concurrent shootdown"
+                                                     : "concurrent flush IPI";
             return false;
         }
     }
@@ -209,31 +219,107 @@ uint64_t shootdown_multi_flush(struct shootdown_multi *m, const uint32_t *target
     irq_disable();
     shootdown_flush_func(m->sd, self, &me->req);
     irq_enable();
-    if (!wait_targets(m, me, self->index, false, t0 + m->sd->smp->timeout_ticks))
+    if (!wait_targets(m, me, self->index, t0 + m->sd->smp->timeout_ticks))
         return 0;
     t1 = tsc_now();
     return t1 - t0;
 }
 
-bool shootdown_multi_request_verify(struct shootdown_multi *m, const uint32_t *targets, uint32_t n,
-                                    uint32_t first, uint32_t pages)
+/* ---- rounds ---- */
+
+void mi_point_init(struct mi_point *pt, enum mi_method method, uint32_t ninit,
+                   uint32_t max_chunk, uint64_t barrier_ticks)
 {
-    struct percpu *self = this_percpu();
-    struct mi_initiator *me = &m->init[self->index];
-    shootdown_set_request(&me->req, self->index, first, pages, MI_VERIFY_ONLY, 0,
-                          m->sd->ceiling);
-    post_request(m, me, self->index, targets, n);
-    return wait_targets(m, me, self->index, false, tsc_now() + m->sd->smp->timeout_ticks);
+    store_relaxed(&pt->arrived, 0);
+    store_relaxed(&pt->failed, 0);
+    pt->method = method;
+    pt->ninit = ninit;
+    pt->max_chunk = max_chunk;
+    pt->barrier_ticks = barrier_ticks;
 }
 
-bool shootdown_multi_wait_verified(struct shootdown_multi *m)
+bool mi_barrier(struct mi_part *p)
+{
+    struct mi_point *pt = p->pt;
+    struct smp *s = this_percpu()->smp;
+    uint64_t want = (p->phases + 1) * pt->ninit, deadline = tsc_now() + pt->barrier_ticks;
+    add_fetch(&pt->arrived, 1);
+    p->phases++;
+    while (load_acquire(&pt->arrived) < want) {
+        if (load_acquire(&pt->failed) || load_acquire(&s->aborting))
+            return false;
+        if (deadline_passed(deadline)) {
+            if (load_acquire(&pt->arrived) >= want)
+                break;
+            store_release(&pt->failed, 1);
+            return false;
+        }
+        cpu_relax();
+    }
+    return !load_acquire(&pt->failed);
+}
+
+bool mi_round_open(struct shootdown_multi *m, struct mi_part *p)
+{
+    shootdown_multi_flip(m, p->first, p->pages);
+    return mi_barrier(p);
+}
+
+/* The INVLPGB path: the range in chunks, then one TLBSYNC, all on this CPU. */
+static uint64_t invlpgb_shoot(struct shootdown_multi *m, struct mi_part *p)
+{
+    struct invlpgb_range range;
+    struct invlpgb_op op;
+    uint64_t t0 = tsc_now();
+    invlpgb_range_init(&range, testmem_va(p->first), p->pages, false, p->pt->max_chunk,
+                       (uint16_t)m->sd->kernel_pcid, m->sd->pcid_enabled);
+    while (invlpgb_range_next(&range, &op))
+        invlpgb_raw(op.rax, op.ecx, op.edx);
+    tlbsync();
+    return tsc_now() - t0;
+}
+
+uint64_t mi_round_shoot(struct shootdown_multi *m, struct mi_part *p)
+{
+    uint64_t t;
+    if (p->pt->method == MI_INVLPGB) {
+        t = invlpgb_shoot(m, p);
+        /*
+         * The mutant checks right after its own TLBSYNC, as this experiment
+         * did before issue 20: its check IPIs land in the INVLPGB windows of
+         * the initiators still running theirs.
+         */
+        if (MUTANT(contention_check_in_invlpgb_window) && !mi_round_check(m, p))
+            t = 0;
+    } else {
+        t = shootdown_multi_flush(m, p->targets, p->ntargets, p->first, p->pages);
+    }
+    if (!t)
+        store_release(&p->pt->failed, 1);
+    return t;
+}
+
+bool mi_round_close(struct mi_part *p) { return mi_barrier(p); }
+
+bool mi_round_check(struct shootdown_multi *m, struct mi_part *p)
 {
     struct percpu *self = this_percpu();
     struct mi_initiator *me = &m->init[self->index];
-    bool ok = wait_targets(m, me, self->index, true, tsc_now() + m->sd->smp->timeout_ticks);
-    /* interrupts off: the handler updates the same per-CPU verification counters */
+    bool ok;
+    shootdown_set_request(&me->req, self->index, p->first, p->pages, MI_CHECK, 0, m->sd->ceiling);
+    post_request(m, me, self->index, p->targets, p->ntargets);
+    ok = wait_targets(m, me, self->index, tsc_now() + m->sd->smp->timeout_ticks);
+    /* interrupts off: the handler counts its reads in the same per-CPU counters */
     irq_disable();
-    shootdown_verify_self(m->sd, self, me->req.first_page, me->req.pages, me->req.stride_2m);
+    shootdown_verify_self(m->sd, self, p->first, p->pages, false);
     irq_enable();
+    if (!ok)
+        store_release(&p->pt->failed, 1);
     return ok;
+}
+
+uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p)
+{
+    shootdown_multi_flip(m, p->first, p->pages);
+    return mi_round_shoot(m, p);
 }

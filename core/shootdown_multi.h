@@ -13,13 +13,26 @@
  *  - each target has one slot PER INITIATOR (struct mi_slot, one cache line
  *    per (target, initiator) pair; Linux: one call_single_data per CPU pair
  *    in cfd_data). The initiator writes `from` and then `request_seq` with
- *    release; the target answers in `ack_seq`, then `verified_seq`;
+ *    release; the target answers in `ack_seq`;
  *  - IPIs of one vector coalesce in the APIC (one IRR bit), so one handler
  *    run may stand for several initiators' IPIs: the handler scans the slots
  *    of every initiator of the point (Linux drains its call_single_queue the
  *    same way). An IPI that arrives while the handler runs sets IRR again
  *    and the handler runs once more after the EOI, so no request is missed:
  *    its slot was written before its IPI was sent.
+ *
+ * Verification never runs inside anyone's timed window (issue 20). A flush
+ * request is flushed and acknowledged, nothing else: a target that verified
+ * initiator k's pages before acknowledging initiator k+1 in the same handler
+ * run put k's reads into k+1's latency. A point runs in rounds (struct
+ * mi_point): each initiator remaps its pages and waits at the opening
+ * barrier, runs its timed shootdown, waits at the closing barrier until
+ * every initiator's window has closed, and only then verifies: a check
+ * request (MI_CHECK) makes its targets read its pages, then it reads them
+ * itself. The next round opens once every initiator's checks are done, so
+ * no check and no check IPI can fall into any window, IPI or INVLPGB. The
+ * steady-state loop (mi_steady_shoot) has no checks at all; its last state
+ * is checked once the loop has stopped everywhere.
  *
  * Memory ordering, pair by pair:
  *  1. PTE change -> generation: the caller remaps its pages, then
@@ -30,17 +43,27 @@
  *  2. request -> slot: the initiator writes its request (plain stores), then
  *     store_release(slot->request_seq); the target's load_acquire of it makes
  *     the request visible. The target copies the request before acking: the
- *     initiator may rewrite it for its next shootdown as soon as every ack
- *     (and verification) is in, which it sees by load_acquire.
+ *     initiator may rewrite it for its next request as soon as every ack is
+ *     in, which it sees by load_acquire.
  *  3. flush -> ack: store_release(ack_seq) after the INVLPGs/full flush;
- *     the initiator's wait is load_acquire.
- *  4. pc->local_tlb_gen is private to its CPU but written by the handler and
- *     by the CPU's own local flush as an initiator: the local flush runs
- *     with interrupts off, as Linux runs flush_tlb_func() locally.
- *  5. initiators wait with interrupts ON: each is also a target of the
- *     others, and two initiators waiting for each other with interrupts off
- *     would deadlock (Linux smp_call_function_many() waits with interrupts
- *     enabled for the same reason).
+ *     for a check request, after the reads (their counts are the target's
+ *     own, collected by the BSP once the point has ended); the initiator's
+ *     wait is load_acquire.
+ *  4. pc->local_tlb_gen and the per-CPU check counters are private to their
+ *     CPU but written by the handler and by the CPU itself as an initiator:
+ *     its own flush and its own reads run with interrupts off, as Linux runs
+ *     flush_tlb_func() locally.
+ *  5. initiators wait with interrupts ON (for acks and at the barriers):
+ *     each is also a target of the others, and two initiators waiting for
+ *     each other with interrupts off would deadlock (Linux
+ *     smp_call_function_many() waits with interrupts enabled for the same
+ *     reason).
+ *  6. barrier: each arrival is add_fetch(&pt->arrived) (seq_cst, a full
+ *     barrier after everything the initiator did in the phase: its window
+ *     closed, its checks answered); a waiter passes on load_acquire of a
+ *     count that includes every arrival of the phase, so whatever any
+ *     initiator did before arriving happens before what anyone does after
+ *     passing (the RMWs form one release sequence).
  * Sequence numbers are per initiator and never reset within one
  * shootdown_multi (the slots are zeroed at init), so an old ack can never
  * pass for a new one, even when the point's partition changes.
@@ -50,18 +73,17 @@
 
 #include "core/shootdown.h"
 
-#define MI_VERIFY_ONLY (1u << 8) /* no flush: the target only reads the range (after INVLPGB) */
+#define MI_CHECK (1u << 8) /* no flush: the target reads the range, then acknowledges */
 
 /* Target `t`'s slot for initiator `i` (one cache line each). */
 struct mi_slot {
     volatile uint64_t request_seq;  /* initiator: release, after `from` and its request */
-    volatile uint64_t ack_seq;      /* target: release, after the flush */
-    volatile uint64_t verified_seq; /* target: release, after reading the range */
+    volatile uint64_t ack_seq;      /* target: release, after the flush (or the reads) */
     volatile uint32_t from;         /* initiator whose request this is */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct mi_initiator {
-    struct flush_request req;       /* read by targets: written only between rounds */
+    struct flush_request req;       /* read by targets: written only between requests */
     uint64_t seq __attribute__((aligned(CACHE_LINE))); /* private from here on */
     uint64_t signature_gen;         /* testmem_flip_owned() counter */
     uint32_t *sent;
@@ -107,13 +129,55 @@ uint64_t shootdown_multi_flush(struct shootdown_multi *m, const uint32_t *target
                                uint32_t first, uint32_t pages);
 /* Remaps the caller's own pages with its own signature counter. */
 void shootdown_multi_flip(struct shootdown_multi *m, uint32_t first, uint32_t pages);
+
+/* ---- rounds: what every initiator of a point runs (core/exp/shootdown_contention.c) ---- */
+enum mi_method { MI_IPI = 0, MI_INVLPGB };
+
+/* Shared by the initiators of one point. */
+struct mi_point {
+    volatile uint64_t arrived;      /* barrier arrivals over every phase (its own line) */
+    volatile uint32_t failed __attribute__((aligned(CACHE_LINE))); /* set once: all stop */
+    enum mi_method method;
+    uint32_t ninit;
+    uint32_t max_chunk;             /* INVLPGB: pages per instruction */
+    uint64_t barrier_ticks;         /* the longest a barrier waits (a slow round, late CPUs) */
+} __attribute__((aligned(CACHE_LINE)));
+
+/* One initiator's part of a point; written by that initiator only. */
+struct mi_part {
+    struct mi_point *pt;
+    const uint32_t *targets;
+    uint32_t ntargets, first, pages;
+    uint64_t phases;                /* barriers passed */
+};
+
+/* Sets up a point's shared part: every field, the barrier at zero. */
+void mi_point_init(struct mi_point *pt, enum mi_method method, uint32_t ninit,
+                   uint32_t max_chunk, uint64_t barrier_ticks);
 /*
- * Asks the last round's targets to read the range (after INVLPGB+TLBSYNC, or
- * again after a flush) without flushing; they answer in verified_seq.
+ * The barrier: arrives, then waits (interrupts on) until every initiator of
+ * the point has arrived at this phase. False when the point failed, the run
+ * is aborting, or the others did not come in pt->barrier_ticks (then the
+ * point fails for all).
  */
-bool shootdown_multi_request_verify(struct shootdown_multi *m, const uint32_t *targets, uint32_t n,
-                                    uint32_t first, uint32_t pages);
-/* Waits until every target of the last round has read the range; then reads it itself. */
-bool shootdown_multi_wait_verified(struct shootdown_multi *m);
+bool mi_barrier(struct mi_part *p);
+/* A round, in this order. Opening: remaps the caller's pages, then the barrier. */
+bool mi_round_open(struct shootdown_multi *m, struct mi_part *p);
+/*
+ * The timed shootdown: IPIs (shootdown_multi_flush) or INVLPGB per chunk
+ * and one TLBSYNC. Ticks on the caller's TSC; 0 when a target did not
+ * answer (the point is then failed for every initiator).
+ */
+uint64_t mi_round_shoot(struct shootdown_multi *m, struct mi_part *p);
+/* Closing: the barrier; when it returns, every initiator's window of the round has closed. */
+bool mi_round_close(struct mi_part *p);
+/*
+ * The check of the round: the caller's targets read its pages (a check
+ * request, MI_CHECK), then the caller reads them (interrupts off). Every
+ * read goes into the per-CPU counts (shootdown_collect()).
+ */
+bool mi_round_check(struct shootdown_multi *m, struct mi_part *p);
+/* Steady state: remap and shoot, nothing else (no barrier, no check). */
+uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p);
 
 #endif

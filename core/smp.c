@@ -50,6 +50,78 @@ bool wait_u64_ge(const volatile uint64_t *p, uint64_t want, uint64_t deadline)
     return true;
 }
 
+static bool answered(const volatile uint64_t *p, enum answer_test test, uint64_t v)
+{
+    uint64_t x = load_acquire(p);
+    return test == ANSWER_EQ ? x == v : test == ANSWER_NE ? x != v : x >= v;
+}
+
+/* atomic max: several waiters may record lateness of the same CPU at once */
+static void note_max(volatile uint64_t *max, uint64_t v)
+{
+    uint64_t old = load_relaxed(max);
+    /* spin-ok: each failed CAS means another waiter stored a larger value; it ends */
+    while (old < v && !cas(max, &old, v))
+        ;
+}
+
+/*
+ * The grace of smp_wait_answer(): `grace` ticks more (none without a
+ * hypervisor); false when the CPU used up its graces or missed this one too.
+ */
+static bool late_answer(struct smp *s, uint32_t cpu, const volatile uint64_t *p,
+                        enum answer_test test, uint64_t v, uint64_t deadline, uint64_t grace)
+{
+    struct percpu *pc = cpu < s->count ? s->cpu[cpu] : NULL;
+    uint64_t until, now = tsc_now();
+    if (!s->late_grace_ticks || !pc || load_acquire(&pc->fault.valid) ||
+        add_fetch(&pc->late.graces, 1) > SMP_LATE_MAX)
+        return false;
+    /* from the deadline, or from now when this waiter itself ran late (it was descheduled) */
+    until = (now > deadline ? now : deadline) + grace;
+    while (!answered(p, test, v)) {
+        if (load_acquire(&pc->fault.valid) || load_acquire(&s->aborting))
+            return false;
+        if (deadline_passed(until)) {
+            if (answered(p, test, v))
+                break;
+            return false;
+        }
+        cpu_relax();
+    }
+    add_fetch(&pc->late.answers, 1);
+    now = tsc_now();
+    note_max(&pc->late.max_ticks, now > deadline ? now - deadline : 0);
+    return true;
+}
+
+bool smp_wait_answer(struct smp *s, uint32_t cpu, const volatile uint64_t *p, enum answer_test test,
+                     uint64_t v, uint64_t deadline)
+{
+    bool ok = test == ANSWER_EQ ? wait_u64_eq(p, v, deadline)
+              : test == ANSWER_NE ? wait_u64_ne(p, v, deadline)
+                                  : wait_u64_ge(p, v, deadline);
+    return ok || late_answer(s, cpu, p, test, v, deadline, s->late_grace_ticks);
+}
+
+uint64_t smp_take_late(struct smp *s, uint32_t cpu, uint64_t *max_ticks)
+{
+    struct percpu *pc = cpu < s->count ? s->cpu[cpu] : NULL;
+    uint64_t answers, fresh;
+    *max_ticks = 0;
+    if (!pc)
+        return 0;
+    answers = load_acquire(&pc->late.answers);
+    fresh = answers - pc->late.noted;
+    if (!fresh)
+        return 0;
+    pc->late.noted = answers;
+    *max_ticks = __atomic_exchange_n(&pc->late.max_ticks, 0, __ATOMIC_ACQ_REL);
+    if (*max_ticks > pc->late.run_max_ticks)
+        pc->late.run_max_ticks = *max_ticks;
+    return fresh;
+}
+
 bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
               uint64_t timeout_ticks)
 {
@@ -85,6 +157,7 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
             if (cfg->inject[j].cpu == i && cfg->inject[j].kind <= INJECT_ABSENT) {
                 pc->inject_kind = cfg->inject[j].kind;
                 pc->inject_vector = cfg->inject[j].vector;
+                pc->inject_late_left = SMP_INJECTED_LATE;
             }
         }
         s->cpu[i] = pc;
@@ -228,8 +301,17 @@ static enum wait_status wait_loop(struct smp *s, uint32_t index, uint64_t deadli
             deadline = tsc_now() + s->timeout_ticks;
         }
         if (deadline_passed(deadline)) {
-            if (load_acquire(&pc->ack.ack_seq) == want)
+            /*
+             * A command may itself wait, with a grace, for a late CPU: its
+             * own grace covers that one's and a timeout more.
+             */
+            if (late_answer(s, index, &pc->ack.ack_seq, ANSWER_EQ, want, deadline,
+                            2 * s->late_grace_ticks + s->timeout_ticks))
                 break;
+            if (load_acquire(&pc->fault.valid)) {
+                smp_mark_lost(s, index, WAIT_FAULTED, pc->mb.command);
+                return WAIT_FAULTED;
+            }
             smp_mark_lost(s, index, WAIT_TIMEOUT, pc->mb.command);
             return WAIT_TIMEOUT;
         }
@@ -301,7 +383,15 @@ static void injected_hang(struct percpu *pc)
 void smp_injected_delay(struct percpu *pc)
 {
     struct smp *s = pc->smp;
-    uint64_t until = tsc_now() + 2 * s->timeout_ticks;
+    uint64_t until;
+    if (pc->inject_kind == INJECT_LATE && pc->inject_late_left) {
+        pc->inject_late_left--;
+        until = tsc_now() + s->timeout_ticks + s->timeout_ticks / 2;
+    } else if (pc->inject_kind == INJECT_SLOW) {
+        until = tsc_now() + 2 * s->timeout_ticks;
+    } else {
+        return;
+    }
     while (!deadline_passed(until) && !load_acquire(&s->releasing))
         cpu_relax();
 }
@@ -348,7 +438,7 @@ uint64_t smp_ap_loop(struct percpu *pc)
             }
             if (pc->mb.fn)
                 result = pc->mb.fn(pc, pc->mb.arg);
-            if (in_experiment && pc->inject_kind == INJECT_SLOW)
+            if (in_experiment)
                 smp_injected_delay(pc);
             store_relaxed(&pc->ack.result, result);
             store_release(&pc->ack.ack_seq, seq);

@@ -99,6 +99,19 @@ struct idle_slot {
     volatile uint64_t parked;      /* 1: in "sti; hlt" since its last interrupt (core/ipi.h) */
 } __attribute__((aligned(CACHE_LINE)));
 
+/*
+ * Late answers of this CPU under a hypervisor (smp_wait_answer()): written by
+ * the CPUs that waited for it, with atomics; `noted` and `run_max_ticks` by
+ * the BSP alone, between experiments.
+ */
+struct late_answers {
+    volatile uint64_t graces;      /* graces begun for this CPU */
+    volatile uint64_t answers;     /* answered within one */
+    volatile uint64_t max_ticks;   /* most ticks past a deadline, since the BSP last noted */
+    uint64_t noted;                /* answers already in an experiment's note */
+    uint64_t run_max_ticks;
+} __attribute__((aligned(CACHE_LINE)));
+
 struct tlb_shared {
     volatile uint8_t is_lazy;      /* Linux cpu_tlbstate_shared.is_lazy */
     volatile uint8_t is_running;   /* Xen v->is_running */
@@ -124,6 +137,7 @@ struct percpu {
     struct ping_slot ping;
     struct flush_slot flush;
     struct tlb_shared tlbs;
+    struct late_answers late;
     struct idle_slot idle;
 
     /* ---- private to the CPU (plus the BSP after the CPU stopped) ---- */
@@ -136,6 +150,7 @@ struct percpu {
     uint64_t missed_want;
     struct fault_record fault;
     uint32_t inject_kind;        /* enum inject_kind for this CPU */
+    uint32_t inject_late_left;   /* inject=late: answers still to give late */
     uint32_t inject_vector;
     uint64_t verify_checks, verify_stale;
     uint64_t stale_va, stale_expected, stale_seen; /* the first stale read since collected */
@@ -162,6 +177,7 @@ struct smp {
     struct cpu_table *topo;
     const struct config *cfg;
     uint64_t timeout_ticks;      /* one answer from one CPU */
+    uint64_t late_grace_ticks;   /* under a hypervisor: the grace after a missed deadline; 0: none */
     uint64_t run_deadline;       /* an AP gives itself back after this TSC */
     volatile uint32_t releasing; /* set once: everyone goes home */
     volatile uint32_t aborting;  /* smp_abort_commands(): running commands stop early */
@@ -234,7 +250,13 @@ uint64_t smp_ap_loop(struct percpu *pc);
  * back with VEC_WAKE pending.
  */
 void smp_ap_await_release_kick(struct percpu *pc);
-/* Test-only slow CPU (inject=slow): answers two timeouts late. */
+/*
+ * Test-only late answers, called where a CPU answers: inject=slow waits two
+ * timeouts every time; inject=late 1.5 timeouts for its first
+ * SMP_INJECTED_LATE answers (within the grace of smp_wait_answer() under a
+ * hypervisor, past the deadline everywhere), then none. Others: nothing.
+ */
+#define SMP_INJECTED_LATE 3
 void smp_injected_delay(struct percpu *pc);
 /* Records an exception on the calling CPU; returns true if it could resume at its recovery point. */
 struct trap_frame;
@@ -258,6 +280,30 @@ uint32_t smp_release_aps(struct smp *s, uint64_t deadline);
  * how many were lost (they may still read the experiment's state).
  */
 uint32_t smp_abort_commands(struct smp *s, uint32_t *busy);
+
+/*
+ * Waiting for another CPU's answer: until *p compares with `v` as `test`
+ * says, or `deadline`. Under a hypervisor a vCPU can be descheduled for
+ * longer than any deadline (QEMU TCG, 288 vCPUs on a loaded 2-core host: 23
+ * CPUs missed the 5 s deadline in one quick run, and each answered later).
+ * There (s->late_grace_ticks set, SMP_LATE_GRACE timeouts) a CPU that
+ * misses the deadline gets that much more, at most SMP_LATE_MAX times in a
+ * run: an answer within it counts, the CPU stays in the run, and its
+ * lateness is recorded (struct late_answers; the experiment's note and
+ * topology.cpus[].late_answers). On hardware, and past those limits, a miss
+ * is a miss: the caller marks the CPU (smp_mark_unanswered) as before.
+ * Any CPU may call it.
+ */
+#define SMP_LATE_GRACE 2
+#define SMP_LATE_MAX 8
+enum answer_test { ANSWER_EQ, ANSWER_NE, ANSWER_GE };
+bool smp_wait_answer(struct smp *s, uint32_t cpu, const volatile uint64_t *p, enum answer_test test,
+                     uint64_t v, uint64_t deadline);
+/*
+ * BSP, between experiments: how many late answers CPU `cpu` gave since the
+ * last call, and in *max_ticks the most any of them was past its deadline.
+ */
+uint64_t smp_take_late(struct smp *s, uint32_t cpu, uint64_t *max_ticks);
 
 /* Spin helpers with deadlines (every wait in the tool goes through one of these). */
 bool wait_u64_eq(const volatile uint64_t *p, uint64_t want, uint64_t deadline);

@@ -55,10 +55,26 @@ static void reclassify_slow(struct smp *s)
     }
 }
 
+/* The late answers each CPU gave and was kept for (smp_wait_answer()), for the report. */
+static void record_late(struct smp *s)
+{
+    uint32_t i;
+    for (i = 1; i < s->count; i++) {
+        struct percpu *pc = s->cpu[i];
+        uint64_t max;
+        if (!pc)
+            continue;
+        (void)smp_take_late(s, i, &max);
+        s->topo->cpus[i].late_answers = (uint32_t)load_acquire(&pc->late.answers);
+        s->topo->cpus[i].late_max_ms = ticks_to_ms(pc->late.run_max_ticks);
+    }
+}
+
 uint32_t smp_release_aps(struct smp *s, uint64_t deadline)
 {
     uint32_t i, missing = 0;
     reclassify_slow(s);
+    record_late(s);
     store_release(&s->releasing, 1);
     for (i = 1; i < s->count; i++)
         if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)

@@ -314,6 +314,8 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     s->smp.halt_waits = r->cfg.target_wait == TARGET_WAIT_HALT ||
                         (r->cfg.target_wait == TARGET_WAIT_AUTO && r->cpu.hypervisor);
     r->method.target_wait = s->smp.halt_waits ? "hlt" : "spin";
+    /* a vCPU can be descheduled past any deadline: answers within a grace count (core/smp.h) */
+    s->smp.late_grace_ticks = r->cpu.hypervisor ? SMP_LATE_GRACE * s->smp.timeout_ticks : 0;
     s->smp.run_deadline = tsc_now() + ms_to_ticks((uint64_t)r->cfg.budget_s * 1000 * 16 + 60000);
     ipi_install_handlers();
     shootdown_install_handlers();

@@ -24,6 +24,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            x2apic_to_xapic_direct leave_keeps_tool_idt emulator_unrecorded \
            order_ignores_flush invlpgb_verdict_first_page percentile_from_few \
            bootstrap_unpaired order_fixed \
+           contention_verify_in_window contention_check_in_invlpgb_window profiles_unplanned \
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
            breakdown_keeps_handler
@@ -55,6 +56,7 @@ mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$
          $(BUILD)/mutants/order_ignores_flush/test_crossover \
          $(BUILD)/mutants/invlpgb_verdict_first_page/test_crossover \
          $(BUILD)/mutants/bootstrap_unpaired/test_bootstrap \
+         $(BUILD)/mutants/profiles_unplanned/test_plan \
          $(BUILD)/mutants/plan_thin_stride_only/test_plan \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions

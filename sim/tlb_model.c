@@ -823,6 +823,7 @@ void tlbm_invlpgb(struct tlb_model *m, uint32_t ci, uint64_t rax, uint32_t ecx, 
 {
     struct tlbm_cpu *c = m->cpu[ci];
     uint32_t extra = ecx & 0xffff, i;
+    uint64_t delay[TLBM_MAX_CPUS];
     if (!m->cfg.feat.invlpgb) {
         tlbm_violation(m, ci, "#UD: INVLPGB on a CPU without it (CPUID 8000_0008 EBX[3] = 0)");
         return;
@@ -842,13 +843,22 @@ void tlbm_invlpgb(struct tlb_model *m, uint32_t ci, uint64_t rax, uint32_t ecx, 
     }
     begin(m, c, TLBM_EV_INVLPGB, rax, ecx, edx);
     c->n.invlpgb++;
-    end(m, c);
+    if (m->cfg.spec_after)
+        speculate(m, c);
+    /*
+     * end(), the delays drawn first: the issuer's stream is guarded by its
+     * own lock (a TLBSYNC elsewhere landing INVLPGBs on this CPU draws from
+     * it in drop_matching()), not by the targets' locks taken below.
+     */
+    for (i = 0; i < m->ncpus; i++)
+        delay[i] = random_below(&c->rng, m->cfg.invlpgb_max_delay + 1);
+    pthread_mutex_unlock(&c->lock);
     /* broadcast: every CPU, the issuer too, gets it at a moment of its own */
     for (i = 0; i < m->ncpus; i++) {
         struct tlbm_cpu *t = m->cpu[i];
         struct tlbm_pending p = { ci, 0, rax, ecx, edx };
         pthread_mutex_lock(&t->lock);
-        p.due = t->events + 1 + random_below(&c->rng, m->cfg.invlpgb_max_delay + 1);
+        p.due = t->events + 1 + delay[i];
         if (t->queued == TLBM_QUEUE) {
             /* a full queue drains its oldest entry: hardware has finite buffers */
             apply_invlpgb(m, t, &t->queue[0]);

@@ -59,3 +59,12 @@ int64_t contention_rate_milli(uint64_t count, uint64_t ticks, uint64_t hz)
     v = mul_div(count * 1000u, hz, ticks); /* count * 1000 fits: counts are far below 2^54 */
     return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
 }
+
+int64_t contention_ms_milli(uint64_t ticks, uint64_t hz)
+{
+    uint64_t v;
+    if (!hz)
+        return 0;
+    v = mul_div(ticks, 1000000u, hz);
+    return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}

@@ -36,5 +36,7 @@ static inline uint32_t contention_first_page(uint32_t k, uint32_t pages) { retur
 
 /* Shootdowns per second, times 1000, for `count` shootdowns in `ticks` at `hz`; 0 if no time. */
 int64_t contention_rate_milli(uint64_t count, uint64_t ticks, uint64_t hz);
+/* Milliseconds, times 1000, of `ticks` at `hz`; 0 if no rate. */
+int64_t contention_ms_milli(uint64_t ticks, uint64_t hz);
 
 #endif

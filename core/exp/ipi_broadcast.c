@@ -74,8 +74,8 @@ static uint64_t sample(struct smp *s, struct bc_state *st, uint32_t k, bool shor
     else
         ipi_send_each(s, st->order, k, VEC_PING);
     for (i = 0; i < k; i++) {
-        if (!wait_u64_ne(&s->cpu[st->order[i]]->ping.count, st->before[i],
-                         t0 + s->timeout_ticks)) {
+        if (!smp_wait_answer(s, st->order[i], &s->cpu[st->order[i]]->ping.count, ANSWER_NE,
+                             st->before[i], t0 + s->timeout_ticks)) {
             *lost = i;
             return 0;
         }

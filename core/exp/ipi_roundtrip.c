@@ -111,7 +111,8 @@ static int64_t pingpong(struct percpu *self, void *arg)
         t0 = tsc_now();
         apic_send_ipi(a->target->apic_id, VEC_PING);
         sent = tsc_now();
-        if (!wait_u64_ne(&a->target->ping.count, before, t0 + a->timeout)) {
+        if (!smp_wait_answer(self->smp, a->target->index, &a->target->ping.count, ANSWER_NE,
+                             before, t0 + a->timeout)) {
             a->missed_count = (int64_t)before;
             return -1;
         }
@@ -242,6 +243,15 @@ static enum wait_status run_pair(struct runner *r, struct rt_state *st, const st
     struct spin_arg spin = { &stop, 0 };
     enum wait_status w = WAIT_OK;
     *result = 0;
+    /*
+     * Never post to a CPU out of the run: one that faulted and recovered
+     * still runs commands, and this one's argument is on the caller's stack
+     * (seen under QEMU, inject=fault:1:6, once the quick profile was
+     * planned: the pilot's pair 1 -> 0 posted to the faulted CPU 1, the BSP
+     * returned at once, and CPU 1 wrote into the BSP's stack: #UD on the BSP).
+     */
+    if (!smp_usable(s, p->initiator) || !smp_usable(s, p->target))
+        return WAIT_FAULTED;
     mem_zero(a, sizeof(*a));
     a->target = s->cpu[p->target];
     a->warmup = warmup;
@@ -312,7 +322,11 @@ static bool rt_plan(struct runner *r, struct experiment_record *rec, struct rt_s
     mem_zero(&pilot, sizeof(pilot));
     pilot.st = st;
     for (kind = 0; kind < 2 && r->plan_share_ticks; kind++) {
-        for (i = 0; i < st->npairs && (st->pairs[i].initiator != 0) != kind; i++)
+        /* a pair of CPUs still in the run (one may have dropped out since the pairs were made) */
+        for (i = 0; i < st->npairs && ((st->pairs[i].initiator != 0) != kind ||
+                                        !smp_usable(r->smp, st->pairs[i].initiator) ||
+                                        !smp_usable(r->smp, st->pairs[i].target));
+             i++)
             ;
         if (i < st->npairs) {
             struct rt_pilot_point pp = { st, &st->pairs[i] };

@@ -369,7 +369,7 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
         uint64_t want = load_acquire(&c->line.handled), t0, t1, settle;
         deadline = tsc_now() + s->timeout_ticks;
         /* back in its state since the last ping (armed is written after `handled`) */
-        ok = wait_u64_eq(&c->line.armed, want, deadline);
+        ok = smp_wait_answer(s, st->target, &c->line.armed, ANSWER_EQ, want, deadline);
         settle = us_to_ticks(IPI_SETTLE_US); /* as ipi_settle_targets() lets targets sleep */
         if (d->kind == TS_IRQOFF)
             settle += c->window_ticks * (i % 8) / 8; /* spread the arrival over the window */
@@ -381,7 +381,8 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
             break;
         t0 = tsc_now();
         apic_send_ipi(t->apic_id, VEC_STATE_PING);
-        if (!wait_u64_ne(&c->line.handled, want, t0 + s->timeout_ticks)) {
+        if (!smp_wait_answer(s, st->target, &c->line.handled, ANSWER_NE, want,
+                             t0 + s->timeout_ticks)) {
             smp_mark_unanswered(s, st->target, "target-state ping", &c->line.handled, want + 1);
             ok = false;
             break;
@@ -391,7 +392,8 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
             st->rt[i - TS_WARMUP] = t1 - t0;
     }
     /* the target's record of the last ping comes after the ping's handler */
-    if (ok && !wait_u64_ge(&c->line.nlost, total, tsc_now() + s->timeout_ticks))
+    if (ok && !smp_wait_answer(s, st->target, &c->line.nlost, ANSWER_GE, total,
+                               tsc_now() + s->timeout_ticks))
         ok = false;
     store_release(&c->stop, 1);
     smp_kick(s, st->target);

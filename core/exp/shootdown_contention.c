@@ -19,26 +19,50 @@
  *            the probe ran it, or with emulate=invlpgb (test-only): then the
  *            experiment is labelled emulated and each invlpgb point records
  *            the INVLPGBs the emulator handled.
- * Each initiator runs its warm-up, waits at a start line until all have,
- * then runs its share of the point's samples: ceil(S / m), at least 2, so
- * that a point costs about the same whatever m is. Latency: per shootdown, on its initiator's own
- * TSC, from just after the PTE change to the last ack (or the end of
- * TLBSYNC); p50/p99 over all initiators' samples. Throughput: m x samples
- * divided by the time from the start line to the last initiator's last
- * verified shootdown, on the BSP's TSC (no two CPUs' clocks subtracted).
+ * Each (mode, method, pages, m) gives two points, `measure`:
+ *   latency  rounds (core/shootdown_multi.h): every initiator remaps its
+ *            pages, all start together at a barrier, each runs one timed
+ *            shootdown, and a second barrier waits until every window has
+ *            closed. W' = min(warm-up, 3) rounds, then ceil(S / m) (at least
+ *            2) recorded, S a tenth of the profile's samples (at least 10),
+ *            so a point costs about the same whatever m is. Latency: per
+ *            shootdown, on its initiator's own TSC, from just after the PTE
+ *            change to the last ack (or the end of TLBSYNC); p50/p99 over
+ *            all initiators' samples. round_shootdowns_per_s: m x rounds
+ *            divided by the sum, on the BSP's TSC, of each recorded round
+ *            from its opening to its closing barrier (all m start together:
+ *            a burst; checks and barriers between rounds are not in it).
+ *   steady   will-it-scale tlb_flush2: after the rounds, each initiator
+ *            remaps and shoots down in a loop, no barrier, no check, until
+ *            the BSP, one of them, has seen the window pass (its length from
+ *            the plan, or contention_window_ms) and stops them;
+ *            shootdowns_per_s: the shootdowns every initiator had completed
+ *            when the BSP read their counters, over the BSP's ticks from the
+ *            start to that read; shootdowns, window_ms with it.
  * CPUs that initiate nothing spin (or halt under a hypervisor, method
  * target_wait) with interrupts on; initiators take the others' IPIs while
- * they wait for their own acks, and keep taking them until the last
- * initiator is done.
+ * they wait for their own acks and at the barriers, and keep taking them
+ * until the last initiator is done.
  *
- * Verification: after every shootdown every target, then the initiator,
- * reads the initiator's pages; an old signature is a stale TLB entry:
- * FAILURE with CPU and VA. The invlpgb method asks the same targets to read
- * after TLBSYNC.
+ * Verification, never inside a timed window (issue 20: before it, a target
+ * read initiator k's pages before acknowledging initiator k+1 in the same
+ * interrupt, each initiator read its own with interrupts off while the
+ * others' IPIs waited, and INVLPGB initiators sent a check IPI into the
+ * others' INVLPGB windows, so the latency of m >= 2 held other initiators'
+ * checks). Every round's shootdowns are checked after the closing barrier:
+ * each initiator asks its targets (a check request) to read its pages, then
+ * reads them itself; the next round opens only when every check is done.
+ * So every shootdown of the latency points is checked, warm-up included,
+ * and no check or check IPI falls into any window. The steady loop checks
+ * nothing inside its window; when it has stopped everywhere (a barrier),
+ * every target and initiator reads each initiator's pages once: that proves
+ * the last shootdown of every initiator and that no CPU holds a stale
+ * translation of any of their pages at the end, not each shootdown in the
+ * loop (a later one of the same pages may hide a missed one). An old
+ * signature is a stale TLB entry: FAILURE with CPU and VA. Each point's
+ * `checks` value counts its reads (priming included); the notes say how.
  */
 #include "arch/x86/cpu.h"
-#include "arch/x86/invlpgb.h"
-#include "arch/x86/tlb.h"
 #include "core/atomic.h"
 #include "core/emulate.h"
 #include "core/exp/common.h"
@@ -50,6 +74,9 @@
 #include "core/timing.h"
 
 #define CT_MIN_SAMPLES 10u
+#define CT_WINDOW_UNPLANNED_MS 100u /* the steady window without a plan or contention_window_ms */
+#define CT_WINDOW_MIN_MS 10u        /* a planned window is never shorter */
+#define CT_WINDOW_MAX_MS 250u       /* nor longer */
 
 enum ct_mode { CT_ALL = 0, CT_GROUPS };
 static const char *const mode_names[] = { "all", "groups" };
@@ -58,29 +85,35 @@ static const char *const method_names[] = { "ipi", "invlpgb" };
 
 struct ct_state;
 
-/* One point: what every initiator needs, and the start line. */
+enum ct_phase { CT_ROUNDS = 0, CT_STEADY };
+
+/* One phase of a point: what every initiator needs. Allocated aligned (its barrier's lines). */
 struct ct_job {
+    struct mi_point pt;
     struct ct_state *st;
-    enum ct_method method;
-    uint32_t pages, samples, warmup, ninit;
-    volatile uint32_t ready, go, failed, all_done;
+    enum ct_phase phase;
+    uint32_t pages, rounds, warmup, ninit;
+    uint64_t window_ticks;      /* the steady window */
+    volatile uint32_t stop;     /* steady: the BSP closes the window */
+    volatile uint32_t all_done;
     volatile uint64_t done;
-    volatile uint64_t progress; /* shootdowns by all initiators: proves they are alive */
     struct spin_arg linger;     /* finished initiators keep taking IPIs until all_done */
-};
+} __attribute__((aligned(CACHE_LINE)));
 
 /* One initiator's share of a point (its own line: written by it only). */
 struct ct_arg {
     struct ct_job *job;
-    uint32_t k;           /* initiator number: its pages and its sample slice */
+    struct mi_part part;
+    uint32_t k;                 /* initiator number: its pages and its sample slice */
     uint32_t *targets;
-    uint32_t ntargets;
+    volatile uint64_t steady;   /* its shootdowns in the steady loop (release; the BSP reads) */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct ct_state {
     struct shootdown sd;
     struct shootdown_multi mi;
     struct target_set ts;     /* the CPUs that only take IPIs */
+    struct ct_job *job;
     uint32_t *order, norder;  /* BSP first, then topology order */
     uint32_t *start;          /* partition, m + 1 entries */
     uint32_t *inits;
@@ -91,8 +124,11 @@ struct ct_state {
     bool invlpgb, invlpgb_emulated;
     uint32_t max_chunk;       /* INVLPGB pages per instruction */
     uint32_t page_counts[2], npages;
+    uint64_t window_ticks;    /* the steady window, set once before the first point */
+    /* the BSP's results of the running point */
+    uint64_t round_ticks;     /* its recorded rounds, opening to closing barrier */
+    uint64_t steady_ticks, steady_count;
 };
-
 /* Samples per point, pooled over its initiators: a tenth of the profile's, at least 10. */
 static uint32_t ct_samples(const struct runner *r)
 {
@@ -113,9 +149,9 @@ static uint32_t ct_per_initiator(uint32_t samples, uint32_t m)
 
 /*
  * Every round is the same shootdown of the same pages: a few warm-up rounds
- * per initiator load the lines and TLB entries. Kept small because each
- * costs m shootdowns (under QEMU with emulated INVLPGB, 8 initiators x 5
- * emulated INVLPGBs each broadcast to every CPU).
+ * load the lines and TLB entries. Kept small because each costs m
+ * shootdowns (under QEMU with emulated INVLPGB, 8 initiators x 5 emulated
+ * INVLPGBs each broadcast to every CPU).
  */
 static uint32_t ct_warmup(const struct runner *r)
 {
@@ -132,6 +168,13 @@ static bool ct_supported(struct runner *r, char *reason, size_t cap, bool *emula
     *emulated = !(f->invlpgb && r->run->method.invlpgb_probe_ok) && !r->run->cfg.global_pages &&
                 (r->run->cfg.emulate & EMULATE_INVLPGB);
     return true;
+}
+
+/* The usable CPUs, BSP first, then topology order: the machine a point splits. */
+static void ct_order(struct runner *r, struct ct_state *st)
+{
+    st->order[0] = 0;
+    st->norder = 1 + runner_targets_in_topology_order(r, 0, st->order + 1, r->smp->count - 1);
 }
 
 static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **state)
@@ -154,16 +197,17 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->invlpgb = f->invlpgb && r->run->method.invlpgb_probe_ok && !r->run->cfg.global_pages;
     st->invlpgb_emulated = r->emulated;
     st->max_chunk = f->invlpgb ? f->invlpgb_max_pages : EMULATED_INVLPGB_MAX_PAGES;
+    st->job = mem_alloc_aligned(sizeof(*st->job), CACHE_LINE);
     st->order = mem_alloc(n * sizeof(uint32_t));
     st->start = mem_alloc((n + 1) * sizeof(uint32_t));
     st->inits = mem_alloc(n * sizeof(uint32_t));
     st->args = mem_alloc_aligned(n * sizeof(struct ct_arg), CACHE_LINE);
     st->targets = mem_alloc((size_t)n * n * sizeof(uint32_t));
     st->lat = mem_alloc((size_t)n * st->samples * sizeof(uint64_t));
-    if (!st->order || !st->start || !st->inits || !st->args || !st->targets || !st->lat)
+    if (!st->job || !st->order || !st->start || !st->inits || !st->args || !st->targets ||
+        !st->lat)
         return false;
-    st->order[0] = 0;
-    st->norder = 1 + runner_targets_in_topology_order(r, 0, st->order + 1, n - 1);
+    ct_order(r, st);
     if (r->run->cfg.global_pages && (f->invlpgb || (r->run->cfg.emulate & EMULATE_INVLPGB)))
         record_note(rec, "global_pages=on: invlpgb points skipped (they would need the "
                          "include-global form)");
@@ -180,7 +224,8 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
             uint32_t k = contention_m_series(st->norder, mode == CT_GROUPS,
                                              TEST_PAGES / st->page_counts[p], series,
                                              CONTENTION_MAX_M);
-            npoints += k * ((st->invlpgb || st->invlpgb_emulated) ? 2 : 1);
+            /* a latency and a steady point per m */
+            npoints += 2 * k * ((st->invlpgb || st->invlpgb_emulated) ? 2 : 1);
             if (k && series[k - 1] < (mode == CT_GROUPS ? st->norder / 2 : st->norder))
                 record_note(rec, "%s, %u pages: at most %u initiators (each owns %u of the %u "
                                  "test pages)",
@@ -190,127 +235,140 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
     record_note(rec, "%u samples per point, ceil(%u / m) (at least 2) per initiator, after %u "
                      "warm-up each",
                 st->samples, st->samples, st->warmup);
+    record_note(rec, "checks outside every timed window: each round's shootdowns after all m "
+                     "windows closed (targets, then the initiator); steady points: each "
+                     "initiator's pages once the loop stopped");
     return point_list_reserve(&rec->results, npoints);
 }
 
-/* The INVLPGB path of one shootdown: the range in chunks, then one TLBSYNC (all on this CPU). */
-static void invlpgb_flush(struct ct_state *st, uint32_t first, uint32_t pages, bool pcid_on)
+/* The BSP's view of the others: how many shootdowns the initiators have done in the loop. */
+static uint64_t steady_total(const struct ct_state *st, uint32_t m)
 {
-    struct invlpgb_range range;
-    struct invlpgb_op op;
-    invlpgb_range_init(&range, testmem_va(first), pages, false, st->max_chunk,
-                       (uint16_t)st->sd.kernel_pcid, pcid_on);
-    while (invlpgb_range_next(&range, &op))
-        invlpgb_raw(op.rax, op.ecx, op.edx);
-    tlbsync();
+    uint64_t sum = 0;
+    uint32_t k;
+    for (k = 0; k < m; k++)
+        sum += load_acquire(&st->args[k].steady);
+    return sum;
 }
 
-/* warm-up and samples of one initiator; false when a target or the machine stopped answering */
-static bool initiator_loop(struct ct_arg *a, uint32_t from, uint32_t count, bool keep)
+/* The rounds of one initiator (the BSP: `bsp`, which also times them). */
+static bool run_rounds(struct ct_arg *a, bool bsp)
 {
     struct ct_job *job = a->job;
     struct ct_state *st = job->st;
-    struct smp *s = st->sd.smp;
-    uint32_t first = contention_first_page(a->k, job->pages), i;
-    bool pcid_on = st->sd.pcid_enabled;
-    for (i = from; i < from + count; i++) {
-        uint64_t t;
-        if (load_acquire(&s->aborting) || load_acquire(&job->failed))
+    struct shootdown_multi *mi = &st->mi;
+    struct mi_part *p = &a->part;
+    uint32_t i, total = job->warmup + job->rounds;
+    for (i = 0; i < total; i++) {
+        uint64_t t0, t;
+        if (!mi_round_open(mi, p))
             return false;
-        shootdown_multi_flip(&st->mi, first, job->pages);
-        if (job->method == CT_INVLPGB) {
-            uint64_t t0 = tsc_now();
-            invlpgb_flush(st, first, job->pages, pcid_on);
-            t = tsc_now() - t0;
-            if (!shootdown_multi_request_verify(&st->mi, a->targets, a->ntargets, first,
-                                                job->pages))
-                t = 0;
-        } else {
-            t = shootdown_multi_flush(&st->mi, a->targets, a->ntargets, first, job->pages);
+        t0 = tsc_now();
+        t = mi_round_shoot(mi, p);
+        if (!mi_round_close(p) || !t)
+            return false;
+        if (i >= job->warmup) {
+            st->lat[(size_t)a->k * job->rounds + (i - job->warmup)] = t;
+            if (bsp)
+                st->round_ticks += tsc_now() - t0;
         }
-        if (!t || !shootdown_multi_wait_verified(&st->mi))
+        if (!mi_round_check(mi, p))
             return false;
-        if (keep)
-            st->lat[(size_t)a->k * job->samples + i] = t;
-        add_fetch(&job->progress, 1);
     }
     return true;
 }
 
-/* Runs on an AP initiator: warm-up, the start line, the samples, then taking IPIs until all are done. */
+/*
+ * The steady loop of one initiator: all start together, then no barrier and
+ * no check until the BSP has seen the window pass; then, once the loop has
+ * stopped everywhere, the last state of its pages on every CPU.
+ */
+static bool run_steady(struct ct_arg *a, bool bsp)
+{
+    struct ct_job *job = a->job;
+    struct ct_state *st = job->st;
+    struct shootdown_multi *mi = &st->mi;
+    struct mi_part *p = &a->part;
+    uint64_t t0, limit;
+    if (!mi_barrier(p))
+        return false;
+    t0 = tsc_now();
+    /* the BSP stops the loop; should it never, the barrier's limit past the window does */
+    limit = t0 + job->window_ticks + job->pt.barrier_ticks;
+    while (!load_acquire(&job->stop)) {
+        if (load_acquire(&job->pt.failed) || deadline_passed(limit) || !mi_steady_shoot(mi, p)) {
+            store_release(&job->pt.failed, 1);
+            return false;
+        }
+        store_release(&a->steady, a->steady + 1);
+        if (bsp && tsc_now() - t0 >= job->window_ticks) {
+            st->steady_count = steady_total(st, job->ninit);
+            st->steady_ticks = tsc_now() - t0;
+            store_release(&job->stop, 1);
+        }
+    }
+    return mi_barrier(p) && mi_round_check(mi, p);
+}
+
+static bool run_phase(struct ct_arg *a, bool bsp)
+{
+    return a->job->phase == CT_ROUNDS ? run_rounds(a, bsp) : run_steady(a, bsp);
+}
+
+/* Runs on an AP initiator: its part of the phase, then taking IPIs until all are done. */
 static int64_t initiate(struct percpu *self, void *arg)
 {
     struct ct_arg *a = arg;
     struct ct_job *job = a->job;
-    uint64_t deadline;
     bool ok;
-    irq_enable(); /* the other initiators' IPIs come in while this one waits for its acks */
-    ok = initiator_loop(a, 0, job->warmup, false);
-    add_fetch(&job->ready, 1);
-    deadline = tsc_now() + self->smp->timeout_ticks;
-    while (ok && !load_acquire(&job->go) && !load_acquire(&job->failed)) {
-        if (deadline_passed(deadline) || load_acquire(&self->smp->aborting)) {
-            ok = false;
-            break;
-        }
-        cpu_relax();
-    }
-    ok = ok && !load_acquire(&job->failed) && initiator_loop(a, 0, job->samples, true);
+    irq_enable(); /* the other initiators' IPIs come in while this one waits */
+    ok = run_phase(a, false);
     if (!ok)
-        store_release(&job->failed, 1);
+        store_release(&job->pt.failed, 1);
     add_fetch(&job->done, 1);
     ipi_spin_as_target(self, &job->linger); /* returns with interrupts off */
     return ok ? 0 : -1;
 }
 
-/* The BSP: posts the initiators, runs its own share, returns the start-to-end ticks (0: failed). */
-static uint64_t run_point(struct runner *r, struct ct_state *st, struct ct_job *job)
+/* The BSP: one phase of the point on every initiator; false when it failed. */
+static bool run_point(struct runner *r, struct ct_state *st, struct ct_job *job, enum ct_phase ph)
 {
     struct smp *s = r->smp;
     uint32_t k;
-    uint64_t t_go = 0, t_end, deadline, seen;
+    uint64_t deadline, seen;
     bool ok;
+    mi_point_init(&job->pt, job->pt.method, job->ninit, job->pt.max_chunk, job->pt.barrier_ticks);
+    job->phase = ph;
+    store_relaxed(&job->stop, 0);
+    store_relaxed(&job->all_done, 0);
+    store_relaxed(&job->done, 0);
+    job->linger.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
+    for (k = 0; k < job->ninit; k++) {
+        st->args[k].part.phases = 0;
+        store_relaxed(&st->args[k].steady, 0);
+    }
     for (k = 1; k < job->ninit; k++)
         smp_post(s, st->inits[k], CMD_GENERIC, initiate, &st->args[k]);
     irq_enable();
-    ok = initiator_loop(&st->args[0], 0, job->warmup, false);
-    /* the start line: every AP initiator has finished its warm-up */
-    deadline = tsc_now() + s->timeout_ticks;
-    seen = load_acquire(&job->progress);
-    while (ok && load_acquire(&job->ready) < job->ninit - 1 && !load_acquire(&job->failed)) {
-        if (load_acquire(&job->progress) != seen) {
-            seen = load_acquire(&job->progress);
-            deadline = tsc_now() + s->timeout_ticks;
-        }
-        if (deadline_passed(deadline))
-            ok = false;
-        cpu_relax();
-    }
-    if (ok && !load_acquire(&job->failed)) {
-        t_go = tsc_now();
-        store_release(&job->go, 1);
-        ok = initiator_loop(&st->args[0], 0, job->samples, true);
-    }
+    ok = run_phase(&st->args[0], true);
     if (!ok)
-        store_release(&job->failed, 1);
+        store_release(&job->pt.failed, 1);
     add_fetch(&job->done, 1);
-    /* the end: every initiator's last shootdown acknowledged and verified */
-    deadline = tsc_now() + s->timeout_ticks;
-    seen = load_acquire(&job->progress);
+    /* the end: every initiator's last check answered (or the point failed everywhere) */
+    deadline = tsc_now() + job->pt.barrier_ticks;
+    seen = load_acquire(&job->done);
     while (load_acquire(&job->done) < job->ninit) {
-        if (load_acquire(&job->progress) != seen) {
-            seen = load_acquire(&job->progress);
-            deadline = tsc_now() + s->timeout_ticks;
+        if (load_acquire(&job->done) != seen) {
+            seen = load_acquire(&job->done);
+            deadline = tsc_now() + job->pt.barrier_ticks;
         }
         if (deadline_passed(deadline))
             break;
         cpu_relax();
     }
-    t_end = tsc_now();
     if (load_acquire(&job->done) < job->ninit)
         ok = false;
     store_release(&job->all_done, 1);
-    store_release(&job->go, 1); /* an initiator still at the start line leaves it */
     irq_disable();
     for (k = 1; k < job->ninit; k++) {
         uint32_t c = st->inits[k];
@@ -329,14 +387,15 @@ static uint64_t run_point(struct runner *r, struct ct_state *st, struct ct_job *
             struct mi_slot *slot = &st->mi.slots[(size_t)mi->lost_cpu * st->mi.ncpus +
                                                  st->inits[k]];
             smp_mark_unanswered(s, mi->lost_cpu, mi->lost_what, &slot->ack_seq, mi->seq);
+            mi->lost_cpu = UINT32_MAX;
             ok = false;
         }
     }
-    return ok && !load_acquire(&job->failed) ? t_end - t_go : 0;
+    return ok && !load_acquire(&job->pt.failed);
 }
 
 /* Initiators and their targets for m groups; the rest spin as targets. */
-static void plan_point(struct ct_state *st, enum ct_mode mode, uint32_t m)
+static void plan_point(struct ct_state *st, enum ct_mode mode, uint32_t m, uint32_t pages)
 {
     uint32_t g, i, n = st->norder;
     contention_partition(n, m, st->start);
@@ -348,37 +407,74 @@ static void plan_point(struct ct_state *st, enum ct_mode mode, uint32_t m)
         st->inits[g] = st->order[st->start[g]];
         a->k = g;
         a->targets = st->targets + (size_t)g * n;
-        a->ntargets = 0;
+        a->part.ntargets = 0;
         for (i = lo; i < hi; i++)
             if (st->order[i] != st->inits[g])
-                a->targets[a->ntargets++] = st->order[i];
+                a->targets[a->part.ntargets++] = st->order[i];
+        a->part.targets = a->targets;
+        a->part.first = contention_first_page(g, pages);
+        a->part.pages = pages;
         for (i = st->start[g] + 1; i < st->start[g + 1]; i++)
             st->ts.cpus[st->ts.n++] = st->order[i];
     }
 }
 
+/* Adds the reads counted since the last call to the record; returns how many. */
+static uint64_t collect_checks(struct ct_state *st, struct experiment_record *rec)
+{
+    uint64_t before = rec->verification.checks;
+    shootdown_collect(&st->sd, rec);
+    return rec->verification.checks - before;
+}
+
+static struct result_point *add_point(struct experiment_record *rec, const struct ct_state *st,
+                                      enum ct_mode mode, enum ct_method method, uint32_t pages,
+                                      uint32_t m, const char *measure)
+{
+    struct result_point *pt = point_list_add(&rec->results);
+    if (!pt)
+        return NULL;
+    point_param_str(pt, "mode", mode_names[mode]);
+    point_param_str(pt, "method", method_names[method]);
+    point_param_num(pt, "pages", pages);
+    point_param_num(pt, "initiators", m);
+    point_param_num(pt, "cpus", st->norder);
+    point_param_str(pt, "measure", measure);
+    return pt;
+}
+
+/*
+ * One (mode, method, pages, m): the rounds, their latency point, then the
+ * steady loop and its point (each phase's reads and emulated INVLPGBs
+ * collected after it, with every initiator back in its command loop).
+ */
 static bool measure(struct runner *r, struct experiment_record *rec, struct ct_state *st,
                     enum ct_mode mode, enum ct_method method, uint32_t pages, uint32_t m)
 {
-    struct ct_job job;
-    struct emulation_counts before = *emulate_counts();
+    struct ct_job *job = st->job;
+    struct smp *s = r->smp;
+    uint64_t hz = timing_tsc_hz(), emulated = emulate_counts()->invlpgb, checks;
     struct result_point *pt;
     struct stats lat;
-    uint64_t ticks;
     uint32_t k;
     bool ok;
-    mem_zero(&job, sizeof(job));
-    job.st = st;
-    job.method = method;
-    job.pages = pages;
-    job.samples = ct_per_initiator(st->samples, m);
-    job.warmup = st->warmup;
-    job.ninit = m;
-    job.linger.stop = &job.all_done;
-    job.linger.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
-    plan_point(st, mode, m);
-    for (k = 0; k < m; k++)
-        st->args[k].job = &job;
+    mem_zero(job, sizeof(*job));
+    /* a barrier waits at most for a shootdown and a check, each with its late grace, and more */
+    mi_point_init(&job->pt, method == CT_INVLPGB ? MI_INVLPGB : MI_IPI, m, st->max_chunk,
+                  4 * (s->timeout_ticks + s->late_grace_ticks));
+    job->st = st;
+    job->pages = pages;
+    job->rounds = ct_per_initiator(st->samples, m);
+    job->warmup = st->warmup;
+    job->ninit = m;
+    job->window_ticks = st->window_ticks;
+    job->linger.stop = &job->all_done;
+    st->round_ticks = st->steady_ticks = st->steady_count = 0;
+    plan_point(st, mode, m, pages);
+    for (k = 0; k < m; k++) {
+        st->args[k].job = job;
+        st->args[k].part.pt = &job->pt;
+    }
     if (!shootdown_multi_begin_point(&st->mi, st->inits, m, mode == CT_GROUPS))
         return false;
     target_set_start(r, &st->ts);
@@ -386,36 +482,49 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     ok = true;
     for (k = 0; k < m && ok; k++) {
         struct ct_arg *a = &st->args[k];
-        ok = shootdown_verify_cpus(&st->sd, a->targets, a->ntargets,
-                                   contention_first_page(k, pages), pages, false);
+        ok = shootdown_verify_cpus(&st->sd, a->targets, a->part.ntargets, a->part.first, pages,
+                                   false);
     }
-    ticks = ok ? run_point(r, st, &job) : 0;
+    ok = ok && run_point(r, st, job, CT_ROUNDS) && st->round_ticks;
+    checks = collect_checks(st, rec);
+    if (ok) {
+        stats_from_array(st->lat, m * job->rounds, &lat);
+        pt = add_point(rec, st, mode, method, pages, m, "latency");
+        if (pt) {
+            point_metric(pt, "latency", &lat);
+            point_value(pt, "round_shootdowns_per_s",
+                        contention_rate_milli((uint64_t)m * job->rounds, st->round_ticks, hz));
+            point_value(pt, "checks", (int64_t)checks * 1000);
+            if (method == CT_INVLPGB && st->invlpgb_emulated)
+                point_value(pt, "emulated_invlpgb",
+                            (int64_t)(emulate_counts()->invlpgb - emulated) * 1000);
+        }
+        emulated = emulate_counts()->invlpgb;
+        ok = run_point(r, st, job, CT_STEADY) && st->steady_ticks;
+    }
     target_set_stop(r, &st->ts);
     shootdown_multi_end_point(&st->mi);
-    if (!ticks)
+    checks = collect_checks(st, rec);
+    if (!ok)
         return false;
-    pt = point_list_add(&rec->results);
-    if (!pt)
-        return false;
-    stats_from_array(st->lat, m * job.samples, &lat);
-    point_param_str(pt, "mode", mode_names[mode]);
-    point_param_str(pt, "method", method_names[method]);
-    point_param_num(pt, "pages", pages);
-    point_param_num(pt, "initiators", m);
-    point_param_num(pt, "cpus", st->norder);
-    point_metric(pt, "latency", &lat);
-    point_value(pt, "shootdowns_per_s",
-                contention_rate_milli((uint64_t)m * job.samples, ticks, timing_tsc_hz()));
-    if (method == CT_INVLPGB && st->invlpgb_emulated)
-        point_value(pt, "emulated_invlpgb",
-                    (int64_t)(emulate_counts()->invlpgb - before.invlpgb) * 1000);
+    pt = add_point(rec, st, mode, method, pages, m, "steady");
+    if (pt) {
+        point_value(pt, "shootdowns_per_s",
+                    contention_rate_milli(st->steady_count, st->steady_ticks, hz));
+        point_value(pt, "shootdowns", (int64_t)st->steady_count * 1000);
+        point_value(pt, "window_ms", contention_ms_milli(st->steady_ticks, hz));
+        point_value(pt, "checks", (int64_t)checks * 1000);
+        if (method == CT_INVLPGB && st->invlpgb_emulated)
+            point_value(pt, "emulated_invlpgb",
+                        (int64_t)(emulate_counts()->invlpgb - emulated) * 1000);
+    }
     return true;
 }
 
 /*
- * Shootdowns a point of m initiators runs, warm-up included: the time box's
- * unit of cost (each goes to every other CPU in "all" mode; fewer in groups,
- * so this is an upper bound there).
+ * Shootdowns a point of m initiators runs in its rounds, warm-up included:
+ * the time box's unit of cost (each goes to every other CPU in "all" mode;
+ * fewer in groups, so this is an upper bound there).
  */
 static uint64_t ct_point_shootdowns(const struct ct_state *st, uint32_t m)
 {
@@ -423,15 +532,16 @@ static uint64_t ct_point_shootdowns(const struct ct_state *st, uint32_t m)
 }
 
 /*
- * Time box (run_budget_s; not with run_budget_s=0 or the quick profile):
- * the work of a point grows with m (m x N interrupts at least, since each
- * initiator runs 2 shootdowns or more), so under an emulator the points with
+ * Time box (planned runs: every profile, not with run_budget_s=0): the work
+ * of a point's rounds grows with m (m x N interrupts at least, since each
+ * initiator runs 2 rounds or more), so under an emulator the points with
  * many initiators on a big machine can take minutes, while on hardware they
  * take a fraction of a second. Each column (mode, method, pages) gets an
  * equal part of what is left of the experiment's share; m is measured in
  * ascending order, and a point whose cost, estimated from the point before
- * it scaled by its shootdowns, would overrun the column's part is not
- * measured, nor any larger m: the note says where each column stopped.
+ * it (its rounds scaled by their shootdowns, its steady window as it was)
+ * would overrun the column's part is not measured, nor any larger m: the
+ * note says where each column stopped.
  */
 struct ct_box {
     uint64_t share, start; /* ticks; share 0: no time box */
@@ -439,14 +549,32 @@ struct ct_box {
 };
 
 static bool ct_box_allows(struct ct_box *b, const struct ct_state *st, uint64_t column_start,
-                          uint64_t last_ticks, uint32_t last_m, uint32_t m)
+                          uint64_t last_ticks, uint64_t last_steady, uint32_t last_m, uint32_t m)
 {
-    uint64_t now = tsc_now(), used = now - b->start, part, estimate;
+    uint64_t now = tsc_now(), used = now - b->start, part, estimate, rounds;
     if (!b->share || !last_m || MUTANT(contention_unboxed))
         return true; /* the first m of a column is always measured */
     part = used < b->share ? (b->share - (column_start - b->start)) / b->columns_left : 0;
-    estimate = last_ticks * ct_point_shootdowns(st, m) / ct_point_shootdowns(st, last_m);
+    rounds = last_ticks > last_steady ? last_ticks - last_steady : 0;
+    estimate = rounds * ct_point_shootdowns(st, m) / ct_point_shootdowns(st, last_m) + last_steady;
     return now - column_start + estimate <= part;
+}
+
+/*
+ * The steady window, the same for every point: contention_window_ms, else
+ * a quarter of the share spread over the steady points (10 to 250 ms), else
+ * (not planned) 100 ms.
+ */
+static uint64_t ct_window(struct runner *r, uint32_t npoints)
+{
+    uint64_t ms = CT_WINDOW_UNPLANNED_MS;
+    if (r->run->cfg.contention_window_ms)
+        return ms_to_ticks(r->run->cfg.contention_window_ms);
+    if (r->plan_share_ticks && npoints) {
+        ms = ticks_to_ms(r->plan_share_ticks) / 4 / npoints;
+        ms = ms < CT_WINDOW_MIN_MS ? CT_WINDOW_MIN_MS : ms > CT_WINDOW_MAX_MS ? CT_WINDOW_MAX_MS : ms;
+    }
+    return ms_to_ticks(ms);
 }
 
 static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
@@ -461,12 +589,18 @@ static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
         if (method == CT_IPI || st->invlpgb || st->invlpgb_emulated)
             columns += 2 * st->npages;
     box.columns_left = columns;
+    st->window_ticks = ct_window(r, planned / 2);
+    record_note(rec, "steady window %llu ms (%s)",
+                (unsigned long long)ticks_to_ms(st->window_ticks),
+                r->run->cfg.contention_window_ms ? "contention_window_ms"
+                : r->plan_share_ticks            ? "a quarter of the share over its points"
+                                                 : "not planned");
     for (mode = CT_ALL; mode <= CT_GROUPS; mode++) {
         for (method = CT_IPI; method <= CT_INVLPGB; method++) {
             if (method == CT_INVLPGB && !st->invlpgb && !st->invlpgb_emulated)
                 continue;
             for (p = 0; p < st->npages; p++) {
-                uint64_t column_start = tsc_now(), last_ticks = 0;
+                uint64_t column_start = tsc_now(), last_ticks = 0, last_steady = 0;
                 uint32_t last_m = 0;
                 nm = contention_m_series(st->norder, mode == CT_GROUPS,
                                          TEST_PAGES / st->page_counts[p], series,
@@ -475,13 +609,19 @@ static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
                     uint64_t t0;
                     if (!runner_budget_ok(r))
                         goto out;
-                    runner_progress(r, done++, planned);
-                    /* a lost CPU shrinks the machine: the remaining points use those left */
+                    runner_progress(r, done++, planned / 2);
+                    /*
+                     * A lost CPU shrinks the machine: the remaining points
+                     * split the CPUs left (those m still fit).
+                     */
                     if (runner_usable_count(r) != st->norder) {
                         rec->partial = true;
-                        goto out;
+                        ct_order(r, st);
                     }
-                    if (!ct_box_allows(&box, st, column_start, last_ticks, last_m, series[i])) {
+                    if (series[i] > (mode == CT_GROUPS ? st->norder / 2 : st->norder))
+                        break;
+                    if (!ct_box_allows(&box, st, column_start, last_ticks, last_steady, last_m,
+                                       series[i])) {
                         record_note(rec, "time box: %s, %s, %u pages: initiators up to %u of "
                                          "%u measured (share of run_budget_s %llu ms)",
                                     mode_names[mode], method_names[method], st->page_counts[p],
@@ -496,6 +636,7 @@ static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
                         continue;
                     }
                     last_ticks = tsc_now() - t0;
+                    last_steady = st->steady_ticks;
                     last_m = series[i];
                 }
                 if (box.columns_left > 1)
@@ -520,6 +661,7 @@ static void ct_cleanup(struct runner *r, void *state)
         return;
     shootdown_multi_release(&st->mi);
     exp_teardown(&st->sd, &st->ts);
+    mem_free_aligned(st->job);
     mem_free(st->order);
     mem_free(st->start);
     mem_free(st->inits);

@@ -11,28 +11,18 @@
 #define MAX_X 64
 #define MAX_SERIES 16
 
+/* A string parameter, "" when absent. */
 static const char *param_str(const struct m_point *p, const char *key)
 {
-    const struct m_param *a = model_param(p, key);
-    return a && a->str ? a->str : "";
+    const char *s = model_param_string(p, key);
+    return s ? s : "";
 }
 
-static double param_num(const struct m_point *p, const char *key)
-{
-    const struct m_param *a = model_param(p, key);
-    return a && !a->str ? a->num : NAN;
-}
-
-static double value_of(const struct m_point *p, const char *key)
-{
-    size_t i;
-    for (i = 0; i < p->nvalues; i++)
-        if (strcmp(p->values[i].key, key) == 0)
-            return p->values[i].v;
-    return NAN;
-}
-
-/* Throughput vs m: one chart per (mode, pages), one line per (report, method). */
+/*
+ * Steady-state throughput vs m (measure=steady: each initiator in a loop, no
+ * check in the window): one chart per (mode, pages), one line per (report,
+ * method).
+ */
 static void throughput_chart(FILE *out, const struct cmp_model *m, const struct cmp_section *s,
                              const char *mode, double pages)
 {
@@ -50,19 +40,28 @@ static void throughput_chart(FILE *out, const struct cmp_model *m, const struct 
             size_t j;
             se->x = store[n][0];
             se->y = store[n][1];
+            bool old = false;
             for (j = 0; j < e->results.count && se->n < MAX_X; j++) {
                 const struct m_point *p = &e->results.items[j];
+                const char *measure = param_str(p, "measure");
+                /*
+                 * the steady points (issue 20); a report before them has no
+                 * `measure`, and its one rate had a check of every shootdown
+                 */
                 if (strcmp(param_str(p, "mode"), mode) != 0 ||
                     strcmp(param_str(p, "method"), methods[k]) != 0 ||
-                    param_num(p, "pages") != pages)
+                    model_param_number(p, "pages") != pages ||
+                    (measure[0] && strcmp(measure, "steady") != 0))
                     continue;
-                se->x[se->n] = param_num(p, "initiators");
-                se->y[se->n] = value_of(p, "shootdowns_per_s");
+                old |= !measure[0];
+                se->x[se->n] = model_param_number(p, "initiators");
+                se->y[se->n] = model_value(p, "shootdowns_per_s");
                 se->n++;
             }
             if (!se->n)
                 continue;
-            snprintf(se->name, sizeof(se->name), "%s %s%s%s", m->reports[i]->label, methods[k],
+            snprintf(se->name, sizeof(se->name), "%s %s%s%s%s", m->reports[i]->label, methods[k],
+                     old ? " (checks in the window: before issue 20)" : " steady",
                      e->emulated && k == 1 ? " (emulated)" : "",
                      m->reports[i]->simulated ? " (simulated)" : "");
             se->color = svg_palette(k);
@@ -77,7 +76,7 @@ static void throughput_chart(FILE *out, const struct cmp_model *m, const struct 
     memset(&c, 0, sizeof(c));
     c.title = title;
     c.x_label = "initiators (m)";
-    c.y_label = "shootdowns per second (all initiators)";
+    c.y_label = "shootdowns per second (all initiators, steady state)";
     c.series = series;
     c.nseries = n;
     fputs("<figure>\n", out);
@@ -92,7 +91,7 @@ static void contention_charts(FILE *out, const struct cmp_model *m, const struct
     size_t i, j, k, np = 0;
     for (i = 0; i < m->nreports; i++)
         for (j = 0; s->exp[i] && j < s->exp[i]->results.count; j++) {
-            double p = param_num(&s->exp[i]->results.items[j], "pages");
+            double p = model_param_number(&s->exp[i]->results.items[j], "pages");
             bool seen = false;
             for (k = 0; k < np; k++)
                 seen |= pages[k] == p;

@@ -211,6 +211,9 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
             b.nseries++;
         }
     }
+    /* a facet of points with values only (shootdown_contention's steady ones): no latency chart */
+    if (!b.nseries)
+        goto out;
     group_tuple_text(fk, facet, ftext, sizeof(ftext));
     snprintf(title, sizeof(title), "%s: p50 %s by %s%s%s", s->id, "latency", x_axis,
              ftext[0] ? ", " : "", ftext);

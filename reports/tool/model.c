@@ -406,6 +406,27 @@ const struct m_param *model_param(const struct m_point *p, const char *key)
     return NULL;
 }
 
+const char *model_param_string(const struct m_point *p, const char *key)
+{
+    const struct m_param *a = model_param(p, key);
+    return a && a->str ? a->str : NULL;
+}
+
+double model_param_number(const struct m_point *p, const char *key)
+{
+    const struct m_param *a = model_param(p, key);
+    return a && !a->str ? a->num : NAN;
+}
+
+double model_value(const struct m_point *p, const char *key)
+{
+    size_t i;
+    for (i = 0; i < p->nvalues; i++)
+        if (strcmp(p->values[i].key, key) == 0)
+            return p->values[i].v;
+    return NAN;
+}
+
 const struct m_metric *model_metric(const struct m_point *p, const char *name)
 {
     size_t i;

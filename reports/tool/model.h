@@ -154,6 +154,10 @@ void model_free(struct m_report *r);
 /* The first experiment (in report order) with this id, or NULL; O(log n). */
 const struct m_experiment *model_experiment(const struct m_report *r, const char *id);
 const struct m_param *model_param(const struct m_point *p, const char *key);
+/* A string parameter (NULL when absent or a number), a numeric one (NaN), a value (NaN). */
+const char *model_param_string(const struct m_point *p, const char *key);
+double model_param_number(const struct m_point *p, const char *key);
+double model_value(const struct m_point *p, const char *key);
 const struct m_metric *model_metric(const struct m_point *p, const char *name);
 /* `latency` when the point has it, else its first metric, else NULL. */
 const struct m_metric *model_primary_metric(const struct m_point *p);

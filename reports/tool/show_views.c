@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/tool/group.h"
@@ -14,6 +15,7 @@
 #include "reports/tool/jget.h"
 #include "reports/tool/point_index.h"
 #include "reports/tool/show.h"
+#include "reports/tool/show_contention.h"
 #include "reports/tool/table.h"
 #include "reports/tool/units.h"
 
@@ -466,7 +468,15 @@ void show_experiment(const struct m_report *r, const struct m_experiment *e, FIL
         show_ipi(r, e, out);
         return;
     }
-    if (e->x_axis && model_points_have_metrics(&e->results))
+    if (e->id && strcmp(e->id, CONTENTION_EXPERIMENT) == 0 && e->x_axis) {
+        struct m_experiment latency;
+        if (show_contention_latency_points(e, &latency)) {
+            if (model_points_have_metrics(&latency.results))
+                show_pivot(r, &latency, false, out);
+            free(latency.results.items);
+        }
+        show_contention_rates(r, e, out);
+    } else if (e->x_axis && model_points_have_metrics(&e->results))
         show_pivot(r, e, seq_conc, out);
     else
         show_point_list(r, &e->results, "results", out);

@@ -34,7 +34,7 @@ static void validate_messages(struct vctx *c, const json_t *run, const char *key
 static void validate_config(struct vctx *c, const json_t *run)
 {
     static const char *const emulate_words[] = { "invlpgb", "invpcid", NULL };
-    static const char *const inject_words[] = { "hang", "fault", "slow", "absent",
+    static const char *const inject_words[] = { "hang", "fault", "slow", "late", "absent",
                                                 "no_mp", "mp_fail", NULL };
     static const char *const counts[] = { "samples", "warmup",   "ceiling", "ipi_pairs",
                                           "timeout_ms", "budget_s", "initiator", NULL };
@@ -52,6 +52,7 @@ static void validate_config(struct vctx *c, const json_t *run)
     /* added while version 1 was current: absent from the earliest reports */
     vc_bool(c, cfg, "global_pages", VF_OPTIONAL, NULL);
     vc_int(c, cfg, "run_budget_s", 0, LLONG_MAX, VF_OPTIONAL, NULL);
+    vc_int(c, cfg, "contention_window_ms", 0, LLONG_MAX, VF_OPTIONAL, NULL); /* issue 20 */
     vc_bool(c, cfg, "pti", VF_OPTIONAL, NULL);
     vc_bool(c, cfg, "redact", VF_OPTIONAL, NULL);
     /* whether a key was given: the key itself is never written */

@@ -129,12 +129,17 @@ static void validate_points(struct vctx *c, const json_t *e, const char *key, co
 static void validate_verification(struct vctx *c, const json_t *e)
 {
     size_t mark, m, i;
-    long long stale_reads = -1;
+    long long stale_reads = -1, checks = -1, pilot = -1;
     const json_t *stale, *v = vc_enter(c, e, "verification", 0, &mark);
     if (!v)
         return;
     vc_bool(c, v, "applicable", 0, NULL);
-    vc_int(c, v, "checks", 0, LLONG_MAX, 0, NULL);
+    vc_int(c, v, "checks", 0, LLONG_MAX, 0, &checks);
+    /* issue 20: the planning pilot's part of `checks`; absent when it read nothing */
+    if (vc_int(c, v, "pilot_checks", 1, LLONG_MAX, VF_OPTIONAL, &pilot) && checks >= 0 &&
+        pilot > checks)
+        vc_error(c, "pilot_checks", "%lld, more than the %lld checks it is part of", pilot,
+                 checks);
     vc_int(c, v, "stale_reads", 0, LLONG_MAX, 0, &stale_reads);
     stale = vc_member(c, v, "stale", VT_ARRAY, 0);
     if (stale && stale_reads >= 0 && (long long)json_array_size(stale) > stale_reads)

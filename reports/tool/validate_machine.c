@@ -137,6 +137,9 @@ static int validate_cpu_entry(struct vctx *c, const json_t *e, size_t pos, long 
     vc_hex(c, e, "microcode", VF_NULLABLE);
     /* the writer explains every CPU that is not "ok" */
     vc_string(c, e, "note", state > 0 ? 0 : VF_OPTIONAL);
+    /* issue 20: answers past a deadline kept under a hypervisor; absent when none */
+    vc_int(c, e, "late_answers", 1, LLONG_MAX, VF_OPTIONAL, NULL);
+    vc_int(c, e, "late_max_ms", 0, LLONG_MAX, VF_OPTIONAL, NULL);
     validate_fault(c, e);
     return state;
 }

@@ -54,7 +54,7 @@ sample $S/sim/sim-epyc7763-smp8.json "$NOCOND" cpus=8 profile=default pcid=1 inv
     invlpgb_sweep=0 $OLD7
 
 # ---- 2. doctored copies of a fresh QEMU-shaped report ----
-"$SIM" --cpu qemu-tcg --cpus 4 --seed 15 --out "$out/good" profile=quick samples=10 warmup=1 \
+"$SIM" --cpu qemu-tcg --cpus 4 --seed 15 --out "$out/good" profile=quick run_budget_s=0 samples=10 warmup=1 \
     emulate=invlpgb,invpcid >"$out/good.log" 2>&1
 GOOD=$(ls "$out"/good/*.json 2>/dev/null | head -n1)
 WANT=(cpus=4 "${TCG[@]}" profile=quick samples=10 warmup=1 emulate=invlpgb,invpcid)
@@ -149,7 +149,7 @@ expect_fail "(8) the report claims 3 CPUs" "$(doctor three '.topology.cpu_count 
 expect_fail "(8) samples not as asked" "$(doctor samples '.run.config.samples = 11')" "run.config samples"
 
 # ---- sampled IPI pairs (takeover.sh's 288 CPUs; here 16 CPUs, ipi_pairs=12) ----
-"$SIM" --cpus 16 --seed 15 --out "$out/pairs" profile=quick samples=10 warmup=1 ipi_pairs=12 \
+"$SIM" --cpus 16 --seed 15 --out "$out/pairs" profile=quick run_budget_s=0 samples=10 warmup=1 ipi_pairs=12 \
     experiments=ipi_roundtrip,ipi_broadcast >"$out/pairs.log" 2>&1
 BASE=$(ls "$out"/pairs/*.json 2>/dev/null | head -n1)
 PAIRS=(cpus=16 profile=quick samples=10 warmup=1 ipi_pairs=12 experiments=ipi_roundtrip,ipi_broadcast)

@@ -83,6 +83,18 @@ uint32_t sim_shutdown(struct sim *m)
 
 const struct tlbm_counts *sim_counts(struct sim *m, uint32_t i) { return &m->mach.model.cpu[i]->n; }
 
+uint64_t sim_reads_now(struct sim *m)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < m->ncpus; i++) {
+        struct tlbm_cpu *c = m->mach.model.cpu[i];
+        pthread_mutex_lock(&c->lock); /* each CPU counts its reads under its own lock */
+        sum += c->n.reads;
+        pthread_mutex_unlock(&c->lock);
+    }
+    return sum;
+}
+
 void sim_clear_counts(struct sim *m)
 {
     for (uint32_t i = 0; i < m->ncpus; i++)

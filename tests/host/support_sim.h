@@ -69,5 +69,7 @@ uint32_t sim_bench_stop(struct sim_bench *b, struct experiment_record *rec);
 /* What CPU i's model counted since sim_clear_counts(). */
 const struct tlbm_counts *sim_counts(struct sim *m, uint32_t i);
 void sim_clear_counts(struct sim *m);
+/* Test-page reads of every CPU so far, read under each CPU's lock: callable while they run. */
+uint64_t sim_reads_now(struct sim *m);
 
 #endif

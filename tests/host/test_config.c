@@ -95,11 +95,11 @@ static void test_profiles(void **state)
     assert_int_equal(c.warmup, 10);
     assert_int_equal(c.ipi_pairs, 64);
     assert_int_equal(c.budget_s, 60);
-    assert_int_equal(c.run_budget_s, 0); /* quick: exact shapes, no planning */
+    assert_int_equal(c.run_budget_s, 30); /* every profile is planned; quick in half the time */
     reset(&c, &m);
-    parse(&c, "profile=quick run_budget_s=30", CMDLINE, &m);
+    parse(&c, "profile=quick run_budget_s=0", CMDLINE, &m);
     config_finalize(&c);
-    assert_int_equal(c.run_budget_s, 30);
+    assert_int_equal(c.run_budget_s, 0); /* explicit: no planning, the exact grid */
     reset(&c, &m);
     parse(&c, "profile=full samples=50", CMDLINE, &m);
     config_finalize(&c);
@@ -107,7 +107,7 @@ static void test_profiles(void **state)
     assert_int_equal(c.warmup, 1000);
     assert_int_equal(c.ipi_pairs, 4096);
     assert_int_equal(c.budget_s, 1800);
-    assert_int_equal(c.run_budget_s, 0); /* full: everything as configured */
+    assert_int_equal(c.run_budget_s, 1800); /* full: half an hour of measuring at most */
     expect_no_msgs(&m);
     assert_string_equal(profile_name(c.profile), "full");
 }
@@ -156,6 +156,7 @@ static const struct uint_key uint_keys[] = {
     UK("ceiling", ceiling, 1, 4096),      UK("ipi_pairs", ipi_pairs, 1, 1000000),
     UK("timeout_ms", timeout_ms, 1, 600000), UK("budget_s", budget_s, 1, 86400),
     UK("initiator", initiator, 0, 65535), UK("run_budget_s", run_budget_s, 0, 86400),
+    UK("contention_window_ms", contention_window_ms, 1, 60000),
 };
 
 static uint32_t field_of(const struct config *c, size_t off)
@@ -699,6 +700,14 @@ static void test_inject(void **state)
     assert_int_equal(c.inject[2].cpu, 3);
     assert_false(config_injects(&c, INJECT_HANG));
 
+    /* a CPU that answers late a few times, then on time (a descheduled vCPU) */
+    reset(&c, &m);
+    parse(&c, "inject=late:2", CMDLINE, &m);
+    expect_no_msgs(&m);
+    assert_int_equal(c.inject[0].kind, INJECT_LATE);
+    assert_int_equal(c.inject[0].cpu, 2);
+    assert_string_equal(inject_kind_name(c.inject[0].kind), "late");
+
     static const struct {
         const char *value, *why;
     } bad[] = {
@@ -710,7 +719,7 @@ static void test_inject(void **state)
         { "fault:1:8", "'8' is not a vector the tool can raise" }, /* #DF: error code */
         { "fault:1:32", "'32' is not a vector the tool can raise" },
         { "fault:1:x", "'x' is not a vector the tool can raise" },
-        { "fault:1", "'fault' is not hang:CPU, slow:CPU, absent:CPU, fault:CPU:VECTOR, no_mp or mp_fail" },
+        { "fault:1", "'fault' is not hang:CPU, slow:CPU, late:CPU, absent:CPU, fault:CPU:VECTOR, no_mp or mp_fail" },
         { "no_mp:1", "'no_mp' is not hang:CPU" }, /* machine-wide: no CPU field */
         { "hang:1:2", "'hang' is not hang:CPU" },
         { "hang", "'hang' is not hang:CPU" },

@@ -3,7 +3,9 @@
  * floor, the order of reductions and their reasons, and the growth of the
  * target counts with the CPU count. The mutant plan_ignores_budget (the
  * planner keeps every sample whatever the share) must fail
- * test_a_reduced_plan_fits_its_share (tests/sim/mutants.sh); the mutant
+ * test_a_reduced_plan_fits_its_share, profiles_unplanned (quick and full
+ * measured as configured, as before issue 20) must fail
+ * test_every_profile_plans_within_budget_s (tests/sim/mutants.sh), and
  * plan_thin_stride_only (thinning by the stride alone, the ceiling's page
  * counts included) must fail test_thinning_keeps_the_ceiling_dense.
  */
@@ -13,7 +15,9 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "core/plan.h"
+#include "core/runner_plan.h"
 #include "tests/host/support_host.h"
 
 /* cost of one iteration: base + per_row * row + per_col * col */
@@ -482,6 +486,100 @@ static void test_work_grows_as_n_log_n(void **state)
     }
 }
 
+
+/* Ticks at 1 GHz in test_every_profile_plans_within_budget_s. */
+#define GHZ_S(s) ((uint64_t)(s) * 1000000000ull)
+
+/*
+ * One iteration of shootdown_seq_vs_conc's point (row: target count of the
+ * power series to 287, col: page count) as QEMU TCG pays it at 288 CPUs (a
+ * 287-target shootdown about 100 ms; each target also reads the pages):
+ * seq and conc, 350 us a target, 2 us a page a target, ticks at 1 GHz.
+ */
+static uint64_t tcg_288_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    static const uint64_t pages[] = { 1, 2, 4, 8, 16, 32, 33, 64, 512 };
+    const uint32_t *targets = ctx;
+    uint64_t k = targets[row];
+    return 2 * (20000 + 350000 * k + 2000 * k * pages[col]);
+}
+
+/*
+ * Issue 20, item 12: `profile=quick` at 288 CPUs under QEMU ran its
+ * shootdown experiments as configured, past the 60 s of budget_s, and ended
+ * ERROR while the planned default profile passed. Every profile, and any
+ * budget_s a user sets, must be planned like the default: a share of the
+ * run budget within budget_s, and a plan for the dearest experiment at 288
+ * CPUs (an emulator's costs) that fits that share, or at least budget_s
+ * (then measured at the floor, never aborted). The quick profile plans less
+ * measuring than the default, the default less than full.
+ */
+static void test_every_profile_plans_within_budget_s(void **state)
+{
+    static const char *const runs[] = { "profile=quick", "profile=default", "profile=full",
+                                        "profile=quick budget_s=30", "profile=default budget_s=30",
+                                        "profile=full budget_s=40" };
+    /* what runs at 288 CPUs under QEMU TCG (no PCID, no INVLPGB), in table order */
+    static const char *const ids[] = { "ipi_roundtrip", "ipi_broadcast", "shootdown_seq_vs_conc",
+                                       "shootdown_lazy", "flush_ceiling", "shootdown_contention" };
+    uint32_t targets[40], nrows = plan_power_series(287, targets, 40), run, i, prev = 0;
+    (void)state;
+    for (run = 0; run < sizeof(runs) / sizeof(runs[0]); run++) {
+        struct config cfg;
+        struct msg_list msgs;
+        uint64_t budget, left, hard;
+        uint32_t wtotal = 0, wleft;
+        memset(&msgs, 0, sizeof(msgs));
+        config_defaults(&cfg);
+        config_parse(&cfg, runs[run], strlen(runs[run]), "test", &msgs);
+        config_finalize(&cfg);
+        if (!cfg.run_budget_s)
+            fail_msg("%s: run_budget_s 0, so nothing is planned", runs[run]);
+        if (run < 3) { /* quick < default < full */
+            assert_true(cfg.run_budget_s > prev);
+            prev = cfg.run_budget_s;
+        }
+        budget = left = GHZ_S(cfg.run_budget_s);
+        hard = GHZ_S(cfg.budget_s);
+        for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+            wtotal += runner_plan_weight(ids[i]);
+        wleft = wtotal;
+        for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+            uint32_t w = runner_plan_weight(ids[i]);
+            uint64_t share = plan_share_within(plan_share(budget, left, w, wleft, wtotal), hard);
+            assert_true(share > 0);
+            assert_true(share <= hard / 1000 * PLAN_HARD_STOP_PERMILLE);
+            if (!strcmp(ids[i], "shootdown_seq_vs_conc")) {
+                struct plan_request q;
+                struct plan p;
+                memset(&q, 0, sizeof(q));
+                q.share_ticks = share;
+                q.samples = cfg.samples;
+                q.warmup = cfg.warmup;
+                q.floor = PLAN_FLOOR;
+                q.baseline_div = 4;
+                q.nrows = nrows;
+                q.ncols = 9;
+                q.thin_rows = q.thin_cols = true;
+                q.point_ticks = 50000000; /* waking 287 halted vCPUs */
+                q.iter_ticks = tcg_288_cost;
+                q.ctx = targets;
+                plan_make(&q, &p);
+                /* as configured it would overrun the hard stop: the failure of issue 20 */
+                assert_true(p.full_ticks > hard);
+                if (p.estimate_ticks > hard)
+                    fail_msg("%s: at 288 CPUs the smallest plan takes %llu ms, budget_s is %u s",
+                             runs[run], (unsigned long long)(p.estimate_ticks / 1000000),
+                             cfg.budget_s);
+                assert_true((p.reasons & PLAN_NO_FIT) || p.estimate_ticks <= share);
+            }
+            /* the worst case for the later ones: each spends all of its share */
+            left = share < left ? left - share : 0;
+            wleft -= w;
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_a_slow_run_is_replanned),
         cmocka_unit_test(test_a_fast_run_gets_its_samples_back),
         cmocka_unit_test(test_work_grows_as_n_log_n),
+        cmocka_unit_test(test_every_profile_plans_within_budget_s),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

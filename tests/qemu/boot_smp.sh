@@ -4,7 +4,7 @@
 source "$(dirname "$0")/lib.sh"
 
 for smp in 1 2 4; do
-    SMP=$smp ARGS="profile=quick" boot "boot-smp$smp"
+    SMP=$smp ARGS="profile=quick run_budget_s=0" boot "boot-smp$smp"
     check "smp=$smp: app printed the TLBSCOPE DONE sentinel" log_has '^TLBSCOPE DONE'
     check "smp=$smp: RESULT line present" log_has '^RESULT: \(SUCCESS\|SKIP\|ERROR\|FAILURE\)$'
     check "smp=$smp: one PASS/SKIP/FAIL/ERROR line per experiment" \

@@ -106,7 +106,8 @@ ceiling=0
 exit=shell
 no_equals_sign
 $(printf 'garbage\001\002=1')
-inject=fault:9:14" boot "bad-config"
+inject=fault:9:14
+run_budget_s=0" boot "bad-config"
 check "bad config: run finished" log_has '^TLBSCOPE DONE'
 check "bad config: typo named with a suggestion" log_has "tlbscope.cfg:4: unknown key 'sampels' (did you mean 'samples'?)"
 check "bad config: out-of-range value named" log_has "tlbscope.cfg:5: bad value '0' for key 'ceiling'"
@@ -123,7 +124,7 @@ if [ -s "$REPORT" ]; then
 fi
 
 # firmware faults OVMF never shows, injected: the run goes on with the CPUs it has
-SMP=4 ARGS="profile=quick experiments=ipi_roundtrip,stale_detector_control inject=absent:3" boot "mp-absent"
+SMP=4 ARGS="profile=quick run_budget_s=0 experiments=ipi_roundtrip,stale_detector_control inject=absent:3" boot "mp-absent"
 check "absent AP: run finished" log_has '^TLBSCOPE DONE'
 check "absent AP: report saved" test -s "$REPORT"
 if [ -s "$REPORT" ]; then

@@ -55,6 +55,9 @@ result_line_matches() { # the RESULT line is SUCCESS or SKIP and says what the r
 # $2 its CPU count; the rest (key=value) say what it was asked for, for the
 # exact shape of its report (check_shape below): profile=quick, samples=40,
 # experiments=a,b, emulate=invlpgb,invpcid ...
+# Every profile is planned (issue 20), so a run whose exact shape is checked
+# boots with run_budget_s=0: the whole grid as configured, whatever the host's
+# load does to a plan (tests/sim/plan.sh checks the planned quick profile).
 check_healthy_run() {
     local name=$1 ncpu=$2; shift 2
     check "$name: sentinel printed" log_has '^TLBSCOPE DONE'

@@ -16,11 +16,11 @@ machine() { # name, CPUs, then what the run was asked for (key=value, as check_h
         features_absent_with_evidence "$REPORT"
 }
 
-SMP=3 MEM=256 ARGS="profile=quick" boot "machine-3cpu-256m"
+SMP=3 MEM=256 ARGS="profile=quick run_budget_s=0" boot "machine-3cpu-256m"
 machine "3 CPUs, 256 MiB" 3 profile=quick
 
 SMP="12,sockets=2,cores=3,threads=2" NUMA=2 CPU=Skylake-Server MEM=1024 \
-    ARGS="profile=quick samples=40" boot "machine-skylake-gaps-numa"
+    ARGS="profile=quick run_budget_s=0 samples=40" boot "machine-skylake-gaps-numa"
 machine "Skylake-Server 2x3x2, 2 nodes" 12 profile=quick samples=40
 if [ -s "$REPORT" ]; then
     check "skylake: Intel decoded (GenuineIntel, family 6)" \
@@ -42,7 +42,7 @@ fi
 # every CPU; QEMU 10's TCG takes the select's WRMSR without a #GP and reads it
 # back 0 (the write is dropped), and under a hypervisor it is not trusted anyway:
 # both are in the evidence, and the hiccup detector stands in.
-SMP=2 CPU=EPYC-Milan ARGS="profile=quick experiments=ipi_roundtrip" boot "machine-epyc-milan-smi"
+SMP=2 CPU=EPYC-Milan ARGS="profile=quick run_budget_s=0 experiments=ipi_roundtrip" boot "machine-epyc-milan-smi"
 check_healthy_run "EPYC-Milan, 2 CPUs" 2 profile=quick experiments=ipi_roundtrip
 if [ -s "$REPORT" ]; then
     check "epyc-milan: the PMC's LsSmiRx tried, not trusted under a hypervisor, the hiccup detector instead" \
@@ -57,20 +57,20 @@ fi
 BIG=experiments=ipi_roundtrip,ipi_broadcast,stale_detector_control,shootdown_seq_vs_conc,shootdown_lazy,pti_double_invalidation,invlpgb_range,ipi_target_state
 if have_qemu10; then
     SMP=64 CPU=max,+x2apic MEM=1024 TIMEOUT=600 \
-        ARGS="profile=quick apic=x2apic samples=16 warmup=2 ipi_pairs=64 $BIG" boot "machine-64cpu-x2apic"
+        ARGS="profile=quick run_budget_s=0 apic=x2apic samples=16 warmup=2 ipi_pairs=64 $BIG" boot "machine-64cpu-x2apic"
     machine "64 CPUs, x2APIC" 64 profile=quick samples=16 warmup=2 ipi_pairs=64 $BIG
 else
     skip "64 CPUs in x2APIC mode" "QEMU $(qemu_major) < 10 has no x2APIC under TCG"
-    SMP=64 MEM=1024 TIMEOUT=600 ARGS="profile=quick samples=16 warmup=2 ipi_pairs=64 $BIG" \
+    SMP=64 MEM=1024 TIMEOUT=600 ARGS="profile=quick run_budget_s=0 samples=16 warmup=2 ipi_pairs=64 $BIG" \
         boot "machine-64cpu-xapic"
     machine "64 CPUs, xAPIC" 64 profile=quick samples=16 warmup=2 ipi_pairs=64 $BIG
 fi
 
 if [ -n "${TLBSCOPE_TEST_FULL:-}" ]; then
-    SMP=8 CPU=EPYC-Milan ARGS="profile=quick" boot "machine-epyc-milan"
+    SMP=8 CPU=EPYC-Milan ARGS="profile=quick run_budget_s=0" boot "machine-epyc-milan"
     machine "EPYC-Milan model" 8 profile=quick
-    SMP="16,sockets=4,cores=2,threads=2" NUMA=4 MEM=2048 ARGS="profile=quick" boot "machine-4-nodes"
+    SMP="16,sockets=4,cores=2,threads=2" NUMA=4 MEM=2048 ARGS="profile=quick run_budget_s=0" boot "machine-4-nodes"
     machine "4 sockets, 4 nodes" 16 profile=quick
-    SMP=128 MEM=2048 TIMEOUT=900 ARGS="profile=quick samples=10 warmup=1 $BIG" boot "machine-128"
+    SMP=128 MEM=2048 TIMEOUT=900 ARGS="profile=quick run_budget_s=0 samples=10 warmup=1 $BIG" boot "machine-128"
     machine "128 CPUs" 128 profile=quick samples=10 warmup=1 $BIG
 fi

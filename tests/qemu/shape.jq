@@ -9,8 +9,10 @@
 #     extra) and each metric's sample count (samples, or the baseline's
 #     max(1, samples / 4)); shootdown_seq_vs_conc's breakdown values on every
 #     point, ipi_roundtrip's send metric;
-#   - verification.checks exactly: every read of every CPU, a function of
-#     samples S, warm-up W, targets and pages (k targets, p pages):
+#   - verification.checks exactly (less verification.pilot_checks, the reads
+#     of a planning pilot: every profile is planned since issue 20, and the
+#     grid must then have run as configured): every read of every CPU, a
+#     function of samples S, warm-up W, targets and pages (k targets, p pages):
 #       shootdown_seq_vs_conc  sum over (k, p, flush) of (k+1) p (1 + 2 (W+S))
 #                              (p above the ceiling once per full-flush
 #                              method: cr3_reload, and invpcid_single_context
@@ -44,10 +46,14 @@
 #                              INVPCID), S' = S/20 in [10, 50], W' = W/20;
 #                              (form, W): every W contiguous, and 512
 #                              scattered_cold (from issue 20)
-#       shootdown_contention   per point (mode, method, p pages, m initiators),
-#                              S' = max(10, S/10), W' = min(W, 3): all:
-#                              p N + (m-1) p (N-1) (priming) + m (W'+k) p N;
-#                              groups: p N + (W'+k) p N, k = max(2, ceil(S'/m))
+#       shootdown_contention   per (mode, method, p pages, m initiators),
+#                              S' = max(10, S/10), W' = min(W, 3), k =
+#                              max(2, ceil(S'/m)): its latency point (priming
+#                              and W'+k rounds, every round checked after all
+#                              windows closed) all: p N + (m-1) p (N-1) +
+#                              m (W'+k) p N; groups: p N + (W'+k) p N; its
+#                              steady point (the final check once the loop
+#                              stopped) all: m p N; groups: p N
 #   - every experiment that was not skipped records its conditions (SMI
 #     counter or hiccup detector, APERF/MPERF or why not, boost, SMT,
 #     target_wait): the SMI method by vendor and family (MSR 0x34 on Intel,
@@ -148,7 +154,7 @@ def shape($want):
     def measured($id; $emulated; $checks):
         exp($id) as $e
         | eq("\($id): status, emulated, partial"; [$e.status, $e.emulated, $e.partial]; ["SUCCESS", $emulated, false]),
-          eq("\($id): verification checks (exact), stale reads"; [$e.verification.applicable, $e.verification.checks, $e.verification.stale_reads]; [true, $checks, 0]);
+          eq("\($id): verification checks (exact), stale reads"; [$e.verification.applicable, $e.verification.checks - ($e.verification.pilot_checks // 0), $e.verification.stale_reads]; [true, $checks, 0]);
     # the variants measured together (same $keys) ran first in S iterations in all, each in some
     # ($variant: the parameters that tell the variants apart)
     def order_varied($id; $e; $variant; $keys; $n):
@@ -352,9 +358,15 @@ def shape($want):
          | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x the path's INVLPGBs: chunks of \($max) pages, or one above the ceiling on Linux's path; none on IPI points)";
                 [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, (.params.path // "linux"), .values.emulated_invlpgb, .values.emulated_tlbsync]];
                 $counts),
-           eq("invlpgb_range: the note's totals";
-              [$e.notes[]? | select(startswith("emulated: "))];
-              ["emulated: \([$counts[] | .[5]] | sum) INVLPGB, \([$counts[] | .[6]] | sum) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU"])
+           # a planning pilot's emulated instructions are in the totals too: then at least the points'
+           ([$counts[] | .[5]] | sum) as $ni | ([$counts[] | .[6]] | sum) as $nt
+           | ([$e.notes[]? | select(startswith("emulated: ")) | capture("^emulated: (?<i>[0-9]+) INVLPGB, (?<t>[0-9]+) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU$") | [(.i | tonumber), (.t | tonumber)]]) as $got
+           | if ($e.verification.pilot_checks // 0) > 0 then
+               eq("invlpgb_range: the note's totals (the points' and the planning pilot's)";
+                  [$got[] | [.[0] >= $ni, .[1] >= $nt]]; [[true, true]])
+             else
+               eq("invlpgb_range: the note's totals"; $got; [[$ni, $nt]])
+             end
        else
          eq("invlpgb_range: no emulated counts on native points";
             [$e.results[]? | (.values // {}) | (.emulated_invlpgb, .emulated_tlbsync)] | unique; if ($e.results | length) > 0 then [null] else [] end)
@@ -422,20 +434,34 @@ def shape($want):
        | m_series(if $mode == "all" then $N else ($N / 2 | floor) end; (512 / $p | floor))[]
        | [$mode, $meth, $p, ., $N]] as $points
     | def per_init($m): ([2, ceil_div($S2; $m)] | max);
+      # the reads of a point's latency part (priming, then every round) and of its steady part
+      def lat_checks($pt): $pt[2] as $p | $pt[3] as $m
+        | if $pt[0] == "all" then $p * $N + ($m - 1) * $p * ($N - 1) + $m * ($W2 + per_init($m)) * $p * $N
+          else $p * $N + ($W2 + per_init($m)) * $p * $N end;
+      def steady_checks($pt): if $pt[0] == "all" then $pt[3] * $pt[2] * $N else $pt[2] * $N end;
+      def pt($e; $pt; $measure): [$e.results[]? | select(.params | [.mode, .method, .pages, .initiators, .measure] == [$pt[0], $pt[1], $pt[2], $pt[3], $measure])][0];
       measured("shootdown_contention"; $emulated;
-               [$points[] | .[2] as $p | .[3] as $m | per_init($m) as $k
-                | if .[0] == "all" then $p * $N + ($m - 1) * $p * ($N - 1) + $m * ($W2 + $k) * $p * $N
-                  else $p * $N + ($W2 + $k) * $p * $N end] | sum),
-      grid("shootdown_contention: all and groups x \($methods | join(",")) x pages \($pages | join(",")) x m initiators";
-           [$e.results[]?.params | [.mode, .method, .pages, .initiators, .cpus]]; $points),
-      grid("shootdown_contention: latency of m x ceil(\($S2)/m) samples (at least 2 each) and a rate on every point\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
-           [$e.results[]? | [.params.method, .params.pages, .params.initiators, .metrics.latency.n,
-                             (.values.shootdowns_per_s > 0), .values.emulated_invlpgb]];
-           [$points[] | [.[1], .[2], .[3], .[3] * per_init(.[3]), true,
-                         (if $emulated and .[1] == "invlpgb" then .[3] * ($W2 + per_init(.[3])) * ceil_div(.[2]; 8) else null end)]]),
-      eq("shootdown_contention: its notes say how it sampled";
-         [$e.notes[]? | select(test("samples per point"))];
-         ["\($S2) samples per point, ceil(\($S2) / m) (at least 2) per initiator, after \($W2) warm-up each"])
+               [$points[] | lat_checks(.) + steady_checks(.)] | sum),
+      grid("shootdown_contention: all and groups x \($methods | join(",")) x pages \($pages | join(",")) x m initiators x measure latency, steady";
+           [$e.results[]?.params | [.mode, .method, .pages, .initiators, .cpus, .measure]];
+           [$points[] | (. + ["latency"]), (. + ["steady"])]),
+      grid("shootdown_contention: latency points: m x ceil(\($S2)/m) samples (at least 2 each), a rate of the rounds, their exact checks\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
+           [$points[] | pt($e; .; "latency") as $q
+            | [.[0], .[1], .[2], .[3], $q.metrics.latency.n, ($q.values.round_shootdowns_per_s > 0), $q.values.checks,
+               $q.values.emulated_invlpgb, ($q.values.shootdowns_per_s == null)]];
+           [$points[] | [.[0], .[1], .[2], .[3], .[3] * per_init(.[3]), true, lat_checks(.),
+                         (if $emulated and .[1] == "invlpgb" then .[3] * ($W2 + per_init(.[3])) * ceil_div(.[2]; 8) else null end), true]]),
+      grid("shootdown_contention: steady points: no metric, shootdowns and a rate in a window, the final check of every initiator's pages\(if $emulated then ", emulated INVLPGBs at least ceil(p/8) per shootdown on invlpgb points" else "" end)";
+           [$points[] | pt($e; .; "steady") as $q | (if .[2] > 8 then ((.[2] + 7) / 8 | floor) else 1 end) as $chunks
+            | [.[0], .[1], .[2], .[3], ($q.metrics // {} | length), ($q.values.shootdowns >= 1), ($q.values.shootdowns_per_s > 0),
+               ($q.values.window_ms > 0), $q.values.checks,
+               (if $q.values.emulated_invlpgb == null then null else ($q.values.emulated_invlpgb >= $q.values.shootdowns * $chunks) end)]];
+           [$points[] | [.[0], .[1], .[2], .[3], 0, true, true, true, steady_checks(.),
+                         (if $emulated and .[1] == "invlpgb" then true else null end)]]),
+      eq("shootdown_contention: its notes say how it sampled and how it checked";
+         [$e.notes[]? | select(test("samples per point|^checks outside every timed window"))];
+         ["\($S2) samples per point, ceil(\($S2) / m) (at least 2) per initiator, after \($W2) warm-up each",
+          "checks outside every timed window: each round's shootdowns after all m windows closed (targets, then the initiator); steady points: each initiator's pages once the loop stopped"])
     end),
 
   # ---- ipi_target_state ----
@@ -463,6 +489,13 @@ def shape($want):
     [$r.experiments[]? | (.results, .summary)[]? | .metrics[]?] as $ms
     | eq("no p90 from fewer than 10 samples, no p99 from fewer than 100; both from there on";
          [$ms[] | select((.p90 != null) != (.n >= 10) or (.p99 != null) != (.n >= 100)) | .n] | unique; [])),
+  # ---- planned experiments: an exact shape needs the whole grid ----
+  # (every profile is planned; on the machines the tests use, each runs as configured)
+  ([$r.experiments[]? | select(.id as $id | $ids | index($id)) | select(.plan != null)] as $planned
+   | eq("every planned experiment ran its grid as configured (nothing reduced or re-planned, no time box)";
+        [$planned[] | select(((.plan.reduced // []) | length) > 0 or (.plan.replans // 0) > 0 or (.plan.measured == false)) | .id]
+        + [$r.experiments[]? | select(.id as $id | $ids | index($id)) | select([.notes[]? | startswith("time box: ")] | any) | .id];
+        [])),
 
   # ---- conditions of every experiment that measured ----
   ([$r.experiments[]? | select(.status != "SKIP")] as $measured

@@ -12,7 +12,7 @@
 source "$(dirname "$0")/lib.sh"
 
 for smp in 2 4; do
-    SMP=$smp ARGS="profile=quick" boot "shootdown-smp$smp"
+    SMP=$smp ARGS="profile=quick run_budget_s=0" boot "shootdown-smp$smp"
     check_healthy_run "smp=$smp" "$smp" profile=quick
     [ -s "$REPORT" ] || continue
     check "smp=$smp: PTI and INVLPGB SKIP with the CPUID evidence" features_absent_with_evidence "$REPORT"
@@ -20,7 +20,7 @@ for smp in 2 4; do
         test "$(jqr '[.experiments[].emulated] | any')" = false
 done
 
-SMP=4 ARGS="profile=quick emulate=invlpgb,invpcid" boot "shootdown-emulated"
+SMP=4 ARGS="profile=quick run_budget_s=0 emulate=invlpgb,invpcid" boot "shootdown-emulated"
 # the shape includes invlpgb_range SUCCESS, emulated, and its INVLPGB/TLBSYNC counts per point
 check_healthy_run "emulated" 4 profile=quick emulate=invlpgb,invpcid
 if [ -s "$REPORT" ]; then

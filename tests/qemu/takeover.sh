@@ -8,7 +8,7 @@ only="experiments=ipi_roundtrip,ipi_broadcast"
 
 for smp in 2 4 8; do
     # apic=auto would switch to x2APIC where CPUID has it (QEMU 10 -cpu max): ask for xAPIC
-    SMP=$smp ARGS="profile=quick apic=xapic $only" boot "takeover-xapic-smp$smp"
+    SMP=$smp ARGS="profile=quick run_budget_s=0 apic=xapic $only" boot "takeover-xapic-smp$smp"
     # the shape: every ordered pair once, broadcasts to 1, 2, 4 .. smp-1 and the shorthand
     check_healthy_run "xapic smp=$smp" "$smp" profile=quick "$only"
     [ -s "$REPORT" ] || continue
@@ -23,14 +23,14 @@ check "smp=8: the summary prints the initiator x target matrix" \
     grep -aq 'p50 round trip, initiator (rows) -> target (columns)' "$LOG"
 
 if have_qemu10; then
-    SMP=4 CPU=max,+x2apic ARGS="profile=quick apic=x2apic $only" boot "takeover-x2apic-switch"
+    SMP=4 CPU=max,+x2apic ARGS="profile=quick run_budget_s=0 apic=x2apic $only" boot "takeover-x2apic-switch"
     check_healthy_run "x2apic switch" 4 profile=quick "$only"
     check "x2apic switch: tool ran in x2APIC, firmware had xAPIC" \
         test "$(jqr .method.apic_mode)/$(jqr .method.firmware_apic_mode)" = x2apic/xapic
 
     SMP=288 CPU=max,+x2apic MEM=2048 TIMEOUT=600 \
         QEMU_EXTRA="-device intel-iommu,intremap=on,eim=on -machine kernel-irqchip=split" \
-        ARGS="profile=quick samples=20 warmup=2 ipi_pairs=48 $only" boot "takeover-x2apic-288"
+        ARGS="profile=quick run_budget_s=0 samples=20 warmup=2 ipi_pairs=48 $only" boot "takeover-x2apic-288"
     # the shape: 82656 pairs > ipi_pairs=48, so min(48 / classes, pairs) per topology class,
     # each pair once, and the note saying so (tests/qemu/shape.jq)
     check_healthy_run "x2apic smp=288" 288 profile=quick samples=20 warmup=2 ipi_pairs=48 "$only"

@@ -60,7 +60,7 @@ for ((i = 0; i < COUNT; i++)); do
     if ((i < ${#profiles[@]})); then profile=${profiles[i]}; else pick "${profiles[@]}"; profile=$PICK; fi
     pick 1 2 3 4 4 5 8; cpus=$PICK
     args=(--cpu "$profile" --cpus "$cpus" --seed "$((RANDOM * 32768 + RANDOM))")
-    keys=(profile=quick "samples=$((10 + RANDOM % 8))" "warmup=$((RANDOM % 5))")
+    keys=(profile=quick run_budget_s=0 "samples=$((10 + RANDOM % 8))" "warmup=$((RANDOM % 5))")
     pick 1 2 7 8 32 33 34 63 64 511 512 513 4096 $((1 + RANDOM % 4096)); keys+=("ceiling=$PICK")
     pick on off; keys+=("pti=$PICK")
     pick auto spin halt; keys+=("target_wait=$PICK")

@@ -14,7 +14,7 @@
 source "$(dirname "$0")/lib.sh"
 
 SEED=${TLBSCOPE_SIM_SEED:-2207}
-BASE=(--cpu i9-12900k --cpus 4 --seed "$SEED" profile=quick samples=20 warmup=2)
+BASE=(--cpu i9-12900k --cpus 4 --seed "$SEED" profile=quick run_budget_s=0 samples=20 warmup=2)
 SHAPE=(cpus=4 profile=quick samples=20 warmup=2)
 
 # pcid_says ON REASON_RE: method.pcid_enabled and the reason the report gives

@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 
 for cpu in epyc-7763 i9-12900k; do
-    sim "flush-ceiling-$cpu" "$SIM" --cpu "$cpu" --cpus 4 --seed 7 profile=quick experiments=flush_ceiling
+    sim "flush-ceiling-$cpu" "$SIM" --cpu "$cpu" --cpus 4 --seed 7 profile=quick run_budget_s=0 experiments=flush_ceiling
     check "$cpu: clean (exit 0, no stale read, validates)" clean
     check "$cpu: flush_ceiling SUCCESS with verification reads and 0 stale" \
         test "$(exp_field flush_ceiling '[.status, .verification.checks > 0, .verification.stale_reads] | @csv')" = '"SUCCESS",true,0'

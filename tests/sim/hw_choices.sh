@@ -23,7 +23,7 @@ check "xeon-8180 apic=xapic: clean (x2APIC -> disabled -> xAPIC and back, every 
 
 # emulate=invpcid with PCID but no INVPCID: the full flush stays Linux's CR3 write and the
 # INVPCID single-context variant (its own points) is emulated, with CR4.PCIDE on
-args=(--cpu epyc-7763 --cpus 4 --seed 9 --no-invpcid profile=quick experiments=shootdown_seq_vs_conc)
+args=(--cpu epyc-7763 --cpus 4 --seed 9 --no-invpcid profile=quick run_budget_s=0 experiments=shootdown_seq_vs_conc)
 sim no-invpcid-emulated "$SIM" "${args[@]}" emulate=invpcid
 check "PCID without INVPCID, emulate=invpcid: clean (exit 0, zero stale reads, validates)" clean
 check "PCID without INVPCID, emulate=invpcid: CPUID change recorded, PCIDE on, INVPCID variant emulated" \

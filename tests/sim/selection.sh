@@ -11,7 +11,7 @@
 source "$(dirname "$0")/lib.sh"
 
 SEED=${TLBSCOPE_SIM_SEED:-4242}
-BASE=(--cpu epyc-7763 --cpus 4 --seed "$SEED" profile=quick samples=10 warmup=1)
+BASE=(--cpu epyc-7763 --cpus 4 --seed "$SEED" profile=quick run_budget_s=0 samples=10 warmup=1)
 
 sim "cpus-bsp-alone" "$SIM" "${BASE[@]}" cpus=0
 check "cpus=0: exit 0, a report" test "$RC/$([ -s "$REPORT" ] && echo y)" = 0/y
