@@ -98,31 +98,43 @@ static void shootdown_at(const struct m_report *r, const char *run_env, double p
          model_metric(best, "latency")->st.p50, "ticks", detail);
 }
 
-/* flush_ceiling's summary: p* of the first contiguous curve of each kind. */
+/*
+ * flush_ceiling's summary: p* per kind (local, shootdown), from the contiguous curve
+ * with the largest working set (512 pages: what the recommended ceiling rests on),
+ * then the most targets; the cold scattered form is a different question.
+ */
 static void p_stars(const struct m_report *r, const char *run_env, headline_fn fn, void *ctx)
 {
     const struct m_experiment *e = model_experiment(r, "flush_ceiling");
-    bool local_done = false, shootdown_done = false;
-    char detail[2][96];
-    size_t i;
+    static const char *const kinds[] = { "local", "shootdown" };
+    char detail[96];
+    size_t i, k;
     if (!e)
         return;
-    for (i = 0; i < e->summary.count; i++) {
-        const struct m_point *p = &e->summary.items[i];
-        const char *kind = model_param_string(p, "kind");
-        const char *form = model_param_string(p, "working_set_form");
-        double ps = model_value(p, "p_star");
-        bool local;
-        if (!kind || (form && strcmp(form, "contiguous") != 0) || !isfinite(ps))
+    for (k = 0; k < 2; k++) {
+        const struct m_point *best = NULL;
+        double best_ws = -1, best_t = -1;
+        for (i = 0; i < e->summary.count; i++) {
+            const struct m_point *p = &e->summary.items[i];
+            const char *kind = model_param_string(p, "kind");
+            const char *form = model_param_string(p, "working_set_form");
+            double ws = model_param_number(p, "working_set"), t = model_param_number(p, "targets");
+            ws = isfinite(ws) ? ws : 0;
+            t = isfinite(t) ? t : 0;
+            if (!kind || strcmp(kind, kinds[k]) != 0 || (form && strcmp(form, "contiguous") != 0) ||
+                !isfinite(model_value(p, "p_star")))
+                continue;
+            if (ws > best_ws || (ws == best_ws && t > best_t)) {
+                best = p;
+                best_ws = ws;
+                best_t = t;
+            }
+        }
+        if (!best)
             continue;
-        local = strcmp(kind, "local") == 0;
-        if (local ? local_done : shootdown_done)
-            continue;
-        snprintf(detail[local], sizeof(detail[0]), "%.0f targets, working set %.0f pages",
-                 model_param_number(p, "targets"), model_param_number(p, "working_set"));
-        emit(fn, ctx, r, "p_star", kind, exp_environment(r, e, run_env), ps, "pages",
-             detail[local]);
-        *(local ? &local_done : &shootdown_done) = true;
+        snprintf(detail, sizeof(detail), "%.0f targets, working set %.0f pages", best_t, best_ws);
+        emit(fn, ctx, r, "p_star", kinds[k], exp_environment(r, e, run_env),
+             model_value(best, "p_star"), "pages", detail);
     }
 }
 
