@@ -295,7 +295,7 @@ static void table(FILE *out, const struct atlas *a, size_t env, const struct col
 }
 
 /* A range chart: one line per model from its lowest to its highest run, a dot at the median. */
-#define CH_W 760
+#define CH_W 880 /* room right of CH_RIGHT for the median's label */
 #define CH_LEFT 300
 #define CH_RIGHT 720
 #define CH_ROW 26
@@ -387,6 +387,13 @@ static const char css[] =
     "svg.chart{display:block;margin:10px 0}.ctitle{font-size:14px;font-weight:600}"
     ".tick{font-size:12px;fill:#333}\n";
 
+static int take_count(void *ctx, int ncols, const char *const *names, const char *const *v)
+{
+    (void)names;
+    *(size_t *)ctx = ncols >= 1 && v[0] ? (size_t)strtoull(v[0], NULL, 10) : 0;
+    return 1;
+}
+
 int atlas_write(struct fdb *db, FILE *out, FILE *err)
 {
     struct atlas a;
@@ -412,9 +419,11 @@ int atlas_write(struct fdb *db, FILE *out, FILE *err)
         atlas_free(&a);
         return -1;
     }
-    for (j = 0; j < a.ncols; j++)
-        total_runs += a.cols[j].env == 0 || a.cols[j].env == 1 || a.cols[j].env == 3
-                          ? (size_t)a.cols[j].runs : 0;
+    if (fdb_query(db, "SELECT COUNT(*) FROM runs", 0, NULL, take_count, &total_runs)) {
+        fprintf(err, PREFIX "atlas: %s\n", fdb_error(db));
+        atlas_free(&a);
+        return -1;
+    }
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<title>tlbscope atlas: %zu CPU model column%s</title>\n<style>\n%s</style>\n"
             "</head>\n<body>\n<h1>tlbscope atlas</h1>\n", a.ncols, a.ncols == 1 ? "" : "s", css);
