@@ -35,6 +35,7 @@ report sqlite "$t100" "$t1000"
 
 source scripts/pg-temp.sh
 trap 'pg_temp_stop' EXIT
+trap 'pg_temp_stop; exit 143' TERM INT HUP
 pg_dir=$(mktemp -d /tmp/tlbscope-bench-pg.XXXXXX) && chmod 755 "$pg_dir"
 if pg_temp_start "$pg_dir"; then
     t100=$(import_time "$PG_TEMP_URI" "$out/gen100")

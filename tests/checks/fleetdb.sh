@@ -161,6 +161,7 @@ check "views: v_microcode_history has a row per machine, microcode and figure ($
 # ---- PostgreSQL: the same imports, the same answers ----
 source scripts/pg-temp.sh
 trap 'pg_temp_stop' EXIT
+trap 'pg_temp_stop; exit 143' TERM INT HUP
 pg_dir=$(mktemp -d /tmp/tlbscope-fleetdb-pg.XXXXXX)
 chmod 755 "$pg_dir"
 # ORDER BY: PostgreSQL sorts NULL last, SQLite first (COALESCE where a column may be NULL);

@@ -4,7 +4,7 @@
  * never pooled), one column per CPU model with its headline figures
  * (headline.h), each the median over the model's runs with its spread
  * (minimum to maximum) and how many runs and machines it rests on, then one
- * bar chart per figure comparing the models side by side.
+ * range chart per figure comparing the models side by side.
  */
 #ifndef TLBSCOPE_FLEET_ATLAS_H
 #define TLBSCOPE_FLEET_ATLAS_H

@@ -38,7 +38,8 @@ const char fleet_atlas_help[] =
     "topology class, one-page and ceiling shootdown, flush ceiling p*, INVLPGB crossover,\n"
     "lazy and concurrent-order savings, recommended ceiling): the median over the model's\n"
     "runs, the spread from the lowest to the highest run, and how many runs and machines it\n"
-    "rests on; then one bar chart per figure comparing the models. Serial numbers and UUIDs\n"
+    "rests on; then per figure a chart comparing the models (a line from the lowest to the\n"
+    "highest run, a dot at the median). Serial numbers and UUIDs\n"
     "are never shown. -o - writes to standard output.\n"
     "Exit status: 0, 1 the database cannot be read or the page written, 2 bad usage.\n";
 
@@ -193,8 +194,17 @@ static void print_field(const char *v)
     if (end != v && *end == '\0' && isfinite(x) && strspn(v, "0123456789+-.eE") == strlen(v))
         printf("%.10g", x);
     else
-        for (; *v; v++)
-            putchar(*v == '\t' || *v == '\n' ? ' ' : *v);
+        for (; *v; v++) {
+            unsigned char c = (unsigned char)*v;
+            /* a report's strings reach the terminal: no control character does (a crafted
+             * CPU brand must not drive it), and a field stays on its line and column */
+            if (c == '\t' || c == '\n')
+                putchar(' ');
+            else if (c < 0x20 || c == 0x7f)
+                printf("\\x%02x", c);
+            else
+                putchar(c);
+        }
 }
 
 static int print_row(void *ctx, int ncols, const char *const *names, const char *const *values)

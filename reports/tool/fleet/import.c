@@ -615,8 +615,10 @@ void import_file(struct fdb *db, const char *real_path, struct import_counts *co
         fprintf(err, PREFIX "%s: not imported: %s\n", path, fdb_error(db));
         counts->refused++;
     } else {
+        char *model_text = sanitize_text(cpu_model); /* the brand is the report's text */
         fprintf(out, "imported %s (run %s, machine %s, %s, %s)\n", path, short_run, machine_id,
-                cpu_model, headline_run_environment(r));
+                model_text ? model_text : "?", headline_run_environment(r));
+        free(model_text);
         counts->imported++;
     }
     model_free(r);
