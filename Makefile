@@ -135,9 +135,12 @@ clean:
 
 # The default profile three times under QEMU: wall time and per-experiment durations (median);
 # then the tool's own overhead: IPI round trip (halted and spinning targets) and the one-page
-# shootdown p50 at SMP=2 and 4, median of three launches each (scripts/bench-overhead.sh).
+# shootdown p50 at SMP=2 and 4, median of three launches each (scripts/bench-overhead.sh);
+# then the fleet database's import time per report at 100 and 1,000 reports, SQLite and
+# PostgreSQL (scripts/bench-fleetdb.sh).
 # Performance targets live here, never in `make test`.
 bench: deps $(BUILD)/tlbscope.img tool
 	@scripts/deps.sh run
 	@SMP='$(SMP)' scripts/bench.sh
 	@scripts/bench-overhead.sh
+	@scripts/bench-fleetdb.sh

@@ -61,6 +61,12 @@
 #define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
 #define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
 #define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
+/* the fleet database (reports/tool/fleet/, killed by tests/checks/fleetdb.sh) */
+#define MUTANT_ID_fleet_points_dropped 85 /* import stores no point statistics */
+#define MUTANT_ID_fleet_key_from_bytes 86 /* the run key hashes the file's bytes, not its JSON */
+#define MUTANT_ID_fleet_invalid_accepted 87 /* import stores a report that does not validate */
+#define MUTANT_ID_fleet_simulated_as_hardware 88 /* a simulated run is filed as hardware */
+#define MUTANT_ID_fleet_atlas_pools_environments 89 /* the atlas pools every environment into one column */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

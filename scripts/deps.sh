@@ -88,11 +88,13 @@ if [ "${1:-}" = source-uri ]; then
 fi
 
 group=${1:-build}
-build_pkgs=(gcc make binutils gnu-efi mtools dosfstools libjansson-dev git)
+# libsqlite3-dev, libpq-dev: tlbscope-report's fleet database (import, atlas, query)
+build_pkgs=(gcc make binutils gnu-efi mtools dosfstools libjansson-dev git libsqlite3-dev libpq-dev)
 run_pkgs=(ovmf qemu-system-x86)
 # Bochs 2.7 runs the PCID/INVPCID cases (tests/bochs): QEMU's TCG has neither
+# postgresql: tests/checks/fleetdb.sh starts a throw-away server (scripts/pg-temp.sh)
 test_pkgs=(libcmocka-dev clang libclang-rt-dev jq sbsigntool openssl zip unzip
-           bochs bochs-term bochsbios vgabios)
+           bochs bochs-term bochsbios vgabios postgresql)
 html_pkgs=(chromium)
 
 case "$group" in

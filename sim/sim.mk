@@ -28,6 +28,10 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
            breakdown_keeps_handler
+# the fleet database's mutants: they change only reports/tool/fleet/, so each builds one
+# tlbscope-report (reports/tool/tool.mk) and tests/checks/fleetdb.sh kills it
+FLEET_MUTANTS := fleet_points_dropped fleet_key_from_bytes fleet_invalid_accepted \
+                 fleet_simulated_as_hardware fleet_atlas_pools_environments
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
@@ -46,9 +50,12 @@ $(BUILD)/mutants/$(1)/test_%: tests/host/test_%.c $(SUPPORT_SRCS) $(patsubst %.c
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(MUTANTS),$(eval $(call mutant_rules,$(m))))
+$(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
+.PHONY: fleet-mutants
+fleet-mutants: $(foreach m,$(FLEET_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-report)
 
 .PHONY: mutants
-mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
+mutants: fleet-mutants $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
          $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
          $(foreach m,icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt,\
                    $(BUILD)/mutants/$(m)/test_apic_model) \

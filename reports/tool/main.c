@@ -12,6 +12,9 @@
 
 #include "reports/tool/commands.h"
 #include "reports/tool/json_arena.h"
+#ifdef TLBSCOPE_FLEETDB
+#include "reports/tool/fleet/cli.h"
+#endif
 
 #define PREFIX "tlbscope-report: "
 
@@ -39,6 +42,10 @@ static const char usage_text[] =
     "  html -o OUT.html FILE|DIR...        one self-contained page with charts\n"
     "  redact [-o OUT.json] [--key KEY|--key-file FILE] FILE\n"
     "                                      a copy without serial number and UUID, to share\n"
+    "  import --db DB FILE|DIR...          reports into the fleet database (SQLite file or\n"
+    "                                      postgresql://...)\n"
+    "  atlas --db DB -o OUT.html           one page: every CPU model in the database\n"
+    "  query --db DB SQL                   one SQL statement on the fleet database\n"
     "\n"
     "A DIR stands for the *.json files in it, sorted by name.\n"
     "`tlbscope-report help COMMAND` (or COMMAND --help) describes one command;\n"
@@ -374,6 +381,12 @@ int main(int argc, char **argv)
         { "compare", run_compare, compare_help, true },
         { "html", run_html, html_help, true },
         { "redact", run_redact, redact_help, false },
+#ifdef TLBSCOPE_FLEETDB
+        /* the fleet database (reports/tool/fleet/): one report at a time, freed after it */
+        { "import", fleet_run_import, fleet_import_help, false },
+        { "atlas", fleet_run_atlas, fleet_atlas_help, false },
+        { "query", fleet_run_query, fleet_query_help, false },
+#endif
     };
     size_t i;
     if (argc < 2)

@@ -13,6 +13,14 @@ TOOL_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_LIB_SRCS)) \
                  $(patsubst %.c,$(BUILD)/host/tool-core/%.o,$(TOOL_CORE_SRCS))
 TOOL_MAIN_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_MAIN_SRC))
 TOOL_LIBS := -ljansson -lm
+# The fleet database (import, atlas, query): SQLite and libpq, in reports/tool/fleet/ so that
+# the library above, the fuzz targets and the release's jansson-only build stay without them.
+FLEET_SRCS := $(sort $(wildcard reports/tool/fleet/*.c))
+FLEET_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(FLEET_SRCS))
+FLEET_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+FLEET_LIBS := -lsqlite3 -lpq
+$(FLEET_OBJS): TOOL_CFLAGS += $(FLEET_CFLAGS)
+$(TOOL_MAIN_OBJ): TOOL_CFLAGS += -DTLBSCOPE_FLEETDB
 
 .PHONY: tool
 tool: $(BUILD)/tlbscope-report
@@ -30,9 +38,21 @@ $(BUILD)/host/tool-core/core/%.o: core/%.c
 $(BUILD)/host/libtlbscope-report.a: $(TOOL_LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/tlbscope-report: $(TOOL_MAIN_OBJ) $(BUILD)/host/libtlbscope-report.a
+$(BUILD)/tlbscope-report: $(TOOL_MAIN_OBJ) $(FLEET_OBJS) $(BUILD)/host/libtlbscope-report.a
 	@$(if $(Q),echo "  LD    $@")
-	$(Q)$(HOST_CC) $(TOOL_MAIN_OBJ) $(BUILD)/host/libtlbscope-report.a -o $@ $(TOOL_LIBS)
+	$(Q)$(HOST_CC) $(TOOL_MAIN_OBJ) $(FLEET_OBJS) $(BUILD)/host/libtlbscope-report.a -o $@ \
+	    $(TOOL_LIBS) $(FLEET_LIBS)
+
+# The fleet database's mutants (core/mutant.h, sim/sim.mk FLEET_MUTANTS): the tool with
+# reports/tool/fleet/ built under TLBSCOPE_MUTANT, killed by tests/checks/fleetdb.sh.
+define fleet_mutant_rules
+$(BUILD)/mutants/$(1)/fleet/%.o: reports/tool/fleet/%.c
+	@mkdir -p $$(dir $$@)
+	$$(Q)$$(HOST_CC) $$(TOOL_CFLAGS) $$(FLEET_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -c $$< -o $$@
+
+$(BUILD)/mutants/$(1)/tlbscope-report: $(TOOL_MAIN_OBJ) $(patsubst reports/tool/fleet/%.c,$(BUILD)/mutants/$(1)/fleet/%.o,$(FLEET_SRCS)) $(BUILD)/host/libtlbscope-report.a
+	$$(Q)$$(HOST_CC) $$^ -o $$@ $$(TOOL_LIBS) $$(FLEET_LIBS)
+endef
 
 # Unit tests of the tool (tests/host/test_report_*.c): this pattern is more
 # specific than tests/tests.mk's test_%, so it wins for them. They need only
