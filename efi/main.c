@@ -97,7 +97,12 @@ static void finish(struct run *r, struct volume *v)
                    "the whole JSON follows on the console\n");
         report_dump_console(name, json.data, json.len);
     }
-    con_printf("RESULT: %s\n", result_name(r->result));
+    /* "RESULT: " + the verdict: COMPLETE, ERROR or FAILURE first (scripts/stick-lib.sh reads it) */
+    sb_reset(&text);
+    sb_puts(&text, "RESULT: ");
+    report_write_verdict(r, &text);
+    sb_putc(&text, '\n');
+    con_writen(text.data, text.len);
     con_write("TLBSCOPE DONE\n");
     sb_release(&json);
     sb_release(&text);
@@ -116,12 +121,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     platform_init_memory();
     /* the firmware watchdog would reset the machine after 5 minutes */
     uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
-    con_printf("\ntlbscope %s (commit %s): TLB shootdown costs, measured on bare metal\n",
+    /* not "bare metal": CPUID has not been read yet, and the hypervisor NOTE may follow */
+    con_printf("\ntlbscope %s (commit %s): TLB shootdown costs, measured on this machine\n",
                TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
 
     r = mem_zalloc(sizeof(*r));
     if (!r) {
-        con_write("ERROR: out of memory at start\nRESULT: ERROR\nTLBSCOPE DONE\n");
+        con_write("ERROR: out of memory at start\nRESULT: ERROR (incomplete): out of memory at start\n"
+                  "TLBSCOPE DONE\n");
         return EFI_OUT_OF_RESOURCES;
     }
     r->start_tsc = rdtsc_raw();

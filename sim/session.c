@@ -550,7 +550,9 @@ int sim_session_run(const struct sim_options *given)
     fputs("\n", stdout);
     fwrite(text.data, 1, text.len, stdout);
     saved = save(r, o->out_dir, &json, &text, json_path, sizeof(json_path));
-    printf("RESULT: %s\n", result_name(r->result));
+    sb_reset(&text);
+    report_write_verdict(r, &text);
+    printf("RESULT: %s\n", text.data);
     fflush(stdout);
     sb_release(&json);
     sb_release(&text);
