@@ -106,8 +106,8 @@ SIGNED_EFI ?= $(BUILD)/tlbscope-signed.efi
 SIGNED_IMG ?= $(BUILD)/tlbscope-signed.img
 IMAGE_OUT := $(if $(filter-out 0 no,$(SIGNED)),$(SIGNED_IMG),$(BUILD)/tlbscope.img)
 image: deps $(IMAGE_OUT)
-$(BUILD)/tlbscope.img: $(BUILD)/tlbscope.efi startup.nsh efi/tlbscope.cfg scripts/mkimage.sh
-	$(Q)scripts/mkimage.sh $@ $(BUILD)/tlbscope.efi
+$(BUILD)/tlbscope.img: $(BUILD)/tlbscope.efi startup.nsh $(BUILD)/tlbscope.cfg scripts/mkimage.sh
+	$(Q)scripts/mkimage.sh $@ $(BUILD)/tlbscope.efi 64 $(BUILD)/tlbscope.cfg
 
 # ---- QEMU run ----
 SMP  ?= 4

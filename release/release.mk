@@ -39,8 +39,16 @@ $(SIGNED_EFI): $(BUILD)/tlbscope.efi $(SIGNED_EFI).stamp $(if $(KEY)$(CERT),$(wi
 sign: deps $(SIGNED_EFI)
 	$(Q)scripts/sign.sh --verify $(SIGNED_EFI) '$(SIGN_CERT)'
 
-$(SIGNED_IMG): $(SIGNED_EFI) startup.nsh efi/tlbscope.cfg scripts/mkimage.sh
-	$(Q)scripts/mkimage.sh $@ $(SIGNED_EFI)
+$(SIGNED_IMG): $(SIGNED_EFI) startup.nsh $(BUILD)/tlbscope.cfg scripts/mkimage.sh
+	$(Q)scripts/mkimage.sh $@ $(SIGNED_EFI) 64 $(BUILD)/tlbscope.cfg
+
+# The stick's tlbscope.cfg, written from the key table in core/config.c by a host build of
+# that file (release/gen-cfg.c): every key, its values, default and help, never hand-kept.
+$(BUILD)/host/gen-cfg: release/gen-cfg.c $(BUILD)/host/libtlbscope.a
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< $(BUILD)/host/libtlbscope.a -o $@ -ljansson -pthread
+$(BUILD)/tlbscope.cfg: $(BUILD)/host/gen-cfg
+	$(Q)$< >$@.tmp && mv $@.tmp $@
 
 dist: deps $(IMAGE_OUT)
 	$(Q)TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \

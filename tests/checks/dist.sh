@@ -68,8 +68,8 @@ check "a byte changed in BOOTX64.EFI: sha256sum -c fails and names it, alone" \
 mcopy -i "$R/tlbscope.img@@1M" ::/EFI/BOOT/BOOTX64.EFI "$T/img-boot.efi"
 check "stick/EFI/BOOT/BOOTX64.EFI = the image's = build/tlbscope.efi (unsigned)" \
     bash -c "cmp -s '$R/stick/EFI/BOOT/BOOTX64.EFI' '$T/img-boot.efi' && cmp -s '$T/img-boot.efi' build/tlbscope.efi"
-check "stick/startup.nsh = startup.nsh, stick/tlbscope/tlbscope.cfg = efi/tlbscope.cfg (the default)" \
-    bash -c "cmp -s '$R/stick/startup.nsh' startup.nsh && cmp -s '$R/stick/tlbscope/tlbscope.cfg' efi/tlbscope.cfg"
+check "stick/startup.nsh = startup.nsh, stick/tlbscope/tlbscope.cfg = build/tlbscope.cfg (from core/config.c)" \
+    bash -c "cmp -s '$R/stick/startup.nsh' startup.nsh && cmp -s '$R/stick/tlbscope/tlbscope.cfg' build/tlbscope.cfg"
 mkdir -p "$T/zip"
 unzip -q "$D/$NAME.zip" -d "$T/zip"
 check "the .zip is the stick tree exactly (files, bytes, the empty tlbscope/reports/)" \
