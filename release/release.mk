@@ -50,8 +50,18 @@ $(BUILD)/host/gen-cfg: release/gen-cfg.c $(BUILD)/host/libtlbscope.a
 $(BUILD)/tlbscope.cfg: $(BUILD)/host/gen-cfg
 	$(Q)$< >$@.tmp && mv $@.tmp $@
 
-dist: deps $(IMAGE_OUT)
-	$(Q)TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
+# tlbscope-report's man page and bash completion, from its own --help at every build (so an
+# option added to the help is in both); make tool builds them, make dist ships them
+TOOL_MAN := $(BUILD)/tlbscope-report.1
+TOOL_COMPLETION := $(BUILD)/tlbscope-report.bash-completion
+tool: $(TOOL_MAN) $(TOOL_COMPLETION)
+$(TOOL_MAN): $(BUILD)/tlbscope-report release/gen-man.sh
+	$(Q)release/gen-man.sh $< '$(VERSION)' >$@.tmp && mv $@.tmp $@
+$(TOOL_COMPLETION): $(BUILD)/tlbscope-report release/gen-completion.sh
+	$(Q)release/gen-completion.sh $< >$@.tmp && mv $@.tmp $@
+
+dist: deps $(IMAGE_OUT) $(TOOL_MAN) $(TOOL_COMPLETION)
+	$(Q)TOOL_MAN='$(TOOL_MAN)' TOOL_COMPLETION='$(TOOL_COMPLETION)' TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
 		scripts/dist.sh '$(DIST_DIR)' '$(DIST_NAME)' '$(VERSION)' '$(COMMIT)' '$(IMAGE_OUT)' \
 		'$(if $(filter $(SIGNED_IMG),$(IMAGE_OUT)),$(SIGN_CERT))'
 

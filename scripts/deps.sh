@@ -91,8 +91,9 @@ group=${1:-build}
 build_pkgs=(gcc make binutils gnu-efi mtools dosfstools libjansson-dev git)
 run_pkgs=(ovmf qemu-system-x86)
 # Bochs 2.7 runs the PCID/INVPCID cases (tests/bochs): QEMU's TCG has neither
+# groff-base renders tlbscope-report's generated man page (tests/checks/dist.sh)
 test_pkgs=(libcmocka-dev clang libclang-rt-dev jq sbsigntool openssl zip unzip
-           bochs bochs-term bochsbios vgabios)
+           bochs bochs-term bochsbios vgabios groff-base)
 html_pkgs=(chromium)
 
 case "$group" in
