@@ -16,6 +16,13 @@ for smp in 1 2 4; do
     check "smp=$smp: topology.cpu_count == $smp" test "$(jqr .topology.cpu_count)" = "$smp"
     check "smp=$smp: hypervisor recorded (TCG)" test "$(jqr .cpu.hypervisor)" = TCGTCGTCGTCG
     check "smp=$smp: .txt summary saved next to the JSON" test -s "${REPORT%.json}.txt"
+    # issue 23: the summary's and the console's last line is the verdict, the report's; the
+    # banner no longer claims bare metal above the hypervisor notice
+    check "smp=$smp: the .txt and the console end with the report's verdict ($(jqr .verdict.line))" \
+        eval '[ "$(tail -n 1 "${REPORT%.json}.txt" | tr -d "\r")" = "$(jqr .verdict.line)" ] &&
+              [ "$(result_line)" = "$(jqr .verdict.line)" ] && [ "$(jqr .verdict.word)" = COMPLETE ]'
+    check "smp=$smp: the banner does not say bare metal (TCG: a hypervisor NOTE follows)" \
+        eval '! log_has "bare metal" && log_has "^tlbscope .*: TLB shootdown costs, measured on this machine"'
     # apic=auto follows Linux: x2APIC whenever CPUID.01H:ECX[21] says so (QEMU 10 -cpu max
     # does), else the firmware's xAPIC; OVMF hands over xAPIC; AMD (TCG's vendor): no fence
     if [ "$(jqr .cpu.features.x2apic)" = true ]; then want_mode=x2apic want_why="apic=auto: CPUID.01H:ECX[21] = 1"
