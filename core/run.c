@@ -52,9 +52,13 @@ void run_verdict(const struct run *r, struct verdict *v)
     verdict_init(v);
     for (i = 0; i < r->experiment_count; i++) {
         const struct experiment_record *e = &r->experiments[i];
-        if (e->ran)
+        if (e->ran) {
             verdict_count(v, e->status, e->results.count > 0, e->id);
+            v->emulated |= e->emulated;
+        }
     }
+    v->simulated = r->sim.simulated;
+    v->emulated |= r->cfg.emulator != EMULATOR_NONE;
     for (i = 0; i < r->topo.count; i++)
         if (cpu_state_drops_out(r->topo.cpus[i].state))
             v->cpus_dropped++;

@@ -141,6 +141,11 @@ static void put_body(struct line *l, const struct verdict *v, bool with_ids)
         put_count(l, &first, v->failed, "failed", "failed");
     put_count(l, &first, v->cpus_dropped, "CPU dropped out", "CPUs dropped out");
     put_count(l, &first, v->run_errors, "run error", "run errors");
+    /* as the experiment lines: a model's or an emulator's run never reads as a machine's */
+    if (v->simulated)
+        put(l, " [SIMULATED]");
+    if (v->emulated)
+        put(l, " [EMULATED]");
 }
 
 size_t verdict_line(const struct verdict *v, unsigned width, char *buf, size_t cap)

@@ -5,6 +5,7 @@
  *   COMPLETE: 9 measured, 2 not applicable to this machine (invlpgb_range, pti)
  *   ERROR (incomplete): 7 measured, 2 not applicable, 1 in error, 1 CPU dropped out
  *   FAILURE (a finding): 1 failed, 8 measured, 2 not applicable
+ *   COMPLETE: 8 measured, 2 not applicable to this machine [SIMULATED]
  *
  * The result model (core/result.h) calls a run SKIP as soon as one experiment
  * does not apply, which every Intel server, every pre-Zen 3 AMD and every
@@ -15,7 +16,8 @@
  * existed): an experiment SKIPped with no point did not apply; one SKIPped
  * after it measured (stale_detector_control on a machine where the verifier
  * is blind) is inconclusive. This file depends on nothing but the result
- * enum, so the host tool compiles it as it is.
+ * enum, so the host tool compiles it as it is. Like every other output, the
+ * line says when the run was simulated (the model's) or emulated.
  */
 #ifndef TLBSCOPE_CORE_VERDICT_H
 #define TLBSCOPE_CORE_VERDICT_H
@@ -40,6 +42,8 @@ struct verdict {
     uint32_t failed;         /* FAILURE */
     uint32_t cpus_dropped;   /* hung, faulted, too slow or absent CPUs */
     uint32_t run_errors;     /* run.errors entries */
+    bool simulated;          /* tlbscope-sim: the line ends [SIMULATED] */
+    bool emulated;           /* emulated instructions or an emulator: the line ends [EMULATED] */
     uint32_t named;          /* ids in not_applicable_ids */
     const char *not_applicable_ids[VERDICT_MAX_NAMED];
 };

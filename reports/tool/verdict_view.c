@@ -22,6 +22,7 @@ bool verdict_of_report(const json_t *root, struct verdict *v)
     const json_t *topo = json_object_get(root, "topology");
     const json_t *run = json_object_get(root, "run");
     const json_t *e, *cpu;
+    const char *emulator;
     size_t i;
     int result, status, state;
     verdict_init(v);
@@ -33,7 +34,12 @@ bool verdict_of_report(const json_t *root, struct verdict *v)
             continue;
         verdict_count(v, (enum result)status, json_array_size(points) > 0,
                       json_string_value(json_object_get(e, "id")));
+        v->emulated |= json_is_true(json_object_get(e, "emulated"));
     }
+    /* the labels run_verdict() gives: tlbscope-sim's model, an emulator (run.config.emulator) */
+    emulator = json_string_value(json_object_get(json_object_get(run, "config"), "emulator"));
+    v->simulated = json_is_true(json_object_get(root, "simulated"));
+    v->emulated |= emulator && strcmp(emulator, "none") != 0;
     /* the states run_conclude() counts as dropped out (core/cpu_table.h) */
     json_array_foreach(json_object_get(topo, "cpus"), i, cpu) {
         if (word_index(json_string_value(json_object_get(cpu, "state")), vocab_cpu_states,

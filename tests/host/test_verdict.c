@@ -125,6 +125,23 @@ static void test_failure_leads_with_the_finding(void **state)
     free_run(r);
 }
 
+/* a model's or an emulator's run says so on its verdict line too, as on every other line */
+static void test_simulated_and_emulated_are_labelled(void **state)
+{
+    struct run *r = new_run();
+    struct verdict v;
+    (void)state;
+    r->sim.simulated = true;
+    assert_string_equal(line_of(r, 80, &v), "COMPLETE: 4 measured [SIMULATED]");
+    r->sim.simulated = false;
+    r->experiments[2].emulated = true;
+    assert_string_equal(line_of(r, 80, &v), "COMPLETE: 4 measured [EMULATED]");
+    r->experiments[2].emulated = false;
+    r->cfg.emulator = EMULATOR_BOCHS;
+    assert_string_equal(line_of(r, 80, &v), "COMPLETE: 4 measured [EMULATED]");
+    free_run(r);
+}
+
 static void test_words_and_bounds(void **state)
 {
     struct verdict v;
@@ -150,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_skip_after_measuring_is_inconclusive),
         cmocka_unit_test(test_error_is_not_complete),
         cmocka_unit_test(test_failure_leads_with_the_finding),
+        cmocka_unit_test(test_simulated_and_emulated_are_labelled),
         cmocka_unit_test(test_words_and_bounds),
     };
     host_init();

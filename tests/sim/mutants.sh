@@ -339,7 +339,7 @@ control_unit emulator_unrecorded test_emulator "the emulator-label test" 2
 kill_unit emulator_unrecorded test_report_records_the_emulator \
     "run.config.emulator written none under emulator=bochs: the report reads as hardware" test_emulator
 # issue 23: the run's verdict, the line a technician reads (core/verdict.h)
-control_unit verdict_line_drops_na test_verdict "the verdict test" 5
+control_unit verdict_line_drops_na test_verdict "the verdict test" 6
 for m in verdict_inconclusive_as_na verdict_error_complete; do
     [ -x "$MUT/$m/test_verdict" ] ||
         make --no-print-directory "$MUT/$m/test_verdict" >>"$here/build/test-runs/mutants-build.log" 2>&1
