@@ -62,8 +62,8 @@ static void note_emulator(const struct run *r)
 
 static void finish(struct run *r, struct volume *v)
 {
-    struct strbuf json, text;
-    char saved[160], name[96];
+    struct strbuf json, text, verdict;
+    char saved[160], name[96], verdict_text[REPORT_VERDICT_LEN];
     bool saved_ok = false, json_ok;
 
     r->duration_ms = ticks_to_ms(tsc_now() - r->start_tsc);
@@ -97,12 +97,13 @@ static void finish(struct run *r, struct volume *v)
                    "the whole JSON follows on the console\n");
         report_dump_console(name, json.data, json.len);
     }
-    /* "RESULT: " + the verdict: COMPLETE, ERROR or FAILURE first (scripts/stick-lib.sh reads it) */
-    sb_reset(&text);
-    sb_puts(&text, "RESULT: ");
-    report_write_verdict(r, &text);
-    sb_putc(&text, '\n');
-    con_writen(text.data, text.len);
+    /*
+     * "RESULT: " + the verdict: COMPLETE, ERROR or FAILURE first (scripts/stick-lib.sh reads
+     * it). A fixed buffer: the line must come even when the dynamic ones ran out of memory.
+     */
+    sb_init_fixed(&verdict, verdict_text, sizeof(verdict_text));
+    report_write_verdict(r, &verdict);
+    con_printf("RESULT: %s\n", verdict_text);
     con_write("TLBSCOPE DONE\n");
     sb_release(&json);
     sb_release(&text);
