@@ -53,7 +53,8 @@ help:
 	@echo "make image build/tlbscope.img for a USB stick;  make bench;  make fuzz;  make test-full"
 	@echo "make sign  [KEY=db.key CERT=db.crt KEY_PASS=...]  build/tlbscope-signed.efi (no KEY: a generated TEST key in build/keys/)"
 	@echo "make image SIGNED=1   build/tlbscope-signed.img, carrying the signed binary"
-	@echo "make dist  [SIGNED=1 ...]  build/dist/tlbscope-$(DIST_VERSION).tar.gz and .zip"
+	@echo "make tool  build/tlbscope-report, its man page (.1) and bash completion, from its --help"
+	@echo "make dist  [SIGNED=1 ...]  build/dist/tlbscope-$(DIST_VERSION).tar.gz and .zip (QUICKSTART.md inside)"
 	@echo "make usb DEV=/dev/sdX [YES=1] [SIGNED=1]  write the image to a USB stick, after checks"
 
 deps:
@@ -106,8 +107,8 @@ SIGNED_EFI ?= $(BUILD)/tlbscope-signed.efi
 SIGNED_IMG ?= $(BUILD)/tlbscope-signed.img
 IMAGE_OUT := $(if $(filter-out 0 no,$(SIGNED)),$(SIGNED_IMG),$(BUILD)/tlbscope.img)
 image: deps $(IMAGE_OUT)
-$(BUILD)/tlbscope.img: $(BUILD)/tlbscope.efi startup.nsh efi/tlbscope.cfg scripts/mkimage.sh
-	$(Q)scripts/mkimage.sh $@ $(BUILD)/tlbscope.efi
+$(BUILD)/tlbscope.img: $(BUILD)/tlbscope.efi startup.nsh $(BUILD)/tlbscope.cfg scripts/mkimage.sh
+	$(Q)scripts/mkimage.sh $@ $(BUILD)/tlbscope.efi 64 $(BUILD)/tlbscope.cfg
 
 # ---- QEMU run ----
 SMP  ?= 4

@@ -875,23 +875,54 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_object_end(w);
 }
 
+/* The values a key takes, as `help` and the stick's tlbscope.cfg list them. */
+static void describe_values(const struct key_spec *k, struct strbuf *sb)
+{
+    if (k->type == K_ENUM || k->type == K_UINT || k->type == K_BOOL)
+        describe_expected(k, sb);
+    else if (k->type == K_CPULIST)
+        sb_puts(sb, "all | list of CPU ranges");
+    else if (k->type == K_NAMELIST)
+        sb_puts(sb, "all | list of experiment ids");
+    else if (k->type == K_EMULATE)
+        sb_puts(sb, "none | invlpgb,invpcid");
+    else if (k->type == K_SECRET)
+        sb_printf(sb, "text of %u..%u characters, no spaces", k->min, k->max);
+    else
+        sb_puts(sb, "none | hang:CPU,slow:CPU,late:CPU,absent:CPU,fault:CPU:VECTOR,no_mp,mp_fail");
+}
+
 void config_write_help(struct strbuf *sb)
 {
     unsigned i;
     for (i = 0; i < KEY_COUNT; i++) {
         sb_printf(sb, "  %-13s ", keys[i].name);
-        if (keys[i].type == K_ENUM || keys[i].type == K_UINT || keys[i].type == K_BOOL)
-            describe_expected(&keys[i], sb);
-        else if (keys[i].type == K_CPULIST)
-            sb_puts(sb, "all | list of CPU ranges");
-        else if (keys[i].type == K_NAMELIST)
-            sb_puts(sb, "all | list of experiment ids");
-        else if (keys[i].type == K_EMULATE)
-            sb_puts(sb, "none | invlpgb,invpcid");
-        else if (keys[i].type == K_SECRET)
-            sb_printf(sb, "text of %u..%u characters, no spaces", keys[i].min, keys[i].max);
-        else
-            sb_puts(sb, "none | hang:CPU,slow:CPU,late:CPU,absent:CPU,fault:CPU:VECTOR,no_mp,mp_fail");
+        describe_values(&keys[i], sb);
         sb_printf(sb, " (default %s)\n      %s\n", keys[i].default_text, keys[i].help);
+    }
+}
+
+void config_write_file(struct strbuf *sb)
+{
+    unsigned i;
+    sb_puts(sb, "# tlbscope configuration, read from \\tlbscope\\tlbscope.cfg on the stick.\n"
+                "# One key=value per line, e.g. exit=shutdown; '#' starts a comment. Arguments\n"
+                "# typed in the UEFI shell after the program name override these. Unknown keys\n"
+                "# or bad values are reported and the default is used. Every key is listed\n"
+                "# below, commented out: its values, its default, then what it does (generated\n"
+                "# from the key table in core/config.c by `make image`; do not edit by hand).\n"
+                "# Keys marked TEST ONLY are for the tool's own tests: leave them out on a\n"
+                "# machine you measure.\n");
+    for (i = 0; i < KEY_COUNT; i++) {
+        struct strbuf head;
+        char line[256];
+        /* "key: values; default D", wrapped like the help when the values are many (inject) */
+        sb_init_fixed(&head, line, sizeof(line));
+        sb_printf(&head, "%s: ", keys[i].name);
+        describe_values(&keys[i], &head);
+        sb_printf(&head, "; default %s", keys[i].default_text);
+        sb_puts(sb, "#\n");
+        sb_put_wrapped(sb, "# ", "#   ", line, 80);
+        sb_put_wrapped(sb, "#     ", "#     ", keys[i].help, 80);
     }
 }

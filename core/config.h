@@ -143,5 +143,8 @@ void config_write_json(const struct config *cfg, struct json_writer *w);
 /* Lists every key with its range and default (for `help`, the README). */
 struct strbuf;
 void config_write_help(struct strbuf *sb);
+/* The stick's \\tlbscope\\tlbscope.cfg: every key commented out, with its values, default and
+ * help (release/gen-cfg.c writes it at build time, so it never drifts from the table). */
+void config_write_file(struct strbuf *sb);
 
 #endif

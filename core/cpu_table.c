@@ -14,6 +14,11 @@ const char *cpu_state_name(enum cpu_state s)
     return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "unknown";
 }
 
+bool cpu_state_drops_out(enum cpu_state s)
+{
+    return s == CPU_HUNG || s == CPU_FAULTED || s == CPU_SLOW || s == CPU_ABSENT;
+}
+
 const char *topo_class_name(enum topo_class c)
 {
     static const char *const names[] = { "self", "smt_sibling", "same_package", "cross_package" };

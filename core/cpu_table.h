@@ -64,6 +64,8 @@ const char *cpu_state_name(enum cpu_state s);
 const char *topo_class_name(enum topo_class c);
 enum topo_class cpu_topo_class(const struct cpu_info *a, const struct cpu_info *b);
 bool cpu_usable(const struct cpu_info *c);
+/* Hung, faulted, slow or absent: a CPU the run lost, which makes it ERROR and partial. */
+bool cpu_state_drops_out(enum cpu_state s);
 uint32_t cpu_table_count_state(const struct cpu_table *t, enum cpu_state s);
 /* Marks a CPU out of the run with a note; the first bad state sticks. */
 void cpu_mark(struct cpu_info *c, enum cpu_state s, const char *fmt, ...)

@@ -61,6 +61,9 @@
 #define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
 #define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
 #define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
+#define MUTANT_ID_verdict_inconclusive_as_na 64 /* a SKIP after measuring counted as not applicable */
+#define MUTANT_ID_verdict_error_complete 65 /* an ERROR run's verdict says COMPLETE */
+#define MUTANT_ID_verdict_line_drops_na 66 /* the verdict line leaves out what did not apply */
 /* the fleet database (reports/tool/fleet/, killed by tests/checks/fleetdb.sh) */
 #define MUTANT_ID_fleet_points_dropped 85 /* import stores no point statistics */
 #define MUTANT_ID_fleet_key_from_bytes 86 /* the run key hashes the file's bytes, not its JSON */

@@ -8,5 +8,9 @@
 /* Returns false when the JSON could not be completed (out of memory). */
 bool report_write_json(const struct run *r, struct strbuf *out);
 void report_write_text(const struct run *r, struct strbuf *out);
+/* The verdict line (core/verdict.h), without a line end: the summary's and the console's last. */
+void report_write_verdict(const struct run *r, struct strbuf *out);
+/* room for the verdict line with its not-applicable ids */
+#define REPORT_VERDICT_LEN 256
 
 #endif

@@ -5,6 +5,7 @@
 #include "core/plan_report.h"
 #include "core/redact.h"
 #include "core/report.h"
+#include "core/verdict.h"
 #include "core/report_recommend.h"
 #include "core/sha256.h"
 #include "core/smp.h"
@@ -585,6 +586,31 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
     jw_object_end(w);
 }
 
+/*
+ * The verdict (core/verdict.h) beside the result: the word a technician reads
+ * (SUCCESS and SKIP are both COMPLETE), the counts it rests on and its line as
+ * printed. tlbscope-report validate recomputes all of it from the experiments.
+ */
+static void write_verdict(struct json_writer *w, const struct run *r)
+{
+    struct verdict v;
+    char line[REPORT_VERDICT_LEN];
+    run_verdict(r, &v);
+    verdict_line(&v, 80, line, sizeof(line));
+    jw_key(w, "verdict");
+    jw_object_begin(w);
+    jw_kv_str(w, "word", verdict_word_name(v.word));
+    jw_kv_str(w, "line", line);
+    jw_kv_u64(w, "measured", v.measured);
+    jw_kv_u64(w, "not_applicable", v.not_applicable);
+    jw_kv_u64(w, "inconclusive", v.inconclusive);
+    jw_kv_u64(w, "in_error", v.in_error);
+    jw_kv_u64(w, "failed", v.failed);
+    jw_kv_u64(w, "cpus_dropped", v.cpus_dropped);
+    jw_kv_u64(w, "run_errors", v.run_errors);
+    jw_object_end(w);
+}
+
 bool report_write_json(const struct run *r, struct strbuf *out)
 {
     struct json_writer w;
@@ -602,6 +628,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     jw_kv_str(&w, "commit", TLBSCOPE_COMMIT);
     jw_object_end(&w);
     jw_kv_str(&w, "result", result_name(r->result));
+    write_verdict(&w, r);
     write_simulation(&w, &r->sim);
     write_redaction(&w, &red);
 

@@ -3,6 +3,7 @@
 #include "core/report.h"
 #include "core/report_recommend.h"
 #include "core/report_views.h"
+#include "core/verdict.h"
 
 static void yes_no(struct strbuf *sb, const char *name, bool v)
 {
@@ -200,7 +201,19 @@ void report_write_text(const struct run *r, struct strbuf *sb)
         for (i = 0; i < r->warnings.count; i++)
             sb_printf(sb, "  %s: %s\n", r->warnings.items[i].where, r->warnings.items[i].text);
     }
-    sb_printf(sb, "\nResult: %s (run %s, %llu.%03llu s)\n", result_name(r->result),
-              r->partial ? "partial" : "complete", (unsigned long long)(r->duration_ms / 1000),
+    /* the verdict is the summary's last line: what a technician reads first (core/verdict.h) */
+    sb_printf(sb, "\nRun %s in %llu.%03llu s\n", r->partial ? "partial" : "complete",
+              (unsigned long long)(r->duration_ms / 1000),
               (unsigned long long)(r->duration_ms % 1000));
+    report_write_verdict(r, sb);
+    sb_putc(sb, '\n');
+}
+
+void report_write_verdict(const struct run *r, struct strbuf *sb)
+{
+    struct verdict v;
+    char line[REPORT_VERDICT_LEN];
+    run_verdict(r, &v);
+    verdict_line(&v, 80, line, sizeof(line));
+    sb_puts(sb, line);
 }

@@ -1,6 +1,7 @@
 #include "core/run.h"
 #include "core/mem.h"
 #include "core/strbuf.h"
+#include "core/verdict.h"
 
 const char *tsc_source_name(enum tsc_source s)
 {
@@ -35,14 +36,35 @@ void run_conclude(struct run *r)
     if (r->errors.count || r->errors.dropped)
         res = result_worst(res, RESULT_ERROR);
     for (i = 0; i < r->topo.count; i++) {
-        enum cpu_state s = r->topo.cpus[i].state;
-        if (s == CPU_HUNG || s == CPU_FAULTED || s == CPU_SLOW || s == CPU_ABSENT) {
+        if (cpu_state_drops_out(r->topo.cpus[i].state)) {
             res = result_worst(res, RESULT_ERROR);
             partial = true;
         }
     }
     r->result = res;
     r->partial = partial;
+}
+
+/* The verdict of a concluded run (run_conclude): the same counts the host tool reads back. */
+void run_verdict(const struct run *r, struct verdict *v)
+{
+    uint32_t i;
+    verdict_init(v);
+    for (i = 0; i < r->experiment_count; i++) {
+        const struct experiment_record *e = &r->experiments[i];
+        if (e->ran) {
+            verdict_count(v, e->status, e->results.count > 0, e->id);
+            v->emulated |= e->emulated;
+        }
+    }
+    v->simulated = r->sim.simulated;
+    v->emulated |= r->cfg.emulator != EMULATOR_NONE;
+    for (i = 0; i < r->topo.count; i++)
+        if (cpu_state_drops_out(r->topo.cpus[i].state))
+            v->cpus_dropped++;
+    /* as many as run.errors has entries: the dropped ones are one entry saying so */
+    v->run_errors = r->errors.count + (r->errors.dropped ? 1 : 0);
+    verdict_conclude(v, r->result);
 }
 
 void run_report_basename(const struct run *r, char *buf, size_t cap)

@@ -122,6 +122,9 @@ struct run {
 const char *tsc_source_name(enum tsc_source s);
 /* Folds experiments and errors into run->result and run->partial. */
 void run_conclude(struct run *r);
+struct verdict;
+/* The run's verdict (core/verdict.h) from a concluded run. */
+void run_verdict(const struct run *r, struct verdict *v);
 /* Base name of the report files, e.g. "20261129-220301-amd-f19m01-0007". */
 void run_report_basename(const struct run *r, char *buf, size_t cap);
 

@@ -62,8 +62,8 @@ static void note_emulator(const struct run *r)
 
 static void finish(struct run *r, struct volume *v)
 {
-    struct strbuf json, text;
-    char saved[160], name[96];
+    struct strbuf json, text, verdict;
+    char saved[160], name[96], verdict_text[REPORT_VERDICT_LEN];
     bool saved_ok = false, json_ok;
 
     r->duration_ms = ticks_to_ms(tsc_now() - r->start_tsc);
@@ -97,7 +97,13 @@ static void finish(struct run *r, struct volume *v)
                    "the whole JSON follows on the console\n");
         report_dump_console(name, json.data, json.len);
     }
-    con_printf("RESULT: %s\n", result_name(r->result));
+    /*
+     * "RESULT: " + the verdict: COMPLETE, ERROR or FAILURE first (scripts/stick-lib.sh reads
+     * it). A fixed buffer: the line must come even when the dynamic ones ran out of memory.
+     */
+    sb_init_fixed(&verdict, verdict_text, sizeof(verdict_text));
+    report_write_verdict(r, &verdict);
+    con_printf("RESULT: %s\n", verdict_text);
     con_write("TLBSCOPE DONE\n");
     sb_release(&json);
     sb_release(&text);
@@ -116,12 +122,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     platform_init_memory();
     /* the firmware watchdog would reset the machine after 5 minutes */
     uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
-    con_printf("\ntlbscope %s (commit %s): TLB shootdown costs, measured on bare metal\n",
+    /* not "bare metal": CPUID has not been read yet, and the hypervisor NOTE may follow */
+    con_printf("\ntlbscope %s (commit %s): TLB shootdown costs, measured on this machine\n",
                TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
 
     r = mem_zalloc(sizeof(*r));
     if (!r) {
-        con_write("ERROR: out of memory at start\nRESULT: ERROR\nTLBSCOPE DONE\n");
+        con_write("ERROR: out of memory at start\nRESULT: ERROR (incomplete): out of memory at start\n"
+                  "TLBSCOPE DONE\n");
         return EFI_OUT_OF_RESOURCES;
     }
     r->start_tsc = rdtsc_raw();

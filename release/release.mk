@@ -39,11 +39,29 @@ $(SIGNED_EFI): $(BUILD)/tlbscope.efi $(SIGNED_EFI).stamp $(if $(KEY)$(CERT),$(wi
 sign: deps $(SIGNED_EFI)
 	$(Q)scripts/sign.sh --verify $(SIGNED_EFI) '$(SIGN_CERT)'
 
-$(SIGNED_IMG): $(SIGNED_EFI) startup.nsh efi/tlbscope.cfg scripts/mkimage.sh
-	$(Q)scripts/mkimage.sh $@ $(SIGNED_EFI)
+$(SIGNED_IMG): $(SIGNED_EFI) startup.nsh $(BUILD)/tlbscope.cfg scripts/mkimage.sh
+	$(Q)scripts/mkimage.sh $@ $(SIGNED_EFI) 64 $(BUILD)/tlbscope.cfg
 
-dist: deps $(IMAGE_OUT)
-	$(Q)TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
+# The stick's tlbscope.cfg, written from the key table in core/config.c by a host build of
+# that file (release/gen-cfg.c): every key, its values, default and help, never hand-kept.
+$(BUILD)/host/gen-cfg: release/gen-cfg.c $(BUILD)/host/libtlbscope.a
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< $(BUILD)/host/libtlbscope.a -o $@ -ljansson -pthread
+$(BUILD)/tlbscope.cfg: $(BUILD)/host/gen-cfg
+	$(Q)$< >$@.tmp && mv $@.tmp $@
+
+# tlbscope-report's man page and bash completion, from its own --help at every build (so an
+# option added to the help is in both); make tool builds them, make dist ships them
+TOOL_MAN := $(BUILD)/tlbscope-report.1
+TOOL_COMPLETION := $(BUILD)/tlbscope-report.bash-completion
+tool: $(TOOL_MAN) $(TOOL_COMPLETION)
+$(TOOL_MAN): $(BUILD)/tlbscope-report release/gen-man.sh
+	$(Q)release/gen-man.sh $< '$(VERSION)' >$@.tmp && mv $@.tmp $@
+$(TOOL_COMPLETION): $(BUILD)/tlbscope-report release/gen-completion.sh
+	$(Q)release/gen-completion.sh $< >$@.tmp && mv $@.tmp $@
+
+dist: deps $(IMAGE_OUT) $(TOOL_MAN) $(TOOL_COMPLETION)
+	$(Q)TOOL_MAN='$(TOOL_MAN)' TOOL_COMPLETION='$(TOOL_COMPLETION)' TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
 		scripts/dist.sh '$(DIST_DIR)' '$(DIST_NAME)' '$(VERSION)' '$(COMMIT)' '$(IMAGE_OUT)' \
 		'$(if $(filter $(SIGNED_IMG),$(IMAGE_OUT)),$(SIGN_CERT))'
 

@@ -19,7 +19,7 @@
 #   EMULATOR_KEY=bochs   the emulator= key added to the configuration; EMULATOR_KEY=
 #                        (empty) leaves it out, to show what CPUID alone says
 # Options: --fresh (a fresh copy of IMAGE), --quiet (no summary at the end)
-# Exit status as scripts/qemu-run.sh: 0 SUCCESS or SKIP, 1 ERROR or FAILURE,
+# Exit status as scripts/qemu-run.sh: 0 COMPLETE (SUCCESS or SKIP), 1 ERROR or FAILURE,
 # 2 no "TLBSCOPE DONE" (timeout, crash, or Bochs could not start).
 #
 # Bochs 2.7 as found on Debian bookworm (platform notes, and README "Bochs"):

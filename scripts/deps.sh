@@ -93,8 +93,9 @@ build_pkgs=(gcc make binutils gnu-efi mtools dosfstools libjansson-dev git libsq
 run_pkgs=(ovmf qemu-system-x86)
 # Bochs 2.7 runs the PCID/INVPCID cases (tests/bochs): QEMU's TCG has neither
 # postgresql: tests/checks/fleetdb.sh starts a throw-away server (scripts/pg-temp.sh)
+# groff-base renders tlbscope-report's generated man page (tests/checks/dist.sh)
 test_pkgs=(libcmocka-dev clang libclang-rt-dev jq sbsigntool openssl zip unzip
-           bochs bochs-term bochsbios vgabios postgresql)
+           bochs bochs-term bochsbios vgabios postgresql groff-base)
 html_pkgs=(chromium)
 
 case "$group" in

@@ -3,16 +3,27 @@
 #
 #   scripts/dist.sh OUTDIR NAME VERSION COMMIT IMAGE [CERT]
 #
-# OUTDIR/NAME.tar.gz holds one folder NAME/ with
-#   tlbscope.img            the image (`make image`, or `make image SIGNED=1`)
-#   stick/                  the files on the image's FAT partition, read back from it
+# OUTDIR/NAME.tar.gz holds one folder NAME/ with what a technician needs without
+# the source tree:
+#   QUICKSTART.md           the steps, from checksums to the verdict (release/QUICKSTART.md)
+#   TROUBLESHOOTING.md      run times, a frozen screen, serial-over-LAN capture, what to
+#                           bring back, redaction (release/TROUBLESHOOTING.md)
+#   README.md               the project's README
 #   USB.md                  how to write, boot and read back (release/USB.md)
+#   tlbscope.img            the image (`make image`, or `make image SIGNED=1`)
+#   write-stick.sh          the guarded stick writer (scripts/usb-write.sh, `make usb`'s
+#                           checks), writing the tlbscope.img beside it
+#   recover-report.sh       rebuilds a report from a console capture (no arguments: usage)
+#   stick/                  the files on the image's FAT partition, read back from it
 #   BUILDINFO               version, commit, build host, signature
 #   host-tool/              tlbscope-report's source (the files tool.mk builds it from,
 #                           $TLBSCOPE_TOOL_SRCS, and the headers they include) with a
-#                           Makefile of its own, the report schema, recover-report.sh
+#                           Makefile of its own (make install), VERSION, the report schema
 #   bin/tlbscope-report     a static x86-64 Linux build of it, made from host-tool/
 #                           (left out, and BUILDINFO says so, without libjansson.a)
+#   share/man/man1/tlbscope-report.1, share/bash-completion/completions/tlbscope-report
+#                           its man page and bash completion, from its --help ($TOOL_MAN,
+#                           $TOOL_COMPLETION, which make dist builds)
 #   keys/                   with CERT (a signed image): the certificate to enrol in db
 #   SHA256SUMS              every other file's SHA-256
 # OUTDIR/NAME.zip holds stick/'s tree alone, to unzip onto a FAT32 stick, and
@@ -55,7 +66,19 @@ for f in $srcs $hdrs; do
 done
 cp "$here/reports/SCHEMA.md" "$stage/host-tool/reports/"
 cp "$here/release/host-tool.mk" "$stage/host-tool/Makefile"
-cp "$here/scripts/recover-report.sh" "$stage/host-tool/"
+cp "$here/release/gen-man.sh" "$here/release/gen-completion.sh" "$stage/host-tool/"
+# --version of a build from this folder: the release's version and commit
+echo "$version $commit" >"$stage/host-tool/VERSION"
+# the technician's tools, at the top: the guarded stick writer and the report recovery
+cp "$here/scripts/usb-write.sh" "$stage/write-stick.sh"
+cp "$here/scripts/recover-report.sh" "$stage/recover-report.sh"
+chmod 755 "$stage/write-stick.sh" "$stage/recover-report.sh"
+# the man page and bash completion, generated from the tool's --help at build time
+[ -s "${TOOL_MAN:-}" ] && [ -s "${TOOL_COMPLETION:-}" ] ||
+    die "no man page or bash completion (TOOL_MAN, TOOL_COMPLETION: make dist builds them)"
+mkdir -p "$stage/share/man/man1" "$stage/share/bash-completion/completions"
+cp "$TOOL_MAN" "$stage/share/man/man1/tlbscope-report.1"
+cp "$TOOL_COMPLETION" "$stage/share/bash-completion/completions/tlbscope-report"
 # the static build, from that copy of the source: proves it complete
 scratch=$outdir/.host-tool-build
 rm -rf "$scratch" && cp -r "$stage/host-tool" "$scratch"
@@ -105,9 +128,12 @@ README's Secure Boot section says how, also through shim and MOK).
 EOF
 fi
 
-sed -e "s/@VERSION@/$version/g" -e "s/@COMMIT@/$commit/g" -e "/@SECURE_BOOT@/{r $sb" -e "d}" \
-    "$here/release/USB.md" >"$stage/USB.md"
+for doc in USB QUICKSTART TROUBLESHOOTING; do
+    sed -e "s/@VERSION@/$version/g" -e "s/@COMMIT@/$commit/g" -e "/@SECURE_BOOT@/{r $sb" -e "d}" \
+        "$here/release/$doc.md" >"$stage/$doc.md"
+done
 rm -f "$sb"
+cp "$here/README.md" "$stage/README.md"
 dirty=""
 case "$commit" in *-dirty) dirty=" (uncommitted changes: a development build, not a release)" ;; esac
 {

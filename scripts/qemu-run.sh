@@ -29,7 +29,8 @@
 #                  STARTUP_NSH=file replaces the stick's startup.nsh)
 #   --full         fill the stick's free space first (a full stick)
 #   --quiet        no summary at the end
-# Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no "TLBSCOPE DONE" (timeout or crash).
+# Exit status: 0 COMPLETE (the RESULT line's verdict; result SUCCESS or SKIP), 1 ERROR or
+# FAILURE, 2 no "TLBSCOPE DONE" (timeout or crash).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -5,8 +5,32 @@
 # The END line's byte count and POSIX cksum must match, or nothing is written.
 # Usage: scripts/recover-report.sh SERIAL_LOG OUTDIR   (prints the file written)
 set -euo pipefail
+usage() {
+    cat <<'EOF'
+usage: recover-report.sh SERIAL_LOG OUTDIR
+
+Rebuilds a tlbscope JSON report from a console capture (a serial log, or a BMC
+serial-over-LAN session saved to a file, e.g. `ipmitool ... sol activate | tee
+sol.log`). tlbscope prints the whole report on the console between
+TLBSCOPE-JSON-BEGIN and TLBSCOPE-JSON-END lines when it cannot save it on the
+stick, and always with console_json=on. The last complete dump in SERIAL_LOG
+is written to OUTDIR/<run id>.json (never over an existing file) and its path
+printed; its byte count and POSIX cksum must match the END line, or nothing
+is written. Then check it: tlbscope-report validate OUTDIR/<run id>.json
+
+Exit status: 0 written, 1 no complete dump or a damaged one, 2 bad usage.
+EOF
+}
+case "${1:-}" in
+    -h | --help) usage; exit 0 ;;
+esac
+if [ $# -ne 2 ]; then
+    if [ $# = 0 ]; then usage; else usage >&2; fi
+    exit 2
+fi
 log=$1
 outdir=$2
+[ -r "$log" ] || { echo "recover-report.sh: cannot read $log" >&2; exit 1; }
 mkdir -p "$outdir"
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT

@@ -65,16 +65,18 @@ stick_collect() {
     echo "$report_source" > "$RUNDIR/report.source"
 }
 
-# serial_verdict: from the clean serial log, result (the last RESULT word) and
-# rc: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no "TLBSCOPE DONE" (then why
-# starts with that; the caller adds its own cause)
+# serial_verdict: from the clean serial log, result (the last RESULT line's
+# first word: COMPLETE, ERROR or FAILURE, from "RESULT: COMPLETE: 9 measured,
+# ..."; SUCCESS or SKIP from a tool before issue 23) and rc: 0 COMPLETE
+# (SUCCESS, SKIP), 1 ERROR or FAILURE, 2 no "TLBSCOPE DONE" (then why starts
+# with that; the caller adds its own cause)
 serial_verdict() {
-    result=$(grep -a '^RESULT: ' "$clean" | tail -n 1 | awk '{print $2}')
+    result=$(grep -a '^RESULT: ' "$clean" | tail -n 1 | awk '{print $2}' | tr -d ':\r')
     why=""
     if ! grep -aq '^TLBSCOPE DONE' "$clean"; then
         rc=2
         why="no 'TLBSCOPE DONE' line"
-    elif [ "$result" = SUCCESS ] || [ "$result" = SKIP ]; then
+    elif [ "$result" = COMPLETE ] || [ "$result" = SUCCESS ] || [ "$result" = SKIP ]; then
         rc=0
     else
         rc=1

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Writes the tlbscope image to a USB stick: `make usb DEV=/dev/sdX [YES=1]`.
+# Writes the tlbscope image to a USB stick: `make usb DEV=/dev/sdX [YES=1]`, or from
+# the release archive, where `make dist` ships this script as write-stick.sh beside
+# tlbscope.img: `./write-stick.sh /dev/sdX`.
 #
 #   scripts/usb-write.sh DEV IMAGE        (YES=1 in the environment: no question)
+#   write-stick.sh DEV [IMAGE]            (IMAGE: the tlbscope.img beside the script)
 #
 # Before it writes anything it refuses, naming the reason, when
 #   - DEV is not given, does not exist, or is not a block device;
@@ -22,19 +25,23 @@
 # Exit status: 0 written, 1 refused or failed, 2 usage.
 set -uo pipefail
 
-die() { echo "usb-write.sh: refusing: $*" >&2; exit 1; }
+me=$(basename "$0")
+die() { echo "$me: refusing: $*" >&2; exit 1; }
 dev=${1:-} image=${2:-}
+# from the release archive: the image is the one beside the script
+[ -z "$image" ] && [ -f "$(dirname "$0")/tlbscope.img" ] && image=$(dirname "$0")/tlbscope.img
 root=${TLBSCOPE_USB_TEST_ROOT:-}
 sys=${root:+$root}/sys
 mounts=${root:-}/proc/mounts
 swaps=${root:-}/proc/swaps
-[ -n "$root" ] && echo "usb-write.sh: TEST MODE: devices from $root (TLBSCOPE_USB_TEST_ROOT)"
+[ -n "$root" ] && echo "$me: TEST MODE: devices from $root (TLBSCOPE_USB_TEST_ROOT)"
 
 if [ -z "$dev" ]; then
-    echo "usb-write.sh: no device: make usb DEV=/dev/sdX (the whole stick, see lsblk)" >&2
+    echo "$me: no device: make usb DEV=/dev/sdX, or from the release: ./write-stick.sh /dev/sdX" >&2
+    echo "$me: (the whole stick, not a partition; lsblk -d -o NAME,SIZE,TRAN,MODEL lists the disks)" >&2
     exit 2
 fi
-[ -n "$image" ] && [ -s "$image" ] || { echo "usb-write.sh: no image ${image:-given} (make image)" >&2; exit 2; }
+[ -n "$image" ] && [ -s "$image" ] || { echo "$me: no image ${image:-given} (make image; in the release, tlbscope.img beside this script)" >&2; exit 2; }
 
 # ---- the device ----
 [ -e "$dev" ] || die "$dev does not exist (plug the stick in; lsblk lists the disks)"
@@ -133,8 +140,8 @@ img_bytes=$(stat -c %s "$image")
 vendor=$(tr -s ' ' <"$blk/device/vendor" 2>/dev/null | sed 's/ *$//')
 model=$(tr -s ' ' <"$blk/device/model" 2>/dev/null | sed 's/ *$//')
 what="$dev: ${vendor:+$vendor }${model:-unknown model}, $((dev_bytes / 1000000)) MB$([ $on_usb = 1 ] && echo ", USB")$([ "$removable" = 1 ] && echo ", removable")"
-echo "usb-write.sh: $what"
-echo "usb-write.sh: writing $image ($img_bytes bytes) replaces everything on it."
+echo "$me: $what"
+echo "$me: writing $image ($img_bytes bytes) replaces everything on it."
 if [ "${YES:-}" != 1 ]; then
     printf 'Type yes to write %s: ' "$dev"
     answer=""
@@ -143,7 +150,7 @@ if [ "${YES:-}" != 1 ]; then
     else
         read -r answer </dev/tty || true
     fi
-    [ "$answer" = yes ] || { echo; echo "usb-write.sh: not written (answer was '${answer}', not 'yes')"; exit 1; }
+    [ "$answer" = yes ] || { echo; echo "$me: not written (answer was '${answer}', not 'yes')"; exit 1; }
 fi
 
 # ---- write, read back ----
@@ -151,14 +158,14 @@ SUDO=""
 if [ ! -w "$dev" ]; then
     [ "$(id -u)" = 0 ] || ! command -v sudo >/dev/null || SUDO=sudo
     [ -n "$SUDO" ] || die "cannot write $dev (not root, no sudo)"
-    echo "usb-write.sh: $dev needs root: using sudo"
+    echo "$me: $dev needs root: using sudo"
 fi
 status=progress; [ -t 2 ] || status=none
 $SUDO dd if="$image" of="$dev" bs=4M conv=fsync,notrunc status=$status || die "dd failed"
 sync
 if $SUDO cmp -n "$img_bytes" "$image" "$dev" >/dev/null; then
-    echo "usb-write.sh: wrote and read back $img_bytes bytes: $dev is a tlbscope stick (boot it in UEFI mode)"
+    echo "$me: wrote and read back $img_bytes bytes: $dev is a tlbscope stick (boot it in UEFI mode)"
 else
-    echo "usb-write.sh: ERROR: what was read back from $dev differs from $image" >&2
+    echo "$me: ERROR: what was read back from $dev differs from $image" >&2
     exit 1
 fi

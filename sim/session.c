@@ -550,7 +550,13 @@ int sim_session_run(const struct sim_options *given)
     fputs("\n", stdout);
     fwrite(text.data, 1, text.len, stdout);
     saved = save(r, o->out_dir, &json, &text, json_path, sizeof(json_path));
-    printf("RESULT: %s\n", result_name(r->result));
+    {
+        char line[REPORT_VERDICT_LEN];
+        struct strbuf verdict;
+        sb_init_fixed(&verdict, line, sizeof(line));
+        report_write_verdict(r, &verdict);
+        printf("RESULT: %s\n", line);
+    }
     fflush(stdout);
     sb_release(&json);
     sb_release(&text);

@@ -27,7 +27,8 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            contention_verify_in_window contention_check_in_invlpgb_window profiles_unplanned \
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
-           breakdown_keeps_handler
+           breakdown_keeps_handler \
+           verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na
 # the fleet database's mutants: they change only reports/tool/fleet/, so each builds one
 # tlbscope-report (reports/tool/tool.mk) and tests/checks/fleetdb.sh kills it
 FLEET_MUTANTS := fleet_points_dropped fleet_key_from_bytes fleet_invalid_accepted \
@@ -66,7 +67,9 @@ mutants: fleet-mutants $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim
          $(BUILD)/mutants/profiles_unplanned/test_plan \
          $(BUILD)/mutants/plan_thin_stride_only/test_plan \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
-         $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions
+         $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \
+         $(foreach m,verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na,\
+                   $(BUILD)/mutants/$(m)/test_verdict)
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

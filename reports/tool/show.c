@@ -9,6 +9,7 @@
 #include "reports/tool/table.h"
 #include "reports/tool/unrecorded.h"
 #include "reports/tool/units.h"
+#include "reports/tool/verdict_view.h"
 
 #define S(x) ((x) ? (x) : "?")
 
@@ -268,5 +269,5 @@ void show_report(const struct m_report *r, FILE *out)
     recommend_view_show(r, out);
     show_messages(r->errors, "Errors", out);
     show_messages(r->warnings, "Warnings", out);
-    fprintf(out, "\nResult: %s (run %s)\n", S(r->result), S(r->run_status));
+    verdict_view_show(r->root, out); /* the last line: COMPLETE, ERROR or FAILURE */
 }

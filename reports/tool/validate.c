@@ -272,5 +272,6 @@ size_t validate_report(const json_t *root, struct diag_list *out)
     validate_experiments(&c, root, &f);
     validate_recommendations(&c, root);
     cross_check_result(&c, result, &f);
+    validate_verdict(&c, root);
     return out->errors - before;
 }

@@ -33,5 +33,7 @@ void validate_recommendations(struct vctx *c, const json_t *root);
 void validate_conditions(struct vctx *c, const json_t *e, int status);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
 void validate_redaction(struct vctx *c, const json_t *root);
+/* The optional "verdict" (validate_verdict.c): recomputed from the report, compared. */
+void validate_verdict(struct vctx *c, const json_t *root);
 
 #endif

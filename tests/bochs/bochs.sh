@@ -70,7 +70,7 @@ check_bochs_run() { # name ncpu invpcid
         test "$(cat "$RUN/report.source" 2>/dev/null)" = stick
     [ -s "$REPORT" ] || { not_ok "$name: no report, no further checks"; return; }
     check "$name: report validates" validates
-    check "$name: the RESULT line is the report's result ($(jqr .result))" result_line_matches
+    check "$name: the RESULT line is the report's verdict ($(jqr .verdict.line))" result_line_matches
     check "$name: $n CPUs, all ok, from MP services" \
         test "$(jqr '"\(.topology.cpu_count)/\(.topology.cpus_ok)/\(.topology.mp_services)"')" = "$n/$n/true"
     check "$name: run complete, no errors, every AP released" \

@@ -42,12 +42,14 @@ tar -xzf "$D/$NAME.tar.gz" -C "$T"
 R=$T/$NAME
 missing=()
 for f in tlbscope.img stick/EFI/BOOT/BOOTX64.EFI stick/startup.nsh stick/tlbscope/tlbscope.cfg \
-         USB.md BUILDINFO SHA256SUMS host-tool/Makefile host-tool/reports/tool/main.c \
-         host-tool/reports/SCHEMA.md host-tool/recover-report.sh; do
+         USB.md QUICKSTART.md TROUBLESHOOTING.md README.md write-stick.sh recover-report.sh \
+         BUILDINFO SHA256SUMS host-tool/Makefile host-tool/VERSION host-tool/reports/tool/main.c \
+         host-tool/reports/SCHEMA.md share/man/man1/tlbscope-report.1 \
+         share/bash-completion/completions/tlbscope-report; do
     [ -s "$R/$f" ] || missing+=("$f")
 done
 [ -d "$R/stick/tlbscope/reports" ] || missing+=(stick/tlbscope/reports/)
-check "the archive is one folder $NAME/ with the image, the stick tree, USB.md, BUILDINFO, SHA256SUMS, the host tool's source${missing:+ (missing: ${missing[*]})}" \
+check "the archive is one folder $NAME/ with the image, the stick tree, the documents, the stick writer, recover-report.sh, BUILDINFO, SHA256SUMS, the host tool's source, man page and completion${missing:+ (missing: ${missing[*]})}" \
     test ${#missing[@]} = 0
 check "every entry is owned by 0/0, nothing outside $NAME/" \
     bash -c "[ -z \"\$(tar -tzvf '$D/$NAME.tar.gz' | awk '\$2 != \"0/0\"')\" ] &&
@@ -68,8 +70,8 @@ check "a byte changed in BOOTX64.EFI: sha256sum -c fails and names it, alone" \
 mcopy -i "$R/tlbscope.img@@1M" ::/EFI/BOOT/BOOTX64.EFI "$T/img-boot.efi"
 check "stick/EFI/BOOT/BOOTX64.EFI = the image's = build/tlbscope.efi (unsigned)" \
     bash -c "cmp -s '$R/stick/EFI/BOOT/BOOTX64.EFI' '$T/img-boot.efi' && cmp -s '$T/img-boot.efi' build/tlbscope.efi"
-check "stick/startup.nsh = startup.nsh, stick/tlbscope/tlbscope.cfg = efi/tlbscope.cfg (the default)" \
-    bash -c "cmp -s '$R/stick/startup.nsh' startup.nsh && cmp -s '$R/stick/tlbscope/tlbscope.cfg' efi/tlbscope.cfg"
+check "stick/startup.nsh = startup.nsh, stick/tlbscope/tlbscope.cfg = build/tlbscope.cfg (from core/config.c)" \
+    bash -c "cmp -s '$R/stick/startup.nsh' startup.nsh && cmp -s '$R/stick/tlbscope/tlbscope.cfg' build/tlbscope.cfg"
 mkdir -p "$T/zip"
 unzip -q "$D/$NAME.zip" -d "$T/zip"
 check "the .zip is the stick tree exactly (files, bytes, the empty tlbscope/reports/)" \
@@ -88,7 +90,16 @@ check "USB.md: version, dd and imagers, copying the tree to FAT32, booting, Secu
     bash -c "f='$R/USB.md'; grep -q 'tlbscope $VERSION' \$f && grep -q 'sudo dd if=tlbscope.img of=/dev/sdX' \$f &&
              grep -q 'balenaEtcher' \$f && grep -q 'FAT32' \$f && grep -q 'tlbscope-$VERSION.zip\\|$NAME.zip' \$f &&
              grep -q 'boot menu' \$f && grep -q 'Secure Boot' \$f && grep -q 'tlbscope.reports' \$f &&
-             grep -q 'recover-report.sh' \$f && ! grep -q '@[A-Z_]*@' \$f"
+             grep -q 'recover-report.sh' \$f && grep -q 'write-stick.sh /dev/sdX' \$f && ! grep -q '@[A-Z_]*@' \$f"
+check "QUICKSTART.md and TROUBLESHOOTING.md: version filled in, no @PLACEHOLDER@; README.md is the tree's" \
+    bash -c "grep -q 'tlbscope $VERSION' '$R/QUICKSTART.md' && grep -q 'tlbscope $VERSION' '$R/TROUBLESHOOTING.md' &&
+             ! grep -q '@[A-Z_0-9]*@' '$R/QUICKSTART.md' '$R/TROUBLESHOOTING.md' && cmp -s '$R/README.md' README.md"
+# every file the quick start tells the technician to run or open is in the archive
+quick_paths=$(grep -oE '(\./|bin/|share/|host-tool/)[A-Za-z0-9_./-]*[A-Za-z0-9_]' "$R/QUICKSTART.md" | sort -u)
+quick_missing=()
+for p in $quick_paths; do [ -e "$R/$p" ] || quick_missing+=("$p"); done
+check "every path QUICKSTART.md names is in the archive ($(echo $quick_paths))${quick_missing:+ (missing: ${quick_missing[*]})}" \
+    test ${#quick_missing[@]} = 0
 check "BUILDINFO: version, commit, unsigned" \
     bash -c "grep -qx 'tlbscope $VERSION' '$R/BUILDINFO' && grep -q '^commit $COMMIT' '$R/BUILDINFO' &&
              grep -qx 'BOOTX64.EFI unsigned' '$R/BUILDINFO'"
@@ -106,6 +117,101 @@ if [ -x "$R/bin/tlbscope-report" ]; then
         bash -c "! ldd '$R/bin/tlbscope-report' >/dev/null 2>&1 && '$R/bin/tlbscope-report' validate '$sample' >/dev/null"
 else
     skip "bin/tlbscope-report" "no static build here: $(sed -n 's/^no static build: //p' "$R/BUILDINFO")"
+fi
+
+# ---- the technician's steps (QUICKSTART.md), from an empty folder, without the tree ----
+# The archive unpacked into a fresh directory; every command runs there, with a bare
+# environment (no repository path, no make variables), as a technician would run it.
+E=$T/technician
+mkdir -p "$E/home" && tar -xzf "$D/$NAME.tar.gz" -C "$E"
+H=$E/$NAME
+in_release() { (cd "$H" && env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$E/home" LC_ALL=C "$@"); }
+check "step 1: sha256sum -c SHA256SUMS in the unpacked folder" quietly in_release sha256sum -c SHA256SUMS
+if [ -x "$H/bin/tlbscope-report" ]; then
+    TR=bin/tlbscope-report
+else
+    # no static build on this host: the one built from host-tool/ above stands in
+    make -s -C "$H/host-tool" CFLAGS=-O0 >/dev/null 2>&1 && TR=host-tool/tlbscope-report
+fi
+check "step 1: $TR --version prints the release version and commit ($VERSION, $COMMIT)" \
+    bash -c "cd '$H' && $TR --version | grep -q '^tlbscope-report $VERSION (commit $COMMIT;'"
+in_release ./write-stick.sh >"$E/ws-usage.out" 2>&1; ws_rc=$?
+check "step 2: ./write-stick.sh without a device: exit 2, says how to call it" \
+    bash -c "[ $ws_rc = 2 ] && grep -q 'write-stick.sh /dev/sdX' '$E/ws-usage.out'"
+# a fake stick (tests/checks/usb.sh has every refusal): sysfs shaped as the kernel lays it
+# out, the "device" a plain file; a USB stick sdz with partition sdz1
+F=$E/fake
+USBP=devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host6/target6:0:0/6:0:0:0/block/sdz
+mkdir -p "$F/dev" "$F/proc" "$F/sys/class/block" "$F/sys/$USBP/device" "$F/sys/$USBP/sdz1"
+echo 1 >"$F/sys/$USBP/removable"; echo 131072 >"$F/sys/$USBP/size"; echo 1 >"$F/sys/$USBP/sdz1/partition"
+echo "SanDisk " >"$F/sys/$USBP/device/vendor"; echo "Cruzer Blade    " >"$F/sys/$USBP/device/model"
+ln -s "../../$USBP" "$F/sys/class/block/sdz"; ln -s "../../$USBP/sdz1" "$F/sys/class/block/sdz1"
+: >"$F/proc/mounts"; printf 'Filename Type Size Used Priority\n' >"$F/proc/swaps"
+head -c $((64 * 1048576)) /dev/zero >"$F/dev/sdz"; : >"$F/dev/sdz1"
+in_release env TLBSCOPE_USB_TEST_ROOT="$F" ./write-stick.sh "$F/dev/sdz1" >"$E/ws-part.out" 2>&1; ws_rc=$?
+check "step 2: ./write-stick.sh refuses a partition (exit 1, names the whole disk)" \
+    bash -c "[ $ws_rc = 1 ] && grep -q 'is a partition: give the whole disk (sdz)' '$E/ws-part.out'"
+in_release env YES=1 TLBSCOPE_USB_TEST_ROOT="$F" ./write-stick.sh "$F/dev/sdz" >"$E/ws.out" 2>&1; ws_rc=$?
+check "step 2: ./write-stick.sh /dev/sdX writes the tlbscope.img beside it and reads it back" \
+    bash -c "[ $ws_rc = 0 ] && grep -q 'wrote and read back' '$E/ws.out' &&
+             cmp -s -n \$(stat -c %s '$H/tlbscope.img') '$H/tlbscope.img' '$F/dev/sdz'"
+# (tests/host/test_config_file.c checks it names every key of core/config.c's table)
+cfg=$H/stick/tlbscope/tlbscope.cfg
+check "step 3: the stick's tlbscope.cfg lists every key commented out, each with a default and help" \
+    bash -c "keys=\$(grep -c '^# [a-z_]*: ' '$cfg'); [ \$keys -ge 20 ] &&
+             [ \$(grep -cE '(; |^#   )default ' '$cfg') = \$keys ] && [ \$(grep -c '^#     ' '$cfg') -ge \$keys ] &&
+             ! grep -v '^#' '$cfg' | grep -q ."
+# step 4 after a run whose report did not reach the stick: a serial-over-LAN capture (CR
+# line ends, escape sequences) holding the console dump of a shipped sample report
+sample_json=$(ls "$PWD"/reports/samples/*.json | tail -n 1)
+mkdir -p "$E/reports"
+{
+    printf '\033[2J\033[1;1HBdsDxe: starting Boot0001\r\n'
+    printf 'TLBSCOPE-JSON-BEGIN %s\r\n' sample-run
+    awk '{ line = $0; printf "J:%s\r\n", substr(line, 1, 70); for (i = 71; i <= length(line); i += 70) printf "J+%s\r\n", substr(line, i, 70) }' "$sample_json"
+    printf 'TLBSCOPE-JSON-END bytes=%s cksum=%s\r\n' "$(wc -c <"$sample_json")" "$(cksum <"$sample_json" | awk '{print $1}')"
+    printf 'RESULT: COMPLETE: 5 measured\r\nTLBSCOPE DONE\r\n'
+} >"$E/sol.log"
+in_release ./recover-report.sh >"$E/rr-usage.out" 2>&1; rr_rc=$?
+check "step 4: ./recover-report.sh without arguments prints its usage (exit 2)" \
+    bash -c "[ $rr_rc = 2 ] && grep -q '^usage: recover-report.sh SERIAL_LOG OUTDIR' '$E/rr-usage.out'"
+check "step 4: ./recover-report.sh sol.log reports/ rebuilds the report byte for byte" \
+    bash -c "cd '$H' && out=\$(./recover-report.sh '$E/sol.log' '$E/reports') && cmp -s \"\$out\" '$sample_json'"
+check "step 4: $TR validate reports/ and show: it ends with the run's verdict" \
+    bash -c "cd '$H' && $TR validate '$E/reports/' >/dev/null &&
+             $TR show '$E/reports/sample-run.json' | tail -n 1 | grep -qE '^(COMPLETE|ERROR \\(incomplete\\)|FAILURE \\(a finding\\)): '"
+check "step 4: $TR redact writes a copy with tokens" \
+    bash -c "cd '$H' && $TR redact '$E/reports/sample-run.json' >/dev/null 2>&1 &&
+             jq -e '.redaction' '$E/reports/sample-run.redacted.json' >/dev/null"
+# the manual and the completion, from the tool's help: every command and option of it
+# (groff renders it as man would, in plain ASCII: groff-base, in scripts/deps.sh test)
+man_text=$(groff -man -Tascii -P-cbou -rLL=100n "$H/share/man/man1/tlbscope-report.1" 2>/dev/null)
+check "share/man/man1/tlbscope-report.1: groff -man renders it without a warning" \
+    bash -c "[ -n '$(head -c 1 <<<"$man_text")' ] && [ -z \"\$(groff -man -Tascii -ww -z '$H/share/man/man1/tlbscope-report.1' 2>&1)\" ]"
+commands=$(cd "$H" && $TR --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }')
+lost=()
+for c in $commands; do
+    for o in $(cd "$H" && $TR help "$c" | grep -oE '(^|[][ |(])--?[a-zA-Z][a-zA-Z0-9-]*' | sed 's/^[][ |(]//' | sort -u); do
+        grep -qF -- "$o" <<<"$man_text" || lost+=("man:$c:$o")
+        reply=$(cd "$H" && bash -c 'source share/bash-completion/completions/tlbscope-report
+            COMP_WORDS=(tlbscope-report "$1" "$2"); COMP_CWORD=2; _tlbscope_report; echo "${COMPREPLY[@]}"' _ "$c" "$o")
+        grep -qw -- "$o" <<<"$reply" || lost+=("completion:$c:$o")
+    done
+    grep -q "^   $c\$" <<<"$man_text" || lost+=("man:$c")
+done
+check "man page and bash completion: every command ($(echo $commands)) and every option of its help${lost:+ (missing: ${lost[*]})}" \
+    test -n "$commands" -a ${#lost[@]} = 0
+reply=$(cd "$H" && bash -c 'source share/bash-completion/completions/tlbscope-report
+    COMP_WORDS=(tlbscope-report com); COMP_CWORD=1; _tlbscope_report; echo "${COMPREPLY[@]}"')
+check "bash completion: 'tlbscope-report com<TAB>' gives compare" test "$reply" = compare
+# (in the first unpacked copy, whose host-tool/ is built already: only the install runs)
+if make -s -C "$R/host-tool" install PREFIX="$E/prefix" CFLAGS=-O0 >"$E/install.log" 2>&1; then
+    check "make -C host-tool install: the tool (with the release's --version), man page and completion" \
+        bash -c "'$E/prefix/bin/tlbscope-report' --version | grep -q '^tlbscope-report $VERSION (commit $COMMIT;' &&
+                 cmp -s '$E/prefix/share/man/man1/tlbscope-report.1' '$H/share/man/man1/tlbscope-report.1' &&
+                 cmp -s '$E/prefix/share/bash-completion/completions/tlbscope-report' '$H/share/bash-completion/completions/tlbscope-report'"
+else
+    not_ok "make -C host-tool install: $(tail -n 2 "$E/install.log" | tr '\n' ' ')"
 fi
 
 # signed: with the test key, the release carries the signed binary and the certificate

@@ -80,11 +80,40 @@ check "validate without files: exit 2" test "$(rc v-none)" = 2
 
 # show
 run s-hw show "$HW"
-check "show: exit 0, ends with the result" sh -c "[ $(rc s-hw) = 0 ] && tail -n1 $out/s-hw.out | grep -q '^Result: SUCCESS'"
+check "show: exit 0, ends with the verdict (COMPLETE: 7 measured)" sh -c "[ $(rc s-hw) = 0 ] && tail -n1 $out/s-hw.out | grep -qx 'COMPLETE: 7 measured'"
 check "show: the IPI matrix for 16 CPUs" has s-hw.out 'init \\ target'
 check "show: fits in 100 columns" test "$(max_width s-hw.out)" -le 100
 run s-qemu show "$QEMU2"
 check "show: hypervisor and emulation warnings" sh -c "grep -q '^WARNING   virtualised: hypervisor \"TCGTCGTCGTCG\"' $out/s-qemu.out && grep -q '^WARNING   emulated: invlpgb_range' $out/s-qemu.out"
+# issue 23: a SKIP because one experiment does not apply (every QEMU run) is a complete run;
+# its emulated INVLPGB marks the verdict as every other line (the ids do not fit 80 columns)
+check "show: a SKIP run ends COMPLETE, with what did not apply, labelled [EMULATED]" sh -c "tail -n2 $out/s-qemu.out | tr '\n' '|' |
+    grep -qx 'Run complete, result SKIP|COMPLETE: 6 measured, 1 not applicable to this machine \[EMULATED\]|'"
+run s-sim show "$SIM"
+check "show: a simulated report's verdict says [SIMULATED]" sh -c "tail -n1 $out/s-sim.out | grep -qx 'COMPLETE: 7 measured \[SIMULATED\]'"
+# the verdict a report carries (core/verdict.h) is recomputed by validate: the right one passes,
+# an ERROR called COMPLETE and a count off by one are named
+with_verdict() { # FILE WORD MEASURED
+    jq --arg w "$2" --argjson m "$3" '.verdict = {word: $w, measured: $m, not_applicable: 1,
+        inconclusive: 0, in_error: 0, failed: 0, cpus_dropped: 0, run_errors: 0,
+        line: "COMPLETE: 6 measured, 1 not applicable to this machine [EMULATED]"}' "$QEMU2" >"$out/$1"
+}
+with_verdict verdict-ok.json COMPLETE 6
+with_verdict verdict-word.json ERROR 6
+with_verdict verdict-count.json COMPLETE 7
+jq '.result = "ERROR" | .run.errors = [{where: "report", message: "x"}]' "$out/verdict-ok.json" >"$out/verdict-error.json"
+run v-verdict validate "$out/verdict-ok.json"
+check "validate: a report's verdict that matches its experiments passes" test "$(rc v-verdict)" = 0
+run v-verdict-word validate "$out/verdict-word.json"
+check "validate: verdict.word ERROR on a SKIP run is named" \
+    sh -c "[ $(rc v-verdict-word) = 1 ] && grep -q 'verdict.word: ERROR, but result SKIP makes it COMPLETE' $out/v-verdict-word.err"
+run v-verdict-count validate "$out/verdict-count.json"
+check "validate: verdict.measured off by one is named, and the line with it" \
+    sh -c "[ $(rc v-verdict-count) = 1 ] && grep -q 'verdict.measured: 7, but the report' $out/v-verdict-count.err"
+run v-verdict-error validate "$out/verdict-error.json"
+check "validate: a run turned ERROR keeps no COMPLETE verdict" \
+    sh -c "[ $(rc v-verdict-error) = 1 ] && grep -q 'verdict.word: COMPLETE, but result ERROR makes it ERROR' $out/v-verdict-error.err &&
+           grep -q 'verdict.line: .*ERROR (incomplete): 6 measured, 1 not applicable, 1 run error \[EMULATED\]' $out/v-verdict-error.err"
 run s-two show "$QEMU2" "$HW"
 check "show with two files: exit 2" test "$(rc s-two)" = 2
 run s-bad show "$FIX/broken/garbage-missing.json"

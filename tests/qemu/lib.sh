@@ -44,11 +44,14 @@ cpus_ok_count() { jqr '.topology.cpus_ok'; }
 validates() { "$TOOL" validate "$REPORT" >/dev/null 2>"$RUN/validate.err" || { sed "s/^/# validate: /" "$RUN/validate.err" >&2; return 1; }; }
 released() { log_has '^CPUs: released, firmware state restored'; }
 
-# The last RESULT line on the console: one of the four, and the report's result.
+# The last RESULT line on the console: "RESULT: " and the run's verdict (core/verdict.h),
+# "COMPLETE: 9 measured, 2 not applicable to this machine"; result_word: its first word,
+# COMPLETE, ERROR or FAILURE.
 result_line() { grep -a '^RESULT: ' "$LOG" | tail -n1 | sed 's/^RESULT: //; s/\r$//'; }
-result_line_matches() { # the RESULT line is SUCCESS or SKIP and says what the report says
-    local r; r=$(result_line)
-    [[ "$r" =~ ^(SUCCESS|SKIP)$ ]] && [ "$r" = "$(jqr .result)" ]
+result_word() { result_line | awk '{print $1}' | tr -d ':'; }
+result_line_matches() { # the RESULT line says COMPLETE, and what the report's verdict says
+    [ "$(result_word)" = COMPLETE ] && [ "$(result_line)" = "$(jqr .verdict.line)" ] &&
+        [ "$(jqr .verdict.word)" = COMPLETE ]
 }
 
 # The checks every healthy run must pass; $1 names the run in the TAP lines,
@@ -61,11 +64,11 @@ result_line_matches() { # the RESULT line is SUCCESS or SKIP and says what the r
 check_healthy_run() {
     local name=$1 ncpu=$2; shift 2
     check "$name: sentinel printed" log_has '^TLBSCOPE DONE'
-    check "$name: RESULT line printed (SUCCESS or SKIP)" eval '[[ "$(result_line)" =~ ^(SUCCESS|SKIP)$ ]]'
+    check "$name: RESULT line printed (COMPLETE)" eval '[ "$(result_word)" = COMPLETE ]'
     check "$name: report saved and extracted" test -s "$REPORT"
     [ -s "$REPORT" ] || return
     check "$name: report validates" validates
-    check "$name: the RESULT line is the report's result ($(jqr .result))" result_line_matches
+    check "$name: the RESULT line is the report's verdict ($(jqr .verdict.line))" result_line_matches
     check "$name: $ncpu CPUs in the report, all ok" \
         test "$(jqr .topology.cpu_count)/$(cpus_ok_count)" = "$ncpu/$ncpu"
     check "$name: run complete, no errors" \

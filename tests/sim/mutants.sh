@@ -338,6 +338,18 @@ kill_validate conditions_unrecorded "no experiment records its conditions" \
 control_unit emulator_unrecorded test_emulator "the emulator-label test" 2
 kill_unit emulator_unrecorded test_report_records_the_emulator \
     "run.config.emulator written none under emulator=bochs: the report reads as hardware" test_emulator
+# issue 23: the run's verdict, the line a technician reads (core/verdict.h)
+control_unit verdict_line_drops_na test_verdict "the verdict test" 6
+for m in verdict_inconclusive_as_na verdict_error_complete; do
+    [ -x "$MUT/$m/test_verdict" ] ||
+        make --no-print-directory "$MUT/$m/test_verdict" >>"$here/build/test-runs/mutants-build.log" 2>&1
+done
+kill_unit verdict_inconclusive_as_na test_skip_after_measuring_is_inconclusive \
+    "a blind verifier's SKIP counted as not applicable: the run reads as fully usable" test_verdict
+kill_unit verdict_error_complete test_error_is_not_complete \
+    "an ERROR run (a CPU hung) called COMPLETE" test_verdict
+kill_unit verdict_line_drops_na test_not_applicable_is_complete \
+    "the verdict line leaves out what did not apply" test_verdict
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
