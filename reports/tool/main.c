@@ -42,10 +42,14 @@ static const char usage_text[] =
     "  html -o OUT.html FILE|DIR...        one self-contained page with charts\n"
     "  redact [-o OUT.json] [--key KEY|--key-file FILE] FILE\n"
     "                                      a copy without serial number and UUID, to share\n"
+/* only in a build with the fleet database (libsqlite3, libpq): the release's static
+ * tool has none, and its generated man page and completion must not offer them */
+#ifdef TLBSCOPE_FLEETDB
     "  import --db DB FILE|DIR...          reports into the fleet database (SQLite file or\n"
     "                                      postgresql://...)\n"
     "  atlas --db DB -o OUT.html           one page: every CPU model in the database\n"
     "  query --db DB SQL                   one SQL statement on the fleet database\n"
+#endif
     "\n"
     "A DIR stands for the *.json files in it, sorted by name.\n"
     "`tlbscope-report help COMMAND` (or COMMAND --help) describes one command;\n"
