@@ -60,8 +60,18 @@ $(TOOL_MAN): $(BUILD)/tlbscope-report release/gen-man.sh
 $(TOOL_COMPLETION): $(BUILD)/tlbscope-report release/gen-completion.sh
 	$(Q)release/gen-completion.sh $< >$@.tmp && mv $@.tmp $@
 
-dist: deps $(IMAGE_OUT) $(TOOL_MAN) $(TOOL_COMPLETION)
-	$(Q)TOOL_MAN='$(TOOL_MAN)' TOOL_COMPLETION='$(TOOL_COMPLETION)' TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
+# the archive's: from the tool as the archive ships it (no fleet database commands)
+DIST_MAN := $(BUILD)/release/tlbscope-report.1
+DIST_COMPLETION := $(BUILD)/release/tlbscope-report.bash-completion
+$(DIST_MAN): $(BUILD)/host/tlbscope-report-release release/gen-man.sh
+	@mkdir -p $(dir $@)
+	$(Q)release/gen-man.sh $< '$(VERSION)' >$@.tmp && mv $@.tmp $@
+$(DIST_COMPLETION): $(BUILD)/host/tlbscope-report-release release/gen-completion.sh
+	@mkdir -p $(dir $@)
+	$(Q)release/gen-completion.sh $< >$@.tmp && mv $@.tmp $@
+
+dist: deps $(IMAGE_OUT) $(DIST_MAN) $(DIST_COMPLETION)
+	$(Q)TOOL_MAN='$(DIST_MAN)' TOOL_COMPLETION='$(DIST_COMPLETION)' TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
 		scripts/dist.sh '$(DIST_DIR)' '$(DIST_NAME)' '$(VERSION)' '$(COMMIT)' '$(IMAGE_OUT)' \
 		'$(if $(filter $(SIGNED_IMG),$(IMAGE_OUT)),$(SIGN_CERT))'
 

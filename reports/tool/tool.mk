@@ -44,6 +44,15 @@ $(BUILD)/tlbscope-report: $(TOOL_MAIN_OBJ) $(FLEET_OBJS) $(BUILD)/host/libtlbsco
 	$(Q)$(HOST_CC) $(TOOL_MAIN_OBJ) $(FLEET_OBJS) $(BUILD)/host/libtlbscope-report.a -o $@ \
 	    $(TOOL_LIBS) $(FLEET_LIBS)
 
+# The tool as the release ships it (no fleet database: the archive's static build links only
+# jansson): the archive's man page and completion are generated from its help, so they offer
+# exactly the commands the archive's binary has.
+$(BUILD)/host/reports/tool/main-release.o: reports/tool/main.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/host/tlbscope-report-release: $(BUILD)/host/reports/tool/main-release.o $(BUILD)/host/libtlbscope-report.a
+	$(Q)$(HOST_CC) $^ -o $@ $(TOOL_LIBS)
+
 # The fleet database's mutants (core/mutant.h, sim/sim.mk FLEET_MUTANTS): the tool with
 # reports/tool/fleet/ built under TLBSCOPE_MUTANT, killed by tests/checks/fleetdb.sh.
 define fleet_mutant_rules
