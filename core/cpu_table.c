@@ -14,6 +14,12 @@ const char *cpu_state_name(enum cpu_state s)
     return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "unknown";
 }
 
+const char *cpu_bring_up_name(enum cpu_bring_up b)
+{
+    static const char *const names[] = { NULL, "bsp", "mp_services", "init_sipi" };
+    return (unsigned)b < ARRAY_SIZE(names) ? names[b] : NULL;
+}
+
 const char *topo_class_name(enum topo_class c)
 {
     static const char *const names[] = { "self", "smt_sibling", "same_package", "cross_package" };
