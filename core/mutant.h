@@ -61,6 +61,9 @@
 #define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
 #define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
 #define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
+#define MUTANT_ID_tramp_far_jump_off 70 /* INIT-SIPI trampoline: the far jump targets an offset, not an address */
+#define MUTANT_ID_tramp_cr3_truncated 71 /* INIT-SIPI trampoline: a page-table root above 4 GiB truncated, not refused */
+#define MUTANT_ID_madt_takes_disabled 72 /* own bring-up: disabled MADT entries started too */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

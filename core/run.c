@@ -20,6 +20,13 @@ const char *tsc_source_name(enum tsc_source s)
     }
 }
 
+enum exit_mode run_exit_mode(const struct run *r)
+{
+    if (r->init_sipi.requested == 0)
+        return r->cfg.exit_mode;
+    return r->cfg.exit_mode == EXIT_SHUTDOWN ? EXIT_SHUTDOWN : EXIT_RESET;
+}
+
 void run_conclude(struct run *r)
 {
     uint32_t i;

@@ -338,6 +338,16 @@ kill_validate conditions_unrecorded "no experiment records its conditions" \
 control_unit emulator_unrecorded test_emulator "the emulator-label test" 2
 kill_unit emulator_unrecorded test_report_records_the_emulator \
     "run.config.emulator written none under emulator=bochs: the report reads as hardware" test_emulator
+# issue 25: the INIT-SIPI trampoline's absolute fields, and the CPUs the own bring-up starts
+control_unit tramp_far_jump_off test_trampoline "the trampoline layout test"
+control_unit tramp_cr3_truncated test_trampoline "the trampoline layout test"
+kill_unit tramp_far_jump_off test_far_jump_reaches_the_64bit_code \
+    "the trampoline's far jump targets an offset, not the 64-bit code's address" test_trampoline
+kill_unit tramp_cr3_truncated test_root_above_4g_is_refused \
+    "a page-table root above 4 GiB truncated by the 32-bit CR3 load" test_trampoline
+control_unit madt_takes_disabled test_madt_cpus "the MADT CPU table test"
+kill_unit madt_takes_disabled test_only_enabled_entries_are_started \
+    "disabled MADT entries started by the own bring-up" test_madt_cpus
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
