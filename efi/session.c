@@ -260,8 +260,8 @@ bool session_run(struct run *r)
         if (aps_running)
             con_printf("CPUs: released, firmware state restored\n");
         if (r->init_sipi.requested)
-            con_printf("CPUs: %u APs started by INIT-SIPI parked (INIT): they cannot be handed "
-                       "back to the firmware; the machine %s after the report\n",
+            con_printf("CPUs: the %u APs sent INIT-SIPI are parked (INIT): they cannot be "
+                       "handed back to the firmware; the machine %s after the report\n",
                        r->init_sipi.requested,
                        run_exit_mode(r) == EXIT_SHUTDOWN ? "powers off" : "resets");
     }
