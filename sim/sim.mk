@@ -27,7 +27,8 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            contention_verify_in_window contention_check_in_invlpgb_window profiles_unplanned \
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
-           breakdown_keeps_handler tramp_far_jump_off tramp_cr3_truncated madt_takes_disabled
+           breakdown_keeps_handler tramp_far_jump_off tramp_cr3_truncated madt_takes_disabled \
+           reopen_checked_in init_sipi_back_to_shell
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
@@ -61,7 +62,8 @@ mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \
          $(BUILD)/mutants/tramp_far_jump_off/test_trampoline $(BUILD)/mutants/tramp_cr3_truncated/test_trampoline \
-         $(BUILD)/mutants/madt_takes_disabled/test_madt_cpus
+         $(BUILD)/mutants/madt_takes_disabled/test_own_bringup \
+         $(BUILD)/mutants/reopen_checked_in/test_own_bringup $(BUILD)/mutants/init_sipi_back_to_shell/test_own_bringup
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

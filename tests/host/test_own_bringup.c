@@ -1,8 +1,11 @@
 /*
- * The CPU table of the tool's own INIT-SIPI bring-up, from a synthetic MADT
- * (issue 25): the BSP first, enabled xAPIC and x2APIC entries (IDs above
- * 255 included) in table order, each APIC ID once, disabled and
- * online-capable entries never started.
+ * The tool's own INIT-SIPI bring-up (issue 25), its host-side parts:
+ *   - the CPU table from a synthetic MADT: the BSP first, enabled xAPIC and
+ *     x2APIC entries (IDs above 255 included) in table order, each APIC ID
+ *     once, disabled and online-capable entries never started;
+ *   - which APs a second pass starts after MP services (only those that
+ *     never checked in), and how each is recorded (bring_up, the note);
+ *   - how such a run ends (never back in the shell).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,9 @@
 #include "core/cpu_table.h"
 #include "core/mem.h"
 #include "core/msglist.h"
+#include "core/atomic.h"
+#include "core/run.h"
+#include "core/smp.h"
 #include "tests/host/support_host.h"
 
 static void put32(uint8_t *p, uint32_t v)
@@ -134,12 +140,89 @@ static void test_names(void **state)
     assert_string_equal(cpu_bring_up_name(BRING_UP_INIT_SIPI), "init_sipi");
 }
 
+static void five_cpus(struct cpu_table *t, struct cpu_info *c)
+{
+    memset(c, 0, 5 * sizeof(*c));
+    for (uint32_t i = 0; i < 5; i++) {
+        c[i].index = i;
+        c[i].apic_id = i * 2;
+        c[i].numa_node = -1;
+    }
+    c[0].bsp = true;
+    c[0].bring_up = BRING_UP_BSP;
+    c[3].state = CPU_DISABLED;
+    t->count = 5;
+    t->cpus = c;
+}
+
+/*
+ * MP services deliver CPU 1 (which hangs later), not CPUs 2 and 4; CPU 3 is
+ * disabled. The second pass starts 2 and 4 only; 4 arrives, 2 is named.
+ */
+static void test_only_absent_aps_are_started_again(void **state)
+{
+    struct cpu_info c[5];
+    struct cpu_table t;
+    struct smp s;
+    (void)state;
+    five_cpus(&t, c);
+    assert_true(smp_init(&s, &t, NULL, 1000));
+    assert_null(s.cpu[3]);
+    assert_true(smp_checkin(s.cpu[1]));
+    assert_int_equal(smp_wait_checkins(&s, 3, 0, 5000, BRING_UP_MP_SERVICES), 1);
+    assert_int_equal(c[1].bring_up, BRING_UP_MP_SERVICES);
+    assert_int_equal(c[2].state, CPU_ABSENT);
+    assert_int_equal(c[4].state, CPU_ABSENT);
+    assert_non_null(strstr(c[2].note, "StartupAllAPs"));
+    cpu_mark(&c[1], CPU_HUNG, "no answer");
+
+    assert_int_equal(smp_reopen_absent(&s), 2);
+    assert_int_equal(load_acquire(&s.cpu[1]->checkin), CHECKIN_DONE);
+    assert_int_equal(c[1].state, CPU_HUNG);
+    assert_int_equal(c[2].state, CPU_OK);
+    assert_int_equal(c[2].note[0], 0);
+    assert_int_equal(load_acquire(&s.cpu[2]->checkin), CHECKIN_WAITING);
+    assert_int_equal(load_acquire(&s.cpu[4]->checkin), CHECKIN_WAITING);
+
+    assert_true(smp_checkin(s.cpu[4]));
+    assert_int_equal(smp_wait_checkins(&s, 3, 0, 7000, BRING_UP_INIT_SIPI), 2);
+    assert_int_equal(c[0].bring_up, BRING_UP_BSP);
+    assert_int_equal(c[1].bring_up, BRING_UP_MP_SERVICES);
+    assert_int_equal(c[2].bring_up, BRING_UP_NONE);
+    assert_int_equal(c[2].state, CPU_ABSENT);
+    assert_non_null(strstr(c[2].note, "did not answer INIT-SIPI-SIPI within 7000 ms"));
+    assert_int_equal(c[4].bring_up, BRING_UP_INIT_SIPI);
+    assert_int_equal(c[4].state, CPU_OK);
+    /* nothing left to start */
+    assert_int_equal(smp_reopen_absent(&s), 1); /* CPU 2 again, were there a third pass */
+    smp_release_memory(&s);
+}
+
+static void test_init_sipi_runs_never_return_to_the_shell(void **state)
+{
+    static struct run r;
+    (void)state;
+    memset(&r, 0, sizeof(r));
+    r.cfg.exit_mode = EXIT_SHELL;
+    assert_int_equal(run_exit_mode(&r), EXIT_SHELL);
+    r.init_sipi.used = true; /* chosen, but no AP was sent anything: the shell is safe */
+    assert_int_equal(run_exit_mode(&r), EXIT_SHELL);
+    r.init_sipi.requested = 3;
+    assert_int_equal(run_exit_mode(&r), EXIT_RESET);
+    r.cfg.exit_mode = EXIT_RESET;
+    assert_int_equal(run_exit_mode(&r), EXIT_RESET);
+    r.cfg.exit_mode = EXIT_SHUTDOWN;
+    assert_int_equal(run_exit_mode(&r), EXIT_SHUTDOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_only_enabled_entries_are_started),
         cmocka_unit_test(test_cap_drops_and_says_so),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_only_absent_aps_are_started_again),
+        cmocka_unit_test(test_init_sipi_runs_never_return_to_the_shell),
     };
     host_init();
     return cmocka_run_group_tests(tests, NULL, NULL);
