@@ -84,6 +84,7 @@ check_clean_run() {
         test "$(jqr .run.status)/$(jqr '.run.errors | length')" = "complete/0"
     check "$name: zero stale reads in every experiment" \
         test "$(jqr '[.experiments[].verification.stale_reads] | add // 0')" = 0
+    return 0
 }
 
 # ---- the exact shape of a report (tests/qemu/shape.jq says what and why) ----
