@@ -46,8 +46,9 @@ done
 
 # an AP the firmware leaves out, and an AP that never answers its SIPI: CPU 1 comes up
 # through MP services, CPUs 2 and 3 leave the MP procedure at once (mp_partial:2); the tool
-# starts CPU 3 by INIT-SIPI and skips CPU 2's (inject=absent:2), which is named, the run on
-SMP=4 ARGS="profile=quick $TINY inject=mp_partial:2,absent:2" boot "initsipi-partial-absent"
+# starts CPU 3 by INIT-SIPI and skips CPU 2's (inject=absent:2), which is named, the run on.
+# exit=shell: CPU 3 cannot be handed back, so the tool resets instead (QEMU -no-reboot exits)
+SMP=4 CFG_TEXT="exit=shell profile=quick $TINY inject=mp_partial:2,absent:2" boot "initsipi-partial-absent"
 check "partial+absent: finished, RESULT ERROR (a CPU missing)" \
     eval 'log_has "^TLBSCOPE DONE" && [ "$(result_line)" = ERROR ]'
 check "partial+absent: report saved" test -s "$REPORT"
@@ -63,6 +64,9 @@ if [ -s "$REPORT" ]; then
         test "$(exp_status ipi_roundtrip)" = SUCCESS
     check "partial+absent: the MP services AP was handed back, the own one parked" \
         eval 'released && log_has "^CPUs: the 2 APs sent INIT-SIPI are parked"'
+    check "partial+absent: exit=shell, yet the machine resets, and the report says so" \
+        eval 'log_has "resetting the machine instead of returning to the shell" &&
+              [ "$(jqr .topology.init_sipi.exit)/$(jqr .run.config.exit)" = reset/shell ]'
 fi
 
 # mp=own with APIC-ID gaps: 3 cores in a 2-bit core field, IDs 6, 7, 14, 15 unused
