@@ -55,19 +55,14 @@ static void ap_entry(void *arg)
     takeover_ap_main_own(arg);
 }
 
-/* APs whose check-in is open, and that the BSP will start (inject=absent: it skips them) */
-static uint32_t count_targets(struct smp *s, bool *skip_any)
+/* APs whose check-in is open: the ones to start (inject=absent ones included, counted
+ * as sent: their SIPI is skipped, which stands for an AP that never answers) */
+static uint32_t count_targets(struct smp *s)
 {
     uint32_t i, n = 0;
-    *skip_any = false;
-    for (i = 1; i < s->count; i++) {
-        struct percpu *pc = s->cpu[i];
-        if (!pc || load_acquire(&pc->checkin) != CHECKIN_WAITING)
-            continue;
-        if (pc->inject_kind == INJECT_ABSENT)
-            *skip_any = true;
-        n++;
-    }
+    for (i = 1; i < s->count; i++)
+        if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_WAITING)
+            n++;
     return n;
 }
 
@@ -87,8 +82,7 @@ bool ap_boot_prepare(struct run *r, struct takeover *t, uint64_t cr3)
     const char *why = NULL;
     uint64_t phys;
     uint8_t *stacks;
-    bool skip;
-    uint32_t aps = count_targets(t->smp, &skip);
+    uint32_t aps = count_targets(t->smp);
     if (aps == 0)
         return true;
     phys = reserve_low_page();
@@ -154,13 +148,12 @@ uint32_t ap_boot_start(struct run *r, struct takeover *t, uint64_t window_ms)
 {
     struct smp *s = t->smp;
     uint32_t i, before = 0, targets, arrived, failed;
-    bool skip;
     if (!params)
         return 0;
     for (i = 1; i < s->count; i++)
         if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)
             before++;
-    targets = count_targets(s, &skip);
+    targets = count_targets(s);
     r->init_sipi.requested = targets;
     failed = send_all(s, true);
     delay_us(INIT_DELAY_US);
