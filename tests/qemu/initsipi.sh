@@ -36,12 +36,18 @@ check_own_run() {
 
 rep() { local n=$1 w=$2 out=(); for ((i = 0; i < n; i++)); do out+=("$w"); done; echo "${out[@]}"; }
 
+# no_mp in x2APIC mode (apic=auto under QEMU 10), mp_fail in xAPIC mode: both ICR paths
+# (xAPIC: INIT assert then de-assert, each after the delivery-status bit clears)
 for kind in no_mp mp_fail; do
-    SMP=4 ARGS="profile=quick run_budget_s=0 samples=40 $SMALL inject=$kind" boot "initsipi-$kind-smp4"
+    mode=$([ $kind = mp_fail ] && echo xapic || echo auto)
+    SMP=4 ARGS="profile=quick run_budget_s=0 samples=40 $SMALL inject=$kind apic=$mode" boot "initsipi-$kind-smp4"
     # shellcheck disable=SC2046
     check_own_run "$kind smp=4" 4 $(rep 3 init_sipi) -- profile=quick samples=40 "$SMALL"
-    [ -s "$REPORT" ] && check "$kind smp=4: the reason names the firmware's failure" \
+    [ -s "$REPORT" ] || continue
+    check "$kind smp=4: the reason names the firmware's failure" \
         eval '[[ "$(jqr .topology.init_sipi.reason)" == *"inject=$kind"* ]]'
+    [ $mode = xapic ] && check "$kind smp=4: the APs started and measured in xAPIC mode" \
+        test "$(jqr .method.apic_mode)" = xapic
 done
 
 # an AP the firmware leaves out, and an AP that never answers its SIPI: CPU 1 comes up
