@@ -18,7 +18,8 @@ struct key_spec {
     const char *help;
 };
 
-static const char *const exit_choices[] = { "shell", "shutdown", NULL };
+static const char *const exit_choices[] = { "shell", "shutdown", "reset", NULL };
+static const char *const mp_choices[] = { "auto", "firmware", "own", NULL };
 static const char *const apic_choices[] = { "auto", "xapic", "x2apic", NULL };
 static const char *const profile_choices[] = { "default", "quick", "full", NULL };
 static const char *const target_wait_choices[] = { "auto", "spin", "halt", NULL };
@@ -29,7 +30,11 @@ static const char *const emulator_choices[] = { "none", "bochs", NULL };
 /* Profile defaults for samples/warmup/budget live in config_finalize(). */
 static const struct key_spec keys[] = {
     { "exit", K_ENUM, 0, 0, exit_choices, OFF(exit_mode), "shell",
-      "after the run: return to the UEFI shell, or power the machine off" },
+      "after the run: return to the UEFI shell, power the machine off, or reset it; CPUs "
+      "started by the tool's own INIT-SIPI cannot be handed back, so shell then resets" },
+    { "mp", K_ENUM, 0, 0, mp_choices, OFF(mp_mode), "auto",
+      "who starts the APs: firmware (MP services only), own (the tool's INIT-SIPI from the "
+      "MADT), auto (MP services, then INIT-SIPI for the APs they did not deliver)" },
     { "target_wait", K_ENUM, 0, 0, target_wait_choices, OFF(target_wait), "auto",
       "how waiting CPUs wait: spin (busy, like CPUs running the mm), halt; auto = spin on "
       "hardware, halt under a hypervisor" },
@@ -91,7 +96,7 @@ static const struct key_spec keys[] = {
       "and every output marks the run emulated (scripts/bochs-run.sh sets it)" },
     { "inject", K_INJECT, 0, 0, NULL, 0, "none",
       "TEST ONLY: hang:CPU, slow:CPU, late:CPU, absent:CPU, fault:CPU:VECTOR (CPU 0: the BSP, inside the first "
-      "experiment with busy targets), no_mp, mp_fail" },
+      "experiment with busy targets), no_mp, mp_fail, mp_partial:N" },
 };
 
 #define KEY_COUNT ARRAY_SIZE(keys)
@@ -373,6 +378,16 @@ static bool parse_inject(char *s, struct config *cfg, struct strbuf *why)
             inj[i].kind = str_eq(field[0], "no_mp") ? INJECT_NO_MP : INJECT_MP_FAIL;
             continue;
         }
+        if (str_eq(field[0], "mp_partial") && nf == 2) {
+            uint64_t aps;
+            if (!parse_uint(field[1], &aps) || aps == 0 || aps >= 4096) {
+                sb_printf(why, "'%s' is not a number of APs (1-4095)", field[1]);
+                return false;
+            }
+            inj[i].kind = INJECT_MP_PARTIAL;
+            inj[i].count = (uint32_t)aps;
+            continue;
+        }
         if (str_eq(field[0], "hang") && nf == 2)
             inj[i].kind = INJECT_HANG;
         else if (str_eq(field[0], "slow") && nf == 2)
@@ -385,7 +400,7 @@ static bool parse_inject(char *s, struct config *cfg, struct strbuf *why)
             inj[i].kind = INJECT_FAULT;
         else {
             sb_printf(why, "'%s' is not hang:CPU, slow:CPU, late:CPU, absent:CPU, "
-                           "fault:CPU:VECTOR, no_mp or mp_fail",
+                           "fault:CPU:VECTOR, no_mp, mp_fail or mp_partial:N",
                       field[0]);
             return false;
         }
@@ -765,7 +780,17 @@ const char *profile_name(enum profile p)
     return (unsigned)p < 3 ? profile_choices[p] : "default";
 }
 
-const char *exit_mode_name(enum exit_mode m) { return (unsigned)m < 2 ? exit_choices[m] : "shell"; }
+const char *exit_mode_name(enum exit_mode m) { return (unsigned)m < 3 ? exit_choices[m] : "shell"; }
+const char *mp_mode_name(enum mp_mode m) { return (unsigned)m < 3 ? mp_choices[m] : "auto"; }
+
+uint32_t config_mp_partial(const struct config *cfg)
+{
+    uint32_t i;
+    for (i = 0; i < cfg->inject_count; i++)
+        if (cfg->inject[i].kind == INJECT_MP_PARTIAL)
+            return cfg->inject[i].count;
+    return 0;
+}
 
 const char *apic_request_name(enum apic_request a)
 {
@@ -794,6 +819,8 @@ const char *inject_kind_name(enum inject_kind k)
         return "no_mp";
     case INJECT_MP_FAIL:
         return "mp_fail";
+    case INJECT_MP_PARTIAL:
+        return "mp_partial";
     default:
         return "none";
     }
@@ -805,6 +832,7 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_object_begin(w);
     jw_kv_str(w, "exit", exit_mode_name(cfg->exit_mode));
     jw_kv_str(w, "apic", apic_request_name(cfg->apic));
+    jw_kv_str(w, "mp", mp_mode_name(cfg->mp_mode));
     jw_kv_str(w, "target_wait", target_wait_name(cfg->target_wait));
     jw_kv_str(w, "profile", profile_name(cfg->profile));
     jw_kv_u64(w, "samples", cfg->samples);
@@ -869,6 +897,8 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
         jw_kv_u64(w, "cpu", cfg->inject[i].cpu);
         if (cfg->inject[i].kind == INJECT_FAULT)
             jw_kv_u64(w, "vector", cfg->inject[i].vector);
+        if (cfg->inject[i].kind == INJECT_MP_PARTIAL)
+            jw_kv_u64(w, "count", cfg->inject[i].count);
         jw_object_end(w);
     }
     jw_array_end(w);
@@ -889,7 +919,7 @@ static void describe_values(const struct key_spec *k, struct strbuf *sb)
     else if (k->type == K_SECRET)
         sb_printf(sb, "text of %u..%u characters, no spaces", k->min, k->max);
     else
-        sb_puts(sb, "none | hang:CPU,slow:CPU,late:CPU,absent:CPU,fault:CPU:VECTOR,no_mp,mp_fail");
+        sb_puts(sb, "none | hang:CPU,slow:CPU,late:CPU,absent:CPU,fault:CPU:VECTOR,no_mp,mp_fail,mp_partial:N");
 }
 
 void config_write_help(struct strbuf *sb)

@@ -23,16 +23,24 @@
 #define CONFIG_NAME_LEN 32
 #define CONFIG_REDACT_KEY_MAX 128 /* characters of redact_key */
 
-enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN };
+enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN, EXIT_RESET };
+/*
+ * Who starts the APs (issue 25): the firmware's MP services only, the
+ * tool's own INIT-SIPI from the MADT only, or auto: MP services first and
+ * INIT-SIPI for whatever they did not deliver.
+ */
+enum mp_mode { MP_AUTO = 0, MP_FIRMWARE, MP_OWN };
 enum apic_request { APIC_REQ_AUTO = 0, APIC_REQ_XAPIC, APIC_REQ_X2APIC };
 enum profile { PROFILE_DEFAULT = 0, PROFILE_QUICK, PROFILE_FULL };
 /*
  * Test-only faults. Per CPU: hang, fault, slow (every answer two timeouts
  * late), late (its first SMP_INJECTED_LATE answers 1.5 timeouts late, then
  * on time: a vCPU the hypervisor did not run for a while), absent (the AP
- * never checks in). Machine-wide, no CPU field: no_mp (MP services not found), mp_fail
- * (StartupAllAPs fails). The machine-wide ones stand for firmware faults
- * that OVMF never shows.
+ * never checks in; under INIT-SIPI the tool skips its SIPI, an AP that never
+ * answers). Machine-wide, no CPU field: no_mp (MP services not found), mp_fail
+ * (StartupAllAPs fails), mp_partial:N (the last N APs return from the MP
+ * services procedure at once: never arrive). The machine-wide ones stand for
+ * firmware faults that OVMF never shows.
  */
 enum inject_kind {
     INJECT_NONE = 0,
@@ -43,6 +51,7 @@ enum inject_kind {
     INJECT_ABSENT,
     INJECT_NO_MP,
     INJECT_MP_FAIL,
+    INJECT_MP_PARTIAL,
 };
 enum target_wait { TARGET_WAIT_AUTO = 0, TARGET_WAIT_SPIN, TARGET_WAIT_HALT };
 /*
@@ -58,6 +67,7 @@ struct injection {
     enum inject_kind kind;
     uint32_t cpu;    /* dense CPU index, as in the report */
     uint32_t vector; /* INJECT_FAULT only */
+    uint32_t count;  /* INJECT_MP_PARTIAL only: APs that never arrive */
 };
 
 struct cpu_range {
@@ -72,6 +82,7 @@ struct cpu_list {
 
 struct config {
     enum exit_mode exit_mode;
+    enum mp_mode mp_mode;
     enum apic_request apic;
     enum profile profile;
     enum target_wait target_wait;
@@ -131,6 +142,9 @@ const char *target_wait_name(enum target_wait w);
 bool config_experiment_selected(const struct config *cfg, const char *id);
 const char *profile_name(enum profile p);
 const char *exit_mode_name(enum exit_mode m);
+const char *mp_mode_name(enum mp_mode m);
+/* inject=mp_partial:N's N; 0 without it. */
+uint32_t config_mp_partial(const struct config *cfg);
 const char *apic_request_name(enum apic_request a);
 const char *emulator_name(enum emulator e);
 const char *inject_kind_name(enum inject_kind k);

@@ -19,6 +19,12 @@ bool cpu_state_drops_out(enum cpu_state s)
     return s == CPU_HUNG || s == CPU_FAULTED || s == CPU_SLOW || s == CPU_ABSENT;
 }
 
+const char *cpu_bring_up_name(enum cpu_bring_up b)
+{
+    static const char *const names[] = { NULL, "bsp", "mp_services", "init_sipi" };
+    return (unsigned)b < ARRAY_SIZE(names) ? names[b] : NULL;
+}
+
 const char *topo_class_name(enum topo_class c)
 {
     static const char *const names[] = { "self", "smt_sibling", "same_package", "cross_package" };

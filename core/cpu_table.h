@@ -9,7 +9,10 @@
 #define TLBSCOPE_CORE_CPU_TABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+struct msg_list;
 
 #define CPU_MAX 4096 /* far above the 768-thread 2-socket servers of 2026 */
 
@@ -21,6 +24,14 @@ enum cpu_state {
     CPU_SLOW,      /* missed a deadline, answered later; excluded */
     CPU_DISABLED,  /* firmware reports it disabled */
     CPU_EXCLUDED,  /* left out by cpus= */
+};
+
+/* How a CPU came to run the tool (topology.cpus[].bring_up). */
+enum cpu_bring_up {
+    BRING_UP_NONE = 0,    /* never started (absent, disabled, excluded, BSP-only run) */
+    BRING_UP_BSP,         /* the bootstrap processor: the firmware ran the tool on it */
+    BRING_UP_MP_SERVICES, /* EFI_MP_SERVICES_PROTOCOL StartupAllAPs */
+    BRING_UP_INIT_SIPI,   /* the tool's own INIT-SIPI-SIPI (efi/ap_boot.c) */
 };
 
 enum topo_class { TOPO_SELF = 0, TOPO_SMT_SIBLING, TOPO_SAME_PACKAGE, TOPO_CROSS_PACKAGE };
@@ -49,6 +60,7 @@ struct cpu_info {
     uint32_t microcode;
     bool microcode_valid;
     enum cpu_state state;
+    enum cpu_bring_up bring_up;
     char note[120]; /* what is known when state != CPU_OK */
     uint32_t late_answers;  /* answered past a deadline, within the grace (core/smp.h) */
     uint64_t late_max_ms;   /* the most any of them was late */
@@ -61,6 +73,19 @@ struct cpu_table {
 };
 
 const char *cpu_state_name(enum cpu_state s);
+/* "bsp", "mp_services", "init_sipi"; NULL for BRING_UP_NONE. */
+const char *cpu_bring_up_name(enum cpu_bring_up b);
+/*
+ * The CPU table of the tool's own bring-up, from the MADT: the BSP
+ * (`bsp_apic_id`) first, then every enabled Processor Local APIC / x2APIC
+ * entry in table order, each APIC ID once. Disabled and online-capable
+ * entries are left out: they describe sockets that are empty or not yet
+ * hot-added (Linux does not start them at boot either). `cap` bounds the
+ * table; returns the number of entries (0 when `cpus` could not be
+ * allocated), with problems in `msgs`.
+ */
+uint32_t cpu_table_from_madt(struct cpu_table *t, const void *madt, size_t len,
+                             uint32_t bsp_apic_id, uint32_t cap, struct msg_list *msgs);
 const char *topo_class_name(enum topo_class c);
 enum topo_class cpu_topo_class(const struct cpu_info *a, const struct cpu_info *b);
 bool cpu_usable(const struct cpu_info *c);

@@ -45,6 +45,8 @@ struct acpi_info {
     char oem_table_id[9]; /* of the XSDT/RSDT */
     bool has_madt, has_srat, has_slit;
     uint32_t madt_cpus_enabled; /* enabled LAPIC + x2APIC entries */
+    const uint8_t *madt;        /* the table itself (firmware memory), for the own bring-up */
+    uint32_t madt_length;
     uint32_t numa_nodes;        /* distinct proximity domains with enabled CPUs */
     uint32_t pm_timer_port;     /* FADT PM timer I/O port, 0 if none */
     bool pm_timer_32bit;

@@ -70,6 +70,11 @@
 #define MUTANT_ID_fleet_invalid_accepted 87 /* import stores a report that does not validate */
 #define MUTANT_ID_fleet_simulated_as_hardware 88 /* a simulated run is filed as hardware */
 #define MUTANT_ID_fleet_atlas_pools_environments 89 /* the atlas pools every environment into one column */
+#define MUTANT_ID_tramp_far_jump_off 70 /* INIT-SIPI trampoline: the far jump targets an offset, not an address */
+#define MUTANT_ID_tramp_cr3_truncated 71 /* INIT-SIPI trampoline: a page-table root above 4 GiB truncated, not refused */
+#define MUTANT_ID_madt_takes_disabled 72 /* own bring-up: disabled MADT entries started too */
+#define MUTANT_ID_reopen_checked_in 73 /* own bring-up: a CPU that checked in and hung is started again */
+#define MUTANT_ID_init_sipi_back_to_shell 74 /* a run with INIT-SIPI CPUs returns to the shell */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -432,6 +432,25 @@ static void write_cpu(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
+/* topology.init_sipi: null unless the tool's own bring-up ran (issue 25) */
+static void write_init_sipi(struct json_writer *w, const struct run *r)
+{
+    const struct init_sipi_info *i = &r->init_sipi;
+    jw_key(w, "init_sipi");
+    if (!i->used) {
+        jw_null(w);
+        return;
+    }
+    jw_object_begin_inline(w);
+    jw_kv_str(w, "reason", i->reason);
+    kv_hex_or_null(w, "trampoline", i->trampoline != 0, i->trampoline);
+    jw_kv_u64(w, "requested", i->requested);
+    jw_kv_u64(w, "reached_64bit", i->reached_64bit);
+    jw_kv_u64(w, "arrived", i->arrived);
+    jw_kv_str(w, "exit", run_exit_mode(r) == EXIT_SHUTDOWN ? "shutdown" : "reset");
+    jw_object_end(w);
+}
+
 static void write_topology(struct json_writer *w, const struct run *r)
 {
     uint32_t i;
@@ -442,6 +461,8 @@ static void write_topology(struct json_writer *w, const struct run *r)
     jw_kv_bool(w, "mp_services", r->mp_available);
     jw_kv_str(w, "source", r->topology_source);
     jw_kv_str(w, "mp_note", r->mp_note[0] ? r->mp_note : NULL);
+    jw_kv_str(w, "mp_mode", mp_mode_name(r->cfg.mp_mode));
+    write_init_sipi(w, r);
     jw_key(w, "cpus");
     jw_array_begin(w);
     for (i = 0; i < r->topo.count; i++) {
@@ -459,6 +480,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
             jw_null(w);
         jw_kv_bool(w, "bsp", c->bsp);
         jw_kv_str(w, "state", cpu_state_name(c->state));
+        jw_kv_str(w, "bring_up", c->bsp ? "bsp" : cpu_bring_up_name(c->bring_up));
         kv_hex_or_null(w, "microcode", c->microcode_valid, c->microcode);
         if (c->state != CPU_OK)
             jw_kv_str(w, "note", c->note);

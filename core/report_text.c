@@ -111,6 +111,12 @@ static void write_header(const struct run *r, struct strbuf *sb)
                   emulator_name(r->cfg.emulator));
     if (r->mp_note[0])
         sb_printf(sb, "NOTE      %s\n", r->mp_note);
+    if (r->init_sipi.used)
+        sb_printf(sb, "NOTE      %s: %u of %u APs started by the tool's own INIT-SIPI (%s);\n"
+                      "          they cannot be handed back: the machine %s after the report\n",
+                  r->cfg.mp_mode == MP_OWN ? "mp=own" : "fallback", r->init_sipi.arrived,
+                  r->init_sipi.requested, r->init_sipi.reason,
+                  run_exit_mode(r) == EXIT_SHUTDOWN ? "powers off" : "resets");
 }
 
 static void write_cpu_problems(const struct run *r, struct strbuf *sb)

@@ -1,4 +1,5 @@
 #include "core/run.h"
+#include "core/mutant.h"
 #include "core/mem.h"
 #include "core/strbuf.h"
 #include "core/verdict.h"
@@ -19,6 +20,13 @@ const char *tsc_source_name(enum tsc_source s)
     default:
         return "unknown";
     }
+}
+
+enum exit_mode run_exit_mode(const struct run *r)
+{
+    if (r->init_sipi.requested == 0 || MUTANT(init_sipi_back_to_shell))
+        return r->cfg.exit_mode;
+    return r->cfg.exit_mode == EXIT_SHUTDOWN ? EXIT_SHUTDOWN : EXIT_RESET;
 }
 
 void run_conclude(struct run *r)

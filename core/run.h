@@ -83,6 +83,21 @@ struct method_info {
     bool order_seed_set;
 };
 
+/*
+ * The tool's own INIT-SIPI bring-up (efi/ap_boot.c, issue 25): whether it
+ * ran, why, where its trampoline lay, and how many APs answered. CPUs it
+ * started cannot be handed back to the firmware: the run ends in a reset
+ * or a power-off (init_sipi_exit()).
+ */
+struct init_sipi_info {
+    bool used;             /* the fallback (or mp=own) was chosen */
+    char reason[160];      /* why: mp=own, MP services absent or failed, APs they did not deliver */
+    uint64_t trampoline;   /* physical address of the trampoline page; 0 when none */
+    uint32_t requested;    /* APs sent INIT-SIPI-SIPI */
+    uint32_t reached_64bit;/* APs that got through the trampoline to 64-bit code */
+    uint32_t arrived;      /* APs that checked in */
+};
+
 struct run {
     struct config cfg;
     char args_text[CONFIG_MAX_LINE * 2]; /* command line as given */
@@ -101,6 +116,7 @@ struct run {
     const char *topology_source; /* how package/core/thread were derived */
     bool mp_available;
     char mp_note[160];        /* why the run is single-CPU, when it is */
+    struct init_sipi_info init_sipi;
     struct method_info method;
     struct simulation_info sim;
     /* redact=on without redact_key: the key of this report's random tokens, drawn by the
@@ -120,6 +136,12 @@ struct run {
 };
 
 const char *tsc_source_name(enum tsc_source s);
+/*
+ * How a run with CPUs started by INIT-SIPI ends: EXIT_SHUTDOWN when asked,
+ * else EXIT_RESET (never back to the shell: those CPUs cannot be handed
+ * back to the firmware). Other runs: exit= as given.
+ */
+enum exit_mode run_exit_mode(const struct run *r);
 /* Folds experiments and errors into run->result and run->partial. */
 void run_conclude(struct run *r);
 struct verdict;

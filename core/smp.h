@@ -263,9 +263,19 @@ struct trap_frame;
 bool smp_record_fault(struct trap_frame *f);
 
 /* ---- ownership of the APs (core/smp_lifecycle.c) ---- */
-/* Waits for check-ins until `deadline`; late CPUs become absent. Returns how many checked in. */
+/*
+ * Waits for check-ins until `deadline`; late CPUs become absent. Returns how
+ * many checked in (in all: earlier passes' included). CPUs that checked in
+ * for the first time are recorded as brought up `how`.
+ */
 uint32_t smp_wait_checkins(struct smp *s, uint32_t expected_aps, uint64_t deadline,
-                           uint64_t window_ms);
+                           uint64_t window_ms, enum cpu_bring_up how);
+/*
+ * Opens check-in again for the CPUs the last pass counted absent (state ok
+ * again, note cleared), before the tool starts them another way (its own
+ * INIT-SIPI after MP services). Returns how many.
+ */
+uint32_t smp_reopen_absent(struct smp *s);
 /*
  * Asks every checked-in AP to leave (CMD_RELEASE); returns how many did not
  * acknowledge by `deadline`. CPUs that missed a deadline but answered since

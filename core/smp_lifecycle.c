@@ -6,12 +6,13 @@
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
+#include "core/mutant.h"
 #include "core/smp.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
 uint32_t smp_wait_checkins(struct smp *s, uint32_t expected_aps, uint64_t deadline,
-                           uint64_t window_ms)
+                           uint64_t window_ms, enum cpu_bring_up how)
 {
     uint32_t i, arrived;
     for (;;) {
@@ -26,16 +27,45 @@ uint32_t smp_wait_checkins(struct smp *s, uint32_t expected_aps, uint64_t deadli
     for (i = 1; i < s->count; i++) {
         struct percpu *pc = s->cpu[i];
         uint32_t expected = CHECKIN_WAITING;
-        if (pc && cas(&pc->checkin, &expected, CHECKIN_CLOSED))
-            cpu_mark(&s->topo->cpus[i], CPU_ABSENT,
-                     "enabled by firmware but did not check in within %llu ms of StartupAllAPs",
-                     (unsigned long long)window_ms);
+        if (pc && cas(&pc->checkin, &expected, CHECKIN_CLOSED)) {
+            if (how == BRING_UP_INIT_SIPI)
+                cpu_mark(&s->topo->cpus[i], CPU_ABSENT,
+                         "listed enabled in the MADT but did not answer INIT-SIPI-SIPI within "
+                         "%llu ms", (unsigned long long)window_ms);
+            else
+                cpu_mark(&s->topo->cpus[i], CPU_ABSENT,
+                         "enabled by firmware but did not check in within %llu ms of "
+                         "StartupAllAPs", (unsigned long long)window_ms);
+        }
     }
     arrived = 0;
-    for (i = 1; i < s->count; i++)
-        if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE)
+    for (i = 1; i < s->count; i++) {
+        if (s->cpu[i] && load_acquire(&s->cpu[i]->checkin) == CHECKIN_DONE) {
             arrived++;
+            if (s->topo->cpus[i].bring_up == BRING_UP_NONE)
+                s->topo->cpus[i].bring_up = how;
+        }
+    }
     return arrived;
+}
+
+uint32_t smp_reopen_absent(struct smp *s)
+{
+    uint32_t i, reopened = 0;
+    for (i = 1; i < s->count; i++) {
+        struct percpu *pc = s->cpu[i];
+        struct cpu_info *c = &s->topo->cpus[i];
+        /* never one that checked in: it runs the tool's code (hung or not), INIT would kill it */
+        if (!pc || !(MUTANT(reopen_checked_in) ? c->state != CPU_OK
+                                               : (c->state == CPU_ABSENT &&
+                                                  load_acquire(&pc->checkin) == CHECKIN_CLOSED)))
+            continue;
+        c->state = CPU_OK;
+        c->note[0] = 0;
+        store_release(&pc->checkin, CHECKIN_WAITING);
+        reopened++;
+    }
+    return reopened;
 }
 
 /* A CPU that missed a deadline but has answered since then was slow, not hung. */

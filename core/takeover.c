@@ -150,22 +150,21 @@ static uint32_t my_apic_id(void)
     return r[1] >> 24;
 }
 
-void takeover_ap_main(struct takeover *t)
+/*
+ * The AP's part once it runs the tool's code: its state in, check-in, the
+ * command loop. Returns the sequence number of CMD_RELEASE to acknowledge
+ * (0: none), with the CPU still in the tool's state; *checked_in false when
+ * the BSP had already counted it absent.
+ */
+static uint64_t ap_session(struct takeover *t, struct percpu *pc, bool *checked_in)
 {
-    struct smp *s = t->smp;
-    struct percpu *pc = smp_find_by_apic_id(s, my_apic_id());
-    struct cpu_fw_env *fw;
+    struct cpu_fw_env *fw = &t->fw[pc->index];
     uint64_t release_seq;
-    if (!pc || pc->inject_kind == INJECT_ABSENT) /* inject=absent: never check in */
-        return;
-    fw = &t->fw[pc->index];
     enter_cpu(t, pc, fw, false);
     pc->microcode_valid = arch_read_microcode(t->features, &pc->microcode);
-    if (!smp_checkin(pc)) {
-        /* too late: the BSP already counted this CPU absent */
-        leave_cpu(t, fw, false);
-        return;
-    }
+    *checked_in = smp_checkin(pc);
+    if (!*checked_in)
+        return 0; /* too late: the BSP already counted this CPU absent */
     /*
      * Recovery point: an unexpected exception (recorded by smp_record_fault)
      * lands here with a non-zero return; the CPU stays out of the run and
@@ -178,14 +177,54 @@ void takeover_ap_main(struct takeover *t)
     if (release_seq)
         smp_ap_await_release_kick(pc);
     store_relaxed(&pc->arch.recover_armed, 0);
-    leave_cpu(t, fw, false);
+    return release_seq;
+}
+
+void takeover_ap_main(struct takeover *t)
+{
+    struct smp *s = t->smp;
+    struct percpu *pc = smp_find_by_apic_id(s, my_apic_id());
+    uint64_t release_seq;
+    bool checked_in;
+    if (!pc || pc->inject_kind == INJECT_ABSENT) /* inject=absent: never check in */
+        return;
+    /* inject=mp_partial:N: the last N APs return at once, as if never started */
+    if (t->mp_partial && pc->index + t->mp_partial >= s->count)
+        return;
+    /* the BSP moved on to its own INIT-SIPI for the latecomers: this one is one of them */
+    if (load_acquire(&t->mp_closed))
+        return;
+    release_seq = ap_session(t, pc, &checked_in);
+    leave_cpu(t, &t->fw[pc->index], false);
     if (release_seq)
         store_release(&pc->ack.ack_seq, release_seq);
 }
 
+/*
+ * An AP the tool started itself has no firmware to return to: after its
+ * release it acknowledges and stays parked, interrupts off, until the BSP
+ * sends it INIT (takeover_park_own()) or the machine resets. It keeps the
+ * tool's state: nothing of the firmware's was ever loaded on it.
+ */
+void takeover_ap_main_own(struct takeover *t)
+{
+    struct smp *s = t->smp;
+    struct percpu *pc = smp_find_by_apic_id(s, my_apic_id());
+    uint64_t release_seq;
+    bool checked_in;
+    if (!pc)
+        cpu_stop(); /* counted in s->unknown_checkins by the search */
+    release_seq = ap_session(t, pc, &checked_in);
+    irq_disable();
+    apic_disarm_heartbeat();
+    if (release_seq)
+        store_release(&pc->ack.ack_seq, release_seq);
+    cpu_stop();
+}
+
 uint32_t takeover_wait_checkins(struct takeover *t, uint64_t deadline, uint64_t window_ms)
 {
-    return smp_wait_checkins(t->smp, t->expected_aps, deadline, window_ms);
+    return smp_wait_checkins(t->smp, t->expected_aps, deadline, window_ms, BRING_UP_MP_SERVICES);
 }
 
 uint32_t takeover_release(struct takeover *t, uint64_t deadline)

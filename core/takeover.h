@@ -43,6 +43,8 @@ struct takeover {
     struct tool_env env;
     struct cpu_fw_env *fw;   /* one per CPU, by dense index */
     uint32_t expected_aps;   /* enabled APs the firmware was asked to start */
+    uint32_t mp_partial;     /* inject=mp_partial:N: the last N APs leave the MP procedure at once */
+    volatile uint32_t mp_closed; /* set before the own INIT-SIPI: MP services latecomers leave */
 };
 
 bool takeover_init(struct takeover *t, struct smp *s, const struct tool_env *env,
@@ -58,6 +60,12 @@ void takeover_bsp_enter(struct takeover *t);
 void takeover_bsp_leave(struct takeover *t);
 /* AP procedure body, run by every AP that MP services starts. */
 void takeover_ap_main(struct takeover *t);
+/*
+ * C entry of an AP the tool started by INIT-SIPI (arch/x86/ap_trampoline.S,
+ * efi/ap_boot.c), on the tool's page tables and a stack of its own. Never
+ * returns: released, it acknowledges and parks (cli; hlt) for good.
+ */
+void takeover_ap_main_own(struct takeover *t) __attribute__((noreturn));
 /* BSP: waits for check-ins until `deadline`; late CPUs become absent. Returns how many checked in. */
 uint32_t takeover_wait_checkins(struct takeover *t, uint64_t deadline, uint64_t window_ms);
 /* BSP: asks every checked-in AP to restore the firmware's state and return.

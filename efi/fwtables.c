@@ -72,6 +72,9 @@ static void collect_acpi(struct firmware_info *fw, struct msg_list *warnings)
     if (!fw->numa)
         msg_add(warnings, "acpi", "no memory for the NUMA map; NUMA nodes unknown");
     acpi_fill_info(&tables, &fw->acpi, fw->numa, warnings);
+    /* ACPI tables stay in reclaim/NVS memory: the own INIT-SIPI bring-up reads the MADT later */
+    fw->acpi.madt = tables.madt.data;
+    fw->acpi.madt_length = tables.madt.length;
     /* keep the map only when it says something: NULL means "no SRAT" to its users */
     if (fw->numa && !fw->acpi.has_srat) {
         acpi_numa_map_release(fw->numa);

@@ -2,8 +2,9 @@
  * tlbscope entry point: one run from boot to report.
  *
  *   console, watchdog off -> arguments -> firmware and CPU facts -> TSC
- *   -> CPUs (MP services) -> experiments -> report on the stick
- *   -> RESULT line and the TLBSCOPE DONE sentinel -> shell or power-off
+ *   -> CPUs (MP services, else or also the tool's own INIT-SIPI) -> experiments
+ *   -> report on the stick -> RESULT line and the TLBSCOPE DONE sentinel
+ *   -> shell, power-off or reset (always one of the last two after INIT-SIPI)
  *
  * Every step that can fail records why and the run goes on: the report is
  * always produced, on the stick or, failing that, on the console.
@@ -156,19 +157,32 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
     mp_enumerate(r);
     config_check_cpus(&r->cfg, r->topo.count, &r->warnings);
-    if (!r->mp_available)
+    if (!r->mp_available && r->mp_note[0])
         con_printf("WARNING: %s\n", r->mp_note);
-    con_printf("CPUs: %u reported by firmware\n", r->topo.count);
+    if (r->init_sipi.used)
+        con_printf("CPUs: %u listed enabled in the ACPI MADT, for the tool's own INIT-SIPI (%s)\n",
+                   r->topo.count, r->init_sipi.reason);
+    else
+        con_printf("CPUs: %u reported by firmware\n", r->topo.count);
 
     r->run_counter = report_next_counter(&vol);
     run_report_basename(r, r->run_id, sizeof(r->run_id));
 
     released = session_run(r);
-    exit_mode = r->cfg.exit_mode;
+    /* CPUs the tool started by INIT-SIPI cannot go back to the firmware: reset or power off */
+    exit_mode = run_exit_mode(r);
     finish(r, &vol);
     volume_close(&vol);
     if (exit_mode == EXIT_SHUTDOWN)
         uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+    if (exit_mode == EXIT_RESET && released) {
+        if (r->cfg.exit_mode != EXIT_RESET)
+            con_printf("CPUs started by the tool's own INIT-SIPI cannot be handed back to the "
+                       "firmware: resetting the machine instead of returning to the shell (the "
+                       "report is saved)\n");
+        uefi_call_wrapper(BS->Stall, 1, 2000000);
+        uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS, 0, NULL);
+    }
     if (!released) {
         /*
          * An AP may still be executing this image: returning to the shell

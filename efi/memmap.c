@@ -13,13 +13,20 @@ struct table_pool {
     uint32_t left;
 };
 
-/* Page-table pages come from 256 KiB chunks of firmware pages, zeroed. */
+/*
+ * Page-table pages come from 256 KiB chunks of firmware pages, zeroed,
+ * below 4 GiB where the firmware has room: an AP started by the tool's own
+ * INIT-SIPI loads the root with a 32-bit MOV to CR3 from real mode
+ * (arch/x86/ap_trampoline.S).
+ */
 static void *alloc_table(void *ctx)
 {
     struct table_pool *pool = ctx;
     void *p;
     if (!pool->left) {
-        pool->next = platform_alloc_pages(TABLE_CHUNK_PAGES);
+        pool->next = platform_alloc_pages_below(TABLE_CHUNK_PAGES, 1ull << 32);
+        if (!pool->next)
+            pool->next = platform_alloc_pages(TABLE_CHUNK_PAGES);
         if (!pool->next)
             return NULL;
         pool->left = TABLE_CHUNK_PAGES;

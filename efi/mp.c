@@ -14,6 +14,47 @@ static EFI_EVENT aps_done;
 static bool aps_started;
 
 static void refine_topology(struct run *r);
+static bool bsp_only(struct run *r, const char *why, EFI_STATUS st);
+
+static uint32_t bsp_apic_id(const struct run *r)
+{
+    return r->cpu.has_x2apic_id_leaf ? r->cpu.x2apic_id : r->cpu.initial_apic_id8;
+}
+
+/*
+ * The CPU table for the tool's own INIT-SIPI bring-up (efi/ap_boot.c): the
+ * MADT's enabled processors. False when the MADT lists no AP.
+ */
+static bool own_table(struct run *r, const char *why)
+{
+    const struct acpi_info *a = &r->fw.acpi;
+    struct cpu_table t;
+    if (!a->madt || cpu_table_from_madt(&t, a->madt, a->madt_length, bsp_apic_id(r), CPU_MAX,
+                                        &r->warnings) < 2) {
+        if (a->madt)
+            mem_free(t.cpus);
+        return false;
+    }
+    mem_free(r->topo.cpus);
+    r->topo = t;
+    r->topo.cpus[0].bring_up = BRING_UP_BSP;
+    r->mp_available = false;
+    r->mp_note[0] = 0;
+    r->init_sipi.used = true;
+    str_copy(r->init_sipi.reason, sizeof(r->init_sipi.reason), why);
+    refine_topology(r);
+    return true;
+}
+
+/* MP services cannot start the APs: the own bring-up under mp=auto, else the BSP alone. */
+static bool fallback(struct run *r, const char *why, EFI_STATUS st)
+{
+    char reason[160];
+    fmt_into(reason, sizeof(reason), "%s (%s)", why, efi_status_name(st));
+    if (r->cfg.mp_mode == MP_AUTO && own_table(r, reason))
+        return true;
+    return bsp_only(r, why, st);
+}
 
 static bool bsp_only(struct run *r, const char *why, EFI_STATUS st)
 {
@@ -21,8 +62,9 @@ static bool bsp_only(struct run *r, const char *why, EFI_STATUS st)
     if (!c)
         return false;
     c->index = 0;
-    c->apic_id = r->cpu.has_x2apic_id_leaf ? r->cpu.x2apic_id : r->cpu.initial_apic_id8;
+    c->apic_id = bsp_apic_id(r);
     c->bsp = true;
+    c->bring_up = BRING_UP_BSP;
     c->numa_node = -1;
     c->state = CPU_OK;
     r->topo.cpus = c;
@@ -32,8 +74,9 @@ static bool bsp_only(struct run *r, const char *why, EFI_STATUS st)
     fmt_into(r->mp_note, sizeof(r->mp_note), "%s (%s): running on the BSP alone", why,
              efi_status_name(st));
     if (r->fw.acpi.madt_cpus_enabled > 1)
-        msg_add(&r->warnings, "mp", "the ACPI MADT lists %u enabled CPUs; only the BSP is measured",
-                r->fw.acpi.madt_cpus_enabled);
+        msg_add(&r->warnings, "mp", "the ACPI MADT lists %u enabled CPUs; only the BSP is measured%s",
+                r->fw.acpi.madt_cpus_enabled,
+                r->cfg.mp_mode == MP_FIRMWARE ? " (mp=firmware: no INIT-SIPI of the tool's own)" : "");
     return true;
 }
 
@@ -68,20 +111,27 @@ void mp_enumerate(struct run *r)
     bool bsp_found = false;
     struct cpu_info *cpus;
 
+    if (r->cfg.mp_mode == MP_OWN) {
+        mp = NULL;
+        if (!own_table(r, "mp=own: the tool starts every AP itself"))
+            bsp_only(r, "mp=own, but the ACPI MADT lists no AP to start", EFI_NOT_FOUND);
+        return;
+    }
     st = LibLocateProtocol(&mp_guid, (void **)&mp);
     if (config_injects(&r->cfg, INJECT_NO_MP)) {
         mp = NULL;
-        bsp_only(r, "EFI_MP_SERVICES_PROTOCOL not found (injected: inject=no_mp)", EFI_NOT_FOUND);
+        fallback(r, "EFI_MP_SERVICES_PROTOCOL not found (injected: inject=no_mp)", EFI_NOT_FOUND);
         return;
     }
     if (EFI_ERROR(st) || !mp) {
         mp = NULL;
-        bsp_only(r, "EFI_MP_SERVICES_PROTOCOL not found", st);
+        fallback(r, "EFI_MP_SERVICES_PROTOCOL not found", st);
         return;
     }
     st = mp->GetNumberOfProcessors(mp, &total, &enabled);
     if (EFI_ERROR(st) || total == 0) {
-        bsp_only(r, "MP services GetNumberOfProcessors failed", st);
+        mp = NULL;
+        fallback(r, "MP services GetNumberOfProcessors failed", st);
         return;
     }
     if (total > CPU_MAX) {
@@ -91,7 +141,8 @@ void mp_enumerate(struct run *r)
     }
     cpus = mem_zalloc(total * sizeof(*cpus));
     if (!cpus) {
-        bsp_only(r, "out of memory for the CPU table", EFI_OUT_OF_RESOURCES);
+        mp = NULL;
+        fallback(r, "out of memory for the CPU table", EFI_OUT_OF_RESOURCES);
         return;
     }
     for (i = 0; i < total; i++) {
@@ -120,6 +171,7 @@ void mp_enumerate(struct run *r)
         c->thread = info.Location.Thread;
         c->numa_node = -1;
         c->bsp = (info.StatusFlag & MP_PROCESSOR_AS_BSP) != 0;
+        c->bring_up = c->bsp ? BRING_UP_BSP : BRING_UP_NONE;
         if (!(info.StatusFlag & MP_PROCESSOR_ENABLED)) {
             c->state = CPU_DISABLED;
             fmt_into(c->note, sizeof(c->note), "disabled by firmware");
@@ -132,7 +184,8 @@ void mp_enumerate(struct run *r)
     }
     if (!bsp_found) {
         mem_free(cpus);
-        bsp_only(r, "MP services did not report a BSP", EFI_DEVICE_ERROR);
+        mp = NULL;
+        fallback(r, "MP services did not report a BSP", EFI_DEVICE_ERROR);
         return;
     }
     if (next < total)
@@ -172,9 +225,10 @@ bool mp_start_aps(struct run *r, struct takeover *t)
     else
         st = mp->StartupAllAPs(mp, ap_procedure, FALSE, aps_done, 0, t, NULL);
     if (EFI_ERROR(st)) {
-        fmt_into(r->mp_note, sizeof(r->mp_note),
-                 "StartupAllAPs failed (%s%s): running on the BSP alone", efi_status_name(st),
-                 config_injects(&r->cfg, INJECT_MP_FAIL) ? ", injected by inject=mp_fail" : "");
+        fmt_into(r->mp_note, sizeof(r->mp_note), "StartupAllAPs failed (%s%s)%s",
+                 efi_status_name(st),
+                 config_injects(&r->cfg, INJECT_MP_FAIL) ? ", injected by inject=mp_fail" : "",
+                 r->cfg.mp_mode == MP_AUTO ? "" : ": running on the BSP alone");
         uefi_call_wrapper(BS->CloseEvent, 1, aps_done);
         return false;
     }

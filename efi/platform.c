@@ -29,6 +29,23 @@ void *platform_alloc_pages(size_t pages)
     return (void *)(uintptr_t)addr;
 }
 
+void *platform_alloc_pages_below(size_t pages, uint64_t limit)
+{
+    EFI_PHYSICAL_ADDRESS addr = limit - 1;
+    if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateMaxAddress, EfiLoaderData, pages,
+                                    &addr)))
+        return NULL;
+    return (void *)(uintptr_t)addr;
+}
+
+bool platform_alloc_pages_at(uint64_t phys, size_t pages)
+{
+    EFI_PHYSICAL_ADDRESS addr = phys;
+    return !EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAddress, EfiLoaderData,
+                                        pages, &addr)) &&
+           addr == phys;
+}
+
 void platform_free_pages(void *p, size_t pages)
 {
     if (p)

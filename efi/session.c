@@ -3,12 +3,14 @@
 #include "efi/efi_util.h"
 #include "efi/memmap.h"
 #include "efi/mp.h"
+#include "efi/ap_boot.h"
 
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/invlpgb.h"
 #include "arch/x86/probe.h"
 #include "arch/x86/tlb.h"
+#include "core/atomic.h"
 #include "core/emulate.h"
 #include "core/hw_policy.h"
 #include "core/ipi.h"
@@ -118,6 +120,52 @@ static void choose_pcids(struct session *s)
     takeover_set_pcid(&s->takeover, r->method.pcid_enabled, r->method.kernel_pcid);
 }
 
+/*
+ * mp=auto|own: the tool's own INIT-SIPI for the APs MP services did not
+ * deliver (all of them when they are absent or failed, or under mp=own).
+ * APs that MP services started but that never checked in are opened for
+ * check-in again; an MP services latecomer then leaves (takeover.mp_closed).
+ */
+static void start_own(struct run *r, struct session *s, bool aps_running, uint32_t arrived,
+                      uint64_t window_ms)
+{
+    uint32_t missing, total;
+    if (r->cfg.mp_mode == MP_FIRMWARE || r->topo.count < 2)
+        return;
+    if (aps_running) {
+        if (arrived == s->takeover.expected_aps)
+            return;
+        store_release(&s->takeover.mp_closed, 1);
+        missing = smp_reopen_absent(&s->smp);
+        if (!missing)
+            return;
+        r->init_sipi.used = true;
+        fmt_into(r->init_sipi.reason, sizeof(r->init_sipi.reason),
+                 "%u APs did not check in through MP services StartupAllAPs%s", missing,
+                 s->takeover.mp_partial ? " (injected: inject=mp_partial)" : "");
+    } else if (!r->init_sipi.used) {
+        /* MP services listed the CPUs, but StartupAllAPs failed: their APIC IDs are known */
+        r->init_sipi.used = true;
+        str_copy(r->init_sipi.reason, sizeof(r->init_sipi.reason), r->mp_note);
+        r->mp_note[0] = 0;
+    }
+    con_printf("CPUs: starting the APs with the tool's own INIT-SIPI: %s\n", r->init_sipi.reason);
+    if (!ap_boot_prepare(r, &s->takeover, (uint64_t)(uintptr_t)s->tables.pt.root)) {
+        for (uint32_t i = 1; i < r->topo.count; i++)
+            if (s->smp.cpu[i] && load_acquire(&s->smp.cpu[i]->checkin) == CHECKIN_WAITING)
+                cpu_mark(&r->topo.cpus[i], CPU_ABSENT, "not started: the tool's own INIT-SIPI "
+                         "could not be prepared (run.errors)");
+        smp_wait_checkins(&s->smp, 0, 0, 0, BRING_UP_INIT_SIPI); /* closes check-in */
+        return;
+    }
+    enter_tool(s);
+    total = ap_boot_start(r, &s->takeover, window_ms);
+    leave_tool(s);
+    con_printf("CPUs: %u of %u APs answered INIT-SIPI (trampoline at 0x%llx, %u reached 64-bit "
+               "code); %u APs checked in in all\n", r->init_sipi.arrived, r->init_sipi.requested,
+               (unsigned long long)r->init_sipi.trampoline, r->init_sipi.reached_64bit, total);
+}
+
 bool session_run(struct run *r)
 {
     static struct session s; /* one per run; the image is reloaded for the next */
@@ -171,6 +219,7 @@ bool session_run(struct run *r)
     emulate_install(&s.smp, r->cfg.emulate);
 
     window_ms = r->cpu.hypervisor ? 5000 + 50ull * r->topo.count : 2000 + 10ull * r->topo.count;
+    s.takeover.mp_partial = config_mp_partial(&r->cfg);
     aps_running = r->mp_available && mp_start_aps(r, &s.takeover);
     if (aps_running) {
         arrived = takeover_wait_checkins(&s.takeover, tsc_now() + ms_to_ticks(window_ms), window_ms);
@@ -179,7 +228,9 @@ bool session_run(struct run *r)
         if (s.smp.unknown_checkins)
             msg_add(&r->warnings, "mp", "%u APs checked in with APIC IDs the firmware did not list",
                     s.smp.unknown_checkins);
-    } else if (r->topo.count > 1 || !r->mp_available) {
+    }
+    start_own(r, &s, aps_running, arrived, window_ms);
+    if (!aps_running && !r->init_sipi.used && (r->topo.count > 1 || !r->mp_available)) {
         con_printf("WARNING: %s\n", r->mp_note);
         for (uint32_t i = 1; i < r->topo.count; i++)
             cpu_mark(&r->topo.cpus[i], CPU_ABSENT, "not started: %s", r->mp_note);
@@ -194,17 +245,25 @@ bool session_run(struct run *r)
     runner.mem = &s.tables.mem;
     runner_run_all(&runner);
 
-    if (aps_running) {
+    if (aps_running || r->init_sipi.requested) {
         enter_tool(&s);
         missing = takeover_release(&s.takeover, tsc_now() + ms_to_ticks(t_to * 2 + 1000));
+        /* the tool's own APs acknowledged and halted: INIT leaves them waiting for a SIPI */
+        ap_boot_park(r, &s.takeover);
         leave_tool(&s);
-        if (!mp_wait_aps_returned(t_to * 2 + 2000) && !missing)
+        if (aps_running && !mp_wait_aps_returned(t_to * 2 + 2000) && !missing)
             missing = 1;
         if (missing) {
             msg_add(&r->errors, "release", "%u APs did not return to the firmware", missing);
             return false;
         }
-        con_printf("CPUs: released, firmware state restored\n");
+        if (aps_running)
+            con_printf("CPUs: released, firmware state restored\n");
+        if (r->init_sipi.requested)
+            con_printf("CPUs: the %u APs sent INIT-SIPI are parked (INIT): they cannot be "
+                       "handed back to the firmware; the machine %s after the report\n",
+                       r->init_sipi.requested,
+                       run_exit_mode(r) == EXIT_SHUTDOWN ? "powers off" : "resets");
     }
     collect_nmis(r, &s.smp);
     smp_release_memory(&s.smp);

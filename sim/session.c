@@ -148,6 +148,11 @@ static void describe(struct run *r, const struct sim_options *o, uint32_t errata
 /* The machine-wide test injections of efi/mp.c, as the model's firmware would show them. */
 static bool mp_services(struct run *r)
 {
+    /* the model has MP services only: no trampoline, no INIT-SIPI (efi/ap_boot.c) */
+    if (r->cfg.mp_mode != MP_AUTO || config_mp_partial(&r->cfg))
+        msg_add(&r->warnings, "mp", "simulated machine: the model starts CPUs only as MP services "
+                "would; mp=%s and inject=mp_partial are not modelled (no INIT-SIPI)",
+                mp_mode_name(r->cfg.mp_mode));
     if (config_injects(&r->cfg, INJECT_NO_MP)) {
         fmt_into(r->mp_note, sizeof(r->mp_note),
                  "EFI_MP_SERVICES_PROTOCOL not found (injected: inject=no_mp): running on the BSP "

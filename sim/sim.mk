@@ -28,7 +28,9 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
            breakdown_keeps_handler \
-           verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na
+           verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na \
+           tramp_far_jump_off tramp_cr3_truncated madt_takes_disabled \
+           reopen_checked_in init_sipi_back_to_shell
 # the fleet database's mutants: they change only reports/tool/fleet/, so each builds one
 # tlbscope-report (reports/tool/tool.mk) and tests/checks/fleetdb.sh kills it
 FLEET_MUTANTS := fleet_points_dropped fleet_key_from_bytes fleet_invalid_accepted \
@@ -69,7 +71,10 @@ mutants: fleet-mutants $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \
          $(foreach m,verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na,\
-                   $(BUILD)/mutants/$(m)/test_verdict)
+                   $(BUILD)/mutants/$(m)/test_verdict) \
+         $(BUILD)/mutants/tramp_far_jump_off/test_trampoline $(BUILD)/mutants/tramp_cr3_truncated/test_trampoline \
+         $(BUILD)/mutants/madt_takes_disabled/test_own_bringup \
+         $(BUILD)/mutants/reopen_checked_in/test_own_bringup $(BUILD)/mutants/init_sipi_back_to_shell/test_own_bringup
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

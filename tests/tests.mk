@@ -10,7 +10,7 @@
 HOST_SKIP :=
 # the modelled machine (sim/) stands in for the hardware: tests and tlbscope-sim link it
 SIM_LIB_SRCS := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
-SIM_ASM := $(sort $(wildcard sim/*.S)) arch/x86/setjmp.S
+SIM_ASM := $(sort $(wildcard sim/*.S)) arch/x86/setjmp.S arch/x86/ap_trampoline.S
 HOST_LIB_SRCS := $(filter-out $(HOST_SKIP),$(CORE_SRCS) $(ARCH_SRCS)) $(SIM_LIB_SRCS)
 HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -DTLBSCOPE_HOST -D_DEFAULT_SOURCE -pthread
 HOST_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/lib/%.o,$(HOST_LIB_SRCS)) \

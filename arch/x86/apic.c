@@ -127,6 +127,33 @@ bool apic_send_ipi_all_but_self(uint8_t vector)
     return write_icr(0, APIC_ICR_ALL_BUT_SELF | APIC_ICR_LEVEL_ASSERT | vector);
 }
 
+/*
+ * The MP initialisation protocol's IPIs (SDM vol. 3A, 9.4.4.1 and 11.6.1):
+ * INIT is level-triggered with Level = assert; in xAPIC mode the
+ * de-assert that older processors needed follows (Linux still sends it; in
+ * x2APIC mode the ICR has no such message: SDM 11.12.9). STARTUP carries the
+ * page number of the real-mode entry as its vector.
+ */
+#define ICR_DM_INIT (5u << 8)
+#define ICR_DM_STARTUP (6u << 8)
+#define ICR_TRIGGER_LEVEL (1u << 15)
+
+bool apic_send_init(uint32_t dest_apic_id)
+{
+    bool ok;
+    order_icr_after_stores();
+    ok = write_icr(dest_apic_id, ICR_DM_INIT | ICR_TRIGGER_LEVEL | APIC_ICR_LEVEL_ASSERT);
+    if (mode == APIC_MODE_XAPIC)
+        ok &= write_icr(dest_apic_id, ICR_DM_INIT | ICR_TRIGGER_LEVEL);
+    return ok;
+}
+
+bool apic_send_startup(uint32_t dest_apic_id, uint8_t page)
+{
+    order_icr_after_stores();
+    return write_icr(dest_apic_id, ICR_DM_STARTUP | page);
+}
+
 static void save_regs(enum apic_mode m, struct apic_saved *s)
 {
     s->tpr = read_in(m, APIC_REG_TPR);

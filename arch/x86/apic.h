@@ -71,6 +71,10 @@ bool apic_send_ipi(uint32_t dest_apic_id, uint8_t vector);
  */
 bool apic_send_ipi_mask(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
                         uint32_t except, uint8_t vector);
+/* INIT (assert, then de-assert in xAPIC mode) to one APIC ID: the AP waits for a SIPI. */
+bool apic_send_init(uint32_t dest_apic_id);
+/* STARTUP IPI: the AP starts in real mode at physical address page << 12. */
+bool apic_send_startup(uint32_t dest_apic_id, uint8_t page);
 /* Fixed-vector IPI to all CPUs but the caller (ICR shorthand 11b). */
 bool apic_send_ipi_all_but_self(uint8_t vector);
 

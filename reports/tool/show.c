@@ -58,6 +58,21 @@ static void show_pcid(const struct m_report *r, FILE *out)
     units_print_wrapped(out, "PCID      ", "          ", line, SHOW_WIDTH);
 }
 
+/* topology.init_sipi (issue 25): the APs the tool started itself, and why */
+static void show_init_sipi(const struct m_report *r, FILE *out)
+{
+    const json_t *o = jget_object(jget_object(r->root, "topology"), "init_sipi");
+    const char *why = jget_string(o, "reason"), *exit_to = jget_string(o, "exit");
+    char line[400];
+    if (!o || !why)
+        return;
+    snprintf(line, sizeof(line), "%lld of %lld APs started by the tool's own INIT-SIPI (%s); "
+             "the machine %s after the run",
+             jget_int(o, "arrived", 0), jget_int(o, "requested", 0), why,
+             exit_to && strcmp(exit_to, "reset") == 0 ? "was reset" : "powered off");
+    units_print_wrapped(out, "NOTE      ", "          ", line, SHOW_WIDTH);
+}
+
 /* A simulated report has no hypervisor: only this line tells its numbers are the model's. */
 static void show_simulation(const struct m_report *r, FILE *out)
 {
@@ -175,6 +190,7 @@ static void show_header(const struct m_report *r, FILE *out)
     }
     if (r->mp_note)
         units_print_wrapped(out, "NOTE      ", "          ", r->mp_note, SHOW_WIDTH);
+    show_init_sipi(r, out);
     if (r->virtualised)
         fprintf(out, "WARNING   virtualised: hypervisor \"%s\"; these are not hardware timings\n",
                 r->hypervisor);

@@ -35,7 +35,7 @@ static void validate_config(struct vctx *c, const json_t *run)
 {
     static const char *const emulate_words[] = { "invlpgb", "invpcid", NULL };
     static const char *const inject_words[] = { "hang", "fault", "slow", "late", "absent",
-                                                "no_mp", "mp_fail", NULL };
+                                                "no_mp", "mp_fail", "mp_partial", NULL };
     static const char *const counts[] = { "samples", "warmup",   "ceiling", "ipi_pairs",
                                           "timeout_ms", "budget_s", "initiator", NULL };
     size_t mark, i;
@@ -44,6 +44,7 @@ static void validate_config(struct vctx *c, const json_t *run)
         return;
     vc_word(c, cfg, "exit", vocab_exit_modes, 0);
     vc_word(c, cfg, "apic", vocab_apic_requests, 0);
+    vc_word(c, cfg, "mp", vocab_mp_modes, VF_OPTIONAL); /* issue 25 */
     vc_word(c, cfg, "profile", vocab_profiles, 0);
     for (i = 0; counts[i]; i++)
         vc_int(c, cfg, counts[i], 0, LLONG_MAX, 0, NULL);
@@ -80,6 +81,7 @@ static void validate_config(struct vctx *c, const json_t *run)
             vc_word(c, inj, "kind", inject_words, 0);
             vc_int(c, inj, "cpu", 0, LLONG_MAX, 0, NULL);
             vc_int(c, inj, "vector", 0, 255, VF_OPTIONAL, NULL);
+            vc_int(c, inj, "count", 1, LLONG_MAX, VF_OPTIONAL, NULL); /* mp_partial */
         }
         jpath_pop(&c->path, m);
     }

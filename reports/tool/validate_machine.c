@@ -120,7 +120,7 @@ static int cmp_ll(const void *a, const void *b)
 
 /* One CPU entry; returns its state (index in vocab_cpu_states) or -1. */
 static int validate_cpu_entry(struct vctx *c, const json_t *e, size_t pos, long long *apic_id,
-                              bool *bsp)
+                              bool *bsp, int *bring_up)
 {
     long long index;
     int state;
@@ -141,12 +141,49 @@ static int validate_cpu_entry(struct vctx *c, const json_t *e, size_t pos, long 
     vc_int(c, e, "late_answers", 1, LLONG_MAX, VF_OPTIONAL, NULL);
     vc_int(c, e, "late_max_ms", 0, LLONG_MAX, VF_OPTIONAL, NULL);
     validate_fault(c, e);
+    /* issue 25: how the CPU came up (vocab_bring_up); null when it never started */
+    *bring_up = vc_word(c, e, "bring_up", vocab_bring_up, VF_NULLABLE | VF_OPTIONAL);
+    if (*bsp && json_object_get(e, "bring_up") && *bring_up != 0)
+        vc_error(c, "bring_up", "the BSP is brought up as \"bsp\"");
+    if (!*bsp && *bring_up == 0)
+        vc_error(c, "bring_up", "\"bsp\" on a CPU that is not the BSP");
+    if (state == 0 && !*bsp && json_object_get(e, "bring_up") && *bring_up < 1)
+        vc_error(c, "bring_up", "an \"ok\" AP came up through mp_services or init_sipi");
     return state;
+}
+
+/*
+ * topology.init_sipi (issue 25): null unless the tool's own INIT-SIPI
+ * bring-up ran; its `arrived` must be the CPUs whose bring_up says so.
+ */
+static void validate_init_sipi(struct vctx *c, const json_t *topo, size_t init_sipi_cpus)
+{
+    size_t mark;
+    long long requested = -1, arrived = -1;
+    const json_t *o = vc_enter(c, topo, "init_sipi", VF_NULLABLE | VF_OPTIONAL, &mark);
+    static const char *const exits[] = { "shutdown", "reset", NULL };
+    if (!o) {
+        if (init_sipi_cpus)
+            vc_error(c, "init_sipi", "null, but %zu CPUs came up through init_sipi", init_sipi_cpus);
+        return;
+    }
+    vc_string(c, o, "reason", 0);
+    vc_hex(c, o, "trampoline", VF_NULLABLE);
+    vc_int(c, o, "requested", 0, LLONG_MAX, 0, &requested);
+    vc_int(c, o, "arrived", 0, LLONG_MAX, 0, &arrived);
+    vc_int(c, o, "reached_64bit", 0, LLONG_MAX, 0, NULL);
+    vc_word(c, o, "exit", exits, 0);
+    if (requested >= 0 && arrived > requested)
+        vc_error(c, "arrived", "%lld of %lld requested", arrived, requested);
+    if (arrived >= 0 && arrived != (long long)init_sipi_cpus)
+        vc_error(c, "arrived", "%lld, but %zu CPUs have bring_up \"init_sipi\"", arrived,
+                 init_sipi_cpus);
+    vc_leave(c, mark);
 }
 
 void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f)
 {
-    size_t mark, m, i, n, ok = 0, bsps = 0;
+    size_t mark, m, i, n, ok = 0, bsps = 0, init_sipi_cpus = 0;
     long long cpu_count = -1, cpus_ok = -1, *apic_ids;
     const json_t *cpus, *topo = vc_enter(c, root, "topology", 0, &mark);
     if (!topo)
@@ -157,6 +194,7 @@ void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f)
     vc_string(c, topo, "mp_note", VF_NULLABLE);
     /* added while version 1 was current: absent from the earliest reports */
     vc_string(c, topo, "source", VF_NULLABLE | VF_OPTIONAL);
+    vc_word(c, topo, "mp_mode", vocab_mp_modes, VF_OPTIONAL); /* issue 25 */
     cpus = vc_member(c, topo, "cpus", VT_ARRAY, 0);
     if (!cpus) {
         vc_leave(c, mark);
@@ -173,11 +211,12 @@ void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f)
         size_t m2 = jpath_push_index(&c->path, i);
         long long apic = -1;
         bool bsp = false;
-        int state;
+        int state, bring_up = -1;
         if (!json_is_object(e)) {
             vc_error(c, NULL, "expected an object, found %s", jget_type_word(e));
         } else {
-            state = validate_cpu_entry(c, e, i, &apic, &bsp);
+            state = validate_cpu_entry(c, e, i, &apic, &bsp, &bring_up);
+            init_sipi_cpus += bring_up == 2;
             ok += state == 0;
             bsps += bsp;
             /* absent, hung, faulted, slow: the CPU dropped out (core/run.c run_conclude) */
@@ -201,6 +240,7 @@ void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f)
         free(apic_ids);
     }
     jpath_pop(&c->path, m);
+    validate_init_sipi(c, topo, init_sipi_cpus);
     if (cpus_ok >= 0 && cpus_ok != (long long)ok)
         vc_error(c, "cpus_ok", "%lld, but %zu entries of cpus have state \"ok\"", cpus_ok, ok);
     vc_leave(c, mark);

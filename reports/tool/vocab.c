@@ -13,7 +13,9 @@ const char *const vocab_tsc_sources[] = { "unknown", "cpuid_15h", "cpuid_16h",
                                           "host_clock", NULL };
 const char *const vocab_test_mappings[] = { "user", "global", NULL };
 const char *const vocab_profiles[] = { "default", "quick", "full", NULL };
-const char *const vocab_exit_modes[] = { "shell", "shutdown", NULL };
+const char *const vocab_exit_modes[] = { "shell", "shutdown", "reset", NULL };
+const char *const vocab_mp_modes[] = { "auto", "firmware", "own", NULL };
+const char *const vocab_bring_up[] = { "bsp", "mp_services", "init_sipi", NULL };
 const char *const vocab_apic_requests[] = { "auto", "xapic", "x2apic", NULL };
 const char *const vocab_emulators[] = { "none", "bochs", NULL };
 const char *const vocab_smbios_entry_points[] = { "smbios2", "smbios3", NULL };

@@ -19,6 +19,8 @@ extern const char *const vocab_tsc_sources[];
 extern const char *const vocab_test_mappings[];
 extern const char *const vocab_profiles[];
 extern const char *const vocab_exit_modes[];
+extern const char *const vocab_mp_modes[];
+extern const char *const vocab_bring_up[];
 extern const char *const vocab_apic_requests[];
 /* run.config.emulator: the emulator the harness named (CPUID does not show it) */
 extern const char *const vocab_emulators[];

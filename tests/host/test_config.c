@@ -248,7 +248,7 @@ static void test_enums_and_bools(void **state)
     assert_int_equal(c.exit_mode, EXIT_SHELL);
     reset(&c, &m);
     parse(&c, "exit=reboot\napic=X2APIC\nprofile=fast", CFG, &m);
-    expect_msg(&m, CFG ":1", "bad value 'reboot' for key 'exit' (expected shell|shutdown)");
+    expect_msg(&m, CFG ":1", "bad value 'reboot' for key 'exit' (expected shell|shutdown|reset)");
     expect_msg(&m, CFG ":2", "bad value 'X2APIC' for key 'apic' (expected auto|xapic|x2apic)");
     expect_msg(&m, CFG ":3", "for key 'profile' (expected default|quick|full)");
     assert_int_equal(c.apic, APIC_REQ_AUTO);
@@ -700,6 +700,24 @@ static void test_inject(void **state)
     assert_int_equal(c.inject[2].cpu, 3);
     assert_false(config_injects(&c, INJECT_HANG));
 
+    /* issue 25: MP services that leave the last N APs out; who starts the APs */
+    reset(&c, &m);
+    parse(&c, "inject=mp_partial:2,absent:3 mp=own exit=reset", CMDLINE, &m);
+    expect_no_msgs(&m);
+    assert_int_equal(c.inject_count, 2);
+    assert_int_equal(c.inject[0].kind, INJECT_MP_PARTIAL);
+    assert_int_equal(c.inject[0].cpu, 0);
+    assert_int_equal(config_mp_partial(&c), 2);
+    assert_string_equal(inject_kind_name(c.inject[0].kind), "mp_partial");
+    assert_int_equal(c.mp_mode, MP_OWN);
+    assert_string_equal(mp_mode_name(c.mp_mode), "own");
+    assert_int_equal(c.exit_mode, EXIT_RESET);
+    assert_string_equal(exit_mode_name(c.exit_mode), "reset");
+    reset(&c, &m);
+    parse(&c, "mp=firmware", CMDLINE, &m);
+    assert_int_equal(c.mp_mode, MP_FIRMWARE);
+    assert_int_equal(config_mp_partial(&c), 0);
+
     /* a CPU that answers late a few times, then on time (a descheduled vCPU) */
     reset(&c, &m);
     parse(&c, "inject=late:2", CMDLINE, &m);
@@ -719,7 +737,10 @@ static void test_inject(void **state)
         { "fault:1:8", "'8' is not a vector the tool can raise" }, /* #DF: error code */
         { "fault:1:32", "'32' is not a vector the tool can raise" },
         { "fault:1:x", "'x' is not a vector the tool can raise" },
-        { "fault:1", "'fault' is not hang:CPU, slow:CPU, late:CPU, absent:CPU, fault:CPU:VECTOR, no_mp or mp_fail" },
+        { "fault:1", "'fault' is not hang:CPU, slow:CPU, late:CPU, absent:CPU, fault:CPU:VECTOR, no_mp, mp_fail or mp_partial:N" },
+        { "mp_partial", "'mp_partial' is not hang:CPU" },
+        { "mp_partial:0", "'0' is not a number of APs" },
+        { "mp_partial:x", "'x' is not a number of APs" },
         { "no_mp:1", "'no_mp' is not hang:CPU" }, /* machine-wide: no CPU field */
         { "hang:1:2", "'hang' is not hang:CPU" },
         { "hang", "'hang' is not hang:CPU" },

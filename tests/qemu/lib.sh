@@ -63,10 +63,22 @@ result_line_matches() { # the RESULT line says COMPLETE, and what the report's v
 # load does to a plan (tests/sim/plan.sh checks the planned quick profile).
 check_healthy_run() {
     local name=$1 ncpu=$2; shift 2
+    check_clean_run "$name" "$ncpu" || return
+    if [ "$ncpu" -gt 1 ]; then
+        check "$name: every AP released to the firmware" released
+    fi
+    # TCG has no PCID, INVPCID or INVLPGB (boot_smp.sh checks the CPUID evidence)
+    check_shape "$name" "$REPORT" "cpus=$ncpu" pcid=0 invpcid=0 invlpgb=0 "$@"
+}
+
+# check_clean_run NAME NCPU: the sentinel, a SUCCESS/SKIP result, a valid report with NCPU
+# CPUs all ok, no errors, zero stale reads. False when there is no report.
+check_clean_run() {
+    local name=$1 ncpu=$2
     check "$name: sentinel printed" log_has '^TLBSCOPE DONE'
     check "$name: RESULT line printed (COMPLETE)" eval '[ "$(result_word)" = COMPLETE ]'
     check "$name: report saved and extracted" test -s "$REPORT"
-    [ -s "$REPORT" ] || return
+    [ -s "$REPORT" ] || return 1
     check "$name: report validates" validates
     check "$name: the RESULT line is the report's verdict ($(jqr .verdict.line))" result_line_matches
     check "$name: $ncpu CPUs in the report, all ok" \
@@ -75,11 +87,7 @@ check_healthy_run() {
         test "$(jqr .run.status)/$(jqr '.run.errors | length')" = "complete/0"
     check "$name: zero stale reads in every experiment" \
         test "$(jqr '[.experiments[].verification.stale_reads] | add // 0')" = 0
-    if [ "$ncpu" -gt 1 ]; then
-        check "$name: every AP released to the firmware" released
-    fi
-    # TCG has no PCID, INVPCID or INVLPGB (boot_smp.sh checks the CPUID evidence)
-    check_shape "$name" "$REPORT" "cpus=$ncpu" pcid=0 invpcid=0 invlpgb=0 "$@"
+    return 0
 }
 
 # ---- the exact shape of a report (tests/qemu/shape.jq says what and why) ----

@@ -350,6 +350,22 @@ kill_unit verdict_error_complete test_error_is_not_complete \
     "an ERROR run (a CPU hung) called COMPLETE" test_verdict
 kill_unit verdict_line_drops_na test_not_applicable_is_complete \
     "the verdict line leaves out what did not apply" test_verdict
+# issue 25: the INIT-SIPI trampoline's absolute fields, and the CPUs the own bring-up starts
+control_unit tramp_far_jump_off test_trampoline "the trampoline layout test" 5
+control_unit tramp_cr3_truncated test_trampoline "the trampoline layout test" 5
+kill_unit tramp_far_jump_off test_far_jump_reaches_the_64bit_code \
+    "the trampoline's far jump targets an offset, not the 64-bit code's address" test_trampoline
+kill_unit tramp_cr3_truncated test_root_above_4g_is_refused \
+    "a page-table root above 4 GiB truncated by the 32-bit CR3 load" test_trampoline
+control_unit madt_takes_disabled test_own_bringup "the own bring-up test" 5
+control_unit reopen_checked_in test_own_bringup "the own bring-up test" 5
+control_unit init_sipi_back_to_shell test_own_bringup "the own bring-up test" 5
+kill_unit madt_takes_disabled test_only_enabled_entries_are_started \
+    "disabled MADT entries started by the own bring-up" test_own_bringup
+kill_unit reopen_checked_in test_only_absent_aps_are_started_again \
+    "a CPU that checked in through MP services and hung is sent INIT-SIPI" test_own_bringup
+kill_unit init_sipi_back_to_shell test_init_sipi_runs_never_return_to_the_shell \
+    "a run with CPUs started by INIT-SIPI returns to the firmware shell" test_own_bringup
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
