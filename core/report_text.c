@@ -66,10 +66,13 @@ static void write_delivery(const struct run *r, struct strbuf *sb)
                   u->http_status, u->attempts, r->cfg.upload_attempts);
         break;
     case UPLOAD_FAILED:
-        sb_printf(sb, "Upload    FAILED: %s after %u attempt%s: %s; the report stays on the "
-                      "boot volume (when there is one) and on the console\n",
-                  u->url[0] ? u->url : r->cfg.upload, u->attempts, u->attempts == 1 ? "" : "s",
-                  u->why);
+        sb_printf(sb, "Upload    FAILED: %s ", u->url[0] ? u->url : r->cfg.upload);
+        if (u->attempts)
+            sb_printf(sb, "after %u attempt%s", u->attempts, u->attempts == 1 ? "" : "s");
+        else
+            sb_puts(sb, "before any attempt");
+        sb_printf(sb, ": %s; the report stays on the boot volume (when there is one) and on the "
+                      "console\n", u->why);
         break;
     }
 }

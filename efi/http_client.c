@@ -58,12 +58,21 @@ static VOID MSABI mark_done(EFI_EVENT ev, VOID *ctx)
     *(volatile BOOLEAN *)ctx = TRUE;
 }
 
-/* A stick boot may leave the NICs unconnected: connect them so the stack binds. */
-static void connect_nics(void)
+/*
+ * A stick boot may leave the network unconnected: OVMF, given a boot order,
+ * connects only the boot device. Connect the NICs (first pass) or, when even
+ * their drivers never started, every handle (as the shell's "connect -r"),
+ * so the network stack binds.
+ */
+static void connect_nics(bool everything)
 {
     EFI_HANDLE *h = NULL;
     UINTN n = 0, i;
-    if (EFI_ERROR(uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol, &snp_guid, NULL, &n, &h)))
+    EFI_STATUS st = everything
+                        ? uefi_call_wrapper(BS->LocateHandleBuffer, 5, AllHandles, NULL, NULL, &n, &h)
+                        : uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol, &snp_guid, NULL,
+                                            &n, &h);
+    if (EFI_ERROR(st))
         return;
     for (i = 0; i < n; i++)
         uefi_call_wrapper(BS->ConnectController, 4, h[i], NULL, NULL, TRUE);
@@ -79,9 +88,9 @@ static struct net_service_binding *find_binding(struct http_route *route)
     if (route->nic && !EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, route->nic,
                                                    &http_sb_guid, (void **)&sb)))
         return sb;
-    for (pass = 0; pass < 2 && !sb; pass++) {
+    for (pass = 0; pass < 3 && !sb; pass++) {
         if (pass)
-            connect_nics();
+            connect_nics(pass == 2);
         if (EFI_ERROR(uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol, &http_sb_guid, NULL,
                                         &n, &h)))
             continue;
@@ -252,8 +261,11 @@ static bool token_run(struct exchange *x, bool response, const char *what, struc
         fmt_into(a->why, sizeof(a->why), "%s: no completion before the deadline", what);
         return false;
     }
-    if (EFI_ERROR(x->token.Status)) {
-        fmt_into(a->why, sizeof(a->why), "%s: %s", what, efi_status_name(x->token.Status));
+    /* EDK2 reports a 4xx or 5xx answer as EFI_HTTP_ERROR, its status code filled in */
+    if (EFI_ERROR(x->token.Status) && !(response && x->token.Status == NET_EFI_HTTP_ERROR)) {
+        fmt_into(a->why, sizeof(a->why), "%s: %s", what,
+                 x->token.Status == NET_EFI_HTTP_ERROR ? "EFI_HTTP_ERROR"
+                                                       : efi_status_name(x->token.Status));
         return false;
     }
     return true;

@@ -31,6 +31,9 @@ struct net_service_binding {
     EFI_STATUS(MSABI *DestroyChild)(struct net_service_binding *self, EFI_HANDLE child);
 };
 
+/* EFI_HTTP_ERROR (UEFI 2.5+; gnu-efi 3.0.15 has no name for it): an HTTP answer of 4xx or 5xx */
+#define NET_EFI_HTTP_ERROR EFIERR(35)
+
 /* EFI_HTTP_VERSION, EFI_HTTP_METHOD: the spec's order */
 enum { NET_HTTP_VERSION_10 = 0, NET_HTTP_VERSION_11 };
 enum { NET_HTTP_GET = 0, NET_HTTP_POST, NET_HTTP_PATCH, NET_HTTP_OPTIONS, NET_HTTP_CONNECT,

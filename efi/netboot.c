@@ -31,12 +31,20 @@ static void read_device_path(EFI_DEVICE_PATH *dp, struct netboot *nb)
             IPv4_DEVICE_PATH *ip = (IPv4_DEVICE_PATH *)dp;
             if (ip->LocalIpAddress.Addr[0] | ip->LocalIpAddress.Addr[1] |
                 ip->LocalIpAddress.Addr[2] | ip->LocalIpAddress.Addr[3]) {
-                nb->route.local = ip->LocalIpAddress;
-                /* UEFI 2.0 added the gateway and the mask: 27 bytes */
-                if (len >= sizeof(IPv4_DEVICE_PATH))
-                    nb->route.subnet = ip->SubnetMask;
-                nb->route.have_local = true;
                 format_ip(&ip->LocalIpAddress, nb->info.ip);
+                /*
+                 * UEFI 2.0 added the gateway and the mask (27 bytes), but OVMF's
+                 * HTTP boot leaves the mask zero: without one, the address is
+                 * unusable for a connection of our own, and the NIC's default
+                 * address (DHCP, with its mask and gateway) serves instead.
+                 */
+                if (len >= sizeof(IPv4_DEVICE_PATH) &&
+                    (ip->SubnetMask.Addr[0] | ip->SubnetMask.Addr[1] | ip->SubnetMask.Addr[2] |
+                     ip->SubnetMask.Addr[3])) {
+                    nb->route.local = ip->LocalIpAddress;
+                    nb->route.subnet = ip->SubnetMask;
+                    nb->route.have_local = true;
+                }
             }
         } else if (DevicePathSubType(dp) == MSG_URI_DP && len > 4) {
             size_t n = len - 4;

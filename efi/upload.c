@@ -115,7 +115,7 @@ bool upload_send(struct run *r, struct netboot *nb, const char *json, size_t jso
     }
     u->state = UPLOAD_FAILED;
     con_printf("Upload: FAILED: %s\n", u->why);
-    msg_add(&r->warnings, "upload", "the report did not reach %s after %u attempt%s: %s", u->url,
+    msg_add(&r->warnings, "upload", "the report did not reach %s (%u attempt%s): %s", u->url,
             u->attempts, u->attempts == 1 ? "" : "s", u->why);
     return true;
 }
