@@ -338,6 +338,18 @@ kill_validate conditions_unrecorded "no experiment records its conditions" \
 control_unit emulator_unrecorded test_emulator "the emulator-label test" 2
 kill_unit emulator_unrecorded test_report_records_the_emulator \
     "run.config.emulator written none under emulator=bochs: the report reads as hardware" test_emulator
+# upload=URL (issue 24): the retry policy and the redaction of the network addresses
+control_unit upload_retry_client_errors test_upload "the upload test" 8
+kill_unit upload_retry_client_errors test_only_transient_answers_are_retried \
+    "a 4xx answer retried like a 503" test_upload
+kill_unit upload_backoff_flat test_backoff_doubles_up_to_its_cap \
+    "the wait between attempts never grows" test_upload
+kill_unit upload_past_deadline test_no_attempt_past_the_deadline \
+    "attempts go on past the overall deadline" test_upload
+kill_unit upload_name_per_attempt test_every_attempt_writes_one_name \
+    "each retry writes another name: a second copy on the server" test_upload
+kill_unit network_unredacted test_network_addresses_redacted \
+    "redact=on leaves the MAC, IP and boot URL in the report" test_upload
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
