@@ -56,6 +56,9 @@ done
 cp "$here/reports/SCHEMA.md" "$stage/host-tool/reports/"
 cp "$here/release/host-tool.mk" "$stage/host-tool/Makefile"
 cp "$here/scripts/recover-report.sh" "$stage/host-tool/"
+# the lab's report collector for upload= (nginx with WebDAV PUT; README "network boot")
+mkdir -p "$stage/host-tool/collector"
+cp "$here/reports/collector/nginx.conf.in" "$stage/host-tool/collector/"
 # the static build, from that copy of the source: proves it complete
 scratch=$outdir/.host-tool-build
 rm -rf "$scratch" && cp -r "$stage/host-tool" "$scratch"

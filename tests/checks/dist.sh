@@ -43,7 +43,7 @@ R=$T/$NAME
 missing=()
 for f in tlbscope.img stick/EFI/BOOT/BOOTX64.EFI stick/startup.nsh stick/tlbscope/tlbscope.cfg \
          USB.md BUILDINFO SHA256SUMS host-tool/Makefile host-tool/reports/tool/main.c \
-         host-tool/reports/SCHEMA.md host-tool/recover-report.sh; do
+         host-tool/reports/SCHEMA.md host-tool/recover-report.sh host-tool/collector/nginx.conf.in; do
     [ -s "$R/$f" ] || missing+=("$f")
 done
 [ -d "$R/stick/tlbscope/reports" ] || missing+=(stick/tlbscope/reports/)

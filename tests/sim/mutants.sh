@@ -26,6 +26,10 @@ for m in $all_mutants; do
         [ -x "$MUT/$m/$b" ] || need_build=true
     done
 done
+# issue 24's mutants: test_upload only (sim/sim.mk NET_MUTANTS)
+net_mutants=$(sed -n 's/^NET_MUTANTS :=//p' sim/sim.mk)
+for m in $net_mutants; do [ -x "$MUT/$m/test_upload" ] || need_build=true; done
+all_mutants="$all_mutants $net_mutants"
 if $need_build; then
     make --no-print-directory mutants >"$here/build/test-runs/mutants-build.log" 2>&1 ||
         { not_ok "build the mutants (make mutants)"; exit 1; }
