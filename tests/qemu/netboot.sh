@@ -63,6 +63,8 @@ if start_collector tftp; then
             test "$(jqr '.run.network | "\(.boot) \(.boot_url) \(.mac != null) \(.ip)"')" = \
                  "pxe_tftp tftp://10.0.2.2/BOOTX64.EFI true 10.0.2.15"
         check "tftp boot: no error for the missing boot volume" test "$(jqr '.run.errors | length')" = 0
+        tftp_report=$RUN/uploaded.json
+        cp "$REPORT" "$tftp_report"
     fi
     scripts/collector.sh stop "$collector"
 fi
@@ -85,6 +87,13 @@ elif start_collector http; then
             eval '! grep -qE "10\.0\.2\.15|52:54:00|tlbscope\.cfg|BOOTX64" "$REPORT"'
         check "http boot: the text summary hides the boot URL" \
             grep -q '^Boot      http from (redacted); configuration from http' "${REPORT%.json}.txt"
+        # the same NIC and lease under QEMU: tlbscope-report redact --key gives the app's tokens
+        if [ -s "${tftp_report:-}" ] &&
+           "$TOOL" redact -o "$RUN/tftp-redacted.json" --key lab-key "$tftp_report" >/dev/null; then
+            check "tlbscope-report redact: the TFTP boot's MAC and IP get the app's tokens (one key)" \
+                test "$(jq -c '.run.network | [.mac, .ip]' "$RUN/tftp-redacted.json")" = \
+                     "$(jq -c '.run.network | [.mac, .ip]' "$REPORT")"
+        fi
     fi
     scripts/collector.sh stop "$collector"
 fi
