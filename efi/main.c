@@ -151,10 +151,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     /* a network boot has no file system: expected, not an error */
     if (EFI_ERROR(st) && nb.info.boot == BOOT_DISK)
         msg_add(&r->errors, "volume", "cannot open the boot volume: %s", efi_status_name(st));
-    else if (nb.info.boot != BOOT_DISK)
-        con_printf("Boot: %s from %s\n", boot_kind_name(nb.info.boot),
-                   nb.info.boot_url[0] ? nb.info.boot_url : "an unnamed server");
     args_load(r, image, &vol, &nb);
+    if (nb.info.boot != BOOT_DISK) /* the boot server's URL is identifying: as in the report */
+        con_printf("Boot: %s from %s\n", boot_kind_name(nb.info.boot),
+                   r->cfg.redact ? "(redacted)" : nb.info.boot_url[0] ? nb.info.boot_url
+                                                                     : "an unnamed server");
     if (r->cfg.redact && !r->cfg.redact_key[0]) {
         /* random tokens: a key for this report alone, forgotten when the app exits */
         if (!platform_random(r->redact_random_key, sizeof(r->redact_random_key)))
