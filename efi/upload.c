@@ -12,6 +12,48 @@
 
 static bool ready(const struct run *r) { return r->upload.state == UPLOAD_PENDING; }
 
+/* The URL's host as a dotted IPv4 address; false for a name (or anything else). */
+static bool url_ipv4(const char *url, uint8_t ip[4])
+{
+    const char *p = url;
+    uint32_t part = 0, n = 0, digits = 0;
+    while (*p && !(p[0] == ':' && p[1] == '/' && p[2] == '/'))
+        p++;
+    if (!*p)
+        return false;
+    for (p += 3;; p++) {
+        if (*p >= '0' && *p <= '9') {
+            part = part * 10 + (uint32_t)(*p - '0');
+            if (++digits > 3 || part > 255)
+                return false;
+        } else if (digits && n < 4 && (*p == '.' || *p == ':' || *p == '/' || !*p)) {
+            ip[n++] = (uint8_t)part;
+            part = digits = 0;
+            if (*p != '.')
+                return n == 4;
+        } else {
+            return false;
+        }
+    }
+}
+
+/*
+ * The address a network boot used has no gateway and no DNS server: it
+ * reaches the collector only on its own subnet. A collector elsewhere, or
+ * named, needs the NIC's default address (DHCP: mask, gateway, DNS).
+ */
+static bool reachable_from_boot_address(const struct http_route *route, const char *url)
+{
+    uint8_t ip[4];
+    uint32_t i;
+    if (!url_ipv4(url, ip))
+        return false;
+    for (i = 0; i < 4; i++)
+        if ((ip[i] & route->subnet.Addr[i]) != (route->local.Addr[i] & route->subnet.Addr[i]))
+            return false;
+    return true;
+}
+
 void upload_prepare(struct run *r, struct netboot *nb, bool released)
 {
     struct upload_outcome *u = &r->upload;
@@ -30,6 +72,11 @@ void upload_prepare(struct run *r, struct netboot *nb, bool released)
         u->state = UPLOAD_FAILED;
         fmt_into(u->why, sizeof(u->why), "an AP did not come back, so the network was not used");
         return;
+    }
+    if (nb->route.have_local && !reachable_from_boot_address(&nb->route, r->cfg.upload)) {
+        con_printf("Upload: the collector is not on the boot address's subnet; using the NIC's "
+                   "default address\n");
+        nb->route.have_local = false;
     }
     if (nb->route.have_local)
         return;
