@@ -49,6 +49,7 @@ all: deps efi tool sim
 
 help:
 	@echo "make run   [SMP=4 CPU=max MEM=512 ARGS='k=v ...' QEMU=... QEMU_EXTRA=...]  boot under QEMU+OVMF"
+	@echo "make run NETBOOT=tftp|http  boot over the network; the report is uploaded to a local collector"
 	@echo "make test  host unit tests + QEMU integration tests"
 	@echo "make image build/tlbscope.img for a USB stick;  make bench;  make fuzz;  make test-full"
 	@echo "make sign  [KEY=db.key CERT=db.crt KEY_PASS=...]  build/tlbscope-signed.efi (no KEY: a generated TEST key in build/keys/)"
@@ -118,11 +119,14 @@ ARGS ?=
 QEMU ?= qemu-system-x86_64
 QEMU_EXTRA ?=
 RUN_TIMEOUT ?= 900
+# tftp|http: PXE/TFTP or UEFI HTTP boot instead of the stick, uploading to a collector
+# (nginx, reports/collector/) started for the run; the reports land in reports/runs/uploaded/
+NETBOOT ?=
 
 run: deps $(BUILD)/tlbscope.img tool
-	@scripts/deps.sh run
+	@scripts/deps.sh $(if $(NETBOOT),net,run)
 	@SMP='$(SMP)' CPU='$(CPU)' MEM='$(MEM)' ARGS='$(ARGS)' QEMU='$(QEMU)' QEMU_EXTRA='$(QEMU_EXTRA)' \
-		TIMEOUT='$(RUN_TIMEOUT)' scripts/qemu-run.sh --interactive
+		NETBOOT='$(NETBOOT)' TIMEOUT='$(RUN_TIMEOUT)' scripts/qemu-run.sh --interactive
 
 include reports/tool/tool.mk
 include release/release.mk

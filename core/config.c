@@ -4,9 +4,12 @@
 #include "core/mem.h"
 #include "core/mutant.h"
 #include "core/strbuf.h"
+#include "core/upload.h"
 
 /* K_SECRET: text that messages never repeat (redact_key) */
-enum key_type { K_ENUM, K_UINT, K_BOOL, K_CPULIST, K_NAMELIST, K_EMULATE, K_INJECT, K_SECRET };
+/* K_URL: an http:// or https:// URL (core/upload.h) of at most `max` characters */
+enum key_type { K_ENUM, K_UINT, K_BOOL, K_CPULIST, K_NAMELIST, K_EMULATE, K_INJECT, K_SECRET,
+                K_URL };
 
 struct key_spec {
     const char *name;
@@ -85,6 +88,14 @@ static const struct key_spec keys[] = {
     { "redact_key", K_SECRET, 1, CONFIG_REDACT_KEY_MAX, NULL, OFF(redact_key), "none",
       "with redact=on: the HMAC-SHA-256 key of the tokens, so the same machine gets the same "
       "token in every report (as tlbscope-report redact --key); never written to the report" },
+    { "upload", K_URL, 1, CONFIG_URL_MAX, NULL, OFF(upload), "none",
+      "after the run, HTTP PUT the JSON and text reports to URL/<report name>.json and .txt with "
+      "the firmware's HTTP protocol (a WebDAV server: reports/collector/); the reports still go to "
+      "the boot volume and the console" },
+    { "upload_attempts", K_UINT, 1, 20, NULL, OFF(upload_attempts), "5",
+      "upload: attempts per file, waiting 1 s, 2 s, 4 s ... (at most 16 s) between them" },
+    { "upload_deadline_s", K_UINT, 1, 3600, NULL, OFF(upload_deadline_s), "60",
+      "upload: no attempt starts after this many seconds from the first" },
     { "cpus", K_CPULIST, 0, 0, NULL, 0, "all",
       "CPUs that take part, e.g. 0-7,16 (CPU 0, the BSP, always does)" },
     { "experiments", K_NAMELIST, 0, 0, NULL, 0, "all",
@@ -122,6 +133,8 @@ void config_defaults(struct config *cfg)
     cfg->progress = true;
     cfg->console_json = false;
     cfg->cpus.all = true;
+    cfg->upload_attempts = 5;
+    cfg->upload_deadline_s = 60;
     config_finalize(cfg);
 }
 
@@ -513,6 +526,19 @@ static bool apply_value(struct config *cfg, const struct key_spec *k, const char
         return parse_emulate(copy, &cfg->emulate, why);
     case K_INJECT:
         return parse_inject(copy, cfg, why);
+    case K_URL: {
+        const char *bad = NULL;
+        if (str_len(value) > k->max) {
+            sb_printf(why, "longer than %u characters", k->max);
+            return false;
+        }
+        if (!upload_url_valid(value, &bad)) {
+            sb_puts(why, bad);
+            return false;
+        }
+        str_copy(base + k->offset, k->max + 1, value);
+        return true;
+    }
     case K_SECRET: {
         size_t n = str_len(value);
         if (n >= k->min && n <= k->max) {
@@ -855,6 +881,13 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_kv_bool(w, "pti", cfg->pti);
     jw_kv_bool(w, "redact", cfg->redact);
     jw_kv_bool(w, "redact_key", cfg->redact_key[0] != 0);
+    jw_key(w, "upload");
+    if (cfg->upload[0])
+        jw_str(w, cfg->upload);
+    else
+        jw_null(w);
+    jw_kv_u64(w, "upload_attempts", cfg->upload_attempts);
+    jw_kv_u64(w, "upload_deadline_s", cfg->upload_deadline_s);
     jw_key(w, "cpus");
     if (cfg->cpus.all) {
         jw_str(w, "all");
@@ -918,6 +951,8 @@ static void describe_values(const struct key_spec *k, struct strbuf *sb)
         sb_puts(sb, "none | invlpgb,invpcid");
     else if (k->type == K_SECRET)
         sb_printf(sb, "text of %u..%u characters, no spaces", k->min, k->max);
+    else if (k->type == K_URL)
+        sb_printf(sb, "http://HOST[:PORT]/PATH (or https://), at most %u characters", k->max);
     else
         sb_puts(sb, "none | hang:CPU,slow:CPU,late:CPU,absent:CPU,fault:CPU:VECTOR,no_mp,mp_fail,mp_partial:N");
 }

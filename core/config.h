@@ -22,6 +22,7 @@
 #define CONFIG_MAX_EXPERIMENTS 16
 #define CONFIG_NAME_LEN 32
 #define CONFIG_REDACT_KEY_MAX 128 /* characters of redact_key */
+#define CONFIG_URL_MAX 200        /* characters of upload= */
 
 enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN, EXIT_RESET };
 /*
@@ -104,6 +105,9 @@ struct config {
     bool pti;                /* invlpgb_range: the user PCID too, as under page-table isolation */
     bool redact;             /* serial number and UUID written as tokens (core/redact.h) */
     char redact_key[CONFIG_REDACT_KEY_MAX + 1]; /* HMAC key of the tokens; "" for random ones */
+    char upload[CONFIG_URL_MAX + 1]; /* HTTP PUT the reports under this URL; "" off (core/upload.h) */
+    uint32_t upload_attempts;  /* at most this many attempts per file */
+    uint32_t upload_deadline_s; /* the whole upload ends by then */
     struct cpu_list cpus;    /* CPUs that take part; all by default */
     uint32_t experiment_count; /* 0: all experiments */
     char experiments[CONFIG_MAX_EXPERIMENTS][CONFIG_NAME_LEN];

@@ -60,6 +60,11 @@
 #define MUTANT_ID_smi_bsp_only 50     /* conditions: one CPU's SMI count stands for every CPU's */
 #define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
 #define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
+#define MUTANT_ID_upload_retry_client_errors 90 /* upload: a 4xx answer is retried like a 503 */
+#define MUTANT_ID_upload_backoff_flat 91 /* upload: the wait between attempts never grows */
+#define MUTANT_ID_upload_past_deadline 92 /* upload: attempts go on past the overall deadline */
+#define MUTANT_ID_upload_name_per_attempt 93 /* upload: each retry writes another name (a second copy) */
+#define MUTANT_ID_network_unredacted 94 /* redact=on leaves the MAC, IP and boot URL in the report */
 #define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
 #define MUTANT_ID_verdict_inconclusive_as_na 64 /* a SKIP after measuring counted as not applicable */
 #define MUTANT_ID_verdict_error_complete 65 /* an ERROR run's verdict says COMPLETE */

@@ -5,6 +5,9 @@
 const char *const redact_fields[] = {
     REDACT_FIELD_SYSTEM_SERIAL,
     REDACT_FIELD_SYSTEM_UUID,
+    REDACT_FIELD_NET_MAC,
+    REDACT_FIELD_NET_IP,
+    REDACT_FIELD_NET_BOOT_URL,
     /* reserved: not written by core/report_json.c */
     "firmware.smbios.board.serial",
     "firmware.smbios.board.asset_tag",
@@ -28,6 +31,16 @@ static bool text_eq(const char *a, const char *b)
         b++;
     }
     return *a == *b;
+}
+
+bool redact_field_is_address(const char *path)
+{
+    static const char prefix[] = "run.network.";
+    size_t i;
+    for (i = 0; prefix[i]; i++)
+        if (path[i] != prefix[i])
+            return false;
+    return true;
 }
 
 int redact_field_index(const char *path)

@@ -43,7 +43,17 @@ enum redact_kind { REDACT_NOT_TOKEN = 0, REDACT_TOKEN_HMAC, REDACT_TOKEN_RANDOM 
 extern const char *const redact_fields[];
 #define REDACT_FIELD_SYSTEM_SERIAL "firmware.smbios.system.serial"
 #define REDACT_FIELD_SYSTEM_UUID "firmware.smbios.system.uuid"
-#define REDACT_WRITTEN_FIELDS 2
+#define REDACT_FIELD_NET_MAC "run.network.mac"
+#define REDACT_FIELD_NET_IP "run.network.ip"
+#define REDACT_FIELD_NET_BOOT_URL "run.network.boot_url"
+#define REDACT_WRITTEN_FIELDS 5
+
+/*
+ * Whether `path` is one of the network addresses: identifying, so redacted,
+ * but not the machine's identity (a DHCP lease changes, the machine does
+ * not): tlbscope-report groups runs by the other fields alone.
+ */
+bool redact_field_is_address(const char *path);
 
 /* The position of `path` in redact_fields, or -1. */
 int redact_field_index(const char *path);

@@ -16,6 +16,7 @@ struct redaction {
     uint32_t nfields;
     const char *fields[REDACT_WRITTEN_FIELDS];
     char serial[REDACT_TOKEN_CAP], uuid[REDACT_TOKEN_CAP];
+    char mac[REDACT_TOKEN_CAP], ip[REDACT_TOKEN_CAP], boot_url[REDACT_TOKEN_CAP];
 };
 
 /* SMBIOS 2.6+: the first three fields of the UUID are little-endian. */
@@ -24,6 +25,25 @@ static void format_uuid(const uint8_t *b, char u[40])
     fmt_into(u, 40, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[3],
              b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11], b[12], b[13],
              b[14], b[15]);
+}
+
+/* The network addresses (core/netinfo.h): tokens like the serial number's, field by field. */
+static void redact_network(const struct run *r, const void *key, size_t key_len,
+                           struct redaction *red)
+{
+    const char *const paths[] = { REDACT_FIELD_NET_MAC, REDACT_FIELD_NET_IP,
+                                  REDACT_FIELD_NET_BOOT_URL };
+    const char *const values[] = { r->net.mac, r->net.ip, r->net.boot_url };
+    char *const out[] = { red->mac, red->ip, red->boot_url };
+    uint32_t i;
+    if (MUTANT(network_unredacted))
+        return;
+    for (i = 0; i < 3; i++) {
+        if (!values[i][0])
+            continue;
+        redact_token(key, key_len, red->keyed, paths[i], values[i], str_len(values[i]), out[i]);
+        red->fields[red->nfields++] = paths[i];
+    }
 }
 
 static void redaction_prepare(const struct run *r, struct redaction *red)
@@ -66,6 +86,7 @@ static void redaction_prepare(const struct run *r, struct redaction *red)
         redact_token(key, key_len, red->keyed, REDACT_FIELD_SYSTEM_UUID, u, str_len(u), red->uuid);
         red->fields[red->nfields++] = REDACT_FIELD_SYSTEM_UUID;
     }
+    redact_network(r, key, key_len, red);
     mem_zero(derived, sizeof(derived));
 }
 
@@ -84,6 +105,34 @@ static void write_redaction(struct json_writer *w, const struct redaction *red)
     for (i = 0; i < red->nfields; i++)
         jw_str(w, red->fields[i]);
     jw_array_end(w);
+    jw_object_end(w);
+}
+
+/* A network value: its token under redact=on, null when the firmware did not tell. */
+static void kv_address(struct json_writer *w, const char *key, const char *value,
+                       const char *token)
+{
+    jw_key(w, key);
+    if (!value[0])
+        jw_null(w);
+    else
+        jw_str(w, token[0] ? token : value);
+}
+
+/* run.network: how the machine booted and where the report was to be uploaded (SCHEMA.md). */
+static void write_network(struct json_writer *w, const struct run *r, const struct redaction *red)
+{
+    jw_key(w, "network");
+    jw_object_begin(w);
+    jw_kv_str(w, "boot", boot_kind_name(r->net.boot));
+    kv_address(w, "boot_url", r->net.boot_url, red->boot_url);
+    kv_address(w, "mac", r->net.mac, red->mac);
+    kv_address(w, "ip", r->net.ip, red->ip);
+    jw_key(w, "upload_url");
+    if (r->cfg.upload[0])
+        jw_str(w, r->upload.url[0] ? r->upload.url : r->cfg.upload);
+    else
+        jw_null(w);
     jw_object_end(w);
 }
 
@@ -673,6 +722,8 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     jw_kv_str(&w, "status", r->partial ? "partial" : "complete");
     write_args(&w, r->args_text);
     jw_kv_bool(&w, "config_file", r->cfg_file_found);
+    jw_kv_str(&w, "config_source", config_source_name(r->net.config_source));
+    write_network(&w, r, &red);
     jw_key(&w, "config");
     config_write_json(&r->cfg, &w);
     write_msgs(&w, "errors", &r->errors);

@@ -45,6 +45,39 @@ static void write_wrapped(struct strbuf *sb, const char *label, const char *text
     sb_putc(sb, '\n');
 }
 
+/* How it booted, where its configuration came from, where its reports went (core/netinfo.h). */
+static void write_delivery(const struct run *r, struct strbuf *sb)
+{
+    const struct upload_outcome *u = &r->upload;
+    if (r->net.boot != BOOT_DISK) {
+        sb_printf(sb, "Boot      %s", boot_kind_name(r->net.boot));
+        if (r->net.boot_url[0])
+            sb_printf(sb, " from %s", r->cfg.redact ? "(redacted)" : r->net.boot_url);
+        sb_printf(sb, "; configuration from %s%s\n", config_source_name(r->net.config_source),
+                  r->args_text[0] ? " and the load options" : "");
+    }
+    switch (u->state) {
+    case UPLOAD_OFF:
+        break;
+    case UPLOAD_PENDING:
+        sb_printf(sb, "Upload    this copy was sent to %s\n", u->url[0] ? u->url : r->cfg.upload);
+        break;
+    case UPLOAD_OK:
+        sb_printf(sb, "Upload    succeeded: %s (HTTP %u, attempt %u of at most %u)\n", u->url,
+                  u->http_status, u->attempts, r->cfg.upload_attempts);
+        break;
+    case UPLOAD_FAILED:
+        sb_printf(sb, "Upload    FAILED: %s ", u->url[0] ? u->url : r->cfg.upload);
+        if (u->attempts)
+            sb_printf(sb, "after %u attempt%s", u->attempts, u->attempts == 1 ? "" : "s");
+        else
+            sb_puts(sb, "before any attempt");
+        sb_printf(sb, ": %s; the report stays on the boot volume (when there is one) and on the "
+                      "console\n", u->why);
+        break;
+    }
+}
+
 static void write_header(const struct run *r, struct strbuf *sb)
 {
     const struct cpu_features *f = &r->cpu;
@@ -71,6 +104,7 @@ static void write_header(const struct run *r, struct strbuf *sb)
     if (r->cfg.redact)
         sb_printf(sb, "Redacted  serial number and UUID replaced by %s tokens in the JSON "
                       "(redact=on)\n", r->cfg.redact_key[0] ? "keyed" : "random");
+    write_delivery(r, sb);
     sb_printf(sb, "Firmware  %s rev 0x%x, UEFI %u.%u, Secure Boot %s\n", r->fw.vendor,
               r->fw.revision, r->fw.uefi_revision >> 16, (r->fw.uefi_revision & 0xffff) / 10,
               secure_boot_name(r->fw.secure_boot));

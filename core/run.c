@@ -87,4 +87,6 @@ void run_report_basename(const struct run *r, char *buf, size_t cap)
         sb_puts(&sb, "nodate");
     sb_printf(&sb, "-%s-f%02xm%02x-%04u", cpu_vendor_short(r->cpu.vendor_id), r->cpu.family,
               r->cpu.model, r->run_counter % 10000);
+    if (r->name_tag[0])
+        sb_printf(&sb, "-%s", r->name_tag);
 }

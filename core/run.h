@@ -14,6 +14,7 @@
 #include "core/cpu_table.h"
 #include "core/firmware_info.h"
 #include "core/msglist.h"
+#include "core/netinfo.h"
 #include "core/record.h"
 #include "core/redact.h"
 #include "core/result.h"
@@ -129,6 +130,11 @@ struct run {
 
     char run_id[64];
     uint32_t run_counter;
+    /* 8 hex digits of randomness ending the report's name when it must be unique beyond one
+     * stick (uploads, a network boot): drawn once, so every retry uses the same name */
+    char name_tag[12];
+    struct net_info net;      /* how it booted, where the configuration came from (efi/netboot.c) */
+    struct upload_outcome upload; /* filled by efi/upload.c after the machine is handed back */
     uint64_t start_tsc;
     uint64_t duration_ms;
     bool partial;

@@ -1,5 +1,7 @@
 #include "efi/args.h"
 
+#include "efi/console.h"
+
 #include "core/mem.h"
 #include "core/strbuf.h"
 
@@ -37,16 +39,42 @@ static void command_line(EFI_HANDLE image, char *out, size_t cap)
     ucs2_to_ascii(out, cap, opts + start, chars - start);
 }
 
-void args_load(struct run *r, EFI_HANDLE image, struct volume *v)
+/* No file system to read: tlbscope.cfg next to the binary on the boot server. */
+static void config_from_server(struct run *r, struct netboot *nb)
+{
+    char *data = NULL, why[200];
+    size_t len = 0;
+    if (nb->info.boot == BOOT_DISK)
+        return;
+    if (netboot_fetch_config(nb, CONFIG_FILE_MAX, &data, &len, why, sizeof(why))) {
+        r->cfg_file_found = true;
+        r->net.config_source = nb->info.boot == BOOT_HTTP ? CFG_SRC_HTTP : CFG_SRC_TFTP;
+        con_printf("Config: tlbscope.cfg from the boot server (%s)\n",
+                   config_source_name(r->net.config_source));
+        config_parse(&r->cfg, data, len, "tlbscope.cfg (boot server)", &r->warnings);
+        mem_free(data);
+    } else if (why[0]) {
+        msg_add(&r->warnings, "tlbscope.cfg", "not read from the boot server: %s; defaults and "
+                "load options used", why);
+    } else {
+        con_printf("Config: no tlbscope.cfg on the boot server; defaults and load options\n");
+    }
+}
+
+void args_load(struct run *r, EFI_HANDLE image, struct volume *v, struct netboot *nb)
 {
     char *data = NULL;
     size_t len = 0;
     EFI_STATUS st;
     config_defaults(&r->cfg);
+    r->net = nb->info;
+    if (!v->root)
+        config_from_server(r, nb);
     if (v->root) {
         st = volume_read(v, CONFIG_FILE, CONFIG_FILE_MAX, &data, &len);
         if (!EFI_ERROR(st)) {
             r->cfg_file_found = true;
+            r->net.config_source = CFG_SRC_VOLUME;
             config_parse(&r->cfg, data, len, "tlbscope.cfg", &r->warnings);
             mem_free(data);
         } else if (st == EFI_BAD_BUFFER_SIZE) {

@@ -1,13 +1,18 @@
-/* The run's key=value arguments: \tlbscope\tlbscope.cfg, then the command line. */
+/*
+ * The run's key=value arguments: \tlbscope\tlbscope.cfg on the boot volume
+ * or, with no file system there (a network boot), tlbscope.cfg next to the
+ * binary on the boot server (efi/netboot.h); then the command line.
+ */
 #ifndef TLBSCOPE_EFI_ARGS_H
 #define TLBSCOPE_EFI_ARGS_H
 
 #include "core/run.h"
 #include "efi/efi_util.h"
+#include "efi/netboot.h"
 #include "efi/volume.h"
 
 #define CONFIG_FILE "\\tlbscope\\tlbscope.cfg"
 
-void args_load(struct run *r, EFI_HANDLE image, struct volume *v);
+void args_load(struct run *r, EFI_HANDLE image, struct volume *v, struct netboot *nb);
 
 #endif

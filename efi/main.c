@@ -3,6 +3,7 @@
  *
  *   console, watchdog off -> arguments -> firmware and CPU facts -> TSC
  *   -> CPUs (MP services, else or also the tool's own INIT-SIPI) -> experiments
+ *   -> CPUs handed back -> upload (upload=URL)
  *   -> report on the stick -> RESULT line and the TLBSCOPE DONE sentinel
  *   -> shell, power-off or reset (always one of the last two after INIT-SIPI)
  *
@@ -14,10 +15,12 @@
 #include "efi/efi_util.h"
 #include "efi/fwinfo.h"
 #include "efi/mp.h"
+#include "efi/netboot.h"
 #include "efi/platform.h"
 #include "efi/report_out.h"
 #include "efi/session.h"
 #include "efi/timebase.h"
+#include "efi/upload.h"
 #include "efi/volume.h"
 
 #include "arch/x86/cpu.h"
@@ -61,13 +64,26 @@ static void note_emulator(const struct run *r)
                    emulator_name(r->cfg.emulator));
 }
 
-static void finish(struct run *r, struct volume *v)
+/* Both reports again: the run's messages or the upload's outcome changed. */
+static void rewrite_reports(struct run *r, struct strbuf *json, struct strbuf *text, bool with_json)
+{
+    run_conclude(r);
+    if (with_json) {
+        sb_reset(json);
+        report_write_json(r, json);
+    }
+    sb_reset(text);
+    report_write_text(r, text);
+}
+
+static void finish(struct run *r, struct volume *v, struct netboot *nb, bool released)
 {
     struct strbuf json, text, verdict;
     char saved[160], name[96], verdict_text[REPORT_VERDICT_LEN];
-    bool saved_ok = false, json_ok;
+    bool saved_ok = false, json_ok, netboot_only = !v->root && nb->info.boot != BOOT_DISK;
 
     r->duration_ms = ticks_to_ms(tsc_now() - r->start_tsc);
+    upload_prepare(r, nb, released);
     run_conclude(r);
     sb_init_dynamic(&json, 64 * 1024);
     sb_init_dynamic(&text, 16 * 1024);
@@ -77,21 +93,25 @@ static void finish(struct run *r, struct volume *v)
         run_conclude(r);
     }
     report_write_text(r, &text);
-    saved_ok = report_save(r, v, json.data, json.len, text.data, text.len, saved, sizeof(saved));
-    if (!saved_ok) {
+    if (r->cfg.upload[0])
+        /* the JSON on the server is the one on the console, unless the upload failed */
+        rewrite_reports(r, &json, &text, upload_send(r, nb, json.data, json.len, text.data,
+                                                      text.len));
+    /* a network boot has no volume to write: the server and the console hold the report */
+    if (!netboot_only)
+        saved_ok = report_save(r, v, json.data, json.len, text.data, text.len, saved,
+                               sizeof(saved));
+    if (!saved_ok && !netboot_only)
         /* the errors list changed: rebuild both so the console copy says why */
-        run_conclude(r);
-        sb_reset(&json);
-        sb_reset(&text);
-        report_write_json(r, &json);
-        report_write_text(r, &text);
-    }
+        rewrite_reports(r, &json, &text, true);
     con_write("\n");
     con_writen(text.data, text.len);
     run_report_basename(r, name, sizeof(name));
-    if (saved_ok) {
-        con_printf("Report saved: %s (and .txt)\n", saved);
-        if (r->cfg.console_json)
+    if (saved_ok || netboot_only) {
+        if (saved_ok)
+            con_printf("Report saved: %s (and .txt)\n", saved);
+        /* an upload's copy is checked against this one; a network boot has only this one */
+        if (r->cfg.console_json || r->cfg.upload[0] || netboot_only)
             report_dump_console(name, json.data, json.len);
     } else {
         con_printf("ERROR: the report could not be saved on the boot volume; "
@@ -115,6 +135,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
     struct run *r;
     struct volume vol;
+    static struct netboot nb;
     EFI_STATUS st;
     enum exit_mode exit_mode;
     bool released;
@@ -135,9 +156,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     }
     r->start_tsc = rdtsc_raw();
     st = volume_open_boot(image, &vol);
-    if (EFI_ERROR(st))
+    netboot_detect(image, &nb);
+    /* a network boot has no file system: expected, not an error */
+    if (EFI_ERROR(st) && nb.info.boot == BOOT_DISK)
         msg_add(&r->errors, "volume", "cannot open the boot volume: %s", efi_status_name(st));
-    args_load(r, image, &vol);
+    args_load(r, image, &vol, &nb);
+    if (nb.info.boot != BOOT_DISK) /* the boot server's URL is identifying: as in the report */
+        con_printf("Boot: %s from %s\n", boot_kind_name(nb.info.boot),
+                   r->cfg.redact ? "(redacted)" : nb.info.boot_url[0] ? nb.info.boot_url
+                                                                     : "an unnamed server");
     if (r->cfg.redact && !r->cfg.redact_key[0]) {
         /* random tokens: a key for this report alone, forgotten when the app exits */
         if (!platform_random(r->redact_random_key, sizeof(r->redact_random_key)))
@@ -166,12 +193,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
         con_printf("CPUs: %u reported by firmware\n", r->topo.count);
 
     r->run_counter = report_next_counter(&vol);
+    if (r->cfg.upload[0] || !vol.root) {
+        /* reports from many machines meet on one server: the name must not repeat there */
+        uint8_t tag[4];
+        platform_random(tag, sizeof(tag));
+        fmt_into(r->name_tag, sizeof(r->name_tag), "%02x%02x%02x%02x", tag[0], tag[1], tag[2],
+                 tag[3]);
+    }
     run_report_basename(r, r->run_id, sizeof(r->run_id));
 
     released = session_run(r);
     /* CPUs the tool started by INIT-SIPI cannot go back to the firmware: reset or power off */
     exit_mode = run_exit_mode(r);
-    finish(r, &vol);
+    finish(r, &vol, &nb, released);
     volume_close(&vol);
     if (exit_mode == EXIT_SHUTDOWN)
         uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0, NULL);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a tlbscope target needs, once; quiet when all are there.
-#   scripts/deps.sh build|run|test|html
+#   scripts/deps.sh build|run|net|test|html   (net: run + the collector and virt-fw-vars)
 #   scripts/deps.sh source-uri SUITE   (for tests/checks/deps_sources.sh)
 # On Debian bookworm, QEMU comes from bookworm-backports (QEMU 10: x2APIC under
 # TCG); if that cannot be had, Debian's QEMU 7.2 is used and the tests that need
@@ -94,16 +94,21 @@ run_pkgs=(ovmf qemu-system-x86)
 # Bochs 2.7 runs the PCID/INVPCID cases (tests/bochs): QEMU's TCG has neither
 # postgresql: tests/checks/fleetdb.sh starts a throw-away server (scripts/pg-temp.sh)
 # groff-base renders tlbscope-report's generated man page (tests/checks/dist.sh)
+# network boot (make run NETBOOT=..., tests/qemu/netboot.sh): nginx-light is the report
+# collector (WebDAV PUT, reports/collector/); virt-fw-vars (python3-virt-firmware, from
+# bookworm-backports) sets the UEFI HTTP boot URI in the variable store
+net_pkgs=(nginx-light python3-virt-firmware)
 test_pkgs=(libcmocka-dev clang libclang-rt-dev jq sbsigntool openssl zip unzip
-           bochs bochs-term bochsbios vgabios postgresql groff-base)
+           bochs bochs-term bochsbios vgabios postgresql groff-base "${net_pkgs[@]}")
 html_pkgs=(chromium)
 
 case "$group" in
     build) want=("${build_pkgs[@]}") ;;
     run) want=("${build_pkgs[@]}" "${run_pkgs[@]}") ;;
+    net) want=("${build_pkgs[@]}" "${run_pkgs[@]}" "${net_pkgs[@]}") ;;
     test) want=("${build_pkgs[@]}" "${run_pkgs[@]}" "${test_pkgs[@]}") ;;
     html) want=("${html_pkgs[@]}") ;;
-    *) echo "deps.sh: unknown group '$group' (build, run, test, html)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown group '$group' (build, run, net, test, html)" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -127,14 +132,19 @@ echo "deps.sh: installing ${missing[*]}"
 # shellcheck source=/dev/null
 codename=$(. "$os_release" 2>/dev/null && echo "${VERSION_CODENAME:-}")
 backports=()
-if [[ " ${missing[*]} " == *" qemu-system-x86 "* && "$codename" == bookworm ]]; then
+# what bookworm has only in backports (virt-fw-vars) or too old (QEMU 7.2)
+want_bp=()
+for p in qemu-system-x86 python3-virt-firmware; do
+    [[ " ${missing[*]} " == *" $p "* ]] && want_bp+=("$p")
+done
+if [ ${#want_bp[@]} -gt 0 ] && [ "$codename" = bookworm ]; then
     if source_uri bookworm-backports >/dev/null; then
-        backports=(qemu-system-x86)
+        backports=("${want_bp[@]}")
     elif mirror=$(source_uri bookworm); then
-        echo "deps.sh: adding bookworm-backports from $mirror (where bookworm comes from) for QEMU 10"
+        echo "deps.sh: adding bookworm-backports from $mirror (where bookworm comes from) for ${want_bp[*]}"
         echo "deb $mirror bookworm-backports main" |
             $SUDO tee "$apt_etc/sources.list.d/tlbscope-backports.list" >/dev/null
-        backports=(qemu-system-x86)
+        backports=("${want_bp[@]}")
     else
         echo "deps.sh: no APT source for bookworm in $apt_etc/sources.list or" \
              "$apt_etc/sources.list.d/ to take a mirror from, so no bookworm-backports;" \
@@ -147,8 +157,20 @@ rest=()
 for p in "${missing[@]}"; do [[ " ${backports[*]:-} " == *" $p "* ]] || rest+=("$p"); done
 if [ ${#backports[@]} -gt 0 ]; then
     if ! $SUDO apt-get install -y -qq -t bookworm-backports "${backports[@]}" >/dev/null; then
-        echo "deps.sh: QEMU from bookworm-backports failed; using Debian's QEMU (tests needing QEMU 10 will skip)"
-        rest+=("${backports[@]}")
+        # bookworm itself has no python3-virt-firmware: only QEMU falls back
+        if [[ " ${backports[*]} " == *" qemu-system-x86 "* ]]; then
+            echo "deps.sh: QEMU from bookworm-backports failed; using Debian's QEMU (tests needing QEMU 10 will skip)"
+            rest+=(qemu-system-x86)
+        fi
+        [[ " ${backports[*]} " == *" python3-virt-firmware "* ]] &&
+            echo "deps.sh: python3-virt-firmware from bookworm-backports failed (the HTTP boot test will skip)"
+    fi
+elif [[ " ${missing[*]} " == *" python3-virt-firmware "* ]]; then
+    # no backports to take it from: the HTTP boot test skips without it
+    if [ "$codename" = bookworm ]; then
+        kept=()
+        for p in "${rest[@]}"; do [ "$p" = python3-virt-firmware ] || kept+=("$p"); done
+        rest=("${kept[@]}")
     fi
 fi
 if [ ${#rest[@]} -gt 0 ]; then

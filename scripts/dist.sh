@@ -79,6 +79,9 @@ chmod 755 "$stage/write-stick.sh" "$stage/recover-report.sh"
 mkdir -p "$stage/share/man/man1" "$stage/share/bash-completion/completions"
 cp "$TOOL_MAN" "$stage/share/man/man1/tlbscope-report.1"
 cp "$TOOL_COMPLETION" "$stage/share/bash-completion/completions/tlbscope-report"
+# the lab's report collector for upload= (nginx with WebDAV PUT; README "network boot")
+mkdir -p "$stage/host-tool/collector"
+cp "$here/reports/collector/nginx.conf.in" "$stage/host-tool/collector/"
 # the static build, from that copy of the source: proves it complete
 scratch=$outdir/.host-tool-build
 rm -rf "$scratch" && cp -r "$stage/host-tool" "$scratch"

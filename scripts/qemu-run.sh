@@ -17,6 +17,15 @@
 #                        variable store with keys enrolled in OVMF_VARS (copied per run)
 #   STOP_ON='regex'      stop QEMU as soon as the serial console matches this extended
 #                        regex (a run that cannot finish, e.g. a boot the firmware refuses)
+#   NETBOOT=tftp|http    boot BOOTX64.EFI over the network instead of from the stick (no
+#                        stick attached): PXE/TFTP from QEMU's user network (tftp=), or
+#                        UEFI HTTP boot from the collector (boot URI set in the
+#                        variable store with virt-fw-vars); tlbscope.cfg lies next to
+#                        the binary. Without COLLECTOR_PORT a collector is started for
+#                        the run (scripts/collector.sh) and upload= points at it.
+#   NET=1                a NIC on QEMU's user network next to the stick (stick boot
+#                        that uploads)
+#   COLLECTOR_DIR=dir COLLECTOR_PORT=port   a collector the caller started (tests)
 #   MONITOR_ON='regex' MONITOR_CMD='nmi' MONITOR_DELAY=3
 #                        once the serial console matches the regex, wait MONITOR_DELAY
 #                        seconds and send MONITOR_CMD to the QEMU monitor, once (tests:
@@ -42,6 +51,8 @@ OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 SECURE_BOOT=${SECURE_BOOT:-}; STOP_ON=${STOP_ON:-}
 MONITOR_ON=${MONITOR_ON:-}; MONITOR_CMD=${MONITOR_CMD:-}; MONITOR_DELAY=${MONITOR_DELAY:-3}
+NETBOOT=${NETBOOT:-}; NET=${NET:-}; COLLECTOR_DIR=${COLLECTOR_DIR:-}; COLLECTOR_PORT=${COLLECTOR_PORT:-}
+case "$NETBOOT" in ""|tftp|http) ;; *) echo "qemu-run.sh: NETBOOT=$NETBOOT: expected tftp or http" >&2; exit 2 ;; esac
 interactive=0 fresh=0 readonly=0 shell=0 quiet=0 full=0
 for a in "$@"; do
     case "$a" in
@@ -70,8 +81,18 @@ if [ $shell = 1 ]; then
     mcopy -o -i "$stick$part" "$RUNDIR/tlbscope.efi" ::/tlbscope/tlbscope.efi 2>/dev/null || true
     [ -n "${STARTUP_NSH:-}" ] && mcopy -o -i "$stick$part" "$STARTUP_NSH" ::/startup.nsh
 fi
+own_collector=0 upload_line=""
+if [ -n "$NETBOOT" ] && [ -z "$COLLECTOR_PORT" ]; then
+    # `make run NETBOOT=...`: a collector of the run's own, which the report is uploaded to
+    COLLECTOR_DIR=$RUNDIR/collector
+    rm -rf "$COLLECTOR_DIR"
+    COLLECTOR_PORT=$("$here/scripts/collector.sh" start "$COLLECTOR_DIR") || exit 2
+    own_collector=1
+    [[ " $ARGS ${CFG_TEXT:-} " == *upload=* ]] || upload_line="upload=http://10.0.2.2:$COLLECTOR_PORT/reports"
+    trap '"$here/scripts/collector.sh" stop "$COLLECTOR_DIR"' EXIT
+fi
 # the configuration goes onto the image file even for --readonly: only QEMU's view is read-only
-stick_config scripts/qemu-run.sh
+stick_config scripts/qemu-run.sh "$upload_line"
 if [ $full = 1 ]; then
     # "64 807 936 bytes free": mtools groups the digits with spaces
     free=$(mdir -i "$stick$part" :: 2>/dev/null | grep 'bytes free' | sed 's/bytes free.*//' | tr -dc '0-9')
@@ -85,6 +106,35 @@ before=$(stick_list_reports)
 
 cp "$OVMF_VARS" "$RUNDIR/OVMF_VARS.fd"
 ro=""; [ $readonly = 1 ] && ro=",readonly=on"
+# the boot device: the stick, or a NIC on QEMU's user network (10.0.2.2 is this host);
+# romfile= leaves the NIC to OVMF's own virtio-net driver and PXE/HTTP boot client
+storage=(-drive "if=none,id=stick,format=raw,file=$stick$ro"
+         -device qemu-xhci,id=xhci -device "usb-storage,bus=xhci.0,drive=stick,removable=on")
+nic=(-nic none)
+case "$NETBOOT" in
+tftp)
+    netdir=$RUNDIR/netboot
+    rm -rf "$netdir"; mkdir -p "$netdir"
+    mcopy -o -i "$stick$part" ::/EFI/BOOT/BOOTX64.EFI "$netdir/BOOTX64.EFI" || exit 2
+    cp "$RUNDIR/tlbscope.cfg" "$netdir/tlbscope.cfg"
+    storage=()
+    nic=(-netdev "user,id=n0,tftp=$netdir,bootfile=BOOTX64.EFI" -device virtio-net-pci,netdev=n0,romfile=) ;;
+http)
+    command -v virt-fw-vars >/dev/null || { echo "qemu-run.sh: NETBOOT=http needs virt-fw-vars (python3-virt-firmware)" >&2; exit 2; }
+    mcopy -o -i "$stick$part" ::/EFI/BOOT/BOOTX64.EFI "$COLLECTOR_DIR/www/BOOTX64.EFI" || exit 2
+    cp "$RUNDIR/tlbscope.cfg" "$COLLECTOR_DIR/www/tlbscope.cfg"
+    virt-fw-vars --input "$OVMF_VARS" --output "$RUNDIR/OVMF_VARS.fd" \
+        --set-boot-uri "http://10.0.2.2:$COLLECTOR_PORT/BOOTX64.EFI" >"$RUNDIR/virt-fw-vars.log" 2>&1 ||
+        { echo "qemu-run.sh: virt-fw-vars failed (see $RUNDIR/virt-fw-vars.log)" >&2; exit 2; }
+    storage=()
+    nic=(-netdev user,id=n0 -device virtio-net-pci,netdev=n0,romfile=) ;;
+*)
+    if [ -n "$NET" ] && [ "$NET" != 0 ]; then
+        # the stick first: without a boot order OVMF would try PXE on the NIC before it
+        storage[${#storage[@]}-1]+=",bootindex=0"
+        nic=(-netdev user,id=n0 -device virtio-net-pci,netdev=n0,romfile=)
+    fi ;;
+esac
 if [ $interactive = 1 ]; then
     serial=(-chardev "stdio,id=ser0,logfile=$log,signal=on" -serial chardev:ser0)
 else
@@ -114,9 +164,7 @@ fi
 cmd=("$QEMU" -machine "$machine" "${secure[@]}" -accel "$ACCEL" -m "$MEM" -smp "$SMP" -cpu "$CPU"
      -drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
      -drive "if=pflash,format=raw,unit=1,file=$RUNDIR/OVMF_VARS.fd"
-     -drive "if=none,id=stick,format=raw,file=$stick$ro"
-     -device qemu-xhci,id=xhci -device "usb-storage,bus=xhci.0,drive=stick,removable=on"
-     -display none -vga none -nic none -no-reboot
+     "${storage[@]}" -display none -vga none "${nic[@]}" -no-reboot
      -monitor "tcp:127.0.0.1:$monitor_port,server,nowait"
      "${numa[@]}" "${serial[@]}" $QEMU_EXTRA)
 echo "${cmd[*]}" > "$RUNDIR/qemu.cmd"
@@ -164,6 +212,11 @@ elapsed=$(( $(date +%s) - start ))
 
 # collect new reports from the stick, else recover them from the serial log
 stick_collect "$before" qemu-run.sh
+if [ $own_collector = 1 ]; then
+    mkdir -p "$OUTDIR/uploaded"
+    cp "$COLLECTOR_DIR"/www/reports/* "$OUTDIR/uploaded/" 2>/dev/null &&
+        echo "qemu-run.sh: uploaded to the collector: $(ls "$COLLECTOR_DIR/www/reports" | tr '\n' ' ')(copied to $OUTDIR/uploaded)"
+fi
 
 serial_verdict
 if [ ! -s "$clean" ]; then

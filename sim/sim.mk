@@ -57,6 +57,22 @@ $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 .PHONY: fleet-mutants
 fleet-mutants: $(foreach m,$(FLEET_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-report)
 
+# Issue 24's mutants (upload policy, network redaction) are killed by test_upload alone
+# and live in two files: only those are rebuilt per mutant, and no tlbscope-sim or
+# protocol test is built for them (tests/sim/mutants.sh counts them with the others).
+NET_MUTANTS := upload_retry_client_errors upload_backoff_flat upload_past_deadline upload_name_per_attempt network_unredacted
+NET_MUTANT_SRCS := core/upload.c core/report_json.c
+define net_mutant_rules
+$(BUILD)/mutants/$(1)/core/%.o: core/%.c
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  MUTCC $(1) $$<")
+	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/mutants/$(1)/test_upload: tests/host/test_upload.c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(NET_MUTANT_SRCS)) $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(NET_MUTANT_SRCS)),$(HOST_LIB_OBJS))
+	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
+endef
+$(foreach m,$(NET_MUTANTS),$(eval $(call net_mutant_rules,$(m))))
+
 .PHONY: mutants
 mutants: fleet-mutants $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
          $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
@@ -74,7 +90,8 @@ mutants: fleet-mutants $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim
                    $(BUILD)/mutants/$(m)/test_verdict) \
          $(BUILD)/mutants/tramp_far_jump_off/test_trampoline $(BUILD)/mutants/tramp_cr3_truncated/test_trampoline \
          $(BUILD)/mutants/madt_takes_disabled/test_own_bringup \
-         $(BUILD)/mutants/reopen_checked_in/test_own_bringup $(BUILD)/mutants/init_sipi_back_to_shell/test_own_bringup
+         $(BUILD)/mutants/reopen_checked_in/test_own_bringup $(BUILD)/mutants/init_sipi_back_to_shell/test_own_bringup \
+         $(foreach m,$(NET_MUTANTS),$(BUILD)/mutants/$(m)/test_upload)
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

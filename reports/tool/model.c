@@ -278,7 +278,9 @@ static bool build_identity_key(struct m_report *r)
     r->redaction_keyed = jget_bool(rec, "keyed", false);
     r->redaction_by = jget_string(rec, "by");
     for (i = 0; redact_fields[i]; i++) {
-        const char *v = nonempty_string(jget_path(r->root, redact_fields[i]));
+        const char *v = redact_field_is_address(redact_fields[i])
+                            ? NULL /* a lease, not the machine */
+                            : nonempty_string(jget_path(r->root, redact_fields[i]));
         if (v)
             len += strlen(redact_fields[i]) + strlen(v) + 2;
     }
@@ -288,7 +290,9 @@ static bool build_identity_key(struct m_report *r)
         return false;
     r->machine_key[0] = '\0';
     for (i = 0; redact_fields[i]; i++) {
-        const char *v = nonempty_string(jget_path(r->root, redact_fields[i]));
+        const char *v = redact_field_is_address(redact_fields[i])
+                            ? NULL
+                            : nonempty_string(jget_path(r->root, redact_fields[i]));
         if (v)
             snprintf(r->machine_key + strlen(r->machine_key), len + 1 - strlen(r->machine_key),
                      "%s=%s\n", redact_fields[i], v);

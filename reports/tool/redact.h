@@ -24,7 +24,7 @@
 #include "core/redact.h"
 
 #define REDACT_KEY_FILE_MAX 4096 /* bytes: a key file is a line of text, not a document */
-#define REDACT_MAX_FIELDS 8      /* entries of redact_fields, with room */
+#define REDACT_MAX_FIELDS 12     /* entries of redact_fields, with room */
 #define REDACT_MAX_LEFTOVERS 8
 
 struct redact_key {

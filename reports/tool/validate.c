@@ -59,6 +59,10 @@ static void validate_config(struct vctx *c, const json_t *run)
     /* whether a key was given: the key itself is never written */
     vc_bool(c, cfg, "redact_key", VF_OPTIONAL, NULL);
     vc_word(c, cfg, "emulator", vocab_emulators, VF_OPTIONAL);
+    /* issue 24: absent from earlier reports */
+    vc_string(c, cfg, "upload", VF_OPTIONAL | VF_NULLABLE);
+    vc_int(c, cfg, "upload_attempts", 1, LLONG_MAX, VF_OPTIONAL, NULL);
+    vc_int(c, cfg, "upload_deadline_s", 1, LLONG_MAX, VF_OPTIONAL, NULL);
     vc_string(c, cfg, "cpus", 0);
     vc_string_array(c, cfg, "experiments", 0);
     a = vc_member(c, cfg, "emulate", VT_ARRAY, 0);
@@ -115,6 +119,7 @@ void validate_run(struct vctx *c, const json_t *root, struct vfacts *f)
     f->run_status = vc_word(c, run, "status", vocab_run_status, 0);
     vc_string(c, run, "args", 0);
     vc_bool(c, run, "config_file", 0, NULL);
+    validate_network(c, run);
     validate_config(c, run);
     validate_messages(c, run, "errors", &f->has_errors);
     validate_messages(c, run, "warnings", NULL);

@@ -17,6 +17,8 @@ struct vfacts {
 };
 
 void validate_run(struct vctx *c, const json_t *root, struct vfacts *f);
+/* run.config_source and run.network (validate_network.c); `run` is the run object. */
+void validate_network(struct vctx *c, const json_t *run);
 void validate_firmware(struct vctx *c, const json_t *root);
 void validate_cpu(struct vctx *c, const json_t *root);
 void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);

@@ -26,6 +26,10 @@ for m in $all_mutants; do
         [ -x "$MUT/$m/$b" ] || need_build=true
     done
 done
+# issue 24's mutants: test_upload only (sim/sim.mk NET_MUTANTS)
+net_mutants=$(sed -n 's/^NET_MUTANTS :=//p' sim/sim.mk)
+for m in $net_mutants; do [ -x "$MUT/$m/test_upload" ] || need_build=true; done
+all_mutants="$all_mutants $net_mutants"
 if $need_build; then
     make --no-print-directory mutants >"$here/build/test-runs/mutants-build.log" 2>&1 ||
         { not_ok "build the mutants (make mutants)"; exit 1; }
@@ -366,6 +370,18 @@ kill_unit reopen_checked_in test_only_absent_aps_are_started_again \
     "a CPU that checked in through MP services and hung is sent INIT-SIPI" test_own_bringup
 kill_unit init_sipi_back_to_shell test_init_sipi_runs_never_return_to_the_shell \
     "a run with CPUs started by INIT-SIPI returns to the firmware shell" test_own_bringup
+# upload=URL (issue 24): the retry policy and the redaction of the network addresses
+control_unit upload_retry_client_errors test_upload "the upload test" 8
+kill_unit upload_retry_client_errors test_only_transient_answers_are_retried \
+    "a 4xx answer retried like a 503" test_upload
+kill_unit upload_backoff_flat test_backoff_doubles_up_to_its_cap \
+    "the wait between attempts never grows" test_upload
+kill_unit upload_past_deadline test_no_attempt_past_the_deadline \
+    "attempts go on past the overall deadline" test_upload
+kill_unit upload_name_per_attempt test_every_attempt_writes_one_name \
+    "each retry writes another name: a second copy on the server" test_upload
+kill_unit network_unredacted test_network_addresses_redacted \
+    "redact=on leaves the MAC, IP and boot URL in the report" test_upload
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {

@@ -1,0 +1,41 @@
+/*
+ * The upload policy (upload=URL), kept apart from the firmware's HTTP code
+ * (efi/upload.c) so the host tests can hold it to its promises:
+ *   - which answers are worth another attempt: none for 2xx (done), another
+ *     for a transport failure, 408, 429 and 5xx (a server that may recover),
+ *     none for the rest (a 403 or 404 will not change by waiting);
+ *   - the wait before attempt n+1 doubles from UPLOAD_BACKOFF_FIRST_MS up to
+ *     UPLOAD_BACKOFF_CAP_MS; no attempt starts past the overall deadline;
+ *   - the report's URL is base/NAME.json (and .txt) for every attempt: a
+ *     retry overwrites what an earlier attempt may have left, never adds a
+ *     second copy.
+ */
+#ifndef TLBSCOPE_CORE_UPLOAD_H
+#define TLBSCOPE_CORE_UPLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UPLOAD_BACKOFF_FIRST_MS 1000u
+#define UPLOAD_BACKOFF_CAP_MS 16000u
+
+enum upload_verdict { UPLOAD_DONE = 0, UPLOAD_RETRY, UPLOAD_GIVE_UP };
+
+/* http_status: the answer's status, 0 when no answer came (connection, timeout). */
+enum upload_verdict upload_judge(uint32_t http_status);
+/* The wait after failed attempt `attempt` (1-based). */
+uint32_t upload_backoff_ms(uint32_t attempt);
+/*
+ * Whether attempt `attempt` + 1 may start: attempts left and, after waiting
+ * *wait_ms from now_ms, still before deadline_ms.
+ */
+bool upload_next_attempt(uint32_t attempt, uint32_t max_attempts, uint64_t now_ms,
+                         uint64_t deadline_ms, uint32_t *wait_ms);
+/* base (no trailing '/' needed) + "/" + name + ext; false when it does not fit. */
+bool upload_object_url(const char *base, const char *name, const char *ext, uint32_t attempt,
+                       char *out, size_t cap);
+/* "http://HOST[:PORT][/PATH]" or https: the scheme, a host, no blanks, no query or fragment. */
+bool upload_url_valid(const char *url, const char **why);
+
+#endif

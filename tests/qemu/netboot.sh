@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Network boot and upload (issue 24), at SMP=2 with one small experiment:
+#   - PXE/TFTP boot: tlbscope.cfg from the TFTP server, the reports uploaded to
+#     the local nginx collector (reports/collector/); the copy on the server
+#     validates and is byte for byte the one on the serial console;
+#   - UEFI HTTP boot (boot URI set with virt-fw-vars): the same, under
+#     redact=on: the MAC, IP and boot URL are tokens;
+#   - a stick boot with the collector stopped: the run ends, its report is on
+#     the stick and the console, and says the upload failed;
+#   - a stick boot while the collector answers 503 (its maintenance switch,
+#     lifted after two refused PUTs): a retry succeeds and the server holds
+#     one copy.
+# The collector is nginx on a free loopback port (QEMU's user network takes
+# the guest's 10.0.2.2 there), started and stopped here.
+source "$(dirname "$0")/lib.sh"
+
+ARGS_SMALL="profile=quick experiments=ipi_roundtrip run_budget_s=0"
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    skip "network boot and upload" "nginx is not installed (scripts/deps.sh test)"
+    exit 0
+fi
+collector=""
+trap '[ -n "$collector" ] && scripts/collector.sh stop "$collector"' EXIT
+
+# start_collector NAME: a fresh collector; sets collector (its directory) and port
+start_collector() {
+    collector=$here/build/test-runs/collector-$1
+    rm -rf "$collector"
+    port=$(scripts/collector.sh start "$collector") || { not_ok "$1: the collector did not start"; return 1; }
+}
+server_json() { ls "$collector"/www/reports/*.json 2>/dev/null; }
+count_on_server() { ls "$collector"/www/reports/ 2>/dev/null | grep -c "\.$1\$"; }
+# the JSON on the console (TLBSCOPE-JSON-BEGIN/END), rebuilt by recover-report.sh
+console_json() { rm -rf "$RUN/console"; scripts/recover-report.sh "$LOG" "$RUN/console" 2>/dev/null; }
+
+# check_uploaded NAME: the server holds one report, it validates and equals the console's
+check_uploaded() {
+    local name=$1 on_server from_console
+    check "$name: sentinel printed, RESULT SUCCESS" eval 'log_has "^TLBSCOPE DONE" && [ "$(result_line)" = SUCCESS ]'
+    check "$name: the console says the upload succeeded" log_has '^Upload    succeeded: http://10.0.2.2:'
+    check "$name: one JSON and one text report on the server" \
+        test "$(count_on_server json)/$(count_on_server txt)" = 1/1
+    on_server=$(server_json | head -n 1)
+    [ -n "$on_server" ] || return
+    check "$name: the uploaded report validates" "$TOOL" validate "$on_server"
+    from_console=$(console_json)
+    check "$name: it is byte for byte the report on the serial console" \
+        cmp -s "$on_server" "$from_console"
+    check "$name: the report's name on the server is its run id" \
+        test "$(basename "$on_server" .json)" = "$(jq -r .run.id "$on_server")"
+    REPORT=$on_server
+}
+
+# ---- PXE/TFTP boot ----
+if start_collector tftp; then
+    SMP=2 NETBOOT=tftp COLLECTOR_DIR=$collector COLLECTOR_PORT=$port \
+        ARGS="$ARGS_SMALL upload=http://10.0.2.2:$port/reports" boot netboot-tftp
+    check_uploaded "tftp boot"
+    if [ -s "$REPORT" ]; then
+        check "tftp boot: configuration from the TFTP server" \
+            test "$(jqr '.run.config_source')/$(jqr '.run.config.profile')" = "tftp/quick"
+        check "tftp boot: boot pxe_tftp from tftp://10.0.2.2/BOOTX64.EFI, with MAC and IP" \
+            test "$(jqr '.run.network | "\(.boot) \(.boot_url) \(.mac != null) \(.ip)"')" = \
+                 "pxe_tftp tftp://10.0.2.2/BOOTX64.EFI true 10.0.2.15"
+        check "tftp boot: no error for the missing boot volume" test "$(jqr '.run.errors | length')" = 0
+        tftp_report=$RUN/uploaded.json
+        cp "$REPORT" "$tftp_report"
+    fi
+    scripts/collector.sh stop "$collector"
+fi
+
+# ---- UEFI HTTP boot, redacted ----
+if ! command -v virt-fw-vars >/dev/null; then
+    skip "http boot" "virt-fw-vars is not installed (python3-virt-firmware, scripts/deps.sh test)"
+elif start_collector http; then
+    SMP=2 NETBOOT=http COLLECTOR_DIR=$collector COLLECTOR_PORT=$port \
+        ARGS="$ARGS_SMALL upload=http://10.0.2.2:$port/reports redact=on redact_key=lab-key" \
+        boot netboot-http
+    check_uploaded "http boot"
+    if [ -s "$REPORT" ]; then
+        check "http boot: configuration from the HTTP server" test "$(jqr '.run.config_source')" = http
+        check "http boot: MAC, IP and boot URL are keyed tokens (redact=on)" \
+            test "$(jqr '[.run.network | .mac, .ip, .boot_url | test("^redacted:hmac:[0-9a-f]{16}$")] | all')" = true
+        check "http boot: the redaction record lists them" \
+            test "$(jqr '[.redaction.fields[] | select(startswith("run.network."))] | length')" = 3
+        check "http boot: no address anywhere in the JSON" \
+            eval '! grep -qE "10\.0\.2\.15|52:54:00|tlbscope\.cfg|BOOTX64" "$REPORT"'
+        check "http boot: the text summary hides the boot URL" \
+            grep -q '^Boot      http from (redacted); configuration from http' "${REPORT%.json}.txt"
+        # the same NIC and lease under QEMU: tlbscope-report redact --key gives the app's tokens
+        if [ -s "${tftp_report:-}" ] &&
+           "$TOOL" redact -o "$RUN/tftp-redacted.json" --key lab-key "$tftp_report" >/dev/null; then
+            check "tlbscope-report redact: the TFTP boot's MAC and IP get the app's tokens (one key)" \
+                test "$(jq -c '.run.network | [.mac, .ip]' "$RUN/tftp-redacted.json")" = \
+                     "$(jq -c '.run.network | [.mac, .ip]' "$REPORT")"
+        fi
+    fi
+    scripts/collector.sh stop "$collector"
+fi
+
+# ---- the collector stopped: a stick boot that cannot upload ----
+if start_collector stopped; then
+    scripts/collector.sh stop "$collector"   # the port is known and nothing listens on it
+    SMP=2 NET=1 ARGS="$ARGS_SMALL upload=http://10.0.2.2:$port/reports upload_attempts=2 upload_deadline_s=20" \
+        boot netboot-stopped
+    check "server stopped: sentinel printed" log_has '^TLBSCOPE DONE'
+    check "server stopped: the console says the upload failed" log_has '^Upload    FAILED: http://10.0.2.2:'
+    check "server stopped: two attempts, then given up" \
+        test "$(grep -ac '^Upload: PUT .*json: ' "$LOG")" = 2
+    check "server stopped: the report is on the stick" test "$(cat "$RUN/report.source")" = stick
+    if [ -s "$REPORT" ]; then
+        check "server stopped: it validates" validates
+        check "server stopped: its warnings say the upload failed" \
+            eval '[[ "$(jqr "[.run.warnings[] | select(.where == \"upload\") | .message][0]")" == "the report did not reach "* ]]'
+        check "server stopped: the text on the stick says FAILED" \
+            grep -q '^Upload    FAILED' "${REPORT%.json}.txt"
+        check "server stopped: the console holds the same report (recover-report.sh)" \
+            cmp -s "$REPORT" "$(console_json)"
+        check "server stopped: the NIC's address came from DHCP" test "$(jqr .run.network.ip)" = 10.0.2.15
+    fi
+fi
+
+# ---- 503 for the first attempts ----
+if start_collector busy; then
+    touch "$collector/maintenance"
+    # lift the maintenance switch once two PUTs were refused (bounded: 120 s)
+    ( for _ in $(seq 1200); do
+          [ "$(grep -c '"PUT /reports/.* 503 ' "$collector/access.log" 2>/dev/null)" -ge 2 ] && break
+          sleep 0.1
+      done
+      rm -f "$collector/maintenance" ) &
+    lifter=$!
+    SMP=2 NET=1 ARGS="$ARGS_SMALL upload=http://10.0.2.2:$port/reports" boot netboot-503
+    kill "$lifter" 2>/dev/null; wait "$lifter" 2>/dev/null
+    check "503: sentinel printed, RESULT SUCCESS" eval 'log_has "^TLBSCOPE DONE" && [ "$(result_line)" = SUCCESS ]'
+    # the switch is lifted from here, so a loaded host may let a third PUT meet it too
+    ok_attempt=$(grep -a 'json: HTTP 201 (attempt [0-9]*)' "$LOG" | sed 's/.*(attempt \([0-9]*\)).*/\1/' | head -n 1)
+    check "503: refused attempts retried with growing waits, then one succeeded (attempt ${ok_attempt:-none})" \
+        eval 'log_has "json: HTTP status 503 (attempt 1); again in 1000 ms" &&
+              log_has "json: HTTP status 503 (attempt 2); again in 2000 ms" && [ "${ok_attempt:-0}" -ge 3 ]'
+    check "503: the server holds one copy of each report" \
+        test "$(count_on_server json)/$(count_on_server txt)" = 1/1
+    if [ -n "$(server_json)" ] && [ -s "$REPORT" ]; then
+        check "503: the server's copy is the stick's" cmp -s "$(server_json)" "$REPORT"
+        check "503: the text on the stick says succeeded, at that attempt" \
+            grep -q "^Upload    succeeded: .*(HTTP 201, attempt ${ok_attempt:-none} of at most 5)" "${REPORT%.json}.txt"
+    fi
+    scripts/collector.sh stop "$collector"
+fi
+collector=""
