@@ -954,7 +954,8 @@ static void describe_values(const struct key_spec *k, struct strbuf *sb)
     else if (k->type == K_URL)
         sb_printf(sb, "http://HOST[:PORT]/PATH (or https://), at most %u characters", k->max);
     else
-        sb_puts(sb, "none | hang:CPU,slow:CPU,late:CPU,absent:CPU,fault:CPU:VECTOR,no_mp,mp_fail,mp_partial:N");
+        sb_puts(sb, "none | list of hang:CPU, slow:CPU, late:CPU, absent:CPU, fault:CPU:VECTOR, no_mp, "
+                    "mp_fail, mp_partial:N (comma-separated)");
 }
 
 void config_write_help(struct strbuf *sb)
@@ -985,9 +986,16 @@ void config_write_file(struct strbuf *sb)
         sb_init_fixed(&head, line, sizeof(line));
         sb_printf(&head, "%s: ", keys[i].name);
         describe_values(&keys[i], &head);
-        sb_printf(&head, "; default %s", keys[i].default_text);
         sb_puts(sb, "#\n");
-        sb_put_wrapped(sb, "# ", "#   ", line, 80);
+        /* "default D" is never split across lines: past 80 columns it gets its own */
+        if (head.len + sizeof("# ; default ") - 1 + str_len(keys[i].default_text) <= 80) {
+            sb_printf(&head, "; default %s", keys[i].default_text);
+            sb_put_wrapped(sb, "# ", "#   ", line, 80);
+        } else {
+            sb_puts(&head, ";");
+            sb_put_wrapped(sb, "# ", "#   ", line, 80);
+            sb_printf(sb, "#   default %s\n", keys[i].default_text);
+        }
         sb_put_wrapped(sb, "#     ", "#     ", keys[i].help, 80);
     }
 }

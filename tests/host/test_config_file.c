@@ -46,8 +46,8 @@ static void test_every_key_listed_with_default_and_help(void **state)
     }
     assert_true(keys >= 20);
     /* each entry: values and default, then its help, indented, on the next lines */
-    assert_non_null(strstr(text, "\n# exit: shell|shutdown; default shell\n#     after the run: "
-                                 "return to the UEFI shell, or power the machine off\n"));
+    assert_non_null(strstr(text, "\n# exit: shell|shutdown|reset; default shell\n#     after the run: "
+                                 "return to the UEFI shell, power the machine off, or reset\n"));
     assert_non_null(strstr(text, "\n# samples: an integer 10..1000000; default by profile "
                                  "(1000)\n#     samples per parameter point"));
     sb_release(&help);

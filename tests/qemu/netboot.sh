@@ -36,7 +36,7 @@ console_json() { rm -rf "$RUN/console"; scripts/recover-report.sh "$LOG" "$RUN/c
 # check_uploaded NAME: the server holds one report, it validates and equals the console's
 check_uploaded() {
     local name=$1 on_server from_console
-    check "$name: sentinel printed, RESULT SUCCESS" eval 'log_has "^TLBSCOPE DONE" && [ "$(result_line)" = SUCCESS ]'
+    check "$name: sentinel printed, RESULT COMPLETE" eval 'log_has "^TLBSCOPE DONE" && [ "$(result_word)" = COMPLETE ]'
     check "$name: the console says the upload succeeded" log_has '^Upload    succeeded: http://10.0.2.2:'
     check "$name: one JSON and one text report on the server" \
         test "$(count_on_server json)/$(count_on_server txt)" = 1/1
@@ -132,7 +132,7 @@ if start_collector busy; then
     lifter=$!
     SMP=2 NET=1 ARGS="$ARGS_SMALL upload=http://10.0.2.2:$port/reports" boot netboot-503
     kill "$lifter" 2>/dev/null; wait "$lifter" 2>/dev/null
-    check "503: sentinel printed, RESULT SUCCESS" eval 'log_has "^TLBSCOPE DONE" && [ "$(result_line)" = SUCCESS ]'
+    check "503: sentinel printed, RESULT COMPLETE" eval 'log_has "^TLBSCOPE DONE" && [ "$(result_word)" = COMPLETE ]'
     # the switch is lifted from here, so a loaded host may let a third PUT meet it too
     ok_attempt=$(grep -a 'json: HTTP 201 (attempt [0-9]*)' "$LOG" | sed 's/.*(attempt \([0-9]*\)).*/\1/' | head -n 1)
     check "503: refused attempts retried with growing waits, then one succeeded (attempt ${ok_attempt:-none})" \
