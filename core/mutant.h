@@ -61,6 +61,11 @@
 #define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
 #define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
 #define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
+/* tlbscope-report (reports/tool/, built per mutant by reports/tool/tool.mk) */
+#define MUTANT_ID_base_always_first 60 /* compare: a section's base stays side A even where A has no point */
+#define MUTANT_ID_no_param_defaults 61 /* compare: older reports' points get no default for added parameters */
+#define MUTANT_ID_show_tsc_else 62      /* show: "TSC frequency unknown" after a known TSC rate */
+#define MUTANT_ID_role_rows_doubled 63  /* compare: a value row also compared in a role row counts twice */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

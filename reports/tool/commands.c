@@ -147,6 +147,44 @@ static bool refuse_simulated_mix(struct m_report *const *reports, size_t n, cons
     return true;
 }
 
+/*
+ * Every --experiment ID is one that some report has: a mistyped ID would
+ * else compare nothing and pass. Names the IDs the reports have.
+ */
+static bool experiments_known(struct m_report *const *all, size_t n, const struct compare_cli *cli,
+                              FILE *err)
+{
+    size_t k, i, j;
+    bool ok = true;
+    for (k = 0; k < cli->nexperiments; k++) {
+        bool found = false;
+        for (i = 0; i < n && !found; i++)
+            found = model_experiment(all[i], cli->experiments[k]) != NULL;
+        if (found)
+            continue;
+        ok = false;
+        fprintf(err, PREFIX "compare: --experiment %s: no report given has this experiment; "
+                "they have:", cli->experiments[k]);
+        for (i = 0; i < n; i++) {
+            for (j = 0; j < all[i]->nexperiments; j++) {
+                const char *id = all[i]->experiments[j].id;
+                size_t a, b;
+                bool seen = !id;
+                for (a = 0; a < i && !seen; a++)
+                    for (b = 0; b < all[a]->nexperiments && !seen; b++)
+                        seen = all[a]->experiments[b].id &&
+                               strcmp(all[a]->experiments[b].id, id) == 0;
+                for (b = 0; b < j && !seen; b++)
+                    seen = all[i]->experiments[b].id && strcmp(all[i]->experiments[b].id, id) == 0;
+                if (!seen)
+                    fprintf(err, " %s", id);
+            }
+        }
+        fputc('\n', err);
+    }
+    return ok;
+}
+
 int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *cli, FILE *out,
                     FILE *err)
 {
@@ -167,7 +205,13 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         sides_free(&sides);
         return EXIT_USAGE;
     }
+    if (!experiments_known(sides.all, sides.nall, cli, err)) {
+        sides_free(&sides);
+        return EXIT_USAGE;
+    }
     memset(&opts, 0, sizeof(opts));
+    opts.wide = cli->wide;
+    opts.align_defaults = true;
     opts.experiments = cli->experiments;
     opts.nexperiments = cli->nexperiments;
     opts.sort_ratio = cli->sort_ratio;
@@ -178,8 +222,6 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         sides_free(&sides);
         return EXIT_INVALID;
     }
-    if (cli->nexperiments && !m.nsections)
-        fprintf(err, PREFIX "warning: no report has the experiment(s) given with --experiment\n");
     /* CSV has no room for prose: the warning goes where a person will see it */
     if (m.mixed && cli->fmt == TABLE_CSV)
         fprintf(err, PREFIX "warning: hardware and virtualised/emulated reports are "
@@ -197,12 +239,20 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         conditions_compare_warnings(sides.all, sides.nall, out);
         fputs("```\n", out);
     }
+    /* a pair that shares an experiment and no point compared nothing: never a pass */
+    if (compare_disjoint_pairs(&m, NULL)) {
+        size_t n = compare_disjoint_pairs(&m, err);
+        fprintf(err, PREFIX "%zu pair%s of sides share an experiment but no point of it: "
+                "nothing compared there (exit status %d)\n", n, n == 1 ? "" : "s", EXIT_DISJOINT);
+        rc = EXIT_DISJOINT;
+    }
     if (!isnan(cli->fail_if_slower)) {
         slower = compare_slower_points(&m, cli->fail_if_slower, err);
         if (slower) {
             fprintf(err, PREFIX "%zu point%s slower than the baseline by more than %g%% beyond "
                     "noise\n", slower, slower == 1 ? "" : "s", cli->fail_if_slower);
-            rc = EXIT_SLOWER;
+            if (rc == EXIT_VALID)
+                rc = EXIT_SLOWER;
         }
     }
     compare_free(&m);

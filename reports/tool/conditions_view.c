@@ -92,7 +92,7 @@ void conditions_show(const struct m_report *r, const struct m_experiment *e, FIL
     if (!cond)
         return; /* a report from before conditions were recorded */
     units_print_wrapped(out, "  conditions: ", "              ", conditions_text(cond, buf, sizeof(buf)),
-                        100);
+                        80);
 }
 
 static void warn(FILE *out, size_t *count, const struct m_report *a, const struct m_report *b,
@@ -104,7 +104,7 @@ static void warn(FILE *out, size_t *count, const struct m_report *a, const struc
         return; /* counting only */
     snprintf(line, sizeof(line), "conditions differ (%s vs %s): %s: %s vs %s", a->label, b->label,
              what, S(fmt_a), S(fmt_b));
-    units_print_wrapped(out, "warning: ", "         ", line, 100);
+    units_print_wrapped(out, "warning: ", "         ", line, 80);
 }
 
 static bool differ(const char *x, const char *y) { return x && y && strcmp(x, y) != 0; }

@@ -226,6 +226,8 @@ static int run_compare(int argc, char **argv)
             cli.fmt = a[2] == 'c' ? TABLE_CSV : TABLE_MARKDOWN;
         } else if (strcmp(a, "--group") == 0) {
             cli.group = true;
+        } else if (strcmp(a, "--wide") == 0) {
+            cli.wide = true;
         } else if (strcmp(a, "--only-differences") == 0) {
             cli.only_differences = true;
         } else if ((v = option_value(argc, argv, &i, "--baseline", &missing)) || missing) {
