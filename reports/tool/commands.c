@@ -19,6 +19,7 @@
 #include "reports/tool/inputs.h"
 #include "reports/tool/load.h"
 #include "reports/tool/redact.h"
+#include "reports/tool/report_json.h"
 #include "reports/tool/show.h"
 #include "reports/tool/validate.h"
 
@@ -112,6 +113,29 @@ int cmd_show(const char *path, FILE *out, FILE *err)
     show_report(r, out);
     model_free(r);
     return EXIT_VALID;
+}
+
+/* A JSON document on `out`, indented, with a final line end; false when it could not be. */
+static bool dump_json(json_t *doc, FILE *out)
+{
+    bool ok = doc && json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) == 0;
+    if (ok)
+        fputc('\n', out);
+    json_decref(doc);
+    return ok;
+}
+
+int cmd_show_json(const char *path, FILE *out, FILE *err)
+{
+    struct m_report *r = commands_load_report(path, err);
+    bool ok;
+    if (!r)
+        return EXIT_INVALID;
+    ok = dump_json(report_json_show(r), out);
+    if (!ok)
+        fprintf(err, PREFIX "out of memory\n");
+    model_free(r);
+    return ok ? EXIT_VALID : EXIT_INVALID;
 }
 
 static void free_all(struct m_report **reports, size_t n)
@@ -221,6 +245,19 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         fprintf(err, PREFIX "out of memory\n");
         sides_free(&sides);
         return EXIT_INVALID;
+    }
+    if (cli->json) { /* the verdict first: the document carries it */
+        size_t disjoint = compare_disjoint_pairs(&m, err);
+        long long nslow = isnan(cli->fail_if_slower)
+                              ? -1 : (long long)compare_slower_points(&m, cli->fail_if_slower, err);
+        rc = disjoint ? EXIT_DISJOINT : nslow > 0 ? EXIT_SLOWER : EXIT_VALID;
+        if (!dump_json(report_json_compare(&m, disjoint, nslow, rc), out)) {
+            fprintf(err, PREFIX "out of memory\n");
+            rc = EXIT_INVALID;
+        }
+        compare_free(&m);
+        sides_free(&sides);
+        return rc;
     }
     /* CSV has no room for prose: the warning goes where a person will see it */
     if (m.mixed && cli->fmt == TABLE_CSV)

@@ -18,6 +18,8 @@ enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
 int cmd_validate(char *const *args, size_t nargs, FILE *out, FILE *err);
 int cmd_show(const char *path, FILE *out, FILE *err);
+/* show --json: the summary as JSON (report_json.h). */
+int cmd_show_json(const char *path, FILE *out, FILE *err);
 int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *out, FILE *err);
 
 /* Exit status of compare --fail-if-slower when a point is slower beyond the limit. */

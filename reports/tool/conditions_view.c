@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "reports/tool/jget.h"
+#include "reports/tool/show.h"
 #include "reports/tool/units.h"
 
 #define S(x) ((x) ? (x) : "?")
@@ -92,7 +93,7 @@ void conditions_show(const struct m_report *r, const struct m_experiment *e, FIL
     if (!cond)
         return; /* a report from before conditions were recorded */
     units_print_wrapped(out, "  conditions: ", "              ", conditions_text(cond, buf, sizeof(buf)),
-                        80);
+                        SHOW_WIDTH);
 }
 
 static void warn(FILE *out, size_t *count, const struct m_report *a, const struct m_report *b,

@@ -12,6 +12,7 @@
 
 #include "reports/tool/commands.h"
 #include "reports/tool/json_arena.h"
+#include "reports/tool/show.h"
 
 #define PREFIX "tlbscope-report: "
 
@@ -186,12 +187,27 @@ static int run_validate(int argc, char **argv)
 
 static int run_show(int argc, char **argv)
 {
-    int first = first_operand(argc, argv, 2);
-    if (first != 2 && strcmp(argv[first - 1], "--") != 0)
-        return command_usage_error(show_help, "show: unknown option");
-    if (argc - first != 1)
+    const char *file = NULL;
+    bool options = true, json = false;
+    int i;
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (options && strcmp(a, "--") == 0)
+            options = false;
+        else if (options && strcmp(a, "--wide") == 0)
+            show_wide = true;
+        else if (options && strcmp(a, "--json") == 0)
+            json = true;
+        else if (options && a[0] == '-' && a[1])
+            return command_usage_error(show_help, "show: unknown option");
+        else if (file)
+            return command_usage_error(show_help, "show: give exactly one FILE");
+        else
+            file = a;
+    }
+    if (!file)
         return command_usage_error(show_help, "show: give exactly one FILE");
-    return cmd_show(argv[first], stdout, stderr);
+    return json ? cmd_show_json(file, stdout, stderr) : cmd_show(file, stdout, stderr);
 }
 
 /* "--key VALUE" or "--key=VALUE"; advances *i past what it took. NULL when `arg` is not `name`. */
@@ -221,13 +237,17 @@ static int run_compare(int argc, char **argv)
         } else if (strcmp(a, "--") == 0) {
             options = false;
         } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--markdown") == 0) {
-            if (cli.fmt != TABLE_TEXT)
-                why = "compare: give one of --csv and --markdown";
+            if (cli.fmt != TABLE_TEXT || cli.json)
+                why = "compare: give one of --csv, --markdown and --json";
             cli.fmt = a[2] == 'c' ? TABLE_CSV : TABLE_MARKDOWN;
         } else if (strcmp(a, "--group") == 0) {
             cli.group = true;
         } else if (strcmp(a, "--wide") == 0) {
             cli.wide = true;
+        } else if (strcmp(a, "--json") == 0) {
+            if (cli.fmt != TABLE_TEXT)
+                why = "compare: give one of --csv, --markdown and --json";
+            cli.json = true;
         } else if (strcmp(a, "--only-differences") == 0) {
             cli.only_differences = true;
         } else if ((v = option_value(argc, argv, &i, "--baseline", &missing)) || missing) {
