@@ -27,7 +27,10 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            contention_verify_in_window contention_check_in_invlpgb_window profiles_unplanned \
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
-           breakdown_keeps_handler
+           breakdown_keeps_handler \
+           base_always_first no_param_defaults show_tsc_else role_rows_doubled
+# the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
+SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
@@ -45,10 +48,10 @@ $(BUILD)/mutants/$(1)/tlbscope-sim: $(SIM_MAIN) $(patsubst %.c,$(BUILD)/mutants/
 $(BUILD)/mutants/$(1)/test_%: tests/host/test_%.c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
-$(foreach m,$(MUTANTS),$(eval $(call mutant_rules,$(m))))
+$(foreach m,$(SIM_MUTANTS),$(eval $(call mutant_rules,$(m))))
 
 .PHONY: mutants
-mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
+mutants: tool-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
          $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
          $(foreach m,icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt,\
                    $(BUILD)/mutants/$(m)/test_apic_model) \
