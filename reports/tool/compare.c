@@ -880,8 +880,31 @@ size_t compare_slower_points(const struct cmp_model *m, double pct, FILE *err)
     return n;
 }
 
+/*
+ * "; A predates working_set (taken as 0 ...): measured differently" when a
+ * default explains why a pair shares no point, else "".
+ */
+static const char *defaulted_why(const struct cmp_model *m, const struct cmp_section *s,
+                                 size_t side, char *buf, size_t cap)
+{
+    size_t sides[2] = { s->base, side }, k, d, len = 0;
+    buf[0] = '\0';
+    for (k = 0; k < 2; k++) {
+        const struct m_experiment *e = s->exp[sides[k]];
+        for (d = 0; e && d < e->ndefaulted; d++) {
+            const char *what = param_default_meaning(s->id, e->defaulted[d]);
+            snprintf(buf + len, cap - len, "; %s predates %s (taken as %s), so its points were "
+                     "measured differently", m->reports[sides[k]]->label, e->defaulted[d],
+                     what ? what : "its default");
+            len = strlen(buf);
+        }
+    }
+    return buf;
+}
+
 size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err)
 {
+    char why[600];
     size_t k, i, j, n = 0;
     for (k = 0; k < m->nsections; k++) {
         const struct cmp_section *s = &m->sections[k];
@@ -899,8 +922,8 @@ size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err)
             if (err)
                 fprintf(err, "tlbscope-report: error: %s: %s and %s have no point in common "
                         "(no parameter point of one matches one of the other, by value or "
-                        "role): nothing compared\n", s->id, m->reports[s->base]->label,
-                        m->reports[i]->label);
+                        "role)%s: nothing compared\n", s->id, m->reports[s->base]->label,
+                        m->reports[i]->label, defaulted_why(m, s, i, why, sizeof(why)));
         }
     }
     return n;

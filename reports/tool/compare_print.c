@@ -510,6 +510,37 @@ struct table *compare_values_table(const struct cmp_model *m, const struct cmp_s
     return t;
 }
 
+/* The derived values one row per (point, value, side): for more sides than fit side by side. */
+static struct table *values_long_table(const struct cmp_model *m, const struct cmp_section *s)
+{
+    size_t nk = s->vkeys.n, i, j, c;
+    struct table *t = table_new(nk + 3);
+    char a[48];
+    for (j = 0; j < nk; j++)
+        table_header(t, j, s->vkeys.keys[j], true);
+    table_header(t, nk, "value", false);
+    table_header(t, nk + 1, "side", false);
+    table_header(t, nk + 2, "", true);
+    for (j = 0; j < s->nvrows; j++) {
+        const struct cmp_value_row *row = &s->vrows[j];
+        for (i = 0; i < m->nreports; i++) {
+            bool emu = s->exp[i] && s->exp[i]->emulated;
+            size_t r;
+            if (isnan(row->v[i]))
+                continue;
+            r = table_add_row(t);
+            for (c = 0; c < nk; c++)
+                table_set(t, r, c, "%s", model_param_text(row->vals[c], a, sizeof(a)));
+            table_set(t, r, nk, "%s", row->key);
+            table_set(t, r, nk + 1, "%s", m->reports[i]->label);
+            table_set(t, r, nk + 2, "%s%s%s%s", derived_text(row->key, row->v[i], a, sizeof(a)),
+                      m->reports[i]->virtualised ? "*" : "", m->reports[i]->simulated ? "^" : "",
+                      emu ? "~" : "");
+        }
+    }
+    return t;
+}
+
 /* "A SUCCESS, B SKIP: reason" lines for a section, reasons wrapped (not cut) at 80 columns. */
 static void status_lines(const struct cmp_model *m, const struct cmp_section *s, FILE *out,
                          const char *prefix, const char *bullet)
@@ -754,8 +785,8 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             else if (layout == CMP_LAYOUT_P50)
                 fputs("  p50 only, to fit 80 columns (--wide: with p99)\n", out);
             else if (layout == CMP_LAYOUT_LONG)
-                fprintf(out, "  long layout: one row per point and side (%zu sides do not fit 80 "
-                        "columns; --wide: side by side)\n", m->nreports);
+                fprintf(out, "  long layout: a row per point and side (%zu sides do not fit; "
+                        "--wide)\n", m->nreports);
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
             table_free(t);
             summary_lines(m, s, out, markdown);
@@ -764,6 +795,10 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
         }
         unmatched_lines(m, s, out, markdown);
         if ((t = compare_values_table(m, s))) {
+            if (!markdown && !m->opts.wide && table_text_width(t) + 2 > COMPARE_WIDTH) {
+                table_free(t);
+                t = values_long_table(m, s);
+            }
             fputs(markdown ? "\nDerived values (summary points):\n\n" : "  derived values:\n", out);
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
             table_free(t);
