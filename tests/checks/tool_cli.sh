@@ -41,7 +41,7 @@ fi
 run help --help
 check "--help exits 0 and lists the commands" test "$(rc help)" = 0
 check "--help names validate, show, compare, html, redact" \
-    sh -c "grep -q 'validate FILE' $out/help.out && grep -q 'show FILE' $out/help.out && grep -q 'compare \[--csv|--markdown\]' $out/help.out && grep -q 'html -o OUT.html' $out/help.out && grep -q 'redact \[-o OUT.json\] \[--key KEY|--key-file FILE\] FILE' $out/help.out"
+    sh -c "grep -q 'validate FILE' $out/help.out && grep -q 'show \[--wide\] \[--json\] FILE' $out/help.out && grep -q 'compare \[--csv|--markdown|--json\]' $out/help.out && grep -q 'html -o OUT.html' $out/help.out && grep -q 'redact \[-o OUT.json\] \[--key KEY|--key-file FILE\] FILE' $out/help.out"
 run noargs
 check "no command: exit 2 with usage on stderr" sh -c "[ $(rc noargs) = 2 ] && grep -q '^usage: tlbscope-report' $out/noargs.err"
 run badcmd frobnicate
