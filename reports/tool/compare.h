@@ -197,7 +197,7 @@ struct table *compare_section_table(const struct cmp_model *m, const struct cmp_
  * given: without p99, else the long layout (one row per point and side, its
  * ratio to the base).
  */
-enum cmp_layout { CMP_LAYOUT_WIDE, CMP_LAYOUT_P50, CMP_LAYOUT_LONG };
+enum cmp_layout { CMP_LAYOUT_WIDE, CMP_LAYOUT_P50, CMP_LAYOUT_LONG, CMP_LAYOUT_LONG_P50 };
 struct table *compare_section_table_fit(const struct cmp_model *m, const struct cmp_section *s,
                                         size_t width, enum cmp_layout *layout);
 /* Does the row's ratio for `side` count in the summary (a role row repeating a value row does not)? */

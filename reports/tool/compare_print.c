@@ -193,27 +193,31 @@ static void range_cell(const struct cmp_row *row, size_t i, char *buf, size_t ca
 }
 
 /* The parameter columns' headers: "class" by topology class, else the section's keys. */
-static void param_headers(struct table *t, const struct cmp_section *s)
+static void param_headers(struct table *t, const struct cmp_section *s, size_t max)
 {
+    char cut[64];
     size_t j;
     if (s->by_class)
         table_header(t, 0, "class", false);
     for (j = 0; !s->by_class && j < s->keys.n; j++)
-        table_header(t, j, s->keys.keys[j], true);
+        table_header(t, j, max ? units_clip(s->keys.keys[j], max, cut, sizeof(cut))
+                               : s->keys.keys[j], true);
 }
 
-/* A row's parameter cells. */
+/* A row's parameter cells, each cut to `max` characters ("..." at the end) when max > 0. */
 static void param_cells(struct table *t, size_t r, const struct cmp_section *s,
-                        const struct cmp_row *row)
+                        const struct cmp_row *row, size_t max)
 {
-    char a[48];
+    char a[48], cut[64];
     size_t c;
     if (s->by_class) {
-        table_set(t, r, 0, "%s", row->cls);
+        table_set(t, r, 0, "%s", max ? units_clip(row->cls, max, cut, sizeof(cut)) : row->cls);
         return;
     }
-    for (c = 0; c < s->keys.n; c++)
-        table_set(t, r, c, "%s", model_param_text(row->vals[c], a, sizeof(a)));
+    for (c = 0; c < s->keys.n; c++) {
+        model_param_text(row->vals[c], a, sizeof(a));
+        table_set(t, r, c, "%s", max ? units_clip(a, max, cut, sizeof(cut)) : a);
+    }
 }
 
 /* The wide layout: parameters, then per side p50 and p99, and each ratio to the base. */
@@ -230,7 +234,7 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
         free(idx);
         return NULL;
     }
-    param_headers(t, s);
+    param_headers(t, s, 0);
     for (i = 0, c = nk; i < m->nreports; i++) {
         const char *l = m->reports[i]->label;
         snprintf(head, sizeof(head), "%s p50", l);
@@ -253,7 +257,7 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
     for (j = 0; j < n; j++) {
         const struct cmp_row *row = &s->rows[idx[j]];
         size_t r = table_add_row(t);
-        param_cells(t, r, s, row);
+        param_cells(t, r, s, row, 0);
         for (i = 0, c = nk; i < m->nreports; i++) {
             const struct cmp_cell *cell = &row->cells[i];
             table_set(t, r, c++, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
@@ -278,9 +282,11 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
  * The long layout, for more sides than fit side by side: one row per point
  * and side that has it, with its ratio to the section's base.
  */
-static struct table *long_table(const struct cmp_model *m, const struct cmp_section *s)
+static struct table *long_table(const struct cmp_model *m, const struct cmp_section *s,
+                                bool p99, size_t param_max)
 {
-    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + 4 + (m->pooled ? 2 : 0), i, j, n;
+    size_t q = p99 ? 1 : 0; /* the p99 column, or none: the columns after it move left */
+    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + 3 + q + (m->pooled ? 2 : 0), i, j, n;
     size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
     struct table *t = idx ? table_new(ncols) : NULL;
     char head[64], a[48];
@@ -288,15 +294,16 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
         free(idx);
         return NULL;
     }
-    param_headers(t, s);
+    param_headers(t, s, param_max);
     table_header(t, nk, "side", false);
     table_header(t, nk + 1, "p50", true);
-    table_header(t, nk + 2, "p99", true);
+    if (p99)
+        table_header(t, nk + 2, "p99", true);
     snprintf(head, sizeof(head), "/%s", m->reports[s->base]->label);
-    table_header(t, nk + 3, head, true);
+    table_header(t, nk + 2 + q, head, true);
     if (m->pooled) {
-        table_header(t, nk + 4, "range", true);
-        table_header(t, nk + 5, "verdict", false);
+        table_header(t, nk + 3 + q, "range", true);
+        table_header(t, nk + 4 + q, "verdict", false);
     }
     n = compare_row_order(m, s, idx);
     for (j = 0; j < n; j++) {
@@ -307,20 +314,21 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
             if (!cell->present)
                 continue;
             r = table_add_row(t);
-            param_cells(t, r, s, row);
+            param_cells(t, r, s, row, param_max);
             table_set(t, r, nk, "%s", m->reports[i]->label);
             table_set(t, r, nk + 1, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
-            table_set(t, r, nk + 2, "%s", mark_value(m, cell, cell->p99, a, sizeof(a)));
+            if (p99)
+                table_set(t, r, nk + 2, "%s", mark_value(m, cell, cell->p99, a, sizeof(a)));
             if (i == s->base) {
-                table_set(t, r, nk + 3, "base");
+                table_set(t, r, nk + 2 + q, "base");
                 continue;
             }
             ratio_cell(m, row, i, a, sizeof(a));
-            table_set(t, r, nk + 3, "%s", a);
+            table_set(t, r, nk + 2 + q, "%s", a);
             if (m->pooled) {
                 range_cell(row, i, a, sizeof(a));
-                table_set(t, r, nk + 4, "%s", a);
-                table_set(t, r, nk + 5, "%s", compare_verdict_text(compare_verdict(row, i)));
+                table_set(t, r, nk + 3 + q, "%s", a);
+                table_set(t, r, nk + 4 + q, "%s", compare_verdict_text(compare_verdict(row, i)));
             }
         }
     }
@@ -338,6 +346,7 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
                                         size_t width, enum cmp_layout *layout)
 {
     struct table *t = wide_table(m, s, true);
+    size_t cut;
     *layout = CMP_LAYOUT_WIDE;
     if (m->opts.wide || table_text_width(t) + 2 <= width)
         return t;
@@ -348,7 +357,18 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG;
-    return long_table(m, s);
+    t = long_table(m, s, true, 0);
+    if (table_text_width(t) + 2 <= width)
+        return t;
+    table_free(t);
+    *layout = CMP_LAYOUT_LONG_P50;
+    t = long_table(m, s, false, 0);
+    /* long parameter values (invpcid_single_context, "all other CPUs") cut, as little as fits */
+    for (cut = 20; table_text_width(t) + 2 > width && cut >= 8; cut -= 2) {
+        table_free(t);
+        t = long_table(m, s, false, cut);
+    }
+    return t;
 }
 
 /*
@@ -510,35 +530,35 @@ struct table *compare_values_table(const struct cmp_model *m, const struct cmp_s
     return t;
 }
 
-/* The derived values one row per (point, value, side): for more sides than fit side by side. */
-static struct table *values_long_table(const struct cmp_model *m, const struct cmp_section *s)
+/*
+ * The derived values for more sides than fit side by side: each point's
+ * parameters on a line, then one wrapped line per value, "p_star: A 16^, B 17^".
+ */
+static void print_values_long(const struct cmp_model *m, const struct cmp_section *s, FILE *out)
 {
-    size_t nk = s->vkeys.n, i, j, c;
-    struct table *t = table_new(nk + 3);
-    char a[48];
-    for (j = 0; j < nk; j++)
-        table_header(t, j, s->vkeys.keys[j], true);
-    table_header(t, nk, "value", false);
-    table_header(t, nk + 1, "side", false);
-    table_header(t, nk + 2, "", true);
+    char point[400], line[2048], head[64], a[48];
+    size_t j, i, len;
     for (j = 0; j < s->nvrows; j++) {
         const struct cmp_value_row *row = &s->vrows[j];
-        for (i = 0; i < m->nreports; i++) {
+        if (j == 0 || row->vals != s->vrows[j - 1].vals) {
+            group_tuple_text(&s->vkeys, row->vals, point, sizeof(point));
+            units_print_wrapped(out, "  ", "    ", point[0] ? point : "(no parameters)",
+                                COMPARE_WIDTH);
+        }
+        line[0] = '\0';
+        for (i = 0, len = 0; i < m->nreports; i++) {
             bool emu = s->exp[i] && s->exp[i]->emulated;
-            size_t r;
             if (isnan(row->v[i]))
                 continue;
-            r = table_add_row(t);
-            for (c = 0; c < nk; c++)
-                table_set(t, r, c, "%s", model_param_text(row->vals[c], a, sizeof(a)));
-            table_set(t, r, nk, "%s", row->key);
-            table_set(t, r, nk + 1, "%s", m->reports[i]->label);
-            table_set(t, r, nk + 2, "%s%s%s%s", derived_text(row->key, row->v[i], a, sizeof(a)),
-                      m->reports[i]->virtualised ? "*" : "", m->reports[i]->simulated ? "^" : "",
-                      emu ? "~" : "");
+            snprintf(line + len, sizeof(line) - len, "%s%s %s%s%s%s", len ? ", " : "",
+                     m->reports[i]->label, derived_text(row->key, row->v[i], a, sizeof(a)),
+                     m->reports[i]->virtualised ? "*" : "", m->reports[i]->simulated ? "^" : "",
+                     emu ? "~" : "");
+            len = strlen(line);
         }
+        snprintf(head, sizeof(head), "    %s: ", row->key);
+        units_print_wrapped(out, head, "        ", line, COMPARE_WIDTH);
     }
-    return t;
 }
 
 /* "A SUCCESS, B SKIP: reason" lines for a section, reasons wrapped (not cut) at 80 columns. */
@@ -784,10 +804,13 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
                         m->in_ns ? "ns, us, ms, s" : "TSC ticks");
             else if (layout == CMP_LAYOUT_P50)
                 fputs("  p50 only, to fit 80 columns (--wide: with p99)\n", out);
-            else if (layout == CMP_LAYOUT_LONG)
-                fprintf(out, "  long layout: a row per point and side (%zu sides do not fit; "
-                        "--wide)\n", m->nreports);
-            table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
+            else if (layout == CMP_LAYOUT_LONG || layout == CMP_LAYOUT_LONG_P50)
+                fprintf(out, "  long layout: a row per point and side%s (%zu sides do not fit; "
+                        "--wide)\n", layout == CMP_LAYOUT_LONG_P50 ? ", p50 only" : "",
+                        m->nreports);
+            /* the last two columns, where a table still does not fit after every cut */
+            table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT,
+                        !markdown && table_text_width(t) + 2 > COMPARE_WIDTH ? "" : "  ");
             table_free(t);
             summary_lines(m, s, out, markdown);
             if (markdown)
@@ -797,7 +820,9 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
         if ((t = compare_values_table(m, s))) {
             if (!markdown && !m->opts.wide && table_text_width(t) + 2 > COMPARE_WIDTH) {
                 table_free(t);
-                t = values_long_table(m, s);
+                fputs("  derived values (a line per point; --wide: a table):\n", out);
+                print_values_long(m, s, out);
+                continue;
             }
             fputs(markdown ? "\nDerived values (summary points):\n\n" : "  derived values:\n", out);
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
