@@ -285,7 +285,8 @@ bool conditions_row_everywhere(const struct cond_row *row, size_t n)
 size_t conditions_unrecorded_line(const struct cond_table *c, size_t n, char *buf, size_t cap)
 {
     size_t j, count = 0, len;
-    snprintf(buf, cap, "not recorded by every report (older tool versions), so not compared: ");
+    snprintf(buf, cap, "not recorded by every report (older tool versions, or unknown to one), "
+             "so not compared: ");
     for (j = 0; j < c->n; j++) {
         const struct cond_row *row = &c->rows[j];
         if (!row->differs || conditions_row_everywhere(row, n))
