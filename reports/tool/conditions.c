@@ -273,6 +273,23 @@ size_t conditions_warnings(const struct cond_table *c, struct m_report *const *r
     return count;
 }
 
+size_t conditions_difference_lines(const struct cond_table *c, struct m_report *const *reports,
+                                   size_t n, FILE *out)
+{
+    size_t j, i, count = 0;
+    for (j = 0; j < c->n; j++) {
+        const struct cond_row *row = &c->rows[j];
+        if (!row->differs || !row->changes_numbers || !conditions_row_everywhere(row, n))
+            continue;
+        count++;
+        fprintf(out, "%s:", row->name);
+        for (i = 0; i < n; i++)
+            fprintf(out, "%s %s %s", i ? "," : "", reports[i]->label, row->values[i]);
+        fputc('\n', out);
+    }
+    return count;
+}
+
 bool conditions_row_everywhere(const struct cond_row *row, size_t n)
 {
     size_t i;

@@ -50,6 +50,9 @@ size_t conditions_warnings(const struct cond_table *t, struct m_report *const *r
  */
 void conditions_print_fit(const struct cond_table *c, struct m_report *const *reports, size_t n,
                           FILE *out, size_t width);
+/* The same differences one line each, "samples: A 1000, B 100" (html's list); how many. */
+size_t conditions_difference_lines(const struct cond_table *c, struct m_report *const *reports,
+                                   size_t n, FILE *out);
 /* Every report records the row's field (no "-"): only then is a difference a real one. */
 bool conditions_row_everywhere(const struct cond_row *row, size_t n);
 /* "not recorded by every report ...: a, b" into buf; how many rows it names (0: none). */

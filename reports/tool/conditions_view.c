@@ -96,6 +96,9 @@ void conditions_show(const struct m_report *r, const struct m_experiment *e, FIL
                         SHOW_WIDTH);
 }
 
+/* One line per warning, no prefix (html's list), instead of "warning: " wrapped at 80. */
+static bool one_line_each;
+
 static void warn(FILE *out, size_t *count, const struct m_report *a, const struct m_report *b,
                  const char *what, const char *fmt_a, const char *fmt_b)
 {
@@ -105,7 +108,10 @@ static void warn(FILE *out, size_t *count, const struct m_report *a, const struc
         return; /* counting only */
     snprintf(line, sizeof(line), "conditions differ (%s vs %s): %s: %s vs %s", a->label, b->label,
              what, S(fmt_a), S(fmt_b));
-    units_print_wrapped(out, "warning: ", "         ", line, 80);
+    if (one_line_each) /* what differs and each side's value, once */
+        fprintf(out, "%s: %s %s, %s %s\n", what, a->label, S(fmt_a), b->label, S(fmt_b));
+    else
+        units_print_wrapped(out, "warning: ", "         ", line, 80);
 }
 
 static bool differ(const char *x, const char *y) { return x && y && strcmp(x, y) != 0; }
@@ -174,6 +180,15 @@ static void compare_pair(const struct m_report *a, const struct m_report *b, FIL
                  jget_string(cb, "target_wait"));
         }
     }
+}
+
+size_t conditions_compare_lines(struct m_report *const *reports, size_t n, FILE *out)
+{
+    size_t count;
+    one_line_each = true;
+    count = conditions_compare_warnings(reports, n, out);
+    one_line_each = false;
+    return count;
 }
 
 size_t conditions_compare_warnings(struct m_report *const *reports, size_t n, FILE *out)

@@ -19,9 +19,11 @@
 
 /* The experiment object of report `r` named `id`, or NULL. */
 const json_t *conditions_experiment(const struct m_report *r, const char *id);
-/* "warning: ..." lines (wrapped at 100 columns) comparing every report with the first; returns
+/* "warning: ..." lines (wrapped at 80 columns) comparing every report with the first; returns
  * how many. With `out` NULL it only counts. */
 size_t conditions_compare_warnings(struct m_report *const *reports, size_t n, FILE *out);
+/* The same warnings one line each, without the prefix (html's "measured differently" list). */
+size_t conditions_compare_lines(struct m_report *const *reports, size_t n, FILE *out);
 /* `show`: the conditions of experiment `e` of `r`, one line (nothing for an older report). */
 void conditions_show(const struct m_report *r, const struct m_experiment *e, FILE *out);
 /* A short text of an experiment's conditions ("SMIs 0, 2950 MHz, boost on, SMT off, spin"). */

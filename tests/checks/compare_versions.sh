@@ -158,3 +158,14 @@ check "schema version $v in --version, --help, validate's help, SCHEMA.md's titl
      head -n1 reports/SCHEMA.md | grep -qx '# tlbscope report format, schema version $v' &&
      grep -q '(schema version $v; .tlbscope-report. reads every earlier version too)' README.md &&
      grep -q 'REPORT_SCHEMA_VERSION $v ' core/run.h"
+
+# ---- items 3 and 6: the html page ----
+run page html -o "$out/page.html" "$S4" "$BOCHS"
+check "html: 'Measured differently' lists each real difference once, as 'name: A x, B y', never '(an object)'" sh -c \
+    "[ $(rc page) = 0 ] && grep -q '^<li>samples: A 1000, B 100</li>\$' $out/page.html && grep -q '^<li>PCID: A no, B yes</li>\$' $out/page.html &&
+     ! grep -q 'an object' $out/page.html && ! grep -q '<li>CPU' $out/page.html &&
+     [ \$(sed -n '/Measured differently/,/<\\/div>/p' $out/page.html | grep '^<li>' | sort | uniq -d | wc -l) = 0 ]"
+check "html: heatmap labels on dark cells are white by class (the page's CSS wins over fill)" sh -c \
+    "grep -q 'svg text.cell.on-dark{fill:#ffffff}' $out/page.html && grep -q '<text class=\"cell on-dark\"' $out/page.html"
+check "html: every heatmap is wide enough for its caption (7.5 px a character)" sh -c \
+    "grep -A2 '<svg class=\"heatmap\"' $out/page.html | awk -F'\"' '/<svg class=\"heatmap\"/ { w = \$4 } /class=\"ctitle\"/ { sub(/.*\">/, \"\"); sub(/<.*/, \"\"); if (16 + length(\$0) * 7.5 > w + 0.5) bad = 1 } END { exit bad }'"

@@ -171,7 +171,7 @@ check "finding 1: --markdown has the conditions table and warnings too" sh -c \
     "grep -q '^## Conditions' $out/f1-md.out && grep -q '^| samples | 1000 | 100 | DIFFERS (numbers) |' $out/f1-md.out && grep -q '^> \*\*WARNING:\*\* samples differs' $out/f1-md.out"
 run f1-html html -o "$out/f1.html" "$S4" "$S8"
 check "finding 1: the html page has the conditions table and the warnings, before the charts" sh -c \
-    "grep -q '<h2 id=\"conditions\">Conditions</h2>' $out/f1.html && grep -q '<li>samples differs (A 1000, B 100)' $out/f1.html && [ \$(grep -n 'id=\"conditions\"' $out/f1.html | cut -d: -f1) -lt \$(grep -n '<svg' $out/f1.html | head -n1 | cut -d: -f1) ]"
+    "grep -q '<h2 id=\"conditions\">Conditions</h2>' $out/f1.html && grep -q '<li>samples: A 1000, B 100</li>' $out/f1.html && [ \$(grep -n 'id=\"conditions\"' $out/f1.html | cut -d: -f1) -lt \$(grep -n '<svg' $out/f1.html | head -n1 | cut -d: -f1) ]"
 scaled "$S4" 1.00 "$out/cond.json" method.apic_mode='"x2apic"' 'experiments.0.conditions={"smi_count": 3}'
 run f1-new compare "$S4" "$out/cond.json"
 check "finding 1: fields other reports lack read as '-' (per-experiment conditions)" sh -c \
