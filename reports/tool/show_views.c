@@ -15,6 +15,7 @@
 #include "reports/tool/jget.h"
 #include "reports/tool/point_index.h"
 #include "reports/tool/show.h"
+#include "reports/tool/show_ceiling.h"
 #include "reports/tool/show_contention.h"
 #include "reports/tool/table.h"
 #include "reports/tool/units.h"
@@ -490,6 +491,8 @@ void show_experiment(const struct m_report *r, const struct m_experiment *e, FIL
         show_pivot(r, e, seq_conc, out);
     else
         show_point_list(r, &e->results, "results", out);
-    if (!seq_conc)
+    if (e->id && strcmp(e->id, CEILING_EXPERIMENT) == 0)
+        show_ceiling_summary(e, out);
+    else if (!seq_conc)
         show_point_list(r, &e->summary, "summary", out);
 }

@@ -169,3 +169,11 @@ check "html: heatmap labels on dark cells are white by class (the page's CSS win
     "grep -q 'svg text.cell.on-dark{fill:#ffffff}' $out/page.html && grep -q '<text class=\"cell on-dark\"' $out/page.html"
 check "html: every heatmap is wide enough for its caption (7.5 px a character)" sh -c \
     "grep -A2 '<svg class=\"heatmap\"' $out/page.html | awk -F'\"' '/<svg class=\"heatmap\"/ { w = \$4 } /class=\"ctitle\"/ { sub(/.*\">/, \"\"); sub(/<.*/, \"\"); if (16 + length(\$0) * 7.5 > w + 0.5) bad = 1 } END { exit bad }'"
+
+# ---- item 6: flush_ceiling's p* and its band, one line per curve ----
+jq '(.experiments[] | select(.id == "flush_ceiling") | .summary[0].values) |= (.band_low = 1 | .band_high = 1)' \
+    "$FRESH" >"$out/band.json"
+"$TOOL" show "$out/band.json" >"$out/band.out" 2>&1
+check "show: flush_ceiling's first curve says p* lies outside its band and where the confidence comes from" sh -c \
+    "sed -n '/^  crossovers (p\*/,/^  [a-z]/p' $out/band.out | tr '\n' ' ' | tr -s ' ' |
+     grep -q 'local, working set 64 contiguous, vs full_cr3: p\* [0-9]* (95% interval [0-9]* to [0-9]*), confidence [a-z]*; p25-p75 band 1 to 1 (p\* outside it: the band is where the two curves. p25-p75 ranges overlap, the confidence comes from p\*.s interval)'"
