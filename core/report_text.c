@@ -48,6 +48,7 @@ static void write_header(const struct run *r, struct strbuf *sb)
 {
     const struct cpu_features *f = &r->cpu;
     const struct smbios_info *s = &r->fw.smbios;
+    char line[400];
     sb_printf(sb, "tlbscope %s (%s)  run %s\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT, r->run_id);
     if (r->sim.simulated) {
         uint32_t i;
@@ -64,18 +65,23 @@ static void write_header(const struct run *r, struct strbuf *sb)
         sb_puts(sb, "\n          no machine was measured: timings are the host's, checks are the "
                     "model's\n");
     }
-    if (s->present)
-        sb_printf(sb, "Machine   %s %s, BIOS %s %s (%s)\n", s->sys_manufacturer, s->sys_product,
-                  s->bios_vendor, s->bios_version, s->bios_date);
+    /* the UEFI console of most servers is 80x25: long lines wrap under their label */
+    if (s->present) {
+        fmt_into(line, sizeof(line), "%s %s, BIOS %s %s (%s)", s->sys_manufacturer,
+                 s->sys_product, s->bios_vendor, s->bios_version, s->bios_date);
+        write_wrapped(sb, "Machine", line);
+    }
     if (r->cfg.redact)
         sb_printf(sb, "Redacted  serial number and UUID replaced by %s tokens in the JSON "
                       "(redact=on)\n", r->cfg.redact_key[0] ? "keyed" : "random");
-    sb_printf(sb, "Firmware  %s rev 0x%x, UEFI %u.%u, Secure Boot %s\n", r->fw.vendor,
-              r->fw.revision, r->fw.uefi_revision >> 16, (r->fw.uefi_revision & 0xffff) / 10,
-              secure_boot_name(r->fw.secure_boot));
-    sb_printf(sb, "CPU       %s, %s, family 0x%x model 0x%x stepping %u\n",
-              f->brand[0] ? f->brand : "(no brand string)", f->vendor, f->family, f->model,
-              f->stepping);
+    fmt_into(line, sizeof(line), "%s rev 0x%x, UEFI %u.%u, Secure Boot %s", r->fw.vendor,
+             r->fw.revision, r->fw.uefi_revision >> 16, (r->fw.uefi_revision & 0xffff) / 10,
+             secure_boot_name(r->fw.secure_boot));
+    write_wrapped(sb, "Firmware", line);
+    fmt_into(line, sizeof(line), "%s, %s, family 0x%x model 0x%x stepping %u",
+             f->brand[0] ? f->brand : "(no brand string)", f->vendor, f->family, f->model,
+             f->stepping);
+    write_wrapped(sb, "CPU", line);
     sb_puts(sb, "Features ");
     yes_no(sb, "x2apic", f->x2apic);
     yes_no(sb, "pcid", f->pcid);
@@ -100,16 +106,17 @@ static void write_header(const struct run *r, struct strbuf *sb)
     if (r->method.order_seed_set)
         sb_printf(sb, "Order     variants in random order per iteration, order_seed=%llu\n",
                   (unsigned long long)r->method.order_seed);
-    if (f->hypervisor)
-        sb_printf(sb,
-                  "NOTE      running under a hypervisor (%s): timings are not hardware timings\n",
-                  f->hypervisor_vendor[0] ? f->hypervisor_vendor : "unnamed");
+    if (f->hypervisor) {
+        fmt_into(line, sizeof(line), "running under a hypervisor (%s): timings are not hardware "
+                 "timings", f->hypervisor_vendor[0] ? f->hypervisor_vendor : "unnamed");
+        write_wrapped(sb, "NOTE", line);
+    }
     if (r->cfg.emulator != EMULATOR_NONE)
         sb_printf(sb, "NOTE      emulated machine (emulator=%s): every instruction ran on the\n"
                       "          emulator's CPU; timings are not hardware timings\n",
                   emulator_name(r->cfg.emulator));
     if (r->mp_note[0])
-        sb_printf(sb, "NOTE      %s\n", r->mp_note);
+        write_wrapped(sb, "NOTE", r->mp_note);
 }
 
 static void write_cpu_problems(const struct run *r, struct strbuf *sb)
@@ -164,6 +171,7 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
                                 emulated ? "[EMULATED]" : NULL, e->partial ? "[PARTIAL]" : NULL };
         const char *sep = "  ";
         uint32_t t;
+        size_t row_start = sb->len;
         sb_printf(sb, "%-26s %-8s %6u %8llu %6llu", e->id, result_name(e->status),
                   e->results.count, (unsigned long long)e->verification.checks,
                   (unsigned long long)e->verification.stale_reads);
@@ -172,6 +180,12 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
                 sb_printf(sb, "%s%s", sep, tags[t]);
                 sep = " ";
             }
+        }
+        /* 80 columns (the UEFI console): a reason that does not fit goes below, wrapped */
+        if (e->reason[0] && sb->len - row_start + str_len(sep) + str_len(e->reason) > 80) {
+            sb_putc(sb, '\n');
+            sb_put_wrapped(sb, "    ", "    ", e->reason, 80); /* ends the line */
+            continue;
         }
         if (e->reason[0])
             sb_printf(sb, "%s%s", sep, e->reason);

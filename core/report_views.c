@@ -428,8 +428,11 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
 void report_view_experiment(const struct run *r, const struct experiment_record *e,
                             struct strbuf *sb)
 {
-    sb_printf(sb, "\n%s%s%s: %s\n", e->id, r->sim.simulated ? " [SIMULATED]" : "",
-              e->emulated || r->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "", e->title);
+    char head[96];
+    fmt_into(head, sizeof(head), "\n%s%s%s: ", e->id, r->sim.simulated ? " [SIMULATED]" : "",
+             e->emulated || r->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "");
+    /* the UEFI console is 80 columns: a long title wraps under it (the newline counts 1) */
+    sb_put_wrapped(sb, head, "  ", e->title, 81);
     if (str_eq(e->id, "ipi_roundtrip"))
         view_ipi_matrix(r, e, sb);
     else if (str_eq(e->id, "shootdown_seq_vs_conc")) {
