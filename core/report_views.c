@@ -406,6 +406,7 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
     (void)e;
     for (i = 0; i < l->count && i < max_lines; i++) {
         const struct result_point *p = &l->items[i];
+        size_t line_start = sb->len;
         uint8_t v;
         write_params(p, sb);
         if (p->nmetrics) {
@@ -416,6 +417,12 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
             cell_p99(sb, r, st);
         }
         for (v = 0; v < p->nvalues; v++) {
+            /* 80 columns (the UEFI console): a value that would pass them starts a line of
+             * its own (24 columns is room for the widest number sb_fixed writes) */
+            if (sb->len - line_start + 2 + str_len(p->values[v].key) + 24 > 80) {
+                sb_puts(sb, "\n   ");
+                line_start = sb->len - 3;
+            }
             sb_printf(sb, " %s ", p->values[v].key);
             sb_fixed(sb, p->values[v].milli, 3);
         }
