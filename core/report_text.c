@@ -51,19 +51,22 @@ static void write_header(const struct run *r, struct strbuf *sb)
     char line[400];
     sb_printf(sb, "tlbscope %s (%s)  run %s\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT, r->run_id);
     if (r->sim.simulated) {
+        struct strbuf text;
         uint32_t i;
-        sb_printf(sb, "SIMULATED tlbscope-sim on the %s (version %u), profile %s, seed %llu, TLB "
-                      "%u sets x %u ways",
+        sb_init_fixed(&text, line, sizeof(line));
+        sb_printf(&text, "tlbscope-sim on the %s (version %u), profile %s, seed %llu, TLB %u sets "
+                         "x %u ways",
                   r->sim.model, r->sim.model_version, r->sim.profile,
                   (unsigned long long)r->sim.seed, r->sim.tlb_sets, r->sim.tlb_ways);
         for (i = 0; i < r->sim.errata_count; i++)
-            sb_printf(sb, "%s%s", i ? ", " : "; errata on: ", r->sim.errata[i]);
+            sb_printf(&text, "%s%s", i ? ", " : "; errata on: ", r->sim.errata[i]);
         if (r->sim.microcode_known)
-            sb_printf(sb, "; microcode 0x%x", r->sim.microcode);
+            sb_printf(&text, "; microcode 0x%x", r->sim.microcode);
         if (r->sim.la57)
-            sb_puts(sb, "; firmware with CR4.LA57");
-        sb_puts(sb, "\n          no machine was measured: timings are the host's, checks are the "
-                    "model's\n");
+            sb_puts(&text, "; firmware with CR4.LA57");
+        sb_puts(&text, ". No machine was measured: timings are the host's, checks are the "
+                       "model's");
+        write_wrapped(sb, "SIMULATED", line);
     }
     /* the UEFI console of most servers is 80x25: long lines wrap under their label */
     if (s->present) {
@@ -82,17 +85,20 @@ static void write_header(const struct run *r, struct strbuf *sb)
              f->brand[0] ? f->brand : "(no brand string)", f->vendor, f->family, f->model,
              f->stepping);
     write_wrapped(sb, "CPU", line);
-    sb_puts(sb, "Features ");
-    yes_no(sb, "x2apic", f->x2apic);
-    yes_no(sb, "pcid", f->pcid);
-    yes_no(sb, "invpcid", f->invpcid);
-    if (f->invlpgb)
-        sb_printf(sb, " invlpgb=yes(max %u pages)", f->invlpgb_max_pages);
-    else
-        yes_no(sb, "invlpgb", false);
-    yes_no(sb, "la57", f->la57);
-    yes_no(sb, "invariant_tsc", f->invariant_tsc);
-    sb_putc(sb, '\n');
+    {
+        struct strbuf feat;
+        sb_init_fixed(&feat, line, sizeof(line));
+        yes_no(&feat, "x2apic", f->x2apic);
+        yes_no(&feat, "pcid", f->pcid);
+        yes_no(&feat, "invpcid", f->invpcid);
+        if (f->invlpgb)
+            sb_printf(&feat, " invlpgb=yes(max %u pages)", f->invlpgb_max_pages);
+        else
+            yes_no(&feat, "invlpgb", false);
+        yes_no(&feat, "la57", f->la57);
+        yes_no(&feat, "invariant_tsc", f->invariant_tsc);
+        write_wrapped(sb, "Features", line);
+    }
     /* a CPU of the INVLPG/global erratum: whether the tool ran with PCID, and why */
     if (r->method.pcid_erratum.listed && r->method.pcid_reason[0])
         write_wrapped(sb, "PCID", r->method.pcid_reason);

@@ -411,6 +411,11 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
         write_params(p, sb);
         if (p->nmetrics) {
             const struct stats *st = &p->metrics[0].st;
+            /* " NAME p50 <10> p99 <10>" after long parameters: on a line of its own */
+            if (sb->len - line_start + str_len(p->metrics[0].name) + 30 > 80) {
+                sb_puts(sb, "\n   ");
+                line_start = sb->len - 3;
+            }
             sb_printf(sb, " %s p50", p->metrics[0].name);
             cell_time(sb, r, st, st->p50);
             sb_puts(sb, " p99");

@@ -71,6 +71,8 @@ check "compare --experiment shootdown_seq_vs_conc with --fail-if-slower: exit 0,
     run_budget_s=0 >"$out/fresh.log" 2>&1
 FRESH=$(sed -n 's/^Report saved: //p' "$out/fresh.log" | head -n1)
 check "tlbscope-sim wrote a fresh (simulated) report" test -s "$FRESH"
+check "the app's text summary (the EFI console's, the same code) fits 80 columns" \
+    test "$(max_width "${FRESH%.json}.txt")" -le 80
 run fresh-json compare --json "$SIMSAMPLE" "$FRESH"
 run fresh-text compare "$SIMSAMPLE" "$FRESH"
 check "fresh vs the version 1 simulated sample: every experiment both measured has ratios but PTI" \

@@ -24,6 +24,8 @@ done
 # issue 23: this fresh report against every shipped sample (schema version 1, no `flush`
 # parameter): compare aligns the points of every experiment both measured, exit 0, 80 columns
 if [ -s "${FRESH4:-}" ]; then
+    check "fresh smp=4: the text summary fits 80 columns (the UEFI console is 80x25)" \
+        test "$(awk '{ if (length > m) m = length } END { print m + 0 }' "${FRESH4%.json}.txt")" -le 80
     for s in "$here"/reports/samples/qemu-*.json; do
         b=$(basename "$s" .json)
         "$TOOL" compare --json "$s" "$FRESH4" >"$RUN/compare-$b.json" 2>"$RUN/compare-$b.err"
