@@ -50,23 +50,20 @@ static void write_header(const struct run *r, struct strbuf *sb)
     const struct smbios_info *s = &r->fw.smbios;
     char line[400];
     sb_printf(sb, "tlbscope %s (%s)  run %s\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT, r->run_id);
-    if (r->sim.simulated) {
-        struct strbuf text;
+    if (r->sim.simulated) { /* within 80 columns, like the rest of the summary */
         uint32_t i;
-        sb_init_fixed(&text, line, sizeof(line));
-        sb_printf(&text, "tlbscope-sim on the %s (version %u), profile %s, seed %llu, TLB %u sets "
-                         "x %u ways",
-                  r->sim.model, r->sim.model_version, r->sim.profile,
+        sb_printf(sb, "SIMULATED tlbscope-sim on the %s (version %u)\n", r->sim.model,
+                  r->sim.model_version);
+        sb_printf(sb, "          profile %s, seed %llu, TLB %u sets x %u ways", r->sim.profile,
                   (unsigned long long)r->sim.seed, r->sim.tlb_sets, r->sim.tlb_ways);
-        for (i = 0; i < r->sim.errata_count; i++)
-            sb_printf(&text, "%s%s", i ? ", " : "; errata on: ", r->sim.errata[i]);
         if (r->sim.microcode_known)
-            sb_printf(&text, "; microcode 0x%x", r->sim.microcode);
+            sb_printf(sb, "; microcode 0x%x", r->sim.microcode);
+        for (i = 0; i < r->sim.errata_count; i++)
+            sb_printf(sb, "%s%s", i ? ", " : "\n          errata on: ", r->sim.errata[i]);
+        sb_puts(sb, "\n          no machine: the host's timings, the model's checks");
         if (r->sim.la57)
-            sb_puts(&text, "; firmware with CR4.LA57");
-        sb_puts(&text, ". No machine was measured: timings are the host's, checks are the "
-                       "model's");
-        write_wrapped(sb, "SIMULATED", line);
+            sb_puts(sb, "\n          firmware with CR4.LA57 (5-level paging)");
+        sb_putc(sb, '\n');
     }
     /* the UEFI console of most servers is 80x25: long lines wrap under their label */
     if (s->present) {
