@@ -191,10 +191,49 @@ size_t conditions_compare_lines(struct m_report *const *reports, size_t n, FILE 
     return count;
 }
 
+/*
+ * One report's clock far from nominal (APERF/MPERF over the TSC outside
+ * 1 +- CONDITIONS_FREQ_TOLERANCE) in any experiment: its latencies scale
+ * with the clock, whatever the other sides did. Warned once per report, at
+ * the experiment furthest off.
+ */
+static void clock_off_nominal(const struct m_report *r, FILE *out, size_t *count)
+{
+    const json_t *list = jget_array(r->root, "experiments"), *e;
+    const char *worst_id = NULL;
+    double worst = 1000; /* nominal: the clock the TSC ticks at */
+    char line[300];
+    size_t i;
+    json_array_foreach(list, i, e) {
+        const json_t *clk = jget_object(jget_object(e, "conditions"), "clock");
+        double pm = jget_number(jget_object(clk, "effective_over_tsc_permille"), "weighted", NAN);
+        if (!jget_bool(clk, "aperf_mperf", false) || !isfinite(pm) || !(pm > 0))
+            continue;
+        if (fabs(pm - 1000) > fabs(worst - 1000)) {
+            worst = pm;
+            worst_id = jget_string(e, "id");
+        }
+    }
+    if (!worst_id || fabs(worst - 1000) <= CONDITIONS_FREQ_TOLERANCE * 1000)
+        return;
+    (*count)++;
+    if (!out)
+        return;
+    snprintf(line, sizeof(line), "%s: %s: effective clock %.0f%% of the TSC's (APERF/MPERF): "
+             "far from nominal, its latencies scale with the clock", r->label, worst_id,
+             worst / 10);
+    if (one_line_each)
+        fprintf(out, "%s\n", line);
+    else
+        units_print_wrapped(out, "warning: ", "         ", line, 80);
+}
+
 size_t conditions_compare_warnings(struct m_report *const *reports, size_t n, FILE *out)
 {
     size_t i, count = 0;
     for (i = 1; i < n; i++)
         compare_pair(reports[0], reports[i], out, &count);
+    for (i = 0; i < n; i++)
+        clock_off_nominal(reports[i], out, &count);
     return count;
 }

@@ -6,7 +6,8 @@
  *   - effective clock (APERF/MPERF) more than 5% apart;
  *   - SMIs during one report's experiment (the counter moved) and not the other's;
  *   - a different target_wait (targets spinning vs halting), APIC mode
- *     (xAPIC vs x2APIC) or full-flush method.
+ *     (xAPIC vs x2APIC) or full-flush method;
+ *   - one report's effective clock more than 5% from its TSC's (nominal).
  */
 #ifndef TLBSCOPE_REPORT_CONDITIONS_VIEW_H
 #define TLBSCOPE_REPORT_CONDITIONS_VIEW_H

@@ -179,3 +179,12 @@ jq '(.experiments[] | select(.id == "flush_ceiling") | .summary[0].values) |= (.
 check "show: flush_ceiling's first curve says p* lies outside its band and where the confidence comes from" sh -c \
     "sed -n '/^  crossovers (p\*/,/^  [a-z]/p' $out/band.out | tr '\n' ' ' | tr -s ' ' |
      grep -q 'local, working set 64 contiguous, vs full_cr3: p\* [0-9]* (95% interval [0-9]* to [0-9]*), confidence [a-z]*; p25-p75 band 1 to 1 (p\* outside it: the band is where the two curves. p25-p75 ranges overlap, the confidence comes from p\*.s interval)'"
+
+# ---- item 3: a clock far from nominal is warned, once per report ----
+jq '.experiments[1].conditions = {"smi": {"source": "none", "count": null}, "clock": {"aperf_mperf": true,
+      "effective_over_tsc_permille": {"min": 690, "weighted": 700, "max": 710}, "effective_mhz": 1817,
+      "tsc_mhz": 2596}, "smt": "off", "smt_cores": 0, "target_wait": "hlt"}' "$S4" >"$out/slowclock.json"
+run slowclock compare "$S4" "$out/slowclock.json"
+check "compare: B's clock at 70% of nominal is warned once, naming the experiment" sh -c \
+    "[ \$(grep -c '^warning: B: ipi_broadcast: effective clock 70% of the TSC.s (APERF/MPERF): far' $out/slowclock.out) = 1 ] &&
+     ! grep -q '^warning: A: ' $out/slowclock.out"
