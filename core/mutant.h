@@ -60,26 +60,30 @@
 #define MUTANT_ID_smi_bsp_only 50     /* conditions: one CPU's SMI count stands for every CPU's */
 #define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
 #define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
-#define MUTANT_ID_upload_retry_client_errors 90 /* upload: a 4xx answer is retried like a 503 */
-#define MUTANT_ID_upload_backoff_flat 91 /* upload: the wait between attempts never grows */
-#define MUTANT_ID_upload_past_deadline 92 /* upload: attempts go on past the overall deadline */
-#define MUTANT_ID_upload_name_per_attempt 93 /* upload: each retry writes another name (a second copy) */
-#define MUTANT_ID_network_unredacted 94 /* redact=on leaves the MAC, IP and boot URL in the report */
 #define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
+#define MUTANT_ID_base_always_first 60 /* compare: a section's base stays side A even where A has no point */
+#define MUTANT_ID_no_param_defaults 61 /* compare: older reports' points get no default for added parameters */
+#define MUTANT_ID_show_tsc_else 62      /* show: "TSC frequency unknown" after a known TSC rate */
+#define MUTANT_ID_role_rows_doubled 63  /* compare: a value row also compared in a role row counts twice */
 #define MUTANT_ID_verdict_inconclusive_as_na 64 /* a SKIP after measuring counted as not applicable */
 #define MUTANT_ID_verdict_error_complete 65 /* an ERROR run's verdict says COMPLETE */
 #define MUTANT_ID_verdict_line_drops_na 66 /* the verdict line leaves out what did not apply */
-/* the fleet database (reports/tool/fleet/, killed by tests/checks/fleetdb.sh) */
-#define MUTANT_ID_fleet_points_dropped 85 /* import stores no point statistics */
-#define MUTANT_ID_fleet_key_from_bytes 86 /* the run key hashes the file's bytes, not its JSON */
-#define MUTANT_ID_fleet_invalid_accepted 87 /* import stores a report that does not validate */
-#define MUTANT_ID_fleet_simulated_as_hardware 88 /* a simulated run is filed as hardware */
-#define MUTANT_ID_fleet_atlas_pools_environments 89 /* the atlas pools every environment into one column */
 #define MUTANT_ID_tramp_far_jump_off 70 /* INIT-SIPI trampoline: the far jump targets an offset, not an address */
 #define MUTANT_ID_tramp_cr3_truncated 71 /* INIT-SIPI trampoline: a page-table root above 4 GiB truncated, not refused */
 #define MUTANT_ID_madt_takes_disabled 72 /* own bring-up: disabled MADT entries started too */
 #define MUTANT_ID_reopen_checked_in 73 /* own bring-up: a CPU that checked in and hung is started again */
 #define MUTANT_ID_init_sipi_back_to_shell 74 /* a run with INIT-SIPI CPUs returns to the shell */
+/* tlbscope-report (reports/tool/, built per mutant by reports/tool/tool.mk) */
+#define MUTANT_ID_fleet_points_dropped 85 /* import stores no point statistics */
+#define MUTANT_ID_fleet_key_from_bytes 86 /* the run key hashes the file's bytes, not its JSON */
+#define MUTANT_ID_fleet_invalid_accepted 87 /* import stores a report that does not validate */
+#define MUTANT_ID_fleet_simulated_as_hardware 88 /* a simulated run is filed as hardware */
+#define MUTANT_ID_fleet_atlas_pools_environments 89 /* the atlas pools every environment into one column */
+#define MUTANT_ID_upload_retry_client_errors 90 /* upload: a 4xx answer is retried like a 503 */
+#define MUTANT_ID_upload_backoff_flat 91 /* upload: the wait between attempts never grows */
+#define MUTANT_ID_upload_past_deadline 92 /* upload: attempts go on past the overall deadline */
+#define MUTANT_ID_upload_name_per_attempt 93 /* upload: each retry writes another name (a second copy) */
+#define MUTANT_ID_network_unredacted 94 /* redact=on leaves the MAC, IP and boot URL in the report */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

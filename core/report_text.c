@@ -82,46 +82,55 @@ static void write_header(const struct run *r, struct strbuf *sb)
 {
     const struct cpu_features *f = &r->cpu;
     const struct smbios_info *s = &r->fw.smbios;
+    char line[400];
     sb_printf(sb, "tlbscope %s (%s)  run %s\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT, r->run_id);
-    if (r->sim.simulated) {
+    if (r->sim.simulated) { /* within 80 columns, like the rest of the summary */
         uint32_t i;
-        sb_printf(sb, "SIMULATED tlbscope-sim on the %s (version %u), profile %s, seed %llu, TLB "
-                      "%u sets x %u ways",
-                  r->sim.model, r->sim.model_version, r->sim.profile,
+        sb_printf(sb, "SIMULATED tlbscope-sim on the %s (version %u)\n", r->sim.model,
+                  r->sim.model_version);
+        sb_printf(sb, "          profile %s, seed %llu, TLB %u sets x %u ways", r->sim.profile,
                   (unsigned long long)r->sim.seed, r->sim.tlb_sets, r->sim.tlb_ways);
-        for (i = 0; i < r->sim.errata_count; i++)
-            sb_printf(sb, "%s%s", i ? ", " : "; errata on: ", r->sim.errata[i]);
         if (r->sim.microcode_known)
             sb_printf(sb, "; microcode 0x%x", r->sim.microcode);
+        for (i = 0; i < r->sim.errata_count; i++)
+            sb_printf(sb, "%s%s", i ? ", " : "\n          errata on: ", r->sim.errata[i]);
+        sb_puts(sb, "\n          no machine: the host's timings, the model's checks");
         if (r->sim.la57)
-            sb_puts(sb, "; firmware with CR4.LA57");
-        sb_puts(sb, "\n          no machine was measured: timings are the host's, checks are the "
-                    "model's\n");
+            sb_puts(sb, "\n          firmware with CR4.LA57 (5-level paging)");
+        sb_putc(sb, '\n');
     }
-    if (s->present)
-        sb_printf(sb, "Machine   %s %s, BIOS %s %s (%s)\n", s->sys_manufacturer, s->sys_product,
-                  s->bios_vendor, s->bios_version, s->bios_date);
+    /* the UEFI console of most servers is 80x25: long lines wrap under their label */
+    if (s->present) {
+        fmt_into(line, sizeof(line), "%s %s, BIOS %s %s (%s)", s->sys_manufacturer,
+                 s->sys_product, s->bios_vendor, s->bios_version, s->bios_date);
+        write_wrapped(sb, "Machine", line);
+    }
     if (r->cfg.redact)
         sb_printf(sb, "Redacted  serial number and UUID replaced by %s tokens in the JSON "
                       "(redact=on)\n", r->cfg.redact_key[0] ? "keyed" : "random");
     write_delivery(r, sb);
-    sb_printf(sb, "Firmware  %s rev 0x%x, UEFI %u.%u, Secure Boot %s\n", r->fw.vendor,
-              r->fw.revision, r->fw.uefi_revision >> 16, (r->fw.uefi_revision & 0xffff) / 10,
-              secure_boot_name(r->fw.secure_boot));
-    sb_printf(sb, "CPU       %s, %s, family 0x%x model 0x%x stepping %u\n",
-              f->brand[0] ? f->brand : "(no brand string)", f->vendor, f->family, f->model,
-              f->stepping);
-    sb_puts(sb, "Features ");
-    yes_no(sb, "x2apic", f->x2apic);
-    yes_no(sb, "pcid", f->pcid);
-    yes_no(sb, "invpcid", f->invpcid);
-    if (f->invlpgb)
-        sb_printf(sb, " invlpgb=yes(max %u pages)", f->invlpgb_max_pages);
-    else
-        yes_no(sb, "invlpgb", false);
-    yes_no(sb, "la57", f->la57);
-    yes_no(sb, "invariant_tsc", f->invariant_tsc);
-    sb_putc(sb, '\n');
+    fmt_into(line, sizeof(line), "%s rev 0x%x, UEFI %u.%u, Secure Boot %s", r->fw.vendor,
+             r->fw.revision, r->fw.uefi_revision >> 16, (r->fw.uefi_revision & 0xffff) / 10,
+             secure_boot_name(r->fw.secure_boot));
+    write_wrapped(sb, "Firmware", line);
+    fmt_into(line, sizeof(line), "%s, %s, family 0x%x model 0x%x stepping %u",
+             f->brand[0] ? f->brand : "(no brand string)", f->vendor, f->family, f->model,
+             f->stepping);
+    write_wrapped(sb, "CPU", line);
+    {
+        struct strbuf feat;
+        sb_init_fixed(&feat, line, sizeof(line));
+        yes_no(&feat, "x2apic", f->x2apic);
+        yes_no(&feat, "pcid", f->pcid);
+        yes_no(&feat, "invpcid", f->invpcid);
+        if (f->invlpgb)
+            sb_printf(&feat, " invlpgb=yes(max %u pages)", f->invlpgb_max_pages);
+        else
+            yes_no(&feat, "invlpgb", false);
+        yes_no(&feat, "la57", f->la57);
+        yes_no(&feat, "invariant_tsc", f->invariant_tsc);
+        write_wrapped(sb, "Features", line);
+    }
     /* a CPU of the INVLPG/global erratum: whether the tool ran with PCID, and why */
     if (r->method.pcid_erratum.listed && r->method.pcid_reason[0])
         write_wrapped(sb, "PCID", r->method.pcid_reason);
@@ -135,22 +144,25 @@ static void write_header(const struct run *r, struct strbuf *sb)
     if (r->method.order_seed_set)
         sb_printf(sb, "Order     variants in random order per iteration, order_seed=%llu\n",
                   (unsigned long long)r->method.order_seed);
-    if (f->hypervisor)
-        sb_printf(sb,
-                  "NOTE      running under a hypervisor (%s): timings are not hardware timings\n",
-                  f->hypervisor_vendor[0] ? f->hypervisor_vendor : "unnamed");
+    if (f->hypervisor) {
+        fmt_into(line, sizeof(line), "running under a hypervisor (%s): timings are not hardware "
+                 "timings", f->hypervisor_vendor[0] ? f->hypervisor_vendor : "unnamed");
+        write_wrapped(sb, "NOTE", line);
+    }
     if (r->cfg.emulator != EMULATOR_NONE)
         sb_printf(sb, "NOTE      emulated machine (emulator=%s): every instruction ran on the\n"
                       "          emulator's CPU; timings are not hardware timings\n",
                   emulator_name(r->cfg.emulator));
     if (r->mp_note[0])
-        sb_printf(sb, "NOTE      %s\n", r->mp_note);
-    if (r->init_sipi.used)
-        sb_printf(sb, "NOTE      %s: %u of %u APs started by the tool's own INIT-SIPI (%s);\n"
-                      "          they cannot be handed back: the machine %s after the report\n",
-                  r->cfg.mp_mode == MP_OWN ? "mp=own" : "fallback", r->init_sipi.arrived,
-                  r->init_sipi.requested, r->init_sipi.reason,
-                  run_exit_mode(r) == EXIT_SHUTDOWN ? "powers off" : "resets");
+        write_wrapped(sb, "NOTE", r->mp_note);
+    if (r->init_sipi.used) {
+        fmt_into(line, sizeof(line), "%s: %u of %u APs started by the tool's own INIT-SIPI "
+                 "(%s); they cannot be handed back: the machine %s after the report",
+                 r->cfg.mp_mode == MP_OWN ? "mp=own" : "fallback", r->init_sipi.arrived,
+                 r->init_sipi.requested, r->init_sipi.reason,
+                 run_exit_mode(r) == EXIT_SHUTDOWN ? "powers off" : "resets");
+        write_wrapped(sb, "NOTE", line);
+    }
 }
 
 static void write_cpu_problems(const struct run *r, struct strbuf *sb)
@@ -205,6 +217,7 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
                                 emulated ? "[EMULATED]" : NULL, e->partial ? "[PARTIAL]" : NULL };
         const char *sep = "  ";
         uint32_t t;
+        size_t row_start = sb->len;
         sb_printf(sb, "%-26s %-8s %6u %8llu %6llu", e->id, result_name(e->status),
                   e->results.count, (unsigned long long)e->verification.checks,
                   (unsigned long long)e->verification.stale_reads);
@@ -213,6 +226,12 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
                 sb_printf(sb, "%s%s", sep, tags[t]);
                 sep = " ";
             }
+        }
+        /* 80 columns (the UEFI console): a reason that does not fit goes below, wrapped */
+        if (e->reason[0] && sb->len - row_start + str_len(sep) + str_len(e->reason) > 80) {
+            sb_putc(sb, '\n');
+            sb_put_wrapped(sb, "    ", "    ", e->reason, 80); /* ends the line */
+            continue;
         }
         if (e->reason[0])
             sb_printf(sb, "%s%s", sep, e->reason);

@@ -406,16 +406,28 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
     (void)e;
     for (i = 0; i < l->count && i < max_lines; i++) {
         const struct result_point *p = &l->items[i];
+        size_t line_start = sb->len;
         uint8_t v;
         write_params(p, sb);
         if (p->nmetrics) {
             const struct stats *st = &p->metrics[0].st;
+            /* " NAME p50 <10> p99 <10>" after long parameters: on a line of its own */
+            if (sb->len - line_start + str_len(p->metrics[0].name) + 30 > 80) {
+                sb_puts(sb, "\n   ");
+                line_start = sb->len - 3;
+            }
             sb_printf(sb, " %s p50", p->metrics[0].name);
             cell_time(sb, r, st, st->p50);
             sb_puts(sb, " p99");
             cell_p99(sb, r, st);
         }
         for (v = 0; v < p->nvalues; v++) {
+            /* 80 columns (the UEFI console): a value that would pass them starts a line of
+             * its own (24 columns is room for the widest number sb_fixed writes) */
+            if (sb->len - line_start + 2 + str_len(p->values[v].key) + 24 > 80) {
+                sb_puts(sb, "\n   ");
+                line_start = sb->len - 3;
+            }
             sb_printf(sb, " %s ", p->values[v].key);
             sb_fixed(sb, p->values[v].milli, 3);
         }
@@ -428,8 +440,11 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
 void report_view_experiment(const struct run *r, const struct experiment_record *e,
                             struct strbuf *sb)
 {
-    sb_printf(sb, "\n%s%s%s: %s\n", e->id, r->sim.simulated ? " [SIMULATED]" : "",
-              e->emulated || r->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "", e->title);
+    char head[96];
+    fmt_into(head, sizeof(head), "\n%s%s%s: ", e->id, r->sim.simulated ? " [SIMULATED]" : "",
+             e->emulated || r->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "");
+    /* the UEFI console is 80 columns: a long title wraps under it (the newline counts 1) */
+    sb_put_wrapped(sb, head, "  ", e->title, 81);
     if (str_eq(e->id, "ipi_roundtrip"))
         view_ipi_matrix(r, e, sb);
     else if (str_eq(e->id, "shootdown_seq_vs_conc")) {

@@ -81,8 +81,8 @@ static void rate_cell(struct strbuf *sb, int64_t v)
 void view_contention(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
-    sb_printf(sb, "  p50/p99 per shootdown and shootdowns/s of all m initiators: in rounds "
-                  "(all start\n  together) and steady (each in a loop, no checks in the "
+    sb_printf(sb, "  p50/p99 per shootdown and shootdowns/s of all m initiators: in rounds\n"
+                  "  (all start together) and steady (each in a loop, no checks in the "
                   "window)\n");
     sb_printf(sb, "  %-6s %-8s %5s %3s %9s %9s %10s %10s\n", "mode", "method", "pages", "m",
               "p50", "p99", "rounds/s", "steady/s");

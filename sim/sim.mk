@@ -30,7 +30,10 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            breakdown_keeps_handler \
            verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na \
            tramp_far_jump_off tramp_cr3_truncated madt_takes_disabled \
-           reopen_checked_in init_sipi_back_to_shell
+           reopen_checked_in init_sipi_back_to_shell \
+           base_always_first no_param_defaults show_tsc_else role_rows_doubled
+# the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
+SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
 # the fleet database's mutants: they change only reports/tool/fleet/, so each builds one
 # tlbscope-report (reports/tool/tool.mk) and tests/checks/fleetdb.sh kills it
 FLEET_MUTANTS := fleet_points_dropped fleet_key_from_bytes fleet_invalid_accepted \
@@ -52,7 +55,7 @@ $(BUILD)/mutants/$(1)/tlbscope-sim: $(SIM_MAIN) $(patsubst %.c,$(BUILD)/mutants/
 $(BUILD)/mutants/$(1)/test_%: tests/host/test_%.c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
-$(foreach m,$(MUTANTS),$(eval $(call mutant_rules,$(m))))
+$(foreach m,$(SIM_MUTANTS),$(eval $(call mutant_rules,$(m))))
 $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 .PHONY: fleet-mutants
 fleet-mutants: $(foreach m,$(FLEET_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-report)
@@ -74,7 +77,7 @@ endef
 $(foreach m,$(NET_MUTANTS),$(eval $(call net_mutant_rules,$(m))))
 
 .PHONY: mutants
-mutants: fleet-mutants $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
+mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
          $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
          $(foreach m,icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt,\
                    $(BUILD)/mutants/$(m)/test_apic_model) \

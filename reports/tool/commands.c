@@ -19,6 +19,7 @@
 #include "reports/tool/inputs.h"
 #include "reports/tool/load.h"
 #include "reports/tool/redact.h"
+#include "reports/tool/report_json.h"
 #include "reports/tool/show.h"
 #include "reports/tool/validate.h"
 
@@ -114,6 +115,29 @@ int cmd_show(const char *path, FILE *out, FILE *err)
     return EXIT_VALID;
 }
 
+/* A JSON document on `out`, indented, with a final line end; false when it could not be. */
+static bool dump_json(json_t *doc, FILE *out)
+{
+    bool ok = doc && json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) == 0;
+    if (ok)
+        fputc('\n', out);
+    json_decref(doc);
+    return ok;
+}
+
+int cmd_show_json(const char *path, FILE *out, FILE *err)
+{
+    struct m_report *r = commands_load_report(path, err);
+    bool ok;
+    if (!r)
+        return EXIT_INVALID;
+    ok = dump_json(report_json_show(r), out);
+    if (!ok)
+        fprintf(err, PREFIX "out of memory\n");
+    model_free(r);
+    return ok ? EXIT_VALID : EXIT_INVALID;
+}
+
 static void free_all(struct m_report **reports, size_t n)
 {
     size_t i;
@@ -147,6 +171,44 @@ static bool refuse_simulated_mix(struct m_report *const *reports, size_t n, cons
     return true;
 }
 
+/*
+ * Every --experiment ID is one that some report has: a mistyped ID would
+ * else compare nothing and pass. Names the IDs the reports have.
+ */
+static bool experiments_known(struct m_report *const *all, size_t n, const struct compare_cli *cli,
+                              FILE *err)
+{
+    size_t k, i, j;
+    bool ok = true;
+    for (k = 0; k < cli->nexperiments; k++) {
+        bool found = false;
+        for (i = 0; i < n && !found; i++)
+            found = model_experiment(all[i], cli->experiments[k]) != NULL;
+        if (found)
+            continue;
+        ok = false;
+        fprintf(err, PREFIX "compare: --experiment %s: no report given has this experiment; "
+                "they have:", cli->experiments[k]);
+        for (i = 0; i < n; i++) {
+            for (j = 0; j < all[i]->nexperiments; j++) {
+                const char *id = all[i]->experiments[j].id;
+                size_t a, b;
+                bool seen = !id;
+                for (a = 0; a < i && !seen; a++)
+                    for (b = 0; b < all[a]->nexperiments && !seen; b++)
+                        seen = all[a]->experiments[b].id &&
+                               strcmp(all[a]->experiments[b].id, id) == 0;
+                for (b = 0; b < j && !seen; b++)
+                    seen = all[i]->experiments[b].id && strcmp(all[i]->experiments[b].id, id) == 0;
+                if (!seen)
+                    fprintf(err, " %s", id);
+            }
+        }
+        fputc('\n', err);
+    }
+    return ok;
+}
+
 int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *cli, FILE *out,
                     FILE *err)
 {
@@ -167,7 +229,13 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         sides_free(&sides);
         return EXIT_USAGE;
     }
+    if (!experiments_known(sides.all, sides.nall, cli, err)) {
+        sides_free(&sides);
+        return EXIT_USAGE;
+    }
     memset(&opts, 0, sizeof(opts));
+    opts.wide = cli->wide;
+    opts.align_defaults = true;
     opts.experiments = cli->experiments;
     opts.nexperiments = cli->nexperiments;
     opts.sort_ratio = cli->sort_ratio;
@@ -178,8 +246,19 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         sides_free(&sides);
         return EXIT_INVALID;
     }
-    if (cli->nexperiments && !m.nsections)
-        fprintf(err, PREFIX "warning: no report has the experiment(s) given with --experiment\n");
+    if (cli->json) { /* the verdict first: the document carries it */
+        size_t disjoint = compare_disjoint_pairs(&m, err);
+        long long nslow = isnan(cli->fail_if_slower)
+                              ? -1 : (long long)compare_slower_points(&m, cli->fail_if_slower, err);
+        rc = disjoint ? EXIT_DISJOINT : nslow > 0 ? EXIT_SLOWER : EXIT_VALID;
+        if (!dump_json(report_json_compare(&m, disjoint, nslow, rc), out)) {
+            fprintf(err, PREFIX "out of memory\n");
+            rc = EXIT_INVALID;
+        }
+        compare_free(&m);
+        sides_free(&sides);
+        return rc;
+    }
     /* CSV has no room for prose: the warning goes where a person will see it */
     if (m.mixed && cli->fmt == TABLE_CSV)
         fprintf(err, PREFIX "warning: hardware and virtualised/emulated reports are "
@@ -197,12 +276,20 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         conditions_compare_warnings(sides.all, sides.nall, out);
         fputs("```\n", out);
     }
+    /* a pair that shares an experiment and no point compared nothing: never a pass */
+    if (compare_disjoint_pairs(&m, NULL)) {
+        size_t n = compare_disjoint_pairs(&m, err);
+        fprintf(err, PREFIX "%zu pair%s of sides share an experiment but no point of it: "
+                "nothing compared there (exit status %d)\n", n, n == 1 ? "" : "s", EXIT_DISJOINT);
+        rc = EXIT_DISJOINT;
+    }
     if (!isnan(cli->fail_if_slower)) {
         slower = compare_slower_points(&m, cli->fail_if_slower, err);
         if (slower) {
             fprintf(err, PREFIX "%zu point%s slower than the baseline by more than %g%% beyond "
                     "noise\n", slower, slower == 1 ? "" : "s", cli->fail_if_slower);
-            rc = EXIT_SLOWER;
+            if (rc == EXIT_VALID)
+                rc = EXIT_SLOWER;
         }
     }
     compare_free(&m);

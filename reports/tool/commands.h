@@ -18,10 +18,14 @@ enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
 int cmd_validate(char *const *args, size_t nargs, FILE *out, FILE *err);
 int cmd_show(const char *path, FILE *out, FILE *err);
+/* show --json: the summary as JSON (report_json.h). */
+int cmd_show_json(const char *path, FILE *out, FILE *err);
 int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *out, FILE *err);
 
 /* Exit status of compare --fail-if-slower when a point is slower beyond the limit. */
 enum { EXIT_SLOWER = 3 };
+/* Exit status of compare when two sides share an experiment but no point of it. */
+enum { EXIT_DISJOINT = 4 };
 
 /* compare's options (main.c parses them; README "Comparing machines"). */
 struct compare_cli {
@@ -33,6 +37,8 @@ struct compare_cli {
     size_t nexperiments;
     bool sort_ratio, only_differences;
     double fail_if_slower;    /* percent; NaN: off */
+    bool wide;                /* --wide: sides side by side past 80 columns */
+    bool json;                /* --json: compare_json.h */
 };
 int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *cli, FILE *out,
                     FILE *err);

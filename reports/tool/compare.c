@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mutant.h"
 #include "reports/tool/compare_roles.h"
 #include "reports/tool/ipi.h"
+#include "reports/tool/param_defaults.h"
 #include "reports/tool/point_index.h"
+#include "reports/tool/units.h"
 #include "reports/tool/vocab.h"
 
 bool compare_is_hardware(const struct m_report *r)
@@ -35,8 +38,8 @@ const char *compare_flags(const struct cmp_cell *c)
 
 double compare_ratio(const struct cmp_row *row, size_t report)
 {
-    const struct cmp_cell *a = &row->cells[0], *b = &row->cells[report];
-    if (!a->present || !b->present || !(a->p50 > 0))
+    const struct cmp_cell *a = &row->cells[row->base], *b = &row->cells[report];
+    if (report == row->base || !a->present || !b->present || !(a->p50 > 0))
         return NAN;
     return b->p50 / a->p50;
 }
@@ -390,6 +393,7 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
                               (isnan(maxt[r].cpus) ? -1 : maxt[r].cpus);
             }
             acc_finish(m, i, &acc, &row->cells[i]);
+            row->cells[i].role_of = seen[i];
             if (row->cells[i].present) {
                 present++;
                 for (j = 0; j < i; j++)
@@ -584,6 +588,29 @@ static bool seen_before(struct m_report *const *all, size_t report, const struct
     return false;
 }
 
+/* Does side i have a measured cell in some row of the section? */
+static bool side_measured(const struct cmp_section *s, size_t i)
+{
+    size_t j;
+    for (j = 0; j < s->nrows; j++)
+        if (s->rows[j].cells[i].present)
+            return true;
+    return false;
+}
+
+/* The section's base: the baseline, or the first side that measured it (compare.h). */
+static void set_base(const struct cmp_model *m, struct cmp_section *s)
+{
+    size_t i, j;
+    for (i = 0; i < m->nreports && !side_measured(s, i); i++)
+        ;
+    s->base = i < m->nreports ? i : 0;
+    if (MUTANT(base_always_first))
+        s->base = 0;
+    for (j = 0; j < s->nrows; j++)
+        s->rows[j].base = s->base;
+}
+
 static bool add_section(struct cmp_model *m, const struct m_experiment *e)
 {
     struct cmp_section *s = &m->sections[m->nsections];
@@ -600,6 +627,7 @@ static bool add_section(struct cmp_model *m, const struct m_experiment *e)
     s->by_class = strcmp(e->id, IPI_EXPERIMENT) == 0;
     if (!(s->by_class ? build_class_rows(m, s) : build_point_rows(m, s)))
         return false;
+    set_base(m, s);
     return build_value_rows(m, s);
 }
 
@@ -708,6 +736,12 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
     out->mixed = hw > 0 && hw < nall;
     if (!total)
         return true;
+    /* points of older reports get the parameters later ones added, so that they align */
+    if (out->opts.align_defaults && !MUTANT(no_param_defaults) &&
+        !param_defaults_align(all, nall)) {
+        compare_free(out);
+        return false;
+    }
     out->sections = calloc(total, sizeof(*out->sections));
     if (!out->sections) {
         compare_free(out);
@@ -745,9 +779,9 @@ bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *
 
 bool compare_ratio_range(const struct cmp_row *row, size_t side, double *lo, double *hi)
 {
-    const struct cmp_cell *a = &row->cells[0], *b = &row->cells[side];
+    const struct cmp_cell *a = &row->cells[row->base], *b = &row->cells[side];
     *lo = *hi = NAN;
-    if (!a->present || !b->present || a->runs < 2 || b->runs < 2 || !(a->p50_lo > 0))
+    if (side == row->base || !a->present || !b->present || a->runs < 2 || b->runs < 2 || !(a->p50_lo > 0))
         return false;
     *lo = b->p50_lo / a->p50_hi;
     *hi = b->p50_hi / a->p50_lo;
@@ -786,7 +820,7 @@ const char *compare_verdict_text(enum cmp_verdict v)
 bool compare_row_differs(const struct cmp_model *m, const struct cmp_row *row)
 {
     size_t i;
-    for (i = 1; i < m->nreports; i++) {
+    for (i = 0; i < m->nreports; i++) {
         enum cmp_verdict v = compare_verdict(row, i);
         double q = compare_ratio(row, i);
         if (v == CMP_SLOWER || v == CMP_FASTER ||
@@ -800,7 +834,7 @@ double compare_row_max_ratio(const struct cmp_model *m, const struct cmp_row *ro
 {
     double best = NAN;
     size_t i;
-    for (i = 1; i < m->nreports; i++) {
+    for (i = 0; i < m->nreports; i++) {
         double q = compare_ratio(row, i);
         if (isfinite(q) && !(q <= best))
             best = q;
@@ -818,7 +852,7 @@ size_t compare_slower_points(const struct cmp_model *m, double pct, FILE *err)
             const struct cmp_row *row = &s->rows[j];
             if (row->unmatched)
                 continue;
-            for (i = 1; i < m->nreports; i++) {
+            for (i = 0; i < m->nreports; i++) {
                 double q = compare_ratio(row, i), lo, hi;
                 bool known = compare_ratio_range(row, i, &lo, &hi);
                 char point[256];
@@ -834,15 +868,109 @@ size_t compare_slower_points(const struct cmp_model *m, double pct, FILE *err)
                 if (known)
                     fprintf(err, "tlbscope-report: slower: %s vs %s: %s %s: p50 ratio %.3f, "
                             "range %.3f-%.3f over the runs, above %.3f\n", m->reports[i]->label,
-                            m->reports[0]->label, s->id, point, q, lo, hi, limit);
+                            m->reports[s->base]->label, s->id, point, q, lo, hi, limit);
                 else
                     fprintf(err, "tlbscope-report: slower: %s vs %s: %s %s: p50 ratio %.3f "
                             "(spread unknown: one run per side), above %.3f\n",
-                            m->reports[i]->label, m->reports[0]->label, s->id, point, q, limit);
+                            m->reports[i]->label, m->reports[s->base]->label, s->id, point, q,
+                            limit);
             }
         }
     }
     return n;
+}
+
+/*
+ * "; A predates working_set (taken as 0 ...): measured differently" when a
+ * default explains why a pair shares no point, else "".
+ */
+static const char *defaulted_why(const struct cmp_model *m, const struct cmp_section *s,
+                                 size_t side, char *buf, size_t cap)
+{
+    size_t sides[2] = { s->base, side }, k, d, len = 0;
+    buf[0] = '\0';
+    for (k = 0; k < 2; k++) {
+        const struct m_experiment *e = s->exp[sides[k]];
+        for (d = 0; e && d < e->ndefaulted; d++) {
+            const char *what = param_default_meaning(s->id, e->defaulted[d]);
+            snprintf(buf + len, cap - len, "; %s predates %s (taken as %s), so its points were "
+                     "measured differently", m->reports[sides[k]]->label, e->defaulted[d],
+                     what ? what : "its default");
+            len = strlen(buf);
+        }
+    }
+    return buf;
+}
+
+size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err)
+{
+    char why[600];
+    size_t k, i, j, n = 0;
+    for (k = 0; k < m->nsections; k++) {
+        const struct cmp_section *s = &m->sections[k];
+        for (i = 0; i < m->nreports; i++) {
+            bool measured = false, ratio = false;
+            if (i == s->base)
+                continue;
+            for (j = 0; j < s->nrows && !ratio; j++) {
+                measured |= s->rows[j].cells[i].present;
+                ratio |= isfinite(compare_ratio(&s->rows[j], i));
+            }
+            if (!measured || ratio || !side_measured(s, s->base))
+                continue;
+            n++;
+            if (err)
+                fprintf(err, "tlbscope-report: error: %s: %s and %s have no point in common "
+                        "(no parameter point of one matches one of the other, by value or "
+                        "role)%s: nothing compared\n", s->id, m->reports[s->base]->label,
+                        m->reports[i]->label, defaulted_why(m, s, i, why, sizeof(why)));
+        }
+    }
+    return n;
+}
+
+void compare_defaulted_lines(const struct cmp_model *m, const struct cmp_section *s, FILE *out,
+                             const char *prefix, int width)
+{
+    size_t i, k;
+    char line[600];
+    for (i = 0; i < m->nreports; i++) {
+        const struct m_experiment *e = s->exp[i];
+        size_t len;
+        if (!e || !e->ndefaulted)
+            continue;
+        snprintf(line, sizeof(line), "%s predates ", m->reports[i]->label);
+        for (k = 0; k < e->ndefaulted; k++) {
+            const char *what = param_default_meaning(s->id, e->defaulted[k]);
+            len = strlen(line);
+            snprintf(line + len, sizeof(line) - len, "%s%s (taken as %s)", k ? ", " : "",
+                     e->defaulted[k], what ? what : "its default");
+        }
+        len = strlen(line);
+        snprintf(line + len, sizeof(line) - len, "; its points are matched with that default");
+        units_print_wrapped(out, prefix, "      ", line, width);
+    }
+}
+
+bool compare_row_counts(const struct cmp_row *row, size_t side)
+{
+    const struct cmp_cell *a = &row->cells[row->base], *b = &row->cells[side];
+    /* both sides' role stood for the same count: the value row of those points has this ratio */
+    if (row->by_role && !MUTANT(role_rows_doubled) && a->role_of == b->role_of)
+        return false;
+    return !row->unmatched;
+}
+
+const char *compare_percent_text(double ratio, char *buf, size_t cap)
+{
+    double pct = (ratio - 1) * 100;
+    if (!isfinite(ratio))
+        snprintf(buf, cap, "%s", "");
+    else if (fabs(pct) < 0.5)
+        snprintf(buf, cap, "%s", "+0%");
+    else
+        snprintf(buf, cap, "%+.0f%%", pct);
+    return buf;
 }
 
 void compare_free(struct cmp_model *m)

@@ -32,6 +32,7 @@ struct cmp_cell {
     bool virtualised, emulated, simulated;
     size_t runs;         /* runs of the side that have the point */
     double p50_lo, p50_hi; /* lowest and highest p50 over those runs */
+    double role_of; /* role rows: what the role stood for in this side (targets, CPUs); NaN */
 };
 
 /* What a non-baseline cell says against the baseline (compare_verdict). */
@@ -44,6 +45,10 @@ struct cmp_options {
     bool sort_ratio;        /* rows by their largest ratio to the baseline, largest first */
     bool only_differences;  /* rows with a verdict other than "within noise" */
     double fail_if_slower;  /* percent; NaN: off */
+    bool wide;              /* text: sides side by side even past 80 columns (--wide) */
+    /* give older reports' points the parameters later ones added (param_defaults.h), so
+     * that they align; the reports' points change (compare does it, html does not) */
+    bool align_defaults;
 };
 
 struct cmp_row {
@@ -53,6 +58,7 @@ struct cmp_row {
     bool by_role;   /* matched by role ("all other CPUs"), not by value: vals hold role params */
     bool unmatched; /* fewer than two sides have the point: listed, not shown as a row */
     bool role_covered; /* unmatched by value, but compared in a role row */
+    size_t base;       /* the side its ratios divide by: its section's base */
 };
 
 /* A derived number from the summary points (conc_over_seq_p50, stale_fraction, ...). */
@@ -75,6 +81,12 @@ struct cmp_section {
     struct cmp_value_row *vrows;
     size_t nvrows;
     const struct m_param **role_vals; /* the role rows' vals (nrole_rows * keys.n), owned */
+    /*
+     * The side the section's ratios divide by: the baseline (side 0) when it
+     * measured the experiment, else the first side that did (a 1-CPU report
+     * first would leave every multi-CPU ratio "-"). The views say so.
+     */
+    size_t base;
 };
 
 struct cmp_model {
@@ -142,7 +154,17 @@ const char *compare_machine_label(const struct cmp_model *m, size_t report, char
  */
 const char *compare_same_machine(const struct cmp_model *m, size_t report, char *buf, size_t cap);
 
-/* Ratio of a cell's p50 to the first report's, NaN when either is absent. */
+/*
+ * Pairs that share an experiment and no point: for each section, each side
+ * that measured it and has no ratio to the section's base, written to `err`
+ * (when not NULL) as an error. Returns how many: compare exits non-zero then.
+ */
+size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err);
+/* Parameters a report lacked and compare gave their default (param_defaults.h), as notes. */
+void compare_defaulted_lines(const struct cmp_model *m, const struct cmp_section *s, FILE *out,
+                             const char *prefix, int width);
+
+/* Ratio of a cell's p50 to its section base's, NaN when either is absent. */
 double compare_ratio(const struct cmp_row *row, size_t report);
 /* "virtualised", "emulated", "simulated", joined by '+' when several, or "". */
 const char *compare_flags(const struct cmp_cell *c);
@@ -170,6 +192,21 @@ bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, siz
                      struct cmp_summary *out);
 /* One section as a table: parameter columns, then per report p50, p99 and the ratio to A. */
 struct table *compare_section_table(const struct cmp_model *m, const struct cmp_section *s);
+/*
+ * The same, or narrower when it is wider than `width` and --wide was not
+ * given: without p99, else the long layout (one row per point and side, its
+ * ratio to the base).
+ */
+enum cmp_layout { CMP_LAYOUT_WIDE, CMP_LAYOUT_P50, CMP_LAYOUT_LONG, CMP_LAYOUT_LONG_P50 };
+struct table *compare_section_table_fit(const struct cmp_model *m, const struct cmp_section *s,
+                                        size_t width, enum cmp_layout *layout);
+/* Does the row's ratio for `side` count in the summary (a role row repeating a value row does not)? */
+bool compare_row_counts(const struct cmp_row *row, size_t side);
+/* "+12%" or "-8%" for a ratio (its distance from 1); "" when not finite. */
+const char *compare_percent_text(double ratio, char *buf, size_t cap);
+/* "B is 1.31x slower than A over 42 points, [1.22, 1.40]": false when no row has a ratio. */
+bool compare_headline(const struct cmp_model *m, const struct cmp_section *s, size_t side,
+                      char *buf, size_t cap);
 /* Its summary values as a table (NULL when it has none): parameters, value name, per report. */
 struct table *compare_values_table(const struct cmp_model *m, const struct cmp_section *s);
 

@@ -288,10 +288,12 @@ void compare_csv_print(const struct cmp_model *m, FILE *out)
         table_header(t, NFIXED + np + i, tail_head[i], false);
     for (k = 0; k < m->nsections; k++) {
         size_t nbase = 0;
-        /* the baseline side's runs of this experiment, indexed: a search per point was quadratic */
+        /* the base side's runs of this experiment (the baseline, or the first side that
+         * measured it: compare.h), indexed: a search per point was quadratic */
         for (run = 0; run < m->nall; run++) {
             const struct m_experiment *e = model_experiment(m->all[run], m->sections[k].id);
-            if (m->side_of[run] == 0 && e && base_index_build(m->all[run], e, &base[nbase]))
+            if (m->side_of[run] == m->sections[k].base && e &&
+                base_index_build(m->all[run], e, &base[nbase]))
                 nbase++;
         }
         for (run = 0; run < m->nall; run++) {

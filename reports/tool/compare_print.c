@@ -10,7 +10,7 @@
 #include "reports/tool/units.h"
 
 #define S(x) ((x) ? (x) : "?")
-#define COMPARE_WIDTH 100
+#define COMPARE_WIDTH 80
 
 /* What the markdown machine column means (serial numbers and UUIDs are never printed). */
 static const char machine_note[] =
@@ -20,7 +20,10 @@ static const char machine_note[] =
 
 static const char *unit_name(const struct cmp_model *m) { return m->in_ns ? "ns" : "ticks"; }
 
-/* "1154*": the value with the marks of its cell (legend printed with the table). */
+/*
+ * "1.66 ms*": the value scaled to a readable unit, with the marks of its cell
+ * (legend printed with the table); ticks only where a report lacks its TSC rate.
+ */
 static const char *mark_value(const struct cmp_model *m, const struct cmp_cell *c, double v,
                               char *buf, size_t cap)
 {
@@ -30,7 +33,7 @@ static const char *mark_value(const struct cmp_model *m, const struct cmp_cell *
         return buf;
     }
     if (m->in_ns)
-        units_ns(v, num, sizeof(num));
+        units_time(v, num, sizeof(num));
     else
         units_ticks(v, num, sizeof(num));
     snprintf(buf, cap, "%s%s%s%s", num, c->virtualised ? "*" : "", c->simulated ? "^" : "",
@@ -50,20 +53,34 @@ static const char *plain_value(const struct cmp_model *m, const struct cmp_cell 
     return buf;
 }
 
-static void machine_line(const struct m_report *r, char *buf, size_t cap)
+/*
+ * The vendor comparison header: what each side is. The CPU, its microcode
+ * and CPU count are what a comparison of machines compares, so they lead
+ * and are never warned about; the machine and firmware follow.
+ */
+static void cpu_line(const struct m_report *r, char *buf, size_t cap)
 {
-    char bios[160], machine[160], sim[200];
-    if (r->simulated) { /* no machine, firmware or BIOS: the model and its CPU profile */
-        snprintf(buf, cap, "simulated by tlbscope-sim, %s: modelled %s %s, %lld CPUs",
-                 model_simulation_text(r, sim, sizeof(sim)), S(r->vendor),
+    if (r->simulated) { /* no machine: the model and the CPU profile it was given */
+        snprintf(buf, cap, "modelled %s %s, %lld CPUs", S(r->vendor),
                  r->brand ? r->brand : "(no brand)", r->cpu_count);
         return;
     }
-    snprintf(buf, cap, "%s: %s %s, microcode %s, BIOS %s, %lld CPUs, %s%s",
-             model_machine_name(r, machine, sizeof(machine)), S(r->vendor),
+    snprintf(buf, cap, "%s %s, microcode %s, %lld CPUs", S(r->vendor),
              r->brand ? r->brand : "(no brand)", r->microcode ? r->microcode : "unknown",
-             model_bios_text(r, bios, sizeof(bios)), r->cpu_count,
-             r->hypervisor ? "hypervisor " : "no hypervisor", r->hypervisor ? r->hypervisor : "");
+             r->cpu_count);
+}
+
+static void machine_line(const struct m_report *r, char *buf, size_t cap)
+{
+    char bios[160], machine[160], sim[200];
+    if (r->simulated) {
+        snprintf(buf, cap, "simulated by tlbscope-sim, %s",
+                 model_simulation_text(r, sim, sizeof(sim)));
+        return;
+    }
+    snprintf(buf, cap, "%s, BIOS %s, %s%s", model_machine_name(r, machine, sizeof(machine)),
+             model_bios_text(r, bios, sizeof(bios)), r->hypervisor ? "hypervisor " : "no hypervisor",
+             r->hypervisor ? r->hypervisor : "");
 }
 
 static void flags_text(const struct m_report *r, char *buf, size_t cap)
@@ -155,9 +172,14 @@ static void ratio_cell(const struct cmp_model *m, const struct cmp_row *row, siz
     const struct cmp_cell *cell = &row->cells[i];
     double q = compare_ratio(row, i);
     char a[48];
-    bool marked = isfinite(q) && (!compare_is_hardware(m->reports[0]) || cell->virtualised ||
-                                  cell->emulated || cell->simulated || row->cells[0].emulated);
-    snprintf(buf, cap, "%s%s", units_ratio(q, a, sizeof(a)), marked ? "?" : "");
+    bool marked = isfinite(q) && (!compare_is_hardware(m->reports[row->base]) ||
+                                  cell->virtualised || cell->emulated || cell->simulated ||
+                                  row->cells[row->base].emulated);
+    char pct[24] = "";
+    if (isfinite(q))
+        compare_percent_text(q, pct, sizeof(pct));
+    snprintf(buf, cap, "%s%s%s%s", units_ratio(q, a, sizeof(a)), marked ? "?" : "",
+             pct[0] ? " " : "", pct);
 }
 
 static void range_cell(const struct cmp_row *row, size_t i, char *buf, size_t cap)
@@ -170,33 +192,63 @@ static void range_cell(const struct cmp_row *row, size_t i, char *buf, size_t ca
         snprintf(buf, cap, "%s-%s", units_ratio(lo, a, sizeof(a)), units_ratio(hi, b, sizeof(b)));
 }
 
-struct table *compare_section_table(const struct cmp_model *m, const struct cmp_section *s)
+/* The parameter columns' headers: "class" by topology class, else the section's keys. */
+static void param_headers(struct table *t, const struct cmp_section *s, size_t max)
+{
+    char cut[64];
+    size_t j;
+    if (s->by_class)
+        table_header(t, 0, "class", false);
+    for (j = 0; !s->by_class && j < s->keys.n; j++)
+        table_header(t, j, max ? units_clip(s->keys.keys[j], max, cut, sizeof(cut))
+                               : s->keys.keys[j], true);
+}
+
+/* A row's parameter cells, each cut to `max` characters ("..." at the end) when max > 0. */
+static void param_cells(struct table *t, size_t r, const struct cmp_section *s,
+                        const struct cmp_row *row, size_t max)
+{
+    char a[48], cut[64];
+    size_t c;
+    if (s->by_class) {
+        table_set(t, r, 0, "%s", max ? units_clip(row->cls, max, cut, sizeof(cut)) : row->cls);
+        return;
+    }
+    for (c = 0; c < s->keys.n; c++) {
+        model_param_text(row->vals[c], a, sizeof(a));
+        table_set(t, r, c, "%s", max ? units_clip(a, max, cut, sizeof(cut)) : a);
+    }
+}
+
+/* The wide layout: parameters, then per side p50 and p99, and each ratio to the base. */
+static struct table *wide_table(const struct cmp_model *m, const struct cmp_section *s,
+                                bool p99)
 {
     size_t nk = s->by_class ? 1 : s->keys.n, per = m->pooled ? 3 : 1;
-    size_t ncols = nk + m->nreports * 2 + (m->nreports - 1) * per, i, j, c, n;
+    size_t ncols = nk + m->nreports * (p99 ? 2 : 1) + (m->nreports - 1) * per, i, j, c, n;
     size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
     struct table *t = idx ? table_new(ncols ? ncols : 1) : NULL;
+    const char *bl = m->reports[s->base]->label;
     char head[64], a[48];
     if (!t) {
         free(idx);
         return NULL;
     }
-    if (s->by_class)
-        table_header(t, 0, "class", false);
-    for (j = 0; !s->by_class && j < nk; j++)
-        table_header(t, j, s->keys.keys[j], true);
+    param_headers(t, s, 0);
     for (i = 0, c = nk; i < m->nreports; i++) {
         const char *l = m->reports[i]->label;
         snprintf(head, sizeof(head), "%s p50", l);
         table_header(t, c++, head, true);
-        snprintf(head, sizeof(head), "%s p99", l);
-        table_header(t, c++, head, true);
-        if (i) {
-            snprintf(head, sizeof(head), "%s/%s", l, m->reports[0]->label);
+        if (p99) {
+            snprintf(head, sizeof(head), "%s p99", l);
             table_header(t, c++, head, true);
         }
-        if (i && m->pooled) {
-            snprintf(head, sizeof(head), "%s/%s range", l, m->reports[0]->label);
+        if (i != s->base) {
+            snprintf(head, sizeof(head), "%s/%s", l, bl);
+            table_header(t, c++, head, true);
+        }
+        if (i != s->base && m->pooled) {
+            snprintf(head, sizeof(head), "%s/%s range", l, bl);
             table_header(t, c++, head, true);
             table_header(t, c++, "verdict", false);
         }
@@ -205,21 +257,17 @@ struct table *compare_section_table(const struct cmp_model *m, const struct cmp_
     for (j = 0; j < n; j++) {
         const struct cmp_row *row = &s->rows[idx[j]];
         size_t r = table_add_row(t);
-        if (s->by_class) {
-            table_set(t, r, 0, "%s", row->cls);
-        } else {
-            for (c = 0; c < nk; c++)
-                table_set(t, r, c, "%s", model_param_text(row->vals[c], a, sizeof(a)));
-        }
+        param_cells(t, r, s, row, 0);
         for (i = 0, c = nk; i < m->nreports; i++) {
             const struct cmp_cell *cell = &row->cells[i];
             table_set(t, r, c++, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
-            table_set(t, r, c++, "%s", mark_value(m, cell, cell->p99, a, sizeof(a)));
-            if (i) {
+            if (p99)
+                table_set(t, r, c++, "%s", mark_value(m, cell, cell->p99, a, sizeof(a)));
+            if (i != s->base) {
                 ratio_cell(m, row, i, a, sizeof(a));
                 table_set(t, r, c++, "%s", a);
             }
-            if (i && m->pooled) {
+            if (i != s->base && m->pooled) {
                 range_cell(row, i, a, sizeof(a));
                 table_set(t, r, c++, "%s", a);
                 table_set(t, r, c++, "%s", compare_verdict_text(compare_verdict(row, i)));
@@ -227,6 +275,99 @@ struct table *compare_section_table(const struct cmp_model *m, const struct cmp_
         }
     }
     free(idx);
+    return t;
+}
+
+/*
+ * The long layout, for more sides than fit side by side: one row per point
+ * and side that has it, with its ratio to the section's base.
+ */
+static struct table *long_table(const struct cmp_model *m, const struct cmp_section *s,
+                                bool p99, size_t param_max)
+{
+    size_t q = p99 ? 1 : 0; /* the p99 column, or none: the columns after it move left */
+    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + 3 + q + (m->pooled ? 2 : 0), i, j, n;
+    size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
+    struct table *t = idx ? table_new(ncols) : NULL;
+    char head[64], a[48];
+    if (!t) {
+        free(idx);
+        return NULL;
+    }
+    param_headers(t, s, param_max);
+    table_header(t, nk, "side", false);
+    table_header(t, nk + 1, "p50", true);
+    if (p99)
+        table_header(t, nk + 2, "p99", true);
+    snprintf(head, sizeof(head), "/%s", m->reports[s->base]->label);
+    table_header(t, nk + 2 + q, head, true);
+    if (m->pooled) {
+        table_header(t, nk + 3 + q, "range", true);
+        table_header(t, nk + 4 + q, "verdict", false);
+    }
+    n = compare_row_order(m, s, idx);
+    for (j = 0; j < n; j++) {
+        const struct cmp_row *row = &s->rows[idx[j]];
+        for (i = 0; i < m->nreports; i++) {
+            const struct cmp_cell *cell = &row->cells[i];
+            size_t r;
+            if (!cell->present)
+                continue;
+            r = table_add_row(t);
+            param_cells(t, r, s, row, param_max);
+            table_set(t, r, nk, "%s", m->reports[i]->label);
+            table_set(t, r, nk + 1, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
+            if (p99)
+                table_set(t, r, nk + 2, "%s", mark_value(m, cell, cell->p99, a, sizeof(a)));
+            if (i == s->base) {
+                table_set(t, r, nk + 2 + q, "base");
+                continue;
+            }
+            ratio_cell(m, row, i, a, sizeof(a));
+            table_set(t, r, nk + 2 + q, "%s", a);
+            if (m->pooled) {
+                range_cell(row, i, a, sizeof(a));
+                table_set(t, r, nk + 3 + q, "%s", a);
+                table_set(t, r, nk + 4 + q, "%s", compare_verdict_text(compare_verdict(row, i)));
+            }
+        }
+    }
+    free(idx);
+    return t;
+}
+
+struct table *compare_section_table(const struct cmp_model *m, const struct cmp_section *s)
+{
+    return wide_table(m, s, true);
+}
+
+/* Side by side with p99, else without it, else the long layout: the first that fits. */
+struct table *compare_section_table_fit(const struct cmp_model *m, const struct cmp_section *s,
+                                        size_t width, enum cmp_layout *layout)
+{
+    struct table *t = wide_table(m, s, true);
+    size_t cut;
+    *layout = CMP_LAYOUT_WIDE;
+    if (m->opts.wide || table_text_width(t) + 2 <= width)
+        return t;
+    table_free(t);
+    t = wide_table(m, s, false);
+    *layout = CMP_LAYOUT_P50;
+    if (table_text_width(t) + 2 <= width)
+        return t;
+    table_free(t);
+    *layout = CMP_LAYOUT_LONG;
+    t = long_table(m, s, true, 0);
+    if (table_text_width(t) + 2 <= width)
+        return t;
+    table_free(t);
+    *layout = CMP_LAYOUT_LONG_P50;
+    t = long_table(m, s, false, 0);
+    /* long parameter values (invpcid_single_context, "all other CPUs") cut, as little as fits */
+    for (cut = 20; table_text_width(t) + 2 > width && cut >= 8; cut -= 2) {
+        table_free(t);
+        t = long_table(m, s, false, cut);
+    }
     return t;
 }
 
@@ -244,7 +385,7 @@ bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, siz
     for (j = 0; j < s->nrows; j++) {
         const struct cmp_row *row = &s->rows[j];
         double q = compare_ratio(row, side), lo, hi;
-        if (row->unmatched || !(q > 0) || !isfinite(q))
+        if (!compare_row_counts(row, side) || !(q > 0) || !isfinite(q))
             continue;
         out->n++;
         sum += log(q);
@@ -269,29 +410,45 @@ bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, siz
     return true;
 }
 
+bool compare_headline(const struct cmp_model *m, const struct cmp_section *s, size_t side,
+                      char *buf, size_t cap)
+{
+    struct cmp_summary sum;
+    char g[32], lo[32], hi[32];
+    size_t len;
+    bool slower;
+    if (side == s->base || !compare_summary(m, s, side, &sum))
+        return false;
+    slower = sum.geomean >= 1;
+    /* "1.31x slower" or "1.31x faster": the factor always above 1, as people say it */
+    snprintf(buf, cap, "%s is %sx %s than %s over %zu point%s", m->reports[side]->label,
+             units_ratio(slower ? sum.geomean : 1 / sum.geomean, g, sizeof(g)),
+             slower ? "slower" : "faster", m->reports[s->base]->label, sum.n,
+             sum.n == 1 ? "" : "s");
+    len = strlen(buf);
+    if (sum.all_ranged)
+        snprintf(buf + len, cap - len, ", [%s, %s]; %zu faster, %zu slower, %zu within noise",
+                 units_ratio(slower ? sum.lo : 1 / sum.hi, lo, sizeof(lo)),
+                 units_ratio(slower ? sum.hi : 1 / sum.lo, hi, sizeof(hi)), sum.faster,
+                 sum.slower, sum.noise);
+    else
+        snprintf(buf + len, cap - len, " (geometric mean of p50 ratios %s; spread unknown: one "
+                 "run on a side)", units_ratio(sum.geomean, lo, sizeof(lo)));
+    return true;
+}
+
 static void summary_lines(const struct cmp_model *m, const struct cmp_section *s, FILE *out,
                           bool markdown)
 {
-    struct cmp_summary sum;
-    char g[32], lo[32], hi[32], line[300];
-    size_t i, len;
-    for (i = 1; i < m->nreports; i++) {
-        if (!compare_summary(m, s, i, &sum))
+    char line[400];
+    size_t i;
+    for (i = 0; i < m->nreports; i++) {
+        if (!compare_headline(m, s, i, line, sizeof(line)))
             continue;
-        snprintf(line, sizeof(line), "%s/%s over %zu point%s: geometric mean %s",
-                 m->reports[i]->label, m->reports[0]->label, sum.n, sum.n == 1 ? "" : "s",
-                 units_ratio(sum.geomean, g, sizeof(g)));
-        len = strlen(line);
-        if (sum.all_ranged)
-            snprintf(line + len, sizeof(line) - len, " (range %s-%s); %zu faster, %zu slower, "
-                     "%zu within noise", units_ratio(sum.lo, lo, sizeof(lo)),
-                     units_ratio(sum.hi, hi, sizeof(hi)), sum.faster, sum.slower, sum.noise);
-        else
-            snprintf(line + len, sizeof(line) - len, " (spread unknown: one run on a side)");
         if (markdown)
-            fprintf(out, "\nSummary: %s\n", line);
+            fprintf(out, "\n**%s**\n", line);
         else
-            units_print_wrapped(out, "  summary: ", "           ", line, COMPARE_WIDTH);
+            units_print_wrapped(out, "  => ", "     ", line, COMPARE_WIDTH);
     }
 }
 
@@ -373,13 +530,44 @@ struct table *compare_values_table(const struct cmp_model *m, const struct cmp_s
     return t;
 }
 
-/* "A SUCCESS, B SKIP: reason" lines for a section. */
+/*
+ * The derived values for more sides than fit side by side: each point's
+ * parameters on a line, then one wrapped line per value, "p_star: A 16^, B 17^".
+ */
+static void print_values_long(const struct cmp_model *m, const struct cmp_section *s, FILE *out)
+{
+    char point[400], line[2048], head[64], a[48];
+    size_t j, i, len;
+    for (j = 0; j < s->nvrows; j++) {
+        const struct cmp_value_row *row = &s->vrows[j];
+        if (j == 0 || row->vals != s->vrows[j - 1].vals) {
+            group_tuple_text(&s->vkeys, row->vals, point, sizeof(point));
+            units_print_wrapped(out, "  ", "    ", point[0] ? point : "(no parameters)",
+                                COMPARE_WIDTH);
+        }
+        line[0] = '\0';
+        for (i = 0, len = 0; i < m->nreports; i++) {
+            bool emu = s->exp[i] && s->exp[i]->emulated;
+            if (isnan(row->v[i]))
+                continue;
+            snprintf(line + len, sizeof(line) - len, "%s%s %s%s%s%s", len ? ", " : "",
+                     m->reports[i]->label, derived_text(row->key, row->v[i], a, sizeof(a)),
+                     m->reports[i]->virtualised ? "*" : "", m->reports[i]->simulated ? "^" : "",
+                     emu ? "~" : "");
+            len = strlen(line);
+        }
+        snprintf(head, sizeof(head), "    %s: ", row->key);
+        units_print_wrapped(out, head, "        ", line, COMPARE_WIDTH);
+    }
+}
+
+/* "A SUCCESS, B SKIP: reason" lines for a section, reasons wrapped (not cut) at 80 columns. */
 static void status_lines(const struct cmp_model *m, const struct cmp_section *s, FILE *out,
                          const char *prefix, const char *bullet)
 {
-    char reason[96];
+    char head[64], line[1200];
     size_t i;
-    bool all_success = true;
+    bool all_success = true, markdown = bullet[0] != '\0';
     for (i = 0; i < m->nreports; i++)
         all_success &= s->exp[i] && s->exp[i]->status && strcmp(s->exp[i]->status, "SUCCESS") == 0;
     if (all_success) {
@@ -388,11 +576,13 @@ static void status_lines(const struct cmp_model *m, const struct cmp_section *s,
     }
     for (i = 0; i < m->nreports; i++) {
         const struct m_experiment *e = s->exp[i];
+        snprintf(head, sizeof(head), "%s%s%s: ", prefix, bullet, m->reports[i]->label);
         if (!e)
-            fprintf(out, "%s%s%s: not in this report\n", prefix, bullet, m->reports[i]->label);
+            snprintf(line, sizeof(line), "not in this report");
         else
-            fprintf(out, "%s%s%s: %s%s%s\n", prefix, bullet, m->reports[i]->label, S(e->status),
-                    e->reason ? ": " : "", e->reason ? units_clip(e->reason, 88, reason, sizeof(reason)) : "");
+            snprintf(line, sizeof(line), "%s%s%s", S(e->status), e->reason ? ": " : "",
+                     e->reason ? e->reason : "");
+        units_print_wrapped(out, head, "      ", line, markdown ? 1000 : COMPARE_WIDTH);
     }
 }
 
@@ -412,7 +602,7 @@ static bool baseline_compares(const struct cmp_model *m)
     size_t k, j, i;
     for (k = 0; k < m->nsections; k++)
         for (j = 0; j < m->sections[k].nrows; j++)
-            for (i = 1; i < m->nreports; i++)
+            for (i = 0; i < m->nreports; i++)
                 if (isfinite(compare_ratio(&m->sections[k].rows[j], i)))
                     return true;
     return false;
@@ -480,16 +670,23 @@ static void print_conditions(const struct cmp_model *m, FILE *out, bool markdown
 {
     struct cond_table c;
     struct table *t;
+    char line[2048];
     if (!conditions_build(m->reports, m->nreports, &c))
         return;
     fputs(markdown ? "## Conditions\n\n" : "Conditions (how each report was measured):\n", out);
-    t = conditions_table(&c, m->reports, m->nreports);
-    table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
-    table_free(t);
-    if (markdown)
+    if (markdown) {
+        t = conditions_table(&c, m->reports, m->nreports);
+        table_print(t, out, TABLE_MARKDOWN, "  ");
+        table_free(t);
         fputc('\n', out);
+    } else {
+        conditions_print_fit(&c, m->reports, m->nreports, out, COMPARE_WIDTH);
+    }
     conditions_warnings(&c, m->reports, m->nreports, out, markdown ? "> **WARNING:** " : "WARNING: ",
                         markdown ? "> " : "         ", markdown ? 1000 : COMPARE_WIDTH);
+    if (conditions_unrecorded_line(&c, m->nreports, line, sizeof(line)))
+        units_print_wrapped(out, markdown ? "> " : "Note: ", markdown ? "> " : "      ", line,
+                            markdown ? 1000 : COMPARE_WIDTH);
     if (markdown)
         fputc('\n', out);
     conditions_free(&c);
@@ -527,27 +724,27 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
         fputc('\n', out);
         fprintf(out, "%s\n\n", machine_note);
     } else {
-        fprintf(out, "Reports (p50 and p99 of each point's latency, in %s;\n"
-                     "p99 - where a point has fewer than 100 samples, as nearest rank gives "
-                     "the maximum there):\n",
-                m->in_ns ? "ns from each report's TSC frequency" : "TSC ticks (a report lacks "
-                           "its TSC frequency)");
+        fprintf(out, "Reports (%zu side%s; latency p50 and p99 per point, %s):\n",
+                m->nreports, m->nreports == 1 ? "" : "s",
+                m->in_ns ? "from each one's TSC rate" : "in TSC ticks: a rate is missing");
         for (i = 0; i < m->nreports; i++) {
             const struct m_report *r = m->reports[i];
             char first[8];
-            flags_text(r, flags, sizeof(flags));
-            snprintf(line, sizeof(line), "%s%s%s", r->path, flags[0] ? "  " : "", flags);
             snprintf(first, sizeof(first), "  %s  ", r->label);
-            units_print_wrapped(out, first, "     ", line, COMPARE_WIDTH);
+            units_print_wrapped(out, first, "     ", r->path, COMPARE_WIDTH);
+            cpu_line(r, line, sizeof(line));
+            units_print_wrapped(out, "     CPU      ", "              ", line, COMPARE_WIDTH);
             machine_line(r, line, sizeof(line));
-            units_print_wrapped(out, "     ", "       ", line, COMPARE_WIDTH);
+            units_print_wrapped(out, "     machine  ", "              ", line, COMPARE_WIDTH);
+            flags_text(r, flags, sizeof(flags));
+            if (flags[0])
+                units_print_wrapped(out, "     ", "       ", flags, COMPARE_WIDTH);
         }
         for (i = 0; i < m->nreports; i++) {
             char same[COMPARE_MAX_REPORTS * 4];
             if (!compare_same_machine(m, i, same, sizeof(same))[0])
                 continue;
-            snprintf(line, sizeof(line), "%s (the same serial number and UUID, or the same "
-                     "redaction tokens)", same);
+            snprintf(line, sizeof(line), "%s (same serial number and UUID, or tokens)", same);
             units_print_wrapped(out, "Same machine: ", "              ", line, COMPARE_WIDTH);
         }
     }
@@ -570,7 +767,8 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
     }
     units_print_wrapped(out, "Legend: ", "        ", "* measured under a hypervisor, ~ emulated "
                         "instructions, ^ simulated (tlbscope-sim's model); a ratio followed by ? "
-                        "divides a marked (not hardware) value; - no such point. Ratios are each "
+                        "divides a marked (not hardware) value; - no such point (a p99: fewer than 100 "
+                        "samples, where nearest rank gives the maximum). Ratios are each "
                         "p50 over the baseline's: above 1 is slower, below 1 faster. Points only "
                         "some reports have are listed under their table.",
                         markdown ? 1000 : COMPARE_WIDTH);
@@ -588,13 +786,31 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             units_print_wrapped(out, "== ", "   ", line, COMPARE_WIDTH);
         }
         status_lines(m, s, out, markdown ? "" : "  ", markdown ? "- " : "");
+        compare_defaulted_lines(m, s, out, markdown ? "- defaulted: " : "  defaulted: ",
+                                markdown ? 1000 : COMPARE_WIDTH);
+        if (s->base != 0 && rows_shown(m, s)) {
+            snprintf(line, sizeof(line), "%s, the first side that measured %s (%s has no point "
+                     "of it)", m->reports[s->base]->label, s->id, m->reports[0]->label);
+            units_print_wrapped(out, markdown ? "- base: " : "  base: ",
+                                markdown ? "  " : "        ", line,
+                                markdown ? 1000 : COMPARE_WIDTH);
+        }
         if (rows_shown(m, s)) {
+            enum cmp_layout layout = CMP_LAYOUT_WIDE;
+            t = markdown ? compare_section_table(m, s)
+                         : compare_section_table_fit(m, s, COMPARE_WIDTH, &layout);
             if (markdown)
-                fprintf(out, "\nTimes in %s.\n\n", unit_name(m));
-            else
-                fprintf(out, "  times in %s\n", unit_name(m));
-            t = compare_section_table(m, s);
-            table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
+                fprintf(out, "\nTimes scaled per value (%s).\n\n",
+                        m->in_ns ? "ns, us, ms, s" : "TSC ticks");
+            else if (layout == CMP_LAYOUT_P50)
+                fputs("  p50 only, to fit 80 columns (--wide: with p99)\n", out);
+            else if (layout == CMP_LAYOUT_LONG || layout == CMP_LAYOUT_LONG_P50)
+                fprintf(out, "  long layout: a row per point and side%s (%zu sides do not fit; "
+                        "--wide)\n", layout == CMP_LAYOUT_LONG_P50 ? ", p50 only" : "",
+                        m->nreports);
+            /* the last two columns, where a table still does not fit after every cut */
+            table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT,
+                        !markdown && table_text_width(t) + 2 > COMPARE_WIDTH ? "" : "  ");
             table_free(t);
             summary_lines(m, s, out, markdown);
             if (markdown)
@@ -602,6 +818,12 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
         }
         unmatched_lines(m, s, out, markdown);
         if ((t = compare_values_table(m, s))) {
+            if (!markdown && !m->opts.wide && table_text_width(t) + 2 > COMPARE_WIDTH) {
+                table_free(t);
+                fputs("  derived values (a line per point; --wide: a table):\n", out);
+                print_values_long(m, s, out);
+                continue;
+            }
             fputs(markdown ? "\nDerived values (summary points):\n\n" : "  derived values:\n", out);
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");
             table_free(t);

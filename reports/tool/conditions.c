@@ -18,22 +18,25 @@ static const struct cond_field {
 } fields[] = {
     { "tool version", "generator.version", false },
     { "tool commit", "generator.commit", false },
-    { "CPU", "cpu.brand", true },
-    { "CPUs", "topology.cpu_count", true },
-    { "microcode", "cpu.microcode.revision", true },
-    { "hypervisor", "cpu.hypervisor", true },
-    { "emulator", "run.config.emulator", true },
+    /* the machines themselves: what a vendor comparison compares, in the header, not warned */
+    { "CPU", "cpu.brand", false },
+    { "CPUs", "topology.cpu_count", false },
+    { "microcode", "cpu.microcode.revision", false },
+    /* a hypervisor or emulator on one side: the "not hardware timings" warning says it */
+    { "hypervisor", "cpu.hypervisor", false },
+    { "emulator", "run.config.emulator", false },
     { "profile", "method.profile", true },
     { "samples", "method.samples", true },
     { "samples planned", "method.samples_planned", true },
     { "samples achieved", "method.samples_achieved", true },
     { "warmup", "method.warmup", false },
-    { "APIC mode", "method.apic_mode", true },
+    /* warned by conditions_view.c (once, with what it does to the numbers) */
+    { "APIC mode", "method.apic_mode", false },
     { "APIC mode reason", "method.apic_mode_reason", false },
     { "ICR fence", "method.icr_fence", true },
-    { "target_wait", "method.target_wait", true },
+    { "target_wait", "method.target_wait", false },
     { "page flush", "method.page_flush", true },
-    { "full flush", "method.full_flush", true },
+    { "full flush", "method.full_flush", false },
     { "full flush emulated", "method.full_flush_emulated", true },
     { "full flush variant", "method.full_flush_variant", true },
     { "verification", "method.verification", true },
@@ -49,8 +52,8 @@ static const struct cond_field {
     { "flush ceiling", "method.flush_ceiling", true },
     { "timestamp", "method.timestamp", false },
     { "TSC rate", "cpu.tsc_hz", false },
-    { "TSC source", "cpu.tsc_source", true },
-    { "invariant TSC", "cpu.features.invariant_tsc", true },
+    { "TSC source", "cpu.tsc_source", false },
+    { "invariant TSC", "cpu.features.invariant_tsc", false },
     { "run status", "run.status", true },
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -60,6 +63,10 @@ static const struct cond_field {
 static void value_text(const json_t *v, const char *path, char *buf, size_t cap)
 {
     char raw[COND_VALUE_MAX];
+    if (json_is_null(v) && strcmp(path, "cpu.hypervisor") == 0) {
+        snprintf(buf, cap, "none"); /* recorded: hardware */
+        return;
+    }
     if (!v || json_is_null(v)) {
         snprintf(buf, cap, "-");
         return;
@@ -81,6 +88,31 @@ static void value_text(const json_t *v, const char *path, char *buf, size_t cap)
     units_clip(raw, 40, buf, cap);
 }
 
+/*
+ * A condition's object as a few words: "0 SMIs", "not counted" (smi);
+ * "2950 MHz", "no APERF/MPERF" (clock). Never "(an object)": the whole
+ * object is in `show` (conditions_view.h).
+ */
+static void object_text(const char *key, const json_t *v, char *buf, size_t cap)
+{
+    if (strcmp(key, "smi") == 0) {
+        const json_t *count = json_object_get(v, "count");
+        if (json_is_integer(count))
+            snprintf(buf, cap, "%" JSON_INTEGER_FORMAT " SMIs", json_integer_value(count));
+        else
+            snprintf(buf, cap, "not counted");
+    } else if (strcmp(key, "clock") == 0) {
+        const json_t *mhz = json_object_get(v, "effective_mhz");
+        if (json_is_integer(mhz))
+            snprintf(buf, cap, "%" JSON_INTEGER_FORMAT " MHz", json_integer_value(mhz));
+        else
+            snprintf(buf, cap, "%s", jget_bool(v, "aperf_mperf", false) ? "not measured"
+                                                                      : "no APERF/MPERF");
+    } else {
+        snprintf(buf, cap, "recorded");
+    }
+}
+
 /* "a" or "a/b" over the experiments' conditions[key] of one report. */
 static void experiment_condition(const struct m_report *r, const char *key, char *buf, size_t cap)
 {
@@ -92,7 +124,10 @@ static void experiment_condition(const struct m_report *r, const char *key, char
         const json_t *c = jget_object(e, "conditions");
         if (!c || !json_object_get(c, key))
             continue;
-        value_text(json_object_get(c, key), "", one, sizeof(one));
+        if (json_is_object(json_object_get(c, key)))
+            object_text(key, json_object_get(c, key), one, sizeof(one));
+        else
+            value_text(json_object_get(c, key), "", one, sizeof(one));
         if (strstr(buf, one))
             continue;
         snprintf(buf + len, cap - len, "%s%s", len ? "/" : "", one);
@@ -167,7 +202,8 @@ bool conditions_build(struct m_report *const *reports, size_t n, struct cond_tab
     }
     for (f = 0; f < nk; f++) {
         char clipped[48];
-        if (!add_row(out, NULL, true, n))
+        /* conditions_view.c warns what in them makes numbers incomparable */
+        if (!add_row(out, NULL, false, n))
             goto oom;
         snprintf(out->rows[out->n - 1].name_buf, sizeof(out->rows[out->n - 1].name_buf),
                  "condition %s", units_clip(keys[f], 40, clipped, sizeof(clipped)));
@@ -220,7 +256,7 @@ size_t conditions_warnings(const struct cond_table *c, struct m_report *const *r
     size_t j, i, count = 0, len;
     for (j = 0; j < c->n; j++) {
         const struct cond_row *row = &c->rows[j];
-        if (!row->differs || !row->changes_numbers)
+        if (!row->differs || !row->changes_numbers || !conditions_row_everywhere(row, n))
             continue;
         count++;
         snprintf(line, sizeof(line), "%s differs (", row->name);
@@ -230,9 +266,112 @@ size_t conditions_warnings(const struct cond_table *c, struct m_report *const *r
                      row->values[i]);
         }
         len = strlen(line);
-        snprintf(line + len, sizeof(line) - len, "): the timings were not measured the same way, "
-                 "so ratios mix this difference in");
+        snprintf(line + len, sizeof(line) - len, "): measured differently, the ratios include "
+                 "this difference");
         units_print_wrapped(out, prefix, cont, line, width);
     }
     return count;
+}
+
+size_t conditions_difference_lines(const struct cond_table *c, struct m_report *const *reports,
+                                   size_t n, FILE *out)
+{
+    size_t j, i, count = 0;
+    for (j = 0; j < c->n; j++) {
+        const struct cond_row *row = &c->rows[j];
+        if (!row->differs || !row->changes_numbers || !conditions_row_everywhere(row, n))
+            continue;
+        count++;
+        fprintf(out, "%s:", row->name);
+        for (i = 0; i < n; i++)
+            fprintf(out, "%s %s %s", i ? "," : "", reports[i]->label, row->values[i]);
+        fputc('\n', out);
+    }
+    return count;
+}
+
+bool conditions_row_everywhere(const struct cond_row *row, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(row->values[i], "-") == 0)
+            return false;
+    return true;
+}
+
+size_t conditions_unrecorded_line(const struct cond_table *c, size_t n, char *buf, size_t cap)
+{
+    size_t j, count = 0, len;
+    snprintf(buf, cap, "not recorded by every report (older tool versions, or unknown to one), "
+             "so not compared: ");
+    for (j = 0; j < c->n; j++) {
+        const struct cond_row *row = &c->rows[j];
+        if (!row->differs || conditions_row_everywhere(row, n))
+            continue;
+        len = strlen(buf);
+        snprintf(buf + len, cap - len, "%s%s", count++ ? ", " : "", row->name);
+    }
+    return count;
+}
+
+void conditions_print_fit(const struct cond_table *c, struct m_report *const *reports, size_t n,
+                          FILE *out, size_t width)
+{
+    size_t j, i, name_w = 9, cell_w, len, same = 0;
+    char line[4096], clip[COND_VALUE_MAX];
+    struct table *t;
+    for (j = 0; j < c->n; j++)
+        if (c->rows[j].differs && strlen(c->rows[j].name) > name_w)
+            name_w = strlen(c->rows[j].name);
+    /* indent 2, the name, then n cells and the "differs" column, two spaces apart */
+    cell_w = width > 2 + name_w + 2 + 9 + 2 * (n + 1) ? (width - 2 - name_w - 2 - 9 - 2 * n) / n : 0;
+    snprintf(line, sizeof(line), "the same in every report: ");
+    for (j = 0; j < c->n; j++) {
+        if (c->rows[j].differs)
+            continue;
+        len = strlen(line);
+        snprintf(line + len, sizeof(line) - len, "%s%s %s", same++ ? ", " : "", c->rows[j].name,
+                 c->rows[j].values[0]);
+    }
+    if (same)
+        units_print_wrapped(out, "  ", "    ", line, width);
+    if (cell_w >= 10) {
+        t = table_new(n + 2);
+        table_header(t, 0, "differs", false);
+        for (i = 0; i < n; i++)
+            table_header(t, i + 1, reports[i]->label, false);
+        table_header(t, n + 1, "", false);
+        for (j = 0; j < c->n; j++) {
+            const struct cond_row *row = &c->rows[j];
+            size_t r;
+            if (!row->differs)
+                continue;
+            r = table_add_row(t);
+            table_set(t, r, 0, "%s", row->name);
+            for (i = 0; i < n; i++)
+                table_set(t, r, i + 1, "%s", units_clip(row->values[i], cell_w, clip,
+                                                         sizeof(clip)));
+            table_set(t, r, n + 1, "%s", row->changes_numbers && conditions_row_everywhere(row, n)
+                                             ? "numbers" : "");
+        }
+        if (table_rows(t))
+            table_print(t, out, TABLE_TEXT, "  ");
+        table_free(t);
+        return;
+    }
+    /* too many reports for columns: one wrapped line per condition that differs */
+    for (j = 0; j < c->n; j++) {
+        const struct cond_row *row = &c->rows[j];
+        char head[80];
+        if (!row->differs)
+            continue;
+        line[0] = '\0';
+        for (i = 0; i < n; i++) {
+            len = strlen(line);
+            snprintf(line + len, sizeof(line) - len, "%s%s %s", i ? "; " : "", reports[i]->label,
+                     units_clip(row->values[i], 24, clip, sizeof(clip)));
+        }
+        snprintf(head, sizeof(head), "  %s: ", row->name);
+        units_print_wrapped(out, head, "      ", line, width);
+    }
 }

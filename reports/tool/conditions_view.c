@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "reports/tool/jget.h"
+#include "reports/tool/show.h"
 #include "reports/tool/units.h"
 
 #define S(x) ((x) ? (x) : "?")
@@ -92,8 +93,11 @@ void conditions_show(const struct m_report *r, const struct m_experiment *e, FIL
     if (!cond)
         return; /* a report from before conditions were recorded */
     units_print_wrapped(out, "  conditions: ", "              ", conditions_text(cond, buf, sizeof(buf)),
-                        100);
+                        SHOW_WIDTH);
 }
+
+/* One line per warning, no prefix (html's list), instead of "warning: " wrapped at 80. */
+static bool one_line_each;
 
 static void warn(FILE *out, size_t *count, const struct m_report *a, const struct m_report *b,
                  const char *what, const char *fmt_a, const char *fmt_b)
@@ -104,7 +108,10 @@ static void warn(FILE *out, size_t *count, const struct m_report *a, const struc
         return; /* counting only */
     snprintf(line, sizeof(line), "conditions differ (%s vs %s): %s: %s vs %s", a->label, b->label,
              what, S(fmt_a), S(fmt_b));
-    units_print_wrapped(out, "warning: ", "         ", line, 100);
+    if (one_line_each) /* what differs and each side's value, once */
+        fprintf(out, "%s: %s %s, %s %s\n", what, a->label, S(fmt_a), b->label, S(fmt_b));
+    else
+        units_print_wrapped(out, "warning: ", "         ", line, 80);
 }
 
 static bool differ(const char *x, const char *y) { return x && y && strcmp(x, y) != 0; }
@@ -175,10 +182,58 @@ static void compare_pair(const struct m_report *a, const struct m_report *b, FIL
     }
 }
 
+size_t conditions_compare_lines(struct m_report *const *reports, size_t n, FILE *out)
+{
+    size_t count;
+    one_line_each = true;
+    count = conditions_compare_warnings(reports, n, out);
+    one_line_each = false;
+    return count;
+}
+
+/*
+ * One report's clock far from nominal (APERF/MPERF over the TSC outside
+ * 1 +- CONDITIONS_FREQ_TOLERANCE) in any experiment: its latencies scale
+ * with the clock, whatever the other sides did. Warned once per report, at
+ * the experiment furthest off.
+ */
+static void clock_off_nominal(const struct m_report *r, FILE *out, size_t *count)
+{
+    const json_t *list = jget_array(r->root, "experiments"), *e;
+    const char *worst_id = NULL;
+    double worst = 1000; /* nominal: the clock the TSC ticks at */
+    char line[300];
+    size_t i;
+    json_array_foreach(list, i, e) {
+        const json_t *clk = jget_object(jget_object(e, "conditions"), "clock");
+        double pm = jget_number(jget_object(clk, "effective_over_tsc_permille"), "weighted", NAN);
+        if (!jget_bool(clk, "aperf_mperf", false) || !isfinite(pm) || !(pm > 0))
+            continue;
+        if (fabs(pm - 1000) > fabs(worst - 1000)) {
+            worst = pm;
+            worst_id = jget_string(e, "id");
+        }
+    }
+    if (!worst_id || fabs(worst - 1000) <= CONDITIONS_FREQ_TOLERANCE * 1000)
+        return;
+    (*count)++;
+    if (!out)
+        return;
+    snprintf(line, sizeof(line), "%s: %s: effective clock %.0f%% of the TSC's (APERF/MPERF): "
+             "far from nominal, its latencies scale with the clock", r->label, worst_id,
+             worst / 10);
+    if (one_line_each)
+        fprintf(out, "%s\n", line);
+    else
+        units_print_wrapped(out, "warning: ", "         ", line, 80);
+}
+
 size_t conditions_compare_warnings(struct m_report *const *reports, size_t n, FILE *out)
 {
     size_t i, count = 0;
     for (i = 1; i < n; i++)
         compare_pair(reports[0], reports[i], out, &count);
+    for (i = 0; i < n; i++)
+        clock_off_nominal(reports[i], out, &count);
     return count;
 }

@@ -1,5 +1,6 @@
 #include "reports/tool/html.h"
 #include "reports/tool/conditions.h"
+#include "reports/tool/conditions_view.h"
 #include "reports/tool/html_ceiling.h"
 #include "reports/tool/html_contention.h"
 
@@ -33,7 +34,8 @@ static const char css[] =
     "svg{background:#fff;border:1px solid #e5e7eb;border-radius:6px}\n"
     "svg text{font-family:inherit;fill:#1d1d1f}svg .tick{font-size:11px;fill:#424a53}"
     "svg .alabel{font-size:12px}svg .ctitle{font-size:13px;font-weight:600}"
-    "svg .legend{font-size:11px}svg text.cell{font-size:10px}\n"
+    "svg .legend{font-size:11px}svg text.cell{font-size:10px}"
+    "svg text.cell.on-dark{fill:#ffffff}svg text.cell.on-light{fill:#000000}\n"
     "svg .grid{stroke:#e5e7eb;stroke-width:1}svg .axis{stroke:#57606a;stroke-width:1}"
     "svg .series{fill:none;stroke-width:2.2}\n"
     "details{margin:6px 0}summary{cursor:pointer;color:#0969da}\n";
@@ -212,7 +214,11 @@ static void conditions_section(FILE *out, const struct cmp_model *m)
         return;
     fputs("<h2 id=\"conditions\">Conditions</h2>\n", out);
     if ((mem = open_memstream(&text, &len))) {
-        if (conditions_warnings(&c, m->reports, m->nreports, mem, "", "", 100000)) {
+        /* each real difference once: the conditions recorded by every report that differ,
+         * then the per-experiment ones (clock, SMIs, APIC mode, full flush, target_wait) */
+        size_t nwarn = conditions_difference_lines(&c, m->reports, m->nreports, mem);
+        nwarn += conditions_compare_lines(m->reports, m->nreports, mem);
+        if (nwarn) {
             char *line, *save = NULL;
             fclose(mem);
             mem = NULL;

@@ -474,7 +474,7 @@ void html_experiment(FILE *out, const struct cmp_model *m, const struct cmp_sect
     t = compare_section_table(m, s);
     fprintf(out, "<details%s><summary>Data: p50 and p99 per point in %s, ratio of p50 to "
             "report %s</summary>\n", s->nrows <= 12 ? " open" : "", unit_name(m),
-            m->nreports ? m->reports[0]->label : "A");
+            m->nreports ? m->reports[s->base]->label : "A");
     table_print(t, out, TABLE_HTML, "");
     fputs("</details>\n", out);
     table_free(t);

@@ -12,6 +12,8 @@
 
 #include "reports/tool/commands.h"
 #include "reports/tool/json_arena.h"
+#include "reports/tool/show.h"
+#include "reports/tool/vocab.h"
 #ifdef TLBSCOPE_FLEETDB
 #include "reports/tool/fleet/cli.h"
 #endif
@@ -28,20 +30,25 @@
 #ifndef TLBSCOPE_COMMIT
 #define TLBSCOPE_COMMIT "unknown"
 #endif
+/* "2": the schema version the tool writes and reads up to (vocab.h), in every text that says it */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define SCHEMA STR(TOOL_SCHEMA_VERSION)
 
 static const char usage_text[] =
     "usage: tlbscope-report COMMAND [OPTIONS] ARGS...\n"
-    "Reads the JSON reports that tlbscope writes (schema version 1, reports/SCHEMA.md).\n"
+    "Reads the JSON reports that tlbscope writes (schema version " SCHEMA ", and every earlier\n"
+    "version: reports/SCHEMA.md).\n"
     "\n"
     "commands:\n"
     "  validate FILE|DIR...                check reports against the schema\n"
-    "  show FILE                           text summary of one report\n"
-    "  compare [--csv|--markdown] [--baseline FILE] [--group] [OPTIONS] A B [C...]\n"
-    "                                      reports side by side: conditions, ratios to the\n"
-    "                                      baseline, spread and verdict over pooled runs\n"
+    "  show [--wide] [--json] FILE         text summary of one report\n"
+    "  compare [--csv|--markdown|--json] [--baseline FILE] [--group] [OPTIONS] A B...\n"
+    "                                      reports side by side: conditions, ratios\n"
+    "                                      to the baseline, spread and verdict\n"
     "  html -o OUT.html FILE|DIR...        one self-contained page with charts\n"
     "  redact [-o OUT.json] [--key KEY|--key-file FILE] FILE\n"
-    "                                      a copy without serial number and UUID, to share\n"
+    "                                      a copy without serial number and UUID\n"
 /* only in a build with the fleet database (libsqlite3, libpq): the release's static
  * tool has none, and its generated man page and completion must not offer them */
 #ifdef TLBSCOPE_FLEETDB
@@ -55,70 +62,95 @@ static const char usage_text[] =
     "`tlbscope-report help COMMAND` (or COMMAND --help) describes one command;\n"
     "`tlbscope-report --version` prints the version.\n"
     "Simulated reports (tlbscope-sim) are compared and charted only with each other.\n"
-    "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad usage\n"
-    "(also: simulated and non-simulated reports given together to compare or html, more\n"
-    "than 26 reports or sides), 3 compare --fail-if-slower found a slower point.\n"
-    "html and compare never print serial numbers or UUIDs; show does, and the JSON files\n"
-    "carry them: `tlbscope-report redact` makes a copy to share.\n";
+    "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad\n"
+    "usage (also: simulated and non-simulated reports given together to compare or\n"
+    "html, more than 26 reports or sides), 3 compare --fail-if-slower found a slower\n"
+    "point, 4 compare found two sides sharing an experiment but no point of it.\n"
+    "html and compare never print serial numbers or UUIDs; show does, and the JSON\n"
+    "files carry them: `tlbscope-report redact` makes a copy to share.\n";
 
 static const char validate_help[] =
     "usage: tlbscope-report validate FILE|DIR...\n"
-    "Checks each report against schema version 1: every key, type, range and vocabulary\n"
-    "word, and the invariants between them (cpu_count == len(cpus), min <= p50 <= p99 <=\n"
-    "max, the run result at least as severe as each experiment's). Keys this tool does\n"
-    "not know are accepted. Prints \"OK FILE\" for each valid report; every problem goes\n"
-    "to stderr as \"tlbscope-report: FILE: JSON.PATH: what is wrong\".\n"
+    "Checks each report against its schema version (1 to " SCHEMA "): every key, type,\n"
+    "range and vocabulary word, and the invariants between them (cpu_count ==\n"
+    "len(cpus), min <= p50 <= p99 <= max, the run result at least as severe as each\n"
+    "experiment's). Keys this tool does not know are accepted. Prints \"OK FILE\" for\n"
+    "each valid report; every problem goes to stderr as\n"
+    "\"tlbscope-report: FILE: JSON.PATH: what is wrong\".\n"
     "Exit status 0 only when every file is a valid report.\n";
 
 static const char show_help[] =
-    "usage: tlbscope-report show FILE\n"
+    "usage: tlbscope-report show [--wide] [--json] FILE\n"
     "Prints the text summary of one report: machine, CPU, features, warnings about\n"
-    "hypervisors, emulation and simulation (tlbscope-sim), CPU problems, the experiment\n"
-    "table, then per experiment its tables (IPI matrix up to 16 CPUs, else per topology\n"
-    "class; seq vs conc with the ratio computed from the two p50s; every other experiment by\n"
-    "its axes). Times scaled to ns, us, ms or s (TSC ticks, with thousands separators, in\n"
-    "parentheses); \"no samples\" for a point with n = 0; a TSC rate outside 100 MHz..10 GHz\n"
-    "is warned. Control characters in the report are printed escaped (\\x1b). It prints\n"
-    "the machine's serial number and UUID, which\n"
-    "compare and html leave out: `tlbscope-report redact` makes a copy to share without them.\n";
+    "hypervisors, emulation and simulation (tlbscope-sim), CPU problems, the\n"
+    "experiment table, then per experiment its tables (IPI matrix up to 16 CPUs where\n"
+    "it fits, else per topology class; seq vs conc with the ratio computed from the\n"
+    "two p50s; every other experiment by its axes). Times scaled to ns, us, ms or s;\n"
+    "\"no samples\" for a point with n = 0; a TSC rate outside 100 MHz..10 GHz is\n"
+    "warned. It fits 80 columns (the UEFI console of most servers is 80x25).\n"
+    "Control characters in the report are printed escaped (\\x1b). It prints the\n"
+    "machine's serial number and UUID, which compare and html leave out:\n"
+    "`tlbscope-report redact` makes a copy to share without them.\n"
+    "  --wide   100 columns: each time with its TSC ticks (\"11.8 us (30,524)\"), the\n"
+    "           IPI matrix up to 16 CPUs\n"
+    "  --json   the summary as one JSON object (reports/SCHEMA.md, \"show --json\"):\n"
+    "           machine, result, each experiment's status, points, checks\n";
 
 static const char compare_help[] =
     "usage: tlbscope-report compare [OPTIONS] A B [C...]\n"
-    "Shows reports side by side (files or directories; a directory is its *.json files,\n"
-    "sorted, without latest.json; a bad file in a directory is reported and skipped).\n"
-    "It opens with the conditions: a machine and method table (tool commit, profile,\n"
-    "samples, APIC mode, target_wait, flush methods, TSC rate and source, hypervisor, ...)\n"
-    "that marks what differs, and a WARNING for each difference that changes the numbers.\n"
-    "Then per experiment and parameter point: p50 and p99 of the latency per side, and\n"
-    "each p50 divided by the baseline's (above 1: slower). Points are matched by value and\n"
-    "by role (\"all other CPUs\", \"all lazy\"; ipi_roundtrip by topology class), so machines\n"
-    "with different CPU counts meet; points only some sides have are listed below the\n"
-    "table. A summary line per experiment gives the geometric mean of the ratios.\n"
+    "Shows reports side by side (files or directories; a directory is its *.json\n"
+    "files, sorted, without latest.json; a bad file in a directory is reported and\n"
+    "skipped). It opens with each side's CPU, microcode, CPU count and machine (the\n"
+    "comparison itself, never warned about), then the conditions: those the same in\n"
+    "every report on one line, those that differ in a table, and a WARNING for each\n"
+    "difference that makes numbers incomparable (APIC mode, full-flush method,\n"
+    "target_wait, clock far apart or from nominal, SMIs, samples, emulated or\n"
+    "simulated sides).\n"
+    "Then per experiment and parameter point: p50 and p99 of the latency per side,\n"
+    "times scaled (1.66 ms, 2.72 us) from each report's own TSC rate, and each p50\n"
+    "divided by the base's with the percentage (\"1.12 +12%\": slower). The base is the\n"
+    "baseline, or for an experiment it did not measure the first side that did (said\n"
+    "so). Points are matched by value and by role (\"all other CPUs\", \"all lazy\";\n"
+    "ipi_roundtrip by topology class); a parameter an older report lacks takes its\n"
+    "documented default (reports/SCHEMA.md), and the section says so. Points only\n"
+    "some sides have are listed below the table; one headline per pair and\n"
+    "experiment: \"B is 1.31x slower than A over 42 points, [1.22, 1.40]\".\n"
+    "Everything fits 80 columns: p99 is dropped, then a long layout (one row per\n"
+    "point and side) is used where the sides do not fit side by side.\n"
     "Values from a hypervisor are marked *, from emulated instructions ~, from\n"
-    "tlbscope-sim's model ^; a ratio followed by ? divides such a value. Simulated reports\n"
-    "are compared only with each other (a mix is refused with exit status 2).\n"
-    "Noise: an operand NAME=f1.json,f2.json (or --group) pools runs of one machine and\n"
-    "configuration into one side; its cells are medians over the runs, each ratio gets a\n"
-    "range over every pair of runs and a verdict: slower or faster when the whole range is\n"
-    "on one side of 1, else within noise. With one run per side the spread is unknown.\n"
-    "Reports of one machine (the same serial number and UUID, or the same tokens after\n"
-    "`tlbscope-report redact` with one key) share a machine ID (M1, M2, ...); serial\n"
-    "numbers and UUIDs are never printed.\n"
-    "  --baseline FILE      the side the ratios divide by (default: the first operand)\n"
-    "  --group              pool reports of one machine and configuration (identity or\n"
-    "                       machine and CPU names, CPU count, profile, samples, methods)\n"
-    "  --experiment ID      only this experiment (repeatable)\n"
+    "tlbscope-sim's model ^; a ratio followed by ? divides such a value. Simulated\n"
+    "reports are compared only with each other (a mix is refused, exit status 2).\n"
+    "Noise: an operand NAME=f1.json,f2.json (or --group) pools runs of one machine\n"
+    "and configuration into one side; its cells are medians over the runs, each\n"
+    "ratio gets a range over every pair of runs and a verdict: slower or faster when\n"
+    "the whole range is on one side of 1, else within noise. With one run per side\n"
+    "the spread is unknown. Reports of one machine (the same serial number and UUID,\n"
+    "or the same tokens after `tlbscope-report redact` with one key) share a machine\n"
+    "ID (M1, M2, ...); serial numbers and UUIDs are never printed.\n"
+    "  --baseline FILE      the side the ratios divide by (default: the first)\n"
+    "  --group              pool reports of one machine and configuration (identity\n"
+    "                       or machine and CPU names, CPU count, profile, samples,\n"
+    "                       methods)\n"
+    "  --experiment ID      only this experiment (repeatable); an ID no report has is\n"
+    "                       an error (exit status 2)\n"
     "  --sort ratio         rows by their largest ratio, slowest first\n"
-    "  --only-differences   rows whose verdict is slower or faster (without a spread: a\n"
-    "                       ratio outside 0.9-1.1)\n"
-    "  --fail-if-slower PCT exit status 3 when a point is slower than the baseline by more\n"
-    "                       than PCT percent beyond noise (the range's low end above\n"
-    "                       1 + PCT/100; without a spread, the ratio), each one named on stderr\n"
-    "  --csv                the tidy table: one row per report x experiment x point x metric,\n"
-    "                       fixed columns (reports/SCHEMA.md, \"Tidy CSV\")\n"
-    "  --markdown           Markdown: conditions and machine tables, one table per experiment\n"
+    "  --only-differences   rows whose verdict is slower or faster (without a spread:\n"
+    "                       a ratio outside 0.9-1.1)\n"
+    "  --fail-if-slower PCT exit status 3 when a point is slower than the base by\n"
+    "                       more than PCT percent beyond noise (the range's low end\n"
+    "                       above 1 + PCT/100; without a spread, the ratio), each one\n"
+    "                       named on stderr\n"
+    "  --wide               every side side by side with p99, however wide\n"
+    "  --json               every row, the headlines and the verdict as one JSON\n"
+    "                       object (reports/SCHEMA.md, \"compare --json\")\n"
+    "  --csv                the tidy table: one row per report x experiment x point x\n"
+    "                       metric, fixed columns (reports/SCHEMA.md, \"Tidy CSV\")\n"
+    "  --markdown           Markdown: conditions and machine tables, one table per\n"
+    "                       experiment\n"
     "Options may come anywhere; after \"--\" every argument is a file.\n"
-    "Exit status: 0, 1 an input is unreadable, 2 bad usage, 3 slower (--fail-if-slower).\n";
+    "Exit status: 0; 1 an input is unreadable; 2 bad usage; 3 slower\n"
+    "(--fail-if-slower); 4 two sides share an experiment but no point of it: nothing\n"
+    "was compared there (the error names the experiment and why), whatever else.\n";
 
 static const char html_help[] =
     "usage: tlbscope-report html -o OUT.html FILE|DIR...\n"
@@ -197,12 +229,27 @@ static int run_validate(int argc, char **argv)
 
 static int run_show(int argc, char **argv)
 {
-    int first = first_operand(argc, argv, 2);
-    if (first != 2 && strcmp(argv[first - 1], "--") != 0)
-        return command_usage_error(show_help, "show: unknown option");
-    if (argc - first != 1)
+    const char *file = NULL;
+    bool options = true, json = false;
+    int i;
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (options && strcmp(a, "--") == 0)
+            options = false;
+        else if (options && strcmp(a, "--wide") == 0)
+            show_wide = true;
+        else if (options && strcmp(a, "--json") == 0)
+            json = true;
+        else if (options && a[0] == '-' && a[1])
+            return command_usage_error(show_help, "show: unknown option");
+        else if (file)
+            return command_usage_error(show_help, "show: give exactly one FILE");
+        else
+            file = a;
+    }
+    if (!file)
         return command_usage_error(show_help, "show: give exactly one FILE");
-    return cmd_show(argv[first], stdout, stderr);
+    return json ? cmd_show_json(file, stdout, stderr) : cmd_show(file, stdout, stderr);
 }
 
 /* "--key VALUE" or "--key=VALUE"; advances *i past what it took. NULL when `arg` is not `name`. */
@@ -232,11 +279,17 @@ static int run_compare(int argc, char **argv)
         } else if (strcmp(a, "--") == 0) {
             options = false;
         } else if (strcmp(a, "--csv") == 0 || strcmp(a, "--markdown") == 0) {
-            if (cli.fmt != TABLE_TEXT)
-                why = "compare: give one of --csv and --markdown";
+            if (cli.fmt != TABLE_TEXT || cli.json)
+                why = "compare: give one of --csv, --markdown and --json";
             cli.fmt = a[2] == 'c' ? TABLE_CSV : TABLE_MARKDOWN;
         } else if (strcmp(a, "--group") == 0) {
             cli.group = true;
+        } else if (strcmp(a, "--wide") == 0) {
+            cli.wide = true;
+        } else if (strcmp(a, "--json") == 0) {
+            if (cli.fmt != TABLE_TEXT)
+                why = "compare: give one of --csv, --markdown and --json";
+            cli.json = true;
         } else if (strcmp(a, "--only-differences") == 0) {
             cli.only_differences = true;
         } else if ((v = option_value(argc, argv, &i, "--baseline", &missing)) || missing) {
@@ -396,7 +449,7 @@ int main(int argc, char **argv)
     if (argc < 2)
         return usage_error("%s", "no command given");
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("tlbscope-report %s (commit %s; reads report schema version 1)\n",
+        printf("tlbscope-report %s (commit %s; reads report schema versions 1 to " SCHEMA ")\n",
                TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
         return EXIT_VALID;
     }

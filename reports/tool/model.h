@@ -65,6 +65,11 @@ struct m_experiment {
     const json_t *notes; /* array of strings, or NULL */
     const json_t *json;  /* the experiment's object, for sections the model does not copy */
     struct m_points results, summary;
+    /* parameters this (older) report lacked, given their documented default for compare
+     * (param_defaults.h); static strings */
+#define M_MAX_DEFAULTED 4
+    const char *defaulted[M_MAX_DEFAULTED];
+    size_t ndefaulted;
 };
 
 struct m_cpu {

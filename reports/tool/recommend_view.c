@@ -1,6 +1,8 @@
 #include "reports/tool/recommend_view.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/tool/units.h"
@@ -20,17 +22,69 @@ static const json_t *entries(const struct m_report *r)
 }
 
 /*
+ * The verdicts are the app's prose, in TSC ticks ("saves 179660 ticks"):
+ * each "N ticks" becomes "69.2 us (179660 ticks)" from the report's own TSC
+ * rate, so machines with different clocks read alike. Without a rate the
+ * text is left as it is.
+ */
+static void ticks_to_time(const char *in, double tsc_hz, char *out, size_t cap)
+{
+    size_t n = 0;
+    const char *p = in;
+    if (cap == 0)
+        return;
+    while (*p && n + 1 < cap) {
+        char *end;
+        long long v;
+        char t[32];
+        bool starts = isdigit((unsigned char)*p) && (p == in || !isalnum((unsigned char)p[-1]));
+        if (!starts || !(tsc_hz > 0)) {
+            out[n++] = *p++;
+            continue;
+        }
+        v = strtoll(p, &end, 10);
+        if (strncmp(end, " to ", 4) == 0 && isdigit((unsigned char)end[4])) { /* "A to B ticks" */
+            char *end2;
+            long long w = strtoll(end + 4, &end2, 10);
+            char t2[32];
+            if (strncmp(end2, " ticks", 6) == 0 && !isalnum((unsigned char)end2[6])) {
+                n += (size_t)snprintf(out + n, cap - n, "%s to %s (%lld to %lld ticks)",
+                                      units_time((double)v * 1e9 / tsc_hz, t, sizeof(t)),
+                                      units_time((double)w * 1e9 / tsc_hz, t2, sizeof(t2)), v, w);
+                if (n >= cap)
+                    n = cap - 1;
+                p = end2 + 6;
+                continue;
+            }
+        }
+        if (strncmp(end, " ticks", 6) != 0 || isalnum((unsigned char)end[6])) {
+            while (p < end && n + 1 < cap) /* a number of something else: as it is */
+                out[n++] = *p++;
+            continue;
+        }
+        n += (size_t)snprintf(out + n, cap - n, "%s (%lld ticks)",
+                              units_time((double)v * 1e9 / tsc_hz, t, sizeof(t)), v);
+        if (n >= cap)
+            n = cap - 1;
+        p = end + 6;
+    }
+    out[n] = '\0';
+}
+
+/*
  * One entry, wrapped under `first`: verdict, confidence or why, Linux's
  * default, label. A report written before intervals existed (no
  * "interval" key) says so instead of showing none.
  */
-static void entry_text(const json_t *e, const char *first, const char *cont, FILE *out)
+static void entry_text(const struct m_report *r, const json_t *e, const char *first,
+                       const char *cont, FILE *out)
 {
     const char *env = str(e, "environment");
     bool enough = strcmp(str(e, "status"), "recommended") == 0;
     char text[4096];
     size_t n = 0;
-    n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", str(e, "verdict"));
+    ticks_to_time(str(e, "verdict"), r->tsc_hz, text, sizeof(text));
+    n = strlen(text);
     if (enough && !json_object_get(e, "interval") && n < sizeof(text))
         n += (size_t)snprintf(text + n, sizeof(text) - n,
                               " (interval not recorded: the report predates them)");
@@ -66,7 +120,7 @@ void recommend_view_show(const struct m_report *r, FILE *out)
     json_array_foreach(list, i, e) {
         char first[40];
         snprintf(first, sizeof(first), "  %-16s ", str(e, "id"));
-        entry_text(e, first, "                   ", out);
+        entry_text(r, e, first, "                   ", out);
     }
 }
 
@@ -100,7 +154,7 @@ void recommend_view_compare(struct m_report *const *reports, size_t n, FILE *out
                 fprintf(out, "%snot in this report (schema version %s)\n", first,
                         json_is_array(entries(reports[i])) ? "2" : "1: no recommendations");
             else
-                entry_text(e, first, "       ", out);
+                entry_text(reports[i], e, first, "       ", out);
         }
     }
 }

@@ -10,6 +10,9 @@
 #include "reports/tool/unrecorded.h"
 #include "reports/tool/units.h"
 #include "reports/tool/verdict_view.h"
+#include "core/mutant.h"
+
+bool show_wide;
 
 #define S(x) ((x) ? (x) : "?")
 
@@ -29,7 +32,7 @@ static void show_features(const struct m_report *r, FILE *out)
                      jget_int(r->features, "invlpgb_max_pages", 0));
         else
             snprintf(item, sizeof(item), " %s=%s", shown[i], json_is_true(v) ? "yes" : "no");
-        if (col + strlen(item) > 96) { /* stay within 100 columns */
+        if (col + strlen(item) > (size_t)SHOW_WIDTH - 4) { /* stay within the width */
             fputs("\n         ", out);
             col = 9;
         }
@@ -134,8 +137,8 @@ static void show_emulator(const struct m_report *r, FILE *out)
                  S(r->emulator));
         units_print_wrapped(out, "WARNING   ", "          ", line, SHOW_WIDTH);
     } else if (!r->emulator_recorded && !r->simulated) {
-        fputs("Emulator  not recorded (run.config.emulator is absent: written before the key "
-              "existed)\n", out);
+        units_print_wrapped(out, "Emulator  ", "          ", "not recorded (run.config.emulator "
+                            "is absent: written before the key existed)", SHOW_WIDTH);
     }
 }
 
@@ -143,18 +146,23 @@ static void show_header(const struct m_report *r, FILE *out)
 {
     char a[160], b[160];
     size_t i;
-    fprintf(out, "tlbscope report %s (tlbscope %s, commit %s)\n", S(r->run_id), S(r->gen_version),
-            S(r->gen_commit));
-    fprintf(out, "File      %s\n", r->path);
-    fprintf(out, "Machine   %s\n", model_machine_name(r, a, sizeof(a)));
+    snprintf(a, sizeof(a), "%s (tlbscope %s, commit %s)", S(r->run_id), S(r->gen_version),
+             S(r->gen_commit));
+    units_print_wrapped(out, "tlbscope report ", "          ", a, SHOW_WIDTH);
+    units_print_wrapped(out, "File      ", "          ", r->path, SHOW_WIDTH);
+    units_print_wrapped(out, "Machine   ", "          ", model_machine_name(r, a, sizeof(a)),
+                        SHOW_WIDTH);
     show_identity(r, out);
-    fprintf(out, "Firmware  %s rev %s, UEFI %s, Secure Boot %s\n", S(r->fw_vendor),
-            S(r->fw_revision), S(r->uefi_version), S(r->secure_boot));
+    snprintf(b, sizeof(b), "%s rev %s, UEFI %s, Secure Boot %s", S(r->fw_vendor),
+             S(r->fw_revision), S(r->uefi_version), S(r->secure_boot));
+    units_print_wrapped(out, "Firmware  ", "          ", b, SHOW_WIDTH);
     if (r->bios_version)
-        fprintf(out, "BIOS      %s\n", model_bios_text(r, b, sizeof(b)));
-    fprintf(out, "CPU       %s, %s family 0x%llx model 0x%llx stepping %lld\n",
-            r->brand ? r->brand : "(no brand string)", S(r->vendor), r->family, r->model,
-            r->stepping);
+        units_print_wrapped(out, "BIOS      ", "          ", model_bios_text(r, b, sizeof(b)),
+                            SHOW_WIDTH);
+    snprintf(b, sizeof(b), "%s, %s family 0x%llx model 0x%llx stepping %lld",
+             r->brand ? r->brand : "(no brand string)", S(r->vendor), r->family, r->model,
+             r->stepping);
+    units_print_wrapped(out, "CPU       ", "          ", b, SHOW_WIDTH);
     fprintf(out, "Microcode %s%s\n", r->microcode ? r->microcode : "unknown",
             r->microcode_uniform ? "" : " (NOT uniform across CPUs)");
     show_features(r, out);
@@ -162,17 +170,26 @@ static void show_header(const struct m_report *r, FILE *out)
     if (r->tsc_hz > 0)
         fprintf(out, "TSC       %.3f MHz (%s)\n", r->tsc_hz / 1e6, S(r->tsc_source));
     if (r->tsc_hz > 0 && (r->tsc_hz < TSC_HZ_PLAUSIBLE_MIN || r->tsc_hz > TSC_HZ_PLAUSIBLE_MAX))
-        fprintf(out, "WARNING: a TSC rate of %.0f Hz is not plausible (100 MHz to 10 GHz): the "
-                "times in ns below\n         are wrong by the same factor; the ticks in "
-                "parentheses are as measured\n", r->tsc_hz);
-    else if (!(r->tsc_hz > 0))
+    {
+        snprintf(b, sizeof(b), "a TSC rate of %.0f Hz is not plausible (100 MHz to 10 GHz): the "
+                 "times below are wrong by the same factor; the ticks (show --wide, in "
+                 "parentheses) are as measured", r->tsc_hz);
+        units_print_wrapped(out, "WARNING: ", "         ", b, SHOW_WIDTH);
+    }
+    else if (!(r->tsc_hz > 0) || MUTANT(show_tsc_else))
         fprintf(out, "TSC       frequency unknown: times are in TSC ticks only\n");
-    fprintf(out, "CPUs      %lld reported, %lld ok", r->cpu_count, r->cpus_ok);
-    if (r->apic_mode)
-        fprintf(out, ", APIC %s", r->apic_mode);
-    if (r->profile)
-        fprintf(out, "; profile %s, %lld samples per point", r->profile, r->samples);
-    fputc('\n', out);
+    {
+        size_t len;
+        snprintf(b, sizeof(b), "%lld reported, %lld ok", r->cpu_count, r->cpus_ok);
+        len = strlen(b);
+        if (r->apic_mode)
+            snprintf(b + len, sizeof(b) - len, ", APIC %s", r->apic_mode);
+        len = strlen(b);
+        if (r->profile)
+            snprintf(b + len, sizeof(b) - len, "; profile %s, %lld samples per point", r->profile,
+                     r->samples);
+        units_print_wrapped(out, "CPUs      ", "          ", b, SHOW_WIDTH);
+    }
     if (r->start_time || isfinite(r->duration_ms))
         fprintf(out, "Run       started %s, took %s ms, %s\n", S(r->start_time),
                 units_number(r->duration_ms, a, sizeof(a)), S(r->run_status));
@@ -185,8 +202,8 @@ static void show_header(const struct m_report *r, FILE *out)
                     strcmp(order, "random_per_iteration") == 0 ? "in random order per iteration"
                                                                : order, seed);
         else
-            fprintf(out, "Order     variant order and its seed not recorded (report written "
-                         "before they were)\n");
+            units_print_wrapped(out, "Order     ", "          ", "variant order and its seed "
+                                "not recorded (report written before they were)", SHOW_WIDTH);
     }
     if (r->mp_note)
         units_print_wrapped(out, "NOTE      ", "          ", r->mp_note, SHOW_WIDTH);
@@ -196,10 +213,13 @@ static void show_header(const struct m_report *r, FILE *out)
                 r->hypervisor);
     show_simulation(r, out);
     show_emulator(r, out);
-    for (i = 0; i < r->nexperiments && !r->machine_emulated; i++)
-        if (r->experiments[i].emulated)
-            fprintf(out, "WARNING   emulated: %s ran emulated instructions; not a hardware cost\n",
-                    S(r->experiments[i].id));
+    for (i = 0; i < r->nexperiments && !r->machine_emulated; i++) {
+        if (!r->experiments[i].emulated)
+            continue;
+        snprintf(a, sizeof(a), "emulated: %s ran emulated instructions; not a hardware cost",
+                 S(r->experiments[i].id));
+        units_print_wrapped(out, "WARNING   ", "          ", a, SHOW_WIDTH);
+    }
 }
 
 static void show_cpu_problems(const struct m_report *r, FILE *out)
@@ -222,8 +242,8 @@ static void show_cpu_problems(const struct m_report *r, FILE *out)
 static void show_experiment_table(const struct m_report *r, FILE *out)
 {
     struct table *t = table_new(6);
-    char a[32], b[32], reason[400], clipped[64];
-    size_t i, row, len;
+    char a[32], b[32], reason[400], clipped[128];
+    size_t i, row, len, room;
     fputc('\n', out);
     if (!r->nexperiments) {
         fputs("No experiments in this report.\n", out);
@@ -244,13 +264,20 @@ static void show_experiment_table(const struct m_report *r, FILE *out)
         table_set(t, row, 2, "%zu", e->results.count);
         table_set(t, row, 3, "%s", units_number(e->checks, a, sizeof(a)));
         table_set(t, row, 4, "%s", units_number(e->stale_reads, b, sizeof(b)));
-        /* the full reason is in the experiment's section; here it must fit 100 columns */
+    }
+    /* the full reason is in the experiment's section; here the line must fit the width */
+    room = table_text_width(t) - strlen("Reason / notes");
+    room = room + 20 < (size_t)SHOW_WIDTH ? (size_t)SHOW_WIDTH - room : 20;
+    for (i = 0; i < r->nexperiments; i++) {
+        const struct m_experiment *e = &r->experiments[i];
+        row = i;
         snprintf(reason, sizeof(reason), "%s%s%s%s", r->simulated ? "[SIMULATED] " : "",
                  e->emulated ? "[EMULATED] " : "", e->partial ? "[PARTIAL] " : "",
                  e->reason ? e->reason : "");
         for (len = strlen(reason); len && reason[len - 1] == ' '; len--) /* a tag and no reason */
             reason[len - 1] = '\0';
-        table_set(t, row, 5, "%s", units_clip(reason, 40, clipped, sizeof(clipped)));
+        table_set(t, row, 5, "%s", units_clip(reason, room < 100 ? room : 100, clipped,
+                                               sizeof(clipped)));
     }
     table_print(t, out, TABLE_TEXT, "");
     table_free(t);

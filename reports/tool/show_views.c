@@ -15,6 +15,7 @@
 #include "reports/tool/jget.h"
 #include "reports/tool/point_index.h"
 #include "reports/tool/show.h"
+#include "reports/tool/show_ceiling.h"
 #include "reports/tool/show_contention.h"
 #include "reports/tool/table.h"
 #include "reports/tool/units.h"
@@ -32,6 +33,8 @@ const char *show_time_cell(const struct m_report *r, double ticks, char *buf, si
         snprintf(buf, cap, "n<100");
     else if (!isfinite(ticks))
         snprintf(buf, cap, "-");
+    else if (r->tsc_hz > 0 && !show_wide)
+        snprintf(buf, cap, "%s", units_time(model_ticks_to_ns(r, ticks), ns, sizeof(ns)));
     else if (r->tsc_hz > 0)
         snprintf(buf, cap, "%s (%s)", units_time(model_ticks_to_ns(r, ticks), ns, sizeof(ns)),
                  units_count(ticks, t, sizeof(t)));
@@ -42,7 +45,8 @@ const char *show_time_cell(const struct m_report *r, double ticks, char *buf, si
 
 static const char *cell_legend(const struct m_report *r)
 {
-    return r->tsc_hz > 0 ? "ns (TSC ticks)" : "TSC ticks";
+    return r->tsc_hz > 0 ? (show_wide ? "time (TSC ticks)" : "time (--wide: with TSC ticks)")
+                         : "TSC ticks";
 }
 
 static void show_ipi_matrix(const struct m_report *r, const struct ipi_matrix *m, FILE *out)
@@ -54,6 +58,11 @@ static void show_ipi_matrix(const struct m_report *r, const struct ipi_matrix *m
         size_t len = strlen(units_ticks(v, cell, sizeof(cell)));
         if (len > w)
             w = len;
+    }
+    if (18 + m->n * (w + 1) > (size_t)SHOW_WIDTH) { /* the class table below stands in */
+        fprintf(out, "  matrix of %zu CPUs omitted: wider than %d columns (show --wide prints "
+                "it)\n", m->n, SHOW_WIDTH);
+        return;
     }
     fprintf(out, "  p50 round trip in %s; rows: initiator CPU, columns: target CPU\n",
             r->tsc_hz > 0 ? "ns" : "TSC ticks");
@@ -331,8 +340,10 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
         return;
     }
     if (seq_conc) {
-        fprintf(out, "  latency by %s, seq vs conc; p50 cells: %s, p99 cells: %s\n", e->x_axis,
-                cell_legend(r), r->tsc_hz > 0 ? "ns" : "TSC ticks");
+        char legend[200];
+        snprintf(legend, sizeof(legend), "latency by %s, seq vs conc; p50 cells: %s, p99 cells: "
+                 "%s", e->x_axis, cell_legend(r), r->tsc_hz > 0 ? "time" : "TSC ticks");
+        units_print_wrapped(out, "  ", "  ", legend, SHOW_WIDTH);
         units_print_wrapped(out, "  ", "  ",
                             "where the time goes: send (request slots and ICR writes) and local "
                             "flush on the initiator's TSC, handler (the slowest target's) on the "
@@ -480,6 +491,8 @@ void show_experiment(const struct m_report *r, const struct m_experiment *e, FIL
         show_pivot(r, e, seq_conc, out);
     else
         show_point_list(r, &e->results, "results", out);
-    if (!seq_conc)
+    if (e->id && strcmp(e->id, CEILING_EXPERIMENT) == 0)
+        show_ceiling_summary(e, out);
+    else if (!seq_conc)
         show_point_list(r, &e->summary, "summary", out);
 }

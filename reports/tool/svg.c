@@ -396,6 +396,10 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
     cs = n <= 8 ? 44 : cs > 30 ? 30 : cs < 3 ? 3 : cs;
     every = cs >= 14 ? 1 : (size_t)(14 + cs - 1) / (size_t)cs;
     w = left + cs * (int)n + 150;
+    /* the caption is one line of 13 px bold text, about 7.5 px a character: the figure is
+     * at least that wide, or a browser clips it at the edge */
+    if (h->title && w < 16 + (int)(strlen(h->title) * 7.5))
+        w = 16 + (int)(strlen(h->title) * 7.5);
     ht = top + cs * (int)n + 30;
     if (ht < top + 224) /* room for the colour scale */
         ht = top + 224;
@@ -436,11 +440,16 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
                 fprintf(out, ": %s %s</title>", tick_text(v, t, sizeof(t)), h->unit);
             }
             fputs("</rect>\n", out);
-            if (n <= 8 && isfinite(v)) /* the value itself, light on the dark half of the scale */
-                fprintf(out, "<text class=\"cell\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-                        "fill=\"%s\">%s</text>\n", left + cs * (j + 0.5), top + cs * (i + 0.5) + 4,
-                        heat_t(v, lo, hi, log_scale) < 0.55 ? "#ffffff" : "#000000",
+            if (n <= 8 && isfinite(v)) { /* the value itself, light on the dark half of the scale */
+                /* the class, not only the fill attribute: a page's CSS rule for svg text wins
+                 * over a presentation attribute, and made every label dark (issue 23) */
+                bool dark = heat_t(v, lo, hi, log_scale) < 0.55;
+                fprintf(out, "<text class=\"cell %s\" x=\"%.1f\" y=\"%.1f\" "
+                        "text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+                        dark ? "on-dark" : "on-light", left + cs * (j + 0.5),
+                        top + cs * (i + 0.5) + 4, dark ? "#ffffff" : "#000000",
                         tick_text(v, t, sizeof(t)));
+            }
         }
     }
     /* package boundaries: CPUs are in topology order, so a package is one block */

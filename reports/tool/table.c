@@ -98,6 +98,24 @@ static const char *cell_at(const struct table *t, size_t row, size_t col)
     return s ? s : "";
 }
 
+size_t table_text_width(const struct table *t)
+{
+    size_t c, r, total = 0;
+    char clip[TABLE_TEXT_CELL_MAX * 2];
+    if (!t)
+        return 0;
+    for (c = 0; c < t->ncols; c++) {
+        size_t w = strlen(units_clip(header_at(t, c), TABLE_TEXT_CELL_MAX, clip, sizeof(clip)));
+        for (r = 0; r < t->nrows; r++) {
+            size_t x = strlen(units_clip(cell_at(t, r, c), TABLE_TEXT_CELL_MAX, clip, sizeof(clip)));
+            if (x > w)
+                w = x;
+        }
+        total += w + (c + 1 < t->ncols ? 2 : 0);
+    }
+    return total;
+}
+
 static void print_text(const struct table *t, FILE *out, const char *indent)
 {
     size_t *width = calloc(t->ncols, sizeof(*width)), r, c;

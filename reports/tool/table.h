@@ -26,6 +26,8 @@ size_t table_add_row(struct table *t);
 void table_set(struct table *t, size_t row, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 size_t table_rows(const struct table *t);
+/* The widest TABLE_TEXT line, indent not counted (cells clipped as printed). */
+size_t table_text_width(const struct table *t);
 /* TABLE_TEXT lines start with `indent`; the other formats ignore it. */
 void table_print(const struct table *t, FILE *out, enum table_format fmt, const char *indent);
 

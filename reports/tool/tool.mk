@@ -77,3 +77,24 @@ $(BUILD)/host/tests/test_report_%: tests/host/test_report_%.c $(BUILD)/host/libt
 # --version: the same VERSION and commit as the app's banner (Makefile DEFS)
 $(TOOL_MAIN_OBJ): TOOL_CFLAGS += $(DEFS)
 $(TOOL_MAIN_OBJ): $(BUILD)/commit.stamp
+
+# ---- test-only mutants of the tool (core/mutant.h, IDs 60-63), killed by tests/sim/mutants.sh ----
+# Listed in sim/sim.mk's MUTANTS too; only the tool files that use MUTANT() are rebuilt per
+# mutant, the rest of the tool library is shared.
+TOOL_MUTANTS := base_always_first no_param_defaults show_tsc_else role_rows_doubled
+TOOL_MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' reports/tool/*.c)
+TOOL_MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_MUTANT_SRCS)),$(TOOL_LIB_OBJS))
+
+define tool_mutant_rules
+$(BUILD)/mutants/$(1)/tool/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  MUTCC $(1) $$<")
+	$$(Q)$$(HOST_CC) $$(TOOL_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/mutants/$(1)/tlbscope-report: $(TOOL_MAIN_OBJ) $(FLEET_OBJS) $(patsubst %.c,$(BUILD)/mutants/$(1)/tool/%.o,$(TOOL_MUTANT_SRCS)) $(TOOL_MUTANT_SHARED_OBJS)
+	$$(Q)$$(HOST_CC) $$^ -o $$@ $$(TOOL_LIBS) $$(FLEET_LIBS)
+endef
+$(foreach m,$(TOOL_MUTANTS),$(eval $(call tool_mutant_rules,$(m))))
+
+.PHONY: tool-mutants
+tool-mutants: $(foreach m,$(TOOL_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-report)

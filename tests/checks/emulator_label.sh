@@ -73,7 +73,7 @@ check "compare with hardware: exit 0, [EMULATED: bochs], the mixing warning" \
     eval '[ "$(rc c-mix)" = 0 ] && has c-mix "\[EMULATED: bochs\]" &&
           has c-mix "hardware report(s) B compared with virtualised or emulated report(s) A"'
 check "compare: the emulator row, bochs against - (not recorded)" \
-    grep -qE '^  emulator +bochs +- +DIFFERS \(numbers\)' "$out/c-mix.out"
+    grep -qE '^  emulator +bochs +- *$' "$out/c-mix.out"
 check "compare: the Bochs report's cells are marked ~" grep -qE '[0-9]~' "$out/c-mix.out"
 run c-nokey compare "$out/nokey.json" "$HW"
 check "compare without the key: no mixing warning, no ~ (it reads as hardware)" \

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/tool/report_json.h"
 #include "reports/tool/compare.h"
 #include "reports/tool/compare_csv.h"
 #include "reports/tool/sanitize.h"
@@ -92,6 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!r)
         return 0;
     show_report(r, out);
+    json_decref(report_json_show(r));
     /* the same report twice: compare aligns every point with itself */
     pair[0] = pair[1] = r;
     if (compare_build(pair, 2, &m)) {
@@ -104,8 +106,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     {
         struct m_report *three[3] = { r, r, r };
         static const size_t side_of[3] = { 0, 0, 1 };
-        struct cmp_options opts = { NULL, 0, true, true, 5.0 };
+        struct cmp_options opts = { NULL, 0, true, true, 5.0, false, true };
         if (compare_build_pooled(three, side_of, 3, 2, &opts, &m)) {
+            json_t *doc = report_json_compare(&m, compare_disjoint_pairs(&m, out), 0, 0);
+            json_decref(doc);
             compare_print(&m, out, TABLE_TEXT);
             compare_csv_print(&m, out);
             compare_slower_points(&m, 5.0, out);

@@ -225,6 +225,7 @@ static void print_html(FILE *f, void *a)
 
 static void print_show(FILE *f, void *a)
 {
+    show_wide = true; /* the 100-column layout these expectations were written for */
     show_report(a, f);
 }
 
@@ -755,8 +756,7 @@ static void test_compare_groups_by_token(void **state)
     assert_string_equal(compare_same_machine(&m, 2, same, sizeof(same)), "");
     assert_string_equal(compare_same_machine(&m, 1, same, sizeof(same)), "");
     text = memstream_of(print_compare, &pa, &len);
-    assert_true(contains(text, len, "\nSame machine: A, C (the same serial number and UUID, or "
-                                    "the same redaction tokens)\n"));
+    assert_true(contains(text, len, "\nSame machine: A, C (same serial number and UUID, or tokens)\n"));
     free(text);
     pa.fmt = TABLE_MARKDOWN;
     text = memstream_of(print_compare, &pa, &len);

@@ -37,6 +37,7 @@ static char *show_text(const struct m_report *r)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
+    show_wide = true; /* the content, with ticks; tool_cli.sh checks the 80-column default */
     show_report(r, f);
     fclose(f);
     return buf;

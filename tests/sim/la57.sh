@@ -21,7 +21,7 @@ for profile in epyc-9654 xeon-6330; do
         test "$(jqr '[.experiments[] | select(.status != "SUCCESS" and (.status != "SKIP" or .reason == null))] | length')" = 0
     check "$profile --la57: the exact shape" shape_ok "$REPORT" cpus=4 profile=quick samples=20 warmup=2
     check "$profile --la57: the text summary says so" \
-        grep -q '; firmware with CR4.LA57$' "${REPORT%.json}.txt"
+        grep -q '^          firmware with CR4.LA57 (5-level paging)$' "${REPORT%.json}.txt"
 done
 # without --la57 the same profile keeps 4 levels
 sim "no-la57" "$SIM" --cpu epyc-9654 --cpus 2 --seed "$SEED" profile=quick experiments=stale_detector_control

@@ -21,7 +21,12 @@ mutants=0 killed=0 errata=0 caught=0
 need_build=false
 all_mutants=$(sed -n '/^MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^MUTANTS :=//; s/\\//g')
 declare -A dead=()
+tool_mutants=$(sed -n 's/^TOOL_MUTANTS := //p' reports/tool/tool.mk)
 for m in $all_mutants; do
+    if [[ " $tool_mutants " == *" $m "* ]]; then # tlbscope-report's: one tool binary
+        [ -x "$MUT/$m/tlbscope-report" ] || need_build=true
+        continue
+    fi
     for b in tlbscope-sim test_shootdown_model test_lazy_model test_class_pool test_contention_model; do
         [ -x "$MUT/$m/$b" ] || need_build=true
     done
@@ -382,6 +387,52 @@ kill_unit upload_name_per_attempt test_every_attempt_writes_one_name \
     "each retry writes another name: a second copy on the server" test_upload
 kill_unit network_unredacted test_network_addresses_redacted \
     "redact=on leaves the MAC, IP and boot URL in the report" test_upload
+
+# tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
+# the tool binary) passes with build/tlbscope-report and fails with the mutant's.
+kill_tool() {
+    local m=$1 what=$2 fn=$3
+    mutants=$((mutants + 1))
+    if ! "$fn" "$TOOL"; then
+        not_ok "control: $fn passes with the correct tlbscope-report"
+    elif "$fn" "$MUT/$m/tlbscope-report"; then
+        not_ok "mutant $m ($what): $fn still passes"
+    else
+        killed=$((killed + 1)); dead[$m]=1
+        ok "mutant $m ($what): $fn fails"
+    fi
+}
+S1=reports/samples/qemu-tcg-smp1-max.json S4=reports/samples/qemu-tcg-smp4-max.json
+S8=reports/samples/qemu-tcg-smp8-max.json BOCHS2=tests/fixtures/reports/bochs/bochs-skylake-x-smp2.json
+# a 1-CPU report first: ipi_broadcast's base is the next side, and its ratios exist
+base_is_first_measured() {
+    "$1" compare --json "$S1" "$S4" "$S8" 2>/dev/null | jq -e '.experiments[] | select(.id ==
+        "ipi_broadcast") | .base == "B" and ([.rows[].cells[] | select(.ratio != null)] | length) > 0' >/dev/null
+}
+# a schema-1 sample and a report with the flush parameter share their points, flush defaulted
+older_points_align() {
+    "$1" compare --json --experiment shootdown_seq_vs_conc "$S4" "$BOCHS2" 2>/dev/null | jq -e '
+        .verdict.exit_status == 0 and (.experiments[0].rows | length) > 0 and
+        .experiments[0].defaulted == [{"side": "A", "param": "flush",
+            "taken_as": "invlpg up to the ceiling, above it method.full_flush"}]' >/dev/null
+}
+# a TSC rate that is known is never followed by "frequency unknown"
+tsc_said_once() { ! "$1" show "$S4" | grep -q 'frequency unknown'; }
+# A 4-CPU report against itself and an 8-CPU one: B's geometric mean over as many points as
+# without the third side (its "all other CPUs" rows repeat value rows A and B share)
+role_rows_counted_once() {
+    local two three
+    cp "$S4" "$here/build/test-runs/mutants-s4-copy.json"
+    two=$("$1" compare --json --experiment ipi_broadcast "$S4" "$here/build/test-runs/mutants-s4-copy.json" |
+        jq '.experiments[0].headlines[0].points')
+    three=$("$1" compare --json --experiment ipi_broadcast "$S4" "$here/build/test-runs/mutants-s4-copy.json" "$S8" |
+        jq '.experiments[0].headlines[] | select(.side == "B") | .points')
+    [ -n "$two" ] && [ "$two" = "$three" ]
+}
+kill_tool base_always_first "compare: the base stays side A where A has no point" base_is_first_measured
+kill_tool no_param_defaults "compare: no defaults for parameters older reports lack" older_points_align
+kill_tool show_tsc_else "show: 'TSC frequency unknown' after a known rate" tsc_said_once
+kill_tool role_rows_doubled "compare: role rows repeating value rows count twice" role_rows_counted_once
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
