@@ -364,7 +364,7 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
     *layout = CMP_LAYOUT_LONG_P50;
     t = long_table(m, s, false, 0);
     /* long parameter values (invpcid_single_context, "all other CPUs") cut, as little as fits */
-    for (cut = 20; table_text_width(t) + 2 > width && cut >= 8; cut -= 2) {
+    for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
         table_free(t);
         t = long_table(m, s, false, cut);
     }
