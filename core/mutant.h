@@ -61,6 +61,11 @@
 #define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
 #define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
 #define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
+/* issue 21, placement: 75-79 */
+#define MUTANT_ID_l3_class_ignored 75  /* topology classes: same-L3 pairs read as same_package */
+#define MUTANT_ID_node_class_ignored 76 /* topology classes: a cross-package pair is never same_node */
+#define MUTANT_ID_placement_ignored 77 /* placements take the lowest-numbered CPUs, whatever the class */
+#define MUTANT_ID_linux_apic_ignores_fadt 78 /* Linux's x2APIC mode: FADT's physical-mode flag ignored */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -8,6 +8,7 @@
 #include "core/report_recommend.h"
 #include "core/sha256.h"
 #include "core/smp.h"
+#include "core/topo_report.h"
 
 /* What redact=on replaces (core/redact.h, reports/SCHEMA.md "redaction"). */
 struct redaction {
@@ -456,6 +457,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
             jw_u64(w, (uint64_t)c->numa_node);
         else
             jw_null(w);
+        topo_report_cpu_l3(w, c);
         jw_kv_bool(w, "bsp", c->bsp);
         jw_kv_str(w, "state", cpu_state_name(c->state));
         kv_hex_or_null(w, "microcode", c->microcode_valid, c->microcode);
@@ -483,6 +485,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
         jw_object_end(w);
     }
     jw_array_end(w);
+    topo_report_classes(w, r);
     jw_object_end(w);
 }
 
