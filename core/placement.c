@@ -36,13 +36,17 @@ uint32_t placement_pick(const struct cpu_table *t, placement_usable_fn usable, c
     m = placement_size(t, usable, ctx, initiator, placement);
     if (k > m)
         k = m;
-    /* a class: its first k CPUs; spread: the (n * m / k)-th of them, evenly spaced */
+    /*
+     * A class: its first k CPUs. Spread: the n-th target is the
+     * ((2n + 1) * m / 2k)-th CPU, the middle of the n-th of k equal runs, so
+     * that 2 targets already fall in both halves of the numbering.
+     */
     if (!spread || MUTANT(placement_ignored))
         m = k;
     for (i = 0; i < t->count && n < k; i++) {
         if (!in_placement(t, initiator, placement, i) || !usable(ctx, i))
             continue;
-        if ((uint64_t)n * m / k == seen)
+        if ((uint64_t)(2 * n + 1) * m / (2 * k) == seen)
             out[n++] = i;
         seen++;
     }

@@ -5,7 +5,7 @@
  * mm_cpumask is: a process's threads run wherever the scheduler put them,
  * and a shootdown interrupts every CPU in the mask, whatever its distance.
  * "spread" takes k CPUs evenly spaced over every usable CPU but the
- * initiator, in CPU index order (the firmware's numbering, which on the
+ * initiator (the middle of each of k equal runs), in CPU index order (the firmware's numbering, which on the
  * servers of ../shared/data alternates or blocks packages: either way the
  * k CPUs span the machine, not the initiator's neighbourhood).
  *

@@ -232,6 +232,16 @@ control_unit smi_bsp_only test_conditions "the conditions bookkeeping test"
 kill_unit smi_bsp_only test_smis_counted_on_every_cpu \
     "conditions: one CPU's SMI count stands for every CPU's" test_conditions
 control_unit clock_mean_of_ratios test_conditions "the conditions bookkeeping test"
+# issue 21: the topology classes of a 2-socket x 2-L3 x SMT machine, and placements of one class
+control_unit l3_class_ignored test_placement "the classes and placement test"
+kill_unit l3_class_ignored test_classes_of_two_sockets_two_l3s_smt \
+    "topology classes: same-L3 pairs read as same_package" test_placement
+control_unit node_class_ignored test_placement "the classes and placement test"
+kill_unit node_class_ignored test_classes_of_two_sockets_two_l3s_smt \
+    "topology classes: a cross-package pair is never same_node" test_placement
+control_unit placement_ignored test_placement "the classes and placement test"
+kill_unit placement_ignored test_each_placement_picks_its_class \
+    "placements take the lowest-numbered CPUs, whatever the class" test_placement
 kill_unit clock_mean_of_ratios test_clock_weighted_by_time_awake \
     "conditions: the effective clock is the mean of per-CPU ratios" test_conditions
 # issue 20: shootdown_order pairs seq and conc of the same flush method; a loss at one page
