@@ -53,11 +53,20 @@
  * planned (at most a quarter of it; their samples go down to fit that, not
  * below the floor), so the grid and they fit the share together.
  *
+ * x2APIC cluster mode (issue 21): in x2APIC mode, also points with
+ * `ipi_mode` x2apic_cluster at the grid's target counts (nearest first),
+ * one page, both orders: the same targets sorted by APIC ID, the flush IPI
+ * sent as one logical ICR write per cluster (core/ipi.h,
+ * ipi_send_cluster()), as Linux's x2apic_cluster does; value `icr_writes`.
+ * Points without `ipi_mode` send one physical ICR write per target. They
+ * share the placement points' reservation.
+ *
  * Planned (run_budget_s, core/plan.h): a pilot at the grid's corners, then
  * fewer samples, then every 2nd, 4th... target count and column (page
  * count and flush method; ends kept), then the most targets and one page
  * alone; the record's plan says which.
  */
+#include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
 #include "core/exp/common.h"
@@ -71,7 +80,8 @@
 #define MAX_PAGE_COUNTS 12
 #define PLACE_COUNTS 4     /* target counts per placement */
 #define SC_NEAREST UINT32_MAX /* the grid's targets: nearest first */
-#define MAX_PLACED (PLACE_COUNT * PLACE_COUNTS)
+
+#define MAX_PLACED (PLACE_COUNT * PLACE_COUNTS + MAX_TARGET_COUNTS)
 #define MAX_TARGET_COUNTS 16
 #define MAX_COLUMNS (MAX_PAGE_COUNTS * EXP_MAX_FULL_FLUSHES)
 /* the variants of one (k, p): both orders, with each full-flush method above the ceiling */
@@ -96,6 +106,7 @@ struct sc_state {
     struct plan plan; /* which points run_budget_s leaves (every one without planning) */
     /* the placement points: (placement, target count), and their samples */
     uint32_t placed[MAX_PLACED], placed_k[MAX_PLACED], nplaced;
+    bool placed_cluster[MAX_PLACED]; /* x2APIC cluster-mode IPIs (nearest first) */
     uint32_t placed_samples, placed_warmup;
 };
 
@@ -179,6 +190,22 @@ static void sc_placements(struct runner *r, struct experiment_record *rec, struc
     }
 }
 
+/* The cluster-mode points: the grid's target counts, nearest first, where x2APIC runs. */
+static void sc_cluster_points(struct experiment_record *rec, struct sc_state *st)
+{
+    char why[RECORD_REASON_LEN];
+    uint32_t c;
+    if (!ipi_cluster_available(why, sizeof(why))) {
+        record_note(rec, "x2APIC cluster mode not measured: %s", why);
+        return;
+    }
+    for (c = 0; c < st->ncounts && st->nplaced < MAX_PLACED; c++) {
+        st->placed[st->nplaced] = SC_NEAREST;
+        st->placed_cluster[st->nplaced] = true;
+        st->placed_k[st->nplaced++] = st->counts[c];
+    }
+}
+
 static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct sc_state *st = mem_zalloc(sizeof(*st));
@@ -198,6 +225,7 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (MUTANT(grid_truncated))
         st->ncounts = 1; /* targets=1 only */
     sc_placements(r, rec, st);
+    sc_cluster_points(rec, st);
     st->npages = exp_page_counts(r->run->cfg.ceiling, st->pages, MAX_PAGE_COUNTS);
     nflush = exp_full_flushes(r, st->flushes);
     for (i = 0; i < st->npages; i++) {
@@ -318,6 +346,8 @@ static void add_point(struct experiment_record *rec, struct sc_state *st, uint32
     point_param_str(pt, "mode", mode);
     if (placement != SC_NEAREST)
         point_param_str(pt, "placement", placement_name(placement));
+    if (st->sd.cluster_ipis)
+        point_param_str(pt, "ipi_mode", "x2apic_cluster");
     point_param_num(pt, "targets", k);
     point_param_num(pt, "pages", p);
     point_param_str(pt, "flush", flush);
@@ -329,6 +359,10 @@ static void add_point(struct experiment_record *rec, struct sc_state *st, uint32
     add_part(pt, "local_flush_p50", st->local[v], samples);
     add_part(pt, "delivery_ack_p50", st->dack[v], samples);
     exp_value_ran_first(pt, st->first[v]);
+    if (st->sd.cluster_ipis)
+        point_value(pt, "icr_writes", (int64_t)apic_cluster_writes(st->ts.cpus, st->ts.n,
+                                                                   st->sd.smp->apic_id,
+                                                                   UINT32_MAX) * 1000);
 }
 
 static int64_t ratio_milli(uint64_t num, uint64_t den)
@@ -354,6 +388,8 @@ static bool sc_point(struct runner *r, struct experiment_record *rec, struct sc_
     for (i = 0; placement == SC_NEAREST && i < st->norder && n < k; i++)
         if (smp_usable(r->smp, st->order[i]))
             st->ts.cpus[n++] = st->order[i];
+    if (st->sd.cluster_ipis)
+        ipi_sort_by_apic(r->smp, st->ts.cpus, n); /* one logical write per cluster, as Linux */
     if (n < k)
         rec->partial = true;
     st->ts.n = n;
@@ -434,7 +470,10 @@ static uint64_t sc_reserve_placed(struct runner *r, struct sc_state *st,
     }
     reserve = fixed + per_iter * (samples + warmup + samples / 4);
     if (reserve > cap && per_iter) {
-        uint64_t s = cap > fixed ? (cap - fixed) * 4 / (per_iter * 5) : 0; /* samples + 1/4 */
+        /* per sample: itself, a quarter of a baseline, and its share of the warm-up */
+        uint64_t s = cap > fixed ? (cap - fixed) * 4 * samples /
+                                       (per_iter * (5 * (uint64_t)samples + 4 * warmup))
+                                 : 0;
         st->placed_samples = s < floor ? floor : s > samples ? samples : (uint32_t)s;
         st->placed_warmup = plan_warmup(warmup, samples, st->placed_samples);
         reserve = fixed + per_iter * (st->placed_samples + st->placed_warmup +
@@ -535,6 +574,8 @@ static void add_column(struct runner *r, struct experiment_record *rec, struct s
         return;
     if (placement != SC_NEAREST)
         point_param_str(sum, "placement", placement_name(placement));
+    if (st->sd.cluster_ipis)
+        point_param_str(sum, "ipi_mode", "x2apic_cluster");
     point_param_num(sum, "targets", n);
     point_param_num(sum, "pages", job->pages);
     point_param_str(sum, "flush", flush);
@@ -572,12 +613,15 @@ static void sc_run_placed(struct runner *r, struct experiment_record *rec, struc
         st->nbase = job.nbase = job.samples / 4 ? job.samples / 4 : 1;
         job.salt = (uint64_t)(st->placed[i] + 1) << 48 | (uint64_t)st->placed_k[i] << 32;
         job_add_column(&job, st, 0);
+        st->sd.cluster_ipis = st->placed_cluster[i];
         if (!sc_point(r, rec, st, st->placed[i], st->placed_k[i], &job, &setup, &ticks)) {
+            st->sd.cluster_ipis = false;
             if (!smp_usable(r->smp, r->run->cfg.initiator))
                 return;
             continue;
         }
         add_column(r, rec, st, &job, st->placed[i], 0, 0, record_paired_run(rec));
+        st->sd.cluster_ipis = false;
     }
 }
 
