@@ -66,6 +66,7 @@
 #define MUTANT_ID_node_class_ignored 76 /* topology classes: a cross-package pair is never same_node */
 #define MUTANT_ID_placement_ignored 77 /* placements take the lowest-numbered CPUs, whatever the class */
 #define MUTANT_ID_linux_apic_ignores_fadt 78 /* Linux's x2APIC mode: FADT's physical-mode flag ignored */
+#define MUTANT_ID_cluster_ipis_physical 79 /* cluster-mode IPIs sent with physical destinations */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -517,6 +517,7 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "apic_mode", m->apic_mode);
     jw_kv_str(w, "apic_mode_reason", m->apic_mode_reason);
     jw_kv_str(w, "firmware_apic_mode", m->firmware_apic_mode);
+    topo_report_linux_ipi_mode(w, r); /* issue 21 */
     jw_kv_str(w, "icr_fence", m->icr_fence);
     jw_kv_str(w, "target_wait", m->target_wait);
     jw_kv_str(w, "page_flush", m->page_flush);

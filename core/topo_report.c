@@ -1,5 +1,7 @@
 #include "core/topo_report.h"
+#include "core/linux_apic.h"
 #include "core/mem.h"
+#include "core/strbuf.h"
 
 void topo_report_cpu_l3(struct json_writer *w, const struct cpu_info *c)
 {
@@ -49,4 +51,32 @@ void topo_report_classes(struct json_writer *w, const struct run *r)
     }
     jw_array_end(w);
     mem_free(row);
+}
+
+void topo_report_linux_ipi_mode(struct json_writer *w, const struct run *r)
+{
+    const struct acpi_info *a = &r->fw.acpi;
+    struct linux_apic_inputs in;
+    char reason[200];
+    const char *mode;
+    mem_zero(&in, sizeof(in));
+    in.cpu_x2apic = r->cpu.x2apic;
+    in.firmware_x2apic = r->firmware_x2apic;
+    in.hypervisor_kvm = str_eq(r->cpu.hypervisor_vendor, "KVMKVMKVM");
+    in.has_fadt = a->has_fadt;
+    in.fadt_revision = a->fadt_revision;
+    in.fadt_flags = a->fadt_flags;
+    in.has_dmar = a->has_dmar;
+    in.has_ivrs = a->has_ivrs;
+    in.dmar_flags = a->dmar_flags;
+    in.cpus = r->topo.count;
+    mode = linux_apic_mode(&in, reason, sizeof(reason));
+    jw_key(w, "linux_ipi_mode");
+    jw_object_begin_inline(w);
+    jw_kv_str(w, "mode", mode);
+    jw_kv_str(w, "reason", reason);
+    /* cluster points exist only in x2APIC mode; physical ones always */
+    jw_kv_bool(w, "measured", !str_eq(mode, "x2apic_cluster") ||
+                                  str_eq(r->method.apic_mode, "x2apic"));
+    jw_object_end(w);
 }

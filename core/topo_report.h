@@ -14,6 +14,12 @@
 
 /* Members of the open `topology` object: l3_source, classes, pair_class_codes, pair_classes. */
 void topo_report_classes(struct json_writer *w, const struct run *r);
+/*
+ * method.linux_ipi_mode: the IPI mode Linux would pick here (core/linux_apic.h),
+ * why, and whether this run measured that mode's points (x2APIC cluster
+ * points need x2APIC mode).
+ */
+void topo_report_linux_ipi_mode(struct json_writer *w, const struct run *r);
 /* One CPU's `l3` member: its L3's number, or null when no L3 is enumerated. */
 void topo_report_cpu_l3(struct json_writer *w, const struct cpu_info *c);
 

@@ -28,7 +28,8 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
            breakdown_keeps_handler \
-           l3_class_ignored node_class_ignored placement_ignored
+           l3_class_ignored node_class_ignored placement_ignored linux_apic_ignores_fadt \
+           cluster_ipis_physical
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
@@ -62,7 +63,9 @@ mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \
          $(foreach m,l3_class_ignored node_class_ignored placement_ignored,\
-                   $(BUILD)/mutants/$(m)/test_placement)
+                   $(BUILD)/mutants/$(m)/test_placement) \
+         $(BUILD)/mutants/linux_apic_ignores_fadt/test_linux_apic \
+         $(BUILD)/mutants/cluster_ipis_physical/test_apic_model
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

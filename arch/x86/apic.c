@@ -147,7 +147,8 @@ bool apic_send_ipi_cluster(const uint32_t *cpus, uint32_t n, const uint32_t *api
         return false;
     order_icr_after_stores();
     while ((dest = next_cluster_run(cpus, n, apic_id_of, except, &i)) != 0)
-        write_icr(dest, APIC_ICR_LOGICAL | APIC_ICR_LEVEL_ASSERT | vector);
+        write_icr(dest, (MUTANT(cluster_ipis_physical) ? 0 : APIC_ICR_LOGICAL) |
+                            APIC_ICR_LEVEL_ASSERT | vector);
     return true;
 }
 

@@ -51,6 +51,18 @@ static void check_codes(struct vctx *c, const json_t *topo)
     }
 }
 
+void validate_linux_ipi_mode(struct vctx *c, const json_t *method)
+{
+    size_t mark;
+    const json_t *l = vc_enter(c, method, "linux_ipi_mode", VF_OPTIONAL, &mark);
+    if (!l)
+        return;
+    vc_word(c, l, "mode", vocab_linux_ipi_modes, 0);
+    vc_string(c, l, "reason", 0);
+    vc_bool(c, l, "measured", 0, NULL);
+    vc_leave(c, mark);
+}
+
 void validate_topology_classes(struct vctx *c, const json_t *topo, const json_t *cpus)
 {
     size_t n = json_array_size(cpus), i, j, k;

@@ -20,6 +20,7 @@ const char *const vocab_smbios_entry_points[] = { "smbios2", "smbios3", NULL };
 /* nearest first, as core/cpu_table.h (issue 21 added same_l3, same_node, cross_node) */
 const char *const vocab_topo_classes[] = { "self",      "smt_sibling", "same_l3",       "same_package",
                                            "same_node", "cross_node",  "cross_package", NULL };
+const char *const vocab_linux_ipi_modes[] = { "x2apic_cluster", "x2apic_phys", "physflat", NULL };
 const char *const vocab_l3_sources[] = { "leaf_4", "leaf_8000001d", "simulated", "none", NULL };
 const char *const vocab_placements[] = { "smt_sibling", "same_l3",       "same_package", "same_node",
                                          "cross_node",  "cross_package", "spread",       NULL };

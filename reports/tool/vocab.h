@@ -26,6 +26,7 @@ extern const char *const vocab_smbios_entry_points[];
 /* Topology classes of ipi_roundtrip, nearest first. */
 extern const char *const vocab_topo_classes[];
 extern const char *const vocab_l3_sources[];
+extern const char *const vocab_linux_ipi_modes[];
 extern const char *const vocab_placements[];
 
 /* Position of `word` in `list`, or -1 (also for a NULL word). */
