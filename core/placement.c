@@ -26,6 +26,15 @@ uint32_t placement_size(const struct cpu_table *t, placement_usable_fn usable, c
     return n;
 }
 
+uint32_t placement_classes(const struct cpu_table *t, placement_usable_fn usable, const void *ctx,
+                           uint32_t initiator)
+{
+    uint32_t p, n = 0;
+    for (p = TOPO_FIRST_CLASS; p < TOPO_CLASS_COUNT; p++)
+        n += placement_size(t, usable, ctx, initiator, p) > 0;
+    return n;
+}
+
 uint32_t placement_pick(const struct cpu_table *t, placement_usable_fn usable, const void *ctx,
                         uint32_t initiator, uint32_t placement, uint32_t k, uint32_t *out)
 {

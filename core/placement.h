@@ -5,9 +5,10 @@
  * mm_cpumask is: a process's threads run wherever the scheduler put them,
  * and a shootdown interrupts every CPU in the mask, whatever its distance.
  * "spread" takes k CPUs evenly spaced over every usable CPU but the
- * initiator (the middle of each of k equal runs), in CPU index order (the firmware's numbering, which on the
- * servers of ../shared/data alternates or blocks packages: either way the
- * k CPUs span the machine, not the initiator's neighbourhood).
+ * initiator (the middle of each of k equal runs), in CPU index order: the
+ * firmware's numbering, which on the servers of ../shared/data alternates
+ * or blocks packages; either way the k CPUs span the machine, not the
+ * initiator's neighbourhood.
  *
  * Pure on a CPU table and a predicate, so host tests check each placement
  * picks CPUs of its class (tests/host/test_placement.c).
@@ -33,6 +34,15 @@ typedef bool (*placement_usable_fn)(const void *ctx, uint32_t cpu);
 /* How many usable CPUs of class `cls` the initiator has (spread: every usable CPU but it). */
 uint32_t placement_size(const struct cpu_table *t, placement_usable_fn usable, const void *ctx,
                         uint32_t initiator, uint32_t placement);
+
+/*
+ * How many classes the initiator has usable CPUs of. Below 2 every
+ * placement is the nearest-first order the experiments' grids already
+ * measure (one class: its CPUs in index order, spread among the same
+ * distances), so the experiments measure no placement points then.
+ */
+uint32_t placement_classes(const struct cpu_table *t, placement_usable_fn usable, const void *ctx,
+                           uint32_t initiator);
 
 /*
  * Up to k targets of `placement` seen from `initiator` into out (room for

@@ -60,7 +60,7 @@ static const char *placement_of(const struct result_point *p)
     return a && a->str ? a->str : "nearest";
 }
 
-/* The steady point of latency point i: the same (mode, method, pages, m, placement), measure=steady. */
+/* The steady point of latency point i: the same mode, method, pages, m and placement; steady. */
 static const struct result_point *steady_of(const struct experiment_record *e, uint32_t i)
 {
     const struct result_point *p = &e->results.items[i];

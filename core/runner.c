@@ -147,6 +147,20 @@ uint32_t runner_placement_size(struct runner *r, uint32_t initiator, uint32_t pl
     return placement_size(r->smp->topo, usable_now, r->smp, initiator, placement);
 }
 
+bool runner_placements_differ(struct runner *r, struct experiment_record *rec, uint32_t initiator)
+{
+    uint32_t n = placement_classes(r->smp->topo, usable_now, r->smp, initiator), c;
+    if (n >= 2)
+        return true;
+    for (c = TOPO_FIRST_CLASS; n == 1 && c < TOPO_CLASS_COUNT; c++)
+        if (placement_size(r->smp->topo, usable_now, r->smp, initiator, c))
+            break;
+    record_note(rec, "placements not measured: every other CPU is %s from CPU %u, so the "
+                     "nearest-first points are every placement there is",
+                n ? topo_class_name((enum topo_class)c) : "out of the run", initiator);
+    return false;
+}
+
 uint32_t runner_placement_pick(struct runner *r, uint32_t initiator, uint32_t placement,
                                uint32_t k, uint32_t *out)
 {

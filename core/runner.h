@@ -78,6 +78,12 @@ uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint
                                           uint32_t cap);
 /* core/placement.h on the CPUs usable now: how many a placement has, and k of them. */
 uint32_t runner_placement_size(struct runner *r, uint32_t initiator, uint32_t placement);
+/*
+ * Whether the placement points are worth measuring from `initiator`: its
+ * usable CPUs fall in 2 classes or more. Else false, and a note says the
+ * grid's nearest-first points are every placement there is.
+ */
+bool runner_placements_differ(struct runner *r, struct experiment_record *rec, uint32_t initiator);
 uint32_t runner_placement_pick(struct runner *r, uint32_t initiator, uint32_t placement,
                                uint32_t k, uint32_t *out);
 uint32_t runner_usable_count(struct runner *r);

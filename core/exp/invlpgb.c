@@ -148,6 +148,8 @@ static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emula
 static void ib_placements(struct runner *r, struct experiment_record *rec, struct ib_state *st)
 {
     uint32_t pl, counts[MAX_SWEEP_CPUS], n, i;
+    if (!runner_placements_differ(r, rec, 0))
+        return;
     for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT; pl++) {
         uint32_t size = runner_placement_size(r, 0, pl);
         if (!size) {

@@ -203,7 +203,8 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     n = usable_cpus(r, cpus);
     all = n ? (uint64_t)n * (n - 1) : 0;
     /* at least one entry: a selection of one CPU (cpus=0) must not read as out of memory */
-    st->pairs = mem_alloc((size_t)(all < limit ? (all ? all : 1) : limit + TOPO_CLASS_COUNT) * sizeof(*st->pairs));
+    st->pairs = mem_alloc((size_t)(all < limit ? (all ? all : 1) : limit + TOPO_CLASS_COUNT) *
+                          sizeof(*st->pairs));
     if (!st->pairs) {
         mem_free(cpus);
         return false;

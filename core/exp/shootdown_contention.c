@@ -130,6 +130,7 @@ struct ct_state {
     uint32_t *order, norder;  /* BSP first, then topology order (or the placement's CPUs) */
     uint32_t placement;       /* CT_NEAREST: the grid's; else core/placement.h */
     uint32_t usable_seen;     /* usable CPUs when the order was made */
+    bool placements;          /* the BSP's CPUs fall in 2 classes or more: placement columns */
     uint32_t *start;          /* partition, m + 1 entries */
     uint32_t *inits;
     struct ct_arg *args;      /* by initiator number */
@@ -259,7 +260,8 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
                             mode_names[mode], st->page_counts[p], series[k - 1],
                             st->page_counts[p], TEST_PAGES);
         }
-    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT; pl++) {
+    st->placements = runner_placements_differ(r, rec, 0);
+    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT && st->placements; pl++) {
         uint32_t size = runner_placement_size(r, 0, pl);
         if (pl == PLACE_SPREAD)
             size /= 2;
@@ -684,7 +686,7 @@ static bool ct_placements(struct runner *r, struct experiment_record *rec, struc
 {
     uint32_t pl;
     bool ok = true;
-    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT && ok; pl++) {
+    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT && ok && st->placements; pl++) {
         st->placement = pl;
         ct_order(r, st);
         if (st->norder >= 2)
@@ -696,10 +698,10 @@ static bool ct_placements(struct runner *r, struct experiment_record *rec, struc
 }
 
 /* Placement columns the box shares its time with: one per placement with CPUs. */
-static uint32_t ct_placement_columns(struct runner *r)
+static uint32_t ct_placement_columns(struct runner *r, const struct ct_state *st)
 {
     uint32_t pl, n = 0;
-    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT; pl++)
+    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT && st->placements; pl++)
         n += runner_placement_size(r, 0, pl) >= (pl == PLACE_SPREAD ? 2u : 1u);
     return n;
 }
@@ -718,7 +720,7 @@ static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
     for (method = CT_IPI; method <= CT_INVLPGB; method++)
         if (method == CT_IPI || st->invlpgb || st->invlpgb_emulated)
             columns += 2 * st->npages;
-    columns += ct_placement_columns(r);
+    columns += ct_placement_columns(r, st);
     sw.box.columns_left = columns;
     st->window_ticks = ct_window(r, sw.planned / 2);
     record_note(rec, "steady window %llu ms (%s)",

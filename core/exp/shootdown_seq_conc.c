@@ -167,6 +167,8 @@ static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emula
 static void sc_placements(struct runner *r, struct experiment_record *rec, struct sc_state *st)
 {
     uint32_t init = r->run->cfg.initiator, p, counts[MAX_TARGET_COUNTS], n, i;
+    if (!runner_placements_differ(r, rec, init))
+        return;
     for (p = TOPO_FIRST_CLASS; p < PLACE_COUNT; p++) {
         uint32_t size = runner_placement_size(r, init, p);
         if (p == PLACE_SPREAD) {

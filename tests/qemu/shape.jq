@@ -164,6 +164,8 @@ def shape($want):
     # how many usable CPUs a placement has seen from CPU $i ("spread": every other one)
     def pl_size($i; $c): ([$ok[] | select(.index == $i)][0]) as $a
         | [$ok[] | select(.index != $i and ($c == "spread" or cls($a; .) == $c))] | length;
+    # placements are measured only where CPU $i's CPUs fall in 2 classes or more (else a note)
+    def pl_differ($i): ([classes[] | select(pl_size($i; .) > 0)] | length) >= 2;
     # a placement's counts: 1, 2, 4 ... $max, the first three and the last (core/exp/*.c)
     def pl_counts($max): series($max) as $s | [range(0; $s | length) | select(. < 3 or . == ($s | length) - 1) | $s[.]];
     def ns($e; $m): [$e.results[]?.metrics[$m].n] | unique;
@@ -268,8 +270,10 @@ def shape($want):
     # issue 21: [placement, ipi_mode, targets] of the one-page points beside the grid: each
     # class the initiator has CPUs of, spread below every CPU, x2APIC cluster mode at the grid's counts
     | (if $v21 then
-         [classes[] as $c | pl_size($init; $c) as $n | select($n > 0) | pl_counts($n)[] | [$c, null, .]]
-         + [(pl_size($init; "spread") - 1) as $n | select($n > 0) | pl_counts($n)[] | ["spread", null, .]]
+         (if pl_differ($init) then
+            [classes[] as $c | pl_size($init; $c) as $n | select($n > 0) | pl_counts($n)[] | [$c, null, .]]
+            + [(pl_size($init; "spread") - 1) as $n | select($n > 0) | pl_counts($n)[] | ["spread", null, .]]
+          else [] end)
          + [select($cluster) | $ks[] | [null, "x2apic_cluster", .]]
        else [] end) as $extra
     | ($ks | map([null, null, .])) as $grid_rows
@@ -290,7 +294,7 @@ def shape($want):
               ($extra[] as [$pl, $im, $k] | [$pl, $im, $k, 1, "invlpg", $sk])]),
       (select($v21) | eq("shootdown_seq_vs_conc: a note per class the initiator has no CPU of";
          [$e.notes[]? | select(startswith("placement "))];
-         [classes[] | select(pl_size($init; .) == 0) | "placement \(.) skipped: CPU \($init) has no usable CPU of that class"])),
+         if pl_differ($init) then [classes[] | select(pl_size($init; .) == 0) | "placement \(.) skipped: CPU \($init) has no usable CPU of that class"] else [] end)),
       (select($v20) | order_varied("shootdown_seq_vs_conc"; $e; ["mode"]; ["targets", "pages", "placement", "ipi_mode"]; $S)),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
          [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
@@ -380,7 +384,7 @@ def shape($want):
     | ([$forms[] | . + [$N, null]] +
        (if $sweep then [$sweep_cpus[] as $c | [1, 8][] | ["pages", ., ., $c, null]] else [] end) +
        # issue 21: one page on 1 + 2^i CPUs of each class the BSP has, spread at the sweep's counts
-       (if $v21 then
+       (if $v21 and pl_differ(0) then
           [classes[] as $cl | pl_size(0; $cl) as $n | select($n > 0) | pl_counts($n)[] | ["pages", 1, 1, . + 1, $cl]]
           + [select(pl_size(0; "spread") > 0) | ($sweep_cpus | [range(0; length) as $i | select($i < 3 or $i == length - 1) | .[$i]])[]
              | ["pages", 1, 1, ., "spread"]]
@@ -487,7 +491,7 @@ def shape($want):
        | [$mode, $meth, $p, ., $N, null]] as $grid_points
     # issue 21: columns (all, ipi, one page) on the BSP and one placement's CPUs (spread: half
     # the others), m = 1, 2 and all of them
-    | (if $v21 then
+    | (if $v21 and pl_differ(0) then
          [(classes[] | [., pl_size(0; .)]), ["spread", ((pl_size(0; "spread")) / 2 | floor)]
           | select(.[1] > 0) | (.[1] + 1) as $n | .[0] as $pl
           | pl_counts($n) | [.[0:2][], (if length > 2 then .[-1] else empty end)] | unique[]
