@@ -1,5 +1,6 @@
 #include "core/placement.h"
 #include "core/mutant.h"
+#include "core/strbuf.h"
 
 const char *placement_name(uint32_t placement)
 {
@@ -60,4 +61,15 @@ uint32_t placement_pick(const struct cpu_table *t, placement_usable_fn usable, c
         seen++;
     }
     return n;
+}
+
+void placement_list(char *buf, size_t cap, const uint32_t *cpus, uint32_t n)
+{
+    struct strbuf sb;
+    uint32_t i;
+    sb_init_fixed(&sb, buf, cap);
+    for (i = 0; i < n && i < 16; i++)
+        sb_printf(&sb, "%s%u", i ? "," : "", cpus[i]);
+    if (n > 16)
+        sb_printf(&sb, ",... (%u CPUs)", n);
 }

@@ -17,6 +17,7 @@
 #define TLBSCOPE_CORE_PLACEMENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/cpu_table.h"
@@ -51,5 +52,12 @@ uint32_t placement_classes(const struct cpu_table *t, placement_usable_fn usable
  */
 uint32_t placement_pick(const struct cpu_table *t, placement_usable_fn usable, const void *ctx,
                         uint32_t initiator, uint32_t placement, uint32_t k, uint32_t *out);
+
+/*
+ * "2,3,8,9" into buf: the CPUs of a pick, at most 16 of them and "..." (a
+ * note says which CPUs a placement took, so a reader and the model test
+ * can check their class in topology.pair_classes).
+ */
+void placement_list(char *buf, size_t cap, const uint32_t *cpus, uint32_t n);
 
 #endif

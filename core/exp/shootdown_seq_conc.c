@@ -159,6 +159,17 @@ static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emula
     return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
 }
 
+/* Which CPUs a placement takes at its largest count (the smaller counts: the first of them). */
+static void sc_note_targets(struct runner *r, struct experiment_record *rec, struct sc_state *st,
+                            uint32_t p, uint32_t k)
+{
+    char list[96];
+    uint32_t n = runner_placement_pick(r, r->run->cfg.initiator, p, k, st->ts.cpus);
+    placement_list(list, sizeof(list), st->ts.cpus, n);
+    record_note(rec, "placement %s: targets %s of CPU %u", placement_name(p), list,
+                r->run->cfg.initiator);
+}
+
 /*
  * The placement points: every class the initiator has CPUs of at 1, 2, 4
  * ... its size, spread at the grid's counts below every CPU; a note for
@@ -189,6 +200,7 @@ static void sc_placements(struct runner *r, struct experiment_record *rec, struc
             st->placed[st->nplaced] = p;
             st->placed_k[st->nplaced++] = counts[i];
         }
+        sc_note_targets(r, rec, st, p, counts[n - 1]);
     }
 }
 
@@ -546,6 +558,14 @@ static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_s
     q.ctx = &pilot;
     reserve = sc_reserve_placed(r, st, &pilot, setup);
     r->plan_share_ticks -= reserve; /* the grid plans within what the placement points leave */
+    if (reserve && !runner_plan_fits(r, &q)) {
+        /* the placement points are the first to go: never at the cost of the grid's plan */
+        record_note(rec, "placement and cluster-mode points not measured: with them the grid "
+                         "does not fit the share even at the floor");
+        r->plan_share_ticks += reserve;
+        reserve = 0;
+        st->nplaced = 0;
+    }
     planned = runner_plan(r, rec, &q, "target counts", "page counts x flushes", 2, &st->plan);
     r->plan_share_ticks += reserve;
     if (reserve)

@@ -293,7 +293,7 @@ def shape($want):
            | [($grid_rows[] as [$pl, $im, $k] | $cols[] | [$pl, $im, $k, .[0], .[1], $sk]),
               ($extra[] as [$pl, $im, $k] | [$pl, $im, $k, 1, "invlpg", $sk])]),
       (select($v21) | eq("shootdown_seq_vs_conc: a note per class the initiator has no CPU of";
-         [$e.notes[]? | select(startswith("placement "))];
+         [$e.notes[]? | select(startswith("placement ") and endswith("of that class"))];
          if pl_differ($init) then [classes[] | select(pl_size($init; .) == 0) | "placement \(.) skipped: CPU \($init) has no usable CPU of that class"] else [] end)),
       (select($v20) | order_varied("shootdown_seq_vs_conc"; $e; ["mode"]; ["targets", "pages", "placement", "ipi_mode"]; $S)),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
