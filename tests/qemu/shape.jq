@@ -164,6 +164,13 @@ def shape($want):
     # how many usable CPUs a placement has seen from CPU $i ("spread": every other one)
     def pl_size($i; $c): ([$ok[] | select(.index == $i)][0]) as $a
         | [$ok[] | select(.index != $i and ($c == "spread" or cls($a; .) == $c))] | length;
+    # whether the BSP is among k targets of CPU $i ($i != 0) drawn by placement $pl (null: nearest
+    # first): then it primes once, as a target; else it also reads as the caller
+    def bsp_in($i; $pl; $k): ([$ok[] | select(.index == $i)][0]) as $a | ([$ok[] | select(.index == 0)][0]) as $b
+        | if $pl == null then ([$ok[] | select(.index != $i) | cls($a; .) as $c | classes | index($c)]
+                               | map(select(. < (classes | index(cls($a; $b))))) | length) < $k
+          elif $pl == "spread" then pl_size($i; "spread") < 2 * $k
+          else cls($a; $b) == $pl end;
     # placements are measured only where CPU $i's CPUs fall in 2 classes or more (else a note)
     def pl_differ($i): ([classes[] | select(pl_size($i; .) > 0)] | length) >= 2;
     # a placement's counts: 1, 2, 4 ... $max, the first three and the last (core/exp/*.c)
@@ -281,8 +288,9 @@ def shape($want):
     | measured("shootdown_seq_vs_conc"; $ff_emulated and ($C < 512 or ($v10 | not));
                ([$ks[] as $k | $cols[] | .[0] as $p | ($k + 1) * $p * 2 * ($W + $S)] | sum) +
                ([$ks[] as $k | (if $v20 then ($cols | map(.[0]) | unique) else ($cols | map(.[0])) end)[] as $p
-                 | (if $init == 0 then $k + 1 else $k end) * $p] | sum) +
-               ([$extra[] | .[2] as $k | ($k + 1) * 2 * ($W + $S) + (if $init == 0 then $k + 1 else $k end)] | sum)),
+                 | (if $init == 0 or ($v21 and (bsp_in($init; null; $k) | not)) then $k + 1 else $k end) * $p] | sum) +
+               ([$extra[] | .[2] as $k | ($k + 1) * 2 * ($W + $S) +
+                 (if $init == 0 or (bsp_in($init; .[0]; $k) | not) then $k + 1 else $k end)] | sum)),
       grid("shootdown_seq_vs_conc: seq and conc x targets \($ks | join(",")) x (pages, flush) \($cols | map(join(" ")) | join(","))\(if $v21 then ", and at one page per placement \($extra | map(map(. // "-" | tostring) | join(" ")) | join(","))" else "" end)";
            [$e.results[]?.params | [.mode, .placement, .ipi_mode, .targets, .pages, .flush]];
            [["seq", "conc"][] as $m | ($grid_rows[] as [$pl, $im, $k] | $cols[] | [$m, $pl, $im, $k, .[0], .[1]]),
