@@ -173,6 +173,10 @@ static struct acpi_table *slot_for(struct acpi_tables *out, const uint8_t *sig)
         return &out->srat;
     if (mem_cmp(sig, "SLIT", 4) == 0)
         return &out->slit;
+    if (mem_cmp(sig, "DMAR", 4) == 0)
+        return &out->dmar;
+    if (mem_cmp(sig, "IVRS", 4) == 0)
+        return &out->ivrs;
     return NULL;
 }
 

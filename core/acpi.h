@@ -62,6 +62,7 @@ struct acpi_tables {
     char oem_table_id[9];
     uint32_t root_entries;
     struct acpi_table fadt, madt, srat, slit;
+    struct acpi_table dmar, ivrs; /* interrupt remapping: Intel VT-d, AMD IOMMU (issue 21) */
 };
 
 /*

@@ -25,6 +25,20 @@ static void fill_pm_timer(const struct acpi_table *fadt, struct acpi_info *info,
         return;
     info->pm_timer_port = f.pm_timer_port;
     info->pm_timer_32bit = f.pm_timer_32bit;
+    info->has_fadt = true;
+    info->fadt_revision = f.revision;
+    info->fadt_flags = f.flags;
+}
+
+/* DMAR (Intel VT-d spec, 8.1): flags at offset 37, after the header and the host address width. */
+#define DMAR_FLAGS_OFFSET 37
+static void fill_remapping(const struct acpi_tables *t, struct acpi_info *info)
+{
+    if (t->dmar.data && t->dmar.length > DMAR_FLAGS_OFFSET) {
+        info->has_dmar = true;
+        info->dmar_flags = ((const uint8_t *)t->dmar.data)[DMAR_FLAGS_OFFSET];
+    }
+    info->has_ivrs = t->ivrs.data != NULL;
 }
 
 static void fill_numa(const struct acpi_tables *t, struct acpi_info *info,
@@ -66,6 +80,7 @@ void acpi_fill_info(const struct acpi_tables *t, struct acpi_info *info, struct 
     str_copy(info->oem_id, sizeof(info->oem_id), t->oem_id);
     str_copy(info->oem_table_id, sizeof(info->oem_table_id), t->oem_table_id);
     fill_pm_timer(&t->fadt, info, msgs);
+    fill_remapping(t, info);
 
     /* numa_nodes needs the map even when the caller keeps none */
     if (!numa) {

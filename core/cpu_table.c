@@ -1,5 +1,6 @@
 #include "core/cpu_table.h"
 #include "core/mem.h"
+#include "core/mutant.h"
 #include "core/strbuf.h"
 
 const char *const cpu_fault_reg_names[CPU_FAULT_REGS] = {
@@ -27,18 +28,32 @@ const char *cpu_bring_up_name(enum cpu_bring_up b)
 
 const char *topo_class_name(enum topo_class c)
 {
-    static const char *const names[] = { "self", "smt_sibling", "same_package", "cross_package" };
+    static const char *const names[] = { "self",      "smt_sibling", "same_l3",      "same_package",
+                                         "same_node", "cross_node",  "cross_package" };
     return (unsigned)c < ARRAY_SIZE(names) ? names[c] : "unknown";
+}
+
+char topo_class_code(enum topo_class c)
+{
+    static const char codes[] = "-slpnxc";
+    return (unsigned)c < TOPO_CLASS_COUNT ? codes[c] : '?';
 }
 
 enum topo_class cpu_topo_class(const struct cpu_info *a, const struct cpu_info *b)
 {
     if (a->index == b->index)
         return TOPO_SELF;
-    if (a->package != b->package)
-        return TOPO_CROSS_PACKAGE;
+    if (a->package != b->package) {
+        if (a->numa_node < 0 || b->numa_node < 0)
+            return TOPO_CROSS_PACKAGE;
+        if (MUTANT(node_class_ignored))
+            return TOPO_CROSS_NODE;
+        return a->numa_node == b->numa_node ? TOPO_SAME_NODE : TOPO_CROSS_NODE;
+    }
     if (a->core == b->core)
         return TOPO_SMT_SIBLING;
+    if (a->l3_known && b->l3_known && a->l3 == b->l3 && !MUTANT(l3_class_ignored))
+        return TOPO_SAME_L3;
     return TOPO_SAME_PACKAGE;
 }
 

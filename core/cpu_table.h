@@ -34,7 +34,26 @@ enum cpu_bring_up {
     BRING_UP_INIT_SIPI,   /* the tool's own INIT-SIPI-SIPI (efi/ap_boot.c) */
 };
 
-enum topo_class { TOPO_SELF = 0, TOPO_SMT_SIBLING, TOPO_SAME_PACKAGE, TOPO_CROSS_PACKAGE };
+/*
+ * Where one CPU sits as seen from another, nearest first (issue 21). Inside
+ * a package: the same core (SMT sibling), the same L3 (CPUID 4 /
+ * 8000001Dh sharing), another L3 (or another core where no L3 is
+ * enumerated). Across packages: the same NUMA node (SRAT), another node,
+ * or cross_package where the SRAT does not place both. A package split
+ * into several nodes (SNC, NPS2/4) keeps its in-package classes: the
+ * interconnect inside a package is what the IPI crosses, not the node.
+ */
+enum topo_class {
+    TOPO_SELF = 0,
+    TOPO_SMT_SIBLING,
+    TOPO_SAME_L3,
+    TOPO_SAME_PACKAGE,   /* same package, another L3 (or L3 not enumerated) */
+    TOPO_SAME_NODE,      /* another package, same NUMA node */
+    TOPO_CROSS_NODE,     /* another package, another NUMA node */
+    TOPO_CROSS_PACKAGE,  /* another package, NUMA node of either unknown */
+    TOPO_CLASS_COUNT
+};
+#define TOPO_FIRST_CLASS TOPO_SMT_SIBLING
 
 /* General registers at the fault, in this order (then RSP, RFLAGS). */
 #define CPU_FAULT_REGS 18
@@ -55,6 +74,8 @@ struct cpu_info {
     uint32_t apic_id;
     uint32_t package, core, thread;
     int32_t numa_node; /* -1 when the firmware has no SRAT entry for it */
+    uint32_t l3;       /* equal for CPUs sharing an L3 (valid when l3_known) */
+    bool l3_known;
     bool bsp;
     bool topology_from_cpuid; /* refined from CPUID 0xB/0x1F/0x8000001E */
     uint32_t microcode;
@@ -87,6 +108,8 @@ const char *cpu_bring_up_name(enum cpu_bring_up b);
 uint32_t cpu_table_from_madt(struct cpu_table *t, const void *madt, size_t len,
                              uint32_t bsp_apic_id, uint32_t cap, struct msg_list *msgs);
 const char *topo_class_name(enum topo_class c);
+/* The one-letter code of a class in the report's pair_classes ("-slpnxc"). */
+char topo_class_code(enum topo_class c);
 enum topo_class cpu_topo_class(const struct cpu_info *a, const struct cpu_info *b);
 bool cpu_usable(const struct cpu_info *c);
 /* Hung, faulted, slow or absent: a CPU the run lost, which makes it ERROR and partial. */

@@ -50,6 +50,12 @@ struct acpi_info {
     uint32_t numa_nodes;        /* distinct proximity domains with enabled CPUs */
     uint32_t pm_timer_port;     /* FADT PM timer I/O port, 0 if none */
     bool pm_timer_32bit;
+    /* what decides Linux's IPI mode (core/linux_apic.h, issue 21) */
+    bool has_fadt;
+    uint8_t fadt_revision;
+    uint32_t fadt_flags;
+    bool has_dmar, has_ivrs;
+    uint8_t dmar_flags;         /* DMAR offset 37: bit 0 INTR_REMAP, bit 1 X2APIC_OPT_OUT */
 };
 
 struct acpi_numa_map; /* core/acpi.h */

@@ -3,6 +3,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
+#include "core/strbuf.h"
 #include "core/timing.h"
 
 static void wake_handler(struct trap_frame *f) { (void)f; }
@@ -108,4 +109,29 @@ bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n)
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector)
 {
     apic_send_ipi_mask(cpus, n, s->apic_id, UINT32_MAX, vector);
+}
+
+bool ipi_send_cluster(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector)
+{
+    return apic_send_ipi_cluster(cpus, n, s->apic_id, UINT32_MAX, vector);
+}
+
+void ipi_sort_by_apic(const struct smp *s, uint32_t *cpus, uint32_t n)
+{
+    uint32_t i, j;
+    for (i = 1; i < n; i++) {
+        uint32_t c = cpus[i];
+        for (j = i; j > 0 && s->apic_id[cpus[j - 1]] > s->apic_id[c]; j--)
+            cpus[j] = cpus[j - 1];
+        cpus[j] = c;
+    }
+}
+
+bool ipi_cluster_available(char *reason, size_t cap)
+{
+    if (apic_current_mode() == APIC_MODE_X2APIC)
+        return true;
+    fmt_into(reason, cap, "the APIC runs in xAPIC mode: cluster addressing (logical x2APIC "
+                          "destinations) exists in x2APIC mode only (run.apic_mode)");
+    return false;
 }

@@ -49,5 +49,18 @@ bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n);
 
 /* One ICR write per target, one fence before them all (Linux x2APIC physical mode does the same). */
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector);
+/*
+ * x2APIC cluster mode (issue 21): one logical ICR write per run of targets
+ * in one cluster (arch/x86/apic.h, apic_send_ipi_cluster()). False in
+ * xAPIC mode, where nothing is sent: callers measure it only in x2APIC.
+ */
+bool ipi_send_cluster(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector);
+/*
+ * Sorts a target set by APIC ID, so that ipi_send_cluster() writes once per
+ * cluster (insertion sort: call it before a point, outside timed windows).
+ */
+void ipi_sort_by_apic(const struct smp *s, uint32_t *cpus, uint32_t n);
+/* Whether cluster-mode IPIs can be sent now; else why not, into reason. */
+bool ipi_cluster_available(char *reason, size_t cap);
 
 #endif

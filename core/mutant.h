@@ -74,6 +74,11 @@
 #define MUTANT_ID_reopen_checked_in 73 /* own bring-up: a CPU that checked in and hung is started again */
 #define MUTANT_ID_init_sipi_back_to_shell 74 /* a run with INIT-SIPI CPUs returns to the shell */
 /* tlbscope-report (reports/tool/, built per mutant by reports/tool/tool.mk) */
+#define MUTANT_ID_l3_class_ignored 75  /* topology classes: same-L3 pairs read as same_package */
+#define MUTANT_ID_node_class_ignored 76 /* topology classes: a cross-package pair is never same_node */
+#define MUTANT_ID_placement_ignored 77 /* placements take the lowest-numbered CPUs, whatever the class */
+#define MUTANT_ID_linux_apic_ignores_fadt 78 /* Linux's x2APIC mode: FADT's physical-mode flag ignored */
+#define MUTANT_ID_cluster_ipis_physical 79 /* cluster-mode IPIs sent with physical destinations */
 #define MUTANT_ID_fleet_points_dropped 85 /* import stores no point statistics */
 #define MUTANT_ID_fleet_key_from_bytes 86 /* the run key hashes the file's bytes, not its JSON */
 #define MUTANT_ID_fleet_invalid_accepted 87 /* import stores a report that does not validate */
@@ -84,6 +89,7 @@
 #define MUTANT_ID_upload_past_deadline 92 /* upload: attempts go on past the overall deadline */
 #define MUTANT_ID_upload_name_per_attempt 93 /* upload: each retry writes another name (a second copy) */
 #define MUTANT_ID_network_unredacted 94 /* redact=on leaves the MAC, IP and boot URL in the report */
+/* issue 21, placement: 75-79 */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -184,8 +184,10 @@ void rec_invlpgb(struct rec_ctx *c, struct recommendation *e)
     for (i = 0; i < x->results.count; i++) {
         const struct result_point *a = &x->results.items[i];
         const struct stats *sa;
+        /* nearest-first points only: placement points (issue 21) have their own crossover */
         if (!rec_param_is(a, "method", "invlpgb", 0) || !rec_param_is(a, "form", "pages", 0) ||
-            !rec_param_is(a, "path", "linux", 0) || !(sa = rec_metric(a, "latency")))
+            !rec_param_is(a, "path", "linux", 0) || point_find_param(a, "placement") ||
+            !(sa = rec_metric(a, "latency")))
             continue;
         for (j = 0; j < x->results.count && n < IB_MAX_PAIRS; j++) {
             const struct result_point *b = &x->results.items[j];

@@ -17,7 +17,7 @@
 #include "core/result.h"
 #include "core/stats.h"
 
-#define POINT_MAX_PARAMS 6
+#define POINT_MAX_PARAMS 8 /* shootdown_contention has 6, and issue 21 adds placement */
 #define POINT_MAX_METRICS 5
 #define POINT_MAX_VALUES 8
 #define RECORD_MAX_STALE 8

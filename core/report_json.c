@@ -9,6 +9,7 @@
 #include "core/report_recommend.h"
 #include "core/sha256.h"
 #include "core/smp.h"
+#include "core/topo_report.h"
 
 /* What redact=on replaces (core/redact.h, reports/SCHEMA.md "redaction"). */
 struct redaction {
@@ -527,6 +528,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
             jw_u64(w, (uint64_t)c->numa_node);
         else
             jw_null(w);
+        topo_report_cpu_l3(w, c);
         jw_kv_bool(w, "bsp", c->bsp);
         jw_kv_str(w, "state", cpu_state_name(c->state));
         jw_kv_str(w, "bring_up", c->bsp ? "bsp" : cpu_bring_up_name(c->bring_up));
@@ -555,6 +557,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
         jw_object_end(w);
     }
     jw_array_end(w);
+    topo_report_classes(w, r);
     jw_object_end(w);
 }
 
@@ -586,6 +589,7 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "apic_mode", m->apic_mode);
     jw_kv_str(w, "apic_mode_reason", m->apic_mode_reason);
     jw_kv_str(w, "firmware_apic_mode", m->firmware_apic_mode);
+    topo_report_linux_ipi_mode(w, r); /* issue 21 */
     jw_kv_str(w, "icr_fence", m->icr_fence);
     jw_kv_str(w, "target_wait", m->target_wait);
     jw_kv_str(w, "page_flush", m->page_flush);

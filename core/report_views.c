@@ -129,25 +129,57 @@ static const char *flush_label(const struct point_param *f)
     return f->str;
 }
 
+/*
+ * The result point of `mode` behind summary point s: every parameter of s
+ * (placement and ipi_mode too, issue 21) and the mode, nothing else.
+ */
+static const struct result_point *seq_conc_point(const struct experiment_record *e,
+                                                 const struct result_point *s, const char *mode)
+{
+    uint32_t i;
+    uint8_t k;
+    for (i = 0; i < e->results.count; i++) {
+        const struct result_point *p = &e->results.items[i];
+        const struct point_param *m = point_find_param(p, "mode");
+        if (p->nparams != s->nparams + 1 || !m || !m->str || !str_eq(m->str, mode))
+            continue;
+        for (k = 0; k < s->nparams; k++) {
+            const struct point_param *a = &s->params[k], *b = point_find_param(p, a->key);
+            if (!b || (a->str ? !b->str || !str_eq(a->str, b->str) : b->str || a->num != b->num))
+                break;
+        }
+        if (k == s->nparams)
+            return p;
+    }
+    return NULL;
+}
+
+/* Where a point's targets were (issue 21): its placement, cluster-mode IPIs, or nearest first. */
+static const char *placement_label(const struct result_point *s)
+{
+    const struct point_param *pl = point_find_param(s, "placement");
+    if (pl && pl->str)
+        return pl->str;
+    return point_find_param(s, "ipi_mode") ? "x2apic_cluster" : "nearest";
+}
+
 static void view_seq_conc(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
-    sb_printf(sb, "  %7s %5s %-7s %10s %10s %10s %10s %9s\n", "targets", "pages", "flush",
-              "seq p50", "conc p50", "seq p99", "conc p99", "conc/seq");
+    sb_printf(sb, "  %7s %-14s %5s %-7s %10s %10s %10s %10s %9s\n", "targets", "placement", "pages",
+              "flush", "seq p50", "conc p50", "seq p99", "conc p99", "conc/seq");
     for (i = 0; i < e->summary.count; i++) {
         const struct result_point *s = &e->summary.items[i];
         const struct point_param *t = point_find_param(s, "targets");
         const struct point_param *pg = point_find_param(s, "pages");
         const struct point_param *f = point_find_param(s, "flush");
-        const char *fs = f && f->str ? f->str : "";
         const struct stats *seq, *conc;
         if (!t || !pg)
             continue;
-        seq = metric(FIND(&e->results, { "mode", "seq", 0 }, { "targets", NULL, t->num },
-                          { "pages", NULL, pg->num }, { "flush", fs, 0 }), "latency");
-        conc = metric(FIND(&e->results, { "mode", "conc", 0 }, { "targets", NULL, t->num },
-                           { "pages", NULL, pg->num }, { "flush", fs, 0 }), "latency");
-        sb_printf(sb, "  %7lld %5lld %-7s", (long long)t->num, (long long)pg->num, flush_label(f));
+        seq = metric(seq_conc_point(e, s, "seq"), "latency");
+        conc = metric(seq_conc_point(e, s, "conc"), "latency");
+        sb_printf(sb, "  %7lld %-14s %5lld %-7s", (long long)t->num, placement_label(s),
+                  (long long)pg->num, flush_label(f));
         sb_putc(sb, ' ');
         cell_time(sb, r, seq, seq ? seq->p50 : 0);
         cell_time(sb, r, conc, conc ? conc->p50 : 0);
@@ -202,11 +234,11 @@ static void view_seq_conc_parts(const struct run *r, const struct experiment_rec
                            "the slowest handler on its target's; deliv+ack = the initiator's wait "
                            "from its last ICR write to the last ack, minus the handler (derived)",
                            80);
-            sb_printf(sb, "  %7s %-4s %9s %9s %9s %9s %9s\n", "targets", "mode", "send",
-                      "local", "deliv+ack", "handler", "latency");
+            sb_printf(sb, "  %7s %-14s %-4s %9s %9s %9s %9s %9s\n", "targets", "placement", "mode",
+                      "send", "local", "deliv+ack", "handler", "latency");
             header = true;
         }
-        sb_printf(sb, "  %7lld %-4s", (long long)t->num, m->str);
+        sb_printf(sb, "  %7lld %-14s %-4s", (long long)t->num, placement_label(p), m->str);
         for (k = 0; k < 3; k++) {
             uint64_t v = value_ticks(p, keys[k], &have);
             cell_time(sb, r, have ? lat : NULL, v);

@@ -53,7 +53,14 @@ static int64_t value_of(const struct result_point *p, const char *key)
     return -1;
 }
 
-/* The steady point of latency point i: the same (mode, method, pages, m), measure=steady. */
+/* The placement a point names (issue 21), "nearest" for the grid's (none named). */
+static const char *placement_of(const struct result_point *p)
+{
+    const struct point_param *a = point_find_param(p, "placement");
+    return a && a->str ? a->str : "nearest";
+}
+
+/* The steady point of latency point i: the same mode, method, pages, m and placement; steady. */
 static const struct result_point *steady_of(const struct experiment_record *e, uint32_t i)
 {
     const struct result_point *p = &e->results.items[i];
@@ -64,7 +71,8 @@ static const struct result_point *steady_of(const struct experiment_record *e, u
             str_eq(param_str(q, "mode"), param_str(p, "mode")) &&
             str_eq(param_str(q, "method"), param_str(p, "method")) &&
             param_num(q, "pages") == param_num(p, "pages") &&
-            param_num(q, "initiators") == param_num(p, "initiators"))
+            param_num(q, "initiators") == param_num(p, "initiators") &&
+            str_eq(placement_of(q), placement_of(p)))
             return q;
     }
     return NULL;
@@ -84,8 +92,8 @@ void view_contention(const struct run *r, const struct experiment_record *e, str
     sb_printf(sb, "  p50/p99 per shootdown and shootdowns/s of all m initiators: in rounds\n"
                   "  (all start together) and steady (each in a loop, no checks in the "
                   "window)\n");
-    sb_printf(sb, "  %-6s %-8s %5s %3s %9s %9s %10s %10s\n", "mode", "method", "pages", "m",
-              "p50", "p99", "rounds/s", "steady/s");
+    sb_printf(sb, "  %-6s %-8s %-13s %5s %3s %9s %9s %10s %10s\n", "mode", "method", "placement",
+              "pages", "m", "p50", "p99", "rounds/s", "steady/s");
     for (i = 0; i < e->results.count; i++) {
         const struct result_point *p = &e->results.items[i];
         const struct result_point *st;
@@ -93,8 +101,9 @@ void view_contention(const struct run *r, const struct experiment_record *e, str
         if (str_eq(param_str(p, "measure"), "steady"))
             continue; /* printed on its latency point's row */
         st = steady_of(e, i);
-        sb_printf(sb, "  %-6s %-8s %5lld %3lld", param_str(p, "mode"), param_str(p, "method"),
-                  (long long)param_num(p, "pages"), (long long)param_num(p, "initiators"));
+        sb_printf(sb, "  %-6s %-8s %-13s %5lld %3lld", param_str(p, "mode"), param_str(p, "method"),
+                  placement_of(p), (long long)param_num(p, "pages"),
+                  (long long)param_num(p, "initiators"));
         cell(sb, r, lat, false);
         cell(sb, r, lat, true);
         rate_cell(sb, value_of(p, "round_shootdowns_per_s"));

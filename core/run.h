@@ -115,6 +115,7 @@ struct run {
 
     struct cpu_table topo;
     const char *topology_source; /* how package/core/thread were derived */
+    const char *l3_source;       /* which CPUID leaf gave the L3 sharing, or "none" */
     bool mp_available;
     char mp_note[160];        /* why the run is single-CPU, when it is */
     struct init_sipi_info init_sipi;

@@ -3,6 +3,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
+#include "core/placement.h"
 #include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
@@ -125,7 +126,7 @@ uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint
     const struct cpu_table *t = r->smp->topo;
     uint32_t n = 0, i;
     enum topo_class cls;
-    for (cls = TOPO_SMT_SIBLING; cls <= TOPO_CROSS_PACKAGE; cls++) {
+    for (cls = TOPO_FIRST_CLASS; cls < TOPO_CLASS_COUNT; cls++) {
         for (i = 0; i < r->smp->count && n < cap; i++) {
             if (i == first || !smp_usable(r->smp, i))
                 continue; /* cpus= left-outs are not usable: exclude_unselected() */
@@ -134,6 +135,36 @@ uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint
         }
     }
     return n;
+}
+
+static bool usable_now(const void *ctx, uint32_t cpu)
+{
+    return smp_usable((struct smp *)ctx, cpu); /* cpus= left-outs are not usable either */
+}
+
+uint32_t runner_placement_size(struct runner *r, uint32_t initiator, uint32_t placement)
+{
+    return placement_size(r->smp->topo, usable_now, r->smp, initiator, placement);
+}
+
+bool runner_placements_differ(struct runner *r, struct experiment_record *rec, uint32_t initiator)
+{
+    uint32_t n = placement_classes(r->smp->topo, usable_now, r->smp, initiator), c;
+    if (n >= 2)
+        return true;
+    for (c = TOPO_FIRST_CLASS; n == 1 && c < TOPO_CLASS_COUNT; c++)
+        if (placement_size(r->smp->topo, usable_now, r->smp, initiator, c))
+            break;
+    record_note(rec, "placements not measured: every other CPU is %s from CPU %u, so the "
+                     "nearest-first points are every placement there is",
+                n ? topo_class_name((enum topo_class)c) : "out of the run", initiator);
+    return false;
+}
+
+uint32_t runner_placement_pick(struct runner *r, uint32_t initiator, uint32_t placement,
+                               uint32_t k, uint32_t *out)
+{
+    return placement_pick(r->smp->topo, usable_now, r->smp, initiator, placement, k, out);
 }
 
 uint32_t runner_samples(const struct runner *r)

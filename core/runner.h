@@ -73,9 +73,19 @@ void runner_run_all(struct runner *r);
 void runner_progress(struct runner *r, uint64_t done, uint64_t total);
 /* False once the experiment's time budget is spent (the record becomes ERROR). */
 bool runner_budget_ok(struct runner *r);
-/* CPUs usable now, in topology order from `first`: SMT sibling, same package, then others. */
+/* CPUs usable now, in topology order from `first`: SMT sibling, same L3, ... (enum topo_class). */
 uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint32_t *out,
                                           uint32_t cap);
+/* core/placement.h on the CPUs usable now: how many a placement has, and k of them. */
+uint32_t runner_placement_size(struct runner *r, uint32_t initiator, uint32_t placement);
+/*
+ * Whether the placement points are worth measuring from `initiator`: its
+ * usable CPUs fall in 2 classes or more. Else false, and a note says the
+ * grid's nearest-first points are every placement there is.
+ */
+bool runner_placements_differ(struct runner *r, struct experiment_record *rec, uint32_t initiator);
+uint32_t runner_placement_pick(struct runner *r, uint32_t initiator, uint32_t placement,
+                               uint32_t k, uint32_t *out);
 uint32_t runner_usable_count(struct runner *r);
 /* The CPU the current experiment initiates from: cfg.initiator where it takes it, else the BSP. */
 uint32_t runner_initiator(const struct runner *r);

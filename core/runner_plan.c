@@ -73,6 +73,26 @@ void runner_plan_end(struct runner *r, const char *id, uint64_t spent_ticks,
             rec->plan.samples_achieved += rec->results.items[i].metrics[0].st.n;
 }
 
+bool runner_plan_fits(struct runner *r, const struct plan_request *q)
+{
+    struct plan_request trial = *q;
+    struct plan p;
+    uint64_t pilot = tsc_now() - r->plan_started;
+    trial.share_ticks = r->plan_share_ticks;
+    if (!trial.share_ticks)
+        return true;
+    /* the same share and samples as runner_plan() */
+    trial.share_ticks = pilot < trial.share_ticks / 2 ? trial.share_ticks - pilot
+                                                       : trial.share_ticks - trial.share_ticks / 2;
+    if (!trial.samples) {
+        trial.samples = r->run->cfg.samples;
+        trial.warmup = r->run->cfg.warmup;
+    }
+    trial.floor = PLAN_FLOOR;
+    plan_make(&trial, &p);
+    return !(p.reasons & PLAN_NO_FIT);
+}
+
 bool runner_plan(struct runner *r, struct experiment_record *rec, struct plan_request *q,
                  const char *rows_name, const char *cols_name, uint32_t results_per_point,
                  struct plan *p)

@@ -30,6 +30,13 @@ bool runner_plan(struct runner *r, struct experiment_record *rec, struct plan_re
                  const char *rows_name, const char *cols_name, uint32_t results_per_point,
                  struct plan *p);
 /*
+ * Whether q's grid would fit the share at the floor (what runner_plan()
+ * would plan, without recording anything): experiments drop optional
+ * points (issue 21's placements) rather than fail the plan for them.
+ * True without a share.
+ */
+bool runner_plan_fits(struct runner *r, const struct plan_request *q);
+/*
  * A pilot point, run short then long (core/plan.h, plan_pilot_fit()):
  * `run` measures one point of `iterations` iterations into *ticks, false
  * when a CPU failed. Gives ticks per iteration and per point; false when a

@@ -416,7 +416,10 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
         sd->sent[sd->nsent++] = targets[i];
     }
     /* requests first, then the IPIs: smp_call_function_many_cond() queues, then kicks */
-    ipi_send_each(s, sd->sent, sd->nsent, VEC_FLUSH);
+    if (sd->cluster_ipis)
+        ipi_send_cluster(s, sd->sent, sd->nsent, VEC_FLUSH);
+    else
+        ipi_send_each(s, sd->sent, sd->nsent, VEC_FLUSH);
     sent = tsc_now();
     sd->parts.send = sent - ts;
     if (order == ORDER_CONCURRENT) {

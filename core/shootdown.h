@@ -105,6 +105,7 @@ struct shootdown {
     struct testmem *tm;
     uint32_t ceiling;
     bool full_uses_invpcid;    /* INVPCID single-context instead of a CR3 reload */
+    bool cluster_ipis;         /* x2APIC cluster mode: logical IPIs per cluster (issue 21) */
     bool flush_global_invpcid; /* a global flush is INVPCID type 2 (else a CR4.PGE toggle) */
     bool global_pages;         /* test pages are global (kernel mappings): full flushes are global */
     bool pcid_enabled;         /* kernel and user PCIDs exist: synchronising flushes both */

@@ -92,11 +92,19 @@ static void refine_topology(struct run *r)
     uint32_t i;
     topology_decode(cpuid_live, NULL, &r->cpu, &shifts);
     r->topology_source = topo_source_name(shifts.source);
+    r->l3_source = shifts.source != TOPO_SRC_NONE ? shifts.l3_source : "none";
     for (i = 0; i < r->topo.count; i++) {
         struct cpu_info *c = &r->topo.cpus[i];
         if (shifts.source != TOPO_SRC_NONE) {
-            topology_split(&shifts, c->apic_id, &c->package, &c->core, &c->thread);
+            struct topo_ids ids;
+            topology_split_ids(&shifts, c->apic_id, &ids);
+            c->package = ids.package;
+            c->core = ids.core;
+            c->thread = ids.thread;
             c->topology_from_cpuid = true;
+            /* the L3 from the BSP's cache leaf, as the OS computes cpu_llc_id */
+            c->l3 = ids.l3;
+            c->l3_known = shifts.has_l3;
         }
         c->numa_node = acpi_numa_node_of(r->fw.numa, c->apic_id);
     }

@@ -217,11 +217,26 @@ static void put_in_irr(struct sim_machine *m, uint32_t sender, uint32_t target, 
     __atomic_fetch_or(&t->irr[vector / 32], 1u << (vector % 32), __ATOMIC_RELEASE);
 }
 
-/* An ICR write that sends: fixed delivery, physical destination or a shorthand. */
+/*
+ * Whether CPU i's APIC accepts a logical x2APIC destination: cluster
+ * dest[31:16] equal to its own (ID >> 4) and its bit 1 << (ID & 15) set in
+ * dest[15:0] (Intel SDM vol. 3A, 11.12.10.2; the x2APIC LDR is the ID's).
+ */
+static bool logical_hit(const struct sim_lapic *t, uint32_t dest)
+{
+    uint32_t ldr = ((t->id >> 4) << 16) | (1u << (t->id & 0xf));
+    return (ldr >> 16) == (dest >> 16) && (ldr & dest & 0xffff) != 0;
+}
+
+/*
+ * An ICR write that sends: fixed delivery, physical destination, a logical
+ * x2APIC (cluster) destination, or a shorthand.
+ */
 static void send(struct sim_machine *m, uint32_t c, uint32_t low, uint32_t dest, bool x2)
 {
     struct sim_lapic *l = &m->lapic[c];
     uint32_t vector = low & 0xff, shorthand = (low >> 18) & 3, i, hits = 0;
+    bool logical = (low & ICR_LOGICAL) && shorthand == 0;
     bool broadcast = shorthand == 0 && dest == (x2 ? 0xffffffffu : 0xffu);
     l->icr_writes++;
     if ((low >> 8) & 7) {
@@ -229,8 +244,8 @@ static void send(struct sim_machine *m, uint32_t c, uint32_t low, uint32_t dest,
                        (low >> 8) & 7);
         return;
     }
-    if ((low & ICR_LOGICAL) && shorthand == 0) {
-        tlbm_violation(&m->model, c, "IPI with a logical destination: not modelled");
+    if (logical && !x2) {
+        tlbm_violation(&m->model, c, "xAPIC IPI with a logical destination: not modelled");
         return;
     }
     if (vector < 16) {
@@ -250,7 +265,9 @@ static void send(struct sim_machine *m, uint32_t c, uint32_t low, uint32_t dest,
         case 2: hit = true; break;
         case 3: hit = i != c; break;
         default:
-            hit = broadcast || (x2 ? m->lapic[i].id == dest : (m->lapic[i].id & 0xff) == dest);
+            hit = broadcast || (logical ? logical_hit(&m->lapic[i], dest)
+                                : x2    ? m->lapic[i].id == dest
+                                        : (m->lapic[i].id & 0xff) == dest);
         }
         if (hit) {
             put_in_irr(m, c, i, (uint8_t)vector);
@@ -258,7 +275,8 @@ static void send(struct sim_machine *m, uint32_t c, uint32_t low, uint32_t dest,
         }
     }
     if (shorthand == 0 && !broadcast && hits == 0)
-        tlbm_violation(&m->model, c, "IPI 0x%02x to APIC ID %u: no CPU has that ID", vector, dest);
+        tlbm_violation(&m->model, c, "IPI 0x%02x to %s 0x%x: no CPU has it", vector,
+                       logical ? "logical destination" : "APIC ID", dest);
 }
 
 /* ---- register access (offsets as in the xAPIC page) ---- */

@@ -64,6 +64,46 @@ bool sim_machine_init(struct sim_machine *m, uint32_t n, const struct tlbm_confi
     return true;
 }
 
+bool sim_machine_shape(struct sim_machine *m, const struct sim_shape *sh)
+{
+    uint32_t i, per_l3, per_pkg;
+    if (!sh->packages || !sh->l3s || !sh->cores_per_l3 || !sh->threads ||
+        (uint64_t)sh->packages * sh->l3s * sh->cores_per_l3 * sh->threads != m->ncpus ||
+        (sh->nodes && (sh->nodes > sh->packages || sh->packages % sh->nodes)))
+        return false;
+    per_l3 = sh->cores_per_l3 * sh->threads;
+    per_pkg = sh->l3s * per_l3;
+    for (i = 0; i < m->ncpus; i++) {
+        struct cpu_info *c = &m->infos[i];
+        c->thread = i % sh->threads;
+        c->core = (i % per_pkg) / sh->threads;
+        c->package = i / per_pkg;
+        c->l3 = i / per_l3;
+        c->l3_known = true;
+        c->numa_node = sh->nodes ? (int32_t)(c->package / (sh->packages / sh->nodes)) : -1;
+    }
+    return true;
+}
+
+bool sim_shape_parse(const char *s, struct sim_shape *out)
+{
+    uint32_t v[4], i;
+    for (i = 0; i < 4; i++) {
+        char *end;
+        unsigned long n = strtoul(s, &end, 10);
+        if (end == s || n == 0 || n > TLBM_MAX_CPUS || (i < 3 ? *end != 'x' : *end != 0))
+            return false;
+        v[i] = (uint32_t)n;
+        s = end + 1;
+    }
+    out->packages = v[0];
+    out->l3s = v[1];
+    out->cores_per_l3 = v[2];
+    out->threads = v[3];
+    out->nodes = v[0]; /* one node per package, as a 2-socket server in NPS1 / without SNC */
+    return true;
+}
+
 void sim_machine_free(struct sim_machine *m)
 {
     tlbm_free(&m->model);

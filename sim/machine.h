@@ -81,6 +81,22 @@ struct sim_machine {
 bool sim_machine_init(struct sim_machine *m, uint32_t n, const struct tlbm_config *cfg,
                       uint32_t threads, uint32_t cores);
 void sim_machine_free(struct sim_machine *m);
+
+/*
+ * A machine description beyond threads and cores (issue 21): packages of
+ * `l3s` L3 caches each, `cores_per_l3` cores of `threads` SMT threads
+ * sharing each L3; `nodes` NUMA nodes, the packages split evenly among
+ * them (0: no SRAT, numa_node -1 everywhere). APIC ID = index stays: the
+ * CPUs are numbered thread, core, L3, package, as on a server whose
+ * firmware numbers them in APIC ID order.
+ */
+struct sim_shape {
+    uint32_t packages, l3s, cores_per_l3, threads, nodes;
+};
+/* Relabels the CPU table with the shape; false when it does not describe exactly m->ncpus CPUs. */
+bool sim_machine_shape(struct sim_machine *m, const struct sim_shape *sh);
+/* Parses "PxLxCxT" (packages x L3s per package x cores per L3 x threads per core). */
+bool sim_shape_parse(const char *s, struct sim_shape *out);
 /* Before any CPU runs: the APICs' features and the firmware's mode; `seed` for their choices. */
 void sim_machine_set_apic(struct sim_machine *m, const struct sim_lapic_config *cfg, uint64_t seed);
 /* Before any CPU runs: where CPUID answers come from (a CPU profile). */

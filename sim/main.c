@@ -29,7 +29,7 @@ static void usage(FILE *out)
             "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N]\n"
             "                    [--spec-pte N] [--no-spec-after] [--splinter N]\n"
             "                    [--invlpgb-delay N] [--invlpgb-max N] [--no-invpcid]\n"
-            "                    [--microcode REV] [--la57]\n"
+            "                    [--microcode REV] [--la57] [--shape PxLxCxT] [--numa N]\n"
             "                    [key=value ...]\n"
             "Runs tlbscope on a modelled machine: host threads as CPUs, each with a strict TLB\n"
             "model (only architectural invalidations remove entries; speculative fills; INVLPGB\n"
@@ -61,6 +61,10 @@ static void usage(FILE *out)
             "                     follow it\n"
             "  --la57             the firmware hands over with CR4.LA57 (5-level paging); only\n"
             "                     for a profile with LA57 (epyc-9654, xeon-6330, qemu-tcg)\n"
+            "  --shape PxLxCxT    packages x L3s per package x cores per L3 x SMT threads\n"
+            "                     (their product is --cpus), one NUMA node per package; the\n"
+            "                     default: 1 or 2 packages of the profile's SMT, no L3, no SRAT\n"
+            "  --numa N           NUMA nodes for --shape (divides the packages; 0: no SRAT)\n"
             "  key=value          any tlbscope configuration key; --help-keys lists them\n"
             "Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.\n",
             DEFAULT_PROFILE, TLBM_MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
@@ -182,6 +186,17 @@ int main(int argc, char **argv)
                 return bad("--microcode wants a revision, 0 to 0xffffffff, not '%s'", v);
             o.microcode_set = true;
             o.microcode = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--shape") == 0 && v) {
+            if (!sim_shape_parse(v, &o.shape))
+                return bad("--shape wants PxLxCxT, each 1 or more, e.g. 2x2x2x2, not '%s'", v);
+            o.shape_given = true;
+            i++;
+        } else if (strcmp(a, "--numa") == 0 && v) {
+            if (!parse_u64(v, &n) || n > 64)
+                return bad("--numa wants 0 to 64 nodes, not '%s'", v);
+            o.numa_nodes = (int32_t)n;
+            o.numa_given = true;
             i++;
         } else if (strcmp(a, "--la57") == 0) {
             o.la57 = true;

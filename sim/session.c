@@ -195,6 +195,19 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
     sim_machine_set_cpuid(&s->mach, view_cpuid, &s->view);
     r->topo = s->mach.topo;
     r->topology_source = "simulated";
+    r->l3_source = "none";
+    if (o->shape_given) {
+        struct sim_shape sh = o->shape;
+        if (o->numa_given)
+            sh.nodes = (uint32_t)o->numa_nodes;
+        if (!sim_machine_shape(&s->mach, &sh)) {
+            fprintf(stderr, "tlbscope-sim: --shape %ux%ux%ux%u (%u NUMA nodes) does not describe "
+                            "%u CPUs (or the nodes do not divide the packages)\n",
+                    sh.packages, sh.l3s, sh.cores_per_l3, sh.threads, sh.nodes, o->cpus);
+            return false;
+        }
+        r->l3_source = "simulated";
+    }
     s->mach.microcode_valid = r->sim.microcode_known;
     s->mach.microcode = r->sim.microcode;
     s->mach.features = &r->cpu;

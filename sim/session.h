@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/machine.h"
 #include "sim/profiles.h"
 
 #define SIM_ARGS_MAX 2048
@@ -28,6 +29,10 @@ struct sim_options {
     bool microcode_set;         /* --microcode: every CPU's revision, instead of the profile's */
     uint32_t microcode;
     bool la57;                  /* --la57: the firmware hands over with CR4.LA57 (5-level paging) */
+    bool shape_given;           /* --shape: packages, L3s, cores per L3, threads (sim/machine.h) */
+    struct sim_shape shape;
+    bool numa_given;            /* --numa: nodes for the shape, instead of one per package */
+    int32_t numa_nodes;
     char args[SIM_ARGS_MAX];    /* key=value pairs, as on the tool's command line */
 };
 

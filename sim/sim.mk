@@ -31,6 +31,8 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na \
            tramp_far_jump_off tramp_cr3_truncated madt_takes_disabled \
            reopen_checked_in init_sipi_back_to_shell \
+           l3_class_ignored node_class_ignored placement_ignored linux_apic_ignores_fadt \
+           cluster_ipis_physical \
            base_always_first no_param_defaults show_tsc_else role_rows_doubled
 # the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
 SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
@@ -94,7 +96,11 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/
          $(BUILD)/mutants/tramp_far_jump_off/test_trampoline $(BUILD)/mutants/tramp_cr3_truncated/test_trampoline \
          $(BUILD)/mutants/madt_takes_disabled/test_own_bringup \
          $(BUILD)/mutants/reopen_checked_in/test_own_bringup $(BUILD)/mutants/init_sipi_back_to_shell/test_own_bringup \
-         $(foreach m,$(NET_MUTANTS),$(BUILD)/mutants/$(m)/test_upload)
+         $(foreach m,$(NET_MUTANTS),$(BUILD)/mutants/$(m)/test_upload) \
+         $(foreach m,l3_class_ignored node_class_ignored placement_ignored,\
+                   $(BUILD)/mutants/$(m)/test_placement) \
+         $(BUILD)/mutants/linux_apic_ignores_fadt/test_linux_apic \
+         $(BUILD)/mutants/cluster_ipis_physical/test_apic_model
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

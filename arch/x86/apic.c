@@ -121,6 +121,46 @@ bool apic_send_ipi_mask(const uint32_t *cpus, uint32_t n, const uint32_t *apic_i
     return all;
 }
 
+/* The run of targets from cpus[*i] on in one cluster: its logical destination; *i moves past it. */
+static uint32_t next_cluster_run(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                                 uint32_t except, uint32_t *i)
+{
+    uint32_t dest = 0, cluster = 0;
+    for (; *i < n; (*i)++) {
+        uint32_t id;
+        if (cpus[*i] == except)
+            continue;
+        id = apic_id_of[cpus[*i]];
+        if (dest && id >> 4 != cluster)
+            break;
+        cluster = id >> 4;
+        dest |= apic_x2_logical_dest(id);
+    }
+    return dest;
+}
+
+bool apic_send_ipi_cluster(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                           uint32_t except, uint8_t vector)
+{
+    uint32_t i = 0, dest;
+    if (mode != APIC_MODE_X2APIC)
+        return false;
+    order_icr_after_stores();
+    while ((dest = next_cluster_run(cpus, n, apic_id_of, except, &i)) != 0)
+        write_icr(dest, (MUTANT(cluster_ipis_physical) ? 0 : APIC_ICR_LOGICAL) |
+                            APIC_ICR_LEVEL_ASSERT | vector);
+    return true;
+}
+
+uint32_t apic_cluster_writes(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                             uint32_t except)
+{
+    uint32_t i = 0, writes = 0;
+    while (next_cluster_run(cpus, n, apic_id_of, except, &i) != 0)
+        writes++;
+    return writes;
+}
+
 bool apic_send_ipi_all_but_self(uint8_t vector)
 {
     order_icr_after_stores();

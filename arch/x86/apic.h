@@ -75,6 +75,26 @@ bool apic_send_ipi_mask(const uint32_t *cpus, uint32_t n, const uint32_t *apic_i
 bool apic_send_init(uint32_t dest_apic_id);
 /* STARTUP IPI: the AP starts in real mode at physical address page << 12. */
 bool apic_send_startup(uint32_t dest_apic_id, uint8_t page);
+/*
+ * x2APIC cluster mode (issue 21; Linux's x2apic_cluster, the mode it picks
+ * on most Intel x2APIC servers): the logical destination of APIC ID a is
+ * cluster a >> 4 in bits 31:16 and the bit 1 << (a & 15) (Intel SDM vol.
+ * 3A, 11.12.10.2: the x2APIC LDR is derived from the ID and read-only).
+ * One ICR write, destination mode logical (ICR bit 11), interrupts every
+ * CPU of a run of consecutive targets in one cluster; a set sorted by APIC
+ * ID is one write per cluster, as Linux's __x2apic_send_IPI_mask() sends.
+ * x2APIC mode only (false in xAPIC mode, nothing sent). One fence for the
+ * set. apic_cluster_writes(): the writes such a send makes.
+ */
+#define APIC_ICR_LOGICAL (1u << 11)
+static inline uint32_t apic_x2_logical_dest(uint32_t apic_id)
+{
+    return (apic_id >> 4) << 16 | 1u << (apic_id & 15);
+}
+bool apic_send_ipi_cluster(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                           uint32_t except, uint8_t vector);
+uint32_t apic_cluster_writes(const uint32_t *cpus, uint32_t n, const uint32_t *apic_id_of,
+                             uint32_t except);
 /* Fixed-vector IPI to all CPUs but the caller (ICR shorthand 11b). */
 bool apic_send_ipi_all_but_self(uint8_t vector);
 

@@ -131,6 +131,44 @@ static void decode_legacy(cpuid_fn fn, void *ctx, const struct cpu_features *f,
     s->threads_per_core = 1u << s->smt_shift;
 }
 
+/*
+ * Deterministic cache parameters: CPUID 4 (Intel SDM vol. 2A) and AMD's
+ * 8000001Dh (APM vol. 3, E.4.14, valid with TopologyExtensions) share one
+ * layout: sub-leaf n describes one cache, EAX[4:0] its type (0: no more),
+ * EAX[7:5] its level, EAX[25:14] + 1 the logical-processor IDs sharing it.
+ * The IDs sharing a cache are an aligned block of APIC IDs, so the L3 of a
+ * CPU is its APIC ID with the low ceil(log2(sharing)) bits dropped (what
+ * Linux's cacheinfo does for cpu_llc_id).
+ */
+static bool decode_l3(cpuid_fn fn, void *ctx, uint32_t leaf, struct topo_shifts *s)
+{
+    uint32_t r[4], sub;
+    for (sub = 0; sub < MAX_SUBLEAVES; sub++) {
+        fn(ctx, leaf, sub, r);
+        if ((r[0] & 0x1f) == 0)
+            return false;
+        if (((r[0] >> 5) & 7) == 3) {
+            s->l3_shift = ceil_log2(((r[0] >> 14) & 0xfff) + 1);
+            s->has_l3 = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void decode_l3_any(cpuid_fn fn, void *ctx, const struct cpu_features *f, bool amd,
+                          struct topo_shifts *s)
+{
+    s->l3_source = "none";
+    if (amd) {
+        if (f->max_ext_leaf >= 0x8000001du && BIT(f->evidence.ext1_ecx, AMD_TOPOEXT) &&
+            decode_l3(fn, ctx, 0x8000001du, s))
+            s->l3_source = "leaf_8000001d";
+    } else if (f->max_basic_leaf >= 4 && decode_l3(fn, ctx, 4, s)) {
+        s->l3_source = "leaf_4";
+    }
+}
+
 void topology_decode(cpuid_fn fn, void *ctx, const struct cpu_features *f, struct topo_shifts *out)
 {
     struct topo_shifts s = { 0 };
@@ -160,6 +198,7 @@ void topology_decode(cpuid_fn fn, void *ctx, const struct cpu_features *f, struc
         s.amd_nodes_per_package = ((r[2] >> 8) & 7) + 1;
         s.amd_node_id = r[2] & 0xff;
     }
+    decode_l3_any(fn, ctx, f, amd, &s);
     *out = s;
 }
 
@@ -170,6 +209,7 @@ void topology_split_ids(const struct topo_shifts *s, uint32_t apic_id, struct to
     out->module = s->has_module ? field(apic_id, s->core_shift, s->module_shift) : 0;
     out->die = s->has_die ? field(apic_id, s->tile_shift, s->die_shift) : 0;
     out->package = s->package_shift >= 32 ? 0 : apic_id >> s->package_shift;
+    out->l3 = s->has_l3 && s->l3_shift < 32 ? apic_id >> s->l3_shift : 0;
 }
 
 void topology_split(const struct topo_shifts *s, uint32_t apic_id, uint32_t *package,

@@ -53,6 +53,14 @@ struct topo_shifts {
     uint32_t threads_per_core;          /* as CPUID reports it (1 when no SMT) */
     uint32_t amd_nodes_per_package;     /* 8000001Eh ECX[10:8] + 1; 0 when not read */
     uint32_t amd_node_id;               /* 8000001Eh ECX[7:0] of the CPU decoded */
+    /*
+     * The L3: APIC IDs that agree above bit l3_shift share one (Intel CPUID 4,
+     * AMD 8000001Dh with TopologyExtensions: EAX[25:14] + 1 logical IDs share
+     * the cache, rounded up to a power of two). has_l3 false: no L3 enumerated.
+     */
+    bool has_l3;
+    uint32_t l3_shift;
+    const char *l3_source; /* "leaf_4", "leaf_8000001d" or "none" */
 };
 
 /* Fully split APIC ID; die/module are 0 when the level is not enumerated. */
@@ -62,6 +70,7 @@ struct topo_ids {
     uint32_t module; /* within the die (or package) */
     uint32_t core;   /* within the package: the core field, not a dense index */
     uint32_t thread; /* within the core */
+    uint32_t l3;     /* APIC ID >> l3_shift: equal for CPUs sharing an L3 (0 without has_l3) */
 };
 
 void topology_decode(cpuid_fn fn, void *ctx, const struct cpu_features *f, struct topo_shifts *out);

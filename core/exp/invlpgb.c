@@ -42,6 +42,18 @@
  * per process (a global ASID, and INVLPGB, once a process is active on
  * more than 3 CPUs), and where the two cross is the recommendation's
  * smallest CPU count (core/recommend.c).
+ * Placement (issue 21): the sweep's c - 1 CPUs are the nearest, so its
+ * smallest counts are the cheapest IPIs there are. Beside it, at one page,
+ * the same sweep with the c - 1 CPUs drawn from one topology class seen
+ * from the BSP (core/placement.h: smt_sibling ... cross_package; c = 2, 4
+ * ... and 1 + the class's CPUs, at most PLACE_SWEEP counts) and `spread`
+ * (evenly over the machine, Linux's placement-blind process, at the
+ * sweep's counts). Points name it in `placement` (the sweep's have none);
+ * a class the BSP lacks is a note. The summary gives, per placement at one
+ * page, `cpus_from`: the smallest c from which INVLPGB's p50 beats the
+ * IPIs' at every larger c of that placement (absent when it never does:
+ * value `cpus_max` says how far it was measured); the recommendation keeps
+ * to the nearest-first sweep. Planned as rows of the sweep.
  * Verification after each sample: every CPU of the points reads the range,
  * a 2 MiB page in each of its 4 KiB parts, any of which a CPU may hold as
  * its own entry (core/testmem.h). A parked CPU never reads it; every point
@@ -71,6 +83,7 @@
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
+#include "core/placement.h"
 #include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
@@ -81,6 +94,9 @@ static const uint32_t big_counts[] = { 1, 2, 4 };
 static const uint32_t sweep_pages[] = { 1, 8 };
 #define NSP (sizeof(sweep_pages) / sizeof(sweep_pages[0]))
 #define MAX_SWEEP_CPUS 31 /* 2 .. 2^31: more than any machine this runs on */
+#define PLACE_SWEEP 4     /* CPU counts per placement */
+#define MAX_PLACED (PLACE_COUNT * PLACE_SWEEP)
+#define IB_NEAREST UINT32_MAX
 
 /* The methods of a range: both on Linux's path, and INVLPGB's range in chunks above the ceiling. */
 enum method { METHOD_INVLPGB = 0, METHOD_IPI, METHOD_CHUNKED, NMETHODS };
@@ -94,6 +110,8 @@ struct ib_state {
     uint32_t norder;
     uint32_t sweep_cpus[MAX_SWEEP_CPUS]; /* 2, 4, 8, ... below every CPU */
     uint32_t nsweep;
+    /* the placement sweep (one page): placement and CPU count c of each point */
+    uint32_t placed[MAX_PLACED], placed_cpus[MAX_PLACED], nplaced;
     struct plan plan; /* the samples run_budget_s leaves */
 };
 
@@ -126,6 +144,37 @@ static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emula
     return false;
 }
 
+/* The placement sweep's (placement, c): see the method. */
+static void ib_placements(struct runner *r, struct experiment_record *rec, struct ib_state *st)
+{
+    uint32_t pl, counts[MAX_SWEEP_CPUS], n, i;
+    if (!runner_placements_differ(r, rec, 0))
+        return;
+    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT; pl++) {
+        uint32_t size = runner_placement_size(r, 0, pl);
+        if (!size) {
+            if (pl != PLACE_SPREAD)
+                record_note(rec, "placement %s skipped: the BSP has no usable CPU of that class",
+                            placement_name(pl));
+            continue;
+        }
+        if (pl == PLACE_SPREAD) { /* the sweep's counts: every CPU is the same set anyway */
+            for (n = 0; n < st->nsweep; n++)
+                counts[n] = st->sweep_cpus[n];
+        } else {
+            n = runner_power_series(size, counts, MAX_SWEEP_CPUS); /* targets: 1, 2 ... size */
+            for (i = 0; i < n; i++)
+                counts[i]++; /* CPUs: the initiator too */
+        }
+        for (i = 0; i < n; i++) {
+            if (i >= PLACE_SWEEP - 1 && i != n - 1)
+                continue;
+            st->placed[st->nplaced] = pl;
+            st->placed_cpus[st->nplaced++] = counts[i];
+        }
+    }
+}
+
 static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct ib_state *st = mem_zalloc(sizeof(*st));
@@ -142,10 +191,11 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->norder = runner_targets_in_topology_order(r, 0, st->order, r->smp->count);
     for (c = 2; c < st->norder + 1 && st->nsweep < MAX_SWEEP_CPUS; c *= 2)
         st->sweep_cpus[st->nsweep++] = c;
+    ib_placements(r, rec, st);
     /* two methods per point, and the chunked alternative (at most one per range) */
     npoints = (uint32_t)(3 * (sizeof(page_counts) / sizeof(page_counts[0]) +
                               sizeof(big_counts) / sizeof(big_counts[0])) +
-                         2 * (1 + NSP * st->nsweep));
+                         2 * (1 + NSP * st->nsweep + st->nplaced));
     st->max_pages = max_pages(r);
     for (c = 0; c < NMETHODS; c++)
         if (!(st->lat[c] = mem_alloc(runner_samples(r) * sizeof(uint64_t))))
@@ -166,6 +216,7 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
                      "does not run",
                 r->run->cfg.ceiling);
     return point_list_reserve(&rec->results, npoints) &&
+           point_list_reserve(&rec->summary, PLACE_COUNT) &&
            record_reserve_kept(rec, npoints, r->run->cfg.samples);
 }
 
@@ -326,10 +377,15 @@ struct ib_pilot {
     uint64_t fewest[2], most[3];
 };
 
-/* Rows: the pages form, stride_2m, pcid, then the sweep (CPU count major, page count minor). */
+/*
+ * Rows: the pages form, stride_2m, pcid, then the sweep (CPU count major,
+ * page count minor), then the placement sweep (one page each).
+ */
 #define SWEEP_ROW0 (NPC + NBC + 1)
-static uint32_t row_count(uint32_t row)
+static uint32_t row_count(const struct ib_state *st, uint32_t row)
 {
+    if (row >= SWEEP_ROW0 + NSP * st->nsweep)
+        return 1;
     if (row >= SWEEP_ROW0)
         return sweep_pages[(row - SWEEP_ROW0) % NSP];
     return row < NPC ? page_counts[row] : row < NPC + NBC ? big_counts[row - NPC] : 1;
@@ -352,7 +408,7 @@ static enum form row_form(uint32_t row)
 static uint64_t ib_cost(const void *ctx, uint32_t row, uint32_t col)
 {
     const struct ib_pilot *pl = ctx;
-    uint32_t count = row_count(row);
+    uint32_t count = row_count(pl->st, row);
     uint64_t c = linear(pl->fewest[col], pl->most[col], count);
     if (col == 0 && row < SWEEP_ROW0 && has_chunked(pl->st, row_form(row), count, 0))
         c += linear(pl->fewest[0], pl->most[2], count);
@@ -382,7 +438,8 @@ static bool ib_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *
 /* The points the run measures: two methods each, and the chunked alternatives. */
 static uint32_t planned_points(struct runner *r, const struct ib_state *st)
 {
-    uint32_t i, n = 2 * (uint32_t)(NPC + (r->mem->has_2m ? NBC : 0) + 1 + NSP * st->nsweep);
+    uint32_t i, n = 2 * (uint32_t)(NPC + (r->mem->has_2m ? NBC : 0) + 1 + NSP * st->nsweep +
+                                   st->nplaced);
     for (i = 0; i < NPC; i++)
         n += has_chunked(st, FORM_PAGES, page_counts[i], 0);
     for (i = 0; i < NBC && r->mem->has_2m; i++)
@@ -412,10 +469,18 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
     }
     q.baseline_div = 4;
     /* the sweep's points are costed as on every CPU: an upper bound */
-    q.nrows = (uint32_t)(SWEEP_ROW0 + NSP * st->nsweep);
+    q.nrows = (uint32_t)(SWEEP_ROW0 + NSP * st->nsweep + st->nplaced);
     q.ncols = 2;
     q.iter_ticks = ib_cost;
     q.ctx = &pilot;
+    if (st->nplaced && !runner_plan_fits(r, &q)) {
+        /* the placement sweep is the first to go: never at the cost of the grid's plan */
+        record_note(rec, "placement sweep not measured: with its %u points the grid does not fit "
+                         "the share even at the floor",
+                    2 * st->nplaced);
+        q.nrows -= st->nplaced;
+        st->nplaced = 0;
+    }
     if (!runner_plan(r, rec, &q, "forms x counts", "methods", 1, &st->plan))
         return false;
     if (rec->plan.applied) {
@@ -428,7 +493,7 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
 /* One point of method m from what sample_point() measured. */
 static bool add_point(struct runner *r, struct experiment_record *rec, struct ib_state *st,
                       enum form form, uint32_t count, uint32_t m, uint32_t run,
-                      struct ib_method *meth)
+                      struct ib_method *meth, uint32_t placement)
 {
     struct result_point *pt = point_list_add(&rec->results);
     uint32_t samples = runner_samples(r);
@@ -442,6 +507,8 @@ static bool add_point(struct runner *r, struct experiment_record *rec, struct ib
     point_param_num(pt, "cpus", st->ts.n + 1);
     point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
     point_param_str(pt, "path", path_names[m == METHOD_CHUNKED ? PATH_CHUNKED : PATH_LINUX]);
+    if (placement != IB_NEAREST)
+        point_param_str(pt, "placement", placement_name(placement));
     point_metric(pt, "latency", &meth->lat);
     point_metric(pt, "baseline", &meth->base);
     if (r->emulated) {
@@ -460,13 +527,19 @@ static bool add_point(struct runner *r, struct experiment_record *rec, struct ib
  * full.
  */
 static bool run_point(struct runner *r, struct experiment_record *rec, struct ib_state *st,
-                      enum form form, uint32_t count, uint32_t ncpus)
+                      enum form form, uint32_t count, uint32_t ncpus, uint32_t placement)
 {
     struct ib_method meth[NMETHODS];
     uint32_t i, n, run, m, mask = 1u << METHOD_INVLPGB | 1u << METHOD_IPI;
     uint64_t salt;
     bool ok;
-    if (ncpus) {
+    if (ncpus && placement != IB_NEAREST) {
+        st->ts.n = runner_placement_pick(r, 0, placement, ncpus - 1, st->ts.cpus);
+        if (st->ts.n < ncpus - 1) { /* CPUs lost on the way: this count no longer exists */
+            rec->partial = true;
+            return true;
+        }
+    } else if (ncpus) {
         st->ts.n = 0;
         for (i = 0; i < st->norder && st->ts.n < ncpus - 1; i++)
             if (smp_usable(r->smp, st->order[i]))
@@ -485,7 +558,8 @@ static bool run_point(struct runner *r, struct experiment_record *rec, struct ib
     }
     if (has_chunked(st, form, count, ncpus))
         mask |= 1u << METHOD_CHUNKED;
-    salt = (uint64_t)form << 48 | (uint64_t)count << 24 | (n + 1);
+    salt = (uint64_t)(placement != IB_NEAREST ? placement + 1 : 0) << 56 | (uint64_t)form << 48 |
+           (uint64_t)count << 24 | (n + 1);
     target_set_start(r, &st->ts);
     ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, n, 0, count, form == FORM_STRIDE_2M) &&
          sample_point(r, st, form, count, mask, salt, meth);
@@ -496,9 +570,67 @@ static bool run_point(struct runner *r, struct experiment_record *rec, struct ib
     }
     run = record_paired_run(rec);
     for (m = 0; m < NMETHODS; m++)
-        if ((mask & 1u << m) && !add_point(r, rec, st, form, count, m, run, &meth[m]))
+        if ((mask & 1u << m) &&
+            !add_point(r, rec, st, form, count, m, run, &meth[m], placement))
             return false;
     return true;
+}
+
+/* The p50 latency of a placement point of method `method` at c CPUs, one page; 0: none. */
+static uint64_t placed_p50(const struct experiment_record *rec, const char *placement,
+                           const char *method, uint32_t c)
+{
+    uint32_t i, k;
+    for (i = 0; i < rec->results.count; i++) {
+        const struct result_point *p = &rec->results.items[i];
+        const struct point_param *pl = point_find_param(p, "placement");
+        const struct point_param *m = point_find_param(p, "method");
+        const struct point_param *cpus = point_find_param(p, "cpus");
+        if (!pl || !pl->str || !str_eq(pl->str, placement) || !m || !str_eq(m->str, method) ||
+            !cpus || cpus->num != (int64_t)c)
+            continue;
+        for (k = 0; k < p->nmetrics; k++)
+            if (str_eq(p->metrics[k].name, "latency"))
+                return p->metrics[k].st.p50;
+    }
+    return 0;
+}
+
+/*
+ * The crossover per placement (summary): the smallest c from which INVLPGB
+ * is faster at every larger c measured of that placement, at one page.
+ */
+static void ib_crossovers(struct experiment_record *rec, const struct ib_state *st)
+{
+    uint32_t i, j;
+    for (i = 0; i < st->nplaced; i++) {
+        const char *name = placement_name(st->placed[i]);
+        uint32_t from = 0, most = 0;
+        struct result_point *sum;
+        if (i + 1 < st->nplaced && st->placed[i + 1] == st->placed[i])
+            continue; /* once per placement, at its last count */
+        for (j = 0; j <= i; j++) {
+            uint64_t a, b;
+            if (st->placed[j] != st->placed[i])
+                continue;
+            a = placed_p50(rec, name, "invlpgb", st->placed_cpus[j]);
+            b = placed_p50(rec, name, "ipi", st->placed_cpus[j]);
+            if (!a || !b)
+                continue;
+            most = st->placed_cpus[j];
+            if (a >= b)
+                from = 0; /* a loss ends every win below it */
+            else if (!from)
+                from = st->placed_cpus[j];
+        }
+        if (!most || !(sum = point_list_add(&rec->summary)))
+            continue;
+        point_param_str(sum, "placement", name);
+        point_param_num(sum, "pages", 1);
+        if (from)
+            point_value(sum, "cpus_from", (int64_t)from * 1000);
+        point_value(sum, "cpus_max", (int64_t)most * 1000);
+    }
 }
 
 static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
@@ -513,6 +645,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
         st->sd.pti = r->run->cpu.invpcid ? PTI_INVPCID : PTI_DEFERRED;
     if (!ib_plan(r, rec, st))
         goto out;
+    planned = planned_points(r, st); /* the plan may have left out the placement sweep */
     for (form = FORM_PAGES; form <= FORM_PCID; form++) {
         const uint32_t *counts = form == FORM_STRIDE_2M ? big_counts : page_counts;
         uint32_t ncounts = form == FORM_PAGES ? (uint32_t)NPC : form == FORM_STRIDE_2M ? (uint32_t)NBC : 1;
@@ -523,7 +656,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
                 goto out;
             runner_progress(r, done, planned);
             done += 2 + has_chunked(st, form, counts[i], 0);
-            if (!run_point(r, rec, st, form, form == FORM_PCID ? 1 : counts[i], 0))
+            if (!run_point(r, rec, st, form, form == FORM_PCID ? 1 : counts[i], 0, IB_NEAREST))
                 goto out;
         }
     }
@@ -534,11 +667,22 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
                 goto out;
             runner_progress(r, done, planned);
             done += 2;
-            if (!run_point(r, rec, st, FORM_PAGES, sweep_pages[i], st->sweep_cpus[c]))
+            if (!run_point(r, rec, st, FORM_PAGES, sweep_pages[i], st->sweep_cpus[c],
+                           IB_NEAREST))
                 goto out;
         }
     }
+    /* the placement sweep, one page: where INVLPGB starts to pay with targets of one class */
+    for (i = 0; i < st->nplaced; i++) {
+        if (!runner_budget_ok(r))
+            goto out;
+        runner_progress(r, done, planned);
+        done += 2;
+        if (!run_point(r, rec, st, FORM_PAGES, 1, st->placed_cpus[i], st->placed[i]))
+            goto out;
+    }
 out:
+    ib_crossovers(rec, st);
     st->sd.pti = PTI_OFF;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");

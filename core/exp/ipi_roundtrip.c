@@ -52,7 +52,8 @@
  *
  * Pairs: every ordered pair of usable CPUs up to `ipi_pairs`; above that a
  * stratified sample, evenly spaced within each topology class (SMT sibling,
- * same package, cross package). A summary pools samples by class: every
+ * same L3, same package other L3, other package same NUMA node, other node,
+ * other package with no SRAT: core/cpu_table.h, issue 21). A summary pools samples by class: every
  * measured pair contributes the same number of samples (all of them, or an
  * evenly spaced subset of each pair's when the pool would exceed POOL_CAP;
  * core/exp/class_pool.c), so no pair, early or late, weighs more than
@@ -93,8 +94,8 @@ struct rt_state {
     struct pair *pairs;
     uint32_t npairs;
     uint64_t *latency, *send, *baseline;
-    uint64_t *pool[4];
-    uint32_t pool_n[4], pool_cap[4], pool_pairs[4];
+    uint64_t *pool[TOPO_CLASS_COUNT];
+    uint32_t pool_n[TOPO_CLASS_COUNT], pool_cap[TOPO_CLASS_COUNT], pool_pairs[TOPO_CLASS_COUNT];
     uint32_t per_pair_pool;
 };
 
@@ -151,16 +152,16 @@ static uint32_t choose_pairs(struct runner *r, const uint32_t *cpus, uint32_t n,
                              struct pair *out)
 {
     const struct cpu_table *t = r->smp->topo;
-    uint64_t per_class[4] = { 0 };
+    uint64_t per_class[TOPO_CLASS_COUNT] = { 0 };
     uint32_t classes = 0, npairs = 0, i, j;
     enum topo_class c;
     for (i = 0; i < n; i++)
         for (j = 0; j < n; j++)
             if (i != j)
                 per_class[cpu_topo_class(&t->cpus[cpus[i]], &t->cpus[cpus[j]])]++;
-    for (c = TOPO_SMT_SIBLING; c <= TOPO_CROSS_PACKAGE; c++)
+    for (c = TOPO_FIRST_CLASS; c < TOPO_CLASS_COUNT; c++)
         classes += per_class[c] != 0;
-    for (c = TOPO_SMT_SIBLING; c <= TOPO_CROSS_PACKAGE; c++) {
+    for (c = TOPO_FIRST_CLASS; c < TOPO_CLASS_COUNT; c++) {
         uint64_t quota, seen = 0, taken = 0;
         if (!per_class[c])
             continue;
@@ -191,7 +192,7 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
 {
     struct rt_state *st = mem_zalloc(sizeof(*st));
     uint32_t *cpus, n, samples = runner_samples(r), c, i, limit = r->run->cfg.ipi_pairs;
-    uint32_t pairs_in_class[4] = { 0 };
+    uint32_t pairs_in_class[TOPO_CLASS_COUNT] = { 0 };
     uint64_t all;
     if (!st)
         return false;
@@ -202,7 +203,8 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     n = usable_cpus(r, cpus);
     all = n ? (uint64_t)n * (n - 1) : 0;
     /* at least one entry: a selection of one CPU (cpus=0) must not read as out of memory */
-    st->pairs = mem_alloc((size_t)(all < limit ? (all ? all : 1) : limit + 3) * sizeof(*st->pairs));
+    st->pairs = mem_alloc((size_t)(all < limit ? (all ? all : 1) : limit + TOPO_CLASS_COUNT) *
+                          sizeof(*st->pairs));
     if (!st->pairs) {
         mem_free(cpus);
         return false;
@@ -221,8 +223,8 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
     for (i = 0; i < st->npairs; i++)
         pairs_in_class[st->pairs[i].cls]++;
     /* every pair contributes the same share, so the biggest class fits POOL_CAP */
-    st->per_pair_pool = class_pool_share(pairs_in_class, 4, samples, POOL_CAP);
-    for (c = 0; c < 4; c++) {
+    st->per_pair_pool = class_pool_share(pairs_in_class, TOPO_CLASS_COUNT, samples, POOL_CAP);
+    for (c = 0; c < TOPO_CLASS_COUNT; c++) {
         if (!pairs_in_class[c])
             continue;
         st->pool_cap[c] = pairs_in_class[c] * st->per_pair_pool;
@@ -230,7 +232,7 @@ static bool rt_prepare(struct runner *r, struct experiment_record *rec, void **s
         if (!st->pool[c])
             return false;
     }
-    return point_list_reserve(&rec->results, st->npairs) && point_list_reserve(&rec->summary, 4);
+    return point_list_reserve(&rec->results, st->npairs) && point_list_reserve(&rec->summary, TOPO_CLASS_COUNT);
 }
 
 /* One pair: the target spins, the initiator pings it warmup + samples times. */
@@ -405,7 +407,7 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
         point_metric(pt, "send", &send);
         point_metric(pt, "baseline", &base);
     }
-    for (c = TOPO_SMT_SIBLING; c <= TOPO_CROSS_PACKAGE; c++) {
+    for (c = TOPO_FIRST_CLASS; c < TOPO_CLASS_COUNT; c++) {
         struct result_point *pt;
         struct stats st_class;
         if (!st->pool_n[c])
@@ -435,7 +437,7 @@ static void rt_cleanup(struct runner *r, void *state)
     mem_free(st->latency);
     mem_free(st->send);
     mem_free(st->baseline);
-    for (c = 0; c < 4; c++)
+    for (c = 0; c < TOPO_CLASS_COUNT; c++)
         mem_free(st->pool[c]);
     mem_free(st);
 }

@@ -303,7 +303,8 @@ static uint32_t choose_target(struct runner *r)
     for (i = 1; i < r->smp->count; i++) {
         if (!smp_usable(r->smp, i))
             continue;
-        if (cpu_topo_class(&t->cpus[0], &t->cpus[i]) == TOPO_SAME_PACKAGE)
+        enum topo_class cls = cpu_topo_class(&t->cpus[0], &t->cpus[i]);
+        if (cls == TOPO_SAME_L3 || cls == TOPO_SAME_PACKAGE) /* issue 21 split the package */
             return i;
         if (any == UINT32_MAX)
             any = i;

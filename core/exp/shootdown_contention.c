@@ -39,6 +39,16 @@
  *            shootdowns_per_s: the shootdowns every initiator had completed
  *            when the BSP read their counters, over the BSP's ticks from the
  *            start to that read; shootdowns, window_ms with it.
+ * Placement (issue 21): the grid splits the CPUs nearest first. Beside it,
+ * columns (mode all, method ipi, one page) on a machine of the BSP and the
+ * CPUs of one topology class seen from it (core/placement.h: smt_sibling,
+ * same_l3, same_package, same_node, cross_node, cross_package, each with
+ * its own m series), and `spread`: the BSP and half the others evenly over
+ * the machine (Linux's placement-blind threads of one process); m is 1, 2
+ * and every CPU of the placement (no more: each column is a small one). Points
+ * name it in `placement` (the grid's have none); a class with no CPU is a
+ * note, never replaced. They share the time box as columns of their own.
+ *
  * CPUs that initiate nothing spin (or halt under a hypervisor, method
  * target_wait) with interrupts on; initiators take the others' IPIs while
  * they wait for their own acks and at the barriers, and keep taking them
@@ -69,6 +79,7 @@
 #include "core/exp/contention_plan.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
+#include "core/placement.h"
 #include "core/shootdown_multi.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
@@ -77,6 +88,8 @@
 #define CT_WINDOW_UNPLANNED_MS 100u /* the steady window without a plan or contention_window_ms */
 #define CT_WINDOW_MIN_MS 10u        /* a planned window is never shorter */
 #define CT_WINDOW_MAX_MS 250u       /* nor longer */
+#define CT_NEAREST UINT32_MAX       /* the grid: every usable CPU, nearest first */
+#define CT_PLACED_MS 3u             /* a placement column's m: 1, 2 and its every CPU */
 
 enum ct_mode { CT_ALL = 0, CT_GROUPS };
 static const char *const mode_names[] = { "all", "groups" };
@@ -114,7 +127,10 @@ struct ct_state {
     struct shootdown_multi mi;
     struct target_set ts;     /* the CPUs that only take IPIs */
     struct ct_job *job;
-    uint32_t *order, norder;  /* BSP first, then topology order */
+    uint32_t *order, norder;  /* BSP first, then topology order (or the placement's CPUs) */
+    uint32_t placement;       /* CT_NEAREST: the grid's; else core/placement.h */
+    uint32_t usable_seen;     /* usable CPUs when the order was made */
+    bool placements;          /* the BSP's CPUs fall in 2 classes or more: placement columns */
     uint32_t *start;          /* partition, m + 1 entries */
     uint32_t *inits;
     struct ct_arg *args;      /* by initiator number */
@@ -170,22 +186,34 @@ static bool ct_supported(struct runner *r, char *reason, size_t cap, bool *emula
     return true;
 }
 
-/* The usable CPUs, BSP first, then topology order: the machine a point splits. */
+/*
+ * The machine a point splits, BSP first: every usable CPU in topology order,
+ * or the BSP and a placement's CPUs (spread: half of the others).
+ */
 static void ct_order(struct runner *r, struct ct_state *st)
 {
+    uint32_t k = r->smp->count - 1;
     st->order[0] = 0;
-    st->norder = 1 + runner_targets_in_topology_order(r, 0, st->order + 1, r->smp->count - 1);
+    st->usable_seen = runner_usable_count(r);
+    if (st->placement == CT_NEAREST) {
+        st->norder = 1 + runner_targets_in_topology_order(r, 0, st->order + 1, k);
+        return;
+    }
+    if (st->placement == PLACE_SPREAD)
+        k = (st->usable_seen - 1) / 2;
+    st->norder = 1 + runner_placement_pick(r, 0, st->placement, k, st->order + 1);
 }
 
 static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct ct_state *st = mem_zalloc(sizeof(*st));
     const struct cpu_features *f = &r->run->cpu;
-    uint32_t n = r->smp->count, npoints = 0, p, mode;
+    uint32_t n = r->smp->count, npoints = 0, p, mode, pl, k;
     uint32_t series[CONTENTION_MAX_M];
     if (!st)
         return false;
     *state = st;
+    st->placement = CT_NEAREST;
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, n) ||
         !shootdown_multi_init(&st->mi, &st->sd))
         return false;
@@ -221,7 +249,7 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
                          "handled after #UD; their timings are the emulation's, not any CPU's");
     for (mode = CT_ALL; mode <= CT_GROUPS; mode++)
         for (p = 0; p < st->npages; p++) {
-            uint32_t k = contention_m_series(st->norder, mode == CT_GROUPS,
+            k = contention_m_series(st->norder, mode == CT_GROUPS,
                                              TEST_PAGES / st->page_counts[p], series,
                                              CONTENTION_MAX_M);
             /* a latency and a steady point per m */
@@ -232,6 +260,21 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
                             mode_names[mode], st->page_counts[p], series[k - 1],
                             st->page_counts[p], TEST_PAGES);
         }
+    st->placements = runner_placements_differ(r, rec, 0);
+    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT && st->placements; pl++) {
+        uint32_t size = runner_placement_size(r, 0, pl);
+        if (pl == PLACE_SPREAD)
+            size /= 2;
+        if (!size) {
+            if (pl != PLACE_SPREAD)
+                record_note(rec, "placement %s skipped: the BSP has no usable CPU of that class",
+                            placement_name(pl));
+            continue;
+        }
+        /* mode all, ipi, one page: a latency and a steady point per m (at most 3 of them) */
+        k = contention_m_series(1 + size, false, TEST_PAGES, series, CONTENTION_MAX_M);
+        npoints += 2 * (k < CT_PLACED_MS ? k : CT_PLACED_MS);
+    }
     record_note(rec, "%u samples per point, ceil(%u / m) (at least 2) per initiator, after %u "
                      "warm-up each",
                 st->samples, st->samples, st->warmup);
@@ -440,6 +483,8 @@ static struct result_point *add_point(struct experiment_record *rec, const struc
     point_param_num(pt, "initiators", m);
     point_param_num(pt, "cpus", st->norder);
     point_param_str(pt, "measure", measure);
+    if (st->placement != CT_NEAREST)
+        point_param_str(pt, "placement", placement_name(st->placement));
     return pt;
 }
 
@@ -577,19 +622,107 @@ static uint64_t ct_window(struct runner *r, uint32_t npoints)
     return ms_to_ticks(ms);
 }
 
+/* What a column needs from the run loop: the time box, the progress count, the notes' total. */
+struct ct_sweep {
+    struct ct_box box;
+    uint32_t done, planned, boxed;
+};
+
+/*
+ * One column (mode, method, pages): m in ascending order while the budget
+ * and the time box allow. False when the run's budget is spent.
+ */
+static bool ct_column(struct runner *r, struct experiment_record *rec, struct ct_state *st,
+                      struct ct_sweep *sw, enum ct_mode mode, enum ct_method method,
+                      uint32_t pages)
+{
+    uint32_t series[CONTENTION_MAX_M], i, nm;
+    uint64_t column_start = tsc_now(), last_ticks = 0, last_steady = 0;
+    uint32_t last_m = 0;
+    nm = contention_m_series(st->norder, mode == CT_GROUPS, TEST_PAGES / pages, series,
+                             CONTENTION_MAX_M);
+    for (i = 0; i < nm; i++) {
+        uint64_t t0;
+        if (st->placement != CT_NEAREST && i >= CT_PLACED_MS - 1 && i != nm - 1)
+            continue;
+        if (!runner_budget_ok(r))
+            return false;
+        runner_progress(r, sw->done++, sw->planned / 2);
+        /* a lost CPU shrinks the machine: the remaining points split the CPUs left */
+        if (runner_usable_count(r) != st->usable_seen) {
+            rec->partial = true;
+            ct_order(r, st);
+        }
+        if (series[i] > (mode == CT_GROUPS ? st->norder / 2 : st->norder))
+            break;
+        if (!ct_box_allows(&sw->box, st, column_start, last_ticks, last_steady, last_m,
+                           series[i])) {
+            record_note(rec, "time box: %s, %s, %u pages%s%s: initiators up to %u of %u "
+                             "measured (share of run_budget_s %llu ms)",
+                        mode_names[mode], method_names[method], pages,
+                        st->placement == CT_NEAREST ? "" : ", placement ",
+                        st->placement == CT_NEAREST ? "" : placement_name(st->placement),
+                        last_m, series[nm - 1], (unsigned long long)ticks_to_ms(sw->box.share));
+            sw->boxed++;
+            break;
+        }
+        t0 = tsc_now();
+        if (!measure(r, rec, st, mode, method, pages, series[i])) {
+            rec->partial = true;
+            continue;
+        }
+        last_ticks = tsc_now() - t0;
+        last_steady = st->steady_ticks;
+        last_m = series[i];
+    }
+    if (sw->box.columns_left > 1)
+        sw->box.columns_left--;
+    return true;
+}
+
+/* The placement columns (see the method): mode all, ipi, one page, on each placement's CPUs. */
+static bool ct_placements(struct runner *r, struct experiment_record *rec, struct ct_state *st,
+                          struct ct_sweep *sw)
+{
+    uint32_t pl;
+    bool ok = true;
+    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT && ok && st->placements; pl++) {
+        st->placement = pl;
+        ct_order(r, st);
+        if (st->norder >= 2)
+            ok = ct_column(r, rec, st, sw, CT_ALL, CT_IPI, 1);
+    }
+    st->placement = CT_NEAREST;
+    ct_order(r, st);
+    return ok;
+}
+
+/* Placement columns the box shares its time with: one per placement with CPUs. */
+static uint32_t ct_placement_columns(struct runner *r, const struct ct_state *st)
+{
+    uint32_t pl, n = 0;
+    for (pl = TOPO_FIRST_CLASS; pl < PLACE_COUNT && st->placements; pl++)
+        n += runner_placement_size(r, 0, pl) >= (pl == PLACE_SPREAD ? 2u : 1u);
+    return n;
+}
+
 static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct ct_state *st = state;
-    uint32_t series[CONTENTION_MAX_M], planned = rec->results.capacity, done = 0;
     enum ct_mode mode;
     enum ct_method method;
-    uint32_t p, i, nm, columns = 0, boxed = 0;
-    struct ct_box box = { r->plan_share_ticks, tsc_now(), 0 };
+    uint32_t p, columns = 0;
+    struct ct_sweep sw;
+    mem_zero(&sw, sizeof(sw));
+    sw.planned = rec->results.capacity;
+    sw.box.share = r->plan_share_ticks;
+    sw.box.start = tsc_now();
     for (method = CT_IPI; method <= CT_INVLPGB; method++)
         if (method == CT_IPI || st->invlpgb || st->invlpgb_emulated)
             columns += 2 * st->npages;
-    box.columns_left = columns;
-    st->window_ticks = ct_window(r, planned / 2);
+    columns += ct_placement_columns(r, st);
+    sw.box.columns_left = columns;
+    st->window_ticks = ct_window(r, sw.planned / 2);
     record_note(rec, "steady window %llu ms (%s)",
                 (unsigned long long)ticks_to_ms(st->window_ticks),
                 r->run->cfg.contention_window_ms ? "contention_window_ms"
@@ -599,58 +732,20 @@ static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
         for (method = CT_IPI; method <= CT_INVLPGB; method++) {
             if (method == CT_INVLPGB && !st->invlpgb && !st->invlpgb_emulated)
                 continue;
-            for (p = 0; p < st->npages; p++) {
-                uint64_t column_start = tsc_now(), last_ticks = 0, last_steady = 0;
-                uint32_t last_m = 0;
-                nm = contention_m_series(st->norder, mode == CT_GROUPS,
-                                         TEST_PAGES / st->page_counts[p], series,
-                                         CONTENTION_MAX_M);
-                for (i = 0; i < nm; i++) {
-                    uint64_t t0;
-                    if (!runner_budget_ok(r))
-                        goto out;
-                    runner_progress(r, done++, planned / 2);
-                    /*
-                     * A lost CPU shrinks the machine: the remaining points
-                     * split the CPUs left (those m still fit).
-                     */
-                    if (runner_usable_count(r) != st->norder) {
-                        rec->partial = true;
-                        ct_order(r, st);
-                    }
-                    if (series[i] > (mode == CT_GROUPS ? st->norder / 2 : st->norder))
-                        break;
-                    if (!ct_box_allows(&box, st, column_start, last_ticks, last_steady, last_m,
-                                       series[i])) {
-                        record_note(rec, "time box: %s, %s, %u pages: initiators up to %u of "
-                                         "%u measured (share of run_budget_s %llu ms)",
-                                    mode_names[mode], method_names[method], st->page_counts[p],
-                                    last_m, series[nm - 1],
-                                    (unsigned long long)ticks_to_ms(box.share));
-                        boxed++;
-                        break;
-                    }
-                    t0 = tsc_now();
-                    if (!measure(r, rec, st, mode, method, st->page_counts[p], series[i])) {
-                        rec->partial = true;
-                        continue;
-                    }
-                    last_ticks = tsc_now() - t0;
-                    last_steady = st->steady_ticks;
-                    last_m = series[i];
-                }
-                if (box.columns_left > 1)
-                    box.columns_left--;
-            }
+            for (p = 0; p < st->npages; p++)
+                if (!ct_column(r, rec, st, &sw, mode, method, st->page_counts[p]))
+                    goto out;
         }
     }
-    if (boxed)
+    if (!ct_placements(r, rec, st, &sw))
+        goto out;
+    if (sw.boxed)
         record_note(rec, "time box: %u of %u columns stopped before their largest m (the "
                          "run_budget_s share; on hardware these points take well under a second)",
-                    boxed, columns);
+                    sw.boxed, columns);
 out:
     exp_finish_verification(r, &st->sd, rec);
-    exp_note_lost(rec, planned, "points");
+    exp_note_lost(rec, sw.planned, "points");
 }
 
 static void ct_cleanup(struct runner *r, void *state)

@@ -38,21 +38,50 @@
  * initiator has taken its closing timestamp (outside the timed window); an
  * old signature is a stale TLB entry: FAILURE, with CPU and VA.
  *
+ * Placement (issue 21). The grid's targets are the nearest first, so its
+ * "1 target" is the SMT sibling. Beside it, at one page (INVLPG, both
+ * orders), points with `placement`: the targets drawn from one topology
+ * class seen from the initiator (core/cpu_table.h: smt_sibling, same_l3,
+ * same_package, same_node, cross_node, cross_package), 1, 2, 4 ... up to
+ * the class's CPUs (at most PLACE_COUNTS counts, the largest kept), and
+ * `spread` (core/placement.h: evenly over the machine, as Linux's
+ * placement-blind mm_cpumask) at the grid's counts below every CPU. A
+ * class the initiator has no CPU of is a note "placement X skipped: ...",
+ * never replaced by another class. Grid points carry no `placement`
+ * (nearest first). Their budget: the pilot's cost at their target counts,
+ * at the configured samples, reserved out of the share before the grid is
+ * planned (at most a quarter of it; their samples go down to fit that, not
+ * below the floor), so the grid and they fit the share together.
+ *
+ * x2APIC cluster mode (issue 21): in x2APIC mode, also points with
+ * `ipi_mode` x2apic_cluster at the grid's target counts (nearest first),
+ * one page, both orders: the same targets sorted by APIC ID, the flush IPI
+ * sent as one logical ICR write per cluster (core/ipi.h,
+ * ipi_send_cluster()), as Linux's x2apic_cluster does; value `icr_writes`.
+ * Points without `ipi_mode` send one physical ICR write per target. They
+ * share the placement points' reservation.
+ *
  * Planned (run_budget_s, core/plan.h): a pilot at the grid's corners, then
  * fewer samples, then every 2nd, 4th... target count and column (page
  * count and flush method; ends kept), then the most targets and one page
  * alone; the record's plan says which.
  */
+#include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
+#include "core/placement.h"
 #include "core/runner_plan.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
 #define MAX_PAGE_COUNTS 12
+#define PLACE_COUNTS 4     /* target counts per placement */
+#define SC_NEAREST UINT32_MAX /* the grid's targets: nearest first */
+
+#define MAX_PLACED (PLACE_COUNT * PLACE_COUNTS + MAX_TARGET_COUNTS)
 #define MAX_TARGET_COUNTS 16
 #define MAX_COLUMNS (MAX_PAGE_COUNTS * EXP_MAX_FULL_FLUSHES)
 /* the variants of one (k, p): both orders, with each full-flush method above the ceiling */
@@ -75,6 +104,10 @@ struct sc_state {
     uint32_t nbase;
     const struct runner *r; /* the order seed (exp_variant_order()) */
     struct plan plan; /* which points run_budget_s leaves (every one without planning) */
+    /* the placement points: (placement, target count), and their samples */
+    uint32_t placed[MAX_PLACED], placed_k[MAX_PLACED], nplaced;
+    bool placed_cluster[MAX_PLACED]; /* x2APIC cluster-mode IPIs (nearest first) */
+    uint32_t placed_samples, placed_warmup;
 };
 
 struct sc_variant {
@@ -126,6 +159,67 @@ static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emula
     return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
 }
 
+/* Which CPUs a placement takes at its largest count (the smaller counts: the first of them). */
+static void sc_note_targets(struct runner *r, struct experiment_record *rec, struct sc_state *st,
+                            uint32_t p, uint32_t k)
+{
+    char list[96];
+    uint32_t n = runner_placement_pick(r, r->run->cfg.initiator, p, k, st->ts.cpus);
+    placement_list(list, sizeof(list), st->ts.cpus, n);
+    record_note(rec, "placement %s: targets %s of CPU %u", placement_name(p), list,
+                r->run->cfg.initiator);
+}
+
+/*
+ * The placement points: every class the initiator has CPUs of at 1, 2, 4
+ * ... its size, spread at the grid's counts below every CPU; a note for
+ * each class it has none of.
+ */
+static void sc_placements(struct runner *r, struct experiment_record *rec, struct sc_state *st)
+{
+    uint32_t init = r->run->cfg.initiator, p, counts[MAX_TARGET_COUNTS], n, i;
+    if (!runner_placements_differ(r, rec, init))
+        return;
+    for (p = TOPO_FIRST_CLASS; p < PLACE_COUNT; p++) {
+        uint32_t size = runner_placement_size(r, init, p);
+        if (p == PLACE_SPREAD) {
+            /* all of them is the grid's last row: the same CPUs whatever the placement */
+            size = size > 1 ? size - 1 : 0;
+        }
+        if (!size) {
+            if (p != PLACE_SPREAD)
+                record_note(rec, "placement %s skipped: CPU %u has no usable CPU of that class",
+                            placement_name(p), init);
+            continue;
+        }
+        n = runner_power_series(size, counts, MAX_TARGET_COUNTS);
+        /* at most PLACE_COUNTS counts: the first ones and the largest */
+        for (i = 0; i < n; i++) {
+            if (i >= PLACE_COUNTS - 1 && i != n - 1)
+                continue;
+            st->placed[st->nplaced] = p;
+            st->placed_k[st->nplaced++] = counts[i];
+        }
+        sc_note_targets(r, rec, st, p, counts[n - 1]);
+    }
+}
+
+/* The cluster-mode points: the grid's target counts, nearest first, where x2APIC runs. */
+static void sc_cluster_points(struct experiment_record *rec, struct sc_state *st)
+{
+    char why[RECORD_REASON_LEN];
+    uint32_t c;
+    if (!ipi_cluster_available(why, sizeof(why))) {
+        record_note(rec, "x2APIC cluster mode not measured: %s", why);
+        return;
+    }
+    for (c = 0; c < st->ncounts && st->nplaced < MAX_PLACED; c++) {
+        st->placed[st->nplaced] = SC_NEAREST;
+        st->placed_cluster[st->nplaced] = true;
+        st->placed_k[st->nplaced++] = st->counts[c];
+    }
+}
+
 static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct sc_state *st = mem_zalloc(sizeof(*st));
@@ -144,6 +238,8 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->ncounts = runner_power_series(st->norder, st->counts, MAX_TARGET_COUNTS);
     if (MUTANT(grid_truncated))
         st->ncounts = 1; /* targets=1 only */
+    sc_placements(r, rec, st);
+    sc_cluster_points(rec, st);
     st->npages = exp_page_counts(r->run->cfg.ceiling, st->pages, MAX_PAGE_COUNTS);
     nflush = exp_full_flushes(r, st->flushes);
     for (i = 0; i < st->npages; i++) {
@@ -167,9 +263,10 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!st->base)
         return false;
     /* the samples the plan may raise to: the configured count (a point never keeps more) */
-    return point_list_reserve(&rec->results, st->ncounts * st->ncols * 2) &&
-           point_list_reserve(&rec->summary, st->ncounts * st->ncols) &&
-           record_reserve_kept(rec, st->ncounts * st->ncols * 2, r->run->cfg.samples);
+    return point_list_reserve(&rec->results, (st->ncounts * st->ncols + st->nplaced) * 2) &&
+           point_list_reserve(&rec->summary, st->ncounts * st->ncols + st->nplaced) &&
+           record_reserve_kept(rec, (st->ncounts * st->ncols + st->nplaced) * 2,
+                               r->run->cfg.samples);
 }
 
 /* Runs on the initiator: warm-up and samples of every variant, then the baseline. */
@@ -249,8 +346,8 @@ static void add_part(struct result_point *pt, const char *name, uint64_t *part, 
 
 /* Variant v's point: its samples kept (paired_run) before the sorts, then its statistics. */
 static void add_point(struct experiment_record *rec, struct sc_state *st, uint32_t v,
-                      const char *mode, uint32_t k, uint32_t p, const char *flush,
-                      uint32_t samples, uint32_t nbase, uint32_t paired_run,
+                      const char *mode, uint32_t placement, uint32_t k, uint32_t p,
+                      const char *flush, uint32_t samples, uint32_t nbase, uint32_t paired_run,
                       struct stats *lat_out)
 {
     struct result_point *pt = point_list_add(&rec->results);
@@ -261,6 +358,10 @@ static void add_point(struct experiment_record *rec, struct sc_state *st, uint32
     if (!pt)
         return;
     point_param_str(pt, "mode", mode);
+    if (placement != SC_NEAREST)
+        point_param_str(pt, "placement", placement_name(placement));
+    if (st->sd.cluster_ipis)
+        point_param_str(pt, "ipi_mode", "x2apic_cluster");
     point_param_num(pt, "targets", k);
     point_param_num(pt, "pages", p);
     point_param_str(pt, "flush", flush);
@@ -272,6 +373,10 @@ static void add_point(struct experiment_record *rec, struct sc_state *st, uint32
     add_part(pt, "local_flush_p50", st->local[v], samples);
     add_part(pt, "delivery_ack_p50", st->dack[v], samples);
     exp_value_ran_first(pt, st->first[v]);
+    if (st->sd.cluster_ipis)
+        point_value(pt, "icr_writes", (int64_t)apic_cluster_writes(st->ts.cpus, st->ts.n,
+                                                                   st->sd.smp->apic_id,
+                                                                   UINT32_MAX) * 1000);
 }
 
 static int64_t ratio_milli(uint64_t num, uint64_t den)
@@ -280,20 +385,25 @@ static int64_t ratio_milli(uint64_t num, uint64_t den)
 }
 
 /*
- * One (k, p) point: the first k targets still usable, in topology order,
- * primed with the pages, then the job on the initiator. *run_ticks: the
- * job's time on the BSP's clock; *setup_ticks: sync, start and priming.
+ * One (k, p) point: the first k targets still usable, in topology order
+ * (or k of a placement), primed with the pages, then the job on the
+ * initiator. *run_ticks: the job's time on the BSP's clock; *setup_ticks:
+ * sync, start and priming.
  */
 static bool sc_point(struct runner *r, struct experiment_record *rec, struct sc_state *st,
-                     uint32_t k, struct point_job *job, uint64_t *setup_ticks,
-                     uint64_t *run_ticks)
+                     uint32_t placement, uint32_t k, struct point_job *job,
+                     uint64_t *setup_ticks, uint64_t *run_ticks)
 {
     uint32_t i, n = 0;
     uint64_t t0 = tsc_now(), t1;
     bool ok;
-    for (i = 0; i < st->norder && n < k; i++)
+    if (placement != SC_NEAREST)
+        n = runner_placement_pick(r, r->run->cfg.initiator, placement, k, st->ts.cpus);
+    for (i = 0; placement == SC_NEAREST && i < st->norder && n < k; i++)
         if (smp_usable(r->smp, st->order[i]))
             st->ts.cpus[n++] = st->order[i];
+    if (st->sd.cluster_ipis)
+        ipi_sort_by_apic(r->smp, st->ts.cpus, n); /* one logical write per cluster, as Linux */
     if (n < k)
         rec->partial = true;
     st->ts.n = n;
@@ -334,17 +444,56 @@ static uint64_t most_at(const struct sc_pilot *pl, uint32_t col)
     return pl->most[pl->nanchors - 1];
 }
 
-static uint64_t sc_cost(const void *ctx, uint32_t row, uint32_t col)
+static uint64_t sc_cost_k(const struct sc_pilot *pl, uint64_t k, uint32_t col)
 {
-    const struct sc_pilot *pl = ctx;
     const struct sc_state *st = pl->st;
-    uint64_t k0 = st->counts[0], kn = st->counts[st->ncounts - 1], k = st->counts[row];
+    uint64_t k0 = st->counts[0], kn = st->counts[st->ncounts - 1];
     uint64_t one = pl->most[0], at = most_at(pl, col), c = pl->fewest;
     if (kn > k0 && one > pl->fewest)
         c += (one - pl->fewest) * (k - k0) / (kn - k0);
     if (at > one)
         c += (at - one) * k / kn; /* the pages' part grows with the targets that do them */
     return c;
+}
+
+static uint64_t sc_cost(const void *ctx, uint32_t row, uint32_t col)
+{
+    const struct sc_pilot *pl = ctx;
+    return sc_cost_k(pl, pl->st->counts[row], col);
+}
+
+/*
+ * The placement points' part of the share (see the method): their cost at
+ * the configured samples, at most a quarter of the share, their samples
+ * cut to fit it (not below the floor). Returns the ticks reserved.
+ */
+static uint64_t sc_reserve_placed(struct runner *r, struct sc_state *st,
+                                  const struct sc_pilot *pl, uint64_t setup)
+{
+    uint32_t samples = r->run->cfg.samples, warmup = r->run->cfg.warmup, i;
+    uint32_t floor = PLAN_FLOOR < samples ? PLAN_FLOOR : samples;
+    uint64_t per_iter = 0, fixed = 0, cap = r->plan_share_ticks / 4, reserve;
+    st->placed_samples = samples;
+    st->placed_warmup = warmup;
+    if (!r->plan_share_ticks || !st->nplaced)
+        return 0;
+    for (i = 0; i < st->nplaced; i++) {
+        /* two variants (seq, conc) per iteration, a quarter of the samples of baseline */
+        per_iter += 2 * sc_cost_k(pl, st->placed_k[i], 0);
+        fixed += setup;
+    }
+    reserve = fixed + per_iter * (samples + warmup + samples / 4);
+    if (reserve > cap && per_iter) {
+        /* per sample: itself, a quarter of a baseline, and its share of the warm-up */
+        uint64_t s = cap > fixed ? (cap - fixed) * 4 * samples /
+                                       (per_iter * (5 * (uint64_t)samples + 4 * warmup))
+                                 : 0;
+        st->placed_samples = s < floor ? floor : s > samples ? samples : (uint32_t)s;
+        st->placed_warmup = plan_warmup(warmup, samples, st->placed_samples);
+        reserve = fixed + per_iter * (st->placed_samples + st->placed_warmup +
+                                      st->placed_samples / 4);
+    }
+    return reserve < r->plan_share_ticks ? reserve : r->plan_share_ticks / 2;
 }
 
 struct sc_pilot_point {
@@ -363,7 +512,7 @@ static bool sc_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *
     job.pages = pp->st->col_pages[pp->col];
     job.warmup = iterations;
     job_add_column(&job, pp->st, pp->col);
-    if (!sc_point(r, pp->rec, pp->st, pp->k, &job, &setup, &run))
+    if (!sc_point(r, pp->rec, pp->st, SC_NEAREST, pp->k, &job, &setup, &run))
         return false;
     *ticks = setup + run;
     return true;
@@ -373,8 +522,9 @@ static bool sc_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *
 static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_state *st)
 {
     struct sc_pilot pilot;
-    uint64_t setup = 0;
+    uint64_t setup = 0, reserve;
     struct plan_request q;
+    bool planned;
     uint32_t i, ceil_idx = 0;
     mem_zero(&q, sizeof(q));
     mem_zero(&pilot, sizeof(pilot));
@@ -406,7 +556,22 @@ static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_s
     q.point_ticks = setup;
     q.iter_ticks = sc_cost;
     q.ctx = &pilot;
-    if (!runner_plan(r, rec, &q, "target counts", "page counts x flushes", 2, &st->plan))
+    reserve = sc_reserve_placed(r, st, &pilot, setup);
+    r->plan_share_ticks -= reserve; /* the grid plans within what the placement points leave */
+    if (reserve && !runner_plan_fits(r, &q)) {
+        /* the placement points are the first to go: never at the cost of the grid's plan */
+        record_note(rec, "placement and cluster-mode points not measured: with them the grid "
+                         "does not fit the share even at the floor");
+        r->plan_share_ticks += reserve;
+        reserve = 0;
+        st->nplaced = 0;
+    }
+    planned = runner_plan(r, rec, &q, "target counts", "page counts x flushes", 2, &st->plan);
+    r->plan_share_ticks += reserve;
+    if (reserve)
+        record_note(rec, "%u placement points reserved %llu ms of the share (%u samples each)",
+                    st->nplaced, (unsigned long long)ticks_to_ms(reserve), st->placed_samples);
+    if (!planned)
         return false;
     st->nbase = runner_samples(r) / 4 ? runner_samples(r) / 4 : 1;
     return true;
@@ -414,24 +579,72 @@ static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_s
 
 /* The points and the summary of column col, from variants v (seq) and v + 1 (conc) of a job. */
 static void add_column(struct runner *r, struct experiment_record *rec, struct sc_state *st,
-                       const struct point_job *job, uint32_t col, uint32_t v, uint32_t run)
+                       const struct point_job *job, uint32_t placement, uint32_t col, uint32_t v,
+                       uint32_t run)
 {
     const char *flush = st->col_pages[col] > r->run->cfg.ceiling ? st->flushes[st->col_flush[col]]
                                                                  : "invlpg";
     struct stats seq, conc;
     struct result_point *sum;
     uint32_t n = st->ts.n;
-    add_point(rec, st, v, "seq", n, job->pages, flush, job->samples, job->nbase, run, &seq);
-    add_point(rec, st, v + 1, "conc", n, job->pages, flush, job->samples, job->nbase, run, &conc);
+    add_point(rec, st, v, "seq", placement, n, job->pages, flush, job->samples, job->nbase, run,
+              &seq);
+    add_point(rec, st, v + 1, "conc", placement, n, job->pages, flush, job->samples, job->nbase,
+              run, &conc);
     sum = point_list_add(&rec->summary);
     if (!sum)
         return;
+    if (placement != SC_NEAREST)
+        point_param_str(sum, "placement", placement_name(placement));
+    if (st->sd.cluster_ipis)
+        point_param_str(sum, "ipi_mode", "x2apic_cluster");
     point_param_num(sum, "targets", n);
     point_param_num(sum, "pages", job->pages);
     point_param_str(sum, "flush", flush);
     point_value(sum, "conc_over_seq_p50", ratio_milli(conc.p50, seq.p50));
     if (stats_has_p99(seq.n) && stats_has_p99(conc.n)) /* core/stats.h */
         point_value(sum, "conc_over_seq_p99", ratio_milli(conc.p99, seq.p99));
+}
+
+/* The placement points (see the method), at one page, after the grid. */
+static void sc_run_placed(struct runner *r, struct experiment_record *rec, struct sc_state *st,
+                          uint32_t *planned)
+{
+    uint32_t i;
+    *planned += st->nplaced * 2;
+    if (rec->plan.applied) {
+        /* the plan's bookkeeping counts them: their samples are part of the share's */
+        struct plan_summary *ps = &rec->plan;
+        ps->points_planned += st->nplaced * 2;
+        ps->samples_planned += (uint64_t)st->nplaced * 2 * st->placed_samples;
+        if (st->nplaced && st->placed_samples < ps->samples_min)
+            ps->samples_min = st->placed_samples;
+        if (st->nplaced && st->placed_samples > ps->samples_max)
+            ps->samples_max = st->placed_samples;
+    }
+    for (i = 0; i < st->nplaced; i++) {
+        struct point_job job;
+        uint64_t setup, ticks;
+        if (!runner_budget_ok(r))
+            return;
+        mem_zero(&job, sizeof(job));
+        job.st = st;
+        job.pages = st->col_pages[0];
+        job.samples = st->placed_samples;
+        job.warmup = st->placed_warmup;
+        st->nbase = job.nbase = job.samples / 4 ? job.samples / 4 : 1;
+        job.salt = (uint64_t)(st->placed[i] + 1) << 48 | (uint64_t)st->placed_k[i] << 32;
+        job_add_column(&job, st, 0);
+        st->sd.cluster_ipis = st->placed_cluster[i];
+        if (!sc_point(r, rec, st, st->placed[i], st->placed_k[i], &job, &setup, &ticks)) {
+            st->sd.cluster_ipis = false;
+            if (!smp_usable(r->smp, r->run->cfg.initiator))
+                return;
+            continue;
+        }
+        add_column(r, rec, st, &job, st->placed[i], 0, 0, record_paired_run(rec));
+        st->sd.cluster_ipis = false;
+    }
 }
 
 static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
@@ -469,16 +682,17 @@ static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
             job.salt = (uint64_t)st->counts[c] << 32 | p;
             for (k = 0; k < ncols; k++)
                 job_add_column(&job, st, cols[k]);
-            if (!sc_point(r, rec, st, st->counts[c], &job, &setup, &ticks)) {
+            if (!sc_point(r, rec, st, SC_NEAREST, st->counts[c], &job, &setup, &ticks)) {
                 if (st->ts.n == 0)
                     goto out;
                 continue;
             }
             run = record_paired_run(rec);
             for (k = 0; k < ncols; k++)
-                add_column(r, rec, st, &job, cols[k], 2 * k, run);
+                add_column(r, rec, st, &job, SC_NEAREST, cols[k], 2 * k, run);
         }
     }
+    sc_run_placed(r, rec, st, &planned);
 out:
     st->sd.full_uses_invpcid = false;
     exp_finish_verification(r, &st->sd, rec);

@@ -73,6 +73,8 @@ static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, 
             if (!json_is_number(v) && !json_is_string(v))
                 vc_error(c, key, "expected a number or a string, found %s", jget_type_word(v));
         }
+        /* issue 21: a placement is a topology class or spread */
+        vc_word(c, params, "placement", vocab_placements, VF_OPTIONAL);
         jpath_pop(&c->path, mark);
         /* charts put this parameter on the x axis: a point without it cannot be drawn */
         if (is_result && x_axis && !json_object_get(params, x_axis))

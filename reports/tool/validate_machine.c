@@ -132,6 +132,7 @@ static int validate_cpu_entry(struct vctx *c, const json_t *e, size_t pos, long 
     vc_int(c, e, "core", 0, LLONG_MAX, 0, NULL);
     vc_int(c, e, "thread", 0, LLONG_MAX, 0, NULL);
     vc_int(c, e, "numa_node", 0, LLONG_MAX, VF_NULLABLE, NULL);
+    vc_int(c, e, "l3", 0, LLONG_MAX, VF_NULLABLE | VF_OPTIONAL, NULL); /* issue 21 */
     vc_bool(c, e, "bsp", 0, bsp);
     state = vc_word(c, e, "state", vocab_cpu_states, 0);
     vc_hex(c, e, "microcode", VF_NULLABLE);
@@ -241,6 +242,7 @@ void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f)
     }
     jpath_pop(&c->path, m);
     validate_init_sipi(c, topo, init_sipi_cpus);
+    validate_topology_classes(c, topo, cpus);
     if (cpus_ok >= 0 && cpus_ok != (long long)ok)
         vc_error(c, "cpus_ok", "%lld, but %zu entries of cpus have state \"ok\"", cpus_ok, ok);
     vc_leave(c, mark);
@@ -322,5 +324,6 @@ void validate_method(struct vctx *c, const json_t *root)
     /* issue 20: absent from the reports written before it */
     vc_string(c, m, "invlpgb_above_ceiling", VF_OPTIONAL);
     vc_string(c, m, "flush_ceiling_refill", VF_OPTIONAL);
+    validate_linux_ipi_mode(c, m);
     vc_leave(c, mark);
 }

@@ -22,6 +22,10 @@ void validate_network(struct vctx *c, const json_t *run);
 void validate_firmware(struct vctx *c, const json_t *root);
 void validate_cpu(struct vctx *c, const json_t *root);
 void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
+/* topology's l3, classes and pair_classes against its CPU entries (validate_classes.c) */
+void validate_topology_classes(struct vctx *c, const json_t *topo, const json_t *cpus);
+/* method.linux_ipi_mode (issue 21; absent before it) */
+void validate_linux_ipi_mode(struct vctx *c, const json_t *method);
 void validate_method(struct vctx *c, const json_t *root);
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
 /* experiments[].plan; `status` is the experiment's, as an index in vocab_results */

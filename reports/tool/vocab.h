@@ -27,6 +27,9 @@ extern const char *const vocab_emulators[];
 extern const char *const vocab_smbios_entry_points[];
 /* Topology classes of ipi_roundtrip, nearest first. */
 extern const char *const vocab_topo_classes[];
+extern const char *const vocab_l3_sources[];
+extern const char *const vocab_linux_ipi_modes[];
+extern const char *const vocab_placements[];
 
 /* Position of `word` in `list`, or -1 (also for a NULL word). */
 int vocab_index(const char *const list[], const char *word);

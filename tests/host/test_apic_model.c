@@ -256,6 +256,42 @@ static void test_one_fence_per_mask(void **state)
     assert_int_equal(sim_shutdown(&m), 0);
 }
 
+/*
+ * x2APIC cluster mode (issue 21): targets in two clusters of 16 APIC IDs,
+ * one logical ICR write per cluster, and exactly the targets' IRRs set
+ * (mutant cluster_ipis_physical sends the same destinations as physical
+ * IDs: no CPU has them).
+ */
+static void test_cluster_ipis_reach_their_targets_only(void **state)
+{
+    static struct sim m;
+    static const uint32_t targets[4] = { 3, 5, 17, 18 }; /* clusters 0 and 1 */
+    const struct sim_lapic *bsp;
+    uint64_t writes, fences;
+    uint32_t i, v = VEC_WAKE;
+    (void)state;
+    sim_init(&m, 20, 2000);
+    bsp = &m.mach.lapic[0];
+    writes = bsp->icr_writes;
+    fences = bsp->fences;
+    assert_int_equal(apic_cluster_writes(targets, 4, m.smp.apic_id, UINT32_MAX), 2);
+    assert_int_equal(apic_cluster_writes(targets, 4, m.smp.apic_id, 17), 2);
+    assert_int_equal(apic_cluster_writes(targets, 2, m.smp.apic_id, UINT32_MAX), 1);
+    assert_true(apic_send_ipi_cluster(targets, 4, m.smp.apic_id, UINT32_MAX, (uint8_t)v));
+    assert_int_equal(bsp->icr_writes - writes, 2);
+    assert_int_equal(bsp->fences - fences, 1);
+    expect_none(&m.mach);
+    for (i = 0; i < 20; i++) {
+        bool want = i == 3 || i == 5 || i == 17 || i == 18;
+        uint32_t *irr = (uint32_t *)&m.mach.lapic[i].irr[v / 32];
+        if (((*irr >> (v % 32)) & 1) != want)
+            fail_msg("CPU %u: vector 0x%x %s", i, v, want ? "not delivered" : "delivered");
+        *irr &= ~(1u << (v % 32)); /* the APs never run: nothing may stay pending */
+    }
+    assert_int_equal(apic_x2_logical_dest(17), 0x10002u);
+    assert_int_equal(sim_shutdown(&m), 0);
+}
+
 static void send_after_a_store(struct sim *m, const struct sim_lapic_config *apic,
                                enum apic_mode mode, bool fence)
 {
@@ -322,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_takeover_and_hand_back_in_every_mode_pair),
         cmocka_unit_test(test_highest_priority_vector_first),
         cmocka_unit_test(test_one_fence_per_mask),
+        cmocka_unit_test(test_cluster_ipis_reach_their_targets_only),
         cmocka_unit_test(test_unordered_x2apic_icr_write_is_flagged),
         cmocka_unit_test(test_xapic_send_waits_for_delivery_status),
     };

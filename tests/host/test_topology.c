@@ -27,19 +27,26 @@ struct expect {
     enum topo_source source;
     uint32_t smt_shift, package_shift;
     uint32_t packages; /* in the summary, or in the dump's sections */
+    /*
+     * The L3's APIC ID block (issue 21): log2 of CPUID 4 / 8000001Dh sub-leaf 3
+     * EAX[25:14] + 1, read off the dump's own line: a CCX of 4 cores x 2 on Zen
+     * 1/2 (3), a CCD of 8 on Zen 3 without SMT (3) and with it (4), the whole
+     * package's block on Intel (the package shift).
+     */
+    uint32_t l3_shift;
 };
 
 static const struct expect expected[] = {
-    { "amd-epyc7763.txt", TOPO_SRC_LEAF_0B, 0, 6, 2 },
-    { "amd-epyc7763-smt-x2apic.txt", TOPO_SRC_LEAF_0B, 1, 7, 2 },
-    { "amd-epyc9654.txt", TOPO_SRC_LEAF_0B, 1, 8, 2 },
-    { "amd-epyc7742.txt", TOPO_SRC_LEAF_0B, 1, 7, 2 },
-    { "amd-epyc7551p.txt", TOPO_SRC_AMD_EXT, 1, 6, 1 }, /* no leaf 0Bh on Zen 1 */
-    { "intel-xeon8180.txt", TOPO_SRC_LEAF_0B, 1, 6, 2 },
-    { "intel-xeon6130.txt", TOPO_SRC_LEAF_0B, 1, 5, 2 },
-    { "intel-xeon6330.txt", TOPO_SRC_LEAF_0B, 1, 7, 2 },
-    { "intel-xeonw9-3475x.txt", TOPO_SRC_LEAF_1F, 1, 7, 1 },
-    { "intel-i9-12900k.txt", TOPO_SRC_LEAF_1F, 1, 7, 1 },
+    { "amd-epyc7763.txt", TOPO_SRC_LEAF_0B, 0, 6, 2, 3 },
+    { "amd-epyc7763-smt-x2apic.txt", TOPO_SRC_LEAF_0B, 1, 7, 2, 4 },
+    { "amd-epyc9654.txt", TOPO_SRC_LEAF_0B, 1, 8, 2, 4 },
+    { "amd-epyc7742.txt", TOPO_SRC_LEAF_0B, 1, 7, 2, 3 },
+    { "amd-epyc7551p.txt", TOPO_SRC_AMD_EXT, 1, 6, 1, 3 }, /* no leaf 0Bh on Zen 1 */
+    { "intel-xeon8180.txt", TOPO_SRC_LEAF_0B, 1, 6, 2, 6 },
+    { "intel-xeon6130.txt", TOPO_SRC_LEAF_0B, 1, 5, 2, 5 },
+    { "intel-xeon6330.txt", TOPO_SRC_LEAF_0B, 1, 7, 2, 7 },
+    { "intel-xeonw9-3475x.txt", TOPO_SRC_LEAF_1F, 1, 7, 1, 7 },
+    { "intel-i9-12900k.txt", TOPO_SRC_LEAF_1F, 1, 7, 1, 7 },
 };
 
 static void decode_section(const struct cpuid_section *s, struct cpu_features *f,
@@ -95,6 +102,10 @@ static void check_dump(const struct expect *e)
     assert_int_equal(t0.smt_shift, e->smt_shift);
     assert_int_equal(t0.package_shift, e->package_shift);
     assert_int_equal(t0.threads_per_core, 1u << e->smt_shift);
+    assert_true(t0.has_l3);
+    assert_int_equal(t0.l3_shift, e->l3_shift);
+    assert_string_equal(t0.l3_source,
+                        strncmp(e->file, "amd", 3) == 0 ? "leaf_8000001d" : "leaf_4");
     if (d.nsummary)
         check_summary(&d, &t0, e->file);
 

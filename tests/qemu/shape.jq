@@ -147,7 +147,34 @@ def shape($want):
   | ($v10 and ($invpcid or $ff_emulated)) as $ff_variant
   | ([$r.topology.cpus[]? | select(.state == "ok")]) as $ok
   | [$ok[].index] as $okidx
+  # reports of issue 21 on (topology.classes present): L3 and NUMA classes, placement points
+  | ($r.topology.classes != null) as $v21
+  | ($v21 and $r.method.apic_mode == "x2apic") as $cluster
   | def exp($id): [$r.experiments[]? | select(.id == $id)][0];
+    # the topology class of CPU $b seen from CPU $a (core/cpu_table.c)
+    def cls($a; $b):
+        if $a.index == $b.index then "self"
+        elif $a.package != $b.package then
+          (if ($v21 | not) or $a.numa_node == null or $b.numa_node == null then "cross_package"
+           elif $a.numa_node == $b.numa_node then "same_node" else "cross_node" end)
+        elif $a.core == $b.core then "smt_sibling"
+        elif $v21 and $a.l3 != null and $b.l3 != null and $a.l3 == $b.l3 then "same_l3"
+        else "same_package" end;
+    def classes: ["smt_sibling", "same_l3", "same_package", "same_node", "cross_node", "cross_package"];
+    # how many usable CPUs a placement has seen from CPU $i ("spread": every other one)
+    def pl_size($i; $c): ([$ok[] | select(.index == $i)][0]) as $a
+        | [$ok[] | select(.index != $i and ($c == "spread" or cls($a; .) == $c))] | length;
+    # whether the BSP is among k targets of CPU $i ($i != 0) drawn by placement $pl (null: nearest
+    # first): then it primes once, as a target; else it also reads as the caller
+    def bsp_in($i; $pl; $k): ([$ok[] | select(.index == $i)][0]) as $a | ([$ok[] | select(.index == 0)][0]) as $b
+        | if $pl == null then ([$ok[] | select(.index != $i) | cls($a; .) as $c | classes | index($c)]
+                               | map(select(. < (classes | index(cls($a; $b))))) | length) < $k
+          elif $pl == "spread" then pl_size($i; "spread") < 2 * $k
+          else cls($a; $b) == $pl end;
+    # placements are measured only where CPU $i's CPUs fall in 2 classes or more (else a note)
+    def pl_differ($i): ([classes[] | select(pl_size($i; .) > 0)] | length) >= 2;
+    # a placement's counts: 1, 2, 4 ... $max, the first three and the last (core/exp/*.c)
+    def pl_counts($max): series($max) as $s | [range(0; $s | length) | select(. < 3 or . == ($s | length) - 1) | $s[.]];
     def ns($e; $m): [$e.results[]?.metrics[$m].n] | unique;
     def vals($e): $e.verification;
     # status, flags, verification of a measured experiment
@@ -194,7 +221,7 @@ def shape($want):
        else
          # choose_pairs(): per topology class min(quota, pairs), quota = max(1, ipi_pairs / classes)
          ([$ok[] as $a | $ok[] as $b | select($a.index != $b.index)
-           | if $a.package != $b.package then "cross_package" elif $a.core == $b.core then "smt_sibling" else "same_package" end]
+           | cls($a; $b)]
           | group_by(.) | map({key: .[0], value: length}) | from_entries) as $per
          | ([1, (($P / ($per | length)) | floor)] | max) as $quota
          | ($per | with_entries(.value = ([.value, $quota] | min))) as $take
@@ -214,9 +241,16 @@ def shape($want):
       eq("ipi_broadcast: latency and baseline of \($S) samples each"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$S]]),
       # the all-but-self shorthand reaches every CPU: only with all of them taking part (cpus=all)
       ($N == $ncpu and $cpulist == "all") as $sh
-      | grid("ipi_broadcast: unicast to k = \(series($T) | join(",")) targets\(if $sh then ", shorthand to \($T)" else "" end)";
+      | grid("ipi_broadcast: unicast\(if $cluster then " and x2APIC cluster mode" else "" end) to k = \(series($T) | join(",")) targets\(if $sh then ", shorthand to \($T)" else "" end)";
            [$e.results[]?.params | [.mode, .targets]];
-           [series($T)[] | ["unicast_each", .]] + (if $sh then [["shorthand", $T]] else [] end)),
+           [series($T)[] | ["unicast_each", .], (select($cluster) | ["cluster", .])] + (if $sh then [["shorthand", $T]] else [] end)),
+        # issue 21: a cluster point says how many logical ICR writes it made: one per cluster of 16 APIC IDs
+        (select($v21) | eq("ipi_broadcast: icr_writes on cluster points only, at least one, at most one per target";
+           [$e.results[]? | [.params.mode, (.values.icr_writes != null),
+                             ((.values.icr_writes // 1) >= 1 and (.values.icr_writes // 0) <= .params.targets)]] | unique;
+           [([$e.results[]?.params.mode] | unique)[] | [., . == "cluster", true]])),
+        (select($v21) | eq("ipi_broadcast: a note when cluster mode was not measured";
+           [$e.notes[]? | select(startswith("cluster mode not measured"))] | length; if $cluster then 0 else 1 end)),
         eq("ipi_broadcast: a note when the shorthand was not measured";
            [$e.notes[]? | select(startswith("shorthand"))];
            if $sh then [] else ["shorthand (all-but-self) not measured: it needs every CPU usable and taking part"] end)
@@ -240,18 +274,36 @@ def shape($want):
     # (pages, flush): invlpg up to the ceiling, above it each full-flush method
     | [$pages[] | if ($v10 | not) then [., null] elif . <= $C then [., "invlpg"] else [., "cr3_reload"], (if $ff_variant then [., "invpcid_single_context"] else empty end) end] as $cols
     | series($T) as $ks
+    # issue 21: [placement, ipi_mode, targets] of the one-page points beside the grid: each
+    # class the initiator has CPUs of, spread below every CPU, x2APIC cluster mode at the grid's counts
+    | (if $v21 then
+         (if pl_differ($init) then
+            [classes[] as $c | pl_size($init; $c) as $n | select($n > 0) | pl_counts($n)[] | [$c, null, .]]
+            + [(pl_size($init; "spread") - 1) as $n | select($n > 0) | pl_counts($n)[] | ["spread", null, .]]
+          else [] end)
+         + [select($cluster) | $ks[] | [null, "x2apic_cluster", .]]
+       else [] end) as $extra
+    | ($ks | map([null, null, .])) as $grid_rows
     # (from issue 20 the flush methods of a page count share one priming: once per (k, p))
     | measured("shootdown_seq_vs_conc"; $ff_emulated and ($C < 512 or ($v10 | not));
                ([$ks[] as $k | $cols[] | .[0] as $p | ($k + 1) * $p * 2 * ($W + $S)] | sum) +
                ([$ks[] as $k | (if $v20 then ($cols | map(.[0]) | unique) else ($cols | map(.[0])) end)[] as $p
-                 | (if $init == 0 then $k + 1 else $k end) * $p] | sum)),
-      grid("shootdown_seq_vs_conc: seq and conc x targets \($ks | join(",")) x (pages, flush) \($cols | map(join(" ")) | join(","))";
-           [$e.results[]?.params | [.mode, .targets, .pages, .flush]];
-           [["seq", "conc"][] as $m | $ks[] as $k | $cols[] | [$m, $k, .[0], .[1]]]),
-      grid("shootdown_seq_vs_conc: a conc/seq summary per (targets, pages, flush)";
-           [$e.summary[]? | [.params.targets, .params.pages, .params.flush, (.values | keys)]];
-           [$ks[] as $k | $cols[] | [$k, .[0], .[1], ["conc_over_seq_p50"] + (if $S >= 100 or ($v20 | not) then ["conc_over_seq_p99"] else [] end)]]),
-      (select($v20) | order_varied("shootdown_seq_vs_conc"; $e; ["mode"]; ["targets", "pages"]; $S)),
+                 | (if $init == 0 or ($v21 and (bsp_in($init; null; $k) | not)) then $k + 1 else $k end) * $p] | sum) +
+               ([$extra[] | .[2] as $k | ($k + 1) * 2 * ($W + $S) +
+                 (if $init == 0 or (bsp_in($init; .[0]; $k) | not) then $k + 1 else $k end)] | sum)),
+      grid("shootdown_seq_vs_conc: seq and conc x targets \($ks | join(",")) x (pages, flush) \($cols | map(join(" ")) | join(","))\(if $v21 then ", and at one page per placement \($extra | map(map(. // "-" | tostring) | join(" ")) | join(","))" else "" end)";
+           [$e.results[]?.params | [.mode, .placement, .ipi_mode, .targets, .pages, .flush]];
+           [["seq", "conc"][] as $m | ($grid_rows[] as [$pl, $im, $k] | $cols[] | [$m, $pl, $im, $k, .[0], .[1]]),
+                                      ($extra[] as [$pl, $im, $k] | [$m, $pl, $im, $k, 1, "invlpg"])]),
+      grid("shootdown_seq_vs_conc: a conc/seq summary per (placement, ipi_mode, targets, pages, flush)";
+           [$e.summary[]? | [.params.placement, .params.ipi_mode, .params.targets, .params.pages, .params.flush, (.values | keys)]];
+           (["conc_over_seq_p50"] + (if $S >= 100 or ($v20 | not) then ["conc_over_seq_p99"] else [] end)) as $sk
+           | [($grid_rows[] as [$pl, $im, $k] | $cols[] | [$pl, $im, $k, .[0], .[1], $sk]),
+              ($extra[] as [$pl, $im, $k] | [$pl, $im, $k, 1, "invlpg", $sk])]),
+      (select($v21) | eq("shootdown_seq_vs_conc: a note per class the initiator has no CPU of";
+         [$e.notes[]? | select(startswith("placement ") and endswith("of that class"))];
+         if pl_differ($init) then [classes[] | select(pl_size($init; .) == 0) | "placement \(.) skipped: CPU \($init) has no usable CPU of that class"] else [] end)),
+      (select($v20) | order_varied("shootdown_seq_vs_conc"; $e; ["mode"]; ["targets", "pages", "placement", "ipi_mode"]; $S)),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
          [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
       # where the time goes: the p50 of each part, none above the largest latency sample
@@ -260,7 +312,9 @@ def shape($want):
                            ([.values.send_p50, .values.local_flush_p50, .values.delivery_ack_p50] | map(. >= 0) | all),
                            (.values.send_p50 > 0),
                            ([.values.send_p50, .values.delivery_ack_p50] | max) <= .metrics.latency.max]] | unique;
-         [[["delivery_ack_p50", "local_flush_p50"] + (if $v20 then ["ran_first"] else [] end) + ["send_p50"], true, true, true]])
+         # x2APIC cluster points also count their logical ICR writes
+         [([], (select($cluster) | ["icr_writes"])) as $x
+          | [["delivery_ack_p50"] + $x + ["local_flush_p50"] + (if $v20 then ["ran_first"] else [] end) + ["send_p50"], true, true, true]] | unique)
     end),
 
   # ---- shootdown_lazy ----
@@ -334,32 +388,42 @@ def shape($want):
        (if $has2m then [[1, 2, 4][] | ["stride_2m", ., .]] else [] end) + [["pcid", 1, 1]]) as $forms
     # [form, pages, verified pages, CPUs]: every form on all N CPUs, then the
     # CPU sweep (core/exp/invlpgb.c): 1 and 8 pages on 2, 4, 8, ... < N CPUs
-    | ([$forms[] | . + [$N]] +
-       (if $sweep then [[range(1; 31) | pow(2; .) | select(. < $N)][] as $c | [1, 8][] | ["pages", ., ., $c]] else [] end)) as $pts
-    # [method, path, form, pages, verified pages, CPUs, PCIDs invalidated]
+    | [range(1; 31) | pow(2; .) | select(. < $N)] as $sweep_cpus
+    | ([$forms[] | . + [$N, null]] +
+       (if $sweep then [$sweep_cpus[] as $c | [1, 8][] | ["pages", ., ., $c, null]] else [] end) +
+       # issue 21: one page on 1 + 2^i CPUs of each class the BSP has, spread at the sweep's counts
+       (if $v21 and pl_differ(0) then
+          [classes[] as $cl | pl_size(0; $cl) as $n | select($n > 0) | pl_counts($n)[] | ["pages", 1, 1, . + 1, $cl]]
+          + [select(pl_size(0; "spread") > 0) | ($sweep_cpus | [range(0; length) as $i | select($i < 3 or $i == length - 1) | .[$i]])[]
+             | ["pages", 1, 1, ., "spread"]]
+        else [] end)) as $pts
+    # [method, path, form, pages, verified pages, CPUs, placement, PCIDs invalidated]
     | ([$pts[] | (["invlpgb", "linux"] + .), (["ipi", "linux"] + .),
-                 (select($ib20 and .[0] != "pcid" and .[1] > $C and .[3] == $N) | ["invlpgb", "chunked"] + .)]
-       | map(. + [if .[2] == "stride_2m" or ($pti_on | not) then 1 else 2 end])) as $f
+                 (select($ib20 and .[0] != "pcid" and .[1] > $C and .[3] == $N and .[4] == null) | ["invlpgb", "chunked"] + .)]
+       | map(. + [if .[2] == "stride_2m" or ($pti_on | not) then 1 else 2 end]) | map(.[0:6] + [.[7], .[6]])) as $f
     # INVLPGBs of one invlpgb sample: one for the pcid form and Linux's path above C, else the chunks
     | def ib_ops($pt): if $pt[2] == "pcid" or ($ib20 and $pt[1] == "linux" and $pt[3] > $C) then 1 else ceil_div($pt[3]; $max) end;
       # (from issue 20 the points of a range, [form, pages, CPUs], are primed once together)
       measured("invlpgb_range"; $emulated;
-               if $v20 then ([$f | group_by([.[2], .[3], .[5]])[] | .[0] | .[4] * .[6] * .[5]] | sum) +
+               if $v20 then ([$f | group_by([.[2], .[3], .[5], .[7]])[] | .[0] | .[4] * .[6] * .[5]] | sum) +
                             ([$f[] | .[4] * .[6] * .[5] * ($W + $S)] | sum)
                else [$f[] | .[4] * .[6] * .[5] * (1 + $W + $S)] | sum end),
-      (select($v20) | order_varied("invlpgb_range"; $e; ["method", "path"]; ["form", "pages", "cpus", "pti"]; $S)),
-      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)\(if $ib20 then ", invlpgb chunked above the ceiling \($C)" else "" end)";
-           [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti, .path]];
-           [$f[] | [.[0], .[2], .[3], .[5], (if ($v10 | not) then null elif $pti_on then "on" else "off" end), (if $ib20 then .[1] else null end)]]),
+      (select($v20) | order_varied("invlpgb_range"; $e; ["method", "path"]; ["form", "pages", "cpus", "pti", "placement"]; $S)),
+      grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)\(if $ib20 then ", invlpgb chunked above the ceiling \($C)" else "" end)\(if $v21 then ", one page per placement" else "" end)";
+           [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti, .path, .placement]];
+           [$f[] | [.[0], .[2], .[3], .[5], (if ($v10 | not) then null elif $pti_on then "on" else "off" end), (if $ib20 then .[1] else null end), .[7]]]),
+      (select($v21) | grid("invlpgb_range: a crossover summary (cpus_from where INVLPGB wins, cpus_max) per placement at one page";
+           [$e.summary[]? | [.params.placement, .params.pages, .values.cpus_max]];
+           [$f | map(select(.[7] != null and .[0] == "invlpgb")) | group_by(.[7])[] | [.[0][7], 1, (map(.[5]) | max)]])),
       eq("invlpgb_range: latency, baseline sample counts"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$B]]),
       (if $emulated then
-         ([$f[] | if .[0] == "invlpgb" then [.[0], .[2], .[3], .[5], .[1], ($W + $S) * ib_ops(.), $W + $S + $B]
-                  else [.[0], .[2], .[3], .[5], .[1], 0, 0] end]) as $counts
+         ([$f[] | if .[0] == "invlpgb" then [.[0], .[2], .[3], .[5], .[1], .[7], ($W + $S) * ib_ops(.), $W + $S + $B]
+                  else [.[0], .[2], .[3], .[5], .[1], .[7], 0, 0] end]) as $counts
          | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x the path's INVLPGBs: chunks of \($max) pages, or one above the ceiling on Linux's path; none on IPI points)";
-                [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, (.params.path // "linux"), .values.emulated_invlpgb, .values.emulated_tlbsync]];
+                [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, (.params.path // "linux"), .params.placement, .values.emulated_invlpgb, .values.emulated_tlbsync]];
                 $counts),
            # a planning pilot's emulated instructions are in the totals too: then at least the points'
-           ([$counts[] | .[5]] | sum) as $ni | ([$counts[] | .[6]] | sum) as $nt
+           ([$counts[] | .[6]] | sum) as $ni | ([$counts[] | .[7]] | sum) as $nt
            | ([$e.notes[]? | select(startswith("emulated: ")) | capture("^emulated: (?<i>[0-9]+) INVLPGB, (?<t>[0-9]+) TLBSYNC handled after #UD; timings are those of the emulation, not of any CPU$") | [(.i | tonumber), (.t | tonumber)]]) as $got
            | if ($e.verification.pilot_checks // 0) > 0 then
                eq("invlpgb_range: the note's totals (the points' and the planning pilot's)";
@@ -432,19 +496,29 @@ def shape($want):
     | ([1] + (if $C > 1 then [$C] else [] end)) as $pages
     | [["all", "groups"][] as $mode | $methods[] as $meth | $pages[] as $p
        | m_series(if $mode == "all" then $N else ($N / 2 | floor) end; (512 / $p | floor))[]
-       | [$mode, $meth, $p, ., $N]] as $points
+       | [$mode, $meth, $p, ., $N, null]] as $grid_points
+    # issue 21: columns (all, ipi, one page) on the BSP and one placement's CPUs (spread: half
+    # the others), m = 1, 2 and all of them
+    | (if $v21 and pl_differ(0) then
+         [(classes[] | [., pl_size(0; .)]), ["spread", ((pl_size(0; "spread")) / 2 | floor)]
+          | select(.[1] > 0) | (.[1] + 1) as $n | .[0] as $pl
+          | pl_counts($n) | [.[0:2][], (if length > 2 then .[-1] else empty end)] | unique[]
+          | ["all", "ipi", 1, ., $n, $pl]]
+       else [] end) as $placed
+    | ($grid_points + $placed) as $points
     | def per_init($m): ([2, ceil_div($S2; $m)] | max);
       # the reads of a point's latency part (priming, then every round) and of its steady part
-      def lat_checks($pt): $pt[2] as $p | $pt[3] as $m
-        | if $pt[0] == "all" then $p * $N + ($m - 1) * $p * ($N - 1) + $m * ($W2 + per_init($m)) * $p * $N
-          else $p * $N + ($W2 + per_init($m)) * $p * $N end;
-      def steady_checks($pt): if $pt[0] == "all" then $pt[3] * $pt[2] * $N else $pt[2] * $N end;
-      def pt($e; $pt; $measure): [$e.results[]? | select(.params | [.mode, .method, .pages, .initiators, .measure] == [$pt[0], $pt[1], $pt[2], $pt[3], $measure])][0];
+      # ($pt[4]: the CPUs of the point, all of them or the BSP and a placement's)
+      def lat_checks($pt): $pt[2] as $p | $pt[3] as $m | $pt[4] as $n
+        | if $pt[0] == "all" then $p * $n + ($m - 1) * $p * ($n - 1) + $m * ($W2 + per_init($m)) * $p * $n
+          else $p * $n + ($W2 + per_init($m)) * $p * $n end;
+      def steady_checks($pt): if $pt[0] == "all" then $pt[3] * $pt[2] * $pt[4] else $pt[2] * $pt[4] end;
+      def pt($e; $pt; $measure): [$e.results[]? | select(.params | [.mode, .method, .pages, .initiators, .measure, .placement] == [$pt[0], $pt[1], $pt[2], $pt[3], $measure, $pt[5]])][0];
       measured("shootdown_contention"; $emulated;
                [$points[] | lat_checks(.) + steady_checks(.)] | sum),
       grid("shootdown_contention: all and groups x \($methods | join(",")) x pages \($pages | join(",")) x m initiators x measure latency, steady";
-           [$e.results[]?.params | [.mode, .method, .pages, .initiators, .cpus, .measure]];
-           [$points[] | (. + ["latency"]), (. + ["steady"])]),
+           [$e.results[]?.params | [.mode, .method, .pages, .initiators, .cpus, .measure, .placement]];
+           [$points[] | (.[0:5] + ["latency", .[5]]), (.[0:5] + ["steady", .[5]])]),
       grid("shootdown_contention: latency points: m x ceil(\($S2)/m) samples (at least 2 each), a rate of the rounds, their exact checks\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
            [$points[] | pt($e; .; "latency") as $q
             | [.[0], .[1], .[2], .[3], $q.metrics.latency.n, ($q.values.round_shootdowns_per_s > 0), $q.values.checks,

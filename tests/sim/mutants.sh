@@ -241,6 +241,23 @@ control_unit smi_bsp_only test_conditions "the conditions bookkeeping test"
 kill_unit smi_bsp_only test_smis_counted_on_every_cpu \
     "conditions: one CPU's SMI count stands for every CPU's" test_conditions
 control_unit clock_mean_of_ratios test_conditions "the conditions bookkeeping test"
+# issue 21: the topology classes of a 2-socket x 2-L3 x SMT machine, and placements of one class
+control_unit l3_class_ignored test_placement "the classes and placement test"
+kill_unit l3_class_ignored test_classes_of_two_sockets_two_l3s_smt \
+    "topology classes: same-L3 pairs read as same_package" test_placement
+control_unit node_class_ignored test_placement "the classes and placement test"
+kill_unit node_class_ignored test_classes_of_two_sockets_two_l3s_smt \
+    "topology classes: a cross-package pair is never same_node" test_placement
+control_unit placement_ignored test_placement "the classes and placement test"
+kill_unit placement_ignored test_each_placement_picks_its_class \
+    "placements take the lowest-numbered CPUs, whatever the class" test_placement
+# issue 21: the IPI mode Linux would pick; cluster-mode IPIs reach their targets through logical IDs
+control_unit linux_apic_ignores_fadt test_linux_apic "the Linux IPI mode test"
+kill_unit linux_apic_ignores_fadt test_fadt_physical_flag_forces_x2apic_phys \
+    "Linux's x2APIC mode: the FADT's physical-mode flag ignored" test_linux_apic
+control_unit cluster_ipis_physical test_apic_model "the APIC model test"
+kill_unit cluster_ipis_physical test_cluster_ipis_reach_their_targets_only \
+    "cluster-mode IPIs sent with physical destinations" test_apic_model
 kill_unit clock_mean_of_ratios test_clock_weighted_by_time_awake \
     "conditions: the effective clock is the mean of per-CPU ratios" test_conditions
 # issue 20: shootdown_order pairs seq and conc of the same flush method; a loss at one page

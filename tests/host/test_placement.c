@@ -1,0 +1,152 @@
+/*
+ * Topology classes and placements (issue 21) on a described machine of 2
+ * packages x 2 L3s x 2 cores x 2 SMT threads, numbered as sim/machine.c's
+ * --shape numbers them (APIC ID = index: thread, core, L3, package), one
+ * NUMA node per package, then one node for both, then no SRAT:
+ *   - cpu_topo_class() gives every class of the shape, with the pair
+ *     counts the geometry implies (tests/sim/mutants.sh builds this file
+ *     with l3_class_ignored and node_class_ignored and expects failures);
+ *   - each placement picks CPUs of its class only, as many as asked up to
+ *     the class's size, and spread spans both packages (placement_ignored).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/cpu_table.h"
+#include "core/placement.h"
+
+#define NCPUS 16
+
+static struct cpu_info cpus[NCPUS];
+static struct cpu_table table = { NCPUS, cpus };
+
+/* nodes: 2 (one per package), 1 (both packages in one), 0 (no SRAT) */
+static void describe(uint32_t nodes)
+{
+    uint32_t i;
+    memset(cpus, 0, sizeof(cpus));
+    for (i = 0; i < NCPUS; i++) {
+        cpus[i].index = cpus[i].apic_id = i;
+        cpus[i].thread = i % 2;
+        cpus[i].core = (i % 8) / 2;
+        cpus[i].package = i / 8;
+        cpus[i].l3 = i / 4;
+        cpus[i].l3_known = true;
+        cpus[i].numa_node = nodes == 2 ? (int32_t)(i / 8) : nodes == 1 ? 0 : -1;
+        cpus[i].state = CPU_OK;
+    }
+}
+
+static void count_classes(uint32_t *per_class)
+{
+    uint32_t i, j;
+    memset(per_class, 0, TOPO_CLASS_COUNT * sizeof(*per_class));
+    for (i = 0; i < NCPUS; i++)
+        for (j = 0; j < NCPUS; j++)
+            per_class[cpu_topo_class(&cpus[i], &cpus[j])]++;
+}
+
+static void test_classes_of_two_sockets_two_l3s_smt(void **state)
+{
+    uint32_t n[TOPO_CLASS_COUNT];
+    (void)state;
+    describe(2);
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[0]), TOPO_SELF);
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[1]), TOPO_SMT_SIBLING);
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[2]), TOPO_SAME_L3);
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[4]), TOPO_SAME_PACKAGE);
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[8]), TOPO_CROSS_NODE);
+    assert_int_equal(cpu_topo_class(&cpus[13], &cpus[12]), TOPO_SMT_SIBLING);
+    assert_int_equal(cpu_topo_class(&cpus[13], &cpus[14]), TOPO_SAME_L3);
+    assert_int_equal(cpu_topo_class(&cpus[13], &cpus[9]), TOPO_SAME_PACKAGE);
+    count_classes(n);
+    /* each CPU: 1 sibling, 2 more in its L3, 4 in the other L3, 8 in the other package */
+    assert_int_equal(n[TOPO_SELF], NCPUS);
+    assert_int_equal(n[TOPO_SMT_SIBLING], NCPUS * 1);
+    assert_int_equal(n[TOPO_SAME_L3], NCPUS * 2);
+    assert_int_equal(n[TOPO_SAME_PACKAGE], NCPUS * 4);
+    assert_int_equal(n[TOPO_CROSS_NODE], NCPUS * 8);
+    assert_int_equal(n[TOPO_SAME_NODE] + n[TOPO_CROSS_PACKAGE], 0);
+    /* both packages in one node: the other package is same_node */
+    describe(1);
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[8]), TOPO_SAME_NODE);
+    count_classes(n);
+    assert_int_equal(n[TOPO_SAME_NODE], NCPUS * 8);
+    /* no SRAT: cross_package; no L3 enumerated: the package is one class */
+    describe(0);
+    cpus[0].l3_known = cpus[2].l3_known = false;
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[8]), TOPO_CROSS_PACKAGE);
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[2]), TOPO_SAME_PACKAGE);
+    assert_string_equal(topo_class_name(TOPO_SAME_L3), "same_l3");
+    assert_int_equal(topo_class_code(TOPO_CROSS_NODE), 'x');
+}
+
+static bool usable(const void *ctx, uint32_t cpu)
+{
+    (void)ctx;
+    return cpus[cpu].state == CPU_OK;
+}
+
+static void check_pick(uint32_t initiator, uint32_t placement, uint32_t k, uint32_t want)
+{
+    uint32_t out[NCPUS], n, i, packages[2] = { 0, 0 };
+    n = placement_pick(&table, usable, NULL, initiator, placement, k, out);
+    if (n != want)
+        fail_msg("placement %s from CPU %u, %u asked: %u picked, want %u",
+                 placement_name(placement), initiator, k, n, want);
+    for (i = 0; i < n; i++) {
+        if (out[i] == initiator || !usable(NULL, out[i]))
+            fail_msg("placement %s picked CPU %u", placement_name(placement), out[i]);
+        if (placement != PLACE_SPREAD &&
+            cpu_topo_class(&cpus[initiator], &cpus[out[i]]) != (enum topo_class)placement)
+            fail_msg("placement %s from CPU %u picked CPU %u, of class %s",
+                     placement_name(placement), initiator, out[i],
+                     topo_class_name(cpu_topo_class(&cpus[initiator], &cpus[out[i]])));
+        if (i && out[i] <= out[i - 1])
+            fail_msg("placement %s picked CPU %u twice or out of order", placement_name(placement),
+                     out[i]);
+        packages[cpus[out[i]].package]++;
+    }
+    /* spread is placement-blind: from 2 targets on, both packages */
+    if (placement == PLACE_SPREAD && n >= 2 && (!packages[0] || !packages[1]))
+        fail_msg("spread of %u from CPU %u stayed in one package", n, initiator);
+}
+
+static void test_each_placement_picks_its_class(void **state)
+{
+    uint32_t init, p;
+    (void)state;
+    describe(2);
+    for (init = 0; init < NCPUS; init += 5) {
+        check_pick(init, TOPO_SMT_SIBLING, 4, 1);
+        check_pick(init, TOPO_SAME_L3, 1, 1);
+        check_pick(init, TOPO_SAME_L3, 4, 2);
+        check_pick(init, TOPO_SAME_PACKAGE, 4, 4);
+        check_pick(init, TOPO_CROSS_NODE, 8, 8);
+        check_pick(init, TOPO_SAME_NODE, 2, 0);
+        check_pick(init, PLACE_SPREAD, 2, 2);
+        check_pick(init, PLACE_SPREAD, 4, 4);
+        check_pick(init, PLACE_SPREAD, 15, 15);
+        for (p = TOPO_FIRST_CLASS; p < PLACE_COUNT; p++)
+            assert_true(placement_size(&table, usable, NULL, init, p) <= NCPUS - 1);
+    }
+    assert_int_equal(placement_size(&table, usable, NULL, 0, TOPO_CROSS_NODE), 8);
+    /* a CPU out of the run is never picked, and the class shrinks */
+    cpus[9].state = CPU_HUNG;
+    check_pick(0, TOPO_CROSS_NODE, 8, 7);
+    describe(1);
+    check_pick(3, TOPO_SAME_NODE, 3, 3);
+    assert_string_equal(placement_name(PLACE_SPREAD), "spread");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_classes_of_two_sockets_two_l3s_smt),
+        cmocka_unit_test(test_each_placement_picks_its_class),
+    };
+    return cmocka_run_group_tests_name("placement", tests, NULL, NULL);
+}
