@@ -25,6 +25,8 @@ static void fill_pm_timer(const struct acpi_table *fadt, struct acpi_info *info,
         return;
     info->pm_timer_port = f.pm_timer_port;
     info->pm_timer_32bit = f.pm_timer_32bit;
+    info->p_lvl2_lat = f.p_lvl2_lat;
+    info->p_lvl3_lat = f.p_lvl3_lat;
 }
 
 static void fill_numa(const struct acpi_tables *t, struct acpi_info *info,

@@ -61,6 +61,11 @@
 #define MUTANT_ID_clock_mean_of_ratios 51 /* conditions: the effective clock is the mean of per-CPU ratios */
 #define MUTANT_ID_late_ping_charged 52 /* ipi_target_state: a ping after a pass's last clock read is charged to that pass */
 #define MUTANT_ID_breakdown_keeps_handler 53 /* a shootdown's delivery+ack still holds the target's handler */
+#define MUTANT_ID_residency_demoted_as_reached 80 /* a shallower residency counter's growth proves the state */
+#define MUTANT_ID_settle_fixed 81      /* ipi_target_state: every state settles 10 us, whatever the model */
+#define MUTANT_ID_sibling_left_idle 82 /* ipi_target_state: the target's SMT siblings are not put in its state */
+#define MUTANT_ID_lazy_cpus_spin 83    /* shootdown_lazy: lazy CPUs spin instead of idling */
+#define MUTANT_ID_residency_unmodelled 84 /* sim: the residency MSRs never count (the model never "reaches") */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -27,7 +27,8 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            contention_verify_in_window contention_check_in_invlpgb_window profiles_unplanned \
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
-           breakdown_keeps_handler
+           breakdown_keeps_handler residency_demoted_as_reached settle_fixed sibling_left_idle \
+           residency_unmodelled
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
@@ -59,6 +60,8 @@ mutants: $(foreach m,$(MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$
          $(BUILD)/mutants/profiles_unplanned/test_plan \
          $(BUILD)/mutants/plan_thin_stride_only/test_plan \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
+         $(BUILD)/mutants/residency_demoted_as_reached/test_residency \
+         $(BUILD)/mutants/settle_fixed/test_residency \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
