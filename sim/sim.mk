@@ -28,7 +28,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
            breakdown_keeps_handler residency_demoted_as_reached settle_fixed sibling_left_idle \
-           residency_unmodelled
+           residency_unmodelled lazy_cpus_spin
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
 MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant

@@ -268,6 +268,7 @@ kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"
 kill_shape crossover_off_by_one "flush_ceiling: p* one page count early"
+kill_shape lazy_cpus_spin "shootdown_lazy: lazy CPUs spin instead of idling: lazy_idled 0"
 # PCID kept on an Alder Lake whose microcode predates the INVLPG/global fix: the CPU's
 # erratum turns the tool's own choice into stale reads of global pages
 kill_sim pcid_kept_on_affected kernel shootdown_seq_vs_conc \
