@@ -3,7 +3,6 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
-#include "core/mutant.h"
 #include "core/timing.h"
 
 static void wake_handler(struct trap_frame *f) { (void)f; }
@@ -60,7 +59,7 @@ static uint32_t busy_ws_step(uint8_t *ws, uint32_t line)
 int64_t ipi_spin_as_target(struct percpu *self, void *arg)
 {
     struct spin_arg *a = arg;
-    bool idle = a->mode == SPIN_IDLE && !MUTANT(lazy_cpus_spin);
+    bool idle = a->mode == SPIN_IDLE;
     bool halt = self->smp->halt_waits || idle;
     uint8_t *ws = a->mode == SPIN_BUSY_WS && a->ws ? a->ws + (size_t)self->index * SPIN_WS_BYTES
                                                    : NULL;

@@ -176,6 +176,8 @@ static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, bool bu
     if (!shootdown_sync_all(sd))
         return false;
     st->ts.nlazy = k; /* the last k targets: lazy, in the idle loop */
+    if (MUTANT(lazy_cpus_spin))
+        st->ts.lazy_spin.mode = SPIN_AS_CONFIGURED; /* they wait like the others: spinning */
     st->ts.spin.mode = busy ? SPIN_BUSY_WS : SPIN_AS_CONFIGURED;
     for (j = 0; j < k; j++)
         sleeps[j] = load_acquire(&sd->smp->cpu[lazy[j]]->idle.idle_sleeps);
