@@ -136,7 +136,6 @@ struct ts_state {
     struct ts_ctl *ctl;
     struct ts_sibling *sib;                  /* nsib of them */
     uint32_t sibling[TS_MAX_SIBLINGS], nsib, nsib_total;
-    bool residency_msrs;                     /* Intel: the core residency MSRs are tried */
 };
 
 static struct ts_ctl *active_ctl;

@@ -24,9 +24,10 @@
  * spinning, whatever target_wait says: Linux makes a CPU lazy when it goes
  * idle, and the wake-up is what ipi_all pays and skipping lazy CPUs
  * avoids. The other targets wait as configured (spinning; halted under a
- * hypervisor), `targets_doing` = wait; one more row, at the largest lazy
- * count that leaves a target running, has them run a user-mode-like busy
- * loop over their own 16-page working set instead (`busy_ws`, core/ipi.h).
+ * hypervisor), `targets_doing` = wait; with spinning targets one more row,
+ * at the largest lazy count that leaves a target running, has them run a
+ * user-mode-like busy loop over their own 16-page working set instead
+ * (`busy_ws`, core/ipi.h).
  * After each sample the lazy CPUs "switch back" (an IPI runs the catch-up
  * on them), verify the page, and go lazy again. latency is the initiator's
  * shootdown time; catchup is the slowest lazy CPU's switch-back cost (its
@@ -123,10 +124,17 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
     } else {
         st->nks += runner_power_series(st->norder, st->ks + 1, MAX_K - 1);
     }
-    /* the busy row: the largest lazy count below every target, so some target runs */
-    if (st->nks >= 2 && st->nks < MAX_K) {
+    /*
+     * The busy row: the largest lazy count below every target, so some target
+     * runs. Not under halted waits (a hypervisor, target_wait): there busy
+     * vCPUs starve the ones with work, as spinning ones do (README).
+     */
+    if (st->nks >= 2 && st->nks < MAX_K && !r->smp->halt_waits) {
         st->ks[st->nks] = st->ks[st->nks - 2];
         st->busy[st->nks++] = true;
+    } else if (r->smp->halt_waits) {
+        record_note(rec, "no busy_ws row: targets halt between requests (target_wait hlt), "
+                         "and busy vCPUs would starve the ones with work");
     }
     if (MUTANT(grid_truncated))
         st->nks = 1; /* lazy=0 only */

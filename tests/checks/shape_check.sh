@@ -101,7 +101,7 @@ expect_fail "(4) seq/conc with targets=1 only" "$f" "22 points, want 66; missing
 f=$(doctor lazy-0 "$(x shootdown_lazy).results |= map(select(.params.lazy == 0))")
 check "(4) lazy=0 only: the earlier check (four policies) passed it" \
     test "$(jq -r "[$(x shootdown_lazy).results[].params.variant] | unique | length" "$f")" = 4
-expect_fail "(4) lazy=0 only" "$f" "4 points, want 20; missing"
+expect_fail "(4) lazy=0 only" "$f" "4 points, want 16; missing"
 expect_fail "(4) a point twice" \
     "$(doctor lazy-twice "$(x shootdown_lazy).results += [$(x shootdown_lazy).results[0]]")" "some twice"
 

@@ -270,9 +270,9 @@ def shape($want):
     elif $N < 2 then skipped("shootdown_lazy"; "^needs at least 2 CPUs") else
     exp("shootdown_lazy") as $e
     | (if $T <= 8 then [range(0; $T + 1)] else [0] + series($T) end) as $ks
-    # (from issue 21 the lazy CPUs idle, and one more row, at the largest k below T, has the
-    # other targets in a busy loop: targets_doing busy_ws)
-    | ([$ks[] | [., "wait"]] + (if $v21 and ($ks | length) >= 2 then [[$ks[-2], "busy_ws"]] else [] end)) as $rows
+    # (from issue 21 the lazy CPUs idle, and with spinning targets one more row, at the
+    # largest k below T, has the other targets in a busy loop: targets_doing busy_ws)
+    | ([$ks[] | [., "wait"]] + (if $v21 and ($ks | length) >= 2 and $r.method.target_wait == "spin" then [[$ks[-2], "busy_ws"]] else [] end)) as $rows
     | ["skip_lazy", "ipi_all", "freed_tables", "xen_running"] as $variants
     # (from issue 20 the four policies of a k are measured together and primed once)
     | measured("shootdown_lazy"; $ff_emulated and ($v10 | not);
