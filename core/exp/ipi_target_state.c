@@ -126,6 +126,7 @@ struct ts_state {
 
 static struct ts_ctl *active_ctl;
 static uint32_t active_target;
+static bool ts_try_residency; /* set by prepare: Intel, where the MSRs are documented */
 
 static void state_ping_handler(struct trap_frame *f)
 {
@@ -224,7 +225,11 @@ static enum lost_kind lost_kind_of(enum ts_kind kind)
     return kind == TS_IRQOFF ? LOST_WINDOW : LOST_GAP;
 }
 
-/* The residency MSRs on the calling CPU; a fault leaves its probe result (never a value). */
+/*
+ * The residency MSRs on the calling CPU; a fault leaves its probe result
+ * (never a value). Not tried (not Intel): marked faulted, never reported,
+ * since no state of such a CPU names a counter (core_cstate 0).
+ */
 static void read_residency(struct residency_reading *r, bool try_msrs)
 {
     uint32_t i;
@@ -234,8 +239,6 @@ static void read_residency(struct residency_reading *r, bool try_msrs)
     }
     r->tsc = tsc_now();
 }
-
-static bool ts_try_residency; /* set by prepare: Intel, where the MSRs are documented */
 
 /*
  * An SMT sibling of the target, in the target's state until stopped: the
