@@ -84,6 +84,8 @@ struct acpi_fadt_info {
     uint32_t pm_timer_port;  /* I/O port of the PM timer, 0 if none */
     bool pm_timer_32bit;     /* flags bit 8 TMR_VAL_EXT */
     bool pm_timer_from_x;    /* port taken from X_PM_TMR_BLK */
+    uint16_t p_lvl2_lat;     /* offset 96: C2 exit latency in us; > 100: no C2 */
+    uint16_t p_lvl3_lat;     /* offset 98: C3 exit latency in us; > 1000: no C3 */
 };
 
 bool acpi_fadt_parse(const void *fadt, size_t len, struct acpi_fadt_info *out,

@@ -5,6 +5,8 @@
 
 #define FADT_PM_TMR_BLK 76     /* u32 I/O port of the PM timer block */
 #define FADT_PM_TMR_LEN 91     /* u8, 4 when the PM timer is supported, else 0 */
+#define FADT_P_LVL2_LAT 96    /* u16 worst-case C2 latency (us), > 100: no C2 */
+#define FADT_P_LVL3_LAT 98    /* u16 worst-case C3 latency (us), > 1000: no C3 */
 #define FADT_FLAGS 112         /* u32 fixed feature flags (Table 5.10) */
 #define FADT_V1_LEN 116        /* ACPI 1.0 ends after Flags */
 #define FADT_X_PM_TMR_BLK 208  /* Generic Address Structure (5.2.3.2), 12 bytes */
@@ -27,6 +29,9 @@ bool acpi_fadt_parse(const void *fadt, size_t len, struct acpi_fadt_info *out,
     tlen = acpi_table_length(fadt);
     out->revision = t[8];
     out->flags = le32_at(t + FADT_FLAGS);
+    /* the only C-state latencies published outside AML (_CST, _LPI need an interpreter) */
+    out->p_lvl2_lat = le16_at(t + FADT_P_LVL2_LAT);
+    out->p_lvl3_lat = le16_at(t + FADT_P_LVL3_LAT);
     out->hw_reduced = (out->flags & FLAG_HW_REDUCED) != 0;
     if (out->hw_reduced)
         return true; /* 5.2.9: the PM timer fields are ignored on HW-reduced platforms */

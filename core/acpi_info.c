@@ -28,6 +28,8 @@ static void fill_pm_timer(const struct acpi_table *fadt, struct acpi_info *info,
     info->has_fadt = true;
     info->fadt_revision = f.revision;
     info->fadt_flags = f.flags;
+    info->p_lvl2_lat = f.p_lvl2_lat;
+    info->p_lvl3_lat = f.p_lvl3_lat;
 }
 
 /* DMAR (Intel VT-d spec, 8.1): flags at offset 37, after the header and the host address width. */

@@ -42,25 +42,50 @@ void ipi_install_handlers(void)
  * hypervisor, and the next request of a back-to-back series waited behind
  * them (issue 10, README "Honest numbers").
  */
+/*
+ * A user-mode-like busy loop: one read-modify-write per cache line of the
+ * CPU's own working set, a line at a time, interrupts on (taken between
+ * any two instructions, as in user code). Returns the next line.
+ */
+static uint32_t busy_ws_step(uint8_t *ws, uint32_t line)
+{
+    volatile uint64_t *w = (volatile uint64_t *)(void *)(ws + (size_t)line * CACHE_LINE);
+    *w = *w * 6364136223846793005ull + 1442695040888963407ull;
+#ifdef TLBSCOPE_HOST
+    cpu_relax(); /* a modelled CPU takes interrupts only where it yields (sim/hostcpu.c) */
+#endif
+    return (line + 1) % (SPIN_WS_BYTES / CACHE_LINE);
+}
+
 int64_t ipi_spin_as_target(struct percpu *self, void *arg)
 {
     struct spin_arg *a = arg;
-    bool halt = self->smp->halt_waits;
+    bool idle = a->mode == SPIN_IDLE;
+    bool halt = self->smp->halt_waits || idle;
+    uint8_t *ws = a->mode == SPIN_BUSY_WS && a->ws ? a->ws + (size_t)self->index * SPIN_WS_BYTES
+                                                   : NULL;
+    uint32_t line = 0;
     if (halt)
         apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_IDLE);
+    store_release(&self->idle.idles, idle ? 1 : 0);
     irq_enable();
     while (!load_acquire(a->stop) && !load_acquire(&self->smp->aborting) &&
            !deadline_passed(a->deadline)) {
-        if (halt) {
+        if (ws) {
+            line = busy_ws_step(ws, line);
+        } else if (halt) {
             irq_disable();
             if (load_acquire(a->stop))
                 break;
+            if (idle)
+                store_relaxed(&self->idle.idle_sleeps, self->idle.idle_sleeps + 1);
             smp_halt_parked(self); /* returns with interrupts on */
         } else {
             cpu_relax();
         }
     }
     irq_disable();
+    store_release(&self->idle.idles, 0);
     if (halt)
         apic_disarm_heartbeat();
     return 0;
@@ -81,7 +106,7 @@ void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct s
     uint64_t deadline;
     store_release(arg->stop, 1);
     for (i = 0; i < n; i++)
-        if (cpus[i] != 0 && smp_usable(s, cpus[i]) && s->halt_waits)
+        if (cpus[i] != 0 && smp_usable(s, cpus[i]) && (s->halt_waits || arg->mode == SPIN_IDLE))
             smp_kick(s, cpus[i]); /* halted spinners need a wake-up to see it */
     deadline = tsc_now() + s->timeout_ticks;
     for (i = 0; i < n; i++)
@@ -93,12 +118,16 @@ bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n)
 {
     uint64_t deadline, settle_deadline;
     uint32_t i, self = this_percpu()->index;
-    bool ok = true;
-    if (!s->halt_waits)
+    bool ok = true, any = s->halt_waits;
+    /* with spinning targets only the idle ones (SPIN_IDLE) are waited for */
+    for (i = 0; i < n && !any; i++)
+        any = cpus[i] != self && load_acquire(&s->cpu[cpus[i]]->idle.idles);
+    if (!any)
         return true;
     deadline = tsc_now() + s->timeout_ticks;
     for (i = 0; i < n; i++)
-        if (cpus[i] != self && smp_usable(s, cpus[i]))
+        if (cpus[i] != self && smp_usable(s, cpus[i]) &&
+            (s->halt_waits || load_acquire(&s->cpu[cpus[i]]->idle.idles)))
             ok &= wait_u64_eq(&s->cpu[cpus[i]]->idle.parked, 1, deadline);
     settle_deadline = tsc_now() + us_to_ticks(IPI_SETTLE_US);
     while (!deadline_passed(settle_deadline))

@@ -21,9 +21,22 @@ void ipi_install_handlers(void);
  * CPU running user code would. The BSP plays the part itself when it is a
  * target (ipi_bsp_spin_until).
  */
+/*
+ * What a target does between requests: SPIN_AS_CONFIGURED spins (halts
+ * under a hypervisor, s->halt_waits); SPIN_IDLE halts whatever target_wait
+ * says, as a CPU in the idle loop (a lazy-TLB CPU: Linux switches to lazy
+ * mode when a CPU goes idle), parked so initiators let it fall asleep;
+ * SPIN_BUSY_WS runs a user-mode-like loop that reads and writes its own
+ * working set (`ws`, SPIN_WS_BYTES per CPU, by CPU index), interrupts on.
+ */
+enum spin_mode { SPIN_AS_CONFIGURED = 0, SPIN_IDLE, SPIN_BUSY_WS };
+#define SPIN_WS_BYTES (16u * 4096u) /* 16 pages: its TLB entries and lines stay hot */
+
 struct spin_arg {
     volatile uint32_t *stop;
     uint64_t deadline;
+    enum spin_mode mode;
+    uint8_t *ws; /* SPIN_BUSY_WS: SPIN_WS_BYTES per CPU index */
 };
 int64_t ipi_spin_as_target(struct percpu *self, void *arg);
 
@@ -33,8 +46,9 @@ void ipi_start_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct 
 void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct spin_arg *arg);
 
 /*
- * The target state of every timed IPI to halted waiters (s->halt_waits;
- * with spinning targets it returns at once): each of `cpus` but the caller
+ * The target state of every timed IPI to halted waiters (s->halt_waits, or
+ * a target idling as SPIN_IDLE; with spinning targets it returns at once):
+ * each of `cpus` but the caller
  * has parked in "sti; hlt" since its last interrupt (smp_park()), then
  * IPI_SETTLE_US pass, so its vCPU (under a hypervisor) has gone to sleep as
  * well. Without it a back-to-back series finds the target still awake from

@@ -79,6 +79,11 @@
 #define MUTANT_ID_placement_ignored 77 /* placements take the lowest-numbered CPUs, whatever the class */
 #define MUTANT_ID_linux_apic_ignores_fadt 78 /* Linux's x2APIC mode: FADT's physical-mode flag ignored */
 #define MUTANT_ID_cluster_ipis_physical 79 /* cluster-mode IPIs sent with physical destinations */
+#define MUTANT_ID_residency_demoted_as_reached 80 /* a shallower residency counter's growth proves the state */
+#define MUTANT_ID_settle_fixed 81      /* ipi_target_state: every state settles 10 us, whatever the model */
+#define MUTANT_ID_sibling_left_idle 82 /* ipi_target_state: the target's SMT siblings are not put in its state */
+#define MUTANT_ID_lazy_cpus_spin 83    /* shootdown_lazy: lazy CPUs spin instead of idling */
+#define MUTANT_ID_residency_unmodelled 84 /* sim: the residency MSRs never count (the model never "reaches") */
 #define MUTANT_ID_fleet_points_dropped 85 /* import stores no point statistics */
 #define MUTANT_ID_fleet_key_from_bytes 86 /* the run key hashes the file's bytes, not its JSON */
 #define MUTANT_ID_fleet_invalid_accepted 87 /* import stores a report that does not validate */

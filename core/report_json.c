@@ -606,6 +606,9 @@ static void write_method(struct json_writer *w, const struct run *r)
     /* issue 20: Linux's paths and the refills they leave */
     jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
     jw_kv_str(w, "flush_ceiling_refill", "after_ack");
+    /* issue 21: lazy CPUs idle as in the idle loop; target states settle their target residency */
+    jw_kv_str(w, "lazy_cpus", "idle_loop");
+    jw_kv_str(w, "target_state_settle", "target_residency");
     /* issue 20: each iteration runs its variants in an order drawn from this seed */
     if (m->order_seed_set) {
         jw_kv_str(w, "variant_order", "random_per_iteration");

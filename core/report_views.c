@@ -252,8 +252,9 @@ static void view_seq_conc_parts(const struct run *r, const struct experiment_rec
 static void view_lazy(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     static const char *const variants[] = { "skip_lazy", "ipi_all", "freed_tables", "xen_running" };
+    static const char *const doing[] = { "wait", "busy_ws" };
     int64_t k, kmax = -1;
-    uint32_t i, v;
+    uint32_t i, v, d;
     for (i = 0; i < e->results.count; i++) {
         const struct point_param *p = point_find_param(&e->results.items[i], "lazy");
         if (p && p->num > kmax)
@@ -263,27 +264,33 @@ static void view_lazy(const struct run *r, const struct experiment_record *e, st
     for (v = 0; v < 4; v++)
         sb_printf(sb, " %12s", variants[v]);
     sb_printf(sb, " %10s\n", "catch-up");
-    for (k = 0; k <= kmax; k++) {
-        const struct stats *cu = NULL;
-        bool any = false;
-        for (v = 0; v < 4; v++)
-            any |= FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k }) != NULL;
-        if (!any)
-            continue;
-        sb_printf(sb, "  %4lld", (long long)k);
-        for (v = 0; v < 4; v++) {
-            const struct result_point *p =
-                FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k });
-            const struct stats *st = metric(p, "latency");
-            sb_puts(sb, "   ");
-            cell_time(sb, r, st, st ? st->p50 : 0);
-            if (v == 0)
-                cu = metric(p, "catchup");
+    /* the other targets waiting (spinning, or halted under a hypervisor), then busy */
+    for (d = 0; d < 2; d++) {
+        for (k = 0; k <= kmax; k++) {
+            const struct stats *cu = NULL;
+            bool any = false;
+            for (v = 0; v < 4; v++)
+                any |= FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k },
+                            { "targets_doing", doing[d], 0 }) != NULL;
+            if (!any)
+                continue;
+            sb_printf(sb, "  %4lld", (long long)k);
+            for (v = 0; v < 4; v++) {
+                const struct result_point *p =
+                    FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k },
+                         { "targets_doing", doing[d], 0 });
+                const struct stats *st = metric(p, "latency");
+                sb_puts(sb, "   ");
+                cell_time(sb, r, st, st ? st->p50 : 0);
+                if (v == 0)
+                    cu = metric(p, "catchup");
+            }
+            sb_putc(sb, ' ');
+            cell_time(sb, r, cu, cu ? cu->p50 : 0);
+            sb_puts(sb, d ? "  other targets in a busy loop\n" : "\n");
         }
-        sb_putc(sb, ' ');
-        cell_time(sb, r, cu, cu ? cu->p50 : 0);
-        sb_putc(sb, '\n');
     }
+    sb_printf(sb, "  (lazy CPUs idle in HLT, as in the idle loop: ipi_all pays their wake-up)\n");
 }
 
 /* p50 of b over p50 of a as "  12.34", or nothing when either is missing */

@@ -115,8 +115,8 @@ void view_contention(const struct run *r, const struct experiment_record *e, str
 void view_target_state(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
-    sb_printf(sb, "  %-14s %19s %19s\n", "target state", "round trip p50/p99",
-              "target lost p50/p99");
+    sb_printf(sb, "  %-14s %19s %19s %7s %s\n", "target state", "round trip p50/p99",
+              "target lost p50/p99", "settle", "residency");
     for (i = 0; i < e->results.count; i++) {
         const struct result_point *p = &e->results.items[i];
         const struct stats *rt = metric_of(p, "roundtrip"), *lost = metric_of(p, "target_lost");
@@ -125,6 +125,14 @@ void view_target_state(const struct run *r, const struct experiment_record *e, s
         cell(sb, r, rt, true);
         cell(sb, r, lost, false);
         cell(sb, r, lost, true);
+        if (value_of(p, "settle_us") >= 0)
+            sb_printf(sb, " %5lldus", (long long)value_of(p, "settle_us"));
+        /* idle states only: reached, demoted, not_reached, or unverified (reason in the JSON) */
+        if (point_find_param(p, "residency"))
+            sb_printf(sb, " %s", param_str(p, "residency"));
         sb_putc(sb, '\n');
     }
+    sb_printf(sb, "  (settle: the state's target residency before each ping; residency: "
+                  "proof from the core C-state\n  residency MSRs, reasons in the report's "
+                  "residency_reason)\n");
 }

@@ -97,6 +97,8 @@ struct flush_slot {
 /* Written by the CPU itself (its wait loop and interrupt entry), read by initiators. */
 struct idle_slot {
     volatile uint64_t parked;      /* 1: in "sti; hlt" since its last interrupt (core/ipi.h) */
+    volatile uint64_t idles;       /* 1: halts as an idle CPU whatever target_wait says (SPIN_IDLE) */
+    volatile uint64_t idle_sleeps; /* halts taken as such an idle CPU (shootdown_lazy's proof) */
 } __attribute__((aligned(CACHE_LINE)));
 
 /*

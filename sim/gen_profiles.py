@@ -13,9 +13,10 @@ import re
 import sys
 
 DUMPS = "../shared/data/cpuid/"
-# The leaves arch/x86/cpuid.c reads (sub-leaf 0 where it matters).
+# The leaves arch/x86/cpuid.c reads (sub-leaf 0 where it matters); 0x5, MONITOR/MWAIT,
+# gives ipi_target_state its MWAIT hints on the model.
 # 0x2, 0x18 and 0x80000005/6 also give tlbscope-sim its TLB geometry (sim/profiles.c).
-LEAVES = {0x0, 0x1, 0x2, 0x7, 0xB, 0x15, 0x16,
+LEAVES = {0x0, 0x1, 0x2, 0x5, 0x7, 0xB, 0x15, 0x16,
           0x80000000, 0x80000001, 0x80000002, 0x80000003, 0x80000004,
           0x80000005, 0x80000006, 0x80000007, 0x80000008}
 # Leaves read at every sub-leaf: 0x18, the TLBs (arch/x86/tlb_info.c).

@@ -89,6 +89,7 @@ void cpu_relax(void)
     struct tlb_model *m = model(&c);
     if (m)
         tlbm_tick(m, c);
+    hostpower_running();
     sim_poll_interrupts();
     sched_yield();
 }

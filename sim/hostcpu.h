@@ -17,4 +17,11 @@ void hostcpu_iret(const struct trap_frame *f) __attribute__((noreturn));
 /* sim/host_jmp.S: loads the frame's callee-saved registers, RSP and RAX, and jumps to its RIP. */
 void sim_iret(const struct trap_frame *f) __attribute__((noreturn));
 
+/*
+ * The calling CPU runs (sim/hostpower.c): every cpu_relax() outside MWAIT,
+ * HLT included (C1), leaves the deep C-state its last MWAIT asked for, so
+ * its core's residency counters stop counting for its siblings.
+ */
+void hostpower_running(void);
+
 #endif

@@ -62,6 +62,15 @@ struct sim_machine {
     bool microcode_valid;
     uint32_t microcode;
     const struct cpu_features *features;      /* the decoded profile, for the APs' reads */
+    /*
+     * Idle-state residency (sim/hostpower.c), on Intel profiles whose model
+     * has a C-state table: each CPU's core C-state while it is in MWAIT (0:
+     * running), and each core's C3/C6/C7 residency counters (MSRs
+     * 0x3FC-0x3FE), kept at the index of the core's first thread.
+     */
+    volatile uint32_t cstate_now[TLBM_MAX_CPUS];
+    volatile uint64_t core_residency[TLBM_MAX_CPUS][3];
+    uint64_t core_credited[TLBM_MAX_CPUS];   /* TSC up to which a core's residency is counted */
 };
 
 /* The firmware's selectors (OVMF's): what a CPU has loaded before the takeover. */

@@ -27,7 +27,8 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            contention_verify_in_window contention_check_in_invlpgb_window profiles_unplanned \
            plan_thin_stride_only invlpgb_chunked_main pti_ws_untouched ws_frames_contiguous \
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
-           breakdown_keeps_handler \
+           breakdown_keeps_handler residency_demoted_as_reached settle_fixed sibling_left_idle \
+           residency_unmodelled lazy_cpus_spin \
            verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na \
            tramp_far_jump_off tramp_cr3_truncated madt_takes_disabled \
            reopen_checked_in init_sipi_back_to_shell \
@@ -100,7 +101,9 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/
          $(foreach m,l3_class_ignored node_class_ignored placement_ignored,\
                    $(BUILD)/mutants/$(m)/test_placement) \
          $(BUILD)/mutants/linux_apic_ignores_fadt/test_linux_apic \
-         $(BUILD)/mutants/cluster_ipis_physical/test_apic_model
+         $(BUILD)/mutants/cluster_ipis_physical/test_apic_model \
+         $(BUILD)/mutants/residency_demoted_as_reached/test_residency \
+         $(BUILD)/mutants/settle_fixed/test_residency \
 
 # ---- tlbscope-sim under AddressSanitizer: memory errors of core/ on the model ----
 # (a use after free on the host is silent: freed memory is often reused

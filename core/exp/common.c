@@ -34,6 +34,8 @@ bool target_set_init(struct target_set *t, uint32_t capacity)
     mem_zero(t, sizeof(*t));
     t->cpus = mem_alloc((capacity ? capacity : 1) * sizeof(uint32_t));
     t->spin.stop = &t->stop;
+    t->lazy_spin.stop = &t->stop;
+    t->lazy_spin.mode = SPIN_IDLE;
     return t->cpus != NULL;
 }
 
@@ -46,8 +48,11 @@ void target_set_release(struct target_set *t)
 void target_set_start(struct runner *r, struct target_set *t)
 {
     struct percpu *self = this_percpu();
+    uint32_t lazy = t->nlazy < t->n ? t->nlazy : t->n;
     t->spin.deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
-    ipi_start_spinners(r->smp, t->cpus, t->n, &t->spin);
+    t->lazy_spin.deadline = t->spin.deadline;
+    ipi_start_spinners(r->smp, t->cpus, t->n - lazy, &t->spin);
+    ipi_start_spinners(r->smp, t->cpus + (t->n - lazy), lazy, &t->lazy_spin);
     if (self->index == 0 && self->inject_kind == INJECT_FAULT && t->n) {
         /* test-only (inject=fault:0:V): the BSP faults while targets spin on this experiment */
         uint64_t deadline = tsc_now() + r->smp->timeout_ticks;
@@ -64,7 +69,9 @@ void target_set_start(struct runner *r, struct target_set *t)
 
 void target_set_stop(struct runner *r, struct target_set *t)
 {
-    ipi_stop_spinners(r->smp, t->cpus, t->n, &t->spin);
+    uint32_t lazy = t->nlazy < t->n ? t->nlazy : t->n;
+    ipi_stop_spinners(r->smp, t->cpus, t->n - lazy, &t->spin);
+    ipi_stop_spinners(r->smp, t->cpus + (t->n - lazy), lazy, &t->lazy_spin);
 }
 
 uint32_t target_set_all_others(struct runner *r, struct target_set *t)

@@ -9,12 +9,17 @@
 /* The page counts of the issue: 1 .. 32, the ceiling, above it, and a whole page table. */
 uint32_t exp_page_counts(uint32_t ceiling, uint32_t *out, uint32_t cap);
 
-/* CPUs spinning (or halting under a hypervisor) as IPI targets during a point. */
+/*
+ * CPUs spinning (or halting under a hypervisor) as IPI targets during a
+ * point; spin.mode may make them run a busy loop instead (SPIN_BUSY_WS,
+ * spin.ws set by the caller). The last `nlazy` of them idle in the idle
+ * loop instead (lazy_spin, SPIN_IDLE: shootdown_lazy's lazy CPUs).
+ */
 struct target_set {
     uint32_t *cpus;
-    uint32_t n;
+    uint32_t n, nlazy;
     volatile uint32_t stop;
-    struct spin_arg spin;
+    struct spin_arg spin, lazy_spin;
 };
 bool target_set_init(struct target_set *t, uint32_t capacity);
 void target_set_release(struct target_set *t);

@@ -110,7 +110,8 @@ static uint64_t measure_point(struct runner *r, struct experiment_record *rec,
     uint32_t i, lost = 0;
     uint64_t start = tsc_now(), ticks;
     volatile uint32_t stop = 0;
-    struct spin_arg spin = { &stop, tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000) };
+    struct spin_arg spin = { .stop = &stop,
+                             .deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000) };
     struct result_point *pt;
     struct stats lat, base;
     bool ok = true;

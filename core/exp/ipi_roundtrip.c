@@ -242,7 +242,7 @@ static enum wait_status run_pair(struct runner *r, struct rt_state *st, const st
 {
     struct smp *s = r->smp;
     volatile uint32_t stop = 0;
-    struct spin_arg spin = { &stop, 0 };
+    struct spin_arg spin = { .stop = &stop, .deadline = 0 };
     enum wait_status w = WAIT_OK;
     *result = 0;
     /*

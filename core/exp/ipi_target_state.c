@@ -15,14 +15,27 @@
  *                (only with leaf 5 ECX[0], the enumeration extension); the
  *                package C-state limit the firmware set (Intel MSR 0xE2)
  *                is recorded as a note, or its #GP;
+ *   ioport_N     AMD's I/O-port C-state entry: an IN from CStateBaseAddr
+ *                (MSR C001_0073, documented for families 15h-19h) + N,
+ *                N = 0, 1, 2, with interrupts off, as Linux's acpi_idle
+ *                enters a SystemIO _CST state (CC6 where the firmware's
+ *                CSTATE_CONFIG, MSR C001_0296, says so: recorded); only
+ *                where the MSR reads a non-zero base;
  *   irqoff_Nus   interrupts disabled for N us (1, 10, 100), then enabled
  *                for one instruction ("sti; nop; cli", no PAUSE) and
  *                disabled again: how one CPU with interrupts off delays
  *                every shootdown to it.
- * The BSP waits until the target is back in its state, lets it settle
- * (IPI_SETTLE_US, 10 us, as ipi_roundtrip's and the shootdowns' halted
- * targets get: core/ipi.h; plus a phase that walks through the window for
- * irqoff), then
+ * The target's SMT siblings are put in the same state (a core goes no
+ * deeper than its most awake thread): each runs the same loop, unmeasured;
+ * irqoff's siblings spin with PAUSE. A sibling that cannot be (it is the
+ * BSP, the initiator, or lost) is named in a note and each point says how
+ * many of its `siblings` are `siblings_in_state`.
+ * The BSP waits until the target is back in its state, lets it settle for
+ * the state's target residency (core/idle_states.h: Linux intel_idle's
+ * table for this model, else the FADT's C2 latency for the I/O states,
+ * else IPI_SETTLE_US, 10 us, as ipi_roundtrip's and the shootdowns' halted
+ * targets get; each point names `settle_us` and `settle_source`; plus a
+ * phase that walks through the window for irqoff), then
  * sends one IPI and spins until the target's handler has bumped a counter
  * in the target's own line: the round trip, on the BSP's TSC.
  * Target lost time, on the TARGET's own TSC (core/exp/target_lost.h):
@@ -43,6 +56,14 @@
  *     cannot be timed by the sleeping CPU: it is in the round trip. When
  *     the ping finds the CPU already awake (the heartbeat or a monitor
  *     write woke it first), the figure is the handler and its return only.
+ * Residency evidence (core/residency.h), idle states only: the target
+ * reads the core C3/C6/C7 and package residency MSRs on itself before and
+ * after its state's samples; the point says `residency` reached, demoted,
+ * not_reached or unverified, with `residency_reason` (the counter deltas,
+ * or why there is no proof: C1 has no counter, the model is not in the
+ * table, AMD documents no CC6 residency MSR, or the #GP every one of
+ * them raises under QEMU TCG). MSR 0xE2 (package C-state limit and
+ * auto-demotion) is recorded in a note.
  * Two clocks are never subtracted. States MWAIT lacks are not invented:
  * absent MONITOR or leaf 5 is a note with the CPUID registers.
  */
@@ -53,22 +74,17 @@
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
 #include "core/exp/target_lost.h"
+#include "core/exp/target_states.h"
 #include "core/experiments.h"
+#include "core/idle_states.h"
 #include "core/ipi.h"
+#include "core/mutant.h"
+#include "core/residency.h"
 #include "core/strbuf.h"
 #include "core/timing.h"
 
-#define TS_MAX_STATES 16
 #define TS_WARMUP 2u
-
-enum ts_kind { TS_PAUSE = 0, TS_BUSY, TS_HLT, TS_MWAIT, TS_IRQOFF };
-
-struct ts_def {
-    enum ts_kind kind;
-    uint32_t hint;      /* MWAIT EAX */
-    uint32_t window_us; /* irqoff */
-    char name[24];
-};
+#define TS_MAX_SIBLINGS 8
 
 /* Written by the target only (its handler and its loop); read by the BSP. */
 struct ts_line {
@@ -85,20 +101,32 @@ struct ts_ctl {
     uint64_t window_ticks, deadline;
     uint64_t *lost;
     uint32_t cap;
+    struct residency_reading before, after; /* the target's own, around its loop */
 };
+
+/* The target's SMT siblings in the same state: their own lines (one each), unmeasured. */
+struct ts_sibling {
+    volatile uint64_t woken;                 /* monitored by an MWAIT sibling; never written */
+    volatile uint32_t stop __attribute__((aligned(CACHE_LINE)));
+    const struct ts_def *def;
+    uint64_t deadline;
+} __attribute__((aligned(CACHE_LINE)));
 
 /* Static: the report keeps pointers to the state names after the experiment's cleanup. */
 static struct ts_def defs_store[TS_MAX_STATES];
 
 struct ts_state {
-    struct ts_def *defs;
-    uint32_t ndefs, target, samples;
+    struct ts_states states;
+    uint32_t target, samples;
     uint64_t *rt;
     struct ts_ctl *ctl;
+    struct ts_sibling *sib;                  /* nsib of them */
+    uint32_t sibling[TS_MAX_SIBLINGS], nsib, nsib_total;
 };
 
 static struct ts_ctl *active_ctl;
 static uint32_t active_target;
+static bool ts_try_residency; /* set by prepare: Intel, where the MSRs are documented */
 
 static void state_ping_handler(struct trap_frame *f)
 {
@@ -123,6 +151,29 @@ static uint64_t busy_work(uint64_t x)
     return x;
 }
 
+/*
+ * One sleep in an idle state, unless `watched` moved past `seen` or `stop`
+ * is set: both are checked with interrupts off, so a wake-up between the
+ * check and the sleep is not lost (STI's shadow covers HLT and MWAIT; the
+ * I/O entry wakes on a pending interrupt with IF clear).
+ */
+static void idle_once(const struct ts_def *d, const volatile uint64_t *watched, uint64_t seen,
+                      const volatile uint32_t *stop)
+{
+    irq_disable();
+    if (d->kind == TS_MWAIT)
+        power_monitor(watched);
+    if (load_acquire(watched) == seen && !load_acquire(stop)) {
+        if (d->kind == TS_MWAIT)
+            power_mwait_until_irq(d->hint);
+        else if (d->kind == TS_IOPORT)
+            power_io_cstate_enter(d->port);
+        else
+            cpu_halt_until_irq();
+    }
+    irq_enable();
+}
+
 /* One pass of the state; returns the TSC when the loop runs again, *gap_from its start. */
 static uint64_t one_pass(struct ts_ctl *c, uint64_t seen, uint64_t *gap_from, uint64_t *sink)
 {
@@ -140,16 +191,8 @@ static uint64_t one_pass(struct ts_ctl *c, uint64_t seen, uint64_t *gap_from, ui
         break;
     case TS_HLT:
     case TS_MWAIT:
-        irq_disable();
-        if (d->kind == TS_MWAIT)
-            power_monitor(&c->line.handled);
-        if (load_acquire(&c->line.handled) == seen && !load_acquire(&c->stop)) {
-            if (d->kind == TS_MWAIT)
-                power_mwait_until_irq(d->hint);
-            else
-                cpu_halt_until_irq();
-        }
-        irq_enable();
+    case TS_IOPORT:
+        idle_once(d, &c->line.handled, seen, &c->stop);
         break;
     case TS_IRQOFF:
         irq_disable();
@@ -177,9 +220,56 @@ static uint64_t reread_tsc(void *ctx)
 
 static enum lost_kind lost_kind_of(enum ts_kind kind)
 {
-    if (kind == TS_HLT || kind == TS_MWAIT)
+    if (ts_kind_is_idle(kind))
         return LOST_WAKE;
     return kind == TS_IRQOFF ? LOST_WINDOW : LOST_GAP;
+}
+
+/*
+ * The residency MSRs on the calling CPU; a fault leaves its probe result
+ * (never a value). Not tried (not Intel): marked faulted, never reported,
+ * since no state of such a CPU names a counter (core_cstate 0).
+ */
+static void read_residency(struct residency_reading *r, bool try_msrs)
+{
+    uint32_t i;
+    for (i = 0; i < RC_COUNT; i++) {
+        r->value[i] = 0;
+        r->probe[i] = try_msrs ? power_read_msr(residency_msr[i], &r->value[i]) : PROBE_FAULTED(13);
+    }
+    r->tsc = tsc_now();
+}
+
+/*
+ * An SMT sibling of the target, in the target's state until stopped: the
+ * same idle instruction (its own line monitored), the same PAUSE or busy
+ * loop; irqoff's siblings spin with PAUSE.
+ */
+static int64_t sibling_loop(struct percpu *self, void *arg)
+{
+    struct ts_sibling *sb = arg;
+    const struct ts_def *d = sb->def;
+    uint64_t sink = 1;
+    if (ts_kind_is_idle(d->kind))
+        apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_IDLE);
+    irq_enable();
+    while (!load_acquire(&sb->stop) && !load_acquire(&self->smp->aborting) &&
+           !deadline_passed(sb->deadline)) {
+        if (ts_kind_is_idle(d->kind)) {
+            idle_once(d, &sb->woken, 0, &sb->stop);
+        } else if (d->kind == TS_BUSY) {
+            sink = busy_work(sink + 1);
+#ifdef TLBSCOPE_HOST
+            cpu_relax(); /* a modelled CPU takes interrupts only where it yields */
+#endif
+        } else {
+            cpu_relax();
+        }
+    }
+    irq_disable();
+    if (ts_kind_is_idle(d->kind))
+        apic_disarm_heartbeat();
+    return (int64_t)(sink & 1);
 }
 
 /* Runs on the target until stopped. */
@@ -195,6 +285,7 @@ static int64_t target_loop(struct percpu *self, void *arg)
      */
     if (kind == LOST_WAKE)
         apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_IDLE);
+    read_residency(&c->before, ts_try_residency);
     irq_enable();
     prev = tsc_now();
     store_release(&c->line.armed, seen);
@@ -217,6 +308,7 @@ static int64_t target_loop(struct percpu *self, void *arg)
         prev = now;
     }
     irq_disable();
+    read_residency(&c->after, ts_try_residency);
     if (kind == LOST_WAKE)
         apic_disarm_heartbeat();
     return 0;
@@ -228,71 +320,33 @@ static bool ts_supported(struct runner *r, char *reason, size_t cap, bool *emula
     return runner_need_cpus(r, 2, reason, cap);
 }
 
-static void add_def(struct ts_state *st, enum ts_kind kind, uint32_t hint, uint32_t window_us,
-                    const char *name)
+/*
+ * The target's SMT siblings, which each state puts in the target's state;
+ * one that cannot be (the BSP is the initiator; a lost CPU) is named.
+ */
+static void choose_siblings(struct runner *r, struct experiment_record *rec, struct ts_state *st)
 {
-    struct ts_def *d;
-    if (st->ndefs >= TS_MAX_STATES)
-        return;
-    d = &st->defs[st->ndefs++];
-    d->kind = kind;
-    d->hint = hint;
-    d->window_us = window_us;
-    fmt_into(d->name, sizeof(d->name), "%s", name);
-}
-
-/* MWAIT hints: C1 wherever MONITOR exists, deeper ones as leaf 5 enumerates them. */
-static void add_mwait_states(struct runner *r, struct experiment_record *rec, struct ts_state *st)
-{
-    const struct cpu_features *f = &r->run->cpu;
-    const struct cpuid_evidence *ev = &f->evidence;
-    uint32_t cstate, sub, more = 0;
-    uint64_t limit = 0;
-    uint32_t probe;
-    char name[24];
-    if (!f->monitor) {
-        record_note(rec, "MWAIT states not measured: no MONITOR/MWAIT (CPUID.1:ECX[3] = 0, ECX = "
-                         "0x%08x)",
-                    ev->leaf1_ecx);
-        return;
+    const struct cpu_table *t = r->smp->topo;
+    uint32_t i;
+    for (i = 0; i < r->smp->count; i++) {
+        if (i == st->target ||
+            cpu_topo_class(&t->cpus[st->target], &t->cpus[i]) != TOPO_SMT_SIBLING)
+            continue;
+        st->nsib_total++;
+        if (i == 0)
+            record_note(rec, "SMT sibling CPU 0 of target CPU %u is the initiator: it cannot be "
+                             "in the target's state (the core stays in C0 while it runs)",
+                        st->target);
+        else if (!smp_usable(r->smp, i))
+            record_note(rec, "SMT sibling CPU %u of target CPU %u is not usable: not in the "
+                             "target's state",
+                        i, st->target);
+        else if (st->nsib < TS_MAX_SIBLINGS)
+            st->sibling[st->nsib++] = i;
     }
-    add_def(st, TS_MWAIT, 0x00, 0, "mwait_00");
-    if (f->max_basic_leaf < 5 || !(ev->leaf5_ecx & 1u)) {
-        record_note(rec, "MWAIT: C1 (hint 0x00) only; CPUID leaf 5 %s (max basic leaf 0x%x, "
-                         "leaf 5 ECX = 0x%08x, EDX = 0x%08x)",
-                    f->max_basic_leaf < 5 ? "absent" : "has no enumeration extension (ECX[0] = 0)",
-                    f->max_basic_leaf, ev->leaf5_ecx, ev->leaf5_edx);
-        return;
-    }
-    for (cstate = 1; cstate < 8; cstate++) {
-        uint32_t subs = (ev->leaf5_edx >> (4 * cstate)) & 0xf;
-        for (sub = 0; sub < subs; sub++) {
-            uint32_t hint = ((cstate - 1) << 4) | sub;
-            if (hint == 0)
-                continue;
-            more++;
-            fmt_into(name, sizeof(name), "mwait_%02x", hint);
-            add_def(st, TS_MWAIT, hint, 0, name);
-        }
-    }
-    probe = f->vendor_id == VENDOR_INTEL ? power_read_msr(MSR_PKG_CST_CONFIG, &limit) : 0;
-    fmt_into(name, sizeof(name), "%u", more);
-    if (f->vendor_id != VENDOR_INTEL)
-        record_note(rec, "MWAIT: measured hint 0x00 (C1) and the %s more CPUID leaf 5 enumerates "
-                         "(ECX = 0x%08x, EDX = 0x%08x); no package C-state limit MSR on this "
-                         "vendor",
-                    name, ev->leaf5_ecx, ev->leaf5_edx);
-    else if (probe == PROBE_OK)
-        record_note(rec, "MWAIT: measured hint 0x00 (C1) and the %s more CPUID leaf 5 enumerates "
-                         "(EDX = 0x%08x); MSR 0xE2 = 0x%llx (package C-state limit %llu: the CPU "
-                         "may demote deeper hints)",
-                    name, ev->leaf5_edx, (unsigned long long)limit,
-                    (unsigned long long)(limit & 0x7));
-    else
-        record_note(rec, "MWAIT: measured hint 0x00 (C1) and the %s more CPUID leaf 5 enumerates "
-                         "(EDX = 0x%08x); MSR 0xE2 (package C-state limit) not readable: "
-                         "exception %u",
-                    name, ev->leaf5_edx, probe - 1);
+    if (st->nsib)
+        record_note(rec, "the target's SMT siblings (%u of %u) are put in the target's state",
+                    st->nsib, st->nsib_total);
 }
 
 /* The target: same package but not the SMT sibling when possible, else any other CPU. */
@@ -321,21 +375,29 @@ static bool ts_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!st)
         return false;
     *state = st;
-    st->defs = defs_store;
+    st->states.defs = defs_store;
+    st->states.cap = TS_MAX_STATES;
     st->samples = n < 10 ? 10 : n;
-    add_def(st, TS_PAUSE, 0, 0, "pause");
-    add_def(st, TS_BUSY, 0, 0, "busy");
-    add_def(st, TS_HLT, 0, 0, "hlt");
-    add_mwait_states(r, rec, st);
+    ts_states_add(&st->states, TS_PAUSE, 0, 0, "pause");
+    ts_states_add(&st->states, TS_BUSY, 0, 0, "busy");
+    ts_states_add(&st->states, TS_HLT, 0, 0, "hlt");
+    ts_states_add_mwait(r, rec, &st->states);
+    ts_states_add_ioport(r, rec, &st->states);
+    ts_try_residency = r->run->cpu.vendor_id == VENDOR_INTEL;
     for (i = 0; i < 3; i++) {
         fmt_into(name, sizeof(name), "irqoff_%uus", windows[i]);
-        add_def(st, TS_IRQOFF, 0, windows[i], name);
+        ts_states_add(&st->states, TS_IRQOFF, 0, windows[i], name);
     }
     st->target = choose_target(r);
     st->rt = mem_alloc(st->samples * sizeof(uint64_t));
     st->ctl = mem_alloc_aligned(sizeof(*st->ctl), CACHE_LINE);
     if (!st->rt || !st->ctl || st->target == UINT32_MAX)
         return false;
+    choose_siblings(r, rec, st);
+    st->sib = mem_alloc_aligned((st->nsib ? st->nsib : 1) * sizeof(*st->sib), CACHE_LINE);
+    if (!st->sib)
+        return false;
+    mem_zero(st->sib, (st->nsib ? st->nsib : 1) * sizeof(*st->sib));
     mem_zero(st->ctl, sizeof(*st->ctl));
     st->ctl->cap = TS_WARMUP + st->samples;
     st->ctl->lost = mem_alloc(st->ctl->cap * sizeof(uint64_t));
@@ -344,7 +406,41 @@ static bool ts_prepare(struct runner *r, struct experiment_record *rec, void **s
     trap_set_irq_handler(VEC_STATE_PING, state_ping_handler);
     record_note(rec, "target CPU %u, initiator the BSP; %u samples per state after %u warm-up",
                 st->target, st->samples, TS_WARMUP);
-    return point_list_reserve(&rec->results, st->ndefs);
+    return point_list_reserve(&rec->results, st->states.n);
+}
+
+/* The target's siblings into the state (before the target), or out of it. */
+static void siblings_start(struct runner *r, struct ts_state *st, const struct ts_def *d)
+{
+    uint32_t i;
+    if (MUTANT(sibling_left_idle))
+        return; /* they stay in the idle loop's HLT: the core goes no deeper than C1 */
+    for (i = 0; i < st->nsib; i++) {
+        struct ts_sibling *sb = &st->sib[i];
+        sb->def = d;
+        sb->deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
+        store_release(&sb->stop, 0);
+        if (smp_usable(r->smp, st->sibling[i]))
+            smp_post(r->smp, st->sibling[i], CMD_GENERIC, sibling_loop, sb);
+    }
+}
+
+static bool siblings_stop(struct runner *r, struct ts_state *st)
+{
+    uint32_t i;
+    bool ok = true;
+    if (MUTANT(sibling_left_idle))
+        return true;
+    for (i = 0; i < st->nsib; i++) {
+        store_release(&st->sib[i].stop, 1);
+        if (smp_usable(r->smp, st->sibling[i]))
+            smp_kick(r->smp, st->sibling[i]);
+    }
+    for (i = 0; i < st->nsib; i++)
+        if (smp_usable(r->smp, st->sibling[i]) &&
+            smp_wait(r->smp, st->sibling[i], tsc_now() + r->smp->timeout_ticks) != WAIT_OK)
+            ok = false;
+    return ok;
 }
 
 /* One state: warm-up plus samples of round trips; the target records its lost time. */
@@ -365,17 +461,18 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     store_relaxed(&c->line.armed, UINT64_MAX);
     active_ctl = c;
     active_target = st->target;
+    siblings_start(r, st, d);
     smp_post(s, st->target, CMD_GENERIC, target_loop, c);
     for (i = 0; i < total && ok; i++) {
         uint64_t want = load_acquire(&c->line.handled), t0, t1, settle;
         deadline = tsc_now() + s->timeout_ticks;
         /* back in its state since the last ping (armed is written after `handled`) */
         ok = smp_wait_answer(s, st->target, &c->line.armed, ANSWER_EQ, want, deadline);
-        settle = us_to_ticks(IPI_SETTLE_US); /* as ipi_settle_targets() lets targets sleep */
+        settle = us_to_ticks(d->settle.us); /* the state's target residency (idle_states.h) */
         if (d->kind == TS_IRQOFF)
             settle += c->window_ticks * (i % 8) / 8; /* spread the arrival over the window */
         t0 = tsc_now();
-        /* spin-ok: settle is at most 10 us plus one irqoff window (100 us at most) */
+        /* spin-ok: settle is one target residency (7.7 ms at most) plus one irqoff window */
         while (ok && tsc_now() - t0 < settle)
             cpu_relax();
         if (!ok)
@@ -400,21 +497,47 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     smp_kick(s, st->target);
     if (smp_wait(s, st->target, tsc_now() + s->timeout_ticks) != WAIT_OK)
         ok = false;
+    if (!siblings_stop(r, st))
+        ok = false;
     active_ctl = NULL;
     return ok;
+}
+
+/* The residency verdict of an idle state's point (core/residency.h), its reason kept in `d`. */
+static void add_evidence(struct result_point *pt, struct ts_def *d, const struct ts_ctl *c)
+{
+    struct residency_result res;
+    uint64_t elapsed = c->after.tsc - c->before.tsc, pkg = 0;
+    uint32_t i;
+    bool pkg_readable = true;
+    residency_judge(d->core_cstate, d->why_none, &c->before, &c->after, &res);
+    fmt_into(d->reason, sizeof(d->reason), "%s", res.reason);
+    point_param_str(pt, "settle_source", d->settle.source);
+    point_param_str(pt, "residency", residency_verdict_name(res.verdict));
+    point_param_str(pt, "residency_reason", d->reason);
+    if (res.verdict == RESIDENCY_REACHED || res.verdict == RESIDENCY_DEMOTED)
+        point_value(pt, "residency_permille", (int64_t)res.permille * 1000);
+    for (i = RC_PKG_C2; i < RC_COUNT; i++) {
+        pkg_readable &= c->before.probe[i] == PROBE_OK && c->after.probe[i] == PROBE_OK;
+        pkg += res.delta[i];
+    }
+    /* the package's counters beside the verdict, never part of it: the BSP keeps it awake */
+    if (pkg_readable && elapsed)
+        point_value(pt, "pkg_residency_permille",
+                    (int64_t)(pkg >= elapsed ? 1000 : pkg * 1000 / elapsed) * 1000);
 }
 
 static void ts_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct ts_state *st = state;
     uint32_t i;
-    for (i = 0; i < st->ndefs; i++) {
-        const struct ts_def *d = &st->defs[i];
+    for (i = 0; i < st->states.n; i++) {
+        struct ts_def *d = &st->states.defs[i];
         struct result_point *pt;
         struct stats rt, lost;
         if (!runner_budget_ok(r))
             break;
-        runner_progress(r, i, st->ndefs);
+        runner_progress(r, i, st->states.n);
         if (!smp_usable(r->smp, st->target) || !measure_state(r, st, d)) {
             rec->partial = true;
             break;
@@ -428,15 +551,22 @@ static void ts_run(struct runner *r, struct experiment_record *rec, void *state)
         point_param_num(pt, "target", st->target);
         if (d->kind == TS_MWAIT)
             point_param_num(pt, "hint", d->hint);
+        if (d->kind == TS_IOPORT)
+            point_param_num(pt, "port", d->port);
         if (d->kind == TS_IRQOFF)
             point_param_num(pt, "window_us", d->window_us);
         point_metric(pt, "roundtrip", &rt);
         point_metric(pt, "target_lost", &lost);
+        point_value(pt, "settle_us", (int64_t)d->settle.us * 1000);
+        point_value(pt, "siblings", (int64_t)st->nsib_total * 1000);
+        point_value(pt, "siblings_in_state", (int64_t)st->nsib * 1000);
+        if (ts_kind_is_idle(d->kind))
+            add_evidence(pt, d, st->ctl);
     }
     if (rec->partial)
         record_escalate(rec, RESULT_ERROR, "%u of %u target states measured: the target stopped "
                                            "answering or the budget ran out",
-                        rec->results.count, st->ndefs);
+                        rec->results.count, st->states.n);
 }
 
 static void ts_cleanup(struct runner *r, void *state)
@@ -446,6 +576,7 @@ static void ts_cleanup(struct runner *r, void *state)
     if (!st)
         return;
     active_ctl = NULL;
+    mem_free_aligned(st->sib);
     mem_free(st->rt);
     if (st->ctl)
         mem_free(st->ctl->lost);

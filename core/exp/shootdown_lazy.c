@@ -19,10 +19,20 @@
  *   xen_running   Xen's filter (hap flush_tlb(), seed 004): interrupt only
  *                 vCPUs marked running; the others flush on their next
  *                 schedule because their ASID was tickled.
+ * The lazy CPUs idle the way a lazy CPU does, in the idle loop ("sti;
+ * hlt", parked: each shootdown waits until they sleep, core/ipi.h), not
+ * spinning, whatever target_wait says: Linux makes a CPU lazy when it goes
+ * idle, and the wake-up is what ipi_all pays and skipping lazy CPUs
+ * avoids. The other targets wait as configured (spinning; halted under a
+ * hypervisor), `targets_doing` = wait; with spinning targets one more row,
+ * at the largest lazy count that leaves a target running, has them run a
+ * user-mode-like busy loop over their own 16-page working set instead
+ * (`busy_ws`, core/ipi.h).
  * After each sample the lazy CPUs "switch back" (an IPI runs the catch-up
  * on them), verify the page, and go lazy again. latency is the initiator's
  * shootdown time; catchup is the slowest lazy CPU's switch-back cost (its
- * own TSC). Points: every k from 0 to N-1 (a power series above 8 CPUs).
+ * own TSC). Points: every k from 0 to N-1 (a power series above 8 CPUs),
+ * and the busy_ws row.
  * The four policies of a k are measured together: each iteration takes one
  * sample of each, in an order drawn per iteration from the run's order
  * seed (exp_variant_order(): none always first, so drift and the state one
@@ -68,8 +78,12 @@ struct lazy_state {
     struct target_set ts;
     uint32_t *order, norder;
     uint32_t ks[MAX_K], nks;
+    bool busy[MAX_K];  /* the row's other targets run the busy loop (targets_doing busy_ws) */
+    uint8_t *ws;       /* their working sets: SPIN_WS_BYTES per CPU index */
     uint64_t *lat[NVARIANTS], *catchup[NVARIANTS], *base;
     uint32_t first[NVARIANTS]; /* iterations each policy ran first */
+    uint32_t lazy_idled;       /* lazy CPUs that slept in the idle loop during the last point */
+    uint64_t *sleeps;          /* scratch: each lazy CPU's idle sleeps before the point */
     struct plan plan; /* which lazy counts run_budget_s leaves (all without planning) */
 };
 
@@ -91,8 +105,11 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
         return false;
     st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
-    if (!st->order || !st->base)
+    st->ws = mem_zalloc((size_t)r->smp->count * SPIN_WS_BYTES);
+    st->sleeps = mem_alloc(r->smp->count * sizeof(uint64_t));
+    if (!st->order || !st->base || !st->ws || !st->sleeps)
         return false;
+    st->ts.spin.ws = st->ws;
     for (v = 0; v < NVARIANTS; v++) {
         st->lat[v] = mem_alloc(samples * sizeof(uint64_t));
         st->catchup[v] = mem_alloc(samples * sizeof(uint64_t));
@@ -106,6 +123,18 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
             st->ks[st->nks++] = k;
     } else {
         st->nks += runner_power_series(st->norder, st->ks + 1, MAX_K - 1);
+    }
+    /*
+     * The busy row: the largest lazy count below every target, so some target
+     * runs. Not under halted waits (a hypervisor, target_wait): there busy
+     * vCPUs starve the ones with work, as spinning ones do (README).
+     */
+    if (st->nks >= 2 && st->nks < MAX_K && !r->smp->halt_waits) {
+        st->ks[st->nks] = st->ks[st->nks - 2];
+        st->busy[st->nks++] = true;
+    } else if (r->smp->halt_waits) {
+        record_note(rec, "no busy_ws row: targets halt between requests (target_wait hlt), "
+                         "and busy vCPUs would starve the ones with work");
     }
     if (MUTANT(grid_truncated))
         st->nks = 1; /* lazy=0 only */
@@ -139,13 +168,14 @@ struct lz_policy {
  * pilot: no samples, no baseline). st->lat[v] keeps policy v's samples in
  * iteration order until the points are added.
  */
-static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_t mask,
+static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, bool busy, uint32_t mask,
                     uint32_t samples, uint32_t warmup, struct lz_policy out[NVARIANTS])
 {
     struct shootdown *sd = &st->sd;
     uint32_t n = st->ts.n, i, j, nv = 0, nbase = samples ? exp_baseline_count(r) : 0;
     uint32_t vs[NVARIANTS], ord[NVARIANTS];
     const uint32_t *lazy = st->ts.cpus + (n - k);
+    uint64_t *sleeps = st->sleeps;
     for (j = 0; j < NVARIANTS; j++) {
         st->first[j] = 0;
         if (mask & (1u << j))
@@ -153,13 +183,19 @@ static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_
     }
     if (!shootdown_sync_all(sd))
         return false;
+    st->ts.nlazy = k; /* the last k targets: lazy, in the idle loop */
+    if (MUTANT(lazy_cpus_spin))
+        st->ts.lazy_spin.mode = SPIN_AS_CONFIGURED; /* they wait like the others: spinning */
+    st->ts.spin.mode = busy ? SPIN_BUSY_WS : SPIN_AS_CONFIGURED;
+    for (j = 0; j < k; j++)
+        sleeps[j] = load_acquire(&sd->smp->cpu[lazy[j]]->idle.idle_sleeps);
     target_set_start(r, &st->ts);
     /* prime: every CPU holds the translation, as a lazy CPU still does */
     if (!shootdown_verify_cpus(sd, st->ts.cpus, n, 0, 1, false))
         goto lost;
     set_lazy(sd, lazy, k, true);
     for (i = 0; i < warmup + samples; i++) {
-        exp_variant_order(r, k, i, nv, ord);
+        exp_variant_order(r, k + (busy ? 1000u : 0u), i, nv, ord);
         if (i >= warmup)
             st->first[vs[ord[0]]]++;
         for (j = 0; j < nv; j++) {
@@ -196,6 +232,10 @@ static bool measure(struct runner *r, struct lazy_state *st, uint32_t k, uint32_
     }
     target_set_stop(r, &st->ts);
     set_lazy(sd, lazy, k, false);
+    /* the proof they idled: each slept in the idle loop (its own count, read once it stopped) */
+    st->lazy_idled = 0;
+    for (j = 0; j < k; j++)
+        st->lazy_idled += load_acquire(&sd->smp->cpu[lazy[j]]->idle.idle_sleeps) != sleeps[j];
     return true;
 lost:
     target_set_stop(r, &st->ts);
@@ -220,6 +260,16 @@ static bool lz_targets(struct runner *r, struct lazy_state *st)
  * is taken to cost what ipi_all does (it interrupts the most CPUs), and the
  * cost as linear in the lazy count (each lazy CPU switches back).
  */
+/* The most lazy CPUs a row has (the busy row repeats a smaller count after it). */
+static uint32_t lz_most(const struct lazy_state *st)
+{
+    uint32_t i, most = 0;
+    for (i = 0; i < st->nks; i++)
+        if (st->ks[i] > most)
+            most = st->ks[i];
+    return most;
+}
+
 struct lz_pilot {
     const struct lazy_state *st;
     uint64_t none, most; /* ticks per iteration */
@@ -228,7 +278,7 @@ struct lz_pilot {
 static uint64_t lz_cost(const void *ctx, uint32_t row, uint32_t col)
 {
     const struct lz_pilot *pl = ctx;
-    uint64_t kn = pl->st->ks[pl->st->nks - 1], k = pl->st->ks[row];
+    uint64_t kn = lz_most(pl->st), k = pl->st->ks[row];
     (void)col;
     if (kn == 0 || pl->most <= pl->none)
         return pl->none;
@@ -245,7 +295,7 @@ static bool lz_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *
     struct lz_pilot_point *pp = ctx;
     struct lz_policy unused[NVARIANTS];
     uint64_t t0 = tsc_now();
-    if (!measure(r, pp->st, pp->k, 1u << 1 /* ipi_all */, 0, iterations, unused))
+    if (!measure(r, pp->st, pp->k, false, 1u << 1 /* ipi_all */, 0, iterations, unused))
         return false;
     *ticks = tsc_now() - t0;
     return true;
@@ -259,7 +309,7 @@ static bool lz_plan(struct runner *r, struct experiment_record *rec, struct lazy
     uint32_t i;
     mem_zero(&q, sizeof(q));
     for (i = 0; i < 2 && r->plan_share_ticks; i++) {
-        struct lz_pilot_point pp = { st, i ? st->ks[st->nks - 1] : 0 };
+        struct lz_pilot_point pp = { st, i ? lz_most(st) : 0 };
         if (!lz_targets(r, st))
             rec->partial = true;
         if (pp.k > st->ts.n ||
@@ -301,7 +351,8 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
         if (k > n)
             continue; /* fewer CPUs left than this point needs */
         samples = runner_samples(r);
-        if (!measure(r, st, k, (1u << NVARIANTS) - 1, samples, runner_warmup(r), pol)) {
+        if (!measure(r, st, k, st->busy[ki], (1u << NVARIANTS) - 1, samples, runner_warmup(r),
+                     pol)) {
             rec->partial = true;
             continue;
         }
@@ -316,6 +367,8 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
             point_param_str(pt, "variant", variants[v].name);
             point_param_num(pt, "lazy", k);
             point_param_num(pt, "targets", n);
+            point_param_str(pt, "targets_doing", st->busy[ki] ? "busy_ws" : "wait");
+            point_value(pt, "lazy_idled", (int64_t)st->lazy_idled * 1000);
             point_metric(pt, "latency", &pol[v].lat);
             point_metric(pt, "catchup", &pol[v].catchup);
             point_metric(pt, "baseline", &pol[v].base);
@@ -341,6 +394,8 @@ static void lz_cleanup(struct runner *r, void *state)
         mem_free(st->catchup[v]);
     }
     mem_free(st->base);
+    mem_free(st->ws);
+    mem_free(st->sleeps);
     mem_free(st);
 }
 

@@ -44,6 +44,9 @@ static const struct cond_field {
     { "IPI class summary", "method.ipi_class_summary", true },
     { "INVLPGB above ceiling", "method.invlpgb_above_ceiling", true },
     { "flush ceiling refill", "method.flush_ceiling_refill", true },
+    /* issue 21: lazy CPUs idling, target states settled for their residency (absent before) */
+    { "lazy CPUs", "method.lazy_cpus", true },
+    { "target state settle", "method.target_state_settle", true },
     /* issue 20: each iteration's variant order, drawn from the seed (absent before) */
     { "variant order", "method.variant_order", true },
     { "order seed", "method.order_seed", false },

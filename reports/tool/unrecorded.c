@@ -23,6 +23,12 @@ static const struct later_field {
     { "flush_ceiling", "target_refill", true,
       "the targets' refill apart from the initiator's latency (a shootdown's latency then "
       "held the refill); added in issue 20" },
+    { "shootdown_lazy", "targets_doing", false,
+      "what the other targets did (wait, or a busy loop); lazy CPUs then waited like the "
+      "others instead of idling, so ipi_all paid no wake-up; added in issue 21" },
+    { "ipi_target_state", "residency", false,
+      "whether the state was proven reached (residency MSRs); states then settled 10 us and "
+      "SMT siblings were left in the idle loop; added in issue 21" },
 };
 
 static bool has_field(const struct m_point *p, const struct later_field *f)

@@ -61,6 +61,27 @@ static void validate_stats(struct vctx *c, const json_t *st)
                  v[S_MAX]);
 }
 
+/*
+ * ipi_target_state's residency evidence (issue 21): a verdict of the four,
+ * and a reason with it: a point never claims a state without saying why.
+ */
+static void validate_residency(struct vctx *c, const json_t *params)
+{
+    static const char *const verdicts[] = { "reached", "demoted", "not_reached", "unverified" };
+    const json_t *v = json_object_get(params, "residency");
+    const json_t *why = json_object_get(params, "residency_reason");
+    size_t i;
+    bool known = false;
+    if (!v)
+        return;
+    for (i = 0; json_is_string(v) && i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+        known |= strcmp(json_string_value(v), verdicts[i]) == 0;
+    if (!known)
+        vc_error(c, "residency", "expected reached, demoted, not_reached or unverified");
+    if (!json_is_string(why) || !json_string_value(why)[0])
+        vc_error(c, "residency_reason", "a residency verdict needs its reason (a non-empty string)");
+}
+
 static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, bool is_result)
 {
     const char *key;
@@ -75,6 +96,7 @@ static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, 
         }
         /* issue 21: a placement is a topology class or spread */
         vc_word(c, params, "placement", vocab_placements, VF_OPTIONAL);
+        validate_residency(c, params);
         jpath_pop(&c->path, mark);
         /* charts put this parameter on the x axis: a point without it cannot be drawn */
         if (is_result && x_axis && !json_object_get(params, x_axis))

@@ -735,6 +735,15 @@ static void test_fadt_pm_timer(void **state)
     assert_true(acpi_fadt_parse(f, 116, &fi, &msgs));
     assert_int_equal(fi.pm_timer_port, 0x808);
     assert_true(fi.pm_timer_32bit);
+    /* C2/C3 latencies (offsets 96, 98): 18 us, and 1001 (> 1000: no C3) as published */
+    f[96] = 18;
+    f[97] = 0;
+    f[98] = 0xe9;
+    f[99] = 0x03;
+    fix_checksum(f);
+    assert_true(acpi_fadt_parse(f, 116, &fi, &msgs));
+    assert_int_equal(fi.p_lvl2_lat, 18);
+    assert_int_equal(fi.p_lvl3_lat, 1001);
 
     build_fadt(f, sizeof(f), 0x408, 1, 0x608, 1u << 20); /* HW-reduced: no PM timer */
     assert_true(acpi_fadt_parse(f, sizeof(f), &fi, &msgs));

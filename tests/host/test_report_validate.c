@@ -487,6 +487,24 @@ static void test_empty_experiment_list(void **state)
 }
 
 /* experiments[].plan (run_budget_s): a plan that contradicts itself or its status. */
+/* ipi_target_state's residency evidence (issue 21): one of four verdicts, never without a reason */
+static void test_residency_verdicts(void **state)
+{
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
+    json_t *params = json_object_get(result_point(root, 0, 0), "params");
+    (void)state;
+    json_object_set_new(params, "residency", json_string("unverified"));
+    json_object_set_new(params, "residency_reason",
+                        json_string("MSR 0x3fd (core C6 residency) not readable: exception 13"));
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(params, "residency", json_string("probably"));
+    expect_error(root, "experiments[0].results[0].params.residency", "expected reached, demoted");
+    json_object_set_new(params, "residency", json_string("reached"));
+    json_object_del(params, "residency_reason");
+    expect_error(root, "experiments[0].results[0].params.residency_reason", "needs its reason");
+    json_decref(root);
+}
+
 static void test_plan_checks(void **state)
 {
     json_t *root = fixture_document("qemu-tcg-smp2-all.json");
@@ -554,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_broken_fixture_files),
         cmocka_unit_test(test_empty_experiment_list),
         cmocka_unit_test(test_plan_checks),
+        cmocka_unit_test(test_residency_verdicts),
     };
     return cmocka_run_group_tests_name("report_validate", tests, NULL, NULL);
 }

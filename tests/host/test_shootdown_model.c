@@ -226,7 +226,7 @@ static void test_targets_verify_after_the_window_closes(void **state)
     target_set_stop(&b.r, &b.ts);
     for (round = 0; round < 4; round++) {
         volatile uint32_t stop = 0;
-        struct spin_arg spin = { &stop, tsc_now() + ms_to_ticks(10000) };
+        struct spin_arg spin = { .stop = &stop, .deadline = tsc_now() + ms_to_ticks(10000) };
         /* CPU 3 answers 30 ms late: CPUs 1 and 2 acknowledge long before the window closes */
         struct late_target late = { &spin, ms_to_ticks(30) };
         ipi_start_spinners(&b.m.smp, b.ts.cpus, 2, &spin);

@@ -37,6 +37,12 @@ if [ -s "$REPORT" ]; then
     # TCG implements MSR 0x34 (the guest's SMIs: none here): read on every CPU, not the BSP alone
     check "skylake: SMIs counted with MSR 0x34 on all 12 CPUs, per CPU" \
         test "$(exp_field ipi_roundtrip '.conditions.smi | [.source, .cpus, (.per_cpu | length)] | tojson')" = '["msr_0x34",12,12]'
+    # issue 21: the target's SMT sibling in the target's state on every point; TCG has no
+    # residency MSR, so the idle states are unverified with the reason, never reached
+    check "skylake: ipi_target_state's target has its SMT sibling in its state on every point" \
+        test "$(exp_field ipi_target_state '[.results[] | [.values.siblings, .values.siblings_in_state]] | unique | tojson')" = '[[1,1]]'
+    check "skylake: ipi_target_state's idle states unverified, each with its reason and settle source" \
+        test "$(exp_field ipi_target_state '[.results[] | select(.params.residency) | [.params.residency, (.params.residency_reason | length > 0), .params.settle_source != null]] | unique | tojson')" = '[["unverified",true,true]]'
 fi
 
 # The AMD SMI counter (issue 20): EPYC-Milan is family 19h, so LsSmiRx is tried on

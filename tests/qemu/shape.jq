@@ -144,6 +144,7 @@ def shape($want):
   | ($r.method.verification != null) as $v10
   # reports of issue 20 on: percentiles only from enough samples, variant order per iteration
   | ($r.method.variant_order != null) as $v20
+  | ($r.method.lazy_cpus != null) as $v21
   | ($v10 and ($invpcid or $ff_emulated)) as $ff_variant
   | ([$r.topology.cpus[]? | select(.state == "ok")]) as $ok
   | [$ok[].index] as $okidx
@@ -323,15 +324,20 @@ def shape($want):
     elif $N < 2 then skipped("shootdown_lazy"; "^needs at least 2 CPUs") else
     exp("shootdown_lazy") as $e
     | (if $T <= 8 then [range(0; $T + 1)] else [0] + series($T) end) as $ks
+    # (from issue 21 the lazy CPUs idle, and with spinning targets one more row, at the
+    # largest k below T, has the other targets in a busy loop: targets_doing busy_ws)
+    | ([$ks[] | [., "wait"]] + (if $v21 and ($ks | length) >= 2 and $r.method.target_wait == "spin" then [[$ks[-2], "busy_ws"]] else [] end)) as $rows
     | ["skip_lazy", "ipi_all", "freed_tables", "xen_running"] as $variants
     # (from issue 20 the four policies of a k are measured together and primed once)
     | measured("shootdown_lazy"; $ff_emulated and ($v10 | not);
-               [$ks[] | (if $v20 then ($T + 1) * (1 + 4 * ($W + $S)) else 4 * ($T + 1) * (1 + $W + $S) end)
+               [$rows[] | .[0] | (if $v20 then ($T + 1) * (1 + 4 * ($W + $S)) else 4 * ($T + 1) * (1 + $W + $S) end)
                         + 2 * ($W + $S) * .] | sum),
-      (select($v20) | order_varied("shootdown_lazy"; $e; ["variant"]; ["lazy"]; $S)),
-      grid("shootdown_lazy: 4 policies x lazy \($ks | join(",")) of \($T) targets";
-           [$e.results[]?.params | [.variant, .lazy, .targets]];
-           [$variants[] as $v | $ks[] as $k | [$v, $k, $T]]),
+      (select($v20) | order_varied("shootdown_lazy"; $e; ["variant"]; ["lazy", "targets_doing"]; $S)),
+      grid("shootdown_lazy: 4 policies x lazy \($rows | map(if .[1] == "wait" then .[0] else "\(.[0]) busy" end) | join(",")) of \($T) targets";
+           [$e.results[]?.params | [.variant, .lazy, .targets] + (if $v21 then [.targets_doing] else [] end)];
+           [$variants[] as $v | $rows[] | [$v, .[0], $T] + (if $v21 then [.[1]] else [] end)]),
+      (select($v21) | eq("shootdown_lazy: every lazy CPU slept in the idle loop on every point (lazy_idled = lazy)";
+         [$e.results[]? | select(.values.lazy_idled != .params.lazy) | [.params.variant, .params.lazy, .values.lazy_idled]]; [])),
       eq("shootdown_lazy: latency, catchup, baseline sample counts";
          [ns($e; "latency"), ns($e; "catchup"), ns($e; "baseline")]; [[$S], [$S], [$B]])
     end),
@@ -550,12 +556,26 @@ def shape($want):
          [$e.status, $e.emulated, $e.partial, $e.verification.applicable, $e.verification.checks];
          ["SUCCESS", false, false, false, 0]),
       eq("ipi_target_state: pause, busy, hlt, irqoff 1/10/100 us, and MWAIT \(if $monitor then "C1 at least" else "absent (CPUID.1:ECX[3] = 0)" end)";
-         [$states[] | select(startswith("mwait_") | not)] + [if $monitor then ($states | index("mwait_00") != null) else ([$states[] | select(startswith("mwait_"))] | length) end];
+         [$states[] | select(startswith("mwait_") or startswith("ioport_") | not)] + [if $monitor then ($states | index("mwait_00") != null) else ([$states[] | select(startswith("mwait_"))] | length) end];
          ["pause", "busy", "hlt", "irqoff_1us", "irqoff_10us", "irqoff_100us", (if $monitor then true else 0 end)]),
       eq("ipi_target_state: MWAIT states named by their hint, and a note with the CPUID evidence";
          [([$states[] | select(startswith("mwait_")) | test("^mwait_[0-9a-f]{2}$")] | all),
           ([$e.notes[]? | select(test("^MWAIT"))] | length > 0)]; [true, true]),
-      eq("ipi_target_state: roundtrip and target_lost of \($S2) samples each"; [ns($e; "roundtrip"), ns($e; "target_lost")]; [[$S2], [$S2]])
+      eq("ipi_target_state: roundtrip and target_lost of \($S2) samples each"; [ns($e; "roundtrip"), ns($e; "target_lost")]; [[$S2], [$S2]]),
+      # (issue 21: settle per state, SMT siblings counted, residency evidence on idle states)
+      (select($v21) |
+        eq("ipi_target_state: every point has settle_us >= 10 and its siblings counted; idle states (hlt, mwait_*, ioport_*) a residency verdict with its reason and settle source, the others none";
+           [$e.results[]? | (.params.state | test("^(hlt|mwait_|ioport_)")) as $idle
+            | select((.values.settle_us // 0) < 10 or .values.siblings == null or .values.siblings_in_state == null
+                     or .values.siblings_in_state > .values.siblings
+                     or ($idle and (((.params.residency // "") | test("^(reached|demoted|not_reached|unverified)$") | not)
+                                    or (.params.residency_reason // "") == ""
+                                    or ((.params.settle_source // "") | test("^(linux_intel_idle|acpi_fadt_p_lvl2_lat|default)$") | not)))
+                     or (($idle | not) and .params.residency != null))
+            | .params.state]; []),
+        (select($r.cpu.hypervisor == "TCGTCGTCGTCG") |
+          eq("ipi_target_state: under QEMU TCG no idle state is proven (its CPUs have no residency MSR)";
+             [$e.results[]? | select(.params.residency != null and .params.residency != "unverified") | .params.state]; [])))
     end),
 
   # ---- percentiles only where n supports them (core/stats.h) ----

@@ -56,3 +56,12 @@ clean() {
     [ "$RC" = 0 ] && [ -s "$REPORT" ] && [ "$(stale_total)" = 0 ] &&
         [ "$(jqr '.run.errors | length')" = 0 ] && validates
 }
+
+# ipi_target_state's idle-state run on the model (tests/sim/idle_states.sh and
+# tests/sim/mutants.sh): Xeon 8180, SMT 2, the target CPU 2 and its sibling CPU 3.
+IDLE_ARGS=(--cpu xeon-8180 --cpus 4 --seed "${TLBSCOPE_SIM_SEED:-2121}" experiments=ipi_target_state
+           profile=quick run_budget_s=0 samples=100)
+# point STATE FIELD: a field of ipi_target_state's point of that state
+point() { exp_field ipi_target_state ".results[] | select(.params.state == \"$1\") | $2"; }
+idle_c6_residency() { point mwait_20 .params.residency; }
+idle_c6_reason() { point mwait_20 .params.residency_reason; }

@@ -236,6 +236,23 @@ control_unit late_ping_charged test_target_lost "the target lost-time test"
 kill_unit late_ping_charged test_ping_after_the_last_read_goes_to_the_next_pass \
     "ipi_target_state: a ping after the pass's last clock read counted as that quiet pass (about 0)" \
     test_target_lost
+# ipi_target_state's proof of a state (issue 21): residency bookkeeping and settle times
+control_unit residency_demoted_as_reached test_residency "the residency bookkeeping test"
+kill_unit residency_demoted_as_reached test_state_demoted \
+    "a shallower residency counter's growth taken as the state reached" test_residency
+kill_unit settle_fixed test_settle_from_the_model_table \
+    "every state settles 10 us, whatever intel_idle's table says" test_residency
+# the target's sibling left in HLT, or counters that never count: the model's C6 is not reached
+for m in sibling_left_idle residency_unmodelled; do
+    mutants=$((mutants + 1))
+    sim "mutant-$m" "$MUT/$m/tlbscope-sim" "${IDLE_ARGS[@]}"
+    if clean && [ "$(idle_c6_residency)" = not_reached ]; then
+        killed=$((killed + 1)); dead[$m]=1
+        ok "mutant $m: ipi_target_state's mwait_20 (core C6) not_reached on xeon-8180: $(idle_c6_reason | cut -c1-60)"
+    else
+        not_ok "mutant $m: mwait_20 not caught (exit $RC, residency $(idle_c6_residency); see $LOG)"
+    fi
+done
 # the conditions' bookkeeping on recorded MSR values (issue 20, item 9)
 control_unit smi_bsp_only test_conditions "the conditions bookkeeping test"
 kill_unit smi_bsp_only test_smis_counted_on_every_cpu \
@@ -277,6 +294,7 @@ kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"
 kill_shape crossover_off_by_one "flush_ceiling: p* one page count early"
+kill_shape lazy_cpus_spin "shootdown_lazy: lazy CPUs spin instead of idling: lazy_idled 0"
 # PCID kept on an Alder Lake whose microcode predates the INVLPG/global fix: the CPU's
 # erratum turns the tool's own choice into stale reads of global pages
 kill_sim pcid_kept_on_affected kernel shootdown_seq_vs_conc \
