@@ -81,9 +81,9 @@ static const struct result_point *steady_of(const struct experiment_record *e, u
 static void rate_cell(struct strbuf *sb, int64_t v)
 {
     if (v < 0)
-        sb_printf(sb, " %10s", "-");
+        sb_printf(sb, " %9s", "-");
     else
-        sb_printf(sb, " %10lld", (long long)v);
+        sb_printf(sb, " %9lld", (long long)v);
 }
 
 void view_contention(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
@@ -92,7 +92,8 @@ void view_contention(const struct run *r, const struct experiment_record *e, str
     sb_printf(sb, "  p50/p99 per shootdown and shootdowns/s of all m initiators: in rounds\n"
                   "  (all start together) and steady (each in a loop, no checks in the "
                   "window)\n");
-    sb_printf(sb, "  %-6s %-8s %-13s %5s %3s %9s %9s %10s %10s\n", "mode", "method", "placement",
+    /* 80 columns: the UEFI console of most servers */
+    sb_printf(sb, "  %-6s %-7s %-13s %5s %3s %9s %9s %9s %9s\n", "mode", "method", "placement",
               "pages", "m", "p50", "p99", "rounds/s", "steady/s");
     for (i = 0; i < e->results.count; i++) {
         const struct result_point *p = &e->results.items[i];
@@ -101,7 +102,7 @@ void view_contention(const struct run *r, const struct experiment_record *e, str
         if (str_eq(param_str(p, "measure"), "steady"))
             continue; /* printed on its latency point's row */
         st = steady_of(e, i);
-        sb_printf(sb, "  %-6s %-8s %-13s %5lld %3lld", param_str(p, "mode"), param_str(p, "method"),
+        sb_printf(sb, "  %-6s %-7s %-13s %5lld %3lld", param_str(p, "mode"), param_str(p, "method"),
                   placement_of(p), (long long)param_num(p, "pages"),
                   (long long)param_num(p, "initiators"));
         cell(sb, r, lat, false);
@@ -132,7 +133,9 @@ void view_target_state(const struct run *r, const struct experiment_record *e, s
             sb_printf(sb, " %s", param_str(p, "residency"));
         sb_putc(sb, '\n');
     }
-    sb_printf(sb, "  (settle: the state's target residency before each ping; residency: "
-                  "proof from the core C-state\n  residency MSRs, reasons in the report's "
-                  "residency_reason)\n");
+    sb_put_wrapped(sb, "  ", "  ",
+                   "(settle: the state's target residency before each ping; residency: proof "
+                   "from the core C-state residency MSRs, reasons in the report's "
+                   "residency_reason)",
+                   80);
 }

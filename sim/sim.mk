@@ -42,20 +42,26 @@ SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
 FLEET_MUTANTS := fleet_points_dropped fleet_key_from_bytes fleet_invalid_accepted \
                  fleet_simulated_as_hardware fleet_atlas_pools_environments
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/exp/*.c arch/x86/*.c sim/*.c)
-MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(MUTANT_SRCS)),$(HOST_LIB_OBJS))
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
 MUTANT_TESTS := test_shootdown_model test_lazy_model test_class_pool test_contention_model
 
+# Per mutant, only the files that name it (MUTANT(name)) are compiled with its switch: in
+# every other file MUTANT() of any name is 0 under that switch too, so the shared objects
+# are the same code. (Compiling every file that includes core/mutant.h for each of some
+# 70 mutants took most of CI's build time.)
 define mutant_rules
+MUT_SRCS_$(1) := $$(shell grep -l 'MUTANT($(1))' $$(MUTANT_SRCS))
+MUT_OBJS_$(1) := $$(patsubst %.c,$$(BUILD)/mutants/$(1)/%.o,$$(MUT_SRCS_$(1)))
+MUT_SHARED_$(1) := $$(filter-out $$(patsubst %.c,$$(BUILD)/host/lib/%.o,$$(MUT_SRCS_$(1))),$$(HOST_LIB_OBJS))
 $(BUILD)/mutants/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  MUTCC $(1) $$<")
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/mutants/$(1)/tlbscope-sim: $(SIM_MAIN) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
+$(BUILD)/mutants/$(1)/tlbscope-sim: $(SIM_MAIN) $$(MUT_OBJS_$(1)) $$(MUT_SHARED_$(1))
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -pthread
 
-$(BUILD)/mutants/$(1)/test_%: tests/host/test_%.c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(MUTANT_SRCS)) $(MUTANT_SHARED_OBJS)
+$(BUILD)/mutants/$(1)/test_%: tests/host/test_%.c $(SUPPORT_SRCS) $$(MUT_OBJS_$(1)) $$(MUT_SHARED_$(1))
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(SIM_MUTANTS),$(eval $(call mutant_rules,$(m))))

@@ -17,7 +17,13 @@
  * - pti_double_invalidation `working_set` (issue 20): the user PCID held
  *   nothing but the flushed pages, 0; `cpus` (when cpus= came): `local` ran
  *   on the initiator alone, 1, the shootdown kinds on every CPU the run had;
- * - flush_ceiling `working_set_form` (issue 20): only the contiguous form.
+ * - flush_ceiling `working_set_form` (issue 20): only the contiguous form;
+ * - shootdown_lazy `targets_doing` (issue 21): the targets waited (no busy
+ *   row); the lazy CPUs spun then, where they idle now (`method.lazy_cpus`).
+ * ipi_target_state's `settle_source`, `residency` and `residency_reason`
+ * (issue 21) are evidence about a point, not what was measured: the reason
+ * holds counter deltas, which differ from run to run on the same machine.
+ * They are left out of the alignment (evidence_params), never defaulted.
  */
 enum rule_kind {
     RULE_STRING,
@@ -47,7 +53,31 @@ static const struct param_rule rules[] = {
       "1 for local, every CPU for the shootdown kinds" },
     { "flush_ceiling", "working_set_form", RULE_STRING, "contiguous", 0,
       "contiguous (the only form)" },
+    { "shootdown_lazy", "targets_doing", RULE_STRING, "wait", 0,
+      "wait (no busy row; its lazy CPUs spun, see method.lazy_cpus)" },
 };
+
+static const struct { const char *experiment, *key; } evidence_params[] = {
+    { "ipi_target_state", "settle_source" },
+    { "ipi_target_state", "residency" },
+    { "ipi_target_state", "residency_reason" },
+};
+
+static void drop_param(struct m_points *l, const char *key)
+{
+    size_t i, j;
+    for (i = 0; i < l->count; i++) {
+        struct m_point *p = &l->items[i];
+        for (j = 0; j < p->nparams; j++) {
+            if (strcmp(p->params[j].key, key) == 0) {
+                memmove(&p->params[j], &p->params[j + 1],
+                        (p->nparams - j - 1) * sizeof(*p->params));
+                p->nparams--;
+                break;
+            }
+        }
+    }
+}
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
@@ -142,6 +172,16 @@ static bool fill_points(const struct param_rule *rule, const struct m_report *r,
 bool param_defaults_align(struct m_report *const *all, size_t n)
 {
     size_t k, i;
+    for (k = 0; k < sizeof(evidence_params) / sizeof(evidence_params[0]); k++) {
+        for (i = 0; i < n; i++) {
+            struct m_experiment *e = (struct m_experiment *)model_experiment(
+                all[i], evidence_params[k].experiment);
+            if (!e)
+                continue;
+            drop_param(&e->results, evidence_params[k].key);
+            drop_param(&e->summary, evidence_params[k].key);
+        }
+    }
     for (k = 0; k < NRULES; k++) {
         const struct param_rule *rule = &rules[k];
         bool someone_has = false;

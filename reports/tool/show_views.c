@@ -356,8 +356,10 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
                 e->series ? e->series : "", cell_legend(r));
     for (f = 0; f < facets.n; f++) {
         const struct m_param *const *facet = group_tuple(&facets, f);
+        /* wrapped: a facet can carry long values (ipi_target_state's residency_reason) */
         if (fk.n)
-            fprintf(out, "  %s\n", group_tuple_text(&fk, facet, text, sizeof(text)));
+            units_print_wrapped(out, "  ", "    ", group_tuple_text(&fk, facet, text, sizeof(text)),
+                                SHOW_WIDTH);
         if (seq_conc) {
             show_seq_conc_facet(r, &ix, e, &fk, facet, &xs, out);
             breakdown |= show_seq_conc_breakdown(r, &ix, &fk, facet, &xs, out);

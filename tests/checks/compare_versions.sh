@@ -78,9 +78,9 @@ run fresh-text compare "$SIMSAMPLE" "$FRESH"
 check "fresh vs the version 1 simulated sample: every experiment both measured has ratios but PTI" \
     jq -e '[.experiments[] | select(.id != "pti_double_invalidation") | select([.rows[].cells[].side] + [.unmatched[].cells[].side] | unique | length == 2)
             | [.rows[].cells[] | select(.ratio != null)] | length > 0] | all and length >= 4' "$out/fresh-json.out"
-check "fresh vs the sample: flush, path, pti, working_set and cpus defaulted, and said" sh -c \
-    "jq -e '[.experiments[].defaulted[] | .param] | sort == [\"cpus\", \"flush\", \"path\", \"pti\", \"working_set\"]' $out/fresh-json.out >/dev/null &&
-     [ \$(grep -c '^  defaulted: A predates ' $out/fresh-text.out) = 3 ]"
+check "fresh vs the sample: flush, path, pti, working_set, cpus and targets_doing defaulted, and said" sh -c \
+    "jq -e '[.experiments[].defaulted[] | .param] | sort == [\"cpus\", \"flush\", \"path\", \"pti\", \"targets_doing\", \"working_set\"]' $out/fresh-json.out >/dev/null &&
+     [ \$(grep -c '^  defaulted: A predates ' $out/fresh-text.out) = 4 ]"
 check "fresh vs the sample: PTI has no point in common (working_set 0 vs 512): exit 4, the reason named" sh -c \
     "[ $(rc fresh-text) = 4 ] && grep -q '^tlbscope-report: error: pti_double_invalidation: A and B have no point in common .*A predates working_set (taken as 0 (no user working set)), so its points were measured differently' $out/fresh-text.err"
 check "fresh vs the sample: the text (and its errors) fit 80 columns" \

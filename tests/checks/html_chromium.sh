@@ -101,7 +101,7 @@ broken = sum(1 for x in svgs if "polyline" in x and len(re.findall(r"<polyline",
 print("broken_charts", broken)
 heat = re.findall(r'<svg class="heatmap".*?</svg>', dom, re.S)
 print("heatmaps", len(heat), "shared", sum("linear colour scale, shared" in h or "log colour scale, shared" in h for h in heat),
-      "cells_with_values", sum(len(re.findall(r'<text class="cell"', h)) for h in heat))
+      "cells_with_values", sum(len(re.findall(r'<text class="cell[ "]', h)) for h in heat))
 bars = [x for x in svgs if 'class="chart bars"' in x]
 print("bars", len(bars), "whiskers", sum(len(re.findall(r'class="whisker"', b)) for b in bars),
       "legend_note", sum("colour: report" in x for x in svgs), "dash_note", sum("dash: mode" in x for x in svgs))

@@ -207,7 +207,7 @@ for m in icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps
 done
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_apic_model" 2>&1)
 check "control: the APIC and takeover test passes on the correct build" \
-    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "6/0"
+    test "$(grep -c '^ok ' <<<"$out")/$(grep -c '^not ok ' <<<"$out")" = "7/0"
 kill_unit icr_fence_missing test_one_fence_per_mask \
     "no MFENCE;LFENCE before an x2APIC ICR write" test_apic_model
 kill_unit lapic_lowest_first test_highest_priority_vector_first \
@@ -351,11 +351,12 @@ kill_unit contention_verify_in_window test_no_check_inside_any_window \
 kill_unit contention_check_in_invlpgb_window test_invlpgb_checks_after_every_window \
     "INVLPGB initiators check before the others' windows close" test_contention_model
 # the time box of shootdown_contention ignored: 1 s for the run, and the whole grid is measured
+# (its 56 points; the placement columns of issue 21 come beside it)
 mutants=$((mutants + 1))
 sim "mutant-contention_unboxed" "$MUT/contention_unboxed/tlbscope-sim" --cpu epyc-7763 --cpus 8 \
     --seed 5 run_budget_s=1 samples=20000 experiments=shootdown_contention
 if [ "$RC" = 0 ] && [ "$(exp_field shootdown_contention '[.notes[] | select(startswith("time box: "))] | length')" = 0 ] &&
-    [ "$(exp_field shootdown_contention '.results | length')" = 56 ]; then
+    [ "$(exp_field shootdown_contention '[.results[] | select(.params.placement == null)] | length')" = 56 ]; then
     killed=$((killed + 1)); dead[contention_unboxed]=1
     ok "mutant contention_unboxed (the time box ignored): the whole grid, no time-box note (tests/sim/plan.sh fails on it)"
 else
