@@ -1,4 +1,5 @@
 #include "core/config.h"
+#include "core/emulate.h"
 #include "arch/x86/fault.h"
 #include "core/json.h"
 #include "core/mem.h"

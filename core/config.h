@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/inject.h"
 #include "core/msglist.h"
 
 #define CONFIG_MAX_LINE 256
-#define CONFIG_MAX_INJECT 4
 #define CONFIG_MAX_RANGES 16
 #define CONFIG_MAX_EXPERIMENTS 16
 #define CONFIG_NAME_LEN 32
@@ -33,43 +33,12 @@ enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN, EXIT_RESET };
 enum mp_mode { MP_AUTO = 0, MP_FIRMWARE, MP_OWN };
 enum apic_request { APIC_REQ_AUTO = 0, APIC_REQ_XAPIC, APIC_REQ_X2APIC };
 enum profile { PROFILE_DEFAULT = 0, PROFILE_QUICK, PROFILE_FULL };
-/*
- * Test-only faults. Per CPU: hang, fault, slow (every answer two timeouts
- * late), late (its first SMP_INJECTED_LATE answers 1.5 timeouts late, then
- * on time: a vCPU the hypervisor did not run for a while), absent (the AP
- * never checks in; under INIT-SIPI the tool skips its SIPI, an AP that never
- * answers). Machine-wide, no CPU field: no_mp (MP services not found), mp_fail
- * (StartupAllAPs fails), mp_partial:N (the last N APs return from the MP
- * services procedure at once: never arrive). The machine-wide ones stand for
- * firmware faults that OVMF never shows.
- */
-enum inject_kind {
-    INJECT_NONE = 0,
-    INJECT_HANG,
-    INJECT_FAULT,
-    INJECT_SLOW,
-    INJECT_LATE,
-    INJECT_ABSENT,
-    INJECT_NO_MP,
-    INJECT_MP_FAIL,
-    INJECT_MP_PARTIAL,
-};
 enum target_wait { TARGET_WAIT_AUTO = 0, TARGET_WAIT_SPIN, TARGET_WAIT_HALT };
 /*
  * The machine is an emulator that CPUID does not reveal (Bochs: no hypervisor
  * bit, a real Intel brand string), named by the harness that started it.
  */
 enum emulator { EMULATOR_NONE = 0, EMULATOR_BOCHS };
-
-#define EMULATE_INVLPGB (1u << 0)
-#define EMULATE_INVPCID (1u << 1)
-
-struct injection {
-    enum inject_kind kind;
-    uint32_t cpu;    /* dense CPU index, as in the report */
-    uint32_t vector; /* INJECT_FAULT only */
-    uint32_t count;  /* INJECT_MP_PARTIAL only: APs that never arrive */
-};
 
 struct cpu_range {
     uint32_t first, last;
@@ -97,7 +66,7 @@ struct config {
     uint32_t initiator;      /* CPU that initiates shootdowns */
     uint32_t order_seed;     /* variant order and bootstrap seed, when given (method.order_seed) */
     uint32_t contention_window_ms; /* shootdown_contention's steady window; 0: the plan's */
-    uint32_t emulate;        /* EMULATE_* bits (test-only) */
+    uint32_t emulate;        /* EMULATE_* bits of core/emulate.h (test-only) */
     enum emulator emulator;  /* the whole machine is this emulator (emulator=, from the harness) */
     bool progress;
     bool console_json;       /* also print the JSON report on the console */

@@ -7,7 +7,6 @@
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
-#include "core/config.h"
 #include "core/ipi.h"
 #include "core/mutant.h"
 #include "core/timing.h"

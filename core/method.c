@@ -1,4 +1,5 @@
 #include "core/method.h"
+#include "core/emulate.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/probe.h"
 #include "arch/x86/trap.h"

@@ -10,6 +10,7 @@
  * experiment leaves unspent goes to the ones after it.
  */
 #include "core/runner_plan.h"
+#include "core/verify_collect.h"
 #include "arch/x86/cpu.h"
 #include "core/shootdown.h"
 #include "core/strbuf.h"

@@ -202,28 +202,6 @@ void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t fir
     }
 }
 
-void shootdown_collect(struct shootdown *sd, struct experiment_record *rec)
-{
-    verify_collect(sd->smp, rec);
-}
-
-void verify_collect(struct smp *s, struct experiment_record *rec)
-{
-    uint32_t i;
-    for (i = 0; i < s->count; i++) {
-        struct percpu *pc = s->cpu[i];
-        if (!pc)
-            continue;
-        rec->verification.checks += pc->verify_checks;
-        if (pc->verify_stale) {
-            uint64_t extra = pc->verify_stale - 1;
-            record_stale(rec, i, pc->stale_va, pc->stale_expected, pc->stale_seen);
-            rec->verification.stale_reads += extra;
-        }
-        pc->verify_checks = pc->verify_stale = 0;
-    }
-}
-
 /* ---- IPI handlers ---- */
 
 static void flush_handler(struct trap_frame *f)

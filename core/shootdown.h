@@ -36,7 +36,6 @@
 #ifndef TLBSCOPE_CORE_SHOOTDOWN_H
 #define TLBSCOPE_CORE_SHOOTDOWN_H
 
-#include "core/record.h"
 #include "core/smp.h"
 #include "core/testmem.h"
 
@@ -192,10 +191,6 @@ void shootdown_flush_func(struct shootdown *sd, struct percpu *pc, const struct 
 void shootdown_set_request(struct flush_request *req, uint32_t initiator, uint32_t first,
                            uint32_t pages, uint32_t flags, uint64_t gen, uint32_t ceiling);
 
-/* Adds every CPU's verification counts to the record (and resets them). */
-void shootdown_collect(struct shootdown *sd, struct experiment_record *rec);
-/* The same from the CPUs alone (no CPU may be verifying meanwhile). */
-void verify_collect(struct smp *s, struct experiment_record *rec);
 /*
  * The return to user space of the calling CPU (Linux SWITCH_TO_USER_CR3 and
  * the first user accesses): under PTI load the user PCID, without NOFLUSH if

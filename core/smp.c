@@ -122,13 +122,12 @@ uint64_t smp_take_late(struct smp *s, uint32_t cpu, uint64_t *max_ticks)
     return fresh;
 }
 
-bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
-              uint64_t timeout_ticks)
+bool smp_init(struct smp *s, struct cpu_table *topo, const struct injection *inject,
+              uint32_t inject_count, uint64_t timeout_ticks)
 {
     uint32_t i, j;
     mem_zero(s, sizeof(*s));
     s->topo = topo;
-    s->cfg = cfg;
     s->count = topo->count;
     s->timeout_ticks = timeout_ticks;
     s->cpu = mem_zalloc((size_t)s->count * sizeof(*s->cpu));
@@ -152,11 +151,11 @@ bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
         pc->smp = s;
         pc->tlbs.is_running = 1;
         pc->checkin = c->bsp ? CHECKIN_DONE : CHECKIN_WAITING;
-        for (j = 0; cfg && j < cfg->inject_count; j++) {
+        for (j = 0; inject && j < inject_count; j++) {
             /* per-CPU kinds only (no_mp and mp_fail are machine-wide) */
-            if (cfg->inject[j].cpu == i && cfg->inject[j].kind <= INJECT_ABSENT) {
-                pc->inject_kind = cfg->inject[j].kind;
-                pc->inject_vector = cfg->inject[j].vector;
+            if (inject[j].cpu == i && inject[j].kind <= INJECT_ABSENT) {
+                pc->inject_kind = inject[j].kind;
+                pc->inject_vector = inject[j].vector;
                 pc->inject_late_left = SMP_INJECTED_LATE;
             }
         }

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "arch/x86/percpu.h"
-#include "core/config.h"
+#include "core/inject.h"
 #include "core/cpu_table.h"
 #include "core/mem.h"
 
@@ -177,7 +177,6 @@ struct smp {
     struct percpu **cpu;         /* by dense index; NULL for disabled CPUs */
     uint32_t *apic_id;           /* by dense index: the destinations of apic_send_ipi_mask() */
     struct cpu_table *topo;
-    const struct config *cfg;
     uint64_t timeout_ticks;      /* one answer from one CPU */
     uint64_t late_grace_ticks;   /* under a hypervisor: the grace after a missed deadline; 0: none */
     uint64_t run_deadline;       /* an AP gives itself back after this TSC */
@@ -191,9 +190,12 @@ struct smp {
 
 enum wait_status { WAIT_OK = 0, WAIT_TIMEOUT, WAIT_FAULTED };
 
-/* Allocates per-CPU blocks for every CPU of the table that is not disabled. */
-bool smp_init(struct smp *s, struct cpu_table *topo, const struct config *cfg,
-              uint64_t timeout_ticks);
+/*
+ * Allocates per-CPU blocks for every CPU of the table that is not disabled,
+ * and hands each CPU the test-only fault injected into it (none in a real run).
+ */
+bool smp_init(struct smp *s, struct cpu_table *topo, const struct injection *inject,
+              uint32_t inject_count, uint64_t timeout_ticks);
 void smp_release_memory(struct smp *s);
 struct percpu *smp_cpu(struct smp *s, uint32_t index);
 /* True when the CPU took part so far (checked in, never hung or faulted). */

@@ -201,7 +201,7 @@ bool session_run(struct run *r)
     r->method.page_flush = "invlpg";
 
     t_to = method_answer_timeout_ms(r);
-    if (!smp_init(&s.smp, &r->topo, &r->cfg, ms_to_ticks(t_to)) ||
+    if (!smp_init(&s.smp, &r->topo, r->cfg.inject, r->cfg.inject_count, ms_to_ticks(t_to)) ||
         !takeover_init(&s.takeover, &s.smp, &env, &r->cpu)) {
         msg_add(&r->errors, "session", "out of memory for the per-CPU blocks");
         return true;

@@ -324,7 +324,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     if (!build_machine(s, o))
         return false;
     config_check_cpus(&r->cfg, r->topo.count, &r->warnings);
-    if (!smp_init(&s->smp, &r->topo, &r->cfg, ms_to_ticks(t_to)) ||
+    if (!smp_init(&s->smp, &r->topo, r->cfg.inject, r->cfg.inject_count, ms_to_ticks(t_to)) ||
         !takeover_init(&s->takeover, &s->smp, &s->env, &r->cpu)) {
         fprintf(stderr, "tlbscope-sim: out of memory for the per-CPU blocks\n");
         return false;

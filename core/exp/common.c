@@ -2,6 +2,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "core/atomic.h"
+#include "core/verify_collect.h"
 #include "core/mutant.h"
 #include "core/splitmix.h"
 #include "core/runner_plan.h"

@@ -74,6 +74,7 @@
  */
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
+#include "core/verify_collect.h"
 #include "core/emulate.h"
 #include "core/exp/common.h"
 #include "core/exp/contention_plan.h"

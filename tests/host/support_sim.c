@@ -8,6 +8,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "core/atomic.h"
+#include "core/verify_collect.h"
 #include "core/ipi.h"
 #include "core/shootdown.h"
 #include "core/timing.h"
@@ -23,7 +24,7 @@ void sim_init_apic(struct sim *m, uint32_t n, uint32_t timeout_ms, const struct 
         abort();
     sim_machine_set_apic(&m->mach, apic, cfg->seed);
     timing_set_tsc_hz(sim_calibrate_tsc());
-    smp_init(&m->smp, &m->mach.topo, &m->cfg, ms_to_ticks(timeout_ms));
+    smp_init(&m->smp, &m->mach.topo, m->cfg.inject, m->cfg.inject_count, ms_to_ticks(timeout_ms));
     m->smp.run_deadline = tsc_now() + ms_to_ticks(60000);
     pt_init(&m->pt, 4, false, host_alloc_table, NULL);
     testmem_init(&m->tm, &m->pt, host_alloc_frames, NULL);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/emulate.h"
 #include "core/json.h"
 #include "core/strbuf.h"
 #include "tests/host/support_host.h"

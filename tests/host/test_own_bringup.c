@@ -166,7 +166,7 @@ static void test_only_absent_aps_are_started_again(void **state)
     struct smp s;
     (void)state;
     five_cpus(&t, c);
-    assert_true(smp_init(&s, &t, NULL, 1000));
+    assert_true(smp_init(&s, &t, NULL, 0, 1000));
     assert_null(s.cpu[3]);
     assert_true(smp_checkin(s.cpu[1]));
     assert_int_equal(smp_wait_checkins(&s, 3, 0, 5000, BRING_UP_MP_SERVICES), 1);

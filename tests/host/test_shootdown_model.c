@@ -41,6 +41,7 @@
 
 #include "arch/x86/cpu.h"
 #include "core/atomic.h"
+#include "core/verify_collect.h"
 #include "core/exp/common.h"
 #include "core/shootdown.h"
 #include "core/timing.h"
