@@ -36,7 +36,7 @@ EFI_CFLAGS := -std=c11 -O2 -g0 $(WARN) $(DEFS) -I. -isystem $(EFI_INC) -isystem 
 	-fno-builtin -DEFI_FUNCTION_WRAPPER -DTLBSCOPE_EFI
 EFI_ASFLAGS := -fpic -I. -DTLBSCOPE_EFI
 
-CORE_SRCS := $(sort $(wildcard core/*.c core/exp/*.c))
+CORE_SRCS := $(sort $(wildcard core/*.c core/*/*.c))
 ARCH_SRCS := $(sort $(wildcard arch/x86/*.c))
 ARCH_ASM  := $(sort $(wildcard arch/x86/*.S))
 EFI_SRCS  := $(sort $(wildcard efi/*.c))

@@ -1,7 +1,7 @@
 /* ACPI common header checks, the entry walker, and the RSDP -> XSDT/RSDT walk. */
 #include "core/acpi_internal.h"
-#include "core/bytes.h"
-#include "core/mem.h"
+#include "core/lib/bytes.h"
+#include "core/lib/mem.h"
 
 /* System Description Table Header, ACPI 6.5 5.2.6 Table 5.4 */
 #define HDR_LENGTH 4

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "core/firmware_info.h"
-#include "core/msglist.h"
+#include "core/lib/msglist.h"
 
 #define ACPI_HEADER_LEN 36                 /* ACPI 6.5, 5.2.6, Table 5.4 */
 #define ACPI_MAX_TABLE_LEN (16u << 20)      /* sanity bound on a header's Length */

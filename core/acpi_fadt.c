@@ -1,7 +1,7 @@
 /* FADT: where the ACPI PM timer is and how wide it counts (ACPI 6.5, 5.2.9 Table 5.9). */
 #include "core/acpi_internal.h"
-#include "core/bytes.h"
-#include "core/mem.h"
+#include "core/lib/bytes.h"
+#include "core/lib/mem.h"
 
 #define FADT_PM_TMR_BLK 76     /* u32 I/O port of the PM timer block */
 #define FADT_PM_TMR_LEN 91     /* u8, 4 when the PM timer is supported, else 0 */

@@ -1,6 +1,6 @@
 /* From the tables found to the report's acpi_info and the NUMA map. */
 #include "core/acpi_internal.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 
 struct srat_check {
     const struct acpi_numa_map *numa;

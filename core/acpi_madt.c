@@ -1,7 +1,7 @@
 /* MADT: the processors the firmware reports, with their APIC IDs (ACPI 6.5, 5.2.12). */
 #include "core/acpi_internal.h"
-#include "core/bytes.h"
-#include "core/mem.h"
+#include "core/lib/bytes.h"
+#include "core/lib/mem.h"
 
 #define MADT_LAPIC_ADDRESS 36 /* u32 Local Interrupt Controller Address, Table 5.19 */
 #define MADT_FLAGS 40         /* u32, bit 0 PCAT_COMPAT */

@@ -1,7 +1,7 @@
 /* SRAT (which proximity domain each CPU and memory range is in) and SLIT (distances). */
 #include "core/acpi_internal.h"
-#include "core/bytes.h"
-#include "core/mem.h"
+#include "core/lib/bytes.h"
+#include "core/lib/mem.h"
 
 #define SRAT_ENTRIES 48 /* header, u32 reserved (1), u64 reserved: ACPI 6.5 5.2.16 Table 5.74 */
 

@@ -1,8 +1,8 @@
 #include "core/bootstrap.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
-#include "core/splitmix.h"
-#include "core/stats.h"
+#include "core/lib/splitmix.h"
+#include "core/lib/stats.h"
 
 bool boot_work_init(struct boot_work *w, uint32_t max_samples)
 {

@@ -63,7 +63,7 @@ struct boot_work {
 bool boot_work_init(struct boot_work *w, uint32_t max_samples);
 void boot_work_release(struct boot_work *w);
 
-/* Nearest-rank median (core/stats.h) by selection, in O(n); reorders v. */
+/* Nearest-rank median (core/lib/stats.h) by selection, in O(n); reorders v. */
 uint64_t median_select(uint64_t *v, uint32_t n);
 
 /* A statistic of the columns' medians (med_a[c], med_b[c] for c < n). */

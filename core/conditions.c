@@ -3,12 +3,12 @@
 #include "arch/x86/power.h"
 #include "arch/x86/probe.h"
 #include "arch/x86/pmc.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/conditions_smi.h"
 #include "core/ipi.h"
 #include "core/mutant.h"
 #include "core/runner.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 /* The detector's window after each experiment, by profile (default, quick, full). */

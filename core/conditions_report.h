@@ -2,9 +2,9 @@
 #ifndef TLBSCOPE_CORE_CONDITIONS_REPORT_H
 #define TLBSCOPE_CORE_CONDITIONS_REPORT_H
 
-#include "core/json.h"
+#include "core/lib/json.h"
 #include "core/record.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 /* Writes the value of the "conditions" key: an object, or null when none were recorded. */
 void conditions_write_json(struct json_writer *w, const struct exp_conditions *c);

@@ -6,7 +6,7 @@
 #include "arch/x86/pmc.h"
 #include "core/conditions.h"
 #include "core/mutant.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 uint64_t cond_permille(uint64_t aperf, uint64_t mperf) { return mperf ? aperf * 1000 / mperf : 0; }
 

@@ -1,10 +1,10 @@
 #include "core/config.h"
 #include "core/emulate.h"
 #include "arch/x86/fault.h"
-#include "core/json.h"
-#include "core/mem.h"
+#include "core/lib/json.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/upload.h"
 
 /* K_SECRET: text that messages never repeat (redact_key) */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "core/inject.h"
-#include "core/msglist.h"
+#include "core/lib/msglist.h"
 
 #define CONFIG_MAX_LINE 256
 #define CONFIG_MAX_RANGES 16

@@ -2,7 +2,7 @@
 
 #include <stddef.h>
 
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 /*
  * The models and first fixed microcode revisions of Linux's invlpg_miss_ids[]

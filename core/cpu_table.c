@@ -1,7 +1,7 @@
 #include "core/cpu_table.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 const char *const cpu_fault_reg_names[CPU_FAULT_REGS] = {
     "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "r8", "r9",

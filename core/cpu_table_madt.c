@@ -5,8 +5,8 @@
  */
 #include "core/acpi.h"
 #include "core/cpu_table.h"
-#include "core/mem.h"
-#include "core/msglist.h"
+#include "core/lib/mem.h"
+#include "core/lib/msglist.h"
 #include "core/mutant.h"
 
 struct madt_fill {

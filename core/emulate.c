@@ -6,7 +6,7 @@
 #include "arch/x86/paging.h"
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/ipi.h"
 #include "core/mutant.h"
 #include "core/timing.h"

@@ -1,6 +1,6 @@
 #include "core/hw_policy.h"
 #include "arch/x86/probe.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 #define XAPIC_MAX_ID 254u /* 8-bit destination; 0xff is the broadcast ID */
 

@@ -2,8 +2,8 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
-#include "core/atomic.h"
-#include "core/strbuf.h"
+#include "core/lib/atomic.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 static void wake_handler(struct trap_frame *f) { (void)f; }

@@ -1,6 +1,6 @@
 #include "core/linux_apic.h"
 #include "core/mutant.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 static bool fadt_physical(const struct linux_apic_inputs *in)
 {

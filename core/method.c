@@ -6,7 +6,7 @@
 #include "core/hw_policy.h"
 #include "core/mutant.h"
 #include "core/smp.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 bool method_pcid_needs_microcode(const struct run *r)
 {

@@ -1,6 +1,6 @@
 #include "core/placement.h"
 #include "core/mutant.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 const char *placement_name(uint32_t placement)
 {

@@ -1,6 +1,6 @@
 #include "core/plan.h"
 #include "core/mutant.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 bool plan_kept(uint32_t n, uint32_t stride, uint32_t i)
 {

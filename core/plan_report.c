@@ -1,7 +1,7 @@
 /* The `plan` of an experiment in the JSON report (reports/SCHEMA.md) and in the text summary. */
 #include "core/plan_report.h"
-#include "core/json.h"
-#include "core/strbuf.h"
+#include "core/lib/json.h"
+#include "core/lib/strbuf.h"
 
 void plan_write_json(struct json_writer *w, const struct plan_summary *s)
 {

@@ -1,8 +1,8 @@
 #include "core/recommend.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/recommend_internal.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 #define MAX_CURVE 64
 

@@ -23,10 +23,10 @@
  * on (up to and including the first loss after it; a pair without a
  * measurable difference there is low) and of the CPU count's interval.
  */
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/recommend_internal.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 #define IB_MAX_PAIRS 64
 

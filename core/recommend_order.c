@@ -15,10 +15,10 @@
  * with orders within 5% of S counting as the same. The same at one target
  * goes into the verdict.
  */
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/recommend_internal.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 #define ORDER_EQUIVALENT_MILLIPCT 5000 /* 5%: the two orders are the same to within it */
 

@@ -1,6 +1,6 @@
 #include "core/record.h"
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 bool point_list_reserve(struct point_list *l, uint32_t capacity)
 {

@@ -15,7 +15,7 @@
 #include "core/plan.h"
 #include "core/conditions.h"
 #include "core/result.h"
-#include "core/stats.h"
+#include "core/lib/stats.h"
 
 #define POINT_MAX_PARAMS 8 /* shootdown_contention has 6, and issue 21 adds placement */
 #define POINT_MAX_METRICS 5

@@ -1,6 +1,6 @@
 /* Redaction tokens: HMAC-SHA-256 of an identifying value, shared by the app and tlbscope-report. */
 #include "core/redact.h"
-#include "core/sha256.h"
+#include "core/lib/sha256.h"
 
 const char *const redact_fields[] = {
     REDACT_FIELD_SYSTEM_SERIAL,

@@ -12,7 +12,7 @@
  *   random:  "redacted:random:" + 16 hex digits, the same HMAC under a key
  *            of 32 random bytes drawn for one report and then forgotten.
  *
- * This file and core/sha256.c are shared with tlbscope-report
+ * This file and core/lib/sha256.c are shared with tlbscope-report
  * (reports/tool/tool.mk): both sides compute tokens with the same code.
  * Self-contained: no C library and no other core/ file.
  */

@@ -3,7 +3,7 @@
 #define TLBSCOPE_CORE_REPORT_H
 
 #include "core/run.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 /* Returns false when the JSON could not be completed (out of memory). */
 bool report_write_json(const struct run *r, struct strbuf *out);

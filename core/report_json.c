@@ -1,13 +1,13 @@
-#include "core/json.h"
+#include "core/lib/json.h"
 #include "core/conditions_report.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/plan_report.h"
 #include "core/redact.h"
 #include "core/report.h"
 #include "core/verdict.h"
 #include "core/report_recommend.h"
-#include "core/sha256.h"
+#include "core/lib/sha256.h"
 #include "core/smp.h"
 #include "core/topo_report.h"
 
@@ -189,7 +189,7 @@ static void write_stats(struct json_writer *w, const struct stats *st)
     jw_kv_u64(w, "n", st->n);
     jw_kv_u64(w, "min", st->min);
     jw_kv_u64(w, "p50", st->p50);
-    /* only where n supports them: below that nearest rank gives the maximum (core/stats.h) */
+    /* only where n supports them: below that nearest rank gives the maximum (core/lib/stats.h) */
     if (stats_has_p90(st->n) || MUTANT(percentile_from_few))
         jw_kv_u64(w, "p90", st->p90);
     if (stats_has_p99(st->n) || MUTANT(percentile_from_few))

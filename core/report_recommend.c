@@ -1,6 +1,6 @@
 #include "core/report_recommend.h"
 #include "core/bootstrap.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/recommend.h"
 
 static const char *hardware_note(const char *environment)

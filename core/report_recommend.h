@@ -2,9 +2,9 @@
 #ifndef TLBSCOPE_CORE_REPORT_RECOMMEND_H
 #define TLBSCOPE_CORE_REPORT_RECOMMEND_H
 
-#include "core/json.h"
+#include "core/lib/json.h"
 #include "core/run.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 void report_json_recommendations(struct json_writer *w, const struct run *r);
 /* "What this machine suggests": one line per entry. */

@@ -1,4 +1,4 @@
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/plan_report.h"
 #include "core/report.h"
 #include "core/report_recommend.h"

@@ -4,7 +4,7 @@
  * the raw tick values in the JSON for tools.
  */
 #include "core/conditions_report.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/report_views.h"
 #include "core/report_views_contention.h"
 
@@ -73,7 +73,7 @@ static void cell_time(struct strbuf *sb, const struct run *r, const struct stats
         sb_printf(sb, " %6llu ns", (unsigned long long)ns);
 }
 
-/* A p99 cell: the value, or "n<100" where nearest rank would give the maximum (core/stats.h). */
+/* A p99 cell: the value, or "n<100" where nearest rank would give the maximum (core/lib/stats.h). */
 static void cell_p99(struct strbuf *sb, const struct run *r, const struct stats *st)
 {
     if (st && !stats_has_p99(st->n))

@@ -7,7 +7,7 @@
 #define TLBSCOPE_CORE_REPORT_VIEWS_H
 
 #include "core/run.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 uint64_t ticks_to_ns(uint64_t ticks, uint64_t tsc_hz);
 void report_view_experiment(const struct run *r, const struct experiment_record *e,

@@ -1,5 +1,5 @@
 #include "core/report_views_contention.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/report_views.h"
 
 static const struct stats *metric_of(const struct result_point *p, const char *name)
@@ -31,7 +31,7 @@ static void cell(struct strbuf *sb, const struct run *r, const struct stats *st,
         sb_printf(sb, " %9s", "-");
         return;
     }
-    if (p99 && !stats_has_p99(st->n)) { /* nearest rank would give the maximum (core/stats.h) */
+    if (p99 && !stats_has_p99(st->n)) { /* nearest rank would give the maximum (core/lib/stats.h) */
         sb_printf(sb, " %9s", "n<100");
         return;
     }

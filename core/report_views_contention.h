@@ -3,7 +3,7 @@
 #define TLBSCOPE_CORE_REPORT_VIEWS_CONTENTION_H
 
 #include "core/run.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 /* Contention as latency and throughput per number of initiators m. */
 void view_contention(const struct run *r, const struct experiment_record *e, struct strbuf *sb);

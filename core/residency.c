@@ -4,7 +4,7 @@
 
 #include "arch/x86/probe.h"
 #include "core/mutant.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 const uint32_t residency_msr[RC_COUNT] = { 0x3fc, 0x3fd, 0x3fe, 0x60d, 0x3f8, 0x3f9, 0x3fa };
 

@@ -1,5 +1,5 @@
 #include "core/result.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 
 static const char *const names[] = { "SUCCESS", "SKIP", "ERROR", "FAILURE" };
 static const char *const prefixes[] = { "PASS", "SKIP", "ERROR", "FAIL" };

@@ -1,7 +1,7 @@
 #include "core/run.h"
 #include "core/mutant.h"
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 #include "core/verdict.h"
 
 const char *tsc_source_name(enum tsc_source s)

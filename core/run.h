@@ -13,7 +13,7 @@
 #include "core/cpu_errata.h"
 #include "core/cpu_table.h"
 #include "core/firmware_info.h"
-#include "core/msglist.h"
+#include "core/lib/msglist.h"
 #include "core/netinfo.h"
 #include "core/record.h"
 #include "core/redact.h"

@@ -13,7 +13,7 @@
 #include "core/verify_collect.h"
 #include "arch/x86/cpu.h"
 #include "core/shootdown.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 static const struct {

@@ -1,7 +1,7 @@
 /* SMBIOS entry points, the bounded structure walk, and string lookup (DSP0134 3.x). */
 #include "core/smbios.h"
-#include "core/bytes.h"
-#include "core/mem.h"
+#include "core/lib/bytes.h"
+#include "core/lib/mem.h"
 
 /* 2.1 (32-bit) entry point, 5.2.1 Table 1 */
 #define EP2_CHECKSUM_LEN 5 /* u8 Entry Point Length at offset 5; checksum at 4 covers it all */

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "core/firmware_info.h"
-#include "core/msglist.h"
+#include "core/lib/msglist.h"
 
 #define SMBIOS2_EP_LEN 0x1f       /* 5.2.1 Table 1 */
 #define SMBIOS3_EP_LEN 0x18       /* 5.2.2 Table 2 */

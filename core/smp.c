@@ -3,7 +3,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/trap.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/timing.h"
 
 #if defined(__SANITIZE_THREAD__)

@@ -25,7 +25,7 @@
 #include "arch/x86/percpu.h"
 #include "core/inject.h"
 #include "core/cpu_table.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 
 /* IPI vectors: all in priority class 15, above the TPR the tool sets. */
 #define VEC_WAKE 0xf0      /* wakes a halted CPU; the handler does nothing */

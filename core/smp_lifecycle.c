@@ -5,10 +5,10 @@
  * platform work (core/takeover.c on the machine, sim/ on the host).
  */
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/mutant.h"
 #include "core/smp.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 uint32_t smp_wait_checkins(struct smp *s, uint32_t expected_aps, uint64_t deadline,

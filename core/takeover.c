@@ -3,9 +3,9 @@
 #include "arch/x86/cpuid.h"
 #include "arch/x86/microcode.h"
 #include "arch/x86/trap.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/mutant.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 #define PIC_MASTER_DATA 0x21

@@ -1,7 +1,7 @@
 #include "core/testmem.h"
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
-#include "core/mem.h"
+#include "core/lib/atomic.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
 
 /* Accessed and dirty preset: the CPU then never writes these PTEs itself

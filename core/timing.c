@@ -1,6 +1,6 @@
 #include "core/timing.h"
 #include "arch/x86/cpu.h"
-#include "core/stats.h"
+#include "core/lib/stats.h"
 
 /* 1 GHz until calibrated: deadlines stay finite even if calibration fails. */
 static uint64_t tsc_hz = 1000000000ull;

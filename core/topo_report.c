@@ -1,7 +1,7 @@
 #include "core/topo_report.h"
 #include "core/linux_apic.h"
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 void topo_report_cpu_l3(struct json_writer *w, const struct cpu_info *c)
 {

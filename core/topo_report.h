@@ -6,7 +6,7 @@
 #ifndef TLBSCOPE_CORE_TOPO_REPORT_H
 #define TLBSCOPE_CORE_TOPO_REPORT_H
 
-#include "core/json.h"
+#include "core/lib/json.h"
 #include "core/run.h"
 
 /* Above this many CPUs pair_classes is null (n^2 letters: 64 KiB at 256). */

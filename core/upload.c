@@ -1,7 +1,7 @@
 #include "core/upload.h"
 #include "core/mutant.h"
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 enum upload_verdict upload_judge(uint32_t http_status)
 {

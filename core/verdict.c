@@ -1,7 +1,7 @@
 #include "core/verdict.h"
 #include "core/mutant.h"
 
-/* A bounded writer: the host tool and the app share this file, so no strbuf (core/mem.h). */
+/* A bounded writer: the host tool and the app share this file, so no strbuf (core/lib/mem.h). */
 struct line {
     char *buf;
     size_t cap, len;

@@ -25,8 +25,8 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/trampoline.h"
-#include "core/atomic.h"
-#include "core/strbuf.h"
+#include "core/lib/atomic.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 #define MSR_EFER 0xc0000080u

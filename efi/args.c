@@ -2,8 +2,8 @@
 
 #include "efi/console.h"
 
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 #define CONFIG_FILE_MAX (64 * 1024)
 

@@ -1,7 +1,7 @@
 #include "efi/console.h"
 #include "efi/efi_util.h"
 
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 /* ConOut wants UCS-2 and CR LF; convert in chunks to keep the stack small. */
 void con_writen(const char *text, size_t n)

@@ -2,7 +2,7 @@
 #include "efi/efi_util.h"
 #include "efi/fwtables.h"
 
-#include "core/mem.h"
+#include "core/lib/mem.h"
 
 bool fwinfo_time(struct rtc_time *t)
 {

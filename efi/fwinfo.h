@@ -3,7 +3,7 @@
 #define TLBSCOPE_EFI_FWINFO_H
 
 #include "core/firmware_info.h"
-#include "core/msglist.h"
+#include "core/lib/msglist.h"
 
 void fwinfo_collect(struct firmware_info *fw, struct msg_list *warnings);
 /* Wall-clock time now, from the RTC (false when GetTime fails). */

@@ -7,7 +7,7 @@
 #include "efi/efi_util.h"
 
 #include "core/acpi.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/smbios.h"
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;

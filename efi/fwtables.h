@@ -4,7 +4,7 @@
 #define TLBSCOPE_EFI_FWTABLES_H
 
 #include "core/firmware_info.h"
-#include "core/msglist.h"
+#include "core/lib/msglist.h"
 
 /* Fills fw->smbios, fw->acpi and fw->numa (allocated; NULL without a SRAT). */
 void fwtables_collect(struct firmware_info *fw, struct msg_list *warnings);

@@ -2,8 +2,8 @@
 #include "efi/net_protocols.h"
 
 #include "core/config.h"
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 static EFI_GUID http_sb_guid = TLBSCOPE_HTTP_SERVICE_BINDING_GUID;
 static EFI_GUID http_guid = TLBSCOPE_HTTP_PROTOCOL_GUID;

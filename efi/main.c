@@ -25,7 +25,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/cpuid.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/report.h"
 #include "core/timing.h"
 

@@ -3,7 +3,7 @@
 #include "efi/platform.h"
 
 #include "arch/x86/cpu.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/method.h"
 
 #define TABLE_CHUNK_PAGES 64

@@ -4,9 +4,9 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/topology.h"
 #include "core/acpi.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/takeover.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 static EFI_GUID mp_guid = TLBSCOPE_MP_SERVICES_GUID;
 static struct mp_services *mp;

@@ -2,8 +2,8 @@
 
 #include "efi/net_protocols.h"
 
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 #define CONFIG_NAME "tlbscope.cfg"
 #define FETCH_TIMEOUT_MS 10000

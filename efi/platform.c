@@ -1,8 +1,8 @@
 #include "efi/platform.h"
 
 #include "arch/x86/cpu.h"
-#include "core/mem.h"
-#include "core/sha256.h"
+#include "core/lib/mem.h"
+#include "core/lib/sha256.h"
 
 static EFI_GUID rng_guid = EFI_RNG_PROTOCOL_GUID;
 

@@ -1,9 +1,9 @@
 #include "efi/report_out.h"
 #include "efi/console.h"
 
-#include "core/crc.h"
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/crc.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 #define REPORT_DIR "\\tlbscope\\reports"
 #define COUNTER_FILE "\\tlbscope\\counter"

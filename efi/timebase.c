@@ -2,7 +2,7 @@
 #include "efi/efi_util.h"
 
 #include "arch/x86/cpu.h"
-#include "core/stats.h"
+#include "core/lib/stats.h"
 #include "core/timing.h"
 
 #define PM_TIMER_HZ 3579545ull /* ACPI 6.5, 4.8.3.3: the PM timer runs at 3.579545 MHz */

@@ -2,8 +2,8 @@
 #include "efi/console.h"
 
 #include "arch/x86/cpu.h"
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 #include "core/upload.h"
 

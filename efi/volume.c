@@ -1,6 +1,6 @@
 #include "efi/volume.h"
 
-#include "core/mem.h"
+#include "core/lib/mem.h"
 
 #define PATH_MAX_CHARS 256
 

@@ -7,13 +7,13 @@
 #include <stdio.h>
 
 #include "core/config.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "sim/hostmem.h"
 
 int main(void)
 {
     struct strbuf sb;
-    host_init(); /* core/mem.h's allocator on malloc */
+    host_init(); /* core/lib/mem.h's allocator on malloc */
     if (!sb_init_dynamic(&sb, 16 * 1024)) {
         fputs("gen-cfg: out of memory\n", stderr);
         return 1;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "arch/x86/paging.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 
 static void *host_alloc(size_t n) { return malloc(n); }
 static void host_free(void *p) { free(p); }

@@ -1,4 +1,4 @@
-/* The host's memory behind core/mem.h (malloc), for the simulator and the host tests. */
+/* The host's memory behind core/lib/mem.h (malloc), for the simulator and the host tests. */
 #ifndef TLBSCOPE_SIM_HOSTMEM_H
 #define TLBSCOPE_SIM_HOSTMEM_H
 

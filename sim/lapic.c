@@ -8,7 +8,7 @@
 #include "core/mutant.h"
 #include "sim/machine.h"
 
-/* core/atomic.h's view of this thread's store buffer (its CPU's) */
+/* core/lib/atomic.h's view of this thread's store buffer (its CPU's) */
 _Thread_local unsigned char sim_stores_pending;
 
 #define BASE_ADDR 0x000ffffffffff000ull /* bits 51:12 (MAXPHYADDR 52) */

@@ -29,7 +29,7 @@
  *                so): the stores the CPU made before it may still be in its
  *                store buffer, so the target of an ICR write could take the
  *                IPI before it can see the request it is about to read. The
- *                host build of core/atomic.h notes every store as pending
+ *                host build of core/lib/atomic.h notes every store as pending
  *                for its CPU; a fence (weak_wrmsr_fence), a locked
  *                instruction, a serialising instruction (another WRMSR, MOV
  *                to CR3/CR4, INVLPG, INVPCID, LGDT/LIDT) or an uncached

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/config.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "sim/hostmem.h"
 #include "sim/session.h"
 

@@ -1,5 +1,5 @@
 #include "arch/x86/trampoline.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
 
 _Static_assert(offsetof(struct trampoline_params, cr4) == 4, "ap_trampoline.S reads params+4");

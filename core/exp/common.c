@@ -1,12 +1,12 @@
 #include "core/exp/common.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/verify_collect.h"
 #include "core/mutant.h"
-#include "core/splitmix.h"
+#include "core/lib/splitmix.h"
 #include "core/runner_plan.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 uint32_t exp_page_counts(uint32_t ceiling, uint32_t *out, uint32_t cap)

@@ -97,14 +97,14 @@
  * is a different instruction).
  */
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/bootstrap.h"
 #include "core/crossover.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
 #include "core/runner_plan.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 static const uint32_t pages_default[] = { 1,  2,  4,  8,  12, 16, 20, 24,  28,  30,  32,

@@ -79,13 +79,13 @@
 #include "arch/x86/tlb.h"
 #include "core/emulate.h"
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
 #include "core/placement.h"
 #include "core/runner_plan.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 static const uint32_t page_counts[] = { 1, 2, 4, 8, 16, 32, 64, 512 };

@@ -23,12 +23,12 @@
  */
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/experiments.h"
 #include "core/ipi.h"
 #include "core/runner.h"
 #include "core/runner_plan.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 struct bc_state {

@@ -65,13 +65,13 @@
  */
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/exp/class_pool.h"
 #include "core/experiments.h"
 #include "core/ipi.h"
 #include "core/runner.h"
 #include "core/runner_plan.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 #define POOL_CAP 200000u /* pooled samples kept per topology class */

@@ -72,7 +72,7 @@
 #include "arch/x86/power.h"
 #include "arch/x86/probe.h"
 #include "arch/x86/trap.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/exp/target_lost.h"
 #include "core/exp/target_states.h"
 #include "core/experiments.h"
@@ -80,7 +80,7 @@
 #include "core/ipi.h"
 #include "core/mutant.h"
 #include "core/residency.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 #define TS_WARMUP 2u

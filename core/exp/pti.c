@@ -58,11 +58,11 @@
  * erratum, CPU signature, microcode revision.
  */
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/runner_plan.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 static const struct {

@@ -73,7 +73,7 @@
  * `checks` value counts its reads (priming included); the notes say how.
  */
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/verify_collect.h"
 #include "core/emulate.h"
 #include "core/exp/common.h"
@@ -82,7 +82,7 @@
 #include "core/mutant.h"
 #include "core/placement.h"
 #include "core/shootdown_multi.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 #define CT_MIN_SAMPLES 10u

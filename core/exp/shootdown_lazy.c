@@ -51,12 +51,12 @@
  * (ends kept, then the most alone); the four policies are always measured.
  */
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
 #include "core/runner_plan.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 #define MAX_K 16

@@ -68,13 +68,13 @@
  */
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
 #include "core/placement.h"
 #include "core/runner_plan.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 #define MAX_PAGE_COUNTS 12
@@ -602,7 +602,7 @@ static void add_column(struct runner *r, struct experiment_record *rec, struct s
     point_param_num(sum, "pages", job->pages);
     point_param_str(sum, "flush", flush);
     point_value(sum, "conc_over_seq_p50", ratio_milli(conc.p50, seq.p50));
-    if (stats_has_p99(seq.n) && stats_has_p99(conc.n)) /* core/stats.h */
+    if (stats_has_p99(seq.n) && stats_has_p99(conc.n)) /* core/lib/stats.h */
         point_value(sum, "conc_over_seq_p99", ratio_milli(conc.p99, seq.p99));
 }
 

@@ -19,10 +19,10 @@
  * INVLPG or a CR3 write, like hardware.)
  */
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "core/timing.h"
 
 #define ROUNDS 16

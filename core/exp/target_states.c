@@ -3,7 +3,7 @@
 #include "arch/x86/probe.h"
 #include "core/ipi.h"
 #include "core/residency.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 bool ts_kind_is_idle(enum ts_kind kind)
 {

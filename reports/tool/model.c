@@ -23,7 +23,7 @@ static void build_stats(const json_t *o, struct m_stats *st)
     st->max = jget_number(o, "max", NAN);
     st->mean = jget_number(o, "mean", NAN);
     /*
-     * p90 from 10 samples, p99 from 100 (core/stats.h): below that nearest
+     * p90 from 10 samples, p99 from 100 (core/lib/stats.h): below that nearest
      * rank gives the maximum. Reports before issue 20 hold them anyway;
      * every view reads them from here, so none shows one.
      */

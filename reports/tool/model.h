@@ -21,7 +21,7 @@
 struct m_stats {
     bool present;
     /* TSC ticks; p90 NaN below 10 samples and p99 below 100, whatever the file holds (the
-     * maximum is all nearest rank gives there: core/stats.h) */
+     * maximum is all nearest rank gives there: core/lib/stats.h) */
     double n, min, p50, p90, p99, max, mean;
 };
 

@@ -355,7 +355,7 @@ static char *record_text(const struct redact_result *r)
         return NULL;
     snprintf(t, cap, "{ \"redacted\": true, \"keyed\": %s, \"by\": \"tlbscope-report\", "
              "\"fields\": [", r->keyed ? "true" : "false");
-    for (i = 0; i < r->nfields; i++) /* spaced like core/json.c's inline arrays */
+    for (i = 0; i < r->nfields; i++) /* spaced like core/lib/json.c's inline arrays */
         snprintf(t + strlen(t), cap - strlen(t), "%s\"%s\"", i ? ", " : " ", r->fields[i]);
     snprintf(t + strlen(t), cap - strlen(t), "%s] }", r->nfields ? " " : "");
     return t;

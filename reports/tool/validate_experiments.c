@@ -12,7 +12,7 @@ static const char *const stat_keys[] = { "n", "min", "p50", "p90", "p99", "max",
 enum { S_N, S_MIN, S_P50, S_P90, S_P99, S_MAX, S_MEAN, S_COUNT };
 
 /*
- * Nearest-rank statistics (core/stats.h): each percentile is a measured
+ * Nearest-rank statistics (core/lib/stats.h): each percentile is a measured
  * sample. p90 and p99 are optional: a writer of issue 20 on leaves them out
  * where n is too small (the maximum is all they could be); reports before
  * it always have them. Those present are ordered with the rest.

@@ -16,8 +16,8 @@
 #include <jansson.h>
 
 #include "core/config.h"
-#include "core/json.h"
-#include "core/strbuf.h"
+#include "core/lib/json.h"
+#include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"
 
 #define CHECK(cond)                                                                            \

@@ -1,5 +1,5 @@
 /*
- * Published test vectors for core/sha256.c, shared by the test of the app's
+ * Published test vectors for core/lib/sha256.c, shared by the test of the app's
  * build (test_redact.c) and of tlbscope-report's (test_report_redact.c),
  * which compile the same file with different flags.
  *

@@ -1,10 +1,10 @@
-/* Host test support: looking for a message in a struct msg_list (core/msglist.h). */
+/* Host test support: looking for a message in a struct msg_list (core/lib/msglist.h). */
 #ifndef TLBSCOPE_TESTS_SUPPORT_MSGS_H
 #define TLBSCOPE_TESTS_SUPPORT_MSGS_H
 
 #include <stdbool.h>
 
-#include "core/msglist.h"
+#include "core/lib/msglist.h"
 
 /* The first message whose text contains `needle` and, unless `where` is NULL, whose
  * location is exactly `where`; NULL when there is none. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/report.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 json_t *support_report_json(const struct run *r, char **text)
 {

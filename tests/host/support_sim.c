@@ -7,7 +7,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/verify_collect.h"
 #include "core/ipi.h"
 #include "core/shootdown.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "core/acpi.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "tests/host/support_data.h"
 #include "tests/host/support_host.h"
 #include "tests/host/support_msgs.h"

@@ -19,7 +19,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/ipi.h"
 #include "core/timing.h"
 #include "tests/host/support_sim.h"

@@ -20,8 +20,8 @@
 
 #include "core/bootstrap.h"
 #include "core/exp/common.h"
-#include "core/splitmix.h"
-#include "core/stats.h"
+#include "core/lib/splitmix.h"
+#include "core/lib/stats.h"
 #include "tests/host/support_boot.h"
 #include "tests/host/support_host.h"
 

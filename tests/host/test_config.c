@@ -14,8 +14,8 @@
 
 #include "core/config.h"
 #include "core/emulate.h"
-#include "core/json.h"
-#include "core/strbuf.h"
+#include "core/lib/json.h"
+#include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"
 #include "tests/host/support_msgs.h"
 

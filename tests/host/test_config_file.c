@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/config.h"
-#include "core/msglist.h"
-#include "core/strbuf.h"
+#include "core/lib/msglist.h"
+#include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"
 
 static char *file_text(void)

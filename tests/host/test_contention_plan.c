@@ -10,7 +10,7 @@
 
 #include "core/conditions.h"
 #include "core/exp/contention_plan.h"
-#include "core/stats.h"
+#include "core/lib/stats.h"
 
 static void expect_series(uint32_t ncpus, bool groups, uint32_t limit, const uint32_t *want,
                           uint32_t n)

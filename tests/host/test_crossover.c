@@ -23,7 +23,7 @@
 
 #include "core/bootstrap.h"
 #include "core/crossover.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/recommend.h"
 #include "tests/host/support_boot.h"
 #include "tests/host/support_host.h"

@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "core/config.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/run.h"
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"
 #include "tests/host/support_report.h"
 

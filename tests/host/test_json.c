@@ -6,8 +6,8 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "core/json.h"
-#include "core/strbuf.h"
+#include "core/lib/json.h"
+#include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"
 
 static void test_printf_formats(void **state)

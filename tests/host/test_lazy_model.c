@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/shootdown.h"
 #include "core/timing.h"

@@ -15,9 +15,9 @@
 
 #include "core/acpi.h"
 #include "core/cpu_table.h"
-#include "core/mem.h"
-#include "core/msglist.h"
-#include "core/atomic.h"
+#include "core/lib/mem.h"
+#include "core/lib/msglist.h"
+#include "core/lib/atomic.h"
 #include "core/run.h"
 #include "core/smp.h"
 #include "tests/host/support_host.h"

@@ -1,5 +1,5 @@
 /*
- * Redaction in the app's build: core/sha256.c against FIPS 180-2 and RFC
+ * Redaction in the app's build: core/lib/sha256.c against FIPS 180-2 and RFC
  * 4231, the tokens of core/redact.c, and the report writer with redact=on
  * (the JSON and the .txt carry tokens, never the serial number or UUID, and
  * never the key; the command line's redact_key is masked). The tokens it
@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "core/config.h"
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/redact.h"
 #include "core/report.h"
-#include "core/sha256.h"
-#include "core/strbuf.h"
+#include "core/lib/sha256.h"
+#include "core/lib/strbuf.h"
 #include "tests/host/hmac_vectors.h"
 #include "tests/host/support_report.h"
 #include "tests/host/support_host.h"

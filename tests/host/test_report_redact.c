@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "core/redact.h"
-#include "core/sha256.h"
+#include "core/lib/sha256.h"
 #include "reports/tool/commands.h"
 #include "reports/tool/compare.h"
 #include "reports/tool/diag.h"
@@ -239,7 +239,7 @@ static struct m_report *model_of_doc(json_t *root, const char *path, size_t labe
 
 /* ---- the HMAC of the tool's build ---- */
 
-/* core/sha256.c as tool.mk compiles it for tlbscope-report (other flags than the app's). */
+/* core/lib/sha256.c as tool.mk compiles it for tlbscope-report (other flags than the app's). */
 static void test_tool_hmac_rfc4231(void **state)
 {
     char hex[65];

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/mem.h"
+#include "core/lib/mem.h"
 #include "core/smbios.h"
 #include "tests/host/support_host.h"
 #include "tests/host/support_msgs.h"

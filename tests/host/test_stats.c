@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 
-#include "core/stats.h"
+#include "core/lib/stats.h"
 #include "tests/host/support_host.h"
 
 static void test_percentiles_1_to_100(void **state)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/msglist.h"
+#include "core/lib/msglist.h"
 #include "core/run.h"
 #include "core/verdict.h"
 #include "tests/host/support_host.h"

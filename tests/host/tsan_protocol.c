@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "arch/x86/cpu.h"
-#include "core/atomic.h"
+#include "core/lib/atomic.h"
 #include "core/verify_collect.h"
 #include "core/exp/common.h"
 #include "core/shootdown.h"

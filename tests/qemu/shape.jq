@@ -578,7 +578,7 @@ def shape($want):
              [$e.results[]? | select(.params.residency != null and .params.residency != "unverified") | .params.state]; [])))
     end),
 
-  # ---- percentiles only where n supports them (core/stats.h) ----
+  # ---- percentiles only where n supports them (core/lib/stats.h) ----
   (select($v20) |
     [$r.experiments[]? | (.results, .summary)[]? | .metrics[]?] as $ms
     | eq("no p90 from fewer than 10 samples, no p99 from fewer than 100; both from there on";

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "core/mutant.h"
-#include "core/sha256.h"
+#include "core/lib/sha256.h"
 #include "reports/tool/diag.h"
 #include "reports/tool/fleet/cells.h"
 #include "reports/tool/fleet/headline.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/mutant.h"
-#include "core/sha256.h"
+#include "core/lib/sha256.h"
 
 void run_key_hex(const uint8_t *d, size_t n, char *out)
 {

@@ -1,5 +1,5 @@
 /* SHA-256 (FIPS 180-4, section 6.2) and HMAC-SHA-256 (RFC 2104). No C library. */
-#include "core/sha256.h"
+#include "core/lib/sha256.h"
 
 static const uint32_t k256[64] = {
     0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u,

@@ -1,4 +1,4 @@
-#include "core/crc.h"
+#include "core/lib/crc.h"
 
 /* CRC-32 polynomial 0x04C11DB7, MSB first, length appended, inverted (POSIX cksum). */
 static uint32_t crc_update(uint32_t crc, uint8_t byte)

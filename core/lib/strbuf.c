@@ -1,5 +1,5 @@
-#include "core/strbuf.h"
-#include "core/mem.h"
+#include "core/lib/strbuf.h"
+#include "core/lib/mem.h"
 
 void sb_init_fixed(struct strbuf *sb, char *buf, size_t cap)
 {

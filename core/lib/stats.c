@@ -1,5 +1,5 @@
-#include "core/stats.h"
-#include "core/mem.h"
+#include "core/lib/stats.h"
+#include "core/lib/mem.h"
 
 bool samples_init(struct sample_set *s, uint32_t capacity)
 {

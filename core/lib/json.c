@@ -1,5 +1,5 @@
-#include "core/json.h"
-#include "core/mem.h"
+#include "core/lib/json.h"
+#include "core/lib/mem.h"
 
 void jw_init(struct json_writer *w, struct strbuf *sb)
 {

@@ -1,6 +1,6 @@
-#include "core/msglist.h"
-#include "core/mem.h"
-#include "core/strbuf.h"
+#include "core/lib/msglist.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 void msg_vadd(struct msg_list *l, const char *where, const char *fmt, va_list ap)
 {

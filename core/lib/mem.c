@@ -1,4 +1,4 @@
-#include "core/mem.h"
+#include "core/lib/mem.h"
 
 static const struct mem_ops *installed_ops;
 

@@ -1,4 +1,4 @@
-#include "core/bytes.h"
+#include "core/lib/bytes.h"
 
 uint8_t byte_sum8(const void *data, size_t len)
 {

@@ -10,7 +10,7 @@
 #ifndef TLBSCOPE_CORE_JSON_H
 #define TLBSCOPE_CORE_JSON_H
 
-#include "core/strbuf.h"
+#include "core/lib/strbuf.h"
 
 #define JSON_MAX_DEPTH 24
 
