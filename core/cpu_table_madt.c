@@ -3,7 +3,7 @@
  * (ACPI 6.5, 5.2.12): what the firmware's MP services would have listed had
  * they worked. The order follows the table, as firmware numbers processors.
  */
-#include "core/acpi.h"
+#include "core/firmware/acpi.h"
 #include "core/cpu_table.h"
 #include "core/lib/mem.h"
 #include "core/lib/msglist.h"

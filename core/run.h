@@ -12,7 +12,7 @@
 #include "core/config.h"
 #include "core/cpu_errata.h"
 #include "core/cpu_table.h"
-#include "core/firmware_info.h"
+#include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
 #include "core/netinfo.h"
 #include "core/record.h"

@@ -2,7 +2,7 @@
 #ifndef TLBSCOPE_EFI_FWINFO_H
 #define TLBSCOPE_EFI_FWINFO_H
 
-#include "core/firmware_info.h"
+#include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
 
 void fwinfo_collect(struct firmware_info *fw, struct msg_list *warnings);

@@ -6,9 +6,9 @@
 #include "efi/fwtables.h"
 #include "efi/efi_util.h"
 
-#include "core/acpi.h"
+#include "core/firmware/acpi.h"
 #include "core/lib/mem.h"
-#include "core/smbios.h"
+#include "core/firmware/smbios.h"
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
 static EFI_GUID acpi10_guid = ACPI_TABLE_GUID;

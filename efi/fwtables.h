@@ -3,7 +3,7 @@
 #ifndef TLBSCOPE_EFI_FWTABLES_H
 #define TLBSCOPE_EFI_FWTABLES_H
 
-#include "core/firmware_info.h"
+#include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
 
 /* Fills fw->smbios, fw->acpi and fw->numa (allocated; NULL without a SRAT). */

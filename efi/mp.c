@@ -3,7 +3,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/topology.h"
-#include "core/acpi.h"
+#include "core/firmware/acpi.h"
 #include "core/lib/mem.h"
 #include "core/takeover.h"
 #include "core/lib/strbuf.h"

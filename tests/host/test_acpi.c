@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/acpi.h"
+#include "core/firmware/acpi.h"
 #include "core/lib/mem.h"
 #include "tests/host/support_data.h"
 #include "tests/host/support_host.h"

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/acpi.h"
+#include "core/firmware/acpi.h"
 #include "core/cpu_table.h"
 #include "core/lib/mem.h"
 #include "core/lib/msglist.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "core/lib/mem.h"
-#include "core/smbios.h"
+#include "core/firmware/smbios.h"
 #include "tests/host/support_host.h"
 #include "tests/host/support_msgs.h"
 

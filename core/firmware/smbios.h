@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/firmware_info.h"
+#include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
 
 #define SMBIOS2_EP_LEN 0x1f       /* 5.2.1 Table 1 */

@@ -60,7 +60,7 @@ struct acpi_info {
     uint8_t dmar_flags;         /* DMAR offset 37: bit 0 INTR_REMAP, bit 1 X2APIC_OPT_OUT */
 };
 
-struct acpi_numa_map; /* core/acpi.h */
+struct acpi_numa_map; /* core/firmware/acpi.h */
 
 struct rtc_time {
     uint16_t year;

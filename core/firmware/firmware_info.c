@@ -1,4 +1,4 @@
-#include "core/firmware_info.h"
+#include "core/firmware/firmware_info.h"
 
 const char *secure_boot_name(enum secure_boot_state s)
 {

@@ -1,5 +1,5 @@
 /* SRAT (which proximity domain each CPU and memory range is in) and SLIT (distances). */
-#include "core/acpi_internal.h"
+#include "core/firmware/acpi_internal.h"
 #include "core/lib/bytes.h"
 #include "core/lib/mem.h"
 

@@ -1,5 +1,5 @@
 /* The NUMA map: APIC ID -> proximity domain from the SRAT, distances from the SLIT. */
-#include "core/acpi_internal.h"
+#include "core/firmware/acpi_internal.h"
 #include "core/lib/mem.h"
 
 bool acpi_numa_map_init(struct acpi_numa_map *m, uint32_t capacity)

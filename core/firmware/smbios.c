@@ -1,5 +1,5 @@
 /* SMBIOS entry points, the bounded structure walk, and string lookup (DSP0134 3.x). */
-#include "core/smbios.h"
+#include "core/firmware/smbios.h"
 #include "core/lib/bytes.h"
 #include "core/lib/mem.h"
 

@@ -1,7 +1,7 @@
 /* SMBIOS types 0, 1, 2 and 4 -> struct smbios_info (DSP0134 3.x, chapter 7). */
 #include "core/lib/bytes.h"
 #include "core/lib/mem.h"
-#include "core/smbios.h"
+#include "core/firmware/smbios.h"
 
 /* 7.1 BIOS Information (type 0): string numbers of Vendor, Version, Release Date */
 #define T0_VENDOR 0x04

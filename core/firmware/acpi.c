@@ -1,5 +1,5 @@
 /* ACPI common header checks, the entry walker, and the RSDP -> XSDT/RSDT walk. */
-#include "core/acpi_internal.h"
+#include "core/firmware/acpi_internal.h"
 #include "core/lib/bytes.h"
 #include "core/lib/mem.h"
 

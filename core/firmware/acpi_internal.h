@@ -2,7 +2,7 @@
 #ifndef TLBSCOPE_CORE_ACPI_INTERNAL_H
 #define TLBSCOPE_CORE_ACPI_INTERNAL_H
 
-#include "core/acpi.h"
+#include "core/firmware/acpi.h"
 
 /* msg_add() that accepts a NULL list; `where` is always "acpi". */
 void acpi_msg(struct msg_list *msgs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,5 +1,5 @@
 /* FADT: where the ACPI PM timer is and how wide it counts (ACPI 6.5, 5.2.9 Table 5.9). */
-#include "core/acpi_internal.h"
+#include "core/firmware/acpi_internal.h"
 #include "core/lib/bytes.h"
 #include "core/lib/mem.h"
 

@@ -1,5 +1,5 @@
 /* MADT: the processors the firmware reports, with their APIC IDs (ACPI 6.5, 5.2.12). */
-#include "core/acpi_internal.h"
+#include "core/firmware/acpi_internal.h"
 #include "core/lib/bytes.h"
 #include "core/lib/mem.h"
 

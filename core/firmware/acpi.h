@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/firmware_info.h"
+#include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
 
 #define ACPI_HEADER_LEN 36                 /* ACPI 6.5, 5.2.6, Table 5.4 */

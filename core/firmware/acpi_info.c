@@ -1,5 +1,5 @@
 /* From the tables found to the report's acpi_info and the NUMA map. */
-#include "core/acpi_internal.h"
+#include "core/firmware/acpi_internal.h"
 #include "core/lib/mem.h"
 
 struct srat_check {
