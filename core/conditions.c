@@ -5,11 +5,11 @@
 #include "arch/x86/pmc.h"
 #include "core/lib/atomic.h"
 #include "core/conditions_smi.h"
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "core/mutant.h"
 #include "core/runner.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 /* The detector's window after each experiment, by profile (default, quick, full). */
 static const uint32_t hiccup_window_us[] = { 5000, 1000, 20000 };

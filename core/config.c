@@ -1,5 +1,5 @@
 #include "core/config.h"
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "arch/x86/fault.h"
 #include "core/lib/json.h"
 #include "core/lib/mem.h"

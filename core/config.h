@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/inject.h"
+#include "core/machine/inject.h"
 #include "core/lib/msglist.h"
 
 #define CONFIG_MAX_LINE 256
@@ -66,7 +66,7 @@ struct config {
     uint32_t initiator;      /* CPU that initiates shootdowns */
     uint32_t order_seed;     /* variant order and bootstrap seed, when given (method.order_seed) */
     uint32_t contention_window_ms; /* shootdown_contention's steady window; 0: the plan's */
-    uint32_t emulate;        /* EMULATE_* bits of core/emulate.h (test-only) */
+    uint32_t emulate;        /* EMULATE_* bits of core/machine/emulate.h (test-only) */
     enum emulator emulator;  /* the whole machine is this emulator (emulator=, from the harness) */
     bool progress;
     bool console_json;       /* also print the JSON report on the console */

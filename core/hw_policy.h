@@ -62,7 +62,7 @@ enum invpcid_source { INVPCID_NONE = 0, INVPCID_HARDWARE, INVPCID_EMULATED };
 
 /*
  * Where INVPCID comes from: the CPU when CPUID claims it and the probe ran
- * it; else the test-only emulation (core/emulate.c) when emulate=invpcid
+ * it; else the test-only emulation (core/machine/emulate.c) when emulate=invpcid
  * asked for it, which also covers CPUs with PCID but no INVPCID (common in
  * VMs: the emulation switches CR3 to the PCID named); else nowhere.
  */

@@ -1,11 +1,11 @@
 #include "core/method.h"
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/probe.h"
 #include "arch/x86/trap.h"
 #include "core/hw_policy.h"
 #include "core/mutant.h"
-#include "core/smp.h"
+#include "core/machine/smp.h"
 #include "core/lib/strbuf.h"
 
 bool method_pcid_needs_microcode(const struct run *r)

@@ -13,7 +13,7 @@ struct smp;
 
 /*
  * Whether method_choose_pcids() needs the boot CPU's microcode revision: the
- * CPU has PCID and is a model of the INVLPG/global erratum (core/cpu_errata.h).
+ * CPU has PCID and is a model of the INVLPG/global erratum (core/machine/cpu_errata.h).
  */
 bool method_pcid_needs_microcode(const struct run *r);
 /*

@@ -8,7 +8,7 @@
 #include "core/verdict.h"
 #include "core/report_recommend.h"
 #include "core/lib/sha256.h"
-#include "core/smp.h"
+#include "core/machine/smp.h"
 #include "core/topo_report.h"
 
 /* What redact=on replaces (core/redact.h, reports/SCHEMA.md "redaction"). */
@@ -535,7 +535,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
         kv_hex_or_null(w, "microcode", c->microcode_valid, c->microcode);
         if (c->state != CPU_OK)
             jw_kv_str(w, "note", c->note);
-        if (c->late_answers) { /* under a hypervisor only: core/smp.h, smp_wait_answer() */
+        if (c->late_answers) { /* under a hypervisor only: core/machine/smp.h, smp_wait_answer() */
             jw_kv_u64(w, "late_answers", c->late_answers);
             jw_kv_u64(w, "late_max_ms", c->late_max_ms);
         }
@@ -561,7 +561,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
-/* The INVLPG/global erratum's verdict (core/cpu_errata.h): null on a CPU it does not list. */
+/* The INVLPG/global erratum's verdict (core/machine/cpu_errata.h): null on a CPU it does not list. */
 static void write_pcid_erratum(struct json_writer *w, const struct run *r)
 {
     const struct invlpg_global_check *e = &r->method.pcid_erratum;

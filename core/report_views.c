@@ -233,7 +233,7 @@ static uint64_t value_ticks(const struct result_point *p, const char *key, bool 
 }
 
 /*
- * Where the time of the 1-page points goes (core/shootdown.h, struct
+ * Where the time of the 1-page points goes (core/machine/shootdown.h, struct
  * shootdown_parts); every point's breakdown is in the JSON and in
  * tlbscope-report show.
  */

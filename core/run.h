@@ -10,8 +10,8 @@
 
 #include "arch/x86/cpuid.h"
 #include "core/config.h"
-#include "core/cpu_errata.h"
-#include "core/cpu_table.h"
+#include "core/machine/cpu_errata.h"
+#include "core/machine/cpu_table.h"
 #include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
 #include "core/netinfo.h"

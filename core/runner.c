@@ -3,10 +3,10 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
-#include "core/placement.h"
+#include "core/machine/placement.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 void runner_init(struct runner *r, struct run *run, struct smp *smp, const struct runner_hooks *h)
 {
@@ -207,7 +207,7 @@ static void print_result_line(struct runner *r, const struct experiment_record *
 }
 
 /*
- * Late answers kept during the experiment (core/smp.h, smp_wait_answer()):
+ * Late answers kept during the experiment (core/machine/smp.h, smp_wait_answer()):
  * a note per CPU, so the numbers they delayed are not read as the machine's.
  */
 static void note_late_answers(struct runner *r, struct experiment_record *rec)

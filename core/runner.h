@@ -4,7 +4,7 @@
  * other with a time budget, a recovery point for exceptions on the BSP, and
  * progress lines.
  *
- * The BSP measures in the tool's state (see core/takeover.h) at
+ * The BSP measures in the tool's state (see core/machine/takeover.h) at
  * TPL_HIGH_LEVEL; to print it must go back to the firmware's state. The
  * hooks do both transitions; runner_progress() uses them at most once per
  * second, between samples.
@@ -15,7 +15,7 @@
 #include "core/plan.h"
 #include "core/record.h"
 #include "core/run.h"
-#include "core/smp.h"
+#include "core/machine/smp.h"
 
 struct runner;
 struct testmem;
@@ -76,7 +76,7 @@ bool runner_budget_ok(struct runner *r);
 /* CPUs usable now, in topology order from `first`: SMT sibling, same L3, ... (enum topo_class). */
 uint32_t runner_targets_in_topology_order(struct runner *r, uint32_t first, uint32_t *out,
                                           uint32_t cap);
-/* core/placement.h on the CPUs usable now: how many a placement has, and k of them. */
+/* core/machine/placement.h on the CPUs usable now: how many a placement has, and k of them. */
 uint32_t runner_placement_size(struct runner *r, uint32_t initiator, uint32_t placement);
 /*
  * Whether the placement points are worth measuring from `initiator`: its

@@ -12,9 +12,9 @@
 #include "core/runner_plan.h"
 #include "core/verify_collect.h"
 #include "arch/x86/cpu.h"
-#include "core/shootdown.h"
+#include "core/machine/shootdown.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 static const struct {
     const char *id;

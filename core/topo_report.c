@@ -1,5 +1,5 @@
 #include "core/topo_report.h"
-#include "core/linux_apic.h"
+#include "core/machine/linux_apic.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 

@@ -15,7 +15,7 @@
 /* Members of the open `topology` object: l3_source, classes, pair_class_codes, pair_classes. */
 void topo_report_classes(struct json_writer *w, const struct run *r);
 /*
- * method.linux_ipi_mode: the IPI mode Linux would pick here (core/linux_apic.h),
+ * method.linux_ipi_mode: the IPI mode Linux would pick here (core/machine/linux_apic.h),
  * why, and whether this run measured that mode's points (x2APIC cluster
  * points need x2APIC mode).
  */

@@ -1,5 +1,5 @@
 /*
- * The verifier's per-CPU counts (core/shootdown.c counts them in each CPU's
+ * The verifier's per-CPU counts (core/machine/shootdown.c counts them in each CPU's
  * own block while it verifies) moved into an experiment's record. Apart from
  * the protocols because the record is the run's: the machine layer counts,
  * the run layer keeps the results.
@@ -8,7 +8,7 @@
 #define TLBSCOPE_CORE_VERIFY_COLLECT_H
 
 #include "core/record.h"
-#include "core/shootdown.h"
+#include "core/machine/shootdown.h"
 
 /* Adds every CPU's verification counts to the record (and resets them). */
 void shootdown_collect(struct shootdown *sd, struct experiment_record *rec);

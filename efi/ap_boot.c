@@ -27,7 +27,7 @@
 #include "arch/x86/trampoline.h"
 #include "core/lib/atomic.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define MSR_EFER 0xc0000080u
 #define EFER_KEEP ((1u << 0) | (1u << 8) | (1u << 11)) /* SCE, LME, NXE; LMA is read-only */

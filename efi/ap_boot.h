@@ -9,7 +9,7 @@
 #define TLBSCOPE_EFI_AP_BOOT_H
 
 #include "core/run.h"
-#include "core/takeover.h"
+#include "core/machine/takeover.h"
 
 /*
  * At firmware TPL, after the tool's page tables exist (`cr3`): reserves

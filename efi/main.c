@@ -27,7 +27,7 @@
 #include "arch/x86/cpuid.h"
 #include "core/lib/mem.h"
 #include "core/report.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 static void print_messages(const char *label, const struct msg_list *l)
 {

@@ -1,14 +1,14 @@
 /*
  * The tool's page tables: an identity map of everything the UEFI memory map
  * describes (large pages where a whole 2 MiB / 1 GiB block has one cache
- * class), the local APIC page, and the test region (core/testmem.h).
+ * class), the local APIC page, and the test region (core/machine/testmem.h).
  */
 #ifndef TLBSCOPE_EFI_MEMMAP_H
 #define TLBSCOPE_EFI_MEMMAP_H
 
 #include "arch/x86/paging.h"
 #include "core/run.h"
-#include "core/testmem.h"
+#include "core/machine/testmem.h"
 
 struct tool_tables {
     struct pt_ctx pt;

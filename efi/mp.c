@@ -5,7 +5,7 @@
 #include "arch/x86/topology.h"
 #include "core/firmware/acpi.h"
 #include "core/lib/mem.h"
-#include "core/takeover.h"
+#include "core/machine/takeover.h"
 #include "core/lib/strbuf.h"
 
 static EFI_GUID mp_guid = TLBSCOPE_MP_SERVICES_GUID;

@@ -11,16 +11,16 @@
 #include "arch/x86/probe.h"
 #include "arch/x86/tlb.h"
 #include "core/lib/atomic.h"
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "core/hw_policy.h"
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "core/method.h"
-#include "core/shootdown.h"
+#include "core/machine/shootdown.h"
 #include "core/lib/strbuf.h"
 #include "core/runner.h"
 #include "arch/x86/trap.h"
-#include "core/takeover.h"
-#include "core/timing.h"
+#include "core/machine/takeover.h"
+#include "core/machine/timing.h"
 
 struct session {
     struct run *run;
@@ -210,7 +210,7 @@ bool session_run(struct run *r)
     s.smp.halt_waits = r->cfg.target_wait == TARGET_WAIT_HALT ||
                        (r->cfg.target_wait == TARGET_WAIT_AUTO && r->cpu.hypervisor);
     r->method.target_wait = s.smp.halt_waits ? "hlt" : "spin";
-    /* a vCPU can be descheduled past any deadline: answers within a grace count (core/smp.h) */
+    /* a vCPU can be descheduled past any deadline: answers within a grace count (core/machine/smp.h) */
     s.smp.late_grace_ticks = r->cpu.hypervisor ? SMP_LATE_GRACE * s.smp.timeout_ticks : 0;
     /* an AP gives itself back if it hears nothing for this long */
     s.smp.run_deadline = tsc_now() + ms_to_ticks((uint64_t)r->cfg.budget_s * 1000 * 16 + 60000);

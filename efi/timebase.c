@@ -3,7 +3,7 @@
 
 #include "arch/x86/cpu.h"
 #include "core/lib/stats.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define PM_TIMER_HZ 3579545ull /* ACPI 6.5, 4.8.3.3: the PM timer runs at 3.579545 MHz */
 

@@ -4,7 +4,7 @@
 #include "arch/x86/cpu.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 #include "core/upload.h"
 
 #define ATTEMPT_TIMEOUT_MS 15000u /* one PUT of a report: connection, transfer and answer */

@@ -6,7 +6,7 @@
  * interrupt like HLT.
  *
  * Idle-state residency is modelled where the real CPU has it: on an Intel
- * profile whose model has a C-state table (core/idle_states.c), the core
+ * profile whose model has a C-state table (core/machine/idle_states.c), the core
  * residency MSRs 0x3FC, 0x3FD, 0x3FE count, in TSC ticks, the time a CPU
  * spends in an MWAIT whose hint enters core C3, C6 or C7, and only as deep
  * as the shallowest of the core's threads (a core goes no deeper than its
@@ -21,10 +21,10 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/power.h"
 #include "arch/x86/probe.h"
-#include "core/idle_states.h"
+#include "core/machine/idle_states.h"
 #include "core/mutant.h"
-#include "core/residency.h"
-#include "core/timing.h"
+#include "core/machine/residency.h"
+#include "core/machine/timing.h"
 #include "sim/hostcpu.h"
 #include "sim/machine.h"
 

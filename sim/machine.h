@@ -2,7 +2,7 @@
  * A modelled machine: host threads play the CPUs, each bound to one CPU of
  * the strict TLB model (sim/tlb_model.h) and to its modelled local APIC
  * (sim/lapic.h), with its own descriptor-table and segment registers and GS
- * base: the tool's real core/takeover.c and arch/x86/apic.c, desc.c and
+ * base: the tool's real core/machine/takeover.c and arch/x86/apic.c, desc.c and
  * trap.c run on them (sim/hostcpu.c, sim/hostdesc.c take the instructions).
  *
  * An IPI lands in the target's modelled IRR; the target's thread takes it
@@ -26,7 +26,7 @@
 
 #include "arch/x86/desc.h"
 #include "arch/x86/percpu.h"
-#include "core/cpu_table.h"
+#include "core/machine/cpu_table.h"
 #include "sim/lapic.h"
 #include "sim/tlb_model.h"
 
@@ -113,7 +113,7 @@ void sim_machine_set_cpuid(struct sim_machine *m, sim_cpuid_fn fn, void *ctx);
 
 /*
  * Makes the calling thread CPU `cpu`. `pc` is what its GS base points at:
- * NULL as the firmware leaves it (core/takeover.c loads the per-CPU block),
+ * NULL as the firmware leaves it (core/machine/takeover.c loads the per-CPU block),
  * or the block itself for a test that skips the takeover.
  */
 void sim_bind(struct sim_machine *m, uint32_t cpu, struct arch_percpu *pc);

@@ -19,7 +19,7 @@
  * loads the 64-bit code selector of the trampoline's GDT. The 64-bit code
  * takes a stack slot with one atomic increment (APs started together share
  * the page), and calls the tool's C entry, which loads the tool's own GDT
- * and IDT (core/takeover.c). Interrupts stay off throughout.
+ * and IDT (core/machine/takeover.c). Interrupts stay off throughout.
  *
  * Assembled for the UEFI image and for the host (tests/host/test_trampoline.c
  * checks the layout); it contains no relocation: only differences of labels.

@@ -35,7 +35,7 @@ struct arch_percpu {
     uint64_t spurious_count;
     uint64_t foreign_irq_count; /* interrupts at vectors the tool does not own */
     uint64_t nmi_count;         /* NMIs taken (recorded, not a fault: trap.c) */
-    /* set by a wait loop right before "sti; hlt" (core/ipi.h), cleared by the next interrupt */
+    /* set by a wait loop right before "sti; hlt" (core/machine/ipi.h), cleared by the next interrupt */
     volatile uint64_t *parked;
 };
 

@@ -4,7 +4,7 @@
  *
  * INVLPGB and TLBSYNC are emitted as bytes: binutils older than 2.36 lacks
  * the mnemonics. When the CPU lacks an instruction these raise #UD, which the
- * test-only emulation (core/emulate.c) may handle; otherwise it is fatal, so
+ * test-only emulation (core/machine/emulate.c) may handle; otherwise it is fatal, so
  * callers check CPUID (or probe, arch/x86/probe.h) first.
  */
 #ifndef TLBSCOPE_ARCH_X86_TLB_H

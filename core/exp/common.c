@@ -7,7 +7,7 @@
 #include "core/lib/splitmix.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 uint32_t exp_page_counts(uint32_t ceiling, uint32_t *out, uint32_t cap)
 {

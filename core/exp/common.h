@@ -2,9 +2,9 @@
 #ifndef TLBSCOPE_CORE_EXP_COMMON_H
 #define TLBSCOPE_CORE_EXP_COMMON_H
 
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "core/runner.h"
-#include "core/shootdown.h"
+#include "core/machine/shootdown.h"
 
 /* The page counts of the issue: 1 .. 32, the ceiling, above it, and a whole page table. */
 uint32_t exp_page_counts(uint32_t ceiling, uint32_t *out, uint32_t cap);

@@ -105,7 +105,7 @@
 #include "core/mutant.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 static const uint32_t pages_default[] = { 1,  2,  4,  8,  12, 16, 20, 24,  28,  30,  32,
                                           33, 34, 36, 40, 48, 64, 96, 128, 256, 384, 512 };

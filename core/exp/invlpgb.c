@@ -45,7 +45,7 @@
  * Placement (issue 21): the sweep's c - 1 CPUs are the nearest, so its
  * smallest counts are the cheapest IPIs there are. Beside it, at one page,
  * the same sweep with the c - 1 CPUs drawn from one topology class seen
- * from the BSP (core/placement.h: smt_sibling ... cross_package; c = 2, 4
+ * from the BSP (core/machine/placement.h: smt_sibling ... cross_package; c = 2, 4
  * ... and 1 + the class's CPUs, at most PLACE_SWEEP counts) and `spread`
  * (evenly over the machine, Linux's placement-blind process, at the
  * sweep's counts). Points name it in `placement` (the sweep's have none);
@@ -56,7 +56,7 @@
  * to the nearest-first sweep. Planned as rows of the sweep.
  * Verification after each sample: every CPU of the points reads the range,
  * a 2 MiB page in each of its 4 KiB parts, any of which a CPU may hold as
- * its own entry (core/testmem.h). A parked CPU never reads it; every point
+ * its own entry (core/machine/testmem.h). A parked CPU never reads it; every point
  * starts from a full flush on all CPUs, shootdown_sync_all(), so none
  * carries a stale entry on.
  * Baselines: a TLBSYNC with nothing outstanding (invlpgb), an IPI shootdown
@@ -65,7 +65,7 @@
  * CPUs: those cpus= selects (the initiator and every other usable one);
  * fewer than 2 is SKIP with the reason: there is no IPI side to compare.
  * Needs INVLPGB (CPUID 8000_0008 EBX[3]); otherwise SKIP with that evidence,
- * unless emulate=invlpgb (test-only) runs it through core/emulate.c: then
+ * unless emulate=invlpgb (test-only) runs it through core/machine/emulate.c: then
  * every number is labelled emulated, and each point records the INVLPGBs and
  * TLBSYNCs the emulator handled while it ran (values emulated_invlpgb,
  * emulated_tlbsync, counted around each sample and baseline of its own
@@ -77,16 +77,16 @@
  */
 #include "arch/x86/invlpgb.h"
 #include "arch/x86/tlb.h"
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
-#include "core/placement.h"
+#include "core/machine/placement.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 static const uint32_t page_counts[] = { 1, 2, 4, 8, 16, 32, 64, 512 };
 static const uint32_t big_counts[] = { 1, 2, 4 };

@@ -25,11 +25,11 @@
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/experiments.h"
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "core/runner.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 struct bc_state {
     uint32_t *order;       /* targets in topology order */

@@ -15,7 +15,7 @@
  *
  * A halted target is asleep at every ping, as at every shootdown's IPI:
  * before each ping the initiator waits until the target has parked in
- * "sti; hlt" since its last interrupt and 10 us more (core/ipi.h,
+ * "sti; hlt" since its last interrupt and 10 us more (core/machine/ipi.h,
  * ipi_settle_targets). Pinging again as soon as the last ping was
  * acknowledged (before issue 20) often found the target's vCPU still awake
  * or on its way to sleep: under QEMU 10 TCG, SMP=2, round trips from about
@@ -28,8 +28,8 @@
  * before the acknowledgement. A halted target (method.target_wait = hlt,
  * under a hypervisor) sleeps in "sti; hlt" and the ping wakes it; its
  * safety-net timer is armed once, periodic, for the whole experiment
- * (core/ipi.c), and so is the BSP's while it waits as a target
- * (core/smp.c). Where the halted round trip lost time (issue 10; QEMU 10
+ * (core/machine/ipi.c), and so is the BSP's while it waits as a target
+ * (core/machine/smp.c). Where the halted round trip lost time (issue 10; QEMU 10
  * TCG, q35, -cpu max, SMP=2, p50 in TSC ticks, median of 3 launches on a
  * loaded 2-core host, where launches differ by up to 2x):
  *   - a one-shot timer armed before and disarmed after every HLT: five
@@ -53,7 +53,7 @@
  * Pairs: every ordered pair of usable CPUs up to `ipi_pairs`; above that a
  * stratified sample, evenly spaced within each topology class (SMT sibling,
  * same L3, same package other L3, other package same NUMA node, other node,
- * other package with no SRAT: core/cpu_table.h, issue 21). A summary pools samples by class: every
+ * other package with no SRAT: core/machine/cpu_table.h, issue 21). A summary pools samples by class: every
  * measured pair contributes the same number of samples (all of them, or an
  * evenly spaced subset of each pair's when the pool would exceed POOL_CAP;
  * core/exp/class_pool.c), so no pair, early or late, weighs more than
@@ -68,11 +68,11 @@
 #include "core/lib/atomic.h"
 #include "core/exp/class_pool.h"
 #include "core/experiments.h"
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "core/runner.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define POOL_CAP 200000u /* pooled samples kept per topology class */
 

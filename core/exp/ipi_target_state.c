@@ -8,7 +8,7 @@
  *   busy         a loop of dependent integer work, no PAUSE (user code);
  *   hlt          "sti; hlt", as an idle CPU without MWAIT (like every
  *                halted waiter, its safety-net timer armed once, periodic:
- *                core/ipi.c);
+ *                core/machine/ipi.c);
  *   mwait_HH     MONITOR + "sti; mwait" with hint 0xHH: C1 (hint 0x00)
  *                wherever CPUID.1:ECX[3] says MONITOR, and every further
  *                C-state/sub-state hint that CPUID leaf 5 EDX enumerates
@@ -31,7 +31,7 @@
  * BSP, the initiator, or lost) is named in a note and each point says how
  * many of its `siblings` are `siblings_in_state`.
  * The BSP waits until the target is back in its state, lets it settle for
- * the state's target residency (core/idle_states.h: Linux intel_idle's
+ * the state's target residency (core/machine/idle_states.h: Linux intel_idle's
  * table for this model, else the FADT's C2 latency for the I/O states,
  * else IPI_SETTLE_US, 10 us, as ipi_roundtrip's and the shootdowns' halted
  * targets get; each point names `settle_us` and `settle_source`; plus a
@@ -56,7 +56,7 @@
  *     cannot be timed by the sleeping CPU: it is in the round trip. When
  *     the ping finds the CPU already awake (the heartbeat or a monitor
  *     write woke it first), the figure is the handler and its return only.
- * Residency evidence (core/residency.h), idle states only: the target
+ * Residency evidence (core/machine/residency.h), idle states only: the target
  * reads the core C3/C6/C7 and package residency MSRs on itself before and
  * after its state's samples; the point says `residency` reached, demoted,
  * not_reached or unverified, with `residency_reason` (the counter deltas,
@@ -76,12 +76,12 @@
 #include "core/exp/target_lost.h"
 #include "core/exp/target_states.h"
 #include "core/experiments.h"
-#include "core/idle_states.h"
-#include "core/ipi.h"
+#include "core/machine/idle_states.h"
+#include "core/machine/ipi.h"
 #include "core/mutant.h"
-#include "core/residency.h"
+#include "core/machine/residency.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define TS_WARMUP 2u
 #define TS_MAX_SIBLINGS 8
@@ -280,7 +280,7 @@ static int64_t target_loop(struct percpu *self, void *arg)
     enum lost_kind kind = lost_kind_of(c->def->kind);
     /*
      * The sleep's bound: armed once, periodic, as for every halted waiter
-     * (core/ipi.c): a one-shot armed and disarmed around every HLT put APIC
+     * (core/machine/ipi.c): a one-shot armed and disarmed around every HLT put APIC
      * writes into the lost time and next to every wake-up.
      */
     if (kind == LOST_WAKE)
@@ -503,7 +503,7 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     return ok;
 }
 
-/* The residency verdict of an idle state's point (core/residency.h), its reason kept in `d`. */
+/* The residency verdict of an idle state's point (core/machine/residency.h), its reason kept in `d`. */
 static void add_evidence(struct result_point *pt, struct ts_def *d, const struct ts_ctl *c)
 {
     struct residency_result res;

@@ -63,7 +63,7 @@
 #include "core/experiments.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 static const struct {
     const char *name;

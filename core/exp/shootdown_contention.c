@@ -12,7 +12,7 @@
  *   groups  each initiator only to the rest of its group, one mm per group
  *           (separate processes).
  * Pages: 1 and the ceiling (the most still flushed page by page). Methods:
- *   ipi      core/shootdown_multi.h, concurrent order (IPIs, then the local
+ *   ipi      core/machine/shootdown_multi.h, concurrent order (IPIs, then the local
  *            flush), every initiator with its own request slot in each target;
  *   invlpgb  INVLPGB per chunk of the range and one TLBSYNC, on each
  *            initiator at once; only where CPUID 8000_0008 EBX[3] says so and
@@ -20,7 +20,7 @@
  *            experiment is labelled emulated and each invlpgb point records
  *            the INVLPGBs the emulator handled.
  * Each (mode, method, pages, m) gives two points, `measure`:
- *   latency  rounds (core/shootdown_multi.h): every initiator remaps its
+ *   latency  rounds (core/machine/shootdown_multi.h): every initiator remaps its
  *            pages, all start together at a barrier, each runs one timed
  *            shootdown, and a second barrier waits until every window has
  *            closed. W' = min(warm-up, 3) rounds, then ceil(S / m) (at least
@@ -41,7 +41,7 @@
  *            start to that read; shootdowns, window_ms with it.
  * Placement (issue 21): the grid splits the CPUs nearest first. Beside it,
  * columns (mode all, method ipi, one page) on a machine of the BSP and the
- * CPUs of one topology class seen from it (core/placement.h: smt_sibling,
+ * CPUs of one topology class seen from it (core/machine/placement.h: smt_sibling,
  * same_l3, same_package, same_node, cross_node, cross_package, each with
  * its own m series), and `spread`: the BSP and half the others evenly over
  * the machine (Linux's placement-blind threads of one process); m is 1, 2
@@ -75,15 +75,15 @@
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/verify_collect.h"
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "core/exp/common.h"
 #include "core/exp/contention_plan.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
-#include "core/placement.h"
-#include "core/shootdown_multi.h"
+#include "core/machine/placement.h"
+#include "core/machine/shootdown_multi.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define CT_MIN_SAMPLES 10u
 #define CT_WINDOW_UNPLANNED_MS 100u /* the steady window without a plan or contention_window_ms */
@@ -129,7 +129,7 @@ struct ct_state {
     struct target_set ts;     /* the CPUs that only take IPIs */
     struct ct_job *job;
     uint32_t *order, norder;  /* BSP first, then topology order (or the placement's CPUs) */
-    uint32_t placement;       /* CT_NEAREST: the grid's; else core/placement.h */
+    uint32_t placement;       /* CT_NEAREST: the grid's; else core/machine/placement.h */
     uint32_t usable_seen;     /* usable CPUs when the order was made */
     bool placements;          /* the BSP's CPUs fall in 2 classes or more: placement columns */
     uint32_t *start;          /* partition, m + 1 entries */

@@ -20,14 +20,14 @@
  *                 vCPUs marked running; the others flush on their next
  *                 schedule because their ASID was tickled.
  * The lazy CPUs idle the way a lazy CPU does, in the idle loop ("sti;
- * hlt", parked: each shootdown waits until they sleep, core/ipi.h), not
+ * hlt", parked: each shootdown waits until they sleep, core/machine/ipi.h), not
  * spinning, whatever target_wait says: Linux makes a CPU lazy when it goes
  * idle, and the wake-up is what ipi_all pays and skipping lazy CPUs
  * avoids. The other targets wait as configured (spinning; halted under a
  * hypervisor), `targets_doing` = wait; with spinning targets one more row,
  * at the largest lazy count that leaves a target running, has them run a
  * user-mode-like busy loop over their own 16-page working set instead
- * (`busy_ws`, core/ipi.h).
+ * (`busy_ws`, core/machine/ipi.h).
  * After each sample the lazy CPUs "switch back" (an IPI runs the catch-up
  * on them), verify the page, and go lazy again. latency is the initiator's
  * shootdown time; catchup is the slowest lazy CPU's switch-back cost (its
@@ -57,7 +57,7 @@
 #include "core/mutant.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define MAX_K 16
 
@@ -145,7 +145,7 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
 /*
  * The k CPUs lazy (Linux's is_lazy) and descheduled (Xen's is_running = 0)
  * at once: the policies of an iteration each read their own flag, and each
- * policy's switch-back restores only its own (core/shootdown.c).
+ * policy's switch-back restores only its own (core/machine/shootdown.c).
  */
 static void set_lazy(struct shootdown *sd, const uint32_t *lazy, uint32_t k, bool on)
 {

@@ -4,7 +4,7 @@
  * Method. For k targets (1, 2, 4, ... N-1, in topology order from the
  * initiator: SMT sibling, same package, then remote) and p pages (1 .. 32,
  * the ceiling, 64, 512), each sample remaps p test pages to fresh frames and
- * runs one shootdown (core/shootdown.h):
+ * runs one shootdown (core/machine/shootdown.h):
  *   seq   local flush, then the IPIs, then wait for every ack (Linux < 5.13);
  *   conc  IPIs, then the local flush, then wait (Linux >= 5.13, 4ce94eabac16).
  * Above the ceiling every CPU does one full flush instead of p INVLPGs:
@@ -23,7 +23,7 @@
  * TSC. remote_handler is the slowest target's handler (its own TSC: entry to
  * ack). The baseline is the same protocol with nothing to invalidate (the
  * IPI and acknowledgement floor). The summary gives conc/seq per (k, p).
- * Where the time goes, per sample (core/shootdown.h, struct
+ * Where the time goes, per sample (core/machine/shootdown.h, struct
  * shootdown_parts), each part on one CPU's clock: send (request slots and
  * ICR writes) and local flush on the initiator's, the handler on the
  * target's, and delivery + acknowledgement derived as the initiator's wait
@@ -31,7 +31,7 @@
  * are subtracted, so the two are one part). Each point records the p50 of
  * send, local flush and delivery+ack as values (send_p50, local_flush_p50,
  * delivery_ack_p50); the split's two clock reads are inside the window.
- * Halted targets are asleep at every shootdown (core/ipi.h,
+ * Halted targets are asleep at every shootdown (core/machine/ipi.h,
  * ipi_settle_targets), as at every ping of ipi_roundtrip.
  *
  * Verification: every target, and the initiator, reads the p pages once the
@@ -41,10 +41,10 @@
  * Placement (issue 21). The grid's targets are the nearest first, so its
  * "1 target" is the SMT sibling. Beside it, at one page (INVLPG, both
  * orders), points with `placement`: the targets drawn from one topology
- * class seen from the initiator (core/cpu_table.h: smt_sibling, same_l3,
+ * class seen from the initiator (core/machine/cpu_table.h: smt_sibling, same_l3,
  * same_package, same_node, cross_node, cross_package), 1, 2, 4 ... up to
  * the class's CPUs (at most PLACE_COUNTS counts, the largest kept), and
- * `spread` (core/placement.h: evenly over the machine, as Linux's
+ * `spread` (core/machine/placement.h: evenly over the machine, as Linux's
  * placement-blind mm_cpumask) at the grid's counts below every CPU. A
  * class the initiator has no CPU of is a note "placement X skipped: ...",
  * never replaced by another class. Grid points carry no `placement`
@@ -56,7 +56,7 @@
  * x2APIC cluster mode (issue 21): in x2APIC mode, also points with
  * `ipi_mode` x2apic_cluster at the grid's target counts (nearest first),
  * one page, both orders: the same targets sorted by APIC ID, the flush IPI
- * sent as one logical ICR write per cluster (core/ipi.h,
+ * sent as one logical ICR write per cluster (core/machine/ipi.h,
  * ipi_send_cluster()), as Linux's x2apic_cluster does; value `icr_writes`.
  * Points without `ipi_mode` send one physical ICR write per target. They
  * share the placement points' reservation.
@@ -72,10 +72,10 @@
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/mutant.h"
-#include "core/placement.h"
+#include "core/machine/placement.h"
 #include "core/runner_plan.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define MAX_PAGE_COUNTS 12
 #define PLACE_COUNTS 4     /* target counts per placement */
@@ -98,7 +98,7 @@ struct sc_state {
     uint32_t col_pages[MAX_COLUMNS], col_flush[MAX_COLUMNS], ncols;
     const char *flushes[EXP_MAX_FULL_FLUSHES];
     uint64_t *lat[SC_MAX_VARIANTS], *handler[SC_MAX_VARIANTS], *base;
-    /* the breakdown of each sample (core/shootdown.h, struct shootdown_parts) */
+    /* the breakdown of each sample (core/machine/shootdown.h, struct shootdown_parts) */
     uint64_t *send[SC_MAX_VARIANTS], *local[SC_MAX_VARIANTS], *dack[SC_MAX_VARIANTS];
     uint32_t first[SC_MAX_VARIANTS]; /* iterations (of the samples) each variant ran first */
     uint32_t nbase;

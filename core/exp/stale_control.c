@@ -23,7 +23,7 @@
 #include "core/exp/common.h"
 #include "core/experiments.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define ROUNDS 16
 

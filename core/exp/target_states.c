@@ -1,8 +1,8 @@
 #include "core/exp/target_states.h"
 #include "arch/x86/power.h"
 #include "arch/x86/probe.h"
-#include "core/ipi.h"
-#include "core/residency.h"
+#include "core/machine/ipi.h"
+#include "core/machine/residency.h"
 #include "core/lib/strbuf.h"
 
 bool ts_kind_is_idle(enum ts_kind kind)
@@ -31,7 +31,7 @@ struct ts_def *ts_states_add(struct ts_states *st, enum ts_kind kind, uint32_t h
 
 /*
  * What proves an MWAIT hint's state on this CPU, and its settle time: the
- * model's C-state table (core/idle_states.h) names the state and its core
+ * model's C-state table (core/machine/idle_states.h) names the state and its core
  * counter; without an entry nothing says which core state the hint enters.
  */
 static void describe_mwait(const struct cpu_features *f, struct ts_def *d, char *table,
@@ -48,7 +48,7 @@ static void describe_mwait(const struct cpu_features *f, struct ts_def *d, char 
     }
     if (!idle_state_lookup(f, d->hint, &info)) {
         fmt_into(d->why_none, sizeof(d->why_none),
-                 "family %xh model 0x%x is not in the C-state table (core/idle_states.c): the "
+                 "family %xh model 0x%x is not in the C-state table (core/machine/idle_states.c): the "
                  "core state hint 0x%02x enters is unknown",
                  f->family, f->model, d->hint);
         return;

@@ -1,6 +1,6 @@
 /*
  * ipi_target_state's states: what the target does while it is pinged, and
- * for the idle ones what the machine says about them (core/idle_states.h:
+ * for the idle ones what the machine says about them (core/machine/idle_states.h:
  * settle time; the residency counter that can prove the state). The list
  * is built once per run from CPUID, MSRs and the FADT; the experiment
  * (core/exp/ipi_target_state.c) measures it.
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/idle_states.h"
+#include "core/machine/idle_states.h"
 #include "core/runner.h"
 
 #define TS_MAX_STATES 20

@@ -52,7 +52,7 @@ struct acpi_info {
     bool pm_timer_32bit;
     uint16_t p_lvl2_lat;        /* FADT C2 latency (us; > 100: no C2), 0 without a FADT */
     uint16_t p_lvl3_lat;        /* FADT C3 latency (us; > 1000: no C3) */
-    /* what decides Linux's IPI mode (core/linux_apic.h, issue 21) */
+    /* what decides Linux's IPI mode (core/machine/linux_apic.h, issue 21) */
     bool has_fadt;
     uint8_t fadt_revision;
     uint32_t fadt_flags;

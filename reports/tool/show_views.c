@@ -215,7 +215,7 @@ static double value_of(const struct m_point *p, const char *key)
 }
 
 /*
- * Where the time of each seq/conc point goes (core/shootdown.h, struct
+ * Where the time of each seq/conc point goes (core/machine/shootdown.h, struct
  * shootdown_parts), p50 of each part: send and local flush on the
  * initiator's TSC, the handler on the target's, delivery + acknowledgement
  * derived (the initiator's wait minus the handler). False when no point of

@@ -1,6 +1,6 @@
 /*
  * topology's classes (issue 21): each CPU's `l3`, the per-class pair
- * counts and `pair_classes`, checked against the rule of core/cpu_table.c
+ * counts and `pair_classes`, checked against the rule of core/machine/cpu_table.c
  * recomputed from the CPU entries (package, core, l3, numa_node), so a
  * report whose letters disagree with its own CPU table is invalid. All
  * absent before issue 21.

@@ -40,7 +40,7 @@ bool verdict_of_report(const json_t *root, struct verdict *v)
     emulator = json_string_value(json_object_get(json_object_get(run, "config"), "emulator"));
     v->simulated = json_is_true(json_object_get(root, "simulated"));
     v->emulated |= emulator && strcmp(emulator, "none") != 0;
-    /* the states run_conclude() counts as dropped out (core/cpu_table.h) */
+    /* the states run_conclude() counts as dropped out (core/machine/cpu_table.h) */
     json_array_foreach(json_object_get(topo, "cpus"), i, cpu) {
         if (word_index(json_string_value(json_object_get(cpu, "state")), vocab_cpu_states,
                        &state) &&

@@ -19,7 +19,7 @@ const char *const vocab_bring_up[] = { "bsp", "mp_services", "init_sipi", NULL }
 const char *const vocab_apic_requests[] = { "auto", "xapic", "x2apic", NULL };
 const char *const vocab_emulators[] = { "none", "bochs", NULL };
 const char *const vocab_smbios_entry_points[] = { "smbios2", "smbios3", NULL };
-/* nearest first, as core/cpu_table.h (issue 21 added same_l3, same_node, cross_node) */
+/* nearest first, as core/machine/cpu_table.h (issue 21 added same_l3, same_node, cross_node) */
 const char *const vocab_topo_classes[] = { "self",      "smt_sibling", "same_l3",       "same_package",
                                            "same_node", "cross_node",  "cross_package", NULL };
 const char *const vocab_linux_ipi_modes[] = { "x2apic_cluster", "x2apic_phys", "physflat", NULL };

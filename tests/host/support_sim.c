@@ -9,9 +9,9 @@
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
 #include "core/verify_collect.h"
-#include "core/ipi.h"
-#include "core/shootdown.h"
-#include "core/timing.h"
+#include "core/machine/ipi.h"
+#include "core/machine/shootdown.h"
+#include "core/machine/timing.h"
 
 void sim_init_apic(struct sim *m, uint32_t n, uint32_t timeout_ms, const struct tlbm_config *cfg,
                    const struct sim_lapic_config *apic, enum apic_mode mode, bool icr_fence)

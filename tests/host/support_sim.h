@@ -3,7 +3,7 @@
  * CPUs, each with a CPU of the strict TLB model, a modelled local APIC and a
  * per-CPU block; the test's main thread is CPU 0, the BSP. Page tables and
  * the test region are ordinary heap memory. Every CPU is taken over by the
- * tool's own core/takeover.c (the BSP in sim_init, each AP by its thread)
+ * tool's own core/machine/takeover.c (the BSP in sim_init, each AP by its thread)
  * into x2APIC mode with the ICR fence, on APICs that order like Intel's
  * (an unfenced x2APIC ICR write is a violation), and handed back to the
  * firmware in sim_shutdown.
@@ -12,11 +12,11 @@
 #define TLBSCOPE_TESTS_SUPPORT_SIM_H
 
 #include "arch/x86/paging.h"
-#include "core/cpu_table.h"
+#include "core/machine/cpu_table.h"
 #include "core/exp/common.h"
-#include "core/smp.h"
-#include "core/takeover.h"
-#include "core/testmem.h"
+#include "core/machine/smp.h"
+#include "core/machine/takeover.h"
+#include "core/machine/testmem.h"
 #include "sim/aps.h"
 #include "tests/host/support_host.h"
 

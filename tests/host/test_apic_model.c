@@ -1,5 +1,5 @@
 /*
- * The tool's own APIC driver (arch/x86/apic.c) and takeover (core/takeover.c)
+ * The tool's own APIC driver (arch/x86/apic.c) and takeover (core/machine/takeover.c)
  * on the modelled local APIC (sim/lapic.h): the mode transitions the SDM
  * allows and those that fault, the takeover and hand-back in every pair of
  * firmware and tool modes, highest-priority-first delivery, the ICR fence
@@ -20,8 +20,8 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
-#include "core/ipi.h"
-#include "core/timing.h"
+#include "core/machine/ipi.h"
+#include "core/machine/timing.h"
 #include "tests/host/support_sim.h"
 
 #define XAPIC_PAGE 0xfee00000ull

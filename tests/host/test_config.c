@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/config.h"
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "core/lib/json.h"
 #include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"

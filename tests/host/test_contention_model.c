@@ -1,5 +1,5 @@
 /*
- * Concurrent initiators (core/shootdown_multi.h) on the strict TLB model:
+ * Concurrent initiators (core/machine/shootdown_multi.h) on the strict TLB model:
  * m CPUs shoot down at the same time, each to every other CPU (one mm) or
  * to its own group (one mm per group), in the rounds shootdown_contention
  * runs, and nothing stale is ever read. Built plain, per mutant (sim/sim.mk
@@ -27,8 +27,8 @@
 #include "core/lib/atomic.h"
 #include "core/verify_collect.h"
 #include "core/exp/common.h"
-#include "core/shootdown_multi.h"
-#include "core/timing.h"
+#include "core/machine/shootdown_multi.h"
+#include "core/machine/timing.h"
 #include "tests/host/support_sim.h"
 
 #define NCPUS 6

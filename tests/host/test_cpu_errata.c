@@ -1,5 +1,5 @@
 /*
- * The INVLPG/global erratum of Alder and Raptor Lake (core/cpu_errata.c) and
+ * The INVLPG/global erratum of Alder and Raptor Lake (core/machine/cpu_errata.c) and
  * what the tool does about it (core/method.c): which CPUs and microcode
  * revisions it applies to (Linux's invlpg_miss_ids[], every stepping, the
  * first fixed revision excluded), on the recorded i9-12900K dump as on
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "arch/x86/cpu.h"
-#include "core/cpu_errata.h"
+#include "core/machine/cpu_errata.h"
 #include "core/method.h"
 #include "core/run.h"
 #include "tests/host/support_cpuid_dump.h"

@@ -1,7 +1,7 @@
 /*
  * emulate=invpcid on a CPU with PCID but no INVPCID (common in VMs), on the
  * strict TLB model: the #UD is emulated with CR3 switches to the PCID named
- * (core/emulate.c), and a stale translation in a PCID other than the
+ * (core/machine/emulate.c), and a stale translation in a PCID other than the
  * current one must be gone afterwards. Each case first shows, with the same
  * steps minus the INVPCID, that the read would be stale: the check can fail.
  */
@@ -14,7 +14,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/tlb.h"
 #include "core/config.h"
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "tests/host/support_sim.h"
 
 #define KERNEL_PCID 1u

@@ -12,7 +12,7 @@
 
 #include "arch/x86/probe.h"
 #include "core/hw_policy.h"
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "core/method.h"
 #include "core/run.h"
 #include "tests/host/support_host.h"

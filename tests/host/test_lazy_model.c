@@ -1,5 +1,5 @@
 /*
- * The lazy-TLB paths of the shootdown protocol (core/shootdown.c), checked on
+ * The lazy-TLB paths of the shootdown protocol (core/machine/shootdown.c), checked on
  * the strict TLB model (sim/tlb_model.h) CPU by CPU, where the experiment
  * (shootdown_lazy) only sees the verification at the end:
  *
@@ -30,8 +30,8 @@
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
-#include "core/shootdown.h"
-#include "core/timing.h"
+#include "core/machine/shootdown.h"
+#include "core/machine/timing.h"
 #include "tests/host/support_sim.h"
 
 #define NCPUS 4

@@ -1,5 +1,5 @@
 /*
- * Which IPI mode Linux would pick (core/linux_apic.c, issue 21) on the
+ * Which IPI mode Linux would pick (core/machine/linux_apic.c, issue 21) on the
  * inputs a report records: x2APIC with interrupt remapping is cluster mode
  * unless the FADT forces physical destinations; without remapping Linux
  * turns x2APIC off on bare metal (physflat) and runs it physical under KVM.
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/linux_apic.h"
+#include "core/machine/linux_apic.h"
 
 /* A 2-socket Intel server: x2APIC, VT-d with interrupt remapping, FADT 6.x, 112 CPUs. */
 static struct linux_apic_inputs server(void)

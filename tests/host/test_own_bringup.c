@@ -14,12 +14,12 @@
 #include <string.h>
 
 #include "core/firmware/acpi.h"
-#include "core/cpu_table.h"
+#include "core/machine/cpu_table.h"
 #include "core/lib/mem.h"
 #include "core/lib/msglist.h"
 #include "core/lib/atomic.h"
 #include "core/run.h"
-#include "core/smp.h"
+#include "core/machine/smp.h"
 #include "tests/host/support_host.h"
 
 static void put32(uint8_t *p, uint32_t v)

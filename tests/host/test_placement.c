@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/cpu_table.h"
-#include "core/placement.h"
+#include "core/machine/cpu_table.h"
+#include "core/machine/placement.h"
 
 #define NCPUS 16
 

@@ -1,9 +1,9 @@
 /*
- * Residency bookkeeping (core/residency.c) on recorded MSR values: a state
+ * Residency bookkeeping (core/machine/residency.c) on recorded MSR values: a state
  * reached (its core counter grew), one not reached (no counter grew), one
  * demoted (only a shallower counter grew), and the unverified cases (no
  * counter for the state, a counter that faults as under QEMU TCG); and the
- * settle times of core/idle_states.c from Linux intel_idle's table.
+ * settle times of core/machine/idle_states.c from Linux intel_idle's table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "arch/x86/probe.h"
-#include "core/idle_states.h"
-#include "core/ipi.h"
-#include "core/residency.h"
+#include "core/machine/idle_states.h"
+#include "core/machine/ipi.h"
+#include "core/machine/residency.h"
 
 /* A reading: TSC and core counters as given, package counters fixed (they never decide). */
 static void reading(struct residency_reading *r, uint64_t tsc, uint64_t c3, uint64_t c6,

@@ -43,8 +43,8 @@
 #include "core/lib/atomic.h"
 #include "core/verify_collect.h"
 #include "core/exp/common.h"
-#include "core/shootdown.h"
-#include "core/timing.h"
+#include "core/machine/shootdown.h"
+#include "core/machine/timing.h"
 #include "tests/host/support_sim.h"
 
 #define NCPUS 4
@@ -439,7 +439,7 @@ static void test_targets_refill_after_acknowledging(void **state)
 }
 
 /*
- * The two forms of the working set (core/testmem.h): contiguous, page i on
+ * The two forms of the working set (core/machine/testmem.h): contiguous, page i on
  * the frame after page i - 1's (the lower bound: coalescable, cached page
  * tables); scattered, every page on its own frame of the pool, no two
  * consecutive pages on adjacent frames. Each page reads the line

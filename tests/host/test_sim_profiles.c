@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "arch/x86/cpuid.h"
-#include "core/cpu_errata.h"
+#include "core/machine/cpu_errata.h"
 #include "sim/profiles.h"
 #include "tests/host/support_cpuid_dump.h"
 #include "tests/host/support_host.h"

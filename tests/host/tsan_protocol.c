@@ -15,8 +15,8 @@
 #include "core/lib/atomic.h"
 #include "core/verify_collect.h"
 #include "core/exp/common.h"
-#include "core/shootdown.h"
-#include "core/timing.h"
+#include "core/machine/shootdown.h"
+#include "core/machine/timing.h"
 #include "tests/host/support_sim.h"
 
 static int64_t add_index(struct percpu *self, void *arg)

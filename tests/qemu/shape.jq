@@ -152,7 +152,7 @@ def shape($want):
   | ($r.topology.classes != null) as $v21
   | ($v21 and $r.method.apic_mode == "x2apic") as $cluster
   | def exp($id): [$r.experiments[]? | select(.id == $id)][0];
-    # the topology class of CPU $b seen from CPU $a (core/cpu_table.c)
+    # the topology class of CPU $b seen from CPU $a (core/machine/cpu_table.c)
     def cls($a; $b):
         if $a.index == $b.index then "self"
         elif $a.package != $b.package then

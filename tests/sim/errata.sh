@@ -3,7 +3,7 @@
 # may keep global translations) on the modelled Alder Lake (issue 22). The
 # i9-12900k profile runs the microcode its dump recorded (0x12), below 0x2e,
 # the first revision with the fix, so the model shows the erratum; the tool
-# must recognise the CPU and the revision (core/cpu_errata.c, Linux's
+# must recognise the CPU and the revision (core/machine/cpu_errata.c, Linux's
 # invlpg_miss_ids[]) and run without PCID, as Linux does, saying why. With
 # fixed microcode (--microcode 0x2e) the model has no erratum and the tool
 # runs with PCID. Every experiment, with and without global pages, both

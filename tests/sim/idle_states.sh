@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ipi_target_state's targets in real states, with proof (issue 21), on the
 # model: the residency MSRs are modelled where the real CPU has them
-# (sim/hostpower.c: Intel models in core/idle_states.c's table), so the
+# (sim/hostpower.c: Intel models in core/machine/idle_states.c's table), so the
 # "reached" path runs here, labelled simulated like the whole report; under
 # QEMU TCG those MSRs do not exist and every idle point is "unverified"
 # (tests/qemu/contention.sh). Xeon 8180 (Skylake-SP, SMT 2, leaf 5 EDX

@@ -1,4 +1,4 @@
-#include "core/timing.h"
+#include "core/machine/timing.h"
 #include "arch/x86/cpu.h"
 #include "core/lib/stats.h"
 

@@ -1,7 +1,7 @@
 /*
  * Test-only fault injection (inject= in the configuration): what a CPU is
  * told to do wrong. Apart from the configuration because the machine layer
- * (core/smp.c hands each CPU its own fault) must not depend on how a run is
+ * (core/machine/smp.c hands each CPU its own fault) must not depend on how a run is
  * configured.
  */
 #ifndef TLBSCOPE_CORE_INJECT_H

@@ -1,5 +1,5 @@
 /*
- * Several initiators at once: the shootdown protocol of core/shootdown.h
+ * Several initiators at once: the shootdown protocol of core/machine/shootdown.h
  * when m CPUs flush concurrently (Linux: threads of one process unmapping at
  * the same time, will-it-scale tlb_flush2_threads; or separate processes).
  *
@@ -71,7 +71,7 @@
 #ifndef TLBSCOPE_CORE_SHOOTDOWN_MULTI_H
 #define TLBSCOPE_CORE_SHOOTDOWN_MULTI_H
 
-#include "core/shootdown.h"
+#include "core/machine/shootdown.h"
 
 #define MI_CHECK (1u << 8) /* no flush: the target reads the range, then acknowledges */
 

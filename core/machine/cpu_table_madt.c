@@ -4,7 +4,7 @@
  * they worked. The order follows the table, as firmware numbers processors.
  */
 #include "core/firmware/acpi.h"
-#include "core/cpu_table.h"
+#include "core/machine/cpu_table.h"
 #include "core/lib/mem.h"
 #include "core/lib/msglist.h"
 #include "core/mutant.h"

@@ -1,12 +1,12 @@
-#include "core/shootdown.h"
+#include "core/machine/shootdown.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "core/mutant.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 /* The protocol the IPI handlers serve; one experiment at a time uses it. */
 static struct shootdown *active;
@@ -365,7 +365,7 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     bool lost = false;
 
     sd->parts = (struct shootdown_parts){ 0, 0, 0, 0 };
-    /* halted targets asleep, every time (core/ipi.h): outside the timed window */
+    /* halted targets asleep, every time (core/machine/ipi.h): outside the timed window */
     ipi_settle_targets(s, targets, n);
     gen = add_fetch(&sd->mm.tlb_gen, 1); /* inc_mm_tlb_gen(): a full barrier */
     shootdown_set_request(req, self->index, first, pages, flags, gen, sd->ceiling);

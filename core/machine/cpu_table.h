@@ -83,7 +83,7 @@ struct cpu_info {
     enum cpu_state state;
     enum cpu_bring_up bring_up;
     char note[120]; /* what is known when state != CPU_OK */
-    uint32_t late_answers;  /* answered past a deadline, within the grace (core/smp.h) */
+    uint32_t late_answers;  /* answered past a deadline, within the grace (core/machine/smp.h) */
     uint64_t late_max_ms;   /* the most any of them was late */
     struct cpu_fault fault;
 };

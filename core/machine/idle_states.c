@@ -1,5 +1,5 @@
-#include "core/idle_states.h"
-#include "core/ipi.h"
+#include "core/machine/idle_states.h"
+#include "core/machine/ipi.h"
 #include "core/mutant.h"
 
 /*
@@ -78,7 +78,7 @@ bool idle_state_lookup(const struct cpu_features *f, uint32_t hint, struct idle_
     return false;
 }
 
-/* Never below IPI_SETTLE_US: what every halted target gets (core/ipi.h). */
+/* Never below IPI_SETTLE_US: what every halted target gets (core/machine/ipi.h). */
 void idle_settle_mwait(const struct cpu_features *f, uint32_t hint, struct idle_settle *out)
 {
     struct idle_state_info s;

@@ -1,4 +1,4 @@
-#include "core/takeover.h"
+#include "core/machine/takeover.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/cpuid.h"
 #include "arch/x86/microcode.h"
@@ -6,7 +6,7 @@
 #include "core/lib/atomic.h"
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define PIC_MASTER_DATA 0x21
 #define PIC_SLAVE_DATA 0xa1

@@ -1,4 +1,4 @@
-#include "core/testmem.h"
+#include "core/machine/testmem.h"
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/lib/mem.h"

@@ -22,7 +22,7 @@
 #ifndef TLBSCOPE_CORE_EMULATE_H
 #define TLBSCOPE_CORE_EMULATE_H
 
-#include "core/smp.h"
+#include "core/machine/smp.h"
 
 /* emulate=invlpgb,invpcid (the configuration's `emulate` mask): which instructions the #UD hook stands in for */
 #define EMULATE_INVLPGB (1u << 0)

@@ -23,8 +23,8 @@
 #include <stdint.h>
 
 #include "arch/x86/percpu.h"
-#include "core/inject.h"
-#include "core/cpu_table.h"
+#include "core/machine/inject.h"
+#include "core/machine/cpu_table.h"
 #include "core/lib/mem.h"
 
 /* IPI vectors: all in priority class 15, above the TPR the tool sets. */
@@ -96,7 +96,7 @@ struct flush_slot {
 
 /* Written by the CPU itself (its wait loop and interrupt entry), read by initiators. */
 struct idle_slot {
-    volatile uint64_t parked;      /* 1: in "sti; hlt" since its last interrupt (core/ipi.h) */
+    volatile uint64_t parked;      /* 1: in "sti; hlt" since its last interrupt (core/machine/ipi.h) */
     volatile uint64_t idles;       /* 1: halts as an idle CPU whatever target_wait says (SPIN_IDLE) */
     volatile uint64_t idle_sleeps; /* halts taken as such an idle CPU (shootdown_lazy's proof) */
 } __attribute__((aligned(CACHE_LINE)));
@@ -230,7 +230,7 @@ void smp_kick(struct smp *s, uint32_t index);
  * "sti; hlt" as a waiter, from interrupts off: parked, so initiators count
  * the CPU asleep until its next interrupt's entry clears the flag
  * (arch_unpark(), before the handler acknowledges anything). Returns with
- * interrupts on. core/ipi.h, ipi_settle_targets().
+ * interrupts on. core/machine/ipi.h, ipi_settle_targets().
  */
 void smp_halt_parked(struct percpu *pc);
 
@@ -266,7 +266,7 @@ void smp_injected_delay(struct percpu *pc);
 struct trap_frame;
 bool smp_record_fault(struct trap_frame *f);
 
-/* ---- ownership of the APs (core/smp_lifecycle.c) ---- */
+/* ---- ownership of the APs (core/machine/smp_lifecycle.c) ---- */
 /*
  * Waits for check-ins until `deadline`; late CPUs become absent. Returns how
  * many checked in (in all: earlier passes' included). CPUs that checked in

@@ -1,4 +1,4 @@
-#include "core/linux_apic.h"
+#include "core/machine/linux_apic.h"
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"
 

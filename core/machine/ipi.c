@@ -1,10 +1,10 @@
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 static void wake_handler(struct trap_frame *f) { (void)f; }
 

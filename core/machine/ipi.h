@@ -6,7 +6,7 @@
 #ifndef TLBSCOPE_CORE_IPI_H
 #define TLBSCOPE_CORE_IPI_H
 
-#include "core/smp.h"
+#include "core/machine/smp.h"
 
 static inline struct percpu *this_percpu(void)
 {

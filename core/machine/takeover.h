@@ -19,7 +19,7 @@
 
 #include "arch/x86/apic.h"
 #include "arch/x86/desc.h"
-#include "core/smp.h"
+#include "core/machine/smp.h"
 
 struct tool_env {
     uint64_t cr3;          /* root of the tool's page tables (PCID 0) */

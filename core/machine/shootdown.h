@@ -36,8 +36,8 @@
 #ifndef TLBSCOPE_CORE_SHOOTDOWN_H
 #define TLBSCOPE_CORE_SHOOTDOWN_H
 
-#include "core/smp.h"
-#include "core/testmem.h"
+#include "core/machine/smp.h"
+#include "core/machine/testmem.h"
 
 enum flush_order { ORDER_SEQUENTIAL = 0, ORDER_CONCURRENT };
 enum lazy_policy { LAZY_IPI_ALL = 0, LAZY_SKIP, LAZY_XEN_RUNNING };
@@ -183,7 +183,7 @@ void shootdown_set_lazy(struct shootdown *sd, const uint32_t *cpus, uint32_t n, 
 
 /*
  * flush_tlb_func() on the calling CPU for `req` (of req->mm): the handler's
- * work, shared with the concurrent-initiator protocol (core/shootdown_multi.c).
+ * work, shared with the concurrent-initiator protocol (core/machine/shootdown_multi.c).
  * The caller keeps interrupts off: pc->local_tlb_gen is also the handler's.
  */
 void shootdown_flush_func(struct shootdown *sd, struct percpu *pc, const struct flush_request *req);

@@ -1,10 +1,10 @@
-#include "core/smp.h"
+#include "core/machine/smp.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #if defined(__SANITIZE_THREAD__)
 uint64_t tsan_fence_word;

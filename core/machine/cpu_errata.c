@@ -1,4 +1,4 @@
-#include "core/cpu_errata.h"
+#include "core/machine/cpu_errata.h"
 
 #include <stddef.h>
 

@@ -1,12 +1,12 @@
-#include "core/shootdown_multi.h"
+#include "core/machine/shootdown_multi.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/invlpgb.h"
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "core/mutant.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 /*
  * The protocol the VEC_MULTI_FLUSH handler serves; one experiment at a time

@@ -1,4 +1,4 @@
-#include "core/emulate.h"
+#include "core/machine/emulate.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/insn.h"
@@ -7,9 +7,9 @@
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
-#include "core/ipi.h"
+#include "core/machine/ipi.h"
 #include "core/mutant.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 #define RING 64u /* outstanding emulated INVLPGBs before one must wait */
 

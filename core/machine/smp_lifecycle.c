@@ -2,14 +2,14 @@
  * The start and the end of the tool's ownership of the APs, as protocol:
  * closing check-in at a deadline, and releasing every AP that checked in.
  * What each CPU does to its own registers on the way in and out is
- * platform work (core/takeover.c on the machine, sim/ on the host).
+ * platform work (core/machine/takeover.c on the machine, sim/ on the host).
  */
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/mutant.h"
-#include "core/smp.h"
+#include "core/machine/smp.h"
 #include "core/lib/strbuf.h"
-#include "core/timing.h"
+#include "core/machine/timing.h"
 
 uint32_t smp_wait_checkins(struct smp *s, uint32_t expected_aps, uint64_t deadline,
                            uint64_t window_ms, enum cpu_bring_up how)

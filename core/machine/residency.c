@@ -1,4 +1,4 @@
-#include "core/residency.h"
+#include "core/machine/residency.h"
 
 #include <stdbool.h>
 

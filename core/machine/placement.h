@@ -1,6 +1,6 @@
 /*
  * Where the targets of a shootdown sit (issue 21): drawn from one topology
- * class at a time, as seen from the initiator (core/cpu_table.h, enum
+ * class at a time, as seen from the initiator (core/machine/cpu_table.h, enum
  * topo_class), or spread placement-blind over the machine as Linux's
  * mm_cpumask is: a process's threads run wherever the scheduler put them,
  * and a shootdown interrupts every CPU in the mask, whatever its distance.
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/cpu_table.h"
+#include "core/machine/cpu_table.h"
 
 /* A placement: a topology class (TOPO_SMT_SIBLING .. TOPO_CROSS_PACKAGE), or spread. */
 #define PLACE_SPREAD ((uint32_t)TOPO_CLASS_COUNT)

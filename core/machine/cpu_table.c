@@ -1,4 +1,4 @@
-#include "core/cpu_table.h"
+#include "core/machine/cpu_table.h"
 #include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"

@@ -16,7 +16,7 @@
  *    (drivers/acpi/processor_idle.c, latency_factor). `_CST` and `_LPI`
  *    are AML objects (methods or packages in the DSDT/SSDTs): the tool has
  *    no AML interpreter and does not read them;
- *  - otherwise IPI_SETTLE_US (10 us, core/ipi.h), labelled "default".
+ *  - otherwise IPI_SETTLE_US (10 us, core/machine/ipi.h), labelled "default".
  */
 #ifndef TLBSCOPE_CORE_IDLE_STATES_H
 #define TLBSCOPE_CORE_IDLE_STATES_H

@@ -1,4 +1,4 @@
-#include "core/placement.h"
+#include "core/machine/placement.h"
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"
 
