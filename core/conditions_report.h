@@ -1,9 +1,9 @@
-/* The conditions of an experiment (core/conditions.h) in the JSON report and the text summary. */
+/* The conditions of an experiment (core/run/conditions.h) in the JSON report and the text summary. */
 #ifndef TLBSCOPE_CORE_CONDITIONS_REPORT_H
 #define TLBSCOPE_CORE_CONDITIONS_REPORT_H
 
 #include "core/lib/json.h"
-#include "core/record.h"
+#include "core/run/record.h"
 #include "core/lib/strbuf.h"
 
 /* Writes the value of the "conditions" key: an object, or null when none were recorded. */

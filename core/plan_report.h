@@ -1,8 +1,8 @@
-/* An experiment's plan (core/plan.h) in the report: JSON `plan`, and a text line when reduced. */
+/* An experiment's plan (core/run/plan.h) in the report: JSON `plan`, and a text line when reduced. */
 #ifndef TLBSCOPE_CORE_PLAN_REPORT_H
 #define TLBSCOPE_CORE_PLAN_REPORT_H
 
-#include "core/plan.h"
+#include "core/run/plan.h"
 
 struct json_writer;
 struct strbuf;

@@ -2,13 +2,13 @@
 #ifndef TLBSCOPE_CORE_REPORT_H
 #define TLBSCOPE_CORE_REPORT_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 #include "core/lib/strbuf.h"
 
 /* Returns false when the JSON could not be completed (out of memory). */
 bool report_write_json(const struct run *r, struct strbuf *out);
 void report_write_text(const struct run *r, struct strbuf *out);
-/* The verdict line (core/verdict.h), without a line end: the summary's and the console's last. */
+/* The verdict line (core/run/verdict.h), without a line end: the summary's and the console's last. */
 void report_write_verdict(const struct run *r, struct strbuf *out);
 /* room for the verdict line with its not-applicable ids */
 #define REPORT_VERDICT_LEN 256

@@ -3,15 +3,15 @@
 #include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/plan_report.h"
-#include "core/redact.h"
+#include "core/run/redact.h"
 #include "core/report.h"
-#include "core/verdict.h"
+#include "core/run/verdict.h"
 #include "core/report_recommend.h"
 #include "core/lib/sha256.h"
 #include "core/machine/smp.h"
 #include "core/topo_report.h"
 
-/* What redact=on replaces (core/redact.h, reports/SCHEMA.md "redaction"). */
+/* What redact=on replaces (core/run/redact.h, reports/SCHEMA.md "redaction"). */
 struct redaction {
     bool on, keyed;
     uint32_t nfields;
@@ -28,7 +28,7 @@ static void format_uuid(const uint8_t *b, char u[40])
              b[14], b[15]);
 }
 
-/* The network addresses (core/netinfo.h): tokens like the serial number's, field by field. */
+/* The network addresses (core/run/netinfo.h): tokens like the serial number's, field by field. */
 static void redact_network(const struct run *r, const void *key, size_t key_len,
                            struct redaction *red)
 {
@@ -665,7 +665,7 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
 }
 
 /*
- * The verdict (core/verdict.h) beside the result: the word a technician reads
+ * The verdict (core/run/verdict.h) beside the result: the word a technician reads
  * (SUCCESS and SKIP are both COMPLETE), the counts it rests on and its line as
  * printed. tlbscope-report validate recomputes all of it from the experiments.
  */

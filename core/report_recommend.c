@@ -1,7 +1,7 @@
 #include "core/report_recommend.h"
-#include "core/bootstrap.h"
+#include "core/run/bootstrap.h"
 #include "core/lib/mem.h"
-#include "core/recommend.h"
+#include "core/run/recommend.h"
 
 static const char *hardware_note(const char *environment)
 {

@@ -3,7 +3,7 @@
 #include "core/report.h"
 #include "core/report_recommend.h"
 #include "core/report_views.h"
-#include "core/verdict.h"
+#include "core/run/verdict.h"
 
 static void yes_no(struct strbuf *sb, const char *name, bool v)
 {
@@ -45,7 +45,7 @@ static void write_wrapped(struct strbuf *sb, const char *label, const char *text
     sb_putc(sb, '\n');
 }
 
-/* How it booted, where its configuration came from, where its reports went (core/netinfo.h). */
+/* How it booted, where its configuration came from, where its reports went (core/run/netinfo.h). */
 static void write_delivery(const struct run *r, struct strbuf *sb)
 {
     const struct upload_outcome *u = &r->upload;
@@ -185,7 +185,7 @@ static void write_cpu_problems(const struct run *r, struct strbuf *sb)
     }
 }
 
-/* Which experiments run_budget_s made smaller, and to what (core/plan.h). */
+/* Which experiments run_budget_s made smaller, and to what (core/run/plan.h). */
 static void write_plans(const struct run *r, struct strbuf *sb)
 {
     uint32_t i;
@@ -260,7 +260,7 @@ void report_write_text(const struct run *r, struct strbuf *sb)
         for (i = 0; i < r->warnings.count; i++)
             sb_printf(sb, "  %s: %s\n", r->warnings.items[i].where, r->warnings.items[i].text);
     }
-    /* the verdict is the summary's last line: what a technician reads first (core/verdict.h) */
+    /* the verdict is the summary's last line: what a technician reads first (core/run/verdict.h) */
     sb_printf(sb, "\nRun %s in %llu.%03llu s\n", r->partial ? "partial" : "complete",
               (unsigned long long)(r->duration_ms / 1000),
               (unsigned long long)(r->duration_ms % 1000));

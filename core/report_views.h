@@ -6,7 +6,7 @@
 #ifndef TLBSCOPE_CORE_REPORT_VIEWS_H
 #define TLBSCOPE_CORE_REPORT_VIEWS_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 #include "core/lib/strbuf.h"
 
 uint64_t ticks_to_ns(uint64_t ticks, uint64_t tsc_hz);

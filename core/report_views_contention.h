@@ -2,7 +2,7 @@
 #ifndef TLBSCOPE_CORE_REPORT_VIEWS_CONTENTION_H
 #define TLBSCOPE_CORE_REPORT_VIEWS_CONTENTION_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 #include "core/lib/strbuf.h"
 
 /* Contention as latency and throughput per number of initiators m. */

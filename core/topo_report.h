@@ -7,7 +7,7 @@
 #define TLBSCOPE_CORE_TOPO_REPORT_H
 
 #include "core/lib/json.h"
-#include "core/run.h"
+#include "core/run/run.h"
 
 /* Above this many CPUs pair_classes is null (n^2 letters: 64 KiB at 256). */
 #define TOPO_PAIR_CLASSES_MAX 256

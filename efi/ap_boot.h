@@ -8,7 +8,7 @@
 #ifndef TLBSCOPE_EFI_AP_BOOT_H
 #define TLBSCOPE_EFI_AP_BOOT_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 #include "core/machine/takeover.h"
 
 /*

@@ -6,7 +6,7 @@
 #ifndef TLBSCOPE_EFI_ARGS_H
 #define TLBSCOPE_EFI_ARGS_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 #include "efi/efi_util.h"
 #include "efi/netboot.h"
 #include "efi/volume.h"

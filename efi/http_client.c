@@ -1,7 +1,7 @@
 #include "efi/http_client.h"
 #include "efi/net_protocols.h"
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 

@@ -4,7 +4,7 @@
 
 #include "arch/x86/cpu.h"
 #include "core/lib/mem.h"
-#include "core/method.h"
+#include "core/run/method.h"
 
 #define TABLE_CHUNK_PAGES 64
 

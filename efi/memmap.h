@@ -7,7 +7,7 @@
 #define TLBSCOPE_EFI_MEMMAP_H
 
 #include "arch/x86/paging.h"
-#include "core/run.h"
+#include "core/run/run.h"
 #include "core/machine/testmem.h"
 
 struct tool_tables {

@@ -2,7 +2,7 @@
 #ifndef TLBSCOPE_EFI_MP_H
 #define TLBSCOPE_EFI_MP_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 
 /*
  * Fills run->topo from MP services (BSP first). Without the protocol the

@@ -8,11 +8,11 @@
 #ifndef TLBSCOPE_EFI_NETBOOT_H
 #define TLBSCOPE_EFI_NETBOOT_H
 
-#include "core/netinfo.h"
+#include "core/run/netinfo.h"
 #include "efi/http_client.h"
 
 struct netboot {
-    struct net_info info;        /* what goes into the report (core/netinfo.h) */
+    struct net_info info;        /* what goes into the report (core/run/netinfo.h) */
     struct http_route route;     /* the NIC and address the boot used, for the upload */
     EFI_PXE_BASE_CODE *pxe;      /* PXE/TFTP boot: the started PXE base code */
     EFI_IP_ADDRESS tftp_server;

@@ -7,7 +7,7 @@
 #ifndef TLBSCOPE_EFI_REPORT_OUT_H
 #define TLBSCOPE_EFI_REPORT_OUT_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 #include "efi/volume.h"
 
 /* Reads and bumps \tlbscope\counter; 0 when the stick is not writable. */

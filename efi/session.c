@@ -12,12 +12,12 @@
 #include "arch/x86/tlb.h"
 #include "core/lib/atomic.h"
 #include "core/machine/emulate.h"
-#include "core/hw_policy.h"
+#include "core/run/hw_policy.h"
 #include "core/machine/ipi.h"
-#include "core/method.h"
+#include "core/run/method.h"
 #include "core/machine/shootdown.h"
 #include "core/lib/strbuf.h"
-#include "core/runner.h"
+#include "core/run/runner.h"
 #include "arch/x86/trap.h"
 #include "core/machine/takeover.h"
 #include "core/machine/timing.h"
@@ -54,7 +54,7 @@ static void print_hook(void *ctx, const char *text)
     con_write(text);
 }
 
-/* apic=: core/hw_policy.c decides (Linux's choice by default); the warning names a refused request */
+/* apic=: core/run/hw_policy.c decides (Linux's choice by default); the warning names a refused request */
 static enum apic_mode choose_apic_mode(struct run *r)
 {
     static struct apic_choice c;
@@ -103,7 +103,7 @@ static void collect_nmis(struct run *r, struct smp *smp)
 }
 
 /*
- * PCID on or off (core/method.c) before any AP enters the tool's state. On a
+ * PCID on or off (core/run/method.c) before any AP enters the tool's state. On a
  * model of the INVLPG/global erratum the decision needs the BSP's microcode
  * revision, read through a probe that needs the tool's IDT: the BSP enters
  * once without PCID (takeover_bsp_enter reads it), then the choice is made.
@@ -195,7 +195,7 @@ bool session_run(struct run *r)
                (unsigned long long)(s.tables.mapped_bytes >> 20), s.tables.pt.leaves_1g,
                s.tables.pt.leaves_2m, s.tables.pt.leaves_4k, s.tables.pt.tables, TEST_PAGES);
     r->method.apic_mode = apic_mode_name(env.apic_mode);
-    /* MFENCE;LFENCE before x2APIC ICR writes, except on AMD and Hygon (core/hw_policy.h) */
+    /* MFENCE;LFENCE before x2APIC ICR writes, except on AMD and Hygon (core/run/hw_policy.h) */
     apic_set_icr_fence(hw_icr_fence_needed(r->cpu.vendor_id, env.apic_mode));
     r->method.icr_fence = apic_icr_fence() ? "mfence;lfence" : "none";
     r->method.page_flush = "invlpg";

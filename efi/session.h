@@ -6,7 +6,7 @@
 #ifndef TLBSCOPE_EFI_SESSION_H
 #define TLBSCOPE_EFI_SESSION_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 
 bool session_run(struct run *r);
 

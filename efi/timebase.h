@@ -2,7 +2,7 @@
 #ifndef TLBSCOPE_EFI_TIMEBASE_H
 #define TLBSCOPE_EFI_TIMEBASE_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 
 void timebase_init(struct run *r);
 

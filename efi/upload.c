@@ -5,7 +5,7 @@
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
-#include "core/upload.h"
+#include "core/run/upload.h"
 
 #define ATTEMPT_TIMEOUT_MS 15000u /* one PUT of a report: connection, transfer and answer */
 #define ADDRESS_TIMEOUT_MS 15000u /* DHCP on a stick boot */

@@ -2,13 +2,13 @@
  * upload=URL: the JSON and text reports go to URL/<report name>.json and
  * .txt by HTTP PUT through the firmware's HTTP protocol (efi/http_client.h),
  * after the run has handed the machine back. Retries, waits and the
- * deadline follow core/upload.h; the outcome lands in run->upload for the
+ * deadline follow core/run/upload.h; the outcome lands in run->upload for the
  * text summary, and a failure becomes a warning in the report.
  */
 #ifndef TLBSCOPE_EFI_UPLOAD_H
 #define TLBSCOPE_EFI_UPLOAD_H
 
-#include "core/run.h"
+#include "core/run/run.h"
 #include "efi/netboot.h"
 
 /*

@@ -1,12 +1,12 @@
 /*
  * Writes the stick's tlbscope.cfg to standard output: every configuration key
- * with its values, default and help, from the key table in core/config.c
+ * with its values, default and help, from the key table in core/run/config.c
  * (config_write_file). Built and run on the host by `make image`, so the file
  * on the stick lists what the binary on it reads, and no one keeps it by hand.
  */
 #include <stdio.h>
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/lib/strbuf.h"
 #include "sim/hostmem.h"
 

@@ -31,7 +31,7 @@
 #  - its reports look like hardware (no hypervisor bit, a real Intel brand
 #    string): emulator=bochs, which the report records, is what marks them,
 #    and it also keeps the APIC in xAPIC (Bochs ignores APIC base writes while
-#    disabled, so the x2APIC -> xAPIC hand-back hangs; core/hw_policy.h);
+#    disabled, so the x2APIC -> xAPIC hand-back hangs; core/run/hw_policy.h);
 #  - its debugger is compiled in and stops before the first instruction: the
 #    -rc file continues; there is no "nogui": the rfb display, not waiting
 #    for a client;

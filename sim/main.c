@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/lib/strbuf.h"
 #include "sim/hostmem.h"
 #include "sim/session.h"

@@ -16,11 +16,11 @@
 #include "arch/x86/tlb.h"
 #include "arch/x86/trap.h"
 #include "core/machine/emulate.h"
-#include "core/hw_policy.h"
+#include "core/run/hw_policy.h"
 #include "core/machine/ipi.h"
-#include "core/method.h"
+#include "core/run/method.h"
 #include "core/report.h"
-#include "core/runner.h"
+#include "core/run/runner.h"
 #include "core/machine/shootdown.h"
 #include "core/machine/takeover.h"
 #include "core/machine/testmem.h"
@@ -230,7 +230,7 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
     r->method.test_pages = TEST_PAGES;
     r->method.page_flush = "invlpg";
     r->method.firmware_apic_mode = r->firmware_x2apic ? "x2apic" : "xapic";
-    /* the machine's decisions (core/hw_policy.c), as efi/session.c makes them */
+    /* the machine's decisions (core/run/hw_policy.c), as efi/session.c makes them */
     {
         static struct apic_choice c;
         uint32_t i, max_id = 0;
@@ -271,7 +271,7 @@ static void probe_instructions(struct sim_session *s)
 
 /*
  * PCID on or off before any AP enters the tool's state, as efi/session.c
- * decides it (core/method.c): where the INVLPG/global erratum needs the BSP's
+ * decides it (core/run/method.c): where the INVLPG/global erratum needs the BSP's
  * microcode revision, the BSP enters once without PCID (takeover_bsp_enter
  * reads it), then the choice is made.
  */

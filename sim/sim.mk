@@ -73,7 +73,7 @@ fleet-mutants: $(foreach m,$(FLEET_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-repor
 # and live in two files: only those are rebuilt per mutant, and no tlbscope-sim or
 # protocol test is built for them (tests/sim/mutants.sh counts them with the others).
 NET_MUTANTS := upload_retry_client_errors upload_backoff_flat upload_past_deadline upload_name_per_attempt network_unredacted
-NET_MUTANT_SRCS := core/upload.c core/report_json.c
+NET_MUTANT_SRCS := core/run/upload.c core/report_json.c
 define net_mutant_rules
 $(BUILD)/mutants/$(1)/core/%.o: core/%.c
 	@mkdir -p $$(dir $$@)

@@ -25,7 +25,7 @@ struct cpuid_evidence {
     uint32_t ext8_eax, ext8_ebx, ext8_edx;
     uint32_t leaf15_eax, leaf15_ebx, leaf15_ecx;
     uint32_t leaf16_eax;
-    /* power management (core/conditions.c, ipi_target_state); zeros when the leaf is absent */
+    /* power management (core/run/conditions.c, ipi_target_state); zeros when the leaf is absent */
     uint32_t leaf5_eax, leaf5_ebx, leaf5_ecx, leaf5_edx; /* MONITOR/MWAIT */
     uint32_t leaf6_eax, leaf6_ecx;                       /* thermal and power: turbo, APERF/MPERF */
 };

@@ -2,10 +2,10 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "core/lib/atomic.h"
-#include "core/verify_collect.h"
+#include "core/run/verify_collect.h"
 #include "core/mutant.h"
 #include "core/lib/splitmix.h"
-#include "core/runner_plan.h"
+#include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 

@@ -3,7 +3,7 @@
 #define TLBSCOPE_CORE_EXP_COMMON_H
 
 #include "core/machine/ipi.h"
-#include "core/runner.h"
+#include "core/run/runner.h"
 #include "core/machine/shootdown.h"
 
 /* The page counts of the issue: 1 .. 32, the ceiling, above it, and a whole page table. */
@@ -74,7 +74,7 @@ void exp_finish_verification(struct runner *r, struct shootdown *sd, struct expe
 void exp_note_lost(struct experiment_record *rec, uint32_t planned, const char *what);
 
 /*
- * A pilot point to every other CPU (core/runner_plan.h): sync, start the
+ * A pilot point to every other CPU (core/run/runner_plan.h): sync, start the
  * targets, load `pages` into their TLBs, run `body` (an experiment's own
  * point code, its samples and warm-up `iterations` in all), stop. *ticks:
  * all of it. False when a CPU failed.

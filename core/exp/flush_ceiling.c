@@ -18,7 +18,7 @@
  * run's order seed (exp_variant_order(): no mode always first, so drift
  * and the state one mode leaves favour none), so each sees the same
  * machine and the samples of an iteration are pairs; the points keep those
- * of their curve's metric (core/record.h: `latency` on local points,
+ * of their curve's metric (core/run/record.h: `latency` on local points,
  * `with_refill` on shootdown points) and say in `ran_first` how many
  * iterations they began. Three kinds:
  *   local      the initiator alone (targets 0), on its TSC: `latency` =
@@ -63,20 +63,20 @@
  * point records latency and its p25/p75 (values p25, p75; on shootdown
  * points also with_refill_p25, with_refill_p75); the summary gives, per
  * kind, targets, working set, form and full mode, the crossover p*
- * (core/crossover.h: the smallest p from which the full flush's median
+ * (core/run/crossover.h: the smallest p from which the full flush's median
  * stays below INVLPG's; on `latency` for local, `with_refill` for
  * shootdowns) with its 95% paired-bootstrap interval (values p_star_low,
  * p_star_high: the iterations of every page count resampled, p* found
  * again in each replicate), the p25-p75 noise band around it and a
  * confidence that follows from the interval. The recommendation
- * (core/recommend.c) weighs the local and the shootdown curves of the
+ * (core/run/recommend.c) weighs the local and the shootdown curves of the
  * contiguous form, with the same intervals, and names the cold form's
  * local p*.
  *
  * Samples: a twentieth of the profile's (10 to 50), warm-up a twentieth of
  * its warm-up: 22 page counts x 4 (working set, form) x 3 kinds x 2-3
  * modes is the largest grid of the run (on hardware seconds; the p25-p75
- * band needs no more). Planned (run_budget_s, core/plan.h): the samples are at
+ * band needs no more). Planned (run_budget_s, core/run/plan.h): the samples are at
  * or below the floor already, so a plan that must shrink keeps every kind,
  * form and working set and measures every 2nd, 4th... page count (1 and
  * 512 always), but every count from two thirds to one and a half times the
@@ -98,12 +98,12 @@
  */
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
-#include "core/bootstrap.h"
-#include "core/crossover.h"
+#include "core/run/bootstrap.h"
+#include "core/run/crossover.h"
 #include "core/exp/common.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/mutant.h"
-#include "core/runner_plan.h"
+#include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -139,7 +139,7 @@ struct fc_state {
     uint32_t samples, warmup;
     uint64_t *lat[NMODES], *refill[NMODES], *with[NMODES];
     uint32_t first[NMODES];                      /* iterations each mode ran first */
-    struct boot_work boot;                       /* p*'s interval (core/bootstrap.h) */
+    struct boot_work boot;                       /* p*'s interval (core/run/bootstrap.h) */
     const struct runner *r;                      /* the order seed */
     struct curve_point curve[NMODES - 1][MAX_P]; /* per full mode, against invlpg */
     struct plan plan;                            /* which page counts run_budget_s leaves */

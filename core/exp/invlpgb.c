@@ -31,7 +31,7 @@
  * sample of each, in an order drawn per iteration from the run's order
  * seed (exp_variant_order(): none always first, so drift and the state
  * one leaves favour none), and the range's points keep those samples
- * (core/record.h) for the paired bootstrap of the invlpgb_vs_ipi
+ * (core/run/record.h) for the paired bootstrap of the invlpgb_vs_ipi
  * recommendation and say in `ran_first` how many iterations each began.
  * CPU counts: every form runs on all CPUs (`cpus` = N); the pages form at
  * 1 and 8 pages (one INVLPGB of the Zen 3/4 maximum) also runs for a
@@ -41,7 +41,7 @@
  * whatever c is, the IPIs only the c - 1: this is the choice Linux makes
  * per process (a global ASID, and INVLPGB, once a process is active on
  * more than 3 CPUs), and where the two cross is the recommendation's
- * smallest CPU count (core/recommend.c).
+ * smallest CPU count (core/run/recommend.c).
  * Placement (issue 21): the sweep's c - 1 CPUs are the nearest, so its
  * smallest counts are the cheapest IPIs there are. Beside it, at one page,
  * the same sweep with the c - 1 CPUs drawn from one topology class seen
@@ -81,10 +81,10 @@
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/mutant.h"
 #include "core/machine/placement.h"
-#include "core/runner_plan.h"
+#include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -360,7 +360,7 @@ static bool has_chunked(const struct ib_state *st, enum form form, uint32_t coun
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of the
+ * The pilot (run_budget_s, core/run/plan.h; short then long runs, timed) of the
  * pages form, INVLPGB and IPI, of the fewest and of the most pages, and of
  * the most pages in chunks where that is above the ceiling. A point of
  * `count` pages (2 MiB pages: their count; the pcid form: one page) is

@@ -24,10 +24,10 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/machine/ipi.h"
-#include "core/runner.h"
-#include "core/runner_plan.h"
+#include "core/run/runner.h"
+#include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -163,7 +163,7 @@ static uint64_t measure_point(struct runner *r, struct experiment_record *rec,
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
+ * The pilot (run_budget_s, core/run/plan.h; short then long runs, timed) of warm-up
  * broadcasts to the fewest and to the most targets; the cost in between is
  * taken as linear in k. The shorthand point, measured after the largest
  * count, is taken to cost what the largest count does.

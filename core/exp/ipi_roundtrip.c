@@ -67,10 +67,10 @@
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/class_pool.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/machine/ipi.h"
-#include "core/runner.h"
-#include "core/runner_plan.h"
+#include "core/run/runner.h"
+#include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -280,7 +280,7 @@ static enum wait_status run_pair(struct runner *r, struct rt_state *st, const st
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h): round trips on the first pair the
+ * The pilot (run_budget_s, core/run/plan.h): round trips on the first pair the
  * BSP initiates and on the first an AP initiates (the BSP then waits on
  * the AP, and under an emulator one more busy CPU shares the host's), each
  * taken as the cost of every pair of its kind. The pairs are not thinned:

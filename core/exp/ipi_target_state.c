@@ -75,7 +75,7 @@
 #include "core/lib/atomic.h"
 #include "core/exp/target_lost.h"
 #include "core/exp/target_states.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/machine/idle_states.h"
 #include "core/machine/ipi.h"
 #include "core/mutant.h"

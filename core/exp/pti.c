@@ -25,7 +25,7 @@
  * The variants of a (kind, p) are measured together: each iteration takes
  * one sample of each, in an order drawn per iteration from the run's order
  * seed (exp_variant_order(): none always first, so drift and the state one
- * leaves favour none); the points keep those samples (core/record.h: the
+ * leaves favour none); the points keep those samples (core/run/record.h: the
  * samples of an iteration are pairs) and record in `ran_first` how many
  * iterations each began. A no_pti sample leaves the user PCID's entries of
  * the p pages stale; the next PTI variant's own user flush of those same
@@ -54,14 +54,14 @@
  * the experiment is SKIP with the CPUID evidence; QEMU's TCG has no PCID and
  * CR4.PCIDE cannot be emulated. Where the tool runs without PCID although
  * the CPU has it (the INVLPG/global erratum of Alder and Raptor Lake with
- * old microcode, core/method.c, as Linux does), SKIP with that reason:
+ * old microcode, core/run/method.c, as Linux does), SKIP with that reason:
  * erratum, CPU signature, microcode revision.
  */
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
-#include "core/experiments.h"
-#include "core/runner_plan.h"
+#include "core/run/experiments.h"
+#include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -105,7 +105,7 @@ static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emul
         return false;
     }
     if (!r->run->method.pcid_enabled) {
-        /* the tool chose to run without PCID (core/method.c says why: an erratum) */
+        /* the tool chose to run without PCID (core/run/method.c says why: an erratum) */
         fmt_into(reason, cap, "PCID %s. PTI's two PCIDs need CR4.PCIDE",
                  r->run->method.pcid_reason[0] ? r->run->method.pcid_reason
                                                : "present but CR4.PCIDE is not used in this run");
@@ -246,7 +246,7 @@ static bool sample_point(struct runner *r, struct pti_state *st, uint32_t kind, 
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of a
+ * The pilot (run_budget_s, core/run/plan.h; short then long runs, timed) of a
  * sequential shootdown to every CPU without PTI, of the fewest and of the
  * most pages. Every point is taken to cost that (local ones less, so this
  * is an upper bound), linear in the pages, twice that under PTI (two

@@ -74,11 +74,11 @@
  */
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
-#include "core/verify_collect.h"
+#include "core/run/verify_collect.h"
 #include "core/machine/emulate.h"
 #include "core/exp/common.h"
 #include "core/exp/contention_plan.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/mutant.h"
 #include "core/machine/placement.h"
 #include "core/machine/shootdown_multi.h"

@@ -36,7 +36,7 @@
  * The four policies of a k are measured together: each iteration takes one
  * sample of each, in an order drawn per iteration from the run's order
  * seed (exp_variant_order(): none always first, so drift and the state one
- * leaves favour none); the points keep those samples (core/record.h: the
+ * leaves favour none); the points keep those samples (core/run/record.h: the
  * samples of an iteration are pairs) and record in `ran_first` how many
  * iterations each began. The baseline is the same policy and lazy set with
  * nothing to invalidate, after the samples.
@@ -47,15 +47,15 @@
  * reads through its old TLB entry or its paging-structure entry for the
  * freed table). An old signature is FAILURE.
  *
- * Planned (run_budget_s, core/plan.h): fewer samples, then fewer lazy counts
+ * Planned (run_budget_s, core/run/plan.h): fewer samples, then fewer lazy counts
  * (ends kept, then the most alone); the four policies are always measured.
  */
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/mutant.h"
-#include "core/runner_plan.h"
+#include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -255,7 +255,7 @@ static bool lz_targets(struct runner *r, struct lazy_state *st)
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
+ * The pilot (run_budget_s, core/run/plan.h; short then long runs, timed) of warm-up
  * iterations of ipi_all with no lazy CPU and with the most; every policy
  * is taken to cost what ipi_all does (it interrupts the most CPUs), and the
  * cost as linear in the lazy count (each lazy CPU switches back).

@@ -16,7 +16,7 @@
  * flush method, in an order drawn per iteration from the run's order seed
  * (exp_variant_order(): no variant always goes first, so drift and a cache
  * one of them warms favour none). All see the same machine state, and the
- * samples of an iteration are pairs: the points keep them (core/record.h)
+ * samples of an iteration are pairs: the points keep them (core/run/record.h)
  * for the paired bootstrap of the shootdown_order recommendation, and
  * record in `ran_first` how many of their iterations they began.
  * Time: from just after the PTE change to the last ack, on the initiator's
@@ -61,7 +61,7 @@
  * Points without `ipi_mode` send one physical ICR write per target. They
  * share the placement points' reservation.
  *
- * Planned (run_budget_s, core/plan.h): a pilot at the grid's corners, then
+ * Planned (run_budget_s, core/run/plan.h): a pilot at the grid's corners, then
  * fewer samples, then every 2nd, 4th... target count and column (page
  * count and flush method; ends kept), then the most targets and one page
  * alone; the record's plan says which.
@@ -70,10 +70,10 @@
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/mutant.h"
 #include "core/machine/placement.h"
-#include "core/runner_plan.h"
+#include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -134,7 +134,7 @@ static void job_add_column(struct point_job *job, const struct sc_state *st, uin
 }
 
 /*
- * The pilot (run_budget_s, core/plan.h; short then long runs, timed) of warm-up
+ * The pilot (run_budget_s, core/run/plan.h; short then long runs, timed) of warm-up
  * iterations (one seq and one conc shootdown each) at the fewest targets and
  * one page, and at the most targets with the page counts that anchor the
  * cost: one page, the last count flushed page by page (the ceiling), the

@@ -21,7 +21,7 @@
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
-#include "core/experiments.h"
+#include "core/run/experiments.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 

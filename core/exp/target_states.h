@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "core/machine/idle_states.h"
-#include "core/runner.h"
+#include "core/run/runner.h"
 
 #define TS_MAX_STATES 20
 

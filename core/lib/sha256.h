@@ -1,6 +1,6 @@
 /*
  * SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104), for the tokens that
- * replace identifying fields in redacted reports (core/redact.h).
+ * replace identifying fields in redacted reports (core/run/redact.h).
  *
  * Self-contained (no C library, no other core/ file): the UEFI app, the host
  * tests and tlbscope-report (reports/tool/tool.mk) compile this same file, so

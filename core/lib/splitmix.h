@@ -3,7 +3,7 @@
  * generators", OOPSLA 2014): a 64-bit state, one addition and a mix per
  * number. The same sequence on every build and machine, which is what the
  * tool needs it for: the variant order of each iteration (core/exp/common.h)
- * and the bootstrap's resamples (core/bootstrap.h), both reproducible from
+ * and the bootstrap's resamples (core/run/bootstrap.h), both reproducible from
  * the run's order seed. Not for anything secret.
  */
 #ifndef TLBSCOPE_CORE_SPLITMIX_H

@@ -2,7 +2,7 @@
  * CPU errata that change how the tool may drive the hardware, recognised
  * from CPUID and the microcode revision: pure functions, unit-tested in
  * tests/host/test_cpu_errata.c, used the same way on the machine and on the
- * model (core/method.c).
+ * model (core/run/method.c).
  *
  * INVLPG and global translations with PCID (Intel errata ADL063 and RPL042,
  * as Linux cites them): on Alder Lake and Raptor Lake, INVLPG executed with

@@ -35,7 +35,7 @@ struct emulation_counts {
     uint64_t invlpgb, tlbsync, invpcid, rejected;
 };
 
-/* Installs the #UD hook and the IPI handler; `mask` is EMULATE_* from core/config.h. */
+/* Installs the #UD hook and the IPI handler; `mask` is EMULATE_* from core/run/config.h. */
 void emulate_install(struct smp *s, uint32_t mask);
 const struct emulation_counts *emulate_counts(void);
 

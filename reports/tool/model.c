@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/redact.h"
+#include "core/run/redact.h"
 #include "reports/tool/jget.h"
 #include "reports/tool/json_arena.h"
 

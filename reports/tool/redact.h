@@ -4,7 +4,7 @@
  * attached to a bug, mailed to a list or put on a comparison page.
  *
  * Each identifying field that holds a value is replaced by a token
- * (core/redact.h: HMAC-SHA-256, the same code the app runs with redact=on):
+ * (core/run/redact.h: HMAC-SHA-256, the same code the app runs with redact=on):
  * keyed tokens are the same for one machine in every report redacted with
  * the same key, so runs can still be grouped; without a key the tokens are
  * random and differ in every file. A top-level "redaction" record says that
@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/redact.h"
+#include "core/run/redact.h"
 
 #define REDACT_KEY_FILE_MAX 4096 /* bytes: a key file is a line of text, not a document */
 #define REDACT_MAX_FIELDS 12     /* entries of redact_fields, with room */

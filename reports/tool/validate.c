@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/redact.h"
+#include "core/run/redact.h"
 #include "reports/tool/validate_sections.h"
 #include "reports/tool/vocab.h"
 
@@ -225,7 +225,7 @@ static void validate_generator(struct vctx *c, const json_t *root)
     vc_leave(c, mark);
 }
 
-/* The invariants of run_conclude() (core/run.c) between the result and its parts. */
+/* The invariants of run_conclude() (core/run/run.c) between the result and its parts. */
 static void cross_check_result(struct vctx *c, int result, const struct vfacts *f)
 {
     if (result < 0)

@@ -1,5 +1,5 @@
 /*
- * experiments[].conditions (core/conditions.h, reports/SCHEMA.md): the
+ * experiments[].conditions (core/run/conditions.h, reports/SCHEMA.md): the
  * conditions each measurement was taken under. Reports written before they
  * existed have no key at all (accepted); a present key must be an object
  * wherever the experiment measured, and every absent counter must carry its

@@ -204,7 +204,7 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
     vc_string(c, e, "title", 0);
     status = vc_word(c, e, "status", vocab_results, 0);
     reason = vc_string(c, e, "reason", VF_NULLABLE);
-    /* every SKIP, ERROR and FAILURE says why (core/result.h) */
+    /* every SKIP, ERROR and FAILURE says why (core/run/result.h) */
     if (status > 0 && !reason && json_is_null(json_object_get(e, "reason")))
         vc_error(c, "reason", "is null, but status %s needs a reason", vocab_results[status]);
     if (status > f->worst_status) {
@@ -271,7 +271,7 @@ void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f)
     /*
      * A run records every experiment it was asked for, a SKIP included: an
      * empty list measured nothing. With experiments= naming ids, that needs
-     * an error saying why (core/runner.c: none of them exists); with "all"
+     * an error saying why (core/run/runner.c: none of them exists); with "all"
      * it is only the earliest reports, from before any experiment existed.
      */
     if (json_array_size(list) == 0 && !f->has_errors) {

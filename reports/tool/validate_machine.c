@@ -220,7 +220,7 @@ void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f)
             init_sipi_cpus += bring_up == 2;
             ok += state == 0;
             bsps += bsp;
-            /* absent, hung, faulted, slow: the CPU dropped out (core/run.c run_conclude) */
+            /* absent, hung, faulted, slow: the CPU dropped out (core/run/run.c run_conclude) */
             if (state >= 1 && state <= 4 && f->troubled_cpu < 0)
                 f->troubled_cpu = (long long)i;
         }

@@ -1,4 +1,4 @@
-/* experiments[].plan (reports/SCHEMA.md, core/plan.h): what run_budget_s let an experiment measure. */
+/* experiments[].plan (reports/SCHEMA.md, core/run/plan.h): what run_budget_s let an experiment measure. */
 #include <limits.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * The "recommendations" section (schema version 2, core/recommend.h):
+ * The "recommendations" section (schema version 2, core/run/recommend.h):
  * required from version 2, absent before. Every entry's evidence must name
  * an experiment of the report and point at results it holds; an entry with
  * "not_enough_evidence" has no confidence and says why; a run that is not on

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "core/redact.h"
+#include "core/run/redact.h"
 #include "reports/tool/jget.h"
 #include "reports/tool/validate_sections.h"
 

@@ -1,5 +1,5 @@
 /*
- * "verdict" (core/verdict.h): optional, since reports of tool version 0.1.0
+ * "verdict" (core/run/verdict.h): optional, since reports of tool version 0.1.0
  * before issue 23 lack it. When present, every count and the line must be
  * what the experiments, CPUs and errors of the same report give, and the word
  * must follow the result (SUCCESS and SKIP: COMPLETE). A hand-edited verdict

@@ -1,5 +1,5 @@
 /*
- * The run's verdict (core/verdict.h) read back from a report: the counts from
+ * The run's verdict (core/run/verdict.h) read back from a report: the counts from
  * its experiments, CPUs and errors, so `show` prints the same last line as the
  * app, also for reports written before the app wrote a "verdict" object, and
  * `validate` can check the one a report carries.
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/verdict.h"
+#include "core/run/verdict.h"
 
 /* From the report's JSON; false when its "result" is not one of the four words. */
 bool verdict_of_report(const json_t *root, struct verdict *v);

@@ -10,7 +10,7 @@
 #define TOOL_SCHEMA_NAME "tlbscope-report"
 #define TOOL_SCHEMA_VERSION 2
 
-/* Ordered by severity: the most severe one wins (core/result.h). */
+/* Ordered by severity: the most severe one wins (core/run/result.h). */
 extern const char *const vocab_results[];
 extern const char *const vocab_run_status[];
 extern const char *const vocab_cpu_states[];

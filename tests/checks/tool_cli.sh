@@ -94,7 +94,7 @@ check "show: a SKIP run ends COMPLETE, with what did not apply, labelled [EMULAT
     grep -qx 'Run complete, result SKIP|COMPLETE: 6 measured, 1 not applicable to this machine \[EMULATED\]|'"
 run s-sim show "$SIM"
 check "show: a simulated report's verdict says [SIMULATED]" sh -c "tail -n1 $out/s-sim.out | grep -qx 'COMPLETE: 7 measured \[SIMULATED\]'"
-# the verdict a report carries (core/verdict.h) is recomputed by validate: the right one passes,
+# the verdict a report carries (core/run/verdict.h) is recomputed by validate: the right one passes,
 # an ERROR called COMPLETE and a count off by one are named
 with_verdict() { # FILE WORD MEASURED
     jq --arg w "$2" --argjson m "$3" '.verdict = {word: $w, measured: $m, not_applicable: 1,

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the configuration parser (core/config.c).
+ * libFuzzer target for the configuration parser (core/run/config.c).
  *
  * Input: the text of tlbscope.cfg, optionally followed by the separator
  * "\n%%\n" and a command line. The CPU count given to config_check_cpus()
@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/lib/json.h"
 #include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"

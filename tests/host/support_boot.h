@@ -1,8 +1,8 @@
-/* The bootstrap's workspace as a cmocka group fixture (tests of core/bootstrap.h and its users). */
+/* The bootstrap's workspace as a cmocka group fixture (tests of core/run/bootstrap.h and its users). */
 #ifndef TLBSCOPE_TESTS_SUPPORT_BOOT_H
 #define TLBSCOPE_TESTS_SUPPORT_BOOT_H
 
-#include "core/bootstrap.h"
+#include "core/run/bootstrap.h"
 
 extern struct boot_work support_boot_work; /* 4096 pairs a column */
 int support_boot_setup(void **state);

@@ -8,7 +8,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/trap.h"
 #include "core/lib/atomic.h"
-#include "core/verify_collect.h"
+#include "core/run/verify_collect.h"
 #include "core/machine/ipi.h"
 #include "core/machine/shootdown.h"
 #include "core/machine/timing.h"
@@ -117,7 +117,7 @@ void sim_bench_start(struct sim_bench *b, uint32_t n, const struct tlbm_config *
         abort();
     b->sd.cr3_root = b->m.env.cr3;
     if (cfg->feat.pcid) {
-        /* Linux's numbering, as core/method.c picks it */
+        /* Linux's numbering, as core/run/method.c picks it */
         b->sd.kernel_pcid = b->m.env.kernel_pcid;
         b->sd.user_pcid = b->sd.kernel_pcid | 0x800;
         b->sd.pcid_enabled = true;

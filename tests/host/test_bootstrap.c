@@ -1,5 +1,5 @@
 /*
- * The paired bootstrap (core/bootstrap.c) and the variant order
+ * The paired bootstrap (core/run/bootstrap.c) and the variant order
  * (core/exp/common.c) on fixed inputs (issue 20):
  *   - pairs that always differ a little, with spread far larger than the
  *     difference that both sides share: the interval excludes zero, never
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/bootstrap.h"
+#include "core/run/bootstrap.h"
 #include "core/exp/common.h"
 #include "core/lib/splitmix.h"
 #include "core/lib/stats.h"

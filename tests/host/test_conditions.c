@@ -1,5 +1,5 @@
 /*
- * The conditions' bookkeeping (core/conditions_sum.c) on recorded MSR
+ * The conditions' bookkeeping (core/run/conditions_sum.c) on recorded MSR
  * values: SMIs per CPU and in total (every CPU counted, not one standing
  * for all), the PMC's 48-bit wrap, every way a count goes missing with its
  * evidence (#GP on the write, a select an emulator dropped, no free
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "arch/x86/pmc.h"
-#include "core/conditions.h"
+#include "core/run/conditions.h"
 
 #define N 4
 

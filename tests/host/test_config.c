@@ -1,5 +1,5 @@
 /*
- * core/config.c: defaults, sources and precedence, every key's type and
+ * core/run/config.c: defaults, sources and precedence, every key's type and
  * range, and the malformed input a hand-edited tlbscope.cfg or a mistyped
  * shell line produces. Every message must name where it comes from
  * ("tlbscope.cfg:3") and the key it is about.
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/machine/emulate.h"
 #include "core/lib/json.h"
 #include "core/lib/strbuf.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/lib/msglist.h"
 #include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"

@@ -25,7 +25,7 @@
 
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
-#include "core/verify_collect.h"
+#include "core/run/verify_collect.h"
 #include "core/exp/common.h"
 #include "core/machine/shootdown_multi.h"
 #include "core/machine/timing.h"

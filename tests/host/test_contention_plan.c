@@ -1,6 +1,6 @@
 /*
  * The schedule of shootdown_contention (core/exp/contention_plan.h) and the
- * statistics it reports, and the hiccup detector of core/conditions.h.
+ * statistics it reports, and the hiccup detector of core/run/conditions.h.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/conditions.h"
+#include "core/run/conditions.h"
 #include "core/exp/contention_plan.h"
 #include "core/lib/stats.h"
 

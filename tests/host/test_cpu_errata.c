@@ -1,6 +1,6 @@
 /*
  * The INVLPG/global erratum of Alder and Raptor Lake (core/machine/cpu_errata.c) and
- * what the tool does about it (core/method.c): which CPUs and microcode
+ * what the tool does about it (core/run/method.c): which CPUs and microcode
  * revisions it applies to (Linux's invlpg_miss_ids[], every stepping, the
  * first fixed revision excluded), on the recorded i9-12900K dump as on
  * made-up signatures; PCID off with a reason naming the erratum, the CPU
@@ -15,8 +15,8 @@
 
 #include "arch/x86/cpu.h"
 #include "core/machine/cpu_errata.h"
-#include "core/method.h"
-#include "core/run.h"
+#include "core/run/method.h"
+#include "core/run/run.h"
 #include "tests/host/support_cpuid_dump.h"
 #include "tests/host/support_host.h"
 

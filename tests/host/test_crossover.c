@@ -1,5 +1,5 @@
 /*
- * The crossover and its confidence (core/crossover.c) on synthetic curves:
+ * The crossover and its confidence (core/run/crossover.c) on synthetic curves:
  * a clean crossing, no crossing, noisy overlap, a single point, and
  * non-monotonic data, the confidence from p*'s paired-bootstrap interval
  * over per-iteration samples; and the recommendations (core/recommend*.c)
@@ -21,10 +21,10 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/bootstrap.h"
-#include "core/crossover.h"
+#include "core/run/bootstrap.h"
+#include "core/run/crossover.h"
 #include "core/lib/mem.h"
-#include "core/recommend.h"
+#include "core/run/recommend.h"
 #include "tests/host/support_boot.h"
 #include "tests/host/support_host.h"
 

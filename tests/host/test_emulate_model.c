@@ -13,12 +13,12 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/tlb.h"
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/machine/emulate.h"
 #include "tests/host/support_sim.h"
 
 #define KERNEL_PCID 1u
-#define USER_PCID (1u | 0x800u) /* core/method.c: Linux's numbering */
+#define USER_PCID (1u | 0x800u) /* core/run/method.c: Linux's numbering */
 
 static struct sim m;
 

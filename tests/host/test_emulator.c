@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/lib/mem.h"
-#include "core/run.h"
+#include "core/run/run.h"
 #include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"
 #include "tests/host/support_report.h"

@@ -1,5 +1,5 @@
 /*
- * How the tool drives the hardware (core/hw_policy.c): the APIC mode (Linux's
+ * How the tool drives the hardware (core/run/hw_policy.c): the APIC mode (Linux's
  * choice by default, the overrides and when they are refused), the fence
  * before an x2APIC ICR write by vendor, and where INVPCID comes from (the
  * probe, not CPUID alone; the emulation only when asked).
@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "arch/x86/probe.h"
-#include "core/hw_policy.h"
+#include "core/run/hw_policy.h"
 #include "core/machine/emulate.h"
-#include "core/method.h"
-#include "core/run.h"
+#include "core/run/method.h"
+#include "core/run/run.h"
 #include "tests/host/support_host.h"
 
 static struct apic_choice choose(enum apic_request req, bool cpu_x2, bool fw_x2, uint32_t max_id)

@@ -18,7 +18,7 @@
 #include "core/lib/mem.h"
 #include "core/lib/msglist.h"
 #include "core/lib/atomic.h"
-#include "core/run.h"
+#include "core/run/run.h"
 #include "core/machine/smp.h"
 #include "tests/host/support_host.h"
 

@@ -1,5 +1,5 @@
 /*
- * Planning from measured cost (core/plan.h): shares of the run budget, the
+ * Planning from measured cost (core/run/plan.h): shares of the run budget, the
  * floor, the order of reductions and their reasons, and the growth of the
  * target counts with the CPU count. The mutant plan_ignores_budget (the
  * planner keeps every sample whatever the share) must fail
@@ -15,9 +15,9 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/config.h"
-#include "core/plan.h"
-#include "core/runner_plan.h"
+#include "core/run/config.h"
+#include "core/run/plan.h"
+#include "core/run/runner_plan.h"
 #include "tests/host/support_host.h"
 
 /* cost of one iteration: base + per_row * row + per_col * col */

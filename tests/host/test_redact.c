@@ -1,6 +1,6 @@
 /*
  * Redaction in the app's build: core/lib/sha256.c against FIPS 180-2 and RFC
- * 4231, the tokens of core/redact.c, and the report writer with redact=on
+ * 4231, the tokens of core/run/redact.c, and the report writer with redact=on
  * (the JSON and the .txt carry tokens, never the serial number or UUID, and
  * never the key; the command line's redact_key is masked). The tokens it
  * writes for the dell-r820 fixture's values are the ones the host tool's
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/lib/mem.h"
-#include "core/redact.h"
+#include "core/run/redact.h"
 #include "core/report.h"
 #include "core/lib/sha256.h"
 #include "core/lib/strbuf.h"

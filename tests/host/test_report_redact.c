@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/redact.h"
+#include "core/run/redact.h"
 #include "core/lib/sha256.h"
 #include "reports/tool/commands.h"
 #include "reports/tool/compare.h"

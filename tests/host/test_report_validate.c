@@ -456,7 +456,7 @@ static void test_broken_fixture_files(void **state)
 
 /*
  * An empty list of experiments: an error when experiments= selected some and
- * run.errors does not say why nothing ran (core/runner.c records that error);
+ * run.errors does not say why nothing ran (core/run/runner.c records that error);
  * a warning only for the earliest reports ("all", before experiments existed).
  */
 static void test_empty_experiment_list(void **state)

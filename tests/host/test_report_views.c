@@ -99,7 +99,7 @@ static void test_show_hardware_report(void **state)
     assert_non_null(strstr(text, "seq vs conc"));
     assert_non_null(strstr(text, "conc/seq"));
     assert_int_equal(count(text, "\n  pages="), 7);
-    /* the last line is the verdict (core/verdict.h), as the app prints it */
+    /* the last line is the verdict (core/run/verdict.h), as the app prints it */
     assert_non_null(strstr(text, "\nRun complete, result SUCCESS\nCOMPLETE: 7 measured\n"));
     assert_width(text, 100);
     free(text);

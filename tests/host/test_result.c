@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/report.h"
-#include "core/result.h"
-#include "core/run.h"
+#include "core/run/result.h"
+#include "core/run/run.h"
 #include "tests/host/support_host.h"
 
 static void test_order_and_names(void **state)

@@ -1,6 +1,6 @@
 /*
  * upload=URL and the network facts of a report (issue 24):
- *   - the retry policy (core/upload.c): transient answers only, waits that
+ *   - the retry policy (core/run/upload.c): transient answers only, waits that
  *     double up to a cap, no attempt past the overall deadline, one name for
  *     every attempt (a retry overwrites, never adds a copy);
  *   - upload= is a checked URL, written to run.config;
@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "core/run/config.h"
 #include "core/lib/mem.h"
-#include "core/run.h"
+#include "core/run/run.h"
 #include "core/lib/strbuf.h"
-#include "core/upload.h"
+#include "core/run/upload.h"
 #include "tests/host/support_host.h"
 #include "tests/host/support_report.h"
 

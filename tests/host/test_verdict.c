@@ -1,5 +1,5 @@
 /*
- * The run's verdict (core/verdict.h): COMPLETE for SUCCESS and SKIP alike,
+ * The run's verdict (core/run/verdict.h): COMPLETE for SUCCESS and SKIP alike,
  * ERROR and FAILURE apart, and the counts and line a technician reads. The
  * host tool computes the same line from a report (reports/tool/verdict_view.c);
  * tests/checks/tool_cli.sh checks that side. Mutants 64-66 die here.
@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "core/lib/msglist.h"
-#include "core/run.h"
-#include "core/verdict.h"
+#include "core/run/run.h"
+#include "core/run/verdict.h"
 #include "tests/host/support_host.h"
 
 static const char *const ids[] = { "ipi_roundtrip", "stale_detector_control", "invlpgb_range",

@@ -13,7 +13,7 @@
 
 #include "arch/x86/cpu.h"
 #include "core/lib/atomic.h"
-#include "core/verify_collect.h"
+#include "core/run/verify_collect.h"
 #include "core/exp/common.h"
 #include "core/machine/shootdown.h"
 #include "core/machine/timing.h"

@@ -55,7 +55,7 @@ check "BSP #GP: the console names the abandoned experiment" \
 check "BSP #GP: report saved" test -s "$REPORT"
 if [ -s "$REPORT" ]; then
     check "BSP #GP: report validates" validates
-    # stale_detector_control is the first experiment with targets (core/experiments.c)
+    # stale_detector_control is the first experiment with targets (core/run/experiments.c)
     check "BSP #GP: stale_detector_control ERROR, naming BSP exception 13 (#GP)" \
         eval '[[ "$(exp_status stale_detector_control)" == ERROR &&
                 "$(exp_field stale_detector_control .reason)" == "the BSP took exception 13 (#GP"* ]]'

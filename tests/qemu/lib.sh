@@ -44,7 +44,7 @@ cpus_ok_count() { jqr '.topology.cpus_ok'; }
 validates() { "$TOOL" validate "$REPORT" >/dev/null 2>"$RUN/validate.err" || { sed "s/^/# validate: /" "$RUN/validate.err" >&2; return 1; }; }
 released() { log_has '^CPUs: released, firmware state restored'; }
 
-# The last RESULT line on the console: "RESULT: " and the run's verdict (core/verdict.h),
+# The last RESULT line on the console: "RESULT: " and the run's verdict (core/run/verdict.h),
 # "COMPLETE: 9 measured, 2 not applicable to this machine"; result_word: its first word,
 # COMPLETE, ERROR or FAILURE.
 result_line() { grep -a '^RESULT: ' "$LOG" | tail -n1 | sed 's/^RESULT: //; s/\r$//'; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How the tool drives the hardware, on the modelled machine (issue 10, items
-# 7 and 8; the decisions are core/hw_policy.c, unit-tested in
+# 7 and 8; the decisions are core/run/hw_policy.c, unit-tested in
 # tests/host/test_hw_policy.c): what the report records for each CPU vendor,
 # and emulate=invpcid on a CPU with PCID but no INVPCID (as many VMs show
 # it), which used to end in an unhandled #UD and now runs, labelled emulated,

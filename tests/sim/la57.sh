@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A firmware that hands over with CR4.LA57 (5-level paging), on the model
 # (issue 22): the tool cannot change the paging mode in long mode, so its
-# tables must be 5-level (core/method.c method_paging_levels, which
+# tables must be 5-level (core/run/method.c method_paging_levels, which
 # efi/memmap.c and sim/session.c both use). Every experiment on the profiles
 # with LA57, the model walking 5 levels and checking 57-bit canonical
 # addresses: clean, the exact shape, method.paging_levels 5, the report

@@ -383,7 +383,7 @@ kill_validate conditions_unrecorded "no experiment records its conditions" \
 control_unit emulator_unrecorded test_emulator "the emulator-label test" 2
 kill_unit emulator_unrecorded test_report_records_the_emulator \
     "run.config.emulator written none under emulator=bochs: the report reads as hardware" test_emulator
-# issue 23: the run's verdict, the line a technician reads (core/verdict.h)
+# issue 23: the run's verdict, the line a technician reads (core/run/verdict.h)
 control_unit verdict_line_drops_na test_verdict "the verdict test" 6
 for m in verdict_inconclusive_as_na verdict_error_complete; do
     [ -x "$MUT/$m/test_verdict" ] ||

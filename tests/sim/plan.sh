@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Planned runs (run_budget_s, core/plan.h) on the strict TLB model: a budget
+# Planned runs (run_budget_s, core/run/plan.h) on the strict TLB model: a budget
 # far below what the default profile needs makes every experiment plan; the
 # report must say what each was cut to, measure exactly what the plan says,
 # and stay valid. Every profile is planned (quick included), each share

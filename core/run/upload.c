@@ -1,0 +1,96 @@
+#include "core/run/upload.h"
+#include "core/mutant.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
+
+enum upload_verdict upload_judge(uint32_t http_status)
+{
+    if (http_status >= 200 && http_status < 300)
+        return UPLOAD_DONE;
+    if (MUTANT(upload_retry_client_errors) && http_status >= 400 && http_status < 500)
+        return UPLOAD_RETRY;
+    /* no answer, a timeout the server admits (408), throttling (429), a server-side failure */
+    if (http_status == 0 || http_status == 408 || http_status == 429 || http_status >= 500)
+        return UPLOAD_RETRY;
+    return UPLOAD_GIVE_UP;
+}
+
+uint32_t upload_backoff_ms(uint32_t attempt)
+{
+    uint32_t wait = UPLOAD_BACKOFF_FIRST_MS;
+    if (MUTANT(upload_backoff_flat))
+        return wait;
+    while (attempt > 1 && wait < UPLOAD_BACKOFF_CAP_MS) {
+        wait *= 2;
+        attempt--;
+    }
+    return wait < UPLOAD_BACKOFF_CAP_MS ? wait : UPLOAD_BACKOFF_CAP_MS;
+}
+
+bool upload_next_attempt(uint32_t attempt, uint32_t max_attempts, uint64_t now_ms,
+                         uint64_t deadline_ms, uint32_t *wait_ms)
+{
+    *wait_ms = 0;
+    if (attempt >= max_attempts)
+        return false;
+    *wait_ms = upload_backoff_ms(attempt);
+    if (MUTANT(upload_past_deadline))
+        return true;
+    return now_ms + *wait_ms < deadline_ms;
+}
+
+bool upload_object_url(const char *base, const char *name, const char *ext, uint32_t attempt,
+                       char *out, size_t cap)
+{
+    size_t n = str_len(base);
+    struct strbuf sb;
+    while (n && base[n - 1] == '/')
+        n--;
+    sb_init_fixed(&sb, out, cap);
+    sb_putn(&sb, base, n);
+    sb_putc(&sb, '/');
+    sb_puts(&sb, name);
+    if (MUTANT(upload_name_per_attempt) && attempt > 1)
+        sb_printf(&sb, "-%u", attempt);
+    sb_puts(&sb, ext);
+    return sb.len + 1 < cap;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    while (*prefix)
+        if (*s++ != *prefix++)
+            return false;
+    return true;
+}
+
+bool upload_url_valid(const char *url, const char **why)
+{
+    const char *p;
+    size_t host = 0;
+    if (starts_with(url, "http://"))
+        p = url + 7;
+    else if (starts_with(url, "https://"))
+        p = url + 8;
+    else {
+        *why = "expected http://HOST[:PORT]/PATH or https://...";
+        return false;
+    }
+    for (; *p && *p != '/' && *p != ':'; p++)
+        host++;
+    if (!host) {
+        *why = "no host after the scheme";
+        return false;
+    }
+    for (p = url; *p; p++) {
+        if (*p <= ' ' || *p > '~') {
+            *why = "blanks or non-ASCII characters in the URL";
+            return false;
+        }
+        if (*p == '?' || *p == '#') {
+            *why = "a query or fragment: the report's name is appended to the URL's path";
+            return false;
+        }
+    }
+    return true;
+}
