@@ -36,7 +36,7 @@ EFI_CFLAGS := -std=c11 -O2 -g0 $(WARN) $(DEFS) -I. -isystem $(EFI_INC) -isystem 
 	-fno-builtin -DEFI_FUNCTION_WRAPPER -DTLBSCOPE_EFI
 EFI_ASFLAGS := -fpic -I. -DTLBSCOPE_EFI
 
-CORE_SRCS := $(sort $(wildcard core/*.c core/*/*.c))
+CORE_SRCS := $(sort $(wildcard core/*/*.c))
 ARCH_SRCS := $(sort $(wildcard arch/x86/*.c))
 ARCH_ASM  := $(sort $(wildcard arch/x86/*.S))
 EFI_SRCS  := $(sort $(wildcard efi/*.c))
@@ -80,7 +80,7 @@ $(BUILD)/efi/%.o: %.S
 $(BUILD)/commit.stamp: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(VERSION) $(COMMIT)' | cmp -s - $@ || echo '$(VERSION) $(COMMIT)' > $@
-$(BUILD)/efi/efi/main.o $(BUILD)/efi/core/report_json.o $(BUILD)/efi/core/report_text.o: $(BUILD)/commit.stamp
+$(BUILD)/efi/efi/main.o $(BUILD)/efi/core/report/report_json.o $(BUILD)/efi/core/report/report_text.o: $(BUILD)/commit.stamp
 FORCE:
 
 # efi/sbat.csv with the version from VERSION filled in

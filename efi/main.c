@@ -26,7 +26,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/cpuid.h"
 #include "core/lib/mem.h"
-#include "core/report.h"
+#include "core/report/report.h"
 #include "core/machine/timing.h"
 
 static void print_messages(const char *label, const struct msg_list *l)

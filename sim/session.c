@@ -19,7 +19,7 @@
 #include "core/run/hw_policy.h"
 #include "core/machine/ipi.h"
 #include "core/run/method.h"
-#include "core/report.h"
+#include "core/report/report.h"
 #include "core/run/runner.h"
 #include "core/machine/shootdown.h"
 #include "core/machine/takeover.h"

@@ -73,7 +73,7 @@ fleet-mutants: $(foreach m,$(FLEET_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-repor
 # and live in two files: only those are rebuilt per mutant, and no tlbscope-sim or
 # protocol test is built for them (tests/sim/mutants.sh counts them with the others).
 NET_MUTANTS := upload_retry_client_errors upload_backoff_flat upload_past_deadline upload_name_per_attempt network_unredacted
-NET_MUTANT_SRCS := core/run/upload.c core/report_json.c
+NET_MUTANT_SRCS := core/run/upload.c core/report/report_json.c
 define net_mutant_rules
 $(BUILD)/mutants/$(1)/core/%.o: core/%.c
 	@mkdir -p $$(dir $$@)
@@ -134,5 +134,5 @@ $(BUILD)/asan/tlbscope-sim: $(SIM_MAIN) $(ASAN_LIB_OBJS)
 sim-asan: $(BUILD)/asan/tlbscope-sim
 
 # The commit id is compiled into the report writer and the banner: rebuild them when it changes.
-$(foreach v,lib tsan asan,$(BUILD)/host/$(v)/core/report_json.o $(BUILD)/host/$(v)/core/report_text.o \
+$(foreach v,lib tsan asan,$(BUILD)/host/$(v)/core/report/report_json.o $(BUILD)/host/$(v)/core/report/report_text.o \
 	$(BUILD)/host/$(v)/sim/session.o): $(BUILD)/commit.stamp

@@ -1,7 +1,7 @@
 /*
  * What an experiment leaves behind: parameter points with statistics, a
  * verification count, and a status with its reason. Written into the report
- * by core/report.c and read back by the host tool (reports/SCHEMA.md).
+ * by core/report/report.c and read back by the host tool (reports/SCHEMA.md).
  *
  * Points are reserved before a measurement window opens: UEFI forbids pool
  * allocation at TPL_HIGH_LEVEL, where the measurements run.

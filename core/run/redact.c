@@ -8,7 +8,7 @@ const char *const redact_fields[] = {
     REDACT_FIELD_NET_MAC,
     REDACT_FIELD_NET_IP,
     REDACT_FIELD_NET_BOOT_URL,
-    /* reserved: not written by core/report_json.c */
+    /* reserved: not written by core/report/report_json.c */
     "firmware.smbios.board.serial",
     "firmware.smbios.board.asset_tag",
     "firmware.smbios.chassis.serial",

@@ -35,7 +35,7 @@ enum redact_kind { REDACT_NOT_TOKEN = 0, REDACT_TOKEN_HMAC, REDACT_TOKEN_RANDOM 
 
 /*
  * The identifying fields, as JSON paths through objects (NULL-terminated).
- * The first ones are what core/report_json.c writes; the others are names
+ * The first ones are what core/report/report_json.c writes; the others are names
  * reserved for identifiers SMBIOS has (board and chassis serial numbers,
  * asset tags) should a later writer add them: redaction replaces them
  * wherever they appear. REDACT_WRITTEN_FIELDS counts the first group.

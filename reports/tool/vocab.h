@@ -1,6 +1,6 @@
 /*
  * The closed vocabularies of schema version 1: every word the writer
- * (core/report_json.c and the name functions it calls) can put in these
+ * (core/report/report_json.c and the name functions it calls) can put in these
  * fields. Lists end with NULL. Kept in one place so SCHEMA.md, the validator
  * and the views agree.
  */

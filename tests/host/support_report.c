@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report.h"
+#include "core/report/report.h"
 #include "core/lib/strbuf.h"
 
 json_t *support_report_json(const struct run *r, char **text)

@@ -1,4 +1,4 @@
-/* Host test support: the app's report writer (core/report.h) run on a struct run. */
+/* Host test support: the app's report writer (core/report/report.h) run on a struct run. */
 #ifndef TLBSCOPE_TESTS_SUPPORT_REPORT_H
 #define TLBSCOPE_TESTS_SUPPORT_REPORT_H
 

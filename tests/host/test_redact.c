@@ -18,7 +18,7 @@
 #include "core/run/config.h"
 #include "core/lib/mem.h"
 #include "core/run/redact.h"
-#include "core/report.h"
+#include "core/report/report.h"
 #include "core/lib/sha256.h"
 #include "core/lib/strbuf.h"
 #include "tests/host/hmac_vectors.h"

@@ -424,7 +424,7 @@ static void test_app_redacted_report_kept(void **state)
     struct redact_result res;
     char *t = malloc(once.len + 1), *by;
     (void)state;
-    /* the record as core/report_json.c writes it: by "tlbscope" */
+    /* the record as core/report/report_json.c writes it: by "tlbscope" */
     memcpy(t, once.bytes, once.len);
     t[once.len] = 0;
     by = strstr(t, "\"by\": \"tlbscope-report\"");

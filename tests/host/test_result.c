@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report.h"
+#include "core/report/report.h"
 #include "core/run/result.h"
 #include "core/run/run.h"
 #include "tests/host/support_host.h"

@@ -1,5 +1,5 @@
 /*
- * The .txt summary's time cells (core/report_views.c cell_time, used by
+ * The .txt summary's time cells (core/report/report_views.c cell_time, used by
  * report_write_text): rounded to the digit shown, never truncated (issue 13,
  * finding 9: 34,902 ns printed as "34 us").
  */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report_views.h"
+#include "core/report/report_views.h"
 #include "tests/host/support_host.h"
 
 /* The p50 cell the generic point view prints for `ns` (a 1 GHz TSC: one tick per ns). */

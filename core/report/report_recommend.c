@@ -1,4 +1,4 @@
-#include "core/report_recommend.h"
+#include "core/report/report_recommend.h"
 #include "core/run/bootstrap.h"
 #include "core/lib/mem.h"
 #include "core/run/recommend.h"

@@ -1,15 +1,15 @@
 #include "core/lib/json.h"
-#include "core/conditions_report.h"
+#include "core/report/conditions_report.h"
 #include "core/lib/mem.h"
 #include "core/mutant.h"
-#include "core/plan_report.h"
+#include "core/report/plan_report.h"
 #include "core/run/redact.h"
-#include "core/report.h"
+#include "core/report/report.h"
 #include "core/run/verdict.h"
-#include "core/report_recommend.h"
+#include "core/report/report_recommend.h"
 #include "core/lib/sha256.h"
 #include "core/machine/smp.h"
-#include "core/topo_report.h"
+#include "core/report/topo_report.h"
 
 /* What redact=on replaces (core/run/redact.h, reports/SCHEMA.md "redaction"). */
 struct redaction {

@@ -1,4 +1,4 @@
-#include "core/topo_report.h"
+#include "core/report/topo_report.h"
 #include "core/machine/linux_apic.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"

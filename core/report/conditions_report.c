@@ -1,4 +1,4 @@
-#include "core/conditions_report.h"
+#include "core/report/conditions_report.h"
 #include "arch/x86/pmc.h"
 #include "arch/x86/probe.h"
 

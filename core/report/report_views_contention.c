@@ -1,6 +1,6 @@
-#include "core/report_views_contention.h"
+#include "core/report/report_views_contention.h"
 #include "core/lib/mem.h"
-#include "core/report_views.h"
+#include "core/report/report_views.h"
 
 static const struct stats *metric_of(const struct result_point *p, const char *name)
 {

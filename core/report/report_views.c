@@ -3,10 +3,10 @@
  * tables a person reads, with nanoseconds (from the measured TSC rate) and
  * the raw tick values in the JSON for tools.
  */
-#include "core/conditions_report.h"
+#include "core/report/conditions_report.h"
 #include "core/lib/mem.h"
-#include "core/report_views.h"
-#include "core/report_views_contention.h"
+#include "core/report/report_views.h"
+#include "core/report/report_views_contention.h"
 
 #define MATRIX_MAX 16 /* above this many CPUs the IPI view shows classes */
 

@@ -1,8 +1,8 @@
 #include "core/lib/mem.h"
-#include "core/plan_report.h"
-#include "core/report.h"
-#include "core/report_recommend.h"
-#include "core/report_views.h"
+#include "core/report/plan_report.h"
+#include "core/report/report.h"
+#include "core/report/report_recommend.h"
+#include "core/report/report_views.h"
 #include "core/run/verdict.h"
 
 static void yes_no(struct strbuf *sb, const char *name, bool v)

@@ -1,5 +1,5 @@
 /* The `plan` of an experiment in the JSON report (reports/SCHEMA.md) and in the text summary. */
-#include "core/plan_report.h"
+#include "core/report/plan_report.h"
 #include "core/lib/json.h"
 #include "core/lib/strbuf.h"
 
