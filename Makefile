@@ -10,6 +10,10 @@ $(error the VERSION file is missing or empty)
 endif
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 BUILD   := build
+# The architecture built: arch/$(ARCH)/ implements the architecture interface that core/ and
+# efi/ reach as "asm/NAME.h" through ARCH_INC (docs/architecture.md). x86 is the only one today.
+ARCH    ?= x86
+ARCH_INC := -Iarch/$(ARCH)/include
 
 # ---- gnu-efi (Debian 3.0.15 paths; override for another install) ----
 EFI_INC  ?= /usr/include/efi
@@ -30,15 +34,15 @@ DEFS := -DTLBSCOPE_VERSION='"$(VERSION)"' -DTLBSCOPE_COMMIT='"$(COMMIT)"'
 # Freestanding UEFI code: no red zone (interrupt handlers share the stack),
 # general registers only (handlers do not save SSE state), SysV ABI inside,
 # ms_abi only where firmware calls us or we call it (see efi/mp_protocol.h).
-EFI_CFLAGS := -std=c11 -O2 -g0 $(WARN) $(DEFS) -I. -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 \
+EFI_CFLAGS := -std=c11 -O2 -g0 $(WARN) $(DEFS) -I. $(ARCH_INC) -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 \
 	-ffreestanding -fno-stack-protector -fno-stack-check -fpic -fshort-wchar \
 	-mno-red-zone -maccumulate-outgoing-args -mgeneral-regs-only -fno-strict-aliasing \
 	-fno-builtin -DEFI_FUNCTION_WRAPPER -DTLBSCOPE_EFI
-EFI_ASFLAGS := -fpic -I. -DTLBSCOPE_EFI
+EFI_ASFLAGS := -fpic -I. $(ARCH_INC) -DTLBSCOPE_EFI
 
 CORE_SRCS := $(sort $(wildcard core/*/*.c))
-ARCH_SRCS := $(sort $(wildcard arch/x86/*.c))
-ARCH_ASM  := $(sort $(wildcard arch/x86/*.S))
+ARCH_SRCS := $(sort $(wildcard arch/$(ARCH)/*.c))
+ARCH_ASM  := $(sort $(wildcard arch/$(ARCH)/*.S))
 EFI_SRCS  := $(sort $(wildcard efi/*.c))
 
 EFI_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EFI_SRCS) $(CORE_SRCS) $(ARCH_SRCS)) \

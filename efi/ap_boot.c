@@ -22,9 +22,9 @@
 #include "efi/ap_boot.h"
 #include "efi/platform.h"
 
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/trampoline.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
+#include "asm/trampoline.h"
 #include "core/lib/atomic.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"

@@ -23,8 +23,8 @@
 #include "efi/upload.h"
 #include "efi/volume.h"
 
-#include "arch/x86/cpu.h"
-#include "arch/x86/cpuid.h"
+#include "asm/cpu.h"
+#include "asm/cpuid.h"
 #include "core/lib/mem.h"
 #include "core/report/report.h"
 #include "core/machine/timing.h"

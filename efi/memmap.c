@@ -2,7 +2,7 @@
 #include "efi/efi_util.h"
 #include "efi/platform.h"
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/mem.h"
 #include "core/run/method.h"
 

@@ -6,7 +6,7 @@
 #ifndef TLBSCOPE_EFI_MEMMAP_H
 #define TLBSCOPE_EFI_MEMMAP_H
 
-#include "arch/x86/paging.h"
+#include "asm/paging.h"
 #include "core/run/run.h"
 #include "core/machine/testmem.h"
 

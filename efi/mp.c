@@ -1,8 +1,8 @@
 #include "efi/mp.h"
 #include "efi/mp_protocol.h"
 
-#include "arch/x86/cpu.h"
-#include "arch/x86/topology.h"
+#include "asm/cpu.h"
+#include "asm/topology.h"
 #include "core/firmware/acpi.h"
 #include "core/lib/mem.h"
 #include "core/machine/takeover.h"

@@ -1,6 +1,6 @@
 #include "efi/platform.h"
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/mem.h"
 #include "core/lib/sha256.h"
 

@@ -1,7 +1,7 @@
 #include "efi/timebase.h"
 #include "efi/efi_util.h"
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/stats.h"
 #include "core/machine/timing.h"
 

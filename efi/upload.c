@@ -1,7 +1,7 @@
 #include "efi/upload.h"
 #include "efi/console.h"
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"

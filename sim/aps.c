@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 
 struct ap_start {
     struct sim_machine *m;

@@ -2,7 +2,7 @@
  * Resuming at a recovery point on the host: what iretq into a frame that
  * arch/x86/trap.c trap_resume_at_recovery() rewrote does on the machine.
  * arch_setjmp (arch/x86/setjmp.S) returns again, with the frame's RAX (1).
- * Offsets: struct trap_frame (arch/x86/trap.h).
+ * Offsets: struct trap_frame (arch/x86/include/asm/trap.h).
  */
     .text
 

@@ -1,6 +1,6 @@
 /*
  * What the host build of core/ and arch/ gets where the machine build has
- * privileged instructions (arch/x86/cpu.h, tlb.h, desc.h with
+ * privileged instructions (arch/x86/include/asm/cpu.h, tlb.h, desc.h with
  * TLBSCOPE_HOST): every TLB-visible instruction goes to the strict model for
  * the calling thread's CPU, and so do stores to live page-table entries
  * (pte_store); IA32_APIC_BASE, the x2APIC MSRs and the xAPIC
@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/cpu.h"
-#include "arch/x86/fault.h"
-#include "arch/x86/microcode.h"
-#include "arch/x86/paging.h"
-#include "arch/x86/percpu.h"
-#include "arch/x86/tlb.h"
-#include "arch/x86/trap.h"
+#include "asm/cpu.h"
+#include "asm/fault.h"
+#include "asm/microcode.h"
+#include "asm/paging.h"
+#include "asm/percpu.h"
+#include "asm/tlb.h"
+#include "asm/trap.h"
 #include "sim/hostcpu.h"
 #include "sim/lapic.h"
 #include "sim/machine.h"
@@ -192,7 +192,7 @@ void invlpg(const volatile void *va)
 
 void flush_local_all(void)
 {
-    /* a CR3 rewrite, as on the machine (arch/x86/tlb.h) */
+    /* a CR3 rewrite, as on the machine (arch/x86/include/asm/tlb.h) */
     write_cr3(read_cr3() & ~CR3_NOFLUSH);
 }
 

@@ -1,12 +1,12 @@
-/* The per-thread CPU state behind arch/x86/cpu.h on the host (sim/hostcpu.c), for sim/machine.c. */
+/* The per-thread CPU state behind arch/x86/include/asm/cpu.h on the host (sim/hostcpu.c), for sim/machine.c. */
 #ifndef TLBSCOPE_SIM_HOSTCPU_H
 #define TLBSCOPE_SIM_HOSTCPU_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/percpu.h"
-#include "arch/x86/trap.h"
+#include "asm/percpu.h"
+#include "asm/trap.h"
 
 /* A thread that plays no CPU: what its GS base points at (NULL: nothing); interrupts start off. */
 void hostcpu_bind(struct arch_percpu *pc);

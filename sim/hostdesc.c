@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "sim/hostcpu.h"
 #include "sim/machine.h"
 
@@ -34,7 +34,7 @@ void sim_firmware_idt(struct idt_gate *idt, uint16_t cs)
     }
 }
 
-/* ---- the instructions of arch/x86/desc.h ---- */
+/* ---- the instructions of arch/x86/include/asm/desc.h ---- */
 
 void store_gdtr(struct desc_ptr *p)
 {

@@ -1,6 +1,6 @@
 /*
  * The descriptor-table side of a modelled CPU (sim/hostdesc.c): the host's
- * LGDT/LIDT/SGDT/SIDT and segment loads of arch/x86/desc.h act on
+ * LGDT/LIDT/SGDT/SIDT and segment loads of arch/x86/include/asm/desc.h act on
  * sim_machine.regs, and interrupts and exceptions go through the IDT the
  * CPU has loaded, as the processor takes them.
  */
@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "arch/x86/desc.h"
-#include "arch/x86/trap.h"
+#include "asm/desc.h"
+#include "asm/trap.h"
 
 struct sim_machine;
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/paging.h"
+#include "asm/paging.h"
 #include "core/lib/mem.h"
 
 static void *host_alloc(size_t n) { return malloc(n); }

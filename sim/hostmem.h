@@ -6,7 +6,7 @@
 
 void host_init(void);
 /*
- * Allocators for arch/x86/paging.h and core/machine/testmem.h: zeroed, aligned heap
+ * Allocators for arch/x86/include/asm/paging.h and core/machine/testmem.h: zeroed, aligned heap
  * memory. On the host a pointer is the "physical" address the modelled
  * page tables hold, as identity mapping makes it on the machine.
  */

@@ -1,5 +1,5 @@
 /*
- * arch/x86/power.h on the modelled machine: it has no SMI counter, no
+ * arch/x86/include/asm/power.h on the modelled machine: it has no SMI counter, no
  * performance counters, no APERF/MPERF and no turbo control, so every one
  * of those MSRs reads and writes as a #GP, the answer of a CPU without
  * them (the report labels the whole run simulated); MWAIT waits for an
@@ -18,9 +18,9 @@
  * 0xE2 reads limit 7 with auto-demotion off. Every such number is the
  * model's and the report of a modelled run is labelled simulated.
  */
-#include "arch/x86/cpu.h"
-#include "arch/x86/power.h"
-#include "arch/x86/probe.h"
+#include "asm/cpu.h"
+#include "asm/power.h"
+#include "asm/probe.h"
 #include "core/machine/idle_states.h"
 #include "core/mutant.h"
 #include "core/machine/residency.h"

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
 #include "core/mutant.h"
 #include "sim/machine.h"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "arch/x86/cpu.h"
-#include "arch/x86/trap.h"
+#include "asm/cpu.h"
+#include "asm/trap.h"
 #include "sim/hostcpu.h"
 #include "sim/hostdesc.h"
 

@@ -24,8 +24,8 @@
 
 #include <pthread.h>
 
-#include "arch/x86/desc.h"
-#include "arch/x86/percpu.h"
+#include "asm/desc.h"
+#include "asm/percpu.h"
 #include "core/machine/cpu_table.h"
 #include "sim/lapic.h"
 #include "sim/tlb_model.h"

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 #include "sim/tlb_model.h"
 
 struct cpuid_leaf {
@@ -42,7 +42,7 @@ extern const struct sim_profile sim_profiles[];
 extern const unsigned sim_profile_count;
 
 const struct sim_profile *sim_profile_find(const char *name);
-/* A cpuid_fn (arch/x86/cpuid.h); ctx is the profile. Absent leaves read as zeros. */
+/* A cpuid_fn (arch/x86/include/asm/cpuid.h); ctx is the profile. Absent leaves read as zeros. */
 void sim_profile_cpuid(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 /* What the model must enforce for a decoded profile. */
 void sim_profile_features(const struct cpu_features *f, struct tlbm_features *out);
@@ -55,7 +55,7 @@ uint32_t sim_profile_errata(const struct sim_profile *p, bool microcode_known, u
 
 /*
  * The geometry of the modelled TLB for a profile: its second-level TLB for
- * 4 KiB pages as CPUID reports it (arch/x86/tlb_info.h: leaf 0x18 or 2 on
+ * 4 KiB pages as CPUID reports it (arch/x86/include/asm/tlb_info.h: leaf 0x18 or 2 on
  * Intel, 8000_0006 on AMD; sets = entries / ways), else AMD's first-level
  * data TLB (8000_0005 EBX: entries [23:16], ways [31:24], 0xFF fully
  * associative), else Zen 3's 256 sets x 8 ways (tlbm_config_defaults).

@@ -8,13 +8,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "arch/x86/cpu.h"
-#include "arch/x86/invlpgb.h"
-#include "arch/x86/microcode.h"
-#include "arch/x86/paging.h"
-#include "arch/x86/probe.h"
-#include "arch/x86/tlb.h"
-#include "arch/x86/trap.h"
+#include "asm/cpu.h"
+#include "asm/invlpgb.h"
+#include "asm/microcode.h"
+#include "asm/paging.h"
+#include "asm/probe.h"
+#include "asm/tlb.h"
+#include "asm/trap.h"
 #include "core/machine/emulate.h"
 #include "core/run/hw_policy.h"
 #include "core/machine/ipi.h"

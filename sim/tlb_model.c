@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "arch/x86/cpu.h"
-#include "arch/x86/paging.h"
+#include "asm/cpu.h"
+#include "asm/paging.h"
 
 static const char *const erratum_names[] = { "invlpg_ignores_global", "invlpgb_ignores_count",
                                              "tlbsync_early" };

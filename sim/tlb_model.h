@@ -4,7 +4,7 @@
  * tlbscope's real code (experiments, runner, shootdown protocol) runs on host
  * threads that play the CPUs (sim/machine.h); every privileged instruction
  * it executes lands here (sim/hostcpu.c), and so does every store it makes
- * to a live page-table entry (pte_store(), arch/x86/paging.h). The model
+ * to a live page-table entry (pte_store(), arch/x86/include/asm/paging.h). The model
  * keeps what hardware may keep and drops only what an architectural
  * invalidation is guaranteed to drop, so a protocol that works on it works
  * on any CPU that follows the rules, and a shortcut that happens to work on

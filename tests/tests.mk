@@ -12,7 +12,7 @@ HOST_SKIP :=
 SIM_LIB_SRCS := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
 SIM_ASM := $(sort $(wildcard sim/*.S)) arch/x86/setjmp.S arch/x86/ap_trampoline.S
 HOST_LIB_SRCS := $(filter-out $(HOST_SKIP),$(CORE_SRCS) $(ARCH_SRCS)) $(SIM_LIB_SRCS)
-HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -DTLBSCOPE_HOST -D_DEFAULT_SOURCE -pthread
+HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. $(ARCH_INC) -DTLBSCOPE_HOST -D_DEFAULT_SOURCE -pthread
 HOST_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/lib/%.o,$(HOST_LIB_SRCS)) \
                  $(patsubst %.S,$(BUILD)/host/lib/%.o,$(SIM_ASM))
 TSAN_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/tsan/%.o,$(HOST_LIB_SRCS)) \

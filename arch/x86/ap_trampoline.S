@@ -1,6 +1,6 @@
 /*
  * The AP start-up trampoline of the tool's own INIT-SIPI bring-up
- * (efi/ap_boot.c; layout and patching: arch/x86/trampoline.h).
+ * (efi/ap_boot.c; layout and patching: arch/x86/include/asm/trampoline.h).
  *
  * A STARTUP IPI starts the AP in real mode at CS:IP = VV00:0000, VV being
  * the SIPI vector, i.e. at the first byte of this page once it is copied to

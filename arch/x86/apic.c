@@ -1,5 +1,5 @@
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
 #include "core/mutant.h"
 
 #define X2APIC_MSR(reg) (0x800u + ((reg) >> 4))

@@ -1,6 +1,6 @@
-#include "arch/x86/cpuid.h"
-#include "arch/x86/tlb_info.h"
-#include "arch/x86/cpu.h"
+#include "asm/cpuid.h"
+#include "asm/tlb_info.h"
+#include "asm/cpu.h"
 
 #define BIT(v, n) (((v) >> (n)) & 1u)
 

@@ -1,4 +1,4 @@
-#include "arch/x86/desc.h"
+#include "asm/desc.h"
 
 /*
  * Flat 64-bit code and data descriptors (Intel SDM vol. 3A, 3.4.5 and 5.2.1):

@@ -3,8 +3,8 @@
  * segment reloading, setjmp, and probes for instructions that may fault.
  * The code is position independent (the UEFI image is relocated at load).
  */
-#include "arch/x86/insn_sites.h"
-#include "arch/x86/percpu.h"
+#include "asm/insn_sites.h"
+#include "asm/percpu.h"
 
     .text
 

@@ -1,5 +1,5 @@
 /* Exception names and error-code rules: shared by the IDT code and the host simulation. */
-#include "arch/x86/trap.h"
+#include "asm/trap.h"
 
 bool exception_has_error_code(uint32_t v)
 {

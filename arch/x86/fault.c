@@ -1,5 +1,5 @@
-#include "arch/x86/fault.h"
-#include "arch/x86/trap.h"
+#include "asm/fault.h"
+#include "asm/trap.h"
 
 bool arch_can_raise(uint32_t v)
 {

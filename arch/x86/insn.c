@@ -1,4 +1,4 @@
-#include "arch/x86/insn.h"
+#include "asm/insn.h"
 
 static int64_t read_disp(const uint8_t *p, uint32_t size)
 {

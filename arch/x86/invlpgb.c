@@ -1,4 +1,4 @@
-#include "arch/x86/invlpgb.h"
+#include "asm/invlpgb.h"
 
 #define VA_MASK 0xfffffffffffff000ull
 

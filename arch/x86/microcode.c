@@ -1,6 +1,6 @@
-#include "arch/x86/microcode.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/probe.h"
+#include "asm/microcode.h"
+#include "asm/cpu.h"
+#include "asm/probe.h"
 
 #ifndef TLBSCOPE_HOST
 bool arch_read_microcode(const struct cpu_features *f, uint32_t *revision)

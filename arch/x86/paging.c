@@ -1,4 +1,4 @@
-#include "arch/x86/paging.h"
+#include "asm/paging.h"
 
 #include <stddef.h>
 

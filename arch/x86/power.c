@@ -1,6 +1,6 @@
-#include "arch/x86/power.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/probe.h"
+#include "asm/power.h"
+#include "asm/cpu.h"
+#include "asm/probe.h"
 
 #ifndef TLBSCOPE_HOST
 uint32_t power_read_msr(uint32_t msr, uint64_t *value)

@@ -1,5 +1,5 @@
 /*
- * The recovery point of arch/x86/percpu.h: System V x86-64, position
+ * The recovery point of arch/x86/include/asm/percpu.h: System V x86-64, position
  * independent, the same in the UEFI image and on the host (sim/).
  */
     .text

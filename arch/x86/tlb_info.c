@@ -1,4 +1,4 @@
-#include "arch/x86/tlb_info.h"
+#include "asm/tlb_info.h"
 
 /* Leaf 2 descriptors of second-level TLBs holding 4 KiB pages (SDM vol. 2A, table 3-12). */
 static uint32_t leaf2_stlb_entries(uint8_t d, uint32_t *ways)

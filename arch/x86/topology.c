@@ -1,4 +1,4 @@
-#include "arch/x86/topology.h"
+#include "asm/topology.h"
 
 #define BIT(v, n) (((v) >> (n)) & 1u)
 

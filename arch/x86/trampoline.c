@@ -1,4 +1,4 @@
-#include "arch/x86/trampoline.h"
+#include "asm/trampoline.h"
 #include "core/lib/mem.h"
 #include "core/mutant.h"
 

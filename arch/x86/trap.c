@@ -1,7 +1,7 @@
-#include "arch/x86/trap.h"
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/percpu.h"
+#include "asm/trap.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
+#include "asm/percpu.h"
 
 #define EFLAGS_IF (1ull << 9)
 

@@ -1,6 +1,6 @@
 #include "core/exp/common.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/fault.h"
+#include "asm/cpu.h"
+#include "asm/fault.h"
 #include "core/lib/atomic.h"
 #include "core/run/verify_collect.h"
 #include "core/mutant.h"

@@ -96,7 +96,7 @@
  * test pages (global_pages=on is SKIP: a "full flush" of kernel mappings
  * is a different instruction).
  */
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/run/bootstrap.h"
 #include "core/run/crossover.h"

@@ -75,10 +75,10 @@
  * points ran INVLPGB, and which path (tests/qemu/shape.jq checks them
  * exactly).
  */
-#include "arch/x86/invlpgb.h"
-#include "arch/x86/tlb.h"
+#include "asm/invlpgb.h"
+#include "asm/tlb.h"
 #include "core/machine/emulate.h"
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/run/experiments.h"

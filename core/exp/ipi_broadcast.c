@@ -16,13 +16,13 @@
  *   cluster       x2APIC cluster mode (issue 21), as Linux's x2apic_cluster
  *                 sends a mask: the same k targets sorted by APIC ID, one
  *                 logical ICR write per cluster of 16 APIC IDs holding
- *                 targets (arch/x86/apic.h); value `icr_writes` says how
+ *                 targets (arch/x86/include/asm/apic.h); value `icr_writes` says how
  *                 many. Only in x2APIC mode (a note says why not else).
  *
  * The baseline is the same loop without the IPIs (reading k remote lines).
  */
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/run/experiments.h"
 #include "core/machine/ipi.h"

@@ -63,8 +63,8 @@
  * timeout_ms is reported hung (or slow, if it answers later) and its
  * remaining pairs are skipped; the experiment is then partial and ERROR.
  */
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/class_pool.h"
 #include "core/run/experiments.h"

@@ -67,11 +67,11 @@
  * Two clocks are never subtracted. States MWAIT lacks are not invented:
  * absent MONITOR or leaf 5 is a note with the CPUID registers.
  */
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/power.h"
-#include "arch/x86/probe.h"
-#include "arch/x86/trap.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
+#include "asm/power.h"
+#include "asm/probe.h"
+#include "asm/trap.h"
 #include "core/lib/atomic.h"
 #include "core/exp/target_lost.h"
 #include "core/exp/target_states.h"

@@ -57,7 +57,7 @@
  * old microcode, core/run/method.c, as Linux does), SKIP with that reason:
  * erratum, CPU signature, microcode revision.
  */
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/run/experiments.h"

@@ -72,7 +72,7 @@
  * signature is a stale TLB entry: FAILURE with CPU and VA. Each point's
  * `checks` value counts its reads (priming included); the notes say how.
  */
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/run/verify_collect.h"
 #include "core/machine/emulate.h"

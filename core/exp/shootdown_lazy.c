@@ -50,7 +50,7 @@
  * Planned (run_budget_s, core/run/plan.h): fewer samples, then fewer lazy counts
  * (ends kept, then the most alone); the four policies are always measured.
  */
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/run/experiments.h"

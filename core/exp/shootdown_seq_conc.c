@@ -66,8 +66,8 @@
  * count and flush method; ends kept), then the most targets and one page
  * alone; the record's plan says which.
  */
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/run/experiments.h"

@@ -18,7 +18,7 @@
  * (Seen under QEMU TCG: its software TLB keeps the old translation until
  * INVLPG or a CR3 write, like hardware.)
  */
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/run/experiments.h"

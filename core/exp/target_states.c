@@ -1,6 +1,6 @@
 #include "core/exp/target_states.h"
-#include "arch/x86/power.h"
-#include "arch/x86/probe.h"
+#include "asm/power.h"
+#include "asm/probe.h"
 #include "core/machine/ipi.h"
 #include "core/machine/residency.h"
 #include "core/lib/strbuf.h"

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 
 #define ERRATUM_INVLPG_GLOBAL "invlpg_global_pcid"
 

@@ -5,7 +5,7 @@
  * The #UD these instructions raise is caught (arch/x86/trap.c), the
  * instruction decoded (arch/x86/insn.c) with its registers from the trap
  * frame, and its effect performed:
- *   INVLPGB  decodes rAX/ECX/EDX (arch/x86/invlpgb.h), invalidates locally
+ *   INVLPGB  decodes rAX/ECX/EDX (arch/x86/include/asm/invlpgb.h), invalidates locally
  *            and posts the request to every other usable CPU through the
  *            tool's IPI path; like the real instruction it does not wait;
  *   TLBSYNC  waits until every CPU has processed this CPU's requests;

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 
 struct idle_state_info {
     const char *name;          /* "C1", "C1E", "C6"...: what the hint enters on this model */

@@ -65,7 +65,7 @@ bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n);
 void ipi_send_each(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector);
 /*
  * x2APIC cluster mode (issue 21): one logical ICR write per run of targets
- * in one cluster (arch/x86/apic.h, apic_send_ipi_cluster()). False in
+ * in one cluster (arch/x86/include/asm/apic.h, apic_send_ipi_cluster()). False in
  * xAPIC mode, where nothing is sent: callers measure it only in x2APIC.
  */
 bool ipi_send_cluster(struct smp *s, const uint32_t *cpus, uint32_t n, uint8_t vector);

@@ -2,7 +2,7 @@
 
 #include <stdbool.h>
 
-#include "arch/x86/probe.h"
+#include "asm/probe.h"
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"
 

@@ -1,8 +1,8 @@
 #include "core/machine/smp.h"
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/fault.h"
-#include "arch/x86/trap.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
+#include "asm/fault.h"
+#include "asm/trap.h"
 #include "core/lib/atomic.h"
 #include "core/machine/timing.h"
 
@@ -256,7 +256,7 @@ void smp_mark_unanswered(struct smp *s, uint32_t index, const char *what,
  * heartbeat (or an IPI it takes as a target: the pings of ipi_roundtrip
  * when an AP initiates). APs never send it a wake-up: one could arrive
  * after the BSP went back to the firmware's IDT, whose handler does not EOI
- * it (arch/x86/apic.h, apic_vectors_pending). The heartbeat is periodic,
+ * it (arch/x86/include/asm/apic.h, apic_vectors_pending). The heartbeat is periodic,
  * armed once per wait by wait_common(): re-arming a one-shot around every
  * HLT put five APIC writes behind every ping the BSP took as a target.
  */

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/percpu.h"
+#include "asm/percpu.h"
 #include "core/machine/inject.h"
 #include "core/machine/cpu_table.h"
 #include "core/lib/mem.h"
@@ -250,7 +250,7 @@ uint64_t smp_ap_loop(struct percpu *pc);
  * one timeout at most) for the wake-up that came with it. An AP that saw the
  * command without halting would otherwise leave while that IPI is still on
  * its way, and it would reach the firmware's IDT, whose handler never EOIs
- * it (arch/x86/apic.h). Seen on the modelled APIC (sim/lapic.h): APs handed
+ * it (arch/x86/include/asm/apic.h). Seen on the modelled APIC (sim/lapic.h): APs handed
  * back with VEC_WAKE pending.
  */
 void smp_ap_await_release_kick(struct percpu *pc);

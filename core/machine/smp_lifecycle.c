@@ -4,7 +4,7 @@
  * What each CPU does to its own registers on the way in and out is
  * platform work (core/machine/takeover.c on the machine, sim/ on the host).
  */
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/mutant.h"
 #include "core/machine/smp.h"

@@ -17,8 +17,8 @@
 #ifndef TLBSCOPE_CORE_TAKEOVER_H
 #define TLBSCOPE_CORE_TAKEOVER_H
 
-#include "arch/x86/apic.h"
-#include "arch/x86/desc.h"
+#include "asm/apic.h"
+#include "asm/desc.h"
 #include "core/machine/smp.h"
 
 struct tool_env {

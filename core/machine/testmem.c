@@ -1,5 +1,5 @@
 #include "core/machine/testmem.h"
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/lib/mem.h"
 #include "core/mutant.h"

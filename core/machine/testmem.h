@@ -22,7 +22,7 @@
  * a paging-structure-cache entry for the old table walks memory that no
  * longer belongs to the page tables.
  *
- * Every store to a live entry goes through pte_store() (arch/x86/paging.h),
+ * Every store to a live entry goes through pte_store() (arch/x86/include/asm/paging.h),
  * which the strict TLB model sees.
  *
  * The mappings are non-global, like user mappings in Linux: a CR3 reload
@@ -36,7 +36,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/paging.h"
+#include "asm/paging.h"
 
 #define TEST_VA_BASE 0x00007e0000000000ull /* PML4 slot 252, far from any RAM */
 #define TEST_PAGES 512u

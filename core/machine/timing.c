@@ -1,5 +1,5 @@
 #include "core/machine/timing.h"
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/stats.h"
 
 /* 1 GHz until calibrated: deadlines stay finite even if calibration fails. */

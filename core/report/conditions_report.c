@@ -1,6 +1,6 @@
 #include "core/report/conditions_report.h"
-#include "arch/x86/pmc.h"
-#include "arch/x86/probe.h"
+#include "asm/pmc.h"
+#include "asm/probe.h"
 
 static const char *method_name(enum smi_method m)
 {

@@ -430,7 +430,7 @@ static void write_features(struct json_writer *w, const struct run *r)
     jw_kv_hex(w, "80000008.ebx", ev->ext8_ebx);
     jw_kv_hex(w, "80000008.edx", ev->ext8_edx);
     jw_object_end(w);
-    /* the second-level TLB (arch/x86/tlb_info.h): a working set of flush_ceiling */
+    /* the second-level TLB (arch/x86/include/asm/tlb_info.h): a working set of flush_ceiling */
     jw_key(w, "l2_tlb");
     jw_object_begin_inline(w);
     jw_kv_u64(w, "entries_4k", f->l2_tlb.entries_4k);

@@ -6,7 +6,7 @@
  *    after it (core/run/conditions_smi.c): Intel's SMI counter (MSR 0x34); on
  *    AMD (family 17h and later) core performance counter event PMCx02B
  *    LsSmiRx, programmed on a free counter before and read, disabled and
- *    restored after (arch/x86/pmc.h). Per CPU and in total. Under a
+ *    restored after (arch/x86/include/asm/pmc.h). Per CPU and in total. Under a
  *    hypervisor the AMD counter is tried for the evidence but not trusted
  *    (a guest's counter does not see the host's SMIs). Where nothing could
  *    count them (the probe faulted, the select did not stick, another

@@ -5,9 +5,9 @@
  * the CPU then counts nothing. The PMC is left as it was found: its select
  * and count are saved before, restored after.
  */
-#include "arch/x86/pmc.h"
-#include "arch/x86/power.h"
-#include "arch/x86/probe.h"
+#include "asm/pmc.h"
+#include "asm/power.h"
+#include "asm/probe.h"
 #include "core/run/conditions.h"
 #include "core/run/conditions_smi.h"
 

@@ -3,7 +3,7 @@
  * (core/run/conditions.h, conditions_summarise): pure, so the bookkeeping is
  * host-tested on recorded MSR values (tests/host/test_conditions.c).
  */
-#include "arch/x86/pmc.h"
+#include "asm/pmc.h"
 #include "core/run/conditions.h"
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"

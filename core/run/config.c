@@ -1,6 +1,6 @@
 #include "core/run/config.h"
 #include "core/machine/emulate.h"
-#include "arch/x86/fault.h"
+#include "asm/fault.h"
 #include "core/lib/json.h"
 #include "core/lib/mem.h"
 #include "core/mutant.h"

@@ -1,5 +1,5 @@
 #include "core/run/hw_policy.h"
-#include "arch/x86/probe.h"
+#include "asm/probe.h"
 #include "core/lib/strbuf.h"
 
 #define XAPIC_MAX_ID 254u /* 8-bit destination; 0xff is the broadcast ID */

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/x86/apic.h"
-#include "arch/x86/cpuid.h"
+#include "asm/apic.h"
+#include "asm/cpuid.h"
 #include "core/run/config.h"
 
 struct apic_choice {

@@ -32,7 +32,7 @@ void method_collect_microcode(struct run *r, const struct smp *smp);
 /* Depth of the tool's page tables: that of the firmware's paging mode (CR4.LA57: 5). */
 unsigned method_paging_levels(uint64_t firmware_cr4);
 /*
- * Records what the probes found (PROBE_OK or vector + 1, arch/x86/probe.h;
+ * Records what the probes found (PROBE_OK or vector + 1, arch/x86/include/asm/probe.h;
  * pass PROBE_OK for an instruction CPUID does not claim, it is not probed)
  * and picks the full-flush method from it.
  */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 #include "core/run/config.h"
 #include "core/machine/cpu_errata.h"
 #include "core/machine/cpu_table.h"

@@ -11,7 +11,7 @@
  */
 #include "core/run/runner_plan.h"
 #include "core/run/verify_collect.h"
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/machine/shootdown.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"

@@ -23,7 +23,7 @@ static void validate_features(struct vctx *c, const json_t *cpu)
     for (i = 0; flags[i]; i++)
         vc_bool(c, fe, flags[i], 0, NULL);
     have_invlpgb = vc_bool(c, fe, "invlpgb", 0, &invlpgb);
-    /* CPUID 0x80000008 EDX[15:0] + 1 when INVLPGB exists, else 0 (arch/x86/cpuid.h) */
+    /* CPUID 0x80000008 EDX[15:0] + 1 when INVLPGB exists, else 0 (arch/x86/include/asm/cpuid.h) */
     if (vc_int(c, fe, "invlpgb_max_pages", 0, 65536, 0, &max_pages) && have_invlpgb &&
         (invlpgb ? max_pages == 0 : max_pages != 0))
         vc_warn(c, "invlpgb_max_pages", "%lld does not fit invlpgb=%s (expected %s)", max_pages,

@@ -3,7 +3,7 @@
 # run: every INVPCID, INVLPG, INVLPGB, TLBSYNC, WRMSR, RDMSR and MOV to or from
 # CR0/CR2/CR3/CR4 in build/tlbscope.efi (the PE that ships; its .text is the
 # linked ELF's, build/tlbscope.so, which keeps the records) is checked against
-# the record its wrapper left (arch/x86/insn_sites.h): opcode bytes, no prefix
+# the record its wrapper left (arch/x86/include/asm/insn_sites.h): opcode bytes, no prefix
 # that changes an implicit operand, the control register's number, the
 # operand registers the wrapper's template named; and every such instruction
 # must have a record, so a copy emitted outside the wrappers is caught
@@ -60,9 +60,9 @@ fi
 # constraints KIND FILE: the operand list of the asm statement recording KIND
 constraints() { tr '\n' ' ' <"$2" | grep -o "INSN_RECORD(INSN_KIND_$1, \"\")[^;]*;" | tr -s ' '; }
 implicit_ok=true
-for want in 'WRMSR arch/x86/cpu.h "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))' \
-            'RDMSR arch/x86/cpu.h : "=a"(lo), "=d"(hi) : "c"(msr)' \
-            'INVLPGB arch/x86/tlb.h "a"(rax), "c"(ecx), "d"(edx)'; do
+for want in 'WRMSR arch/x86/include/asm/cpu.h "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))' \
+            'RDMSR arch/x86/include/asm/cpu.h : "=a"(lo), "=d"(hi) : "c"(msr)' \
+            'INVLPGB arch/x86/include/asm/tlb.h "a"(rax), "c"(ecx), "d"(edx)'; do
     read -r kind file regs <<<"$want"
     if ! constraints "$kind" "$file" | grep -qF -- "$regs"; then
         implicit_ok=false
@@ -145,7 +145,7 @@ cp "$SO" "$work/text-pe.so" && cp "$EFI" "$work/text-pe.efi" && poke "$work/text
     expect text-pe "the PE's .text changed, not the ELF's" "is not the .text of"
 
 # ---- a small object of wrong sites, built with the same record macro ----
-if gcc -c -I. tests/checks/fixtures/insn_wrong.S -o "$work/wrong.o" &&
+if gcc -c -I. -Iarch/x86/include tests/checks/fixtures/insn_wrong.S -o "$work/wrong.o" &&
     ld -shared -o "$work/wrong.so" "$work/wrong.o"; then
     out=$(python3 "$CHECK" "$work/wrong.so" 2>&1)
     rc=$?

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks the privileged instructions of a built tlbscope binary against the
-records its wrappers left (arch/x86/insn_sites.h): used by
+records its wrappers left (arch/x86/include/asm/insn_sites.h): used by
 tests/checks/insn_encoding.sh.
 
   insn_sites.py RECORDS_ELF [BINARY]
@@ -207,7 +207,7 @@ def main(argv):
         counts[found] = counts.get(found, 0) + 1
         if addr not in recorded:
             problems.append(f"0x{addr:x} in {func}: {found} ('{text}') without a record: "
-                            "emitted outside the wrappers of arch/x86/cpu.h, tlb.h and entry.S")
+                            "emitted outside the wrappers of arch/x86/include/asm/cpu.h, tlb.h and entry.S")
     for addr, (name, ops) in sorted(recorded.items()):
         if addr not in at:
             problems.append(f"record 0x{addr:x} ({name}): no instruction starts there")

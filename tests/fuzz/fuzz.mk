@@ -3,7 +3,7 @@
 # `make fuzz` builds them all; tests/checks/fuzz.sh runs each for a bounded time.
 FUZZ_CC := clang
 FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I. -DTLBSCOPE_HOST -D_DEFAULT_SOURCE $(DEFS)
+	-I. $(ARCH_INC) -DTLBSCOPE_HOST -D_DEFAULT_SOURCE $(DEFS)
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 

@@ -55,7 +55,7 @@ void cpuid_dump_free(struct cpuid_dump *d);
 const struct cpuid_section *cpuid_dump_cpu(const struct cpuid_dump *d, uint32_t cpu);
 
 /*
- * A cpuid_fn (arch/x86/cpuid.h) serving a section: ctx is a
+ * A cpuid_fn (arch/x86/include/asm/cpuid.h) serving a section: ctx is a
  * `const struct cpuid_section *`. Absent leaves and sub-leaves read as
  * zeros; a leaf recorded without sub-leaf markers answers every sub-leaf
  * (as hardware ignores ECX for such leaves) unless it is a leaf that the

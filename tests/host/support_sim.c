@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/trap.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
+#include "asm/trap.h"
 #include "core/lib/atomic.h"
 #include "core/run/verify_collect.h"
 #include "core/machine/ipi.h"

@@ -11,7 +11,7 @@
 #ifndef TLBSCOPE_TESTS_SUPPORT_SIM_H
 #define TLBSCOPE_TESTS_SUPPORT_SIM_H
 
-#include "arch/x86/paging.h"
+#include "asm/paging.h"
 #include "core/machine/cpu_table.h"
 #include "core/exp/common.h"
 #include "core/machine/smp.h"

@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/x86/apic.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/trap.h"
+#include "asm/apic.h"
+#include "asm/cpu.h"
+#include "asm/trap.h"
 #include "core/lib/atomic.h"
 #include "core/machine/ipi.h"
 #include "core/machine/timing.h"

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/pmc.h"
+#include "asm/pmc.h"
 #include "core/run/conditions.h"
 
 #define N 4

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/machine/cpu_errata.h"
 #include "core/run/method.h"
 #include "core/run/run.h"

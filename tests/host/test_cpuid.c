@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 #include "tests/host/support_cpuid_dump.h"
 #include "tests/host/support_host.h"
 

@@ -11,8 +11,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/cpu.h"
-#include "arch/x86/tlb.h"
+#include "asm/cpu.h"
+#include "asm/tlb.h"
 #include "core/run/config.h"
 #include "core/machine/emulate.h"
 #include "tests/host/support_sim.h"

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/probe.h"
+#include "asm/probe.h"
 #include "core/run/hw_policy.h"
 #include "core/machine/emulate.h"
 #include "core/run/method.h"

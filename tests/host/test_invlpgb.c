@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "arch/x86/insn.h"
-#include "arch/x86/invlpgb.h"
+#include "asm/insn.h"
+#include "asm/invlpgb.h"
 #include "core/exp/common.h"
 #include "tests/host/support_host.h"
 

@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/machine/shootdown.h"

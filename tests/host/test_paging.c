@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/paging.h"
+#include "asm/paging.h"
 #include "tests/host/support_host.h"
 
 static unsigned tables_allocated;

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arch/x86/probe.h"
+#include "asm/probe.h"
 #include "core/machine/idle_states.h"
 #include "core/machine/ipi.h"
 #include "core/machine/residency.h"

@@ -39,7 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/run/verify_collect.h"
 #include "core/exp/common.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 #include "core/machine/cpu_errata.h"
 #include "sim/profiles.h"
 #include "tests/host/support_cpuid_dump.h"

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/cpuid.h"
-#include "arch/x86/tlb_info.h"
+#include "asm/cpuid.h"
+#include "asm/tlb_info.h"
 #include "tests/host/support_cpuid_dump.h"
 #include "tests/host/support_host.h"
 

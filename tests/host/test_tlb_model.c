@@ -10,7 +10,7 @@
  *
  * Single-threaded: the model only needs each CPU's operations to come from
  * one thread at a time, so the test thread plays CPUs 0..n-1 in turn. Page
- * tables come from arch/x86/paging.h; a "physical" address is a host pointer
+ * tables come from arch/x86/include/asm/paging.h; a "physical" address is a host pointer
  * (sim/hostmem.h), so a read through the model returns the word of the frame
  * the translation names, which tells exactly which translation was used.
  */
@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/cpu.h"
-#include "arch/x86/invlpgb.h"
-#include "arch/x86/paging.h"
-#include "arch/x86/tlb.h"
+#include "asm/cpu.h"
+#include "asm/invlpgb.h"
+#include "asm/paging.h"
+#include "asm/tlb.h"
 #include "sim/tlb_model.h"
 #include "tests/host/support_host.h"
 

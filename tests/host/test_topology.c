@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/cpuid.h"
-#include "arch/x86/topology.h"
+#include "asm/cpuid.h"
+#include "asm/topology.h"
 #include "tests/host/support_cpuid_dump.h"
 #include "tests/host/support_host.h"
 

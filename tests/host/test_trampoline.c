@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "arch/x86/trampoline.h"
+#include "asm/trampoline.h"
 #include "tests/host/support_host.h"
 
 #define PHYS 0x8000u

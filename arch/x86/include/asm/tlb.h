@@ -5,14 +5,14 @@
  * INVLPGB and TLBSYNC are emitted as bytes: binutils older than 2.36 lacks
  * the mnemonics. When the CPU lacks an instruction these raise #UD, which the
  * test-only emulation (core/machine/emulate.c) may handle; otherwise it is fatal, so
- * callers check CPUID (or probe, arch/x86/probe.h) first.
+ * callers check CPUID (or probe, arch/x86/include/asm/probe.h) first.
  */
 #ifndef TLBSCOPE_ARCH_X86_TLB_H
 #define TLBSCOPE_ARCH_X86_TLB_H
 
 #include <stdint.h>
 
-#include "arch/x86/cpu.h"
+#include "asm/cpu.h"
 
 /* INVPCID types (SDM vol. 2A, INVPCID) */
 #define INVPCID_ADDRESS 0

@@ -30,7 +30,7 @@ struct cpuid_evidence {
     uint32_t leaf6_eax, leaf6_ecx;                       /* thermal and power: turbo, APERF/MPERF */
 };
 
-/* The second-level TLB for 4 KiB pages (arch/x86/tlb_info.h says how it is decoded). */
+/* The second-level TLB for 4 KiB pages (arch/x86/include/asm/tlb_info.h says how it is decoded). */
 struct l2_tlb_info {
     uint32_t entries_4k;   /* 0: not reported */
     uint32_t ways_4k;      /* associativity of those entries (entries when fully associative;

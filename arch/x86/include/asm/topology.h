@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 
 enum topo_source {
     TOPO_SRC_NONE = 0,   /* nothing enumerated: every CPU is its own package */

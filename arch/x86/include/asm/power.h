@@ -1,7 +1,7 @@
 /*
  * What the measurement conditions and the target states need from the CPU:
  * model-specific registers read and written through the #GP probe
- * (arch/x86/probe.h), and MONITOR/MWAIT. The host build (tlbscope-sim) gets sim/hostpower.c: a
+ * (arch/x86/include/asm/probe.h), and MONITOR/MWAIT. The host build (tlbscope-sim) gets sim/hostpower.c: a
  * modelled CPU has none of these MSRs (they read as a #GP, which the report
  * labels simulated) and its MWAIT is a halt.
  */
@@ -23,7 +23,7 @@
 
 /* RDMSR with a fault as a result: PROBE_OK (0), or the vector + 1 (#GP: 14). */
 uint32_t power_read_msr(uint32_t msr, uint64_t *value);
-/* WRMSR likewise (the SMI counter of AMD's core PMC is programmed so: arch/x86/pmc.h). */
+/* WRMSR likewise (the SMI counter of AMD's core PMC is programmed so: arch/x86/include/asm/pmc.h). */
 uint32_t power_write_msr(uint32_t msr, uint64_t value);
 
 /* MONITOR on the line of `addr`, then "sti; mwait" with `hint` (EAX): sleeps until an interrupt. */

@@ -7,7 +7,7 @@
  * (sim/hostcpu.c): TLB-visible instructions go to the strict TLB model, APIC
  * registers (MSRs and the xAPIC page) to the modelled local APIC, CPUID to
  * the CPU profile. In the EFI build each records its
- * site (arch/x86/insn_sites.h), which tests/checks/insn_encoding.sh checks
+ * site (arch/x86/include/asm/insn_sites.h), which tests/checks/insn_encoding.sh checks
  * in the built binary.
  */
 #ifndef TLBSCOPE_ARCH_X86_CPU_H
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/insn_sites.h"
+#include "asm/insn_sites.h"
 
 static inline uint64_t rdtsc_raw(void)
 {

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 
 /*
  * Intel: write 0 to IA32_BIOS_SIGN_ID, execute CPUID(1), read the revision

@@ -2,7 +2,7 @@
  * Instructions that may fault on this CPU, run so that a fault comes back as
  * a return value instead of an exception: vector + 1 when it faulted (6 + 1
  * for #UD, 13 + 1 for #GP), 0 when it executed. Needs the tool's IDT and a
- * per-CPU block (arch/x86/percpu.h). Implemented in entry.S.
+ * per-CPU block (arch/x86/include/asm/percpu.h). Implemented in entry.S.
  */
 #ifndef TLBSCOPE_ARCH_X86_PROBE_H
 #define TLBSCOPE_ARCH_X86_PROBE_H

@@ -27,9 +27,9 @@
 #ifndef TLBSCOPE_ARCH_X86_TLB_INFO_H
 #define TLBSCOPE_ARCH_X86_TLB_INFO_H
 
-#include "arch/x86/cpuid.h"
+#include "asm/cpuid.h"
 
-/* struct l2_tlb_info is in arch/x86/cpuid.h: cpuid_decode() fills cpu_features.l2_tlb. */
+/* struct l2_tlb_info is in arch/x86/include/asm/cpuid.h: cpuid_decode() fills cpu_features.l2_tlb. */
 void cpuid_decode_l2_tlb(cpuid_fn fn, void *ctx, enum cpu_vendor vendor, uint32_t max_basic,
                          uint32_t max_ext, struct l2_tlb_info *out);
 

@@ -1,7 +1,7 @@
 /*
  * Records of the privileged instructions the EFI build emits.
  *
- * The wrappers of arch/x86/cpu.h and tlb.h (and the probes of entry.S) are
+ * The wrappers of arch/x86/include/asm/cpu.h and tlb.h (and the probes of entry.S) are
  * the only places meant to emit INVPCID, INVLPG, INVLPGB, TLBSYNC, WRMSR,
  * RDMSR and MOV to or from a control register. None of them can run in a
  * host test, so each also records, in the section .tlbscope_insn (not

@@ -3,7 +3,7 @@
  *
  * Order of handling for a vector below 32:
  *   0. an NMI (vector 2) is counted in the per-CPU block and returns;
- *   1. a probe site (arch/x86/probe.h) resumes at its fixup and reports the vector;
+ *   1. a probe site (arch/x86/include/asm/probe.h) resumes at its fixup and reports the vector;
  *   2. the #UD emulation hook, when installed (test-only emulate= mode);
  *   3. the unexpected-exception hook, which records the fault; if the CPU has
  *      a recovery point armed the frame is rewritten so that iretq lands in
