@@ -11,10 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "reports/tool/model/exit_status.h"
 #include "reports/tool/model/model.h"
 #include "reports/tool/views/table.h"
-
-enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
 int cmd_validate(char *const *args, size_t nargs, FILE *out, FILE *err);
 int cmd_show(const char *path, FILE *out, FILE *err);

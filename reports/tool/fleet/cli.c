@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/tool/cli/commands.h"
 #include "reports/tool/fleet/atlas.h"
 #include "reports/tool/fleet/fdb.h"
 #include "reports/tool/fleet/import.h"
 #include "reports/tool/fleet/schema.h"
+#include "reports/tool/model/exit_status.h"
 #include "reports/tool/model/inputs.h"
 
 #define PREFIX "tlbscope-report: "
