@@ -2,7 +2,7 @@
 # Writes bash completion for tlbscope-report to standard output, from the tool's
 # own help text: the commands its "commands:" section lists and, per command,
 # every option (-x, --long-name) its `help COMMAND` text names. An option added
-# to the help (reports/tool/main.c) completes at the next build.
+# to the help (reports/tool/cli/main.c) completes at the next build.
 #
 #   release/gen-completion.sh TOOL > tlbscope-report   (bash-completion's completions/)
 set -euo pipefail

@@ -3,7 +3,7 @@
 # help text: `TOOL --help` for the description, then `TOOL help CMD` for every
 # command its "commands:" section lists (their usage lines make the synopsis).
 # Only the NAME line and the closing sections are written here, so an option or
-# a command added to the help (reports/tool/main.c) is in the page at the next
+# a command added to the help (reports/tool/cli/main.c) is in the page at the next
 # build.
 #
 #   release/gen-man.sh TOOL VERSION > tlbscope-report.1

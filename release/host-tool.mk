@@ -13,13 +13,13 @@ PREFIX ?= $(HOME)/.local
 RELEASE := $(shell cat VERSION 2>/dev/null)
 TOOL_FLAGS := -std=c11 -D_DEFAULT_SOURCE -I. -Ireports/tool \
 	$(if $(RELEASE),-DTLBSCOPE_VERSION='"$(word 1,$(RELEASE))"' -DTLBSCOPE_COMMIT='"$(word 2,$(RELEASE))"')
-SRCS := $(sort $(wildcard reports/tool/*.c core/*.c core/*/*.c))
+SRCS := $(sort $(filter-out reports/tool/fleet/%,$(wildcard reports/tool/*/*.c)) $(wildcard core/*/*.c))
 OBJS := $(SRCS:.c=.o)
 
 tlbscope-report: $(OBJS)
 	$(CC) $(LDFLAGS) $(OBJS) -o $@ -ljansson -lm
 
-%.o: %.c $(wildcard reports/tool/*.h core/*.h core/*/*.h VERSION)
+%.o: %.c $(wildcard reports/tool/*/*.h core/*.h core/*/*.h VERSION)
 	$(CC) $(TOOL_FLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 static: tlbscope-report-static

@@ -56,7 +56,7 @@ mkdir -p "$stage/stick/tlbscope/reports"
 
 # the host tool: the sources tool.mk builds it from (TLBSCOPE_TOOL_SRCS, from make) and
 # every header they include, by the compiler's own account; a Makefile of its own
-srcs=${TLBSCOPE_TOOL_SRCS:-$(cd "$here" && ls reports/tool/*.c)}
+srcs=${TLBSCOPE_TOOL_SRCS:-$(cd "$here" && ls reports/tool/*/*.c | grep -v '^reports/tool/fleet/')}
 # shellcheck disable=SC2086
 hdrs=$(cd "$here" && ${HOST_CC:-gcc} -std=c11 -D_DEFAULT_SOURCE -I. -Ireports/tool -MM $srcs |
        tr ' \\' '\n\n' | grep -E '^[^/].*\.h$' | sort -u) || die "cannot list the host tool's headers"

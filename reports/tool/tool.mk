@@ -1,10 +1,10 @@
 # Host tool: build/tlbscope-report (C11 + jansson). Sources in reports/tool/.
-# The tool is a library (every reports/tool/*.c but main.c, and the core/ files of the
+# The tool is a library (every reports/tool/*/*.c but cli/main.c and fleet/, and the core/ files of the
 # redaction tokens, TOOL_CORE_SRCS) and a CLI main():
 # the unit tests (tests/host/test_report_*.c) and the fuzz target
 # (tests/fuzz/fuzz_report.c) link the library and so exercise the code the CLI runs.
-TOOL_MAIN_SRC := reports/tool/main.c
-TOOL_LIB_SRCS := $(filter-out $(TOOL_MAIN_SRC),$(sort $(wildcard reports/tool/*.c)))
+TOOL_MAIN_SRC := reports/tool/cli/main.c
+TOOL_LIB_SRCS := $(filter-out $(TOOL_MAIN_SRC) reports/tool/fleet/%,$(sort $(wildcard reports/tool/*/*.c)))
 TOOL_CFLAGS := -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -I. -Ireports/tool
 # the redaction tokens: the same HMAC-SHA-256 code as the app (core/run/redact.h), and the
 # run's verdict line (core/run/verdict.h), word for word the app's; the fuzz
@@ -47,10 +47,10 @@ $(BUILD)/tlbscope-report: $(TOOL_MAIN_OBJ) $(FLEET_OBJS) $(BUILD)/host/libtlbsco
 # The tool as the release ships it (no fleet database: the archive's static build links only
 # jansson): the archive's man page and completion are generated from its help, so they offer
 # exactly the commands the archive's binary has.
-$(BUILD)/host/reports/tool/main-release.o: reports/tool/main.c
+$(BUILD)/host/reports/tool/cli/main-release.o: reports/tool/cli/main.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/host/tlbscope-report-release: $(BUILD)/host/reports/tool/main-release.o $(BUILD)/host/libtlbscope-report.a
+$(BUILD)/host/tlbscope-report-release: $(BUILD)/host/reports/tool/cli/main-release.o $(BUILD)/host/libtlbscope-report.a
 	$(Q)$(HOST_CC) $^ -o $@ $(TOOL_LIBS)
 
 # The fleet database's mutants (core/mutant.h, sim/sim.mk FLEET_MUTANTS): the tool with
@@ -82,7 +82,7 @@ $(TOOL_MAIN_OBJ): $(BUILD)/commit.stamp
 # Listed in sim/sim.mk's MUTANTS too; only the tool files that use MUTANT() are rebuilt per
 # mutant, the rest of the tool library is shared.
 TOOL_MUTANTS := base_always_first no_param_defaults show_tsc_else role_rows_doubled
-TOOL_MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' reports/tool/*.c)
+TOOL_MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' $(TOOL_LIB_SRCS))
 TOOL_MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_MUTANT_SRCS)),$(TOOL_LIB_OBJS))
 
 define tool_mutant_rules

@@ -152,7 +152,7 @@ check "show prints a known TSC rate once and never 'frequency unknown' after it"
     "$TOOL show $S4 | grep -c '^TSC ' | grep -qx 1 && ! $TOOL show $S4 | grep -q 'frequency unknown'"
 
 # ---- item 9: one schema version everywhere ----
-v=$(sed -n 's/^#define TOOL_SCHEMA_VERSION \([0-9]*\)$/\1/p' reports/tool/vocab.h)
+v=$(sed -n 's/^#define TOOL_SCHEMA_VERSION \([0-9]*\)$/\1/p' reports/tool/model/vocab.h)
 check "schema version $v in --version, --help, validate's help, SCHEMA.md's title and the README" sh -c \
     "$TOOL --version | grep -q 'reads report schema versions 1 to $v)' &&
      $TOOL --help | grep -q '(schema version $v, and every earlier' &&

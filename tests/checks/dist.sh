@@ -43,7 +43,7 @@ R=$T/$NAME
 missing=()
 for f in tlbscope.img stick/EFI/BOOT/BOOTX64.EFI stick/startup.nsh stick/tlbscope/tlbscope.cfg \
          USB.md QUICKSTART.md TROUBLESHOOTING.md README.md write-stick.sh recover-report.sh \
-         BUILDINFO SHA256SUMS host-tool/Makefile host-tool/VERSION host-tool/reports/tool/main.c \
+         BUILDINFO SHA256SUMS host-tool/Makefile host-tool/VERSION host-tool/reports/tool/cli/main.c \
          host-tool/reports/SCHEMA.md share/man/man1/tlbscope-report.1 \
          share/bash-completion/completions/tlbscope-report host-tool/collector/nginx.conf.in; do
     [ -s "$R/$f" ] || missing+=("$f")

@@ -11,18 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/tool/report_json.h"
-#include "reports/tool/compare.h"
-#include "reports/tool/compare_csv.h"
-#include "reports/tool/sanitize.h"
-#include "reports/tool/diag.h"
-#include "reports/tool/html.h"
-#include "reports/tool/json_fast.h"
-#include "reports/tool/load.h"
-#include "reports/tool/model.h"
-#include "reports/tool/redact.h"
-#include "reports/tool/show.h"
-#include "reports/tool/validate.h"
+#include "reports/tool/compare/report_json.h"
+#include "reports/tool/compare/compare.h"
+#include "reports/tool/compare/compare_csv.h"
+#include "reports/tool/model/sanitize.h"
+#include "reports/tool/validate/diag.h"
+#include "reports/tool/html/html.h"
+#include "reports/tool/model/json_fast.h"
+#include "reports/tool/model/load.h"
+#include "reports/tool/model/model.h"
+#include "reports/tool/redact/redact.h"
+#include "reports/tool/show/show.h"
+#include "reports/tool/validate/validate.h"
 #include "tests/host/json_same_tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,7 +1,7 @@
 /*
  * Test helper: two jansson documents are the same tree. json_equal, and also
  * the member order and integer vs real, which show and html print. Used to
- * hold the fast JSON path (reports/tool/json_fast.c) to jansson's reading
+ * hold the fast JSON path (reports/tool/model/json_fast.c) to jansson's reading
  * (tests/host/test_report_json_fast.c, tests/fuzz/fuzz_report.c).
  */
 #ifndef TLBSCOPE_TESTS_JSON_SAME_TREE_H

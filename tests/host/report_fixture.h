@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "reports/tool/load.h"
+#include "reports/tool/model/load.h"
 
 #define FIXTURES "tests/fixtures/reports/"
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/tool/commands.h"
-#include "reports/tool/compare.h"
-#include "reports/tool/compare_roles.h"
-#include "reports/tool/load.h"
-#include "reports/tool/model.h"
+#include "reports/tool/cli/commands.h"
+#include "reports/tool/compare/compare.h"
+#include "reports/tool/compare/compare_roles.h"
+#include "reports/tool/model/load.h"
+#include "reports/tool/model/model.h"
 #include "tests/host/report_fixture.h"
 
 #define SIM FIXTURES "sim/sim-epyc7763-smp8.json"

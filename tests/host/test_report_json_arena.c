@@ -1,6 +1,6 @@
 /*
  * tlbscope-report: the arena jansson allocates from in show, compare and html
- * (reports/tool/json_arena.c). Its blocks are aligned for jansson's structs,
+ * (reports/tool/model/json_arena.c). Its blocks are aligned for jansson's structs,
  * never overlap, big ones included, and documents built on it read the same
  * as before it was installed. Run from the repository root.
  */
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/tool/json_arena.h"
-#include "reports/tool/load.h"
+#include "reports/tool/model/json_arena.h"
+#include "reports/tool/model/load.h"
 #include "tests/host/json_same_tree.h"
 
 static void test_documents_read_the_same_on_the_arena(void **state)

@@ -1,5 +1,5 @@
 /*
- * tlbscope-report: the fast JSON path (reports/tool/json_fast.c) against
+ * tlbscope-report: the fast JSON path (reports/tool/model/json_fast.c) against
  * jansson. What it accepts, jansson must accept with the same document (types,
  * values, member order); everything else it must decline, so that jansson's
  * error message stands. Checked on hand-picked inputs, on every sample and
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/tool/json_fast.h"
-#include "reports/tool/load.h"
-#include "reports/tool/sanitize.h"
+#include "reports/tool/model/json_fast.h"
+#include "reports/tool/model/load.h"
+#include "reports/tool/model/sanitize.h"
 #include "tests/host/json_same_tree.h"
 
 /* 1: the fast path took it (and jansson agrees), 0: it declined; fails on a disagreement. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/tool/load.h"
+#include "reports/tool/model/load.h"
 
 #define FIXTURES "tests/fixtures/reports/"
 

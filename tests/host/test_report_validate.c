@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reports/tool/diag.h"
-#include "reports/tool/jget.h"
-#include "reports/tool/load.h"
-#include "reports/tool/validate.h"
+#include "reports/tool/validate/diag.h"
+#include "reports/tool/model/jget.h"
+#include "reports/tool/model/load.h"
+#include "reports/tool/validate/validate.h"
 #include "tests/host/report_fixture.h"
 
 

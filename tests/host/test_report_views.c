@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/tool/html.h"
-#include "reports/tool/jpath.h"
-#include "reports/tool/load.h"
-#include "reports/tool/model.h"
-#include "reports/tool/show.h"
-#include "reports/tool/table.h"
-#include "reports/tool/units.h"
+#include "reports/tool/html/html.h"
+#include "reports/tool/validate/jpath.h"
+#include "reports/tool/model/load.h"
+#include "reports/tool/model/model.h"
+#include "reports/tool/show/show.h"
+#include "reports/tool/views/table.h"
+#include "reports/tool/model/units.h"
 #include "tests/host/report_fixture.h"
 
 

@@ -1,7 +1,7 @@
 /*
  * The run's verdict (core/run/verdict.h): COMPLETE for SUCCESS and SKIP alike,
  * ERROR and FAILURE apart, and the counts and line a technician reads. The
- * host tool computes the same line from a report (reports/tool/verdict_view.c);
+ * host tool computes the same line from a report (reports/tool/views/verdict_view.c);
  * tests/checks/tool_cli.sh checks that side. Mutants 64-66 die here.
  */
 #include <setjmp.h>

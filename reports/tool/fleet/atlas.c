@@ -7,8 +7,8 @@
 
 #include "core/mutant.h"
 #include "reports/tool/fleet/headline.h"
-#include "reports/tool/svg.h"
-#include "reports/tool/units.h"
+#include "reports/tool/views/svg.h"
+#include "reports/tool/model/units.h"
 
 #define PREFIX "tlbscope-report: "
 

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/tool/commands.h"
 #include "reports/tool/fleet/atlas.h"
 #include "reports/tool/fleet/fdb.h"
 #include "reports/tool/fleet/import.h"
 #include "reports/tool/fleet/schema.h"
-#include "reports/tool/inputs.h"
+#include "reports/tool/model/exit_status.h"
+#include "reports/tool/model/inputs.h"
 
 #define PREFIX "tlbscope-report: "
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/mutant.h"
-#include "reports/tool/jget.h"
+#include "reports/tool/model/jget.h"
 
 const struct headline_figure headline_figures[] = {
     { "ipi_roundtrip", "IPI round trip p50 (by topology class)", "ticks", true },

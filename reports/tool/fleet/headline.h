@@ -8,7 +8,7 @@
 #ifndef TLBSCOPE_FLEET_HEADLINE_H
 #define TLBSCOPE_FLEET_HEADLINE_H
 
-#include "reports/tool/model.h"
+#include "reports/tool/model/model.h"
 
 struct headline {
     const char *figure;      /* one of headline_figures[].id */

@@ -1,0 +1,33 @@
+/*
+ * The reports compare and html work on, loaded from the command line's
+ * operands and arranged in sides (columns):
+ *   FILE or DIR      each report its own side (a DIR: its *.json, sorted)
+ *   A=f1.json,f2.json  one side pooling those runs (each may be a DIR)
+ *   --group          reports of one machine and configuration pooled
+ *   --baseline FILE  that report's side first (loaded when not an operand)
+ * A file that fails to load is fatal when named; one inside a directory is
+ * reported and skipped, so one bad file does not stop the rest.
+ */
+#ifndef TLBSCOPE_REPORT_SIDES_H
+#define TLBSCOPE_REPORT_SIDES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "reports/tool/model/model.h"
+
+struct side_set {
+    struct m_report **all; /* labelled: side letter, then run number from the second run */
+    size_t *side_of;
+    size_t nall, nsides;
+};
+
+/* The exit status (commands.h): EXIT_VALID, EXIT_INVALID or EXIT_USAGE; `out` empty unless VALID. */
+int sides_load(char *const *args, size_t nargs, const char *baseline, bool group, size_t max_sides,
+               struct side_set *out, FILE *err);
+void sides_free(struct side_set *s);
+/* What pools reports under --group: machine identity (or its names) and configuration. */
+void sides_group_key(const struct m_report *r, char *buf, size_t cap);
+
+#endif

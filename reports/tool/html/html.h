@@ -1,0 +1,30 @@
+/*
+ * `html`: one self-contained page for one or more reports: inline CSS and
+ * SVG, no JavaScript, no network references, so it opens from a USB stick
+ * in any browser. The machine identity table comes first, then per
+ * experiment its status, charts (one series per report, laid out by the
+ * experiment's axes.x and axes.series), an IPI heatmap per report, and the
+ * data table that `compare` prints. Virtualised and emulated reports are
+ * flagged wherever their numbers appear.
+ */
+#ifndef TLBSCOPE_REPORT_HTML_H
+#define TLBSCOPE_REPORT_HTML_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "reports/tool/compare/compare.h"
+#include "reports/tool/model/model.h"
+
+/* Charts per experiment at most; facets beyond it are sampled evenly. */
+#define HTML_MAX_FACETS 48 /* every facet of today's experiments (9 page counts); a cap for odd reports */
+/* Largest IPI heatmap drawn (cells = CPUs squared). */
+#define HTML_HEATMAP_MAX_CPUS 128
+
+/* False when out of memory (the page is then incomplete). */
+bool html_render(FILE *out, struct m_report *const *reports, size_t n);
+
+/* One experiment's section (html_experiment.c). */
+void html_experiment(FILE *out, const struct cmp_model *m, const struct cmp_section *s);
+
+#endif

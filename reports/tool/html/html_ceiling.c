@@ -1,0 +1,213 @@
+#include "reports/tool/html/html_ceiling.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "reports/tool/views/svg.h"
+
+#define W 640.0
+#define H 300.0
+#define L 70.0 /* plot area margins */
+#define R 150.0
+#define T 30.0
+#define B 45.0
+#define LINUX_CEILING 33
+
+static const char *const modes[] = { "invlpg", "full_cr3", "full_invpcid" };
+
+static const json_t *flush_ceiling(const struct m_report *r)
+{
+    const json_t *list = json_object_get(r->root, "experiments"), *e;
+    size_t i;
+    json_array_foreach(list, i, e) {
+        const char *id = json_string_value(json_object_get(e, "id"));
+        if (id && strcmp(id, "flush_ceiling") == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* A chart's curves: local, one working set, one form (NULL: a report from before the forms). */
+struct chart_key {
+    long long w;
+    const char *form;
+};
+
+static bool same_form(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool is_local_w(const json_t *params, const struct chart_key *k)
+{
+    const char *kind = json_string_value(json_object_get(params, "kind"));
+    return kind && strcmp(kind, "local") == 0 &&
+           json_integer_value(json_object_get(params, "working_set")) == k->w &&
+           same_form(json_string_value(json_object_get(params, "working_set_form")), k->form);
+}
+
+/* How a chart's title names its form; an older report's is said to be unrecorded. */
+static const char *form_text(const char *form)
+{
+    if (!form)
+        return "working-set form not recorded";
+    if (strcmp(form, "scattered_cold") == 0)
+        return "scattered frames, cold page tables";
+    return form;
+}
+
+static double px(double p, double pmax) { return L + (W - L - R) * log2(p) / log2(pmax); }
+/* log scale: the curves span orders of magnitude between 1 and 512 pages */
+static double py(double v, double vmin, double vmax)
+{
+    double lo = log(fmax(vmin, 1)), hi = log(fmax(vmax, 2));
+    return H - B - (H - T - B) * (log(fmax(v, 1)) - lo) / (hi > lo ? hi - lo : 1);
+}
+
+static double value(const json_t *pt, const char *key)
+{
+    return json_number_value(json_object_get(json_object_get(pt, "values"), key));
+}
+
+static double p50(const json_t *pt)
+{
+    return json_number_value(
+        json_object_get(json_object_get(json_object_get(pt, "metrics"), "latency"), "p50"));
+}
+
+/* The summary's p* and band for (local, w, form, full_cr3). */
+static void summary(const json_t *e, const struct chart_key *k, double *pstar, double *lo,
+                    double *hi)
+{
+    const json_t *list = json_object_get(e, "summary"), *s;
+    size_t i;
+    *pstar = *lo = *hi = NAN;
+    json_array_foreach(list, i, s) {
+        const json_t *q = json_object_get(s, "params");
+        const char *full = json_string_value(json_object_get(q, "full"));
+        const json_t *v = json_object_get(s, "values");
+        if (!is_local_w(q, k) || !full || strcmp(full, "full_cr3") != 0)
+            continue;
+        if (json_object_get(v, "p_star"))
+            *pstar = value(s, "p_star");
+        if (json_object_get(v, "band_low")) {
+            *lo = value(s, "band_low");
+            *hi = value(s, "band_high");
+        }
+    }
+}
+
+static void chart(FILE *out, const struct m_report *r, const json_t *e, const struct chart_key *k)
+{
+    const json_t *res = json_object_get(e, "results"), *pt;
+    double vmin = INFINITY, vmax = 0, pmax = 2, pstar, lo, hi;
+    size_t i, m;
+    json_array_foreach(res, i, pt) {
+        const json_t *q = json_object_get(pt, "params");
+        double p = (double)json_integer_value(json_object_get(q, "pages"));
+        if (!is_local_w(q, k))
+            continue;
+        vmin = fmin(vmin, value(pt, "p25"));
+        vmax = fmax(vmax, value(pt, "p75"));
+        pmax = fmax(pmax, p);
+    }
+    if (vmax <= 0)
+        return;
+    summary(e, k, &pstar, &lo, &hi);
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                 "role=\"img\">\n<text x=\"%.0f\" y=\"18\" font-size=\"13\">",
+            W, H, L);
+    svg_text(out, r->label);
+    fprintf(out, ": local, working set %lld pages, %s (TSC ticks, p50, log scale)</text>\n", k->w,
+            form_text(k->form));
+    if (!isnan(lo))
+        fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" fill=\"#ddd\">"
+                     "<title>noise band: p25-p75 overlap</title></rect>\n",
+                px(lo, pmax), T, fmax(1, px(hi, pmax) - px(lo, pmax)), H - T - B);
+    fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#000\"/>\n"
+                 "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#000\"/>\n",
+            L, H - B, W - R, H - B, L, T, L, H - B);
+    for (i = 1; i <= (size_t)pmax; i *= 4)
+        fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\">%zu</text>\n", px((double)i, pmax) - 3,
+                H - B + 14, i);
+    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">pages (log scale)</text>\n"
+                 "<text x=\"4\" y=\"%.0f\" font-size=\"11\">%.0f</text>\n"
+                 "<text x=\"4\" y=\"%.0f\" font-size=\"11\">%.0f</text>\n",
+            (W - R) / 2, H - 8, T + 8, vmax, H - B, vmin);
+    for (m = 0; m < 3; m++) {
+        bool first = true;
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+                svg_palette(m));
+        json_array_foreach(res, i, pt) {
+            const json_t *q = json_object_get(pt, "params");
+            const char *mode = json_string_value(json_object_get(q, "mode"));
+            if (!is_local_w(q, k) || !mode || strcmp(mode, modes[m]) != 0)
+                continue;
+            fprintf(out, "%s%.1f,%.1f", first ? "" : " ",
+                    px((double)json_integer_value(json_object_get(q, "pages")), pmax),
+                    py(p50(pt), vmin, vmax));
+            first = false;
+        }
+        fprintf(out, "\"/>\n<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
+                     "stroke-width=\"3\"/><text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">%s</text>\n",
+                W - R + 8, T + 12 + 16 * (double)m, W - R + 24, T + 12 + 16 * (double)m,
+                svg_palette(m), W - R + 28, T + 16 + 16 * (double)m, modes[m]);
+    }
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#555\" "
+                 "stroke-dasharray=\"5,4\"/><text x=\"%.1f\" y=\"%.0f\" font-size=\"11\">Linux 33"
+                 "</text>\n",
+            px(LINUX_CEILING, pmax), T, px(LINUX_CEILING, pmax), H - B, px(LINUX_CEILING, pmax) + 3,
+            T + 10);
+    if (!isnan(pstar))
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#c00\" "
+                     "stroke-width=\"2\"/><text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" "
+                     "fill=\"#c00\">p* = %.0f</text>\n",
+                px(pstar, pmax), T, px(pstar, pmax), H - B, px(pstar, pmax) + 3, T + 24, pstar);
+    else
+        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#c00\">no crossover: "
+                     "INVLPG cheaper at every count</text>\n",
+                W - R + 8, T + 70);
+    fputs("</svg>\n", out);
+}
+
+void html_ceiling(FILE *out, struct m_report *const *reports, size_t n)
+{
+    size_t i, j, any = 0;
+    for (i = 0; i < n; i++)
+        any += flush_ceiling(reports[i]) != NULL;
+    if (!any)
+        return;
+    fputs("<section id=\"flush-ceiling\">\n<h2>Flush ceiling: p single-page flushes vs one full "
+          "flush</h2>\n<p class=\"muted\">Local cost of the flush and of touching the working set "
+          "after it, per working set and form (contiguous: the lower bound; scattered frames "
+          "with cold page tables: the other). Red: p*, from which the full flush is cheaper "
+          "(the report's summary); dashed: Linux's tlb_single_page_flush_ceiling of 33.</p>\n",
+          out);
+    for (i = 0; i < n; i++) {
+        const json_t *e = flush_ceiling(reports[i]), *pt;
+        struct chart_key keys[16];
+        size_t nkeys = 0, k;
+        if (!e)
+            continue;
+        if (reports[i]->virtualised || reports[i]->simulated || reports[i]->machine_emulated)
+            fprintf(out, "<p class=\"muted\">%s: %s: these curves do not describe hardware.</p>\n",
+                    reports[i]->label, reports[i]->simulated     ? "SIMULATED"
+                                       : reports[i]->virtualised ? "VIRTUALISED"
+                                                                 : "EMULATED");
+        json_array_foreach(json_object_get(e, "results"), j, pt) {
+            const json_t *q = json_object_get(pt, "params");
+            struct chart_key key = {
+                json_integer_value(json_object_get(q, "working_set")),
+                json_string_value(json_object_get(q, "working_set_form")),
+            };
+            for (k = 0; k < nkeys && !(keys[k].w == key.w && same_form(keys[k].form, key.form));
+                 k++)
+                ;
+            if (k == nkeys && nkeys < 16)
+                keys[nkeys++] = key;
+        }
+        for (k = 0; k < nkeys; k++)
+            chart(out, reports[i], e, &keys[k]);
+    }
+    fputs("</section>\n", out);
+}

@@ -1,0 +1,45 @@
+/* The validator's sections, one per top-level member (internal to validate*.c). */
+#ifndef TLBSCOPE_REPORT_VALIDATE_SECTIONS_H
+#define TLBSCOPE_REPORT_VALIDATE_SECTIONS_H
+
+#include <stdbool.h>
+
+#include "reports/tool/validate/vcheck.h"
+
+/* Facts one section learns that the top-level cross-checks need. */
+struct vfacts {
+    int worst_status;       /* index in vocab_results, -1 when no experiment */
+    long long worst_at;     /* the experiment that set it */
+    long long partial_at;   /* an experiment with partial == true, or -1 */
+    long long troubled_cpu; /* a CPU hung/faulted/slow/absent, or -1 */
+    bool has_errors;        /* run.errors is not empty */
+    int run_status;         /* index in vocab_run_status, -1 when unreadable */
+};
+
+void validate_run(struct vctx *c, const json_t *root, struct vfacts *f);
+/* run.config_source and run.network (validate_network.c); `run` is the run object. */
+void validate_network(struct vctx *c, const json_t *run);
+void validate_firmware(struct vctx *c, const json_t *root);
+void validate_cpu(struct vctx *c, const json_t *root);
+void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
+/* topology's l3, classes and pair_classes against its CPU entries (validate_classes.c) */
+void validate_topology_classes(struct vctx *c, const json_t *topo, const json_t *cpus);
+/* method.linux_ipi_mode (issue 21; absent before it) */
+void validate_linux_ipi_mode(struct vctx *c, const json_t *method);
+void validate_method(struct vctx *c, const json_t *root);
+void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
+/* experiments[].plan; `status` is the experiment's, as an index in vocab_results */
+void validate_plan(struct vctx *c, const json_t *e, int status);
+void validate_simulation(struct vctx *c, const json_t *root);
+/* shootdown_seq_vs_conc: each summary conc_over_seq_* against its two result points. */
+void validate_seq_conc_ratios(struct vctx *c, const json_t *e);
+/* "recommendations" (schema version 2): labels, and evidence that points at existing results. */
+void validate_recommendations(struct vctx *c, const json_t *root);
+/* experiments[i].conditions (validate_conditions.c); `status` indexes vocab_results. */
+void validate_conditions(struct vctx *c, const json_t *e, int status);
+/* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
+void validate_redaction(struct vctx *c, const json_t *root);
+/* The optional "verdict" (validate_verdict.c): recomputed from the report, compared. */
+void validate_verdict(struct vctx *c, const json_t *root);
+
+#endif

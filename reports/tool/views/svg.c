@@ -1,0 +1,569 @@
+#include "reports/tool/views/svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHART_W 620
+#define CHART_H 380
+#define PLOT_L 78
+#define PLOT_R (CHART_W - 190)
+#define PLOT_T 36
+#define PLOT_B (CHART_H - 58)
+
+void svg_text(FILE *out, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        case '\'':
+            fputs("&#39;", out);
+            break;
+        default:
+            if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+                fputc(*s, out);
+        }
+    }
+}
+
+const char *svg_palette(size_t i)
+{
+    /* Okabe-Ito, readable by most colour-blind readers, darkened yellow */
+    static const char *const colors[] = { "#0072b2", "#e69f00", "#009e73", "#d55e00",
+                                          "#cc79a7", "#56b4e9", "#b8a000", "#000000" };
+    return colors[i % (sizeof(colors) / sizeof(colors[0]))];
+}
+
+const char *svg_dash(size_t i)
+{
+    static const char *const dashes[] = { NULL, "7 4", "2 3", "9 3 2 3" };
+    return dashes[i % (sizeof(dashes) / sizeof(dashes[0]))];
+}
+
+/* Compact tick labels: 950, 1500, 12k, 1.2M. */
+static const char *tick_text(double v, char *buf, size_t cap)
+{
+    double a = fabs(v);
+    if (a >= 1e6)
+        snprintf(buf, cap, "%gM", round(v / 1e5) / 10);
+    else if (a >= 1e4)
+        snprintf(buf, cap, "%gk", round(v / 1e2) / 10);
+    else if (a >= 100 || v == floor(v))
+        snprintf(buf, cap, "%.0f", v);
+    else
+        snprintf(buf, cap, "%.3g", v);
+    return buf;
+}
+
+/* 1, 2 or 5 times a power of ten, near range / steps. */
+static double nice_step(double range, int steps)
+{
+    double raw = range / steps, mag, f;
+    if (!(raw > 0) || !isfinite(raw))
+        return 1;
+    mag = pow(10, floor(log10(raw)));
+    f = raw / mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+struct scale {
+    bool log;
+    double lo, hi; /* data space (log: the values, not their logarithms) */
+    double p0, p1; /* pixels */
+};
+
+static double to_px(const struct scale *s, double v)
+{
+    double t;
+    if (s->log)
+        t = (log10(v) - log10(s->lo)) / (log10(s->hi) - log10(s->lo));
+    else
+        t = (v - s->lo) / (s->hi - s->lo);
+    if (!isfinite(t))
+        t = 0.5;
+    return s->p0 + t * (s->p1 - s->p0);
+}
+
+static void range_of(const struct svg_chart *c, bool want_x, double *lo, double *hi)
+{
+    size_t i, j;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (i = 0; i < c->nseries; i++) {
+        for (j = 0; j < c->series[i].n; j++) {
+            double v = want_x ? c->series[i].x[j] : c->series[i].y[j];
+            if (!isfinite(v) || !isfinite(c->series[i].y[j]))
+                continue;
+            if (v < *lo)
+                *lo = v;
+            if (v > *hi)
+                *hi = v;
+        }
+    }
+}
+
+static void axis_line(FILE *out, double x1, double y1, double x2, double y2, const char *cls)
+{
+    fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cls, x1,
+            y1, x2, y2);
+}
+
+static void y_ticks(FILE *out, const struct scale *ys)
+{
+    char t[32];
+    double v, step;
+    int k;
+    if (ys->log) {
+        int d0 = (int)floor(log10(ys->lo)), d1 = (int)ceil(log10(ys->hi));
+        bool fine = d1 - d0 <= 2;
+        for (k = d0; k <= d1; k++) {
+            static const double mult[] = { 1, 2, 5 };
+            int m;
+            for (m = 0; m < (fine ? 3 : 1); m++) {
+                v = mult[m] * pow(10, k);
+                if (v < ys->lo * 0.999 || v > ys->hi * 1.001)
+                    continue;
+                axis_line(out, PLOT_L, to_px(ys, v), PLOT_R, to_px(ys, v), "grid");
+                fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                        PLOT_L - 6, to_px(ys, v) + 4, tick_text(v, t, sizeof(t)));
+            }
+        }
+        return;
+    }
+    step = nice_step(ys->hi - ys->lo, 5);
+    for (v = ys->lo, k = 0; v <= ys->hi * 1.0001 && k < 20; v += step, k++) {
+        axis_line(out, PLOT_L, to_px(ys, v), PLOT_R, to_px(ys, v), "grid");
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                PLOT_L - 6, to_px(ys, v) + 4, tick_text(v, t, sizeof(t)));
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void x_tick(FILE *out, const struct scale *xs, double v, const char *label)
+{
+    double px = to_px(xs, v);
+    axis_line(out, px, PLOT_B, px, PLOT_B + 5, "axis");
+    fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", px, PLOT_B + 18);
+    svg_text(out, label);
+    fputs("</text>\n", out);
+}
+
+static void x_ticks(FILE *out, const struct svg_chart *c, const struct scale *xs)
+{
+    char t[32];
+    size_t i, j, n = 0, total = 0, every;
+    double *v, step, x;
+    if (c->x_categorical) {
+        every = c->ncats > 16 ? (c->ncats + 15) / 16 : 1;
+        for (i = 0; i < c->ncats; i += every)
+            x_tick(out, xs, (double)i, c->x_cats[i]);
+        return;
+    }
+    for (i = 0; i < c->nseries; i++)
+        total += c->series[i].n;
+    v = malloc((total ? total : 1) * sizeof(*v));
+    if (!v)
+        return;
+    for (i = 0; i < c->nseries; i++)
+        for (j = 0; j < c->series[i].n; j++)
+            if (isfinite(c->series[i].x[j]) && isfinite(c->series[i].y[j]))
+                v[n++] = c->series[i].x[j];
+    qsort(v, n, sizeof(*v), cmp_double);
+    for (i = 0, j = 0; i < n; i++)
+        if (!j || v[i] != v[j - 1])
+            v[j++] = v[i];
+    n = j;
+    if (n <= 12) { /* the measured values themselves, e.g. 1 2 4 8 16 pages */
+        for (i = 0; i < n; i++)
+            x_tick(out, xs, v[i], tick_text(v[i], t, sizeof(t)));
+    } else if (xs->log) {
+        for (x = pow(2, floor(log2(xs->lo))); x <= xs->hi * 1.0001; x *= 4)
+            if (x >= xs->lo * 0.999)
+                x_tick(out, xs, x, tick_text(x, t, sizeof(t)));
+    } else {
+        step = nice_step(xs->hi - xs->lo, 8);
+        for (x = ceil(xs->lo / step) * step, i = 0; x <= xs->hi * 1.0001 && i < 30; x += step, i++)
+            x_tick(out, xs, x, tick_text(x, t, sizeof(t)));
+    }
+    free(v);
+}
+
+static void plot_series(FILE *out, const struct svg_chart *c, const struct svg_series *s,
+                        const struct scale *xs, const struct scale *ys)
+{
+    char a[32], b[32];
+    size_t j;
+    bool open = false;
+    for (j = 0; j < s->n; j++) {
+        bool ok = isfinite(s->x[j]) && isfinite(s->y[j]) && (!ys->log || s->y[j] > 0) &&
+                  (!xs->log || s->x[j] > 0);
+        if (!ok) /* a point this series lacks: the line goes on to the next one */
+            continue;
+        if (!open)
+            fprintf(out, "<polyline class=\"series\" stroke=\"%s\"%s%s%s points=\"", s->color,
+                    s->dash ? " stroke-dasharray=\"" : "", s->dash ? s->dash : "",
+                    s->dash ? "\"" : "");
+        open = true;
+        fprintf(out, "%.1f,%.1f ", to_px(xs, s->x[j]), to_px(ys, s->y[j]));
+    }
+    if (open)
+        fputs("\"/>\n", out);
+    for (j = 0; j < s->n; j++) {
+        if (!isfinite(s->x[j]) || !isfinite(s->y[j]) || (ys->log && s->y[j] <= 0) ||
+            (xs->log && s->x[j] <= 0))
+            continue;
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
+                to_px(xs, s->x[j]), to_px(ys, s->y[j]), s->color);
+        svg_text(out, s->name);
+        fputs(": ", out);
+        if (c->x_categorical && s->x[j] >= 0 && (size_t)s->x[j] < c->ncats)
+            svg_text(out, c->x_cats[(size_t)s->x[j]]);
+        else
+            fputs(tick_text(s->x[j], a, sizeof(a)), out);
+        fprintf(out, " &#8594; %s</title></circle>\n", tick_text(s->y[j], b, sizeof(b)));
+    }
+}
+
+static void legend(FILE *out, const struct svg_chart *c)
+{
+    size_t i;
+    int y = PLOT_T + 6;
+    for (i = 0; i < c->nseries && i < 16; i++, y += 18) {
+        const struct svg_series *s = &c->series[i];
+        char name[40];
+        size_t len = strlen(s->name);
+        snprintf(name, sizeof(name), "%.*s%s", len > 24 ? 21 : 24, s->name, len > 24 ? "..." : "");
+        fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"%s%s%s/>",
+                PLOT_R + 14, y, PLOT_R + 40, y, s->color, s->dash ? " stroke-dasharray=\"" : "",
+                s->dash ? s->dash : "", s->dash ? "\"" : "");
+        fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"%s\"/>", PLOT_R + 27, y, s->color);
+        fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">", PLOT_R + 46, y + 4);
+        svg_text(out, name);
+        fputs("</text>\n", out);
+    }
+    if (c->nseries > 16)
+        fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">(%zu more)</text>\n", PLOT_R + 14,
+                y + 4, c->nseries - 16);
+    if (c->note) {
+        fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">", PLOT_R + 14,
+                y + 14 + (c->nseries > 16 ? 18 : 0));
+        svg_text(out, c->note);
+        fputs("</text>\n", out);
+    }
+}
+
+/* The x label under the plot, the y label turned along its left side. */
+static void axis_labels(FILE *out, const struct svg_chart *c, bool x_log, bool y_log)
+{
+    fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+            (PLOT_L + PLOT_R) / 2, CHART_H - 14);
+    svg_text(out, c->x_label);
+    fputs(x_log ? " (log scale)" : "", out);
+    fputs("</text>\n", out);
+    fprintf(out, "<text class=\"alabel\" transform=\"translate(18 %d) rotate(-90)\" "
+            "text-anchor=\"middle\">", (PLOT_T + PLOT_B) / 2);
+    svg_text(out, c->y_label);
+    fputs(y_log ? " (log scale)" : "", out);
+    fputs("</text>\n", out);
+}
+
+void svg_line_chart(FILE *out, const struct svg_chart *c)
+{
+    struct scale xs = { false, 0, 1, PLOT_L + 10, PLOT_R - 10 }, ys = { false, 0, 1, PLOT_B, PLOT_T };
+    double lo, hi;
+    size_t i;
+    fprintf(out, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
+            CHART_W, CHART_H, CHART_W, CHART_H);
+    fputs("<title>", out);
+    svg_text(out, c->title);
+    fputs("</title>\n", out);
+    fprintf(out, "<text class=\"ctitle\" x=\"%d\" y=\"20\">", PLOT_L);
+    svg_text(out, c->title);
+    fputs("</text>\n", out);
+    range_of(c, false, &lo, &hi);
+    if (lo <= hi && c->y_fixed) {
+        lo = c->y_lo;
+        hi = c->y_hi;
+    }
+    if (!(lo <= hi)) {
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">no measured points</text>\n</svg>\n",
+                PLOT_L, (PLOT_T + PLOT_B) / 2);
+        return;
+    }
+    /* log scale when the values span more than a factor 10 (e.g. 1 page vs a full flush) */
+    ys.log = lo > 0 && hi / lo > SVG_LOG_RATIO;
+    if (ys.log) {
+        ys.lo = pow(10, floor(log10(lo)));
+        ys.hi = pow(10, ceil(log10(hi)));
+    } else {
+        double step = nice_step(hi > 0 ? hi : 1, 5);
+        ys.lo = lo < 0 ? floor(lo / step) * step : 0;
+        ys.hi = hi > 0 ? ceil(hi / step) * step : 1;
+        if (ys.hi <= ys.lo)
+            ys.hi = ys.lo + 1;
+    }
+    if (c->x_categorical) {
+        xs.lo = -0.5;
+        xs.hi = c->ncats ? (double)c->ncats - 0.5 : 0.5;
+        xs.p0 = PLOT_L;
+        xs.p1 = PLOT_R;
+    } else {
+        range_of(c, true, &lo, &hi);
+        xs.log = lo > 0 && hi / lo >= 16;
+        xs.lo = lo;
+        xs.hi = hi > lo ? hi : lo + 1;
+        if (!xs.log && hi <= lo) {
+            xs.lo = lo - 1;
+            xs.hi = lo + 1;
+        }
+    }
+    y_ticks(out, &ys);
+    axis_line(out, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
+    axis_line(out, PLOT_L, PLOT_T, PLOT_L, PLOT_B, "axis");
+    x_ticks(out, c, &xs);
+    axis_labels(out, c, xs.log, ys.log);
+    for (i = 0; i < c->nseries; i++)
+        plot_series(out, c, &c->series[i], &xs, &ys);
+    legend(out, c);
+    fputs("</svg>\n", out);
+}
+
+/* Viridis, sampled at five stops: dark = fast, yellow = slow; readable in greyscale too. */
+static void heat_color(double t, char *buf, size_t cap)
+{
+    static const unsigned char stops[5][3] = {
+        { 0x44, 0x01, 0x54 }, { 0x3b, 0x52, 0x8b }, { 0x21, 0x91, 0x8c },
+        { 0x5e, 0xc9, 0x62 }, { 0xfd, 0xe7, 0x25 } };
+    double f;
+    int i, k, rgb[3];
+    if (!isfinite(t))
+        t = 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    f = t * 4;
+    i = (int)f;
+    if (i >= 4)
+        i = 3;
+    f -= i;
+    for (k = 0; k < 3; k++)
+        rgb[k] = (int)(stops[i][k] + f * (stops[i + 1][k] - stops[i][k]) + 0.5);
+    snprintf(buf, cap, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+static double heat_t(double v, double lo, double hi, bool log_scale)
+{
+    if (!(hi > lo))
+        return 0.5;
+    if (log_scale)
+        return (log(v) - log(lo)) / (log(hi) - log(lo));
+    return (v - lo) / (hi - lo);
+}
+
+void svg_heatmap(FILE *out, const struct svg_heatmap *h)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    size_t i, j, n = h->n, every;
+    int cs, left = 118, top = 64, w, ht, lx;
+    bool log_scale, titles = n <= 64;
+    char color[16], t[32];
+    for (i = 0; i < n * n; i++) {
+        if (!isfinite(h->cells[i]))
+            continue;
+        lo = h->cells[i] < lo ? h->cells[i] : lo;
+        hi = h->cells[i] > hi ? h->cells[i] : hi;
+    }
+    if (h->scale_fixed && lo <= hi) { /* the page's scale: colours compare across reports */
+        lo = h->lo;
+        hi = h->hi;
+    }
+    cs = n ? (int)(560 / n) : 20;
+    /* small machines: cells big enough to print their value in */
+    cs = n <= 8 ? 44 : cs > 30 ? 30 : cs < 3 ? 3 : cs;
+    every = cs >= 14 ? 1 : (size_t)(14 + cs - 1) / (size_t)cs;
+    w = left + cs * (int)n + 150;
+    /* the caption is one line of 13 px bold text, about 7.5 px a character: the figure is
+     * at least that wide, or a browser clips it at the edge */
+    if (h->title && w < 16 + (int)(strlen(h->title) * 7.5))
+        w = 16 + (int)(strlen(h->title) * 7.5);
+    ht = top + cs * (int)n + 30;
+    if (ht < top + 224) /* room for the colour scale */
+        ht = top + 224;
+    log_scale = lo > 0 && hi / lo > 10;
+    fprintf(out, "<svg class=\"heatmap\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
+            w, ht, w, ht);
+    fputs("<title>", out);
+    svg_text(out, h->title);
+    fputs("</title>\n<text class=\"ctitle\" x=\"8\" y=\"18\">", out);
+    svg_text(out, h->title);
+    fputs("</text>\n", out);
+    fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"40\">target CPU &#8594;</text>\n", left);
+    fprintf(out, "<text class=\"alabel\" transform=\"translate(14 %d) rotate(-90)\" "
+            "text-anchor=\"middle\">initiator CPU</text>\n", top + cs * (int)n / 2);
+    for (i = 0; i < n; i += every) {
+        fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+                left + cs * (i + 0.5), top - 6);
+        svg_text(out, h->labels[i]);
+        fprintf(out, "</text><text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+                left - 6, top + cs * (i + 0.5) + 4);
+        svg_text(out, h->labels[i]);
+        fputs("</text>\n", out);
+    }
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            double v = h->cells[i * n + j];
+            if (isfinite(v))
+                heat_color(heat_t(v, lo, hi, log_scale), color, sizeof(color));
+            else
+                snprintf(color, sizeof(color), "#eeeeee");
+            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\">",
+                    left + cs * (int)j, top + cs * (int)i, cs, cs, color);
+            if (titles && isfinite(v)) {
+                fputs("<title>", out);
+                svg_text(out, h->labels[i]);
+                fputs(" &#8594; ", out);
+                svg_text(out, h->labels[j]);
+                fprintf(out, ": %s %s</title>", tick_text(v, t, sizeof(t)), h->unit);
+            }
+            fputs("</rect>\n", out);
+            if (n <= 8 && isfinite(v)) { /* the value itself, light on the dark half of the scale */
+                /* the class, not only the fill attribute: a page's CSS rule for svg text wins
+                 * over a presentation attribute, and made every label dark (issue 23) */
+                bool dark = heat_t(v, lo, hi, log_scale) < 0.55;
+                fprintf(out, "<text class=\"cell %s\" x=\"%.1f\" y=\"%.1f\" "
+                        "text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+                        dark ? "on-dark" : "on-light", left + cs * (j + 0.5),
+                        top + cs * (i + 0.5) + 4, dark ? "#ffffff" : "#000000",
+                        tick_text(v, t, sizeof(t)));
+            }
+        }
+    }
+    /* package boundaries: CPUs are in topology order, so a package is one block */
+    for (i = 1; h->package && i < n; i++) {
+        if (h->package[i] == h->package[i - 1])
+            continue;
+        fprintf(out, "<line class=\"package\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                "stroke=\"#d00000\" stroke-width=\"2\"/>\n", left + cs * (int)i, top,
+                left + cs * (int)i, top + cs * (int)n);
+        fprintf(out, "<line class=\"package\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                "stroke=\"#d00000\" stroke-width=\"2\"/>\n", left, top + cs * (int)i,
+                left + cs * (int)n, top + cs * (int)i);
+    }
+    /* the colour scale: 16 steps from the fastest to the slowest pair */
+    lx = left + cs * (int)n + 24;
+    if (lo <= hi) {
+        for (i = 0; i < 16; i++) {
+            double f = 1 - (double)i / 15, v = log_scale ? exp(log(lo) + f * (log(hi) - log(lo)))
+                                                         : lo + f * (hi - lo);
+            heat_color(heat_t(v, lo, hi, log_scale), color, sizeof(color));
+            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"10\" fill=\"%s\"/>\n", lx,
+                    top + (int)i * 10, color);
+        }
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s %s (slow)</text>\n", lx + 22,
+                top + 9, tick_text(hi, t, sizeof(t)), h->unit);
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s %s (fast)</text>\n", lx + 22,
+                top + 159, tick_text(lo, t, sizeof(t)), h->unit);
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s%s</text>\n", lx, top + 178,
+                log_scale ? "log colour scale" : "linear colour scale",
+                h->scale_fixed ? ", shared" : "");
+        if (h->package)
+            fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d00000\" "
+                    "stroke-width=\"2\"/><text class=\"tick\" x=\"%d\" y=\"%d\">package "
+                    "boundary</text>\n", lx, top + 210, lx + 12, top + 210, lx + 16, top + 214);
+    }
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"#eeeeee\"/>"
+            "<text class=\"tick\" x=\"%d\" y=\"%d\">not measured</text>\n",
+            lx, top + 188, lx + 16, top + 197);
+    fputs("</svg>\n", out);
+}
+
+/* Bars: categories on x, a bar per series in each (its colour), whiskers y_lo..y_hi. */
+void svg_bar_chart(FILE *out, const struct svg_chart *c)
+{
+    struct scale xs = { false, -0.5, 0.5, PLOT_L, PLOT_R }, ys = { false, 0, 1, PLOT_B, PLOT_T };
+    double lo = INFINITY, hi = -INFINITY, slot, bw;
+    size_t i, k;
+    char t[32];
+    for (i = 0; i < c->nseries; i++) {
+        const struct svg_series *s = &c->series[i];
+        for (k = 0; k < s->n; k++) {
+            double a = s->y[k], b = s->y_hi ? s->y_hi[k] : s->y[k];
+            if (!isfinite(a))
+                continue;
+            lo = a < lo ? a : lo;
+            hi = (isfinite(b) ? b : a) > hi ? (isfinite(b) ? b : a) : hi;
+        }
+    }
+    fprintf(out, "<svg class=\"chart bars\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "role=\"img\">\n<title>", CHART_W, CHART_H, CHART_W, CHART_H);
+    svg_text(out, c->title);
+    fprintf(out, "</title>\n<text class=\"ctitle\" x=\"%d\" y=\"20\">", PLOT_L);
+    svg_text(out, c->title);
+    fputs("</text>\n", out);
+    if (!(lo <= hi) || !c->ncats) {
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">no measured points</text>\n</svg>\n",
+                PLOT_L, (PLOT_T + PLOT_B) / 2);
+        return;
+    }
+    /* bars start at the bottom of the axis: log keeps p50 and a far p99 both readable */
+    ys.log = lo > 0 && hi / lo > SVG_LOG_RATIO;
+    if (ys.log) { /* a decade below the lowest bar, so every bar has a visible height */
+        ys.lo = pow(10, floor(log10(lo)) - 1);
+        ys.hi = pow(10, ceil(log10(hi)));
+    } else {
+        double step = nice_step(hi > 0 ? hi : 1, 5);
+        ys.lo = 0;
+        ys.hi = hi > 0 ? ceil(hi / step) * step : 1;
+    }
+    xs.hi = (double)c->ncats - 0.5;
+    y_ticks(out, &ys);
+    axis_line(out, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
+    axis_line(out, PLOT_L, PLOT_T, PLOT_L, PLOT_B, "axis");
+    for (k = 0; k < c->ncats; k++)
+        x_tick(out, &xs, (double)k, c->x_cats[k]);
+    slot = (double)(PLOT_R - PLOT_L) / (double)c->ncats;
+    bw = slot * 0.8 / (double)(c->nseries ? c->nseries : 1);
+    for (i = 0; i < c->nseries; i++) {
+        const struct svg_series *s = &c->series[i];
+        for (k = 0; k < s->n && k < c->ncats; k++) {
+            double x0 = PLOT_L + slot * (double)k + slot * 0.1 + bw * (double)i, y = s->y[k];
+            double top, base = PLOT_B;
+            if (!isfinite(y) || (ys.log && y <= 0))
+                continue;
+            top = to_px(&ys, y);
+            fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                    "fill=\"%s\"><title>", x0, top, bw * 0.9, base - top, s->color);
+            svg_text(out, s->name);
+            fputs(": ", out);
+            svg_text(out, c->x_cats[k]);
+            fprintf(out, " p50 %s", tick_text(y, t, sizeof(t)));
+            if (s->y_hi && isfinite(s->y_hi[k]))
+                fprintf(out, ", p99 %s", tick_text(s->y_hi[k], t, sizeof(t)));
+            fputs("</title></rect>\n", out);
+            if (s->y_lo && s->y_hi && isfinite(s->y_lo[k]) && isfinite(s->y_hi[k]) &&
+                (!ys.log || s->y_lo[k] > 0)) {
+                double xm = x0 + bw * 0.45, a = to_px(&ys, s->y_lo[k]), b = to_px(&ys, s->y_hi[k]);
+                fprintf(out, "<path class=\"whisker\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f\" "
+                        "stroke=\"#222\" stroke-width=\"1.5\" fill=\"none\"/>\n", xm, a, b,
+                        xm - bw * 0.25, b, xm + bw * 0.25);
+            }
+        }
+    }
+    axis_labels(out, c, false, ys.log);
+    legend(out, c);
+    fputs("</svg>\n", out);
+}
