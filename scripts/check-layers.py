@@ -9,7 +9,8 @@ folders its rule lists, "asm/..." (the architecture interface) when the rule lis
 `asm`, and core/mutant.h. Anything else is printed as
     FILE:LINE: includes "PATH" (FOLDER -> TARGET), not allowed by docs/layers.txt
 and the exit status is 1. Bad rules (a line without a colon, a folder named twice,
-a rule naming a folder that has no rule) exit 2 with the line named.
+a rule naming a folder that has no rule, rules that go round in a circle)
+exit with status 1 and a message naming the line or the circle.
 A file in a checked folder that includes arch/<name>/ by path is always an error:
 code outside arch/ reaches the architecture only through "asm/...".
 """
@@ -39,7 +40,26 @@ def load_rules(path):
         for a in allowed:
             if a != "asm" and a not in rules:
                 sys.exit(f"{path}:{lineno}: {folder} may include {a}, which has no rule of its own")
-    return {k: v[0] for k, v in rules.items()}
+    rules = {k: v[0] for k, v in rules.items()}
+    # the directions must form no cycle: one way only, whatever the files do today
+    state = {}
+
+    def visit(folder, path):
+        state[folder] = "open"
+        for a in sorted(rules[folder]):
+            if a == "asm":
+                continue
+            if state.get(a) == "open":
+                sys.exit(f"{path_of_rules}: the rules go round in a circle: {' -> '.join(path + [a])}")
+            if a not in state:
+                visit(a, path + [a])
+        state[folder] = "done"
+
+    path_of_rules = path
+    for folder in sorted(rules):
+        if folder not in state:
+            visit(folder, [folder])
+    return rules
 
 
 def owner(path, folders):
