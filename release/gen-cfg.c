@@ -1,6 +1,6 @@
 /*
  * Writes the stick's tlbscope.cfg to standard output: every configuration key
- * with its values, default and help, from the key table in core/run/config.c
+ * with its values, default and help, from the key table in core/run/config_keys.c
  * (config_write_file). Built and run on the host by `make image`, so the file
  * on the stick lists what the binary on it reads, and no one keeps it by hand.
  */

@@ -42,7 +42,7 @@ sign: deps $(SIGNED_EFI)
 $(SIGNED_IMG): $(SIGNED_EFI) startup.nsh $(BUILD)/tlbscope.cfg scripts/mkimage.sh
 	$(Q)scripts/mkimage.sh $@ $(SIGNED_EFI) 64 $(BUILD)/tlbscope.cfg
 
-# The stick's tlbscope.cfg, written from the key table in core/run/config.c by a host build of
+# The stick's tlbscope.cfg, written from the key table in core/run/config_keys.c by a host build of
 # that file (release/gen-cfg.c): every key, its values, default and help, never hand-kept.
 $(BUILD)/host/gen-cfg: release/gen-cfg.c $(BUILD)/host/libtlbscope.a
 	@mkdir -p $(dir $@)

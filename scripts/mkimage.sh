@@ -3,13 +3,13 @@
 #   MBR with one EFI System partition (type 0xEF) at 1 MiB, FAT32 made with
 #   mkfs.fat --offset, files copied in with mtools.
 # Usage: scripts/mkimage.sh OUT.img TLBSCOPE.efi SIZE_MIB CFG   (make image: 64 MiB and
-#        build/tlbscope.cfg, generated from the key table in core/run/config.c)
+#        build/tlbscope.cfg, generated from the key table in core/run/config_keys.c)
 set -euo pipefail
 
 out=$1
 efi=$2
 size_mib=${3:-64}
-cfg=${4:?"no tlbscope.cfg given (make image writes build/tlbscope.cfg from core/run/config.c)"}
+cfg=${4:?"no tlbscope.cfg given (make image writes build/tlbscope.cfg from core/run/config_keys.c)"}
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 part_start=2048                                  # sectors: 1 MiB alignment

@@ -4,7 +4,7 @@
  *
  * The parser never rejects a run: a bad line or value produces a message
  * naming the source, line and key, the default stays in force, and the run
- * goes on. Keys, types and ranges live in one table in config.c, which is
+ * goes on. Keys, types and ranges live in one table in config_keys.c, which is
  * also what `tlbscope help` and the README list.
  */
 #ifndef TLBSCOPE_CORE_CONFIG_H

@@ -70,7 +70,7 @@ check "a byte changed in BOOTX64.EFI: sha256sum -c fails and names it, alone" \
 mcopy -i "$R/tlbscope.img@@1M" ::/EFI/BOOT/BOOTX64.EFI "$T/img-boot.efi"
 check "stick/EFI/BOOT/BOOTX64.EFI = the image's = build/tlbscope.efi (unsigned)" \
     bash -c "cmp -s '$R/stick/EFI/BOOT/BOOTX64.EFI' '$T/img-boot.efi' && cmp -s '$T/img-boot.efi' build/tlbscope.efi"
-check "stick/startup.nsh = startup.nsh, stick/tlbscope/tlbscope.cfg = build/tlbscope.cfg (from core/run/config.c)" \
+check "stick/startup.nsh = startup.nsh, stick/tlbscope/tlbscope.cfg = build/tlbscope.cfg (from core/run/config_keys.c)" \
     bash -c "cmp -s '$R/stick/startup.nsh' startup.nsh && cmp -s '$R/stick/tlbscope/tlbscope.cfg' build/tlbscope.cfg"
 mkdir -p "$T/zip"
 unzip -q "$D/$NAME.zip" -d "$T/zip"
@@ -155,7 +155,7 @@ in_release env YES=1 TLBSCOPE_USB_TEST_ROOT="$F" ./write-stick.sh "$F/dev/sdz" >
 check "step 2: ./write-stick.sh /dev/sdX writes the tlbscope.img beside it and reads it back" \
     bash -c "[ $ws_rc = 0 ] && grep -q 'wrote and read back' '$E/ws.out' &&
              cmp -s -n \$(stat -c %s '$H/tlbscope.img') '$H/tlbscope.img' '$F/dev/sdz'"
-# (tests/host/test_config_file.c checks it names every key of core/run/config.c's table)
+# (tests/host/test_config_file.c checks it names every key of core/run/config_keys.c's table)
 cfg=$H/stick/tlbscope/tlbscope.cfg
 check "step 3: the stick's tlbscope.cfg lists every key commented out, each with a default and help" \
     bash -c "keys=\$(grep -c '^# [a-z_]*: ' '$cfg'); [ \$keys -ge 20 ] &&
