@@ -41,7 +41,7 @@ SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
 # tlbscope-report (reports/tool/tool.mk) and tests/checks/fleetdb.sh kills it
 FLEET_MUTANTS := fleet_points_dropped fleet_key_from_bytes fleet_invalid_accepted \
                  fleet_simulated_as_hardware fleet_atlas_pools_environments
-MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*.c core/*/*.c arch/x86/*.c sim/*.c)
+MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*/*.c arch/x86/*.c sim/*.c)
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
 MUTANT_TESTS := test_shootdown_model test_lazy_model test_class_pool test_contention_model
 

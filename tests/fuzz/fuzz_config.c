@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "core/run/config.h"
+#include "core/machine/emulate.h"
 #include "core/lib/json.h"
 #include "core/lib/strbuf.h"
 #include "tests/host/support_host.h"
