@@ -97,6 +97,7 @@
  * is a different instruction).
  */
 #include "asm/cpu.h"
+#include "asm/features.h"
 #include "core/lib/atomic.h"
 #include "core/run/bootstrap.h"
 #include "core/run/crossover.h"
@@ -228,8 +229,11 @@ static bool fc_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (st->nmodes == 2)
         record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = %u, EBX = 0x%08x%s): the "
                          "full_invpcid mode is not measured",
-                    r->run->cpu.invpcid ? 1u : 0u, r->run->cpu.evidence.leaf7_ebx,
-                    r->run->cpu.invpcid ? ", but it is not usable (probe or --no-invpcid)" : "");
+                    arch_has_feature(&r->run->cpu, ARCH_FEAT_INVPCID) ? 1u : 0u,
+                    r->run->cpu.evidence.leaf7_ebx,
+                    arch_has_feature(&r->run->cpu, ARCH_FEAT_INVPCID)
+                        ? ", but it is not usable (probe or --no-invpcid)"
+                        : "");
     st->samples = flush_ceiling_samples(runner_samples(r));
     st->warmup = runner_warmup(r) / 20;
     for (m = 0; m < st->nmodes; m++) {

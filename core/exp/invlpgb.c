@@ -79,6 +79,7 @@
 #include "asm/tlb.h"
 #include "core/machine/emulate.h"
 #include "asm/cpu.h"
+#include "asm/features.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/run/experiments.h"
@@ -117,7 +118,8 @@ struct ib_state {
 
 static uint32_t max_pages(struct runner *r)
 {
-    return r->run->cpu.invlpgb ? r->run->cpu.invlpgb_max_pages : EMULATED_INVLPGB_MAX_PAGES;
+    return arch_has_feature(&r->run->cpu, ARCH_FEAT_INVLPGB) ? r->run->cpu.invlpgb_max_pages
+                                                             : EMULATED_INVLPGB_MAX_PAGES;
 }
 
 static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
@@ -126,13 +128,13 @@ static bool ib_supported(struct runner *r, char *reason, size_t cap, bool *emula
     if (!runner_need_test_region(r, reason, cap) || !runner_need_user_mappings(r, reason, cap))
         return false;
     /* a comparison with IPIs to the other CPUs: it needs at least one (cpus= included) */
-    if (f->invlpgb && r->run->method.invlpgb_probe_ok)
+    if (arch_has_feature(f, ARCH_FEAT_INVLPGB) && r->run->method.invlpgb_probe_ok)
         return runner_need_cpus(r, 2, reason, cap);
     if (r->run->cfg.emulate & EMULATE_INVLPGB) {
         *emulated = runner_need_cpus(r, 2, reason, cap);
         return *emulated;
     }
-    if (f->invlpgb)
+    if (arch_has_feature(f, ARCH_FEAT_INVLPGB))
         fmt_into(reason, cap, "CPUID 8000_0008 EBX[3] says INVLPGB, but it faulted when probed "
                               "(%s)", r->run->method.invlpgb_probe_note);
     else
@@ -642,7 +644,8 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
     /* Linux issues the user-PCID INVLPGB only under PTI, which AMD CPUs run without */
     st->sd.pti = PTI_OFF;
     if (r->run->cfg.pti && r->run->method.pcid_enabled)
-        st->sd.pti = r->run->cpu.invpcid ? PTI_INVPCID : PTI_DEFERRED;
+        st->sd.pti =
+            arch_has_feature(&r->run->cpu, ARCH_FEAT_INVPCID) ? PTI_INVPCID : PTI_DEFERRED;
     if (!ib_plan(r, rec, st))
         goto out;
     planned = planned_points(r, st); /* the plan may have left out the placement sweep */

@@ -58,6 +58,7 @@
  * erratum, CPU signature, microcode revision.
  */
 #include "asm/cpu.h"
+#include "asm/features.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/run/experiments.h"
@@ -96,11 +97,12 @@ static bool pti_supported(struct runner *r, char *reason, size_t cap, bool *emul
 {
     const struct cpu_features *f = &r->run->cpu;
     (void)emulated;
-    if (!f->pcid) {
+    if (!arch_has_feature(f, ARCH_FEAT_PCID)) {
         fmt_into(reason, cap,
                  "no PCID: CPUID.01H:ECX[17] = 0 (ECX = 0x%08x); INVPCID CPUID.(07H,0):EBX[10] = "
                  "%u (EBX = 0x%08x). PTI's two PCIDs cannot be set up%s",
-                 f->evidence.leaf1_ecx, f->invpcid ? 1u : 0u, f->evidence.leaf7_ebx,
+                 f->evidence.leaf1_ecx, arch_has_feature(f, ARCH_FEAT_INVPCID) ? 1u : 0u,
+                 f->evidence.leaf7_ebx,
                  f->hypervisor ? " (an emulator cannot emulate CR4.PCIDE)" : "");
         return false;
     }
@@ -142,7 +144,7 @@ static bool pti_prepare(struct runner *r, struct experiment_record *rec, void **
     st->base = mem_alloc(exp_baseline_count(r) * sizeof(uint64_t));
     if (!st->base)
         return false;
-    if (!r->run->cpu.invpcid)
+    if (!arch_has_feature(&r->run->cpu, ARCH_FEAT_INVPCID))
         record_note(rec, "no INVPCID (CPUID.(07H,0):EBX[10] = 0, EBX = 0x%08x): the "
                          "invlpg_invpcid variant is skipped, Linux would defer the user flush "
                          "here", r->run->cpu.evidence.leaf7_ebx);
@@ -292,7 +294,7 @@ static bool pti_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t 
 
 static bool pti_plan(struct runner *r, struct experiment_record *rec, struct pti_state *st)
 {
-    struct pti_pilot pilot = { st, r->run->cpu.invpcid, 0, 0 };
+    struct pti_pilot pilot = { st, arch_has_feature(&r->run->cpu, ARCH_FEAT_INVPCID), 0, 0 };
     struct plan_request q;
     uint64_t fixed[2] = { 0, 0 };
     uint32_t i;
@@ -358,7 +360,7 @@ static void pti_run(struct runner *r, struct experiment_record *rec, void *state
     if (!pti_plan(r, rec, st))
         goto out;
     for (v = 0; v < NVARIANTS; v++)
-        if (variants[v].mode != PTI_INVPCID || r->run->cpu.invpcid) {
+        if (variants[v].mode != PTI_INVPCID || arch_has_feature(&r->run->cpu, ARCH_FEAT_INVPCID)) {
             mask |= 1u << v;
             nv++;
         }

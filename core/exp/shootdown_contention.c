@@ -73,6 +73,7 @@
  * `checks` value counts its reads (priming included); the notes say how.
  */
 #include "asm/cpu.h"
+#include "asm/features.h"
 #include "core/lib/atomic.h"
 #include "core/run/verify_collect.h"
 #include "core/machine/emulate.h"
@@ -182,7 +183,8 @@ static bool ct_supported(struct runner *r, char *reason, size_t cap, bool *emula
     if (!runner_need_test_region(r, reason, cap) || !runner_need_cpus(r, 2, reason, cap))
         return false;
     /* the INVLPGB half is emulated only when the CPU lacks it and emulate=invlpgb asks */
-    *emulated = !(f->invlpgb && r->run->method.invlpgb_probe_ok) && !r->run->cfg.global_pages &&
+    *emulated = !(arch_has_feature(f, ARCH_FEAT_INVLPGB) && r->run->method.invlpgb_probe_ok) &&
+                !r->run->cfg.global_pages &&
                 (r->run->cfg.emulate & EMULATE_INVLPGB);
     return true;
 }
@@ -223,9 +225,11 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
     st->page_counts[0] = 1;
     st->page_counts[1] = r->run->cfg.ceiling;
     st->npages = r->run->cfg.ceiling > 1 ? 2 : 1;
-    st->invlpgb = f->invlpgb && r->run->method.invlpgb_probe_ok && !r->run->cfg.global_pages;
+    st->invlpgb = arch_has_feature(f, ARCH_FEAT_INVLPGB) && r->run->method.invlpgb_probe_ok &&
+                  !r->run->cfg.global_pages;
     st->invlpgb_emulated = r->emulated;
-    st->max_chunk = f->invlpgb ? f->invlpgb_max_pages : EMULATED_INVLPGB_MAX_PAGES;
+    st->max_chunk =
+        arch_has_feature(f, ARCH_FEAT_INVLPGB) ? f->invlpgb_max_pages : EMULATED_INVLPGB_MAX_PAGES;
     st->job = mem_alloc_aligned(sizeof(*st->job), CACHE_LINE);
     st->order = mem_alloc(n * sizeof(uint32_t));
     st->start = mem_alloc((n + 1) * sizeof(uint32_t));
@@ -237,14 +241,15 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
         !st->lat)
         return false;
     ct_order(r, st);
-    if (r->run->cfg.global_pages && (f->invlpgb || (r->run->cfg.emulate & EMULATE_INVLPGB)))
+    if (r->run->cfg.global_pages &&
+        (arch_has_feature(f, ARCH_FEAT_INVLPGB) || (r->run->cfg.emulate & EMULATE_INVLPGB)))
         record_note(rec, "global_pages=on: invlpgb points skipped (they would need the "
                          "include-global form)");
     else if (!st->invlpgb && !st->invlpgb_emulated)
         record_note(rec, "invlpgb points skipped: no INVLPGB (CPUID 8000_0008 EBX[3] = %u, EBX = "
                          "0x%08x)%s",
-                    f->invlpgb ? 1u : 0u, f->evidence.ext8_ebx,
-                    f->invlpgb ? "; it faulted when probed" : "");
+                    arch_has_feature(f, ARCH_FEAT_INVLPGB) ? 1u : 0u, f->evidence.ext8_ebx,
+                    arch_has_feature(f, ARCH_FEAT_INVLPGB) ? "; it faulted when probed" : "");
     if (st->invlpgb_emulated)
         record_note(rec, "invlpgb points emulated (emulate=invlpgb): INVLPGB and TLBSYNC are "
                          "handled after #UD; their timings are the emulation's, not any CPU's");

@@ -3,6 +3,7 @@
 #include "asm/cpu.h"
 #include "asm/probe.h"
 #include "asm/trap.h"
+#include "asm/features.h"
 #include "core/run/hw_policy.h"
 #include "core/mutant.h"
 #include "core/machine/smp.h"
@@ -10,8 +11,8 @@
 
 bool method_pcid_needs_microcode(const struct run *r)
 {
-    return r->cpu.pcid && errata_invlpg_global_fixed(r->cpu.vendor_id, r->cpu.family,
-                                                     r->cpu.model) != 0;
+    return arch_has_feature(&r->cpu, ARCH_FEAT_PCID) &&
+           errata_invlpg_global_fixed(r->cpu.vendor_id, r->cpu.family, r->cpu.model) != 0;
 }
 
 void method_choose_pcids(struct run *r, bool microcode_known, uint32_t microcode)
@@ -24,7 +25,7 @@ void method_choose_pcids(struct run *r, bool microcode_known, uint32_t microcode
         fmt_into(ucode, sizeof(ucode), "0x%x", microcode);
     else
         fmt_into(ucode, sizeof(ucode), "unknown (MSR 0x8B not readable)");
-    if (!r->cpu.pcid) {
+    if (!arch_has_feature(&r->cpu, ARCH_FEAT_PCID)) {
         fmt_into(m->pcid_reason, sizeof(m->pcid_reason),
                  "off: no PCID (CPUID.01H:ECX[17] = 0, ECX = 0x%08x)", r->cpu.evidence.leaf1_ecx);
         return;
@@ -103,13 +104,14 @@ void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint
      * measured as its own points where the CPU has it (or emulate=invpcid).
      */
     r->method.full_flush = "cr3_reload";
+    bool has_invpcid = arch_has_feature(&r->cpu, ARCH_FEAT_INVPCID);
     /* from the probe, not CPUID alone: CPUID can claim INVPCID a hypervisor does not run */
-    r->method.invpcid_probe_ok = hw_invpcid_usable(r->cpu.invpcid, invpcid);
-    if (r->cpu.invpcid && invpcid != PROBE_OK)
+    r->method.invpcid_probe_ok = hw_invpcid_usable(has_invpcid, invpcid);
+    if (has_invpcid && invpcid != PROBE_OK)
         msg_add(&r->warnings, "probe", "CPUID reports INVPCID but it raised %s%s",
                 exception_name(invpcid - 1),
                 (r->cfg.emulate & EMULATE_INVPCID) ? ": emulated (emulate=invpcid)" : "");
-    switch (hw_invpcid_source(r->cpu.invpcid, invpcid, (r->cfg.emulate & EMULATE_INVPCID) != 0)) {
+    switch (hw_invpcid_source(has_invpcid, invpcid, (r->cfg.emulate & EMULATE_INVPCID) != 0)) {
     case INVPCID_HARDWARE:
         r->method.full_flush_variant = "invpcid_single_context";
         break;
@@ -120,7 +122,7 @@ void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint
     default:
         break;
     }
-    if (r->cpu.invlpgb) {
+    if (arch_has_feature(&r->cpu, ARCH_FEAT_INVLPGB)) {
         uint32_t v = invlpgb != PROBE_OK ? invlpgb : tlbsync;
         r->method.invlpgb_probe_ok = v == PROBE_OK;
         if (v != PROBE_OK)
