@@ -1,4 +1,4 @@
-/* Shared by the core/acpi*.c files only: messages and the entry walker. */
+/* Shared by the core/firmware/acpi*.c files only: messages and the entry walker. */
 #ifndef TLBSCOPE_CORE_ACPI_INTERNAL_H
 #define TLBSCOPE_CORE_ACPI_INTERNAL_H
 

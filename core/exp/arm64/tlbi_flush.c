@@ -1,0 +1,38 @@
+/* The aarch64 shootdown mechanisms: see tlbi_flush.h. */
+#include "core/exp/arm64/tlbi_flush.h"
+#include "asm/barrier.h"
+#include "asm/tlbi.h"
+#include "core/mutant.h"
+
+void tlbi_flush_broadcast(uint64_t va, uint32_t pages)
+{
+    uint32_t i;
+    for (i = 0; i < pages; i++) {
+        uint64_t page = va + ((uint64_t)i << TLBI_PAGE_SHIFT);
+        if (MUTANT(arm_local_not_broadcast))
+            tlbi_va_local(page);
+        else
+            tlbi_va_is(page);
+    }
+    /* the invalidations are complete on the other CPUs only once this DSB completes */
+    if (!MUTANT(arm_dsb_missing))
+        dsb_ish();
+    isb();
+}
+
+void tlbi_flush_range(uint64_t va, uint32_t pages)
+{
+    tlbi_range_is(va, pages);
+    dsb_ish();
+    isb();
+}
+
+void tlbi_flush_local(uint64_t va, uint32_t pages)
+{
+    uint32_t i;
+    for (i = 0; i < pages; i++)
+        tlbi_va_local(va + ((uint64_t)i << TLBI_PAGE_SHIFT));
+    /* local invalidations only need to complete on this CPU before it acknowledges */
+    dsb_nsh();
+    isb();
+}

@@ -1,0 +1,21 @@
+/*
+ * The aarch64 shootdown mechanisms, as Linux's arm64 flush_tlb_range() and
+ * the IPI-based alternative proposed for it: what the experiments of this
+ * folder time, and what the strict model runs on the host (the same code:
+ * it reaches the TLB only through asm/tlbi.h and asm/barrier.h).
+ * `va` is page aligned; the PTE writes (pte_store) come before, with the
+ * caller's dsb_ishst() so the walkers see them before any invalidation.
+ */
+#ifndef TLBSCOPE_CORE_EXP_ARM64_TLBI_FLUSH_H
+#define TLBSCOPE_CORE_EXP_ARM64_TLBI_FLUSH_H
+
+#include <stdint.h>
+
+/* per page TLBI VAE1IS, then DSB ISH (complete everywhere) and ISB */
+void tlbi_flush_broadcast(uint64_t va, uint32_t pages);
+/* TLBI RVAE1IS ranges (FEAT_TLBIRANGE), then DSB ISH and ISB */
+void tlbi_flush_range(uint64_t va, uint32_t pages);
+/* an IPI target's work: per page TLBI VAE1 on this CPU, then DSB NSH and ISB, before its ack */
+void tlbi_flush_local(uint64_t va, uint32_t pages);
+
+#endif
