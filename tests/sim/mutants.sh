@@ -35,6 +35,10 @@ done
 net_mutants=$(sed -n 's/^NET_MUTANTS :=//p' sim/sim.mk)
 for m in $net_mutants; do [ -x "$MUT/$m/test_upload" ] || need_build=true; done
 all_mutants="$all_mutants $net_mutants"
+# issue 27's aarch64 mutants: test_arm64_model only (sim/arm64/arm64.mk ARM_MUTANTS)
+arm_mutants=$(sed -n 's/^ARM_MUTANTS :=//p' sim/arm64/arm64.mk)
+for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
+all_mutants="$all_mutants $arm_mutants"
 if $need_build; then
     make --no-print-directory mutants >"$here/build/test-runs/mutants-build.log" 2>&1 ||
         { not_ok "build the mutants (make mutants)"; exit 1; }
@@ -423,6 +427,13 @@ kill_unit upload_name_per_attempt test_every_attempt_writes_one_name \
     "each retry writes another name: a second copy on the server" test_upload
 kill_unit network_unredacted test_network_addresses_redacted \
     "redact=on leaves the MAC, IP and boot URL in the report" test_upload
+# the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
+# DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
+control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 11
+kill_unit arm_dsb_missing test_broadcast_has_no_stale_reads \
+    "aarch64: the broadcast initiator skips its DSB ISH" test_arm64_model
+kill_unit arm_local_not_broadcast test_broadcast_has_no_stale_reads \
+    "aarch64: the broadcast method issues TLBI VAE1, not VAE1IS" test_arm64_model
 
 # tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
 # the tool binary) passes with build/tlbscope-report and fails with the mutant's.

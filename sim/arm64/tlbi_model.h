@@ -1,0 +1,165 @@
+/*
+ * A strict model of what aarch64 TLBs guarantee for the test region, and
+ * nothing more: the host side of the aarch64 TLBI primitives
+ * (arch/arm64/include/asm/tlbi.h, asm/barrier.h under TLBSCOPE_HOST), so the
+ * real protocols of core/exp/arm64/ run on host threads that play the CPUs
+ * (sim/arm64/harness.h), as sim/tlb_model.h does for x86.
+ *
+ * The region: `pages` 4 KiB pages from a virtual base (never dereferenced),
+ * one level of translation table (one descriptor per page: frame << 12 | 0b11,
+ * A64_PTE_VALID), and frames each holding one tag, the value test_read
+ * returns. Per CPU a TLB that can hold every page of the region: an entry,
+ * once filled, stays until an invalidation that is complete on that CPU
+ * drops it (Arm ARM, "Translation Lookaside Buffers": a TLB may hold an
+ * entry indefinitely; eviction is never guaranteed, so the model never
+ * evicts).
+ *
+ * By the letter of the Arm ARM (DDI 0487, D8 "The AArch64 Virtual Memory
+ * System Architecture": "TLB maintenance", "Ordering and completion of TLB
+ * maintenance instructions"; B2 "Memory barriers"), and the worst way where
+ * it leaves a choice:
+ *   TLBI VAE1IS (tlbi_va_is)   by CPU i: pending on every CPU (i included);
+ *                              complete on all of them only when i executes
+ *                              DSB ISH. Until then a CPU keeps its entry
+ *                              (the model applies it at the DSB, not before).
+ *                              Another CPU's DSB does not complete it.
+ *   TLBI VAE1 (tlbi_va_local)  pending on CPU i only; complete at i's
+ *                              DSB NSH or DSB ISH.
+ *   TLBI RVAE1IS (tlbi_range_is)  as VAE1IS for each page of the range.
+ *   TLBI VMALLE1IS (tlbi_all_is)  as VAE1IS for every page.
+ *   DSB ISHST (dsb_ishst)      makes i's earlier descriptor stores visible to
+ *                              every translation table walk; it completes no
+ *                              TLBI (it waits for stores only).
+ *   DSB ISH                    both: i's stores visible, i's TLBIs complete.
+ *   DSB NSH                    i's local TLBIs complete; its stores stay
+ *                              invisible to walks ("Ordering of memory
+ *                              accesses from translation table walks": a
+ *                              walk is only guaranteed to observe a store
+ *                              after a DSB of the store's shareability;
+ *                              before it not even the storing CPU's walks
+ *                              see it, and the model's do not).
+ *   ISB                        counted; the model has no pipeline.
+ * A descriptor store (pte_store) is buffered on the storing CPU until its
+ * next DSB ISH or ISHST (or, when the buffer is full, drained as the store
+ * would complete on its own). A miss walks the visible table.
+ *
+ * Stale entries are made likely, not only possible: at a descriptor store
+ * every other CPU may first walk the old translation (hardware may have
+ * walked it speculatively at any time before), and at every model event
+ * (each primitive, each read, each wait iteration through a64m_tick) the
+ * CPU may walk a page speculatively: half the time one it invalidated
+ * lately or has an invalidation pending for, else a random page of the
+ * region. Speculation walks the visible table, so it refills the old
+ * translation exactly when a protocol invalidates before its stores are
+ * visible.
+ *
+ * Not modelled: timing, ASIDs/VMIDs (the test mappings are global), block
+ * mappings, intermediate walk caches, the instruction side.
+ */
+#ifndef TLBSCOPE_SIM_ARM64_TLBI_MODEL_H
+#define TLBSCOPE_SIM_ARM64_TLBI_MODEL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define A64M_MAX_CPUS 64
+#define A64M_MAX_PAGES 4096u
+#define A64M_PAGE_SHIFT 12
+#define A64M_PTE_VALID 3ull     /* a level-3 page descriptor: bits [1:0] = 0b11 */
+#define A64M_STORE_BUFFER 1024u /* descriptor stores a CPU holds before they drain */
+#define A64M_RECENT 16u         /* pages a CPU invalidated last, which speculation prefers */
+#define A64M_MAX_VIOLATIONS 8
+
+struct a64m_config {
+    uint64_t seed;
+    uint32_t spec_per_65536;     /* chance of a speculative walk at each model event */
+    uint32_t pte_fill_per_65536; /* chance, per other CPU, that it walked the old translation
+                                  * just before a descriptor store */
+};
+
+struct a64m_counts {
+    uint64_t reads, hits, walks, spec_walks, pte_stores, pte_fills, faults;
+    uint64_t tlbi_is, tlbi_local, tlbi_range, tlbi_all;
+    uint64_t dsb_ish, dsb_ishst, dsb_nsh, isb;
+    uint64_t dropped;            /* entries an invalidation dropped when it completed here */
+};
+
+struct a64m_store {
+    uint32_t page;
+    uint64_t value;
+};
+
+struct a64m_cpu {
+    uint64_t *tlb;               /* per page: the descriptor cached, 0 = no entry */
+    uint64_t *pend_is;           /* per page: issuers (bit i) of broadcast TLBIs pending here */
+    uint8_t *pend_local;         /* per page: a local TLBI of this CPU is pending */
+    uint64_t pend_all;           /* issuers of TLBI VMALLE1IS pending here */
+    struct a64m_store sb[A64M_STORE_BUFFER];
+    uint32_t nsb;
+    uint32_t recent[A64M_RECENT];
+    uint32_t nrecent, recent_next;
+    uint64_t rng;
+    struct a64m_counts n;
+};
+
+struct a64_model {
+    struct a64m_config cfg;
+    pthread_mutex_t lock;        /* one lock: a DSB ISH reaches every CPU's TLB */
+    uint32_t ncpus, pages, frames;
+    uint64_t va_base;
+    uint64_t *table;             /* the descriptors walks see (stores made visible) */
+    uint64_t *tags;              /* per frame: what a read of it returns */
+    struct a64m_cpu cpu[A64M_MAX_CPUS];
+    uint32_t violations;
+    char violation[A64M_MAX_VIOLATIONS][160];
+};
+
+void a64m_config_defaults(struct a64m_config *cfg);
+/* `frames` frames, tag of frame f = a64m_tag(f); every page unmapped until stored. */
+bool a64m_init(struct a64_model *m, const struct a64m_config *cfg, uint32_t ncpus,
+               uint32_t pages, uint32_t frames, uint64_t va_base);
+void a64m_free(struct a64_model *m);
+static inline uint64_t a64m_tag(uint32_t frame) { return 0x7a6500000000ull | frame; }
+static inline uint64_t a64m_pte(uint32_t frame)
+{
+    return ((uint64_t)frame << A64M_PAGE_SHIFT) | A64M_PTE_VALID;
+}
+/* The descriptor of page `page` (what pte_store is given). */
+static inline volatile uint64_t *a64m_pte_ptr(struct a64_model *m, uint32_t page)
+{
+    return &m->table[page];
+}
+static inline uint64_t a64m_va(const struct a64_model *m, uint32_t page)
+{
+    return m->va_base + ((uint64_t)page << A64M_PAGE_SHIFT);
+}
+/* Before any CPU runs: the descriptor of `page`, visible at once, no TLB filled. */
+void a64m_map_initial(struct a64_model *m, uint32_t page, uint32_t frame);
+
+/* ---- what CPU c executes (sim/arm64/host_tlbi.c calls these for the bound CPU) ---- */
+uint64_t a64m_read(struct a64_model *m, uint32_t c, uint64_t va);
+void a64m_pte_store(struct a64_model *m, uint32_t c, volatile uint64_t *pte, uint64_t value);
+void a64m_tlbi_va_is(struct a64_model *m, uint32_t c, uint64_t va);
+void a64m_tlbi_va_local(struct a64_model *m, uint32_t c, uint64_t va);
+void a64m_tlbi_range_is(struct a64_model *m, uint32_t c, uint64_t va, uint32_t pages);
+void a64m_tlbi_all_is(struct a64_model *m, uint32_t c);
+void a64m_dsb_ish(struct a64_model *m, uint32_t c);
+void a64m_dsb_ishst(struct a64_model *m, uint32_t c);
+void a64m_dsb_nsh(struct a64_model *m, uint32_t c);
+void a64m_isb(struct a64_model *m, uint32_t c);
+/* Anything else the CPU does (a wait iteration): speculation may happen. */
+void a64m_tick(struct a64_model *m, uint32_t c);
+
+/* ---- inspection, for tests ---- */
+/* The descriptor CPU c holds for page (0: none). */
+uint64_t a64m_entry(struct a64_model *m, uint32_t c, uint32_t page);
+/* Invalidations pending on CPU c (page-issuer pairs, local ones, full ones). */
+uint32_t a64m_pending(struct a64_model *m, uint32_t c);
+void a64m_sum_counts(struct a64_model *m, struct a64m_counts *out);
+
+/* ---- the CPU the calling thread plays (host_tlbi.c) ---- */
+void a64m_bind(struct a64_model *m, uint32_t cpu);
+void a64m_unbind(void);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * The aarch64 strict model (sim/arm64/) and the real protocols of
+ * core/exp/arm64/tlbi_flush.c on it (issue 27).
+ *
+ * First the model's rules, one instruction at a time on one thread (the
+ * a64m_* calls name the CPU): a broadcast TLBI completes on the others only
+ * at its issuer's DSB ISH, a local one only on its CPU, descriptor stores
+ * stay invisible to walks until a DSB ISH(ST). Then the protocols in the
+ * app's shapes over seeded runs, 2..8 CPUs and 1..512 pages: no stale read
+ * in any, and stale reads in the control (no TLBI), so the verifier works.
+ * The mutants arm_dsb_missing and arm_local_not_broadcast (core/mutant.h)
+ * fail test_broadcast_has_no_stale_reads and test_concurrent_has_no_stale_reads
+ * (tests/sim/mutants.sh). A `# SUMMARY:` line says what ran.
+ *
+ * Built with arm64's asm/ headers (sim/arm64/arm64.mk), not x86's.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/arm64/harness.h"
+#include "sim/arm64/tlbi_model.h"
+
+/* ---- the model's rules, instruction by instruction ---- */
+
+#define BASE 0x10000000ull
+
+static struct a64_model m;
+
+static int model_setup(void **state)
+{
+    struct a64m_config cfg;
+    a64m_config_defaults(&cfg);
+    cfg.seed = 7;
+    if (!a64m_init(&m, &cfg, 3, 8, 16, BASE))
+        return -1;
+    for (uint32_t p = 0; p < 8; p++)
+        a64m_map_initial(&m, p, p);
+    /* every CPU holds every translation */
+    for (uint32_t c = 0; c < 3; c++)
+        for (uint32_t p = 0; p < 8; p++)
+            if (a64m_read(&m, c, a64m_va(&m, p)) != a64m_tag(p))
+                return -1;
+    return 0;
+}
+
+static int model_teardown(void **state)
+{
+    a64m_free(&m);
+    return 0;
+}
+
+/* CPU c reads page p: the frame it sees */
+static uint64_t seen(uint32_t c, uint32_t p) { return a64m_read(&m, c, a64m_va(&m, p)); }
+
+static void remap(uint32_t c, uint32_t p, uint32_t frame)
+{
+    a64m_pte_store(&m, c, a64m_pte_ptr(&m, p), a64m_pte(frame));
+    a64m_dsb_ishst(&m, c);
+}
+
+static void test_broadcast_completes_at_the_issuers_dsb_ish(void **state)
+{
+    remap(0, 1, 9);
+    a64m_tlbi_va_is(&m, 0, a64m_va(&m, 1));
+    /* issued, not complete: every CPU, the issuer too, may still use the old entry */
+    for (uint32_t c = 0; c < 3; c++)
+        assert_int_equal(seen(c, 1), a64m_tag(1));
+    assert_int_equal(a64m_pending(&m, 2), 1);
+    /* another CPU's DSB ISH, or the issuer's DSB NSH or ISHST, completes nothing of it */
+    a64m_dsb_ish(&m, 1);
+    a64m_dsb_nsh(&m, 0);
+    a64m_dsb_ishst(&m, 0);
+    assert_int_equal(seen(2, 1), a64m_tag(1));
+    a64m_dsb_ish(&m, 0);
+    for (uint32_t c = 0; c < 3; c++) {
+        assert_int_equal(a64m_pending(&m, c), 0);
+        assert_int_equal(seen(c, 1), a64m_tag(9));
+    }
+}
+
+static void test_local_tlbi_reaches_its_cpu_only(void **state)
+{
+    remap(0, 2, 10);
+    a64m_tlbi_va_local(&m, 0, a64m_va(&m, 2));
+    assert_int_equal(seen(0, 2), a64m_tag(2)); /* not complete before its DSB */
+    a64m_dsb_nsh(&m, 0);
+    assert_int_equal(seen(0, 2), a64m_tag(10));
+    /* the others keep the old entry whatever CPU 0 does next */
+    a64m_dsb_ish(&m, 0);
+    assert_int_equal(seen(1, 2), a64m_tag(2));
+    assert_int_equal(seen(2, 2), a64m_tag(2));
+    a64m_tlbi_va_local(&m, 1, a64m_va(&m, 2));
+    a64m_dsb_ish(&m, 1); /* a DSB ISH completes the CPU's local TLBIs too */
+    assert_int_equal(seen(1, 2), a64m_tag(10));
+    assert_int_equal(seen(2, 2), a64m_tag(2));
+}
+
+static void test_stores_reach_walks_at_a_dsb_ish_only(void **state)
+{
+    a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 3), a64m_pte(11));
+    a64m_tlbi_va_is(&m, 0, a64m_va(&m, 3));
+    a64m_tlbi_va_local(&m, 0, a64m_va(&m, 3));
+    a64m_dsb_nsh(&m, 0);
+    /* CPU 0's entry is gone, its store not visible: its own walk finds the old descriptor */
+    assert_int_equal(seen(0, 3), a64m_tag(3));
+    a64m_dsb_ish(&m, 0);
+    assert_int_equal(seen(0, 3), a64m_tag(11));
+    assert_int_equal(seen(2, 3), a64m_tag(11));
+}
+
+static void test_range_and_all_are_broadcasts(void **state)
+{
+    for (uint32_t p = 4; p < 8; p++)
+        remap(1, p, 8 + p);
+    a64m_tlbi_range_is(&m, 1, a64m_va(&m, 4), 2);
+    a64m_dsb_ish(&m, 1);
+    assert_int_equal(seen(0, 4), a64m_tag(12));
+    assert_int_equal(seen(2, 5), a64m_tag(13));
+    assert_int_equal(seen(2, 6), a64m_tag(6)); /* outside the range */
+    a64m_tlbi_all_is(&m, 2);
+    assert_int_equal(seen(0, 7), a64m_tag(7));
+    a64m_dsb_ish(&m, 2);
+    assert_int_equal(seen(0, 7), a64m_tag(15));
+    assert_int_equal(seen(1, 6), a64m_tag(14));
+}
+
+/*
+ * Stale entries made likely, not only possible: on cold TLBs, a descriptor
+ * store leaves most other CPUs holding the translation it replaces (they may
+ * have walked it just before), so a protocol that misses a CPU is caught
+ * without a warm-up read.
+ */
+static void test_a_store_leaves_old_entries_behind(void **state)
+{
+    struct a64_model cold;
+    struct a64m_config cfg;
+    uint32_t old = 0;
+    a64m_config_defaults(&cfg);
+    cfg.seed = 11;
+    assert_true(a64m_init(&cold, &cfg, 2, 64, 128, BASE));
+    for (uint32_t p = 0; p < 64; p++)
+        a64m_map_initial(&cold, p, p);
+    for (uint32_t p = 0; p < 64; p++)
+        a64m_pte_store(&cold, 0, a64m_pte_ptr(&cold, p), a64m_pte(64 + p));
+    a64m_dsb_ish(&cold, 0);
+    for (uint32_t p = 0; p < 64; p++)
+        old += a64m_entry(&cold, 1, p) == a64m_pte(p);
+    /* three in four by default: well over a quarter */
+    assert_in_range(old, 16, 64);
+    a64m_free(&cold);
+}
+
+/* ---- the protocols, in the app's shapes ---- */
+
+static const uint32_t cpu_counts[] = { 2, 3, 5, 8 };
+static const uint32_t page_counts[] = { 1, 2, 7, 64, 512 };
+#define SEEDS 3u
+
+static struct totals {
+    uint32_t runs;
+    uint64_t checks, stale;
+    uint64_t control_checks, control_stale;
+} total;
+
+/* Every CPU count x page count x seed of one shape; the stale reads of all of them. */
+static uint64_t run_matrix(enum a64h_shape shape, uint32_t initiators, uint64_t *checks_out)
+{
+    uint64_t stale = 0, checks = 0;
+    for (size_t ci = 0; ci < sizeof(cpu_counts) / sizeof(cpu_counts[0]); ci++) {
+        for (size_t pi = 0; pi < sizeof(page_counts) / sizeof(page_counts[0]); pi++) {
+            for (uint32_t s = 0; s < SEEDS; s++) {
+                struct a64h_params p;
+                struct a64h_result r;
+                uint32_t cpus = cpu_counts[ci], pages = page_counts[pi];
+                a64h_params_defaults(&p, shape, cpus, pages, 1000 * ci + 10 * pi + s);
+                if (initiators)
+                    p.initiators = initiators;
+                assert_true(a64h_run(&p, &r));
+                if (r.timeouts || r.violations)
+                    fail_msg("%s %u CPUs %u pages seed %u: %u timeouts, %u violations (%s)",
+                             a64h_shape_name(shape), cpus, pages, s, r.timeouts, r.violations,
+                             r.first_violation);
+                /* every CPU checked every page in every round */
+                assert_int_equal(r.checks, (uint64_t)cpus * pages * p.rounds);
+                if (r.stale_reads && !stale)
+                    printf("# %s, %u CPUs, %u pages, seed %u: %llu stale reads of %llu checks, "
+                           "first on CPU %u at 0x%llx (expected 0x%llx, seen 0x%llx)\n",
+                           a64h_shape_name(shape), cpus, pages, s,
+                           (unsigned long long)r.stale_reads, (unsigned long long)r.checks,
+                           r.stale_cpu, (unsigned long long)r.stale_va,
+                           (unsigned long long)r.stale_expected, (unsigned long long)r.stale_seen);
+                stale += r.stale_reads;
+                checks += r.checks;
+                total.runs++;
+            }
+        }
+    }
+    *checks_out = checks;
+    return stale;
+}
+
+static void expect_clean(enum a64h_shape shape, uint32_t initiators)
+{
+    uint64_t checks, stale = run_matrix(shape, initiators, &checks);
+    total.checks += checks;
+    total.stale += stale;
+    if (stale)
+        fail_msg("%s: %llu stale reads of %llu checks", a64h_shape_name(shape),
+                 (unsigned long long)stale, (unsigned long long)checks);
+}
+
+static void test_broadcast_has_no_stale_reads(void **state) { expect_clean(A64H_BROADCAST, 0); }
+static void test_ipi_local_has_no_stale_reads(void **state) { expect_clean(A64H_IPI_LOCAL, 0); }
+static void test_range_has_no_stale_reads(void **state) { expect_clean(A64H_RANGE, 0); }
+/* m = 2 initiators, and every CPU an initiator (clamped to the pages) */
+static void test_concurrent_has_no_stale_reads(void **state)
+{
+    expect_clean(A64H_CONCURRENT, 2);
+    expect_clean(A64H_CONCURRENT, 0);
+}
+
+/* A target that never acknowledges: the initiator's deadline ends the run, nothing hangs. */
+static void test_a_silent_target_times_out(void **state)
+{
+    struct a64h_params p;
+    struct a64h_result r;
+    a64h_params_defaults(&p, A64H_IPI_LOCAL, 4, 8, 5);
+    p.silent_target = 2;
+    p.timeout_ms = 300;
+    assert_true(a64h_run(&p, &r));
+    assert_true(r.timeouts >= 1);
+    assert_true(r.checks < (uint64_t)4 * 8 * p.rounds); /* the run stopped in its first round */
+}
+
+/* No invalidation at all: every shape above would pass a verifier that sees nothing. */
+static void test_control_shows_stale_reads(void **state)
+{
+    uint64_t checks, stale;
+    for (size_t ci = 0; ci < sizeof(cpu_counts) / sizeof(cpu_counts[0]); ci++) {
+        for (size_t pi = 0; pi < sizeof(page_counts) / sizeof(page_counts[0]); pi++) {
+            struct a64h_params p;
+            struct a64h_result r;
+            a64h_params_defaults(&p, A64H_CONTROL, cpu_counts[ci], page_counts[pi], 99 + ci);
+            assert_true(a64h_run(&p, &r));
+            assert_int_equal(r.timeouts, 0);
+            /* each run on its own: stale reads on some CPU */
+            if (r.stale_reads == 0)
+                fail_msg("control, %u CPUs, %u pages: no stale read in %llu checks",
+                         cpu_counts[ci], page_counts[pi], (unsigned long long)r.checks);
+            total.runs++;
+            total.control_checks += r.checks;
+            total.control_stale += r.stale_reads;
+        }
+    }
+    stale = run_matrix(A64H_CONTROL, 0, &checks);
+    total.control_checks += checks;
+    total.control_stale += stale;
+}
+
+int main(void)
+{
+    const struct CMUnitTest rules[] = {
+        cmocka_unit_test(test_broadcast_completes_at_the_issuers_dsb_ish),
+        cmocka_unit_test(test_local_tlbi_reaches_its_cpu_only),
+        cmocka_unit_test(test_stores_reach_walks_at_a_dsb_ish_only),
+        cmocka_unit_test(test_range_and_all_are_broadcasts),
+        cmocka_unit_test(test_a_store_leaves_old_entries_behind),
+    };
+    const struct CMUnitTest shapes[] = {
+        cmocka_unit_test(test_broadcast_has_no_stale_reads),
+        cmocka_unit_test(test_ipi_local_has_no_stale_reads),
+        cmocka_unit_test(test_range_has_no_stale_reads),
+        cmocka_unit_test(test_concurrent_has_no_stale_reads),
+        cmocka_unit_test(test_control_shows_stale_reads),
+        cmocka_unit_test(test_a_silent_target_times_out),
+    };
+    int failed = cmocka_run_group_tests_name("arm64_model_rules", rules, model_setup, model_teardown);
+    failed += cmocka_run_group_tests_name("arm64_model_shapes", shapes, NULL, NULL);
+    printf("# SUMMARY: simulated aarch64 (strict model): %u runs (5 shapes x %zu CPU counts "
+           "2..8 x %zu page counts 1..512 x seeds), %llu checks, %llu stale reads; "
+           "control: %llu stale of %llu checks\n",
+           total.runs, sizeof(cpu_counts) / sizeof(cpu_counts[0]),
+           sizeof(page_counts) / sizeof(page_counts[0]), (unsigned long long)total.checks,
+           (unsigned long long)total.stale, (unsigned long long)total.control_stale,
+           (unsigned long long)total.control_checks);
+    return failed;
+}
