@@ -112,6 +112,28 @@ static void test_stores_reach_walks_at_a_dsb_ish_only(void **state)
     assert_int_equal(seen(2, 3), a64m_tag(11));
 }
 
+/*
+ * Why the initiator's DSB ISHST comes before its request: a target that
+ * flushes while the store is still invisible walks the old descriptor again
+ * and keeps it after the store lands (here page 0, CPU 1's own flush).
+ */
+static void test_a_flush_before_the_store_is_visible_keeps_the_old_entry(void **state)
+{
+    /* CPU 2 holds page 0 (the tests before may have flushed everything) */
+    assert_int_equal(seen(2, 0), a64m_tag(0));
+    a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 0), a64m_pte(8));
+    a64m_tlbi_va_local(&m, 1, a64m_va(&m, 0));
+    a64m_dsb_nsh(&m, 1);
+    assert_int_equal(seen(1, 0), a64m_tag(0));
+    a64m_dsb_ishst(&m, 0);
+    assert_int_equal(seen(1, 0), a64m_tag(0)); /* stale: the flush came too early */
+    assert_int_equal(seen(2, 0), a64m_tag(0)); /* never flushed at all */
+    a64m_tlbi_va_is(&m, 0, a64m_va(&m, 0));
+    a64m_dsb_ish(&m, 0);
+    assert_int_equal(seen(1, 0), a64m_tag(8));
+    assert_int_equal(seen(2, 0), a64m_tag(8));
+}
+
 static void test_range_and_all_are_broadcasts(void **state)
 {
     for (uint32_t p = 4; p < 8; p++)
@@ -268,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_local_tlbi_reaches_its_cpu_only),
         cmocka_unit_test(test_stores_reach_walks_at_a_dsb_ish_only),
         cmocka_unit_test(test_range_and_all_are_broadcasts),
+        cmocka_unit_test(test_a_flush_before_the_store_is_visible_keeps_the_old_entry),
         cmocka_unit_test(test_a_store_leaves_old_entries_behind),
     };
     const struct CMUnitTest shapes[] = {
