@@ -214,6 +214,8 @@ static void build_arch(struct m_report *r, const json_t *cpu, const json_t *meth
     r->aarch64 = strcmp(r->architecture, "aarch64") == 0;
     if (!r->aarch64)
         return;
+    r->fw_vendor = jget_string(jget_path(r->root, "firmware.uefi"), "vendor");
+    r->fw_revision = jget_string(jget_path(r->root, "firmware.uefi"), "revision");
     r->midr = jget_string(cpu, "midr");
     r->implementer = jget_string(cpu, "implementer");
     r->implementer_name = jget_string(cpu, "implementer_name");
