@@ -130,6 +130,9 @@ check "compare aarch64/aarch64: no architectures line, within 80 columns" bash -
 
 # ---- html ----
 check "html: an aarch64 report renders" "$TOOL" html -o "$out/arm.html" "$ARM"
+check "html: the machine table names the MIDR, not an x86 family" bash -c "
+    grep -q 'aarch64 MIDR 0xf0510 (implementer 0x0), EL1' '$out/arm.html' &&
+    ! grep -q 'family 0xffffffffffffffff' '$out/arm.html'"
 check "html: x86 with aarch64 renders" "$TOOL" html -o "$out/mix.html" "$X86" "$ARM"
 
 # ---- the mutant: experiments paired by id alone ----
