@@ -96,6 +96,7 @@
 #define MUTANT_ID_network_unredacted 94 /* redact=on leaves the MAC, IP and boot URL in the report */
 #define MUTANT_ID_arm_dsb_missing 95 /* aarch64: the broadcast initiator skips its DSB ISH */
 #define MUTANT_ID_arm_local_not_broadcast 96 /* aarch64: the broadcast method issues TLBI VAE1, not VAE1IS */
+#define MUTANT_ID_arch_unshared_compared 97 /* compare: x86 and aarch64 experiments paired by id alone */
 /* issue 21, placement: 75-79 */
 
 #ifdef TLBSCOPE_MUTANT

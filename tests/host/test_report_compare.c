@@ -16,6 +16,7 @@
 
 #include "reports/tool/cli/commands.h"
 #include "reports/tool/compare/compare.h"
+#include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/compare/compare_roles.h"
 #include "reports/tool/model/load.h"
 #include "reports/tool/model/model.h"
@@ -202,6 +203,56 @@ static void test_ipi_grouped_by_class(void **state)
     compare_free(&m);
     model_free(r[0]);
     model_free(r[1]);
+}
+
+/*
+ * x86 against aarch64 (issue 27): only the shared experiments get sections, ipi_roundtrip
+ * as one pooled row of ns on both sides (2.596 GHz TSC ticks, 1 GHz counter ticks); the
+ * rest, shootdown_lazy of both included, is listed per side. aarch64 against itself
+ * compares everything.
+ */
+static void test_across_architectures(void **state)
+{
+    struct m_report *r[2] = { model_of("qemu-tcg-smp4-all.json", "A"),
+                              model_of("arm64/qemu-aarch64-smp4.json", "B") };
+    struct m_report *arm[2] = { model_of("arm64/qemu-aarch64-smp4.json", "A"),
+                                model_of("arm64/qemu-aarch64-smp4.json", "B") };
+    struct cmp_model m;
+    const struct cmp_section *s;
+    const char *ids[16];
+    size_t n;
+    (void)state;
+    assert_string_equal(r[0]->architecture, "x86_64"); /* the file has no key */
+    assert_true(r[1]->aarch64);
+    assert_true(r[1]->tsc_hz == 1e9); /* cpu.counter_hz */
+    assert_true(compare_build(r, 2, &m));
+    assert_true(m.cross_arch && m.in_ns);
+    assert_int_equal(m.nsections, 2);
+    assert_string_equal(m.sections[0].id, "ipi_roundtrip");
+    assert_string_equal(m.sections[1].id, "stale_detector_control");
+    s = &m.sections[0];
+    assert_int_equal(s->nrows, 1);
+    assert_string_equal(s->rows[0].cls, "all_pairs");
+    assert_true(s->rows[0].cells[0].present && s->rows[0].cells[1].present);
+    /* aarch64's ~55 us round trip is 55000 ticks at 1 GHz, in ns as they are */
+    assert_true(s->rows[0].cells[1].p50 > 40000 && s->rows[0].cells[1].p50 < 70000);
+    n = compare_arch_only(&m, 0, ids, 16);
+    assert_int_equal(n, 5);
+    assert_string_equal(ids[2], "shootdown_lazy");
+    n = compare_arch_only(&m, 1, ids, 16);
+    assert_int_equal(n, 4);
+    assert_string_equal(ids[0], "tlbi_broadcast_vs_ipi");
+    assert_string_equal(ids[3], "shootdown_lazy");
+    compare_free(&m);
+    assert_true(compare_build(arm, 2, &m));
+    assert_false(m.cross_arch);
+    assert_int_equal(m.nsections, 6);
+    assert_int_equal(compare_arch_only(&m, 1, ids, 16), 0);
+    compare_free(&m);
+    model_free(r[0]);
+    model_free(r[1]);
+    model_free(arm[0]);
+    model_free(arm[1]);
 }
 
 static void test_hardware_and_virtualised_flagged(void **state)
@@ -596,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_shapes_align_by_role),
         cmocka_unit_test(test_verdict_from_range),
         cmocka_unit_test(test_ipi_grouped_by_class),
+        cmocka_unit_test(test_across_architectures),
         cmocka_unit_test(test_hardware_and_virtualised_flagged),
         cmocka_unit_test(test_two_virtualised_reports_are_not_mixed),
         cmocka_unit_test(test_csv_shape),

@@ -59,7 +59,8 @@ static void test_fixtures_are_valid(void **state)
                                          "qemu-tcg-smp2-all.json", "qemu-tcg-smp4-all.json",
                                          "synthetic-epyc7763-2s-hw.json",
                                          "sim/sim-epyc7763-smp8.json",
-                                         "sim/sim-epyc7763-smp8-seed2.json" };
+                                         "sim/sim-epyc7763-smp8-seed2.json",
+                                         "arm64/qemu-aarch64-smp4.json" };
     size_t i;
     (void)state;
     for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -199,6 +200,51 @@ static void test_topology_invariants(void **state)
     expect_error(root, "run.status", "dropped out");
     expect_error(root, "result", "dropped out");
     json_decref(root);
+}
+
+/*
+ * aarch64 (issue 27, contract A): its own sections, x86's invariants where they apply,
+ * and an x86 report read as aarch64 fails rather than passing by accident.
+ */
+static void test_aarch64_report(void **state)
+{
+    json_t *root = fixture_document("arm64/qemu-aarch64-smp4.json");
+    json_t *cpus = at(root, "topology.cpus"), *x86;
+    json_t *e1 = json_array_get(json_object_get(root, "experiments"), 1);
+    json_t *ctl = json_array_get(json_object_get(root, "experiments"), 5);
+    (void)state;
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(json_array_get(cpus, 3), "state", json_string("faulted"));
+    expect_error(root, "topology.cpus[3].note", "missing required key");
+    expect_error(root, "topology.cpus_ok", "4, but 3 entries");
+    expect_error(root, "result", "dropped out");
+    json_object_set_new(json_array_get(cpus, 3), "state", json_string("ok"));
+    json_object_set_new(json_array_get(cpus, 3), "bring_up", json_string("bsp"));
+    expect_error(root, "topology.cpus[3].bring_up", "\"bsp\" on a CPU that is not the BSP");
+    json_object_set_new(json_array_get(cpus, 3), "bring_up", json_string("psci"));
+    json_object_set_new(at(root, "method"), "tlbi_el", json_string("el2"));
+    expect_error(root, "method.tlbi_el", "runs at EL1");
+    json_object_set_new(at(root, "method"), "tlbi_el", json_string("el1"));
+    json_object_set_new(e1, "emulated", json_false());
+    expect_error(root, "experiments[1].emulated", "a report with a hypervisor");
+    json_object_set_new(e1, "emulated", json_true());
+    /* the control's stale reads are its SUCCESS; anywhere else they are a FAILURE */
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(ctl, "id", json_string("tlbi_concurrent"));
+    expect_error(root, "experiments[5].status", "a stale read is a FAILURE");
+    json_decref(root);
+    /* an x86 report labelled aarch64: its x86 sections do not pass as aarch64's */
+    x86 = fixture_document("qemu-tcg-smp4-all.json");
+    assert_int_equal(errors_of(x86), 0);
+    json_object_set_new(x86, "architecture", json_string("x86_64"));
+    assert_int_equal(errors_of(x86), 0);
+    json_object_set_new(x86, "architecture", json_string("aarch64"));
+    expect_error(x86, "cpu.midr", "missing required key");
+    expect_error(x86, "experiments[0].unit", "\"tsc_ticks\" is not the unit of an aarch64");
+    json_object_set_new(x86, "architecture", json_string("arm"));
+    expect_error(x86, "architecture", "expected x86_64 or aarch64");
+    assert_int_equal(errors_of(x86), 1);
+    json_decref(x86);
 }
 
 static void test_result_is_most_severe(void **state)
@@ -561,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_vocabulary),
         cmocka_unit_test(test_topology_invariants),
         cmocka_unit_test(test_result_is_most_severe),
+        cmocka_unit_test(test_aarch64_report),
         cmocka_unit_test(test_unknown_keys_are_accepted),
         cmocka_unit_test(test_stale_reads_checked),
         cmocka_unit_test(test_duplicate_experiment_id),

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/mutant.h"
+#include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/compare/compare_roles.h"
 #include "reports/tool/views/ipi.h"
 #include "reports/tool/model/param_defaults.h"
@@ -181,7 +182,10 @@ static bool build_class_rows(const struct cmp_model *m, struct cmp_section *s)
         goto out;
     for (r = 0; r < m->nall; r++) {
         const struct m_experiment *e = run_exp(m, s, r);
-        nrows[r] = e ? ipi_class_rows(e, &rows[r * IPI_MAX_CLASSES]) : 0;
+        /* topology classes of two architectures are not alike: all pairs pooled */
+        nrows[r] = !e              ? 0
+                   : m->cross_arch ? ipi_all_pairs_row(e, &rows[r * IPI_MAX_CLASSES])
+                                   : ipi_class_rows(e, &rows[r * IPI_MAX_CLASSES]);
         for (j = 0; j < nrows[r]; j++) {
             const char *cls = rows[r * IPI_MAX_CLASSES + j].cls;
             for (k = 0; k < s->nrows && strcmp(s->rows[k].cls, cls) != 0; k++)
@@ -734,6 +738,7 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
         total += all[i]->nexperiments;
     }
     out->mixed = hw > 0 && hw < nall;
+    out->cross_arch = compare_arch_mixed(all, nall);
     if (!total)
         return true;
     /* points of older reports get the parameters later ones added, so that they align */
@@ -751,7 +756,8 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
     for (i = 0; i < nall; i++) {
         for (j = 0; j < all[i]->nexperiments; j++) {
             const struct m_experiment *e = &all[i]->experiments[j];
-            if (!e->id || !wanted(out, e->id) || seen_before(all, i, e))
+            if (!e->id || !wanted(out, e->id) || seen_before(all, i, e) ||
+                !compare_arch_keeps(out, e->id))
                 continue;
             if (!add_section(out, e)) {
                 compare_free(out);

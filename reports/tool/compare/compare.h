@@ -105,6 +105,7 @@ struct cmp_model {
     struct cmp_options opts;
     bool in_ns;  /* every report knows its TSC frequency */
     bool mixed;  /* hardware reports together with virtualised, emulated or simulated ones */
+    bool cross_arch; /* the reports name two architectures: compare_arch.h */
     /*
      * Which reports come from one machine: machine[i] is 1, 2, ... in order of
      * first appearance, the same for reports whose identifying fields hold the

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "reports/tool/compare/compare.h"
+#include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/views/conditions.h"
 #include "reports/tool/views/recommend_view.h"
 #include "reports/tool/model/units.h"
@@ -63,6 +64,12 @@ static void cpu_line(const struct m_report *r, char *buf, size_t cap)
     if (r->simulated) { /* no machine: the model and the CPU profile it was given */
         snprintf(buf, cap, "modelled %s %s, %lld CPUs", S(r->vendor),
                  r->brand ? r->brand : "(no brand)", r->cpu_count);
+        return;
+    }
+    if (r->aarch64) { /* no CPUID: the MIDR and who made the core */
+        snprintf(buf, cap, "aarch64 MIDR %s (implementer %s), EL%lld, %lld CPUs", S(r->midr),
+                 r->implementer_name ? r->implementer_name : S(r->implementer),
+                 r->exception_level, r->cpu_count);
         return;
     }
     snprintf(buf, cap, "%s %s, microcode %s, %lld CPUs", S(r->vendor),
@@ -726,7 +733,9 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
     } else {
         fprintf(out, "Reports (%zu side%s; latency p50 and p99 per point, %s):\n",
                 m->nreports, m->nreports == 1 ? "" : "s",
-                m->in_ns ? "from each one's TSC rate" : "in TSC ticks: a rate is missing");
+                !m->in_ns       ? "in TSC ticks: a rate is missing"
+                : m->cross_arch ? "in ns from each tick rate"
+                                : "from each one's TSC rate");
         for (i = 0; i < m->nreports; i++) {
             const struct m_report *r = m->reports[i];
             char first[8];
@@ -748,6 +757,7 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             units_print_wrapped(out, "Same machine: ", "              ", line, COMPARE_WIDTH);
         }
     }
+    compare_arch_print(m, out, markdown, markdown ? 1000 : COMPARE_WIDTH);
     print_sides(m, out, markdown);
     print_conditions(m, out, markdown);
     if (m->mixed) {

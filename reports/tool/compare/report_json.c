@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/model/param_defaults.h"
 
 /* A number, or null when it is not finite (JSON has no NaN). */
@@ -176,6 +177,7 @@ json_t *report_json_compare(const struct cmp_model *m, size_t disjoint, long lon
     for (k = 0; k < m->nsections; k++)
         json_array_append_new(sections, section_object(m, &m->sections[k]));
     json_object_set_new(o, "experiments", sections);
+    json_object_set_new(o, "architectures", compare_arch_json(m));
     json_object_set_new(o, "verdict",
                         json_pack("{s:I, s:o, s:i, s:b}", "disjoint_pairs", (json_int_t)disjoint,
                                   "slower_points", slower < 0 ? json_null()

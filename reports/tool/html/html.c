@@ -96,11 +96,17 @@ static void machine_table(FILE *out, const struct cmp_model *m)
         if (r->redacted)
             snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (redacted)");
         cell(out, buf);
-        snprintf(buf, sizeof(buf), "%s (%s, family 0x%llx model 0x%llx stepping %lld)",
-                 r->brand ? r->brand : "no brand string", S(r->vendor), r->family, r->model,
-                 r->stepping);
+        if (r->aarch64) /* no CPUID: the MIDR; the counter's rate sits in the TSC column */
+            snprintf(buf, sizeof(buf), "aarch64 MIDR %s (implementer %s), EL%lld", S(r->midr),
+                     r->implementer_name ? r->implementer_name : S(r->implementer),
+                     r->exception_level);
+        else
+            snprintf(buf, sizeof(buf), "%s (%s, family 0x%llx model 0x%llx stepping %lld)",
+                     r->brand ? r->brand : "no brand string", S(r->vendor), r->family,
+                     r->model, r->stepping);
         cell(out, buf);
-        snprintf(buf, sizeof(buf), "%s%s", r->microcode ? r->microcode : "unknown",
+        snprintf(buf, sizeof(buf), "%s%s",
+                 r->aarch64 ? "-" : r->microcode ? r->microcode : "unknown",
                  r->microcode_uniform ? "" : " (not uniform)");
         cell(out, buf);
         cell(out, model_bios_text(r, buf, sizeof(buf)));

@@ -206,6 +206,35 @@ static void build_emulator(struct m_report *r)
         r->experiments[i].emulated = true;
 }
 
+/* The architecture and aarch64's machine fields (contract A of issue 27). */
+static void build_arch(struct m_report *r, const json_t *cpu, const json_t *method)
+{
+    const char *arch = jget_string(r->root, "architecture");
+    r->architecture = arch ? arch : "x86_64";
+    r->aarch64 = strcmp(r->architecture, "aarch64") == 0;
+    if (!r->aarch64)
+        return;
+    r->fw_vendor = jget_string(jget_path(r->root, "firmware.uefi"), "vendor");
+    r->fw_revision = jget_string(jget_path(r->root, "firmware.uefi"), "revision");
+    r->midr = jget_string(cpu, "midr");
+    r->implementer = jget_string(cpu, "implementer");
+    r->implementer_name = jget_string(cpu, "implementer_name");
+    r->hypervisor_source = jget_string(cpu, "hypervisor_source");
+    r->exception_level = jget_int(cpu, "exception_level", -1);
+    r->psci_conduit = jget_string(method, "psci_conduit");
+    r->ipi_method = jget_string(method, "ipi");
+    r->tlbi_el = jget_string(method, "tlbi_el");
+    r->gic_version = jget_int(method, "gic_version", -1);
+    /* the experiments' counter_ticks: CNTVCT_EL0 at CNTFRQ_EL0 */
+    r->tsc_hz = jget_number(cpu, "counter_hz", 0);
+    if (!(r->tsc_hz > 0) || !isfinite(r->tsc_hz))
+        r->tsc_hz = 0;
+    r->tsc_source = jget_string(cpu, "counter_source");
+    /* aarch64's method has no profile or samples: the run's configuration holds them */
+    r->samples = jget_int(jget_path(r->root, "run.config"), "samples", -1);
+    r->profile = jget_string(jget_path(r->root, "run.config"), "profile");
+}
+
 static void build_identity(struct m_report *r)
 {
     const json_t *root = r->root, *run = jget_object(root, "run"), *gen = jget_object(root, "generator");
@@ -256,6 +285,7 @@ static void build_identity(struct m_report *r)
     r->pcid_enabled = jget_bool(method, "pcid_enabled", false);
     r->flush_ceiling = jget_int(method, "flush_ceiling", -1);
     r->samples = jget_int(method, "samples", -1);
+    build_arch(r, cpu, method);
 }
 
 static const char *nonempty_string(const json_t *v)

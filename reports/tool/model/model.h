@@ -102,6 +102,18 @@ struct m_report {
     const char *bios_vendor, *bios_version, *bios_date;
     const char *sys_manufacturer, *sys_product, *board_product;
 
+    /*
+     * "x86_64" or "aarch64" (reports/SCHEMA.md "architecture"; a report written
+     * before issue 27 has no key and is x86_64), or what an unknown file says.
+     * On aarch64, tsc_hz holds cpu.counter_hz (CNTVCT_EL0's rate, the unit of
+     * its counter_ticks) so that every view's ns conversion stays one function.
+     */
+    const char *architecture;
+    bool aarch64;
+    const char *midr, *implementer, *implementer_name, *psci_conduit, *ipi_method, *tlbi_el;
+    const char *hypervisor_source;
+    long long exception_level, gic_version;
+
     /* cpu */
     const char *vendor, *brand, *signature, *microcode, *hypervisor, *tsc_source;
     long long family, model, stepping;

@@ -1,5 +1,6 @@
 #include "reports/tool/show/show.h"
 #include "reports/tool/show/conditions_view.h"
+#include "reports/tool/show/show_arm64.h"
 #include "reports/tool/views/recommend_view.h"
 
 #include <math.h>
@@ -142,9 +143,12 @@ static void show_emulator(const struct m_report *r, FILE *out)
     }
 }
 
+static void show_x86_machine(const struct m_report *r, FILE *out);
+static void show_cpus_run(const struct m_report *r, FILE *out);
+
 static void show_header(const struct m_report *r, FILE *out)
 {
-    char a[160], b[160];
+    char a[160];
     size_t i;
     snprintf(a, sizeof(a), "%s (tlbscope %s, commit %s)", S(r->run_id), S(r->gen_version),
              S(r->gen_commit));
@@ -153,6 +157,30 @@ static void show_header(const struct m_report *r, FILE *out)
     units_print_wrapped(out, "Machine   ", "          ", model_machine_name(r, a, sizeof(a)),
                         SHOW_WIDTH);
     show_identity(r, out);
+    if (r->aarch64)
+        show_arm64_machine(r, out);
+    else
+        show_x86_machine(r, out);
+    show_cpus_run(r, out);
+    if (r->virtualised)
+        fprintf(out, "WARNING   virtualised: hypervisor \"%s\"; these are not hardware timings\n",
+                r->hypervisor);
+    show_simulation(r, out);
+    if (!r->aarch64) /* run.config.emulator: the x86 harness's key */
+        show_emulator(r, out);
+    for (i = 0; i < r->nexperiments && !r->machine_emulated; i++) {
+        if (!r->experiments[i].emulated)
+            continue;
+        snprintf(a, sizeof(a), "emulated: %s ran emulated instructions; not a hardware cost",
+                 S(r->experiments[i].id));
+        units_print_wrapped(out, "WARNING   ", "          ", a, SHOW_WIDTH);
+    }
+}
+
+/* Firmware, CPUID, microcode, features, PCID and the TSC of an x86 report. */
+static void show_x86_machine(const struct m_report *r, FILE *out)
+{
+    char b[160];
     snprintf(b, sizeof(b), "%s rev %s, UEFI %s, Secure Boot %s", S(r->fw_vendor),
              S(r->fw_revision), S(r->uefi_version), S(r->secure_boot));
     units_print_wrapped(out, "Firmware  ", "          ", b, SHOW_WIDTH);
@@ -178,6 +206,12 @@ static void show_header(const struct m_report *r, FILE *out)
     }
     else if (!(r->tsc_hz > 0) || MUTANT(show_tsc_else))
         fprintf(out, "TSC       frequency unknown: times are in TSC ticks only\n");
+}
+
+/* The CPUs, the run and its order: both architectures. */
+static void show_cpus_run(const struct m_report *r, FILE *out)
+{
+    char a[160], b[160];
     {
         size_t len;
         snprintf(b, sizeof(b), "%lld reported, %lld ok", r->cpu_count, r->cpus_ok);
@@ -193,7 +227,7 @@ static void show_header(const struct m_report *r, FILE *out)
     if (r->start_time || isfinite(r->duration_ms))
         fprintf(out, "Run       started %s, took %s ms, %s\n", S(r->start_time),
                 units_number(r->duration_ms, a, sizeof(a)), S(r->run_status));
-    {
+    if (!r->aarch64) {
         /* issue 20: the order of each iteration's variants; an older report does not say */
         const char *order = jget_string(jget_object(r->root, "method"), "variant_order");
         double seed = jget_number(jget_object(r->root, "method"), "order_seed", NAN);
@@ -208,18 +242,6 @@ static void show_header(const struct m_report *r, FILE *out)
     if (r->mp_note)
         units_print_wrapped(out, "NOTE      ", "          ", r->mp_note, SHOW_WIDTH);
     show_init_sipi(r, out);
-    if (r->virtualised)
-        fprintf(out, "WARNING   virtualised: hypervisor \"%s\"; these are not hardware timings\n",
-                r->hypervisor);
-    show_simulation(r, out);
-    show_emulator(r, out);
-    for (i = 0; i < r->nexperiments && !r->machine_emulated; i++) {
-        if (!r->experiments[i].emulated)
-            continue;
-        snprintf(a, sizeof(a), "emulated: %s ran emulated instructions; not a hardware cost",
-                 S(r->experiments[i].id));
-        units_print_wrapped(out, "WARNING   ", "          ", a, SHOW_WIDTH);
-    }
 }
 
 static void show_cpu_problems(const struct m_report *r, FILE *out)

@@ -45,6 +45,10 @@ const char *show_time_cell(const struct m_report *r, double ticks, char *buf, si
 
 static const char *cell_legend(const struct m_report *r)
 {
+    if (r->aarch64) /* CNTVCT_EL0 ticks at cpu.counter_hz */
+        return r->tsc_hz > 0 ? (show_wide ? "time (counter ticks)"
+                                          : "time (--wide: with counter ticks)")
+                             : "counter ticks";
     return r->tsc_hz > 0 ? (show_wide ? "time (TSC ticks)" : "time (--wide: with TSC ticks)")
                          : "TSC ticks";
 }
@@ -79,7 +83,8 @@ static void show_ipi_matrix(const struct m_report *r, const struct ipi_matrix *m
         }
         fputc('\n', out);
     }
-    fputs("  (CPU labels: index (package/core/thread))\n", out);
+    if (!r->aarch64) /* an aarch64 CPU is its MADT index; its MPIDR is in the report */
+        fputs("  (CPU labels: index (package/core/thread))\n", out);
 }
 
 static void show_ipi(const struct m_report *r, const struct m_experiment *e, FILE *out)

@@ -119,8 +119,12 @@ void validate_run(struct vctx *c, const json_t *root, struct vfacts *f)
     f->run_status = vc_word(c, run, "status", vocab_run_status, 0);
     vc_string(c, run, "args", 0);
     vc_bool(c, run, "config_file", 0, NULL);
-    validate_network(c, run);
-    validate_config(c, run);
+    if (c->aarch64) {
+        validate_arm64_config(c, run);
+    } else {
+        validate_network(c, run);
+        validate_config(c, run);
+    }
     validate_messages(c, run, "errors", &f->has_errors);
     validate_messages(c, run, "warnings", NULL);
     vc_leave(c, mark);
@@ -253,7 +257,7 @@ size_t validate_report(const json_t *root, struct diag_list *out)
     struct vctx c;
     struct vfacts f;
     size_t before = out->errors;
-    int result;
+    int result, arch;
     memset(&c, 0, sizeof(c));
     memset(&f, 0, sizeof(f));
     c.diags = out;
@@ -268,14 +272,27 @@ size_t validate_report(const json_t *root, struct diag_list *out)
         return out->errors - before;
     }
     validate_generator(&c, root);
+    /* issue 27: absent in every report written before it, which are x86_64 */
+    arch = vc_word(&c, root, "architecture", vocab_architectures, VF_OPTIONAL);
+    if (arch < 0 && json_object_get(root, "architecture"))
+        return out->errors - before; /* its sections would be read against the wrong schema */
+    c.aarch64 = arch == 1;
     result = vc_word(&c, root, "result", vocab_results, 0);
     validate_simulation(&c, root);
     validate_run(&c, root, &f);
-    validate_firmware(&c, root);
-    validate_redaction(&c, root);
-    validate_cpu(&c, root);
-    validate_topology(&c, root, &f);
-    validate_method(&c, root);
+    if (c.aarch64) {
+        validate_arm64_firmware(&c, root);
+        validate_redaction(&c, root);
+        validate_arm64_cpu(&c, root);
+        validate_arm64_topology(&c, root, &f);
+        validate_arm64_method(&c, root);
+    } else {
+        validate_firmware(&c, root);
+        validate_redaction(&c, root);
+        validate_cpu(&c, root);
+        validate_topology(&c, root, &f);
+        validate_method(&c, root);
+    }
     validate_experiments(&c, root, &f);
     validate_recommendations(&c, root);
     cross_check_result(&c, result, &f);

@@ -215,8 +215,10 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
     if (vc_bool(c, e, "partial", 0, &partial) && partial && f->partial_at < 0)
         f->partial_at = (long long)pos;
     unit = vc_string(c, e, "unit", 0);
-    if (unit && strcmp(unit, "tsc_ticks") != 0)
-        vc_error(c, "unit", "\"%.40s\" is not a unit this tool knows (\"tsc_ticks\")", unit);
+    /* aarch64 times with CNTVCT_EL0 (cpu.counter_hz), x86 with the TSC (cpu.tsc_hz) */
+    if (unit && strcmp(unit, c->aarch64 ? "counter_ticks" : "tsc_ticks") != 0)
+        vc_error(c, "unit", "\"%.40s\" is not the unit of an %s report (\"%s\")", unit,
+                 c->aarch64 ? "aarch64" : "x86_64", c->aarch64 ? "counter_ticks" : "tsc_ticks");
     vc_int(c, e, "duration_ms", 0, LLONG_MAX, 0, NULL);
     validate_plan(c, e, status);
     if ((axes = vc_enter(c, e, "axes", 0, &mark))) {
@@ -228,7 +230,10 @@ static void validate_experiment(struct vctx *c, const json_t *e, size_t pos, str
     vc_string_array(c, e, "notes", 0);
     validate_points(c, e, "results", x_axis);
     validate_points(c, e, "summary", NULL);
-    validate_conditions(c, e, status);
+    if (c->aarch64) /* contract A: conditions null (no SMI counters, no SMT) */
+        validate_arm64_experiment(c, e, status);
+    else
+        validate_conditions(c, e, status);
     if (id && strcmp(id, "shootdown_seq_vs_conc") == 0)
         validate_seq_conc_ratios(c, e);
 }

@@ -37,6 +37,15 @@ void validate_seq_conc_ratios(struct vctx *c, const json_t *e);
 void validate_recommendations(struct vctx *c, const json_t *root);
 /* experiments[i].conditions (validate_conditions.c); `status` indexes vocab_results. */
 void validate_conditions(struct vctx *c, const json_t *e, int status);
+/* aarch64 reports (validate_arm64.c, contract A of issue 27) */
+extern const char *const vocab_architectures[];
+extern const char *const vocab_arm64_experiments[];
+void validate_arm64_config(struct vctx *c, const json_t *run);
+void validate_arm64_firmware(struct vctx *c, const json_t *root);
+void validate_arm64_cpu(struct vctx *c, const json_t *root);
+void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *f);
+void validate_arm64_method(struct vctx *c, const json_t *root);
+void validate_arm64_experiment(struct vctx *c, const json_t *e, int status);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
 void validate_redaction(struct vctx *c, const json_t *root);
 /* The optional "verdict" (validate_verdict.c): recomputed from the report, compared. */

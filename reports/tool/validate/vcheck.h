@@ -20,6 +20,8 @@ struct vctx {
     struct diag_list *diags;
     struct jpath path; /* of the object being checked */
     long long cpu_count; /* topology.cpus length, -1 until known */
+    bool aarch64;        /* top-level architecture (absent: x86_64) */
+    bool hypervisor;     /* aarch64: cpu.hypervisor names one */
 };
 
 enum vtype { VT_STRING, VT_INT, VT_NUMBER, VT_BOOL, VT_OBJECT, VT_ARRAY };

@@ -186,7 +186,9 @@ static void aggregate_results(const struct m_experiment *e, struct ipi_class_row
             const struct m_point *p = &e->results.items[i];
             const struct m_param *c = model_param(p, "class");
             const struct m_metric *m = model_primary_metric(p);
-            if (c && c->str && strcmp(c->str, row->cls) == 0 && m && isfinite(m->st.p50) &&
+            bool mine = strcmp(row->cls, IPI_ALL_PAIRS) == 0 ||
+                        (c && c->str && strcmp(c->str, row->cls) == 0);
+            if (mine && m && isfinite(m->st.p50) &&
                 isfinite(m->st.p99)) {
                 p50[n] = m->st.p50;
                 p99[n++] = m->st.p99;
@@ -221,5 +223,18 @@ size_t ipi_class_rows(const struct m_experiment *e, struct ipi_class_row rows[IP
         if (!rows[i].from_summary)
             aggregate_results(e, &rows[i]);
     qsort(rows, n, sizeof(rows[0]), cmp_class_row);
+    if (n == 0)
+        return ipi_all_pairs_row(e, &rows[0]);
     return n;
+}
+
+size_t ipi_all_pairs_row(const struct m_experiment *e, struct ipi_class_row *row)
+{
+    memset(row, 0, sizeof(*row));
+    row->cls = IPI_ALL_PAIRS;
+    row->pairs = e->results.count;
+    if (!row->pairs)
+        return 0;
+    aggregate_results(e, row);
+    return 1;
 }

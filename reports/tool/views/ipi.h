@@ -41,7 +41,17 @@ struct ipi_class_row {
     bool from_summary; /* else the median over the pairs' p50 and p99 */
 };
 
-/* Rows nearest class first; from the summary points, or aggregated from the results. */
+/*
+ * Rows nearest class first; from the summary points, or aggregated from the results.
+ * Results without a class (aarch64 records none: contract A of issue 27) make one
+ * IPI_ALL_PAIRS row.
+ */
 size_t ipi_class_rows(const struct m_experiment *e, struct ipi_class_row rows[IPI_MAX_CLASSES]);
+/*
+ * The row "all_pairs": every pair's p50 and p99, their medians. What compares across
+ * architectures, whose topology classes mean different things (issue 27).
+ */
+#define IPI_ALL_PAIRS "all_pairs"
+size_t ipi_all_pairs_row(const struct m_experiment *e, struct ipi_class_row *row);
 
 #endif

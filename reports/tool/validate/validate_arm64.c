@@ -1,0 +1,249 @@
+/*
+ * The sections of an aarch64 report (reports/SCHEMA.md "aarch64 reports", contract A of
+ * issue 27): run.config, firmware, cpu, topology, method, and what an aarch64 experiment
+ * must say beyond the x86 checks. As strict as the x86 sections where a rule applies:
+ * dense CPU indices, exactly one BSP, cpus_ok counted, stale reads a FAILURE.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "reports/tool/model/jget.h"
+#include "reports/tool/model/vocab.h"
+#include "reports/tool/validate/validate_sections.h"
+
+const char *const vocab_architectures[] = { "x86_64", "aarch64", NULL };
+
+/* The experiments an aarch64 run has (core/exp/arm64/); the first two are x86's too. */
+const char *const vocab_arm64_experiments[] = { "ipi_roundtrip",  "stale_detector_control",
+                                                "tlbi_broadcast_vs_ipi", "tlbi_range",
+                                                "tlbi_concurrent", "shootdown_lazy", NULL };
+
+static const char *const arm_cpu_states[] = { "ok", "absent", "hung", "faulted", "disabled",
+                                              NULL };
+static const char *const arm_bring_up[] = { "bsp", "psci", NULL };
+static const char *const psci_conduits[] = { "hvc", "smc", NULL };
+static const char *const tlbi_els[] = { "el1", "el2", NULL };
+static const char *const hypervisor_sources[] = { "smbios", "acpi_oem_id", NULL };
+
+/* obj[key] must be exactly `want` (a fixed word of contract A). */
+static void vc_fixed(struct vctx *c, const json_t *obj, const char *key, const char *want)
+{
+    const char *got = vc_string(c, obj, key, 0);
+    if (got && strcmp(got, want) != 0)
+        vc_error(c, key, "\"%.40s\", but an aarch64 report has \"%s\"", got, want);
+}
+
+void validate_arm64_config(struct vctx *c, const json_t *run)
+{
+    static const char *const counts[] = { "samples", "warmup", "timeout_ms", "budget_s", NULL };
+    size_t mark, i;
+    const json_t *cfg;
+    vc_fixed(c, run, "config_source", "none");
+    cfg = vc_enter(c, run, "config", 0, &mark);
+    if (!cfg)
+        return;
+    vc_word(c, cfg, "profile", vocab_profiles, 0);
+    for (i = 0; counts[i]; i++)
+        vc_int(c, cfg, counts[i], 0, LLONG_MAX, 0, NULL);
+    vc_fixed(c, cfg, "cpus", "all");
+    vc_string_array(c, cfg, "experiments", 0);
+    vc_word(c, cfg, "exit", vocab_exit_modes, 0);
+    vc_leave(c, mark);
+}
+
+void validate_arm64_firmware(struct vctx *c, const json_t *root)
+{
+    size_t mark, m, m2;
+    const json_t *fw = vc_enter(c, root, "firmware", 0, &mark), *o, *sys;
+    if (!fw)
+        return;
+    if ((o = vc_enter(c, fw, "uefi", 0, &m))) {
+        vc_string(c, o, "vendor", 0);
+        vc_string(c, o, "revision", 0);
+        vc_leave(c, m);
+    }
+    if ((o = vc_enter(c, fw, "acpi", 0, &m))) {
+        vc_string(c, o, "oem_id", 0);
+        vc_bool(c, o, "madt", 0, NULL);
+        vc_hex(c, o, "fadt_arm_boot_flags", 0);
+        vc_leave(c, m);
+    }
+    if ((o = vc_enter(c, fw, "smbios", VF_NULLABLE, &m))) {
+        if ((sys = vc_enter(c, o, "system", 0, &m2))) {
+            vc_string(c, sys, "manufacturer", VF_NULLABLE);
+            vc_string(c, sys, "product", VF_NULLABLE);
+            vc_leave(c, m2);
+        }
+        vc_leave(c, m);
+    }
+    vc_leave(c, mark);
+}
+
+void validate_arm64_cpu(struct vctx *c, const json_t *root)
+{
+    static const char *const id_regs[] = { "ID_AA64ISAR0_EL1", "ID_AA64MMFR0_EL1",
+                                           "ID_AA64MMFR2_EL1", NULL };
+    size_t mark, m, i;
+    const json_t *o, *cpu = vc_enter(c, root, "cpu", 0, &mark);
+    const char *hyp;
+    if (!cpu)
+        return;
+    vc_hex(c, cpu, "midr", 0);
+    vc_hex(c, cpu, "implementer", 0);
+    vc_string(c, cpu, "implementer_name", VF_NULLABLE);
+    vc_hex(c, cpu, "part", 0);
+    vc_int(c, cpu, "variant", 0, 15, 0, NULL);
+    vc_int(c, cpu, "revision", 0, 15, 0, NULL);
+    if ((o = vc_enter(c, cpu, "id_regs", 0, &m))) {
+        for (i = 0; id_regs[i]; i++)
+            vc_hex(c, o, id_regs[i], 0);
+        vc_leave(c, m);
+    }
+    if ((o = vc_enter(c, cpu, "features", 0, &m))) {
+        vc_bool(c, o, "tlbi_os", 0, NULL);
+        vc_bool(c, o, "tlbi_range", 0, NULL);
+        vc_leave(c, m);
+    }
+    vc_int(c, cpu, "exception_level", 1, 2, 0, NULL);
+    hyp = vc_string(c, cpu, "hypervisor", VF_NULLABLE);
+    c->hypervisor = hyp != NULL;
+    /* no CPUID bit: the firmware's tables named QEMU, and the report says which */
+    if (hyp)
+        vc_word(c, cpu, "hypervisor_source", hypervisor_sources, 0);
+    else if (!json_is_null(json_object_get(cpu, "hypervisor_source")))
+        vc_error(c, "hypervisor_source", "must be null when hypervisor is null");
+    vc_int(c, cpu, "counter_hz", 1, LLONG_MAX, 0, NULL);
+    vc_fixed(c, cpu, "counter_source", "cntfrq_el0");
+    vc_leave(c, mark);
+}
+
+static void validate_arm64_fault(struct vctx *c, const json_t *entry)
+{
+    size_t mark;
+    const json_t *f = vc_enter(c, entry, "fault", VF_OPTIONAL, &mark);
+    if (!f)
+        return;
+    vc_hex(c, f, "esr", 0);
+    vc_hex(c, f, "far", 0);
+    vc_hex(c, f, "elr", 0);
+    vc_int(c, f, "vector", 0, 15, 0, NULL); /* VBAR's 16 entries */
+    vc_leave(c, mark);
+}
+
+/* One CPU entry; returns its state (index in arm_cpu_states) or -1. */
+static int validate_arm64_cpu_entry(struct vctx *c, const json_t *e, size_t pos, bool *bsp)
+{
+    long long index;
+    int state, bring_up;
+    if (vc_int(c, e, "index", 0, LLONG_MAX, 0, &index) && index != (long long)pos)
+        vc_error(c, "index", "%lld at position %zu: CPU indices are dense, cpus[i].index == i",
+                 index, pos);
+    vc_hex(c, e, "mpidr", 0);
+    vc_int(c, e, "uid", 0, 0xffffffffll, 0, NULL);
+    vc_bool(c, e, "bsp", 0, bsp);
+    if (*bsp && pos != 0)
+        vc_error(c, "bsp", "true at position %zu: the BSP is cpus[0]", pos);
+    state = vc_word(c, e, "state", arm_cpu_states, 0);
+    vc_string(c, e, "note", state > 0 ? 0 : VF_OPTIONAL);
+    bring_up = vc_word(c, e, "bring_up", arm_bring_up, VF_NULLABLE);
+    if (*bsp && bring_up == 1)
+        vc_error(c, "bring_up", "the BSP is brought up as \"bsp\"");
+    if (!*bsp && bring_up == 0)
+        vc_error(c, "bring_up", "\"bsp\" on a CPU that is not the BSP");
+    if (state == 0 && !*bsp && bring_up != 1)
+        vc_error(c, "bring_up", "an \"ok\" secondary CPU came up through PSCI CPU_ON (\"psci\")");
+    validate_arm64_fault(c, e);
+    return state;
+}
+
+void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *f)
+{
+    size_t mark, m, i, n, ok = 0, bsps = 0;
+    long long cpu_count = -1, cpus_ok = -1;
+    const json_t *cpus, *topo = vc_enter(c, root, "topology", 0, &mark);
+    if (!topo)
+        return;
+    vc_int(c, topo, "cpu_count", 0, LLONG_MAX, 0, &cpu_count);
+    vc_int(c, topo, "cpus_ok", 0, LLONG_MAX, 0, &cpus_ok);
+    vc_fixed(c, topo, "source", "madt_gicc");
+    if (!(cpus = vc_member(c, topo, "cpus", VT_ARRAY, 0))) {
+        vc_leave(c, mark);
+        return;
+    }
+    n = json_array_size(cpus);
+    c->cpu_count = (long long)n;
+    if (cpu_count >= 0 && cpu_count != (long long)n)
+        vc_error(c, "cpu_count", "%lld, but cpus has %zu entries", cpu_count, n);
+    m = jpath_push_key(&c->path, "cpus");
+    for (i = 0; i < n; i++) {
+        const json_t *e = json_array_get(cpus, i);
+        size_t m2 = jpath_push_index(&c->path, i);
+        bool bsp = false;
+        int state;
+        if (!json_is_object(e)) {
+            vc_error(c, NULL, "expected an object, found %s", jget_type_word(e));
+        } else {
+            state = validate_arm64_cpu_entry(c, e, i, &bsp);
+            ok += state == 0;
+            bsps += bsp;
+            /* absent, hung, faulted: the CPU dropped out of the run (an ERROR) */
+            if (state >= 1 && state <= 3 && f->troubled_cpu < 0)
+                f->troubled_cpu = (long long)i;
+        }
+        jpath_pop(&c->path, m2);
+    }
+    if (n && bsps != 1)
+        vc_error(c, NULL, "%zu CPUs are marked bsp, expected exactly one", bsps);
+    jpath_pop(&c->path, m);
+    if (cpus_ok >= 0 && cpus_ok != (long long)ok)
+        vc_error(c, "cpus_ok", "%lld, but %zu entries of cpus have state \"ok\"", cpus_ok, ok);
+    vc_leave(c, mark);
+}
+
+void validate_arm64_method(struct vctx *c, const json_t *root)
+{
+    size_t mark;
+    long long el = -1, hz = -1;
+    const json_t *m = vc_enter(c, root, "method", 0, &mark);
+    int tlbi_el;
+    if (!m)
+        return;
+    vc_fixed(c, m, "ipi", "gicv3_sgi");
+    vc_int(c, m, "gic_version", 3, 3, 0, NULL);
+    vc_word(c, m, "psci_conduit", psci_conduits, 0);
+    vc_string(c, m, "psci_version", 0);
+    vc_int(c, m, "exception_level", 1, 2, 0, &el);
+    tlbi_el = vc_word(c, m, "tlbi_el", tlbi_els, 0);
+    if (el >= 1 && tlbi_el >= 0 && tlbi_el + 1 != el)
+        vc_error(c, "tlbi_el", "\"%s\", but the app runs at EL%lld (the TLBI forms of its own "
+                 "level)", tlbi_els[tlbi_el], el);
+    vc_fixed(c, m, "target_wait", "poll_iar");
+    vc_int(c, m, "page_size", 4096, 4096, 0, NULL);
+    vc_int(c, m, "test_pages", 1, LLONG_MAX, 0, NULL);
+    if (vc_int(c, m, "counter_hz", 1, LLONG_MAX, 0, &hz) &&
+        jget_number(jget_object(root, "cpu"), "counter_hz", (double)hz) != (double)hz)
+        vc_error(c, "counter_hz", "%lld, but cpu.counter_hz differs", hz);
+    vc_leave(c, mark);
+}
+
+/* Called inside experiments[i]: what an aarch64 experiment must say beyond x86's rules. */
+void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
+{
+    const char *id = jget_string(e, "id");
+    const json_t *v = jget_object(e, "verification");
+    double stale = jget_number(v, "stale_reads", 0);
+    bool control = id && strcmp(id, "stale_detector_control") == 0;
+    if (id && vocab_index(vocab_arm64_experiments, id) < 0)
+        vc_error(c, "id", "\"%.60s\" is not an aarch64 experiment", id);
+    /* the verifier read a stale translation after the protocol said done: the finding */
+    if (!control && stale > 0 && status >= 0 && strcmp(vocab_results[status], "FAILURE") != 0)
+        vc_error(c, "status", "%s, but verification.stale_reads is %.0f (a stale read is a "
+                 "FAILURE)", vocab_results[status], stale);
+    if (c->hypervisor && json_is_false(json_object_get(e, "emulated")))
+        vc_error(c, "emulated", "false, but cpu.hypervisor names one: a report with a "
+                 "hypervisor has no hardware timings");
+    if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
+        strcmp(vocab_results[status], "SKIP") != 0)
+        vc_error(c, "status", "%s, but shootdown_lazy does not apply on aarch64 (SKIP)",
+                 vocab_results[status]);
+}

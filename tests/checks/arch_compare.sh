@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Reports carry the architecture (issue 27): tlbscope-report validates an
+# aarch64 report of contract A (tests/fixtures/reports/arm64/, written by
+# generate.py) and names the path of each defect of broken/aarch64-*.json;
+# x86 reports with and without the key still validate; show prints the
+# aarch64 machine within 80 columns; compare of x86 against aarch64 compares
+# only ipi_roundtrip and stale_detector_control, in ns, and lists the rest
+# per side (text and --json); aarch64 against aarch64 compares everything;
+# html renders both. The mutant arch_unshared_compared (core/mutant.h 97)
+# must fail the cross-architecture check (also in tests/sim/mutants.sh).
+# Prints TAP lines for tests/run-all.sh.
+cd "$(dirname "$0")/../.." || exit 1
+TOOL=${TOOL:-build/tlbscope-report}
+MUTANT=build/mutants/arch_unshared_compared/tlbscope-report
+out=build/test-runs/arch-compare
+rm -rf "$out" && mkdir -p "$out"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { # description, command...
+    local d=$1; shift
+    if "$@" >/dev/null 2>&1; then ok "$d"; else not_ok "$d"; fi
+}
+max_width() { awk '{ if (length > m) m = length } END { print m + 0 }' "$@"; }
+ARM=tests/fixtures/reports/arm64/qemu-aarch64-smp4.json
+X86=reports/samples/qemu-tcg-smp4-max.json
+BROKEN=tests/fixtures/reports/broken
+
+# ---- validate ----
+check "validate: the aarch64 fixture of contract A passes" "$TOOL" validate "$ARM"
+check "validate: an x86 report without architecture passes (x86_64)" "$TOOL" validate "$X86"
+jq '{architecture: "x86_64"} + .' "$X86" >"$out/x86-with-key.json"
+check "validate: an x86 report with architecture x86_64 passes" "$TOOL" validate "$out/x86-with-key.json"
+jq '.architecture = "aarch64"' "$X86" >"$out/x86-as-arm.json"
+if ! "$TOOL" validate "$out/x86-as-arm.json" >/dev/null 2>&1; then
+    ok "validate: an x86 report labelled aarch64 fails (its sections are x86's)"
+else
+    not_ok "validate: an x86 report labelled aarch64 passed"
+fi
+# each broken variant: the path (and words) its error must name
+declare -A want=(
+    [unknown-architecture]='architecture: unknown architecture word "riscv64"'
+    [cpu-count-mismatch]='topology.cpu_count: 3, but cpus has 4 entries'
+    [two-bsps]='topology.cpus: 2 CPUs are marked bsp, expected exactly one'
+    [index-not-dense]='topology.cpus[2].index: 5 at position 2'
+    [unit-tsc]='experiments[1].unit: "tsc_ticks" is not the unit of an aarch64 report'
+    [unknown-experiment]='experiments[2].id: "invlpgb_range" is not an aarch64 experiment'
+    [stale-success]='experiments[1].status: SUCCESS, but verification.stale_reads is 3'
+    [result-too-mild]='result: SKIP is less severe than experiments[3].status ERROR'
+    [skip-without-reason]='experiments[4].reason: is null, but status SKIP needs a reason'
+    [counter-hz-missing]='cpu.counter_hz: missing required key'
+)
+for k in "${!want[@]}"; do
+    f=$BROKEN/aarch64-$k.json
+    "$TOOL" validate "$f" >"$out/$k.out" 2>"$out/$k.err"
+    rc=$?
+    if [ "$rc" != 0 ] && grep -qF -- "${want[$k]}" "$out/$k.err"; then
+        ok "validate: aarch64-$k.json fails naming ${want[$k]%%:*}"
+    else
+        not_ok "validate: aarch64-$k.json (exit $rc) does not say: ${want[$k]}"
+    fi
+done
+# the broken variants differ from the good file in one defect each: only the unknown
+# architecture stops the validator before the sections (they would be read wrongly)
+check "validate: an unknown architecture is the only error named" \
+    test "$(grep -c "$BROKEN" "$out/unknown-architecture.err")" = 2
+
+# ---- show ----
+"$TOOL" show "$ARM" >"$out/show.txt" 2>&1
+check "show: the aarch64 report exits 0" test $? = 0
+check "show: MIDR, implementer, EL, GIC, PSCI conduit and counter rate" \
+    grep -qE 'MIDR 0xf0510: implementer 0x0 \(unnamed\)' "$out/show.txt"
+check "show: EL1 and the TLBI forms" grep -q 'EL1, TLBI VAE1 forms' "$out/show.txt"
+check "show: GICv3 and PSCI over hvc" grep -q 'GICv3, IPIs as gicv3_sgi, targets poll_iar; PSCI 1.1 over hvc' "$out/show.txt"
+check "show: the counter's rate" grep -q '^Counter   1000.000 MHz (cntfrq_el0)' "$out/show.txt"
+check "show: the tables in time units from counter_hz" grep -qE '^ +all_pairs \(median\) +12 +[0-9.]+ us' "$out/show.txt"
+check "show: no x86 line (CPUID family, microcode, TSC)" \
+    bash -c "! grep -qE '^(Microcode|TSC )|family 0x' '$out/show.txt'"
+check "show: within 80 columns" test "$(max_width "$out/show.txt")" -le 80
+
+# ---- compare x86 against aarch64 ----
+"$TOOL" compare "$X86" "$ARM" >"$out/cross.txt" 2>&1
+check "compare x86/aarch64: exit 0" test $? = 0
+check "compare x86/aarch64: the architectures line" grep -q '^Architectures: A x86_64, B aarch64' "$out/cross.txt"
+check "compare x86/aarch64: only in A lists x86's own experiments" \
+    grep -qE '^only in A \(x86_64\): ipi_broadcast, shootdown_seq_vs_conc, shootdown_lazy,' "$out/cross.txt"
+check "compare x86/aarch64: only in B lists aarch64's own experiments" \
+    grep -qE '^only in B \(aarch64\): tlbi_broadcast_vs_ipi, tlbi_range, tlbi_concurrent,' "$out/cross.txt"
+check "compare x86/aarch64: ipi_roundtrip compared over all pairs" grep -qE '^  all_pairs +[0-9.]+ us' "$out/cross.txt"
+check "compare x86/aarch64: no section for a one-sided experiment" \
+    bash -c "! grep -qE '^== (tlbi_range|invlpgb_range|shootdown_lazy):' '$out/cross.txt'"
+check "compare x86/aarch64: within 80 columns" test "$(max_width "$out/cross.txt")" -le 80
+"$TOOL" compare --json "$X86" "$ARM" >"$out/cross.json" 2>/dev/null
+cross_ok() { # the cross-architecture contract on compare --json of tool $1
+    "$1" compare --json "$X86" "$ARM" 2>/dev/null | jq -e '
+        .unit == "ns" and .architectures.mixed and
+        .architectures.sides == {"A": "x86_64", "B": "aarch64"} and
+        .architectures.compared == ["ipi_roundtrip", "stale_detector_control"] and
+        ([.experiments[].id] == .architectures.compared) and
+        (.architectures.only_in.A | index("shootdown_lazy")) != null and
+        (.architectures.only_in.B | index("shootdown_lazy")) != null and
+        (.architectures.only_in.B | index("tlbi_range")) != null and
+        ([.experiments[] | select(.id == "ipi_roundtrip") | .rows[].params.class] == ["all_pairs"])'
+}
+check "compare --json x86/aarch64: compared, only_in, ns, all_pairs" cross_ok "$TOOL"
+# the ratio is of ns: x86 ticks at 2.596 GHz against aarch64 ticks at 1 GHz
+check "compare --json x86/aarch64: ipi_roundtrip's cells in ns of each side's rate" jq -e '
+    [.experiments[] | select(.id == "ipi_roundtrip") | .rows[0].cells[] | .p50] |
+    (.[0] > 1000 and .[0] < 100000 and .[1] > 40000 and .[1] < 70000)' "$out/cross.json"
+# a side without its tick rate: ticks of two clocks are not compared at all
+jq 'del(.cpu.counter_hz)' "$ARM" >"$out/arm-no-hz.json"
+check "compare x86/aarch64 without counter_hz: nothing compared, everything listed" bash -c "
+    '$TOOL' compare --json '$X86' '$out/arm-no-hz.json' 2>/dev/null | jq -e '
+        .architectures.compared == [] and (.architectures.only_in.B | length) == 6'"
+
+# ---- compare aarch64 against aarch64 ----
+cp "$ARM" "$out/arm-copy.json"
+"$TOOL" compare --json "$ARM" "$out/arm-copy.json" >"$out/arm-arm.json" 2>/dev/null
+check "compare aarch64/aarch64: every experiment compared, none listed per side" jq -e '
+    (.architectures.mixed | not) and
+    ([.experiments[].id] == ["ipi_roundtrip", "tlbi_broadcast_vs_ipi", "tlbi_range",
+                             "tlbi_concurrent", "shootdown_lazy", "stale_detector_control"]) and
+    .architectures.only_in == {"A": [], "B": []}' "$out/arm-arm.json"
+check "compare aarch64/aarch64: a file against its copy has ratio 1 everywhere" jq -e '
+    [.experiments[].rows[].cells[1].ratio | select(. != null)] | length > 0 and all(. == 1)' \
+    "$out/arm-arm.json"
+"$TOOL" compare "$ARM" "$out/arm-copy.json" >"$out/arm-arm.txt" 2>&1
+check "compare aarch64/aarch64: no architectures line, within 80 columns" bash -c "
+    ! grep -q '^Architectures:' '$out/arm-arm.txt' && test \$(awk '{ if (length > m) m = length } END { print m + 0 }' '$out/arm-arm.txt') -le 80"
+
+# ---- html ----
+check "html: an aarch64 report renders" "$TOOL" html -o "$out/arm.html" "$ARM"
+check "html: the machine table names the MIDR, not an x86 family" bash -c "
+    grep -q 'aarch64 MIDR 0xf0510 (implementer 0x0), EL1' '$out/arm.html' &&
+    ! grep -q 'family 0xffffffffffffffff' '$out/arm.html'"
+check "html: x86 with aarch64 renders" "$TOOL" html -o "$out/mix.html" "$X86" "$ARM"
+
+# ---- the mutant: experiments paired by id alone ----
+if [ -x "$MUTANT" ]; then
+    if cross_ok "$MUTANT" >/dev/null 2>&1; then
+        not_ok "mutant arch_unshared_compared: the cross-architecture check still passes"
+    else
+        ok "mutant arch_unshared_compared: the cross-architecture check fails"
+    fi
+else
+    ok "mutant arch_unshared_compared # SKIP not built (make tool-mutants)"
+fi
