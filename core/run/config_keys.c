@@ -235,7 +235,8 @@ void config_write_file(struct strbuf *sb)
                 "# typed in the UEFI shell after the program name override these. Unknown keys\n"
                 "# or bad values are reported and the default is used. Every key is listed\n"
                 "# below, commented out: its values, its default, then what it does (generated\n"
-                "# from the key table in core/run/config_keys.c by `make image`; do not edit by hand).\n"
+                "# from the key table in core/run/config_keys.c by `make image`; do not edit\n"
+                "# by hand).\n"
                 "# Keys marked TEST ONLY are for the tool's own tests: leave them out on a\n"
                 "# machine you measure.\n");
     for (i = 0; i < config_key_count; i++) {
