@@ -15,6 +15,16 @@ BUILD   := build
 ARCH    ?= x86
 ARCH_INC := -Iarch/$(ARCH)/include
 
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+DEFS := -DTLBSCOPE_VERSION='"$(VERSION)"' -DTLBSCOPE_COMMIT='"$(COMMIT)"'
+# V=1 shows the full command lines
+Q := $(if $(V),,@)
+
+# ARCH=aarch64 (issue 27): the aarch64 app, built by its own rules (arch/arm64/arm64.mk)
+ifeq ($(ARCH),aarch64)
+include arch/arm64/arm64.mk
+else
+
 # ---- gnu-efi (Debian 3.0.15 paths; override for another install) ----
 EFI_INC  ?= /usr/include/efi
 EFI_LIB  ?= /usr/lib
@@ -27,9 +37,6 @@ endif
 HOST_CC ?= gcc
 LD      := ld
 OBJCOPY := objcopy
-
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-DEFS := -DTLBSCOPE_VERSION='"$(VERSION)"' -DTLBSCOPE_COMMIT='"$(COMMIT)"'
 
 # Freestanding UEFI code: no red zone (interrupt handlers share the stack),
 # general registers only (handlers do not save SSE state), SysV ABI inside,
@@ -66,9 +73,6 @@ deps:
 	@scripts/deps.sh build
 
 efi: $(BUILD)/tlbscope.efi
-
-# V=1 shows the full command lines
-Q := $(if $(V),,@)
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -153,3 +157,5 @@ bench: deps $(BUILD)/tlbscope.img tool
 	@SMP='$(SMP)' scripts/bench.sh
 	@scripts/bench-overhead.sh
 	@scripts/bench-fleetdb.sh
+
+endif # ARCH
