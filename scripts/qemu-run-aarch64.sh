@@ -31,9 +31,13 @@ timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu max -smp "$smp"
 rc=$?
 export MTOOLS_SKIP_CHECK=1
 n=0
+txt=
 for f in $(mdir -i "$work/disk.img" -b ::/tlbscope/reports 2>/dev/null); do
     mcopy -n -o -i "$work/disk.img" "$f" "$out/" && n=$((n + 1))
+    case $f in *.txt) txt=$out/$(basename "$f") ;; esac
 done
-echo "qemu-system-aarch64 -smp $smp${VIRT:+ VIRT=$VIRT}: rc $rc, $n report file(s) in $out/ (console: $log)"
+# the run's own summary (it ends with the verdict line), for whoever started it
+[ -n "${SHOW:-}" ] && [ -n "$txt" ] && cat "$txt"
+echo "qemu-system-aarch64 -smp $smp$([ "${VIRT:-0}" = 1 ] && echo ' virtualization=on'): rc $rc, $n report file(s) in $out/ (console: $log)"
 [ "$rc" = 0 ] && [ "$n" = 0 ] && rc=3
 exit "$rc"

@@ -74,7 +74,7 @@ A64_REPORTS ?= reports/runs/aarch64
 
 run: deps $(A64_IMG)
 	@scripts/deps.sh aarch64
-	@SMP='$(SMP)' MEM='$(MEM)' VIRT='$(VIRT)' TIMEOUT='$(RUN_TIMEOUT)' OUT='$(A64_REPORTS)' \
+	@SMP='$(SMP)' MEM='$(MEM)' VIRT='$(VIRT)' TIMEOUT='$(RUN_TIMEOUT)' OUT='$(A64_REPORTS)' SHOW=1 \
 		scripts/qemu-run-aarch64.sh $(A64_IMG)
 
 test:

@@ -28,6 +28,12 @@ static uint8_t stacks[MAX_CPUS][STACK_SIZE] __attribute__((aligned(16)));
 #ifndef SKIP_CPU
 #define SKIP_CPU -1 /* build with -DSKIP_CPU=n to test the check-in deadline */
 #endif
+/* build with -DFAULT_CPU=n to test the fault path: CPU n reads a VA nothing maps
+ * (level-0 slot 254 of a 48-bit space: the firmware maps RAM and MMIO far
+ * below, our test region sits in slot 511) before it checks in */
+#ifdef FAULT_CPU
+#define FAULT_VA 0x7f0000000000ull
+#endif
 
 void smp_setup(const uint64_t *mpidr, unsigned n)
 {
@@ -60,6 +66,10 @@ void secondary_main(struct percpu *pc)
 {
     uint32_t last = 0;
     EL_WRITE(TPIDR, pc);
+#ifdef FAULT_CPU
+    if (pc->idx == FAULT_CPU)
+        (void)*(volatile uint64_t *)FAULT_VA;
+#endif
     pc->el = cur_el();
     pc->checkin_tick = ticks();
     /* GIC first, then check in: once the BSP sees CPU_ONLINE it also sees

@@ -205,8 +205,10 @@ static void bring_up(void)
         if (rc[t->percpu] != PSCI_SUCCESS)
             fmt_into(t->note, sizeof(t->note), "PSCI CPU_ON returned %s (%lld)", psci_strerror(rc[t->percpu]),
                      (long long)rc[t->percpu]);
-        else if (percpu[t->percpu].state == CPU_PARKED)
-            t->state = A64_CPU_FAULTED; /* fault details: a64_topology_settle */
+        else if (percpu[t->percpu].state == CPU_PARKED) {
+            t->state = A64_CPU_FAULTED; /* ESR, FAR, ELR: a64_topology_settle */
+            str_copy(t->note, sizeof(t->note), "faulted before it checked in");
+        }
         else
             fmt_into(t->note, sizeof(t->note), "did not check in within %u ms of CPU_ON", CHECKIN_MS);
     }

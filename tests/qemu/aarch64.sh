@@ -7,7 +7,8 @@
 # (a remap without invalidation) seeing stale reads, every experiment
 # labelled emulated, and the report in contract A's shape (aarch64_contract.jq).
 # TLBSCOPE_TEST_FULL=1 adds a build whose CPU 2 is never started (it must be
-# `absent` and the run partial) and the mutant arm_local_not_broadcast built
+# `absent` and the run partial), one whose CPU 3 faults (our vector must name
+# ESR, FAR and ELR in the report), and the mutant arm_local_not_broadcast built
 # into the app (QEMU's vCPUs keep their entries: the verifier must catch it).
 source "$(dirname "$0")/lib.sh"
 
@@ -105,6 +106,15 @@ if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     else
         not_ok "the SKIP_CPU=2 build"
     fi
+    if build_image build/a64-fault -DFAULT_CPU=3; then
+        boot_a64 "fault-cpu3" "$here/build/a64-fault/aarch64/tlbscope.img" 4
+        # ESR bits [31:26] EC 0x25 (data abort, same EL) put 0x94..0x97 in the top byte
+        check "CPU 3 faults: faulted, run partial, ESR a data abort (EC 0x25), FAR the address read" \
+            test "$(jqr '.topology.cpus[3] as $c | [$c.state, .run.status, ($c.fault.esr | test("^0x9[4-7][0-9a-f]{6}$")), $c.fault.far] | map(tostring) | join(",")')" = faulted,partial,true,0x7f0000000000
+        check "CPU 3 faults: the other CPUs still verified, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
+    else
+        not_ok "the FAULT_CPU=3 build"
+    fi
     # mutant 96 arm_local_not_broadcast: the broadcast method invalidates only the initiator
     if build_image build/a64-m96 -DTLBSCOPE_MUTANT=96; then
         boot_a64 "mutant96" "$here/build/a64-m96/aarch64/tlbscope.img" 2
@@ -114,5 +124,5 @@ if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
         not_ok "the mutant 96 build"
     fi
 else
-    skip "absent CPU and mutant 96 under QEMU" "TLBSCOPE_TEST_FULL=1 (make test-full)"
+    skip "absent CPU, faulting CPU and mutant 96 under QEMU" "TLBSCOPE_TEST_FULL=1 (make test-full)"
 fi
