@@ -11,7 +11,8 @@ endif
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 BUILD   := build
 # The architecture built: arch/$(ARCH)/ implements the architecture interface that core/ and
-# efi/ reach as "asm/NAME.h" through ARCH_INC (docs/architecture.md). x86 is the only one today.
+# efi/ reach as "asm/NAME.h" through ARCH_INC (docs/architecture.md). x86 (default), or aarch64
+# (issue 27: arch/arm64/, built by arch/arm64/arm64.mk into build/aarch64/).
 ARCH    ?= x86
 ARCH_INC := -Iarch/$(ARCH)/include
 
