@@ -47,9 +47,11 @@ int gic_init(uint64_t gicd_base, uint64_t gicr_range, uint64_t gicr_range_len)
     if (!(ctlr & GICD_CTLR_ARE))
         return -1; /* system-register SGIs need affinity routing */
     if (!(ctlr & GICD_CTLR_GRP1)) {
+        uint64_t deadline = ticks() + tick_freq() / 10;
         wr32(gicd + GICD_CTLR, ctlr | GICD_CTLR_GRP1);
         while (rd32(gicd + GICD_CTLR) & GICD_CTLR_RWP)
-            ;
+            if (ticks() > deadline)
+                return -3; /* the write never completed */
     }
     /* Redistributors: MADT GICC.GICRBaseAddress when given (the caller put
      * it in percpu[].gicr), otherwise walk the GICR discovery range: frames

@@ -79,6 +79,7 @@ void secondary_main(struct percpu *pc)
     pc->gic_ok = gic_cpu_init(pc) == 0;
     __atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
 
+    /* spin-ok: the secondary's service loop for the whole run; it idles in WFI and ends at power off */
     for (;;) {
         uint32_t seq = __atomic_load_n(&pc->cmd_seq, __ATOMIC_ACQUIRE);
         uint32_t irq;

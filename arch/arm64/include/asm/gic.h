@@ -18,7 +18,7 @@
 
 /* BSP: distributor checks; each percpu[].gicr not yet known is found in the
  * GICR discovery range. 0, or negative: -1 no affinity routing, -2 a
- * redistributor missing. */
+ * redistributor missing, -3 the distributor did not take Group 1 enable. */
 int gic_init(uint64_t gicd, uint64_t gicr_range, uint64_t gicr_range_len);
 int gic_cpu_init(struct percpu *pc); /* on each CPU, for itself */
 void gic_send_sgi(uint64_t mpidr, unsigned intid);
