@@ -11,9 +11,20 @@ endif
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 BUILD   := build
 # The architecture built: arch/$(ARCH)/ implements the architecture interface that core/ and
-# efi/ reach as "asm/NAME.h" through ARCH_INC (docs/architecture.md). x86 is the only one today.
+# efi/ reach as "asm/NAME.h" through ARCH_INC (docs/architecture.md). x86 (default), or aarch64
+# (issue 27: arch/arm64/, built by arch/arm64/arm64.mk into build/aarch64/).
 ARCH    ?= x86
 ARCH_INC := -Iarch/$(ARCH)/include
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+DEFS := -DTLBSCOPE_VERSION='"$(VERSION)"' -DTLBSCOPE_COMMIT='"$(COMMIT)"'
+# V=1 shows the full command lines
+Q := $(if $(V),,@)
+
+# ARCH=aarch64 (issue 27): the aarch64 app, built by its own rules (arch/arm64/arm64.mk)
+ifeq ($(ARCH),aarch64)
+include arch/arm64/arm64.mk
+else
 
 # ---- gnu-efi (Debian 3.0.15 paths; override for another install) ----
 EFI_INC  ?= /usr/include/efi
@@ -27,9 +38,6 @@ endif
 HOST_CC ?= gcc
 LD      := ld
 OBJCOPY := objcopy
-
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-DEFS := -DTLBSCOPE_VERSION='"$(VERSION)"' -DTLBSCOPE_COMMIT='"$(COMMIT)"'
 
 # Freestanding UEFI code: no red zone (interrupt handlers share the stack),
 # general registers only (handlers do not save SSE state), SysV ABI inside,
@@ -66,9 +74,6 @@ deps:
 	@scripts/deps.sh build
 
 efi: $(BUILD)/tlbscope.efi
-
-# V=1 shows the full command lines
-Q := $(if $(V),,@)
 
 $(BUILD)/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -153,3 +158,5 @@ bench: deps $(BUILD)/tlbscope.img tool
 	@SMP='$(SMP)' scripts/bench.sh
 	@scripts/bench-overhead.sh
 	@scripts/bench-fleetdb.sh
+
+endif # ARCH

@@ -70,8 +70,12 @@ $(DIST_COMPLETION): $(BUILD)/host/tlbscope-report-release release/gen-completion
 	@mkdir -p $(dir $@)
 	$(Q)release/gen-completion.sh $< >$@.tmp && mv $@.tmp $@
 
+# the aarch64 app goes into the stick's tree as \EFI\BOOT\BOOTAA64.EFI (issue 27)
+DIST_A64_EFI := $(BUILD)/aarch64/BOOTAA64.EFI
 dist: deps $(IMAGE_OUT) $(DIST_MAN) $(DIST_COMPLETION)
-	$(Q)TOOL_MAN='$(DIST_MAN)' TOOL_COMPLETION='$(DIST_COMPLETION)' TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
+	@scripts/deps.sh aarch64
+	$(Q)$(MAKE) --no-print-directory ARCH=aarch64 BUILD='$(BUILD)' efi
+	$(Q)TLBSCOPE_A64_EFI='$(DIST_A64_EFI)' TOOL_MAN='$(DIST_MAN)' TOOL_COMPLETION='$(DIST_COMPLETION)' TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
 		scripts/dist.sh '$(DIST_DIR)' '$(DIST_NAME)' '$(VERSION)' '$(COMMIT)' '$(IMAGE_OUT)' \
 		'$(if $(filter $(SIGNED_IMG),$(IMAGE_OUT)),$(SIGN_CERT))'
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a tlbscope target needs, once; quiet when all are there.
-#   scripts/deps.sh build|run|net|test|html   (net: run + the collector and virt-fw-vars)
+#   scripts/deps.sh build|run|net|test|html|aarch64   (net: run + the collector and virt-fw-vars;
+#   aarch64: what make ARCH=aarch64 builds and boots with; `test` includes it)
 #   scripts/deps.sh source-uri SUITE   (for tests/checks/deps_sources.sh)
 # On Debian bookworm, QEMU comes from bookworm-backports (QEMU 10: x2APIC under
 # TCG); if that cannot be had, Debian's QEMU 7.2 is used and the tests that need
@@ -101,14 +102,20 @@ net_pkgs=(nginx-light python3-virt-firmware)
 test_pkgs=(libcmocka-dev clang libclang-rt-dev jq sbsigntool openssl zip unzip
            bochs bochs-term bochsbios vgabios postgresql groff-base "${net_pkgs[@]}")
 html_pkgs=(chromium)
+# the aarch64 app (issue 27, make ARCH=aarch64): clang's Windows/ARM64 target and
+# lld-link build it, mtools makes its image, qemu-system-arm (with the same
+# bookworm-backports version as qemu-system-x86: both depend on one
+# qemu-system-common) and AAVMF (qemu-efi-aarch64) boot it
+aarch64_pkgs=(make clang lld mtools qemu-system-arm qemu-efi-aarch64)
 
 case "$group" in
     build) want=("${build_pkgs[@]}") ;;
     run) want=("${build_pkgs[@]}" "${run_pkgs[@]}") ;;
     net) want=("${build_pkgs[@]}" "${run_pkgs[@]}" "${net_pkgs[@]}") ;;
-    test) want=("${build_pkgs[@]}" "${run_pkgs[@]}" "${test_pkgs[@]}") ;;
+    test) want=("${build_pkgs[@]}" "${run_pkgs[@]}" "${test_pkgs[@]}" "${aarch64_pkgs[@]}") ;;
     html) want=("${html_pkgs[@]}") ;;
-    *) echo "deps.sh: unknown group '$group' (build, run, net, test, html)" >&2; exit 2 ;;
+    aarch64) want=("${aarch64_pkgs[@]}") ;;
+    *) echo "deps.sh: unknown group '$group' (build, run, net, test, html, aarch64)" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -134,7 +141,7 @@ codename=$(. "$os_release" 2>/dev/null && echo "${VERSION_CODENAME:-}")
 backports=()
 # what bookworm has only in backports (virt-fw-vars) or too old (QEMU 7.2)
 want_bp=()
-for p in qemu-system-x86 python3-virt-firmware; do
+for p in qemu-system-x86 qemu-system-arm python3-virt-firmware; do
     [[ " ${missing[*]} " == *" $p "* ]] && want_bp+=("$p")
 done
 if [ ${#want_bp[@]} -gt 0 ] && [ "$codename" = bookworm ]; then
@@ -158,10 +165,12 @@ for p in "${missing[@]}"; do [[ " ${backports[*]:-} " == *" $p "* ]] || rest+=("
 if [ ${#backports[@]} -gt 0 ]; then
     if ! $SUDO apt-get install -y -qq -t bookworm-backports "${backports[@]}" >/dev/null; then
         # bookworm itself has no python3-virt-firmware: only QEMU falls back
-        if [[ " ${backports[*]} " == *" qemu-system-x86 "* ]]; then
-            echo "deps.sh: QEMU from bookworm-backports failed; using Debian's QEMU (tests needing QEMU 10 will skip)"
-            rest+=(qemu-system-x86)
-        fi
+        for q in qemu-system-x86 qemu-system-arm; do
+            if [[ " ${backports[*]} " == *" $q "* ]]; then
+                echo "deps.sh: QEMU from bookworm-backports failed ($q); using Debian's QEMU (tests needing QEMU 10 will skip)"
+                rest+=("$q")
+            fi
+        done
         [[ " ${backports[*]} " == *" python3-virt-firmware "* ]] &&
             echo "deps.sh: python3-virt-firmware from bookworm-backports failed (the HTTP boot test will skip)"
     fi

@@ -53,6 +53,14 @@ mcopy -s -m -i "$stage/tlbscope.img@@1M" ::/EFI ::/startup.nsh ::/tlbscope "$sta
 [ -f "$stage/stick/EFI/BOOT/BOOTX64.EFI" ] && [ -f "$stage/stick/tlbscope/tlbscope.cfg" ] ||
     die "$image has no \\EFI\\BOOT\\BOOTX64.EFI or \\tlbscope\\tlbscope.cfg"
 mkdir -p "$stage/stick/tlbscope/reports"
+# the aarch64 app beside it (issue 27; TLBSCOPE_A64_EFI, make dist builds it): the same stick
+# then boots on an ARM server too, which looks for \EFI\BOOT\BOOTAA64.EFI
+a64_info=
+if [ -n "${TLBSCOPE_A64_EFI:-}" ]; then
+    [ -s "$TLBSCOPE_A64_EFI" ] || die "no aarch64 app $TLBSCOPE_A64_EFI (make ARCH=aarch64)"
+    cp "$TLBSCOPE_A64_EFI" "$stage/stick/EFI/BOOT/BOOTAA64.EFI"
+    a64_info="BOOTAA64.EFI unsigned, aarch64, $(clang --version 2>/dev/null | head -n1)"
+fi
 
 # the host tool: the sources tool.mk builds it from (TLBSCOPE_TOOL_SRCS, from make) and
 # every header they include, by the compiler's own account; a Makefile of its own
@@ -145,6 +153,7 @@ case "$commit" in *-dirty) dirty=" (uncommitted changes: a development build, no
     echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")"
     echo "gnu-efi $(dpkg-query -W -f='${Version}' gnu-efi 2>/dev/null || echo unknown)"
     echo "BOOTX64.EFI $signature"
+    [ -n "$a64_info" ] && echo "$a64_info"
     echo "$static"
 } >"$stage/BUILDINFO"
 

@@ -5,6 +5,7 @@
 #include "core/report/plan_report.h"
 #include "core/run/redact.h"
 #include "core/report/report.h"
+#include "core/report/report_common.h"
 #include "core/run/verdict.h"
 #include "core/report/report_recommend.h"
 #include "core/lib/sha256.h"
@@ -183,22 +184,6 @@ static void write_args(struct json_writer *w, const char *args)
     jw_kv_str(w, "args", out);
 }
 
-static void write_stats(struct json_writer *w, const struct stats *st)
-{
-    jw_object_begin_inline(w);
-    jw_kv_u64(w, "n", st->n);
-    jw_kv_u64(w, "min", st->min);
-    jw_kv_u64(w, "p50", st->p50);
-    /* only where n supports them: below that nearest rank gives the maximum (core/lib/stats.h) */
-    if (stats_has_p90(st->n) || MUTANT(percentile_from_few))
-        jw_kv_u64(w, "p90", st->p90);
-    if (stats_has_p99(st->n) || MUTANT(percentile_from_few))
-        jw_kv_u64(w, "p99", st->p99);
-    jw_kv_u64(w, "max", st->max);
-    jw_kv_u64(w, "mean", st->mean);
-    jw_object_end(w);
-}
-
 static void write_point(struct json_writer *w, const struct result_point *p)
 {
     uint8_t i;
@@ -216,7 +201,7 @@ static void write_point(struct json_writer *w, const struct result_point *p)
     jw_object_begin(w);
     for (i = 0; i < p->nmetrics; i++) {
         jw_key(w, p->metrics[i].name);
-        write_stats(w, &p->metrics[i].st);
+        report_write_stats(w, &p->metrics[i].st);
     }
     jw_object_end(w);
     if (p->nvalues) {
@@ -236,28 +221,6 @@ static void write_points(struct json_writer *w, const char *key, const struct po
     jw_array_begin(w);
     for (i = 0; i < l->count; i++)
         write_point(w, &l->items[i]);
-    jw_array_end(w);
-}
-
-static void write_msgs(struct json_writer *w, const char *key, const struct msg_list *l)
-{
-    uint32_t i;
-    jw_key(w, key);
-    jw_array_begin(w);
-    for (i = 0; i < l->count; i++) {
-        jw_object_begin_inline(w);
-        jw_kv_str(w, "where", l->items[i].where);
-        jw_kv_str(w, "message", l->items[i].text);
-        jw_object_end(w);
-    }
-    if (l->dropped) {
-        char text[80];
-        fmt_into(text, sizeof(text), "%u further messages were dropped", l->dropped);
-        jw_object_begin_inline(w);
-        jw_kv_str(w, "where", "report");
-        jw_kv_str(w, "message", text);
-        jw_object_end(w);
-    }
     jw_array_end(w);
 }
 
@@ -672,21 +635,8 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
 static void write_verdict(struct json_writer *w, const struct run *r)
 {
     struct verdict v;
-    char line[REPORT_VERDICT_LEN];
     run_verdict(r, &v);
-    verdict_line(&v, 80, line, sizeof(line));
-    jw_key(w, "verdict");
-    jw_object_begin(w);
-    jw_kv_str(w, "word", verdict_word_name(v.word));
-    jw_kv_str(w, "line", line);
-    jw_kv_u64(w, "measured", v.measured);
-    jw_kv_u64(w, "not_applicable", v.not_applicable);
-    jw_kv_u64(w, "inconclusive", v.inconclusive);
-    jw_kv_u64(w, "in_error", v.in_error);
-    jw_kv_u64(w, "failed", v.failed);
-    jw_kv_u64(w, "cpus_dropped", v.cpus_dropped);
-    jw_kv_u64(w, "run_errors", v.run_errors);
-    jw_object_end(w);
+    report_json_verdict(w, &v);
 }
 
 bool report_write_json(const struct run *r, struct strbuf *out)
@@ -736,8 +686,8 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     write_network(&w, r, &red);
     jw_key(&w, "config");
     config_write_json(&r->cfg, &w);
-    write_msgs(&w, "errors", &r->errors);
-    write_msgs(&w, "warnings", &r->warnings);
+    report_write_msgs(&w, "errors", &r->errors);
+    report_write_msgs(&w, "warnings", &r->warnings);
     jw_object_end(&w);
 
     write_firmware(&w, &r->fw, &red);

@@ -100,6 +100,8 @@ quick_missing=()
 for p in $quick_paths; do [ -e "$R/$p" ] || quick_missing+=("$p"); done
 check "every path QUICKSTART.md names is in the archive ($(echo $quick_paths))${quick_missing:+ (missing: ${quick_missing[*]})}" \
     test ${#quick_missing[@]} = 0
+check "stick/EFI/BOOT/BOOTAA64.EFI is build/aarch64/BOOTAA64.EFI, named in BUILDINFO (issue 27)" \
+    bash -c "cmp -s '$R/stick/EFI/BOOT/BOOTAA64.EFI' build/aarch64/BOOTAA64.EFI && grep -q '^BOOTAA64.EFI unsigned, aarch64' '$R/BUILDINFO'"
 check "BUILDINFO: version, commit, unsigned" \
     bash -c "grep -qx 'tlbscope $VERSION' '$R/BUILDINFO' && grep -q '^commit $COMMIT' '$R/BUILDINFO' &&
              grep -qx 'BOOTX64.EFI unsigned' '$R/BUILDINFO'"

@@ -1,0 +1,124 @@
+/*
+ * Secondary CPU entry (PSCI CPU_ON target) and our exception vectors.
+ *
+ * PSCI 1.1, CPU_ON and its entry-state rules: the CPU arrives at the entry
+ * point at the EL of the caller, MMU off, data cache off, all of DAIF
+ * masked, x0 = context_id (our CPU index). With the MMU off every data
+ * access is Device-nGnRnE and instruction fetches are Non-cacheable unless
+ * SCTLR.I is set (Arm ARM, "The effects of disabling a stage of address
+ * translation"), which is why the BSP cleans this code and boot_params to
+ * the Point of Coherency before CPU_ON. Nothing is written to memory here
+ * before the MMU is on: such stores would bypass the caches and could later
+ * be overwritten by stale dirty lines.
+ */
+#include "asm/smp.h"
+
+    .text
+    .balign 4096
+    .globl entry_text_start
+entry_text_start:
+
+    .globl secondary_entry
+secondary_entry:
+    adrp    x1, boot_params
+    add     x1, x1, :lo12:boot_params
+    mrs     x2, CurrentEL
+    cmp     x2, #(2 << 2)
+    b.eq    1f
+
+    /* EL1: the BSP's translation regime, then TLB invalidate (TLB contents
+     * are not guaranteed invalid out of reset: Arm ARM, "TLB maintenance
+     * requirements" / reset behaviour of TLBs), then turn on MMU and caches. */
+    ldr     x3, [x1, #BP_MAIR]
+    msr     mair_el1, x3
+    ldr     x3, [x1, #BP_TCR]
+    msr     tcr_el1, x3
+    ldr     x3, [x1, #BP_TTBR0]
+    msr     ttbr0_el1, x3
+    ldr     x3, [x1, #BP_CPTR]
+    msr     cpacr_el1, x3
+    ldr     x3, [x1, #BP_VBAR]
+    msr     vbar_el1, x3
+    isb
+    tlbi    vmalle1
+    dsb     nsh
+    isb
+    ldr     x3, [x1, #BP_SCTLR]
+    msr     sctlr_el1, x3
+    isb                             /* the MMU is on from the next instruction */
+    b       2f
+
+1:  /* EL2 (virtualization=on): same, with the EL2 registers. HCR_EL2 first:
+     * its E2H/TGE bits change how the EL2 registers below are interpreted. */
+    ldr     x3, [x1, #BP_HCR]
+    msr     hcr_el2, x3
+    isb
+    ldr     x3, [x1, #BP_MAIR]
+    msr     mair_el2, x3
+    ldr     x3, [x1, #BP_TCR]
+    msr     tcr_el2, x3
+    ldr     x3, [x1, #BP_TTBR0]
+    msr     ttbr0_el2, x3
+    ldr     x3, [x1, #BP_CPTR]
+    msr     cptr_el2, x3
+    ldr     x3, [x1, #BP_VBAR]
+    msr     vbar_el2, x3
+    isb
+    tlbi    alle2
+    dsb     nsh
+    isb
+    ldr     x3, [x1, #BP_SCTLR]
+    msr     sctlr_el2, x3
+    isb
+
+2:  /* MMU and caches on: per-CPU stack and data from the tables indexed by
+     * the context id, then C. Stacks are 16-byte aligned (AAPCS64). */
+    add     x2, x1, #BP_STACK
+    ldr     x3, [x2, x0, lsl #3]
+    mov     sp, x3
+    add     x2, x1, #BP_PERCPU
+    ldr     x4, [x2, x0, lsl #3]
+    ldr     x3, [x1, #BP_ENTRY]
+    mov     x0, x4
+    mov     x29, #0                 /* end of the frame-pointer chain */
+    mov     x30, #0
+    blr     x3
+3:  wfi                             /* secondary_main does not return */
+    b       3b
+
+/*
+ * Exception vectors (Arm ARM, "Exception vectors"): 16 entries of
+ * 0x80 bytes, table aligned to 2 KiB. Every entry records its number and
+ * goes to one handler that prints and parks the CPU: the app has no
+ * interrupt handlers (targets poll ICC_IAR1_EL1 with IRQs masked), so any
+ * exception here is a bug to report, not to recover from.
+ */
+    .balign 2048
+    .globl exception_vectors
+exception_vectors:
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+    .balign 128
+    sub     sp, sp, #16
+    stp     x0, x1, [sp]
+    mov     x0, #\n
+    b       vector_common
+    .endr
+
+vector_common:
+    mrs     x4, CurrentEL
+    cmp     x4, #(2 << 2)
+    b.eq    1f
+    mrs     x1, esr_el1
+    mrs     x2, far_el1
+    mrs     x3, elr_el1
+    b       2f
+1:  mrs     x1, esr_el2
+    mrs     x2, far_el2
+    mrs     x3, elr_el2
+2:  bl      fault_report            /* does not return */
+3:  wfi
+    b       3b
+
+    .balign 64
+    .globl entry_text_end
+entry_text_end:

@@ -1,0 +1,148 @@
+/* GICv3 SGIs between CPUs: see asm/gic.h. */
+#include "asm/gic.h"
+#include "asm/barrier.h"
+#include "asm/timer.h"
+
+/* Distributor registers (IHI 0069, "The GIC Distributor register map") */
+#define GICD_CTLR 0x0000
+#define GICD_CTLR_RWP (1u << 31)
+#define GICD_CTLR_DS (1u << 6)
+#define GICD_CTLR_ARE (1u << 4) /* ARE_S/ARE with DS=1 */
+#define GICD_CTLR_GRP1 (1u << 1) /* EnableGrp1 (DS=1) / EnableGrp1NS */
+
+/* Redistributor RD_base frame and SGI_base frame, 64 KiB above it (IHI 0069,
+ * "The GIC Redistributor register map") */
+#define GICR_CTLR 0x0000
+#define GICR_TYPER 0x0008
+#define GICR_WAKER 0x0014
+#define GICR_WAKER_PSLEEP (1u << 1)
+#define GICR_WAKER_CASLEEP (1u << 2)
+#define GICR_SGI 0x10000
+#define GICR_IGROUPR0 (GICR_SGI + 0x0080)
+#define GICR_ISENABLER0 (GICR_SGI + 0x0100)
+#define GICR_ICPENDR0 (GICR_SGI + 0x0280)
+#define GICR_IPRIORITYR (GICR_SGI + 0x0400)
+#define GICR_IGRPMODR0 (GICR_SGI + 0x0d00)
+
+static uint64_t gicd;
+
+static inline uint32_t rd32(uint64_t a) { return *(volatile uint32_t *)a; }
+static inline uint64_t rd64(uint64_t a) { return *(volatile uint64_t *)a; }
+static inline void wr32(uint64_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
+static inline void wr8(uint64_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
+
+/* GICR_TYPER.Affinity_Value [63:32] is Aff3.Aff2.Aff1.Aff0 (IHI 0069, GICR_TYPER) */
+static uint32_t mpidr_to_gicr_aff(uint64_t mpidr)
+{
+    return (uint32_t)((mpidr & 0xffffff) | (((mpidr >> 32) & 0xff) << 24));
+}
+
+int gic_init(uint64_t gicd_base, uint64_t gicr_range, uint64_t gicr_range_len)
+{
+    unsigned i;
+    int found = 0;
+    uint32_t ctlr;
+    gicd = gicd_base;
+    ctlr = rd32(gicd + GICD_CTLR);
+    if (!(ctlr & GICD_CTLR_ARE))
+        return -1; /* system-register SGIs need affinity routing */
+    if (!(ctlr & GICD_CTLR_GRP1)) {
+        uint64_t deadline = ticks() + tick_freq() / 10;
+        wr32(gicd + GICD_CTLR, ctlr | GICD_CTLR_GRP1);
+        while (rd32(gicd + GICD_CTLR) & GICD_CTLR_RWP)
+            if (ticks() > deadline)
+                return -3; /* the write never completed */
+    }
+    /* Redistributors: MADT GICC.GICRBaseAddress when given (the caller put
+     * it in percpu[].gicr), otherwise walk the GICR discovery range: frames
+     * of 128 KiB (RD + SGI), 256 KiB when GICR_TYPER.VLPIS (GICv4 VLPI
+     * frames), the last one has GICR_TYPER.Last. QEMU gives no GICC base. */
+    for (i = 0; i < ncpus; i++) {
+        struct percpu *pc = &percpu[i];
+        uint64_t a;
+        for (a = gicr_range; !pc->gicr && a && a < gicr_range + gicr_range_len;) {
+            uint64_t typer = rd64(a + GICR_TYPER);
+            if ((uint32_t)(typer >> 32) == mpidr_to_gicr_aff(pc->mpidr))
+                pc->gicr = a;
+            if (typer & (1u << 4))
+                break;
+            a += (typer & (1u << 1)) ? 0x40000 : 0x20000;
+        }
+        found += pc->gicr != 0;
+    }
+    return found == (int)ncpus ? 0 : -2;
+}
+
+int gic_cpu_init(struct percpu *pc)
+{
+    uint64_t r = pc->gicr;
+    if (!r)
+        return -1;
+    /* Wake the redistributor: clear ProcessorSleep, then wait until
+     * ChildrenAsleep reads 0 (IHI 0069, GICR_WAKER, "Redistributor
+     * Wake Register", and the power management chapter). */
+    wr32(r + GICR_WAKER, rd32(r + GICR_WAKER) & ~GICR_WAKER_PSLEEP);
+    uint64_t deadline = ticks() + tick_freq() / 10;
+    while (rd32(r + GICR_WAKER) & GICR_WAKER_CASLEEP)
+        if (ticks() > deadline)
+            return -2;
+    /* our two SGIs: Non-secure Group 1 (IGROUPR0=1, IGRPMODR0=0), high
+     * priority so the BSP can mask firmware interrupts with PMR, enabled */
+    uint32_t bits = (1u << SGI_CMD) | (1u << SGI_PING);
+    wr32(r + GICR_IGROUPR0, rd32(r + GICR_IGROUPR0) | bits);
+    wr32(r + GICR_IGRPMODR0, rd32(r + GICR_IGRPMODR0) & ~bits);
+    wr8(r + GICR_IPRIORITYR + SGI_CMD, SGI_PRIO);
+    wr8(r + GICR_IPRIORITYR + SGI_PING, SGI_PRIO);
+    wr32(r + GICR_ICPENDR0, bits);
+    wr32(r + GICR_ISENABLER0, bits);
+    dsb_sy(); /* the MMIO writes reach the GIC before we rely on them */
+
+    /* CPU interface: system registers on (ICC_SRE_ELx.SRE; at EL2 also
+     * Enable, which lets EL1 use them too), then priority mask and Group 1
+     * enable (IHI 0069: ICC_SRE_EL1/EL2, ICC_PMR_EL1, ICC_IGRPEN1_EL1).
+     * The ISB makes the SRE change visible before any other ICC_ access. */
+    if (pc->el == 2)
+        write_sysreg(ICC_SRE_EL2, read_sysreg(ICC_SRE_EL2) | 0xf);
+    else
+        write_sysreg(ICC_SRE_EL1, read_sysreg(ICC_SRE_EL1) | 0x7);
+    __asm__ volatile("isb" ::: "memory");
+    if (pc->idx != 0) { /* the BSP keeps the firmware's PMR and enables */
+        write_sysreg(ICC_PMR_EL1, 0xf0);
+        write_sysreg(ICC_BPR1_EL1, 0);
+        write_sysreg(ICC_IGRPEN1_EL1, 1);
+    }
+    __asm__ volatile("isb" ::: "memory");
+    return 0;
+}
+
+/*
+ * ICC_SGI1R_EL1 (IHI 0069, "Interrupt Controller Software Generated
+ * Interrupt Group 1 Register"): Aff3 [55:48], RS [47:44] (which group of
+ * 16 Aff0 values TargetList means), Aff2 [39:32], INTID [27:24], Aff1
+ * [23:16], TargetList [15:0].
+ */
+void gic_send_sgi(uint64_t mpidr, unsigned intid)
+{
+    uint64_t aff0 = mpidr & 0xff;
+    uint64_t v = (((mpidr >> 32) & 0xff) << 48) | ((aff0 >> 4) << 44) | (((mpidr >> 16) & 0xff) << 32) |
+                 ((uint64_t)(intid & 0xf) << 24) | (((mpidr >> 8) & 0xff) << 16) | (1ull << (aff0 & 0xf));
+    /* A system-register write is not a memory access: DMB does not order it
+     * after our mailbox stores, DSB does (the receiver may read the mailbox
+     * as soon as the SGI arrives). */
+    dsb_ishst();
+    write_sysreg(ICC_SGI1R_EL1, v);
+    __asm__ volatile("isb" ::: "memory");
+}
+
+uint32_t gic_ack(void)
+{
+    uint32_t v = (uint32_t)read_sysreg(ICC_IAR1_EL1) & 0xffffff;
+    dsb_sy(); /* the acknowledge completes before we act on the interrupt */
+    return v;
+}
+
+void gic_eoi(uint32_t intid)
+{
+    write_sysreg(ICC_EOIR1_EL1, intid);
+    __asm__ volatile("isb" ::: "memory");
+}

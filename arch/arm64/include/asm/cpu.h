@@ -1,0 +1,42 @@
+/*
+ * aarch64 CPU identification (Arm ARM, "AArch64 System Register
+ * Descriptions"): MIDR_EL1 (implementer [31:24], variant [23:20], part
+ * [15:4], revision [3:0]) and the TLB field of ID_AA64ISAR0_EL1 ([59:56]:
+ * 0 none, 1 FEAT_TLBIOS = outer-shareable TLBI, 2 FEAT_TLBIOS +
+ * FEAT_TLBIRANGE = range TLBI). aarch64 has no CPUID hypervisor bit: the
+ * app names an emulator from the firmware tables instead (efi/arm64/).
+ */
+#ifndef TLBSCOPE_ARM64_CPU_H
+#define TLBSCOPE_ARM64_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "asm/sysreg.h"
+
+struct arm64_cpu_id {
+    uint64_t midr, isar0, mmfr0, mmfr2;
+    unsigned implementer, part, variant, revision;
+    bool tlbi_os, tlbi_range;
+};
+
+static inline void arm64_cpu_identify(struct arm64_cpu_id *c)
+{
+    c->midr = read_sysreg(MIDR_EL1);
+    c->isar0 = read_sysreg(ID_AA64ISAR0_EL1);
+    c->mmfr0 = read_sysreg(ID_AA64MMFR0_EL1);
+    /* ID_AA64MMFR2_EL1 as its encoding: older assemblers lack the name */
+    c->mmfr2 = read_sysreg(S3_0_C0_C7_2);
+    c->implementer = (unsigned)((c->midr >> 24) & 0xff);
+    c->variant = (unsigned)((c->midr >> 20) & 0xf);
+    c->part = (unsigned)((c->midr >> 4) & 0xfff);
+    c->revision = (unsigned)(c->midr & 0xf);
+    c->tlbi_os = ((c->isar0 >> 56) & 0xf) >= 1;
+    c->tlbi_range = ((c->isar0 >> 56) & 0xf) >= 2;
+}
+
+/* "Arm", "Ampere"...: the MIDR implementer codes of the Arm ARM; NULL when
+ * unknown or 0 (QEMU's -cpu max has implementer 0) */
+const char *arm64_implementer_name(unsigned implementer);
+
+#endif

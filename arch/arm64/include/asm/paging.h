@@ -1,0 +1,51 @@
+/*
+ * Our own stage-1 tables for a test region, next to the firmware's identity
+ * map (Arm ARM, "The AArch64 Virtual Memory System Architecture", 4 KiB
+ * granule).
+ *
+ * The firmware's top-level table is copied into a new page; the path from
+ * the top to a free slot (a VA range the firmware maps nothing in) is cloned
+ * table by table, and the region's own level-3 table hangs there. Every other
+ * firmware table is shared, not copied, so the identity map (our code, data,
+ * MMIO, firmware) stays exactly as it was. Installing the new TTBR0 is safe
+ * without break-before-make because every translation that exists in both
+ * trees is identical.
+ *
+ * Each of the two frame pools ("A" = 0, "B" = 1) holds REGION_PAGES frames
+ * whose first word is a tag naming pool and page: a read through the region
+ * tells which frame the CPU's translation points at.
+ */
+#ifndef TLBSCOPE_ARM64_PAGING_H
+#define TLBSCOPE_ARM64_PAGING_H
+
+#include <stdint.h>
+
+#define PAGE_SHIFT 12
+#define REGION_PAGES 512 /* one level-3 table: 2 MiB of VA */
+
+struct region {
+    uint64_t va;           /* start of the test region */
+    volatile uint64_t *l3; /* its level-3 table (identity mapped) */
+    uint64_t attrs;        /* leaf attributes borrowed from the firmware's RAM mapping */
+    uint64_t frames[2];    /* two pools of REGION_PAGES frames */
+    uint64_t ttbr0;        /* value to install: our top table + firmware's ASID/CnP bits */
+    uint64_t fw_ttbr0;
+    unsigned start_level, va_bits, slot_level;
+};
+
+extern struct region rgn;
+
+/* BSP: alloc_pages(n) returns n zeroed, identity-mapped pages (0: none).
+ * 0 on success; -1 granule not 4 KiB, -2 no memory, -3 pool unmapped, -4 no free VA slot */
+int pt_build(uint64_t (*alloc_pages)(uint64_t n));
+void pt_install_local(uint64_t ttbr0);
+uint64_t frame_pa(unsigned pool, unsigned i);
+uint64_t frame_tag(unsigned pool, unsigned i);
+/* PTE i -> frame (pool, i) through pte_store(); no barrier, no TLBI */
+void region_set_pte(unsigned i, unsigned pool);
+static inline uint64_t region_page_va(unsigned i)
+{
+    return rgn.va + ((uint64_t)i << PAGE_SHIFT);
+}
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * Per-CPU data of the aarch64 app. Each CPU's block, mailbox included, sits
+ * in its own 128-byte-aligned slot: 128 covers the largest Cache Writeback
+ * Granule data caches use in practice (CTR_EL0.CWG; QEMU reports 64), so a
+ * CPU polling its mailbox never shares a line another CPU writes.
+ * TPIDR_EL1 (EL2: TPIDR_EL2) holds the running CPU's pointer.
+ *
+ * The mailbox carries a function: the BSP (or an experiment) fills fn and
+ * arg, then bumps cmd_seq (release) and sends SGI_CMD; the CPU runs fn(pc),
+ * which fills result, then sets ack_seq = cmd_seq (release). The function is
+ * what core/exp/arm64/ wants the CPU to do, so the arch code knows nothing
+ * of the experiments.
+ */
+#ifndef TLBSCOPE_ARM64_PERCPU_H
+#define TLBSCOPE_ARM64_PERCPU_H
+
+#include <stdint.h>
+
+#include "asm/sysreg.h"
+
+#define MAX_CPUS 16
+#define PERCPU_ALIGN 128
+
+/* CPU_PARKED: our exception vector took a fault on the CPU (fault_* below) */
+enum cpu_state { CPU_OFF = 0, CPU_STARTING, CPU_ONLINE, CPU_PARKED };
+
+struct percpu;
+typedef void (*percpu_fn)(struct percpu *pc);
+
+struct percpu {
+    uint32_t idx;
+    uint32_t el;
+    uint64_t mpidr;
+    uint64_t gicr; /* this CPU's redistributor RD_base */
+    volatile uint32_t state;
+    volatile uint32_t gic_ok;
+    uint64_t checkin_tick;
+    percpu_fn fn;
+    uint64_t arg[4];
+    volatile uint32_t cmd_seq;
+    volatile uint32_t ack_seq;
+    volatile uint64_t result[4];
+    /* filled by the fault handler before the CPU parks */
+    uint64_t fault_esr, fault_far, fault_elr, fault_vector;
+} __attribute__((aligned(PERCPU_ALIGN)));
+
+extern struct percpu percpu[MAX_CPUS];
+extern unsigned ncpus; /* CPUs known from the MADT, BSP = index 0 */
+
+static inline struct percpu *this_cpu(void)
+{
+    return (struct percpu *)EL_READ(TPIDR);
+}
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * Secondary CPU bring-up with PSCI CPU_ON (the aarch64 counterpart of x86's
+ * INIT-SIPI trampoline). The entry stub (arch/arm64/entry.S) runs with the
+ * MMU off and reads struct boot_params; the offsets below are shared with it
+ * (static_asserts in arch/arm64/smp.c keep them honest).
+ */
+#ifndef TLBSCOPE_ARM64_SMP_H
+#define TLBSCOPE_ARM64_SMP_H
+
+#define BP_MAIR 0
+#define BP_TCR 8
+#define BP_TTBR0 16
+#define BP_SCTLR 24
+#define BP_VBAR 32
+#define BP_HCR 40  /* EL2 only */
+#define BP_CPTR 48 /* CPACR_EL1, or CPTR_EL2 at EL2 */
+#define BP_ENTRY 56
+#define BP_STACK 64
+#define BP_MAX_CPUS 16
+#define BP_PERCPU (BP_STACK + 8 * BP_MAX_CPUS)
+
+#define STACK_SIZE 16384
+
+#ifndef __ASSEMBLER__
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "asm/percpu.h"
+
+struct boot_params {
+    uint64_t mair, tcr, ttbr0, sctlr, vbar, hcr, cptr, entry;
+    uint64_t stack_top[BP_MAX_CPUS];
+    uint64_t percpu[BP_MAX_CPUS];
+};
+
+/* the BSP is mpidr[bsp]; fills percpu[] (BSP = index 0, then MADT order) */
+void smp_setup(const uint64_t *mpidr, unsigned n);
+/* CPU_ON of every other CPU, then wait for each to check in until deadline_ticks
+ * after the last CPU_ON; psci_rc[i] gets CPU_ON's return code. Returns CPUs online. */
+unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc);
+/* post fn to a CPU's mailbox and wake it with an SGI */
+void smp_post(unsigned cpu, percpu_fn fn, uint64_t a0, uint64_t a1, uint64_t a2);
+/* spin until the CPU acks, it faults or timeout_ticks pass (0 / -1) */
+int smp_wait(unsigned cpu, uint64_t timeout_ticks);
+bool cpu_usable(unsigned cpu);
+
+extern struct boot_params boot_params;
+void secondary_entry(void); /* entry.S */
+extern char exception_vectors[];
+extern char entry_text_start[], entry_text_end[];
+#endif
+
+#endif

@@ -1,0 +1,206 @@
+/* The aarch64 experiments' shared record keeping and test-region operations: see a64_exp.h. */
+#include "core/exp/arm64/a64_exp.h"
+
+#include <stdarg.h>
+
+#include "asm/barrier.h"
+#include "asm/paging.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "asm/tlbi.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
+
+struct a64_exp *a64_exp_begin(struct arm64_run *run, const char *id, const char *title, const char *axis_x,
+                              const char *axis_series, bool verifies)
+{
+    struct a64_exp *e = &run->exps[run->nexp++];
+    mem_zero(e, sizeof(*e));
+    e->id = id;
+    e->title = title;
+    e->status = RESULT_SUCCESS;
+    e->axis_x = axis_x;
+    e->axis_series = axis_series;
+    e->verification.applicable = verifies;
+    /* aarch64 has no CPUID hypervisor bit: an emulator named by the firmware
+     * tables makes every timing an emulated one (contract A) */
+    e->emulated = run->hypervisor != 0;
+    return e;
+}
+
+static void vset(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+    struct strbuf sb;
+    sb_init_fixed(&sb, buf, cap);
+    sb_vprintf(&sb, fmt, ap);
+}
+
+void a64_exp_set(struct a64_exp *e, enum result status, const char *fmt, ...)
+{
+    va_list ap;
+    e->status = status;
+    va_start(ap, fmt);
+    vset(e->reason, sizeof(e->reason), fmt, ap);
+    va_end(ap);
+}
+
+void a64_note(struct a64_exp *e, const char *fmt, ...)
+{
+    va_list ap;
+    if (e->nnotes >= A64_MAX_NOTES)
+        return;
+    va_start(ap, fmt);
+    vset(e->notes[e->nnotes++], sizeof(e->notes[0]), fmt, ap);
+    va_end(ap);
+}
+
+void a64_exp_end(struct arm64_run *run, struct a64_exp *e, uint64_t t0)
+{
+    (void)run;
+    e->duration_ms = ticks_to_ms(ticks() - t0);
+    if (e->verification.stale_reads && str_cmp(e->id, "stale_detector_control") != 0 &&
+        e->status != RESULT_FAILURE)
+        a64_exp_set(e, RESULT_FAILURE, "%llu stale reads after a shootdown that completed: a CPU kept a translation",
+                    (unsigned long long)e->verification.stale_reads);
+    if (e->partial && e->status == RESULT_SUCCESS)
+        a64_exp_set(e, RESULT_ERROR, "incomplete: a CPU stopped answering (see topology) or the points ran out");
+}
+
+struct a64_point *a64_point_add(struct a64_exp *e)
+{
+    struct a64_point *p;
+    if (e->npoints >= A64_MAX_POINTS) {
+        e->partial = true;
+        return 0;
+    }
+    p = &e->points[e->npoints++];
+    mem_zero(p, sizeof(*p));
+    return p;
+}
+
+void a64_param(struct a64_point *p, const char *key, uint64_t num)
+{
+    if (p->nparams < A64_MAX_PARAMS)
+        p->params[p->nparams++] = (struct a64_param){ key, 0, num };
+}
+
+void a64_param_str(struct a64_point *p, const char *key, const char *str)
+{
+    if (p->nparams < A64_MAX_PARAMS)
+        p->params[p->nparams++] = (struct a64_param){ key, str, 0 };
+}
+
+void a64_value(struct a64_point *p, const char *key, int64_t milli)
+{
+    if (p->nvalues < A64_MAX_VALUES)
+        p->values[p->nvalues++] = (struct a64_value){ key, milli };
+}
+
+void a64_latency(struct a64_point *p, uint64_t *samples, uint32_t n)
+{
+    p->has_latency = true;
+    stats_from_array(samples, n, &p->latency);
+}
+
+unsigned a64_others(unsigned *out)
+{
+    unsigned c, k = 0;
+    for (c = 1; c < ncpus; c++)
+        if (cpu_usable(c))
+            out[k++] = c;
+    return k;
+}
+
+uint64_t a64_timeout_ticks(const struct arm64_run *run)
+{
+    return tick_freq() / 1000 * run->timeout_ms;
+}
+
+void region_reset(void)
+{
+    unsigned i;
+    for (i = 0; i < REGION_PAGES; i++)
+        region_set_pte(i, 0);
+    dsb_ishst();
+    tlbi_all_is();
+    dsb_ish();
+    isb();
+}
+
+void region_remap(unsigned first, unsigned n, unsigned pool)
+{
+    unsigned i;
+    for (i = first; i < first + n; i++)
+        region_set_pte(i, pool);
+    dsb_ishst();
+}
+
+/* reads through this CPU's TLB: returns the wrong tags; the first in *bad_at, *seen */
+static uint64_t read_pages(unsigned first, unsigned n, unsigned pool, unsigned *bad_at, uint64_t *seen)
+{
+    uint64_t bad = 0;
+    unsigned i;
+    for (i = first; i < first + n; i++) {
+        uint64_t v = test_read((const volatile uint64_t *)region_page_va(i));
+        if (v != frame_tag(pool, i) && !bad++) {
+            *bad_at = i;
+            *seen = v;
+        }
+    }
+    return bad;
+}
+
+void a64_fn_read(struct percpu *pc)
+{
+    unsigned at = 0;
+    uint64_t seen = 0;
+    pc->result[0] = read_pages((unsigned)pc->arg[0], (unsigned)pc->arg[1], (unsigned)pc->arg[2], &at, &seen);
+    pc->result[1] = at;
+    pc->result[2] = seen;
+}
+
+bool region_warm(struct arm64_run *run, const unsigned *cpus, unsigned k, unsigned first, unsigned n)
+{
+    unsigned i, at;
+    uint64_t seen;
+    bool ok = true;
+    for (i = 0; i < k; i++)
+        smp_post(cpus[i], a64_fn_read, first, n, 0);
+    read_pages(first, n, 0, &at, &seen);
+    for (i = 0; i < k; i++)
+        if (smp_wait(cpus[i], a64_timeout_ticks(run)) != 0) {
+            a64_cpu_lost(run, cpus[i], "warming the test pages");
+            ok = false;
+        }
+    return ok;
+}
+
+static void record_stale(struct a64_exp *e, unsigned cpu, uint64_t bad, unsigned at, uint64_t seen, unsigned pool)
+{
+    struct a64_verification *v = &e->verification;
+    v->stale_reads += bad;
+    if (bad && v->nstale < A64_MAX_STALE)
+        v->stale[v->nstale++] = (struct a64_stale){ cpu, region_page_va(at), frame_tag(pool, at), seen };
+}
+
+uint64_t region_verify(struct arm64_run *run, struct a64_exp *e, unsigned first, unsigned n, unsigned pool)
+{
+    unsigned cpus[MAX_CPUS], k = a64_others(cpus), i, at = 0;
+    uint64_t seen = 0, bad, before = e->verification.stale_reads;
+    for (i = 0; i < k; i++)
+        smp_post(cpus[i], a64_fn_read, first, n, pool);
+    bad = read_pages(first, n, pool, &at, &seen);
+    e->verification.checks += n;
+    record_stale(e, 0, bad, at, seen, pool);
+    for (i = 0; i < k; i++) {
+        struct percpu *pc = &percpu[cpus[i]];
+        if (smp_wait(cpus[i], a64_timeout_ticks(run)) != 0) {
+            a64_cpu_lost(run, cpus[i], "verifying the test pages");
+            e->partial = true;
+            continue;
+        }
+        e->verification.checks += n;
+        record_stale(e, cpus[i], pc->result[0], (unsigned)pc->result[1], pc->result[2], pool);
+    }
+    return e->verification.stale_reads - before;
+}

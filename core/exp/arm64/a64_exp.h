@@ -1,0 +1,44 @@
+/*
+ * What every aarch64 experiment shares: its record in the run (begin, points,
+ * notes, end), the CPUs it may use, and the test region's operations with
+ * the verifier (every CPU reads each remapped page's tag).
+ */
+#ifndef TLBSCOPE_CORE_EXP_ARM64_A64_EXP_H
+#define TLBSCOPE_CORE_EXP_ARM64_A64_EXP_H
+
+#include "core/exp/arm64/arm64_run.h"
+
+struct a64_exp *a64_exp_begin(struct arm64_run *run, const char *id, const char *title, const char *axis_x,
+                              const char *axis_series, bool verifies);
+/* status SUCCESS unless set before; FAILURE when the verifier saw stale reads (not for the control) */
+void a64_exp_end(struct arm64_run *run, struct a64_exp *e, uint64_t t0);
+void a64_exp_set(struct a64_exp *e, enum result status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void a64_note(struct a64_exp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* NULL when the experiment's points are full (the caller stops, partial) */
+struct a64_point *a64_point_add(struct a64_exp *e);
+void a64_param(struct a64_point *p, const char *key, uint64_t num);
+void a64_param_str(struct a64_point *p, const char *key, const char *str);
+void a64_value(struct a64_point *p, const char *key, int64_t milli);
+void a64_latency(struct a64_point *p, uint64_t *samples, uint32_t n);
+
+/* usable CPUs other than the BSP, in index order; returns how many */
+unsigned a64_others(unsigned *out);
+uint64_t a64_timeout_ticks(const struct arm64_run *run);
+
+/* The test region: every page back to pool 0, invalidated everywhere. */
+void region_reset(void);
+/* PTEs of pages [first, first+n) to pool, then DSB ISHST (the walkers see them
+ * before any later invalidation: Arm ARM, "Ordering and completion of TLB
+ * maintenance instructions") */
+void region_remap(unsigned first, unsigned n, unsigned pool);
+/* the BSP and cpus[0..k) read pages [first, first+n), so their TLBs hold
+ * the translations; false when a CPU did not answer (then lost) */
+bool region_warm(struct arm64_run *run, const unsigned *cpus, unsigned k, unsigned first, unsigned n);
+/* the verifier: the BSP and every usable CPU read pages [first, first+n) and
+ * compare each tag with pool's; checks and stale reads go to e->verification.
+ * Returns the stale reads seen. */
+uint64_t region_verify(struct arm64_run *run, struct a64_exp *e, unsigned first, unsigned n, unsigned pool);
+/* a target's side of a remote read (arg0 first page, arg1 count, arg2 pool) */
+void a64_fn_read(struct percpu *pc);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * The state of one aarch64 run: what the firmware, the CPU and the bring-up
+ * found, how the measurements are taken, and every experiment's outcome.
+ * efi/arm64/ fills the firmware and bring-up parts, the experiments of this
+ * folder their own records, and core/report/arm64/ writes it all as report
+ * format A (the issue 27 contract). Fixed-size arrays: nothing is allocated.
+ */
+#ifndef TLBSCOPE_CORE_EXP_ARM64_RUN_H
+#define TLBSCOPE_CORE_EXP_ARM64_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "asm/cpu.h"
+#include "asm/percpu.h"
+#include "core/lib/msglist.h"
+#include "core/lib/stats.h"
+#include "core/run/result.h"
+
+#define A64_MAX_TOPO 32   /* MADT GICC entries recorded (started or not) */
+#define A64_MAX_POINTS 48
+#define A64_MAX_SUMMARY 8
+#define A64_MAX_PARAMS 3
+#define A64_MAX_VALUES 2
+#define A64_MAX_STALE 8
+#define A64_MAX_NOTES 4
+#define A64_MAX_EXPS 8
+
+enum a64_cpu_state { A64_CPU_OK, A64_CPU_ABSENT, A64_CPU_HUNG, A64_CPU_FAULTED, A64_CPU_DISABLED };
+
+struct a64_topo_cpu {
+    uint64_t mpidr;
+    uint32_t uid;
+    int percpu;             /* index in percpu[], -1 for a CPU never started */
+    enum a64_cpu_state state;
+    const char *bring_up;   /* "bsp", "psci" or NULL */
+    char note[120];         /* "" for none */
+    bool has_fault;
+    uint64_t esr, far, elr, vector;
+};
+
+struct a64_param {
+    const char *key;
+    const char *str; /* a string value, or NULL for num */
+    uint64_t num;
+};
+
+struct a64_value {
+    const char *key;
+    int64_t milli; /* written with three decimals */
+};
+
+struct a64_point {
+    uint32_t nparams, nvalues;
+    struct a64_param params[A64_MAX_PARAMS];
+    struct a64_value values[A64_MAX_VALUES];
+    bool has_latency;
+    struct stats latency;
+};
+
+struct a64_stale {
+    uint32_t cpu;
+    uint64_t va, expected, seen;
+};
+
+struct a64_verification {
+    bool applicable;
+    uint64_t checks, stale_reads;
+    uint32_t nstale;
+    struct a64_stale stale[A64_MAX_STALE];
+};
+
+struct a64_exp {
+    const char *id, *title;
+    enum result status;
+    char reason[240]; /* "" for null */
+    bool emulated, partial;
+    uint64_t duration_ms;
+    const char *axis_x, *axis_series;
+    struct a64_verification verification;
+    uint32_t nnotes;
+    char notes[A64_MAX_NOTES][160];
+    uint32_t npoints, nsummary;
+    struct a64_point points[A64_MAX_POINTS];
+    struct a64_point summary[A64_MAX_SUMMARY];
+};
+
+struct arm64_run {
+    /* run */
+    char id[80];
+    char start_time[32]; /* "" when the firmware clock is not plausible */
+    bool rtc_plausible;
+    uint32_t counter;
+    uint64_t start_ticks;
+    uint64_t duration_ms;
+    bool partial;
+    uint32_t samples, warmup, timeout_ms, budget_s;
+    struct msg_list errors, warnings;
+    /* firmware */
+    char uefi_vendor[64], uefi_revision[24], acpi_oem_id[8];
+    bool madt;
+    uint16_t fadt_arm_boot_flags;
+    bool smbios;
+    char sm_manufacturer[64], sm_product[64];
+    /* cpu */
+    struct arm64_cpu_id cpu;
+    const char *hypervisor, *hypervisor_source;
+    uint64_t counter_hz;
+    /* topology */
+    uint32_t ntopo;
+    struct a64_topo_cpu topo[A64_MAX_TOPO];
+    /* method */
+    bool psci_hvc;
+    char psci_version[16];
+    unsigned el;
+    uint32_t test_pages;
+    bool region_ok, gic_ok;
+    /* the BSP masks the firmware's interrupts while it polls ICC_IAR1 (UEFI's
+     * RaiseTPL: efi/arm64/ provides these) */
+    uint64_t (*irq_mask)(void);
+    void (*irq_restore)(uint64_t token);
+    /* experiments */
+    uint32_t nexp;
+    struct a64_exp exps[A64_MAX_EXPS];
+};
+
+/* The experiments in run order; each appends its record to run->exps. */
+void a64_run_experiments(struct arm64_run *run);
+/* run->result of all experiments (the most severe); a partial run is at least ERROR */
+enum result a64_run_result(const struct arm64_run *run);
+/* A CPU that stopped answering: recorded hung (or faulted, if our vector
+ * parked it) in the topology, no longer used, and the run partial. */
+void a64_cpu_lost(struct arm64_run *run, unsigned cpu, const char *where);
+/* topology state of percpu[] CPUs after the run: parked ones become faulted */
+void a64_topology_settle(struct arm64_run *run);
+
+#endif

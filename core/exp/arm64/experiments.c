@@ -1,0 +1,87 @@
+/*
+ * The aarch64 run: the experiments in order, shootdown_lazy's SKIP, the
+ * run's result, and what becomes of CPUs that stop answering.
+ */
+#include "core/exp/arm64/experiments.h"
+
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "core/exp/arm64/a64_exp.h"
+#include "core/lib/strbuf.h"
+
+static void exp_shootdown_lazy(struct arm64_run *run)
+{
+    struct a64_exp *e = a64_exp_begin(run, "shootdown_lazy", "Shootdown skipping lazy-TLB CPUs", 0, 0, false);
+    a64_exp_set(e, RESULT_SKIP,
+                "not applicable on aarch64: broadcast TLBI reaches every CPU in hardware; there is no IPI to a lazy "
+                "CPU to skip");
+    e->emulated = run->hypervisor != 0;
+}
+
+void a64_run_experiments(struct arm64_run *run)
+{
+    exp_ipi_roundtrip(run);
+    exp_stale_control(run);
+    exp_tlbi_broadcast_vs_ipi(run);
+    exp_tlbi_range(run);
+    exp_tlbi_concurrent(run);
+    exp_shootdown_lazy(run);
+}
+
+enum result a64_run_result(const struct arm64_run *run)
+{
+    enum result r = RESULT_SUCCESS;
+    uint32_t i;
+    for (i = 0; i < run->nexp; i++)
+        r = result_worst(r, run->exps[i].status);
+    if (run->partial || run->errors.count)
+        r = result_worst(r, RESULT_ERROR);
+    return r;
+}
+
+static struct a64_topo_cpu *topo_of(struct arm64_run *run, unsigned cpu)
+{
+    uint32_t i;
+    for (i = 0; i < run->ntopo; i++)
+        if (run->topo[i].percpu == (int)cpu)
+            return &run->topo[i];
+    return 0;
+}
+
+void a64_cpu_lost(struct arm64_run *run, unsigned cpu, const char *where)
+{
+    struct a64_topo_cpu *t = topo_of(run, cpu);
+    bool parked = __atomic_load_n(&percpu[cpu].state, __ATOMIC_ACQUIRE) == CPU_PARKED;
+    run->partial = true;
+    if (!parked) /* no longer posted to: it may come back at any time */
+        __atomic_store_n(&percpu[cpu].state, CPU_OFF, __ATOMIC_RELEASE);
+    if (t && t->state == A64_CPU_OK) {
+        t->state = parked ? A64_CPU_FAULTED : A64_CPU_HUNG;
+        fmt_into(t->note, sizeof(t->note), "%s during %s", parked ? "faulted" : "stopped answering", where);
+    }
+    msg_add(&run->warnings, where, "cpu %u %s; the run goes on without it", cpu,
+            parked ? "faulted" : "did not answer within the timeout");
+}
+
+void a64_topology_settle(struct arm64_run *run)
+{
+    uint32_t i;
+    for (i = 0; i < run->ntopo; i++) {
+        struct a64_topo_cpu *t = &run->topo[i];
+        struct percpu *pc;
+        if (t->percpu < 0)
+            continue;
+        pc = &percpu[t->percpu];
+        if (__atomic_load_n(&pc->state, __ATOMIC_ACQUIRE) == CPU_PARKED) {
+            if (t->state == A64_CPU_OK || t->state == A64_CPU_HUNG || t->state == A64_CPU_ABSENT) {
+                t->state = A64_CPU_FAULTED;
+                run->partial = true;
+            }
+            t->has_fault = true;
+            t->esr = pc->fault_esr;
+            t->far = pc->fault_far;
+            t->elr = pc->fault_elr;
+            t->vector = pc->fault_vector;
+        }
+    }
+}

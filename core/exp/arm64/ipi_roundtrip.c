@@ -1,0 +1,114 @@
+/*
+ * ipi_roundtrip (aarch64): an SGI from the BSP to CPU n and n's SGI back,
+ * timed on the BSP's CNTVCT_EL0.
+ *
+ * The target polls ICC_IAR1_EL1 with IRQs masked (method.target_wait
+ * "poll_iar"): this measures SGI delivery without exception entry and needs
+ * no IRQ vector. The BSP polls too, with the firmware's interrupts masked by
+ * UEFI's RaiseTPL(TPL_HIGH_LEVEL) and its ICC_PMR_EL1 lowered below the
+ * firmware's interrupt priorities (its timer PPIs sit at 0x80), so the
+ * acknowledge can only return our SGI: the firmware's timer stays pending
+ * and is taken by the firmware once PMR and the TPL are restored. Every
+ * round has a 1 s limit: a vCPU thread of a loaded host can be descheduled
+ * for tens of milliseconds, and a target that gets nothing aborts its loop
+ * when the BSP tells it (arg[3]).
+ */
+#include "core/exp/arm64/experiments.h"
+
+#include "asm/gic.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "core/exp/arm64/a64_exp.h"
+
+#define ROUNDS 200
+static uint64_t samples[ROUNDS];
+
+/* target: arg0 round trips, reply to MPIDR arg1; result0 = other SGIs seen
+ * (the SGI_CMD that delivered the command, when still pending) */
+static void fn_pingpong(struct percpu *pc)
+{
+    uint64_t foreign = 0, i;
+    __atomic_store_n(&pc->result[1], 1, __ATOMIC_RELEASE); /* ready */
+    for (i = 0; i < pc->arg[0];) {
+        uint32_t irq = gic_ack();
+        if (irq >= 1020) {
+            if (__atomic_load_n(&pc->arg[3], __ATOMIC_ACQUIRE)) /* the BSP gave up */
+                break;
+            continue;
+        }
+        gic_eoi(irq);
+        if (irq != SGI_PING) {
+            foreign++;
+            continue;
+        }
+        gic_send_sgi(pc->arg[1], SGI_PING);
+        i++;
+    }
+    pc->result[0] = foreign;
+}
+
+/* the BSP's side with one target: round trips done */
+static unsigned pingpong(struct arm64_run *run, unsigned n)
+{
+    uint64_t pmr = read_sysreg(ICC_PMR_EL1), tpl, end;
+    unsigned done = 0;
+    smp_post(n, fn_pingpong, ROUNDS, percpu[0].mpidr, 0);
+    end = ticks() + a64_timeout_ticks(run);
+    while (!__atomic_load_n(&percpu[n].result[1], __ATOMIC_ACQUIRE) && ticks() < end)
+        ;
+    tpl = run->irq_mask ? run->irq_mask() : 0;
+    write_sysreg(ICC_PMR_EL1, SGI_PRIO + 0x10);
+    __asm__ volatile("isb" ::: "memory");
+    for (; done < ROUNDS; done++) {
+        uint64_t t0 = ticks(), limit = t0 + a64_timeout_ticks(run);
+        uint32_t irq;
+        gic_send_sgi(percpu[n].mpidr, SGI_PING);
+        while ((irq = gic_ack()) != SGI_PING) {
+            if (irq < 1020) /* cannot happen with our PMR */
+                gic_eoi(irq);
+            if (ticks() > limit)
+                break;
+        }
+        if (irq != SGI_PING)
+            break;
+        gic_eoi(irq);
+        samples[done] = ticks() - t0;
+    }
+    write_sysreg(ICC_PMR_EL1, pmr);
+    __asm__ volatile("isb" ::: "memory");
+    if (run->irq_restore)
+        run->irq_restore(tpl);
+    if (done < ROUNDS)
+        __atomic_store_n(&percpu[n].arg[3], 1, __ATOMIC_RELEASE);
+    return done;
+}
+
+void exp_ipi_roundtrip(struct arm64_run *run)
+{
+    uint64_t t0 = ticks();
+    struct a64_exp *e = a64_exp_begin(run, "ipi_roundtrip", "IPI round trip (GICv3 SGI) from the BSP to each CPU",
+                                      "target", 0, false);
+    unsigned cpus[MAX_CPUS], k = a64_others(cpus), i;
+    if (!run->gic_ok)
+        a64_exp_set(e, RESULT_ERROR, "the GICv3 redistributors could not be set up (see run.errors)");
+    else if (k == 0)
+        a64_exp_set(e, RESULT_SKIP, "one CPU: no target for an IPI");
+    for (i = 0; run->gic_ok && i < k; i++) {
+        unsigned n = cpus[i], done = pingpong(run, n);
+        struct a64_point *p;
+        if (smp_wait(n, a64_timeout_ticks(run)) != 0 || done < ROUNDS) {
+            a64_note(e, "cpu %u: %u of %u round trips", n, done, ROUNDS);
+            a64_cpu_lost(run, n, "ipi_roundtrip");
+            e->partial = true;
+            continue;
+        }
+        p = a64_point_add(e);
+        if (!p)
+            break;
+        a64_param(p, "initiator", 0);
+        a64_param(p, "target", n);
+        a64_latency(p, samples, ROUNDS);
+    }
+    a64_note(e, "%u round trips per target; the target polls ICC_IAR1_EL1 with IRQs masked", ROUNDS);
+    a64_exp_end(run, e, t0);
+}

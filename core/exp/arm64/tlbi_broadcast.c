@@ -1,0 +1,115 @@
+/*
+ * tlbi_broadcast_vs_ipi: the two ways an aarch64 OS can shoot down a
+ * translation, timed on the BSP's CNTVCT_EL0 (tlbi_flush.c, the code the
+ * model runs too):
+ *   broadcast  TLBI VAE1IS per page, DSB ISH, ISB: the hardware reaches every
+ *              CPU of the inner shareable domain (Linux's flush_tlb_range)
+ *   ipi_local  an SGI to each of k targets, which run TLBI VAE1 per page,
+ *              DSB NSH, ISB and acknowledge; the BSP does the same locally
+ * (at EL2 the VAE2 forms). A sample: every page back to pool A, invalidated;
+ * the BSP and the k targets read the first `pages` pages (their TLBs hold
+ * them); the BSP rewrites those PTEs to pool B and issues DSB ISHST (not
+ * timed); then the timed shootdown, from the first TLBI or SGI to the DSB
+ * ISH's completion or the last acknowledgement; then the verifier: every
+ * CPU, targets or not, reads every remapped page and must see pool B.
+ */
+#include "core/exp/arm64/experiments.h"
+
+#include "asm/paging.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/tlbi_flush.h"
+
+#define MAX_SAMPLES 32
+static const unsigned page_counts[] = { 1, 8, 64, 512 };
+
+/* an IPI target's work: arg0 va, arg1 pages */
+static void fn_flush_local(struct percpu *pc)
+{
+    tlbi_flush_local(pc->arg[0], (uint32_t)pc->arg[1]);
+}
+
+/* one timed shootdown of pages [0, n) on the BSP and targets[0..k); 0 when a target did not answer */
+static uint64_t shootdown(struct arm64_run *run, bool broadcast, const unsigned *targets, unsigned k, unsigned n)
+{
+    uint64_t t0 = ticks(), t1;
+    unsigned i;
+    bool ok = true;
+    if (broadcast) {
+        tlbi_flush_broadcast(rgn.va, n);
+    } else {
+        for (i = 0; i < k; i++)
+            smp_post(targets[i], fn_flush_local, rgn.va, n, 0);
+        tlbi_flush_local(rgn.va, n);
+        for (i = 0; i < k; i++)
+            if (smp_wait(targets[i], a64_timeout_ticks(run)) != 0) {
+                a64_cpu_lost(run, targets[i], "tlbi_broadcast_vs_ipi");
+                ok = false;
+            }
+    }
+    t1 = ticks();
+    return ok ? (t1 - t0 ? t1 - t0 : 1) : 0;
+}
+
+/* target counts: 1, about half, and every other CPU (distinct) */
+static unsigned target_counts(unsigned others, unsigned *out)
+{
+    unsigned m = 0;
+    if (others >= 1)
+        out[m++] = 1;
+    if (others / 2 > 1 && others / 2 < others)
+        out[m++] = others / 2;
+    if (others > 1)
+        out[m++] = others;
+    return m;
+}
+
+void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
+{
+    static uint64_t samples[MAX_SAMPLES];
+    static const char *const method_name[2] = { "broadcast", "ipi_local" };
+    uint64_t t0 = ticks();
+    struct a64_exp *e = a64_exp_begin(run, "tlbi_broadcast_vs_ipi",
+                                      "Broadcast TLBI versus IPIs with local TLBI: shootdown latency", "pages",
+                                      "method", true);
+    unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = target_counts(nothers, counts);
+    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, c, m, s, i;
+    if (!run->region_ok) {
+        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+    } else if (nothers == 0) {
+        a64_exp_set(e, RESULT_SKIP, "one CPU: no other CPU to shoot down");
+    }
+    for (c = 0; run->region_ok && c < ncounts; c++)
+        for (s = 0; s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
+            for (m = 0; m < 2; m++) {
+                unsigned n = page_counts[s], k = counts[c], got = 0;
+                struct a64_point *p;
+                for (i = 0; i < nsamples; i++) {
+                    uint64_t t;
+                    k = a64_others(others) < k ? a64_others(others) : k;
+                    region_reset();
+                    if (!region_warm(run, others, k, 0, n))
+                        e->partial = true;
+                    region_remap(0, n, 1);
+                    t = shootdown(run, m == 0, others, k, n);
+                    region_verify(run, e, 0, n, 1);
+                    if (t)
+                        samples[got++] = t;
+                    else
+                        e->partial = true;
+                }
+                p = a64_point_add(e);
+                if (!p)
+                    break;
+                a64_param_str(p, "method", method_name[m]);
+                a64_param(p, "pages", n);
+                a64_param(p, "targets", counts[c]);
+                a64_latency(p, samples, got);
+            }
+    region_reset();
+    a64_note(e, "%u samples per point; each verified by every CPU reading every remapped page", nsamples);
+    a64_note(e, "broadcast: TLBI %s per page + DSB ISH; ipi_local: SGI, TLBI %s per page + DSB NSH, ack",
+             run->el == 2 ? "VAE2IS" : "VAE1IS", run->el == 2 ? "VAE2" : "VAE1");
+    a64_exp_end(run, e, t0);
+}

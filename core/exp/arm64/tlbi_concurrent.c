@@ -1,0 +1,113 @@
+/*
+ * tlbi_concurrent: m initiators (1, 2, 4 .. every CPU) each shoot down their
+ * own PAGES pages with broadcast TLBIs at the same moment (tlbi_flush.c:
+ * TLBI VAE1IS per page, DSB ISH, ISB). Broadcast invalidations of different
+ * CPUs meet in the interconnect (and, under QEMU, in every vCPU's TLB
+ * flush work): the slowdown of one initiator's DSB ISH as m grows is the
+ * cost of that. A sample: every CPU reads all m x PAGES pages; the
+ * initiators wait on a start flag, then each rewrites its PTEs (DSB ISHST,
+ * not timed) and times its own shootdown on its own CNTVCT_EL0; then every
+ * CPU verifies every page. A point's samples are every initiator's.
+ */
+#include "core/exp/arm64/experiments.h"
+
+#include "asm/barrier.h"
+#include "asm/paging.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/tlbi_flush.h"
+#include "core/lib/mem.h"
+
+#define PAGES 8
+#define MAX_SAMPLES 32
+
+/* the start flag, alone in its line: every initiator polls it */
+static struct {
+    volatile uint32_t go;
+} start __attribute__((aligned(128)));
+
+/* initiator's share: remap [first, first+n) to pool 1 and time its broadcast shootdown */
+static uint64_t own_shootdown(unsigned first, unsigned n)
+{
+    unsigned i;
+    uint64_t t;
+    for (i = first; i < first + n; i++)
+        region_set_pte(i, 1);
+    dsb_ishst();
+    t = ticks();
+    tlbi_flush_broadcast(region_page_va(first), n);
+    t = ticks() - t;
+    return t ? t : 1;
+}
+
+/* arg0 first page, arg1 pages, arg2 the latest tick to wait for the start */
+static void fn_initiator(struct percpu *pc)
+{
+    while (!__atomic_load_n(&start.go, __ATOMIC_ACQUIRE))
+        if (ticks() > pc->arg[2])
+            return; /* result[0] stays 0: no sample */
+    pc->result[0] = own_shootdown((unsigned)pc->arg[0], (unsigned)pc->arg[1]);
+}
+
+void exp_tlbi_concurrent(struct arm64_run *run)
+{
+    static uint64_t samples[MAX_SAMPLES * MAX_CPUS];
+    uint64_t t0 = ticks(), base_p50 = 0;
+    struct a64_exp *e = a64_exp_begin(run, "tlbi_concurrent", "Concurrent broadcast TLBIs from m initiators",
+                                      "initiators", 0, true);
+    unsigned others[MAX_CPUS], k = a64_others(others), counts[8], ncounts = 0, c, i, j;
+    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES;
+    for (c = 1; c < k + 1; c *= 2)
+        counts[ncounts++] = c;
+    counts[ncounts++] = k + 1;
+    if (!run->region_ok) {
+        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+        ncounts = 0;
+    } else if (k == 0) {
+        a64_exp_set(e, RESULT_SKIP, "one CPU: no concurrent initiators");
+        ncounts = 0;
+    }
+    for (c = 0; c < ncounts; c++) {
+        unsigned m = counts[c], got = 0;
+        struct a64_point *p;
+        for (i = 0; i < nsamples; i++) {
+            k = a64_others(others);
+            if (m > k + 1) {
+                e->partial = true;
+                break;
+            }
+            region_reset();
+            if (!region_warm(run, others, k, 0, m * PAGES))
+                e->partial = true;
+            __atomic_store_n(&start.go, 0, __ATOMIC_RELEASE);
+            for (j = 1; j < m; j++)
+                smp_post(others[j - 1], fn_initiator, j * PAGES, PAGES, ticks() + a64_timeout_ticks(run));
+            __atomic_store_n(&start.go, 1, __ATOMIC_RELEASE);
+            samples[got++] = own_shootdown(0, PAGES);
+            for (j = 1; j < m; j++) {
+                if (smp_wait(others[j - 1], a64_timeout_ticks(run)) != 0) {
+                    a64_cpu_lost(run, others[j - 1], "tlbi_concurrent");
+                    e->partial = true;
+                } else if (percpu[others[j - 1]].result[0]) {
+                    samples[got++] = percpu[others[j - 1]].result[0];
+                }
+            }
+            region_verify(run, e, 0, m * PAGES, 1);
+        }
+        p = a64_point_add(e);
+        if (!p)
+            break;
+        a64_param(p, "initiators", m);
+        a64_param(p, "pages", PAGES);
+        a64_latency(p, samples, got);
+        if (c == 0)
+            base_p50 = p->latency.p50;
+        if (base_p50)
+            a64_value(p, "slowdown_p50", (int64_t)(p->latency.p50 * 1000 / base_p50));
+    }
+    region_reset();
+    a64_note(e, "%u samples per point, %u pages per initiator; latency on each initiator's own counter", nsamples,
+             PAGES);
+    a64_exp_end(run, e, t0);
+}

@@ -1,0 +1,67 @@
+/*
+ * tlbi_range: one broadcast TLBI per page (VAE1IS) versus range operations
+ * (RVAE1IS, FEAT_TLBIRANGE, Armv8.4), each followed by one DSB ISH and ISB,
+ * timed on the BSP (tlbi_flush.c). Every CPU holds the translations before
+ * and is verified after, as in tlbi_broadcast_vs_ipi. SKIP, with the ID
+ * register as evidence, where ID_AA64ISAR0_EL1.TLB [59:56] < 2.
+ */
+#include "core/exp/arm64/experiments.h"
+
+#include "asm/paging.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/tlbi_flush.h"
+
+#define MAX_SAMPLES 32
+static const unsigned page_counts[] = { 8, 64, 512 };
+
+void exp_tlbi_range(struct arm64_run *run)
+{
+    static uint64_t samples[MAX_SAMPLES];
+    static const char *const method_name[2] = { "per_page", "range" };
+    uint64_t t0 = ticks();
+    struct a64_exp *e = a64_exp_begin(run, "tlbi_range", "Range TLBI (RVAE1IS) versus one TLBI per page", "pages",
+                                      "method", true);
+    unsigned others[MAX_CPUS], k = a64_others(others);
+    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, s, m, i;
+    if (!run->cpu.tlbi_range) {
+        a64_exp_set(e, RESULT_SKIP,
+                    "no FEAT_TLBIRANGE: ID_AA64ISAR0_EL1.TLB [59:56] = %llu (ID_AA64ISAR0_EL1 = 0x%llx)",
+                    (unsigned long long)((run->cpu.isar0 >> 56) & 0xf), (unsigned long long)run->cpu.isar0);
+        e->verification.applicable = false;
+        a64_exp_end(run, e, t0);
+        return;
+    }
+    if (!run->region_ok)
+        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+    for (s = 0; run->region_ok && s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
+        for (m = 0; m < 2; m++) {
+            unsigned n = page_counts[s];
+            struct a64_point *p;
+            for (i = 0; i < nsamples; i++) {
+                uint64_t t;
+                k = a64_others(others);
+                region_reset();
+                if (!region_warm(run, others, k, 0, n))
+                    e->partial = true;
+                region_remap(0, n, 1);
+                t = ticks();
+                if (m == 0)
+                    tlbi_flush_broadcast(rgn.va, n);
+                else
+                    tlbi_flush_range(rgn.va, n);
+                samples[i] = ticks() - t;
+                region_verify(run, e, 0, n, 1);
+            }
+            p = a64_point_add(e);
+            if (!p)
+                break;
+            a64_param_str(p, "method", method_name[m]);
+            a64_param(p, "pages", n);
+            a64_latency(p, samples, nsamples);
+        }
+    region_reset();
+    a64_note(e, "%u samples per point; %u CPUs hold the pages and verify", nsamples, k + 1);
+    a64_exp_end(run, e, t0);
+}

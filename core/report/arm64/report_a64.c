@@ -1,0 +1,365 @@
+/* The aarch64 report (JSON, contract A) and its text summary: see report_a64.h. */
+#include "core/report/arm64/report_a64.h"
+
+#include "asm/cpu.h"
+#include "core/lib/json.h"
+#include "core/report/report_common.h"
+
+static const char *const state_name[] = { "ok", "absent", "hung", "faulted", "disabled" };
+
+void a64_verdict(const struct arm64_run *run, struct verdict *v)
+{
+    uint32_t i;
+    verdict_init(v);
+    for (i = 0; i < run->nexp; i++) {
+        verdict_count(v, run->exps[i].status, run->exps[i].npoints > 0, run->exps[i].id);
+        v->emulated |= run->exps[i].emulated;
+    }
+    v->emulated |= run->hypervisor != 0;
+    for (i = 0; i < run->ntopo; i++)
+        if (run->topo[i].state == A64_CPU_ABSENT || run->topo[i].state == A64_CPU_HUNG ||
+            run->topo[i].state == A64_CPU_FAULTED)
+            v->cpus_dropped++;
+    v->run_errors = run->errors.count + (run->errors.dropped ? 1 : 0);
+    verdict_conclude(v, a64_run_result(run));
+}
+
+static void write_run(struct json_writer *w, const struct arm64_run *run)
+{
+    uint32_t i;
+    jw_key(w, "run");
+    jw_object_begin(w);
+    jw_kv_str(w, "id", run->id);
+    jw_kv_u64(w, "counter", 0);
+    jw_kv_str(w, "start_time", run->rtc_plausible ? run->start_time : 0);
+    jw_kv_bool(w, "rtc_plausible", run->rtc_plausible);
+    jw_kv_u64(w, "duration_ms", run->duration_ms);
+    jw_kv_str(w, "status", run->partial ? "partial" : "complete");
+    jw_kv_str(w, "args", "");
+    jw_kv_bool(w, "config_file", false);
+    jw_kv_str(w, "config_source", "none");
+    jw_key(w, "config");
+    jw_object_begin(w);
+    jw_kv_str(w, "profile", "default");
+    jw_kv_u64(w, "samples", run->samples);
+    jw_kv_u64(w, "warmup", run->warmup);
+    jw_kv_u64(w, "timeout_ms", run->timeout_ms);
+    jw_kv_u64(w, "budget_s", run->budget_s);
+    jw_kv_str(w, "cpus", "all");
+    jw_key(w, "experiments");
+    jw_array_begin_inline(w);
+    jw_array_end(w);
+    jw_kv_str(w, "exit", "shutdown");
+    jw_object_end(w);
+    report_write_msgs(w, "errors", &run->errors);
+    report_write_msgs(w, "warnings", &run->warnings);
+    (void)i;
+    jw_object_end(w);
+}
+
+static void write_firmware(struct json_writer *w, const struct arm64_run *run)
+{
+    jw_key(w, "firmware");
+    jw_object_begin(w);
+    jw_key(w, "uefi");
+    jw_object_begin_inline(w);
+    jw_kv_str(w, "vendor", run->uefi_vendor);
+    jw_kv_str(w, "revision", run->uefi_revision);
+    jw_object_end(w);
+    jw_key(w, "acpi");
+    jw_object_begin_inline(w);
+    jw_kv_str(w, "oem_id", run->acpi_oem_id);
+    jw_kv_bool(w, "madt", run->madt);
+    jw_kv_hex(w, "fadt_arm_boot_flags", run->fadt_arm_boot_flags);
+    jw_object_end(w);
+    jw_key(w, "smbios");
+    if (run->smbios) {
+        jw_object_begin(w);
+        jw_key(w, "system");
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "manufacturer", run->sm_manufacturer[0] ? run->sm_manufacturer : 0);
+        jw_kv_str(w, "product", run->sm_product[0] ? run->sm_product : 0);
+        jw_object_end(w);
+        jw_object_end(w);
+    } else {
+        jw_null(w);
+    }
+    jw_object_end(w);
+}
+
+static void write_cpu(struct json_writer *w, const struct arm64_run *run)
+{
+    const struct arm64_cpu_id *c = &run->cpu;
+    jw_key(w, "cpu");
+    jw_object_begin(w);
+    jw_kv_hex(w, "midr", c->midr);
+    jw_kv_hex(w, "implementer", c->implementer);
+    jw_kv_str(w, "implementer_name", arm64_implementer_name(c->implementer));
+    jw_kv_hex(w, "part", c->part);
+    jw_kv_u64(w, "variant", c->variant);
+    jw_kv_u64(w, "revision", c->revision);
+    jw_key(w, "id_regs");
+    jw_object_begin(w);
+    jw_kv_hex(w, "ID_AA64ISAR0_EL1", c->isar0);
+    jw_kv_hex(w, "ID_AA64MMFR0_EL1", c->mmfr0);
+    jw_kv_hex(w, "ID_AA64MMFR2_EL1", c->mmfr2);
+    jw_object_end(w);
+    jw_key(w, "features");
+    jw_object_begin_inline(w);
+    jw_kv_bool(w, "tlbi_os", c->tlbi_os);
+    jw_kv_bool(w, "tlbi_range", c->tlbi_range);
+    jw_object_end(w);
+    jw_kv_u64(w, "exception_level", run->el);
+    jw_kv_str(w, "hypervisor", run->hypervisor);
+    jw_kv_str(w, "hypervisor_source", run->hypervisor_source);
+    jw_kv_u64(w, "counter_hz", run->counter_hz);
+    jw_kv_str(w, "counter_source", "cntfrq_el0");
+    jw_object_end(w);
+}
+
+static void write_topology(struct json_writer *w, const struct arm64_run *run)
+{
+    uint32_t i, ok = 0;
+    for (i = 0; i < run->ntopo; i++)
+        ok += run->topo[i].state == A64_CPU_OK;
+    jw_key(w, "topology");
+    jw_object_begin(w);
+    jw_kv_u64(w, "cpu_count", run->ntopo);
+    jw_kv_u64(w, "cpus_ok", ok);
+    jw_kv_str(w, "source", "madt_gicc");
+    jw_key(w, "cpus");
+    jw_array_begin(w);
+    for (i = 0; i < run->ntopo; i++) {
+        const struct a64_topo_cpu *t = &run->topo[i];
+        jw_object_begin_inline(w);
+        jw_kv_u64(w, "index", i);
+        jw_kv_hex(w, "mpidr", t->mpidr);
+        jw_kv_u64(w, "uid", t->uid);
+        jw_kv_bool(w, "bsp", i == 0);
+        jw_kv_str(w, "state", state_name[t->state]);
+        jw_kv_str(w, "bring_up", t->bring_up);
+        if (t->note[0])
+            jw_kv_str(w, "note", t->note);
+        if (t->has_fault) {
+            jw_key(w, "fault");
+            jw_object_begin_inline(w);
+            jw_kv_hex(w, "esr", t->esr);
+            jw_kv_hex(w, "far", t->far);
+            jw_kv_hex(w, "elr", t->elr);
+            jw_kv_u64(w, "vector", t->vector);
+            jw_object_end(w);
+        }
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    jw_object_end(w);
+}
+
+static void write_method(struct json_writer *w, const struct arm64_run *run)
+{
+    jw_key(w, "method");
+    jw_object_begin(w);
+    jw_kv_str(w, "ipi", "gicv3_sgi");
+    jw_kv_u64(w, "gic_version", 3);
+    jw_kv_str(w, "psci_conduit", run->psci_hvc ? "hvc" : "smc");
+    jw_kv_str(w, "psci_version", run->psci_version);
+    jw_kv_u64(w, "exception_level", run->el);
+    jw_kv_str(w, "tlbi_el", run->el == 2 ? "el2" : "el1");
+    jw_kv_str(w, "target_wait", "poll_iar");
+    jw_kv_u64(w, "page_size", 4096);
+    jw_kv_u64(w, "test_pages", run->test_pages);
+    jw_kv_u64(w, "counter_hz", run->counter_hz);
+    jw_object_end(w);
+}
+
+static void write_point(struct json_writer *w, const struct a64_point *p)
+{
+    uint32_t i;
+    jw_object_begin(w);
+    jw_key(w, "params");
+    jw_object_begin_inline(w);
+    for (i = 0; i < p->nparams; i++) {
+        if (p->params[i].str)
+            jw_kv_str(w, p->params[i].key, p->params[i].str);
+        else
+            jw_kv_u64(w, p->params[i].key, p->params[i].num);
+    }
+    jw_object_end(w);
+    jw_key(w, "metrics");
+    jw_object_begin_inline(w);
+    if (p->has_latency) {
+        jw_key(w, "latency");
+        report_write_stats(w, &p->latency);
+    }
+    jw_object_end(w);
+    if (p->nvalues) {
+        jw_key(w, "values");
+        jw_object_begin_inline(w);
+        for (i = 0; i < p->nvalues; i++)
+            jw_kv_fixed(w, p->values[i].key, p->values[i].milli, 3);
+        jw_object_end(w);
+    }
+    jw_object_end(w);
+}
+
+static void write_experiment(struct json_writer *w, const struct a64_exp *e)
+{
+    const struct a64_verification *v = &e->verification;
+    uint32_t i;
+    jw_object_begin(w);
+    jw_kv_str(w, "id", e->id);
+    jw_kv_str(w, "title", e->title);
+    jw_kv_str(w, "status", result_name(e->status));
+    jw_kv_str(w, "reason", e->reason[0] ? e->reason : 0);
+    jw_kv_bool(w, "emulated", e->emulated);
+    jw_kv_bool(w, "partial", e->partial);
+    jw_kv_str(w, "unit", "counter_ticks");
+    jw_kv_u64(w, "duration_ms", e->duration_ms);
+    jw_kv_null(w, "plan");
+    jw_key(w, "axes");
+    jw_object_begin_inline(w);
+    jw_kv_str(w, "x", e->axis_x);
+    jw_kv_str(w, "series", e->axis_series);
+    jw_object_end(w);
+    jw_key(w, "verification");
+    jw_object_begin(w);
+    jw_kv_bool(w, "applicable", v->applicable);
+    jw_kv_u64(w, "checks", v->checks);
+    jw_kv_u64(w, "stale_reads", v->stale_reads);
+    jw_key(w, "stale");
+    jw_array_begin(w);
+    for (i = 0; i < v->nstale; i++) {
+        jw_object_begin_inline(w);
+        jw_kv_u64(w, "cpu", v->stale[i].cpu);
+        jw_kv_hex(w, "va", v->stale[i].va);
+        jw_kv_hex(w, "expected", v->stale[i].expected);
+        jw_kv_hex(w, "seen", v->stale[i].seen);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    jw_object_end(w);
+    jw_key(w, "notes");
+    jw_array_begin(w);
+    for (i = 0; i < e->nnotes; i++)
+        jw_str(w, e->notes[i]);
+    jw_array_end(w);
+    jw_key(w, "results");
+    jw_array_begin(w);
+    for (i = 0; i < e->npoints; i++)
+        write_point(w, &e->points[i]);
+    jw_array_end(w);
+    jw_key(w, "summary");
+    jw_array_begin(w);
+    for (i = 0; i < e->nsummary; i++)
+        write_point(w, &e->summary[i]);
+    jw_array_end(w);
+    jw_kv_null(w, "conditions");
+    jw_object_end(w);
+}
+
+bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
+{
+    struct json_writer w;
+    struct verdict v;
+    uint32_t i;
+    a64_verdict(run, &v);
+    jw_init(&w, out);
+    jw_object_begin(&w);
+    jw_kv_str(&w, "schema", "tlbscope-report");
+    jw_kv_u64(&w, "schema_version", 2);
+    jw_kv_str(&w, "architecture", "aarch64");
+    jw_key(&w, "generator");
+    jw_object_begin_inline(&w);
+    jw_kv_str(&w, "name", "tlbscope");
+    jw_kv_str(&w, "version", TLBSCOPE_VERSION);
+    jw_kv_str(&w, "commit", TLBSCOPE_COMMIT);
+    jw_object_end(&w);
+    jw_kv_str(&w, "result", result_name(a64_run_result(run)));
+    report_json_verdict(&w, &v);
+    jw_kv_bool(&w, "simulated", false);
+    jw_kv_null(&w, "simulation");
+    write_run(&w, run);
+    write_firmware(&w, run);
+    write_cpu(&w, run);
+    write_topology(&w, run);
+    write_method(&w, run);
+    jw_key(&w, "experiments");
+    jw_array_begin(&w);
+    for (i = 0; i < run->nexp; i++)
+        write_experiment(&w, &run->exps[i]);
+    jw_array_end(&w);
+    jw_object_end(&w);
+    sb_putc(out, '\n');
+    return jw_finish(&w) && !out->truncated;
+}
+
+/* ticks as microseconds with one decimal, for people */
+static void put_us(struct strbuf *sb, uint64_t ticks, uint64_t hz)
+{
+    uint64_t tenths = hz ? ticks * 10000000u / hz : 0;
+    if (hz && ticks > (uint64_t)-1 / 10000000u)
+        tenths = ticks / hz * 10000000u;
+    sb_printf(sb, "%8llu.%llu us", (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10));
+}
+
+void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
+{
+    struct verdict v;
+    char line[160];
+    uint32_t i, j, k;
+    const char *tag = run->hypervisor ? " [EMULATED]" : "";
+    sb_printf(sb, "tlbscope %s (%s) aarch64 report %s\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT, run->id);
+    sb_printf(sb, "CPU: MIDR 0x%llx (%s part 0x%x), EL%u, counter %llu Hz, TLBI OS %s, range %s\n",
+              (unsigned long long)run->cpu.midr,
+              arm64_implementer_name(run->cpu.implementer) ? arm64_implementer_name(run->cpu.implementer)
+                                                             : "implementer unknown",
+              run->cpu.part, run->el, (unsigned long long)run->counter_hz, run->cpu.tlbi_os ? "yes" : "no",
+              run->cpu.tlbi_range ? "yes" : "no");
+    if (run->hypervisor)
+        sb_printf(sb, "Emulator: %s (from %s): every timing below is emulated, not hardware's\n", run->hypervisor,
+                  run->hypervisor_source);
+    for (i = 0, k = 0; i < run->ntopo; i++)
+        k += run->topo[i].state == A64_CPU_OK;
+    sb_printf(sb, "CPUs: %u of %u ok (PSCI %s via %s)\n", k, run->ntopo, run->psci_version,
+              run->psci_hvc ? "HVC" : "SMC");
+    for (i = 0; i < run->ntopo; i++)
+        if (run->topo[i].state != A64_CPU_OK)
+            sb_printf(sb, "  cpu %u mpidr 0x%llx: %s%s%s\n", i, (unsigned long long)run->topo[i].mpidr,
+                      state_name[run->topo[i].state], run->topo[i].note[0] ? ": " : "", run->topo[i].note);
+    for (i = 0; i < run->nexp; i++) {
+        const struct a64_exp *e = &run->exps[i];
+        sb_printf(sb, "\n%-7s %s: %s%s\n", result_name(e->status), e->id, e->title, e->emulated ? tag : "");
+        if (e->reason[0])
+            sb_printf(sb, "        %s\n", e->reason);
+        if (e->verification.applicable)
+            sb_printf(sb, "        verified: %llu reads, %llu stale\n",
+                      (unsigned long long)e->verification.checks, (unsigned long long)e->verification.stale_reads);
+        for (j = 0; j < e->npoints; j++) {
+            const struct a64_point *p = &e->points[j];
+            sb_puts(sb, "        ");
+            for (k = 0; k < p->nparams; k++) {
+                if (p->params[k].str)
+                    sb_printf(sb, "%s=%-9s ", p->params[k].key, p->params[k].str);
+                else
+                    sb_printf(sb, "%s=%-3llu ", p->params[k].key, (unsigned long long)p->params[k].num);
+            }
+            if (p->has_latency) {
+                sb_puts(sb, " p50");
+                put_us(sb, p->latency.p50, run->counter_hz);
+                sb_printf(sb, "  (n %llu)", (unsigned long long)p->latency.n);
+            }
+            for (k = 0; k < p->nvalues; k++) {
+                sb_printf(sb, "  %s ", p->values[k].key);
+                sb_fixed(sb, p->values[k].milli, 3);
+            }
+            sb_putc(sb, '\n');
+        }
+    }
+    for (i = 0; i < run->errors.count; i++)
+        sb_printf(sb, "ERROR %s: %s\n", run->errors.items[i].where, run->errors.items[i].text);
+    for (i = 0; i < run->warnings.count; i++)
+        sb_printf(sb, "warning %s: %s\n", run->warnings.items[i].where, run->warnings.items[i].text);
+    a64_verdict(run, &v);
+    verdict_line(&v, 80, line, sizeof(line));
+    sb_printf(sb, "\nRESULT: %s\n", line);
+}

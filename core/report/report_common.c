@@ -1,0 +1,61 @@
+/* JSON pieces both report writers share: see report_common.h. */
+#include "core/report/report_common.h"
+
+#include "core/mutant.h"
+#include "core/lib/strbuf.h"
+
+void report_write_stats(struct json_writer *w, const struct stats *st)
+{
+    jw_object_begin_inline(w);
+    jw_kv_u64(w, "n", st->n);
+    jw_kv_u64(w, "min", st->min);
+    jw_kv_u64(w, "p50", st->p50);
+    /* only where n supports them: below that nearest rank gives the maximum (core/lib/stats.h) */
+    if (stats_has_p90(st->n) || MUTANT(percentile_from_few))
+        jw_kv_u64(w, "p90", st->p90);
+    if (stats_has_p99(st->n) || MUTANT(percentile_from_few))
+        jw_kv_u64(w, "p99", st->p99);
+    jw_kv_u64(w, "max", st->max);
+    jw_kv_u64(w, "mean", st->mean);
+    jw_object_end(w);
+}
+
+void report_write_msgs(struct json_writer *w, const char *key, const struct msg_list *l)
+{
+    uint32_t i;
+    jw_key(w, key);
+    jw_array_begin(w);
+    for (i = 0; i < l->count; i++) {
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "where", l->items[i].where);
+        jw_kv_str(w, "message", l->items[i].text);
+        jw_object_end(w);
+    }
+    if (l->dropped) {
+        char text[80];
+        fmt_into(text, sizeof(text), "%u further messages were dropped", l->dropped);
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "where", "report");
+        jw_kv_str(w, "message", text);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+}
+
+void report_json_verdict(struct json_writer *w, const struct verdict *v)
+{
+    char line[REPORT_COMMON_VERDICT_LEN];
+    verdict_line(v, 80, line, sizeof(line));
+    jw_key(w, "verdict");
+    jw_object_begin(w);
+    jw_kv_str(w, "word", verdict_word_name(v->word));
+    jw_kv_str(w, "line", line);
+    jw_kv_u64(w, "measured", v->measured);
+    jw_kv_u64(w, "not_applicable", v->not_applicable);
+    jw_kv_u64(w, "inconclusive", v->inconclusive);
+    jw_kv_u64(w, "in_error", v->in_error);
+    jw_kv_u64(w, "failed", v->failed);
+    jw_kv_u64(w, "cpus_dropped", v->cpus_dropped);
+    jw_kv_u64(w, "run_errors", v->run_errors);
+    jw_object_end(w);
+}

@@ -1,0 +1,24 @@
+/*
+ * JSON pieces the x86 report (report_json.c) and the aarch64 report
+ * (core/report/arm64/) write alike: a point's statistics, the run's messages
+ * and the verdict (reports/SCHEMA.md). Only core/lib and core/run's verdict
+ * here, so the aarch64 build compiles it too.
+ */
+#ifndef TLBSCOPE_CORE_REPORT_COMMON_H
+#define TLBSCOPE_CORE_REPORT_COMMON_H
+
+#include "core/lib/json.h"
+#include "core/lib/msglist.h"
+#include "core/lib/stats.h"
+#include "core/run/verdict.h"
+
+#define REPORT_COMMON_VERDICT_LEN 256
+
+/* {n, min, p50, p90?, p99?, max, mean}: p90 and p99 only where n supports them */
+void report_write_stats(struct json_writer *w, const struct stats *st);
+/* "key": [{where, message}...], and one entry for the dropped ones */
+void report_write_msgs(struct json_writer *w, const char *key, const struct msg_list *l);
+/* "verdict": {word, line, counts} */
+void report_json_verdict(struct json_writer *w, const struct verdict *v);
+
+#endif

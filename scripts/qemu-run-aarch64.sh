@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Boots an aarch64 tlbscope image under qemu-system-aarch64 -M virt,gic-version=3
+# -cpu max with AAVMF (TCG), on a copy of the image, and copies the reports the
+# run wrote out of it.
+# Usage: scripts/qemu-run-aarch64.sh IMAGE
+# Environment: SMP (4), MEM (512), VIRT=1 (virtualization=on: firmware and app
+# at EL2), TIMEOUT (seconds, 300), OUT (folder for the reports,
+# reports/runs/aarch64), LOG (console log, OUT/console.log).
+# Exit status: QEMU's (0 after the app's PSCI SYSTEM_OFF, 124 on the timeout),
+# or 3 when the run wrote no report.
+set -uo pipefail
+img=$1
+smp=${SMP:-4}
+mem=${MEM:-512}
+out=${OUT:-reports/runs/aarch64}
+aavmf=/usr/share/AAVMF
+mkdir -p "$out"
+log=${LOG:-$out/console.log}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$img" "$work/disk.img"
+cp "$aavmf/AAVMF_VARS.fd" "$work/vars.fd"
+machine=virt,gic-version=3
+[ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
+timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu max -smp "$smp" -m "$mem" \
+    -nographic -nic none -no-reboot \
+    -drive if=pflash,format=raw,readonly=on,file="$aavmf/AAVMF_CODE.fd" \
+    -drive if=pflash,format=raw,file="$work/vars.fd" \
+    -drive if=none,id=esp,format=raw,file="$work/disk.img" -device virtio-blk-pci,drive=esp \
+    </dev/null >"$log" 2>&1
+rc=$?
+export MTOOLS_SKIP_CHECK=1
+n=0
+txt=
+for f in $(mdir -i "$work/disk.img" -b ::/tlbscope/reports 2>/dev/null); do
+    mcopy -n -o -i "$work/disk.img" "$f" "$out/" && n=$((n + 1))
+    case $f in *.txt) txt=$out/$(basename "$f") ;; esac
+done
+# the run's own summary (it ends with the verdict line), for whoever started it
+[ -n "${SHOW:-}" ] && [ -n "$txt" ] && cat "$txt"
+echo "qemu-system-aarch64 -smp $smp$([ "${VIRT:-0}" = 1 ] && echo ' virtualization=on'): rc $rc, $n report file(s) in $out/ (console: $log)"
+[ "$rc" = 0 ] && [ "$n" = 0 ] && rc=3
+exit "$rc"

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# aarch64 (issue 27): the aarch64 app (build/aarch64/tlbscope.img) boots under
+# qemu-system-aarch64 -M virt,gic-version=3 -cpu max with AAVMF (TCG) at -smp 1,
+# 2, 4 and 8 (EL1) and at -smp 2 with virtualization=on (firmware and app at
+# EL2). Each run must end with its report on the image, every CPU ok, the TLBI
+# experiments SUCCESS with zero stale reads after every shootdown, the control
+# (a remap without invalidation) seeing stale reads, every experiment
+# labelled emulated, and the report in contract A's shape (aarch64_contract.jq).
+# TLBSCOPE_TEST_FULL=1 adds a build whose CPU 2 is never started (it must be
+# `absent` and the run partial), one whose CPU 3 faults (our vector must name
+# ESR, FAR and ELR in the report), and the mutant arm_local_not_broadcast built
+# into the app (QEMU's vCPUs keep their entries: the verifier must catch it).
+source "$(dirname "$0")/lib.sh"
+
+if ! command -v qemu-system-aarch64 >/dev/null || [ ! -f /usr/share/AAVMF/AAVMF_CODE.fd ] ||
+    ! command -v clang >/dev/null || ! command -v lld-link >/dev/null; then
+    skip "aarch64 boots" "qemu-system-aarch64, AAVMF, clang or lld missing (scripts/deps.sh aarch64)"
+    exit 0
+fi
+
+# build/aarch64/tlbscope.img, or with extra flags into another build folder
+build_image() { # build-folder [extra cflags]
+    make -s ARCH=aarch64 BUILD="$1" A64_EXTRA_CFLAGS="${2:-}" image >"$here/build/aarch64-make.log" 2>&1
+}
+check "aarch64 app and image build" build_image build
+
+# boot_a64 NAME IMAGE SMP [VIRT]: sets REPORT, LOG, RC
+boot_a64() {
+    local name=$1 img=$2 smp=$3 virt=${4:-0}
+    RUN=$here/build/test-runs/aarch64-$name
+    rm -rf "$RUN"; mkdir -p "$RUN"
+    SMP=$smp VIRT=$virt TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+        "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
+    RC=$?
+    LOG=$RUN/console.log
+    REPORT=$(ls "$RUN"/reports/*.json 2>/dev/null | head -n1)
+    echo "# $name: exit $RC, report ${REPORT:-none}, $(grep -a '^RESULT:' "$LOG" | tail -n1 | tr -d '\r')"
+}
+
+tlbi_ok() { # experiment id: SUCCESS, verified, zero stale reads
+    [ "$(exp_status "$1")" = SUCCESS ] && [ "$(exp_field "$1" .verification.stale_reads)" = 0 ] &&
+        [ "$(exp_field "$1" .verification.checks)" -gt 0 ]
+}
+
+validator() {
+    local out
+    [ -x "$TOOL" ] || { skip "$1: tlbscope-report validate" "build/tlbscope-report not built"; return; }
+    if out=$("$TOOL" validate "$REPORT" 2>&1); then
+        ok "$1: tlbscope-report validate accepts it"
+    else
+        # the tool learns aarch64 reports in parallel (issue 27): until then, say so
+        skip "$1: tlbscope-report validate" "this tool does not accept aarch64 reports yet: $(echo "$out" | head -n1)"
+    fi
+}
+
+check_run() { # name smp el
+    local name=$1 smp=$2 el=$3
+    check "$name: QEMU exits after PSCI SYSTEM_OFF" test "$RC" = 0
+    check "$name: report saved on the image" test -s "$REPORT"
+    [ -s "$REPORT" ] || return
+    local bad
+    bad=$(jq -r -f "$here/tests/qemu/aarch64_contract.jq" "$REPORT" 2>&1)
+    check "$name: report in contract A's shape${bad:+ ($(echo $bad | head -c 200))}" test -z "$bad"
+    check "$name: architecture aarch64, run complete" \
+        test "$(jqr '[.architecture, .run.status] | join(",")')" = aarch64,complete
+    check "$name: $smp CPUs, every one ok" \
+        test "$(jqr '[.topology.cpu_count, .topology.cpus_ok] | join(",")')" = "$smp,$smp"
+    check "$name: EL$el, TLBI forms $( [ "$el" = 2 ] && echo el2 || echo el1)" \
+        test "$(jqr '[.cpu.exception_level, .method.tlbi_el] | join(",")')" = "$el,el$el"
+    check "$name: QEMU named (emulated), every experiment emulated" \
+        test "$(jqr '[.cpu.hypervisor, ([.experiments[].emulated] | all)] | join(",")')" = QEMU,true
+    check "$name: the control sees stale reads" \
+        test "$(exp_status stale_detector_control),$(( $(exp_field stale_detector_control .verification.stale_reads) > 0 ))" = SUCCESS,1
+    check "$name: tlbi_range SUCCESS, zero stale reads" tlbi_ok tlbi_range
+    if [ "$smp" -gt 1 ]; then
+        check "$name: tlbi_broadcast_vs_ipi SUCCESS, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
+        check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
+        check "$name: ipi_roundtrip measured every target" \
+            test "$(exp_field ipi_roundtrip '[.status, (.results | length)] | join(",")')" = "SUCCESS,$((smp - 1))"
+        check "$name: broadcast and ipi_local at 1..512 pages" \
+            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params | "\(.method):\(.pages)"] | unique | length')" = 8
+    else
+        check "$name: one CPU: the multi-CPU experiments SKIP" \
+            test "$(exp_status tlbi_broadcast_vs_ipi),$(exp_status tlbi_concurrent),$(exp_status ipi_roundtrip)" = SKIP,SKIP,SKIP
+    fi
+    check "$name: shootdown_lazy SKIP (not applicable)" test "$(exp_status shootdown_lazy)" = SKIP
+    check "$name: verdict COMPLETE, [EMULATED]" log_has '^RESULT: COMPLETE: .*\[EMULATED\]'
+    validator "$name"
+}
+
+IMG=$here/build/aarch64/tlbscope.img
+for smp in 1 2 4 8; do
+    boot_a64 "smp$smp" "$IMG" "$smp"
+    check_run "smp $smp" "$smp" 1
+done
+boot_a64 "el2-smp2" "$IMG" 2 1
+check_run "EL2 smp 2" 2 2
+[ -s "$REPORT" ] && check "EL2: PSCI through SMC" test "$(jqr .method.psci_conduit)" = smc
+
+if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
+    if build_image build/a64-skip -DSKIP_CPU=2; then
+        boot_a64 "skip-cpu2" "$here/build/a64-skip/aarch64/tlbscope.img" 4
+        check "CPU 2 never started: absent, named, the run partial and ERROR" \
+            test "$(jqr '[.topology.cpus[2].state, .run.status, .verdict.word] | join(",")')" = absent,partial,ERROR
+        check "CPU 2 never started: the others still shoot down, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
+    else
+        not_ok "the SKIP_CPU=2 build"
+    fi
+    if build_image build/a64-fault -DFAULT_CPU=3; then
+        boot_a64 "fault-cpu3" "$here/build/a64-fault/aarch64/tlbscope.img" 4
+        # ESR bits [31:26] EC 0x25 (data abort, same EL) put 0x94..0x97 in the top byte
+        check "CPU 3 faults: faulted, run partial, ESR a data abort (EC 0x25), FAR the address read" \
+            test "$(jqr '.topology.cpus[3] as $c | [$c.state, .run.status, ($c.fault.esr | test("^0x9[4-7][0-9a-f]{6}$")), $c.fault.far] | map(tostring) | join(",")')" = faulted,partial,true,0x7f0000000000
+        check "CPU 3 faults: the other CPUs still verified, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
+    else
+        not_ok "the FAULT_CPU=3 build"
+    fi
+    # mutant 96 arm_local_not_broadcast: the broadcast method invalidates only the initiator
+    if build_image build/a64-m96 -DTLBSCOPE_MUTANT=96; then
+        boot_a64 "mutant96" "$here/build/a64-m96/aarch64/tlbscope.img" 2
+        check "mutant arm_local_not_broadcast killed: tlbi_broadcast_vs_ipi FAILURE with stale reads" \
+            test "$(exp_status tlbi_broadcast_vs_ipi),$(( $(exp_field tlbi_broadcast_vs_ipi .verification.stale_reads) > 0 ))" = FAILURE,1
+    else
+        not_ok "the mutant 96 build"
+    fi
+else
+    skip "absent CPU, faulting CPU and mutant 96 under QEMU" "TLBSCOPE_TEST_FULL=1 (make test-full)"
+fi
