@@ -1,6 +1,7 @@
 /* JSON pieces both report writers share: see report_common.h. */
 #include "core/report/report_common.h"
 
+#include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"
 
@@ -58,4 +59,16 @@ void report_json_verdict(struct json_writer *w, const struct verdict *v)
     jw_kv_u64(w, "cpus_dropped", v->cpus_dropped);
     jw_kv_u64(w, "run_errors", v->run_errors);
     jw_object_end(w);
+}
+
+const char *report_environment_note(const char *environment)
+{
+    if (str_eq(environment, "simulated"))
+        return "simulated on the strict TLB model: timings are the host's; this does not describe "
+               "hardware";
+    if (str_eq(environment, "emulated"))
+        return "measured with emulated instructions: this does not describe hardware";
+    if (str_eq(environment, "virtualised"))
+        return "measured in a virtual machine (or emulator): this does not describe hardware";
+    return NULL;
 }

@@ -18,6 +18,11 @@
 void report_write_stats(struct json_writer *w, const struct stats *st);
 /* "key": [{where, message}...], and one entry for the dropped ones */
 void report_write_msgs(struct json_writer *w, const char *key, const struct msg_list *l);
+/*
+ * The sentence a report's `recommendations.note` carries for where it was
+ * measured (simulated, emulated, virtualised); NULL on hardware.
+ */
+const char *report_environment_note(const char *environment);
 /* "verdict": {word, line, counts} */
 void report_json_verdict(struct json_writer *w, const struct verdict *v);
 

@@ -1,19 +1,8 @@
 #include "core/report/report_recommend.h"
+#include "core/report/report_common.h"
 #include "core/run/bootstrap.h"
 #include "core/lib/mem.h"
 #include "core/run/recommend.h"
-
-static const char *hardware_note(const char *environment)
-{
-    if (str_eq(environment, "simulated"))
-        return "simulated on the strict TLB model: timings are the host's; this does not describe "
-               "hardware";
-    if (str_eq(environment, "emulated"))
-        return "measured with emulated instructions: this does not describe hardware";
-    if (str_eq(environment, "virtualised"))
-        return "measured in a virtual machine (or emulator): this does not describe hardware";
-    return NULL;
-}
 
 /* A bound of an interval (x 1000) with the interval's decimals; null when it is "none". */
 static void write_bound(struct json_writer *w, const char *key, int64_t v, bool none,
@@ -54,7 +43,7 @@ void report_json_recommendations(struct json_writer *w, const struct run *r)
     jw_key(w, "recommendations");
     jw_object_begin(w);
     jw_kv_str(w, "environment", recs.environment);
-    jw_kv_str(w, "note", hardware_note(recs.environment));
+    jw_kv_str(w, "note", report_environment_note(recs.environment));
     jw_key(w, "entries");
     jw_array_begin(w);
     for (i = 0; i < recs.count; i++) {
@@ -110,7 +99,7 @@ void report_text_recommendations(const struct run *r, struct strbuf *sb)
     if (recommend_not_hardware(recs.environment)) {
         char head[200];
         fmt_into(head, sizeof(head), "[%s: %s]:", recs.environment,
-                 hardware_note(recs.environment));
+                 report_environment_note(recs.environment));
         sb_wrapped(sb, "What this machine suggests ", 2, head, 80);
     } else {
         sb_puts(sb, "What this machine suggests:\n");

@@ -257,6 +257,23 @@ static void write_experiment(struct json_writer *w, const struct a64_exp *e)
     jw_object_end(w);
 }
 
+/*
+ * Schema 2 requires the section. None of the x86 recommendations concerns
+ * the aarch64 experiments, so it carries only where the run happened.
+ */
+static void write_recommendations(struct json_writer *w, const struct arm64_run *run)
+{
+    const char *environment = run->hypervisor ? "virtualised" : "hardware";
+    jw_key(w, "recommendations");
+    jw_object_begin(w);
+    jw_kv_str(w, "environment", environment);
+    jw_kv_str(w, "note", report_environment_note(environment));
+    jw_key(w, "entries");
+    jw_array_begin(w);
+    jw_array_end(w);
+    jw_object_end(w);
+}
+
 bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
 {
     struct json_writer w;
@@ -288,6 +305,7 @@ bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
     for (i = 0; i < run->nexp; i++)
         write_experiment(&w, &run->exps[i]);
     jw_array_end(&w);
+    write_recommendations(&w, run);
     jw_object_end(&w);
     sb_putc(out, '\n');
     return jw_finish(&w) && !out->truncated;
