@@ -189,10 +189,18 @@ static void bring_up(void)
         pt_install_local(rgn.ttbr0); /* before CPU_ON: every CPU copies the BSP's TTBR0 */
     else
         msg_add(&run.errors, "paging", "the test region's page tables could not be built (%d)", g);
-    g = gic_init(fw.gicd_base, fw.gicr_range_base, fw.gicr_range_len);
-    run.gic_ok = g == 0 && fw.gic_version >= 3 && gic_cpu_init(&percpu[0]) == 0;
+    /* GICv2 or GICv3, as the MADT's GICD entry says; the GICv2 CPU
+     * interface is one address for every CPU (banked): the BSP's GICC */
+    struct gic_config gc = {fw.gic_version, fw.gicd_base, 0, fw.gicr_range_base, fw.gicr_range_len};
+    for (i = 0; i < fw.ncpus; i++)
+        if ((fw.cpu[i].mpidr & MPIDR_AFF_MASK) == percpu[0].mpidr)
+            gc.gicc = fw.cpu[i].gicc_base;
+    g = gic_init(&gc);
+    run.gic_version = gic_version;
+    run.gic_ok = g == 0 && gic_cpu_init(&percpu[0]) == 0;
     if (!run.gic_ok)
-        msg_add(&run.errors, "gic", "GICv3 not usable (distributor version %u, rc %d): no SGIs", fw.gic_version, g);
+        msg_add(&run.errors, "gic", "GICv%u not usable (MADT GICD version %u, rc %d): no SGIs",
+                gic_version ? gic_version : fw.gic_version, fw.gic_version, g);
     online = smp_boot_secondaries(tick_freq() / 1000 * CHECKIN_MS, rc);
     for (i = 0; i < run.ntopo; i++) {
         struct a64_topo_cpu *t = &run.topo[i];

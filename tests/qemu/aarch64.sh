@@ -2,7 +2,8 @@
 # aarch64 (issue 27): the aarch64 app (build/aarch64/tlbscope.img) boots under
 # qemu-system-aarch64 -M virt,gic-version=3 -cpu max with AAVMF (TCG) at -smp 1,
 # 2, 4 and 8 (EL1) and at -smp 2 with virtualization=on (firmware and app at
-# EL2). Each run must end with its report on the image, every CPU ok, the TLBI
+# EL2), and with a GICv2 (gic-version=2: SGIs through GICD_SGIR, GICC_IAR) at
+# -smp 2 and 4. Each run must end with its report on the image, every CPU ok, the TLBI
 # experiments SUCCESS with zero stale reads after every shootdown, the control
 # (a remap without invalidation) seeing stale reads, every experiment
 # labelled emulated, and the report in contract A's shape (aarch64_contract.jq).
@@ -24,12 +25,12 @@ build_image() { # build-folder [extra cflags]
 }
 check "aarch64 app and image build" build_image build
 
-# boot_a64 NAME IMAGE SMP [VIRT]: sets REPORT, LOG, RC
+# boot_a64 NAME IMAGE SMP [VIRT [GIC]]: sets REPORT, LOG, RC
 boot_a64() {
-    local name=$1 img=$2 smp=$3 virt=${4:-0}
+    local name=$1 img=$2 smp=$3 virt=${4:-0} gic=${5:-3}
     RUN=$here/build/test-runs/aarch64-$name
     rm -rf "$RUN"; mkdir -p "$RUN"
-    SMP=$smp VIRT=$virt TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -53,8 +54,8 @@ validator() {
     fi
 }
 
-check_run() { # name smp el
-    local name=$1 smp=$2 el=$3
+check_run() { # name smp el [gic]
+    local name=$1 smp=$2 el=$3 gic=${4:-3}
     check "$name: QEMU exits after PSCI SYSTEM_OFF" test "$RC" = 0
     check "$name: report saved on the image" test -s "$REPORT"
     [ -s "$REPORT" ] || return
@@ -67,6 +68,8 @@ check_run() { # name smp el
         test "$(jqr '[.topology.cpu_count, .topology.cpus_ok] | join(",")')" = "$smp,$smp"
     check "$name: EL$el, TLBI forms $( [ "$el" = 2 ] && echo el2 || echo el1)" \
         test "$(jqr '[.cpu.exception_level, .method.tlbi_el] | join(",")')" = "$el,el$el"
+    check "$name: GICv$gic, IPIs as gicv${gic}_sgi" \
+        test "$(jqr '[.method.gic_version, .method.ipi] | join(",")')" = "$gic,gicv${gic}_sgi"
     check "$name: QEMU named (emulated), every experiment emulated" \
         test "$(jqr '[.cpu.hypervisor, ([.experiments[].emulated] | all)] | join(",")')" = QEMU,true
     check "$name: the control sees stale reads" \
@@ -114,6 +117,13 @@ fi
 boot_a64 "el2-smp2" "$IMG" 2 1
 check_run "EL2 smp 2" 2 2
 [ -s "$REPORT" ] && check "EL2: PSCI through SMC" test "$(jqr .method.psci_conduit)" = smc
+
+# GICv2 for older boards: the MADT's GICD entry says version 2, the app sends
+# SGIs through GICD_SGIR and its CPUs poll GICC_IAR (at most 8 CPUs)
+for smp in 2 4; do
+    boot_a64 "gicv2-smp$smp" "$IMG" "$smp" 0 2
+    check_run "GICv2 smp $smp" "$smp" 1 2
+done
 
 if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     if build_image build/a64-skip -DSKIP_CPU=2; then

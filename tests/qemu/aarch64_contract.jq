@@ -29,7 +29,7 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
        and ([.cpus[] | (.mpidr | hex) and (.state | IN("ok", "absent", "hung", "faulted", "disabled"))
              and (.bring_up | IN("bsp", "psci", null))] | all)
        and ([.cpus[].index] == [range(.cpus | length)]) and .cpus[0].bsp == true; "topology section"),
-  want(.method; .ipi == "gicv3_sgi" and .gic_version == 3 and (.psci_conduit | IN("hvc", "smc"))
+  want(.method; ([.ipi, .gic_version] | IN(["gicv3_sgi", 3], ["gicv2_sgi", 2])) and (.psci_conduit | IN("hvc", "smc"))
        and (.tlbi_el | IN("el1", "el2")) and .target_wait == "poll_iar" and .page_size == 4096
        and (.exception_level | IN(1, 2)); "method section"),
   (.experiments[] | . as $e |

@@ -159,8 +159,8 @@ static void write_method(struct json_writer *w, const struct arm64_run *run)
 {
     jw_key(w, "method");
     jw_object_begin(w);
-    jw_kv_str(w, "ipi", "gicv3_sgi");
-    jw_kv_u64(w, "gic_version", 3);
+    jw_kv_str(w, "ipi", run->gic_version == 2 ? "gicv2_sgi" : "gicv3_sgi");
+    jw_kv_u64(w, "gic_version", run->gic_version == 2 ? 2 : 3);
     jw_kv_str(w, "psci_conduit", run->psci_hvc ? "hvc" : "smc");
     jw_kv_str(w, "psci_version", run->psci_version);
     jw_kv_u64(w, "exception_level", run->el);

@@ -23,6 +23,8 @@ static const char *const arm_cpu_states[] = { "ok", "absent", "hung", "faulted",
 static const char *const arm_bring_up[] = { "bsp", "psci", NULL };
 static const char *const psci_conduits[] = { "hvc", "smc", NULL };
 static const char *const tlbi_els[] = { "el1", "el2", NULL };
+/* method.ipi, index i: GIC version i + 2 */
+static const char *const gic_ipis[] = { "gicv2_sgi", "gicv3_sgi", NULL };
 static const char *const hypervisor_sources[] = { "smbios", "acpi_oem_id", NULL };
 
 /* obj[key] must be exactly `want` (a fixed word of contract A). */
@@ -203,13 +205,18 @@ void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *
 void validate_arm64_method(struct vctx *c, const json_t *root)
 {
     size_t mark;
-    long long el = -1, hz = -1;
+    long long el = -1, hz = -1, gic = -1;
     const json_t *m = vc_enter(c, root, "method", 0, &mark);
-    int tlbi_el;
+    int tlbi_el, ipi;
     if (!m)
         return;
-    vc_fixed(c, m, "ipi", "gicv3_sgi");
-    vc_int(c, m, "gic_version", 3, 3, 0, NULL);
+    ipi = vc_word(c, m, "ipi", gic_ipis, 0);
+    if (vc_int(c, m, "gic_version", 2, 3, 0, &gic) && ipi >= 0 && ipi + 2 != gic)
+        vc_error(c, "ipi", "\"%s\", but gic_version is %lld", gic_ipis[ipi], gic);
+    /* a GICv2 names at most 8 CPU interfaces (GICD_ITARGETSR is 8 bits) */
+    if (gic == 2 && jget_number(jget_object(root, "topology"), "cpus_ok", 0) > 8)
+        vc_error(c, "gic_version", "2, but %.0f CPUs are ok: a GICv2 reaches at most 8",
+                 jget_number(jget_object(root, "topology"), "cpus_ok", 0));
     vc_word(c, m, "psci_conduit", psci_conduits, 0);
     vc_string(c, m, "psci_version", 0);
     vc_int(c, m, "exception_level", 1, 2, 0, &el);
