@@ -50,6 +50,7 @@ declare -A want=(
     [skip-without-reason]='experiments[4].reason: is null, but status SKIP needs a reason'
     [counter-hz-missing]='cpu.counter_hz: missing required key'
     [gic-mismatch]='method.ipi: "gicv3_sgi", but gic_version is 2'
+    [unknown-method]='experiments[2].results[1].params.method: unknown method word "rvae1os"'
 )
 for k in "${!want[@]}"; do
     f=$BROKEN/aarch64-$k.json
@@ -61,6 +62,10 @@ for k in "${!want[@]}"; do
         not_ok "validate: aarch64-$k.json (exit $rc) does not say: ${want[$k]}"
     fi
 done
+# the second round's methods: broadcast_os (VAE1OS) and asid (ASIDE1IS) pass
+jq '(.experiments[1].results[0].params.method) = "broadcast_os" | (.experiments[2].results[0].params.method) = "asid"' \
+    "$ARM" >"$out/methods.json"
+check "validate: the methods broadcast_os and asid pass" "$TOOL" validate "$out/methods.json"
 # a GICv2 board (issue 27, second round): its SGIs are gicv2_sgi, at most 8 CPUs
 jq '.method += {ipi: "gicv2_sgi", gic_version: 2}' "$ARM" >"$out/gicv2.json"
 check "validate: a GICv2 report (gicv2_sgi, gic_version 2) passes" "$TOOL" validate "$out/gicv2.json"

@@ -3,7 +3,10 @@
 # qemu-system-aarch64 -M virt,gic-version=3 -cpu max with AAVMF (TCG) at -smp 1,
 # 2, 4 and 8 (EL1) and at -smp 2 with virtualization=on (firmware and app at
 # EL2), and with a GICv2 (gic-version=2: SGIs through GICD_SGIR, GICC_IAR) at
-# -smp 2 and 4. Each run must end with its report on the image, every CPU ok, the TLBI
+# -smp 2 and 4. tlbi_broadcast_vs_ipi has its outer-shareable method
+# (broadcast_os, VAE1OS + DSB OSH: -cpu max has FEAT_TLBIOS) and tlbi_range its
+# by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only). Each run must end
+# with its report on the image, every CPU ok, the TLBI
 # experiments SUCCESS with zero stale reads after every shootdown, the control
 # (a remap without invalidation) seeing stale reads, every experiment
 # labelled emulated, and the report in contract A's shape (aarch64_contract.jq).
@@ -75,13 +78,18 @@ check_run() { # name smp el [gic]
     check "$name: the control sees stale reads" \
         test "$(exp_status stale_detector_control),$(( $(exp_field stale_detector_control .verification.stale_reads) > 0 ))" = SUCCESS,1
     check "$name: tlbi_range SUCCESS, zero stale reads" tlbi_ok tlbi_range
+    # by ASID (ASIDE1IS on non-global pages) at EL1; the EL2 regime has no ASIDs
+    check "$name: tlbi_range methods per_page, range$( [ "$el" = 1 ] && echo ', asid')" \
+        test "$(exp_field tlbi_range '[.results[].params.method] | unique | join(",")')" = \
+        "$( [ "$el" = 1 ] && echo asid,per_page,range || echo per_page,range)"
     if [ "$smp" -gt 1 ]; then
         check "$name: tlbi_broadcast_vs_ipi SUCCESS, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
         check "$name: ipi_roundtrip measured every target" \
             test "$(exp_field ipi_roundtrip '[.status, (.results | length)] | join(",")')" = "SUCCESS,$((smp - 1))"
-        check "$name: broadcast and ipi_local at 1..512 pages" \
-            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params | "\(.method):\(.pages)"] | unique | length')" = 8
+        # -cpu max has FEAT_TLBIOS: the outer-shareable form is the third method
+        check "$name: broadcast, ipi_local and broadcast_os at 1..512 pages" \
+            test "$(jqr '.cpu.features.tlbi_os'),$(exp_field tlbi_broadcast_vs_ipi '[.results[].params | "\(.method):\(.pages)"] | unique | length')" = true,12
     else
         check "$name: one CPU: the multi-CPU experiments SKIP" \
             test "$(exp_status tlbi_broadcast_vs_ipi),$(exp_status tlbi_concurrent),$(exp_status ipi_roundtrip)" = SKIP,SKIP,SKIP

@@ -233,6 +233,26 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
     vc_leave(c, mark);
 }
 
+/* the methods of the experiments that compare them (params.method) */
+static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_os", NULL };
+static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
+
+/* results[j].params.method of an experiment with methods: one of its words */
+static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *const words[])
+{
+    const json_t *results = json_object_get(e, "results");
+    size_t m = jpath_push_key(&c->path, "results"), j;
+    for (j = 0; j < json_array_size(results); j++) {
+        const json_t *params = jget_object(json_array_get(results, j), "params");
+        size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "params");
+        if (params)
+            vc_word(c, params, "method", words, 0);
+        jpath_pop(&c->path, m3);
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, m);
+}
+
 /* Called inside experiments[i]: what an aarch64 experiment must say beyond x86's rules. */
 void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
 {
@@ -249,6 +269,10 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
     if (c->hypervisor && json_is_false(json_object_get(e, "emulated")))
         vc_error(c, "emulated", "false, but cpu.hypervisor names one: a report with a "
                  "hypervisor has no hardware timings");
+    if (id && strcmp(id, "tlbi_broadcast_vs_ipi") == 0)
+        validate_arm64_methods(c, e, broadcast_methods);
+    if (id && strcmp(id, "tlbi_range") == 0)
+        validate_arm64_methods(c, e, range_methods);
     if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)
         vc_error(c, "status", "%s, but shootdown_lazy does not apply on aarch64 (SKIP)",
