@@ -23,6 +23,7 @@
 #include "core/lib/strbuf.h"
 #include "core/report/arm64/report_a64.h"
 #include "efi/arm64/acpi.h"
+#include "efi/arm64/config_a64.h"
 #include "efi/arm64/console.h"
 #include "efi/arm64/uefi.h"
 #include "efi/arm64/volume.h"
@@ -266,19 +267,24 @@ efi_status efi_main(efi_handle image, efi_system_table *st)
     bs->set_watchdog_timer(0, 0, 0, 0);
     run.start_ticks = ticks();
     run.el = arch_el;
-    run.samples = 5;
-    run.warmup = 0;
-    run.timeout_ms = 1000;
     run.budget_s = 0;
     run.irq_mask = irq_mask;
     run.irq_restore = irq_restore;
     kprintf("\ntlbscope %s (%s) for aarch64\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
+    a64_config_load(bs, image, &run);
+    kprintf("tlbscope: configuration %s%s%s: profile %s, %u samples per point, timeout %u ms\n",
+            run.config_file ? "\\tlbscope\\tlbscope.cfg" : "defaults", run.args[0] ? " + load options: " : "",
+            run.args, run.profile, run.samples, run.timeout_ms);
 
     identify(st);
     kprintf("tlbscope: MIDR 0x%llx, EL%u, CNTFRQ %llu Hz, ID_AA64ISAR0_EL1 0x%llx%s%s\n",
             (unsigned long long)run.cpu.midr, arch_el, (unsigned long long)run.counter_hz,
             (unsigned long long)run.cpu.isar0, run.hypervisor ? ", emulator: " : "",
             run.hypervisor ? run.hypervisor : "");
+    /* exit=: as configured; by default off under an emulator (QEMU exits), back to the firmware on
+     * hardware (the report is on the stick either way) */
+    if (!run.exit_word)
+        run.exit_word = run.hypervisor ? "shutdown" : "shell";
     psci_setup();
     topology_setup();
     bring_up();
@@ -295,9 +301,13 @@ efi_status efi_main(efi_handle image, efi_system_table *st)
     a64_report_text(&run, &text);
     con_puts(text.data);
     save_report(image, json.data, json.len, text.data, text.len);
-    if (run.hypervisor) {
+    if (str_eq(run.exit_word, "shutdown")) {
         kprintf("tlbscope: PSCI SYSTEM_OFF\n");
         psci_system_off();
+    }
+    if (str_eq(run.exit_word, "reset")) {
+        kprintf("tlbscope: PSCI SYSTEM_RESET\n");
+        psci_system_reset();
     }
     return EFI_SUCCESS;
 }

@@ -133,6 +133,32 @@ for smp in 2 4; do
     check_run "GICv2 smp $smp" "$smp" 1 2
 done
 
+# configuration: the stick's \tlbscope\tlbscope.cfg, parsed by the x86 app's parser; the
+# keys the aarch64 app honours take effect, the others and the typos are named in warnings
+CFG_IMG=$here/build/aarch64/tlbscope-cfg.img
+cp "$IMG" "$CFG_IMG"
+printf '%s\n' '# aarch64 configuration test' profile=quick samples=12 \
+    experiments=ipi_roundtrip,tlbi_range,invlpgb_range exit=shutdown timeout_ms=2000 apic=x2apic sampels=3 \
+    >"$here/build/aarch64/tlbscope.cfg"
+if MTOOLS_SKIP_CHECK=1 mcopy -o -i "$CFG_IMG" "$here/build/aarch64/tlbscope.cfg" ::/tlbscope/tlbscope.cfg; then
+    boot_a64 "config-smp2" "$CFG_IMG" 2
+    check "config: report saved, QEMU off (exit=shutdown)" test "$RC" = 0 -a -s "$REPORT"
+    check "config: read from the boot volume" \
+        test "$(jqr '[.run.config_file, .run.config_source] | map(tostring) | join(",")')" = true,boot_volume
+    check "config: profile quick, 12 samples, timeout 2000 ms, exit shutdown" \
+        test "$(jqr '.run.config | [.profile, .samples, .timeout_ms, .exit] | map(tostring) | join(",")')" = quick,12,2000,shutdown
+    check "config: only the two aarch64 experiments named ran" \
+        test "$(jqr '[.run.config.experiments, [.experiments[].id]] | map(join("+")) | join(",")')" = \
+        "ipi_roundtrip+tlbi_range,ipi_roundtrip+tlbi_range"
+    check "config: 12 samples per tlbi_range point, verified, zero stale reads" \
+        test "$(exp_field tlbi_range '[.results[0].metrics.latency.n, .verification.stale_reads] | map(tostring) | join(",")')" = 12,0
+    check "config: x86's apic, the typo and invlpgb_range named in warnings" \
+        test "$(jqr '[.run.warnings[].message | test("apic.*no effect on aarch64|sampels.*did you mean .samples|invlpgb_range.*not an aarch64")] | map(select(.)) | length')" = 3
+    [ -s "$REPORT" ] && validator "config"
+else
+    not_ok "config: tlbscope.cfg copied onto the image"
+fi
+
 if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     if build_image build/a64-skip -DSKIP_CPU=2; then
         boot_a64 "skip-cpu2" "$here/build/a64-skip/aarch64/tlbscope.img" 4

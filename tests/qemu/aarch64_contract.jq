@@ -11,7 +11,7 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
   want(.result; IN("SUCCESS", "SKIP", "ERROR", "FAILURE"); "result"),
   want(.verdict.word; IN("COMPLETE", "ERROR", "FAILURE"); "verdict.word"),
   want(.run; (.id | type == "string") and .counter == 0 and (.status | IN("complete", "partial"))
-       and .config_file == false and .config_source == "none" and (.errors | type == "array")
+       and ([.config_file, .config_source] | IN([false, "none"], [true, "boot_volume"])) and (.errors | type == "array")
        and (.warnings | type == "array") and (.config | has("samples") and has("timeout_ms") and .cpus == "all")
        and (.config | has("apic") or has("ipi_pairs") or has("pti") | not); "run section"),
   want(.firmware; (.uefi.vendor | type == "string") and (.uefi.revision | type == "string")

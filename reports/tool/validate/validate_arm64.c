@@ -38,9 +38,15 @@ static void vc_fixed(struct vctx *c, const json_t *obj, const char *key, const c
 void validate_arm64_config(struct vctx *c, const json_t *run)
 {
     static const char *const counts[] = { "samples", "warmup", "timeout_ms", "budget_s", NULL };
+    /* the aarch64 app reads \tlbscope\tlbscope.cfg from its boot volume (no network boot) */
+    static const char *const sources[] = { "none", "boot_volume", NULL };
     size_t mark, i;
     const json_t *cfg;
-    vc_fixed(c, run, "config_source", "none");
+    const json_t *f = json_object_get(run, "config_file"); /* its type: validate.c */
+    int source = vc_word(c, run, "config_source", sources, 0);
+    bool file = json_is_true(f);
+    if (json_is_boolean(f) && source >= 0 && file != (source == 1))
+        vc_error(c, "config_file", "%s, but config_source is \"%s\"", file ? "true" : "false", sources[source]);
     cfg = vc_enter(c, run, "config", 0, &mark);
     if (!cfg)
         return;
