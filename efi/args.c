@@ -2,6 +2,7 @@
 
 #include "efi/console.h"
 
+#include "core/lib/cmdline.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 
@@ -15,28 +16,12 @@
 static void command_line(EFI_HANDLE image, char *out, size_t cap)
 {
     EFI_LOADED_IMAGE *loaded = NULL;
-    const CHAR16 *opts;
-    size_t chars, i, start = 0;
     out[0] = 0;
     if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol,
                                     (void **)&loaded)) ||
         !loaded->LoadOptions || loaded->LoadOptionsSize < 2 || (loaded->LoadOptionsSize & 1))
         return;
-    opts = loaded->LoadOptions;
-    chars = loaded->LoadOptionsSize / 2;
-    for (i = 0; i < chars && opts[i]; i++)
-        if (opts[i] != '\t' && (opts[i] < 0x20 || opts[i] > 0x7e))
-            return;
-    chars = i;
-    /* skip the program name when it is there (it has no '=') */
-    while (start < chars && opts[start] == ' ')
-        start++;
-    for (i = start; i < chars && opts[i] != ' '; i++)
-        if (opts[i] == '=')
-            break;
-    if (i == chars || opts[i] == ' ')
-        start = i;
-    ucs2_to_ascii(out, cap, opts + start, chars - start);
+    cmdline_from_ucs2(loaded->LoadOptions, loaded->LoadOptionsSize / 2, out, cap);
 }
 
 /* No file system to read: tlbscope.cfg next to the binary on the boot server. */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Boots an aarch64 tlbscope image under qemu-system-aarch64 -M virt,gic-version=3
+# Boots an aarch64 tlbscope image under qemu-system-aarch64 -M virt,gic-version=3 (or 2)
 # -cpu max with AAVMF (TCG), on a copy of the image, and copies the reports the
 # run wrote out of it.
 # Usage: scripts/qemu-run-aarch64.sh IMAGE
-# Environment: SMP (4), MEM (512), VIRT=1 (virtualization=on: firmware and app
+# Environment: SMP (4), MEM (512), GIC (3; 2: a GICv2, at most 8 CPUs), VIRT=1 (virtualization=on: firmware and app
 # at EL2), TIMEOUT (seconds, 300), OUT (folder for the reports,
 # reports/runs/aarch64), LOG (console log, OUT/console.log).
 # Exit status: QEMU's (0 after the app's PSCI SYSTEM_OFF, 124 on the timeout),
@@ -20,7 +20,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$img" "$work/disk.img"
 cp "$aavmf/AAVMF_VARS.fd" "$work/vars.fd"
-machine=virt,gic-version=3
+machine=virt,gic-version=${GIC:-3}
 [ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
 timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu max -smp "$smp" -m "$mem" \
     -nographic -nic none -no-reboot \
@@ -38,6 +38,6 @@ for f in $(mdir -i "$work/disk.img" -b ::/tlbscope/reports 2>/dev/null); do
 done
 # the run's own summary (it ends with the verdict line), for whoever started it
 [ -n "${SHOW:-}" ] && [ -n "$txt" ] && cat "$txt"
-echo "qemu-system-aarch64 -smp $smp$([ "${VIRT:-0}" = 1 ] && echo ' virtualization=on'): rc $rc, $n report file(s) in $out/ (console: $log)"
+echo "qemu-system-aarch64 -smp $smp gic-version=${GIC:-3}$([ "${VIRT:-0}" = 1 ] && echo ' virtualization=on'): rc $rc, $n report file(s) in $out/ (console: $log)"
 [ "$rc" = 0 ] && [ "$n" = 0 ] && rc=3
 exit "$rc"

@@ -1,7 +1,7 @@
 # aarch64 build (issue 27), included by the Makefile when ARCH=aarch64:
 #   make ARCH=aarch64            build/aarch64/BOOTAA64.EFI
 #   make image ARCH=aarch64      build/aarch64/tlbscope.img (FAT16, \EFI\BOOT\BOOTAA64.EFI)
-#   make run ARCH=aarch64 [SMP=4 VIRT=1]   boot it under qemu-system-aarch64 + AAVMF
+#   make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2]   boot it under qemu-system-aarch64 + AAVMF
 #   make test ARCH=aarch64       the aarch64 test steps only (tests/qemu/aarch64.sh)
 #
 # clang's Windows/ARM64 target + lld-link produce a PE32+ EFI application
@@ -23,8 +23,9 @@ A64_LDFLAGS := /subsystem:efi_application /entry:efi_main /nodefaultlib /machine
 # what of core/ the aarch64 app uses: the freestanding library, the verdict,
 # and the aarch64 experiments and report
 A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c core/exp/arm64/*.c core/report/arm64/*.c)) \
-	core/lib/json.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c core/lib/msglist.c \
-	core/run/verdict.c core/run/result.c core/report/report_common.c
+	core/lib/json.c core/lib/cmdline.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c core/lib/msglist.c \
+	core/run/verdict.c core/run/result.c core/report/report_common.c \
+	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c
 A64_ASM := $(sort $(wildcard arch/arm64/*.S))
 A64_OBJS := $(patsubst %.c,$(A64_BUILD)/obj/%.o,$(A64_SRCS)) $(patsubst %.S,$(A64_BUILD)/obj/%.o,$(A64_ASM))
 A64_EFI := $(A64_BUILD)/BOOTAA64.EFI
@@ -37,7 +38,7 @@ efi: $(A64_EFI)
 help:
 	@echo "make ARCH=aarch64        build/aarch64/BOOTAA64.EFI"
 	@echo "make image ARCH=aarch64  build/aarch64/tlbscope.img (FAT16 ESP for a USB stick or QEMU)"
-	@echo "make run ARCH=aarch64 [SMP=4 VIRT=1 MEM=512]  boot under qemu-system-aarch64 -M virt,gic-version=3 + AAVMF"
+	@echo "make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 MEM=512]  boot under qemu-system-aarch64 -M virt,gic-version=3 (GIC=2: 2) + AAVMF"
 	@echo "make test ARCH=aarch64   tests/qemu/aarch64.sh"
 
 deps:
@@ -74,7 +75,7 @@ A64_REPORTS ?= reports/runs/aarch64
 
 run: deps $(A64_IMG)
 	@scripts/deps.sh aarch64
-	@SMP='$(SMP)' MEM='$(MEM)' VIRT='$(VIRT)' TIMEOUT='$(RUN_TIMEOUT)' OUT='$(A64_REPORTS)' SHOW=1 \
+	@SMP='$(SMP)' MEM='$(MEM)' VIRT='$(VIRT)' GIC='$(GIC)' TIMEOUT='$(RUN_TIMEOUT)' OUT='$(A64_REPORTS)' SHOW=1 \
 		scripts/qemu-run-aarch64.sh $(A64_IMG)
 
 test:

@@ -37,12 +37,13 @@ static uint32_t mpidr_to_gicr_aff(uint64_t mpidr)
     return (uint32_t)((mpidr & 0xffffff) | (((mpidr >> 32) & 0xff) << 24));
 }
 
-int gic_init(uint64_t gicd_base, uint64_t gicr_range, uint64_t gicr_range_len)
+int gic3_init(const struct gic_config *cfg)
 {
+    uint64_t gicr_range = cfg->gicr_range, gicr_range_len = cfg->gicr_range_len;
     unsigned i;
     int found = 0;
     uint32_t ctlr;
-    gicd = gicd_base;
+    gicd = cfg->gicd;
     ctlr = rd32(gicd + GICD_CTLR);
     if (!(ctlr & GICD_CTLR_ARE))
         return -1; /* system-register SGIs need affinity routing */
@@ -73,7 +74,7 @@ int gic_init(uint64_t gicd_base, uint64_t gicr_range, uint64_t gicr_range_len)
     return found == (int)ncpus ? 0 : -2;
 }
 
-int gic_cpu_init(struct percpu *pc)
+int gic3_cpu_init(struct percpu *pc)
 {
     uint64_t r = pc->gicr;
     if (!r)
@@ -121,7 +122,7 @@ int gic_cpu_init(struct percpu *pc)
  * 16 Aff0 values TargetList means), Aff2 [39:32], INTID [27:24], Aff1
  * [23:16], TargetList [15:0].
  */
-void gic_send_sgi(uint64_t mpidr, unsigned intid)
+void gic3_send_sgi(uint64_t mpidr, unsigned intid)
 {
     uint64_t aff0 = mpidr & 0xff;
     uint64_t v = (((mpidr >> 32) & 0xff) << 48) | ((aff0 >> 4) << 44) | (((mpidr >> 16) & 0xff) << 32) |
@@ -134,14 +135,14 @@ void gic_send_sgi(uint64_t mpidr, unsigned intid)
     __asm__ volatile("isb" ::: "memory");
 }
 
-uint32_t gic_ack(void)
+uint32_t gic3_ack(void)
 {
     uint32_t v = (uint32_t)read_sysreg(ICC_IAR1_EL1) & 0xffffff;
     dsb_sy(); /* the acknowledge completes before we act on the interrupt */
     return v;
 }
 
-void gic_eoi(uint32_t intid)
+void gic3_eoi(uint32_t intid)
 {
     write_sysreg(ICC_EOIR1_EL1, intid);
     __asm__ volatile("isb" ::: "memory");

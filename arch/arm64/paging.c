@@ -115,7 +115,8 @@ int pt_build(uint64_t (*alloc)(uint64_t n))
     uint64_t d = walk(fw_top, rgn.frames[0], &lvl);
     if (!d)
         return -3;
-    rgn.attrs = (d & ~(DESC_OA_MASK | DESC_TYPE_MASK | DESC_CONTIG)) | DESC_AF;
+    /* global (nG clear): the by-VA TLBIs name ASID 0, which global entries match */
+    rgn.attrs = (d & ~(DESC_OA_MASK | DESC_TYPE_MASK | DESC_CONTIG | PTE_NG)) | DESC_AF;
 
     for (unsigned i = 0; i < top_entries; i++)
         ((uint64_t *)top)[i] = ((uint64_t *)fw_top)[i];
@@ -161,6 +162,17 @@ void pt_install_local(uint64_t ttbr0)
     isb();
 }
 
+int pt_current_asid(void)
+{
+    uint64_t tcr, ttbr;
+    if (arch_el != 1)
+        return -1;
+    tcr = read_sysreg(TCR_EL1);
+    /* TCR_EL1.A1 [22]: TTBR1's ASID is the current one; AS [36]: 16-bit ASIDs */
+    ttbr = (tcr & (1ull << 22)) ? read_sysreg(TTBR1_EL1) : read_sysreg(TTBR0_EL1);
+    return (int)((ttbr >> 48) & ((tcr & (1ull << 36)) ? 0xffff : 0xff));
+}
+
 uint64_t frame_pa(unsigned pool, unsigned i)
 {
     return rgn.frames[pool] + ((uint64_t)i << PAGE_SHIFT);
@@ -173,5 +185,5 @@ uint64_t frame_tag(unsigned pool, unsigned i)
 
 void region_set_pte(unsigned i, unsigned pool)
 {
-    pte_store(&rgn.l3[i], frame_pa(pool, i) | rgn.attrs | DESC_TABLE);
+    pte_store(&rgn.l3[i], frame_pa(pool, i) | rgn.attrs | rgn.ng | DESC_TABLE);
 }

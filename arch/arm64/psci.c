@@ -54,6 +54,13 @@ int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry_pa, uint64_t context_id)
     return psci_call(PSCI_CPU_ON_64, mpidr, entry_pa, context_id);
 }
 
+void psci_system_reset(void)
+{
+    psci_call(PSCI_SYSTEM_RESET, 0, 0, 0);
+    for (;;) /* SYSTEM_RESET does not return on success (PSCI 1.1, "SYSTEM_RESET") */
+        __asm__ volatile("wfi");
+}
+
 void psci_system_off(void)
 {
     psci_call(PSCI_SYSTEM_OFF, 0, 0, 0);

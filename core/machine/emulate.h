@@ -22,11 +22,8 @@
 #ifndef TLBSCOPE_CORE_EMULATE_H
 #define TLBSCOPE_CORE_EMULATE_H
 
+#include "core/machine/emulate_mask.h"
 #include "core/machine/smp.h"
-
-/* emulate=invlpgb,invpcid (the configuration's `emulate` mask): which instructions the #UD hook stands in for */
-#define EMULATE_INVLPGB (1u << 0)
-#define EMULATE_INVPCID (1u << 1)
 
 /* What Zen 3/4 report in CPUID 8000_0008 EDX[15:0] (7) + 1: the emulated maximum. */
 #define EMULATED_INVLPGB_MAX_PAGES 8

@@ -1,5 +1,5 @@
 #include "core/run/config_keys.h"
-#include "core/machine/emulate.h"
+#include "core/machine/emulate_mask.h"
 #include "asm/fault.h"
 #include "core/lib/json.h"
 #include "core/lib/mem.h"

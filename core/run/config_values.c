@@ -3,7 +3,7 @@
  * per key type, each returning false with a short expectation text.
  */
 #include "core/run/config_keys.h"
-#include "core/machine/emulate.h"
+#include "core/machine/emulate_mask.h"
 #include "asm/fault.h"
 #include "core/lib/mem.h"
 #include "core/run/upload.h"

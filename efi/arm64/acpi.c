@@ -69,6 +69,7 @@ static void parse_madt(const uint8_t *madt, struct fw_tables *ai)
                 c->uid = (uint32_t)rd(e + 8, 4);
                 c->flags = (uint32_t)rd(e + 12, 4);
                 c->gicr_base = rd(e + 60, 8);
+                c->gicc_base = rd(e + 32, 8);
                 c->mpidr = rd(e + 68, 8);
             }
             break;

@@ -29,6 +29,7 @@ struct acpi_gicc {
     uint32_t flags;
     uint64_t mpidr;
     uint64_t gicr_base; /* 0 when the MADT describes redistributors with GICR entries */
+    uint64_t gicc_base; /* "Physical Base Address": the GICv2 CPU interface */
 };
 
 struct fw_tables {

@@ -23,6 +23,7 @@
 #include "core/lib/strbuf.h"
 #include "core/report/arm64/report_a64.h"
 #include "efi/arm64/acpi.h"
+#include "efi/arm64/config_a64.h"
 #include "efi/arm64/console.h"
 #include "efi/arm64/uefi.h"
 #include "efi/arm64/volume.h"
@@ -189,10 +190,18 @@ static void bring_up(void)
         pt_install_local(rgn.ttbr0); /* before CPU_ON: every CPU copies the BSP's TTBR0 */
     else
         msg_add(&run.errors, "paging", "the test region's page tables could not be built (%d)", g);
-    g = gic_init(fw.gicd_base, fw.gicr_range_base, fw.gicr_range_len);
-    run.gic_ok = g == 0 && fw.gic_version >= 3 && gic_cpu_init(&percpu[0]) == 0;
+    /* GICv2 or GICv3, as the MADT's GICD entry says; the GICv2 CPU
+     * interface is one address for every CPU (banked): the BSP's GICC */
+    struct gic_config gc = {fw.gic_version, fw.gicd_base, 0, fw.gicr_range_base, fw.gicr_range_len};
+    for (i = 0; i < fw.ncpus; i++)
+        if ((fw.cpu[i].mpidr & MPIDR_AFF_MASK) == percpu[0].mpidr)
+            gc.gicc = fw.cpu[i].gicc_base;
+    g = gic_init(&gc);
+    run.gic_version = gic_version;
+    run.gic_ok = g == 0 && gic_cpu_init(&percpu[0]) == 0;
     if (!run.gic_ok)
-        msg_add(&run.errors, "gic", "GICv3 not usable (distributor version %u, rc %d): no SGIs", fw.gic_version, g);
+        msg_add(&run.errors, "gic", "GICv%u not usable (MADT GICD version %u, rc %d): no SGIs",
+                gic_version ? gic_version : fw.gic_version, fw.gic_version, g);
     online = smp_boot_secondaries(tick_freq() / 1000 * CHECKIN_MS, rc);
     for (i = 0; i < run.ntopo; i++) {
         struct a64_topo_cpu *t = &run.topo[i];
@@ -258,19 +267,24 @@ efi_status efi_main(efi_handle image, efi_system_table *st)
     bs->set_watchdog_timer(0, 0, 0, 0);
     run.start_ticks = ticks();
     run.el = arch_el;
-    run.samples = 5;
-    run.warmup = 0;
-    run.timeout_ms = 1000;
     run.budget_s = 0;
     run.irq_mask = irq_mask;
     run.irq_restore = irq_restore;
     kprintf("\ntlbscope %s (%s) for aarch64\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
+    a64_config_load(bs, image, &run);
+    kprintf("tlbscope: configuration %s%s%s: profile %s, %u samples per point, timeout %u ms\n",
+            run.config_file ? "\\tlbscope\\tlbscope.cfg" : "defaults", run.args[0] ? " + load options: " : "",
+            run.args, run.profile, run.samples, run.timeout_ms);
 
     identify(st);
     kprintf("tlbscope: MIDR 0x%llx, EL%u, CNTFRQ %llu Hz, ID_AA64ISAR0_EL1 0x%llx%s%s\n",
             (unsigned long long)run.cpu.midr, arch_el, (unsigned long long)run.counter_hz,
             (unsigned long long)run.cpu.isar0, run.hypervisor ? ", emulator: " : "",
             run.hypervisor ? run.hypervisor : "");
+    /* exit=: as configured; by default off under an emulator (QEMU exits), back to the firmware on
+     * hardware (the report is on the stick either way) */
+    if (!run.exit_word)
+        run.exit_word = run.hypervisor ? "shutdown" : "shell";
     psci_setup();
     topology_setup();
     bring_up();
@@ -287,9 +301,13 @@ efi_status efi_main(efi_handle image, efi_system_table *st)
     a64_report_text(&run, &text);
     con_puts(text.data);
     save_report(image, json.data, json.len, text.data, text.len);
-    if (run.hypervisor) {
+    if (str_eq(run.exit_word, "shutdown")) {
         kprintf("tlbscope: PSCI SYSTEM_OFF\n");
         psci_system_off();
+    }
+    if (str_eq(run.exit_word, "reset")) {
+        kprintf("tlbscope: PSCI SYSTEM_RESET\n");
+        psci_system_reset();
     }
     return EFI_SUCCESS;
 }

@@ -107,12 +107,17 @@ typedef struct {
     efi_configuration_table *configuration_table;
 } efi_system_table;
 
-/* 9.1: only DeviceHandle, the volume we were loaded from */
+/* 9.1: up to LoadOptions: the volume we were loaded from, and the load options
+ * (the UEFI shell's command line as UCS-2) */
 typedef struct {
     uint32_t revision;
     efi_handle parent_handle;
     efi_system_table *system_table;
     efi_handle device_handle;
+    void *file_path;
+    void *reserved;
+    uint32_t load_options_size;
+    void *load_options;
 } efi_loaded_image;
 
 /* 13.5 File Protocol */

@@ -48,6 +48,7 @@ struct cpu_arg {
 
 static const char *const shape_names[A64H_SHAPES] = {
     "broadcast", "ipi_local", "range", "concurrent", "control",
+    "broadcast_os", "os_dsb_ish", "asid", "asid_global",
 };
 
 const char *a64h_shape_name(enum a64h_shape s)
@@ -122,10 +123,16 @@ static uint32_t frame_of(const struct run *r, uint32_t page, int round)
 
 static uint64_t page_va(uint32_t page) { return VA_BASE + ((uint64_t)page << TLBI_PAGE_SHIFT); }
 
+/* the asid shape maps its pages non-global (its control keeps them global) */
+static uint64_t descriptor(const struct run *r, uint32_t page, int round)
+{
+    return a64m_pte(frame_of(r, page, round)) | (r->p->shape == A64H_ASID ? A64M_PTE_NG : 0);
+}
+
 static void remap(struct run *r, uint32_t first, uint32_t n, int round)
 {
     for (uint32_t p = first; p < first + n; p++)
-        pte_store(a64m_pte_ptr(&r->m, p), a64m_pte(frame_of(r, p, round)));
+        pte_store(a64m_pte_ptr(&r->m, p), descriptor(r, p, round));
     /* the new descriptors visible to every walker before any invalidation */
     dsb_ishst();
 }
@@ -192,6 +199,10 @@ static bool round_work(struct run *r, uint32_t cpu, int round)
     case A64H_BROADCAST:
     case A64H_RANGE:
     case A64H_CONTROL:
+    case A64H_BROADCAST_OS:
+    case A64H_OS_DSB_ISH:
+    case A64H_ASID:
+    case A64H_ASID_GLOBAL:
         if (cpu != 0)
             return true;
         remap(r, 0, pages, round);
@@ -199,6 +210,17 @@ static bool round_work(struct run *r, uint32_t cpu, int round)
             tlbi_flush_broadcast(page_va(0), pages);
         else if (r->p->shape == A64H_RANGE)
             tlbi_flush_range(page_va(0), pages);
+        else if (r->p->shape == A64H_BROADCAST_OS)
+            tlbi_flush_broadcast_os(page_va(0), pages);
+        else if (r->p->shape == A64H_ASID || r->p->shape == A64H_ASID_GLOBAL)
+            tlbi_flush_asid(A64H_ASID_VALUE);
+        else if (r->p->shape == A64H_OS_DSB_ISH) {
+            /* the wrong barrier for an outer-shareable TLBI (not a protocol of core/) */
+            for (uint32_t p = 0; p < pages; p++)
+                tlbi_va_os(page_va(p));
+            dsb_ish();
+            isb();
+        }
         return true;
     case A64H_IPI_LOCAL:
         if (cpu != 0 && cpu == r->p->silent_target)
@@ -226,6 +248,8 @@ static void *cpu_main(void *arg)
     struct cpu_arg *a = arg;
     struct run *r = a->r;
     a64m_bind(&r->m, a->cpu);
+    if (r->p->shape == A64H_ASID || r->p->shape == A64H_ASID_GLOBAL)
+        a64m_set_asid(&r->m, a->cpu, A64H_ASID_VALUE);
     /* every TLB warm: each CPU holds every translation before the first remap */
     verify(r, a->cpu, -1);
     r->tally[a->cpu].checks = r->tally[a->cpu].stale = 0;
@@ -272,7 +296,7 @@ bool a64h_run(const struct a64h_params *p, struct a64h_result *out)
         return false;
     }
     for (uint32_t pg = 0; pg < p->pages; pg++)
-        a64m_map_initial(&r.m, pg, frame_of(&r, pg, -1));
+        r.m.table[pg] = descriptor(&r, pg, -1);
     pthread_mutex_init(&r.first_lock, NULL);
     r.deadline_ns = now_ns() + (uint64_t)p->timeout_ms * 1000000ull;
     for (uint32_t i = 0; i < p->cpus; i++) {

@@ -22,6 +22,13 @@
  *               verifies every page;
  *   control     CPU 0 remaps with no invalidation at all: the model must
  *               show stale reads (the verifier works).
+ *   broadcast_os   as broadcast with tlbi_flush_broadcast_os (VAE1OS, DSB OSH);
+ *   os_dsb_ish     control: VAE1OS per page completed with DSB ISH only (the
+ *                  inner domain's barrier): the model must show stale reads;
+ *   asid        the pages mapped non-global, every CPU under ASID A64H_ASID_VALUE;
+ *               CPU 0 remaps and runs tlbi_flush_asid (ASIDE1IS, DSB ISH);
+ *   asid_global control: the same on global mappings, which an ASID
+ *               invalidation leaves alone: the model must show stale reads.
  * Every wait has a deadline (timeout_ms from the start of the run): a run
  * that passes it stops, counts it in `timeouts` and returns.
  */
@@ -34,7 +41,9 @@
 #include "sim/arm64/tlbi_model.h"
 
 enum a64h_shape { A64H_BROADCAST, A64H_IPI_LOCAL, A64H_RANGE, A64H_CONCURRENT, A64H_CONTROL,
-                  A64H_SHAPES };
+                  A64H_BROADCAST_OS, A64H_OS_DSB_ISH, A64H_ASID, A64H_ASID_GLOBAL, A64H_SHAPES };
+
+#define A64H_ASID_VALUE 0x2a /* the ASID the asid shapes' CPUs translate under */
 
 struct a64h_params {
     enum a64h_shape shape;

@@ -40,6 +40,8 @@ void tlbi_range_is(uint64_t va, uint32_t pages)
     a64m_tlbi_range_is(model("TLBI RVAE1IS"), bound_cpu, va, pages);
 }
 void tlbi_all_is(void) { a64m_tlbi_all_is(model("TLBI VMALLE1IS"), bound_cpu); }
+void tlbi_va_os(uint64_t va) { a64m_tlbi_va_os(model("TLBI VAE1OS"), bound_cpu, va); }
+void tlbi_asid_is(uint16_t asid) { a64m_tlbi_asid_is(model("TLBI ASIDE1IS"), bound_cpu, asid); }
 uint64_t test_read(const volatile uint64_t *p)
 {
     return a64m_read(model("a test read"), bound_cpu, (uint64_t)(uintptr_t)p);
@@ -51,4 +53,5 @@ void pte_store(volatile uint64_t *pte, uint64_t value)
 void dsb_ish(void) { a64m_dsb_ish(model("DSB ISH"), bound_cpu); }
 void dsb_ishst(void) { a64m_dsb_ishst(model("DSB ISHST"), bound_cpu); }
 void dsb_nsh(void) { a64m_dsb_nsh(model("DSB NSH"), bound_cpu); }
+void dsb_osh(void) { a64m_dsb_osh(model("DSB OSH"), bound_cpu); }
 void isb(void) { a64m_isb(model("ISB"), bound_cpu); }

@@ -68,7 +68,9 @@ bool a64m_init(struct a64_model *m, const struct a64m_config *cfg, uint32_t ncpu
         c->tlb = calloc(pages, sizeof(*c->tlb));
         c->pend_is = calloc(pages, sizeof(*c->pend_is));
         c->pend_local = calloc(pages, sizeof(*c->pend_local));
-        if (!c->tlb || !c->pend_is || !c->pend_local)
+        c->pend_os = calloc(pages, sizeof(*c->pend_os));
+        c->tlb_asid = calloc(pages, sizeof(*c->tlb_asid));
+        if (!c->tlb || !c->pend_is || !c->pend_local || !c->pend_os || !c->tlb_asid)
             return false;
         c->rng = (cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^ (i + 1) * 0xbf58476d1ce4e5b9ull;
         if (!c->rng)
@@ -83,6 +85,8 @@ void a64m_free(struct a64_model *m)
         free(m->cpu[i].tlb);
         free(m->cpu[i].pend_is);
         free(m->cpu[i].pend_local);
+        free(m->cpu[i].pend_os);
+        free(m->cpu[i].tlb_asid);
     }
     free(m->table);
     free(m->tags);
@@ -119,14 +123,25 @@ static void note_recent(struct a64m_cpu *c, uint32_t page)
 /*
  * A walk: what the visible table holds for page. It fills only a page this
  * CPU holds no entry for: a TLB may keep an old entry beside a new one and
- * use either (the worst: the old one), so a walk never replaces an entry;
- * an invalid descriptor fills nothing.
+ * use either (the worst: the old one), so a walk never replaces an entry
+ * this CPU can use; an invalid descriptor fills nothing. A non-global entry
+ * of another ASID is not usable here: the walk's entry takes its place (one
+ * entry per page is all the harness needs: its CPUs never switch ASID
+ * within a run).
  */
+static bool usable(const struct a64m_cpu *c, uint32_t page)
+{
+    uint64_t d = c->tlb[page];
+    return d && (!(d & A64M_PTE_NG) || c->tlb_asid[page] == c->asid);
+}
+
 static uint64_t walk(struct a64_model *m, struct a64m_cpu *c, uint32_t page)
 {
     uint64_t d = m->table[page];
-    if (!c->tlb[page] && (d & A64M_PTE_VALID) == A64M_PTE_VALID)
+    if (!usable(c, page) && (d & A64M_PTE_VALID) == A64M_PTE_VALID) {
         c->tlb[page] = d;
+        c->tlb_asid[page] = c->asid;
+    }
     return d;
 }
 
@@ -157,8 +172,29 @@ static void drop(struct a64m_cpu *c, uint32_t page)
     }
 }
 
-/* The issuer's DSB ISH: its broadcast invalidations complete on every CPU. */
-static void complete_broadcast(struct a64_model *m, uint32_t issuer)
+/* On CPU c, the ASID invalidations `issuer` made complete: its non-global
+ * entries of those ASIDs go, global ones stay. */
+static void complete_asid(struct a64_model *m, struct a64m_cpu *c, uint32_t issuer)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < c->npend_asid; i++) {
+        if (c->pend_asid[i].issuer != issuer) {
+            c->pend_asid[k++] = c->pend_asid[i];
+            continue;
+        }
+        for (uint32_t p = 0; p < m->pages; p++)
+            if ((c->tlb[p] & A64M_PTE_NG) && c->tlb_asid[p] == c->pend_asid[i].asid)
+                drop(c, p);
+    }
+    c->npend_asid = k;
+}
+
+/*
+ * The issuer's DSB: its broadcast invalidations complete on every CPU, the
+ * inner-shareable ones at DSB ISH or OSH, the outer-shareable ones
+ * (`outer`) at DSB OSH only.
+ */
+static void complete_broadcast(struct a64_model *m, uint32_t issuer, bool outer)
 {
     uint64_t bit = 1ull << issuer;
     for (uint32_t j = 0; j < m->ncpus; j++) {
@@ -166,10 +202,13 @@ static void complete_broadcast(struct a64_model *m, uint32_t issuer)
         bool all = c->pend_all & bit;
         c->pend_all &= ~bit;
         for (uint32_t p = 0; p < m->pages; p++) {
-            if (all || (c->pend_is[p] & bit))
+            if (all || (c->pend_is[p] & bit) || (outer && (c->pend_os[p] & bit)))
                 drop(c, p);
             c->pend_is[p] &= ~bit;
+            if (outer)
+                c->pend_os[p] &= ~bit;
         }
+        complete_asid(m, c, issuer);
     }
 }
 
@@ -210,7 +249,7 @@ uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
     speculate(m, ci);
     c->n.reads++;
     if (page_of(m, ci, va, &page)) {
-        d = c->tlb[page];
+        d = usable(c, page) ? c->tlb[page] : 0;
         if (d)
             c->n.hits++;
         else {
@@ -308,10 +347,51 @@ void a64m_tlbi_all_is(struct a64_model *m, uint32_t ci)
     pthread_mutex_unlock(&m->lock);
 }
 
-/* What a DSB completes: DSB ISH all three, DSB ISHST the stores, DSB NSH the local TLBIs. */
+void a64m_tlbi_va_os(struct a64_model *m, uint32_t ci, uint64_t va)
+{
+    uint32_t page;
+    pthread_mutex_lock(&m->lock);
+    m->cpu[ci].n.tlbi_os++;
+    if (page_of(m, ci, va, &page)) {
+        for (uint32_t j = 0; j < m->ncpus; j++)
+            m->cpu[j].pend_os[page] |= 1ull << ci;
+        note_recent(&m->cpu[ci], page);
+    }
+    speculate(m, ci);
+    pthread_mutex_unlock(&m->lock);
+}
+
+void a64m_tlbi_asid_is(struct a64_model *m, uint32_t ci, uint16_t asid)
+{
+    pthread_mutex_lock(&m->lock);
+    m->cpu[ci].n.tlbi_asid++;
+    for (uint32_t j = 0; j < m->ncpus; j++) {
+        struct a64m_cpu *c = &m->cpu[j];
+        if (c->npend_asid == A64M_MAX_PEND_ASID) {
+            violation(m, ci, "more than %u ASID invalidations pending on CPU %u", A64M_MAX_PEND_ASID, j);
+            continue;
+        }
+        c->pend_asid[c->npend_asid].issuer = ci;
+        c->pend_asid[c->npend_asid].asid = asid;
+        c->npend_asid++;
+    }
+    speculate(m, ci);
+    pthread_mutex_unlock(&m->lock);
+}
+
+void a64m_set_asid(struct a64_model *m, uint32_t ci, uint16_t asid)
+{
+    pthread_mutex_lock(&m->lock);
+    m->cpu[ci].asid = asid;
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* What a DSB completes: DSB ISH the stores, the IS and local TLBIs; DSB OSH the OS ones too;
+ * DSB ISHST the stores; DSB NSH the local TLBIs. */
 #define DSB_STORES 1u
 #define DSB_BROADCAST 2u
 #define DSB_LOCAL 4u
+#define DSB_OUTER 8u
 
 static void dsb(struct a64_model *m, uint32_t ci, uint64_t *count, unsigned what)
 {
@@ -323,7 +403,7 @@ static void dsb(struct a64_model *m, uint32_t ci, uint64_t *count, unsigned what
     if (what & DSB_STORES)
         drain_stores(m, c);
     if (what & DSB_BROADCAST)
-        complete_broadcast(m, ci);
+        complete_broadcast(m, ci, (what & DSB_OUTER) != 0);
     if (what & DSB_LOCAL)
         complete_local(m, ci);
     speculate(m, ci);
@@ -338,6 +418,11 @@ void a64m_dsb_ish(struct a64_model *m, uint32_t ci)
 void a64m_dsb_ishst(struct a64_model *m, uint32_t ci) { dsb(m, ci, &m->cpu[ci].n.dsb_ishst, DSB_STORES); }
 
 void a64m_dsb_nsh(struct a64_model *m, uint32_t ci) { dsb(m, ci, &m->cpu[ci].n.dsb_nsh, DSB_LOCAL); }
+
+void a64m_dsb_osh(struct a64_model *m, uint32_t ci)
+{
+    dsb(m, ci, &m->cpu[ci].n.dsb_osh, DSB_STORES | DSB_BROADCAST | DSB_LOCAL | DSB_OUTER);
+}
 
 void a64m_isb(struct a64_model *m, uint32_t ci)
 {
@@ -360,7 +445,7 @@ uint64_t a64m_entry(struct a64_model *m, uint32_t ci, uint32_t page)
 {
     uint64_t d;
     pthread_mutex_lock(&m->lock);
-    d = page < m->pages ? m->cpu[ci].tlb[page] : 0;
+    d = page < m->pages && usable(&m->cpu[ci], page) ? m->cpu[ci].tlb[page] : 0;
     pthread_mutex_unlock(&m->lock);
     return d;
 }
@@ -370,9 +455,10 @@ uint32_t a64m_pending(struct a64_model *m, uint32_t ci)
     struct a64m_cpu *c = &m->cpu[ci];
     uint32_t n;
     pthread_mutex_lock(&m->lock);
-    n = (uint32_t)__builtin_popcountll(c->pend_all);
+    n = (uint32_t)__builtin_popcountll(c->pend_all) + c->npend_asid;
     for (uint32_t p = 0; p < m->pages; p++)
-        n += (uint32_t)__builtin_popcountll(c->pend_is[p]) + c->pend_local[p];
+        n += (uint32_t)__builtin_popcountll(c->pend_is[p]) + (uint32_t)__builtin_popcountll(c->pend_os[p]) +
+             c->pend_local[p];
     pthread_mutex_unlock(&m->lock);
     return n;
 }

@@ -27,10 +27,25 @@
  *                              DSB NSH or DSB ISH.
  *   TLBI RVAE1IS (tlbi_range_is)  as VAE1IS for each page of the range.
  *   TLBI VMALLE1IS (tlbi_all_is)  as VAE1IS for every page.
+ *   TLBI VAE1OS (tlbi_va_os)   as VAE1IS, but complete only at the issuer's
+ *                              DSB OSH: a DSB completes the TLBIs of its own
+ *                              shareability domain or a smaller one, and the
+ *                              outer domain is the larger (the model's CPUs
+ *                              all sit in both; DSB ISH leaves an OS TLBI
+ *                              pending).
+ *   TLBI ASIDE1IS (tlbi_asid_is)  pending on every CPU like VAE1IS; at the
+ *                              issuer's DSB ISH it drops, on each CPU, the
+ *                              entries that are non-global (descriptor bit
+ *                              nG, A64M_PTE_NG) and were filled under that
+ *                              ASID; global entries stay (they match every
+ *                              ASID only for lookups, never for ASID
+ *                              invalidation).
  *   DSB ISHST (dsb_ishst)      makes i's earlier descriptor stores visible to
  *                              every translation table walk; it completes no
  *                              TLBI (it waits for stores only).
- *   DSB ISH                    both: i's stores visible, i's TLBIs complete.
+ *   DSB ISH                    both: i's stores visible, i's inner-shareable
+ *                              and local TLBIs complete (not its OS ones).
+ *   DSB OSH                    as DSB ISH, and i's OS TLBIs complete.
  *   DSB NSH                    i's local TLBIs complete; its stores stay
  *                              invisible to walks ("Ordering of memory
  *                              accesses from translation table walks": a
@@ -53,7 +68,9 @@
  * translation exactly when a protocol invalidates before its stores are
  * visible.
  *
- * Not modelled: timing, ASIDs/VMIDs (the test mappings are global), block
+ * ASIDs: each CPU translates under one ASID (0 unless a64m_set_asid); an
+ * entry filled from a non-global descriptor is tagged with it and hits only
+ * under it. Not modelled: timing, VMIDs, block
  * mappings, intermediate walk caches, the instruction side.
  */
 #ifndef TLBSCOPE_SIM_ARM64_TLBI_MODEL_H
@@ -67,6 +84,8 @@
 #define A64M_MAX_PAGES 4096u
 #define A64M_PAGE_SHIFT 12
 #define A64M_PTE_VALID 3ull     /* a level-3 page descriptor: bits [1:0] = 0b11 */
+#define A64M_PTE_NG (1ull << 11) /* nG: the entry belongs to the ASID it was filled under */
+#define A64M_MAX_PEND_ASID 64u  /* ASID invalidations pending on one CPU */
 #define A64M_STORE_BUFFER 1024u /* descriptor stores a CPU holds before they drain */
 #define A64M_RECENT 16u         /* pages a CPU invalidated last, which speculation prefers */
 #define A64M_MAX_VIOLATIONS 8
@@ -80,8 +99,8 @@ struct a64m_config {
 
 struct a64m_counts {
     uint64_t reads, hits, walks, spec_walks, pte_stores, pte_fills, faults;
-    uint64_t tlbi_is, tlbi_local, tlbi_range, tlbi_all;
-    uint64_t dsb_ish, dsb_ishst, dsb_nsh, isb;
+    uint64_t tlbi_is, tlbi_local, tlbi_range, tlbi_all, tlbi_os, tlbi_asid;
+    uint64_t dsb_ish, dsb_ishst, dsb_nsh, dsb_osh, isb;
     uint64_t dropped;            /* entries an invalidation dropped when it completed here */
 };
 
@@ -95,6 +114,11 @@ struct a64m_cpu {
     uint64_t *pend_is;           /* per page: issuers (bit i) of broadcast TLBIs pending here */
     uint8_t *pend_local;         /* per page: a local TLBI of this CPU is pending */
     uint64_t pend_all;           /* issuers of TLBI VMALLE1IS pending here */
+    uint64_t *pend_os;           /* per page: issuers of outer-shareable TLBIs pending here */
+    uint16_t *tlb_asid;          /* per page: the ASID a non-global entry was filled under */
+    uint16_t asid;               /* the ASID this CPU translates under */
+    struct { uint32_t issuer; uint16_t asid; } pend_asid[A64M_MAX_PEND_ASID];
+    uint32_t npend_asid;
     struct a64m_store sb[A64M_STORE_BUFFER];
     uint32_t nsb;
     uint32_t recent[A64M_RECENT];
@@ -144,6 +168,11 @@ void a64m_tlbi_va_is(struct a64_model *m, uint32_t c, uint64_t va);
 void a64m_tlbi_va_local(struct a64_model *m, uint32_t c, uint64_t va);
 void a64m_tlbi_range_is(struct a64_model *m, uint32_t c, uint64_t va, uint32_t pages);
 void a64m_tlbi_all_is(struct a64_model *m, uint32_t c);
+void a64m_tlbi_va_os(struct a64_model *m, uint32_t c, uint64_t va);
+void a64m_tlbi_asid_is(struct a64_model *m, uint32_t c, uint16_t asid);
+void a64m_dsb_osh(struct a64_model *m, uint32_t c);
+/* CPU c translates under `asid` from now on (TTBR0_EL1.ASID) */
+void a64m_set_asid(struct a64_model *m, uint32_t c, uint16_t asid);
 void a64m_dsb_ish(struct a64_model *m, uint32_t c);
 void a64m_dsb_ishst(struct a64_model *m, uint32_t c);
 void a64m_dsb_nsh(struct a64_model *m, uint32_t c);

@@ -49,6 +49,8 @@ declare -A want=(
     [result-too-mild]='result: SKIP is less severe than experiments[3].status ERROR'
     [skip-without-reason]='experiments[4].reason: is null, but status SKIP needs a reason'
     [counter-hz-missing]='cpu.counter_hz: missing required key'
+    [gic-mismatch]='method.ipi: "gicv3_sgi", but gic_version is 2'
+    [unknown-method]='experiments[2].results[1].params.method: unknown method word "rvae1os"'
 )
 for k in "${!want[@]}"; do
     f=$BROKEN/aarch64-$k.json
@@ -60,6 +62,17 @@ for k in "${!want[@]}"; do
         not_ok "validate: aarch64-$k.json (exit $rc) does not say: ${want[$k]}"
     fi
 done
+# the second round's methods: broadcast_os (VAE1OS) and asid (ASIDE1IS) pass
+jq '(.experiments[1].results[0].params.method) = "broadcast_os" | (.experiments[2].results[0].params.method) = "asid"' \
+    "$ARM" >"$out/methods.json"
+check "validate: the methods broadcast_os and asid pass" "$TOOL" validate "$out/methods.json"
+# a GICv2 board (issue 27, second round): its SGIs are gicv2_sgi, at most 8 CPUs
+jq '.method += {ipi: "gicv2_sgi", gic_version: 2}' "$ARM" >"$out/gicv2.json"
+check "validate: a GICv2 report (gicv2_sgi, gic_version 2) passes" "$TOOL" validate "$out/gicv2.json"
+check "show: GICv2 and its IPI word" grep -q 'GICv2, IPIs as gicv2_sgi' <<<"$("$TOOL" show "$out/gicv2.json" 2>&1)"
+jq '.method += {ipi: "gicv2_sgi", gic_version: 2} | .topology.cpus_ok = 9' "$ARM" >"$out/gicv2-9.json"
+check "validate: a GICv2 report with 9 CPUs ok fails naming method.gic_version" \
+    grep -q 'method.gic_version: 2, but 9 CPUs are ok' <<<"$("$TOOL" validate "$out/gicv2-9.json" 2>&1)"
 # the broken variants differ from the good file in one defect each: only the unknown
 # architecture stops the validator before the sections (they would be read wrongly)
 check "validate: an unknown architecture is the only error named" \

@@ -7,7 +7,10 @@
  * at its issuer's DSB ISH, a local one only on its CPU, descriptor stores
  * stay invisible to walks until a DSB ISH(ST). Then the protocols in the
  * app's shapes over seeded runs, 2..8 CPUs and 1..512 pages: no stale read
- * in any, and stale reads in the control (no TLBI), so the verifier works.
+ * in any, and stale reads in the control (no TLBI), so the verifier works;
+ * likewise the outer-shareable (VAE1OS + DSB OSH) and by-ASID (ASIDE1IS on
+ * non-global pages) forms, each with its control: VAE1OS completed by DSB
+ * ISH only, ASIDE1IS on global pages.
  * The mutants arm_dsb_missing and arm_local_not_broadcast (core/mutant.h)
  * fail test_broadcast_has_no_stale_reads and test_concurrent_has_no_stale_reads
  * (tests/sim/mutants.sh). A `# SUMMARY:` line says what ran.
@@ -178,6 +181,55 @@ static void test_a_store_leaves_old_entries_behind(void **state)
 
 /* ---- the protocols, in the app's shapes ---- */
 
+/* VAE1OS: pending everywhere, DSB ISH (even the issuer's) leaves it pending, DSB OSH completes it */
+static void test_outer_shareable_completes_at_the_issuers_dsb_osh(void **state)
+{
+    /* a fresh model, every CPU holding every page (the tests above remapped some) */
+    model_teardown(state);
+    assert_int_equal(model_setup(state), 0);
+    remap(0, 3, 11);
+    a64m_tlbi_va_os(&m, 0, a64m_va(&m, 3));
+    a64m_dsb_ish(&m, 0);
+    a64m_dsb_osh(&m, 1);
+    for (uint32_t c = 0; c < 3; c++)
+        assert_int_equal(seen(c, 3), a64m_tag(3));
+    assert_int_equal(a64m_pending(&m, 2), 1);
+    a64m_dsb_osh(&m, 0);
+    for (uint32_t c = 0; c < 3; c++) {
+        assert_int_equal(a64m_pending(&m, c), 0);
+        assert_int_equal(seen(c, 3), a64m_tag(11));
+    }
+}
+
+/* ASIDE1IS drops the non-global entries of its ASID at the issuer's DSB ISH; global ones
+ * and other ASIDs' stay */
+static void test_asid_invalidation_drops_only_its_non_global_entries(void **state)
+{
+    model_teardown(state);
+    assert_int_equal(model_setup(state), 0);
+    /* page 4 non-global under ASID 5 on CPUs 0 and 1 (CPU 2 stays on ASID 0) */
+    a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 4), a64m_pte(12) | A64M_PTE_NG);
+    a64m_dsb_ish(&m, 0);
+    a64m_tlbi_va_is(&m, 0, a64m_va(&m, 4));
+    a64m_dsb_ish(&m, 0);
+    a64m_set_asid(&m, 0, 5);
+    a64m_set_asid(&m, 1, 5);
+    for (uint32_t c = 0; c < 3; c++)
+        assert_int_equal(seen(c, 4), a64m_tag(12)); /* each fills its entry, tagged with its ASID */
+    a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 4), a64m_pte(13) | A64M_PTE_NG);
+    a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 5), a64m_pte(14)); /* page 5 global, remapped */
+    a64m_dsb_ishst(&m, 0);
+    a64m_tlbi_asid_is(&m, 0, 5);
+    assert_int_equal(seen(1, 4), a64m_tag(12)); /* not before the issuer's DSB */
+    a64m_dsb_ish(&m, 0);
+    assert_int_equal(seen(0, 4), a64m_tag(13));
+    assert_int_equal(seen(1, 4), a64m_tag(13));
+    assert_int_equal(seen(2, 4), a64m_tag(12)); /* ASID 0's entry: not ours to drop */
+    assert_int_equal(seen(1, 5), a64m_tag(5));  /* global: an ASID invalidation keeps it */
+    a64m_set_asid(&m, 0, 0);
+    a64m_set_asid(&m, 1, 0);
+}
+
 static const uint32_t cpu_counts[] = { 2, 3, 5, 8 };
 static const uint32_t page_counts[] = { 1, 2, 7, 64, 512 };
 #define SEEDS 3u
@@ -238,6 +290,8 @@ static void expect_clean(enum a64h_shape shape, uint32_t initiators)
 static void test_broadcast_has_no_stale_reads(void **state) { expect_clean(A64H_BROADCAST, 0); }
 static void test_ipi_local_has_no_stale_reads(void **state) { expect_clean(A64H_IPI_LOCAL, 0); }
 static void test_range_has_no_stale_reads(void **state) { expect_clean(A64H_RANGE, 0); }
+static void test_broadcast_os_has_no_stale_reads(void **state) { expect_clean(A64H_BROADCAST_OS, 0); }
+static void test_asid_has_no_stale_reads(void **state) { expect_clean(A64H_ASID, 0); }
 /* m = 2 initiators, and every CPU an initiator (clamped to the pages) */
 static void test_concurrent_has_no_stale_reads(void **state)
 {
@@ -283,6 +337,19 @@ static void test_control_shows_stale_reads(void **state)
     total.control_stale += stale;
 }
 
+/* The wrong barrier, or an ASID invalidation of global entries: the strict rules leave
+ * them stale, so broadcast_os and asid above pass for their barrier and their nG bit. */
+static void expect_stale(enum a64h_shape shape)
+{
+    uint64_t checks, stale = run_matrix(shape, 0, &checks);
+    total.control_checks += checks;
+    total.control_stale += stale;
+    if (!stale)
+        fail_msg("%s: no stale read in %llu checks", a64h_shape_name(shape), (unsigned long long)checks);
+}
+static void test_os_with_dsb_ish_shows_stale_reads(void **state) { expect_stale(A64H_OS_DSB_ISH); }
+static void test_asid_on_global_pages_shows_stale_reads(void **state) { expect_stale(A64H_ASID_GLOBAL); }
+
 int main(void)
 {
     const struct CMUnitTest rules[] = {
@@ -292,6 +359,8 @@ int main(void)
         cmocka_unit_test(test_range_and_all_are_broadcasts),
         cmocka_unit_test(test_a_flush_before_the_store_is_visible_keeps_the_old_entry),
         cmocka_unit_test(test_a_store_leaves_old_entries_behind),
+        cmocka_unit_test(test_outer_shareable_completes_at_the_issuers_dsb_osh),
+        cmocka_unit_test(test_asid_invalidation_drops_only_its_non_global_entries),
     };
     const struct CMUnitTest shapes[] = {
         cmocka_unit_test(test_broadcast_has_no_stale_reads),
@@ -299,11 +368,15 @@ int main(void)
         cmocka_unit_test(test_range_has_no_stale_reads),
         cmocka_unit_test(test_concurrent_has_no_stale_reads),
         cmocka_unit_test(test_control_shows_stale_reads),
+        cmocka_unit_test(test_broadcast_os_has_no_stale_reads),
+        cmocka_unit_test(test_asid_has_no_stale_reads),
+        cmocka_unit_test(test_os_with_dsb_ish_shows_stale_reads),
+        cmocka_unit_test(test_asid_on_global_pages_shows_stale_reads),
         cmocka_unit_test(test_a_silent_target_times_out),
     };
     int failed = cmocka_run_group_tests_name("arm64_model_rules", rules, model_setup, model_teardown);
     failed += cmocka_run_group_tests_name("arm64_model_shapes", shapes, NULL, NULL);
-    printf("# SUMMARY: simulated aarch64 (strict model): %u runs (5 shapes x %zu CPU counts "
+    printf("# SUMMARY: simulated aarch64 (strict model): %u runs (9 shapes x %zu CPU counts "
            "2..8 x %zu page counts 1..512 x seeds), %llu checks, %llu stale reads; "
            "control: %llu stale of %llu checks\n",
            total.runs, sizeof(cpu_counts) / sizeof(cpu_counts[0]),

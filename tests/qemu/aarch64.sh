@@ -2,7 +2,11 @@
 # aarch64 (issue 27): the aarch64 app (build/aarch64/tlbscope.img) boots under
 # qemu-system-aarch64 -M virt,gic-version=3 -cpu max with AAVMF (TCG) at -smp 1,
 # 2, 4 and 8 (EL1) and at -smp 2 with virtualization=on (firmware and app at
-# EL2). Each run must end with its report on the image, every CPU ok, the TLBI
+# EL2), and with a GICv2 (gic-version=2: SGIs through GICD_SGIR, GICC_IAR) at
+# -smp 2 and 4. tlbi_broadcast_vs_ipi has its outer-shareable method
+# (broadcast_os, VAE1OS + DSB OSH: -cpu max has FEAT_TLBIOS) and tlbi_range its
+# by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only). Each run must end
+# with its report on the image, every CPU ok, the TLBI
 # experiments SUCCESS with zero stale reads after every shootdown, the control
 # (a remap without invalidation) seeing stale reads, every experiment
 # labelled emulated, and the report in contract A's shape (aarch64_contract.jq).
@@ -24,12 +28,12 @@ build_image() { # build-folder [extra cflags]
 }
 check "aarch64 app and image build" build_image build
 
-# boot_a64 NAME IMAGE SMP [VIRT]: sets REPORT, LOG, RC
+# boot_a64 NAME IMAGE SMP [VIRT [GIC]]: sets REPORT, LOG, RC
 boot_a64() {
-    local name=$1 img=$2 smp=$3 virt=${4:-0}
+    local name=$1 img=$2 smp=$3 virt=${4:-0} gic=${5:-3}
     RUN=$here/build/test-runs/aarch64-$name
     rm -rf "$RUN"; mkdir -p "$RUN"
-    SMP=$smp VIRT=$virt TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -53,8 +57,8 @@ validator() {
     fi
 }
 
-check_run() { # name smp el
-    local name=$1 smp=$2 el=$3
+check_run() { # name smp el [gic]
+    local name=$1 smp=$2 el=$3 gic=${4:-3}
     check "$name: QEMU exits after PSCI SYSTEM_OFF" test "$RC" = 0
     check "$name: report saved on the image" test -s "$REPORT"
     [ -s "$REPORT" ] || return
@@ -67,18 +71,25 @@ check_run() { # name smp el
         test "$(jqr '[.topology.cpu_count, .topology.cpus_ok] | join(",")')" = "$smp,$smp"
     check "$name: EL$el, TLBI forms $( [ "$el" = 2 ] && echo el2 || echo el1)" \
         test "$(jqr '[.cpu.exception_level, .method.tlbi_el] | join(",")')" = "$el,el$el"
+    check "$name: GICv$gic, IPIs as gicv${gic}_sgi" \
+        test "$(jqr '[.method.gic_version, .method.ipi] | join(",")')" = "$gic,gicv${gic}_sgi"
     check "$name: QEMU named (emulated), every experiment emulated" \
         test "$(jqr '[.cpu.hypervisor, ([.experiments[].emulated] | all)] | join(",")')" = QEMU,true
     check "$name: the control sees stale reads" \
         test "$(exp_status stale_detector_control),$(( $(exp_field stale_detector_control .verification.stale_reads) > 0 ))" = SUCCESS,1
     check "$name: tlbi_range SUCCESS, zero stale reads" tlbi_ok tlbi_range
+    # by ASID (ASIDE1IS on non-global pages) at EL1; the EL2 regime has no ASIDs
+    check "$name: tlbi_range methods per_page, range$( [ "$el" = 1 ] && echo ', asid')" \
+        test "$(exp_field tlbi_range '[.results[].params.method] | unique | join(",")')" = \
+        "$( [ "$el" = 1 ] && echo asid,per_page,range || echo per_page,range)"
     if [ "$smp" -gt 1 ]; then
         check "$name: tlbi_broadcast_vs_ipi SUCCESS, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
         check "$name: ipi_roundtrip measured every target" \
             test "$(exp_field ipi_roundtrip '[.status, (.results | length)] | join(",")')" = "SUCCESS,$((smp - 1))"
-        check "$name: broadcast and ipi_local at 1..512 pages" \
-            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params | "\(.method):\(.pages)"] | unique | length')" = 8
+        # -cpu max has FEAT_TLBIOS: the outer-shareable form is the third method
+        check "$name: broadcast, ipi_local and broadcast_os at 1..512 pages" \
+            test "$(jqr '.cpu.features.tlbi_os'),$(exp_field tlbi_broadcast_vs_ipi '[.results[].params | "\(.method):\(.pages)"] | unique | length')" = true,12
     else
         check "$name: one CPU: the multi-CPU experiments SKIP" \
             test "$(exp_status tlbi_broadcast_vs_ipi),$(exp_status tlbi_concurrent),$(exp_status ipi_roundtrip)" = SKIP,SKIP,SKIP
@@ -114,6 +125,39 @@ fi
 boot_a64 "el2-smp2" "$IMG" 2 1
 check_run "EL2 smp 2" 2 2
 [ -s "$REPORT" ] && check "EL2: PSCI through SMC" test "$(jqr .method.psci_conduit)" = smc
+
+# GICv2 for older boards: the MADT's GICD entry says version 2, the app sends
+# SGIs through GICD_SGIR and its CPUs poll GICC_IAR (at most 8 CPUs)
+for smp in 2 4; do
+    boot_a64 "gicv2-smp$smp" "$IMG" "$smp" 0 2
+    check_run "GICv2 smp $smp" "$smp" 1 2
+done
+
+# configuration: the stick's \tlbscope\tlbscope.cfg, parsed by the x86 app's parser; the
+# keys the aarch64 app honours take effect, the others and the typos are named in warnings
+CFG_IMG=$here/build/aarch64/tlbscope-cfg.img
+cp "$IMG" "$CFG_IMG"
+printf '%s\n' '# aarch64 configuration test' profile=quick samples=12 \
+    experiments=ipi_roundtrip,tlbi_range,invlpgb_range exit=shutdown timeout_ms=2000 apic=x2apic sampels=3 \
+    >"$here/build/aarch64/tlbscope.cfg"
+if MTOOLS_SKIP_CHECK=1 mcopy -o -i "$CFG_IMG" "$here/build/aarch64/tlbscope.cfg" ::/tlbscope/tlbscope.cfg; then
+    boot_a64 "config-smp2" "$CFG_IMG" 2
+    check "config: report saved, QEMU off (exit=shutdown)" test "$RC" = 0 -a -s "$REPORT"
+    check "config: read from the boot volume" \
+        test "$(jqr '[.run.config_file, .run.config_source] | map(tostring) | join(",")')" = true,boot_volume
+    check "config: profile quick, 12 samples, timeout 2000 ms, exit shutdown" \
+        test "$(jqr '.run.config | [.profile, .samples, .timeout_ms, .exit] | map(tostring) | join(",")')" = quick,12,2000,shutdown
+    check "config: only the two aarch64 experiments named ran" \
+        test "$(jqr '[.run.config.experiments, [.experiments[].id]] | map(join("+")) | join(",")')" = \
+        "ipi_roundtrip+tlbi_range,ipi_roundtrip+tlbi_range"
+    check "config: 12 samples per tlbi_range point, verified, zero stale reads" \
+        test "$(exp_field tlbi_range '[.results[0].metrics.latency.n, .verification.stale_reads] | map(tostring) | join(",")')" = 12,0
+    check "config: x86's apic, the typo and invlpgb_range named in warnings" \
+        test "$(jqr '[.run.warnings[].message | test("apic.*no effect on aarch64|sampels.*did you mean .samples|invlpgb_range.*not an aarch64")] | map(select(.)) | length')" = 3
+    [ -s "$REPORT" ] && validator "config"
+else
+    not_ok "config: tlbscope.cfg copied onto the image"
+fi
 
 if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     if build_image build/a64-skip -DSKIP_CPU=2; then

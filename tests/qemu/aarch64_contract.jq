@@ -11,7 +11,7 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
   want(.result; IN("SUCCESS", "SKIP", "ERROR", "FAILURE"); "result"),
   want(.verdict.word; IN("COMPLETE", "ERROR", "FAILURE"); "verdict.word"),
   want(.run; (.id | type == "string") and .counter == 0 and (.status | IN("complete", "partial"))
-       and .config_file == false and .config_source == "none" and (.errors | type == "array")
+       and ([.config_file, .config_source] | IN([false, "none"], [true, "boot_volume"])) and (.errors | type == "array")
        and (.warnings | type == "array") and (.config | has("samples") and has("timeout_ms") and .cpus == "all")
        and (.config | has("apic") or has("ipi_pairs") or has("pti") | not); "run section"),
   want(.firmware; (.uefi.vendor | type == "string") and (.uefi.revision | type == "string")
@@ -29,7 +29,7 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
        and ([.cpus[] | (.mpidr | hex) and (.state | IN("ok", "absent", "hung", "faulted", "disabled"))
              and (.bring_up | IN("bsp", "psci", null))] | all)
        and ([.cpus[].index] == [range(.cpus | length)]) and .cpus[0].bsp == true; "topology section"),
-  want(.method; .ipi == "gicv3_sgi" and .gic_version == 3 and (.psci_conduit | IN("hvc", "smc"))
+  want(.method; ([.ipi, .gic_version] | IN(["gicv3_sgi", 3], ["gicv2_sgi", 2])) and (.psci_conduit | IN("hvc", "smc"))
        and (.tlbi_el | IN("el1", "el2")) and .target_wait == "poll_iar" and .page_size == 4096
        and (.exception_level | IN(1, 2)); "method section"),
   (.experiments[] | . as $e |

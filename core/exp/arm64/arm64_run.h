@@ -95,6 +95,13 @@ struct arm64_run {
     uint64_t duration_ms;
     bool partial;
     uint32_t samples, warmup, timeout_ms, budget_s;
+    /* configuration (efi/arm64/config_a64.c): what run.args/config_* report */
+    char args[256];            /* the load options' key=value text, "" without */
+    bool config_file;          /* \tlbscope\tlbscope.cfg was read */
+    const char *profile;       /* "default", "quick", "full" */
+    const char *exit_word;     /* "shell", "shutdown", "reset": what the app does at the end */
+    uint32_t nselected;        /* experiments=: 0 runs every experiment */
+    char selected[16][32];
     struct msg_list errors, warnings;
     /* firmware */
     char uefi_vendor[64], uefi_revision[24], acpi_oem_id[8];
@@ -115,6 +122,7 @@ struct arm64_run {
     unsigned el;
     uint32_t test_pages;
     bool region_ok, gic_ok;
+    unsigned gic_version; /* 2 or 3 (GICv4 drives as 3), from the MADT; 0 if neither */
     /* the BSP masks the firmware's interrupts while it polls ICC_IAR1 (UEFI's
      * RaiseTPL: efi/arm64/ provides these) */
     uint64_t (*irq_mask)(void);
@@ -124,8 +132,11 @@ struct arm64_run {
     struct a64_exp exps[A64_MAX_EXPS];
 };
 
-/* The experiments in run order; each appends its record to run->exps. */
+/* The experiments in run order (those run->selected names, or all); each appends its record
+ * to run->exps. */
 void a64_run_experiments(struct arm64_run *run);
+/* an aarch64 experiment id */
+bool a64_experiment_known(const char *id);
 /* run->result of all experiments (the most severe); a partial run is at least ERROR */
 enum result a64_run_result(const struct arm64_run *run);
 /* A CPU that stopped answering: recorded hung (or faulted, if our vector

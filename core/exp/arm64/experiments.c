@@ -7,6 +7,7 @@
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
+#include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 
 static void exp_shootdown_lazy(struct arm64_run *run)
@@ -18,14 +19,43 @@ static void exp_shootdown_lazy(struct arm64_run *run)
     e->emulated = run->hypervisor != 0;
 }
 
+/* experiments= (run->selected): an experiment left out is absent from the report, as on x86 */
+static bool selected(const struct arm64_run *run, const char *id)
+{
+    uint32_t i;
+    if (!run->nselected)
+        return true;
+    for (i = 0; i < run->nselected; i++)
+        if (str_eq(run->selected[i], id))
+            return true;
+    return false;
+}
+
+static const struct {
+    const char *id;
+    void (*run)(struct arm64_run *run);
+} table[] = {
+    { "ipi_roundtrip", exp_ipi_roundtrip },
+    { "stale_detector_control", exp_stale_control },
+    { "tlbi_broadcast_vs_ipi", exp_tlbi_broadcast_vs_ipi },
+    { "tlbi_range", exp_tlbi_range },
+    { "tlbi_concurrent", exp_tlbi_concurrent },
+    { "shootdown_lazy", exp_shootdown_lazy },
+};
+
+bool a64_experiment_known(const char *id)
+{
+    for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (str_eq(table[i].id, id))
+            return true;
+    return false;
+}
+
 void a64_run_experiments(struct arm64_run *run)
 {
-    exp_ipi_roundtrip(run);
-    exp_stale_control(run);
-    exp_tlbi_broadcast_vs_ipi(run);
-    exp_tlbi_range(run);
-    exp_tlbi_concurrent(run);
-    exp_shootdown_lazy(run);
+    for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (selected(run, table[i].id))
+            table[i].run(run);
 }
 
 enum result a64_run_result(const struct arm64_run *run)

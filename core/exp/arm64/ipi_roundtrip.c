@@ -2,10 +2,10 @@
  * ipi_roundtrip (aarch64): an SGI from the BSP to CPU n and n's SGI back,
  * timed on the BSP's CNTVCT_EL0.
  *
- * The target polls ICC_IAR1_EL1 with IRQs masked (method.target_wait
- * "poll_iar"): this measures SGI delivery without exception entry and needs
+ * The target polls the GIC's acknowledge register (GICv3 ICC_IAR1_EL1,
+ * GICv2 GICC_IAR) with IRQs masked (method.target_wait "poll_iar"): this measures SGI delivery without exception entry and needs
  * no IRQ vector. The BSP polls too, with the firmware's interrupts masked by
- * UEFI's RaiseTPL(TPL_HIGH_LEVEL) and its ICC_PMR_EL1 lowered below the
+ * UEFI's RaiseTPL(TPL_HIGH_LEVEL) and its priority mask (PMR) lowered below the
  * firmware's interrupt priorities (its timer PPIs sit at 0x80), so the
  * acknowledge can only return our SGI: the firmware's timer stays pending
  * and is taken by the firmware once PMR and the TPL are restored. Every
@@ -50,15 +50,14 @@ static void fn_pingpong(struct percpu *pc)
 /* the BSP's side with one target: round trips done */
 static unsigned pingpong(struct arm64_run *run, unsigned n)
 {
-    uint64_t pmr = read_sysreg(ICC_PMR_EL1), tpl, end;
+    uint64_t pmr = gic_pmr(), tpl, end;
     unsigned done = 0;
     smp_post(n, fn_pingpong, ROUNDS, percpu[0].mpidr, 0);
     end = ticks() + a64_timeout_ticks(run);
     while (!__atomic_load_n(&percpu[n].result[1], __ATOMIC_ACQUIRE) && ticks() < end)
         ;
     tpl = run->irq_mask ? run->irq_mask() : 0;
-    write_sysreg(ICC_PMR_EL1, SGI_PRIO + 0x10);
-    __asm__ volatile("isb" ::: "memory");
+    gic_set_pmr(SGI_PRIO + 0x10);
     for (; done < ROUNDS; done++) {
         uint64_t t0 = ticks(), limit = t0 + a64_timeout_ticks(run);
         uint32_t irq;
@@ -74,8 +73,7 @@ static unsigned pingpong(struct arm64_run *run, unsigned n)
         gic_eoi(irq);
         samples[done] = ticks() - t0;
     }
-    write_sysreg(ICC_PMR_EL1, pmr);
-    __asm__ volatile("isb" ::: "memory");
+    gic_set_pmr((uint32_t)pmr);
     if (run->irq_restore)
         run->irq_restore(tpl);
     if (done < ROUNDS)
@@ -86,11 +84,11 @@ static unsigned pingpong(struct arm64_run *run, unsigned n)
 void exp_ipi_roundtrip(struct arm64_run *run)
 {
     uint64_t t0 = ticks();
-    struct a64_exp *e = a64_exp_begin(run, "ipi_roundtrip", "IPI round trip (GICv3 SGI) from the BSP to each CPU",
+    struct a64_exp *e = a64_exp_begin(run, "ipi_roundtrip", run->gic_version == 2 ? "IPI round trip (GICv2 SGI) from the BSP to each CPU" : "IPI round trip (GICv3 SGI) from the BSP to each CPU",
                                       "target", 0, false);
     unsigned cpus[MAX_CPUS], k = a64_others(cpus), i;
     if (!run->gic_ok)
-        a64_exp_set(e, RESULT_ERROR, "the GICv3 redistributors could not be set up (see run.errors)");
+        a64_exp_set(e, RESULT_ERROR, "the GIC could not be set up for SGIs (see run.errors)");
     else if (k == 0)
         a64_exp_set(e, RESULT_SKIP, "one CPU: no target for an IPI");
     for (i = 0; run->gic_ok && i < k; i++) {
@@ -109,6 +107,7 @@ void exp_ipi_roundtrip(struct arm64_run *run)
         a64_param(p, "target", n);
         a64_latency(p, samples, ROUNDS);
     }
-    a64_note(e, "%u round trips per target; the target polls ICC_IAR1_EL1 with IRQs masked", ROUNDS);
+    a64_note(e, "%u round trips per target; the target polls %s with IRQs masked", ROUNDS,
+             run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
     a64_exp_end(run, e, t0);
 }

@@ -6,6 +6,9 @@
  *              CPU of the inner shareable domain (Linux's flush_tlb_range)
  *   ipi_local  an SGI to each of k targets, which run TLBI VAE1 per page,
  *              DSB NSH, ISB and acknowledge; the BSP does the same locally
+ *   broadcast_os  TLBI VAE1OS per page, DSB OSH, ISB: the outer-shareable
+ *              form (FEAT_TLBIOS, ID_AA64ISAR0_EL1.TLB >= 1), left out with
+ *              the ID register as evidence where the CPU lacks it
  * (at EL2 the VAE2 forms). A sample: every page back to pool A, invalidated;
  * the BSP and the k targets read the first `pages` pages (their TLBs hold
  * them); the BSP rewrites those PTEs to pool B and issues DSB ISHST (not
@@ -31,13 +34,17 @@ static void fn_flush_local(struct percpu *pc)
 }
 
 /* one timed shootdown of pages [0, n) on the BSP and targets[0..k); 0 when a target did not answer */
-static uint64_t shootdown(struct arm64_run *run, bool broadcast, const unsigned *targets, unsigned k, unsigned n)
+enum method { BROADCAST, IPI_LOCAL, BROADCAST_OS, METHODS };
+
+static uint64_t shootdown(struct arm64_run *run, enum method how, const unsigned *targets, unsigned k, unsigned n)
 {
     uint64_t t0 = ticks(), t1;
     unsigned i;
     bool ok = true;
-    if (broadcast) {
+    if (how == BROADCAST) {
         tlbi_flush_broadcast(rgn.va, n);
+    } else if (how == BROADCAST_OS) {
+        tlbi_flush_broadcast_os(rgn.va, n);
     } else {
         for (i = 0; i < k; i++)
             smp_post(targets[i], fn_flush_local, rgn.va, n, 0);
@@ -68,13 +75,14 @@ static unsigned target_counts(unsigned others, unsigned *out)
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
 {
     static uint64_t samples[MAX_SAMPLES];
-    static const char *const method_name[2] = { "broadcast", "ipi_local" };
+    static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_os" };
     uint64_t t0 = ticks();
     struct a64_exp *e = a64_exp_begin(run, "tlbi_broadcast_vs_ipi",
                                       "Broadcast TLBI versus IPIs with local TLBI: shootdown latency", "pages",
                                       "method", true);
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = target_counts(nothers, counts);
     unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, c, m, s, i;
+    unsigned methods = run->cpu.tlbi_os ? METHODS : BROADCAST_OS;
     if (!run->region_ok) {
         a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
     } else if (nothers == 0) {
@@ -82,7 +90,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
     }
     for (c = 0; run->region_ok && c < ncounts; c++)
         for (s = 0; s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
-            for (m = 0; m < 2; m++) {
+            for (m = 0; m < methods; m++) {
                 unsigned n = page_counts[s], k = counts[c], got = 0;
                 struct a64_point *p;
                 for (i = 0; i < nsamples; i++) {
@@ -92,7 +100,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
                     if (!region_warm(run, others, k, 0, n))
                         e->partial = true;
                     region_remap(0, n, 1);
-                    t = shootdown(run, m == 0, others, k, n);
+                    t = shootdown(run, (enum method)m, others, k, n);
                     region_verify(run, e, 0, n, 1);
                     if (t)
                         samples[got++] = t;
@@ -111,5 +119,10 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
     a64_note(e, "%u samples per point; each verified by every CPU reading every remapped page", nsamples);
     a64_note(e, "broadcast: TLBI %s per page + DSB ISH; ipi_local: SGI, TLBI %s per page + DSB NSH, ack",
              run->el == 2 ? "VAE2IS" : "VAE1IS", run->el == 2 ? "VAE2" : "VAE1");
+    if (run->cpu.tlbi_os)
+        a64_note(e, "broadcast_os: TLBI %s per page + DSB OSH", run->el == 2 ? "VAE2OS" : "VAE1OS");
+    else
+        a64_note(e, "broadcast_os: not measured, no FEAT_TLBIOS: ID_AA64ISAR0_EL1.TLB [59:56] = 0 "
+                    "(ID_AA64ISAR0_EL1 = 0x%llx)", (unsigned long long)run->cpu.isar0);
     a64_exp_end(run, e, t0);
 }

@@ -27,6 +27,23 @@ void tlbi_flush_range(uint64_t va, uint32_t pages)
     isb();
 }
 
+void tlbi_flush_broadcast_os(uint64_t va, uint32_t pages)
+{
+    uint32_t i;
+    for (i = 0; i < pages; i++)
+        tlbi_va_os(va + ((uint64_t)i << TLBI_PAGE_SHIFT));
+    /* an outer-shareable TLBI completes at a DSB of the outer shareable domain */
+    dsb_osh();
+    isb();
+}
+
+void tlbi_flush_asid(uint16_t asid)
+{
+    tlbi_asid_is(asid);
+    dsb_ish();
+    isb();
+}
+
 void tlbi_flush_local(uint64_t va, uint32_t pages)
 {
     uint32_t i;

@@ -15,6 +15,10 @@
 void tlbi_flush_broadcast(uint64_t va, uint32_t pages);
 /* TLBI RVAE1IS ranges (FEAT_TLBIRANGE), then DSB ISH and ISB */
 void tlbi_flush_range(uint64_t va, uint32_t pages);
+/* per page TLBI VAE1OS (FEAT_TLBIOS), then DSB OSH (its domain's completion) and ISB */
+void tlbi_flush_broadcast_os(uint64_t va, uint32_t pages);
+/* TLBI ASIDE1IS: every non-global entry of `asid`, then DSB ISH and ISB (EL1 only) */
+void tlbi_flush_asid(uint16_t asid);
 /* an IPI target's work: per page TLBI VAE1 on this CPU, then DSB NSH and ISB, before its ack */
 void tlbi_flush_local(uint64_t va, uint32_t pages);
 

@@ -35,12 +35,12 @@ static void write_run(struct json_writer *w, const struct arm64_run *run)
     jw_kv_bool(w, "rtc_plausible", run->rtc_plausible);
     jw_kv_u64(w, "duration_ms", run->duration_ms);
     jw_kv_str(w, "status", run->partial ? "partial" : "complete");
-    jw_kv_str(w, "args", "");
-    jw_kv_bool(w, "config_file", false);
-    jw_kv_str(w, "config_source", "none");
+    jw_kv_str(w, "args", run->args);
+    jw_kv_bool(w, "config_file", run->config_file);
+    jw_kv_str(w, "config_source", run->config_file ? "boot_volume" : "none");
     jw_key(w, "config");
     jw_object_begin(w);
-    jw_kv_str(w, "profile", "default");
+    jw_kv_str(w, "profile", run->profile ? run->profile : "default");
     jw_kv_u64(w, "samples", run->samples);
     jw_kv_u64(w, "warmup", run->warmup);
     jw_kv_u64(w, "timeout_ms", run->timeout_ms);
@@ -48,12 +48,13 @@ static void write_run(struct json_writer *w, const struct arm64_run *run)
     jw_kv_str(w, "cpus", "all");
     jw_key(w, "experiments");
     jw_array_begin_inline(w);
+    for (i = 0; i < run->nselected; i++)
+        jw_str(w, run->selected[i]);
     jw_array_end(w);
-    jw_kv_str(w, "exit", "shutdown");
+    jw_kv_str(w, "exit", run->exit_word ? run->exit_word : "shutdown");
     jw_object_end(w);
     report_write_msgs(w, "errors", &run->errors);
     report_write_msgs(w, "warnings", &run->warnings);
-    (void)i;
     jw_object_end(w);
 }
 
@@ -159,8 +160,8 @@ static void write_method(struct json_writer *w, const struct arm64_run *run)
 {
     jw_key(w, "method");
     jw_object_begin(w);
-    jw_kv_str(w, "ipi", "gicv3_sgi");
-    jw_kv_u64(w, "gic_version", 3);
+    jw_kv_str(w, "ipi", run->gic_version == 2 ? "gicv2_sgi" : "gicv3_sgi");
+    jw_kv_u64(w, "gic_version", run->gic_version == 2 ? 2 : 3);
     jw_kv_str(w, "psci_conduit", run->psci_hvc ? "hvc" : "smc");
     jw_kv_str(w, "psci_version", run->psci_version);
     jw_kv_u64(w, "exception_level", run->el);

@@ -23,6 +23,8 @@ static const char *const arm_cpu_states[] = { "ok", "absent", "hung", "faulted",
 static const char *const arm_bring_up[] = { "bsp", "psci", NULL };
 static const char *const psci_conduits[] = { "hvc", "smc", NULL };
 static const char *const tlbi_els[] = { "el1", "el2", NULL };
+/* method.ipi, index i: GIC version i + 2 */
+static const char *const gic_ipis[] = { "gicv2_sgi", "gicv3_sgi", NULL };
 static const char *const hypervisor_sources[] = { "smbios", "acpi_oem_id", NULL };
 
 /* obj[key] must be exactly `want` (a fixed word of contract A). */
@@ -36,9 +38,15 @@ static void vc_fixed(struct vctx *c, const json_t *obj, const char *key, const c
 void validate_arm64_config(struct vctx *c, const json_t *run)
 {
     static const char *const counts[] = { "samples", "warmup", "timeout_ms", "budget_s", NULL };
+    /* the aarch64 app reads \tlbscope\tlbscope.cfg from its boot volume (no network boot) */
+    static const char *const sources[] = { "none", "boot_volume", NULL };
     size_t mark, i;
     const json_t *cfg;
-    vc_fixed(c, run, "config_source", "none");
+    const json_t *f = json_object_get(run, "config_file"); /* its type: validate.c */
+    int source = vc_word(c, run, "config_source", sources, 0);
+    bool file = json_is_true(f);
+    if (json_is_boolean(f) && source >= 0 && file != (source == 1))
+        vc_error(c, "config_file", "%s, but config_source is \"%s\"", file ? "true" : "false", sources[source]);
     cfg = vc_enter(c, run, "config", 0, &mark);
     if (!cfg)
         return;
@@ -203,13 +211,18 @@ void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *
 void validate_arm64_method(struct vctx *c, const json_t *root)
 {
     size_t mark;
-    long long el = -1, hz = -1;
+    long long el = -1, hz = -1, gic = -1;
     const json_t *m = vc_enter(c, root, "method", 0, &mark);
-    int tlbi_el;
+    int tlbi_el, ipi;
     if (!m)
         return;
-    vc_fixed(c, m, "ipi", "gicv3_sgi");
-    vc_int(c, m, "gic_version", 3, 3, 0, NULL);
+    ipi = vc_word(c, m, "ipi", gic_ipis, 0);
+    if (vc_int(c, m, "gic_version", 2, 3, 0, &gic) && ipi >= 0 && ipi + 2 != gic)
+        vc_error(c, "ipi", "\"%s\", but gic_version is %lld", gic_ipis[ipi], gic);
+    /* a GICv2 names at most 8 CPU interfaces (GICD_ITARGETSR is 8 bits) */
+    if (gic == 2 && jget_number(jget_object(root, "topology"), "cpus_ok", 0) > 8)
+        vc_error(c, "gic_version", "2, but %.0f CPUs are ok: a GICv2 reaches at most 8",
+                 jget_number(jget_object(root, "topology"), "cpus_ok", 0));
     vc_word(c, m, "psci_conduit", psci_conduits, 0);
     vc_string(c, m, "psci_version", 0);
     vc_int(c, m, "exception_level", 1, 2, 0, &el);
@@ -224,6 +237,26 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
         jget_number(jget_object(root, "cpu"), "counter_hz", (double)hz) != (double)hz)
         vc_error(c, "counter_hz", "%lld, but cpu.counter_hz differs", hz);
     vc_leave(c, mark);
+}
+
+/* the methods of the experiments that compare them (params.method) */
+static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_os", NULL };
+static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
+
+/* results[j].params.method of an experiment with methods: one of its words */
+static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *const words[])
+{
+    const json_t *results = json_object_get(e, "results");
+    size_t m = jpath_push_key(&c->path, "results"), j;
+    for (j = 0; j < json_array_size(results); j++) {
+        const json_t *params = jget_object(json_array_get(results, j), "params");
+        size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "params");
+        if (params)
+            vc_word(c, params, "method", words, 0);
+        jpath_pop(&c->path, m3);
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, m);
 }
 
 /* Called inside experiments[i]: what an aarch64 experiment must say beyond x86's rules. */
@@ -242,6 +275,10 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
     if (c->hypervisor && json_is_false(json_object_get(e, "emulated")))
         vc_error(c, "emulated", "false, but cpu.hypervisor names one: a report with a "
                  "hypervisor has no hardware timings");
+    if (id && strcmp(id, "tlbi_broadcast_vs_ipi") == 0)
+        validate_arm64_methods(c, e, broadcast_methods);
+    if (id && strcmp(id, "tlbi_range") == 0)
+        validate_arm64_methods(c, e, range_methods);
     if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)
         vc_error(c, "status", "%s, but shootdown_lazy does not apply on aarch64 (SKIP)",

@@ -16,6 +16,8 @@ void dsb_ish(void);
 void dsb_ishst(void);
 /* DSB NSH: this CPU's local TLBIs are complete */
 void dsb_nsh(void);
+/* DSB OSH: this CPU's outer-shareable TLBIs (and inner-shareable ones) are complete everywhere */
+void dsb_osh(void);
 /* ISB: later instructions of this CPU are fetched and translated after the above */
 void isb(void);
 #else
@@ -23,6 +25,7 @@ void isb(void);
 static inline void dsb_ish(void) { __asm__ volatile("dsb ish" ::: "memory"); }
 static inline void dsb_ishst(void) { __asm__ volatile("dsb ishst" ::: "memory"); }
 static inline void dsb_nsh(void) { __asm__ volatile("dsb nsh" ::: "memory"); }
+static inline void dsb_osh(void) { __asm__ volatile("dsb osh" ::: "memory"); }
 static inline void isb(void) { __asm__ volatile("isb" ::: "memory"); }
 #endif
 

@@ -1,8 +1,11 @@
 /*
- * GICv3 (Arm IHI 0069, "GIC architecture specification v3/v4"): just enough
- * for SGIs between CPUs. The distributor is left as firmware configured it
- * (ARE and Group 1 enabled are checked); each CPU wakes its own
- * redistributor and enables its system-register CPU interface.
+ * The GIC, just enough for SGIs between CPUs, in the two generations servers
+ * ship: GICv3 (Arm IHI 0069: system-register CPU interface, ICC_SGI1R_EL1,
+ * gic_v3.c) and GICv2 (Arm IHI 0048: memory-mapped CPU interface GICC_IAR /
+ * GICC_EOIR, SGIs through GICD_SGIR, gic_v2.c) on older boards. The version
+ * is chosen once at run time from the MADT's GICD entry (gic_init); the
+ * functions below dispatch on it (gic.c). The distributor is left as
+ * firmware configured it; each CPU sets up its own SGIs and CPU interface.
  */
 #ifndef TLBSCOPE_ARM64_GIC_H
 #define TLBSCOPE_ARM64_GIC_H
@@ -16,13 +19,45 @@
 #define SGI_PRIO 0x20
 #define GIC_SPURIOUS 1023
 
-/* BSP: distributor checks; each percpu[].gicr not yet known is found in the
- * GICR discovery range. 0, or negative: -1 no affinity routing, -2 a
- * redistributor missing, -3 the distributor did not take Group 1 enable. */
-int gic_init(uint64_t gicd, uint64_t gicr_range, uint64_t gicr_range_len);
+extern unsigned gic_version; /* 2 or 3, set by gic_init */
+
+/* Where the firmware's MADT says the GIC is */
+struct gic_config {
+    unsigned version;    /* MADT GICD "GIC version" (ACPI 6.5: 1 GICv1, 2 GICv2, 3 GICv3, 4 GICv4) */
+    uint64_t gicd;       /* MADT GICD physical base */
+    uint64_t gicc;       /* MADT GICC "Physical Base Address" (GICv2 CPU interface) */
+    uint64_t gicr_range; /* first MADT GICR discovery range (GICv3), 0: none */
+    uint64_t gicr_range_len;
+};
+
+/* BSP: distributor checks. GICv3: each percpu[].gicr not yet known is found
+ * in the GICR discovery range. 0, or negative: -1 no affinity routing (v3),
+ * -2 a redistributor missing (v3) or no CPU interface base (v2), -3 the
+ * distributor did not take its enable, -4 a GIC version we do not drive. */
+int gic_init(const struct gic_config *cfg);
 int gic_cpu_init(struct percpu *pc); /* on each CPU, for itself */
 void gic_send_sgi(uint64_t mpidr, unsigned intid);
-uint32_t gic_ack(void);       /* ICC_IAR1_EL1 */
-void gic_eoi(uint32_t intid); /* ICC_EOIR1_EL1 */
+/* the INTID of the highest pending interrupt, acknowledged (1020..1023:
+ * none); gic_eoi ends it (GICv2 also needs the SGI's source CPU from the
+ * acknowledge, which the running CPU's percpu keeps in between) */
+uint32_t gic_ack(void);
+void gic_eoi(uint32_t intid);
+/* the running CPU's priority mask (ICC_PMR_EL1 / GICC_PMR) */
+uint32_t gic_pmr(void);
+void gic_set_pmr(uint32_t pmr);
+
+/* the generation-specific halves gic.c dispatches to */
+int gic3_init(const struct gic_config *cfg);
+int gic3_cpu_init(struct percpu *pc);
+void gic3_send_sgi(uint64_t mpidr, unsigned intid);
+uint32_t gic3_ack(void);
+void gic3_eoi(uint32_t intid);
+int gic2_init(const struct gic_config *cfg);
+int gic2_cpu_init(struct percpu *pc);
+void gic2_send_sgi(uint64_t mpidr, unsigned intid);
+uint32_t gic2_ack(void);
+void gic2_eoi(uint32_t intid);
+uint32_t gic2_pmr(void);
+void gic2_set_pmr(uint32_t pmr);
 
 #endif

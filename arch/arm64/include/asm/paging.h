@@ -27,6 +27,7 @@ struct region {
     uint64_t va;           /* start of the test region */
     volatile uint64_t *l3; /* its level-3 table (identity mapped) */
     uint64_t attrs;        /* leaf attributes borrowed from the firmware's RAM mapping */
+    uint64_t ng;           /* PTE_NG while an experiment wants non-global test pages, else 0 */
     uint64_t frames[2];    /* two pools of REGION_PAGES frames */
     uint64_t ttbr0;        /* value to install: our top table + firmware's ASID/CnP bits */
     uint64_t fw_ttbr0;
@@ -41,6 +42,12 @@ int pt_build(uint64_t (*alloc_pages)(uint64_t n));
 void pt_install_local(uint64_t ttbr0);
 uint64_t frame_pa(unsigned pool, unsigned i);
 uint64_t frame_tag(unsigned pool, unsigned i);
+#define PTE_NG (1ull << 11) /* nG: the entry is tagged with the current ASID */
+
+/* EL1: the ASID this CPU translates under (TTBR0_EL1 or, with TCR_EL1.A1,
+ * TTBR1_EL1, bits [63:48]; 8 bits unless TCR_EL1.AS); -1 at EL2 (its regime
+ * has no ASIDs without HCR_EL2.E2H) */
+int pt_current_asid(void);
 /* PTE i -> frame (pool, i) through pte_store(); no barrier, no TLBI */
 void region_set_pte(unsigned i, unsigned pool);
 static inline uint64_t region_page_va(unsigned i)

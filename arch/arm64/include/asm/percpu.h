@@ -34,6 +34,8 @@ struct percpu {
     uint64_t gicr; /* this CPU's redistributor RD_base */
     volatile uint32_t state;
     volatile uint32_t gic_ok;
+    uint32_t gic_cpumask; /* GICv2: this CPU interface's bit in GICD_ITARGETSR / GICD_SGIR */
+    uint32_t gic_iar;     /* GICv2: the last GICC_IAR value, for GICC_EOIR */
     uint64_t checkin_tick;
     percpu_fn fn;
     uint64_t arg[4];

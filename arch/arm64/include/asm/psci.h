@@ -15,6 +15,7 @@
 #define PSCI_VERSION 0x84000000u
 #define PSCI_CPU_ON_64 0xC4000003u
 #define PSCI_SYSTEM_OFF 0x84000008u
+#define PSCI_SYSTEM_RESET 0x84000009u
 
 /* Return codes, PSCI 1.1 "Return error codes" */
 #define PSCI_SUCCESS 0
@@ -25,5 +26,6 @@ int64_t psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 const char *psci_strerror(int64_t rc);
 int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry_pa, uint64_t context_id);
 __attribute__((noreturn)) void psci_system_off(void);
+__attribute__((noreturn)) void psci_system_reset(void);
 
 #endif

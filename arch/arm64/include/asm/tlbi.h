@@ -16,7 +16,15 @@
  * forms (FEAT_TLBIOS, FEAT_TLBIRANGE, Armv8.4) are written as SYS encodings so
  * an assembler without those features takes them:
  *   TLBI RVAE1IS = SYS #0, C8, C2, #1     TLBI RVAE2IS = SYS #4, C8, C2, #1
- * The test mappings are global (nG = 0), which every ASID matches: ASID 0.
+ *   TLBI VAE1OS  = SYS #0, C8, C1, #1     TLBI VAE2OS  = SYS #4, C8, C1, #1
+ * An outer-shareable TLBI (FEAT_TLBIOS) reaches every PE of the outer
+ * shareable domain and is complete only after the issuer's DSB OSH (a DSB
+ * of its own domain; DSB ISH covers only the inner one).
+ * The test mappings are global (nG = 0), which every ASID matches: ASID 0 in
+ * the by-VA operands. tlbi_asid_is drops only non-global entries of one
+ * ASID (global ones stay): the experiment that times it maps the test pages
+ * non-global first. It has no EL2 form here (the EL2 regime without
+ * HCR_EL2.E2H has no ASIDs): callers use it at EL1 only.
  */
 #ifndef TLBSCOPE_ARM64_TLBI_H
 #define TLBSCOPE_ARM64_TLBI_H
@@ -31,6 +39,8 @@ void tlbi_va_is(uint64_t va);                    /* TLBI VAE1IS: broadcast, one 
 void tlbi_va_local(uint64_t va);                 /* TLBI VAE1: this CPU only */
 void tlbi_range_is(uint64_t va, uint32_t pages); /* TLBI RVAE1IS ranges: broadcast */
 void tlbi_all_is(void);                          /* TLBI VMALLE1IS */
+void tlbi_va_os(uint64_t va);                    /* TLBI VAE1OS: outer shareable, one page */
+void tlbi_asid_is(uint16_t asid);                /* TLBI ASIDE1IS: non-global entries of one ASID */
 /* a load the verifier makes through this CPU's TLB */
 uint64_t test_read(const volatile uint64_t *p);
 /* a PTE write: the model invalidates nothing here, it only notes the new translation */
@@ -66,6 +76,20 @@ static inline void tlbi_all_is(void)
         __asm__ volatile("tlbi alle2is" ::: "memory");
     else
         __asm__ volatile("tlbi vmalle1is" ::: "memory");
+}
+
+static inline void tlbi_va_os(uint64_t va)
+{
+    if (tlbi_el2)
+        __asm__ volatile("sys #4, c8, c1, #1, %0" ::"r"(tlbi_va_arg(va)) : "memory");
+    else
+        __asm__ volatile("sys #0, c8, c1, #1, %0" ::"r"(tlbi_va_arg(va)) : "memory");
+}
+
+/* ASID in [63:48] (an 8-bit ASID has [63:56] zero) */
+static inline void tlbi_asid_is(uint16_t asid)
+{
+    __asm__ volatile("tlbi aside1is, %0" ::"r"((uint64_t)asid << 48) : "memory");
 }
 
 /*

@@ -1,0 +1,123 @@
+/*
+ * GICv2 SGIs between CPUs (Arm IHI 0048B, "GIC architecture specification
+ * v1.0 and v2.0"): see asm/gic.h. Everything is memory-mapped: the
+ * distributor (GICD, MADT GICD entry) and the CPU interface (GICC, the MADT
+ * GICC entry's Physical Base Address; one address, banked per CPU). The
+ * firmware's page tables map both as Device memory (UEFI uses the GIC for
+ * its own timer), and so do ours, which copy them outside the test region.
+ *
+ * GICv2 names CPUs by CPU interface number (0-7), not MPIDR: a GIC has at
+ * most 8 CPU interfaces. Each CPU learns its own from the banked
+ * GICD_ITARGETSR0, which reads as the reading CPU's own bit (IHI 0048B,
+ * "GICD_ITARGETSRn": "for SGIs and PPIs ... each field returns a value that
+ * corresponds only to the processor reading the register").
+ */
+#include "asm/gic.h"
+#include "asm/barrier.h"
+#include "asm/timer.h"
+
+/* Distributor (IHI 0048B, "Distributor register map") */
+#define GICD_CTLR 0x000
+#define GICD_CTLR_ENABLE 3u /* EnableGrp0|EnableGrp1 (one Enable bit with Security Extensions, NS view) */
+#define GICD_ISENABLER0 0x100
+#define GICD_ICPENDR0 0x280
+#define GICD_IPRIORITYR 0x400
+#define GICD_ITARGETSR 0x800
+#define GICD_SGIR 0xf00
+/* CPU interface (IHI 0048B, "CPU interface register map") */
+#define GICC_CTLR 0x0000
+#define GICC_CTLR_ENABLE 3u /* EnableGrp0|EnableGrp1 */
+#define GICC_PMR 0x0004
+#define GICC_BPR 0x0008
+#define GICC_IAR 0x000c
+#define GICC_EOIR 0x0010
+#define GICC_IAR_ID 0x3ffu /* InterruptID [9:0]; CPUID [12:10] names an SGI's source */
+
+static uint64_t gicd, gicc;
+
+static inline uint32_t rd32(uint64_t a) { return *(volatile uint32_t *)a; }
+static inline uint8_t rd8(uint64_t a) { return *(volatile uint8_t *)a; }
+static inline void wr32(uint64_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
+static inline void wr8(uint64_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
+
+int gic2_init(const struct gic_config *cfg)
+{
+    gicd = cfg->gicd;
+    gicc = cfg->gicc;
+    if (!gicd || !gicc)
+        return -2;
+    if (!(rd32(gicd + GICD_CTLR) & GICD_CTLR_ENABLE)) {
+        wr32(gicd + GICD_CTLR, rd32(gicd + GICD_CTLR) | GICD_CTLR_ENABLE);
+        dsb_sy();
+        if (!(rd32(gicd + GICD_CTLR) & GICD_CTLR_ENABLE))
+            return -3;
+    }
+    return 0;
+}
+
+int gic2_cpu_init(struct percpu *pc)
+{
+    uint32_t bits = (1u << SGI_CMD) | (1u << SGI_PING);
+    /* SGI and PPI registers are banked: each CPU sets up its own */
+    pc->gic_cpumask = rd8(gicd + GICD_ITARGETSR);
+    if (!pc->gic_cpumask)
+        return -1; /* no CPU interface answers for this CPU (a 9th CPU?) */
+    /* our two SGIs at high priority, so the BSP can mask firmware interrupts
+     * with PMR; SGI enables may be fixed to 1 (IHI 0048B, "GICD_ISENABLERn":
+     * implementation defined for SGIs), writing them is harmless */
+    wr8(gicd + GICD_IPRIORITYR + SGI_CMD, SGI_PRIO);
+    wr8(gicd + GICD_IPRIORITYR + SGI_PING, SGI_PRIO);
+    wr32(gicd + GICD_ISENABLER0, bits);
+    if (pc->idx != 0) { /* the BSP keeps the firmware's PMR and enables */
+        wr32(gicc + GICC_PMR, 0xf0);
+        wr32(gicc + GICC_BPR, 0);
+        wr32(gicc + GICC_CTLR, rd32(gicc + GICC_CTLR) | GICC_CTLR_ENABLE);
+    }
+    dsb_sy(); /* the MMIO writes reach the GIC before we rely on them */
+    return 0;
+}
+
+/*
+ * GICD_SGIR (IHI 0048B, "Software Generated Interrupt Register"):
+ * TargetListFilter [25:24] = 0 (the list), CPUTargetList [23:16], NSATT
+ * [15] = 0, SGIINTID [3:0]. The target's interface bit comes from its
+ * percpu (at most 8 entries to look through).
+ */
+void gic2_send_sgi(uint64_t mpidr, unsigned intid)
+{
+    uint32_t mask = 0;
+    for (unsigned i = 0; i < ncpus; i++)
+        if (percpu[i].mpidr == mpidr)
+            mask = percpu[i].gic_cpumask;
+    /* a store to Device memory: DSB orders our mailbox stores before it as
+     * the GICv3 path does (the receiver may read the mailbox at once) */
+    dsb_ishst();
+    wr32(gicd + GICD_SGIR, (mask & 0xff) << 16 | (intid & 0xf));
+}
+
+uint32_t gic2_ack(void)
+{
+    uint32_t iar = rd32(gicc + GICC_IAR);
+    dsb_sy(); /* the acknowledge completes before we act on the interrupt */
+    this_cpu()->gic_iar = iar;
+    return iar & GICC_IAR_ID;
+}
+
+/* GICC_EOIR wants the acknowledged value whole: for an SGI, the source CPU
+ * too (IHI 0048B, "End of Interrupt Register") */
+void gic2_eoi(uint32_t intid)
+{
+    struct percpu *pc = this_cpu();
+    wr32(gicc + GICC_EOIR, (pc->gic_iar & GICC_IAR_ID) == intid ? pc->gic_iar : intid);
+}
+
+uint32_t gic2_pmr(void)
+{
+    return rd32(gicc + GICC_PMR);
+}
+
+void gic2_set_pmr(uint32_t pmr)
+{
+    wr32(gicc + GICC_PMR, pmr);
+    dsb_sy();
+}
