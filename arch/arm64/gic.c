@@ -32,6 +32,19 @@ void gic_send_sgi(uint64_t mpidr, unsigned intid)
         gic3_send_sgi(mpidr, intid);
 }
 
+unsigned gic_send_sgi_list(const uint64_t *mpidr, unsigned n, unsigned intid)
+{
+    return gic_version == 2 ? gic2_send_sgi_list(mpidr, n, intid) : gic3_send_sgi_list(mpidr, n, intid);
+}
+
+void gic_send_sgi_others(unsigned intid)
+{
+    if (gic_version == 2)
+        gic2_send_sgi_others(intid);
+    else
+        gic3_send_sgi_others(intid);
+}
+
 uint32_t gic_ack(void)
 {
     return gic_version == 2 ? gic2_ack() : gic3_ack();

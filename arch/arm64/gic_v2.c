@@ -95,6 +95,27 @@ void gic2_send_sgi(uint64_t mpidr, unsigned intid)
     wr32(gicd + GICD_SGIR, (mask & 0xff) << 16 | (intid & 0xf));
 }
 
+/* the CPU interfaces of every listed CPU in one GICD_SGIR write */
+unsigned gic2_send_sgi_list(const uint64_t *mpidr, unsigned n, unsigned intid)
+{
+    uint32_t mask = 0;
+    for (unsigned t = 0; t < n; t++)
+        for (unsigned i = 0; i < ncpus; i++)
+            if (percpu[i].mpidr == mpidr[t])
+                mask |= percpu[i].gic_cpumask;
+    dsb_ishst(); /* as gic2_send_sgi */
+    wr32(gicd + GICD_SGIR, (mask & 0xff) << 16 | (intid & 0xf));
+    return 1;
+}
+
+/* TargetListFilter [25:24] = 0b01: "forward the interrupt to all CPU
+ * interfaces except that of the processor that requested the interrupt" */
+void gic2_send_sgi_others(unsigned intid)
+{
+    dsb_ishst();
+    wr32(gicd + GICD_SGIR, 1u << 24 | (intid & 0xf));
+}
+
 uint32_t gic2_ack(void)
 {
     uint32_t iar = rd32(gicc + GICC_IAR);

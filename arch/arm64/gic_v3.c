@@ -122,17 +122,59 @@ int gic3_cpu_init(struct percpu *pc)
  * 16 Aff0 values TargetList means), Aff2 [39:32], INTID [27:24], Aff1
  * [23:16], TargetList [15:0].
  */
-void gic3_send_sgi(uint64_t mpidr, unsigned intid)
+/* everything of an ICC_SGI1R_EL1 value but TargetList: the CPU's cluster
+ * (Aff3.Aff2.Aff1), its RS group and the INTID */
+static uint64_t sgi1r_cluster(uint64_t mpidr, unsigned intid)
 {
-    uint64_t aff0 = mpidr & 0xff;
-    uint64_t v = (((mpidr >> 32) & 0xff) << 48) | ((aff0 >> 4) << 44) | (((mpidr >> 16) & 0xff) << 32) |
-                 ((uint64_t)(intid & 0xf) << 24) | (((mpidr >> 8) & 0xff) << 16) | (1ull << (aff0 & 0xf));
+    return (((mpidr >> 32) & 0xff) << 48) | (((mpidr & 0xff) >> 4) << 44) | (((mpidr >> 16) & 0xff) << 32) |
+           ((uint64_t)(intid & 0xf) << 24) | (((mpidr >> 8) & 0xff) << 16);
+}
+
+static void sgi1r_write(uint64_t v)
+{
     /* A system-register write is not a memory access: DMB does not order it
      * after our mailbox stores, DSB does (the receiver may read the mailbox
      * as soon as the SGI arrives). */
     dsb_ishst();
     write_sysreg(ICC_SGI1R_EL1, v);
     __asm__ volatile("isb" ::: "memory");
+}
+
+void gic3_send_sgi(uint64_t mpidr, unsigned intid)
+{
+    uint64_t v = sgi1r_cluster(mpidr, intid) | (1ull << (mpidr & 0xf));
+    sgi1r_write(v);
+}
+
+/* Targets that share a cluster and RS group share one write (Linux's
+ * gic_ipi_send_mask does the same); the list is walked once per cluster,
+ * at most n writes for n CPUs. */
+unsigned gic3_send_sgi_list(const uint64_t *mpidr, unsigned n, unsigned intid)
+{
+    uint32_t sent = 0; /* bit i: mpidr[i] already in a write (n <= 32) */
+    unsigned writes = 0, i, j;
+    for (i = 0; i < n && i < 32; i++) {
+        uint64_t key, v;
+        if (sent & (1u << i))
+            continue;
+        key = sgi1r_cluster(mpidr[i], intid);
+        v = key;
+        for (j = i; j < n && j < 32; j++)
+            if (!(sent & (1u << j)) && sgi1r_cluster(mpidr[j], intid) == key) {
+                v |= 1ull << (mpidr[j] & 0xf);
+                sent |= 1u << j;
+            }
+        sgi1r_write(v);
+        writes++;
+    }
+    return writes;
+}
+
+/* IRM [40] = 1: "interrupts routed to all PEs in the system, excluding
+ * self"; the affinity fields and TargetList are ignored */
+void gic3_send_sgi_others(unsigned intid)
+{
+    sgi1r_write((1ull << 40) | ((uint64_t)(intid & 0xf) << 24));
 }
 
 uint32_t gic3_ack(void)

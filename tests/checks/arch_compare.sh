@@ -5,7 +5,8 @@
 # x86 reports with and without the key still validate; show prints the
 # aarch64 machine within 80 columns; compare of x86 against aarch64 compares
 # only ipi_roundtrip and stale_detector_control, in ns, and lists the rest
-# per side (text and --json); aarch64 against aarch64 compares everything;
+# per side (text and --json; ipi_broadcast too: x86's APIC modes and
+# aarch64's SGI modes are different mechanisms under one id); aarch64 against aarch64 compares everything;
 # html renders both. The mutant arch_unshared_compared (core/mutant.h 97)
 # must fail the cross-architecture check (also in tests/sim/mutants.sh).
 # Prints TAP lines for tests/run-all.sh.
@@ -66,6 +67,14 @@ done
 jq '(.experiments[1].results[0].params.method) = "broadcast_os" | (.experiments[2].results[0].params.method) = "asid"' \
     "$ARM" >"$out/methods.json"
 check "validate: the methods broadcast_os and asid pass" "$TOOL" validate "$out/methods.json"
+# ipi_broadcast (third round): the GIC's SGI modes; x86's words are not aarch64's
+check "validate: ipi_broadcast's modes unicast, target_list and all_but_self pass" \
+    test "$(jq -c '[.experiments[] | select(.id == "ipi_broadcast") | .results[].params.mode] | unique' "$ARM")" = \
+    '["all_but_self","target_list","unicast"]'
+jq '(.experiments[] | select(.id == "ipi_broadcast") | .results[2].params.mode) = "shorthand_all"' "$ARM" >"$out/sgi-mode.json"
+check "validate: an x86 mode word in aarch64's ipi_broadcast fails naming the path" \
+    grep -qF 'experiments[6].results[2].params.mode: unknown mode word "shorthand_all"' \
+    <<<"$("$TOOL" validate "$out/sgi-mode.json" 2>&1)"
 # a GICv2 board (issue 27, second round): its SGIs are gicv2_sgi, at most 8 CPUs
 jq '.method += {ipi: "gicv2_sgi", gic_version: 2}' "$ARM" >"$out/gicv2.json"
 check "validate: a GICv2 report (gicv2_sgi, gic_version 2) passes" "$TOOL" validate "$out/gicv2.json"
@@ -89,6 +98,8 @@ check "show: the counter's rate" grep -q '^Counter   1000.000 MHz (cntfrq_el0)' 
 check "show: the tables in time units from counter_hz" grep -qE '^ +all_pairs \(median\) +12 +[0-9.]+ us' "$out/show.txt"
 check "show: no x86 line (CPUID family, microcode, TSC)" \
     bash -c "! grep -qE '^(Microcode|TSC )|family 0x' '$out/show.txt'"
+check "show: ipi_broadcast's table, targets by SGI mode" \
+    grep -qE '^ +targets +all_but_self +target_list +unicast$' "$out/show.txt"
 check "show: within 80 columns" test "$(max_width "$out/show.txt")" -le 80
 
 # ---- compare x86 against aarch64 ----
@@ -113,6 +124,8 @@ cross_ok() { # the cross-architecture contract on compare --json of tool $1
         (.architectures.only_in.A | index("shootdown_lazy")) != null and
         (.architectures.only_in.B | index("shootdown_lazy")) != null and
         (.architectures.only_in.B | index("tlbi_range")) != null and
+        (.architectures.only_in.A | index("ipi_broadcast")) != null and
+        (.architectures.only_in.B | index("ipi_broadcast")) != null and
         ([.experiments[] | select(.id == "ipi_roundtrip") | .rows[].params.class] == ["all_pairs"])'
 }
 check "compare --json x86/aarch64: compared, only_in, ns, all_pairs" cross_ok "$TOOL"
@@ -124,7 +137,7 @@ check "compare --json x86/aarch64: ipi_roundtrip's cells in ns of each side's ra
 jq 'del(.cpu.counter_hz)' "$ARM" >"$out/arm-no-hz.json"
 check "compare x86/aarch64 without counter_hz: nothing compared, everything listed" bash -c "
     '$TOOL' compare --json '$X86' '$out/arm-no-hz.json' 2>/dev/null | jq -e '
-        .architectures.compared == [] and (.architectures.only_in.B | length) == 6'"
+        .architectures.compared == [] and (.architectures.only_in.B | length) == 7'"
 
 # ---- compare aarch64 against aarch64 ----
 cp "$ARM" "$out/arm-copy.json"
@@ -132,7 +145,8 @@ cp "$ARM" "$out/arm-copy.json"
 check "compare aarch64/aarch64: every experiment compared, none listed per side" jq -e '
     (.architectures.mixed | not) and
     ([.experiments[].id] == ["ipi_roundtrip", "tlbi_broadcast_vs_ipi", "tlbi_range",
-                             "tlbi_concurrent", "shootdown_lazy", "stale_detector_control"]) and
+                             "tlbi_concurrent", "shootdown_lazy", "stale_detector_control",
+                             "ipi_broadcast"]) and
     .architectures.only_in == {"A": [], "B": []}' "$out/arm-arm.json"
 check "compare aarch64/aarch64: a file against its copy has ratio 1 everywhere" jq -e '
     [.experiments[].rows[].cells[1].ratio | select(. != null)] | length > 0 and all(. == 1)' \

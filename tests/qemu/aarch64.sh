@@ -3,7 +3,8 @@
 # qemu-system-aarch64 -M virt,gic-version=3 -cpu max with AAVMF (TCG) at -smp 1,
 # 2, 4 and 8 (EL1) and at -smp 2 with virtualization=on (firmware and app at
 # EL2), and with a GICv2 (gic-version=2: SGIs through GICD_SGIR, GICC_IAR) at
-# -smp 2 and 4. tlbi_broadcast_vs_ipi has its outer-shareable method
+# -smp 2 and 4. ipi_broadcast must measure unicast, target_list and
+# all_but_self SGIs (SKIP at -smp 1). tlbi_broadcast_vs_ipi has its outer-shareable method
 # (broadcast_os, VAE1OS + DSB OSH: -cpu max has FEAT_TLBIOS) and tlbi_range its
 # by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only). Each run must end
 # with its report on the image, every CPU ok, the TLBI
@@ -87,12 +88,20 @@ check_run() { # name smp el [gic]
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
         check "$name: ipi_roundtrip measured every target" \
             test "$(exp_field ipi_roundtrip '[.status, (.results | length)] | join(",")')" = "SUCCESS,$((smp - 1))"
+        # ipi_broadcast: unicast and target_list at each k (1, about half, N-1), all_but_self at
+        # k = N-1; QEMU's virt CPUs share Aff1 0, so target_list takes one write like all_but_self
+        check "$name: ipi_broadcast SUCCESS, every mode measured, all_but_self at $((smp - 1)) targets" \
+            test "$(exp_field ipi_broadcast '[.status, ([.results[].params.mode] | unique | join("+")),
+                ([.results[] | select(.params.mode == "all_but_self") | .params.targets] | map(tostring) | join("+"))] | join(",")')" = \
+            "SUCCESS,all_but_self+target_list+unicast,$((smp - 1))"
+        check "$name: ipi_broadcast SGI writes: k for unicast, one for target_list and all_but_self" \
+            test "$(exp_field ipi_broadcast '[.results[] | .values.sgi_writes == (if .params.mode == "unicast" then .params.targets else 1 end)] | all')" = true
         # -cpu max has FEAT_TLBIOS: the outer-shareable form is the third method
         check "$name: broadcast, ipi_local and broadcast_os at 1..512 pages" \
             test "$(jqr '.cpu.features.tlbi_os'),$(exp_field tlbi_broadcast_vs_ipi '[.results[].params | "\(.method):\(.pages)"] | unique | length')" = true,12
     else
         check "$name: one CPU: the multi-CPU experiments SKIP" \
-            test "$(exp_status tlbi_broadcast_vs_ipi),$(exp_status tlbi_concurrent),$(exp_status ipi_roundtrip)" = SKIP,SKIP,SKIP
+            test "$(exp_status tlbi_broadcast_vs_ipi),$(exp_status tlbi_concurrent),$(exp_status ipi_roundtrip),$(exp_status ipi_broadcast)" = SKIP,SKIP,SKIP,SKIP
     fi
     check "$name: shootdown_lazy SKIP (not applicable)" test "$(exp_status shootdown_lazy)" = SKIP
     check "$name: verdict COMPLETE, [EMULATED]" log_has '^RESULT: COMPLETE: .*\[EMULATED\]'

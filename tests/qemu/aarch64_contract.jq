@@ -40,6 +40,6 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
          and (.status == "SUCCESS" or (.reason | type == "string"))
          and ([.results[] | (.params | type == "object") and (.metrics | type == "object")] | all);
          "experiment \($e.id)")),
-  want([.experiments[].id]; . == ["ipi_roundtrip", "stale_detector_control", "tlbi_broadcast_vs_ipi",
+  want([.experiments[].id]; . == ["ipi_roundtrip", "ipi_broadcast", "stale_detector_control", "tlbi_broadcast_vs_ipi",
                                   "tlbi_range", "tlbi_concurrent", "shootdown_lazy"]; "experiment ids and order")
 ] | .[]

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 
 #include "asm/barrier.h"
+#include "asm/gic.h"
 #include "asm/paging.h"
 #include "asm/smp.h"
 #include "asm/timer.h"
@@ -109,6 +110,39 @@ unsigned a64_others(unsigned *out)
         if (cpu_usable(c))
             out[k++] = c;
     return k;
+}
+
+void a64_serve_pings(struct percpu *pc, void (*answer)(struct percpu *pc, uint64_t ping))
+{
+    uint64_t foreign = 0, i;
+    __atomic_store_n(&pc->result[1], 1, __ATOMIC_RELEASE); /* ready */
+    for (i = 0; i < pc->arg[0];) {
+        uint32_t irq = gic_ack();
+        if (irq >= 1020) {
+            if (__atomic_load_n(&pc->arg[3], __ATOMIC_ACQUIRE)) /* the BSP gave up */
+                break;
+            continue;
+        }
+        gic_eoi(irq);
+        if (irq != SGI_PING) {
+            foreign++;
+            continue;
+        }
+        answer(pc, ++i);
+    }
+    pc->result[0] = foreign;
+}
+
+unsigned a64_target_counts(unsigned others, unsigned *out)
+{
+    unsigned m = 0;
+    if (others >= 1)
+        out[m++] = 1;
+    if (others / 2 > 1 && others / 2 < others)
+        out[m++] = others / 2;
+    if (others > 1)
+        out[m++] = others;
+    return m;
 }
 
 uint64_t a64_timeout_ticks(const struct arm64_run *run)

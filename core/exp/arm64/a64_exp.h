@@ -23,6 +23,15 @@ void a64_latency(struct a64_point *p, uint64_t *samples, uint32_t n);
 
 /* usable CPUs other than the BSP, in index order; returns how many */
 unsigned a64_others(unsigned *out);
+/* A target's side of the IPI experiments, with IRQs masked: acknowledge SGIs
+ * (polling the GIC) until arg0 SGI_PINGs came, or none comes and the BSP set
+ * arg[3]; answer(pc, n) after the n-th (from 1). result1 = 1 once polling,
+ * result0 = other SGIs seen (the SGI_CMD that delivered the command, when
+ * still pending). */
+void a64_serve_pings(struct percpu *pc, void (*answer)(struct percpu *pc, uint64_t ping));
+/* target counts k of an experiment over `others` CPUs: 1, about half, and
+ * all (distinct, at most 3); returns how many */
+unsigned a64_target_counts(unsigned others, unsigned *out);
 uint64_t a64_timeout_ticks(const struct arm64_run *run);
 
 /* The test region: every page back to pool 0, invalidated everywhere. */

@@ -36,6 +36,7 @@ static const struct {
     void (*run)(struct arm64_run *run);
 } table[] = {
     { "ipi_roundtrip", exp_ipi_roundtrip },
+    { "ipi_broadcast", exp_ipi_broadcast },
     { "stale_detector_control", exp_stale_control },
     { "tlbi_broadcast_vs_ipi", exp_tlbi_broadcast_vs_ipi },
     { "tlbi_range", exp_tlbi_range },

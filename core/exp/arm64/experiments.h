@@ -5,6 +5,7 @@
 #include "core/exp/arm64/arm64_run.h"
 
 void exp_ipi_roundtrip(struct arm64_run *run);
+void exp_ipi_broadcast(struct arm64_run *run);
 void exp_stale_control(struct arm64_run *run);
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run);
 void exp_tlbi_range(struct arm64_run *run);

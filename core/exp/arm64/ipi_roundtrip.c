@@ -23,28 +23,16 @@
 #define ROUNDS 200
 static uint64_t samples[ROUNDS];
 
-/* target: arg0 round trips, reply to MPIDR arg1; result0 = other SGIs seen
- * (the SGI_CMD that delivered the command, when still pending) */
+/* target: arg0 round trips, each answered with an SGI to MPIDR arg1 */
+static void ping_back(struct percpu *pc, uint64_t ping)
+{
+    (void)ping;
+    gic_send_sgi(pc->arg[1], SGI_PING);
+}
+
 static void fn_pingpong(struct percpu *pc)
 {
-    uint64_t foreign = 0, i;
-    __atomic_store_n(&pc->result[1], 1, __ATOMIC_RELEASE); /* ready */
-    for (i = 0; i < pc->arg[0];) {
-        uint32_t irq = gic_ack();
-        if (irq >= 1020) {
-            if (__atomic_load_n(&pc->arg[3], __ATOMIC_ACQUIRE)) /* the BSP gave up */
-                break;
-            continue;
-        }
-        gic_eoi(irq);
-        if (irq != SGI_PING) {
-            foreign++;
-            continue;
-        }
-        gic_send_sgi(pc->arg[1], SGI_PING);
-        i++;
-    }
-    pc->result[0] = foreign;
+    a64_serve_pings(pc, ping_back);
 }
 
 /* the BSP's side with one target: round trips done */

@@ -59,19 +59,6 @@ static uint64_t shootdown(struct arm64_run *run, enum method how, const unsigned
     return ok ? (t1 - t0 ? t1 - t0 : 1) : 0;
 }
 
-/* target counts: 1, about half, and every other CPU (distinct) */
-static unsigned target_counts(unsigned others, unsigned *out)
-{
-    unsigned m = 0;
-    if (others >= 1)
-        out[m++] = 1;
-    if (others / 2 > 1 && others / 2 < others)
-        out[m++] = others / 2;
-    if (others > 1)
-        out[m++] = others;
-    return m;
-}
-
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
 {
     static uint64_t samples[MAX_SAMPLES];
@@ -80,7 +67,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
     struct a64_exp *e = a64_exp_begin(run, "tlbi_broadcast_vs_ipi",
                                       "Broadcast TLBI versus IPIs with local TLBI: shootdown latency", "pages",
                                       "method", true);
-    unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = target_counts(nothers, counts);
+    unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
     unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, c, m, s, i;
     unsigned methods = run->cpu.tlbi_os ? METHODS : BROADCAST_OS;
     if (!run->region_ok) {

@@ -11,6 +11,8 @@
  * a round trip initiator -> target -> initiator, and the detector's control
  * (contract A of issue 27). tlbi_* and x86's INVLPG/INVLPGB experiments
  * measure different mechanisms, and shootdown_lazy is a SKIP on aarch64.
+ * ipi_broadcast is on both sides but not shared: x86's modes are APIC
+ * destination shorthands, aarch64's the GIC's SGI forms (listed per side).
  */
 static const char *const shared_ids[] = { "ipi_roundtrip", "stale_detector_control", NULL };
 

@@ -14,7 +14,8 @@
 const char *const vocab_architectures[] = { "x86_64", "aarch64", NULL };
 
 /* The experiments an aarch64 run has (core/exp/arm64/); the first two are x86's too. */
-const char *const vocab_arm64_experiments[] = { "ipi_roundtrip",  "stale_detector_control",
+const char *const vocab_arm64_experiments[] = { "ipi_roundtrip",  "ipi_broadcast",
+                                                "stale_detector_control",
                                                 "tlbi_broadcast_vs_ipi", "tlbi_range",
                                                 "tlbi_concurrent", "shootdown_lazy", NULL };
 
@@ -239,12 +240,15 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
     vc_leave(c, mark);
 }
 
-/* the methods of the experiments that compare them (params.method) */
+/* the methods of the experiments that compare them (params.method), and ipi_broadcast's
+ * SGI modes (params.mode: not x86's ipi_broadcast modes, the GIC addresses CPUs otherwise) */
 static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_os", NULL };
 static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
+static const char *const sgi_modes[] = { "unicast", "target_list", "all_but_self", NULL };
 
-/* results[j].params.method of an experiment with methods: one of its words */
-static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *const words[])
+/* results[j].params[key] of an experiment with methods or modes: one of its words */
+static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *key,
+                                   const char *const words[])
 {
     const json_t *results = json_object_get(e, "results");
     size_t m = jpath_push_key(&c->path, "results"), j;
@@ -252,7 +256,7 @@ static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *
         const json_t *params = jget_object(json_array_get(results, j), "params");
         size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "params");
         if (params)
-            vc_word(c, params, "method", words, 0);
+            vc_word(c, params, key, words, 0);
         jpath_pop(&c->path, m3);
         jpath_pop(&c->path, m2);
     }
@@ -276,9 +280,11 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
         vc_error(c, "emulated", "false, but cpu.hypervisor names one: a report with a "
                  "hypervisor has no hardware timings");
     if (id && strcmp(id, "tlbi_broadcast_vs_ipi") == 0)
-        validate_arm64_methods(c, e, broadcast_methods);
+        validate_arm64_methods(c, e, "method", broadcast_methods);
     if (id && strcmp(id, "tlbi_range") == 0)
-        validate_arm64_methods(c, e, range_methods);
+        validate_arm64_methods(c, e, "method", range_methods);
+    if (id && strcmp(id, "ipi_broadcast") == 0)
+        validate_arm64_methods(c, e, "mode", sgi_modes);
     if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)
         vc_error(c, "status", "%s, but shootdown_lazy does not apply on aarch64 (SKIP)",

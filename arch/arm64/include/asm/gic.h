@@ -37,6 +37,14 @@ struct gic_config {
 int gic_init(const struct gic_config *cfg);
 int gic_cpu_init(struct percpu *pc); /* on each CPU, for itself */
 void gic_send_sgi(uint64_t mpidr, unsigned intid);
+/* one SGI to n CPUs with the fewest writes the GIC takes: GICv3 one
+ * ICC_SGI1R_EL1 per Aff3.Aff2.Aff1 cluster (and RS group of 16 Aff0 values)
+ * with the target-list bits, GICv2 one GICD_SGIR with the CPU target list.
+ * Returns the register writes made. */
+unsigned gic_send_sgi_list(const uint64_t *mpidr, unsigned n, unsigned intid);
+/* one SGI to every CPU but the sender, in one write: GICv3 ICC_SGI1R_EL1.IRM
+ * = 1, GICv2 GICD_SGIR TargetListFilter 0b01 */
+void gic_send_sgi_others(unsigned intid);
 /* the INTID of the highest pending interrupt, acknowledged (1020..1023:
  * none); gic_eoi ends it (GICv2 also needs the SGI's source CPU from the
  * acknowledge, which the running CPU's percpu keeps in between) */
@@ -50,11 +58,15 @@ void gic_set_pmr(uint32_t pmr);
 int gic3_init(const struct gic_config *cfg);
 int gic3_cpu_init(struct percpu *pc);
 void gic3_send_sgi(uint64_t mpidr, unsigned intid);
+unsigned gic3_send_sgi_list(const uint64_t *mpidr, unsigned n, unsigned intid);
+void gic3_send_sgi_others(unsigned intid);
 uint32_t gic3_ack(void);
 void gic3_eoi(uint32_t intid);
 int gic2_init(const struct gic_config *cfg);
 int gic2_cpu_init(struct percpu *pc);
 void gic2_send_sgi(uint64_t mpidr, unsigned intid);
+unsigned gic2_send_sgi_list(const uint64_t *mpidr, unsigned n, unsigned intid);
+void gic2_send_sgi_others(unsigned intid);
 uint32_t gic2_ack(void);
 void gic2_eoi(uint32_t intid);
 uint32_t gic2_pmr(void);

@@ -1,0 +1,167 @@
+/*
+ * ipi_broadcast (aarch64): the BSP interrupts k other CPUs with one SGI each
+ * and waits until every one has answered, timed on the BSP's CNTVCT_EL0 from
+ * the first GIC write to the last acknowledgement, in the ways the GIC can
+ * address several CPUs:
+ *   unicast       one SGI write per target, as Linux's smp_cross_call does
+ *                 per CPU (GICv3 ICC_SGI1R_EL1, GICv2 GICD_SGIR)
+ *   target_list   GICv3: one ICC_SGI1R_EL1 write per Aff3.Aff2.Aff1 cluster
+ *                 with the target-list bits; GICv2: one GICD_SGIR write with
+ *                 the CPU target list
+ *   all_but_self  one write to every CPU but the sender (GICv3 IRM = 1, GICv2
+ *                 TargetListFilter 0b01): only at k = N-1, and only when every
+ *                 other CPU is usable (a lost CPU would get it too)
+ * (the value `sgi_writes` says how many register writes one send took).
+ * Each target polls the GIC's acknowledge register with IRQs masked, as in
+ * ipi_roundtrip, and answers by writing the round's number into its own
+ * cache line (acks[] below: the BSP polls k lines no other CPU writes, so
+ * the answers do not contend for one line). One untimed warm-up round, then
+ * the samples; a round waits for every target at most timeout_ms (a vCPU
+ * thread of a loaded host can be descheduled for tens of milliseconds): a
+ * target that does not answer is named, recorded lost, the others are told
+ * to stop (arg[3]) and the run goes on. The BSP takes no interrupt here, so
+ * it keeps its priority mask; it masks the firmware's interrupts (UEFI's
+ * RaiseTPL) only so that a firmware timer tick does not land in a sample.
+ */
+#include "core/exp/arm64/experiments.h"
+
+#include "asm/gic.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "core/exp/arm64/a64_exp.h"
+
+#define MAX_SAMPLES 32
+
+/* one answer line per CPU: the last round the CPU answered */
+static struct {
+    volatile uint64_t round;
+} __attribute__((aligned(PERCPU_ALIGN))) acks[MAX_CPUS];
+
+enum mode { UNICAST, TARGET_LIST, ALL_BUT_SELF, MODES };
+static const char *const mode_name[MODES] = { "unicast", "target_list", "all_but_self" };
+
+/* target: arg0 SGI_PINGs, each answered in acks[idx] */
+static void answer_in_line(struct percpu *pc, uint64_t ping)
+{
+    __atomic_store_n(&acks[pc->idx].round, ping, __ATOMIC_RELEASE);
+}
+
+static void fn_answer(struct percpu *pc)
+{
+    a64_serve_pings(pc, answer_in_line);
+}
+
+static unsigned send(enum mode how, const uint64_t *mpidr, unsigned k)
+{
+    unsigned i;
+    if (how == UNICAST) {
+        for (i = 0; i < k; i++)
+            gic_send_sgi(mpidr[i], SGI_PING);
+        return k;
+    }
+    if (how == TARGET_LIST)
+        return gic_send_sgi_list(mpidr, k, SGI_PING);
+    gic_send_sgi_others(SGI_PING);
+    return 1;
+}
+
+/* the first target (in targets[]) that has not answered round r, or -1
+ * when all have, after waiting until `limit` */
+static int wait_answers(const unsigned *targets, unsigned k, uint64_t r, uint64_t limit)
+{
+    unsigned i = 0;
+    while (i < k) {
+        if (__atomic_load_n(&acks[targets[i]].round, __ATOMIC_ACQUIRE) >= r)
+            i++;
+        else if (ticks() > limit)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* One point: `rounds` sends to targets[0..k) (the first untimed). Returns
+ * the samples taken; *writes gets the GIC writes of one send. */
+static unsigned measure(struct arm64_run *run, struct a64_exp *e, enum mode how, const unsigned *targets,
+                        unsigned k, unsigned rounds, uint64_t *samples, unsigned *writes)
+{
+    uint64_t mpidr[MAX_CPUS], tpl, r, end;
+    unsigned i, got = 0;
+    int late = -1;
+    for (i = 0; i < k; i++) {
+        mpidr[i] = percpu[targets[i]].mpidr;
+        acks[targets[i]].round = 0;
+        smp_post(targets[i], fn_answer, rounds, 0, 0);
+    }
+    end = ticks() + a64_timeout_ticks(run);
+    for (i = 0; i < k && late < 0; i++)
+        while (!__atomic_load_n(&percpu[targets[i]].result[1], __ATOMIC_ACQUIRE))
+            if (ticks() > end) {
+                late = (int)i;
+                break;
+            }
+    tpl = run->irq_mask ? run->irq_mask() : 0;
+    for (r = 1; late < 0 && r <= rounds; r++) {
+        uint64_t t0 = ticks(), t1;
+        *writes = send(how, mpidr, k);
+        late = wait_answers(targets, k, r, t0 + a64_timeout_ticks(run));
+        t1 = ticks();
+        if (late < 0 && r > 1)
+            samples[got++] = t1 - t0 ? t1 - t0 : 1;
+    }
+    if (run->irq_restore)
+        run->irq_restore(tpl);
+    if (late >= 0) {
+        a64_note(e, "%s, %u targets: cpu %u did not answer round %llu", mode_name[how], k, targets[late],
+                 (unsigned long long)(r - 1));
+        for (i = 0; i < k; i++)
+            __atomic_store_n(&percpu[targets[i]].arg[3], 1, __ATOMIC_RELEASE);
+    }
+    for (i = 0; i < k; i++)
+        if (smp_wait(targets[i], a64_timeout_ticks(run)) != 0 || (late >= 0 && (unsigned)late == i))
+            a64_cpu_lost(run, targets[i], "ipi_broadcast");
+    return late >= 0 ? 0 : got;
+}
+
+void exp_ipi_broadcast(struct arm64_run *run)
+{
+    static uint64_t samples[MAX_SAMPLES];
+    uint64_t t0 = ticks();
+    struct a64_exp *e = a64_exp_begin(run, "ipi_broadcast",
+                                      run->gic_version == 2 ? "IPI to k CPUs (GICv2 SGI): until every target answered"
+                                                            : "IPI to k CPUs (GICv3 SGI): until every target answered",
+                                      "targets", "mode", false);
+    unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
+    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, c, m;
+    if (!run->gic_ok)
+        a64_exp_set(e, RESULT_ERROR, "the GIC could not be set up for SGIs (see run.errors)");
+    else if (nothers == 0)
+        a64_exp_set(e, RESULT_SKIP, "one CPU: no target for an IPI");
+    for (c = 0; run->gic_ok && c < ncounts; c++)
+        for (m = 0; m < MODES; m++) {
+            unsigned k = counts[c], writes = 0, got;
+            struct a64_point *p;
+            if (m == ALL_BUT_SELF && (k != ncpus - 1 || a64_others(others) != ncpus - 1))
+                continue; /* every CPU but the BSP must be a target, and usable */
+            if (a64_others(others) < k) {
+                a64_note(e, "%s, %u targets: not measured, a CPU was lost", mode_name[m], k);
+                e->partial = true;
+                continue;
+            }
+            got = measure(run, e, (enum mode)m, others, k, nsamples + 1, samples, &writes);
+            if (!got) {
+                e->partial = true;
+                continue;
+            }
+            p = a64_point_add(e);
+            if (!p)
+                break;
+            a64_param_str(p, "mode", mode_name[m]);
+            a64_param(p, "targets", k);
+            a64_value(p, "sgi_writes", (int64_t)writes * 1000);
+            a64_latency(p, samples, got);
+        }
+    a64_note(e, "%u samples per point after one warm-up; targets poll %s with IRQs masked, each answers in its own "
+                "cache line",
+             nsamples, run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
+    a64_exp_end(run, e, t0);
+}
