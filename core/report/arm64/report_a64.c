@@ -358,7 +358,7 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
             sb_puts(sb, "        ");
             for (k = 0; k < p->nparams; k++) {
                 if (p->params[k].str)
-                    sb_printf(sb, "%s=%-9s ", p->params[k].key, p->params[k].str);
+                    sb_printf(sb, "%s=%-12s ", p->params[k].key, p->params[k].str); /* all_but_self, broadcast_os */
                 else
                     sb_printf(sb, "%s=%-3llu ", p->params[k].key, (unsigned long long)p->params[k].num);
             }
