@@ -174,6 +174,10 @@ if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
         check "CPU 2 never started: absent, named, the run partial and ERROR" \
             test "$(jqr '[.topology.cpus[2].state, .run.status, .verdict.word] | join(",")')" = absent,partial,ERROR
         check "CPU 2 never started: the others still shoot down, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
+        check "CPU 2 never started: ipi_broadcast to the 2 others, all_but_self left out with a note" \
+            test "$(exp_field ipi_broadcast '[.status, ([.results[].params.targets] | max),
+                ([.results[] | select(.params.mode == "all_but_self")] | length),
+                ([.notes[] | select(test("all_but_self: not measured"))] | length)] | map(tostring) | join(",")')" = SUCCESS,2,0,1
     else
         not_ok "the SKIP_CPU=2 build"
     fi

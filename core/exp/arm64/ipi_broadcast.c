@@ -160,6 +160,9 @@ void exp_ipi_broadcast(struct arm64_run *run)
             a64_value(p, "sgi_writes", (int64_t)writes * 1000);
             a64_latency(p, samples, got);
         }
+    if (run->gic_ok && nothers > 0 && a64_others(others) != ncpus - 1)
+        a64_note(e, "all_but_self: not measured, %u of the %u other CPUs usable (the SGI would reach the others too)",
+                 a64_others(others), ncpus - 1);
     a64_note(e, "%u samples per point after one warm-up; targets poll %s with IRQs masked, each answers in its own "
                 "cache line",
              nsamples, run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
