@@ -433,7 +433,7 @@ kill_unit network_unredacted test_network_addresses_redacted \
     "redact=on leaves the MAC, IP and boot URL in the report" test_upload
 # the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
 # DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
-control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 12
+control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 18
 kill_unit arm_dsb_missing test_broadcast_has_no_stale_reads \
     "aarch64: the broadcast initiator skips its DSB ISH" test_arm64_model
 kill_unit arm_local_not_broadcast test_broadcast_has_no_stale_reads \
