@@ -184,14 +184,22 @@ def shape($want):
         | eq("\($id): status, emulated, partial"; [$e.status, $e.emulated, $e.partial]; ["SUCCESS", $emulated, false]),
           eq("\($id): verification checks (exact), stale reads"; [$e.verification.applicable, $e.verification.checks - ($e.verification.pilot_checks // 0), $e.verification.stale_reads]; [true, $checks, 0]);
     # the variants measured together (same $keys) ran first in S iterations in all, each in some
-    # ($variant: the parameters that tell the variants apart)
+    # ($variant: the parameters that tell the variants apart). "Each in some" is required only
+    # where chance cannot break it: with k variants drawn first at random in N iterations, one
+    # never first has probability up to k((k-1)/k)^N, required below one in a million (k = 4:
+    # N >= 54). With fewer (a small random configuration: 10 samples, 2 groups, 4 variants,
+    # 0.3%), the sums still must hold; a fixed order (mutant order_fixed) runs where N is large.
     def order_varied($id; $e; $variant; $keys; $n):
         ($e.results // []) as $pts
         | ($variant | join("/")) as $name
-        | chk("\($id): the variant order varied: the ran_first of each group of \($name)s sum to \($n), every \($name) began some iterations";
+        | ($pts | group_by([.params[$variant[]]]) | length) as $k
+        | ($n * ($pts | group_by([.params[$keys[]]]) | length)) as $iters
+        | ($k <= 1 or $k * pow(($k - 1) / $k; $iters) < 1e-6) as $required
+        | chk("\($id): the variant order varied: the ran_first of each group of \($name)s sum to \($n), every \($name) began some iterations\(if $required then "" else " (not required: \($iters) iterations of \($k) \($name)s)" end)";
               ($pts | length) > 0
               and ([$pts | group_by([.params[$keys[]]])[] | [.[].values.ran_first] | add] | unique) == [$n]
-              and ([$pts | group_by([.params[$variant[]]])[] | [.[].values.ran_first] | add > 0] | all));
+              and (($required | not)
+                   or ([$pts | group_by([.params[$variant[]]])[] | [.[].values.ran_first] | add > 0] | all)));
     def skipped($id; $pattern):
         exp($id) as $e
         | chk("\($id): SKIP, reason matching '\($pattern)'\(if $e.status != "SKIP" or (($e.reason // "") | test($pattern) | not) then ": got \($e.status) (\($e.reason))" else "" end)";
