@@ -12,6 +12,10 @@
 #include "core/lib/stats.h"
 #include "core/run/verdict.h"
 
+/* The report's schema_version, written by both architectures' writers (reports/SCHEMA.md):
+ * 2 added recommendations, flush_ceiling and cpu.l2_tlb; 3 is listed under "Version 3". */
+#define REPORT_SCHEMA_VERSION 3
+
 #define REPORT_COMMON_VERDICT_LEN 256
 
 /* {n, min, p50, p90?, p99?, max, mean}: p90 and p99 only where n supports them */

@@ -20,7 +20,6 @@
 #include "core/run/result.h"
 
 #define REPORT_SCHEMA "tlbscope-report"
-#define REPORT_SCHEMA_VERSION 2 /* 2: recommendations, flush_ceiling, cpu.l2_tlb */
 
 #ifndef TLBSCOPE_VERSION
 #define TLBSCOPE_VERSION "0.0.0"

@@ -159,7 +159,7 @@ check "schema version $v in --version, --help, validate's help, SCHEMA.md's titl
      $TOOL help validate | grep -q 'its schema version (1 to $v)' &&
      head -n1 reports/SCHEMA.md | grep -qx '# tlbscope report format, schema version $v' &&
      grep -q '(schema version $v; .tlbscope-report. reads every earlier version too)' README.md &&
-     grep -q 'REPORT_SCHEMA_VERSION $v ' core/run/run.h"
+     grep -q 'REPORT_SCHEMA_VERSION $v$' core/report/report_common.h"
 
 # ---- items 3 and 6: the html page ----
 run page html -o "$out/page.html" "$S4" "$BOCHS"

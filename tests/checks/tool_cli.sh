@@ -63,7 +63,7 @@ check "validate the broken fixtures: no file is OK" test "$(lines v-broken.out '
 check "validate the broken fixtures: every file named on stderr" sh -c \
     "for f in $FIX/broken/*.json; do grep -q \"^tlbscope-report: \$f: \" $out/v-broken.err || exit 1; done"
 check "newer schema: the specific message" has v-broken.err \
-    "broken/newer-schema-v3.json: schema_version 3 is newer than this tool understands (2); update tlbscope-report"
+    "broken/newer-schema-v4.json: schema_version 4 is newer than this tool understands (3); update tlbscope-report"
 check "truncated: says truncated, with line and column" has v-broken.err "broken/truncated.json: truncated JSON: input ends at line [0-9]* column"
 check "not JSON: jansson's line and column" has v-broken.err "broken/not-json.json: not JSON: line 1 column"
 check "p50 < min: the JSON path of the value" has v-broken.err \

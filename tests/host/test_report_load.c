@@ -147,9 +147,9 @@ static void test_schema_versions(void **state)
     const char text_version[] = "{\"schema\": \"tlbscope-report\", \"schema_version\": \"1\"}";
     const char zero[] = "{\"schema\": \"tlbscope-report\", \"schema_version\": 0}";
     (void)state;
-    load_file(FIXTURES "broken/newer-schema-v3.json", &r);
+    load_file(FIXTURES "broken/newer-schema-v4.json", &r);
     assert_int_equal(r.status, LOAD_NEWER_SCHEMA);
-    assert_string_equal(r.message, "schema_version 3 is newer than this tool understands (2); "
+    assert_string_equal(r.message, "schema_version 4 is newer than this tool understands (3); "
                                    "update tlbscope-report");
     assert_null(r.root);
     load_buffer(no_version, sizeof(no_version) - 1, &r);

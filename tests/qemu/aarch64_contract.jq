@@ -4,7 +4,7 @@ def hex: type == "string" and test("^0x[0-9a-f]{1,16}$");
 def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
 [
   want(.schema; . == "tlbscope-report"; "schema"),
-  want(.schema_version; . == 2; "schema_version 2"),
+  want(.schema_version; . == 3; "schema_version 3"),
   want(.architecture; . == "aarch64"; "architecture aarch64"),
   want(.simulated; . == false; "simulated false"),
   want(.simulation; . == null; "simulation null"),

@@ -284,7 +284,7 @@ bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
     jw_init(&w, out);
     jw_object_begin(&w);
     jw_kv_str(&w, "schema", "tlbscope-report");
-    jw_kv_u64(&w, "schema_version", 2);
+    jw_kv_u64(&w, "schema_version", REPORT_SCHEMA_VERSION);
     jw_kv_str(&w, "architecture", "aarch64");
     jw_key(&w, "generator");
     jw_object_begin_inline(&w);

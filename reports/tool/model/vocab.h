@@ -8,7 +8,7 @@
 #define TLBSCOPE_REPORT_VOCAB_H
 
 #define TOOL_SCHEMA_NAME "tlbscope-report"
-#define TOOL_SCHEMA_VERSION 2
+#define TOOL_SCHEMA_VERSION 3
 
 /* Ordered by severity: the most severe one wins (core/run/result.h). */
 extern const char *const vocab_results[];
