@@ -40,6 +40,6 @@ for c in $commands; do
     "$tool" help "$c" | block
 done
 echo ".SH SEE ALSO"
-echo "README.md, QUICKSTART.md and TROUBLESHOOTING.md in the release; host\\-tool/reports/SCHEMA.md"
+echo "README.md, docs/, QUICKSTART.md and TROUBLESHOOTING.md in the release; host\\-tool/reports/SCHEMA.md"
 echo "for the report format; recover\\-report.sh (no arguments: its usage) to rebuild a"
 echo "report from a console capture."

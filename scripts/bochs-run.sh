@@ -22,7 +22,7 @@
 # Exit status as scripts/qemu-run.sh: 0 COMPLETE (SUCCESS or SKIP), 1 ERROR or FAILURE,
 # 2 no "TLBSCOPE DONE" (timeout, crash, or Bochs could not start).
 #
-# Bochs 2.7 as found on Debian bookworm (platform notes, and README "Bochs"):
+# Bochs 2.7 as found on Debian bookworm (platform notes, and docs/sim.md, "Bochs"):
 #  - it has no fw_cfg, so OVMF publishes no ACPI or SMBIOS tables: the report
 #    says both are absent, the CPUs come from MP services and CPUID;
 #  - Debian's 4 MiB OVMF does not fit its ROM space: the 2 MiB OVMF.fd does;

@@ -9,6 +9,7 @@
 #   TROUBLESHOOTING.md      run times, a frozen screen, serial-over-LAN capture, what to
 #                           bring back, redaction (release/TROUBLESHOOTING.md)
 #   README.md               the project's README
+#   docs/                   the topic files it links to (docs/*.md, docs/layers.txt)
 #   USB.md                  how to write, boot and read back (release/USB.md)
 #   tlbscope.img            the image (`make image`, or `make image SIGNED=1`)
 #   write-stick.sh          the guarded stick writer (scripts/usb-write.sh, `make usb`'s
@@ -87,7 +88,7 @@ chmod 755 "$stage/write-stick.sh" "$stage/recover-report.sh"
 mkdir -p "$stage/share/man/man1" "$stage/share/bash-completion/completions"
 cp "$TOOL_MAN" "$stage/share/man/man1/tlbscope-report.1"
 cp "$TOOL_COMPLETION" "$stage/share/bash-completion/completions/tlbscope-report"
-# the lab's report collector for upload= (nginx with WebDAV PUT; README "network boot")
+# the lab's report collector for upload= (nginx with WebDAV PUT; docs/netboot.md)
 mkdir -p "$stage/host-tool/collector"
 cp "$here/reports/collector/nginx.conf.in" "$stage/host-tool/collector/"
 # the static build, from that copy of the source: proves it complete
@@ -135,7 +136,7 @@ refuses it ("Access Denied", "Security Violation") and nothing runs. Turn Secure
 in the firmware setup for the run (the report records the state it found), or sign it with
 a key the machine trusts: from the source tree, `make sign KEY=db.key CERT=db.crt` then
 `make dist SIGNED=1 KEY=db.key CERT=db.crt`, and enrol `db.crt` in the machine's db (the
-README's Secure Boot section says how, also through shim and MOK).
+docs/usb.md's Secure Boot section says how, also through shim and MOK).
 EOF
 fi
 
@@ -145,6 +146,9 @@ for doc in USB QUICKSTART TROUBLESHOOTING; do
 done
 rm -f "$sb"
 cp "$here/README.md" "$stage/README.md"
+# the topic files the README links to, at the same relative paths
+mkdir -p "$stage/docs"
+cp "$here"/docs/*.md "$here"/docs/*.txt "$stage/docs/"
 dirty=""
 case "$commit" in *-dirty) dirty=" (uncommitted changes: a development build, not a release)" ;; esac
 {

@@ -20,7 +20,7 @@
  * acknowledged (before issue 20) often found the target's vCPU still awake
  * or on its way to sleep: under QEMU 10 TCG, SMP=2, round trips from about
  * 5 K ticks, or p50s 6-8x a 1-page shootdown's in the same launch, whose
- * targets always slept (README "Honest numbers": the numbers after).
+ * targets always slept (docs/experiments.md, "Honest numbers": the numbers after).
  *
  * The target's side, as Linux's smp_call_function_single() target runs it:
  * interrupt entry, EOI, then the store that acknowledges (Linux EOIs in

@@ -127,7 +127,7 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
     /*
      * The busy row: the largest lazy count below every target, so some target
      * runs. Not under halted waits (a hypervisor, target_wait): there busy
-     * vCPUs starve the ones with work, as spinning ones do (README).
+     * vCPUs starve the ones with work, as spinning ones do (docs/experiments.md).
      */
     if (st->nks >= 2 && st->nks < MAX_K && !r->smp->halt_waits) {
         st->ks[st->nks] = st->ks[st->nks - 2];

@@ -40,7 +40,7 @@ void ipi_install_handlers(void)
  * wait: arming and disarming a one-shot around every HLT cost five APIC
  * writes per request, each a trip into the emulated APIC under a
  * hypervisor, and the next request of a back-to-back series waited behind
- * them (issue 10, README "Honest numbers").
+ * them (issue 10, docs/experiments.md, "Honest numbers").
  */
 /*
  * A user-mode-like busy loop: one read-modify-write per cache line of the

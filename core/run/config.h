@@ -5,7 +5,7 @@
  * The parser never rejects a run: a bad line or value produces a message
  * naming the source, line and key, the default stays in force, and the run
  * goes on. Keys, types and ranges live in one table in config_keys.c, which is
- * also what `tlbscope help` and the README list.
+ * also what `tlbscope help` and docs/configuration.md list.
  */
 #ifndef TLBSCOPE_CORE_CONFIG_H
 #define TLBSCOPE_CORE_CONFIG_H
@@ -127,7 +127,7 @@ struct json_writer;
  * written as a boolean (whether one was given): the key itself never leaves the stick. */
 void config_write_json(const struct config *cfg, struct json_writer *w);
 
-/* Lists every key with its range and default (for `help`, the README). */
+/* Lists every key with its range and default (for `help`, docs/configuration.md). */
 struct strbuf;
 void config_write_help(struct strbuf *sb);
 /* The stick's \\tlbscope\\tlbscope.cfg: every key commented out, with its values, default and

@@ -42,7 +42,7 @@ tar -xzf "$D/$NAME.tar.gz" -C "$T"
 R=$T/$NAME
 missing=()
 for f in tlbscope.img stick/EFI/BOOT/BOOTX64.EFI stick/startup.nsh stick/tlbscope/tlbscope.cfg \
-         USB.md QUICKSTART.md TROUBLESHOOTING.md README.md write-stick.sh recover-report.sh \
+         USB.md QUICKSTART.md TROUBLESHOOTING.md README.md docs/experiments.md write-stick.sh recover-report.sh \
          BUILDINFO SHA256SUMS host-tool/Makefile host-tool/VERSION host-tool/reports/tool/cli/main.c \
          host-tool/reports/SCHEMA.md share/man/man1/tlbscope-report.1 \
          share/bash-completion/completions/tlbscope-report host-tool/collector/nginx.conf.in; do
@@ -94,6 +94,12 @@ check "USB.md: version, dd and imagers, copying the tree to FAT32, booting, Secu
 check "QUICKSTART.md and TROUBLESHOOTING.md: version filled in, no @PLACEHOLDER@; README.md is the tree's" \
     bash -c "grep -q 'tlbscope $VERSION' '$R/QUICKSTART.md' && grep -q 'tlbscope $VERSION' '$R/TROUBLESHOOTING.md' &&
              ! grep -q '@[A-Z_0-9]*@' '$R/QUICKSTART.md' '$R/TROUBLESHOOTING.md' && cmp -s '$R/README.md' README.md"
+# the topic files README.md links to travel with it, at the same relative paths
+docs_links=$(grep -oE '\]\(docs/[A-Za-z0-9_.-]+\)' README.md | sed 's/^](//; s/)$//' | sort -u)
+docs_bad=()
+for f in docs/*.md docs/*.txt $docs_links; do cmp -s "$R/$f" "$f" || docs_bad+=("$f"); done
+check "docs/: every docs/*.md and docs/*.txt of the tree, and every docs/ file README.md links to, is in the archive as in the tree${docs_bad:+ (missing or different: ${docs_bad[*]})}" \
+    test ${#docs_bad[@]} = 0
 # every file the quick start tells the technician to run or open is in the archive
 quick_paths=$(grep -oE '(\./|bin/|share/|host-tool/)[A-Za-z0-9_./-]*[A-Za-z0-9_]' "$R/QUICKSTART.md" | sort -u)
 quick_missing=()

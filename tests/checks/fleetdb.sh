@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fleet database (README "The fleet database"): tlbscope-report import into
+# The fleet database (docs/fleet.md): tlbscope-report import into
 # SQLite and into a real PostgreSQL server started here (scripts/pg-temp.sh: a
 # temporary directory, a free port, always stopped), query and atlas.
 #   - every sample report, every fixture (QEMU, synthetic EPYC, real servers,
@@ -150,7 +150,7 @@ for f in "$F"/identity/*.json; do
 done
 check "atlas-private: no serial number or UUID of the real servers is on the atlas" test $leak = 0
 
-# ---- the views answer the README's questions ----
+# ---- the views answer the questions of docs/fleet.md ----
 q1=$("$TOOL" query --db "$DB" "SELECT cpu_model, MIN(ns_per_page) AS best FROM v_flush_points WHERE pages > 33 AND environment = 'simulated' GROUP BY cpu_model ORDER BY best" 2>&1)
 check "views: v_flush_points ranks the simulated models flushing above 33 pages ($(($(wc -l <<<"$q1") - 1)) models)" \
     test "$(($(wc -l <<<"$q1") - 1))" -ge 4

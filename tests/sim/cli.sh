@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tlbscope-sim on the command line: the run the README shows (8 modelled
+# tlbscope-sim on the command line: the run docs/sim.md shows (8 modelled
 # EPYC 7763 CPUs), its report marked simulated and accepted by
 # tlbscope-report, and clear errors for what it cannot do.
 source "$(dirname "$0")/lib.sh"
@@ -36,7 +36,7 @@ check "epyc-7763, 8 CPUs: invlpgb_vs_ipi's cpus_from is what its points say" \
                      if .done then . elif $x.w then .from = $x.c else .done = true end)
                  | (.from == $e.cpus_from) or ($e.status != "recommended" and $e.cpus_from == null)')" = true
 # issue 20, done when: every crossover with its interval, no percentile from too few samples,
-# the variant order's seed in the report (the run of the README: 8 modelled EPYC 7763 CPUs)
+# the variant order's seed in the report (the run of docs/sim.md and docs/sample-output.md: 8 modelled EPYC 7763 CPUs)
 check "epyc-7763, 8 CPUs: p*, the CPU count and the saving each with a 95% paired-bootstrap interval" \
     test "$(jqr '[.recommendations.entries[0, 1, 2] | select(.status == "recommended" or .interval != null)
                   | .interval.of] | join(",")')" = "p_star,cpus_from,saving"

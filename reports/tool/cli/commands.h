@@ -26,7 +26,7 @@ enum { EXIT_SLOWER = 3 };
 /* Exit status of compare when two sides share an experiment but no point of it. */
 enum { EXIT_DISJOINT = 4 };
 
-/* compare's options (main.c parses them; README "Comparing machines"). */
+/* compare's options (main.c parses them; docs/report-tool.md, "Comparing machines"). */
 struct compare_cli {
     enum table_format fmt;
     bool tidy_csv;            /* --csv: the tidy table (compare_csv.h) */

@@ -17,7 +17,7 @@
 
 const char fleet_import_help[] =
     "usage: tlbscope-report import --db DB FILE|DIR...\n"
-    "Loads reports into the fleet database (README \"The fleet database\"): machines, CPU\n"
+    "Loads reports into the fleet database (docs/fleet.md): machines, CPU\n"
     "models, runs, experiments, points, recommendations, conditions and headline figures,\n"
     "each report's JSON kept verbatim. DB is a SQLite file (created when absent) or a\n"
     "PostgreSQL URI (postgresql://USER@HOST:PORT/DBNAME); both hold the same schema.\n"
@@ -49,7 +49,7 @@ const char fleet_query_help[] =
     "rows tab-separated under a header line; numbers printed alike for both engines (at\n"
     "most 10 significant digits), NULL as an empty field. The views (v_runs, v_headlines,\n"
     "v_model_headlines, v_point_metrics, v_flush_points, v_microcode_history,\n"
-    "v_recommendations) answer the common questions: README \"Questions as SQL views\".\n"
+    "v_recommendations) answer the common questions (docs/fleet.md).\n"
     "Exit status: 0, 1 the database or the statement failed, 2 bad usage.\n";
 
 /* --db DB or --db=DB, -o OUT or -oOUT; every other argument an operand. */

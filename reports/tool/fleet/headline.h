@@ -1,5 +1,5 @@
 /*
- * The headline figures of one report, the atlas's rows (README "The fleet
+ * The headline figures of one report, the atlas's rows (docs/fleet.md, "The fleet
  * database", table `headlines`): what an engineer compares first between
  * CPU models. Each comes from points or recommendations the report holds;
  * a figure the report cannot back (an experiment it did not run, a

@@ -76,7 +76,7 @@ static const char tables_sql[] =
     "CREATE INDEX IF NOT EXISTS runs_by_model ON runs (cpu_model, environment);\n"
     "CREATE INDEX IF NOT EXISTS runs_by_machine ON runs (machine_id, start_time);\n";
 
-/* The views (README "Questions as SQL views"): names start with v_. */
+/* The views (docs/fleet.md, "Questions as SQL views"): names start with v_. */
 static const char *const view_names[] = {
     "v_microcode_history", "v_flush_points", "v_point_metrics", "v_model_headlines",
     "v_headlines", "v_recommendations", "v_runs",

@@ -1,5 +1,5 @@
 /*
- * The fleet database's schema (README "The fleet database"): tables, then the
+ * The fleet database's schema (docs/fleet.md): tables, then the
  * views engineers query. Written in the SQL that SQLite and PostgreSQL both
  * accept (TEXT, BIGINT, DOUBLE PRECISION; no engine's own types), so both
  * engines hold the same schema.
