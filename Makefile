@@ -56,13 +56,14 @@ EFI_SRCS  := $(sort $(wildcard efi/*.c))
 EFI_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EFI_SRCS) $(CORE_SRCS) $(ARCH_SRCS)) \
             $(patsubst %.S,$(BUILD)/efi/%.o,$(ARCH_ASM))
 
-.PHONY: all efi tool sim image run test test-full bench fuzz deps clean help sign dist usb version
+.PHONY: all efi tool sim image run test check test-full bench fuzz deps clean help sign dist usb version
 all: deps efi tool sim
 
 help:
 	@echo "make run   [SMP=4 CPU=max MEM=512 ARGS='k=v ...' QEMU=... QEMU_EXTRA=...]  boot under QEMU+OVMF"
 	@echo "make run NETBOOT=tftp|http  boot over the network; the report is uploaded to a local collector"
-	@echo "make test  host unit tests + QEMU integration tests"
+	@echo "make test  host unit tests + QEMU integration tests (the whole suite, CI)"
+	@echo "make check  the edit loop: host tests, two model shapes, one QEMU boot per arch (~3 min)"
 	@echo "make image build/tlbscope.img for a USB stick;  make bench;  make fuzz;  make test-full"
 	@echo "make sign  [KEY=db.key CERT=db.crt KEY_PASS=...]  build/tlbscope-signed.efi (no KEY: a generated TEST key in build/keys/)"
 	@echo "make image SIGNED=1   build/tlbscope-signed.img, carrying the signed binary"

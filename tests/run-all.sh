@@ -6,7 +6,8 @@
 #   and tests/bochs/*.sh (Bochs: the PCID instructions executed).
 # Each step prints TAP lines ("ok ..." / "not ok ..."); a step that dies
 # without any counts as one failure. TLBSCOPE_TEST_FULL=1 widens the QEMU
-# matrix; TESTS=pattern runs only the steps whose name matches.
+# matrix; TLBSCOPE_CHECK=1 runs make check's few steps (below); TESTS=pattern runs only
+# the steps whose name matches.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -56,7 +57,17 @@ for t in build/host/tests/test_* build/host/tests/tsan_*; do
     [ -x "$t" ] || continue
     run_step "host/$(basename "$t")" "$t"
 done
-for t in tests/checks/*.sh tests/sim/*.sh tests/qemu/*.sh tests/bochs/*.sh; do
+# make check (TLBSCOPE_CHECK=1): the edit loop's few minutes: the host tests above, the
+# static checks that need no boot, and tests/quick/ (a few model shapes, one QEMU boot per
+# architecture); make test runs everything below instead, tests/quick/ excepted (its runs
+# are a subset of tests/sim/ and tests/qemu/).
+if [ -n "${TLBSCOPE_CHECK:-}" ]; then
+    steps=(tests/checks/layers.sh tests/checks/spin_deadlines.sh tests/checks/insn_encoding.sh
+           tests/quick/*.sh)
+else
+    steps=(tests/checks/*.sh tests/sim/*.sh tests/qemu/*.sh tests/bochs/*.sh)
+fi
+for t in "${steps[@]}"; do
     [ "$(basename "$t")" = lib.sh ] && continue
     [ -f "$t" ] || continue
     run_step "${t#tests/}" bash "$t"

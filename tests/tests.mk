@@ -63,14 +63,24 @@ $(BUILD)/host/tests/tsan_%: tests/host/tsan_%.c $(SUPPORT_SRCS) $(BUILD)/host/li
 .PHONY: unit-tests
 unit-tests: $(UNIT_BINS) $(TSAN_BINS)
 
+# the build runs one job per core (JOBS=1 for a serial build when a log needs reading)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test:
 	@scripts/deps.sh test
-	@$(MAKE) --no-print-directory all image unit-tests mutants sim-asan
+	@$(MAKE) --no-print-directory -j$(JOBS) all image unit-tests mutants sim-asan
 	@tests/run-all.sh
+
+# make check: the edit loop (at most 3 minutes on 2 cores once built): the build without
+# the mutants, the host unit tests, the static checks, and tests/quick/ (two model shapes,
+# one QEMU boot per architecture). make test stays the whole suite.
+check:
+	@scripts/deps.sh test
+	@$(MAKE) --no-print-directory -j$(JOBS) all image unit-tests
+	@TLBSCOPE_CHECK=1 tests/run-all.sh
 
 test-full:
 	@scripts/deps.sh test
-	@$(MAKE) --no-print-directory all image unit-tests mutants sim-asan
+	@$(MAKE) --no-print-directory -j$(JOBS) all image unit-tests mutants sim-asan
 	@TLBSCOPE_TEST_FULL=1 tests/run-all.sh
 include tests/fuzz/fuzz.mk
 
