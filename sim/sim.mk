@@ -34,6 +34,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            reopen_checked_in init_sipi_back_to_shell \
            l3_class_ignored node_class_ignored placement_ignored linux_apic_ignores_fadt \
            cluster_ipis_physical \
+           median_boot_biased p50_ci_of_p90 samples_kept_sorted \
            base_always_first no_param_defaults show_tsc_else role_rows_doubled
 # the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
 SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
@@ -94,6 +95,8 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/
          $(BUILD)/mutants/order_ignores_flush/test_crossover \
          $(BUILD)/mutants/invlpgb_verdict_first_page/test_crossover \
          $(BUILD)/mutants/bootstrap_unpaired/test_bootstrap \
+         $(BUILD)/mutants/median_boot_biased/test_median_interval \
+         $(foreach m,p50_ci_of_p90 samples_kept_sorted,$(BUILD)/mutants/$(m)/test_record_samples) \
          $(BUILD)/mutants/profiles_unplanned/test_plan \
          $(BUILD)/mutants/plan_thin_stride_only/test_plan \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \

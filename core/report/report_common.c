@@ -5,9 +5,8 @@
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"
 
-void report_write_stats(struct json_writer *w, const struct stats *st)
+static void write_stats_fields(struct json_writer *w, const struct stats *st)
 {
-    jw_object_begin_inline(w);
     jw_kv_u64(w, "n", st->n);
     jw_kv_u64(w, "min", st->min);
     jw_kv_u64(w, "p50", st->p50);
@@ -18,6 +17,37 @@ void report_write_stats(struct json_writer *w, const struct stats *st)
         jw_kv_u64(w, "p99", st->p99);
     jw_kv_u64(w, "max", st->max);
     jw_kv_u64(w, "mean", st->mean);
+}
+
+void report_write_stats(struct json_writer *w, const struct stats *st)
+{
+    jw_object_begin_inline(w);
+    write_stats_fields(w, st);
+    jw_object_end(w);
+}
+
+void report_write_metric(struct json_writer *w, const struct stats *st)
+{
+    uint64_t i;
+    jw_object_begin_inline(w);
+    write_stats_fields(w, st);
+    /* from the metric's own samples (core/run/record_samples.h); null below BOOT_MEDIAN_MIN_N */
+    jw_key(w, "p50_ci95");
+    if (st->has_p50_ci) {
+        jw_object_begin_inline(w);
+        jw_kv_u64(w, "low", st->p50_low);
+        jw_kv_u64(w, "high", st->p50_high);
+        jw_object_end(w);
+    } else {
+        jw_null(w);
+    }
+    if (st->samples) { /* keep_samples=on: in the order measured */
+        jw_key(w, "samples");
+        jw_array_begin_inline(w);
+        for (i = 0; i < st->n; i++)
+            jw_u64(w, st->samples[i]);
+        jw_array_end(w);
+    }
     jw_object_end(w);
 }
 

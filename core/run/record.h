@@ -108,6 +108,10 @@ struct experiment_record {
     struct point_list results;
     struct point_list summary;
     struct sample_pool kept;  /* the points' kept samples (struct result_point) */
+    /* keep_samples=on: every metric's samples (core/run/record_samples.h), and how many
+     * metrics' did not fit */
+    struct sample_pool metric_samples;
+    uint32_t samples_not_kept;
     struct plan_summary plan; /* what run_budget_s let it measure (core/run/plan.h) */
     uint32_t nnotes;
     char notes[RECORD_MAX_NOTES][RECORD_NOTE_LEN];

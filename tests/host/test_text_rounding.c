@@ -20,7 +20,8 @@ static void cell_for(uint64_t ns, char *out, size_t cap)
     static struct run r;
     struct experiment_record e;
     struct result_point *p;
-    struct stats st = { 1000, ns, ns, ns, ns, ns, ns };
+    struct stats st = { .n = 1000, .min = ns, .p50 = ns, .p90 = ns, .p99 = ns, .max = ns,
+                        .mean = ns };
     struct strbuf sb;
     char buf[256], *at;
     memset(&r, 0, sizeof(r));
