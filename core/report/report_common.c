@@ -70,6 +70,15 @@ void report_write_msgs(struct json_writer *w, const char *key, const struct msg_
         jw_kv_str(w, "message", text);
         jw_object_end(w);
     }
+    if (l->cut) {
+        char text[120];
+        fmt_into(text, sizeof(text), "%u messages were longer than %u characters and were cut "
+                 "(a tlbscope bug: please report it)", l->cut, MSG_TEXT - 1);
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "where", "report");
+        jw_kv_str(w, "message", text);
+        jw_object_end(w);
+    }
     jw_array_end(w);
 }
 

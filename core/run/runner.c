@@ -320,6 +320,12 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         e->cleanup(r, state);
     conditions_release(rec);
     r->emulated = false;
+    /* the report never holds a cut string without saying so: room too small is a bug to fix */
+    if (rec->strings_cut)
+        msg_add(&r->run->warnings, rec->id,
+                "%u of its notes or reasons did not fit their %u or %u characters and were cut "
+                "(a tlbscope bug: please report it)",
+                rec->strings_cut, RECORD_NOTE_LEN - 1, RECORD_REASON_LEN - 1);
     print_result_line(r, rec);
 }
 
