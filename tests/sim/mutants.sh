@@ -39,6 +39,11 @@ done
 net_mutants=$(sed -n 's/^NET_MUTANTS :=//p' sim/sim.mk)
 for m in $net_mutants; do [ -x "$MUT/$m/test_upload" ] || need_build=true; done
 all_mutants="$all_mutants $net_mutants"
+# issue 31's mutants: their unit tests only (sim/sim.mk RECORD_MUTANTS)
+record_mutants=$(sed -n 's/^RECORD_MUTANTS :=//p' sim/sim.mk)
+[ -x "$MUT/median_boot_biased/test_median_interval" ] || need_build=true
+for m in p50_ci_of_p90 samples_kept_sorted; do [ -x "$MUT/$m/test_record_samples" ] || need_build=true; done
+all_mutants="$all_mutants $record_mutants"
 # issue 27's aarch64 mutants: test_arm64_model only (sim/arm64/arm64.mk ARM_MUTANTS)
 arm_mutants=$(sed -n 's/^ARM_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
