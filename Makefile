@@ -56,7 +56,7 @@ EFI_SRCS  := $(sort $(wildcard efi/*.c))
 EFI_OBJS := $(patsubst %.c,$(BUILD)/efi/%.o,$(EFI_SRCS) $(CORE_SRCS) $(ARCH_SRCS)) \
             $(patsubst %.S,$(BUILD)/efi/%.o,$(ARCH_ASM))
 
-.PHONY: all efi tool sim image run test check test-full bench fuzz deps clean help sign dist usb version
+.PHONY: all efi tool sim image run test check test-full bench fuzz deps clean help sign dist usb version samples
 all: deps efi tool sim
 
 help:
@@ -65,6 +65,7 @@ help:
 	@echo "make test  host unit tests + QEMU integration tests (the whole suite, CI)"
 	@echo "make check  the edit loop: host tests, two model shapes, one QEMU boot per arch (~3 min)"
 	@echo "make image build/tlbscope.img for a USB stick;  make bench;  make fuzz;  make test-full"
+	@echo "make samples [ONLY='NAME ...']  reports/samples again from real runs at the current schema"
 	@echo "make sign  [KEY=db.key CERT=db.crt KEY_PASS=...]  build/tlbscope-signed.efi (no KEY: a generated TEST key in build/keys/)"
 	@echo "make image SIGNED=1   build/tlbscope-signed.img, carrying the signed binary"
 	@echo "make tool  build/tlbscope-report, its man page (.1) and bash completion, from its --help"
@@ -142,6 +143,13 @@ include reports/tool/tool.mk
 include release/release.mk
 include tests/tests.mk
 include sim/sim.mk
+
+# Every sample report again from real runs of this build (QEMU x86 and aarch64, Bochs, the
+# model's 8 profiles), at the current schema version: about an hour on 2 cores.
+# ONLY='NAME ...' makes those only (scripts/make-samples.sh --list).
+ONLY ?=
+samples: deps image tool sim
+	@scripts/make-samples.sh $(ONLY)
 
 clean:
 	rm -rf $(BUILD)

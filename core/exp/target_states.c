@@ -69,7 +69,7 @@ void ts_states_add_mwait(struct runner *r, struct experiment_record *rec, struct
     uint32_t cstate, sub, more = 0;
     uint64_t limit = 0;
     uint32_t probe;
-    char name[24], table[160] = "", cst[120];
+    char name[24], table[320] = "", cst[120]; /* table: 16 characters a hint, TS_MAX_STATES */
     struct ts_def *d;
     if (!f->monitor) {
         record_note(rec, "MWAIT states not measured: no MONITOR/MWAIT (CPUID.1:ECX[3] = 0, ECX = "

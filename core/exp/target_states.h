@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/machine/idle_states.h"
+#include "core/machine/residency.h"
 #include "core/run/runner.h"
 
 #define TS_MAX_STATES 20
@@ -25,8 +26,8 @@ struct ts_def {
     uint16_t port;      /* ioport: CStateBaseAddr + n */
     struct idle_settle settle;
     uint32_t core_cstate;   /* the core state its residency counter proves; 0: none */
-    char why_none[120];     /* why there is no counter when core_cstate is 0 */
-    char reason[160];       /* the residency verdict's reason, kept for the report */
+    char why_none[200];     /* why there is no counter when core_cstate is 0 */
+    char reason[RESIDENCY_REASON_LEN]; /* the residency verdict's reason, kept for the report */
     char name[24];
 };
 

@@ -14,6 +14,7 @@ void msg_vadd(struct msg_list *l, const char *where, const char *fmt, va_list ap
     str_copy(m->where, sizeof(m->where), where ? where : "");
     sb_init_fixed(&sb, m->text, sizeof(m->text));
     sb_vprintf(&sb, fmt, ap);
+    l->cut += sb.truncated;
 }
 
 void msg_add(struct msg_list *l, const char *where, const char *fmt, ...)

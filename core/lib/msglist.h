@@ -18,6 +18,7 @@ struct msg_list {
     struct msg items[MSG_MAX];
     uint32_t count;
     uint32_t dropped; /* messages that did not fit; the count is reported */
+    uint32_t cut;     /* messages longer than MSG_TEXT: cut (a bug); the count is reported */
 };
 
 void msg_add(struct msg_list *l, const char *where, const char *fmt, ...)

@@ -1,5 +1,6 @@
 #include "core/lib/stats.h"
 #include "core/lib/mem.h"
+#include "core/mutant.h"
 
 bool samples_init(struct sample_set *s, uint32_t capacity)
 {
@@ -64,14 +65,26 @@ uint64_t percentile_sorted(const uint64_t *sorted, uint32_t n, uint32_t per_mill
     return sorted[rank - 1];
 }
 
+static const struct stats_hook *stats_hook; /* see stats.h: one run's, on the BSP */
+
+void stats_set_hook(const struct stats_hook *hook)
+{
+    stats_hook = hook;
+}
+
 void stats_from_array(uint64_t *values, uint32_t n, struct stats *out)
 {
+    const struct stats_hook *hook = stats_hook;
     uint64_t sum = 0;
     uint32_t i;
     mem_zero(out, sizeof(*out));
     if (n == 0)
         return;
+    if (hook && hook->keep && !MUTANT(samples_kept_sorted))
+        out->samples = hook->keep(hook->ctx, values, n); /* the order measured, before the sort */
     sort_u64(values, n);
+    if (hook && hook->keep && MUTANT(samples_kept_sorted)) /* test-only */
+        out->samples = hook->keep(hook->ctx, values, n);
     for (i = 0; i < n; i++)
         sum += values[i];
     out->n = n;
@@ -81,6 +94,8 @@ void stats_from_array(uint64_t *values, uint32_t n, struct stats *out)
     out->p90 = percentile_sorted(values, n, 900);
     out->p99 = percentile_sorted(values, n, 990);
     out->mean = sum / n;
+    if (hook && hook->interval)
+        out->has_p50_ci = hook->interval(hook->ctx, values, n, &out->p50_low, &out->p50_high);
 }
 
 void stats_compute(struct sample_set *s, struct stats *out)

@@ -26,6 +26,14 @@ struct stats {
     uint64_t n;
     uint64_t min, p50, p90, p99, max;
     uint64_t mean;
+    /*
+     * Filled by the run's stats hook (below) where one is set, else false and
+     * NULL: the 95% interval of p50 (issue 31), and the samples in the order
+     * they were given (keep_samples=on; storage the hook owns, for the report).
+     */
+    bool has_p50_ci;
+    uint64_t p50_low, p50_high;
+    const uint64_t *samples;
 };
 
 #define STATS_P90_MIN_N 10
@@ -57,5 +65,23 @@ uint64_t percentile_sorted(const uint64_t *sorted, uint32_t n, uint32_t per_mill
 /* Sorts the set and fills `out`; n == 0 yields all zeros. */
 void stats_compute(struct sample_set *s, struct stats *out);
 void stats_from_array(uint64_t *values, uint32_t n, struct stats *out);
+
+/*
+ * What a run adds to every statistic it computes (issue 31): each metric of
+ * a report carries the 95% interval of its p50, from its own samples, and
+ * with keep_samples=on the samples themselves. stats_from_array() is where
+ * every experiment hands over a metric's samples whole, so the run layer
+ * (core/run/record_samples.c) hooks in here, rather than at each of the
+ * experiments' call sites: `keep` sees the samples before the sort (it may
+ * return where it copied them, or NULL), `interval` the sorted ones. Set
+ * around one experiment, on the BSP, which alone records points; NULL: none.
+ */
+struct stats_hook {
+    const uint64_t *(*keep)(void *ctx, const uint64_t *values, uint32_t n);
+    bool (*interval)(void *ctx, const uint64_t *sorted, uint32_t n, uint64_t *low,
+                     uint64_t *high);
+    void *ctx;
+};
+void stats_set_hook(const struct stats_hook *hook);
 
 #endif

@@ -45,11 +45,14 @@ enum residency_verdict {
 };
 const char *residency_verdict_name(enum residency_verdict v);
 
+/* Room for a verdict's reason: the longest a why_none (target_states.h) or a counter delta makes */
+#define RESIDENCY_REASON_LEN 240
+
 struct residency_result {
     enum residency_verdict verdict;
     uint32_t permille;   /* of the interval counted in the state judged (reached or demoted to) */
     uint64_t delta[RC_COUNT]; /* counter growth, 0 where unreadable */
-    char reason[160];
+    char reason[RESIDENCY_REASON_LEN];
 };
 
 /*

@@ -5,9 +5,8 @@
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"
 
-void report_write_stats(struct json_writer *w, const struct stats *st)
+static void write_stats_fields(struct json_writer *w, const struct stats *st)
 {
-    jw_object_begin_inline(w);
     jw_kv_u64(w, "n", st->n);
     jw_kv_u64(w, "min", st->min);
     jw_kv_u64(w, "p50", st->p50);
@@ -18,6 +17,37 @@ void report_write_stats(struct json_writer *w, const struct stats *st)
         jw_kv_u64(w, "p99", st->p99);
     jw_kv_u64(w, "max", st->max);
     jw_kv_u64(w, "mean", st->mean);
+}
+
+void report_write_stats(struct json_writer *w, const struct stats *st)
+{
+    jw_object_begin_inline(w);
+    write_stats_fields(w, st);
+    jw_object_end(w);
+}
+
+void report_write_metric(struct json_writer *w, const struct stats *st)
+{
+    uint64_t i;
+    jw_object_begin_inline(w);
+    write_stats_fields(w, st);
+    /* from the metric's own samples (core/run/record_samples.h); null below BOOT_MEDIAN_MIN_N */
+    jw_key(w, "p50_ci95");
+    if (st->has_p50_ci) {
+        jw_object_begin_inline(w);
+        jw_kv_u64(w, "low", st->p50_low);
+        jw_kv_u64(w, "high", st->p50_high);
+        jw_object_end(w);
+    } else {
+        jw_null(w);
+    }
+    if (st->samples) { /* keep_samples=on: in the order measured */
+        jw_key(w, "samples");
+        jw_array_begin_inline(w);
+        for (i = 0; i < st->n; i++)
+            jw_u64(w, st->samples[i]);
+        jw_array_end(w);
+    }
     jw_object_end(w);
 }
 
@@ -35,6 +65,15 @@ void report_write_msgs(struct json_writer *w, const char *key, const struct msg_
     if (l->dropped) {
         char text[80];
         fmt_into(text, sizeof(text), "%u further messages were dropped", l->dropped);
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "where", "report");
+        jw_kv_str(w, "message", text);
+        jw_object_end(w);
+    }
+    if (l->cut) {
+        char text[120];
+        fmt_into(text, sizeof(text), "%u messages were longer than %u characters and were cut "
+                 "(a tlbscope bug: please report it)", l->cut, MSG_TEXT - 1);
         jw_object_begin_inline(w);
         jw_kv_str(w, "where", "report");
         jw_kv_str(w, "message", text);

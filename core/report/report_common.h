@@ -20,6 +20,11 @@
 
 /* {n, min, p50, p90?, p99?, max, mean}: p90 and p99 only where n supports them */
 void report_write_stats(struct json_writer *w, const struct stats *st);
+/*
+ * A metric of an x86 point (schema 3): the statistics, "p50_ci95": {low,
+ * high} or null, and with keep_samples=on "samples": [...] (reports/SCHEMA.md).
+ */
+void report_write_metric(struct json_writer *w, const struct stats *st);
 /* "key": [{where, message}...], and one entry for the dropped ones */
 void report_write_msgs(struct json_writer *w, const char *key, const struct msg_list *l);
 /*

@@ -8,6 +8,7 @@
 #include "core/report/report_common.h"
 #include "core/run/verdict.h"
 #include "core/report/report_recommend.h"
+#include "core/run/bootstrap.h"
 #include "core/lib/sha256.h"
 #include "core/machine/smp.h"
 #include "core/report/topo_report.h"
@@ -201,7 +202,7 @@ static void write_point(struct json_writer *w, const struct result_point *p)
     jw_object_begin(w);
     for (i = 0; i < p->nmetrics; i++) {
         jw_key(w, p->metrics[i].name);
-        report_write_stats(w, &p->metrics[i].st);
+        report_write_metric(w, &p->metrics[i].st);
     }
     jw_object_end(w);
     if (p->nvalues) {
@@ -544,6 +545,23 @@ static void write_pcid_erratum(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
+/*
+ * method.bootstrap (schema 3): how every metric's p50_ci95 was drawn, and what
+ * the intervals cost the run (core/run/record_samples.h).
+ */
+static void write_bootstrap(struct json_writer *w, const struct run *r)
+{
+    const struct method_info *m = &r->method;
+    jw_key(w, "bootstrap");
+    jw_object_begin_inline(w);
+    jw_kv_u64(w, "seed", m->order_seed);
+    jw_kv_u64(w, "resamples", BOOT_REPLICATES);
+    jw_kv_u64(w, "min_samples", BOOT_MEDIAN_MIN_N);
+    jw_kv_u64(w, "intervals", m->p50_intervals);
+    jw_kv_u64(w, "duration_ms", r->tsc_hz ? m->p50_interval_ticks * 1000 / r->tsc_hz : 0);
+    jw_object_end(w);
+}
+
 static void write_method(struct json_writer *w, const struct run *r)
 {
     const struct method_info *m = &r->method;
@@ -577,6 +595,7 @@ static void write_method(struct json_writer *w, const struct run *r)
         jw_kv_str(w, "variant_order", "random_per_iteration");
         jw_kv_u64(w, "order_seed", m->order_seed);
     }
+    write_bootstrap(w, r);
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
     jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
     if (m->pcid_enabled) {

@@ -2,6 +2,7 @@
 #include "core/report/report_common.h"
 #include "core/run/bootstrap.h"
 #include "core/lib/mem.h"
+#include "core/report/time_text.h"
 #include "core/run/recommend.h"
 
 /* A bound of an interval (x 1000) with the interval's decimals; null when it is "none". */
@@ -106,10 +107,12 @@ void report_text_recommendations(const struct run *r, struct strbuf *sb)
     }
     for (i = 0; i < recs.count; i++) {
         const struct recommendation *e = &recs.items[i];
-        char text[sizeof(e->verdict) + sizeof(e->why) + 256], first[32];
+        /* the verdict's tick counts as time with the ticks beside them (core/report/time_text.h):
+         * at most 5 numbers in a verdict, 40 characters more each */
+        char text[sizeof(e->verdict) + sizeof(e->why) + 512], first[32];
         struct strbuf line;
         sb_init_fixed(&line, text, sizeof(text));
-        sb_puts(&line, e->verdict);
+        prose_ticks_as_time(&line, e->verdict, r->tsc_hz);
         if (e->enough)
             sb_printf(&line, " [confidence %s]", confidence_name(e->conf));
         else

@@ -10,15 +10,6 @@ static void yes_no(struct strbuf *sb, const char *name, bool v)
     sb_printf(sb, " %s=%s", name, v ? "yes" : "no");
 }
 
-/* Ticks to nanoseconds, for the reader; the report keeps ticks. */
-uint64_t ticks_to_ns(uint64_t ticks, uint64_t tsc_hz)
-{
-    if (!tsc_hz)
-        return 0;
-    /* split to avoid overflow of ticks * 1e9 for long intervals */
-    return (ticks / tsc_hz) * 1000000000ull + (ticks % tsc_hz) * 1000000000ull / tsc_hz;
-}
-
 /* Words of text after a 10-column label, wrapped to 80 columns. */
 static void write_wrapped(struct strbuf *sb, const char *label, const char *text)
 {

@@ -45,32 +45,16 @@ static const struct stats *metric(const struct result_point *p, const char *name
     return NULL;
 }
 
-/* "  12.3 us" style cell, 9 wide */
+/* "  12.3 us" style cell, 9 wide (time_text()) */
 static void cell_time(struct strbuf *sb, const struct run *r, const struct stats *st, uint64_t which)
 {
-    uint64_t ns;
+    char t[24];
     if (!st) {
         sb_printf(sb, " %9s", "-");
         return;
     }
-    ns = ticks_to_ns(which, r->tsc_hz);
-    /*
-     * Rounded to the nearest shown digit, never truncated: 34,902 ns is
-     * "34.9 us", not "34 us". Integer arithmetic (no floating point in the
-     * app); one decimal below 100 of a unit, none above.
-     */
-    if (ns >= 99950000)
-        sb_printf(sb, " %6llu ms", (unsigned long long)((ns + 500000) / 1000000));
-    else if (ns >= 9999500)
-        sb_printf(sb, " %4llu.%llu ms", (unsigned long long)((ns + 50000) / 1000000),
-                  (unsigned long long)((ns + 50000) / 100000 % 10));
-    else if (ns >= 99950)
-        sb_printf(sb, " %6llu us", (unsigned long long)((ns + 500) / 1000));
-    else if (ns >= 10000)
-        sb_printf(sb, " %4llu.%llu us", (unsigned long long)((ns + 50) / 1000),
-                  (unsigned long long)((ns + 50) / 100 % 10));
-    else
-        sb_printf(sb, " %6llu ns", (unsigned long long)ns);
+    time_text(ticks_to_ns(which, r->tsc_hz), t, sizeof(t));
+    sb_printf(sb, " %9s", t);
 }
 
 /* A p99 cell: the value, or "n<100" where nearest rank would give the maximum (core/lib/stats.h). */
@@ -451,6 +435,18 @@ static void view_flush_ceiling(const struct experiment_record *e, struct strbuf 
     }
 }
 
+/* The values that are times in ticks (reports/SCHEMA.md): shown as time, as the metrics are. */
+static bool value_is_time(const char *key)
+{
+    static const char *const times[] = { "p50_per_page", "send_p50", "local_flush_p50",
+                                         "delivery_ack_p50" };
+    uint32_t i;
+    for (i = 0; i < ARRAY_SIZE(times); i++)
+        if (str_eq(key, times[i]))
+            return true;
+    return false;
+}
+
 static void write_params(const struct result_point *p, struct strbuf *sb)
 {
     char buf[96];
@@ -498,7 +494,14 @@ void report_view_points(const struct run *r, const struct experiment_record *e,
                 line_start = sb->len - 3;
             }
             sb_printf(sb, " %s ", p->values[v].key);
-            sb_fixed(sb, p->values[v].milli, 3);
+            if (value_is_time(p->values[v].key) && r->tsc_hz) {
+                char t[24];
+                time_text(ticks_to_ns((uint64_t)(p->values[v].milli < 0 ? 0 : p->values[v].milli) /
+                                          1000, r->tsc_hz), t, sizeof(t));
+                sb_puts(sb, t);
+            } else {
+                sb_fixed(sb, p->values[v].milli, 3);
+            }
         }
         sb_putc(sb, '\n');
     }

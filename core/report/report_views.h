@@ -8,8 +8,8 @@
 
 #include "core/run/run.h"
 #include "core/lib/strbuf.h"
+#include "core/report/time_text.h"
 
-uint64_t ticks_to_ns(uint64_t ticks, uint64_t tsc_hz);
 void report_view_experiment(const struct run *r, const struct experiment_record *e,
                             struct strbuf *sb);
 /* The generic table: one line per point with p50/p99 and ns conversions. */

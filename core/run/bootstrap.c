@@ -101,6 +101,15 @@ static void sort_i64(int64_t *v, uint32_t n)
         }
 }
 
+/* The 95% percentile interval of BOOT_REPLICATES replicate values (sorts them). */
+static void percentile_interval(int64_t *reps, int64_t *low, int64_t *high)
+{
+    sort_i64(reps, BOOT_REPLICATES);
+    /* the 2.5th and 97.5th percentiles, nearest rank: ranks 25 and 975 of 1000 */
+    *low = reps[(BOOT_REPLICATES * (100 - BOOT_LEVEL_PERCENT) + 199) / 200 - 1];
+    *high = reps[(BOOT_REPLICATES * (100 + BOOT_LEVEL_PERCENT) + 199) / 200 - 1];
+}
+
 bool boot_columns(struct boot_work *w, const struct paired *cols, uint32_t ncols,
                   boot_stat_fn stat, const void *ctx, uint64_t seed, uint64_t stream,
                   struct boot_result *out)
@@ -130,10 +139,7 @@ bool boot_columns(struct boot_work *w, const struct paired *cols, uint32_t ncols
             resample(&g, &cols[c], w, &med_a[c], &med_b[c]);
         w->reps[r] = stat(ctx, med_a, med_b, ncols);
     }
-    sort_i64(w->reps, BOOT_REPLICATES);
-    /* the 2.5th and 97.5th percentiles, nearest rank: ranks 25 and 975 of 1000 */
-    out->low = w->reps[(BOOT_REPLICATES * (100 - BOOT_LEVEL_PERCENT) + 199) / 200 - 1];
-    out->high = w->reps[(BOOT_REPLICATES * (100 + BOOT_LEVEL_PERCENT) + 199) / 200 - 1];
+    percentile_interval(w->reps, &out->low, &out->high);
     out->replicates = BOOT_REPLICATES;
     out->valid = true;
     return true;
@@ -201,4 +207,100 @@ enum confidence boot_grid_confidence(const struct boot_result *r, const int64_t 
         span += grid[i] >= r->low && grid[i] <= r->high;
     span += r->high == BOOT_NONE; /* "none": one position past the largest count */
     return span <= 1 ? CONF_HIGH : span <= 3 ? CONF_MEDIUM : CONF_LOW;
+}
+
+/*
+ * A point's own interval (issue 31): one list of samples, resampled alone.
+ *
+ * A resample of sorted samples x[0..n) draws n indices, uniform and
+ * independent; its median (nearest rank k = ceil(n / 2)) is x[M], M the k-th
+ * smallest index drawn, since x is sorted. So a replicate needs M only,
+ * which is drawn here without drawing the n indices: each index is one of
+ * 2^32 slots (slot s stands for index floor(s n / 2^32)), and the draws that
+ * fall into a range of slots split between its two halves as Bin(c, 1/2),
+ * the set bits of c random bits. Going down the halves that hold the k-th
+ * draw until a range stands for one index costs about n/32 random words and
+ * 32 steps at most, not the n draws and the selection of a literal
+ * resample; its M has the same distribution, but for the slots: index i
+ * gets floor or ceil(2^32 / n) of them, a chance off 1/n by less than
+ * n / 2^32 of itself (2.3e-4 at a million samples, far inside what 1000
+ * replicates resolve). tests/host/test_bootstrap.c checks both against a
+ * literal resample.
+ */
+#define SLOT_BITS 32
+
+/* The set bits of x, without POPCNT (not in the baseline x86-64 the EFI build targets). */
+static uint32_t bits_set(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* Of c uniform draws into a range, how many fall into its lower half: Bin(c, 1/2). */
+static uint32_t lower_half(struct splitmix *g, uint32_t c)
+{
+    uint32_t lower = 0;
+    for (; c >= 64; c -= 64)
+        lower += bits_set(splitmix_next(g));
+    if (c)
+        lower += bits_set(splitmix_next(g) & ((1ull << c) - 1));
+    if (MUTANT(median_boot_biased)) /* test-only: one draw more to the lower half */
+        lower += lower < c;
+    return lower;
+}
+
+/* The k-th smallest (1-based) of n indices drawn uniformly from 0..n-1. */
+static uint32_t resample_rank(struct splitmix *g, uint32_t n, uint32_t k)
+{
+    uint64_t lo = 0; /* the first slot of the range that holds the k-th draw */
+    uint32_t c = n;  /* the draws in that range */
+    unsigned bits = SLOT_BITS;
+    while (bits > 0 && ((lo * n) >> SLOT_BITS) != (((lo + (1ull << bits) - 1) * n) >> SLOT_BITS)) {
+        uint32_t lower;
+        if (c == 1) { /* one draw left (k is 1): uniform over the range */
+            lo += splitmix_next(g) & ((1ull << bits) - 1);
+            break;
+        }
+        bits--;
+        lower = lower_half(g, c);
+        if (k <= lower) {
+            c = lower;
+        } else {
+            k -= lower;
+            c -= lower;
+            lo += 1ull << bits;
+        }
+    }
+    return (uint32_t)((lo * n) >> SLOT_BITS);
+}
+
+uint64_t boot_samples_stream(const uint64_t *sorted, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, 64 bits, over the samples' bytes */
+    uint32_t i, b;
+    for (i = 0; i < n; i++)
+        for (b = 0; b < 64; b += 8) {
+            h ^= (sorted[i] >> b) & 0xff;
+            h *= 0x100000001b3ull;
+        }
+    return h;
+}
+
+bool boot_median(int64_t *reps, const uint64_t *sorted, uint32_t n, uint64_t seed,
+                 uint64_t *low, uint64_t *high)
+{
+    struct splitmix g;
+    int64_t lo_rank, hi_rank;
+    uint32_t r;
+    if (!reps || n < BOOT_MEDIAN_MIN_N)
+        return false;
+    splitmix_seed(&g, seed, boot_samples_stream(sorted, n));
+    for (r = 0; r < BOOT_REPLICATES; r++)
+        reps[r] = resample_rank(&g, n, (n + 1) / 2);
+    percentile_interval(reps, &lo_rank, &hi_rank);
+    *low = sorted[lo_rank];
+    *high = sorted[hi_rank];
+    return true;
 }

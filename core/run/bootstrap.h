@@ -104,6 +104,26 @@ int64_t boot_stat_saving_millipct(const void *ctx, const uint64_t *med_a, const 
 int64_t boot_stat_crossing(const void *ctx, const uint64_t *med_a, const uint64_t *med_b,
                            uint32_t n);
 
+/*
+ * A point's own interval (issue 31): the 95% percentile interval of the
+ * median of one list of samples (a metric's p50), from BOOT_REPLICATES
+ * resamples of the list alone, with the same ranks as above. `sorted` is
+ * ascending; reps has room for BOOT_REPLICATES values. The generator is
+ * seeded with `seed` (the run's method.order_seed) and, as its stream, the
+ * samples themselves (boot_samples_stream()): the interval is a function of
+ * the seed and the samples, so anyone holding both (keep_samples=on) gets
+ * it again (reports/SCHEMA.md, "p50_ci95"). False, and nothing set, below
+ * BOOT_MEDIAN_MIN_N samples: no two of fewer than 6 samples enclose the
+ * median with 95% confidence (the smallest and the largest of n miss it
+ * with chance 2 / 2^n, 6.25% at n = 5, 3.1% at n = 6), so a bootstrap
+ * interval of so few would claim a confidence they cannot give.
+ */
+#define BOOT_MEDIAN_MIN_N 6
+bool boot_median(int64_t *reps, const uint64_t *sorted, uint32_t n, uint64_t seed,
+                 uint64_t *low, uint64_t *high);
+/* A sample list's stream: FNV-1a (64 bits) over its values' bytes, ascending, little-endian. */
+uint64_t boot_samples_stream(const uint64_t *sorted, uint32_t n);
+
 /* A difference's interval: no difference when it contains zero. */
 bool boot_no_difference(const struct boot_result *r);
 /* The confidence of a difference (the mapping above); equivalence: the margin, >= 0. */

@@ -287,6 +287,7 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_kv_bool(w, "pti", cfg->pti);
     jw_kv_bool(w, "redact", cfg->redact);
     jw_kv_bool(w, "redact_key", cfg->redact_key[0] != 0);
+    jw_kv_bool(w, "keep_samples", cfg->keep_samples);
     jw_key(w, "upload");
     if (cfg->upload[0])
         jw_str(w, cfg->upload);

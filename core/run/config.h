@@ -73,6 +73,7 @@ struct config {
     bool global_pages;       /* test pages global, as kernel mappings without PTI */
     bool pti;                /* invlpgb_range: the user PCID too, as under page-table isolation */
     bool redact;             /* serial number and UUID written as tokens (core/run/redact.h) */
+    bool keep_samples;       /* each metric's samples in the report (core/run/record_samples.h) */
     char redact_key[CONFIG_REDACT_KEY_MAX + 1]; /* HMAC key of the tokens; "" for random ones */
     char upload[CONFIG_URL_MAX + 1]; /* HTTP PUT the reports under this URL; "" off (core/run/upload.h) */
     uint32_t upload_attempts;  /* at most this many attempts per file */

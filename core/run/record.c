@@ -128,6 +128,7 @@ static void set_reason(struct experiment_record *r, const char *fmt, va_list ap)
     struct strbuf sb;
     sb_init_fixed(&sb, r->reason, sizeof(r->reason));
     sb_vprintf(&sb, fmt, ap);
+    r->strings_cut += sb.truncated;
 }
 
 void record_set_status(struct experiment_record *r, enum result status, const char *fmt, ...)
@@ -162,6 +163,7 @@ void record_note(struct experiment_record *r, const char *fmt, ...)
     va_start(ap, fmt);
     sb_vprintf(&sb, fmt, ap);
     va_end(ap);
+    r->strings_cut += sb.truncated;
 }
 
 void record_stale(struct experiment_record *r, uint32_t cpu, uint64_t va, uint64_t expected,

@@ -22,7 +22,7 @@
 #define POINT_MAX_VALUES 8
 #define RECORD_MAX_STALE 8
 #define RECORD_MAX_NOTES 12
-#define RECORD_NOTE_LEN 200
+#define RECORD_NOTE_LEN 480 /* the longest: ipi_target_state's C-state table, 130 + 16 a hint */
 #define RECORD_REASON_LEN 320
 
 struct point_param {
@@ -108,9 +108,14 @@ struct experiment_record {
     struct point_list results;
     struct point_list summary;
     struct sample_pool kept;  /* the points' kept samples (struct result_point) */
+    /* keep_samples=on: every metric's samples (core/run/record_samples.h), and how many
+     * metrics' did not fit */
+    struct sample_pool metric_samples;
+    uint32_t samples_not_kept;
     struct plan_summary plan; /* what run_budget_s let it measure (core/run/plan.h) */
     uint32_t nnotes;
     char notes[RECORD_MAX_NOTES][RECORD_NOTE_LEN];
+    uint32_t strings_cut; /* notes and reasons longer than their room: cut (a bug; run.warnings) */
     struct exp_conditions conditions;      /* core/run/conditions.h */
     struct cond_cpu_sample *cond_samples;  /* per-CPU readings before, then after */
 };

@@ -81,6 +81,8 @@ struct method_info {
      * core/run/bootstrap.h): order_seed= when given, else the run's own (runner_run_all()) */
     uint64_t order_seed;
     bool order_seed_set;
+    /* the metrics' own p50 intervals (core/run/record_samples.h): how many, and their cost */
+    uint64_t p50_intervals, p50_interval_ticks;
 };
 
 /*

@@ -5,6 +5,7 @@
 #include "core/lib/atomic.h"
 #include "core/machine/placement.h"
 #include "core/run/runner_plan.h"
+#include "core/run/record_samples.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -259,6 +260,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         return;
     }
     runner_plan_start(r, e->id);
+    record_samples_begin(r->run, rec); /* each metric's interval (and samples) from here on */
     conditions_prepare(r, rec); /* without memory: no per-CPU clock readings, the rest still */
     print(r, "RUN:  %s: %s%s%s\n", e->id, e->title, r->run->sim.simulated ? " [SIMULATED]" : "",
           emulated || r->run->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "");
@@ -300,6 +302,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     store_relaxed(&bsp->arch.recover_armed, 0);
     conditions_end(r, rec);
     leave_tool(r);
+    record_samples_end(r->run, rec);
     note_late_answers(r, rec);
     r->smp->current_experiment = 0;
     rec->duration_ms = ticks_to_ms(tsc_now() - t0);
@@ -317,6 +320,12 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
         e->cleanup(r, state);
     conditions_release(rec);
     r->emulated = false;
+    /* the report never holds a cut string without saying so: room too small is a bug to fix */
+    if (rec->strings_cut)
+        msg_add(&r->run->warnings, rec->id,
+                "%u of its notes or reasons did not fit their %u or %u characters and were cut "
+                "(a tlbscope bug: please report it)",
+                rec->strings_cut, RECORD_NOTE_LEN - 1, RECORD_REASON_LEN - 1);
     print_result_line(r, rec);
 }
 

@@ -219,8 +219,10 @@ static void add_at(struct experiment_record *rec, uint32_t targets, const char *
                    const char *mode, uint32_t p, uint64_t p50, uint64_t spread, uint32_t run)
 {
     struct result_point *pt = point_list_add(&rec->results);
-    struct stats s = { NS, p50 - spread, p50, p50 + spread, p50 + spread, p50 + spread, p50 };
-    struct stats flat = { NS, 100, 100, 100, 100, 100, 100 };
+    struct stats s = { .n = NS, .min = p50 - spread, .p50 = p50, .p90 = p50 + spread,
+                       .p99 = p50 + spread, .max = p50 + spread, .mean = p50 };
+    struct stats flat = { .n = NS, .min = 100, .p50 = 100, .p90 = 100, .p99 = 100, .max = 100,
+                          .mean = 100 };
     point_param_str(pt, "kind", targets ? "shootdown" : "local");
     point_param_num(pt, "targets", targets);
     point_param_num(pt, "working_set", 512);
@@ -385,7 +387,8 @@ static struct result_point *add_ib_path(struct experiment_record *rec, const cha
                                         const char *path, uint32_t run)
 {
     struct result_point *pt = point_list_add(&rec->results);
-    struct stats s = { NS, p50 - 10, p50, p50 + 10, p50 + 10, p50 + 10, p50 };
+    struct stats s = { .n = NS, .min = p50 - 10, .p50 = p50, .p90 = p50 + 10, .p99 = p50 + 10,
+                       .max = p50 + 10, .mean = p50 };
     point_param_str(pt, "method", method);
     point_param_str(pt, "form", "pages");
     point_param_num(pt, "pages", pages);

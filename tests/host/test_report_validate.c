@@ -15,6 +15,7 @@
 #include "reports/tool/model/jget.h"
 #include "reports/tool/model/load.h"
 #include "reports/tool/validate/validate.h"
+#include "core/run/bootstrap.h"
 #include "tests/host/report_fixture.h"
 
 
@@ -60,7 +61,8 @@ static void test_fixtures_are_valid(void **state)
                                          "synthetic-epyc7763-2s-hw.json",
                                          "sim/sim-epyc7763-smp8.json",
                                          "sim/sim-epyc7763-smp8-seed2.json",
-                                         "arm64/qemu-aarch64-smp4.json" };
+                                         "arm64/qemu-aarch64-smp4.json",
+                                         "v3/sim-epyc7763-smp4-keep-samples.json" };
     size_t i;
     (void)state;
     for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -161,6 +163,71 @@ static void test_statistics_order(void **state)
     expect_error(root, "experiments[2].results[0].metrics.latency.p99", "below p50");
     json_object_set_new(lat, "p99", json_string("maximum"));
     expect_error(root, "experiments[2].results[0].metrics.latency.p99", "expected an integer");
+    json_decref(root);
+}
+
+/*
+ * Schema 3 (issue 31): every x86 metric with p50 carries p50_ci95, null only
+ * below BOOT_MEDIAN_MIN_N samples, else an interval around p50 within
+ * min..max; samples (keep_samples=on) are the metric's; method.bootstrap.
+ * The fixture is a tlbscope-sim report with keep_samples=on.
+ */
+static void test_p50_intervals(void **state)
+{
+    const char *fixture = "v3/sim-epyc7763-smp4-keep-samples.json";
+    const char *lat_path = "experiments[1].results[0].metrics.latency";
+    char path[128];
+    json_t *root = fixture_document(fixture), *lat, *ci;
+    long long p50, min, max;
+    (void)state;
+    assert_int_equal(errors_of(root), 0);
+    lat = json_object_get(json_object_get(result_point(root, 1, 0), "metrics"), "latency");
+    ci = json_object_get(lat, "p50_ci95");
+    p50 = json_integer_value(json_object_get(lat, "p50"));
+    min = json_integer_value(json_object_get(lat, "min"));
+    max = json_integer_value(json_object_get(lat, "max"));
+    snprintf(path, sizeof(path), "%s.p50_ci95", lat_path);
+    json_object_set_new(ci, "low", json_integer(p50 + 1));
+    expect_error(root, path, "does not contain p50");
+    json_object_set_new(ci, "low", json_integer(min - 1));
+    json_object_set_new(ci, "high", json_integer(max));
+    expect_error(root, path, "outside min..max");
+    json_object_set_new(lat, "p50_ci95", json_null());
+    expect_error(root, path, "null, but n is");
+    json_object_del(lat, "p50_ci95");
+    expect_error(root, path, "missing (required from schema_version 3");
+    json_decref(root);
+
+    /* too few samples for an interval: null, and an interval is wrong */
+    root = fixture_document(fixture);
+    lat = json_object_get(json_object_get(result_point(root, 1, 0), "metrics"), "latency");
+    json_object_del(lat, "samples");
+    json_object_set_new(lat, "n", json_integer(BOOT_MEDIAN_MIN_N - 1));
+    snprintf(path, sizeof(path), "%s.p50_ci95", lat_path);
+    expect_error(root, path, "below 6 no interval has 95% confidence");
+    json_object_set_new(lat, "p50_ci95", json_null());
+    assert_int_equal(errors_of(root), 0);
+    json_decref(root);
+
+    /* the samples are the metric's */
+    root = fixture_document(fixture);
+    lat = json_object_get(json_object_get(result_point(root, 1, 0), "metrics"), "latency");
+    snprintf(path, sizeof(path), "%s.samples", lat_path);
+    json_array_append_new(json_object_get(lat, "samples"), json_integer(p50)); /* n + 1 */
+    expect_error(root, path, "samples, but n is");
+    json_array_remove(json_object_get(lat, "samples"), 0);
+    json_array_set_new(json_object_get(lat, "samples"), 0, json_integer(max + 1));
+    expect_error(root, path, "are not the metric's");
+    json_decref(root);
+
+    /* method.bootstrap from version 3; before it, neither is required */
+    root = fixture_document(fixture);
+    json_object_del(at(root, "method"), "bootstrap");
+    expect_error(root, "method.bootstrap", "missing");
+    json_object_set_new(root, "schema_version", json_integer(2));
+    lat = json_object_get(json_object_get(result_point(root, 1, 0), "metrics"), "latency");
+    json_object_del(lat, "p50_ci95");
+    assert_int_equal(errors_of(root), 0);
     json_decref(root);
 }
 
@@ -604,6 +671,7 @@ int main(void)
         cmocka_unit_test(test_wrong_types),
         cmocka_unit_test(test_nulls_where_not_allowed),
         cmocka_unit_test(test_statistics_order),
+        cmocka_unit_test(test_p50_intervals),
         cmocka_unit_test(test_vocabulary),
         cmocka_unit_test(test_topology_invariants),
         cmocka_unit_test(test_result_is_most_severe),

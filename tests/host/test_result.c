@@ -1,4 +1,5 @@
-/* The result model: the most severe result wins, and a run's result and status follow. */
+/* The result model: the most severe result wins, and a run's result and status follow; stored
+ * strings that do not fit are counted, never cut silently. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lib/json.h"
+#include "core/lib/msglist.h"
+#include "core/lib/strbuf.h"
 #include "core/report/report.h"
+#include "core/report/report_common.h"
 #include "core/run/result.h"
 #include "core/run/run.h"
 #include "tests/host/support_host.h"
@@ -115,12 +120,47 @@ static void test_report_basename_is_unique_per_counter(void **state)
     free_run(r);
 }
 
+/*
+ * Issue 31: a string the report stores is never cut without a word: notes fit the longest
+ * the run writes (RECORD_NOTE_LEN), and one that does not is counted (the runner puts the
+ * count in run.warnings), as are messages longer than MSG_TEXT (written with the messages).
+ */
+static void test_stored_strings_cut_are_counted(void **state)
+{
+    static struct experiment_record rec;
+    static char text[RECORD_NOTE_LEN + 1];
+    static struct msg_list msgs;
+    struct strbuf sb;
+    char out[4096];
+    struct json_writer w;
+    (void)state;
+    memset(text, 'x', sizeof(text) - 1);
+    text[RECORD_NOTE_LEN - 1] = 0; /* just fits */
+    record_note(&rec, "%s", text);
+    assert_int_equal(rec.strings_cut, 0);
+    assert_string_equal(rec.notes[0], text);
+    text[RECORD_NOTE_LEN - 1] = 'x';
+    record_note(&rec, "%s", text); /* one more */
+    record_set_status(&rec, RESULT_ERROR, "%s", text);
+    assert_int_equal(rec.strings_cut, 2);
+    msg_add(&msgs, "here", "%s", text);
+    msg_add(&msgs, "here", "short");
+    assert_int_equal(msgs.cut, 1);
+    sb_init_fixed(&sb, out, sizeof(out));
+    jw_init(&w, &sb);
+    jw_object_begin(&w);
+    report_write_msgs(&w, "warnings", &msgs);
+    jw_object_end(&w);
+    assert_non_null(strstr(out, "1 messages were longer than 199 characters and were cut"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_and_names),
         cmocka_unit_test(test_run_conclude),
         cmocka_unit_test(test_report_basename_is_unique_per_counter),
+        cmocka_unit_test(test_stored_strings_cut_are_counted),
     };
     host_init();
     return cmocka_run_group_tests_name("result", tests, NULL, NULL);

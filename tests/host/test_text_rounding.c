@@ -1,7 +1,8 @@
 /*
  * The .txt summary's time cells (core/report/report_views.c cell_time, used by
  * report_write_text): rounded to the digit shown, never truncated (issue 13,
- * finding 9: 34,902 ns printed as "34 us").
+ * finding 9: 34,902 ns printed as "34 us"), and the recommendations' tick counts as time
+ * (core/report/time_text.c, issue 31).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "core/report/report_views.h"
+#include "core/report/time_text.h"
 #include "tests/host/support_host.h"
 
 /* The p50 cell the generic point view prints for `ns` (a 1 GHz TSC: one tick per ns). */
@@ -20,7 +22,8 @@ static void cell_for(uint64_t ns, char *out, size_t cap)
     static struct run r;
     struct experiment_record e;
     struct result_point *p;
-    struct stats st = { 1000, ns, ns, ns, ns, ns, ns };
+    struct stats st = { .n = 1000, .min = ns, .p50 = ns, .p90 = ns, .p99 = ns, .max = ns,
+                        .mean = ns };
     struct strbuf sb;
     char buf[256], *at;
     memset(&r, 0, sizeof(r));
@@ -63,9 +66,45 @@ static void test_rounds_not_truncates(void **state)
     }
 }
 
+/*
+ * Issue 31: the app's summary gives the recommendations' tick counts as time with the ticks
+ * beside them, as tlbscope-report does ("saves 193053 ticks per shootdown" before).
+ */
+static void test_prose_ticks_as_time(void **state)
+{
+    static const struct {
+        uint64_t hz;
+        const char *in, *out;
+    } cases[] = {
+        { 1000000000, "skipping 3 lazy CPUs saves 82236 ticks per shootdown, by the medians (95% "
+                      "interval 79737 to 99393 ticks); each pays a catch-up of 2751 ticks (median)",
+          "skipping 3 lazy CPUs saves 82.2 us (82236 ticks) per shootdown, by the medians (95% "
+          "interval 79.7 us to 99.4 us (79737 to 99393 ticks)); each pays a catch-up of 2751 ns "
+          "(2751 ticks) (median)" },
+        { 2000000000, "immediate INVPCID costs 7190 ticks per page more than deferring at 33 pages "
+                      "(95% interval 5344 to 9360 ticks/page)",
+          "immediate INVPCID costs 3595 ns (7190 ticks) per page more than deferring at 33 pages "
+          "(95% interval 2672 ns to 4680 ns/page (5344 to 9360 ticks/page))" },
+        { 1000000000, "saves -5000 ticks; -0.8% at 3 targets; 12 ticksy, v2 ticks",
+          "saves -5000 ns (-5000 ticks); -0.8% at 3 targets; 12 ticksy, v2 ticks" },
+        { 0, "saves 82236 ticks", "saves 82236 ticks" }, /* no TSC rate: as it is */
+    };
+    char buf[512];
+    struct strbuf sb;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        sb_init_fixed(&sb, buf, sizeof(buf));
+        prose_ticks_as_time(&sb, cases[i].in, cases[i].hz);
+        assert_false(sb.truncated);
+        assert_string_equal(buf, cases[i].out);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_rounds_not_truncates) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_rounds_not_truncates),
+                                        cmocka_unit_test(test_prose_ticks_as_time) };
     host_init(); /* the allocator the point lists use */
     return cmocka_run_group_tests_name("text_rounding", tests, NULL, NULL);
 }

@@ -39,6 +39,11 @@ done
 net_mutants=$(sed -n 's/^NET_MUTANTS :=//p' sim/sim.mk)
 for m in $net_mutants; do [ -x "$MUT/$m/test_upload" ] || need_build=true; done
 all_mutants="$all_mutants $net_mutants"
+# issue 31's mutants: their unit tests only (sim/sim.mk RECORD_MUTANTS)
+record_mutants=$(sed -n 's/^RECORD_MUTANTS :=//p' sim/sim.mk)
+[ -x "$MUT/median_boot_biased/test_median_interval" ] || need_build=true
+for m in p50_ci_of_p90 samples_kept_sorted; do [ -x "$MUT/$m/test_record_samples" ] || need_build=true; done
+all_mutants="$all_mutants $record_mutants"
 # issue 27's aarch64 mutants: test_arm64_model only (sim/arm64/arm64.mk ARM_MUTANTS)
 arm_mutants=$(sed -n 's/^ARM_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
@@ -296,6 +301,17 @@ kill_unit invlpgb_verdict_first_page test_recommend_invlpgb_loses_one_page_only 
 control_unit bootstrap_unpaired test_bootstrap "the bootstrap and variant-order test" 7
 kill_unit bootstrap_unpaired test_pairs_that_always_differ_a_little \
     "the bootstrap resamples seq and conc (a and b) apart: the pairing lost" test_bootstrap
+# issue 31: every metric's own 95% interval of its p50, and keep_samples=on
+control_unit median_boot_biased test_median_interval "the points' own interval test" 2
+kill_unit median_boot_biased test_replicates_are_literal_resamples \
+    "boot_median's halving sends one draw more to the lower half: not a resample's median" \
+    test_median_interval
+control_unit p50_ci_of_p90 test_record_samples "the metrics' interval and samples test" 3
+kill_unit p50_ci_of_p90 test_every_metric_gets_its_interval \
+    "a metric's p50_ci95 drawn around its 90th percentile" test_record_samples
+kill_unit samples_kept_sorted test_kept_samples_in_the_order_measured \
+    "keep_samples=on writes each metric's samples sorted, not in the order measured" \
+    test_record_samples
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)

@@ -59,6 +59,7 @@ static void validate_config(struct vctx *c, const json_t *run)
     /* whether a key was given: the key itself is never written */
     vc_bool(c, cfg, "redact_key", VF_OPTIONAL, NULL);
     vc_word(c, cfg, "emulator", vocab_emulators, VF_OPTIONAL);
+    vc_bool(c, cfg, "keep_samples", VF_OPTIONAL, NULL); /* issue 31 */
     /* issue 24: absent from earlier reports */
     vc_string(c, cfg, "upload", VF_OPTIONAL | VF_NULLABLE);
     vc_int(c, cfg, "upload_attempts", 1, LLONG_MAX, VF_OPTIONAL, NULL);
@@ -272,6 +273,8 @@ size_t validate_report(const json_t *root, struct diag_list *out)
         return out->errors - before;
     }
     validate_generator(&c, root);
+    if (json_is_integer(json_object_get(root, "schema_version")))
+        c.schema_version = json_integer_value(json_object_get(root, "schema_version"));
     /* issue 27: absent in every report written before it, which are x86_64 */
     arch = vc_word(&c, root, "architecture", vocab_architectures, VF_OPTIONAL);
     if (arch < 0 && json_object_get(root, "architecture"))

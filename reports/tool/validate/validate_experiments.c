@@ -8,59 +8,6 @@
 #include "reports/tool/validate/validate_sections.h"
 #include "reports/tool/model/vocab.h"
 
-static const char *const stat_keys[] = { "n", "min", "p50", "p90", "p99", "max", "mean", NULL };
-enum { S_N, S_MIN, S_P50, S_P90, S_P99, S_MAX, S_MEAN, S_COUNT };
-
-/*
- * Nearest-rank statistics (core/lib/stats.h): each percentile is a measured
- * sample. p90 and p99 are optional: a writer of issue 20 on leaves them out
- * where n is too small (the maximum is all they could be); reports before
- * it always have them. Those present are ordered with the rest.
- */
-static void validate_stats(struct vctx *c, const json_t *st)
-{
-    long long v[S_COUNT];
-    bool have[S_COUNT];
-    int i, prev = S_P50;
-    for (i = 0; i < S_COUNT; i++)
-        have[i] = vc_int(c, st, stat_keys[i], 0, LLONG_MAX,
-                         i == S_P90 || i == S_P99 ? VF_OPTIONAL : 0, &v[i]);
-    for (i = 0; i < S_COUNT; i++)
-        if (!have[i] && i != S_P90 && i != S_P99)
-            return; /* the order checks need every value */
-    for (i = S_P90; i <= S_P99; i++)
-        if (!have[i] && json_object_get(st, stat_keys[i]))
-            return; /* present but not an integer: said already */
-    if (v[S_N] == 0) {
-        for (i = S_MIN; i < S_COUNT; i++)
-            if (have[i] && v[i] != 0) {
-                vc_error(c, stat_keys[i], "%lld, but n is 0 (no samples: every statistic is 0)",
-                         v[i]);
-                return;
-            }
-        return;
-    }
-    if (v[S_MIN] > v[S_MAX]) {
-        vc_error(c, "min", "%lld is above max %lld", v[S_MIN], v[S_MAX]);
-        return;
-    }
-    for (i = S_P50; i <= S_P99; i++) {
-        if (!have[i])
-            continue;
-        if (v[i] < v[S_MIN])
-            vc_error(c, stat_keys[i], "%s %lld is below min %lld", stat_keys[i], v[i], v[S_MIN]);
-        else if (v[i] > v[S_MAX])
-            vc_error(c, stat_keys[i], "%s %lld is above max %lld", stat_keys[i], v[i], v[S_MAX]);
-        else if (i > S_P50 && v[i] < v[prev])
-            vc_error(c, stat_keys[i], "%s %lld is below %s %lld (percentiles must not decrease)",
-                     stat_keys[i], v[i], stat_keys[prev], v[prev]);
-        prev = i;
-    }
-    if (v[S_MEAN] < v[S_MIN] || v[S_MEAN] > v[S_MAX])
-        vc_error(c, "mean", "mean %lld is outside min..max (%lld..%lld)", v[S_MEAN], v[S_MIN],
-                 v[S_MAX]);
-}
-
 /*
  * ipi_target_state's residency evidence (issue 21): a verdict of the four,
  * and a reason with it: a point never claims a state without saying why.
@@ -114,7 +61,7 @@ static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, 
                 continue;
             }
             m2 = jpath_push_key(&c->path, key);
-            validate_stats(c, v);
+            validate_metric(c, v);
             jpath_pop(&c->path, m2);
         }
         jpath_pop(&c->path, mark);

@@ -325,5 +325,6 @@ void validate_method(struct vctx *c, const json_t *root)
     vc_string(c, m, "invlpgb_above_ceiling", VF_OPTIONAL);
     vc_string(c, m, "flush_ceiling_refill", VF_OPTIONAL);
     validate_linux_ipi_mode(c, m);
+    validate_bootstrap(c, m);
     vc_leave(c, mark);
 }

@@ -28,6 +28,10 @@ void validate_topology_classes(struct vctx *c, const json_t *topo, const json_t 
 void validate_linux_ipi_mode(struct vctx *c, const json_t *method);
 void validate_method(struct vctx *c, const json_t *root);
 void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f);
+/* One metric of a point: statistics, p50_ci95, samples (validate_metric.c). */
+void validate_metric(struct vctx *c, const json_t *metric);
+/* method.bootstrap (schema 3, x86): how the metrics' p50_ci95 were drawn */
+void validate_bootstrap(struct vctx *c, const json_t *method);
 /* experiments[].plan; `status` is the experiment's, as an index in vocab_results */
 void validate_plan(struct vctx *c, const json_t *e, int status);
 void validate_simulation(struct vctx *c, const json_t *root);

@@ -22,6 +22,7 @@ struct vctx {
     long long cpu_count; /* topology.cpus length, -1 until known */
     bool aarch64;        /* top-level architecture (absent: x86_64) */
     bool hypervisor;     /* aarch64: cpu.hypervisor names one */
+    long long schema_version; /* the report's, 0 when unreadable */
 };
 
 enum vtype { VT_STRING, VT_INT, VT_NUMBER, VT_BOOL, VT_OBJECT, VT_ARRAY };
