@@ -16,7 +16,9 @@ TLBSCOPE-JSON-BEGIN and TLBSCOPE-JSON-END lines when it cannot save it on the
 stick, and always with console_json=on. The last complete dump in SERIAL_LOG
 is written to OUTDIR/<run id>.json (never over an existing file) and its path
 printed; its byte count and POSIX cksum must match the END line, or nothing
-is written. Then check it: tlbscope-report validate OUTDIR/<run id>.json
+is written; a dump whose name is not a report name (core/run/run.c:
+DATE-TIME-VENDOR-MODEL-COUNTER[-TAG], letters, digits and '-') is refused.
+Then check it: tlbscope-report validate OUTDIR/<run id>.json
 
 Exit status: 0 written, 1 no complete dump or a damaged one, 2 bad usage.
 EOF
@@ -37,6 +39,15 @@ trap 'rm -f "$tmp"' EXIT
 # the last complete dump wins
 name=$(sed -e 's/\r//g' "$log" | awk '/^TLBSCOPE-JSON-BEGIN /{n=$2} /^TLBSCOPE-JSON-END /{done=n} END{print done}')
 [ -n "$name" ] || { echo "recover-report.sh: no complete dump in $log" >&2; exit 1; }
+# The name comes from the log, which anything on the console could have printed: only a
+# plain report name (core/run/run.c run_report_basename(), the pattern in
+# reports/collector/nginx.conf.in) becomes a file name, never "../x" or "a/b".
+name_re='^([0-9]{8}-[0-9]{6}|nodate)-[a-z0-9]{1,16}-[a-z0-9]{1,16}-[0-9]{4}(-[0-9a-f]{8})?$'
+if ! [[ $name =~ $name_re ]]; then
+    printf 'recover-report.sh: the dump is named %q, which is not a report name; nothing written\n' \
+        "$name" | head -c 300 >&2
+    exit 1
+fi
 sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r//g' "$log" | awk -v want="$name" '
     /^TLBSCOPE-JSON-BEGIN /{ inside = ($2 == want); started = 0; body = ""; next }
     inside && /^TLBSCOPE-JSON-END /{ printf "%s\n", body > "/dev/stderr"; print $0; inside = 0; next }
