@@ -11,10 +11,16 @@
 # TLBSCOPE_APT_ETC (default /etc/apt) is where the APT sources are read and
 # written, TLBSCOPE_OS_RELEASE (default /etc/os-release) names the release;
 # tests point them at sample files.
+# Another process holding the package manager's lock (unattended-upgrades, for
+# minutes after a cloud machine boots) is waited for, saying so, for at most
+# TLBSCOPE_APT_LOCK_TIMEOUT seconds (default 900), asking again every
+# TLBSCOPE_APT_LOCK_POLL seconds (default 5).
 set -euo pipefail
 
 apt_etc=${TLBSCOPE_APT_ETC:-/etc/apt}
 os_release=${TLBSCOPE_OS_RELEASE:-/etc/os-release}
+lock_timeout=${TLBSCOPE_APT_LOCK_TIMEOUT:-900}
+lock_poll=${TLBSCOPE_APT_LOCK_POLL:-5}
 
 # source_uri SUITE: prints the URI of the first enabled "deb" source carrying
 # exactly SUITE (so "bookworm" does not match "bookworm-security", which
@@ -80,6 +86,43 @@ source_uri() {
         [ -n "$uri" ] && { echo "$uri"; return 0; }
     fi
     return 1
+}
+
+# apt_run ARGS...: $SUDO apt-get ARGS (its output kept back, its messages shown). While
+# another process holds the package manager's lock apt-get fails at once (exit 100,
+# "Could not get lock ..."): then it is run again every lock_poll seconds, with a line
+# saying so every 30 s, until lock_timeout seconds have passed. Any other failure ends
+# it at once.
+apt_run() {
+    local err rc start=$SECONDS said=-30 holder
+    while :; do
+        rc=0
+        err=$($SUDO env LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get "$@" 2>&1 >/dev/null) || rc=$?
+        if [ $rc = 0 ]; then
+            [ -z "$err" ] || printf '%s\n' "$err" >&2
+            [ $said -lt 0 ] || echo "deps.sh: the lock was free after $((SECONDS - start)) s; apt-get $1 done"
+            return 0
+        fi
+        if ! grep -qE 'Could not get lock|Unable to (acquire|lock)' <<<"$err"; then
+            printf '%s\n' "$err" >&2
+            return $rc
+        fi
+        # "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 1234 (unattended-upgr)"
+        holder=$(grep -oE 'held by process [0-9]+( \([^)]*\))?' <<<"$err" | head -n 1)
+        if [ $((SECONDS - start)) -ge "$lock_timeout" ]; then
+            printf '%s\n' "$err" >&2
+            echo "deps.sh: the package manager's lock is still taken${holder:+ (${holder})} after" \
+                 "$lock_timeout s; nothing installed. Try again once it is done" \
+                 "(TLBSCOPE_APT_LOCK_TIMEOUT=SECONDS waits longer)." >&2
+            return $rc
+        fi
+        if [ $((SECONDS - said)) -ge 30 ]; then
+            echo "deps.sh: waiting for the package manager's lock${holder:+, ${holder}}" \
+                 "(apt-get $1; at most $((lock_timeout - (SECONDS - start))) s more)"
+            said=$SECONDS
+        fi
+        sleep "$lock_poll"
+    done
 }
 
 if [ "${1:-}" = source-uri ]; then
@@ -159,11 +202,11 @@ if [ ${#want_bp[@]} -gt 0 ] && [ "$codename" = bookworm ]; then
     fi
 fi
 
-$SUDO apt-get update -qq >/dev/null 2>&1 || $SUDO apt-get update -qq
+apt_run update -qq
 rest=()
 for p in "${missing[@]}"; do [[ " ${backports[*]:-} " == *" $p "* ]] || rest+=("$p"); done
 if [ ${#backports[@]} -gt 0 ]; then
-    if ! $SUDO apt-get install -y -qq -t bookworm-backports "${backports[@]}" >/dev/null; then
+    if ! apt_run install -y -qq -t bookworm-backports "${backports[@]}"; then
         # bookworm itself has no python3-virt-firmware: only QEMU falls back
         for q in qemu-system-x86 qemu-system-arm; do
             if [[ " ${backports[*]} " == *" $q "* ]]; then
@@ -183,6 +226,6 @@ elif [[ " ${missing[*]} " == *" python3-virt-firmware "* ]]; then
     fi
 fi
 if [ ${#rest[@]} -gt 0 ]; then
-    $SUDO apt-get install -y -qq "${rest[@]}" >/dev/null
+    apt_run install -y -qq "${rest[@]}"
 fi
 echo "deps.sh: done"
