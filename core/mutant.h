@@ -102,6 +102,8 @@
 #define MUTANT_ID_p50_ci_of_p90 131    /* a metric's p50_ci95 is drawn around its 90th percentile */
 #define MUTANT_ID_samples_kept_sorted 132 /* keep_samples=on writes the samples sorted, not as measured */
 /* issue 21, placement: 75-79 */
+/* issue 35, reports and the fleet against hostile input: 190-209 */
+#define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -2,6 +2,7 @@
 #include "efi/net_protocols.h"
 
 #include "core/run/config.h"
+#include "core/lib/http_length.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 
@@ -198,31 +199,14 @@ static bool wait_token(struct net_http *http, volatile BOOLEAN *done, EFI_EVENT 
     return *done;
 }
 
-static bool name_is(const char *a, const char *b)
+/* The answer's Content-Length, read strictly (core/lib/http_length.h): at most `max` bytes. */
+static void content_length(const struct net_http_message *m, uint64_t max, struct http_length *l)
 {
-    for (; *a && *b; a++, b++) {
-        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
-        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
-        if (x != y)
-            return false;
-    }
-    return *a == *b;
-}
-
-static size_t content_length(const struct net_http_message *m, bool *known)
-{
-    size_t i, n = 0;
-    *known = false;
-    for (i = 0; m->Headers && i < m->HeaderCount; i++) {
-        const char *v = (const char *)m->Headers[i].FieldValue;
-        if (!m->Headers[i].FieldName || !v || !name_is((const char *)m->Headers[i].FieldName,
-                                                       "content-length"))
-            continue;
-        for (; *v >= '0' && *v <= '9'; v++)
-            n = n * 10 + (size_t)(*v - '0');
-        *known = true;
-    }
-    return n;
+    size_t i;
+    http_length_init(l, max);
+    for (i = 0; m->Headers && i < m->HeaderCount; i++)
+        http_length_header(l, (const char *)m->Headers[i].FieldName,
+                           (const char *)m->Headers[i].FieldValue);
 }
 
 /* "http://HOST:PORT/..." -> "HOST:PORT", the Host header HTTP/1.1 requires. */
@@ -288,8 +272,8 @@ bool http_exchange(const struct http_route *route_in, enum http_method_kind meth
     struct exchange x;
     EFI_HANDLE child = NULL;
     EFI_STATUS st;
-    bool answered = false, known;
-    size_t want;
+    bool answered = false;
+    struct http_length framing;
 
     mem_zero(a, sizeof(*a));
     mem_zero(&x, sizeof(x));
@@ -371,24 +355,30 @@ bool http_exchange(const struct http_route *route_in, enum http_method_kind meth
     a->status = net_http_status_number(resp.StatusCode);
     if (!a->status)
         a->status = 599; /* an answer whose status the firmware does not name: a server error */
-    want = content_length(&msg, &known);
+    content_length(&msg, cap, &framing);
     if (msg.Headers)
         uefi_call_wrapper(BS->FreePool, 1, msg.Headers);
     /* a GET's body, in as many pieces as it comes; a PUT's answer body is not needed */
-    while (method == HTTP_GET && known && a->body_len < want && a->body_len < cap) {
+    while (method == HTTP_GET && framing.state == HTTP_LENGTH_VALID &&
+           a->body_len < framing.bytes) {
         mem_zero(&msg, sizeof(msg));
         msg.Body = body + a->body_len;
-        msg.BodyLength = cap - a->body_len;
+        msg.BodyLength = framing.bytes - a->body_len;
         if (!token_run(&x, true, "reading the body", a) || !msg.BodyLength)
             break;
         a->body_len += msg.BodyLength;
     }
-    if (method == HTTP_GET && (!known || a->body_len < want) && a->status == 200) {
-        if (!known)
+    /* a body is whole only when exactly the bytes one valid Content-Length announced came */
+    if (method == HTTP_GET && a->status == 200 &&
+        (framing.state != HTTP_LENGTH_VALID || a->body_len != framing.bytes)) {
+        if (framing.state == HTTP_LENGTH_ABSENT)
             fmt_into(a->why, sizeof(a->why), "no Content-Length in the answer");
+        else if (framing.state == HTTP_LENGTH_INVALID)
+            fmt_into(a->why, sizeof(a->why), "the answer's framing is invalid: %s (at most %llu "
+                     "bytes taken)", framing.why, (unsigned long long)cap);
         else
             fmt_into(a->why, sizeof(a->why), "body cut short (%llu of %llu bytes)",
-                     (unsigned long long)a->body_len, (unsigned long long)want);
+                     (unsigned long long)a->body_len, (unsigned long long)framing.bytes);
         a->status = 0;
         answered = false;
     }

@@ -90,6 +90,23 @@ $(BUILD)/mutants/$(1)/test_upload: tests/host/test_upload.c $(SUPPORT_SRCS) $(pa
 endef
 $(foreach m,$(NET_MUTANTS),$(eval $(call net_mutant_rules,$(m))))
 
+# Issue 35's mutants (ids 190-209: hostile input, the upload window, the stick's files):
+# each is killed by one unit test, SEC_MUTANT_TEST_<name>, linked with the files of
+# SEC_MUTANT_SRCS rebuilt per mutant (tests/sim/mutants.sh counts them with the others).
+SEC_MUTANTS := http_length_lenient
+SEC_MUTANT_TEST_http_length_lenient := test_http_length
+SEC_MUTANT_SRCS := core/lib/http_length.c
+define sec_mutant_rules
+$(BUILD)/mutants/$(1)/sec/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  MUTCC $(1) $$<")
+	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/mutants/$(1)/$(SEC_MUTANT_TEST_$(1)): tests/host/$(SEC_MUTANT_TEST_$(1)).c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/sec/%.o,$(SEC_MUTANT_SRCS)) $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(SEC_MUTANT_SRCS)),$(HOST_LIB_OBJS))
+	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
+endef
+$(foreach m,$(SEC_MUTANTS),$(eval $(call sec_mutant_rules,$(m))))
+
 .PHONY: mutants
 mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
          $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
@@ -111,6 +128,7 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/
          $(BUILD)/mutants/madt_takes_disabled/test_own_bringup \
          $(BUILD)/mutants/reopen_checked_in/test_own_bringup $(BUILD)/mutants/init_sipi_back_to_shell/test_own_bringup \
          $(foreach m,$(NET_MUTANTS),$(BUILD)/mutants/$(m)/test_upload) \
+         $(foreach m,$(SEC_MUTANTS),$(BUILD)/mutants/$(m)/$(SEC_MUTANT_TEST_$(m))) \
          $(foreach m,l3_class_ignored node_class_ignored placement_ignored,\
                    $(BUILD)/mutants/$(m)/test_placement) \
          $(BUILD)/mutants/linux_apic_ignores_fadt/test_linux_apic \

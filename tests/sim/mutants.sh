@@ -44,6 +44,11 @@ record_mutants=$(sed -n 's/^RECORD_MUTANTS :=//p' sim/sim.mk)
 [ -x "$MUT/median_boot_biased/test_median_interval" ] || need_build=true
 for m in p50_ci_of_p90 samples_kept_sorted; do [ -x "$MUT/$m/test_record_samples" ] || need_build=true; done
 all_mutants="$all_mutants $record_mutants"
+# issue 35's mutants: one unit test each (sim/sim.mk SEC_MUTANTS, SEC_MUTANT_TEST_<name>)
+sec_mutants=$(sed -n 's/^SEC_MUTANTS :=//p' sim/sim.mk)
+sec_test() { sed -n "s/^SEC_MUTANT_TEST_$1 := //p" sim/sim.mk; }
+for m in $sec_mutants; do [ -x "$MUT/$m/$(sec_test "$m")" ] || need_build=true; done
+all_mutants="$all_mutants $sec_mutants"
 # issue 27's aarch64 mutants: test_arm64_model only (sim/arm64/arm64.mk ARM_MUTANTS)
 arm_mutants=$(sed -n 's/^ARM_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
@@ -447,6 +452,12 @@ kill_unit upload_name_per_attempt test_every_attempt_writes_one_name \
     "each retry writes another name: a second copy on the server" test_upload
 kill_unit network_unredacted test_network_addresses_redacted \
     "redact=on leaves the MAC, IP and boot URL in the report" test_upload
+# issue 35: hostile input, the upload window, the stick's files
+control_unit http_length_lenient test_http_length "the Content-Length test" 4
+kill_unit http_length_lenient test_empty_or_signed_is_invalid \
+    "Content-Length: an empty or negative value read as 0" test_http_length
+kill_unit http_length_lenient test_one_header_only \
+    "Content-Length: repeated headers add up" test_http_length
 # the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
 # DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
 control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 18
