@@ -104,6 +104,9 @@
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */
+#define MUTANT_ID_secret_line_echoed 191 /* a mistyped redact_key's line is read (and quoted) as any other */
+#define MUTANT_ID_secret_key_kept 192   /* a key with a blank: its first part taken as the key */
+#define MUTANT_ID_pin_mismatch_used 193 /* config_sha256=: a boot server's file that differs is used */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

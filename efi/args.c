@@ -27,20 +27,30 @@ static void command_line(EFI_HANDLE image, char *out, size_t cap)
 /* No file system to read: tlbscope.cfg next to the binary on the boot server. */
 static void config_from_server(struct run *r, struct netboot *nb)
 {
+    static struct config pins;
     char *data = NULL, why[200];
     size_t len = 0;
+    bool pinned;
     if (nb->info.boot == BOOT_DISK)
         return;
+    pinned = config_pin_read(r->args_text, &pins);
     if (netboot_fetch_config(nb, CONFIG_FILE_MAX, &data, &len, why, sizeof(why))) {
-        r->cfg_file_found = true;
-        r->net.config_source = nb->info.boot == BOOT_HTTP ? CFG_SRC_HTTP : CFG_SRC_TFTP;
-        con_printf("Config: tlbscope.cfg from the boot server (%s)\n",
-                   config_source_name(r->net.config_source));
-        config_parse(&r->cfg, data, len, "tlbscope.cfg (boot server)", &r->warnings);
+        if (config_pin_accept(&pins, data, len, r->net.config_sha256, &r->errors)) {
+            r->cfg_file_found = true;
+            r->net.config_source = nb->info.boot == BOOT_HTTP ? CFG_SRC_HTTP : CFG_SRC_TFTP;
+            con_printf("Config: tlbscope.cfg from the boot server (%s), %s\n",
+                       config_source_name(r->net.config_source),
+                       pinned ? "its SHA-256 as config_sha256= pins it"
+                              : "unauthenticated (config_sha256= pins it)");
+            config_parse(&r->cfg, data, len, CONFIG_SOURCE_BOOT_SERVER, &r->warnings);
+        }
         mem_free(data);
     } else if (why[0]) {
-        msg_add(&r->warnings, "tlbscope.cfg", "not read from the boot server: %s; defaults and "
-                "load options used", why);
+        msg_add(pinned ? &r->errors : &r->warnings, "tlbscope.cfg", "not read from the boot "
+                "server: %s; defaults and load options used", why);
+    } else if (pinned) {
+        msg_add(&r->errors, "tlbscope.cfg", "config_sha256= pins the boot server's file, but "
+                "the server has none; defaults and load options used");
     } else {
         con_printf("Config: no tlbscope.cfg on the boot server; defaults and load options\n");
     }
@@ -53,6 +63,7 @@ void args_load(struct run *r, EFI_HANDLE image, struct volume *v, struct netboot
     EFI_STATUS st;
     config_defaults(&r->cfg);
     r->net = nb->info;
+    command_line(image, r->args_text, sizeof(r->args_text));
     if (!v->root)
         config_from_server(r, nb);
     if (v->root) {
@@ -60,7 +71,7 @@ void args_load(struct run *r, EFI_HANDLE image, struct volume *v, struct netboot
         if (!EFI_ERROR(st)) {
             r->cfg_file_found = true;
             r->net.config_source = CFG_SRC_VOLUME;
-            config_parse(&r->cfg, data, len, "tlbscope.cfg", &r->warnings);
+            config_parse(&r->cfg, data, len, CONFIG_SOURCE_STICK, &r->warnings);
             mem_free(data);
         } else if (st == EFI_BAD_BUFFER_SIZE) {
             msg_add(&r->warnings, "tlbscope.cfg", "file larger than %u bytes; ignored",
@@ -70,8 +81,14 @@ void args_load(struct run *r, EFI_HANDLE image, struct volume *v, struct netboot
                     efi_status_name(st));
         }
     }
-    command_line(image, r->args_text, sizeof(r->args_text));
     if (r->args_text[0])
-        config_parse(&r->cfg, r->args_text, str_len(r->args_text), "command line", &r->warnings);
+        config_parse(&r->cfg, r->args_text, str_len(r->args_text), CONFIG_SOURCE_LOAD_OPTIONS,
+                     &r->warnings);
     config_finalize(&r->cfg);
+    config_take_errors(&r->cfg, &r->errors); /* a refused redact_key */
+    /* the pin is for the boot server's file: in that file, or on a stick boot, it checks nothing */
+    if (config_key_origin(&r->cfg, "config_sha256") != CFG_ORIGIN_NONE &&
+        (v->root || config_key_origin(&r->cfg, "config_sha256") == CFG_ORIGIN_BOOT_SERVER))
+        msg_add(&r->warnings, "config_sha256", "pins only the boot server's tlbscope.cfg, from "
+                "the load options of a network boot: here it checks nothing");
 }

@@ -483,6 +483,7 @@ int sim_session_run(const struct sim_options *given)
     if (o->args[0])
         config_parse(&r->cfg, o->args, strlen(o->args), "command line", &r->warnings);
     config_finalize(&r->cfg);
+    config_take_errors(&r->cfg, &r->errors);
     for (i = 0; i < r->warnings.count; i++)
         printf("WARNING: %s: %s\n", r->warnings.items[i].where, r->warnings.items[i].text);
 

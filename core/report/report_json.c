@@ -136,52 +136,21 @@ static void write_network(struct json_writer *w, const struct run *r, const stru
         jw_str(w, r->upload.url[0] ? r->upload.url : r->cfg.upload);
     else
         jw_null(w);
+    /* the boot server's tlbscope.cfg as it came (issue 35), whether it was used or not */
+    jw_kv_str(w, "config_sha256", r->net.config_sha256[0] ? r->net.config_sha256 : NULL);
     jw_object_end(w);
 }
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-/* `key=` (up to '=') begins with "redact_", in any case: redact_key and its misspellings. */
-static bool secret_key(const char *token, size_t *key_len)
-{
-    static const char prefix[] = "redact_";
-    size_t i;
-    for (i = 0; prefix[i]; i++) {
-        char c = token[i] >= 'A' && token[i] <= 'Z' ? (char)(token[i] + ('a' - 'A')) : token[i];
-        if (c != prefix[i])
-            return false;
-    }
-    while (token[i] && !is_blank(token[i]) && token[i] != '=')
-        i++;
-    *key_len = i;
-    return token[i] == '=';
-}
-
 /*
- * The command line as given, but for the value of redact_key (and of any
- * misspelling of it), which becomes "*": the key stays on the stick (with
- * it, anyone could check a guessed serial number against its token).
+ * The command line as given, cut after the first name of redact_key (or of any
+ * misspelling of it), which is followed by "*": the key stays on the stick (with
+ * it, anyone could check a guessed serial number against its token), and a key
+ * with a blank in it has a second part that no rule could tell from a key.
  */
 static void write_args(struct json_writer *w, const char *args)
 {
     char out[CONFIG_MAX_LINE * 2];
-    size_t i = 0, n = 0, key_len;
-    bool token_start = true;
-    while (args[i] && n + 2 < sizeof(out)) {
-        if (token_start && secret_key(args + i, &key_len)) {
-            size_t k;
-            for (k = 0; k <= key_len && n + 2 < sizeof(out); k++) /* the key and its '=' */
-                out[n++] = args[i++];
-            out[n++] = '*';
-            while (args[i] && !is_blank(args[i]))
-                i++;
-            token_start = false;
-            continue;
-        }
-        token_start = is_blank(args[i]);
-        out[n++] = args[i++];
-    }
-    out[n] = 0;
+    config_mask_args(args, out, sizeof(out));
     jw_kv_str(w, "args", out);
 }
 
@@ -702,6 +671,8 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     write_args(&w, r->args_text);
     jw_kv_bool(&w, "config_file", r->cfg_file_found);
     jw_kv_str(&w, "config_source", config_source_name(r->net.config_source));
+    jw_key(&w, "config_origins"); /* issue 35: which source set each key given */
+    config_write_origins(&r->cfg, &w);
     write_network(&w, r, &red);
     jw_key(&w, "config");
     config_write_json(&r->cfg, &w);

@@ -47,6 +47,13 @@ static void write_delivery(const struct run *r, struct strbuf *sb)
         sb_printf(sb, "; configuration from %s%s\n", config_source_name(r->net.config_source),
                   r->args_text[0] ? " and the load options" : "");
     }
+    /* the boot server's file is unauthenticated unless config_sha256= pinned it (issue 35) */
+    if (r->net.config_sha256[0]) {
+        bool used = r->net.config_source == CFG_SRC_HTTP || r->net.config_source == CFG_SRC_TFTP;
+        sb_printf(sb, "Config    boot server's file, SHA-256 %.16s..., %s\n", r->net.config_sha256,
+                  !used ? "NOT used (see the errors)"
+                  : r->cfg.config_sha256[0] ? "pinned" : "not pinned");
+    }
     switch (u->state) {
     case UPLOAD_OFF:
         break;

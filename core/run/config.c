@@ -10,9 +10,30 @@
 struct parse_state {
     struct config *cfg;
     const char *source;
+    enum config_origin origin;
     struct msg_list *msgs;
     uint32_t first_line[CONFIG_MAX_KEYS];
+    bool quiet;     /* the line names redact_key: no message repeats its text */
+    bool malformed; /* ... and something on it was not key=value of a known key */
 };
+
+/* The unknown key's message: the closest name of the table, if any is close. */
+static void unknown_key(struct parse_state *ps, const char *where, const char *token)
+{
+    unsigned best = config_key_count, best_dist = 3, i;
+    for (i = 0; i < config_key_count; i++) {
+        unsigned d = config_edit_distance(token, config_keys[i].name);
+        if (d < best_dist) {
+            best_dist = d;
+            best = i;
+        }
+    }
+    if (best < config_key_count)
+        msg_add(ps->msgs, where, "unknown key '%s' (did you mean '%s'?); ignored", token,
+                config_keys[best].name);
+    else
+        msg_add(ps->msgs, where, "unknown key '%s'; ignored", token);
+}
 
 static void handle_pair(struct parse_state *ps, uint32_t line, char *token)
 {
@@ -20,49 +41,45 @@ static void handle_pair(struct parse_state *ps, uint32_t line, char *token)
     char why_buf[160];
     struct strbuf why;
     char *eq = token;
-    unsigned idx, best = config_key_count, best_dist = 3, i;
+    unsigned idx;
     const struct key_spec *k;
 
     fmt_into(where, sizeof(where), "%s:%u", ps->source, line);
     while (*eq && *eq != '=')
         eq++;
     if (!*eq) {
-        msg_add(ps->msgs, where, "'%s' is not key=value; ignored", token);
+        if (ps->quiet) /* on redact_key's line: the key is refused, nothing is repeated */
+            ps->malformed = true;
+        else
+            msg_add(ps->msgs, where, "'%s' is not key=value; ignored", token);
         return;
     }
     *eq = 0;
+    idx = config_key_index(token);
+    if (ps->quiet && idx == config_key_count) {
+        ps->malformed = true;
+        return;
+    }
     if (!*token) {
         msg_add(ps->msgs, where, "'=%s' has no key; ignored", eq + 1);
         return;
     }
-    idx = config_key_index(token);
     if (idx == config_key_count) {
-        for (i = 0; i < config_key_count; i++) {
-            unsigned d = config_edit_distance(token, config_keys[i].name);
-            if (d < best_dist) {
-                best_dist = d;
-                best = i;
-            }
-        }
-        if (best < config_key_count)
-            msg_add(ps->msgs, where, "unknown key '%s' (did you mean '%s'?); ignored", token,
-                    config_keys[best].name);
-        else
-            msg_add(ps->msgs, where, "unknown key '%s'; ignored", token);
+        unknown_key(ps, where, token);
         return;
     }
     k = &config_keys[idx];
     if (ps->first_line[idx]) {
         msg_add(ps->msgs, where, "duplicate key '%s' (first set on line %u); this value is ignored",
-                token, ps->first_line[idx]);
+                k->name, ps->first_line[idx]);
         return;
     }
     ps->first_line[idx] = line;
     if (!eq[1]) {
         if (ps->cfg->set_mask & (1ull << idx))
-            msg_add(ps->msgs, where, "key '%s' has an empty value; earlier value kept", token);
+            msg_add(ps->msgs, where, "key '%s' has an empty value; earlier value kept", k->name);
         else
-            msg_add(ps->msgs, where, "key '%s' has an empty value; default %s used", token,
+            msg_add(ps->msgs, where, "key '%s' has an empty value; default %s used", k->name,
                     k->default_text);
         return;
     }
@@ -70,15 +87,24 @@ static void handle_pair(struct parse_state *ps, uint32_t line, char *token)
     if (!config_apply_value(ps->cfg, k, eq + 1, &why)) {
         const char *kept = (ps->cfg->set_mask & (1ull << idx)) ? "earlier value kept"
                                                                 : "default used";
+        /* a pin that cannot be read must not leave the boot server's file unchecked */
+        if (k->type == K_SHA256)
+            ps->cfg->config_sha256_bad = true;
         if (k->type == K_SECRET) /* messages go into the report: never the secret */
             msg_add(ps->msgs, where, "bad value for key '%s' (%s; the value is not repeated); %s",
-                    token, why_buf, kept);
+                    k->name, why_buf, kept);
+        else if (ps->quiet) /* the reason may quote the value: none of this line is repeated */
+            msg_add(ps->msgs, where, "bad value for key '%s' (not repeated: the line names "
+                    "redact_key); %s", k->name, kept);
         else
-            msg_add(ps->msgs, where, "bad value '%s' for key '%s' (%s); %s", eq + 1, token,
+            msg_add(ps->msgs, where, "bad value '%s' for key '%s' (%s); %s", eq + 1, k->name,
                     why_buf, kept);
         return;
     }
     ps->cfg->set_mask |= 1ull << idx;
+    ps->cfg->key_origin[idx] = (uint8_t)ps->origin;
+    if (k->type == K_SHA256)
+        ps->cfg->config_sha256_bad = false;
 }
 
 static bool is_text_byte(unsigned char c) { return c == '\t' || (c >= 0x20 && c < 0x7f); }
@@ -86,6 +112,7 @@ static bool is_text_byte(unsigned char c) { return c == '\t' || (c >= 0x20 && c 
 static void parse_line(struct parse_state *ps, uint32_t line, char *s)
 {
     char *p = s;
+    size_t start, end;
     /* cut the comment */
     for (; *p; p++) {
         if (*p == '#') {
@@ -93,13 +120,15 @@ static void parse_line(struct parse_state *ps, uint32_t line, char *s)
             break;
         }
     }
+    ps->quiet = config_find_secret(s, str_len(s), &start, &end);
+    ps->malformed = false;
     p = s;
     for (;;) {
         char *tok;
         while (*p == ' ' || *p == '\t')
             p++;
         if (!*p)
-            return;
+            break;
         tok = p;
         while (*p && *p != ' ' && *p != '\t')
             p++;
@@ -107,6 +136,24 @@ static void parse_line(struct parse_state *ps, uint32_t line, char *s)
             *p++ = 0;
         handle_pair(ps, line, tok);
     }
+    if (ps->malformed && !MUTANT(secret_key_kept)) {
+        unsigned idx = config_key_index("redact_key");
+        /* whatever part of it was taken, and whatever an earlier source gave: not this key */
+        mem_zero(ps->cfg->redact_key, sizeof(ps->cfg->redact_key));
+        ps->cfg->set_mask &= ~(1ull << idx);
+        ps->cfg->key_origin[idx] = CFG_ORIGIN_NONE;
+        fmt_into(ps->cfg->secret_refused_at, sizeof(ps->cfg->secret_refused_at), "%s:%u",
+                 ps->source, line);
+    }
+}
+
+void config_take_errors(const struct config *cfg, struct msg_list *errors)
+{
+    if (cfg->secret_refused_at[0])
+        msg_add(errors, cfg->secret_refused_at,
+                "redact_key refused: the line names it but is not key=value pairs of known "
+                "keys (a key with a blank, a mistyped '=' or name); its text is not repeated. "
+                "Write redact_key=KEY");
 }
 
 void config_parse(struct config *cfg, const char *text, size_t len, const char *source,
@@ -119,6 +166,10 @@ void config_parse(struct config *cfg, const char *text, size_t len, const char *
     ps.cfg = cfg;
     ps.source = source;
     ps.msgs = msgs;
+    ps.origin = str_eq(source, CONFIG_SOURCE_STICK)         ? CFG_ORIGIN_STICK
+                : str_eq(source, CONFIG_SOURCE_BOOT_SERVER)  ? CFG_ORIGIN_BOOT_SERVER
+                : str_eq(source, CONFIG_SOURCE_LOAD_OPTIONS) ? CFG_ORIGIN_LOAD_OPTIONS
+                                                             : CFG_ORIGIN_OTHER;
 
     /* a UTF-8 byte order mark, as Windows editors write it, is not garbage */
     if (len >= 3 && (unsigned char)text[0] == 0xef && (unsigned char)text[1] == 0xbb &&
@@ -295,6 +346,7 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
         jw_null(w);
     jw_kv_u64(w, "upload_attempts", cfg->upload_attempts);
     jw_kv_u64(w, "upload_deadline_s", cfg->upload_deadline_s);
+    jw_kv_str(w, "config_sha256", cfg->config_sha256[0] ? cfg->config_sha256 : NULL);
     jw_key(w, "cpus");
     if (cfg->cpus.all) {
         jw_str(w, "all");
@@ -342,5 +394,41 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
         jw_object_end(w);
     }
     jw_array_end(w);
+    jw_object_end(w);
+}
+
+const char *config_origin_name(enum config_origin o)
+{
+    switch (o) {
+    case CFG_ORIGIN_STICK:
+        return "stick";
+    case CFG_ORIGIN_BOOT_SERVER:
+        return "boot_server";
+    case CFG_ORIGIN_LOAD_OPTIONS:
+        return "load_options";
+    case CFG_ORIGIN_OTHER:
+        return "other";
+    case CFG_ORIGIN_NONE:
+        break;
+    }
+    return "default";
+}
+
+enum config_origin config_key_origin(const struct config *cfg, const char *key)
+{
+    unsigned i = config_key_index(key);
+    if (i >= config_key_count || !(cfg->set_mask & (1ull << i)))
+        return CFG_ORIGIN_NONE;
+    return (enum config_origin)cfg->key_origin[i];
+}
+
+void config_write_origins(const struct config *cfg, struct json_writer *w)
+{
+    unsigned i;
+    jw_object_begin_inline(w);
+    for (i = 0; i < config_key_count; i++)
+        if (cfg->set_mask & (1ull << i))
+            jw_kv_str(w, config_keys[i].name,
+                      config_origin_name((enum config_origin)cfg->key_origin[i]));
     jw_object_end(w);
 }

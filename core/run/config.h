@@ -23,6 +23,18 @@
 #define CONFIG_NAME_LEN 32
 #define CONFIG_REDACT_KEY_MAX 128 /* characters of redact_key */
 #define CONFIG_URL_MAX 200        /* characters of upload= */
+#define CONFIG_SHA256_HEX 64      /* config_sha256=: hex digits of a SHA-256 */
+#define CONFIG_MAX_KEYS 64        /* set_mask has a bit per key */
+
+/*
+ * The sources of key=value text, as config_parse() names them in messages;
+ * each key given explicitly records which one set it (run.config_origins).
+ */
+#define CONFIG_SOURCE_STICK "tlbscope.cfg"
+#define CONFIG_SOURCE_BOOT_SERVER "tlbscope.cfg (boot server)"
+#define CONFIG_SOURCE_LOAD_OPTIONS "command line"
+enum config_origin { CFG_ORIGIN_NONE = 0, CFG_ORIGIN_STICK, CFG_ORIGIN_BOOT_SERVER,
+                     CFG_ORIGIN_LOAD_OPTIONS, CFG_ORIGIN_OTHER };
 
 enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN, EXIT_RESET };
 /*
@@ -78,14 +90,20 @@ struct config {
     char upload[CONFIG_URL_MAX + 1]; /* HTTP PUT the reports under this URL; "" off (core/run/upload.h) */
     uint32_t upload_attempts;  /* at most this many attempts per file */
     uint32_t upload_deadline_s; /* the whole upload ends by then */
+    /* the boot server's tlbscope.cfg must have this SHA-256 (lower-case hex); "" unpinned */
+    char config_sha256[CONFIG_SHA256_HEX + 1];
+    bool config_sha256_bad;    /* config_sha256= was given, but not as 64 hex digits */
     struct cpu_list cpus;    /* CPUs that take part; all by default */
     uint32_t experiment_count; /* 0: all experiments */
     char experiments[CONFIG_MAX_EXPERIMENTS][CONFIG_NAME_LEN];
     uint32_t inject_count;
     struct injection inject[CONFIG_MAX_INJECT];
 
-    /* which keys were given explicitly (profile defaults fill the rest) */
+    /* which keys were given explicitly (profile defaults fill the rest), and by which source */
     uint64_t set_mask;
+    uint8_t key_origin[CONFIG_MAX_KEYS]; /* enum config_origin per key of config_keys */
+    /* a line naming redact_key that was not key=value pairs: the key was refused there */
+    char secret_refused_at[MSG_WHERE];
 };
 
 /* Defaults, with profile-dependent values resolved for PROFILE_DEFAULT. */
@@ -100,6 +118,24 @@ void config_defaults(struct config *cfg);
  */
 void config_parse(struct config *cfg, const char *text, size_t len, const char *source,
                   struct msg_list *msgs);
+
+/*
+ * A line that names redact_key in any form (config_find_secret()) is read
+ * quietly: its messages repeat none of its text. If it is not key=value
+ * pairs of known keys (a key with a blank, "redact_key x", "redact_key:x", a
+ * misspelt name), the key is refused: cleared, whatever an earlier source
+ * gave, and config_take_errors() says so as an error of the run.
+ */
+void config_take_errors(const struct config *cfg, struct msg_list *errors);
+/*
+ * Whether `text` (up to len bytes or its NUL) names redact_key: its name in
+ * any case, with '_', '-', '.', ':' or blanks inside it, within two edits
+ * of it, or any key starting "redact_". On true, the start of the token
+ * that does and the end of the name.
+ */
+bool config_find_secret(const char *text, size_t len, size_t *token_start, size_t *name_end);
+/* run.args: the command line up to and including the first name of redact_key, then "=*". */
+void config_mask_args(const char *args, char *out, size_t cap);
 
 /* Applies profile defaults to keys not set explicitly. Call after parsing. */
 void config_finalize(struct config *cfg);
@@ -127,6 +163,26 @@ struct json_writer;
 /* The resolved configuration as a JSON object (the report's run.config). redact_key is
  * written as a boolean (whether one was given): the key itself never leaves the stick. */
 void config_write_json(const struct config *cfg, struct json_writer *w);
+/* The source that set `key`; CFG_ORIGIN_NONE when none did (its default is in force). */
+enum config_origin config_key_origin(const struct config *cfg, const char *key);
+/* run.config_origins: each key given explicitly, and the source that set it. */
+void config_write_origins(const struct config *cfg, struct json_writer *w);
+const char *config_origin_name(enum config_origin o);
+
+/*
+ * config_sha256= pins the boot server's tlbscope.cfg (issue 35: that file is
+ * unauthenticated, and could redirect upload= or turn redaction off). `pins`
+ * holds what the load options said; the verdict on the fetched bytes, with
+ * their SHA-256 in lower-case hex in sha_hex.
+ */
+enum config_pin { PIN_NONE = 0, PIN_MATCH, PIN_MISMATCH, PIN_UNREADABLE };
+enum config_pin config_pin_verify(const struct config *pins, const void *data, size_t len,
+                                  char sha_hex[CONFIG_SHA256_HEX + 1]);
+/* Whether that file may be used (no pin, or the one it matches); else an error in `errors`. */
+bool config_pin_accept(const struct config *pins, const void *data, size_t len,
+                       char sha_hex[CONFIG_SHA256_HEX + 1], struct msg_list *errors);
+/* Whether the load options' text `args` pins the boot server's file; `pins` gets what it says. */
+bool config_pin_read(const char *args, struct config *pins);
 
 /* Lists every key with its range and default (for `help`, docs/configuration.md). */
 struct strbuf;

@@ -84,6 +84,11 @@ const struct key_spec config_keys[] = {
       "upload: attempts per file, waiting 1 s, 2 s, 4 s ... (at most 16 s) between them" },
     { "upload_deadline_s", K_UINT, 1, 3600, NULL, OFF(upload_deadline_s), "60",
       "upload: no attempt starts after this many seconds from the first" },
+    { "config_sha256", K_SHA256, CONFIG_SHA256_HEX, CONFIG_SHA256_HEX, NULL, OFF(config_sha256),
+      "none",
+      "in the load options of a network boot: the SHA-256 (sha256sum) the boot server's "
+      "tlbscope.cfg must have, which is otherwise unauthenticated; a file that differs, or none, "
+      "is not used and the run reports an error" },
     { "cpus", K_CPULIST, 0, 0, NULL, 0, "all",
       "CPUs that take part, e.g. 0-7,16 (CPU 0, the BSP, always does)" },
     { "experiments", K_NAMELIST, 0, 0, NULL, 0, "all",
@@ -215,6 +220,8 @@ static void describe_values(const struct key_spec *k, struct strbuf *sb)
         sb_printf(sb, "text of %u..%u characters, no spaces", k->min, k->max);
     else if (k->type == K_URL)
         sb_printf(sb, "http://HOST[:PORT]/PATH (or https://), at most %u characters", k->max);
+    else if (k->type == K_SHA256)
+        sb_printf(sb, "%u hexadecimal digits", k->max);
     else
         sb_puts(sb, "none | list of hang:CPU, slow:CPU, late:CPU, absent:CPU, fault:CPU:VECTOR, no_mp, "
                     "mp_fail, mp_partial:N (comma-separated)");

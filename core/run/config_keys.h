@@ -14,8 +14,9 @@
 
 /* K_SECRET: text that messages never repeat (redact_key) */
 /* K_URL: an http:// or https:// URL (core/run/upload.h) of at most `max` characters */
+/* K_SHA256: 64 hexadecimal digits, stored in lower case */
 enum key_type { K_ENUM, K_UINT, K_BOOL, K_CPULIST, K_NAMELIST, K_EMULATE, K_INJECT, K_SECRET,
-                K_URL };
+                K_URL, K_SHA256 };
 
 struct key_spec {
     const char *name;
@@ -27,8 +28,6 @@ struct key_spec {
     const char *help;
 };
 
-/* set_mask has a bit per key */
-#define CONFIG_MAX_KEYS 64
 
 extern const struct key_spec config_keys[];
 extern const unsigned config_key_count;

@@ -380,6 +380,23 @@ bool config_apply_value(struct config *cfg, const struct key_spec *k, const char
         str_copy(base + k->offset, k->max + 1, value);
         return true;
     }
+    case K_SHA256: {
+        size_t n = str_len(value), i;
+        char *out = base + k->offset;
+        for (i = 0; i < n && n == k->max; i++) {
+            char c = value[i];
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+                break;
+        }
+        if (n != k->max || i != n) {
+            sb_printf(why, "expected %u hexadecimal digits (sha256sum tlbscope.cfg)", k->max);
+            return false;
+        }
+        for (i = 0; i < n; i++)
+            out[i] = value[i] >= 'A' && value[i] <= 'F' ? (char)(value[i] + ('a' - 'A')) : value[i];
+        out[n] = 0;
+        return true;
+    }
     case K_SECRET: {
         size_t n = str_len(value);
         if (n >= k->min && n <= k->max) {

@@ -29,6 +29,8 @@ struct net_info {
     char boot_url[NET_URL_MAX + 1]; /* tftp://SERVER/FILE or the HTTP boot URI; "" unknown */
     char mac[18];                   /* "52:54:00:12:34:56"; "" unknown */
     char ip[16];                    /* the IPv4 address the firmware had or got; "" unknown */
+    /* the SHA-256 of the tlbscope.cfg the boot server sent, used or not; "" none came */
+    char config_sha256[CONFIG_SHA256_HEX + 1];
 };
 
 struct upload_outcome {

@@ -185,7 +185,7 @@ static void test_writer_redacts_with_key(void **state)
     assert_true(json_is_true(json_object_get(cfg, "redact")));
     assert_true(json_is_true(json_object_get(cfg, "redact_key")));
     assert_string_equal(json_string_value(json_object_get(json_object_get(root, "run"), "args")),
-                        "redact=on redact_key=* profile=quick");
+                        "redact=on redact_key=*");
     assert_null(strstr(text, FIXTURE_KEY));
     assert_null(strstr(text, DELL_SERIAL));
     assert_null(strstr(text, DELL_UUID));
@@ -262,19 +262,28 @@ static void test_writer_nothing_to_redact(void **state)
     mem_free(r);
 }
 
-/* A misspelt key name still keeps its value out of run.args. */
+/*
+ * run.args is cut after the first name of redact_key, in any form (issue 35): a
+ * key with a blank has a second part no rule tells from another argument.
+ */
 static void test_args_masking(void **state)
 {
     static const struct {
         const char *args, *written;
     } cases[] = {
         { "redact_key=s3cret", "redact_key=*" },
-        { "profile=quick redact_key=s3cret exit=shutdown",
-          "profile=quick redact_key=* exit=shutdown" },
-        { "Redact_Kye=s3cret redact=on", "Redact_Kye=* redact=on" },
+        { "profile=quick redact_key=s3cret exit=shutdown", "profile=quick redact_key=*" },
+        { "Redact_Kye=s3cret redact=on", "Redact_Kye=*" },
         { "redact_key=", "redact_key=*" },
-        { "xredact_key=s3cret", "xredact_key=s3cret" }, /* not a redact_ key: as given */
+        { "xredact_key=s3cret", "xredact_key=*" },
         { "redact=on\tredact_key=a#b", "redact=on\tredact_key=*" },
+        { "redact_key=my s3cret phrase profile=quick", "redact_key=*" },
+        { "redact_key =s3cret", "redact_key*" },
+        { "redact_key:s3cret", "redact_key*" },
+        { "redact_key s3cret", "redact_key*" },
+        { "profile=quick REDACT-KEY=s3cret", "profile=quick REDACT-KEY=*" },
+        { "redact key=s3cret", "redact key=*" },
+        { "redact=on profile=quick", "redact=on profile=quick" }, /* nothing to cut */
     };
     size_t i;
     (void)state;
@@ -285,8 +294,7 @@ static void test_args_masking(void **state)
         assert_string_equal(
             json_string_value(json_object_get(json_object_get(root, "run"), "args")),
             cases[i].written);
-        if (strncmp(cases[i].args, "xredact", 7) != 0)
-            assert_null(strstr(text, "s3cret"));
+        assert_null(strstr(text, "s3cret"));
         json_decref(root);
         free(text);
         mem_free(r);

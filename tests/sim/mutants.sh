@@ -458,6 +458,16 @@ kill_unit http_length_lenient test_empty_or_signed_is_invalid \
     "Content-Length: an empty or negative value read as 0" test_http_length
 kill_unit http_length_lenient test_one_header_only \
     "Content-Length: repeated headers add up" test_http_length
+control_unit secret_line_echoed test_config_secret "the mistyped-key test" 4
+kill_unit secret_line_echoed test_every_form_in_the_file \
+    "a mistyped redact_key's line quoted in the warnings" test_config_secret
+kill_unit secret_line_echoed test_every_form_on_the_command_line \
+    "a mistyped redact_key's value left in run.args" test_config_secret
+kill_unit secret_key_kept test_every_form_in_the_file \
+    "a key with a blank: its first part used as the key" test_config_secret
+control_unit pin_mismatch_used test_config_pin "the config_sha256 test" 3
+kill_unit pin_mismatch_used test_pinned_file_used_only_when_it_matches \
+    "config_sha256=: a boot server's file that differs is used all the same" test_config_pin
 # the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
 # DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
 control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 18
