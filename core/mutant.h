@@ -107,6 +107,7 @@
 #define MUTANT_ID_secret_line_echoed 191 /* a mistyped redact_key's line is read (and quoted) as any other */
 #define MUTANT_ID_secret_key_kept 192   /* a key with a blank: its first part taken as the key */
 #define MUTANT_ID_pin_mismatch_used 193 /* config_sha256=: a boot server's file that differs is used */
+#define MUTANT_ID_free_text_unredacted 194 /* redact=on: messages, notes, args quote values as they are */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

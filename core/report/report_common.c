@@ -51,7 +51,21 @@ void report_write_metric(struct json_writer *w, const struct stats *st)
     jw_object_end(w);
 }
 
+static void show_as_is(struct json_writer *w, const char *text, const void *ctx)
+{
+    (void)ctx;
+    jw_str(w, text);
+}
+
 void report_write_msgs(struct json_writer *w, const char *key, const struct msg_list *l)
+{
+    report_write_msgs_shown(w, key, l, show_as_is, NULL);
+}
+
+void report_write_msgs_shown(struct json_writer *w, const char *key, const struct msg_list *l,
+                             void (*show)(struct json_writer *w, const char *text,
+                                          const void *ctx),
+                             const void *ctx)
 {
     uint32_t i;
     jw_key(w, key);
@@ -59,7 +73,8 @@ void report_write_msgs(struct json_writer *w, const char *key, const struct msg_
     for (i = 0; i < l->count; i++) {
         jw_object_begin_inline(w);
         jw_kv_str(w, "where", l->items[i].where);
-        jw_kv_str(w, "message", l->items[i].text);
+        jw_key(w, "message");
+        show(w, l->items[i].text, ctx);
         jw_object_end(w);
     }
     if (l->dropped) {

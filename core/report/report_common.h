@@ -27,6 +27,11 @@ void report_write_stats(struct json_writer *w, const struct stats *st);
 void report_write_metric(struct json_writer *w, const struct stats *st);
 /* "key": [{where, message}...], and one entry for the dropped ones */
 void report_write_msgs(struct json_writer *w, const char *key, const struct msg_list *l);
+/* The same, each message written by show(w, text, ctx) (the redaction of core/report/). */
+void report_write_msgs_shown(struct json_writer *w, const char *key, const struct msg_list *l,
+                             void (*show)(struct json_writer *w, const char *text,
+                                          const void *ctx),
+                             const void *ctx);
 /*
  * The sentence a report's `recommendations.note` carries for where it was
  * measured (simulated, emulated, virtualised); NULL on hardware.

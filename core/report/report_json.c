@@ -3,113 +3,15 @@
 #include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/report/plan_report.h"
-#include "core/run/redact.h"
 #include "core/report/report.h"
 #include "core/report/report_common.h"
+#include "core/report/report_redact.h"
 #include "core/run/verdict.h"
 #include "core/report/report_recommend.h"
 #include "core/run/bootstrap.h"
 #include "core/lib/sha256.h"
 #include "core/machine/smp.h"
 #include "core/report/topo_report.h"
-
-/* What redact=on replaces (core/run/redact.h, reports/SCHEMA.md "redaction"). */
-struct redaction {
-    bool on, keyed;
-    uint32_t nfields;
-    const char *fields[REDACT_WRITTEN_FIELDS];
-    char serial[REDACT_TOKEN_CAP], uuid[REDACT_TOKEN_CAP];
-    char mac[REDACT_TOKEN_CAP], ip[REDACT_TOKEN_CAP], boot_url[REDACT_TOKEN_CAP];
-};
-
-/* SMBIOS 2.6+: the first three fields of the UUID are little-endian. */
-static void format_uuid(const uint8_t *b, char u[40])
-{
-    fmt_into(u, 40, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[3],
-             b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11], b[12], b[13],
-             b[14], b[15]);
-}
-
-/* The network addresses (core/run/netinfo.h): tokens like the serial number's, field by field. */
-static void redact_network(const struct run *r, const void *key, size_t key_len,
-                           struct redaction *red)
-{
-    const char *const paths[] = { REDACT_FIELD_NET_MAC, REDACT_FIELD_NET_IP,
-                                  REDACT_FIELD_NET_BOOT_URL };
-    const char *const values[] = { r->net.mac, r->net.ip, r->net.boot_url };
-    char *const out[] = { red->mac, red->ip, red->boot_url };
-    uint32_t i;
-    if (MUTANT(network_unredacted))
-        return;
-    for (i = 0; i < 3; i++) {
-        if (!values[i][0])
-            continue;
-        redact_token(key, key_len, red->keyed, paths[i], values[i], str_len(values[i]), out[i]);
-        red->fields[red->nfields++] = paths[i];
-    }
-}
-
-static void redaction_prepare(const struct run *r, struct redaction *red)
-{
-    const struct smbios_info *s = &r->fw.smbios;
-    const void *key;
-    size_t key_len;
-    uint8_t derived[SHA256_DIGEST_LEN];
-    mem_zero(red, sizeof(*red));
-    if (!r->cfg.redact)
-        return;
-    red->on = true;
-    red->keyed = r->cfg.redact_key[0] != 0;
-    if (red->keyed) {
-        key = r->cfg.redact_key;
-        key_len = str_len(r->cfg.redact_key);
-    } else if (r->redact_random_key_set) {
-        key = r->redact_random_key;
-        key_len = sizeof(r->redact_random_key);
-    } else {
-        /* no platform randomness (host builds): the run's own clock readings stand in */
-        struct sha256_ctx c;
-        sha256_init(&c);
-        sha256_update(&c, &r->start_tsc, sizeof(r->start_tsc));
-        sha256_update(&c, &r->duration_ms, sizeof(r->duration_ms));
-        sha256_update(&c, &r->tsc_hz, sizeof(r->tsc_hz));
-        sha256_update(&c, r->run_id, str_len(r->run_id));
-        sha256_final(&c, derived);
-        key = derived;
-        key_len = sizeof(derived);
-    }
-    if (s->present && s->sys_serial[0]) {
-        redact_token(key, key_len, red->keyed, REDACT_FIELD_SYSTEM_SERIAL, s->sys_serial,
-                     str_len(s->sys_serial), red->serial);
-        red->fields[red->nfields++] = REDACT_FIELD_SYSTEM_SERIAL;
-    }
-    if (s->present && s->has_uuid) {
-        char u[40];
-        format_uuid(s->uuid, u);
-        redact_token(key, key_len, red->keyed, REDACT_FIELD_SYSTEM_UUID, u, str_len(u), red->uuid);
-        red->fields[red->nfields++] = REDACT_FIELD_SYSTEM_UUID;
-    }
-    redact_network(r, key, key_len, red);
-    mem_zero(derived, sizeof(derived));
-}
-
-static void write_redaction(struct json_writer *w, const struct redaction *red)
-{
-    uint32_t i;
-    if (!red->on)
-        return; /* absent: the report is complete */
-    jw_key(w, "redaction");
-    jw_object_begin_inline(w);
-    jw_kv_bool(w, "redacted", true);
-    jw_kv_bool(w, "keyed", red->keyed);
-    jw_kv_str(w, "by", "tlbscope");
-    jw_key(w, "fields");
-    jw_array_begin_inline(w);
-    for (i = 0; i < red->nfields; i++)
-        jw_str(w, red->fields[i]);
-    jw_array_end(w);
-    jw_object_end(w);
-}
 
 /* A network value: its token under redact=on, null when the firmware did not tell. */
 static void kv_address(struct json_writer *w, const char *key, const char *value,
@@ -131,11 +33,7 @@ static void write_network(struct json_writer *w, const struct run *r, const stru
     kv_address(w, "boot_url", r->net.boot_url, red->boot_url);
     kv_address(w, "mac", r->net.mac, red->mac);
     kv_address(w, "ip", r->net.ip, red->ip);
-    jw_key(w, "upload_url");
-    if (r->cfg.upload[0])
-        jw_str(w, r->upload.url[0] ? r->upload.url : r->cfg.upload);
-    else
-        jw_null(w);
+    jw_kv_str(w, "upload_url", redaction_upload_url(r, red));
     /* the boot server's tlbscope.cfg as it came (issue 35), whether it was used or not */
     jw_kv_str(w, "config_sha256", r->net.config_sha256[0] ? r->net.config_sha256 : NULL);
     jw_object_end(w);
@@ -147,11 +45,12 @@ static void write_network(struct json_writer *w, const struct run *r, const stru
  * it, anyone could check a guessed serial number against its token), and a key
  * with a blank in it has a second part that no rule could tell from a key.
  */
-static void write_args(struct json_writer *w, const char *args)
+static void write_args(struct json_writer *w, const char *args, const struct redaction *red)
 {
     char out[CONFIG_MAX_LINE * 2];
     config_mask_args(args, out, sizeof(out));
-    jw_kv_str(w, "args", out);
+    jw_key(w, "args");
+    redaction_write_text(w, out, red); /* upload=URL: the URL's token (issue 35) */
 }
 
 static void write_point(struct json_writer *w, const struct result_point *p)
@@ -194,14 +93,16 @@ static void write_points(struct json_writer *w, const char *key, const struct po
     jw_array_end(w);
 }
 
-static void write_experiment(struct json_writer *w, const struct experiment_record *e)
+static void write_experiment(struct json_writer *w, const struct experiment_record *e,
+                             const struct redaction *red)
 {
     uint32_t i;
     jw_object_begin(w);
     jw_kv_str(w, "id", e->id);
     jw_kv_str(w, "title", e->title);
     jw_kv_str(w, "status", result_name(e->status));
-    jw_kv_str(w, "reason", e->reason[0] ? e->reason : NULL);
+    jw_key(w, "reason");
+    redaction_write_text(w, e->reason[0] ? e->reason : NULL, red);
     jw_kv_bool(w, "emulated", e->emulated);
     jw_kv_bool(w, "partial", e->partial);
     jw_kv_str(w, "unit", "tsc_ticks");
@@ -236,7 +137,7 @@ static void write_experiment(struct json_writer *w, const struct experiment_reco
     jw_key(w, "notes");
     jw_array_begin(w);
     for (i = 0; i < e->nnotes; i++)
-        jw_str(w, e->notes[i]);
+        redaction_write_text(w, e->notes[i], red);
     jw_array_end(w);
     write_points(w, "results", &e->results);
     write_points(w, "summary", &e->summary);
@@ -285,7 +186,7 @@ static void write_firmware(struct json_writer *w, const struct firmware_info *fw
             jw_str(w, red->uuid);
         } else if (s->has_uuid) {
             char u[40];
-            format_uuid(s->uuid, u);
+            redaction_format_uuid(s->uuid, u);
             jw_str(w, u);
         } else {
             jw_null(w);
@@ -649,7 +550,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     jw_kv_str(&w, "result", result_name(r->result));
     write_verdict(&w, r);
     write_simulation(&w, &r->sim);
-    write_redaction(&w, &red);
+    redaction_write_record(&w, &red);
 
     jw_key(&w, "run");
     jw_object_begin(&w);
@@ -668,16 +569,17 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     jw_kv_bool(&w, "rtc_plausible", r->fw.rtc_plausible);
     jw_kv_u64(&w, "duration_ms", r->duration_ms);
     jw_kv_str(&w, "status", r->partial ? "partial" : "complete");
-    write_args(&w, r->args_text);
+    write_args(&w, r->args_text, &red);
     jw_kv_bool(&w, "config_file", r->cfg_file_found);
     jw_kv_str(&w, "config_source", config_source_name(r->net.config_source));
     jw_key(&w, "config_origins"); /* issue 35: which source set each key given */
     config_write_origins(&r->cfg, &w);
     write_network(&w, r, &red);
     jw_key(&w, "config");
-    config_write_json(&r->cfg, &w);
-    report_write_msgs(&w, "errors", &r->errors);
-    report_write_msgs(&w, "warnings", &r->warnings);
+    config_write_json_shown(&r->cfg, &w, red.cfg_upload[0] ? red.cfg_upload : r->cfg.upload);
+    /* a message may quote a URL or an address (a failed fetch names the boot server) */
+    report_write_msgs_shown(&w, "errors", &r->errors, redaction_write_text, &red);
+    report_write_msgs_shown(&w, "warnings", &r->warnings, redaction_write_text, &red);
     jw_object_end(&w);
 
     write_firmware(&w, &r->fw, &red);
@@ -689,7 +591,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     jw_array_begin(&w);
     for (i = 0; i < r->experiment_count; i++)
         if (r->experiments[i].ran)
-            write_experiment(&w, &r->experiments[i]);
+            write_experiment(&w, &r->experiments[i], &red);
     jw_array_end(&w);
     report_json_recommendations(&w, r); /* schema version 2 */
     jw_object_end(&w);

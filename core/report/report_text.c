@@ -1,6 +1,7 @@
 #include "core/lib/mem.h"
 #include "core/report/plan_report.h"
 #include "core/report/report.h"
+#include "core/report/report_redact.h"
 #include "core/report/report_recommend.h"
 #include "core/report/report_views.h"
 #include "core/run/verdict.h"
@@ -240,6 +241,8 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
 
 void report_write_text(const struct run *r, struct strbuf *sb)
 {
+    struct redaction red;
+    size_t start = sb->len;
     uint32_t i;
     write_header(r, sb);
     write_cpu_problems(r, sb);
@@ -264,6 +267,9 @@ void report_write_text(const struct run *r, struct strbuf *sb)
               (unsigned long long)(r->duration_ms % 1000));
     report_write_verdict(r, sb);
     sb_putc(sb, '\n');
+    /* redact=on: any address, URL or host the summary quotes becomes its token (issue 35) */
+    redaction_prepare(r, &red);
+    redaction_scrub_buffer(&red, sb, start);
 }
 
 void report_write_verdict(const struct run *r, struct strbuf *sb)

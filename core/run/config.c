@@ -311,6 +311,11 @@ uint32_t config_mp_partial(const struct config *cfg)
 
 void config_write_json(const struct config *cfg, struct json_writer *w)
 {
+    config_write_json_shown(cfg, w, cfg->upload);
+}
+
+void config_write_json_shown(const struct config *cfg, struct json_writer *w, const char *upload)
+{
     uint32_t i;
     jw_object_begin(w);
     jw_kv_str(w, "exit", exit_mode_name(cfg->exit_mode));
@@ -339,11 +344,7 @@ void config_write_json(const struct config *cfg, struct json_writer *w)
     jw_kv_bool(w, "redact", cfg->redact);
     jw_kv_bool(w, "redact_key", cfg->redact_key[0] != 0);
     jw_kv_bool(w, "keep_samples", cfg->keep_samples);
-    jw_key(w, "upload");
-    if (cfg->upload[0])
-        jw_str(w, cfg->upload);
-    else
-        jw_null(w);
+    jw_kv_str(w, "upload", upload && upload[0] ? upload : NULL);
     jw_kv_u64(w, "upload_attempts", cfg->upload_attempts);
     jw_kv_u64(w, "upload_deadline_s", cfg->upload_deadline_s);
     jw_kv_str(w, "config_sha256", cfg->config_sha256[0] ? cfg->config_sha256 : NULL);

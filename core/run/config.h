@@ -163,6 +163,9 @@ struct json_writer;
 /* The resolved configuration as a JSON object (the report's run.config). redact_key is
  * written as a boolean (whether one was given): the key itself never leaves the stick. */
 void config_write_json(const struct config *cfg, struct json_writer *w);
+/* The same with upload= shown as `upload` (its token under redact=on; "" writes null). */
+void config_write_json_shown(const struct config *cfg, struct json_writer *w,
+                             const char *upload);
 /* The source that set `key`; CFG_ORIGIN_NONE when none did (its default is in force). */
 enum config_origin config_key_origin(const struct config *cfg, const char *key);
 /* run.config_origins: each key given explicitly, and the source that set it. */

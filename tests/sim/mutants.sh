@@ -468,6 +468,9 @@ kill_unit secret_key_kept test_every_form_in_the_file \
 control_unit pin_mismatch_used test_config_pin "the config_sha256 test" 3
 kill_unit pin_mismatch_used test_pinned_file_used_only_when_it_matches \
     "config_sha256=: a boot server's file that differs is used all the same" test_config_pin
+control_unit free_text_unredacted test_redact_text "the free-text redaction test" 3
+kill_unit free_text_unredacted test_free_text_gets_the_tokens \
+    "redact=on: warnings, notes and run.args quote the boot server and collector" test_redact_text
 # the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
 # DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
 control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 18

@@ -414,6 +414,9 @@ static void redact_summary(const char *in_path, const char *dest, const struct r
     for (i = 0; i < r->nfields; i++)
         fprintf(f, "%s%s", i ? ", " : "", r->fields[i]);
     fputc('\n', f);
+    if (r->quotes)
+        fprintf(f, "  and in %zu text%s that quoted them (messages, notes, reasons, run.args)\n",
+                r->quotes, r->quotes == 1 ? "" : "s");
     if (!r->keyed && r->replaced)
         fprintf(f, "  random tokens differ in every file: give --key or --key-file to keep "
                 "runs of one machine recognisable\n");

@@ -1,130 +1,17 @@
 #include "reports/tool/redact/redact.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "reports/tool/model/jget.h"
 #include "reports/tool/model/load.h"
+#include "reports/tool/redact/redact_text.h"
 
 #define SCAN_MAX_SEGS 6     /* the identifying paths are shallower */
 #define SCAN_MAX_DEPTH 4096 /* jansson stops at 2048 */
 #define NONE ((size_t)-1)
-
-/* ---- keys ---- */
-
-static bool key_set(struct redact_key *k, const void *bytes, size_t len, bool keyed, char *why,
-                    size_t cap)
-{
-    memset(k, 0, sizeof(*k));
-    if (!len) {
-        snprintf(why, cap, "the key is empty");
-        return false;
-    }
-    if (!(k->bytes = malloc(len))) {
-        snprintf(why, cap, "out of memory");
-        return false;
-    }
-    memcpy(k->bytes, bytes, len);
-    k->len = len;
-    k->keyed = keyed;
-    return true;
-}
-
-bool redact_key_from_text(const char *text, struct redact_key *k, char *why, size_t cap)
-{
-    return key_set(k, text, strlen(text), true, why, cap);
-}
-
-bool redact_key_from_file(const char *path, struct redact_key *k, char *why, size_t cap)
-{
-    unsigned char buf[REDACT_KEY_FILE_MAX + 1];
-    size_t len = 0;
-    struct stat st;
-    FILE *f;
-    bool ok;
-    memset(k, 0, sizeof(*k));
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(why, cap, "is a directory, not a key file");
-        return false;
-    }
-    if (!(f = fopen(path, "rb"))) {
-        snprintf(why, cap, "cannot read the key file: %s", strerror(errno));
-        return false;
-    }
-    len = fread(buf, 1, sizeof(buf), f);
-    ok = !ferror(f);
-    fclose(f);
-    if (!ok) {
-        snprintf(why, cap, "cannot read the key file: read error");
-        return false;
-    }
-    if (len > REDACT_KEY_FILE_MAX) {
-        snprintf(why, cap, "larger than %d bytes: not a key file", REDACT_KEY_FILE_MAX);
-        return false;
-    }
-    /* an editor's final line end is not part of the key (`echo KEY > file` gives the same) */
-    if (len && buf[len - 1] == '\n')
-        len--;
-    if (len && buf[len - 1] == '\r')
-        len--;
-    if (!len) {
-        snprintf(why, cap, "the key file is empty");
-        return false;
-    }
-    ok = key_set(k, buf, len, true, why, cap);
-    memset(buf, 0, sizeof(buf));
-    return ok;
-}
-
-bool redact_key_random(struct redact_key *k, char *why, size_t cap)
-{
-    unsigned char buf[REDACT_RANDOM_KEY_LEN];
-    size_t got = 0;
-    bool ok;
-    while (got < sizeof(buf)) {
-        ssize_t n = getrandom(buf + got, sizeof(buf) - got, 0);
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    if (got < sizeof(buf)) {
-        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-        got = 0;
-        while (fd >= 0 && got < sizeof(buf)) {
-            ssize_t n = read(fd, buf + got, sizeof(buf) - got);
-            if (n <= 0)
-                break;
-            got += (size_t)n;
-        }
-        if (fd >= 0)
-            close(fd);
-    }
-    if (got < sizeof(buf)) {
-        memset(k, 0, sizeof(*k));
-        snprintf(why, cap, "no random numbers from the system (getrandom, /dev/urandom); give "
-                 "--key or --key-file");
-        return false;
-    }
-    ok = key_set(k, buf, sizeof(buf), false, why, cap);
-    memset(buf, 0, sizeof(buf));
-    return ok;
-}
-
-void redact_key_free(struct redact_key *k)
-{
-    if (k->bytes) {
-        memset(k->bytes, 0, k->len);
-        free(k->bytes);
-    }
-    memset(k, 0, sizeof(*k));
-}
 
 /* ---- finding the identifying values in the text ---- */
 
@@ -175,36 +62,12 @@ static void skip_ws(struct scan *s)
 
 static bool at(const struct scan *s, char c) { return s->pos < s->len && s->p[s->pos] == c; }
 
-static bool scan_string(struct scan *s)
-{
-    s->pos++; /* the opening quote */
-    while (s->pos < s->len) {
-        char c = s->p[s->pos];
-        if (c == '\\')
-            s->pos += 2;
-        else if (c == '"')
-            return ++s->pos <= s->len;
-        else
-            s->pos++;
-    }
-    return false;
-}
+static bool scan_string(struct scan *s) { return redact_scan_string(s->p, s->len, &s->pos); }
 
 /* The key literal [start, end) (quotes included) equals `want` once decoded. */
 static bool key_is(const struct scan *s, size_t start, size_t end, const char *want, size_t n)
 {
-    const char *raw = s->p + start + 1;
-    size_t rawlen = end - start - 2;
-    json_t *v;
-    bool eq;
-    if (!memchr(raw, '\\', rawlen))
-        return rawlen == n && memcmp(raw, want, n) == 0;
-    /* escaped: decode it as jansson did, so "ser\u0069al" is "serial" here too */
-    v = json_loadb(s->p + start, end - start, JSON_DECODE_ANY, NULL);
-    eq = json_is_string(v) && json_string_length(v) == n &&
-         memcmp(json_string_value(v), want, n) == 0;
-    json_decref(v);
-    return eq;
+    return redact_key_equals(s->p, start, end, want, n);
 }
 
 static bool scan_value(struct scan *s, unsigned live, size_t depth);
@@ -431,11 +294,13 @@ bool redact_report(const char *data, size_t len, const json_t *root, const struc
                    struct redact_result *out)
 {
     struct scan s;
-    struct edit edits[REDACT_MAX_FIELDS + 1];
+    struct edit *edits = NULL;
+    struct redact_span *spans = NULL;
+    struct redact_pairs pairs;
     const char *originals[REDACT_MAX_FIELDS] = { 0 };
     size_t orig_len[REDACT_MAX_FIELDS] = { 0 };
     enum redact_kind kinds[REDACT_MAX_FIELDS] = { 0 };
-    size_t nedits = 0, i, pos, total;
+    size_t nedits = 0, nspans = 0, i, pos, total;
     bool ok = false, all_hmac = true;
     struct load_result check;
 
@@ -452,9 +317,17 @@ bool redact_report(const char *data, size_t len, const json_t *root, const struc
     if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
         s.pos = 3; /* a byte order mark: load_buffer skips it too, the copy keeps it */
     skip_ws(&s);
-    if (!json_is_object(root) || !at(&s, '{') || !scan_value(&s, (1u << s.npaths) - 1, 0))
+    pos = s.pos;
+    if (!json_is_object(root) || !at(&s, '{') || !scan_value(&s, (1u << s.npaths) - 1, 0) ||
+        !redact_text_spans(data, len, pos, &spans, &nspans))
         return fail(out, "the report's text could not be followed (not the document that was "
                          "loaded?)");
+    /* an edit per identifying field, the record, and one per free-text string at most */
+    memset(&pairs, 0, sizeof(pairs));
+    if (!(edits = calloc(REDACT_MAX_FIELDS + 1 + nspans, sizeof(*edits)))) {
+        free(spans);
+        return fail(out, "out of memory");
+    }
 
     /* the identifying values: replaced, or already tokens */
     for (i = 0; i < s.npaths; i++) {
@@ -463,8 +336,10 @@ bool redact_report(const char *data, size_t len, const json_t *root, const struc
         if (s.target[i].start == NONE)
             continue;
         v = jget_path(root, path);
-        if (!v)
-            return fail(out, "the report's text and its document disagree");
+        if (!v) {
+            fail(out, "the report's text and its document disagree");
+            goto done;
+        }
         if (json_is_null(v) || (json_is_string(v) && json_string_length(v) == 0))
             continue; /* nothing recorded, nothing to hide */
         if (json_is_string(v) && strlen(json_string_value(v)) == json_string_length(v) &&
@@ -486,6 +361,20 @@ bool redact_report(const char *data, size_t len, const json_t *root, const struc
             goto oom;
         kinds[i] = key->keyed ? REDACT_TOKEN_HMAC : REDACT_TOKEN_RANDOM;
         out->replaced++;
+    }
+    /* where free text quotes a value replaced above (or a URL's host): the same token */
+    for (i = 0; i < s.npaths; i++)
+        if (originals[i])
+            redact_pairs_add(&pairs, key->bytes, key->len, key->keyed, redact_fields[i],
+                             originals[i], orig_len[i]);
+    for (i = 0; i < nspans && pairs.n; i++) {
+        char *t = redact_text_span(&pairs, data, spans[i].start, spans[i].end);
+        if (!t)
+            continue;
+        edits[nedits].start = spans[i].start;
+        edits[nedits].end = spans[i].end;
+        edits[nedits++].text = t;
+        out->quotes++;
     }
     for (i = 0; i < s.npaths; i++) {
         if (kinds[i] == REDACT_NOT_TOKEN)
@@ -562,6 +451,8 @@ oom:
 done:
     for (i = 0; i < nedits; i++)
         free(edits[i].text);
+    free(edits);
+    free(spans);
     if (!ok) {
         free(out->text);
         out->text = NULL;

@@ -24,7 +24,7 @@
 #include "core/run/redact.h"
 
 #define REDACT_KEY_FILE_MAX 4096 /* bytes: a key file is a line of text, not a document */
-#define REDACT_MAX_FIELDS 12     /* entries of redact_fields, with room */
+#define REDACT_MAX_FIELDS 14     /* entries of redact_fields, with room */
 #define REDACT_MAX_LEFTOVERS 8
 
 struct redact_key {
@@ -52,6 +52,7 @@ struct redact_result {
     size_t len;
     bool changed;       /* text differs from the input */
     size_t replaced;    /* values replaced by this call */
+    size_t quotes;      /* free-text strings that quoted one of them, now with its token */
     const char *fields[REDACT_MAX_FIELDS]; /* the record's fields (entries of redact_fields) */
     size_t nfields;
     bool keyed;         /* the record's "keyed" */

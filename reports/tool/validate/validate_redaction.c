@@ -36,10 +36,17 @@ static void check_listed(struct vctx *c, const json_t *root, const char *field, 
                  keyed ? "true" : "false");
 }
 
+static bool upload_field(const char *path)
+{
+    return !strcmp(path, REDACT_FIELD_NET_UPLOAD_URL) || !strcmp(path, REDACT_FIELD_CFG_UPLOAD);
+}
+
 void validate_redaction(struct vctx *c, const json_t *root)
 {
     bool listed[MAX_FIELDS] = { false };
     bool keyed = false, have_keyed = false, redacted;
+    const json_t *version = json_object_get(root, "schema_version");
+    bool older = json_is_integer(version) && json_integer_value(version) < 3;
     size_t mark, m, i;
     const json_t *rec = vc_enter(c, root, "redaction", VF_OPTIONAL, &mark), *fields;
     if (rec) {
@@ -81,7 +88,10 @@ void validate_redaction(struct vctx *c, const json_t *root)
                      rec ? "redaction.fields does not list it"
                          : "the report has no redaction record");
         else if (kind == REDACT_NOT_TOKEN && rec)
-            diag_add(c->diags, DIAG_ERROR, redact_fields[i],
+            /* the upload URLs became identifying fields in version 3 (issue 35) */
+            diag_add(c->diags, older && upload_field(redact_fields[i]) ? DIAG_WARNING
+                                                                       : DIAG_ERROR,
+                     redact_fields[i],
                      "identifies the machine, but the report says it is redacted (redaction "
                      "record): the value was left in; run tlbscope-report redact on it");
     }

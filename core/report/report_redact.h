@@ -1,0 +1,40 @@
+/*
+ * What redact=on replaces in the report and its summary (core/run/redact.h,
+ * reports/SCHEMA.md "Identifying fields"): each identifying value's token,
+ * computed once per writer, and the same tokens wherever free text (run.args,
+ * the run's messages, an experiment's reason and notes, the whole .txt)
+ * quotes a value or a URL's host (issue 35).
+ */
+#ifndef TLBSCOPE_CORE_REPORT_REDACT_H
+#define TLBSCOPE_CORE_REPORT_REDACT_H
+
+#include "core/lib/json.h"
+#include "core/lib/msglist.h"
+#include "core/lib/strbuf.h"
+#include "core/run/run.h"
+
+struct redaction {
+    bool on, keyed;
+    uint32_t nfields;
+    const char *fields[REDACT_WRITTEN_FIELDS];
+    char serial[REDACT_TOKEN_CAP], uuid[REDACT_TOKEN_CAP];
+    char mac[REDACT_TOKEN_CAP], ip[REDACT_TOKEN_CAP], boot_url[REDACT_TOKEN_CAP];
+    char upload_url[REDACT_TOKEN_CAP], cfg_upload[REDACT_TOKEN_CAP];
+    char uuid_text[40];         /* the UUID as written: a value the pairs point at */
+    struct redact_pairs pairs;  /* every value above and the URLs' hosts, with their tokens */
+};
+
+/* SMBIOS 2.6+: the first three fields of the UUID are little-endian. */
+void redaction_format_uuid(const uint8_t *b, char u[40]);
+/* The tokens of run `r` (nothing when redact is off). `red` must not move while in use. */
+void redaction_prepare(const struct run *r, struct redaction *red);
+/* The top-level "redaction" record; nothing when redact is off. */
+void redaction_write_record(struct json_writer *w, const struct redaction *red);
+/* The JSON URL the upload was sent to, as the report shows it. */
+const char *redaction_upload_url(const struct run *r, const struct redaction *red);
+/* A free-text string of the report, as it is shown: quoted values as their tokens. */
+void redaction_write_text(struct json_writer *w, const char *text, const void *red);
+/* The text written to `sb` since `start`, quoted values as their tokens (the .txt). */
+void redaction_scrub_buffer(const struct redaction *red, struct strbuf *sb, size_t start);
+
+#endif
