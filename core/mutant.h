@@ -108,6 +108,7 @@
 #define MUTANT_ID_secret_key_kept 192   /* a key with a blank: its first part taken as the key */
 #define MUTANT_ID_pin_mismatch_used 193 /* config_sha256=: a boot server's file that differs is used */
 #define MUTANT_ID_free_text_unredacted 194 /* redact=on: messages, notes, args quote values as they are */
+#define MUTANT_ID_report_written_in_place 195 /* a report file written under its final name */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

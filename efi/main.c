@@ -3,8 +3,9 @@
  *
  *   console, watchdog off -> arguments -> firmware and CPU facts -> TSC
  *   -> CPUs (MP services, else or also the tool's own INIT-SIPI) -> experiments
- *   -> CPUs handed back -> upload (upload=URL)
- *   -> report on the stick -> RESULT line and the TLBSCOPE DONE sentinel
+ *   -> CPUs handed back -> report on the stick, then on the console -> RESULT line
+ *   -> upload (upload=URL: the same bytes, its outcome beside the stick's copy)
+ *   -> the TLBSCOPE DONE sentinel
  *   -> shell, power-off or reset (always one of the last two after INIT-SIPI)
  *
  * Every step that can fail records why and the run goes on: the report is
@@ -26,14 +27,24 @@
 #include "asm/cpu.h"
 #include "asm/cpuid.h"
 #include "core/lib/mem.h"
+#include "core/lib/sha256.h"
 #include "core/report/report.h"
+#include "core/report/report_redact.h"
+#include "core/run/report_files.h"
+#include "core/run/upload.h"
 #include "core/machine/timing.h"
 
-static void print_messages(const char *label, const struct msg_list *l)
+/* The run's messages so far, as the report will show them (redact=on: tokens for addresses). */
+static void print_messages(const struct run *r, const char *label, const struct msg_list *l)
 {
+    static struct redaction red;
+    char text[MSG_TEXT * 4];
     uint32_t i;
-    for (i = 0; i < l->count; i++)
-        con_printf("%s: %s: %s\n", label, l->items[i].where, l->items[i].text);
+    redaction_prepare(r, &red);
+    for (i = 0; i < l->count; i++) {
+        redact_scrub(&red.pairs, l->items[i].text, str_len(l->items[i].text), text, sizeof(text));
+        con_printf("%s: %s: %s\n", label, l->items[i].where, text);
+    }
 }
 
 static void identify_cpu(struct run *r)
@@ -64,22 +75,59 @@ static void note_emulator(const struct run *r)
                    emulator_name(r->cfg.emulator));
 }
 
-/* Both reports again: the run's messages or the upload's outcome changed. */
-static void rewrite_reports(struct run *r, struct strbuf *json, struct strbuf *text, bool with_json)
+/* Both reports again: the run's messages changed (a failed save). */
+static void rewrite_reports(struct run *r, struct strbuf *json, struct strbuf *text)
 {
     run_conclude(r);
-    if (with_json) {
-        sb_reset(json);
-        report_write_json(r, json);
-    }
+    sb_reset(json);
+    report_write_json(r, json);
     sb_reset(text);
     report_write_text(r, text);
+}
+
+/* The upload's outcome beside the report (core/run/upload.h upload_outcome_text()). */
+static void save_outcome(struct run *r, struct volume *v, const char *base, const char *sha,
+                         size_t json_len)
+{
+    char buf[768];
+    struct strbuf sb;
+    if (!base[0])
+        return;
+    sb_init_fixed(&sb, buf, sizeof(buf));
+    upload_outcome_text(&r->upload, r->upload.text_sent, base, sha, json_len, &sb);
+    if (!report_save_outcome(r, v, base, sb.data, sb.len))
+        con_printf("Upload: the outcome could not be written beside the report\n");
+}
+
+/*
+ * upload=: the same bytes as the stick's and the console's, sent after them
+ * (issue 35): whatever the network does, and however long its retries take,
+ * the copies are already safe. The stick's outcome file says "started" first,
+ * so a power loss in between leaves that much said.
+ */
+static void upload_after_save(struct run *r, struct volume *v, struct netboot *nb,
+                              const char *base, const struct strbuf *json,
+                              const struct strbuf *text)
+{
+    uint8_t digest[SHA256_DIGEST_LEN];
+    char sha[2 * SHA256_DIGEST_LEN + 1], line[512];
+    struct strbuf sb;
+    uint32_t i;
+    sha256(json->data, json->len, digest);
+    for (i = 0; i < SHA256_DIGEST_LEN; i++)
+        fmt_into(sha + 2 * i, 3, "%02x", digest[i]);
+    save_outcome(r, v, base, sha, json->len);
+    upload_send(r, nb, json->data, json->len, text->data, text->len);
+    sb_init_fixed(&sb, line, sizeof(line));
+    report_write_upload(r, &sb);
+    con_writen(sb.data, sb.len);
+    save_outcome(r, v, base, sha, json->len);
 }
 
 static void finish(struct run *r, struct volume *v, struct netboot *nb, bool released)
 {
     struct strbuf json, text, verdict;
-    char saved[160], name[96], verdict_text[REPORT_VERDICT_LEN];
+    char base[96], name[96], verdict_text[REPORT_VERDICT_LEN], path[REPORT_PATH_MAX];
     bool saved_ok = false, json_ok, netboot_only = !v->root && nb->info.boot != BOOT_DISK;
 
     r->duration_ms = ticks_to_ms(tsc_now() - r->start_tsc);
@@ -93,31 +141,28 @@ static void finish(struct run *r, struct volume *v, struct netboot *nb, bool rel
         run_conclude(r);
     }
     report_write_text(r, &text);
-    if (r->cfg.upload[0])
-        /* the JSON on the server is the one on the console, unless the upload failed */
-        rewrite_reports(r, &json, &text, upload_send(r, nb, json.data, json.len, text.data,
-                                                      text.len));
-    /* a network boot has no volume to write: the server and the console hold the report */
+    base[0] = 0;
+    /* first the stick: nothing on the network runs before the report is safe (issue 35) */
     if (!netboot_only)
-        saved_ok = report_save(r, v, json.data, json.len, text.data, text.len, saved,
-                               sizeof(saved));
+        saved_ok = report_save(r, v, json.data, json.len, text.data, text.len, base,
+                               sizeof(base));
     if (!saved_ok && !netboot_only)
         /* the errors list changed: rebuild both so the console copy says why */
-        rewrite_reports(r, &json, &text, true);
+        rewrite_reports(r, &json, &text);
+    /* then the console: the summary, and the whole JSON wherever another copy may be wanted */
     con_write("\n");
     con_writen(text.data, text.len);
     run_report_basename(r, name, sizeof(name));
-    if (saved_ok || netboot_only) {
-        if (saved_ok)
-            con_printf("Report saved: %s (and .txt)\n", saved);
-        /* an upload's copy is checked against this one; a network boot has only this one */
-        if (r->cfg.console_json || r->cfg.upload[0] || netboot_only)
-            report_dump_console(name, json.data, json.len);
-    } else {
+    if (saved_ok) {
+        report_file_path(base, 0, ".json", path, sizeof(path));
+        con_printf("Report saved: %s (and .txt)\n", path);
+    } else if (!netboot_only) {
         con_printf("ERROR: the report could not be saved on the boot volume; "
                    "the whole JSON follows on the console\n");
-        report_dump_console(name, json.data, json.len);
     }
+    /* an upload's copy is checked against this one; a network boot has only this one */
+    if (!saved_ok || r->cfg.console_json || r->cfg.upload[0])
+        report_dump_console(name, json.data, json.len);
     /*
      * "RESULT: " + the verdict: COMPLETE, ERROR or FAILURE first (scripts/stick-lib.sh reads
      * it). A fixed buffer: the line must come even when the dynamic ones ran out of memory.
@@ -125,6 +170,9 @@ static void finish(struct run *r, struct volume *v, struct netboot *nb, bool rel
     sb_init_fixed(&verdict, verdict_text, sizeof(verdict_text));
     report_write_verdict(r, &verdict);
     con_printf("RESULT: %s\n", verdict_text);
+    /* last the upload of those same bytes; its outcome goes beside the stick's copy */
+    if (r->upload.state == UPLOAD_PENDING)
+        upload_after_save(r, v, nb, saved_ok ? base : "", &json, &text);
     con_write("TLBSCOPE DONE\n");
     sb_release(&json);
     sb_release(&text);
@@ -172,7 +220,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
                     "RDRAND): the random tokens rest on TSC timing jitter alone");
         r->redact_random_key_set = true;
     }
-    print_messages("WARNING", &r->warnings);
+    print_messages(r, "ERROR", &r->errors); /* a refused redact_key, an unpinned file */
+    print_messages(r, "WARNING", &r->warnings);
 
     fwinfo_collect(&r->fw, &r->warnings);
     identify_cpu(r);

@@ -4,8 +4,8 @@
 #include "core/lib/crc.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
+#include "core/run/report_files.h"
 
-#define REPORT_DIR "\\tlbscope\\reports"
 #define COUNTER_FILE "\\tlbscope\\counter"
 #define DUMP_LINE 76
 
@@ -31,13 +31,42 @@ uint32_t report_next_counter(struct volume *v)
     return counter;
 }
 
-bool report_save(struct run *r, struct volume *v, const char *json, size_t json_len,
-                 const char *text, size_t text_len, char *saved_as, size_t saved_cap)
+/* The stick as core/run/report_files.h sees it. */
+static bool stick_exists(void *ctx, const char *path) { return volume_exists(ctx, path); }
+static uint64_t stick_write_new(void *ctx, const char *path, const void *data, size_t len)
 {
-    char base[96], path[160];
+    return volume_write_new(ctx, path, data, len);
+}
+static uint64_t stick_rename(void *ctx, const char *path, const char *leaf)
+{
+    return volume_rename(ctx, path, leaf);
+}
+static uint64_t stick_remove(void *ctx, const char *path) { return volume_delete(ctx, path); }
+
+static struct report_fs stick_of(struct volume *v)
+{
+    struct report_fs fs = { v, stick_exists, stick_write_new, stick_rename, stick_remove };
+    return fs;
+}
+
+/* One file through its .partial name and a rename: an error of the run when it fails. */
+static bool commit(struct run *r, struct volume *v, const char *path, const char *data,
+                   size_t len, bool replace)
+{
+    struct report_fs fs = stick_of(v);
+    EFI_STATUS st = report_file_commit(&fs, path, data, len, replace);
+    if (EFI_ERROR(st))
+        msg_add(&r->errors, "report", "writing %s failed: %s", path, efi_status_name(st));
+    return !EFI_ERROR(st);
+}
+
+bool report_save(struct run *r, struct volume *v, const char *json, size_t json_len,
+                 const char *text, size_t text_len, char *saved_base, size_t base_cap)
+{
+    struct report_fs fs = stick_of(v);
+    char base[96], path[REPORT_PATH_MAX];
     EFI_STATUS st;
-    unsigned attempt;
-    saved_as[0] = 0;
+    saved_base[0] = 0;
     if (!v->root) {
         msg_add(&r->errors, "report", "the boot volume could not be opened");
         return false;
@@ -51,35 +80,25 @@ bool report_save(struct run *r, struct volume *v, const char *json, size_t json_
     }
     run_report_basename(r, base, sizeof(base));
     /* a wrong RTC and a reset counter can repeat a name: add a suffix, never overwrite */
-    for (attempt = 0; attempt < 100; attempt++) {
-        char candidate[96];
-        if (attempt == 0)
-            str_copy(candidate, sizeof(candidate), base);
-        else
-            fmt_into(candidate, sizeof(candidate), "%s-%u", base, attempt);
-        fmt_into(path, sizeof(path), "%s\\%s.json", REPORT_DIR, candidate);
-        if (volume_exists(v, path))
-            continue;
-        fmt_into(path, sizeof(path), "%s\\%s.txt", REPORT_DIR, candidate);
-        if (volume_exists(v, path))
-            continue;
-        str_copy(base, sizeof(base), candidate);
-        break;
-    }
-    fmt_into(path, sizeof(path), "%s\\%s.json", REPORT_DIR, base);
-    st = volume_write_new(v, path, json, json_len);
-    if (EFI_ERROR(st)) {
-        msg_add(&r->errors, "report", "writing %s failed: %s", path, efi_status_name(st));
+    if (!report_file_pick(&fs, base, saved_base, base_cap)) {
+        msg_add(&r->errors, "report", "no free name for %s in %s (-1 to -%u taken too)", base,
+                REPORT_DIR, REPORT_NAME_TRIES - 1);
         return false;
     }
-    fmt_into(saved_as, saved_cap, "%s", path);
-    fmt_into(path, sizeof(path), "%s\\%s.txt", REPORT_DIR, base);
-    st = volume_write_new(v, path, text, text_len);
-    if (EFI_ERROR(st)) {
-        msg_add(&r->errors, "report", "writing %s failed: %s", path, efi_status_name(st));
+    report_file_path(saved_base, 0, ".json", path, sizeof(path));
+    if (!commit(r, v, path, json, json_len, false))
         return false;
-    }
-    return true;
+    report_file_path(saved_base, 0, ".txt", path, sizeof(path));
+    return commit(r, v, path, text, text_len, false);
+}
+
+bool report_save_outcome(struct run *r, struct volume *v, const char *base, const char *text,
+                         size_t len)
+{
+    char path[REPORT_PATH_MAX];
+    if (!v->root || !base[0] || !report_file_path(base, 0, REPORT_OUTCOME_EXT, path, sizeof(path)))
+        return false;
+    return commit(r, v, path, text, len, true);
 }
 
 /*

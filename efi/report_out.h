@@ -1,8 +1,10 @@
 /*
  * Puts the report on the stick: \tlbscope\reports\<name>.json and .txt,
- * never overwriting, read back to check. When the stick cannot take it, the
- * whole JSON goes to the console between TLBSCOPE-JSON-BEGIN/END markers
- * (scripts/recover-report.sh rebuilds the file from a serial log).
+ * never overwriting, each read back and then renamed from <name>.json.partial
+ * (core/run/report_files.h: a power loss never leaves a truncated report).
+ * When the stick cannot take it, the whole JSON goes to the console between
+ * TLBSCOPE-JSON-BEGIN/END markers (scripts/recover-report.sh rebuilds the file
+ * from a serial log).
  */
 #ifndef TLBSCOPE_EFI_REPORT_OUT_H
 #define TLBSCOPE_EFI_REPORT_OUT_H
@@ -12,9 +14,15 @@
 
 /* Reads and bumps \tlbscope\counter; 0 when the stick is not writable. */
 uint32_t report_next_counter(struct volume *v);
-/* Returns true when both files were written and verified. */
+/*
+ * Returns true when both files were written, verified and renamed to their
+ * names (core/run/report_files.h), with the base name they got in saved_base.
+ */
 bool report_save(struct run *r, struct volume *v, const char *json, size_t json_len,
-                 const char *text, size_t text_len, char *saved_as, size_t saved_cap);
+                 const char *text, size_t text_len, char *saved_base, size_t base_cap);
+/* The upload's outcome beside the report saved as `base` (replaced when there). */
+bool report_save_outcome(struct run *r, struct volume *v, const char *base, const char *text,
+                         size_t len);
 /* Prints the JSON between markers, in short lines a serial console keeps intact. */
 void report_dump_console(const char *name, const char *json, size_t len);
 

@@ -54,10 +54,15 @@ static bool reachable_from_boot_address(const struct http_route *route, const ch
     return true;
 }
 
+/* A URL on the console: under redact=on the console shows no more than the report does. */
+static const char *shown(const struct run *r, const char *url)
+{
+    return r->cfg.redact ? "(the collector: redact=on)" : url;
+}
+
 void upload_prepare(struct run *r, struct netboot *nb, bool released)
 {
     struct upload_outcome *u = &r->upload;
-    char ip[16], mac[18];
     mem_zero(u, sizeof(*u));
     if (!r->cfg.upload[0])
         return;
@@ -78,17 +83,22 @@ void upload_prepare(struct run *r, struct netboot *nb, bool released)
                    "default address\n");
         nb->route.have_local = false;
     }
+    /* nothing more here: the network is touched only once the report is safe (issue 35) */
+}
+
+/* A stick boot asked nothing of the network yet: the NIC's address, by DHCP if need be. */
+static bool get_address(struct run *r, struct netboot *nb)
+{
+    struct upload_outcome *u = &r->upload;
+    char ip[16], mac[18];
     if (nb->route.have_local)
-        return;
+        return true;
     con_printf("Upload: asking the firmware for the NIC's IPv4 address (DHCP)\n");
-    if (!http_default_address(&nb->route, ADDRESS_TIMEOUT_MS, ip, mac, u->why, sizeof(u->why))) {
-        u->state = UPLOAD_FAILED;
-        return;
-    }
-    if (!r->net.ip[0])
-        str_copy(r->net.ip, sizeof(r->net.ip), ip);
-    if (!r->net.mac[0])
-        str_copy(r->net.mac, sizeof(r->net.mac), mac);
+    if (!http_default_address(&nb->route, ADDRESS_TIMEOUT_MS, ip, mac, u->why, sizeof(u->why)))
+        return false;
+    /* the report is written already: the address is for whoever watches the console */
+    con_printf("Upload: the NIC's address is %s\n", r->cfg.redact ? "(redact=on)" : ip);
+    return true;
 }
 
 static uint64_t elapsed_ms(uint64_t start) { return ticks_to_ms(tsc_now() - start); }
@@ -115,54 +125,44 @@ static bool put_file(struct run *r, struct netboot *nb, const char *url, const c
         else
             fmt_into(u->why, sizeof(u->why), "%s", a.why);
         if (v == UPLOAD_DONE) {
-            con_printf("Upload: PUT %s: HTTP %u (attempt %u)\n", url, a.status, attempt);
+            con_printf("Upload: PUT %s: HTTP %u (attempt %u)\n", shown(r, url), a.status, attempt);
             return true;
         }
         if (v == UPLOAD_GIVE_UP) {
-            con_printf("Upload: PUT %s: %s; not retried\n", url, u->why);
+            con_printf("Upload: PUT %s: %s; not retried\n", shown(r, url), u->why);
             return false;
         }
         if (!upload_next_attempt(attempt, r->cfg.upload_attempts, elapsed_ms(start), deadline_ms,
                                  &wait_ms)) {
-            con_printf("Upload: PUT %s: %s (attempt %u); giving up (%s)\n", url, u->why, attempt,
+            con_printf("Upload: PUT %s: %s (attempt %u); giving up (%s)\n", shown(r, url), u->why,
+                       attempt,
                        attempt >= r->cfg.upload_attempts ? "no attempts left"
                                                          : "the deadline comes first");
             return false;
         }
-        con_printf("Upload: PUT %s: %s (attempt %u); again in %u ms\n", url, u->why, attempt,
-                   wait_ms);
+        con_printf("Upload: PUT %s: %s (attempt %u); again in %u ms\n", shown(r, url), u->why,
+                   attempt, wait_ms);
         uefi_call_wrapper(BS->Stall, 1, (UINTN)wait_ms * 1000);
     }
 }
 
-bool upload_send(struct run *r, struct netboot *nb, const char *json, size_t json_len,
+void upload_send(struct run *r, struct netboot *nb, const char *json, size_t json_len,
                  const char *text, size_t text_len)
 {
     struct upload_outcome *u = &r->upload;
     uint64_t start = tsc_now(), deadline_ms = (uint64_t)r->cfg.upload_deadline_s * 1000;
     char text_url[sizeof(u->url)];
     uint32_t text_attempts = 0;
-    if (!r->cfg.upload[0])
-        return false;
-    if (ready(r) &&
-        put_file(r, nb, u->url, "application/json", json, json_len, start, deadline_ms,
-                 &u->attempts)) {
-        upload_object_url(r->cfg.upload, r->run_id, ".txt", 1, text_url, sizeof(text_url));
-        if (put_file(r, nb, text_url, "text/plain; charset=utf-8", text, text_len, start,
-                     deadline_ms, &text_attempts)) {
-            u->state = UPLOAD_OK;
-            con_printf("Upload: the reports are on the server: %s (and .txt)\n", u->url);
-            return false;
-        }
-        /* the JSON arrived: the text's failure is worth a mention, not a failed upload */
-        msg_add(&r->warnings, "upload", "the text summary did not reach %s: %s", text_url,
-                u->why);
-        u->state = UPLOAD_OK;
-        return true;
-    }
+    if (!ready(r))
+        return;
     u->state = UPLOAD_FAILED;
-    con_printf("Upload: FAILED: %s\n", u->why);
-    msg_add(&r->warnings, "upload", "the report did not reach %s (%u attempt%s): %s", u->url,
-            u->attempts, u->attempts == 1 ? "" : "s", u->why);
-    return true;
+    if (!get_address(r, nb) ||
+        !put_file(r, nb, u->url, "application/json", json, json_len, start, deadline_ms,
+                  &u->attempts))
+        return;
+    u->state = UPLOAD_OK;
+    upload_object_url(r->cfg.upload, r->run_id, ".txt", 1, text_url, sizeof(text_url));
+    /* the JSON arrived: the text's failure is worth a mention, not a failed upload */
+    u->text_sent = put_file(r, nb, text_url, "text/plain; charset=utf-8", text, text_len, start,
+                            deadline_ms, &text_attempts);
 }

@@ -163,3 +163,51 @@ EFI_STATUS volume_rewrite(struct volume *v, const char *path, const char *data, 
     uefi_call_wrapper(f->Close, 1, f);
     return st;
 }
+
+EFI_STATUS volume_delete(struct volume *v, const char *path)
+{
+    EFI_FILE_HANDLE f;
+    EFI_STATUS st = open_path(v, path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &f);
+    if (EFI_ERROR(st))
+        return st;
+    /* Delete closes the handle; a warning status means it could not be deleted */
+    st = uefi_call_wrapper(f->Delete, 1, f);
+    return st == EFI_WARN_DELETE_FAILURE ? EFI_ACCESS_DENIED : st;
+}
+
+/*
+ * UEFI renames with SetInfo: the file's EFI_FILE_INFO with another FileName
+ * (UEFI 2.10, 13.5.16); a name without a leading '\' stays in the file's folder.
+ */
+EFI_STATUS volume_rename(struct volume *v, const char *path, const char *leaf)
+{
+    EFI_FILE_HANDLE f;
+    EFI_FILE_INFO *old, *info;
+    UINTN leaf_chars = str_len(leaf) + 1, size;
+    EFI_STATUS st;
+    if (leaf_chars > PATH_MAX_CHARS)
+        return EFI_INVALID_PARAMETER;
+    st = open_path(v, path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &f);
+    if (EFI_ERROR(st))
+        return st;
+    if (!(old = LibFileInfo(f))) {
+        uefi_call_wrapper(f->Close, 1, f);
+        return EFI_DEVICE_ERROR;
+    }
+    size = SIZE_OF_EFI_FILE_INFO + leaf_chars * sizeof(CHAR16);
+    if (!(info = mem_zalloc(size))) {
+        uefi_call_wrapper(BS->FreePool, 1, old);
+        uefi_call_wrapper(f->Close, 1, f);
+        return EFI_OUT_OF_RESOURCES;
+    }
+    mem_copy(info, old, SIZE_OF_EFI_FILE_INFO);
+    info->Size = size;
+    ascii_to_ucs2(info->FileName, leaf_chars, leaf);
+    st = uefi_call_wrapper(f->SetInfo, 4, f, &GenericFileInfo, size, info);
+    mem_free(info);
+    uefi_call_wrapper(BS->FreePool, 1, old);
+    if (!EFI_ERROR(st))
+        st = uefi_call_wrapper(f->Flush, 1, f);
+    uefi_call_wrapper(f->Close, 1, f);
+    return st;
+}

@@ -26,5 +26,9 @@ EFI_STATUS volume_read(struct volume *v, const char *path, size_t max, char **da
 EFI_STATUS volume_write_new(struct volume *v, const char *path, const char *data, size_t len);
 /* Replaces a small file in place (the run counter). */
 EFI_STATUS volume_rewrite(struct volume *v, const char *path, const char *data, size_t len);
+/* Deletes a file. */
+EFI_STATUS volume_delete(struct volume *v, const char *path);
+/* Renames a file to `leaf` in its folder (EFI_FILE_PROTOCOL.SetInfo with a new FileName). */
+EFI_STATUS volume_rename(struct volume *v, const char *path, const char *leaf);
 
 #endif

@@ -26,6 +26,8 @@
 #   NET=1                a NIC on QEMU's user network next to the stick (stick boot
 #                        that uploads)
 #   COLLECTOR_DIR=dir COLLECTOR_PORT=port   a collector the caller started (tests)
+#   LOAD_OPTIONS='k=v ...'  NETBOOT=http: the boot entry's optional data, which the firmware
+#                        hands the app as its load options (e.g. config_sha256=...)
 #   MONITOR_ON='regex' MONITOR_CMD='nmi' MONITOR_DELAY=3
 #                        once the serial console matches the regex, wait MONITOR_DELAY
 #                        seconds and send MONITOR_CMD to the QEMU monitor, once (tests:
@@ -126,6 +128,24 @@ http)
     virt-fw-vars --input "$OVMF_VARS" --output "$RUNDIR/OVMF_VARS.fd" \
         --set-boot-uri "http://10.0.2.2:$COLLECTOR_PORT/BOOTX64.EFI" >"$RUNDIR/virt-fw-vars.log" 2>&1 ||
         { echo "qemu-run.sh: virt-fw-vars failed (see $RUNDIR/virt-fw-vars.log)" >&2; exit 2; }
+    if [ -n "${LOAD_OPTIONS:-}" ]; then
+        # the same boot entry (virt-fw-vars' Boot0099, BootNext) with optional data, which
+        # virt-fw-vars cannot give it: through the library it is built on, with its Python
+        vfv_python=$(sed -n '1s/^#! *//p' "$(command -v virt-fw-vars)")
+        ${vfv_python:-python3} - "$RUNDIR/OVMF_VARS.fd" "http://10.0.2.2:$COLLECTOR_PORT/BOOTX64.EFI" \
+            "$LOAD_OPTIONS" >>"$RUNDIR/virt-fw-vars.log" 2>&1 <<'EOF' ||
+import sys
+from virt.firmware.efi import devpath, ucs16
+from virt.firmware.varstore import autodetect
+store = autodetect.open_varstore(sys.argv[1])
+varlist = store.get_varlist()
+varlist.set_boot_entry(0x99, 'netboot BOOTX64.EFI', devpath.DevicePath.uri(sys.argv[2]),
+                       bytes(ucs16.from_string(sys.argv[3])))
+varlist.set_boot_next(0x99)
+store.write_varstore(sys.argv[1], varlist)
+EOF
+            { echo "qemu-run.sh: LOAD_OPTIONS could not be set (see $RUNDIR/virt-fw-vars.log)" >&2; exit 2; }
+    fi
     storage=()
     nic=(-netdev user,id=n0 -device virtio-net-pci,netdev=n0,romfile=) ;;
 *)

@@ -37,10 +37,49 @@ static void write_wrapped(struct strbuf *sb, const char *label, const char *text
     sb_putc(sb, '\n');
 }
 
+/* The upload's line: where, and how it went (pending in the report itself: issue 35). */
+static void write_upload(const struct run *r, struct strbuf *sb)
+{
+    const struct upload_outcome *u = &r->upload;
+    const char *url = u->url[0] ? u->url : r->cfg.upload;
+    switch (u->state) {
+    case UPLOAD_OFF:
+        break;
+    case UPLOAD_PENDING:
+        sb_printf(sb, "Upload    this copy goes to %s once the stick or the console has it;\n"
+                      "          how that went: the console, and the .upload file beside it\n",
+                  url);
+        break;
+    case UPLOAD_OK:
+        sb_printf(sb, "Upload    succeeded: %s (HTTP %u, attempt %u of at most %u)\n", u->url,
+                  u->http_status, u->attempts, r->cfg.upload_attempts);
+        if (!u->text_sent)
+            sb_printf(sb, "          the .txt did not arrive: %s\n", u->why);
+        break;
+    case UPLOAD_FAILED:
+        sb_printf(sb, "Upload    FAILED: %s ", url);
+        if (u->attempts)
+            sb_printf(sb, "after %u attempt%s", u->attempts, u->attempts == 1 ? "" : "s");
+        else
+            sb_puts(sb, "before any attempt");
+        sb_printf(sb, ": %s; the report stays on the boot volume (when there is one) and on the "
+                      "console\n", u->why);
+        break;
+    }
+}
+
+void report_write_upload(const struct run *r, struct strbuf *sb)
+{
+    struct redaction red;
+    size_t start = sb->len;
+    write_upload(r, sb);
+    redaction_prepare(r, &red); /* the URL as the report shows it */
+    redaction_scrub_buffer(&red, sb, start);
+}
+
 /* How it booted, where its configuration came from, where its reports went (core/run/netinfo.h). */
 static void write_delivery(const struct run *r, struct strbuf *sb)
 {
-    const struct upload_outcome *u = &r->upload;
     if (r->net.boot != BOOT_DISK) {
         sb_printf(sb, "Boot      %s", boot_kind_name(r->net.boot));
         if (r->net.boot_url[0])
@@ -55,26 +94,7 @@ static void write_delivery(const struct run *r, struct strbuf *sb)
                   !used ? "NOT used (see the errors)"
                   : r->cfg.config_sha256[0] ? "pinned" : "not pinned");
     }
-    switch (u->state) {
-    case UPLOAD_OFF:
-        break;
-    case UPLOAD_PENDING:
-        sb_printf(sb, "Upload    this copy was sent to %s\n", u->url[0] ? u->url : r->cfg.upload);
-        break;
-    case UPLOAD_OK:
-        sb_printf(sb, "Upload    succeeded: %s (HTTP %u, attempt %u of at most %u)\n", u->url,
-                  u->http_status, u->attempts, r->cfg.upload_attempts);
-        break;
-    case UPLOAD_FAILED:
-        sb_printf(sb, "Upload    FAILED: %s ", u->url[0] ? u->url : r->cfg.upload);
-        if (u->attempts)
-            sb_printf(sb, "after %u attempt%s", u->attempts, u->attempts == 1 ? "" : "s");
-        else
-            sb_puts(sb, "before any attempt");
-        sb_printf(sb, ": %s; the report stays on the boot volume (when there is one) and on the "
-                      "console\n", u->why);
-        break;
-    }
+    write_upload(r, sb);
 }
 
 static void write_header(const struct run *r, struct strbuf *sb)

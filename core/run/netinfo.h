@@ -37,6 +37,7 @@ struct upload_outcome {
     enum upload_state state;
     uint32_t attempts;
     uint32_t http_status;           /* the last answer's status; 0: none came */
+    bool text_sent;                 /* the .txt reached the server too */
     char url[NET_URL_MAX + 96];     /* the JSON report's URL on the server */
     char why[160];                  /* the last failure, when it failed */
 };

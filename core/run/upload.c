@@ -1,5 +1,6 @@
 #include "core/run/upload.h"
 #include "core/mutant.h"
+#include "core/run/netinfo.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 
@@ -93,4 +94,23 @@ bool upload_url_valid(const char *url, const char **why)
         }
     }
     return true;
+}
+
+void upload_outcome_text(const struct upload_outcome *u, bool text_sent, const char *name,
+                         const char *sha256_hex, size_t json_len, struct strbuf *sb)
+{
+    const char *state = u->state == UPLOAD_OK       ? (text_sent ? "succeeded" : "json-only")
+                        : u->state == UPLOAD_FAILED ? "failed"
+                                                    : "started";
+    sb_printf(sb, "# tlbscope: the upload (upload=) of %s.json and .txt beside this file.\n"
+                  "# state=started: the machine stopped during the upload; whether the\n"
+                  "# collector has the report, only the collector can tell.\n",
+              name);
+    sb_printf(sb, "report=%s\njson_bytes=%llu\njson_sha256=%s\nstate=%s\nattempts=%u\n", name,
+              (unsigned long long)json_len, sha256_hex, state, u->attempts);
+    if (u->state != UPLOAD_PENDING) {
+        sb_printf(sb, "http_status=%u\n", u->http_status);
+        if (u->why[0] && (u->state == UPLOAD_FAILED || !text_sent))
+            sb_printf(sb, "why=%s\n", u->why);
+    }
 }

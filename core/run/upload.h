@@ -38,4 +38,18 @@ bool upload_object_url(const char *base, const char *name, const char *ext, uint
 /* "http://HOST[:PORT][/PATH]" or https: the scheme, a host, no blanks, no query or fragment. */
 bool upload_url_valid(const char *url, const char **why);
 
+/*
+ * The outcome file beside the report on the stick (issue 35: the stick gets
+ * the report before the network is touched, so the report cannot say how the
+ * upload went): key=value lines, written once before the first attempt
+ * (state=started: a power loss after it leaves this) and again at the end.
+ * `name` is the report's base name, `sha256_hex` the SHA-256 of the JSON bytes
+ * the upload sends, which are the stick's. No URL: the file travels with the
+ * stick, and the report's own fields say where (as tokens under redact=on).
+ */
+struct upload_outcome;
+struct strbuf;
+void upload_outcome_text(const struct upload_outcome *u, bool text_sent, const char *name,
+                         const char *sha256_hex, size_t json_len, struct strbuf *sb);
+
 #endif

@@ -198,16 +198,20 @@ static void test_text_says_how_the_upload_went(void **state)
     char *text;
     (void)state;
     text = support_report_text(r);
-    assert_non_null(strstr(text, "Upload    this copy was sent to http://10.0.2.2:8080/reports/"));
+    /* issue 35: the report is written before the upload, which it cannot know the end of */
+    assert_non_null(strstr(text, "Upload    this copy goes to http://10.0.2.2:8080/reports/"));
+    assert_non_null(strstr(text, "how that went: the console, and the .upload file beside it"));
     assert_non_null(strstr(text, "Boot      pxe_tftp from tftp://192.0.2.7/lab/BOOTX64.EFI; "
                                  "configuration from tftp"));
     free(text);
     r->upload.state = UPLOAD_OK;
     r->upload.attempts = 2;
     r->upload.http_status = 201;
+    r->upload.text_sent = true;
     text = support_report_text(r);
     assert_non_null(strstr(text, "Upload    succeeded: http://10.0.2.2:8080/reports/"));
-    assert_non_null(strstr(text, "(HTTP 201, attempt 2 of at most 5)"));
+    assert_non_null(strstr(text, "(HTTP 201, attempt 2 of at most 5)\n"));
+    assert_null(strstr(text, ".txt did not arrive"));
     free(text);
     r->upload.state = UPLOAD_FAILED;
     r->upload.attempts = 0;
@@ -217,6 +221,35 @@ static void test_text_says_how_the_upload_went(void **state)
     assert_non_null(strstr(text, "before any attempt: no IPv4 address from DHCP"));
     free(text);
     mem_free(r);
+}
+
+/* The outcome file beside the stick's report (issue 35): before, and after. */
+static void test_outcome_file(void **state)
+{
+    struct upload_outcome u;
+    char buf[768];
+    struct strbuf sb;
+    (void)state;
+    memset(&u, 0, sizeof(u));
+    u.state = UPLOAD_PENDING;
+    sb_init_fixed(&sb, buf, sizeof(buf));
+    upload_outcome_text(&u, false, "NAME", "ab12", 4321, &sb);
+    assert_non_null(strstr(buf, "\nreport=NAME\njson_bytes=4321\njson_sha256=ab12\n"
+                                "state=started\nattempts=0\n"));
+    assert_null(strstr(buf, "http_status="));
+    u.state = UPLOAD_FAILED;
+    u.attempts = 3;
+    str_copy(u.why, sizeof(u.why), "waiting for the answer: no completion before the deadline");
+    sb_init_fixed(&sb, buf, sizeof(buf));
+    upload_outcome_text(&u, false, "NAME", "ab12", 4321, &sb);
+    assert_non_null(strstr(buf, "state=failed\nattempts=3\nhttp_status=0\nwhy=waiting"));
+    u.state = UPLOAD_OK;
+    u.http_status = 201;
+    sb_init_fixed(&sb, buf, sizeof(buf));
+    upload_outcome_text(&u, true, "NAME", "ab12", 4321, &sb);
+    assert_non_null(strstr(buf, "state=succeeded\nattempts=3\nhttp_status=201\n"));
+    assert_null(strstr(buf, "why="));
+    assert_null(strstr(buf, "http://")); /* the file travels with the stick: no URL */
 }
 
 int main(void)
@@ -230,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_network_facts_written),
         cmocka_unit_test(test_network_addresses_redacted),
         cmocka_unit_test(test_text_says_how_the_upload_went),
+        cmocka_unit_test(test_outcome_file),
     };
     host_init();
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -441,7 +441,7 @@ kill_unit reopen_checked_in test_only_absent_aps_are_started_again \
 kill_unit init_sipi_back_to_shell test_init_sipi_runs_never_return_to_the_shell \
     "a run with CPUs started by INIT-SIPI returns to the firmware shell" test_own_bringup
 # upload=URL (issue 24): the retry policy and the redaction of the network addresses
-control_unit upload_retry_client_errors test_upload "the upload test" 8
+control_unit upload_retry_client_errors test_upload "the upload test" 9
 kill_unit upload_retry_client_errors test_only_transient_answers_are_retried \
     "a 4xx answer retried like a 503" test_upload
 kill_unit upload_backoff_flat test_backoff_doubles_up_to_its_cap \
@@ -471,6 +471,9 @@ kill_unit pin_mismatch_used test_pinned_file_used_only_when_it_matches \
 control_unit free_text_unredacted test_redact_text "the free-text redaction test" 3
 kill_unit free_text_unredacted test_free_text_gets_the_tokens \
     "redact=on: warnings, notes and run.args quote the boot server and collector" test_redact_text
+control_unit report_written_in_place test_stick_files "the stick-file test" 4
+kill_unit report_written_in_place test_power_loss_never_truncates_a_report \
+    "a report written under its final name: a power loss leaves it truncated" test_stick_files
 # the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
 # DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
 control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 18
