@@ -109,6 +109,7 @@
 #define MUTANT_ID_pin_mismatch_used 193 /* config_sha256=: a boot server's file that differs is used */
 #define MUTANT_ID_free_text_unredacted 194 /* redact=on: messages, notes, args quote values as they are */
 #define MUTANT_ID_report_written_in_place 195 /* a report file written under its final name */
+#define MUTANT_ID_conflict_taken_as_done 196 /* upload: 409 (the name is taken) read as success */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -103,6 +103,33 @@ static bool get_address(struct run *r, struct netboot *nb)
 
 static uint64_t elapsed_ms(uint64_t start) { return ticks_to_ms(tsc_now() - start); }
 
+/*
+ * 409: the collector has this name already. Read it back: the same bytes are
+ * this upload's own earlier attempt (its answer lost), anything else is not.
+ */
+static enum upload_verdict check_copy(struct run *r, struct netboot *nb, const char *url,
+                                      const char *body, size_t len, uint32_t timeout)
+{
+    struct upload_outcome *u = &r->upload;
+    struct http_answer a;
+    enum upload_verdict v = UPLOAD_GIVE_UP;
+    char *copy = mem_alloc(len + 1);
+    if (!copy) {
+        fmt_into(u->why, sizeof(u->why), "HTTP status 409, and no memory to read the copy back");
+        return v;
+    }
+    /* one byte more than ours: a longer file there does not fit and is not ours */
+    if (http_exchange(&nb->route, HTTP_GET, url, NULL, copy, 0, len + 1, timeout, &a))
+        v = upload_judge_copy(a.status, body, len, copy, a.body_len);
+    mem_free(copy);
+    if (v == UPLOAD_DONE)
+        fmt_into(u->why, sizeof(u->why), "already there: the same bytes (an earlier attempt)");
+    else
+        fmt_into(u->why, sizeof(u->why), "HTTP status 409: the collector holds another file "
+                 "under this name");
+    return v;
+}
+
 /* PUT one file with retries; true when the server took it. */
 static bool put_file(struct run *r, struct netboot *nb, const char *url, const char *type,
                      const char *body, size_t len, uint64_t start, uint64_t deadline_ms,
@@ -124,6 +151,12 @@ static bool put_file(struct run *r, struct netboot *nb, const char *url, const c
             fmt_into(u->why, sizeof(u->why), "HTTP status %u", a.status);
         else
             fmt_into(u->why, sizeof(u->why), "%s", a.why);
+        if (v == UPLOAD_CHECK) {
+            v = check_copy(r, nb, url, body, len, timeout);
+            con_printf("Upload: PUT %s: HTTP 409; read back: %s\n", shown(r, url), u->why);
+            if (v == UPLOAD_DONE)
+                return true;
+        }
         if (v == UPLOAD_DONE) {
             con_printf("Upload: PUT %s: HTTP %u (attempt %u)\n", shown(r, url), a.status, attempt);
             return true;

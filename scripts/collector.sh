@@ -6,7 +6,8 @@
 #                                           receives the uploads
 #   scripts/collector.sh stop DIR           stops the nginx started for DIR
 # It listens on 127.0.0.1 only: QEMU's user network takes the guest's
-# connections to 10.0.2.2 there.
+# connections to 10.0.2.2 there, so 127.0.0.1 is what it allows
+# (COLLECTOR_ALLOW: other geo lines, for the tests of the allow-list).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cmd=${1:-}; dir=${2:-}
@@ -25,7 +26,9 @@ start)
     port=${3:-$(free_port)}
     user=""
     [ "$(id -u)" = 0 ] && user="user root;"   # the workers write into DIR, which root owns
+    allow=${COLLECTOR_ALLOW:-127.0.0.1 1;}
     sed -e "s|@DIR@|$dir|g" -e "s|@LISTEN@|127.0.0.1:$port|g" -e "s|@USER@|$user|g" \
+        -e "s|@ALLOW@|$allow|g" \
         "$here/reports/collector/nginx.conf.in" > "$dir/nginx.conf"
     PATH=$PATH:/usr/sbin nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>>"$dir/error.log" || {
         echo "collector.sh: nginx did not start:" >&2; tail -n 5 "$dir/error.log" >&2; exit 1; }

@@ -94,15 +94,17 @@ $(foreach m,$(NET_MUTANTS),$(eval $(call net_mutant_rules,$(m))))
 # each is killed by one unit test, SEC_MUTANT_TEST_<name>, linked with the files of
 # SEC_MUTANT_SRCS rebuilt per mutant (tests/sim/mutants.sh counts them with the others).
 SEC_MUTANTS := http_length_lenient secret_line_echoed secret_key_kept pin_mismatch_used \
-               free_text_unredacted report_written_in_place
-SEC_MUTANT_TEST_free_text_unredacted := test_redact_text
-SEC_MUTANT_TEST_report_written_in_place := test_stick_files
-SEC_MUTANT_TEST_pin_mismatch_used := test_config_pin
+               free_text_unredacted report_written_in_place conflict_taken_as_done
 SEC_MUTANT_TEST_http_length_lenient := test_http_length
 SEC_MUTANT_TEST_secret_line_echoed := test_config_secret
 SEC_MUTANT_TEST_secret_key_kept := test_config_secret
+SEC_MUTANT_TEST_pin_mismatch_used := test_config_pin
+SEC_MUTANT_TEST_free_text_unredacted := test_redact_text
+SEC_MUTANT_TEST_report_written_in_place := test_stick_files
+SEC_MUTANT_TEST_conflict_taken_as_done := test_upload
 SEC_MUTANT_SRCS := core/lib/http_length.c core/run/config.c core/run/config_secret.c \
-                   core/run/config_pin.c core/report/report_redact.c core/run/report_files.c
+                   core/run/config_pin.c core/report/report_redact.c core/run/report_files.c \
+                   core/run/upload.c
 define sec_mutant_rules
 $(BUILD)/mutants/$(1)/sec/%.o: %.c
 	@mkdir -p $$(dir $$@)

@@ -8,11 +8,22 @@ enum upload_verdict upload_judge(uint32_t http_status)
 {
     if (http_status >= 200 && http_status < 300)
         return UPLOAD_DONE;
+    if (http_status == 409) /* the mutant: a taken name counted as this upload's copy */
+        return MUTANT(conflict_taken_as_done) ? UPLOAD_DONE : UPLOAD_CHECK;
     if (MUTANT(upload_retry_client_errors) && http_status >= 400 && http_status < 500)
         return UPLOAD_RETRY;
     /* no answer, a timeout the server admits (408), throttling (429), a server-side failure */
     if (http_status == 0 || http_status == 408 || http_status == 429 || http_status >= 500)
         return UPLOAD_RETRY;
+    return UPLOAD_GIVE_UP;
+}
+
+enum upload_verdict upload_judge_copy(uint32_t get_status, const void *sent, size_t len,
+                                      const void *got, size_t got_len)
+{
+    if (get_status == 200 && got_len == len && mem_cmp(sent, got, len) == 0)
+        return UPLOAD_DONE;
+    /* another file under this name (or none readable): waiting will not change it */
     return UPLOAD_GIVE_UP;
 }
 

@@ -7,8 +7,10 @@
  *   - the wait before attempt n+1 doubles from UPLOAD_BACKOFF_FIRST_MS up to
  *     UPLOAD_BACKOFF_CAP_MS; no attempt starts past the overall deadline;
  *   - the report's URL is base/NAME.json (and .txt) for every attempt: a
- *     retry overwrites what an earlier attempt may have left, never adds a
- *     second copy.
+ *     retry never adds a second copy. The collector (reports/collector/)
+ *     never replaces a name either: a retry whose earlier attempt arrived
+ *     unanswered meets 409, and reading the name back tells whether those
+ *     are this upload's bytes (done) or another file's (failed).
  */
 #ifndef TLBSCOPE_CORE_UPLOAD_H
 #define TLBSCOPE_CORE_UPLOAD_H
@@ -20,10 +22,19 @@
 #define UPLOAD_BACKOFF_FIRST_MS 1000u
 #define UPLOAD_BACKOFF_CAP_MS 16000u
 
-enum upload_verdict { UPLOAD_DONE = 0, UPLOAD_RETRY, UPLOAD_GIVE_UP };
+/*
+ * UPLOAD_CHECK: 409 Conflict, the collector holds that name already
+ * (reports/collector/ never replaces a report): read it back, and the
+ * upload is done if it holds these very bytes (an earlier attempt whose
+ * answer was lost), failed otherwise.
+ */
+enum upload_verdict { UPLOAD_DONE = 0, UPLOAD_RETRY, UPLOAD_GIVE_UP, UPLOAD_CHECK };
 
 /* http_status: the answer's status, 0 when no answer came (connection, timeout). */
 enum upload_verdict upload_judge(uint32_t http_status);
+/* After UPLOAD_CHECK: the GET's status and body against the bytes this attempt sent. */
+enum upload_verdict upload_judge_copy(uint32_t get_status, const void *sent, size_t len,
+                                      const void *got, size_t got_len);
 /* The wait after failed attempt `attempt` (1-based). */
 uint32_t upload_backoff_ms(uint32_t attempt);
 /*

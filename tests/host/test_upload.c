@@ -41,6 +41,24 @@ static void test_only_transient_answers_are_retried(void **state)
         assert_int_equal(upload_judge(give_up[i]), UPLOAD_GIVE_UP);
 }
 
+/*
+ * 409: the collector never replaces a report (issue 35). Read back, the same
+ * bytes are this upload's own earlier attempt, anything else a failure.
+ */
+static void test_a_taken_name_is_read_back(void **state)
+{
+    static const char mine[] = "{\"schema\": \"tlbscope-report\"}\n";
+    static const char other[] = "{\"schema\": \"tlbscope-report\" }\n";
+    size_t n = sizeof(mine) - 1;
+    (void)state;
+    assert_int_equal(upload_judge(409), UPLOAD_CHECK);
+    assert_int_equal(upload_judge_copy(200, mine, n, mine, n), UPLOAD_DONE);
+    assert_int_equal(upload_judge_copy(200, mine, n, other, sizeof(other) - 1), UPLOAD_GIVE_UP);
+    assert_int_equal(upload_judge_copy(200, mine, n, mine, n - 1), UPLOAD_GIVE_UP);
+    assert_int_equal(upload_judge_copy(404, mine, n, mine, n), UPLOAD_GIVE_UP);
+    assert_int_equal(upload_judge_copy(0, mine, n, mine, n), UPLOAD_GIVE_UP);
+}
+
 static void test_backoff_doubles_up_to_its_cap(void **state)
 {
     static const uint32_t want[] = { 1000, 2000, 4000, 8000, 16000, 16000, 16000 };
@@ -256,6 +274,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_only_transient_answers_are_retried),
+        cmocka_unit_test(test_a_taken_name_is_read_back),
         cmocka_unit_test(test_backoff_doubles_up_to_its_cap),
         cmocka_unit_test(test_no_attempt_past_the_deadline),
         cmocka_unit_test(test_every_attempt_writes_one_name),

@@ -45,7 +45,7 @@ record_mutants=$(sed -n 's/^RECORD_MUTANTS :=//p' sim/sim.mk)
 for m in p50_ci_of_p90 samples_kept_sorted; do [ -x "$MUT/$m/test_record_samples" ] || need_build=true; done
 all_mutants="$all_mutants $record_mutants"
 # issue 35's mutants: one unit test each (sim/sim.mk SEC_MUTANTS, SEC_MUTANT_TEST_<name>)
-sec_mutants=$(sed -n 's/^SEC_MUTANTS :=//p' sim/sim.mk)
+sec_mutants=$(sed -n '/^SEC_MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^SEC_MUTANTS :=//; s/\\//g')
 sec_test() { sed -n "s/^SEC_MUTANT_TEST_$1 := //p" sim/sim.mk; }
 for m in $sec_mutants; do [ -x "$MUT/$m/$(sec_test "$m")" ] || need_build=true; done
 all_mutants="$all_mutants $sec_mutants"
@@ -441,7 +441,7 @@ kill_unit reopen_checked_in test_only_absent_aps_are_started_again \
 kill_unit init_sipi_back_to_shell test_init_sipi_runs_never_return_to_the_shell \
     "a run with CPUs started by INIT-SIPI returns to the firmware shell" test_own_bringup
 # upload=URL (issue 24): the retry policy and the redaction of the network addresses
-control_unit upload_retry_client_errors test_upload "the upload test" 9
+control_unit upload_retry_client_errors test_upload "the upload test" 10
 kill_unit upload_retry_client_errors test_only_transient_answers_are_retried \
     "a 4xx answer retried like a 503" test_upload
 kill_unit upload_backoff_flat test_backoff_doubles_up_to_its_cap \
@@ -452,6 +452,8 @@ kill_unit upload_name_per_attempt test_every_attempt_writes_one_name \
     "each retry writes another name: a second copy on the server" test_upload
 kill_unit network_unredacted test_network_addresses_redacted \
     "redact=on leaves the MAC, IP and boot URL in the report" test_upload
+kill_unit conflict_taken_as_done test_a_taken_name_is_read_back \
+    "upload: a 409 (the collector holds the name) counted as done, unread" test_upload
 # issue 35: hostile input, the upload window, the stick's files
 control_unit http_length_lenient test_http_length "the Content-Length test" 4
 kill_unit http_length_lenient test_empty_or_signed_is_invalid \
