@@ -183,14 +183,17 @@ void upload_send(struct run *r, struct netboot *nb, const char *json, size_t jso
                  const char *text, size_t text_len)
 {
     struct upload_outcome *u = &r->upload;
-    uint64_t start = tsc_now(), deadline_ms = (uint64_t)r->cfg.upload_deadline_s * 1000;
+    uint64_t start, deadline_ms = (uint64_t)r->cfg.upload_deadline_s * 1000;
     char text_url[sizeof(u->url)];
     uint32_t text_attempts = 0;
     if (!ready(r))
         return;
     u->state = UPLOAD_FAILED;
-    if (!get_address(r, nb) ||
-        !put_file(r, nb, u->url, "application/json", json, json_len, start, deadline_ms,
+    if (!get_address(r, nb))
+        return;
+    /* upload_deadline_s counts from the first attempt, the DHCP wait (its own 15 s) apart */
+    start = tsc_now();
+    if (!put_file(r, nb, u->url, "application/json", json, json_len, start, deadline_ms,
                   &u->attempts))
         return;
     u->state = UPLOAD_OK;
