@@ -25,7 +25,8 @@ A64_LDFLAGS := /subsystem:efi_application /entry:efi_main /nodefaultlib /machine
 A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c core/exp/arm64/*.c core/report/arm64/*.c)) \
 	core/lib/json.c core/lib/cmdline.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c core/lib/msglist.c \
 	core/run/verdict.c core/run/result.c core/report/report_common.c \
-	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c
+	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c \
+	core/run/config_secret.c
 A64_ASM := $(sort $(wildcard arch/arm64/*.S))
 A64_OBJS := $(patsubst %.c,$(A64_BUILD)/obj/%.o,$(A64_SRCS)) $(patsubst %.S,$(A64_BUILD)/obj/%.o,$(A64_ASM))
 A64_EFI := $(A64_BUILD)/BOOTAA64.EFI
