@@ -91,27 +91,32 @@ endef
 $(foreach m,$(NET_MUTANTS),$(eval $(call net_mutant_rules,$(m))))
 
 # Issue 35's mutants (ids 190-209: hostile input, the upload window, the stick's files):
-# each is killed by one unit test, SEC_MUTANT_TEST_<name>, linked with the files of
-# SEC_MUTANT_SRCS rebuilt per mutant (tests/sim/mutants.sh counts them with the others).
+# each is killed by one unit test, SEC_MUTANT_TEST_<name>, linked with the one file it
+# changes, SEC_MUTANT_SRC_<name>, rebuilt for it (tests/sim/mutants.sh counts them with
+# the others).
 SEC_MUTANTS := http_length_lenient secret_line_echoed secret_key_kept pin_mismatch_used \
                free_text_unredacted report_written_in_place conflict_taken_as_done
 SEC_MUTANT_TEST_http_length_lenient := test_http_length
+SEC_MUTANT_SRC_http_length_lenient := core/lib/http_length.c
 SEC_MUTANT_TEST_secret_line_echoed := test_config_secret
+SEC_MUTANT_SRC_secret_line_echoed := core/run/config_secret.c
 SEC_MUTANT_TEST_secret_key_kept := test_config_secret
+SEC_MUTANT_SRC_secret_key_kept := core/run/config.c
 SEC_MUTANT_TEST_pin_mismatch_used := test_config_pin
+SEC_MUTANT_SRC_pin_mismatch_used := core/run/config_pin.c
 SEC_MUTANT_TEST_free_text_unredacted := test_redact_text
+SEC_MUTANT_SRC_free_text_unredacted := core/report/report_redact.c
 SEC_MUTANT_TEST_report_written_in_place := test_stick_files
+SEC_MUTANT_SRC_report_written_in_place := core/run/report_files.c
 SEC_MUTANT_TEST_conflict_taken_as_done := test_upload
-SEC_MUTANT_SRCS := core/lib/http_length.c core/run/config.c core/run/config_secret.c \
-                   core/run/config_pin.c core/report/report_redact.c core/run/report_files.c \
-                   core/run/upload.c
+SEC_MUTANT_SRC_conflict_taken_as_done := core/run/upload.c
 define sec_mutant_rules
 $(BUILD)/mutants/$(1)/sec/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  MUTCC $(1) $$<")
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/mutants/$(1)/$(SEC_MUTANT_TEST_$(1)): tests/host/$(SEC_MUTANT_TEST_$(1)).c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/sec/%.o,$(SEC_MUTANT_SRCS)) $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(SEC_MUTANT_SRCS)),$(HOST_LIB_OBJS))
+$(BUILD)/mutants/$(1)/$(SEC_MUTANT_TEST_$(1)): tests/host/$(SEC_MUTANT_TEST_$(1)).c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/sec/%.o,$(SEC_MUTANT_SRC_$(1))) $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(SEC_MUTANT_SRC_$(1))),$(HOST_LIB_OBJS))
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(SEC_MUTANTS),$(eval $(call sec_mutant_rules,$(m))))
