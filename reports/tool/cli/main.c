@@ -426,14 +426,15 @@ static int run_redact(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    /* keeps_all: every report it reads lives until exit, so jansson may use the arena */
+    /* arena: jansson allocates from the arena (json_arena.h): every report the command reads
+     * lives until exit, or (validate) it reads one at a time and empties the arena after each */
     static const struct {
         const char *name;
         int (*run)(int argc, char **argv);
         const char *help;
-        bool keeps_all;
+        bool arena;
     } commands[] = {
-        { "validate", run_validate, validate_help, false },
+        { "validate", run_validate, validate_help, true },
         { "show", run_show, show_help, true },
         { "compare", run_compare, compare_help, true },
         { "html", run_html, html_help, true },
@@ -474,7 +475,7 @@ int main(int argc, char **argv)
             fputs(commands[i].help, stdout);
             return EXIT_VALID;
         }
-        if (commands[i].keeps_all)
+        if (commands[i].arena)
             json_arena_install();
         return commands[i].run(argc, argv);
     }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "reports/tool/model/jget.h"
+#include "reports/tool/model/json_arena.h"
 #include "reports/tool/model/json_fast.h"
 #include "reports/tool/model/vocab.h"
 
@@ -245,6 +246,8 @@ void load_file_bytes(const char *path, struct load_result *out, char **bytes, si
 
 void load_release(struct load_result *r)
 {
-    json_decref(r->root);
+    /* under the arena a decref would walk every value to free none (json_arena.h) */
+    if (!json_arena_installed())
+        json_decref(r->root);
     r->root = NULL;
 }
