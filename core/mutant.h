@@ -89,6 +89,13 @@
 #define MUTANT_ID_fleet_invalid_accepted 87 /* import stores a report that does not validate */
 #define MUTANT_ID_fleet_simulated_as_hardware 88 /* a simulated run is filed as hardware */
 #define MUTANT_ID_fleet_atlas_pools_environments 89 /* the atlas pools every environment into one column */
+/* issue 31, the fleet database: 120-125 */
+#define MUTANT_ID_fleet_query_writes 120 /* query and atlas open the database read-write */
+#define MUTANT_ID_fleet_query_creates 121 /* query and atlas create a database that is not there */
+#define MUTANT_ID_fleet_second_statement 122 /* query does not refuse a second statement */
+#define MUTANT_ID_fleet_point_shifted 123 /* import reads point i+1 of the file for point i */
+#define MUTANT_ID_fleet_run_id_unstored 124 /* runs.run holds the whole key, not the id printed */
+#define MUTANT_ID_fleet_progress_in_pipes 125 /* import's progress goes to stderr that is no terminal */
 #define MUTANT_ID_upload_retry_client_errors 90 /* upload: a 4xx answer is retried like a 503 */
 #define MUTANT_ID_upload_backoff_flat 91 /* upload: the wait between attempts never grows */
 #define MUTANT_ID_upload_past_deadline 92 /* upload: attempts go on past the overall deadline */

@@ -60,7 +60,7 @@ $(TOOL_MAN): $(BUILD)/tlbscope-report release/gen-man.sh
 $(TOOL_COMPLETION): $(BUILD)/tlbscope-report release/gen-completion.sh
 	$(Q)release/gen-completion.sh $< >$@.tmp && mv $@.tmp $@
 
-# the archive's: from the tool as the archive ships it (no fleet database commands)
+# the archive's: from the tool as the archive ships it (the fleet database on SQLite files)
 DIST_MAN := $(BUILD)/release/tlbscope-report.1
 DIST_COMPLETION := $(BUILD)/release/tlbscope-report.bash-completion
 $(DIST_MAN): $(BUILD)/host/tlbscope-report-release release/gen-man.sh
@@ -75,7 +75,7 @@ DIST_A64_EFI := $(BUILD)/aarch64/BOOTAA64.EFI
 dist: deps $(IMAGE_OUT) $(DIST_MAN) $(DIST_COMPLETION)
 	@scripts/deps.sh aarch64
 	$(Q)$(MAKE) --no-print-directory ARCH=aarch64 BUILD='$(BUILD)' efi
-	$(Q)TLBSCOPE_A64_EFI='$(DIST_A64_EFI)' TOOL_MAN='$(DIST_MAN)' TOOL_COMPLETION='$(DIST_COMPLETION)' TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS)' HOST_CC='$(HOST_CC)' \
+	$(Q)TLBSCOPE_A64_EFI='$(DIST_A64_EFI)' TOOL_MAN='$(DIST_MAN)' TOOL_COMPLETION='$(DIST_COMPLETION)' TLBSCOPE_TOOL_SRCS='$(TOOL_MAIN_SRC) $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS) $(FLEET_SRCS) reports/tool/fleet/fdb_nopg.c' HOST_CC='$(HOST_CC)' \
 		scripts/dist.sh '$(DIST_DIR)' '$(DIST_NAME)' '$(VERSION)' '$(COMMIT)' '$(IMAGE_OUT)' \
 		'$(if $(filter $(SIGNED_IMG),$(IMAGE_OUT)),$(SIGN_CERT))'
 

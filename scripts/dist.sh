@@ -19,9 +19,12 @@
 #   BUILDINFO               version, commit, build host, signature
 #   host-tool/              tlbscope-report's source (the files tool.mk builds it from,
 #                           $TLBSCOPE_TOOL_SRCS, and the headers they include) with a
-#                           Makefile of its own (make install), VERSION, the report schema
-#   bin/tlbscope-report     a static x86-64 Linux build of it, made from host-tool/
-#                           (left out, and BUILDINFO says so, without libjansson.a)
+#                           Makefile of its own (make install; PG=1 for PostgreSQL), VERSION,
+#                           the report schema
+#   bin/tlbscope-report     a static x86-64 Linux build of it, made from host-tool/, with the
+#                           fleet database on SQLite files (import, atlas, query) where
+#                           libsqlite3.a is there (BUILDINFO says which; left out, and
+#                           BUILDINFO says so, without libjansson.a)
 #   share/man/man1/tlbscope-report.1, share/bash-completion/completions/tlbscope-report
 #                           its man page and bash completion, from its --help ($TOOL_MAN,
 #                           $TOOL_COMPLETION, which make dist builds)
@@ -65,10 +68,13 @@ fi
 
 # the host tool: the sources tool.mk builds it from (TLBSCOPE_TOOL_SRCS, from make) and
 # every header they include, by the compiler's own account; a Makefile of its own
-srcs=${TLBSCOPE_TOOL_SRCS:-$(cd "$here" && ls reports/tool/*/*.c | grep -v '^reports/tool/fleet/')}
+srcs=${TLBSCOPE_TOOL_SRCS:-$(cd "$here" && ls reports/tool/*/*.c)}
+# -MG: a system header this host lacks (libpq-fe.h without libpq-dev) is no error; only the
+# tree's own headers are copied
 # shellcheck disable=SC2086
-hdrs=$(cd "$here" && ${HOST_CC:-gcc} -std=c11 -D_DEFAULT_SOURCE -I. -Ireports/tool -MM $srcs |
-       tr ' \\' '\n\n' | grep -E '^[^/].*\.h$' | sort -u) || die "cannot list the host tool's headers"
+hdrs=$(cd "$here" && ${HOST_CC:-gcc} -std=c11 -D_DEFAULT_SOURCE -I. -Ireports/tool -MM -MG $srcs |
+       tr ' \\' '\n\n' | grep -E '^[^/].*\.h$' | sort -u |
+       while read -r h; do if [ -f "$h" ]; then echo "$h"; fi; done) || die "cannot list the host tool's headers"
 for f in $srcs $hdrs; do
     mkdir -p "$stage/host-tool/$(dirname "$f")"
     cp "$here/$f" "$stage/host-tool/$f"
@@ -99,6 +105,11 @@ if make -s -C "$scratch" static CFLAGS=-O2 >"$outdir/host-tool-build.log" 2>&1; 
     cp "$scratch/tlbscope-report-static" "$stage/bin/tlbscope-report"
     strip "$stage/bin/tlbscope-report" 2>/dev/null || true
     static="bin/tlbscope-report: static $(uname -m) Linux build of host-tool/"
+    if "$stage/bin/tlbscope-report" help import 2>&1 | grep -q 'not in this build'; then
+        static="$static, without the fleet database (no libsqlite3.a)"
+    else
+        static="$static, with the fleet database on SQLite files (PostgreSQL: build host-tool/ with PG=1)"
+    fi
 else
     rmdir "$stage/bin"
     echo "dist.sh: WARNING: $static (see $outdir/host-tool-build.log); the archive has the source only" >&2

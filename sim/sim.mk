@@ -40,7 +40,9 @@ SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
 # the fleet database's mutants: they change only reports/tool/fleet/, so each builds one
 # tlbscope-report (reports/tool/tool.mk) and tests/checks/fleetdb.sh kills it
 FLEET_MUTANTS := fleet_points_dropped fleet_key_from_bytes fleet_invalid_accepted \
-                 fleet_simulated_as_hardware fleet_atlas_pools_environments
+                 fleet_simulated_as_hardware fleet_atlas_pools_environments \
+                 fleet_query_writes fleet_query_creates fleet_second_statement \
+                 fleet_point_shifted fleet_run_id_unstored fleet_progress_in_pipes
 MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' core/*/*.c arch/x86/*.c sim/*.c)
 # the protocol tests on the model (and the unit test of the class pooling), built per mutant
 MUTANT_TESTS := test_shootdown_model test_lazy_model test_class_pool test_contention_model

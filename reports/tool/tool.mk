@@ -15,9 +15,11 @@ TOOL_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_LIB_SRCS)) \
 TOOL_MAIN_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_MAIN_SRC))
 TOOL_LIBS := -ljansson -lm
 # The fleet database (import, atlas, query): SQLite and libpq, in reports/tool/fleet/ so that
-# the library above, the fuzz targets and the release's jansson-only build stay without them.
-FLEET_SRCS := $(sort $(wildcard reports/tool/fleet/*.c))
+# the library above and the fuzz targets stay without them. fdb_nopg.c stands in for fdb_pg.c
+# in the release's build (SQLite only: a static libpq is not practical).
+FLEET_SRCS := $(filter-out reports/tool/fleet/fdb_nopg.c,$(sort $(wildcard reports/tool/fleet/*.c)))
 FLEET_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(FLEET_SRCS))
+FLEET_RELEASE_OBJS := $(filter-out %/fdb_pg.o,$(FLEET_OBJS)) $(BUILD)/host/reports/tool/fleet/fdb_nopg.o
 FLEET_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 FLEET_LIBS := -lsqlite3 -lpq
 $(FLEET_OBJS): TOOL_CFLAGS += $(FLEET_CFLAGS)
@@ -44,23 +46,32 @@ $(BUILD)/tlbscope-report: $(TOOL_MAIN_OBJ) $(FLEET_OBJS) $(BUILD)/host/libtlbsco
 	$(Q)$(HOST_CC) $(TOOL_MAIN_OBJ) $(FLEET_OBJS) $(BUILD)/host/libtlbscope-report.a -o $@ \
 	    $(TOOL_LIBS) $(FLEET_LIBS)
 
-# The tool as the release ships it (no fleet database: the archive's static build links only
-# jansson): the archive's man page and completion are generated from its help, so they offer
-# exactly the commands the archive's binary has.
+# The tool as the release ships it (the archive's static build: jansson and SQLite, no libpq):
+# the archive's man page and completion are generated from its help, so they offer exactly
+# the commands the archive's binary has.
 $(BUILD)/host/reports/tool/cli/main-release.o: reports/tool/cli/main.c
 	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(TOOL_CFLAGS) -DTLBSCOPE_FLEETDB -MMD -MP -c $< -o $@
+$(BUILD)/host/tlbscope-report-release: $(BUILD)/host/reports/tool/cli/main-release.o $(FLEET_RELEASE_OBJS) $(BUILD)/host/libtlbscope-report.a
+	$(Q)$(HOST_CC) $^ -o $@ $(TOOL_LIBS) -lsqlite3
+# ... and as a build without SQLite has it (host-tool/ on a machine without libsqlite3-dev):
+# what it answers to import, atlas and query (tests/checks/fleetdb.sh)
+$(BUILD)/host/reports/tool/cli/main-nofleet.o: reports/tool/cli/main.c
+	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/host/tlbscope-report-release: $(BUILD)/host/reports/tool/cli/main-release.o $(BUILD)/host/libtlbscope-report.a
+$(BUILD)/host/tlbscope-report-nofleet: $(BUILD)/host/reports/tool/cli/main-nofleet.o $(BUILD)/host/libtlbscope-report.a
 	$(Q)$(HOST_CC) $^ -o $@ $(TOOL_LIBS)
 
-# The fleet database's mutants (core/mutant.h, sim/sim.mk FLEET_MUTANTS): the tool with
-# reports/tool/fleet/ built under TLBSCOPE_MUTANT, killed by tests/checks/fleetdb.sh.
+# The fleet database's mutants (core/mutant.h, sim/sim.mk FLEET_MUTANTS): the tool with the
+# files of reports/tool/fleet/ that hold MUTANT(that mutant) built under TLBSCOPE_MUTANT (in
+# every other file it is 0 anyway: those objects are shared), killed by tests/checks/fleetdb.sh.
 define fleet_mutant_rules
+FLEET_MUTANT_SRCS_$(1) := $$(shell grep -l 'MUTANT($(1))' $$(FLEET_SRCS))
 $(BUILD)/mutants/$(1)/fleet/%.o: reports/tool/fleet/%.c
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(HOST_CC) $$(TOOL_CFLAGS) $$(FLEET_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -c $$< -o $$@
+	$$(Q)$$(HOST_CC) $$(TOOL_CFLAGS) $$(FLEET_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/mutants/$(1)/tlbscope-report: $(TOOL_MAIN_OBJ) $(patsubst reports/tool/fleet/%.c,$(BUILD)/mutants/$(1)/fleet/%.o,$(FLEET_SRCS)) $(BUILD)/host/libtlbscope-report.a
+$(BUILD)/mutants/$(1)/tlbscope-report: $(TOOL_MAIN_OBJ) $$(patsubst reports/tool/fleet/%.c,$(BUILD)/mutants/$(1)/fleet/%.o,$$(FLEET_MUTANT_SRCS_$(1))) $$(filter-out $$(patsubst %.c,$(BUILD)/host/%.o,$$(FLEET_MUTANT_SRCS_$(1))),$$(FLEET_OBJS)) $(BUILD)/host/libtlbscope-report.a
 	$$(Q)$$(HOST_CC) $$^ -o $$@ $$(TOOL_LIBS) $$(FLEET_LIBS)
 endef
 

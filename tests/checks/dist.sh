@@ -191,6 +191,20 @@ check "step 4: $TR validate reports/ and show: it ends with the run's verdict" \
 check "step 4: $TR redact writes a copy with tokens" \
     bash -c "cd '$H' && $TR redact '$E/reports/sample-run.json' >/dev/null 2>&1 &&
              jq -e '.redaction' '$E/reports/sample-run.redacted.json' >/dev/null"
+# the fleet database in the release's binary (issue 31): import, query and atlas on a SQLite
+# file, from the unpacked folder alone; a build without SQLite must say so and what to do
+if (cd "$H" && $TR help import) | grep -q 'not in this build'; then
+    (cd "$H" && $TR import --db "$E/fleet.db" "$E/reports/sample-run.json") >"$E/fleet.out" 2>&1
+    check "fleet: $TR was built without SQLite: import answers 'not in this build' with what to do (BUILDINFO: $(sed -n 's/^bin\/tlbscope-report: //p' "$H/BUILDINFO"))" \
+        bash -c "grep -q 'import: not in this build' '$E/fleet.out' && grep -q libsqlite3-dev '$E/fleet.out' && [ '$TR' != bin/tlbscope-report ]"
+else
+    check "fleet: $TR imports a sample into a SQLite file, queries it (the run id import printed) and draws the atlas; BUILDINFO says so" \
+        bash -c "cd '$H' && $TR import --db '$E/fleet.db' '$E/reports/sample-run.json' >'$E/fleet.out' &&
+                 id=\$(sed -n 's/^imported .* (run \\(r[0-9a-f]*\\),.*/\\1/p' '$E/fleet.out') && [ -n \"\$id\" ] &&
+                 [ \"\$($TR query --db '$E/fleet.db' \"SELECT COUNT(*) FROM v_runs WHERE run = '\$id'\" | tail -n1)\" = 1 ] &&
+                 $TR atlas --db '$E/fleet.db' -o '$E/atlas.html' && grep -q '<section id=.env-' '$E/atlas.html' &&
+                 { [ '$TR' != bin/tlbscope-report ] || grep -q '^bin/tlbscope-report: .*with the fleet database on SQLite' BUILDINFO; }"
+fi
 # the manual and the completion, from the tool's help: every command and option of it
 # (groff renders it as man would, in plain ASCII: groff-base, in scripts/deps.sh test)
 man_text=$(groff -man -Tascii -P-cbou -rLL=100n "$H/share/man/man1/tlbscope-report.1" 2>/dev/null)

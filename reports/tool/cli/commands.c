@@ -17,6 +17,7 @@
 #include "reports/tool/validate/diag.h"
 #include "reports/tool/html/html.h"
 #include "reports/tool/model/inputs.h"
+#include "reports/tool/model/json_arena.h"
 #include "reports/tool/model/load.h"
 #include "reports/tool/redact/redact.h"
 #include "reports/tool/compare/report_json.h"
@@ -52,6 +53,8 @@ static bool validate_one(const char *real_path, FILE *out, FILE *err)
                 d.errors == 1 ? "" : "s");
     diag_free(&d);
     load_release(&lr);
+    if (json_arena_installed()) /* one file at a time: its document is gone */
+        json_arena_reset();
     free(safe);
     return valid;
 }

@@ -20,6 +20,23 @@
 
 #define PREFIX "tlbscope-report: "
 
+#ifndef TLBSCOPE_FLEETDB
+/* What a build without SQLite answers to the fleet database's commands. */
+static const char fleet_missing_help[] =
+    "import, atlas and query: not in this build (made without SQLite).\n"
+    "Build tlbscope-report with libsqlite3-dev installed (Debian, Ubuntu:\n"
+    "apt-get install libsqlite3-dev; then make in the release's host-tool/, or\n"
+    "make tool in the source tree), or use the release's bin/tlbscope-report,\n"
+    "which has them.\n";
+
+static int fleet_missing(int argc, char **argv)
+{
+    (void)argc;
+    fprintf(stderr, PREFIX "%s: not in this build\n%s", argv[1], fleet_missing_help);
+    return EXIT_USAGE;
+}
+#endif
+
 /*
  * The Makefile passes the VERSION file and the commit (tool.mk); a build
  * from the release's host-tool/ sources without them says "unknown".
@@ -49,15 +66,20 @@ static const char usage_text[] =
     "  html -o OUT.html FILE|DIR...        one self-contained page with charts\n"
     "  redact [-o OUT.json] [--key KEY|--key-file FILE] FILE\n"
     "                                      a copy without serial number and UUID\n"
-/* only in a build with the fleet database (libsqlite3, libpq): the release's static
- * tool has none, and its generated man page and completion must not offer them */
+/* only in a build with the fleet database (SQLite; PostgreSQL too where libpq was there):
+ * a build without SQLite says so instead, and its generated man page and completion do not
+ * offer them */
 #ifdef TLBSCOPE_FLEETDB
     "  import --db DB FILE|DIR...          reports into the fleet database (SQLite file or\n"
     "                                      postgresql://...)\n"
     "  atlas --db DB -o OUT.html           one page: every CPU model in the database\n"
-    "  query --db DB SQL                   one SQL statement on the fleet database\n"
+    "  query --db DB [--format F] SQL      one SQL statement on the fleet database\n"
 #endif
     "\n"
+#ifndef TLBSCOPE_FLEETDB
+    "import, atlas and query (the fleet database) are not in this build: it was made\n"
+    "without SQLite (libsqlite3-dev).\n"
+#endif
     "A DIR stands for the *.json files in it, sorted by name.\n"
     "`tlbscope-report help COMMAND` (or COMMAND --help) describes one command;\n"
     "`tlbscope-report --version` prints the version.\n"
@@ -426,14 +448,15 @@ static int run_redact(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    /* keeps_all: every report it reads lives until exit, so jansson may use the arena */
+    /* arena: jansson allocates from the arena (json_arena.h): every report the command reads
+     * lives until exit, or (validate) it reads one at a time and empties the arena after each */
     static const struct {
         const char *name;
         int (*run)(int argc, char **argv);
         const char *help;
-        bool keeps_all;
+        bool arena;
     } commands[] = {
-        { "validate", run_validate, validate_help, false },
+        { "validate", run_validate, validate_help, true },
         { "show", run_show, show_help, true },
         { "compare", run_compare, compare_help, true },
         { "html", run_html, html_help, true },
@@ -443,6 +466,10 @@ int main(int argc, char **argv)
         { "import", fleet_run_import, fleet_import_help, false },
         { "atlas", fleet_run_atlas, fleet_atlas_help, false },
         { "query", fleet_run_query, fleet_query_help, false },
+#else
+        { "import", fleet_missing, fleet_missing_help, false },
+        { "atlas", fleet_missing, fleet_missing_help, false },
+        { "query", fleet_missing, fleet_missing_help, false },
 #endif
     };
     size_t i;
@@ -474,7 +501,7 @@ int main(int argc, char **argv)
             fputs(commands[i].help, stdout);
             return EXIT_VALID;
         }
-        if (commands[i].keeps_all)
+        if (commands[i].arena)
             json_arena_install();
         return commands[i].run(argc, argv);
     }

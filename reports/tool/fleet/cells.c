@@ -14,6 +14,30 @@ void cells_text(struct cells *c, const char *s)
         c->v[c->n++] = s;
 }
 
+size_t cells_int_text(long long v, char out[24])
+{
+    char rev[24];
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    size_t n = 0, k = 0;
+    do
+        rev[n++] = (char)('0' + u % 10);
+    while ((u /= 10));
+    if (v < 0)
+        out[k++] = '-';
+    while (n)
+        out[k++] = rev[--n];
+    return k;
+}
+
+void cells_int(struct cells *c, long long x)
+{
+    if (c->n >= CELLS_MAX)
+        return;
+    c->buf[c->n][cells_int_text(x, c->buf[c->n])] = '\0';
+    c->v[c->n] = c->buf[c->n];
+    c->n++;
+}
+
 void cells_num(struct cells *c, double x)
 {
     if (c->n >= CELLS_MAX)
@@ -22,19 +46,11 @@ void cells_num(struct cells *c, double x)
         c->v[c->n++] = NULL;
         return;
     }
-    if (x == floor(x) && fabs(x) < 9e15)
-        snprintf(c->buf[c->n], sizeof(c->buf[0]), "%lld", (long long)x);
-    else
-        snprintf(c->buf[c->n], sizeof(c->buf[0]), "%.17g", x);
-    c->v[c->n] = c->buf[c->n];
-    c->n++;
-}
-
-void cells_int(struct cells *c, long long x)
-{
-    if (c->n >= CELLS_MAX)
+    if (x == floor(x) && fabs(x) < 9e15) {
+        cells_int(c, (long long)x);
         return;
-    snprintf(c->buf[c->n], sizeof(c->buf[0]), "%lld", x);
+    }
+    snprintf(c->buf[c->n], sizeof(c->buf[0]), "%.17g", x);
     c->v[c->n] = c->buf[c->n];
     c->n++;
 }

@@ -8,6 +8,7 @@
 #define TLBSCOPE_FLEET_CELLS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CELLS_MAX 40
 
@@ -23,5 +24,8 @@ void cells_num(struct cells *c, double x);        /* NaN: SQL NULL */
 void cells_int(struct cells *c, long long x);
 void cells_opt_int(struct cells *c, long long x); /* negative: SQL NULL (unknown) */
 void cells_bool(struct cells *c, bool b);
+/* "%lld" without printf's machinery (a large report has millions of numbers): its length,
+ * no NUL written. */
+size_t cells_int_text(long long v, char out[24]);
 
 #endif

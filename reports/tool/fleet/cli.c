@@ -6,60 +6,75 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mutant.h"
 #include "reports/tool/fleet/atlas.h"
 #include "reports/tool/fleet/fdb.h"
 #include "reports/tool/fleet/import.h"
+#include "reports/tool/fleet/query_out.h"
 #include "reports/tool/fleet/schema.h"
+#include "reports/tool/fleet/sql_split.h"
 #include "reports/tool/model/exit_status.h"
 #include "reports/tool/model/inputs.h"
+#include "reports/tool/model/sanitize.h"
 
 #define PREFIX "tlbscope-report: "
 
 const char fleet_import_help[] =
     "usage: tlbscope-report import --db DB FILE|DIR...\n"
     "Loads reports into the fleet database (docs/fleet.md): machines, CPU\n"
-    "models, runs, experiments, points, recommendations, conditions and headline figures,\n"
-    "each report's JSON kept verbatim. DB is a SQLite file (created when absent) or a\n"
-    "PostgreSQL URI (postgresql://USER@HOST:PORT/DBNAME); both hold the same schema.\n"
-    "A DIR stands for the *.json files in it (latest.json left out). The same report\n"
-    "imported twice is one run (its key is the SHA-256 of its JSON with sorted keys),\n"
-    "reported as \"already imported\". A report that does not validate is refused with\n"
-    "the validator's first complaint and the others go on; each report is stored in one\n"
-    "transaction, whole or not at all. Redacted reports stay redacted: only their tokens\n"
-    "are stored. Prints one line per report and a summary.\n"
+    "models, runs, experiments, points, recommendations, conditions and headline\n"
+    "figures, each report's JSON kept verbatim. DB is a SQLite file (created when\n"
+    "absent) or a PostgreSQL URI (postgresql://USER@HOST:PORT/DBNAME); both hold the\n"
+    "same schema. Only import creates or changes a database (it upgrades one of fleet\n"
+    "schema version 1). A DIR stands for the *.json files in it (latest.json left\n"
+    "out). The same report imported twice is one run (its key is the SHA-256 of its\n"
+    "JSON with sorted keys), reported as \"already imported\". A report that does not\n"
+    "validate is refused with the validator's first complaint and the others go on;\n"
+    "each report is stored in one transaction, whole or not at all. Redacted reports\n"
+    "stay redacted: only their tokens are stored. Prints one line per report, with\n"
+    "its run id (the runs.run column: WHERE run = 'r...'), and a summary; on a\n"
+    "terminal, stderr shows how far a large report has got.\n"
     "Exit status: 0 every report imported or already there, 1 some refused (or the\n"
     "database cannot be opened), 2 bad usage.\n";
 
 const char fleet_atlas_help[] =
     "usage: tlbscope-report atlas --db DB -o OUT.html\n"
-    "Writes one self-contained page (inline CSS and SVG, no scripts) over every CPU model\n"
-    "in the fleet database: per environment (hardware, virtualised, emulated, simulated,\n"
-    "never pooled), one column per CPU model with its headline figures (IPI round trip by\n"
-    "topology class, one-page and ceiling shootdown, flush ceiling p*, INVLPGB crossover,\n"
-    "lazy and concurrent-order savings, recommended ceiling): the median over the model's\n"
-    "runs, the spread from the lowest to the highest run, and how many runs and machines it\n"
-    "rests on; then per figure a chart comparing the models (a line from the lowest to the\n"
-    "highest run, a dot at the median). Serial numbers and UUIDs\n"
-    "are never shown. -o - writes to standard output.\n"
+    "Writes one self-contained page (inline CSS and SVG, no scripts) over every CPU\n"
+    "model in the fleet database: per environment (hardware, virtualised, emulated,\n"
+    "simulated, never pooled), one column per CPU model with its headline figures\n"
+    "(IPI round trip by topology class, one-page and ceiling shootdown, flush ceiling\n"
+    "p*, INVLPGB crossover, lazy and concurrent-order savings, recommended ceiling):\n"
+    "the median over the model's runs, the spread from the lowest to the highest run,\n"
+    "and how many runs and machines it rests on; then per figure a chart comparing\n"
+    "the models (a line from the lowest to the highest run, a dot at the median).\n"
+    "Serial numbers and UUIDs are never shown. -o - writes to standard output. The\n"
+    "database is opened read-only and must exist (import creates it).\n"
     "Exit status: 0, 1 the database cannot be read or the page written, 2 bad usage.\n";
 
 const char fleet_query_help[] =
-    "usage: tlbscope-report query --db DB SQL\n"
-    "Runs one SQL statement on the fleet database (SQLite or PostgreSQL) and prints its\n"
-    "rows tab-separated under a header line; numbers printed alike for both engines (at\n"
-    "most 10 significant digits), NULL as an empty field. The views (v_runs, v_headlines,\n"
+    "usage: tlbscope-report query --db DB [--format tsv|aligned|csv|json] SQL\n"
+    "Runs one SQL statement on the fleet database (SQLite or PostgreSQL), opened\n"
+    "read-only (a statement that writes fails; the database must exist: import\n"
+    "creates it), and prints its rows: tab-separated under a header line (tsv, the\n"
+    "default), an aligned table, CSV (RFC 4180) or JSON (an array of objects).\n"
+    "Numbers print alike for both engines (integers exactly, others with at most 10\n"
+    "significant digits); NULL is an empty field (null in JSON). A second statement\n"
+    "after the first is refused, named. The views (v_runs, v_headlines,\n"
     "v_model_headlines, v_point_metrics, v_flush_points, v_microcode_history,\n"
-    "v_recommendations) answer the common questions (docs/fleet.md).\n"
+    "v_recommendations) answer the common questions (docs/fleet.md); `run` is the id\n"
+    "import prints.\n"
     "Exit status: 0, 1 the database or the statement failed, 2 bad usage.\n";
 
-/* --db DB or --db=DB, -o OUT or -oOUT; every other argument an operand. */
+/* --db DB or --db=DB, -o OUT or -oOUT, --format F; every other argument an operand. */
 struct fleet_args {
-    const char *db, *out;
+    const char *db, *out, *format;
     char **ops;
     size_t nops;
 };
 
-static int parse(int argc, char **argv, bool wants_out, const char *help, const char *cmd,
+enum { WANTS_OUT = 1, WANTS_FORMAT = 2 };
+
+static int parse(int argc, char **argv, unsigned wants, const char *help, const char *cmd,
                  struct fleet_args *a)
 {
     bool options = true;
@@ -78,16 +93,26 @@ static int parse(int argc, char **argv, bool wants_out, const char *help, const 
             if (!v || !*v || a->db)
                 why = "give --db DB once";
             a->db = v;
-        } else if (wants_out && strncmp(s, "-o", 2) == 0) {
+        } else if ((wants & WANTS_OUT) && strncmp(s, "-o", 2) == 0) {
             const char *v = s[2] ? s + 2 : i + 1 < argc ? argv[++i] : NULL;
             if (!v || !*v || a->out)
                 why = "give -o OUT.html once";
             a->out = v;
+        } else if ((wants & WANTS_FORMAT) &&
+                   (strcmp(s, "--format") == 0 || strncmp(s, "--format=", 9) == 0)) {
+            const char *v = s[8] == '=' ? s + 9 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v || !*v || a->format)
+                why = "give --format tsv|aligned|csv|json once";
+            a->format = v;
         } else {
             why = "unknown option";
         }
         if (why) {
-            fprintf(stderr, PREFIX "%s: %s\n\n%s", cmd, why, help);
+            char *name = sanitize_text(s);
+            fprintf(stderr, PREFIX "%s: %s%s%s\n\n%s", cmd, why,
+                    strcmp(why, "unknown option") == 0 ? " " : "",
+                    strcmp(why, "unknown option") == 0 ? (name ? name : s) : "", help);
+            free(name);
             free(a->ops);
             return EXIT_USAGE;
         }
@@ -101,15 +126,17 @@ static int parse(int argc, char **argv, bool wants_out, const char *help, const 
     return EXIT_VALID;
 }
 
-static struct fdb *open_db(const char *target, const char *cmd)
+/* import creates and upgrades (FDB_CREATE); atlas and query only read an existing one. */
+static struct fdb *open_db(const char *target, const char *cmd, enum fdb_mode mode)
 {
-    char err[600];
-    struct fdb *db = fdb_open(target, err, sizeof(err));
+    char err[800];
+    struct fdb *db = fdb_open(target, mode, err, sizeof(err));
     if (!db) {
         fprintf(stderr, PREFIX "%s: %s\n", cmd, err);
         return NULL;
     }
-    if (schema_ensure(db, err, sizeof(err))) {
+    if (mode == FDB_CREATE ? schema_ensure(db, err, sizeof(err))
+                           : schema_check(db, target, err, sizeof(err))) {
         fprintf(stderr, PREFIX "%s: %s\n", cmd, err);
         fdb_close(db);
         return NULL;
@@ -125,7 +152,7 @@ int fleet_run_import(int argc, char **argv)
     struct fdb *db;
     bool inputs_ok;
     size_t i;
-    int rc = parse(argc, argv, false, fleet_import_help, "import", &a);
+    int rc = parse(argc, argv, 0, fleet_import_help, "import", &a);
     if (rc != EXIT_VALID)
         return rc;
     if (!a.nops) {
@@ -137,7 +164,7 @@ int fleet_run_import(int argc, char **argv)
     /* a directory that cannot be read is named; the files that can be read still go in */
     inputs_ok = inputs_expand(a.ops, a.nops, true, &files, stderr);
     free(a.ops);
-    if (!(db = open_db(a.db, "import"))) {
+    if (!(db = open_db(a.db, "import", FDB_CREATE))) {
         inputs_free(&files);
         return EXIT_INVALID;
     }
@@ -157,7 +184,7 @@ int fleet_run_atlas(int argc, char **argv)
     struct fleet_args a;
     struct fdb *db;
     FILE *out;
-    int rc = parse(argc, argv, true, fleet_atlas_help, "atlas", &a);
+    int rc = parse(argc, argv, WANTS_OUT, fleet_atlas_help, "atlas", &a);
     if (rc != EXIT_VALID)
         return rc;
     free(a.ops);
@@ -166,7 +193,7 @@ int fleet_run_atlas(int argc, char **argv)
                 "the database: import them first)" : "-o OUT.html is required", fleet_atlas_help);
         return EXIT_USAGE;
     }
-    if (!(db = open_db(a.db, "atlas")))
+    if (!(db = open_db(a.db, "atlas", FDB_READ)))
         return EXIT_INVALID;
     out = strcmp(a.out, "-") == 0 ? stdout : fopen(a.out, "w");
     if (!out) {
@@ -183,55 +210,37 @@ int fleet_run_atlas(int argc, char **argv)
     return rc;
 }
 
-/* Numbers alike from both engines: SQLite prints 30602.0 where PostgreSQL prints 30602. */
-static void print_field(const char *v)
+/* The statement alone: text after its ';' other than spaces and comments is refused, named. */
+static bool one_statement(const char *sql)
 {
-    char *end = NULL;
-    double x;
-    if (!v)
-        return;
-    x = strtod(v, &end);
-    if (end != v && *end == '\0' && isfinite(x) && strspn(v, "0123456789+-.eE") == strlen(v))
-        printf("%.10g", x);
+    const char *rest = sql + sql_statement_end(sql);
+    char shown[48], *safe;
+    if (sql_is_blank(sql)) {
+        fprintf(stderr, PREFIX "query: no SQL statement given\n\n%s", fleet_query_help);
+        return false;
+    }
+    if (sql_is_blank(rest) || MUTANT(fleet_second_statement))
+        return true;
+    while (*rest == ' ' || *rest == '\n' || *rest == '\t' || *rest == '\r')
+        rest++;
+    if (strlen(rest) > 40)
+        snprintf(shown, sizeof(shown), "%.37s...", rest);
     else
-        for (; *v; v++) {
-            unsigned char c = (unsigned char)*v;
-            /* a report's strings reach the terminal: no control character does (a crafted
-             * CPU brand must not drive it), and a field stays on its line and column */
-            if (c == '\t' || c == '\n')
-                putchar(' ');
-            else if (c < 0x20 || c == 0x7f)
-                printf("\\x%02x", c);
-            else
-                putchar(c);
-        }
-}
-
-static int print_row(void *ctx, int ncols, const char *const *names, const char *const *values)
-{
-    bool *header_done = ctx;
-    int i;
-    if (!*header_done) {
-        for (i = 0; i < ncols; i++)
-            printf("%s%s", i ? "\t" : "", names[i]);
-        putchar('\n');
-        *header_done = true;
-    }
-    for (i = 0; i < ncols; i++) {
-        if (i)
-            putchar('\t');
-        print_field(values[i]);
-    }
-    putchar('\n');
-    return 0;
+        snprintf(shown, sizeof(shown), "%s", rest);
+    safe = sanitize_text(shown);
+    fprintf(stderr, PREFIX "query: one statement only; after it comes\n  %s\n",
+            safe ? safe : shown);
+    free(safe);
+    return false;
 }
 
 int fleet_run_query(int argc, char **argv)
 {
     struct fleet_args a;
+    struct query_out *q;
+    enum query_format format = QUERY_TSV;
     struct fdb *db;
-    bool header_done = false;
-    int rc = parse(argc, argv, false, fleet_query_help, "query", &a);
+    int rc = parse(argc, argv, WANTS_FORMAT, fleet_query_help, "query", &a);
     const char *sql;
     if (rc != EXIT_VALID)
         return rc;
@@ -241,12 +250,34 @@ int fleet_run_query(int argc, char **argv)
         fprintf(stderr, PREFIX "query: give exactly one SQL statement\n\n%s", fleet_query_help);
         return EXIT_USAGE;
     }
-    if (!(db = open_db(a.db, "query")))
+    if (a.format && !query_format_parse(a.format, &format)) {
+        char *safe = sanitize_text(a.format);
+        fprintf(stderr, PREFIX "query: --format %s: expected tsv, aligned, csv or json\n",
+                safe ? safe : a.format);
+        free(safe);
+        return EXIT_USAGE;
+    }
+    if (!one_statement(sql))
+        return EXIT_USAGE;
+    if (!(db = open_db(a.db, "query", FDB_READ)))
         return EXIT_INVALID;
-    if (fdb_query(db, sql, 0, NULL, print_row, &header_done)) {
-        fprintf(stderr, PREFIX "query: %s\n", fdb_error(db));
+    if (!(q = query_out_new(format, db, stdout))) {
+        fprintf(stderr, PREFIX "query: out of memory\n");
+        fdb_close(db);
+        return EXIT_INVALID;
+    }
+    if (fdb_query(db, sql, 0, NULL, query_out_row, q)) {
+        char *safe = sanitize_text(fdb_error(db));
+        fprintf(stderr, PREFIX "query: %s\n", safe ? safe : fdb_error(db));
+        free(safe);
         rc = EXIT_INVALID;
     }
+    if (query_out_finish(q)) {
+        fprintf(stderr, PREFIX "query: out of memory\n");
+        rc = EXIT_INVALID;
+    }
+    if (db->cols_cut)
+        fprintf(stderr, PREFIX "query: only the first %d columns are printed\n", FDB_MAX_COLS);
     fdb_close(db);
     return rc;
 }

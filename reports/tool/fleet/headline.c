@@ -1,7 +1,9 @@
 #include "reports/tool/fleet/headline.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/mutant.h"
@@ -51,51 +53,76 @@ static void emit(headline_fn fn, void *ctx, const struct m_report *r, const char
         fn(ctx, &h);
 }
 
-/* ipi_roundtrip's summary: one p50 per topology class. */
-static void ipi_classes(const struct m_report *r, const char *run_env, headline_fn fn, void *ctx)
+/* The first experiment of an id, and where it is in the document (SIZE_MAX: none). */
+static size_t index_of(const struct m_report *r, const char *id, const struct m_experiment **e)
 {
-    const struct m_experiment *e = model_experiment(r, "ipi_roundtrip");
+    const json_t *exps = json_object_get(r->root, "experiments");
     size_t i;
-    if (!e)
-        return;
-    for (i = 0; i < e->summary.count; i++) {
-        const struct m_point *p = &e->summary.items[i];
-        const char *cls = model_param_string(p, "class");
-        const struct m_metric *m = model_metric(p, "latency");
-        if (cls && m && m->st.present && m->st.n > 0)
-            emit(fn, ctx, r, "ipi_roundtrip", cls, exp_environment(r, e, run_env), m->st.p50,
-                 "ticks", "pooled over the class's pairs");
+    *e = model_experiment(r, id);
+    for (i = 0; *e && i < json_array_size(exps); i++)
+        if (json_array_get(exps, i) == (*e)->json)
+            return i;
+    *e = NULL;
+    return SIZE_MAX;
+}
+
+void headline_scan_init(struct headline_scan *h, const struct m_report *r)
+{
+    int k;
+    memset(h, 0, sizeof(*h));
+    h->r = r;
+    h->ipi_at = index_of(r, "ipi_roundtrip", &h->ipi);
+    h->seq_conc_at = index_of(r, "shootdown_seq_vs_conc", &h->seq_conc);
+    h->ceiling_at = index_of(r, "flush_ceiling", &h->ceiling);
+    h->pages[0] = 1;
+    h->pages[1] = r->flush_ceiling > 1 ? (double)r->flush_ceiling : NAN;
+    for (k = 0; k < 2; k++) {
+        h->best_targets[k] = h->best_ws[k] = h->best_t[k] = -1;
+        h->best_p50[k] = h->best_p[k] = NAN;
     }
 }
 
-/* shootdown_seq_vs_conc: the concurrent point of `pages` on the most targets. */
-static void shootdown_at(const struct m_report *r, const char *run_env, double pages,
-                         const char *figure, headline_fn fn, void *ctx)
+/* A metric with samples (the model's present and n > 0): its p50, else NaN. */
+static double metric_p50(const json_t *point, const char *name)
 {
-    const struct m_experiment *e = model_experiment(r, "shootdown_seq_vs_conc");
-    const struct m_point *best = NULL;
-    double best_targets = -1;
-    char detail[96];
-    size_t i;
-    if (!e || !isfinite(pages))
+    const json_t *m = jget_object(jget_object(point, "metrics"), name);
+    return m && jget_number(m, "n", NAN) > 0 ? jget_number(m, "p50", NAN) : NAN;
+}
+
+/* ipi_roundtrip's summary: one p50 per topology class, in the report's order. */
+static void see_ipi_class(struct headline_scan *h, const json_t *p)
+{
+    const char *cls = jget_string(jget_object(p, "params"), "class");
+    double p50 = metric_p50(p, "latency");
+    struct headline_class *grown;
+    if (!cls || isnan(p50))
         return;
-    for (i = 0; i < e->results.count; i++) {
-        const struct m_point *p = &e->results.items[i];
-        const char *mode = model_param_string(p, "mode");
-        double t = model_param_number(p, "targets");
-        const struct m_metric *m = model_metric(p, "latency");
-        if (mode && strcmp(mode, "conc") == 0 && model_param_number(p, "pages") == pages &&
-            m && m->st.present && m->st.n > 0 && t > best_targets) {
-            best = p;
-            best_targets = t;
+    if (!(grown = realloc(h->classes, (h->nclasses + 1) * sizeof(*grown))))
+        return;
+    h->classes = grown;
+    if ((grown[h->nclasses].cls = strdup(cls))) {
+        grown[h->nclasses].p50 = p50;
+        h->nclasses++;
+    }
+}
+
+/* shootdown_seq_vs_conc: the concurrent point of 1 page, and of the ceiling, on the most
+ * targets. */
+static void see_shootdown(struct headline_scan *h, const json_t *p)
+{
+    const json_t *params = jget_object(p, "params");
+    const json_t *lat = jget_object(jget_object(p, "metrics"), "latency");
+    const char *mode = jget_string(params, "mode");
+    double t = jget_number(params, "targets", NAN), pages = jget_number(params, "pages", NAN);
+    int k;
+    if (!mode || strcmp(mode, "conc") != 0 || !lat || !(jget_number(lat, "n", NAN) > 0))
+        return;
+    for (k = 0; k < 2; k++) {
+        if (pages == h->pages[k] && t > h->best_targets[k]) {
+            h->best_p50[k] = jget_number(lat, "p50", NAN);
+            h->best_targets[k] = t;
         }
     }
-    if (!best)
-        return;
-    snprintf(detail, sizeof(detail), "conc, %.0f targets, %.0f page%s", best_targets, pages,
-             pages == 1 ? "" : "s");
-    emit(fn, ctx, r, figure, "", exp_environment(r, e, run_env),
-         model_metric(best, "latency")->st.p50, "ticks", detail);
 }
 
 /*
@@ -103,39 +130,40 @@ static void shootdown_at(const struct m_report *r, const char *run_env, double p
  * with the largest working set (512 pages: what the recommended ceiling rests on),
  * then the most targets; the cold scattered form is a different question.
  */
-static void p_stars(const struct m_report *r, const char *run_env, headline_fn fn, void *ctx)
+static void see_p_star(struct headline_scan *h, const json_t *p)
 {
-    const struct m_experiment *e = model_experiment(r, "flush_ceiling");
     static const char *const kinds[] = { "local", "shootdown" };
-    char detail[96];
-    size_t i, k;
-    if (!e)
+    const json_t *params = jget_object(p, "params");
+    const char *kind = jget_string(params, "kind");
+    const char *form = jget_string(params, "working_set_form");
+    double ws = jget_number(params, "working_set", NAN), t = jget_number(params, "targets", NAN);
+    double p_star = jget_number(jget_object(p, "values"), "p_star", NAN);
+    int k;
+    ws = isfinite(ws) ? ws : 0;
+    t = isfinite(t) ? t : 0;
+    if (!kind || (form && strcmp(form, "contiguous") != 0) || !isfinite(p_star))
         return;
     for (k = 0; k < 2; k++) {
-        const struct m_point *best = NULL;
-        double best_ws = -1, best_t = -1;
-        for (i = 0; i < e->summary.count; i++) {
-            const struct m_point *p = &e->summary.items[i];
-            const char *kind = model_param_string(p, "kind");
-            const char *form = model_param_string(p, "working_set_form");
-            double ws = model_param_number(p, "working_set"), t = model_param_number(p, "targets");
-            ws = isfinite(ws) ? ws : 0;
-            t = isfinite(t) ? t : 0;
-            if (!kind || strcmp(kind, kinds[k]) != 0 || (form && strcmp(form, "contiguous") != 0) ||
-                !isfinite(model_value(p, "p_star")))
-                continue;
-            if (ws > best_ws || (ws == best_ws && t > best_t)) {
-                best = p;
-                best_ws = ws;
-                best_t = t;
-            }
-        }
-        if (!best)
+        if (strcmp(kind, kinds[k]) != 0)
             continue;
-        snprintf(detail, sizeof(detail), "%.0f targets, working set %.0f pages", best_t, best_ws);
-        emit(fn, ctx, r, "p_star", kinds[k], exp_environment(r, e, run_env),
-             model_value(best, "p_star"), "pages", detail);
+        if (ws > h->best_ws[k] || (ws == h->best_ws[k] && t > h->best_t[k])) {
+            h->best_p[k] = p_star;
+            h->best_ws[k] = ws;
+            h->best_t[k] = t;
+        }
     }
+}
+
+void headline_scan_point(struct headline_scan *h, size_t exp, const char *section,
+                         const json_t *point)
+{
+    bool summary = strcmp(section, "summary") == 0;
+    if (exp == h->ipi_at && summary)
+        see_ipi_class(h, point);
+    else if (exp == h->seq_conc_at && !summary)
+        see_shootdown(h, point);
+    else if (exp == h->ceiling_at && summary)
+        see_p_star(h, point);
 }
 
 /* The recommendations that carry a figure, when the run had enough evidence for them. */
@@ -171,13 +199,44 @@ static void recommended(const struct m_report *r, const char *run_env, headline_
     }
 }
 
-void headlines_of_report(const struct m_report *r, const char *run_environment, headline_fn fn,
-                         void *ctx)
+void headline_scan_emit(const struct headline_scan *h, const char *run_environment,
+                        headline_fn fn, void *ctx)
 {
-    ipi_classes(r, run_environment, fn, ctx);
-    shootdown_at(r, run_environment, 1, "shootdown_1page", fn, ctx);
-    if (r->flush_ceiling > 1)
-        shootdown_at(r, run_environment, (double)r->flush_ceiling, "shootdown_ceiling", fn, ctx);
-    p_stars(r, run_environment, fn, ctx);
+    static const char *const figures[] = { "shootdown_1page", "shootdown_ceiling" };
+    static const char *const kinds[] = { "local", "shootdown" };
+    const struct m_report *r = h->r;
+    char detail[96];
+    size_t i;
+    int k;
+    for (i = 0; i < h->nclasses; i++)
+        emit(fn, ctx, r, "ipi_roundtrip", h->classes[i].cls,
+             exp_environment(r, h->ipi, run_environment), h->classes[i].p50, "ticks",
+             "pooled over the class's pairs");
+    for (k = 0; k < 2; k++) {
+        if (h->best_targets[k] < 0)
+            continue;
+        snprintf(detail, sizeof(detail), "conc, %.0f targets, %.0f page%s", h->best_targets[k],
+                 h->pages[k], h->pages[k] == 1 ? "" : "s");
+        emit(fn, ctx, r, figures[k], "", exp_environment(r, h->seq_conc, run_environment),
+             h->best_p50[k], "ticks", detail);
+    }
+    for (k = 0; k < 2; k++) {
+        if (isnan(h->best_p[k]))
+            continue;
+        snprintf(detail, sizeof(detail), "%.0f targets, working set %.0f pages", h->best_t[k],
+                 h->best_ws[k]);
+        emit(fn, ctx, r, "p_star", kinds[k], exp_environment(r, h->ceiling, run_environment),
+             h->best_p[k], "pages", detail);
+    }
     recommended(r, run_environment, fn, ctx);
+}
+
+void headline_scan_free(struct headline_scan *h)
+{
+    size_t i;
+    for (i = 0; i < h->nclasses; i++)
+        free(h->classes[i].cls);
+    free(h->classes);
+    h->classes = NULL;
+    h->nclasses = 0;
 }

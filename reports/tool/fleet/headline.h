@@ -8,6 +8,9 @@
 #ifndef TLBSCOPE_FLEET_HEADLINE_H
 #define TLBSCOPE_FLEET_HEADLINE_H
 
+#include <jansson.h>
+#include <stddef.h>
+
 #include "reports/tool/model/model.h"
 
 struct headline {
@@ -28,9 +31,33 @@ extern const struct headline_figure headline_figures[];
 extern const size_t headline_nfigures;
 
 typedef void (*headline_fn)(void *ctx, const struct headline *h);
-/* Calls fn once per figure the report backs; run_environment is the run's (runs.environment). */
-void headlines_of_report(const struct m_report *r, const char *run_environment, headline_fn fn,
-                         void *ctx);
+/*
+ * The figures are gathered as the report's points go by (import reads them
+ * once, one at a time: split.h): init, every point of every experiment to
+ * headline_scan_point, then emit calls fn once per figure the report backs
+ * (run_environment: the run's, runs.environment).
+ */
+struct headline_class {
+    char *cls;
+    double p50;
+};
+struct headline_scan {
+    const struct m_report *r;
+    /* the first experiment of each id the figures come from, and its index (SIZE_MAX: none) */
+    const struct m_experiment *ipi, *seq_conc, *ceiling;
+    size_t ipi_at, seq_conc_at, ceiling_at;
+    struct headline_class *classes; /* ipi_roundtrip's summary, in order */
+    size_t nclasses;
+    double pages[2]; /* 1 page, the flush ceiling (NaN when none above 1) */
+    double best_targets[2], best_p50[2];       /* shootdown_1page, shootdown_ceiling */
+    double best_ws[2], best_t[2], best_p[2];   /* p_star local, shootdown */
+};
+void headline_scan_init(struct headline_scan *h, const struct m_report *r);
+void headline_scan_point(struct headline_scan *h, size_t exp, const char *section,
+                         const json_t *point);
+void headline_scan_emit(const struct headline_scan *h, const char *run_environment,
+                        headline_fn fn, void *ctx);
+void headline_scan_free(struct headline_scan *h);
 /* hardware, virtualised, emulated or simulated: where the run happened. */
 const char *headline_run_environment(const struct m_report *r);
 

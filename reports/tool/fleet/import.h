@@ -16,11 +16,12 @@ struct import_counts {
     size_t imported, already, refused;
 };
 
-/* One report file; progress on `out` ("imported", "already imported"), refusals on `err`. */
+/*
+ * One report file; a line on `out` ("imported", "already imported"), refusals on `err`, and
+ * when `err` is a terminal, how far a large report has got (progress.h). The points stay in
+ * the file's bytes and are read one at a time (split.h): memory about twice the file's size.
+ */
 void import_file(struct fdb *db, const char *path, struct import_counts *counts, FILE *out,
                  FILE *err);
-
-/* "r" + the first 16 hex digits of the run key, as the CLI and the atlas print a run. */
-void import_short_run(const char *run_key, char out[18]);
 
 #endif

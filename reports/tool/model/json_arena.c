@@ -94,3 +94,12 @@ void json_arena_install(void)
 }
 
 bool json_arena_installed(void) { return installed; }
+
+void json_arena_reset(void)
+{
+    while (chunks) {
+        struct chunk *next = chunks->next;
+        free(chunks);
+        chunks = next;
+    }
+}

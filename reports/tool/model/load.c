@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "reports/tool/model/jget.h"
+#include "reports/tool/model/json_arena.h"
 #include "reports/tool/model/json_fast.h"
 #include "reports/tool/model/vocab.h"
 
@@ -152,15 +153,32 @@ void load_file(const char *path, struct load_result *out)
 
 void load_file_bytes(const char *path, struct load_result *out, char **bytes, size_t *bytes_len)
 {
+    char *buf = NULL;
+    size_t len = 0;
+    if (bytes) {
+        *bytes = NULL;
+        *bytes_len = 0;
+    }
+    load_file_raw(path, out, &buf, &len);
+    if (out->status == LOAD_OK)
+        load_buffer(buf, len, out);
+    if (bytes && out->status == LOAD_OK) {
+        *bytes = buf;
+        *bytes_len = len;
+        return;
+    }
+    free(buf);
+}
+
+void load_file_raw(const char *path, struct load_result *out, char **bytes, size_t *bytes_len)
+{
     struct stat st;
     FILE *f;
     unsigned char *buf;
     size_t cap, len = 0;
     memset(out, 0, sizeof(*out));
-    if (bytes) {
-        *bytes = NULL;
-        *bytes_len = 0;
-    }
+    *bytes = NULL;
+    *bytes_len = 0;
     if (stat(path, &st) != 0) {
         fail(out, LOAD_IO_ERROR, "cannot read: %s", strerror(errno));
         return;
@@ -227,15 +245,14 @@ void load_file_bytes(const char *path, struct load_result *out, char **bytes, si
         fail(out, LOAD_IO_ERROR, "out of memory reading it");
         return;
     }
-    if (ferror(f)) {
+    if (ferror(f))
         fail(out, LOAD_IO_ERROR, "read error: %s", strerror(errno));
-    } else if (len > LOAD_MAX_BYTES) {
+    else if (len > LOAD_MAX_BYTES)
         fail(out, LOAD_IO_ERROR, "too large for a report (limit %u MiB)", LOAD_MAX_BYTES >> 20);
-    } else {
-        load_buffer(buf, len, out);
-    }
     fclose(f);
-    if (bytes && out->status == LOAD_OK) {
+    if (out->status == LOAD_OK) {
+        /* the loop above always leaves a byte free: the bytes read as a C string too */
+        buf[len] = '\0';
         *bytes = (char *)buf;
         *bytes_len = len;
         return;
@@ -245,6 +262,8 @@ void load_file_bytes(const char *path, struct load_result *out, char **bytes, si
 
 void load_release(struct load_result *r)
 {
-    json_decref(r->root);
+    /* under the arena a decref would walk every value to free none (json_arena.h) */
+    if (!json_arena_installed())
+        json_decref(r->root);
     r->root = NULL;
 }

@@ -38,6 +38,12 @@ void load_buffer(const void *data, size_t len, struct load_result *out);
 void load_file(const char *path, struct load_result *out);
 /* load_file, also handing back the file's bytes (malloc'd; NULL unless status is LOAD_OK). */
 void load_file_bytes(const char *path, struct load_result *out, char **bytes, size_t *len);
+/*
+ * The checks on the file and its bytes (NUL-terminated, malloc'd) alone, unparsed: status
+ * LOAD_OK with no root, or why it cannot be read. For a reader that parses the bytes its own
+ * way (import's, fleet/split.h).
+ */
+void load_file_raw(const char *path, struct load_result *out, char **bytes, size_t *len);
 /* Drops the document (safe on a result that failed). */
 void load_release(struct load_result *r);
 

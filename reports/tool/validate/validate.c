@@ -255,6 +255,12 @@ static void cross_check_result(struct vctx *c, int result, const struct vfacts *
 
 size_t validate_report(const json_t *root, struct diag_list *out)
 {
+    return validate_report_points(root, NULL, out);
+}
+
+size_t validate_report_points(const json_t *root, const struct vpoints *points,
+                              struct diag_list *out)
+{
     struct vctx c;
     struct vfacts f;
     size_t before = out->errors;
@@ -262,6 +268,7 @@ size_t validate_report(const json_t *root, struct diag_list *out)
     memset(&c, 0, sizeof(c));
     memset(&f, 0, sizeof(f));
     c.diags = out;
+    c.points = points;
     c.cpu_count = -1;
     f.worst_status = -1;
     f.partial_at = -1;

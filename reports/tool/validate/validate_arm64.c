@@ -253,7 +253,7 @@ static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *
     const json_t *results = json_object_get(e, "results");
     size_t m = jpath_push_key(&c->path, "results"), j;
     for (j = 0; j < json_array_size(results); j++) {
-        const json_t *params = jget_object(json_array_get(results, j), "params");
+        const json_t *params = jget_object(vc_point(c, results, "results", j), "params");
         size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "params");
         if (params)
             vc_word(c, params, key, words, 0);

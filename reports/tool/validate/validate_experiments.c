@@ -85,7 +85,7 @@ static void validate_points(struct vctx *c, const json_t *e, const char *key, co
         return;
     mark = jpath_push_key(&c->path, key);
     for (i = 0; i < json_array_size(a); i++) {
-        const json_t *p = json_array_get(a, i);
+        const json_t *p = vc_point(c, a, key, i);
         size_t m2 = jpath_push_index(&c->path, i);
         if (!json_is_object(p))
             vc_error(c, NULL, "expected a point object {params, metrics[, values]}, found %s",
@@ -250,6 +250,7 @@ void validate_experiments(struct vctx *c, const json_t *root, struct vfacts *f)
         if (!json_is_object(e)) {
             vc_error(c, NULL, "expected an experiment object, found %s", jget_type_word(e));
         } else {
+            c->exp_index = i;
             validate_experiment(c, e, i, f);
             j = id && ids ? first_with_id(ids, n, id) : i;
             if (j < i)

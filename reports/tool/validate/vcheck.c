@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reports/tool/model/jget.h"
+#include "reports/tool/validate/validate.h"
 #include "reports/tool/model/vocab.h"
 
 static void vc_report(struct vctx *c, enum diag_level level, const char *key, const char *fmt,
@@ -180,3 +181,9 @@ const json_t *vc_enter(struct vctx *c, const json_t *obj, const char *key, unsig
 }
 
 void vc_leave(struct vctx *c, size_t mark) { jpath_pop(&c->path, mark); }
+
+const json_t *vc_point(struct vctx *c, const json_t *array, const char *section, size_t i)
+{
+    const json_t *p = c->points ? c->points->at(c->points->ctx, c->exp_index, section, i) : NULL;
+    return p ? p : json_array_get(array, i);
+}

@@ -16,8 +16,12 @@
 #define VF_NULLABLE 1u /* null is a valid value */
 #define VF_OPTIONAL 2u /* the key may be absent */
 
+struct vpoints;
+
 struct vctx {
     struct diag_list *diags;
+    const struct vpoints *points; /* NULL: every point is in the document (validate.h) */
+    size_t exp_index;             /* the experiment being checked */
     struct jpath path; /* of the object being checked */
     long long cpu_count; /* topology.cpus length, -1 until known */
     bool aarch64;        /* top-level architecture (absent: x86_64) */
@@ -47,6 +51,9 @@ bool vc_bool(struct vctx *c, const json_t *obj, const char *key, unsigned flags,
 bool vc_hex(struct vctx *c, const json_t *obj, const char *key, unsigned flags);
 /* Every element of an array member is a string. */
 void vc_string_array(struct vctx *c, const json_t *obj, const char *key, unsigned flags);
+
+/* Point i of the array `section` ("results", "summary") of the experiment being checked. */
+const json_t *vc_point(struct vctx *c, const json_t *array, const char *section, size_t i);
 
 /* Descend into obj[key] (an object) for a nested check; returns it or NULL. */
 const json_t *vc_enter(struct vctx *c, const json_t *obj, const char *key, unsigned flags,

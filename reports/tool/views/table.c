@@ -148,7 +148,7 @@ static void print_text(const struct table *t, FILE *out, const char *indent)
     free(width);
 }
 
-static void print_csv_cell(FILE *out, const char *s)
+void table_csv_cell(FILE *out, const char *s)
 {
     if (strpbrk(s, ",\"\n\r")) {
         fputc('"', out);
@@ -170,7 +170,7 @@ static void print_csv(const struct table *t, FILE *out)
         for (c = 0; c < t->ncols; c++) {
             if (c)
                 fputc(',', out);
-            print_csv_cell(out, r == 0 ? header_at(t, c) : cell_at(t, r - 1, c));
+            table_csv_cell(out, r == 0 ? header_at(t, c) : cell_at(t, r - 1, c));
         }
         fputs("\r\n", out);
     }

@@ -30,5 +30,7 @@ size_t table_rows(const struct table *t);
 size_t table_text_width(const struct table *t);
 /* TABLE_TEXT lines start with `indent`; the other formats ignore it. */
 void table_print(const struct table *t, FILE *out, enum table_format fmt, const char *indent);
+/* One CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break. */
+void table_csv_cell(FILE *out, const char *s);
 
 #endif
