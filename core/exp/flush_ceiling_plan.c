@@ -198,9 +198,11 @@ bool fc_plan(struct runner *r, struct experiment_record *rec, struct fc_state *s
                                                     plan_estimate_least(q) +
                                                         ms_to_ticks(rec->plan.pilot_ms));
         record_note(rec, "the plan keeps %u of %u curves: each one left out needs "
-                         "run_budget_s=%u or profile=full (then at least 1, %u and %u pages)",
-                    st->plan.rows, st->nrows, st->needs_budget_s, st->pages[st->anchor],
-                    st->pages[st->npages - 1]);
+                         "run_budget_s=%u%s (then at least 1, %u and %u pages; by the pilot's "
+                         "upper bound)",
+                    st->plan.rows, st->nrows, st->needs_budget_s,
+                    st->needs_budget_s <= RUN_BUDGET_FULL_S ? " or profile=full" : "",
+                    st->pages[st->anchor], st->pages[st->npages - 1]);
     }
     return true;
 }

@@ -441,8 +441,9 @@ static void view_flush_ceiling(const struct experiment_record *e, struct strbuf 
         needs = needs ? needs : fc_value(s, "needs_run_budget_s");
     }
     if (needs) /* a budget left curves out (fewer than 3 page counts: no crossover) */
-        sb_printf(sb, "  not measured: needs run_budget_s=%lld or profile=full\n",
-                  (long long)(needs->milli / 1000));
+        sb_printf(sb, "  not measured: needs run_budget_s=%lld%s\n",
+                  (long long)(needs->milli / 1000),
+                  needs->milli / 1000 <= RUN_BUDGET_FULL_S ? " or profile=full" : "");
 }
 
 /* The values that are times in ticks (reports/SCHEMA.md): shown as time, as the metrics are. */

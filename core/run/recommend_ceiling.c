@@ -122,7 +122,8 @@ static void fc_describe(struct strbuf *sb, const struct fc_curve *cv, const char
     if (cv->n < 3) {
         sb_puts(sb, " not measured");
         if (needs_s)
-            sb_printf(sb, " (needs run_budget_s=%u or profile=full)", needs_s);
+            sb_printf(sb, " (needs run_budget_s=%u%s)", needs_s,
+                      needs_s <= RUN_BUDGET_FULL_S ? " or profile=full" : "");
         return;
     }
     if (cv->c.found)
@@ -297,7 +298,8 @@ void rec_flush_ceiling(struct rec_ctx *ctx, struct recommendation *e)
         e->enough = false;
         fmt_into(e->verdict, sizeof(e->verdict), "not enough evidence");
         if (needs)
-            rec_append(e->why, sizeof(e->why), "; needs run_budget_s=%u or profile=full", needs);
+            rec_append(e->why, sizeof(e->why), "; needs run_budget_s=%u%s", needs,
+                       needs <= RUN_BUDGET_FULL_S ? " or profile=full" : "");
         return;
     }
     e->conf = conf;
