@@ -149,9 +149,10 @@ void rec_order(struct rec_ctx *c, struct recommendation *e)
     for (i = 0; i < x->results.count; i++) {
         const struct result_point *s = &x->results.items[i];
         const struct stats *ss;
-        /* the grid's points alone: placement points (issue 21) are one page at other targets */
+        /* the grid's points alone: placement and cluster-mode points (issue 21) are one page
+         * at other targets or with other IPIs (counted once more, 1 page stood twice) */
         if (!rec_param_is(s, "mode", "seq", 0) || point_find_param(s, "placement") ||
-            !(ss = rec_metric(s, "latency")))
+            point_find_param(s, "ipi_mode") || !(ss = rec_metric(s, "latency")))
             continue;
         for (j = 0; j < x->results.count; j++) {
             const struct result_point *cp = &x->results.items[j];
