@@ -476,10 +476,12 @@ bool fc_measure(struct runner *r, struct experiment_record *rec, struct fc_state
     for (i = 0; i < st->norder && n < row->at.k; i++)
         if (smp_usable(r->smp, st->order[i]))
             st->ts.cpus[n++] = st->order[i];
-    if (n < row->at.k || row->n >= FC_MAX_CURVE) {
-        rec->partial = n < row->at.k;
+    if (n < row->at.k) {
+        rec->partial = true;
         return false;
     }
+    if (row->n >= FC_MAX_CURVE)
+        return false;
     st->ts.n = n;
     if (!shootdown_sync_all(&st->sd)) {
         rec->partial = true;
@@ -555,7 +557,7 @@ summaries:
 out:
     st->sd.touch_pages = 0;
     exp_finish_verification(r, &st->sd, rec);
-    exp_note_lost(rec, planned * st->nmodes, "points");
+    exp_note_lost(rec, (planned + st->added) * st->nmodes, "points");
 }
 
 static void fc_cleanup(struct runner *r, void *state)
