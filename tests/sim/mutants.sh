@@ -49,6 +49,10 @@ sec_mutants=$(sed -n '/^SEC_MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^SEC_MUTA
 sec_test() { sed -n "s/^SEC_MUTANT_TEST_$1 := //p" sim/sim.mk; }
 for m in $sec_mutants; do [ -x "$MUT/$m/$(sec_test "$m")" ] || need_build=true; done
 all_mutants="$all_mutants $sec_mutants"
+# issue 32's unit-only mutants: their unit test only (sim/sim.mk PLAN_MUTANTS)
+plan_mutants=$(sed -n 's/^PLAN_MUTANTS :=//p' sim/sim.mk)
+for m in $plan_mutants; do compgen -G "$MUT/$m/test_*" >/dev/null || need_build=true; done
+all_mutants="$all_mutants $plan_mutants"
 # issue 27's aarch64 mutants: test_arm64_model only (sim/arm64/arm64.mk ARM_MUTANTS)
 arm_mutants=$(sed -n 's/^ARM_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
