@@ -108,6 +108,14 @@
 #define MUTANT_ID_median_boot_biased 130 /* boot_median: each split sends one draw more to the lower half */
 #define MUTANT_ID_p50_ci_of_p90 131    /* a metric's p50_ci95 is drawn around its 90th percentile */
 #define MUTANT_ID_samples_kept_sorted 132 /* keep_samples=on writes the samples sorted, not as measured */
+/* issue 32, part A (the plan keeps Linux's answer) and flush_ceiling's metrics: 140-149 */
+#define MUTANT_ID_plan_drops_linux_flush 140 /* seq/conc's plan keeps INVPCID's variant, not CR3's */
+#define MUTANT_ID_plan_one_column 141  /* the last resort is one page count, dense range or not */
+#define MUTANT_ID_crossover_span_confidence 142 /* p*'s confidence counts the grid points it spans */
+#define MUTANT_ID_fc_initiator_no_refill 143 /* flush_ceiling: the initiator does not refill */
+#define MUTANT_ID_fc_warmup_unfloored 144 /* flush_ceiling: a twentieth of the warm-up, even 0 */
+#define MUTANT_ID_fc_refine_off 145    /* flush_ceiling: nothing measured around a coarse crossing */
+#define MUTANT_ID_rec_ceiling_point 147 /* the ceiling one number however coarse the grid around it */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

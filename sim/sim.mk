@@ -29,6 +29,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            refill_before_ack late_ping_charged smi_bsp_only clock_mean_of_ratios \
            breakdown_keeps_handler residency_demoted_as_reached settle_fixed sibling_left_idle \
            residency_unmodelled lazy_cpus_spin \
+           plan_drops_linux_flush fc_initiator_no_refill fc_warmup_unfloored fc_refine_off \
            verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na \
            tramp_far_jump_off tramp_cr3_truncated madt_takes_disabled \
            reopen_checked_in init_sipi_back_to_shell \
@@ -72,6 +73,10 @@ $(foreach m,$(SIM_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # CI's build saved); tests/sim/mutants.sh counts them with the others.
 RECORD_MUTANTS := median_boot_biased p50_ci_of_p90 samples_kept_sorted
 $(foreach m,$(RECORD_MUTANTS),$(eval $(call mutant_rules,$(m))))
+# issue 32's mutants that a unit test alone catches: only that test is built for them (the
+# list under `mutants:`), not tlbscope-sim and the protocol tests (tests/sim/mutants.sh)
+PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point
+$(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
 $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 .PHONY: fleet-mutants
 fleet-mutants: $(foreach m,$(FLEET_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-report)
@@ -136,6 +141,9 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/
          $(foreach m,p50_ci_of_p90 samples_kept_sorted,$(BUILD)/mutants/$(m)/test_record_samples) \
          $(BUILD)/mutants/profiles_unplanned/test_plan \
          $(BUILD)/mutants/plan_thin_stride_only/test_plan \
+         $(BUILD)/mutants/plan_one_column/test_plan \
+         $(BUILD)/mutants/crossover_span_confidence/test_ceiling \
+         $(BUILD)/mutants/rec_ceiling_point/test_ceiling \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \
          $(foreach m,verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na,\

@@ -62,9 +62,14 @@
  * share the placement points' reservation.
  *
  * Planned (run_budget_s, core/run/plan.h): a pilot at the grid's corners, then
- * fewer samples, then every 2nd, 4th... target count and column (page
- * count and flush method; ends kept), then the most targets and one page
- * alone; the record's plan says which.
+ * fewer samples, then the INVPCID single-context variant above the ceiling
+ * (Linux's CR3 write stays), then every 2nd, 4th... target count and page
+ * count (each kept page count with every flush method still measured; the
+ * first and last target counts kept, and 1, the ceiling and 512 pages: the
+ * ceiling, and Linux's full flush above it, are never left out), then the
+ * most targets alone; the record's plan says which (issue 32: thinning the
+ * (pages, flush) columns had kept INVPCID's and dropped the CR3 write's
+ * points above the ceiling, and at times the ceiling itself).
  */
 #include "asm/apic.h"
 #include "asm/cpu.h"
@@ -96,6 +101,10 @@ struct sc_state {
     uint32_t pages[MAX_PAGE_COUNTS], npages;
     /* (pages, flush method) per point: each count above the ceiling once per full-flush method */
     uint32_t col_pages[MAX_COLUMNS], col_flush[MAX_COLUMNS], ncols;
+    /* per page count: its first column, and its columns (flush methods): what the plan thins */
+    uint32_t page_col[MAX_PAGE_COUNTS];
+    uint8_t page_variants[MAX_PAGE_COUNTS];
+    uint32_t ceiling_page; /* index of the configured ceiling's page count (the last at or below) */
     const char *flushes[EXP_MAX_FULL_FLUSHES];
     uint64_t *lat[SC_MAX_VARIANTS], *handler[SC_MAX_VARIANTS], *base;
     /* the breakdown of each sample (core/machine/shootdown.h, struct shootdown_parts) */
@@ -244,6 +253,10 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     nflush = exp_full_flushes(r, st->flushes);
     for (i = 0; i < st->npages; i++) {
         uint32_t f, nf = st->pages[i] > r->run->cfg.ceiling ? nflush : 1;
+        st->page_col[i] = st->ncols;
+        st->page_variants[i] = (uint8_t)nf;
+        if (st->pages[i] <= r->run->cfg.ceiling)
+            st->ceiling_page = i;
         for (f = 0; f < nf; f++) {
             st->col_pages[st->ncols] = st->pages[i];
             st->col_flush[st->ncols++] = f;
@@ -456,10 +469,25 @@ static uint64_t sc_cost_k(const struct sc_pilot *pl, uint64_t k, uint32_t col)
     return c;
 }
 
-static uint64_t sc_cost(const void *ctx, uint32_t row, uint32_t col)
+/* An iteration at page count pc: both orders with each of its flush methods (lean: the first). */
+static uint64_t sc_cost_page(const struct sc_pilot *pl, uint32_t row, uint32_t pc, bool lean)
 {
-    const struct sc_pilot *pl = ctx;
-    return sc_cost_k(pl, pl->st->counts[row], col);
+    const struct sc_state *st = pl->st;
+    uint32_t f, nf = lean ? 1 : st->page_variants[pc];
+    uint64_t c = 0;
+    for (f = 0; f < nf; f++)
+        c += sc_cost_k(pl, st->counts[row], st->page_col[pc] + f);
+    return c;
+}
+
+static uint64_t sc_cost(const void *ctx, uint32_t row, uint32_t pc)
+{
+    return sc_cost_page(ctx, row, pc, false);
+}
+
+static uint64_t sc_cost_lean(const void *ctx, uint32_t row, uint32_t pc)
+{
+    return sc_cost_page(ctx, row, pc, true);
 }
 
 /*
@@ -551,10 +579,17 @@ static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_s
     }
     q.baseline_div = 4;
     q.nrows = st->ncounts;
-    q.ncols = st->ncols; /* page counts, those above the ceiling once per full-flush method */
+    /* page counts, each with every flush method measured at it (col_variants) */
+    q.ncols = st->npages;
+    q.col_variants = st->page_variants;
     q.thin_rows = q.thin_cols = true;
+    /* the ceiling survives every stride, with 1 and 512 pages (Linux's full flush) */
+    q.dense_lo = q.anchor = st->ceiling_page;
+    q.dense_hi = st->ceiling_page + 1;
     q.point_ticks = setup;
     q.iter_ticks = sc_cost;
+    /* INVPCID single-context above the ceiling: a variant, the first to go */
+    q.iter_ticks_lean = st->ncols > st->npages ? sc_cost_lean : NULL;
     q.ctx = &pilot;
     reserve = sc_reserve_placed(r, st, &pilot, setup);
     r->plan_share_ticks -= reserve; /* the grid plans within what the placement points leave */
@@ -566,7 +601,8 @@ static bool sc_plan(struct runner *r, struct experiment_record *rec, struct sc_s
         reserve = 0;
         st->nplaced = 0;
     }
-    planned = runner_plan(r, rec, &q, "target counts", "page counts x flushes", 2, &st->plan);
+    planned = runner_plan(r, rec, &q, "target counts", "page counts", 2, &st->plan);
+    rec->plan.variants_name = st->ncols > st->npages ? st->flushes[1] : NULL;
     r->plan_share_ticks += reserve;
     if (reserve)
         record_note(rec, "%u placement points reserved %llu ms of the share (%u samples each)",
@@ -647,39 +683,53 @@ static void sc_run_placed(struct runner *r, struct experiment_record *rec, struc
     }
 }
 
+/*
+ * The columns the plan measures at page count pc: every flush method, or
+ * Linux's alone (the first, cr3_reload) when the plan left the variants
+ * out. Returns how many, into cols.
+ */
+static uint32_t sc_page_columns(const struct sc_state *st, uint32_t pc, uint32_t *cols)
+{
+    uint32_t f, n = st->plan.lean ? 1 : st->page_variants[pc];
+    if (MUTANT(plan_drops_linux_flush) && st->plan.lean) { /* test-only: the variant kept */
+        cols[0] = st->page_col[pc] + st->page_variants[pc] - 1;
+        return 1;
+    }
+    for (f = 0; f < n && f < EXP_MAX_FULL_FLUSHES; f++)
+        cols[f] = st->page_col[pc] + f;
+    return f;
+}
+
 static void sc_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct sc_state *st = state;
-    uint32_t c, p, q, done = 0;
+    uint32_t c, pc, done = 0;
     uint32_t planned = st->ncounts * st->ncols * 2;
     if (!sc_plan(r, rec, st))
         goto out;
-    planned = st->plan.rows * st->plan.cols * 2;
+    planned = rec->plan.applied ? rec->plan.points_planned : planned;
     for (c = 0; c < st->ncounts; c++) {
         if (!plan_kept(st->ncounts, st->plan.row_stride, c))
             continue;
         /* the columns of one page count (one per full-flush method above the ceiling) together */
-        for (p = 0; p < st->ncols; p = q) {
+        for (pc = 0; pc < st->npages; pc++) {
             struct point_job job;
-            uint32_t cols[EXP_MAX_FULL_FLUSHES], ncols = 0, k, run;
+            uint32_t cols[EXP_MAX_FULL_FLUSHES], ncols, k, run;
             uint64_t setup, ticks;
-            for (q = p; q < st->ncols && st->col_pages[q] == st->col_pages[p]; q++)
-                if (plan_kept(st->ncols, st->plan.col_stride, q) && ncols < EXP_MAX_FULL_FLUSHES)
-                    cols[ncols++] = q;
-            if (!ncols)
+            if (!plan_col_kept(&st->plan, st->npages, pc))
                 continue;
+            ncols = sc_page_columns(st, pc, cols);
             if (!runner_budget_ok(r))
                 goto out;
-            runner_progress(r, done, st->plan.rows * st->plan.cols);
-            done += ncols;
+            runner_progress(r, done++, st->plan.rows * st->plan.cols);
             mem_zero(&job, sizeof(job));
             job.st = st;
-            job.pages = st->col_pages[p];
+            job.pages = st->pages[pc];
             /* the plan may have cut the samples (runner_plan_follow()) */
             job.samples = runner_samples(r);
             job.warmup = runner_warmup(r);
             st->nbase = job.nbase = job.samples / 4 ? job.samples / 4 : 1;
-            job.salt = (uint64_t)st->counts[c] << 32 | p;
+            job.salt = (uint64_t)st->counts[c] << 32 | st->page_col[pc];
             for (k = 0; k < ncols; k++)
                 job_add_column(&job, st, cols[k]);
             if (!sc_point(r, rec, st, SC_NEAREST, st->counts[c], &job, &setup, &ticks)) {

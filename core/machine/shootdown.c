@@ -221,6 +221,7 @@ static void flush_handler(struct trap_frame *f)
         uint64_t t1 = tsc_now();
         pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
         store_relaxed(&pc->flush.refill_ticks, tsc_now() - t1);
+        store_release(&pc->flush.refill_gen, gen);
     }
     store_relaxed(&pc->flush.handler_ticks, tsc_now() - t0);
     store_release(&pc->flush.ack_gen, gen);
@@ -234,6 +235,7 @@ static void flush_handler(struct trap_frame *f)
         uint64_t t1 = tsc_now();
         pc->touch_sink += testmem_touch_ws_form(sd->tm, sd->touch_form, sd->touch_pages);
         store_relaxed(&pc->flush.refill_ticks, tsc_now() - t1);
+        store_release(&pc->flush.refill_gen, gen); /* after the ticks: the initiator reads both */
     }
     if (MUTANT(verify_inside_window) && (sd->req.flags & FLUSH_VERIFY)) {
         /* the old way: reading right after the ack, while the initiator still times */

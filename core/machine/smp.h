@@ -92,6 +92,8 @@ struct flush_slot {
     volatile uint64_t emu_ack;      /* emulated INVLPGB request done */
     volatile uint64_t return_ticks; /* own clock: FLUSH_RETURN_TO_USER's return to user */
     volatile uint64_t refill_ticks; /* own clock: the working-set refill after the ack */
+    volatile uint64_t refill_gen;   /* the request whose refill is done (flush_ceiling's
+                                     * critical path ends when the initiator sees it) */
 } __attribute__((aligned(CACHE_LINE)));
 
 /* Written by the CPU itself (its wait loop and interrupt entry), read by initiators. */

@@ -32,6 +32,8 @@ void plan_write_json(struct json_writer *w, const struct plan_summary *s)
     jw_kv_u64(w, "points_planned", s->points_planned);
     jw_kv_u64(w, "samples_planned", s->samples_planned);
     jw_kv_u64(w, "samples_achieved", s->samples_achieved);
+    if (s->points_added) /* measured with what the share had left (flush_ceiling's refinement) */
+        jw_kv_u64(w, "points_added", s->points_added);
     jw_key(w, "reduced");
     jw_array_begin_inline(w);
     if (s->reasons & PLAN_FEWER_SAMPLES)
@@ -40,6 +42,8 @@ void plan_write_json(struct json_writer *w, const struct plan_summary *s)
         jw_str(w, "rows");
     if (s->reasons & PLAN_FEWER_COLS)
         jw_str(w, "cols");
+    if (s->reasons & PLAN_FEWER_VARIANTS)
+        jw_str(w, "variants");
     jw_array_end(w);
     jw_kv_bool(w, "fits", !(s->reasons & PLAN_NO_FIT));
     jw_kv_bool(w, "measured", s->measured);
@@ -55,4 +59,11 @@ void plan_write_text(struct strbuf *sb, const char *id, const struct plan_summar
     plan_describe(s, text, sizeof(text));
     sb_printf(sb, "  %-24s %s; %llu of %llu planned samples measured\n", id, text,
               (unsigned long long)s->samples_achieved, (unsigned long long)s->samples_planned);
+}
+
+void plan_write_status_detail(struct json_writer *w, const struct plan_summary *s)
+{
+    char text[160];
+    if (plan_status_detail(s, text, sizeof(text)))
+        jw_kv_str(w, "status_detail", text);
 }

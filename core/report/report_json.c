@@ -101,6 +101,7 @@ static void write_experiment(struct json_writer *w, const struct experiment_reco
     jw_kv_str(w, "id", e->id);
     jw_kv_str(w, "title", e->title);
     jw_kv_str(w, "status", result_name(e->status));
+    plan_write_status_detail(w, &e->plan); /* issue 32: "reduced: 5 of 22 page counts" */
     jw_key(w, "reason");
     redaction_write_text(w, e->reason[0] ? e->reason : NULL, red);
     jw_kv_bool(w, "emulated", e->emulated);
@@ -457,6 +458,8 @@ static void write_method(struct json_writer *w, const struct run *r)
     /* issue 20: Linux's paths and the refills they leave */
     jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
     jw_kv_str(w, "flush_ceiling_refill", "after_ack");
+    /* issue 32: shootdown curves' p* on the work summed over CPUs (critical path beside it) */
+    jw_kv_str(w, "flush_ceiling_metric", "work");
     /* issue 21: lazy CPUs idle as in the idle loop; target states settle their target residency */
     jw_kv_str(w, "lazy_cpus", "idle_loop");
     jw_kv_str(w, "target_state_settle", "target_residency");

@@ -36,6 +36,27 @@ static void write_interval(struct json_writer *w, const struct rec_interval *iv)
     jw_object_end(w);
 }
 
+/* shootdown_order's saving per page count (issue 32), 1 page first */
+static void write_parts(struct json_writer *w, const struct recommendation *e)
+{
+    uint32_t i;
+    if (!e->nparts)
+        return;
+    jw_key(w, "by_pages");
+    jw_array_begin(w);
+    for (i = 0; i < e->nparts; i++) {
+        const struct rec_part *p = &e->parts[i];
+        jw_object_begin_inline(w);
+        jw_kv_i64(w, "pages", p->pages);
+        jw_kv_str(w, "flush", p->flush);
+        write_bound(w, "saving", p->saving_millipct, false, 1);
+        write_bound(w, "low", p->low, !p->has_interval, 1);
+        write_bound(w, "high", p->high, !p->has_interval, 1);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+}
+
 void report_json_recommendations(struct json_writer *w, const struct run *r)
 {
     struct recommendations recs;
@@ -57,6 +78,8 @@ void report_json_recommendations(struct json_writer *w, const struct run *r)
             jw_i64(w, e->value);
         else
             jw_null(w);
+        if (e->has_value && e->has_value_high) /* flush_ceiling: no count measured between value and p* */
+            jw_kv_i64(w, "value_high", e->value_high);
         jw_kv_str(w, "unit", e->unit);
         if (e->has_cpus_from) {
             jw_key(w, "cpus_from");
@@ -67,6 +90,7 @@ void report_json_recommendations(struct json_writer *w, const struct run *r)
         }
         jw_kv_str(w, "verdict", e->verdict);
         write_interval(w, &e->interval);
+        write_parts(w, e);
         jw_kv_str(w, "linux_default", e->linux_default);
         jw_key(w, "evidence");
         jw_object_begin_inline(w);

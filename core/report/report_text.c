@@ -221,6 +221,16 @@ static void write_plans(const struct run *r, struct strbuf *sb)
             plan_write_text(sb, r->experiments[i].id, &r->experiments[i].plan);
 }
 
+/* Under its row, a cut grid (issue 32): "    SUCCESS (reduced: 5 of 22 page counts)". */
+static void write_status_detail(const struct experiment_record *e, struct strbuf *sb)
+{
+    char detail[160], line[200];
+    if (!plan_status_detail(&e->plan, detail, sizeof(detail)))
+        return;
+    fmt_into(line, sizeof(line), "%s (%s)", result_name(e->status), detail);
+    sb_put_wrapped(sb, "    ", "      ", line, 80);
+}
+
 static void write_experiment_table(const struct run *r, struct strbuf *sb)
 {
     uint32_t i;
@@ -250,11 +260,12 @@ static void write_experiment_table(const struct run *r, struct strbuf *sb)
         if (e->reason[0] && sb->len - row_start + str_len(sep) + str_len(e->reason) > 80) {
             sb_putc(sb, '\n');
             sb_put_wrapped(sb, "    ", "    ", e->reason, 80); /* ends the line */
-            continue;
+        } else {
+            if (e->reason[0])
+                sb_printf(sb, "%s%s", sep, e->reason);
+            sb_putc(sb, '\n');
         }
-        if (e->reason[0])
-            sb_printf(sb, "%s%s", sep, e->reason);
-        sb_putc(sb, '\n');
+        write_status_detail(e, sb);
     }
     write_plans(r, sb);
 }

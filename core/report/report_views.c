@@ -377,7 +377,7 @@ static const struct point_value *fc_value(const struct result_point *s, const ch
 static void fc_pstar(const struct result_point *s, char *pstar, size_t cap, const char **conf)
 {
     const struct point_param *c = s ? point_find_param(s, "confidence") : NULL;
-    const struct point_value *p, *lo, *hi;
+    const struct point_value *p, *lo, *hi, *measured;
     struct strbuf sb;
     *conf = c && c->str ? c->str : "-";
     sb_init_fixed(&sb, pstar, cap);
@@ -388,6 +388,11 @@ static void fc_pstar(const struct result_point *s, char *pstar, size_t cap, cons
     p = fc_value(s, "p_star");
     lo = fc_value(s, "p_star_low");
     hi = fc_value(s, "p_star_high");
+    measured = fc_value(s, "pages_measured");
+    if (!p && measured && measured->milli < 3000) {
+        sb_puts(&sb, "not measured"); /* fewer than 3 page counts: no p*, not "none" */
+        return;
+    }
     if (p)
         sb_printf(&sb, "%lld", (long long)(p->milli / 1000));
     else
@@ -410,9 +415,10 @@ static void fc_pstar(const struct result_point *s, char *pstar, size_t cap, cons
 static void view_flush_ceiling(const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
+    const struct point_value *needs = NULL;
     sb_puts(sb, "  p*: the page count from which a full flush then the refills is cheaper\n"
-                "  (targets 0: local; shootdowns: the initiator's wait plus the slowest\n"
-                "  target's refill), with its 95% interval [low-high]\n");
+                "  (targets 0: local; shootdowns: their work summed over CPUs, initiator\n"
+                "  and targets), with its 95% interval [low-high]\n");
     sb_printf(sb, "  %7s %-14s %5s %-15s %-6s %-15s %s\n", "targets", "form", "ws",
               "cr3 p*", "conf", "invpcid p*", "conf");
     for (i = 0; i < e->summary.count; i++) {
@@ -432,7 +438,12 @@ static void view_flush_ceiling(const struct experiment_record *e, struct strbuf 
                  inv, sizeof(inv), &inv_conf);
         sb_printf(sb, "  %7lld %-14s %5lld %-15s %-6s %-15s %s\n", (long long)k->num,
                   form->str ? form->str : "-", (long long)w->num, cr3, cr3_conf, inv, inv_conf);
+        needs = needs ? needs : fc_value(s, "needs_run_budget_s");
     }
+    if (needs) /* a budget left curves out (fewer than 3 page counts: no crossover) */
+        sb_printf(sb, "  not measured: needs run_budget_s=%lld%s\n",
+                  (long long)(needs->milli / 1000),
+                  needs->milli / 1000 <= RUN_BUDGET_FULL_S ? " or profile=full" : "");
 }
 
 /* The values that are times in ticks (reports/SCHEMA.md): shown as time, as the metrics are. */

@@ -45,6 +45,8 @@ enum exit_mode { EXIT_SHELL = 0, EXIT_SHUTDOWN, EXIT_RESET };
 enum mp_mode { MP_AUTO = 0, MP_FIRMWARE, MP_OWN };
 enum apic_request { APIC_REQ_AUTO = 0, APIC_REQ_XAPIC, APIC_REQ_X2APIC };
 enum profile { PROFILE_DEFAULT = 0, PROFILE_QUICK, PROFILE_FULL };
+/* profile=full's run_budget_s: what "or profile=full" offers a budget that was too small */
+#define RUN_BUDGET_FULL_S 1800
 enum target_wait { TARGET_WAIT_AUTO = 0, TARGET_WAIT_SPIN, TARGET_WAIT_HALT };
 /*
  * The machine is an emulator that CPUID does not reveal (Bochs: no hypervisor

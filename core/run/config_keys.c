@@ -144,7 +144,7 @@ void config_finalize(struct config *cfg)
      * configured; on a big one or under an emulator it keeps within these
      * (run_budget_s=0: no planning, for exact grids).
      */
-    static const uint32_t run_budget[] = { 60, 30, 1800 };
+    static const uint32_t run_budget[] = { 60, 30, RUN_BUDGET_FULL_S };
     unsigned p = (unsigned)cfg->profile;
     if (p > 2)
         p = 0;

@@ -1,5 +1,6 @@
 #include "core/run/crossover.h"
 #include "core/run/bootstrap.h"
+#include "core/mutant.h"
 
 const char *confidence_name(enum confidence c)
 {
@@ -47,6 +48,30 @@ static void band(const struct curve_point *pts, uint32_t n, int32_t lo, int32_t 
     out->band_high = pts[b].p;
 }
 
+/* The largest measured count below p (0: none); pts sorted by p. */
+static uint32_t count_before(const struct curve_point *pts, uint32_t n, int64_t p)
+{
+    uint32_t i, before = 0;
+    for (i = 0; i < n && (int64_t)pts[i].p < p; i++)
+        before = pts[i].p;
+    return before;
+}
+
+enum confidence crossover_width_confidence(const struct curve_point *pts, uint32_t n, int64_t low,
+                                           int64_t high)
+{
+    int64_t from;
+    if (low == BOOT_NONE && high == BOOT_NONE)
+        return CONF_HIGH; /* no crossing in any replicate: the full flush never won */
+    if (high == BOOT_NONE || low < 1)
+        return CONF_LOW; /* open above the largest count */
+    /* the crossing lies after the count measured before low, and at or before high */
+    from = (int64_t)count_before(pts, n, low) + 1;
+    if (high * 1000 <= from * CROSSOVER_HIGH_RATIO_MILLI)
+        return CONF_HIGH;
+    return high * 1000 <= from * CROSSOVER_MEDIUM_RATIO_MILLI ? CONF_MEDIUM : CONF_LOW;
+}
+
 /* p*'s paired-bootstrap interval; false when a point kept no samples. */
 static bool interval(const struct curve_point *pts, uint32_t n, struct boot_work *w,
                      uint64_t seed, uint64_t stream, struct crossover *out)
@@ -69,7 +94,9 @@ static bool interval(const struct curve_point *pts, uint32_t n, struct boot_work
     out->p_low = br.low;
     out->p_high = br.high;
     out->pairs = br.pairs;
-    out->conf = boot_grid_confidence(&br, ps, n);
+    out->conf = MUTANT(crossover_span_confidence) ? boot_grid_confidence(&br, ps, n)
+                                                  : crossover_width_confidence(pts, n, br.low,
+                                                                               br.high);
     return true;
 }
 
@@ -111,11 +138,16 @@ void crossover_find(struct curve_point *pts, uint32_t n, struct boot_work *w, ui
     if (!out->monotonic) {
         out->conf = CONF_LOW;
         out->why = "the cheaper method changes more than once (non-monotonic data)";
+    } else if (out->p_high == BOOT_NONE && out->p_low != BOOT_NONE) {
+        out->why = "p*'s paired-bootstrap 95% interval is open above the largest count";
     } else if (out->conf == CONF_HIGH) {
-        out->why = "p*'s paired-bootstrap 95% interval is one measured count";
+        out->why = "where p* lies (its paired-bootstrap 95% interval, from the count measured "
+                   "before it) is within 1.5 times its lower end";
     } else if (out->conf == CONF_MEDIUM) {
-        out->why = "p*'s paired-bootstrap 95% interval spans 2 or 3 measured counts";
+        out->why = "where p* lies (its paired-bootstrap 95% interval, from the count measured "
+                   "before it) is within 2 times its lower end";
     } else {
-        out->why = "p*'s paired-bootstrap 95% interval spans more than 3 measured counts";
+        out->why = "where p* lies (its paired-bootstrap 95% interval, from the count measured "
+                   "before it) spans more than 2 times its lower end";
     }
 }

@@ -21,8 +21,16 @@
  *
  * Confidence: none with fewer than 3 page counts, or without the samples
  * (no interval); low when the data cross more than once; otherwise from
- * the interval, by the measured page counts it spans (boot_grid_confidence():
- * one, high; two or three, medium; more, low).
+ * the interval's relative width (issue 32), the grid's coarseness
+ * included: the crossing lies after the count measured before the
+ * interval's low end and at or before its high end, and that range's high
+ * end over its low end is at most 1.5 (high), at most 2 (medium), or more
+ * (low). So [28, 36] on flush_ceiling's grid (25 to 36: 1.44) is high,
+ * [128, 384] (97 to 384: 3.96) low, and p* = 33 on a grid of 1, 33 and
+ * 512 (2 to 33) low; an interval open above the largest count is low,
+ * "none" at both ends (the full flush never cheaper) high. Counting the
+ * measured counts inside the interval instead (boot_grid_confidence())
+ * punished the dense grid around 33 and rewarded a coarse one.
  */
 #ifndef TLBSCOPE_CORE_CROSSOVER_H
 #define TLBSCOPE_CORE_CROSSOVER_H
@@ -75,5 +83,14 @@ static inline uint64_t crossover_stream(uint32_t targets, uint32_t working_set, 
     return (uint64_t)targets << 40 | (uint64_t)form << 36 | (uint64_t)working_set << 8 | full;
 }
 const char *confidence_name(enum confidence c); /* "none", "low", "medium", "high" */
+
+#define CROSSOVER_HIGH_RATIO_MILLI 1500
+#define CROSSOVER_MEDIUM_RATIO_MILLI 2000
+/*
+ * The confidence of a p* interval [low, high] (measured counts; BOOT_NONE:
+ * no crossing) over the sorted curve pts: the relative width above.
+ */
+enum confidence crossover_width_confidence(const struct curve_point *pts, uint32_t n, int64_t low,
+                                           int64_t high);
 
 #endif

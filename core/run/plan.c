@@ -44,6 +44,13 @@ bool plan_col_kept(const struct plan *p, uint32_t n, uint32_t i)
     return plan_kept_dense(n, p->col_stride, p->dense_lo, p->dense_hi, i);
 }
 
+bool plan_row_kept(const struct plan *p, uint32_t n, uint32_t i)
+{
+    if (p->row_mask)
+        return i < n && i < PLAN_MAX_RANKED_ROWS && (p->row_mask >> i & 1);
+    return plan_kept(n, p->row_stride, i);
+}
+
 void plan_dense_range(const uint32_t *values, uint32_t n, uint32_t from, uint32_t to,
                       uint32_t *lo, uint32_t *hi)
 {
@@ -58,14 +65,40 @@ void plan_dense_range(const uint32_t *values, uint32_t n, uint32_t from, uint32_
 /* a stride no grid reaches: index 0 and the last (PLAN_FIRST_ONLY and LAST_ONLY are above) */
 #define WIDEST_STRIDE (1u << 31)
 
-static bool col_kept(const struct plan_request *q, uint32_t stride, uint32_t c)
+/* Which points a plan keeps: what plan_make() narrows step by step. */
+struct selection {
+    uint32_t rs, cs;       /* row and column strides */
+    uint32_t dense_lo, dense_hi;
+    uint64_t row_mask;     /* ranked rows kept; 0: rows by rs */
+    bool lean;             /* without the optional variants */
+};
+
+static bool sel_row(const struct plan_request *q, const struct selection *s, uint32_t r)
 {
-    return plan_kept_dense(q->ncols, stride, q->dense_lo, q->dense_hi, c);
+    if (s->row_mask)
+        return r < PLAN_MAX_RANKED_ROWS && (s->row_mask >> r & 1);
+    return plan_kept(q->nrows, s->rs, r);
 }
 
-static uint32_t cols_kept(const struct plan_request *q, uint32_t stride)
+static bool sel_col(const struct plan_request *q, const struct selection *s, uint32_t c)
 {
-    return plan_kept_dense_count(q->ncols, stride, q->dense_lo, q->dense_hi);
+    return plan_kept_dense(q->ncols, s->cs, s->dense_lo, s->dense_hi, c);
+}
+
+static uint32_t sel_cols(const struct plan_request *q, const struct selection *s)
+{
+    return plan_kept_dense_count(q->ncols, s->cs, s->dense_lo, s->dense_hi);
+}
+
+/* The first `keep` rows of the request's ranking. */
+static uint64_t ranked_mask(const struct plan_request *q, uint32_t keep)
+{
+    uint64_t m = 0;
+    uint32_t i;
+    for (i = 0; i < keep && i < q->nrows; i++)
+        if (q->row_order[i] < PLAN_MAX_RANKED_ROWS)
+            m |= 1ull << q->row_order[i];
+    return m;
 }
 
 uint32_t plan_warmup(uint32_t warmup, uint32_t configured, uint32_t samples)
@@ -84,28 +117,54 @@ static uint64_t iterations(const struct plan_request *q, uint32_t samples)
            (q->baseline_div ? samples / q->baseline_div : 0);
 }
 
-uint64_t plan_estimate(const struct plan_request *q, uint32_t samples, uint32_t row_stride,
-                       uint32_t col_stride)
+static uint64_t iter_cost(const struct plan_request *q, bool lean, uint32_t r, uint32_t c)
+{
+    return lean && q->iter_ticks_lean ? q->iter_ticks_lean(q->ctx, r, c)
+                                      : q->iter_ticks(q->ctx, r, c);
+}
+
+static uint64_t sel_estimate(const struct plan_request *q, uint32_t samples,
+                             const struct selection *s)
 {
     uint64_t total = 0, it = iterations(q, samples);
     uint32_t r, c;
     for (r = 0; r < q->nrows; r++) {
-        if (!plan_kept(q->nrows, row_stride, r))
+        if (!sel_row(q, s, r))
             continue;
         for (c = 0; c < q->ncols; c++)
-            if (col_kept(q, col_stride, c))
-                total += q->point_ticks + it * q->iter_ticks(q->ctx, r, c);
+            if (sel_col(q, s, c))
+                total += q->point_ticks + it * iter_cost(q, s->lean, r, c);
     }
     return total;
 }
 
+uint64_t plan_estimate(const struct plan_request *q, uint32_t samples, uint32_t row_stride,
+                       uint32_t col_stride)
+{
+    struct selection s = { row_stride, col_stride, q->dense_lo, q->dense_hi, 0, false };
+    return sel_estimate(q, samples, &s);
+}
+
+static void sel_of_plan(const struct plan *p, struct selection *s)
+{
+    *s = (struct selection){ p->row_stride, p->col_stride, p->dense_lo, p->dense_hi, p->row_mask,
+                             p->lean };
+}
+
+uint64_t plan_estimate_plan(const struct plan_request *q, const struct plan *p)
+{
+    struct selection s;
+    sel_of_plan(p, &s);
+    return sel_estimate(q, p->samples, &s);
+}
+
 /* The most samples in [lo, hi] whose estimate fits; lo is known to fit. */
-static uint32_t most_samples(const struct plan_request *q, uint32_t lo, uint32_t hi, uint32_t rs,
-                             uint32_t cs)
+static uint32_t most_samples(const struct plan_request *q, uint32_t lo, uint32_t hi,
+                             const struct selection *s)
 {
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo + 1) / 2;
-        if (plan_estimate(q, mid, rs, cs) <= q->share_ticks)
+        if (sel_estimate(q, mid, s) <= q->share_ticks)
             lo = mid;
         else
             hi = mid - 1;
@@ -113,76 +172,117 @@ static uint32_t most_samples(const struct plan_request *q, uint32_t lo, uint32_t
     return lo;
 }
 
+/* The column a dense range narrows to: the request's anchor, or the range's middle. */
+static uint32_t anchor_of(const struct plan_request *q)
+{
+    if (q->anchor >= q->dense_lo && q->anchor < q->dense_hi)
+        return q->anchor;
+    return q->dense_lo + (q->dense_hi - q->dense_lo - 1) / 2;
+}
+
+uint64_t plan_estimate_least(const struct plan_request *q)
+{
+    uint32_t floor = q->floor < q->samples ? q->floor : q->samples;
+    uint32_t a = q->dense_lo < q->dense_hi ? anchor_of(q) : 0;
+    struct selection s = { 1, WIDEST_STRIDE, a, q->dense_lo < q->dense_hi ? a + 1 : a, 0,
+                           q->iter_ticks_lean != NULL };
+    return sel_estimate(q, floor, &s);
+}
+
 void plan_make(const struct plan_request *q, struct plan *p)
 {
     uint32_t floor = q->floor < q->samples ? q->floor : q->samples;
-    uint32_t rs = 1, cs = 1;
-    struct plan_request w = *q; /* its dense range narrows as a last step before one column */
+    uint32_t ranked = q->row_order && q->nrows <= PLAN_MAX_RANKED_ROWS ? q->nrows : 0;
+    struct selection s = { 1, 1, q->dense_lo, q->dense_hi, ranked ? ranked_mask(q, ranked) : 0,
+                           false };
+    uint32_t anchor = q->dense_lo < q->dense_hi ? anchor_of(q) : 0;
     bool fits;
     p->samples = q->samples;
     p->warmup = q->warmup;
-    p->row_stride = p->col_stride = 1;
-    p->dense_lo = q->dense_lo;
-    p->dense_hi = q->dense_hi;
-    p->rows = q->nrows;
-    p->cols = q->ncols;
     p->reasons = 0;
-    p->full_ticks = plan_estimate(q, q->samples, 1, 1);
-    p->estimate_ticks = p->full_ticks;
+    p->full_ticks = sel_estimate(q, q->samples, &s);
     if (q->share_ticks == 0 || p->full_ticks <= q->share_ticks || MUTANT(plan_ignores_budget))
-        return;
+        goto done;
     p->reasons |= PLAN_FEWER_SAMPLES;
-    fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
-    /* at the floor: leave out rows, then columns, doubling the stride, ends kept */
-    while (!fits && w.thin_rows && plan_kept_count(w.nrows, rs) > 2) {
-        rs *= 2;
+    fits = sel_estimate(q, floor, &s) <= q->share_ticks;
+    /* at the floor: the optional variants first (Linux's own flush stays) */
+    if (!fits && q->iter_ticks_lean) {
+        s.lean = true;
+        p->reasons |= PLAN_FEWER_VARIANTS;
+        fits = sel_estimate(q, floor, &s) <= q->share_ticks;
+    }
+    /* rows: the least important ranked ones down to the core, else by stride, ends kept */
+    while (!fits && q->thin_rows && ranked > q->rows_core && ranked > 1) {
+        s.row_mask = ranked_mask(q, --ranked);
         p->reasons |= PLAN_FEWER_ROWS;
-        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
+        fits = sel_estimate(q, floor, &s) <= q->share_ticks;
+    }
+    while (!fits && q->thin_rows && !ranked && plan_kept_count(q->nrows, s.rs) > 2) {
+        s.rs *= 2;
+        p->reasons |= PLAN_FEWER_ROWS;
+        fits = sel_estimate(q, floor, &s) <= q->share_ticks;
     }
     /* columns: down to the two ends and the dense ones (what the widest stride keeps) */
-    while (!fits && w.thin_cols && cols_kept(&w, cs) > cols_kept(&w, WIDEST_STRIDE)) {
-        cs *= 2;
+    while (!fits && q->thin_cols && s.cs < WIDEST_STRIDE) {
+        struct selection wider = s;
+        wider.cs = WIDEST_STRIDE;
+        if (sel_cols(q, &s) <= sel_cols(q, &wider))
+            break;
+        s.cs *= 2;
         p->reasons |= PLAN_FEWER_COLS;
-        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
+        fits = sel_estimate(q, floor, &s) <= q->share_ticks;
     }
     /*
-     * then the dense range itself, one column from each edge at a time, down
-     * to its middle three (on a grid spaced about evenly in log p around the
-     * ceiling, the ceiling and its neighbours): better than one column alone
+     * then the dense range itself, a column from each side of its anchor at
+     * a time (on a grid spaced about evenly in log p around the ceiling, the
+     * ceiling and its neighbours), down to the anchor alone: with the two
+     * ends, the three counts a crossover needs at the least
      */
-    while (!fits && w.thin_cols && w.dense_hi - w.dense_lo > 3) {
-        w.dense_lo++;
-        w.dense_hi--;
+    while (!fits && q->thin_cols && s.dense_hi - s.dense_lo > 1) {
+        if (anchor > s.dense_lo)
+            s.dense_lo++;
+        if (s.dense_hi - 1 > anchor)
+            s.dense_hi--;
         p->reasons |= PLAN_FEWER_COLS;
-        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
+        fits = sel_estimate(q, floor, &s) <= q->share_ticks;
     }
-    /* the last resort before ERROR: one row (the most targets), then one column */
-    if (!fits && w.thin_rows && w.nrows > 1) {
-        rs = PLAN_LAST_ONLY;
+    /* the last resort before ERROR: one row (the most targets, or the most important) */
+    while (!fits && q->thin_rows && ranked > 1) {
+        s.row_mask = ranked_mask(q, --ranked);
         p->reasons |= PLAN_FEWER_ROWS;
-        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
+        fits = sel_estimate(q, floor, &s) <= q->share_ticks;
     }
-    if (!fits && w.thin_cols && w.ncols > 1) {
-        cs = PLAN_FIRST_ONLY;
+    if (!fits && q->thin_rows && !ranked && q->nrows > 1) {
+        s.rs = PLAN_LAST_ONLY;
+        p->reasons |= PLAN_FEWER_ROWS;
+        fits = sel_estimate(q, floor, &s) <= q->share_ticks;
+    }
+    /* then one column, where no dense range (the answer's own counts) must stay */
+    if (!fits && q->thin_cols && q->ncols > 1 &&
+        (q->dense_lo == q->dense_hi || MUTANT(plan_one_column))) {
+        s.cs = PLAN_FIRST_ONLY;
         p->reasons |= PLAN_FEWER_COLS;
-        fits = plan_estimate(&w, floor, rs, cs) <= w.share_ticks;
+        fits = sel_estimate(q, floor, &s) <= q->share_ticks;
     }
-    p->row_stride = rs;
-    p->col_stride = cs;
-    p->dense_lo = w.dense_lo;
-    p->dense_hi = w.dense_hi;
-    p->rows = plan_kept_count(w.nrows, rs);
-    p->cols = cols_kept(&w, cs);
     if (!fits) {
         p->reasons |= PLAN_NO_FIT;
         p->samples = floor;
     } else {
-        p->samples = most_samples(&w, floor, w.samples, rs, cs);
+        p->samples = most_samples(q, floor, q->samples, &s);
     }
-    p->warmup = plan_warmup(w.warmup, w.samples, p->samples);
-    if (p->samples == w.samples)
+    p->warmup = plan_warmup(q->warmup, q->samples, p->samples);
+    if (p->samples == q->samples)
         p->reasons &= ~PLAN_FEWER_SAMPLES; /* thinning alone made room for every sample */
-    p->estimate_ticks = plan_estimate(&w, p->samples, rs, cs);
+done:
+    p->row_stride = s.rs;
+    p->col_stride = s.cs;
+    p->dense_lo = s.dense_lo;
+    p->dense_hi = s.dense_hi;
+    p->row_mask = s.row_mask;
+    p->lean = s.lean;
+    p->rows = ranked ? ranked : plan_kept_count(q->nrows, s.rs);
+    p->cols = sel_cols(q, &s);
+    p->estimate_ticks = sel_estimate(q, p->samples, &s);
 }
 
 /* left * weight / total without overflow (ticks of a few minutes are far below 2^64 / 2^32) */
@@ -236,14 +336,14 @@ void plan_track_init(struct plan_track *t, const struct plan_request *q, const s
     if (!q->share_ticks)
         return; /* not planned: nothing to follow */
     for (r = 0; r < q->nrows; r++) {
-        if (!plan_kept(q->nrows, p->row_stride, r))
+        if (!plan_row_kept(p, q->nrows, r))
             continue;
         for (c = 0; c < q->ncols; c++) {
             if (!plan_col_kept(p, q->ncols, c))
                 continue;
             if (n == PLAN_TRACK)
                 return; /* too many to follow */
-            t->est[n++] = q->point_ticks + it * q->iter_ticks(q->ctx, r, c);
+            t->est[n++] = q->point_ticks + it * iter_cost(q, p->lean, r, c);
         }
     }
     t->npoints = n;
@@ -328,6 +428,10 @@ void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t
                     uint32_t results_per_point, struct plan_summary *s)
 {
     uint64_t tpm = ticks_per_ms ? ticks_per_ms : 1;
+    uint32_t c, cols = 0;
+    for (c = 0; c < q->ncols; c++)
+        if (plan_col_kept(p, q->ncols, c))
+            cols += q->col_variants && !p->lean ? q->col_variants[c] : 1;
     s->applied = true;
     s->measured = true;
     s->reasons = p->reasons;
@@ -342,11 +446,13 @@ void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t
     s->rows = p->rows;
     s->cols_configured = q->ncols;
     s->cols = p->cols;
-    s->points_planned = p->rows * p->cols * results_per_point;
+    s->variants_name = NULL;
+    s->points_planned = p->rows * cols * results_per_point;
     s->samples_planned = (uint64_t)s->points_planned * p->samples;
     s->samples_achieved = 0;
     s->samples_min = s->samples_max = p->samples;
     s->replans = 0;
+    s->points_added = 0;
 }
 
 static void seconds(struct strbuf *sb, uint64_t ms)
@@ -375,6 +481,8 @@ void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
     if (s->replans)
         sb_printf(&sb, ", re-planned %u times while running (%u to %u a point)", s->replans,
                   s->samples_min, s->samples_max);
+    if (s->reasons & PLAN_FEWER_VARIANTS)
+        sb_printf(&sb, ", without %s", s->variants_name ? s->variants_name : "variants");
     if (s->reasons & PLAN_FEWER_ROWS)
         sb_printf(&sb, ", %s %u -> %u", s->rows_name ? s->rows_name : "rows", s->rows_configured,
                   s->rows);
@@ -394,4 +502,30 @@ void plan_describe(const struct plan_summary *s, char *buf, size_t cap)
         seconds(&sb, s->pilot_ms);
     }
     sb_putc(&sb, ')');
+}
+
+bool plan_status_detail(const struct plan_summary *s, char *buf, size_t cap)
+{
+    struct strbuf sb;
+    const char *sep = "reduced: ";
+    sb_init_fixed(&sb, buf, cap);
+    if (!s->applied || !s->measured ||
+        !(s->reasons & (PLAN_FEWER_COLS | PLAN_FEWER_ROWS | PLAN_FEWER_VARIANTS)))
+        return false;
+    /* the axis the answer lies along first: page counts, then curves or target counts */
+    if (s->reasons & PLAN_FEWER_COLS) {
+        sb_printf(&sb, "%s%u of %u %s", sep, s->cols, s->cols_configured,
+                  s->cols_name ? s->cols_name : "columns");
+        sep = ", ";
+    }
+    if (s->reasons & PLAN_FEWER_ROWS) {
+        sb_printf(&sb, "%s%u of %u %s", sep, s->rows, s->rows_configured,
+                  s->rows_name ? s->rows_name : "rows");
+        sep = ", ";
+    }
+    if (s->reasons & PLAN_FEWER_VARIANTS)
+        sb_printf(&sb, "%swithout %s", sep, s->variants_name ? s->variants_name : "variants");
+    if (s->points_added)
+        sb_printf(&sb, "; %u points added", s->points_added);
+    return true;
 }

@@ -10,18 +10,27 @@
  * fits in the share, in this order:
  *   1. every point at the configured samples (no reduction);
  *   2. fewer samples, the same for every point, down to the floor;
- *   3. at the floor, fewer rows (target counts): every 2nd, 4th, ... row,
- *      always the first and the last, so the curve keeps its ends and its
- *      log spacing; samples then go back up as far as the share allows;
- *   4. then fewer columns (page counts, variants) the same way, except
- *      the columns of a dense range the experiment names (flush_ceiling:
- *      the page counts around the configured ceiling, where the answer
- *      lies), which every stride keeps; then that range narrows, a column
- *      from each edge at a time, to its middle three;
- *   5. then the last row alone (the most targets: where a shootdown costs
- *      most and the orders differ most), then the first column alone (one
- *      page);
- *   6. else nothing fits the share: PLAN_NO_FIT. The runner then measures
+ *   3. at the floor, the optional variants of a point (iter_ticks_lean:
+ *      shootdown_seq_vs_conc's INVPCID single-context beside Linux's CR3
+ *      write) go first;
+ *   4. then fewer rows (target counts): every 2nd, 4th, ... row, always
+ *      the first and the last, so the curve keeps its ends and its log
+ *      spacing; or, where the experiment ranks its rows (row_order:
+ *      flush_ceiling's curves), the least important rows down to its core
+ *      (rows_core); samples then go back up as far as the share allows;
+ *   5. then fewer columns (page counts) the same way, except the columns
+ *      of a dense range the experiment names (flush_ceiling: the page
+ *      counts around the configured ceiling, where the answer lies;
+ *      shootdown_seq_vs_conc: the ceiling), which every stride keeps; then
+ *      that range narrows toward its anchor (the ceiling), a column from
+ *      each side at a time, down to the anchor alone: the first, the
+ *      ceiling and the last count, the fewest a crossover can be found on
+ *      ("1, ceiling, max");
+ *   6. then the last row alone (the most targets: where a shootdown costs
+ *      most and the orders differ most), or the ranked rows down to the
+ *      most important one; then, only without a dense range, the first
+ *      column alone (one page);
+ *   7. else nothing fits the share: PLAN_NO_FIT. The runner then measures
  *      that smallest plan all the same when it fits the experiment's hard
  *      stop (budget_s), and makes the experiment ERROR, measuring nothing,
  *      only when even that does not (core/run/runner_plan.c).
@@ -59,6 +68,10 @@
 #define PLAN_FEWER_ROWS (1u << 1)
 #define PLAN_FEWER_COLS (1u << 2)
 #define PLAN_NO_FIT (1u << 3)
+#define PLAN_FEWER_VARIANTS (1u << 4)
+
+/* Most rows a request may rank (row_order): the plan keeps them as a bit mask. */
+#define PLAN_MAX_RANKED_ROWS 64
 
 struct plan_request {
     uint64_t share_ticks;  /* this experiment's share of the run budget; 0: no planning */
@@ -69,18 +82,32 @@ struct plan_request {
     uint32_t nrows, ncols; /* the grid: rows (e.g. target counts) x columns (page counts) */
     bool thin_rows, thin_cols; /* whether rows / columns may be left out */
     uint32_t dense_lo, dense_hi; /* columns [dense_lo, dense_hi) no stride leaves out
-                                  * (only the last resort, the first column alone, does);
-                                  * equal: none */
+                                  * (only the last resort, the first column alone, does,
+                                  * and only without a dense range); equal: none */
+    uint32_t anchor;       /* the column inside the dense range it narrows to (the ceiling);
+                            * outside it: the range's middle */
+    /* rows most important first (NULL: thinned by stride): the last go first, down to
+     * rows_core before any column goes, down to the first after the columns' last step */
+    const uint8_t *row_order;
+    uint32_t rows_core;
+    /* result columns each column stands for (shootdown_seq_vs_conc: a page count above the
+     * ceiling once per full-flush method), the lean plan counting 1; NULL: 1 each */
+    const uint8_t *col_variants;
     uint64_t point_ticks;  /* fixed cost of one point (start the targets, prime the TLBs) */
     /* ticks of one iteration (warm-up, sample or baseline) of point (row, col) */
     uint64_t (*iter_ticks)(const void *ctx, uint32_t row, uint32_t col);
+    /* the same without the point's optional variants (NULL: it has none) */
+    uint64_t (*iter_ticks_lean)(const void *ctx, uint32_t row, uint32_t col);
     const void *ctx;
 };
 
 struct plan {
     uint32_t samples, warmup;      /* per point */
     uint32_t row_stride, col_stride; /* which are kept (plan_kept, plan_col_kept) */
-    uint32_t dense_lo, dense_hi;   /* the request's dense columns */
+    uint32_t dense_lo, dense_hi;   /* the request's dense columns, as narrowed */
+    uint64_t row_mask;             /* ranked rows (row_order): bit r set when row r is kept;
+                                    * 0: rows by row_stride */
+    bool lean;                     /* the optional variants left out (iter_ticks_lean) */
     uint32_t rows, cols;           /* how many are kept */
     uint32_t reasons;              /* PLAN_* bits; 0: as configured */
     uint64_t estimate_ticks;       /* of this plan */
@@ -107,6 +134,8 @@ bool plan_kept_dense(uint32_t n, uint32_t stride, uint32_t dense_lo, uint32_t de
 uint32_t plan_kept_dense_count(uint32_t n, uint32_t stride, uint32_t dense_lo, uint32_t dense_hi);
 /* Whether column i of n survives plan p (its stride and its dense range). */
 bool plan_col_kept(const struct plan *p, uint32_t n, uint32_t i);
+/* Whether row i of n survives plan p (its ranked rows, else its stride). */
+bool plan_row_kept(const struct plan *p, uint32_t n, uint32_t i);
 /*
  * The dense range of ascending `values` (n of them): the indexes [*lo, *hi)
  * of the values in [from, to]; *lo == *hi when none is.
@@ -115,10 +144,19 @@ void plan_dense_range(const uint32_t *values, uint32_t n, uint32_t from, uint32_
                       uint32_t *lo, uint32_t *hi);
 /* The warm-up that goes with `samples` when `configured` samples had `warmup`. */
 uint32_t plan_warmup(uint32_t warmup, uint32_t configured, uint32_t samples);
-/* Estimated ticks of the grid at these samples and strides. */
+/* Estimated ticks of the grid at these samples and strides (every row, all variants). */
 uint64_t plan_estimate(const struct plan_request *q, uint32_t samples, uint32_t row_stride,
                        uint32_t col_stride);
 void plan_make(const struct plan_request *q, struct plan *p);
+/* Estimated ticks of plan p's points at its samples (what plan_make() put in estimate_ticks). */
+uint64_t plan_estimate_plan(const struct plan_request *q, const struct plan *p);
+/*
+ * Estimated ticks of the least that keeps every row: at the floor, the
+ * first, the anchor and the last column (with a dense range; else the two
+ * ends), without the optional variants. What a budget must allow so that
+ * no row is left out (flush_ceiling's needs_run_budget_s).
+ */
+uint64_t plan_estimate_least(const struct plan_request *q);
 /*
  * Ticks per iteration and per point from the two runs of a pilot point,
  * never less than half the long run's mean per iteration. A long run no
@@ -188,15 +226,26 @@ struct plan_summary {
     uint32_t samples_configured, samples, warmup;
     uint32_t rows_configured, rows, cols_configured, cols;
     const char *rows_name, *cols_name;
+    const char *variants_name;  /* what PLAN_FEWER_VARIANTS left out ("invpcid_single_context") */
     uint32_t points_planned;    /* result points the plan measures */
     uint64_t samples_planned;   /* points_planned x samples */
     uint64_t samples_achieved;  /* samples in the result points actually measured */
     uint32_t samples_min, samples_max; /* the fewest / most a point got (plan_track) */
     uint32_t replans;           /* how often the samples were cut while running */
+    uint32_t points_added;      /* result points measured beyond the plan with what the share
+                                 * had left (flush_ceiling: around crossings, curves left out) */
 };
 void plan_summarize(const struct plan_request *q, const struct plan *p, uint64_t ticks_per_ms,
                     uint32_t results_per_point, struct plan_summary *s);
 /* One line: "samples 1000 -> 120; target counts 10 -> 6 (share 9.6 s, ...)". */
 void plan_describe(const struct plan_summary *s, char *buf, size_t cap);
+/*
+ * What the status of a measured experiment whose grid was cut says beside
+ * SUCCESS (reports/SCHEMA.md, experiments[].status_detail): "reduced: 5 of
+ * 22 page counts, 6 of 12 curves", and "; 12 points added" when the share
+ * had room for points beyond the plan; false (buf empty) when the plan kept
+ * every row, column and variant (fewer samples alone are no cut grid).
+ */
+bool plan_status_detail(const struct plan_summary *s, char *buf, size_t cap);
 
 #endif

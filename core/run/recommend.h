@@ -7,12 +7,16 @@
  *
  *   flush_ceiling   p* of flush_ceiling (full_cr3 as Linux does it) for the
  *                   working set nearest RECOMMEND_TYPICAL_WS, contiguous,
- *                   locally and for each shootdown's target count (the
- *                   initiator's wait plus the slowest target's refill),
- *                   each with p*'s interval; the ceiling is the smallest
- *                   over the confident curves of the largest count
- *                   measured below p* (where INVLPG still won), with the
- *                   interval of the curve that sets it, against Linux's 33;
+ *                   locally and for each shootdown's target count (its
+ *                   work summed over CPUs: initiator and targets, flush
+ *                   and refill), each with p*'s interval; the ceiling is
+ *                   the smallest over the confident curves of the largest
+ *                   count measured below p* (where INVLPG still won), and
+ *                   where the grid measured nothing between that count and
+ *                   p* a range up to p* - 1 (core/run/recommend_ceiling.c),
+ *                   with the interval of the curve that sets it, against
+ *                   Linux's 33; a curve with fewer than 3 page counts is
+ *                   named not measured;
  *   invlpgb_vs_ipi  on the most CPUs, which page counts INVLPGB+TLBSYNC
  *                   (Linux's path: one whole-PCID INVLPGB above the
  *                   ceiling) beats the IPI shootdown at, which it loses
@@ -23,7 +27,8 @@
  *                   count's interval (core/run/recommend_invlpgb.c);
  *   shootdown_order what the concurrent order saves at the most targets,
  *                   with its interval, "no difference" when the interval
- *                   contains zero (core/run/recommend_order.c);
+ *                   contains zero, and per page count there, 1 page first
+ *                   (the sum is mostly 512 pages' cost) (core/run/recommend_order.c);
  *   lazy_skip       what skipping k lazy CPUs saves, and their catch-up;
  *   pti_user_flush  immediate (INVPCID) vs deferred user-PCID flush per page.
  * Values are the report's medians, so anyone can recompute them from the
@@ -61,6 +66,16 @@ struct rec_interval {
     uint32_t pairs;      /* the fewest paired iterations of a column */
 };
 
+/* shootdown_order, per page count at the most targets (1 page first): what conc saves there */
+#define RECOMMEND_MAX_PARTS 16
+struct rec_part {
+    int64_t pages;
+    const char *flush;          /* invlpg, or the full flush above the ceiling */
+    int64_t saving_millipct;    /* (seq - conc) / seq of the medians, 1/1000 percent */
+    bool has_interval;
+    int64_t low, high;          /* its 95% paired-bootstrap interval, 1/1000 percent */
+};
+
 struct recommendation {
     const char *id;
     bool enough;               /* false: "not enough evidence" */
@@ -68,6 +83,8 @@ struct recommendation {
     bool has_cpus_from;        /* the entry has a `cpus_from` (invlpgb_vs_ipi) */
     int64_t cpus_from;         /* the smallest CPU count that wins; 0: none known */
     int64_t value;             /* the recommended number (pages, CPUs, percent) */
+    bool has_value_high;       /* flush_ceiling: the grid leaves the value a range */
+    int64_t value_high;        /* its top: value where the grid is fine around it */
     const char *unit;
     char verdict[480];         /* one sentence */
     const char *linux_default; /* NULL where Linux has none */
@@ -76,7 +93,10 @@ struct recommendation {
     uint32_t npoints;
     enum confidence conf;
     struct rec_interval interval;
-    char why[RECORD_REASON_LEN + 64]; /* what the confidence rests on, or why no evidence */
+    char why[RECORD_REASON_LEN + 64 + 480]; /* what the confidence rests on, or why no
+                                             * evidence (a verdict too noisy to stand included) */
+    struct rec_part parts[RECOMMEND_MAX_PARTS]; /* shootdown_order's per page count */
+    uint32_t nparts;
     const char *environment;   /* "hardware", "virtualised", "emulated", "simulated" */
 };
 

@@ -1,6 +1,6 @@
 /*
  * What the recommendation builders share (core/run/recommend.c,
- * recommend_invlpgb.c, recommend_order.c): finding an experiment's points,
+ * recommend_ceiling.c, recommend_invlpgb.c, recommend_order.c): finding an experiment's points,
  * citing them, "not enough evidence", and the paired bootstrap's
  * workspace and seed. Not for use outside them.
  */
@@ -23,6 +23,7 @@ struct rec_ctx {
 #define REC_STREAM_IB_CPUS 0x69626370ull
 #define REC_STREAM_LAZY 0x6c617a79ull
 #define REC_STREAM_PTI 0x707469ull
+#define REC_STREAM_ORDER_PART 0x6f72647000ull /* + the (pages, flush) pair's index */
 
 const struct experiment_record *rec_find(const struct run *r, const char *id);
 bool rec_param_is(const struct result_point *p, const char *key, const char *str, int64_t num);
@@ -31,6 +32,8 @@ int64_t rec_param_num(const struct result_point *p, const char *key);
 bool rec_same_params_except(const struct result_point *a, const struct result_point *b,
                             const char *except);
 const struct stats *rec_metric(const struct result_point *p, const char *name);
+/* A point's value (x 1000) by key; dflt when it has none. */
+int64_t rec_value(const struct result_point *p, const char *key, int64_t dflt);
 void rec_cite(struct recommendation *e, uint32_t index);
 void rec_no_evidence(struct recommendation *e, const char *fmt, const char *arg);
 /* The record the entry needs, measured and verified; NULL (and why) otherwise. */
@@ -46,6 +49,7 @@ bool rec_pair_difference(struct rec_ctx *c, const struct result_point *a,
  * count measured, for a bound that is none. */
 void rec_interval_text(const struct rec_interval *iv, int64_t above, char *buf, size_t cap);
 
+void rec_flush_ceiling(struct rec_ctx *c, struct recommendation *e);
 void rec_invlpgb(struct rec_ctx *c, struct recommendation *e);
 void rec_order(struct rec_ctx *c, struct recommendation *e);
 

@@ -221,3 +221,21 @@ void runner_plan_follow(struct runner *r, uint64_t done)
         s->samples_max = r->plan_track.samples;
     s->replans = r->plan_track.replans;
 }
+
+uint64_t runner_plan_deadline(const struct runner *r)
+{
+    return r->plan_share_ticks && r->plan_samples ? r->plan_track.deadline : 0;
+}
+
+uint32_t runner_plan_budget_for(const struct runner *r, const char *id, uint64_t ticks)
+{
+    uint32_t w = runner_plan_weight(id);
+    uint64_t s, least = (uint64_t)r->run->cfg.run_budget_s + 10;
+    if (!w)
+        return 0;
+    s = (ticks_to_ms(ticks) / w * (r->plan_weights_total ? r->plan_weights_total : w) + 999) /
+        1000;
+    s = s > least ? s : least;
+    s = (s + 9) / 10 * 10;
+    return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+}

@@ -53,6 +53,20 @@ bool runner_pilot(struct runner *r, pilot_run run, void *ctx, uint64_t *per_iter
 void runner_pilot_begin(struct runner *r, uint32_t iterations);
 void runner_pilot_end(struct runner *r);
 
+/*
+ * The end of the share the plan is measured in (on this CPU's clock), once
+ * runner_plan() planned; 0 when not planned (run_budget_s=0). What is left
+ * before it when the plan's points are done may go to points the plan did
+ * not name (flush_ceiling's refinement around its crossings).
+ */
+uint64_t runner_plan_deadline(const struct runner *r);
+/*
+ * The run_budget_s under which experiment `id` would get a share of
+ * `ticks` (its weight's part, the others spending theirs), in whole tens
+ * of seconds, and above the budget of this run.
+ */
+uint32_t runner_plan_budget_for(const struct runner *r, const char *id, uint64_t ticks);
+
 /* Before point `done` (runner_progress()): re-plans the samples when off the plan's pace. */
 void runner_plan_follow(struct runner *r, uint64_t done);
 

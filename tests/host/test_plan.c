@@ -320,11 +320,19 @@ static void test_thinning_keeps_the_ceiling_dense(void **state)
         assert_true(plan_col_kept(&p, FC_N, 0) && plan_col_kept(&p, FC_N, 10) &&
                     plan_col_kept(&p, FC_N, 11) && plan_col_kept(&p, FC_N, 12) &&
                     plan_col_kept(&p, FC_N, FC_N - 1));
-        /* then one count alone, the last resort */
+        /* then "1, ceiling, max" (issue 32): a crossover needs 3 counts, one page is none */
         q5.share_ticks = (uint64_t)4 * 9 * (500 + 1000 * (PLAN_MIN_WARMUP + PLAN_FLOOR + 12));
         plan_make(&q5, &p);
-        assert_int_equal(p.col_stride, PLAN_FIRST_ONLY);
-        assert_int_equal(p.cols, 1);
+        assert_int_equal(p.reasons & PLAN_NO_FIT, 0);
+        assert_int_equal(p.cols, 3);
+        assert_true(plan_col_kept(&p, FC_N, 0) && plan_col_kept(&p, FC_N, 11) &&
+                    plan_col_kept(&p, FC_N, FC_N - 1));
+        /* never fewer: what does not fit is over its share at 1, 33, 512 */
+        q5.share_ticks = (uint64_t)2 * 9 * (500 + 1000 * (PLAN_MIN_WARMUP + PLAN_FLOOR + 12));
+        plan_make(&q5, &p);
+        assert_true(p.reasons & PLAN_NO_FIT);
+        assert_int_equal(p.cols, 3);
+        assert_true(plan_col_kept(&p, FC_N, 11));
     }
 }
 

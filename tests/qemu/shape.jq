@@ -43,9 +43,11 @@
 #                              one priming: c (1 + P(W+S)) per range, P points
 #       flush_ceiling          sum over kind k (0 local, 1, all), (form, W), p
 #                              of (k+1) p (1 + M (W'+S')), M modes (2, 3 with
-#                              INVPCID), S' = S/20 in [10, 50], W' = W/20;
-#                              (form, W): every W contiguous, and 512
-#                              scattered_cold (from issue 20)
+#                              INVPCID), S' = S/20 in [10, 50], W' = W/20
+#                              (at least 2 from issue 32); (form, W): every W
+#                              contiguous, and 512 scattered_cold (from issue
+#                              20); from issue 32 the same for each point
+#                              `added` where a planned share had room
 #       shootdown_contention   per (mode, method, p pages, m initiators),
 #                              S' = max(10, S/10), W' = min(W, 3), k =
 #                              max(2, ceil(S'/m)): its latency point (priming
@@ -459,8 +461,11 @@ def shape($want):
     # shootdown points, whose crossovers are on with_refill), every working set is contiguous
     # (working_set_form) and the one of 512 pages also scattered_cold
     | ($r.method.flush_ceiling_refill != null) as $fc20
+    # issue 32 on: the initiator refills too, shootdown curves on `work` (critical_path beside
+    # it), at least 2 warm-up iterations, and points `added` where a planned share had room
+    | ($r.method.flush_ceiling_metric != null) as $fc32
     | ([10, ([50, (($S / 20) | floor)] | min)] | max) as $S5
-    | (($W / 20) | floor) as $W5
+    | (($W / 20) | floor | if $fc32 then [., 2] | max else . end) as $W5
     | (if $prof == "quick" then [1, 16, 32, 33, 34, 64, 512]
        else [1, 2, 4, 8, 12, 16, 20, 24, 28, 30, 32, 33, 34, 36, 40, 48, 64, 96, 128, 256, 384, 512] end) as $pages
     | ($r.cpu.l2_tlb.entries_4k // 0) as $l2
@@ -469,15 +474,21 @@ def shape($want):
     | (["invlpg", "full_cr3"] + (if $invpcid then ["full_invpcid"] else [] end)) as $modes
     # [form, working set] of every curve
     | (if $fc20 then [$ws[] | ["contiguous", .]] + [["scattered_cold", 512]] else [$ws[] | [null, .]] end) as $sets
+    | [$e.results[]? | select(.values.added != null and .params.mode == "invlpg") | .params] as $added
     | measured("flush_ceiling"; false;
-               [$ks[] as $k | $sets[] | $pages[] as $p | ($k + 1) * $p * (1 + ($modes | length) * ($W5 + $S5))] | sum),
+               ([$ks[] as $k | $sets[] | $pages[] as $p | ($k + 1) * $p * (1 + ($modes | length) * ($W5 + $S5))]
+                + [$added[] | (.targets + 1) * .pages * (1 + ($modes | length) * ($W5 + $S5))]) | sum),
       grid("flush_ceiling: kinds \($ks | join(",")) x (form, working set) \($sets | map(map(. // "-" | tostring) | join(" ")) | join(",")) x pages x \($modes | join(","))";
-           [$e.results[]?.params | [.kind, .targets, .working_set, .working_set_form, .pages, .mode]];
+           [$e.results[]? | select(.values.added == null) | .params | [.kind, .targets, .working_set, .working_set_form, .pages, .mode]];
            [$ks[] as $k | $sets[] as [$f, $w] | $pages[] as $p | $modes[] as $m | [(if $k == 0 then "local" else "shootdown" end), $k, $w, $f, $p, $m]]),
       (select($v20) | order_varied("flush_ceiling"; $e; ["mode"]; ["kind", "targets", "working_set", "working_set_form", "pages"]; $S5)),
       eq("flush_ceiling: latency of \($S5) samples, p25 <= p50 <= p75 on every point";
          [ns($e; "latency"), ([$e.results[]? | .values.p25 <= .metrics.latency.p50 and .metrics.latency.p50 <= .values.p75] | all)]; [[$S5], true]),
-      (select($fc20) | eq("flush_ceiling: target_refill and with_refill of \($S5) samples on shootdown points only, with_refill's p25 <= p50 <= p75";
+      (select($fc32) | eq("flush_ceiling: target_refill, initiator_refill, work and critical_path of \($S5) samples on shootdown points only, work's p25 <= p50 <= p75";
+         [$e.results[]? | [.params.kind, .metrics.target_refill.n, .metrics.initiator_refill.n, .metrics.work.n, .metrics.critical_path.n,
+                           (.values.work_p25 == null or (.values.work_p25 <= .metrics.work.p50 and .metrics.work.p50 <= .values.work_p75))]] | unique;
+         [$ks[] | if . == 0 then ["local", null, null, null, null, true] else ["shootdown", $S5, $S5, $S5, $S5, true] end] | unique)),
+      (select($fc20 and ($fc32 | not)) | eq("flush_ceiling: target_refill and with_refill of \($S5) samples on shootdown points only, with_refill's p25 <= p50 <= p75";
          [$e.results[]? | [.params.kind, .metrics.target_refill.n, .metrics.with_refill.n,
                            (.values.with_refill_p25 == null or (.values.with_refill_p25 <= .metrics.with_refill.p50 and .metrics.with_refill.p50 <= .values.with_refill_p75))]] | unique;
          [$ks[] | if . == 0 then ["local", null, null, true] else ["shootdown", $S5, $S5, true] end] | unique)),
@@ -490,13 +501,20 @@ def shape($want):
       eq("flush_ceiling: every summary's p* recomputed from its points";
          [$e.summary[]? | .params as $q | (.values.p_star // null)];
          [$e.summary[]? | .params as $q
-          | (if $fc20 and $q.kind == "shootdown" then "with_refill" else "latency" end) as $metric
+          | (if $fc32 and $q.kind == "shootdown" then "work" elif $fc20 and $q.kind == "shootdown" then "with_refill" else "latency" end) as $metric
           | [$e.results[]? | select(.params.targets == $q.targets and .params.working_set == $q.working_set and .params.working_set_form == $q.working_set_form)] as $pts
-          | [$pages[] as $p | ([$pts[] | select(.params.pages == $p and .params.mode == "invlpg")][0].metrics[$metric].p50) as $a
+          # from issue 32 the counts it measured, those added included; none below 3
+          | (if $fc32 then [$pts[] | select(.params.mode == "invlpg") | .params.pages] | sort else $pages end) as $cp
+          | if $fc32 and ($cp | length) < 3 then null else
+            [$cp[] as $p | ([$pts[] | select(.params.pages == $p and .params.mode == "invlpg")][0].metrics[$metric].p50) as $a
              | ([$pts[] | select(.params.pages == $p and .params.mode == $q.full)][0].metrics[$metric].p50) as $b
              | {p: $p, cheaper: ($b < $a)}] as $c
           | ([range(0; $c | length) | select(. as $i | [$c[$i:][] | .cheaper] | all)] | first // null) as $i
-          | if $i == null then null else $c[$i].p end])
+          | if $i == null then null else $c[$i].p end end]),
+      (select($fc32) | eq("flush_ceiling: every summary says how many page counts it rests on";
+         [$e.summary[]? | .params as $q | .values.pages_measured];
+         [$e.summary[]? | .params as $q
+          | [$e.results[]? | select(.params.targets == $q.targets and .params.working_set == $q.working_set and .params.working_set_form == $q.working_set_form and .params.mode == "invlpg")] | length]))
     end),
 
   # ---- shootdown_contention ----

@@ -65,3 +65,32 @@ IDLE_ARGS=(--cpu xeon-8180 --cpus 4 --seed "${TLBSCOPE_SIM_SEED:-2121}" experime
 point() { exp_field ipi_target_state ".results[] | select(.params.state == \"$1\") | $2"; }
 idle_c6_residency() { point mwait_20 .params.residency; }
 idle_c6_reason() { point mwait_20 .params.residency_reason; }
+
+# Issue 32 (tests/sim/plan_cuts.sh, tests/sim/mutants.sh), on $REPORT:
+# shootdown_seq_vs_conc's cut grid keeps the ceiling (33) at every target count it measured,
+# and above it Linux's full flush (cr3_reload), both orders, at every page count it measured
+sc_keeps_linux_flush() {
+    [ "$(exp_field shootdown_seq_vs_conc '[.results[] | select(.params.placement == null and .params.ipi_mode == null)] as $g
+        | ([$g[].params.targets] | unique) as $ks | ([$g[].params.pages] | unique) as $ps
+        | ([$ks[] as $k | [$g[] | select(.params.targets == $k) | .params.pages] | index(33) != null] | all)
+          and ([$ks[] as $k | $ps[] | select(. > 33) as $p
+                | [$g[] | select(.params.targets == $k and .params.pages == $p and .params.flush == "cr3_reload")
+                   | .params.mode] | sort == ["conc", "seq"]] | all)')" = true ]
+}
+# flush_ceiling measured page counts beyond its plan on the curve the plan kept first (local,
+# working set 512, contiguous), around its crossing
+fc_refined() {
+    [ "$(exp_field flush_ceiling '[.results[] | select(.params.targets == 0 and .params.working_set == 512
+        and .params.working_set_form == "contiguous" and .values.added != null)] | length > 0')" = true ]
+}
+# flush_ceiling's initiator refills its working set after a shootdown: initiator_refill at
+# working set 512, summed over (targets, pages, mode), is more than twice that at 64 (one
+# point at 512 pages can be 1.6 times: the model's CPUs share 2 host cores; without the
+# refill both are the few ticks between the last ack and the next clock read)
+fc_initiator_refills() {
+    [ "$(exp_field flush_ceiling '[.results[] | select(.params.kind == "shootdown" and .params.working_set_form == "contiguous")]
+        | group_by([.params.targets, .params.pages, .params.mode])
+        | map(select(length > 1) | [(map(select(.params.working_set == 64))[0].metrics.initiator_refill.p50),
+                                    (map(select(.params.working_set == 512))[0].metrics.initiator_refill.p50)])
+        | length > 0 and ([.[][0]] | add) * 2 < ([.[][1]] | add)')" = true ]
+}

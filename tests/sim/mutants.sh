@@ -49,6 +49,10 @@ sec_mutants=$(sed -n '/^SEC_MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^SEC_MUTA
 sec_test() { sed -n "s/^SEC_MUTANT_TEST_$1 := //p" sim/sim.mk; }
 for m in $sec_mutants; do [ -x "$MUT/$m/$(sec_test "$m")" ] || need_build=true; done
 all_mutants="$all_mutants $sec_mutants"
+# issue 32's unit-only mutants: their unit test only (sim/sim.mk PLAN_MUTANTS)
+plan_mutants=$(sed -n 's/^PLAN_MUTANTS :=//p' sim/sim.mk)
+for m in $plan_mutants; do compgen -G "$MUT/$m/test_*" >/dev/null || need_build=true; done
+all_mutants="$all_mutants $plan_mutants"
 # issue 27's aarch64 mutants: test_arm64_model only (sim/arm64/arm64.mk ARM_MUTANTS)
 arm_mutants=$(sed -n 's/^ARM_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
@@ -74,10 +78,18 @@ declare -A killer_args=(
     # a firmware that hands over with CR4.LA57 (5-level paging)
     [la57]="--cpu epyc-9654 --la57 experiments=shootdown_seq_vs_conc"
 )
+# flush_ceiling's exact shape on a run with BASE's samples and warm-up
+fc_quick_shape() {
+    shape_ok "$REPORT" cpus=4 profile=quick samples=10 warmup=1 experiments=flush_ceiling >/dev/null
+}
 for k in pti invlpgb seq_conc kernel kernel_fixed lazy emulated ceiling la57; do
     # shellcheck disable=SC2086
     sim "control-$k" "$SIM" "${BASE[@]}" ${killer_args[$k]}
     check "control $k (${killer_args[$k]}): correct build is clean" clean
+    # issue 32: flush_ceiling's exact shape (at least 2 warm-up iterations) and the
+    # initiator's own refill (kill_check fc_warmup_unfloored, fc_initiator_no_refill below)
+    [ "$k" = ceiling ] && check "control ceiling: the exact shape of flush_ceiling, and the initiator refills" \
+        eval 'fc_quick_shape && fc_initiator_refills'
 done
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_shootdown_model" 2>&1)
 check "control: the protocol test passes on the correct build" \
@@ -391,6 +403,39 @@ if [ "$RC" = 0 ] && [ "$(exp_field shootdown_contention '[.notes[] | select(star
 else
     not_ok "mutant contention_unboxed: the run was boxed or failed (exit $RC; see $LOG)"
 fi
+# issue 32. kill_check MUTANT WHAT PREDICATE ARGS...: the mutant's run (tlbscope-sim ARGS) is
+# clean, but PREDICATE (tests/sim/lib.sh), which the correct build passes on the same run
+# (tests/sim/plan_cuts.sh, the ceiling control above), fails on it.
+kill_check() {
+    local m=$1 what=$2 pred=$3
+    shift 3
+    mutants=$((mutants + 1))
+    sim "mutant-$m" "$MUT/$m/tlbscope-sim" "$@"
+    if clean && ! "$pred"; then
+        killed=$((killed + 1)); dead[$m]=1
+        ok "mutant $m ($what): $pred fails"
+    else
+        not_ok "mutant $m ($what): $pred passes, or the run was not clean (exit $RC; see $LOG)"
+    fi
+}
+# shellcheck disable=SC2086
+kill_check fc_warmup_unfloored "flush_ceiling: a twentieth of warmup=1, no warm-up at all" \
+    fc_quick_shape "${BASE[@]}" ${killer_args[ceiling]}
+# shellcheck disable=SC2086
+kill_check fc_initiator_no_refill "flush_ceiling: the initiator's own refill left out" \
+    fc_initiator_refills "${BASE[@]}" ${killer_args[ceiling]}
+kill_check plan_drops_linux_flush "seq/conc's plan keeps INVPCID's variant above the ceiling, not Linux's CR3 write" \
+    sc_keeps_linux_flush --cpu epyc-7763 --cpus 4 --seed "$SEED" run_budget_s=2 experiments=shootdown_seq_vs_conc
+kill_check fc_refine_off "flush_ceiling: nothing measured around a coarse crossing" \
+    fc_refined --cpu epyc-7763 --cpus 4 --seed "$SEED" run_budget_s=3 experiments=flush_ceiling
+control_unit plan_one_column test_plan "the planning test"
+kill_unit plan_one_column test_thinning_keeps_the_ceiling_dense \
+    "the last resort one page count, where no crossover can be found" test_plan
+control_unit crossover_span_confidence test_ceiling "issue 32's flush-ceiling test"
+kill_unit crossover_span_confidence test_a_coarse_grid_is_not_confident \
+    "p*'s confidence from the measured counts its interval spans" test_ceiling
+kill_unit rec_ceiling_point test_ceiling_range_where_the_grid_is_coarse \
+    "the ceiling one number though nothing was measured between it and p*" test_ceiling
 # kill_validate MUTANT WHAT PATTERN: the mutant's QEMU-shaped run ends normally, without a
 # stale read, but tlbscope-report validate rejects its report with PATTERN (and so does the
 # exact shape, whose precondition, a valid report, it then fails)

@@ -303,6 +303,16 @@ static void show_experiment_table(const struct m_report *r, FILE *out)
     }
     table_print(t, out, TABLE_TEXT, "");
     table_free(t);
+    /* issue 32: an experiment its plan measured on a cut grid says so beside its status */
+    for (i = 0; i < r->nexperiments; i++) {
+        const struct m_experiment *e = &r->experiments[i];
+        const char *d = e->json ? json_string_value(json_object_get(e->json, "status_detail"))
+                                : NULL;
+        if (d) {
+            snprintf(reason, sizeof(reason), "%s: %s (%s)", S(e->id), S(e->status), d);
+            units_print_wrapped(out, "  ", "    ", reason, SHOW_WIDTH);
+        }
+    }
 }
 
 static void show_messages(const json_t *list, const char *title, FILE *out)

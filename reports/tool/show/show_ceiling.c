@@ -30,12 +30,27 @@ void show_ceiling_summary(const struct m_experiment *e, FILE *out)
         double pstar = model_value(p, "p_star"), lo = model_value(p, "p_star_low");
         double hi = model_value(p, "p_star_high"), blo = model_value(p, "band_low");
         double bhi = model_value(p, "band_high"), targets = model_param_number(p, "targets");
+        double measured = model_value(p, "pages_measured");
+        double needs = model_value(p, "needs_run_budget_s");
+        double crit = model_value(p, "p_star_critical");
         const char *form = model_param_string(p, "working_set_form");
         snprintf(head, sizeof(head), "%s%s%s, working set %s%s%s, vs %s", S(model_param_string(p, "kind")),
                  isnan(targets) || targets == 0 ? "" : ", targets ",
                  isnan(targets) || targets == 0 ? "" : units_number(targets, a, sizeof(a)),
                  units_number(model_param_number(p, "working_set"), b, sizeof(b)),
                  form ? " " : "", form ? form : "", S(model_param_string(p, "full")));
+        if (isnan(pstar) && !isnan(measured) && measured < 3) {
+            /* a budget left the curve out: no p*, and no claim that the full flush never won */
+            if (isnan(needs))
+                snprintf(line, sizeof(line), "%s: not measured (%s page counts, fewer than 3)",
+                         head, units_number(measured, a, sizeof(a)));
+            else /* profile=full measures within 1800 s (core/run/config.h RUN_BUDGET_FULL_S) */
+                snprintf(line, sizeof(line), "%s: not measured: needs run_budget_s=%s%s", head,
+                         units_number(needs, a, sizeof(a)),
+                         needs <= 1800 ? " or profile=full" : "");
+            units_print_wrapped(out, "    ", "      ", line, SHOW_WIDTH);
+            continue;
+        }
         if (isnan(pstar))
             snprintf(line, sizeof(line), "%s: no crossing (the full flush never cheaper)", head);
         else
@@ -48,6 +63,10 @@ void show_ceiling_summary(const struct m_experiment *e, FILE *out)
         len = strlen(line);
         snprintf(line + len, sizeof(line) - len, ", confidence %s",
                  S(model_param_string(p, "confidence")));
+        len = strlen(line);
+        if (!isnan(crit)) /* shootdowns: p* is of the work; the critical path's beside it */
+            snprintf(line + len, sizeof(line) - len, "; critical path p* %s",
+                     units_number(crit, d, sizeof(d)));
         len = strlen(line);
         if (!isnan(blo) && !isnan(bhi)) {
             bool outside = !isnan(pstar) && (pstar < blo || pstar > bhi);

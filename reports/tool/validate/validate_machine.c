@@ -324,6 +324,7 @@ void validate_method(struct vctx *c, const json_t *root)
     /* issue 20: absent from the reports written before it */
     vc_string(c, m, "invlpgb_above_ceiling", VF_OPTIONAL);
     vc_string(c, m, "flush_ceiling_refill", VF_OPTIONAL);
+    vc_string(c, m, "flush_ceiling_metric", VF_OPTIONAL); /* issue 32 */
     validate_linux_ipi_mode(c, m);
     validate_bootstrap(c, m);
     vc_leave(c, mark);

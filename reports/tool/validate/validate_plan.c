@@ -4,13 +4,29 @@
 
 #include "reports/tool/validate/validate_sections.h"
 
-static const char *const reduced_words[] = { "samples", "rows", "cols", NULL };
+static const char *const reduced_words[] = { "samples", "rows", "cols", "variants", NULL };
 
 /* Checks a <= b, both present and valid, naming the pair. */
 static void le(struct vctx *c, const char *ka, long long a, const char *kb, long long b)
 {
     if (a >= 0 && b >= 0 && a > b)
         vc_error(c, ka, "%lld is more than %s (%lld)", a, kb, b);
+}
+
+/*
+ * experiments[].status_detail (issue 32): only beside an experiment its plan
+ * measured on a cut grid (rows, columns or variants left out), saying so.
+ */
+static void validate_status_detail(struct vctx *c, const json_t *e, bool grid_cut)
+{
+    const char *d = vc_string(c, e, "status_detail", VF_OPTIONAL);
+    if (!d)
+        return;
+    if (strncmp(d, "reduced: ", 9) != 0)
+        vc_error(c, "status_detail", "\"%.40s\" does not begin with \"reduced: \"", d);
+    else if (!grid_cut)
+        vc_error(c, "status_detail", "is present, but the plan measured every row, column and "
+                                     "variant (plan.reduced)");
 }
 
 void validate_plan(struct vctx *c, const json_t *e, int status)
@@ -22,11 +38,13 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
                                         "points_planned", NULL };
     enum { FLOOR = 3, CONF = 4, SAMPLES = 5, POINTS = 7 };
     long long rows = -1, rows_c = -1, cols = -1, cols_c = -1, planned = -1, achieved = -1;
-    long long smin = -1, smax = -1;
-    bool fits = true, measured = true;
+    long long smin = -1, smax = -1, added = 0;
+    bool fits = true, measured = true, grid_cut = false;
     const json_t *reduced, *p = vc_enter(c, e, "plan", VF_OPTIONAL | VF_NULLABLE, &mark);
-    if (!p)
+    if (!p) {
+        validate_status_detail(c, e, false);
         return;
+    }
     for (i = 0; ints[i]; i++) {
         v[i] = -1;
         vc_int(c, p, ints[i], 0, LLONG_MAX, 0, &v[i]);
@@ -59,10 +77,12 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
         vc_error(c, "samples", "%lld is below the floor (%lld)", v[SAMPLES], v[FLOOR]);
     le(c, "rows", rows, "rows_configured", rows_c);
     le(c, "cols", cols, "cols_configured", cols_c);
-    /* re-planning may have given some points more than planned, up to samples_max */
-    if (achieved >= 0 && smax >= 0 && v[POINTS] >= 0 && achieved > v[POINTS] * smax)
-        vc_error(c, "samples_achieved", "%lld is more than points_planned x samples_max (%lld)",
-                 achieved, v[POINTS] * smax);
+    /* re-planning may have given some points more than planned, up to samples_max; the
+     * share's rest more points (points_added, issue 32) */
+    vc_int(c, p, "points_added", 0, LLONG_MAX, VF_OPTIONAL, &added);
+    if (achieved >= 0 && smax >= 0 && v[POINTS] >= 0 && achieved > (v[POINTS] + added) * smax)
+        vc_error(c, "samples_achieved", "%lld is more than points_planned x samples_max "
+                 "(%lld, points_added counted)", achieved, (v[POINTS] + added) * smax);
     if (!measured && status != 2) /* 2: ERROR in vocab_results */
         vc_error(c, "measured", "is false, but the experiment's status is not ERROR");
     if (!measured && fits)
@@ -76,8 +96,11 @@ void validate_plan(struct vctx *c, const json_t *e, int status)
         for (j = 0; json_is_string(w) && reduced_words[j]; j++)
             known |= strcmp(json_string_value(w), reduced_words[j]) == 0;
         if (!known)
-            vc_error(c, NULL, "[%zu] is not one of samples, rows, cols", i);
+            vc_error(c, NULL, "[%zu] is not one of samples, rows, cols, variants", i);
+        else if (strcmp(json_string_value(w), "samples") != 0)
+            grid_cut = true;
     }
     jpath_pop(&c->path, m);
     vc_leave(c, mark);
+    validate_status_detail(c, e, grid_cut && measured);
 }

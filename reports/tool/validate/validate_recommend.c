@@ -110,6 +110,32 @@ static void validate_interval(struct vctx *c, const json_t *e)
     vc_leave(c, mark);
 }
 
+/* issue 32: flush_ceiling's value_high (at least value), shootdown_order's by_pages */
+static void validate_issue32(struct vctx *c, const json_t *e)
+{
+    const json_t *v = json_object_get(e, "value"), *hi, *parts, *p;
+    size_t i;
+    hi = vc_member(c, e, "value_high", VT_INT, VF_OPTIONAL);
+    if (hi && (!json_is_integer(v) || json_integer_value(hi) <= json_integer_value(v)))
+        vc_error(c, "value_high", "%lld, but value is not a smaller integer",
+                 (long long)json_integer_value(hi));
+    parts = vc_member(c, e, "by_pages", VT_ARRAY, VF_OPTIONAL);
+    json_array_foreach(parts, i, p) {
+        size_t m = jpath_push_key(&c->path, "by_pages"), m2 = jpath_push_index(&c->path, i);
+        double lo = 0, up = 0;
+        bool has_lo, has_hi;
+        vc_int(c, p, "pages", 1, LLONG_MAX, 0, NULL);
+        vc_string(c, p, "flush", 0);
+        vc_member(c, p, "saving", VT_NUMBER, 0);
+        has_lo = bound(c, p, "low", &lo);
+        has_hi = bound(c, p, "high", &up);
+        if (has_lo && has_hi && lo > up)
+            vc_error(c, "low", "%g is above high %g", lo, up);
+        jpath_pop(&c->path, m2);
+        jpath_pop(&c->path, m);
+    }
+}
+
 void validate_recommendations(struct vctx *c, const json_t *root)
 {
     const json_t *recs = json_object_get(root, "recommendations"), *entries, *e;
@@ -145,6 +171,7 @@ void validate_recommendations(struct vctx *c, const json_t *root)
         bool hw = false, hw_known = vc_bool(c, e, "describes_hardware", 0, &hw);
         vc_string(c, e, "id", 0);
         vc_member(c, e, "value", VT_INT, VF_NULLABLE);
+        validate_issue32(c, e);
         validate_cpus_from(c, e, st);
         vc_string(c, e, "unit", VF_NULLABLE);
         vc_string(c, e, "verdict", 0);

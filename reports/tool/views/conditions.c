@@ -44,6 +44,8 @@ static const struct cond_field {
     { "IPI class summary", "method.ipi_class_summary", true },
     { "INVLPGB above ceiling", "method.invlpgb_above_ceiling", true },
     { "flush ceiling refill", "method.flush_ceiling_refill", true },
+    /* issue 32: shootdown curves' p* on the work summed over CPUs (absent before) */
+    { "flush ceiling metric", "method.flush_ceiling_metric", true },
     /* issue 21: lazy CPUs idling, target states settled for their residency (absent before) */
     { "lazy CPUs", "method.lazy_cpus", true },
     { "target state settle", "method.target_state_settle", true },
