@@ -82,10 +82,10 @@ $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 fleet-mutants: $(foreach m,$(FLEET_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-report)
 
 # Issue 24's mutants (upload policy, network redaction) are killed by test_upload alone
-# and live in two files: only those are rebuilt per mutant, and no tlbscope-sim or
+# and live in two files (upload.c, report_redact.c): only those are rebuilt per mutant, and no tlbscope-sim or
 # protocol test is built for them (tests/sim/mutants.sh counts them with the others).
 NET_MUTANTS := upload_retry_client_errors upload_backoff_flat upload_past_deadline upload_name_per_attempt network_unredacted
-NET_MUTANT_SRCS := core/run/upload.c core/report/report_json.c
+NET_MUTANT_SRCS := core/run/upload.c core/report/report_redact.c
 define net_mutant_rules
 $(BUILD)/mutants/$(1)/core/%.o: core/%.c
 	@mkdir -p $$(dir $$@)

@@ -166,7 +166,7 @@ check "step 2: ./write-stick.sh /dev/sdX writes the tlbscope.img beside it and r
 # (tests/host/test_config_file.c checks it names every key of core/run/config_keys.c's table)
 cfg=$H/stick/tlbscope/tlbscope.cfg
 check "step 3: the stick's tlbscope.cfg lists every key commented out, each with a default and help" \
-    bash -c "keys=\$(grep -c '^# [a-z_]*: ' '$cfg'); [ \$keys -ge 20 ] &&
+    bash -c "keys=\$(grep -c '^# [a-z0-9_]*: ' '$cfg'); [ \$keys -ge 20 ] &&
              [ \$(grep -cE '(; |^#   )default ' '$cfg') = \$keys ] && [ \$(grep -c '^#     ' '$cfg') -ge \$keys ] &&
              ! grep -v '^#' '$cfg' | grep -q ."
 # step 4 after a run whose report did not reach the stick: a serial-over-LAN capture (CR
@@ -175,7 +175,7 @@ sample_json=$(ls "$PWD"/reports/samples/*.json | tail -n 1)
 mkdir -p "$E/reports"
 {
     printf '\033[2J\033[1;1HBdsDxe: starting Boot0001\r\n'
-    printf 'TLBSCOPE-JSON-BEGIN %s\r\n' sample-run
+    printf 'TLBSCOPE-JSON-BEGIN %s\r\n' 20261202-095559-amd-f19m01-0001
     awk '{ line = $0; printf "J:%s\r\n", substr(line, 1, 70); for (i = 71; i <= length(line); i += 70) printf "J+%s\r\n", substr(line, i, 70) }' "$sample_json"
     printf 'TLBSCOPE-JSON-END bytes=%s cksum=%s\r\n' "$(wc -c <"$sample_json")" "$(cksum <"$sample_json" | awk '{print $1}')"
     printf 'RESULT: COMPLETE: 5 measured\r\nTLBSCOPE DONE\r\n'
@@ -187,19 +187,19 @@ check "step 4: ./recover-report.sh sol.log reports/ rebuilds the report byte for
     bash -c "cd '$H' && out=\$(./recover-report.sh '$E/sol.log' '$E/reports') && cmp -s \"\$out\" '$sample_json'"
 check "step 4: $TR validate reports/ and show: it ends with the run's verdict" \
     bash -c "cd '$H' && $TR validate '$E/reports/' >/dev/null &&
-             $TR show '$E/reports/sample-run.json' | tail -n 1 | grep -qE '^(COMPLETE|ERROR \\(incomplete\\)|FAILURE \\(a finding\\)): '"
+             $TR show '$E/reports/20261202-095559-amd-f19m01-0001.json' | tail -n 1 | grep -qE '^(COMPLETE|ERROR \\(incomplete\\)|FAILURE \\(a finding\\)): '"
 check "step 4: $TR redact writes a copy with tokens" \
-    bash -c "cd '$H' && $TR redact '$E/reports/sample-run.json' >/dev/null 2>&1 &&
-             jq -e '.redaction' '$E/reports/sample-run.redacted.json' >/dev/null"
+    bash -c "cd '$H' && $TR redact '$E/reports/20261202-095559-amd-f19m01-0001.json' >/dev/null 2>&1 &&
+             jq -e '.redaction' '$E/reports/20261202-095559-amd-f19m01-0001.redacted.json' >/dev/null"
 # the fleet database in the release's binary (issue 31): import, query and atlas on a SQLite
 # file, from the unpacked folder alone; a build without SQLite must say so and what to do
 if (cd "$H" && $TR help import) | grep -q 'not in this build'; then
-    (cd "$H" && $TR import --db "$E/fleet.db" "$E/reports/sample-run.json") >"$E/fleet.out" 2>&1
+    (cd "$H" && $TR import --db "$E/fleet.db" "$E/reports/20261202-095559-amd-f19m01-0001.json") >"$E/fleet.out" 2>&1
     check "fleet: $TR was built without SQLite: import answers 'not in this build' with what to do (BUILDINFO: $(sed -n 's/^bin\/tlbscope-report: //p' "$H/BUILDINFO"))" \
         bash -c "grep -q 'import: not in this build' '$E/fleet.out' && grep -q libsqlite3-dev '$E/fleet.out' && [ '$TR' != bin/tlbscope-report ]"
 else
     check "fleet: $TR imports a sample into a SQLite file, queries it (the run id import printed) and draws the atlas; BUILDINFO says so" \
-        bash -c "cd '$H' && $TR import --db '$E/fleet.db' '$E/reports/sample-run.json' >'$E/fleet.out' &&
+        bash -c "cd '$H' && $TR import --db '$E/fleet.db' '$E/reports/20261202-095559-amd-f19m01-0001.json' >'$E/fleet.out' &&
                  id=\$(sed -n 's/^imported .* (run \\(r[0-9a-f]*\\),.*/\\1/p' '$E/fleet.out') && [ -n \"\$id\" ] &&
                  [ \"\$($TR query --db '$E/fleet.db' \"SELECT COUNT(*) FROM v_runs WHERE run = '\$id'\" | tail -n1)\" = 1 ] &&
                  $TR atlas --db '$E/fleet.db' -o '$E/atlas.html' && grep -q '<section id=.env-' '$E/atlas.html' &&

@@ -425,7 +425,8 @@ kill_check fc_warmup_unfloored "flush_ceiling: a twentieth of warmup=1, no warm-
 kill_check fc_initiator_no_refill "flush_ceiling: the initiator's own refill left out" \
     fc_initiator_refills "${BASE[@]}" ${killer_args[ceiling]}
 kill_check plan_drops_linux_flush "seq/conc's plan keeps INVPCID's variant above the ceiling, not Linux's CR3 write" \
-    sc_keeps_linux_flush --cpu epyc-7763 --cpus 4 --seed "$SEED" run_budget_s=2 experiments=shootdown_seq_vs_conc
+    sc_keeps_linux_flush --cpu epyc-7763 --cpus 4 --seed "$SEED" --tlb 4096x16 run_budget_s=1 \
+    experiments=shootdown_seq_vs_conc
 kill_check fc_refine_off "flush_ceiling: nothing measured around a coarse crossing" \
     fc_refined --cpu epyc-7763 --cpus 4 --seed "$SEED" run_budget_s=3 experiments=flush_ceiling
 control_unit plan_one_column test_plan "the planning test"
