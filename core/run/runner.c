@@ -3,6 +3,7 @@
 #include "asm/percpu.h"
 #include "asm/trap.h"
 #include "core/lib/atomic.h"
+#include "core/lib/nearest.h"
 #include "core/machine/placement.h"
 #include "core/run/runner_plan.h"
 #include "core/run/record_samples.h"
@@ -366,9 +367,19 @@ static void check_selection(struct runner *r)
             known++;
             continue;
         }
-        msg_add(&run->warnings, "experiments", "no experiment '%s'; ignored",
-                run->cfg.experiments[i]);
-        print(r, "WARNING: experiments=: no experiment '%s'; ignored\n", run->cfg.experiments[i]);
+        {
+            const char *ids[32], *near; /* experiment_table has 10 */
+            uint32_t k;
+            for (k = 0; k < experiment_count && k < ARRAY_SIZE(ids); k++)
+                ids[k] = experiment_table[k]->id;
+            near = nearest_name(run->cfg.experiments[i], ids, k);
+            msg_add(&run->warnings, "experiments", "no experiment '%s'%s%s%s; ignored",
+                    run->cfg.experiments[i], near ? " (did you mean " : "", near ? near : "",
+                    near ? "?)" : "");
+            print(r, "WARNING: experiments=: no experiment '%s'%s%s%s; ignored\n",
+                  run->cfg.experiments[i], near ? " (did you mean " : "", near ? near : "",
+                  near ? "?)" : "");
+        }
     }
     if (run->cfg.experiment_count && !known) {
         msg_add(&run->errors, "experiments",
