@@ -5,6 +5,7 @@
 
 #include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/model/param_defaults.h"
+#include "reports/tool/views/verdict_view.h"
 
 /* A number, or null when it is not finite (JSON has no NaN). */
 static json_t *num(double v)
@@ -186,6 +187,35 @@ json_t *report_json_compare(const struct cmp_model *m, size_t disjoint, long lon
     return o;
 }
 
+/*
+ * A summary row as the report holds it (params, metrics in ticks, values), with each
+ * metric's p50 and p99 also in ns where the report knows its TSC rate, as `show` prints.
+ */
+static json_t *summary_rows(const struct m_report *r, const json_t *summary)
+{
+    json_t *rows = json_array();
+    size_t i;
+    for (i = 0; i < json_array_size(summary); i++) {
+        json_t *row = json_deep_copy(json_array_get(summary, i));
+        json_t *metrics = json_object_get(row, "metrics");
+        const char *name;
+        json_t *metric;
+        json_object_foreach(metrics, name, metric) {
+            const json_t *p50 = json_object_get(metric, "p50");
+            const json_t *p99 = json_object_get(metric, "p99");
+            double ns_per_tick = r->tsc_hz > 0 ? 1e9 / r->tsc_hz : 0;
+            if (ns_per_tick == 0 || !json_is_number(p50))
+                continue;
+            json_object_set_new(metric, "p50_ns", json_real(json_number_value(p50) * ns_per_tick));
+            json_object_set_new(metric, "p99_ns",
+                                json_is_number(p99) ? json_real(json_number_value(p99) * ns_per_tick)
+                                                    : json_null());
+        }
+        json_array_append_new(rows, row);
+    }
+    return rows;
+}
+
 json_t *report_json_show(const struct m_report *r)
 {
     json_t *o = json_object(), *exps = json_array();
@@ -207,13 +237,31 @@ json_t *report_json_show(const struct m_report *r)
     json_object_set_new(o, "apic_mode", str(r->apic_mode));
     for (i = 0; i < r->nexperiments; i++) {
         const struct m_experiment *e = &r->experiments[i];
+        const json_t *detail = e->json ? json_object_get(e->json, "status_detail") : NULL;
         json_array_append_new(
-            exps, json_pack("{s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:b}", "id", str(e->id),
-                            "status", str(e->status), "reason", str(e->reason), "points",
+            exps, json_pack("{s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:b, s:o}", "id", str(e->id),
+                            "status", str(e->status), "status_detail",
+                            json_is_string(detail) ? json_incref((json_t *)detail) : json_null(),
+                            "reason", str(e->reason), "points",
                             (json_int_t)e->results.count, "duration_ms", num(e->duration_ms),
                             "checks", num(e->checks), "stale_reads", num(e->stale_reads),
-                            "emulated", e->emulated));
+                            "emulated", e->emulated, "summary",
+                            summary_rows(r, e->json ? json_object_get(e->json, "summary") : NULL)));
     }
     json_object_set_new(o, "experiments", exps);
+    /* what show prints after the experiments: the recommendations, then the verdict line */
+    {
+        const json_t *rec = json_object_get(r->root, "recommendations");
+        struct verdict v;
+        char line[256];
+        json_object_set_new(o, "recommendations",
+                            json_is_object(rec) ? json_deep_copy(rec) : json_null());
+        if (verdict_of_report(r->root, &v)) {
+            verdict_line(&v, sizeof(line) - 1, line, sizeof(line));
+            json_object_set_new(o, "verdict", json_string(line));
+        } else {
+            json_object_set_new(o, "verdict", json_null());
+        }
+    }
     return o;
 }
