@@ -101,6 +101,7 @@
 #define MUTANT_ID_upload_past_deadline 92 /* upload: attempts go on past the overall deadline */
 #define MUTANT_ID_upload_name_per_attempt 93 /* upload: each retry writes another name (a second copy) */
 #define MUTANT_ID_network_unredacted 94 /* redact=on leaves the MAC, IP and boot URL in the report */
+#define MUTANT_ID_probe_outside_tool 98 /* ipi_target_state probes MSR 0xE2 in the firmware's state */
 #define MUTANT_ID_arm_dsb_missing 95 /* aarch64: the broadcast initiator skips its DSB ISH */
 #define MUTANT_ID_arm_local_not_broadcast 96 /* aarch64: the broadcast method issues TLBI VAE1, not VAE1IS */
 #define MUTANT_ID_arch_unshared_compared 97 /* compare: x86 and aarch64 experiments paired by id alone */

@@ -170,3 +170,12 @@ void sim_deliver_exception(struct sim_machine *m, uint32_t c, struct trap_frame 
         sim_stop_cpu();
     }
 }
+
+void sim_check_probe_context(struct sim_machine *m, uint32_t c, const char *what, uint32_t msr)
+{
+    if (gate_of(m, c, 13) != GATE_TOOL)
+        tlbm_violation(&m->model, c,
+                       "%s of MSR 0x%x probed outside the tool's state: a fault would be taken "
+                       "through the firmware's IDT, and the recovery slot written through its GS",
+                       what, (unsigned)msr);
+}

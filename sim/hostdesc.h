@@ -29,5 +29,14 @@ void sim_deliver_interrupt(struct sim_machine *m, uint32_t c, uint8_t v);
  * point) resumes there instead (sim/host_jmp.S plays the iretq).
  */
 void sim_deliver_exception(struct sim_machine *m, uint32_t c, struct trap_frame *f);
+/*
+ * A probe (asm/probe.h: an MSR read or write, an instruction that may #GP or #UD) recovers
+ * from its fault only through the tool's IDT and per-CPU GS: outside the tool's state the
+ * fault would reach the firmware's handler (a hang on Bochs, which #GPs MSR 0xE2) and the
+ * probe's recovery slot is written through the firmware's GS. A probe issued where CPU c's
+ * IDT is not the tool's is a violation, whether or not the modelled MSR faults: on another
+ * CPU it may.
+ */
+void sim_check_probe_context(struct sim_machine *m, uint32_t c, const char *what, uint32_t msr);
 
 #endif

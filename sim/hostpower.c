@@ -26,6 +26,7 @@
 #include "core/machine/residency.h"
 #include "core/machine/timing.h"
 #include "sim/hostcpu.h"
+#include "sim/hostdesc.h"
 #include "sim/machine.h"
 
 #define SIM_CST_CONFIG 0x7ull /* package C-state limit 7 (none), auto-demotion off, unlocked */
@@ -69,6 +70,8 @@ uint32_t power_read_msr(uint32_t msr, uint64_t *value)
     struct sim_machine *m = sim_current_machine();
     uint32_t i;
     *value = 0;
+    if (m)
+        sim_check_probe_context(m, sim_current_cpu(), "a read", msr);
     if (!models_residency(m))
         return PROBE_FAULTED(13);
     if (msr == MSR_PKG_CST_CONFIG) {
@@ -88,8 +91,10 @@ uint32_t power_read_msr(uint32_t msr, uint64_t *value)
 
 uint32_t power_write_msr(uint32_t msr, uint64_t value)
 {
-    (void)msr;
+    struct sim_machine *m = sim_current_machine();
     (void)value;
+    if (m)
+        sim_check_probe_context(m, sim_current_cpu(), "a write", msr);
     return PROBE_FAULTED(13);
 }
 

@@ -381,8 +381,12 @@ static bool ts_prepare(struct runner *r, struct experiment_record *rec, void **s
     ts_states_add(&st->states, TS_PAUSE, 0, 0, "pause");
     ts_states_add(&st->states, TS_BUSY, 0, 0, "busy");
     ts_states_add(&st->states, TS_HLT, 0, 0, "hlt");
+    /* their MSR probes need the tool's IDT; nothing in them allocates (runner.h) */
+    if (!MUTANT(probe_outside_tool))
+        runner_enter_tool(r);
     ts_states_add_mwait(r, rec, &st->states);
     ts_states_add_ioport(r, rec, &st->states);
+    runner_leave_tool(r);
     ts_try_residency = r->run->cpu.vendor_id == VENDOR_INTEL;
     for (i = 0; i < 3; i++) {
         fmt_into(name, sizeof(name), "irqoff_%uus", windows[i]);

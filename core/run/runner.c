@@ -31,7 +31,7 @@ static void print(struct runner *r, const char *fmt, ...)
     r->hooks.print(r->hooks.ctx, buf);
 }
 
-static void enter_tool(struct runner *r)
+void runner_enter_tool(struct runner *r)
 {
     if (!r->in_tool) {
         r->hooks.enter_tool(r->hooks.ctx);
@@ -39,13 +39,16 @@ static void enter_tool(struct runner *r)
     }
 }
 
-static void leave_tool(struct runner *r)
+void runner_leave_tool(struct runner *r)
 {
     if (r->in_tool) {
         r->hooks.leave_tool(r->hooks.ctx);
         r->in_tool = false;
     }
 }
+
+static void enter_tool(struct runner *r) { runner_enter_tool(r); }
+static void leave_tool(struct runner *r) { runner_leave_tool(r); }
 
 void runner_progress(struct runner *r, uint64_t done, uint64_t total)
 {

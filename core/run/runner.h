@@ -65,6 +65,15 @@ extern const struct experiment *const experiment_table[];
 extern const uint32_t experiment_count;
 
 void runner_init(struct runner *r, struct run *run, struct smp *smp, const struct runner_hooks *h);
+/*
+ * The BSP in the tool's state (its IDT, GS, interrupts off) and back: an experiment's
+ * run() is called in it; a prepare() that probes (asm/probe.h: an MSR that may #GP)
+ * enters it around the probes alone, since prepare() allocates, which the firmware
+ * allows only outside it. A probe outside it would take its fault through the
+ * firmware's IDT (Bochs #GPs MSR 0xE2: the run hung); the model flags it.
+ */
+void runner_enter_tool(struct runner *r);
+void runner_leave_tool(struct runner *r);
 /* Runs every selected experiment and fills run->experiments. */
 void runner_run_all(struct runner *r);
 

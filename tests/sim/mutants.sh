@@ -283,6 +283,18 @@ for m in sibling_left_idle residency_unmodelled; do
         not_ok "mutant $m: mwait_20 not caught (exit $RC, residency $(idle_c6_residency); see $LOG)"
     fi
 done
+# MSR 0xE2 probed in ipi_target_state's prepare, in the firmware's state (on Bochs the #GP
+# reached the firmware's handler and the run hung): the model names the probe
+mutants=$((mutants + 1))
+sim "mutant-probe_outside_tool" "$MUT/probe_outside_tool/tlbscope-sim" --cpu xeon-8180 --cpus 2 \
+    --seed "$SEED" profile=quick experiments=ipi_target_state
+if [ "$RC" = 1 ] && jqr '.run.errors[] | select(.where == "model") | .message' |
+    grep -q "^CPU 0: a read of MSR 0xe2 probed outside the tool's state"; then
+    killed=$((killed + 1)); dead[probe_outside_tool]=1
+    ok "mutant probe_outside_tool (an MSR probed in the firmware's state): ERROR, the model names MSR 0xe2"
+else
+    not_ok "mutant probe_outside_tool: the run did not name the probe (exit $RC; see $LOG)"
+fi
 # the conditions' bookkeeping on recorded MSR values (issue 20, item 9)
 control_unit smi_bsp_only test_conditions "the conditions bookkeeping test"
 kill_unit smi_bsp_only test_smis_counted_on_every_cpu \
