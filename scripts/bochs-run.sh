@@ -127,6 +127,20 @@ while kill -0 "$bochs_pid" 2>/dev/null; do
         kill "$bochs_pid" 2>/dev/null
         break
     fi
+    # EDK II's exception handler prints "!!!! X64 Exception Type - ..." and then spins
+    # forever: nothing more will come, so stop now rather than at TIMEOUT (a sample's
+    # Bochs run waited out its 2 hours on one)
+    if [ -z "${fw_exception_at:-}" ] && grep -aq '^!!!! X64 Exception Type' "$log" 2>/dev/null; then
+        fw_exception_at=$(date +%s)
+    fi
+    if [ -n "${fw_exception_at:-}" ] && [ $(( $(date +%s) - fw_exception_at )) -ge 5 ]; then
+        echo "bochs-run.sh: the firmware's exception handler took an exception (the dump is in $log); stopped" >&2
+        kill "$bochs_pid" 2>/dev/null
+        sleep 2
+        kill -9 "$bochs_pid" 2>/dev/null
+        bochs_rc=125
+        break
+    fi
     if [ $((now - start)) -ge "$TIMEOUT" ]; then
         echo "bochs-run.sh: limit of ${TIMEOUT}s reached; Bochs stopped" >&2
         kill "$bochs_pid" 2>/dev/null
@@ -153,6 +167,7 @@ if [ ! -s "$clean" ]; then
     grep -aE 'PANIC|ERROR|>>' "$RUNDIR/bochs.log" "$RUNDIR/bochs.out" 2>/dev/null | head -5 >&2
 fi
 [ $rc = 2 ] && [ "$bochs_rc" = 124 ] && why="$why: Bochs killed after ${TIMEOUT}s"
+[ $rc = 2 ] && [ "$bochs_rc" = 125 ] && why="$why: stopped after the firmware's exception dump"
 if [ $quiet = 0 ]; then
     echo
     if [ -f "$OUTDIR/latest.txt" ] && [ -n "$latest_json" ]; then cat "$OUTDIR/latest.txt"; fi

@@ -209,6 +209,20 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
         stopped=1
         break
     fi
+    # EDK II's exception handler prints "!!!! X64 Exception Type - ..." and then spins
+    # forever: nothing more will come, so stop now rather than at TIMEOUT (a sample's
+    # Bochs run waited out its 2 hours on one)
+    if [ -z "${fw_exception_at:-}" ] && grep -aq '^!!!! X64 Exception Type' "$log" 2>/dev/null; then
+        fw_exception_at=$(date +%s)
+    fi
+    if [ -n "${fw_exception_at:-}" ] && [ $(( $(date +%s) - fw_exception_at )) -ge 5 ]; then
+        echo "qemu-run.sh: the firmware's exception handler took an exception (the dump is in $log); stopped" >&2
+        kill "$qemu_pid" 2>/dev/null
+        sleep 2
+        kill -9 "$qemu_pid" 2>/dev/null
+        qemu_rc=125
+        break
+    fi
     if [ $(( $(date +%s) - start )) -ge "$TIMEOUT" ]; then
         if exec 3<>"/dev/tcp/127.0.0.1/$monitor_port" 2>/dev/null; then
             printf 'info registers -a\ninfo lapic\n' >&3
@@ -245,6 +259,7 @@ if [ ! -s "$clean" ]; then
 fi
 if [ $rc = 2 ]; then
     [ "$qemu_rc" = 124 ] && why="$why: QEMU killed after ${TIMEOUT}s"
+    [ "$qemu_rc" = 125 ] && why="$why: stopped after the firmware's exception dump"
     [ $stopped = 1 ] && why="$why: stopped, the console matched STOP_ON"
 fi
 if [ $quiet = 0 ]; then
