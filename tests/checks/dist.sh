@@ -18,11 +18,12 @@ check() { # description, command...
 }
 quietly() { "$@" >/dev/null 2>&1; }
 export MTOOLS_SKIP_CHECK=1 LC_ALL=C
+JOBS=$(nproc 2>/dev/null || echo 2) # the release and host-tool builds below, one job a core
 # outside build/ (the Makefile includes every *.d under build/)
 T=$(mktemp -d "${TMPDIR:-/tmp}/tlbscope-dist.XXXXXX") || exit 1
 trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 
-if ! make --no-print-directory dist >"$T/dist.log" 2>&1; then
+if ! make --no-print-directory -j"$JOBS" dist >"$T/dist.log" 2>&1; then
     not_ok "make dist (log: $(tail -n 5 "$T/dist.log" | tr '\n' ' '))"
     exit 1
 fi
@@ -114,7 +115,7 @@ check "BUILDINFO: version, commit, unsigned" \
 
 # the host tool: builds from the archive alone; the static one runs anywhere
 sample=$(ls reports/samples/*.json | head -n 1)
-if make -s -C "$R/host-tool" CFLAGS=-O0 >"$T/host-tool.log" 2>&1; then
+if make -s -j"$JOBS" -C "$R/host-tool" CFLAGS=-O0 >"$T/host-tool.log" 2>&1; then
     check "host-tool/ builds on its own (make -C host-tool) and validates $sample" \
         quietly "$R/host-tool/tlbscope-report" validate "$sample"
 else
@@ -139,7 +140,7 @@ if [ -x "$H/bin/tlbscope-report" ]; then
     TR=bin/tlbscope-report
 else
     # no static build on this host: the one built from host-tool/ above stands in
-    make -s -C "$H/host-tool" CFLAGS=-O0 >/dev/null 2>&1 && TR=host-tool/tlbscope-report
+    make -s -j"$JOBS" -C "$H/host-tool" CFLAGS=-O0 >/dev/null 2>&1 && TR=host-tool/tlbscope-report
 fi
 check "step 1: $TR --version prints the release version and commit ($VERSION, $COMMIT)" \
     bash -c "cd '$H' && $TR --version | grep -q '^tlbscope-report $VERSION (commit $COMMIT;'"
@@ -227,7 +228,7 @@ reply=$(cd "$H" && bash -c 'source share/bash-completion/completions/tlbscope-re
     COMP_WORDS=(tlbscope-report com); COMP_CWORD=1; _tlbscope_report; echo "${COMPREPLY[@]}"')
 check "bash completion: 'tlbscope-report com<TAB>' gives compare" test "$reply" = compare
 # (in the first unpacked copy, whose host-tool/ is built already: only the install runs)
-if make -s -C "$R/host-tool" install PREFIX="$E/prefix" CFLAGS=-O0 >"$E/install.log" 2>&1; then
+if make -s -j"$JOBS" -C "$R/host-tool" install PREFIX="$E/prefix" CFLAGS=-O0 >"$E/install.log" 2>&1; then
     check "make -C host-tool install: the tool (with the release's --version), man page and completion" \
         bash -c "'$E/prefix/bin/tlbscope-report' --version | grep -q '^tlbscope-report $VERSION (commit $COMMIT;' &&
                  cmp -s '$E/prefix/share/man/man1/tlbscope-report.1' '$H/share/man/man1/tlbscope-report.1' &&

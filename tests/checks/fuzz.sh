@@ -3,7 +3,7 @@
 # make test-full) and reports
 # each as one TAP line: crash-free or the crash it found.
 cd "$(dirname "$0")/../.." || exit 1
-make --no-print-directory fuzz >build/fuzz-build.log 2>&1 || { echo "not ok 1 - fuzz targets build (see build/fuzz-build.log)"; exit 1; }
+make --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" fuzz >build/fuzz-build.log 2>&1 || { echo "not ok 1 - fuzz targets build (see build/fuzz-build.log)"; exit 1; }
 bins=(build/fuzz/fuzz_*)
 [ -x "${bins[0]}" ] || { echo "ok 1 - no fuzz targets # SKIP none built"; exit 0; }
 per=$(( $([ -n "${TLBSCOPE_TEST_FULL:-}" ] && echo 120 || echo 30) / ${#bins[@]} ))
