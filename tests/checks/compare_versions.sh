@@ -32,10 +32,10 @@ run() {
 rc() { cat "$out/$1.rc"; }
 max_width() { awk '{ if (length > m) m = length } END { print m + 0 }' "$@"; }
 
-SAMPLES=(reports/samples/qemu-*.json)
-SIMSAMPLE=reports/samples/sim/sim-epyc7763-smp8.json
+SAMPLES=(tests/fixtures/reports/schema1/qemu-*.json)
+SIMSAMPLE=tests/fixtures/reports/schema1/sim/sim-epyc7763-smp8.json
 BOCHS=tests/fixtures/reports/bochs/bochs-skylake-x-smp2.json
-S4=reports/samples/qemu-tcg-smp4-max.json
+S4=tests/fixtures/reports/schema1/qemu-tcg-smp4-max.json
 
 # ---- every schema version loads: the samples are version 1, the Bochs fixture version 2 ----
 check "the samples are schema version 1 and the Bochs fixture version 2 (both versions tested)" \
@@ -123,13 +123,13 @@ run many-wide compare --wide "${MANY[@]}"
 check "--wide puts them side by side (wider than 80)" test "$(max_width "$out/many-wide.out")" -gt 80
 
 # ---- item 4: units, percentages, headline ----
-run units compare --experiment ipi_broadcast "$S4" reports/samples/qemu-tcg-smp8-max.json
+run units compare --experiment ipi_broadcast "$S4" tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json
 check "times scaled (us, ms), each ratio with its percentage, a headline per pair" sh -c \
     "grep -qE '^  unicast_each  +1  +7.02 us\*  +11.6 us\*  +1.65\? \+65%\$' $out/units.out &&
      grep -q '^  => B is 1.16x slower than A over 4 points' $out/units.out"
 
 # ---- item 7: compare --json and show --json (reports/SCHEMA.md) ----
-run cj compare --json "$S4" reports/samples/qemu-tcg-smp8-max.json "$BOCHS"
+run cj compare --json "$S4" tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json "$BOCHS"
 check "compare --json: format, version, unit, sides, experiments with rows, cells and headlines" \
     jq -e '.format == "tlbscope-report compare" and .format_version == 1 and .unit == "ns" and
            (.sides | map(.label)) == ["A", "B", "C"] and (.sides[0] | has("cpu") and has("microcode") and has("cpu_count") and has("files")) and
@@ -146,6 +146,16 @@ check "show --json: the summary with every experiment's status" \
            .machine.virtualised == true and .machine.schema_version == 1 and
            (.experiments | length) == 7 and (.experiments[0] | .id == "ipi_roundtrip" and .status == "SUCCESS" and .points == 12)' \
     "$out/sj.out"
+# and what show prints of a report of this build: status_detail, the summary rows (in ns
+# too), the recommendations and the verdict line it ends with
+run sj3 show --json reports/samples/qemu-tcg-smp4-max.json
+check "show --json of a schema 3 sample: each experiment's summary rows (p50 also in ns), the recommendations and show's last line" \
+    jq -e --arg last "$("$TOOL" show reports/samples/qemu-tcg-smp4-max.json | tail -n 1)" '
+        (.experiments | all(has("status_detail") and (.summary | type) == "array")) and
+        ([.experiments[] | select(.id == "ipi_roundtrip") | .summary[].metrics.latency
+          | .p50_ns > 0 and .p50_ns < .p50] | length > 0 and all) and
+        (.recommendations.entries | length) >= 5 and (.verdict[0:20] as $v | $last | startswith($v))' \
+    "$out/sj3.out"
 
 # ---- item 6: show's TSC line ----
 check "show prints a known TSC rate once and never 'frequency unknown' after it" sh -c \

@@ -188,8 +188,8 @@ for kv in sys.argv[4:]:
 json.dump(d, open(dest, "w"))
 PY
 }
-S4=reports/samples/qemu-tcg-smp4-max.json
-S8=reports/samples/qemu-tcg-smp8-max.json
+S4=tests/fixtures/reports/schema1/qemu-tcg-smp4-max.json
+S8=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json
 run f1 compare "$S4" "$S8"
 check "finding 1: compare opens with a conditions table marking samples and profile" sh -c \
     "[ $(rc f1) = 0 ] && grep -q '^Conditions' $out/f1.out && grep -q '^  samples  *1000  *100  *numbers' $out/f1.out && grep -q '^  profile  *default  *quick  *numbers' $out/f1.out && tr '\\n' ' ' < $out/f1.out | grep -q 'the same in every report: tool version 0.1.0, tool commit .* APIC mode xapic, .*target_wait hlt, .*TSC source'"
@@ -235,10 +235,10 @@ run f-pass70 compare "A=$out/a1.json,$out/a2.json" "B=$out/s1.json,$out/s2.json"
 check "--fail-if-slower 70 (after the operands): 1.6x is within the allowance, exit 0" test "$(rc f-pass70)" = 0
 run f-failbad compare --fail-if-slower ten "$QEMU2" "$QEMU4"
 check "--fail-if-slower without a number: exit 2" test "$(rc f-failbad)" = 2
-run f4-dir compare reports/samples
+run f4-dir compare tests/fixtures/reports/schema1
 check "finding 4: a directory says which report is the baseline and how to choose" sh -c \
-    "grep -q '^Baseline: A (reports/samples/qemu-tcg-smp1-max.json); ratios' $out/f4-dir.out && grep -q '(choose with --baseline FILE)' $out/f4-dir.out && grep -q '^  base: B, the first side that measured ipi_broadcast (A has no point of it)' $out/f4-dir.out"
-run f4-base compare reports/samples --baseline "$S4"
+    "grep -q '^Baseline: A (tests/fixtures/reports/schema1/qemu-tcg-smp1-max.json); ratios' $out/f4-dir.out && grep -q '(choose with --baseline FILE)' $out/f4-dir.out && grep -q '^  base: B, the first side that measured ipi_broadcast (A has no point of it)' $out/f4-dir.out"
+run f4-base compare tests/fixtures/reports/schema1 --baseline "$S4"
 check "finding 4: --baseline FILE makes it A and the ratios divide by it" sh -c \
     "[ $(rc f4-base) = 0 ] && grep -q '^  A  $S4\$' $out/f4-base.out && grep -q '^Baseline: A ($S4)' $out/f4-base.out && grep -q '^  same_package  C .* [0-9]\.[0-9]*? ' $out/f4-base.out"
 run f-exp compare --experiment ipi_broadcast --experiment shootdown_lazy "$QEMU2" "$QEMU4"

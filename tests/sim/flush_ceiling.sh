@@ -25,7 +25,7 @@ A=$REPORT
 check "show prints the recommendations (flush_ceiling's entry wrapped under its id, labelled)" \
     eval '"$TOOL" show "$A" | sed -n "/^  flush_ceiling /,/^  [a-z]/p" | tr -s " \n" " " | grep -q "\[simulated: does not describe hardware\]"'
 # compare with a version 1 sample: side by side, the old report says it has none
-out=$("$TOOL" compare "$A" reports/samples/sim/sim-epyc7763-smp8.json 2>&1)
+out=$("$TOOL" compare "$A" tests/fixtures/reports/schema1/sim/sim-epyc7763-smp8.json 2>&1)
 check "compare puts each recommendation side by side" \
     eval 'grep -q "^Recommendations, side by side:" <<<"$out" && [ "$(grep -c "^    B: not in this report (schema version 1" <<<"$out")" = 5 ]'
 # html: the curves of every working set, p* of each summary marked, Linux's 33 drawn
@@ -80,7 +80,7 @@ check "show names the fields the older report lacks, and not on a new one" eval 
     "$TOOL" show "$OLD" | grep -q "^  not recorded in this report: parameter working_set_form" &&
     "$TOOL" show "$OLD" | grep -q "^  not recorded in this report: metric target_refill" &&
     ! "$TOOL" show "$A" | grep -q "not recorded in this report"'
-S8=reports/samples/sim/sim-epyc7763-smp8.json
+S8=tests/fixtures/reports/schema1/sim/sim-epyc7763-smp8.json
 check "show of a sample from before issue 20: INVLPGB's path and PTI's working set not recorded" eval '
     "$TOOL" show "$S8" | grep -q "^  not recorded in this report: parameter path (which INVLPGB path" &&
     "$TOOL" show "$S8" | grep -q "^  not recorded in this report: parameter working_set (the user working set"'

@@ -556,8 +556,8 @@ kill_tool() {
         ok "mutant $m ($what): $fn fails"
     fi
 }
-S1=reports/samples/qemu-tcg-smp1-max.json S4=reports/samples/qemu-tcg-smp4-max.json
-S8=reports/samples/qemu-tcg-smp8-max.json BOCHS2=tests/fixtures/reports/bochs/bochs-skylake-x-smp2.json
+S1=tests/fixtures/reports/schema1/qemu-tcg-smp1-max.json S4=tests/fixtures/reports/schema1/qemu-tcg-smp4-max.json
+S8=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json BOCHS2=tests/fixtures/reports/bochs/bochs-skylake-x-smp2.json
 # a 1-CPU report first: ipi_broadcast's base is the next side, and its ratios exist
 base_is_first_measured() {
     "$1" compare --json "$S1" "$S4" "$S8" 2>/dev/null | jq -e '.experiments[] | select(.id ==
