@@ -10,6 +10,10 @@
 #   --out DIR   write there instead of reports/samples (a trial; the README is
 #               then left alone)
 #   --list      print the list and exit
+#   --index     make nothing: rewrite the README's list (and drop unlisted emulator and
+#               model samples) from what reports/samples holds, e.g. after one sample
+#               was remade by NAME; every listed sample must be there at the current
+#               schema version
 #
 # Each sample is a real run: QEMU x86 (TCG, OVMF) at SMP 1, 4 and 8 (2 sockets,
 # SMT, 2 NUMA nodes), QEMU aarch64 (virt, GICv3, AAVMF), Bochs with PCID and
@@ -63,12 +67,13 @@ for c in 4 8; do
 done
 
 out=$here/reports/samples
-list=0
+list=0 index_only=0
 names=()
 while [ $# -gt 0 ]; do
     case $1 in
         --out) out=$(realpath -m "$2"); shift 2 ;;
         --list) list=1; shift ;;
+        --index) index_only=1; shift ;;
         -*) echo "make-samples.sh: unknown option $1" >&2; exit 2 ;;
         *) names+=("$1"); shift ;;
     esac
@@ -149,6 +154,11 @@ make_one() { # NAME KIND SETTINGS
 mkdir -p "$out"
 for e in "${SAMPLES[@]}"; do
     IFS='|' read -r name kind settings what <<<"$e"
+    if [ $index_only = 1 ]; then
+        v=$(jq -r .schema_version "$out/$name.json" 2>/dev/null)
+        [ "$v" = "$SCHEMA" ] || { echo "  $name: not in $out at schema version $SCHEMA ($v)"; failed+=("$name"); }
+        continue
+    fi
     if [ $all = 0 ] && ! printf '%s\n' "${names[@]}" | grep -qx "$name"; then continue; fi
     make_one "$name" "$kind" "$settings"
 done

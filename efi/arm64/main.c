@@ -88,8 +88,13 @@ static void identify(efi_system_table *st)
     } else {
         str_copy(run.id, sizeof(run.id), "nodate");
     }
-    fmt_into(run.id + str_len(run.id), sizeof(run.id) - str_len(run.id), "-aarch64-i%02xp%03x", run.cpu.implementer,
-             run.cpu.part);
+    /*
+     * The x86 app's shape (core/run/run.c run_report_basename): time, two names, a 4-digit
+     * count, which the collector's and recover-report.sh's name pattern requires; one run
+     * per boot, so the count is 1 (a name taken on the stick gets a suffix below).
+     */
+    fmt_into(run.id + str_len(run.id), sizeof(run.id) - str_len(run.id), "-aarch64-i%02xp%03x-0001",
+             run.cpu.implementer, run.cpu.part);
 
     fw_tables_read(st, &fw);
     str_copy(run.acpi_oem_id, sizeof(run.acpi_oem_id), fw.oem_id);
