@@ -74,6 +74,8 @@ declare -A killer_args=(
     [kernel_fixed]="--cpu i9-12900k --microcode 0x2e global_pages=on experiments=shootdown_seq_vs_conc"
     [lazy]="--cpu epyc-7763 experiments=shootdown_lazy"
     [emulated]="--cpu qemu-tcg emulate=invlpgb,invpcid experiments=invlpgb_range"
+    # issue 32 item 7: emulated INVLPGB on a CPU with PCID, under PTI (a user-PCID pass)
+    [emulated_pti]="--cpu xeon-8180 pti=on emulate=invlpgb experiments=invlpgb_range"
     [ceiling]="--cpu epyc-7763 experiments=flush_ceiling"
     # a firmware that hands over with CR4.LA57 (5-level paging)
     [la57]="--cpu epyc-9654 --la57 experiments=shootdown_seq_vs_conc"
@@ -82,7 +84,7 @@ declare -A killer_args=(
 fc_quick_shape() {
     shape_ok "$REPORT" cpus=4 profile=quick samples=10 warmup=1 experiments=flush_ceiling >/dev/null
 }
-for k in pti invlpgb seq_conc kernel kernel_fixed lazy emulated ceiling la57; do
+for k in pti invlpgb seq_conc kernel kernel_fixed lazy emulated emulated_pti ceiling la57; do
     # shellcheck disable=SC2086
     sim "control-$k" "$SIM" "${BASE[@]}" ${killer_args[$k]}
     check "control $k (${killer_args[$k]}): correct build is clean" clean
@@ -343,6 +345,8 @@ kill_unit samples_kept_sorted test_kept_samples_in_the_order_measured \
     test_record_samples
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
+kill_sim emulate_ignores_pcid emulated_pti invlpgb_range \
+    "emulated INVLPGB applied in the current PCID: the user-PCID pass under PTI lost"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"
