@@ -273,6 +273,8 @@ uint64_t rdmsr(uint32_t msr)
     struct sim_machine *m = sim_current_machine();
     if (msr == MSR_GS_BASE)
         return *gs_base();
+    if (m && msr == MSR_EFER)
+        return tlbm_read_efer(&m->model, sim_current_cpu());
     if (m && lapic_owns_msr(msr))
         return lapic_rdmsr(m, sim_current_cpu(), msr);
     return msr < HOST_MSRS ? msrs[msr] : 0;
@@ -286,7 +288,9 @@ void wrmsr(uint32_t msr, uint64_t value)
         return;
     }
     lapic_drain_stores(); /* any other WRMSR serialises */
-    if (msr == MSR_GS_BASE)
+    if (m && msr == MSR_EFER)
+        tlbm_write_efer(&m->model, sim_current_cpu(), value); /* TCE changes what INVLPG drops */
+    else if (msr == MSR_GS_BASE)
         *gs_base() = value;
     else if (msr < HOST_MSRS)
         msrs[msr] = value;

@@ -125,7 +125,7 @@ struct sim_machine *sim_current_machine(void);
 /*
  * After the run, every thread joined: each CPU that did not stop for good
  * must be back in the firmware's state (its GDT, IDT, selectors, GS base 0,
- * CR3 and CR4, its APIC as lapic_check_handback() wants it, the 8259 masks):
+ * CR3, CR4 and EFER, its APIC as lapic_check_handback() wants it, the 8259 masks):
  * a violation for each difference.
  */
 void sim_check_handback(struct sim_machine *m);

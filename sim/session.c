@@ -359,6 +359,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     probe_instructions(s);
     leave_tool(s);
     method_collect_microcode(r, &s->smp);
+    method_collect_tce(r, &s->smp);
 
     runner_init(&runner, r, &s->smp, &hooks);
     runner.mem = &s->tm;

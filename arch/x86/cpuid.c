@@ -146,6 +146,7 @@ void cpuid_decode(cpuid_fn fn, void *ctx, struct cpu_features *f)
     }
     f->pdpe1gb = BIT(ev->ext1_edx, 26);
     f->rdtscp = BIT(ev->ext1_edx, 27);
+    f->tce = BIT(ev->ext1_ecx, 17);
     if (f->max_ext_leaf >= 0x80000004u) {
         for (i = 0; i < 3; i++) {
             fn(ctx, 0x80000002u + i, 0, r);

@@ -433,6 +433,20 @@ static void write_bootstrap(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
+/* issue 32 item 5: EFER.TCE, as found and as used (core/run/run.h struct efer_tce_info) */
+static void write_efer_tce(struct json_writer *w, const struct efer_tce_info *t)
+{
+    jw_key(w, "efer_tce");
+    jw_object_begin(w);
+    jw_kv_bool(w, "supported", t->supported);
+    jw_kv_bool(w, "found", t->found);
+    jw_kv_bool(w, "used", t->used);
+    jw_kv_u64(w, "cpus", t->cpus);
+    jw_kv_u64(w, "cpus_found", t->cpus_found);
+    jw_kv_u64(w, "cpus_used", t->cpus_used);
+    jw_object_end(w);
+}
+
 static void write_method(struct json_writer *w, const struct run *r)
 {
     const struct method_info *m = &r->method;
@@ -477,6 +491,7 @@ static void write_method(struct json_writer *w, const struct run *r)
     }
     jw_kv_str(w, "pcid_reason", m->pcid_reason[0] ? m->pcid_reason : NULL);
     write_pcid_erratum(w, r);
+    write_efer_tce(w, &m->efer_tce);
     jw_kv_u64(w, "paging_levels", m->paging_levels);
     jw_kv_u64(w, "test_pages", m->test_pages);
     jw_kv_str(w, "test_mappings", r->cfg.global_pages ? "global" : "user");

@@ -84,6 +84,28 @@ void method_collect_microcode(struct run *r, const struct smp *smp)
         msg_add(&r->warnings, "microcode", "CPUs run different microcode revisions");
 }
 
+void method_collect_tce(struct run *r, const struct smp *smp)
+{
+    struct efer_tce_info *t = &r->method.efer_tce;
+    uint32_t i;
+    mem_zero(t, sizeof(*t));
+    t->supported = r->cpu.tce;
+    for (i = 0; i < smp->count; i++) {
+        const struct percpu *pc = smp->cpu[i];
+        if (!pc || r->topo.cpus[i].state == CPU_ABSENT)
+            continue;
+        t->cpus++;
+        t->cpus_found += pc->tce_found;
+        t->cpus_used += pc->tce_used;
+    }
+    t->found = t->supported && t->cpus && t->cpus_found == t->cpus;
+    t->used = t->supported && t->cpus && t->cpus_used == t->cpus;
+    if (t->supported && !t->used)
+        msg_add(&r->warnings, "efer_tce",
+                "EFER.TCE set on %u of %u CPUs (Linux sets it on every CPU): INVLPG and INVLPGB "
+                "on the others also empty the page-walk cache", t->cpus_used, t->cpus);
+}
+
 unsigned method_paging_levels(uint64_t firmware_cr4)
 {
     /*

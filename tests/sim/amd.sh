@@ -18,4 +18,19 @@ check "xeon-8180 emulate=invlpgb pti=on: every point names pti on" \
 sim emulated-pti-off "$SIM" "${emu_args[@]}" pti=off
 check "xeon-8180 emulate=invlpgb pti=off: clean" clean
 
+# Item 5: EFER.TCE where CPUID 8000_0001 ECX[17] enumerates it, set on every CPU as Linux's
+# init_amd() does, given back as found (the model checks each CPU's EFER at the hand-back,
+# and faults a TCE write on a CPU without it).
+tce_args=(--cpus 4 --seed 13 profile=quick run_budget_s=0 experiments=pti_double_invalidation)
+sim tce-epyc "$SIM" --cpu epyc-7763 "${tce_args[@]}"
+check "epyc-7763: clean, EFER handed back as found on every CPU" clean
+check "epyc-7763: method.efer_tce supported, found clear, set and used on all 4 CPUs" \
+    test "$(jqr '.method.efer_tce | [.supported, .found, .used, .cpus, .cpus_found, .cpus_used] | map(tostring) | join("|")')" = \
+        "true|false|true|4|0|4"
+check "epyc-7763: no efer_tce warning" test "$(jqr '[.run.warnings[] | select(.where == "efer_tce")] | length')" = 0
+sim tce-xeon "$SIM" --cpu xeon-8180 "${tce_args[@]}"
+check "xeon-8180: clean (EFER never written: TCE is reserved there)" clean
+check "xeon-8180: method.efer_tce not supported, not used" \
+    test "$(jqr '.method.efer_tce | [.supported, .found, .used, .cpus_used] | map(tostring) | join("|")')" = "false|false|false|0"
+
 echo "1..$n_test"

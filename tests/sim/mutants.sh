@@ -345,6 +345,28 @@ kill_unit samples_kept_sorted test_kept_samples_in_the_order_measured \
     test_record_samples
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
+# issue 32 item 5: EFER.TCE on every CPU while the tool runs, EFER given back as found
+# (the control is tests/sim/amd.sh's epyc-7763 run: clean, TCE used on all 4 CPUs)
+tce_args=(--cpu epyc-7763 --cpus 4 --seed "$SEED" profile=quick run_budget_s=0 experiments=pti_double_invalidation)
+mutants=$((mutants + 1))
+sim "mutant-tce_bsp_only" "$MUT/tce_bsp_only/tlbscope-sim" "${tce_args[@]}"
+if [ -s "$REPORT" ] && validates &&
+    [ "$(jqr '.method.efer_tce | [.supported, .used, .cpus_used] | map(tostring) | join("|")')" = "true|false|1" ] &&
+    [ "$(jqr '[.run.warnings[] | select(.where == "efer_tce")] | length')" = 1 ]; then
+    killed=$((killed + 1)); dead[tce_bsp_only]=1
+    ok "mutant tce_bsp_only (EFER.TCE set on the BSP alone): method.efer_tce used false, 1 of 4 CPUs, warned"
+else
+    not_ok "mutant tce_bsp_only: method.efer_tce did not show it (exit $RC; see $LOG)"
+fi
+mutants=$((mutants + 1))
+sim "mutant-tce_not_restored" "$MUT/tce_not_restored/tlbscope-sim" "${tce_args[@]}"
+if [ "$RC" = 1 ] && [ "$(jqr .result)" = ERROR ] &&
+    jqr '.run.errors[] | select(.where == "model") | .message' | grep -q '^CPU [0-9]*: handed back with EFER 0x8d01'; then
+    killed=$((killed + 1)); dead[tce_not_restored]=1
+    ok "mutant tce_not_restored (EFER handed back with the tool's TCE): ERROR, the model names the CPU"
+else
+    not_ok "mutant tce_not_restored: the hand-back check did not name EFER (exit $RC; see $LOG)"
+fi
 kill_sim emulate_ignores_pcid emulated_pti invlpgb_range \
     "emulated INVLPGB applied in the current PCID: the user-PCID pass under PTI lost"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)

@@ -235,5 +235,9 @@ static inline uint32_t inl(uint16_t port)
 #define MSR_IA32_APIC_BASE 0x1b
 #define MSR_IA32_BIOS_SIGN_ID 0x8b /* Intel microcode revision; AMD PATCH_LEVEL */
 #define MSR_GS_BASE 0xc0000101
+#define MSR_EFER 0xc0000080
+/* AMD translation cache extension: INVLPG, INVLPGB and INVPCID keep the page-walk cache
+ * entries off the invalidated address's path (AMD APM vol. 2, 3.1.7; CPUID 8000_0001 ECX[17]) */
+#define EFER_TCE (1ull << 15)
 
 #endif

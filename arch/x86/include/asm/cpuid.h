@@ -58,6 +58,7 @@ struct cpu_features {
     bool pge;           /* 1:EDX[13] */
     bool pdpe1gb;       /* 80000001:EDX[26] */
     bool rdtscp;        /* 80000001:EDX[27] */
+    bool tce;           /* 80000001:ECX[17]: EFER.TCE (AMD translation cache extension) */
     bool tsc_deadline;  /* 1:ECX[24] */
     bool invariant_tsc; /* 80000007:EDX[8] */
     bool invlpgb;       /* 80000008:EBX[3] */
