@@ -345,6 +345,10 @@ kill_unit samples_kept_sorted test_kept_samples_in_the_order_measured \
     test_record_samples
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
+# issue 32 item 6: INVLPGB's operands are Linux's (__invlpgb() sets ASID valid on every one)
+control_unit invlpgb_asid_invalid test_invlpgb "the INVLPGB encoding test"
+kill_unit invlpgb_asid_invalid test_encode_range \
+    "a range INVLPGB without the ASID valid bit Linux's __invlpgb() sets" test_invlpgb
 # issue 32 item 5: EFER.TCE on every CPU while the tool runs, EFER given back as found
 # (the control is tests/sim/amd.sh's epyc-7763 run: clean, TCE used on all 4 CPUs)
 tce_args=(--cpu epyc-7763 --cpus 4 --seed "$SEED" profile=quick run_budget_s=0 experiments=pti_double_invalidation)
