@@ -122,6 +122,7 @@
 #define MUTANT_ID_tce_bsp_only 151 /* EFER.TCE set on the BSP alone */
 #define MUTANT_ID_tce_not_restored 152 /* EFER handed back with the tool's TCE */
 #define MUTANT_ID_invlpgb_asid_invalid 153 /* a range INVLPGB without Linux's ASID valid bit */
+#define MUTANT_ID_lfence_bsp_only 154 /* DE_CFG[1] set on the BSP alone */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

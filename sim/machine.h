@@ -71,6 +71,9 @@ struct sim_machine {
     volatile uint32_t cstate_now[TLBM_MAX_CPUS];
     volatile uint64_t core_residency[TLBM_MAX_CPUS][3];
     uint64_t core_credited[TLBM_MAX_CPUS];   /* TSC up to which a core's residency is counted */
+    /* AMD and Hygon profiles: each CPU's DE_CFG (MSR C001_1029, sim/hostpower.c); the
+     * modelled firmware leaves it 0 (LFENCE not dispatch-serialising until bit 1 is set) */
+    uint64_t de_cfg[TLBM_MAX_CPUS];
 };
 
 /* The firmware's selectors (OVMF's): what a CPU has loaded before the takeover. */

@@ -1,4 +1,5 @@
 #include "core/machine/takeover.h"
+#include "core/machine/amd_boot.h"
 #include "asm/cpu.h"
 #include "asm/cpuid.h"
 #include "asm/microcode.h"
@@ -38,32 +39,6 @@ void takeover_set_pcid(struct takeover *t, bool pcide, uint32_t kernel_pcid)
     t->env.kernel_pcid = kernel_pcid;
 }
 
-/*
- * EFER.TCE on, as Linux runs AMD CPUs (init_amd(): msr_set_bit(MSR_EFER,
- * _EFER_TCE) where X86_FEATURE_TCE): without it every INVLPG and INVLPGB
- * also empties the page-walk cache, and the flushes measured cost a walk
- * refill Linux never pays. What was found and what runs are per CPU.
- */
-static void tce_enter(struct takeover *t, struct percpu *pc, struct cpu_fw_env *fw, bool bsp)
-{
-    if (!t->features || !t->features->tce)
-        return; /* reserved bit: the WRMSR would #GP */
-    fw->efer = rdmsr(MSR_EFER);
-    pc->tce_found = (fw->efer & EFER_TCE) != 0;
-    if (!pc->tce_found && !(MUTANT(tce_bsp_only) && !bsp)) {
-        wrmsr(MSR_EFER, fw->efer | EFER_TCE);
-        fw->efer_written = true;
-    }
-    pc->tce_used = (rdmsr(MSR_EFER) & EFER_TCE) != 0;
-}
-
-static void tce_leave(struct cpu_fw_env *fw)
-{
-    if (fw->efer_written && !MUTANT(tce_not_restored))
-        wrmsr(MSR_EFER, fw->efer);
-    fw->efer_written = false;
-}
-
 static void enter_cpu(struct takeover *t, struct percpu *pc, struct cpu_fw_env *fw, bool bsp)
 {
     fw->rflags = read_rflags();
@@ -72,10 +47,11 @@ static void enter_cpu(struct takeover *t, struct percpu *pc, struct cpu_fw_env *
     fw->cr3 = read_cr3();
     fw->cr4 = read_cr4();
     desc_save(&fw->seg);
-    tce_enter(t, pc, fw, bsp);
     /* GS first: from the moment the tool's IDT is loaded, handlers need it */
     wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)pc);
     desc_load_tool();
+    /* EFER.TCE and DE_CFG[1] as Linux sets them; the DE_CFG probe needs the tool's IDT and GS */
+    amd_boot_enter(t->features, pc, &fw->amd, bsp);
     write_cr3(t->env.cr3);
     if (t->env.pcide) {
         /* PCIDE may only be set while CR3[11:0] == 0 (SDM vol. 3A, 4.10.1) */
@@ -142,7 +118,7 @@ static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
             write_cr4(cr4);
         }
     }
-    tce_leave(fw);
+    amd_boot_leave(&fw->amd);
     if (!MUTANT(leave_keeps_tool_idt))
         desc_restore(&fw->seg);
     wrmsr(MSR_GS_BASE, fw->gs_base);

@@ -28,8 +28,17 @@ check "epyc-7763: method.efer_tce supported, found clear, set and used on all 4 
     test "$(jqr '.method.efer_tce | [.supported, .found, .used, .cpus, .cpus_found, .cpus_used] | map(tostring) | join("|")')" = \
         "true|false|true|4|0|4"
 check "epyc-7763: no efer_tce warning" test "$(jqr '[.run.warnings[] | select(.where == "efer_tce")] | length')" = 0
+# Item 8: LFENCE dispatch-serialising through DE_CFG[1] (the modelled firmware leaves it clear),
+# set on every CPU as Linux does, DE_CFG given back as found (checked at the hand-back)
+check "epyc-7763: method.lfence from DE_CFG, found clear, set and used on all 4 CPUs, no warning" \
+    test "$(jqr '[(.method.lfence | .source, .found, .used, .cpus_found, .cpus_used), ([.run.warnings[] | select(.where == "lfence")] | length)] | map(tostring) | join("|")')" = \
+        "de_cfg|false|true|0|4|0"
 sim tce-xeon "$SIM" --cpu xeon-8180 "${tce_args[@]}"
 check "xeon-8180: clean (EFER never written: TCE is reserved there)" clean
+check "xeon-8180: timestamps open lfence;rdtsc;lfence and close rdtscp;lfence" \
+    test "$(jqr .method.timestamp)" = "lfence;rdtsc;lfence..rdtscp;lfence"
+check "xeon-8180: LFENCE serialising by the architecture (DE_CFG never touched: a #GP there)" \
+    test "$(jqr '.method.lfence | [.source, .used, .cpus_used] | map(tostring) | join("|")')" = "architectural|true|4"
 check "xeon-8180: method.efer_tce not supported, not used" \
     test "$(jqr '.method.efer_tce | [.supported, .found, .used, .cpus_used] | map(tostring) | join("|")')" = "false|false|false|0"
 

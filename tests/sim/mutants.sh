@@ -371,6 +371,17 @@ if [ "$RC" = 1 ] && [ "$(jqr .result)" = ERROR ] &&
 else
     not_ok "mutant tce_not_restored: the hand-back check did not name EFER (exit $RC; see $LOG)"
 fi
+# issue 32 item 8: DE_CFG[1] (LFENCE dispatch-serialising) on every CPU, as Linux sets it
+mutants=$((mutants + 1))
+sim "mutant-lfence_bsp_only" "$MUT/lfence_bsp_only/tlbscope-sim" "${tce_args[@]}"
+if [ -s "$REPORT" ] && validates &&
+    [ "$(jqr '.method.lfence | [.source, .used, .cpus_used] | map(tostring) | join("|")')" = "de_cfg|false|1" ] &&
+    [ "$(jqr '[.run.warnings[] | select(.where == "lfence")] | length')" = 1 ]; then
+    killed=$((killed + 1)); dead[lfence_bsp_only]=1
+    ok "mutant lfence_bsp_only (DE_CFG[1] set on the BSP alone): method.lfence used false, 1 of 4 CPUs, warned"
+else
+    not_ok "mutant lfence_bsp_only: method.lfence did not show it (exit $RC; see $LOG)"
+fi
 kill_sim emulate_ignores_pcid emulated_pti invlpgb_range \
     "emulated INVLPGB applied in the current PCID: the user-PCID pass under PTI lost"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)

@@ -320,6 +320,32 @@ static void validate_efer_tce(struct vctx *c, const json_t *m)
     vc_leave(c, mark);
 }
 
+/* issue 32 item 8: LFENCE's serialisation; optional (absent from earlier reports) */
+static void validate_lfence(struct vctx *c, const json_t *m)
+{
+    static const char *const sources[] = { "architectural", "cpuid_8000_0021", "de_cfg", NULL };
+    size_t mark;
+    bool found = false, used = false;
+    long long cpus = 0, cpus_found = 0, cpus_used = 0;
+    bool ok;
+    const json_t *l = vc_enter(c, m, "lfence", VF_OPTIONAL, &mark);
+    if (!l)
+        return;
+    ok = vc_word(c, l, "source", sources, 0) >= 0;
+    ok = vc_bool(c, l, "found", 0, &found) && ok;
+    ok = vc_bool(c, l, "used", 0, &used) && ok;
+    ok = vc_int(c, l, "cpus", 0, LLONG_MAX, 0, &cpus) && ok;
+    ok = vc_int(c, l, "cpus_found", 0, LLONG_MAX, 0, &cpus_found) && ok;
+    ok = vc_int(c, l, "cpus_used", 0, LLONG_MAX, 0, &cpus_used) && ok;
+    if (ok && (cpus_found > cpus || cpus_used > cpus))
+        vc_error(c, "cpus", "%lld, fewer than cpus_found %lld or cpus_used %lld", cpus,
+                 cpus_found, cpus_used);
+    else if (ok && (found != (cpus && cpus_found == cpus) || used != (cpus && cpus_used == cpus)))
+        vc_error(c, "used", "found/used must say whether every one of the %lld CPUs had it "
+                 "(%lld found, %lld used)", cpus, cpus_found, cpus_used);
+    vc_leave(c, mark);
+}
+
 void validate_method(struct vctx *c, const json_t *root)
 {
     static const char *const mechanisms[] = { "apic_mode", "firmware_apic_mode", "icr_fence",
@@ -347,6 +373,7 @@ void validate_method(struct vctx *c, const json_t *root)
     vc_string(c, m, "pcid_reason", VF_NULLABLE | VF_OPTIONAL);
     validate_pcid_erratum(c, m, pcid);
     validate_efer_tce(c, m);
+    validate_lfence(c, m);
     if (vc_int(c, m, "paging_levels", 0, 5, 0, &levels) && levels != 0 && levels != 4 &&
         levels != 5)
         vc_error(c, "paging_levels", "%lld: expected 4 or 5 (0 before paging is set up)", levels);
