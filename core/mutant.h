@@ -123,6 +123,8 @@
 #define MUTANT_ID_tce_not_restored 152 /* EFER handed back with the tool's TCE */
 #define MUTANT_ID_invlpgb_asid_invalid 153 /* a range INVLPGB without Linux's ASID valid bit */
 #define MUTANT_ID_lfence_bsp_only 154 /* DE_CFG[1] set on the BSP alone */
+#define MUTANT_ID_pti_2m_user_invpcid_skipped 155 /* PTI: no user-PCID INVPCID for 2 MiB pages */
+#define MUTANT_ID_invlpgb_2m_user_pass_skipped 156 /* PTI: no user-PCID INVLPGB for the 2 MiB form */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

@@ -42,4 +42,12 @@ check "xeon-8180: LFENCE serialising by the architecture (DE_CFG never touched: 
 check "xeon-8180: method.efer_tce not supported, not used" \
     test "$(jqr '.method.efer_tce | [.supported, .found, .used, .cpus_used] | map(tostring) | join("|")')" = "false|false|false|0"
 
+# Item 18 (part D): under PTI every form is verified in the user PCID too, 2 MiB pages
+# included; the exact shape counts both PCIDs' reads (the mutants of tests/sim/mutants.sh that
+# skip the 2 MiB user-PCID INVPCID or INVLPGB are caught by these reads)
+sim pti-2m "$SIM" --cpu epyc-7763 --cpus 4 --seed 17 profile=quick run_budget_s=0 pti=on experiments=invlpgb_range
+check "epyc-7763 pti=on invlpgb_range: clean" clean
+check "epyc-7763 pti=on invlpgb_range: the exact shape, both PCIDs read for every form" \
+    shape_ok "$REPORT" cpus=4 profile=quick pti=1 experiments=invlpgb_range
+
 echo "1..$n_test"

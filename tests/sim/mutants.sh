@@ -76,6 +76,8 @@ declare -A killer_args=(
     [emulated]="--cpu qemu-tcg emulate=invlpgb,invpcid experiments=invlpgb_range"
     # issue 32 item 7: emulated INVLPGB on a CPU with PCID, under PTI (a user-PCID pass)
     [emulated_pti]="--cpu xeon-8180 pti=on emulate=invlpgb experiments=invlpgb_range"
+    # issue 32 item 18: under PTI every form is verified in the user PCID, 2 MiB pages too
+    [invlpgb_pti]="--cpu epyc-7763 pti=on experiments=invlpgb_range"
     [ceiling]="--cpu epyc-7763 experiments=flush_ceiling"
     # a firmware that hands over with CR4.LA57 (5-level paging)
     [la57]="--cpu epyc-9654 --la57 experiments=shootdown_seq_vs_conc"
@@ -84,7 +86,7 @@ declare -A killer_args=(
 fc_quick_shape() {
     shape_ok "$REPORT" cpus=4 profile=quick samples=10 warmup=1 experiments=flush_ceiling >/dev/null
 }
-for k in pti invlpgb seq_conc kernel kernel_fixed lazy emulated emulated_pti ceiling la57; do
+for k in pti invlpgb invlpgb_pti seq_conc kernel kernel_fixed lazy emulated emulated_pti ceiling la57; do
     # shellcheck disable=SC2086
     sim "control-$k" "$SIM" "${BASE[@]}" ${killer_args[$k]}
     check "control $k (${killer_args[$k]}): correct build is clean" clean
@@ -382,6 +384,10 @@ if [ -s "$REPORT" ] && validates &&
 else
     not_ok "mutant lfence_bsp_only: method.lfence did not show it (exit $RC; see $LOG)"
 fi
+kill_sim pti_2m_user_invpcid_skipped invlpgb_pti invlpgb_range \
+    "PTI: the IPI shootdown of 2 MiB pages skips the user PCID's INVPCID"
+kill_sim invlpgb_2m_user_pass_skipped invlpgb_pti invlpgb_range \
+    "PTI: the 2 MiB form's user-PCID INVLPGB skipped"
 kill_sim emulate_ignores_pcid emulated_pti invlpgb_range \
     "emulated INVLPGB applied in the current PCID: the user-PCID pass under PTI lost"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
