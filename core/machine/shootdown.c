@@ -61,7 +61,7 @@ static void flush_global(struct shootdown *sd)
 {
     if (sd->flush_global_invpcid) {
         invpcid(INVPCID_ALL_INCLUDING_GLOBAL, 0, 0);
-    } else {
+    } else if (!MUTANT(pge_toggle_removed)) {
         uint64_t cr4 = read_cr4();
         write_cr4(cr4 ^ CR4_PGE);
         write_cr4(cr4);

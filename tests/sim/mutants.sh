@@ -78,6 +78,9 @@ declare -A killer_args=(
     [emulated_pti]="--cpu xeon-8180 pti=on emulate=invlpgb experiments=invlpgb_range"
     # issue 32 item 18: under PTI every form is verified in the user PCID, 2 MiB pages too
     [invlpgb_pti]="--cpu epyc-7763 pti=on experiments=invlpgb_range"
+    # issue 32 item 21: global pages on a CPU without INVPCID: the global flush is a CR4.PGE
+    # toggle (tests/sim/global_pages.sh runs every profile in this shape)
+    [global_toggle]="--cpu epyc-7742 global_pages=on experiments=shootdown_seq_vs_conc"
     [ceiling]="--cpu epyc-7763 experiments=flush_ceiling"
     # a firmware that hands over with CR4.LA57 (5-level paging)
     [la57]="--cpu epyc-9654 --la57 experiments=shootdown_seq_vs_conc"
@@ -86,7 +89,7 @@ declare -A killer_args=(
 fc_quick_shape() {
     shape_ok "$REPORT" cpus=4 profile=quick samples=10 warmup=1 experiments=flush_ceiling >/dev/null
 }
-for k in pti invlpgb invlpgb_pti seq_conc kernel kernel_fixed lazy emulated emulated_pti ceiling la57; do
+for k in pti invlpgb invlpgb_pti global_toggle seq_conc kernel kernel_fixed lazy emulated emulated_pti ceiling la57; do
     # shellcheck disable=SC2086
     sim "control-$k" "$SIM" "${BASE[@]}" ${killer_args[$k]}
     check "control $k (${killer_args[$k]}): correct build is clean" clean
@@ -388,6 +391,8 @@ kill_sim pti_2m_user_invpcid_skipped invlpgb_pti invlpgb_range \
     "PTI: the IPI shootdown of 2 MiB pages skips the user PCID's INVPCID"
 kill_sim invlpgb_2m_user_pass_skipped invlpgb_pti invlpgb_range \
     "PTI: the 2 MiB form's user-PCID INVLPGB skipped"
+kill_sim pge_toggle_removed global_toggle shootdown_seq_vs_conc \
+    "global flush without INVPCID: the CR4.PGE toggle removed (a CR3 write keeps global entries)"
 kill_sim emulate_ignores_pcid emulated_pti invlpgb_range \
     "emulated INVLPGB applied in the current PCID: the user-PCID pass under PTI lost"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
