@@ -190,12 +190,6 @@ void invlpg(const volatile void *va)
         tlbm_invlpg(m, c, (uint64_t)(uintptr_t)va);
 }
 
-void flush_local_all(void)
-{
-    /* a CR3 rewrite, as on the machine (arch/x86/include/asm/tlb.h) */
-    write_cr3(read_cr3() & ~CR3_NOFLUSH);
-}
-
 /* A thread that plays no CPU (table set-up before the CPUs start, parser tests) just stores. */
 void pte_store(uint64_t *entry, uint64_t value, uint64_t va)
 {

@@ -37,7 +37,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            cluster_ipis_physical probe_outside_tool \
            emulate_ignores_pcid tce_bsp_only tce_not_restored \
            lfence_bsp_only pti_2m_user_invpcid_skipped invlpgb_2m_user_pass_skipped \
-           pge_toggle_removed \
+           pge_toggle_removed flush_local_noflush \
            base_always_first no_param_defaults show_tsc_else role_rows_doubled
 # the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
 SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
@@ -55,8 +55,11 @@ MUTANT_TESTS := test_shootdown_model test_lazy_model test_class_pool test_conten
 # every other file MUTANT() of any name is 0 under that switch too, so the shared objects
 # are the same code. (Compiling every file that includes core/mutant.h for each of some
 # 70 mutants took most of CI's build time.)
+# A mutant in an arch/x86/include/asm/ header lists the .c files that use what it changes
+# in MUT_EXTRA_SRCS_<name> (the grep sees only .c files).
+MUT_EXTRA_SRCS_flush_local_noflush := $(shell grep -l 'flush_local_all' $(MUTANT_SRCS))
 define mutant_rules
-MUT_SRCS_$(1) := $$(shell grep -l 'MUTANT($(1))' $$(MUTANT_SRCS))
+MUT_SRCS_$(1) := $$(sort $$(shell grep -l 'MUTANT($(1))' $$(MUTANT_SRCS)) $$(MUT_EXTRA_SRCS_$(1)))
 MUT_OBJS_$(1) := $$(patsubst %.c,$$(BUILD)/mutants/$(1)/%.o,$$(MUT_SRCS_$(1)))
 MUT_SHARED_$(1) := $$(filter-out $$(patsubst %.c,$$(BUILD)/host/lib/%.o,$$(MUT_SRCS_$(1))),$$(HOST_LIB_OBJS))
 $(BUILD)/mutants/$(1)/%.o: %.c

@@ -393,6 +393,9 @@ kill_sim invlpgb_2m_user_pass_skipped invlpgb_pti invlpgb_range \
     "PTI: the 2 MiB form's user-PCID INVLPGB skipped"
 kill_sim pge_toggle_removed global_toggle shootdown_seq_vs_conc \
     "global flush without INVPCID: the CR4.PGE toggle removed (a CR3 write keeps global entries)"
+# issue 32 item 20: the host build compiles asm/tlb.h's own flush_local_all() (no host copy)
+kill_sim flush_local_noflush seq_conc shootdown_seq_vs_conc \
+    "asm/tlb.h flush_local_all() writes CR3 with the no-flush bit"
 kill_sim emulate_ignores_pcid emulated_pti invlpgb_range \
     "emulated INVLPGB applied in the current PCID: the user-PCID pass under PTI lost"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
