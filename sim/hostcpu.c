@@ -26,6 +26,8 @@
 #include "asm/percpu.h"
 #include "asm/tlb.h"
 #include "asm/trap.h"
+#include "core/lib/atomic.h"
+#include "core/mutant.h"
 #include "sim/hostcpu.h"
 #include "sim/lapic.h"
 #include "sim/machine.h"
@@ -190,14 +192,20 @@ void invlpg(const volatile void *va)
         tlbm_invlpg(m, c, (uint64_t)(uintptr_t)va);
 }
 
-/* A thread that plays no CPU (table set-up before the CPUs start, parser tests) just stores. */
+/*
+ * A thread that plays no CPU (table set-up before the CPUs start, parser tests) just stores.
+ * On a CPU the PTE store is a store like any other: pending in its store buffer for the
+ * x2APIC ICR ordering check (sim/lapic.c) until a fence or a locked instruction.
+ */
 void pte_store(uint64_t *entry, uint64_t value, uint64_t va)
 {
     uint32_t c;
     struct tlb_model *m = model(&c);
-    if (m)
+    if (m) {
         tlbm_pte_store(m, c, entry, value, va);
-    else
+        if (!MUTANT(pte_store_unordered))
+            note_store();
+    } else
         __atomic_store_n(entry, value, __ATOMIC_RELEASE);
 }
 

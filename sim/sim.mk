@@ -81,7 +81,7 @@ RECORD_MUTANTS := median_boot_biased p50_ci_of_p90 samples_kept_sorted
 $(foreach m,$(RECORD_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # issue 32's mutants that a unit test alone catches: only that test is built for them (the
 # list under `mutants:`), not tlbscope-sim and the protocol tests (tests/sim/mutants.sh)
-PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point invlpgb_asid_invalid
+PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point invlpgb_asid_invalid pte_store_unordered
 $(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
 $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 .PHONY: fleet-mutants
@@ -151,6 +151,7 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/
          $(BUILD)/mutants/crossover_span_confidence/test_ceiling \
          $(BUILD)/mutants/rec_ceiling_point/test_ceiling \
          $(BUILD)/mutants/invlpgb_asid_invalid/test_invlpgb \
+         $(BUILD)/mutants/pte_store_unordered/test_apic_model \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \
          $(foreach m,verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na,\

@@ -354,6 +354,9 @@ kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB
 control_unit invlpgb_asid_invalid test_invlpgb "the INVLPGB encoding test"
 kill_unit invlpgb_asid_invalid test_encode_range \
     "a range INVLPGB without the ASID valid bit Linux's __invlpgb() sets" test_invlpgb
+# issue 32 item 19 (in part): a PTE store is pending for the x2APIC ICR ordering check
+kill_unit pte_store_unordered test_unordered_x2apic_icr_write_is_flagged \
+    "the model never counts a PTE store as pending before an unfenced ICR write" test_apic_model
 # issue 32 item 5: EFER.TCE on every CPU while the tool runs, EFER given back as found
 # (the control is tests/sim/amd.sh's epyc-7763 run: clean, TCE used on all 4 CPUs)
 tce_args=(--cpu epyc-7763 --cpus 4 --seed "$SEED" profile=quick run_budget_s=0 experiments=pti_double_invalidation)
