@@ -87,6 +87,10 @@ uint32_t power_read_msr(uint32_t msr, uint64_t *value)
         *value = m->de_cfg[sim_current_cpu()];
         return PROBE_OK;
     }
+    if (m && msr == MSR_EFER && sim_current_cpu() < m->ncpus) {
+        *value = tlbm_read_efer(&m->model, sim_current_cpu()); /* the model's (sim/tlb_model.h) */
+        return PROBE_OK;
+    }
     if (!models_residency(m))
         return PROBE_FAULTED(13);
     if (msr == MSR_PKG_CST_CONFIG) {
@@ -116,6 +120,10 @@ uint32_t power_write_msr(uint32_t msr, uint64_t value)
                            (unsigned long long)value);
         else
             m->de_cfg[sim_current_cpu()] = value;
+        return PROBE_OK;
+    }
+    if (m && msr == MSR_EFER && sim_current_cpu() < m->ncpus) {
+        tlbm_write_efer(&m->model, sim_current_cpu(), value); /* TCE where reserved: a violation */
         return PROBE_OK;
     }
     return PROBE_FAULTED(13);

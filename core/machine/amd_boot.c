@@ -18,18 +18,24 @@ const char *lfence_source_name(enum lfence_source s)
     return names[s];
 }
 
+/*
+ * Through the #GP probe, as Linux's msr_set_bit() uses the safe accessors: a
+ * hypervisor may enumerate TCE and still refuse the bit.
+ */
 static void tce_enter(const struct cpu_features *f, struct percpu *pc, struct amd_boot_saved *s,
                       bool bsp)
 {
+    uint64_t v;
     if (!f->tce)
-        return; /* a reserved bit there: the WRMSR would #GP */
-    s->efer = rdmsr(MSR_EFER);
-    pc->tce_found = (s->efer & EFER_TCE) != 0;
-    if (!pc->tce_found && !(MUTANT(tce_bsp_only) && !bsp)) {
-        wrmsr(MSR_EFER, s->efer | EFER_TCE);
+        return; /* a reserved bit there */
+    if (power_read_msr(MSR_EFER, &v) != PROBE_OK)
+        return;
+    s->efer = v;
+    pc->tce_found = (v & EFER_TCE) != 0;
+    if (!pc->tce_found && !(MUTANT(tce_bsp_only) && !bsp) &&
+        power_write_msr(MSR_EFER, v | EFER_TCE) == PROBE_OK)
         s->efer_written = true;
-    }
-    pc->tce_used = (rdmsr(MSR_EFER) & EFER_TCE) != 0;
+    pc->tce_used = power_read_msr(MSR_EFER, &v) == PROBE_OK && (v & EFER_TCE) != 0;
 }
 
 static void lfence_enter(const struct cpu_features *f, struct percpu *pc,
@@ -67,6 +73,6 @@ void amd_boot_leave(struct amd_boot_saved *s)
     if (s->de_cfg_written)
         (void)power_write_msr(MSR_AMD_DE_CFG, s->de_cfg);
     if (s->efer_written && !MUTANT(tce_not_restored))
-        wrmsr(MSR_EFER, s->efer);
+        (void)power_write_msr(MSR_EFER, s->efer);
     s->efer_written = s->de_cfg_written = false;
 }
