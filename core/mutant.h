@@ -117,6 +117,17 @@
 #define MUTANT_ID_fc_warmup_unfloored 144 /* flush_ceiling: a twentieth of the warm-up, even 0 */
 #define MUTANT_ID_fc_refine_off 145    /* flush_ceiling: nothing measured around a coarse crossing */
 #define MUTANT_ID_rec_ceiling_point 147 /* the ceiling one number however coarse the grid around it */
+/* issue 32 part B/D (x86amd: 150-169) */
+#define MUTANT_ID_emulate_ignores_pcid 150 /* emulated INVLPGB acts in the current PCID, not rAX's */
+#define MUTANT_ID_tce_bsp_only 151 /* EFER.TCE set on the BSP alone */
+#define MUTANT_ID_tce_not_restored 152 /* EFER handed back with the tool's TCE */
+#define MUTANT_ID_invlpgb_asid_invalid 153 /* a range INVLPGB without Linux's ASID valid bit */
+#define MUTANT_ID_lfence_bsp_only 154 /* DE_CFG[1] set on the BSP alone */
+#define MUTANT_ID_pti_2m_user_invpcid_skipped 155 /* PTI: no user-PCID INVPCID for 2 MiB pages */
+#define MUTANT_ID_invlpgb_2m_user_pass_skipped 156 /* PTI: no user-PCID INVLPGB for the 2 MiB form */
+#define MUTANT_ID_pge_toggle_removed 157 /* flush_global without INVPCID: no CR4.PGE toggle */
+#define MUTANT_ID_flush_local_noflush 158 /* asm/tlb.h flush_local_all() writes CR3 with bit 63 */
+#define MUTANT_ID_pte_store_unordered 159 /* the model: a PTE store never pending for the ICR check */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

@@ -29,7 +29,6 @@
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
-#define MSR_EFER 0xc0000080u
 #define EFER_KEEP ((1u << 0) | (1u << 8) | (1u << 11)) /* SCE, LME, NXE; LMA is read-only */
 #define EFER_LME (1u << 8)
 #define CR0_PE (1u << 0)

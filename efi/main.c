@@ -50,6 +50,7 @@ static void print_messages(const struct run *r, const char *label, const struct 
 static void identify_cpu(struct run *r)
 {
     cpuid_decode(cpuid_live, NULL, &r->cpu);
+    tsc_use_rdtscp(r->cpu.rdtscp); /* the closing timestamp's instruction (asm/cpu.h) */
     r->firmware_x2apic = (rdmsr(MSR_IA32_APIC_BASE) >> 10) & 1;
     r->method.firmware_apic_mode = r->firmware_x2apic ? "x2apic" : "xapic";
     con_printf("CPU: %s \"%s\" family 0x%x model 0x%x stepping %u\n", r->cpu.vendor,

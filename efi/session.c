@@ -240,6 +240,7 @@ bool session_run(struct run *r)
     probe_instructions(r);
     leave_tool(&s);
     method_collect_microcode(r, &s.smp);
+    method_collect_cpu_settings(r, &s.smp);
 
     runner_init(&runner, r, &s.smp, &hooks);
     runner.mem = &s.tables.mem;

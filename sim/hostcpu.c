@@ -26,6 +26,8 @@
 #include "asm/percpu.h"
 #include "asm/tlb.h"
 #include "asm/trap.h"
+#include "core/lib/atomic.h"
+#include "core/mutant.h"
 #include "sim/hostcpu.h"
 #include "sim/lapic.h"
 #include "sim/machine.h"
@@ -190,20 +192,20 @@ void invlpg(const volatile void *va)
         tlbm_invlpg(m, c, (uint64_t)(uintptr_t)va);
 }
 
-void flush_local_all(void)
-{
-    /* a CR3 rewrite, as on the machine (arch/x86/include/asm/tlb.h) */
-    write_cr3(read_cr3() & ~CR3_NOFLUSH);
-}
-
-/* A thread that plays no CPU (table set-up before the CPUs start, parser tests) just stores. */
+/*
+ * A thread that plays no CPU (table set-up before the CPUs start, parser tests) just stores.
+ * On a CPU the PTE store is a store like any other: pending in its store buffer for the
+ * x2APIC ICR ordering check (sim/lapic.c) until a fence or a locked instruction.
+ */
 void pte_store(uint64_t *entry, uint64_t value, uint64_t va)
 {
     uint32_t c;
     struct tlb_model *m = model(&c);
-    if (m)
+    if (m) {
         tlbm_pte_store(m, c, entry, value, va);
-    else
+        if (!MUTANT(pte_store_unordered))
+            note_store();
+    } else
         __atomic_store_n(entry, value, __ATOMIC_RELEASE);
 }
 
@@ -273,6 +275,8 @@ uint64_t rdmsr(uint32_t msr)
     struct sim_machine *m = sim_current_machine();
     if (msr == MSR_GS_BASE)
         return *gs_base();
+    if (m && msr == MSR_EFER)
+        return tlbm_read_efer(&m->model, sim_current_cpu());
     if (m && lapic_owns_msr(msr))
         return lapic_rdmsr(m, sim_current_cpu(), msr);
     return msr < HOST_MSRS ? msrs[msr] : 0;
@@ -286,7 +290,9 @@ void wrmsr(uint32_t msr, uint64_t value)
         return;
     }
     lapic_drain_stores(); /* any other WRMSR serialises */
-    if (msr == MSR_GS_BASE)
+    if (m && msr == MSR_EFER)
+        tlbm_write_efer(&m->model, sim_current_cpu(), value); /* TCE changes what INVLPG drops */
+    else if (msr == MSR_GS_BASE)
         *gs_base() = value;
     else if (msr < HOST_MSRS)
         msrs[msr] = value;

@@ -21,6 +21,7 @@
 #include "asm/cpu.h"
 #include "asm/power.h"
 #include "asm/probe.h"
+#include "core/machine/amd_boot.h"
 #include "core/machine/idle_states.h"
 #include "core/mutant.h"
 #include "core/machine/residency.h"
@@ -65,6 +66,16 @@ static uint32_t core_state(const struct sim_machine *m, uint32_t cpu)
     return state;
 }
 
+/*
+ * DE_CFG (MSR C001_1029) exists on the AMD and Hygon profiles; bit 1 (LFENCE
+ * dispatch-serialising) is the only one the tool may set. Elsewhere a #GP.
+ */
+static bool models_de_cfg(const struct sim_machine *m, uint32_t msr)
+{
+    return msr == MSR_AMD_DE_CFG && m && m->features && sim_current_cpu() < m->ncpus &&
+           (m->features->vendor_id == VENDOR_AMD || m->features->vendor_id == VENDOR_HYGON);
+}
+
 uint32_t power_read_msr(uint32_t msr, uint64_t *value)
 {
     struct sim_machine *m = sim_current_machine();
@@ -72,6 +83,14 @@ uint32_t power_read_msr(uint32_t msr, uint64_t *value)
     *value = 0;
     if (m)
         sim_check_probe_context(m, sim_current_cpu(), "a read", msr);
+    if (models_de_cfg(m, msr)) {
+        *value = m->de_cfg[sim_current_cpu()];
+        return PROBE_OK;
+    }
+    if (m && msr == MSR_EFER && sim_current_cpu() < m->ncpus) {
+        *value = tlbm_read_efer(&m->model, sim_current_cpu()); /* the model's (sim/tlb_model.h) */
+        return PROBE_OK;
+    }
     if (!models_residency(m))
         return PROBE_FAULTED(13);
     if (msr == MSR_PKG_CST_CONFIG) {
@@ -92,9 +111,21 @@ uint32_t power_read_msr(uint32_t msr, uint64_t *value)
 uint32_t power_write_msr(uint32_t msr, uint64_t value)
 {
     struct sim_machine *m = sim_current_machine();
-    (void)value;
     if (m)
         sim_check_probe_context(m, sim_current_cpu(), "a write", msr);
+    if (models_de_cfg(m, msr)) {
+        if (value & ~DE_CFG_LFENCE_SERIALIZE)
+            tlbm_violation(&m->model, sim_current_cpu(),
+                           "WRMSR DE_CFG 0x%llx: bits other than 1 (LFENCE) are not the tool's",
+                           (unsigned long long)value);
+        else
+            m->de_cfg[sim_current_cpu()] = value;
+        return PROBE_OK;
+    }
+    if (m && msr == MSR_EFER && sim_current_cpu() < m->ncpus) {
+        tlbm_write_efer(&m->model, sim_current_cpu(), value); /* TCE where reserved: a violation */
+        return PROBE_OK;
+    }
     return PROBE_FAULTED(13);
 }
 

@@ -217,6 +217,12 @@ void sim_check_handback(struct sim_machine *m)
             t->cr4 != ((m->model.cfg.feat.pge ? CR4_PGE : 0) | (m->model.cfg.la57 ? CR4_LA57 : 0)))
             tlbm_violation(&m->model, c, "handed back with CR3 0x%llx CR4 0x%llx",
                            (unsigned long long)t->cr3, (unsigned long long)t->cr4);
+        if (t->efer != TLBM_EFER_FIRMWARE)
+            tlbm_violation(&m->model, c, "handed back with EFER 0x%llx (the firmware's: 0x%llx)",
+                           (unsigned long long)t->efer, (unsigned long long)TLBM_EFER_FIRMWARE);
+        if (m->de_cfg[c] != 0)
+            tlbm_violation(&m->model, c, "handed back with DE_CFG 0x%llx (the firmware's: 0)",
+                           (unsigned long long)m->de_cfg[c]);
         lapic_check_handback(m, c);
     }
     if (m->pic_mask[0] != SIM_FIRMWARE_PIC_MASTER || m->pic_mask[1] != SIM_FIRMWARE_PIC_SLAVE)

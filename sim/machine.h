@@ -71,6 +71,9 @@ struct sim_machine {
     volatile uint32_t cstate_now[TLBM_MAX_CPUS];
     volatile uint64_t core_residency[TLBM_MAX_CPUS][3];
     uint64_t core_credited[TLBM_MAX_CPUS];   /* TSC up to which a core's residency is counted */
+    /* AMD and Hygon profiles: each CPU's DE_CFG (MSR C001_1029, sim/hostpower.c); the
+     * modelled firmware leaves it 0 (LFENCE not dispatch-serialising until bit 1 is set) */
+    uint64_t de_cfg[TLBM_MAX_CPUS];
 };
 
 /* The firmware's selectors (OVMF's): what a CPU has loaded before the takeover. */
@@ -125,7 +128,7 @@ struct sim_machine *sim_current_machine(void);
 /*
  * After the run, every thread joined: each CPU that did not stop for good
  * must be back in the firmware's state (its GDT, IDT, selectors, GS base 0,
- * CR3 and CR4, its APIC as lapic_check_handback() wants it, the 8259 masks):
+ * CR3, CR4 and EFER, its APIC as lapic_check_handback() wants it, the 8259 masks):
  * a violation for each difference.
  */
 void sim_check_handback(struct sim_machine *m);

@@ -33,6 +33,7 @@ void sim_profile_features(const struct cpu_features *f, struct tlbm_features *ou
     out->invlpgb = f->invlpgb;
     out->invlpgb_max_extra = f->invlpgb ? f->invlpgb_max_pages - 1 : 0;
     out->la57 = f->la57;
+    out->tce = f->tce;
 }
 
 uint32_t sim_profile_errata(const struct sim_profile *p, bool microcode_known, uint32_t microcode)

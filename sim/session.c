@@ -359,6 +359,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     probe_instructions(s);
     leave_tool(s);
     method_collect_microcode(r, &s->smp);
+    method_collect_cpu_settings(r, &s->smp);
 
     runner_init(&runner, r, &s->smp, &hooks);
     runner.mem = &s->tm;
@@ -491,6 +492,7 @@ int sim_session_run(const struct sim_options *given)
     s.view.invlpgb_max_pages = o->invlpgb_max_pages;
     s.view.no_invpcid = o->no_invpcid;
     cpuid_decode(view_cpuid, &s.view, &r->cpu);
+    tsc_use_rdtscp(r->cpu.rdtscp); /* the host executes it: every x86-64 host has it */
     if (opt.tlb_given) {
         r->sim.tlb_source = "--tlb";
     } else {

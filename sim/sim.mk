@@ -35,6 +35,9 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            reopen_checked_in init_sipi_back_to_shell \
            l3_class_ignored node_class_ignored placement_ignored linux_apic_ignores_fadt \
            cluster_ipis_physical probe_outside_tool \
+           emulate_ignores_pcid tce_bsp_only tce_not_restored \
+           lfence_bsp_only pti_2m_user_invpcid_skipped invlpgb_2m_user_pass_skipped \
+           pge_toggle_removed flush_local_noflush \
            base_always_first no_param_defaults show_tsc_else role_rows_doubled
 # the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
 SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
@@ -52,8 +55,11 @@ MUTANT_TESTS := test_shootdown_model test_lazy_model test_class_pool test_conten
 # every other file MUTANT() of any name is 0 under that switch too, so the shared objects
 # are the same code. (Compiling every file that includes core/mutant.h for each of some
 # 70 mutants took most of CI's build time.)
+# A mutant in an arch/x86/include/asm/ header lists the .c files that use what it changes
+# in MUT_EXTRA_SRCS_<name> (the grep sees only .c files).
+MUT_EXTRA_SRCS_flush_local_noflush := $(shell grep -l 'flush_local_all' $(MUTANT_SRCS))
 define mutant_rules
-MUT_SRCS_$(1) := $$(shell grep -l 'MUTANT($(1))' $$(MUTANT_SRCS))
+MUT_SRCS_$(1) := $$(sort $$(shell grep -l 'MUTANT($(1))' $$(MUTANT_SRCS)) $$(MUT_EXTRA_SRCS_$(1)))
 MUT_OBJS_$(1) := $$(patsubst %.c,$$(BUILD)/mutants/$(1)/%.o,$$(MUT_SRCS_$(1)))
 MUT_SHARED_$(1) := $$(filter-out $$(patsubst %.c,$$(BUILD)/host/lib/%.o,$$(MUT_SRCS_$(1))),$$(HOST_LIB_OBJS))
 $(BUILD)/mutants/$(1)/%.o: %.c
@@ -75,7 +81,7 @@ RECORD_MUTANTS := median_boot_biased p50_ci_of_p90 samples_kept_sorted
 $(foreach m,$(RECORD_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # issue 32's mutants that a unit test alone catches: only that test is built for them (the
 # list under `mutants:`), not tlbscope-sim and the protocol tests (tests/sim/mutants.sh)
-PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point
+PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point invlpgb_asid_invalid pte_store_unordered
 $(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
 $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 .PHONY: fleet-mutants
@@ -144,6 +150,8 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/
          $(BUILD)/mutants/plan_one_column/test_plan \
          $(BUILD)/mutants/crossover_span_confidence/test_ceiling \
          $(BUILD)/mutants/rec_ceiling_point/test_ceiling \
+         $(BUILD)/mutants/invlpgb_asid_invalid/test_invlpgb \
+         $(BUILD)/mutants/pte_store_unordered/test_apic_model \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \
          $(foreach m,verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na,\

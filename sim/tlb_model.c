@@ -90,6 +90,7 @@ bool tlbm_init(struct tlb_model *m, const struct tlbm_config *cfg, uint32_t ncpu
         /* the firmware's state at entry (QEMU's OVMF: CR4 = 0x668, PGE on; LA57 where a
          * firmware enables it, on every CPU alike) */
         c->cr4 = (cfg->feat.pge ? CR4_PGE : 0) | (cfg->la57 ? CR4_LA57 : 0);
+        c->efer = TLBM_EFER_FIRMWARE;
         m->cpu[i] = c;
     }
     return true;
@@ -369,6 +370,20 @@ static void psc_drop_pcid(struct tlbm_cpu *c, uint32_t pcid)
     psc_drop(c, psc_hits, &a);
 }
 
+/*
+ * AMD without the translation cache extension (EFER.TCE clear on a CPU that
+ * has it): INVLPG, INVLPGB and INVPCID drop every upper-level entry cached,
+ * whatever address or PCID it is for (APM vol. 2, 3.1.7). True when it did.
+ */
+static bool psc_drop_all_without_tce(struct tlb_model *m, struct tlbm_cpu *c)
+{
+    if (!m->cfg.feat.tce || (c->efer & EFER_TCE))
+        return false;
+    psc_drop(c, NULL, NULL);
+    c->n.psc_flush_all++;
+    return true;
+}
+
 /* ---- the page walk ---- */
 
 static uint64_t load_entry(const uint64_t *table, unsigned index)
@@ -478,7 +493,8 @@ static void apply_invlpgb(struct tlb_model *m, struct tlbm_cpu *c, const struct 
     if (va_valid)
         note_recent(c, p->rax & ~0xfffull);
     /* APM: without final-only the page-walk cache entries go as well */
-    if (!final_only && !(asid_valid && (p->edx & 0xffff) != 0)) {
+    if (!final_only && !(asid_valid && (p->edx & 0xffff) != 0) &&
+        !psc_drop_all_without_tce(m, c)) {
         struct psc_arg a = { (p->edx >> 16) & 0xfff, !(p->rax & 2), va_valid,
                              p->rax & ~0xfffull, invlpgb_stride(&op), invlpgb_count(&op) };
         psc_drop(c, psc_hits, &a);
@@ -676,6 +692,28 @@ void tlbm_write_cr3(struct tlb_model *m, uint32_t ci, uint64_t value)
 
 uint64_t tlbm_read_cr3(struct tlb_model *m, uint32_t ci) { return m->cpu[ci]->cr3; }
 
+uint64_t tlbm_read_efer(struct tlb_model *m, uint32_t ci) { return m->cpu[ci]->efer; }
+
+void tlbm_write_efer(struct tlb_model *m, uint32_t ci, uint64_t value)
+{
+    struct tlbm_cpu *c = m->cpu[ci];
+    if ((value & EFER_TCE) && !m->cfg.feat.tce) {
+        tlbm_violation(m, ci, "#GP: WRMSR EFER setting TCE (bit 15) on a CPU without it "
+                              "(CPUID 8000_0001 ECX[17] = 0), EFER 0x%llx",
+                       (unsigned long long)value);
+        return;
+    }
+    if ((value ^ c->efer) & ~EFER_TCE) {
+        tlbm_violation(m, ci, "WRMSR EFER 0x%llx -> 0x%llx: bits other than TCE are not modelled",
+                       (unsigned long long)c->efer, (unsigned long long)value);
+        return;
+    }
+    pthread_mutex_lock(&c->lock);
+    event(m, c);
+    c->efer = value;
+    pthread_mutex_unlock(&c->lock);
+}
+
 void tlbm_write_cr4(struct tlb_model *m, uint32_t ci, uint64_t value)
 {
     struct tlbm_cpu *c = m->cpu[ci];
@@ -757,7 +795,8 @@ void tlbm_invlpg(struct tlb_model *m, uint32_t ci, uint64_t va)
     a.pcid = current_pcid(c);
     a.globals_too = !((m->cfg.errata & TLBM_ERR_INVLPG_IGNORES_GLOBAL) && (c->cr4 & CR4_PCIDE));
     drop_matching(m, c, invlpg_hits, &a);
-    psc_drop_address(c, a.pcid, va);
+    if (!psc_drop_all_without_tce(m, c))
+        psc_drop_address(c, a.pcid, va);
     if (canonical_for(c, va))
         note_recent(c, va);
     if (c->n.invlpg < sizeof(c->invlpg_log) / sizeof(c->invlpg_log[0]))
@@ -793,7 +832,8 @@ void tlbm_invpcid(struct tlb_model *m, uint32_t ci, uint64_t type, uint64_t pcid
     case 0: {
         struct addr_arg a = { addr, (uint32_t)pcid, false };
         drop_matching(m, c, address_in_pcid, &a);
-        psc_drop_address(c, (uint32_t)pcid, addr);
+        if (!psc_drop_all_without_tce(m, c))
+            psc_drop_address(c, (uint32_t)pcid, addr);
         note_recent(c, addr);
         break;
     }

@@ -47,7 +47,10 @@
  *   INVLPG va        TLB entries of the current PCID for va, and global
  *                    entries for va whatever their PCID; paging-structure
  *                    entries of the current PCID for the regions holding va
- *                    (Intel drops all of the PCID's; AMD with TCE only these);
+ *                    (Intel drops all of the PCID's; AMD with EFER.TCE only
+ *                    these; AMD with TCE clear every one of every PCID, which
+ *                    the model does on a CPU with TCE whose EFER.TCE is clear:
+ *                    INVLPG, INVPCID and a landing INVLPGB alike);
  *   MOV CR3          PCIDE=0: every non-global entry and every paging-
  *                    structure entry. PCIDE=1: the non-global and paging-
  *                    structure entries of the new PCID, unless bit 63
@@ -101,6 +104,7 @@
 
 struct tlbm_features {
     bool pge, pcid, invpcid, invlpgb, la57;
+    bool tce; /* CPUID 8000_0001 ECX[17]: EFER.TCE may be set (AMD) */
     uint32_t invlpgb_max_extra; /* CPUID 8000_0008 EDX[15:0] */
 };
 
@@ -189,12 +193,15 @@ struct tlbm_counts {
     uint64_t pte_stores, pte_fills; /* PTE stores, and those that first walked their address */
     uint64_t splinters;             /* 2 MiB translations cached as a 4 KiB part */
     uint64_t psc_walks;             /* walks that started from a paging-structure entry */
+    uint64_t psc_flush_all;         /* INVLPG/INVLPGB/INVPCID that emptied the whole page-walk
+                                     * cache: on a CPU with TCE, run with EFER.TCE clear */
 };
 
 struct tlbm_cpu {
     pthread_mutex_t lock;      /* the TLB and the queue: TLBSYNC and INVLPGB reach across CPUs */
     uint32_t index;
     uint64_t cr3, cr4;         /* written by the owning thread only */
+    uint64_t efer;             /* likewise: the model acts on TCE (bit 15) alone */
     struct tlbm_entry *tlb;    /* sets * ways */
     struct tlbm_psc_entry psc[TLBM_PSC_ENTRIES];
     uint64_t recent[TLBM_RECENT]; /* recently invalidated addresses (page bases) */
@@ -240,6 +247,11 @@ void tlbm_add_spec_range(struct tlb_model *m, uint64_t va, uint32_t pages, uint6
 bool tlbm_read64(struct tlb_model *m, uint32_t c, uint64_t va, uint64_t *value);
 void tlbm_write_cr3(struct tlb_model *m, uint32_t c, uint64_t value);
 uint64_t tlbm_read_cr3(struct tlb_model *m, uint32_t c);
+/* EFER: the firmware hands over LME, LMA, NXE and SCE set, TCE clear (TLBM_EFER_FIRMWARE);
+ * any other bit written, or TCE on a CPU without it, is a #GP violation */
+#define TLBM_EFER_FIRMWARE 0xd01ull
+uint64_t tlbm_read_efer(struct tlb_model *m, uint32_t c);
+void tlbm_write_efer(struct tlb_model *m, uint32_t c, uint64_t value);
 void tlbm_write_cr4(struct tlb_model *m, uint32_t c, uint64_t value);
 void tlbm_invlpg(struct tlb_model *m, uint32_t c, uint64_t va);
 void tlbm_invpcid(struct tlb_model *m, uint32_t c, uint64_t type, uint64_t pcid, uint64_t addr);

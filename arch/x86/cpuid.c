@@ -146,6 +146,7 @@ void cpuid_decode(cpuid_fn fn, void *ctx, struct cpu_features *f)
     }
     f->pdpe1gb = BIT(ev->ext1_edx, 26);
     f->rdtscp = BIT(ev->ext1_edx, 27);
+    f->tce = BIT(ev->ext1_ecx, 17);
     if (f->max_ext_leaf >= 0x80000004u) {
         for (i = 0; i < 3; i++) {
             fn(ctx, 0x80000002u + i, 0, r);
@@ -177,6 +178,11 @@ void cpuid_decode(cpuid_fn fn, void *ctx, struct cpu_features *f)
     /* Intel leaves 80000008:EBX bit 3 zero (reserved), so this is AMD-only in practice. */
     f->invlpgb = BIT(ev->ext8_ebx, 3);
     f->invlpgb_max_pages = f->invlpgb ? (ev->ext8_edx & 0xffff) + 1 : 0;
+    if (f->max_ext_leaf >= 0x80000021u) {
+        fn(ctx, 0x80000021u, 0, r);
+        ev->ext21_eax = r[0];
+    }
+    f->lfence_always_serializing = BIT(ev->ext21_eax, 2);
 
     if (f->hypervisor) {
         fn(ctx, 0x40000000u, 0, r);
@@ -200,4 +206,14 @@ const char *cpu_vendor_short(enum cpu_vendor v)
     default:
         return "other";
     }
+}
+
+bool tsc_close_rdtscp;
+
+void tsc_use_rdtscp(bool available) { tsc_close_rdtscp = available; }
+
+const char *tsc_sequence(void)
+{
+    return tsc_close_rdtscp ? "lfence;rdtsc;lfence..rdtscp;lfence"
+                            : "lfence;rdtsc;lfence..lfence;rdtsc;lfence";
 }

@@ -1,4 +1,5 @@
 #include "asm/invlpgb.h"
+#include "core/mutant.h"
 
 #define VA_MASK 0xfffffffffffff000ull
 
@@ -6,7 +7,9 @@ struct invlpgb_op invlpgb_encode_range(uint64_t va, uint32_t pages, bool stride_
                                        bool use_pcid)
 {
     struct invlpgb_op op;
-    uint32_t flags = INVLPGB_FLAG_VA | INVLPGB_FLAG_ASID | (use_pcid ? INVLPGB_FLAG_PCID : 0);
+    /* Linux's __invlpgb() sets ASID valid on every INVLPGB (asm/invlpgb.h) */
+    uint32_t flags = INVLPGB_FLAG_VA | (MUTANT(invlpgb_asid_invalid) ? 0 : INVLPGB_FLAG_ASID) |
+                     (use_pcid ? INVLPGB_FLAG_PCID : 0);
     op.rax = (va & VA_MASK) | flags;
     op.ecx = ((pages ? pages - 1 : 0) & 0xffffu) | (stride_2m ? INVLPGB_STRIDE_2M : 0);
     op.edx = ((uint32_t)(pcid & 0xfffu) << 16) | 0u /* ASID 0: the host */;

@@ -187,7 +187,7 @@ bool exp_pilot_all_others(struct runner *r, struct shootdown *sd, struct target_
                           uint32_t pages, uint32_t iterations,
                           bool (*body)(struct runner *r, void *ctx), void *ctx, uint64_t *ticks)
 {
-    uint64_t t0 = tsc_now();
+    uint64_t t0 = tsc_open();
     bool ok;
     target_set_all_others(r, ts);
     if (!shootdown_sync_all(sd))
@@ -197,6 +197,6 @@ bool exp_pilot_all_others(struct runner *r, struct shootdown *sd, struct target_
     ok = shootdown_verify_cpus(sd, ts->cpus, ts->n, 0, pages, false) && body(r, ctx);
     target_set_stop(r, ts);
     runner_pilot_end(r);
-    *ticks = tsc_now() - t0;
+    *ticks = tsc_close() - t0;
     return ok;
 }

@@ -313,11 +313,11 @@ static bool sample(struct fc_state *st, uint32_t mode, uint32_t p, const struct 
     /* the scattered form's page tables out of every CPU's caches (they are shared) */
     testmem_ws_chill(sd->tm, at->form, at->w);
     if (st->ts.n == 0) {
-        t0 = tsc_now();
+        t0 = tsc_open();
         if (!shootdown_flush(sd, NULL, 0, ORDER_CONCURRENT, 0, p, flags))
             return false;
         this_percpu()->touch_sink += testmem_touch_ws_form(sd->tm, at->form, at->w);
-        out->lat = tsc_now() - t0;
+        out->lat = tsc_close() - t0;
         shootdown_verify_self(sd, this_percpu(), 0, p, false);
         out->lat = out->lat ? out->lat : 1;
         out->work = out->crit = out->lat;
@@ -332,11 +332,11 @@ static bool sample(struct fc_state *st, uint32_t mode, uint32_t p, const struct 
     /* the initiator's own refill: its process runs on after the flush */
     if (!MUTANT(fc_initiator_no_refill)) /* test-only: the initiator's refill left out */
         this_percpu()->touch_sink += testmem_touch_ws_form(sd->tm, at->form, at->w);
-    end = tsc_now();
+    end = tsc_close();
     out->own = end - close;
     if (!wait_refilled(sd))
         return false;
-    end = tsc_now();
+    end = tsc_close();
     /* the initiator's clock only: from the PTE change (close - lat) to the last refill seen */
     out->crit = out->lat + (end - close);
     if (!shootdown_wait_verified(sd))
@@ -470,7 +470,7 @@ bool fc_measure(struct runner *r, struct experiment_record *rec, struct fc_state
                 struct fc_row *row, uint32_t p, bool added)
 {
     uint32_t i, n = 0;
-    uint64_t t0 = tsc_now();
+    uint64_t t0 = tsc_open();
     bool ok;
     row->tried = true;
     for (i = 0; i < st->norder && n < row->at.k; i++)
@@ -500,8 +500,8 @@ bool fc_measure(struct runner *r, struct experiment_record *rec, struct fc_state
         return false;
     }
     add_points(st, rec, row, p, added);
-    if (tsc_now() - t0 > row->point_max)
-        row->point_max = tsc_now() - t0;
+    if (tsc_close() - t0 > row->point_max)
+        row->point_max = tsc_close() - t0;
     return true;
 }
 

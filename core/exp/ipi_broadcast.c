@@ -80,7 +80,7 @@ static uint64_t sample(struct smp *s, struct bc_state *st, uint32_t k, enum bc_m
     uint64_t t0, t1;
     for (i = 0; i < k; i++)
         st->before[i] = load_acquire(&s->cpu[st->order[i]]->ping.count);
-    t0 = tsc_now();
+    t0 = tsc_open();
     if (mode == BC_SHORTHAND)
         apic_send_ipi_all_but_self(VEC_PING);
     else if (mode == BC_CLUSTER)
@@ -94,7 +94,7 @@ static uint64_t sample(struct smp *s, struct bc_state *st, uint32_t k, enum bc_m
             return 0;
         }
     }
-    t1 = tsc_now();
+    t1 = tsc_close();
     return t1 - t0;
 }
 
@@ -108,7 +108,7 @@ static uint64_t measure_point(struct runner *r, struct experiment_record *rec,
 {
     struct smp *s = r->smp;
     uint32_t i, lost = 0;
-    uint64_t start = tsc_now(), ticks;
+    uint64_t start = tsc_open(), ticks;
     volatile uint32_t stop = 0;
     struct spin_arg spin = { .stop = &stop,
                              .deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000) };
@@ -132,13 +132,13 @@ static uint64_t measure_point(struct runner *r, struct experiment_record *rec,
             st->latency[i - warmup] = t;
         }
     }
-    ticks = tsc_now() - start;
+    ticks = tsc_close() - start;
     for (i = 0; i < samples && ok; i++) {
-        uint64_t t0 = tsc_now();
+        uint64_t t0 = tsc_open();
         uint32_t j;
         for (j = 0; j < k; j++)
             (void)load_acquire(&s->cpu[st->order[j]]->ping.count);
-        st->baseline[i] = tsc_now() - t0;
+        st->baseline[i] = tsc_close() - t0;
     }
     ipi_stop_spinners(s, st->order, k, &spin);
     if (!ok) {

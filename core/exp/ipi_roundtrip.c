@@ -109,15 +109,15 @@ static int64_t pingpong(struct percpu *self, void *arg)
         /* a halted target is asleep at every ping, as at every shootdown's IPI */
         ipi_settle_targets(self->smp, &a->target->index, 1);
         before = load_acquire(&a->target->ping.count);
-        t0 = tsc_now();
+        t0 = tsc_open();
         apic_send_ipi(a->target->apic_id, VEC_PING);
-        sent = tsc_now();
+        sent = tsc_close();
         if (!smp_wait_answer(self->smp, a->target->index, &a->target->ping.count, ANSWER_NE,
                              before, t0 + a->timeout)) {
             a->missed_count = (int64_t)before;
             return -1;
         }
-        t1 = tsc_now();
+        t1 = tsc_close();
         if (i >= a->warmup) {
             a->latency[i - a->warmup] = t1 - t0;
             a->send[i - a->warmup] = sent - t0;
@@ -125,9 +125,9 @@ static int64_t pingpong(struct percpu *self, void *arg)
         store_relaxed(&a->progress, i + 1);
     }
     for (i = 0; i < a->samples; i++) {
-        uint64_t t0 = tsc_now();
+        uint64_t t0 = tsc_open();
         (void)load_acquire(&a->target->ping.count);
-        a->baseline[i] = tsc_now() - t0;
+        a->baseline[i] = tsc_close() - t0;
     }
     return 0;
 }
@@ -308,9 +308,9 @@ static bool rt_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *
     struct rt_pilot_point *pp = ctx;
     struct pingpong_arg a;
     int64_t result;
-    uint64_t t0 = tsc_now();
+    uint64_t t0 = tsc_open();
     bool ok = run_pair(r, pp->st, pp->pair, iterations, 0, &a, &result) == WAIT_OK && !result;
-    *ticks = tsc_now() - t0;
+    *ticks = tsc_close() - t0;
     return ok;
 }
 

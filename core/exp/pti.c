@@ -165,9 +165,9 @@ static bool sample_one(struct pti_state *st, uint32_t kind, uint32_t pages, uint
     uint64_t t, ret, remote = 0;
     testmem_flip(sd->tm, 0, pages);
     if (kind == 0) {
-        uint64_t t0 = tsc_now();
+        uint64_t t0 = tsc_open();
         shootdown_flush_local(sd, 0, pages);
-        t = tsc_now() - t0;
+        t = tsc_close() - t0;
         ret = shootdown_return_to_user(sd, self, 0, pages);
         shootdown_verify_self(sd, self, 0, pages, false);
     } else {
@@ -196,9 +196,9 @@ static bool baseline(struct runner *r, struct pti_state *st, uint32_t kind, stru
         return exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, exp_baseline_count(r), out);
     /* local: the timestamps around a flush with nothing to invalidate */
     for (i = 0; i < exp_baseline_count(r); i++) {
-        uint64_t t0 = tsc_now();
+        uint64_t t0 = tsc_open();
         shootdown_flush_local(sd, 0, 0);
-        st->base[i] = tsc_now() - t0;
+        st->base[i] = tsc_close() - t0;
     }
     stats_from_array(st->base, exp_baseline_count(r), out);
     return true;

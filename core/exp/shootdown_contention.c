@@ -312,14 +312,14 @@ static bool run_rounds(struct ct_arg *a, bool bsp)
         uint64_t t0, t;
         if (!mi_round_open(mi, p))
             return false;
-        t0 = tsc_now();
+        t0 = tsc_open();
         t = mi_round_shoot(mi, p);
         if (!mi_round_close(p) || !t)
             return false;
         if (i >= job->warmup) {
             st->lat[(size_t)a->k * job->rounds + (i - job->warmup)] = t;
             if (bsp)
-                st->round_ticks += tsc_now() - t0;
+                st->round_ticks += tsc_close() - t0;
         }
         if (!mi_round_check(mi, p))
             return false;
@@ -341,7 +341,7 @@ static bool run_steady(struct ct_arg *a, bool bsp)
     uint64_t t0, limit;
     if (!mi_barrier(p))
         return false;
-    t0 = tsc_now();
+    t0 = tsc_open();
     /* the BSP stops the loop; should it never, the barrier's limit past the window does */
     limit = t0 + job->window_ticks + job->pt.barrier_ticks;
     while (!load_acquire(&job->stop)) {
@@ -350,9 +350,9 @@ static bool run_steady(struct ct_arg *a, bool bsp)
             return false;
         }
         store_release(&a->steady, a->steady + 1);
-        if (bsp && tsc_now() - t0 >= job->window_ticks) {
+        if (bsp && tsc_close() - t0 >= job->window_ticks) {
             st->steady_count = steady_total(st, job->ninit);
-            st->steady_ticks = tsc_now() - t0;
+            st->steady_ticks = tsc_close() - t0;
             store_release(&job->stop, 1);
         }
     }
@@ -672,12 +672,12 @@ static bool ct_column(struct runner *r, struct experiment_record *rec, struct ct
             sw->boxed++;
             break;
         }
-        t0 = tsc_now();
+        t0 = tsc_open();
         if (!measure(r, rec, st, mode, method, pages, series[i])) {
             rec->partial = true;
             continue;
         }
-        last_ticks = tsc_now() - t0;
+        last_ticks = tsc_close() - t0;
         last_steady = st->steady_ticks;
         last_m = series[i];
     }

@@ -427,9 +427,9 @@ static bool sc_point(struct runner *r, struct experiment_record *rec, struct sc_
     target_set_start(r, &st->ts);
     /* load the pages into every TLB: a shootdown must have something to shoot */
     ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, job->pages, false);
-    t1 = tsc_now();
+    t1 = tsc_open();
     ok = ok && run_on_initiator(r, job);
-    *run_ticks = tsc_now() - t1;
+    *run_ticks = tsc_close() - t1;
     *setup_ticks = t1 - t0;
     target_set_stop(r, &st->ts);
     if (!ok)

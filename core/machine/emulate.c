@@ -16,8 +16,11 @@
 struct emu_request {
     uint64_t va;
     uint32_t pages;
+    uint16_t pcid;
     uint8_t stride_2m;
-    uint8_t whole; /* no VA: every non-global translation */
+    uint8_t whole;          /* no VA: every non-global translation */
+    uint8_t pcid_valid;     /* rAX[1]: only `pcid`'s translations; else those of every PCID */
+    uint8_t include_global; /* rAX[3] */
 };
 
 static struct {
@@ -29,17 +32,77 @@ static struct {
     struct emulation_counts counts;
 } emu;
 
-static void apply(const struct emu_request *q)
+/*
+ * With CR4.PCIDE, INVLPG and a CR3 write act on the current PCID only; a
+ * CPU with PCID but no INVPCID (common in VMs) reaches another PCID the
+ * way Linux does without INVPCID: by running in it for a moment. The tool
+ * maps the same tables under every PCID (the PTI user PCID shares the
+ * root), so the code and stack of this handler stay mapped throughout;
+ * the switch back sets bit 63 so that it flushes nothing.
+ */
+static void invlpg_in_pcid(uint64_t pcid, uint64_t va)
 {
-    uint32_t i;
-    if (q->whole) {
-        flush_local_all();
+    uint64_t cr3 = read_cr3();
+    if ((cr3 & CR3_PCID_MASK) == pcid) {
+        invlpg((const volatile void *)(uintptr_t)va);
         return;
     }
-    for (i = 0; i < q->pages; i++)
-        invlpg((const volatile void *)(uintptr_t)(q->va + (uint64_t)i *
-                                                            (q->stride_2m && !MUTANT(emulate_2m_as_4k)
-                                                                 ? PAGE_2M : PAGE_4K)));
+    write_cr3((cr3 & ~CR3_PCID_MASK & ~CR3_NOFLUSH) | pcid | CR3_NOFLUSH);
+    invlpg((const volatile void *)(uintptr_t)va);
+    write_cr3((cr3 & ~CR3_NOFLUSH) | CR3_NOFLUSH);
+}
+
+/* Every non-global translation of one PCID: a CR3 write without bit 63 while in it. */
+static void flush_pcid(uint64_t pcid)
+{
+    uint64_t cr3 = read_cr3();
+    write_cr3((cr3 & ~CR3_PCID_MASK & ~CR3_NOFLUSH) | pcid);
+    if ((cr3 & CR3_PCID_MASK) != pcid)
+        write_cr3((cr3 & ~CR3_NOFLUSH) | CR3_NOFLUSH);
+}
+
+/* Every translation of every PCID, global ones too (SDM vol. 3A, 4.10.4.1): a CR4.PGE toggle. */
+static void flush_everything(void)
+{
+    write_cr4(read_cr4() ^ CR4_PGE);
+    write_cr4(read_cr4() ^ CR4_PGE);
+}
+
+/*
+ * One INVLPGB on this CPU. With CR4.PCIDE a plain INVLPG or CR3 write
+ * reaches only the current PCID, so the request's PCID is reached by
+ * running in it for a moment (under PTI the second INVLPGB of a flush
+ * names the user PCID, which no CPU is running in); a request for every
+ * PCID, or one that includes globals without a VA, drops everything: more
+ * than the instruction promises, which a CPU may always do.
+ */
+static void apply(const struct emu_request *q)
+{
+    /* the mutant acts in the current PCID only, as the emulation did before issue 32 */
+    bool pcide = (read_cr4() & CR4_PCIDE) != 0 && !MUTANT(emulate_ignores_pcid);
+    uint64_t stride = q->stride_2m && !MUTANT(emulate_2m_as_4k) ? PAGE_2M : PAGE_4K;
+    bool one_pcid = pcide && q->pcid_valid;
+    uint32_t i;
+    if (q->whole) {
+        if (q->include_global || (pcide && !one_pcid))
+            flush_everything();
+        else if (one_pcid)
+            flush_pcid(q->pcid);
+        else
+            flush_local_all(); /* no PCIDs: PCID 0 is the only one */
+        return;
+    }
+    if (pcide && !one_pcid) {
+        flush_everything();
+        return;
+    }
+    for (i = 0; i < q->pages; i++) {
+        uint64_t va = q->va + (uint64_t)i * stride;
+        if (one_pcid)
+            invlpg_in_pcid(q->pcid, va);
+        else
+            invlpg((const volatile void *)(uintptr_t)va);
+    }
 }
 
 /* Apply every request this CPU has not seen yet, in order (interrupts off). */
@@ -126,6 +189,9 @@ static bool emulate_invlpgb(struct trap_frame *f)
     q.va = d.va;
     q.pages = d.pages;
     q.stride_2m = d.stride_2m;
+    q.pcid = d.pcid;
+    q.pcid_valid = (d.flags & INVLPGB_FLAG_PCID) != 0;
+    q.include_global = (d.flags & INVLPGB_FLAG_INCLUDE_GLOBAL) != 0;
     /*
      * Several CPUs may emulate at once: each takes its own number, fills its
      * ring entry once every CPU is past the entry's previous use, and
@@ -149,35 +215,6 @@ static bool emulate_invlpgb(struct trap_frame *f)
     send_to_usable(s, self);
     add_fetch(&emu.counts.invlpgb, 1);
     return true;
-}
-
-/*
- * With CR4.PCIDE, INVLPG and a CR3 write act on the current PCID only; a
- * CPU with PCID but no INVPCID (common in VMs) reaches another PCID the
- * way Linux does without INVPCID: by running in it for a moment. The tool
- * maps the same tables under every PCID (the PTI user PCID shares the
- * root), so the code and stack of this handler stay mapped throughout;
- * the switch back sets bit 63 so that it flushes nothing.
- */
-static void invlpg_in_pcid(uint64_t pcid, uint64_t va)
-{
-    uint64_t cr3 = read_cr3();
-    if ((cr3 & CR3_PCID_MASK) == pcid) {
-        invlpg((const volatile void *)(uintptr_t)va);
-        return;
-    }
-    write_cr3((cr3 & ~CR3_PCID_MASK & ~CR3_NOFLUSH) | pcid | CR3_NOFLUSH);
-    invlpg((const volatile void *)(uintptr_t)va);
-    write_cr3((cr3 & ~CR3_NOFLUSH) | CR3_NOFLUSH);
-}
-
-/* Every non-global translation of one PCID: a CR3 write without bit 63 while in it. */
-static void flush_pcid(uint64_t pcid)
-{
-    uint64_t cr3 = read_cr3();
-    write_cr3((cr3 & ~CR3_PCID_MASK & ~CR3_NOFLUSH) | pcid);
-    if ((cr3 & CR3_PCID_MASK) != pcid)
-        write_cr3((cr3 & ~CR3_NOFLUSH) | CR3_NOFLUSH);
 }
 
 static bool emulate_invpcid(struct trap_frame *f, const struct insn_decoded *d)

@@ -213,7 +213,7 @@ uint64_t shootdown_multi_flush(struct shootdown_multi *m, const uint32_t *target
     gen = add_fetch(&mm->tlb_gen, 1); /* inc_mm_tlb_gen(): a full barrier after the remap */
     shootdown_set_request(&me->req, self->index, first, pages, 0, gen, m->sd->ceiling);
     me->req.mm = mm;
-    t0 = tsc_now();
+    t0 = tsc_open();
     post_request(m, me, self->index, targets, n);
     /* concurrent order (Linux >= 5.13): the local flush after the IPIs, interrupts off */
     irq_disable();
@@ -221,7 +221,7 @@ uint64_t shootdown_multi_flush(struct shootdown_multi *m, const uint32_t *target
     irq_enable();
     if (!wait_targets(m, me, self->index, t0 + m->sd->smp->timeout_ticks))
         return 0;
-    t1 = tsc_now();
+    t1 = tsc_close();
     return t1 - t0;
 }
 
@@ -270,13 +270,13 @@ static uint64_t invlpgb_shoot(struct shootdown_multi *m, struct mi_part *p)
 {
     struct invlpgb_range range;
     struct invlpgb_op op;
-    uint64_t t0 = tsc_now();
+    uint64_t t0 = tsc_open();
     invlpgb_range_init(&range, testmem_va(p->first), p->pages, false, p->pt->max_chunk,
                        (uint16_t)m->sd->kernel_pcid, m->sd->pcid_enabled);
     while (invlpgb_range_next(&range, &op))
         invlpgb_raw(op.rax, op.ecx, op.edx);
     tlbsync();
-    return tsc_now() - t0;
+    return tsc_close() - t0;
 }
 
 uint64_t mi_round_shoot(struct shootdown_multi *m, struct mi_part *p)

@@ -161,6 +161,9 @@ struct percpu {
     volatile uint32_t release_kick_taken; /* its VEC_RELEASE handler ran */
     uint32_t microcode;          /* revision read at check-in */
     bool microcode_valid;
+    /* EFER.TCE and LFENCE's dispatch serialisation (core/machine/amd_boot.h), read at
+     * entry: as the firmware left them, and as the tool's measurements run (read back) */
+    bool tce_found, tce_used, lfence_found, lfence_used;
     void *scratch;               /* per-experiment per-CPU data */
 };
 

@@ -1,4 +1,5 @@
 #include "core/machine/takeover.h"
+#include "core/machine/amd_boot.h"
 #include "asm/cpu.h"
 #include "asm/cpuid.h"
 #include "asm/microcode.h"
@@ -49,6 +50,8 @@ static void enter_cpu(struct takeover *t, struct percpu *pc, struct cpu_fw_env *
     /* GS first: from the moment the tool's IDT is loaded, handlers need it */
     wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)pc);
     desc_load_tool();
+    /* EFER.TCE and DE_CFG[1] as Linux sets them; the DE_CFG probe needs the tool's IDT and GS */
+    amd_boot_enter(t->features, pc, &fw->amd, bsp);
     write_cr3(t->env.cr3);
     if (t->env.pcide) {
         /* PCIDE may only be set while CR3[11:0] == 0 (SDM vol. 3A, 4.10.1) */
@@ -115,6 +118,7 @@ static void leave_cpu(struct takeover *t, struct cpu_fw_env *fw, bool bsp)
             write_cr4(cr4);
         }
     }
+    amd_boot_leave(&fw->amd);
     if (!MUTANT(leave_keeps_tool_idt))
         desc_restore(&fw->seg);
     wrmsr(MSR_GS_BASE, fw->gs_base);

@@ -7,7 +7,9 @@
  * LINT0 masked, LINT1 too on the APs), and, on the BSP, the legacy PIC
  * masked, and an NMI handler that counts NMIs (arch/x86/trap.c): no firmware
  * interrupt can run a firmware handler against the tool's state. Everything
- * is saved per CPU on entry and restored on exit, in reverse order.
+ * is saved per CPU on entry and restored on exit, in reverse order. EFER.TCE
+ * and DE_CFG[1] are set on every CPU where Linux's init_amd() sets them, and
+ * given back as found (core/machine/amd_boot.h).
  *
  * On the host the same code runs on the modelled machine (sim/machine.h):
  * CR3/CR4 on the strict TLB model, the APIC on the modelled local APIC,
@@ -19,6 +21,7 @@
 
 #include "asm/apic.h"
 #include "asm/desc.h"
+#include "core/machine/amd_boot.h"
 #include "core/machine/smp.h"
 
 struct tool_env {
@@ -32,6 +35,7 @@ struct tool_env {
 struct cpu_fw_env {
     struct seg_state seg;
     uint64_t cr3, cr4, gs_base, rflags;
+    struct amd_boot_saved amd; /* EFER and DE_CFG as found (core/machine/amd_boot.h) */
     struct apic_saved apic;
     uint8_t pic_mask_master, pic_mask_slave;
     bool entered;

@@ -21,8 +21,8 @@ uint64_t timing_measure_overhead(void)
     uint64_t diffs[256];
     uint32_t i;
     for (i = 0; i < 256; i++) {
-        uint64_t a = tsc_now();
-        uint64_t b = tsc_now();
+        uint64_t a = tsc_open();
+        uint64_t b = tsc_close();
         diffs[i] = b - a;
     }
     sort_u64(diffs, 256);

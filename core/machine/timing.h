@@ -10,7 +10,7 @@ uint64_t timing_tsc_hz(void);
 uint64_t ms_to_ticks(uint64_t ms);
 uint64_t us_to_ticks(uint64_t us);
 uint64_t ticks_to_ms(uint64_t ticks);
-/* Median of back-to-back lfence;rdtsc pairs: what one timestamp costs. */
+/* Median of back-to-back tsc_open(), tsc_close() pairs: what timing a window costs. */
 uint64_t timing_measure_overhead(void);
 
 #endif

@@ -1,3 +1,4 @@
+#include "asm/cpu.h"
 #include "core/lib/json.h"
 #include "core/report/conditions_report.h"
 #include "core/lib/mem.h"
@@ -433,6 +434,34 @@ static void write_bootstrap(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
+/* issue 32 item 5: EFER.TCE, as found and as used (core/run/run.h struct efer_tce_info) */
+static void write_efer_tce(struct json_writer *w, const struct efer_tce_info *t)
+{
+    jw_key(w, "efer_tce");
+    jw_object_begin(w);
+    jw_kv_bool(w, "supported", t->supported);
+    jw_kv_bool(w, "found", t->found);
+    jw_kv_bool(w, "used", t->used);
+    jw_kv_u64(w, "cpus", t->cpus);
+    jw_kv_u64(w, "cpus_found", t->cpus_found);
+    jw_kv_u64(w, "cpus_used", t->cpus_used);
+    jw_object_end(w);
+}
+
+/* issue 32 item 8: LFENCE's dispatch serialisation (core/run/run.h struct lfence_info) */
+static void write_lfence(struct json_writer *w, const struct lfence_info *l)
+{
+    jw_key(w, "lfence");
+    jw_object_begin(w);
+    jw_kv_str(w, "source", l->source);
+    jw_kv_bool(w, "found", l->found);
+    jw_kv_bool(w, "used", l->used);
+    jw_kv_u64(w, "cpus", l->cpus);
+    jw_kv_u64(w, "cpus_found", l->cpus_found);
+    jw_kv_u64(w, "cpus_used", l->cpus_used);
+    jw_object_end(w);
+}
+
 static void write_method(struct json_writer *w, const struct run *r)
 {
     const struct method_info *m = &r->method;
@@ -477,6 +506,8 @@ static void write_method(struct json_writer *w, const struct run *r)
     }
     jw_kv_str(w, "pcid_reason", m->pcid_reason[0] ? m->pcid_reason : NULL);
     write_pcid_erratum(w, r);
+    write_efer_tce(w, &m->efer_tce);
+    write_lfence(w, &m->lfence);
     jw_kv_u64(w, "paging_levels", m->paging_levels);
     jw_kv_u64(w, "test_pages", m->test_pages);
     jw_kv_str(w, "test_mappings", r->cfg.global_pages ? "global" : "user");
@@ -484,7 +515,8 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_u64(w, "warmup", r->cfg.warmup);
     jw_kv_str(w, "profile", profile_name(r->cfg.profile));
     jw_kv_u64(w, "timer_overhead_ticks", m->timer_overhead_ticks);
-    jw_kv_str(w, "timestamp", "lfence;rdtsc");
+    /* issue 32 item 8: opening and closing timestamps of a timed window (asm/cpu.h) */
+    jw_kv_str(w, "timestamp", tsc_sequence());
     jw_object_end(w);
 }
 

@@ -1,4 +1,5 @@
 #include "core/run/method.h"
+#include "core/machine/amd_boot.h"
 #include "core/machine/emulate.h"
 #include "asm/cpu.h"
 #include "asm/probe.h"
@@ -82,6 +83,43 @@ void method_collect_microcode(struct run *r, const struct smp *smp)
     }
     if (!r->microcode_uniform)
         msg_add(&r->warnings, "microcode", "CPUs run different microcode revisions");
+}
+
+void method_collect_cpu_settings(struct run *r, const struct smp *smp)
+{
+    struct efer_tce_info *t = &r->method.efer_tce;
+    struct lfence_info *l = &r->method.lfence;
+    uint32_t i;
+    mem_zero(t, sizeof(*t));
+    mem_zero(l, sizeof(*l));
+    t->supported = r->cpu.tce;
+    l->source = lfence_source_name(amd_boot_lfence_source(&r->cpu));
+    for (i = 0; i < smp->count; i++) {
+        const struct percpu *pc = smp->cpu[i];
+        if (!pc || r->topo.cpus[i].state == CPU_ABSENT)
+            continue;
+        t->cpus++;
+        t->cpus_found += pc->tce_found;
+        t->cpus_used += pc->tce_used;
+        l->cpus++;
+        l->cpus_found += pc->lfence_found;
+        l->cpus_used += pc->lfence_used;
+    }
+    l->found = l->cpus && l->cpus_found == l->cpus;
+    l->used = l->cpus && l->cpus_used == l->cpus;
+    /* a guest's DE_CFG is whatever its hypervisor shows (QEMU's TCG reads 0 and ignores the
+     * write): the host decides; method.lfence records it all the same */
+    if (!l->used && !r->cpu.hypervisor)
+        msg_add(&r->warnings, "lfence",
+                "LFENCE dispatch-serialising on %u of %u CPUs (DE_CFG[1], MSR C001_1029, "
+                "could not be set on the others): their timestamps may be taken before "
+                "earlier instructions complete", l->cpus_used, l->cpus);
+    t->found = t->supported && t->cpus && t->cpus_found == t->cpus;
+    t->used = t->supported && t->cpus && t->cpus_used == t->cpus;
+    if (t->supported && !t->used)
+        msg_add(&r->warnings, "efer_tce",
+                "EFER.TCE set on %u of %u CPUs (Linux sets it on every CPU): INVLPG and INVLPGB "
+                "on the others also empty the page-walk cache", t->cpus_used, t->cpus);
 }
 
 unsigned method_paging_levels(uint64_t firmware_cr4)

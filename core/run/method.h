@@ -29,6 +29,12 @@ void method_choose_pcids(struct run *r, bool microcode_known, uint32_t microcode
  * below the erratum's fix.
  */
 void method_collect_microcode(struct run *r, const struct smp *smp);
+/*
+ * EFER.TCE and LFENCE's serialisation as each CPU that took part found them
+ * and ran with them (set at takeover as Linux does, core/machine/amd_boot.h):
+ * method.efer_tce and method.lfence, and a warning where one could not be set.
+ */
+void method_collect_cpu_settings(struct run *r, const struct smp *smp);
 /* Depth of the tool's page tables: that of the firmware's paging mode (CR4.LA57: 5). */
 unsigned method_paging_levels(uint64_t firmware_cr4);
 /*

@@ -56,6 +56,30 @@ struct simulation_info {
     bool la57;                  /* the modelled firmware handed over with CR4.LA57 (--la57) */
 };
 
+/*
+ * EFER.TCE (AMD's translation cache extension, issue 32 item 5): whether
+ * CPUID enumerates it, what the firmware left and what the measurements ran
+ * with, over the CPUs that took part (method_collect_tce()).
+ */
+struct efer_tce_info {
+    bool supported;       /* CPUID 8000_0001 ECX[17] */
+    bool found;           /* set by the firmware on every CPU that took part */
+    bool used;            /* set during the measurements on every CPU that took part */
+    uint32_t cpus;        /* CPUs that took part */
+    uint32_t cpus_found, cpus_used;
+};
+
+/*
+ * LFENCE's dispatch serialisation, which the timestamps rely on (issue 32
+ * item 8): where it comes from ("architectural", "cpuid_8000_0021",
+ * "de_cfg": DE_CFG[1], set as Linux does), found and used as for EFER.TCE.
+ */
+struct lfence_info {
+    const char *source;
+    bool found, used;
+    uint32_t cpus, cpus_found, cpus_used;
+};
+
 struct method_info {
     const char *apic_mode;       /* "xapic" | "x2apic" */
     const char *apic_mode_reason; /* why that mode (core/run/hw_policy.c) */
@@ -67,6 +91,8 @@ struct method_info {
     bool full_flush_emulated;    /* the variant's INVPCID is emulated (emulate=invpcid) */
     const char *page_flush;      /* "invlpg" */
     bool pcid_enabled;           /* CR4.PCIDE during measurements */
+    struct efer_tce_info efer_tce;
+    struct lfence_info lfence;
     char pcid_reason[320];       /* why PCID is on or off (core/run/method.c) */
     struct invlpg_global_check pcid_erratum; /* the INVLPG/global erratum's verdict */
     uint64_t cr3_root;           /* the tool's page-table root (no PCID bits) */

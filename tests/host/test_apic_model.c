@@ -292,6 +292,8 @@ static void test_cluster_ipis_reach_their_targets_only(void **state)
     assert_int_equal(sim_shutdown(&m), 0);
 }
 
+static uint64_t pte_word; /* a page-table entry no walk reaches */
+
 static void send_after_a_store(struct sim *m, const struct sim_lapic_config *apic,
                                enum apic_mode mode, bool fence)
 {
@@ -316,6 +318,10 @@ static void test_unordered_x2apic_icr_write_is_flagged(void **state)
     full_barrier();
     assert_true(apic_send_ipi(1, VEC_WAKE));
     expect_none(&m.mach);
+    /* a PTE store (the remap before a shootdown's IPIs) is pending like any other store */
+    pte_store(&pte_word, 0x5000 | 1, 0x7e0000000000ull);
+    assert_true(apic_send_ipi(1, VEC_WAKE));
+    expect_violation(&m.mach, "CPU 0: x2APIC ICR write (WRMSR 0x830 = 0x1000040f0) not ordered");
     apic_set_icr_fence(true); /* for the release's posts */
     assert_int_equal(sim_shutdown(&m), 0);
     /* AMD serialises x2APIC WRMSRs; xAPIC's ICR is an uncached store: no fence needed */

@@ -43,6 +43,10 @@ static void test_encode_stride_and_pcid_form(void **state)
     assert_int_equal(d.pages, 3);
     assert_int_equal(d.flags & INVLPGB_FLAG_PCID, 0);
     op = invlpgb_encode_pcid(1);
+    /* Linux's invlpgb_flush_single_pcid_nosync(): PCID, and ASID valid from __invlpgb() */
+    assert_true(op.rax == (INVLPGB_FLAG_PCID | INVLPGB_FLAG_ASID));
+    assert_int_equal(op.ecx, 0);
+    assert_int_equal(op.edx, 1u << 16);
     invlpgb_decode(&op, &d);
     assert_int_equal(d.flags & INVLPGB_FLAG_VA, 0); /* no address: the whole PCID */
     assert_int_equal(d.flags & INVLPGB_FLAG_PCID, INVLPGB_FLAG_PCID);

@@ -1592,6 +1592,60 @@ static void test_paging_structure_cache_invalidation(void **state)
     world_free(&w);
 }
 
+/*
+ * AMD's translation cache extension (APM vol. 2, 3.1.7): with EFER.TCE clear
+ * on a CPU that has it, INVLPG, INVPCID and an INVLPGB landing empty the
+ * whole page-walk cache; with it set, only the entries on the address's
+ * path go. Setting TCE where CPUID lacks it, or another EFER bit, faults.
+ */
+static void test_efer_tce_decides_what_invalidations_drop(void **state)
+{
+    struct world w;
+    struct tlbm_config cfg = invlpgb_config();
+    (void)state;
+    cfg.feat.tce = true;
+    world_init(&w, &cfg, 2);
+    assert_true(tlbm_read_efer(&w.m, 0) == TLBM_EFER_FIRMWARE); /* as the firmware hands over */
+    expect_read(&w, 0, VA(0), 0);
+    expect_read(&w, 0, BIG_VA, FRAME_BIG);
+    tlbm_invlpg(&w.m, 0, VA(5));
+    assert_int_equal(tlbm_psc_count(&w.m, 0), 0); /* TCE clear: everything, BIG_VA's too */
+    assert_int_equal(w.m.cpu[0]->n.psc_flush_all, 1);
+
+    tlbm_write_efer(&w.m, 0, TLBM_EFER_FIRMWARE | EFER_TCE);
+    tlbm_invlpg(&w.m, 0, BIG_VA); /* its TLB entry: the read below walks again */
+    expect_read(&w, 0, VA(0), 0);
+    expect_read(&w, 0, BIG_VA, FRAME_BIG);
+    tlbm_invlpg(&w.m, 0, VA(5));
+    assert_int_equal(tlbm_psc_table(&w.m, 0, VA(0), 2, 0), 0);
+    assert_true(tlbm_psc_table(&w.m, 0, BIG_VA, 3, 0) != 0); /* off the path: kept */
+    tlbm_invpcid(&w.m, 0, INVPCID_ADDRESS, 0, VA(5));
+    assert_true(tlbm_psc_table(&w.m, 0, BIG_VA, 3, 0) != 0);
+    assert_int_equal(w.m.cpu[0]->n.psc_flush_all, 1);
+
+    /* an INVLPGB lands by each CPU's own EFER: CPU 1 (TCE clear) empties its cache */
+    expect_read(&w, 1, VA(0), 0);
+    expect_read(&w, 1, BIG_VA, FRAME_BIG);
+    expect_read(&w, 0, VA(0), 0);
+    tlbm_invlpgb(&w.m, 0, VA(0) | INVLPGB_FLAG_VA | INVLPGB_FLAG_PCID, 0, IB_EDX(0, 0));
+    sync_all(&w, 0);
+    assert_int_equal(tlbm_psc_count(&w.m, 1), 0);
+    assert_true(tlbm_psc_table(&w.m, 0, BIG_VA, 3, 0) != 0);
+    assert_int_equal(w.m.violations, 0);
+
+    /* EFER's other bits are not the tool's to change */
+    tlbm_write_efer(&w.m, 0, TLBM_EFER_FIRMWARE & ~1ull);
+    assert_int_equal(w.m.violations, 1);
+    world_free(&w);
+
+    cfg.feat.tce = false; /* an Intel CPU: bit 15 is reserved */
+    world_init(&w, &cfg, 1);
+    tlbm_write_efer(&w.m, 0, TLBM_EFER_FIRMWARE | EFER_TCE);
+    assert_int_equal(w.m.violations, 1);
+    assert_true(tlbm_read_efer(&w.m, 0) == TLBM_EFER_FIRMWARE);
+    world_free(&w);
+}
+
 /* ---- event log and counters ---- */
 
 static void test_event_log(void **state)
@@ -1682,6 +1736,7 @@ int main(void)
         cmocka_unit_test(test_invlpgb_limits),
         cmocka_unit_test(test_invlpgb_2m_stride),
         cmocka_unit_test(test_invlpgb_lands_at_issuers_tlbsync),
+        cmocka_unit_test(test_efer_tce_decides_what_invalidations_drop),
         cmocka_unit_test(test_tlbsync_early_erratum),
         cmocka_unit_test(test_invlpgb_ignores_count_erratum),
         cmocka_unit_test(test_invlpgb_zero_delay_lands_at_next_event),

@@ -36,7 +36,8 @@
 #                              PCIDs: 2 p CPUs + sum over variants u p CPUs (W+S)
 #       invlpgb_range          c (1+W+S) times the pages of every point, c its
 #                              CPUs (N, or 2, 4, ... < N in the sweep; 1 page
-#                              for the pcid form; 4 KiB forms twice under pti=on;
+#                              for the pcid form; 4 KiB forms twice under pti=on,
+#                              2 MiB ones too from issue 32 (method.lfence);
 #                              the chunked alternative above the ceiling its own
 #                              point); from issue 20 the points of a range
 #                              (INVLPGB, IPI and the chunked alternative) share
@@ -416,7 +417,9 @@ def shape($want):
     # [method, path, form, pages, verified pages, CPUs, placement, PCIDs invalidated]
     | ([$pts[] | (["invlpgb", "linux"] + .), (["ipi", "linux"] + .),
                  (select($ib20 and .[0] != "pcid" and .[1] > $C and .[3] == $N and .[4] == null) | ["invlpgb", "chunked"] + .)]
-       | map(. + [if .[2] == "stride_2m" or ($pti_on | not) then 1 else 2 end]) | map(.[0:6] + [.[7], .[6]])) as $f
+       # under PTI both PCIDs are read, 2 MiB pages too from issue 32 (method.lfence marks it)
+       | map(. + [if ($pti_on | not) or (.[2] == "stride_2m" and $r.method.lfence == null) then 1 else 2 end])
+       | map(.[0:6] + [.[7], .[6]])) as $f
     # INVLPGBs of one invlpgb sample: one for the pcid form and Linux's path above C, else the chunks
     | def ib_ops($pt): if $pt[2] == "pcid" or ($ib20 and $pt[1] == "linux" and $pt[3] > $C) then 1 else ceil_div($pt[3]; $max) end;
       # (from issue 20 the points of a range, [form, pages, CPUs], are primed once together)

@@ -74,6 +74,13 @@ declare -A killer_args=(
     [kernel_fixed]="--cpu i9-12900k --microcode 0x2e global_pages=on experiments=shootdown_seq_vs_conc"
     [lazy]="--cpu epyc-7763 experiments=shootdown_lazy"
     [emulated]="--cpu qemu-tcg emulate=invlpgb,invpcid experiments=invlpgb_range"
+    # issue 32 item 7: emulated INVLPGB on a CPU with PCID, under PTI (a user-PCID pass)
+    [emulated_pti]="--cpu xeon-8180 pti=on emulate=invlpgb experiments=invlpgb_range"
+    # issue 32 item 18: under PTI every form is verified in the user PCID, 2 MiB pages too
+    [invlpgb_pti]="--cpu epyc-7763 pti=on experiments=invlpgb_range"
+    # issue 32 item 21: global pages on a CPU without INVPCID: the global flush is a CR4.PGE
+    # toggle (tests/sim/global_pages.sh runs every profile in this shape)
+    [global_toggle]="--cpu epyc-7742 global_pages=on experiments=shootdown_seq_vs_conc"
     [ceiling]="--cpu epyc-7763 experiments=flush_ceiling"
     # a firmware that hands over with CR4.LA57 (5-level paging)
     [la57]="--cpu epyc-9654 --la57 experiments=shootdown_seq_vs_conc"
@@ -82,7 +89,7 @@ declare -A killer_args=(
 fc_quick_shape() {
     shape_ok "$REPORT" cpus=4 profile=quick samples=10 warmup=1 experiments=flush_ceiling >/dev/null
 }
-for k in pti invlpgb seq_conc kernel kernel_fixed lazy emulated ceiling la57; do
+for k in pti invlpgb invlpgb_pti global_toggle seq_conc kernel kernel_fixed lazy emulated emulated_pti ceiling la57; do
     # shellcheck disable=SC2086
     sim "control-$k" "$SIM" "${BASE[@]}" ${killer_args[$k]}
     check "control $k (${killer_args[$k]}): correct build is clean" clean
@@ -343,6 +350,57 @@ kill_unit samples_kept_sorted test_kept_samples_in_the_order_measured \
     test_record_samples
 # QEMU's emulated INVLPGB on the strict model: TCG's whole-TLB flushes hid this one
 kill_sim emulate_2m_as_4k emulated invlpgb_range "emulated INVLPGB flushes 2 MiB pages at 4 KiB stride"
+# issue 32 item 6: INVLPGB's operands are Linux's (__invlpgb() sets ASID valid on every one)
+control_unit invlpgb_asid_invalid test_invlpgb "the INVLPGB encoding test"
+kill_unit invlpgb_asid_invalid test_encode_range \
+    "a range INVLPGB without the ASID valid bit Linux's __invlpgb() sets" test_invlpgb
+# issue 32 item 19 (in part): a PTE store is pending for the x2APIC ICR ordering check
+kill_unit pte_store_unordered test_unordered_x2apic_icr_write_is_flagged \
+    "the model never counts a PTE store as pending before an unfenced ICR write" test_apic_model
+# issue 32 item 5: EFER.TCE on every CPU while the tool runs, EFER given back as found
+# (the control is tests/sim/amd.sh's epyc-7763 run: clean, TCE used on all 4 CPUs)
+tce_args=(--cpu epyc-7763 --cpus 4 --seed "$SEED" profile=quick run_budget_s=0 experiments=pti_double_invalidation)
+mutants=$((mutants + 1))
+sim "mutant-tce_bsp_only" "$MUT/tce_bsp_only/tlbscope-sim" "${tce_args[@]}"
+if [ -s "$REPORT" ] && validates &&
+    [ "$(jqr '.method.efer_tce | [.supported, .used, .cpus_used] | map(tostring) | join("|")')" = "true|false|1" ] &&
+    [ "$(jqr '[.run.warnings[] | select(.where == "efer_tce")] | length')" = 1 ]; then
+    killed=$((killed + 1)); dead[tce_bsp_only]=1
+    ok "mutant tce_bsp_only (EFER.TCE set on the BSP alone): method.efer_tce used false, 1 of 4 CPUs, warned"
+else
+    not_ok "mutant tce_bsp_only: method.efer_tce did not show it (exit $RC; see $LOG)"
+fi
+mutants=$((mutants + 1))
+sim "mutant-tce_not_restored" "$MUT/tce_not_restored/tlbscope-sim" "${tce_args[@]}"
+if [ "$RC" = 1 ] && [ "$(jqr .result)" = ERROR ] &&
+    jqr '.run.errors[] | select(.where == "model") | .message' | grep -q '^CPU [0-9]*: handed back with EFER 0x8d01'; then
+    killed=$((killed + 1)); dead[tce_not_restored]=1
+    ok "mutant tce_not_restored (EFER handed back with the tool's TCE): ERROR, the model names the CPU"
+else
+    not_ok "mutant tce_not_restored: the hand-back check did not name EFER (exit $RC; see $LOG)"
+fi
+# issue 32 item 8: DE_CFG[1] (LFENCE dispatch-serialising) on every CPU, as Linux sets it
+mutants=$((mutants + 1))
+sim "mutant-lfence_bsp_only" "$MUT/lfence_bsp_only/tlbscope-sim" "${tce_args[@]}"
+if [ -s "$REPORT" ] && validates &&
+    [ "$(jqr '.method.lfence | [.source, .used, .cpus_used] | map(tostring) | join("|")')" = "de_cfg|false|1" ] &&
+    [ "$(jqr '[.run.warnings[] | select(.where == "lfence")] | length')" = 1 ]; then
+    killed=$((killed + 1)); dead[lfence_bsp_only]=1
+    ok "mutant lfence_bsp_only (DE_CFG[1] set on the BSP alone): method.lfence used false, 1 of 4 CPUs, warned"
+else
+    not_ok "mutant lfence_bsp_only: method.lfence did not show it (exit $RC; see $LOG)"
+fi
+kill_sim pti_2m_user_invpcid_skipped invlpgb_pti invlpgb_range \
+    "PTI: the IPI shootdown of 2 MiB pages skips the user PCID's INVPCID"
+kill_sim invlpgb_2m_user_pass_skipped invlpgb_pti invlpgb_range \
+    "PTI: the 2 MiB form's user-PCID INVLPGB skipped"
+kill_sim pge_toggle_removed global_toggle shootdown_seq_vs_conc \
+    "global flush without INVPCID: the CR4.PGE toggle removed (a CR3 write keeps global entries)"
+# issue 32 item 20: the host build compiles asm/tlb.h's own flush_local_all() (no host copy)
+kill_sim flush_local_noflush seq_conc shootdown_seq_vs_conc \
+    "asm/tlb.h flush_local_all() writes CR3 with the no-flush bit"
+kill_sim emulate_ignores_pcid emulated_pti invlpgb_range \
+    "emulated INVLPGB applied in the current PCID: the user-PCID pass under PTI lost"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"

@@ -288,6 +288,64 @@ static void validate_pcid_erratum(struct vctx *c, const json_t *m, bool pcid)
                  "so a stale read would be the tool's choice, not a finding");
 }
 
+/*
+ * issue 32 item 5: EFER.TCE as found and as used; optional (absent from
+ * earlier reports). TCE can only be set where CPUID enumerates it, and the
+ * counts must say what found and used claim.
+ */
+static void validate_efer_tce(struct vctx *c, const json_t *m)
+{
+    size_t mark;
+    bool supported = false, found = false, used = false;
+    long long cpus = 0, cpus_found = 0, cpus_used = 0;
+    bool ok;
+    const json_t *t = vc_enter(c, m, "efer_tce", VF_OPTIONAL, &mark);
+    if (!t)
+        return;
+    ok = vc_bool(c, t, "supported", 0, &supported);
+    ok = vc_bool(c, t, "found", 0, &found) && ok;
+    ok = vc_bool(c, t, "used", 0, &used) && ok;
+    ok = vc_int(c, t, "cpus", 0, LLONG_MAX, 0, &cpus) && ok;
+    ok = vc_int(c, t, "cpus_found", 0, LLONG_MAX, 0, &cpus_found) && ok;
+    ok = vc_int(c, t, "cpus_used", 0, LLONG_MAX, 0, &cpus_used) && ok;
+    if (ok && !supported && (found || used || cpus_found || cpus_used))
+        vc_error(c, "supported", "false (CPUID 8000_0001 ECX[17] = 0), but TCE found or used");
+    else if (ok && (cpus_found > cpus || cpus_used > cpus))
+        vc_error(c, "cpus", "%lld, fewer than cpus_found %lld or cpus_used %lld", cpus,
+                 cpus_found, cpus_used);
+    else if (ok && supported && (found != (cpus && cpus_found == cpus) ||
+                                 used != (cpus && cpus_used == cpus)))
+        vc_error(c, "used", "found/used must say whether every one of the %lld CPUs had TCE "
+                 "(%lld found, %lld used)", cpus, cpus_found, cpus_used);
+    vc_leave(c, mark);
+}
+
+/* issue 32 item 8: LFENCE's serialisation; optional (absent from earlier reports) */
+static void validate_lfence(struct vctx *c, const json_t *m)
+{
+    static const char *const sources[] = { "architectural", "cpuid_8000_0021", "de_cfg", NULL };
+    size_t mark;
+    bool found = false, used = false;
+    long long cpus = 0, cpus_found = 0, cpus_used = 0;
+    bool ok;
+    const json_t *l = vc_enter(c, m, "lfence", VF_OPTIONAL, &mark);
+    if (!l)
+        return;
+    ok = vc_word(c, l, "source", sources, 0) >= 0;
+    ok = vc_bool(c, l, "found", 0, &found) && ok;
+    ok = vc_bool(c, l, "used", 0, &used) && ok;
+    ok = vc_int(c, l, "cpus", 0, LLONG_MAX, 0, &cpus) && ok;
+    ok = vc_int(c, l, "cpus_found", 0, LLONG_MAX, 0, &cpus_found) && ok;
+    ok = vc_int(c, l, "cpus_used", 0, LLONG_MAX, 0, &cpus_used) && ok;
+    if (ok && (cpus_found > cpus || cpus_used > cpus))
+        vc_error(c, "cpus", "%lld, fewer than cpus_found %lld or cpus_used %lld", cpus,
+                 cpus_found, cpus_used);
+    else if (ok && (found != (cpus && cpus_found == cpus) || used != (cpus && cpus_used == cpus)))
+        vc_error(c, "used", "found/used must say whether every one of the %lld CPUs had it "
+                 "(%lld found, %lld used)", cpus, cpus_found, cpus_used);
+    vc_leave(c, mark);
+}
+
 void validate_method(struct vctx *c, const json_t *root)
 {
     static const char *const mechanisms[] = { "apic_mode", "firmware_apic_mode", "icr_fence",
@@ -314,6 +372,8 @@ void validate_method(struct vctx *c, const json_t *root)
     /* added while version 1 was current: absent from earlier reports */
     vc_string(c, m, "pcid_reason", VF_NULLABLE | VF_OPTIONAL);
     validate_pcid_erratum(c, m, pcid);
+    validate_efer_tce(c, m);
+    validate_lfence(c, m);
     if (vc_int(c, m, "paging_levels", 0, 5, 0, &levels) && levels != 0 && levels != 4 &&
         levels != 5)
         vc_error(c, "paging_levels", "%lld: expected 4 or 5 (0 before paging is set up)", levels);

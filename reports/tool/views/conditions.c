@@ -56,6 +56,10 @@ static const struct cond_field {
     { "PCID reason", "method.pcid_reason", false },
     { "flush ceiling", "method.flush_ceiling", true },
     { "timestamp", "method.timestamp", false },
+    /* issue 32: AMD as Linux runs it (absent before): EFER.TCE changes what an INVLPG or
+     * INVLPGB costs (the page-walk cache it keeps), DE_CFG[1] what a timestamp waits for */
+    { "EFER.TCE", "method.efer_tce.used", true },
+    { "LFENCE serialising", "method.lfence.used", true },
     { "TSC rate", "cpu.tsc_hz", false },
     { "TSC source", "cpu.tsc_source", false },
     { "invariant TSC", "cpu.features.invariant_tsc", false },

@@ -38,6 +38,42 @@ static inline uint64_t tsc_now(void)
     return rdtsc_raw();
 }
 
+/*
+ * The timestamps of a timed window (issue 32 item 8, as Linux orders its own
+ * reads): the opening one "lfence; rdtsc; lfence", so that nothing before it
+ * is still executing and nothing after it has started when the TSC is read;
+ * the closing one "rdtscp; lfence": RDTSCP reads only once every earlier
+ * instruction has executed and its loads are globally visible, and the
+ * LFENCE keeps what follows out (Intel SDM vol. 2B RDTSCP). Both rely on
+ * LFENCE being dispatch-serialising: on Intel by the architecture, on AMD
+ * with DE_CFG[1] set or CPUID 8000_0021 EAX[2] (core/machine/amd_boot.h).
+ * Where CPUID lacks RDTSCP (80000001:EDX[27]) the closing one is the
+ * opening sequence: tsc_use_rdtscp() says which, once, before any timing.
+ */
+extern bool tsc_close_rdtscp;
+void tsc_use_rdtscp(bool available);
+/* The two sequences as the report names them (method.timestamp): "OPENING..CLOSING". */
+const char *tsc_sequence(void);
+
+static inline uint64_t tsc_open(void)
+{
+    uint64_t t;
+    __asm__ volatile("lfence" ::: "memory");
+    t = rdtsc_raw();
+    __asm__ volatile("lfence" ::: "memory");
+    return t;
+}
+
+static inline uint64_t tsc_close(void)
+{
+    uint32_t lo, hi, aux;
+    if (!tsc_close_rdtscp)
+        return tsc_open();
+    __asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+    (void)aux;
+    return ((uint64_t)hi << 32) | lo;
+}
+
 static inline void mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
 static inline void lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
@@ -235,5 +271,9 @@ static inline uint32_t inl(uint16_t port)
 #define MSR_IA32_APIC_BASE 0x1b
 #define MSR_IA32_BIOS_SIGN_ID 0x8b /* Intel microcode revision; AMD PATCH_LEVEL */
 #define MSR_GS_BASE 0xc0000101
+#define MSR_EFER 0xc0000080
+/* AMD translation cache extension: INVLPG, INVLPGB and INVPCID keep the page-walk cache
+ * entries off the invalidated address's path (AMD APM vol. 2, 3.1.7; CPUID 8000_0001 ECX[17]) */
+#define EFER_TCE (1ull << 15)
 
 #endif

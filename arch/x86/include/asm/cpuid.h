@@ -23,6 +23,7 @@ struct cpuid_evidence {
     uint32_t ext1_ecx, ext1_edx;
     uint32_t ext7_edx;
     uint32_t ext8_eax, ext8_ebx, ext8_edx;
+    uint32_t ext21_eax; /* AMD 8000_0021: extended feature identifiers 2 */
     uint32_t leaf15_eax, leaf15_ebx, leaf15_ecx;
     uint32_t leaf16_eax;
     /* power management (core/run/conditions.c, ipi_target_state); zeros when the leaf is absent */
@@ -58,6 +59,8 @@ struct cpu_features {
     bool pge;           /* 1:EDX[13] */
     bool pdpe1gb;       /* 80000001:EDX[26] */
     bool rdtscp;        /* 80000001:EDX[27] */
+    bool tce;           /* 80000001:ECX[17]: EFER.TCE (AMD translation cache extension) */
+    bool lfence_always_serializing; /* 80000021:EAX[2] (AMD): no DE_CFG[1] needed */
     bool tsc_deadline;  /* 1:ECX[24] */
     bool invariant_tsc; /* 80000007:EDX[8] */
     bool invlpgb;       /* 80000008:EBX[3] */

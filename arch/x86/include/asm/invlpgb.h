@@ -5,7 +5,16 @@
  *      [4] final translation only, [5] include nested; rAX[63:12] the VA
  *   ECX[15:0] extra pages after the first (at most CPUID 8000_0008 EDX[15:0]),
  *      ECX[31] stride 2 MiB instead of 4 KiB
- *   EDX[31:16] PCID, EDX[15:0] ASID (0 on the host; Linux always sets ASID valid)
+ *   EDX[31:16] PCID, EDX[15:0] ASID (0 on the host)
+ *
+ * What Linux (6.15+) issues: its helpers pass PCID | VA for a range
+ * (invlpgb_flush_user_nr_nosync()) and PCID alone for a whole PCID
+ * (invlpgb_flush_single_pcid_nosync()), and __invlpgb() adds ASID valid to
+ * every INVLPGB ("x86/mm: Always set the ASID valid bit for the INVLPGB
+ * instruction", merged with INVLPGB support): on a host EDX[15:0] = 0 then
+ * keeps guests' entries out of the flush. So the operands are VA | PCID |
+ * ASID (rAX[2:0] = 7) and PCID | ASID (6), ASID 0; the tool issues exactly
+ * these (tests/host/test_invlpgb.c).
  *
  * Pure encoding, decoding and range chunking, tested on the host.
  */
@@ -37,10 +46,10 @@ struct invlpgb_decoded {
     uint16_t pcid, asid;
 };
 
-/* One INVLPGB for `pages` pages (1..max) from `va`; ASID valid with ASID 0, as Linux does. */
+/* One INVLPGB for `pages` pages (1..max) from `va`: VA | PCID (when use_pcid) | ASID, ASID 0. */
 struct invlpgb_op invlpgb_encode_range(uint64_t va, uint32_t pages, bool stride_2m, uint16_t pcid,
                                        bool use_pcid);
-/* The "whole PCID" form: every non-global translation of one PCID. */
+/* The "whole PCID" form: every non-global translation of one PCID (PCID | ASID, ASID 0). */
 struct invlpgb_op invlpgb_encode_pcid(uint16_t pcid);
 void invlpgb_decode(const struct invlpgb_op *op, struct invlpgb_decoded *out);
 /*

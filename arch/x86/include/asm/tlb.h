@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "asm/cpu.h"
+#include "core/mutant.h"
 
 /* INVPCID types (SDM vol. 2A, INVPCID) */
 #define INVPCID_ADDRESS 0
@@ -25,11 +26,21 @@ struct invpcid_descriptor {
     uint64_t address;
 };
 
+/*
+ * CR3 rewrite: flushes the current PCID's non-global entries (Linux
+ * flush_tlb_local()). Built from the CR3 wrappers alone, so the host build
+ * compiles this very body with the strict model behind them (issue 32 item
+ * 20: the host had its own copy, and a mistake here went unseen).
+ */
+static inline void flush_local_all(void)
+{
+    write_cr3((read_cr3() & ~CR3_NOFLUSH) | (MUTANT(flush_local_noflush) ? CR3_NOFLUSH : 0));
+}
+
 #ifdef TLBSCOPE_HOST
 void invpcid(uint64_t type, uint64_t pcid, uint64_t address);
 void invlpgb_raw(uint64_t rax, uint32_t ecx, uint32_t edx);
 void tlbsync(void);
-void flush_local_all(void);
 #else
 static inline void invpcid(uint64_t type, uint64_t pcid, uint64_t address)
 {
@@ -51,12 +62,6 @@ static inline void tlbsync(void)
 {
     __asm__ volatile __inline__(INSN_AT ".byte 0x0f, 0x01, 0xff" INSN_RECORD(INSN_KIND_TLBSYNC, "")::
                          : "memory");
-}
-
-/* CR3 rewrite: flushes the current PCID's non-global entries (Linux flush_tlb_local). */
-static inline void flush_local_all(void)
-{
-    write_cr3(read_cr3() & ~CR3_NOFLUSH);
 }
 #endif
 
