@@ -18,6 +18,9 @@ its own marker appended:  "q-inj-N'a-inj-N|p-inj-N<x-inj-N>  (N distinct per pat
      quote before "q-inj-"/"a-inj-" could close an attribute; in Markdown a bare "|" before
      "p-inj-" on a table row splits a cell. Any of them fails the path.
 
+Then, in one more batch, every parameter's name (each key of every "params" object) gets its
+own marker: the names reach facets and table headers too.
+
 Then the fleet database itself (--db-sweep): a database of these reports, and in turn each
 text column of the tables the atlas reads gets a marker appended to every row (the same
 marker for a column name in every table, so that joins still hold): a database written by
@@ -231,15 +234,38 @@ def sweep_report(tool, work, file, atlas, verbose):
         r, x = s.batch(doc, paths, ids, "b%d-" % k, found)
         rendered += r
         refused += x
+    # the parameters' names are the report's too (facets, table headers): one more batch,
+    # every name of every params object marked (ids after the paths')
+    keyed = json.loads(json.dumps(doc))
+    names = {}
+
+    def rename(v):
+        if isinstance(v, dict):
+            for k in list(v):
+                rename(v[k])
+                if k == "params" and isinstance(v[k], dict):
+                    v[k] = {p + MARK.format(n=len(paths) + names.setdefault(p, len(names))): x
+                            for p, x in v[k].items()}
+        elif isinstance(v, list):
+            for x in v:
+                rename(x)
+    rename(keyed)
+    key_outs = s.render(keyed, "params") if names else None
+    for cmd, text in (key_outs or {}).items():
+        bad, shown = leaks(text, cmd != "compare --markdown")
+        found[cmd][0].update(bad)
+        found[cmd][1] += shown
+    paths = paths + [("params", "{%s}" % p) for p in names]
     name = os.path.basename(file)
     good = True
-    nref = len(paths) - len(rendered)
+    nref = len(paths) - len(names) - len(rendered)
     # most paths must render: a tool that refused everything would pass the rest vacuously
-    enough = len(rendered) * 2 >= len(paths)
+    enough = len(rendered) * 2 >= len(paths) - len(names)
     print("%s %s: %d string paths, %d rendered, %d refused by the tool (safe: %d by validate, "
-          "%d only together); %d renders" % ("ok" if enough else "not ok", name, len(paths),
-                                              len(rendered), nref, len(paths) - len(accepted),
-                                              len(refused), s.renders))
+          "%d only together); %d parameter names%s; %d renders" %
+          ("ok" if enough else "not ok", name, len(paths) - len(names), len(rendered), nref,
+           len(paths) - len(names) - len(accepted), len(refused), len(names),
+           "" if key_outs or not names else " (refused)", s.renders))
     good &= enough
     for c in cmds:
         bad, shown = found[c]

@@ -16,7 +16,7 @@
 #include "reports/tool/cli/sides.h"
 #include "reports/tool/validate/diag.h"
 #include "reports/tool/html/html.h"
-#include "reports/tool/views/markdown.h"
+#include "reports/tool/compare/md_escape.h"
 #include "reports/tool/model/inputs.h"
 #include "reports/tool/model/json_arena.h"
 #include "reports/tool/model/load.h"
@@ -216,7 +216,7 @@ static bool experiments_known(struct m_report *const *all, size_t n, const struc
 /*
  * compare --markdown: the comparison, then the conditions that change the numbers (after the
  * tables: the first line is the title), all of it written with the report's < > & as entities
- * (markdown.h), since a Markdown renderer passes HTML through.
+ * (md_escape.h), since a Markdown renderer passes HTML through.
  */
 static bool print_markdown(const struct cmp_model *m, const struct side_set *sides, FILE *out)
 {

@@ -442,8 +442,9 @@ int atlas_write(struct fdb *db, FILE *out, FILE *err)
         return -1;
     }
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            PAGE_CSP_META "<title>tlbscope atlas: %zu CPU model column%s</title>\n<style>\n%s</style>\n"
-            "</head>\n<body>\n<h1>tlbscope atlas</h1>\n", a.ncols, a.ncols == 1 ? "" : "s", css);
+            PAGE_CSP_META "<title>tlbscope atlas: %zu CPU model column%s</title>\n"
+            "<style>\n%s</style>\n</head>\n<body>\n<h1>tlbscope atlas</h1>\n", a.ncols,
+            a.ncols == 1 ? "" : "s", css);
     fprintf(out, "<p class=\"muted\">Every CPU model in the fleet database (%zu runs). Each "
             "cell: the median of the figure over the model's runs in bold, the lowest and "
             "highest run under it, and how many runs and machines it rests on. Times in ns "

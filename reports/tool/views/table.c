@@ -201,7 +201,7 @@ static void print_csv(const struct table *t, FILE *out)
 }
 
 /* A cell of a pipe table: a pipe escaped, and so a backslash (GFM reads "\\|" as an escaped
- * backslash and a cell's end); < > & are left to markdown.h, which the whole output goes
+ * backslash and a cell's end); < > & are left to md_escape.h, which the whole output goes
  * through. */
 static void print_md_cell(FILE *out, const char *s)
 {

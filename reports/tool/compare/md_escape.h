@@ -4,8 +4,8 @@
  * browser of whoever opens the comparison on a forge or wiki: everything compare --markdown
  * prints goes through md_write_escaped, which writes < > & as entities.
  */
-#ifndef TLBSCOPE_REPORT_MARKDOWN_H
-#define TLBSCOPE_REPORT_MARKDOWN_H
+#ifndef TLBSCOPE_REPORT_MD_ESCAPE_H
+#define TLBSCOPE_REPORT_MD_ESCAPE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "reports/tool/views/markdown.h"
+#include "reports/tool/compare/md_escape.h"
 
 #include <stdbool.h>
 
