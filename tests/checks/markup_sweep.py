@@ -6,7 +6,8 @@ its own marker appended:  "q-inj-N'a-inj-N|p-inj-N<x-inj-N>  (N distinct per pat
 
   1. Each single-path variant is checked with `tlbscope-report validate` (one process over a
      folder of them): the validator may refuse a marked value (a word of a vocabulary, a hex
-     number, a unit); such a path counts as refused, and is safe.
+     number, a unit); such a path counts as refused, and is safe (all of them together are
+     given to the commands once: what they write while refusing is checked as well).
   2. The accepted paths are rendered in batches, every marker of a batch in one report: a
      field (its value in every element of an array) is never in a batch with a field beside
      it or above it, so that a marked value that steers what is drawn (an experiment's id, an
@@ -14,7 +15,7 @@ its own marker appended:  "q-inj-N'a-inj-N|p-inj-N<x-inj-N>  (N distinct per pat
      and `import` into a new SQLite database then `atlas`. A batch the tool refuses as a whole
      (two marked values that contradict each other) is split in two until each part renders
      or is one path, refused.
-  3. In every output: a raw "<x-inj-" is a tag the page would parse; in the HTML pages a raw
+  3. In every output (what a refused run wrote too): a raw "<x-inj-" is a tag the page would parse; in the HTML pages a raw
      quote before "q-inj-"/"a-inj-" could close an attribute; in Markdown a bare "|" before
      "p-inj-" on a table row splits a cell. Any of them fails the path.
 
@@ -116,52 +117,50 @@ class Sweep:
         self.renders = 0
 
     def render(self, doc, tag):
-        """Render doc with each command; None when the tool refuses it, else {command: text}."""
+        """Render doc with each command: (whether the tool took it, {command: what it wrote}).
+        A refusal may still have written something: that is checked too."""
         self.renders += 1
         base = os.path.join(self.work, tag)
         report, copy = base + ".json", base + "-copy.json"
         dump(doc, report)
         shutil.copyfile(report, copy)
+        for f in (base + ".html", base + "-atlas.html", base + ".db"):
+            if os.path.exists(f):
+                os.remove(f)
         out = {}
         rc, _ = run([self.tool, "html", "-o", base + ".html", report])
-        if rc != 0:
-            return None
         out["html"] = read(base + ".html")
+        taken = rc == 0
         # exit 3/4 (slower, disjoint) still print the comparison; 1 and 2 refuse it
         rc, out["compare --markdown"] = run([self.tool, "compare", "--markdown", report, copy])
-        if rc in (1, 2):
-            return None
+        taken = taken and rc not in (1, 2)
         if self.atlas:
-            db = base + ".db"
-            if os.path.exists(db):
-                os.remove(db)
-            rc, _ = run([self.tool, "import", "--db", db, report])
-            if rc != 0:
-                return None
-            rc, _ = run([self.tool, "atlas", "--db", db, "-o", base + "-atlas.html"])
-            if rc != 0:
-                return None
+            rc, _ = run([self.tool, "import", "--db", base + ".db", report])
+            taken = taken and rc == 0
+            if rc == 0:
+                rc, _ = run([self.tool, "atlas", "--db", base + ".db", "-o", base + "-atlas.html"])
+                taken = taken and rc == 0
             out["atlas"] = read(base + "-atlas.html")
-        return out
+        return taken, out
 
     def batch(self, doc, paths, ids, tag, found):
         """Render ids in one report, split on refusal; fills found[command] and returns
         (ids rendered, ids refused)."""
         if not ids:
             return [], []
-        outs = self.render(marked(doc, ids, paths), tag)
-        if outs is None:
-            if len(ids) == 1:
-                return [], ids
-            half = len(ids) // 2
-            a = self.batch(doc, paths, ids[:half], tag + "a", found)
-            b = self.batch(doc, paths, ids[half:], tag + "b", found)
-            return a[0] + b[0], a[1] + b[1]
+        taken, outs = self.render(marked(doc, ids, paths), tag)
         for cmd, text in outs.items():
             bad, shown = leaks(text, cmd != "compare --markdown")
             found[cmd][0].update(bad & set(ids))
-            found[cmd][1] += shown
-        return ids, []
+            found[cmd][1] += shown if taken else 0
+        if taken:
+            return ids, []
+        if len(ids) == 1:
+            return [], ids
+        half = len(ids) // 2
+        a = self.batch(doc, paths, ids[:half], tag + "a", found)
+        b = self.batch(doc, paths, ids[half:], tag + "b", found)
+        return a[0] + b[0], a[1] + b[1]
 
 
 def validated(tool, work, doc, paths):
@@ -234,6 +233,13 @@ def sweep_report(tool, work, file, atlas, verbose):
         r, x = s.batch(doc, paths, ids, "b%d-" % k, found)
         rendered += r
         refused += x
+    # the paths validate refused, all in one report: the commands must refuse it too, and
+    # write nothing unescaped on the way (one render: a refusal is quick)
+    rejected = sorted(set(range(len(paths))) - accepted)
+    if rejected:
+        _, outs = s.render(marked(doc, rejected, paths), "rejected")
+        for cmd, text in outs.items():
+            found[cmd][0].update(leaks(text, cmd != "compare --markdown")[0])
     # the parameters' names are the report's too (facets, table headers): one more batch,
     # every name of every params object marked (ids after the paths')
     keyed = json.loads(json.dumps(doc))
@@ -250,8 +256,8 @@ def sweep_report(tool, work, file, atlas, verbose):
             for x in v:
                 rename(x)
     rename(keyed)
-    key_outs = s.render(keyed, "params") if names else None
-    for cmd, text in (key_outs or {}).items():
+    key_taken, key_outs = s.render(keyed, "params") if names else (False, {})
+    for cmd, text in key_outs.items():
         bad, shown = leaks(text, cmd != "compare --markdown")
         found[cmd][0].update(bad)
         found[cmd][1] += shown
@@ -265,7 +271,7 @@ def sweep_report(tool, work, file, atlas, verbose):
           "%d only together); %d parameter names%s; %d renders" %
           ("ok" if enough else "not ok", name, len(paths) - len(names), len(rendered), nref,
            len(paths) - len(names) - len(accepted), len(refused), len(names),
-           "" if key_outs or not names else " (refused)", s.renders))
+           "" if key_taken or not names else " (refused)", s.renders))
     good &= enough
     for c in cmds:
         bad, shown = found[c]
