@@ -137,6 +137,9 @@
 #define MUTANT_ID_free_text_unredacted 194 /* redact=on: messages, notes, args quote values as they are */
 #define MUTANT_ID_report_written_in_place 195 /* a report file written under its final name */
 #define MUTANT_ID_conflict_taken_as_done 196 /* upload: 409 (the name is taken) read as success */
+#define MUTANT_ID_atlas_unit_unescaped 197 /* atlas: a headline's unit written as it is, not escaped */
+#define MUTANT_ID_csv_formula_kept 198 /* CSV: a cell that starts =, +, -, @ written as it is */
+#define MUTANT_ID_markdown_html_kept 199 /* compare --markdown: < > & of a report written raw */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

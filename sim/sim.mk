@@ -133,9 +133,17 @@ $(BUILD)/mutants/$(1)/$(SEC_MUTANT_TEST_$(1)): tests/host/$(SEC_MUTANT_TEST_$(1)
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(SEC_MUTANTS),$(eval $(call sec_mutant_rules,$(m))))
+# Issue 35's mutants of tlbscope-report (197-199): a tool binary each, from the files that
+# name it (reports/tool/tool.mk: fleet_mutant_rules for reports/tool/fleet/, tool_mutant_rules
+# for the tool library), killed in tests/sim/mutants.sh (kill_tool) by the checks of
+# tests/checks/markup_sweep.sh (the atlas over a hostile database) and tests/checks/tool_cli.sh
+# (CSV formulas, HTML in Markdown).
+SEC_TOOL_MUTANTS := atlas_unit_unescaped csv_formula_kept markdown_html_kept
+$(eval $(call fleet_mutant_rules,atlas_unit_unescaped))
+$(foreach m,csv_formula_kept markdown_html_kept,$(eval $(call tool_mutant_rules,$(m))))
 
 .PHONY: mutants
-mutants: tool-mutants fleet-mutants $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
+mutants: tool-mutants fleet-mutants $(foreach m,$(SEC_TOOL_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-report) $(foreach m,$(SIM_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim $(foreach t,$(MUTANT_TESTS),$(BUILD)/mutants/$(m)/$(t))) \
          $(BUILD)/mutants/plan_ignores_budget/test_plan $(BUILD)/mutants/cpus_from_any_win/test_crossover \
          $(foreach m,icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt,\
                    $(BUILD)/mutants/$(m)/test_apic_model) \

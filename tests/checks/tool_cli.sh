@@ -261,6 +261,12 @@ run f6-html html -o - "$out/evil.json"
 check "finding 6: ESC, BEL, C1 and newlines in report strings are escaped in show, compare, CSV, Markdown, html" sh -c \
     "! grep -q \"\$(printf '\033')\" $out/f6-*.out && ! grep -q \"\$(printf '\007')\" $out/f6-*.out && ! grep -q '^forged line' $out/f6-*.out && grep -q 'Evil.x1b\[2J.x1b\]0;pwned.x07CPU.x0aforged line.u009b' $out/f6-show.out && grep -q 'Evil.x1b' $out/f6-text.out"
 
+# issue 35: a report's text in CSV and Markdown (tests/checks/hostile_text.py says how)
+check "issue 35: CSV: a cell that starts = + - @, tab or CR gets a leading quote; -3.5, +2 and '-' stay (compare --csv, query --format csv)" \
+    python3 tests/checks/hostile_text.py csv "$TOOL" "$out/hostile-csv"
+check "issue 35: compare --markdown: a report's <img>, <script>, & as entities, | escaped in a cell" \
+    python3 tests/checks/hostile_text.py markdown "$TOOL" "$out/hostile-md"
+
 # finding 8: arguments
 run f8-csv compare "$QEMU2" "$QEMU4" --csv
 check "finding 8: --csv after the operands" sh -c "[ $(rc f8-csv) = 0 ] && head -n1 $out/f8-csv.out | grep -q '^report,side,'"

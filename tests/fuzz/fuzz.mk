@@ -25,3 +25,12 @@ $(BUILD)/fuzz/fuzz_http_length: tests/fuzz/fuzz_http_length.c $(FUZZ_SMALL_SRCS_
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ  $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+
+# The atlas (issue 35) links the tool library and the fleet database's SQLite half (no
+# libpq: fdb_nopg.c stands in, as in the release's build), not the app's host library.
+FUZZ_ATLAS_SRCS := $(TOOL_LIB_SRCS) $(TOOL_CORE_SRCS) \
+	$(filter-out reports/tool/fleet/fdb_pg.c,$(sort $(wildcard reports/tool/fleet/*.c)))
+$(BUILD)/fuzz/fuzz_atlas: tests/fuzz/fuzz_atlas.c $(FUZZ_ATLAS_SRCS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ  $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Ireports/tool $^ -o $@ -lsqlite3 -ljansson -lm

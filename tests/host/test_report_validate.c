@@ -246,6 +246,26 @@ static void test_vocabulary(void **state)
     json_decref(root);
 }
 
+/* issue 35: an entry's unit is one of the app's words, or null: the atlas and the views print
+ * it beside the value, so markup there would reach their pages */
+static void test_recommendation_unit_vocabulary(void **state)
+{
+    json_t *root = fixture_document("bochs/bochs-skylake-x-smp2.json");
+    json_t *entries = at(root, "recommendations.entries");
+    (void)state;
+    assert_true(json_array_size(entries) >= 2);
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(json_array_get(entries, 0), "unit", json_null());
+    json_object_set_new(json_array_get(entries, 1), "unit", json_string("ticks/page"));
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(json_array_get(entries, 1), "unit",
+                        json_string("pages<script>alert(1)</script>"));
+    expect_error(root, "recommendations.entries[1].unit",
+                 "unknown unit word \"pages<script>alert(1)</script>\" (expected pages, "
+                 "percent, ticks or ticks/page)");
+    json_decref(root);
+}
+
 static void test_topology_invariants(void **state)
 {
     json_t *root = fixture_document("qemu-tcg-smp4-all.json");
@@ -673,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_statistics_order),
         cmocka_unit_test(test_p50_intervals),
         cmocka_unit_test(test_vocabulary),
+        cmocka_unit_test(test_recommendation_unit_vocabulary),
         cmocka_unit_test(test_topology_invariants),
         cmocka_unit_test(test_result_is_most_severe),
         cmocka_unit_test(test_aarch64_report),

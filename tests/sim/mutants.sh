@@ -49,6 +49,10 @@ sec_mutants=$(sed -n '/^SEC_MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^SEC_MUTA
 sec_test() { sed -n "s/^SEC_MUTANT_TEST_$1 := //p" sim/sim.mk; }
 for m in $sec_mutants; do [ -x "$MUT/$m/$(sec_test "$m")" ] || need_build=true; done
 all_mutants="$all_mutants $sec_mutants"
+# issue 35's tool mutants: a tlbscope-report each (sim/sim.mk SEC_TOOL_MUTANTS)
+sec_tool_mutants=$(sed -n 's/^SEC_TOOL_MUTANTS :=//p' sim/sim.mk)
+for m in $sec_tool_mutants; do [ -x "$MUT/$m/tlbscope-report" ] || need_build=true; done
+all_mutants="$all_mutants $sec_tool_mutants"
 # issue 32's unit-only mutants: their unit test only (sim/sim.mk PLAN_MUTANTS)
 plan_mutants=$(sed -n 's/^PLAN_MUTANTS :=//p' sim/sim.mk)
 for m in $plan_mutants; do compgen -G "$MUT/$m/test_*" >/dev/null || need_build=true; done
@@ -656,6 +660,18 @@ arch_lists_unshared() {
 }
 kill_tool arch_unshared_compared "compare: x86 and aarch64 experiments paired by id alone" \
     arch_lists_unshared
+# issue 35: a hostile database's unit on the atlas (tests/checks/markup_sweep.sh's database
+# sweep), a formula in CSV and HTML in Markdown (tests/checks/tool_cli.sh: hostile_text.py)
+atlas_escapes_the_database() {
+    python3 tests/checks/markup_sweep.py --tool "$1" --work "$here/build/test-runs/mutants-sweep" \
+        --only-db "$BOCHS2" >/dev/null 2>&1
+}
+csv_formulas_quoted() { python3 tests/checks/hostile_text.py csv "$1" "$here/build/test-runs/mutants-csv" >/dev/null; }
+markdown_html_escaped() { python3 tests/checks/hostile_text.py markdown "$1" "$here/build/test-runs/mutants-md" >/dev/null; }
+kill_tool atlas_unit_unescaped "atlas: a headline's unit from the database written unescaped" \
+    atlas_escapes_the_database
+kill_tool csv_formula_kept "CSV: a cell that starts with = written as it is" csv_formulas_quoted
+kill_tool markdown_html_kept "compare --markdown: a report's <img> passed through" markdown_html_escaped
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {

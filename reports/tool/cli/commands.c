@@ -16,6 +16,7 @@
 #include "reports/tool/cli/sides.h"
 #include "reports/tool/validate/diag.h"
 #include "reports/tool/html/html.h"
+#include "reports/tool/compare/md_escape.h"
 #include "reports/tool/model/inputs.h"
 #include "reports/tool/model/json_arena.h"
 #include "reports/tool/model/load.h"
@@ -212,6 +213,33 @@ static bool experiments_known(struct m_report *const *all, size_t n, const struc
     return ok;
 }
 
+/*
+ * compare --markdown: the comparison, then the conditions that change the numbers (after the
+ * tables: the first line is the title), all of it written with the report's < > & as entities
+ * (md_escape.h), since a Markdown renderer passes HTML through.
+ */
+static bool print_markdown(const struct cmp_model *m, const struct side_set *sides, FILE *out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return false;
+    compare_print(m, mem, TABLE_MARKDOWN);
+    if (conditions_compare_warnings(sides->all, sides->nall, NULL)) {
+        fputs("\n## Conditions that differ\n\n```\n", mem);
+        conditions_compare_warnings(sides->all, sides->nall, mem);
+        fputs("```\n", mem);
+    }
+    if (fclose(mem) != 0) {
+        free(text);
+        return false;
+    }
+    md_write_escaped(out, text, len);
+    free(text);
+    return true;
+}
+
 int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *cli, FILE *out,
                     FILE *err)
 {
@@ -268,16 +296,19 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
                 "compared; see the flags column\n");
     /* per-experiment conditions that change the numbers (conditions_view.h): before the
      * tables, after them in markdown (whose first line is its title), on stderr with CSV */
-    if (cli->fmt != TABLE_MARKDOWN)
+    if (cli->fmt == TABLE_MARKDOWN) {
+        if (!print_markdown(&m, &sides, out)) {
+            fprintf(err, PREFIX "out of memory\n");
+            compare_free(&m);
+            sides_free(&sides);
+            return EXIT_INVALID;
+        }
+    } else {
         conditions_compare_warnings(sides.all, sides.nall, cli->fmt == TABLE_CSV ? err : out);
-    if (cli->fmt == TABLE_CSV)
-        compare_csv_print(&m, out);
-    else
-        compare_print(&m, out, cli->fmt);
-    if (cli->fmt == TABLE_MARKDOWN && conditions_compare_warnings(sides.all, sides.nall, NULL)) {
-        fputs("\n## Conditions that differ\n\n```\n", out);
-        conditions_compare_warnings(sides.all, sides.nall, out);
-        fputs("```\n", out);
+        if (cli->fmt == TABLE_CSV)
+            compare_csv_print(&m, out);
+        else
+            compare_print(&m, out, cli->fmt);
     }
     /* a pair that shares an experiment and no point compared nothing: never a pass */
     if (compare_disjoint_pairs(&m, NULL)) {

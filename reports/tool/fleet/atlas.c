@@ -7,6 +7,7 @@
 
 #include "core/mutant.h"
 #include "reports/tool/fleet/headline.h"
+#include "reports/tool/views/page.h"
 #include "reports/tool/views/svg.h"
 #include "reports/tool/model/units.h"
 
@@ -202,18 +203,27 @@ static bool cell_of(const struct atlas *a, size_t env, const char *model, const 
     return n > 0;
 }
 
-static const char *fmt_value(const struct cell *c, double v, char *buf, size_t cap)
+/*
+ * A value as the page shows it. The unit comes from the database, that is from a report
+ * (recommendations.entries[].unit): the validator holds it to a few words, but a database
+ * written by an older tool, or by hand, may hold anything, so it is escaped like any text.
+ */
+static void put_value(FILE *out, const struct cell *c, double v)
 {
     char t[48];
-    if (c->in_ns)
-        return units_time(v, buf, cap);
-    if (strcmp(c->unit, "ticks") == 0)
-        snprintf(buf, cap, "%s ticks", units_count(v, t, sizeof(t)));
-    else if (strcmp(c->unit, "percent") == 0)
-        snprintf(buf, cap, "%s%%", units_number(v, t, sizeof(t)));
-    else
-        snprintf(buf, cap, "%s %s", units_number(v, t, sizeof(t)), c->unit);
-    return buf;
+    if (c->in_ns) {
+        fputs(units_time(v, t, sizeof(t)), out);
+    } else if (strcmp(c->unit, "ticks") == 0) {
+        fprintf(out, "%s ticks", units_count(v, t, sizeof(t)));
+    } else if (strcmp(c->unit, "percent") == 0) {
+        fprintf(out, "%s%%", units_number(v, t, sizeof(t)));
+    } else {
+        fprintf(out, "%s ", units_number(v, t, sizeof(t)));
+        if (MUTANT(atlas_unit_unescaped))
+            fputs(c->unit, out);
+        else
+            svg_text(out, c->unit);
+    }
 }
 
 /* The rows of the table: figure x class, in headline_figures' order, classes sorted. */
@@ -262,7 +272,6 @@ static void table(FILE *out, const struct atlas *a, size_t env, const struct col
                   size_t ncols, const struct frow *rows, size_t nrows)
 {
     size_t i, j;
-    char b1[48], b2[48], b3[48];
     fputs("<div class=\"scroll\"><table class=\"atlas\">\n<tr><th>figure</th>", out);
     for (j = 0; j < ncols; j++) {
         fputs("<th class=\"model\">", out);
@@ -282,10 +291,16 @@ static void table(FILE *out, const struct atlas *a, size_t env, const struct col
                 fputs("<td class=\"num muted\">-</td>", out);
                 continue;
             }
-            fprintf(out, "<td class=\"num\"><b>%s</b>", fmt_value(&c, c.median, b1, sizeof(b1)));
-            if (c.runs > 1)
-                fprintf(out, "<br><span class=\"spread\">%s to %s</span>",
-                        fmt_value(&c, c.lo, b2, sizeof(b2)), fmt_value(&c, c.hi, b3, sizeof(b3)));
+            fputs("<td class=\"num\"><b>", out);
+            put_value(out, &c, c.median);
+            fputs("</b>", out);
+            if (c.runs > 1) {
+                fputs("<br><span class=\"spread\">", out);
+                put_value(out, &c, c.lo);
+                fputs(" to ", out);
+                put_value(out, &c, c.hi);
+                fputs("</span>", out);
+            }
             fprintf(out, "<br><span class=\"muted\">%zu run%s, %zu machine%s</span></td>", c.runs,
                     c.runs == 1 ? "" : "s", c.machines, c.machines == 1 ? "" : "s");
         }
@@ -307,7 +322,6 @@ static void chart(FILE *out, const struct atlas *a, size_t env, const struct col
     double lo = INFINITY, hi = -INFINITY;
     size_t j, shown = 0;
     bool log_scale;
-    char b[48];
     if (!cells || !has) {
         free(cells);
         free(has);
@@ -359,11 +373,14 @@ static void chart(FILE *out, const struct atlas *a, size_t env, const struct col
         fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\" stroke=\"#222\">"
                 "<title>", xm, y, svg_palette(j));
         svg_text(out, cols[j].model);
-        fprintf(out, ": median %s", fmt_value(&cells[j], cells[j].median, b, sizeof(b)));
+        fputs(": median ", out);
+        put_value(out, &cells[j], cells[j].median);
         fprintf(out, " over %zu run%s</title></circle>\n", cells[j].runs,
                 cells[j].runs == 1 ? "" : "s");
-        fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-                fmin(x1, CH_RIGHT) + 10, y + 4, fmt_value(&cells[j], cells[j].median, b, sizeof(b)));
+        fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">", fmin(x1, CH_RIGHT) + 10,
+                y + 4);
+        put_value(out, &cells[j], cells[j].median);
+        fputs("</text>\n", out);
     }
     fputs("</svg>\n", out);
     free(cells);
@@ -425,8 +442,9 @@ int atlas_write(struct fdb *db, FILE *out, FILE *err)
         return -1;
     }
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<title>tlbscope atlas: %zu CPU model column%s</title>\n<style>\n%s</style>\n"
-            "</head>\n<body>\n<h1>tlbscope atlas</h1>\n", a.ncols, a.ncols == 1 ? "" : "s", css);
+            PAGE_CSP_META "<title>tlbscope atlas: %zu CPU model column%s</title>\n"
+            "<style>\n%s</style>\n</head>\n<body>\n<h1>tlbscope atlas</h1>\n", a.ncols,
+            a.ncols == 1 ? "" : "s", css);
     fprintf(out, "<p class=\"muted\">Every CPU model in the fleet database (%zu runs). Each "
             "cell: the median of the figure over the model's runs in bold, the lowest and "
             "highest run under it, and how many runs and machines it rests on. Times in ns "

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "reports/tool/views/page.h"
 #include "reports/tool/views/svg.h"
 #include "reports/tool/model/units.h"
 
@@ -294,7 +295,7 @@ bool html_render(FILE *out, struct m_report *const *reports, size_t n)
         simulated += reports[i]->simulated;
     /* in the title too: a page is shared by its title, without the banner */
     tag = !simulated ? "" : simulated == n ? " (SIMULATED)" : " (some SIMULATED)";
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" PAGE_CSP_META
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
     fprintf(out, "tlbscope: %zu report%s%s", n, n == 1 ? "" : "s", tag);
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);

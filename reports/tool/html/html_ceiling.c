@@ -118,8 +118,9 @@ static void chart(FILE *out, const struct m_report *r, const json_t *e, const st
                  "role=\"img\">\n<text x=\"%.0f\" y=\"18\" font-size=\"13\">",
             W, H, L);
     svg_text(out, r->label);
-    fprintf(out, ": local, working set %lld pages, %s (TSC ticks, p50, log scale)</text>\n", k->w,
-            form_text(k->form));
+    fprintf(out, ": local, working set %lld pages, ", k->w);
+    svg_text(out, form_text(k->form)); /* the report's word where it is not one we know */
+    fputs(" (TSC ticks, p50, log scale)</text>\n", out);
     if (!isnan(lo))
         fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" fill=\"#ddd\">"
                      "<title>noise band: p25-p75 overlap</title></rect>\n",

@@ -296,10 +296,12 @@ static void point_charts(FILE *out, const struct cmp_model *m, const struct cmp_
             for (i = 0; ix && i < m->nreports; i++)
                 point_index_free(&ix[i]);
             free(ix);
-            if (facets.n > shown)
-                fprintf(out, "<p class=\"muted\">%zu of %zu charts shown (%s values spread "
-                        "evenly); the table below has every point.</p>\n", shown, facets.n,
-                        fk.n ? fk.keys[0] : "facet");
+            if (facets.n > shown) {
+                /* a parameter's name: the report's */
+                fprintf(out, "<p class=\"muted\">%zu of %zu charts shown (", shown, facets.n);
+                svg_text(out, fk.n ? fk.keys[0] : "facet");
+                fputs(" values spread evenly); the table below has every point.</p>\n", out);
+            }
             group_tuples_free(&ss);
         }
         group_tuples_free(&xs);

@@ -17,6 +17,9 @@ static const char *const statuses[] = { "recommended", "not_enough_evidence", NU
 static const char *const environments[] = { "hardware", "virtualised", "emulated", "simulated",
                                             NULL };
 static const char *const confidences[] = { "low", "medium", "high", NULL };
+/* The units the app writes (core/run/recommend*.c): the atlas and the views print an entry's
+ * unit next to its value, so no other string (markup, a long text) gets that far. */
+static const char *const entry_units[] = { "pages", "percent", "ticks", "ticks/page", NULL };
 
 static const json_t *experiment(const json_t *root, const char *id)
 {
@@ -173,7 +176,7 @@ void validate_recommendations(struct vctx *c, const json_t *root)
         vc_member(c, e, "value", VT_INT, VF_NULLABLE);
         validate_issue32(c, e);
         validate_cpus_from(c, e, st);
-        vc_string(c, e, "unit", VF_NULLABLE);
+        vc_word(c, e, "unit", entry_units, VF_NULLABLE);
         vc_string(c, e, "verdict", 0);
         validate_interval(c, e);
         vc_string(c, e, "linux_default", VF_NULLABLE);

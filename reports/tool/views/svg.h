@@ -45,7 +45,11 @@ struct svg_heatmap {
     const long long *package;   /* per row/column, or NULL: lines drawn between packages */
 };
 
-/* Text escaped for HTML and SVG (& < > " '), control characters dropped. */
+/*
+ * Text escaped for HTML and SVG (& < > " '), control characters dropped: the one escaper of
+ * the pages (html, atlas), for element text and attribute values alike. Every string that
+ * comes from a report or the fleet database goes through it (tests/checks/markup_sweep.sh).
+ */
 void svg_text(FILE *out, const char *s);
 void svg_line_chart(FILE *out, const struct svg_chart *c);
 /* Categories on x, one bar per series in each, with a whisker from y_lo to y_hi. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mutant.h"
 #include "reports/tool/views/svg.h"
 #include "reports/tool/model/units.h"
 
@@ -148,10 +149,31 @@ static void print_text(const struct table *t, FILE *out, const char *indent)
     free(width);
 }
 
+/* A number as a spreadsheet reads one: digits, one sign first, a point, an exponent. */
+static bool plain_number(const char *s)
+{
+    char *end;
+    size_t len = strlen(s);
+    if (!len || strspn(s, "0123456789+-.eE") != len || !strpbrk(s, "0123456789"))
+        return false;
+    (void)strtod(s, &end);
+    return *end == '\0';
+}
+
+bool table_csv_formula(const char *s)
+{
+    /* a lone "-" (the tool's "none") has nothing after the sign to evaluate */
+    return s[0] && strchr("=+-@\t\r", s[0]) && !plain_number(s) && strcmp(s, "-") != 0 &&
+           !MUTANT(csv_formula_kept);
+}
+
 void table_csv_cell(FILE *out, const char *s)
 {
+    bool formula = table_csv_formula(s);
     if (strpbrk(s, ",\"\n\r")) {
         fputc('"', out);
+        if (formula)
+            fputc('\'', out);
         for (; *s; s++) {
             if (*s == '"')
                 fputc('"', out);
@@ -159,6 +181,8 @@ void table_csv_cell(FILE *out, const char *s)
         }
         fputc('"', out);
     } else {
+        if (formula)
+            fputc('\'', out);
         fputs(s, out);
     }
 }
@@ -176,16 +200,21 @@ static void print_csv(const struct table *t, FILE *out)
     }
 }
 
+/* A cell of a pipe table: a pipe escaped, and so a backslash (GFM reads "\\|" as an escaped
+ * backslash and a cell's end); < > & are left to md_escape.h, which the whole output goes
+ * through. */
 static void print_md_cell(FILE *out, const char *s)
 {
     fputc(' ', out);
     for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", out);
-        else if ((unsigned char)*s < 0x20)
-            fputc(' ', out);
-        else
+        if (*s == '|' || *s == '\\') {
+            fputc('\\', out);
             fputc(*s, out);
+        } else if ((unsigned char)*s < 0x20) {
+            fputc(' ', out);
+        } else {
+            fputc(*s, out);
+        }
     }
     fputs(" |", out);
 }

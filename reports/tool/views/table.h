@@ -30,7 +30,15 @@ size_t table_rows(const struct table *t);
 size_t table_text_width(const struct table *t);
 /* TABLE_TEXT lines start with `indent`; the other formats ignore it. */
 void table_print(const struct table *t, FILE *out, enum table_format fmt, const char *indent);
-/* One CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break. */
+/*
+ * One CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break. A field
+ * a spreadsheet would take for a formula (table_csv_formula) gets a leading single quote,
+ * as OWASP advises for CSV injection: text from a report (a CPU brand, a note) must not run
+ * as "=HYPERLINK(...)" in the spreadsheet of whoever opens the file.
+ */
 void table_csv_cell(FILE *out, const char *s);
+/* Whether s starts with = + - @, a tab or a carriage return and is not a plain number
+ * (-3.5, +2, 1e-3 stay numbers) nor a lone "-" (the tool's "none"). */
+bool table_csv_formula(const char *s);
 
 #endif
