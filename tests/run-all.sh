@@ -63,7 +63,7 @@ done
 # are a subset of tests/sim/ and tests/qemu/).
 if [ -n "${TLBSCOPE_CHECK:-}" ]; then
     steps=(tests/checks/layers.sh tests/checks/spin_deadlines.sh tests/checks/insn_encoding.sh
-           tests/quick/*.sh)
+           tests/checks/samples_schema.sh tests/checks/doc_examples.sh tests/quick/*.sh)
 else
     steps=(tests/checks/*.sh tests/sim/*.sh tests/qemu/*.sh tests/bochs/*.sh)
 fi
