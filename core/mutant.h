@@ -105,6 +105,10 @@
 #define MUTANT_ID_arm_dsb_missing 95 /* aarch64: the broadcast initiator skips its DSB ISH */
 #define MUTANT_ID_arm_local_not_broadcast 96 /* aarch64: the broadcast method issues TLBI VAE1, not VAE1IS */
 #define MUTANT_ID_arch_unshared_compared 97 /* compare: x86 and aarch64 experiments paired by id alone */
+/* issue 31, compare: 100-109 */
+#define MUTANT_ID_cpu_role_by_number 100 /* compare: a parameter naming a CPU matched by its number */
+#define MUTANT_ID_gate_passes_on_nothing 101 /* compare --fail-if-slower passes with nothing compared */
+#define MUTANT_ID_invalid_report_shown 102 /* show/compare/html go on with a report that fails validation */
 /* issue 31, the points' own intervals: 130-139 */
 #define MUTANT_ID_median_boot_biased 130 /* boot_median: each split sends one draw more to the lower half */
 #define MUTANT_ID_p50_ci_of_p90 131    /* a metric's p50_ci95 is drawn around its 90th percentile */

@@ -1,5 +1,7 @@
 #include "reports/tool/cli/commands.h"
 
+#include "core/mutant.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -93,10 +95,19 @@ struct m_report *commands_load_report(const char *real_path, FILE *err)
         for (i = 0; i < d.count && !first; i++)
             if (d.items[i].level == DIAG_ERROR)
                 first = &d.items[i];
-        fprintf(err, PREFIX "warning: %s: not a valid report (%zu error%s%s%s%s%s); showing what "
-                "can be read (`tlbscope-report validate` lists every problem)\n", path, d.errors,
+        /* exit status 1, as the help says: a view of a broken report ("-1 CPUs") misleads */
+        bool go_on = MUTANT(invalid_report_shown);
+        fprintf(err, PREFIX "%s%s: not a valid report (%zu error%s%s%s%s%s)%s (`tlbscope-report "
+                "validate` lists every problem)\n", go_on ? "warning: " : "", path, d.errors,
                 d.errors == 1 ? "" : "s", first ? ", first: " : "", first ? first->path : "",
-                first && first->path[0] ? ": " : "", first ? first->text : "");
+                first && first->path[0] ? ": " : "", first ? first->text : "",
+                go_on ? "; showing what can be read" : "");
+        if (!go_on) {
+            diag_free(&d);
+            load_release(&lr);
+            free(safe);
+            return NULL;
+        }
     }
     diag_free(&d);
     /* from here on the views print the document: no control character reaches a terminal */
@@ -240,13 +251,78 @@ static bool print_markdown(const struct cmp_model *m, const struct side_set *sid
     return true;
 }
 
+/*
+ * Two sides that are one file, or two files with the same document: every
+ * ratio is 1 by construction, which the reader should know is not a finding.
+ */
+static void same_reports_note(const struct side_set *sides, FILE *err)
+{
+    size_t i, j;
+    for (i = 0; i < sides->nall; i++) {
+        for (j = i + 1; j < sides->nall; j++) {
+            struct m_report *a = sides->all[i], *b = sides->all[j];
+            struct stat x, y;
+            bool one_file = strcmp(a->path, b->path) == 0 ||
+                            (stat(a->path, &x) == 0 && stat(b->path, &y) == 0 &&
+                             x.st_dev == y.st_dev && x.st_ino == y.st_ino);
+            if (one_file)
+                fprintf(err, PREFIX "note: %s and %s are the same file (%s): every ratio "
+                        "between them is 1 by construction\n", a->label, b->label, a->path);
+            else if (json_equal(a->root, b->root))
+                fprintf(err, PREFIX "note: %s and %s are identical reports (%s, %s): every "
+                        "ratio between them is 1 by construction\n", a->label, b->label,
+                        a->path, b->path);
+        }
+    }
+}
+
+/*
+ * The outcome's exit status, its errors and warnings on `err`: a pair that
+ * shares an experiment and no point is a warning, or exit 4 under --strict
+ * or a gate; a gate that compared nothing at all is exit 4 (it never passes
+ * on nothing); else --fail-if-slower's points, exit 3.
+ */
+struct compare_outcome {
+    size_t disjoint;
+    long long slower; /* -1: no gate */
+    int rc;
+};
+
+static struct compare_outcome compare_outcome(const struct cmp_model *m,
+                                              const struct compare_cli *cli, FILE *err)
+{
+    struct compare_outcome o = { 0, -1, EXIT_VALID };
+    bool gate = !isnan(cli->fail_if_slower), fatal = gate || cli->strict;
+    size_t compared = compare_points_compared(m);
+    o.disjoint = compare_disjoint_pairs(m, err, fatal);
+    if (o.disjoint)
+        fprintf(err, PREFIX "%zu pair%s of sides share an experiment but no point of it: "
+                "nothing compared there%s\n", o.disjoint, o.disjoint == 1 ? "" : "s",
+                fatal ? " (exit status 4)" : "; the rest is compared (--strict: exit status 4)");
+    if (!compared)
+        fprintf(err, PREFIX "%s: nothing compared: the reports share no %s%s\n",
+                fatal ? "error" : "warning", m->nsections ? "point" : "experiment",
+                gate ? " (--fail-if-slower never passes on nothing: exit status 4)" : "");
+    if (fatal && (o.disjoint || !compared))
+        o.rc = EXIT_DISJOINT;
+    if (gate) {
+        o.slower = (long long)compare_slower_points(m, cli->fail_if_slower, err);
+        if (o.slower)
+            fprintf(err, PREFIX "%lld point%s slower than the baseline by more than %g%%\n",
+                    o.slower, o.slower == 1 ? "" : "s", cli->fail_if_slower);
+        if (o.slower && o.rc == EXIT_VALID)
+            o.rc = EXIT_SLOWER;
+    }
+    return o;
+}
+
 int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *cli, FILE *out,
                     FILE *err)
 {
     struct side_set sides;
     struct cmp_options opts;
     struct cmp_model m;
-    size_t slower;
+    struct compare_outcome o;
     int rc = sides_load(args, nargs, cli->baseline, cli->group, COMPARE_MAX_REPORTS, &sides, err);
     if (rc != EXIT_VALID)
         return rc;
@@ -264,6 +340,7 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         sides_free(&sides);
         return EXIT_USAGE;
     }
+    same_reports_note(&sides, err);
     memset(&opts, 0, sizeof(opts));
     opts.wide = cli->wide;
     opts.align_defaults = true;
@@ -278,11 +355,9 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         return EXIT_INVALID;
     }
     if (cli->json) { /* the verdict first: the document carries it */
-        size_t disjoint = compare_disjoint_pairs(&m, err);
-        long long nslow = isnan(cli->fail_if_slower)
-                              ? -1 : (long long)compare_slower_points(&m, cli->fail_if_slower, err);
-        rc = disjoint ? EXIT_DISJOINT : nslow > 0 ? EXIT_SLOWER : EXIT_VALID;
-        if (!dump_json(report_json_compare(&m, disjoint, nslow, rc), out)) {
+        o = compare_outcome(&m, cli, err);
+        rc = o.rc;
+        if (!dump_json(report_json_compare(&m, o.disjoint, o.slower, rc), out)) {
             fprintf(err, PREFIX "out of memory\n");
             rc = EXIT_INVALID;
         }
@@ -310,22 +385,8 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
         else
             compare_print(&m, out, cli->fmt);
     }
-    /* a pair that shares an experiment and no point compared nothing: never a pass */
-    if (compare_disjoint_pairs(&m, NULL)) {
-        size_t n = compare_disjoint_pairs(&m, err);
-        fprintf(err, PREFIX "%zu pair%s of sides share an experiment but no point of it: "
-                "nothing compared there (exit status %d)\n", n, n == 1 ? "" : "s", EXIT_DISJOINT);
-        rc = EXIT_DISJOINT;
-    }
-    if (!isnan(cli->fail_if_slower)) {
-        slower = compare_slower_points(&m, cli->fail_if_slower, err);
-        if (slower) {
-            fprintf(err, PREFIX "%zu point%s slower than the baseline by more than %g%% beyond "
-                    "noise\n", slower, slower == 1 ? "" : "s", cli->fail_if_slower);
-            if (rc == EXIT_VALID)
-                rc = EXIT_SLOWER;
-        }
-    }
+    fflush(out);
+    rc = compare_outcome(&m, cli, err).rc;
     compare_free(&m);
     sides_free(&sides);
     return rc;

@@ -23,7 +23,11 @@ int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *ou
 
 /* Exit status of compare --fail-if-slower when a point is slower beyond the limit. */
 enum { EXIT_SLOWER = 3 };
-/* Exit status of compare when two sides share an experiment but no point of it. */
+/*
+ * Exit status of compare --strict when two sides share an experiment but no
+ * point of it, and of a gate (--fail-if-slower) that compared nothing (no
+ * shared experiment or point): a gate never passes on nothing.
+ */
 enum { EXIT_DISJOINT = 4 };
 
 /* compare's options (main.c parses them; docs/report-tool.md, "Comparing machines"). */
@@ -35,6 +39,7 @@ struct compare_cli {
     const char *experiments[32];
     size_t nexperiments;
     bool sort_ratio, only_differences;
+    bool strict;              /* --strict: a pair with nothing in common is exit 4 */
     double fail_if_slower;    /* percent; NaN: off */
     bool wide;                /* --wide: sides side by side past 80 columns */
     bool json;                /* --json: compare_json.h */
@@ -58,7 +63,8 @@ char *commands_redacted_name(const char *in_path);
 /*
  * Loads, validates and models one report, as show/compare/html do: NULL
  * (with the reason on `err`) when it is not a readable tlbscope report of a
- * known version; a schema-invalid report is kept, with a warning on `err`.
+ * known version or it fails validation (the first problem named: exit
+ * status 1, as show's, compare's and html's help say).
  */
 struct m_report *commands_load_report(const char *path, FILE *err);
 

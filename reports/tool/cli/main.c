@@ -87,7 +87,7 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad\n"
     "usage (also: simulated and non-simulated reports given together to compare or\n"
     "html, more than 26 reports or sides), 3 compare --fail-if-slower found a slower\n"
-    "point, 4 compare found two sides sharing an experiment but no point of it.\n"
+    "point, 4 compare --strict or --fail-if-slower found nothing compared.\n"
     "html and compare never print serial numbers or UUIDs; show does, and the JSON\n"
     "files carry them: `tlbscope-report redact` makes a copy to share.\n";
 
@@ -162,6 +162,8 @@ static const char compare_help[] =
     "                       more than PCT percent beyond noise (the range's low end\n"
     "                       above 1 + PCT/100; without a spread, the ratio), each one\n"
     "                       named on stderr\n"
+    "  --strict             exit status 4 when two sides share an experiment but no\n"
+    "                       point of it (else a warning, and the rest is compared)\n"
     "  --wide               every side side by side with p99, however wide\n"
     "  --json               every row, the headlines and the verdict as one JSON\n"
     "                       object (reports/SCHEMA.md, \"compare --json\")\n"
@@ -171,9 +173,10 @@ static const char compare_help[] =
     "  --markdown           Markdown: conditions and machine tables, one table per\n"
     "                       experiment; a report's < > & written as entities\n"
     "Options may come anywhere; after \"--\" every argument is a file.\n"
-    "Exit status: 0; 1 an input is unreadable; 2 bad usage; 3 slower\n"
-    "(--fail-if-slower); 4 two sides share an experiment but no point of it: nothing\n"
-    "was compared there (the error names the experiment and why), whatever else.\n";
+    "Exit status: 0; 1 an input is unreadable or not a valid report; 2 bad usage; 3\n"
+    "slower (--fail-if-slower); 4 nothing compared, under --strict or\n"
+    "--fail-if-slower: two sides share an experiment but no point of it (the error\n"
+    "names the experiment, the parameter and both values), or no point at all.\n";
 
 static const char html_help[] =
     "usage: tlbscope-report html -o OUT.html FILE|DIR...\n"
@@ -315,6 +318,8 @@ static int run_compare(int argc, char **argv)
             cli.json = true;
         } else if (strcmp(a, "--only-differences") == 0) {
             cli.only_differences = true;
+        } else if (strcmp(a, "--strict") == 0) {
+            cli.strict = true;
         } else if ((v = option_value(argc, argv, &i, "--baseline", &missing)) || missing) {
             if (missing || cli.baseline)
                 why = missing ? "compare: --baseline needs a FILE" : "compare: give --baseline once";

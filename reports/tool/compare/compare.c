@@ -9,6 +9,7 @@
 #include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/compare/compare_roles.h"
 #include "reports/tool/views/ipi.h"
+#include "reports/tool/model/cpu_roles.h"
 #include "reports/tool/model/param_defaults.h"
 #include "reports/tool/model/point_index.h"
 #include "reports/tool/model/units.h"
@@ -167,6 +168,51 @@ static void mark_unmatched(const struct cmp_model *m, struct cmp_section *s)
     }
 }
 
+/*
+ * Two sides that measured ipi_roundtrip and share no topology class: a
+ * 2-CPU run without SMT has only same_package pairs, one with SMT only
+ * smt_sibling pairs. Without a row in common they would compare nothing.
+ */
+static bool sides_share_no_class(const struct cmp_model *m, const struct cmp_section *s)
+{
+    size_t a, b, k;
+    for (a = 0; a < m->nreports; a++) {
+        for (b = a + 1; b < m->nreports; b++) {
+            bool a_has = false, b_has = false, shared = false;
+            for (k = 0; k < s->nrows; k++) {
+                a_has |= s->rows[k].cells[a].present;
+                b_has |= s->rows[k].cells[b].present;
+                shared |= s->rows[k].cells[a].present && s->rows[k].cells[b].present;
+            }
+            if (a_has && b_has && !shared)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The "all_pairs" row (every pair's medians, as across architectures) where classes do not meet. */
+static bool add_all_pairs_row(const struct cmp_model *m, struct cmp_section *s,
+                              struct cell_acc *acc)
+{
+    struct cmp_row *row = &s->rows[s->nrows];
+    size_t i, r;
+    row->cls = IPI_ALL_PAIRS;
+    if (!(row->cells = calloc(m->nreports, sizeof(struct cmp_cell))))
+        return false;
+    s->nrows++;
+    for (i = 0; i < m->nreports; i++) {
+        for (r = 0; r < m->nall; r++) {
+            const struct m_experiment *e = run_exp(m, s, r);
+            struct ipi_class_row all;
+            if (m->side_of[r] == i && e && ipi_all_pairs_row(e, &all))
+                acc_add(m, acc, r, e, all.p50, all.p99);
+        }
+        acc_finish(m, i, acc, &row->cells[i]);
+    }
+    return true;
+}
+
 /* ipi_roundtrip: one row per topology class any report has. */
 static bool build_class_rows(const struct cmp_model *m, struct cmp_section *s)
 {
@@ -212,6 +258,8 @@ static bool build_class_rows(const struct cmp_model *m, struct cmp_section *s)
             acc_finish(m, i, &acc, &s->rows[k].cells[i]);
         }
     }
+    if (!m->cross_arch && sides_share_no_class(m, s) && !add_all_pairs_row(m, s, &acc))
+        goto out;
     qsort(s->rows, s->nrows, sizeof(*s->rows), cmp_class);
     mark_unmatched(m, s);
     ok = true;
@@ -747,6 +795,11 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
         compare_free(out);
         return false;
     }
+    /* a parameter that names a CPU (the target of ipi_target_state) is a role: cpu_roles.h */
+    if (out->opts.align_defaults && !cpu_roles_align(all, nall)) {
+        compare_free(out);
+        return false;
+    }
     out->sections = calloc(total, sizeof(*out->sections));
     if (!out->sections) {
         compare_free(out);
@@ -908,9 +961,78 @@ static const char *defaulted_why(const struct cmp_model *m, const struct cmp_sec
     return buf;
 }
 
-size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err)
+/*
+ * "target 1 vs 2": the first parameter (or the topology class) whose values
+ * two sides never share, which is why no point of one meets one of the
+ * other; "" when every parameter shares some value (a combination differs).
+ */
+static bool side_has_value(const struct cmp_section *s, size_t side, size_t k,
+                           const struct cmp_row *like)
 {
-    char why[600];
+    size_t j;
+    for (j = 0; j < s->nrows; j++) {
+        const struct cmp_row *row = &s->rows[j];
+        if (!row->cells[side].present || row->by_role)
+            continue;
+        if (s->by_class ? strcmp(row->cls, like->cls) == 0
+                        : model_param_cmp(row->vals[k], like->vals[k]) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void side_values(const struct cmp_section *s, size_t side, size_t k, char *buf, size_t cap)
+{
+    size_t j, i, n = 0, len = 0;
+    char v[64];
+    buf[0] = '\0';
+    for (j = 0; j < s->nrows && len + 1 < cap; j++) {
+        const struct cmp_row *row = &s->rows[j];
+        bool dup = false;
+        if (!row->cells[side].present || row->by_role)
+            continue;
+        for (i = 0; i < j && !dup; i++)
+            dup = s->rows[i].cells[side].present && !s->rows[i].by_role &&
+                  (s->by_class ? strcmp(s->rows[i].cls, row->cls) == 0
+                               : model_param_cmp(s->rows[i].vals[k], row->vals[k]) == 0);
+        if (dup)
+            continue;
+        if (n++ == 3) {
+            snprintf(buf + len, cap - len, ", ...");
+            return;
+        }
+        snprintf(buf + len, cap - len, "%s%s", n > 1 ? ", " : "",
+                 s->by_class ? row->cls
+                 : row->vals[k] ? model_param_text(row->vals[k], v, sizeof(v)) : "(none)");
+        len = strlen(buf);
+    }
+}
+
+static const char *disjoint_param(const struct cmp_model *m, const struct cmp_section *s,
+                                  size_t a, size_t b, char *buf, size_t cap)
+{
+    size_t k, j, nk = s->by_class ? 1 : s->keys.n;
+    char va[120], vb[120];
+    buf[0] = '\0';
+    for (k = 0; k < nk; k++) {
+        bool shared = false;
+        for (j = 0; j < s->nrows && !shared; j++)
+            shared = s->rows[j].cells[a].present && !s->rows[j].by_role &&
+                     side_has_value(s, b, k, &s->rows[j]);
+        if (shared)
+            continue;
+        side_values(s, a, k, va, sizeof(va));
+        side_values(s, b, k, vb, sizeof(vb));
+        snprintf(buf, cap, "; %s %s vs %s (%s vs %s)", s->by_class ? "class" : s->keys.keys[k],
+                 va, vb, m->reports[a]->label, m->reports[b]->label);
+        break;
+    }
+    return buf;
+}
+
+size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err, bool fatal)
+{
+    char why[600], which[400];
     size_t k, i, j, n = 0;
     for (k = 0; k < m->nsections; k++) {
         const struct cmp_section *s = &m->sections[k];
@@ -926,12 +1048,27 @@ size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err)
                 continue;
             n++;
             if (err)
-                fprintf(err, "tlbscope-report: error: %s: %s and %s have no point in common "
+                fprintf(err, "tlbscope-report: %s: %s: %s and %s have no point in common "
                         "(no parameter point of one matches one of the other, by value or "
-                        "role)%s: nothing compared\n", s->id, m->reports[s->base]->label,
-                        m->reports[i]->label, defaulted_why(m, s, i, why, sizeof(why)));
+                        "role)%s%s: nothing compared%s\n", fatal ? "error" : "warning", s->id,
+                        m->reports[s->base]->label, m->reports[i]->label,
+                        disjoint_param(m, s, s->base, i, which, sizeof(which)),
+                        defaulted_why(m, s, i, why, sizeof(why)), fatal ? "" : " there");
         }
     }
+    return n;
+}
+
+size_t compare_points_compared(const struct cmp_model *m)
+{
+    size_t k, j, i, n = 0;
+    for (k = 0; k < m->nsections; k++)
+        for (j = 0; j < m->sections[k].nrows; j++)
+            for (i = 0; i < m->nreports; i++)
+                n += !m->sections[k].rows[j].unmatched &&
+                     isfinite(compare_ratio(&m->sections[k].rows[j], i));
+    if (MUTANT(gate_passes_on_nothing))
+        n++;
     return n;
 }
 

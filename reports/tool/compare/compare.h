@@ -158,9 +158,13 @@ const char *compare_same_machine(const struct cmp_model *m, size_t report, char 
 /*
  * Pairs that share an experiment and no point: for each section, each side
  * that measured it and has no ratio to the section's base, written to `err`
- * (when not NULL) as an error. Returns how many: compare exits non-zero then.
+ * (when not NULL) with the parameter whose values the two never share
+ * ("target 1 vs 2"), as an error when `fatal` (--strict or a gate: exit 4),
+ * else as a warning. Returns how many.
  */
-size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err);
+size_t compare_disjoint_pairs(const struct cmp_model *m, FILE *err, bool fatal);
+/* Ratios the comparison has (rows x sides): 0 when nothing was compared, which no gate passes. */
+size_t compare_points_compared(const struct cmp_model *m);
 /* Parameters a report lacked and compare gave their default (param_defaults.h), as notes. */
 void compare_defaulted_lines(const struct cmp_model *m, const struct cmp_section *s, FILE *out,
                              const char *prefix, int width);

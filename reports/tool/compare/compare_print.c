@@ -8,6 +8,7 @@
 #include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/views/conditions.h"
 #include "reports/tool/views/recommend_view.h"
+#include "reports/tool/model/cpu_roles.h"
 #include "reports/tool/model/units.h"
 
 #define S(x) ((x) ? (x) : "?")
@@ -798,6 +799,9 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
         status_lines(m, s, out, markdown ? "" : "  ", markdown ? "- " : "");
         compare_defaulted_lines(m, s, out, markdown ? "- defaulted: " : "  defaulted: ",
                                 markdown ? 1000 : COMPARE_WIDTH);
+        if (*cpu_role_text(s->exp, m->reports, m->nreports, line, sizeof(line)))
+            units_print_wrapped(out, markdown ? "- role: " : "  role: ", markdown ? "  " : "        ",
+                                line, markdown ? 1000 : COMPARE_WIDTH);
         if (s->base != 0 && rows_shown(m, s)) {
             snprintf(line, sizeof(line), "%s, the first side that measured %s (%s has no point "
                      "of it)", m->reports[s->base]->label, s->id, m->reports[0]->label);

@@ -70,6 +70,11 @@ struct m_experiment {
 #define M_MAX_DEFAULTED 4
     const char *defaulted[M_MAX_DEFAULTED];
     size_t ndefaulted;
+    /* a parameter naming a CPU that compare matched as a role (cpu_roles.h): its key (NULL:
+     * none), whether its values became ranks, and the CPUs this report named ("1, 3") */
+    const char *cpu_role;
+    bool cpu_role_ranked;
+    char cpu_role_cpus[40];
 };
 
 struct m_cpu {

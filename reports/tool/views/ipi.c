@@ -180,7 +180,7 @@ static void aggregate_results(const struct m_experiment *e, struct ipi_class_row
 {
     double *p50 = malloc(e->results.count * sizeof(double) + 1);
     double *p99 = malloc(e->results.count * sizeof(double) + 1);
-    size_t i, n = 0;
+    size_t i, n = 0, n99 = 0;
     if (p50 && p99) {
         for (i = 0; i < e->results.count; i++) {
             const struct m_point *p = &e->results.items[i];
@@ -188,14 +188,15 @@ static void aggregate_results(const struct m_experiment *e, struct ipi_class_row
             const struct m_metric *m = model_primary_metric(p);
             bool mine = strcmp(row->cls, IPI_ALL_PAIRS) == 0 ||
                         (c && c->str && strcmp(c->str, row->cls) == 0);
-            if (mine && m && isfinite(m->st.p50) &&
-                isfinite(m->st.p99)) {
-                p50[n] = m->st.p50;
-                p99[n++] = m->st.p99;
+            /* a p99 is NaN below 100 samples (model.h): the pair's p50 still counts */
+            if (mine && m && isfinite(m->st.p50)) {
+                p50[n++] = m->st.p50;
+                if (isfinite(m->st.p99))
+                    p99[n99++] = m->st.p99;
             }
         }
         row->p50 = median(p50, n);
-        row->p99 = median(p99, n);
+        row->p99 = median(p99, n99);
     }
     free(p50);
     free(p99);
