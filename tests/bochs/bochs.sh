@@ -160,11 +160,12 @@ if [ -n "$first_report" ]; then
     HW=$here/tests/fixtures/reports/synthetic-epyc7763-2s-hw.json
     "$TOOL" compare "$first_report" "$HW" >"$RUN/compare.out" 2>&1
     cmp_rc=$?
-    # exit 4: the fixture predates PTI's user working set (issue 20), so no PTI point matches
-    # and compare says so (issue 23); every other experiment both measured is compared
-    check "compare with hardware: exit 4 for PTI alone (the fixture has no working set), [EMULATED: bochs], the mixing warning, the emulator row" \
-        eval '[ $cmp_rc = 4 ] && [ "$(grep -c "no point in common" "$RUN/compare.out")" = 1 ] &&
-              grep -q "error: pti_double_invalidation: A and B have no point in common" "$RUN/compare.out" &&
+    # the fixture predates PTI's user working set (issue 20), so no PTI point matches and
+    # compare warns (issue 23; exit 4 only under --strict, issue 31); every other experiment
+    # both measured is compared
+    check "compare with hardware: a warning for PTI alone (the fixture has no working set), exit 0, [EMULATED: bochs], the mixing warning, the emulator row" \
+        eval '[ $cmp_rc = 0 ] && [ "$(grep -c "no point in common" "$RUN/compare.out")" = 1 ] &&
+              grep -q "warning: pti_double_invalidation: A and B have no point in common" "$RUN/compare.out" &&
               grep -q "\[EMULATED: bochs\]" "$RUN/compare.out" &&
               grep -q "compared with virtualised or emulated report(s) A" "$RUN/compare.out" &&
               grep -qE "^  emulator +bochs +- *$" "$RUN/compare.out"'

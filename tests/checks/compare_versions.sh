@@ -2,7 +2,8 @@
 # Comparison across tool versions and vendors (issue 23): reports of every
 # schema version align their points (a parameter an older report lacks takes
 # its documented default, and compare says which), a pair with nothing in
-# common is an error (exit 4, --fail-if-slower or not), an unknown
+# common is a warning naming the parameter (exit 4 under --strict or
+# --fail-if-slower), an unknown
 # --experiment is exit 2, every output of every sample fits 80 columns, a
 # dozen reports get the long layout with a per-experiment base, and
 # compare --json / show --json pass jq checks of reports/SCHEMA.md's
@@ -81,8 +82,11 @@ check "fresh vs the version 1 simulated sample: every experiment both measured h
 check "fresh vs the sample: flush, path, pti, working_set, cpus and targets_doing defaulted, and said" sh -c \
     "jq -e '[.experiments[].defaulted[] | .param] | sort == [\"cpus\", \"flush\", \"path\", \"pti\", \"targets_doing\", \"working_set\"]' $out/fresh-json.out >/dev/null &&
      [ \$(grep -c '^  defaulted: A predates ' $out/fresh-text.out) = 4 ]"
-check "fresh vs the sample: PTI has no point in common (working_set 0 vs 512): exit 4, the reason named" sh -c \
-    "[ $(rc fresh-text) = 4 ] && grep -q '^tlbscope-report: error: pti_double_invalidation: A and B have no point in common .*A predates working_set (taken as 0 (no user working set)), so its points were measured differently' $out/fresh-text.err"
+check "fresh vs the sample: PTI has no point in common (working_set 0 vs 512): a warning naming the parameter and both values, the reason, exit 0" sh -c \
+    "[ $(rc fresh-text) = 0 ] && grep -q '^tlbscope-report: warning: pti_double_invalidation: A and B have no point in common .*; working_set 0 vs 512 (A vs B); A predates working_set (taken as 0 (no user working set)), so its points were measured differently' $out/fresh-text.err"
+run fresh-strict compare --strict "$SIMSAMPLE" "$FRESH"
+check "the same under --strict: exit 4, an error" sh -c \
+    "[ $(rc fresh-strict) = 4 ] && grep -q '^tlbscope-report: error: pti_double_invalidation: A and B have no point in common' $out/fresh-strict.err"
 check "fresh vs the sample: the text (and its errors) fit 80 columns" \
     test "$(max_width "$out/fresh-text.out")" -le 80
 
@@ -93,8 +97,12 @@ run disjoint compare --experiment shootdown_seq_vs_conc --fail-if-slower 10 "$S4
 check "a pair with no common point: exit 4 under --fail-if-slower, the experiment named" sh -c \
     "[ $(rc disjoint) = 4 ] && grep -q '^tlbscope-report: error: shootdown_seq_vs_conc: A and B have no point in common' $out/disjoint.err && grep -q '1 pair of sides share an experiment but no point of it' $out/disjoint.err"
 run disjoint-json compare --json --experiment shootdown_seq_vs_conc "$S4" "$out/disjoint.json"
-check "compare --json of it: exit 4, the verdict says so" sh -c \
-    "[ $(rc disjoint-json) = 4 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"slower_points\": null, \"exit_status\": 4, \"mixed\": false}' $out/disjoint-json.out >/dev/null"
+check "compare --json of it without --strict or a gate: exit 0, the verdict counts the pair" sh -c \
+    "[ $(rc disjoint-json) = 0 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"slower_points\": null, \"exit_status\": 0, \"mixed\": false}' $out/disjoint-json.out >/dev/null"
+run disjoint-json-strict compare --json --strict --experiment shootdown_seq_vs_conc "$S4" "$out/disjoint.json"
+check "compare --json --strict of it: exit 4, the verdict says so, the parameter named (pages)" sh -c \
+    "[ $(rc disjoint-json-strict) = 4 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"slower_points\": null, \"exit_status\": 4, \"mixed\": false}' $out/disjoint-json-strict.out >/dev/null &&
+     grep -q '; pages 1, 2, 4, ... vs 1001, 1002, 1004, ... (A vs B)' $out/disjoint-json-strict.err"
 
 # ---- item 2: an unknown --experiment id ----
 run unknown compare --experiment shootdown_seq_vs_cnoc "$S4" "$BOCHS"
@@ -191,10 +199,11 @@ check "show: flush_ceiling's first curve says p* lies outside its band and where
      grep -q 'local, working set 64 contiguous, vs full_cr3: p\* [0-9]* (95% interval [0-9]* to [0-9]*), confidence [a-z]*; p25-p75 band 1 to 1 (p\* outside it: the band is where the two curves. p25-p75 ranges overlap, the confidence comes from p\*.s interval)'"
 
 # ---- item 3: a clock far from nominal is warned, once per report ----
-jq '.experiments[1].conditions = {"smi": {"source": "none", "count": null}, "clock": {"aperf_mperf": true,
-      "effective_over_tsc_permille": {"min": 690, "weighted": 700, "max": 710}, "effective_mhz": 1817,
-      "tsc_mhz": 2596}, "smt": "off", "smt_cores": 0, "target_wait": "hlt"}' "$S4" >"$out/slowclock.json"
-run slowclock compare "$S4" "$out/slowclock.json"
+# (a valid report: compare refuses one that fails validation, exit 1)
+jq '.experiments[1].conditions.clock |= (.aperf_mperf = true | .cpuid6_ecx = "0x1" | .cpus = 4 |
+      .effective_over_tsc_permille = {"min": 690, "weighted": 700, "max": 710} | .effective_mhz = 1817 |
+      del(.roles))' "$FRESH" >"$out/slowclock.json"
+run slowclock compare "$FRESH" "$out/slowclock.json"
 check "compare: B's clock at 70% of nominal is warned once, naming the experiment" sh -c \
     "[ \$(grep -c '^warning: B: ipi_broadcast: effective clock 70% of the TSC.s (APERF/MPERF): far' $out/slowclock.out) = 1 ] &&
      ! grep -q '^warning: A: ' $out/slowclock.out"

@@ -122,8 +122,14 @@ check "show with two files: exit 2" test "$(rc s-two)" = 2
 run s-bad show "$FIX/broken/garbage-missing.json"
 check "show of a missing file: exit 1" test "$(rc s-bad)" = 1
 run s-invalid show "$FIX/broken/p50-below-min.json"
-check "show of a schema-invalid report: shown, with a warning" \
-    sh -c "[ $(rc s-invalid) = 0 ] && grep -q 'warning: .*not a valid report (1 error, first: experiments' $out/s-invalid.err"
+check "show of a schema-invalid report: exit 1, nothing shown, the first problem named" \
+    sh -c "[ $(rc s-invalid) = 1 ] && [ ! -s $out/s-invalid.out ] && grep -q '^tlbscope-report: .*p50-below-min.json: not a valid report (1 error, first: experiments' $out/s-invalid.err"
+run c-invalid compare "$HW" "$FIX/broken/p50-below-min.json"
+check "compare with a schema-invalid report: exit 1, nothing compared" \
+    sh -c "[ $(rc c-invalid) = 1 ] && [ ! -s $out/c-invalid.out ] && grep -q 'p50-below-min.json: not a valid report' $out/c-invalid.err"
+run h-invalid html -o "$out/invalid.html" "$HW" "$FIX/broken/p50-below-min.json"
+check "html with a schema-invalid report: exit 1, no page" \
+    sh -c "[ $(rc h-invalid) = 1 ] && [ ! -e $out/invalid.html ] && grep -q 'p50-below-min.json: not a valid report' $out/h-invalid.err"
 
 # compare
 run c-text compare "$HW" "$QEMU2"
@@ -201,8 +207,10 @@ check "finding 1: --markdown has the conditions table and warnings too" sh -c \
 run f1-html html -o "$out/f1.html" "$S4" "$S8"
 check "finding 1: the html page has the conditions table and the warnings, before the charts" sh -c \
     "grep -q '<h2 id=\"conditions\">Conditions</h2>' $out/f1.html && grep -q '<li>samples: A 1000, B 100</li>' $out/f1.html && [ \$(grep -n 'id=\"conditions\"' $out/f1.html | cut -d: -f1) -lt \$(grep -n '<svg' $out/f1.html | head -n1 | cut -d: -f1) ]"
-scaled "$S4" 1.00 "$out/cond.json" method.apic_mode='"x2apic"' 'experiments.0.conditions={"smi_count": 3}'
-run f1-new compare "$S4" "$out/cond.json"
+# (a valid report: show, compare and html refuse one that fails validation, exit 1)
+BOCHS=$FIX/bochs/bochs-skylake-x-smp2.json
+scaled "$BOCHS" 1.00 "$out/cond.json" method.apic_mode='"x2apic"' 'experiments.0.conditions.smi_count=3'
+run f1-new compare "$BOCHS" "$out/cond.json"
 check "finding 1: fields other reports lack read as '-' (per-experiment conditions)" sh -c \
     "grep -q '^  condition smi_count  *-  *3 *\$' $out/f1-new.out && grep -q '^Note: not recorded by every report (older tool versions, or unknown to' $out/f1-new.out && grep -q '^warning: conditions differ (A vs B): APIC mode (IPI delivery differs): xapic vs' $out/f1-new.out"
 
@@ -227,8 +235,8 @@ check "finding 2: --group pools the reports of one machine and configuration" sh
 
 # control: --fail-if-slower, --baseline, --experiment, --sort, --only-differences
 run f-fail compare --fail-if-slower 10 "A=$out/a1.json,$out/a2.json" "B=$out/s1.json,$out/s2.json"
-check "--fail-if-slower 10: 1.6x slower beyond noise exits 3 and names the points" sh -c \
-    "[ $(rc f-fail) = 3 ] && grep -q '^tlbscope-report: slower: B vs A: ipi_broadcast mode=unicast_each targets=1: p50 ratio 1.6' $out/f-fail.err && grep -q 'points slower than the baseline by more than 10% beyond noise' $out/f-fail.err"
+check "--fail-if-slower 10: 1.6x slower over the whole range exits 3 and names the points" sh -c \
+    "[ $(rc f-fail) = 3 ] && grep -q '^tlbscope-report: slower: B vs A: ipi_broadcast mode=unicast_each targets=1: p50 ratio 1.6' $out/f-fail.err && grep -q 'points slower than the baseline by more than 10%\$' $out/f-fail.err"
 run f-pass compare --fail-if-slower 10 "A=$out/a1.json,$out/a2.json" "B=$out/n1.json,$out/n2.json"
 check "--fail-if-slower 10: runs within noise exit 0" test "$(rc f-pass)" = 0
 run f-pass70 compare "A=$out/a1.json,$out/a2.json" "B=$out/s1.json,$out/s2.json" --fail-if-slower 70
@@ -329,8 +337,8 @@ run f7-ratio-v validate "$out/ratio.json"
 run f7-ratio-s show "$out/ratio.json"
 check "finding 7: validate cross-checks conc_over_seq_p50 against the two p50s" sh -c \
     "[ $(rc f7-ratio-v) = 1 ] && grep -q 'summary\[0\].values.conc_over_seq_p50: 5, but the conc point.s p50 over the seq point.s is' $out/f7-ratio-v.err"
-check "finding 7: show's conc/seq is recomputed from the p50s beside it (not the stored 5.00)" sh -c \
-    "! grep -q ' 5\.00 ' $out/f7-ratio-s.out && grep -q 'conc/seq' $out/f7-ratio-s.out"
+check "finding 7: show refuses the report whose stored conc/seq disagrees with its p50s (exit 1)" sh -c \
+    "[ $(rc f7-ratio-s) = 1 ] && ! grep -q ' 5\.00 ' $out/f7-ratio-s.out && grep -q 'not a valid report' $out/f7-ratio-s.err"
 python3 - "$QEMU2" "$out/max.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

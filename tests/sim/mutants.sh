@@ -649,6 +649,42 @@ kill_tool base_always_first "compare: the base stays side A where A has no point
 kill_tool no_param_defaults "compare: no defaults for parameters older reports lack" older_points_align
 kill_tool show_tsc_else "show: 'TSC frequency unknown' after a known rate" tsc_said_once
 kill_tool role_rows_doubled "compare: role rows repeating value rows count twice" role_rows_counted_once
+# issue 31: a parameter naming a CPU is a role. A fresh 4-CPU report against a copy whose
+# ipi_target_state target is CPU 2, not 1: the states still meet (ratio 1), never "nothing"
+ROLE_DIR=$here/build/test-runs/mutants-roles
+target_is_a_role() {
+    local a b
+    if [ ! -s "$ROLE_DIR/a.json" ]; then
+        rm -rf "$ROLE_DIR" && mkdir -p "$ROLE_DIR"
+        "$SIM" --cpu epyc-7763 --cpus 4 --seed 31 --out "$ROLE_DIR/run" profile=quick samples=10 \
+            warmup=1 run_budget_s=0 >"$ROLE_DIR/sim.log" 2>&1
+        a=$(sed -n 's/^Report saved: //p' "$ROLE_DIR/sim.log" | head -n1)
+        cp "$a" "$ROLE_DIR/a.json" 2>/dev/null || return 1
+        jq '(.experiments[] | select(.id == "ipi_target_state") | .results[].params.target) |= . + 1' \
+            "$ROLE_DIR/a.json" >"$ROLE_DIR/b.json"
+    fi
+    "$1" compare --json --experiment ipi_target_state "$ROLE_DIR/a.json" "$ROLE_DIR/b.json" \
+        2>/dev/null | jq -e '[.experiments[0].rows[].cells[] | select(.ratio != null)] | length >= 5' >/dev/null
+}
+# a gate never passes on nothing: two reports sharing no experiment, --fail-if-slower: exit 4
+gate_fails_on_nothing() {
+    mkdir -p "$ROLE_DIR"
+    jq '.experiments |= map(select(.id == "ipi_broadcast"))' "$S4" >"$ROLE_DIR/bcast.json"
+    jq '.experiments |= map(select(.id == "ipi_roundtrip"))' "$S4" >"$ROLE_DIR/rtrip.json"
+    "$1" compare --fail-if-slower 10 "$ROLE_DIR/bcast.json" "$ROLE_DIR/rtrip.json" >/dev/null 2>&1
+    [ $? = 4 ]
+}
+# show of a report that fails validation: exit 1, nothing shown
+invalid_report_refused() {
+    local out
+    out=$("$1" show "$here/tests/fixtures/reports/broken/p50-below-min.json" 2>/dev/null)
+    [ $? = 1 ] && [ -z "$out" ]
+}
+kill_tool cpu_role_by_number "compare: ipi_target_state's target matched by CPU number" target_is_a_role
+kill_tool gate_passes_on_nothing "compare --fail-if-slower passes with nothing compared" \
+    gate_fails_on_nothing
+kill_tool invalid_report_shown "show goes on with a report that fails validation" \
+    invalid_report_refused
 # issue 27: x86 against aarch64 compares only ipi_roundtrip and stale_detector_control; the
 # rest (shootdown_lazy, which both have, included) is listed per side
 ARM4=tests/fixtures/reports/arm64/qemu-aarch64-smp4.json

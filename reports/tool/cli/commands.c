@@ -266,12 +266,11 @@ static void same_reports_note(const struct side_set *sides, FILE *err)
                             (stat(a->path, &x) == 0 && stat(b->path, &y) == 0 &&
                              x.st_dev == y.st_dev && x.st_ino == y.st_ino);
             if (one_file)
-                fprintf(err, PREFIX "note: %s and %s are the same file (%s): every ratio "
-                        "between them is 1 by construction\n", a->label, b->label, a->path);
+                fprintf(err, PREFIX "note: %s and %s are the same file: every ratio\n"
+                        PREFIX "      between them is 1 by construction\n", a->label, b->label);
             else if (json_equal(a->root, b->root))
-                fprintf(err, PREFIX "note: %s and %s are identical reports (%s, %s): every "
-                        "ratio between them is 1 by construction\n", a->label, b->label,
-                        a->path, b->path);
+                fprintf(err, PREFIX "note: %s and %s are identical reports: every ratio\n"
+                        PREFIX "      between them is 1 by construction\n", a->label, b->label);
         }
     }
 }
@@ -288,6 +287,19 @@ struct compare_outcome {
     int rc;
 };
 
+/* Do two sides have some experiment in common? */
+static bool shares_experiment(const struct cmp_model *m)
+{
+    size_t k, i, with;
+    for (k = 0; k < m->nsections; k++) {
+        for (i = 0, with = 0; i < m->nreports; i++)
+            with += m->sections[k].exp[i] != NULL;
+        if (with >= 2)
+            return true;
+    }
+    return false;
+}
+
 static struct compare_outcome compare_outcome(const struct cmp_model *m,
                                               const struct compare_cli *cli, FILE *err)
 {
@@ -301,7 +313,7 @@ static struct compare_outcome compare_outcome(const struct cmp_model *m,
                 fatal ? " (exit status 4)" : "; the rest is compared (--strict: exit status 4)");
     if (!compared)
         fprintf(err, PREFIX "%s: nothing compared: the reports share no %s%s\n",
-                fatal ? "error" : "warning", m->nsections ? "point" : "experiment",
+                fatal ? "error" : "warning", shares_experiment(m) ? "point" : "experiment",
                 gate ? " (--fail-if-slower never passes on nothing: exit status 4)" : "");
     if (fatal && (o.disjoint || !compared))
         o.rc = EXIT_DISJOINT;
