@@ -361,6 +361,7 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
     opts.sort_ratio = cli->sort_ratio;
     opts.only_differences = cli->only_differences;
     opts.fail_if_slower = cli->fail_if_slower;
+    opts.baseline = sides.baseline;
     if (!compare_build_pooled(sides.all, sides.side_of, sides.nall, sides.nsides, &opts, &m)) {
         fprintf(err, PREFIX "out of memory\n");
         sides_free(&sides);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "reports/tool/cli/commands.h"
+#include "reports/tool/cli/side_names.h"
 #include "reports/tool/model/inputs.h"
 #include "reports/tool/model/jget.h"
 
@@ -14,7 +15,9 @@
 struct loading {
     struct m_report **all;
     size_t *pool; /* operand pool number: reports of one A=... operand share it */
+    char (*name)[SIDE_NAME_MAX + 1]; /* the NAME of its NAME=... operand, or "" */
     size_t n, cap;
+    char cur_name[SIDE_NAME_MAX + 1]; /* the operand being loaded's */
 };
 
 static bool push(struct loading *l, struct m_report *r, size_t pool)
@@ -29,9 +32,16 @@ static bool push(struct loading *l, struct m_report *r, size_t pool)
         if (!(p = realloc(l->pool, cap * sizeof(*p))))
             return false;
         l->pool = p;
+        {
+            char (*nm)[SIDE_NAME_MAX + 1] = realloc(l->name, cap * sizeof(*nm));
+            if (!nm)
+                return false;
+            l->name = nm;
+        }
         l->cap = cap;
     }
     l->all[l->n] = r;
+    memcpy(l->name[l->n], l->cur_name, sizeof(l->cur_name));
     l->pool[l->n++] = pool;
     return true;
 }
@@ -93,8 +103,16 @@ static int load_operand(const char *arg, size_t pool, struct loading *l, FILE *e
     const char *list = pool_list(arg);
     char *copy, *save = NULL, *tok;
     int rc = EXIT_VALID;
+    l->cur_name[0] = '\0';
     if (!list)
         return load_path((char *)arg, OWN_SIDE, l, err);
+    if (!side_name_valid(arg, (size_t)(list - 1 - arg))) {
+        fprintf(err, PREFIX "%s: a side's name (before '=') is 1 to %d letters, digits, '.', "
+                "'_', '+' or '-'\n", arg, SIDE_NAME_MAX);
+        return EXIT_USAGE;
+    }
+    memcpy(l->cur_name, arg, (size_t)(list - 1 - arg));
+    l->cur_name[list - 1 - arg] = '\0';
     if (!*list || strspn(list, ",") == strlen(list)) {
         fprintf(err, PREFIX "%s: no files after '=' (A=a1.json,a2.json pools runs)\n", arg);
         return EXIT_USAGE;
@@ -149,41 +167,74 @@ static bool assign_sides(struct loading *l, bool group, size_t *side_of, size_t 
     return true;
 }
 
-/* Moves side `first` to the front: 0, and every side before it one up. */
-static void baseline_first(size_t *side_of, size_t n, size_t first)
+/*
+ * Each side's name (side_names.h): its operand's NAME, else the short CPU
+ * name of its first report, else its letter; "_2", "_3" after a name an
+ * earlier side has. `given` holds each report's NAME ("" for none).
+ */
+static void side_name(const struct side_set *s, char (*given)[SIDE_NAME_MAX + 1], size_t side,
+                      char *buf, size_t cap)
 {
-    size_t i;
-    for (i = 0; i < n; i++)
-        side_of[i] = side_of[i] == first ? 0 : side_of[i] < first ? side_of[i] + 1 : side_of[i];
+    size_t r;
+    buf[0] = '\0';
+    for (r = 0; r < s->nall && !buf[0]; r++)
+        if (s->side_of[r] == side && given[r][0])
+            snprintf(buf, cap, "%s", given[r]);
+    for (r = 0; r < s->nall && !buf[0]; r++)
+        if (s->side_of[r] == side)
+            side_cpu_name(s->all[r], buf, cap);
+    if (!buf[0])
+        snprintf(buf, cap, "%c", (char)('A' + side % 26));
 }
 
-static void label(struct side_set *s)
+static void label(struct side_set *s, char (*given)[SIDE_NAME_MAX + 1])
 {
-    size_t i, *runs = calloc(s->nsides ? s->nsides : 1, sizeof(*runs));
-    for (i = 0; i < s->nall; i++) {
-        size_t k = runs ? ++runs[s->side_of[i]] : 1;
-        char letter = (char)('A' + (s->side_of[i] % 26));
-        if (k == 1)
-            snprintf(s->all[i]->label, sizeof(s->all[i]->label), "%c", letter);
-        else
-            snprintf(s->all[i]->label, sizeof(s->all[i]->label), "%c%zu", letter, k % 100);
+    size_t i, j, k, *runs = calloc(s->nsides ? s->nsides : 1, sizeof(*runs));
+    char (*names)[SIDE_NAME_MAX + 5] = calloc(s->nsides ? s->nsides : 1, sizeof(*names));
+    if (names) {
+        for (i = 0; i < s->nsides; i++) {
+            char base[SIDE_NAME_MAX + 1];
+            bool taken = true;
+            side_name(s, given, i, base, sizeof(base));
+            snprintf(names[i], sizeof(names[i]), "%s", base);
+            for (k = 2; taken && k < 100; k++) {
+                for (j = 0, taken = false; j < i && !taken; j++)
+                    taken = strcmp(names[j], names[i]) == 0;
+                if (taken)
+                    snprintf(names[i], sizeof(names[i]), "%s_%zu", base, k);
+            }
+        }
     }
+    for (i = 0; i < s->nall; i++) {
+        size_t side = s->side_of[i], n = runs ? ++runs[side] : 1;
+        char letter[2] = { (char)('A' + side % 26), '\0' };
+        const char *name = names ? names[side] : letter;
+        if (n == 1)
+            snprintf(s->all[i]->label, sizeof(s->all[i]->label), "%s", name);
+        else
+            snprintf(s->all[i]->label, sizeof(s->all[i]->label), "%s#%zu", name, n % 100);
+    }
+    free(names);
     free(runs);
 }
 
-/* Stable: reports keep input order within a side, sides ordered by number. */
-static void order_by_side(struct side_set *s)
+/* Stable: reports keep input order within a side, sides ordered by number; `given` follows. */
+static void order_by_side(struct side_set *s, char (*given)[SIDE_NAME_MAX + 1])
 {
     size_t i, j;
     for (i = 1; i < s->nall; i++) {
         struct m_report *r = s->all[i];
         size_t side = s->side_of[i];
+        char name[SIDE_NAME_MAX + 1];
+        memcpy(name, given[i], sizeof(name));
         for (j = i; j > 0 && s->side_of[j - 1] > side; j--) {
             s->all[j] = s->all[j - 1];
             s->side_of[j] = s->side_of[j - 1];
+            memcpy(given[j], given[j - 1], sizeof(name));
         }
         s->all[j] = r;
         s->side_of[j] = side;
+        memcpy(given[j], name, sizeof(name));
     }
 }
 
@@ -200,8 +251,9 @@ int sides_load(char *const *args, size_t nargs, const char *baseline, bool group
         for (i = 0; i < l.n && base == (size_t)-1; i++)
             if (same_file(l.all[i]->path, baseline))
                 base = i;
-        if (base == (size_t)-1) {
+        if (base == (size_t)-1) { /* not an operand: a side of its own, the last column */
             struct m_report *r = commands_load_report(baseline, err);
+            l.cur_name[0] = '\0';
             if (!r)
                 rc = EXIT_INVALID;
             else if (!push(&l, r, OWN_SIDE))
@@ -217,21 +269,22 @@ int sides_load(char *const *args, size_t nargs, const char *baseline, bool group
     out->all = l.all;
     out->nall = l.n;
     free(l.pool);
-    if (rc != EXIT_VALID) {
-        sides_free(out);
-        return rc;
-    }
-    if (out->nsides > max_sides) {
+    if (rc == EXIT_VALID && out->nsides > max_sides) {
         fprintf(err, PREFIX "%zu reports (or pooled sides) given; at most %zu can be shown "
                 "together (pool runs of one machine with --group or A=a1.json,a2.json)\n",
                 out->nsides, max_sides);
-        sides_free(out);
-        return EXIT_USAGE;
+        rc = EXIT_USAGE;
     }
-    if (base != (size_t)-1)
-        baseline_first(out->side_of, out->nall, out->side_of[base]);
-    order_by_side(out);
-    label(out);
+    if (rc != EXIT_VALID) {
+        free(l.name);
+        sides_free(out);
+        return rc;
+    }
+    /* --baseline divides by that side; the columns keep the operands' order */
+    out->baseline = base != (size_t)-1 ? out->side_of[base] : 0;
+    order_by_side(out, l.name);
+    label(out, l.name);
+    free(l.name);
     return EXIT_VALID;
 }
 

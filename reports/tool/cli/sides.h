@@ -4,7 +4,9 @@
  *   FILE or DIR      each report its own side (a DIR: its *.json, sorted)
  *   A=f1.json,f2.json  one side pooling those runs (each may be a DIR)
  *   --group          reports of one machine and configuration pooled
- *   --baseline FILE  that report's side first (loaded when not an operand)
+ *   --baseline FILE  the side the ratios divide by (loaded, as the last side,
+ *                    when not an operand); the sides keep the operands' order
+ * Each side is named (side_names.h): NAME=..., else a short CPU name.
  * A file that fails to load is fatal when named; one inside a directory is
  * reported and skipped, so one bad file does not stop the rest.
  */
@@ -18,9 +20,10 @@
 #include "reports/tool/model/model.h"
 
 struct side_set {
-    struct m_report **all; /* labelled: side letter, then run number from the second run */
+    struct m_report **all; /* labelled: the side's name, then "#2", "#3" from its second run */
     size_t *side_of;
     size_t nall, nsides;
+    size_t baseline; /* the --baseline side (0 without it) */
 };
 
 /* The exit status (commands.h): EXIT_VALID, EXIT_INVALID or EXIT_USAGE; `out` empty unless VALID. */

@@ -653,10 +653,10 @@ static bool side_measured(const struct cmp_section *s, size_t i)
 /* The section's base: the baseline, or the first side that measured it (compare.h). */
 static void set_base(const struct cmp_model *m, struct cmp_section *s)
 {
-    size_t i, j;
+    size_t i, j, b = m->opts.baseline < m->nreports ? m->opts.baseline : 0;
     for (i = 0; i < m->nreports && !side_measured(s, i); i++)
         ;
-    s->base = i < m->nreports ? i : 0;
+    s->base = side_measured(s, b) ? b : i < m->nreports ? i : b;
     if (MUTANT(base_always_first))
         s->base = 0;
     for (j = 0; j < s->nrows; j++)

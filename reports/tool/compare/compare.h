@@ -49,6 +49,8 @@ struct cmp_options {
     /* give older reports' points the parameters later ones added (param_defaults.h), so
      * that they align; the reports' points change (compare does it, html does not) */
     bool align_defaults;
+    /* the side the ratios divide by (--baseline: the columns keep the operands' order) */
+    size_t baseline;
 };
 
 struct cmp_row {
@@ -82,7 +84,7 @@ struct cmp_section {
     size_t nvrows;
     const struct m_param **role_vals; /* the role rows' vals (nrole_rows * keys.n), owned */
     /*
-     * The side the section's ratios divide by: the baseline (side 0) when it
+     * The side the section's ratios divide by: the baseline (opts.baseline) when it
      * measured the experiment, else the first side that did (a 1-CPU report
      * first would leave every multi-CPU ratio "-"). The views say so.
      */
@@ -122,7 +124,8 @@ struct cmp_model {
 bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *out);
 /*
  * Pooled: `all` are nall reports, side_of[r] the side (0 .. nsides-1, every
- * side non-empty) of report r; side 0 is the baseline. `opts` may be NULL.
+ * side non-empty) of report r; opts->baseline (0 without opts) is the
+ * baseline. `opts` may be NULL.
  */
 bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, size_t nall,
                           size_t nsides, const struct cmp_options *opts, struct cmp_model *out);

@@ -641,7 +641,8 @@ static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
     {
         char line[600];
         snprintf(line, sizeof(line), "%s (%s); ratios are the other sides' p50 over its p50 "
-                 "(choose with --baseline FILE)", m->reports[0]->label, m->reports[0]->path);
+                 "(choose with --baseline FILE)", m->reports[m->opts.baseline]->label,
+                 m->reports[m->opts.baseline]->path);
         if (markdown)
             fputc('\n', out);
         units_print_wrapped(out, "Baseline: ", "          ", line, markdown ? 1000 : COMPARE_WIDTH);
@@ -650,7 +651,7 @@ static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
         if (!baseline_compares(m)) {
             snprintf(line, sizeof(line), "the baseline %s has no point in common with the other "
                      "sides, so no ratio can be formed: choose another with --baseline FILE",
-                     m->reports[0]->label);
+                     m->reports[m->opts.baseline]->label);
             units_print_wrapped(out, markdown ? "> **WARNING:** " : "WARNING: ",
                                 markdown ? "> " : "         ", line,
                                 markdown ? 1000 : COMPARE_WIDTH);
@@ -739,8 +740,13 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
                                 : "from each one's TSC rate");
         for (i = 0; i < m->nreports; i++) {
             const struct m_report *r = m->reports[i];
-            char first[8];
+            char first[40];
             snprintf(first, sizeof(first), "  %s  ", r->label);
+            /* a name and its path on one line where they fit; else the path below the name */
+            if (strlen(first) + strlen(r->path) > COMPARE_WIDTH && strlen(first) > 5) {
+                fprintf(out, "  %s\n", r->label);
+                snprintf(first, sizeof(first), "     ");
+            }
             units_print_wrapped(out, first, "     ", r->path, COMPARE_WIDTH);
             cpu_line(r, line, sizeof(line));
             units_print_wrapped(out, "     CPU      ", "              ", line, COMPARE_WIDTH);
@@ -751,7 +757,7 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
                 units_print_wrapped(out, "     ", "       ", flags, COMPARE_WIDTH);
         }
         for (i = 0; i < m->nreports; i++) {
-            char same[COMPARE_MAX_REPORTS * 4];
+            char same[300];
             if (!compare_same_machine(m, i, same, sizeof(same))[0])
                 continue;
             snprintf(line, sizeof(line), "%s (same serial number and UUID, or tokens)", same);
@@ -802,9 +808,10 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
         if (*cpu_role_text(s->exp, m->reports, m->nreports, line, sizeof(line)))
             units_print_wrapped(out, markdown ? "- role: " : "  role: ", markdown ? "  " : "        ",
                                 line, markdown ? 1000 : COMPARE_WIDTH);
-        if (s->base != 0 && rows_shown(m, s)) {
+        if (s->base != m->opts.baseline && rows_shown(m, s)) {
             snprintf(line, sizeof(line), "%s, the first side that measured %s (%s has no point "
-                     "of it)", m->reports[s->base]->label, s->id, m->reports[0]->label);
+                     "of it)", m->reports[s->base]->label, s->id,
+                     m->reports[m->opts.baseline]->label);
             units_print_wrapped(out, markdown ? "- base: " : "  base: ",
                                 markdown ? "  " : "        ", line,
                                 markdown ? 1000 : COMPARE_WIDTH);
@@ -862,8 +869,8 @@ static void print_csv(const struct cmp_model *m, FILE *out)
         table_header(t, c++, head, true);
         snprintf(head, sizeof(head), "%s_flags", l);
         table_header(t, c++, head, false);
-        if (i) {
-            snprintf(head, sizeof(head), "%s_over_%s_p50", l, m->reports[0]->label);
+        if (i != m->opts.baseline) {
+            snprintf(head, sizeof(head), "%s_over_%s_p50", l, m->reports[m->opts.baseline]->label);
             table_header(t, c++, head, true);
         }
     }
@@ -884,7 +891,7 @@ static void print_csv(const struct cmp_model *m, FILE *out)
                 table_set(t, r, c++, "%s", plain_value(m, cell, cell->p50, a, sizeof(a)));
                 table_set(t, r, c++, "%s", plain_value(m, cell, cell->p99, a, sizeof(a)));
                 table_set(t, r, c++, "%s", compare_flags(cell));
-                if (i) {
+                if (i != m->opts.baseline) {
                     double q = compare_ratio(row, i);
                     if (isfinite(q))
                         table_set(t, r, c, "%.3f", q);

@@ -95,7 +95,7 @@ struct m_simulation {
 
 struct m_report {
     char *path;
-    char label[4]; /* "A", "B", ... given by the caller */
+    char label[24]; /* the side's name ("EPYC-7763", "A"), "#2" after a later run's: the caller's */
     json_t *root;
 
     const char *run_id, *result, *run_status, *start_time, *gen_version, *gen_commit;
