@@ -103,7 +103,7 @@ check "show: ipi_broadcast's table, targets by SGI mode" \
 check "show: within 80 columns" test "$(max_width "$out/show.txt")" -le 80
 
 # ---- compare x86 against aarch64 ----
-"$TOOL" compare "$X86" "$ARM" >"$out/cross.txt" 2>&1
+"$TOOL" compare A="$X86" B="$ARM" >"$out/cross.txt" 2>&1
 check "compare x86/aarch64: exit 0" test $? = 0
 check "compare x86/aarch64: the architectures line" grep -q '^Architectures: A x86_64, B aarch64' "$out/cross.txt"
 check "compare x86/aarch64: only in A lists x86's own experiments" \
@@ -114,9 +114,9 @@ check "compare x86/aarch64: ipi_roundtrip compared over all pairs" grep -qE '^  
 check "compare x86/aarch64: no section for a one-sided experiment" \
     bash -c "! grep -qE '^== (tlbi_range|invlpgb_range|shootdown_lazy):' '$out/cross.txt'"
 check "compare x86/aarch64: within 80 columns" test "$(max_width "$out/cross.txt")" -le 80
-"$TOOL" compare --json "$X86" "$ARM" >"$out/cross.json" 2>/dev/null
+"$TOOL" compare --json A="$X86" B="$ARM" >"$out/cross.json" 2>/dev/null
 cross_ok() { # the cross-architecture contract on compare --json of tool $1
-    "$1" compare --json "$X86" "$ARM" 2>/dev/null | jq -e '
+    "$1" compare --json A="$X86" B="$ARM" 2>/dev/null | jq -e '
         .unit == "ns" and .architectures.mixed and
         .architectures.sides == {"A": "x86_64", "B": "aarch64"} and
         .architectures.compared == ["ipi_roundtrip", "stale_detector_control"] and

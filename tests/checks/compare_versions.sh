@@ -7,6 +7,7 @@
 # --experiment is exit 2, every output of every sample fits 80 columns, a
 # dozen reports get the long layout with a per-experiment base, and
 # compare --json / show --json pass jq checks of reports/SCHEMA.md's
+# (sides named A, B, C with NAME=FILE where a check reads them by letter)
 # description. The newer reports: a fresh tlbscope-sim run (simulated,
 # compared with the simulated sample), and the Bochs fixture (schema 2, the
 # `flush` parameter) against every QEMU sample. tests/qemu/shootdown.sh
@@ -47,8 +48,8 @@ check "every sample and the version 2 fixture validate" test "$(rc validate)" = 
 # ---- item 1: a newer report against every QEMU sample: the points align ----
 for s in "${SAMPLES[@]}"; do
     b=$(basename "$s" .json)
-    run "v-$b" compare --json "$s" "$BOCHS"
-    run "t-$b" compare "$s" "$BOCHS"
+    run "v-$b" compare --json A="$s" B="$BOCHS"
+    run "t-$b" compare A="$s" B="$BOCHS"
     check "$b vs a version 2 report: exit 0, no pair without a common point" sh -c \
         "[ $(rc "v-$b") = 0 ] && jq -e '.verdict.disjoint_pairs == 0 and .verdict.exit_status == 0' $out/v-$b.out >/dev/null"
     # every experiment both measured has compared rows (a cell with a ratio)
@@ -63,7 +64,7 @@ check "the issue's pair: shootdown_seq_vs_conc of smp4 and a report with flush a
     "$out/v-qemu-tcg-smp4-max.out"
 check "the text says which parameter was defaulted" sh -c \
     "tr '\n' ' ' < $out/t-qemu-tcg-smp4-max.out | tr -s ' ' | grep -q 'defaulted: A predates flush (taken as invlpg up to the ceiling, above it method.full_flush); its points are matched with that default'"
-run issue1 compare --experiment shootdown_seq_vs_conc --fail-if-slower 1000 "$S4" "$BOCHS"
+run issue1 compare --experiment shootdown_seq_vs_conc --fail-if-slower 1000 A="$S4" B="$BOCHS"
 check "compare --experiment shootdown_seq_vs_conc with --fail-if-slower: exit 0, 36 points compared" sh -c \
     "[ $(rc issue1) = 0 ] && ! grep -q 'only in A (54 points' $out/issue1.out && grep -q '^  => B is [0-9.]*x faster than A over 36 points' $out/issue1.out"
 
@@ -74,8 +75,8 @@ FRESH=$(sed -n 's/^Report saved: //p' "$out/fresh.log" | head -n1)
 check "tlbscope-sim wrote a fresh (simulated) report" test -s "$FRESH"
 check "the app's text summary (the EFI console's, the same code) fits 80 columns" \
     test "$(max_width "${FRESH%.json}.txt")" -le 80
-run fresh-json compare --json "$SIMSAMPLE" "$FRESH"
-run fresh-text compare "$SIMSAMPLE" "$FRESH"
+run fresh-json compare --json A="$SIMSAMPLE" B="$FRESH"
+run fresh-text compare A="$SIMSAMPLE" B="$FRESH"
 check "fresh vs the version 1 simulated sample: every experiment both measured has ratios but PTI" \
     jq -e '[.experiments[] | select(.id != "pti_double_invalidation") | select([.rows[].cells[].side] + [.unmatched[].cells[].side] | unique | length == 2)
             | [.rows[].cells[] | select(.ratio != null)] | length > 0] | all and length >= 4' "$out/fresh-json.out"
@@ -84,7 +85,7 @@ check "fresh vs the sample: flush, path, pti, working_set, cpus and targets_doin
      [ \$(grep -c '^  defaulted: A predates ' $out/fresh-text.out) = 4 ]"
 check "fresh vs the sample: PTI has no point in common (working_set 0 vs 512): a warning naming the parameter and both values, the reason, exit 0" sh -c \
     "[ $(rc fresh-text) = 0 ] && grep -q '^tlbscope-report: warning: pti_double_invalidation: A and B have no point in common .*; working_set 0 vs 512 (A vs B); A predates working_set (taken as 0 (no user working set)), so its points were measured differently' $out/fresh-text.err"
-run fresh-strict compare --strict "$SIMSAMPLE" "$FRESH"
+run fresh-strict compare --strict A="$SIMSAMPLE" B="$FRESH"
 check "the same under --strict: exit 4, an error" sh -c \
     "[ $(rc fresh-strict) = 4 ] && grep -q '^tlbscope-report: error: pti_double_invalidation: A and B have no point in common' $out/fresh-strict.err"
 check "fresh vs the sample: the text (and its errors) fit 80 columns" \
@@ -93,13 +94,13 @@ check "fresh vs the sample: the text (and its errors) fit 80 columns" \
 # ---- item 1: nothing in common is an error, --fail-if-slower or not ----
 jq '(.experiments[] | select(.id == "shootdown_seq_vs_conc") | .results[].params.pages, .summary[].params.pages) |= . + 1000' \
     "$S4" >"$out/disjoint.json"
-run disjoint compare --experiment shootdown_seq_vs_conc --fail-if-slower 10 "$S4" "$out/disjoint.json"
+run disjoint compare --experiment shootdown_seq_vs_conc --fail-if-slower 10 A="$S4" B="$out/disjoint.json"
 check "a pair with no common point: exit 4 under --fail-if-slower, the experiment named" sh -c \
     "[ $(rc disjoint) = 4 ] && grep -q '^tlbscope-report: error: shootdown_seq_vs_conc: A and B have no point in common' $out/disjoint.err && grep -q '1 pair of sides share an experiment but no point of it' $out/disjoint.err"
-run disjoint-json compare --json --experiment shootdown_seq_vs_conc "$S4" "$out/disjoint.json"
+run disjoint-json compare --json --experiment shootdown_seq_vs_conc A="$S4" B="$out/disjoint.json"
 check "compare --json of it without --strict or a gate: exit 0, the verdict counts the pair" sh -c \
     "[ $(rc disjoint-json) = 0 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"slower_points\": null, \"exit_status\": 0, \"mixed\": false}' $out/disjoint-json.out >/dev/null"
-run disjoint-json-strict compare --json --strict --experiment shootdown_seq_vs_conc "$S4" "$out/disjoint.json"
+run disjoint-json-strict compare --json --strict --experiment shootdown_seq_vs_conc A="$S4" B="$out/disjoint.json"
 check "compare --json --strict of it: exit 4, the verdict says so, the parameter named (pages)" sh -c \
     "[ $(rc disjoint-json-strict) = 4 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"slower_points\": null, \"exit_status\": 4, \"mixed\": false}' $out/disjoint-json-strict.out >/dev/null &&
      grep -q '; pages 1, 2, 4, ... vs 1001, 1002, 1004, ... (A vs B)' $out/disjoint-json-strict.err"
@@ -120,24 +121,27 @@ check "show fits 80 columns on every sample, the version 2 fixture and the fresh
 MANY=("${SAMPLES[@]}" "$BOCHS" tests/fixtures/reports/qemu-tcg-smp2-all.json tests/fixtures/reports/qemu-tcg-smp4-all.json
       tests/fixtures/reports/synthetic-epyc7763-2s-hw.json tests/fixtures/reports/qemu-tcg-smp4-ipi.json
       tests/fixtures/reports/identity/dell-r820-run1.json tests/fixtures/reports/identity/supermicro-x10dai.json)
-run many compare "${MANY[@]}"
+# named A, B, C, ... (NAME=FILE): the checks below read the sides by letter
+NAMED=(); i=0
+for f in "${MANY[@]}"; do NAMED+=("$(printf "\\$(printf %o $((65 + i)))")=$f"); i=$((i + 1)); done
+run many compare "${NAMED[@]}"
 check "compare of ${#MANY[@]} reports, a 1-CPU one first: exit 0, within 80 columns" sh -c \
     "[ $(rc many) = 0 ] && [ $(max_width "$out/many.out" "$out/many.err") -le 80 ]"
 check "compare of ${#MANY[@]} reports: the long layout, one row per point and side, said so" sh -c \
     "grep -q '^  long layout: a row per point and side (${#MANY[@]} sides do not fit; --wide)' $out/many.out && grep -q '^  unicast_each  *1  C  .* [0-9.]*? [-+][0-9]*%\$' $out/many.out"
 check "compare of ${#MANY[@]} reports: per experiment the first side that measured it is the base" sh -c \
     "grep -q '^  base: B, the first side that measured ipi_broadcast (A has no point of it)' $out/many.out && grep -q '^  unicast_each  *1  B  .* base\$' $out/many.out"
-run many-wide compare --wide "${MANY[@]}"
+run many-wide compare --wide "${NAMED[@]}"
 check "--wide puts them side by side (wider than 80)" test "$(max_width "$out/many-wide.out")" -gt 80
 
 # ---- item 4: units, percentages, headline ----
-run units compare --experiment ipi_broadcast "$S4" tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json
+run units compare --experiment ipi_broadcast A="$S4" B=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json
 check "times scaled (us, ms), each ratio with its percentage, a headline per pair" sh -c \
     "grep -qE '^  unicast_each  +1  +7.02 us\*  +11.6 us\*  +1.65\? \+65%\$' $out/units.out &&
      grep -q '^  => B is 1.16x slower than A over 4 points' $out/units.out"
 
 # ---- item 7: compare --json and show --json (reports/SCHEMA.md) ----
-run cj compare --json "$S4" tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json "$BOCHS"
+run cj compare --json A="$S4" B=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json C="$BOCHS"
 check "compare --json: format, version, unit, sides, experiments with rows, cells and headlines" \
     jq -e '.format == "tlbscope-report compare" and .format_version == 1 and .unit == "ns" and
            (.sides | map(.label)) == ["A", "B", "C"] and (.sides[0] | has("cpu") and has("microcode") and has("cpu_count") and has("files")) and
@@ -180,7 +184,7 @@ check "schema version $v in --version, --help, validate's help, SCHEMA.md's titl
      grep -q 'REPORT_SCHEMA_VERSION $v$' core/report/report_common.h"
 
 # ---- items 3 and 6: the html page ----
-run page html -o "$out/page.html" "$S4" "$BOCHS"
+run page html -o "$out/page.html" A="$S4" B="$BOCHS"
 check "html: 'Measured differently' lists each real difference once, as 'name: A x, B y', never '(an object)'" sh -c \
     "[ $(rc page) = 0 ] && grep -q '^<li>samples: A 1000, B 100</li>\$' $out/page.html && grep -q '^<li>PCID: A no, B yes</li>\$' $out/page.html &&
      ! grep -q 'an object' $out/page.html && ! grep -q '<li>CPU' $out/page.html &&
@@ -203,7 +207,7 @@ check "show: flush_ceiling's first curve says p* lies outside its band and where
 jq '.experiments[1].conditions.clock |= (.aperf_mperf = true | .cpuid6_ecx = "0x1" | .cpus = 4 |
       .effective_over_tsc_permille = {"min": 690, "weighted": 700, "max": 710} | .effective_mhz = 1817 |
       del(.roles))' "$FRESH" >"$out/slowclock.json"
-run slowclock compare "$FRESH" "$out/slowclock.json"
+run slowclock compare A="$FRESH" B="$out/slowclock.json"
 check "compare: B's clock at 70% of nominal is warned once, naming the experiment" sh -c \
     "[ \$(grep -c '^warning: B: ipi_broadcast: effective clock 70% of the TSC.s (APERF/MPERF): far' $out/slowclock.out) = 1 ] &&
      ! grep -q '^warning: A: ' $out/slowclock.out"

@@ -605,7 +605,8 @@ kill_unit arm_local_not_broadcast test_broadcast_has_no_stale_reads \
     "aarch64: the broadcast method issues TLBI VAE1, not VAE1IS" test_arm64_model
 
 # tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
-# the tool binary) passes with build/tlbscope-report and fails with the mutant's.
+# the tool binary) passes with build/tlbscope-report and fails with the mutant's. Sides are
+# named A, B, C (NAME=FILE) where a check reads them by letter.
 kill_tool() {
     local m=$1 what=$2 fn=$3
     mutants=$((mutants + 1))
@@ -622,12 +623,12 @@ S1=tests/fixtures/reports/schema1/qemu-tcg-smp1-max.json S4=tests/fixtures/repor
 S8=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json BOCHS2=tests/fixtures/reports/bochs/bochs-skylake-x-smp2.json
 # a 1-CPU report first: ipi_broadcast's base is the next side, and its ratios exist
 base_is_first_measured() {
-    "$1" compare --json "$S1" "$S4" "$S8" 2>/dev/null | jq -e '.experiments[] | select(.id ==
+    "$1" compare --json A="$S1" B="$S4" C="$S8" 2>/dev/null | jq -e '.experiments[] | select(.id ==
         "ipi_broadcast") | .base == "B" and ([.rows[].cells[] | select(.ratio != null)] | length) > 0' >/dev/null
 }
 # a schema-1 sample and a report with the flush parameter share their points, flush defaulted
 older_points_align() {
-    "$1" compare --json --experiment shootdown_seq_vs_conc "$S4" "$BOCHS2" 2>/dev/null | jq -e '
+    "$1" compare --json --experiment shootdown_seq_vs_conc A="$S4" B="$BOCHS2" 2>/dev/null | jq -e '
         .verdict.exit_status == 0 and (.experiments[0].rows | length) > 0 and
         .experiments[0].defaulted == [{"side": "A", "param": "flush",
             "taken_as": "invlpg up to the ceiling, above it method.full_flush"}]' >/dev/null
@@ -639,9 +640,9 @@ tsc_said_once() { ! "$1" show "$S4" | grep -q 'frequency unknown'; }
 role_rows_counted_once() {
     local two three
     cp "$S4" "$here/build/test-runs/mutants-s4-copy.json"
-    two=$("$1" compare --json --experiment ipi_broadcast "$S4" "$here/build/test-runs/mutants-s4-copy.json" |
+    two=$("$1" compare --json --experiment ipi_broadcast A="$S4" B="$here/build/test-runs/mutants-s4-copy.json" |
         jq '.experiments[0].headlines[0].points')
-    three=$("$1" compare --json --experiment ipi_broadcast "$S4" "$here/build/test-runs/mutants-s4-copy.json" "$S8" |
+    three=$("$1" compare --json --experiment ipi_broadcast A="$S4" B="$here/build/test-runs/mutants-s4-copy.json" C="$S8" |
         jq '.experiments[0].headlines[] | select(.side == "B") | .points')
     [ -n "$two" ] && [ "$two" = "$three" ]
 }
@@ -689,7 +690,7 @@ kill_tool invalid_report_shown "show goes on with a report that fails validation
 # rest (shootdown_lazy, which both have, included) is listed per side
 ARM4=tests/fixtures/reports/arm64/qemu-aarch64-smp4.json
 arch_lists_unshared() {
-    "$1" compare --json "$S4" "$ARM4" 2>/dev/null | jq -e '
+    "$1" compare --json A="$S4" B="$ARM4" 2>/dev/null | jq -e '
         .architectures.compared == ["ipi_roundtrip", "stale_detector_control"] and
         (.architectures.only_in.A | index("shootdown_lazy")) != null and
         (.architectures.only_in.B | index("shootdown_lazy")) != null' >/dev/null
