@@ -131,19 +131,20 @@ run h-invalid html -o "$out/invalid.html" "$HW" "$FIX/broken/p50-below-min.json"
 check "html with a schema-invalid report: exit 1, no page" \
     sh -c "[ $(rc h-invalid) = 1 ] && [ ! -e $out/invalid.html ] && grep -q 'p50-below-min.json: not a valid report' $out/h-invalid.err"
 
-# compare
-run c-text compare "$HW" "$QEMU2"
+# compare (sides named A, B, C with NAME=FILE where a check reads them by letter;
+# the default names: tests/checks/compare_outcome.sh)
+run c-text compare A="$HW" B="$QEMU2"
 check "compare: exit 0" test "$(rc c-text)" = 0
 check "compare: header flags the virtualised report" has c-text.out '^     \[VIRTUALISED: TCGTCGTCGTCG\] \[EMULATED\]'
 check "compare: warns when hardware meets virtualised" has c-text.out '^WARNING: hardware report(s) A compared with virtualised'
 check "compare: virtualised cells are marked" has c-text.out ' [0-9.]* [nmu]*s\*~ '
 check "compare: fits in 80 columns for two reports" test "$(max_width c-text.out)" -le 80
-run c-shapes compare "$QEMU2" "$QEMU4"
+run c-shapes compare A="$QEMU2" B="$QEMU4"
 check "compare different shapes (finding 3): no row of dashes, B's extra points listed" sh -c \
     "! grep -q '^  unicast_each  *[0-9]  *-  *-' $out/c-shapes.out && tr '\n' ' ' < $out/c-shapes.out | grep -q '  only in B (2 points, not compared by value or role): mode=shorthand targets=3; *mode=unicast_each  *targets=2 '"
 check "compare different shapes (finding 3): 2 and 4 CPUs meet at 'all other CPUs' and 'all lazy'" sh -c \
     "grep -q '^  unicast_each  all other CPUs  *[0-9.]* [nmu]*s\*  *[0-9.]* [nmu]*s\*  *[0-9.]*? +[0-9]*%\$' $out/c-shapes.out && grep -q 'all lazy' $out/c-shapes.out"
-run c-csv compare --csv "$QEMU2" "$QEMU4" "$HW"
+run c-csv compare --csv A="$QEMU2" B="$QEMU4" C="$HW"
 CSV_HEAD='report,side,run_id,file,machine,machine_id,cpu,cpu_count,experiment,status,set,initiator,target,class,mode,targets,lazy,pages,variant,method,form,kind,rounds,cpus,flush,pti,other_params,metric,unit,n,min,p50,p90,p99,max,ratio_to_baseline,value,flags'
 check "compare --csv (finding 10): the tidy header, fixed whatever the number of reports" sh -c \
     "head -n1 $out/c-csv.out | tr -d '\r' | grep -qx '$CSV_HEAD'"
@@ -158,11 +159,11 @@ check "compare --csv (finding 10): ipi_roundtrip has a row per pair (targets 0-3
 check "compare --csv (finding 10): ratio_to_baseline is 1 for the baseline's own rows" \
     test "$(csvcol $out/c-csv.out ratio_to_baseline report=A set=result metric=latency)" = "[38] ['1.0000']"
 check "compare --csv: the mixed warning goes to stderr" has c-csv.err 'warning: hardware and virtualised/emulated reports'
-run c-md compare --markdown "$QEMU2" "$HW"
+run c-md compare --markdown A="$QEMU2" B="$HW"
 check "compare --markdown: title, machine table, pipe tables" sh -c \
     "head -n1 $out/c-md.out | grep -qx '# tlbscope comparison' && grep -q '^| A | ' $out/c-md.out && grep -q '^| --- | --: |' $out/c-md.out && grep -q '^## shootdown_seq_vs_conc: ' $out/c-md.out"
 run c-dir compare "$FIX"
-check "compare a directory: its reports labelled A to E" sh -c "[ $(rc c-dir) = 0 ] && grep -q '^  E  ' $out/c-dir.out && ! grep -q '^  F  ' $out/c-dir.out"
+check "compare a directory: its 5 reports named by their CPU, made unique" sh -c "[ $(rc c-dir) = 0 ] && grep -q '^  QEMU-TCG_4  ' $out/c-dir.out && grep -q '^  EPYC-7763  ' $out/c-dir.out && ! grep -q '^  QEMU-TCG_5  ' $out/c-dir.out"
 run c-one compare "$QEMU2"
 check "compare with one report: exit 2" test "$(rc c-one)" = 2
 run c-both compare --csv --markdown "$QEMU2" "$HW"
@@ -196,21 +197,21 @@ PY
 }
 S4=tests/fixtures/reports/schema1/qemu-tcg-smp4-max.json
 S8=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json
-run f1 compare "$S4" "$S8"
+run f1 compare A="$S4" B="$S8"
 check "finding 1: compare opens with a conditions table marking samples and profile" sh -c \
     "[ $(rc f1) = 0 ] && grep -q '^Conditions' $out/f1.out && grep -q '^  samples  *1000  *100  *numbers' $out/f1.out && grep -q '^  profile  *default  *quick  *numbers' $out/f1.out && tr '\\n' ' ' < $out/f1.out | grep -q 'the same in every report: tool version 0.1.0, tool commit .* APIC mode xapic, .*target_wait hlt, .*TSC source'"
 check "finding 1: a warning per difference that changes numbers, none for equal rows" sh -c \
     "grep -q '^WARNING: samples differs (A 1000, B 100)' $out/f1.out && grep -q '^WARNING: profile differs' $out/f1.out && ! grep -q '^WARNING: APIC mode' $out/f1.out"
-run f1-md compare --markdown "$S4" "$S8"
+run f1-md compare --markdown A="$S4" B="$S8"
 check "finding 1: --markdown has the conditions table and warnings too" sh -c \
     "grep -q '^## Conditions' $out/f1-md.out && grep -q '^| samples | 1000 | 100 | DIFFERS (numbers) |' $out/f1-md.out && grep -q '^> \*\*WARNING:\*\* samples differs' $out/f1-md.out"
-run f1-html html -o "$out/f1.html" "$S4" "$S8"
+run f1-html html -o "$out/f1.html" A="$S4" B="$S8"
 check "finding 1: the html page has the conditions table and the warnings, before the charts" sh -c \
     "grep -q '<h2 id=\"conditions\">Conditions</h2>' $out/f1.html && grep -q '<li>samples: A 1000, B 100</li>' $out/f1.html && [ \$(grep -n 'id=\"conditions\"' $out/f1.html | cut -d: -f1) -lt \$(grep -n '<svg' $out/f1.html | head -n1 | cut -d: -f1) ]"
 # (a valid report: show, compare and html refuse one that fails validation, exit 1)
 BOCHS=$FIX/bochs/bochs-skylake-x-smp2.json
 scaled "$BOCHS" 1.00 "$out/cond.json" method.apic_mode='"x2apic"' 'experiments.0.conditions.smi_count=3'
-run f1-new compare "$BOCHS" "$out/cond.json"
+run f1-new compare A="$BOCHS" B="$out/cond.json"
 check "finding 1: fields other reports lack read as '-' (per-experiment conditions)" sh -c \
     "grep -q '^  condition smi_count  *-  *3 *\$' $out/f1-new.out && grep -q '^Note: not recorded by every report (older tool versions, or unknown to' $out/f1-new.out && grep -q '^warning: conditions differ (A vs B): APIC mode (IPI delivery differs): xapic vs' $out/f1-new.out"
 
@@ -231,7 +232,7 @@ check "finding 2: per-experiment summary: geometric mean with its range and verd
 mkdir -p "$out/grp" && cp "$out/a1.json" "$out/a2.json" "$out/grp/" && scaled "$QEMU2" 1.0 "$out/grp/z1.json" && scaled "$QEMU2" 1.1 "$out/grp/z2.json"
 run f2-group compare --group "$out/grp"
 check "finding 2: --group pools the reports of one machine and configuration" sh -c \
-    "[ $(rc f2-group) = 0 ] && tr '\\n' ' ' < $out/f2-group.out | grep -q '  A pools 2 runs: $out/grp/a1.json *$out/grp/a2.json' && tr '\\n' ' ' < $out/f2-group.out | grep -q '  B pools 2 runs: $out/grp/z1.json *$out/grp/z2.json'"
+    "[ $(rc f2-group) = 0 ] && tr '\\n' ' ' < $out/f2-group.out | grep -q '  QEMU-TCG pools 2 runs: $out/grp/a1.json *$out/grp/a2.json' && tr '\\n' ' ' < $out/f2-group.out | grep -q '  QEMU-TCG_2 pools 2 runs: $out/grp/z1.json *$out/grp/z2.json'"
 
 # control: --fail-if-slower, --baseline, --experiment, --sort, --only-differences
 run f-fail compare --fail-if-slower 10 "A=$out/a1.json,$out/a2.json" "B=$out/s1.json,$out/s2.json"
@@ -245,14 +246,14 @@ run f-failbad compare --fail-if-slower ten "$QEMU2" "$QEMU4"
 check "--fail-if-slower without a number: exit 2" test "$(rc f-failbad)" = 2
 run f4-dir compare tests/fixtures/reports/schema1
 check "finding 4: a directory says which report is the baseline and how to choose" sh -c \
-    "grep -q '^Baseline: A (tests/fixtures/reports/schema1/qemu-tcg-smp1-max.json); ratios' $out/f4-dir.out && grep -q '(choose with --baseline FILE)' $out/f4-dir.out && grep -q '^  base: B, the first side that measured ipi_broadcast (A has no point of it)' $out/f4-dir.out"
+    "grep -q '^Baseline: QEMU-TCG (tests/fixtures/reports/schema1/qemu-tcg-smp1-max.json); ratios' $out/f4-dir.out && grep -q '(choose with --baseline FILE)' $out/f4-dir.out && tr '\\n' ' ' < $out/f4-dir.out | tr -s ' ' | grep -q ' base: QEMU-TCG_2, the first side that measured ipi_broadcast (QEMU-TCG has no point of it)'"
 run f4-base compare tests/fixtures/reports/schema1 --baseline "$S4"
-check "finding 4: --baseline FILE makes it A and the ratios divide by it" sh -c \
-    "[ $(rc f4-base) = 0 ] && grep -q '^  A  $S4\$' $out/f4-base.out && grep -q '^Baseline: A ($S4)' $out/f4-base.out && grep -q '^  same_package  C .* [0-9]\.[0-9]*? ' $out/f4-base.out"
+check "finding 4: --baseline FILE: the ratios divide by it, the columns keep the operands' order" sh -c \
+    "[ $(rc f4-base) = 0 ] && grep -m1 '^  [^ ]*  tests/fixtures/reports/schema1/' $out/f4-base.out | grep -q '^  QEMU-TCG  tests/fixtures/reports/schema1/qemu-tcg-smp1-max.json\$' && grep -q '^  QEMU-TCG_3  $S4\$' $out/f4-base.out && grep -q '^Baseline: QEMU-TCG_3 ($S4)' $out/f4-base.out && grep -q '^  same_package  QEMU-TCG_3 .* base\$' $out/f4-base.out && grep -q '^  same_package  QEMU-TCG_4 .* [0-9]\.[0-9]*? ' $out/f4-base.out"
 run f-exp compare --experiment ipi_broadcast --experiment shootdown_lazy "$QEMU2" "$QEMU4"
 check "--experiment (repeatable): only those sections" sh -c \
     "[ \$(grep -c '^== ' $out/f-exp.out) = 2 ] && grep -q '^== ipi_broadcast' $out/f-exp.out && grep -q '^== shootdown_lazy' $out/f-exp.out"
-run f-sort compare --sort ratio --experiment shootdown_seq_vs_conc "$out/a1.json" "$out/s1.json" "$out/n1.json"
+run f-sort compare --sort ratio --experiment shootdown_seq_vs_conc A="$out/a1.json" B="$out/s1.json" C="$out/n1.json"
 check "--sort ratio: rows by their largest ratio, largest first" sh -c \
     "awk '/^== shootdown_seq_vs_conc/{s=1} s && /^ +[0-9]+ +(seq|conc) /{print \$NF}' $out/f-sort.out | tr -d '?' | sort -c -r -g"
 run f-only compare --only-differences "$out/a1.json" "$out/a2.json"
@@ -298,7 +299,7 @@ mkdir -p "$out/onebad" && cp "$QEMU2" "$QEMU4" "$out/onebad/" && cp "$FIX/broken
 run f8-onebad compare "$out/onebad"
 run f8-onebad-html html -o "$out/onebad.html" "$out/onebad"
 check "finding 8: one bad file in a directory is reported and skipped (compare and html)" sh -c \
-    "[ $(rc f8-onebad) = 0 ] && [ $(rc f8-onebad-html) = 0 ] && grep -q 'truncated.json: skipped (not a readable report)' $out/f8-onebad.err && grep -q '^  B  $out/onebad/qemu-tcg-smp4-all.json' $out/f8-onebad.out"
+    "[ $(rc f8-onebad) = 0 ] && [ $(rc f8-onebad-html) = 0 ] && grep -q 'truncated.json: skipped (not a readable report)' $out/f8-onebad.err && grep -q '^  QEMU-TCG_2  $out/onebad/qemu-tcg-smp4-all.json' $out/f8-onebad.out"
 run f8-named compare "$QEMU2" "$FIX/broken/truncated.json"
 check "finding 8: a bad file named on the command line still fails (exit 1)" test "$(rc f8-named)" = 1
 
@@ -411,7 +412,7 @@ check "compare --csv/--markdown simulated with QEMU: exit 2, the file named, no 
 run c-sim-dirs compare "$FIX" "$SIMDIR"
 check "compare both fixture directories: exit 2, both simulated files named" sh -c \
     "[ $(rc c-sim-dirs) = 2 ] && grep -q '^tlbscope-report: $SIM: simulated report' $out/c-sim-dirs.err && grep -q '^tlbscope-report: $SIM2: simulated report' $out/c-sim-dirs.err && grep -q '(2 simulated, 5 not); nothing compared' $out/c-sim-dirs.err"
-run c-sim compare "$SIMDIR"
+run c-sim compare A="$SIM2" B="$SIM" # the directory's order, named A and B
 check "compare simulated with simulated: exit 0, headers flagged" sh -c \
     "[ $(rc c-sim) = 0 ] && grep -A5 '^  A  $SIM2\$' $out/c-sim.out | grep -q '^     \[SIMULATED: profile epyc-7763, seed 2\]\$' && grep -A5 '^  B  $SIM\$' $out/c-sim.out | grep -q '^     \[SIMULATED: profile epyc-7763, seed 12345\]\$'"
 check "compare simulated: note and legend, no hardware warning" sh -c \
@@ -424,7 +425,7 @@ check "compare --csv simulated: every row's flags say simulated" \
 run c-sim-md2 compare --markdown "$SIM" "$SIM2"
 check "compare --markdown simulated: machine table and cells marked" sh -c \
     "[ $(rc c-sim-md2) = 0 ] && grep -q '| none (simulated) | \[SIMULATED: profile epyc-7763, seed 12345\] |' $out/c-sim-md2.out && grep -q '^> \*\*SIMULATED:\*\*' $out/c-sim-md2.out && grep -q '^| unicast_each | 1 | [0-9.]* [nmu]*s^ |' $out/c-sim-md2.out"
-run h-sim html -o "$out/sim.html" "$SIMDIR"
+run h-sim html -o "$out/sim.html" A="$SIM2" B="$SIM"
 check "html of simulated reports: banner, badges, legends and cells marked" sh -c \
     "[ $(rc h-sim) = 0 ] && grep -q '(SIMULATED)</h1>' $out/sim.html && grep -q '<div class=\"simulated\">' $out/sim.html && grep -q 'badge sim\">SIMULATED: profile epyc-7763, seed 12345<' $out/sim.html && grep -q 'A conc (sim.^)' $out/sim.html && grep -q '[0-9]^</td>' $out/sim.html && ! grep -q 'badge hw' $out/sim.html"
 run h-sim-hw html -o "$out/sim-hw.html" "$SIM" "$HW"
@@ -493,9 +494,9 @@ run r-rand1 redact -o "$out/rand1.json" "$DELL1"
 run r-rand2 redact -o "$out/rand2.json" "$DELL1"
 check "without a key: random tokens, different in every file, and a hint" sh -c "[ $(rc r-rand1) = 0 ] && grep -q '\"serial\": \"redacted:random:' $out/rand1.json && ! cmp -s $out/rand1.json $out/rand2.json && grep -q 'give --key or --key-file' $out/r-rand1.out && ! grep -qF -f $out/identifying.txt $out/rand1.json"
 run r-x10 redact --key "$KEY" -o "$out/x10.redacted.json" "$X10"
-run r-cmp compare "$out/dell1.redacted.json" "$out/x10.redacted.json" "$out/dell2.redacted.json"
+run r-cmp compare A="$out/dell1.redacted.json" B="$out/x10.redacted.json" C="$out/dell2.redacted.json"
 check "compare groups redacted reports by token" sh -c "[ $(rc r-cmp) = 0 ] && grep -q '^Same machine: A, C (same serial number and UUID, or tokens)\$' $out/r-cmp.out"
-run r-cmp-md compare --markdown "$out/dell1.redacted.json" "$out/x10.redacted.json" "$out/dell2.redacted.json"
+run r-cmp-md compare --markdown A="$out/dell1.redacted.json" B="$out/x10.redacted.json" C="$out/dell2.redacted.json"
 check "compare --markdown: a machine column, M1 twice" test "$(grep -c '^| [AC] | .* | M1 | ' "$out/r-cmp-md.out")" = 2
 run r-show show "$DELL1"
 check "show prints the serial number and UUID, with the hint" sh -c "grep -q '^Identity  serial 7QZ4VK2, UUID 4c4c4544-0051-5a10-8034-b7c04f564b32' $out/r-show.out && tr '\\n' ' ' < $out/r-show.out | grep -q 'tlbscope-report redact. writes a copy without  *them'"

@@ -52,13 +52,15 @@ const char *side_cpu_name(const struct m_report *r, char *buf, size_t cap)
         size_t i, k = 0;
         if (*w == '@')
             break; /* "@ 2.50GHz": the clock, not the model */
-        if (strcmp(w, "Xeon(R)") == 0) /* "Xeon" names the line: kept, without (R) */
-            w = "Xeon";
         if (filler(w))
             continue;
         for (i = 0; w[i] && k + 1 < sizeof(clean); i++) {
-            if (w[i] == '(') /* "(R)", "(TM)", "(Skylake)": dropped */
-                break;
+            /* "(R)", "(TM)" dropped; "(Skylake)" kept as Skylake */
+            if (strncmp(w + i, "(R)", 3) == 0 || strncmp(w + i, "(TM)", 4) == 0 ||
+                strncmp(w + i, "(tm)", 4) == 0) {
+                i += w[i + 1] == 'R' ? 2 : 3;
+                continue;
+            }
             if (name_char(w[i]))
                 clean[k++] = w[i];
         }
