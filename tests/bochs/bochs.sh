@@ -158,7 +158,7 @@ done
 if [ -n "$first_report" ]; then
     # beside hardware: flagged and warned about, as a virtualised report is
     HW=$here/tests/fixtures/reports/synthetic-epyc7763-2s-hw.json
-    "$TOOL" compare "$first_report" "$HW" >"$RUN/compare.out" 2>&1
+    "$TOOL" compare A="$first_report" B="$HW" >"$RUN/compare.out" 2>&1
     cmp_rc=$?
     # the fixture predates PTI's user working set (issue 20), so no PTI point matches and
     # compare warns (issue 23; exit 4 only under --strict, issue 31); every other experiment

@@ -24,14 +24,15 @@ done
 A=$REPORT
 check "show prints the recommendations (flush_ceiling's entry wrapped under its id, labelled)" \
     eval '"$TOOL" show "$A" | sed -n "/^  flush_ceiling /,/^  [a-z]/p" | tr -s " \n" " " | grep -q "\[simulated: does not describe hardware\]"'
-# compare with a version 1 sample: side by side, the old report says it has none
-out=$("$TOOL" compare "$A" tests/fixtures/reports/schema1/sim/sim-epyc7763-smp8.json 2>&1)
+# compare with a version 1 sample: side by side, the old report says it has none (sides
+# named A and B)
+out=$("$TOOL" compare A="$A" B=tests/fixtures/reports/schema1/sim/sim-epyc7763-smp8.json 2>&1)
 check "compare puts each recommendation side by side" \
     eval 'grep -q "^Recommendations, side by side:" <<<"$out" && [ "$(grep -c "^    B: not in this report (schema version 1" <<<"$out")" = 5 ]'
 # html: the curves of every working set, p* of each summary marked, Linux's 33 drawn
 page=$here/build/test-runs/sim/flush-ceiling.html
 check "html draws the flush-ceiling curves with p* and Linux's 33, per working set and form" eval '
-    "$TOOL" html -o "$page" "$A" &&
+    "$TOOL" html -o "$page" A="$A" &&
     [ "$(grep -c "A: local, working set [0-9]* pages, contiguous" "$page")" = 2 ] &&
     [ "$(grep -c "A: local, working set 512 pages, scattered frames, cold page tables" "$page")" = 1 ] &&
     [ "$(grep -c ">Linux 33</text>" "$page")" = 3 ] &&
@@ -72,7 +73,7 @@ jq 'del(.method.flush_ceiling_refill, .method.flush_ceiling_metric) | (.experime
     | .recommendations.entries[0].evidence.points = []' "$A" >"$OLD"
 check "an older flush_ceiling report validates" "$TOOL" validate "$OLD"
 check "html of it and a new one: the older curves say their form is not recorded" eval '
-    "$TOOL" html -o "$page" "$A" "$OLD" &&
+    "$TOOL" html -o "$page" A="$A" B="$OLD" &&
     [ "$(grep -c "B: local, working set [0-9]* pages, working-set form not recorded" "$page")" = 2 ]'
 check "compare names the refill method the older report lacks" eval '
     "$TOOL" compare "$A" "$OLD" | grep -qE "^  flush ceiling refill +after_ack +- *$"'
