@@ -362,6 +362,9 @@ int cmd_compare_cli(char *const *args, size_t nargs, const struct compare_cli *c
     opts.only_differences = cli->only_differences;
     opts.fail_if_slower = cli->fail_if_slower;
     opts.baseline = sides.baseline;
+    opts.threshold = cli->threshold / 100;
+    opts.where = cli->where;
+    opts.nwhere = cli->nwhere;
     if (!compare_build_pooled(sides.all, sides.side_of, sides.nall, sides.nsides, &opts, &m)) {
         fprintf(err, PREFIX "out of memory\n");
         sides_free(&sides);
@@ -411,6 +414,7 @@ int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *ou
     memset(&cli, 0, sizeof(cli));
     cli.fmt = fmt;
     cli.fail_if_slower = NAN;
+    cli.threshold = CMP_DEFAULT_THRESHOLD * 100;
     return cmd_compare_cli(args, nargs, &cli, out, err);
 }
 

@@ -40,6 +40,9 @@ struct compare_cli {
     size_t nexperiments;
     bool sort_ratio, only_differences;
     bool strict;              /* --strict: a pair with nothing in common is exit 4 */
+    double threshold;         /* --threshold PCT: the dead band of the verdicts (3) */
+    const char *where[16];    /* --where KEY=VALUE */
+    size_t nwhere;
     double fail_if_slower;    /* percent; NaN: off */
     bool wide;                /* --wide: sides side by side past 80 columns */
     bool json;                /* --json: compare_json.h */

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "reports/tool/cli/commands.h"
+#include "reports/tool/compare/compare.h"
+#include "reports/tool/compare/compare_where.h"
 #include "reports/tool/model/json_arena.h"
 #include "reports/tool/show/show.h"
 #include "reports/tool/model/vocab.h"
@@ -297,6 +299,7 @@ static int run_compare(int argc, char **argv)
         return EXIT_INVALID;
     memset(&cli, 0, sizeof(cli));
     cli.fail_if_slower = NAN;
+    cli.threshold = CMP_DEFAULT_THRESHOLD * 100;
     for (i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *why = NULL;
@@ -335,6 +338,20 @@ static int run_compare(int argc, char **argv)
             if (missing || strcmp(v, "ratio") != 0)
                 why = "compare: --sort takes \"ratio\"";
             cli.sort_ratio = true;
+        } else if ((v = option_value(argc, argv, &i, "--threshold", &missing)) || missing) {
+            char *end = NULL;
+            double pct = missing ? NAN : strtod(v, &end);
+            if (missing || !end || end == v || (*end && strcmp(end, "%") != 0) || !(pct >= 0) ||
+                !(pct < 100))
+                why = "compare: --threshold needs a percentage from 0 to under 100 (3 or 3%)";
+            cli.threshold = pct;
+        } else if ((v = option_value(argc, argv, &i, "--where", &missing)) || missing) {
+            if (missing || !compare_where_valid(v))
+                why = "compare: --where needs KEY=VALUE (pages=1)";
+            else if (cli.nwhere == sizeof(cli.where) / sizeof(cli.where[0]))
+                why = "compare: too many --where options";
+            else
+                cli.where[cli.nwhere++] = v;
         } else if ((v = option_value(argc, argv, &i, "--fail-if-slower", &missing)) || missing) {
             char *end = NULL;
             double pct = missing ? NAN : strtod(v, &end);

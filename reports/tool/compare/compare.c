@@ -8,6 +8,7 @@
 #include "core/mutant.h"
 #include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/compare/compare_roles.h"
+#include "reports/tool/compare/compare_where.h"
 #include "reports/tool/views/ipi.h"
 #include "reports/tool/model/cpu_roles.h"
 #include "reports/tool/model/param_defaults.h"
@@ -87,15 +88,30 @@ struct cell_acc {
     double *p50, *p99; /* nall each */
     size_t n;
     bool emulated;
+    double ci_lo, ci_hi; /* the first run's p50_ci95 (a cell of one run shows it) */
 };
 
 static void acc_add(const struct cmp_model *m, struct cell_acc *a, size_t run,
                     const struct m_experiment *e, double p50, double p99)
 {
+    if (!a->n)
+        a->ci_lo = a->ci_hi = NAN;
     a->p50[a->n] = in_unit(m, m->all[run], p50);
     a->p99[a->n] = in_unit(m, m->all[run], p99);
     a->n++;
     a->emulated |= e->emulated;
+}
+
+/* A metric's point: its p50 and p99, and its p50_ci95 where the report has one. */
+static void acc_add_metric(const struct cmp_model *m, struct cell_acc *a, size_t run,
+                           const struct m_experiment *e, const struct m_stats *st)
+{
+    bool first = !a->n;
+    acc_add(m, a, run, e, st->p50, st->p99);
+    if (first) {
+        a->ci_lo = in_unit(m, m->all[run], st->p50_lo);
+        a->ci_hi = in_unit(m, m->all[run], st->p50_hi);
+    }
 }
 
 static void acc_finish(const struct cmp_model *m, size_t side, struct cell_acc *a,
@@ -120,6 +136,9 @@ static void acc_finish(const struct cmp_model *m, size_t side, struct cell_acc *
     c->virtualised = r->virtualised;
     c->emulated = a->emulated;
     c->simulated = r->simulated;
+    /* one run: the interval of its p50 from its own samples; several: their range (compare.h) */
+    c->ci_lo = a->n == 1 ? a->ci_lo : NAN;
+    c->ci_hi = a->n == 1 ? a->ci_hi : NAN;
     a->n = 0;
     a->emulated = false;
 }
@@ -369,7 +388,7 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
     struct role_entry *ents = NULL;
     struct role_group *groups = NULL;
     const struct m_param **store = NULL;
-    struct cell_acc acc = { NULL, NULL, 0, false };
+    struct cell_acc acc = { NULL, NULL, 0, false, NAN, NAN };
     bool ok = false;
     if (!maxt || !seen || !first || !acc_init(m, &acc))
         goto out;
@@ -439,7 +458,7 @@ static bool build_role_rows(const struct cmp_model *m, struct cmp_section *s,
                 if (m->side_of[r] != i || first[r] == (size_t)-1)
                     continue;
                 mt = model_primary_metric(ents[first[r]].p);
-                acc_add(m, &acc, r, run_exp(m, s, r), mt->st.p50, mt->st.p99);
+                acc_add_metric(m, &acc, r, run_exp(m, s, r), &mt->st);
                 if (isnan(seen[i])) /* what the role stood for in this side */
                     seen[i] = (isnan(maxt[r].targets) ? -1 : maxt[r].targets) * 65536 +
                               (isnan(maxt[r].cpus) ? -1 : maxt[r].cpus);
@@ -482,7 +501,7 @@ static bool build_point_rows(const struct cmp_model *m, struct cmp_section *s)
     const struct m_points **lists = calloc(m->nall ? m->nall : 1, sizeof(*lists));
     struct point_index *ix = calloc(m->nall ? m->nall : 1, sizeof(*ix));
     const char *x_axis = NULL, *series = NULL;
-    struct cell_acc acc = { NULL, NULL, 0, false };
+    struct cell_acc acc = { NULL, NULL, 0, false, NAN, NAN };
     size_t i, j, r, cap = 0;
     bool ok = false;
     if (!lists || !ix || !acc_init(m, &acc))
@@ -525,7 +544,7 @@ static bool build_point_rows(const struct cmp_model *m, struct cmp_section *s)
                 p = point_index_find(&ix[r], row->vals);
                 mt = p ? model_primary_metric(p) : NULL;
                 if (mt)
-                    acc_add(m, &acc, r, run_exp(m, s, r), mt->st.p50, mt->st.p99);
+                    acc_add_metric(m, &acc, r, run_exp(m, s, r), &mt->st);
             }
             acc_finish(m, i, &acc, &row->cells[i]);
             any |= row->cells[i].present;
@@ -659,8 +678,26 @@ static void set_base(const struct cmp_model *m, struct cmp_section *s)
     s->base = side_measured(s, b) ? b : i < m->nreports ? i : b;
     if (MUTANT(base_always_first))
         s->base = 0;
-    for (j = 0; j < s->nrows; j++)
+    for (j = 0; j < s->nrows; j++) {
         s->rows[j].base = s->base;
+        s->rows[j].band = m->opts.threshold;
+    }
+}
+
+static void section_free(struct cmp_section *s)
+{
+    size_t j;
+    for (j = 0; s->rows && j < s->nrows; j++)
+        free(s->rows[j].cells);
+    free(s->rows);
+    free(s->exp);
+    free(s->role_vals);
+    group_tuples_free(&s->tuples);
+    for (j = 0; s->vrows && j < s->nvrows; j++)
+        free(s->vrows[j].v);
+    free(s->vrows);
+    group_tuples_free(&s->vtuples);
+    memset(s, 0, sizeof(*s));
 }
 
 static bool add_section(struct cmp_model *m, const struct m_experiment *e)
@@ -679,8 +716,17 @@ static bool add_section(struct cmp_model *m, const struct m_experiment *e)
     s->by_class = strcmp(e->id, IPI_EXPERIMENT) == 0;
     if (!(s->by_class ? build_class_rows(m, s) : build_point_rows(m, s)))
         return false;
+    if (m->opts.nwhere && !compare_where_applies(m, s)) { /* --where names no parameter of it */
+        section_free(s);
+        m->nsections--;
+        return true;
+    }
+    if (!build_value_rows(m, s))
+        return false;
+    if (m->opts.nwhere)
+        compare_where_rows(m, s);
     set_base(m, s);
-    return build_value_rows(m, s);
+    return true;
 }
 
 /* Numbers the machines: reports with equal machine keys share one. */
@@ -734,6 +780,19 @@ const char *compare_same_machine(const struct cmp_model *m, size_t report, char 
     return buf;
 }
 
+/* Some ratio of the comparison has an interval (compare_ratio_interval). */
+static bool any_interval(const struct cmp_model *m)
+{
+    size_t k, j, i;
+    double lo, hi;
+    for (k = 0; k < m->nsections; k++)
+        for (j = 0; j < m->sections[k].nrows; j++)
+            for (i = 0; i < m->nreports; i++)
+                if (compare_ratio_range(&m->sections[k].rows[j], i, &lo, &hi))
+                    return true;
+    return false;
+}
+
 static bool wanted(const struct cmp_model *m, const char *id)
 {
     size_t i;
@@ -751,6 +810,7 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
     size_t i, j, total = 0, hw = 0;
     memset(out, 0, sizeof(*out));
     out->opts.fail_if_slower = NAN;
+    out->opts.threshold = CMP_DEFAULT_THRESHOLD;
     if (opts)
         out->opts = *opts;
     out->all = all;
@@ -805,6 +865,8 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
         compare_free(out);
         return false;
     }
+    if (!(out->opts.threshold >= 0))
+        out->opts.threshold = CMP_DEFAULT_THRESHOLD;
     /* sections in the order experiments first appear, report A first */
     for (i = 0; i < nall; i++) {
         for (j = 0; j < all[i]->nexperiments; j++) {
@@ -818,6 +880,7 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
             }
         }
     }
+    out->intervals = any_interval(out);
     return true;
 }
 
@@ -836,30 +899,62 @@ bool compare_build(struct m_report *const *reports, size_t n, struct cmp_model *
     return ok;
 }
 
-bool compare_ratio_range(const struct cmp_row *row, size_t side, double *lo, double *hi)
+/* A cell's interval: its p50s' range over two runs or more, else its p50_ci95. */
+static bool cell_interval(const struct cmp_cell *c, double *lo, double *hi)
+{
+    if (c->runs >= 2) {
+        *lo = c->p50_lo;
+        *hi = c->p50_hi;
+        return true;
+    }
+    *lo = c->ci_lo;
+    *hi = c->ci_hi;
+    return isfinite(*lo) && isfinite(*hi);
+}
+
+enum cmp_interval compare_ratio_interval(const struct cmp_row *row, size_t side, double *lo,
+                                         double *hi)
 {
     const struct cmp_cell *a = &row->cells[row->base], *b = &row->cells[side];
+    double alo, ahi, blo, bhi;
     *lo = *hi = NAN;
-    if (side == row->base || !a->present || !b->present || a->runs < 2 || b->runs < 2 || !(a->p50_lo > 0))
-        return false;
-    *lo = b->p50_lo / a->p50_hi;
-    *hi = b->p50_hi / a->p50_lo;
-    return true;
+    if (side == row->base || !a->present || !b->present || !cell_interval(a, &alo, &ahi) ||
+        !cell_interval(b, &blo, &bhi) || !(alo > 0))
+        return CMP_IV_NONE;
+    *lo = blo / ahi;
+    *hi = bhi / alo;
+    return a->runs >= 2 && b->runs >= 2 ? CMP_IV_RUNS
+           : a->runs == 1 && b->runs == 1 ? CMP_IV_CI95 : CMP_IV_MIXED;
+}
+
+bool compare_ratio_range(const struct cmp_row *row, size_t side, double *lo, double *hi)
+{
+    return compare_ratio_interval(row, side, lo, hi) != CMP_IV_NONE;
+}
+
+const char *compare_interval_text(enum cmp_interval k)
+{
+    switch (k) {
+    case CMP_IV_RUNS: return "range over the runs";
+    case CMP_IV_CI95: return "interval from the p50s' 95% intervals";
+    case CMP_IV_MIXED: return "interval from the runs' ranges and the p50s' 95% intervals";
+    default: return "no interval";
+    }
 }
 
 enum cmp_verdict compare_verdict(const struct cmp_row *row, size_t side)
 {
-    double lo, hi;
-    if (!isfinite(compare_ratio(row, side)))
+    double lo, hi, q = compare_ratio(row, side);
+    if (!isfinite(q))
         return CMP_NO_RATIO;
     if (!compare_ratio_range(row, side, &lo, &hi))
         return CMP_SPREAD_UNKNOWN;
-    /* every run pair agrees on the direction: a difference, not noise */
-    if (lo > 1)
+    /* the interval on one side of 1 (not noise) and the ratio past the dead band (it matters) */
+    if (lo > 1 && q > 1 + row->band)
         return CMP_SLOWER;
-    if (hi < 1)
+    if (hi < 1 && q < 1 - row->band)
         return CMP_FASTER;
-    return CMP_WITHIN_NOISE;
+    return CMP_NO_DIFFERENCE;
 }
 
 const char *compare_verdict_text(enum cmp_verdict v)
@@ -868,7 +963,7 @@ const char *compare_verdict_text(enum cmp_verdict v)
     case CMP_SPREAD_UNKNOWN: return "spread unknown";
     case CMP_FASTER: return "faster";
     case CMP_SLOWER: return "slower";
-    case CMP_WITHIN_NOISE: return "within noise";
+    case CMP_NO_DIFFERENCE: return "no difference";
     default: return "-";
     }
 }
@@ -926,8 +1021,10 @@ size_t compare_slower_points(const struct cmp_model *m, double pct, FILE *err)
                     group_tuple_text(&s->keys, row->vals, point, sizeof(point));
                 if (known)
                     fprintf(err, "tlbscope-report: slower: %s vs %s: %s %s: p50 ratio %.3f, "
-                            "range %.3f-%.3f over the runs, above %.3f\n", m->reports[i]->label,
-                            m->reports[s->base]->label, s->id, point, q, lo, hi, limit);
+                            "%s %.3f-%.3f, above %.3f\n", m->reports[i]->label,
+                            m->reports[s->base]->label, s->id, point, q,
+                            compare_interval_text(compare_ratio_interval(row, i, &lo, &hi)), lo,
+                            hi, limit);
                 else
                     fprintf(err, "tlbscope-report: slower: %s vs %s: %s %s: p50 ratio %.3f "
                             "(spread unknown: one run per side), above %.3f\n",
@@ -1118,20 +1215,9 @@ const char *compare_percent_text(double ratio, char *buf, size_t cap)
 
 void compare_free(struct cmp_model *m)
 {
-    size_t i, j;
-    for (i = 0; i < m->nsections; i++) {
-        struct cmp_section *s = &m->sections[i];
-        for (j = 0; s->rows && j < s->nrows; j++)
-            free(s->rows[j].cells);
-        free(s->rows);
-        free(s->exp);
-        free(s->role_vals);
-        group_tuples_free(&s->tuples);
-        for (j = 0; s->vrows && j < s->nvrows; j++)
-            free(s->vrows[j].v);
-        free(s->vrows);
-        group_tuples_free(&s->vtuples);
-    }
+    size_t i;
+    for (i = 0; i < m->nsections; i++)
+        section_free(&m->sections[i]);
     free(m->sections);
     m->sections = NULL;
     m->nsections = 0;

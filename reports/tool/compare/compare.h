@@ -32,11 +32,22 @@ struct cmp_cell {
     bool virtualised, emulated, simulated;
     size_t runs;         /* runs of the side that have the point */
     double p50_lo, p50_hi; /* lowest and highest p50 over those runs */
+    double ci_lo, ci_hi;   /* one run: its p50_ci95 (95% interval of the p50); NaN else */
     double role_of; /* role rows: what the role stood for in this side (targets, CPUs); NaN */
 };
 
 /* What a non-baseline cell says against the baseline (compare_verdict). */
-enum cmp_verdict { CMP_NO_RATIO, CMP_SPREAD_UNKNOWN, CMP_FASTER, CMP_SLOWER, CMP_WITHIN_NOISE };
+enum cmp_verdict { CMP_NO_RATIO, CMP_SPREAD_UNKNOWN, CMP_FASTER, CMP_SLOWER, CMP_NO_DIFFERENCE };
+
+/*
+ * Where the interval of a ratio comes from (compare_ratio_interval): both
+ * sides pooled (the p50s' range over the runs), both one run (each p50's 95%
+ * interval from its own samples, p50_ci95), or one of each.
+ */
+enum cmp_interval { CMP_IV_NONE, CMP_IV_RUNS, CMP_IV_CI95, CMP_IV_MIXED };
+
+/* The dead band: a ratio within this fraction of 1 is no difference (--threshold, 3%). */
+#define CMP_DEFAULT_THRESHOLD 0.03
 
 /* Options that choose and order what compare shows (compare_opts). */
 struct cmp_options {
@@ -45,6 +56,9 @@ struct cmp_options {
     bool sort_ratio;        /* rows by their largest ratio to the baseline, largest first */
     bool only_differences;  /* rows with a verdict other than "within noise" */
     double fail_if_slower;  /* percent; NaN: off */
+    double threshold;       /* the dead band, a fraction (CMP_DEFAULT_THRESHOLD) */
+    const char *const *where; /* KEY=VALUE clauses (compare_where.h); nwhere 0: every row */
+    size_t nwhere;
     bool wide;              /* text: sides side by side even past 80 columns (--wide) */
     /* give older reports' points the parameters later ones added (param_defaults.h), so
      * that they align; the reports' points change (compare does it, html does not) */
@@ -61,6 +75,7 @@ struct cmp_row {
     bool unmatched; /* fewer than two sides have the point: listed, not shown as a row */
     bool role_covered; /* unmatched by value, but compared in a role row */
     size_t base;       /* the side its ratios divide by: its section's base */
+    double band;       /* the dead band (cmp_options.threshold) its verdicts use */
 };
 
 /* A derived number from the summary points (conc_over_seq_p50, stale_fraction, ...). */
@@ -108,6 +123,7 @@ struct cmp_model {
     bool in_ns;  /* every report knows its TSC frequency */
     bool mixed;  /* hardware reports together with virtualised, emulated or simulated ones */
     bool cross_arch; /* the reports name two architectures: compare_arch.h */
+    bool intervals;  /* some ratio has an interval: the tables show it and a verdict */
     /*
      * Which reports come from one machine: machine[i] is 1, 2, ... in order of
      * first appearance, the same for reports whose identifying fields hold the
@@ -132,11 +148,23 @@ bool compare_build_pooled(struct m_report *const *all, const size_t *side_of, si
 /* Runs of side `i`: the side's reports, in input order. */
 size_t compare_side_runs(const struct cmp_model *m, size_t side);
 /*
- * The range of the p50 ratio over the runs: [lowest side p50 / highest
- * baseline p50, highest / lowest]. False (lo = hi = NaN) when either side
- * has one run only: the spread is then unknown.
+ * The interval of the p50 ratio: [side's low / base's high, side's high /
+ * base's low], each side's interval being the range of its p50 over its runs
+ * (two runs or more) or, with one run, its p50_ci95. Dividing the ends keeps
+ * it wide: it holds the ratio whenever both p50s are in their intervals.
+ * CMP_IV_NONE (lo = hi = NaN) when a side has neither: the spread is unknown.
  */
+enum cmp_interval compare_ratio_interval(const struct cmp_row *row, size_t side, double *lo,
+                                         double *hi);
+/* compare_ratio_interval is not CMP_IV_NONE. */
 bool compare_ratio_range(const struct cmp_row *row, size_t side, double *lo, double *hi);
+/* "range over the runs", "from the 95% intervals of the p50s", ...: what an interval is. */
+const char *compare_interval_text(enum cmp_interval k);
+/*
+ * Slower or faster when the interval lies on one side of 1 and the ratio is
+ * beyond the dead band (row->band); else no difference; spread unknown
+ * without an interval.
+ */
 enum cmp_verdict compare_verdict(const struct cmp_row *row, size_t side);
 const char *compare_verdict_text(enum cmp_verdict v);
 /* Is the row a difference worth showing under --only-differences? */
@@ -191,9 +219,10 @@ size_t compare_row_order(const struct cmp_model *m, const struct cmp_section *s,
 
 struct cmp_summary {
     size_t n;                      /* rows with a ratio */
-    double geomean, lo, hi;        /* lo/hi: NaN unless every row has a range */
+    double geomean, lo, hi;        /* lo/hi: NaN unless every row has an interval */
     bool all_ranged;
-    size_t faster, slower, noise;  /* verdicts */
+    enum cmp_interval kind;        /* of the rows' intervals (MIXED when they differ) */
+    size_t faster, slower, noise;  /* verdicts (noise: no difference) */
 };
 /* The geometric mean of side's p50 ratios over the section's compared rows. False when none. */
 bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, size_t side,

@@ -6,6 +6,7 @@
 
 #include "reports/tool/compare/compare.h"
 #include "reports/tool/compare/compare_arch.h"
+#include "reports/tool/compare/compare_summary.h"
 #include "reports/tool/views/conditions.h"
 #include "reports/tool/views/recommend_view.h"
 #include "reports/tool/model/cpu_roles.h"
@@ -232,7 +233,7 @@ static void param_cells(struct table *t, size_t r, const struct cmp_section *s,
 static struct table *wide_table(const struct cmp_model *m, const struct cmp_section *s,
                                 bool p99)
 {
-    size_t nk = s->by_class ? 1 : s->keys.n, per = m->pooled ? 3 : 1;
+    size_t nk = s->by_class ? 1 : s->keys.n, per = m->intervals ? 3 : 1;
     size_t ncols = nk + m->nreports * (p99 ? 2 : 1) + (m->nreports - 1) * per, i, j, c, n;
     size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
     struct table *t = idx ? table_new(ncols ? ncols : 1) : NULL;
@@ -255,8 +256,8 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
             snprintf(head, sizeof(head), "%s/%s", l, bl);
             table_header(t, c++, head, true);
         }
-        if (i != s->base && m->pooled) {
-            snprintf(head, sizeof(head), "%s/%s range", l, bl);
+        if (i != s->base && m->intervals) {
+            snprintf(head, sizeof(head), "%s/%s %s", l, bl, m->pooled ? "range" : "interval");
             table_header(t, c++, head, true);
             table_header(t, c++, "verdict", false);
         }
@@ -275,7 +276,7 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
                 ratio_cell(m, row, i, a, sizeof(a));
                 table_set(t, r, c++, "%s", a);
             }
-            if (i != s->base && m->pooled) {
+            if (i != s->base && m->intervals) {
                 range_cell(row, i, a, sizeof(a));
                 table_set(t, r, c++, "%s", a);
                 table_set(t, r, c++, "%s", compare_verdict_text(compare_verdict(row, i)));
@@ -294,7 +295,7 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
                                 bool p99, size_t param_max)
 {
     size_t q = p99 ? 1 : 0; /* the p99 column, or none: the columns after it move left */
-    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + 3 + q + (m->pooled ? 2 : 0), i, j, n;
+    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + 3 + q + (m->intervals ? 2 : 0), i, j, n;
     size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
     struct table *t = idx ? table_new(ncols) : NULL;
     char head[64], a[48];
@@ -309,8 +310,8 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
         table_header(t, nk + 2, "p99", true);
     snprintf(head, sizeof(head), "/%s", m->reports[s->base]->label);
     table_header(t, nk + 2 + q, head, true);
-    if (m->pooled) {
-        table_header(t, nk + 3 + q, "range", true);
+    if (m->intervals) {
+        table_header(t, nk + 3 + q, m->pooled ? "range" : "interval", true);
         table_header(t, nk + 4 + q, "verdict", false);
     }
     n = compare_row_order(m, s, idx);
@@ -333,7 +334,7 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
             }
             ratio_cell(m, row, i, a, sizeof(a));
             table_set(t, r, nk + 2 + q, "%s", a);
-            if (m->pooled) {
+            if (m->intervals) {
                 range_cell(row, i, a, sizeof(a));
                 table_set(t, r, nk + 3 + q, "%s", a);
                 table_set(t, r, nk + 4 + q, "%s", compare_verdict_text(compare_verdict(row, i)));
@@ -390,23 +391,27 @@ bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, siz
     double sum = 0, slo = 0, shi = 0;
     memset(out, 0, sizeof(*out));
     out->all_ranged = true;
+    out->kind = CMP_IV_NONE;
     for (j = 0; j < s->nrows; j++) {
         const struct cmp_row *row = &s->rows[j];
         double q = compare_ratio(row, side), lo, hi;
+        enum cmp_interval k;
         if (!compare_row_counts(row, side) || !(q > 0) || !isfinite(q))
             continue;
         out->n++;
         sum += log(q);
-        if (compare_ratio_range(row, side, &lo, &hi) && lo > 0) {
+        k = compare_ratio_interval(row, side, &lo, &hi);
+        if (k != CMP_IV_NONE && lo > 0) {
             slo += log(lo);
             shi += log(hi);
+            out->kind = out->kind == CMP_IV_NONE || out->kind == k ? k : CMP_IV_MIXED;
         } else {
             out->all_ranged = false;
         }
         switch (compare_verdict(row, side)) {
         case CMP_FASTER: out->faster++; break;
         case CMP_SLOWER: out->slower++; break;
-        case CMP_WITHIN_NOISE: out->noise++; break;
+        case CMP_NO_DIFFERENCE: out->noise++; break;
         default: break;
         }
     }
@@ -434,14 +439,16 @@ bool compare_headline(const struct cmp_model *m, const struct cmp_section *s, si
              slower ? "slower" : "faster", m->reports[s->base]->label, sum.n,
              sum.n == 1 ? "" : "s");
     len = strlen(buf);
+    /* the interval named: which one it is decides what it claims (compare.h) */
     if (sum.all_ranged)
-        snprintf(buf + len, cap - len, ", [%s, %s]; %zu faster, %zu slower, %zu within noise",
+        snprintf(buf + len, cap - len, ", %s [%s, %s]; %zu faster, %zu slower, %zu no "
+                 "difference (dead band %g%%)", compare_interval_text(sum.kind),
                  units_ratio(slower ? sum.lo : 1 / sum.hi, lo, sizeof(lo)),
                  units_ratio(slower ? sum.hi : 1 / sum.lo, hi, sizeof(hi)), sum.faster,
-                 sum.slower, sum.noise);
+                 sum.slower, sum.noise, m->opts.threshold * 100);
     else
-        snprintf(buf + len, cap - len, " (geometric mean of p50 ratios %s; spread unknown: one "
-                 "run on a side)", units_ratio(sum.geomean, lo, sizeof(lo)));
+        snprintf(buf + len, cap - len, " (geometric mean of p50 ratios %s; spread unknown: "
+                 "no interval on a side, so no verdict)", units_ratio(sum.geomean, lo, sizeof(lo)));
     return true;
 }
 
@@ -657,14 +664,20 @@ static void print_sides(const struct cmp_model *m, FILE *out, bool markdown)
                                 markdown ? 1000 : COMPARE_WIDTH);
         }
     }
-    if (m->pooled)
-        units_print_wrapped(out, "Noise: ", "       ", "each cell is the median over a side's "
-                            "runs; \"range\" is the p50 ratio's range over every pair of runs "
-                            "(lowest/highest to highest/lowest), and the verdict is \"slower\" or "
-                            "\"faster\" only when the whole range is on one side of 1, else "
-                            "\"within noise\" (a side with one run: \"spread unknown\").",
-                            markdown ? 1000 : COMPARE_WIDTH);
-    else
+    if (m->pooled || m->intervals) {
+        char line[700];
+        snprintf(line, sizeof(line), "%s the ratio's interval runs from the side's low end over "
+                 "the base's high end to high over low, each end %s; the verdict is \"slower\" "
+                 "or \"faster\" only when the whole interval is on one side of 1 and the ratio "
+                 "is more than %g%% from 1 (--threshold), else \"no difference\" (a side "
+                 "without an interval: \"spread unknown\").",
+                 m->pooled ? "each cell is the median over a side's runs;" : "one run per side:",
+                 m->pooled ? "the p50's range over the side's runs, or with one run its 95% "
+                             "interval (p50_ci95)"
+                           : "the p50's 95% interval from the run's own samples (p50_ci95)",
+                 m->opts.threshold * 100);
+        units_print_wrapped(out, "Noise: ", "       ", line, markdown ? 1000 : COMPARE_WIDTH);
+    } else
         units_print_wrapped(out, "Noise: ", "       ", "spread unknown: one run per side, so no "
                             "ratio can be told apart from run-to-run noise (repeated runs of one "
                             "configuration differ by 2x and more under QEMU). Pool runs: "
@@ -912,4 +925,6 @@ void compare_print(const struct cmp_model *m, FILE *out, enum table_format fmt)
         print_text(m, out, fmt == TABLE_MARKDOWN);
     if (fmt != TABLE_CSV)
         recommend_view_compare(m->reports, m->nreports, out);
+    if (fmt != TABLE_CSV) /* the conclusion last, where a reader ends */
+        compare_summary_print(m, out, fmt == TABLE_MARKDOWN);
 }

@@ -12,6 +12,7 @@
 static void build_stats(const json_t *o, struct m_stats *st)
 {
     memset(st, 0, sizeof(*st));
+    st->p50_lo = st->p50_hi = NAN;
     if (!json_is_object(o))
         return;
     st->present = true;
@@ -22,6 +23,13 @@ static void build_stats(const json_t *o, struct m_stats *st)
     st->p99 = jget_number(o, "p99", NAN);
     st->max = jget_number(o, "max", NAN);
     st->mean = jget_number(o, "mean", NAN);
+    {
+        const json_t *ci = jget_object(o, "p50_ci95");
+        st->p50_lo = ci ? jget_number(ci, "low", NAN) : NAN;
+        st->p50_hi = ci ? jget_number(ci, "high", NAN) : NAN;
+        if (!(st->p50_lo <= st->p50_hi)) /* a broken interval is no interval */
+            st->p50_lo = st->p50_hi = NAN;
+    }
     /*
      * p90 from 10 samples, p99 from 100 (core/lib/stats.h): below that nearest
      * rank gives the maximum. Reports before issue 20 hold them anyway;

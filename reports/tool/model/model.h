@@ -23,6 +23,9 @@ struct m_stats {
     /* TSC ticks; p90 NaN below 10 samples and p99 below 100, whatever the file holds (the
      * maximum is all nearest rank gives there: core/lib/stats.h) */
     double n, min, p50, p90, p99, max, mean;
+    /* p50_ci95 (schema 3): the 95% interval of p50 from the point's own samples; NaN when
+     * absent (older reports, fewer than 6 samples) */
+    double p50_lo, p50_hi;
 };
 
 struct m_param {
