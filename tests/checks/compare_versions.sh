@@ -99,10 +99,10 @@ check "a pair with no common point: exit 4 under --fail-if-slower, the experimen
     "[ $(rc disjoint) = 4 ] && grep -q '^tlbscope-report: error: shootdown_seq_vs_conc: A and B have no point in common' $out/disjoint.err && grep -q '1 pair of sides share an experiment but no point of it' $out/disjoint.err"
 run disjoint-json compare --json --experiment shootdown_seq_vs_conc A="$S4" B="$out/disjoint.json"
 check "compare --json of it without --strict or a gate: exit 0, the verdict counts the pair" sh -c \
-    "[ $(rc disjoint-json) = 0 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"slower_points\": null, \"exit_status\": 0, \"mixed\": false}' $out/disjoint-json.out >/dev/null"
+    "[ $(rc disjoint-json) = 0 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"compared_points\": 0, \"slower_points\": null, \"exit_status\": 0, \"mixed\": false}' $out/disjoint-json.out >/dev/null"
 run disjoint-json-strict compare --json --strict --experiment shootdown_seq_vs_conc A="$S4" B="$out/disjoint.json"
 check "compare --json --strict of it: exit 4, the verdict says so, the parameter named (pages)" sh -c \
-    "[ $(rc disjoint-json-strict) = 4 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"slower_points\": null, \"exit_status\": 4, \"mixed\": false}' $out/disjoint-json-strict.out >/dev/null &&
+    "[ $(rc disjoint-json-strict) = 4 ] && jq -e '.verdict == {\"disjoint_pairs\": 1, \"compared_points\": 0, \"slower_points\": null, \"exit_status\": 4, \"mixed\": false}' $out/disjoint-json-strict.out >/dev/null &&
      grep -q '; pages 1, 2, 4, ... vs 1001, 1002, 1004, ... (A vs B)' $out/disjoint-json-strict.err"
 
 # ---- item 2: an unknown --experiment id ----

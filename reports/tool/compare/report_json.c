@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "reports/tool/compare/compare_arch.h"
+#include "reports/tool/compare/compare_summary.h"
 #include "reports/tool/model/param_defaults.h"
 #include "reports/tool/views/verdict_view.h"
 
@@ -91,6 +92,10 @@ static json_t *row_object(const struct cmp_model *m, const struct cmp_section *s
             json_object_set_new(cell, "percent", num(isfinite(q) ? (q - 1) * 100 : NAN));
             json_object_set_new(cell, "range", ranged ? json_pack("[o, o]", num(lo), num(hi))
                                                       : json_null());
+            json_object_set_new(cell, "interval",
+                                ranged ? json_string(compare_interval_text(
+                                             compare_ratio_interval(row, i, &lo, &hi)))
+                                       : json_null());
             json_object_set_new(cell, "verdict",
                                 json_string(compare_verdict_text(compare_verdict(row, i))));
             json_object_set_new(cell, "in_summary", json_boolean(compare_row_counts(row, i)));
@@ -118,6 +123,13 @@ static json_t *headlines(const struct cmp_model *m, const struct cmp_section *s)
                          "high", num(sum.hi), "faster", (json_int_t)sum.faster, "slower",
                          (json_int_t)sum.slower, "within_noise", (json_int_t)sum.noise, "text",
                          text));
+        json_object_set_new(json_array_get(a, json_array_size(a) - 1), "no_difference",
+                            json_integer((json_int_t)sum.noise));
+        json_object_set_new(json_array_get(a, json_array_size(a) - 1), "interval",
+                            sum.all_ranged ? json_string(compare_interval_text(sum.kind))
+                                           : json_null());
+        json_object_set_new(json_array_get(a, json_array_size(a) - 1), "verdict",
+                            json_string(compare_verdict_text(compare_summary_verdict(m, &sum))));
     }
     return a;
 }
@@ -133,6 +145,22 @@ static json_t *defaulted(const struct cmp_model *m, const struct cmp_section *s)
                                                "param", e->defaulted[k], "taken_as",
                                                str(param_default_meaning(s->id,
                                                                          e->defaulted[k]))));
+    }
+    return a;
+}
+
+/* The parameters matched as roles (cpu_roles.h): per side, the CPUs it named. */
+static json_t *roles(const struct cmp_model *m, const struct cmp_section *s)
+{
+    json_t *a = json_array();
+    size_t i;
+    for (i = 0; i < m->nreports; i++) {
+        const struct m_experiment *e = s->exp[i];
+        if (e && e->cpu_role)
+            json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:b}", "side",
+                                               m->reports[i]->label, "param", e->cpu_role,
+                                               "cpus", e->cpu_role_cpus, "ranked",
+                                               e->cpu_role_ranked));
     }
     return a;
 }
@@ -155,6 +183,7 @@ static json_t *section_object(const struct cmp_model *m, const struct cmp_sectio
     }
     json_object_set_new(o, "status", status);
     json_object_set_new(o, "defaulted", defaulted(m, s));
+    json_object_set_new(o, "roles", roles(m, s));
     json_object_set_new(o, "rows", rows);
     json_object_set_new(o, "unmatched", unmatched);
     json_object_set_new(o, "headlines", headlines(m, s));
@@ -175,12 +204,22 @@ json_t *report_json_compare(const struct cmp_model *m, size_t disjoint, long lon
     json_object_set_new(o, "format_version", json_integer(REPORT_JSON_FORMAT_VERSION));
     json_object_set_new(o, "unit", json_string(m->in_ns ? "ns" : "ticks"));
     json_object_set_new(o, "sides", sides_array(m));
+    json_object_set_new(o, "baseline", json_string(m->reports[m->opts.baseline]->label));
+    json_object_set_new(o, "threshold_percent", num(m->opts.threshold * 100));
+    {
+        json_t *w = json_array();
+        size_t i;
+        for (i = 0; i < m->opts.nwhere; i++)
+            json_array_append_new(w, json_string(m->opts.where[i]));
+        json_object_set_new(o, "where", w);
+    }
     for (k = 0; k < m->nsections; k++)
         json_array_append_new(sections, section_object(m, &m->sections[k]));
     json_object_set_new(o, "experiments", sections);
     json_object_set_new(o, "architectures", compare_arch_json(m));
     json_object_set_new(o, "verdict",
-                        json_pack("{s:I, s:o, s:i, s:b}", "disjoint_pairs", (json_int_t)disjoint,
+                        json_pack("{s:I, s:I, s:o, s:i, s:b}", "disjoint_pairs", (json_int_t)disjoint,
+                                  "compared_points", (json_int_t)compare_points_compared(m),
                                   "slower_points", slower < 0 ? json_null()
                                                               : json_integer(slower),
                                   "exit_status", exit_status, "mixed", m->mixed));
