@@ -143,7 +143,7 @@ check "times scaled (us, ms), each ratio with its percentage, a headline per pai
 # ---- item 7: compare --json and show --json (reports/SCHEMA.md) ----
 run cj compare --json A="$S4" B=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json C="$BOCHS"
 check "compare --json: format, version, unit, sides, experiments with rows, cells and headlines" \
-    jq -e '.format == "tlbscope-report compare" and .format_version == 1 and .unit == "ns" and
+    jq -e '.format == "tlbscope-report compare" and .format_version == 2 and .unit == "ns" and
            (.sides | map(.label)) == ["A", "B", "C"] and (.sides[0] | has("cpu") and has("microcode") and has("cpu_count") and has("files")) and
            ([.experiments[] | .id, .base, (.rows | type), (.unmatched | type), (.headlines | type), (.defaulted | type)] | all(. != null)) and
            ([.experiments[].rows[] | .matched_by as $m | ($m == "value" or $m == "role" or $m == "class") and (.cells | length) >= 2] | all) and

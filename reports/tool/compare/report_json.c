@@ -201,7 +201,7 @@ json_t *report_json_compare(const struct cmp_model *m, size_t disjoint, long lon
         return NULL;
     }
     json_object_set_new(o, "format", json_string("tlbscope-report compare"));
-    json_object_set_new(o, "format_version", json_integer(REPORT_JSON_FORMAT_VERSION));
+    json_object_set_new(o, "format_version", json_integer(REPORT_JSON_COMPARE_FORMAT_VERSION));
     json_object_set_new(o, "unit", json_string(m->in_ns ? "ns" : "ticks"));
     json_object_set_new(o, "sides", sides_array(m));
     json_object_set_new(o, "baseline", json_string(m->reports[m->opts.baseline]->label));

@@ -17,6 +17,9 @@
 
 /* Bumped when a member changes meaning or goes away (members may be added). */
 #define REPORT_JSON_FORMAT_VERSION 1
+/* compare --json's: 2 since a verdict "within noise" became "no difference" (issue 31), with
+ * the dead band, from p50_ci95 with one run per side; sides named, not lettered */
+#define REPORT_JSON_COMPARE_FORMAT_VERSION 2
 
 /*
  * The comparison, with the verdict the exit status gives: `disjoint` pairs
