@@ -1,3 +1,7 @@
+#!/usr/bin/env python3
+"""A copy of a report with every time scaled by F (stats, samples, p50_ci95), for the compare
+tests (tests/checks/compare_verdicts.sh, tests/sim/mutants.sh); with W, each p50_ci95 set to
+p50 +- W (a fraction), clipped to [min, max]. Usage: scale_report.py SRC F DEST [W]"""
 import json, sys
 src, f, dest = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 width = float(sys.argv[4]) if len(sys.argv) > 4 else None  # the interval's half width, a fraction of p50

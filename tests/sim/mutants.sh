@@ -686,6 +686,17 @@ kill_tool gate_passes_on_nothing "compare --fail-if-slower passes with nothing c
     gate_fails_on_nothing
 kill_tool invalid_report_shown "show goes on with a report that fails validation" \
     invalid_report_refused
+# a ratio of 1.02 with tight intervals (p50 +-0.1%) is inside the 3% dead band: no difference
+band_holds() {
+    local v3=$here/tests/fixtures/reports/v3/sim-epyc7763-smp4-keep-samples.json
+    mkdir -p "$ROLE_DIR"
+    python3 "$here/tests/checks/scale_report.py" "$v3" 1.00 "$ROLE_DIR/band-a.json" 0.001
+    python3 "$here/tests/checks/scale_report.py" "$v3" 1.02 "$ROLE_DIR/band-b.json" 0.001
+    "$1" compare --json A="$ROLE_DIR/band-a.json" B="$ROLE_DIR/band-b.json" 2>/dev/null | jq -e '
+        [.experiments[].rows[].cells[] | select(.side == "B") | .verdict] | length > 0 and
+        all(. == "no difference")' >/dev/null
+}
+kill_tool verdict_without_band "compare: a verdict ignores the dead band" band_holds
 # issue 27: x86 against aarch64 compares only ipi_roundtrip and stale_detector_control; the
 # rest (shootdown_lazy, which both have, included) is listed per side
 ARM4=tests/fixtures/reports/arm64/qemu-aarch64-smp4.json

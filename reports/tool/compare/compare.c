@@ -950,9 +950,10 @@ enum cmp_verdict compare_verdict(const struct cmp_row *row, size_t side)
     if (!compare_ratio_range(row, side, &lo, &hi))
         return CMP_SPREAD_UNKNOWN;
     /* the interval on one side of 1 (not noise) and the ratio past the dead band (it matters) */
-    if (lo > 1 && q > 1 + row->band)
+    double band = MUTANT(verdict_without_band) ? 0 : row->band;
+    if (lo > 1 && q > 1 + band)
         return CMP_SLOWER;
-    if (hi < 1 && q < 1 - row->band)
+    if (hi < 1 && q < 1 - band)
         return CMP_FASTER;
     return CMP_NO_DIFFERENCE;
 }
