@@ -97,27 +97,49 @@ static const char *line_with(const char *text, const char *a, const char *b, cha
     return NULL;
 }
 
-/* Finding 2: the ratio's range over runs decides the verdict; one run leaves it unknown. */
+/*
+ * Finding 2: the ratio's range over runs decides the verdict; one run leaves
+ * it unknown unless each p50 has its 95% interval (issue 31), and a ratio
+ * inside the dead band is no difference.
+ */
 static void test_verdict_from_range(void **state)
 {
     struct cmp_cell cells[2];
-    struct cmp_row row = { NULL, NULL, cells, false, false, false, 0 };
+    struct cmp_row row = { NULL, NULL, cells, false, false, false, 0, 0 };
     double lo, hi;
     (void)state;
     memset(cells, 0, sizeof(cells));
-    cells[0] = (struct cmp_cell){ true, 100, 200, false, false, false, 2, 100, 110, 0 };
-    cells[1] = (struct cmp_cell){ true, 160, 300, false, false, false, 2, 150, 170, 0 };
+    cells[0] = (struct cmp_cell){ true, 100, 200, false, false, false, 2, 100, 110, 0, NAN, NAN };
+    cells[1] = (struct cmp_cell){ true, 160, 300, false, false, false, 2, 150, 170, 0, NAN, NAN };
     assert_true(compare_ratio_range(&row, 1, &lo, &hi));
+    assert_int_equal(compare_ratio_interval(&row, 1, &lo, &hi), CMP_IV_RUNS);
     assert_true(fabs(lo - 150.0 / 110) < 1e-12 && fabs(hi - 170.0 / 100) < 1e-12);
     assert_int_equal(compare_verdict(&row, 1), CMP_SLOWER);
     cells[1].p50_lo = 95; /* the runs overlap: noise */
-    assert_int_equal(compare_verdict(&row, 1), CMP_WITHIN_NOISE);
-    cells[1] = (struct cmp_cell){ true, 60, 90, false, false, false, 3, 55, 65, 0 };
+    assert_int_equal(compare_verdict(&row, 1), CMP_NO_DIFFERENCE);
+    assert_string_equal(compare_verdict_text(CMP_NO_DIFFERENCE), "no difference");
+    cells[1] = (struct cmp_cell){ true, 60, 90, false, false, false, 3, 55, 65, 0, NAN, NAN };
     assert_int_equal(compare_verdict(&row, 1), CMP_FASTER);
-    cells[0].runs = 1; /* one run on a side: no range */
+    cells[0].runs = 1; /* one run on a side, without p50_ci95: no interval */
     assert_false(compare_ratio_range(&row, 1, &lo, &hi));
     assert_int_equal(compare_verdict(&row, 1), CMP_SPREAD_UNKNOWN);
     assert_string_equal(compare_verdict_text(CMP_SPREAD_UNKNOWN), "spread unknown");
+    /* one run each with its p50's 95% interval: the ratio's interval is low/high to high/low */
+    cells[0] = (struct cmp_cell){ true, 100, 200, false, false, false, 1, 100, 100, 0, 98, 103 };
+    cells[1] = (struct cmp_cell){ true, 150, 300, false, false, false, 1, 150, 150, 0, 140, 155 };
+    assert_int_equal(compare_ratio_interval(&row, 1, &lo, &hi), CMP_IV_CI95);
+    assert_true(fabs(lo - 140.0 / 103) < 1e-12 && fabs(hi - 155.0 / 98) < 1e-12);
+    assert_int_equal(compare_verdict(&row, 1), CMP_SLOWER);
+    cells[1].ci_lo = 99; /* the interval holds 1 */
+    assert_int_equal(compare_verdict(&row, 1), CMP_NO_DIFFERENCE);
+    /* 1.02 with tight intervals: significant, but inside a 3% dead band */
+    cells[1] = (struct cmp_cell){ true, 102, 200, false, false, false, 1, 102, 102, 0, 101.9, 102.1 };
+    cells[0].ci_lo = 99.9;
+    cells[0].ci_hi = 100.1;
+    row.band = 0.03;
+    assert_int_equal(compare_verdict(&row, 1), CMP_NO_DIFFERENCE);
+    row.band = 0.01;
+    assert_int_equal(compare_verdict(&row, 1), CMP_SLOWER);
     cells[1].present = false;
     assert_int_equal(compare_verdict(&row, 1), CMP_NO_RATIO);
 }

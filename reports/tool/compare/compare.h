@@ -32,8 +32,8 @@ struct cmp_cell {
     bool virtualised, emulated, simulated;
     size_t runs;         /* runs of the side that have the point */
     double p50_lo, p50_hi; /* lowest and highest p50 over those runs */
-    double ci_lo, ci_hi;   /* one run: its p50_ci95 (95% interval of the p50); NaN else */
     double role_of; /* role rows: what the role stood for in this side (targets, CPUs); NaN */
+    double ci_lo, ci_hi;   /* one run: its p50_ci95 (95% interval of the p50); NaN else */
 };
 
 /* What a non-baseline cell says against the baseline (compare_verdict). */
