@@ -68,17 +68,18 @@ check "show with emulator none: neither a warning nor 'not recorded'" \
 run s-hw show "$HW"
 check "show of a report from before the key says it is not recorded" has s-hw '^Emulator  not recorded'
 
-run c-mix compare "$BOCHS" "$HW"
+# (sides named A and B where a check reads them by letter)
+run c-mix compare A="$BOCHS" B="$HW"
 check "compare with hardware: exit 0, [EMULATED: bochs], the mixing warning" \
     eval '[ "$(rc c-mix)" = 0 ] && has c-mix "\[EMULATED: bochs\]" &&
           has c-mix "hardware report(s) B compared with virtualised or emulated report(s) A"'
 check "compare: the emulator row, bochs against - (not recorded)" \
     grep -qE '^  emulator +bochs +- *$' "$out/c-mix.out"
 check "compare: the Bochs report's cells are marked ~" grep -qE '[0-9]~' "$out/c-mix.out"
-run c-nokey compare "$out/nokey.json" "$HW"
+run c-nokey compare A="$out/nokey.json" B="$HW"
 check "compare without the key: no mixing warning, no ~ (it reads as hardware)" \
     eval '[ "$(rc c-nokey)" = 0 ] && ! has c-nokey "compared with virtualised or emulated" && ! grep -qE "[0-9]~" "$out/c-nokey.out"'
-"$TOOL" compare --csv "$BOCHS" "$HW" >"$out/c-csv.csv" 2>"$out/c-csv.err"
+"$TOOL" compare --csv A="$BOCHS" B="$HW" >"$out/c-csv.csv" 2>"$out/c-csv.err"
 tr -d '\r' <"$out/c-csv.csv" | awk -F, 'NR > 1 && $1 == "A"' >"$out/c-csv.a"
 check "compare --csv: every row of the Bochs report flagged emulated, the warning on stderr" \
     eval '[ -s "$out/c-csv.a" ] && ! grep -qv ",emulated\$" "$out/c-csv.a" &&

@@ -52,14 +52,15 @@ check "show: entries without their experiment say why" \
 check "show: a version 1 report has no block" eval '! "$TOOL" show "$V1" | grep -q "What this machine suggests"'
 
 # compare: side by side, one line per report, the version 1 report says it has none
-"$TOOL" compare "$BASE" "$V1" >"$out/compare.raw" 2>&1
+# (sides named A and B: the checks read them by letter)
+"$TOOL" compare A="$BASE" B="$V1" >"$out/compare.raw" 2>&1
 joined 7 <"$out/compare.raw" >"$out/compare.out"
 check "compare: the side-by-side block" grep -q "^Recommendations, side by side:" "$out/compare.out"
 check "compare: each id once, with an A and a B line" \
     test "$(sed -n '/^Recommendations, side by side:/,$p' "$out/compare.out" | grep -cE '^    [AB]: ')" = 10
 check "compare: B is version 1" \
     test "$(grep -c '^    B: not in this report (schema version 1: no recommendations)' "$out/compare.out")" = 5
-"$TOOL" compare --csv "$BASE" "$V1" >"$out/compare.csv" 2>&1
+"$TOOL" compare --csv A="$BASE" B="$V1" >"$out/compare.csv" 2>&1
 check "compare --csv stays a table (no recommendations block)" \
     eval '! grep -q "side by side" "$out/compare.csv"'
 
@@ -110,7 +111,7 @@ check "show says each recommended entry's interval was not recorded" \
          "$(jq '[.recommendations.entries[] | select(.status == "recommended")] | length' "$out/old.json")"
 check "show prints no p99 from the old report's 10-sample points (n<100 instead)" \
     eval 'grep -A3 "^  pages=1 flush=invlpg" "$out/old-show.out" | grep -qE "n<100 +n<100 +-"'
-"$TOOL" compare "$out/old.json" "$BASE" >"$out/old-compare.out" 2>&1
+"$TOOL" compare A="$out/old.json" B="$BASE" >"$out/old-compare.out" 2>&1
 check "compare lists the variant order: not recorded (-) in the old report, random in the new" \
     grep -qE "^ *variant order +- +random_per_iteration" "$out/old-compare.out"
 # and a version 1 report without the section is still read
