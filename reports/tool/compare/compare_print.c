@@ -292,10 +292,11 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
  * and side that has it, with its ratio to the section's base.
  */
 static struct table *long_table(const struct cmp_model *m, const struct cmp_section *s,
-                                bool p99, size_t param_max)
+                                bool p99, size_t param_max, bool interval)
 {
     size_t q = p99 ? 1 : 0; /* the p99 column, or none: the columns after it move left */
-    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + 3 + q + (m->intervals ? 2 : 0), i, j, n;
+    bool iv = m->intervals && interval; /* the interval column (the verdict stays) */
+    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + 3 + q + (m->intervals ? 1 : 0) + iv, i, j, n;
     size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
     struct table *t = idx ? table_new(ncols) : NULL;
     char head[64], a[48];
@@ -310,10 +311,10 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
         table_header(t, nk + 2, "p99", true);
     snprintf(head, sizeof(head), "/%s", m->reports[s->base]->label);
     table_header(t, nk + 2 + q, head, true);
-    if (m->intervals) {
+    if (iv)
         table_header(t, nk + 3 + q, m->pooled ? "range" : "interval", true);
-        table_header(t, nk + 4 + q, "verdict", false);
-    }
+    if (m->intervals)
+        table_header(t, nk + 3 + q + iv, "verdict", false);
     n = compare_row_order(m, s, idx);
     for (j = 0; j < n; j++) {
         const struct cmp_row *row = &s->rows[idx[j]];
@@ -334,11 +335,13 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
             }
             ratio_cell(m, row, i, a, sizeof(a));
             table_set(t, r, nk + 2 + q, "%s", a);
-            if (m->intervals) {
+            if (iv) {
                 range_cell(row, i, a, sizeof(a));
                 table_set(t, r, nk + 3 + q, "%s", a);
-                table_set(t, r, nk + 4 + q, "%s", compare_verdict_text(compare_verdict(row, i)));
             }
+            if (m->intervals)
+                table_set(t, r, nk + 3 + q + iv, "%s",
+                          compare_verdict_text(compare_verdict(row, i)));
         }
     }
     free(idx);
@@ -366,16 +369,25 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG;
-    t = long_table(m, s, true, 0);
+    t = long_table(m, s, true, 0, true);
     if (table_text_width(t) + 2 <= width)
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG_P50;
-    t = long_table(m, s, false, 0);
+    t = long_table(m, s, false, 0, true);
     /* long parameter values (invpcid_single_context, "all other CPUs") cut, as little as fits */
     for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
         table_free(t);
-        t = long_table(m, s, false, cut);
+        t = long_table(m, s, false, cut, true);
+    }
+    /* still too wide (ratios in the thousands): the interval goes, its verdict stays */
+    if (table_text_width(t) + 2 > width && m->intervals) {
+        table_free(t);
+        t = long_table(m, s, false, 0, false);
+        for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
+            table_free(t);
+            t = long_table(m, s, false, cut, false);
+        }
     }
     return t;
 }
@@ -497,6 +509,13 @@ static void unmatched_lines(const struct cmp_model *m, const struct cmp_section 
             snprintf(line + len, sizeof(line) - len, "; and %zu more", count - SHOWN);
         snprintf(point, sizeof(point), "%sonly in %s (%zu point%s, not compared by value or role): ",
                  markdown ? "- " : "  ", m->reports[i]->label, count, count == 1 ? "" : "s");
+        /* a long side name leaves no room for the first point: it starts the next line,
+         * never cut mid-word */
+        if (!markdown && strlen(point) + strcspn(line, " ") > COMPARE_WIDTH) {
+            fprintf(out, "%.*s\n", (int)(strlen(point) - 1), point);
+            units_print_wrapped(out, "      ", "      ", line, COMPARE_WIDTH);
+            continue;
+        }
         units_print_wrapped(out, point, markdown ? "  " : "      ", line,
                             markdown ? 1000 : COMPARE_WIDTH);
     }
