@@ -18,7 +18,7 @@ not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 check() { local d=$1; shift; if "$@" >/dev/null; then ok "$d"; else not_ok "$d"; fi; }
 run() { local name=$1; shift; "$TOOL" "$@" >"$out/$name.out" 2>"$out/$name.err"; echo $? >"$out/$name.rc"; }
 rc() { cat "$out/$1.rc"; }
-S4=reports/samples/qemu-tcg-smp4-max.json
+S4=tests/fixtures/reports/schema1/qemu-tcg-smp4-max.json # schema 1: no interval, the old shape
 
 # two reports of one machine that share no experiment: A has ipi_broadcast only, B ipi_roundtrip
 jq '.experiments |= map(select(.id == "ipi_broadcast"))' "$S4" >"$out/only-broadcast.json"
@@ -62,7 +62,7 @@ run other compare "$S4" "$out/shifted.json"
 check "two different reports: no such note" sh -c "! grep -q 'note: .* are ' $out/other.err"
 
 # ---- names, not letters (item 4) ----
-S8=reports/samples/qemu-tcg-smp8-max.json
+S8=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json
 run named compare --experiment ipi_broadcast SMP4="$S4" SMP8="$S8"
 check "NAME=FILE names a side in the text: header, columns, headline" sh -c \
     "[ $(rc named) = 0 ] && grep -q '^  SMP4  ' $out/named.out && grep -q '^  => SMP8 is [0-9.]*x [a-z]* than SMP4 over' $out/named.out"

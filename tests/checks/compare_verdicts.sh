@@ -19,8 +19,8 @@ check() { local d=$1; shift; if "$@" >/dev/null; then ok "$d"; else not_ok "$d";
 run() { local name=$1; shift; "$TOOL" "$@" >"$out/$name.out" 2>"$out/$name.err"; echo $? >"$out/$name.rc"; }
 rc() { cat "$out/$1.rc"; }
 V3=tests/fixtures/reports/v3/sim-epyc7763-smp4-keep-samples.json
-S4=reports/samples/qemu-tcg-smp4-max.json
-S8=reports/samples/qemu-tcg-smp8-max.json
+S4=tests/fixtures/reports/schema1/qemu-tcg-smp4-max.json # schema 1: no interval, the old shape
+S8=tests/fixtures/reports/schema1/qemu-tcg-smp8-max.json
 scale() { python3 tests/checks/scale_report.py "$@"; }
 
 # tight intervals (p50 +-0.1%): 1.5x is slower everywhere, 1.02x is inside the dead band
