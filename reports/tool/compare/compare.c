@@ -944,13 +944,13 @@ const char *compare_interval_text(enum cmp_interval k)
 
 enum cmp_verdict compare_verdict(const struct cmp_row *row, size_t side)
 {
-    double lo, hi, q = compare_ratio(row, side);
+    double lo, hi, q = compare_ratio(row, side), band;
     if (!isfinite(q))
         return CMP_NO_RATIO;
     if (!compare_ratio_range(row, side, &lo, &hi))
         return CMP_SPREAD_UNKNOWN;
     /* the interval on one side of 1 (not noise) and the ratio past the dead band (it matters) */
-    double band = MUTANT(verdict_without_band) ? 0 : row->band;
+    band = MUTANT(verdict_without_band) ? 0 : row->band;
     if (lo > 1 && q > 1 + band)
         return CMP_SLOWER;
     if (hi < 1 && q < 1 - band)

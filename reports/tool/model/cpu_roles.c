@@ -125,7 +125,7 @@ static bool align_one(struct m_report *const *all, size_t n, const char *id, con
 {
     struct cpu_set *sets = calloc(n ? n : 1, sizeof(*sets));
     struct m_experiment **exps = calloc(n ? n : 1, sizeof(*exps));
-    size_t i, with = 0;
+    size_t i, j, with = 0;
     bool differ = false, several = false;
     if (!sets || !exps) {
         free(sets);
@@ -141,7 +141,7 @@ static bool align_one(struct m_report *const *all, size_t n, const char *id, con
         if (!sets[i].n)
             continue;
         several |= sets[i].n > 1 || sets[i].over;
-        for (size_t j = 0; j < i; j++)
+        for (j = 0; j < i; j++)
             differ |= sets[j].n && !same_set(&sets[j], &sets[i]);
         with++;
     }
