@@ -79,6 +79,11 @@ check "--where pages=1 on the samples: only experiments with pages, every row at
 run where-two compare --json --where pages=1 --where mode=seq A="$S4" B="$S8"
 check "two --where clauses: both hold" \
     jq -e '[.experiments[].rows[].params | .pages == 1 and .mode == "seq"] | length > 0 and all' "$out/where-two.out"
+run where-csv compare --csv --where mode=shorthand BASE="$out/base.json" SLOW="$out/slow.json"
+check "--where in the tidy CSV: only the points whose recorded mode is shorthand" \
+    python3 -c 'import csv,sys
+rows=list(csv.DictReader(open(sys.argv[1], newline="")))
+sys.exit(0 if rows and all(r["mode"] == "shorthand" and r["experiment"] == "ipi_broadcast" for r in rows) else 1)' "$out/where-csv.out"
 run where-bad compare --where pages "$S4" "$S8"
 check "--where without =VALUE: exit 2" test "$(rc where-bad)" = 2
 echo "1..$n"

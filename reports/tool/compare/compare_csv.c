@@ -1,4 +1,5 @@
 #include "reports/tool/compare/compare_csv.h"
+#include "reports/tool/compare/compare_where.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -239,6 +240,8 @@ static void point_rows(const struct cmp_model *m, struct table *t, size_t run,
     flags_of(r, e, flags, sizeof(flags));
     for (j = 0; j < pts->count; j++) {
         const struct m_point *p = &pts->items[j];
+        if (m->opts.nwhere && !compare_where_point(m, p))
+            continue;
         for (k = 0; k < p->nmetrics; k++) {
             const struct m_stats *st = &p->metrics[k].st;
             size_t row = start_row(m, t, run, e, set, p);

@@ -1,5 +1,6 @@
 #include "reports/tool/compare/compare_where.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,4 +84,18 @@ void compare_where_rows(const struct cmp_model *m, struct cmp_section *s)
             free(s->vrows[j].v);
     }
     s->nvrows = kept;
+}
+
+bool compare_where_point(const struct cmp_model *m, const struct m_point *p)
+{
+    char key[64];
+    size_t w, len;
+    for (w = 0; w < m->opts.nwhere; w++) {
+        const char *c = m->opts.where[w], *want = strchr(c, '=') + 1;
+        len = (size_t)(want - 1 - c);
+        snprintf(key, sizeof(key), "%.*s", (int)(len < sizeof(key) ? len : sizeof(key) - 1), c);
+        if (!value_is(model_param(p, key), want))
+            return false;
+    }
+    return true;
 }
