@@ -640,9 +640,9 @@ tsc_said_once() { ! "$1" show "$S4" | grep -q 'frequency unknown'; }
 role_rows_counted_once() {
     local two three
     cp "$S4" "$here/build/test-runs/mutants-s4-copy.json"
-    two=$("$1" compare --json --experiment ipi_broadcast A="$S4" B="$here/build/test-runs/mutants-s4-copy.json" |
+    two=$("$1" compare --json --experiment ipi_broadcast A="$S4" B="$here/build/test-runs/mutants-s4-copy.json" 2>/dev/null |
         jq '.experiments[0].headlines[0].points')
-    three=$("$1" compare --json --experiment ipi_broadcast A="$S4" B="$here/build/test-runs/mutants-s4-copy.json" C="$S8" |
+    three=$("$1" compare --json --experiment ipi_broadcast A="$S4" B="$here/build/test-runs/mutants-s4-copy.json" C="$S8" 2>/dev/null |
         jq '.experiments[0].headlines[] | select(.side == "B") | .points')
     [ -n "$two" ] && [ "$two" = "$three" ]
 }
