@@ -106,9 +106,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     {
         struct m_report *three[3] = { r, r, r };
         static const size_t side_of[3] = { 0, 0, 1 };
-        struct cmp_options opts = { NULL, 0, true, true, 5.0, false, true };
+        struct cmp_options opts = { .sort_ratio = true, .only_differences = true,
+                                    .fail_if_slower = 5.0, .threshold = CMP_DEFAULT_THRESHOLD,
+                                    .align_defaults = true };
         if (compare_build_pooled(three, side_of, 3, 2, &opts, &m)) {
-            json_t *doc = report_json_compare(&m, compare_disjoint_pairs(&m, out), 0, 0);
+            json_t *doc = report_json_compare(&m, compare_disjoint_pairs(&m, out, false), 0, 0);
             json_decref(doc);
             compare_print(&m, out, TABLE_TEXT);
             compare_csv_print(&m, out);
