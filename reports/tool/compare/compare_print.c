@@ -292,7 +292,7 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
  * and side that has it, with its ratio to the section's base.
  */
 static struct table *long_table(const struct cmp_model *m, const struct cmp_section *s,
-                                bool p99, size_t param_max, bool interval)
+                                bool p99, size_t param_max, bool interval, bool percent)
 {
     size_t q = p99 ? 1 : 0; /* the p99 column, or none: the columns after it move left */
     bool iv = m->intervals && interval; /* the interval column (the verdict stays) */
@@ -309,8 +309,9 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
     table_header(t, nk + 1, "p50", true);
     if (p99)
         table_header(t, nk + 2, "p99", true);
+    /* compact (the last resort for 80 columns): the base is the row marked "base" */
     snprintf(head, sizeof(head), "/%s", m->reports[s->base]->label);
-    table_header(t, nk + 2 + q, head, true);
+    table_header(t, nk + 2 + q, percent ? head : "ratio", true);
     if (iv)
         table_header(t, nk + 3 + q, m->pooled ? "range" : "interval", true);
     if (m->intervals)
@@ -334,14 +335,21 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
                 continue;
             }
             ratio_cell(m, row, i, a, sizeof(a));
+            if (!percent) /* "1.28? +28%" -> "1.28?": the ratio says it */
+                a[strcspn(a, " ")] = '\0';
             table_set(t, r, nk + 2 + q, "%s", a);
             if (iv) {
                 range_cell(row, i, a, sizeof(a));
                 table_set(t, r, nk + 3 + q, "%s", a);
             }
-            if (m->intervals)
+            if (m->intervals) {
+                enum cmp_verdict v = compare_verdict(row, i);
                 table_set(t, r, nk + 3 + q + iv, "%s",
-                          compare_verdict_text(compare_verdict(row, i)));
+                          percent ? compare_verdict_text(v)
+                          : v == CMP_NO_DIFFERENCE ? "no diff." : v == CMP_SPREAD_UNKNOWN
+                                                                       ? "unknown"
+                                                                       : compare_verdict_text(v));
+            }
         }
     }
     free(idx);
@@ -359,6 +367,7 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
 {
     struct table *t = wide_table(m, s, true);
     size_t cut;
+    int pass;
     *layout = CMP_LAYOUT_WIDE;
     if (m->opts.wide || table_text_width(t) + 2 <= width)
         return t;
@@ -369,24 +378,27 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG;
-    t = long_table(m, s, true, 0, true);
+    t = long_table(m, s, true, 0, true, true);
     if (table_text_width(t) + 2 <= width)
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG_P50;
-    t = long_table(m, s, false, 0, true);
+    t = long_table(m, s, false, 0, true, true);
     /* long parameter values (invpcid_single_context, "all other CPUs") cut, as little as fits */
     for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
         table_free(t);
-        t = long_table(m, s, false, cut, true);
+        t = long_table(m, s, false, cut, true, true);
     }
-    /* still too wide (ratios in the thousands): the interval goes, its verdict stays */
-    if (table_text_width(t) + 2 > width && m->intervals) {
+    /* still too wide (many parameters, long side names, ratios in the thousands): the
+     * interval goes, then the percentage beside each ratio; the verdict stays */
+    for (pass = 0; pass < 2 && table_text_width(t) + 2 > width; pass++) {
+        if (pass == 0 && !m->intervals)
+            continue;
         table_free(t);
-        t = long_table(m, s, false, 0, false);
+        t = long_table(m, s, false, 0, false, pass == 0);
         for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
             table_free(t);
-            t = long_table(m, s, false, cut, false);
+            t = long_table(m, s, false, cut, false, pass == 0);
         }
     }
     return t;
