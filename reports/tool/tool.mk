@@ -9,7 +9,7 @@ TOOL_CFLAGS := -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -I. -Ireports/tool
 # the redaction tokens: the same HMAC-SHA-256 code as the app (core/run/redact.h), and the
 # run's verdict line (core/run/verdict.h), word for word the app's; the fuzz
 # targets get these from core/ already, so they are not in TOOL_LIB_SRCS
-TOOL_CORE_SRCS := core/lib/sha256.c core/run/redact.c core/run/verdict.c
+TOOL_CORE_SRCS := core/lib/sha256.c core/lib/nearest.c core/run/redact.c core/run/verdict.c
 TOOL_LIB_OBJS := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_LIB_SRCS)) \
                  $(patsubst %.c,$(BUILD)/host/tool-core/%.o,$(TOOL_CORE_SRCS))
 TOOL_MAIN_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_MAIN_SRC))

@@ -11,6 +11,7 @@
 
 #include <math.h>
 
+#include "core/lib/nearest.h"
 #include "reports/tool/compare/compare.h"
 #include "reports/tool/compare/compare_csv.h"
 #include "reports/tool/show/conditions_view.h"
@@ -202,8 +203,19 @@ static bool experiments_known(struct m_report *const *all, size_t n, const struc
         if (found)
             continue;
         ok = false;
-        fprintf(err, PREFIX "compare: --experiment %s: no report given has this experiment; "
-                "they have:", cli->experiments[k]);
+        {
+            /* the id nearest the mistyped one, among every report's (core/lib/nearest.h) */
+            const char *ids[64], *near;
+            size_t nids = 0;
+            for (i = 0; i < n; i++)
+                for (j = 0; j < all[i]->nexperiments && nids < sizeof(ids) / sizeof(ids[0]); j++)
+                    if (all[i]->experiments[j].id)
+                        ids[nids++] = all[i]->experiments[j].id;
+            near = nearest_name(cli->experiments[k], ids, nids);
+            fprintf(err, PREFIX "compare: --experiment %s: no report given has this experiment%s%s%s; "
+                    "they have:", cli->experiments[k], near ? " (did you mean " : "",
+                    near ? near : "", near ? "?)" : "");
+        }
         for (i = 0; i < n; i++) {
             for (j = 0; j < all[i]->nexperiments; j++) {
                 const char *id = all[i]->experiments[j].id;

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lib/nearest.h"
 #include "reports/tool/cli/commands.h"
+#include "reports/tool/cli/wrap80.h"
 #include "reports/tool/compare/compare.h"
 #include "reports/tool/compare/compare_where.h"
 #include "reports/tool/model/json_arena.h"
@@ -72,8 +74,8 @@ static const char usage_text[] =
  * a build without SQLite says so instead, and its generated man page and completion do not
  * offer them */
 #ifdef TLBSCOPE_FLEETDB
-    "  import --db DB FILE|DIR...          reports into the fleet database (SQLite file or\n"
-    "                                      postgresql://...)\n"
+    "  import --db DB FILE|DIR...          reports into the fleet database (SQLite\n"
+    "                                      file or postgresql://...)\n"
     "  atlas --db DB -o OUT.html           one page: every CPU model in the database\n"
     "  query --db DB [--format F] SQL      one SQL statement on the fleet database\n"
 #endif
@@ -195,34 +197,38 @@ static const char compare_help[] =
 
 static const char html_help[] =
     "usage: tlbscope-report html -o OUT.html FILE|DIR...\n"
-    "Writes one self-contained HTML page (inline CSS and SVG, no JavaScript, no network\n"
-    "references): machine table, experiment overview, per experiment its charts (one\n"
-    "series per report), an IPI heatmap per report, and the data table. -o - writes to\n"
-    "standard output. Simulated reports are charted only with each other (exit status 2\n"
-    "for a mix, and no page). Serial numbers and UUIDs are not shown; reports of one\n"
-    "machine share an ID (M1, M2, ...) in the machine table. Reports are named as\n"
-    "compare names its sides (NAME=FILE, else a short CPU name). A report that fails\n"
-    "validation is exit status 1, and no page.\n";
+    "Writes one self-contained HTML page (inline CSS and SVG, no JavaScript, no\n"
+    "network references): machine table, experiment overview, per experiment its\n"
+    "charts (one series per report), an IPI heatmap per report, and the data table.\n"
+    "-o - writes to standard output. Simulated reports are charted only with each\n"
+    "other (exit status 2 for a mix, and no page). Serial numbers and UUIDs are not\n"
+    "shown; reports of one machine share an ID (M1, M2, ...) in the machine table.\n"
+    "Reports are named as compare names its sides (NAME=FILE, else a short CPU\n"
+    "name). A report that fails validation is exit status 1, and no page.\n";
 
 static const char redact_help[] =
     "usage: tlbscope-report redact [-o OUT.json] [--key KEY | --key-file FILE] FILE\n"
-    "Writes a copy of a report without the values that identify the machine (the system\n"
-    "serial number and UUID: reports/SCHEMA.md, \"Identifying fields\"), to attach or publish\n"
-    "it. Vendor, product, BIOS, CPU, microcode and every measurement stay. Each value becomes\n"
-    "a token, and a top-level \"redaction\" record lists the fields:\n"
-    "  with a key:  \"redacted:hmac:\" + 16 hex digits of HMAC-SHA-256 under the key, the same\n"
-    "               for one machine in every report redacted with that key (and in reports the\n"
-    "               app wrote with redact=on redact_key=KEY), so compare can group its runs;\n"
+    "Writes a copy of a report without the values that identify the machine (the\n"
+    "system serial number and UUID: reports/SCHEMA.md, \"Identifying fields\"), to\n"
+    "attach or publish it. Vendor, product, BIOS, CPU, microcode and every\n"
+    "measurement stay. Each value becomes a token, and a top-level \"redaction\"\n"
+    "record lists the fields:\n"
+    "  with a key:  \"redacted:hmac:\" + 16 hex digits of HMAC-SHA-256 under the\n"
+    "               key, the same for one machine in every report redacted with\n"
+    "               that key (and in reports the app wrote with redact=on\n"
+    "               redact_key=KEY), so compare can group its runs;\n"
     "  without:     \"redacted:random:\" + 16 hex digits, different in every file.\n"
-    "Only those values and the record change (diff shows them). Tokens are recognised: a\n"
-    "redacted report comes out unchanged.\n"
-    "  -o OUT.json       the copy (default: FILE without .json, plus .redacted.json; - for\n"
-    "                    standard output). Never overwrites a file, least of all FILE.\n"
-    "  --key KEY         the HMAC key; other users of this machine can see it (ps, shell\n"
-    "                    history): prefer --key-file\n"
+    "Only those values and the record change (diff shows them). Tokens are\n"
+    "recognised: a redacted report comes out unchanged.\n"
+    "  -o OUT.json       the copy (default: FILE without .json, plus .redacted.json;\n"
+    "                    - for standard output). Never overwrites a file, least of\n"
+    "                    all FILE.\n"
+    "  --key KEY         the HMAC key; other users of this machine can see it (ps,\n"
+    "                    shell history): prefer --key-file\n"
     "  --key-file FILE   the key is the file's contents, a final line end dropped\n"
-    "Exit status 0 when the copy is written; 1 when FILE is not a readable report, the key\n"
-    "file cannot be read or is empty, or OUT exists or cannot be written; 2 bad usage.\n";
+    "Exit status 0 when the copy is written; 1 when FILE is not a readable report,\n"
+    "the key file cannot be read or is empty, or OUT exists or cannot be written;\n"
+    "2 bad usage.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -236,6 +242,35 @@ static int usage_error(const char *fmt, const char *arg)
 static int command_usage_error(const char *help, const char *what)
 {
     fprintf(stderr, PREFIX "%s\n\n%s", what, help);
+    return EXIT_USAGE;
+}
+
+/* "CMD: unknown option ARG", with the nearest of the options CMD's help lists. */
+static int unknown_option(const char *help, const char *cmd, const char *arg)
+{
+    static char names[32][32];
+    const char *opts[32], *p = help, *near;
+    size_t n = 0, len, k;
+    while (n < 32 && (p = strstr(p, "--")) != NULL) {
+        len = 2;
+        while (p[len] == '-' || (p[len] >= 'a' && p[len] <= 'z'))
+            len++;
+        if (len > 2 && len < sizeof(names[0])) {
+            bool seen = false;
+            memcpy(names[n], p, len);
+            names[n][len] = 0;
+            for (k = 0; k < n && !seen; k++)
+                seen = strcmp(opts[k], names[n]) == 0;
+            if (!seen) {
+                opts[n] = names[n];
+                n++;
+            }
+        }
+        p += len;
+    }
+    near = nearest_name(arg, opts, n);
+    fprintf(stderr, PREFIX "%s: unknown option %s%s%s%s\n\n%s", cmd, arg,
+            near ? " (did you mean " : "", near ? near : "", near ? "?)" : "", help);
     return EXIT_USAGE;
 }
 
@@ -264,7 +299,7 @@ static int run_validate(int argc, char **argv)
 {
     int first = first_operand(argc, argv, 2);
     if (first != 2 && strcmp(argv[first - 1], "--") != 0)
-        return command_usage_error(validate_help, "validate: unknown option");
+        return unknown_option(validate_help, "validate", argv[2]);
     if (first >= argc)
         return command_usage_error(validate_help, "validate: no FILE or DIR given");
     return cmd_validate(argv + first, (size_t)(argc - first), stdout, stderr);
@@ -284,7 +319,7 @@ static int run_show(int argc, char **argv)
         else if (options && strcmp(a, "--json") == 0)
             json = true;
         else if (options && a[0] == '-' && a[1])
-            return command_usage_error(show_help, "show: unknown option");
+            return unknown_option(show_help, "show", a);
         else if (file)
             return command_usage_error(show_help, "show: give exactly one FILE");
         else
@@ -375,7 +410,8 @@ static int run_compare(int argc, char **argv)
                 why = "compare: --fail-if-slower needs a percentage >= 0 (10 or 10%)";
             cli.fail_if_slower = pct;
         } else {
-            why = "compare: unknown option";
+            free(ops);
+            return unknown_option(compare_help, "compare", argv[i]);
         }
         if (why) {
             free(ops);
@@ -410,10 +446,12 @@ static int run_html(int argc, char **argv)
             out_path = argv[++i];
         } else if (strncmp(a, "-o", 2) == 0 && a[2] && !out_path) {
             out_path = a + 2;
+        } else if (strncmp(a, "-o", 2) != 0) {
+            free(ops);
+            return unknown_option(html_help, "html", a);
         } else {
             free(ops);
-            return command_usage_error(html_help, "html: unknown option, -o without a file, or "
-                                                  "-o twice");
+            return command_usage_error(html_help, "html: -o without a file, or -o twice");
         }
     }
     rc = !out_path ? command_usage_error(html_help, "html: -o OUT.html is required")
@@ -472,7 +510,7 @@ static int run_redact(int argc, char **argv)
                 return command_usage_error(redact_help, "redact: give -o OUT.json once");
             out_path = v;
         } else if (options && a[0] == '-' && a[1]) {
-            return command_usage_error(redact_help, "redact: unknown option");
+            return unknown_option(redact_help, "redact", a);
         } else if (in) {
             return command_usage_error(redact_help, "redact: give exactly one FILE");
         } else {
@@ -511,6 +549,7 @@ int main(int argc, char **argv)
 #endif
     };
     size_t i;
+    wrap80_stderr_if_terminal();
     if (argc < 2)
         return usage_error("%s", "no command given");
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
