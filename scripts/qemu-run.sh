@@ -209,17 +209,9 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
         stopped=1
         break
     fi
-    # EDK II's exception handler prints "!!!! X64 Exception Type - ..." and then spins
-    # forever: nothing more will come, so stop now rather than at TIMEOUT (a sample's
-    # Bochs run waited out its 2 hours on one)
-    if [ -z "${fw_exception_at:-}" ] && grep -aq '^!!!! X64 Exception Type' "$log" 2>/dev/null; then
-        fw_exception_at=$(date +%s)
-    fi
-    if [ -n "${fw_exception_at:-}" ] && [ $(( $(date +%s) - fw_exception_at )) -ge 5 ]; then
+    if firmware_spinning "$log"; then # (stick-lib.sh)
         echo "qemu-run.sh: the firmware's exception handler took an exception (the dump is in $log); stopped" >&2
-        kill "$qemu_pid" 2>/dev/null
-        sleep 2
-        kill -9 "$qemu_pid" 2>/dev/null
+        kill "$qemu_pid" 2>/dev/null; sleep 2; kill -9 "$qemu_pid" 2>/dev/null
         qemu_rc=125
         break
     fi

@@ -82,3 +82,14 @@ serial_verdict() {
         rc=1
     fi
 }
+
+# firmware_spinning LOG: true once EDK II's exception handler has printed its dump
+# ("!!!! X64 Exception Type - ...") at least 5 s ago: it spins forever after it, so the
+# caller stops the emulator instead of waiting out its TIMEOUT (a sample's Bochs run once
+# waited 2 hours on one). Keeps when it first saw the dump in fw_exception_at.
+firmware_spinning() {
+    if [ -z "${fw_exception_at:-}" ] && grep -aq '^!!!! X64 Exception Type' "$1" 2>/dev/null; then
+        fw_exception_at=$(date +%s)
+    fi
+    [ -n "${fw_exception_at:-}" ] && [ $(( $(date +%s) - fw_exception_at )) -ge 5 ]
+}

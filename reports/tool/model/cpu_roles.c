@@ -73,22 +73,6 @@ static bool same_set(const struct cpu_set *a, const struct cpu_set *b)
     return true;
 }
 
-static void drop_key(struct m_points *l, const char *key)
-{
-    size_t i, j;
-    for (i = 0; i < l->count; i++) {
-        struct m_point *p = &l->items[i];
-        for (j = 0; j < p->nparams; j++) {
-            if (strcmp(p->params[j].key, key) == 0) {
-                memmove(&p->params[j], &p->params[j + 1],
-                        (p->nparams - j - 1) * sizeof(*p->params));
-                p->nparams--;
-                break;
-            }
-        }
-    }
-}
-
 /* Each CPU number of `key` becomes its rank among the set's. */
 static void rank_key(struct m_points *l, const char *key, const struct cpu_set *s)
 {
@@ -153,8 +137,8 @@ static bool align_one(struct m_report *const *all, size_t n, const char *id, con
         e->cpu_role_ranked = several;
         cpus_text(&sets[i], e->cpu_role_cpus, sizeof(e->cpu_role_cpus));
         if (!several) {
-            drop_key(&e->results, key);
-            drop_key(&e->summary, key);
+            model_points_drop_param(&e->results, key);
+            model_points_drop_param(&e->summary, key);
         } else if (!sets[i].over) {
             rank_key(&e->results, key, &sets[i]);
             rank_key(&e->summary, key, &sets[i]);

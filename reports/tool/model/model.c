@@ -505,6 +505,22 @@ bool model_points_have_metrics(const struct m_points *l)
     return false;
 }
 
+void model_points_drop_param(struct m_points *l, const char *key)
+{
+    size_t i, j;
+    for (i = 0; i < l->count; i++) {
+        struct m_point *p = &l->items[i];
+        for (j = 0; j < p->nparams; j++) {
+            if (strcmp(p->params[j].key, key) == 0) {
+                memmove(&p->params[j], &p->params[j + 1],
+                        (p->nparams - j - 1) * sizeof(*p->params));
+                p->nparams--;
+                break;
+            }
+        }
+    }
+}
+
 int model_param_cmp(const struct m_param *a, const struct m_param *b)
 {
     if (!a || !b)

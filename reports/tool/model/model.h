@@ -189,6 +189,9 @@ const struct m_metric *model_primary_metric(const struct m_point *p);
 const struct m_cpu *model_cpu(const struct m_report *r, long long index);
 /* Some point of the list has a metric (a control experiment may record only values). */
 bool model_points_have_metrics(const struct m_points *l);
+/* Removes parameter `key` from every point of the list (compare's alignment: a CPU number
+ * turned role, evidence that is not a coordinate). */
+void model_points_drop_param(struct m_points *l, const char *key);
 /* Orders two parameter values: numbers numerically before strings, absent first. */
 int model_param_cmp(const struct m_param *a, const struct m_param *b);
 /* "12" or "conc": a parameter value as text. */

@@ -63,22 +63,6 @@ static const struct { const char *experiment, *key; } evidence_params[] = {
     { "ipi_target_state", "residency_reason" },
 };
 
-static void drop_param(struct m_points *l, const char *key)
-{
-    size_t i, j;
-    for (i = 0; i < l->count; i++) {
-        struct m_point *p = &l->items[i];
-        for (j = 0; j < p->nparams; j++) {
-            if (strcmp(p->params[j].key, key) == 0) {
-                memmove(&p->params[j], &p->params[j + 1],
-                        (p->nparams - j - 1) * sizeof(*p->params));
-                p->nparams--;
-                break;
-            }
-        }
-    }
-}
-
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
 const char *param_default_meaning(const char *experiment, const char *key)
@@ -178,8 +162,8 @@ bool param_defaults_align(struct m_report *const *all, size_t n)
                 all[i], evidence_params[k].experiment);
             if (!e)
                 continue;
-            drop_param(&e->results, evidence_params[k].key);
-            drop_param(&e->summary, evidence_params[k].key);
+            model_points_drop_param(&e->results, evidence_params[k].key);
+            model_points_drop_param(&e->summary, evidence_params[k].key);
         }
     }
     for (k = 0; k < NRULES; k++) {
