@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* fopencookie */
 #include "reports/tool/cli/wrap80.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -8,6 +9,7 @@
 
 struct wrap80 {
     FILE *out;
+    bool raw; /* the line holds a carriage return or an escape: a progress line, not wrapped */
     size_t len;
     char line[8192]; /* a longer line is written as it is, in pieces */
 };
@@ -68,16 +70,27 @@ static ssize_t wrap_write(void *cookie, const char *buf, size_t size)
     size_t i;
     for (i = 0; i < size; i++) {
         if (buf[i] == '\n') {
-            emit(w, w->line, w->len);
+            if (w->raw)
+                fwrite(w->line, 1, w->len, w->out);
+            else
+                emit(w, w->line, w->len);
             fputc('\n', w->out);
             w->len = 0;
+            w->raw = false;
             continue;
         }
+        /* a progress line (import's counter: "\r" and an erase) draws over itself: as it is */
+        if (buf[i] == '\r' || buf[i] == '\033')
+            w->raw = true;
         if (w->len == sizeof(w->line)) { /* no room: out unbroken */
             fwrite(w->line, 1, w->len, w->out);
             w->len = 0;
         }
         w->line[w->len++] = buf[i];
+    }
+    if (w->raw && w->len) { /* shown now, as an unbuffered stderr would */
+        fwrite(w->line, 1, w->len, w->out);
+        w->len = 0;
     }
     fflush(w->out);
     return (ssize_t)size;
@@ -107,7 +120,7 @@ FILE *wrap80_open(FILE *out)
         free(w);
         return NULL;
     }
-    setvbuf(f, NULL, _IOLBF, 0); /* each line at its line end, as an unbuffered stderr was */
+    setvbuf(f, NULL, _IONBF, 0); /* every write reaches wrap_write at once, as on stderr */
     return f;
 }
 

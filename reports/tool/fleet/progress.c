@@ -19,8 +19,12 @@ void progress_start(struct progress *p, FILE *err, const char *name, size_t tota
 {
     const char *base = strrchr(name, '/');
     size_t n;
+    int fd = err ? fileno(err) : -1;
     memset(p, 0, sizeof(*p));
-    if (!err || (!isatty(fileno(err)) && !MUTANT(fleet_progress_in_pipes)) || !total)
+    /* on a terminal stderr is cli/wrap80.c's stream, which has no descriptor: fd 2's */
+    if (fd < 0 && err == stderr)
+        fd = STDERR_FILENO;
+    if (!err || (!isatty(fd) && !MUTANT(fleet_progress_in_pipes)) || !total)
         return;
     p->out = err;
     p->total = total;
