@@ -107,8 +107,8 @@ check "compare --json --strict of it: exit 4, the verdict says so, the parameter
 
 # ---- item 2: an unknown --experiment id ----
 run unknown compare --experiment shootdown_seq_vs_cnoc "$S4" "$BOCHS"
-check "an unknown --experiment: exit 2, nothing on stdout, the ids the reports have listed" sh -c \
-    "[ $(rc unknown) = 2 ] && [ ! -s $out/unknown.out ] && grep -q '^tlbscope-report: compare: --experiment shootdown_seq_vs_cnoc: no report given has this experiment; they have: ipi_roundtrip .* shootdown_seq_vs_conc' $out/unknown.err"
+check "an unknown --experiment: exit 2, nothing on stdout, the id meant suggested, the ids the reports have listed" sh -c \
+    "[ $(rc unknown) = 2 ] && [ ! -s $out/unknown.out ] && grep -q '^tlbscope-report: compare: --experiment shootdown_seq_vs_cnoc: no report given has this experiment (did you mean shootdown_seq_vs_conc?); they have: ipi_roundtrip .* shootdown_seq_vs_conc' $out/unknown.err"
 
 # ---- item 5: 80 columns everywhere; a dozen reports in the long layout ----
 widest=0
