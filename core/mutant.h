@@ -133,6 +133,8 @@
 #define MUTANT_ID_pge_toggle_removed 157 /* flush_global without INVPCID: no CR4.PGE toggle */
 #define MUTANT_ID_flush_local_noflush 158 /* asm/tlb.h flush_local_all() writes CR3 with bit 63 */
 #define MUTANT_ID_pte_store_unordered 159 /* the model: a PTE store never pending for the ICR check */
+/* issue 32, part C (numbers that add up and say what they are): 170-189 */
+#define MUTANT_ID_breakdown_slowest_handler 170 /* delivery+ack subtracts the slowest handler, not the last acker's */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

@@ -57,6 +57,11 @@ all_mutants="$all_mutants $sec_tool_mutants"
 plan_mutants=$(sed -n 's/^PLAN_MUTANTS :=//p' sim/sim.mk)
 for m in $plan_mutants; do compgen -G "$MUT/$m/test_*" >/dev/null || need_build=true; done
 all_mutants="$all_mutants $plan_mutants"
+# issue 32 part C's unit-only mutants: one unit test each (sim/sim.mk NUM_MUTANTS, NUM_MUTANT_TEST_<name>)
+num_mutants=$(sed -n 's/^NUM_MUTANTS :=//p' sim/sim.mk)
+num_test() { sed -n "s/^NUM_MUTANT_TEST_$1 := //p" sim/sim.mk; }
+for m in $num_mutants; do [ -x "$MUT/$m/$(num_test "$m")" ] || need_build=true; done
+all_mutants="$all_mutants $num_mutants"
 # issue 27's aarch64 mutants: test_arm64_model only (sim/arm64/arm64.mk ARM_MUTANTS)
 arm_mutants=$(sed -n 's/^ARM_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
@@ -511,6 +516,8 @@ kill_unit crossover_span_confidence test_a_coarse_grid_is_not_confident \
     "p*'s confidence from the measured counts its interval spans" test_ceiling
 kill_unit rec_ceiling_point test_ceiling_range_where_the_grid_is_coarse \
     "the ceiling one number though nothing was measured between it and p*" test_ceiling
+kill_unit breakdown_slowest_handler test_the_last_acknowledger_handler_is_subtracted \
+    "seq/conc's delivery+ack subtracts the slowest handler, not the last acknowledger's"
 # kill_validate MUTANT WHAT PATTERN: the mutant's QEMU-shaped run ends normally, without a
 # stale read, but tlbscope-report validate rejects its report with PATTERN (and so does the
 # exact shape, whose precondition, a valid report, it then fails)
