@@ -128,7 +128,7 @@ void view_target_state(const struct run *r, const struct experiment_record *e, s
         cell(sb, r, lost, true);
         if (value_of(p, "settle_us") >= 0)
             sb_printf(sb, " %5lldus", (long long)value_of(p, "settle_us"));
-        /* idle states only: reached, demoted, not_reached, or unverified (reason in the JSON) */
+        /* idle states: reached, partly_reached, demoted, not_reached, unverified (reason: JSON) */
         if (point_find_param(p, "residency"))
             sb_printf(sb, " %s", param_str(p, "residency"));
         sb_putc(sb, '\n');

@@ -607,7 +607,7 @@ def shape($want):
            [$e.results[]? | (.params.state | test("^(hlt|mwait_|ioport_)")) as $idle
             | select((.values.settle_us // 0) < 10 or .values.siblings == null or .values.siblings_in_state == null
                      or .values.siblings_in_state > .values.siblings
-                     or ($idle and (((.params.residency // "") | test("^(reached|demoted|not_reached|unverified)$") | not)
+                     or ($idle and (((.params.residency // "") | test("^(reached|partly_reached|demoted|not_reached|unverified)$") | not)
                                     or (.params.residency_reason // "") == ""
                                     or ((.params.settle_source // "") | test("^(linux_intel_idle|acpi_fadt_p_lvl2_lat|default)$") | not)))
                      or (($idle | not) and .params.residency != null))

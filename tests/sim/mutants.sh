@@ -288,6 +288,11 @@ kill_unit residency_demoted_as_reached test_state_demoted \
     "a shallower residency counter's growth taken as the state reached" test_residency
 kill_unit settle_fixed test_settle_from_the_model_table \
     "every state settles 10 us, whatever intel_idle's table says" test_residency
+# issue 32 item 11: reached needs 0.8 of the expected time; a delta past the elapsed time is no proof
+kill_unit residency_any_growth_reached test_short_growth_is_partly_reached \
+    "any growth of the state's residency counter taken as the state reached" test_residency
+kill_unit residency_beyond_elapsed test_delta_beyond_elapsed_is_unverified \
+    "a residency counter that grew more than the elapsed time accepted as proof" test_residency
 # the target's sibling left in HLT, or counters that never count: the model's C6 is not reached
 for m in sibling_left_idle residency_unmodelled; do
     mutants=$((mutants + 1))
