@@ -52,7 +52,14 @@
  * CPUs that initiate nothing spin (or halt under a hypervisor, method
  * target_wait) with interrupts on; initiators take the others' IPIs while
  * they wait for their own acks and at the barriers, and keep taking them
- * until the last initiator is done.
+ * until the last initiator is done. Halted ones are asleep when a round
+ * opens, as at every shootdown_flush() (core/machine/ipi.h,
+ * ipi_settle_targets): after a first barrier (every check of the last round
+ * answered) the BSP waits until each has parked in `sti; hlt` and 10 us
+ * more, while the other initiators wait at the opening barrier (issue 32:
+ * before, a round found them awake from the last check and measured no
+ * wake-up). The steady loop settles nothing: its shootdowns are back to
+ * back by design.
  *
  * Verification, never inside a timed window (issue 20: before it, a target
  * read initiator k's pages before acknowledging initiator k+1 in the same
@@ -387,6 +394,8 @@ static bool run_point(struct runner *r, struct ct_state *st, struct ct_job *job,
     uint64_t deadline, seen;
     bool ok;
     mi_point_init(&job->pt, job->pt.method, job->ninit, job->pt.max_chunk, job->pt.barrier_ticks);
+    /* the CPUs that only take IPIs, asleep before each round opens (the BSP settles them) */
+    mi_point_settle(&job->pt, st->ts.cpus, st->ts.n, st->inits[0]);
     job->phase = ph;
     store_relaxed(&job->stop, 0);
     store_relaxed(&job->all_done, 0);

@@ -236,6 +236,16 @@ void mi_point_init(struct mi_point *pt, enum mi_method method, uint32_t ninit,
     pt->ninit = ninit;
     pt->max_chunk = max_chunk;
     pt->barrier_ticks = barrier_ticks;
+    pt->bystanders = NULL;
+    pt->nbystanders = 0;
+    pt->settler = 0;
+}
+
+void mi_point_settle(struct mi_point *pt, const uint32_t *cpus, uint32_t n, uint32_t settler)
+{
+    pt->bystanders = cpus;
+    pt->nbystanders = n;
+    pt->settler = settler;
 }
 
 bool mi_barrier(struct mi_part *p)
@@ -261,7 +271,16 @@ bool mi_barrier(struct mi_part *p)
 
 bool mi_round_open(struct shootdown_multi *m, struct mi_part *p)
 {
+    struct mi_point *pt = p->pt;
+    struct percpu *self = this_percpu();
     shootdown_multi_flip(m, p->first, p->pages);
+    if (!pt->nbystanders || MUTANT(contention_unsettled))
+        return mi_barrier(p);
+    if (!mi_barrier(p))
+        return false;
+    /* a target that does not park in time is named by the round's own wait */
+    if (self->index == pt->settler)
+        (void)ipi_settle_targets(self->smp, pt->bystanders, pt->nbystanders);
     return mi_barrier(p);
 }
 

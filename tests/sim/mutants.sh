@@ -58,7 +58,7 @@ plan_mutants=$(sed -n 's/^PLAN_MUTANTS :=//p' sim/sim.mk)
 for m in $plan_mutants; do compgen -G "$MUT/$m/test_*" >/dev/null || need_build=true; done
 all_mutants="$all_mutants $plan_mutants"
 # issue 32 part C's unit-only mutants: one unit test each (sim/sim.mk NUM_MUTANTS, NUM_MUTANT_TEST_<name>)
-num_mutants=$(sed -n 's/^NUM_MUTANTS :=//p' sim/sim.mk)
+num_mutants=$(sed -n '/^NUM_MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^NUM_MUTANTS :=//; s/\\//g')
 num_test() { sed -n "s/^NUM_MUTANT_TEST_$1 := //p" sim/sim.mk; }
 for m in $num_mutants; do [ -x "$MUT/$m/$(num_test "$m")" ] || need_build=true; done
 all_mutants="$all_mutants $num_mutants"
@@ -293,6 +293,9 @@ kill_unit residency_any_growth_reached test_short_growth_is_partly_reached \
     "any growth of the state's residency counter taken as the state reached" test_residency
 kill_unit residency_beyond_elapsed test_delta_beyond_elapsed_is_unverified \
     "a residency counter that grew more than the elapsed time accepted as proof" test_residency
+# issue 32 item 17: contention rounds open only once the halted bystanders are asleep
+kill_unit contention_unsettled test_halted_bystanders_are_asleep_when_a_round_opens \
+    "shootdown_contention opens its rounds with halted targets still awake" test_contention_model
 # the target's sibling left in HLT, or counters that never count: the model's C6 is not reached
 for m in sibling_left_idle residency_unmodelled; do
     mutants=$((mutants + 1))
