@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "asm/cpu.h"
 #include "asm/invlpgb.h"
@@ -313,6 +314,25 @@ static void report_violations(struct run *r, const struct tlb_model *m)
                 m->violations - TLBM_MAX_VIOLATIONS);
 }
 
+/*
+ * Each modelled CPU is a host thread: with more of them than host cores they
+ * take turns, so what CPUs do at the same time (contention rates, waits on
+ * several targets) is the host's time-slicing, not the model's (issue 32).
+ */
+static void warn_oversubscribed(struct run *r)
+{
+    long host = sysconf(_SC_NPROCESSORS_ONLN);
+    if (host <= 0 || r->topo.count <= (uint64_t)host)
+        return;
+    msg_add(&r->warnings, "sim",
+            "%u modelled CPUs on %ld host cores: modelled CPUs take turns on the host, so "
+            "concurrent work (shootdown_contention's rates, waits on several targets) measures "
+            "the host's time-slicing",
+            r->topo.count, host);
+    printf("WARNING: sim: %u modelled CPUs on %ld host cores (concurrent figures are the host's "
+           "time-slicing)\n", r->topo.count, host);
+}
+
 static bool measure(struct sim_session *s, const struct sim_options *o)
 {
     struct run *r = s->run;
@@ -324,6 +344,7 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     if (!build_machine(s, o))
         return false;
     config_check_cpus(&r->cfg, r->topo.count, &r->warnings);
+    warn_oversubscribed(r);
     if (!smp_init(&s->smp, &r->topo, r->cfg.inject, r->cfg.inject_count, ms_to_ticks(t_to)) ||
         !takeover_init(&s->takeover, &s->smp, &s->env, &r->cpu)) {
         fprintf(stderr, "tlbscope-sim: out of memory for the per-CPU blocks\n");

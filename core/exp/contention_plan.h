@@ -39,4 +39,21 @@ int64_t contention_rate_milli(uint64_t count, uint64_t ticks, uint64_t hz);
 /* Milliseconds, times 1000, of `ticks` at `hz`; 0 if no rate. */
 int64_t contention_ms_milli(uint64_t ticks, uint64_t hz);
 
+/*
+ * The steady state (issue 32): each steady point runs CONTENTION_WINDOWS
+ * windows back to back, for a spread (the median is the point's rate). A
+ * window is CONTENTION_WINDOW_MS (100 ms: will-it-scale's counts are per
+ * second, and a short window holds a few hundred shootdowns at most), or
+ * `configured_ms` (contention_window_ms) when given; under a plan
+ * (`share_ms`, the experiment's share, nonzero) shorter only where a
+ * quarter of the share over the `npoints` steady points cannot hold the
+ * windows at that length, never below CONTENTION_WINDOW_MIN_MS.
+ */
+#define CONTENTION_WINDOWS 3
+#define CONTENTION_WINDOW_MS 100u
+#define CONTENTION_WINDOW_MIN_MS 10u
+uint32_t contention_window_ms(uint32_t configured_ms, uint64_t share_ms, uint32_t npoints);
+/* The median of n rates (sorts them in place); 0 when n is 0. */
+int64_t contention_median(int64_t *v, uint32_t n);
+
 #endif

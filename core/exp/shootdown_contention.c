@@ -28,17 +28,22 @@
  *            so a point costs about the same whatever m is. Latency: per
  *            shootdown, on its initiator's own TSC, from just after the PTE
  *            change to the last ack (or the end of TLBSYNC); p50/p99 over
- *            all initiators' samples. round_shootdowns_per_s: m x rounds
- *            divided by the sum, on the BSP's TSC, of each recorded round
- *            from its opening to its closing barrier (all m start together:
- *            a burst; checks and barriers between rounds are not in it).
+ *            all initiators' samples. No rate: m over the mean round is a
+ *            burst's, not a throughput (at m = 1 it was 1 / the mean window,
+ *            2-4x the steady rate, which also times the remap; issue 32).
  *   steady   will-it-scale tlb_flush2: after the rounds, each initiator
  *            remaps and shoots down in a loop, no barrier, no check, until
- *            the BSP, one of them, has seen the window pass (its length from
- *            the plan, or contention_window_ms) and stops them;
- *            shootdowns_per_s: the shootdowns every initiator had completed
- *            when the BSP read their counters, over the BSP's ticks from the
- *            start to that read; shootdowns, window_ms with it.
+ *            the BSP, one of them, has seen the window pass and stops them;
+ *            CONTENTION_WINDOWS (3) windows back to back, each of 100 ms
+ *            (contention_window_ms, or shorter where the plan's share cannot
+ *            hold them: core/exp/contention_plan.h). Per window: the
+ *            shootdowns every initiator had completed when the BSP read
+ *            their counters, over the BSP's ticks from the start to that
+ *            read; and the rate without the remaps (each initiator times its
+ *            own remap in the loop; its shootdowns over the window less its
+ *            remaps, summed). shootdowns_per_s: the windows' median, with
+ *            _min, _max and _no_remap (median); shootdowns and window_ms:
+ *            one window's (the mean).
  * Placement (issue 21): the grid splits the CPUs nearest first. Beside it,
  * columns (mode all, method ipi, one page) on a machine of the BSP and the
  * CPUs of one topology class seen from it (core/machine/placement.h: smt_sibling,
@@ -94,9 +99,6 @@
 #include "core/machine/timing.h"
 
 #define CT_MIN_SAMPLES 10u
-#define CT_WINDOW_UNPLANNED_MS 100u /* the steady window without a plan or contention_window_ms */
-#define CT_WINDOW_MIN_MS 10u        /* a planned window is never shorter */
-#define CT_WINDOW_MAX_MS 250u       /* nor longer */
 #define CT_NEAREST UINT32_MAX       /* the grid: every usable CPU, nearest first */
 #define CT_PLACED_MS 3u             /* a placement column's m: 1, 2 and its every CPU */
 
@@ -129,6 +131,7 @@ struct ct_arg {
     uint32_t k;                 /* initiator number: its pages and its sample slice */
     uint32_t *targets;
     volatile uint64_t steady;   /* its shootdowns in the steady loop (release; the BSP reads) */
+    volatile uint64_t remap;    /* its ticks remapping in the loop (released before `steady`) */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct ct_state {
@@ -152,7 +155,8 @@ struct ct_state {
     uint64_t window_ticks;    /* the steady window, set once before the first point */
     /* the BSP's results of the running point */
     uint64_t round_ticks;     /* its recorded rounds, opening to closing barrier */
-    uint64_t steady_ticks, steady_count;
+    uint64_t steady_ticks, steady_count; /* the last window's */
+    int64_t steady_no_remap;  /* the last window's rate without the remaps (x 1000) */
 };
 /* Samples per point, pooled over its initiators: a tenth of the profile's, at least 10. */
 static uint32_t ct_samples(const struct runner *r)
@@ -297,13 +301,23 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
     return point_list_reserve(&rec->results, npoints);
 }
 
-/* The BSP's view of the others: how many shootdowns the initiators have done in the loop. */
-static uint64_t steady_total(const struct ct_state *st, uint32_t m)
+/*
+ * The BSP's view of the others at the window's end (`ticks` long): how many
+ * shootdowns the initiators have done in the loop, and in *no_remap the rate
+ * had their remaps taken no time (each one's shootdowns over the window less
+ * its own remaps, summed; x 1000).
+ */
+static uint64_t steady_total(const struct ct_state *st, uint32_t m, uint64_t ticks,
+                             int64_t *no_remap)
 {
-    uint64_t sum = 0;
+    uint64_t sum = 0, hz = timing_tsc_hz();
     uint32_t k;
-    for (k = 0; k < m; k++)
-        sum += load_acquire(&st->args[k].steady);
+    *no_remap = 0;
+    for (k = 0; k < m; k++) {
+        uint64_t remap = load_acquire(&st->args[k].remap), n = load_acquire(&st->args[k].steady);
+        sum += n;
+        *no_remap += contention_rate_milli(n, remap < ticks ? ticks - remap : 0, hz);
+    }
     return sum;
 }
 
@@ -345,21 +359,24 @@ static bool run_steady(struct ct_arg *a, bool bsp)
     struct ct_state *st = job->st;
     struct shootdown_multi *mi = &st->mi;
     struct mi_part *p = &a->part;
-    uint64_t t0, limit;
+    uint64_t t0, limit, remap = 0;
     if (!mi_barrier(p))
         return false;
     t0 = tsc_open();
     /* the BSP stops the loop; should it never, the barrier's limit past the window does */
     limit = t0 + job->window_ticks + job->pt.barrier_ticks;
     while (!load_acquire(&job->stop)) {
-        if (load_acquire(&job->pt.failed) || deadline_passed(limit) || !mi_steady_shoot(mi, p)) {
+        if (load_acquire(&job->pt.failed) || deadline_passed(limit) ||
+            !mi_steady_shoot(mi, p, &remap)) {
             store_release(&job->pt.failed, 1);
             return false;
         }
+        store_release(&a->remap, remap);
         store_release(&a->steady, a->steady + 1);
         if (bsp && tsc_close() - t0 >= job->window_ticks) {
-            st->steady_count = steady_total(st, job->ninit);
             st->steady_ticks = tsc_close() - t0;
+            st->steady_count = steady_total(st, job->ninit, st->steady_ticks,
+                                            &st->steady_no_remap);
             store_release(&job->stop, 1);
         }
     }
@@ -404,6 +421,7 @@ static bool run_point(struct runner *r, struct ct_state *st, struct ct_job *job,
     for (k = 0; k < job->ninit; k++) {
         st->args[k].part.phases = 0;
         store_relaxed(&st->args[k].steady, 0);
+        store_relaxed(&st->args[k].remap, 0);
     }
     for (k = 1; k < job->ninit; k++)
         smp_post(s, st->inits[k], CMD_GENERIC, initiate, &st->args[k]);
@@ -516,6 +534,8 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     uint64_t hz = timing_tsc_hz(), emulated = emulate_counts()->invlpgb, checks;
     struct result_point *pt;
     struct stats lat;
+    int64_t rate[CONTENTION_WINDOWS], no_remap[CONTENTION_WINDOWS];
+    uint64_t count = 0, window = 0;
     uint32_t k;
     bool ok;
     mem_zero(job, sizeof(*job));
@@ -552,15 +572,21 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
         pt = add_point(rec, st, mode, method, pages, m, "latency");
         if (pt) {
             point_metric(pt, "latency", &lat);
-            point_value(pt, "round_shootdowns_per_s",
-                        contention_rate_milli((uint64_t)m * job->rounds, st->round_ticks, hz));
             point_value(pt, "checks", (int64_t)checks * 1000);
             if (method == CT_INVLPGB && st->invlpgb_emulated)
                 point_value(pt, "emulated_invlpgb",
                             (int64_t)(emulate_counts()->invlpgb - emulated) * 1000);
         }
         emulated = emulate_counts()->invlpgb;
-        ok = run_point(r, st, job, CT_STEADY) && st->steady_ticks;
+        /* the windows back to back, each with its final check: the median and the spread */
+        for (k = 0; k < CONTENTION_WINDOWS && ok; k++) {
+            ok = run_point(r, st, job, CT_STEADY) && st->steady_ticks;
+            rate[k] = contention_rate_milli(st->steady_count, st->steady_ticks, hz);
+            no_remap[k] = st->steady_no_remap;
+            count += st->steady_count;
+            window += st->steady_ticks;
+        }
+        st->steady_ticks = window; /* the time box's estimate: every window */
     }
     target_set_stop(r, &st->ts);
     shootdown_multi_end_point(&st->mi);
@@ -569,10 +595,14 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
         return false;
     pt = add_point(rec, st, mode, method, pages, m, "steady");
     if (pt) {
-        point_value(pt, "shootdowns_per_s",
-                    contention_rate_milli(st->steady_count, st->steady_ticks, hz));
-        point_value(pt, "shootdowns", (int64_t)st->steady_count * 1000);
-        point_value(pt, "window_ms", contention_ms_milli(st->steady_ticks, hz));
+        point_value(pt, "shootdowns_per_s", contention_median(rate, CONTENTION_WINDOWS));
+        point_value(pt, "shootdowns_per_s_min", rate[0]); /* sorted by the median */
+        point_value(pt, "shootdowns_per_s_max", rate[CONTENTION_WINDOWS - 1]);
+        point_value(pt, "shootdowns_per_s_no_remap",
+                    contention_median(no_remap, CONTENTION_WINDOWS));
+        point_value(pt, "windows", CONTENTION_WINDOWS * 1000);
+        point_value(pt, "shootdowns", (int64_t)(count / CONTENTION_WINDOWS) * 1000);
+        point_value(pt, "window_ms", contention_ms_milli(window / CONTENTION_WINDOWS, hz));
         point_value(pt, "checks", (int64_t)checks * 1000);
         if (method == CT_INVLPGB && st->invlpgb_emulated)
             point_value(pt, "emulated_invlpgb",
@@ -618,23 +648,6 @@ static bool ct_box_allows(struct ct_box *b, const struct ct_state *st, uint64_t 
     rounds = last_ticks > last_steady ? last_ticks - last_steady : 0;
     estimate = rounds * ct_point_shootdowns(st, m) / ct_point_shootdowns(st, last_m) + last_steady;
     return now - column_start + estimate <= part;
-}
-
-/*
- * The steady window, the same for every point: contention_window_ms, else
- * a quarter of the share spread over the steady points (10 to 250 ms), else
- * (not planned) 100 ms.
- */
-static uint64_t ct_window(struct runner *r, uint32_t npoints)
-{
-    uint64_t ms = CT_WINDOW_UNPLANNED_MS;
-    if (r->run->cfg.contention_window_ms)
-        return ms_to_ticks(r->run->cfg.contention_window_ms);
-    if (r->plan_share_ticks && npoints) {
-        ms = ticks_to_ms(r->plan_share_ticks) / 4 / npoints;
-        ms = ms < CT_WINDOW_MIN_MS ? CT_WINDOW_MIN_MS : ms > CT_WINDOW_MAX_MS ? CT_WINDOW_MAX_MS : ms;
-    }
-    return ms_to_ticks(ms);
 }
 
 /* What a column needs from the run loop: the time box, the progress count, the notes' total. */
@@ -737,12 +750,16 @@ static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
             columns += 2 * st->npages;
     columns += ct_placement_columns(r, st);
     sw.box.columns_left = columns;
-    st->window_ticks = ct_window(r, sw.planned / 2);
-    record_note(rec, "steady window %llu ms (%s)",
-                (unsigned long long)ticks_to_ms(st->window_ticks),
+    /* the steady windows, the same for every point (contention_plan.h) */
+    st->window_ticks = ms_to_ticks(contention_window_ms(
+        r->run->cfg.contention_window_ms,
+        r->plan_share_ticks ? ticks_to_ms(r->plan_share_ticks) : 0, sw.planned / 2));
+    record_note(rec, "steady window %llu ms x %u per point (%s)",
+                (unsigned long long)ticks_to_ms(st->window_ticks), CONTENTION_WINDOWS,
                 r->run->cfg.contention_window_ms ? "contention_window_ms"
-                : r->plan_share_ticks            ? "a quarter of the share over its points"
-                                                 : "not planned");
+                : ticks_to_ms(st->window_ticks) < CONTENTION_WINDOW_MS
+                    ? "shortened: a quarter of the share over its points"
+                    : "the default");
     for (mode = CT_ALL; mode <= CT_GROUPS; mode++) {
         for (method = CT_IPI; method <= CT_INVLPGB; method++) {
             if (method == CT_INVLPGB && !st->invlpgb && !st->invlpgb_emulated)

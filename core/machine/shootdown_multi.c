@@ -337,8 +337,10 @@ bool mi_round_check(struct shootdown_multi *m, struct mi_part *p)
     return ok;
 }
 
-uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p)
+uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p, uint64_t *remap_ticks)
 {
+    uint64_t t0 = tsc_now();
     shootdown_multi_flip(m, p->first, p->pages);
+    *remap_ticks += tsc_now() - t0;
     return mi_round_shoot(m, p);
 }

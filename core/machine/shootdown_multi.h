@@ -193,7 +193,12 @@ bool mi_round_close(struct mi_part *p);
  * read goes into the per-CPU counts (shootdown_collect()).
  */
 bool mi_round_check(struct shootdown_multi *m, struct mi_part *p);
-/* Steady state: remap and shoot, nothing else (no barrier, no check). */
-uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p);
+/*
+ * Steady state: remap and shoot, nothing else (no barrier, no check); adds
+ * the remap's ticks (the caller's TSC) to *remap_ticks, so that the rate
+ * can be given without it (issue 32: the steady loop timed the remap, the
+ * rounds did not).
+ */
+uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p, uint64_t *remap_ticks);
 
 #endif

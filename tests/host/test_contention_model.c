@@ -52,6 +52,7 @@ struct init_arg {
     uint32_t bad_round;       /* first round whose close saw other reads (UINT32_MAX: none) */
     uint64_t bad_seen, bad_want;
     uint64_t completed;
+    uint64_t remap_ticks;     /* the steady loop's remaps */
 };
 
 /* Checks the reads at the close of round r (the caller's window just closed). */
@@ -90,7 +91,7 @@ static int64_t initiate(struct percpu *self, void *arg)
         /* no check in the loop: at its end, every CPU has read only what the rounds read */
         result = mi_barrier(&a->part) ? 0 : -1;
         for (k = 0; k < STEADY_LOOPS && !result; k++)
-            result = mi_steady_shoot(mi, &a->part) ? 0 : -1;
+            result = mi_steady_shoot(mi, &a->part, &a->remap_ticks) ? 0 : -1;
         if (!result)
             at_close(a, ROUNDS);
         if (!result && (!mi_barrier(&a->part) || !mi_round_check(mi, &a->part)))

@@ -296,6 +296,9 @@ kill_unit residency_beyond_elapsed test_delta_beyond_elapsed_is_unverified \
 # issue 32 item 17: contention rounds open only once the halted bystanders are asleep
 kill_unit contention_unsettled test_halted_bystanders_are_asleep_when_a_round_opens \
     "shootdown_contention opens its rounds with halted targets still awake" test_contention_model
+# issue 32 item 12: three steady windows of 100 ms a point unless the plan's share cannot hold them
+kill_unit contention_window_as_before test_steady_windows \
+    "shootdown_contention's steady window one per point, 10-250 ms from the plan" test_contention_plan
 # the target's sibling left in HLT, or counters that never count: the model's C6 is not reached
 for m in sibling_left_idle residency_unmodelled; do
     mutants=$((mutants + 1))
