@@ -29,3 +29,39 @@ check "with one target that target acked last every time" \
     test "$(jqr '[.experiments[0].results[] | select(.params.targets == 1) | .values.last_ack_share == 1] | all')" = true
 check "tlbscope-report show prints the means, saying they add up" \
     eval '"$TOOL" show "$REPORT" | grep -q "mean of each part (they add up to the mean latency"'
+
+# - item 12: shootdown_contention's steady points run 3 windows (100 ms unless the key or the
+#   budget says otherwise): the median rate with its spread and the rate without the remaps
+#   (never below it); latency points carry no round rate; compare warns when two reports'
+#   windows differ; a run with more modelled CPUs than host cores says so in run.warnings.
+CT=(--cpu epyc-7763 --cpus 4 --seed 7 profile=quick run_budget_s=0 samples=10 warmup=1
+    experiments=shootdown_contention)
+sim numbers-ct20 "$SIM" "${CT[@]}" contention_window_ms=20
+A=$REPORT
+check "contention: clean, the exact shape (3 windows' checks, spread around the median)" \
+    eval 'clean && shape_ok "$A" cpus=4 profile=quick samples=10 warmup=1 experiments=shootdown_contention'
+check "contention: every steady point 3 windows of about 20 ms, min <= median <= max <= ... , no remap >= median" \
+    test "$(jqr '[.experiments[0].results[] | select(.params.measure == "steady") | .values
+                 | .windows == 3 and .window_ms >= 20 and .window_ms < 40
+                   and .shootdowns_per_s_min <= .shootdowns_per_s and .shootdowns_per_s <= .shootdowns_per_s_max
+                   and .shootdowns_per_s_no_remap >= .shootdowns_per_s] | all')" = true
+check "contention: no round rate on the latency points (1/window at m = 1 is no throughput)" \
+    test "$(jqr '[.experiments[0].results[] | .values.round_shootdowns_per_s] | map(select(. != null)) | length')" = 0
+check "contention: the note names the window and how many a point" \
+    test "$(jqr '[.experiments[0].notes[] | select(. == "steady window 20 ms x 3 per point (contention_window_ms)")] | length')" = 1
+cores=$(getconf _NPROCESSORS_ONLN)
+if [ "$cores" -lt 4 ]; then
+    check "4 modelled CPUs on $cores host cores: run.warnings says the host time-slices them" \
+        test "$(jqr '[.run.warnings[] | select(.where == "sim" and (.message | test("^4 modelled CPUs on [0-9]+ host cores")))] | length')" = 1
+else
+    check "4 modelled CPUs on $cores host cores: no oversubscription warning" \
+        test "$(jqr '[.run.warnings[] | select(.where == "sim")] | length')" = 0
+fi
+sim numbers-ct20b "$SIM" "${CT[@]}" contention_window_ms=20 --seed 8
+B=$REPORT
+sim numbers-ct50 "$SIM" "${CT[@]}" contention_window_ms=50
+C=$REPORT
+check "compare: the same windows, no window warning" \
+    eval '! "$TOOL" compare "$A" "$B" 2>&1 | grep -q "steady windows differ"'
+check "compare: windows of 20 and 50 ms, a warning naming both" \
+    eval '"$TOOL" compare "$A" "$C" 2>&1 | tr -s " \n" " " | grep -Eq "WARNING: shootdown_contention.s steady windows differ: A [0-9]+ ms, B [0-9]+ ms"'
