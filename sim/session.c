@@ -345,6 +345,11 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
         return false;
     config_check_cpus(&r->cfg, r->topo.count, &r->warnings);
     warn_oversubscribed(r);
+    if (o->iommu) { /* the tables Linux reads for interrupt remapping (core/machine/linux_apic.h) */
+        r->fw.acpi.has_dmar = r->cpu.vendor_id == VENDOR_INTEL;
+        r->fw.acpi.dmar_flags = r->fw.acpi.has_dmar ? 1 : 0; /* INTR_REMAP */
+        r->fw.acpi.has_ivrs = r->cpu.vendor_id != VENDOR_INTEL;
+    }
     if (!smp_init(&s->smp, &r->topo, r->cfg.inject, r->cfg.inject_count, ms_to_ticks(t_to)) ||
         !takeover_init(&s->takeover, &s->smp, &s->env, &r->cpu)) {
         fprintf(stderr, "tlbscope-sim: out of memory for the per-CPU blocks\n");

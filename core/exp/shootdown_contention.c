@@ -54,6 +54,10 @@
  * name it in `placement` (the grid's have none); a class with no CPU is a
  * note, never replaced. They share the time box as columns of their own.
  *
+ * The IPIs are sent as Linux would on the machine (issue 32, exp_linux_ipis):
+ * in x2APIC cluster mode where it uses it, each initiator's targets sorted
+ * by APIC ID (ipi points: `ipi_mode` x2apic_cluster).
+ *
  * CPUs that initiate nothing spin (or halt under a hypervisor, method
  * target_wait) with interrupts on; initiators take the others' IPIs while
  * they wait for their own acks and at the barriers, and keep taking them
@@ -231,6 +235,7 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, n) ||
         !shootdown_multi_init(&st->mi, &st->sd))
         return false;
+    exp_linux_ipis(r, rec, &st->sd);
     st->samples = ct_samples(r);
     st->warmup = ct_warmup(r);
     st->page_counts[0] = 1;
@@ -487,6 +492,8 @@ static void plan_point(struct ct_state *st, enum ct_mode mode, uint32_t m, uint3
         for (i = lo; i < hi; i++)
             if (st->order[i] != st->inits[g])
                 a->targets[a->part.ntargets++] = st->order[i];
+        if (st->sd.cluster_ipis) /* one logical ICR write per cluster, as Linux */
+            ipi_sort_by_apic(st->sd.smp, a->targets, a->part.ntargets);
         a->part.targets = a->targets;
         a->part.first = contention_first_page(g, pages);
         a->part.pages = pages;
@@ -516,6 +523,8 @@ static struct result_point *add_point(struct experiment_record *rec, const struc
     point_param_num(pt, "initiators", m);
     point_param_num(pt, "cpus", st->norder);
     point_param_str(pt, "measure", measure);
+    if (method == CT_IPI && st->sd.cluster_ipis)
+        point_param_str(pt, "ipi_mode", "x2apic_cluster");
     if (st->placement != CT_NEAREST)
         point_param_str(pt, "placement", placement_name(st->placement));
     return pt;

@@ -181,7 +181,11 @@ static void post_request(struct shootdown_multi *m, struct mi_initiator *me, uin
         store_release(&slot->request_seq, me->seq); /* publishes me->req and `from` */
         me->sent[me->nsent++] = targets[i];
     }
-    ipi_send_each(s, me->sent, me->nsent, VEC_MULTI_FLUSH);
+    /* as Linux sends them on the machine (issue 32): cluster mode where it uses it */
+    if (m->sd->cluster_ipis)
+        ipi_send_cluster(s, me->sent, me->nsent, VEC_MULTI_FLUSH);
+    else
+        ipi_send_each(s, me->sent, me->nsent, VEC_MULTI_FLUSH);
 }
 
 /* Waits for the ack of every target sent to; records the first that does not answer. */

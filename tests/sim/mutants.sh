@@ -299,6 +299,10 @@ kill_unit contention_unsettled test_halted_bystanders_are_asleep_when_a_round_op
 # issue 32 item 12: three steady windows of 100 ms a point unless the plan's share cannot hold them
 kill_unit contention_window_as_before test_steady_windows \
     "shootdown_contention's steady window one per point, 10-250 ms from the plan" test_contention_plan
+# issue 32 item 13: lazy, contention and invlpgb_range send IPIs as Linux would on the machine
+kill_unit cluster_only_seq_conc test_shootdowns_send_ipis_as_linux \
+    "shootdown_lazy, _contention, invlpgb_range send physical IPIs where Linux uses cluster mode" \
+    test_linux_apic
 # the target's sibling left in HLT, or counters that never count: the model's C6 is not reached
 for m in sibling_left_idle residency_unmodelled; do
     mutants=$((mutants + 1))

@@ -65,3 +65,23 @@ check "compare: the same windows, no window warning" \
     eval '! "$TOOL" compare "$A" "$B" 2>&1 | grep -q "steady windows differ"'
 check "compare: windows of 20 and 50 ms, a warning naming both" \
     eval '"$TOOL" compare "$A" "$C" 2>&1 | tr -s " \n" " " | grep -Eq "WARNING: shootdown_contention.s steady windows differ: A [0-9]+ ms, B [0-9]+ ms"'
+
+# - item 13: where Linux would send IPIs in x2APIC cluster mode (--iommu: interrupt remapping,
+#   x2APIC on xeon-8180), shootdown_lazy, shootdown_contention and invlpgb_range send theirs so:
+#   a note each, `ipi_mode` x2apic_cluster on every point that sends flush IPIs; without the
+#   remapping (Linux: physflat) none.
+CL=(--cpu xeon-8180 --cpus 4 --seed 3 profile=quick run_budget_s=0 samples=20 warmup=1
+    emulate=invlpgb contention_window_ms=10 experiments=shootdown_lazy,shootdown_contention,invlpgb_range)
+sim numbers-cluster "$SIM" "${CL[@]}" --iommu
+check "--iommu on xeon-8180: Linux's mode is x2apic_cluster; clean, the exact shape" \
+    eval '[ "$(jqr .method.linux_ipi_mode.mode)" = x2apic_cluster ] && clean &&
+          shape_ok "$REPORT" cpus=4 profile=quick samples=20 warmup=1 emulate=invlpgb experiments=shootdown_lazy,shootdown_contention,invlpgb_range'
+check "cluster mode: every lazy point, every ipi point of contention and invlpgb_range says ipi_mode x2apic_cluster, the others none" \
+    test "$(jqr '[.experiments[] | .id as $id | .results[]
+                  | ((.params.ipi_mode == "x2apic_cluster") == ($id == "shootdown_lazy" or .params.method == "ipi"))] | all')" = true
+check "cluster mode: each of the three experiments notes it" \
+    test "$(jqr '[.experiments[] | [.notes[] | select(startswith("flush IPIs in x2APIC cluster mode, as Linux"))] | length] | join(",")')" = "1,1,1"
+sim numbers-phys "$SIM" "${CL[@]}"
+check "without interrupt remapping (Linux: physflat): clean, no point in cluster mode" \
+    eval 'clean && [ "$(jqr .method.linux_ipi_mode.mode)" = physflat ] &&
+          [ "$(jqr "[.experiments[].results[] | select(.params.ipi_mode)] | length")" = 0 ]'
