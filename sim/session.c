@@ -324,13 +324,12 @@ static void warn_oversubscribed(struct run *r)
     long host = sysconf(_SC_NPROCESSORS_ONLN);
     if (host <= 0 || r->topo.count <= (uint64_t)host)
         return;
+    /* short: the text summary prints it on one line of 80 columns */
     msg_add(&r->warnings, "sim",
-            "%u modelled CPUs on %ld host cores: modelled CPUs take turns on the host, so "
-            "concurrent work (shootdown_contention's rates, waits on several targets) measures "
-            "the host's time-slicing",
+            "%u modelled CPUs, %ld host cores: concurrent timings are time-sliced",
             r->topo.count, host);
-    printf("WARNING: sim: %u modelled CPUs on %ld host cores (concurrent figures are the host's "
-           "time-slicing)\n", r->topo.count, host);
+    printf("WARNING: sim: %u modelled CPUs, %ld host cores: concurrent timings are time-sliced\n",
+           r->topo.count, host);
 }
 
 static bool measure(struct sim_session *s, const struct sim_options *o)

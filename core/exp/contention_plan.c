@@ -98,3 +98,27 @@ int64_t contention_median(int64_t *v, uint32_t n)
         }
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+uint32_t contention_per_initiator(uint32_t samples, uint32_t m)
+{
+    uint32_t k = (samples + m - 1) / m;
+    return k < 2 ? 2 : k;
+}
+
+uint64_t contention_point_shootdowns(uint32_t samples, uint32_t warmup, uint32_t m)
+{
+    return (uint64_t)m * (contention_per_initiator(samples, m) + warmup);
+}
+
+bool contention_box_allows(const struct contention_box *b, uint64_t now, uint64_t column_start,
+                           uint64_t last_ticks, uint64_t last_steady, uint64_t last_shots,
+                           uint64_t shots)
+{
+    uint64_t used = now - b->start, part, estimate, rounds;
+    if (!b->share || !last_shots || MUTANT(contention_unboxed))
+        return true;
+    part = used < b->share ? (b->share - (column_start - b->start)) / b->columns_left : 0;
+    rounds = last_ticks > last_steady ? last_ticks - last_steady : 0;
+    estimate = rounds * shots / last_shots + last_steady;
+    return now - column_start + estimate <= part;
+}

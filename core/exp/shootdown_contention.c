@@ -170,17 +170,6 @@ static uint32_t ct_samples(const struct runner *r)
 }
 
 /*
- * Each of m initiators takes ceil(S / m) of them, at least 2: a point costs
- * about the same number of shootdowns whatever m is (with all initiators
- * sending to every CPU, the work of a point would otherwise grow as m x N).
- */
-static uint32_t ct_per_initiator(uint32_t samples, uint32_t m)
-{
-    uint32_t k = (samples + m - 1) / m;
-    return k < 2 ? 2 : k;
-}
-
-/*
  * Every round is the same shootdown of the same pages: a few warm-up rounds
  * load the lines and TLB entries. Kept small because each costs m
  * shootdowns (under QEMU with emulated INVLPGB, 8 initiators x 5 emulated
@@ -553,7 +542,7 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
                   4 * (s->timeout_ticks + s->late_grace_ticks));
     job->st = st;
     job->pages = pages;
-    job->rounds = ct_per_initiator(st->samples, m);
+    job->rounds = contention_per_initiator(st->samples, m);
     job->warmup = st->warmup;
     job->ninit = m;
     job->window_ticks = st->window_ticks;
@@ -620,48 +609,10 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     return true;
 }
 
-/*
- * Shootdowns a point of m initiators runs in its rounds, warm-up included:
- * the time box's unit of cost (each goes to every other CPU in "all" mode;
- * fewer in groups, so this is an upper bound there).
- */
-static uint64_t ct_point_shootdowns(const struct ct_state *st, uint32_t m)
-{
-    return (uint64_t)m * (ct_per_initiator(st->samples, m) + st->warmup);
-}
-
-/*
- * Time box (planned runs: every profile, not with run_budget_s=0): the work
- * of a point's rounds grows with m (m x N interrupts at least, since each
- * initiator runs 2 rounds or more), so under an emulator the points with
- * many initiators on a big machine can take minutes, while on hardware they
- * take a fraction of a second. Each column (mode, method, pages) gets an
- * equal part of what is left of the experiment's share; m is measured in
- * ascending order, and a point whose cost, estimated from the point before
- * it (its rounds scaled by their shootdowns, its steady window as it was)
- * would overrun the column's part is not measured, nor any larger m: the
- * note says where each column stopped.
- */
-struct ct_box {
-    uint64_t share, start; /* ticks; share 0: no time box */
-    uint32_t columns_left;
-};
-
-static bool ct_box_allows(struct ct_box *b, const struct ct_state *st, uint64_t column_start,
-                          uint64_t last_ticks, uint64_t last_steady, uint32_t last_m, uint32_t m)
-{
-    uint64_t now = tsc_now(), used = now - b->start, part, estimate, rounds;
-    if (!b->share || !last_m || MUTANT(contention_unboxed))
-        return true; /* the first m of a column is always measured */
-    part = used < b->share ? (b->share - (column_start - b->start)) / b->columns_left : 0;
-    rounds = last_ticks > last_steady ? last_ticks - last_steady : 0;
-    estimate = rounds * ct_point_shootdowns(st, m) / ct_point_shootdowns(st, last_m) + last_steady;
-    return now - column_start + estimate <= part;
-}
-
-/* What a column needs from the run loop: the time box, the progress count, the notes' total. */
+/* What a column needs from the run loop: the time box (contention_plan.h), the progress count,
+ * the notes' total. */
 struct ct_sweep {
-    struct ct_box box;
+    struct contention_box box;
     uint32_t done, planned, boxed;
 };
 
@@ -692,8 +643,11 @@ static bool ct_column(struct runner *r, struct experiment_record *rec, struct ct
         }
         if (series[i] > (mode == CT_GROUPS ? st->norder / 2 : st->norder))
             break;
-        if (!ct_box_allows(&sw->box, st, column_start, last_ticks, last_steady, last_m,
-                           series[i])) {
+        if (last_m &&
+            !contention_box_allows(&sw->box, tsc_now(), column_start, last_ticks, last_steady,
+                                   contention_point_shootdowns(st->samples, st->warmup, last_m),
+                                   contention_point_shootdowns(st->samples, st->warmup,
+                                                               series[i]))) {
             record_note(rec, "time box: %s, %s, %u pages%s%s: initiators up to %u of %u "
                              "measured (share of run_budget_s %llu ms)",
                         mode_names[mode], method_names[method], pages,

@@ -52,7 +52,7 @@ check "contention: the note names the window and how many a point" \
 cores=$(getconf _NPROCESSORS_ONLN)
 if [ "$cores" -lt 4 ]; then
     check "4 modelled CPUs on $cores host cores: run.warnings says the host time-slices them" \
-        test "$(jqr '[.run.warnings[] | select(.where == "sim" and (.message | test("^4 modelled CPUs on [0-9]+ host cores")))] | length')" = 1
+        test "$(jqr '[.run.warnings[] | select(.where == "sim" and (.message | test("^4 modelled CPUs, [0-9]+ host cores: concurrent timings are time-sliced$")))] | length')" = 1
 else
     check "4 modelled CPUs on $cores host cores: no oversubscription warning" \
         test "$(jqr '[.run.warnings[] | select(.where == "sim")] | length')" = 0
