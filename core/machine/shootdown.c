@@ -493,8 +493,9 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     t1 = tsc_close(); /* the closing timestamp of the shootdown */
     sd->close_tsc = t1;
     sd->max_handler_ticks = 0;
+    /* a deadline of its own: the acks may have used a late grace (smp_wait_answer) */
     if (!lost)
-        lost = !read_acks(sd, first_ticket, deadline);
+        lost = !read_acks(sd, first_ticket, t1 + s->timeout_ticks);
     sd->parts.wait = t1 - sent;
     return lost ? 0 : t1 - t0;
 }
