@@ -33,7 +33,9 @@
  * conc: all but the local flush, which runs inside the wait): send_mean,
  * local_flush_mean, last_handler_mean, delivery_ack_mean, and which target
  * acked last most often (last_ack_cpu, last_ack_share); the split's two
- * clock reads are inside the window.
+ * clock reads are inside the window. Handler and delivery are a ring-0
+ * target's (the tool's idle or spin loop), with no entry mitigations: a
+ * target running user code would also pay the kernel entry (the views say so).
  * Halted targets are asleep at every shootdown (core/machine/ipi.h,
  * ipi_settle_targets), as at every ping of ipi_roundtrip.
  *

@@ -244,7 +244,9 @@ static void view_seq_conc_parts(const struct run *r, const struct experiment_rec
                            "(request slots, ICR writes) and local flush on the initiator's TSC, "
                            "the handler of the target that acked last on its own; deliv+ack = "
                            "the initiator's wait from its last ICR write to the last ack, minus "
-                           "that handler (derived)",
+                           "that handler (derived). Handler and delivery are a ring-0 target's, "
+                           "with no entry mitigations: a target running user code also pays "
+                           "the kernel entry",
                            80);
             sb_printf(sb, "  %7s %-14s %-4s %9s %9s %9s %9s %9s\n", "targets", "placement", "mode",
                       "send", "local", "deliv+ack", "handler", "latency");

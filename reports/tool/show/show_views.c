@@ -272,6 +272,9 @@ static bool show_seq_conc_breakdown(const struct m_report *r, const struct point
                       "\n    conc's local flush is inside its wait; handler: the last target to ack):\n"
                     : "    where the time goes, p50 of each part (handler: the slowest):\n",
               out);
+        fputs("    (handler and delivery: a ring-0 target with no entry mitigations; a target\n"
+              "    running user code also pays the kernel entry)\n",
+              out);
         table_print(t, out, TABLE_TEXT, "    ");
     }
     table_free(t);
