@@ -140,6 +140,7 @@
 #define MUTANT_ID_contention_unsettled 173 /* contention rounds open with halted targets still awake */
 #define MUTANT_ID_contention_window_as_before 174 /* one steady window per point, 10-250 ms from the plan */
 #define MUTANT_ID_cluster_only_seq_conc 175 /* lazy, contention, invlpgb_range send physical IPIs where Linux uses cluster */
+#define MUTANT_ID_spread_by_numbering 176 /* spread evenly over the CPU numbering, not round-robin over domains */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

@@ -86,13 +86,15 @@ $(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # issue 32 part C's (numbers that add up) mutants a unit test alone kills: NUM_MUTANT_TEST_<name>
 # is that test, the only one built for it (tests/sim/mutants.sh)
 NUM_MUTANTS := breakdown_slowest_handler residency_any_growth_reached residency_beyond_elapsed \
-               contention_unsettled contention_window_as_before cluster_only_seq_conc
+               contention_unsettled contention_window_as_before cluster_only_seq_conc \
+               spread_by_numbering
 NUM_MUTANT_TEST_breakdown_slowest_handler := test_shootdown_model
 NUM_MUTANT_TEST_residency_any_growth_reached := test_residency
 NUM_MUTANT_TEST_residency_beyond_elapsed := test_residency
 NUM_MUTANT_TEST_contention_unsettled := test_contention_model
 NUM_MUTANT_TEST_contention_window_as_before := test_contention_plan
 NUM_MUTANT_TEST_cluster_only_seq_conc := test_linux_apic
+NUM_MUTANT_TEST_spread_by_numbering := test_placement
 $(foreach m,$(NUM_MUTANTS),$(eval $(call mutant_rules,$(m))))
 $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 .PHONY: fleet-mutants

@@ -49,7 +49,7 @@
  * the same sweep with the c - 1 CPUs drawn from one topology class seen
  * from the BSP (core/machine/placement.h: smt_sibling ... cross_package; c = 2, 4
  * ... and 1 + the class's CPUs, at most PLACE_SWEEP counts) and `spread`
- * (evenly over the machine, Linux's placement-blind process, at the
+ * (round-robin over nodes, packages and L3s, Linux's placement-blind process, at the
  * sweep's counts). Points name it in `placement` (the sweep's have none);
  * a class the BSP lacks is a note. The summary gives, per placement at one
  * page, `cpus_from`: the smallest c from which INVLPGB's p50 beats the

@@ -48,7 +48,7 @@
  * columns (mode all, method ipi, one page) on a machine of the BSP and the
  * CPUs of one topology class seen from it (core/machine/placement.h: smt_sibling,
  * same_l3, same_package, same_node, cross_node, cross_package, each with
- * its own m series), and `spread`: the BSP and half the others evenly over
+ * its own m series), and `spread`: the BSP and half the others round-robin over
  * the machine (Linux's placement-blind threads of one process); m is 1, 2
  * and every CPU of the placement (no more: each column is a small one). Points
  * name it in `placement` (the grid's have none); a class with no CPU is a

@@ -49,7 +49,7 @@
  * class seen from the initiator (core/machine/cpu_table.h: smt_sibling, same_l3,
  * same_package, same_node, cross_node, cross_package), 1, 2, 4 ... up to
  * the class's CPUs (at most PLACE_COUNTS counts, the largest kept), and
- * `spread` (core/machine/placement.h: evenly over the machine, as Linux's
+ * `spread` (core/machine/placement.h: round-robin over (node, package, L3), as Linux's
  * placement-blind mm_cpumask) at the grid's counts below every CPU. A
  * class the initiator has no CPU of is a note "placement X skipped: ...",
  * never replaced by another class. Grid points carry no `placement`
