@@ -173,15 +173,17 @@ static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emula
     return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
 }
 
-/* Which CPUs a placement takes at its largest count (the smaller counts: the first of them). */
+/* Which CPUs a placement takes at its largest count, and (spread) their classes' mix. */
 static void sc_note_targets(struct runner *r, struct experiment_record *rec, struct sc_state *st,
                             uint32_t p, uint32_t k)
 {
-    char list[96];
-    uint32_t n = runner_placement_pick(r, r->run->cfg.initiator, p, k, st->ts.cpus);
+    char list[96], mix[160];
+    uint32_t init = r->run->cfg.initiator, n = runner_placement_pick(r, init, p, k, st->ts.cpus);
     placement_list(list, sizeof(list), st->ts.cpus, n);
-    record_note(rec, "placement %s: targets %s of CPU %u", placement_name(p), list,
-                r->run->cfg.initiator);
+    placement_mix(mix, sizeof(mix), r->smp->topo, init, st->ts.cpus, n);
+    record_note(rec, "placement %s: targets %s of CPU %u%s%s%s", placement_name(p), list, init,
+                p == PLACE_SPREAD ? " (classes: " : "", p == PLACE_SPREAD ? mix : "",
+                p == PLACE_SPREAD ? ")" : "");
 }
 
 /*

@@ -176,3 +176,21 @@ void placement_list(char *buf, size_t cap, const uint32_t *cpus, uint32_t n)
     if (n > 16)
         sb_printf(&sb, ",... (%u CPUs)", n);
 }
+
+void placement_mix(char *buf, size_t cap, const struct cpu_table *t, uint32_t initiator,
+                   const uint32_t *cpus, uint32_t n)
+{
+    uint32_t count[TOPO_CLASS_COUNT] = { 0 }, i, c;
+    struct strbuf sb;
+    bool first = true;
+    sb_init_fixed(&sb, buf, cap);
+    for (i = 0; i < n; i++)
+        if (cpus[i] < t->count && initiator < t->count)
+            count[cpu_topo_class(&t->cpus[initiator], &t->cpus[cpus[i]])]++;
+    for (c = TOPO_FIRST_CLASS; c < TOPO_CLASS_COUNT; c++) {
+        if (!count[c])
+            continue;
+        sb_printf(&sb, "%s%s %u", first ? "" : ", ", topo_class_name((enum topo_class)c), count[c]);
+        first = false;
+    }
+}

@@ -62,5 +62,11 @@ uint32_t placement_pick(const struct cpu_table *t, placement_usable_fn usable, c
  * can check their class in topology.pair_classes).
  */
 void placement_list(char *buf, size_t cap, const uint32_t *cpus, uint32_t n);
+/*
+ * The class mix of a pick seen from `initiator`: "same_l3 1, cross_node 3"
+ * (each class it holds, nearest first, with its count).
+ */
+void placement_mix(char *buf, size_t cap, const struct cpu_table *t, uint32_t initiator,
+                   const uint32_t *cpus, uint32_t n);
 
 #endif

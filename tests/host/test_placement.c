@@ -170,6 +170,13 @@ static void test_spread_round_robin_over_domains(void **state)
         l3s[cpus[out[i]].l3]++;
     for (i = 0; i < 4; i++)
         assert_int_equal(l3s[i], 1);
+    /* the point's note names the classes the pick holds (no SRAT: the other package) */
+    {
+        char mix[160];
+        placement_mix(mix, sizeof(mix), &table, 0, out, n);
+        assert_non_null(strstr(mix, "same_package 1"));
+        assert_non_null(strstr(mix, "cross_package 2"));
+    }
     /* every candidate once, in index order */
     n = placement_pick(&table, usable, NULL, 0, PLACE_SPREAD, 20, out);
     assert_int_equal(n, NCPUS - 1);
