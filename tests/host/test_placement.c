@@ -157,6 +157,8 @@ static void test_spread_round_robin_over_domains(void **state)
     for (i = 0; i < NCPUS; i++) {
         cpus[i].package = i % 2;
         cpus[i].l3 = (i % 2) * 2 + i / 8; /* package 0: L3 0 (0..6), 1 (8..14); package 1: 2, 3 */
+        cpus[i].core = i / 2;             /* no SMT: a core per CPU of a package */
+        cpus[i].thread = 0;
     }
     n = placement_pick(&table, usable, NULL, 0, PLACE_SPREAD, 2, out);
     assert_int_equal(n, 2);
