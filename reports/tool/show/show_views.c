@@ -249,16 +249,18 @@ static bool show_seq_conc_breakdown(const struct m_report *r, const struct point
             const struct m_point *p = find_cell(ix, fk, facet, x, &mode);
             double parts[5];
             size_t row;
+            if (!p) /* no such point (a placement, a count the plan left out) */
+                continue;
             means = isfinite(value_of(p, "send_mean"));
             parts[0] = value_of(p, means ? "send_mean" : "send_p50");
             parts[1] = value_of(p, means ? "local_flush_mean" : "local_flush_p50");
             parts[2] = value_of(p, means ? "delivery_ack_mean" : "delivery_ack_p50");
+            if (!isfinite(parts[0]))
+                continue;
             parts[3] = means ? value_of(p, "last_handler_mean")
                              : stat_of(model_metric(p, "remote_handler"), false);
             parts[4] = means && model_primary_metric(p) ? model_primary_metric(p)->st.mean
                              : p_of(p, false);
-            if (!isfinite(parts[0]))
-                continue;
             row = table_add_row(t);
             rows++;
             table_set(t, row, 0, "%s", model_param_text(x, xs_text, sizeof(xs_text)));
