@@ -133,6 +133,14 @@
 #define MUTANT_ID_pge_toggle_removed 157 /* flush_global without INVPCID: no CR4.PGE toggle */
 #define MUTANT_ID_flush_local_noflush 158 /* asm/tlb.h flush_local_all() writes CR3 with bit 63 */
 #define MUTANT_ID_pte_store_unordered 159 /* the model: a PTE store never pending for the ICR check */
+/* issue 32, part C (numbers that add up and say what they are): 170-189 */
+#define MUTANT_ID_breakdown_slowest_handler 170 /* delivery+ack subtracts the slowest handler, not the last acker's */
+#define MUTANT_ID_residency_any_growth_reached 171 /* any growth of a deeper counter is "reached" */
+#define MUTANT_ID_residency_beyond_elapsed 172 /* a residency delta above the elapsed time is accepted */
+#define MUTANT_ID_contention_unsettled 173 /* contention rounds open with halted targets still awake */
+#define MUTANT_ID_contention_window_as_before 174 /* one steady window per point, 10-250 ms from the plan */
+#define MUTANT_ID_cluster_only_seq_conc 175 /* lazy, contention, invlpgb_range send physical IPIs where Linux uses cluster */
+#define MUTANT_ID_spread_by_numbering 176 /* spread evenly over the CPU numbering, not round-robin over domains */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

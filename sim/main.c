@@ -29,7 +29,8 @@ static void usage(FILE *out)
             "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N]\n"
             "                    [--spec-pte N] [--no-spec-after] [--splinter N]\n"
             "                    [--invlpgb-delay N] [--invlpgb-max N] [--no-invpcid]\n"
-            "                    [--microcode REV] [--la57] [--shape PxLxCxT] [--numa N]\n"
+            "                    [--microcode REV] [--la57] [--iommu] [--shape PxLxCxT]\n"
+            "                    [--numa N]\n"
             "                    [key=value ...]\n"
             "Runs tlbscope on a modelled machine: host threads as CPUs, each with a strict TLB\n"
             "model (only architectural invalidations remove entries; speculative fills; INVLPGB\n"
@@ -61,6 +62,9 @@ static void usage(FILE *out)
             "                     follow it\n"
             "  --la57             the firmware hands over with CR4.LA57 (5-level paging); only\n"
             "                     for a profile with LA57 (epyc-9654, xeon-6330, qemu-tcg)\n"
+            "  --iommu            the firmware reports interrupt remapping (Intel DMAR with\n"
+            "                     INTR_REMAP, AMD IVRS): in x2APIC mode Linux then sends IPIs\n"
+            "                     in x2apic_cluster mode, and so do the shootdowns\n"
             "  --shape PxLxCxT    packages x L3s per package x cores per L3 x SMT threads\n"
             "                     (their product is --cpus), one NUMA node per package; the\n"
             "                     default: 1 or 2 packages of the profile's SMT, no L3, no SRAT\n"
@@ -200,6 +204,8 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--la57") == 0) {
             o.la57 = true;
+        } else if (strcmp(a, "--iommu") == 0) {
+            o.iommu = true;
         } else if (a[0] != '-' && strchr(a, '=')) {
             size_t len = strlen(a);
             if (used + len + 2 > sizeof(o.args))

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "asm/cpu.h"
 #include "asm/invlpgb.h"
@@ -313,6 +314,24 @@ static void report_violations(struct run *r, const struct tlb_model *m)
                 m->violations - TLBM_MAX_VIOLATIONS);
 }
 
+/*
+ * Each modelled CPU is a host thread: with more of them than host cores they
+ * take turns, so what CPUs do at the same time (contention rates, waits on
+ * several targets) is the host's time-slicing, not the model's (issue 32).
+ */
+static void warn_oversubscribed(struct run *r)
+{
+    long host = sysconf(_SC_NPROCESSORS_ONLN);
+    if (host <= 0 || r->topo.count <= (uint64_t)host)
+        return;
+    /* short: the text summary prints it on one line of 80 columns */
+    msg_add(&r->warnings, "sim",
+            "%u modelled CPUs, %ld host cores: concurrent timings are time-sliced",
+            r->topo.count, host);
+    printf("WARNING: sim: %u modelled CPUs, %ld host cores: concurrent timings are time-sliced\n",
+           r->topo.count, host);
+}
+
 static bool measure(struct sim_session *s, const struct sim_options *o)
 {
     struct run *r = s->run;
@@ -324,6 +343,12 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     if (!build_machine(s, o))
         return false;
     config_check_cpus(&r->cfg, r->topo.count, &r->warnings);
+    warn_oversubscribed(r);
+    if (o->iommu) { /* the tables Linux reads for interrupt remapping (core/machine/linux_apic.h) */
+        r->fw.acpi.has_dmar = r->cpu.vendor_id == VENDOR_INTEL;
+        r->fw.acpi.dmar_flags = r->fw.acpi.has_dmar ? 1 : 0; /* INTR_REMAP */
+        r->fw.acpi.has_ivrs = r->cpu.vendor_id != VENDOR_INTEL;
+    }
     if (!smp_init(&s->smp, &r->topo, r->cfg.inject, r->cfg.inject_count, ms_to_ticks(t_to)) ||
         !takeover_init(&s->takeover, &s->smp, &s->env, &r->cpu)) {
         fprintf(stderr, "tlbscope-sim: out of memory for the per-CPU blocks\n");

@@ -29,6 +29,7 @@ struct sim_options {
     bool microcode_set;         /* --microcode: every CPU's revision, instead of the profile's */
     uint32_t microcode;
     bool la57;                  /* --la57: the firmware hands over with CR4.LA57 (5-level paging) */
+    bool iommu;                 /* --iommu: DMAR (INTR_REMAP) or IVRS: Linux's x2apic_cluster */
     bool shape_given;           /* --shape: packages, L3s, cores per L3, threads (sim/machine.h) */
     struct sim_shape shape;
     bool numa_given;            /* --numa: nodes for the shape, instead of one per package */

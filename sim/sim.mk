@@ -83,6 +83,19 @@ $(foreach m,$(RECORD_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # list under `mutants:`), not tlbscope-sim and the protocol tests (tests/sim/mutants.sh)
 PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point invlpgb_asid_invalid pte_store_unordered
 $(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
+# issue 32 part C's (numbers that add up) mutants a unit test alone kills: NUM_MUTANT_TEST_<name>
+# is that test, the only one built for it (tests/sim/mutants.sh)
+NUM_MUTANTS := breakdown_slowest_handler residency_any_growth_reached residency_beyond_elapsed \
+               contention_unsettled contention_window_as_before cluster_only_seq_conc \
+               spread_by_numbering
+NUM_MUTANT_TEST_breakdown_slowest_handler := test_shootdown_model
+NUM_MUTANT_TEST_residency_any_growth_reached := test_residency
+NUM_MUTANT_TEST_residency_beyond_elapsed := test_residency
+NUM_MUTANT_TEST_contention_unsettled := test_contention_model
+NUM_MUTANT_TEST_contention_window_as_before := test_contention_plan
+NUM_MUTANT_TEST_cluster_only_seq_conc := test_linux_apic
+NUM_MUTANT_TEST_spread_by_numbering := test_placement
+$(foreach m,$(NUM_MUTANTS),$(eval $(call mutant_rules,$(m))))
 $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 .PHONY: fleet-mutants
 fleet-mutants: $(foreach m,$(FLEET_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-report)
@@ -160,6 +173,7 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SEC_TOOL_MUTANTS),$(BUILD)/mut
          $(BUILD)/mutants/rec_ceiling_point/test_ceiling \
          $(BUILD)/mutants/invlpgb_asid_invalid/test_invlpgb \
          $(BUILD)/mutants/pte_store_unordered/test_apic_model \
+         $(foreach m,$(NUM_MUTANTS),$(BUILD)/mutants/$(m)/$(NUM_MUTANT_TEST_$(m))) \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \
          $(foreach m,verdict_inconclusive_as_na verdict_error_complete verdict_line_drops_na,\

@@ -6,6 +6,7 @@
 #include "core/mutant.h"
 #include "core/lib/splitmix.h"
 #include "core/run/runner_plan.h"
+#include "core/run/method.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -118,6 +119,16 @@ bool exp_shootdown_setup(struct runner *r, struct shootdown *sd)
     sd->kernel_pcid = m->kernel_pcid;
     sd->user_pcid = m->user_pcid;
     return true;
+}
+
+bool exp_linux_ipis(struct runner *r, struct experiment_record *rec, struct shootdown *sd)
+{
+    sd->cluster_ipis = method_linux_cluster_ipis(r->run);
+    if (sd->cluster_ipis)
+        record_note(rec, "flush IPIs in x2APIC cluster mode, as Linux on this machine "
+                         "(method.linux_ipi_mode): one logical ICR write per cluster of the "
+                         "targets sorted by APIC ID; the points say ipi_mode x2apic_cluster");
+    return sd->cluster_ipis;
 }
 
 uint32_t exp_full_flushes(const struct runner *r, const char **out)

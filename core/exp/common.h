@@ -68,6 +68,13 @@ void exp_teardown(struct shootdown *sd, struct target_set *ts);
 
 /* Sets up the shared protocol for an experiment (ceiling, full-flush method, PCIDs). */
 bool exp_shootdown_setup(struct runner *r, struct shootdown *sd);
+/*
+ * Flush IPIs the way Linux would send them on this machine (issue 32):
+ * x2APIC cluster mode where method_linux_cluster_ipis() says Linux picks it
+ * (sd->cluster_ipis; a note says so, and the points carry ipi_mode
+ * x2apic_cluster), else one physical ICR write per target. Returns the mode.
+ */
+bool exp_linux_ipis(struct runner *r, struct experiment_record *rec, struct shootdown *sd);
 /* After the last point: verification counts into the record, FAILURE on stale reads. */
 void exp_finish_verification(struct runner *r, struct shootdown *sd, struct experiment_record *rec);
 /* Makes the record ERROR/partial when CPUs were lost along the way. */

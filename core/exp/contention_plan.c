@@ -1,4 +1,5 @@
 #include "core/exp/contention_plan.h"
+#include "core/mutant.h"
 
 uint32_t contention_m_series(uint32_t ncpus, bool groups, uint32_t page_limit, uint32_t *out,
                              uint32_t cap)
@@ -67,4 +68,57 @@ int64_t contention_ms_milli(uint64_t ticks, uint64_t hz)
         return 0;
     v = mul_div(ticks, 1000000u, hz);
     return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+uint32_t contention_window_ms(uint32_t configured_ms, uint64_t share_ms, uint32_t npoints)
+{
+    uint64_t ms;
+    if (configured_ms)
+        return configured_ms;
+    if (!share_ms || !npoints)
+        return CONTENTION_WINDOW_MS;
+    ms = share_ms / 4 / npoints / CONTENTION_WINDOWS;
+    if (MUTANT(contention_window_as_before)) /* one window per point, up to 250 ms */
+        ms = share_ms / 4 / npoints > 250 ? 250 : share_ms / 4 / npoints;
+    else if (ms > CONTENTION_WINDOW_MS)
+        ms = CONTENTION_WINDOW_MS;
+    return ms < CONTENTION_WINDOW_MIN_MS ? CONTENTION_WINDOW_MIN_MS : (uint32_t)ms;
+}
+
+int64_t contention_median(int64_t *v, uint32_t n)
+{
+    uint32_t i, j;
+    if (!n)
+        return 0;
+    for (i = 1; i < n; i++) /* insertion sort: a handful of windows */
+        for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            int64_t t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+uint32_t contention_per_initiator(uint32_t samples, uint32_t m)
+{
+    uint32_t k = (samples + m - 1) / m;
+    return k < 2 ? 2 : k;
+}
+
+uint64_t contention_point_shootdowns(uint32_t samples, uint32_t warmup, uint32_t m)
+{
+    return (uint64_t)m * (contention_per_initiator(samples, m) + warmup);
+}
+
+bool contention_box_allows(const struct contention_box *b, uint64_t now, uint64_t column_start,
+                           uint64_t last_ticks, uint64_t last_steady, uint64_t last_shots,
+                           uint64_t shots)
+{
+    uint64_t used = now - b->start, part, estimate, rounds;
+    if (!b->share || !last_shots || MUTANT(contention_unboxed))
+        return true;
+    part = used < b->share ? (b->share - (column_start - b->start)) / b->columns_left : 0;
+    rounds = last_ticks > last_steady ? last_ticks - last_steady : 0;
+    estimate = rounds * shots / last_shots + last_steady;
+    return now - column_start + estimate <= part;
 }

@@ -22,7 +22,9 @@
  *   ipi      the concurrent IPI shootdown of the same range to all CPUs:
  *            INVLPG per 4 KiB or 2 MiB page up to the ceiling, a full flush
  *            (a CR3 write) above it and for the whole-PCID form: Linux's own
- *            path (`linux`), the one INVLPGB's main form is compared with.
+ *            path (`linux`), the one INVLPGB's main form is compared with;
+ *            its IPIs as Linux sends them here (issue 32, exp_linux_ipis():
+ *            x2APIC cluster mode where Linux uses it, `ipi_mode`).
  * Forms: `pages` (1 .. 512 4 KiB pages), `stride_2m` (1 .. 4 2 MiB pages,
  * ECX[31]) and `pcid` (the whole-PCID form, no address). Time: from just
  * after the PTE change to the end of TLBSYNC (or the last ack). The
@@ -47,7 +49,7 @@
  * the same sweep with the c - 1 CPUs drawn from one topology class seen
  * from the BSP (core/machine/placement.h: smt_sibling ... cross_package; c = 2, 4
  * ... and 1 + the class's CPUs, at most PLACE_SWEEP counts) and `spread`
- * (evenly over the machine, Linux's placement-blind process, at the
+ * (round-robin over nodes, packages and L3s, Linux's placement-blind process, at the
  * sweep's counts). Points name it in `placement` (the sweep's have none);
  * a class the BSP lacks is a note. The summary gives, per placement at one
  * page, `cpus_from`: the smallest c from which INVLPGB's p50 beats the
@@ -186,6 +188,7 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
     *state = st;
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, r->smp->count))
         return false;
+    exp_linux_ipis(r, rec, &st->sd); /* the IPI side as Linux sends it here (issue 32) */
     st->order = mem_alloc(r->smp->count * sizeof(uint32_t));
     if (!st->order)
         return false;
@@ -511,6 +514,8 @@ static bool add_point(struct runner *r, struct experiment_record *rec, struct ib
     point_param_num(pt, "cpus", st->ts.n + 1);
     point_param_str(pt, "pti", st->sd.pti != PTI_OFF ? "on" : "off");
     point_param_str(pt, "path", path_names[m == METHOD_CHUNKED ? PATH_CHUNKED : PATH_LINUX]);
+    if (m == METHOD_IPI && st->sd.cluster_ipis)
+        point_param_str(pt, "ipi_mode", "x2apic_cluster"); /* Linux's mode here (issue 32) */
     if (placement != IB_NEAREST)
         point_param_str(pt, "placement", placement_name(placement));
     point_metric(pt, "latency", &meth->lat);
@@ -556,6 +561,8 @@ static bool run_point(struct runner *r, struct experiment_record *rec, struct ib
         target_set_all_others(r, &st->ts);
     }
     n = st->ts.n;
+    if (st->sd.cluster_ipis)
+        ipi_sort_by_apic(r->smp, st->ts.cpus, n); /* one logical write per cluster, as Linux */
     if (!shootdown_sync_all(&st->sd)) {
         rec->partial = true;
         return true;

@@ -58,11 +58,16 @@
  *     write woke it first), the figure is the handler and its return only.
  * Residency evidence (core/machine/residency.h), idle states only: the target
  * reads the core C3/C6/C7 and package residency MSRs on itself before and
- * after its state's samples; the point says `residency` reached, demoted,
- * not_reached or unverified, with `residency_reason` (the counter deltas,
- * or why there is no proof: C1 has no counter, the model is not in the
- * table, AMD documents no CC6 residency MSR, or the #GP every one of
- * them raises under QEMU TCG). MSR 0xE2 (package C-state limit and
+ * after its state's samples; the point says `residency` reached, partly_reached,
+ * demoted, not_reached or unverified, with `residency_reason` (the counter
+ * deltas, or why there is no proof: C1 has no counter, the model is not in
+ * the table, AMD documents no CC6 residency MSR, the #GP every one of them
+ * raises under QEMU TCG, or a delta above the elapsed time). Reached needs
+ * the state's counter (and deeper ones) to cover 0.8 of the time the target
+ * was certainly in its state: from each `armed` the initiator saw to its
+ * ping, summed on the initiator's clock (value residency_expected_permille
+ * beside residency_permille); less is partly_reached (issue 32: any growth
+ * over the whole window was "reached"). MSR 0xE2 (package C-state limit and
  * auto-demotion) is recorded in a note.
  * Two clocks are never subtracted. States MWAIT lacks are not invented:
  * absent MONITOR or leaf 5 is a note with the CPUID registers.
@@ -102,6 +107,7 @@ struct ts_ctl {
     uint64_t *lost;
     uint32_t cap;
     struct residency_reading before, after; /* the target's own, around its loop */
+    uint64_t settled; /* initiator's TSC: the target back in its state to each ping, summed */
 };
 
 /* The target's SMT siblings in the same state: their own lines (one each), unmeasured. */
@@ -461,6 +467,7 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     c->deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
     store_relaxed(&c->line.nlost, 0);
     store_relaxed(&c->stop, 0);
+    c->settled = 0;
     /* not armed until the target's loop says so (a ping before it would go unrecorded) */
     store_relaxed(&c->line.armed, UINT64_MAX);
     active_ctl = c;
@@ -468,10 +475,11 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     siblings_start(r, st, d);
     smp_post(s, st->target, CMD_GENERIC, target_loop, c);
     for (i = 0; i < total && ok; i++) {
-        uint64_t want = load_acquire(&c->line.handled), t0, t1, settle;
+        uint64_t want = load_acquire(&c->line.handled), t0, t1, settle, armed_seen;
         deadline = tsc_now() + s->timeout_ticks;
         /* back in its state since the last ping (armed is written after `handled`) */
         ok = smp_wait_answer(s, st->target, &c->line.armed, ANSWER_EQ, want, deadline);
+        armed_seen = tsc_now();
         settle = us_to_ticks(d->settle.us); /* the state's target residency (idle_states.h) */
         if (d->kind == TS_IRQOFF)
             settle += c->window_ticks * (i % 8) / 8; /* spread the arrival over the window */
@@ -482,6 +490,8 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
         if (!ok)
             break;
         t0 = tsc_now();
+        /* the target has been in its state at least since armed: the residency expected */
+        c->settled += t0 - armed_seen;
         apic_send_ipi(t->apic_id, VEC_STATE_PING);
         if (!smp_wait_answer(s, st->target, &c->line.handled, ANSWER_NE, want,
                              t0 + s->timeout_ticks)) {
@@ -514,13 +524,17 @@ static void add_evidence(struct result_point *pt, struct ts_def *d, const struct
     uint64_t elapsed = c->after.tsc - c->before.tsc, pkg = 0;
     uint32_t i;
     bool pkg_readable = true;
-    residency_judge(d->core_cstate, d->why_none, &c->before, &c->after, &res);
+    residency_judge(d->core_cstate, d->why_none, &c->before, &c->after,
+                    MIN(c->settled, elapsed), &res);
     fmt_into(d->reason, sizeof(d->reason), "%s", res.reason);
     point_param_str(pt, "settle_source", d->settle.source);
     point_param_str(pt, "residency", residency_verdict_name(res.verdict));
     point_param_str(pt, "residency_reason", d->reason);
-    if (res.verdict == RESIDENCY_REACHED || res.verdict == RESIDENCY_DEMOTED)
+    if (res.verdict == RESIDENCY_REACHED || res.verdict == RESIDENCY_DEMOTED ||
+        res.verdict == RESIDENCY_PARTLY_REACHED)
         point_value(pt, "residency_permille", (int64_t)res.permille * 1000);
+    if (res.verdict == RESIDENCY_REACHED || res.verdict == RESIDENCY_PARTLY_REACHED)
+        point_value(pt, "residency_expected_permille", (int64_t)res.expected_permille * 1000);
     for (i = RC_PKG_C2; i < RC_COUNT; i++) {
         pkg_readable &= c->before.probe[i] == PROBE_OK && c->after.probe[i] == PROBE_OK;
         pkg += res.delta[i];

@@ -28,31 +28,47 @@
  *            so a point costs about the same whatever m is. Latency: per
  *            shootdown, on its initiator's own TSC, from just after the PTE
  *            change to the last ack (or the end of TLBSYNC); p50/p99 over
- *            all initiators' samples. round_shootdowns_per_s: m x rounds
- *            divided by the sum, on the BSP's TSC, of each recorded round
- *            from its opening to its closing barrier (all m start together:
- *            a burst; checks and barriers between rounds are not in it).
+ *            all initiators' samples. No rate: m over the mean round is a
+ *            burst's, not a throughput (at m = 1 it was 1 / the mean window,
+ *            2-4x the steady rate, which also times the remap; issue 32).
  *   steady   will-it-scale tlb_flush2: after the rounds, each initiator
  *            remaps and shoots down in a loop, no barrier, no check, until
- *            the BSP, one of them, has seen the window pass (its length from
- *            the plan, or contention_window_ms) and stops them;
- *            shootdowns_per_s: the shootdowns every initiator had completed
- *            when the BSP read their counters, over the BSP's ticks from the
- *            start to that read; shootdowns, window_ms with it.
+ *            the BSP, one of them, has seen the window pass and stops them;
+ *            CONTENTION_WINDOWS (3) windows back to back, each of 100 ms
+ *            (contention_window_ms, or shorter where the plan's share cannot
+ *            hold them: core/exp/contention_plan.h). Per window: the
+ *            shootdowns every initiator had completed when the BSP read
+ *            their counters, over the BSP's ticks from the start to that
+ *            read; and the rate without the remaps (each initiator times its
+ *            own remap in the loop; its shootdowns over the window less its
+ *            remaps, summed). shootdowns_per_s: the windows' median, with
+ *            _min, _max and _no_remap (median); shootdowns and window_ms:
+ *            one window's (the mean).
  * Placement (issue 21): the grid splits the CPUs nearest first. Beside it,
  * columns (mode all, method ipi, one page) on a machine of the BSP and the
  * CPUs of one topology class seen from it (core/machine/placement.h: smt_sibling,
  * same_l3, same_package, same_node, cross_node, cross_package, each with
- * its own m series), and `spread`: the BSP and half the others evenly over
+ * its own m series), and `spread`: the BSP and half the others round-robin over
  * the machine (Linux's placement-blind threads of one process); m is 1, 2
  * and every CPU of the placement (no more: each column is a small one). Points
  * name it in `placement` (the grid's have none); a class with no CPU is a
  * note, never replaced. They share the time box as columns of their own.
  *
+ * The IPIs are sent as Linux would on the machine (issue 32, exp_linux_ipis):
+ * in x2APIC cluster mode where it uses it, each initiator's targets sorted
+ * by APIC ID (ipi points: `ipi_mode` x2apic_cluster).
+ *
  * CPUs that initiate nothing spin (or halt under a hypervisor, method
  * target_wait) with interrupts on; initiators take the others' IPIs while
  * they wait for their own acks and at the barriers, and keep taking them
- * until the last initiator is done.
+ * until the last initiator is done. Halted ones are asleep when a round
+ * opens, as at every shootdown_flush() (core/machine/ipi.h,
+ * ipi_settle_targets): after a first barrier (every check of the last round
+ * answered) the BSP waits until each has parked in `sti; hlt` and 10 us
+ * more, while the other initiators wait at the opening barrier (issue 32:
+ * before, a round found them awake from the last check and measured no
+ * wake-up). The steady loop settles nothing: its shootdowns are back to
+ * back by design.
  *
  * Verification, never inside a timed window (issue 20: before it, a target
  * read initiator k's pages before acknowledging initiator k+1 in the same
@@ -87,9 +103,6 @@
 #include "core/machine/timing.h"
 
 #define CT_MIN_SAMPLES 10u
-#define CT_WINDOW_UNPLANNED_MS 100u /* the steady window without a plan or contention_window_ms */
-#define CT_WINDOW_MIN_MS 10u        /* a planned window is never shorter */
-#define CT_WINDOW_MAX_MS 250u       /* nor longer */
 #define CT_NEAREST UINT32_MAX       /* the grid: every usable CPU, nearest first */
 #define CT_PLACED_MS 3u             /* a placement column's m: 1, 2 and its every CPU */
 
@@ -122,6 +135,7 @@ struct ct_arg {
     uint32_t k;                 /* initiator number: its pages and its sample slice */
     uint32_t *targets;
     volatile uint64_t steady;   /* its shootdowns in the steady loop (release; the BSP reads) */
+    volatile uint64_t remap;    /* its ticks remapping in the loop (released before `steady`) */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct ct_state {
@@ -145,24 +159,14 @@ struct ct_state {
     uint64_t window_ticks;    /* the steady window, set once before the first point */
     /* the BSP's results of the running point */
     uint64_t round_ticks;     /* its recorded rounds, opening to closing barrier */
-    uint64_t steady_ticks, steady_count;
+    uint64_t steady_ticks, steady_count; /* the last window's */
+    int64_t steady_no_remap;  /* the last window's rate without the remaps (x 1000) */
 };
 /* Samples per point, pooled over its initiators: a tenth of the profile's, at least 10. */
 static uint32_t ct_samples(const struct runner *r)
 {
     uint32_t s = runner_samples(r) / 10;
     return s < CT_MIN_SAMPLES ? CT_MIN_SAMPLES : s;
-}
-
-/*
- * Each of m initiators takes ceil(S / m) of them, at least 2: a point costs
- * about the same number of shootdowns whatever m is (with all initiators
- * sending to every CPU, the work of a point would otherwise grow as m x N).
- */
-static uint32_t ct_per_initiator(uint32_t samples, uint32_t m)
-{
-    uint32_t k = (samples + m - 1) / m;
-    return k < 2 ? 2 : k;
 }
 
 /*
@@ -220,6 +224,7 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!exp_shootdown_setup(r, &st->sd) || !target_set_init(&st->ts, n) ||
         !shootdown_multi_init(&st->mi, &st->sd))
         return false;
+    exp_linux_ipis(r, rec, &st->sd);
     st->samples = ct_samples(r);
     st->warmup = ct_warmup(r);
     st->page_counts[0] = 1;
@@ -290,13 +295,23 @@ static bool ct_prepare(struct runner *r, struct experiment_record *rec, void **s
     return point_list_reserve(&rec->results, npoints);
 }
 
-/* The BSP's view of the others: how many shootdowns the initiators have done in the loop. */
-static uint64_t steady_total(const struct ct_state *st, uint32_t m)
+/*
+ * The BSP's view of the others at the window's end (`ticks` long): how many
+ * shootdowns the initiators have done in the loop, and in *no_remap the rate
+ * had their remaps taken no time (each one's shootdowns over the window less
+ * its own remaps, summed; x 1000).
+ */
+static uint64_t steady_total(const struct ct_state *st, uint32_t m, uint64_t ticks,
+                             int64_t *no_remap)
 {
-    uint64_t sum = 0;
+    uint64_t sum = 0, hz = timing_tsc_hz();
     uint32_t k;
-    for (k = 0; k < m; k++)
-        sum += load_acquire(&st->args[k].steady);
+    *no_remap = 0;
+    for (k = 0; k < m; k++) {
+        uint64_t remap = load_acquire(&st->args[k].remap), n = load_acquire(&st->args[k].steady);
+        sum += n;
+        *no_remap += contention_rate_milli(n, remap < ticks ? ticks - remap : 0, hz);
+    }
     return sum;
 }
 
@@ -338,21 +353,24 @@ static bool run_steady(struct ct_arg *a, bool bsp)
     struct ct_state *st = job->st;
     struct shootdown_multi *mi = &st->mi;
     struct mi_part *p = &a->part;
-    uint64_t t0, limit;
+    uint64_t t0, limit, remap = 0;
     if (!mi_barrier(p))
         return false;
     t0 = tsc_open();
     /* the BSP stops the loop; should it never, the barrier's limit past the window does */
     limit = t0 + job->window_ticks + job->pt.barrier_ticks;
     while (!load_acquire(&job->stop)) {
-        if (load_acquire(&job->pt.failed) || deadline_passed(limit) || !mi_steady_shoot(mi, p)) {
+        if (load_acquire(&job->pt.failed) || deadline_passed(limit) ||
+            !mi_steady_shoot(mi, p, &remap)) {
             store_release(&job->pt.failed, 1);
             return false;
         }
+        store_release(&a->remap, remap);
         store_release(&a->steady, a->steady + 1);
         if (bsp && tsc_close() - t0 >= job->window_ticks) {
-            st->steady_count = steady_total(st, job->ninit);
             st->steady_ticks = tsc_close() - t0;
+            st->steady_count = steady_total(st, job->ninit, st->steady_ticks,
+                                            &st->steady_no_remap);
             store_release(&job->stop, 1);
         }
     }
@@ -387,6 +405,8 @@ static bool run_point(struct runner *r, struct ct_state *st, struct ct_job *job,
     uint64_t deadline, seen;
     bool ok;
     mi_point_init(&job->pt, job->pt.method, job->ninit, job->pt.max_chunk, job->pt.barrier_ticks);
+    /* the CPUs that only take IPIs, asleep before each round opens (the BSP settles them) */
+    mi_point_settle(&job->pt, st->ts.cpus, st->ts.n, st->inits[0]);
     job->phase = ph;
     store_relaxed(&job->stop, 0);
     store_relaxed(&job->all_done, 0);
@@ -395,6 +415,7 @@ static bool run_point(struct runner *r, struct ct_state *st, struct ct_job *job,
     for (k = 0; k < job->ninit; k++) {
         st->args[k].part.phases = 0;
         store_relaxed(&st->args[k].steady, 0);
+        store_relaxed(&st->args[k].remap, 0);
     }
     for (k = 1; k < job->ninit; k++)
         smp_post(s, st->inits[k], CMD_GENERIC, initiate, &st->args[k]);
@@ -460,6 +481,8 @@ static void plan_point(struct ct_state *st, enum ct_mode mode, uint32_t m, uint3
         for (i = lo; i < hi; i++)
             if (st->order[i] != st->inits[g])
                 a->targets[a->part.ntargets++] = st->order[i];
+        if (st->sd.cluster_ipis) /* one logical ICR write per cluster, as Linux */
+            ipi_sort_by_apic(st->sd.smp, a->targets, a->part.ntargets);
         a->part.targets = a->targets;
         a->part.first = contention_first_page(g, pages);
         a->part.pages = pages;
@@ -489,6 +512,8 @@ static struct result_point *add_point(struct experiment_record *rec, const struc
     point_param_num(pt, "initiators", m);
     point_param_num(pt, "cpus", st->norder);
     point_param_str(pt, "measure", measure);
+    if (method == CT_IPI && st->sd.cluster_ipis)
+        point_param_str(pt, "ipi_mode", "x2apic_cluster");
     if (st->placement != CT_NEAREST)
         point_param_str(pt, "placement", placement_name(st->placement));
     return pt;
@@ -507,6 +532,8 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     uint64_t hz = timing_tsc_hz(), emulated = emulate_counts()->invlpgb, checks;
     struct result_point *pt;
     struct stats lat;
+    int64_t rate[CONTENTION_WINDOWS], no_remap[CONTENTION_WINDOWS];
+    uint64_t count = 0, window = 0;
     uint32_t k;
     bool ok;
     mem_zero(job, sizeof(*job));
@@ -515,7 +542,7 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
                   4 * (s->timeout_ticks + s->late_grace_ticks));
     job->st = st;
     job->pages = pages;
-    job->rounds = ct_per_initiator(st->samples, m);
+    job->rounds = contention_per_initiator(st->samples, m);
     job->warmup = st->warmup;
     job->ninit = m;
     job->window_ticks = st->window_ticks;
@@ -543,15 +570,21 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
         pt = add_point(rec, st, mode, method, pages, m, "latency");
         if (pt) {
             point_metric(pt, "latency", &lat);
-            point_value(pt, "round_shootdowns_per_s",
-                        contention_rate_milli((uint64_t)m * job->rounds, st->round_ticks, hz));
             point_value(pt, "checks", (int64_t)checks * 1000);
             if (method == CT_INVLPGB && st->invlpgb_emulated)
                 point_value(pt, "emulated_invlpgb",
                             (int64_t)(emulate_counts()->invlpgb - emulated) * 1000);
         }
         emulated = emulate_counts()->invlpgb;
-        ok = run_point(r, st, job, CT_STEADY) && st->steady_ticks;
+        /* the windows back to back, each with its final check: the median and the spread */
+        for (k = 0; k < CONTENTION_WINDOWS && ok; k++) {
+            ok = run_point(r, st, job, CT_STEADY) && st->steady_ticks;
+            rate[k] = contention_rate_milli(st->steady_count, st->steady_ticks, hz);
+            no_remap[k] = st->steady_no_remap;
+            count += st->steady_count;
+            window += st->steady_ticks;
+        }
+        st->steady_ticks = window; /* the time box's estimate: every window */
     }
     target_set_stop(r, &st->ts);
     shootdown_multi_end_point(&st->mi);
@@ -560,10 +593,14 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
         return false;
     pt = add_point(rec, st, mode, method, pages, m, "steady");
     if (pt) {
-        point_value(pt, "shootdowns_per_s",
-                    contention_rate_milli(st->steady_count, st->steady_ticks, hz));
-        point_value(pt, "shootdowns", (int64_t)st->steady_count * 1000);
-        point_value(pt, "window_ms", contention_ms_milli(st->steady_ticks, hz));
+        point_value(pt, "shootdowns_per_s", contention_median(rate, CONTENTION_WINDOWS));
+        point_value(pt, "shootdowns_per_s_min", rate[0]); /* sorted by the median */
+        point_value(pt, "shootdowns_per_s_max", rate[CONTENTION_WINDOWS - 1]);
+        point_value(pt, "shootdowns_per_s_no_remap",
+                    contention_median(no_remap, CONTENTION_WINDOWS));
+        point_value(pt, "windows", CONTENTION_WINDOWS * 1000);
+        point_value(pt, "shootdowns", (int64_t)(count / CONTENTION_WINDOWS) * 1000);
+        point_value(pt, "window_ms", contention_ms_milli(window / CONTENTION_WINDOWS, hz));
         point_value(pt, "checks", (int64_t)checks * 1000);
         if (method == CT_INVLPGB && st->invlpgb_emulated)
             point_value(pt, "emulated_invlpgb",
@@ -572,65 +609,10 @@ static bool measure(struct runner *r, struct experiment_record *rec, struct ct_s
     return true;
 }
 
-/*
- * Shootdowns a point of m initiators runs in its rounds, warm-up included:
- * the time box's unit of cost (each goes to every other CPU in "all" mode;
- * fewer in groups, so this is an upper bound there).
- */
-static uint64_t ct_point_shootdowns(const struct ct_state *st, uint32_t m)
-{
-    return (uint64_t)m * (ct_per_initiator(st->samples, m) + st->warmup);
-}
-
-/*
- * Time box (planned runs: every profile, not with run_budget_s=0): the work
- * of a point's rounds grows with m (m x N interrupts at least, since each
- * initiator runs 2 rounds or more), so under an emulator the points with
- * many initiators on a big machine can take minutes, while on hardware they
- * take a fraction of a second. Each column (mode, method, pages) gets an
- * equal part of what is left of the experiment's share; m is measured in
- * ascending order, and a point whose cost, estimated from the point before
- * it (its rounds scaled by their shootdowns, its steady window as it was)
- * would overrun the column's part is not measured, nor any larger m: the
- * note says where each column stopped.
- */
-struct ct_box {
-    uint64_t share, start; /* ticks; share 0: no time box */
-    uint32_t columns_left;
-};
-
-static bool ct_box_allows(struct ct_box *b, const struct ct_state *st, uint64_t column_start,
-                          uint64_t last_ticks, uint64_t last_steady, uint32_t last_m, uint32_t m)
-{
-    uint64_t now = tsc_now(), used = now - b->start, part, estimate, rounds;
-    if (!b->share || !last_m || MUTANT(contention_unboxed))
-        return true; /* the first m of a column is always measured */
-    part = used < b->share ? (b->share - (column_start - b->start)) / b->columns_left : 0;
-    rounds = last_ticks > last_steady ? last_ticks - last_steady : 0;
-    estimate = rounds * ct_point_shootdowns(st, m) / ct_point_shootdowns(st, last_m) + last_steady;
-    return now - column_start + estimate <= part;
-}
-
-/*
- * The steady window, the same for every point: contention_window_ms, else
- * a quarter of the share spread over the steady points (10 to 250 ms), else
- * (not planned) 100 ms.
- */
-static uint64_t ct_window(struct runner *r, uint32_t npoints)
-{
-    uint64_t ms = CT_WINDOW_UNPLANNED_MS;
-    if (r->run->cfg.contention_window_ms)
-        return ms_to_ticks(r->run->cfg.contention_window_ms);
-    if (r->plan_share_ticks && npoints) {
-        ms = ticks_to_ms(r->plan_share_ticks) / 4 / npoints;
-        ms = ms < CT_WINDOW_MIN_MS ? CT_WINDOW_MIN_MS : ms > CT_WINDOW_MAX_MS ? CT_WINDOW_MAX_MS : ms;
-    }
-    return ms_to_ticks(ms);
-}
-
-/* What a column needs from the run loop: the time box, the progress count, the notes' total. */
+/* What a column needs from the run loop: the time box (contention_plan.h), the progress count,
+ * the notes' total. */
 struct ct_sweep {
-    struct ct_box box;
+    struct contention_box box;
     uint32_t done, planned, boxed;
 };
 
@@ -661,8 +643,11 @@ static bool ct_column(struct runner *r, struct experiment_record *rec, struct ct
         }
         if (series[i] > (mode == CT_GROUPS ? st->norder / 2 : st->norder))
             break;
-        if (!ct_box_allows(&sw->box, st, column_start, last_ticks, last_steady, last_m,
-                           series[i])) {
+        if (last_m &&
+            !contention_box_allows(&sw->box, tsc_now(), column_start, last_ticks, last_steady,
+                                   contention_point_shootdowns(st->samples, st->warmup, last_m),
+                                   contention_point_shootdowns(st->samples, st->warmup,
+                                                               series[i]))) {
             record_note(rec, "time box: %s, %s, %u pages%s%s: initiators up to %u of %u "
                              "measured (share of run_budget_s %llu ms)",
                         mode_names[mode], method_names[method], pages,
@@ -728,12 +713,16 @@ static void ct_run(struct runner *r, struct experiment_record *rec, void *state)
             columns += 2 * st->npages;
     columns += ct_placement_columns(r, st);
     sw.box.columns_left = columns;
-    st->window_ticks = ct_window(r, sw.planned / 2);
-    record_note(rec, "steady window %llu ms (%s)",
-                (unsigned long long)ticks_to_ms(st->window_ticks),
+    /* the steady windows, the same for every point (contention_plan.h) */
+    st->window_ticks = ms_to_ticks(contention_window_ms(
+        r->run->cfg.contention_window_ms,
+        r->plan_share_ticks ? ticks_to_ms(r->plan_share_ticks) : 0, sw.planned / 2));
+    record_note(rec, "steady window %llu ms x %u per point (%s)",
+                (unsigned long long)ticks_to_ms(st->window_ticks), CONTENTION_WINDOWS,
                 r->run->cfg.contention_window_ms ? "contention_window_ms"
-                : r->plan_share_ticks            ? "a quarter of the share over its points"
-                                                 : "not planned");
+                : ticks_to_ms(st->window_ticks) < CONTENTION_WINDOW_MS
+                    ? "shortened: a quarter of the share over its points"
+                    : "the default");
     for (mode = CT_ALL; mode <= CT_GROUPS; mode++) {
         for (method = CT_IPI; method <= CT_INVLPGB; method++) {
             if (method == CT_INVLPGB && !st->invlpgb && !st->invlpgb_emulated)

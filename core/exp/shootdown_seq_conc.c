@@ -23,14 +23,19 @@
  * TSC. remote_handler is the slowest target's handler (its own TSC: entry to
  * ack). The baseline is the same protocol with nothing to invalidate (the
  * IPI and acknowledgement floor). The summary gives conc/seq per (k, p).
- * Where the time goes, per sample (core/machine/shootdown.h, struct
- * shootdown_parts), each part on one CPU's clock: send (request slots and
- * ICR writes) and local flush on the initiator's, the handler on the
- * target's, and delivery + acknowledgement derived as the initiator's wait
- * from its last ICR write to the last ack minus the handler (no two clocks
- * are subtracted, so the two are one part). Each point records the p50 of
- * send, local flush and delivery+ack as values (send_p50, local_flush_p50,
- * delivery_ack_p50); the split's two clock reads are inside the window.
+ * Where the time goes, per sample (core/exp/shootdown_breakdown.h), each
+ * part on one CPU's clock: send (request slots and ICR writes) and local
+ * flush on the initiator's, the handler of the target that acknowledged
+ * last on that target's, and delivery + acknowledgement derived as the
+ * initiator's wait from its last ICR write to the last ack minus that
+ * handler (no two clocks are subtracted, so the two are one part). Each
+ * point records the means, which add up to the mean latency (seq: all four;
+ * conc: all but the local flush, which runs inside the wait): send_mean,
+ * local_flush_mean, last_handler_mean, delivery_ack_mean, and which target
+ * acked last most often (last_ack_cpu, last_ack_share); the split's two
+ * clock reads are inside the window. Handler and delivery are a ring-0
+ * target's (the tool's idle or spin loop), with no entry mitigations: a
+ * target running user code would also pay the kernel entry (the views say so).
  * Halted targets are asleep at every shootdown (core/machine/ipi.h,
  * ipi_settle_targets), as at every ping of ipi_roundtrip.
  *
@@ -44,7 +49,7 @@
  * class seen from the initiator (core/machine/cpu_table.h: smt_sibling, same_l3,
  * same_package, same_node, cross_node, cross_package), 1, 2, 4 ... up to
  * the class's CPUs (at most PLACE_COUNTS counts, the largest kept), and
- * `spread` (core/machine/placement.h: evenly over the machine, as Linux's
+ * `spread` (core/machine/placement.h: round-robin over (node, package, L3), as Linux's
  * placement-blind mm_cpumask) at the grid's counts below every CPU. A
  * class the initiator has no CPU of is a note "placement X skipped: ...",
  * never replaced by another class. Grid points carry no `placement`
@@ -75,6 +80,7 @@
 #include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
+#include "core/exp/shootdown_breakdown.h"
 #include "core/run/experiments.h"
 #include "core/mutant.h"
 #include "core/machine/placement.h"
@@ -107,8 +113,7 @@ struct sc_state {
     uint32_t ceiling_page; /* index of the configured ceiling's page count (the last at or below) */
     const char *flushes[EXP_MAX_FULL_FLUSHES];
     uint64_t *lat[SC_MAX_VARIANTS], *handler[SC_MAX_VARIANTS], *base;
-    /* the breakdown of each sample (core/machine/shootdown.h, struct shootdown_parts) */
-    uint64_t *send[SC_MAX_VARIANTS], *local[SC_MAX_VARIANTS], *dack[SC_MAX_VARIANTS];
+    struct breakdown parts[SC_MAX_VARIANTS]; /* where each sample's time goes */
     uint32_t first[SC_MAX_VARIANTS]; /* iterations (of the samples) each variant ran first */
     uint32_t nbase;
     const struct runner *r; /* the order seed (exp_variant_order()) */
@@ -168,15 +173,17 @@ static bool sc_supported(struct runner *r, char *reason, size_t cap, bool *emula
     return runner_need_test_region(r, reason, cap) && runner_need_cpus(r, 2, reason, cap);
 }
 
-/* Which CPUs a placement takes at its largest count (the smaller counts: the first of them). */
+/* Which CPUs a placement takes at its largest count, and (spread) their classes' mix. */
 static void sc_note_targets(struct runner *r, struct experiment_record *rec, struct sc_state *st,
                             uint32_t p, uint32_t k)
 {
-    char list[96];
-    uint32_t n = runner_placement_pick(r, r->run->cfg.initiator, p, k, st->ts.cpus);
+    char list[96], mix[160];
+    uint32_t init = r->run->cfg.initiator, n = runner_placement_pick(r, init, p, k, st->ts.cpus);
     placement_list(list, sizeof(list), st->ts.cpus, n);
-    record_note(rec, "placement %s: targets %s of CPU %u", placement_name(p), list,
-                r->run->cfg.initiator);
+    placement_mix(mix, sizeof(mix), r->smp->topo, init, st->ts.cpus, n);
+    record_note(rec, "placement %s: targets %s of CPU %u%s%s%s", placement_name(p), list, init,
+                p == PLACE_SPREAD ? " (classes: " : "", p == PLACE_SPREAD ? mix : "",
+                p == PLACE_SPREAD ? ")" : "");
 }
 
 /*
@@ -266,10 +273,7 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
     for (m = 0; m < SC_MAX_VARIANTS; m++) {
         st->lat[m] = mem_alloc(samples * sizeof(uint64_t));
         st->handler[m] = mem_alloc(samples * sizeof(uint64_t));
-        st->send[m] = mem_alloc(samples * sizeof(uint64_t));
-        st->local[m] = mem_alloc(samples * sizeof(uint64_t));
-        st->dack[m] = mem_alloc(samples * sizeof(uint64_t));
-        if (!st->lat[m] || !st->handler[m] || !st->send[m] || !st->local[m] || !st->dack[m])
+        if (!st->lat[m] || !st->handler[m] || !breakdown_alloc(&st->parts[m], samples))
             return false;
     }
     st->base = mem_alloc(st->nbase * sizeof(uint64_t));
@@ -315,9 +319,7 @@ static int64_t run_point(struct percpu *self, void *arg)
                 uint32_t k = i - job->warmup;
                 st->lat[m][k] = t;
                 st->handler[m][k] = st->sd.max_handler_ticks;
-                st->send[m][k] = st->sd.parts.send;
-                st->local[m][k] = st->sd.parts.local_flush;
-                st->dack[m][k] = shootdown_delivery_ack(&st->sd.parts);
+                breakdown_take(&st->parts[m], k, &st->sd.parts);
             }
         }
         store_relaxed(&job->progress, i + 1);
@@ -349,14 +351,6 @@ static bool run_on_initiator(struct runner *r, struct point_job *job)
     return load_acquire(&r->smp->cpu[init]->ack.result) == 0;
 }
 
-/* p50 of a part of the breakdown, as a point value (ticks x 1000) */
-static void add_part(struct result_point *pt, const char *name, uint64_t *part, uint32_t samples)
-{
-    struct stats st;
-    stats_from_array(part, samples, &st);
-    point_value(pt, name, (int64_t)st.p50 * 1000);
-}
-
 /* Variant v's point: its samples kept (paired_run) before the sorts, then its statistics. */
 static void add_point(struct experiment_record *rec, struct sc_state *st, uint32_t v,
                       const char *mode, uint32_t placement, uint32_t k, uint32_t p,
@@ -382,9 +376,7 @@ static void add_point(struct experiment_record *rec, struct sc_state *st, uint32
     point_metric(pt, "remote_handler", &h);
     stats_from_array(st->base, nbase, &b);
     point_metric(pt, "baseline", &b);
-    add_part(pt, "send_p50", st->send[v], samples);
-    add_part(pt, "local_flush_p50", st->local[v], samples);
-    add_part(pt, "delivery_ack_p50", st->dack[v], samples);
+    breakdown_add_values(pt, &st->parts[v], samples, st->ts.cpus, st->ts.n);
     exp_value_ran_first(pt, st->first[v]);
     if (st->sd.cluster_ipis)
         point_value(pt, "icr_writes", (int64_t)apic_cluster_writes(st->ts.cpus, st->ts.n,
@@ -761,9 +753,7 @@ static void sc_cleanup(struct runner *r, void *state)
     for (m = 0; m < SC_MAX_VARIANTS; m++) {
         mem_free(st->lat[m]);
         mem_free(st->handler[m]);
-        mem_free(st->send[m]);
-        mem_free(st->local[m]);
-        mem_free(st->dack[m]);
+        breakdown_free(&st->parts[m]);
     }
     mem_free(st->base);
     mem_free(st);

@@ -4,11 +4,14 @@
  * topo_class), or spread placement-blind over the machine as Linux's
  * mm_cpumask is: a process's threads run wherever the scheduler put them,
  * and a shootdown interrupts every CPU in the mask, whatever its distance.
- * "spread" takes k CPUs evenly spaced over every usable CPU but the
- * initiator (the middle of each of k equal runs), in CPU index order: the
- * firmware's numbering, which on the servers of ../shared/data alternates
- * or blocks packages; either way the k CPUs span the machine, not the
- * initiator's neighbourhood.
+ * "spread" takes k CPUs round-robin over the machine's (NUMA node,
+ * package, L3) domains (issue 32: it took them evenly over the firmware's
+ * CPU numbering, which blocks or alternates packages and says nothing of
+ * L3s): the domains ordered so that consecutive ones differ at the highest
+ * level first (a first L3 of each package of each node, then the second
+ * L3s...), then the first CPU of every domain, the second, and so on; so
+ * 2 targets span 2 nodes (or packages), and k targets as many L3s as k
+ * allows, never the initiator's neighbourhood alone.
  *
  * Pure on a CPU table and a predicate, so host tests check each placement
  * picks CPUs of its class (tests/host/test_placement.c).
@@ -59,5 +62,11 @@ uint32_t placement_pick(const struct cpu_table *t, placement_usable_fn usable, c
  * can check their class in topology.pair_classes).
  */
 void placement_list(char *buf, size_t cap, const uint32_t *cpus, uint32_t n);
+/*
+ * The class mix of a pick seen from `initiator`: "same_l3 1, cross_node 3"
+ * (each class it holds, nearest first, with its count).
+ */
+void placement_mix(char *buf, size_t cap, const struct cpu_table *t, uint32_t initiator,
+                   const uint32_t *cpus, uint32_t n);
 
 #endif

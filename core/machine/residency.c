@@ -19,6 +19,8 @@ const char *residency_verdict_name(enum residency_verdict v)
         return "demoted";
     case RESIDENCY_NOT_REACHED:
         return "not_reached";
+    case RESIDENCY_PARTLY_REACHED:
+        return "partly_reached";
     default:
         return "unverified";
     }
@@ -35,7 +37,7 @@ static uint32_t permille(uint64_t part, uint64_t whole)
 
 void residency_judge(uint32_t core_cstate, const char *why_none,
                      const struct residency_reading *before, const struct residency_reading *after,
-                     struct residency_result *out)
+                     uint64_t expected, struct residency_result *out)
 {
     uint64_t elapsed = after->tsc - before->tsc, deeper = 0, shallower = 0;
     uint32_t i, wanted = RC_CORE_COUNT, lighter = RC_CORE_COUNT;
@@ -48,6 +50,7 @@ void residency_judge(uint32_t core_cstate, const char *why_none,
                             : 0;
     }
     out->permille = 0;
+    out->expected_permille = permille(expected, elapsed);
     for (i = 0; i < RC_CORE_COUNT; i++)
         if (core_states[i] == core_cstate)
             wanted = i;
@@ -73,12 +76,30 @@ void residency_judge(uint32_t core_cstate, const char *why_none,
             lighter = i;
         }
     }
-    if (deeper || (MUTANT(residency_demoted_as_reached) && shallower)) {
-        out->verdict = RESIDENCY_REACHED;
-        out->permille = permille(deeper + (deeper ? 0 : shallower), elapsed);
+    if ((deeper + shallower > elapsed || !elapsed) && !MUTANT(residency_beyond_elapsed)) {
+        /* the core counters count at the TSC's rate, one core state at a time */
+        out->verdict = RESIDENCY_UNVERIFIED;
         fmt_into(out->reason, sizeof(out->reason),
-                 "MSR 0x%x +%llu ticks of %llu (core C%u or deeper)", residency_msr[wanted],
-                 (unsigned long long)out->delta[wanted], (unsigned long long)elapsed, core_cstate);
+                 "core residency counters grew by %llu ticks in %llu elapsed (MSR 0x%x +%llu): "
+                 "more than the time that passed proves nothing",
+                 (unsigned long long)(deeper + shallower), (unsigned long long)elapsed,
+                 residency_msr[wanted], (unsigned long long)out->delta[wanted]);
+        return;
+    }
+    if (deeper || (MUTANT(residency_demoted_as_reached) && shallower)) {
+        bool full;
+        out->permille = permille(deeper + (deeper ? 0 : shallower), elapsed);
+        /* compared in ticks: permilles of a long interval round a short expected time to 0 */
+        full = (deeper + (deeper ? 0 : shallower)) * 1000 >= expected * RESIDENCY_REACHED_SHARE ||
+               MUTANT(residency_any_growth_reached);
+        out->verdict = full ? RESIDENCY_REACHED : RESIDENCY_PARTLY_REACHED;
+        fmt_into(out->reason, sizeof(out->reason),
+                 "MSR 0x%x +%llu ticks of %llu (core C%u or deeper: %u permille; expected at "
+                 "least %llu ticks, %u permille, in the state)%s",
+                 residency_msr[wanted], (unsigned long long)out->delta[wanted],
+                 (unsigned long long)elapsed, core_cstate, out->permille,
+                 (unsigned long long)expected, out->expected_permille,
+                 full ? "" : ": less than 0.8 of it");
         return;
     }
     if (shallower) {

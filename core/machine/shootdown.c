@@ -18,6 +18,14 @@ static struct shootdown *active;
  * Each experiment's counters start above everything used before.
  */
 static uint64_t generation_floor;
+/*
+ * The acknowledgement tickets (struct flush_slot ack_ticket): one counter for
+ * every shootdown, never reset, so a ticket from an earlier shootdown (or an
+ * earlier struct shootdown) is never taken for one of this round's.
+ */
+static struct {
+    volatile uint64_t next;
+} __attribute__((aligned(CACHE_LINE))) ack_tickets;
 
 bool shootdown_init(struct shootdown *sd, struct smp *s, struct testmem *tm, uint32_t ceiling)
 {
@@ -29,7 +37,9 @@ bool shootdown_init(struct shootdown *sd, struct smp *s, struct testmem *tm, uin
     sd->verify.gen = generation_floor;
     sd->sent = mem_alloc(s->count * sizeof(uint32_t));
     sd->verify_cpus = mem_alloc(s->count * sizeof(uint32_t));
-    if (!sd->sent || !sd->verify_cpus)
+    sd->ack_ticket = mem_alloc(s->count * sizeof(uint64_t));
+    sd->ack_handler = mem_alloc(s->count * sizeof(uint64_t));
+    if (!sd->sent || !sd->verify_cpus || !sd->ack_ticket || !sd->ack_handler)
         return false;
     active = sd;
     return true;
@@ -44,8 +54,11 @@ void shootdown_release(struct shootdown *sd)
         active = NULL;
     mem_free(sd->sent);
     mem_free(sd->verify_cpus);
+    mem_free(sd->ack_ticket);
+    mem_free(sd->ack_handler);
     sd->sent = NULL;
     sd->verify_cpus = NULL;
+    sd->ack_ticket = sd->ack_handler = NULL;
 }
 
 /* ---- flushing on the calling CPU ---- */
@@ -230,6 +243,12 @@ static void flush_handler(struct trap_frame *f)
     store_relaxed(&pc->flush.handler_ticks, tsc_close() - t0);
     store_release(&pc->flush.ack_gen, gen);
     /*
+     * Its place among the acks, for the breakdown (shootdown_last_acker()):
+     * after the ack, so the locked add is not in the initiator's wait (Linux's
+     * acknowledgement is the plain store above).
+     */
+    store_release(&pc->flush.ack_ticket, add_fetch(&ack_tickets.next, 1));
+    /*
      * The refill of the working set the flush left: after the ack, as in
      * Linux, where flush_tlb_func() acknowledges and the process refills
      * later, so it is not in the initiator's latency; timed on this CPU's
@@ -360,21 +379,70 @@ uint64_t shootdown_delivery_ack(const struct shootdown_parts *p)
     return p->wait > p->handler ? p->wait - p->handler : 0;
 }
 
+uint64_t shootdown_handler_in_wait(const struct shootdown_parts *p)
+{
+    return p->handler < p->wait ? p->handler : p->wait;
+}
+
+uint32_t shootdown_last_acker(const uint64_t *ticket, const uint64_t *handler, uint32_t n)
+{
+    uint32_t i, last = 0;
+    for (i = 1; i < n; i++) {
+        if (MUTANT(breakdown_slowest_handler) ? handler[i] > handler[last]
+                                              : ticket[i] > ticket[last])
+            last = i;
+    }
+    return last;
+}
+
+/*
+ * After the closing timestamp: each sent target's ticket of this round (it is
+ * taken just after the ack, so it may still be on its way) and handler, the
+ * slowest handler, and the last to acknowledge with its handler as the part.
+ */
+static bool read_acks(struct shootdown *sd, uint64_t first_ticket, uint64_t deadline)
+{
+    struct smp *s = sd->smp;
+    uint32_t i, last;
+    sd->max_handler_ticks = 0;
+    for (i = 0; i < sd->nsent; i++) {
+        struct percpu *t = s->cpu[sd->sent[i]];
+        if (!smp_wait_answer(s, sd->sent[i], &t->flush.ack_ticket, ANSWER_GE, first_ticket,
+                             deadline)) {
+            smp_mark_unanswered(s, sd->sent[i], "flush ack ticket", &t->flush.ack_ticket,
+                                first_ticket);
+            return false;
+        }
+        sd->ack_ticket[i] = load_acquire(&t->flush.ack_ticket);
+        sd->ack_handler[i] = load_acquire(&t->flush.handler_ticks);
+        if (sd->ack_handler[i] > sd->max_handler_ticks)
+            sd->max_handler_ticks = sd->ack_handler[i];
+    }
+    if (!sd->nsent)
+        return true;
+    last = shootdown_last_acker(sd->ack_ticket, sd->ack_handler, sd->nsent);
+    sd->parts.handler = sd->ack_handler[last];
+    sd->parts.last_cpu = sd->sent[last];
+    return true;
+}
+
 uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t n,
                          enum flush_order order, uint32_t first, uint32_t pages, uint32_t flags)
 {
     struct smp *s = sd->smp;
     struct percpu *self = this_percpu();
     struct flush_request *req = &sd->req;
-    uint64_t gen, t0, ts, sent, t1, deadline;
+    uint64_t gen, t0, ts, sent, t1, deadline, first_ticket;
     uint32_t i;
     bool lost = false;
 
-    sd->parts = (struct shootdown_parts){ 0, 0, 0, 0 };
+    sd->parts = (struct shootdown_parts){ 0, 0, 0, 0, UINT32_MAX };
     /* halted targets asleep, every time (core/machine/ipi.h): outside the timed window */
     ipi_settle_targets(s, targets, n);
     gen = add_fetch(&sd->mm.tlb_gen, 1); /* inc_mm_tlb_gen(): a full barrier */
     shootdown_set_request(req, self->index, first, pages, flags, gen, sd->ceiling);
+    /* every earlier round's tickets are in (read_acks() waited for them) */
+    first_ticket = load_acquire(&ack_tickets.next) + 1;
     if (MUTANT(swap_order))
         order = order == ORDER_SEQUENTIAL ? ORDER_CONCURRENT : ORDER_SEQUENTIAL;
 
@@ -425,13 +493,10 @@ uint64_t shootdown_flush(struct shootdown *sd, const uint32_t *targets, uint32_t
     t1 = tsc_close(); /* the closing timestamp of the shootdown */
     sd->close_tsc = t1;
     sd->max_handler_ticks = 0;
-    for (i = 0; i < sd->nsent && !lost; i++) {
-        uint64_t h = load_acquire(&s->cpu[sd->sent[i]]->flush.handler_ticks);
-        if (h > sd->max_handler_ticks)
-            sd->max_handler_ticks = h;
-    }
+    /* a deadline of its own: the acks may have used a late grace (smp_wait_answer) */
+    if (!lost)
+        lost = !read_acks(sd, first_ticket, t1 + s->timeout_ticks);
     sd->parts.wait = t1 - sent;
-    sd->parts.handler = sd->max_handler_ticks;
     return lost ? 0 : t1 - t0;
 }
 

@@ -78,23 +78,35 @@ struct verify_request {
  * One shootdown's parts (shootdown_flush()), each on one CPU's clock: the
  * initiator's send (request slots and ICR writes), its local flush (before
  * the send in sequential order, after it in concurrent order) and its wait
- * from the last ICR write to the last acknowledgement seen; the slowest
- * target's handler on that target's clock (entry to acknowledgement). Seq:
- * latency = local_flush + send + wait; conc: latency = send + wait, the
- * local flush inside the wait.
+ * from the last ICR write to the last acknowledgement seen; the handler of
+ * the target that acknowledged last (the one whose ack ends the wait, on
+ * that target's clock: entry to acknowledgement), which need not be the
+ * slowest handler when k > 1. Seq: latency = local_flush + send + wait;
+ * conc: latency = send + wait, the local flush inside the wait.
  */
 struct shootdown_parts {
     uint64_t send, local_flush, wait, handler;
+    uint32_t last_cpu; /* the target that acknowledged last (UINT32_MAX: none was sent one) */
 };
 /*
  * What no single clock can split: delivery (from the last ICR write to the
  * handler's entry, the wake-up of a halted target included) plus the
- * acknowledgement's way back, derived as wait - handler (never below 0).
- * With several targets the handler is the slowest one's; in concurrent
- * order a local flush that outlasts delivery, handler and acknowledgement
- * is in it too.
+ * acknowledgement's way back, derived as wait - handler of the last target
+ * to acknowledge (never below 0). In concurrent order a local flush that
+ * outlasts delivery, handler and acknowledgement is in it too.
+ * shootdown_handler_in_wait() is the handler's part of the wait (the
+ * handler, at most the wait): the two add up to the wait exactly.
  */
 uint64_t shootdown_delivery_ack(const struct shootdown_parts *p);
+uint64_t shootdown_handler_in_wait(const struct shootdown_parts *p);
+/*
+ * Of the n targets sent an IPI, the index of the one that acknowledged last:
+ * the highest ticket (struct flush_slot ack_ticket, taken from one counter
+ * just after each ack, so acks closer together than a locked add may be
+ * ordered either way). handler[] is each one's handler time (unused here;
+ * the test-only mutant breakdown_slowest_handler picks its largest).
+ */
+uint32_t shootdown_last_acker(const uint64_t *ticket, const uint64_t *handler, uint32_t n);
 
 struct shootdown {
     struct flush_request req;  /* written by the initiator only */
@@ -114,6 +126,7 @@ struct shootdown {
     uint32_t kernel_pcid, user_pcid;
     uint32_t *sent;            /* scratch: targets that got an IPI this round */
     uint32_t nsent;
+    uint64_t *ack_ticket, *ack_handler; /* scratch: per sent target, its ticket and handler */
     uint32_t *verify_cpus;     /* scratch: targets that must hold no old translation now */
     uint32_t nverify;
     uint64_t max_handler_ticks;/* slowest target's handler in the last round */

@@ -181,7 +181,11 @@ static void post_request(struct shootdown_multi *m, struct mi_initiator *me, uin
         store_release(&slot->request_seq, me->seq); /* publishes me->req and `from` */
         me->sent[me->nsent++] = targets[i];
     }
-    ipi_send_each(s, me->sent, me->nsent, VEC_MULTI_FLUSH);
+    /* as Linux sends them on the machine (issue 32): cluster mode where it uses it */
+    if (m->sd->cluster_ipis)
+        ipi_send_cluster(s, me->sent, me->nsent, VEC_MULTI_FLUSH);
+    else
+        ipi_send_each(s, me->sent, me->nsent, VEC_MULTI_FLUSH);
 }
 
 /* Waits for the ack of every target sent to; records the first that does not answer. */
@@ -236,6 +240,16 @@ void mi_point_init(struct mi_point *pt, enum mi_method method, uint32_t ninit,
     pt->ninit = ninit;
     pt->max_chunk = max_chunk;
     pt->barrier_ticks = barrier_ticks;
+    pt->bystanders = NULL;
+    pt->nbystanders = 0;
+    pt->settler = 0;
+}
+
+void mi_point_settle(struct mi_point *pt, const uint32_t *cpus, uint32_t n, uint32_t settler)
+{
+    pt->bystanders = cpus;
+    pt->nbystanders = n;
+    pt->settler = settler;
 }
 
 bool mi_barrier(struct mi_part *p)
@@ -261,7 +275,16 @@ bool mi_barrier(struct mi_part *p)
 
 bool mi_round_open(struct shootdown_multi *m, struct mi_part *p)
 {
+    struct mi_point *pt = p->pt;
+    struct percpu *self = this_percpu();
     shootdown_multi_flip(m, p->first, p->pages);
+    if (!pt->nbystanders || MUTANT(contention_unsettled))
+        return mi_barrier(p);
+    if (!mi_barrier(p))
+        return false;
+    /* a target that does not park in time is named by the round's own wait */
+    if (self->index == pt->settler)
+        (void)ipi_settle_targets(self->smp, pt->bystanders, pt->nbystanders);
     return mi_barrier(p);
 }
 
@@ -318,8 +341,10 @@ bool mi_round_check(struct shootdown_multi *m, struct mi_part *p)
     return ok;
 }
 
-uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p)
+uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p, uint64_t *remap_ticks)
 {
+    uint64_t t0 = tsc_now();
     shootdown_multi_flip(m, p->first, p->pages);
+    *remap_ticks += tsc_now() - t0;
     return mi_round_shoot(m, p);
 }

@@ -141,6 +141,9 @@ struct mi_point {
     uint32_t ninit;
     uint32_t max_chunk;             /* INVLPGB: pages per instruction */
     uint64_t barrier_ticks;         /* the longest a barrier waits (a slow round, late CPUs) */
+    const uint32_t *bystanders;     /* CPUs that only take IPIs: settled before each round */
+    uint32_t nbystanders;
+    uint32_t settler;               /* the initiator (CPU index) that settles them */
 } __attribute__((aligned(CACHE_LINE)));
 
 /* One initiator's part of a point; written by that initiator only. */
@@ -151,9 +154,17 @@ struct mi_part {
     uint64_t phases;                /* barriers passed */
 };
 
-/* Sets up a point's shared part: every field, the barrier at zero. */
+/* Sets up a point's shared part: every field, the barrier at zero, no bystanders. */
 void mi_point_init(struct mi_point *pt, enum mi_method method, uint32_t ninit,
                    uint32_t max_chunk, uint64_t barrier_ticks);
+/*
+ * The point's CPUs that only take IPIs (`cpus`, kept by the caller): halted
+ * ones (s->halt_waits, or idling as SPIN_IDLE) are settled asleep before
+ * every round's opening barrier by initiator `settler` (ipi_settle_targets()),
+ * as shootdown_flush() does before each shootdown: else a round finds them
+ * still awake from the last round's check and measures no wake-up (issue 32).
+ */
+void mi_point_settle(struct mi_point *pt, const uint32_t *cpus, uint32_t n, uint32_t settler);
 /*
  * The barrier: arrives, then waits (interrupts on) until every initiator of
  * the point has arrived at this phase. False when the point failed, the run
@@ -161,7 +172,12 @@ void mi_point_init(struct mi_point *pt, enum mi_method method, uint32_t ninit,
  * point fails for all).
  */
 bool mi_barrier(struct mi_part *p);
-/* A round, in this order. Opening: remaps the caller's pages, then the barrier. */
+/*
+ * A round, in this order. Opening: remaps the caller's pages, then the
+ * barrier; with bystanders, a first barrier (every check of the last round
+ * done, no IPI on its way to them), the settler settles them while the
+ * others wait at the second.
+ */
 bool mi_round_open(struct shootdown_multi *m, struct mi_part *p);
 /*
  * The timed shootdown: IPIs (shootdown_multi_flush) or INVLPGB per chunk
@@ -177,7 +193,12 @@ bool mi_round_close(struct mi_part *p);
  * read goes into the per-CPU counts (shootdown_collect()).
  */
 bool mi_round_check(struct shootdown_multi *m, struct mi_part *p);
-/* Steady state: remap and shoot, nothing else (no barrier, no check). */
-uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p);
+/*
+ * Steady state: remap and shoot, nothing else (no barrier, no check); adds
+ * the remap's ticks (the caller's TSC) to *remap_ticks, so that the rate
+ * can be given without it (issue 32: the steady loop timed the remap, the
+ * rounds did not).
+ */
+uint64_t mi_steady_shoot(struct shootdown_multi *m, struct mi_part *p, uint64_t *remap_ticks);
 
 #endif

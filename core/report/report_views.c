@@ -224,7 +224,8 @@ static uint64_t value_ticks(const struct result_point *p, const char *key, bool 
 static void view_seq_conc_parts(const struct run *r, const struct experiment_record *e,
                                 struct strbuf *sb)
 {
-    static const char *const keys[] = { "send_p50", "local_flush_p50", "delivery_ack_p50" };
+    static const char *const keys[] = { "send_mean", "local_flush_mean", "delivery_ack_mean",
+                                        "last_handler_mean" };
     uint32_t i, k;
     bool header = false;
     for (i = 0; i < e->results.count; i++) {
@@ -232,28 +233,31 @@ static void view_seq_conc_parts(const struct run *r, const struct experiment_rec
         const struct point_param *pg = point_find_param(p, "pages");
         const struct point_param *t = point_find_param(p, "targets");
         const struct point_param *m = point_find_param(p, "mode");
-        const struct stats *h = metric(p, "remote_handler"), *lat = metric(p, "latency");
+        const struct stats *lat = metric(p, "latency");
         bool have;
         if (!pg || pg->num != 1 || !t || !m || !m->str)
             continue;
         if (!header) {
             sb_put_wrapped(sb, "  ", "  ",
-                           "where a 1-page shootdown's time goes, p50 of each part: send "
+                           "where a 1-page shootdown's time goes, mean of each part (they add "
+                           "up to the mean latency; conc's local flush is inside its wait): send "
                            "(request slots, ICR writes) and local flush on the initiator's TSC, "
-                           "the slowest handler on its target's; deliv+ack = the initiator's wait "
-                           "from its last ICR write to the last ack, minus the handler (derived)",
+                           "the handler of the target that acked last on its own; deliv+ack = "
+                           "the initiator's wait from its last ICR write to the last ack, minus "
+                           "that handler (derived). Handler and delivery are a ring-0 target's, "
+                           "with no entry mitigations: a target running user code also pays "
+                           "the kernel entry",
                            80);
             sb_printf(sb, "  %7s %-14s %-4s %9s %9s %9s %9s %9s\n", "targets", "placement", "mode",
                       "send", "local", "deliv+ack", "handler", "latency");
             header = true;
         }
         sb_printf(sb, "  %7lld %-14s %-4s", (long long)t->num, placement_label(p), m->str);
-        for (k = 0; k < 3; k++) {
+        for (k = 0; k < 4; k++) {
             uint64_t v = value_ticks(p, keys[k], &have);
             cell_time(sb, r, have ? lat : NULL, v);
         }
-        cell_time(sb, r, h, h ? h->p50 : 0);
-        cell_time(sb, r, lat, lat ? lat->p50 : 0);
+        cell_time(sb, r, lat, lat ? lat->mean : 0);
         sb_putc(sb, '\n');
     }
 }
@@ -449,8 +453,8 @@ static void view_flush_ceiling(const struct experiment_record *e, struct strbuf 
 /* The values that are times in ticks (reports/SCHEMA.md): shown as time, as the metrics are. */
 static bool value_is_time(const char *key)
 {
-    static const char *const times[] = { "p50_per_page", "send_p50", "local_flush_p50",
-                                         "delivery_ack_p50" };
+    static const char *const times[] = { "p50_per_page", "send_mean", "local_flush_mean",
+                                         "delivery_ack_mean", "last_handler_mean" };
     uint32_t i;
     for (i = 0; i < ARRAY_SIZE(times); i++)
         if (str_eq(key, times[i]))

@@ -89,12 +89,12 @@ static void rate_cell(struct strbuf *sb, int64_t v)
 void view_contention(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
-    sb_printf(sb, "  p50/p99 per shootdown and shootdowns/s of all m initiators: in rounds\n"
-                  "  (all start together) and steady (each in a loop, no checks in the "
-                  "window)\n");
+    sb_printf(sb, "  p50/p99 per shootdown in rounds (all m start together); shootdowns/s of\n"
+                  "  all m in the steady state (each in a loop, no check in the window; median\n"
+                  "  of the windows), and without the remaps each timed in its loop\n");
     /* 80 columns: the UEFI console of most servers */
     sb_printf(sb, "  %-6s %-7s %-13s %5s %3s %9s %9s %9s %9s\n", "mode", "method", "placement",
-              "pages", "m", "p50", "p99", "rounds/s", "steady/s");
+              "pages", "m", "p50", "p99", "steady/s", "no remap");
     for (i = 0; i < e->results.count; i++) {
         const struct result_point *p = &e->results.items[i];
         const struct result_point *st;
@@ -107,8 +107,8 @@ void view_contention(const struct run *r, const struct experiment_record *e, str
                   (long long)param_num(p, "initiators"));
         cell(sb, r, lat, false);
         cell(sb, r, lat, true);
-        rate_cell(sb, value_of(p, "round_shootdowns_per_s"));
         rate_cell(sb, st ? value_of(st, "shootdowns_per_s") : -1);
+        rate_cell(sb, st ? value_of(st, "shootdowns_per_s_no_remap") : -1);
         sb_putc(sb, '\n');
     }
 }
@@ -128,7 +128,7 @@ void view_target_state(const struct run *r, const struct experiment_record *e, s
         cell(sb, r, lost, true);
         if (value_of(p, "settle_us") >= 0)
             sb_printf(sb, " %5lldus", (long long)value_of(p, "settle_us"));
-        /* idle states only: reached, demoted, not_reached, or unverified (reason in the JSON) */
+        /* idle states: reached, partly_reached, demoted, not_reached, unverified (reason: JSON) */
         if (point_find_param(p, "residency"))
             sb_printf(sb, " %s", param_str(p, "residency"));
         sb_putc(sb, '\n');

@@ -1,4 +1,5 @@
 #include "core/report/topo_report.h"
+#include "core/run/method.h"
 #include "core/machine/linux_apic.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
@@ -55,22 +56,8 @@ void topo_report_classes(struct json_writer *w, const struct run *r)
 
 void topo_report_linux_ipi_mode(struct json_writer *w, const struct run *r)
 {
-    const struct acpi_info *a = &r->fw.acpi;
-    struct linux_apic_inputs in;
     char reason[200];
-    const char *mode;
-    mem_zero(&in, sizeof(in));
-    in.cpu_x2apic = r->cpu.x2apic;
-    in.firmware_x2apic = r->firmware_x2apic;
-    in.hypervisor_kvm = str_eq(r->cpu.hypervisor_vendor, "KVMKVMKVM");
-    in.has_fadt = a->has_fadt;
-    in.fadt_revision = a->fadt_revision;
-    in.fadt_flags = a->fadt_flags;
-    in.has_dmar = a->has_dmar;
-    in.has_ivrs = a->has_ivrs;
-    in.dmar_flags = a->dmar_flags;
-    in.cpus = r->topo.count;
-    mode = linux_apic_mode(&in, reason, sizeof(reason));
+    const char *mode = method_linux_ipi_mode(r, reason, sizeof(reason));
     jw_key(w, "linux_ipi_mode");
     jw_object_begin_inline(w);
     jw_kv_str(w, "mode", mode);

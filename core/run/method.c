@@ -6,6 +6,8 @@
 #include "asm/trap.h"
 #include "asm/features.h"
 #include "core/run/hw_policy.h"
+#include "core/machine/linux_apic.h"
+#include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/machine/smp.h"
 #include "core/lib/strbuf.h"
@@ -179,4 +181,29 @@ uint64_t method_answer_timeout_ms(const struct run *r)
     if (r->cpu.hypervisor)
         return (uint64_t)r->cfg.timeout_ms * 5;
     return r->cfg.timeout_ms;
+}
+
+const char *method_linux_ipi_mode(const struct run *r, char *reason, size_t cap)
+{
+    const struct acpi_info *a = &r->fw.acpi;
+    struct linux_apic_inputs in;
+    mem_zero(&in, sizeof(in));
+    in.cpu_x2apic = r->cpu.x2apic;
+    in.firmware_x2apic = r->firmware_x2apic;
+    in.hypervisor_kvm = str_eq(r->cpu.hypervisor_vendor, "KVMKVMKVM");
+    in.has_fadt = a->has_fadt;
+    in.fadt_revision = a->fadt_revision;
+    in.fadt_flags = a->fadt_flags;
+    in.has_dmar = a->has_dmar;
+    in.has_ivrs = a->has_ivrs;
+    in.dmar_flags = a->dmar_flags;
+    in.cpus = r->topo.count;
+    return linux_apic_mode(&in, reason, cap);
+}
+
+bool method_linux_cluster_ipis(const struct run *r)
+{
+    char reason[200];
+    return str_eq(method_linux_ipi_mode(r, reason, sizeof(reason)), "x2apic_cluster") &&
+           str_eq(r->method.apic_mode, "x2apic") && !MUTANT(cluster_only_seq_conc);
 }

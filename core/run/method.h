@@ -45,5 +45,18 @@ unsigned method_paging_levels(uint64_t firmware_cr4);
 void method_apply_probes(struct run *r, uint32_t invpcid, uint32_t invlpgb, uint32_t tlbsync);
 /* Deadline for one answer from one CPU, in ms: a vCPU or a modelled CPU may wait for the host. */
 uint64_t method_answer_timeout_ms(const struct run *r);
+/*
+ * The IPI mode Linux would pick on this machine (core/machine/linux_apic.h),
+ * from the run's CPU, firmware and ACPI facts; why into reason
+ * (method.linux_ipi_mode).
+ */
+const char *method_linux_ipi_mode(const struct run *r, char *reason, size_t cap);
+/*
+ * Whether a shootdown experiment sends its flush IPIs in x2APIC cluster mode:
+ * Linux would pick it here (method_linux_ipi_mode) and the APIC runs in
+ * x2APIC mode, where logical destinations exist (issue 32: every shootdown
+ * experiment sends IPIs the way Linux would on the machine).
+ */
+bool method_linux_cluster_ipis(const struct run *r);
 
 #endif

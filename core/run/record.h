@@ -19,7 +19,7 @@
 
 #define POINT_MAX_PARAMS 8 /* shootdown_contention has 6, and issue 21 adds placement */
 #define POINT_MAX_METRICS 5
-#define POINT_MAX_VALUES 8
+#define POINT_MAX_VALUES 10
 #define RECORD_MAX_STALE 8
 #define RECORD_MAX_NOTES 12
 #define RECORD_NOTE_LEN 480 /* the longest: ipi_target_state's C-state table, 130 + 16 a hint */

@@ -15,6 +15,9 @@
  * (the model counts each CPU's reads; sim_reads_now()). And with INVLPGB, no
  * check IPI may sit between an initiator's first INVLPGB and its TLBSYNC in
  * the model's global event order (tlbm_events()).
+ *
+ * Halted CPUs that only take IPIs are asleep whenever a round opens (issue
+ * 32; the mutant contention_unsettled must fail here).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,6 +52,7 @@ struct init_arg {
     uint32_t bad_round;       /* first round whose close saw other reads (UINT32_MAX: none) */
     uint64_t bad_seen, bad_want;
     uint64_t completed;
+    uint64_t remap_ticks;     /* the steady loop's remaps */
 };
 
 /* Checks the reads at the close of round r (the caller's window just closed). */
@@ -87,7 +91,7 @@ static int64_t initiate(struct percpu *self, void *arg)
         /* no check in the loop: at its end, every CPU has read only what the rounds read */
         result = mi_barrier(&a->part) ? 0 : -1;
         for (k = 0; k < STEADY_LOOPS && !result; k++)
-            result = mi_steady_shoot(mi, &a->part) ? 0 : -1;
+            result = mi_steady_shoot(mi, &a->part, &a->remap_ticks) ? 0 : -1;
         if (!result)
             at_close(a, ROUNDS);
         if (!result && (!mi_barrier(&a->part) || !mi_round_check(mi, &a->part)))
@@ -374,6 +378,113 @@ static void test_invlpgb_checks_after_every_window(void **state)
     no_violation();
 }
 
+/*
+ * A CPU that only takes IPIs, halting as an idle one (SPIN_IDLE's
+ * idle.idles): it halts again at once after each interrupt, but when the
+ * test asks (a new `gen`) it stays awake `hold_ticks` first, saying so in
+ * started[] and, before it halts again, in finished[].
+ */
+struct slow_parker {
+    volatile uint32_t stop;
+    volatile uint64_t gen;
+    volatile uint64_t started[NCPUS], finished[NCPUS];
+    uint64_t hold_ticks, deadline;
+};
+
+static int64_t slow_to_park(struct percpu *self, void *arg)
+{
+    struct slow_parker *w = arg;
+    uint64_t seen = 0;
+    store_release(&self->idle.idles, 1);
+    irq_enable();
+    while (!load_acquire(&w->stop) && !deadline_passed(w->deadline)) {
+        uint64_t gen = load_acquire(&w->gen);
+        if (gen != seen) {
+            uint64_t t0 = tsc_now();
+            seen = gen;
+            store_release(&w->started[self->index], gen);
+            while (tsc_now() - t0 < w->hold_ticks && !load_acquire(&w->stop))
+                cpu_relax(); /* awake, interrupts on */
+            store_release(&w->finished[self->index], gen);
+        }
+        irq_disable();
+        if (load_acquire(&w->stop))
+            break;
+        smp_halt_parked(self); /* returns with interrupts on */
+    }
+    irq_disable();
+    store_release(&self->idle.idles, 0);
+    return 0;
+}
+
+/*
+ * Issue 32: halted CPUs that only take IPIs are asleep when a contention
+ * round opens (mi_point_settle()), as before every shootdown_flush(): a round
+ * must not open while one is awake (before, the last round's check left them
+ * awake and the next round's IPIs measured no wake-up). Each round the test
+ * holds every bystander awake 3 ms just before opening: the opening must
+ * come after each has finished and parked. Mutant contention_unsettled.
+ */
+static void test_halted_bystanders_are_asleep_when_a_round_opens(void **state)
+{
+    static struct sim m;
+    static struct mi_point pt;
+    static struct slow_parker w;
+    struct experiment_record rec;
+    struct shootdown sd;
+    struct shootdown_multi mi;
+    struct mi_part part;
+    uint32_t targets[NCPUS - 1], inits[1] = { 0 }, i, round, awake = 0;
+    bool ok = true;
+    (void)state;
+    boot(&m, &rec, NULL);
+    assert_true(shootdown_init(&sd, &m.smp, &m.tm, 33));
+    assert_true(shootdown_multi_init(&mi, &sd));
+    for (i = 1; i < NCPUS; i++)
+        targets[i - 1] = i;
+    mi_point_init(&pt, MI_IPI, 1, 8, 8 * m.smp.timeout_ticks);
+    mi_point_settle(&pt, targets, NCPUS - 1, 0);
+    memset(&part, 0, sizeof(part));
+    part.pt = &pt;
+    part.targets = targets;
+    part.ntargets = NCPUS - 1;
+    part.pages = 1;
+    assert_true(shootdown_multi_begin_point(&mi, inits, 1, false));
+    memset(&w, 0, sizeof(w));
+    w.hold_ticks = ms_to_ticks(3);
+    w.deadline = tsc_now() + ms_to_ticks(20000);
+    for (i = 1; i < NCPUS; i++)
+        smp_post(&m.smp, i, CMD_GENERIC, slow_to_park, &w);
+    assert_true(shootdown_verify_cpus(&sd, targets, NCPUS - 1, 0, 1, false));
+    irq_enable();
+    for (round = 1; round <= 5 && ok; round++) {
+        uint64_t deadline = tsc_now() + ms_to_ticks(10000);
+        store_release(&w.gen, round);
+        for (i = 1; i < NCPUS; i++)
+            while (load_acquire(&w.started[i]) != round && !deadline_passed(deadline))
+                cpu_relax();
+        ok = mi_round_open(&mi, &part);
+        for (i = 1; i < NCPUS; i++)
+            awake += load_acquire(&w.finished[i]) != round;
+        ok = ok && mi_round_shoot(&mi, &part) && mi_round_close(&part) &&
+             mi_round_check(&mi, &part);
+    }
+    irq_disable();
+    store_release(&w.stop, 1);
+    for (i = 1; i < NCPUS; i++)
+        smp_kick(&m.smp, i);
+    for (i = 1; i < NCPUS; i++)
+        assert_int_equal(smp_wait(&m.smp, i, tsc_now() + ms_to_ticks(10000)), WAIT_OK);
+    shootdown_multi_end_point(&mi);
+    shootdown_collect(&sd, &rec);
+    shootdown_multi_release(&mi);
+    shootdown_release(&sd);
+    assert_int_equal(sim_shutdown(&m), 0);
+    assert_true(ok);
+    assert_int_equal(rec.verification.stale_reads, 0);
+    assert_int_equal(awake, 0); /* no round opened on a bystander still awake */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_disjoint_groups_flush_exactly_their_pages),
         cmocka_unit_test(test_no_check_inside_any_window),
         cmocka_unit_test(test_invlpgb_checks_after_every_window),
+        cmocka_unit_test(test_halted_bystanders_are_asleep_when_a_round_opens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,6 +115,30 @@ static void test_hiccup_detector_counts_gaps_above_threshold(void **state)
     assert_int_equal(max, 0);
 }
 
+/*
+ * Issue 32: the steady window is 100 ms, three of them a point, unless
+ * contention_window_ms says otherwise or the plan's share cannot hold them;
+ * never below 10 ms; the point's rate is the windows' median.
+ */
+static void test_steady_windows(void **state)
+{
+    int64_t v[3] = { 300, 100, 200 }, w[4] = { 5, 1, 7, 3 };
+    (void)state;
+    assert_int_equal(CONTENTION_WINDOWS, 3);
+    assert_int_equal(contention_window_ms(0, 0, 40), 100);      /* not planned */
+    assert_int_equal(contention_window_ms(37, 100000, 40), 37); /* the key wins */
+    /* 100 s of share, 40 steady points: 625 ms a point, room for 3 x 100 ms */
+    assert_int_equal(contention_window_ms(0, 100000, 40), 100);
+    /* 12 s over 40 points: 75 ms a point, 25 ms a window */
+    assert_int_equal(contention_window_ms(0, 12000, 40), 25);
+    assert_int_equal(contention_window_ms(0, 1000, 40), 10); /* the floor */
+    assert_int_equal(contention_median(v, 3), 200);
+    assert_int_equal(v[0], 100); /* sorted: the spread's ends at 0 and n - 1 */
+    assert_int_equal(v[2], 300);
+    assert_int_equal(contention_median(w, 4), 4);
+    assert_int_equal(contention_median(w, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -122,6 +146,7 @@ int main(void)
         cmocka_unit_test(test_partitions_cover_every_cpu_once),
         cmocka_unit_test(test_rate_and_pooled_percentiles),
         cmocka_unit_test(test_hiccup_detector_counts_gaps_above_threshold),
+        cmocka_unit_test(test_steady_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

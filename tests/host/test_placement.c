@@ -142,11 +142,56 @@ static void test_each_placement_picks_its_class(void **state)
     assert_string_equal(placement_name(PLACE_SPREAD), "spread");
 }
 
+/*
+ * Issue 32: spread is round-robin over (node, package, L3), not even over
+ * the firmware's numbering. Numbered alternating packages (CPU i in package
+ * i % 2, L3s of 4 CPUs each: 0,2,4,6 | 8,10,12,14 in package 0), evenly
+ * spaced CPU numbers land in one package; round-robin spans both with 2
+ * targets and every L3 with 4 (mutant spread_by_numbering).
+ */
+static void test_spread_round_robin_over_domains(void **state)
+{
+    uint32_t out[NCPUS], n, i, l3s[4] = { 0, 0, 0, 0 }, pk[2] = { 0, 0 };
+    (void)state;
+    describe(0);
+    for (i = 0; i < NCPUS; i++) {
+        cpus[i].package = i % 2;
+        cpus[i].l3 = (i % 2) * 2 + i / 8; /* package 0: L3 0 (0..6), 1 (8..14); package 1: 2, 3 */
+        cpus[i].core = i / 2;             /* no SMT: a core per CPU of a package */
+        cpus[i].thread = 0;
+    }
+    n = placement_pick(&table, usable, NULL, 0, PLACE_SPREAD, 2, out);
+    assert_int_equal(n, 2);
+    for (i = 0; i < n; i++)
+        pk[cpus[out[i]].package]++;
+    assert_int_equal(pk[0], 1);
+    assert_int_equal(pk[1], 1);
+    n = placement_pick(&table, usable, NULL, 0, PLACE_SPREAD, 4, out);
+    assert_int_equal(n, 4);
+    for (i = 0; i < n; i++)
+        l3s[cpus[out[i]].l3]++;
+    for (i = 0; i < 4; i++)
+        assert_int_equal(l3s[i], 1);
+    /* the point's note names the classes the pick holds (no SRAT: the other package) */
+    {
+        char mix[160];
+        placement_mix(mix, sizeof(mix), &table, 0, out, n);
+        assert_non_null(strstr(mix, "same_package 1"));
+        assert_non_null(strstr(mix, "cross_package 2"));
+    }
+    /* every candidate once, in index order */
+    n = placement_pick(&table, usable, NULL, 0, PLACE_SPREAD, 20, out);
+    assert_int_equal(n, NCPUS - 1);
+    for (i = 0; i < n; i++)
+        assert_int_equal(out[i], i + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_of_two_sockets_two_l3s_smt),
         cmocka_unit_test(test_each_placement_picks_its_class),
+        cmocka_unit_test(test_spread_round_robin_over_domains),
     };
     return cmocka_run_group_tests_name("placement", tests, NULL, NULL);
 }

@@ -630,8 +630,11 @@ static void test_residency_verdicts(void **state)
     json_object_set_new(params, "residency_reason",
                         json_string("MSR 0x3fd (core C6 residency) not readable: exception 13"));
     assert_int_equal(errors_of(root), 0);
+    json_object_set_new(params, "residency", json_string("partly_reached")); /* issue 32 */
+    assert_int_equal(errors_of(root), 0);
     json_object_set_new(params, "residency", json_string("probably"));
-    expect_error(root, "experiments[0].results[0].params.residency", "expected reached, demoted");
+    expect_error(root, "experiments[0].results[0].params.residency",
+                 "expected reached, partly_reached, demoted");
     json_object_set_new(params, "residency", json_string("reached"));
     json_object_del(params, "residency_reason");
     expect_error(root, "experiments[0].results[0].params.residency_reason", "needs its reason");

@@ -38,7 +38,7 @@ static void test_state_reached(void **unused)
     (void)unused;
     reading(&a, 1000000, 500, 81234567, 0);
     reading(&b, 1000000 + 1050000000ull, 500, 81234567 + 987000000ull, 0);
-    residency_judge(6, NULL, &a, &b, &res);
+    residency_judge(6, NULL, &a, &b, 1000000000ull, &res);
     assert_int_equal(res.verdict, RESIDENCY_REACHED);
     assert_string_equal(residency_verdict_name(res.verdict), "reached");
     assert_int_equal(res.permille, 940);
@@ -54,7 +54,7 @@ static void test_state_not_reached(void **unused)
     /* the target's SMT sibling stayed busy: the core never left C0/C1 */
     reading(&a, 5000, 700, 81234567, 12);
     reading(&b, 5000 + 420000000ull, 700, 81234567, 12);
-    residency_judge(6, NULL, &a, &b, &res);
+    residency_judge(6, NULL, &a, &b, 400000000ull, &res);
     assert_int_equal(res.verdict, RESIDENCY_NOT_REACHED);
     assert_string_equal(residency_verdict_name(res.verdict), "not_reached");
     assert_int_equal(res.permille, 0);
@@ -69,7 +69,7 @@ static void test_state_demoted(void **unused)
     /* asked for C6 (Broadwell-EP, hint 0x20); auto-demotion put the core in C3 */
     reading(&a, 0, 1000, 2000, 0);
     reading(&b, 800000000ull, 1000 + 600000000ull, 2000, 0);
-    residency_judge(6, NULL, &a, &b, &res);
+    residency_judge(6, NULL, &a, &b, 700000000ull, &res);
     assert_int_equal(res.verdict, RESIDENCY_DEMOTED);
     assert_string_equal(residency_verdict_name(res.verdict), "demoted");
     assert_int_equal(res.permille, 750);
@@ -84,7 +84,7 @@ static void test_deeper_counts_as_reached(void **unused)
     /* asked for C6, the core went on to C7 (promotion): the state was reached */
     reading(&a, 0, 0, 0, 0);
     reading(&b, 1000, 0, 0, 900);
-    residency_judge(6, NULL, &a, &b, &res);
+    residency_judge(6, NULL, &a, &b, 950, &res);
     assert_int_equal(res.verdict, RESIDENCY_REACHED);
     assert_int_equal(res.permille, 900);
 }
@@ -97,16 +97,67 @@ static void test_unverified(void **unused)
     (void)unused;
     reading(&a, 0, 0, 0, 0);
     reading(&b, 1000, 0, 500, 0);
-    residency_judge(0, "C1E has no core residency counter", &a, &b, &res);
+    residency_judge(0, "C1E has no core residency counter", &a, &b, 900, &res);
     assert_int_equal(res.verdict, RESIDENCY_UNVERIFIED);
     assert_string_equal(res.reason, "C1E has no core residency counter");
     /* QEMU TCG: every residency MSR raises #GP */
     for (i = 0; i < RC_COUNT; i++)
         a.probe[i] = b.probe[i] = PROBE_FAULTED(13);
-    residency_judge(6, NULL, &a, &b, &res);
+    residency_judge(6, NULL, &a, &b, 900, &res);
     assert_int_equal(res.verdict, RESIDENCY_UNVERIFIED);
     assert_string_equal(residency_verdict_name(res.verdict), "unverified");
     assert_string_equal(res.reason, "MSR 0x3fd (core C6 residency) not readable: exception 13");
+}
+
+/*
+ * Issue 32: the counter must cover about 0.8 of the time the target was in
+ * its state for "reached"; any growth short of it is partly_reached, with
+ * both numbers (measured and expected) in the reason and the result.
+ */
+static void test_short_growth_is_partly_reached(void **unused)
+{
+    struct residency_reading a, b;
+    struct residency_result res;
+    (void)unused;
+    /* 100 ms window, 90 ms of settles; C6 counted 30 ms of them */
+    reading(&a, 0, 0, 5000, 0);
+    reading(&b, 100000000ull, 0, 5000 + 30000000ull, 0);
+    residency_judge(6, NULL, &a, &b, 90000000ull, &res);
+    assert_int_equal(res.verdict, RESIDENCY_PARTLY_REACHED);
+    assert_string_equal(residency_verdict_name(res.verdict), "partly_reached");
+    assert_int_equal(res.permille, 300);
+    assert_int_equal(res.expected_permille, 900);
+    assert_non_null(strstr(res.reason, "+30000000 ticks of 100000000"));
+    assert_non_null(strstr(res.reason, "expected at least 90000000 ticks, 900 permille"));
+    /* 0.8 of the expected: reached (72 ms of 90) */
+    reading(&b, 100000000ull, 0, 5000 + 72000000ull, 0);
+    residency_judge(6, NULL, &a, &b, 90000000ull, &res);
+    assert_int_equal(res.verdict, RESIDENCY_REACHED);
+    /* just below it: partly */
+    reading(&b, 100000000ull, 0, 5000 + 71999000ull, 0);
+    residency_judge(6, NULL, &a, &b, 90000000ull, &res);
+    assert_int_equal(res.verdict, RESIDENCY_PARTLY_REACHED);
+}
+
+/* A counter that grew by more than the time that passed proves nothing: unverified. */
+static void test_delta_beyond_elapsed_is_unverified(void **unused)
+{
+    struct residency_reading a, b;
+    struct residency_result res;
+    (void)unused;
+    reading(&a, 0, 0, 0, 0);
+    reading(&b, 1000000, 0, 1000001, 0);
+    residency_judge(6, NULL, &a, &b, 900000, &res);
+    assert_int_equal(res.verdict, RESIDENCY_UNVERIFIED);
+    assert_non_null(strstr(res.reason, "grew by 1000001 ticks in 1000000 elapsed"));
+    /* C3 and C6 together past it (one core state at a time) */
+    reading(&b, 1000000, 600000, 600000, 0);
+    residency_judge(6, NULL, &a, &b, 900000, &res);
+    assert_int_equal(res.verdict, RESIDENCY_UNVERIFIED);
+    /* exactly the elapsed time is possible */
+    reading(&b, 1000000, 0, 1000000, 0);
+    residency_judge(6, NULL, &a, &b, 900000, &res);
+    assert_int_equal(res.verdict, RESIDENCY_REACHED);
 }
 
 static void test_cst_config_decoded(void **unused)
@@ -163,6 +214,8 @@ int main(void)
         cmocka_unit_test(test_state_demoted),
         cmocka_unit_test(test_deeper_counts_as_reached),
         cmocka_unit_test(test_unverified),
+        cmocka_unit_test(test_short_growth_is_partly_reached),
+        cmocka_unit_test(test_delta_beyond_elapsed_is_unverified),
         cmocka_unit_test(test_cst_config_decoded),
         cmocka_unit_test(test_settle_from_the_model_table),
     };

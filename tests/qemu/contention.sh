@@ -21,7 +21,7 @@ for smp in ${CONTENTION_SMP:-4 8}; do
     check "smp=$smp: contention printed as [EMULATED] (its INVLPGB points)" \
         log_has '^PASS: shootdown_contention \[EMULATED\]'
     check "smp=$smp: the text summary has the contention table and the target-state table" \
-        eval 'grep -aq "mode   method  placement     pages   m       p50       p99  rounds/s  steady/s" "$LOG" &&
+        eval 'grep -aq "mode   method  placement     pages   m       p50       p99  steady/s  no remap" "$LOG" &&
               grep -aq "target state    round trip p50/p99 target lost p50/p99" "$LOG"'
     check "smp=$smp: checks outside every timed window, said in method.contention_checks and a note" \
         test "$(jqr .method.contention_checks)/$(exp_field shootdown_contention '[.notes[] | select(startswith("checks outside every timed window"))] | length')" = after_all_windows_closed/1

@@ -318,15 +318,25 @@ def shape($want):
       (select($v20) | order_varied("shootdown_seq_vs_conc"; $e; ["mode"]; ["targets", "pages", "placement", "ipi_mode"]; $S)),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
          [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
-      # where the time goes: the p50 of each part, none above the largest latency sample
-      eq("shootdown_seq_vs_conc: every point's breakdown (send, local flush, delivery+ack p50)";
-         [$e.results[]? | [(.values // {} | keys),
-                           ([.values.send_p50, .values.local_flush_p50, .values.delivery_ack_p50] | map(. >= 0) | all),
-                           (.values.send_p50 > 0),
-                           ([.values.send_p50, .values.delivery_ack_p50] | max) <= .metrics.latency.max]] | unique;
+      # where the time goes: each part's p50 (reports before issue 32), or its mean with the
+      # target that acked last (issue 32, item 9): the means add up to the mean latency
+      # (seq all four; conc without the local flush, which runs inside its wait)
+      ($e.results[0]?.values.send_mean != null) as $means
+      | (if $means then ["send_mean", "local_flush_mean", "last_handler_mean", "delivery_ack_mean"]
+         else ["send_p50", "local_flush_p50", "delivery_ack_p50"] end) as $pk
+      | eq("shootdown_seq_vs_conc: every point's breakdown (send, local flush, delivery+ack \(if $means then "means, adding up" else "p50" end))";
+         [$e.results[]? | . as $pt | [(.values // {} | keys),
+                           ([$pk[] as $k | $pt.values[$k]] | map(. >= 0) | all),
+                           (.values[$pk[0]] > 0),
+                           if $means then
+                             (([.values.send_mean, .values.last_handler_mean, .values.delivery_ack_mean] | add)
+                              + (if .params.mode == "seq" then .values.local_flush_mean else 0 end)
+                              - .metrics.latency.mean | fabs) <= 1.01
+                           else ([.values.send_p50, .values.delivery_ack_p50] | max) <= .metrics.latency.max end]] | unique;
          # x2APIC cluster points also count their logical ICR writes
          [([], (select($cluster) | ["icr_writes"])) as $x
-          | [["delivery_ack_p50"] + $x + ["local_flush_p50"] + (if $v20 then ["ran_first"] else [] end) + ["send_p50"], true, true, true]] | unique)
+          | [(if $means then ["delivery_ack_mean"] + $x + ["last_ack_cpu", "last_ack_share", "last_handler_mean", "local_flush_mean", "ran_first", "send_mean"]
+              else ["delivery_ack_p50"] + $x + ["local_flush_p50"] + (if $v20 then ["ran_first"] else [] end) + ["send_p50"] end), true, true, true]] | unique)
     end),
 
   # ---- shootdown_lazy ----
@@ -541,13 +551,18 @@ def shape($want):
           | ["all", "ipi", 1, ., $n, $pl]]
        else [] end) as $placed
     | ($grid_points + $placed) as $points
+    # issue 32: each steady point runs `windows` windows (each ends with its check), and the
+    # latency points carry no round rate; reports before it: one window and a round rate
+    | ([$e.results[]? | select(.params.measure == "steady") | .values.windows][0]) as $win
+    | ($win != null) as $v32w
+    | ($win // 1) as $windows
     | def per_init($m): ([2, ceil_div($S2; $m)] | max);
       # the reads of a point's latency part (priming, then every round) and of its steady part
       # ($pt[4]: the CPUs of the point, all of them or the BSP and a placement's)
       def lat_checks($pt): $pt[2] as $p | $pt[3] as $m | $pt[4] as $n
         | if $pt[0] == "all" then $p * $n + ($m - 1) * $p * ($n - 1) + $m * ($W2 + per_init($m)) * $p * $n
           else $p * $n + ($W2 + per_init($m)) * $p * $n end;
-      def steady_checks($pt): if $pt[0] == "all" then $pt[3] * $pt[2] * $pt[4] else $pt[2] * $pt[4] end;
+      def steady_checks($pt): $windows * (if $pt[0] == "all" then $pt[3] * $pt[2] * $pt[4] else $pt[2] * $pt[4] end);
       def pt($e; $pt; $measure): [$e.results[]? | select(.params | [.mode, .method, .pages, .initiators, .measure, .placement] == [$pt[0], $pt[1], $pt[2], $pt[3], $measure, $pt[5]])][0];
       measured("shootdown_contention"; $emulated;
                [$points[] | lat_checks(.) + steady_checks(.)] | sum),
@@ -556,7 +571,8 @@ def shape($want):
            [$points[] | (.[0:5] + ["latency", .[5]]), (.[0:5] + ["steady", .[5]])]),
       grid("shootdown_contention: latency points: m x ceil(\($S2)/m) samples (at least 2 each), a rate of the rounds, their exact checks\(if $emulated then ", emulated INVLPGBs m (W'+S') ceil(p/8) on invlpgb points" else "" end)";
            [$points[] | pt($e; .; "latency") as $q
-            | [.[0], .[1], .[2], .[3], $q.metrics.latency.n, ($q.values.round_shootdowns_per_s > 0), $q.values.checks,
+            | [.[0], .[1], .[2], .[3], $q.metrics.latency.n,
+               (if $v32w then $q.values.round_shootdowns_per_s == null else $q.values.round_shootdowns_per_s > 0 end), $q.values.checks,
                $q.values.emulated_invlpgb, ($q.values.shootdowns_per_s == null)]];
            [$points[] | [.[0], .[1], .[2], .[3], .[3] * per_init(.[3]), true, lat_checks(.),
                          (if $emulated and .[1] == "invlpgb" then .[3] * ($W2 + per_init(.[3])) * ceil_div(.[2]; 8) else null end), true]]),
@@ -564,9 +580,13 @@ def shape($want):
            [$points[] | pt($e; .; "steady") as $q | (if .[2] > 8 then ((.[2] + 7) / 8 | floor) else 1 end) as $chunks
             | [.[0], .[1], .[2], .[3], ($q.metrics // {} | length), ($q.values.shootdowns >= 1), ($q.values.shootdowns_per_s > 0),
                ($q.values.window_ms > 0), $q.values.checks,
-               (if $q.values.emulated_invlpgb == null then null else ($q.values.emulated_invlpgb >= $q.values.shootdowns * $chunks) end)]];
+               (if $q.values.emulated_invlpgb == null then null else ($q.values.emulated_invlpgb >= $q.values.shootdowns * $chunks) end),
+               # issue 32: the windows' spread around their median, and the rate without the remaps above it
+               (if $v32w then ($q.values.windows == 3 and $q.values.shootdowns_per_s_min <= $q.values.shootdowns_per_s
+                               and $q.values.shootdowns_per_s <= $q.values.shootdowns_per_s_max
+                               and $q.values.shootdowns_per_s_no_remap >= $q.values.shootdowns_per_s) else null end)]];
            [$points[] | [.[0], .[1], .[2], .[3], 0, true, true, true, steady_checks(.),
-                         (if $emulated and .[1] == "invlpgb" then true else null end)]]),
+                         (if $emulated and .[1] == "invlpgb" then true else null end), (if $v32w then true else null end)]]),
       eq("shootdown_contention: its notes say how it sampled and how it checked";
          [$e.notes[]? | select(test("samples per point|^checks outside every timed window"))];
          ["\($S2) samples per point, ceil(\($S2) / m) (at least 2) per initiator, after \($W2) warm-up each",
@@ -597,7 +617,7 @@ def shape($want):
            [$e.results[]? | (.params.state | test("^(hlt|mwait_|ioport_)")) as $idle
             | select((.values.settle_us // 0) < 10 or .values.siblings == null or .values.siblings_in_state == null
                      or .values.siblings_in_state > .values.siblings
-                     or ($idle and (((.params.residency // "") | test("^(reached|demoted|not_reached|unverified)$") | not)
+                     or ($idle and (((.params.residency // "") | test("^(reached|partly_reached|demoted|not_reached|unverified)$") | not)
                                     or (.params.residency_reason // "") == ""
                                     or ((.params.settle_source // "") | test("^(linux_intel_idle|acpi_fadt_p_lvl2_lat|default)$") | not)))
                      or (($idle | not) and .params.residency != null))

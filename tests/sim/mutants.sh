@@ -57,6 +57,11 @@ all_mutants="$all_mutants $sec_tool_mutants"
 plan_mutants=$(sed -n 's/^PLAN_MUTANTS :=//p' sim/sim.mk)
 for m in $plan_mutants; do compgen -G "$MUT/$m/test_*" >/dev/null || need_build=true; done
 all_mutants="$all_mutants $plan_mutants"
+# issue 32 part C's unit-only mutants: one unit test each (sim/sim.mk NUM_MUTANTS, NUM_MUTANT_TEST_<name>)
+num_mutants=$(sed -n '/^NUM_MUTANTS :=/,/[^\\]$/p' sim/sim.mk | sed 's/^NUM_MUTANTS :=//; s/\\//g')
+num_test() { sed -n "s/^NUM_MUTANT_TEST_$1 := //p" sim/sim.mk; }
+for m in $num_mutants; do [ -x "$MUT/$m/$(num_test "$m")" ] || need_build=true; done
+all_mutants="$all_mutants $num_mutants"
 # issue 27's aarch64 mutants: test_arm64_model only (sim/arm64/arm64.mk ARM_MUTANTS)
 arm_mutants=$(sed -n 's/^ARM_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
@@ -283,6 +288,25 @@ kill_unit residency_demoted_as_reached test_state_demoted \
     "a shallower residency counter's growth taken as the state reached" test_residency
 kill_unit settle_fixed test_settle_from_the_model_table \
     "every state settles 10 us, whatever intel_idle's table says" test_residency
+# issue 32 item 11: reached needs 0.8 of the expected time; a delta past the elapsed time is no proof
+kill_unit residency_any_growth_reached test_short_growth_is_partly_reached \
+    "any growth of the state's residency counter taken as the state reached" test_residency
+kill_unit residency_beyond_elapsed test_delta_beyond_elapsed_is_unverified \
+    "a residency counter that grew more than the elapsed time accepted as proof" test_residency
+# issue 32 item 17: contention rounds open only once the halted bystanders are asleep
+kill_unit contention_unsettled test_halted_bystanders_are_asleep_when_a_round_opens \
+    "shootdown_contention opens its rounds with halted targets still awake" test_contention_model
+# issue 32 item 12: three steady windows of 100 ms a point unless the plan's share cannot hold them
+kill_unit contention_window_as_before test_steady_windows \
+    "shootdown_contention's steady window one per point, 10-250 ms from the plan" test_contention_plan
+# issue 32 item 13: lazy, contention and invlpgb_range send IPIs as Linux would on the machine
+kill_unit cluster_only_seq_conc test_shootdowns_send_ipis_as_linux \
+    "shootdown_lazy, _contention, invlpgb_range send physical IPIs where Linux uses cluster mode" \
+    test_linux_apic
+# issue 32 item 14: spread round-robin over (node, package, L3), not even over the numbering
+kill_unit spread_by_numbering test_spread_round_robin_over_domains \
+    "spread evenly over the firmware's CPU numbering (one package where it alternates)" \
+    test_placement
 # the target's sibling left in HLT, or counters that never count: the model's C6 is not reached
 for m in sibling_left_idle residency_unmodelled; do
     mutants=$((mutants + 1))
@@ -511,6 +535,8 @@ kill_unit crossover_span_confidence test_a_coarse_grid_is_not_confident \
     "p*'s confidence from the measured counts its interval spans" test_ceiling
 kill_unit rec_ceiling_point test_ceiling_range_where_the_grid_is_coarse \
     "the ceiling one number though nothing was measured between it and p*" test_ceiling
+kill_unit breakdown_slowest_handler test_the_last_acknowledger_handler_is_subtracted \
+    "seq/conc's delivery+ack subtracts the slowest handler, not the last acknowledger's"
 # kill_validate MUTANT WHAT PATTERN: the mutant's QEMU-shaped run ends normally, without a
 # stale read, but tlbscope-report validate rejects its report with PATTERN (and so does the
 # exact shape, whose precondition, a valid report, it then fails)

@@ -7,6 +7,7 @@
 #include "reports/tool/compare/compare.h"
 #include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/compare/compare_summary.h"
+#include "reports/tool/compare/compare_windows.h"
 #include "reports/tool/views/conditions.h"
 #include "reports/tool/views/recommend_view.h"
 #include "reports/tool/model/cpu_roles.h"
@@ -813,6 +814,14 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
     print_conditions(m, out, markdown);
     if (m->mixed) {
         mixed_warning(m, line, sizeof(line));
+        if (markdown)
+            fprintf(out, "> **WARNING:** %s\n\n", line);
+        else
+            units_print_wrapped(out, "WARNING: ", "         ", line, COMPARE_WIDTH);
+    }
+    /* issue 32: steady rates over different windows */
+    if (compare_window_warning((const struct m_report *const *)m->reports, m->nreports, line,
+                               sizeof(line))) {
         if (markdown)
             fprintf(out, "> **WARNING:** %s\n\n", line);
         else

@@ -220,11 +220,13 @@ static double value_of(const struct m_point *p, const char *key)
 }
 
 /*
- * Where the time of each seq/conc point goes (core/machine/shootdown.h, struct
- * shootdown_parts), p50 of each part: send and local flush on the
- * initiator's TSC, the handler on the target's, delivery + acknowledgement
- * derived (the initiator's wait minus the handler). False when no point of
- * the facet has it (reports before issue 20).
+ * Where the time of each seq/conc point goes (core/exp/shootdown_breakdown.h):
+ * send and local flush on the initiator's TSC, the handler of the target
+ * that acknowledged last on its own, delivery + acknowledgement derived (the
+ * initiator's wait minus that handler). Means, which add up to the mean
+ * latency (issue 32); reports before it have p50s of each part (which do
+ * not add up) and the slowest handler: shown as such, with p50 latency.
+ * False when no point of the facet has either (reports before issue 20).
  */
 static bool show_seq_conc_breakdown(const struct m_report *r, const struct point_index *ix,
                                     const struct group_keys *fk,
@@ -237,6 +239,7 @@ static bool show_seq_conc_breakdown(const struct m_report *r, const struct point
     struct table *t = table_new(7);
     char cell[5][48], xs_text[48];
     size_t i, c, m, rows = 0;
+    bool means = false; /* this release's means (else an older report's p50s) */
     for (c = 0; c < 7; c++)
         table_header(t, c, heads[c], c != 1);
     for (i = 0; i < xs->n; i++) {
@@ -244,27 +247,36 @@ static bool show_seq_conc_breakdown(const struct m_report *r, const struct point
         for (m = 0; m < 2; m++) {
             struct m_param mode = { "mode", modes[m], 0 };
             const struct m_point *p = find_cell(ix, fk, facet, x, &mode);
-            double parts[3];
+            double parts[5];
             size_t row;
-            parts[0] = value_of(p, "send_p50");
-            parts[1] = value_of(p, "local_flush_p50");
-            parts[2] = value_of(p, "delivery_ack_p50");
+            if (!p) /* no such point (a placement, a count the plan left out) */
+                continue;
+            means = isfinite(value_of(p, "send_mean"));
+            parts[0] = value_of(p, means ? "send_mean" : "send_p50");
+            parts[1] = value_of(p, means ? "local_flush_mean" : "local_flush_p50");
+            parts[2] = value_of(p, means ? "delivery_ack_mean" : "delivery_ack_p50");
             if (!isfinite(parts[0]))
                 continue;
+            parts[3] = means ? value_of(p, "last_handler_mean")
+                             : stat_of(model_metric(p, "remote_handler"), false);
+            parts[4] = means && model_primary_metric(p) ? model_primary_metric(p)->st.mean
+                             : p_of(p, false);
             row = table_add_row(t);
             rows++;
             table_set(t, row, 0, "%s", model_param_text(x, xs_text, sizeof(xs_text)));
             table_set(t, row, 1, "%s", modes[m]);
-            for (c = 0; c < 3; c++)
+            for (c = 0; c < 5; c++)
                 table_set(t, row, c + 2, "%s", show_time_cell(r, parts[c], cell[c], sizeof(cell[c])));
-            table_set(t, row, 5, "%s",
-                      show_time_cell(r, stat_of(model_metric(p, "remote_handler"), false), cell[3],
-                                     sizeof(cell[3])));
-            table_set(t, row, 6, "%s", show_time_cell(r, p_of(p, false), cell[4], sizeof(cell[4])));
         }
     }
     if (rows) {
-        fputs("    where the time goes, p50 of each part:\n", out);
+        fputs(means ? "    where the time goes, mean of each part (they add up to the mean latency;"
+                      "\n    conc's local flush is inside its wait; handler: the last target to ack):\n"
+                    : "    where the time goes, p50 of each part (handler: the slowest):\n",
+              out);
+        fputs("    (handler and delivery: a ring-0 target with no entry mitigations; a target\n"
+              "    running user code also pays the kernel entry)\n",
+              out);
         table_print(t, out, TABLE_TEXT, "    ");
     }
     table_free(t);
@@ -351,9 +363,10 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
         units_print_wrapped(out, "  ", "  ", legend, SHOW_WIDTH);
         units_print_wrapped(out, "  ", "  ",
                             "where the time goes: send (request slots and ICR writes) and local "
-                            "flush on the initiator's TSC, handler (the slowest target's) on the "
+                            "flush on the initiator's TSC, handler (of the target that acked "
+                            "last; in reports before issue 32 the slowest target's) on the "
                             "target's; delivery+ack* is derived: the initiator's wait from its "
-                            "last ICR write to the last acknowledgement, minus the handler (two "
+                            "last ICR write to the last acknowledgement, minus that handler (two "
                             "CPUs' clocks are never subtracted)",
                             SHOW_WIDTH);
     } else
@@ -374,8 +387,8 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
     }
     if (seq_conc && !breakdown)
         units_print_wrapped(out, "  ", "  ",
-                            "where the time goes: not recorded (send_p50, local_flush_p50, "
-                            "delivery_ack_p50: reports before issue 20)",
+                            "where the time goes: not recorded (send_mean, local_flush_mean, "
+                            "last_handler_mean, delivery_ack_mean: reports before issue 20)",
                             SHOW_WIDTH);
     point_index_free(&ix);
     group_tuples_free(&facets);

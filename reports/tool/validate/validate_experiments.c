@@ -9,12 +9,14 @@
 #include "reports/tool/model/vocab.h"
 
 /*
- * ipi_target_state's residency evidence (issue 21): a verdict of the four,
- * and a reason with it: a point never claims a state without saying why.
+ * ipi_target_state's residency evidence (issue 21): a verdict of the four
+ * (five from issue 32: partly_reached), and a reason with it: a point never
+ * claims a state without saying why.
  */
 static void validate_residency(struct vctx *c, const json_t *params)
 {
-    static const char *const verdicts[] = { "reached", "demoted", "not_reached", "unverified" };
+    static const char *const verdicts[] = { "reached", "partly_reached", "demoted", "not_reached",
+                                            "unverified" };
     const json_t *v = json_object_get(params, "residency");
     const json_t *why = json_object_get(params, "residency_reason");
     size_t i;
@@ -24,7 +26,8 @@ static void validate_residency(struct vctx *c, const json_t *params)
     for (i = 0; json_is_string(v) && i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
         known |= strcmp(json_string_value(v), verdicts[i]) == 0;
     if (!known)
-        vc_error(c, "residency", "expected reached, demoted, not_reached or unverified");
+        vc_error(c, "residency",
+                 "expected reached, partly_reached, demoted, not_reached or unverified");
     if (!json_is_string(why) || !json_string_value(why)[0])
         vc_error(c, "residency_reason", "a residency verdict needs its reason (a non-empty string)");
 }
