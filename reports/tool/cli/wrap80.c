@@ -47,7 +47,7 @@ static void emit(struct wrap80 *w, const char *s, size_t n)
             cut--;
         while (cut > 0 && s[cut - 1] == ' ')
             cut--;
-        if (cut == 0 || (lead && cut <= indent)) { /* one long word: to its end */
+        if (cut == 0 || (!lead && cut <= indent)) { /* one long word (or only the indent): whole */
             cut = limit;
             while (cut < n && s[cut] != ' ')
                 cut++;
