@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The host tool at 80 columns (the UEFI console and most serial consoles are 80x25):
-# --help, help CMD and the man page fit 80 columns; on a terminal every stderr line does
+# --help, help CMD and the man page fit 80 columns, show too and show --wide 100; on a terminal every stderr line does
 # too (a long message is broken between words; redirected, it stays one line, for grep);
 # a mistyped experiment id or option is named, with the one that was meant.
 source "$(dirname "$0")/lib.sh"
@@ -15,6 +15,13 @@ check "--help and help CMD for every command ($(echo $cmds)) fit 80 columns" eva
 man_width=$(groff -man -Tascii -P-cbou -rLL=80n build/tlbscope-report.1 2>/dev/null | widest)
 check "the man page fits an 80-column terminal (widest line $man_width)" \
     eval '[ "$man_width" -gt 60 ] && [ "$man_width" -le 80 ]'
+# show at 80 columns and show --wide at its documented 100, on every shipped sample
+over=""
+for f in reports/samples/*.json reports/samples/sim/*.json; do
+    [ "$("$TOOL" show "$f" | widest)" -le 80 ] || over+=" $(basename "$f")"
+    [ "$("$TOOL" show --wide "$f" | widest)" -le 100 ] || over+=" $(basename "$f")(--wide)"
+done
+check "show fits 80 columns and show --wide 100 on every shipped sample${over:+ (over:$over)}" test -z "$over"
 # on a terminal (script(1) gives the tool one): the long "no such experiment" message
 typo=(compare --experiment ipi_brodcast "$S4" "$SK")
 on_tty() { script -qec "$* 2>&1 >/dev/null" /dev/null | tr -d '\r'; }

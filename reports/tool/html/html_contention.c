@@ -61,7 +61,7 @@ static void throughput_chart(FILE *out, const struct cmp_model *m, const struct 
             if (!se->n)
                 continue;
             snprintf(se->name, sizeof(se->name), "%s %s%s%s%s", m->reports[i]->label, methods[k],
-                     old ? " (checks in the window: before issue 20)" : " steady",
+                     old ? " (checks in the window: an older report)" : " steady",
                      e->emulated && k == 1 ? " (emulated)" : "",
                      m->reports[i]->simulated ? " (simulated)" : "");
             se->color = svg_palette(k);

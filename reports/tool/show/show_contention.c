@@ -99,7 +99,7 @@ void show_contention_rates(const struct m_report *r, const struct m_experiment *
         return;
     if (old)
         fputs("  shootdowns per second of all m initiators, each shootdown checked inside the\n"
-              "  window (report before issue 20); the steady state: not recorded\n",
+              "  window (an older report); the steady state: not recorded\n",
               out);
     else if (rounds)
         fputs("  shootdowns per second of all m initiators: rounds (all start together) and\n"

@@ -265,8 +265,14 @@ static bool show_seq_conc_breakdown(const struct m_report *r, const struct point
             rows++;
             table_set(t, row, 0, "%s", model_param_text(x, xs_text, sizeof(xs_text)));
             table_set(t, row, 1, "%s", modes[m]);
-            for (c = 0; c < 5; c++)
+            for (c = 0; c < 5; c++) {
+                /* --wide: ticks beside the latency only; five time-and-ticks cells take
+                 * 108 columns, past --wide's 100 */
+                bool wide = show_wide;
+                show_wide = wide && c == 4;
                 table_set(t, row, c + 2, "%s", show_time_cell(r, parts[c], cell[c], sizeof(cell[c])));
+                show_wide = wide;
+            }
         }
     }
     if (rows) {
@@ -364,7 +370,7 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
         units_print_wrapped(out, "  ", "  ",
                             "where the time goes: send (request slots and ICR writes) and local "
                             "flush on the initiator's TSC, handler (of the target that acked "
-                            "last; in reports before issue 32 the slowest target's) on the "
+                            "last; in older reports the slowest target's) on the "
                             "target's; delivery+ack* is derived: the initiator's wait from its "
                             "last ICR write to the last acknowledgement, minus that handler (two "
                             "CPUs' clocks are never subtracted)",
@@ -388,7 +394,7 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
     if (seq_conc && !breakdown)
         units_print_wrapped(out, "  ", "  ",
                             "where the time goes: not recorded (send_mean, local_flush_mean, "
-                            "last_handler_mean, delivery_ack_mean: reports before issue 20)",
+                            "last_handler_mean, delivery_ack_mean: an older report)",
                             SHOW_WIDTH);
     point_index_free(&ix);
     group_tuples_free(&facets);

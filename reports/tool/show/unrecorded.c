@@ -13,22 +13,22 @@ static const struct later_field {
 } later[] = {
     { "invlpgb_range", "path", false,
       "which INVLPGB path each point took above the ceiling (linux: one whole-PCID INVLPGB; "
-      "chunked: the range in chunks); added in issue 20" },
+      "chunked: the range in chunks); added later" },
     { "pti_double_invalidation", "working_set", false,
       "the user working set the return to user refills (the deferred flush's real cost); "
-      "added in issue 20" },
+      "added later" },
     { "flush_ceiling", "working_set_form", false,
       "which form of the working set (contiguous, or scattered with cold page tables); "
-      "added in issue 20" },
+      "added later" },
     { "flush_ceiling", "target_refill", true,
       "the targets' refill apart from the initiator's latency (a shootdown's latency then "
-      "held the refill); added in issue 20" },
+      "held the refill); added later" },
     { "shootdown_lazy", "targets_doing", false,
       "what the other targets did (wait, or a busy loop); lazy CPUs then waited like the "
-      "others instead of idling, so ipi_all paid no wake-up; added in issue 21" },
+      "others instead of idling, so ipi_all paid no wake-up; added later" },
     { "ipi_target_state", "residency", false,
       "whether the state was proven reached (residency MSRs); states then settled 10 us and "
-      "SMT siblings were left in the idle loop; added in issue 21" },
+      "SMT siblings were left in the idle loop; added later" },
 };
 
 static bool has_field(const struct m_point *p, const struct later_field *f)
