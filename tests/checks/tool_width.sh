@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The host tool at 80 columns (the UEFI console and most serial consoles are 80x25):
-# --help, help CMD and the man page fit 80 columns, show too and show --wide 100; on a terminal every stderr line does
+# --help, help CMD and the man page fit 80 columns, show and compare too, show --wide 100; on a terminal every stderr line does
 # too (a long message is broken between words; redirected, it stays one line, for grep);
 # a mistyped experiment id or option is named, with the one that was meant.
 source "$(dirname "$0")/lib.sh"
@@ -22,6 +22,13 @@ for f in reports/samples/*.json reports/samples/sim/*.json; do
     [ "$("$TOOL" show --wide "$f" | widest)" -le 100 ] || over+=" $(basename "$f")(--wide)"
 done
 check "show fits 80 columns and show --wide 100 on every shipped sample${over:+ (over:$over)}" test -z "$over"
+# compare of many reports: the long layout, and where even that is too wide, the parameters
+# every row shares on a line above the table
+q_w=$("$TOOL" compare reports/samples/qemu-tcg-*.json 2>/dev/null | widest)
+m_w=$("$TOOL" compare reports/samples/sim/*.json 2>/dev/null | widest)
+check "compare of the 5 QEMU x86 samples ($q_w columns) and of the 8 model samples ($m_w) fits 80 columns" \
+    eval '[ "$q_w" -le 80 ] && [ "$m_w" -le 80 ] && [ "$q_w" -gt 60 ] &&
+          "$TOOL" compare reports/samples/qemu-tcg-*.json 2>/dev/null | grep -q "^  on every row: "'
 # on a terminal (script(1) gives the tool one): the long "no such experiment" message
 typo=(compare --experiment ipi_brodcast "$S4" "$SK")
 on_tty() { script -qec "$* 2>&1 >/dev/null" /dev/null | tr -d '\r'; }

@@ -234,9 +234,13 @@ struct table *compare_section_table(const struct cmp_model *m, const struct cmp_
  * given: without p99, else the long layout (one row per point and side, its
  * ratio to the base).
  */
-enum cmp_layout { CMP_LAYOUT_WIDE, CMP_LAYOUT_P50, CMP_LAYOUT_LONG, CMP_LAYOUT_LONG_P50 };
+/* LONG_CONSTANT: the long layout, p50 only, without the parameters every row shares */
+enum cmp_layout { CMP_LAYOUT_WIDE, CMP_LAYOUT_P50, CMP_LAYOUT_LONG, CMP_LAYOUT_LONG_P50,
+                  CMP_LAYOUT_LONG_CONSTANT };
 struct table *compare_section_table_fit(const struct cmp_model *m, const struct cmp_section *s,
                                         size_t width, enum cmp_layout *layout);
+/* "cpus=4, placement=linux": the parameters every row of the section shares; their count. */
+size_t compare_constant_params(const struct cmp_section *s, char *buf, size_t cap);
 /* Does the row's ratio for `side` count in the summary (a role row repeating a value row does not)? */
 bool compare_row_counts(const struct cmp_row *row, size_t side);
 /* "+12%" or "-8%" for a ratio (its distance from 1); "" when not finite. */

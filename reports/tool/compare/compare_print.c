@@ -203,30 +203,76 @@ static void range_cell(const struct cmp_row *row, size_t i, char *buf, size_t ca
 }
 
 /* The parameter columns' headers: "class" by topology class, else the section's keys. */
-static void param_headers(struct table *t, const struct cmp_section *s, size_t max)
+/* Is parameter column c the same on every row of the section (and are there two rows)? */
+static bool constant_column(const struct cmp_section *s, size_t c)
+{
+    char a[48], b[48];
+    size_t j;
+    if (s->by_class || s->nrows < 2)
+        return false;
+    model_param_text(s->rows[0].vals[c], a, sizeof(a));
+    for (j = 1; j < s->nrows; j++)
+        if (strcmp(model_param_text(s->rows[j].vals[c], b, sizeof(b)), a) != 0)
+            return false;
+    return true;
+}
+
+size_t compare_constant_params(const struct cmp_section *s, char *buf, size_t cap)
+{
+    char a[48];
+    size_t c, n = 0, len = 0;
+    if (cap)
+        buf[0] = '\0';
+    for (c = 0; !s->by_class && c < s->keys.n; c++) {
+        if (!constant_column(s, c))
+            continue;
+        model_param_text(s->rows[0].vals[c], a, sizeof(a));
+        len += (size_t)snprintf(buf + (len < cap ? len : cap), len < cap ? cap - len : 0,
+                                "%s%s=%s", n ? ", " : "", s->keys.keys[c], a);
+        n++;
+    }
+    return n;
+}
+
+/* The parameter columns shown: every one, or (drop_constant) those that vary between rows. */
+static size_t shown_params(const struct cmp_section *s, bool drop_constant, bool *keep)
+{
+    size_t c, n = 0;
+    for (c = 0; !s->by_class && c < s->keys.n; c++) {
+        keep[c] = !drop_constant || !constant_column(s, c);
+        n += keep[c];
+    }
+    return s->by_class ? 1 : n;
+}
+
+static void param_headers(struct table *t, const struct cmp_section *s, size_t max,
+                          const bool *keep)
 {
     char cut[64];
-    size_t j;
+    size_t j, col = 0;
     if (s->by_class)
         table_header(t, 0, "class", false);
     for (j = 0; !s->by_class && j < s->keys.n; j++)
-        table_header(t, j, max ? units_clip(s->keys.keys[j], max, cut, sizeof(cut))
-                               : s->keys.keys[j], true);
+        if (!keep || keep[j])
+            table_header(t, col++, max ? units_clip(s->keys.keys[j], max, cut, sizeof(cut))
+                                       : s->keys.keys[j], true);
 }
 
 /* A row's parameter cells, each cut to `max` characters ("..." at the end) when max > 0. */
 static void param_cells(struct table *t, size_t r, const struct cmp_section *s,
-                        const struct cmp_row *row, size_t max)
+                        const struct cmp_row *row, size_t max, const bool *keep)
 {
     char a[48], cut[64];
-    size_t c;
+    size_t c, col = 0;
     if (s->by_class) {
         table_set(t, r, 0, "%s", max ? units_clip(row->cls, max, cut, sizeof(cut)) : row->cls);
         return;
     }
     for (c = 0; c < s->keys.n; c++) {
+        if (keep && !keep[c])
+            continue;
         model_param_text(row->vals[c], a, sizeof(a));
-        table_set(t, r, c, "%s", max ? units_clip(a, max, cut, sizeof(cut)) : a);
+        table_set(t, r, col++, "%s", max ? units_clip(a, max, cut, sizeof(cut)) : a);
     }
 }
 
@@ -244,7 +290,7 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
         free(idx);
         return NULL;
     }
-    param_headers(t, s, 0);
+    param_headers(t, s, 0, NULL);
     for (i = 0, c = nk; i < m->nreports; i++) {
         const char *l = m->reports[i]->label;
         snprintf(head, sizeof(head), "%s p50", l);
@@ -267,7 +313,7 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
     for (j = 0; j < n; j++) {
         const struct cmp_row *row = &s->rows[idx[j]];
         size_t r = table_add_row(t);
-        param_cells(t, r, s, row, 0);
+        param_cells(t, r, s, row, 0, NULL);
         for (i = 0, c = nk; i < m->nreports; i++) {
             const struct cmp_cell *cell = &row->cells[i];
             table_set(t, r, c++, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
@@ -293,19 +339,23 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
  * and side that has it, with its ratio to the section's base.
  */
 static struct table *long_table(const struct cmp_model *m, const struct cmp_section *s,
-                                bool p99, size_t param_max, bool interval, bool percent)
+                                bool p99, size_t param_max, bool interval, bool percent,
+                                bool drop_constant)
 {
     size_t q = p99 ? 1 : 0; /* the p99 column, or none: the columns after it move left */
     bool iv = m->intervals && interval; /* the interval column (the verdict stays) */
-    size_t nk = s->by_class ? 1 : s->keys.n, ncols = nk + 3 + q + (m->intervals ? 1 : 0) + iv, i, j, n;
+    bool *keep = calloc(s->keys.n ? s->keys.n : 1, sizeof(*keep));
+    size_t nk = keep ? shown_params(s, drop_constant, keep) : 0;
+    size_t ncols = nk + 3 + q + (m->intervals ? 1 : 0) + iv, i, j, n;
     size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
-    struct table *t = idx ? table_new(ncols) : NULL;
+    struct table *t = idx && keep ? table_new(ncols) : NULL;
     char head[64], a[48];
     if (!t) {
         free(idx);
+        free(keep);
         return NULL;
     }
-    param_headers(t, s, param_max);
+    param_headers(t, s, param_max, keep);
     table_header(t, nk, "side", false);
     table_header(t, nk + 1, "p50", true);
     if (p99)
@@ -326,7 +376,7 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
             if (!cell->present)
                 continue;
             r = table_add_row(t);
-            param_cells(t, r, s, row, param_max);
+            param_cells(t, r, s, row, param_max, keep);
             table_set(t, r, nk, "%s", m->reports[i]->label);
             table_set(t, r, nk + 1, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
             if (p99)
@@ -354,6 +404,7 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
         }
     }
     free(idx);
+    free(keep);
     return t;
 }
 
@@ -379,16 +430,16 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG;
-    t = long_table(m, s, true, 0, true, true);
+    t = long_table(m, s, true, 0, true, true, false);
     if (table_text_width(t) + 2 <= width)
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG_P50;
-    t = long_table(m, s, false, 0, true, true);
+    t = long_table(m, s, false, 0, true, true, false);
     /* long parameter values (invpcid_single_context, "all other CPUs") cut, as little as fits */
     for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
         table_free(t);
-        t = long_table(m, s, false, cut, true, true);
+        t = long_table(m, s, false, cut, true, true, false);
     }
     /* still too wide (many parameters, long side names, ratios in the thousands): the
      * interval goes, then the percentage beside each ratio; the verdict stays */
@@ -396,10 +447,21 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
         if (pass == 0 && !m->intervals)
             continue;
         table_free(t);
-        t = long_table(m, s, false, 0, false, pass == 0);
+        t = long_table(m, s, false, 0, false, pass == 0, false);
         for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
             table_free(t);
-            t = long_table(m, s, false, cut, false, pass == 0);
+            t = long_table(m, s, false, cut, false, pass == 0, false);
+        }
+    }
+    /* the last resort: parameters the same on every row leave the table for a line above
+     * it (compare_constant_params), on the most compact columns, cut as before */
+    if (table_text_width(t) + 2 > width) {
+        table_free(t);
+        *layout = CMP_LAYOUT_LONG_CONSTANT;
+        t = long_table(m, s, false, 0, false, false, true);
+        for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
+            table_free(t);
+            t = long_table(m, s, false, cut, false, false, true);
         }
     }
     return t;
@@ -878,10 +940,13 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
                         m->in_ns ? "ns, us, ms, s" : "TSC ticks");
             else if (layout == CMP_LAYOUT_P50)
                 fputs("  p50 only, to fit 80 columns (--wide: with p99)\n", out);
-            else if (layout == CMP_LAYOUT_LONG || layout == CMP_LAYOUT_LONG_P50)
+            else if (layout == CMP_LAYOUT_LONG || layout == CMP_LAYOUT_LONG_P50 ||
+                     layout == CMP_LAYOUT_LONG_CONSTANT)
                 fprintf(out, "  long layout: a row per point and side%s (%zu sides do not fit; "
-                        "--wide)\n", layout == CMP_LAYOUT_LONG_P50 ? ", p50 only" : "",
+                        "--wide)\n", layout != CMP_LAYOUT_LONG ? ", p50 only" : "",
                         m->nreports);
+            if (layout == CMP_LAYOUT_LONG_CONSTANT && compare_constant_params(s, line, sizeof(line)))
+                units_print_wrapped(out, "  on every row: ", "    ", line, COMPARE_WIDTH);
             /* the last two columns, where a table still does not fit after every cut */
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT,
                         !markdown && table_text_width(t) + 2 > COMPARE_WIDTH ? "" : "  ");
