@@ -141,6 +141,9 @@
 #define MUTANT_ID_contention_window_as_before 174 /* one steady window per point, 10-250 ms from the plan */
 #define MUTANT_ID_cluster_only_seq_conc 175 /* lazy, contention, invlpgb_range send physical IPIs where Linux uses cluster */
 #define MUTANT_ID_spread_by_numbering 176 /* spread evenly over the CPU numbering, not round-robin over domains */
+/* issue 31, item 5 (html that concludes): 110-119 */
+#define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
+#define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

@@ -3,6 +3,7 @@
 #include "reports/tool/show/conditions_view.h"
 #include "reports/tool/html/html_ceiling.h"
 #include "reports/tool/html/html_contention.h"
+#include "reports/tool/html/html_conclusions.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,6 +29,14 @@ static const char css[] =
     ".emu{background:#f3e8ff;color:#6b21a8}.sim{background:#dbeafe;color:#1e3a8a}\n"
     ".SUCCESS{background:#dafbe1;color:#116329}.SKIP{background:#eaeef2;color:#424a53}"
     ".ERROR{background:#ffebe9;color:#a40e26}.FAILURE{background:#a40e26;color:#fff}\n"
+    ".verdict{font-weight:600;border-radius:4px;padding:0 6px}"
+    ".verdict.COMPLETE{background:#dafbe1;color:#116329}.verdict.ERROR{background:#ffebe9;"
+    "color:#a40e26}.verdict.FAILURE{background:#a40e26;color:#fff}\n"
+    ".faster{background:#dafbe1;color:#116329}.slower{background:#ffebe9;color:#a40e26}"
+    ".same{background:#eaeef2;color:#424a53}.unknown{background:#fff8c5;color:#7d4e00}\n"
+    "#conclusions{border:2px solid #d0d7de;border-radius:8px;padding:4px 16px;margin:12px 0}"
+    "#conclusions h2{margin-top:.6em}table.headlines td,table.recommendations td{max-width:"
+    "60em}\n"
     ".warn{border-left:6px solid #d4a72c;background:#fff8c5;padding:8px 12px;margin:12px 0}\n"
     ".simulated{border-left:6px solid #1e3a8a;background:#dbeafe;padding:8px 12px;margin:12px 0}\n"
     ".muted{color:#57606a;font-size:.9em}\n"
@@ -81,7 +90,7 @@ static void machine_table(FILE *out, const struct cmp_model *m)
           "<th>Report</th><th>Machine</th><th>ID</th><th>CPU</th><th>Microcode</th>"
           "<th>BIOS / firmware</th>"
           "<th class=\"num\">CPUs</th><th class=\"num\">TSC MHz</th><th>Hypervisor</th>"
-          "<th>Result</th><th>Flags</th></tr></thead>\n<tbody>\n", out);
+          "<th>Run verdict</th><th>Flags</th></tr></thead>\n<tbody>\n", out);
     for (i = 0; i < m->nreports; i++) {
         const struct m_report *r = m->reports[i];
         fprintf(out, "<tr><th>%s</th>", r->label);
@@ -122,11 +131,18 @@ static void machine_table(FILE *out, const struct cmp_model *m)
                   : r->simulated        ? "none (simulated)"
                   : r->machine_emulated ? buf
                                         : "none");
-        fputs("<td><span class=\"badge ", out);
-        svg_text(out, S(r->result));
-        fputs("\">", out);
-        svg_text(out, S(r->result));
-        fputs("</span></td><td>", out);
+        /* the run's verdict as the app prints it: a complete run is never a grey SKIP */
+        {
+            const char *v = html_verdict_text(r, buf, sizeof(buf));
+            fprintf(out, "<td><span class=\"verdict %s\">",
+                    !v ? "ERROR" : strncmp(v, "COMPLETE", 8) == 0 ? "COMPLETE"
+                                 : strncmp(v, "FAILURE", 7) == 0  ? "FAILURE"
+                                                                  : "ERROR");
+            svg_text(out, v ? v : "no verdict");
+            fputs("</span><br><span class=\"muted\">result ", out);
+            svg_text(out, S(r->result));
+            fputs("</span></td><td>", out);
+        }
         badges(out, r);
         fputs("</td></tr>\n", out);
     }
@@ -311,6 +327,7 @@ bool html_render(FILE *out, struct m_report *const *reports, size_t n)
     }
     fputs(".</p>\n", out);
     simulated_banner(out, &m);
+    html_conclusions(out, &m);
     warnings(out, &m);
     machine_table(out, &m);
     conditions_section(out, &m);

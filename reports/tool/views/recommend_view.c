@@ -72,33 +72,38 @@ static void ticks_to_time(const char *in, double tsc_hz, char *out, size_t cap)
 }
 
 /*
- * One entry, wrapped under `first`: verdict, confidence or why, Linux's
- * default, label. A report written before intervals existed (no
- * "interval" key) says so instead of showing none.
+ * One entry as one line: verdict, confidence or why, Linux's default, label.
+ * A report written before intervals existed (no "interval" key) says so
+ * instead of showing none.
  */
-static void entry_text(const struct m_report *r, const json_t *e, const char *first,
-                       const char *cont, FILE *out)
+static void entry_string(const struct m_report *r, const json_t *e, char *text, size_t cap)
 {
     const char *env = str(e, "environment");
     bool enough = strcmp(str(e, "status"), "recommended") == 0;
-    char text[4096];
     size_t n = 0;
-    ticks_to_time(str(e, "verdict"), r->tsc_hz, text, sizeof(text));
+    ticks_to_time(str(e, "verdict"), r->tsc_hz, text, cap);
     n = strlen(text);
-    if (enough && !json_object_get(e, "interval") && n < sizeof(text))
-        n += (size_t)snprintf(text + n, sizeof(text) - n,
+    if (enough && !json_object_get(e, "interval") && n < cap)
+        n += (size_t)snprintf(text + n, cap - n,
                               " (interval not recorded: the report predates them)");
-    if (n < sizeof(text)) {
+    if (n < cap) {
         if (enough)
-            n += (size_t)snprintf(text + n, sizeof(text) - n, " [confidence %s]",
-                                  str(e, "confidence"));
+            n += (size_t)snprintf(text + n, cap - n, " [confidence %s]", str(e, "confidence"));
         else
-            n += (size_t)snprintf(text + n, sizeof(text) - n, " (%s)", str(e, "why"));
+            n += (size_t)snprintf(text + n, cap - n, " (%s)", str(e, "why"));
     }
-    if (n < sizeof(text) && json_is_string(json_object_get(e, "linux_default")))
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "; Linux: %s", str(e, "linux_default"));
-    if (n < sizeof(text) && *env && strcmp(env, "hardware") != 0)
-        snprintf(text + n, sizeof(text) - n, " [%s: does not describe hardware]", env);
+    if (n < cap && json_is_string(json_object_get(e, "linux_default")))
+        n += (size_t)snprintf(text + n, cap - n, "; Linux: %s", str(e, "linux_default"));
+    if (n < cap && *env && strcmp(env, "hardware") != 0)
+        snprintf(text + n, cap - n, " [%s: does not describe hardware]", env);
+}
+
+/* The entry wrapped under `first` at 80 columns. */
+static void entry_text(const struct m_report *r, const json_t *e, const char *first,
+                       const char *cont, FILE *out)
+{
+    char text[4096];
+    entry_string(r, e, text, sizeof(text));
     units_print_wrapped(out, first, cont, text, RECOMMEND_WIDTH);
 }
 
@@ -134,10 +139,23 @@ static const json_t *entry(const struct m_report *r, const char *id)
     return NULL;
 }
 
+const char *const recommend_view_ids[] = { "flush_ceiling", "invlpgb_vs_ipi", "shootdown_order",
+                                           "lazy_skip", "pti_user_flush", NULL };
+
+bool recommend_view_has_any(const struct m_report *r) { return json_is_array(entries(r)); }
+
+const char *recommend_view_entry(const struct m_report *r, const char *id, char *buf, size_t cap)
+{
+    const json_t *e = entry(r, id);
+    if (!e || !cap)
+        return NULL;
+    entry_string(r, e, buf, cap);
+    return buf;
+}
+
 void recommend_view_compare(struct m_report *const *reports, size_t n, FILE *out)
 {
-    static const char *const ids[] = { "flush_ceiling", "invlpgb_vs_ipi", "shootdown_order",
-                                       "lazy_skip", "pti_user_flush", NULL };
+    const char *const *ids = recommend_view_ids;
     size_t i, k, any = 0;
     for (i = 0; i < n; i++)
         any += json_is_array(entries(reports[i]));
