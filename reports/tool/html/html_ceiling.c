@@ -1,15 +1,18 @@
 #include "reports/tool/html/html_ceiling.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/mutant.h"
 #include "reports/tool/views/svg.h"
+#include "reports/tool/model/units.h"
 
 #define W 640.0
 #define H 300.0
 #define L 70.0 /* plot area margins */
-#define R 150.0
-#define T 30.0
+#define R 130.0
+#define T 46.0 /* two title lines: the curves' facet, then unit and direction */
 #define B 45.0
 #define LINUX_CEILING 33
 
@@ -56,6 +59,18 @@ static const char *form_text(const char *form)
     return form;
 }
 
+/* A curve's points (pages 1 to 512 by powers of two and around p*: a few dozen). */
+#define CURVE_MAX 128
+struct curve_point {
+    double pages, v;
+};
+
+static int by_pages(const void *a, const void *b)
+{
+    double x = ((const struct curve_point *)a)->pages, y = ((const struct curve_point *)b)->pages;
+    return x < y ? -1 : x > y;
+}
+
 static double px(double p, double pmax) { return L + (W - L - R) * log2(p) / log2(pmax); }
 /* log scale: the curves span orders of magnitude between 1 and 512 pages */
 static double py(double v, double vmin, double vmax)
@@ -69,10 +84,44 @@ static double value(const json_t *pt, const char *key)
     return json_number_value(json_object_get(json_object_get(pt, "values"), key));
 }
 
-static double p50(const json_t *pt)
+/*
+ * The page's unit: ns from the report's own TSC rate, as every other chart of
+ * the page; TSC ticks only for a report that lacks its rate.
+ */
+static bool in_ns(const struct m_report *r) { return r->tsc_hz > 0; }
+
+static double to_unit(const struct m_report *r, double ticks)
 {
-    return json_number_value(
-        json_object_get(json_object_get(json_object_get(pt, "metrics"), "latency"), "p50"));
+    if (!in_ns(r) || MUTANT(html_ceiling_in_ticks))
+        return ticks;
+    return model_ticks_to_ns(r, ticks);
+}
+
+static double p50(const struct m_report *r, const json_t *pt)
+{
+    return to_unit(r, json_number_value(json_object_get(
+                          json_object_get(json_object_get(pt, "metrics"), "latency"), "p50")));
+}
+
+/* Log-scale y ticks at 1, 2 and 5 times a power of ten, with grid lines. */
+static void y_ticks(FILE *out, double vmin, double vmax)
+{
+    static const double mult[] = { 1, 2, 5 };
+    double d, v;
+    char t[32];
+    int k;
+    for (d = pow(10, floor(log10(fmax(vmin, 1)))); d <= vmax * 10; d *= 10) {
+        for (k = 0; k < 3; k++) {
+            v = mult[k] * d;
+            if (v < vmin * 0.999 || v > vmax * 1.001)
+                continue;
+            fprintf(out, "<line class=\"grid\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" "
+                         "y2=\"%.1f\"/><text class=\"tick\" x=\"%.0f\" y=\"%.1f\" "
+                         "text-anchor=\"end\">%s</text>\n",
+                    L, py(v, vmin, vmax), W - R, py(v, vmin, vmax), L - 6,
+                    py(v, vmin, vmax) + 4, svg_tick_text(v, t, sizeof(t)));
+        }
+    }
 }
 
 /* The summary's p* and band for (local, w, form, full_cr3). */
@@ -107,20 +156,21 @@ static void chart(FILE *out, const struct m_report *r, const json_t *e, const st
         double p = (double)json_integer_value(json_object_get(q, "pages"));
         if (!is_local_w(q, k))
             continue;
-        vmin = fmin(vmin, value(pt, "p25"));
-        vmax = fmax(vmax, value(pt, "p75"));
+        vmin = fmin(vmin, to_unit(r, value(pt, "p25")));
+        vmax = fmax(vmax, to_unit(r, value(pt, "p75")));
         pmax = fmax(pmax, p);
     }
     if (vmax <= 0)
         return;
     summary(e, k, &pstar, &lo, &hi);
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                 "role=\"img\">\n<text x=\"%.0f\" y=\"18\" font-size=\"13\">",
-            W, H, L);
+    fprintf(out, "<svg class=\"chart ceiling\" xmlns=\"http://www.w3.org/2000/svg\" "
+                 "width=\"%.0f\" height=\"%.0f\" role=\"img\">\n<text class=\"ctitle\" x=\"8\" "
+                 "y=\"18\">", W, H);
     svg_text(out, r->label);
     fprintf(out, ": local, working set %lld pages, ", k->w);
     svg_text(out, form_text(k->form)); /* the report's word where it is not one we know */
-    fputs(" (TSC ticks, p50, log scale)</text>\n", out);
+    fprintf(out, "<tspan x=\"8\" dy=\"16\">p50 in %s, log scale; lower is better</tspan>"
+                 "</text>\n", in_ns(r) ? "ns" : "TSC ticks (the report lacks its TSC rate)");
     if (!isnan(lo))
         fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" fill=\"#ddd\">"
                      "<title>noise band: p25-p75 overlap</title></rect>\n",
@@ -128,31 +178,53 @@ static void chart(FILE *out, const struct m_report *r, const json_t *e, const st
     fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#000\"/>\n"
                  "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#000\"/>\n",
             L, H - B, W - R, H - B, L, T, L, H - B);
+    y_ticks(out, vmin, vmax);
     for (i = 1; i <= (size_t)pmax; i *= 4)
-        fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\">%zu</text>\n", px((double)i, pmax) - 3,
-                H - B + 14, i);
-    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">pages (log scale)</text>\n"
-                 "<text x=\"4\" y=\"%.0f\" font-size=\"11\">%.0f</text>\n"
-                 "<text x=\"4\" y=\"%.0f\" font-size=\"11\">%.0f</text>\n",
-            (W - R) / 2, H - 8, T + 8, vmax, H - B, vmin);
+        fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>"
+                     "<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%zu"
+                     "</text>\n", px((double)i, pmax), H - B, px((double)i, pmax), H - B + 5,
+                px((double)i, pmax), H - B + 17, i);
+    fprintf(out, "<text class=\"alabel\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">pages "
+                 "(log scale)</text>\n<text class=\"alabel\" transform=\"translate(14 %.0f) "
+                 "rotate(-90)\" text-anchor=\"middle\">p50 (%s), lower is better</text>\n",
+            (L + W - R) / 2, H - 8, (T + H - B) / 2, in_ns(r) ? "ns" : "TSC ticks");
     for (m = 0; m < 3; m++) {
-        bool first = true;
-        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-                svg_palette(m));
+        struct curve_point pts[CURVE_MAX];
+        size_t np = 0, j;
+        char t[32];
         json_array_foreach(res, i, pt) {
             const json_t *q = json_object_get(pt, "params");
             const char *mode = json_string_value(json_object_get(q, "mode"));
-            if (!is_local_w(q, k) || !mode || strcmp(mode, modes[m]) != 0)
+            if (!is_local_w(q, k) || !mode || strcmp(mode, modes[m]) != 0 || np == CURVE_MAX)
                 continue;
-            fprintf(out, "%s%.1f,%.1f", first ? "" : " ",
-                    px((double)json_integer_value(json_object_get(q, "pages")), pmax),
-                    py(p50(pt), vmin, vmax));
-            first = false;
+            pts[np].pages = (double)json_integer_value(json_object_get(q, "pages"));
+            pts[np++].v = p50(r, pt);
         }
-        fprintf(out, "\"/>\n<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
-                     "stroke-width=\"3\"/><text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">%s</text>\n",
+        /* by page count: a report lists its points in the order it measured them */
+        qsort(pts, np, sizeof(pts[0]), by_pages);
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+                svg_palette(m));
+        for (j = 0; j < np; j++)
+            fprintf(out, "%s%.1f,%.1f", j ? " " : "", px(pts[j].pages, pmax),
+                    py(pts[j].v, vmin, vmax));
+        fputs("\"/>\n", out);
+        /* a marker on every point, its value in its title */
+        for (j = 0; j < np; j++) {
+            if (in_ns(r))
+                units_time(pts[j].v, t, sizeof(t));
+            else
+                snprintf(t, sizeof(t), "%.0f ticks", pts[j].v);
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s, %.0f "
+                         "pages: %s</title></circle>\n",
+                    px(pts[j].pages, pmax), py(pts[j].v, vmin, vmax), svg_palette(m), modes[m],
+                    pts[j].pages, t);
+        }
+        fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
+                     "stroke-width=\"3\"/><circle cx=\"%.0f\" cy=\"%.0f\" r=\"3\" fill=\"%s\"/>"
+                     "<text class=\"legend\" x=\"%.0f\" y=\"%.0f\">%s</text>\n",
                 W - R + 8, T + 12 + 16 * (double)m, W - R + 24, T + 12 + 16 * (double)m,
-                svg_palette(m), W - R + 28, T + 16 + 16 * (double)m, modes[m]);
+                svg_palette(m), W - R + 16, T + 12 + 16 * (double)m, svg_palette(m), W - R + 28,
+                T + 16 + 16 * (double)m, modes[m]);
     }
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#555\" "
                  "stroke-dasharray=\"5,4\"/><text x=\"%.1f\" y=\"%.0f\" font-size=\"11\">Linux 33"
@@ -165,9 +237,10 @@ static void chart(FILE *out, const struct m_report *r, const json_t *e, const st
                      "fill=\"#c00\">p* = %.0f</text>\n",
                 px(pstar, pmax), T, px(pstar, pmax), H - B, px(pstar, pmax) + 3, T + 24, pstar);
     else
-        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#c00\">no crossover: "
-                     "INVLPG cheaper at every count</text>\n",
-                W - R + 8, T + 70);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#c00\">no crossover:"
+                     "<tspan x=\"%.0f\" dy=\"13\">INVLPG cheaper at</tspan><tspan x=\"%.0f\" "
+                     "dy=\"13\">every count</tspan></text>\n",
+                W - R + 8, T + 70, W - R + 8, W - R + 8);
     fputs("</svg>\n", out);
 }
 

@@ -9,7 +9,7 @@
 #include "reports/tool/views/svg.h"
 
 #define MAX_X 64
-#define MAX_SERIES 16
+#define MAX_SERIES (2 * COMPARE_MAX_REPORTS) /* two lines a report: none left out */
 
 /* A string parameter, "" when absent. */
 static const char *param_str(const struct m_point *p, const char *key)
@@ -64,8 +64,9 @@ static void throughput_chart(FILE *out, const struct cmp_model *m, const struct 
                      old ? " (checks in the window: an older report)" : " steady",
                      e->emulated && k == 1 ? " (emulated)" : "",
                      m->reports[i]->simulated ? " (simulated)" : "");
-            se->color = svg_palette(k);
-            se->dash = svg_dash(i);
+            se->color = svg_palette(i);
+            se->marker = svg_marker(i);
+            se->dash = svg_dash(k);
             n++;
         }
     }
@@ -77,6 +78,8 @@ static void throughput_chart(FILE *out, const struct cmp_model *m, const struct 
     c.title = title;
     c.x_label = "initiators (m)";
     c.y_label = "shootdowns per second (all initiators, steady state)";
+    c.direction = "higher is better";
+    c.note = "colour and marker: report; dash: method";
     c.series = series;
     c.nseries = n;
     fputs("<figure>\n", out);
@@ -145,8 +148,9 @@ static void target_state_chart(FILE *out, const struct cmp_model *m, const struc
             snprintf(se->name, sizeof(se->name), "%s %s p50%s", m->reports[i]->label,
                      k ? "target lost time (its own TSC)" : "round trip (initiator's TSC)",
                      m->reports[i]->simulated ? " (simulated)" : "");
-            se->color = svg_palette(k);
-            se->dash = svg_dash(i);
+            se->color = svg_palette(i);
+            se->marker = svg_marker(i);
+            se->dash = svg_dash(k);
             n++;
         }
     }
@@ -157,6 +161,7 @@ static void target_state_chart(FILE *out, const struct cmp_model *m, const struc
     memset(&c, 0, sizeof(c));
     c.title = title;
     c.x_label = "target state";
+    c.note = "colour and marker: report; dash: round trip or lost time";
     c.y_label = ylabel;
     c.x_categorical = true;
     c.x_cats = cats;

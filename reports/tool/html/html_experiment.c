@@ -207,6 +207,7 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
                      flag_suffix(m->reports[i], e, flags, sizeof(flags)));
             /* colour says which report, dash which series value (mode, variant, ...) */
             se->color = svg_palette(i);
+            se->marker = svg_marker(i);
             se->dash = series && ss->n ? svg_dash(v) : NULL;
             b.nseries++;
         }
@@ -232,7 +233,7 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
         c.y_lo = yrange[0];
         c.y_hi = yrange[1];
     }
-    snprintf(note, sizeof(note), "colour: report%s%s", series && ss->n ? "; dash: " : "",
+    snprintf(note, sizeof(note), "colour and marker: report%s%s", series && ss->n ? "; dash: " : "",
              series && ss->n ? series : "");
     c.note = note;
     fputs("<figure>\n", out);
@@ -420,6 +421,7 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
             }
             se[n].n = s->nrows;
             se[n].color = svg_palette(i);
+            se[n].marker = svg_marker(i);
             snprintf(se[n].name, sizeof(se[n].name), "%s%s", m->reports[i]->label,
                      flag_suffix(m->reports[i], s->exp[i], flags, sizeof(flags)));
             n++;
@@ -435,6 +437,7 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
         c.series = se;
         c.nseries = n;
         c.note = "colour: report";
+        c.direction = "lower is better";
         fputs("<figure>\n", out);
         svg_bar_chart(out, &c);
         fputs("</figure>\n", out);

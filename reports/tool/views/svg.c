@@ -5,11 +5,22 @@
 #include <string.h>
 
 #define CHART_W 620
-#define CHART_H 380
 #define PLOT_L 78
 #define PLOT_R (CHART_W - 190)
-#define PLOT_T 36
-#define PLOT_B (CHART_H - 58)
+#define PLOT_HEIGHT 286
+/*
+ * The chart being drawn (chart_layout): the plot starts below the title's
+ * lines and the picture ends below the longer of the plot and the legend.
+ * One chart at a time: the page is written by one thread.
+ */
+static int plot_top = 36, chart_h = 380;
+#define PLOT_T plot_top
+#define PLOT_B (plot_top + PLOT_HEIGHT)
+#define CHART_H chart_h
+/* characters a line: the title's (13 px bold) over the width, the legend's (11 px) beside the plot */
+#define TITLE_CHARS 78
+#define LEGEND_CHARS 24
+#define NOTE_CHARS 28
 
 void svg_text(FILE *out, const char *s)
 {
@@ -39,10 +50,119 @@ void svg_text(FILE *out, const char *s)
 
 const char *svg_palette(size_t i)
 {
-    /* Okabe-Ito, readable by most colour-blind readers, darkened yellow */
-    static const char *const colors[] = { "#0072b2", "#e69f00", "#009e73", "#d55e00",
-                                          "#cc79a7", "#56b4e9", "#b8a000", "#000000" };
-    return colors[i % (sizeof(colors) / sizeof(colors[0]))];
+    /* Okabe-Ito (readable by most colour-blind readers, yellow darkened), then four of Paul
+     * Tol's muted scheme that none of them resembles: twelve reports of a page apart */
+    static const char *const colors[SVG_PALETTE_SIZE] = {
+        "#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9",
+        "#b8a000", "#000000", "#882255", "#44aa99", "#332288", "#999933" };
+    return colors[i % SVG_PALETTE_SIZE];
+}
+
+unsigned svg_marker(size_t i) { return (unsigned)((i + i / SVG_PALETTE_SIZE) % 4); }
+
+/* A point's marker at (x, y), its <title> (escaped) when title is not NULL. */
+static void marker(FILE *out, double x, double y, unsigned shape, const char *color,
+                   const char *title)
+{
+    switch (shape % 4) {
+    case 1:
+        fprintf(out, "<rect class=\"mark\" x=\"%.1f\" y=\"%.1f\" width=\"6.4\" height=\"6.4\" "
+                "fill=\"%s\">", x - 3.2, y - 3.2, color);
+        break;
+    case 2:
+        fprintf(out, "<path class=\"mark\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\">",
+                x, y - 4.2, x + 4, y + 3, x - 4, y + 3, color);
+        break;
+    case 3:
+        fprintf(out, "<path class=\"mark\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" "
+                "fill=\"%s\">", x, y - 4.3, x + 4.3, y, x, y + 4.3, x - 4.3, y, color);
+        break;
+    default:
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">", x, y, color);
+    }
+    if (title) {
+        fputs("<title>", out);
+        svg_text(out, title);
+        fputs("</title>", out);
+    }
+    fputs(shape % 4 == 1 ? "</rect>" : shape % 4 ? "</path>" : "</circle>", out);
+}
+
+/*
+ * Where the next of `text`'s lines of at most `width` characters starts: at a
+ * blank, or mid-word only for a word longer than a line. Nothing is dropped.
+ */
+static size_t line_len(const char *text, size_t width)
+{
+    size_t len = strlen(text), cut;
+    if (len <= width)
+        return len;
+    for (cut = width; cut > 0 && text[cut] != ' '; cut--)
+        ;
+    return cut ? cut : width;
+}
+
+static size_t count_lines(const char *text, size_t width)
+{
+    size_t n = 0, k;
+    while (text && *text) {
+        k = line_len(text, width);
+        text += k;
+        while (*text == ' ')
+            text++;
+        n++;
+    }
+    return n ? n : 1;
+}
+
+/* text as <tspan> lines of at most `width` characters, `step` px apart, from (x, y). */
+static void wrapped_text(FILE *out, const char *cls, int x, int y, int step, const char *text,
+                         size_t width)
+{
+    char line[256];
+    size_t k, i = 0;
+    fprintf(out, "<text class=\"%s\" x=\"%d\" y=\"%d\">", cls, x, y);
+    while (text && *text) {
+        k = line_len(text, width < sizeof(line) ? width : sizeof(line) - 1);
+        snprintf(line, sizeof(line), "%.*s", (int)k, text);
+        fprintf(out, "<tspan x=\"%d\" dy=\"%d\">", x, i++ ? step : 0);
+        svg_text(out, line);
+        fputs("</tspan>", out);
+        text += k;
+        while (*text == ' ')
+            text++;
+    }
+    fputs("</text>\n", out);
+}
+
+/* Legend entries' height: 18 px each, 13 more a wrapped line; then the note's. */
+static int legend_height(const struct svg_chart *c)
+{
+    size_t i;
+    int h = 0;
+    for (i = 0; i < c->nseries; i++)
+        h += 18 + 13 * (int)(count_lines(c->series[i].name, LEGEND_CHARS) - 1);
+    if (c->note)
+        h += 14 + 13 * (int)count_lines(c->note, NOTE_CHARS);
+    return h;
+}
+
+/* The chart's title lines and legend decide where its plot starts and its picture ends. */
+static void chart_layout(const struct svg_chart *c)
+{
+    int legend_end;
+    plot_top = 20 + 16 * (int)count_lines(c->title, TITLE_CHARS);
+    legend_end = plot_top + 6 + legend_height(c) + 12;
+    chart_h = PLOT_B + 58 > legend_end ? PLOT_B + 58 : legend_end;
+}
+
+/* The title over the chart's width, on as many lines as it needs. */
+static void chart_title(FILE *out, const struct svg_chart *c)
+{
+    fputs("<title>", out);
+    svg_text(out, c->title);
+    fputs("</title>\n", out);
+    wrapped_text(out, "ctitle", 8, 20, 16, c->title, TITLE_CHARS);
 }
 
 const char *svg_dash(size_t i)
@@ -51,8 +171,7 @@ const char *svg_dash(size_t i)
     return dashes[i % (sizeof(dashes) / sizeof(dashes[0]))];
 }
 
-/* Compact tick labels: 950, 1500, 12k, 1.2M. */
-static const char *tick_text(double v, char *buf, size_t cap)
+const char *svg_tick_text(double v, char *buf, size_t cap)
 {
     double a = fabs(v);
     if (a >= 1e6)
@@ -136,7 +255,7 @@ static void y_ticks(FILE *out, const struct scale *ys)
                     continue;
                 axis_line(out, PLOT_L, to_px(ys, v), PLOT_R, to_px(ys, v), "grid");
                 fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                        PLOT_L - 6, to_px(ys, v) + 4, tick_text(v, t, sizeof(t)));
+                        PLOT_L - 6, to_px(ys, v) + 4, svg_tick_text(v, t, sizeof(t)));
             }
         }
         return;
@@ -145,7 +264,7 @@ static void y_ticks(FILE *out, const struct scale *ys)
     for (v = ys->lo, k = 0; v <= ys->hi * 1.0001 && k < 20; v += step, k++) {
         axis_line(out, PLOT_L, to_px(ys, v), PLOT_R, to_px(ys, v), "grid");
         fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                PLOT_L - 6, to_px(ys, v) + 4, tick_text(v, t, sizeof(t)));
+                PLOT_L - 6, to_px(ys, v) + 4, svg_tick_text(v, t, sizeof(t)));
     }
 }
 
@@ -191,15 +310,15 @@ static void x_ticks(FILE *out, const struct svg_chart *c, const struct scale *xs
     n = j;
     if (n <= 12) { /* the measured values themselves, e.g. 1 2 4 8 16 pages */
         for (i = 0; i < n; i++)
-            x_tick(out, xs, v[i], tick_text(v[i], t, sizeof(t)));
+            x_tick(out, xs, v[i], svg_tick_text(v[i], t, sizeof(t)));
     } else if (xs->log) {
         for (x = pow(2, floor(log2(xs->lo))); x <= xs->hi * 1.0001; x *= 4)
             if (x >= xs->lo * 0.999)
-                x_tick(out, xs, x, tick_text(x, t, sizeof(t)));
+                x_tick(out, xs, x, svg_tick_text(x, t, sizeof(t)));
     } else {
         step = nice_step(xs->hi - xs->lo, 8);
         for (x = ceil(xs->lo / step) * step, i = 0; x <= xs->hi * 1.0001 && i < 30; x += step, i++)
-            x_tick(out, xs, x, tick_text(x, t, sizeof(t)));
+            x_tick(out, xs, x, svg_tick_text(x, t, sizeof(t)));
     }
     free(v);
 }
@@ -225,18 +344,18 @@ static void plot_series(FILE *out, const struct svg_chart *c, const struct svg_s
     if (open)
         fputs("\"/>\n", out);
     for (j = 0; j < s->n; j++) {
+        char title[200];
         if (!isfinite(s->x[j]) || !isfinite(s->y[j]) || (ys->log && s->y[j] <= 0) ||
             (xs->log && s->x[j] <= 0))
             continue;
-        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
-                to_px(xs, s->x[j]), to_px(ys, s->y[j]), s->color);
-        svg_text(out, s->name);
-        fputs(": ", out);
-        if (c->x_categorical && s->x[j] >= 0 && (size_t)s->x[j] < c->ncats)
-            svg_text(out, c->x_cats[(size_t)s->x[j]]);
-        else
-            fputs(tick_text(s->x[j], a, sizeof(a)), out);
-        fprintf(out, " &#8594; %s</title></circle>\n", tick_text(s->y[j], b, sizeof(b)));
+        /* escaped by marker(): a series name comes from a report */
+        snprintf(title, sizeof(title), "%s: %s \u2192 %s", s->name,
+                 c->x_categorical && s->x[j] >= 0 && (size_t)s->x[j] < c->ncats
+                     ? c->x_cats[(size_t)s->x[j]]
+                     : svg_tick_text(s->x[j], a, sizeof(a)),
+                 svg_tick_text(s->y[j], b, sizeof(b)));
+        marker(out, to_px(xs, s->x[j]), to_px(ys, s->y[j]), s->marker, s->color, title);
+        fputc('\n', out);
     }
 }
 
@@ -244,35 +363,25 @@ static void legend(FILE *out, const struct svg_chart *c)
 {
     size_t i;
     int y = PLOT_T + 6;
-    for (i = 0; i < c->nseries && i < 16; i++, y += 18) {
+    for (i = 0; i < c->nseries; i++) {
         const struct svg_series *s = &c->series[i];
-        char name[40];
-        size_t len = strlen(s->name);
-        snprintf(name, sizeof(name), "%.*s%s", len > 24 ? 21 : 24, s->name, len > 24 ? "..." : "");
         fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"%s%s%s/>",
                 PLOT_R + 14, y, PLOT_R + 40, y, s->color, s->dash ? " stroke-dasharray=\"" : "",
                 s->dash ? s->dash : "", s->dash ? "\"" : "");
-        fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"%s\"/>", PLOT_R + 27, y, s->color);
-        fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">", PLOT_R + 46, y + 4);
-        svg_text(out, name);
-        fputs("</text>\n", out);
+        marker(out, PLOT_R + 27, y, s->marker, s->color, NULL);
+        /* the whole name, wrapped: a legend entry is never cut */
+        wrapped_text(out, "legend", PLOT_R + 46, y + 4, 13, s->name, LEGEND_CHARS);
+        y += 18 + 13 * (int)(count_lines(s->name, LEGEND_CHARS) - 1);
     }
-    if (c->nseries > 16)
-        fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">(%zu more)</text>\n", PLOT_R + 14,
-                y + 4, c->nseries - 16);
-    if (c->note) {
-        fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">", PLOT_R + 14,
-                y + 14 + (c->nseries > 16 ? 18 : 0));
-        svg_text(out, c->note);
-        fputs("</text>\n", out);
-    }
+    if (c->note)
+        wrapped_text(out, "legend", PLOT_R + 14, y + 14, 13, c->note, NOTE_CHARS);
 }
 
 /* The x label under the plot, the y label turned along its left side. */
 static void axis_labels(FILE *out, const struct svg_chart *c, bool x_log, bool y_log)
 {
     fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-            (PLOT_L + PLOT_R) / 2, CHART_H - 14);
+            (PLOT_L + PLOT_R) / 2, PLOT_B + 44);
     svg_text(out, c->x_label);
     fputs(x_log ? " (log scale)" : "", out);
     fputs("</text>\n", out);
@@ -280,6 +389,8 @@ static void axis_labels(FILE *out, const struct svg_chart *c, bool x_log, bool y
             "text-anchor=\"middle\">", (PLOT_T + PLOT_B) / 2);
     svg_text(out, c->y_label);
     fputs(y_log ? " (log scale)" : "", out);
+    fputs(", ", out);
+    svg_text(out, c->direction ? c->direction : "lower is better");
     fputs("</text>\n", out);
 }
 
@@ -288,14 +399,13 @@ void svg_line_chart(FILE *out, const struct svg_chart *c)
     struct scale xs = { false, 0, 1, PLOT_L + 10, PLOT_R - 10 }, ys = { false, 0, 1, PLOT_B, PLOT_T };
     double lo, hi;
     size_t i;
+    chart_layout(c);
+    xs.p0 = PLOT_L + 10;
+    ys.p0 = PLOT_B;
+    ys.p1 = PLOT_T;
     fprintf(out, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
             CHART_W, CHART_H, CHART_W, CHART_H);
-    fputs("<title>", out);
-    svg_text(out, c->title);
-    fputs("</title>\n", out);
-    fprintf(out, "<text class=\"ctitle\" x=\"%d\" y=\"20\">", PLOT_L);
-    svg_text(out, c->title);
-    fputs("</text>\n", out);
+    chart_title(out, c);
     range_of(c, false, &lo, &hi);
     if (lo <= hi && c->y_fixed) {
         lo = c->y_lo;
@@ -437,7 +547,7 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
                 svg_text(out, h->labels[i]);
                 fputs(" &#8594; ", out);
                 svg_text(out, h->labels[j]);
-                fprintf(out, ": %s %s</title>", tick_text(v, t, sizeof(t)), h->unit);
+                fprintf(out, ": %s %s</title>", svg_tick_text(v, t, sizeof(t)), h->unit);
             }
             fputs("</rect>\n", out);
             if (n <= 8 && isfinite(v)) { /* the value itself, light on the dark half of the scale */
@@ -448,7 +558,7 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
                         "text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
                         dark ? "on-dark" : "on-light", left + cs * (j + 0.5),
                         top + cs * (i + 0.5) + 4, dark ? "#ffffff" : "#000000",
-                        tick_text(v, t, sizeof(t)));
+                        svg_tick_text(v, t, sizeof(t)));
             }
         }
     }
@@ -474,9 +584,9 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
                     top + (int)i * 10, color);
         }
         fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s %s (slow)</text>\n", lx + 22,
-                top + 9, tick_text(hi, t, sizeof(t)), h->unit);
+                top + 9, svg_tick_text(hi, t, sizeof(t)), h->unit);
         fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s %s (fast)</text>\n", lx + 22,
-                top + 159, tick_text(lo, t, sizeof(t)), h->unit);
+                top + 159, svg_tick_text(lo, t, sizeof(t)), h->unit);
         fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">%s%s</text>\n", lx, top + 178,
                 log_scale ? "log colour scale" : "linear colour scale",
                 h->scale_fixed ? ", shared" : "");
@@ -508,12 +618,12 @@ void svg_bar_chart(FILE *out, const struct svg_chart *c)
             hi = (isfinite(b) ? b : a) > hi ? (isfinite(b) ? b : a) : hi;
         }
     }
+    chart_layout(c);
+    ys.p0 = PLOT_B;
+    ys.p1 = PLOT_T;
     fprintf(out, "<svg class=\"chart bars\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "role=\"img\">\n<title>", CHART_W, CHART_H, CHART_W, CHART_H);
-    svg_text(out, c->title);
-    fprintf(out, "</title>\n<text class=\"ctitle\" x=\"%d\" y=\"20\">", PLOT_L);
-    svg_text(out, c->title);
-    fputs("</text>\n", out);
+            "role=\"img\">\n", CHART_W, CHART_H, CHART_W, CHART_H);
+    chart_title(out, c);
     if (!(lo <= hi) || !c->ncats) {
         fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%d\">no measured points</text>\n</svg>\n",
                 PLOT_L, (PLOT_T + PLOT_B) / 2);
@@ -550,9 +660,9 @@ void svg_bar_chart(FILE *out, const struct svg_chart *c)
             svg_text(out, s->name);
             fputs(": ", out);
             svg_text(out, c->x_cats[k]);
-            fprintf(out, " p50 %s", tick_text(y, t, sizeof(t)));
+            fprintf(out, " p50 %s", svg_tick_text(y, t, sizeof(t)));
             if (s->y_hi && isfinite(s->y_hi[k]))
-                fprintf(out, ", p99 %s", tick_text(s->y_hi[k], t, sizeof(t)));
+                fprintf(out, ", p99 %s", svg_tick_text(s->y_hi[k], t, sizeof(t)));
             fputs("</title></rect>\n", out);
             if (s->y_lo && s->y_hi && isfinite(s->y_lo[k]) && isfinite(s->y_hi[k]) &&
                 (!ys.log || s->y_lo[k] > 0)) {
