@@ -18,6 +18,9 @@ not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 browser_checks=(dom-svg dom-heatmap dom-lines screenshot-not-blank blank-control three-facets three-scale three-lines three-heatmaps three-bars three-screenshot)
+for k in 2 12; do
+    browser_checks+=("conclude-$k-top" "conclude-$k-charts" "conclude-$k-screenshot")
+done
 
 skip_browser_checks() {
     for c in "${browser_checks[@]}"; do skip "$c" "$1"; done
@@ -30,6 +33,23 @@ fi
 page=$out/two-reports.html
 "$TOOL" html -o "$page" "$FIX/qemu-tcg-smp4-all.json" "$FIX/synthetic-epyc7763-2s-hw.json" 2>"$out/tool.err"
 check "page-written: tlbscope-report html wrote the page" test -s "$page"
+
+# ---- issue 31, item 5: pages that conclude, at 2 and at 12 reports ----
+# simulated samples (html refuses a mix): the two CPUs of the issue's trial, and the 8 model
+# profiles with 4 repeated runs. tests/checks/html_facts.py reads the page, then the DOM.
+SIMS=reports/samples/sim
+conclude_2=("$SIMS/sim-epyc7763-smp8.json" "$SIMS/sim-xeon8180-smp8.json")
+conclude_12=("$SIMS"/sim-*.json "$SIMS"/runs/sim-smp4-run[12].json "$SIMS"/runs/sim-smp8-run[12].json)
+"$TOOL" html -o "$out/conclude-2.html" "${conclude_2[@]}" 2>>"$out/tool.err"
+"$TOOL" html -o "$out/conclude-12.html" "${conclude_12[@]}" 2>>"$out/tool.err"
+python3 tests/checks/html_facts.py "$out/conclude-2.html" "${conclude_2[0]}" >"$out/conclude-2.facts"
+sed 's/^/# page of 2: /' "$out/conclude-2.facts"
+pfact() { grep -q -- "$2" "$out/conclude-$1.facts"; }
+check "conclude-2-page: the flush-ceiling curves in ns from the report's TSC rate, as labelled (8 invlpg points of A)" \
+    pfact 2 "^ceiling_ns points 8 matched 8 wrong 0$"
+check "conclude-2-page: one headline per experiment, the run verdicts and the recommendations before any chart" \
+    sh -c "grep -q '^conclusions_first True$' $out/conclude-2.facts && grep -q '^experiments 10 with_headline 10 headline_rows 10$' $out/conclude-2.facts &&
+           grep -q '^verdicts 2 complete 2$' $out/conclude-2.facts && grep -q '^recommendations recommendations$' $out/conclude-2.facts"
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
@@ -128,3 +148,30 @@ else
         not_ok "$c: Chromium did not render the three-report page"
     done
 fi
+
+# ---- issue 31, item 5: the concluding pages of 2 and 12 reports, rendered ----
+# (written above; a person looks at conclude-2.png and conclude-12.png: the top of each page)
+for k in 2 12; do
+    pg=$out/conclude-$k.html
+    if chromium_run --dump-dom "file://$PWD/$pg" >"$out/conclude-$k.dom.html" && [ -s "$out/conclude-$k.dom.html" ]; then
+        python3 tests/checks/html_facts.py "$out/conclude-$k.dom.html" >"$out/conclude-$k.dom.facts"
+        sed "s/^/# DOM of $k: /" "$out/conclude-$k.dom.facts"
+        f=$out/conclude-$k.dom.facts
+        check "conclude-$k-top: headlines of all 10 experiments, $k COMPLETE verdicts (no SKIP badge) and the recommendations, before any chart" \
+            sh -c "grep -q '^conclusions_first True$' $f && grep -q '^experiments 10 with_headline 10 ' $f &&
+                   grep -q '^verdicts $k complete $k$' $f && grep -q '^machine_skip_badges 0$' $f && grep -q '^recommendations recommendations$' $f"
+        check "conclude-$k-charts: no empty chart; every chart has markers, ticks, its direction, ns; no legend cut; $k series colours" \
+            sh -c "grep -Eq '^charts [0-9]+ empty 0 unmarked 0 no_ticks 0 undirected 0 in_ticks 0$' $f && grep -q '^legends_cut 0$' $f &&
+                   grep -q '^series_colours $k$' $f"
+    else
+        not_ok "conclude-$k-top: Chromium did not render the page of $k reports"
+        not_ok "conclude-$k-charts: Chromium did not render the page of $k reports"
+    fi
+    if screenshot "$pg" "$out/conclude-$k.png"; then
+        p=$(size "$out/conclude-$k.png"); nb=$(size "$out/near-blank.png")
+        check "conclude-$k-screenshot: the page of $k reports renders ($p bytes, near-blank $nb), kept as $out/conclude-$k.png" \
+            test "$p" -gt $((4 * nb))
+    else
+        not_ok "conclude-$k-screenshot: Chromium took no screenshot"
+    fi
+done

@@ -746,6 +746,20 @@ kill_tool atlas_unit_unescaped "atlas: a headline's unit from the database writt
     atlas_escapes_the_database
 kill_tool csv_formula_kept "CSV: a cell that starts with = written as it is" csv_formulas_quoted
 kill_tool markdown_html_kept "compare --markdown: a report's <img> passed through" markdown_html_escaped
+# issue 31, item 5: the html page of the issue's two CPUs opens with a headline per experiment,
+# and its flush-ceiling curves are in ns as labelled (tests/checks/html_facts.py, also run by
+# tests/checks/html_chromium.sh)
+HTML_PAIR=("$here/reports/samples/sim/sim-epyc7763-smp8.json" "$here/reports/samples/sim/sim-xeon8180-smp8.json")
+html_facts() { # TOOL FACT-PATTERN
+    mkdir -p "$here/build/test-runs/mutants-html"
+    "$1" html -o "$here/build/test-runs/mutants-html/page.html" "${HTML_PAIR[@]}" 2>/dev/null &&
+        python3 "$here/tests/checks/html_facts.py" "$here/build/test-runs/mutants-html/page.html" \
+            "${HTML_PAIR[0]}" | grep -- "$2" >/dev/null
+}
+html_headlines_first() { html_facts "$1" "^experiments 10 with_headline 10 headline_rows 10$"; }
+html_ceiling_ns() { html_facts "$1" "^ceiling_ns points 8 matched 8 wrong 0$"; }
+kill_tool html_headlines_dropped "html: no headline per experiment at the top" html_headlines_first
+kill_tool html_ceiling_in_ticks "html: flush-ceiling curves in TSC ticks, labelled ns" html_ceiling_ns
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {
