@@ -18,6 +18,10 @@
 
 /* Charts per experiment at most; facets beyond it are sampled evenly. */
 #define HTML_MAX_FACETS 48 /* every facet of today's experiments (9 page counts); a cap for odd reports */
+/* Reports whose data tables are always side by side (p50, p99, ratio and interval each). */
+#define HTML_SIDE_BY_SIDE 4
+/* More reports: a data table wider than this many characters takes the long layout (the page is ~1300 px). */
+#define HTML_TABLE_CHARS 180
 /* Largest IPI heatmap drawn (cells = CPUs squared). */
 #define HTML_HEATMAP_MAX_CPUS 128
 

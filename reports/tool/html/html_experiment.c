@@ -447,8 +447,30 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
     free(store);
 }
 
+/*
+ * The data table side by side for up to HTML_SIDE_BY_SIDE reports; for more, side by side
+ * while it fits the page's width, else without
+ * p99, else the long layout (a row per point and report: many reports). Never
+ * one of compare's narrower layouts, which cut values: the page wraps instead.
+ */
+static struct table *data_table(const struct cmp_model *m, const struct cmp_section *s,
+                                enum cmp_layout *layout)
+{
+    struct table *t;
+    *layout = CMP_LAYOUT_WIDE;
+    if (m->nreports <= HTML_SIDE_BY_SIDE) /* p99 and the intervals of a few reports: wrapped */
+        return compare_section_table(m, s);
+    t = compare_section_table_fit(m, s, HTML_TABLE_CHARS, layout);
+    if (*layout == CMP_LAYOUT_WIDE || *layout == CMP_LAYOUT_P50 || *layout == CMP_LAYOUT_LONG)
+        return t;
+    table_free(t);
+    *layout = CMP_LAYOUT_WIDE;
+    return compare_section_table(m, s);
+}
+
 void html_experiment(FILE *out, const struct cmp_model *m, const struct cmp_section *s)
 {
+    enum cmp_layout layout = CMP_LAYOUT_WIDE;
     struct table *t;
     size_t i;
     fputs("<h2>", out);
@@ -476,10 +498,12 @@ void html_experiment(FILE *out, const struct cmp_model *m, const struct cmp_sect
     }
     if (!s->nrows)
         return;
-    t = compare_section_table(m, s);
-    fprintf(out, "<details%s><summary>Data: p50 and p99 per point in %s, ratio of p50 to "
-            "report %s</summary>\n", s->nrows <= 12 ? " open" : "", unit_name(m),
-            m->nreports ? m->reports[s->base]->label : "A");
+    t = data_table(m, s, &layout);
+    fprintf(out, "<details%s><summary>Data: p50 %sper point in %s, ratio of p50 to "
+            "report %s%s</summary>\n", s->nrows <= 12 ? " open" : "",
+            layout == CMP_LAYOUT_P50 ? "" : "and p99 ", unit_name(m),
+            m->nreports ? m->reports[s->base]->label : "A",
+            layout == CMP_LAYOUT_LONG ? " (long layout: a row per point and report)" : "");
     table_print(t, out, TABLE_HTML, "");
     fputs("</details>\n", out);
     table_free(t);
