@@ -18,6 +18,7 @@
 #include "reports/tool/model/load.h"
 #include "reports/tool/model/model.h"
 #include "reports/tool/show/show.h"
+#include "reports/tool/views/svg.h"
 #include "reports/tool/views/table.h"
 #include "reports/tool/model/units.h"
 #include "tests/host/report_fixture.h"
@@ -29,6 +30,78 @@ static struct m_report *model_of_doc(json_t *root, const char *label)
     assert_non_null(m);
     snprintf(m->label, sizeof(m->label), "%s", label);
     return m;
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (hay = strstr(hay, needle); hay; hay = strstr(hay + 1, needle))
+        n++;
+    return n;
+}
+
+/*
+ * Issue 31, item 5: a chart one can read. Twelve series, each name longer than a legend
+ * line: every name whole in the legend (wrapped, never "..." or "(N more)"), a marker per
+ * point, the direction by the y label, a long title wrapped with nothing dropped, and the
+ * chart taller than the default to hold the legend. The palette's 12 colours differ.
+ */
+static void test_chart_readable(void **state)
+{
+    enum { SERIES = 12, POINTS = 3 };
+    struct svg_series se[SERIES];
+    double xy[SERIES][2][POINTS];
+    struct svg_chart c;
+    char *buf = NULL, name[64];
+    size_t len = 0, i, k;
+    FILE *f = open_memstream(&buf, &len);
+    (void)state;
+    assert_non_null(f);
+    memset(se, 0, sizeof(se));
+    for (i = 0; i < SERIES; i++) {
+        for (k = 0; k < POINTS; k++) {
+            xy[i][0][k] = (double)(1u << k);
+            xy[i][1][k] = 200.0 + 20.0 * (double)i + (double)k; /* a linear axis */
+        }
+        se[i].x = xy[i][0];
+        se[i].y = xy[i][1];
+        se[i].n = POINTS;
+        se[i].color = svg_palette(i);
+        se[i].marker = svg_marker(i);
+        snprintf(se[i].name, sizeof(se[i].name), "report-number-%02zu conc (sim.^) seventh-word",
+                 i);
+        for (k = 0; k < i; k++)
+            assert_string_not_equal(svg_palette(i), svg_palette(k));
+    }
+    memset(&c, 0, sizeof(c));
+    c.title = "shootdown_seq_vs_conc: p50 latency by targets, pages=512 flush=invpcid_single "
+              "ipi_mode=x2apic_cluster placement=cross_package";
+    c.x_label = "targets";
+    c.y_label = "p50 latency (ns)";
+    c.series = se;
+    c.nseries = SERIES;
+    c.note = "colour and marker: report; dash: mode";
+    svg_line_chart(f, &c);
+    fclose(f);
+    for (i = 0; i < SERIES; i++) {
+        snprintf(name, sizeof(name), ">report-number-%02zu conc<", i);
+        assert_non_null(strstr(buf, name));
+    }
+    /* 24 characters a legend line: the rest on the next */
+    assert_int_equal(count_of(buf, ">(sim.^) seventh-word<"), SERIES);
+    assert_null(strstr(buf, "...<"));
+    assert_null(strstr(buf, "more)<"));
+    /* a marker per point: circles, squares and paths, each with its title */
+    assert_int_equal(count_of(buf, "<circle ") + count_of(buf, "<rect class=\"mark\"") +
+                         count_of(buf, "<path class=\"mark\""),
+                     SERIES * POINTS + SERIES /* the legend's */);
+    assert_non_null(strstr(buf, "p50 latency (ns), lower is better<"));
+    assert_non_null(strstr(buf, "placement=cross_package</tspan>"));
+    assert_non_null(strstr(buf, "<title>shootdown_seq_vs_conc: p50 latency by targets, pages=512 "
+                                "flush=invpcid_single ipi_mode=x2apic_cluster "
+                                "placement=cross_package</title>"));
+    assert_null(strstr(buf, "height=\"380\""));
+    free(buf);
 }
 
 static char *show_text(const struct m_report *r)
@@ -432,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_table_formats),
         cmocka_unit_test(test_json_paths),
         cmocka_unit_test(test_wrapping),
+        cmocka_unit_test(test_chart_readable),
     };
     return cmocka_run_group_tests_name("report_views", tests, NULL, NULL);
 }
