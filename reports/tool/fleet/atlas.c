@@ -314,6 +314,60 @@ static void table(FILE *out, const struct atlas *a, size_t env, const struct col
 #define CH_LEFT 300
 #define CH_RIGHT 720
 #define CH_ROW 26
+#define CH_AXIS 34 /* the value axis under the rows: its line, ticks and their values */
+
+static size_t first_shown(const bool *has, size_t n)
+{
+    size_t j;
+    for (j = 0; j < n && !has[j]; j++)
+        ;
+    return j < n ? j : 0;
+}
+
+/*
+ * The value axis at height y: ticks at 1, 2 and 5 times a power of ten (log
+ * scale) or at a round step (linear), each value in the figure's unit (`c`'s).
+ */
+static void range_axis(FILE *out, const struct cell *c, double lo, double hi, bool log_scale,
+                       double y)
+{
+    double v, step, mag, f;
+    int k, shown = 0;
+#define XPOS(v) (CH_LEFT + (CH_RIGHT - CH_LEFT) * (log_scale ? log((v) / lo) / log(hi / lo) \
+                                                              : ((v) - lo) / (hi - lo)))
+    fprintf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+            "stroke=\"#57606a\"/>\n", CH_LEFT, y, CH_RIGHT, y);
+    if (log_scale) {
+        static const double mult[] = { 1, 2, 5 };
+        for (v = pow(10, floor(log10(lo))); v <= hi && shown < 40; v *= 10) {
+            for (k = 0; k < 3; k++) {
+                double t = mult[k] * v;
+                if (t < lo * 0.999 || t > hi * 1.001)
+                    continue;
+                fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                        "stroke=\"#57606a\"/><text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
+                        "text-anchor=\"middle\">", XPOS(t), y, XPOS(t), y + 4, XPOS(t), y + 16);
+                put_value(out, c, t);
+                fputs("</text>\n", out);
+                shown++;
+            }
+        }
+        return;
+    }
+    /* 1, 2 or 5 times a power of ten: about four ticks */
+    mag = pow(10, floor(log10((hi - lo) / 4)));
+    f = (hi - lo) / 4 / mag;
+    step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+    for (v = ceil(lo / step) * step; v <= hi * 1.0001 && shown < 12 && step > 0; v += step) {
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#57606a\"/>"
+                "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", XPOS(v),
+                y, XPOS(v), y + 4, XPOS(v), y + 16);
+        put_value(out, c, v);
+        fputs("</text>\n", out);
+        shown++;
+    }
+#undef XPOS
+}
 static void chart(FILE *out, const struct atlas *a, size_t env, const struct column *cols,
                   size_t ncols, const struct frow *row)
 {
@@ -347,11 +401,16 @@ static void chart(FILE *out, const struct atlas *a, size_t env, const struct col
             hi = lo + 1;
     }
     fprintf(out, "<svg class=\"chart range\" width=\"%d\" height=\"%zu\" viewBox=\"0 0 %d %zu\" "
-            "role=\"img\"><title>", CH_W, 50 + shown * CH_ROW, CH_W, 50 + shown * CH_ROW);
+            "role=\"img\"><title>", CH_W, 50 + shown * CH_ROW + CH_AXIS, CH_W,
+            50 + shown * CH_ROW + CH_AXIS);
     row_label(out, row);
     fputs("</title>\n<text class=\"ctitle\" x=\"10\" y=\"18\">", out);
     row_label(out, row);
-    fprintf(out, "%s</text>\n", log_scale ? " (log scale)" : "");
+    /* the figure's direction, as the headline table defines it */
+    fprintf(out, "%s; %s</text>\n", log_scale ? " (log scale)" : "",
+            row->f->lower_is_better ? "lower is better" : "higher is better");
+    range_axis(out, &cells[first_shown(has, ncols)], lo, hi, log_scale,
+               40 + (double)(shown - 1) * CH_ROW + 16);
     shown = 0;
     for (j = 0; j < ncols; j++) {
         double y, x0, x1, xm;
