@@ -157,9 +157,10 @@ for k in 2 12; do
         python3 tests/checks/html_facts.py "$out/conclude-$k.dom.html" >"$out/conclude-$k.dom.facts"
         sed "s/^/# DOM of $k: /" "$out/conclude-$k.dom.facts"
         f=$out/conclude-$k.dom.facts
-        check "conclude-$k-top: headlines of all 10 experiments, $k COMPLETE verdicts (no SKIP badge) and the recommendations, before any chart" \
+        check "conclude-$k-top: headlines of all 10 experiments (past 3 reports a grid of them first), $k COMPLETE verdicts (no SKIP badge) and the recommendations, before any chart" \
             sh -c "grep -q '^conclusions_first True$' $f && grep -q '^experiments 10 with_headline 10 ' $f &&
-                   grep -q '^verdicts $k complete $k$' $f && grep -q '^machine_skip_badges 0$' $f && grep -q '^recommendations recommendations$' $f"
+                   grep -q '^verdicts $k complete $k$' $f && grep -q '^machine_skip_badges 0$' $f && grep -q '^recommendations recommendations$' $f &&
+                   { [ $k = 2 ] || grep -q '^headline_grid 10$' $f; }"
         check "conclude-$k-charts: no empty chart; every chart has markers, ticks, its direction, ns; no legend cut; $k series colours" \
             sh -c "grep -Eq '^charts [0-9]+ empty 0 unmarked 0 no_ticks 0 undirected 0 in_ticks 0$' $f && grep -q '^legends_cut 0$' $f &&
                    grep -q '^series_colours $k$' $f"

@@ -26,6 +26,8 @@ def main():
     head = re.search(r'<table class="headlines">(.*?)</table>', page, re.S)
     rows = re.findall(r'<tr class="headline"><td><a href="#exp(\d+)"', head.group(1)) if head else []
     print("experiments", sections, "with_headline", len(set(rows)), "headline_rows", len(rows))
+    grid = re.search(r'<table class="headline-grid">(.*?)</table>', page, re.S)
+    print("headline_grid", len(re.findall(r"<tr><td><a href=", grid.group(1))) if grid else 0)
     verd = re.search(r'<ul class="verdicts">(.*?)</ul>', page, re.S)
     words = re.findall(r'<span class="verdict (\w+)">(\w+)', verd.group(1)) if verd else []
     print("verdicts", len(words), "complete", sum(1 for c, w in words if c == w == "COMPLETE"))

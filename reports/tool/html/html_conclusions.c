@@ -4,6 +4,7 @@
 
 #include "core/mutant.h"
 #include "reports/tool/compare/compare_summary.h"
+#include "reports/tool/model/units.h"
 #include "reports/tool/views/recommend_view.h"
 #include "reports/tool/views/svg.h"
 #include "reports/tool/views/verdict_view.h"
@@ -59,14 +60,74 @@ static const char *verdict_css(enum cmp_verdict v)
     }
 }
 
+/*
+ * Many reports: experiments down, sides across, each cell the geometric mean
+ * of the p50 ratios as a factor ("1.41x faster") and its verdict, as
+ * compare's closing summary; the headlines' sentences follow, folded.
+ */
+static void headline_grid(FILE *out, const struct cmp_model *m)
+{
+    char g[32];
+    size_t k, i;
+    fputs("<table class=\"headline-grid\">\n<thead><tr><th>Experiment</th>", out);
+    for (i = 0; i < m->nreports; i++) {
+        if (i == m->opts.baseline)
+            continue;
+        fputs("<th>", out);
+        svg_text(out, m->reports[i]->label);
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead>\n<tbody>\n", out);
+    for (k = 0; k < m->nsections; k++) {
+        const struct cmp_section *s = &m->sections[k];
+        fprintf(out, "<tr><td><a href=\"#exp%zu\">", k);
+        svg_text(out, s->id);
+        fputs("</a>", out);
+        if (s->base != m->opts.baseline) { /* its ratios divide by another side */
+            fputs(" <span class=\"muted\">vs ", out);
+            svg_text(out, m->reports[s->base]->label);
+            fputs("</span>", out);
+        }
+        fputs("</td>", out);
+        for (i = 0; i < m->nreports; i++) {
+            struct cmp_summary sum;
+            enum cmp_verdict v;
+            bool slower;
+            if (i == m->opts.baseline)
+                continue;
+            if (i == s->base || !compare_summary(m, s, i, &sum)) {
+                fputs("<td class=\"muted\">-</td>", out);
+                continue;
+            }
+            v = compare_summary_verdict(m, &sum);
+            slower = sum.geomean >= 1;
+            fprintf(out, "<td class=\"num\">%sx %s <span class=\"badge %s\">%s</span></td>",
+                    units_ratio(slower ? sum.geomean : 1 / sum.geomean, g, sizeof(g)),
+                    slower ? "slower" : "faster", verdict_css(v), compare_verdict_text(v));
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
 /* One row per experiment and side against the experiment's base: compare's "=>" lines. */
 static void headlines(FILE *out, const struct cmp_model *m)
 {
     char line[600];
     size_t k, i;
+    bool grid = m->nreports > HTML_RECOMMEND_COLUMNS;
     if (m->nreports < 2 || MUTANT(html_headlines_dropped))
         return;
-    fputs("<h3>Headlines</h3>\n<table class=\"headlines\">\n<thead><tr><th>Experiment</th>"
+    fputs("<h3>Headlines</h3>\n", out);
+    if (grid) {
+        fputs("<p class=\"muted\">Per experiment and report: the geometric mean of the p50 "
+              "ratios to ", out);
+        svg_text(out, m->reports[m->opts.baseline]->label);
+        fputs(" as a factor, and its verdict (lower is better).</p>\n", out);
+        headline_grid(out, m);
+        fputs("<details><summary>Every headline, with its interval</summary>\n", out);
+    }
+    fputs("<table class=\"headlines\">\n<thead><tr><th>Experiment</th>"
           "<th>Verdict</th><th>Headline (geometric mean of the p50 ratios; lower is better)</th>"
           "</tr></thead>\n<tbody>\n", out);
     for (k = 0; k < m->nsections; k++) {
@@ -95,6 +156,8 @@ static void headlines(FILE *out, const struct cmp_model *m)
         }
     }
     fputs("</tbody></table>\n", out);
+    if (grid)
+        fputs("</details>\n", out);
 }
 
 static void recommend_cell(FILE *out, const struct m_report *r, const char *id)
