@@ -34,7 +34,7 @@ page=$out/two-reports.html
 "$TOOL" html -o "$page" "$FIX/qemu-tcg-smp4-all.json" "$FIX/synthetic-epyc7763-2s-hw.json" 2>"$out/tool.err"
 check "page-written: tlbscope-report html wrote the page" test -s "$page"
 
-# ---- issue 31, item 5: pages that conclude, at 2 and at 12 reports ----
+# ---- issue 31, item 5: pages that conclude, at 2, 12 and 30 reports ----
 # simulated samples (html refuses a mix): the two CPUs of the issue's trial, and the 8 model
 # profiles with 4 repeated runs. tests/checks/html_facts.py reads the page, then the DOM.
 SIMS=reports/samples/sim
@@ -47,6 +47,14 @@ sed 's/^/# page of 2: /' "$out/conclude-2.facts"
 pfact() { grep -q -- "$2" "$out/conclude-$1.facts"; }
 check "conclude-2-page: the flush-ceiling curves in ns from the report's TSC rate, as labelled (8 invlpg points of A)" \
     pfact 2 "^ceiling_ns points 8 matched 8 wrong 0$"
+# more than compare's 26: 30 reports (the 14 simulated samples twice, and two more), each named
+conclude_30=("$SIMS"/sim-*.json "$SIMS"/runs/*.json "$SIMS"/sim-*.json "$SIMS"/runs/*.json "$SIMS"/sim-epyc7763-smp8.json "$SIMS"/sim-xeon8180-smp8.json)
+"$TOOL" html -o "$out/conclude-30.html" "${conclude_30[@]}" 2>>"$out/tool.err"
+python3 tests/checks/html_facts.py "$out/conclude-30.html" >"$out/conclude-30.facts"
+check "conclude-30-page: 30 reports on one page: 30 verdicts, the headline grid, no empty chart, no legend cut, 12 colours" \
+    sh -c "grep -q '^verdicts 30 complete 30$' $out/conclude-30.facts && grep -q '^headline_grid 10$' $out/conclude-30.facts &&
+           grep -Eq '^charts [0-9]+ empty 0 unmarked 0 ' $out/conclude-30.facts && grep -q '^legends_cut 0$' $out/conclude-30.facts &&
+           grep -q '^series_colours 12$' $out/conclude-30.facts"
 check "conclude-2-page: one headline per experiment, the run verdicts and the recommendations before any chart" \
     sh -c "grep -q '^conclusions_first True$' $out/conclude-2.facts && grep -q '^experiments 10 with_headline 10 headline_rows 10$' $out/conclude-2.facts &&
            grep -q '^verdicts 2 complete 2$' $out/conclude-2.facts && grep -q '^recommendations recommendations$' $out/conclude-2.facts"

@@ -437,7 +437,7 @@ int cmd_html(char *const *args, size_t nargs, const char *out_path, FILE *out, F
     struct m_report **reports;
     FILE *f;
     bool ok;
-    int rc = sides_load(args, nargs, NULL, false, COMPARE_MAX_REPORTS, &sides, err);
+    int rc = sides_load(args, nargs, NULL, false, HTML_MAX_REPORTS, &sides, err);
     if (rc != EXIT_VALID)
         return rc;
     /* the page's columns are the reports: the sides_set hands them over */

@@ -90,8 +90,9 @@ static const char usage_text[] =
     "Simulated reports (tlbscope-sim) are compared and charted only with each other.\n"
     "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad\n"
     "usage (also: simulated and non-simulated reports given together to compare or\n"
-    "html, more than 26 reports or sides), 3 compare --fail-if-slower found a slower\n"
-    "point, 4 compare --strict or --fail-if-slower found nothing compared.\n"
+    "html, more than 26 reports or sides to compare or 48 reports to html), 3\n"
+    "compare --fail-if-slower found a slower point, 4 compare --strict or\n"
+    "--fail-if-slower found nothing compared.\n"
     "html and compare never print serial numbers or UUIDs; show does, and the JSON\n"
     "files carry them: `tlbscope-report redact` makes a copy to share.\n";
 

@@ -15,7 +15,14 @@
 
 #include "reports/tool/compare/compare.h"
 #include "reports/tool/model/model.h"
+#include "reports/tool/views/svg.h"
 
+/*
+ * Reports a page takes (compare takes COMPARE_MAX_REPORTS): every side is
+ * named (NAME=FILE or its CPU), and colour with marker shape tells this many
+ * apart (svg_marker).
+ */
+#define HTML_MAX_REPORTS (4 * SVG_PALETTE_SIZE)
 /* Charts per experiment at most; facets beyond it are sampled evenly. */
 #define HTML_MAX_FACETS 48 /* every facet of today's experiments (9 page counts); a cap for odd reports */
 /* Reports whose data tables are always side by side (p50, p99, ratio and interval each). */

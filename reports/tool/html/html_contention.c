@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/tool/html/html.h"
 #include "reports/tool/show/conditions_view.h"
 #include "reports/tool/model/jget.h"
 #include "reports/tool/views/svg.h"
 
 #define MAX_X 64
-#define MAX_SERIES (2 * COMPARE_MAX_REPORTS) /* two lines a report: none left out */
+#define MAX_SERIES (2 * HTML_MAX_REPORTS) /* two lines a report: none left out */
 
 /* A string parameter, "" when absent. */
 static const char *param_str(const struct m_point *p, const char *key)
