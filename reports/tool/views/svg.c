@@ -14,12 +14,15 @@
  * One chart at a time: the page is written by one thread.
  */
 static int plot_top = 36, chart_h = 380;
+/* categories too long for their slot are turned (x_turned), and the picture grows by x_room */
+static bool x_turned;
+static int x_room;
 #define PLOT_T plot_top
 #define PLOT_B (plot_top + PLOT_HEIGHT)
 #define CHART_H chart_h
 /* characters a line: the title's (13 px bold) over the width, the legend's (11 px) beside the plot */
 #define TITLE_CHARS 78
-#define LEGEND_CHARS 24
+#define LEGEND_CHARS 22
 #define NOTE_CHARS 28
 
 void svg_text(FILE *out, const char *s)
@@ -151,9 +154,16 @@ static int legend_height(const struct svg_chart *c)
 static void chart_layout(const struct svg_chart *c)
 {
     int legend_end;
+    size_t i, longest = 0;
     plot_top = 20 + 16 * (int)count_lines(c->title, TITLE_CHARS);
+    for (i = 0; c->x_categorical && i < c->ncats; i++)
+        longest = strlen(c->x_cats[i]) > longest ? strlen(c->x_cats[i]) : longest;
+    /* about 6 px a character of 11 px text: side by side only when each fits its slot */
+    x_turned = c->ncats && (double)longest * 6.2 > (double)(PLOT_R - PLOT_L) / (double)c->ncats - 4;
+    /* turned by 40 degrees: the longest label's drop, less the line the labels had */
+    x_room = x_turned && longest > 2 ? (int)((double)longest * 6.2 * 0.64) - 8 : 0;
     legend_end = plot_top + 6 + legend_height(c) + 12;
-    chart_h = PLOT_B + 58 > legend_end ? PLOT_B + 58 : legend_end;
+    chart_h = PLOT_B + 58 + x_room > legend_end ? PLOT_B + 58 + x_room : legend_end;
 }
 
 /* The title over the chart's width, on as many lines as it needs. */
@@ -278,7 +288,12 @@ static void x_tick(FILE *out, const struct scale *xs, double v, const char *labe
 {
     double px = to_px(xs, v);
     axis_line(out, px, PLOT_B, px, PLOT_B + 5, "axis");
-    fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", px, PLOT_B + 18);
+    if (x_turned) /* whole, turned, rather than over each other */
+        fprintf(out, "<text class=\"tick\" transform=\"translate(%.1f %d) rotate(-40)\" "
+                "text-anchor=\"end\">", px + 3, PLOT_B + 14);
+    else
+        fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", px,
+                PLOT_B + 18);
     svg_text(out, label);
     fputs("</text>\n", out);
 }
@@ -381,7 +396,7 @@ static void legend(FILE *out, const struct svg_chart *c)
 static void axis_labels(FILE *out, const struct svg_chart *c, bool x_log, bool y_log)
 {
     fprintf(out, "<text class=\"alabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-            (PLOT_L + PLOT_R) / 2, PLOT_B + 44);
+            (PLOT_L + PLOT_R) / 2, PLOT_B + 44 + x_room);
     svg_text(out, c->x_label);
     fputs(x_log ? " (log scale)" : "", out);
     fputs("</text>\n", out);
