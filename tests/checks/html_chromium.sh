@@ -6,6 +6,10 @@
 # near-blank page are rendered too, as controls: they must fail the same
 # screenshot check, or the check proves nothing. Chromium comes from
 # scripts/deps.sh html (Debian `chromium`); without it every check SKIPs.
+# Issue 31, item 5: the pages of 2 and 12 simulated samples (and 30, without the browser)
+# open with their conclusions (a headline per experiment, the run verdicts, the
+# recommendations) and have no empty chart; tests/checks/html_facts.py reads page and DOM,
+# and the screenshots of their tops stay under build/test-runs/html-chromium/ for a person.
 # Prints TAP lines for tests/run-all.sh.
 cd "$(dirname "$0")/../.." || exit 1
 TOOL=build/tlbscope-report
