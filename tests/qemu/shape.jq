@@ -173,7 +173,10 @@ def shape($want):
     def bsp_in($i; $pl; $k): ([$ok[] | select(.index == $i)][0]) as $a | ([$ok[] | select(.index == 0)][0]) as $b
         | if $pl == null then ([$ok[] | select(.index != $i) | cls($a; .) as $c | classes | index($c)]
                                | map(select(. < (classes | index(cls($a; $b))))) | length) < $k
-          elif $pl == "spread" then pl_size($i; "spread") < 2 * $k
+          # spread (core/machine/placement.c pick_spread): round-robin over (node, package, L3)
+          # domains, the BSP's domain first (it is found first, so its order key is 0), and the
+          # first round takes each domain's lowest-numbered CPU: the BSP, at any k >= 1
+          elif $pl == "spread" then $k >= 1
           else cls($a; $b) == $pl end;
     # placements are measured only where CPU $i's CPUs fall in 2 classes or more (else a note)
     def pl_differ($i): ([classes[] | select(pl_size($i; .) > 0)] | length) >= 2;
