@@ -434,17 +434,24 @@ static void write_bootstrap(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
+/* What a setting the tool makes on every CPU was found and left: the members both share. */
+static void write_per_cpu_setting(struct json_writer *w, bool found, bool used, uint64_t cpus,
+                                  uint64_t cpus_found, uint64_t cpus_used)
+{
+    jw_kv_bool(w, "found", found);
+    jw_kv_bool(w, "used", used);
+    jw_kv_u64(w, "cpus", cpus);
+    jw_kv_u64(w, "cpus_found", cpus_found);
+    jw_kv_u64(w, "cpus_used", cpus_used);
+}
+
 /* issue 32 item 5: EFER.TCE, as found and as used (core/run/run.h struct efer_tce_info) */
 static void write_efer_tce(struct json_writer *w, const struct efer_tce_info *t)
 {
     jw_key(w, "efer_tce");
     jw_object_begin(w);
     jw_kv_bool(w, "supported", t->supported);
-    jw_kv_bool(w, "found", t->found);
-    jw_kv_bool(w, "used", t->used);
-    jw_kv_u64(w, "cpus", t->cpus);
-    jw_kv_u64(w, "cpus_found", t->cpus_found);
-    jw_kv_u64(w, "cpus_used", t->cpus_used);
+    write_per_cpu_setting(w, t->found, t->used, t->cpus, t->cpus_found, t->cpus_used);
     jw_object_end(w);
 }
 
@@ -454,11 +461,7 @@ static void write_lfence(struct json_writer *w, const struct lfence_info *l)
     jw_key(w, "lfence");
     jw_object_begin(w);
     jw_kv_str(w, "source", l->source);
-    jw_kv_bool(w, "found", l->found);
-    jw_kv_bool(w, "used", l->used);
-    jw_kv_u64(w, "cpus", l->cpus);
-    jw_kv_u64(w, "cpus_found", l->cpus_found);
-    jw_kv_u64(w, "cpus_used", l->cpus_used);
+    write_per_cpu_setting(w, l->found, l->used, l->cpus, l->cpus_found, l->cpus_used);
     jw_object_end(w);
 }
 
