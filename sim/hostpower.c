@@ -10,14 +10,16 @@
  * residency MSRs 0x3FC, 0x3FD, 0x3FE count, in TSC ticks, the time a CPU
  * spends in an MWAIT whose hint enters core C3, C6 or C7, and only as deep
  * as the shallowest of the core's threads (a core goes no deeper than its
- * most awake thread: a sibling running or in HLT keeps it in C0/C1). A
- * thread stays in its MWAIT state between two MWAITs of its idle loop and
- * leaves it at its next cpu_relax() outside MWAIT (hostpower_running());
- * the package
+ * most awake thread: a sibling running or in HLT keeps it in C0/C1), for
+ * the time the whole core was there (core_change()). A thread stays in its
+ * MWAIT state between two MWAITs of its idle loop and leaves it at its next
+ * cpu_relax() outside MWAIT (hostpower_running()); the package
  * counters (0x60D, 0x3F8-0x3FA) read 0 and never grow (the BSP runs), MSR
  * 0xE2 reads limit 7 with auto-demotion off. Every such number is the
  * model's and the report of a modelled run is labelled simulated.
  */
+#include <sched.h>
+
 #include "asm/cpu.h"
 #include "asm/power.h"
 #include "asm/probe.h"
@@ -66,6 +68,8 @@ static uint32_t core_state(const struct sim_machine *m, uint32_t cpu)
     return state;
 }
 
+static void core_change(struct sim_machine *m, uint32_t cpu, uint32_t to);
+
 /*
  * DE_CFG (MSR C001_1029) exists on the AMD and Hygon profiles; bit 1 (LFENCE
  * dispatch-serialising) is the only one the tool may set. Elsewhere a #GP.
@@ -100,9 +104,12 @@ uint32_t power_read_msr(uint32_t msr, uint64_t *value)
     for (i = 0; i < RC_COUNT; i++) {
         if (residency_msr[i] != msr)
             continue;
-        if (i < RC_CORE_COUNT)
-            *value = __atomic_load_n(&m->core_residency[core_of(m, sim_current_cpu())][i],
-                                     __ATOMIC_RELAXED);
+        if (i < RC_CORE_COUNT && sim_current_cpu() < m->ncpus) {
+            uint32_t cpu = sim_current_cpu();
+            /* the counters as they stand now: the core's time up to this read credited */
+            core_change(m, cpu, __atomic_load_n(&m->cstate_now[cpu], __ATOMIC_ACQUIRE));
+            *value = __atomic_load_n(&m->core_residency[core_of(m, cpu)][i], __ATOMIC_RELAXED);
+        }
         return PROBE_OK;
     }
     return PROBE_FAULTED(13);
@@ -131,14 +138,47 @@ uint32_t power_write_msr(uint32_t msr, uint64_t value)
 
 static _Thread_local bool in_mwait;
 
+/* the residency counter a core state counts in: C3, C6, C7 (and deeper), or none (3) */
+static uint32_t residency_slot(uint32_t core_cstate)
+{
+    return core_cstate >= 7 ? 2 : core_cstate >= 6 ? 1 : core_cstate >= 3 ? 0 : 3;
+}
+
+/*
+ * `cpu` goes to core C-state `to` (0: running). As the hardware counts, the
+ * core's counters grow by the time the whole core spent in a state, the
+ * shallowest of its threads': the time since the core's last change is
+ * credited to the state it was in, then the change is made. A thread's
+ * sleep is not judged by the core's state at its wake-up (one sibling
+ * awake at that instant, as a loaded host makes likely, cost the whole
+ * sleep), and what a sibling already counted is never counted again.
+ */
+static void core_change(struct sim_machine *m, uint32_t cpu, uint32_t to)
+{
+    uint32_t core = core_of(m, cpu), slot;
+    uint64_t now;
+    while (__atomic_test_and_set(&m->core_lock[core], __ATOMIC_ACQUIRE))
+        sched_yield();
+    now = tsc_now();
+    slot = residency_slot(core_state(m, cpu));
+    if (slot < 3 && now > m->core_since[core] && !MUTANT(residency_unmodelled))
+        __atomic_fetch_add(&m->core_residency[core][slot], now - m->core_since[core],
+                           __ATOMIC_RELAXED);
+    m->core_since[core] = now;
+    __atomic_store_n(&m->cstate_now[cpu], to, __ATOMIC_RELEASE);
+    __atomic_clear(&m->core_lock[core], __ATOMIC_RELEASE);
+}
+
 void hostpower_running(void)
 {
     struct sim_machine *m;
+    uint32_t cpu;
     if (in_mwait)
-        return;
+        return; /* an interrupt handler inside the sleep: the core is not counted awake */
     m = sim_current_machine();
-    if (m && sim_current_cpu() < m->ncpus)
-        __atomic_store_n(&m->cstate_now[sim_current_cpu()], 0, __ATOMIC_RELEASE);
+    cpu = sim_current_cpu();
+    if (m && cpu < m->ncpus && __atomic_load_n(&m->cstate_now[cpu], __ATOMIC_ACQUIRE))
+        core_change(m, cpu, 0);
 }
 
 void power_monitor(const volatile void *addr) { (void)addr; }
@@ -150,27 +190,15 @@ void power_mwait_until_irq(uint32_t hint)
 {
     struct sim_machine *m = sim_current_machine();
     struct idle_state_info s;
-    uint32_t cpu, state, slot, core;
-    uint64_t t0, now, last;
+    uint32_t cpu;
     if (!models_residency(m) || !idle_state_lookup(m->features, hint, &s) || !s.core_cstate) {
         cpu_halt_until_irq();
         return;
     }
     cpu = sim_current_cpu();
-    __atomic_store_n(&m->cstate_now[cpu], s.core_cstate, __ATOMIC_RELEASE);
-    t0 = tsc_now();
+    core_change(m, cpu, s.core_cstate);
     in_mwait = true;
     cpu_halt_until_irq();
     in_mwait = false;
-    /* what the core was in while this thread slept, judged at the wake-up */
-    state = core_state(m, cpu);
-    slot = state >= 7 ? 2 : state >= 6 ? 1 : state >= 3 ? 0 : 3;
-    core = core_of(m, cpu);
-    now = tsc_now();
-    /* the core's time, not each thread's: what a sibling already counted is not counted again */
-    last = __atomic_exchange_n(&m->core_credited[core], now, __ATOMIC_RELAXED);
-    if (last > t0)
-        t0 = last;
-    if (slot < 3 && now > t0 && !MUTANT(residency_unmodelled))
-        __atomic_fetch_add(&m->core_residency[core][slot], now - t0, __ATOMIC_RELAXED);
+    core_change(m, cpu, s.core_cstate); /* counted up to the wake-up; still in it until cpu_relax() */
 }

@@ -66,11 +66,14 @@ struct sim_machine {
      * Idle-state residency (sim/hostpower.c), on Intel profiles whose model
      * has a C-state table: each CPU's core C-state while it is in MWAIT (0:
      * running), and each core's C3/C6/C7 residency counters (MSRs
-     * 0x3FC-0x3FE), kept at the index of the core's first thread.
+     * 0x3FC-0x3FE), kept at the index of the core's first thread with the
+     * TSC of the core's last change of state and the lock its threads take
+     * to change it.
      */
     volatile uint32_t cstate_now[TLBM_MAX_CPUS];
     volatile uint64_t core_residency[TLBM_MAX_CPUS][3];
-    uint64_t core_credited[TLBM_MAX_CPUS];   /* TSC up to which a core's residency is counted */
+    uint64_t core_since[TLBM_MAX_CPUS];      /* the core in its present state since this TSC */
+    volatile uint8_t core_lock[TLBM_MAX_CPUS];
     /* AMD and Hygon profiles: each CPU's DE_CFG (MSR C001_1029, sim/hostpower.c); the
      * modelled firmware leaves it 0 (LFENCE not dispatch-serialising until bit 1 is set) */
     uint64_t de_cfg[TLBM_MAX_CPUS];
