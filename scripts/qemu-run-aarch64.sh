@@ -5,7 +5,10 @@
 # Usage: scripts/qemu-run-aarch64.sh IMAGE
 # Environment: SMP (4), MEM (512), GIC (3; 2: a GICv2, at most 8 CPUs), VIRT=1 (virtualization=on: firmware and app
 # at EL2), TIMEOUT (seconds, 300), OUT (folder for the reports,
-# reports/runs/aarch64), LOG (console log, OUT/console.log).
+# reports/runs/aarch64), LOG (console log, OUT/console.log), ARGS ('k=v ...': the run's
+# \tlbscope\tlbscope.cfg on the image copy, a key per line, as scripts/qemu-run.sh writes it
+# for x86; CFG_TEXT: the whole file instead), LATEST (a folder that also gets the run's
+# report as latest.json and latest.txt, as `make run` leaves them for x86).
 # Exit status: QEMU's (0 after the app's PSCI SYSTEM_OFF, 124 on the timeout),
 # or 3 when the run wrote no report.
 set -uo pipefail
@@ -20,6 +23,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$img" "$work/disk.img"
 cp "$aavmf/AAVMF_VARS.fd" "$work/vars.fd"
+export MTOOLS_SKIP_CHECK=1
+if [ -n "${CFG_TEXT+set}" ] || [ -n "${ARGS:-}" ]; then
+    if [ -n "${CFG_TEXT+set}" ]; then
+        printf '%s\n' "$CFG_TEXT"
+    else
+        printf '# written by scripts/qemu-run-aarch64.sh for this run\n%s\n' "$(tr -s ' ' '\n' <<<"$ARGS")"
+    fi >"$work/tlbscope.cfg"
+    mcopy -o -i "$work/disk.img" "$work/tlbscope.cfg" ::/tlbscope/tlbscope.cfg ||
+        { echo "qemu-run-aarch64.sh: tlbscope.cfg could not be written onto the image copy" >&2; exit 2; }
+fi
 machine=virt,gic-version=${GIC:-3}
 [ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
 timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu max -smp "$smp" -m "$mem" \
@@ -29,15 +42,24 @@ timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu max -smp "$smp"
     -drive if=none,id=esp,format=raw,file="$work/disk.img" -device virtio-blk-pci,drive=esp \
     </dev/null >"$log" 2>&1
 rc=$?
-export MTOOLS_SKIP_CHECK=1
 n=0
-txt=
+txt= json=
 for f in $(mdir -i "$work/disk.img" -b ::/tlbscope/reports 2>/dev/null); do
     mcopy -n -o -i "$work/disk.img" "$f" "$out/" && n=$((n + 1))
-    case $f in *.txt) txt=$out/$(basename "$f") ;; esac
+    case $f in
+    *.txt) txt=$out/$(basename "$f") ;;
+    *.json) json=$out/$(basename "$f") ;;
+    esac
 done
+if [ -n "${LATEST:-}" ]; then
+    mkdir -p "$LATEST"
+    rm -f "$LATEST/latest.json" "$LATEST/latest.txt"
+    [ -n "$json" ] && cp "$json" "$LATEST/latest.json"
+    [ -n "$txt" ] && cp "$txt" "$LATEST/latest.txt"
+fi
 # the run's own summary (it ends with the verdict line), for whoever started it
 [ -n "${SHOW:-}" ] && [ -n "$txt" ] && cat "$txt"
 echo "qemu-system-aarch64 -smp $smp gic-version=${GIC:-3}$([ "${VIRT:-0}" = 1 ] && echo ' virtualization=on'): rc $rc, $n report file(s) in $out/ (console: $log)"
+[ -n "${LATEST:-}" ] && [ -n "$json" ] && echo "qemu-run-aarch64.sh: report $json (also $LATEST/latest.json)"
 [ "$rc" = 0 ] && [ "$n" = 0 ] && rc=3
 exit "$rc"

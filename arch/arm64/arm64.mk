@@ -1,7 +1,7 @@
 # aarch64 build (issue 27), included by the Makefile when ARCH=aarch64:
 #   make ARCH=aarch64            build/aarch64/BOOTAA64.EFI
 #   make image ARCH=aarch64      build/aarch64/tlbscope.img (FAT16, \EFI\BOOT\BOOTAA64.EFI)
-#   make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2]   boot it under qemu-system-aarch64 + AAVMF
+#   make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 ARGS='k=v ...']   boot it under qemu-system-aarch64 + AAVMF
 #   make test ARCH=aarch64       the aarch64 test steps only (tests/qemu/aarch64.sh)
 #
 # clang's Windows/ARM64 target + lld-link produce a PE32+ EFI application
@@ -39,7 +39,7 @@ efi: $(A64_EFI)
 help:
 	@echo "make ARCH=aarch64        build/aarch64/BOOTAA64.EFI"
 	@echo "make image ARCH=aarch64  build/aarch64/tlbscope.img (FAT16 ESP for a USB stick or QEMU)"
-	@echo "make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 MEM=512]  boot under qemu-system-aarch64 -M virt,gic-version=3 (GIC=2: 2) + AAVMF"
+	@echo "make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 MEM=512 ARGS='k=v ...']  boot under qemu-system-aarch64 -M virt,gic-version=3 (GIC=2: 2) + AAVMF"
 	@echo "make test ARCH=aarch64   tests/qemu/aarch64.sh"
 
 deps:
@@ -77,7 +77,7 @@ A64_REPORTS ?= reports/runs/aarch64
 run: deps $(A64_IMG)
 	@scripts/deps.sh aarch64
 	@SMP='$(SMP)' MEM='$(MEM)' VIRT='$(VIRT)' GIC='$(GIC)' TIMEOUT='$(RUN_TIMEOUT)' OUT='$(A64_REPORTS)' SHOW=1 \
-		scripts/qemu-run-aarch64.sh $(A64_IMG)
+		ARGS='$(ARGS)' LATEST=reports/runs scripts/qemu-run-aarch64.sh $(A64_IMG)
 
 test:
 	@scripts/deps.sh aarch64

@@ -29,13 +29,14 @@ build_image() { # build-folder [extra cflags]
 }
 check "aarch64 app and image build" build_image build
 
-# boot_a64 NAME IMAGE SMP [VIRT [GIC]]: sets REPORT, LOG, RC
+# boot_a64 NAME IMAGE SMP [VIRT [GIC]]: sets REPORT, LOG, RC (and RUN)
 boot_a64() {
     local name=$1 img=$2 smp=$3 virt=${4:-0} gic=${5:-3}
     RUN=$here/build/test-runs/aarch64-$name
     rm -rf "$RUN"; mkdir -p "$RUN"
+    # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN)
     SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
-        "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
+        ARGS="${A64_ARGS:-}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
     REPORT=$(ls "$RUN"/reports/*.json 2>/dev/null | head -n1)
@@ -142,31 +143,26 @@ for smp in 2 4; do
     check_run "GICv2 smp $smp" "$smp" 1 2
 done
 
-# configuration: the stick's \tlbscope\tlbscope.cfg, parsed by the x86 app's parser; the
+# configuration: `make run ARCH=aarch64 ARGS=...` writes the keys into the image's
+# \tlbscope\tlbscope.cfg (scripts/qemu-run-aarch64.sh), parsed by the x86 app's parser; the
 # keys the aarch64 app honours take effect, the others and the typos are named in warnings
-CFG_IMG=$here/build/aarch64/tlbscope-cfg.img
-cp "$IMG" "$CFG_IMG"
-printf '%s\n' '# aarch64 configuration test' profile=quick samples=12 \
-    experiments=ipi_roundtrip,tlbi_range,invlpgb_range exit=shutdown timeout_ms=2000 apic=x2apic sampels=3 \
-    >"$here/build/aarch64/tlbscope.cfg"
-if MTOOLS_SKIP_CHECK=1 mcopy -o -i "$CFG_IMG" "$here/build/aarch64/tlbscope.cfg" ::/tlbscope/tlbscope.cfg; then
-    boot_a64 "config-smp2" "$CFG_IMG" 2
-    check "config: report saved, QEMU off (exit=shutdown)" test "$RC" = 0 -a -s "$REPORT"
-    check "config: read from the boot volume" \
-        test "$(jqr '[.run.config_file, .run.config_source] | map(tostring) | join(",")')" = true,boot_volume
-    check "config: profile quick, 12 samples, timeout 2000 ms, exit shutdown" \
-        test "$(jqr '.run.config | [.profile, .samples, .timeout_ms, .exit] | map(tostring) | join(",")')" = quick,12,2000,shutdown
-    check "config: only the two aarch64 experiments named ran" \
-        test "$(jqr '[.run.config.experiments, [.experiments[].id]] | map(join("+")) | join(",")')" = \
-        "ipi_roundtrip+tlbi_range,ipi_roundtrip+tlbi_range"
-    check "config: 12 samples per tlbi_range point, verified, zero stale reads" \
-        test "$(exp_field tlbi_range '[.results[0].metrics.latency.n, .verification.stale_reads] | map(tostring) | join(",")')" = 12,0
-    check "config: x86's apic, the typo and invlpgb_range named in warnings" \
-        test "$(jqr '[.run.warnings[].message | test("apic.*no effect on aarch64|sampels.*did you mean .samples|invlpgb_range.*not an aarch64")] | map(select(.)) | length')" = 3
-    [ -s "$REPORT" ] && validator "config"
-else
-    not_ok "config: tlbscope.cfg copied onto the image"
-fi
+A64_ARGS="profile=quick samples=12 experiments=ipi_roundtrip,tlbi_range,invlpgb_range exit=shutdown timeout_ms=2000 apic=x2apic sampels=3" \
+    boot_a64 "config-smp2" "$IMG" 2
+check "config: report saved, QEMU off (exit=shutdown)" test "$RC" = 0 -a -s "$REPORT"
+check "config: ARGS reached the image's tlbscope.cfg, read from the boot volume" \
+    test "$(jqr '[.run.config_file, .run.config_source] | map(tostring) | join(",")')" = true,boot_volume
+check "config: the report also as latest.json and latest.txt, as make run leaves them" \
+    eval 'cmp -s "$REPORT" "$RUN/latest.json" && cmp -s "${REPORT%.json}.txt" "$RUN/latest.txt"'
+check "config: profile quick, 12 samples, timeout 2000 ms, exit shutdown" \
+    test "$(jqr '.run.config | [.profile, .samples, .timeout_ms, .exit] | map(tostring) | join(",")')" = quick,12,2000,shutdown
+check "config: only the two aarch64 experiments named ran" \
+    test "$(jqr '[.run.config.experiments, [.experiments[].id]] | map(join("+")) | join(",")')" = \
+    "ipi_roundtrip+tlbi_range,ipi_roundtrip+tlbi_range"
+check "config: 12 samples per tlbi_range point, verified, zero stale reads" \
+    test "$(exp_field tlbi_range '[.results[0].metrics.latency.n, .verification.stale_reads] | map(tostring) | join(",")')" = 12,0
+check "config: x86's apic, the typo and invlpgb_range named in warnings" \
+    test "$(jqr '[.run.warnings[].message | test("apic.*no effect on aarch64|sampels.*did you mean .samples|invlpgb_range.*not an aarch64")] | map(select(.)) | length')" = 3
+[ -s "$REPORT" ] && validator "config"
 
 if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     if build_image build/a64-skip -DSKIP_CPU=2; then
