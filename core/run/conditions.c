@@ -196,7 +196,7 @@ static void record_smt(struct runner *r, struct exp_conditions *c)
     c->smt = c->smt_cores ? "active" : "off";
 }
 
-void conditions_begin(struct runner *r, struct experiment_record *rec)
+void conditions_begin(struct runner *r, struct experiment_record *rec, uint32_t initiator)
 {
     struct exp_conditions *c = &rec->conditions;
     const struct cpu_features *f = &r->run->cpu;
@@ -209,7 +209,7 @@ void conditions_begin(struct runner *r, struct experiment_record *rec)
     c->leaf6_ecx = f->evidence.leaf6_ecx;
     c->target_wait = r->run->method.target_wait;
     c->tsc_mhz = r->run->tsc_hz / 1000000;
-    c->initiator = runner_initiator(r);
+    c->initiator = initiator;
     record_smt(r, c);
     record_boost(r, c);
     choose_smi_method(f, c);

@@ -113,8 +113,10 @@ struct experiment_record;
 
 /* Allocates what the per-CPU readings need (firmware state, before the measurement). */
 bool conditions_prepare(struct runner *r, struct experiment_record *rec);
-/* Readings before and after the experiment's run (tool state). */
-void conditions_begin(struct runner *r, struct experiment_record *rec);
+/* Readings before and after the experiment's run (tool state); `initiator` is the CPU the
+ * experiment initiates from (runner_initiator(): passed in, so this file never calls the
+ * runner back). */
+void conditions_begin(struct runner *r, struct experiment_record *rec, uint32_t initiator);
 void conditions_end(struct runner *r, struct experiment_record *rec);
 void conditions_release(struct experiment_record *rec);
 

@@ -274,7 +274,7 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     r->last_progress = t0;
     r->smp->current_experiment = index + 1;
     enter_tool(r);
-    conditions_begin(r, rec);
+    conditions_begin(r, rec, runner_initiator(r));
     /* an exception on the BSP inside the experiment comes back here */
     if (arch_setjmp(&bsp->arch.recover) == 0) {
         store_relaxed(&bsp->arch.recover_armed, 1);
