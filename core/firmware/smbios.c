@@ -201,17 +201,16 @@ const char *smbios_string(const struct smbios_struct *s, uint8_t index)
     return s->strings + i;
 }
 
-bool smbios_read(uint64_t ep_phys, smbios_map_fn map, void *ctx, struct smbios_info *out,
-                 struct msg_list *msgs)
+const void *smbios_map_table(uint64_t ep_phys, smbios_map_fn map, void *ctx,
+                             struct smbios_entry *ep_out, struct msg_list *msgs)
 {
     struct smbios_entry ep;
     const uint8_t *p = map(ctx, ep_phys, 5), *table;
     size_t want, len_at;
     bool is3;
-    mem_zero(out, sizeof(*out));
     if (!p) {
         smbios_msg(msgs, "entry point at 0x%llx cannot be read", (unsigned long long)ep_phys);
-        return false;
+        return NULL;
     }
     /* map the fixed size first, then the Entry Point Length the firmware gives */
     is3 = mem_cmp(p, "_SM3_", 5) == 0;
@@ -225,17 +224,18 @@ bool smbios_read(uint64_t ep_phys, smbios_map_fn map, void *ctx, struct smbios_i
     if (!p || !smbios_parse_entry_point(p, want, &ep, msgs)) {
         if (!p)
             smbios_msg(msgs, "entry point at 0x%llx cannot be read", (unsigned long long)ep_phys);
-        return false;
+        return NULL;
     }
     if (ep.table_len == 0 || ep.table_len > SMBIOS_MAX_TABLE_LEN) {
         smbios_msg(msgs, "structure table length %u out of range; SMBIOS ignored", ep.table_len);
-        return false;
+        return NULL;
     }
     table = map(ctx, ep.table_phys, ep.table_len);
     if (!table) {
         smbios_msg(msgs, "structure table at 0x%llx (%u bytes) cannot be read",
                    (unsigned long long)ep.table_phys, ep.table_len);
-        return false;
+        return NULL;
     }
-    return smbios_decode_table(table, ep.table_len, &ep, out, msgs);
+    *ep_out = ep;
+    return table;
 }

@@ -74,7 +74,12 @@ const char *smbios_string(const struct smbios_struct *s, uint8_t index);
 bool smbios_decode_table(const void *table, size_t len, const struct smbios_entry *ep,
                          struct smbios_info *out, struct msg_list *msgs);
 
-/* Entry point at `ep_phys` -> table -> `out`, through `map`. */
+/* The entry point at `ep_phys`, parsed into *ep_out, and its structure table mapped through
+ * `map`; NULL (with the reason in msgs) when either cannot be read or is malformed. */
+const void *smbios_map_table(uint64_t ep_phys, smbios_map_fn map, void *ctx,
+                             struct smbios_entry *ep_out, struct msg_list *msgs);
+
+/* Entry point at `ep_phys` -> table -> `out`, through `map` (core/firmware/smbios_decode.c). */
 bool smbios_read(uint64_t ep_phys, smbios_map_fn map, void *ctx, struct smbios_info *out,
                  struct msg_list *msgs);
 

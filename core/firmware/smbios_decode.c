@@ -1,4 +1,5 @@
-/* SMBIOS types 0, 1, 2 and 4 -> struct smbios_info (DSP0134 3.x, chapter 7). */
+/* SMBIOS types 0, 1, 2 and 4 -> struct smbios_info (DSP0134 3.x, chapter 7), and smbios_read(),
+ * which maps the table through core/firmware/smbios.c and decodes it. */
 #include "core/lib/bytes.h"
 #include "core/lib/mem.h"
 #include "core/firmware/smbios.h"
@@ -193,4 +194,14 @@ bool smbios_decode_table(const void *table, size_t len, const struct smbios_entr
         msg_add(msgs, "smbios", "%u more string references beyond their structure's strings",
                 c.bad_strings - 8);
     return ok;
+}
+
+bool smbios_read(uint64_t ep_phys, smbios_map_fn map, void *ctx, struct smbios_info *out,
+                 struct msg_list *msgs)
+{
+    struct smbios_entry ep;
+    const void *table;
+    mem_zero(out, sizeof(*out));
+    table = smbios_map_table(ep_phys, map, ctx, &ep, msgs);
+    return table && smbios_decode_table(table, ep.table_len, &ep, out, msgs);
 }
