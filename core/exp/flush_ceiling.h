@@ -107,15 +107,16 @@ uint32_t fc_refine_between(uint32_t lo, uint32_t hi);
 /* flush_ceiling_plan.c: the pilot and the plan; false when nothing should be measured. */
 bool fc_plan(struct runner *r, struct experiment_record *rec, struct fc_state *st);
 /* What the share has left after the planned points: around crossings, then curves the plan
- * left out (flush_ceiling.c measures them). */
+ * left out (measured through fc_measure). */
 void fc_after_plan(struct runner *r, struct experiment_record *rec, struct fc_state *st);
 
-/* flush_ceiling.c: one point of a row at p pages; false when it was lost. */
+/* flush_ceiling_measure.c: one point of a row at p pages; false when it was lost. */
 bool fc_measure(struct runner *r, struct experiment_record *rec, struct fc_state *st,
                 struct fc_row *row, uint32_t p, bool added);
 /* flush_ceiling_summary.c: the row's summaries, one per full-flush mode. */
 void fc_add_summary(struct fc_state *st, struct experiment_record *rec, struct fc_row *row);
-/* One point of the planning pilot: iterations at p pages on the row's curve. */
+/* flush_ceiling_measure.c: one point of the planning pilot: iterations at p pages on the
+ * row's curve. */
 bool fc_pilot_body(struct runner *r, struct fc_state *st, uint32_t p, const struct fc_where *at);
 
 #endif
