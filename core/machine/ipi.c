@@ -47,7 +47,7 @@ void ipi_install_handlers(void)
  * CPU's own working set, a line at a time, interrupts on (taken between
  * any two instructions, as in user code). Returns the next line.
  */
-static uint32_t busy_ws_step(uint8_t *ws, uint32_t line)
+uint32_t ipi_busy_ws_step(uint8_t *ws, uint32_t line)
 {
     volatile uint64_t *w = (volatile uint64_t *)(void *)(ws + (size_t)line * CACHE_LINE);
     *w = *w * 6364136223846793005ull + 1442695040888963407ull;
@@ -72,7 +72,7 @@ int64_t ipi_spin_as_target(struct percpu *self, void *arg)
     while (!load_acquire(a->stop) && !load_acquire(&self->smp->aborting) &&
            !deadline_passed(a->deadline)) {
         if (ws) {
-            line = busy_ws_step(ws, line);
+            line = ipi_busy_ws_step(ws, line);
         } else if (halt) {
             irq_disable();
             if (load_acquire(a->stop))

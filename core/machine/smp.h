@@ -86,6 +86,8 @@ struct flush_slot {
     volatile uint64_t request_gen;  /* written by the initiator before the IPI */
     volatile uint64_t ack_gen;      /* written by the target when flushed */
     volatile uint64_t handler_ticks;/* target's own clock: handler entry to ack */
+    volatile uint64_t entry_tsc;    /* target's own clock at the handler's entry (a busy
+                                     * target's lost time: core/exp/target_lost.h) */
     volatile uint64_t ack_ticket;   /* the place of its ack among all acks (taken just after
                                      * it: which target acked last, shootdown_last_acker()) */
     volatile uint64_t verify_gen;   /* VEC_VERIFY request the target answered (own counter) */

@@ -489,6 +489,8 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");
     /* issue 20: Linux's paths and the refills they leave */
     jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
+    /* issue 32: invlpgb_range's busy_ws rows, the IPI targets' and INVLPGB's bystanders' loss */
+    jw_kv_str(w, "invlpgb_other_cpus", "target_and_bystander_lost");
     jw_kv_str(w, "flush_ceiling_refill", "after_ack");
     /* issue 32: shootdown curves' p* on the work summed over CPUs (critical path beside it) */
     jw_kv_str(w, "flush_ceiling_metric", "work");
