@@ -79,6 +79,8 @@ struct mailbox_ack {
 
 struct ping_slot {
     volatile uint64_t count;       /* the target's IPI handler increments it */
+    volatile uint64_t timed;       /* the protocol steps' pings: the handler times its body */
+    volatile uint64_t body_ticks;  /* then: its own clock, C handler entry to the ack store */
 } __attribute__((aligned(CACHE_LINE)));
 
 /* The target's request/ack slot (one per target, in the target's line). */
