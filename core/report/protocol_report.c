@@ -75,7 +75,7 @@ static void steps_text(struct strbuf *sb, const struct run *r, const char *label
         time_text(ticks_to_ns(ps->p50[s], r->tsc_hz), t, sizeof(t));
         len = fmt_into(item, sizeof(item), "%s%s %s", s == from ? "" : ", ",
                        protocol_step_name(s), t);
-        if (col + len > 96) {
+        if (col + len > 78) {
             sb_puts(sb, "\n          ");
             col = 10;
             if (s != from)
@@ -91,8 +91,8 @@ void protocol_report_text(struct strbuf *sb, const struct run *r)
 {
     const struct protocol_steps *ps = &r->method.protocol_steps;
     if (ps->ipi) {
-        sb_printf(sb, "Protocol  IPI %u->%u, p50 of %u (method.protocol_steps: handler on the "
-                      "target's clock,\n          the rest derived; the last four timed alone):\n",
+        sb_printf(sb, "Protocol  IPI %u->%u, p50 of %u (handler on the target's clock, the rest\n"
+                      "          derived; the last four timed alone):\n",
                   ps->initiator, ps->target, ps->samples);
         steps_text(sb, r, "", PSTEP_ROUNDTRIP, PSTEP_SETTLE);
     }

@@ -152,8 +152,8 @@ void view_invlpgb_other_cpus(const struct run *r, const struct experiment_record
         if (!point_find_param(p, "targets_doing"))
             continue;
         if (!head)
-            sb_printf(sb, "  other CPUs in busy_ws, 1 page, %lld CPUs: each on its own clock, "
-                          "summed over them, per flush\n  %-8s %9s %9s %s\n",
+            sb_printf(sb, "  other CPUs in busy_ws, 1 page, %lld CPUs (their own clocks, summed,\n"
+                          "  per flush):\n  %-8s %9s %9s %s\n",
                       (long long)param_num(p, "cpus"), "method", "latency", "lost p50",
                       "what is lost");
         head = true;
@@ -174,14 +174,14 @@ void view_invlpgb_other_cpus(const struct run *r, const struct experiment_record
             else if (str_eq(s->values[v].key, "cpus_max"))
                 most = &s->values[v];
         }
-        sb_printf(sb, "  INVLPGB wins at one page, %-13s ", param_str(s, "placement"));
+        sb_printf(sb, "  1 page, %-13s INVLPGB wins ", param_str(s, "placement"));
         if (from)
             sb_printf(sb, "from %lld CPUs", (long long)(from->milli / 1000));
         else
             sb_printf(sb, "never");
-        sb_printf(sb, " (up to %lld measured)%s\n", most ? (long long)(most->milli / 1000) : 0,
+        sb_printf(sb, " of %lld%s\n", most ? (long long)(most->milli / 1000) : 0,
                   str_eq(param_str(s, "placement"), "nearest_first")
-                      ? ": what invlpgb_vs_ipi reads"
+                      ? " (invlpgb_vs_ipi reads it)"
                       : "");
     }
 }
