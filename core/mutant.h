@@ -133,6 +133,9 @@
 #define MUTANT_ID_pge_toggle_removed 157 /* flush_global without INVPCID: no CR4.PGE toggle */
 #define MUTANT_ID_flush_local_noflush 158 /* asm/tlb.h flush_local_all() writes CR3 with bit 63 */
 #define MUTANT_ID_pte_store_unordered 159 /* the model: a PTE store never pending for the ICR check */
+#define MUTANT_ID_target_lost_first_only 162 /* invlpgb_range busy_ws: one IPI target's loss for the sum */
+#define MUTANT_ID_bystander_without_loop 163 /* invlpgb_range: bystander windows without the INVLPGB loop */
+#define MUTANT_ID_rec_cpus_from_spread 164 /* invlpgb_vs_ipi reads spread's points, says nearest-first */
 /* issue 32, part C (numbers that add up and say what they are): 170-189 */
 #define MUTANT_ID_breakdown_slowest_handler 170 /* delivery+ack subtracts the slowest handler, not the last acker's */
 #define MUTANT_ID_residency_any_growth_reached 171 /* any growth of a deeper counter is "reached" */

@@ -6,7 +6,10 @@
 # and prints, as the median of the launches:
 #   ipi p50      median over the measured pairs of each pair's latency p50
 #   1-page p50   shootdown_seq_vs_conc, mode=conc, pages=1, every other CPU a target
-# in TSC ticks, with the APIC mode and ICR fence the runs used. A launch that
+# in TSC ticks, with the APIC mode and ICR fence the runs used; then, from the
+# hlt launches, each step of the tool's own protocol (method.protocol_steps:
+# the IPI round trip and the 1-page shootdown, p50 per step, median of the
+# launches), so a floor above the kernel's shows where the extra goes. A launch that
 # does not finish, or a number missing from its report, prints "-" and makes
 # the script exit 1, so a broken path shows as well as a slow one.
 # Environment: IMAGE (default build/tlbscope.img), BENCH_SMPS ("2 4"), RUNS (3),
@@ -45,6 +48,11 @@ shootdown_p50() { # report smp
            | .metrics.latency.p50] | if length == 0 then "-" else .[0] end' "$1" 2>/dev/null || echo -
 }
 
+steps() { # report: "part/step p50" lines of method.protocol_steps
+    jq -r '.method.protocol_steps // {} | to_entries[] | .key as $p | .value.steps[] | "\($p)/\(.step)(\(.clock)) \(.p50_ticks)"' "$1" 2>/dev/null
+}
+declare -A step_vals=()
+step_order=()
 rows=()
 for smp in $BENCH_SMPS; do
     hlt=() spin=() sd=() mode=- fence=-
@@ -53,6 +61,12 @@ for smp in $BENCH_SMPS; do
         if [ -n "$r" ] && [ -s "$r" ]; then
             hlt+=("$(ipi_p50 "$r")"); sd+=("$(shootdown_p50 "$r" "$smp")")
             mode=$(jq -r '.method.apic_mode' "$r"); fence=$(jq -r '.method.icr_fence' "$r")
+            while read -r name v; do
+                [ -n "$name" ] || continue
+                key="SMP=$smp $name"
+                [ -n "${step_vals[$key]+x}" ] || step_order+=("$key")
+                step_vals[$key]="${step_vals[$key]:-} $v"
+            done < <(steps "$r")
         else
             hlt+=(-); sd+=(-)
         fi
@@ -68,4 +82,11 @@ echo
 echo "tool overhead, TSC ticks, median of $RUNS launches (QEMU ${ACCEL:-tcg} q35 -cpu ${CPU:-max}, profile=quick samples=$SAMPLES${BENCH_ARGS:+ $BENCH_ARGS}):"
 printf '%-5s %-7s %-14s %14s %14s %16s\n' SMP APIC "ICR fence" "ipi p50 hlt" "ipi p50 spin" "1-page sd p50"
 printf '%s\n' "${rows[@]}"
+echo
+echo "the tool's protocol step by step (method.protocol_steps, hlt launches), p50 in TSC ticks, median of the launches:"
+for key in "${step_order[@]}"; do
+    # shellcheck disable=SC2086
+    printf '  %-58s %10s\n' "$key" "$(median ${step_vals[$key]})"
+done
+[ ${#step_order[@]} -gt 0 ] || { echo "  none: no report had method.protocol_steps"; failed=1; }
 exit $failed

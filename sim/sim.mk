@@ -37,7 +37,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            cluster_ipis_physical probe_outside_tool \
            emulate_ignores_pcid tce_bsp_only tce_not_restored \
            lfence_bsp_only pti_2m_user_invpcid_skipped invlpgb_2m_user_pass_skipped \
-           pge_toggle_removed flush_local_noflush \
+           pge_toggle_removed flush_local_noflush target_lost_first_only bystander_without_loop \
            base_always_first no_param_defaults show_tsc_else role_rows_doubled
 # the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
 SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
@@ -81,7 +81,8 @@ RECORD_MUTANTS := median_boot_biased p50_ci_of_p90 samples_kept_sorted
 $(foreach m,$(RECORD_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # issue 32's mutants that a unit test alone catches: only that test is built for them (the
 # list under `mutants:`), not tlbscope-sim and the protocol tests (tests/sim/mutants.sh)
-PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point invlpgb_asid_invalid pte_store_unordered
+PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point invlpgb_asid_invalid pte_store_unordered \
+                rec_cpus_from_spread
 $(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # issue 32 part C's (numbers that add up) mutants a unit test alone kills: NUM_MUTANT_TEST_<name>
 # is that test, the only one built for it (tests/sim/mutants.sh)

@@ -54,8 +54,14 @@
  * a class the BSP lacks is a note. The summary gives, per placement at one
  * page, `cpus_from`: the smallest c from which INVLPGB's p50 beats the
  * IPIs' at every larger c of that placement (absent when it never does:
- * value `cpus_max` says how far it was measured); the recommendation keeps
- * to the nearest-first sweep. Planned as rows of the sweep.
+ * value `cpus_max` says how far it was measured), the nearest-first sweep's
+ * too (placement nearest_first, all CPUs its largest c): the one the
+ * recommendation reads, and says so (cpus_from_placement), with spread's
+ * beside it. Planned as rows of the sweep.
+ * Other CPUs' time (core/exp/invlpgb_busy.h): at one page on all CPUs, two
+ * rows with every other CPU in busy_ws (targets_doing), unless targets
+ * halt: the IPI targets' lost time summed over them (target_lost), and the
+ * bystanders' while the initiator loops INVLPGB+TLBSYNC (bystander_lost).
  * Verification after each sample: every CPU of the points reads the range,
  * a 2 MiB page in each of its 4 KiB parts, any of which a CPU may hold as
  * its own entry (core/machine/testmem.h). A parked CPU never reads it; every point
@@ -84,6 +90,8 @@
 #include "asm/features.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
+#include "core/exp/invlpgb_busy.h"
+#include "core/exp/invlpgb_summary.h"
 #include "core/run/experiments.h"
 #include "core/mutant.h"
 #include "core/machine/placement.h"
@@ -116,6 +124,8 @@ struct ib_state {
     /* the placement sweep (one page): placement and CPU count c of each point */
     uint32_t placed[MAX_PLACED], placed_cpus[MAX_PLACED], nplaced;
     struct plan plan; /* the samples run_budget_s leaves */
+    struct ib_busy busy; /* the busy_ws rows (core/exp/invlpgb_busy.h) */
+    bool pcid_on, busy_rows;
 };
 
 static uint32_t max_pages(struct runner *r)
@@ -200,7 +210,15 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
     /* two methods per point, and the chunked alternative (at most one per range) */
     npoints = (uint32_t)(3 * (sizeof(page_counts) / sizeof(page_counts[0]) +
                               sizeof(big_counts) / sizeof(big_counts[0])) +
-                         2 * (1 + NSP * st->nsweep + st->nplaced));
+                         2 * (1 + NSP * st->nsweep + st->nplaced) + 2);
+    st->pcid_on = r->run->method.pcid_enabled;
+    /* busy_ws rows need targets that run, not halt (target_wait hlt: a note) */
+    st->busy_rows = !r->smp->halt_waits;
+    if (!st->busy_rows)
+        record_note(rec, "no busy_ws rows (target and bystander time lost): targets halt "
+                         "between requests (target_wait hlt)");
+    else if (!ib_busy_init(&st->busy, r->smp->count, runner_samples(r)))
+        return false;
     st->max_pages = max_pages(r);
     for (c = 0; c < NMETHODS; c++)
         if (!(st->lat[c] = mem_alloc(runner_samples(r) * sizeof(uint64_t))))
@@ -221,7 +239,7 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
                      "does not run",
                 r->run->cfg.ceiling);
     return point_list_reserve(&rec->results, npoints) &&
-           point_list_reserve(&rec->summary, PLACE_COUNT) &&
+           point_list_reserve(&rec->summary, PLACE_COUNT + 1) &&
            record_reserve_kept(rec, npoints, r->run->cfg.samples);
 }
 
@@ -446,7 +464,7 @@ static bool ib_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *
 static uint32_t planned_points(struct runner *r, const struct ib_state *st)
 {
     uint32_t i, n = 2 * (uint32_t)(NPC + (r->mem->has_2m ? NBC : 0) + 1 + NSP * st->nsweep +
-                                   st->nplaced);
+                                   st->nplaced + st->busy_rows);
     for (i = 0; i < NPC; i++)
         n += has_chunked(st, FORM_PAGES, page_counts[i], 0);
     for (i = 0; i < NBC && r->mem->has_2m; i++)
@@ -587,61 +605,35 @@ static bool run_point(struct runner *r, struct experiment_record *rec, struct ib
     return true;
 }
 
-/* The p50 latency of a placement point of method `method` at c CPUs, one page; 0: none. */
-static uint64_t placed_p50(const struct experiment_record *rec, const char *placement,
-                           const char *method, uint32_t c)
-{
-    uint32_t i, k;
-    for (i = 0; i < rec->results.count; i++) {
-        const struct result_point *p = &rec->results.items[i];
-        const struct point_param *pl = point_find_param(p, "placement");
-        const struct point_param *m = point_find_param(p, "method");
-        const struct point_param *cpus = point_find_param(p, "cpus");
-        if (!pl || !pl->str || !str_eq(pl->str, placement) || !m || !str_eq(m->str, method) ||
-            !cpus || cpus->num != (int64_t)c)
-            continue;
-        for (k = 0; k < p->nmetrics; k++)
-            if (str_eq(p->metrics[k].name, "latency"))
-                return p->metrics[k].st.p50;
-    }
-    return 0;
-}
-
 /*
- * The crossover per placement (summary): the smallest c from which INVLPGB
- * is faster at every larger c measured of that placement, at one page.
+ * The crossover per placement (summary), at one page: the nearest-first
+ * sweep's (placement nearest_first, its counts and every CPU: what the
+ * invlpgb_vs_ipi recommendation reads) and each placement's.
  */
-static void ib_crossovers(struct experiment_record *rec, const struct ib_state *st)
+static void ib_crossovers(struct runner *r, struct experiment_record *rec,
+                          const struct ib_state *st)
 {
-    uint32_t i, j;
+    uint32_t i, j, counts[MAX_SWEEP_CPUS + MAX_PLACED], n = 0;
+    for (i = 0; i < st->nsweep; i++)
+        counts[n++] = st->sweep_cpus[i];
+    counts[n++] = st->norder + 1 < r->smp->count ? st->norder + 1 : r->smp->count;
+    ib_crossover_row(rec, NULL, "nearest_first", counts, n);
     for (i = 0; i < st->nplaced; i++) {
-        const char *name = placement_name(st->placed[i]);
-        uint32_t from = 0, most = 0;
-        struct result_point *sum;
         if (i + 1 < st->nplaced && st->placed[i + 1] == st->placed[i])
             continue; /* once per placement, at its last count */
-        for (j = 0; j <= i; j++) {
-            uint64_t a, b;
-            if (st->placed[j] != st->placed[i])
-                continue;
-            a = placed_p50(rec, name, "invlpgb", st->placed_cpus[j]);
-            b = placed_p50(rec, name, "ipi", st->placed_cpus[j]);
-            if (!a || !b)
-                continue;
-            most = st->placed_cpus[j];
-            if (a >= b)
-                from = 0; /* a loss ends every win below it */
-            else if (!from)
-                from = st->placed_cpus[j];
-        }
-        if (!most || !(sum = point_list_add(&rec->summary)))
-            continue;
-        point_param_str(sum, "placement", name);
-        point_param_num(sum, "pages", 1);
-        if (from)
-            point_value(sum, "cpus_from", (int64_t)from * 1000);
-        point_value(sum, "cpus_max", (int64_t)most * 1000);
+        for (n = 0, j = 0; j <= i; j++)
+            if (st->placed[j] == st->placed[i])
+                counts[n++] = st->placed_cpus[j];
+        ib_crossover_row(rec, placement_name(st->placed[i]), placement_name(st->placed[i]),
+                         counts, n);
     }
+}
+
+/* The busy_ws rows' INVLPGB side: one page, Linux's path (core/exp/invlpgb_busy.h). */
+static void busy_invlpgb(void *ctx)
+{
+    struct ib_state *st = ctx;
+    invlpgb_flush(st, FORM_PAGES, 1, st->pcid_on, PATH_LINUX);
 }
 
 static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
@@ -672,6 +664,16 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
                 goto out;
         }
     }
+    /* what the other CPUs lose: IPI targets and INVLPGB's bystanders in busy_ws */
+    if (st->busy_rows) {
+        uint64_t *lat[2] = { st->lat[METHOD_INVLPGB], st->lat[METHOD_IPI] };
+        if (!runner_budget_ok(r))
+            goto out;
+        runner_progress(r, done, planned);
+        done += 2;
+        if (!ib_busy_rows(r, rec, &st->busy, &st->sd, &st->ts, busy_invlpgb, st, lat))
+            goto out;
+    }
     /* the CPU-count sweep of the pages form: where INVLPGB starts to pay */
     for (c = 0; c < st->nsweep; c++) {
         for (i = 0; i < NSP; i++) {
@@ -694,7 +696,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
             goto out;
     }
 out:
-    ib_crossovers(rec, st);
+    ib_crossovers(r, rec, st);
     st->sd.pti = PTI_OFF;
     exp_finish_verification(r, &st->sd, rec);
     exp_note_lost(rec, planned, "points");
@@ -713,6 +715,7 @@ static void ib_cleanup(struct runner *r, void *state)
     if (!st)
         return;
     exp_teardown(&st->sd, &st->ts);
+    ib_busy_free(&st->busy);
     mem_free(st->order);
     for (i = 0; i < NMETHODS; i++)
         mem_free(st->lat[i]);

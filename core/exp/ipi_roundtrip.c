@@ -67,6 +67,7 @@
 #include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/class_pool.h"
+#include "core/exp/protocol_steps.h"
 #include "core/run/experiments.h"
 #include "core/machine/ipi.h"
 #include "core/run/runner.h"
@@ -345,6 +346,26 @@ static bool rt_plan(struct runner *r, struct experiment_record *rec, struct rt_s
     return runner_plan(r, rec, &q, NULL, "pairs", 1, &pl);
 }
 
+/*
+ * The protocol's steps (core/exp/protocol_steps.h, method.protocol_steps):
+ * the BSP to its first usable other CPU, the pairs' samples (at most 1000).
+ */
+static void rt_protocol_steps(struct runner *r, struct experiment_record *rec)
+{
+    uint32_t n = runner_samples(r) < 1000 ? runner_samples(r) : 1000, target;
+    uint64_t *buf;
+    for (target = 1; target < r->smp->count && !smp_usable(r->smp, target); target++)
+        ;
+    if (target >= r->smp->count || !n || !runner_budget_ok(r))
+        return;
+    buf = mem_alloc(4 * (size_t)n * sizeof(uint64_t));
+    if (!buf)
+        return;
+    if (!protocol_steps_ipi(r, target, runner_warmup(r), n, buf))
+        record_note(rec, "protocol steps not measured: CPU %u stopped answering", target);
+    mem_free(buf);
+}
+
 static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct rt_state *st = state;
@@ -421,6 +442,7 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
         point_value(pt, "pairs", (int64_t)st->pool_pairs[c] * 1000);
         point_value(pt, "samples_per_pair", (int64_t)st->per_pair_pool * 1000);
     }
+    rt_protocol_steps(r, rec);
     if (rec->partial)
         record_escalate(rec, RESULT_ERROR, "%u of %u pairs measured: a CPU stopped answering",
                         rec->results.count, st->npairs);

@@ -81,6 +81,7 @@
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/exp/shootdown_breakdown.h"
+#include "core/exp/protocol_steps.h"
 #include "core/run/experiments.h"
 #include "core/mutant.h"
 #include "core/machine/placement.h"
@@ -359,6 +360,11 @@ static void add_point(struct experiment_record *rec, struct sc_state *st, uint32
 {
     struct result_point *pt = point_list_add(&rec->results);
     struct stats h, b;
+    /* the protocol's steps: the 1-page concurrent shootdown to one target, before the sorts */
+    if (k == 1 && p == 1 && str_eq(mode, "conc") && placement == SC_NEAREST &&
+        str_eq(flush, "invlpg"))
+        protocol_steps_shootdown(st->r, st->lat[v], st->parts[v].send, st->parts[v].handler,
+                                 st->parts[v].dack, samples);
     point_keep_samples(rec, pt, st->lat[v], samples, paired_run); /* iteration order */
     stats_from_array(st->lat[v], samples, lat_out);
     stats_from_array(st->handler[v], samples, &h);

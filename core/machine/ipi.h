@@ -39,6 +39,8 @@ struct spin_arg {
     uint8_t *ws; /* SPIN_BUSY_WS: SPIN_WS_BYTES per CPU index */
 };
 int64_t ipi_spin_as_target(struct percpu *self, void *arg);
+/* One step of SPIN_BUSY_WS's loop: a read-modify-write of one line of `ws`; the next line. */
+uint32_t ipi_busy_ws_step(uint8_t *ws, uint32_t line);
 
 /* Posts CMD_SPIN_TARGET to each AP in `cpus` (the BSP is skipped). */
 void ipi_start_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct spin_arg *arg);

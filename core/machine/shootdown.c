@@ -229,6 +229,7 @@ static void flush_handler(struct trap_frame *f)
     (void)f;
     if (!sd)
         return;
+    store_relaxed(&pc->flush.entry_tsc, t0); /* its own line: no extra line moves */
     gen = load_acquire(&pc->flush.request_gen);
     smp_injected_delay(pc);
     if (MUTANT(ack_before_flush))

@@ -79,6 +79,8 @@ struct mailbox_ack {
 
 struct ping_slot {
     volatile uint64_t count;       /* the target's IPI handler increments it */
+    volatile uint64_t timed;       /* the protocol steps' pings: the handler times its body */
+    volatile uint64_t body_ticks;  /* then: its own clock, C handler entry to the ack store */
 } __attribute__((aligned(CACHE_LINE)));
 
 /* The target's request/ack slot (one per target, in the target's line). */
@@ -86,6 +88,8 @@ struct flush_slot {
     volatile uint64_t request_gen;  /* written by the initiator before the IPI */
     volatile uint64_t ack_gen;      /* written by the target when flushed */
     volatile uint64_t handler_ticks;/* target's own clock: handler entry to ack */
+    volatile uint64_t entry_tsc;    /* target's own clock at the handler's entry (a busy
+                                     * target's lost time: core/exp/target_lost.h) */
     volatile uint64_t ack_ticket;   /* the place of its ack among all acks (taken just after
                                      * it: which target acked last, shootdown_last_acker()) */
     volatile uint64_t verify_gen;   /* VEC_VERIFY request the target answered (own counter) */

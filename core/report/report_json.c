@@ -13,6 +13,7 @@
 #include "core/lib/sha256.h"
 #include "core/machine/smp.h"
 #include "core/report/topo_report.h"
+#include "core/report/protocol_report.h"
 
 /* A network value: its token under redact=on, null when the firmware did not tell. */
 static void kv_address(struct json_writer *w, const char *key, const char *value,
@@ -489,6 +490,8 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");
     /* issue 20: Linux's paths and the refills they leave */
     jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
+    /* issue 32: invlpgb_range's busy_ws rows, the IPI targets' and INVLPGB's bystanders' loss */
+    jw_kv_str(w, "invlpgb_other_cpus", "target_and_bystander_lost");
     jw_kv_str(w, "flush_ceiling_refill", "after_ack");
     /* issue 32: shootdown curves' p* on the work summed over CPUs (critical path beside it) */
     jw_kv_str(w, "flush_ceiling_metric", "work");
@@ -511,6 +514,7 @@ static void write_method(struct json_writer *w, const struct run *r)
     write_pcid_erratum(w, r);
     write_efer_tce(w, &m->efer_tce);
     write_lfence(w, &m->lfence);
+    protocol_report_json(w, r); /* where the tool's own protocol spends its time */
     jw_kv_u64(w, "paging_levels", m->paging_levels);
     jw_kv_u64(w, "test_pages", m->test_pages);
     jw_kv_str(w, "test_mappings", r->cfg.global_pages ? "global" : "user");

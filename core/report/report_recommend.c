@@ -87,6 +87,7 @@ void report_json_recommendations(struct json_writer *w, const struct run *r)
                 jw_i64(w, e->cpus_from);
             else
                 jw_null(w);
+            jw_kv_str(w, "cpus_from_placement", e->cpus_from_placement);
         }
         jw_kv_str(w, "verdict", e->verdict);
         write_interval(w, &e->interval);

@@ -1,6 +1,7 @@
 #include "core/lib/mem.h"
 #include "core/report/plan_report.h"
 #include "core/report/report.h"
+#include "core/report/protocol_report.h"
 #include "core/report/report_redact.h"
 #include "core/report/report_recommend.h"
 #include "core/report/report_views.h"
@@ -160,6 +161,7 @@ static void write_header(const struct run *r, struct strbuf *sb)
     if (r->method.apic_mode)
         sb_printf(sb, ", APIC %s", r->method.apic_mode);
     sb_putc(sb, '\n');
+    protocol_report_text(sb, r);
     if (r->method.order_seed_set)
         sb_printf(sb, "Order     variants in random order per iteration, order_seed=%llu\n",
                   (unsigned long long)r->method.order_seed);

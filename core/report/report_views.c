@@ -342,7 +342,7 @@ static void view_invlpgb(const struct run *r, const struct experiment_record *e,
             const struct stats *a, *b;
             char label[24];
             if (!m || !fm || !pg || !c || !m->str || !fm->str || !str_eq(m->str, "invlpgb") ||
-                !str_eq(fm->str, forms[f]))
+                !str_eq(fm->str, forms[f]) || point_find_param(p, "targets_doing"))
                 continue;
             a = metric(p, "latency");
             ipi = FIND(&e->results, { "method", "ipi", 0 }, { "form", forms[f], 0 },
@@ -358,6 +358,7 @@ static void view_invlpgb(const struct run *r, const struct experiment_record *e,
             sb_putc(sb, '\n');
         }
     }
+    view_invlpgb_other_cpus(r, e, sb);
 }
 
 /*

@@ -139,3 +139,49 @@ void view_target_state(const struct run *r, const struct experiment_record *e, s
                    "residency_reason)",
                    80);
 }
+
+void view_invlpgb_other_cpus(const struct run *r, const struct experiment_record *e,
+                             struct strbuf *sb)
+{
+    uint32_t i;
+    bool head = false;
+    for (i = 0; i < e->results.count; i++) {
+        const struct result_point *p = &e->results.items[i];
+        bool ipi = str_eq(param_str(p, "method"), "ipi");
+        const struct stats *lost = metric_of(p, ipi ? "target_lost" : "bystander_lost");
+        if (!point_find_param(p, "targets_doing"))
+            continue;
+        if (!head)
+            sb_printf(sb, "  other CPUs in busy_ws, 1 page, %lld CPUs (their own clocks, summed,\n"
+                          "  per flush):\n  %-8s %9s %9s %s\n",
+                      (long long)param_num(p, "cpus"), "method", "latency", "lost p50",
+                      "what is lost");
+        head = true;
+        sb_printf(sb, "  %-8s", ipi ? "ipi" : "invlpgb");
+        cell(sb, r, metric_of(p, "latency"), false);
+        cell(sb, r, lost, false);
+        sb_printf(sb, " %s\n", ipi ? "the targets' loops, interrupted" : "the bystanders' loops");
+    }
+    for (i = 0; i < e->summary.count; i++) {
+        const struct result_point *s = &e->summary.items[i];
+        const struct point_value *from = NULL, *most = NULL;
+        uint8_t v;
+        if (!point_find_param(s, "placement"))
+            continue;
+        for (v = 0; v < s->nvalues; v++) {
+            if (str_eq(s->values[v].key, "cpus_from"))
+                from = &s->values[v];
+            else if (str_eq(s->values[v].key, "cpus_max"))
+                most = &s->values[v];
+        }
+        sb_printf(sb, "  1 page, %-13s INVLPGB wins ", param_str(s, "placement"));
+        if (from)
+            sb_printf(sb, "from %lld CPUs", (long long)(from->milli / 1000));
+        else
+            sb_printf(sb, "never");
+        sb_printf(sb, " of %lld%s\n", most ? (long long)(most->milli / 1000) : 0,
+                  str_eq(param_str(s, "placement"), "nearest_first")
+                      ? " (invlpgb_vs_ipi reads it)"
+                      : "");
+    }
+}

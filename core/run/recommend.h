@@ -82,6 +82,7 @@ struct recommendation {
     bool has_value;
     bool has_cpus_from;        /* the entry has a `cpus_from` (invlpgb_vs_ipi) */
     int64_t cpus_from;         /* the smallest CPU count that wins; 0: none known */
+    const char *cpus_from_placement; /* the placement cpus_from is read from ("nearest_first") */
     int64_t value;             /* the recommended number (pages, CPUs, percent) */
     bool has_value_high;       /* flush_ceiling: the grid leaves the value a range */
     int64_t value_high;        /* its top: value where the grid is fine around it */

@@ -164,6 +164,28 @@ static void describe_most(const struct ib_pair *const *row, uint32_t n, int64_t 
     }
 }
 
+/*
+ * Which placement cpus_from is read from, and spread's beside it (the
+ * experiment's summary row, Linux's placement-blind process), into `why`.
+ */
+static void placement_note(const struct experiment_record *x, char *buf, size_t cap)
+{
+    uint32_t i;
+    rec_append(buf, cap, "; cpus_from is read from the nearest-first sweep (summary placement "
+                         "nearest_first: the cheapest IPIs there are)");
+    for (i = 0; i < x->summary.count; i++) {
+        const struct result_point *s = &x->summary.items[i];
+        int64_t from = rec_value(s, "cpus_from", 0), most = rec_value(s, "cpus_max", 0);
+        if (!rec_param_is(s, "placement", "spread", 0))
+            continue;
+        if (from > 0)
+            rec_append(buf, cap, "; spread, Linux's placement-blind process, from %lld CPUs",
+                       (long long)(from / 1000));
+        else
+            rec_append(buf, cap, "; spread: IPIs win up to %lld CPUs", (long long)(most / 1000));
+    }
+}
+
 void rec_invlpgb(struct rec_ctx *c, struct recommendation *e)
 {
     const struct experiment_record *x = rec_usable(c->r, e, "invlpgb_range");
@@ -179,15 +201,22 @@ void rec_invlpgb(struct rec_ctx *c, struct recommendation *e)
     e->linux_default = "INVLPGB for a process active on 4 or more CPUs (global ASID, Linux 6.15+)";
     e->unit = "pages";
     e->has_cpus_from = true;
+    e->cpus_from_placement = "nearest_first";
     if (!x)
         return;
     for (i = 0; i < x->results.count; i++) {
         const struct result_point *a = &x->results.items[i];
         const struct stats *sa;
-        /* nearest-first points only: placement points (issue 21) have their own crossover */
+        /*
+         * The nearest-first sweep's points only (summary placement nearest_first):
+         * placement points have their own crossover, beside it in the summary, and
+         * busy_ws rows (targets_doing) measure what other CPUs lose, not the sweep.
+         */
         if (!rec_param_is(a, "method", "invlpgb", 0) || !rec_param_is(a, "form", "pages", 0) ||
-            !rec_param_is(a, "path", "linux", 0) || point_find_param(a, "placement") ||
-            !(sa = rec_metric(a, "latency")))
+            !rec_param_is(a, "path", "linux", 0) ||
+            (MUTANT(rec_cpus_from_spread) ? !rec_param_is(a, "placement", "spread", 0)
+                                          : point_find_param(a, "placement") != NULL) ||
+            point_find_param(a, "targets_doing") || !(sa = rec_metric(a, "latency")))
             continue;
         for (j = 0; j < x->results.count && n < IB_MAX_PAIRS; j++) {
             const struct result_point *b = &x->results.items[j];
@@ -284,6 +313,7 @@ void rec_invlpgb(struct rec_ctx *c, struct recommendation *e)
              "INVLPGB's; %u CPU counts at one page%s; the least confidence of the pairs the value "
              "rests on and of the CPU count's interval",
              ncounts, cpus_iv ? ", the smallest that wins resampled too" : "");
+    placement_note(x, e->why, sizeof(e->why));
     if (conf == CONF_NONE) {
         e->enough = false;
         e->has_value = false;

@@ -80,6 +80,31 @@ struct lfence_info {
     uint32_t cpus, cpus_found, cpus_used;
 };
 
+/*
+ * Where the tool's own protocol spends its time (core/exp/protocol_steps.h):
+ * per step the p50 and mean in ticks, on the clock the step names.
+ */
+enum protocol_step {
+    PSTEP_ROUNDTRIP = 0, /* the instrumented IPI round trip (initiator) */
+    PSTEP_ICR_WRITE,     /* the ICR write, one closing timestamp in it (initiator) */
+    PSTEP_HANDLER,       /* the handler's body to its ack store (target) */
+    PSTEP_REST,          /* derived: round trip - ICR write - handler */
+    PSTEP_EOI,           /* alone: one EOI write (initiator) */
+    PSTEP_WAIT_EXIT,     /* alone: a wait on an ack already visible, and its close (initiator) */
+    PSTEP_TIMESTAMPS,    /* alone: an opening and a closing timestamp (initiator) */
+    PSTEP_SETTLE,        /* before each ping, outside the window (initiator) */
+    PSTEP_SD_LATENCY,    /* the 1-page concurrent shootdown to one target (initiator) */
+    PSTEP_SD_SEND,       /* its request slots and ICR write */
+    PSTEP_SD_HANDLER,    /* its target's flush handler, entry to ack (target) */
+    PSTEP_SD_REST,       /* derived: delivery, entry, the ack's way back, the wait's exit */
+    PSTEP_COUNT
+};
+struct protocol_steps {
+    bool ipi, shootdown;       /* which parts were measured */
+    uint32_t initiator, target, samples, sd_samples;
+    uint64_t p50[PSTEP_COUNT], mean[PSTEP_COUNT];
+};
+
 struct method_info {
     const char *apic_mode;       /* "xapic" | "x2apic" */
     const char *apic_mode_reason; /* why that mode (core/run/hw_policy.c) */
@@ -109,6 +134,7 @@ struct method_info {
     bool order_seed_set;
     /* the metrics' own p50 intervals (core/run/record_samples.h): how many, and their cost */
     uint64_t p50_intervals, p50_interval_ticks;
+    struct protocol_steps protocol_steps; /* ipi_roundtrip and shootdown_seq_vs_conc fill it */
 };
 
 /*

@@ -386,6 +386,44 @@ static void test_recommend_invlpgb_cpus_from(void **state)
 }
 
 /*
+ * The recommendation reads the nearest-first sweep, and says so: spread's
+ * points (INVLPGB wins from 2 CPUs there) and a busy_ws row (IPIs win, with
+ * busy targets) beside it change nothing (mutant rec_cpus_from_spread reads
+ * spread's instead).
+ */
+static void test_recommend_invlpgb_reads_nearest_first(void **state)
+{
+    struct experiment_record rec;
+    struct recommendations recs;
+    const struct recommendation *e;
+    const uint64_t rising[3] = { 1000, 2000, 4000 };
+    static const uint32_t cpus[] = { 2, 4, 8 };
+    struct result_point *pt;
+    uint32_t i, run;
+    (void)state;
+    ib_record(&rec, rising, true);
+    for (i = 0; i < 3; i++) {
+        run = record_paired_run(&rec);
+        pt = add_ib(&rec, "invlpgb", 1, cpus[i], 1000, run);
+        point_param_str(pt, "placement", "spread");
+        pt = add_ib(&rec, "ipi", 1, cpus[i], 5000, run);
+        point_param_str(pt, "placement", "spread");
+    }
+    run = record_paired_run(&rec);
+    pt = add_ib(&rec, "invlpgb", 1, 16, 9000, run);
+    point_param_str(pt, "targets_doing", "busy_ws");
+    pt = add_ib(&rec, "ipi", 1, 16, 500, run);
+    point_param_str(pt, "targets_doing", "busy_ws");
+    e = compute(&rec, &recs, 1);
+    assert_true(e->enough);
+    assert_int_equal(e->cpus_from, 4);
+    assert_int_equal(e->value, 16);
+    assert_string_equal(e->cpus_from_placement, "nearest_first");
+    assert_non_null(strstr(e->why, "read from the nearest-first sweep"));
+    release_record(&rec);
+}
+
+/*
  * Issue 20, item 4: INVLPGB loses at one page on the most CPUs but wins from
  * 2 to 512 pages. The verdict must say so, not "IPIs were faster at every
  * page count" (mutant invlpgb_verdict_first_page).
@@ -579,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_recommend_flush_ceiling_uses_shootdown_curves),
         cmocka_unit_test(test_recommend_invlpgb_cpus_from),
         cmocka_unit_test(test_recommend_invlpgb_loses_one_page_only),
+        cmocka_unit_test(test_recommend_invlpgb_reads_nearest_first),
         cmocka_unit_test(test_recommend_invlpgb_one_cpu_count),
         cmocka_unit_test(test_recommend_order_pairs_by_flush),
         cmocka_unit_test(test_recommend_order_no_difference),

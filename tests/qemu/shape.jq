@@ -414,6 +414,11 @@ def shape($want):
     # INVLPGB above the ceiling C), the range in chunks its alternative (path
     # chunked, all CPUs, range forms above C only); before, every range chunked
     | ($r.method.invlpgb_above_ceiling != null) as $ib20
+    # issue 32 on: the busy_ws rows (1 page, every CPU: the IPI targets' and INVLPGB's
+    # bystanders' loss; none with halted targets) and the nearest-first crossover summary
+    | ($r.method.invlpgb_other_cpus != null) as $ib32
+    | ($ib32 and $r.method.target_wait != "hlt") as $busy
+    | (if $pti_on then 2 else 1 end) as $pc1
     | ([[1, 2, 4, 8, 16, 32, 64, 512][] | ["pages", ., .]] +
        (if $has2m then [[1, 2, 4][] | ["stride_2m", ., .]] else [] end) + [["pcid", 1, 1]]) as $forms
     # [form, pages, verified pages, CPUs]: every form on all N CPUs, then the
@@ -438,19 +443,32 @@ def shape($want):
       # (from issue 20 the points of a range, [form, pages, CPUs], are primed once together)
       measured("invlpgb_range"; $emulated;
                if $v20 then ([$f | group_by([.[2], .[3], .[5], .[7]])[] | .[0] | .[4] * .[6] * .[5]] | sum) +
-                            ([$f[] | .[4] * .[6] * .[5] * ($W + $S)] | sum)
+                            ([$f[] | .[4] * .[6] * .[5] * ($W + $S)] | sum) +
+                            # busy_ws rows: primed once, then each sample of each method verified
+                            (if $busy then (1 + 2 * ($W + $S)) * $N * $pc1 else 0 end)
                else [$f[] | .[4] * .[6] * .[5] * (1 + $W + $S)] | sum end),
-      (select($v20) | order_varied("invlpgb_range"; $e; ["method", "path"]; ["form", "pages", "cpus", "pti", "placement"]; $S)),
+      (select($v20) | order_varied("invlpgb_range"; $e; ["method", "path"]; ["form", "pages", "cpus", "pti", "placement", "targets_doing"]; $S)),
       grid("invlpgb_range: invlpgb and ipi x \($forms | map("\(.[0]) \(.[1])") | join(", ")) on \($N) CPUs, and 1 and 8 pages on 2, 4, ... < \($N), pti \(if $pti_on then "on" else "off" end)\(if $ib20 then ", invlpgb chunked above the ceiling \($C)" else "" end)\(if $v21 then ", one page per placement" else "" end)";
-           [$e.results[]?.params | [.method, .form, .pages, .cpus, .pti, .path, .placement]];
+           [$e.results[]?.params | select(.targets_doing == null) | [.method, .form, .pages, .cpus, .pti, .path, .placement]];
            [$f[] | [.[0], .[2], .[3], .[5], (if ($v10 | not) then null elif $pti_on then "on" else "off" end), (if $ib20 then .[1] else null end), .[7]]]),
-      (select($v21) | grid("invlpgb_range: a crossover summary (cpus_from where INVLPGB wins, cpus_max) per placement at one page";
+      (select($ib32) | grid("invlpgb_range: busy_ws rows (1 page, every CPU: target_lost of the IPI targets, bystander_lost of INVLPGB's) unless targets halt";
+           [$e.results[]? | select(.params.targets_doing != null) | [.params.method, .params.form, .params.pages, .params.cpus, .params.path, .params.targets_doing, (.metrics | keys)]];
+           if $busy then [["invlpgb", "pages", 1, $N, "linux", "busy_ws", ["bystander_lost", "latency"]],
+                          ["ipi", "pages", 1, $N, "linux", "busy_ws", ["latency", "target_lost"]]] else [] end)),
+      (select($busy) | eq("invlpgb_range: busy_ws rows: S samples each, the IPI targets every other CPU, IB_BUSY_OPS INVLPGBs a window";
+           [$e.results[]? | select(.params.targets_doing != null) | [.params.method, (.metrics | map(.n) | unique), .values.lost_targets, .values.invlpgb_per_window]] | sort;
+           [["invlpgb", [$S], null, 8], ["ipi", [$S], $N - 1, null]])),
+      (select($v21) | grid("invlpgb_range: a crossover summary (cpus_from where INVLPGB wins, cpus_max) per placement at one page\(if $ib32 then ", the nearest-first sweep's too" else "" end)";
            [$e.summary[]? | [.params.placement, .params.pages, .values.cpus_max]];
-           [$f | map(select(.[7] != null and .[0] == "invlpgb")) | group_by(.[7])[] | [.[0][7], 1, (map(.[5]) | max)]])),
-      eq("invlpgb_range: latency, baseline sample counts"; [ns($e; "latency"), ns($e; "baseline")]; [[$S], [$B]]),
+           [$f | map(select(.[7] != null and .[0] == "invlpgb")) | group_by(.[7])[] | [.[0][7], 1, (map(.[5]) | max)]]
+           + (if $ib32 then [["nearest_first", 1, $N]] else [] end))),
+      eq("invlpgb_range: latency, baseline sample counts"; [([$e.results[]? | select(.params.targets_doing == null)] | {results: .}) | ns(.; "latency"), ns(.; "baseline")]; [[$S], [$B]]),
       (if $emulated then
          ([$f[] | if .[0] == "invlpgb" then [.[0], .[2], .[3], .[5], .[1], .[7], ($W + $S) * ib_ops(.), $W + $S + $B]
-                  else [.[0], .[2], .[3], .[5], .[1], .[7], 0, 0] end]) as $counts
+                  else [.[0], .[2], .[3], .[5], .[1], .[7], 0, 0] end]
+          # busy_ws rows: 8 INVLPGB+TLBSYNC a bystander window, no baseline
+          + (if $busy then [["invlpgb", "pages", 1, $N, "linux", null, ($W + $S) * 8 * $pc1, ($W + $S) * 8],
+                            ["ipi", "pages", 1, $N, "linux", null, 0, 0]] else [] end)) as $counts
          | grid("invlpgb_range: emulated INVLPGB and TLBSYNC of each point ((W+S) x the path's INVLPGBs: chunks of \($max) pages, or one above the ceiling on Linux's path; none on IPI points)";
                 [$e.results[]? | [.params.method, .params.form, .params.pages, .params.cpus, (.params.path // "linux"), .params.placement, .values.emulated_invlpgb, .values.emulated_tlbsync]];
                 $counts),

@@ -50,4 +50,26 @@ check "epyc-7763 pti=on invlpgb_range: clean" clean
 check "epyc-7763 pti=on invlpgb_range: the exact shape, both PCIDs read for every form" \
     shape_ok "$REPORT" cpus=4 profile=quick pti=1 experiments=invlpgb_range
 
+# INVLPGB against IPIs beyond the initiator's wait: the busy_ws rows (every other CPU in a
+# user-mode-like loop) give the IPI targets' lost time summed over the targets, and the time
+# INVLPGB's bystanders lose while the initiator loops INVLPGB+TLBSYNC; the crossover per
+# placement has the nearest-first sweep's row beside spread's, and the recommendation names
+# the one it reads (2 sockets x 2 L3s x 2 cores, no SMT: 8 CPUs)
+ib_args=(--cpu epyc-9654 --cpus 8 --shape 2x2x2x1 --seed 19 profile=quick run_budget_s=0
+         samples=20 experiments=invlpgb_range)
+sim ib-busy "$SIM" "${ib_args[@]}"
+check "epyc-9654 invlpgb_range 8 CPUs: clean" clean
+check "epyc-9654 invlpgb_range: the exact shape, busy_ws rows and the nearest-first summary included" \
+    shape_ok "$REPORT" cpus=8 profile=quick samples=20 experiments=invlpgb_range
+check "epyc-9654: the IPI point's target_lost sums every target's loss (7 targets)" ib_target_lost_summed
+check "epyc-9654: the bystander row's windows held 8 INVLPGB+TLBSYNC each" ib_bystanders_loaded
+check "epyc-9654: busy IPI targets lose time (target_lost p50 > 0)" \
+    test "$(exp_field invlpgb_range '[.results[] | select(.params.targets_doing == "busy_ws" and .params.method == "ipi") | .metrics.target_lost.p50 > 0] | all')" = true
+check "epyc-9654: crossover rows for nearest_first and spread, nearest_first up to all 8 CPUs" \
+    test "$(exp_field invlpgb_range '[.summary[] | select(.params.placement == "nearest_first" or .params.placement == "spread") | .params.placement + ":" + (.values.cpus_max | tostring)] | sort | join(",")')" = "nearest_first:8,spread:4"
+check "epyc-9654: invlpgb_vs_ipi reads nearest_first (cpus_from_placement, why), its cpus_from the summary's" \
+    test "$(jq -r --argjson s "$(exp_field invlpgb_range '[.summary[] | select(.params.placement == "nearest_first")][0].values.cpus_from // null')" \
+        '.recommendations.entries[] | select(.id == "invlpgb_vs_ipi")
+         | [.cpus_from_placement, (.why | test("read from the nearest-first sweep")), (.cpus_from == null or .cpus_from == $s)] | map(tostring) | join("|")' "$REPORT")" = "nearest_first|true|true"
+
 echo "1..$n_test"

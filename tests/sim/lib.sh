@@ -94,3 +94,16 @@ fc_initiator_refills() {
                                     (map(select(.params.working_set == 512))[0].metrics.initiator_refill.p50)])
         | length > 0 and ([.[][0]] | add) * 2 < ([.[][1]] | add)')" = true ]
 }
+# invlpgb_range's busy_ws rows: the IPI point's target_lost is every target's loss summed (its
+# mean is the per-target mean times the targets, within 1%, and the targets are every other CPU)
+ib_target_lost_summed() {
+    [ "$(exp_field invlpgb_range '[.results[] | select(.params.targets_doing == "busy_ws" and .params.method == "ipi")]
+        | length == 1 and (.[0] | .values.lost_targets == .params.cpus - 1 and .values.lost_targets > 1
+            and ((.metrics.target_lost.mean - .values.lost_per_target_mean * .values.lost_targets) | fabs)
+                <= 0.01 * .metrics.target_lost.mean + 1)')" = true ]
+}
+# the bystander row's windows held the initiator's INVLPGB loop: 8 INVLPGB+TLBSYNC each
+ib_bystanders_loaded() {
+    [ "$(exp_field invlpgb_range '[.results[] | select(.params.targets_doing == "busy_ws" and .params.method == "invlpgb")]
+        | length == 1 and .[0].values.invlpgb_per_window == 8 and .[0].metrics.bystander_lost.n > 0')" = true ]
+}

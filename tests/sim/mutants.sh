@@ -429,6 +429,9 @@ kill_sim flush_local_noflush seq_conc shootdown_seq_vs_conc \
     "asm/tlb.h flush_local_all() writes CR3 with the no-flush bit"
 kill_sim emulate_ignores_pcid emulated_pti invlpgb_range \
     "emulated INVLPGB applied in the current PCID: the user-PCID pass under PTI lost"
+# invlpgb_range's bystander row: its windows without the INVLPGB loop leave the page unflushed
+kill_sim bystander_without_loop invlpgb invlpgb_range \
+    "invlpgb_range: bystander windows measured without the initiator's INVLPGB loop"
 # no stale read anywhere: only the exact shape sees these (findings 2 to 5 of issue 15)
 kill_shape verify_first_page_only "targets verify only the first page: fewer verification reads"
 kill_shape lazy_ipi_anyway "lazy CPUs interrupted anyway: more verification reads"
@@ -527,6 +530,13 @@ kill_check plan_drops_linux_flush "seq/conc's plan keeps INVPCID's variant above
     experiments=shootdown_seq_vs_conc
 kill_check fc_refine_off "flush_ceiling: nothing measured around a coarse crossing" \
     fc_refined --cpu epyc-7763 --cpus 4 --seed "$SEED" run_budget_s=3 experiments=flush_ceiling
+# invlpgb_range's busy_ws IPI point: target_lost is every target's loss summed (control: amd.sh)
+kill_check target_lost_first_only "invlpgb_range: target_lost of one IPI target, not all of them" \
+    ib_target_lost_summed "${BASE[@]}" --cpu epyc-7763 experiments=invlpgb_range
+# invlpgb_vs_ipi reads the nearest-first sweep, and says so
+control_unit rec_cpus_from_spread test_crossover "the crossover and recommendation test"
+kill_unit rec_cpus_from_spread test_recommend_invlpgb_reads_nearest_first \
+    "invlpgb_vs_ipi: cpus_from read from spread's points, labelled nearest_first" test_crossover
 control_unit plan_one_column test_plan "the planning test"
 kill_unit plan_one_column test_thinning_keeps_the_ceiling_dense \
     "the last resort one page count, where no crossover can be found" test_plan

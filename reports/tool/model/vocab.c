@@ -24,8 +24,10 @@ const char *const vocab_topo_classes[] = { "self",      "smt_sibling", "same_l3"
                                            "same_node", "cross_node",  "cross_package", NULL };
 const char *const vocab_linux_ipi_modes[] = { "x2apic_cluster", "x2apic_phys", "physflat", NULL };
 const char *const vocab_l3_sources[] = { "leaf_4", "leaf_8000001d", "simulated", "none", NULL };
+/* nearest_first: invlpgb_range's summary row of its nearest-first sweep (issue 32) */
 const char *const vocab_placements[] = { "smt_sibling", "same_l3",       "same_package", "same_node",
-                                         "cross_node",  "cross_package", "spread",       NULL };
+                                         "cross_node",  "cross_package", "spread",
+                                         "nearest_first", NULL };
 
 int vocab_index(const char *const list[], const char *word)
 {

@@ -346,6 +346,34 @@ static void validate_lfence(struct vctx *c, const json_t *m)
     vc_leave(c, mark);
 }
 
+/* method.protocol_steps (optional): per part, its steps' p50 and mean, on the clock each names */
+static void validate_protocol_steps(struct vctx *c, const json_t *m)
+{
+    static const char *const parts[] = { "ipi", "shootdown", NULL };
+    static const char *const clocks[] = { "initiator", "target", "derived", NULL };
+    size_t mark, pmark, i, k;
+    const json_t *ps = vc_enter(c, m, "protocol_steps", VF_OPTIONAL, &mark), *part, *steps, *s;
+    if (!ps)
+        return;
+    for (i = 0; parts[i]; i++) {
+        if (!(part = vc_enter(c, ps, parts[i], VF_OPTIONAL, &pmark)))
+            continue;
+        vc_int(c, part, "samples", 1, LLONG_MAX, 0, NULL);
+        steps = vc_member(c, part, "steps", VT_ARRAY, 0);
+        json_array_foreach(steps, k, s) {
+            size_t smark = jpath_push_index(&c->path, k);
+            if (vc_string(c, s, "step", 0))
+                vc_word(c, s, "clock", clocks, 0);
+            vc_int(c, s, "p50_ticks", 0, LLONG_MAX, 0, NULL);
+            vc_int(c, s, "p50_ns", 0, LLONG_MAX, 0, NULL);
+            vc_int(c, s, "mean_ticks", 0, LLONG_MAX, 0, NULL);
+            jpath_pop(&c->path, smark);
+        }
+        vc_leave(c, pmark);
+    }
+    vc_leave(c, mark);
+}
+
 void validate_method(struct vctx *c, const json_t *root)
 {
     static const char *const mechanisms[] = { "apic_mode", "firmware_apic_mode", "icr_fence",
@@ -374,6 +402,7 @@ void validate_method(struct vctx *c, const json_t *root)
     validate_pcid_erratum(c, m, pcid);
     validate_efer_tce(c, m);
     validate_lfence(c, m);
+    validate_protocol_steps(c, m);
     if (vc_int(c, m, "paging_levels", 0, 5, 0, &levels) && levels != 0 && levels != 4 &&
         levels != 5)
         vc_error(c, "paging_levels", "%lld: expected 4 or 5 (0 before paging is set up)", levels);

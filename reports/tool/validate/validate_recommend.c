@@ -64,6 +64,11 @@ static void validate_evidence(struct vctx *c, const json_t *root, const json_t *
 static void validate_cpus_from(struct vctx *c, const json_t *e, int status)
 {
     const json_t *v = vc_member(c, e, "cpus_from", VT_INT, VF_NULLABLE | VF_OPTIONAL);
+    const json_t *pl = vc_member(c, e, "cpus_from_placement", VT_STRING, VF_NULLABLE | VF_OPTIONAL);
+    /* the placement it is read from (issue 32 on): invlpgb_range's nearest-first sweep */
+    if (pl && json_is_string(pl) && strcmp(json_string_value(pl), "nearest_first") != 0)
+        vc_error(c, "cpus_from_placement", "\"%s\" is not a placement cpus_from is read from",
+                 json_string_value(pl));
     if (!v || json_is_null(v))
         return;
     if (json_integer_value(v) < 1)
