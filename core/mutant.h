@@ -133,6 +133,10 @@
 #define MUTANT_ID_pge_toggle_removed 157 /* flush_global without INVPCID: no CR4.PGE toggle */
 #define MUTANT_ID_flush_local_noflush 158 /* asm/tlb.h flush_local_all() writes CR3 with bit 63 */
 #define MUTANT_ID_pte_store_unordered 159 /* the model: a PTE store never pending for the ICR check */
+/* issue 32, items 14 and 16 (class mix, sub-NUMA nodes, lazy CPUs in MWAIT): 167-169, 177-179 */
+#define MUTANT_ID_class_mix_wrong_cpu 167 /* a point's class mix counted from its first target, not the initiator */
+#define MUTANT_ID_snc_class_folded 168 /* another node of the same package (SNC, NPS) read as same_package */
+#define MUTANT_ID_lazy_hlt_over_mwait 169 /* lazy CPUs left in HLT though a deeper MWAIT state was verified */
 /* issue 32, part C (numbers that add up and say what they are): 170-189 */
 #define MUTANT_ID_breakdown_slowest_handler 170 /* delivery+ack subtracts the slowest handler, not the last acker's */
 #define MUTANT_ID_residency_any_growth_reached 171 /* any growth of a deeper counter is "reached" */

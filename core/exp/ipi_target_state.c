@@ -364,7 +364,8 @@ static uint32_t choose_target(struct runner *r)
         if (!smp_usable(r->smp, i))
             continue;
         enum topo_class cls = cpu_topo_class(&t->cpus[0], &t->cpus[i]);
-        if (cls == TOPO_SAME_L3 || cls == TOPO_SAME_PACKAGE) /* issue 21 split the package */
+        /* issue 21 split the package; issue 32 made its other nodes a class (SNC, NPS) */
+        if (cls == TOPO_SAME_L3 || cls == TOPO_SAME_PACKAGE || cls == TOPO_SAME_PACKAGE_OTHER_NODE)
             return i;
         if (any == UINT32_MAX)
             any = i;

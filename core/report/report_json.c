@@ -81,6 +81,14 @@ static void write_point(struct json_writer *w, const struct result_point *p)
             jw_kv_fixed(w, p->values[i].key, p->values[i].milli, 3);
         jw_object_end(w);
     }
+    if (p->has_class_mix) { /* the classes the targets hold, nearest first */
+        jw_key(w, "class_mix");
+        jw_object_begin_inline(w);
+        for (i = 0; i < TOPO_CLASS_COUNT; i++)
+            if (p->class_mix[i])
+                jw_kv_u64(w, topo_class_name((enum topo_class)i), p->class_mix[i]);
+        jw_object_end(w);
+    }
     jw_object_end(w);
 }
 

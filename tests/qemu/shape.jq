@@ -154,6 +154,8 @@ def shape($want):
   # reports of issue 21 on (topology.classes present): L3 and NUMA classes, placement points
   | ($r.topology.classes != null) as $v21
   | ($v21 and $r.method.apic_mode == "x2apic") as $cluster
+  # reports of issue 32 on: another NUMA node of the same package is a class of its own
+  | ($r.topology.pair_class_codes.o != null) as $snc
   | def exp($id): [$r.experiments[]? | select(.id == $id)][0];
     # the topology class of CPU $b seen from CPU $a (core/machine/cpu_table.c)
     def cls($a; $b):
@@ -162,9 +164,17 @@ def shape($want):
           (if ($v21 | not) or $a.numa_node == null or $b.numa_node == null then "cross_package"
            elif $a.numa_node == $b.numa_node then "same_node" else "cross_node" end)
         elif $a.core == $b.core then "smt_sibling"
+        elif $snc and $a.numa_node != null and $b.numa_node != null and $a.numa_node != $b.numa_node
+          then "same_package_other_node"
         elif $v21 and $a.l3 != null and $b.l3 != null and $a.l3 == $b.l3 then "same_l3"
         else "same_package" end;
-    def classes: ["smt_sibling", "same_l3", "same_package", "same_node", "cross_node", "cross_package"];
+    def classes: ["smt_sibling", "same_l3", "same_package", "same_package_other_node", "same_node",
+                  "cross_node", "cross_package"];
+    # the class mix of the k nearest usable CPUs seen from CPU $i (runner_targets_in_topology_order)
+    def near_mix($i; $k): ([$ok[] | select(.index == $i)][0]) as $a
+        | [$ok[] | select(.index != $i) | {c: cls($a; .), x: .index}]
+        | sort_by([(.c as $c | classes | index($c)), .x]) | .[0:$k]
+        | group_by(.c) | map({key: .[0].c, value: length}) | from_entries;
     # how many usable CPUs a placement has seen from CPU $i ("spread": every other one)
     def pl_size($i; $c): ([$ok[] | select(.index == $i)][0]) as $a
         | [$ok[] | select(.index != $i and ($c == "spread" or cls($a; .) == $c))] | length;
@@ -319,6 +329,14 @@ def shape($want):
          [$e.notes[]? | select(startswith("placement ") and endswith("of that class"))];
          if pl_differ($init) then [classes[] | select(pl_size($init; .) == 0) | "placement \(.) skipped: CPU \($init) has no usable CPU of that class"] else [] end)),
       (select($v20) | order_varied("shootdown_seq_vs_conc"; $e; ["mode"]; ["targets", "pages", "placement", "ipi_mode"]; $S)),
+      # issue 32: each point's class mix, counted from the initiator: a class placement's
+      # targets all of it, nearest first the k nearest, spread's adding up to k
+      (select($e.results[0]?.class_mix != null)
+       | eq("shootdown_seq_vs_conc: every point's class_mix, seen from CPU \($init)";
+            [$e.results[]? | .params as $p | .class_mix
+             | if $p.placement == null then . == near_mix($init; $p.targets)
+               elif $p.placement == "spread" then ([.[]] | add) == $p.targets
+               else . == {($p.placement): $p.targets} end] | unique; [true])),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
          [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
       # where the time goes: each part's p50 (reports before issue 32), or its mean with the

@@ -307,6 +307,10 @@ kill_unit cluster_only_seq_conc test_shootdowns_send_ipis_as_linux \
 kill_unit spread_by_numbering test_spread_round_robin_over_domains \
     "spread evenly over the firmware's CPU numbering (one package where it alternates)" \
     test_placement
+kill_unit class_mix_wrong_cpu test_class_mix_counted_from_the_initiator \
+    "a point's class mix counted from its first target, not the initiator" test_placement
+kill_unit snc_class_folded test_h8dgu_dies_are_nodes_of_one_package \
+    "another node of the same package (a real SRAT's dies) read as same_package" test_numa_classes
 # the target's sibling left in HLT, or counters that never count: the model's C6 is not reached
 for m in sibling_left_idle residency_unmodelled; do
     mutants=$((mutants + 1))

@@ -11,6 +11,10 @@
 #     note names, looked up in pair_classes);
 #   - both sockets in one node (--numa 1): the other socket is same_node,
 #     and its placement's targets are;
+#   - sub-NUMA nodes (--shape 2x1x4x2 --numa 4: Intel SNC2, one L3 per
+#     package spanning both its nodes): the other node of the same package
+#     is same_package_other_node, not same_l3, in the pair counts,
+#     ipi_roundtrip's summary and its placement's targets;
 #   - the pair classes agree with the CPU table (tlbscope-report validate
 #     recomputes every letter).
 source "$(dirname "$0")/lib.sh"
@@ -50,4 +54,19 @@ if [ -s "$REPORT" ]; then
     check "1 node: the exact shape" shape_ok "$REPORT" cpus=16 profile=quick samples=10 warmup=1 experiments=shootdown_seq_vs_conc
     check "1 node: each class placement's targets are of that class, same_node's among them" \
         test "$(jq -r -f "$here/tests/qemu/placement_targets.jq" "$REPORT")/$(exp_field shootdown_seq_vs_conc '[.notes[] | select(startswith("placement same_node: targets 8,9,10,11,12,13,14,15 of CPU 0"))] | length')" = true/1
+fi
+
+sim "placement-snc2" "$SIM" --cpu xeon-8180 --cpus 16 --shape 2x1x4x2 --numa 4 --seed "$SEED" \
+    profile=quick run_budget_s=0 samples=10 warmup=1 experiments=ipi_roundtrip,shootdown_seq_vs_conc
+check "SNC2: clean run, the report validates (every pair class recomputed)" clean
+if [ -s "$REPORT" ]; then
+    check "SNC2: the exact shape" shape_ok "$REPORT" cpus=16 profile=quick samples=10 warmup=1 \
+        experiments=ipi_roundtrip,shootdown_seq_vs_conc
+    check "SNC2: 16 SMT, 32 same L3 (its own node), 64 other node of the package, 128 cross node" \
+        test "$(jqr '.topology.classes | [.smt_sibling, .same_l3, .same_package, .same_package_other_node, .same_node, .cross_node] | tojson')" = \
+        '[16,32,0,64,0,128]'
+    check "SNC2: ipi_roundtrip summarises the other node of the package as a class" \
+        test "$(exp_field ipi_roundtrip '[.summary[].params.class] | join(",")')" = smt_sibling,same_l3,same_package_other_node,cross_node
+    check "SNC2: the placement same_package_other_node takes CPUs 4-7, of that class" \
+        test "$(jq -r -f "$here/tests/qemu/placement_targets.jq" "$REPORT")/$(exp_field shootdown_seq_vs_conc '[.notes[] | select(startswith("placement same_package_other_node: targets 4,5,6,7 of CPU 0"))] | length')" = true/1
 fi
