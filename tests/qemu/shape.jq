@@ -375,6 +375,15 @@ def shape($want):
                [$rows[] | .[0] | (if $v20 then ($T + 1) * (1 + 4 * ($W + $S)) else 4 * ($T + 1) * (1 + $W + $S) end)
                         + 2 * ($W + $S) * .] | sum),
       (select($v20) | order_varied("shootdown_lazy"; $e; ["variant"]; ["lazy", "targets_doing"]; $S)),
+      # issue 32: the lazy CPUs idle in the deepest MWAIT state ipi_target_state found reached
+      # in this run (the highest hint), else in HLT (method.lazy_idle, absent before)
+      (select($r.method.lazy_idle != null)
+       | ([(exp("ipi_target_state") // {}) | .results[]? | select(.params.hint != null and .params.residency == "reached")]
+          | max_by(.params.hint)) as $deepest
+       | eq("shootdown_lazy: the lazy CPUs idle in \($deepest.params.state // "hlt") (the deepest MWAIT state ipi_target_state verified, else hlt), said in a note";
+            [$r.method.lazy_idle.state, $r.method.lazy_idle.hint,
+             ([$e.notes[]? | select(startswith("lazy CPUs idle in \($r.method.lazy_idle.state): "))] | length)];
+            [$deepest.params.state // "hlt", $deepest.params.hint, 1])),
       grid("shootdown_lazy: 4 policies x lazy \($rows | map(if .[1] == "wait" then .[0] else "\(.[0]) busy" end) | join(",")) of \($T) targets";
            [$e.results[]?.params | [.variant, .lazy, .targets] + (if $v21 then [.targets_doing] else [] end)];
            [$variants[] as $v | $rows[] | [$v, .[0], $T] + (if $v21 then [.[1]] else [] end)]),

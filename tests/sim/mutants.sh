@@ -520,6 +520,8 @@ kill_check() {
         not_ok "mutant $m ($what): $pred passes, or the run was not clean (exit $RC; see $LOG)"
     fi
 }
+kill_check lazy_hlt_over_mwait "shootdown_lazy's lazy CPUs left in HLT though ipi_target_state verified C6" \
+    lazy_in_deepest_mwait "${IDLE_LAZY_ARGS[@]}"
 # shellcheck disable=SC2086
 kill_check fc_warmup_unfloored "flush_ceiling: a twentieth of warmup=1, no warm-up at all" \
     fc_quick_shape "${BASE[@]}" ${killer_args[ceiling]}
