@@ -37,7 +37,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            cluster_ipis_physical probe_outside_tool \
            emulate_ignores_pcid tce_bsp_only tce_not_restored \
            lfence_bsp_only pti_2m_user_invpcid_skipped invlpgb_2m_user_pass_skipped \
-           pge_toggle_removed flush_local_noflush lazy_hlt_over_mwait \
+           pge_toggle_removed flush_local_noflush lazy_hlt_over_mwait class_mix_lazy_awake_only \
            base_always_first no_param_defaults show_tsc_else role_rows_doubled
 # the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
 SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))

@@ -434,7 +434,9 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
             if (st->sd.cluster_ipis)
                 point_param_str(pt, "ipi_mode", "x2apic_cluster");
             point_value(pt, "lazy_idled", (int64_t)st->lazy_idled * 1000);
-            point_class_mix(pt, r->smp->topo, 0, st->ts.cpus, n);
+            /* every target, the lazy ones too: they are the mask's CPUs whatever a policy skips */
+            point_class_mix(pt, r->smp->topo, 0, st->ts.cpus,
+                            MUTANT(class_mix_lazy_awake_only) ? n - k : n);
             point_metric(pt, "latency", &pol[v].lat);
             point_metric(pt, "catchup", &pol[v].catchup);
             point_metric(pt, "baseline", &pol[v].base);

@@ -623,6 +623,17 @@ def shape($want):
           "checks outside every timed window: each round's shootdowns after all m windows closed (targets, then the initiator); steady points: each initiator's pages once the loop stopped"])
     end),
 
+  # ---- issue 32: the class mix of every point of the other shootdown experiments, from CPU 0:
+  # nearest first the k nearest, a class placement all of it, spread adding up ----
+  ([["shootdown_lazy", "targets"], ["shootdown_contention", "cpus"], ["invlpgb_range", "cpus"]][] as [$id, $key]
+   | exp($id) as $e | select($e != null and $e.results[0]?.class_mix != null)
+   | eq("\($id): every point's class_mix, seen from CPU 0";
+        [$e.results[] | .params as $p | (if $key == "targets" then $p.targets else $p.cpus - 1 end) as $n
+         | .class_mix
+         | if $p.placement == null then . == near_mix(0; $n)
+           elif $p.placement == "spread" then ([.[]] | add) == $n
+           else . == {($p.placement): $n} end] | unique; [true])),
+
   # ---- ipi_target_state ----
   (select($ids | index("ipi_target_state")) |
     if $N < 2 then skipped("ipi_target_state"; "^needs at least 2 CPUs") else

@@ -560,6 +560,8 @@ kill_validate() {
 }
 kill_validate conditions_unrecorded "no experiment records its conditions" \
     'conditions: is null, but the experiment measured'
+kill_validate class_mix_lazy_awake_only "shootdown_lazy's class mix leaves out the lazy CPUs" \
+    'class_mix: its classes count [0-9]* CPUs, but the point has'
 # emulator=bochs not recorded: a Bochs report (no hypervisor bit) would read as hardware everywhere
 control_unit emulator_unrecorded test_emulator "the emulator-label test" 2
 kill_unit emulator_unrecorded test_report_records_the_emulator \
