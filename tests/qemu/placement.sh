@@ -56,7 +56,7 @@ for e in shootdown_seq_vs_conc shootdown_contention invlpgb_range; do
 done
 check "shootdown_seq_vs_conc: notes for the classes this machine lacks" \
     test "$(exp_field shootdown_seq_vs_conc '[.notes[] | select(test("^placement [a-z_0-9]+ skipped")) | capture("placement (?<c>[a-z_0-9]+) skipped").c] | sort | join(",")')" = \
-    "$(printf '%s\n' cross_package same_node "$( [ "$near" = same_l3 ] && echo same_package || echo same_l3)" | sort | paste -sd,)"
+    "$(printf '%s\n' cross_package same_node same_package_other_node "$( [ "$near" = same_l3 ] && echo same_package || echo same_l3)" | sort | paste -sd,)"
 check "shootdown_seq_vs_conc: each class placement's targets (its notes) are of that class in pair_classes" \
     test "$(jq -r -f "$here/tests/qemu/placement_targets.jq" "$REPORT")" = true
 check "invlpgb_range: a crossover summary per placement (cpus_max: 1 + the class's CPUs)" \

@@ -168,8 +168,8 @@ def shape($want):
           then "same_package_other_node"
         elif $v21 and $a.l3 != null and $b.l3 != null and $a.l3 == $b.l3 then "same_l3"
         else "same_package" end;
-    def classes: ["smt_sibling", "same_l3", "same_package", "same_package_other_node", "same_node",
-                  "cross_node", "cross_package"];
+    def classes: ["smt_sibling", "same_l3", "same_package"] + (if $snc then ["same_package_other_node"] else [] end)
+                 + ["same_node", "cross_node", "cross_package"];
     # the class mix of the k nearest usable CPUs seen from CPU $i (runner_targets_in_topology_order)
     def near_mix($i; $k): ([$ok[] | select(.index == $i)][0]) as $a
         | [$ok[] | select(.index != $i) | {c: cls($a; .), x: .index}]
