@@ -198,13 +198,16 @@ static void test_spread_round_robin_over_domains(void **state)
  */
 static void test_sub_numa_nodes_of_a_package(void **state)
 {
+    static const struct {
+        uint32_t from, to;
+        enum topo_class cls;
+    } nps2[] = { { 0, 2, TOPO_SAME_L3 }, { 0, 4, TOPO_SAME_PACKAGE_OTHER_NODE },
+                 { 13, 9, TOPO_SAME_PACKAGE_OTHER_NODE }, { 0, 12, TOPO_CROSS_NODE } };
     uint32_t n[TOPO_CLASS_COUNT], out[NCPUS], k, i;
     (void)state;
     describe(4);
-    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[2]), TOPO_SAME_L3);
-    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[4]), TOPO_SAME_PACKAGE_OTHER_NODE);
-    assert_int_equal(cpu_topo_class(&cpus[13], &cpus[9]), TOPO_SAME_PACKAGE_OTHER_NODE);
-    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[12]), TOPO_CROSS_NODE);
+    for (i = 0; i < sizeof(nps2) / sizeof(nps2[0]); i++)
+        assert_int_equal(cpu_topo_class(&cpus[nps2[i].from], &cpus[nps2[i].to]), nps2[i].cls);
     count_classes(n);
     assert_int_equal(n[TOPO_SAME_PACKAGE_OTHER_NODE], NCPUS * 4);
     assert_int_equal(n[TOPO_SAME_PACKAGE], 0);
