@@ -136,6 +136,11 @@
 #define MUTANT_ID_target_lost_first_only 162 /* invlpgb_range busy_ws: one IPI target's loss for the sum */
 #define MUTANT_ID_bystander_without_loop 163 /* invlpgb_range: bystander windows without the INVLPGB loop */
 #define MUTANT_ID_rec_cpus_from_spread 164 /* invlpgb_vs_ipi reads spread's points, says nearest-first */
+/* issue 32, items 14 and 16 (class mix, sub-NUMA nodes, lazy CPUs in MWAIT): 167-169, 177-179 */
+#define MUTANT_ID_class_mix_wrong_cpu 167 /* a point's class mix counted from its first target, not the initiator */
+#define MUTANT_ID_snc_class_folded 168 /* another node of the same package (SNC, NPS) read as same_package */
+#define MUTANT_ID_lazy_hlt_over_mwait 169 /* lazy CPUs left in HLT though a deeper MWAIT state was verified */
+#define MUTANT_ID_class_mix_lazy_awake_only 177 /* shootdown_lazy's class mix leaves out its lazy CPUs */
 /* issue 32, part C (numbers that add up and say what they are): 170-189 */
 #define MUTANT_ID_breakdown_slowest_handler 170 /* delivery+ack subtracts the slowest handler, not the last acker's */
 #define MUTANT_ID_residency_any_growth_reached 171 /* any growth of a deeper counter is "reached" */

@@ -66,13 +66,20 @@ bool sim_machine_init(struct sim_machine *m, uint32_t n, const struct tlbm_confi
 
 bool sim_machine_shape(struct sim_machine *m, const struct sim_shape *sh)
 {
-    uint32_t i, per_l3, per_pkg;
+    uint32_t i, per_l3, per_pkg, per_node = 0;
     if (!sh->packages || !sh->l3s || !sh->cores_per_l3 || !sh->threads ||
-        (uint64_t)sh->packages * sh->l3s * sh->cores_per_l3 * sh->threads != m->ncpus ||
-        (sh->nodes && (sh->nodes > sh->packages || sh->packages % sh->nodes)))
+        (uint64_t)sh->packages * sh->l3s * sh->cores_per_l3 * sh->threads != m->ncpus)
         return false;
     per_l3 = sh->cores_per_l3 * sh->threads;
     per_pkg = sh->l3s * per_l3;
+    /* more nodes than packages: sub-NUMA nodes (SNC2/4, NPS2/4), each a run of whole cores */
+    if (sh->nodes > sh->packages) {
+        if (sh->nodes % sh->packages || (per_pkg / sh->threads) % (sh->nodes / sh->packages))
+            return false;
+        per_node = per_pkg / (sh->nodes / sh->packages);
+    } else if (sh->nodes && sh->packages % sh->nodes) {
+        return false;
+    }
     for (i = 0; i < m->ncpus; i++) {
         struct cpu_info *c = &m->infos[i];
         c->thread = i % sh->threads;
@@ -80,7 +87,10 @@ bool sim_machine_shape(struct sim_machine *m, const struct sim_shape *sh)
         c->package = i / per_pkg;
         c->l3 = i / per_l3;
         c->l3_known = true;
-        c->numa_node = sh->nodes ? (int32_t)(c->package / (sh->packages / sh->nodes)) : -1;
+        if (per_node)
+            c->numa_node = (int32_t)(i / per_node);
+        else
+            c->numa_node = sh->nodes ? (int32_t)(c->package / (sh->packages / sh->nodes)) : -1;
     }
     return true;
 }

@@ -101,7 +101,10 @@ void sim_machine_free(struct sim_machine *m);
  * A machine description beyond threads and cores (issue 21): packages of
  * `l3s` L3 caches each, `cores_per_l3` cores of `threads` SMT threads
  * sharing each L3; `nodes` NUMA nodes, the packages split evenly among
- * them (0: no SRAT, numa_node -1 everywhere). APIC ID = index stays: the
+ * them (0: no SRAT, numa_node -1 everywhere), or, when there are more
+ * nodes than packages, each package split into nodes of whole cores, as
+ * under Intel SNC2/4 (an L3 may then span nodes, as CPUID reports it
+ * there) and AMD NPS2/4 (whole L3s per node). APIC ID = index stays: the
  * CPUs are numbered thread, core, L3, package, as on a server whose
  * firmware numbers them in APIC ID order.
  */

@@ -68,7 +68,9 @@ static void usage(FILE *out)
             "  --shape PxLxCxT    packages x L3s per package x cores per L3 x SMT threads\n"
             "                     (their product is --cpus), one NUMA node per package; the\n"
             "                     default: 1 or 2 packages of the profile's SMT, no L3, no SRAT\n"
-            "  --numa N           NUMA nodes for --shape (divides the packages; 0: no SRAT)\n"
+            "  --numa N           NUMA nodes for --shape (divides the packages; 0: no SRAT);\n"
+            "                     a multiple of the packages splits each into sub-NUMA nodes\n"
+            "                     of whole cores, as Intel SNC2/4 and AMD NPS2/4 do\n"
             "  key=value          any tlbscope configuration key; --help-keys lists them\n"
             "Exit status: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.\n",
             DEFAULT_PROFILE, TLBM_MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);

@@ -203,7 +203,8 @@ static bool build_machine(struct sim_session *s, const struct sim_options *o)
             sh.nodes = (uint32_t)o->numa_nodes;
         if (!sim_machine_shape(&s->mach, &sh)) {
             fprintf(stderr, "tlbscope-sim: --shape %ux%ux%ux%u (%u NUMA nodes) does not describe "
-                            "%u CPUs (or the nodes do not divide the packages)\n",
+                            "%u CPUs (or the nodes do not divide the packages, or the\n"
+                            "packages' cores, for more nodes than packages)\n",
                     sh.packages, sh.l3s, sh.cores_per_l3, sh.threads, sh.nodes, o->cpus);
             return false;
         }

@@ -38,6 +38,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            emulate_ignores_pcid tce_bsp_only tce_not_restored \
            lfence_bsp_only pti_2m_user_invpcid_skipped invlpgb_2m_user_pass_skipped \
            pge_toggle_removed flush_local_noflush target_lost_first_only bystander_without_loop \
+           lazy_hlt_over_mwait class_mix_lazy_awake_only \
            base_always_first no_param_defaults show_tsc_else role_rows_doubled
 # the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
 SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))
@@ -88,7 +89,7 @@ $(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # is that test, the only one built for it (tests/sim/mutants.sh)
 NUM_MUTANTS := breakdown_slowest_handler residency_any_growth_reached residency_beyond_elapsed \
                contention_unsettled contention_window_as_before cluster_only_seq_conc \
-               spread_by_numbering
+               spread_by_numbering class_mix_wrong_cpu snc_class_folded
 NUM_MUTANT_TEST_breakdown_slowest_handler := test_shootdown_model
 NUM_MUTANT_TEST_residency_any_growth_reached := test_residency
 NUM_MUTANT_TEST_residency_beyond_elapsed := test_residency
@@ -96,6 +97,8 @@ NUM_MUTANT_TEST_contention_unsettled := test_contention_model
 NUM_MUTANT_TEST_contention_window_as_before := test_contention_plan
 NUM_MUTANT_TEST_cluster_only_seq_conc := test_linux_apic
 NUM_MUTANT_TEST_spread_by_numbering := test_placement
+NUM_MUTANT_TEST_class_mix_wrong_cpu := test_placement
+NUM_MUTANT_TEST_snc_class_folded := test_numa_classes
 $(foreach m,$(NUM_MUTANTS),$(eval $(call mutant_rules,$(m))))
 $(foreach m,$(FLEET_MUTANTS),$(eval $(call fleet_mutant_rules,$(m))))
 .PHONY: fleet-mutants

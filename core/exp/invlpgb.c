@@ -536,6 +536,7 @@ static bool add_point(struct runner *r, struct experiment_record *rec, struct ib
         point_param_str(pt, "ipi_mode", "x2apic_cluster"); /* Linux's mode here (issue 32) */
     if (placement != IB_NEAREST)
         point_param_str(pt, "placement", placement_name(placement));
+    point_class_mix(pt, r->smp->topo, 0, st->ts.cpus, st->ts.n);
     point_metric(pt, "latency", &meth->lat);
     point_metric(pt, "baseline", &meth->base);
     if (r->emulated) {

@@ -516,6 +516,8 @@ static struct result_point *add_point(struct experiment_record *rec, const struc
         point_param_str(pt, "ipi_mode", "x2apic_cluster");
     if (st->placement != CT_NEAREST)
         point_param_str(pt, "placement", placement_name(st->placement));
+    /* the CPUs besides CPU 0, the first initiator: targets of every round, initiators too */
+    point_class_mix(pt, st->sd.smp->topo, 0, st->order + 1, st->norder - 1);
     return pt;
 }
 

@@ -19,11 +19,17 @@
  *   xen_running   Xen's filter (hap flush_tlb(), seed 004): interrupt only
  *                 vCPUs marked running; the others flush on their next
  *                 schedule because their ASID was tickled.
- * The lazy CPUs idle the way a lazy CPU does, in the idle loop ("sti;
- * hlt", parked: each shootdown waits until they sleep, core/machine/ipi.h), not
+ * The lazy CPUs idle the way a lazy CPU does, in the idle loop (parked:
+ * each shootdown waits until they sleep, core/machine/ipi.h), not
  * spinning, whatever target_wait says: Linux makes a CPU lazy when it goes
  * idle, and the wake-up is what ipi_all pays and skipping lazy CPUs
- * avoids. The other targets wait as configured (spinning; halted under a
+ * avoids. Linux's idle loop sleeps in the deepest C-state it expects to
+ * stay in, so they sleep in MONITOR/MWAIT with the deepest hint
+ * ipi_target_state verified in this run (residency `reached`; it runs
+ * just before for that), each settling for that state's target residency
+ * before a timed shootdown; without one (not run, nothing reached: under
+ * a hypervisor, on AMD without residency counters) in "sti; hlt", settling
+ * IPI_SETTLE_US. method.lazy_idle and a note say which and why (issue 32). The other targets wait as configured (spinning; halted under a
  * hypervisor), `targets_doing` = wait; with spinning targets one more row,
  * at the largest lazy count that leaves a target running, has them run a
  * user-mode-like busy loop over their own 16-page working set instead
@@ -63,6 +69,7 @@
 #include "core/mutant.h"
 #include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
+#include "core/machine/idle_states.h"
 #include "core/machine/timing.h"
 
 #define MAX_K 16
@@ -100,6 +107,49 @@ static bool lz_supported(struct runner *r, char *reason, size_t cap, bool *emula
            runner_need_cpus(r, 2, reason, cap);
 }
 
+/* Whether experiment `id` ran in this run (before this one). */
+static bool ran_before(const struct runner *r, const char *id)
+{
+    uint32_t i;
+    for (i = 0; i < r->run->experiment_count; i++)
+        if (str_eq(r->run->experiments[i].id, id))
+            return r->run->experiments[i].ran;
+    return false;
+}
+
+/* The lazy CPUs' idle state (the method above), into method.lazy_idle, st's spin and a note. */
+static void lz_choose_idle(struct runner *r, struct experiment_record *rec, struct lazy_state *st)
+{
+    struct lazy_idle_info *li = &r->run->method.lazy_idle;
+    struct idle_settle settle;
+    li->set = true;
+    if (li->verified && !MUTANT(lazy_hlt_over_mwait)) {
+        idle_settle_mwait(&r->run->cpu, li->verified_hint, &settle);
+        li->mwait = true;
+        li->hint = li->verified_hint;
+        li->settle_us = settle.us;
+        fmt_into(li->state, sizeof(li->state), "%s", li->verified_state);
+        fmt_into(li->reason, sizeof(li->reason),
+                 "the deepest MWAIT state ipi_target_state verified in this run (residency "
+                 "reached: %s); each "
+                 "lazy CPU sleeps %u us (%s) before a timed shootdown", li->verified_reason,
+                 settle.us, settle.source);
+        st->ts.lazy_spin.idle_mwait = true;
+        st->ts.lazy_spin.mwait_hint = li->hint;
+    } else {
+        li->mwait = false;
+        li->settle_us = IPI_SETTLE_US;
+        fmt_into(li->state, sizeof(li->state), "hlt");
+        fmt_into(li->reason, sizeof(li->reason), "%s; \"sti; hlt\", each lazy CPU asleep %u us "
+                 "before a timed shootdown",
+                 !ran_before(r, "ipi_target_state")
+                     ? "ipi_target_state did not run, so no MWAIT state was verified"
+                     : "ipi_target_state verified no MWAIT state (none reached its residency)",
+                 IPI_SETTLE_US);
+    }
+    record_note(rec, "lazy CPUs idle in %s: %s", li->state, li->reason);
+}
+
 static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **state)
 {
     struct lazy_state *st = mem_zalloc(sizeof(*st));
@@ -117,6 +167,7 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
     if (!st->order || !st->base || !st->ws || !st->sleeps)
         return false;
     st->ts.spin.ws = st->ws;
+    lz_choose_idle(r, rec, st);
     for (v = 0; v < NVARIANTS; v++) {
         st->lat[v] = mem_alloc(samples * sizeof(uint64_t));
         st->catchup[v] = mem_alloc(samples * sizeof(uint64_t));
@@ -340,6 +391,7 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
 {
     struct lazy_state *st = state;
     uint32_t ki, v, done = 0, planned = st->nks * (uint32_t)NVARIANTS;
+    r->smp->idle_settle_us = r->run->method.lazy_idle.settle_us; /* back to 0 at cleanup */
     if (!lz_plan(r, rec, st))
         goto out;
     planned = st->plan.rows * (uint32_t)NVARIANTS;
@@ -382,6 +434,9 @@ static void lz_run(struct runner *r, struct experiment_record *rec, void *state)
             if (st->sd.cluster_ipis)
                 point_param_str(pt, "ipi_mode", "x2apic_cluster");
             point_value(pt, "lazy_idled", (int64_t)st->lazy_idled * 1000);
+            /* every target, the lazy ones too: they are the mask's CPUs whatever a policy skips */
+            point_class_mix(pt, r->smp->topo, 0, st->ts.cpus,
+                            MUTANT(class_mix_lazy_awake_only) ? n - k : n);
             point_metric(pt, "latency", &pol[v].lat);
             point_metric(pt, "catchup", &pol[v].catchup);
             point_metric(pt, "baseline", &pol[v].base);
@@ -397,7 +452,7 @@ static void lz_cleanup(struct runner *r, void *state)
 {
     struct lazy_state *st = state;
     uint32_t v;
-    (void)r;
+    r->smp->idle_settle_us = 0;
     if (!st)
         return;
     exp_teardown(&st->sd, &st->ts);

@@ -353,7 +353,7 @@ static bool run_on_initiator(struct runner *r, struct point_job *job)
 }
 
 /* Variant v's point: its samples kept (paired_run) before the sorts, then its statistics. */
-static void add_point(struct experiment_record *rec, struct sc_state *st, uint32_t v,
+static void add_point(struct experiment_record *rec, struct sc_state *st, uint32_t init, uint32_t v,
                       const char *mode, uint32_t placement, uint32_t k, uint32_t p,
                       const char *flush, uint32_t samples, uint32_t nbase, uint32_t paired_run,
                       struct stats *lat_out)
@@ -384,6 +384,7 @@ static void add_point(struct experiment_record *rec, struct sc_state *st, uint32
     point_metric(pt, "baseline", &b);
     breakdown_add_values(pt, &st->parts[v], samples, st->ts.cpus, st->ts.n);
     exp_value_ran_first(pt, st->first[v]);
+    point_class_mix(pt, st->sd.smp->topo, init, st->ts.cpus, st->ts.n);
     if (st->sd.cluster_ipis)
         point_value(pt, "icr_writes", (int64_t)apic_cluster_writes(st->ts.cpus, st->ts.n,
                                                                    st->sd.smp->apic_id,
@@ -621,10 +622,11 @@ static void add_column(struct runner *r, struct experiment_record *rec, struct s
     struct stats seq, conc;
     struct result_point *sum;
     uint32_t n = st->ts.n;
-    add_point(rec, st, v, "seq", placement, n, job->pages, flush, job->samples, job->nbase, run,
-              &seq);
-    add_point(rec, st, v + 1, "conc", placement, n, job->pages, flush, job->samples, job->nbase,
-              run, &conc);
+    uint32_t init = r->run->cfg.initiator;
+    add_point(rec, st, init, v, "seq", placement, n, job->pages, flush, job->samples, job->nbase,
+              run, &seq);
+    add_point(rec, st, init, v + 1, "conc", placement, n, job->pages, flush, job->samples,
+              job->nbase, run, &conc);
     sum = point_list_add(&rec->summary);
     if (!sum)
         return;

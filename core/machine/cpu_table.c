@@ -28,14 +28,15 @@ const char *cpu_bring_up_name(enum cpu_bring_up b)
 
 const char *topo_class_name(enum topo_class c)
 {
-    static const char *const names[] = { "self",      "smt_sibling", "same_l3",      "same_package",
-                                         "same_node", "cross_node",  "cross_package" };
+    static const char *const names[] = { "self",          "smt_sibling", "same_l3",
+                                         "same_package",  "same_package_other_node",
+                                         "same_node",     "cross_node",  "cross_package" };
     return (unsigned)c < ARRAY_SIZE(names) ? names[c] : "unknown";
 }
 
 char topo_class_code(enum topo_class c)
 {
-    static const char codes[] = "-slpnxc";
+    static const char codes[] = "-slponxc";
     return (unsigned)c < TOPO_CLASS_COUNT ? codes[c] : '?';
 }
 
@@ -52,6 +53,9 @@ enum topo_class cpu_topo_class(const struct cpu_info *a, const struct cpu_info *
     }
     if (a->core == b->core)
         return TOPO_SMT_SIBLING;
+    if (a->numa_node >= 0 && b->numa_node >= 0 && a->numa_node != b->numa_node &&
+        !MUTANT(snc_class_folded))
+        return TOPO_SAME_PACKAGE_OTHER_NODE;
     if (a->l3_known && b->l3_known && a->l3 == b->l3 && !MUTANT(l3_class_ignored))
         return TOPO_SAME_L3;
     return TOPO_SAME_PACKAGE;

@@ -40,14 +40,19 @@ enum cpu_bring_up {
  * 8000001Dh sharing), another L3 (or another core where no L3 is
  * enumerated). Across packages: the same NUMA node (SRAT), another node,
  * or cross_package where the SRAT does not place both. A package split
- * into several nodes (SNC, NPS2/4) keeps its in-package classes: the
- * interconnect inside a package is what the IPI crosses, not the node.
+ * into several nodes (Intel SNC2/4, AMD NPS2/4: the SRAT gives more
+ * proximity domains than there are packages) has a class of its own
+ * between the two: another node of the same package. It is taken before
+ * same_l3, because under SNC CPUID still reports one L3 for the whole
+ * package (Linux then drops its multi-core scheduling level for the same
+ * reason), while the cores sit in different quadrants of the mesh.
  */
 enum topo_class {
     TOPO_SELF = 0,
     TOPO_SMT_SIBLING,
     TOPO_SAME_L3,
     TOPO_SAME_PACKAGE,   /* same package, another L3 (or L3 not enumerated) */
+    TOPO_SAME_PACKAGE_OTHER_NODE, /* same package, another NUMA node (SNC, NPS2/4) */
     TOPO_SAME_NODE,      /* another package, same NUMA node */
     TOPO_CROSS_NODE,     /* another package, another NUMA node */
     TOPO_CROSS_PACKAGE,  /* another package, NUMA node of either unknown */
@@ -108,7 +113,7 @@ const char *cpu_bring_up_name(enum cpu_bring_up b);
 uint32_t cpu_table_from_madt(struct cpu_table *t, const void *madt, size_t len,
                              uint32_t bsp_apic_id, uint32_t cap, struct msg_list *msgs);
 const char *topo_class_name(enum topo_class c);
-/* The one-letter code of a class in the report's pair_classes ("-slpnxc"). */
+/* The one-letter code of a class in the report's pair_classes ("-slponxc"). */
 char topo_class_code(enum topo_class c);
 enum topo_class cpu_topo_class(const struct cpu_info *a, const struct cpu_info *b);
 bool cpu_usable(const struct cpu_info *c);

@@ -1,6 +1,7 @@
 #include "core/machine/ipi.h"
 #include "asm/apic.h"
 #include "asm/cpu.h"
+#include "asm/power.h"
 #include "asm/trap.h"
 #include "core/lib/atomic.h"
 #include "core/lib/strbuf.h"
@@ -84,9 +85,18 @@ int64_t ipi_spin_as_target(struct percpu *self, void *arg)
             irq_disable();
             if (load_acquire(a->stop))
                 break;
+            if (idle && a->idle_mwait) {
+                /* armed before a second look: a stop written in between wakes the MWAIT */
+                power_monitor(a->stop);
+                if (load_acquire(a->stop))
+                    break;
+            }
             if (idle)
                 store_relaxed(&self->idle.idle_sleeps, self->idle.idle_sleeps + 1);
-            smp_halt_parked(self); /* returns with interrupts on */
+            if (idle && a->idle_mwait)
+                smp_mwait_parked(self, a->mwait_hint); /* returns with interrupts on */
+            else
+                smp_halt_parked(self); /* returns with interrupts on */
         } else {
             cpu_relax();
         }
@@ -136,7 +146,8 @@ bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n)
         if (cpus[i] != self && smp_usable(s, cpus[i]) &&
             (s->halt_waits || load_acquire(&s->cpu[cpus[i]]->idle.idles)))
             ok &= wait_u64_eq(&s->cpu[cpus[i]]->idle.parked, 1, deadline);
-    settle_deadline = tsc_now() + us_to_ticks(IPI_SETTLE_US);
+    settle_deadline = tsc_now() + us_to_ticks(s->idle_settle_us ? s->idle_settle_us
+                                                                : IPI_SETTLE_US);
     while (!deadline_passed(settle_deadline))
         cpu_relax();
     return ok;

@@ -37,6 +37,9 @@ struct spin_arg {
     uint64_t deadline;
     enum spin_mode mode;
     uint8_t *ws; /* SPIN_BUSY_WS: SPIN_WS_BYTES per CPU index */
+    /* SPIN_IDLE: sleep in MONITOR/MWAIT with mwait_hint (monitoring *stop), not "sti; hlt" */
+    bool idle_mwait;
+    uint32_t mwait_hint;
 };
 int64_t ipi_spin_as_target(struct percpu *self, void *arg);
 /* One step of SPIN_BUSY_WS's loop: a read-modify-write of one line of `ws`; the next line. */

@@ -177,16 +177,25 @@ void placement_list(char *buf, size_t cap, const uint32_t *cpus, uint32_t n)
         sb_printf(&sb, ",... (%u CPUs)", n);
 }
 
+void placement_count(const struct cpu_table *t, uint32_t initiator, const uint32_t *cpus,
+                     uint32_t n, uint32_t count[TOPO_CLASS_COUNT])
+{
+    uint32_t i, from = MUTANT(class_mix_wrong_cpu) && n ? cpus[0] : initiator;
+    for (i = 0; i < TOPO_CLASS_COUNT; i++)
+        count[i] = 0;
+    for (i = 0; i < n; i++)
+        if (cpus[i] < t->count && from < t->count)
+            count[cpu_topo_class(&t->cpus[from], &t->cpus[cpus[i]])]++;
+}
+
 void placement_mix(char *buf, size_t cap, const struct cpu_table *t, uint32_t initiator,
                    const uint32_t *cpus, uint32_t n)
 {
-    uint32_t count[TOPO_CLASS_COUNT] = { 0 }, i, c;
+    uint32_t count[TOPO_CLASS_COUNT], c;
     struct strbuf sb;
     bool first = true;
     sb_init_fixed(&sb, buf, cap);
-    for (i = 0; i < n; i++)
-        if (cpus[i] < t->count && initiator < t->count)
-            count[cpu_topo_class(&t->cpus[initiator], &t->cpus[cpus[i]])]++;
+    placement_count(t, initiator, cpus, n, count);
     for (c = TOPO_FIRST_CLASS; c < TOPO_CLASS_COUNT; c++) {
         if (!count[c])
             continue;

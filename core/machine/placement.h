@@ -62,6 +62,9 @@ uint32_t placement_pick(const struct cpu_table *t, placement_usable_fn usable, c
  * can check their class in topology.pair_classes).
  */
 void placement_list(char *buf, size_t cap, const uint32_t *cpus, uint32_t n);
+/* How many of `cpus` (n) fall in each class seen from `initiator`: count[enum topo_class]. */
+void placement_count(const struct cpu_table *t, uint32_t initiator, const uint32_t *cpus,
+                     uint32_t n, uint32_t count[TOPO_CLASS_COUNT]);
 /*
  * The class mix of a pick seen from `initiator`: "same_l3 1, cross_node 3"
  * (each class it holds, nearest first, with its count).

@@ -1,6 +1,7 @@
 #include "core/machine/smp.h"
 #include "asm/apic.h"
 #include "asm/cpu.h"
+#include "asm/power.h"
 #include "asm/fault.h"
 #include "asm/trap.h"
 #include "core/lib/atomic.h"
@@ -282,6 +283,13 @@ void smp_halt_parked(struct percpu *pc)
     store_release(&pc->idle.parked, 1);
     cpu_halt_until_irq();
     /* an NMI ends HLT without clearing it at interrupt entry */
+    store_relaxed(&pc->idle.parked, 0);
+}
+
+void smp_mwait_parked(struct percpu *pc, uint32_t hint)
+{
+    store_release(&pc->idle.parked, 1); /* not the monitored line: no self-inflicted wake-up */
+    power_mwait_until_irq(hint);
     store_relaxed(&pc->idle.parked, 0);
 }
 

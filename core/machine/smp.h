@@ -184,6 +184,12 @@ struct smp {
      * method.target_wait.
      */
     bool halt_waits;
+    /*
+     * How long an idle target (SPIN_IDLE) sleeps before it is sent a timed
+     * IPI (ipi_settle_targets()): 0 is IPI_SETTLE_US; shootdown_lazy sets
+     * the target residency of the MWAIT state its lazy CPUs idle in.
+     */
+    uint32_t idle_settle_us;
     uint32_t count;              /* CPUs in the table (enabled or not) */
     struct percpu **cpu;         /* by dense index; NULL for disabled CPUs */
     uint32_t *apic_id;           /* by dense index: the destinations of apic_send_ipi_mask() */
@@ -244,6 +250,12 @@ void smp_kick(struct smp *s, uint32_t index);
  * interrupts on. core/machine/ipi.h, ipi_settle_targets().
  */
 void smp_halt_parked(struct percpu *pc);
+/*
+ * smp_halt_parked() in MWAIT with `hint` (EAX) instead of HLT: the caller
+ * has armed MONITOR and checked its condition with interrupts off; returns
+ * with interrupts on.
+ */
+void smp_mwait_parked(struct percpu *pc, uint32_t hint);
 
 /* ---- AP side ---- */
 /* The block of the CPU with this APIC ID (a linear search, once per CPU); NULL if unknown. */

@@ -82,6 +82,14 @@ static void write_point(struct json_writer *w, const struct result_point *p)
             jw_kv_fixed(w, p->values[i].key, p->values[i].milli, 3);
         jw_object_end(w);
     }
+    if (p->has_class_mix) { /* the classes the targets hold, nearest first */
+        jw_key(w, "class_mix");
+        jw_object_begin_inline(w);
+        for (i = 0; i < TOPO_CLASS_COUNT; i++)
+            if (p->class_mix[i])
+                jw_kv_u64(w, topo_class_name((enum topo_class)i), p->class_mix[i]);
+        jw_object_end(w);
+    }
     jw_object_end(w);
 }
 
@@ -466,6 +474,24 @@ static void write_lfence(struct json_writer *w, const struct lfence_info *l)
     jw_object_end(w);
 }
 
+/* method.lazy_idle (issue 32): the idle state shootdown_lazy's lazy CPUs slept in; once it ran. */
+static void write_lazy_idle(struct json_writer *w, const struct lazy_idle_info *li)
+{
+    if (!li->set)
+        return;
+    jw_key(w, "lazy_idle");
+    jw_object_begin(w);
+    jw_kv_str(w, "state", li->state);
+    jw_key(w, "hint");
+    if (li->mwait)
+        jw_u64(w, li->hint);
+    else
+        jw_null(w);
+    jw_kv_u64(w, "settle_us", li->settle_us);
+    jw_kv_str(w, "reason", li->reason);
+    jw_object_end(w);
+}
+
 static void write_method(struct json_writer *w, const struct run *r)
 {
     const struct method_info *m = &r->method;
@@ -497,6 +523,13 @@ static void write_method(struct json_writer *w, const struct run *r)
     jw_kv_str(w, "flush_ceiling_metric", "work");
     /* issue 21: lazy CPUs idle as in the idle loop; target states settle their target residency */
     jw_kv_str(w, "lazy_cpus", "idle_loop");
+    write_lazy_idle(w, &m->lazy_idle);
+    /*
+     * issue 32 item 16: every target handler and delivery figure is of a target running
+     * the tool's ring-0 code, which pays no entry work (no CR3 switch, no IBRS/IBPB/VERW,
+     * no swapgs): a Linux CPU interrupted in user mode pays those on top
+     */
+    jw_kv_str(w, "target_context", "ring0_no_entry_mitigations");
     jw_kv_str(w, "target_state_settle", "target_residency");
     /* issue 20: each iteration runs its variants in an order drawn from this seed */
     if (m->order_seed_set) {

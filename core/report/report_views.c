@@ -308,7 +308,15 @@ static void view_lazy(const struct run *r, const struct experiment_record *e, st
             sb_putc(sb, '\n');
         }
     }
-    sb_printf(sb, "  (lazy CPUs idle in HLT, as in the idle loop: ipi_all pays their wake-up)\n");
+    if (r->method.lazy_idle.mwait) {
+        char line[160];
+        fmt_into(line, sizeof(line), "(lazy CPUs idle in %s, the deepest MWAIT state "
+                 "ipi_target_state verified: ipi_all pays their wake-up)", r->method.lazy_idle.state);
+        sb_put_wrapped(sb, "  ", "  ", line, 80);
+    } else {
+        sb_printf(sb, "  (lazy CPUs idle in HLT, no MWAIT state verified: ipi_all pays their\n"
+                      "  wake-up from HLT)\n");
+    }
 }
 
 /* p50 of b over p50 of a as "  12.34", or nothing when either is missing */

@@ -136,7 +136,9 @@ void view_target_state(const struct run *r, const struct experiment_record *e, s
     sb_put_wrapped(sb, "  ", "  ",
                    "(settle: the state's target residency before each ping; residency: proof "
                    "from the core C-state residency MSRs, reasons in the report's "
-                   "residency_reason)",
+                   "residency_reason; target lost and the round trip are a ring-0 target's, "
+                   "with no entry mitigations: a target in user code also pays the kernel "
+                   "entry)",
                    80);
 }
 

@@ -3,7 +3,9 @@
 /*
  * Run order: the IPI floor first; then the negative control, whose verdict
  * says whether the verification counts of the shootdown experiments mean
- * anything on this machine; then the four effects.
+ * anything on this machine; then the four effects. The report keeps this
+ * order; an experiment whose findings another uses runs just before it
+ * (struct experiment.runs_before: ipi_target_state before shootdown_lazy).
  */
 const struct experiment *const experiment_table[] = {
     &exp_ipi_roundtrip,

@@ -1,6 +1,7 @@
 #include "core/run/record.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
+#include "core/machine/placement.h"
 
 bool point_list_reserve(struct point_list *l, uint32_t capacity)
 {
@@ -178,4 +179,16 @@ void record_stale(struct experiment_record *r, uint32_t cpu, uint64_t va, uint64
         v->first[v->recorded].seen = seen;
         v->recorded++;
     }
+}
+
+void point_class_mix(struct result_point *p, const struct cpu_table *t, uint32_t initiator,
+                     const uint32_t *cpus, uint32_t n)
+{
+    uint32_t count[TOPO_CLASS_COUNT], c;
+    if (!p)
+        return;
+    placement_count(t, initiator, cpus, n, count);
+    for (c = 0; c < TOPO_CLASS_COUNT; c++)
+        p->class_mix[c] = (uint16_t)count[c];
+    p->has_class_mix = true;
 }

@@ -16,6 +16,7 @@
 #include "core/run/conditions.h"
 #include "core/run/result.h"
 #include "core/lib/stats.h"
+#include "core/machine/cpu_table.h"
 
 #define POINT_MAX_PARAMS 8 /* shootdown_contention has 6, and issue 21 adds placement */
 #define POINT_MAX_METRICS 5
@@ -46,6 +47,14 @@ struct result_point {
     struct point_param params[POINT_MAX_PARAMS];
     struct point_metric metrics[POINT_MAX_METRICS];
     struct point_value values[POINT_MAX_VALUES];
+    /*
+     * Where this point's targets sat, seen from its initiator: how many
+     * of each topology class (enum topo_class; the report's `class_mix`,
+     * written when has_class_mix). Issue 32: a placement's name alone
+     * does not say what spread or a nearest-first count held.
+     */
+    bool has_class_mix;
+    uint16_t class_mix[TOPO_CLASS_COUNT];
     /*
      * The samples of the metric the comparisons on this point rest on
      * (core/run/bootstrap.h), in iteration order, or NULL: the primary
@@ -130,6 +139,9 @@ void point_param_str(struct result_point *p, const char *key, const char *v);
 void point_metric(struct result_point *p, const char *name, const struct stats *st);
 void point_value(struct result_point *p, const char *key, int64_t milli);
 const struct point_param *point_find_param(const struct result_point *p, const char *key);
+/* The class mix of the point's targets `cpus` (n of them) seen from `initiator` (placement_count). */
+void point_class_mix(struct result_point *p, const struct cpu_table *t, uint32_t initiator,
+                     const uint32_t *cpus, uint32_t n);
 
 /* Reserves room for `points` points of at most `samples` kept samples each; false: no memory
  * (the points then keep nothing, and the comparisons on them say so). */

@@ -105,6 +105,27 @@ struct protocol_steps {
     uint64_t p50[PSTEP_COUNT], mean[PSTEP_COUNT];
 };
 
+/*
+ * The idle state of shootdown_lazy's lazy CPUs: the
+ * deepest MWAIT state ipi_target_state verified in this run (residency
+ * `reached`; it runs first for that: struct experiment.runs_before), else
+ * "sti; hlt". `verified_*` is what ipi_target_state found; `state`,
+ * `hint` and `reason` what shootdown_lazy used (written as
+ * method.lazy_idle once it ran).
+ */
+struct lazy_idle_info {
+    bool verified;            /* ipi_target_state saw a state reached */
+    uint32_t verified_hint;
+    char verified_state[24];  /* "mwait_20" */
+    char verified_reason[240]; /* its residency verdict's reason */
+    bool set;                 /* shootdown_lazy chose (it ran) */
+    bool mwait;
+    uint32_t hint;
+    char state[24];           /* "mwait_20" or "hlt" */
+    uint32_t settle_us;       /* how long each lazy CPU slept before a timed shootdown */
+    char reason[400];
+};
+
 struct method_info {
     const char *apic_mode;       /* "xapic" | "x2apic" */
     const char *apic_mode_reason; /* why that mode (core/run/hw_policy.c) */
@@ -118,6 +139,7 @@ struct method_info {
     bool pcid_enabled;           /* CR4.PCIDE during measurements */
     struct efer_tce_info efer_tce;
     struct lfence_info lfence;
+    struct lazy_idle_info lazy_idle;
     char pcid_reason[320];       /* why PCID is on or off (core/run/method.c) */
     struct invlpg_global_check pcid_erratum; /* the INVLPG/global erratum's verdict */
     uint64_t cr3_root;           /* the tool's page-table root (no PCID bits) */

@@ -432,6 +432,15 @@ static void resolve_order_seed(struct runner *r)
     run->method.order_seed_set = true;
 }
 
+/* Experiment i of the table, once, if selected. */
+static void run_selected(struct runner *r, uint32_t i)
+{
+    struct experiment_record *rec = &r->run->experiments[i];
+    if (rec->ran || !config_experiment_selected(&r->run->cfg, experiment_table[i]->id))
+        return;
+    run_one(r, experiment_table[i], rec, i);
+}
+
 void runner_run_all(struct runner *r)
 {
     uint32_t i;
@@ -455,8 +464,14 @@ void runner_run_all(struct runner *r)
         rec->title = e->title;
         rec->x_axis = e->x_axis;
         rec->series = e->series;
-        if (!config_experiment_selected(&run->cfg, e->id))
-            continue;
-        run_one(r, e, rec, i);
+    }
+    for (i = 0; i < experiment_count; i++) {
+        uint32_t j;
+        /* an experiment later in the table whose findings this one uses runs first */
+        for (j = i + 1; j < experiment_count; j++)
+            if (experiment_table[j]->runs_before &&
+                str_eq(experiment_table[j]->runs_before, experiment_table[i]->id))
+                run_selected(r, j);
+        run_selected(r, i);
     }
 }

@@ -7,7 +7,8 @@
  *     counts the geometry implies (tests/sim/mutants.sh builds this file
  *     with l3_class_ignored and node_class_ignored and expects failures);
  *   - each placement picks CPUs of its class only, as many as asked up to
- *     the class's size, and spread spans both packages (placement_ignored).
+ *     the class's size, and spread spans both packages (placement_ignored);
+ *   - sub-NUMA nodes of a package and a point's class mix (issue 32).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,13 +18,15 @@
 
 #include "core/machine/cpu_table.h"
 #include "core/machine/placement.h"
+#include "core/run/record.h"
 
 #define NCPUS 16
 
 static struct cpu_info cpus[NCPUS];
 static struct cpu_table table = { NCPUS, cpus };
 
-/* nodes: 2 (one per package), 1 (both packages in one), 0 (no SRAT) */
+/* nodes: 4 (two per package, one per L3: AMD NPS2), 2 (one per package), 1 (both packages
+ * in one), 0 (no SRAT) */
 static void describe(uint32_t nodes)
 {
     uint32_t i;
@@ -35,7 +38,8 @@ static void describe(uint32_t nodes)
         cpus[i].package = i / 8;
         cpus[i].l3 = i / 4;
         cpus[i].l3_known = true;
-        cpus[i].numa_node = nodes == 2 ? (int32_t)(i / 8) : nodes == 1 ? 0 : -1;
+        cpus[i].numa_node = nodes == 4 ? (int32_t)(i / 4)
+                            : nodes == 2 ? (int32_t)(i / 8) : nodes == 1 ? 0 : -1;
         cpus[i].state = CPU_OK;
     }
 }
@@ -186,12 +190,76 @@ static void test_spread_round_robin_over_domains(void **state)
         assert_int_equal(out[i], i + 1);
 }
 
+/*
+ * Issue 32: sub-NUMA nodes (SRAT proximity domains finer than packages) are
+ * a class between same_package and the other packages, under AMD NPS2
+ * (each L3 its node) and Intel SNC2 (one L3 per package reported across
+ * both nodes): never same_l3 or same_package (mutant snc_class_folded).
+ */
+static void test_sub_numa_nodes_of_a_package(void **state)
+{
+    static const struct {
+        uint32_t from, to;
+        enum topo_class cls;
+    } nps2[] = { { 0, 2, TOPO_SAME_L3 }, { 0, 4, TOPO_SAME_PACKAGE_OTHER_NODE },
+                 { 13, 9, TOPO_SAME_PACKAGE_OTHER_NODE }, { 0, 12, TOPO_CROSS_NODE } };
+    uint32_t n[TOPO_CLASS_COUNT], out[NCPUS], k, i;
+    (void)state;
+    describe(4);
+    for (i = 0; i < sizeof(nps2) / sizeof(nps2[0]); i++)
+        assert_int_equal(cpu_topo_class(&cpus[nps2[i].from], &cpus[nps2[i].to]), nps2[i].cls);
+    count_classes(n);
+    assert_int_equal(n[TOPO_SAME_PACKAGE_OTHER_NODE], NCPUS * 4);
+    assert_int_equal(n[TOPO_SAME_PACKAGE], 0);
+    assert_string_equal(topo_class_name(TOPO_SAME_PACKAGE_OTHER_NODE), "same_package_other_node");
+    assert_int_equal(topo_class_code(TOPO_SAME_PACKAGE_OTHER_NODE), 'o');
+    /* SNC2: CPUID reports one L3 for the whole package, spanning both nodes */
+    for (i = 0; i < NCPUS; i++)
+        cpus[i].l3 = cpus[i].package;
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[2]), TOPO_SAME_L3);
+    assert_int_equal(cpu_topo_class(&cpus[0], &cpus[4]), TOPO_SAME_PACKAGE_OTHER_NODE);
+    count_classes(n);
+    assert_int_equal(n[TOPO_SAME_L3], NCPUS * 2);
+    assert_int_equal(n[TOPO_SAME_PACKAGE_OTHER_NODE], NCPUS * 4);
+    k = placement_pick(&table, usable, NULL, 0, TOPO_SAME_PACKAGE_OTHER_NODE, 8, out);
+    assert_int_equal(k, 4);
+    for (i = 0; i < k; i++)
+        assert_int_equal(out[i], 4 + i);
+}
+
+/*
+ * Issue 32: a point's class mix counts its targets from the initiator, here
+ * CPU 9 (mutant class_mix_wrong_cpu counts from the first target: "self").
+ */
+static void test_class_mix_counted_from_the_initiator(void **state)
+{
+    static const uint32_t targets[] = { 8, 10, 12, 0, 1 };
+    struct result_point pt;
+    uint32_t count[TOPO_CLASS_COUNT];
+    (void)state;
+    describe(2);
+    placement_count(&table, 9, targets, 5, count);
+    assert_int_equal(count[TOPO_SELF], 0);
+    assert_int_equal(count[TOPO_SMT_SIBLING], 1);
+    assert_int_equal(count[TOPO_SAME_L3], 1);
+    assert_int_equal(count[TOPO_SAME_PACKAGE], 1);
+    assert_int_equal(count[TOPO_CROSS_NODE], 2);
+    memset(&pt, 0, sizeof(pt));
+    point_class_mix(&pt, &table, 9, targets, 5);
+    assert_true(pt.has_class_mix);
+    assert_int_equal(pt.class_mix[TOPO_SMT_SIBLING], 1);
+    assert_int_equal(pt.class_mix[TOPO_CROSS_NODE], 2);
+    assert_int_equal(pt.class_mix[TOPO_SELF], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_of_two_sockets_two_l3s_smt),
         cmocka_unit_test(test_each_placement_picks_its_class),
         cmocka_unit_test(test_spread_round_robin_over_domains),
+        cmocka_unit_test(test_sub_numa_nodes_of_a_package),
+        cmocka_unit_test(test_class_mix_counted_from_the_initiator),
     };
     return cmocka_run_group_tests_name("placement", tests, NULL, NULL);
 }

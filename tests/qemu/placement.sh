@@ -15,8 +15,12 @@
 #   - x2APIC cluster-mode IPIs work: ipi_broadcast's cluster points, each
 #     with one logical ICR write per cluster, and the shootdowns' cluster
 #     points verified like every other (no stale read);
-#   - the report says which IPI mode Linux would pick here, and why.
-# One boot (about 60-90 s on a loaded 2-core host).
+#   - the report says which IPI mode Linux would pick here, and why;
+#   - a second boot, one socket of 2 cores x 2 threads split into 2 NUMA
+#     nodes (what SNC2 / NPS2 look like in the SRAT): the other core is
+#     same_package_other_node, in the pair counts, ipi_roundtrip's summary
+#     and its placement's targets (issue 32).
+# Two boots (about 60-90 s and 30-60 s on a loaded 2-core host).
 source "$(dirname "$0")/lib.sh"
 
 if ! have_qemu10; then
@@ -52,7 +56,7 @@ for e in shootdown_seq_vs_conc shootdown_contention invlpgb_range; do
 done
 check "shootdown_seq_vs_conc: notes for the classes this machine lacks" \
     test "$(exp_field shootdown_seq_vs_conc '[.notes[] | select(test("^placement [a-z_0-9]+ skipped")) | capture("placement (?<c>[a-z_0-9]+) skipped").c] | sort | join(",")')" = \
-    "$(printf '%s\n' cross_package same_node "$( [ "$near" = same_l3 ] && echo same_package || echo same_l3)" | sort | paste -sd,)"
+    "$(printf '%s\n' cross_package same_node same_package_other_node "$( [ "$near" = same_l3 ] && echo same_package || echo same_l3)" | sort | paste -sd,)"
 check "shootdown_seq_vs_conc: each class placement's targets (its notes) are of that class in pair_classes" \
     test "$(jq -r -f "$here/tests/qemu/placement_targets.jq" "$REPORT")" = true
 check "invlpgb_range: a crossover summary per placement (cpus_max: 1 + the class's CPUs)" \
@@ -66,3 +70,20 @@ check "shootdown_seq_vs_conc: cluster-mode points at 1, 2, 4, 7 targets, both or
     test "$(exp_field shootdown_seq_vs_conc '[.results[] | select(.params.ipi_mode == "x2apic_cluster") | .params.targets] | unique | tojson')/$(exp_field shootdown_seq_vs_conc .verification.stale_reads)" = '[1,2,4,7]/0'
 check "Linux's IPI mode here is stated with its reason (no DMAR: x2APIC off, physflat)" \
     test "$(jqr '.method.linux_ipi_mode | [.mode, (.reason | length > 20), .measured] | tojson')" = '["physflat",true,true]'
+
+# issue 32: sub-NUMA nodes: one package, a node per core (CPUs 0-1 and 2-3)
+EXPS2=ipi_roundtrip,shootdown_seq_vs_conc
+SMP="4,sockets=1,cores=2,threads=2" NUMA=2 CPU=max,+x2apic MEM=1024 TIMEOUT=300 \
+    ARGS="profile=quick run_budget_s=0 apic=x2apic samples=10 warmup=1 experiments=$EXPS2 budget_s=200" \
+    boot "placement-1s-2c-2t-numa2"
+check_healthy_run "1 socket, 2 nodes" 4 profile=quick samples=10 warmup=1 "experiments=$EXPS2"
+[ -s "$REPORT" ] || exit 0
+check "sub-NUMA: one package, two nodes (a core each)" \
+    test "$(jqr '[.topology.cpus[] | [.package, .numa_node]] | unique | tojson')" = '[[0,0],[0,1]]'
+check "sub-NUMA: the other node's core is same_package_other_node (4 CPUs: 4 SMT pairs, 8 others)" \
+    test "$(jqr '.topology.classes | to_entries | map(select(.value > 0)) | from_entries | tojson')" = \
+    '{"smt_sibling":4,"same_package_other_node":8}'
+check "sub-NUMA: ipi_roundtrip summarises it as a class" \
+    test "$(exp_field ipi_roundtrip '[.summary[].params.class] | join(",")')" = smt_sibling,same_package_other_node
+check "sub-NUMA: its placement takes CPUs 2 and 3, of that class in pair_classes" \
+    test "$(jq -r -f "$here/tests/qemu/placement_targets.jq" "$REPORT")/$(exp_field shootdown_seq_vs_conc '[.notes[] | select(startswith("placement same_package_other_node: targets 2,3 of CPU 0"))] | length')" = true/1

@@ -154,6 +154,8 @@ def shape($want):
   # reports of issue 21 on (topology.classes present): L3 and NUMA classes, placement points
   | ($r.topology.classes != null) as $v21
   | ($v21 and $r.method.apic_mode == "x2apic") as $cluster
+  # reports of issue 32 on: another NUMA node of the same package is a class of its own
+  | ($r.topology.pair_class_codes.o != null) as $snc
   | def exp($id): [$r.experiments[]? | select(.id == $id)][0];
     # the topology class of CPU $b seen from CPU $a (core/machine/cpu_table.c)
     def cls($a; $b):
@@ -162,9 +164,17 @@ def shape($want):
           (if ($v21 | not) or $a.numa_node == null or $b.numa_node == null then "cross_package"
            elif $a.numa_node == $b.numa_node then "same_node" else "cross_node" end)
         elif $a.core == $b.core then "smt_sibling"
+        elif $snc and $a.numa_node != null and $b.numa_node != null and $a.numa_node != $b.numa_node
+          then "same_package_other_node"
         elif $v21 and $a.l3 != null and $b.l3 != null and $a.l3 == $b.l3 then "same_l3"
         else "same_package" end;
-    def classes: ["smt_sibling", "same_l3", "same_package", "same_node", "cross_node", "cross_package"];
+    def classes: ["smt_sibling", "same_l3", "same_package"] + (if $snc then ["same_package_other_node"] else [] end)
+                 + ["same_node", "cross_node", "cross_package"];
+    # the class mix of the k nearest usable CPUs seen from CPU $i (runner_targets_in_topology_order)
+    def near_mix($i; $k): ([$ok[] | select(.index == $i)][0]) as $a
+        | [$ok[] | select(.index != $i) | {c: cls($a; .), x: .index}]
+        | sort_by([(.c as $c | classes | index($c)), .x]) | .[0:$k]
+        | group_by(.c) | map({key: .[0].c, value: length}) | from_entries;
     # how many usable CPUs a placement has seen from CPU $i ("spread": every other one)
     def pl_size($i; $c): ([$ok[] | select(.index == $i)][0]) as $a
         | [$ok[] | select(.index != $i and ($c == "spread" or cls($a; .) == $c))] | length;
@@ -319,6 +329,14 @@ def shape($want):
          [$e.notes[]? | select(startswith("placement ") and endswith("of that class"))];
          if pl_differ($init) then [classes[] | select(pl_size($init; .) == 0) | "placement \(.) skipped: CPU \($init) has no usable CPU of that class"] else [] end)),
       (select($v20) | order_varied("shootdown_seq_vs_conc"; $e; ["mode"]; ["targets", "pages", "placement", "ipi_mode"]; $S)),
+      # issue 32: each point's class mix, counted from the initiator: a class placement's
+      # targets all of it, nearest first the k nearest, spread's adding up to k
+      (select($e.results[0]?.class_mix != null)
+       | eq("shootdown_seq_vs_conc: every point's class_mix, seen from CPU \($init)";
+            [$e.results[]? | .params as $p | .class_mix
+             | if $p.placement == null then . == near_mix($init; $p.targets)
+               elif $p.placement == "spread" then ([.[]] | add) == $p.targets
+               else . == {($p.placement): $p.targets} end] | unique; [true])),
       eq("shootdown_seq_vs_conc: latency, remote_handler, baseline sample counts";
          [ns($e; "latency"), ns($e; "remote_handler"), ns($e; "baseline")]; [[$S], [$S], [$B]]),
       # where the time goes: each part's p50 (reports before issue 32), or its mean with the
@@ -357,6 +375,15 @@ def shape($want):
                [$rows[] | .[0] | (if $v20 then ($T + 1) * (1 + 4 * ($W + $S)) else 4 * ($T + 1) * (1 + $W + $S) end)
                         + 2 * ($W + $S) * .] | sum),
       (select($v20) | order_varied("shootdown_lazy"; $e; ["variant"]; ["lazy", "targets_doing"]; $S)),
+      # issue 32: the lazy CPUs idle in the deepest MWAIT state ipi_target_state found reached
+      # in this run (the highest hint), else in HLT (method.lazy_idle, absent before)
+      (select($r.method.lazy_idle != null)
+       | ([(exp("ipi_target_state") // {}) | .results[]? | select(.params.hint != null and .params.residency == "reached")]
+          | max_by(.params.hint)) as $deepest
+       | eq("shootdown_lazy: the lazy CPUs idle in \($deepest.params.state // "hlt") (the deepest MWAIT state ipi_target_state verified, else hlt), said in a note";
+            [$r.method.lazy_idle.state, $r.method.lazy_idle.hint,
+             ([$e.notes[]? | select(startswith("lazy CPUs idle in \($r.method.lazy_idle.state): "))] | length)];
+            [$deepest.params.state // "hlt", $deepest.params.hint, 1])),
       grid("shootdown_lazy: 4 policies x lazy \($rows | map(if .[1] == "wait" then .[0] else "\(.[0]) busy" end) | join(",")) of \($T) targets";
            [$e.results[]?.params | [.variant, .lazy, .targets] + (if $v21 then [.targets_doing] else [] end)];
            [$variants[] as $v | $rows[] | [$v, .[0], $T] + (if $v21 then [.[1]] else [] end)]),
@@ -613,6 +640,17 @@ def shape($want):
          ["\($S2) samples per point, ceil(\($S2) / m) (at least 2) per initiator, after \($W2) warm-up each",
           "checks outside every timed window: each round's shootdowns after all m windows closed (targets, then the initiator); steady points: each initiator's pages once the loop stopped"])
     end),
+
+  # ---- issue 32: the class mix of every point of the other shootdown experiments, from CPU 0:
+  # nearest first the k nearest, a class placement all of it, spread adding up ----
+  ([["shootdown_lazy", "targets"], ["shootdown_contention", "cpus"], ["invlpgb_range", "cpus"]][] as [$id, $key]
+   | exp($id) as $e | select($e != null and $e.results[0]?.class_mix != null)
+   | eq("\($id): every point's class_mix, seen from CPU 0";
+        [$e.results[] | .params as $p | (if $key == "targets" then $p.targets else $p.cpus - 1 end) as $n
+         | .class_mix
+         | if $p.placement == null then . == near_mix(0; $n)
+           elif $p.placement == "spread" then ([.[]] | add) == $n
+           else . == {($p.placement): $n} end] | unique; [true])),
 
   # ---- ipi_target_state ----
   (select($ids | index("ipi_target_state")) |

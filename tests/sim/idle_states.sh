@@ -12,7 +12,9 @@
 # model: the I/O-port states are not offered, and the note says why.
 # The siblings left in the idle loop's HLT (mutant sibling_left_idle) and
 # counters that never count (residency_unmodelled) are killed in
-# tests/sim/mutants.sh (IDLE_ARGS and point() in tests/sim/lib.sh).
+# tests/sim/mutants.sh (IDLE_ARGS and point() in tests/sim/lib.sh). Then
+# ipi_target_state with shootdown_lazy: it runs first, and the lazy CPUs
+# idle in mwait_20, the deepest state it verified (lazy_hlt_over_mwait).
 source "$(dirname "$0")/lib.sh"
 
 SEED=${TLBSCOPE_SIM_SEED:-2121}
@@ -47,4 +49,11 @@ check "epyc-7763: clean; every idle point unverified: no AMD residency MSR" \
     eval 'clean && [ "$(exp_field ipi_target_state "[.results[] | select(.params.residency) | .params.residency] | unique | join(\",\")")" = unverified ]'
 check "epyc-7763: the I/O-port states not offered, MSR C001_0073's #GP in a note" \
     test "$(exp_field ipi_target_state '[.notes[] | select(test("^I/O-port C-states not measured: MSR C001_0073 \\(CStateBaseAddr\\) not readable: exception 13"))] | length')" = 1
-echo "# SUMMARY: ipi_target_state's settle times and residency evidence on xeon-8180 and epyc-7763 (simulated)"
+
+# issue 32: shootdown_lazy's lazy CPUs idle in the deepest MWAIT state verified in the run
+sim idle-lazy-xeon-8180 "$SIM" "${IDLE_LAZY_ARGS[@]}"
+check "xeon-8180: ipi_target_state runs before shootdown_lazy (the report keeps the table's order)" \
+    eval 'clean && grep "^RUN:" "$LOG" | head -n 1 | grep -q ipi_target_state && [ "$(jqr "[.experiments[].id] | join(\",\")")" = shootdown_lazy,ipi_target_state ]'
+check "xeon-8180: the lazy CPUs idle in mwait_20 (C6, verified), settled 600 us, said in method.lazy_idle and a note" \
+    lazy_in_deepest_mwait
+echo "# SUMMARY: ipi_target_state's settle times and residency evidence on xeon-8180 and epyc-7763 (simulated), and shootdown_lazy's lazy CPUs in the deepest verified"

@@ -307,6 +307,10 @@ kill_unit cluster_only_seq_conc test_shootdowns_send_ipis_as_linux \
 kill_unit spread_by_numbering test_spread_round_robin_over_domains \
     "spread evenly over the firmware's CPU numbering (one package where it alternates)" \
     test_placement
+kill_unit class_mix_wrong_cpu test_class_mix_counted_from_the_initiator \
+    "a point's class mix counted from its first target, not the initiator" test_placement
+kill_unit snc_class_folded test_h8dgu_dies_are_nodes_of_one_package \
+    "another node of the same package (a real SRAT's dies) read as same_package" test_numa_classes
 # the target's sibling left in HLT, or counters that never count: the model's C6 is not reached
 for m in sibling_left_idle residency_unmodelled; do
     mutants=$((mutants + 1))
@@ -519,6 +523,8 @@ kill_check() {
         not_ok "mutant $m ($what): $pred passes, or the run was not clean (exit $RC; see $LOG)"
     fi
 }
+kill_check lazy_hlt_over_mwait "shootdown_lazy's lazy CPUs left in HLT though ipi_target_state verified C6" \
+    lazy_in_deepest_mwait "${IDLE_LAZY_ARGS[@]}"
 # shellcheck disable=SC2086
 kill_check fc_warmup_unfloored "flush_ceiling: a twentieth of warmup=1, no warm-up at all" \
     fc_quick_shape "${BASE[@]}" ${killer_args[ceiling]}
@@ -564,6 +570,8 @@ kill_validate() {
 }
 kill_validate conditions_unrecorded "no experiment records its conditions" \
     'conditions: is null, but the experiment measured'
+kill_validate class_mix_lazy_awake_only "shootdown_lazy's class mix leaves out the lazy CPUs" \
+    'class_mix: its classes count [0-9]* CPUs, but the point has'
 # emulator=bochs not recorded: a Bochs report (no hypervisor bit) would read as hardware everywhere
 control_unit emulator_unrecorded test_emulator "the emulator-label test" 2
 kill_unit emulator_unrecorded test_report_records_the_emulator \

@@ -48,6 +48,7 @@ static bool build_point(const json_t *o, struct m_point *p)
     const char *key;
     size_t n;
     memset(p, 0, sizeof(*p));
+    p->class_mix = jget_object(o, "class_mix");
     if ((n = json_object_size(params))) {
         if (!(p->params = calloc(n, sizeof(*p->params))))
             return false;

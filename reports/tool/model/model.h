@@ -51,6 +51,7 @@ struct m_point {
     size_t nmetrics;
     struct m_value *values;
     size_t nvalues;
+    const json_t *class_mix; /* the targets' classes (issue 32), borrowed from the report; or NULL */
 };
 
 struct m_points {

@@ -19,13 +19,16 @@ const char *const vocab_bring_up[] = { "bsp", "mp_services", "init_sipi", NULL }
 const char *const vocab_apic_requests[] = { "auto", "xapic", "x2apic", NULL };
 const char *const vocab_emulators[] = { "none", "bochs", NULL };
 const char *const vocab_smbios_entry_points[] = { "smbios2", "smbios3", NULL };
-/* nearest first, as core/machine/cpu_table.h (issue 21 added same_l3, same_node, cross_node) */
-const char *const vocab_topo_classes[] = { "self",      "smt_sibling", "same_l3",       "same_package",
-                                           "same_node", "cross_node",  "cross_package", NULL };
+/* nearest first, as core/machine/cpu_table.h (issue 21 added same_l3, same_node, cross_node;
+ * issue 32 same_package_other_node, the sub-NUMA nodes of one package) */
+const char *const vocab_topo_classes[] = { "self",          "smt_sibling", "same_l3",
+                                           "same_package",  "same_package_other_node",
+                                           "same_node",     "cross_node",  "cross_package", NULL };
 const char *const vocab_linux_ipi_modes[] = { "x2apic_cluster", "x2apic_phys", "physflat", NULL };
 const char *const vocab_l3_sources[] = { "leaf_4", "leaf_8000001d", "simulated", "none", NULL };
-/* nearest_first: invlpgb_range's summary row of its nearest-first sweep (issue 32) */
-const char *const vocab_placements[] = { "smt_sibling", "same_l3",       "same_package", "same_node",
+/* nearest_first: invlpgb_range's summary row of its nearest-first sweep */
+const char *const vocab_placements[] = { "smt_sibling", "same_l3",    "same_package",
+                                         "same_package_other_node",    "same_node",
                                          "cross_node",  "cross_package", "spread",
                                          "nearest_first", NULL };
 

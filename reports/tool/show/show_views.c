@@ -289,6 +289,50 @@ static bool show_seq_conc_breakdown(const struct m_report *r, const struct point
     return rows > 0;
 }
 
+/*
+ * Under a spread facet of shootdown_seq_vs_conc: which classes its targets
+ * held at each count (class_mix, seen from the initiator; issue 32): a
+ * placement-blind spread's cost depends on it. Nothing for older reports.
+ */
+static void show_spread_mix(const struct m_experiment *e, const struct m_param *const *facet,
+                            size_t nfacet, FILE *out)
+{
+    char line[400];
+    size_t i, f, len = 0;
+    bool spread = false;
+    for (f = 0; f < nfacet; f++)
+        spread |= facet[f] && facet[f]->str && strcmp(facet[f]->key, "placement") == 0 &&
+                  strcmp(facet[f]->str, "spread") == 0;
+    if (!spread)
+        return;
+    len = (size_t)snprintf(line, sizeof(line), "the targets' classes, from the initiator:");
+    for (i = 0; i < e->results.count && len < sizeof(line); i++) {
+        const struct m_point *p = &e->results.items[i];
+        const struct m_param *pl = model_param(p, "placement"), *m = model_param(p, "mode");
+        const struct m_param *k = model_param(p, "targets");
+        const char *cls;
+        const json_t *n;
+        bool first = true;
+        if (!p->class_mix || !pl || !pl->str || strcmp(pl->str, "spread") != 0 || !m ||
+            !m->str || strcmp(m->str, "conc") != 0 || !k)
+            continue;
+        len += (size_t)snprintf(line + len, sizeof(line) - len, " %.0f:", k->num);
+        json_object_foreach((json_t *)p->class_mix, cls, n) {
+            if (len >= sizeof(line))
+                break;
+            len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %" JSON_INTEGER_FORMAT,
+                                    first ? "" : ",", cls, json_integer_value(n));
+            first = false;
+        }
+        if (len < sizeof(line))
+            len += (size_t)snprintf(line + len, sizeof(line) - len, ";");
+    }
+    if (len < sizeof(line) && line[len - 1] == ';') {
+        line[len - 1] = '\0';
+        units_print_wrapped(out, "    ", "      ", line, SHOW_WIDTH);
+    }
+}
+
 static void show_pivot_facet(const struct m_report *r, const struct point_index *ix,
                              const struct m_experiment *e,
                              const struct group_keys *fk, const struct m_param *const *facet,
@@ -386,6 +430,7 @@ static void show_pivot(const struct m_report *r, const struct m_experiment *e, b
                                 SHOW_WIDTH);
         if (seq_conc) {
             show_seq_conc_facet(r, &ix, e, &fk, facet, &xs, out);
+            show_spread_mix(e, facet, fk.n, out);
             breakdown |= show_seq_conc_breakdown(r, &ix, &fk, facet, &xs, out);
         } else {
             show_pivot_facet(r, &ix, e, &fk, facet, &xs, &ss, out);

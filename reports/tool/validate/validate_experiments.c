@@ -78,6 +78,7 @@ static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, 
         }
         jpath_pop(&c->path, mark);
     }
+    validate_class_mix(c, p);
 }
 
 static void validate_points(struct vctx *c, const json_t *e, const char *key, const char *x_axis)

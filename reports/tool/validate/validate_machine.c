@@ -374,6 +374,35 @@ static void validate_protocol_steps(struct vctx *c, const json_t *m)
     vc_leave(c, mark);
 }
 
+/*
+ * method.lazy_idle and method.target_context (optional): the lazy CPUs' idle state
+ * ("hlt" without a hint, "mwait_HH" with its hint) and why; the context of every target figure.
+ */
+static void validate_lazy_idle(struct vctx *c, const json_t *m)
+{
+    static const char *const contexts[] = { "ring0_no_entry_mitigations", NULL };
+    size_t mark;
+    const char *state, *reason;
+    const json_t *hint, *li;
+    vc_word(c, m, "target_context", contexts, VF_OPTIONAL);
+    li = vc_enter(c, m, "lazy_idle", VF_OPTIONAL, &mark);
+    if (!li)
+        return;
+    state = vc_string(c, li, "state", 0);
+    hint = json_object_get(li, "hint");
+    vc_int(c, li, "settle_us", 1, LLONG_MAX, 0, NULL);
+    reason = vc_string(c, li, "reason", 0);
+    if (reason && !reason[0])
+        vc_error(c, "reason", "the lazy CPUs' idle state needs its reason");
+    if (state && strcmp(state, "hlt") == 0 && !json_is_null(hint))
+        vc_error(c, "hint", "hlt has no MWAIT hint (expected null)");
+    else if (state && strncmp(state, "mwait_", 6) == 0 && !json_is_integer(hint))
+        vc_error(c, "hint", "%s needs its MWAIT hint (an integer)", state);
+    else if (state && strcmp(state, "hlt") != 0 && strncmp(state, "mwait_", 6) != 0)
+        vc_error(c, "state", "expected hlt or mwait_HH, found \"%.40s\"", state);
+    vc_leave(c, mark);
+}
+
 void validate_method(struct vctx *c, const json_t *root)
 {
     static const char *const mechanisms[] = { "apic_mode", "firmware_apic_mode", "icr_fence",
@@ -414,6 +443,7 @@ void validate_method(struct vctx *c, const json_t *root)
     vc_string(c, m, "invlpgb_above_ceiling", VF_OPTIONAL);
     vc_string(c, m, "flush_ceiling_refill", VF_OPTIONAL);
     vc_string(c, m, "flush_ceiling_metric", VF_OPTIONAL); /* issue 32 */
+    validate_lazy_idle(c, m);
     validate_linux_ipi_mode(c, m);
     validate_bootstrap(c, m);
     vc_leave(c, mark);

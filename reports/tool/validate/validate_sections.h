@@ -24,6 +24,9 @@ void validate_cpu(struct vctx *c, const json_t *root);
 void validate_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 /* topology's l3, classes and pair_classes against its CPU entries (validate_classes.c) */
 void validate_topology_classes(struct vctx *c, const json_t *topo, const json_t *cpus);
+/* A point's class_mix (issue 32; absent before it): classes other than self, adding up to
+ * its targets (params.targets, else params.cpus - 1). `p` is the point object. */
+void validate_class_mix(struct vctx *c, const json_t *p);
 /* method.linux_ipi_mode (issue 21; absent before it) */
 void validate_linux_ipi_mode(struct vctx *c, const json_t *method);
 void validate_method(struct vctx *c, const json_t *root);

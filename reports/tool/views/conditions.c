@@ -49,6 +49,10 @@ static const struct cond_field {
     /* issue 21: lazy CPUs idling, target states settled for their residency (absent before) */
     { "lazy CPUs", "method.lazy_cpus", true },
     { "target state settle", "method.target_state_settle", true },
+    /* issue 32: the lazy CPUs' idle state (the deepest MWAIT state verified, else hlt), and
+     * the context every target figure is of (absent before) */
+    { "lazy CPUs idle in", "method.lazy_idle.state", true },
+    { "target context", "method.target_context", true },
     /* issue 20: each iteration's variant order, drawn from the seed (absent before) */
     { "variant order", "method.variant_order", true },
     { "order seed", "method.order_seed", false },
