@@ -263,6 +263,8 @@ static void busy_add_point(struct runner *r, struct experiment_record *rec, stru
     point_param_str(pt, "targets_doing", "busy_ws");
     if (m && sd->cluster_ipis)
         point_param_str(pt, "ipi_mode", "x2apic_cluster");
+    /* every other CPU, from the BSP: the IPI row's targets, the INVLPGB row's bystanders */
+    point_class_mix(pt, r->smp->topo, 0, ts->cpus, ts->n);
     point_metric(pt, "latency", &bp->lat);
     point_metric(pt, m ? "target_lost" : "bystander_lost", &bp->lost);
     if (m) {

@@ -44,9 +44,9 @@ if [ -s "$REPORT" ]; then
         test "$(exp_field shootdown_seq_vs_conc '.notes[] | select(startswith("placement spread: targets")) | capture("targets (?<t>[0-9,]+) ").t | split(",") | map(tonumber / 8 | floor) | unique | length')" = 2
     check "2 nodes: cluster-mode IPIs: ipi_broadcast and the shootdowns, one logical write for APIC IDs 0-15" \
         test "$(jqr '[.experiments[] | .results[] | select(.params.mode == "cluster" or .params.ipi_mode) | .values.icr_writes] | unique | tojson')" = '[1]'
-    check "2 nodes: INVLPGB's crossover per placement (cpus_max: 1 + the class's CPUs)" \
+    check "2 nodes: INVLPGB's crossover nearest first (every CPU) and per placement (cpus_max: 1 + the class's CPUs)" \
         test "$(exp_field invlpgb_range '[.summary[] | [.params.placement, .values.cpus_max]] | tojson')" = \
-        '[["smt_sibling",2],["same_l3",3],["same_package",5],["cross_node",9],["spread",8]]'
+        '[["nearest_first",16],["smt_sibling",2],["same_l3",3],["same_package",5],["cross_node",9],["spread",8]]'
 fi
 
 sim "placement-2x2x2x2-one-node" "$SIM" "${BASE[@]/experiments=$EXPS/experiments=shootdown_seq_vs_conc}" --numa 1
