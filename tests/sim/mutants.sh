@@ -733,6 +733,10 @@ band_holds() {
         all(. == "no difference")' >/dev/null
 }
 kill_tool verdict_without_band "compare: a verdict ignores the dead band" band_holds
+# compare never cuts a value: 2 to 8 samples, text, --wide and Markdown, every value whole
+# and no "..." (tests/checks/compare_whole_values.sh)
+values_whole() { TOOL=$1 bash "$here/tests/checks/compare_whole_values.sh" | grep -q '^ok 1 '; }
+kill_tool compare_value_cut "compare: the long layout cuts a parameter value" values_whole
 # issue 27: x86 against aarch64 compares only ipi_roundtrip and stale_detector_control; the
 # rest (shootdown_lazy, which both have, included) is listed per side
 ARM4=tests/fixtures/reports/arm64/qemu-aarch64-smp4.json

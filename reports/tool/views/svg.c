@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/tool/model/units.h"
+
 #define CHART_W 620
 #define PLOT_L 78
 #define PLOT_R (CHART_W - 190)
@@ -91,25 +93,11 @@ static void marker(FILE *out, double x, double y, unsigned shape, const char *co
     fputs(shape % 4 == 1 ? "</rect>" : shape % 4 ? "</path>" : "</circle>", out);
 }
 
-/*
- * Where the next of `text`'s lines of at most `width` characters starts: at a
- * blank, or mid-word only for a word longer than a line. Nothing is dropped.
- */
-static size_t line_len(const char *text, size_t width)
-{
-    size_t len = strlen(text), cut;
-    if (len <= width)
-        return len;
-    for (cut = width; cut > 0 && text[cut] != ' '; cut--)
-        ;
-    return cut ? cut : width;
-}
-
 static size_t count_lines(const char *text, size_t width)
 {
     size_t n = 0, k;
     while (text && *text) {
-        k = line_len(text, width);
+        k = units_line_len(text, width);
         text += k;
         while (*text == ' ')
             text++;
@@ -126,7 +114,7 @@ static void wrapped_text(FILE *out, const char *cls, int x, int y, int step, con
     size_t k, i = 0;
     fprintf(out, "<text class=\"%s\" x=\"%d\" y=\"%d\">", cls, x, y);
     while (text && *text) {
-        k = line_len(text, width < sizeof(line) ? width : sizeof(line) - 1);
+        k = units_line_len(text, width < sizeof(line) ? width : sizeof(line) - 1);
         snprintf(line, sizeof(line), "%.*s", (int)k, text);
         fprintf(out, "<tspan x=\"%d\" dy=\"%d\">", x, i++ ? step : 0);
         svg_text(out, line);
