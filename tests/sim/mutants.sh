@@ -774,6 +774,10 @@ html_headlines_first() { html_facts "$1" "^experiments 10 with_headline 10 headl
 html_ceiling_ns() { html_facts "$1" "^ceiling_ns points 8 matched 8 wrong 0$"; }
 kill_tool html_headlines_dropped "html: no headline per experiment at the top" html_headlines_first
 kill_tool html_ceiling_in_ticks "html: flush-ceiling curves in TSC ticks, labelled ns" html_ceiling_ns
+# the pair's two heatmaps in their section's grid, each titled with its report's name (in
+# Chromium: side by side, tests/checks/html_chromium.sh)
+html_heatmaps_in_grid() { html_facts "$1" "^heatmaps 2 in_grid 2 titled 2$"; }
+kill_tool html_heatmaps_in_column "html: heatmaps one a row, not in a grid" html_heatmaps_in_grid
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mutant.h"
 #include "reports/tool/html/html.h"
 #include "reports/tool/views/ipi.h"
 #include "reports/tool/model/point_index.h"
@@ -381,11 +382,16 @@ static void ipi_heatmap(FILE *out, const struct cmp_model *m, size_t i, const st
         h.labels = label_ptrs;
         h.cells = cells;
         h.unit = m->in_ns ? "ns" : "ticks";
-        fputs("<figure>\n", out);
+        /* a cell of the section's grid (html_experiment), titled with the report's name */
+        fputs("<figure class=\"heat\"><figcaption class=\"heat-title\">", out);
+        svg_text(out, r->label);
+        fputs("</figcaption>\n", out);
         svg_heatmap(out, &h);
-        fputs("<figcaption class=\"muted\">CPUs ordered by package, core, thread; red lines: "
-              "package boundaries; one colour scale for every report on the page</figcaption>\n"
-              "</figure>\n", out);
+        if (MUTANT(html_heatmaps_in_column)) /* the old figures: one a row, a caption each */
+            fputs("<figcaption class=\"muted\">CPUs ordered by package, core, thread; red lines: "
+                  "package boundaries; one colour scale for every report on the page</figcaption>\n",
+                  out);
+        fputs("</figure>\n", out);
     }
     free(labels);
     free(label_ptrs);
@@ -482,9 +488,15 @@ void html_experiment(FILE *out, const struct cmp_model *m, const struct cmp_sect
     if (s->by_class) {
         double scale[2];
         bool shared = heat_range(m, s, &scale[0], &scale[1]);
+        /* the reports' heatmaps side by side, a few a row (CSS grid), not one long column */
+        fputs(MUTANT(html_heatmaps_in_column) ? "<div>\n" : "<div class=\"heatgrid\">\n", out);
         for (i = 0; i < m->nreports; i++)
             if (s->exp[i] && s->exp[i]->results.count)
                 ipi_heatmap(out, m, i, s->exp[i], shared ? scale : NULL);
+        fprintf(out, "</div>\n<p class=\"muted\">Heatmaps: the IPI round trip's p50 per initiator "
+                "and target CPU, CPUs ordered by package, core, thread; red lines: package "
+                "boundaries; %s.</p>\n", shared ? "one colour scale for every report on the page"
+                                                 : "each report's own colour scale");
         ipi_class_chart(out, m, s);
     } else {
         point_charts(out, m, s);
