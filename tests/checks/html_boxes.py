@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a tlbscope-report html page's heatmaps land in a browser, one fact a line.
 
-Usage: html_boxes.py instrument PAGE OUT    a copy of PAGE that, once loaded, writes the
+Usage: html_boxes.py instrument PAGE OUT    a copy of PAGE that, as it is laid out, writes the
                                             heatmaps' boxes into <pre id="boxes">
        html_boxes.py read DOM               the facts, from Chromium's --dump-dom of OUT
 
@@ -17,7 +17,7 @@ import re
 import sys
 
 SCRIPT = """<script>
-window.addEventListener('load', function () {
+(function () { /* at the end of the body: every heatmap is laid out (the style is inline) */
   var lines = [];
   document.querySelectorAll('svg.heatmap').forEach(function (svg) {
     var fig = svg.closest('figure'), grid = svg.closest('.heatgrid');
@@ -33,7 +33,7 @@ window.addEventListener('load', function () {
   pre.id = 'boxes';
   pre.textContent = lines.join('\\n');
   document.body.appendChild(pre);
-});
+})();
 </script>"""
 
 

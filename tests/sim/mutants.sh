@@ -778,6 +778,19 @@ kill_tool html_ceiling_in_ticks "html: flush-ceiling curves in TSC ticks, labell
 # Chromium: side by side, tests/checks/html_chromium.sh)
 html_heatmaps_in_grid() { html_facts "$1" "^heatmaps 2 in_grid 2 titled 2$"; }
 kill_tool html_heatmaps_in_column "html: heatmaps one a row, not in a grid" html_heatmaps_in_grid
+# past 48 reports a column per CPU model: 60 copies of the 8 model samples, scaled round by
+# round; ipi_broadcast's line of a model is its reports' median (tests/checks/html_pooled.py)
+POOL_DIR=$here/build/test-runs/mutants-pooled
+pooled_medians() {
+    if [ ! -s "$POOL_DIR/r59.json" ]; then
+        mkdir -p "$POOL_DIR"
+        python3 "$here/tests/checks/html_pooled.py" make "$POOL_DIR" 60 "$here"/reports/samples/sim/sim-*.json
+    fi
+    "$1" html -o "$POOL_DIR/page.html" "$POOL_DIR"/r*.json 2>/dev/null &&
+        python3 "$here/tests/checks/html_pooled.py" check "$POOL_DIR/page.html" "$POOL_DIR"/r*.json |
+        grep -Eq '^median [1-9][0-9]* 0$'
+}
+kill_tool html_pool_first_report "html: a CPU model's pooled line is its first report's" pooled_medians
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {

@@ -109,6 +109,12 @@ static bool x_is_numeric(const struct group_tuples *xs)
     return xs->n > 0;
 }
 
+/* Is side i a pool of reports (html past HTML_MAX_REPORTS: a CPU model)? */
+static bool pooled_side(const struct cmp_model *m, size_t i)
+{
+    return m->pooled && compare_side_runs(m, i) > 1;
+}
+
 /* The experiment's p50 range over every report and facet: one y scale for all its charts. */
 static bool experiment_range(const struct cmp_model *m, const struct cmp_section *s, double *lo,
                              double *hi)
@@ -124,6 +130,14 @@ static bool experiment_range(const struct cmp_model *m, const struct cmp_section
                 continue;
             *lo = v < *lo ? v : *lo;
             *hi = v > *hi ? v : *hi;
+        }
+        /* a pooled side's medians (pooled_p50): within its reports' range, but not its first's */
+        for (j = 0; pooled_side(m, i) && j < s->nrows; j++) {
+            double v = s->rows[j].cells[i].present ? s->rows[j].cells[i].p50 : NAN;
+            if (isfinite(v) && v > 0) {
+                *lo = v < *lo ? v : *lo;
+                *hi = v > *hi ? v : *hi;
+            }
         }
     }
     return *lo <= *hi;
@@ -162,6 +176,42 @@ static const struct m_point *chart_point(const struct cmp_section *s, size_t i,
     return NULL;
 }
 
+/*
+ * A pooled side's p50 at this facet, x and series value, in the page's unit: its cell in the
+ * section's row of that point (the median of its reports' p50s, as the table has it); NaN
+ * where it has none. The rows hold every key of the facet, x and series.
+ */
+static double pooled_p50(const struct cmp_section *s, size_t i, const struct group_keys *fk,
+                         const struct m_param *const *facet, const char *x_axis,
+                         const struct m_param *x, const char *series, bool by_series,
+                         const struct m_param *sv)
+{
+    size_t r, j, k;
+    for (r = 0; r < s->nrows; r++) {
+        const struct cmp_row *row = &s->rows[r];
+        bool match = row->vals && !row->by_role && row->cells[i].present;
+        for (j = 0; match && j < s->keys.n; j++) {
+            const char *key = s->keys.keys[j];
+            const struct m_param *want = NULL;
+            bool known = true;
+            if (strcmp(key, x_axis) == 0)
+                want = x;
+            else if (by_series && strcmp(key, series) == 0)
+                want = sv;
+            else {
+                for (k = 0; k < fk->n && strcmp(fk->keys[k], key) != 0; k++)
+                    ;
+                known = k < fk->n;
+                want = known ? facet[k] : NULL;
+            }
+            match = !known || model_param_cmp(row->vals[j], want) == 0;
+        }
+        if (match)
+            return row->cells[i].p50;
+    }
+    return NAN;
+}
+
 static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_section *s,
                         const struct point_index *ix, const struct group_keys *fk,
                         const struct m_param *const *facet, const char *x_axis,
@@ -198,6 +248,9 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
                 const struct m_metric *mt = p ? model_primary_metric(p) : NULL;
                 se->x[k] = numeric ? x->num : (double)k;
                 se->y[k] = mt ? to_unit(m, m->reports[i], mt->st.p50) : NAN;
+                /* a CPU model's line: the median over its reports, as its table cells */
+                if (pooled_side(m, i) && !MUTANT(html_pool_first_report))
+                    se->y[k] = pooled_p50(s, i, fk, facet, x_axis, x, series, series && ss->n, sv);
                 finite += isfinite(se->y[k]);
             }
             if (!finite)
