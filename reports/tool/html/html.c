@@ -44,7 +44,7 @@ static const char css[] =
     "figure{display:inline-block;margin:8px 16px 8px 0;vertical-align:top}\n"
     ".heatgrid{display:grid;grid-template-columns:repeat(auto-fit,minmax(400px,1fr));"
     "gap:8px 16px;align-items:start;margin:8px 0}.heatgrid figure{display:block;margin:0;"
-    "min-width:0}.heatgrid svg{display:block;max-width:100%;height:auto}"
+    "min-width:0}.heatgrid svg{display:block;box-sizing:border-box;max-width:100%;height:auto}"
     ".heat-title{font-weight:600;margin:0 0 2px}\n"
     "svg{background:#fff;border:1px solid #e5e7eb;border-radius:6px}\n"
     "svg text{font-family:inherit;fill:#1d1d1f}svg .tick{font-size:11px;fill:#424a53}"
