@@ -508,7 +508,9 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
     /* small machines: cells big enough to print their value in */
     cs = n <= 8 ? 44 : cs > 30 ? 30 : cs < 3 ? 3 : cs;
     every = cs >= 14 ? 1 : (size_t)(14 + cs - 1) / (size_t)cs;
-    w = left + cs * (int)n + 150;
+    /* the colour scale beside the cells: its 16 steps and "linear colour scale, shared" in
+     * 11 px ticks (about 6 px a character) need 24 + 175 px */
+    w = left + cs * (int)n + 200;
     /* the caption is one line of 13 px bold text, about 7.5 px a character: the figure is
      * at least that wide, or a browser clips it at the edge */
     if (h->title && w < 16 + (int)(strlen(h->title) * 7.5))
