@@ -510,7 +510,7 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
  * The data table side by side for up to HTML_SIDE_BY_SIDE reports; for more, side by side
  * while it fits the page's width, else without
  * p99, else the long layout (a row per point and report: many reports). Never
- * one of compare's narrower layouts, which cut values: the page wraps instead.
+ * one of compare's narrower layouts, made for 80 columns: the page wraps instead.
  */
 static struct table *data_table(const struct cmp_model *m, const struct cmp_section *s,
                                 enum cmp_layout *layout)
