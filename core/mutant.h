@@ -110,6 +110,9 @@
 #define MUTANT_ID_gate_passes_on_nothing 101 /* compare --fail-if-slower passes with nothing compared */
 #define MUTANT_ID_invalid_report_shown 102 /* show/compare/html go on with a report that fails validation */
 #define MUTANT_ID_verdict_without_band 103 /* compare: a verdict ignores the dead band (--threshold) */
+#define MUTANT_ID_compare_value_cut 104 /* compare: the long layout cuts a parameter value ("inv...") */
+#define MUTANT_ID_html_heatmaps_in_column 105 /* html: heatmaps one a row, not in a grid */
+#define MUTANT_ID_html_pool_first_report 106 /* html: a CPU model's pooled line is its first report's */
 /* issue 31, the points' own intervals: 130-139 */
 #define MUTANT_ID_median_boot_biased 130 /* boot_median: each split sends one draw more to the lower half */
 #define MUTANT_ID_p50_ci_of_p90 131    /* a metric's p50_ci95 is drawn around its 90th percentile */

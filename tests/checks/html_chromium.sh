@@ -25,6 +25,7 @@ browser_checks=(dom-svg dom-heatmap dom-lines screenshot-not-blank blank-control
 for k in 2 12; do
     browser_checks+=("conclude-$k-top" "conclude-$k-charts" "conclude-$k-screenshot")
 done
+browser_checks+=(heatgrid-12-rendered pooled-60-rendered)
 
 skip_browser_checks() {
     for c in "${browser_checks[@]}"; do skip "$c" "$1"; done
@@ -59,6 +60,23 @@ check "conclude-30-page: 30 reports on one page: 30 verdicts, the headline grid,
     sh -c "grep -q '^verdicts 30 complete 30$' $out/conclude-30.facts && grep -q '^headline_grid 10$' $out/conclude-30.facts &&
            grep -Eq '^charts [0-9]+ empty 0 unmarked 0 ' $out/conclude-30.facts && grep -q '^legends_cut 0$' $out/conclude-30.facts &&
            grep -q '^series_colours 12$' $out/conclude-30.facts"
+# the heatmaps of a section in a grid, a few a row, each titled with its report's name
+python3 tests/checks/html_facts.py "$out/conclude-12.html" >"$out/conclude-12.facts"
+check "heatgrid-page: the heatmaps of 2 and of 12 reports (2 and 8: the runs have none) each in the section's grid, titled with its report's name" \
+    sh -c "grep -q '^heatmaps 2 in_grid 2 titled 2$' $out/conclude-2.facts && grep -q '^heatmaps 8 in_grid 8 titled 8$' $out/conclude-12.facts"
+# past 48 reports a column per CPU model: 60 copies of the 8 model samples (their times scaled
+# by 1 + 0.02 k in the k-th round, so that a model's median is not its first report's)
+mkdir -p "$out/pooled-60"
+python3 tests/checks/html_pooled.py make "$out/pooled-60" 60 "$SIMS"/sim-*.json
+"$TOOL" html -o "$out/pooled-60.html" "$out"/pooled-60/r*.json 2>>"$out/tool.err"
+pooled_rc=$?
+python3 tests/checks/html_pooled.py check "$out/pooled-60.html" "$out"/pooled-60/r*.json >"$out/pooled-60.facts"
+python3 tests/checks/html_facts.py "$out/pooled-60.html" >>"$out/pooled-60.facts"
+sed 's/^/# page of 60: /' "$out/pooled-60.facts"
+check "pooled-60-page: 60 reports of 8 CPU models render (exit 0), a column per model, the page saying how many reports each pools; ipi_broadcast's lines are each model's medians; no empty chart" \
+    sh -c "[ $pooled_rc = 0 ] && grep -q '^pooled 8 60$' $out/pooled-60.facts && grep -Eq '^median [1-9][0-9]* 0$' $out/pooled-60.facts &&
+           grep -q '^verdicts 8 complete 8$' $out/pooled-60.facts && grep -Eq '^charts [0-9]+ empty 0 unmarked 0 ' $out/pooled-60.facts &&
+           grep -q '^series_colours 8$' $out/pooled-60.facts"
 check "conclude-2-page: one headline per experiment, the run verdicts and the recommendations before any chart" \
     sh -c "grep -q '^conclusions_first True$' $out/conclude-2.facts && grep -q '^experiments 10 with_headline 10 headline_rows 10$' $out/conclude-2.facts &&
            grep -q '^verdicts 2 complete 2$' $out/conclude-2.facts && grep -q '^recommendations recommendations$' $out/conclude-2.facts"
@@ -159,6 +177,32 @@ else
     for c in three-facets three-scale three-lines three-heatmaps three-bars three-screenshot; do
         not_ok "$c: Chromium did not render the three-report page"
     done
+fi
+
+# ---- the heatmaps of 12 reports in Chromium: side by side, none cut ----
+# (tests/checks/html_boxes.py: a copy of the page with a script of the test's that writes
+# each heatmap's box into the DOM; the page itself allows no script)
+python3 tests/checks/html_boxes.py instrument "$out/conclude-12.html" "$out/heatgrid-12.html"
+if chromium_run --dump-dom "file://$PWD/$out/heatgrid-12.html" >"$out/heatgrid-12.dom.html" &&
+   [ -s "$out/heatgrid-12.dom.html" ]; then
+    python3 tests/checks/html_boxes.py read "$out/heatgrid-12.dom.html" >"$out/heatgrid-12.facts"
+    sed 's/^/# heatmaps of 12, rendered: /' "$out/heatgrid-12.facts"
+    check "heatgrid-12-rendered: 8 heatmaps in rows of 2 or more (a grid, not one column), none cut or squeezed, each titled" \
+        sh -c "grep -Eq '^heatmaps 8 rows [1-4] widest_row [2-8]$' $out/heatgrid-12.facts && grep -q '^cut 0$' $out/heatgrid-12.facts"
+else
+    not_ok "heatgrid-12-rendered: Chromium did not render the page of 12 reports"
+fi
+
+# ---- the page of 60 reports pooled per CPU model, rendered (kept as pooled-60.png) ----
+if chromium_run --dump-dom "file://$PWD/$out/pooled-60.html" >"$out/pooled-60.dom.html" &&
+   [ -s "$out/pooled-60.dom.html" ] && screenshot "$out/pooled-60.html" "$out/pooled-60.png"; then
+    python3 tests/checks/html_facts.py "$out/pooled-60.dom.html" >"$out/pooled-60.dom.facts"
+    p=$(size "$out/pooled-60.png"); nb=$(size "$out/near-blank.png")
+    check "pooled-60-rendered: the page of 60 reports renders ($p bytes, near-blank $nb): 8 columns' colours, no empty chart, no legend cut" \
+        sh -c "[ $p -gt $((4 * nb)) ] && grep -q '^series_colours 8$' $out/pooled-60.dom.facts &&
+               grep -Eq '^charts [0-9]+ empty 0 ' $out/pooled-60.dom.facts && grep -q '^legends_cut 0$' $out/pooled-60.dom.facts"
+else
+    not_ok "pooled-60-rendered: Chromium did not render the page of 60 reports"
 fi
 
 # ---- issue 31, item 5: the concluding pages of 2 and 12 reports, rendered ----

@@ -46,6 +46,13 @@ def main():
     # a series (polyline) per legend line in each line chart: every report in the legend
     cut = sum(1 for c in charts if "more)</text>" in c or re.search(r'[^.]\.\.\.</t', c))
     print("legends_cut", cut)
+    # heatmaps: each in a grid of its section (a few a row), titled with its report's name
+    heat = len(re.findall(r'<svg class="heatmap"', page))
+    grids = re.findall(r'<div class="heatgrid">(.*?)</div>', page, re.S)
+    in_grid = sum(len(re.findall(r'<svg class="heatmap"', g)) for g in grids)
+    titled = sum(len(re.findall(r'<figure class="heat"><figcaption class="heat-title">[^<]+</figcaption>\s*'
+                                r'<svg class="heatmap"', g)) for g in grids)
+    print("heatmaps", heat, "in_grid", in_grid, "titled", titled)
     colours = set()
     for c in charts:
         colours |= set(re.findall(r'<polyline class="series" stroke="(#[0-9a-f]{6})"', c))

@@ -741,6 +741,10 @@ band_holds() {
         all(. == "no difference")' >/dev/null
 }
 kill_tool verdict_without_band "compare: a verdict ignores the dead band" band_holds
+# compare never cuts a value: 2 to 8 samples, text, --wide and Markdown, every value whole
+# and no "..." (tests/checks/compare_whole_values.sh)
+values_whole() { TOOL=$1 bash "$here/tests/checks/compare_whole_values.sh" | grep -q '^ok 1 '; }
+kill_tool compare_value_cut "compare: the long layout cuts a parameter value" values_whole
 # issue 27: x86 against aarch64 compares only ipi_roundtrip and stale_detector_control; the
 # rest (shootdown_lazy, which both have, included) is listed per side
 ARM4=tests/fixtures/reports/arm64/qemu-aarch64-smp4.json
@@ -778,6 +782,23 @@ html_headlines_first() { html_facts "$1" "^experiments 10 with_headline 10 headl
 html_ceiling_ns() { html_facts "$1" "^ceiling_ns points 8 matched 8 wrong 0$"; }
 kill_tool html_headlines_dropped "html: no headline per experiment at the top" html_headlines_first
 kill_tool html_ceiling_in_ticks "html: flush-ceiling curves in TSC ticks, labelled ns" html_ceiling_ns
+# the pair's two heatmaps in their section's grid, each titled with its report's name (in
+# Chromium: side by side, tests/checks/html_chromium.sh)
+html_heatmaps_in_grid() { html_facts "$1" "^heatmaps 2 in_grid 2 titled 2$"; }
+kill_tool html_heatmaps_in_column "html: heatmaps one a row, not in a grid" html_heatmaps_in_grid
+# past 48 reports a column per CPU model: 60 copies of the 8 model samples, scaled round by
+# round; ipi_broadcast's line of a model is its reports' median (tests/checks/html_pooled.py)
+POOL_DIR=$here/build/test-runs/mutants-pooled
+pooled_medians() {
+    if [ ! -s "$POOL_DIR/r59.json" ]; then
+        mkdir -p "$POOL_DIR"
+        python3 "$here/tests/checks/html_pooled.py" make "$POOL_DIR" 60 "$here"/reports/samples/sim/sim-*.json
+    fi
+    "$1" html -o "$POOL_DIR/page.html" "$POOL_DIR"/r*.json 2>/dev/null &&
+        python3 "$here/tests/checks/html_pooled.py" check "$POOL_DIR/page.html" "$POOL_DIR"/r*.json |
+        grep -Eq '^median [1-9][0-9]* 0$'
+}
+kill_tool html_pool_first_report "html: a CPU model's pooled line is its first report's" pooled_medians
 
 # catch_erratum NAME KILLER EXPERIMENT: the model's switch on, the correct build, FAILURE.
 catch_erratum() {

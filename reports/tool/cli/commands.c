@@ -154,14 +154,6 @@ int cmd_show_json(const char *path, FILE *out, FILE *err)
     return ok ? EXIT_VALID : EXIT_INVALID;
 }
 
-static void free_all(struct m_report **reports, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        model_free(reports[i]);
-    free(reports);
-}
-
 /*
  * Simulated reports mixed with others: refused, not just flagged, because no
  * ratio between the model's timings and a machine's means anything. Names
@@ -433,36 +425,36 @@ int cmd_compare(char *const *args, size_t nargs, enum table_format fmt, FILE *ou
 int cmd_html(char *const *args, size_t nargs, const char *out_path, FILE *out, FILE *err)
 {
     struct side_set sides;
-    size_t n;
-    struct m_report **reports;
     FILE *f;
     bool ok;
-    int rc = sides_load(args, nargs, NULL, false, HTML_MAX_REPORTS, &sides, err);
+    /* any number of reports: past HTML_MAX_REPORTS, one column per CPU model (as the atlas) */
+    int rc = sides_load(args, nargs, NULL, false, (size_t)-1, &sides, err);
     if (rc != EXIT_VALID)
         return rc;
-    /* the page's columns are the reports: the sides_set hands them over */
-    reports = sides.all;
-    n = sides.nall;
-    free(sides.side_of);
+    if (sides.nsides > HTML_MAX_REPORTS &&
+        (rc = sides_pool_models(&sides, HTML_MAX_REPORTS, err)) != EXIT_VALID) {
+        sides_free(&sides);
+        return rc;
+    }
     /* a page charts its reports on shared axes: compare's rule, checked before -o is written */
-    if (refuse_simulated_mix(reports, n, "html", err)) {
-        free_all(reports, n);
+    if (refuse_simulated_mix(sides.all, sides.nall, "html", err)) {
+        sides_free(&sides);
         return EXIT_USAGE;
     }
     f = strcmp(out_path, "-") == 0 ? out : fopen(out_path, "w");
     if (!f) {
         fprintf(err, PREFIX "%s: cannot write: %s\n", out_path, strerror(errno));
-        free_all(reports, n);
+        sides_free(&sides);
         return EXIT_INVALID;
     }
-    ok = html_render(f, reports, n);
+    ok = html_render_sides(f, sides.all, sides.side_of, sides.nall, sides.nsides);
     if (f != out) {
         ok &= !ferror(f);
         ok &= fclose(f) == 0;
     }
     if (!ok)
         fprintf(err, PREFIX "%s: writing the page failed\n", out_path);
-    free_all(reports, n);
+    sides_free(&sides);
     return ok ? EXIT_VALID : EXIT_INVALID;
 }
 

@@ -90,7 +90,7 @@ static const char usage_text[] =
     "Simulated reports (tlbscope-sim) are compared and charted only with each other.\n"
     "Exit status: 0 success, 1 an input is not a valid report (or unreadable), 2 bad\n"
     "usage (also: simulated and non-simulated reports given together to compare or\n"
-    "html, more than 26 reports or sides to compare or 48 reports to html), 3\n"
+    "html, more than 26 reports or sides to compare or 48 CPU models to html), 3\n"
     "compare --fail-if-slower found a slower point, 4 compare --strict or\n"
     "--fail-if-slower found nothing compared.\n"
     "html and compare never print serial numbers or UUIDs; show does, and the JSON\n"
@@ -205,7 +205,11 @@ static const char html_help[] =
     "other (exit status 2 for a mix, and no page). Serial numbers and UUIDs are not\n"
     "shown; reports of one machine share an ID (M1, M2, ...) in the machine table.\n"
     "Reports are named as compare names its sides (NAME=FILE, else a short CPU\n"
-    "name). A report that fails validation is exit status 1, and no page.\n";
+    "name). Past 48 reports the page has a column per CPU model, as the atlas does:\n"
+    "a model's reports pooled as compare pools runs (the median of their p50s, the\n"
+    "range as interval), the page saying how many each pools; more than 48 models\n"
+    "is exit status 2. The heatmaps of an experiment sit in a grid, a few a row.\n"
+    "A report that fails validation is exit status 1, and no page.\n";
 
 static const char redact_help[] =
     "usage: tlbscope-report redact [-o OUT.json] [--key KEY | --key-file FILE] FILE\n"

@@ -288,6 +288,47 @@ int sides_load(char *const *args, size_t nargs, const char *baseline, bool group
     return EXIT_VALID;
 }
 
+void sides_model_key(const struct m_report *r, char *buf, size_t cap)
+{
+    /* the CPU model as the atlas keys it: vendor and brand (aarch64: the MIDR), and whether
+     * it was simulated (a model's numbers are never pooled with a machine's) */
+    snprintf(buf, cap, "%s|%s|%s|%d", r->vendor ? r->vendor : "", r->brand ? r->brand : "",
+             r->aarch64 && r->midr ? r->midr : "", r->simulated);
+}
+
+int sides_pool_models(struct side_set *s, size_t max_sides, FILE *err)
+{
+    char (*keys)[320] = calloc(s->nall ? s->nall : 1, sizeof(*keys));
+    char (*given)[SIDE_NAME_MAX + 1] = calloc(s->nall ? s->nall : 1, sizeof(*given));
+    size_t i, j;
+    if (!keys || !given) {
+        free(keys);
+        free(given);
+        fprintf(err, PREFIX "out of memory\n");
+        return EXIT_INVALID;
+    }
+    /* in the operands' order: a model's side comes where its first report came */
+    s->nsides = 0;
+    for (i = 0; i < s->nall; i++) {
+        sides_model_key(s->all[i], keys[i], sizeof(keys[i]));
+        for (j = 0; j < i && strcmp(keys[i], keys[j]) != 0; j++)
+            ;
+        s->side_of[i] = j < i ? s->side_of[j] : s->nsides++;
+    }
+    free(keys);
+    if (s->nsides > max_sides) {
+        fprintf(err, PREFIX "%zu reports of %zu CPU models given; at most %zu models can be "
+                "shown together\n", s->nall, s->nsides, max_sides);
+        free(given);
+        return EXIT_USAGE;
+    }
+    s->baseline = 0;
+    order_by_side(s, given);
+    label(s, given); /* each side the model's short CPU name; its runs NAME#2, NAME#3 */
+    free(given);
+    return EXIT_VALID;
+}
+
 void sides_free(struct side_set *s)
 {
     size_t i;

@@ -30,6 +30,16 @@ struct side_set {
 int sides_load(char *const *args, size_t nargs, const char *baseline, bool group, size_t max_sides,
                struct side_set *out, FILE *err);
 void sides_free(struct side_set *s);
+/*
+ * The loaded reports' sides made again, one per CPU model (vendor and brand, the MIDR on
+ * aarch64; simulated apart from measured), as the atlas has a column per CPU model; in the
+ * operands' order, named by the model's short CPU name (side_names.h), its reports NAME,
+ * NAME#2, ...: html past HTML_MAX_REPORTS reports. EXIT_USAGE (said on `err`) when there
+ * are more than max_sides models.
+ */
+int sides_pool_models(struct side_set *s, size_t max_sides, FILE *err);
+/* What sides_pool_models pools by. */
+void sides_model_key(const struct m_report *r, char *buf, size_t cap);
 /* What pools reports under --group: machine identity (or its names) and configuration. */
 void sides_group_key(const struct m_report *r, char *buf, size_t cap);
 

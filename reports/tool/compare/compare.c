@@ -1095,15 +1095,15 @@ static void side_values(const struct cmp_section *s, size_t side, size_t k, char
                                : model_param_cmp(s->rows[i].vals[k], row->vals[k]) == 0);
         if (dup)
             continue;
-        if (n++ == 3) {
-            snprintf(buf + len, cap - len, ", ...");
-            return;
-        }
+        if (n++ >= 3) /* the first three, whole; the rest counted ("and 5 more") */
+            continue;
         snprintf(buf + len, cap - len, "%s%s", n > 1 ? ", " : "",
                  s->by_class ? row->cls
                  : row->vals[k] ? model_param_text(row->vals[k], v, sizeof(v)) : "(none)");
         len = strlen(buf);
     }
+    if (n > 3 && len + 1 < cap)
+        snprintf(buf + len, cap - len, " and %zu more", n - 3);
 }
 
 static const char *disjoint_param(const struct cmp_model *m, const struct cmp_section *s,

@@ -234,9 +234,10 @@ struct table *compare_section_table(const struct cmp_model *m, const struct cmp_
  * given: without p99, else the long layout (one row per point and side, its
  * ratio to the base).
  */
-/* LONG_CONSTANT: the long layout, p50 only, without the parameters every row shares */
+/* LONG_CONSTANT: the long layout, p50 only, without the parameters every row shares;
+ * BY_POINT: the rest of the parameters on a line above each point's rows (no value is cut) */
 enum cmp_layout { CMP_LAYOUT_WIDE, CMP_LAYOUT_P50, CMP_LAYOUT_LONG, CMP_LAYOUT_LONG_P50,
-                  CMP_LAYOUT_LONG_CONSTANT };
+                  CMP_LAYOUT_LONG_CONSTANT, CMP_LAYOUT_BY_POINT };
 struct table *compare_section_table_fit(const struct cmp_model *m, const struct cmp_section *s,
                                         size_t width, enum cmp_layout *layout);
 /* "cpus=4, placement=linux": the parameters every row of the section shares; their count. */

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "core/mutant.h"
 #include "reports/tool/compare/compare.h"
 #include "reports/tool/compare/compare_arch.h"
 #include "reports/tool/compare/compare_summary.h"
@@ -245,34 +246,33 @@ static size_t shown_params(const struct cmp_section *s, bool drop_constant, bool
     return s->by_class ? 1 : n;
 }
 
-static void param_headers(struct table *t, const struct cmp_section *s, size_t max,
-                          const bool *keep)
+static void param_headers(struct table *t, const struct cmp_section *s, const bool *keep)
 {
-    char cut[64];
     size_t j, col = 0;
     if (s->by_class)
         table_header(t, 0, "class", false);
     for (j = 0; !s->by_class && j < s->keys.n; j++)
         if (!keep || keep[j])
-            table_header(t, col++, max ? units_clip(s->keys.keys[j], max, cut, sizeof(cut))
-                                       : s->keys.keys[j], true);
+            table_header(t, col++, s->keys.keys[j], true);
 }
 
-/* A row's parameter cells, each cut to `max` characters ("..." at the end) when max > 0. */
+/* A row's parameter cells, whole: a narrow column wraps them at blanks (table_wrap). */
 static void param_cells(struct table *t, size_t r, const struct cmp_section *s,
-                        const struct cmp_row *row, size_t max, const bool *keep)
+                        const struct cmp_row *row, const bool *keep)
 {
-    char a[48], cut[64];
+    char a[128];
     size_t c, col = 0;
     if (s->by_class) {
-        table_set(t, r, 0, "%s", max ? units_clip(row->cls, max, cut, sizeof(cut)) : row->cls);
+        table_set(t, r, 0, "%s", row->cls);
         return;
     }
     for (c = 0; c < s->keys.n; c++) {
         if (keep && !keep[c])
             continue;
         model_param_text(row->vals[c], a, sizeof(a));
-        table_set(t, r, col++, "%s", max ? units_clip(a, max, cut, sizeof(cut)) : a);
+        if (MUTANT(compare_value_cut) && strlen(a) > 6)
+            memcpy(a + 3, "...", 4); /* the old cut: "invpcid_single_context" as "inv..." */
+        table_set(t, r, col++, "%s", a);
     }
 }
 
@@ -290,7 +290,7 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
         free(idx);
         return NULL;
     }
-    param_headers(t, s, 0, NULL);
+    param_headers(t, s, NULL);
     for (i = 0, c = nk; i < m->nreports; i++) {
         const char *l = m->reports[i]->label;
         snprintf(head, sizeof(head), "%s p50", l);
@@ -313,7 +313,7 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
     for (j = 0; j < n; j++) {
         const struct cmp_row *row = &s->rows[idx[j]];
         size_t r = table_add_row(t);
-        param_cells(t, r, s, row, 0, NULL);
+        param_cells(t, r, s, row, NULL);
         for (i = 0, c = nk; i < m->nreports; i++) {
             const struct cmp_cell *cell = &row->cells[i];
             table_set(t, r, c++, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
@@ -334,28 +334,54 @@ static struct table *wide_table(const struct cmp_model *m, const struct cmp_sect
     return t;
 }
 
+/* "pages=1 flush=invpcid_single_context mode=conc": a point's shown parameters, whole. */
+static void point_text(const struct cmp_section *s, const struct cmp_row *row, const bool *keep,
+                       char *buf, size_t cap)
+{
+    char a[128];
+    size_t c, len = 0;
+    buf[0] = '\0';
+    if (s->by_class) {
+        snprintf(buf, cap, "class=%s", row->cls);
+        return;
+    }
+    for (c = 0; c < s->keys.n && len < cap; c++) {
+        if (!keep[c])
+            continue;
+        snprintf(buf + len, cap - len, "%s%s=%s", len ? " " : "", s->keys.keys[c],
+                 model_param_text(row->vals[c], a, sizeof(a)));
+        len = strlen(buf);
+    }
+}
+
 /*
  * The long layout, for more sides than fit side by side: one row per point
- * and side that has it, with its ratio to the section's base.
+ * and side that has it, with its ratio to the section's base. by_point (the last resort):
+ * the parameters leave the columns for a line above each point's rows.
  */
 static struct table *long_table(const struct cmp_model *m, const struct cmp_section *s,
-                                bool p99, size_t param_max, bool interval, bool percent,
-                                bool drop_constant)
+                                bool p99, size_t param_wrap, bool interval, bool percent,
+                                bool drop_constant, bool by_point)
 {
     size_t q = p99 ? 1 : 0; /* the p99 column, or none: the columns after it move left */
     bool iv = m->intervals && interval; /* the interval column (the verdict stays) */
     bool *keep = calloc(s->keys.n ? s->keys.n : 1, sizeof(*keep));
-    size_t nk = keep ? shown_params(s, drop_constant, keep) : 0;
+    /* by_point: one empty column, so that a point's rows stand 2 in under its line */
+    size_t nk = !keep ? 0 : by_point ? (shown_params(s, drop_constant, keep), 1)
+                                     : shown_params(s, drop_constant, keep);
     size_t ncols = nk + 3 + q + (m->intervals ? 1 : 0) + iv, i, j, n;
     size_t *idx = calloc(s->nrows ? s->nrows : 1, sizeof(*idx));
     struct table *t = idx && keep ? table_new(ncols) : NULL;
-    char head[64], a[48];
+    char head[64], a[48], point[512];
     if (!t) {
         free(idx);
         free(keep);
         return NULL;
     }
-    param_headers(t, s, param_max, keep);
+    if (!by_point)
+        param_headers(t, s, keep);
+    for (j = 0; param_wrap && j < nk; j++)
+        table_wrap(t, j, param_wrap);
     table_header(t, nk, "side", false);
     table_header(t, nk + 1, "p50", true);
     if (p99)
@@ -370,13 +396,18 @@ static struct table *long_table(const struct cmp_model *m, const struct cmp_sect
     n = compare_row_order(m, s, idx);
     for (j = 0; j < n; j++) {
         const struct cmp_row *row = &s->rows[idx[j]];
+        if (by_point) {
+            point_text(s, row, keep, point, sizeof(point));
+            table_add_span(t, point[0] ? point : "(every parameter as above)");
+        }
         for (i = 0; i < m->nreports; i++) {
             const struct cmp_cell *cell = &row->cells[i];
             size_t r;
             if (!cell->present)
                 continue;
             r = table_add_row(t);
-            param_cells(t, r, s, row, param_max, keep);
+            if (!by_point)
+                param_cells(t, r, s, row, keep);
             table_set(t, r, nk, "%s", m->reports[i]->label);
             table_set(t, r, nk + 1, "%s", mark_value(m, cell, cell->p50, a, sizeof(a)));
             if (p99)
@@ -418,7 +449,7 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
                                         size_t width, enum cmp_layout *layout)
 {
     struct table *t = wide_table(m, s, true);
-    size_t cut;
+    size_t wrap;
     int pass;
     *layout = CMP_LAYOUT_WIDE;
     if (m->opts.wide || table_text_width(t) + 2 <= width)
@@ -430,16 +461,16 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG;
-    t = long_table(m, s, true, 0, true, true, false);
+    t = long_table(m, s, true, 0, true, true, false, false);
     if (table_text_width(t) + 2 <= width)
         return t;
     table_free(t);
     *layout = CMP_LAYOUT_LONG_P50;
-    t = long_table(m, s, false, 0, true, true, false);
-    /* long parameter values (invpcid_single_context, "all other CPUs") cut, as little as fits */
-    for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
+    t = long_table(m, s, false, 0, true, true, false, false);
+    /* long parameter values ("all other CPUs") wrap at their blanks, never cut */
+    for (wrap = 20; table_text_width(t) + 2 > width && wrap >= 9; wrap--) {
         table_free(t);
-        t = long_table(m, s, false, cut, true, true, false);
+        t = long_table(m, s, false, wrap, true, true, false, false);
     }
     /* still too wide (many parameters, long side names, ratios in the thousands): the
      * interval goes, then the percentage beside each ratio; the verdict stays */
@@ -447,22 +478,30 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
         if (pass == 0 && !m->intervals)
             continue;
         table_free(t);
-        t = long_table(m, s, false, 0, false, pass == 0, false);
-        for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
+        t = long_table(m, s, false, 0, false, pass == 0, false, false);
+        for (wrap = 20; table_text_width(t) + 2 > width && wrap >= 9; wrap--) {
             table_free(t);
-            t = long_table(m, s, false, cut, false, pass == 0, false);
+            t = long_table(m, s, false, wrap, false, pass == 0, false, false);
         }
     }
-    /* the last resort: parameters the same on every row leave the table for a line above
-     * it (compare_constant_params), on the most compact columns, cut as before */
+    /* then parameters the same on every row leave the table for a line above it
+     * (compare_constant_params), on the most compact columns */
     if (table_text_width(t) + 2 > width) {
         table_free(t);
         *layout = CMP_LAYOUT_LONG_CONSTANT;
-        t = long_table(m, s, false, 0, false, false, true);
-        for (cut = 20; table_text_width(t) + 2 > width && cut >= 4; cut -= 2) {
+        t = long_table(m, s, false, 0, false, false, true, false);
+        for (wrap = 20; table_text_width(t) + 2 > width && wrap >= 9; wrap--) {
             table_free(t);
-            t = long_table(m, s, false, cut, false, false, true);
+            t = long_table(m, s, false, wrap, false, false, true, false);
         }
+    }
+    /* the last resort: the rest of the parameters on a line above each point's rows, whole
+     * (a value is never cut), with the interval and percentage back if they fit */
+    for (pass = 0; pass < 3 && table_text_width(t) + 2 > width; pass++) {
+        table_free(t);
+        *layout = CMP_LAYOUT_BY_POINT;
+        t = long_table(m, s, false, 0, pass == 0, pass < 2, true, true);
+        table_span_width(t, width - 2);
     }
     return t;
 }
@@ -941,11 +980,12 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             else if (layout == CMP_LAYOUT_P50)
                 fputs("  p50 only, to fit 80 columns (--wide: with p99)\n", out);
             else if (layout == CMP_LAYOUT_LONG || layout == CMP_LAYOUT_LONG_P50 ||
-                     layout == CMP_LAYOUT_LONG_CONSTANT)
+                     layout == CMP_LAYOUT_LONG_CONSTANT || layout == CMP_LAYOUT_BY_POINT)
                 fprintf(out, "  long layout: a row per point and side%s (%zu sides do not fit; "
                         "--wide)\n", layout != CMP_LAYOUT_LONG ? ", p50 only" : "",
                         m->nreports);
-            if (layout == CMP_LAYOUT_LONG_CONSTANT && compare_constant_params(s, line, sizeof(line)))
+            if ((layout == CMP_LAYOUT_LONG_CONSTANT || layout == CMP_LAYOUT_BY_POINT) &&
+                compare_constant_params(s, line, sizeof(line)))
                 units_print_wrapped(out, "  on every row: ", "    ", line, COMPARE_WIDTH);
             /* the last two columns, where a table still does not fit after every cut */
             table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT,

@@ -37,10 +37,15 @@ static const char css[] =
     "#conclusions{border:2px solid #d0d7de;border-radius:8px;padding:4px 16px;margin:12px 0}"
     "#conclusions h2{margin-top:.6em}table.headlines td,table.recommendations td{max-width:"
     "60em}\n"
+    ".pooled{border-left:6px solid #0969da;background:#ddf4ff;padding:8px 12px;margin:12px 0}\n"
     ".warn{border-left:6px solid #d4a72c;background:#fff8c5;padding:8px 12px;margin:12px 0}\n"
     ".simulated{border-left:6px solid #1e3a8a;background:#dbeafe;padding:8px 12px;margin:12px 0}\n"
     ".muted{color:#57606a;font-size:.9em}\n"
     "figure{display:inline-block;margin:8px 16px 8px 0;vertical-align:top}\n"
+    ".heatgrid{display:grid;grid-template-columns:repeat(auto-fit,minmax(400px,1fr));"
+    "gap:8px 16px;align-items:start;margin:8px 0}.heatgrid figure{display:block;margin:0;"
+    "min-width:0}.heatgrid svg{display:block;box-sizing:border-box;max-width:100%;height:auto}"
+    ".heat-title{font-weight:600;margin:0 0 2px}\n"
     "svg{background:#fff;border:1px solid #e5e7eb;border-radius:6px}\n"
     "svg text{font-family:inherit;fill:#1d1d1f}svg .tick{font-size:11px;fill:#424a53}"
     "svg .alabel{font-size:12px}svg .ctitle{font-size:13px;font-weight:600}"
@@ -301,14 +306,58 @@ static void overview(FILE *out, const struct cmp_model *m)
     fputs("</tbody></table>\n", out);
 }
 
+/*
+ * Past HTML_MAX_REPORTS reports the columns are CPU models (sides_pool_models): said at the
+ * top, with how many reports each pools, and what is pooled and what is a model's first
+ * report only.
+ */
+static void pooled_note(FILE *out, const struct cmp_model *m)
+{
+    size_t i;
+    if (!m->pooled)
+        return;
+    fprintf(out, "<div class=\"pooled\"><strong>%zu reports of %zu CPU models:</strong> past "
+            "%d reports the page has a column per CPU model, as the atlas does. ", m->nall,
+            m->nreports, HTML_MAX_REPORTS);
+    for (i = 0; i < m->nreports; i++) {
+        size_t runs = compare_side_runs(m, i);
+        fputs(i ? "; " : "", out);
+        if (runs > 1)
+            fprintf(out, "%zu reports of ", runs);
+        else
+            fputs("1 report of ", out);
+        svg_text(out, m->reports[i]->brand ? m->reports[i]->brand : "an unnamed CPU");
+        fputs(runs > 1 ? " pooled as <strong>" : " as <strong>", out);
+        svg_text(out, m->reports[i]->label);
+        fputs("</strong>", out);
+    }
+    fputs(". A pooled point is the median of its reports' p50s, its interval their range "
+          "(compare's pooled sides); the heatmaps, the flush-ceiling curves and the machine and "
+          "conditions tables show each model's first report.</div>\n", out);
+}
+
 bool html_render(FILE *out, struct m_report *const *reports, size_t n)
+{
+    size_t *side = calloc(n ? n : 1, sizeof(*side)), i;
+    bool ok;
+    if (!side)
+        return false;
+    for (i = 0; i < n; i++)
+        side[i] = i;
+    ok = html_render_sides(out, reports, side, n, n);
+    free(side);
+    return ok;
+}
+
+bool html_render_sides(FILE *out, struct m_report *const *all, const size_t *side_of, size_t n,
+                       size_t nsides)
 {
     struct cmp_model m;
     size_t i, simulated = 0;
-    bool ok = compare_build(reports, n, &m);
+    bool ok = compare_build_pooled(all, side_of, n, nsides, NULL, &m);
     const char *tag;
     for (i = 0; i < n; i++)
-        simulated += reports[i]->simulated;
+        simulated += all[i]->simulated;
     /* in the title too: a page is shared by its title, without the banner */
     tag = !simulated ? "" : simulated == n ? " (SIMULATED)" : " (some SIMULATED)";
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" PAGE_CSP_META
@@ -323,16 +372,17 @@ bool html_render(FILE *out, struct m_report *const *reports, size_t n)
                     : "in TSC ticks (a report lacks its TSC frequency)");
     for (i = 0; i < n; i++) {
         fputs(i ? ", " : "", out);
-        svg_text(out, reports[i]->path);
+        svg_text(out, all[i]->path);
     }
     fputs(".</p>\n", out);
+    pooled_note(out, &m);
     simulated_banner(out, &m);
     html_conclusions(out, &m);
     warnings(out, &m);
     machine_table(out, &m);
     conditions_section(out, &m);
     overview(out, &m);
-    html_ceiling(out, reports, n);
+    html_ceiling(out, m.reports, m.nreports);
     for (i = 0; i < m.nsections; i++) {
         fprintf(out, "<section id=\"exp%zu\">\n", i);
         html_experiment(out, &m, &m.sections[i]);

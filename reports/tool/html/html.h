@@ -18,9 +18,9 @@
 #include "reports/tool/views/svg.h"
 
 /*
- * Reports a page takes (compare takes COMPARE_MAX_REPORTS): every side is
+ * Columns a page has (compare takes COMPARE_MAX_REPORTS): every side is
  * named (NAME=FILE or its CPU), and colour with marker shape tells this many
- * apart (svg_marker).
+ * apart (svg_marker). Past it, a column per CPU model (html_render_sides).
  */
 #define HTML_MAX_REPORTS (4 * SVG_PALETTE_SIZE)
 /* Charts per experiment at most; facets beyond it are sampled evenly. */
@@ -32,8 +32,16 @@
 /* Largest IPI heatmap drawn (cells = CPUs squared). */
 #define HTML_HEATMAP_MAX_CPUS 128
 
-/* False when out of memory (the page is then incomplete). */
+/* False when out of memory (the page is then incomplete). Each report its own column. */
 bool html_render(FILE *out, struct m_report *const *reports, size_t n);
+/*
+ * The same with the reports in sides (columns): side_of[r] (0 .. nsides-1, each non-empty)
+ * is report r's; a side of several reports is pooled as compare pools runs (the median of
+ * their p50s, the range as interval) and the page says so. html uses it past
+ * HTML_MAX_REPORTS reports, a side per CPU model (cli/sides.h, sides_pool_models).
+ */
+bool html_render_sides(FILE *out, struct m_report *const *all, const size_t *side_of, size_t n,
+                       size_t nsides);
 
 /* One experiment's section (html_experiment.c). */
 void html_experiment(FILE *out, const struct cmp_model *m, const struct cmp_section *s);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mutant.h"
 #include "reports/tool/html/html.h"
 #include "reports/tool/views/ipi.h"
 #include "reports/tool/model/point_index.h"
@@ -108,6 +109,12 @@ static bool x_is_numeric(const struct group_tuples *xs)
     return xs->n > 0;
 }
 
+/* Is side i a pool of reports (html past HTML_MAX_REPORTS: a CPU model)? */
+static bool pooled_side(const struct cmp_model *m, size_t i)
+{
+    return m->pooled && compare_side_runs(m, i) > 1;
+}
+
 /* The experiment's p50 range over every report and facet: one y scale for all its charts. */
 static bool experiment_range(const struct cmp_model *m, const struct cmp_section *s, double *lo,
                              double *hi)
@@ -123,6 +130,14 @@ static bool experiment_range(const struct cmp_model *m, const struct cmp_section
                 continue;
             *lo = v < *lo ? v : *lo;
             *hi = v > *hi ? v : *hi;
+        }
+        /* a pooled side's medians (pooled_p50): within its reports' range, but not its first's */
+        for (j = 0; pooled_side(m, i) && j < s->nrows; j++) {
+            double v = s->rows[j].cells[i].present ? s->rows[j].cells[i].p50 : NAN;
+            if (isfinite(v) && v > 0) {
+                *lo = v < *lo ? v : *lo;
+                *hi = v > *hi ? v : *hi;
+            }
         }
     }
     return *lo <= *hi;
@@ -161,6 +176,42 @@ static const struct m_point *chart_point(const struct cmp_section *s, size_t i,
     return NULL;
 }
 
+/*
+ * A pooled side's p50 at this facet, x and series value, in the page's unit: its cell in the
+ * section's row of that point (the median of its reports' p50s, as the table has it); NaN
+ * where it has none. The rows hold every key of the facet, x and series.
+ */
+static double pooled_p50(const struct cmp_section *s, size_t i, const struct group_keys *fk,
+                         const struct m_param *const *facet, const char *x_axis,
+                         const struct m_param *x, const char *series, bool by_series,
+                         const struct m_param *sv)
+{
+    size_t r, j, k;
+    for (r = 0; r < s->nrows; r++) {
+        const struct cmp_row *row = &s->rows[r];
+        bool match = row->vals && !row->by_role && row->cells[i].present;
+        for (j = 0; match && j < s->keys.n; j++) {
+            const char *key = s->keys.keys[j];
+            const struct m_param *want = NULL;
+            bool known = true;
+            if (strcmp(key, x_axis) == 0)
+                want = x;
+            else if (by_series && strcmp(key, series) == 0)
+                want = sv;
+            else {
+                for (k = 0; k < fk->n && strcmp(fk->keys[k], key) != 0; k++)
+                    ;
+                known = k < fk->n;
+                want = known ? facet[k] : NULL;
+            }
+            match = !known || model_param_cmp(row->vals[j], want) == 0;
+        }
+        if (match)
+            return row->cells[i].p50;
+    }
+    return NAN;
+}
+
 static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_section *s,
                         const struct point_index *ix, const struct group_keys *fk,
                         const struct m_param *const *facet, const char *x_axis,
@@ -197,6 +248,9 @@ static void facet_chart(FILE *out, const struct cmp_model *m, const struct cmp_s
                 const struct m_metric *mt = p ? model_primary_metric(p) : NULL;
                 se->x[k] = numeric ? x->num : (double)k;
                 se->y[k] = mt ? to_unit(m, m->reports[i], mt->st.p50) : NAN;
+                /* a CPU model's line: the median over its reports, as its table cells */
+                if (pooled_side(m, i) && !MUTANT(html_pool_first_report))
+                    se->y[k] = pooled_p50(s, i, fk, facet, x_axis, x, series, series && ss->n, sv);
                 finite += isfinite(se->y[k]);
             }
             if (!finite)
@@ -381,11 +435,16 @@ static void ipi_heatmap(FILE *out, const struct cmp_model *m, size_t i, const st
         h.labels = label_ptrs;
         h.cells = cells;
         h.unit = m->in_ns ? "ns" : "ticks";
-        fputs("<figure>\n", out);
+        /* a cell of the section's grid (html_experiment), titled with the report's name */
+        fputs("<figure class=\"heat\"><figcaption class=\"heat-title\">", out);
+        svg_text(out, r->label);
+        fputs("</figcaption>\n", out);
         svg_heatmap(out, &h);
-        fputs("<figcaption class=\"muted\">CPUs ordered by package, core, thread; red lines: "
-              "package boundaries; one colour scale for every report on the page</figcaption>\n"
-              "</figure>\n", out);
+        if (MUTANT(html_heatmaps_in_column)) /* the old figures: one a row, a caption each */
+            fputs("<figcaption class=\"muted\">CPUs ordered by package, core, thread; red lines: "
+                  "package boundaries; one colour scale for every report on the page</figcaption>\n",
+                  out);
+        fputs("</figure>\n", out);
     }
     free(labels);
     free(label_ptrs);
@@ -451,7 +510,7 @@ static void ipi_class_chart(FILE *out, const struct cmp_model *m, const struct c
  * The data table side by side for up to HTML_SIDE_BY_SIDE reports; for more, side by side
  * while it fits the page's width, else without
  * p99, else the long layout (a row per point and report: many reports). Never
- * one of compare's narrower layouts, which cut values: the page wraps instead.
+ * one of compare's narrower layouts, made for 80 columns: the page wraps instead.
  */
 static struct table *data_table(const struct cmp_model *m, const struct cmp_section *s,
                                 enum cmp_layout *layout)
@@ -482,9 +541,15 @@ void html_experiment(FILE *out, const struct cmp_model *m, const struct cmp_sect
     if (s->by_class) {
         double scale[2];
         bool shared = heat_range(m, s, &scale[0], &scale[1]);
+        /* the reports' heatmaps side by side, a few a row (CSS grid), not one long column */
+        fputs(MUTANT(html_heatmaps_in_column) ? "<div>\n" : "<div class=\"heatgrid\">\n", out);
         for (i = 0; i < m->nreports; i++)
             if (s->exp[i] && s->exp[i]->results.count)
                 ipi_heatmap(out, m, i, s->exp[i], shared ? scale : NULL);
+        fprintf(out, "</div>\n<p class=\"muted\">Heatmaps: the IPI round trip's p50 per initiator "
+                "and target CPU, CPUs ordered by package, core, thread; red lines: package "
+                "boundaries; %s.</p>\n", shared ? "one colour scale for every report on the page"
+                                                 : "each report's own colour scale");
         ipi_class_chart(out, m, s);
     } else {
         point_charts(out, m, s);

@@ -102,7 +102,7 @@ static void cpus_text(const struct cpu_set *s, char *buf, size_t cap)
         len = strlen(buf);
     }
     if (s->over && len < cap)
-        snprintf(buf + len, cap - len, ", ...");
+        snprintf(buf + len, cap - len, " and more");
 }
 
 static bool align_one(struct m_report *const *all, size_t n, const char *id, const char *key)

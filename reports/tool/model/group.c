@@ -139,7 +139,7 @@ const char *group_tuple_text(const struct group_keys *k, const struct m_param *c
     for (j = 0; j < k->n && len < cap; j++) {
         if (!vals[j])
             continue;
-        snprintf(buf + len, cap - len, "%s%.40s=%s", len ? " " : "", k->keys[j],
+        snprintf(buf + len, cap - len, "%s%s=%s", len ? " " : "", k->keys[j],
                  model_param_text(vals[j], v, sizeof(v)));
         len = strlen(buf);
     }

@@ -103,22 +103,25 @@ const char *units_number(double v, char *buf, size_t cap)
     return buf;
 }
 
-const char *units_clip(const char *s, size_t max, char *buf, size_t cap)
+const char *units_plain(const char *s, char *buf, size_t cap)
 {
-    size_t i, n = 0;
+    size_t n = 0;
     if (!cap)
         return "";
-    if (!s)
-        s = "";
-    for (i = 0; s[i] && n + 1 < cap && n < max; i++)
-        buf[n++] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? ' ' : s[i];
-    if (s[i] && max >= 3 && cap > 3) {
-        n = n > 3 ? n - 3 : 0;
-        memcpy(buf + n, "...", 3);
-        n += 3;
-    }
-    buf[n < cap ? n : cap - 1] = '\0';
+    for (; s && s[n] && n + 1 < cap; n++)
+        buf[n] = ((unsigned char)s[n] < 0x20 || s[n] == 0x7f) ? ' ' : s[n];
+    buf[n] = '\0';
     return buf;
+}
+
+size_t units_line_len(const char *text, size_t width)
+{
+    size_t len = strlen(text), cut;
+    if (len <= width)
+        return len;
+    for (cut = width; cut > 0 && text[cut] != ' '; cut--)
+        ;
+    return cut ? cut : width;
 }
 
 void units_print_wrapped(FILE *out, const char *first, const char *cont, const char *text,

@@ -21,13 +21,20 @@ const char *units_ticks(double ticks, char *buf, size_t cap);
 const char *units_ratio(double r, char *buf, size_t cap);
 /* A plain number from a report (a parameter or a value): "12", "0.873". */
 const char *units_number(double v, char *buf, size_t cap);
-/* Copies `s` with control characters replaced and at most `max` characters ("..." if cut). */
-const char *units_clip(const char *s, size_t max, char *buf, size_t cap);
+/* Copies `s` with control characters replaced by blanks; the caller's buffer holds it whole
+ * (a view wraps a long value, never cuts it). */
+const char *units_plain(const char *s, char *buf, size_t cap);
+
+/*
+ * Where the first of `text`'s lines of at most `width` characters ends: at a blank, or
+ * mid-word only for a word longer than a line. Nothing is dropped: the rest is the next line.
+ */
+size_t units_line_len(const char *text, size_t width);
 
 /*
  * Prose from a report (reasons, notes) wrapped at `width` columns: the first
- * line starts with `first`, the others with `cont`. Words longer than a line
- * are cut; control characters become spaces.
+ * line starts with `first`, the others with `cont`. A word longer than a line
+ * is broken where the line ends and goes on on the next; control characters become spaces.
  */
 void units_print_wrapped(FILE *out, const char *first, const char *cont, const char *text,
                          size_t width);

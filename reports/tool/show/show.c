@@ -264,7 +264,7 @@ static void show_cpu_problems(const struct m_report *r, FILE *out)
 static void show_experiment_table(const struct m_report *r, FILE *out)
 {
     struct table *t = table_new(6);
-    char a[32], b[32], reason[400], clipped[128];
+    char a[32], b[32], reason[4096];
     size_t i, row, len, room;
     fputc('\n', out);
     if (!r->nexperiments) {
@@ -287,7 +287,7 @@ static void show_experiment_table(const struct m_report *r, FILE *out)
         table_set(t, row, 3, "%s", units_number(e->checks, a, sizeof(a)));
         table_set(t, row, 4, "%s", units_number(e->stale_reads, b, sizeof(b)));
     }
-    /* the full reason is in the experiment's section; here the line must fit the width */
+    /* the whole reason, wrapped in its column so that the table fits the width */
     room = table_text_width(t) - strlen("Reason / notes");
     room = room + 20 < (size_t)SHOW_WIDTH ? (size_t)SHOW_WIDTH - room : 20;
     for (i = 0; i < r->nexperiments; i++) {
@@ -298,9 +298,9 @@ static void show_experiment_table(const struct m_report *r, FILE *out)
                  e->reason ? e->reason : "");
         for (len = strlen(reason); len && reason[len - 1] == ' '; len--) /* a tag and no reason */
             reason[len - 1] = '\0';
-        table_set(t, row, 5, "%s", units_clip(reason, room < 100 ? room : 100, clipped,
-                                               sizeof(clipped)));
+        table_set(t, row, 5, "%s", reason);
     }
+    table_wrap(t, 5, room); /* a long reason wraps in its column, never cut */
     table_print(t, out, TABLE_TEXT, "");
     table_free(t);
     /* issue 32: an experiment its plan measured on a cut grid says so beside its status */

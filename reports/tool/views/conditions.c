@@ -98,7 +98,7 @@ static void value_text(const json_t *v, const char *path, char *buf, size_t cap)
         snprintf(raw, sizeof(raw), "%g", json_number_value(v));
     else
         snprintf(raw, sizeof(raw), "(%s)", jget_type_word(v));
-    units_clip(raw, 40, buf, cap);
+    units_plain(raw, buf, cap);
 }
 
 /*
@@ -214,12 +214,12 @@ bool conditions_build(struct m_report *const *reports, size_t n, struct cond_tab
         finish_row(&out->rows[out->n - 1], n);
     }
     for (f = 0; f < nk; f++) {
-        char clipped[48];
+        char plain[64];
         /* conditions_view.c warns what in them makes numbers incomparable */
         if (!add_row(out, NULL, false, n))
             goto oom;
         snprintf(out->rows[out->n - 1].name_buf, sizeof(out->rows[out->n - 1].name_buf),
-                 "condition %s", units_clip(keys[f], 40, clipped, sizeof(clipped)));
+                 "condition %s", units_plain(keys[f], plain, sizeof(plain)));
         out->rows[out->n - 1].name = out->rows[out->n - 1].name_buf;
         for (i = 0; i < n; i++)
             experiment_condition(reports[i], keys[f], out->rows[out->n - 1].values[i],
@@ -327,11 +327,38 @@ size_t conditions_unrecorded_line(const struct cond_table *c, size_t n, char *bu
     return count;
 }
 
+/* The conditions that differ, a column per report whose values wrap at `cell_w`, whole. */
+static struct table *differs_table(const struct cond_table *c, struct m_report *const *reports,
+                                   size_t n, size_t cell_w)
+{
+    struct table *t = table_new(n + 2);
+    size_t i, j;
+    table_header(t, 0, "differs", false);
+    for (i = 0; i < n; i++) {
+        table_header(t, i + 1, reports[i]->label, false);
+        table_wrap(t, i + 1, cell_w);
+    }
+    table_header(t, n + 1, "", false);
+    for (j = 0; j < c->n; j++) {
+        const struct cond_row *row = &c->rows[j];
+        size_t r;
+        if (!row->differs)
+            continue;
+        r = table_add_row(t);
+        table_set(t, r, 0, "%s", row->name);
+        for (i = 0; i < n; i++)
+            table_set(t, r, i + 1, "%s", row->values[i]);
+        table_set(t, r, n + 1, "%s", row->changes_numbers && conditions_row_everywhere(row, n)
+                                         ? "numbers" : "");
+    }
+    return t;
+}
+
 void conditions_print_fit(const struct cond_table *c, struct m_report *const *reports, size_t n,
                           FILE *out, size_t width)
 {
     size_t j, i, name_w = 9, cell_w, len, same = 0;
-    char line[4096], clip[COND_VALUE_MAX];
+    char line[8192];
     struct table *t;
     for (j = 0; j < c->n; j++)
         if (c->rows[j].differs && strlen(c->rows[j].name) > name_w)
@@ -348,31 +375,19 @@ void conditions_print_fit(const struct cond_table *c, struct m_report *const *re
     }
     if (same)
         units_print_wrapped(out, "  ", "    ", line, width);
-    if (cell_w >= 10) {
-        t = table_new(n + 2);
-        table_header(t, 0, "differs", false);
-        for (i = 0; i < n; i++)
-            table_header(t, i + 1, reports[i]->label, false);
-        table_header(t, n + 1, "", false);
-        for (j = 0; j < c->n; j++) {
-            const struct cond_row *row = &c->rows[j];
-            size_t r;
-            if (!row->differs)
-                continue;
-            r = table_add_row(t);
-            table_set(t, r, 0, "%s", row->name);
-            for (i = 0; i < n; i++)
-                table_set(t, r, i + 1, "%s", units_clip(row->values[i], cell_w, clip,
-                                                         sizeof(clip)));
-            table_set(t, r, n + 1, "%s", row->changes_numbers && conditions_row_everywhere(row, n)
-                                             ? "numbers" : "");
+    /* a word wider than its column (calibrated_firmware_stall) widens it: the others wrap
+     * narrower, down to 10; still too wide, a line per condition */
+    for (; cell_w >= 10; cell_w--) {
+        t = differs_table(c, reports, n, cell_w);
+        if (table_text_width(t) + 2 <= width) {
+            if (table_rows(t))
+                table_print(t, out, TABLE_TEXT, "  ");
+            table_free(t);
+            return;
         }
-        if (table_rows(t))
-            table_print(t, out, TABLE_TEXT, "  ");
         table_free(t);
-        return;
     }
-    /* too many reports for columns: one wrapped line per condition that differs */
+    /* too many reports for columns: one wrapped line per condition that differs, whole */
     for (j = 0; j < c->n; j++) {
         const struct cond_row *row = &c->rows[j];
         char head[80];
@@ -382,7 +397,7 @@ void conditions_print_fit(const struct cond_table *c, struct m_report *const *re
         for (i = 0; i < n; i++) {
             len = strlen(line);
             snprintf(line + len, sizeof(line) - len, "%s%s %s", i ? "; " : "", reports[i]->label,
-                     units_clip(row->values[i], 24, clip, sizeof(clip)));
+                     row->values[i]);
         }
         snprintf(head, sizeof(head), "  %s: ", row->name);
         units_print_wrapped(out, head, "      ", line, width);

@@ -17,7 +17,8 @@
 #include "reports/tool/model/model.h"
 #include "reports/tool/views/table.h"
 
-#define COND_VALUE_MAX 96
+/* a value whole: the longest a report holds (a PCID reason, a CPU brand) is about 220 */
+#define COND_VALUE_MAX 512
 
 struct cond_row {
     const char *name;     /* "samples", "APIC mode", ... */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/tool/model/units.h"
+
 #define CHART_W 620
 #define PLOT_L 78
 #define PLOT_R (CHART_W - 190)
@@ -91,25 +93,11 @@ static void marker(FILE *out, double x, double y, unsigned shape, const char *co
     fputs(shape % 4 == 1 ? "</rect>" : shape % 4 ? "</path>" : "</circle>", out);
 }
 
-/*
- * Where the next of `text`'s lines of at most `width` characters starts: at a
- * blank, or mid-word only for a word longer than a line. Nothing is dropped.
- */
-static size_t line_len(const char *text, size_t width)
-{
-    size_t len = strlen(text), cut;
-    if (len <= width)
-        return len;
-    for (cut = width; cut > 0 && text[cut] != ' '; cut--)
-        ;
-    return cut ? cut : width;
-}
-
 static size_t count_lines(const char *text, size_t width)
 {
     size_t n = 0, k;
     while (text && *text) {
-        k = line_len(text, width);
+        k = units_line_len(text, width);
         text += k;
         while (*text == ' ')
             text++;
@@ -126,7 +114,7 @@ static void wrapped_text(FILE *out, const char *cls, int x, int y, int step, con
     size_t k, i = 0;
     fprintf(out, "<text class=\"%s\" x=\"%d\" y=\"%d\">", cls, x, y);
     while (text && *text) {
-        k = line_len(text, width < sizeof(line) ? width : sizeof(line) - 1);
+        k = units_line_len(text, width < sizeof(line) ? width : sizeof(line) - 1);
         snprintf(line, sizeof(line), "%.*s", (int)k, text);
         fprintf(out, "<tspan x=\"%d\" dy=\"%d\">", x, i++ ? step : 0);
         svg_text(out, line);
@@ -520,7 +508,9 @@ void svg_heatmap(FILE *out, const struct svg_heatmap *h)
     /* small machines: cells big enough to print their value in */
     cs = n <= 8 ? 44 : cs > 30 ? 30 : cs < 3 ? 3 : cs;
     every = cs >= 14 ? 1 : (size_t)(14 + cs - 1) / (size_t)cs;
-    w = left + cs * (int)n + 150;
+    /* the colour scale beside the cells: its 16 steps and "linear colour scale, shared" in
+     * 11 px ticks (about 6 px a character) need 24 + 175 px */
+    w = left + cs * (int)n + 200;
     /* the caption is one line of 13 px bold text, about 7.5 px a character: the figure is
      * at least that wide, or a browser clips it at the edge */
     if (h->title && w < 16 + (int)(strlen(h->title) * 7.5))
