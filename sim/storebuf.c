@@ -159,17 +159,22 @@ void sim_sb_store(volatile void *p, const void *v, uint32_t size)
     unlock();
 }
 
-void sim_sb_drain(void)
+/* The calling CPU's buffer when it holds pending entries (only its owner adds them), else NULL. */
+static struct sb_cpu *own_pending(void)
 {
     uint32_t me = sim_sb_self;
-    struct sb_cpu *b;
-    if (me == NONE)
-        return;
-    b = &cpus[me];
-    if (__atomic_load_n(&b->vis, RLX) == b->last)
+    if (me == NONE || __atomic_load_n(&cpus[me].vis, RLX) == cpus[me].last)
+        return NULL;
+    return &cpus[me];
+}
+
+void sim_sb_drain(void)
+{
+    struct sb_cpu *b = own_pending();
+    if (!b)
         return;
     lock();
-    make_visible(me, b->last);
+    make_visible(sim_sb_self, b->last);
     unlock();
 }
 
@@ -272,10 +277,10 @@ static bool hide_others(uint32_t me, const volatile void *p, void *v, uint32_t s
 void sim_sb_filter(const volatile void *p, void *v, uint32_t size)
 {
     uint32_t me = sim_sb_self;
-    struct sb_cpu *b = me == NONE ? NULL : &cpus[me];
-    bool own = b && __atomic_load_n(&b->vis, RLX) != b->last;
-    if (hide_others(me, p, v, size) && b)
-        __atomic_fetch_add(&b->n.hidden, 1, RLX);
+    struct sb_cpu *b = own_pending();
+    bool own = b != NULL;
+    if (hide_others(me, p, v, size) && me != NONE)
+        __atomic_fetch_add(&cpus[me].n.hidden, 1, RLX);
     if (!own)
         return;
     lock();
@@ -302,16 +307,12 @@ void sim_sb_filter(const volatile void *p, void *v, uint32_t size)
 
 void sim_sb_event(void)
 {
-    uint32_t me = sim_sb_self;
-    struct sb_cpu *b;
-    if (me == NONE)
-        return;
-    b = &cpus[me];
-    if (__atomic_load_n(&b->vis, RLX) == b->last)
+    struct sb_cpu *b = own_pending();
+    if (!b)
         return;
     lock();
     b->events++;
-    age_own(me);
+    age_own(sim_sb_self);
     unlock();
 }
 
