@@ -8,7 +8,8 @@
  * arch/x86/apic.c drives it; the GS base, RFLAGS.IF and the 8259 masks are
  * the modelled CPU's; CPUID answers as the CPU profile, with each CPU's own
  * APIC ID. Interrupts and exceptions go through the CPU's IDT
- * (sim/hostdesc.c).
+ * (sim/hostdesc.c). What serialises (or otherwise orders earlier stores)
+ * drains the CPU's store buffer (sim/storebuf.h) through lapic_drain_stores().
  *
  * A thread that plays no CPU (a unit test of a parser) gets harmless
  * answers: CR3 reads 0, a load through the TLB reads 0, CPUID is the host's.
