@@ -136,6 +136,8 @@
 #define MUTANT_ID_pge_toggle_removed 157 /* flush_global without INVPCID: no CR4.PGE toggle */
 #define MUTANT_ID_flush_local_noflush 158 /* asm/tlb.h flush_local_all() writes CR3 with bit 63 */
 #define MUTANT_ID_pte_store_unordered 159 /* the model: a PTE store never pending for the ICR check */
+#define MUTANT_ID_lazy_switch_no_barrier 160 /* lazy switch-back: no MFENCE between is_lazy = 0 and reading tlb_gen */
+#define MUTANT_ID_xen_switch_no_barrier 161 /* Xen switch-back: no MFENCE between is_running = 1 and reading need_flush */
 #define MUTANT_ID_target_lost_first_only 162 /* invlpgb_range busy_ws: one IPI target's loss for the sum */
 #define MUTANT_ID_bystander_without_loop 163 /* invlpgb_range: bystander windows without the INVLPGB loop */
 #define MUTANT_ID_rec_cpus_from_spread 164 /* invlpgb_vs_ipi reads spread's points, says nearest-first */

@@ -8,7 +8,8 @@
  * arch/x86/apic.c drives it; the GS base, RFLAGS.IF and the 8259 masks are
  * the modelled CPU's; CPUID answers as the CPU profile, with each CPU's own
  * APIC ID. Interrupts and exceptions go through the CPU's IDT
- * (sim/hostdesc.c).
+ * (sim/hostdesc.c). What serialises (or otherwise orders earlier stores)
+ * drains the CPU's store buffer (sim/storebuf.h) through lapic_drain_stores().
  *
  * A thread that plays no CPU (a unit test of a parser) gets harmless
  * answers: CR3 reads 0, a load through the TLB reads 0, CPUID is the host's.
@@ -31,6 +32,7 @@
 #include "sim/hostcpu.h"
 #include "sim/lapic.h"
 #include "sim/machine.h"
+#include "sim/storebuf.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 void __asan_handle_no_return(void);
@@ -91,6 +93,7 @@ void cpu_relax(void)
     struct tlb_model *m = model(&c);
     if (m)
         tlbm_tick(m, c);
+    sim_sb_event(); /* stores held this many events drain (sim/storebuf.h) */
     hostpower_running();
     sim_poll_interrupts();
     sched_yield();
@@ -104,9 +107,13 @@ void cpu_irq_window(void)
     irq_on = false;
 }
 
-/* "sti; hlt": wake on the next interrupt; the spin loops around it re-check their condition. */
+/*
+ * "sti; hlt": wake on the next interrupt; the spin loops around it re-check their condition.
+ * HLT is not serialising, but a core asleep commits its store buffer (sim/storebuf.h).
+ */
 void cpu_halt_until_irq(void)
 {
+    lapic_drain_stores();
     irq_on = true;
     cpu_relax();
 }
@@ -116,6 +123,7 @@ void cpu_halt_until_irq(void)
 void hostcpu_iret(const struct trap_frame *f)
 {
     irq_on = (f->rflags & 0x200) != 0;
+    lapic_drain_stores(); /* IRET serialises */
 #if defined(__SANITIZE_ADDRESS__)
     /* the frames between here and the recovery point are abandoned, as by longjmp */
     __asan_handle_no_return();
@@ -195,13 +203,16 @@ void invlpg(const volatile void *va)
 /*
  * A thread that plays no CPU (table set-up before the CPUs start, parser tests) just stores.
  * On a CPU the PTE store is a store like any other: pending in its store buffer for the
- * x2APIC ICR ordering check (sim/lapic.c) until a fence or a locked instruction.
+ * x2APIC ICR ordering check (sim/lapic.c) until a fence or a locked instruction. The TLB
+ * model takes it at once, so the CPU's buffered stores drain before it: stores stay in
+ * program order (sim/storebuf.h).
  */
 void pte_store(uint64_t *entry, uint64_t value, uint64_t va)
 {
     uint32_t c;
     struct tlb_model *m = model(&c);
     if (m) {
+        sim_sb_drain();
         tlbm_pte_store(m, c, entry, value, va);
         if (!MUTANT(pte_store_unordered))
             note_store();
@@ -238,7 +249,7 @@ void invpcid(uint64_t type, uint64_t pcid, uint64_t address)
     struct tlb_model *m = model(&c);
     if (!m)
         return;
-    lapic_drain_stores(); /* INVPCID serialises */
+    /* INVPCID is not on the SDM's list of serialising instructions (vol. 3A 10.3): no drain */
     if (!m->cfg.feat.invpcid && raise_ud(bytes, type, (uint64_t)(uintptr_t)&d, 0))
         return;
     tlbm_invpcid(m, c, type, pcid, address);
@@ -332,6 +343,7 @@ uint8_t inb(uint16_t port)
 {
     struct sim_machine *m = sim_current_machine();
     uint8_t *mask = m ? pic_mask(m, port) : NULL;
+    lapic_drain_stores(); /* no store passes an I/O instruction (SDM vol. 3A 10.2.5) */
     if (m && !mask)
         tlbm_violation(&m->model, sim_current_cpu(), "IN from port 0x%x: not modelled", port);
     return mask ? __atomic_load_n(mask, __ATOMIC_RELAXED) : 0xff;
@@ -341,6 +353,7 @@ void outb(uint16_t port, uint8_t v)
 {
     struct sim_machine *m = sim_current_machine();
     uint8_t *mask = m ? pic_mask(m, port) : NULL;
+    lapic_drain_stores(); /* no store passes an I/O instruction (SDM vol. 3A 10.2.5) */
     if (m && !mask)
         tlbm_violation(&m->model, sim_current_cpu(), "OUT to port 0x%x: not modelled", port);
     if (mask)
@@ -353,6 +366,7 @@ void cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
     struct sim_machine *m = sim_current_machine();
     uint32_t id;
+    lapic_drain_stores(); /* CPUID serialises */
     if (m && m->cpuid)
         m->cpuid(m->cpuid_ctx, leaf, subleaf, regs);
     else

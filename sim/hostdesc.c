@@ -136,6 +136,7 @@ void sim_deliver_interrupt(struct sim_machine *m, uint32_t c, uint8_t v)
         f.rflags = 0x202; /* interrupts were on */
         hostcpu_set_if(false);
         trap_dispatch(&f);
+        lapic_drain_stores(); /* the iretq serialises */
         hostcpu_set_if(true); /* the iretq */
         return;
     case GATE_FIRMWARE:
@@ -160,6 +161,7 @@ void sim_deliver_exception(struct sim_machine *m, uint32_t c, struct trap_frame 
         trap_dispatch(f); /* stops the CPU (cpu_stop) when nobody takes it */
         if (f->rip != rip)
             hostcpu_iret(f); /* resumes at the recovery point */
+        lapic_drain_stores(); /* the iretq serialises */
         hostcpu_set_if(was_on);
         return;
     case GATE_FIRMWARE:

@@ -7,6 +7,7 @@
 #include "asm/cpu.h"
 #include "core/mutant.h"
 #include "sim/machine.h"
+#include "sim/storebuf.h"
 
 /* core/lib/atomic.h's view of this thread's store buffer (its CPU's) */
 _Thread_local unsigned char sim_stores_pending;
@@ -439,12 +440,16 @@ bool lapic_owns_msr(uint32_t msr)
     return msr == MSR_IA32_APIC_BASE || (msr >= X2APIC_FIRST_MSR && msr <= X2APIC_LAST_MSR);
 }
 
-void lapic_drain_stores(void) { sim_stores_pending = 0; }
+void lapic_drain_stores(void)
+{
+    sim_stores_pending = 0;
+    sim_sb_drain(); /* the CPU's store buffer (sim/storebuf.h) */
+}
 
 void lapic_fence(struct sim_machine *m, uint32_t c)
 {
     m->lapic[c].fences++;
-    sim_stores_pending = 0;
+    lapic_drain_stores();
 }
 
 static void write_base(struct sim_machine *m, uint32_t c, uint64_t value)
@@ -492,7 +497,7 @@ void lapic_wrmsr(struct sim_machine *m, uint32_t c, uint32_t msr, uint64_t value
     enum lapic_mode mode = mode_of(l->base);
     uint32_t off = (msr - X2APIC_FIRST_MSR) << 4;
     if (msr == MSR_IA32_APIC_BASE) {
-        sim_stores_pending = 0; /* not an x2APIC register: WRMSR serialises */
+        lapic_drain_stores(); /* not an x2APIC register: WRMSR serialises */
         write_base(m, c, value);
         return;
     }
@@ -503,7 +508,7 @@ void lapic_wrmsr(struct sim_machine *m, uint32_t c, uint32_t msr, uint64_t value
     }
     if (off == APIC_REG_ICR_LO || off == 0x3f0) {
         if (m->apic_cfg.x2apic_serialising)
-            sim_stores_pending = 0;
+            lapic_drain_stores();
         else if (sim_stores_pending)
             tlbm_violation(&m->model, c,
                            "x2APIC ICR write (WRMSR 0x%x = 0x%llx) not ordered after earlier "
@@ -519,7 +524,7 @@ static bool mmio_decoded(struct sim_machine *m, uint32_t c, uint64_t addr, const
 {
     const struct sim_lapic *l = &m->lapic[c];
     uint64_t base = l->base & BASE_ADDR;
-    sim_stores_pending = 0;
+    lapic_drain_stores();
     if (mode_of(l->base) != MODE_XAPIC) {
         tlbm_violation(&m->model, c, "xAPIC MMIO %s of 0x%llx in %s mode: the page is not decoded",
                        what, (unsigned long long)addr, mode_names[mode_of(l->base)]);

@@ -32,13 +32,14 @@
  *                host build of core/lib/atomic.h notes every store as pending
  *                for its CPU; a fence (weak_wrmsr_fence), a locked
  *                instruction, a serialising instruction (another WRMSR, MOV
- *                to CR3/CR4, INVLPG, INVPCID, LGDT/LIDT) or an uncached
- *                access (the xAPIC page) drains them. An x2APIC ICR or SELF
- *                IPI write while stores are pending is a violation. Flagged,
- *                not reordered: the host's stores are visible at once, and
- *                a model that held them back would find a missing fence only
- *                when the target's thread happened to look in that window;
- *                flagging finds it on every send.
+ *                to CR3/CR4, INVLPG, LGDT/LIDT, CPUID, IRET), an I/O
+ *                instruction or an uncached access (the xAPIC page) drains
+ *                them. An x2APIC ICR or SELF IPI write while stores are
+ *                pending is a violation: flagged on every send, where the
+ *                CPU's store buffer (sim/storebuf.h), which really holds the
+ *                stores back, would show the missing fence only when the
+ *                target's thread happened to look in that window. The
+ *                unfenced ICR write leaves the buffer as it is.
  * What a CPU would fault on (#GP: a reserved or read-only bit, a register
  * the mode lacks, an illegal mode transition) and what would go wrong
  * without a fault (an unordered ICR write, a lost send, an IPI to nobody)

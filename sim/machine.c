@@ -10,6 +10,7 @@
 #include "asm/trap.h"
 #include "sim/hostcpu.h"
 #include "sim/hostdesc.h"
+#include "sim/storebuf.h"
 
 struct sim_thread {
     struct sim_machine *m;
@@ -116,6 +117,7 @@ bool sim_shape_parse(const char *s, struct sim_shape *out)
 
 void sim_machine_free(struct sim_machine *m)
 {
+    sim_sb_reset();
     tlbm_free(&m->model);
 }
 
@@ -137,6 +139,7 @@ void sim_bind(struct sim_machine *m, uint32_t cpu, struct arch_percpu *pc)
     self.in_handler = false;
     m->regs[cpu].gs_base = (uint64_t)(uintptr_t)pc;
     hostcpu_bind(NULL);
+    sim_sb_bind(cpu);
 }
 
 void sim_unbind(void)
@@ -144,6 +147,7 @@ void sim_unbind(void)
     self.m = NULL;
     self.cpu = UINT32_MAX;
     hostcpu_bind(NULL);
+    sim_sb_bind(UINT32_MAX);
 }
 
 uint32_t sim_current_cpu(void) { return self.cpu; }
@@ -192,6 +196,7 @@ void sim_join_all(struct sim_machine *m)
             m->started[i] = false;
         }
     }
+    sim_sb_reset(); /* nothing the threads stored stays pending over memory that may go */
 }
 
 /* ---- the hand-back ---- */
@@ -269,6 +274,7 @@ void sim_stop_cpu(void)
      * the machine is torn down.
      */
     irq_disable();
+    sim_sb_drain(); /* the parked CPU's stores: another waits on them until its deadline */
     if (self.m)
         self.m->stopped[self.cpu] = true;
     while (!self.m || !__atomic_load_n(&self.m->stopping, __ATOMIC_ACQUIRE)) {

@@ -291,6 +291,18 @@ static void verify_handler(struct trap_frame *f)
  * is_lazy clears, a full barrier pairs with inc_mm_tlb_gen() in the flusher,
  * and a CPU whose generation is behind flushes everything. The Xen variant
  * flushes when its ASID was tickled while it was not running.
+ *
+ * Each barrier (MFENCE) keeps this CPU's store of its flag ahead of its load
+ * of the flusher's word; without it the load may pass the store still in the
+ * store buffer (x86-TSO), and the flusher, reading the flag in should_flush(),
+ * sees "lazy" ("not running") and skips the IPI while this CPU reads the old
+ * generation (no tickle) and keeps its stale TLB. Linux: the flusher bumps
+ * tlb_gen with a locked add (a full barrier) before it reads is_lazy, so one
+ * of the two sees the other. Xen: the flusher reads is_running, then tickles
+ * need_flush; a tickle that lands after this CPU's load waits for the next
+ * switch-back (Xen checks the ASID at every VM entry; the tool never overlaps
+ * a flush with a switch-back). tests/host/test_lazy_model.c holds the CPU at
+ * each load on the model's store buffers (sim/storebuf.h).
  */
 static void switch_handler(struct trap_frame *f)
 {
@@ -304,7 +316,8 @@ static void switch_handler(struct trap_frame *f)
     t0 = tsc_open();
     if (sd->lazy == LAZY_XEN_RUNNING) {
         store_relaxed(&pc->tlbs.is_running, 1);
-        full_barrier();
+        if (!MUTANT(xen_switch_no_barrier))
+            full_barrier();
         if (load_acquire(&pc->tlbs.need_flush) && !MUTANT(xen_no_catchup)) {
             flush_full(sd, pc);
             store_relaxed(&pc->tlbs.need_flush, 0);
@@ -313,7 +326,8 @@ static void switch_handler(struct trap_frame *f)
     } else {
         uint64_t mm_gen;
         store_relaxed(&pc->tlbs.is_lazy, 0);
-        full_barrier();
+        if (!MUTANT(lazy_switch_no_barrier))
+            full_barrier();
         mm_gen = load_acquire(&sd->mm.tlb_gen);
         if (pc->local_tlb_gen != mm_gen) {
             flush_full(sd, pc);

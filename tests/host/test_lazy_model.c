@@ -14,11 +14,16 @@
  *    flushes everything before the initiator returns, and has nothing left to
  *    catch up;
  *  - with a page table really unlinked and freed, no CPU, the lazy one
- *    included, keeps a paging-structure entry that walks into it.
+ *    included, keeps a paging-structure entry that walks into it;
+ *  - the switch-back's full barrier, on the model's store buffers
+ *    (sim/storebuf.h): the lazy CPU is held at its load of tlb_gen
+ *    (need_flush) whenever that load passed its store of is_lazy
+ *    (is_running), and a shootdown runs meanwhile; with the barrier the load
+ *    never passes, and the switch-back reads nothing stale.
  *
  * tests/sim/mutants.sh runs this file built with TLBSCOPE_MUTANT=xen_no_catchup,
- * =lazy_ipi_anyway and =freed_tables_skips_lazy (core/mutant.h) and expects it
- * to fail.
+ * =lazy_ipi_anyway, =freed_tables_skips_lazy, =lazy_switch_no_barrier and
+ * =xen_switch_no_barrier (core/mutant.h) and expects it to fail.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,11 +32,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "asm/apic.h"
 #include "asm/cpu.h"
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/machine/shootdown.h"
 #include "core/machine/timing.h"
+#include "sim/storebuf.h"
 #include "tests/host/support_sim.h"
 
 #define NCPUS 4
@@ -302,6 +309,103 @@ static void test_no_cpu_keeps_a_walk_into_the_freed_table(void **state)
     bench_stop(&b);
 }
 
+/*
+ * The race a missing switch-back barrier opens: the lazy CPU's load of
+ * `race_load` passed its store to `race_store`, still in its store buffer.
+ * The hook holds the CPU there (2 s at most) until the initiator's shootdown
+ * is done; the test's hand-shakes are host atomics, outside the model.
+ */
+static const volatile void *race_load, *race_store;
+static uint32_t in_window, flushed;
+
+static void hold_at_race(uint32_t cpu, const volatile void *addr)
+{
+    uint64_t end = tsc_now() + ms_to_ticks(2000);
+    if (cpu != LAZY_CPU || addr != race_load || !sim_sb_pending(cpu, race_store))
+        return;
+    __atomic_store_n(&in_window, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&flushed, __ATOMIC_ACQUIRE) && tsc_now() < end)
+        ;
+}
+
+/*
+ * Rounds of: the lazy CPU primed, then sent a switch-back (VEC_SWITCH) to
+ * read the pages; if it is held at the race point, the initiator remaps the
+ * pages and shoots them down meanwhile, so its switch-back reads them after
+ * a shootdown that skipped it (it read "lazy" / "not running"). With the
+ * barrier it never is: the shootdown follows the switch-back, and a second
+ * switch-back catches up. Returns the rounds that were held.
+ */
+static uint32_t switch_back_races(enum lazy_policy policy)
+{
+    static struct sim_bench b;
+    uint32_t round, held = 0, stale_rounds = 0, first = 0;
+    struct percpu *lz;
+    uint64_t catchup = 0, deadline;
+    bench_start(&b, policy);
+    lz = b.m.smp.cpu[LAZY_CPU];
+    race_store = policy == LAZY_XEN_RUNNING ? (const volatile void *)&lz->tlbs.is_running
+                                            : (const volatile void *)&lz->tlbs.is_lazy;
+    race_load = policy == LAZY_XEN_RUNNING ? (const volatile void *)&lz->tlbs.need_flush
+                                           : (const volatile void *)&b.sd.mm.tlb_gen;
+    sim_sb_set_hold_ns(1000000000ull); /* the held CPU's stores stay pending while it is held */
+    sim_sb_set_reorder_hook(hold_at_race);
+    for (round = 0; round < ROUNDS / 2; round++) {
+        uint64_t stale = lz->verify_stale, gen;
+        __atomic_store_n(&in_window, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&flushed, 0, __ATOMIC_RELAXED);
+        shootdown_set_lazy(&b.sd, lazy_cpu, 1, true);
+        assert_true(shootdown_verify_cpus(&b.sd, b.ts.cpus, b.ts.n, 0, PAGES, false));
+        /* what shootdown_switch_back() asks, without waiting: the pages read after catch-up */
+        b.sd.verify.first = 0;
+        b.sd.verify.count = PAGES;
+        b.sd.verify.large = false;
+        b.sd.verify.return_to_user = false;
+        gen = b.sd.verify.gen + 1;
+        store_release(&b.sd.verify.gen, gen);
+        assert_true(apic_send_ipi_mask(lazy_cpu, 1, b.m.smp.apic_id, 0, VEC_SWITCH));
+        deadline = tsc_now() + ms_to_ticks(2000);
+        while (!__atomic_load_n(&in_window, __ATOMIC_ACQUIRE) &&
+               load_acquire(&lz->flush.switch_gen) != gen && tsc_now() < deadline)
+            cpu_relax();
+        held += __atomic_load_n(&in_window, __ATOMIC_ACQUIRE);
+        testmem_flip(&b.m.tm, 0, PAGES);
+        assert_true(shootdown_flush(&b.sd, b.ts.cpus, b.ts.n, ORDER_CONCURRENT, 0, PAGES, 0) > 0);
+        __atomic_store_n(&flushed, 1, __ATOMIC_RELEASE);
+        assert_int_equal(smp_wait_answer(&b.m.smp, LAZY_CPU, &lz->flush.switch_gen, ANSWER_EQ,
+                                         gen, tsc_now() + ms_to_ticks(2000)),
+                         true);
+        if (lz->verify_stale != stale && !stale_rounds++)
+            first = round;
+        /* caught up, as the experiment leaves it */
+        assert_true(shootdown_switch_back(&b.sd, lazy_cpu, 1, &catchup));
+    }
+    sim_sb_set_reorder_hook(NULL);
+    sim_sb_set_hold_ns(0);
+    if (stale_rounds)
+        fail_msg("%u of %u rounds (the first: %u; %u held at the race): CPU %u switched back and "
+                 "read stale words; the shootdown skipped it as %s while its load, passing that "
+                 "store, read %s",
+                 stale_rounds, ROUNDS / 2, first, held, LAZY_CPU,
+                 policy == LAZY_XEN_RUNNING ? "not running" : "lazy",
+                 policy == LAZY_XEN_RUNNING ? "no tickle" : "the generation before the shootdown");
+    bench_stop(&b);
+    return held;
+}
+
+static void test_linux_switch_back_orders_is_lazy_before_tlb_gen(void **state)
+{
+    (void)state;
+    /* with the barrier the load never passes the store: no round is held */
+    assert_int_equal(switch_back_races(LAZY_SKIP), 0);
+}
+
+static void test_xen_switch_back_orders_is_running_before_need_flush(void **state)
+{
+    (void)state;
+    assert_int_equal(switch_back_races(LAZY_XEN_RUNNING), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +414,8 @@ int main(void)
         cmocka_unit_test(test_linux_lazy_catches_up_once),
         cmocka_unit_test(test_freed_tables_and_ipi_all_reach_lazy_cpus),
         cmocka_unit_test(test_no_cpu_keeps_a_walk_into_the_freed_table),
+        cmocka_unit_test(test_linux_switch_back_orders_is_lazy_before_tlb_gen),
+        cmocka_unit_test(test_xen_switch_back_orders_is_running_before_need_flush),
     };
     return cmocka_run_group_tests_name("lazy TLB paths on the strict model", tests, NULL, NULL);
 }
