@@ -192,6 +192,7 @@ static bool busy_window_run(struct smp *s, struct ib_busy *b, const struct targe
     } else {
         if (op) /* test-only: the window as long as an INVLPGB loop, without one */
             spin = ms_to_ticks(1) / 50;
+        /* spin-ok: a window of `spin` ticks on this CPU's own clock, nothing waited for */
         while (tsc_now() - t0 < spin)
             cpu_relax();
     }
