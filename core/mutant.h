@@ -154,6 +154,7 @@
 #define MUTANT_ID_contention_window_as_before 174 /* one steady window per point, 10-250 ms from the plan */
 #define MUTANT_ID_cluster_only_seq_conc 175 /* lazy, contention, invlpgb_range send physical IPIs where Linux uses cluster */
 #define MUTANT_ID_spread_by_numbering 176 /* spread evenly over the CPU numbering, not round-robin over domains */
+#define MUTANT_ID_ring3_loop_at_cpl0 178 /* ipi_target_state: the ring3_loop state spins at CPL 0, still labelled ring 3 */
 /* issue 31, item 5 (html that concludes): 110-119 */
 #define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
 #define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */

@@ -2,6 +2,7 @@
 #include "asm/apic.h"
 #include "asm/cpu.h"
 #include "asm/percpu.h"
+#include "asm/ring3.h"
 
 #define EFLAGS_IF (1ull << 9)
 
@@ -48,6 +49,9 @@ void trap_dispatch(struct trap_frame *f)
         pc->nmi_count++;
         return;
     }
+    /* the CPL 3 loop's way back, or its fault: back to its caller at CPL 0 */
+    if ((f->cs & 3) == 3 && (vector < 32 || vector == RING3_EXIT_VECTOR) && ring3_trap(f))
+        return;
     if (vector < 32) {
         if (pc->probe_rip && f->rip == pc->probe_rip) {
             pc->probe_vector = vector + 1;

@@ -78,6 +78,7 @@
 #include "asm/cpu.h"
 #include "asm/power.h"
 #include "asm/probe.h"
+#include "asm/ring3.h"
 #include "asm/trap.h"
 #include "core/lib/atomic.h"
 #include "core/exp/target_lost.h"
@@ -99,6 +100,7 @@ struct ts_line {
     volatile uint64_t handler_tsc; /* target TSC at the last handler entry */
     volatile uint64_t armed;       /* == handled once the loop is back in its state */
     volatile uint64_t nlost;       /* lost-time records written */
+    volatile uint64_t cpl3;        /* pings whose interrupted CS had RPL 3 (the trap frame's) */
 } __attribute__((aligned(CACHE_LINE)));
 
 struct ts_ctl {
@@ -110,6 +112,8 @@ struct ts_ctl {
     uint32_t cap;
     struct residency_reading before, after; /* the target's own, around its loop */
     uint64_t settled; /* initiator's TSC: the target back in its state to each ping, summed */
+    struct ring3_exit r3; /* how ring3_loop's CPL 3 loop ended */
+    bool r3_ok;
 };
 
 /* The target's SMT siblings in the same state: their own lines (one each), unmeasured. */
@@ -139,11 +143,15 @@ static bool ts_try_residency; /* set by prepare: Intel, where the MSRs are docum
 static void state_ping_handler(struct trap_frame *f)
 {
     struct ts_ctl *c = active_ctl;
-    (void)f;
     if (!c || this_percpu()->index != active_target)
         return;
     store_relaxed(&c->line.handler_tsc, tsc_now());
+    if ((f->cs & 3) == 3)
+        store_relaxed(&c->line.cpl3, c->line.cpl3 + 1);
     store_release(&c->line.handled, c->line.handled + 1);
+    /* the CPL 3 loop cannot write this line: its IRETQ is all that runs before the loop */
+    if (c->def->kind == TS_RING3)
+        store_release(&c->line.armed, c->line.handled);
 }
 
 /* Dependent integer work the compiler cannot drop: a CPU busy in user code. */
@@ -189,6 +197,7 @@ static uint64_t one_pass(struct ts_ctl *c, uint64_t seen, uint64_t *gap_from, ui
     uint64_t t0;
     switch (d->kind) {
     case TS_PAUSE:
+    case TS_RING3: /* runs its own loop (ring3_run), never this one */
         cpu_relax();
         break;
     case TS_BUSY:
@@ -291,6 +300,11 @@ static int64_t target_loop(struct percpu *self, void *arg)
      * (core/machine/ipi.c): a one-shot armed and disarmed around every HLT put APIC
      * writes into the lost time and next to every wake-up.
      */
+    if (c->def->kind == TS_RING3) {
+        store_release(&c->line.armed, seen);
+        c->r3_ok = ring3_run(c->deadline, &c->r3);
+        return c->r3_ok ? 0 : -1;
+    }
     if (kind == LOST_WAKE)
         apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_IDLE);
     read_residency(&c->before, ts_try_residency);
@@ -401,6 +415,7 @@ static bool ts_prepare(struct runner *r, struct experiment_record *rec, void **s
         fmt_into(name, sizeof(name), "irqoff_%uus", windows[i]);
         ts_states_add(&st->states, TS_IRQOFF, 0, windows[i], name);
     }
+    ts_states_add_ring3(r, rec, &st->states);
     st->target = choose_target(r);
     st->rt = mem_alloc(st->samples * sizeof(uint64_t));
     st->ctl = mem_alloc_aligned(sizeof(*st->ctl), CACHE_LINE);
@@ -469,6 +484,7 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     c->window_ticks = us_to_ticks(d->window_us);
     c->deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
     store_relaxed(&c->line.nlost, 0);
+    store_relaxed(&c->line.cpl3, 0);
     store_relaxed(&c->stop, 0);
     c->settled = 0;
     /* not armed until the target's loop says so (a ping before it would go unrecorded) */
@@ -477,6 +493,10 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     active_target = st->target;
     siblings_start(r, st, d);
     smp_post(s, st->target, CMD_GENERIC, target_loop, c);
+    /* the CPL 3 loop says it runs on its own page (its first ping must find it there) */
+    if (d->kind == TS_RING3)
+        ok = smp_wait_answer(s, st->target, &ring3_shared()->entered, ANSWER_NE, 0,
+                             tsc_now() + s->timeout_ticks);
     for (i = 0; i < total && ok; i++) {
         uint64_t want = load_acquire(&c->line.handled), t0, t1, settle, armed_seen;
         deadline = tsc_now() + s->timeout_ticks;
@@ -507,10 +527,13 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
             st->rt[i - TS_WARMUP] = t1 - t0;
     }
     /* the target's record of the last ping comes after the ping's handler */
-    if (ok && !smp_wait_answer(s, st->target, &c->line.nlost, ANSWER_GE, total,
-                               tsc_now() + s->timeout_ticks))
+    if (ok && d->kind != TS_RING3 &&
+        !smp_wait_answer(s, st->target, &c->line.nlost, ANSWER_GE, total,
+                         tsc_now() + s->timeout_ticks))
         ok = false;
     store_release(&c->stop, 1);
+    if (d->kind == TS_RING3)
+        store_release(&ring3_shared()->stop, 1);
     smp_kick(s, st->target);
     if (smp_wait(s, st->target, tsc_now() + s->timeout_ticks) != WAIT_OK)
         ok = false;
@@ -518,6 +541,26 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
         ok = false;
     active_ctl = NULL;
     return ok;
+}
+
+/*
+ * ring3_loop's evidence: every ping (warm-up included) interrupted CS RPL 3,
+ * and the loop came back by its INT; else the point is no ring-3 figure.
+ */
+static void ring3_evidence(struct experiment_record *rec, struct result_point *pt,
+                           const struct ts_ctl *c, uint32_t pings)
+{
+    point_param_str(pt, "target_context", "ring3_loop");
+    point_value(pt, "interrupted_cpl3", (int64_t)c->line.cpl3 * 1000);
+    point_value(pt, "pings", (int64_t)pings * 1000);
+    if (c->line.cpl3 != pings)
+        record_escalate(rec, RESULT_ERROR, "ring3_loop: %llu of %u pings found the target at "
+                                           "CPL 3 (the interrupted CS's RPL): not a ring-3 figure",
+                        (unsigned long long)c->line.cpl3, pings);
+    if (!c->r3_ok)
+        record_escalate(rec, RESULT_ERROR, "ring3_loop: the CPL 3 loop ended by vector %u at "
+                                           "rip 0x%llx, not by its INT",
+                        c->r3.vector, (unsigned long long)c->r3.rip);
 }
 
 /* The residency verdict of an idle state's point (core/machine/residency.h), its reason kept in `d`. */
@@ -595,7 +638,10 @@ static void ts_run(struct runner *r, struct experiment_record *rec, void *state)
         if (d->kind == TS_IRQOFF)
             point_param_num(pt, "window_us", d->window_us);
         point_metric(pt, "roundtrip", &rt);
-        point_metric(pt, "target_lost", &lost);
+        if (d->kind == TS_RING3)
+            ring3_evidence(rec, pt, st->ctl, TS_WARMUP + st->samples);
+        else
+            point_metric(pt, "target_lost", &lost);
         point_value(pt, "settle_us", (int64_t)d->settle.us * 1000);
         point_value(pt, "siblings", (int64_t)st->nsib_total * 1000);
         point_value(pt, "siblings_in_state", (int64_t)st->nsib * 1000);

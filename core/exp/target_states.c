@@ -4,6 +4,8 @@
 #include "core/machine/ipi.h"
 #include "core/machine/residency.h"
 #include "core/lib/strbuf.h"
+#include "core/machine/testmem.h"
+#include "asm/ring3.h"
 
 bool ts_kind_is_idle(enum ts_kind kind)
 {
@@ -178,4 +180,19 @@ void ts_states_add_ioport(struct runner *r, struct experiment_record *rec, struc
         record_note(rec, "I/O-port C-states: CStateBaseAddr 0x%llx (MSR C001_0073); CSTATE_CONFIG "
                          "(MSR C001_0296) not readable: exception %u; FADT P_LVL2_LAT %u us",
                     (unsigned long long)(base & 0xffff), cprobe - 1, r->run->fw.acpi.p_lvl2_lat);
+}
+
+void ts_states_add_ring3(struct runner *r, struct experiment_record *rec, struct ts_states *st)
+{
+    char why[200];
+    if (!r->mem || !ring3_prepare(r->mem->pt, why, sizeof(why))) {
+        record_note(rec, "ring3_loop not measured: %s",
+                    r->mem ? why : "no page tables of the tool's to map the CPL 3 loop in");
+        return;
+    }
+    ts_states_add(st, TS_RING3, 0, 0, "ring3_loop");
+    record_note(rec, "ring3_loop: the pause loop at CPL 3, its interrupts entering through an IDT "
+                     "gate from CPL 3 (stack switch to TSS.RSP0) and leaving by IRETQ to CPL 3; "
+                     "no entry mitigation (no CR3 switch, SWAPGS, VERW, IBRS/IBPB): its round "
+                     "trip minus pause's is the privilege change alone");
 }

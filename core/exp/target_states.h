@@ -17,7 +17,8 @@
 
 #define TS_MAX_STATES 20
 
-enum ts_kind { TS_PAUSE = 0, TS_BUSY, TS_HLT, TS_MWAIT, TS_IOPORT, TS_IRQOFF };
+/* TS_RING3: the pause loop at CPL 3 (asm/ring3.h): its interrupts pay the privilege change */
+enum ts_kind { TS_PAUSE = 0, TS_BUSY, TS_HLT, TS_MWAIT, TS_IOPORT, TS_IRQOFF, TS_RING3 };
 
 struct ts_def {
     enum ts_kind kind;
@@ -48,6 +49,8 @@ struct ts_def *ts_states_add(struct ts_states *st, enum ts_kind kind, uint32_t h
  * table; notes with the CPUID evidence, the table and MSR 0xE2.
  */
 void ts_states_add_mwait(struct runner *r, struct experiment_record *rec, struct ts_states *st);
+/* ring3_loop where a CPL 3 loop can run (not the host model: a note says why). */
+void ts_states_add_ring3(struct runner *r, struct experiment_record *rec, struct ts_states *st);
 /* AMD's I/O-port C-states (CStateBaseAddr + 0..2), where documented and set; else a note. */
 void ts_states_add_ioport(struct runner *r, struct experiment_record *rec, struct ts_states *st);
 

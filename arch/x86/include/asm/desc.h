@@ -22,7 +22,7 @@ struct __attribute__((packed, aligned(16))) idt_gate {
     uint32_t reserved;
 };
 
-/* Selectors of the tool's GDT: null, 64-bit code, data. */
+/* Selectors of the tool's GDT: null, 64-bit code, data (then asm/ring3.h's user ones and TSS). */
 #define TOOL_CS 0x08
 #define TOOL_DS 0x10
 
@@ -75,6 +75,9 @@ void desc_save(struct seg_state *s);
  * touched: loading GS would clear the GS base that points at the per-CPU block. */
 void desc_load_tool(void);
 void desc_restore(const struct seg_state *s);
+/* The tool GDT's TSS descriptor (asm/ring3.h): set available at base/limit; busy bit cleared. */
+void desc_set_tss(uint64_t base, uint32_t limit);
+void desc_tss_available(void);
 
 /* entry.S (on the host: sim/hostdesc.c) */
 void gdt_switch(const struct desc_ptr *gdtr, uint64_t cs, uint64_t ds);
