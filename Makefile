@@ -47,6 +47,8 @@ EFI_CFLAGS := -std=c11 -O2 -g0 $(WARN) $(DEFS) -I. $(ARCH_INC) -isystem $(EFI_IN
 	-mno-red-zone -maccumulate-outgoing-args -mgeneral-regs-only -fno-strict-aliasing \
 	-fno-builtin -DEFI_FUNCTION_WRAPPER -DTLBSCOPE_EFI
 EFI_ASFLAGS := -fpic -I. $(ARCH_INC) -DTLBSCOPE_EFI
+# a test image's extra defines (tests/qemu/ring3.sh builds one with -DTLBSCOPE_MUTANT=178)
+EFI_CFLAGS += $(X86_EXTRA_CFLAGS)
 
 CORE_SRCS := $(sort $(wildcard core/*/*.c))
 ARCH_SRCS := $(sort $(wildcard arch/$(ARCH)/*.c))

@@ -113,6 +113,34 @@ void view_contention(const struct run *r, const struct experiment_record *e, str
     }
 }
 
+/*
+ * ring3_loop beside pause, the same loop at CPL 0: the difference of the
+ * p50s is the privilege change on entry and return (no entry mitigation).
+ */
+static void ring3_line(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
+{
+    const struct stats *ring3 = NULL, *pause = NULL;
+    const struct result_point *rp = NULL;
+    uint32_t i;
+    for (i = 0; i < e->results.count; i++) {
+        const struct result_point *p = &e->results.items[i];
+        if (str_eq(param_str(p, "state"), "ring3_loop")) {
+            ring3 = metric_of(p, "roundtrip");
+            rp = p;
+        } else if (str_eq(param_str(p, "state"), "pause")) {
+            pause = metric_of(p, "roundtrip");
+        }
+    }
+    if (!ring3 || !pause)
+        return;
+    sb_printf(sb, "  ring3_loop - pause (p50s): %lld ns, the interrupt's privilege change (CPL 3 "
+                  "at %lld of %lld pings; no entry mitigation)\n",
+              (long long)ticks_to_ns(ring3->p50, r->tsc_hz) -
+                  (long long)ticks_to_ns(pause->p50, r->tsc_hz),
+              (long long)value_of(rp, "interrupted_cpl3"),
+              (long long)value_of(rp, "pings"));
+}
+
 void view_target_state(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
     uint32_t i;
@@ -133,12 +161,13 @@ void view_target_state(const struct run *r, const struct experiment_record *e, s
             sb_printf(sb, " %s", param_str(p, "residency"));
         sb_putc(sb, '\n');
     }
+    ring3_line(r, e, sb);
     sb_put_wrapped(sb, "  ", "  ",
                    "(settle: the state's target residency before each ping; residency: proof "
                    "from the core C-state residency MSRs, reasons in the report's "
-                   "residency_reason; target lost and the round trip are a ring-0 target's, "
-                   "with no entry mitigations: a target in user code also pays the kernel "
-                   "entry)",
+                   "residency_reason; target lost and the round trip are a ring-0 target's "
+                   "(ring3_loop's a CPL 3 one), with no entry mitigations: a target in user "
+                   "code also pays the kernel entry)",
                    80);
 }
 

@@ -663,13 +663,21 @@ def shape($want):
     | eq("ipi_target_state: status, emulated, partial, verification not applicable";
          [$e.status, $e.emulated, $e.partial, $e.verification.applicable, $e.verification.checks];
          ["SUCCESS", false, false, false, 0]),
-      eq("ipi_target_state: pause, busy, hlt, irqoff 1/10/100 us, and MWAIT \(if $monitor then "C1 at least" else "absent (CPUID.1:ECX[3] = 0)" end)";
+      # ring3_loop on the machine (a loop at CPL 3); the host model has no CPL 3 and says so in a note
+      (($r.simulated != true) and ($e.notes | any(startswith("ring3_loop not measured")) | not)) as $ring3
+      | eq("ipi_target_state: pause, busy, hlt, irqoff 1/10/100 us, \(if $ring3 then "ring3_loop, " else "" end)and MWAIT \(if $monitor then "C1 at least" else "absent (CPUID.1:ECX[3] = 0)" end)";
          [$states[] | select(startswith("mwait_") or startswith("ioport_") | not)] + [if $monitor then ($states | index("mwait_00") != null) else ([$states[] | select(startswith("mwait_"))] | length) end];
-         ["pause", "busy", "hlt", "irqoff_1us", "irqoff_10us", "irqoff_100us", (if $monitor then true else 0 end)]),
+         ["pause", "busy", "hlt", "irqoff_1us", "irqoff_10us", "irqoff_100us"] + (if $ring3 then ["ring3_loop"] else [] end) + [(if $monitor then true else 0 end)]),
+      eq("ipi_target_state: on the machine ring3_loop is measured (a note says why not only on the host model)";
+         [$r.simulated != true, ([$states[] | select(. == "ring3_loop")] | length)];
+         [$r.simulated != true, (if $r.simulated != true then 1 else 0 end)]),
+      eq("ipi_target_state: ring3_loop labelled ring3_loop, every ping (warm-up too) interrupting CPL 3, no target_lost";
+         [$e.results[]? | select(.params.state == "ring3_loop") | [.params.target_context, .values.interrupted_cpl3, .values.pings, .metrics.target_lost]];
+         [$e.results[]? | select(.params.state == "ring3_loop") | ["ring3_loop", $S2 + 2, $S2 + 2, null]]),
       eq("ipi_target_state: MWAIT states named by their hint, and a note with the CPUID evidence";
          [([$states[] | select(startswith("mwait_")) | test("^mwait_[0-9a-f]{2}$")] | all),
           ([$e.notes[]? | select(test("^MWAIT"))] | length > 0)]; [true, true]),
-      eq("ipi_target_state: roundtrip and target_lost of \($S2) samples each"; [ns($e; "roundtrip"), ns($e; "target_lost")]; [[$S2], [$S2]]),
+      eq("ipi_target_state: roundtrip and target_lost of \($S2) samples each"; [ns($e; "roundtrip"), ([$e.results[]? | select(.params.state != "ring3_loop") | .metrics.target_lost.n] | unique)]; [[$S2], [$S2]]),
       # (issue 21: settle per state, SMT siblings counted, residency evidence on idle states)
       (select($v21) |
         eq("ipi_target_state: every point has settle_us >= 10 and its siblings counted; idle states (hlt, mwait_*, ioport_*) a residency verdict with its reason and settle source, the others none";
