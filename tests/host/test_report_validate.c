@@ -641,6 +641,27 @@ static void test_residency_verdicts(void **state)
     json_decref(root);
 }
 
+/* ipi_target_state's ring3_loop point: labelled, its CPL 3 count never above its pings */
+static void test_ring3_point(void **state)
+{
+    json_t *root = fixture_document("qemu-tcg-smp2-all.json");
+    json_t *p = result_point(root, 0, 0), *params = json_object_get(p, "params");
+    json_t *values = json_pack("{s:i,s:i}", "interrupted_cpl3", 12, "pings", 12);
+    (void)state;
+    json_object_set_new(params, "state", json_string("ring3_loop"));
+    json_object_set_new(params, "target_context", json_string("ring3_loop"));
+    json_object_set_new(p, "values", values);
+    assert_int_equal(errors_of(root), 0);
+    json_object_set_new(values, "interrupted_cpl3", json_integer(13));
+    expect_error(root, "experiments[0].results[0].values", "interrupted_cpl3 <= pings");
+    json_object_set_new(values, "interrupted_cpl3", json_integer(12));
+    json_object_set_new(params, "target_context", json_string("ring0"));
+    expect_error(root, "experiments[0].results[0].params.target_context", "ring3_loop");
+    json_object_del(params, "target_context");
+    expect_error(root, "experiments[0].results[0].params.target_context", "says target_context");
+    json_decref(root);
+}
+
 static void test_plan_checks(void **state)
 {
     json_t *root = fixture_document("qemu-tcg-smp2-all.json");
@@ -712,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_empty_experiment_list),
         cmocka_unit_test(test_plan_checks),
         cmocka_unit_test(test_residency_verdicts),
+        cmocka_unit_test(test_ring3_point),
     };
     return cmocka_run_group_tests_name("report_validate", tests, NULL, NULL);
 }

@@ -32,6 +32,31 @@ static void validate_residency(struct vctx *c, const json_t *params)
         vc_error(c, "residency_reason", "a residency verdict needs its reason (a non-empty string)");
 }
 
+/*
+ * ipi_target_state's ring3_loop point (optional): labelled as such, with its
+ * CPL 3 evidence (pings whose interrupted CS had RPL 3, of all pings).
+ */
+static void validate_ring3(struct vctx *c, const json_t *p)
+{
+    const json_t *params = json_object_get(p, "params"), *values = json_object_get(p, "values");
+    const json_t *state = params ? json_object_get(params, "state") : NULL;
+    const json_t *cpl3 = values ? json_object_get(values, "interrupted_cpl3") : NULL;
+    const json_t *pings = values ? json_object_get(values, "pings") : NULL;
+    const json_t *ctx = params ? json_object_get(params, "target_context") : NULL;
+    bool ring3 = json_is_string(state) && strcmp(json_string_value(state), "ring3_loop") == 0;
+    size_t mark = jpath_push_key(&c->path, "params");
+    if (ctx && !(json_is_string(ctx) && strcmp(json_string_value(ctx), "ring3_loop") == 0))
+        vc_error(c, "target_context", "expected \"ring3_loop\" (the only point-level context)");
+    if (ring3 && !ctx)
+        vc_error(c, "target_context", "a ring3_loop point says target_context \"ring3_loop\"");
+    jpath_pop(&c->path, mark);
+    if (!ring3)
+        return;
+    if (!json_is_number(cpl3) || !json_is_number(pings) ||
+        json_number_value(cpl3) > json_number_value(pings))
+        vc_error(c, "values", "a ring3_loop point needs interrupted_cpl3 <= pings (numbers)");
+}
+
 static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, bool is_result)
 {
     const char *key;
@@ -48,6 +73,7 @@ static void validate_point(struct vctx *c, const json_t *p, const char *x_axis, 
         vc_word(c, params, "placement", vocab_placements, VF_OPTIONAL);
         validate_residency(c, params);
         jpath_pop(&c->path, mark);
+        validate_ring3(c, p);
         /* charts put this parameter on the x axis: a point without it cannot be drawn */
         if (is_result && x_axis && !json_object_get(params, x_axis))
             vc_warn(c, "params", "has no \"%.40s\", the experiment's axes.x", x_axis);
