@@ -7,12 +7,8 @@
 #include "core/lib/atomic.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
-#include "core/machine/testmem.h"
 #include "core/mutant.h"
 
-/* past the test region's working sets (testmem.h): PML4 slot 252, 4 GiB in */
-#define RING3_VA (TEST_VA_BASE + 4 * PAGE_1G)
-#define RING3_DATA_VA (RING3_VA + PAGE_4K)
 #define RING3_KSTACK 16384u
 #define MSR_FS_BASE 0xc0000100
 
@@ -24,9 +20,10 @@ bool ring3_supported(char *why, size_t cap)
                        "enter, so no interrupt pays the privilege change");
     return false;
 }
-bool ring3_prepare(struct pt_ctx *pt, char *why, size_t cap)
+bool ring3_prepare(struct pt_ctx *pt, uint64_t va, char *why, size_t cap)
 {
     (void)pt;
+    (void)va;
     return ring3_supported(why, cap);
 }
 struct ring3_shared *ring3_shared(void) { return NULL; }
@@ -62,6 +59,7 @@ static struct tss64 tss __attribute__((aligned(64)));
 static uint8_t kstack[RING3_KSTACK] __attribute__((aligned(64)));
 static uint8_t *code_frame;
 static struct ring3_shared *shared;
+static uint64_t code_va, data_va; /* the user view of the two pages */
 /* one CPU at a time runs the loop (ipi_target_state's target): one resume point */
 static struct arch_jmpbuf resume;
 static struct ring3_exit last_exit;
@@ -75,7 +73,7 @@ bool ring3_supported(char *why, size_t cap)
 
 struct ring3_shared *ring3_shared(void) { return shared; }
 
-bool ring3_prepare(struct pt_ctx *pt, char *why, size_t cap)
+bool ring3_prepare(struct pt_ctx *pt, uint64_t va, char *why, size_t cap)
 {
     size_t blob = (size_t)(ring3_blob_end - ring3_blob_start);
     if (!code_frame) {
@@ -87,9 +85,11 @@ bool ring3_prepare(struct pt_ctx *pt, char *why, size_t cap)
         }
         mem_zero(code_frame, PAGE_4K);
         mem_copy(code_frame, ring3_blob_start, blob);
+        code_va = va;
+        data_va = va + PAGE_4K;
         /* user pages at their own VAs: the identity map stays supervisor-only */
-        if (!pt_map(pt, RING3_VA, (uint64_t)(uintptr_t)code_frame, PAGE_4K, PTE_US | PTE_A, false) ||
-            !pt_map(pt, RING3_DATA_VA, (uint64_t)(uintptr_t)shared, PAGE_4K,
+        if (!pt_map(pt, code_va, (uint64_t)(uintptr_t)code_frame, PAGE_4K, PTE_US | PTE_A, false) ||
+            !pt_map(pt, data_va, (uint64_t)(uintptr_t)shared, PAGE_4K,
                     PTE_US | PTE_RW | PTE_A | PTE_D, false)) {
             fmt_into(why, cap, "could not map the CPL 3 loop's pages (page tables out of memory)");
             return false;
@@ -145,7 +145,7 @@ bool ring3_run(uint64_t deadline, struct ring3_exit *out)
             last_exit.vector = RING3_EXIT_VECTOR;
             last_exit.cs = TOOL_CS;
         } else {
-            ring3_iret(RING3_VA, RING3_DATA_VA + PAGE_4K, RING3_DATA_VA);
+            ring3_iret(code_va, data_va + PAGE_4K, data_va);
         }
     }
     /* back at CPL 0 with interrupts off (ring3_trap) */

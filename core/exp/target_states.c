@@ -185,7 +185,8 @@ void ts_states_add_ioport(struct runner *r, struct experiment_record *rec, struc
 void ts_states_add_ring3(struct runner *r, struct experiment_record *rec, struct ts_states *st)
 {
     char why[200];
-    if (!r->mem || !ring3_prepare(r->mem->pt, why, sizeof(why))) {
+    /* past the test region's working sets (testmem.h): PML4 slot 252, 4 GiB in */
+    if (!r->mem || !ring3_prepare(r->mem->pt, TEST_VA_BASE + 4 * PAGE_1G, why, sizeof(why))) {
         record_note(rec, "ring3_loop not measured: %s",
                     r->mem ? why : "no page tables of the tool's to map the CPL 3 loop in");
         return;

@@ -119,7 +119,8 @@ void view_contention(const struct run *r, const struct experiment_record *e, str
  */
 static void ring3_line(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
 {
-    const struct stats *ring3 = NULL, *pause = NULL;
+    static const char ring0_twin[] = "pause"; /* the same loop at CPL 0 */
+    const struct stats *ring3 = NULL, *ring0 = NULL;
     const struct result_point *rp = NULL;
     uint32_t i;
     for (i = 0; i < e->results.count; i++) {
@@ -127,16 +128,16 @@ static void ring3_line(const struct run *r, const struct experiment_record *e, s
         if (str_eq(param_str(p, "state"), "ring3_loop")) {
             ring3 = metric_of(p, "roundtrip");
             rp = p;
-        } else if (str_eq(param_str(p, "state"), "pause")) {
-            pause = metric_of(p, "roundtrip");
+        } else if (str_eq(param_str(p, "state"), ring0_twin)) {
+            ring0 = metric_of(p, "roundtrip");
         }
     }
-    if (!ring3 || !pause)
+    if (!ring3 || !ring0)
         return;
     sb_printf(sb, "  ring3_loop - pause (p50s): %lld ns, the interrupt's privilege change (CPL 3 "
                   "at %lld of %lld pings; no entry mitigation)\n",
               (long long)ticks_to_ns(ring3->p50, r->tsc_hz) -
-                  (long long)ticks_to_ns(pause->p50, r->tsc_hz),
+                  (long long)ticks_to_ns(ring0->p50, r->tsc_hz),
               (long long)value_of(rp, "interrupted_cpl3"),
               (long long)value_of(rp, "pings"));
 }

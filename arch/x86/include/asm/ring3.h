@@ -7,8 +7,8 @@
  * What it installs: user code and data descriptors (DPL 3, 64-bit) in the
  * tool's GDT, one 64-bit TSS (RSP0 = a stack of its own; one CPU at a time
  * runs the loop), a DPL 3 gate at RING3_EXIT_VECTOR (the loop's way back),
- * and two user pages (code, data/stack; U/S=1) at RING3_VA in the tool's own
- * page tables. The handlers the loop's interrupts run are the tool's
+ * and two user pages (code, data/stack; U/S=1) at a VA the caller gives
+ * (core/exp/target_states.c: past the test region) in the tool's own page tables. The handlers the loop's interrupts run are the tool's
  * ring-0 code: nothing the kernel runs or touches lies on a user page, so
  * CR4.SMEP/SMAP set by the firmware change nothing. The GDT and IDT go back
  * to the firmware's at hand-back with the rest (desc.c); the TSS is only
@@ -31,7 +31,7 @@
 #define USER_DS 0x23           /* GDT entry 4, RPL 3 */
 #define TOOL_TSS 0x28          /* GDT entries 5-6 */
 
-/* The loop's data page (kernel view through the identity map; user view at RING3_VA + 4 KiB). */
+/* The loop's data page (kernel view through the identity map; user view at va + 4 KiB). */
 struct ring3_shared {
     volatile uint64_t entered;  /* written 1 by the loop at CPL 3 */
     volatile uint64_t stop;     /* the loop returns to CPL 0 once non-zero */
@@ -48,8 +48,11 @@ struct ring3_exit {
 
 /* False with the reason where no CPL 3 loop can run (the host model). */
 bool ring3_supported(char *why, size_t cap);
-/* Installs the descriptors, TSS and user pages (once per run; pt = the tool's tables). */
-bool ring3_prepare(struct pt_ctx *pt, char *why, size_t cap);
+/*
+ * Installs the descriptors, TSS and user pages (pt = the tool's tables; the
+ * pages at va and va + 4 KiB, unmapped before; mapped once per run).
+ */
+bool ring3_prepare(struct pt_ctx *pt, uint64_t va, char *why, size_t cap);
 struct ring3_shared *ring3_shared(void);
 /*
  * On the calling CPU (CPL 0, tool GDT loaded): loads the TSS and runs the
