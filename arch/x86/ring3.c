@@ -164,15 +164,7 @@ bool ring3_trap(void *frame)
     last_exit.rip = f->rip;
     last_exit.cs = (uint16_t)f->cs;
     /* resume in ring3_run's arch_setjmp, returning 1, at CPL 0 with IF clear */
-    f->rbx = resume.rbx;
-    f->rbp = resume.rbp;
-    f->r12 = resume.r12;
-    f->r13 = resume.r13;
-    f->r14 = resume.r14;
-    f->r15 = resume.r15;
-    f->rsp = resume.rsp;
-    f->rip = resume.rip;
-    f->rax = 1;
+    trap_resume_at(f, &resume);
     f->cs = TOOL_CS;
     f->ss = TOOL_DS;
     f->rflags = 0x2;

@@ -19,7 +19,12 @@ bool trap_emulated_ud(struct trap_frame *f) { return ud_hook && ud_hook(f); }
 void trap_resume_at_recovery(struct trap_frame *f)
 {
     struct arch_percpu *pc = this_arch_percpu();
-    const struct arch_jmpbuf *jb = &pc->recover;
+    trap_resume_at(f, &pc->recover);
+    pc->recover_armed = 0;      /* one shot: a second fault must not loop */
+}
+
+void trap_resume_at(struct trap_frame *f, const struct arch_jmpbuf *jb)
+{
     f->rbx = jb->rbx;
     f->rbp = jb->rbp;
     f->r12 = jb->r12;
@@ -30,7 +35,6 @@ void trap_resume_at_recovery(struct trap_frame *f)
     f->rip = jb->rip;
     f->rax = 1;                 /* arch_setjmp() returns 1 */
     f->rflags &= ~EFLAGS_IF;    /* resume with interrupts off */
-    pc->recover_armed = 0;      /* one shot: a second fault must not loop */
 }
 
 void trap_dispatch(struct trap_frame *f)

@@ -38,6 +38,9 @@ void trap_set_exception_hook(exception_hook h);
 bool trap_emulated_ud(struct trap_frame *f);
 /* Makes iretq resume in the armed arch_setjmp() with return value 1. */
 void trap_resume_at_recovery(struct trap_frame *f);
+struct arch_jmpbuf;
+/* The same for any point arch_setjmp() armed (asm/ring3.h's way back from CPL 3). */
+void trap_resume_at(struct trap_frame *f, const struct arch_jmpbuf *jb);
 bool exception_has_error_code(uint32_t vector);
 const char *exception_name(uint32_t vector);
 
