@@ -31,6 +31,7 @@ bool ring3_run(uint64_t deadline, struct ring3_exit *out)
 {
     (void)deadline;
     out->vector = 0;
+    out->fw_tr = 0;
     return false;
 }
 bool ring3_trap(void *frame)
@@ -103,14 +104,15 @@ bool ring3_prepare(struct pt_ctx *pt, uint64_t va, char *why, size_t cap)
     return true;
 }
 
-static void load_tr(void)
+static uint16_t load_tr(void)
 {
     uint16_t tr;
     __asm__ volatile("str %0" : "=r"(tr));
     if (tr == TOOL_TSS)
-        return;
+        return tr;
     desc_tss_available(); /* another CPU's LTR left it busy; LTR of a busy one faults */
     __asm__ volatile("ltr %0" ::"r"((uint16_t)TOOL_TSS) : "memory");
+    return tr;
 }
 
 static void load_fs_gs(uint16_t sel)
@@ -121,8 +123,9 @@ static void load_fs_gs(uint16_t sel)
 bool ring3_run(uint64_t deadline, struct ring3_exit *out)
 {
     uint64_t gs_base = rdmsr(MSR_GS_BASE), fs_base = rdmsr(MSR_FS_BASE);
+    uint16_t fw_tr;
     irq_disable();
-    load_tr();
+    fw_tr = load_tr();
     store_relaxed(&shared->stop, 0);
     store_relaxed(&shared->entered, 0);
     store_relaxed(&shared->deadline, deadline);
@@ -154,6 +157,8 @@ bool ring3_run(uint64_t deadline, struct ring3_exit *out)
     wrmsr(MSR_GS_BASE, gs_base);
     wrmsr(MSR_FS_BASE, fs_base);
     *out = last_exit;
+    if (fw_tr != TOOL_TSS)
+        out->fw_tr = fw_tr;
     return last_exit.vector == RING3_EXIT_VECTOR;
 }
 

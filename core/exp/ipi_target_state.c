@@ -557,6 +557,10 @@ static void ring3_evidence(struct experiment_record *rec, struct result_point *p
         record_escalate(rec, RESULT_ERROR, "ring3_loop: %llu of %u pings found the target at "
                                            "CPL 3 (the interrupted CS's RPL): not a ring-3 figure",
                         (unsigned long long)c->line.cpl3, pings);
+    if (c->r3.fw_tr)
+        record_note(rec, "ring3_loop: the target's TR was 0x%x (the firmware's) before the loop; "
+                         "it is left on the tool's TSS",
+                    c->r3.fw_tr);
     if (!c->r3_ok)
         record_escalate(rec, RESULT_ERROR, "ring3_loop: the CPL 3 loop ended by vector %u at "
                                            "rip 0x%llx, not by its INT",

@@ -10,9 +10,12 @@
  * and two user pages (code, data/stack; U/S=1) at a VA the caller gives
  * (core/exp/target_states.c: past the test region) in the tool's own page tables. The handlers the loop's interrupts run are the tool's
  * ring-0 code: nothing the kernel runs or touches lies on a user page, so
- * CR4.SMEP/SMAP set by the firmware change nothing. The GDT and IDT go back
- * to the firmware's at hand-back with the rest (desc.c); the TSS is only
- * referenced by the tool's GDT.
+ * CR4.SMEP/SMAP set by the firmware change nothing. The GDT, IDT, CS/DS/ES/SS
+ * and the page tables go back to the firmware's at hand-back with the rest
+ * (desc.c, takeover.c), FS/GS bases too; not restored on the CPU that ran the
+ * loop: TR (left on the tool's TSS; ring3_exit.fw_tr says what it was, and
+ * the experiment notes a firmware one) and the FS/GS selectors (the tool's
+ * data selector, loaded to keep the bases across IRETQ).
  *
  * The host model runs each CPU as a host thread: no privilege level to
  * enter, so ring3_supported() says why and nothing is installed.
@@ -44,6 +47,7 @@ struct ring3_exit {
     uint32_t vector;  /* RING3_EXIT_VECTOR, or the exception the loop took */
     uint64_t rip;     /* where, at CPL 3 */
     uint16_t cs;      /* the interrupted CS (RPL 3 unless the mutant) */
+    uint16_t fw_tr;   /* the CPU's TR before the loop's LTR (0: none loaded) */
 };
 
 /* False with the reason where no CPL 3 loop can run (the host model). */
