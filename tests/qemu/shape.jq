@@ -663,14 +663,16 @@ def shape($want):
     | eq("ipi_target_state: status, emulated, partial, verification not applicable";
          [$e.status, $e.emulated, $e.partial, $e.verification.applicable, $e.verification.checks];
          ["SUCCESS", false, false, false, 0]),
-      # ring3_loop on the machine (a loop at CPL 3); the host model has no CPL 3 and says so in a note
-      (($r.simulated != true) and ($e.notes | any(startswith("ring3_loop not measured")) | not)) as $ring3
+      # ring3_loop on the machine (a loop at CPL 3); the host model has no CPL 3 and says so in a
+      # note; reports before it have neither (tests/qemu/ring3.sh requires the row itself)
+      ([$e.notes[]? | select(startswith("ring3_loop"))] | length > 0) as $vring3
+      | ($vring3 and ($r.simulated != true) and ($e.notes | any(startswith("ring3_loop not measured")) | not)) as $ring3
       | eq("ipi_target_state: pause, busy, hlt, irqoff 1/10/100 us, \(if $ring3 then "ring3_loop, " else "" end)and MWAIT \(if $monitor then "C1 at least" else "absent (CPUID.1:ECX[3] = 0)" end)";
          [$states[] | select(startswith("mwait_") or startswith("ioport_") | not)] + [if $monitor then ($states | index("mwait_00") != null) else ([$states[] | select(startswith("mwait_"))] | length) end];
          ["pause", "busy", "hlt", "irqoff_1us", "irqoff_10us", "irqoff_100us"] + (if $ring3 then ["ring3_loop"] else [] end) + [(if $monitor then true else 0 end)]),
-      eq("ipi_target_state: on the machine ring3_loop is measured (a note says why not only on the host model)";
+      (select($vring3) | eq("ipi_target_state: on the machine ring3_loop is measured (a note says why not only on the host model)";
          [$r.simulated != true, ([$states[] | select(. == "ring3_loop")] | length)];
-         [$r.simulated != true, (if $r.simulated != true then 1 else 0 end)]),
+         [$r.simulated != true, (if $r.simulated != true then 1 else 0 end)])),
       eq("ipi_target_state: ring3_loop labelled ring3_loop, every ping (warm-up too) interrupting CPL 3, no target_lost";
          [$e.results[]? | select(.params.state == "ring3_loop") | [.params.target_context, .values.interrupted_cpl3, .values.pings, .metrics.target_lost]];
          [$e.results[]? | select(.params.state == "ring3_loop") | ["ring3_loop", $S2 + 2, $S2 + 2, null]]),
