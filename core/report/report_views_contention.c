@@ -142,7 +142,10 @@ static void ring3_line(const struct run *r, const struct experiment_record *e, s
     fmt_into(line, sizeof(line),
              "ring3_loop - pause (p50s): %lld ns, %s (CPL 3 at %lld of %lld pings; no entry "
              "mitigation)",
-             diff, diff >= 0 ? "the interrupt's privilege change" : "below zero: noise swamps it",
+             diff,
+             value_of(rp, "interrupted_cpl3") != value_of(rp, "pings")
+                 ? "not a ring-3 figure"
+                 : diff >= 0 ? "the interrupt's privilege change" : "below zero: noise swamps it",
              (long long)value_of(rp, "interrupted_cpl3"), (long long)value_of(rp, "pings"));
     sb_put_wrapped(sb, "  ", "  ", line, 80); /* the UEFI console is 80 columns */
 }
