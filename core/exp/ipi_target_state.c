@@ -543,30 +543,6 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     return ok;
 }
 
-/*
- * ring3_loop's evidence: every ping (warm-up included) interrupted CS RPL 3,
- * and the loop came back by its INT; else the point is no ring-3 figure.
- */
-static void ring3_evidence(struct experiment_record *rec, struct result_point *pt,
-                           const struct ts_ctl *c, uint32_t pings)
-{
-    point_param_str(pt, "target_context", "ring3_loop");
-    point_value(pt, "interrupted_cpl3", (int64_t)c->line.cpl3 * 1000);
-    point_value(pt, "pings", (int64_t)pings * 1000);
-    if (c->line.cpl3 != pings)
-        record_escalate(rec, RESULT_ERROR, "ring3_loop: %llu of %u pings found the target at "
-                                           "CPL 3 (the interrupted CS's RPL): not a ring-3 figure",
-                        (unsigned long long)c->line.cpl3, pings);
-    if (c->r3.fw_tr)
-        record_note(rec, "ring3_loop: the target's TR was 0x%x (the firmware's) before the loop; "
-                         "it is left on the tool's TSS",
-                    c->r3.fw_tr);
-    if (!c->r3_ok)
-        record_escalate(rec, RESULT_ERROR, "ring3_loop: the CPL 3 loop ended by vector %u at "
-                                           "rip 0x%llx, not by its INT",
-                        c->r3.vector, (unsigned long long)c->r3.rip);
-}
-
 /* The residency verdict of an idle state's point (core/machine/residency.h), its reason kept in `d`. */
 static enum residency_verdict add_evidence(struct result_point *pt, struct ts_def *d,
                                            const struct ts_ctl *c)
@@ -643,7 +619,8 @@ static void ts_run(struct runner *r, struct experiment_record *rec, void *state)
             point_param_num(pt, "window_us", d->window_us);
         point_metric(pt, "roundtrip", &rt);
         if (d->kind == TS_RING3)
-            ring3_evidence(rec, pt, st->ctl, TS_WARMUP + st->samples);
+            ts_ring3_evidence(rec, pt, st->ctl->line.cpl3, TS_WARMUP + st->samples,
+                              &st->ctl->r3, st->ctl->r3_ok);
         else
             point_metric(pt, "target_lost", &lost);
         point_value(pt, "settle_us", (int64_t)d->settle.us * 1000);

@@ -197,3 +197,27 @@ void ts_states_add_ring3(struct runner *r, struct experiment_record *rec, struct
                      "no entry mitigation (no CR3 switch, SWAPGS, VERW, IBRS/IBPB): its round "
                      "trip minus pause's is the privilege change alone");
 }
+
+/*
+ * ring3_loop's evidence: every ping (warm-up included) interrupted CS RPL 3,
+ * and the loop came back by its INT; else the point is no ring-3 figure.
+ */
+void ts_ring3_evidence(struct experiment_record *rec, struct result_point *pt, uint64_t cpl3,
+                       uint32_t pings, const struct ring3_exit *x, bool ran_ok)
+{
+    point_param_str(pt, "target_context", "ring3_loop");
+    point_value(pt, "interrupted_cpl3", (int64_t)cpl3 * 1000);
+    point_value(pt, "pings", (int64_t)pings * 1000);
+    if (cpl3 != pings)
+        record_escalate(rec, RESULT_ERROR, "ring3_loop: %llu of %u pings found the target at "
+                                           "CPL 3 (the interrupted CS's RPL): not a ring-3 figure",
+                        (unsigned long long)cpl3, pings);
+    if (x->fw_tr)
+        record_note(rec, "ring3_loop: the target's TR was 0x%x (the firmware's) before the loop; "
+                         "it is left on the tool's TSS",
+                    x->fw_tr);
+    if (!ran_ok)
+        record_escalate(rec, RESULT_ERROR, "ring3_loop: the CPL 3 loop ended by vector %u at "
+                                           "rip 0x%llx, not by its INT",
+                        x->vector, (unsigned long long)x->rip);
+}

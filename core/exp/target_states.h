@@ -51,6 +51,14 @@ struct ts_def *ts_states_add(struct ts_states *st, enum ts_kind kind, uint32_t h
 void ts_states_add_mwait(struct runner *r, struct experiment_record *rec, struct ts_states *st);
 /* ring3_loop where a CPL 3 loop can run (not the host model: a note says why). */
 void ts_states_add_ring3(struct runner *r, struct experiment_record *rec, struct ts_states *st);
+/*
+ * ring3_loop's evidence on its point: every ping (warm-up included) found
+ * the interrupted CS at RPL 3 (cpl3 == pings), and the loop came back by
+ * its INT (ran_ok); else the experiment is ERROR: no ring-3 figure.
+ */
+struct ring3_exit;
+void ts_ring3_evidence(struct experiment_record *rec, struct result_point *pt, uint64_t cpl3,
+                       uint32_t pings, const struct ring3_exit *x, bool ran_ok);
 /* AMD's I/O-port C-states (CStateBaseAddr + 0..2), where documented and set; else a note. */
 void ts_states_add_ioport(struct runner *r, struct experiment_record *rec, struct ts_states *st);
 
