@@ -31,7 +31,6 @@ ROOTS = ["core", "arch", "efi", "sim", "reports/tool"]
 NOT_SPLIT_YET = "not split by job yet"
 KNOWN_LONG = {
     "core/exp/shootdown_contention.c": NOT_SPLIT_YET,
-    "core/exp/shootdown_seq_conc.c": NOT_SPLIT_YET,
     "core/machine/shootdown.c": "the IPI protocol itself; split with the ring-3 work on core/machine/",
     "core/exp/ipi_target_state.c": "being reworked with the ring-3 work on core/exp/",
 }
