@@ -6,10 +6,11 @@
  * (pte_store); IA32_APIC_BASE, the x2APIC MSRs and the xAPIC
  * page to its modelled local APIC (sim/lapic.h), so the tool's own
  * arch/x86/apic.c drives it; the GS base, RFLAGS.IF and the 8259 masks are
- * the modelled CPU's; CPUID answers as the CPU profile, with each CPU's own
+ * the modelled CPU's (kept with the thread, sim/thread_cpu.c); CPUID answers as the CPU profile, with each CPU's own
  * APIC ID. Interrupts and exceptions go through the CPU's IDT
  * (sim/hostdesc.c). What serialises (or otherwise orders earlier stores)
  * drains the CPU's store buffer (sim/storebuf.h) through lapic_drain_stores().
+ * How a CPU waits (PAUSE, HLT, MWAIT) is sim/hostpower.c's.
  *
  * A thread that plays no CPU (a unit test of a parser) gets harmless
  * answers: CR3 reads 0, a load through the TLB reads 0, CPUID is the host's.
@@ -45,8 +46,6 @@ _Static_assert(offsetof(struct trap_frame, rbx) == 104 && offsetof(struct trap_f
 _Static_assert(offsetof(struct trap_frame, rip) == 136 && offsetof(struct trap_frame, rsp) == 160,
                "sim/host_jmp.S");
 
-static _Thread_local struct arch_percpu *unbound_gs; /* the GS base of a thread that plays no CPU */
-static _Thread_local bool irq_on;
 static _Thread_local uint64_t msrs[HOST_MSRS];
 
 /* The model and CPU of the calling thread, or NULL when it plays none. */
@@ -57,72 +56,28 @@ static struct tlb_model *model(uint32_t *cpu)
     return m ? &m->model : NULL;
 }
 
-void hostcpu_bind(struct arch_percpu *pc)
+struct arch_percpu *this_arch_percpu(void)
 {
-    unbound_gs = pc;
-    irq_on = false;
+    return (struct arch_percpu *)(uintptr_t)*sim_gs_base();
 }
-
-/* %gs:0 on the machine: the block the calling CPU's GS base points at (its `self`). */
-static uint64_t *gs_base(void)
-{
-    struct sim_machine *m = sim_current_machine();
-    return m ? &m->regs[sim_current_cpu()].gs_base : (uint64_t *)(void *)&unbound_gs;
-}
-
-struct arch_percpu *this_arch_percpu(void) { return (struct arch_percpu *)(uintptr_t)*gs_base(); }
-void set_arch_percpu(struct arch_percpu *p) { *gs_base() = (uint64_t)(uintptr_t)p; }
+void set_arch_percpu(struct arch_percpu *p) { *sim_gs_base() = (uint64_t)(uintptr_t)p; }
 
 /* ---- interrupts ---- */
 
-void hostcpu_set_if(bool on) { irq_on = on; }
-void irq_disable(void) { irq_on = false; }
-bool irq_enabled(void) { return irq_on; }
-uint64_t read_rflags(void) { return 0x2 | (irq_on ? 0x200u : 0); }
+uint64_t read_rflags(void) { return 0x2 | (irq_enabled() ? 0x200u : 0); }
 
 /* STI: what is pending is taken now (the one-instruction shadow is not modelled) */
 void irq_enable(void)
 {
-    irq_on = true;
+    hostcpu_set_if(true);
     sim_poll_interrupts();
-}
-
-void cpu_relax(void)
-{
-    uint32_t c;
-    struct tlb_model *m = model(&c);
-    if (m)
-        tlbm_tick(m, c);
-    sim_sb_event(); /* stores held this many events drain (sim/storebuf.h) */
-    hostpower_running();
-    sim_poll_interrupts();
-    sched_yield();
-}
-
-/* "sti; nop; cli": the modelled CPU takes interrupts where it yields. */
-void cpu_irq_window(void)
-{
-    irq_on = true;
-    cpu_relax();
-    irq_on = false;
-}
-
-/*
- * "sti; hlt": wake on the next interrupt; the spin loops around it re-check their condition.
- * HLT is not serialising, but a core asleep commits its store buffer (sim/storebuf.h).
- */
-void cpu_halt_until_irq(void)
-{
-    lapic_drain_stores();
-    irq_on = true;
-    cpu_relax();
 }
 
 /* ---- exceptions ---- */
 
 void hostcpu_iret(const struct trap_frame *f)
 {
-    irq_on = (f->rflags & 0x200) != 0;
+    hostcpu_set_if((f->rflags & 0x200) != 0);
     lapic_drain_stores(); /* IRET serialises */
 #if defined(__SANITIZE_ADDRESS__)
     /* the frames between here and the recovery point are abandoned, as by longjmp */
@@ -285,7 +240,7 @@ uint64_t rdmsr(uint32_t msr)
 {
     struct sim_machine *m = sim_current_machine();
     if (msr == MSR_GS_BASE)
-        return *gs_base();
+        return *sim_gs_base();
     if (m && msr == MSR_EFER)
         return tlbm_read_efer(&m->model, sim_current_cpu());
     if (m && lapic_owns_msr(msr))
@@ -304,7 +259,7 @@ void wrmsr(uint32_t msr, uint64_t value)
     if (m && msr == MSR_EFER)
         tlbm_write_efer(&m->model, sim_current_cpu(), value); /* TCE changes what INVLPG drops */
     else if (msr == MSR_GS_BASE)
-        *gs_base() = value;
+        *sim_gs_base() = value;
     else if (msr < HOST_MSRS)
         msrs[msr] = value;
 }

@@ -17,6 +17,10 @@
  * counters (0x60D, 0x3F8-0x3FA) read 0 and never grow (the BSP runs), MSR
  * 0xE2 reads limit 7 with auto-demotion off. Every such number is the
  * model's and the report of a modelled run is labelled simulated.
+ *
+ * The waits of arch/x86/include/asm/cpu.h live here too (cpu_relax(),
+ * cpu_irq_window(), cpu_halt_until_irq()): every wait is where a CPU's idle
+ * state changes, and with them here sim/hostcpu.c never calls this file.
  */
 #include <sched.h>
 
@@ -30,7 +34,9 @@
 #include "core/machine/timing.h"
 #include "sim/hostcpu.h"
 #include "sim/hostdesc.h"
+#include "sim/lapic.h"
 #include "sim/machine.h"
+#include "sim/storebuf.h"
 
 #define SIM_CST_CONFIG 0x7ull /* package C-state limit 7 (none), auto-demotion off, unlocked */
 
@@ -201,4 +207,36 @@ void power_mwait_until_irq(uint32_t hint)
     cpu_halt_until_irq();
     in_mwait = false;
     core_change(m, cpu, s.core_cstate); /* counted up to the wake-up; still in it until cpu_relax() */
+}
+
+/* ---- how a modelled CPU waits: PAUSE, the interrupt window, HLT ---- */
+
+void cpu_relax(void)
+{
+    struct sim_machine *m = sim_current_machine();
+    if (m)
+        tlbm_tick(&m->model, sim_current_cpu());
+    sim_sb_event(); /* stores held this many events drain (sim/storebuf.h) */
+    hostpower_running();
+    sim_poll_interrupts();
+    sched_yield();
+}
+
+/* "sti; nop; cli": the modelled CPU takes interrupts where it yields. */
+void cpu_irq_window(void)
+{
+    hostcpu_set_if(true);
+    cpu_relax();
+    hostcpu_set_if(false);
+}
+
+/*
+ * "sti; hlt": wake on the next interrupt; the spin loops around it re-check their condition.
+ * HLT is not serialising, but a core asleep commits its store buffer (sim/storebuf.h).
+ */
+void cpu_halt_until_irq(void)
+{
+    lapic_drain_stores();
+    hostcpu_set_if(true);
+    cpu_relax();
 }

@@ -1,11 +1,11 @@
 #include "sim/lapic.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "asm/apic.h"
 #include "asm/cpu.h"
 #include "core/mutant.h"
+#include "sim/lapic_timer.h"
 #include "sim/machine.h"
 #include "sim/storebuf.h"
 
@@ -36,13 +36,6 @@ static enum lapic_mode mode_of(uint64_t base)
 static uint64_t base_of(const struct sim_lapic *l)
 {
     return __atomic_load_n(&l->base, __ATOMIC_ACQUIRE);
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* LVT index of a register offset, or -1 */
@@ -151,49 +144,6 @@ static void eoi(struct sim_lapic *l)
     if (v >= 0)
         l->isr[v / 32] &= ~(1u << (v % 32));
     l->eois++;
-}
-
-/* ---- the timer: 1 GHz / divide, on the host's monotonic clock ---- */
-
-static uint32_t timer_divisor(uint32_t dcr)
-{
-    uint32_t code = (dcr & 3) | ((dcr >> 1) & 4);
-    return code == 7 ? 1 : 2u << code;
-}
-
-static void timer_start(struct sim_lapic *l, uint32_t count)
-{
-    l->timer_init = count;
-    l->timer_period_ns = (uint64_t)count * timer_divisor(l->timer_div);
-    l->timer_due_ns = count ? now_ns() + l->timer_period_ns : 0;
-}
-
-static uint32_t timer_current(const struct sim_lapic *l)
-{
-    uint64_t now;
-    if (!l->timer_due_ns)
-        return 0;
-    now = now_ns();
-    if (now >= l->timer_due_ns)
-        return 0;
-    return (uint32_t)((l->timer_due_ns - now) / timer_divisor(l->timer_div));
-}
-
-static void timer_tick(struct sim_lapic *l)
-{
-    uint32_t lvt = l->lvt[1];
-    uint64_t now;
-    if (!l->timer_due_ns)
-        return;
-    now = now_ns();
-    if (now < l->timer_due_ns)
-        return;
-    if (!(lvt & LVT_MASKED) && (lvt & 0xff) >= 16)
-        __atomic_fetch_or(&l->irr[(lvt & 0xff) / 32], 1u << ((lvt & 0xff) % 32), __ATOMIC_RELEASE);
-    if (((lvt >> 17) & 3) == 1 && l->timer_period_ns) /* periodic */
-        l->timer_due_ns = now + l->timer_period_ns;
-    else
-        l->timer_due_ns = 0;
 }
 
 /* ---- IPIs ---- */
@@ -313,7 +263,7 @@ static uint64_t reg_read(struct sim_machine *m, uint32_t c, uint32_t off, bool x
     case APIC_REG_SVR: return l->svr;
     case APIC_REG_ESR: return l->esr;
     case APIC_REG_TIMER_INIT: return l->timer_init;
-    case 0x390: return timer_current(l);
+    case 0x390: return lapic_timer_current(l);
     case APIC_REG_TIMER_DIV: return l->timer_div;
     case APIC_REG_ICR_LO:
         if (x2)
@@ -384,7 +334,7 @@ static void reg_write(struct sim_machine *m, uint32_t c, uint32_t off, uint64_t 
             l->esr = 0; /* a write re-arms it; the next read shows the errors since */
         return;
     case APIC_REG_TIMER_INIT:
-        timer_start(l, v);
+        lapic_timer_start(l, v);
         return;
     case APIC_REG_TIMER_DIV:
         if (bits_ok(m, c, x2, off, value, 0xb))
@@ -563,7 +513,7 @@ int lapic_accept(struct sim_machine *m, uint32_t c)
     int v;
     if (mode != MODE_XAPIC && mode != MODE_X2APIC)
         return -1;
-    timer_tick(l);
+    lapic_timer_tick(l);
     if (!(l->svr & APIC_SVR_ENABLE))
         return -1; /* software-disabled: pending interrupts are held */
     v = MUTANT(lapic_lowest_first) ? lowest_bit(l->irr) : highest_bit(l->irr, true);

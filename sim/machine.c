@@ -4,21 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "asm/cpu.h"
 #include "asm/trap.h"
 #include "sim/hostcpu.h"
 #include "sim/hostdesc.h"
 #include "sim/storebuf.h"
-
-struct sim_thread {
-    struct sim_machine *m;
-    uint32_t cpu;
-    bool in_handler;
-};
-static _Thread_local struct sim_thread self = { NULL, UINT32_MAX, false };
-
 
 /* the modelled firmware's GDT, with OVMF's selectors: 64-bit code at 0x38, data at 0x30 */
 static const uint64_t fw_gdt[8] = { 0, 0x00cf92000000ffffull, 0x00cf9a000000ffffull, 0, 0,
@@ -132,40 +123,20 @@ void sim_machine_set_cpuid(struct sim_machine *m, sim_cpuid_fn fn, void *ctx)
     m->cpuid_ctx = ctx;
 }
 
-void sim_bind(struct sim_machine *m, uint32_t cpu, struct arch_percpu *pc)
-{
-    self.m = m;
-    self.cpu = cpu;
-    self.in_handler = false;
-    m->regs[cpu].gs_base = (uint64_t)(uintptr_t)pc;
-    hostcpu_bind(NULL);
-    sim_sb_bind(cpu);
-}
-
-void sim_unbind(void)
-{
-    self.m = NULL;
-    self.cpu = UINT32_MAX;
-    hostcpu_bind(NULL);
-    sim_sb_bind(UINT32_MAX);
-}
-
-uint32_t sim_current_cpu(void) { return self.cpu; }
-struct sim_machine *sim_current_machine(void) { return self.m; }
-
 /* ---- interrupts ---- */
 
 /* Like an interrupt gate: the handler runs with interrupts off, never nested. */
 void sim_poll_interrupts(void)
 {
-    struct sim_machine *m = self.m;
+    struct sim_machine *m = sim_current_machine();
+    uint32_t cpu = sim_current_cpu();
     int v;
-    if (!m || self.in_handler || !irq_enabled())
+    if (!m || sim_in_handler() || !irq_enabled())
         return;
-    while ((v = lapic_accept(m, self.cpu)) >= 0) {
-        self.in_handler = true;
-        sim_deliver_interrupt(m, self.cpu, (uint8_t)v);
-        self.in_handler = false;
+    while ((v = lapic_accept(m, cpu)) >= 0) {
+        sim_set_in_handler(true);
+        sim_deliver_interrupt(m, cpu, (uint8_t)v);
+        sim_set_in_handler(false);
     }
 }
 
@@ -253,33 +224,9 @@ void sim_raise_exception(uint32_t vector, uint64_t rip)
     memset(&f, 0, sizeof(f));
     f.vector = vector;
     f.rip = rip;
-    if (!self.m) {
+    if (!sim_current_machine()) {
         fprintf(stderr, "tlbscope-sim: exception %u on a thread that plays no CPU\n", vector);
         exit(2);
     }
-    sim_deliver_exception(self.m, self.cpu, &f); /* returns when the handler let the code go on */
-}
-
-void sim_stop_cpu(void)
-{
-    if (self.cpu == 0) {
-        /* the BSP runs the tool: without a recovery point the run is over */
-        fprintf(stderr,
-                "tlbscope-sim: the BSP stopped (an exception outside any recovery point)\n");
-        exit(2);
-    }
-    /*
-     * On the machine this CPU would now halt for good in the tool's handler
-     * (arch/x86/trap.c); its owner's deadline names it. Park the thread until
-     * the machine is torn down.
-     */
-    irq_disable();
-    sim_sb_drain(); /* the parked CPU's stores: another waits on them until its deadline */
-    if (self.m)
-        self.m->stopped[self.cpu] = true;
-    while (!self.m || !__atomic_load_n(&self.m->stopping, __ATOMIC_ACQUIRE)) {
-        struct timespec ts = { 0, 1000000 };
-        nanosleep(&ts, NULL);
-    }
-    pthread_exit(NULL);
+    sim_deliver_exception(sim_current_machine(), sim_current_cpu(), &f); /* returns when the handler let the code go on */
 }

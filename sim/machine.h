@@ -121,6 +121,7 @@ void sim_machine_set_apic(struct sim_machine *m, const struct sim_lapic_config *
 void sim_machine_set_cpuid(struct sim_machine *m, sim_cpuid_fn fn, void *ctx);
 
 /*
+ * sim/thread_cpu.c: which CPU the calling thread plays.
  * Makes the calling thread CPU `cpu`. `pc` is what its GS base points at:
  * NULL as the firmware leaves it (core/machine/takeover.c loads the per-CPU block),
  * or the block itself for a test that skips the takeover.
@@ -130,6 +131,9 @@ void sim_unbind(void);
 /* The CPU the calling thread plays, or UINT32_MAX. */
 uint32_t sim_current_cpu(void);
 struct sim_machine *sim_current_machine(void);
+/* Inside an interrupt handler sim_poll_interrupts() delivers nothing (an interrupt gate). */
+bool sim_in_handler(void);
+void sim_set_in_handler(bool in);
 
 /*
  * After the run, every thread joined: each CPU that did not stop for good
@@ -149,7 +153,7 @@ void sim_poll_interrupts(void);
 
 /* Raises an exception on the calling CPU (arch_raise_exception on the host). */
 void sim_raise_exception(uint32_t vector, uint64_t rip);
-/* The calling CPU stops for good (cpu_stop() on the host): the BSP ends the run. */
+/* The calling CPU stops for good (cpu_stop() on the host): the BSP ends the run (sim/thread_cpu.c). */
 void sim_stop_cpu(void) __attribute__((noreturn));
 
 #endif

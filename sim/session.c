@@ -28,6 +28,7 @@
 #include "core/machine/timing.h"
 #include "sim/aps.h"
 #include "sim/hostmem.h"
+#include "sim/report_files.h"
 
 /* The profile's CPUID, with the INVLPGB maximum count changed when asked. */
 struct cpuid_view {
@@ -406,83 +407,6 @@ static bool measure(struct sim_session *s, const struct sim_options *o)
     return true;
 }
 
-/* ---- the report files ---- */
-
-static uint32_t next_counter(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    uint32_t n = 0;
-    if (!d)
-        return 1;
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0)
-            n++;
-    }
-    closedir(d);
-    return n + 1;
-}
-
-static bool make_dirs(const char *path)
-{
-    char buf[1024];
-    size_t i, len = strlen(path);
-    if (len == 0 || len >= sizeof(buf))
-        return false;
-    memcpy(buf, path, len + 1);
-    for (i = 1; i <= len; i++) {
-        if (buf[i] == '/' || buf[i] == 0) {
-            char c = buf[i];
-            buf[i] = 0;
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return false;
-            buf[i] = c;
-        }
-    }
-    return true;
-}
-
-static bool write_file(const char *path, const char *data, size_t len)
-{
-    FILE *f = fopen(path, "wx"); /* never overwrite a report */
-    bool ok;
-    if (!f)
-        return false;
-    ok = fwrite(data, 1, len, f) == len;
-    ok &= fclose(f) == 0;
-    return ok;
-}
-
-static bool save(const struct run *r, const char *dir, const struct strbuf *json,
-                 const struct strbuf *text, char *json_path, size_t cap)
-{
-    char base[96], candidate[128], text_path[1200];
-    struct stat st;
-    unsigned attempt;
-    run_report_basename(r, base, sizeof(base));
-    for (attempt = 0; attempt < 100; attempt++) {
-        if (attempt == 0)
-            snprintf(candidate, sizeof(candidate), "%s", base);
-        else
-            snprintf(candidate, sizeof(candidate), "%s-%u", base, attempt);
-        snprintf(json_path, cap, "%s/%s.json", dir, candidate);
-        snprintf(text_path, sizeof(text_path), "%s/%s.txt", dir, candidate);
-        if (stat(json_path, &st) != 0 && stat(text_path, &st) != 0)
-            break;
-    }
-    if (!write_file(json_path, json->data, json->len)) {
-        fprintf(stderr, "tlbscope-sim: cannot write %s: %s\n", json_path, strerror(errno));
-        return false;
-    }
-    if (!write_file(text_path, text->data, text->len)) {
-        fprintf(stderr, "tlbscope-sim: cannot write %s: %s\n", text_path, strerror(errno));
-        return false;
-    }
-    printf("Report saved: %s\n              %s\n", json_path, text_path);
-    return true;
-}
-
 int sim_session_run(const struct sim_options *given)
 {
     static struct sim_options opt; /* the options with the profile's TLB geometry filled in */
@@ -574,12 +498,12 @@ int sim_session_run(const struct sim_options *given)
         printf(" (max %u pages)", r->cpu.invlpgb_max_pages);
     printf("\n");
 
-    if (!make_dirs(o->out_dir)) {
+    if (!sim_report_make_dirs(o->out_dir)) {
         fprintf(stderr, "tlbscope-sim: cannot create the report directory %s: %s\n", o->out_dir,
                 strerror(errno));
         return 2;
     }
-    r->run_counter = next_counter(o->out_dir);
+    r->run_counter = sim_report_next_counter(o->out_dir);
     run_report_basename(r, r->run_id, sizeof(r->run_id));
 
     if (!measure(&s, o))
@@ -596,7 +520,7 @@ int sim_session_run(const struct sim_options *given)
     report_write_text(r, &text);
     fputs("\n", stdout);
     fwrite(text.data, 1, text.len, stdout);
-    saved = save(r, o->out_dir, &json, &text, json_path, sizeof(json_path));
+    saved = sim_report_save(r, o->out_dir, &json, &text, json_path, sizeof(json_path));
     {
         char line[REPORT_VERDICT_LEN];
         struct strbuf verdict;

@@ -91,6 +91,7 @@
 #include "core/lib/atomic.h"
 #include "core/exp/common.h"
 #include "core/exp/invlpgb_busy.h"
+#include "core/exp/invlpgb_sample.h"
 #include "core/exp/invlpgb_summary.h"
 #include "core/run/experiments.h"
 #include "core/mutant.h"
@@ -104,29 +105,6 @@ static const uint32_t big_counts[] = { 1, 2, 4 };
 /* the page counts of the CPU-count sweep: one page, and one INVLPGB of the Zen 3/4 maximum */
 static const uint32_t sweep_pages[] = { 1, 8 };
 #define NSP (sizeof(sweep_pages) / sizeof(sweep_pages[0]))
-#define MAX_SWEEP_CPUS 31 /* 2 .. 2^31: more than any machine this runs on */
-#define PLACE_SWEEP 4     /* CPU counts per placement */
-#define MAX_PLACED (PLACE_COUNT * PLACE_SWEEP)
-#define IB_NEAREST UINT32_MAX
-
-/* The methods of a range: both on Linux's path, and INVLPGB's range in chunks above the ceiling. */
-enum method { METHOD_INVLPGB = 0, METHOD_IPI, METHOD_CHUNKED, NMETHODS };
-
-struct ib_state {
-    struct shootdown sd;
-    struct target_set ts;
-    uint32_t max_pages;
-    uint64_t *lat[NMETHODS], *base; /* per method (enum method) */
-    uint32_t *order;  /* other CPUs, nearest first (the sweep's targets) */
-    uint32_t norder;
-    uint32_t sweep_cpus[MAX_SWEEP_CPUS]; /* 2, 4, 8, ... below every CPU */
-    uint32_t nsweep;
-    /* the placement sweep (one page): placement and CPU count c of each point */
-    uint32_t placed[MAX_PLACED], placed_cpus[MAX_PLACED], nplaced;
-    struct plan plan; /* the samples run_budget_s leaves */
-    struct ib_busy busy; /* the busy_ws rows (core/exp/invlpgb_busy.h) */
-    bool pcid_on, busy_rows;
-};
 
 static uint32_t max_pages(struct runner *r)
 {
@@ -243,146 +221,8 @@ static bool ib_prepare(struct runner *r, struct experiment_record *rec, void **s
            record_reserve_kept(rec, npoints, r->run->cfg.samples);
 }
 
-enum form { FORM_PAGES = 0, FORM_STRIDE_2M, FORM_PCID };
 static const char *const form_names[] = { "pages", "stride_2m", "pcid" };
-/* linux: what Linux issues (one whole-PCID INVLPGB above the ceiling); chunked: the range */
-enum path { PATH_LINUX = 0, PATH_CHUNKED };
 static const char *const path_names[] = { "linux", "chunked" };
-
-/* The INVLPGB side of one sample: the path's INVLPGBs (per PCID under PTI), one TLBSYNC. */
-static void invlpgb_flush(struct ib_state *st, enum form form, uint32_t count, bool pcid_on,
-                          enum path path)
-{
-    struct invlpgb_range range;
-    struct invlpgb_op op;
-    uint32_t pass;
-    for (pass = 0; pass < (pcid_on && st->sd.pti != PTI_OFF ? 2u : 1u); pass++) {
-        if (MUTANT(invlpgb_2m_user_pass_skipped) && pass == 1 && form == FORM_STRIDE_2M)
-            continue; /* test-only: the 2 MiB form's user-PCID INVLPGB lost */
-        uint16_t pcid = (uint16_t)(pass ? st->sd.user_pcid : st->sd.kernel_pcid);
-        uint64_t start = form == FORM_STRIDE_2M ? testmem_va_2m(0) : testmem_va(0);
-        if (form == FORM_PCID) {
-            op = invlpgb_encode_pcid(pcid_on ? pcid : 0);
-            invlpgb_raw(op.rax, op.ecx, op.edx);
-            continue;
-        }
-        if (path == PATH_LINUX && !MUTANT(invlpgb_chunked_main))
-            invlpgb_flush_init(&range, start, count, form == FORM_STRIDE_2M, st->max_pages,
-                               st->sd.ceiling, pcid, pcid_on);
-        else
-            invlpgb_range_init(&range, start, count, form == FORM_STRIDE_2M, st->max_pages, pcid,
-                               pcid_on);
-        while (invlpgb_range_next(&range, &op)) {
-            if (MUTANT(invlpgb_truncate) && range.left == 0 && count > st->max_pages &&
-                !range.whole_pcid)
-                break; /* the last chunk of a multi-chunk range is lost */
-            invlpgb_raw(op.rax, op.ecx, op.edx);
-        }
-    }
-    if (!MUTANT(skip_tlbsync))
-        tlbsync(); /* waits only for this CPU's INVLPGBs: no migration in between */
-}
-
-/* What one method of a range measured. */
-struct ib_method {
-    struct stats lat, base;
-    uint32_t first;                  /* iterations it ran first */
-    uint64_t emulated_invlpgb, emulated_tlbsync; /* handled by the emulator for it */
-};
-
-/* One sample of one method: remap, invalidate, verify. 0: a CPU failed. */
-static uint64_t sample_one(struct ib_state *st, enum form form, uint32_t count, enum method m,
-                           bool pcid_on)
-{
-    struct shootdown *sd = &st->sd;
-    bool large = form == FORM_STRIDE_2M;
-    uint32_t verify_count = form == FORM_PCID ? 1 : count;
-    uint64_t t0, t;
-    if (large)
-        testmem_flip_2m(sd->tm, 0, count);
-    else
-        testmem_flip(sd->tm, 0, verify_count);
-    t0 = tsc_open();
-    if (m != METHOD_IPI && !MUTANT(invlpgb_as_ipi)) {
-        invlpgb_flush(st, form, count, pcid_on, m == METHOD_CHUNKED ? PATH_CHUNKED : PATH_LINUX);
-        t = tsc_close() - t0;
-    } else if (form == FORM_PCID) {
-        /* the IPI way to drop a whole PCID: a full flush on every CPU */
-        t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, verify_count,
-                            FLUSH_ALL);
-    } else {
-        /* INVLPG per page, of the form's stride (a full flush above the ceiling) */
-        t = shootdown_flush(sd, st->ts.cpus, st->ts.n, ORDER_CONCURRENT, 0, count,
-                            large ? FLUSH_STRIDE_2M : 0);
-    }
-    if (!t || !shootdown_verify_cpus(sd, st->ts.cpus, st->ts.n, 0, verify_count, large))
-        return 0;
-    return t;
-}
-
-/* The emulator's counts since `before`, added to m's. */
-static void count_emulated(struct ib_method *m, const struct emulation_counts *before)
-{
-    m->emulated_invlpgb += emulate_counts()->invlpgb - before->invlpgb;
-    m->emulated_tlbsync += emulate_counts()->tlbsync - before->tlbsync;
-}
-
-/*
- * The methods of `mask` (bit m: enum method m) on one range, each
- * iteration one sample of each in the iteration's order, then each
- * method's baseline. st->lat[m] keeps method m's samples in iteration order.
- */
-static bool sample_point(struct runner *r, struct ib_state *st, enum form form, uint32_t count,
-                         uint32_t mask, uint64_t salt, struct ib_method out[NMETHODS])
-{
-    struct shootdown *sd = &st->sd;
-    uint32_t i, j, nm = 0, methods[NMETHODS], ord[NMETHODS];
-    uint32_t samples = runner_samples(r), warmup = runner_warmup(r), nbase = exp_baseline_count(r);
-    bool pcid_on = r->run->method.pcid_enabled;
-    mem_zero(out, NMETHODS * sizeof(out[0]));
-    for (j = 0; j < NMETHODS; j++)
-        if (mask & (1u << j))
-            methods[nm++] = j;
-    for (i = 0; i < warmup + samples; i++) {
-        exp_variant_order(r, salt, i, nm, ord);
-        if (i >= warmup)
-            out[methods[ord[0]]].first++;
-        for (j = 0; j < nm; j++) {
-            uint32_t m = methods[ord[j]];
-            struct emulation_counts before = *emulate_counts();
-            uint64_t t = sample_one(st, form, count, (enum method)m, pcid_on);
-            if (!t)
-                return false;
-            count_emulated(&out[m], &before);
-            if (i >= warmup)
-                st->lat[m][i - warmup] = t;
-        }
-    }
-    for (j = 0; j < nm; j++) {
-        uint32_t m = methods[j];
-        struct emulation_counts before = *emulate_counts();
-        if (m == METHOD_IPI) {
-            if (!exp_baseline(sd, st->ts.cpus, st->ts.n, 0, st->base, nbase, &out[m].base))
-                return false;
-        } else {
-            /* INVLPGB's floor: a TLBSYNC with nothing outstanding */
-            for (i = 0; i < nbase; i++) {
-                uint64_t t0 = tsc_open();
-                tlbsync();
-                st->base[i] = tsc_close() - t0;
-            }
-            stats_from_array(st->base, nbase, &out[m].base);
-        }
-        count_emulated(&out[m], &before);
-    }
-    return true;
-}
-
-/* Whether a range has the chunked alternative: a range form above the ceiling, on every CPU. */
-static bool has_chunked(const struct ib_state *st, enum form form, uint32_t count, uint32_t ncpus)
-{
-    return form != FORM_PCID && count > st->sd.ceiling && ncpus == 0;
-}
 
 /*
  * The pilot (run_budget_s, core/run/plan.h; short then long runs, timed) of the
@@ -435,7 +275,7 @@ static uint64_t ib_cost(const void *ctx, uint32_t row, uint32_t col)
     const struct ib_pilot *pl = ctx;
     uint32_t count = row_count(pl->st, row);
     uint64_t c = linear(pl->fewest[col], pl->most[col], count);
-    if (col == 0 && row < SWEEP_ROW0 && has_chunked(pl->st, row_form(row), count, 0))
+    if (col == 0 && row < SWEEP_ROW0 && ib_has_chunked(pl->st, row_form(row), count, 0))
         c += linear(pl->fewest[0], pl->most[2], count);
     return c;
 }
@@ -450,7 +290,7 @@ static bool ib_body(struct runner *r, void *ctx)
 {
     struct ib_pilot_point *pp = ctx;
     struct ib_method m[NMETHODS];
-    return sample_point(r, pp->st, FORM_PAGES, pp->count, 1u << pp->method, 0, m);
+    return ib_sample_point(r, pp->st, FORM_PAGES, pp->count, 1u << pp->method, 0, m);
 }
 
 static bool ib_time(struct runner *r, void *ctx, uint32_t iterations, uint64_t *ticks)
@@ -466,9 +306,9 @@ static uint32_t planned_points(struct runner *r, const struct ib_state *st)
     uint32_t i, n = 2 * (uint32_t)(NPC + (r->mem->has_2m ? NBC : 0) + 1 + NSP * st->nsweep +
                                    st->nplaced + st->busy_rows);
     for (i = 0; i < NPC; i++)
-        n += has_chunked(st, FORM_PAGES, page_counts[i], 0);
+        n += ib_has_chunked(st, FORM_PAGES, page_counts[i], 0);
     for (i = 0; i < NBC && r->mem->has_2m; i++)
-        n += has_chunked(st, FORM_STRIDE_2M, big_counts[i], 0);
+        n += ib_has_chunked(st, FORM_STRIDE_2M, big_counts[i], 0);
     return n;
 }
 
@@ -484,7 +324,7 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
     for (i = 0; i < 5 && r->plan_share_ticks; i++) {
         uint32_t m = i < 4 ? i % 2 : 2;
         struct ib_pilot_point pp = { st, page_counts[i < 2 ? 0 : NPC - 1], (enum method)m };
-        if (m == 2 && !has_chunked(st, FORM_PAGES, pp.count, 0))
+        if (m == 2 && !ib_has_chunked(st, FORM_PAGES, pp.count, 0))
             break;
         if (!runner_pilot(r, ib_time, &pp, i < 2 ? &pilot.fewest[m] : &pilot.most[m], &fixed)) {
             rec->partial = true;
@@ -515,7 +355,7 @@ static bool ib_plan(struct runner *r, struct experiment_record *rec, struct ib_s
     return true;
 }
 
-/* One point of method m from what sample_point() measured. */
+/* One point of method m from what ib_sample_point() measured. */
 static bool add_point(struct runner *r, struct experiment_record *rec, struct ib_state *st,
                       enum form form, uint32_t count, uint32_t m, uint32_t run,
                       struct ib_method *meth, uint32_t placement)
@@ -586,13 +426,13 @@ static bool run_point(struct runner *r, struct experiment_record *rec, struct ib
         rec->partial = true;
         return true;
     }
-    if (has_chunked(st, form, count, ncpus))
+    if (ib_has_chunked(st, form, count, ncpus))
         mask |= 1u << METHOD_CHUNKED;
     salt = (uint64_t)(placement != IB_NEAREST ? placement + 1 : 0) << 56 | (uint64_t)form << 48 |
            (uint64_t)count << 24 | (n + 1);
     target_set_start(r, &st->ts);
     ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, n, 0, count, form == FORM_STRIDE_2M) &&
-         sample_point(r, st, form, count, mask, salt, meth);
+         ib_sample_point(r, st, form, count, mask, salt, meth);
     target_set_stop(r, &st->ts);
     if (!ok) {
         rec->partial = true;
@@ -634,7 +474,7 @@ static void ib_crossovers(struct runner *r, struct experiment_record *rec,
 static void busy_invlpgb(void *ctx)
 {
     struct ib_state *st = ctx;
-    invlpgb_flush(st, FORM_PAGES, 1, st->pcid_on, PATH_LINUX);
+    ib_flush(st, FORM_PAGES, 1, st->pcid_on, PATH_LINUX);
 }
 
 static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
@@ -660,7 +500,7 @@ static void ib_run(struct runner *r, struct experiment_record *rec, void *state)
             if (!runner_budget_ok(r))
                 goto out;
             runner_progress(r, done, planned);
-            done += 2 + has_chunked(st, form, counts[i], 0);
+            done += 2 + ib_has_chunked(st, form, counts[i], 0);
             if (!run_point(r, rec, st, form, form == FORM_PCID ? 1 : counts[i], 0, IB_NEAREST))
                 goto out;
         }

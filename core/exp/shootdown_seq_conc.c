@@ -84,60 +84,12 @@
 #include "core/exp/protocol_steps.h"
 #include "core/run/experiments.h"
 #include "core/mutant.h"
+#include "core/exp/shootdown_seq_conc.h"
 #include "core/machine/placement.h"
 #include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
-#define MAX_PAGE_COUNTS 12
-#define PLACE_COUNTS 4     /* target counts per placement */
-#define SC_NEAREST UINT32_MAX /* the grid's targets: nearest first */
-
-#define MAX_PLACED (PLACE_COUNT * PLACE_COUNTS + MAX_TARGET_COUNTS)
-#define MAX_TARGET_COUNTS 16
-#define MAX_COLUMNS (MAX_PAGE_COUNTS * EXP_MAX_FULL_FLUSHES)
-/* the variants of one (k, p): both orders, with each full-flush method above the ceiling */
-#define SC_MAX_VARIANTS (2 * EXP_MAX_FULL_FLUSHES)
-
-struct sc_state {
-    struct shootdown sd;
-    struct target_set ts;
-    uint32_t *order;
-    uint32_t norder;
-    uint32_t counts[MAX_TARGET_COUNTS], ncounts;
-    uint32_t pages[MAX_PAGE_COUNTS], npages;
-    /* (pages, flush method) per point: each count above the ceiling once per full-flush method */
-    uint32_t col_pages[MAX_COLUMNS], col_flush[MAX_COLUMNS], ncols;
-    /* per page count: its first column, and its columns (flush methods): what the plan thins */
-    uint32_t page_col[MAX_PAGE_COUNTS];
-    uint8_t page_variants[MAX_PAGE_COUNTS];
-    uint32_t ceiling_page; /* index of the configured ceiling's page count (the last at or below) */
-    const char *flushes[EXP_MAX_FULL_FLUSHES];
-    uint64_t *lat[SC_MAX_VARIANTS], *handler[SC_MAX_VARIANTS], *base;
-    struct breakdown parts[SC_MAX_VARIANTS]; /* where each sample's time goes */
-    uint32_t first[SC_MAX_VARIANTS]; /* iterations (of the samples) each variant ran first */
-    uint32_t nbase;
-    const struct runner *r; /* the order seed (exp_variant_order()) */
-    struct plan plan; /* which points run_budget_s leaves (every one without planning) */
-    /* the placement points: (placement, target count), and their samples */
-    uint32_t placed[MAX_PLACED], placed_k[MAX_PLACED], nplaced;
-    bool placed_cluster[MAX_PLACED]; /* x2APIC cluster-mode IPIs (nearest first) */
-    uint32_t placed_samples, placed_warmup;
-};
-
-struct sc_variant {
-    uint8_t conc;  /* 0: sequential, 1: concurrent */
-    uint8_t flush; /* the full-flush method (index into sc_state.flushes) above the ceiling */
-};
-
-struct point_job {
-    struct sc_state *st;
-    uint32_t pages, samples, warmup, nbase;
-    volatile uint64_t progress;
-    uint64_t salt; /* the point, for its variant order */
-    uint32_t nvariants;
-    struct sc_variant variant[SC_MAX_VARIANTS];
-};
 
 /* Both orders of column col (its page count and flush method) into the job. */
 static void job_add_column(struct point_job *job, const struct sc_state *st, uint32_t col)
@@ -285,155 +237,6 @@ static bool sc_prepare(struct runner *r, struct experiment_record *rec, void **s
            point_list_reserve(&rec->summary, st->ncounts * st->ncols + st->nplaced) &&
            record_reserve_kept(rec, (st->ncounts * st->ncols + st->nplaced) * 2,
                                r->run->cfg.samples);
-}
-
-/* Runs on the initiator: warm-up and samples of every variant, then the baseline. */
-static int64_t run_point(struct percpu *self, void *arg)
-{
-    struct point_job *job = arg;
-    struct sc_state *st = job->st;
-    struct target_set *ts = &st->ts;
-    uint32_t i, j, m, ord[SC_MAX_VARIANTS];
-    for (m = 0; m < SC_MAX_VARIANTS; m++)
-        st->first[m] = 0;
-    for (i = 0; i < job->warmup + job->samples; i++) {
-        if (load_acquire(&self->smp->aborting))
-            return -1; /* the BSP lost the experiment (smp_abort_commands) */
-        exp_variant_order(st->r, job->salt, i, job->nvariants, ord);
-        if (i >= job->warmup)
-            st->first[ord[0]]++;
-        for (j = 0; j < job->nvariants; j++) {
-            uint64_t t;
-            m = ord[j];
-            /* the targets read it after the request's release: every ack of the last is in */
-            st->sd.full_uses_invpcid = job->variant[m].flush == 1;
-            if (MUTANT(remap_after_flush) && !job->variant[m].conc)
-                st->sd.mutant_late_remap = job->pages; /* shootdown_flush remaps after its flush */
-            else
-                testmem_flip(st->sd.tm, 0, job->pages);
-            t = shootdown_flush(&st->sd, ts->cpus, ts->n,
-                                job->variant[m].conc ? ORDER_CONCURRENT : ORDER_SEQUENTIAL, 0,
-                                job->pages, FLUSH_VERIFY);
-            if (!t || !shootdown_wait_verified(&st->sd))
-                return -1;
-            if (i >= job->warmup) {
-                uint32_t k = i - job->warmup;
-                st->lat[m][k] = t;
-                st->handler[m][k] = st->sd.max_handler_ticks;
-                breakdown_take(&st->parts[m], k, &st->sd.parts);
-            }
-        }
-        store_relaxed(&job->progress, i + 1);
-    }
-    for (i = 0; i < job->nbase; i++) {
-        uint64_t t = shootdown_flush(&st->sd, ts->cpus, ts->n, ORDER_CONCURRENT, 0, 0, 0);
-        if (!t)
-            return -1;
-        st->base[i] = t;
-    }
-    return 0;
-}
-
-/* The initiator is the BSP unless initiator= names an AP; the BSP then is a target too. */
-static bool run_on_initiator(struct runner *r, struct point_job *job)
-{
-    uint32_t init = r->run->cfg.initiator;
-    if (init == 0)
-        return run_point(r->smp->cpu[0], job) == 0;
-    if (!smp_usable(r->smp, init))
-        return false;
-    smp_post(r->smp, init, CMD_GENERIC, run_point, job);
-    irq_enable();
-    if (smp_wait_progress(r->smp, init, &job->progress) != WAIT_OK) {
-        irq_disable();
-        return false;
-    }
-    irq_disable();
-    return load_acquire(&r->smp->cpu[init]->ack.result) == 0;
-}
-
-/* Variant v's point: its samples kept (paired_run) before the sorts, then its statistics. */
-static void add_point(struct experiment_record *rec, struct sc_state *st, uint32_t init, uint32_t v,
-                      const char *mode, uint32_t placement, uint32_t k, uint32_t p,
-                      const char *flush, uint32_t samples, uint32_t nbase, uint32_t paired_run,
-                      struct stats *lat_out)
-{
-    struct result_point *pt = point_list_add(&rec->results);
-    struct stats h, b;
-    /* the protocol's steps: the 1-page concurrent shootdown to one target, before the sorts */
-    if (k == 1 && p == 1 && str_eq(mode, "conc") && placement == SC_NEAREST &&
-        str_eq(flush, "invlpg"))
-        protocol_steps_shootdown(st->r, st->lat[v], st->parts[v].send, st->parts[v].handler,
-                                 st->parts[v].dack, samples);
-    point_keep_samples(rec, pt, st->lat[v], samples, paired_run); /* iteration order */
-    stats_from_array(st->lat[v], samples, lat_out);
-    stats_from_array(st->handler[v], samples, &h);
-    if (!pt)
-        return;
-    point_param_str(pt, "mode", mode);
-    if (placement != SC_NEAREST)
-        point_param_str(pt, "placement", placement_name(placement));
-    if (st->sd.cluster_ipis)
-        point_param_str(pt, "ipi_mode", "x2apic_cluster");
-    point_param_num(pt, "targets", k);
-    point_param_num(pt, "pages", p);
-    point_param_str(pt, "flush", flush);
-    point_metric(pt, "latency", lat_out);
-    point_metric(pt, "remote_handler", &h);
-    stats_from_array(st->base, nbase, &b);
-    point_metric(pt, "baseline", &b);
-    breakdown_add_values(pt, &st->parts[v], samples, st->ts.cpus, st->ts.n);
-    exp_value_ran_first(pt, st->first[v]);
-    point_class_mix(pt, st->sd.smp->topo, init, st->ts.cpus, st->ts.n);
-    if (st->sd.cluster_ipis)
-        point_value(pt, "icr_writes", (int64_t)apic_cluster_writes(st->ts.cpus, st->ts.n,
-                                                                   st->sd.smp->apic_id,
-                                                                   UINT32_MAX) * 1000);
-}
-
-static int64_t ratio_milli(uint64_t num, uint64_t den)
-{
-    return den ? (int64_t)(num * 1000 / den) : 0;
-}
-
-/*
- * One (k, p) point: the first k targets still usable, in topology order
- * (or k of a placement), primed with the pages, then the job on the
- * initiator. *run_ticks: the job's time on the BSP's clock; *setup_ticks:
- * sync, start and priming.
- */
-static bool sc_point(struct runner *r, struct experiment_record *rec, struct sc_state *st,
-                     uint32_t placement, uint32_t k, struct point_job *job,
-                     uint64_t *setup_ticks, uint64_t *run_ticks)
-{
-    uint32_t i, n = 0;
-    uint64_t t0 = tsc_now(), t1;
-    bool ok;
-    if (placement != SC_NEAREST)
-        n = runner_placement_pick(r, r->run->cfg.initiator, placement, k, st->ts.cpus);
-    for (i = 0; placement == SC_NEAREST && i < st->norder && n < k; i++)
-        if (smp_usable(r->smp, st->order[i]))
-            st->ts.cpus[n++] = st->order[i];
-    if (st->sd.cluster_ipis)
-        ipi_sort_by_apic(r->smp, st->ts.cpus, n); /* one logical write per cluster, as Linux */
-    if (n < k)
-        rec->partial = true;
-    st->ts.n = n;
-    if (n == 0 || !shootdown_sync_all(&st->sd)) {
-        rec->partial = true;
-        return false;
-    }
-    target_set_start(r, &st->ts);
-    /* load the pages into every TLB: a shootdown must have something to shoot */
-    ok = shootdown_verify_cpus(&st->sd, st->ts.cpus, st->ts.n, 0, job->pages, false);
-    t1 = tsc_open();
-    ok = ok && run_on_initiator(r, job);
-    *run_ticks = tsc_close() - t1;
-    *setup_ticks = t1 - t0;
-    target_set_stop(r, &st->ts);
-    if (!ok)
-        rec->partial = true;
-    return ok;
 }
 
 /* Ticks per iteration at the most targets and page index col: between the anchors. */
@@ -623,9 +426,9 @@ static void add_column(struct runner *r, struct experiment_record *rec, struct s
     struct result_point *sum;
     uint32_t n = st->ts.n;
     uint32_t init = r->run->cfg.initiator;
-    add_point(rec, st, init, v, "seq", placement, n, job->pages, flush, job->samples, job->nbase,
+    sc_add_point(rec, st, init, v, "seq", placement, n, job->pages, flush, job->samples, job->nbase,
               run, &seq);
-    add_point(rec, st, init, v + 1, "conc", placement, n, job->pages, flush, job->samples,
+    sc_add_point(rec, st, init, v + 1, "conc", placement, n, job->pages, flush, job->samples,
               job->nbase, run, &conc);
     sum = point_list_add(&rec->summary);
     if (!sum)
@@ -637,9 +440,9 @@ static void add_column(struct runner *r, struct experiment_record *rec, struct s
     point_param_num(sum, "targets", n);
     point_param_num(sum, "pages", job->pages);
     point_param_str(sum, "flush", flush);
-    point_value(sum, "conc_over_seq_p50", ratio_milli(conc.p50, seq.p50));
+    point_value(sum, "conc_over_seq_p50", sc_ratio_milli(conc.p50, seq.p50));
     if (stats_has_p99(seq.n) && stats_has_p99(conc.n)) /* core/lib/stats.h */
-        point_value(sum, "conc_over_seq_p99", ratio_milli(conc.p99, seq.p99));
+        point_value(sum, "conc_over_seq_p99", sc_ratio_milli(conc.p99, seq.p99));
 }
 
 /* The placement points (see the method), at one page, after the grid. */

@@ -126,3 +126,13 @@ const char *report_environment_note(const char *environment)
         return "measured in a virtual machine (or emulator): this does not describe hardware";
     return NULL;
 }
+
+/* A revision or identifier in hex, or null when it was not read. */
+void report_kv_hex_or_null(struct json_writer *w, const char *key, bool known, uint64_t v)
+{
+    jw_key(w, key);
+    if (known)
+        jw_hex(w, v);
+    else
+        jw_null(w);
+}

@@ -40,4 +40,7 @@ const char *report_environment_note(const char *environment);
 /* "verdict": {word, line, counts} */
 void report_json_verdict(struct json_writer *w, const struct verdict *v);
 
+/* A revision or identifier in hex, or null when it was not read. */
+void report_kv_hex_or_null(struct json_writer *w, const char *key, bool known, uint64_t v);
+
 #endif

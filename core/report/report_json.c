@@ -3,6 +3,7 @@
 #include "core/report/conditions_report.h"
 #include "core/lib/mem.h"
 #include "core/mutant.h"
+#include "core/report/method_report.h"
 #include "core/report/plan_report.h"
 #include "core/report/report.h"
 #include "core/report/report_common.h"
@@ -284,16 +285,6 @@ static void write_features(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
-/* A revision or identifier in hex, or null when it was not read. */
-static void kv_hex_or_null(struct json_writer *w, const char *key, bool known, uint64_t v)
-{
-    jw_key(w, key);
-    if (known)
-        jw_hex(w, v);
-    else
-        jw_null(w);
-}
-
 static void write_cpu(struct json_writer *w, const struct run *r)
 {
     const struct cpu_features *f = &r->cpu;
@@ -316,7 +307,7 @@ static void write_cpu(struct json_writer *w, const struct run *r)
     }
     jw_key(w, "microcode");
     jw_object_begin_inline(w);
-    kv_hex_or_null(w, "revision", any_ucode, ucode);
+    report_kv_hex_or_null(w, "revision", any_ucode, ucode);
     jw_kv_bool(w, "uniform", r->microcode_uniform);
     jw_object_end(w);
     write_features(w, r);
@@ -338,7 +329,7 @@ static void write_init_sipi(struct json_writer *w, const struct run *r)
     }
     jw_object_begin_inline(w);
     jw_kv_str(w, "reason", i->reason);
-    kv_hex_or_null(w, "trampoline", i->trampoline != 0, i->trampoline);
+    report_kv_hex_or_null(w, "trampoline", i->trampoline != 0, i->trampoline);
     jw_kv_u64(w, "requested", i->requested);
     jw_kv_u64(w, "reached_64bit", i->reached_64bit);
     jw_kv_u64(w, "arrived", i->arrived);
@@ -377,7 +368,7 @@ static void write_topology(struct json_writer *w, const struct run *r)
         jw_kv_bool(w, "bsp", c->bsp);
         jw_kv_str(w, "state", cpu_state_name(c->state));
         jw_kv_str(w, "bring_up", c->bsp ? "bsp" : cpu_bring_up_name(c->bring_up));
-        kv_hex_or_null(w, "microcode", c->microcode_valid, c->microcode);
+        report_kv_hex_or_null(w, "microcode", c->microcode_valid, c->microcode);
         if (c->state != CPU_OK)
             jw_kv_str(w, "note", c->note);
         if (c->late_answers) { /* under a hypervisor only: core/machine/smp.h, smp_wait_answer() */
@@ -406,160 +397,6 @@ static void write_topology(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
-/* The INVLPG/global erratum's verdict (core/machine/cpu_errata.h): null on a CPU it does not list. */
-static void write_pcid_erratum(struct json_writer *w, const struct run *r)
-{
-    const struct invlpg_global_check *e = &r->method.pcid_erratum;
-    jw_key(w, "pcid_erratum");
-    if (!e->listed) {
-        jw_null(w);
-        return;
-    }
-    jw_object_begin(w);
-    jw_kv_str(w, "id", ERRATUM_INVLPG_GLOBAL);
-    jw_kv_str(w, "cpu", e->cpu);
-    jw_kv_str(w, "model_name", e->model_name);
-    kv_hex_or_null(w, "microcode", e->microcode_known, e->microcode);
-    jw_kv_hex(w, "fixed_microcode", e->fixed_microcode);
-    jw_kv_bool(w, "affected", e->affected);
-    jw_kv_str(w, "source", "Intel ADL063/RPL042; Linux arch/x86/mm/init.c invlpg_miss_ids[]");
-    jw_object_end(w);
-}
-
-/*
- * method.bootstrap (schema 3): how every metric's p50_ci95 was drawn, and what
- * the intervals cost the run (core/run/record_samples.h).
- */
-static void write_bootstrap(struct json_writer *w, const struct run *r)
-{
-    const struct method_info *m = &r->method;
-    jw_key(w, "bootstrap");
-    jw_object_begin_inline(w);
-    jw_kv_u64(w, "seed", m->order_seed);
-    jw_kv_u64(w, "resamples", BOOT_REPLICATES);
-    jw_kv_u64(w, "min_samples", BOOT_MEDIAN_MIN_N);
-    jw_kv_u64(w, "intervals", m->p50_intervals);
-    jw_kv_u64(w, "duration_ms", r->tsc_hz ? m->p50_interval_ticks * 1000 / r->tsc_hz : 0);
-    jw_object_end(w);
-}
-
-/* What a setting the tool makes on every CPU was found and left: the members both share. */
-static void write_per_cpu_setting(struct json_writer *w, bool found, bool used, uint64_t cpus,
-                                  uint64_t cpus_found, uint64_t cpus_used)
-{
-    jw_kv_bool(w, "found", found);
-    jw_kv_bool(w, "used", used);
-    jw_kv_u64(w, "cpus", cpus);
-    jw_kv_u64(w, "cpus_found", cpus_found);
-    jw_kv_u64(w, "cpus_used", cpus_used);
-}
-
-/* issue 32 item 5: EFER.TCE, as found and as used (core/run/run.h struct efer_tce_info) */
-static void write_efer_tce(struct json_writer *w, const struct efer_tce_info *t)
-{
-    jw_key(w, "efer_tce");
-    jw_object_begin(w);
-    jw_kv_bool(w, "supported", t->supported);
-    write_per_cpu_setting(w, t->found, t->used, t->cpus, t->cpus_found, t->cpus_used);
-    jw_object_end(w);
-}
-
-/* issue 32 item 8: LFENCE's dispatch serialisation (core/run/run.h struct lfence_info) */
-static void write_lfence(struct json_writer *w, const struct lfence_info *l)
-{
-    jw_key(w, "lfence");
-    jw_object_begin(w);
-    jw_kv_str(w, "source", l->source);
-    write_per_cpu_setting(w, l->found, l->used, l->cpus, l->cpus_found, l->cpus_used);
-    jw_object_end(w);
-}
-
-/* method.lazy_idle (issue 32): the idle state shootdown_lazy's lazy CPUs slept in; once it ran. */
-static void write_lazy_idle(struct json_writer *w, const struct lazy_idle_info *li)
-{
-    if (!li->set)
-        return;
-    jw_key(w, "lazy_idle");
-    jw_object_begin(w);
-    jw_kv_str(w, "state", li->state);
-    jw_key(w, "hint");
-    if (li->mwait)
-        jw_u64(w, li->hint);
-    else
-        jw_null(w);
-    jw_kv_u64(w, "settle_us", li->settle_us);
-    jw_kv_str(w, "reason", li->reason);
-    jw_object_end(w);
-}
-
-static void write_method(struct json_writer *w, const struct run *r)
-{
-    const struct method_info *m = &r->method;
-    jw_key(w, "method");
-    jw_object_begin(w);
-    jw_kv_str(w, "apic_mode", m->apic_mode);
-    jw_kv_str(w, "apic_mode_reason", m->apic_mode_reason);
-    jw_kv_str(w, "firmware_apic_mode", m->firmware_apic_mode);
-    topo_report_linux_ipi_mode(w, r); /* issue 21 */
-    jw_kv_str(w, "icr_fence", m->icr_fence);
-    jw_kv_str(w, "target_wait", m->target_wait);
-    jw_kv_str(w, "page_flush", m->page_flush);
-    jw_kv_str(w, "full_flush", m->full_flush);
-    jw_kv_str(w, "full_flush_variant", m->full_flush_variant);
-    jw_kv_bool(w, "full_flush_emulated", m->full_flush_emulated);
-    /* how the shootdown experiments measure (issue 10): fixed by the code, stated for readers */
-    jw_kv_str(w, "verification", "after_closing_timestamp");
-    /* issue 20: shootdown_contention checks no shootdown inside any initiator's window */
-    jw_kv_str(w, "contention_checks", "after_all_windows_closed");
-    /* issue 20: the return to user refills a user working set (point parameter working_set) */
-    jw_kv_str(w, "pti_return_to_user", "timed_user_working_set");
-    jw_kv_str(w, "ipi_class_summary", "equal_share_per_pair");
-    /* issue 20: Linux's paths and the refills they leave */
-    jw_kv_str(w, "invlpgb_above_ceiling", "whole_pcid");
-    /* issue 32: invlpgb_range's busy_ws rows, the IPI targets' and INVLPGB's bystanders' loss */
-    jw_kv_str(w, "invlpgb_other_cpus", "target_and_bystander_lost");
-    jw_kv_str(w, "flush_ceiling_refill", "after_ack");
-    /* issue 32: shootdown curves' p* on the work summed over CPUs (critical path beside it) */
-    jw_kv_str(w, "flush_ceiling_metric", "work");
-    /* issue 21: lazy CPUs idle as in the idle loop; target states settle their target residency */
-    jw_kv_str(w, "lazy_cpus", "idle_loop");
-    write_lazy_idle(w, &m->lazy_idle);
-    /*
-     * issue 32 item 16: every target handler and delivery figure is of a target running
-     * the tool's ring-0 code, which pays no entry work (no CR3 switch, no IBRS/IBPB/VERW,
-     * no swapgs): a Linux CPU interrupted in user mode pays those on top
-     */
-    jw_kv_str(w, "target_context", "ring0_no_entry_mitigations");
-    jw_kv_str(w, "target_state_settle", "target_residency");
-    /* issue 20: each iteration runs its variants in an order drawn from this seed */
-    if (m->order_seed_set) {
-        jw_kv_str(w, "variant_order", "random_per_iteration");
-        jw_kv_u64(w, "order_seed", m->order_seed);
-    }
-    write_bootstrap(w, r);
-    jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
-    jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
-    if (m->pcid_enabled) {
-        jw_kv_hex(w, "kernel_pcid", m->kernel_pcid);
-        jw_kv_hex(w, "user_pcid", m->user_pcid);
-    }
-    jw_kv_str(w, "pcid_reason", m->pcid_reason[0] ? m->pcid_reason : NULL);
-    write_pcid_erratum(w, r);
-    write_efer_tce(w, &m->efer_tce);
-    write_lfence(w, &m->lfence);
-    protocol_report_json(w, r); /* where the tool's own protocol spends its time */
-    jw_kv_u64(w, "paging_levels", m->paging_levels);
-    jw_kv_u64(w, "test_pages", m->test_pages);
-    jw_kv_str(w, "test_mappings", r->cfg.global_pages ? "global" : "user");
-    jw_kv_u64(w, "samples", r->cfg.samples);
-    jw_kv_u64(w, "warmup", r->cfg.warmup);
-    jw_kv_str(w, "profile", profile_name(r->cfg.profile));
-    jw_kv_u64(w, "timer_overhead_ticks", m->timer_overhead_ticks);
-    /* issue 32 item 8: opening and closing timestamps of a timed window (asm/cpu.h) */
-    jw_kv_str(w, "timestamp", tsc_sequence());
-    jw_object_end(w);
-}
-
 /* Whether the run happened on the TLB model (tlbscope-sim) rather than a machine. */
 static void write_simulation(struct json_writer *w, const struct simulation_info *s)
 {
@@ -585,7 +422,7 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
         jw_str(w, s->errata[i]);
     jw_array_end(w);
     jw_kv_str(w, "cpuid_override", s->cpuid_override);
-    kv_hex_or_null(w, "microcode", s->microcode_known, s->microcode);
+    report_kv_hex_or_null(w, "microcode", s->microcode_known, s->microcode);
     jw_kv_str(w, "microcode_source", s->microcode_source);
     jw_kv_bool(w, "la57", s->la57);
     jw_object_end(w);
@@ -660,7 +497,7 @@ bool report_write_json(const struct run *r, struct strbuf *out)
     write_firmware(&w, &r->fw, &red);
     write_cpu(&w, r);
     write_topology(&w, r);
-    write_method(&w, r);
+    method_report_write(&w, r);
 
     jw_key(&w, "experiments");
     jw_array_begin(&w);

@@ -3,7 +3,9 @@
 # docs/layers.txt, then the same checker on scratch trees holding one deliberate mistake each
 # (an include against the direction, an architecture header by path, an include into no
 # folder, rules that go round in a circle), which it must name. Also: no .c file directly in
-# core/ or reports/tool/ (every file sits in its role's folder). Prints TAP lines.
+# core/ or reports/tool/ (every file sits in its role's folder), and the files' own rules
+# (scripts/check-file-rules.py: no .c/.h over 600 lines, no two .c files that call each
+# other), also on a scratch tree with one of each. Prints TAP lines.
 cd "$(dirname "$0")/../.." || exit 1
 work=build/test-runs/layers
 rm -rf "$work" && mkdir -p "$work"
@@ -17,6 +19,33 @@ else
     not_ok "the tree breaks docs/layers.txt:"
     sed 's/^/# /' <<<"$out" | head -20
 fi
+
+# the files' own rules: none over 600 lines, no two that call each other (scripts/check-file-rules.py);
+# its "# TODO" lines (files still over, with who splits them) are printed, not failed
+if out=$(python3 scripts/check-file-rules.py 2>&1); then
+    ok "no file over 600 lines, no two files that call each other ($(tail -1 <<<"$out" | sed 's/^# //'))"
+    grep '^# TODO' <<<"$out"
+else
+    not_ok "the files break their own rules:"
+    sed 's/^/# /' <<<"$out" | head -30
+fi
+# and the checker names each kind of breach in a scratch tree that has one
+fr=$work/file_rules
+mkdir -p "$fr/sim"
+printf 'int a_one(void) { return 1; }\nint b_one(void);\nint a_two(void) { return b_one(); }\n' >"$fr/sim/a.c"
+printf 'int a_one(void);\nint b_one(void) { return a_one(); }\n' >"$fr/sim/b.c"
+seq 601 | sed 's|^|// line |' >"$fr/sim/long.h"
+out=$(python3 scripts/check-file-rules.py --root "$fr" 2>&1); rc=$?
+if [ $rc != 0 ] && grep -q 'sim/a.c: calls b_one in sim/b.c, which calls a_one back' <<<"$out" &&
+   grep -q 'sim/long.h: 601 lines, over 600' <<<"$out"; then
+    ok "file rules: a scratch pair that calls each other and a 601-line header are named"
+else
+    not_ok "file rules: exit $rc, got: $(head -3 <<<"$out")"
+fi
+rm "$fr/sim/long.h"
+printf 'int a_one(void) { return 1; }\n' >"$fr/sim/a.c"
+if python3 scripts/check-file-rules.py --root "$fr" >/dev/null 2>&1; then ok "file rules: one direction passes"
+else not_ok "file rules: a pair calling one way fails"; fi
 
 loose=$(git ls-files 'core/*.c' 'reports/tool/*.c' | awk -F/ '($1 == "core" && NF == 2) || ($1 == "reports" && NF == 3)')
 if [ -z "$loose" ]; then ok "no .c file directly in core/ or reports/tool/"; else not_ok "loose .c files: $loose"; fi

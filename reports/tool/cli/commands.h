@@ -63,12 +63,4 @@ int cmd_redact(const char *in_path, const char *out_path, const char *key_text,
 /* IN.json -> IN.redacted.json (any other name gets ".redacted.json" appended); malloc'd. */
 char *commands_redacted_name(const char *in_path);
 
-/*
- * Loads, validates and models one report, as show/compare/html do: NULL
- * (with the reason on `err`) when it is not a readable tlbscope report of a
- * known version or it fails validation (the first problem named: exit
- * status 1, as show's, compare's and html's help say).
- */
-struct m_report *commands_load_report(const char *path, FILE *err);
-
 #endif

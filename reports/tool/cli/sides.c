@@ -4,7 +4,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "reports/tool/cli/commands.h"
+#include "reports/tool/cli/load_report.h"
+#include "reports/tool/model/exit_status.h"
 #include "reports/tool/cli/side_names.h"
 #include "reports/tool/model/inputs.h"
 #include "reports/tool/model/jget.h"

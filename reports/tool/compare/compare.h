@@ -227,6 +227,11 @@ struct cmp_summary {
 /* The geometric mean of side's p50 ratios over the section's compared rows. False when none. */
 bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, size_t side,
                      struct cmp_summary *out);
+/*
+ * A derived value as one format per kind, so a column reads evenly: ratios
+ * and fractions with three decimals ("1.000", "0.997"), counts as integers.
+ */
+const char *compare_derived_text(const char *key, double v, char *buf, size_t cap);
 /* One section as a table: parameter columns, then per report p50, p99 and the ratio to A. */
 struct table *compare_section_table(const struct cmp_model *m, const struct cmp_section *s);
 /*
@@ -244,6 +249,8 @@ struct table *compare_section_table_fit(const struct cmp_model *m, const struct 
 size_t compare_constant_params(const struct cmp_section *s, char *buf, size_t cap);
 /* Does the row's ratio for `side` count in the summary (a role row repeating a value row does not)? */
 bool compare_row_counts(const struct cmp_row *row, size_t side);
+/* Does side i have a measured cell in some row of the section? */
+bool compare_side_measured(const struct cmp_section *s, size_t i);
 /* "+12%" or "-8%" for a ratio (its distance from 1); "" when not finite. */
 const char *compare_percent_text(double ratio, char *buf, size_t cap);
 /* "B is 1.31x slower than A over 42 points, [1.22, 1.40]": false when no row has a ratio. */

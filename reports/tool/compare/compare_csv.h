@@ -17,4 +17,10 @@ extern const char *const compare_csv_params[];
 
 void compare_csv_print(const struct cmp_model *m, FILE *out);
 
+/*
+ * The table format's CSV (reports/tool/compare/compare_wide_csv.c): one row per
+ * experiment and point, per side p50, p99, flags and the ratio to the baseline.
+ */
+void compare_wide_csv_print(const struct cmp_model *m, FILE *out);
+
 #endif

@@ -7,6 +7,49 @@
 
 #define SUMMARY_WIDTH 80
 
+/*
+ * Per side: the geometric mean of the p50 ratios over the compared rows, and
+ * the geometric means of the range ends when every row has a range.
+ */
+bool compare_summary(const struct cmp_model *m, const struct cmp_section *s, size_t side,
+                     struct cmp_summary *out)
+{
+    size_t j;
+    double sum = 0, slo = 0, shi = 0;
+    memset(out, 0, sizeof(*out));
+    out->all_ranged = true;
+    out->kind = CMP_IV_NONE;
+    for (j = 0; j < s->nrows; j++) {
+        const struct cmp_row *row = &s->rows[j];
+        double q = compare_ratio(row, side), lo, hi;
+        enum cmp_interval k;
+        if (!compare_row_counts(row, side) || !(q > 0) || !isfinite(q))
+            continue;
+        out->n++;
+        sum += log(q);
+        k = compare_ratio_interval(row, side, &lo, &hi);
+        if (k != CMP_IV_NONE && lo > 0) {
+            slo += log(lo);
+            shi += log(hi);
+            out->kind = out->kind == CMP_IV_NONE || out->kind == k ? k : CMP_IV_MIXED;
+        } else {
+            out->all_ranged = false;
+        }
+        switch (compare_verdict(row, side)) {
+        case CMP_FASTER: out->faster++; break;
+        case CMP_SLOWER: out->slower++; break;
+        case CMP_NO_DIFFERENCE: out->noise++; break;
+        default: break;
+        }
+    }
+    if (!out->n)
+        return false;
+    out->geomean = exp(sum / (double)out->n);
+    out->lo = out->all_ranged ? exp(slo / (double)out->n) : NAN;
+    out->hi = out->all_ranged ? exp(shi / (double)out->n) : NAN;
+    return true;
+}
+
 enum cmp_verdict compare_summary_verdict(const struct cmp_model *m, const struct cmp_summary *s)
 {
     double t = m->opts.threshold;
