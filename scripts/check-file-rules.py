@@ -59,6 +59,10 @@ ALTERNATIVES = {
 }
 
 DEF = re.compile(r"^[A-Za-z_][\w \*]*?\b([A-Za-z_]\w*)\s*\(")
+# what looks like a call or a definition and is neither: the compiler's own words
+NOT_FUNCTIONS = {"__attribute__", "__asm__", "asm", "sizeof", "_Alignof", "_Alignas",
+                 "_Static_assert", "__typeof__", "typeof", "if", "for", "while", "switch",
+                 "return", "_Generic", "__builtin_expect", "defined"}
 CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
@@ -80,7 +84,7 @@ def defined_functions(code):
             continue
         rest = "\n".join(lines[i:i + 8])
         brace, semi = rest.find("{"), rest.find(";")
-        if brace >= 0 and (semi < 0 or brace < semi):
+        if brace >= 0 and (semi < 0 or brace < semi) and m.group(1) not in NOT_FUNCTIONS:
             out.add(m.group(1))
     return out
 

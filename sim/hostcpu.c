@@ -190,6 +190,16 @@ uint64_t tlb_read64(uint64_t va)
     uint32_t c;
     uint64_t v = 0;
     struct tlb_model *m = model(&c);
+    /*
+     * A read is an instruction of this CPU: its store buffer ages by one event
+     * (sim/storebuf.h), as in cpu_relax(). Without it a store stayed pending
+     * through a whole working-set refill (the flush handler's ack ticket until
+     * its IRET, or 20 us of wall time), and the initiator's wait for it grew
+     * with the targets' working set: flush_ceiling's own-refill figure then
+     * did too, with or without the initiator's refill (fc_initiator_no_refill
+     * lived). A real store buffer drains within a few hundred cycles.
+     */
+    sim_sb_event();
     if (m)
         tlbm_read64(m, c, va, &v);
     return v;

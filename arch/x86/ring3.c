@@ -34,11 +34,6 @@ bool ring3_run(uint64_t deadline, struct ring3_exit *out)
     out->fw_tr = 0;
     return false;
 }
-bool ring3_trap(void *frame)
-{
-    (void)frame;
-    return false;
-}
 
 #else
 
@@ -120,6 +115,8 @@ static void load_fs_gs(uint16_t sel)
     __asm__ volatile("mov %0, %%fs; mov %0, %%gs" ::"r"((uint64_t)sel) : "memory");
 }
 
+static bool ring3_trap(struct trap_frame *f);
+
 bool ring3_run(uint64_t deadline, struct ring3_exit *out)
 {
     uint64_t gs_base = rdmsr(MSR_GS_BASE), fs_base = rdmsr(MSR_FS_BASE);
@@ -137,6 +134,8 @@ bool ring3_run(uint64_t deadline, struct ring3_exit *out)
     load_fs_gs(USER_DS);
     wrmsr(MSR_GS_BASE, gs_base);
     wrmsr(MSR_FS_BASE, fs_base);
+    /* set on this CPU, the one that takes the loop's traps, before it can take one */
+    trap_set_cpl3_hook(ring3_trap);
     if (!arch_setjmp(&resume)) {
         if (MUTANT(ring3_loop_at_cpl0)) {
             /* the same loop at CPL 0, still labelled ring 3 */
@@ -162,9 +161,9 @@ bool ring3_run(uint64_t deadline, struct ring3_exit *out)
     return last_exit.vector == RING3_EXIT_VECTOR;
 }
 
-bool ring3_trap(void *frame)
+/* A trap from CPL 3 that ends the loop (its exit INT or an exception), through trap.c's hook. */
+static bool ring3_trap(struct trap_frame *f)
 {
-    struct trap_frame *f = frame;
     last_exit.vector = (uint32_t)(f->vector & 0xff);
     last_exit.rip = f->rip;
     last_exit.cs = (uint16_t)f->cs;

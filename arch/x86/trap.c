@@ -9,10 +9,12 @@
 static irq_handler irq_handlers[256];
 static exception_hook ud_hook;
 static exception_hook unexpected_hook;
+static exception_hook cpl3_hook; /* arch/x86/ring3.c's, set on the CPU about to enter CPL 3 */
 
 void trap_set_irq_handler(uint8_t vector, irq_handler h) { irq_handlers[vector] = h; }
 void trap_set_ud_hook(exception_hook h) { ud_hook = h; }
 void trap_set_exception_hook(exception_hook h) { unexpected_hook = h; }
+void trap_set_cpl3_hook(exception_hook h) { cpl3_hook = h; }
 
 bool trap_emulated_ud(struct trap_frame *f) { return ud_hook && ud_hook(f); }
 
@@ -54,7 +56,7 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
     /* the CPL 3 loop's way back, or its fault: back to its caller at CPL 0 */
-    if ((f->cs & 3) == 3 && (vector < 32 || vector == RING3_EXIT_VECTOR) && ring3_trap(f))
+    if ((f->cs & 3) == 3 && (vector < 32 || vector == RING3_EXIT_VECTOR) && cpl3_hook && cpl3_hook(f))
         return;
     if (vector < 32) {
         if (pc->probe_rip && f->rip == pc->probe_rip) {

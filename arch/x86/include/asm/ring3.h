@@ -65,7 +65,5 @@ struct ring3_shared *ring3_shared(void);
  * (vector and rip in *out).
  */
 bool ring3_run(uint64_t deadline, struct ring3_exit *out);
-/* trap.c: a trap from CPL 3 that ends the loop (exit INT or an exception). */
-bool ring3_trap(void *frame);
 
 #endif

@@ -34,6 +34,9 @@ typedef bool (*exception_hook)(struct trap_frame *f);
 void trap_set_irq_handler(uint8_t vector, irq_handler h);
 void trap_set_ud_hook(exception_hook h);
 void trap_set_exception_hook(exception_hook h);
+/* A trap from CPL 3 (the ring-3 loop's way back, or its fault) goes to `h` first
+ * (arch/x86/ring3.c sets it: a hook, so that trap.c never calls ring3.c back). */
+void trap_set_cpl3_hook(exception_hook h);
 /* Step 2 of the order above: true when the #UD emulation hook took the exception. */
 bool trap_emulated_ud(struct trap_frame *f);
 /* Makes iretq resume in the armed arch_setjmp() with return value 1. */
