@@ -178,6 +178,7 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SEC_TOOL_MUTANTS),$(BUILD)/mut
          $(BUILD)/mutants/rec_ceiling_point/test_ceiling \
          $(BUILD)/mutants/invlpgb_asid_invalid/test_invlpgb \
          $(BUILD)/mutants/pte_store_unordered/test_apic_model \
+         $(BUILD)/mutants/rec_cpus_from_spread/test_crossover \
          $(foreach m,$(NUM_MUTANTS),$(BUILD)/mutants/$(m)/$(NUM_MUTANT_TEST_$(m))) \
          $(BUILD)/mutants/late_ping_charged/test_target_lost \
          $(BUILD)/mutants/smi_bsp_only/test_conditions $(BUILD)/mutants/clock_mean_of_ratios/test_conditions \

@@ -221,8 +221,9 @@ kill_unit lazy_ipi_anyway test_linux_lazy_catches_up_once "lazy CPUs never skipp
 # mutants lists it) and passes on the correct build (with OK given: exactly OK tests pass)
 control_unit() {
     local m=$1 bin=$2 what=$3 want=${4:-} out
+    # make's rules name build/mutants/... relative to the tree, not by its absolute path
     [ -x "$MUT/$m/$bin" ] ||
-        make --no-print-directory "$MUT/$m/$bin" >>"$here/build/test-runs/mutants-build.log" 2>&1
+        make --no-print-directory -C "$here" "build/mutants/$m/$bin" >>"$here/build/test-runs/mutants-build.log" 2>&1
     out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/$bin" 2>&1)
     if [ -n "$want" ]; then
         check "control: $what passes on the correct build" \
@@ -249,7 +250,7 @@ kill_unit cpus_from_any_win test_recommend_invlpgb_cpus_from \
 # the APIC driver and the takeover on the modelled local APIC (sim/lapic.h, issue 22)
 for m in icr_fence_missing lapic_lowest_first x2apic_to_xapic_direct leave_keeps_tool_idt; do
     [ -x "$MUT/$m/test_apic_model" ] ||
-        make --no-print-directory "$MUT/$m/test_apic_model" >>"$here/build/test-runs/mutants-build.log" 2>&1
+        make --no-print-directory -C "$here" "build/mutants/$m/test_apic_model" >>"$here/build/test-runs/mutants-build.log" 2>&1
 done
 out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$here/build/host/tests/test_apic_model" 2>&1)
 check "control: the APIC and takeover test passes on the correct build" \
@@ -586,7 +587,7 @@ kill_unit emulator_unrecorded test_report_records_the_emulator \
 control_unit verdict_line_drops_na test_verdict "the verdict test" 6
 for m in verdict_inconclusive_as_na verdict_error_complete; do
     [ -x "$MUT/$m/test_verdict" ] ||
-        make --no-print-directory "$MUT/$m/test_verdict" >>"$here/build/test-runs/mutants-build.log" 2>&1
+        make --no-print-directory -C "$here" "build/mutants/$m/test_verdict" >>"$here/build/test-runs/mutants-build.log" 2>&1
 done
 kill_unit verdict_inconclusive_as_na test_skip_after_measuring_is_inconclusive \
     "a blind verifier's SKIP counted as not applicable: the run reads as fully usable" test_verdict
