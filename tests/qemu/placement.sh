@@ -59,9 +59,9 @@ check "shootdown_seq_vs_conc: notes for the classes this machine lacks" \
     "$(printf '%s\n' cross_package same_node same_package_other_node "$( [ "$near" = same_l3 ] && echo same_package || echo same_l3)" | sort | paste -sd,)"
 check "shootdown_seq_vs_conc: each class placement's targets (its notes) are of that class in pair_classes" \
     test "$(jq -r -f "$here/tests/qemu/placement_targets.jq" "$REPORT")" = true
-check "invlpgb_range: a crossover summary per placement (cpus_max: 1 + the class's CPUs)" \
+check "invlpgb_range: a crossover summary nearest first (all 8 CPUs) and per placement (cpus_max: 1 + the class's CPUs)" \
     test "$(exp_field invlpgb_range '[.summary[] | [.params.placement, .values.cpus_max]] | sort | tojson')" = \
-    "$(jq -nc --arg n "$near" '[["cross_node", 5], [$n, 3], ["smt_sibling", 2], ["spread", 4]] | sort')"
+    "$(jq -nc --arg n "$near" '[["cross_node", 5], [$n, 3], ["nearest_first", 8], ["smt_sibling", 2], ["spread", 4]] | sort')"
 
 # x2APIC cluster mode: the CPUs' APIC IDs are 0-7, one cluster: one logical write reaches them all
 check "x2APIC mode, cluster points in ipi_broadcast, one logical ICR write each" \
