@@ -17,13 +17,24 @@ passed=0 failed=0 skipped=0
 failures=()
 start_all=$(date +%s)
 
+# CPU seconds (user + system) of every finished child so far, from bash's `times`: a step's
+# CPU time over its wall time says how much of the 2 cores it kept busy
+# (called in this shell: in a pipe or $(...) it would count a fork's children, none)
+times_file=$logdir/.times
+child_cpu_s() { # sets cpu_s
+    times >"$times_file"
+    cpu_s=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t }' "$times_file")
+}
+
 run_step() { # name, command...
     local name=$1; shift
     if [ -n "${TESTS:-}" ] && [[ "$name" != *$TESTS* ]]; then return; fi
     local log="$logdir/$(echo "$name" | tr '/ ' '__').log"
-    local t0=$(date +%s)
+    local t0=$(date +%s) c0 c1
+    child_cpu_s; c0=$cpu_s
     "$@" >"$log" 2>&1
     local rc=$?
+    child_cpu_s; c1=$cpu_s
     local ok notok skip
     ok=$(grep -cE '^ok ' "$log")
     notok=$(grep -cE '^not ok ' "$log")
@@ -45,7 +56,7 @@ run_step() { # name, command...
         grep -E '^not ok |^# validate: ' "$log" | head -8 | sed 's/^/    /'
         failures+=("$name")
     else
-        printf '%-44s ok   (%d passed%s, %ds)\n' "$name" "$ok" "$([ "$skip" != 0 ] && echo ", $skip skipped")" "$dt"
+        printf '%-44s ok   (%d passed%s, %ds, cpu %ds)\n' "$name" "$ok" "$([ "$skip" != 0 ] && echo ", $skip skipped")" "$dt" "$((c1 - c0))"
         grep -E '^(not )?ok .*# (SKIP|skip)' "$log" | head -3 | sed 's/^/    /'
     fi
     # a step's own count of what it ran (model configurations, mutants)
