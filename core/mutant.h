@@ -155,6 +155,10 @@
 #define MUTANT_ID_cluster_only_seq_conc 175 /* lazy, contention, invlpgb_range send physical IPIs where Linux uses cluster */
 #define MUTANT_ID_spread_by_numbering 176 /* spread evenly over the CPU numbering, not round-robin over domains */
 #define MUTANT_ID_ring3_loop_at_cpl0 178 /* ipi_target_state: the ring3_loop state spins at CPL 0, still labelled ring 3 */
+/* aarch64 TLBI operand encodings (asm/tlbi.h, run on the strict model): 180-182 */
+#define MUTANT_ID_arm_range_num_off_by_one 180 /* RVAE1IS: NUM one more than the loop accounts for */
+#define MUTANT_ID_arm_asid_bit32 181 /* the TLBI operands' ASID at bit 32, not [63:48] */
+#define MUTANT_ID_arm_vae1_not_is 182 /* tlbi_va_is issues TLBI VAE1 (local), not VAE1IS */
 /* issue 31, item 5 (html that concludes): 110-119 */
 #define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
 #define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */

@@ -66,11 +66,8 @@ bool a64m_init(struct a64_model *m, const struct a64m_config *cfg, uint32_t ncpu
     for (i = 0; i < ncpus; i++) {
         struct a64m_cpu *c = &m->cpu[i];
         c->tlb = calloc(pages, sizeof(*c->tlb));
-        c->pend_is = calloc(pages, sizeof(*c->pend_is));
-        c->pend_local = calloc(pages, sizeof(*c->pend_local));
-        c->pend_os = calloc(pages, sizeof(*c->pend_os));
         c->tlb_asid = calloc(pages, sizeof(*c->tlb_asid));
-        if (!c->tlb || !c->pend_is || !c->pend_local || !c->pend_os || !c->tlb_asid)
+        if (!c->tlb || !c->tlb_asid)
             return false;
         c->rng = (cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^ (i + 1) * 0xbf58476d1ce4e5b9ull;
         if (!c->rng)
@@ -83,10 +80,8 @@ void a64m_free(struct a64_model *m)
 {
     for (uint32_t i = 0; i < m->ncpus; i++) {
         free(m->cpu[i].tlb);
-        free(m->cpu[i].pend_is);
-        free(m->cpu[i].pend_local);
-        free(m->cpu[i].pend_os);
         free(m->cpu[i].tlb_asid);
+        free(m->cpu[i].pend);
     }
     free(m->table);
     free(m->tags);
@@ -172,55 +167,49 @@ static void drop(struct a64m_cpu *c, uint32_t page)
     }
 }
 
-/* On CPU c, the ASID invalidations `issuer` made complete: its non-global
- * entries of those ASIDs go, global ones stay. */
-static void complete_asid(struct a64_model *m, struct a64m_cpu *c, uint32_t issuer)
+/* A by-VA invalidation of `asid` matches an entry global, or non-global and filled under it. */
+static bool va_matches(const struct a64m_cpu *c, uint32_t page, uint16_t asid)
 {
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < c->npend_asid; i++) {
-        if (c->pend_asid[i].issuer != issuer) {
-            c->pend_asid[k++] = c->pend_asid[i];
-            continue;
-        }
-        for (uint32_t p = 0; p < m->pages; p++)
-            if ((c->tlb[p] & A64M_PTE_NG) && c->tlb_asid[p] == c->pend_asid[i].asid)
-                drop(c, p);
+    return !(c->tlb[page] & A64M_PTE_NG) || c->tlb_asid[page] == asid;
+}
+
+/* One pending invalidation, complete on CPU c now: drop what it matches. */
+static void apply(struct a64_model *m, struct a64m_cpu *c, const struct a64m_pend *p)
+{
+    switch (p->what) {
+    case A64M_BY_VA:
+        for (uint32_t page = p->first; page < p->first + p->count; page++)
+            if (va_matches(c, page, p->asid))
+                drop(c, page);
+        break;
+    case A64M_ALL:
+        for (uint32_t page = 0; page < m->pages; page++)
+            drop(c, page);
+        break;
+    case A64M_BY_ASID: /* its non-global entries only: global ones stay */
+        for (uint32_t page = 0; page < m->pages; page++)
+            if ((c->tlb[page] & A64M_PTE_NG) && c->tlb_asid[page] == p->asid)
+                drop(c, page);
+        break;
     }
-    c->npend_asid = k;
 }
 
 /*
- * The issuer's DSB: its broadcast invalidations complete on every CPU, the
- * inner-shareable ones at DSB ISH or OSH, the outer-shareable ones
- * (`outer`) at DSB OSH only.
+ * The issuer's DSB on CPU c: the invalidations of `issuer` pending here whose
+ * scope this DSB completes (`scopes`, bit per enum a64m_scope) take effect
+ * and leave the list; the others stay pending, in order.
  */
-static void complete_broadcast(struct a64_model *m, uint32_t issuer, bool outer)
+static void complete(struct a64_model *m, struct a64m_cpu *c, uint32_t issuer, unsigned scopes)
 {
-    uint64_t bit = 1ull << issuer;
-    for (uint32_t j = 0; j < m->ncpus; j++) {
-        struct a64m_cpu *c = &m->cpu[j];
-        bool all = c->pend_all & bit;
-        c->pend_all &= ~bit;
-        for (uint32_t p = 0; p < m->pages; p++) {
-            if (all || (c->pend_is[p] & bit) || (outer && (c->pend_os[p] & bit)))
-                drop(c, p);
-            c->pend_is[p] &= ~bit;
-            if (outer)
-                c->pend_os[p] &= ~bit;
-        }
-        complete_asid(m, c, issuer);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < c->npend; i++) {
+        const struct a64m_pend *p = &c->pend[i];
+        if (p->issuer == issuer && (scopes & (1u << p->scope)))
+            apply(m, c, p);
+        else
+            c->pend[k++] = *p;
     }
-}
-
-static void complete_local(struct a64_model *m, uint32_t ci)
-{
-    struct a64m_cpu *c = &m->cpu[ci];
-    for (uint32_t p = 0; p < m->pages; p++) {
-        if (c->pend_local[p]) {
-            drop(c, p);
-            c->pend_local[p] = 0;
-        }
-    }
+    c->npend = k;
 }
 
 /* Stores made visible to every walk, oldest first (a later store to a page wins). */
@@ -231,11 +220,141 @@ static void drain_stores(struct a64_model *m, struct a64m_cpu *c)
     c->nsb = 0;
 }
 
-static void queue_is(struct a64_model *m, uint32_t issuer, uint32_t page)
+/* `p` pending on CPU `on` (issued by p->issuer), until the issuer's DSB of its scope. */
+static void queue(struct a64_model *m, uint32_t on, const struct a64m_pend *p)
 {
-    for (uint32_t j = 0; j < m->ncpus; j++)
-        m->cpu[j].pend_is[page] |= 1ull << issuer;
-    note_recent(&m->cpu[issuer], page);
+    struct a64m_cpu *c = &m->cpu[on];
+    if (c->npend == c->pend_cap) {
+        uint32_t cap = c->pend_cap ? 2 * c->pend_cap : 64;
+        struct a64m_pend *grown = cap <= A64M_MAX_PEND ? realloc(c->pend, cap * sizeof(*grown)) : NULL;
+        if (!grown) {
+            violation(m, p->issuer, "more than %u invalidations pending on CPU %u", c->pend_cap, on);
+            return;
+        }
+        c->pend = grown;
+        c->pend_cap = cap;
+    }
+    c->pend[c->npend++] = *p;
+}
+
+/* pending on the issuer only (a local TLBI) or on every CPU (a broadcast one) */
+static void post(struct a64_model *m, const struct a64m_pend *p)
+{
+    if (p->scope == A64M_LOCAL)
+        queue(m, p->issuer, p);
+    else
+        for (uint32_t j = 0; j < m->ncpus; j++)
+            queue(m, j, p);
+    if (p->what == A64M_BY_VA)
+        for (uint32_t page = p->first; page < p->first + p->count && page < p->first + A64M_RECENT;
+             page++)
+            note_recent(&m->cpu[p->issuer], page);
+}
+
+/*
+ * The operand fields (Arm ARM C5.5), decoded here from the architecture's
+ * layouts on their own, never with asm/tlbi.h's encoders: a field both sides
+ * placed wrongly in the same way would pass.
+ */
+#define OPND_ASID(x) ((uint16_t)((x) >> 48))             /* [63:48], every form */
+#define OPND_VA_TTL(x) ((unsigned)((x) >> 44) & 0xfu)   /* by VA: [47:44] */
+#define OPND_VA_PAGE(x) ((x) & ((1ull << 44) - 1))       /* by VA: VA[55:12] in [43:0] */
+#define OPND_RANGE_TG(x) ((unsigned)((x) >> 46) & 3u)    /* range: [47:46], 0b01 = 4 KiB */
+#define OPND_RANGE_SCALE(x) ((unsigned)((x) >> 44) & 3u) /* range: [45:44] */
+#define OPND_RANGE_NUM(x) ((unsigned)((x) >> 39) & 31u)  /* range: [43:39] */
+#define OPND_RANGE_TTL(x) ((unsigned)((x) >> 37) & 3u)   /* range: [38:37] */
+#define OPND_RANGE_BASE(x) ((x) & ((1ull << 37) - 1))    /* range: VA[48:12] in [36:0] */
+
+/* by VA: VA[55:12] from the field, VA[63:56] copies of VA[55] (TTBR1 addresses are all ones) */
+static uint64_t decode_va(uint64_t operand)
+{
+    uint64_t va = OPND_VA_PAGE(operand) << A64M_PAGE_SHIFT;
+    if (va & (1ull << 55))
+        va |= 0xffull << 56;
+    return va;
+}
+
+/*
+ * TTL (by VA [47:44]; a range's [38:37] is the level alone, its granule TG's):
+ * 0 says nothing; 4 KiB granule level 3 (by VA 0b0011, range 0b11) names the
+ * model's entries; any other value names entries the model does not hold, and
+ * the TLBI need not touch a level-3 one: false, the entry stays.
+ */
+static bool ttl_reaches_level3(unsigned ttl, unsigned level3) { return ttl == 0 || ttl == level3; }
+
+/* The pages [first, first + count) of the region that `va` and `count` name, or a model error. */
+static bool pages_of(struct a64_model *m, uint32_t c, uint64_t va, uint64_t count, uint32_t *first)
+{
+    uint32_t last;
+    if (!page_of(m, c, va, first))
+        return false;
+    if (count > m->pages || !page_of(m, c, va + ((count - 1) << A64M_PAGE_SHIFT), &last)) {
+        violation(m, c, "a range of %llu pages from 0x%llx past the test region",
+                  (unsigned long long)count, (unsigned long long)va);
+        return false;
+    }
+    return true;
+}
+
+/* With m->lock held: TLBI `op` by CPU ci, its operand decoded into what becomes pending. */
+static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t operand)
+{
+    struct a64m_cpu *c = &m->cpu[ci];
+    struct a64m_pend p = { .issuer = ci, .scope = A64M_INNER, .what = A64M_BY_VA,
+                           .asid = OPND_ASID(operand), .count = 1 };
+    uint64_t pages;
+    switch (op) {
+    case TLBI_VAE1IS:
+    case TLBI_VAE1:
+    case TLBI_VAE1OS:
+        if (op == TLBI_VAE1IS)
+            c->n.tlbi_is++;
+        else if (op == TLBI_VAE1)
+            c->n.tlbi_local++;
+        else
+            c->n.tlbi_os++;
+        p.scope = op == TLBI_VAE1 ? A64M_LOCAL : op == TLBI_VAE1OS ? A64M_OUTER : A64M_INNER;
+        if (!page_of(m, ci, decode_va(operand), &p.first))
+            return;
+        if (!ttl_reaches_level3(OPND_VA_TTL(operand), 3)) {
+            c->n.tlbi_ttl_elsewhere++;
+            return;
+        }
+        break;
+    case TLBI_RVAE1IS:
+        c->n.tlbi_range++;
+        if (OPND_RANGE_TG(operand) != 1) {
+            violation(m, ci, "TLBI RVAE1IS with TG %u (the tool's granule is 4 KiB, TG 0b01)",
+                      OPND_RANGE_TG(operand));
+            return;
+        }
+        pages = (uint64_t)(OPND_RANGE_NUM(operand) + 1) << (5 * OPND_RANGE_SCALE(operand) + 1);
+        if (!pages_of(m, ci, OPND_RANGE_BASE(operand) << A64M_PAGE_SHIFT, pages, &p.first))
+            return;
+        p.count = (uint32_t)pages;
+        if (!ttl_reaches_level3(OPND_RANGE_TTL(operand), 3)) {
+            c->n.tlbi_ttl_elsewhere++;
+            return;
+        }
+        break;
+    case TLBI_VMALLE1IS:
+        c->n.tlbi_all++;
+        p.what = A64M_ALL;
+        break;
+    case TLBI_ASIDE1IS:
+        c->n.tlbi_asid++;
+        if (operand & ((1ull << 48) - 1)) {
+            violation(m, ci, "TLBI ASIDE1IS operand 0x%llx sets RES0 bits [47:0]",
+                      (unsigned long long)operand);
+            return;
+        }
+        p.what = A64M_BY_ASID;
+        break;
+    default:
+        violation(m, ci, "TLBI operation %d unknown to the model", (int)op);
+        return;
+    }
+    post(m, &p);
 }
 
 /* ---- the instructions ---- */
@@ -298,83 +417,10 @@ void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, ui
     pthread_mutex_unlock(&m->lock);
 }
 
-void a64m_tlbi_va_is(struct a64_model *m, uint32_t ci, uint64_t va)
-{
-    uint32_t page;
-    pthread_mutex_lock(&m->lock);
-    m->cpu[ci].n.tlbi_is++;
-    if (page_of(m, ci, va, &page))
-        queue_is(m, ci, page);
-    speculate(m, ci);
-    pthread_mutex_unlock(&m->lock);
-}
-
-void a64m_tlbi_va_local(struct a64_model *m, uint32_t ci, uint64_t va)
-{
-    struct a64m_cpu *c = &m->cpu[ci];
-    uint32_t page;
-    pthread_mutex_lock(&m->lock);
-    c->n.tlbi_local++;
-    if (page_of(m, ci, va, &page)) {
-        c->pend_local[page] = 1;
-        note_recent(c, page);
-    }
-    speculate(m, ci);
-    pthread_mutex_unlock(&m->lock);
-}
-
-void a64m_tlbi_range_is(struct a64_model *m, uint32_t ci, uint64_t va, uint32_t pages)
-{
-    uint32_t first, last;
-    pthread_mutex_lock(&m->lock);
-    m->cpu[ci].n.tlbi_range++;
-    if (pages && page_of(m, ci, va, &first) &&
-        page_of(m, ci, va + ((uint64_t)(pages - 1) << A64M_PAGE_SHIFT), &last)) {
-        for (uint32_t p = first; p <= last; p++)
-            queue_is(m, ci, p);
-    }
-    speculate(m, ci);
-    pthread_mutex_unlock(&m->lock);
-}
-
-void a64m_tlbi_all_is(struct a64_model *m, uint32_t ci)
+void a64m_tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t operand)
 {
     pthread_mutex_lock(&m->lock);
-    m->cpu[ci].n.tlbi_all++;
-    for (uint32_t j = 0; j < m->ncpus; j++)
-        m->cpu[j].pend_all |= 1ull << ci;
-    speculate(m, ci);
-    pthread_mutex_unlock(&m->lock);
-}
-
-void a64m_tlbi_va_os(struct a64_model *m, uint32_t ci, uint64_t va)
-{
-    uint32_t page;
-    pthread_mutex_lock(&m->lock);
-    m->cpu[ci].n.tlbi_os++;
-    if (page_of(m, ci, va, &page)) {
-        for (uint32_t j = 0; j < m->ncpus; j++)
-            m->cpu[j].pend_os[page] |= 1ull << ci;
-        note_recent(&m->cpu[ci], page);
-    }
-    speculate(m, ci);
-    pthread_mutex_unlock(&m->lock);
-}
-
-void a64m_tlbi_asid_is(struct a64_model *m, uint32_t ci, uint16_t asid)
-{
-    pthread_mutex_lock(&m->lock);
-    m->cpu[ci].n.tlbi_asid++;
-    for (uint32_t j = 0; j < m->ncpus; j++) {
-        struct a64m_cpu *c = &m->cpu[j];
-        if (c->npend_asid == A64M_MAX_PEND_ASID) {
-            violation(m, ci, "more than %u ASID invalidations pending on CPU %u", A64M_MAX_PEND_ASID, j);
-            continue;
-        }
-        c->pend_asid[c->npend_asid].issuer = ci;
-        c->pend_asid[c->npend_asid].asid = asid;
-        c->npend_asid++;
-    }
+    tlbi(m, ci, op, operand);
     speculate(m, ci);
     pthread_mutex_unlock(&m->lock);
 }
@@ -402,10 +448,13 @@ static void dsb(struct a64_model *m, uint32_t ci, uint64_t *count, unsigned what
     speculate(m, ci);
     if (what & DSB_STORES)
         drain_stores(m, c);
-    if (what & DSB_BROADCAST)
-        complete_broadcast(m, ci, (what & DSB_OUTER) != 0);
-    if (what & DSB_LOCAL)
-        complete_local(m, ci);
+    if (what & DSB_BROADCAST) {
+        /* the issuer's broadcast TLBIs complete on every CPU (and its local ones here) */
+        unsigned scopes = 1u << A64M_INNER | 1u << A64M_LOCAL | ((what & DSB_OUTER) ? 1u << A64M_OUTER : 0);
+        for (uint32_t j = 0; j < m->ncpus; j++)
+            complete(m, &m->cpu[j], ci, scopes);
+    } else if (what & DSB_LOCAL)
+        complete(m, c, ci, 1u << A64M_LOCAL);
     speculate(m, ci);
     pthread_mutex_unlock(&m->lock);
 }
@@ -452,13 +501,9 @@ uint64_t a64m_entry(struct a64_model *m, uint32_t ci, uint32_t page)
 
 uint32_t a64m_pending(struct a64_model *m, uint32_t ci)
 {
-    struct a64m_cpu *c = &m->cpu[ci];
     uint32_t n;
     pthread_mutex_lock(&m->lock);
-    n = (uint32_t)__builtin_popcountll(c->pend_all) + c->npend_asid;
-    for (uint32_t p = 0; p < m->pages; p++)
-        n += (uint32_t)__builtin_popcountll(c->pend_is[p]) + (uint32_t)__builtin_popcountll(c->pend_os[p]) +
-             c->pend_local[p];
+    n = m->cpu[ci].npend;
     pthread_mutex_unlock(&m->lock);
     return n;
 }

@@ -17,16 +17,35 @@
  * By the letter of the Arm ARM (DDI 0487, D8 "The AArch64 Virtual Memory
  * System Architecture": "TLB maintenance", "Ordering and completion of TLB
  * maintenance instructions"; B2 "Memory barriers"), and the worst way where
- * it leaves a choice:
+ * it leaves a choice. Every TLBI arrives as an operation and its 64-bit
+ * operand (a64m_tlbi, from asm/tlbi.h's tlbi_issue), decoded bit by bit as
+ * hardware does (C5.5, the operand layouts; the model has its own decoder,
+ * never asm/tlbi.h's encoders):
+ *   by VA (VAE1IS, VAE1, VAE1OS): VA[55:12] from bits [43:0] (VA[63:56] are
+ *     copies of VA[55]: zero for the TTBR0 addresses of the region), ASID
+ *     from [63:48], TTL from [47:44]. It matches a page's entry when the
+ *     entry is global (nG = 0) or non-global and filled under that ASID: a
+ *     VAE1IS with ASID 0 leaves ASID 0x2a's non-global entries. A TTL other
+ *     than 0 (no hint) or 0b0011 (level 3 of the 4 KiB granule, the only
+ *     entries the model holds) says the entry is elsewhere: the TLBI is not
+ *     required to invalidate it, and the model leaves it.
+ *   range (RVAE1IS): BaseADDR [36:0] = VA[48:12], TTL [38:37] (0 or 0b11 =
+ *     level 3 match, else the entries stay), NUM [43:39], SCALE [45:44], TG
+ *     [47:46], ASID [63:48]: (NUM + 1) << (5 * SCALE + 1) pages. TG must be
+ *     0b01 (4 KiB, the tool's granule): any other is a model error.
+ *   ASIDE1IS: ASID [63:48]; bits [47:0] are RES0 and a set one a model error.
+ *   An address outside the region is a model error (the protocols name only
+ *   the test region; for a range, any page of it).
+ * Then:
  *   TLBI VAE1IS (tlbi_va_is)   by CPU i: pending on every CPU (i included);
  *                              complete on all of them only when i executes
  *                              DSB ISH. Until then a CPU keeps its entry
  *                              (the model applies it at the DSB, not before).
  *                              Another CPU's DSB does not complete it.
- *   TLBI VAE1 (tlbi_va_local)  pending on CPU i only; complete at i's
- *                              DSB NSH or DSB ISH.
+ *   TLBI VAE1 (tlbi_va_local)  pending on CPU i only (the others never see
+ *                              it); complete at i's DSB NSH or DSB ISH.
  *   TLBI RVAE1IS (tlbi_range_is)  as VAE1IS for each page of the range.
- *   TLBI VMALLE1IS (tlbi_all_is)  as VAE1IS for every page.
+ *   TLBI VMALLE1IS (tlbi_all_is)  as VAE1IS for every page, any ASID.
  *   TLBI VAE1OS (tlbi_va_os)   as VAE1IS, but complete only at the issuer's
  *                              DSB OSH: a DSB completes the TLBIs of its own
  *                              shareability domain or a smaller one, and the
@@ -38,8 +57,8 @@
  *                              entries that are non-global (descriptor bit
  *                              nG, A64M_PTE_NG) and were filled under that
  *                              ASID; global entries stay (they match every
- *                              ASID only for lookups, never for ASID
- *                              invalidation).
+ *                              ASID only for lookups and by-VA invalidation,
+ *                              never for ASID invalidation).
  *   DSB ISHST (dsb_ishst)      makes i's earlier descriptor stores visible to
  *                              every translation table walk; it completes no
  *                              TLBI (it waits for stores only).
@@ -80,12 +99,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "asm/tlbi.h" /* enum tlbi_op: what tlbi_issue hands the model */
+
 #define A64M_MAX_CPUS 64
 #define A64M_MAX_PAGES 4096u
 #define A64M_PAGE_SHIFT 12
 #define A64M_PTE_VALID 3ull     /* a level-3 page descriptor: bits [1:0] = 0b11 */
 #define A64M_PTE_NG (1ull << 11) /* nG: the entry belongs to the ASID it was filled under */
-#define A64M_MAX_PEND_ASID 64u  /* ASID invalidations pending on one CPU */
+#define A64M_MAX_PEND 65536u    /* invalidations pending on one CPU (more: a model error) */
 #define A64M_STORE_BUFFER 1024u /* descriptor stores a CPU holds before they drain */
 #define A64M_RECENT 16u         /* pages a CPU invalidated last, which speculation prefers */
 #define A64M_MAX_VIOLATIONS 8
@@ -100,6 +121,7 @@ struct a64m_config {
 struct a64m_counts {
     uint64_t reads, hits, walks, spec_walks, pte_stores, pte_fills, faults;
     uint64_t tlbi_is, tlbi_local, tlbi_range, tlbi_all, tlbi_os, tlbi_asid;
+    uint64_t tlbi_ttl_elsewhere; /* by-VA or range TLBIs whose TTL named another level */
     uint64_t dsb_ish, dsb_ishst, dsb_nsh, dsb_osh, isb;
     uint64_t dropped;            /* entries an invalidation dropped when it completed here */
 };
@@ -109,16 +131,23 @@ struct a64m_store {
     uint64_t value;
 };
 
+/* One invalidation pending on a CPU, as decoded from its operand. */
+enum a64m_scope { A64M_LOCAL, A64M_INNER, A64M_OUTER };
+enum a64m_what { A64M_BY_VA, A64M_ALL, A64M_BY_ASID };
+struct a64m_pend {
+    uint32_t issuer;
+    uint8_t scope;               /* enum a64m_scope: which DSB of the issuer completes it */
+    uint8_t what;                /* enum a64m_what */
+    uint16_t asid;               /* by VA: entries global or of this ASID; by ASID: its own */
+    uint32_t first, count;       /* by VA: the pages */
+};
+
 struct a64m_cpu {
     uint64_t *tlb;               /* per page: the descriptor cached, 0 = no entry */
-    uint64_t *pend_is;           /* per page: issuers (bit i) of broadcast TLBIs pending here */
-    uint8_t *pend_local;         /* per page: a local TLBI of this CPU is pending */
-    uint64_t pend_all;           /* issuers of TLBI VMALLE1IS pending here */
-    uint64_t *pend_os;           /* per page: issuers of outer-shareable TLBIs pending here */
     uint16_t *tlb_asid;          /* per page: the ASID a non-global entry was filled under */
     uint16_t asid;               /* the ASID this CPU translates under */
-    struct { uint32_t issuer; uint16_t asid; } pend_asid[A64M_MAX_PEND_ASID];
-    uint32_t npend_asid;
+    struct a64m_pend *pend;      /* invalidations pending here, oldest first */
+    uint32_t npend, pend_cap;
     struct a64m_store sb[A64M_STORE_BUFFER];
     uint32_t nsb;
     uint32_t recent[A64M_RECENT];
@@ -164,12 +193,8 @@ void a64m_map_initial(struct a64_model *m, uint32_t page, uint32_t frame);
 /* ---- what CPU c executes (sim/arm64/host_tlbi.c calls these for the bound CPU) ---- */
 uint64_t a64m_read(struct a64_model *m, uint32_t c, uint64_t va);
 void a64m_pte_store(struct a64_model *m, uint32_t c, volatile uint64_t *pte, uint64_t value);
-void a64m_tlbi_va_is(struct a64_model *m, uint32_t c, uint64_t va);
-void a64m_tlbi_va_local(struct a64_model *m, uint32_t c, uint64_t va);
-void a64m_tlbi_range_is(struct a64_model *m, uint32_t c, uint64_t va, uint32_t pages);
-void a64m_tlbi_all_is(struct a64_model *m, uint32_t c);
-void a64m_tlbi_va_os(struct a64_model *m, uint32_t c, uint64_t va);
-void a64m_tlbi_asid_is(struct a64_model *m, uint32_t c, uint16_t asid);
+/* TLBI `op` with its operand (decoded as above), executed by CPU c */
+void a64m_tlbi(struct a64_model *m, uint32_t c, enum tlbi_op op, uint64_t operand);
 void a64m_dsb_osh(struct a64_model *m, uint32_t c);
 /* CPU c translates under `asid` from now on (TTBR0_EL1.ASID) */
 void a64m_set_asid(struct a64_model *m, uint32_t c, uint16_t asid);
@@ -183,7 +208,7 @@ void a64m_tick(struct a64_model *m, uint32_t c);
 /* ---- inspection, for tests ---- */
 /* The descriptor CPU c holds for page (0: none). */
 uint64_t a64m_entry(struct a64_model *m, uint32_t c, uint32_t page);
-/* Invalidations pending on CPU c (page-issuer pairs, local ones, full ones). */
+/* Invalidations pending on CPU c (one per TLBI that reached it and is not complete). */
 uint32_t a64m_pending(struct a64_model *m, uint32_t c);
 void a64m_sum_counts(struct a64_model *m, struct a64m_counts *out);
 

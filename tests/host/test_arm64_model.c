@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "asm/tlbi.h"
+#include "core/exp/arm64/tlbi_flush.h"
 #include "sim/arm64/harness.h"
 #include "sim/arm64/tlbi_model.h"
 
@@ -56,6 +58,23 @@ static int model_teardown(void **state)
     return 0;
 }
 
+/*
+ * CPU c's TLBIs, with operands built by asm/tlbi.h's encoders (this file is
+ * never built as a mutant, so these are the intended encodings).
+ */
+static void va_is(struct a64_model *mm, uint32_t c, uint64_t va)
+{
+    a64m_tlbi(mm, c, TLBI_VAE1IS, tlbi_va_operand(va, 0, TLBI_TTL_NONE));
+}
+static void va_local(struct a64_model *mm, uint32_t c, uint64_t va)
+{
+    a64m_tlbi(mm, c, TLBI_VAE1, tlbi_va_operand(va, 0, TLBI_TTL_NONE));
+}
+static void va_os(struct a64_model *mm, uint32_t c, uint64_t va)
+{
+    a64m_tlbi(mm, c, TLBI_VAE1OS, tlbi_va_operand(va, 0, TLBI_TTL_NONE));
+}
+
 /* CPU c reads page p: the frame it sees */
 static uint64_t seen(uint32_t c, uint32_t p) { return a64m_read(&m, c, a64m_va(&m, p)); }
 
@@ -68,7 +87,7 @@ static void remap(uint32_t c, uint32_t p, uint32_t frame)
 static void test_broadcast_completes_at_the_issuers_dsb_ish(void **state)
 {
     remap(0, 1, 9);
-    a64m_tlbi_va_is(&m, 0, a64m_va(&m, 1));
+    va_is(&m, 0, a64m_va(&m, 1));
     /* issued, not complete: every CPU, the issuer too, may still use the old entry */
     for (uint32_t c = 0; c < 3; c++)
         assert_int_equal(seen(c, 1), a64m_tag(1));
@@ -88,7 +107,7 @@ static void test_broadcast_completes_at_the_issuers_dsb_ish(void **state)
 static void test_local_tlbi_reaches_its_cpu_only(void **state)
 {
     remap(0, 2, 10);
-    a64m_tlbi_va_local(&m, 0, a64m_va(&m, 2));
+    va_local(&m, 0, a64m_va(&m, 2));
     assert_int_equal(seen(0, 2), a64m_tag(2)); /* not complete before its DSB */
     a64m_dsb_nsh(&m, 0);
     assert_int_equal(seen(0, 2), a64m_tag(10));
@@ -96,7 +115,7 @@ static void test_local_tlbi_reaches_its_cpu_only(void **state)
     a64m_dsb_ish(&m, 0);
     assert_int_equal(seen(1, 2), a64m_tag(2));
     assert_int_equal(seen(2, 2), a64m_tag(2));
-    a64m_tlbi_va_local(&m, 1, a64m_va(&m, 2));
+    va_local(&m, 1, a64m_va(&m, 2));
     a64m_dsb_ish(&m, 1); /* a DSB ISH completes the CPU's local TLBIs too */
     assert_int_equal(seen(1, 2), a64m_tag(10));
     assert_int_equal(seen(2, 2), a64m_tag(2));
@@ -105,8 +124,8 @@ static void test_local_tlbi_reaches_its_cpu_only(void **state)
 static void test_stores_reach_walks_at_a_dsb_ish_only(void **state)
 {
     a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 3), a64m_pte(11));
-    a64m_tlbi_va_is(&m, 0, a64m_va(&m, 3));
-    a64m_tlbi_va_local(&m, 0, a64m_va(&m, 3));
+    va_is(&m, 0, a64m_va(&m, 3));
+    va_local(&m, 0, a64m_va(&m, 3));
     a64m_dsb_nsh(&m, 0);
     /* CPU 0's entry is gone, its store not visible: its own walk finds the old descriptor */
     assert_int_equal(seen(0, 3), a64m_tag(3));
@@ -125,13 +144,13 @@ static void test_a_flush_before_the_store_is_visible_keeps_the_old_entry(void **
     /* CPU 2 holds page 0 (the tests before may have flushed everything) */
     assert_int_equal(seen(2, 0), a64m_tag(0));
     a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 0), a64m_pte(8));
-    a64m_tlbi_va_local(&m, 1, a64m_va(&m, 0));
+    va_local(&m, 1, a64m_va(&m, 0));
     a64m_dsb_nsh(&m, 1);
     assert_int_equal(seen(1, 0), a64m_tag(0));
     a64m_dsb_ishst(&m, 0);
     assert_int_equal(seen(1, 0), a64m_tag(0)); /* stale: the flush came too early */
     assert_int_equal(seen(2, 0), a64m_tag(0)); /* never flushed at all */
-    a64m_tlbi_va_is(&m, 0, a64m_va(&m, 0));
+    va_is(&m, 0, a64m_va(&m, 0));
     a64m_dsb_ish(&m, 0);
     assert_int_equal(seen(1, 0), a64m_tag(8));
     assert_int_equal(seen(2, 0), a64m_tag(8));
@@ -141,12 +160,12 @@ static void test_range_and_all_are_broadcasts(void **state)
 {
     for (uint32_t p = 4; p < 8; p++)
         remap(1, p, 8 + p);
-    a64m_tlbi_range_is(&m, 1, a64m_va(&m, 4), 2);
+    a64m_tlbi(&m, 1, TLBI_RVAE1IS, tlbi_range_operand(a64m_va(&m, 4), 0, 0, 0)); /* 2 pages */
     a64m_dsb_ish(&m, 1);
     assert_int_equal(seen(0, 4), a64m_tag(12));
     assert_int_equal(seen(2, 5), a64m_tag(13));
     assert_int_equal(seen(2, 6), a64m_tag(6)); /* outside the range */
-    a64m_tlbi_all_is(&m, 2);
+    a64m_tlbi(&m, 2, TLBI_VMALLE1IS, 0);
     assert_int_equal(seen(0, 7), a64m_tag(7));
     a64m_dsb_ish(&m, 2);
     assert_int_equal(seen(0, 7), a64m_tag(15));
@@ -188,7 +207,7 @@ static void test_outer_shareable_completes_at_the_issuers_dsb_osh(void **state)
     model_teardown(state);
     assert_int_equal(model_setup(state), 0);
     remap(0, 3, 11);
-    a64m_tlbi_va_os(&m, 0, a64m_va(&m, 3));
+    va_os(&m, 0, a64m_va(&m, 3));
     a64m_dsb_ish(&m, 0);
     a64m_dsb_osh(&m, 1);
     for (uint32_t c = 0; c < 3; c++)
@@ -210,7 +229,7 @@ static void test_asid_invalidation_drops_only_its_non_global_entries(void **stat
     /* page 4 non-global under ASID 5 on CPUs 0 and 1 (CPU 2 stays on ASID 0) */
     a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 4), a64m_pte(12) | A64M_PTE_NG);
     a64m_dsb_ish(&m, 0);
-    a64m_tlbi_va_is(&m, 0, a64m_va(&m, 4));
+    va_is(&m, 0, a64m_va(&m, 4));
     a64m_dsb_ish(&m, 0);
     a64m_set_asid(&m, 0, 5);
     a64m_set_asid(&m, 1, 5);
@@ -219,7 +238,7 @@ static void test_asid_invalidation_drops_only_its_non_global_entries(void **stat
     a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 4), a64m_pte(13) | A64M_PTE_NG);
     a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 5), a64m_pte(14)); /* page 5 global, remapped */
     a64m_dsb_ishst(&m, 0);
-    a64m_tlbi_asid_is(&m, 0, 5);
+    a64m_tlbi(&m, 0, TLBI_ASIDE1IS, tlbi_asid_operand(5));
     assert_int_equal(seen(1, 4), a64m_tag(12)); /* not before the issuer's DSB */
     a64m_dsb_ish(&m, 0);
     assert_int_equal(seen(0, 4), a64m_tag(13));
@@ -228,6 +247,186 @@ static void test_asid_invalidation_drops_only_its_non_global_entries(void **stat
     assert_int_equal(seen(1, 5), a64m_tag(5));  /* global: an ASID invalidation keeps it */
     a64m_set_asid(&m, 0, 0);
     a64m_set_asid(&m, 1, 0);
+}
+
+/* ---- the operand's fields, decoded by the model as hardware does ---- */
+
+/* A fresh model of `cpus` CPUs and `pages` pages (page p on frame p), every CPU holding every page. */
+static void warm_model(struct a64_model *mm, uint32_t cpus, uint32_t pages)
+{
+    struct a64m_config cfg;
+    a64m_config_defaults(&cfg);
+    cfg.seed = 13;
+    assert_true(a64m_init(mm, &cfg, cpus, pages, 2 * pages, BASE));
+    for (uint32_t p = 0; p < pages; p++)
+        a64m_map_initial(mm, p, p);
+    for (uint32_t c = 0; c < cpus; c++)
+        for (uint32_t p = 0; p < pages; p++)
+            assert_int_equal(a64m_read(mm, c, a64m_va(mm, p)), a64m_tag(p));
+}
+
+static uint64_t seen_in(struct a64_model *mm, uint32_t c, uint32_t p)
+{
+    return a64m_read(mm, c, a64m_va(mm, p));
+}
+
+/* pages [first, first + n) onto frames pages + p, non-global if `ng`, visible to walks */
+static void remap_in(struct a64_model *mm, uint32_t c, uint32_t first, uint32_t n, bool ng)
+{
+    for (uint32_t p = first; p < first + n; p++)
+        a64m_pte_store(mm, c, a64m_pte_ptr(mm, p), a64m_pte(mm->pages + p) | (ng ? A64M_PTE_NG : 0));
+    a64m_dsb_ishst(mm, c);
+}
+
+/* by VA: the ASID in [63:48] names whose non-global entries go; global ones go for any ASID */
+static void test_by_va_tlbi_honours_its_asid(void **state)
+{
+    struct a64_model mm;
+    warm_model(&mm, 2, 4);
+    /* page 1 non-global under ASID 0x2a on both CPUs; page 2 stays global */
+    remap_in(&mm, 0, 1, 1, true);
+    va_is(&mm, 0, a64m_va(&mm, 1));
+    a64m_dsb_ish(&mm, 0);
+    a64m_set_asid(&mm, 0, 0x2a);
+    a64m_set_asid(&mm, 1, 0x2a);
+    assert_int_equal(seen_in(&mm, 1, 1), a64m_tag(5));
+    a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, 1), a64m_pte(7) | A64M_PTE_NG);
+    a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, 2), a64m_pte(6));
+    a64m_dsb_ishst(&mm, 0);
+    /* ASID 0: the global page 2 goes, ASID 0x2a's page 1 stays */
+    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 1), 0, TLBI_TTL_NONE));
+    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 2), 0, TLBI_TTL_NONE));
+    a64m_dsb_ish(&mm, 0);
+    assert_int_equal(seen_in(&mm, 1, 1), a64m_tag(5));
+    assert_int_equal(seen_in(&mm, 1, 2), a64m_tag(6));
+    /* ASID 0x2a: now page 1 goes */
+    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 1), 0x2a, TLBI_TTL_NONE));
+    a64m_dsb_ish(&mm, 0);
+    assert_int_equal(seen_in(&mm, 1, 1), a64m_tag(7));
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
+}
+
+/* TTL names the entry's level: 0b0011 (4 KiB, level 3) drops it, level 2 leaves it */
+static void test_ttl_of_another_level_leaves_the_entry(void **state)
+{
+    struct a64_model mm;
+    struct a64m_counts n;
+    warm_model(&mm, 2, 4);
+    remap_in(&mm, 0, 0, 2, false);
+    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 0), 0, 2));
+    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 1), 0, TLBI_TTL_4K_L3));
+    a64m_dsb_ish(&mm, 0);
+    assert_int_equal(seen_in(&mm, 1, 0), a64m_tag(0));
+    assert_int_equal(seen_in(&mm, 1, 1), a64m_tag(5));
+    a64m_sum_counts(&mm, &n);
+    assert_int_equal(n.tlbi_ttl_elsewhere, 1);
+    a64m_free(&mm);
+}
+
+/* RVAE1IS: (NUM + 1) << (5 * SCALE + 1) pages from BaseADDR, no more; TG other than 4 KiB an error */
+static void test_range_operand_covers_its_pages(void **state)
+{
+    struct a64_model mm;
+    warm_model(&mm, 2, 80);
+    remap_in(&mm, 0, 0, 80, false);
+    /* SCALE 0, NUM 15: 32 pages from page 3 (3..34) */
+    a64m_tlbi(&mm, 0, TLBI_RVAE1IS, tlbi_range_operand(a64m_va(&mm, 3), 0, 0, 15));
+    a64m_dsb_ish(&mm, 0);
+    assert_int_equal(seen_in(&mm, 1, 2), a64m_tag(2));
+    assert_int_equal(seen_in(&mm, 1, 3), a64m_tag(83));
+    assert_int_equal(seen_in(&mm, 1, 34), a64m_tag(114));
+    assert_int_equal(seen_in(&mm, 1, 35), a64m_tag(35));
+    /* SCALE 1, NUM 0: 64 pages from page 10 (10..73) */
+    a64m_tlbi(&mm, 0, TLBI_RVAE1IS, tlbi_range_operand(a64m_va(&mm, 10), 0, 1, 0));
+    a64m_dsb_ish(&mm, 0);
+    assert_int_equal(seen_in(&mm, 1, 73), a64m_tag(153));
+    assert_int_equal(seen_in(&mm, 1, 74), a64m_tag(74));
+    assert_int_equal(mm.violations, 0);
+    /* TG 0b10 (16 KiB): not the tool's granule, a model error and nothing dropped */
+    a64m_tlbi(&mm, 0, TLBI_RVAE1IS,
+              (tlbi_range_operand(a64m_va(&mm, 74), 0, 0, 0) & ~(3ull << 46)) | 2ull << 46);
+    a64m_dsb_ish(&mm, 0);
+    assert_int_equal(mm.violations, 1);
+    assert_int_equal(seen_in(&mm, 1, 74), a64m_tag(74));
+    a64m_free(&mm);
+}
+
+/* ---- the protocols' encodings (asm/tlbi.h as tlbi_flush.c builds them) on the model ---- */
+
+/*
+ * tlbi_flush_range of 33 pages: one RVAE1IS of 32 and a VAE1IS for the odd
+ * one. Every page of the range goes, the last included; the page after it
+ * stays (its old entry is still read), so NUM off by one either way fails.
+ */
+static void test_range_flush_covers_exactly_its_pages(void **state)
+{
+    struct a64_model mm;
+    warm_model(&mm, 3, 40);
+    remap_in(&mm, 0, 0, 34, false);
+    a64m_bind(&mm, 0);
+    tlbi_flush_range(a64m_va(&mm, 0), 33);
+    a64m_unbind();
+    for (uint32_t c = 0; c < 3; c++) {
+        for (uint32_t p = 0; p < 33; p++)
+            assert_int_equal(seen_in(&mm, c, p), a64m_tag(40 + p));
+        assert_int_equal(seen_in(&mm, c, 33), a64m_tag(33));
+    }
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
+}
+
+/* tlbi_flush_asid(0x2a): ASID 0x2a's non-global entries go, ASID 0's non-global ones stay */
+static void test_asid_flush_keeps_other_asids_entries(void **state)
+{
+    struct a64_model mm;
+    warm_model(&mm, 3, 4);
+    remap_in(&mm, 0, 0, 4, true);
+    a64m_tlbi(&mm, 0, TLBI_VMALLE1IS, 0);
+    a64m_dsb_ish(&mm, 0);
+    a64m_set_asid(&mm, 0, 0x2a);
+    a64m_set_asid(&mm, 1, 0x2a);
+    for (uint32_t c = 0; c < 3; c++) /* non-global entries: 0x2a's on CPUs 0, 1, ASID 0's on 2 */
+        for (uint32_t p = 0; p < 4; p++)
+            assert_int_equal(seen_in(&mm, c, p), a64m_tag(4 + p));
+    for (uint32_t p = 0; p < 4; p++)
+        a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, p), a64m_pte(p) | A64M_PTE_NG);
+    a64m_bind(&mm, 0); /* tlbi_flush_asid's dsb_ish makes the stores visible */
+    tlbi_flush_asid(0x2a);
+    a64m_unbind();
+    for (uint32_t p = 0; p < 4; p++) {
+        assert_int_equal(seen_in(&mm, 0, p), a64m_tag(p));
+        assert_int_equal(seen_in(&mm, 1, p), a64m_tag(p));
+        assert_int_equal(seen_in(&mm, 2, p), a64m_tag(4 + p)); /* ASID 0: not flushed */
+    }
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
+}
+
+/* tlbi_flush_broadcast reaches every CPU; tlbi_flush_local only its own */
+static void test_broadcast_flush_reaches_every_cpu(void **state)
+{
+    struct a64_model mm;
+    struct a64m_counts n;
+    warm_model(&mm, 3, 4);
+    remap_in(&mm, 0, 0, 2, false);
+    a64m_bind(&mm, 0);
+    tlbi_flush_broadcast(a64m_va(&mm, 0), 2);
+    a64m_unbind();
+    for (uint32_t c = 0; c < 3; c++)
+        for (uint32_t p = 0; p < 2; p++)
+            assert_int_equal(seen_in(&mm, c, p), a64m_tag(4 + p));
+    a64m_sum_counts(&mm, &n);
+    assert_int_equal(n.tlbi_is, 2);
+    assert_int_equal(n.tlbi_local, 0);
+    remap_in(&mm, 0, 2, 1, false);
+    a64m_bind(&mm, 1);
+    tlbi_flush_local(a64m_va(&mm, 2), 1);
+    a64m_unbind();
+    assert_int_equal(seen_in(&mm, 1, 2), a64m_tag(6));
+    assert_int_equal(seen_in(&mm, 2, 2), a64m_tag(2));
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
 }
 
 static const uint32_t cpu_counts[] = { 2, 3, 5, 8 };
@@ -361,6 +560,12 @@ int main(void)
         cmocka_unit_test(test_a_store_leaves_old_entries_behind),
         cmocka_unit_test(test_outer_shareable_completes_at_the_issuers_dsb_osh),
         cmocka_unit_test(test_asid_invalidation_drops_only_its_non_global_entries),
+        cmocka_unit_test(test_by_va_tlbi_honours_its_asid),
+        cmocka_unit_test(test_ttl_of_another_level_leaves_the_entry),
+        cmocka_unit_test(test_range_operand_covers_its_pages),
+        cmocka_unit_test(test_range_flush_covers_exactly_its_pages),
+        cmocka_unit_test(test_asid_flush_keeps_other_asids_entries),
+        cmocka_unit_test(test_broadcast_flush_reaches_every_cpu),
     };
     const struct CMUnitTest shapes[] = {
         cmocka_unit_test(test_broadcast_has_no_stale_reads),

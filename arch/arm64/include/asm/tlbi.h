@@ -1,8 +1,18 @@
 /*
- * aarch64 TLB invalidation primitives (Arm ARM, "TLB maintenance
- * instructions"). The shootdown protocols (core/exp/arm64/) reach the TLB
- * only through these and asm/barrier.h, so the strict model can stand in for
- * them on the host (TLBSCOPE_HOST: sim/arm64/ implements the declarations).
+ * aarch64 TLB invalidation (Arm ARM DDI 0487, C5.5 "A64 system instructions
+ * for TLB maintenance" and D8.13 "TLB maintenance"). The shootdown protocols
+ * (core/exp/arm64/) reach the TLB only through this header and asm/barrier.h.
+ *
+ * Two halves, so the strict host model runs the real operand encodings:
+ *  (a) pure inline functions that build each TLBI's 64-bit operand, and the
+ *      per-page/range loops on top of them: the same code for the target and
+ *      for the host build (TLBSCOPE_HOST);
+ *  (b) one primitive, tlbi_issue(op, operand), that executes an operation:
+ *      on the target the instruction itself (inline asm per op), under
+ *      TLBSCOPE_HOST a call into sim/arm64/ (host_tlbi.c), whose model decodes
+ *      the operand's bits as hardware does. An encoding slip (a field at the
+ *      wrong bit, NUM off by one, the local form where the broadcast one was
+ *      meant) therefore shows in the host tests.
  *
  * A TLBI is guaranteed complete only after a DSB of its domain: a broadcast
  * (IS) one on every CPU of the inner shareable domain after the issuer's
@@ -20,11 +30,11 @@
  * An outer-shareable TLBI (FEAT_TLBIOS) reaches every PE of the outer
  * shareable domain and is complete only after the issuer's DSB OSH (a DSB
  * of its own domain; DSB ISH covers only the inner one).
- * The test mappings are global (nG = 0), which every ASID matches: ASID 0 in
- * the by-VA operands. tlbi_asid_is drops only non-global entries of one
- * ASID (global ones stay): the experiment that times it maps the test pages
- * non-global first. It has no EL2 form here (the EL2 regime without
- * HCR_EL2.E2H has no ASIDs): callers use it at EL1 only.
+ * The test mappings are global (nG = 0), which a by-VA TLBI of any ASID
+ * matches: ASID 0 in the by-VA operands. tlbi_asid_is drops only non-global
+ * entries of one ASID (global ones stay): the experiment that times it maps
+ * the test pages non-global first. It has no EL2 form here (the EL2 regime
+ * without HCR_EL2.E2H has no ASIDs): callers use it at EL1 only.
  */
 #ifndef TLBSCOPE_ARM64_TLBI_H
 #define TLBSCOPE_ARM64_TLBI_H
@@ -32,15 +42,80 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/mutant.h"
+
 #define TLBI_PAGE_SHIFT 12
 
+/* The operations the tool issues (the EL1 names; tlbi_el2 picks the EL2 form on the target). */
+enum tlbi_op {
+    TLBI_VAE1IS,    /* by VA, inner shareable (broadcast) */
+    TLBI_VAE1,      /* by VA, this CPU only */
+    TLBI_VAE1OS,    /* by VA, outer shareable (FEAT_TLBIOS) */
+    TLBI_RVAE1IS,   /* a range of VAs, inner shareable (FEAT_TLBIRANGE) */
+    TLBI_VMALLE1IS, /* everything of this regime, inner shareable (no operand) */
+    TLBI_ASIDE1IS,  /* non-global entries of one ASID, inner shareable */
+};
+
+/* ---- (a) the operands (Arm ARM C5.5, the "Xt" layout of each TLBI) ---- */
+
+/* by-VA (VAE1IS, VAE1, VAE1OS): ASID [63:48], TTL [47:44], VA[55:12] in [43:0] */
+#define TLBI_ASID_SHIFT 48
+#define TLBI_VA_TTL_SHIFT 44
+#define TLBI_VA_FIELD_BITS 44
+/* TTL: 0 = no level hint; 0b0011 = a level-3 (4 KiB page) entry of the 4 KiB granule */
+#define TLBI_TTL_NONE 0u
+#define TLBI_TTL_4K_L3 3u
+
+static inline uint64_t tlbi_asid_field(uint16_t asid)
+{
+    /* the mutant places it at bit 32, inside the by-VA operand's VA field (RES0 in ASIDE1IS) */
+    return (uint64_t)asid << (MUTANT(arm_asid_bit32) ? 32 : TLBI_ASID_SHIFT);
+}
+
+static inline uint64_t tlbi_va_operand(uint64_t va, uint16_t asid, unsigned ttl)
+{
+    return tlbi_asid_field(asid) | ((uint64_t)(ttl & 0xf) << TLBI_VA_TTL_SHIFT) |
+           ((va >> TLBI_PAGE_SHIFT) & ((1ull << TLBI_VA_FIELD_BITS) - 1));
+}
+
+/* ASIDE1IS: ASID [63:48], [47:0] RES0 (an 8-bit ASID has [63:56] zero) */
+static inline uint64_t tlbi_asid_operand(uint16_t asid) { return tlbi_asid_field(asid); }
+
+/*
+ * RVAE1IS: ASID [63:48], TG [47:46] (0b01 = 4 KiB granule), SCALE [45:44],
+ * NUM [43:39], TTL [38:37] (0 = no level hint), BaseADDR [36:0] = VA[48:12]
+ * for the 4 KiB granule. It covers (NUM + 1) << (5 * SCALE + 1) pages from
+ * BaseADDR (tlbi_range_pages).
+ */
+#define TLBI_RANGE_TG_SHIFT 46
+#define TLBI_RANGE_TG_4K 1u
+#define TLBI_RANGE_SCALE_SHIFT 44
+#define TLBI_RANGE_NUM_SHIFT 39
+#define TLBI_RANGE_NUM_MAX 31u
+#define TLBI_RANGE_TTL_SHIFT 37
+#define TLBI_RANGE_BASE_BITS 37
+
+static inline uint64_t tlbi_range_pages(unsigned scale, unsigned num)
+{
+    return (uint64_t)(num + 1) << (5 * scale + 1);
+}
+
+static inline uint64_t tlbi_range_operand(uint64_t va, uint16_t asid, unsigned scale, unsigned num)
+{
+    if (MUTANT(arm_range_num_off_by_one))
+        num++; /* one unit more than the loop accounts for: the page after the range goes too */
+    return tlbi_asid_field(asid) | ((uint64_t)TLBI_RANGE_TG_4K << TLBI_RANGE_TG_SHIFT) |
+           ((uint64_t)(scale & 3) << TLBI_RANGE_SCALE_SHIFT) |
+           ((uint64_t)(num & TLBI_RANGE_NUM_MAX) << TLBI_RANGE_NUM_SHIFT) |
+           ((uint64_t)TLBI_TTL_NONE << TLBI_RANGE_TTL_SHIFT) |
+           ((va >> TLBI_PAGE_SHIFT) & ((1ull << TLBI_RANGE_BASE_BITS) - 1));
+}
+
+/* ---- (b) the one primitive that executes an operation ---- */
+
 #ifdef TLBSCOPE_HOST
-void tlbi_va_is(uint64_t va);                    /* TLBI VAE1IS: broadcast, one page */
-void tlbi_va_local(uint64_t va);                 /* TLBI VAE1: this CPU only */
-void tlbi_range_is(uint64_t va, uint32_t pages); /* TLBI RVAE1IS ranges: broadcast */
-void tlbi_all_is(void);                          /* TLBI VMALLE1IS */
-void tlbi_va_os(uint64_t va);                    /* TLBI VAE1OS: outer shareable, one page */
-void tlbi_asid_is(uint16_t asid);                /* TLBI ASIDE1IS: non-global entries of one ASID */
+/* the modelled CPU the calling thread plays executes it (sim/arm64/host_tlbi.c) */
+void tlbi_issue(enum tlbi_op op, uint64_t operand);
 /* a load the verifier makes through this CPU's TLB */
 uint64_t test_read(const volatile uint64_t *p);
 /* a PTE write: the model invalidates nothing here, it only notes the new translation */
@@ -48,63 +123,82 @@ void pte_store(volatile uint64_t *pte, uint64_t value);
 #else
 extern bool tlbi_el2; /* the app runs at EL2: the EL2 forms */
 
-/* by-VA operand: VA[55:12] in bits [43:0], ASID 0 in [63:48] */
-static inline uint64_t tlbi_va_arg(uint64_t va)
+/* `op` is a constant at every call (the wrappers below): the switch folds to one instruction */
+static inline __attribute__((always_inline)) void tlbi_issue(enum tlbi_op op, uint64_t operand)
 {
-    return (va >> TLBI_PAGE_SHIFT) & ((1ull << 44) - 1);
+    switch (op) {
+    case TLBI_VAE1IS:
+        if (tlbi_el2)
+            __asm__ volatile("tlbi vae2is, %0" ::"r"(operand) : "memory");
+        else
+            __asm__ volatile("tlbi vae1is, %0" ::"r"(operand) : "memory");
+        break;
+    case TLBI_VAE1:
+        if (tlbi_el2)
+            __asm__ volatile("tlbi vae2, %0" ::"r"(operand) : "memory");
+        else
+            __asm__ volatile("tlbi vae1, %0" ::"r"(operand) : "memory");
+        break;
+    case TLBI_VAE1OS:
+        if (tlbi_el2)
+            __asm__ volatile("sys #4, c8, c1, #1, %0" ::"r"(operand) : "memory");
+        else
+            __asm__ volatile("sys #0, c8, c1, #1, %0" ::"r"(operand) : "memory");
+        break;
+    case TLBI_RVAE1IS:
+        if (tlbi_el2)
+            __asm__ volatile("sys #4, c8, c2, #1, %0" ::"r"(operand) : "memory");
+        else
+            __asm__ volatile("sys #0, c8, c2, #1, %0" ::"r"(operand) : "memory");
+        break;
+    case TLBI_VMALLE1IS: /* no operand */
+        if (tlbi_el2)
+            __asm__ volatile("tlbi alle2is" ::: "memory");
+        else
+            __asm__ volatile("tlbi vmalle1is" ::: "memory");
+        break;
+    case TLBI_ASIDE1IS: /* EL1 only (see above) */
+        __asm__ volatile("tlbi aside1is, %0" ::"r"(operand) : "memory");
+        break;
+    }
 }
 
+static inline uint64_t test_read(const volatile uint64_t *p) { return *p; }
+static inline void pte_store(volatile uint64_t *pte, uint64_t value) { *pte = value; }
+#endif
+
+/* ---- the primitives the protocols call: operand + operation ---- */
+
+/* TLBI VAE1IS: broadcast, one page (global entries, or ASID 0's) */
 static inline void tlbi_va_is(uint64_t va)
 {
-    if (tlbi_el2)
-        __asm__ volatile("tlbi vae2is, %0" ::"r"(tlbi_va_arg(va)) : "memory");
-    else
-        __asm__ volatile("tlbi vae1is, %0" ::"r"(tlbi_va_arg(va)) : "memory");
+    /* the mutant issues the local form: the broadcast path reaches this CPU only */
+    tlbi_issue(MUTANT(arm_vae1_not_is) ? TLBI_VAE1 : TLBI_VAE1IS,
+               tlbi_va_operand(va, 0, TLBI_TTL_NONE));
 }
 
+/* TLBI VAE1: this CPU only */
 static inline void tlbi_va_local(uint64_t va)
 {
-    if (tlbi_el2)
-        __asm__ volatile("tlbi vae2, %0" ::"r"(tlbi_va_arg(va)) : "memory");
-    else
-        __asm__ volatile("tlbi vae1, %0" ::"r"(tlbi_va_arg(va)) : "memory");
+    tlbi_issue(TLBI_VAE1, tlbi_va_operand(va, 0, TLBI_TTL_NONE));
 }
 
-static inline void tlbi_all_is(void)
-{
-    if (tlbi_el2)
-        __asm__ volatile("tlbi alle2is" ::: "memory");
-    else
-        __asm__ volatile("tlbi vmalle1is" ::: "memory");
-}
-
+/* TLBI VAE1OS: outer shareable, one page */
 static inline void tlbi_va_os(uint64_t va)
 {
-    if (tlbi_el2)
-        __asm__ volatile("sys #4, c8, c1, #1, %0" ::"r"(tlbi_va_arg(va)) : "memory");
-    else
-        __asm__ volatile("sys #0, c8, c1, #1, %0" ::"r"(tlbi_va_arg(va)) : "memory");
+    tlbi_issue(TLBI_VAE1OS, tlbi_va_operand(va, 0, TLBI_TTL_NONE));
 }
 
-/* ASID in [63:48] (an 8-bit ASID has [63:56] zero) */
-static inline void tlbi_asid_is(uint16_t asid)
-{
-    __asm__ volatile("tlbi aside1is, %0" ::"r"((uint64_t)asid << 48) : "memory");
-}
+/* TLBI VMALLE1IS */
+static inline void tlbi_all_is(void) { tlbi_issue(TLBI_VMALLE1IS, 0); }
 
-/*
- * One range operation (Arm ARM, TLBI RVAE1IS: TG [47:46] = 0b01 for 4 KiB,
- * SCALE [45:44], NUM [43:39], TTL [38:37] = 0 (no level hint), BaseADDR
- * [36:0] = VA >> 12): (NUM + 1) * 2^(5 * SCALE + 1) pages from BaseADDR.
- */
+/* TLBI ASIDE1IS: the non-global entries of one ASID */
+static inline void tlbi_asid_is(uint16_t asid) { tlbi_issue(TLBI_ASIDE1IS, tlbi_asid_operand(asid)); }
+
+/* One TLBI RVAE1IS: tlbi_range_pages(scale, num) pages from va. */
 static inline void tlbi_range_is_op(uint64_t va, unsigned scale, unsigned num)
 {
-    uint64_t op = (1ull << 46) | ((uint64_t)scale << 44) | ((uint64_t)num << 39) |
-                  ((va >> TLBI_PAGE_SHIFT) & ((1ull << 37) - 1));
-    if (tlbi_el2)
-        __asm__ volatile("sys #4, c8, c2, #1, %0" ::"r"(op) : "memory");
-    else
-        __asm__ volatile("sys #0, c8, c2, #1, %0" ::"r"(op) : "memory");
+    tlbi_issue(TLBI_RVAE1IS, tlbi_range_operand(va, 0, scale, num));
 }
 
 /*
@@ -116,25 +210,20 @@ static inline void tlbi_range_is(uint64_t va, uint32_t pages)
 {
     while (pages) {
         unsigned scale = 3;
-        uint64_t unit, num;
+        uint64_t num;
         if (pages == 1) {
             tlbi_va_is(va);
             return;
         }
-        while ((1ull << (5 * scale + 1)) > pages)
+        while (tlbi_range_pages(scale, 0) > pages)
             scale--;
-        unit = 1ull << (5 * scale + 1);
-        num = pages / unit;
-        if (num > 32)
-            num = 32;
+        num = pages / tlbi_range_pages(scale, 0);
+        if (num > TLBI_RANGE_NUM_MAX + 1)
+            num = TLBI_RANGE_NUM_MAX + 1;
         tlbi_range_is_op(va, scale, (unsigned)(num - 1));
-        va += num * unit << TLBI_PAGE_SHIFT;
-        pages -= (uint32_t)(num * unit);
+        va += tlbi_range_pages(scale, (unsigned)(num - 1)) << TLBI_PAGE_SHIFT;
+        pages -= (uint32_t)tlbi_range_pages(scale, (unsigned)(num - 1));
     }
 }
-
-static inline uint64_t test_read(const volatile uint64_t *p) { return *p; }
-static inline void pte_store(volatile uint64_t *pte, uint64_t value) { *pte = value; }
-#endif
 
 #endif
