@@ -245,9 +245,10 @@ static void post(struct a64_model *m, const struct a64m_pend *p)
     else
         for (uint32_t j = 0; j < m->ncpus; j++)
             queue(m, j, p);
+    /* the ring keeps the last A64M_RECENT: for a range, its last pages */
     if (p->what == A64M_BY_VA)
-        for (uint32_t page = p->first; page < p->first + p->count && page < p->first + A64M_RECENT;
-             page++)
+        for (uint32_t page = p->count > A64M_RECENT ? p->first + p->count - A64M_RECENT : p->first;
+             page < p->first + p->count; page++)
             note_recent(&m->cpu[p->issuer], page);
 }
 
