@@ -11,9 +11,17 @@
  * likewise the outer-shareable (VAE1OS + DSB OSH) and by-ASID (ASIDE1IS on
  * non-global pages) forms, each with its control: VAE1OS completed by DSB
  * ISH only, ASIDE1IS on global pages.
+ * Between them, the TLBI operands: the model decodes each operand's bits
+ * (VA, ASID, TTL, a range's BaseADDR/NUM/SCALE/TG) as hardware does, and
+ * tlbi_flush.c's flushes, with asm/tlbi.h's encoders, must drop exactly
+ * their pages on exactly their CPUs.
  * The mutants arm_dsb_missing and arm_local_not_broadcast (core/mutant.h)
- * fail test_broadcast_has_no_stale_reads and test_concurrent_has_no_stale_reads
- * (tests/sim/mutants.sh). A `# SUMMARY:` line says what ran.
+ * fail test_broadcast_has_no_stale_reads and test_concurrent_has_no_stale_reads;
+ * the encoding mutants arm_range_num_off_by_one, arm_asid_bit32 and
+ * arm_vae1_not_is fail test_range_flush_covers_exactly_its_pages,
+ * test_asid_flush_keeps_other_asids_entries and
+ * test_broadcast_flush_reaches_every_cpu (tests/sim/mutants.sh). A
+ * `# SUMMARY:` line says what ran.
  *
  * Built with arm64's asm/ headers (sim/arm64/arm64.mk), not x86's.
  */
