@@ -11,6 +11,7 @@
 # naming the function, on wrong encodings: copies of the real binary with a
 # byte changed at a site, and a small object of deliberately wrong sites
 # (tests/checks/fixtures/insn_wrong.S) built with the same record macro.
+# Last, aarch64: the TLBI form each flush of the app's tlbi_flush.c executes.
 here=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$here" || exit 1
 n=0
@@ -159,5 +160,45 @@ if gcc -c -I. -Iarch/x86/include tests/checks/fixtures/insn_wrong.S -o "$work/wr
     else not_ok "insn_wrong.S: a right site was flagged"; fi
 else
     not_ok "assemble and link tests/checks/fixtures/insn_wrong.S"
+fi
+
+# ---- aarch64: the TLBI each flush of core/exp/arm64/tlbi_flush.c executes ----
+# The host model (tests/host/test_arm64_model) runs the operands asm/tlbi.h builds; the
+# instruction each enum tlbi_op becomes is tlbi_issue's inline asm, which only the app has:
+# checked here in the app's object (an EL1 and an EL2 form per op, nothing else).
+A64O=build/aarch64/obj/core/exp/arm64/tlbi_flush.o
+# a64_forms OBJ FUNCTION: the TLB maintenance forms FUNCTION executes (operand register
+# dropped, commas too), sorted, joined by |
+a64_forms() {
+    llvm-objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '
+        /^[0-9a-f]+ </ { on = ($2 == f); next }
+        on && ($2 == "tlbi" || $2 == "sys") {
+            n = ($NF ~ /^x[0-9]+$/) ? NF - 1 : NF; form = $2
+            for (i = 3; i <= n; i++) form = form " " $i
+            gsub(",", "", form); print form }' | sort -u | paste -sd'|'
+}
+a64_want=("tlbi_flush_broadcast=tlbi vae1is|tlbi vae2is"
+          "tlbi_flush_local=tlbi vae1|tlbi vae2"
+          "tlbi_flush_broadcast_os=sys #0 c8 c1 #1|sys #4 c8 c1 #1"
+          "tlbi_flush_range=sys #0 c8 c2 #1|sys #4 c8 c2 #1|tlbi vae1is|tlbi vae2is"
+          "tlbi_flush_asid=tlbi aside1is")
+if [ ! -s "$A64O" ] || ! command -v llvm-objdump >/dev/null; then
+    ok "aarch64: the TLBI forms of tlbi_flush.c # SKIP no $A64O (make ARCH=aarch64) or no llvm-objdump"
+else
+    bad=""
+    for w in "${a64_want[@]}"; do
+        got=$(a64_forms "$A64O" "${w%%=*}")
+        [ "$got" = "${w#*=}" ] || bad+=" ${w%%=*}: [$got], want [${w#*=}];"
+    done
+    if [ -z "$bad" ]; then ok "aarch64: each flush of tlbi_flush.c executes its TLBI forms (VAE1IS, VAE1, VAE1OS, RVAE1IS, ASIDE1IS and the EL2 ones)"
+    else not_ok "aarch64: TLBI forms:$bad"; fi
+    # the check must see a wrong form: mutant 182 (arm_vae1_not_is) issues TLBI VAE1 for VAE1IS
+    cmd=$(make --no-print-directory -s -n -B ARCH=aarch64 "$A64O" 2>/dev/null | grep -- "-c core/exp/arm64/tlbi_flush.c")
+    if [ -n "$cmd" ] && eval "${cmd% -o *} -DTLBSCOPE_MUTANT=182 -o $work/a64-m182.o" &&
+        got=$(a64_forms "$work/a64-m182.o" tlbi_flush_broadcast) && [ "$got" = "tlbi vae1|tlbi vae2" ]; then
+        ok "aarch64: a broadcast flush issuing TLBI VAE1 (mutant arm_vae1_not_is) is seen: [$got]"
+    else
+        not_ok "aarch64: the mutant arm_vae1_not_is's tlbi_flush_broadcast not told apart (${got:-no object})"
+    fi
 fi
 echo "# SUMMARY: $total instruction sites in build/tlbscope.efi checked against their records"
