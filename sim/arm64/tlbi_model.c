@@ -277,11 +277,11 @@ static uint64_t decode_va(uint64_t operand)
 
 /*
  * TTL (by VA [47:44]; a range's [38:37] is the level alone, its granule TG's):
- * 0 says nothing; 4 KiB granule level 3 (by VA 0b0011, range 0b11) names the
+ * 0 says nothing; 4 KiB granule level 3 (by VA 0b0011, range 0b11: both 3) names the
  * model's entries; any other value names entries the model does not hold, and
  * the TLBI need not touch a level-3 one: false, the entry stays.
  */
-static bool ttl_reaches_level3(unsigned ttl, unsigned level3) { return ttl == 0 || ttl == level3; }
+static bool ttl_reaches_level3(unsigned ttl) { return ttl == 0 || ttl == 3; }
 
 /* The pages [first, first + count) of the region that `va` and `count` name, or a model error. */
 static bool pages_of(struct a64_model *m, uint32_t c, uint64_t va, uint64_t count, uint32_t *first)
@@ -304,6 +304,7 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
     struct a64m_pend p = { .issuer = ci, .scope = A64M_INNER, .what = A64M_BY_VA,
                            .asid = OPND_ASID(operand), .count = 1 };
     uint64_t pages;
+    unsigned ttl = 0; /* the level hint of a by-VA or range operand; 0: none */
     switch (op) {
     case TLBI_VAE1IS:
     case TLBI_VAE1:
@@ -317,10 +318,7 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
         p.scope = op == TLBI_VAE1 ? A64M_LOCAL : op == TLBI_VAE1OS ? A64M_OUTER : A64M_INNER;
         if (!page_of(m, ci, decode_va(operand), &p.first))
             return;
-        if (!ttl_reaches_level3(OPND_VA_TTL(operand), 3)) {
-            c->n.tlbi_ttl_elsewhere++;
-            return;
-        }
+        ttl = OPND_VA_TTL(operand);
         break;
     case TLBI_RVAE1IS:
         c->n.tlbi_range++;
@@ -333,10 +331,7 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
         if (!pages_of(m, ci, OPND_RANGE_BASE(operand) << A64M_PAGE_SHIFT, pages, &p.first))
             return;
         p.count = (uint32_t)pages;
-        if (!ttl_reaches_level3(OPND_RANGE_TTL(operand), 3)) {
-            c->n.tlbi_ttl_elsewhere++;
-            return;
-        }
+        ttl = OPND_RANGE_TTL(operand);
         break;
     case TLBI_VMALLE1IS:
         c->n.tlbi_all++;
@@ -353,6 +348,10 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
         break;
     default:
         violation(m, ci, "TLBI operation %d unknown to the model", (int)op);
+        return;
+    }
+    if (!ttl_reaches_level3(ttl)) {
+        c->n.tlbi_ttl_elsewhere++;
         return;
     }
     post(m, &p);

@@ -123,33 +123,30 @@ void pte_store(volatile uint64_t *pte, uint64_t value);
 #else
 extern bool tlbi_el2; /* the app runs at EL2: the EL2 forms */
 
+/* the EL1 or the EL2 form (asm templates), as tlbi_el2 says, with the operand in a register */
+#define TLBI_EL1_OR_EL2(el1, el2, operand)                              \
+    do {                                                                \
+        if (tlbi_el2)                                                   \
+            __asm__ volatile(el2 ", %0" ::"r"(operand) : "memory");    \
+        else                                                            \
+            __asm__ volatile(el1 ", %0" ::"r"(operand) : "memory");    \
+    } while (0)
+
 /* `op` is a constant at every call (the wrappers below): the switch folds to one instruction */
 static inline __attribute__((always_inline)) void tlbi_issue(enum tlbi_op op, uint64_t operand)
 {
     switch (op) {
     case TLBI_VAE1IS:
-        if (tlbi_el2)
-            __asm__ volatile("tlbi vae2is, %0" ::"r"(operand) : "memory");
-        else
-            __asm__ volatile("tlbi vae1is, %0" ::"r"(operand) : "memory");
+        TLBI_EL1_OR_EL2("tlbi vae1is", "tlbi vae2is", operand);
         break;
     case TLBI_VAE1:
-        if (tlbi_el2)
-            __asm__ volatile("tlbi vae2, %0" ::"r"(operand) : "memory");
-        else
-            __asm__ volatile("tlbi vae1, %0" ::"r"(operand) : "memory");
+        TLBI_EL1_OR_EL2("tlbi vae1", "tlbi vae2", operand);
         break;
     case TLBI_VAE1OS:
-        if (tlbi_el2)
-            __asm__ volatile("sys #4, c8, c1, #1, %0" ::"r"(operand) : "memory");
-        else
-            __asm__ volatile("sys #0, c8, c1, #1, %0" ::"r"(operand) : "memory");
+        TLBI_EL1_OR_EL2("sys #0, c8, c1, #1", "sys #4, c8, c1, #1", operand);
         break;
     case TLBI_RVAE1IS:
-        if (tlbi_el2)
-            __asm__ volatile("sys #4, c8, c2, #1, %0" ::"r"(operand) : "memory");
-        else
-            __asm__ volatile("sys #0, c8, c2, #1, %0" ::"r"(operand) : "memory");
+        TLBI_EL1_OR_EL2("sys #0, c8, c2, #1", "sys #4, c8, c2, #1", operand);
         break;
     case TLBI_VMALLE1IS: /* no operand */
         if (tlbi_el2)
