@@ -1,6 +1,7 @@
 /*
  * The aarch64 shootdown protocols (core/exp/arm64/tlbi_flush.c, the real
- * code) on the strict model (tlbi_model.h): host threads play the CPUs and
+ * code, its TLBI operands built by asm/tlbi.h's shared encoders and decoded by
+ * the model) on the strict model (tlbi_model.h): host threads play the CPUs and
  * run them in the shapes of the app's experiments (contract A of issue 27),
  * and every CPU then verifies every remapped page, as the x86 verifier
  * does: a read whose tag is not the new frame's is a stale read.

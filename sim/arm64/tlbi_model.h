@@ -29,7 +29,8 @@
  *     than 0 (no hint) or 0b0011 (level 3 of the 4 KiB granule, the only
  *     entries the model holds) says the entry is elsewhere: the TLBI is not
  *     required to invalidate it, and the model leaves it.
- *   range (RVAE1IS): BaseADDR [36:0] = VA[48:12], TTL [38:37] (0 or 0b11 =
+ *   range (RVAE1IS): BaseADDR [36:0] = VA[48:12] (VA[63:49] zero: the region
+ *     lies in the TTBR0 half), TTL [38:37] (0 or 0b11 =
  *     level 3 match, else the entries stay), NUM [43:39], SCALE [45:44], TG
  *     [47:46], ASID [63:48]: (NUM + 1) << (5 * SCALE + 1) pages. TG must be
  *     0b01 (4 KiB, the tool's granule): any other is a model error.
