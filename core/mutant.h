@@ -133,7 +133,7 @@
 #define MUTANT_ID_lfence_bsp_only 154 /* DE_CFG[1] set on the BSP alone */
 #define MUTANT_ID_pti_2m_user_invpcid_skipped 155 /* PTI: no user-PCID INVPCID for 2 MiB pages */
 #define MUTANT_ID_invlpgb_2m_user_pass_skipped 156 /* PTI: no user-PCID INVLPGB for the 2 MiB form */
-#define MUTANT_ID_pge_toggle_removed 157 /* flush_global without INVPCID: no CR4.PGE toggle */
+#define MUTANT_ID_pge_toggle_removed 157 /* shootdown_flush_global without INVPCID: no CR4.PGE toggle */
 #define MUTANT_ID_flush_local_noflush 158 /* asm/tlb.h flush_local_all() writes CR3 with bit 63 */
 #define MUTANT_ID_pte_store_unordered 159 /* the model: a PTE store never pending for the ICR check */
 #define MUTANT_ID_lazy_switch_no_barrier 160 /* lazy switch-back: no MFENCE between is_lazy = 0 and reading tlb_gen */

@@ -14,9 +14,7 @@ the same function are alternative implementations of one interface (the
 machine's and the model's, one per architecture), never linked together: their
 pairs are allowed only when listed in ALTERNATIVES below, with the reason.
 
-Prints each breach as FILE: ... and exits 1; prints a "# TODO" line for each
-file in KNOWN_LONG that is still over the limit (not a failure) and a note for
-each KNOWN_LONG entry that is no longer needed. The last line is a summary.
+Prints each breach as FILE: ... and exits 1. The last line is a summary.
 """
 import os
 import re
@@ -25,13 +23,6 @@ import sys
 
 LIMIT = 600
 ROOTS = ["core", "arch", "efi", "sim", "reports/tool"]
-
-# Files still over the limit, with who splits them: printed as TODO, not failed.
-# Every other file is held to the limit; take an entry out when its file is split.
-KNOWN_LONG = {
-    "core/machine/shootdown.c": "the IPI protocol itself; split with the ring-3 work on core/machine/",
-    "core/exp/ipi_target_state.c": "being reworked with the ring-3 work on core/exp/",
-}
 
 # Pairs of files that "call each other" only because both implement one interface;
 # one of them is linked into a given binary, or one stands in for the other's assembly.
@@ -106,21 +97,14 @@ def main():
                     files.append(os.path.relpath(os.path.join(d, n), root))
     files.sort()
     bad = 0
-    todo = 0
     code = {}
     for f in files:
         with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
             text = fh.read()
         n = text.count("\n")
         if n > LIMIT:
-            if f in KNOWN_LONG:
-                todo += 1
-                print(f"# TODO {f}: {n} lines, over {LIMIT} ({KNOWN_LONG[f]})")
-            else:
-                bad += 1
-                print(f"{f}: {n} lines, over {LIMIT}: split it by job")
-        elif f in KNOWN_LONG:
-            print(f"# note: {f} is within {LIMIT} lines now; drop it from KNOWN_LONG")
+            bad += 1
+            print(f"{f}: {n} lines, over {LIMIT}: split it by job")
         if f.endswith(".c"):
             code[f] = code_only(text)
     defs = {}
@@ -147,7 +131,7 @@ def main():
         if pair[1] not in calls.get(pair[0], {}) or pair[0] not in calls.get(pair[1], {}):
             print(f"# note: {pair[0]} and {pair[1]} no longer call each other; drop them from ALTERNATIVES")
     bad += pairs
-    print(f"# {len(files)} files, {len(code)} .c files: {bad} breach(es), {todo} known long file(s) left")
+    print(f"# {len(files)} files, {len(code)} .c files: {bad} breach(es)")
     return 1 if bad else 0
 
 

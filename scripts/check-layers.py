@@ -13,9 +13,15 @@ a rule naming a folder that has no rule, rules that go round in a circle)
 exit with status 1 and a message naming the line or the circle.
 A file in a checked folder that includes arch/<name>/ by path is always an error:
 code outside arch/ reaches the architecture only through "asm/...".
+Every .c/.h/.S file of the tree (git ls-files where DIR is a checkout, else every
+file below DIR outside build/ and hidden folders) must lie in a folder that has a
+rule; one that does not is printed as
+    FILE: a source file in no folder of docs/layers.txt: place its folder there
+and the exit status is 1.
 """
 import os
 import re
+import subprocess
 import sys
 
 ALWAYS_ALLOWED = {"core/mutant.h"}
@@ -71,6 +77,25 @@ def owner(path, folders):
     return best
 
 
+SOURCE_SUFFIXES = (".c", ".h", ".S")
+
+
+def source_files(root):
+    """Every C or assembly source of the tree, relative to root."""
+    if os.path.exists(os.path.join(root, ".git")):
+        out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard", "--", "*.c", "*.h", "*.S"],
+                             check=True, capture_output=True).stdout.decode()
+        return sorted(f for f in out.split("\0") if f)
+    found = []
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and
+                   not (d == "build" and os.path.samefile(dirpath, root))]
+        found += [os.path.relpath(os.path.join(dirpath, n), root)
+                  for n in files if n.endswith(SOURCE_SUFFIXES)]
+    return sorted(found)
+
+
 def main():
     root, rules_path = ".", None
     args = sys.argv[1:]
@@ -89,7 +114,7 @@ def main():
         top = os.path.join(root, folder)
         for dirpath, _dirs, files in os.walk(top):
             for name in sorted(files):
-                if not name.endswith((".c", ".h", ".S")):
+                if not name.endswith(SOURCE_SUFFIXES):
                     continue
                 rel = os.path.relpath(os.path.join(dirpath, name), root)
                 if owner(rel, folders) != folder:
@@ -119,8 +144,14 @@ def main():
                             print(f'{rel}:{lineno}: includes "{inc}" ({folder} -> {target}), '
                                   "not allowed by docs/layers.txt")
                             errors += 1
-    print(f"# {checked} files in {len(folders)} folders checked, {errors} includes against the rules")
-    return 1 if errors else 0
+    placeless = 0
+    for rel in source_files(root):
+        if owner(rel, folders) is None and rel not in ALWAYS_ALLOWED:
+            print(f"{rel}: a source file in no folder of docs/layers.txt: place its folder there")
+            placeless += 1
+    print(f"# {checked} files in {len(folders)} folders checked, {errors} includes against the rules, "
+          f"{placeless} files in no folder")
+    return 1 if errors or placeless else 0
 
 
 if __name__ == "__main__":

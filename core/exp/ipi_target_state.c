@@ -74,14 +74,13 @@
  * It runs before shootdown_lazy (the report keeps the table's order), whose
  * lazy CPUs idle in the deepest MWAIT state found `reached` here (issue 32).
  */
+#include "core/exp/ipi_target_state_loop.h"
 #include "asm/apic.h"
 #include "asm/cpu.h"
-#include "asm/power.h"
 #include "asm/probe.h"
 #include "asm/ring3.h"
 #include "asm/trap.h"
 #include "core/lib/atomic.h"
-#include "core/exp/target_lost.h"
 #include "core/exp/target_states.h"
 #include "core/run/experiments.h"
 #include "core/machine/idle_states.h"
@@ -94,36 +93,6 @@
 #define TS_WARMUP 2u
 #define TS_MAX_SIBLINGS 8
 
-/* Written by the target only (its handler and its loop); read by the BSP. */
-struct ts_line {
-    volatile uint64_t handled;     /* pings taken */
-    volatile uint64_t handler_tsc; /* target TSC at the last handler entry */
-    volatile uint64_t armed;       /* == handled once the loop is back in its state */
-    volatile uint64_t nlost;       /* lost-time records written */
-    volatile uint64_t cpl3;        /* pings whose interrupted CS had RPL 3 (the trap frame's) */
-} __attribute__((aligned(CACHE_LINE)));
-
-struct ts_ctl {
-    struct ts_line line;
-    volatile uint32_t stop __attribute__((aligned(CACHE_LINE)));
-    const struct ts_def *def;
-    uint64_t window_ticks, deadline;
-    uint64_t *lost;
-    uint32_t cap;
-    struct residency_reading before, after; /* the target's own, around its loop */
-    uint64_t settled; /* initiator's TSC: the target back in its state to each ping, summed */
-    struct ring3_exit r3; /* how ring3_loop's CPL 3 loop ended */
-    bool r3_ok;
-};
-
-/* The target's SMT siblings in the same state: their own lines (one each), unmeasured. */
-struct ts_sibling {
-    volatile uint64_t woken;                 /* monitored by an MWAIT sibling; never written */
-    volatile uint32_t stop __attribute__((aligned(CACHE_LINE)));
-    const struct ts_def *def;
-    uint64_t deadline;
-} __attribute__((aligned(CACHE_LINE)));
-
 /* Static: the report keeps pointers to the state names after the experiment's cleanup. */
 static struct ts_def defs_store[TS_MAX_STATES];
 
@@ -135,206 +104,6 @@ struct ts_state {
     struct ts_sibling *sib;                  /* nsib of them */
     uint32_t sibling[TS_MAX_SIBLINGS], nsib, nsib_total;
 };
-
-static struct ts_ctl *active_ctl;
-static uint32_t active_target;
-static bool ts_try_residency; /* set by prepare: Intel, where the MSRs are documented */
-
-static void state_ping_handler(struct trap_frame *f)
-{
-    struct ts_ctl *c = active_ctl;
-    if (!c || this_percpu()->index != active_target)
-        return;
-    store_relaxed(&c->line.handler_tsc, tsc_now());
-    if ((f->cs & 3) == 3)
-        store_relaxed(&c->line.cpl3, c->line.cpl3 + 1);
-    store_release(&c->line.handled, c->line.handled + 1);
-    /* the CPL 3 loop cannot write this line: its IRETQ is all that runs before the loop */
-    if (c->def->kind == TS_RING3)
-        store_release(&c->line.armed, c->line.handled);
-}
-
-/* Dependent integer work the compiler cannot drop: a CPU busy in user code. */
-static uint64_t busy_work(uint64_t x)
-{
-    uint32_t i;
-    for (i = 0; i < 32; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        __asm__ volatile("" : "+r"(x)); /* each step is really computed */
-    }
-    return x;
-}
-
-/*
- * One sleep in an idle state, unless `watched` moved past `seen` or `stop`
- * is set: both are checked with interrupts off, so a wake-up between the
- * check and the sleep is not lost (STI's shadow covers HLT and MWAIT; the
- * I/O entry wakes on a pending interrupt with IF clear).
- */
-static void idle_once(const struct ts_def *d, const volatile uint64_t *watched, uint64_t seen,
-                      const volatile uint32_t *stop)
-{
-    irq_disable();
-    if (d->kind == TS_MWAIT)
-        power_monitor(watched);
-    if (load_acquire(watched) == seen && !load_acquire(stop)) {
-        if (d->kind == TS_MWAIT)
-            power_mwait_until_irq(d->hint);
-        else if (d->kind == TS_IOPORT)
-            power_io_cstate_enter(d->port);
-        else
-            cpu_halt_until_irq();
-    }
-    irq_enable();
-}
-
-/* One pass of the state; returns the TSC when the loop runs again, *gap_from its start. */
-static uint64_t one_pass(struct ts_ctl *c, uint64_t seen, uint64_t *gap_from, uint64_t *sink)
-{
-    const struct ts_def *d = c->def;
-    uint64_t t0;
-    switch (d->kind) {
-    case TS_PAUSE:
-    case TS_RING3: /* runs its own loop (ring3_run), never this one */
-        cpu_relax();
-        break;
-    case TS_BUSY:
-        *sink = busy_work(*sink + 1);
-#ifdef TLBSCOPE_HOST
-        cpu_relax(); /* a modelled CPU takes interrupts only where it yields (sim/hostcpu.c) */
-#endif
-        break;
-    case TS_HLT:
-    case TS_MWAIT:
-    case TS_IOPORT:
-        idle_once(d, &c->line.handled, seen, &c->stop);
-        break;
-    case TS_IRQOFF:
-        irq_disable();
-        t0 = tsc_now();
-        while (tsc_now() - t0 < c->window_ticks)
-            compiler_barrier();
-        *gap_from = tsc_now();
-        /*
-         * A pending IPI is taken in this one-instruction window and nowhere
-         * else: the loop's clock read and its check of `handled` run with
-         * interrupts off, so nothing lands after the window closes. No
-         * PAUSE in it (one PAUSE is up to ~140 cycles on recent cores).
-         */
-        cpu_irq_window();
-        return tsc_now();
-    }
-    return tsc_now();
-}
-
-static uint64_t reread_tsc(void *ctx)
-{
-    (void)ctx;
-    return tsc_now();
-}
-
-static enum lost_kind lost_kind_of(enum ts_kind kind)
-{
-    if (ts_kind_is_idle(kind))
-        return LOST_WAKE;
-    return kind == TS_IRQOFF ? LOST_WINDOW : LOST_GAP;
-}
-
-/*
- * The residency MSRs on the calling CPU; a fault leaves its probe result
- * (never a value). Not tried (not Intel): marked faulted, never reported,
- * since no state of such a CPU names a counter (core_cstate 0).
- */
-static void read_residency(struct residency_reading *r, bool try_msrs)
-{
-    uint32_t i;
-    for (i = 0; i < RC_COUNT; i++) {
-        r->value[i] = 0;
-        r->probe[i] = try_msrs ? power_read_msr(residency_msr[i], &r->value[i]) : PROBE_FAULTED(13);
-    }
-    r->tsc = tsc_now();
-}
-
-/*
- * An SMT sibling of the target, in the target's state until stopped: the
- * same idle instruction (its own line monitored), the same PAUSE or busy
- * loop; irqoff's siblings spin with PAUSE.
- */
-static int64_t sibling_loop(struct percpu *self, void *arg)
-{
-    struct ts_sibling *sb = arg;
-    const struct ts_def *d = sb->def;
-    uint64_t sink = 1;
-    if (ts_kind_is_idle(d->kind))
-        apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_IDLE);
-    irq_enable();
-    while (!load_acquire(&sb->stop) && !load_acquire(&self->smp->aborting) &&
-           !deadline_passed(sb->deadline)) {
-        if (ts_kind_is_idle(d->kind)) {
-            idle_once(d, &sb->woken, 0, &sb->stop);
-        } else if (d->kind == TS_BUSY) {
-            sink = busy_work(sink + 1);
-#ifdef TLBSCOPE_HOST
-            cpu_relax(); /* a modelled CPU takes interrupts only where it yields */
-#endif
-        } else {
-            cpu_relax();
-        }
-    }
-    irq_disable();
-    if (ts_kind_is_idle(d->kind))
-        apic_disarm_heartbeat();
-    return (int64_t)(sink & 1);
-}
-
-/* Runs on the target until stopped. */
-static int64_t target_loop(struct percpu *self, void *arg)
-{
-    struct ts_ctl *c = arg;
-    uint64_t seen = load_acquire(&c->line.handled), prev, now, shortest = UINT64_MAX, sink = 1;
-    enum lost_kind kind = lost_kind_of(c->def->kind);
-    /*
-     * The sleep's bound: armed once, periodic, as for every halted waiter
-     * (core/machine/ipi.c): a one-shot armed and disarmed around every HLT put APIC
-     * writes into the lost time and next to every wake-up.
-     */
-    if (c->def->kind == TS_RING3) {
-        store_release(&c->line.armed, seen);
-        c->r3_ok = ring3_run(c->deadline, &c->r3);
-        return c->r3_ok ? 0 : -1;
-    }
-    if (kind == LOST_WAKE)
-        apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_IDLE);
-    read_residency(&c->before, ts_try_residency);
-    irq_enable();
-    prev = tsc_now();
-    store_release(&c->line.armed, seen);
-    while (!load_acquire(&c->stop) && !load_acquire(&self->smp->aborting) &&
-           !deadline_passed(c->deadline)) {
-        uint64_t from = prev, h, lost;
-        now = one_pass(c, seen, &from, &sink);
-        h = load_acquire(&c->line.handled);
-        /* target_lost.h: a ping after the pass's last read is charged to the next pass */
-        if (target_lost_account(kind, from, now, h != seen, load_relaxed(&c->line.handler_tsc),
-                                &shortest, reread_tsc, NULL, &lost) == LOST_RECORDED) {
-            if (c->line.nlost < c->cap)
-                c->lost[c->line.nlost] = lost;
-            store_release(&c->line.nlost, c->line.nlost + 1);
-            seen = h;
-            now = tsc_now(); /* the bookkeeping is not an iteration */
-            /* armed after that read: the next ping cannot fall before the next gap opens */
-            store_release(&c->line.armed, seen);
-        }
-        prev = now;
-    }
-    irq_disable();
-    read_residency(&c->after, ts_try_residency);
-    if (kind == LOST_WAKE)
-        apic_disarm_heartbeat();
-    return 0;
-}
 
 static bool ts_supported(struct runner *r, char *reason, size_t cap, bool *emulated)
 {
@@ -410,7 +179,6 @@ static bool ts_prepare(struct runner *r, struct experiment_record *rec, void **s
     ts_states_add_mwait(r, rec, &st->states);
     ts_states_add_ioport(r, rec, &st->states);
     runner_leave_tool(r);
-    ts_try_residency = r->run->cpu.vendor_id == VENDOR_INTEL;
     for (i = 0; i < 3; i++) {
         fmt_into(name, sizeof(name), "irqoff_%uus", windows[i]);
         ts_states_add(&st->states, TS_IRQOFF, 0, windows[i], name);
@@ -427,11 +195,13 @@ static bool ts_prepare(struct runner *r, struct experiment_record *rec, void **s
         return false;
     mem_zero(st->sib, (st->nsib ? st->nsib : 1) * sizeof(*st->sib));
     mem_zero(st->ctl, sizeof(*st->ctl));
+    /* the target reads the residency MSRs on Intel only, where they are documented */
+    st->ctl->try_residency = r->run->cpu.vendor_id == VENDOR_INTEL;
     st->ctl->cap = TS_WARMUP + st->samples;
     st->ctl->lost = mem_alloc(st->ctl->cap * sizeof(uint64_t));
     if (!st->ctl->lost)
         return false;
-    trap_set_irq_handler(VEC_STATE_PING, state_ping_handler);
+    trap_set_irq_handler(VEC_STATE_PING, ts_ping_handler);
     record_note(rec, "target CPU %u, initiator the BSP; %u samples per state after %u warm-up",
                 st->target, st->samples, TS_WARMUP);
     return point_list_reserve(&rec->results, st->states.n);
@@ -449,7 +219,7 @@ static void siblings_start(struct runner *r, struct ts_state *st, const struct t
         sb->deadline = tsc_now() + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
         store_release(&sb->stop, 0);
         if (smp_usable(r->smp, st->sibling[i]))
-            smp_post(r->smp, st->sibling[i], CMD_GENERIC, sibling_loop, sb);
+            smp_post(r->smp, st->sibling[i], CMD_GENERIC, ts_sibling_loop, sb);
     }
 }
 
@@ -489,10 +259,9 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
     c->settled = 0;
     /* not armed until the target's loop says so (a ping before it would go unrecorded) */
     store_relaxed(&c->line.armed, UINT64_MAX);
-    active_ctl = c;
-    active_target = st->target;
+    ts_ping_serve(c, st->target);
     siblings_start(r, st, d);
-    smp_post(s, st->target, CMD_GENERIC, target_loop, c);
+    smp_post(s, st->target, CMD_GENERIC, ts_target_loop, c);
     /* the CPL 3 loop says it runs on its own page (its first ping must find it there) */
     if (d->kind == TS_RING3)
         ok = smp_wait_answer(s, st->target, &ring3_shared()->entered, ANSWER_NE, 0,
@@ -539,7 +308,7 @@ static bool measure_state(struct runner *r, struct ts_state *st, const struct ts
         ok = false;
     if (!siblings_stop(r, st))
         ok = false;
-    active_ctl = NULL;
+    ts_ping_stop();
     return ok;
 }
 
@@ -642,7 +411,7 @@ static void ts_cleanup(struct runner *r, void *state)
     (void)r;
     if (!st)
         return;
-    active_ctl = NULL;
+    ts_ping_stop();
     mem_free_aligned(st->sib);
     mem_free(st->rt);
     if (st->ctl)

@@ -203,7 +203,7 @@ static bool lz_prepare(struct runner *r, struct experiment_record *rec, void **s
 /*
  * The k CPUs lazy (Linux's is_lazy) and descheduled (Xen's is_running = 0)
  * at once: the policies of an iteration each read their own flag, and each
- * policy's switch-back restores only its own (core/machine/shootdown.c).
+ * policy's switch-back restores only its own (core/machine/shootdown_verify.c).
  */
 static void set_lazy(struct shootdown *sd, const uint32_t *lazy, uint32_t k, bool on)
 {

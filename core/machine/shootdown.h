@@ -200,6 +200,15 @@ void shootdown_set_lazy(struct shootdown *sd, const uint32_t *cpus, uint32_t n, 
  * The caller keeps interrupts off: pc->local_tlb_gen is also the handler's.
  */
 void shootdown_flush_func(struct shootdown *sd, struct percpu *pc, const struct flush_request *req);
+/*
+ * The flushes flush_tlb_func() chooses between, on the calling CPU, also used
+ * outside it: a full flush of the current PCID (Linux flush_tlb_local(), the
+ * user PCID marked or, with full_uses_invpcid, flushed at once; a global flush
+ * with global_pages), by a lazy CPU's catch-up; and everything, global entries
+ * included (__native_tlb_flush_global()), by the synchronising flush.
+ */
+void shootdown_flush_full(struct shootdown *sd, struct percpu *pc);
+void shootdown_flush_global(struct shootdown *sd);
 /* Linux get_flush_tlb_info(): fills `req` for pages [first, first + pages) at generation `gen`. */
 void shootdown_set_request(struct flush_request *req, uint32_t initiator, uint32_t first,
                            uint32_t pages, uint32_t flags, uint64_t gen, uint32_t ceiling);
@@ -218,5 +227,12 @@ uint64_t shootdown_return_to_user(struct shootdown *sd, struct percpu *pc, uint3
 /* Reads the test pages on the calling CPU (kernel PCID, and user PCID under PTI). */
 void shootdown_verify_self(struct shootdown *sd, struct percpu *pc, uint32_t first, uint32_t count,
                            bool large);
+/*
+ * A target's side of a verification round (VEC_VERIFY) and of a lazy CPU's
+ * switch-back (VEC_SWITCH): what their IPI handlers do for the active
+ * protocol, answering in pc->flush.verify_gen or switch_gen.
+ */
+void shootdown_verify_target(struct shootdown *sd, struct percpu *pc);
+void shootdown_switch_target(struct shootdown *sd, struct percpu *pc);
 
 #endif

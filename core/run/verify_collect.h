@@ -1,5 +1,5 @@
 /*
- * The verifier's per-CPU counts (core/machine/shootdown.c counts them in each CPU's
+ * The verifier's per-CPU counts (core/machine/shootdown_verify.c counts them in each CPU's
  * own block while it verifies) moved into an experiment's record. Apart from
  * the protocols because the record is the run's: the machine layer counts,
  * the run layer keeps the results.

@@ -120,14 +120,18 @@ expect() {
 a=$(site invlpgb '^[^a]')
 doctor invlpgb-fd "$(addr_plus "$a" 2)" fd &&
     expect invlpgb-fd "INVLPGB at $a (0F 01 FE) made 0F 01 FD" "recorded invlpgb, the bytes are something else"
-# INVPCID's 82 made 81 (INVVPID); then its type register changed in ModRM.reg
-a=$(site invpcid '^flush')
+# INVPCID's 82 made 81 (INVVPID); then its type register changed in ModRM.reg. The site: the
+# shootdown's own flushes (core/machine/shootdown_flush_func.c); no copy made (no such site,
+# the function renamed) is a failure, not a case left out
+a=$(site invpcid '^shootdown_flush')
 read -ra b <<<"$(bytes_at "$a")"
 i=$(index_of 82 "${b[@]}"); m=0x${b[i + 1]}
 doctor invpcid-81 "$(addr_plus "$a" "$i")" 81 &&
-    expect invpcid-81 "INVPCID at $a made INVVPID" "recorded invpcid, the bytes are something else"
+    expect invpcid-81 "INVPCID at $a made INVVPID" "recorded invpcid, the bytes are something else" ||
+    not_ok "doctored (INVPCID made INVVPID): no copy made: no invpcid site in a shootdown_flush* function?"
 doctor invpcid-reg "$(addr_plus "$a" $((i + 1)))" "$(printf '%02x' $((m ^ 0x08)))" &&
-    expect invpcid-reg "INVPCID at $a with another type register" "invpcid '.*', the wrapper's operands are"
+    expect invpcid-reg "INVPCID at $a with another type register" "invpcid '.*', the wrapper's operands are" ||
+    not_ok "doctored (INVPCID's type register): no copy made: no invpcid site in a shootdown_flush* function?"
 # write_cr4's MOV to CR4 made MOV to CR0 (ModRM.reg 4 -> 0)
 a=$(site mov_to_cr4 .)
 read -ra b <<<"$(bytes_at "$a")"

@@ -1,5 +1,6 @@
 /*
- * The lazy-TLB paths of the shootdown protocol (core/machine/shootdown.c), checked on
+ * The lazy-TLB paths of the shootdown protocol (core/machine/shootdown.c's
+ * should_flush(), core/machine/shootdown_verify.c's switch-back), checked on
  * the strict TLB model (sim/tlb_model.h) CPU by CPU, where the experiment
  * (shootdown_lazy) only sees the verification at the end:
  *
