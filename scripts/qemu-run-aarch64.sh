@@ -35,8 +35,11 @@ if [ -n "${CFG_TEXT+set}" ] || [ -n "${ARGS:-}" ]; then
 fi
 machine=virt,gic-version=${GIC:-3}
 [ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
+# -boot menu=on,splash-time=0: QEMU then tells the firmware (fw_cfg etc/boot-menu-wait) to wait
+# 0 ms for a key before booting; without it AAVMF waits its default 5 s, idle, on every boot
+# (measured: 6.8 s wall, 1.3 s CPU for a whole run at -smp 2; 1.1-1.6 s with it)
 timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu max -smp "$smp" -m "$mem" \
-    -nographic -nic none -no-reboot \
+    -nographic -nic none -no-reboot -boot menu=on,splash-time=0 \
     -drive if=pflash,format=raw,readonly=on,file="$aavmf/AAVMF_CODE.fd" \
     -drive if=pflash,format=raw,file="$work/vars.fd" \
     -drive if=none,id=esp,format=raw,file="$work/disk.img" -device virtio-blk-pci,drive=esp \

@@ -8,6 +8,12 @@
 # without any counts as one failure. TLBSCOPE_TEST_FULL=1 widens the QEMU
 # matrix; TLBSCOPE_CHECK=1 runs make check's few steps (below); TESTS=pattern runs only
 # the steps whose name matches.
+#
+# tests/checks/ run two at a time (TEST_JOBS, default 2): they test the host tool and the
+# build on fixed inputs, keep one core busy each, and assert nothing about wall time (the
+# scale check compares CPU times). The model and the emulators measure time, and their
+# checks read what they measured (shapes, deadlines, stale reads against a moving clock): they
+# run one at a time, as a machine with nothing else to do would run them.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -17,25 +23,30 @@ passed=0 failed=0 skipped=0
 failures=()
 start_all=$(date +%s)
 
-# CPU seconds (user + system) of every finished child so far, from bash's `times`: a step's
-# CPU time over its wall time says how much of the 2 cores it kept busy
-# (called in this shell: in a pipe or $(...) it would count a fork's children, none)
-times_file=$logdir/.times
-child_cpu_s() { # sets cpu_s
-    times >"$times_file"
-    cpu_s=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t }' "$times_file")
-}
+step_log() { echo "$logdir/$(echo "$1" | tr '/ ' '__').log"; }
+wanted() { [ -z "${TESTS:-}" ] || [[ "$1" == *$TESTS* ]]; }
 
-run_step() { # name, command...
-    local name=$1; shift
-    if [ -n "${TESTS:-}" ] && [[ "$name" != *$TESTS* ]]; then return; fi
-    local log="$logdir/$(echo "$name" | tr '/ ' '__').log"
-    local t0=$(date +%s) c0 c1
-    child_cpu_s; c0=$cpu_s
+# One step's command, in a subshell of its own: its exit status, wall seconds and CPU seconds
+# (user + system of what it ran, from bash's `times`, which in this subshell counts only the
+# step) go beside its log for step_account.
+step_exec() { # log, command...
+    local log=$1; shift
+    local t0
+    t0=$(date +%s)
     "$@" >"$log" 2>&1
     local rc=$?
-    child_cpu_s; c1=$cpu_s
-    local ok notok skip
+    times >"$log.times"
+    echo "$rc $(( $(date +%s) - t0 ))" >"$log.rc"
+}
+
+# Counts one finished step and prints its line (a step's CPU time over its wall time says how
+# much of the machine's cores it kept busy).
+step_account() { # name, log
+    local name=$1 log=$2
+    local rc dt cpu ok notok skip
+    read -r rc dt <"$log.rc" || { rc=1; dt=0; }
+    cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t }' "$log.times" 2>/dev/null)
+    rm -f "$log.rc" "$log.times"
     ok=$(grep -cE '^ok ' "$log")
     notok=$(grep -cE '^not ok ' "$log")
     skip=$(grep -cE '^(not )?ok .*# (SKIP|skip)' "$log")
@@ -44,23 +55,59 @@ run_step() { # name, command...
     if [ "$ok" = 0 ] && [ "$notok" = 0 ]; then
         notok=1
         echo "not ok - $name produced no results (exit $rc)" >>"$log"
-    elif [ $rc != 0 ] && [ "$notok" = 0 ]; then
+    elif [ "$rc" != 0 ] && [ "$notok" = 0 ]; then
         notok=1
         echo "not ok - $name exited with status $rc" >>"$log"
     fi
     passed=$((passed + ok)); failed=$((failed + notok)); skipped=$((skipped + skip))
-    local dt=$(( $(date +%s) - t0 ))
     if [ "$notok" != 0 ]; then
-        printf '%-44s FAIL (%d ok, %d failed, %ds)  log: %s\n' "$name" "$ok" "$notok" "$dt" "$log"
+        printf '%-44s FAIL (%d ok, %d failed, %ds, cpu %ss)  log: %s\n' "$name" "$ok" "$notok" "$dt" "${cpu:-?}" "$log"
         # the failures, with the validator's complaint where a report did not validate
         grep -E '^not ok |^# validate: ' "$log" | head -8 | sed 's/^/    /'
         failures+=("$name")
     else
-        printf '%-44s ok   (%d passed%s, %ds, cpu %ds)\n' "$name" "$ok" "$([ "$skip" != 0 ] && echo ", $skip skipped")" "$dt" "$((c1 - c0))"
+        printf '%-44s ok   (%d passed%s, %ds, cpu %ss)\n' "$name" "$ok" "$([ "$skip" != 0 ] && echo ", $skip skipped")" "$dt" "${cpu:-?}"
         grep -E '^(not )?ok .*# (SKIP|skip)' "$log" | head -3 | sed 's/^/    /'
     fi
     # a step's own count of what it ran (model configurations, mutants)
     sed -n 's/^# SUMMARY: /    /p' "$log"
+}
+
+run_step() { # name, command...
+    local name=$1; shift
+    wanted "$name" || return 0
+    local log
+    log=$(step_log "$name")
+    ( step_exec "$log" "$@" )
+    step_account "$name" "$log"
+}
+
+# Scripts run TEST_JOBS at a time; their lines are printed in the order given, once all have
+# finished (each line says what its step cost).
+run_scripts_together() { # scripts...
+    local jobs=${TEST_JOBS:-2} t name names=()
+    for t; do
+        [ "$(basename "$t")" = lib.sh ] && continue
+        [ -f "$t" ] || continue
+        name=${t#tests/}
+        wanted "$name" || continue
+        names+=("$name")
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+        ( step_exec "$(step_log "$name")" bash "$t" ) &
+    done
+    wait
+    for name in ${names[@]+"${names[@]}"}; do
+        step_account "$name" "$(step_log "$name")"
+    done
+}
+
+run_scripts_alone() { # scripts...
+    local t
+    for t; do
+        [ "$(basename "$t")" = lib.sh ] && continue
+        [ -f "$t" ] || continue
+        run_step "${t#tests/}" bash "$t"
+    done
 }
 
 export CMOCKA_MESSAGE_OUTPUT=TAP
@@ -73,16 +120,15 @@ done
 # architecture); make test runs everything below instead, tests/quick/ excepted (its runs
 # are a subset of tests/sim/ and tests/qemu/).
 if [ -n "${TLBSCOPE_CHECK:-}" ]; then
-    steps=(tests/checks/layers.sh tests/checks/spin_deadlines.sh tests/checks/insn_encoding.sh
-           tests/checks/samples_schema.sh tests/checks/doc_examples.sh tests/quick/*.sh)
+    run_scripts_together tests/checks/layers.sh tests/checks/spin_deadlines.sh tests/checks/insn_encoding.sh \
+        tests/checks/samples_schema.sh tests/checks/doc_examples.sh
+    run_scripts_alone tests/quick/*.sh
 else
-    steps=(tests/checks/*.sh tests/sim/*.sh tests/qemu/*.sh tests/bochs/*.sh)
+    # the longest first, so the last to finish is a short one
+    run_scripts_together tests/checks/fuzz.sh tests/checks/markup_sweep.sh tests/checks/fleetdb.sh \
+        $(ls tests/checks/*.sh | grep -vE '/(fuzz|markup_sweep|fleetdb)\.sh$')
+    run_scripts_alone tests/sim/*.sh tests/qemu/*.sh tests/bochs/*.sh
 fi
-for t in "${steps[@]}"; do
-    [ "$(basename "$t")" = lib.sh ] && continue
-    [ -f "$t" ] || continue
-    run_step "${t#tests/}" bash "$t"
-done
 
 total=$(( $(date +%s) - start_all ))
 echo
