@@ -74,6 +74,7 @@
 #include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
+#include "core/mutant.h"
 
 #define POOL_CAP 200000u /* pooled samples kept per topology class */
 
@@ -288,7 +289,7 @@ static enum wait_status run_pair(struct runner *r, struct rt_state *st, const st
      * a hung CPU cost under QEMU); the pilot's pairs name it too, so the
      * pair loop never reaches it.
      */
-    if (*result != 0)
+    if (*result != 0 && !MUTANT(hang_waited_again))
         smp_mark_unanswered(s, p->target, "ping IPI", &a->target->ping.count,
                             (uint64_t)a->missed_count + 1);
     ipi_stop_spinners(s, &p->target, 1, &spin);
