@@ -39,7 +39,7 @@ MUTANTS := swap_order no_user_flush invlpgb_truncate skip_tlbsync target_skips_i
            lfence_bsp_only pti_2m_user_invpcid_skipped invlpgb_2m_user_pass_skipped \
            pge_toggle_removed flush_local_noflush target_lost_first_only bystander_without_loop \
            lazy_hlt_over_mwait class_mix_lazy_awake_only \
-           lazy_switch_no_barrier xen_switch_no_barrier \
+           lazy_switch_no_barrier xen_switch_no_barrier hang_waited_again \
            base_always_first no_param_defaults show_tsc_else role_rows_doubled
 # the last four are tlbscope-report's (reports/tool/tool.mk TOOL_MUTANTS): a tool binary each
 SIM_MUTANTS := $(filter-out $(TOOL_MUTANTS),$(MUTANTS))

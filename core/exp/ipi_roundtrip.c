@@ -74,6 +74,7 @@
 #include "core/run/runner_plan.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
+#include "core/mutant.h"
 
 #define POOL_CAP 200000u /* pooled samples kept per topology class */
 
@@ -106,15 +107,21 @@ static int64_t pingpong(struct percpu *self, void *arg)
     struct pingpong_arg *a = arg;
     uint32_t i, total = a->warmup + a->samples;
     for (i = 0; i < total; i++) {
-        uint64_t before, t0, t1, sent;
+        uint64_t before, t0, t1, sent, deadline, settle_start = tsc_now();
         /* a halted target is asleep at every ping, as at every shootdown's IPI */
-        ipi_settle_targets(self->smp, &a->target->index, 1);
+        bool settled = ipi_settle_targets(self->smp, &a->target->index, 1);
         before = load_acquire(&a->target->ping.count);
         t0 = tsc_open();
         apic_send_ipi(a->target->apic_id, VEC_PING);
         sent = tsc_close();
+        /*
+         * A target that never parked has had its deadline already: the ping
+         * gets only the late grace, not a second timeout (a hung target cost
+         * settle + ping + grace before, under QEMU 15 s of the 51 s).
+         */
+        deadline = settled ? t0 + a->timeout : settle_start + a->timeout;
         if (!smp_wait_answer(self->smp, a->target->index, &a->target->ping.count, ANSWER_NE,
-                             before, t0 + a->timeout)) {
+                             before, deadline)) {
             a->missed_count = (int64_t)before;
             return -1;
         }
@@ -276,6 +283,15 @@ static enum wait_status run_pair(struct runner *r, struct rt_state *st, const st
         if (w == WAIT_OK)
             *result = load_acquire(&s->cpu[p->initiator]->ack.result);
     }
+    /*
+     * Named before the stop: a target that missed its ping is not waited on
+     * again (stopping it waited one more timeout and grace, 30 s of the 51 s
+     * a hung CPU cost under QEMU); the pilot's pairs name it too, so the
+     * pair loop never reaches it.
+     */
+    if (*result != 0 && !MUTANT(hang_waited_again))
+        smp_mark_unanswered(s, p->target, "ping IPI", &a->target->ping.count,
+                            (uint64_t)a->missed_count + 1);
     ipi_stop_spinners(s, &p->target, 1, &spin);
     return w;
 }
@@ -334,7 +350,7 @@ static bool rt_plan(struct runner *r, struct experiment_record *rec, struct rt_s
         if (i < st->npairs) {
             struct rt_pilot_point pp = { st, &st->pairs[i] };
             if (!runner_pilot(r, rt_time, &pp, &pilot.iter[kind], &pilot.fixed[kind]))
-                pilot.iter[kind] = pilot.fixed[kind] = 0; /* the pair loop marks the CPU */
+                pilot.iter[kind] = pilot.fixed[kind] = 0; /* run_pair() named the CPU */
         }
     }
     /* no baseline_div: the baseline loop reads one line locally, no IPI */
@@ -403,10 +419,7 @@ static void rt_run(struct runner *r, struct experiment_record *rec, void *state)
         runner_progress(r, k, st->npairs);
         samples = runner_samples(r); /* the plan may have cut them (runner_plan_follow()) */
         w = run_pair(r, st, p, runner_warmup(r), samples, &a, &result);
-        if (w != WAIT_OK || result != 0) {
-            if (result != 0)
-                smp_mark_unanswered(s, p->target, "ping IPI", &a.target->ping.count,
-                                    (uint64_t)a.missed_count + 1);
+        if (w != WAIT_OK || result != 0) { /* run_pair() named the CPU */
             rec->partial = true;
             continue;
         }

@@ -128,7 +128,7 @@ void ipi_stop_spinners(struct smp *s, const uint32_t *cpus, uint32_t n, struct s
     deadline = tsc_now() + s->timeout_ticks;
     for (i = 0; i < n; i++)
         if (cpus[i] != 0 && smp_usable(s, cpus[i]))
-            smp_wait(s, cpus[i], deadline);
+            smp_wait_leaf(s, cpus[i], deadline); /* a spinner waits on no other CPU */
 }
 
 bool ipi_settle_targets(struct smp *s, const uint32_t *cpus, uint32_t n)

@@ -358,6 +358,6 @@ bool shootdown_sync_all(struct shootdown *sd)
             smp_post(s, i, CMD_GENERIC, sync_cpu, sd);
     for (i = 0; i < s->count; i++)
         if (i != this_percpu()->index && smp_usable(s, i))
-            ok &= smp_wait(s, i, tsc_now() + s->timeout_ticks) == WAIT_OK;
+            ok &= smp_wait_leaf(s, i, tsc_now() + s->timeout_ticks) == WAIT_OK; /* local flush */
     return ok;
 }

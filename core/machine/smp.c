@@ -294,7 +294,7 @@ void smp_mwait_parked(struct percpu *pc, uint32_t hint)
 }
 
 static enum wait_status wait_loop(struct smp *s, uint32_t index, uint64_t deadline,
-                                  const volatile uint64_t *progress)
+                                  const volatile uint64_t *progress, uint64_t grace)
 {
     struct percpu *pc = s->cpu[index];
     uint64_t want = pc->mb.seq, seen = progress ? load_acquire(progress) : 0;
@@ -308,12 +308,7 @@ static enum wait_status wait_loop(struct smp *s, uint32_t index, uint64_t deadli
             deadline = tsc_now() + s->timeout_ticks;
         }
         if (deadline_passed(deadline)) {
-            /*
-             * A command may itself wait, with a grace, for a late CPU: its
-             * own grace covers that one's and a timeout more.
-             */
-            if (late_answer(s, index, &pc->ack.ack_seq, ANSWER_EQ, want, deadline,
-                            2 * s->late_grace_ticks + s->timeout_ticks))
+            if (late_answer(s, index, &pc->ack.ack_seq, ANSWER_EQ, want, deadline, grace))
                 break;
             if (load_acquire(&pc->fault.valid)) {
                 smp_mark_lost(s, index, WAIT_FAULTED, pc->mb.command);
@@ -327,13 +322,18 @@ static enum wait_status wait_loop(struct smp *s, uint32_t index, uint64_t deadli
     return WAIT_OK;
 }
 
+/*
+ * A command may itself wait, with a grace, for a late CPU: its own grace
+ * covers that one's and a timeout more. A leaf command waits on no one.
+ */
 static enum wait_status wait_common(struct smp *s, uint32_t index, uint64_t deadline,
-                                    const volatile uint64_t *progress)
+                                    const volatile uint64_t *progress, bool leaf)
 {
     enum wait_status w;
+    uint64_t grace = leaf ? s->late_grace_ticks : 2 * s->late_grace_ticks + s->timeout_ticks;
     if (s->halt_waits)
         apic_arm_heartbeat_periodic(VEC_WAKE, HEARTBEAT_POLL);
-    w = wait_loop(s, index, deadline, progress);
+    w = wait_loop(s, index, deadline, progress, grace);
     if (s->halt_waits)
         apic_disarm_heartbeat();
     return w;
@@ -341,12 +341,17 @@ static enum wait_status wait_common(struct smp *s, uint32_t index, uint64_t dead
 
 enum wait_status smp_wait(struct smp *s, uint32_t index, uint64_t deadline)
 {
-    return wait_common(s, index, deadline, NULL);
+    return wait_common(s, index, deadline, NULL, false);
+}
+
+enum wait_status smp_wait_leaf(struct smp *s, uint32_t index, uint64_t deadline)
+{
+    return wait_common(s, index, deadline, NULL, true);
 }
 
 enum wait_status smp_wait_progress(struct smp *s, uint32_t index, const volatile uint64_t *progress)
 {
-    return wait_common(s, index, tsc_now() + s->timeout_ticks, progress);
+    return wait_common(s, index, tsc_now() + s->timeout_ticks, progress, false);
 }
 
 enum wait_status smp_call(struct smp *s, uint32_t index, uint32_t command, cpu_fn fn, void *arg,

@@ -54,4 +54,10 @@ if [ -s "$REPORT" ]; then
     check "hang: run.status partial" test "$(jqr .run.status)" = partial
     check "hang: the other CPUs stayed ok" \
         test "$(jqr '[.topology.cpus[] | select(.index != 2) | .state] | unique | join(",")')" = ok
+    # named once, never waited on again: one timeout and the hypervisor's grace of 2 (3
+    # timeouts; 10 before, 50.9 s at 5000 ms); 6 leaves 3 for the other pairs on a loaded host
+    hang_ms=$(jqr '.topology.cpus[2].note' | sed -n 's/.*within \([0-9]*\) ms.*/\1/p')
+    echo "# hang: ipi_roundtrip took $(exp_field ipi_roundtrip .duration_ms) ms, timeout ${hang_ms:-?} ms"
+    check "hang: ipi_roundtrip spent under 6 timeouts on the hung CPU" \
+        eval '[ -n "$hang_ms" ] && [ "$(exp_field ipi_roundtrip .duration_ms)" -lt $((6 * hang_ms)) ]'
 fi

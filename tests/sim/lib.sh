@@ -57,6 +57,18 @@ clean() {
         [ "$(jqr '.run.errors | length')" = 0 ] && validates
 }
 
+# A hung CPU (inject=hang:2) under a hypervisor costs ipi_roundtrip one timeout and its
+# grace (2 timeouts): 3 timeouts and the healthy pairs' work. Waiting on it again
+# (stopping its spinner first: mutant hang_waited_again) costs 3 more; before the fix,
+# 10 (50.9 s under QEMU, timeout_ms=5000). The bound, 5 timeouts, leaves 2 for the
+# healthy pairs on a loaded host; a wait that runs to its deadline is never shorter.
+HANG_VM=(--cpu qemu-tcg --cpus 4 --seed 7 profile=quick run_budget_s=0 samples=10 warmup=1
+         inject=hang:2 timeout_ms=1500 experiments=ipi_roundtrip)
+hang_cost_bounded() {
+    [ "$(jqr '[.topology.cpus[2].state, .run.status] | join("|")')" = "hung|partial" ] &&
+        [ "$(exp_field ipi_roundtrip '.duration_ms')" -lt $((5 * 1500)) ]
+}
+
 # ipi_target_state's idle-state run on the model (tests/sim/idle_states.sh and
 # tests/sim/mutants.sh): Xeon 8180, SMT 2, the target CPU 2 and its sibling CPU 3.
 IDLE_ARGS=(--cpu xeon-8180 --cpus 4 --seed "${TLBSCOPE_SIM_SEED:-2121}" experiments=ipi_target_state

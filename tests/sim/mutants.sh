@@ -518,6 +518,16 @@ if [ "$RC" = 0 ] && [ "$(exp_field shootdown_contention '[.notes[] | select(star
 else
     not_ok "mutant contention_unboxed: the run was boxed or failed (exit $RC; see $LOG)"
 fi
+# a hung CPU waited on again: the run still names it (partial), but ipi_roundtrip takes
+# 6 timeouts or more, past hang_cost_bounded's 5 (tests/sim/plan.sh passes it)
+mutants=$((mutants + 1))
+sim "mutant-hang_waited_again" "$MUT/hang_waited_again/tlbscope-sim" "${HANG_VM[@]}"
+if [ -s "$REPORT" ] && [ "$(jqr '.topology.cpus[2].state')" = hung ] && ! hang_cost_bounded; then
+    killed=$((killed + 1)); dead[hang_waited_again]=1
+    ok "mutant hang_waited_again (a hung target's spinner stopped before it is named): ipi_roundtrip $(exp_field ipi_roundtrip .duration_ms) ms, over 5 timeouts"
+else
+    not_ok "mutant hang_waited_again: CPU 2 not hung, or within the bound (exit $RC; see $LOG)"
+fi
 # issue 32. kill_check MUTANT WHAT PREDICATE ARGS...: the mutant's run (tlbscope-sim ARGS) is
 # clean, but PREDICATE (tests/sim/lib.sh), which the correct build passes on the same run
 # (tests/sim/plan_cuts.sh, the ceiling control above), fails on it.

@@ -69,6 +69,15 @@ check "late CPU on hardware: lost (slow), named, the run ERROR" \
 check "late CPU on hardware: shootdown_contention went on with the 3 CPUs left (points with cpus=3)" \
     test "$(exp_field shootdown_contention '[.partial, ([.results[] | select(.params.cpus == 3)] | length > 0)] | map(tostring) | join("|")')" = "true|true"
 
+# A CPU that hangs (inject=hang:2) under a hypervisor: named once, never waited on again
+# (tests/sim/lib.sh, HANG_VM); the other pairs measured
+sim hang-vm "$SIM" "${HANG_VM[@]}"
+echo "# hang-vm: ipi_roundtrip took $(exp_field ipi_roundtrip .duration_ms 2>/dev/null) ms (timeout_ms=1500)"
+check "hung CPU under a hypervisor: named hung, the run partial, ipi_roundtrip under 5 timeouts" \
+    hang_cost_bounded
+check "hung CPU under a hypervisor: the 6 pairs without CPU 2 measured, its note says what it missed" \
+    eval '[ "$(exp_field ipi_roundtrip "[(.results | length), .status] | join(\"|\")")" = "6|ERROR" ] && [[ "$(jqr ".topology.cpus[2].note")" == *"no answer"* ]]'
+
 # shootdown_contention's time box: with 1 s for the run, the columns stop before their
 # largest m (a note for each) and the run is SUCCESS; the mutant contention_unboxed,
 # which ignores the box, measures the whole grid (tests/sim/mutants.sh). samples=20000
