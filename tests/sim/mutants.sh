@@ -531,35 +531,28 @@ fi
 # issue 32. kill_check MUTANT WHAT PREDICATE ARGS...: the mutant's run (tlbscope-sim ARGS) is
 # clean, but PREDICATE (tests/sim/lib.sh), which the correct build passes on the same run
 # (tests/sim/plan_cuts.sh, the ceiling control above), fails on it.
+# KILL_TRIES=3 for a predicate on timings of the time-sliced model (its CPUs share the host's
+# cores): on a loaded host the mutant's own noise can, once in a while, look like the effect
+# the predicate asks for. Up to that many runs, each with its own seed (SEED, SEED+1, ...);
+# killed when one of them fails the predicate (the control runs the correct build once, and
+# must pass).
 kill_check() {
-    local m=$1 what=$2 pred=$3
+    local m=$1 what=$2 pred=$3 tries=${KILL_TRIES:-1} try
     shift 3
     mutants=$((mutants + 1))
-    sim "mutant-$m" "$MUT/$m/tlbscope-sim" "$@"
-    if clean && ! "$pred"; then
-        killed=$((killed + 1)); dead[$m]=1
-        ok "mutant $m ($what): $pred fails"
-    else
-        not_ok "mutant $m ($what): $pred passes, or the run was not clean (exit $RC; see $LOG)"
-    fi
-}
-# A killer on timings of the time-sliced model (its CPUs share the host's cores): on a loaded
-# host the mutant's own noise can, once in a while, look like the effect the predicate asks
-# for. Up to 3 runs, each seed its own; killed when one of them fails the predicate (the
-# control runs the correct build once, and must pass).
-kill_check_timed() {
-    local m=$1 what=$2 pred=$3 try
-    shift 3
-    mutants=$((mutants + 1))
-    for try in 1 2 3; do
-        sim "mutant-$m" "$MUT/$m/tlbscope-sim" "$@" --seed $((SEED + try - 1))
+    for ((try = 1; try <= tries; try++)); do
+        if [ "$tries" = 1 ]; then
+            sim "mutant-$m" "$MUT/$m/tlbscope-sim" "$@"
+        else
+            sim "mutant-$m" "$MUT/$m/tlbscope-sim" "$@" --seed $((SEED + try - 1))
+        fi
         if clean && ! "$pred"; then
             killed=$((killed + 1)); dead[$m]=1
-            ok "mutant $m ($what): $pred fails (run $try of at most 3)"
+            ok "mutant $m ($what): $pred fails$([ "$tries" = 1 ] || echo " (run $try of at most $tries)")"
             return
         fi
     done
-    not_ok "mutant $m ($what): $pred passes in 3 runs, or a run was not clean (exit $RC; see $LOG)"
+    not_ok "mutant $m ($what): $pred passes$([ "$tries" = 1 ] || echo " in $tries runs"), or a run was not clean (exit $RC; see $LOG)"
 }
 kill_check lazy_hlt_over_mwait "shootdown_lazy's lazy CPUs left in HLT though ipi_target_state verified C6" \
     lazy_in_deepest_mwait "${IDLE_LAZY_ARGS[@]}"
@@ -567,7 +560,7 @@ kill_check lazy_hlt_over_mwait "shootdown_lazy's lazy CPUs left in HLT though ip
 kill_check fc_warmup_unfloored "flush_ceiling: a twentieth of warmup=1, no warm-up at all" \
     fc_quick_shape "${BASE[@]}" ${killer_args[ceiling]}
 # shellcheck disable=SC2086
-kill_check_timed fc_initiator_no_refill "flush_ceiling: the initiator's own refill left out" \
+KILL_TRIES=3 kill_check fc_initiator_no_refill "flush_ceiling: the initiator's own refill left out" \
     fc_initiator_refills "${BASE[@]}" ${killer_args[ceiling]}
 kill_check plan_drops_linux_flush "seq/conc's plan keeps INVPCID's variant above the ceiling, not Linux's CR3 write" \
     sc_keeps_linux_flush --cpu epyc-7763 --cpus 4 --seed "$SEED" --tlb 4096x16 run_budget_s=1 \
