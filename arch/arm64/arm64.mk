@@ -24,7 +24,9 @@ A64_LDFLAGS := /subsystem:efi_application /entry:efi_main /nodefaultlib /machine
 # and the aarch64 experiments and report
 A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c core/exp/arm64/*.c core/report/arm64/*.c)) \
 	core/lib/json.c core/lib/cmdline.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c core/lib/msglist.c \
-	core/run/verdict.c core/run/result.c core/report/report_common.c \
+	core/run/verdict.c core/run/result.c core/report/report_common.c core/report/experiment_json.c \
+	core/report/conditions_report.c core/report/plan_report.c core/run/record.c core/run/plan.c \
+	core/machine/cpu_table.c core/machine/placement.c core/run/bootstrap.c core/run/crossover.c \
 	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c \
 	core/run/config_secret.c
 A64_ASM := $(sort $(wildcard arch/arm64/*.S))

@@ -55,7 +55,7 @@ void smp_setup(const uint64_t *mpidr, unsigned n)
     EL_WRITE(TPIDR, &percpu[0]);
 }
 
-bool cpu_usable(unsigned cpu)
+bool percpu_usable(unsigned cpu)
 {
     return __atomic_load_n(&percpu[cpu].state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
 }
@@ -128,7 +128,7 @@ int smp_wait(unsigned cpu, uint64_t timeout_ticks)
     struct percpu *pc = &percpu[cpu];
     uint64_t end = ticks() + timeout_ticks;
     while (__atomic_load_n(&pc->ack_seq, __ATOMIC_ACQUIRE) != pc->cmd_seq) {
-        if (!cpu_usable(cpu) || ticks() > end)
+        if (!percpu_usable(cpu) || ticks() > end)
             return -1;
     }
     return 0;
@@ -174,10 +174,10 @@ unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc)
     /* the check-in deadline runs from the last CPU_ON for everybody */
     deadline = ticks() + deadline_ticks;
     for (i = 1; i < ncpus; i++) {
-        while (!cpu_usable(i) && percpu[i].state != CPU_PARKED && psci_rc[i] == PSCI_SUCCESS &&
+        while (!percpu_usable(i) && percpu[i].state != CPU_PARKED && psci_rc[i] == PSCI_SUCCESS &&
                ticks() < deadline)
             cpu_relax();
-        online += cpu_usable(i);
+        online += percpu_usable(i);
     }
     return online;
 }

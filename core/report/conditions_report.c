@@ -1,6 +1,4 @@
 #include "core/report/conditions_report.h"
-#include "asm/pmc.h"
-#include "asm/probe.h"
 
 static const char *method_name(enum smi_method m)
 {
@@ -42,7 +40,7 @@ static void write_smi(struct json_writer *w, const struct exp_conditions *c)
         jw_object_begin_inline(w);
         jw_kv_hex(w, "select_msr", c->pmc_ctl);
         jw_kv_hex(w, "counter_msr", c->pmc_ctr);
-        jw_kv_hex(w, "event", AMD_EVENT_LS_SMI_RX);
+        jw_kv_hex(w, "event", c->pmc_event);
         jw_object_end(w);
     } else {
         jw_null(w);

@@ -44,23 +44,6 @@ static void write_pcid_erratum(struct json_writer *w, const struct run *r)
     jw_object_end(w);
 }
 
-/*
- * method.bootstrap (schema 3): how every metric's p50_ci95 was drawn, and what
- * the intervals cost the run (core/run/record_samples.h).
- */
-static void write_bootstrap(struct json_writer *w, const struct run *r)
-{
-    const struct method_info *m = &r->method;
-    jw_key(w, "bootstrap");
-    jw_object_begin_inline(w);
-    jw_kv_u64(w, "seed", m->order_seed);
-    jw_kv_u64(w, "resamples", BOOT_REPLICATES);
-    jw_kv_u64(w, "min_samples", BOOT_MEDIAN_MIN_N);
-    jw_kv_u64(w, "intervals", m->p50_intervals);
-    jw_kv_u64(w, "duration_ms", r->tsc_hz ? m->p50_interval_ticks * 1000 / r->tsc_hz : 0);
-    jw_object_end(w);
-}
-
 /* What a setting the tool makes on every CPU was found and left: the members both share. */
 static void write_per_cpu_setting(struct json_writer *w, bool found, bool used, uint64_t cpus,
                                   uint64_t cpus_found, uint64_t cpus_used)
@@ -154,7 +137,8 @@ void method_report_write(struct json_writer *w, const struct run *r)
         jw_kv_str(w, "variant_order", "random_per_iteration");
         jw_kv_u64(w, "order_seed", m->order_seed);
     }
-    write_bootstrap(w, r);
+    report_write_bootstrap(w, m->order_seed, m->p50_intervals,
+                           r->tsc_hz ? m->p50_interval_ticks * 1000 / r->tsc_hz : 0);
     jw_kv_u64(w, "flush_ceiling", r->cfg.ceiling);
     jw_kv_bool(w, "pcid_enabled", m->pcid_enabled);
     if (m->pcid_enabled) {

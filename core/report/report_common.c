@@ -1,5 +1,6 @@
 /* JSON pieces both report writers share: see report_common.h. */
 #include "core/report/report_common.h"
+#include "core/run/bootstrap.h"
 
 #include "core/lib/mem.h"
 #include "core/mutant.h"
@@ -51,7 +52,7 @@ void report_write_metric(struct json_writer *w, const struct stats *st)
     jw_object_end(w);
 }
 
-static void show_as_is(struct json_writer *w, const char *text, const void *ctx)
+void report_show_as_is(struct json_writer *w, const char *text, const void *ctx)
 {
     (void)ctx;
     jw_str(w, text);
@@ -59,13 +60,11 @@ static void show_as_is(struct json_writer *w, const char *text, const void *ctx)
 
 void report_write_msgs(struct json_writer *w, const char *key, const struct msg_list *l)
 {
-    report_write_msgs_shown(w, key, l, show_as_is, NULL);
+    report_write_msgs_shown(w, key, l, report_show_as_is, NULL);
 }
 
 void report_write_msgs_shown(struct json_writer *w, const char *key, const struct msg_list *l,
-                             void (*show)(struct json_writer *w, const char *text,
-                                          const void *ctx),
-                             const void *ctx)
+                             report_show_fn show, const void *ctx)
 {
     uint32_t i;
     jw_key(w, key);
@@ -135,4 +134,17 @@ void report_kv_hex_or_null(struct json_writer *w, const char *key, bool known, u
         jw_hex(w, v);
     else
         jw_null(w);
+}
+
+void report_write_bootstrap(struct json_writer *w, uint64_t seed, uint64_t intervals,
+                            uint64_t duration_ms)
+{
+    jw_key(w, "bootstrap");
+    jw_object_begin_inline(w);
+    jw_kv_u64(w, "seed", seed);
+    jw_kv_u64(w, "resamples", BOOT_REPLICATES);
+    jw_kv_u64(w, "min_samples", BOOT_MEDIAN_MIN_N);
+    jw_kv_u64(w, "intervals", intervals);
+    jw_kv_u64(w, "duration_ms", duration_ms);
+    jw_object_end(w);
 }

@@ -304,3 +304,11 @@ bool boot_median(int64_t *reps, const uint64_t *sorted, uint32_t n, uint64_t see
     *high = sorted[hi_rank];
     return true;
 }
+
+uint32_t boot_seed_from(uint64_t entropy)
+{
+    uint64_t z = entropy + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (uint32_t)(z ^ (z >> 31));
+}

@@ -121,6 +121,12 @@ int64_t boot_stat_crossing(const void *ctx, const uint64_t *med_a, const uint64_
 #define BOOT_MEDIAN_MIN_N 6
 bool boot_median(int64_t *reps, const uint64_t *sorted, uint32_t n, uint64_t seed,
                  uint64_t *low, uint64_t *high);
+/*
+ * The run's order seed (method.order_seed) from `entropy`, the clock at start (or the
+ * model's seed): one splitmix64 step, which spreads its bits, cut to 32 bits so that
+ * order_seed= can give it back.
+ */
+uint32_t boot_seed_from(uint64_t entropy);
 /* A sample list's stream: FNV-1a (64 bits) over its values' bytes, ascending, little-endian. */
 uint64_t boot_samples_stream(const uint64_t *sorted, uint32_t n);
 

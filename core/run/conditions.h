@@ -86,6 +86,7 @@ struct exp_conditions {
     uint32_t smi_fault;        /* exception + 1 of the first access that faulted; 0 when none */
     bool pmc_ext_core;         /* six counters at C001_0200 (CPUID 8000_0001 ECX[23]) */
     uint32_t pmc_ctl, pmc_ctr; /* the PMC's MSRs on the first CPU counted */
+    uint32_t pmc_event;        /* the event it counted (AMD_EVENT_LS_SMI_RX) */
     char smi_absent[320];      /* why there is no count, with the evidence; "" when counted */
     bool hiccup_ran;
     uint32_t hiccup_cpu;
@@ -134,6 +135,9 @@ uint64_t hiccup_scan(uint64_t (*clock)(void *ctx), void *ctx, uint64_t window_ti
 void conditions_summarise(struct exp_conditions *c, const struct cond_cpu_sample *before,
                           const struct cond_cpu_sample *after, uint32_t n);
 /* Effective clock x 1000 of summed deltas; 0 when nothing was awake. */
-uint64_t cond_permille(uint64_t aperf, uint64_t mperf);
+static inline uint64_t cond_permille(uint64_t aperf, uint64_t mperf)
+{
+    return mperf ? aperf * 1000 / mperf : 0;
+}
 
 #endif

@@ -8,8 +8,6 @@
 #include "core/mutant.h"
 #include "core/lib/strbuf.h"
 
-uint64_t cond_permille(uint64_t aperf, uint64_t mperf) { return mperf ? aperf * 1000 / mperf : 0; }
-
 static const char *method_text(enum smi_method m)
 {
     return m == SMI_METHOD_PMC ? "AMD PMC LsSmiRx (PMCx02B)" : "MSR 0x34 (SMI count)";
@@ -80,6 +78,7 @@ static void summarise_smi(struct exp_conditions *c, const struct cond_cpu_sample
             struct amd_pmc p = amd_pmc_msrs(c->pmc_ext_core, before[i].pmc_index);
             c->pmc_ctl = p.ctl;
             c->pmc_ctr = p.ctr;
+            c->pmc_event = AMD_EVENT_LS_SMI_RX;
         }
     }
     c->smi_counter = !bad && c->smi_cpus && !c->smi_blocked;

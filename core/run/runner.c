@@ -7,6 +7,7 @@
 #include "core/machine/placement.h"
 #include "core/run/runner_plan.h"
 #include "core/run/record_samples.h"
+#include "core/run/bootstrap.h"
 #include "core/lib/strbuf.h"
 #include "core/machine/timing.h"
 
@@ -413,22 +414,17 @@ static uint32_t weights_to_run(struct runner *r)
 /*
  * The seed of the variant order and the bootstrap (core/exp/common.h): the
  * one given (order_seed=), else the model's seed in tlbscope-sim (a rerun
- * with --seed repeats it) or the TSC at start on a machine. 32 bits, so
- * that order_seed= can give it back.
+ * with --seed repeats it) or the TSC at start on a machine.
  */
 static void resolve_order_seed(struct runner *r)
 {
     struct run *run = r->run;
-    uint64_t z;
     if (config_is_set(&run->cfg, "order_seed")) {
         run->method.order_seed = run->cfg.order_seed;
         run->method.order_seed_set = true;
         return;
     }
-    z = (run->sim.simulated ? run->sim.seed : run->start_tsc) + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull; /* one splitmix64 step: spread the bits */
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    run->method.order_seed = (uint32_t)(z ^ (z >> 31));
+    run->method.order_seed = boot_seed_from(run->sim.simulated ? run->sim.seed : run->start_tsc);
     run->method.order_seed_set = true;
 }
 

@@ -5,6 +5,7 @@
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 #include "core/run/config.h"
+#include "core/run/bootstrap.h"
 #include "core/run/config_keys.h"
 #include "efi/arm64/volume.h"
 
@@ -13,7 +14,7 @@
 #define A64_MAX_SAMPLES 32 /* the experiments' sample arrays (core/exp/arm64/) */
 
 /* the keys this app acts on; the rest are x86's */
-static const char *const honoured[] = { "profile", "samples", "timeout_ms", "experiments", "exit", 0 };
+static const char *const honoured[] = { "profile", "samples", "timeout_ms", "experiments", "exit", "order_seed", 0 };
 
 static char file_buf[CONFIG_MAX];
 
@@ -79,6 +80,8 @@ void a64_config_load(efi_boot_services *bs, efi_handle image, struct arm64_run *
     }
     run->warmup = 0; /* the experiments take no warm-up samples (a given warmup= is warned about above) */
     run->timeout_ms = config_is_set(&cfg, "timeout_ms") ? cfg.timeout_ms : 1000;
+    /* the intervals' seed, as x86's runner draws it (core/run/runner.c resolve_order_seed) */
+    run->order_seed = config_is_set(&cfg, "order_seed") ? cfg.order_seed : boot_seed_from(run->start_ticks);
     /* exit: as given; otherwise off under an emulator (QEMU ends), back to the firmware on hardware */
     run->exit_word = config_is_set(&cfg, "exit") ? exit_mode_name(cfg.exit_mode) : 0;
     for (i = 0; i < cfg.experiment_count; i++) {

@@ -212,7 +212,7 @@ static void bring_up(void)
         struct a64_topo_cpu *t = &run.topo[i];
         if (t->percpu <= 0)
             continue;
-        if (cpu_usable((unsigned)t->percpu))
+        if (percpu_usable((unsigned)t->percpu))
             continue;
         t->state = A64_CPU_ABSENT;
         run.partial = true;

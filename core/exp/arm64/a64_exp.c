@@ -12,102 +12,72 @@
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 
-struct a64_exp *a64_exp_begin(struct arm64_run *run, const char *id, const char *title, const char *axis_x,
-                              const char *axis_series, bool verifies)
+struct experiment_record *a64_exp_begin(struct arm64_run *run, const char *id, const char *title,
+                                        const char *axis_x, const char *axis_series, bool verifies)
 {
-    struct a64_exp *e = &run->exps[run->nexp++];
+    static struct experiment_record overflow; /* never written: a64_exp_end drops it */
+    struct experiment_record *e = run->nexp < A64_MAX_EXPS ? &run->exps[run->nexp++] : &overflow;
+    point_list_release(&e->results);
+    point_list_release(&e->summary);
     mem_zero(e, sizeof(*e));
     e->id = id;
     e->title = title;
     e->status = RESULT_SUCCESS;
-    e->axis_x = axis_x;
-    e->axis_series = axis_series;
+    e->ran = e != &overflow;
+    e->x_axis = axis_x;
+    e->series = axis_series;
     e->verification.applicable = verifies;
     /* aarch64 has no CPUID hypervisor bit: an emulator named by the firmware
      * tables makes every timing an emulated one (contract A) */
     e->emulated = run->hypervisor != 0;
+    /* before any measurement: the points' room is reserved, as x86's runner does */
+    if (!point_list_reserve(&e->results, A64_MAX_POINTS) || !point_list_reserve(&e->summary, A64_MAX_SUMMARY))
+        record_set_status(e, RESULT_ERROR, "no memory for the experiment's points");
     return e;
 }
 
-static void vset(char *buf, size_t cap, const char *fmt, va_list ap)
-{
-    struct strbuf sb;
-    sb_init_fixed(&sb, buf, cap);
-    sb_vprintf(&sb, fmt, ap);
-}
-
-void a64_exp_set(struct a64_exp *e, enum result status, const char *fmt, ...)
-{
-    va_list ap;
-    e->status = status;
-    va_start(ap, fmt);
-    vset(e->reason, sizeof(e->reason), fmt, ap);
-    va_end(ap);
-}
-
-void a64_note(struct a64_exp *e, const char *fmt, ...)
-{
-    va_list ap;
-    if (e->nnotes >= A64_MAX_NOTES)
-        return;
-    va_start(ap, fmt);
-    vset(e->notes[e->nnotes++], sizeof(e->notes[0]), fmt, ap);
-    va_end(ap);
-}
-
-void a64_exp_end(struct arm64_run *run, struct a64_exp *e, uint64_t t0)
+void a64_exp_end(struct arm64_run *run, struct experiment_record *e, uint64_t t0)
 {
     (void)run;
     e->duration_ms = ticks_to_ms(ticks() - t0);
     if (e->verification.stale_reads && str_cmp(e->id, "stale_detector_control") != 0 &&
         e->status != RESULT_FAILURE)
-        a64_exp_set(e, RESULT_FAILURE, "%llu stale reads after a shootdown that completed: a CPU kept a translation",
-                    (unsigned long long)e->verification.stale_reads);
+        record_set_status(e, RESULT_FAILURE,
+                          "%llu stale reads after a shootdown that completed: a CPU kept a translation",
+                          (unsigned long long)e->verification.stale_reads);
     if (e->partial && e->status == RESULT_SUCCESS)
-        a64_exp_set(e, RESULT_ERROR, "incomplete: a CPU stopped answering (see topology) or the points ran out");
+        record_set_status(e, RESULT_ERROR, "incomplete: a CPU stopped answering (see topology) or the points ran out");
 }
 
-struct a64_point *a64_point_add(struct a64_exp *e)
+struct result_point *a64_point_add(struct experiment_record *e)
 {
-    struct a64_point *p;
-    if (e->npoints >= A64_MAX_POINTS) {
+    struct result_point *p = point_list_add(&e->results);
+    if (!p)
         e->partial = true;
-        return 0;
-    }
-    p = &e->points[e->npoints++];
-    mem_zero(p, sizeof(*p));
     return p;
 }
 
-void a64_param(struct a64_point *p, const char *key, uint64_t num)
+void a64_latency(struct result_point *p, uint64_t *samples, uint32_t n)
 {
-    if (p->nparams < A64_MAX_PARAMS)
-        p->params[p->nparams++] = (struct a64_param){ key, 0, num };
+    struct stats st;
+    stats_from_array(samples, n, &st);
+    point_metric(p, "latency", &st);
 }
 
-void a64_param_str(struct a64_point *p, const char *key, const char *str)
+const struct stats *a64_metric(const struct result_point *p, const char *name)
 {
-    if (p->nparams < A64_MAX_PARAMS)
-        p->params[p->nparams++] = (struct a64_param){ key, str, 0 };
-}
-
-void a64_value(struct a64_point *p, const char *key, int64_t milli)
-{
-    if (p->nvalues < A64_MAX_VALUES)
-        p->values[p->nvalues++] = (struct a64_value){ key, milli };
-}
-
-void a64_latency(struct a64_point *p, uint64_t *samples, uint32_t n)
-{
-    p->has_latency = true;
-    stats_from_array(samples, n, &p->latency);
+    uint32_t i;
+    for (i = 0; i < p->nmetrics; i++)
+        if (str_eq(p->metrics[i].name, name))
+            return &p->metrics[i].st;
+    return 0;
 }
 
 unsigned a64_others(unsigned *out)
 {
     unsigned c, k = 0;
     for (c = 1; c < ncpus; c++)
-        if (cpu_usable(c))
+        if (percpu_usable(c))
             out[k++] = c;
     return k;
 }
@@ -209,15 +179,17 @@ bool region_warm(struct arm64_run *run, const unsigned *cpus, unsigned k, unsign
     return ok;
 }
 
-static void record_stale(struct a64_exp *e, unsigned cpu, uint64_t bad, unsigned at, uint64_t seen, unsigned pool)
+/* `bad` stale reads of one CPU, the first at page `at` (seen instead of pool's tag) */
+static void tally_stale(struct experiment_record *e, unsigned cpu, uint64_t bad, unsigned at, uint64_t seen,
+                        unsigned pool)
 {
-    struct a64_verification *v = &e->verification;
-    v->stale_reads += bad;
-    if (bad && v->nstale < A64_MAX_STALE)
-        v->stale[v->nstale++] = (struct a64_stale){ cpu, region_page_va(at), frame_tag(pool, at), seen };
+    if (!bad)
+        return;
+    record_stale(e, cpu, region_page_va(at), frame_tag(pool, at), seen); /* counts one */
+    e->verification.stale_reads += bad - 1;
 }
 
-uint64_t region_verify(struct arm64_run *run, struct a64_exp *e, unsigned first, unsigned n, unsigned pool)
+uint64_t region_verify(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n, unsigned pool)
 {
     unsigned cpus[MAX_CPUS], k = a64_others(cpus), i, at = 0;
     uint64_t seen = 0, bad, before = e->verification.stale_reads;
@@ -225,7 +197,7 @@ uint64_t region_verify(struct arm64_run *run, struct a64_exp *e, unsigned first,
         smp_post(cpus[i], a64_fn_read, first, n, pool);
     bad = read_pages(first, n, pool, &at, &seen);
     e->verification.checks += n;
-    record_stale(e, 0, bad, at, seen, pool);
+    tally_stale(e, 0, bad, at, seen, pool);
     for (i = 0; i < k; i++) {
         struct percpu *pc = &percpu[cpus[i]];
         if (smp_wait(cpus[i], a64_timeout_ticks(run)) != 0) {
@@ -234,7 +206,7 @@ uint64_t region_verify(struct arm64_run *run, struct a64_exp *e, unsigned first,
             continue;
         }
         e->verification.checks += n;
-        record_stale(e, cpus[i], pc->result[0], (unsigned)pc->result[1], pc->result[2], pool);
+        tally_stale(e, cpus[i], pc->result[0], (unsigned)pc->result[1], pc->result[2], pool);
     }
     return e->verification.stale_reads - before;
 }

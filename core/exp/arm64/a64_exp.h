@@ -8,18 +8,23 @@
 
 #include "core/exp/arm64/arm64_run.h"
 
-struct a64_exp *a64_exp_begin(struct arm64_run *run, const char *id, const char *title, const char *axis_x,
-                              const char *axis_series, bool verifies);
+/* A new record in run->exps (core/run/record.h), its points reserved; NULL when the run's
+ * records are full. */
+struct experiment_record *a64_exp_begin(struct arm64_run *run, const char *id, const char *title,
+                                        const char *axis_x, const char *axis_series, bool verifies);
 /* status SUCCESS unless set before; FAILURE when the verifier saw stale reads (not for the control) */
-void a64_exp_end(struct arm64_run *run, struct a64_exp *e, uint64_t t0);
-void a64_exp_set(struct a64_exp *e, enum result status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void a64_note(struct a64_exp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void a64_exp_end(struct arm64_run *run, struct experiment_record *e, uint64_t t0);
+#define a64_exp_set record_set_status
+#define a64_note record_note
 /* NULL when the experiment's points are full (the caller stops, partial) */
-struct a64_point *a64_point_add(struct a64_exp *e);
-void a64_param(struct a64_point *p, const char *key, uint64_t num);
-void a64_param_str(struct a64_point *p, const char *key, const char *str);
-void a64_value(struct a64_point *p, const char *key, int64_t milli);
-void a64_latency(struct a64_point *p, uint64_t *samples, uint32_t n);
+struct result_point *a64_point_add(struct experiment_record *e);
+#define a64_param(p, key, num) point_param_num(p, key, (int64_t)(num))
+#define a64_param_str point_param_str
+#define a64_value point_value
+/* the point's "latency" metric from n samples (sorted in place) */
+void a64_latency(struct result_point *p, uint64_t *samples, uint32_t n);
+/* a metric of the point by name; NULL when it has none */
+const struct stats *a64_metric(const struct result_point *p, const char *name);
 
 /* usable CPUs other than the BSP, in index order; returns how many */
 unsigned a64_others(unsigned *out);
@@ -46,7 +51,7 @@ bool region_warm(struct arm64_run *run, const unsigned *cpus, unsigned k, unsign
 /* the verifier: the BSP and every usable CPU read pages [first, first+n) and
  * compare each tag with pool's; checks and stale reads go to e->verification.
  * Returns the stale reads seen. */
-uint64_t region_verify(struct arm64_run *run, struct a64_exp *e, unsigned first, unsigned n, unsigned pool);
+uint64_t region_verify(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n, unsigned pool);
 /* a target's side of a remote read (arg0 first page, arg1 count, arg2 pool) */
 void a64_fn_read(struct percpu *pc);
 

@@ -2,8 +2,10 @@
  * The state of one aarch64 run: what the firmware, the CPU and the bring-up
  * found, how the measurements are taken, and every experiment's outcome.
  * efi/arm64/ fills the firmware and bring-up parts, the experiments of this
- * folder their own records, and core/report/arm64/ writes it all as report
- * format A (the issue 27 contract). Fixed-size arrays: nothing is allocated.
+ * folder their own records (core/run/record.h's experiment_record, the
+ * x86 run's type, written by the same core/report/experiment_json.c), and
+ * core/report/arm64/ writes the rest. Fixed-size arrays, but for the
+ * records' points, reserved before an experiment measures.
  */
 #ifndef TLBSCOPE_CORE_EXP_ARM64_RUN_H
 #define TLBSCOPE_CORE_EXP_ARM64_RUN_H
@@ -15,16 +17,14 @@
 #include "asm/percpu.h"
 #include "core/lib/msglist.h"
 #include "core/lib/stats.h"
+#include "core/run/record.h"
 #include "core/run/result.h"
 
 #define A64_MAX_TOPO 32   /* MADT GICC entries recorded (started or not) */
-#define A64_MAX_POINTS 48
+/* room reserved for an experiment's points (core/run/record.h), before it measures */
+#define A64_MAX_POINTS 128
 #define A64_MAX_SUMMARY 8
-#define A64_MAX_PARAMS 3
-#define A64_MAX_VALUES 2
-#define A64_MAX_STALE 8
-#define A64_MAX_NOTES 4
-#define A64_MAX_EXPS 8
+#define A64_MAX_EXPS 10
 
 enum a64_cpu_state { A64_CPU_OK, A64_CPU_ABSENT, A64_CPU_HUNG, A64_CPU_FAULTED, A64_CPU_DISABLED };
 
@@ -39,52 +39,6 @@ struct a64_topo_cpu {
     uint64_t esr, far, elr, vector;
 };
 
-struct a64_param {
-    const char *key;
-    const char *str; /* a string value, or NULL for num */
-    uint64_t num;
-};
-
-struct a64_value {
-    const char *key;
-    int64_t milli; /* written with three decimals */
-};
-
-struct a64_point {
-    uint32_t nparams, nvalues;
-    struct a64_param params[A64_MAX_PARAMS];
-    struct a64_value values[A64_MAX_VALUES];
-    bool has_latency;
-    struct stats latency;
-};
-
-struct a64_stale {
-    uint32_t cpu;
-    uint64_t va, expected, seen;
-};
-
-struct a64_verification {
-    bool applicable;
-    uint64_t checks, stale_reads;
-    uint32_t nstale;
-    struct a64_stale stale[A64_MAX_STALE];
-};
-
-struct a64_exp {
-    const char *id, *title;
-    enum result status;
-    char reason[240]; /* "" for null */
-    bool emulated, partial;
-    uint64_t duration_ms;
-    const char *axis_x, *axis_series;
-    struct a64_verification verification;
-    uint32_t nnotes;
-    char notes[A64_MAX_NOTES][160];
-    uint32_t npoints, nsummary;
-    struct a64_point points[A64_MAX_POINTS];
-    struct a64_point summary[A64_MAX_SUMMARY];
-};
-
 struct arm64_run {
     /* run */
     char id[80];
@@ -95,6 +49,10 @@ struct arm64_run {
     uint64_t duration_ms;
     bool partial;
     uint32_t samples, warmup, timeout_ms, budget_s;
+    /* the seed of the metrics' p50 intervals (core/run/bootstrap.h): order_seed= when given,
+     * else from the counter at start (method.order_seed) */
+    uint32_t order_seed;
+    uint64_t p50_intervals, p50_interval_ticks; /* metrics that got one, and their cost */
     /* configuration (efi/arm64/config_a64.c): what run.args/config_* report */
     char args[256];            /* the load options' key=value text, "" without */
     bool config_file;          /* \tlbscope\tlbscope.cfg was read */
@@ -129,7 +87,7 @@ struct arm64_run {
     void (*irq_restore)(uint64_t token);
     /* experiments */
     uint32_t nexp;
-    struct a64_exp exps[A64_MAX_EXPS];
+    struct experiment_record exps[A64_MAX_EXPS]; /* core/run/record.h, as x86's */
 };
 
 /* The experiments in run order (those run->selected names, or all); each appends its record

@@ -9,10 +9,11 @@
 #include "core/exp/arm64/a64_exp.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
+#include "core/run/bootstrap.h"
 
 static void exp_shootdown_lazy(struct arm64_run *run)
 {
-    struct a64_exp *e = a64_exp_begin(run, "shootdown_lazy", "Shootdown skipping lazy-TLB CPUs", 0, 0, false);
+    struct experiment_record *e = a64_exp_begin(run, "shootdown_lazy", "Shootdown skipping lazy-TLB CPUs", 0, 0, false);
     a64_exp_set(e, RESULT_SKIP,
                 "not applicable on aarch64: broadcast TLBI reaches every CPU in hardware; there is no IPI to a lazy "
                 "CPU to skip");
@@ -52,11 +53,32 @@ bool a64_experiment_known(const char *id)
     return false;
 }
 
+/*
+ * Every metric's p50 gets its seeded bootstrap interval (core/run/bootstrap.h), as on x86
+ * (core/run/record_samples.c): stats_from_array() asks this hook.
+ */
+static struct arm64_run *interval_run;
+static int64_t interval_reps[BOOT_REPLICATES];
+
+static bool p50_interval(void *ctx, const uint64_t *sorted, uint32_t n, uint64_t *low, uint64_t *high)
+{
+    uint64_t t0 = ticks();
+    bool ok = boot_median(interval_reps, sorted, n, interval_run->order_seed, low, high);
+    (void)ctx;
+    interval_run->p50_intervals += ok;
+    interval_run->p50_interval_ticks += ticks() - t0;
+    return ok;
+}
+
 void a64_run_experiments(struct arm64_run *run)
 {
+    static const struct stats_hook hook = { 0, p50_interval, 0 };
+    interval_run = run;
+    stats_set_hook(&hook);
     for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
         if (selected(run, table[i].id))
             table[i].run(run);
+    stats_set_hook(0);
 }
 
 enum result a64_run_result(const struct arm64_run *run)

@@ -81,7 +81,7 @@ static int wait_answers(const unsigned *targets, unsigned k, uint64_t r, uint64_
 
 /* One point: `rounds` sends to targets[0..k) (the first untimed). Returns
  * the samples taken; *writes gets the GIC writes of one send. */
-static unsigned measure(struct arm64_run *run, struct a64_exp *e, enum mode how, const unsigned *targets,
+static unsigned measure(struct arm64_run *run, struct experiment_record *e, enum mode how, const unsigned *targets,
                         unsigned k, unsigned rounds, uint64_t *samples, unsigned *writes)
 {
     uint64_t mpidr[MAX_CPUS], tpl, r, end;
@@ -126,7 +126,7 @@ void exp_ipi_broadcast(struct arm64_run *run)
 {
     static uint64_t samples[MAX_SAMPLES];
     uint64_t t0 = ticks();
-    struct a64_exp *e = a64_exp_begin(run, "ipi_broadcast",
+    struct experiment_record *e = a64_exp_begin(run, "ipi_broadcast",
                                       run->gic_version == 2 ? "IPI to k CPUs (GICv2 SGI): until every target answered"
                                                             : "IPI to k CPUs (GICv3 SGI): until every target answered",
                                       "targets", "mode", false);
@@ -139,7 +139,7 @@ void exp_ipi_broadcast(struct arm64_run *run)
     for (c = 0; run->gic_ok && c < ncounts; c++)
         for (m = 0; m < MODES; m++) {
             unsigned k = counts[c], writes = 0, got;
-            struct a64_point *p;
+            struct result_point *p;
             if (m == ALL_BUT_SELF && (k != ncpus - 1 || a64_others(others) != ncpus - 1))
                 continue; /* every CPU but the BSP must be a target, and usable */
             if (a64_others(others) < k) {

@@ -72,7 +72,7 @@ static unsigned pingpong(struct arm64_run *run, unsigned n)
 void exp_ipi_roundtrip(struct arm64_run *run)
 {
     uint64_t t0 = ticks();
-    struct a64_exp *e = a64_exp_begin(run, "ipi_roundtrip", run->gic_version == 2 ? "IPI round trip (GICv2 SGI) from the BSP to each CPU" : "IPI round trip (GICv3 SGI) from the BSP to each CPU",
+    struct experiment_record *e = a64_exp_begin(run, "ipi_roundtrip", run->gic_version == 2 ? "IPI round trip (GICv2 SGI) from the BSP to each CPU" : "IPI round trip (GICv3 SGI) from the BSP to each CPU",
                                       "target", 0, false);
     unsigned cpus[MAX_CPUS], k = a64_others(cpus), i;
     if (!run->gic_ok)
@@ -81,7 +81,7 @@ void exp_ipi_roundtrip(struct arm64_run *run)
         a64_exp_set(e, RESULT_SKIP, "one CPU: no target for an IPI");
     for (i = 0; run->gic_ok && i < k; i++) {
         unsigned n = cpus[i], done = pingpong(run, n);
-        struct a64_point *p;
+        struct result_point *p;
         if (smp_wait(n, a64_timeout_ticks(run)) != 0 || done < ROUNDS) {
             a64_note(e, "cpu %u: %u of %u round trips", n, done, ROUNDS);
             a64_cpu_lost(run, n, "ipi_roundtrip");

@@ -21,10 +21,10 @@
 void exp_stale_control(struct arm64_run *run)
 {
     uint64_t t0 = ticks(), stale;
-    struct a64_exp *e = a64_exp_begin(run, "stale_detector_control",
+    struct experiment_record *e = a64_exp_begin(run, "stale_detector_control",
                                       "Remap without invalidation: the verifier must see stale reads", 0, 0, true);
     unsigned cpus[MAX_CPUS], k = a64_others(cpus);
-    struct a64_point *p;
+    struct result_point *p;
     if (!run->region_ok) {
         a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
         a64_exp_end(run, e, t0);

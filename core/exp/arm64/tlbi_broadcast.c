@@ -64,7 +64,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
     static uint64_t samples[MAX_SAMPLES];
     static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_os" };
     uint64_t t0 = ticks();
-    struct a64_exp *e = a64_exp_begin(run, "tlbi_broadcast_vs_ipi",
+    struct experiment_record *e = a64_exp_begin(run, "tlbi_broadcast_vs_ipi",
                                       "Broadcast TLBI versus IPIs with local TLBI: shootdown latency", "pages",
                                       "method", true);
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
@@ -79,7 +79,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
         for (s = 0; s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
             for (m = 0; m < methods; m++) {
                 unsigned n = page_counts[s], k = counts[c], got = 0;
-                struct a64_point *p;
+                struct result_point *p;
                 for (i = 0; i < nsamples; i++) {
                     uint64_t t;
                     k = a64_others(others) < k ? a64_others(others) : k;

@@ -54,7 +54,7 @@ void exp_tlbi_concurrent(struct arm64_run *run)
 {
     static uint64_t samples[MAX_SAMPLES * MAX_CPUS];
     uint64_t t0 = ticks(), base_p50 = 0;
-    struct a64_exp *e = a64_exp_begin(run, "tlbi_concurrent", "Concurrent broadcast TLBIs from m initiators",
+    struct experiment_record *e = a64_exp_begin(run, "tlbi_concurrent", "Concurrent broadcast TLBIs from m initiators",
                                       "initiators", 0, true);
     unsigned others[MAX_CPUS], k = a64_others(others), counts[8], ncounts = 0, c, i, j;
     unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES;
@@ -70,7 +70,7 @@ void exp_tlbi_concurrent(struct arm64_run *run)
     }
     for (c = 0; c < ncounts; c++) {
         unsigned m = counts[c], got = 0;
-        struct a64_point *p;
+        struct result_point *p;
         for (i = 0; i < nsamples; i++) {
             k = a64_others(others);
             if (m > k + 1) {
@@ -102,9 +102,9 @@ void exp_tlbi_concurrent(struct arm64_run *run)
         a64_param(p, "pages", PAGES);
         a64_latency(p, samples, got);
         if (c == 0)
-            base_p50 = p->latency.p50;
+            base_p50 = a64_metric(p, "latency")->p50;
         if (base_p50)
-            a64_value(p, "slowdown_p50", (int64_t)(p->latency.p50 * 1000 / base_p50));
+            a64_value(p, "slowdown_p50", (int64_t)(a64_metric(p, "latency")->p50 * 1000 / base_p50));
     }
     region_reset();
     a64_note(e, "%u samples per point, %u pages per initiator; latency on each initiator's own counter", nsamples,

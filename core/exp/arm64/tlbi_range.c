@@ -28,7 +28,7 @@ void exp_tlbi_range(struct arm64_run *run)
     static uint64_t samples[MAX_SAMPLES];
     static const char *const method_name[3] = { "per_page", "range", "asid" };
     uint64_t t0 = ticks();
-    struct a64_exp *e = a64_exp_begin(run, "tlbi_range", "Range TLBI (RVAE1IS) versus one TLBI per page", "pages",
+    struct experiment_record *e = a64_exp_begin(run, "tlbi_range", "Range TLBI (RVAE1IS) versus one TLBI per page", "pages",
                                       "method", true);
     unsigned others[MAX_CPUS], k = a64_others(others);
     unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, s, m, i;
@@ -47,7 +47,7 @@ void exp_tlbi_range(struct arm64_run *run)
     for (s = 0; run->region_ok && s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
         for (m = 0; m < methods; m++) {
             unsigned n = page_counts[s];
-            struct a64_point *p;
+            struct result_point *p;
             rgn.ng = m == 2 ? PTE_NG : 0;
             for (i = 0; i < nsamples; i++) {
                 uint64_t t;

@@ -3,6 +3,8 @@
 
 #include "asm/cpu.h"
 #include "core/lib/json.h"
+#include "core/lib/mem.h"
+#include "core/report/experiment_json.h"
 #include "core/report/report_common.h"
 #include "core/run/config.h"
 
@@ -13,7 +15,7 @@ void a64_verdict(const struct arm64_run *run, struct verdict *v)
     uint32_t i;
     verdict_init(v);
     for (i = 0; i < run->nexp; i++) {
-        verdict_count(v, run->exps[i].status, run->exps[i].npoints > 0, run->exps[i].id);
+        verdict_count(v, run->exps[i].status, run->exps[i].results.count > 0, run->exps[i].id);
         v->emulated |= run->exps[i].emulated;
     }
     v->emulated |= run->hypervisor != 0;
@@ -176,91 +178,8 @@ static void write_method(struct json_writer *w, const struct arm64_run *run)
     jw_kv_u64(w, "page_size", 4096);
     jw_kv_u64(w, "test_pages", run->test_pages);
     jw_kv_u64(w, "counter_hz", run->counter_hz);
-    jw_object_end(w);
-}
-
-static void write_point(struct json_writer *w, const struct a64_point *p)
-{
-    uint32_t i;
-    jw_object_begin(w);
-    jw_key(w, "params");
-    jw_object_begin_inline(w);
-    for (i = 0; i < p->nparams; i++) {
-        if (p->params[i].str)
-            jw_kv_str(w, p->params[i].key, p->params[i].str);
-        else
-            jw_kv_u64(w, p->params[i].key, p->params[i].num);
-    }
-    jw_object_end(w);
-    jw_key(w, "metrics");
-    jw_object_begin_inline(w);
-    if (p->has_latency) {
-        jw_key(w, "latency");
-        report_write_stats(w, &p->latency);
-    }
-    jw_object_end(w);
-    if (p->nvalues) {
-        jw_key(w, "values");
-        jw_object_begin_inline(w);
-        for (i = 0; i < p->nvalues; i++)
-            jw_kv_fixed(w, p->values[i].key, p->values[i].milli, 3);
-        jw_object_end(w);
-    }
-    jw_object_end(w);
-}
-
-static void write_experiment(struct json_writer *w, const struct a64_exp *e)
-{
-    const struct a64_verification *v = &e->verification;
-    uint32_t i;
-    jw_object_begin(w);
-    jw_kv_str(w, "id", e->id);
-    jw_kv_str(w, "title", e->title);
-    jw_kv_str(w, "status", result_name(e->status));
-    jw_kv_str(w, "reason", e->reason[0] ? e->reason : 0);
-    jw_kv_bool(w, "emulated", e->emulated);
-    jw_kv_bool(w, "partial", e->partial);
-    jw_kv_str(w, "unit", "counter_ticks");
-    jw_kv_u64(w, "duration_ms", e->duration_ms);
-    jw_kv_null(w, "plan");
-    jw_key(w, "axes");
-    jw_object_begin_inline(w);
-    jw_kv_str(w, "x", e->axis_x);
-    jw_kv_str(w, "series", e->axis_series);
-    jw_object_end(w);
-    jw_key(w, "verification");
-    jw_object_begin(w);
-    jw_kv_bool(w, "applicable", v->applicable);
-    jw_kv_u64(w, "checks", v->checks);
-    jw_kv_u64(w, "stale_reads", v->stale_reads);
-    jw_key(w, "stale");
-    jw_array_begin(w);
-    for (i = 0; i < v->nstale; i++) {
-        jw_object_begin_inline(w);
-        jw_kv_u64(w, "cpu", v->stale[i].cpu);
-        jw_kv_hex(w, "va", v->stale[i].va);
-        jw_kv_hex(w, "expected", v->stale[i].expected);
-        jw_kv_hex(w, "seen", v->stale[i].seen);
-        jw_object_end(w);
-    }
-    jw_array_end(w);
-    jw_object_end(w);
-    jw_key(w, "notes");
-    jw_array_begin(w);
-    for (i = 0; i < e->nnotes; i++)
-        jw_str(w, e->notes[i]);
-    jw_array_end(w);
-    jw_key(w, "results");
-    jw_array_begin(w);
-    for (i = 0; i < e->npoints; i++)
-        write_point(w, &e->points[i]);
-    jw_array_end(w);
-    jw_key(w, "summary");
-    jw_array_begin(w);
-    for (i = 0; i < e->nsummary; i++)
-        write_point(w, &e->summary[i]);
-    jw_array_end(w);
-    jw_kv_null(w, "conditions");
+    report_write_bootstrap(w, run->order_seed, run->p50_intervals,
+                           run->counter_hz ? run->p50_interval_ticks * 1000 / run->counter_hz : 0);
     jw_object_end(w);
 }
 
@@ -310,7 +229,7 @@ bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
     jw_key(&w, "experiments");
     jw_array_begin(&w);
     for (i = 0; i < run->nexp; i++)
-        write_experiment(&w, &run->exps[i]);
+        report_write_experiment(&w, &run->exps[i], "counter_ticks", report_show_as_is, NULL);
     jw_array_end(&w);
     write_recommendations(&w, run);
     jw_object_end(&w);
@@ -352,26 +271,29 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
             sb_printf(sb, "  cpu %u mpidr 0x%llx: %s%s%s\n", i, (unsigned long long)run->topo[i].mpidr,
                       state_name[run->topo[i].state], run->topo[i].note[0] ? ": " : "", run->topo[i].note);
     for (i = 0; i < run->nexp; i++) {
-        const struct a64_exp *e = &run->exps[i];
+        const struct experiment_record *e = &run->exps[i];
         sb_printf(sb, "\n%-7s %s: %s%s\n", result_name(e->status), e->id, e->title, e->emulated ? tag : "");
         if (e->reason[0])
             sb_printf(sb, "        %s\n", e->reason);
         if (e->verification.applicable)
             sb_printf(sb, "        verified: %llu reads, %llu stale\n",
                       (unsigned long long)e->verification.checks, (unsigned long long)e->verification.stale_reads);
-        for (j = 0; j < e->npoints; j++) {
-            const struct a64_point *p = &e->points[j];
+        for (j = 0; j < e->results.count; j++) {
+            const struct result_point *p = &e->results.items[j];
             sb_puts(sb, "        ");
             for (k = 0; k < p->nparams; k++) {
                 if (p->params[k].str)
                     sb_printf(sb, "%s=%-12s ", p->params[k].key, p->params[k].str); /* all_but_self, broadcast_os */
                 else
-                    sb_printf(sb, "%s=%-3llu ", p->params[k].key, (unsigned long long)p->params[k].num);
+                    sb_printf(sb, "%s=%-3lld ", p->params[k].key, (long long)p->params[k].num);
             }
-            if (p->has_latency) {
-                sb_puts(sb, " p50");
-                put_us(sb, p->latency.p50, run->counter_hz);
-                sb_printf(sb, "  (n %llu)", (unsigned long long)p->latency.n);
+            for (k = 0; k < p->nmetrics; k++) {
+                if (str_eq(p->metrics[k].name, "latency")) /* the one metric most points have */
+                    sb_puts(sb, " p50");
+                else
+                    sb_printf(sb, " %s p50", p->metrics[k].name);
+                put_us(sb, p->metrics[k].st.p50, run->counter_hz);
+                sb_printf(sb, "  (n %llu)", (unsigned long long)p->metrics[k].st.n);
             }
             for (k = 0; k < p->nvalues; k++) {
                 sb_printf(sb, "  %s ", p->values[k].key);

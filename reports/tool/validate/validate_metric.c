@@ -67,15 +67,15 @@ static bool validate_stats(struct vctx *c, const json_t *st, long long v[S_COUNT
 }
 
 /*
- * p50_ci95 (schema 3): required in an x86 report from version 3 on, where
- * the writer draws it (the aarch64 writer does not yet); null exactly where
+ * p50_ci95 (schema 3): required from version 3 on, on both architectures
+ * (core/report/experiment_json.c writes every metric of both); null exactly where
  * n is below BOOT_MEDIAN_MIN_N, else {low, high} with min <= low <= p50 <=
  * high <= max. v: the statistics, or NULL where they did not check out.
  */
 static void validate_p50_ci(struct vctx *c, const json_t *st, const long long *v)
 {
     const json_t *ci = json_object_get(st, "p50_ci95");
-    bool required = !c->aarch64 && c->schema_version >= 3;
+    bool required = c->schema_version >= 3;
     long long low, high;
     bool have_low, have_high;
     size_t mark;

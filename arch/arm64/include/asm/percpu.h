@@ -22,7 +22,7 @@
 #define PERCPU_ALIGN 128
 
 /* CPU_PARKED: our exception vector took a fault on the CPU (fault_* below) */
-enum cpu_state { CPU_OFF = 0, CPU_STARTING, CPU_ONLINE, CPU_PARKED };
+enum percpu_state { CPU_OFF = 0, CPU_STARTING, CPU_ONLINE, CPU_PARKED };
 
 struct percpu;
 typedef void (*percpu_fn)(struct percpu *pc);

@@ -42,7 +42,7 @@ unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc);
 void smp_post(unsigned cpu, percpu_fn fn, uint64_t a0, uint64_t a1, uint64_t a2);
 /* spin until the CPU acks, it faults or timeout_ticks pass (0 / -1) */
 int smp_wait(unsigned cpu, uint64_t timeout_ticks);
-bool cpu_usable(unsigned cpu);
+bool percpu_usable(unsigned cpu);
 
 extern struct boot_params boot_params;
 void secondary_entry(void); /* entry.S */
