@@ -175,6 +175,7 @@
 #define MUTANT_ID_atlas_unit_unescaped 197 /* atlas: a headline's unit written as it is, not escaped */
 #define MUTANT_ID_csv_formula_kept 198 /* CSV: a cell that starts =, +, -, @ written as it is */
 #define MUTANT_ID_markdown_html_kept 199 /* compare --markdown: < > & of a report written raw */
+#define MUTANT_ID_plan_pace_floor_only 200 /* aarch64 pacing: every point at the floor, the share unused */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -83,7 +83,7 @@ RECORD_MUTANTS := median_boot_biased p50_ci_of_p90 samples_kept_sorted
 $(foreach m,$(RECORD_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # issue 32's mutants that a unit test alone catches: only that test is built for them (the
 # list under `mutants:`), not tlbscope-sim and the protocol tests (tests/sim/mutants.sh)
-PLAN_MUTANTS := plan_one_column crossover_span_confidence rec_ceiling_point invlpgb_asid_invalid pte_store_unordered \
+PLAN_MUTANTS := plan_pace_floor_only plan_one_column crossover_span_confidence rec_ceiling_point invlpgb_asid_invalid pte_store_unordered \
                 rec_cpus_from_spread
 $(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # issue 32 part C's (numbers that add up) mutants a unit test alone kills: NUM_MUTANT_TEST_<name>
@@ -173,7 +173,7 @@ mutants: tool-mutants fleet-mutants $(foreach m,$(SEC_TOOL_MUTANTS),$(BUILD)/mut
          $(foreach m,p50_ci_of_p90 samples_kept_sorted,$(BUILD)/mutants/$(m)/test_record_samples) \
          $(BUILD)/mutants/profiles_unplanned/test_plan \
          $(BUILD)/mutants/plan_thin_stride_only/test_plan \
-         $(BUILD)/mutants/plan_one_column/test_plan \
+         $(BUILD)/mutants/plan_one_column/test_plan $(BUILD)/mutants/plan_pace_floor_only/test_plan \
          $(BUILD)/mutants/crossover_span_confidence/test_ceiling \
          $(BUILD)/mutants/rec_ceiling_point/test_ceiling \
          $(BUILD)/mutants/invlpgb_asid_invalid/test_invlpgb \

@@ -529,3 +529,18 @@ bool plan_status_detail(const struct plan_summary *s, char *buf, size_t cap)
         sb_printf(&sb, "; %u points added", s->points_added);
     return true;
 }
+
+uint64_t plan_pace_allowance(uint64_t share, uint64_t spent, uint32_t points_left)
+{
+    return spent < share ? (share - spent) / (points_left ? points_left : 1) : 0;
+}
+
+bool plan_pace_more(uint32_t taken, uint32_t floor, uint32_t configured, uint64_t now,
+                    uint64_t point_end)
+{
+    if (taken >= configured)
+        return false;
+    if (taken < floor || MUTANT(plan_pace_floor_only))
+        return taken < floor;
+    return now < point_end;
+}

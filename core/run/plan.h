@@ -210,6 +210,18 @@ uint64_t plan_share(uint64_t budget, uint64_t left, uint32_t weight, uint32_t we
 #define PLAN_HARD_STOP_PERMILLE 750
 uint64_t plan_share_within(uint64_t share, uint64_t hard_stop);
 
+/*
+ * Point-by-point pacing (the aarch64 experiments, core/exp/arm64/a64_pace.h): each point
+ * gets an equal part of what is left of the share, and takes samples until that time is
+ * spent, at least `floor` (the intervals stay drawable) and at most `configured`. Cheap
+ * points so get their configured samples and costly ones fewer, with no model of the cost.
+ */
+/* The ticks the next of `points_left` points may take once `spent` of `share` are gone. */
+uint64_t plan_pace_allowance(uint64_t share, uint64_t spent, uint32_t points_left);
+/* Whether a paced point that took `taken` samples takes another at `now`. */
+bool plan_pace_more(uint32_t taken, uint32_t floor, uint32_t configured, uint64_t now,
+                    uint64_t point_end);
+
 /* 1, 2, 4, ... up to max, always ending with max itself: about log2(max) + 2 values. */
 uint32_t plan_power_series(uint32_t max, uint32_t *out, uint32_t cap);
 

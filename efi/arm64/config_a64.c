@@ -11,10 +11,10 @@
 
 #define CONFIG_PATH "\\tlbscope\\tlbscope.cfg"
 #define CONFIG_MAX (64 * 1024)
-#define A64_MAX_SAMPLES 32 /* the experiments' sample arrays (core/exp/arm64/) */
 
 /* the keys this app acts on; the rest are x86's */
-static const char *const honoured[] = { "profile", "samples", "timeout_ms", "experiments", "exit", "order_seed", 0 };
+static const char *const honoured[] = { "profile",     "samples", "budget_s",   "run_budget_s", "timeout_ms",
+                                        "experiments", "exit",    "order_seed", 0 };
 
 static char file_buf[CONFIG_MAX];
 
@@ -40,15 +40,6 @@ static bool is_honoured(const char *key)
     return false;
 }
 
-/*
- * samples and warmup by profile when not given: the aarch64 experiments
- * take few samples per point (each verified on every CPU), 32 at most
- */
-static uint32_t profile_samples(enum profile p)
-{
-    return p == PROFILE_QUICK ? 3 : p == PROFILE_FULL ? A64_MAX_SAMPLES : 5;
-}
-
 void a64_config_load(efi_boot_services *bs, efi_handle image, struct arm64_run *run)
 {
     static struct config cfg;
@@ -72,12 +63,11 @@ void a64_config_load(efi_boot_services *bs, efi_handle image, struct arm64_run *
             msg_add(&run->warnings, "config", "key '%s' has no effect on aarch64; ignored", config_keys[i].name);
 
     run->profile = profile_name(cfg.profile);
-    run->samples = config_is_set(&cfg, "samples") ? cfg.samples : profile_samples(cfg.profile);
-    if (run->samples > A64_MAX_SAMPLES) {
-        msg_add(&run->warnings, "config", "samples=%u: the aarch64 experiments take at most %u per point; %u used",
-                run->samples, A64_MAX_SAMPLES, A64_MAX_SAMPLES);
-        run->samples = A64_MAX_SAMPLES;
-    }
+    /* x86's profiles and budgets (core/run/config_keys.c config_finalize): samples per point,
+     * each experiment's limit and the run's, which the experiments share (a64_pace.h) */
+    run->samples = cfg.samples;
+    run->budget_s = cfg.budget_s;
+    run->run_budget_s = cfg.run_budget_s;
     run->warmup = 0; /* the experiments take no warm-up samples (a given warmup= is warned about above) */
     run->timeout_ms = config_is_set(&cfg, "timeout_ms") ? cfg.timeout_ms : 1000;
     /* the intervals' seed, as x86's runner draws it (core/run/runner.c resolve_order_seed) */

@@ -272,7 +272,6 @@ efi_status efi_main(efi_handle image, efi_system_table *st)
     bs->set_watchdog_timer(0, 0, 0, 0);
     run.start_ticks = ticks();
     run.el = arch_el;
-    run.budget_s = 0;
     run.irq_mask = irq_mask;
     run.irq_restore = irq_restore;
     kprintf("\ntlbscope %s (%s) for aarch64\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT);

@@ -588,6 +588,41 @@ static void test_every_profile_plans_within_budget_s(void **state)
     }
 }
 
+/*
+ * The aarch64 experiments' pacing (plan_pace_allowance, plan_pace_more): each point gets an
+ * equal part of what is left of the share and samples until it is spent, at least the floor,
+ * at most the configured samples. Simulated point by point, points of growing cost: the
+ * cheap ones get every configured sample, the costly ones fewer (never below the floor), and
+ * together they keep to the share but for the floor's overrun.
+ */
+static void test_paced_points_use_their_share(void **state)
+{
+    const uint64_t share = 60000000; /* 60 ms */
+    const uint32_t points = 10, configured = 1000;
+    uint64_t now = 0, cost = 100; /* ticks a sample; doubles every point */
+    uint32_t i, n, first = 0, last = 0;
+    (void)state;
+    for (i = 0; i < points; i++, cost *= 2) {
+        uint64_t end = now + plan_pace_allowance(share, now, points - i);
+        for (n = 0; plan_pace_more(n, PLAN_FLOOR, configured, now, end); n++)
+            now += cost;
+        assert_true(n >= PLAN_FLOOR && n <= configured);
+        first = i == 0 ? n : first;
+        last = n;
+    }
+    assert_int_equal(first, configured);          /* 100 ticks a sample: all 1000 fit */
+    assert_true(last < configured / 2);           /* 51200 ticks a sample: a few hundred */
+    if (now > share + PLAN_FLOOR * (cost / 2))
+        fail_msg("10 paced points took %llu ticks of a %llu-tick share", (unsigned long long)now,
+                 (unsigned long long)share);
+    /* fewer configured than the floor: those, whatever the time */
+    assert_false(plan_pace_more(5, PLAN_FLOOR, 5, 0, 1000));
+    assert_true(plan_pace_more(4, PLAN_FLOOR, 5, 2000, 1000));
+    /* the share spent: nothing left for a point beyond its floor */
+    assert_int_equal(plan_pace_allowance(share, share + 1, 3), 0);
+    assert_int_equal(plan_pace_allowance(share, share / 2, 3), share / 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_a_fast_run_gets_its_samples_back),
         cmocka_unit_test(test_work_grows_as_n_log_n),
         cmocka_unit_test(test_every_profile_plans_within_budget_s),
+        cmocka_unit_test(test_paced_points_use_their_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,9 +34,10 @@ boot_a64() {
     local name=$1 img=$2 smp=$3 virt=${4:-0} gic=${5:-3}
     RUN=$here/build/test-runs/aarch64-$name
     rm -rf "$RUN"; mkdir -p "$RUN"
-    # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN)
+    # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN);
+    # unset: 10 samples a point (the fewest samples= takes), unplanned (the pacing of the profiles' samples has its own boot)
     SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
-        ARGS="${A64_ARGS:-}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
+        ARGS="${A64_ARGS-samples=10 run_budget_s=0}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
     REPORT=$(ls "$RUN"/reports/*.json 2>/dev/null | head -n1)
@@ -163,6 +164,25 @@ check "config: 12 samples per tlbi_range point, verified, zero stale reads" \
 check "config: x86's apic, the typo and invlpgb_range named in warnings" \
     test "$(jqr '[.run.warnings[].message | test("apic.*no effect on aarch64|sampels.*did you mean .samples|invlpgb_range.*not an aarch64")] | map(select(.)) | length')" = 3
 [ -s "$REPORT" ] && validator "config"
+
+# the profiles' samples paced to run_budget_s (core/exp/arm64/a64_pace.h): 1000 configured, a
+# 6 s budget over two experiments; every point takes at least the floor (50), cheap ones more,
+# the record says so in its plan, and the run keeps to its budget (the floor's overrun aside)
+A64_ARGS="samples=1000 run_budget_s=6 experiments=tlbi_broadcast_vs_ipi,tlbi_range" \
+    boot_a64 "paced-smp2" "$IMG" 2
+paced() { # experiment: planned, 50 <= n <= 1000 on every point, some point above the floor
+    exp_field "$1" '[.plan.samples_configured, .plan.samples_min >= 50, .plan.samples_max > 50,
+        ([.results[].metrics.latency.n] | (min >= 50 and max <= 1000)),
+        ([.results[].metrics.latency.p50_ci95] | all(. != null)),
+        .plan.samples_achieved == ([.results[].metrics.latency.n] | add)] | map(tostring) | join(",")'
+}
+for x in tlbi_broadcast_vs_ipi tlbi_range; do
+    check "paced: $x's points take 50 to 1000 samples, each with its interval, the plan says so" \
+        test "$(paced $x)" = 1000,true,true,true,true,true
+done
+check "paced: the two experiments keep to about their 6 s (share + the floor's overrun < 12 s)" \
+    test "$(jqr '[.experiments[].duration_ms] | add < 12000')" = true
+[ -s "$REPORT" ] && validator "paced"
 
 if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     if build_image build/a64-skip -DSKIP_CPU=2; then

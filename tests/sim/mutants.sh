@@ -574,6 +574,10 @@ kill_check target_lost_first_only "invlpgb_range: target_lost of one IPI target,
 control_unit rec_cpus_from_spread test_crossover "the crossover and recommendation test"
 kill_unit rec_cpus_from_spread test_recommend_invlpgb_reads_nearest_first \
     "invlpgb_vs_ipi: cpus_from read from spread's points, labelled nearest_first" test_crossover
+# aarch64's pacing (core/exp/arm64/a64_pace.h): every point at the floor, the share unused
+control_unit plan_pace_floor_only test_plan "the planning test"
+kill_unit plan_pace_floor_only test_paced_points_use_their_share \
+    "aarch64 pacing: every point at the floor, whatever the share" test_plan
 control_unit plan_one_column test_plan "the planning test"
 kill_unit plan_one_column test_thinning_keeps_the_ceiling_dense \
     "the last resort one page count, where no crossover can be found" test_plan

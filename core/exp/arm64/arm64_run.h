@@ -49,6 +49,11 @@ struct arm64_run {
     uint64_t duration_ms;
     bool partial;
     uint32_t samples, warmup, timeout_ms, budget_s;
+    /* run_budget_s (x86's meaning, core/run/config.h): the experiments share it
+     * (core/exp/arm64/a64_pace.h); 0: every point takes `samples` */
+    uint32_t run_budget_s;
+    uint64_t budget_end;        /* counter value at which run_budget_s is spent */
+    uint32_t experiments_left;  /* selected experiments that have not yet run */
     /* the seed of the metrics' p50 intervals (core/run/bootstrap.h): order_seed= when given,
      * else from the counter at start (method.order_seed) */
     uint32_t order_seed;

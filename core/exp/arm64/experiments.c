@@ -75,6 +75,10 @@ void a64_run_experiments(struct arm64_run *run)
     static const struct stats_hook hook = { 0, p50_interval, 0 };
     interval_run = run;
     stats_set_hook(&hook);
+    run->experiments_left = 0;
+    for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        run->experiments_left += selected(run, table[i].id);
+    run->budget_end = ticks() + (uint64_t)run->run_budget_s * tick_freq();
     for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
         if (selected(run, table[i].id))
             table[i].run(run);

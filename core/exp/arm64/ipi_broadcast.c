@@ -29,8 +29,7 @@
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
-
-#define MAX_SAMPLES 32
+#include "core/exp/arm64/a64_pace.h"
 
 /* one answer line per CPU: the last round the CPU answered */
 static struct {
@@ -79,12 +78,13 @@ static int wait_answers(const unsigned *targets, unsigned k, uint64_t r, uint64_
     return -1;
 }
 
-/* One point: `rounds` sends to targets[0..k) (the first untimed). Returns
- * the samples taken; *writes gets the GIC writes of one send. */
+/* One point: sends to targets[0..k), the first untimed, then as many as the
+ * pace allows (its samples in pace->buf). Returns the samples taken; *writes
+ * gets the GIC writes of one send. */
 static unsigned measure(struct arm64_run *run, struct experiment_record *e, enum mode how, const unsigned *targets,
-                        unsigned k, unsigned rounds, uint64_t *samples, unsigned *writes)
+                        unsigned k, const struct a64_pace *pace, unsigned *writes)
 {
-    uint64_t mpidr[MAX_CPUS], tpl, r, end;
+    uint64_t mpidr[MAX_CPUS], tpl, r, end, rounds = (uint64_t)pace->configured + 1;
     unsigned i, got = 0;
     int late = -1;
     for (i = 0; i < k; i++) {
@@ -100,16 +100,19 @@ static unsigned measure(struct arm64_run *run, struct experiment_record *e, enum
                 break;
             }
     tpl = run->irq_mask ? run->irq_mask() : 0;
-    for (r = 1; late < 0 && r <= rounds; r++) {
+    for (r = 1; late < 0 && r <= rounds && (r == 1 || a64_pace_more(pace, got)); r++) {
         uint64_t t0 = ticks(), t1;
         *writes = send(how, mpidr, k);
         late = wait_answers(targets, k, r, t0 + a64_timeout_ticks(run));
         t1 = ticks();
         if (late < 0 && r > 1)
-            samples[got++] = t1 - t0 ? t1 - t0 : 1;
+            pace->buf[got++] = t1 - t0 ? t1 - t0 : 1;
     }
     if (run->irq_restore)
         run->irq_restore(tpl);
+    if (late < 0 && r <= rounds) /* the pace ended the point early: the targets stop serving */
+        for (i = 0; i < k; i++)
+            __atomic_store_n(&percpu[targets[i]].arg[3], 1, __ATOMIC_RELEASE);
     if (late >= 0) {
         a64_note(e, "%s, %u targets: cpu %u did not answer round %llu", mode_name[how], k, targets[late],
                  (unsigned long long)(r - 1));
@@ -124,19 +127,22 @@ static unsigned measure(struct arm64_run *run, struct experiment_record *e, enum
 
 void exp_ipi_broadcast(struct arm64_run *run)
 {
-    static uint64_t samples[MAX_SAMPLES];
     uint64_t t0 = ticks();
     struct experiment_record *e = a64_exp_begin(run, "ipi_broadcast",
                                       run->gic_version == 2 ? "IPI to k CPUs (GICv2 SGI): until every target answered"
                                                             : "IPI to k CPUs (GICv3 SGI): until every target answered",
                                       "targets", "mode", false);
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
-    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, c, m;
+    unsigned c, m;
+    struct a64_pace pace;
+    bool paced = false;
     if (!run->gic_ok)
         a64_exp_set(e, RESULT_ERROR, "the GIC could not be set up for SGIs (see run.errors)");
     else if (nothers == 0)
         a64_exp_set(e, RESULT_SKIP, "one CPU: no target for an IPI");
-    for (c = 0; run->gic_ok && c < ncounts; c++)
+    else
+        paced = a64_pace_begin(run, e, &pace, ncounts * MODES, 1);
+    for (c = 0; paced && c < ncounts; c++)
         for (m = 0; m < MODES; m++) {
             unsigned k = counts[c], writes = 0, got;
             struct result_point *p;
@@ -147,7 +153,9 @@ void exp_ipi_broadcast(struct arm64_run *run)
                 e->partial = true;
                 continue;
             }
-            got = measure(run, e, (enum mode)m, others, k, nsamples + 1, samples, &writes);
+            a64_pace_point(&pace);
+            got = measure(run, e, (enum mode)m, others, k, &pace, &writes);
+            a64_pace_point_done(&pace, got);
             if (!got) {
                 e->partial = true;
                 continue;
@@ -158,13 +166,14 @@ void exp_ipi_broadcast(struct arm64_run *run)
             a64_param_str(p, "mode", mode_name[m]);
             a64_param(p, "targets", k);
             a64_value(p, "sgi_writes", (int64_t)writes * 1000);
-            a64_latency(p, samples, got);
+            a64_latency(p, pace.buf, got);
         }
     if (run->gic_ok && nothers > 0 && a64_others(others) != ncpus - 1)
         a64_note(e, "all_but_self: not measured, %u of the %u other CPUs usable (the SGI would reach the others too)",
                  a64_others(others), ncpus - 1);
-    a64_note(e, "%u samples per point after one warm-up; targets poll %s with IRQs masked, each answers in its own "
-                "cache line",
-             nsamples, run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
+    if (paced)
+        a64_pace_end(run, e, &pace);
+    a64_note(e, "one warm-up round a point; targets poll %s with IRQs masked, each answers in its own cache line",
+             run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
     a64_exp_end(run, e, t0);
 }

@@ -22,9 +22,9 @@
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/a64_pace.h"
 #include "core/exp/arm64/tlbi_flush.h"
 
-#define MAX_SAMPLES 32
 static const unsigned page_counts[] = { 1, 8, 64, 512 };
 
 /* an IPI target's work: arg0 va, arg1 pages */
@@ -61,26 +61,30 @@ static uint64_t shootdown(struct arm64_run *run, enum method how, const unsigned
 
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
 {
-    static uint64_t samples[MAX_SAMPLES];
     static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_os" };
     uint64_t t0 = ticks();
     struct experiment_record *e = a64_exp_begin(run, "tlbi_broadcast_vs_ipi",
                                       "Broadcast TLBI versus IPIs with local TLBI: shootdown latency", "pages",
                                       "method", true);
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
-    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, c, m, s, i;
+    unsigned c, m, s, i;
+    struct a64_pace pace;
+    bool paced = false;
     unsigned methods = run->cpu.tlbi_os ? METHODS : BROADCAST_OS;
     if (!run->region_ok) {
         a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
     } else if (nothers == 0) {
         a64_exp_set(e, RESULT_SKIP, "one CPU: no other CPU to shoot down");
+    } else {
+        paced = a64_pace_begin(run, e, &pace, ncounts * methods * sizeof(page_counts) / sizeof(page_counts[0]), 1);
     }
-    for (c = 0; run->region_ok && c < ncounts; c++)
+    for (c = 0; paced && c < ncounts; c++)
         for (s = 0; s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
             for (m = 0; m < methods; m++) {
                 unsigned n = page_counts[s], k = counts[c], got = 0;
                 struct result_point *p;
-                for (i = 0; i < nsamples; i++) {
+                a64_pace_point(&pace);
+                for (i = 0; a64_pace_more(&pace, i); i++) {
                     uint64_t t;
                     k = a64_others(others) < k ? a64_others(others) : k;
                     region_reset();
@@ -90,20 +94,23 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
                     t = shootdown(run, (enum method)m, others, k, n);
                     region_verify(run, e, 0, n, 1);
                     if (t)
-                        samples[got++] = t;
+                        pace.buf[got++] = t;
                     else
                         e->partial = true;
                 }
+                a64_pace_point_done(&pace, got);
                 p = a64_point_add(e);
                 if (!p)
                     break;
                 a64_param_str(p, "method", method_name[m]);
                 a64_param(p, "pages", n);
                 a64_param(p, "targets", counts[c]);
-                a64_latency(p, samples, got);
+                a64_latency(p, pace.buf, got);
             }
     region_reset();
-    a64_note(e, "%u samples per point; each verified by every CPU reading every remapped page", nsamples);
+    if (paced)
+        a64_pace_end(run, e, &pace);
+    a64_note(e, "every sample verified by every CPU reading every remapped page");
     a64_note(e, "broadcast: TLBI %s per page + DSB ISH; ipi_local: SGI, TLBI %s per page + DSB NSH, ack",
              run->el == 2 ? "VAE2IS" : "VAE1IS", run->el == 2 ? "VAE2" : "VAE1");
     if (run->cpu.tlbi_os)

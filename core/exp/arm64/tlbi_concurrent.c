@@ -16,11 +16,11 @@
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/a64_pace.h"
 #include "core/exp/arm64/tlbi_flush.h"
 #include "core/lib/mem.h"
 
 #define PAGES 8
-#define MAX_SAMPLES 32
 
 /* the start flag, alone in its line: every initiator polls it */
 static struct {
@@ -52,12 +52,11 @@ static void fn_initiator(struct percpu *pc)
 
 void exp_tlbi_concurrent(struct arm64_run *run)
 {
-    static uint64_t samples[MAX_SAMPLES * MAX_CPUS];
     uint64_t t0 = ticks(), base_p50 = 0;
     struct experiment_record *e = a64_exp_begin(run, "tlbi_concurrent", "Concurrent broadcast TLBIs from m initiators",
                                       "initiators", 0, true);
     unsigned others[MAX_CPUS], k = a64_others(others), counts[8], ncounts = 0, c, i, j;
-    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES;
+    struct a64_pace pace;
     for (c = 1; c < k + 1; c *= 2)
         counts[ncounts++] = c;
     counts[ncounts++] = k + 1;
@@ -67,11 +66,14 @@ void exp_tlbi_concurrent(struct arm64_run *run)
     } else if (k == 0) {
         a64_exp_set(e, RESULT_SKIP, "one CPU: no concurrent initiators");
         ncounts = 0;
+    } else if (!a64_pace_begin(run, e, &pace, ncounts, k + 1)) {
+        ncounts = 0;
     }
     for (c = 0; c < ncounts; c++) {
         unsigned m = counts[c], got = 0;
         struct result_point *p;
-        for (i = 0; i < nsamples; i++) {
+        a64_pace_point(&pace);
+        for (i = 0; a64_pace_more(&pace, i); i++) {
             k = a64_others(others);
             if (m > k + 1) {
                 e->partial = true;
@@ -84,30 +86,33 @@ void exp_tlbi_concurrent(struct arm64_run *run)
             for (j = 1; j < m; j++)
                 smp_post(others[j - 1], fn_initiator, j * PAGES, PAGES, ticks() + a64_timeout_ticks(run));
             __atomic_store_n(&start.go, 1, __ATOMIC_RELEASE);
-            samples[got++] = own_shootdown(0, PAGES);
+            pace.buf[got++] = own_shootdown(0, PAGES);
             for (j = 1; j < m; j++) {
                 if (smp_wait(others[j - 1], a64_timeout_ticks(run)) != 0) {
                     a64_cpu_lost(run, others[j - 1], "tlbi_concurrent");
                     e->partial = true;
                 } else if (percpu[others[j - 1]].result[0]) {
-                    samples[got++] = percpu[others[j - 1]].result[0];
+                    pace.buf[got++] = percpu[others[j - 1]].result[0];
                 }
             }
             region_verify(run, e, 0, m * PAGES, 1);
         }
+        a64_pace_point_done(&pace, i);
         p = a64_point_add(e);
         if (!p)
             break;
         a64_param(p, "initiators", m);
         a64_param(p, "pages", PAGES);
-        a64_latency(p, samples, got);
+        a64_latency(p, pace.buf, got);
         if (c == 0)
             base_p50 = a64_metric(p, "latency")->p50;
         if (base_p50)
             a64_value(p, "slowdown_p50", (int64_t)(a64_metric(p, "latency")->p50 * 1000 / base_p50));
     }
     region_reset();
-    a64_note(e, "%u samples per point, %u pages per initiator; latency on each initiator's own counter", nsamples,
+    if (ncounts)
+        a64_pace_end(run, e, &pace);
+    a64_note(e, "%u pages per initiator; a sample is one shootdown of each initiator, each on its own counter",
              PAGES);
     a64_exp_end(run, e, t0);
 }

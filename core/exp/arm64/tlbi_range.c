@@ -18,21 +18,22 @@
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/a64_pace.h"
 #include "core/exp/arm64/tlbi_flush.h"
 
-#define MAX_SAMPLES 32
 static const unsigned page_counts[] = { 8, 64, 512 };
 
 void exp_tlbi_range(struct arm64_run *run)
 {
-    static uint64_t samples[MAX_SAMPLES];
     static const char *const method_name[3] = { "per_page", "range", "asid" };
     uint64_t t0 = ticks();
     struct experiment_record *e = a64_exp_begin(run, "tlbi_range", "Range TLBI (RVAE1IS) versus one TLBI per page", "pages",
                                       "method", true);
     unsigned others[MAX_CPUS], k = a64_others(others);
-    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, s, m, i;
+    unsigned s, m, i;
+    struct a64_pace pace;
     int asid = pt_current_asid();
+    bool run_ok = true;
     unsigned methods = asid >= 0 ? 3 : 2;
     if (!run->cpu.tlbi_range) {
         a64_exp_set(e, RESULT_SKIP,
@@ -44,12 +45,15 @@ void exp_tlbi_range(struct arm64_run *run)
     }
     if (!run->region_ok)
         a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
-    for (s = 0; run->region_ok && s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
+    else if (!a64_pace_begin(run, e, &pace, methods * sizeof(page_counts) / sizeof(page_counts[0]), 1))
+        run_ok = false;
+    for (s = 0; run_ok && run->region_ok && s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
         for (m = 0; m < methods; m++) {
             unsigned n = page_counts[s];
             struct result_point *p;
             rgn.ng = m == 2 ? PTE_NG : 0;
-            for (i = 0; i < nsamples; i++) {
+            a64_pace_point(&pace);
+            for (i = 0; a64_pace_more(&pace, i); i++) {
                 uint64_t t;
                 k = a64_others(others);
                 region_reset();
@@ -63,19 +67,22 @@ void exp_tlbi_range(struct arm64_run *run)
                     tlbi_flush_range(rgn.va, n);
                 else
                     tlbi_flush_asid((uint16_t)asid);
-                samples[i] = ticks() - t;
+                pace.buf[i] = ticks() - t;
                 region_verify(run, e, 0, n, 1);
             }
+            a64_pace_point_done(&pace, i);
             p = a64_point_add(e);
             if (!p)
                 break;
             a64_param_str(p, "method", method_name[m]);
             a64_param(p, "pages", n);
-            a64_latency(p, samples, nsamples);
+            a64_latency(p, pace.buf, i);
         }
     rgn.ng = 0;
     region_reset();
-    a64_note(e, "%u samples per point; %u CPUs hold the pages and verify", nsamples, k + 1);
+    if (run_ok && run->region_ok)
+        a64_pace_end(run, e, &pace);
+    a64_note(e, "%u CPUs hold the pages and verify every sample", k + 1);
     if (asid >= 0)
         a64_note(e, "asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH", asid);
     else

@@ -53,6 +53,7 @@ static void write_run(struct json_writer *w, const struct arm64_run *run)
     jw_kv_u64(w, "warmup", run->warmup);
     jw_kv_u64(w, "timeout_ms", run->timeout_ms);
     jw_kv_u64(w, "budget_s", run->budget_s);
+    jw_kv_u64(w, "run_budget_s", run->run_budget_s);
     jw_kv_str(w, "cpus", "all");
     jw_key(w, "experiments");
     jw_array_begin_inline(w);

@@ -54,6 +54,8 @@ void validate_arm64_config(struct vctx *c, const json_t *run)
     vc_word(c, cfg, "profile", vocab_profiles, 0);
     for (i = 0; counts[i]; i++)
         vc_int(c, cfg, counts[i], 0, LLONG_MAX, 0, NULL);
+    /* the budget the experiments share (x86's key), written from this release on */
+    vc_int(c, cfg, "run_budget_s", 0, LLONG_MAX, VF_OPTIONAL, NULL);
     vc_fixed(c, cfg, "cpus", "all");
     vc_string_array(c, cfg, "experiments", 0);
     vc_word(c, cfg, "exit", vocab_exit_modes, 0);

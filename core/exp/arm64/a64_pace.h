@@ -1,0 +1,52 @@
+/*
+ * How many samples each point of an aarch64 experiment takes: the x86
+ * profiles' samples (samples=, else quick 100, default 1000, full 10000),
+ * cut to what fits the experiment's share of run_budget_s, as x86's planner
+ * does (core/run/plan.h), and recorded the same way (the record's `plan`).
+ *
+ * x86 plans its grids from a pilot before it measures (core/run/runner_plan.c);
+ * these grids are small (a few dozen points at most) and their points differ
+ * in cost mostly by page count, so each point is paced instead
+ * (core/run/plan.h plan_pace_more): it gets an equal part of what is left of
+ * the share and takes samples until that part is spent, at least the floor
+ * (PLAN_FLOOR, or the configured samples when fewer: the intervals stay
+ * drawable, and an overrun shows in the plan), at most the configured ones.
+ * run_budget_s=0: every point takes the configured samples (no plan).
+ */
+#ifndef TLBSCOPE_CORE_EXP_ARM64_A64_PACE_H
+#define TLBSCOPE_CORE_EXP_ARM64_A64_PACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/exp/arm64/arm64_run.h"
+
+struct a64_pace {
+    bool planned;
+    uint32_t configured, floor;
+    uint32_t points, done;
+    uint64_t start, share_ticks;
+    uint64_t point_end;               /* the current point's part of the share ends */
+    uint64_t samples_done;
+    uint32_t min, max;
+    /* room for one point's samples: configured x slots (allocated before any window) */
+    uint64_t *buf;
+};
+
+/*
+ * Before the experiment measures: its share, the samples configured, and room for `points`
+ * points of up to configured x `slots` samples each (tlbi_concurrent: one per initiator).
+ * False: no memory for the samples (the record is ERROR).
+ */
+bool a64_pace_begin(struct arm64_run *run, struct experiment_record *e, struct a64_pace *p,
+                    uint32_t points, uint32_t slots);
+/* Before a point: its part of the share starts now. */
+void a64_pace_point(struct a64_pace *p);
+/* Whether the point, `taken` samples in, takes another (checked before each sample). */
+bool a64_pace_more(const struct a64_pace *p, uint32_t taken);
+/* After the point: the samples it took. */
+void a64_pace_point_done(struct a64_pace *p, uint32_t taken);
+/* After the experiment: its plan summary (e->plan) and a note, the room freed. */
+void a64_pace_end(struct arm64_run *run, struct experiment_record *e, struct a64_pace *p);
+
+#endif
