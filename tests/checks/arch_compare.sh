@@ -92,6 +92,14 @@ jq '.experiments[0].results[1].values.irq_entries = 3' "$out/irq.json" >"$out/ir
 check "validate: fewer IRQ entries than round trips fails naming the path" \
     grep -qE 'experiments\[0\]\.results\[1\]\.values\.irq_entries: 3, but latency\.n is [0-9]+' \
     <<<"$("$TOOL" validate "$out/irq-few.json" 2>&1)"
+# x86's halted targets (hlt) and aarch64's (wfi_irq) are the same wait: no warning across them
+"$TOOL" compare "$X86" "$out/irq.json" >"$out/hlt-wfi.txt" 2>&1
+check "compare: x86 hlt against aarch64 wfi_irq compares ipi_roundtrip, no target_wait warning" \
+    bash -c "grep -q '^Architectures: ' '$out/hlt-wfi.txt' && ! grep -q 'target_wait (targets spin' '$out/hlt-wfi.txt'"
+jq '.method.target_wait = "spin"' "$X86" >"$out/x86-spin.json"
+check "compare: x86 spin against aarch64 wfi_irq warns (a spinning target is not woken)" \
+    grep -q 'target_wait (targets spin vs halt: wake-ups are in one): spin vs wfi_irq' \
+    <<<"$("$TOOL" compare "$out/x86-spin.json" "$out/irq.json" 2>&1 | tr '\n' ' ' | tr -s ' ')"
 jq '.method.target_wait = "spin"' "$ARM" >"$out/wait-spin.json"
 check "validate: an x86 target_wait word in an aarch64 report fails" \
     grep -qF 'method.target_wait: unknown target_wait word "spin"' <<<"$("$TOOL" validate "$out/wait-spin.json" 2>&1)"
