@@ -31,7 +31,10 @@
  * spinning target: an idle CPU is what Linux's IPIs mostly wake, and it is
  * x86's target_wait "hlt", the default there under an emulator, so the two
  * apps' QEMU round trips are the same question. Under QEMU's TCG a WFI halts
- * the vCPU's host thread until the SGI kicks it.
+ * the vCPU's host thread until the SGI kicks it. As on x86, the target is
+ * asleep at every ping: before each, the BSP waits (outside the timed
+ * window) until the target has gone back into WFI since its last ping, and
+ * 10 us more (settle).
  *
  * Every round has a timeout_ms limit: a vCPU thread of a loaded host can be
  * descheduled for tens of milliseconds. A target whose ping is not answered
@@ -75,11 +78,29 @@ static void fn_irq_target(struct percpu *pc)
     other0 = s->other;
     spurious0 = s->spurious;
     __atomic_store_n(&pc->result[1], 1, __ATOMIC_RELEASE); /* ready */
-    while (s->pings - pings0 < pc->arg[0] && !__atomic_load_n(&pc->arg[3], __ATOMIC_ACQUIRE))
+    while (s->pings - pings0 < pc->arg[0] && !__atomic_load_n(&pc->arg[3], __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&s->asleep_at, s->pings, __ATOMIC_RELEASE); /* for the BSP's settle */
         irq_wait();
+    }
     pc->result[0] = s->other - other0;
     pc->result[2] = s->entries - entries0;
     pc->result[3] = s->spurious - spurious0;
+}
+
+/* The target is asleep at every ping, as at every shootdown's IPI (x86:
+ * ipi_settle_targets): back in WFI since its last ping, and SETTLE_US more
+ * for its WFI to take effect (under QEMU: its vCPU thread to halt). Pinging
+ * as soon as the counter moved would often find it still on its way back. */
+#define SETTLE_US 10
+static void settle(struct arm64_run *run, const struct irq_slot *s)
+{
+    uint64_t end = ticks() + a64_timeout_ticks(run), t;
+    while (__atomic_load_n(&s->asleep_at, __ATOMIC_ACQUIRE) != __atomic_load_n(&s->pings, __ATOMIC_ACQUIRE) &&
+           ticks() < end)
+        ;
+    t = ticks();
+    while (ticks() - t < tick_freq() * SETTLE_US / 1000000)
+        ;
 }
 
 /* the BSP's side with one target: round trips done */
@@ -95,8 +116,11 @@ static unsigned pingpong(struct arm64_run *run, unsigned n)
     tpl = run->irq_mask ? run->irq_mask() : 0;
     gic_set_pmr(SGI_PRIO + 0x10);
     for (; done < ROUNDS; done++) {
-        uint64_t before = __atomic_load_n(&s->pings, __ATOMIC_ACQUIRE);
-        uint64_t t0 = ticks(), limit = t0 + a64_timeout_ticks(run), seen;
+        uint64_t before, t0, limit, seen;
+        settle(run, s);
+        before = __atomic_load_n(&s->pings, __ATOMIC_ACQUIRE);
+        t0 = ticks();
+        limit = t0 + a64_timeout_ticks(run);
         gic_send_sgi(percpu[n].mpidr, SGI_PING);
         while ((seen = __atomic_load_n(&s->pings, __ATOMIC_ACQUIRE)) == before && ticks() <= limit)
             ;

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 /*
- * Written only by the CPU's own IRQ handler, read by the BSP. In its own
+ * Written only by the CPU itself (its IRQ handler), read by the BSP. In its own
  * cache line of the CPU's percpu block (asm/percpu.h), apart from the mailbox
  * the BSP writes: a BSP spinning on `pings` must not share a line with the
  * stores it is waiting for, or it measures false sharing (x86: struct
@@ -28,6 +28,9 @@ struct irq_slot {
     volatile uint64_t entries;  /* IRQ exceptions taken: every INTID, spurious ones too */
     volatile uint64_t other;    /* INTIDs other than SGI_PING, acknowledged and ended */
     volatile uint64_t spurious; /* acknowledges that read 1020..1023: nothing to end */
+    /* written by the CPU's wait loop, not the handler: `pings` as it was when the CPU last
+     * went into WFI (equal to `pings` while it sleeps since its last ping) */
+    volatile uint64_t asleep_at;
 } __attribute__((aligned(128)));
 
 /*
