@@ -124,31 +124,25 @@ exception_vectors:
  * this is its target) and SP 16-byte aligned. ERET restores PSTATE, IRQ mask
  * and flags included, from SPSR_ELx and returns to ELR_ELx.
  */
+    .macro irq_frame pair, one             /* stp/str to save, ldp/ldr to restore */
+    \pair   x0, x1, [sp, #0]
+    \pair   x2, x3, [sp, #16]
+    \pair   x4, x5, [sp, #32]
+    \pair   x6, x7, [sp, #48]
+    \pair   x8, x9, [sp, #64]
+    \pair   x10, x11, [sp, #80]
+    \pair   x12, x13, [sp, #96]
+    \pair   x14, x15, [sp, #112]
+    \pair   x16, x17, [sp, #128]
+    \pair   x18, x29, [sp, #144]
+    \one    x30, [sp, #160]
+    .endm
+
 irq_entry:
     sub     sp, sp, #192
-    stp     x0, x1, [sp, #0]
-    stp     x2, x3, [sp, #16]
-    stp     x4, x5, [sp, #32]
-    stp     x6, x7, [sp, #48]
-    stp     x8, x9, [sp, #64]
-    stp     x10, x11, [sp, #80]
-    stp     x12, x13, [sp, #96]
-    stp     x14, x15, [sp, #112]
-    stp     x16, x17, [sp, #128]
-    stp     x18, x29, [sp, #144]
-    str     x30, [sp, #160]
+    irq_frame stp, str
     bl      irq_handle
-    ldp     x0, x1, [sp, #0]
-    ldp     x2, x3, [sp, #16]
-    ldp     x4, x5, [sp, #32]
-    ldp     x6, x7, [sp, #48]
-    ldp     x8, x9, [sp, #64]
-    ldp     x10, x11, [sp, #80]
-    ldp     x12, x13, [sp, #96]
-    ldp     x14, x15, [sp, #112]
-    ldp     x16, x17, [sp, #128]
-    ldp     x18, x29, [sp, #144]
-    ldr     x30, [sp, #160]
+    irq_frame ldp, ldr
     add     sp, sp, #192
     eret
 
