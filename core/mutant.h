@@ -160,6 +160,9 @@
 #define MUTANT_ID_arm_asid_bit32 181 /* the TLBI operands' ASID at bit 32, not [63:48] */
 #define MUTANT_ID_arm_vae1_not_is 182 /* tlbi_va_is issues TLBI VAE1 (local), not VAE1IS */
 #define MUTANT_ID_hang_waited_again 183 /* ipi_roundtrip stops the spinner of a target that missed its ping before naming it hung */
+/* the aarch64 IRQ entry (arch/arm64/exception.c), killed under QEMU by tests/qemu/aarch64.sh */
+#define MUTANT_ID_arm_irq_ping_wrong_id 186 /* aarch64 IRQ handler: SGI_CMD counted as the ping, SGI_PING as other */
+#define MUTANT_ID_arm_irq_no_eoi 187 /* aarch64 IRQ handler: no EOI, the SGI stays active and later pings pending */
 /* issue 31, item 5 (html that concludes): 110-119 */
 #define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
 #define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */

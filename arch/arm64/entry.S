@@ -88,21 +88,63 @@ secondary_entry:
 
 /*
  * Exception vectors (Arm ARM, "Exception vectors"): 16 entries of
- * 0x80 bytes, table aligned to 2 KiB. Every entry records its number and
- * goes to one handler that prints and parks the CPU: the app has no
- * interrupt handlers (targets poll ICC_IAR1_EL1 with IRQs masked), so any
- * exception here is a bug to report, not to recover from.
+ * 0x80 bytes, table aligned to 2 KiB: current EL with SP0 (0-3), current EL
+ * with SP_ELx (4-7), lower EL AArch64 (8-11) and AArch32 (12-15), each sync,
+ * IRQ, FIQ, SError. Our CPUs run at the current EL on SP_ELx (PSCI CPU_ON
+ * enters EL1h/EL2h), so entry 5 is their IRQ: it goes to irq_entry (asm/irq.h
+ * says where IRQs are unmasked). Every other entry records its number and
+ * goes to one handler that prints and parks the CPU: a fault is a bug to
+ * report, not to recover from.
  */
     .balign 2048
     .globl exception_vectors
 exception_vectors:
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
     .balign 128
+    .if \n == 5
+    b       irq_entry
+    .else
     sub     sp, sp, #16
     stp     x0, x1, [sp]
     mov     x0, #\n
     b       vector_common
+    .endif
     .endr
+
+/*
+ * IRQ entry: what the C handler may clobber under AAPCS64, the caller-saved
+ * x0-x18 and the link register x30 (x29 rides along in the pair), goes on the
+ * interrupted code's stack; x19-x28 are the callee's to keep. Linux's
+ * kernel_entry saves every register into pt_regs because its handlers may
+ * schedule or inspect them; ours only counts and returns. ELR_ELx and
+ * SPSR_ELx stay as the exception left them: exception entry masks IRQs
+ * (PSTATE.I) so nothing nests, and a fault in the handler parks the CPU. The
+ * frame is 192 bytes with the top 24 unused, which keeps the 16 bytes below
+ * the interrupted SP untouched (the Windows ARM64 ABI reserves them, and
+ * this is its target) and SP 16-byte aligned. ERET restores PSTATE, IRQ mask
+ * and flags included, from SPSR_ELx and returns to ELR_ELx.
+ */
+    .macro irq_frame pair, one             /* stp/str to save, ldp/ldr to restore */
+    \pair   x0, x1, [sp, #0]
+    \pair   x2, x3, [sp, #16]
+    \pair   x4, x5, [sp, #32]
+    \pair   x6, x7, [sp, #48]
+    \pair   x8, x9, [sp, #64]
+    \pair   x10, x11, [sp, #80]
+    \pair   x12, x13, [sp, #96]
+    \pair   x14, x15, [sp, #112]
+    \pair   x16, x17, [sp, #128]
+    \pair   x18, x29, [sp, #144]
+    \one    x30, [sp, #160]
+    .endm
+
+irq_entry:
+    sub     sp, sp, #192
+    irq_frame stp, str
+    bl      irq_handle
+    irq_frame ldp, ldr
+    add     sp, sp, #192
+    eret
 
 vector_common:
     mrs     x4, CurrentEL

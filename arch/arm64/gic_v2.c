@@ -27,6 +27,7 @@
 /* CPU interface (IHI 0048B, "CPU interface register map") */
 #define GICC_CTLR 0x0000
 #define GICC_CTLR_ENABLE 3u /* EnableGrp0|EnableGrp1 */
+#define GICC_CTLR_EOIMODE (1u << 9) /* EOImodeNS (the non-secure view; EOImode without Security Extensions) */
 #define GICC_PMR 0x0004
 #define GICC_BPR 0x0008
 #define GICC_IAR 0x000c
@@ -71,7 +72,8 @@ int gic2_cpu_init(struct percpu *pc)
     if (pc->idx != 0) { /* the BSP keeps the firmware's PMR and enables */
         wr32(gicc + GICC_PMR, 0xf0);
         wr32(gicc + GICC_BPR, 0);
-        wr32(gicc + GICC_CTLR, rd32(gicc + GICC_CTLR) | GICC_CTLR_ENABLE);
+        /* EOImode(NS) 0: an EOI also deactivates (arch/arm64/exception.c) */
+        wr32(gicc + GICC_CTLR, (rd32(gicc + GICC_CTLR) & ~GICC_CTLR_EOIMODE) | GICC_CTLR_ENABLE);
     }
     dsb_sy(); /* the MMIO writes reach the GIC before we rely on them */
     return 0;

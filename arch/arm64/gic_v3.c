@@ -110,6 +110,10 @@ int gic3_cpu_init(struct percpu *pc)
     if (pc->idx != 0) { /* the BSP keeps the firmware's PMR and enables */
         write_sysreg(ICC_PMR_EL1, 0xf0);
         write_sysreg(ICC_BPR1_EL1, 0);
+        /* EOImode 0 (bit 1; it resets UNKNOWN): an EOI also deactivates,
+         * which the IRQ handler relies on (arch/arm64/exception.c). At EL2
+         * too: ICC_CTLR_EL1's EOImode is the non-secure EL1 and EL2 one. */
+        write_sysreg(ICC_CTLR_EL1, read_sysreg(ICC_CTLR_EL1) & ~2ull);
         write_sysreg(ICC_IGRPEN1_EL1, 1);
     }
     __asm__ volatile("isb" ::: "memory");

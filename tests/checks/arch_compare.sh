@@ -82,6 +82,27 @@ check "show: GICv2 and its IPI word" grep -q 'GICv2, IPIs as gicv2_sgi' <<<"$("$
 jq '.method += {ipi: "gicv2_sgi", gic_version: 2} | .topology.cpus_ok = 9' "$ARM" >"$out/gicv2-9.json"
 check "validate: a GICv2 report with 9 CPUs ok fails naming method.gic_version" \
     grep -q 'method.gic_version: 2, but 9 CPUs are ok' <<<"$("$TOOL" validate "$out/gicv2-9.json" 2>&1)"
+# the IRQ entry on the target (method.target_wait wfi_irq; poll_iar, the fixture's, was the
+# polled target before it): values.irq_entries, at least one IRQ per round trip
+jq '.method.target_wait = "wfi_irq" | (.experiments[0].results[] |= (.values.irq_entries = .metrics.latency.n))' \
+    "$ARM" >"$out/irq.json"
+check "validate: target_wait wfi_irq, one IRQ entry per round trip, passes" "$TOOL" validate "$out/irq.json"
+check "show: the target's wait named (wfi_irq)" grep -q 'targets wfi_irq;' <<<"$("$TOOL" show "$out/irq.json" 2>&1)"
+jq '.experiments[0].results[1].values.irq_entries = 3' "$out/irq.json" >"$out/irq-few.json"
+check "validate: fewer IRQ entries than round trips fails naming the path" \
+    grep -qE 'experiments\[0\]\.results\[1\]\.values\.irq_entries: 3, but latency\.n is [0-9]+' \
+    <<<"$("$TOOL" validate "$out/irq-few.json" 2>&1)"
+# x86's halted targets (hlt) and aarch64's (wfi_irq) are the same wait: no warning across them
+"$TOOL" compare "$X86" "$out/irq.json" >"$out/hlt-wfi.txt" 2>&1
+check "compare: x86 hlt against aarch64 wfi_irq compares ipi_roundtrip, no target_wait warning" \
+    bash -c "grep -q '^Architectures: ' '$out/hlt-wfi.txt' && ! grep -q 'target_wait (targets spin' '$out/hlt-wfi.txt'"
+jq '.method.target_wait = "spin"' "$X86" >"$out/x86-spin.json"
+check "compare: x86 spin against aarch64 wfi_irq warns (a spinning target is not woken)" \
+    grep -q 'target_wait (targets spin vs halt: wake-ups are in one): spin vs wfi_irq' \
+    <<<"$("$TOOL" compare "$out/x86-spin.json" "$out/irq.json" 2>&1 | tr '\n' ' ' | tr -s ' ')"
+jq '.method.target_wait = "spin"' "$ARM" >"$out/wait-spin.json"
+check "validate: an x86 target_wait word in an aarch64 report fails" \
+    grep -qF 'method.target_wait: unknown target_wait word "spin"' <<<"$("$TOOL" validate "$out/wait-spin.json" 2>&1)"
 # the broken variants differ from the good file in one defect each: only the unknown
 # architecture stops the validator before the sections (they would be read wrongly)
 check "validate: an unknown architecture is the only error named" \

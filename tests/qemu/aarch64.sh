@@ -3,8 +3,9 @@
 # qemu-system-aarch64 -M virt,gic-version=3 -cpu max with AAVMF (TCG) at -smp 1,
 # 2, 4 and 8 (EL1) and at -smp 2 with virtualization=on (firmware and app at
 # EL2), and with a GICv2 (gic-version=2: SGIs through GICD_SGIR, GICC_IAR) at
-# -smp 2 and 4. ipi_broadcast must measure unicast, target_list and
-# all_but_self SGIs (SKIP at -smp 1). tlbi_broadcast_vs_ipi has its outer-shareable method
+# -smp 2 and 4. ipi_roundtrip must take one IRQ on the target per round trip
+# (method.target_wait wfi_irq, values.irq_entries == latency.n). ipi_broadcast
+# must measure unicast, target_list and all_but_self SGIs (SKIP at -smp 1). tlbi_broadcast_vs_ipi has its outer-shareable method
 # (broadcast_os, VAE1OS + DSB OSH: -cpu max has FEAT_TLBIOS) and tlbi_range its
 # by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only). Each run must end
 # with its report on the image, every CPU ok, the TLBI
@@ -13,8 +14,10 @@
 # labelled emulated, and the report in contract A's shape (aarch64_contract.jq).
 # TLBSCOPE_TEST_FULL=1 adds a build whose CPU 2 is never started (it must be
 # `absent` and the run partial), one whose CPU 3 faults (our vector must name
-# ESR, FAR and ELR in the report), and the mutant arm_local_not_broadcast built
-# into the app (QEMU's vCPUs keep their entries: the verifier must catch it).
+# ESR, FAR and ELR in the report), the mutant arm_local_not_broadcast built
+# into the app (QEMU's vCPUs keep their entries: the verifier must catch it), and
+# the IRQ handler's mutants arm_irq_ping_wrong_id and arm_irq_no_eoi (the round
+# trip must end ERROR within its deadline, not hang).
 source "$(dirname "$0")/lib.sh"
 
 if ! command -v qemu-system-aarch64 >/dev/null || [ ! -f /usr/share/AAVMF/AAVMF_CODE.fd ] ||
@@ -90,6 +93,10 @@ check_run() { # name smp el [gic]
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
         check "$name: ipi_roundtrip measured every target" \
             test "$(exp_field ipi_roundtrip '[.status, (.results | length)] | join(",")')" = "SUCCESS,$((smp - 1))"
+        # one SGI taken through the target's IRQ vector per round trip, as x86's interrupt entry:
+        # the handler's count of IRQ exceptions equals the samples (a polled or lost ping is not one)
+        check "$name: ipi_roundtrip with IRQ entry (wfi_irq): one IRQ per round trip on every target" \
+            test "$(jqr .method.target_wait),$(exp_field ipi_roundtrip '[.results[] | .values.irq_entries == .metrics.latency.n and .metrics.latency.n > 0] | all')" = wfi_irq,true
         # ipi_broadcast: unicast and target_list at each k (1, about half, N-1), all_but_self at
         # k = N-1; QEMU's virt CPUs share Aff1 0, so target_list takes one write like all_but_self
         check "$name: ipi_broadcast SUCCESS, every mode measured, all_but_self at $((smp - 1)) targets" \
@@ -214,6 +221,21 @@ if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     else
         not_ok "the mutant 96 build"
     fi
+    # mutants 186 arm_irq_ping_wrong_id (the handler bumps the ping counter for SGI_CMD) and
+    # 187 arm_irq_no_eoi (no EOI: the SGI stays active, the next ping is never signalled):
+    # ipi_roundtrip ends ERROR within its deadline (timeout_ms per ping), the target named hung
+    for spec in 186:arm_irq_ping_wrong_id:0 187:arm_irq_no_eoi:1; do
+        IFS=: read -r id mutant answered <<<"$spec"
+        if build_image "build/a64-m$id" "-DTLBSCOPE_MUTANT=$id"; then
+            A64_ARGS="experiments=ipi_roundtrip timeout_ms=500" \
+                boot_a64 "mutant$id" "$here/build/a64-m$id/aarch64/tlbscope.img" 2
+            check "mutant $mutant killed: ipi_roundtrip ERROR, $answered of 200 round trips, CPU 1 hung" \
+                test "$(exp_status ipi_roundtrip),$(exp_field ipi_roundtrip \
+                    "[.notes[] | select(startswith(\"cpu 1: $answered of 200 round trips\"))] | length"),$(jqr '.topology.cpus[1].state')" = ERROR,1,hung
+        else
+            not_ok "the mutant $id build"
+        fi
+    done
 else
-    skip "absent CPU, faulting CPU and mutant 96 under QEMU" "TLBSCOPE_TEST_FULL=1 (make test-full)"
+    skip "absent CPU, faulting CPU and mutants 96, 186, 187 under QEMU" "TLBSCOPE_TEST_FULL=1 (make test-full)"
 fi

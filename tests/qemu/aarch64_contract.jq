@@ -30,7 +30,7 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
              and (.bring_up | IN("bsp", "psci", null))] | all)
        and ([.cpus[].index] == [range(.cpus | length)]) and .cpus[0].bsp == true; "topology section"),
   want(.method; ([.ipi, .gic_version] | IN(["gicv3_sgi", 3], ["gicv2_sgi", 2])) and (.psci_conduit | IN("hvc", "smc"))
-       and (.tlbi_el | IN("el1", "el2")) and .target_wait == "poll_iar" and .page_size == 4096
+       and (.tlbi_el | IN("el1", "el2")) and .target_wait == "wfi_irq" and .page_size == 4096
        and (.exception_level | IN(1, 2)); "method section"),
   (.experiments[] | . as $e |
     want(.; (.id | type == "string") and (.status | IN("SUCCESS", "SKIP", "ERROR", "FAILURE"))

@@ -175,7 +175,7 @@ static void write_method(struct json_writer *w, const struct arm64_run *run)
     jw_kv_str(w, "psci_version", run->psci_version);
     jw_kv_u64(w, "exception_level", run->el);
     jw_kv_str(w, "tlbi_el", run->el == 2 ? "el2" : "el1");
-    jw_kv_str(w, "target_wait", "poll_iar");
+    jw_kv_str(w, "target_wait", "wfi_irq");
     jw_kv_u64(w, "page_size", 4096);
     jw_kv_u64(w, "test_pages", run->test_pages);
     jw_kv_u64(w, "counter_hz", run->counter_hz);

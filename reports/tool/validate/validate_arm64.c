@@ -27,6 +27,9 @@ static const char *const tlbi_els[] = { "el1", "el2", NULL };
 /* method.ipi, index i: GIC version i + 2 */
 static const char *const gic_ipis[] = { "gicv2_sgi", "gicv3_sgi", NULL };
 static const char *const hypervisor_sources[] = { "smbios", "acpi_oem_id", NULL };
+/* method.target_wait: the target waits in WFI and takes each SGI through its IRQ vector;
+ * poll_iar (reports before that): it polled the GIC's acknowledge register, IRQs masked */
+static const char *const target_waits[] = { "wfi_irq", "poll_iar", NULL };
 
 /* obj[key] must be exactly `want` (a fixed word of contract A). */
 static void vc_fixed(struct vctx *c, const json_t *obj, const char *key, const char *want)
@@ -233,7 +236,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
     if (el >= 1 && tlbi_el >= 0 && tlbi_el + 1 != el)
         vc_error(c, "tlbi_el", "\"%s\", but the app runs at EL%lld (the TLBI forms of its own "
                  "level)", tlbi_els[tlbi_el], el);
-    vc_fixed(c, m, "target_wait", "poll_iar");
+    vc_word(c, m, "target_wait", target_waits, 0);
     vc_int(c, m, "page_size", 4096, 4096, 0, NULL);
     vc_int(c, m, "test_pages", 1, LLONG_MAX, 0, NULL);
     if (vc_int(c, m, "counter_hz", 1, LLONG_MAX, 0, &hz) &&
@@ -266,6 +269,29 @@ static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *
     jpath_pop(&c->path, m);
 }
 
+/* ipi_roundtrip's values.irq_entries (optional; with target_wait wfi_irq): the IRQ
+ * exceptions the target took, at least one per round trip (latency.n) when every
+ * ping came through its vector */
+static void validate_arm64_irq_entries(struct vctx *c, const json_t *e)
+{
+    const json_t *results = json_object_get(e, "results");
+    size_t m = jpath_push_key(&c->path, "results"), j;
+    for (j = 0; j < json_array_size(results); j++) {
+        const json_t *r = vc_point(c, results, "results", j);
+        const json_t *values = jget_object(r, "values");
+        const json_t *lat = jget_object(jget_object(r, "metrics"), "latency");
+        size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "values");
+        /* written as every value is, with three decimals (200.000) */
+        const json_t *irqs = values ? vc_member(c, values, "irq_entries", VT_NUMBER, VF_OPTIONAL) : NULL;
+        if (irqs && lat && json_number_value(irqs) < jget_number(lat, "n", 0))
+            vc_error(c, "irq_entries", "%.0f, but latency.n is %.0f: a round trip without an IRQ "
+                     "entry on the target", json_number_value(irqs), jget_number(lat, "n", 0));
+        jpath_pop(&c->path, m3);
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, m);
+}
+
 /* Called inside experiments[i]: what an aarch64 experiment must say beyond x86's rules. */
 void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
 {
@@ -288,6 +314,8 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
         validate_arm64_methods(c, e, "method", range_methods);
     if (id && strcmp(id, "ipi_broadcast") == 0)
         validate_arm64_methods(c, e, "mode", sgi_modes);
+    if (id && strcmp(id, "ipi_roundtrip") == 0)
+        validate_arm64_irq_entries(c, e);
     if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)
         vc_error(c, "status", "%s, but shootdown_lazy does not apply on aarch64 (SKIP)",

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "asm/irq.h"
 #include "asm/sysreg.h"
 
 #define MAX_CPUS 16
@@ -44,7 +45,11 @@ struct percpu {
     volatile uint64_t result[4];
     /* filled by the fault handler before the CPU parks */
     uint64_t fault_esr, fault_far, fault_elr, fault_vector;
+    /* its IRQ handler's counts (asm/irq.h), in a line of their own */
+    struct irq_slot irq;
 } __attribute__((aligned(PERCPU_ALIGN)));
+
+_Static_assert(__alignof__(struct irq_slot) == PERCPU_ALIGN, "an irq_slot fills its own lines");
 
 extern struct percpu percpu[MAX_CPUS];
 extern unsigned ncpus; /* CPUs known from the MADT, BSP = index 0 */
