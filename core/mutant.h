@@ -160,6 +160,9 @@
 #define MUTANT_ID_arm_asid_bit32 181 /* the TLBI operands' ASID at bit 32, not [63:48] */
 #define MUTANT_ID_arm_vae1_not_is 182 /* tlbi_va_is issues TLBI VAE1 (local), not VAE1IS */
 #define MUTANT_ID_hang_waited_again 183 /* ipi_roundtrip stops the spinner of a target that missed its ping before naming it hung */
+/* aarch64 flush_ceiling's full flushes (core/exp/arm64/tlbi_flush.c, run on the strict model): 188-189 */
+#define MUTANT_ID_arm_flush_all_dsb_missing 188 /* tlbi_flush_all: VMALLE1IS without its DSB ISH */
+#define MUTANT_ID_arm_asid_flush_wrong_asid 189 /* tlbi_flush_asid invalidates ASID 0, not the caller's */
 /* issue 31, item 5 (html that concludes): 110-119 */
 #define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
 #define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */
