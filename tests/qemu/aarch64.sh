@@ -6,7 +6,10 @@
 # -smp 2 and 4. ipi_broadcast must measure unicast, target_list and
 # all_but_self SGIs (SKIP at -smp 1). tlbi_broadcast_vs_ipi has its outer-shareable method
 # (broadcast_os, VAE1OS + DSB OSH: -cpu max has FEAT_TLBIOS) and tlbi_range its
-# by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only). Each run must end
+# by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only); flush_ceiling times range
+# TLBIs against one full flush (ASIDE1IS at EL1, ALLE2IS at EL2) at 1..512 pages, alone
+# and with the refill, every page verified on every CPU, its summary naming Linux's
+# switch to flush_tlb_mm. Each run must end
 # with its report on the image, every CPU ok, the TLBI
 # experiments SUCCESS with zero stale reads after every shootdown, the control
 # (a remap without invalidation) seeing stale reads, every experiment
@@ -35,7 +38,7 @@ boot_a64() {
     RUN=$here/build/test-runs/aarch64-$name
     rm -rf "$RUN"; mkdir -p "$RUN"
     # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN)
-    SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         ARGS="${A64_ARGS:-}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -84,6 +87,21 @@ check_run() { # name smp el [gic]
     check "$name: tlbi_range methods per_page, range$( [ "$el" = 1 ] && echo ', asid')" \
         test "$(exp_field tlbi_range '[.results[].params.method] | unique | join(",")')" = \
         "$( [ "$el" = 1 ] && echo asid,per_page,range || echo per_page,range)"
+    # flush_ceiling: per-page (range: -cpu max has FEAT_TLBIRANGE) against the full flush
+    # (ASIDE1IS at EL1, ALLE2IS at EL2), each point verified on every CPU, at 1..512 pages,
+    # the flush alone and with the refill; its summary names Linux's switch (2^21 + 1 pages
+    # with range TLBI: MAX_TLBI_RANGE_PAGES)
+    check "$name: flush_ceiling SUCCESS, zero stale reads" tlbi_ok flush_ceiling
+    check "$name: flush_ceiling range vs $( [ "$el" = 1 ] && echo full_asid || echo full_all), 10 page counts, both variants" \
+        test "$(exp_field flush_ceiling '[([.results[].params.mode] | unique | join("+")), ([.results[].params.pages] | unique | length),
+            ([.results[].params.variant] | unique | join("+")), (.results | length)] | map(tostring) | join(",")')" = \
+        "$( [ "$el" = 1 ] && echo full_asid || echo full_all)+range,10,flush+with_refill,40"
+    # every sample's p remapped pages read back by every CPU: cpus x samples x 2 modes x (1 + 2 + .. + 512)
+    check "$name: flush_ceiling verified every page of every sample on all $smp CPUs" \
+        test "$(exp_field flush_ceiling ".verification.checks > 0 and .verification.checks == .results[0].metrics.latency.n * 2 * 1023 * $smp")" = true
+    check "$name: flush_ceiling summary per variant with Linux's ceiling 2097153" \
+        test "$(exp_field flush_ceiling '[.summary[] | "\(.params.variant):\(.values.linux_ceiling)"] | join(",")')" = \
+        "flush:2097153,with_refill:2097153"
     if [ "$smp" -gt 1 ]; then
         check "$name: tlbi_broadcast_vs_ipi SUCCESS, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
@@ -163,6 +181,16 @@ check "config: 12 samples per tlbi_range point, verified, zero stale reads" \
 check "config: x86's apic, the typo and invlpgb_range named in warnings" \
     test "$(jqr '[.run.warnings[].message | test("apic.*no effect on aarch64|sampels.*did you mean .samples|invlpgb_range.*not an aarch64")] | map(select(.)) | length')" = 3
 [ -s "$REPORT" ] && validator "config"
+
+# a CPU without FEAT_TLBIRANGE (Cortex-A72, Armv8.0): flush_ceiling's single-page path is one
+# VAE1IS per page, and Linux switches to flush_tlb_mm from MAX_DVM_OPS = 512 pages
+A64_CPU=cortex-a72 A64_ARGS="experiments=flush_ceiling" boot_a64 "a72-smp2" "$IMG" 2
+check "Cortex-A72: no FEAT_TLBIRANGE; flush_ceiling SUCCESS, zero stale reads" \
+    eval '[ "$(jqr .cpu.features.tlbi_range)" = false ] && tlbi_ok flush_ceiling'
+check "Cortex-A72: flush_ceiling per_page vs full_asid, 40 points; Linux's ceiling 512 in both summaries" \
+    test "$(exp_field flush_ceiling '[([.results[].params.mode] | unique | join("+")), (.results | length),
+        ([.summary[].values.linux_ceiling] | map(tostring) | join("+"))] | map(tostring) | join(",")')" = "full_asid+per_page,40,512+512"
+[ -s "$REPORT" ] && validator "Cortex-A72"
 
 if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     if build_image build/a64-skip -DSKIP_CPU=2; then

@@ -13,11 +13,13 @@
 
 const char *const vocab_architectures[] = { "x86_64", "aarch64", NULL };
 
-/* The experiments an aarch64 run has (core/exp/arm64/); the first two are x86's too. */
+/* The experiments an aarch64 run has (core/exp/arm64/); the first two and flush_ceiling are
+ * x86's too. */
 const char *const vocab_arm64_experiments[] = { "ipi_roundtrip",  "ipi_broadcast",
                                                 "stale_detector_control",
                                                 "tlbi_broadcast_vs_ipi", "tlbi_range",
-                                                "tlbi_concurrent", "shootdown_lazy", NULL };
+                                                "tlbi_concurrent", "flush_ceiling",
+                                                "shootdown_lazy", NULL };
 
 static const char *const arm_cpu_states[] = { "ok", "absent", "hung", "faulted", "disabled",
                                               NULL };
@@ -246,6 +248,10 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
 static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_os", NULL };
 static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
 static const char *const sgi_modes[] = { "unicast", "target_list", "all_but_self", NULL };
+/* flush_ceiling: the single-page path (per_page, range) or the full flush (full_asid at EL1,
+ * full_all at EL2), each point the flush alone or with the initiator's refill */
+static const char *const ceiling_modes[] = { "per_page", "range", "full_asid", "full_all", NULL };
+static const char *const ceiling_variants[] = { "flush", "with_refill", NULL };
 
 /* results[j].params[key] of an experiment with methods or modes: one of its words */
 static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *key,
@@ -286,6 +292,10 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
         validate_arm64_methods(c, e, "method", range_methods);
     if (id && strcmp(id, "ipi_broadcast") == 0)
         validate_arm64_methods(c, e, "mode", sgi_modes);
+    if (id && strcmp(id, "flush_ceiling") == 0) {
+        validate_arm64_methods(c, e, "mode", ceiling_modes);
+        validate_arm64_methods(c, e, "variant", ceiling_variants);
+    }
     if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)
         vc_error(c, "status", "%s, but shootdown_lazy does not apply on aarch64 (SKIP)",
