@@ -28,7 +28,7 @@ A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c core/exp/arm64/*.c co
 	core/report/conditions_report.c core/report/plan_report.c core/run/record.c core/run/plan.c \
 	core/machine/cpu_table.c core/machine/placement.c core/run/bootstrap.c core/run/crossover.c \
 	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c \
-	core/run/config_secret.c core/run/crossover.c core/run/bootstrap.c
+	core/run/config_secret.c
 A64_ASM := $(sort $(wildcard arch/arm64/*.S))
 A64_OBJS := $(patsubst %.c,$(A64_BUILD)/obj/%.o,$(A64_SRCS)) $(patsubst %.S,$(A64_BUILD)/obj/%.o,$(A64_ASM))
 A64_EFI := $(A64_BUILD)/BOOTAA64.EFI

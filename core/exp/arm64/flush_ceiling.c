@@ -39,19 +39,22 @@
  * rewrites the first p PTEs to pool B (DSB ISHST, not timed); the timed
  * flush; then the refill: the BSP reads all REGION_PAGES pages again, a DSB
  * NSH (its loads complete) before the counter. A full flush refills every
- * page, per page only the p remapped ones. Two points per (p, mode) from
- * the same samples: variant `flush` (the flush alone, x86 shootdown's
- * `latency`) and variant `with_refill` (the flush and the initiator's
- * refill of its working set, on its own counter). Then the verifier: every
- * CPU reads every remapped page and must see pool B.
- * The two modes of one p alternate which goes first per sample (neither
- * always meets the state the other left).
+ * page, per page only the p remapped ones. A point's metrics, from the same
+ * samples, with x86's names: `latency` the flush alone (x86 shootdown
+ * points' `latency`), `initiator_refill` the initiator's refill of its
+ * working set, and `with_refill` the two together on its own counter (the
+ * curve the crossover is found on). Then the verifier: every CPU reads
+ * every remapped page and must see pool B.
+ * The two modes of one p are measured in the same iterations, alternating
+ * which goes first (neither always meets the state the other left): their
+ * `with_refill` samples are pairs (core/run/record.h, kept samples).
  *
  * Grid: p = 1, 2, 4 .. REGION_PAGES (method.test_pages, 512: the region has
- * no more). Summary, per variant: the crossover p* (core/run/crossover.h: the
- * smallest p from which the full flush's median stays below the per-page
- * one's; absent when it never does) and Linux's ceiling for this CPU. No
- * interval for p* yet: the points keep no per-sample pairs here.
+ * no more). Summary: the crossover p* of `with_refill` (core/run/crossover.h:
+ * the smallest p from which the full flush's median stays below the
+ * single-page path's; absent when it never does) with its 95% paired-
+ * bootstrap interval and confidence as on x86, p* of the flush alone
+ * (`p_star_flush`, no interval), and Linux's ceiling for this CPU.
  */
 #include "core/exp/arm64/experiments.h"
 
@@ -62,7 +65,7 @@
 #include "asm/tlbi.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/tlbi_flush.h"
-#include "core/lib/mem.h"
+#include "core/run/bootstrap.h"
 #include "core/run/crossover.h"
 
 #define MAX_SAMPLES 32
@@ -72,15 +75,23 @@
 #define LINUX_MAX_TLBI_RANGE_PAGES (1u << 21)
 
 enum mode { SINGLE, FULL, MODES };
-enum variant { FLUSH, WITH_REFILL, VARIANTS };
-
-static const char *const variant_name[VARIANTS] = { "flush", "with_refill" };
 
 struct fc_setup {
     bool range;        /* FEAT_TLBIRANGE: the single-page path is RVAE1IS */
     int asid;          /* EL1: the ASID full_asid flushes; -1 at EL2 (full_all) */
     const char *name[MODES];
     uint32_t linux_ceiling; /* the smallest p Linux flushes with flush_tlb_mm */
+};
+
+/* one mode's samples at one page count, in iteration order */
+struct fc_samples {
+    uint64_t flush[MAX_SAMPLES], refill[MAX_SAMPLES], both[MAX_SAMPLES];
+};
+
+/* the curves the summary crosses (a the single-page path, b the full flush) */
+struct fc_curves {
+    struct curve_point with_refill[MAX_COUNTS], flush[MAX_COUNTS];
+    uint32_t n;
 };
 
 /* the BSP reads every page of the region through its TLB; the loads complete before it returns */
@@ -94,9 +105,9 @@ static void refill(void)
     __asm__ volatile("" ::"r"(sink));
 }
 
-/* One sample of `m` at n pages: flush ticks and flush + refill ticks; false when a CPU was lost. */
-static bool sample(struct arm64_run *run, struct a64_exp *e, const struct fc_setup *s, enum mode m, unsigned n,
-                   uint64_t *flush, uint64_t *with_refill)
+/* Sample i of `m` at n pages into *out; false when a CPU was lost. */
+static bool sample(struct arm64_run *run, struct experiment_record *e, const struct fc_setup *s, enum mode m,
+                   unsigned n, struct fc_samples *out, unsigned i)
 {
     unsigned others[MAX_CPUS], k = a64_others(others);
     uint64_t t0, t1, t2;
@@ -118,90 +129,119 @@ static bool sample(struct arm64_run *run, struct a64_exp *e, const struct fc_set
     refill();
     t2 = ticks();
     region_verify(run, e, 0, n, 1);
-    *flush = t1 - t0 ? t1 - t0 : 1;
-    *with_refill = t2 - t0 ? t2 - t0 : 1;
+    out->flush[i] = t1 - t0 ? t1 - t0 : 1;
+    out->refill[i] = t2 - t1 ? t2 - t1 : 1;
+    out->both[i] = t2 - t0 ? t2 - t0 : 1;
     return ok;
 }
 
-static struct a64_point *summary_add(struct a64_exp *e)
+static void metric(struct result_point *p, const char *name, uint64_t *samples, unsigned n)
 {
-    struct a64_point *p;
-    if (e->nsummary >= A64_MAX_SUMMARY)
-        return 0;
-    p = &e->summary[e->nsummary++];
-    mem_zero(p, sizeof(*p));
-    return p;
+    struct stats st;
+    stats_from_array(samples, n, &st);
+    point_metric(p, name, &st);
 }
 
-/* per variant: p* of the full flush against the single-page path, and Linux's ceiling */
-static void summarise(struct a64_exp *e, const struct fc_setup *s, struct curve_point pts[VARIANTS][MAX_COUNTS],
-                      unsigned n)
+/* The two points of page count n (kept with_refill samples paired); their medians onto the curves. */
+static void add_points(struct experiment_record *e, const struct fc_setup *s, struct fc_samples smp[MODES],
+                       unsigned n, unsigned nsamples, struct fc_curves *c)
 {
-    unsigned v;
-    for (v = 0; v < VARIANTS; v++) {
-        struct crossover c;
-        struct a64_point *p = summary_add(e);
-        crossover_find(pts[v], n, 0, 0, 0, &c);
+    uint32_t run = record_paired_run(e), m, at = c->n;
+    for (m = 0; m < MODES; m++) {
+        struct result_point *p = a64_point_add(e);
+        const struct stats *both, *flush;
         if (!p)
             return;
-        a64_param_str(p, "mode", s->name[SINGLE]);
-        a64_param_str(p, "full", s->name[FULL]);
-        a64_param_str(p, "variant", variant_name[v]);
-        if (c.found && n >= 3)
-            a64_value(p, "p_star", (int64_t)c.p_star * 1000);
-        a64_value(p, "linux_ceiling", (int64_t)s->linux_ceiling * 1000);
-        if (v != WITH_REFILL)
-            continue;
-        if (c.found && n >= 3)
-            a64_note(e, "with_refill: the full flush cheaper from %u pages on%s; Linux's flush_tlb_mm from %u (%s)",
-                     c.p_star, c.monotonic ? "" : " (the curves cross more than once)", s->linux_ceiling,
-                     s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
-        else
-            a64_note(e, "with_refill: the full flush never cheaper up to %u pages; Linux's flush_tlb_mm from %u (%s)",
-                     (unsigned)REGION_PAGES, s->linux_ceiling,
-                     s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
+        /* iteration order, before the sorts: the pairs of the crossover's interval */
+        point_keep_samples(e, p, smp[m].both, nsamples, run);
+        a64_param_str(p, "mode", s->name[m]);
+        a64_param(p, "pages", n);
+        metric(p, "latency", smp[m].flush, nsamples);
+        metric(p, "initiator_refill", smp[m].refill, nsamples);
+        metric(p, "with_refill", smp[m].both, nsamples);
+        both = a64_metric(p, "with_refill");
+        flush = a64_metric(p, "latency");
+        if (m == SINGLE) {
+            c->with_refill[at] = (struct curve_point){ .p = n, .a25 = both->p50, .a50 = both->p50,
+                                                       .a75 = both->p50, .a_kept = p->kept, .nkept = p->nkept };
+            c->flush[at] = (struct curve_point){ .p = n, .a25 = flush->p50, .a50 = flush->p50, .a75 = flush->p50 };
+        } else {
+            c->with_refill[at].b25 = c->with_refill[at].b50 = c->with_refill[at].b75 = both->p50;
+            c->with_refill[at].b_kept = p->kept;
+            c->flush[at].b25 = c->flush[at].b50 = c->flush[at].b75 = flush->p50;
+        }
     }
+    c->n++;
+}
+
+/* p* of with_refill with its interval and confidence, p* of the flush alone, Linux's ceiling */
+static void summarise(struct arm64_run *run, struct experiment_record *e, const struct fc_setup *s,
+                      struct fc_curves *c, unsigned nsamples)
+{
+    struct boot_work w = { 0 };
+    struct crossover x, xf;
+    struct result_point *p;
+    bool enough = c->n >= 3, boot = boot_work_init(&w, nsamples);
+    crossover_find(c->with_refill, c->n, boot ? &w : 0, run->order_seed, crossover_stream(0, REGION_PAGES, 0, 1),
+                   &x);
+    crossover_find(c->flush, c->n, 0, 0, 0, &xf);
+    boot_work_release(&w);
+    p = point_list_add(&e->summary);
+    if (!p)
+        return;
+    a64_param_str(p, "mode", s->name[SINGLE]);
+    a64_param_str(p, "full", s->name[FULL]);
+    a64_param(p, "working_set", REGION_PAGES);
+    a64_param_str(p, "confidence", confidence_name(enough ? x.conf : CONF_NONE));
+    a64_value(p, "pages_measured", (int64_t)c->n * 1000);
+    if (enough && x.found)
+        a64_value(p, "p_star", (int64_t)x.p_star * 1000);
+    /* its 95% interval; an end that is "no crossing" is left out, as on x86 */
+    if (enough && x.has_interval && x.p_low != BOOT_NONE)
+        a64_value(p, "p_star_low", x.p_low * 1000);
+    if (enough && x.has_interval && x.p_high != BOOT_NONE)
+        a64_value(p, "p_star_high", x.p_high * 1000);
+    if (enough)
+        a64_value(p, "monotonic", x.monotonic ? 1000 : 0);
+    if (enough && xf.found)
+        a64_value(p, "p_star_flush", (int64_t)xf.p_star * 1000);
+    a64_value(p, "linux_ceiling", (int64_t)s->linux_ceiling * 1000);
+    if (enough && x.found)
+        a64_note(e, "with_refill: the full flush cheaper from %u pages on (%s confidence); Linux's flush_tlb_mm from %u "
+                    "pages (%s)", x.p_star, confidence_name(x.conf), s->linux_ceiling,
+                 s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
+    else
+        a64_note(e, "with_refill: the full flush never cheaper up to %u pages; Linux's flush_tlb_mm from %u pages (%s)",
+                 c->n ? c->with_refill[c->n - 1].p : 0, s->linux_ceiling,
+                 s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
 }
 
 void exp_flush_ceiling(struct arm64_run *run)
 {
-    static uint64_t samples[MODES][VARIANTS][MAX_SAMPLES];
-    static struct curve_point pts[VARIANTS][MAX_COUNTS];
+    static struct fc_samples smp[MODES];
+    static struct fc_curves curves;
     uint64_t t0 = ticks();
-    struct a64_exp *e = a64_exp_begin(run, "flush_ceiling",
-                                      "Flush ceiling: p per-page TLBIs vs one full flush, each with the refill after",
-                                      "pages", "mode", true);
+    struct experiment_record *e = a64_exp_begin(
+        run, "flush_ceiling", "Flush ceiling: p per-page TLBIs vs one full flush, each with the refill after", "pages",
+        "mode", true);
     struct fc_setup s = { .range = run->cpu.tlbi_range, .asid = pt_current_asid() };
-    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, npts = 0, n, i, m, v;
+    unsigned nsamples = run->samples < MAX_SAMPLES ? run->samples : MAX_SAMPLES, n, i, m;
     s.name[SINGLE] = s.range ? "range" : "per_page";
     s.name[FULL] = s.asid >= 0 ? "full_asid" : "full_all";
     s.linux_ceiling = s.range ? LINUX_MAX_TLBI_RANGE_PAGES + 1 : LINUX_MAX_DVM_OPS;
+    curves.n = 0;
     if (!run->region_ok)
         a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
-    for (n = 1; run->region_ok && n <= REGION_PAGES && npts < MAX_COUNTS; n *= 2) {
+    else if (!record_reserve_kept(e, MAX_COUNTS * MODES, nsamples))
+        a64_note(e, "no memory for the points' kept samples: p* has no interval");
+    for (n = 1; run->region_ok && n <= REGION_PAGES && curves.n < MAX_COUNTS; n *= 2) {
         for (i = 0; i < nsamples; i++)
             for (m = 0; m < MODES; m++) {
                 enum mode which = (enum mode)((m + i) % MODES); /* alternate which goes first */
-                if (!sample(run, e, &s, which, n, &samples[which][FLUSH][i], &samples[which][WITH_REFILL][i]))
+                if (!sample(run, e, &s, which, n, &smp[which], i))
                     e->partial = true;
             }
-        for (m = 0; m < MODES; m++)
-            for (v = 0; v < VARIANTS; v++) {
-                struct a64_point *p = a64_point_add(e);
-                if (!p)
-                    break;
-                a64_param_str(p, "mode", s.name[m]);
-                a64_param(p, "pages", n);
-                a64_param_str(p, "variant", variant_name[v]);
-                a64_latency(p, samples[m][v], nsamples);
-                /* the curves the summary crosses: a the single-page path, b the full flush */
-                pts[v][npts].p = n;
-                if (m == SINGLE)
-                    pts[v][npts].a25 = pts[v][npts].a50 = pts[v][npts].a75 = p->latency.p50;
-                else
-                    pts[v][npts].b25 = pts[v][npts].b50 = pts[v][npts].b75 = p->latency.p50;
-            }
-        npts++;
+        add_points(e, &s, smp, n, nsamples, &curves);
     }
     rgn.ng = 0;
     region_reset();
@@ -213,9 +253,9 @@ void exp_flush_ceiling(struct arm64_run *run)
     else
         a64_note(e, "full_all: at EL2 (no ASIDs) the test pages stay global, one TLBI ALLE2IS + DSB ISH + ISB (drops "
                     "every EL2 entry)");
-    a64_note(e, "with_refill: then the initiator reads all %u region pages (its working set); flush: the flush alone",
+    a64_note(e, "initiator_refill: the initiator then reads all %u region pages (its working set); with_refill: both",
              (unsigned)REGION_PAGES);
     if (run->region_ok)
-        summarise(e, &s, pts, npts);
+        summarise(run, e, &s, &curves, nsamples);
     a64_exp_end(run, e, t0);
 }

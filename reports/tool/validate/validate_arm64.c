@@ -249,9 +249,8 @@ static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broa
 static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
 static const char *const sgi_modes[] = { "unicast", "target_list", "all_but_self", NULL };
 /* flush_ceiling: the single-page path (per_page, range) or the full flush (full_asid at EL1,
- * full_all at EL2), each point the flush alone or with the initiator's refill */
+ * full_all at EL2) */
 static const char *const ceiling_modes[] = { "per_page", "range", "full_asid", "full_all", NULL };
-static const char *const ceiling_variants[] = { "flush", "with_refill", NULL };
 
 /* results[j].params[key] of an experiment with methods or modes: one of its words */
 static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *key,
@@ -264,6 +263,23 @@ static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *
         size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "params");
         if (params)
             vc_word(c, params, key, words, 0);
+        jpath_pop(&c->path, m3);
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, m);
+}
+
+/* flush_ceiling's points: the flush, the initiator's refill and the two together, each a metric */
+static void validate_arm64_ceiling_metrics(struct vctx *c, const json_t *e)
+{
+    static const char *const names[] = { "latency", "initiator_refill", "with_refill" };
+    const json_t *results = json_object_get(e, "results");
+    size_t m = jpath_push_key(&c->path, "results"), j, k;
+    for (j = 0; j < json_array_size(results); j++) {
+        const json_t *metrics = jget_object(vc_point(c, results, "results", j), "metrics");
+        size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "metrics");
+        for (k = 0; metrics && k < sizeof(names) / sizeof(names[0]); k++)
+            vc_member(c, metrics, names[k], VT_OBJECT, 0);
         jpath_pop(&c->path, m3);
         jpath_pop(&c->path, m2);
     }
@@ -294,7 +310,7 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
         validate_arm64_methods(c, e, "mode", sgi_modes);
     if (id && strcmp(id, "flush_ceiling") == 0) {
         validate_arm64_methods(c, e, "mode", ceiling_modes);
-        validate_arm64_methods(c, e, "variant", ceiling_variants);
+        validate_arm64_ceiling_metrics(c, e);
     }
     if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)
