@@ -163,6 +163,9 @@
 /* the aarch64 IRQ entry (arch/arm64/exception.c), killed under QEMU by tests/qemu/aarch64.sh */
 #define MUTANT_ID_arm_irq_ping_wrong_id 186 /* aarch64 IRQ handler: SGI_CMD counted as the ping, SGI_PING as other */
 #define MUTANT_ID_arm_irq_no_eoi 187 /* aarch64 IRQ handler: no EOI, the SGI stays active and later pings pending */
+/* aarch64 flush_ceiling's full flushes (core/exp/arm64/tlbi_flush.c, run on the strict model): 188-189 */
+#define MUTANT_ID_arm_flush_all_dsb_missing 188 /* tlbi_flush_all: VMALLE1IS without its DSB ISH */
+#define MUTANT_ID_arm_asid_flush_wrong_asid 189 /* tlbi_flush_asid invalidates ASID 0, not the caller's */
 /* issue 31, item 5 (html that concludes): 110-119 */
 #define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
 #define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */

@@ -3,7 +3,7 @@
 # -cpu max with AAVMF (TCG), on a copy of the image, and copies the reports the
 # run wrote out of it.
 # Usage: scripts/qemu-run-aarch64.sh IMAGE
-# Environment: SMP (4), MEM (512), GIC (3; 2: a GICv2, at most 8 CPUs), VIRT=1 (virtualization=on: firmware and app
+# Environment: CPU (the -cpu model, max), SMP (4), MEM (512), GIC (3; 2: a GICv2, at most 8 CPUs), VIRT=1 (virtualization=on: firmware and app
 # at EL2), TIMEOUT (seconds, 300), OUT (folder for the reports,
 # reports/runs/aarch64), LOG (console log, OUT/console.log), ARGS ('k=v ...': the run's
 # \tlbscope\tlbscope.cfg on the image copy, a key per line, as scripts/qemu-run.sh writes it
@@ -38,7 +38,7 @@ machine=virt,gic-version=${GIC:-3}
 # -boot menu=on,splash-time=0: QEMU then tells the firmware (fw_cfg etc/boot-menu-wait) to wait
 # 0 ms for a key before booting; without it AAVMF waits its default 5 s, idle, on every boot
 # (measured: 6.8 s wall, 1.3 s CPU for a whole run at -smp 2; 1.1-1.6 s with it)
-timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu max -smp "$smp" -m "$mem" \
+timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu "${CPU:-max}" -smp "$smp" -m "$mem" \
     -nographic -nic none -no-reboot -boot menu=on,splash-time=0 \
     -drive if=pflash,format=raw,readonly=on,file="$aavmf/AAVMF_CODE.fd" \
     -drive if=pflash,format=raw,file="$work/vars.fd" \

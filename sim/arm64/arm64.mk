@@ -21,13 +21,13 @@ $(BUILD)/host/tests/test_arm64_model: $(ARM64_MODEL_TEST) $(ARM64_MODEL_OBJS)
 	@$(if $(Q),echo "  TEST  $@")
 	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka -pthread
 
-# The aarch64 mutants (core/mutant.h 95, 96, 180-182): core/exp/arm64/tlbi_flush.c names the
-# first two, asm/tlbi.h's inline operand encoders the others, so the model build's users of
+# The aarch64 mutants (core/mutant.h 95, 96, 180-182, 188, 189): core/exp/arm64/tlbi_flush.c
+# names 95, 96, 188 and 189, asm/tlbi.h's inline operand encoders the others, so the model build's users of
 # asm/tlbi.h's inline code (tlbi_flush.c, the harness) are rebuilt per mutant; the test itself
 # is not (its operands are the intended ones); test_arm64_model kills each
 # (tests/sim/mutants.sh).
 ARM_MUTANTS := arm_dsb_missing arm_local_not_broadcast arm_range_num_off_by_one arm_asid_bit32 \
-               arm_vae1_not_is
+               arm_vae1_not_is arm_flush_all_dsb_missing arm_asid_flush_wrong_asid
 ARM_MUTANT_SRCS := core/exp/arm64/tlbi_flush.c sim/arm64/harness.c
 define arm_mutant_rules
 $(BUILD)/mutants/$(1)/arm64/%.o: %.c

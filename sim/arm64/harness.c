@@ -48,7 +48,7 @@ struct cpu_arg {
 
 static const char *const shape_names[A64H_SHAPES] = {
     "broadcast", "ipi_local", "range", "concurrent", "control",
-    "broadcast_os", "os_dsb_ish", "asid", "asid_global",
+    "broadcast_os", "os_dsb_ish", "asid", "asid_global", "full",
 };
 
 const char *a64h_shape_name(enum a64h_shape s)
@@ -203,6 +203,7 @@ static bool round_work(struct run *r, uint32_t cpu, int round)
     case A64H_OS_DSB_ISH:
     case A64H_ASID:
     case A64H_ASID_GLOBAL:
+    case A64H_FULL:
         if (cpu != 0)
             return true;
         remap(r, 0, pages, round);
@@ -214,6 +215,8 @@ static bool round_work(struct run *r, uint32_t cpu, int round)
             tlbi_flush_broadcast_os(page_va(0), pages);
         else if (r->p->shape == A64H_ASID || r->p->shape == A64H_ASID_GLOBAL)
             tlbi_flush_asid(A64H_ASID_VALUE);
+        else if (r->p->shape == A64H_FULL)
+            tlbi_flush_all();
         else if (r->p->shape == A64H_OS_DSB_ISH) {
             /* the wrong barrier for an outer-shareable TLBI (not a protocol of core/) */
             for (uint32_t p = 0; p < pages; p++)

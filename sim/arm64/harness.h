@@ -29,7 +29,9 @@
  *   asid        the pages mapped non-global, every CPU under ASID A64H_ASID_VALUE;
  *               CPU 0 remaps and runs tlbi_flush_asid (ASIDE1IS, DSB ISH);
  *   asid_global control: the same on global mappings, which an ASID
- *               invalidation leaves alone: the model must show stale reads.
+ *               invalidation leaves alone: the model must show stale reads;
+ *   full        the pages global; CPU 0 remaps and runs tlbi_flush_all
+ *               (VMALLE1IS, DSB ISH): flush_ceiling's full flush at EL2.
  * Every wait has a deadline (timeout_ms from the start of the run): a run
  * that passes it stops, counts it in `timeouts` and returns.
  */
@@ -42,7 +44,8 @@
 #include "sim/arm64/tlbi_model.h"
 
 enum a64h_shape { A64H_BROADCAST, A64H_IPI_LOCAL, A64H_RANGE, A64H_CONCURRENT, A64H_CONTROL,
-                  A64H_BROADCAST_OS, A64H_OS_DSB_ISH, A64H_ASID, A64H_ASID_GLOBAL, A64H_SHAPES };
+                  A64H_BROADCAST_OS, A64H_OS_DSB_ISH, A64H_ASID, A64H_ASID_GLOBAL, A64H_FULL,
+                  A64H_SHAPES };
 
 #define A64H_ASID_VALUE 0x2a /* the ASID the asid shapes' CPUs translate under */
 

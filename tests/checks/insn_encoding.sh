@@ -185,7 +185,8 @@ a64_want=("tlbi_flush_broadcast=tlbi vae1is|tlbi vae2is"
           "tlbi_flush_local=tlbi vae1|tlbi vae2"
           "tlbi_flush_broadcast_os=sys #0 c8 c1 #1|sys #4 c8 c1 #1"
           "tlbi_flush_range=sys #0 c8 c2 #1|sys #4 c8 c2 #1|tlbi vae1is|tlbi vae2is"
-          "tlbi_flush_asid=tlbi aside1is")
+          "tlbi_flush_asid=tlbi aside1is"
+          "tlbi_flush_all=tlbi alle2is|tlbi vmalle1is")
 if [ ! -s "$A64O" ] || ! command -v llvm-objdump >/dev/null; then
     ok "aarch64: the TLBI forms of tlbi_flush.c # SKIP no $A64O (make ARCH=aarch64) or no llvm-objdump"
 else
@@ -194,7 +195,7 @@ else
         got=$(a64_forms "$A64O" "${w%%=*}")
         [ "$got" = "${w#*=}" ] || bad+=" ${w%%=*}: [$got], want [${w#*=}];"
     done
-    if [ -z "$bad" ]; then ok "aarch64: each flush of tlbi_flush.c executes its TLBI forms (VAE1IS, VAE1, VAE1OS, RVAE1IS, ASIDE1IS and the EL2 ones)"
+    if [ -z "$bad" ]; then ok "aarch64: each flush of tlbi_flush.c executes its TLBI forms (VAE1IS, VAE1, VAE1OS, RVAE1IS, ASIDE1IS, VMALLE1IS and the EL2 ones)"
     else not_ok "aarch64: TLBI forms:$bad"; fi
     # the check must see a wrong form: mutant 182 (arm_vae1_not_is) issues TLBI VAE1 for VAE1IS
     cmd=$(make --no-print-directory -s -n -B ARCH=aarch64 "$A64O" 2>/dev/null | grep -- "-c core/exp/arm64/tlbi_flush.c")

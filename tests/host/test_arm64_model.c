@@ -20,7 +20,11 @@
  * the encoding mutants arm_range_num_off_by_one, arm_asid_bit32 and
  * arm_vae1_not_is fail test_range_flush_covers_exactly_its_pages,
  * test_asid_flush_keeps_other_asids_entries and
- * test_broadcast_flush_reaches_every_cpu (tests/sim/mutants.sh). A
+ * test_broadcast_flush_reaches_every_cpu; flush_ceiling's full flushes,
+ * arm_flush_all_dsb_missing (VMALLE1IS without its DSB ISH) and
+ * arm_asid_flush_wrong_asid (ASIDE1IS of ASID 0), fail
+ * test_full_has_no_stale_reads and test_asid_flush_keeps_other_asids_entries
+ * (tests/sim/mutants.sh). A
  * `# SUMMARY:` line says what ran.
  *
  * Built with arm64's asm/ headers (sim/arm64/arm64.mk), not x86's.
@@ -499,6 +503,7 @@ static void test_ipi_local_has_no_stale_reads(void **state) { expect_clean(A64H_
 static void test_range_has_no_stale_reads(void **state) { expect_clean(A64H_RANGE, 0); }
 static void test_broadcast_os_has_no_stale_reads(void **state) { expect_clean(A64H_BROADCAST_OS, 0); }
 static void test_asid_has_no_stale_reads(void **state) { expect_clean(A64H_ASID, 0); }
+static void test_full_has_no_stale_reads(void **state) { expect_clean(A64H_FULL, 0); }
 /* m = 2 initiators, and every CPU an initiator (clamped to the pages) */
 static void test_concurrent_has_no_stale_reads(void **state)
 {
@@ -583,16 +588,17 @@ int main(void)
         cmocka_unit_test(test_control_shows_stale_reads),
         cmocka_unit_test(test_broadcast_os_has_no_stale_reads),
         cmocka_unit_test(test_asid_has_no_stale_reads),
+        cmocka_unit_test(test_full_has_no_stale_reads),
         cmocka_unit_test(test_os_with_dsb_ish_shows_stale_reads),
         cmocka_unit_test(test_asid_on_global_pages_shows_stale_reads),
         cmocka_unit_test(test_a_silent_target_times_out),
     };
     int failed = cmocka_run_group_tests_name("arm64_model_rules", rules, model_setup, model_teardown);
     failed += cmocka_run_group_tests_name("arm64_model_shapes", shapes, NULL, NULL);
-    printf("# SUMMARY: simulated aarch64 (strict model): %u runs (9 shapes x %zu CPU counts "
+    printf("# SUMMARY: simulated aarch64 (strict model): %u runs (%d shapes x %zu CPU counts "
            "2..8 x %zu page counts 1..512 x seeds), %llu checks, %llu stale reads; "
            "control: %llu stale of %llu checks\n",
-           total.runs, sizeof(cpu_counts) / sizeof(cpu_counts[0]),
+           total.runs, (int)A64H_SHAPES, sizeof(cpu_counts) / sizeof(cpu_counts[0]),
            sizeof(page_counts) / sizeof(page_counts[0]), (unsigned long long)total.checks,
            (unsigned long long)total.stale, (unsigned long long)total.control_stale,
            (unsigned long long)total.control_checks);

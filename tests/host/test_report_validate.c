@@ -299,6 +299,8 @@ static void test_aarch64_report(void **state)
     json_t *cpus = at(root, "topology.cpus"), *x86;
     json_t *e1 = json_array_get(json_object_get(root, "experiments"), 1);
     json_t *ctl = json_array_get(json_object_get(root, "experiments"), 5);
+    char path[80];
+    size_t n;
     (void)state;
     assert_int_equal(errors_of(root), 0);
     json_object_set_new(json_array_get(cpus, 3), "state", json_string("faulted"));
@@ -315,6 +317,18 @@ static void test_aarch64_report(void **state)
     json_object_set_new(e1, "emulated", json_false());
     expect_error(root, "experiments[1].emulated", "a report with a hypervisor");
     json_object_set_new(e1, "emulated", json_true());
+    /* flush_ceiling's points name its mode (not x86's) and have its three metrics */
+    e1 = json_deep_copy(e1);
+    json_object_set_new(e1, "id", json_string("flush_ceiling"));
+    json_object_set_new(json_array_get(json_object_get(e1, "results"), 0), "params",
+                        json_pack("{s:s, s:i}", "mode", "invlpg", "pages", 1));
+    json_array_append_new(json_object_get(root, "experiments"), e1);
+    n = json_array_size(json_object_get(root, "experiments")) - 1;
+    snprintf(path, sizeof(path), "experiments[%zu].results[0].params.mode", n);
+    expect_error(root, path, "invlpg");
+    snprintf(path, sizeof(path), "experiments[%zu].results[1].metrics.with_refill", n);
+    expect_error(root, path, "missing required key");
+    json_array_remove(json_object_get(root, "experiments"), n);
     /* the control's stale reads are its SUCCESS; anywhere else they are a FAILURE */
     assert_int_equal(errors_of(root), 0);
     json_object_set_new(ctl, "id", json_string("tlbi_concurrent"));

@@ -7,7 +7,10 @@
 # (method.target_wait wfi_irq, values.irq_entries == latency.n). ipi_broadcast
 # must measure unicast, target_list and all_but_self SGIs (SKIP at -smp 1). tlbi_broadcast_vs_ipi has its outer-shareable method
 # (broadcast_os, VAE1OS + DSB OSH: -cpu max has FEAT_TLBIOS) and tlbi_range its
-# by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only). Each run must end
+# by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only); flush_ceiling times range
+# TLBIs against one full flush (ASIDE1IS at EL1, ALLE2IS at EL2) at 1..512 pages, alone
+# and with the refill, every page verified on every CPU, its summary naming Linux's
+# switch to flush_tlb_mm; and once more on a Cortex-A72 (no range TLBI). Each run must end
 # with its report on the image, every CPU ok, the TLBI
 # experiments SUCCESS with zero stale reads after every shootdown, the control
 # (a remap without invalidation) seeing stale reads, every experiment
@@ -39,7 +42,7 @@ boot_a64() {
     rm -rf "$RUN"; mkdir -p "$RUN"
     # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN);
     # unset: 10 samples a point (the fewest samples= takes), unplanned (the pacing of the profiles' samples has its own boot)
-    SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         ARGS="${A64_ARGS-samples=10 run_budget_s=0}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -88,6 +91,21 @@ check_run() { # name smp el [gic]
     check "$name: tlbi_range methods per_page, range$( [ "$el" = 1 ] && echo ', asid')" \
         test "$(exp_field tlbi_range '[.results[].params.method] | unique | join(",")')" = \
         "$( [ "$el" = 1 ] && echo asid,per_page,range || echo per_page,range)"
+    # flush_ceiling: per-page (range: -cpu max has FEAT_TLBIRANGE) against the full flush
+    # (ASIDE1IS at EL1, ALLE2IS at EL2), each point verified on every CPU, at 1..512 pages,
+    # metrics the flush, the refill and both; its summary names Linux's switch (2^21 + 1
+    # pages with range TLBI: above MAX_TLBI_RANGE_PAGES)
+    check "$name: flush_ceiling SUCCESS, zero stale reads" tlbi_ok flush_ceiling
+    check "$name: flush_ceiling range vs $( [ "$el" = 1 ] && echo full_asid || echo full_all), 10 page counts, 3 metrics a point" \
+        test "$(exp_field flush_ceiling '[([.results[].params.mode] | unique | join("+")), ([.results[].params.pages] | unique | length),
+            ([.results[].metrics | keys | join("+")] | unique | join(" ")), (.results | length)] | map(tostring) | join(",")')" = \
+        "$( [ "$el" = 1 ] && echo full_asid || echo full_all)+range,10,initiator_refill+latency+with_refill,20"
+    # every sample's p remapped pages read back by every CPU: cpus x samples x 2 modes x (1 + 2 + .. + 512)
+    check "$name: flush_ceiling verified every page of every sample on all $smp CPUs" \
+        test "$(exp_field flush_ceiling ".verification.checks > 0 and .verification.checks == .results[0].metrics.latency.n * 2 * 1023 * $smp")" = true
+    check "$name: flush_ceiling summary: Linux's ceiling 2097153, p* of 10 page counts with a confidence" \
+        test "$(exp_field flush_ceiling '.summary[] | [.values.linux_ceiling, .values.pages_measured, (.params.confidence | IN("low", "medium", "high"))] | map(tostring) | join(",")')" = \
+        "2097153,10,true"
     if [ "$smp" -gt 1 ]; then
         check "$name: tlbi_broadcast_vs_ipi SUCCESS, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
@@ -190,6 +208,16 @@ done
 check "paced: the two experiments keep to about their 6 s (share + the floor's overrun < 12 s)" \
     test "$(jqr '[.experiments[].duration_ms] | add < 12000')" = true
 [ -s "$REPORT" ] && validator "paced"
+
+# a CPU without FEAT_TLBIRANGE (Cortex-A72, Armv8.0): flush_ceiling's single-page path is one
+# VAE1IS per page, and Linux switches to flush_tlb_mm from MAX_DVM_OPS = 512 pages
+A64_CPU=cortex-a72 A64_ARGS="experiments=flush_ceiling samples=10 run_budget_s=0" boot_a64 "a72-smp2" "$IMG" 2
+check "Cortex-A72: no FEAT_TLBIRANGE; flush_ceiling SUCCESS, zero stale reads" \
+    eval '[ "$(jqr .cpu.features.tlbi_range)" = false ] && tlbi_ok flush_ceiling'
+check "Cortex-A72: flush_ceiling per_page vs full_asid, 20 points; Linux's ceiling 512" \
+    test "$(exp_field flush_ceiling '[([.results[].params.mode] | unique | join("+")), (.results | length),
+        ([.summary[].values.linux_ceiling] | map(tostring) | join("+"))] | map(tostring) | join(",")')" = "full_asid+per_page,20,512"
+[ -s "$REPORT" ] && validator "Cortex-A72"
 
 if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
     if build_image build/a64-skip -DSKIP_CPU=2; then

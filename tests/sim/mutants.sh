@@ -677,7 +677,7 @@ kill_unit report_written_in_place test_power_loss_never_truncates_a_report \
     "a report written under its final name: a power loss leaves it truncated" test_stick_files
 # the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
 # DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
-control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 24
+control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 25
 kill_unit arm_dsb_missing test_broadcast_has_no_stale_reads \
     "aarch64: the broadcast initiator skips its DSB ISH" test_arm64_model
 kill_unit arm_local_not_broadcast test_broadcast_has_no_stale_reads \
@@ -689,6 +689,12 @@ kill_unit arm_asid_bit32 test_asid_flush_keeps_other_asids_entries \
     "aarch64: the TLBI operand's ASID at bit 32, not [63:48]" test_arm64_model
 kill_unit arm_vae1_not_is test_broadcast_flush_reaches_every_cpu \
     "aarch64: tlbi_va_is issues the local TLBI VAE1" test_arm64_model
+# flush_ceiling's full flushes: VMALLE1IS without its DSB ISH leaves the other CPUs' entries,
+# an ASIDE1IS of ASID 0 the current ASID's
+kill_unit arm_flush_all_dsb_missing test_full_has_no_stale_reads \
+    "aarch64: tlbi_flush_all's VMALLE1IS without its DSB ISH" test_arm64_model
+kill_unit arm_asid_flush_wrong_asid test_asid_flush_keeps_other_asids_entries \
+    "aarch64: tlbi_flush_asid invalidates ASID 0, not the caller's" test_arm64_model
 
 # tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
 # the tool binary) passes with build/tlbscope-report and fails with the mutant's. Sides are

@@ -42,6 +42,7 @@ static const struct {
     { "tlbi_broadcast_vs_ipi", exp_tlbi_broadcast_vs_ipi },
     { "tlbi_range", exp_tlbi_range },
     { "tlbi_concurrent", exp_tlbi_concurrent },
+    { "flush_ceiling", exp_flush_ceiling },
     { "shootdown_lazy", exp_shootdown_lazy },
 };
 

@@ -10,5 +10,6 @@ void exp_stale_control(struct arm64_run *run);
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run);
 void exp_tlbi_range(struct arm64_run *run);
 void exp_tlbi_concurrent(struct arm64_run *run);
+void exp_flush_ceiling(struct arm64_run *run);
 
 #endif

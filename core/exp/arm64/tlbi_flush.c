@@ -39,8 +39,18 @@ void tlbi_flush_broadcast_os(uint64_t va, uint32_t pages)
 
 void tlbi_flush_asid(uint16_t asid)
 {
-    tlbi_asid_is(asid);
+    /* the mutant flushes ASID 0 (the by-VA operands' ASID) whatever the caller's is */
+    tlbi_asid_is(MUTANT(arm_asid_flush_wrong_asid) ? 0 : asid);
     dsb_ish();
+    isb();
+}
+
+void tlbi_flush_all(void)
+{
+    tlbi_all_is();
+    /* as for a by-VA TLBI: the other CPUs drop their entries only by this DSB's completion */
+    if (!MUTANT(arm_flush_all_dsb_missing))
+        dsb_ish();
     isb();
 }
 

@@ -19,6 +19,9 @@ void tlbi_flush_range(uint64_t va, uint32_t pages);
 void tlbi_flush_broadcast_os(uint64_t va, uint32_t pages);
 /* TLBI ASIDE1IS: every non-global entry of `asid`, then DSB ISH and ISB (EL1 only) */
 void tlbi_flush_asid(uint16_t asid);
+/* TLBI VMALLE1IS (ALLE2IS at EL2): every entry of the regime, global ones too, then DSB ISH
+ * and ISB: the full flush for global mappings, which ASIDE1IS leaves alone */
+void tlbi_flush_all(void);
 /* an IPI target's work: per page TLBI VAE1 on this CPU, then DSB NSH and ISB, before its ack */
 void tlbi_flush_local(uint64_t va, uint32_t pages);
 

@@ -13,11 +13,13 @@
 
 const char *const vocab_architectures[] = { "x86_64", "aarch64", NULL };
 
-/* The experiments an aarch64 run has (core/exp/arm64/); the first two are x86's too. */
+/* The experiments an aarch64 run has (core/exp/arm64/); the first two and flush_ceiling are
+ * x86's too. */
 const char *const vocab_arm64_experiments[] = { "ipi_roundtrip",  "ipi_broadcast",
                                                 "stale_detector_control",
                                                 "tlbi_broadcast_vs_ipi", "tlbi_range",
-                                                "tlbi_concurrent", "shootdown_lazy", NULL };
+                                                "tlbi_concurrent", "flush_ceiling",
+                                                "shootdown_lazy", NULL };
 
 static const char *const arm_cpu_states[] = { "ok", "absent", "hung", "faulted", "disabled",
                                               NULL };
@@ -251,6 +253,9 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
 static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_os", NULL };
 static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
 static const char *const sgi_modes[] = { "unicast", "target_list", "all_but_self", NULL };
+/* flush_ceiling: the single-page path (per_page, range) or the full flush (full_asid at EL1,
+ * full_all at EL2) */
+static const char *const ceiling_modes[] = { "per_page", "range", "full_asid", "full_all", NULL };
 
 /* results[j].params[key] of an experiment with methods or modes: one of its words */
 static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *key,
@@ -292,6 +297,23 @@ static void validate_arm64_irq_entries(struct vctx *c, const json_t *e)
     jpath_pop(&c->path, m);
 }
 
+/* flush_ceiling's points: the flush, the initiator's refill and the two together, each a metric */
+static void validate_arm64_ceiling_metrics(struct vctx *c, const json_t *e)
+{
+    static const char *const names[] = { "latency", "initiator_refill", "with_refill" };
+    const json_t *results = json_object_get(e, "results");
+    size_t m = jpath_push_key(&c->path, "results"), j, k;
+    for (j = 0; j < json_array_size(results); j++) {
+        const json_t *metrics = jget_object(vc_point(c, results, "results", j), "metrics");
+        size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "metrics");
+        for (k = 0; metrics && k < sizeof(names) / sizeof(names[0]); k++)
+            vc_member(c, metrics, names[k], VT_OBJECT, 0);
+        jpath_pop(&c->path, m3);
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, m);
+}
+
 /* Called inside experiments[i]: what an aarch64 experiment must say beyond x86's rules. */
 void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
 {
@@ -316,6 +338,10 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
         validate_arm64_methods(c, e, "mode", sgi_modes);
     if (id && strcmp(id, "ipi_roundtrip") == 0)
         validate_arm64_irq_entries(c, e);
+    if (id && strcmp(id, "flush_ceiling") == 0) {
+        validate_arm64_methods(c, e, "mode", ceiling_modes);
+        validate_arm64_ceiling_metrics(c, e);
+    }
     if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)
         vc_error(c, "status", "%s, but shootdown_lazy does not apply on aarch64 (SKIP)",

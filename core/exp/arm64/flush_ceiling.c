@@ -1,0 +1,274 @@
+/*
+ * flush_ceiling (aarch64): x86's question (core/exp/flush_ceiling.c) on
+ * Arm. From how many pages is one full flush cheaper than invalidating
+ * page by page, once the TLB misses that refill what it threw away are
+ * counted?
+ *
+ * What Linux does (arch/arm64/include/asm/tlbflush.h): flush_tlb_range()
+ * -> __flush_tlb_range() asks __flush_tlb_range_limit_excess() whether the
+ * range is too long; if not, __flush_tlb_range_op() issues one broadcast
+ * TLBI per page (VAE1IS; VALE1IS for leaf-only flushes, flush_tlb_page()),
+ * or, where ID_AA64ISAR0_EL1.TLB says FEAT_TLBIRANGE, range operations
+ * (RVAE1IS), then DSB ISH; if it is, flush_tlb_mm() issues one TLBI
+ * ASIDE1IS of the process's ASID (and __tlbi_user's for KPTI's), then
+ * DSB ISH. The switch: without range TLBI from MAX_DVM_OPS pages
+ * (PTRS_PER_PTE = 512 with 4 KiB pages); with it only above
+ * MAX_TLBI_RANGE_PAGES (2^21 pages: the largest range one RVAE1IS names),
+ * so on such a CPU Linux never takes the full flush for a range it can name.
+ * That page count is the summary's `linux_ceiling`.
+ *
+ * The modes, each timed on the BSP's CNTVCT_EL0 from the first TLBI to the
+ * end of the ISB after DSB ISH (tlbi_flush.c, the code the model runs):
+ *   per_page   TLBI VAE1IS per page (no FEAT_TLBIRANGE), or
+ *   range      TLBI RVAE1IS ranges and a VAE1IS for an odd page (with it):
+ *              the single-page path Linux takes on this CPU; the test pages
+ *              global, which a by-VA TLBI of ASID 0 matches (Linux's carry
+ *              the process's ASID to its non-global entries: one TLBI a page
+ *              either way);
+ *   full_asid  EL1: the test pages non-global (nG) under the current ASID,
+ *              and one TLBI ASIDE1IS of it (flush_tlb_mm without KPTI's
+ *              second one); an ASID flush leaves global entries alone, so a
+ *              global mapping would need VMALLE1IS;
+ *   full_all   EL2 (its regime has no ASIDs without HCR_EL2.E2H): the pages
+ *              stay global and the full flush is TLBI ALLE2IS (tlbi_flush_all,
+ *              VMALLE1IS's EL2 form), which drops the firmware's and our own
+ *              code's entries too: a refill pays for those as well.
+ * A sample: every page of the test region back to pool A and invalidated;
+ * the BSP and every other CPU read all REGION_PAGES pages (their TLBs hold
+ * the working set: the region stands for the process's memory); the BSP
+ * rewrites the first p PTEs to pool B (DSB ISHST, not timed); the timed
+ * flush; then the refill: the BSP reads all REGION_PAGES pages again, a DSB
+ * NSH (its loads complete) before the counter. A full flush refills every
+ * page, per page only the p remapped ones. A point's metrics, from the same
+ * samples, with x86's names: `latency` the flush alone (x86 shootdown
+ * points' `latency`), `initiator_refill` the initiator's refill of its
+ * working set, and `with_refill` the two together on its own counter (the
+ * curve the crossover is found on). Then the verifier: every CPU reads
+ * every remapped page and must see pool B.
+ * The two modes of one p are measured in the same iterations, alternating
+ * which goes first (neither always meets the state the other left): their
+ * `with_refill` samples are pairs (core/run/record.h, kept samples).
+ *
+ * Grid: p = 1, 2, 4 .. REGION_PAGES (method.test_pages, 512: the region has
+ * no more). Summary: the crossover p* of `with_refill` (core/run/crossover.h:
+ * the smallest p from which the full flush's median stays below the
+ * single-page path's; absent when it never does) with its 95% paired-
+ * bootstrap interval and confidence as on x86, p* of the flush alone
+ * (`p_star_flush`, no interval), and Linux's ceiling for this CPU.
+ */
+#include "core/exp/arm64/experiments.h"
+
+#include "asm/barrier.h"
+#include "asm/paging.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "asm/tlbi.h"
+#include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/tlbi_flush.h"
+#include "core/run/bootstrap.h"
+#include "core/run/crossover.h"
+
+#define MAX_COUNTS 10 /* 1, 2, 4 .. 512 */
+/* Linux's limits (arch/arm64/include/asm/tlbflush.h), 4 KiB pages */
+#define LINUX_MAX_DVM_OPS 512u
+#define LINUX_MAX_TLBI_RANGE_PAGES (1u << 21)
+
+enum mode { SINGLE, FULL, MODES };
+
+struct fc_setup {
+    bool range;        /* FEAT_TLBIRANGE: the single-page path is RVAE1IS */
+    int asid;          /* EL1: the ASID full_asid flushes; -1 at EL2 (full_all) */
+    const char *name[MODES];
+    uint32_t linux_ceiling; /* the smallest p Linux flushes with flush_tlb_mm */
+};
+
+/* one mode's samples at one page count, in iteration order (the pace's room: a64_pace.h) */
+struct fc_samples {
+    uint64_t *flush, *refill, *both;
+};
+
+/* the curves the summary crosses (a the single-page path, b the full flush) */
+struct fc_curves {
+    struct curve_point with_refill[MAX_COUNTS], flush[MAX_COUNTS];
+    uint32_t n;
+};
+
+/* the BSP reads every page of the region through its TLB; the loads complete before it returns */
+static void refill(void)
+{
+    uint64_t sink = 0;
+    unsigned i;
+    for (i = 0; i < REGION_PAGES; i++)
+        sink += test_read((const volatile uint64_t *)region_page_va(i));
+    dsb_nsh();
+    __asm__ volatile("" ::"r"(sink));
+}
+
+/* Sample i of `m` at n pages into *out; false when a CPU was lost. */
+static bool sample(struct arm64_run *run, struct experiment_record *e, const struct fc_setup *s, enum mode m,
+                   unsigned n, struct fc_samples *out, unsigned i)
+{
+    unsigned others[MAX_CPUS], k = a64_others(others);
+    uint64_t t0, t1, t2;
+    bool ok;
+    rgn.ng = m == FULL && s->asid >= 0 ? PTE_NG : 0;
+    region_reset();
+    ok = region_warm(run, others, k, 0, REGION_PAGES);
+    region_remap(0, n, 1);
+    t0 = ticks();
+    if (m == SINGLE && s->range)
+        tlbi_flush_range(rgn.va, n);
+    else if (m == SINGLE)
+        tlbi_flush_broadcast(rgn.va, n);
+    else if (s->asid >= 0)
+        tlbi_flush_asid((uint16_t)s->asid);
+    else
+        tlbi_flush_all();
+    t1 = ticks();
+    refill();
+    t2 = ticks();
+    region_verify(run, e, 0, n, 1);
+    out->flush[i] = t1 - t0 ? t1 - t0 : 1;
+    out->refill[i] = t2 - t1 ? t2 - t1 : 1;
+    out->both[i] = t2 - t0 ? t2 - t0 : 1;
+    return ok;
+}
+
+static void metric(struct result_point *p, const char *name, uint64_t *samples, unsigned n)
+{
+    struct stats st;
+    stats_from_array(samples, n, &st);
+    point_metric(p, name, &st);
+}
+
+/* The two points of page count n (kept with_refill samples paired); their medians onto the curves. */
+static void add_points(struct experiment_record *e, const struct fc_setup *s, struct fc_samples smp[MODES],
+                       unsigned n, unsigned nsamples, struct fc_curves *c)
+{
+    uint32_t run = record_paired_run(e), m, at = c->n;
+    for (m = 0; m < MODES; m++) {
+        struct result_point *p = a64_point_add(e);
+        const struct stats *both, *flush;
+        if (!p)
+            return;
+        /* iteration order, before the sorts: the pairs of the crossover's interval */
+        point_keep_samples(e, p, smp[m].both, nsamples, run);
+        a64_param_str(p, "mode", s->name[m]);
+        a64_param(p, "pages", n);
+        metric(p, "latency", smp[m].flush, nsamples);
+        metric(p, "initiator_refill", smp[m].refill, nsamples);
+        metric(p, "with_refill", smp[m].both, nsamples);
+        both = a64_metric(p, "with_refill");
+        flush = a64_metric(p, "latency");
+        if (m == SINGLE) {
+            c->with_refill[at] = (struct curve_point){ .p = n, .a25 = both->p50, .a50 = both->p50,
+                                                       .a75 = both->p50, .a_kept = p->kept, .nkept = p->nkept };
+            c->flush[at] = (struct curve_point){ .p = n, .a25 = flush->p50, .a50 = flush->p50, .a75 = flush->p50 };
+        } else {
+            c->with_refill[at].b25 = c->with_refill[at].b50 = c->with_refill[at].b75 = both->p50;
+            c->with_refill[at].b_kept = p->kept;
+            c->flush[at].b25 = c->flush[at].b50 = c->flush[at].b75 = flush->p50;
+        }
+    }
+    c->n++;
+}
+
+/* p* of with_refill with its interval and confidence, p* of the flush alone, Linux's ceiling */
+static void summarise(struct arm64_run *run, struct experiment_record *e, const struct fc_setup *s,
+                      struct fc_curves *c, unsigned nsamples)
+{
+    struct boot_work w = { 0 };
+    struct crossover x, xf;
+    struct result_point *p;
+    bool enough = c->n >= 3, boot = boot_work_init(&w, nsamples);
+    crossover_find(c->with_refill, c->n, boot ? &w : 0, run->order_seed, crossover_stream(0, REGION_PAGES, 0, 1),
+                   &x);
+    crossover_find(c->flush, c->n, 0, 0, 0, &xf);
+    boot_work_release(&w);
+    p = point_list_add(&e->summary);
+    if (!p)
+        return;
+    a64_param_str(p, "mode", s->name[SINGLE]);
+    a64_param_str(p, "full", s->name[FULL]);
+    a64_param(p, "working_set", REGION_PAGES);
+    a64_param_str(p, "confidence", confidence_name(enough ? x.conf : CONF_NONE));
+    a64_value(p, "pages_measured", (int64_t)c->n * 1000);
+    if (enough && x.found)
+        a64_value(p, "p_star", (int64_t)x.p_star * 1000);
+    /* its 95% interval; an end that is "no crossing" is left out, as on x86 */
+    if (enough && x.has_interval && x.p_low != BOOT_NONE)
+        a64_value(p, "p_star_low", x.p_low * 1000);
+    if (enough && x.has_interval && x.p_high != BOOT_NONE)
+        a64_value(p, "p_star_high", x.p_high * 1000);
+    if (enough)
+        a64_value(p, "monotonic", x.monotonic ? 1000 : 0);
+    if (enough && xf.found)
+        a64_value(p, "p_star_flush", (int64_t)xf.p_star * 1000);
+    a64_value(p, "linux_ceiling", (int64_t)s->linux_ceiling * 1000);
+    if (enough && x.found)
+        a64_note(e, "with_refill: the full flush cheaper from %u pages on (%s confidence); Linux's flush_tlb_mm from %u "
+                    "pages (%s)", x.p_star, confidence_name(x.conf), s->linux_ceiling,
+                 s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
+    else
+        a64_note(e, "with_refill: the full flush never cheaper up to %u pages; Linux's flush_tlb_mm from %u pages (%s)",
+                 c->n ? c->with_refill[c->n - 1].p : 0, s->linux_ceiling,
+                 s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
+}
+
+void exp_flush_ceiling(struct arm64_run *run)
+{
+    static struct fc_samples smp[MODES];
+    static struct fc_curves curves;
+    uint64_t t0 = ticks();
+    struct experiment_record *e = a64_exp_begin(
+        run, "flush_ceiling", "Flush ceiling: p per-page TLBIs vs one full flush, each with the refill after", "pages",
+        "mode", true);
+    struct fc_setup s = { .range = run->cpu.tlbi_range, .asid = pt_current_asid() };
+    struct a64_pace pace;
+    bool paced = false;
+    unsigned n, i, m;
+    s.name[SINGLE] = s.range ? "range" : "per_page";
+    s.name[FULL] = s.asid >= 0 ? "full_asid" : "full_all";
+    s.linux_ceiling = s.range ? LINUX_MAX_TLBI_RANGE_PAGES + 1 : LINUX_MAX_DVM_OPS;
+    curves.n = 0;
+    if (!run->region_ok)
+        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+    else if ((paced = a64_pace_begin(run, e, &pace, MAX_COUNTS, 3 * MODES))) {
+        for (m = 0; m < MODES; m++) { /* three metrics of two modes: six rows of the pace's room */
+            smp[m].flush = pace.buf + (3 * m + 0) * (size_t)pace.configured;
+            smp[m].refill = pace.buf + (3 * m + 1) * (size_t)pace.configured;
+            smp[m].both = pace.buf + (3 * m + 2) * (size_t)pace.configured;
+        }
+        if (!record_reserve_kept(e, MAX_COUNTS * MODES, pace.configured))
+            a64_note(e, "no memory for the points' kept samples: p* has no interval");
+    }
+    /* a page count is one paced point: its two modes measured in the same iterations */
+    for (n = 1; paced && n <= REGION_PAGES && curves.n < MAX_COUNTS; n *= 2) {
+        a64_pace_point(&pace);
+        for (i = 0; a64_pace_more(&pace, i); i++)
+            for (m = 0; m < MODES; m++) {
+                enum mode which = (enum mode)((m + i) % MODES); /* alternate which goes first */
+                if (!sample(run, e, &s, which, n, &smp[which], i))
+                    e->partial = true;
+            }
+        a64_pace_point_done(&pace, i);
+        add_points(e, &s, smp, n, i, &curves);
+    }
+    rgn.ng = 0;
+    region_reset();
+    a64_note(e, "%s: TLBI %s + DSB ISH + ISB; each sample verified by every CPU", s.name[SINGLE], s.range ? "RVAE1IS ranges (FEAT_TLBIRANGE)" : "VAE1IS per page");
+    if (s.asid >= 0)
+        a64_note(e, "full_asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH + ISB (Linux's "
+                    "flush_tlb_mm)", s.asid);
+    else
+        a64_note(e, "full_all: at EL2 (no ASIDs) the test pages stay global, one TLBI ALLE2IS + DSB ISH + ISB (drops "
+                    "every EL2 entry)");
+    a64_note(e, "initiator_refill: the initiator then reads all %u region pages (its working set); with_refill: both",
+             (unsigned)REGION_PAGES);
+    if (paced) {
+        summarise(run, e, &s, &curves, pace.max);
+        a64_pace_end(run, e, &pace);
+    }
+    a64_exp_end(run, e, t0);
+}
