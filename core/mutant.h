@@ -160,6 +160,9 @@
 #define MUTANT_ID_arm_asid_bit32 181 /* the TLBI operands' ASID at bit 32, not [63:48] */
 #define MUTANT_ID_arm_vae1_not_is 182 /* tlbi_va_is issues TLBI VAE1 (local), not VAE1IS */
 #define MUTANT_ID_hang_waited_again 183 /* ipi_roundtrip stops the spinner of a target that missed its ping before naming it hung */
+/* compare across architectures by question (reports/tool/compare/arch_questions.h): 184-185 */
+#define MUTANT_ID_arch_question_filter_dropped 184 /* a question's side takes any point, not Linux's path */
+#define MUTANT_ID_arch_question_other_rate 185 /* a side's ticks turned to ns at another side's rate */
 /* issue 31, item 5 (html that concludes): 110-119 */
 #define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
 #define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */
