@@ -55,9 +55,51 @@ static const char *cell_text(const struct cmp_cell *c, char *buf, size_t cap)
     return buf;
 }
 
+/* Side i's value of nearest key k is the same on every row it has: said once, above the table. */
+static bool nearest_constant(const struct cq_answer *a, size_t i, size_t k)
+{
+    const struct m_param *first = NULL;
+    size_t j;
+    for (j = 0; j < a->nrows; j++) {
+        const struct m_param *v = &a->rows[j].nearest[i * AQ_MAX_KEYS + k];
+        if (!a->rows[j].row.cells[i].present)
+            continue;
+        if (!first)
+            first = v;
+        else if ((first->key == NULL) != (v->key == NULL) ||
+                 (v->key && model_param_cmp(first, v) != 0))
+            return false;
+    }
+    return true;
+}
+
+/* "on every row: A pages 1, B pages 8": the nearest values each side keeps throughout. */
+static bool constant_line(const struct cmp_model *m, const struct cq_answer *a, char *buf,
+                          size_t cap)
+{
+    size_t i, j, k, len = 0;
+    char v[64];
+    buf[0] = '\0';
+    for (k = 0; k < AQ_MAX_KEYS && a->q->nearest[k]; k++)
+        for (i = 0; i < m->nreports; i++) {
+            if (!a->exp[i] || !nearest_constant(a, i, k))
+                continue;
+            for (j = 0; j < a->nrows && !a->rows[j].row.cells[i].present; j++)
+                ;
+            if (j == a->nrows || !a->rows[j].nearest[i * AQ_MAX_KEYS + k].key)
+                continue;
+            len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s %s %s",
+                                    len ? ", " : "", m->reports[i]->label, a->q->nearest[k],
+                                    model_param_text(&a->rows[j].nearest[i * AQ_MAX_KEYS + k], v,
+                                                     sizeof(v)));
+        }
+    return len > 0;
+}
+
 static struct table *question_table(const struct cmp_model *m, const struct cq_answer *a)
 {
     size_t i, j, k, nkeys = 0, nnear = 0, ncols, col;
+    bool varies[COMPARE_MAX_REPORTS][AQ_MAX_KEYS];
     struct table *t;
     char buf[96];
     for (k = 0; k < AQ_MAX_KEYS && a->q->align[k]; k++)
@@ -65,9 +107,13 @@ static struct table *question_table(const struct cmp_model *m, const struct cq_a
     for (k = 0; k < AQ_MAX_KEYS && a->q->nearest[k]; k++)
         nnear++;
     ncols = (a->q->all_pairs ? 1 : nkeys);
-    for (i = 0; i < m->nreports; i++)
-        if (a->exp[i])
-            ncols += 2 + nnear + (i != a->base);
+    for (i = 0; i < m->nreports && i < COMPARE_MAX_REPORTS; i++) {
+        if (!a->exp[i])
+            continue;
+        ncols += 2 + (i != a->base);
+        for (k = 0; k < nnear; k++)
+            ncols += (varies[i][k] = !nearest_constant(a, i, k));
+    }
     if (!(t = table_new(ncols)))
         return NULL;
     col = 0;
@@ -75,12 +121,14 @@ static struct table *question_table(const struct cmp_model *m, const struct cq_a
         table_header(t, col++, "pairs", false);
     for (k = 0; k < nkeys; k++)
         table_header(t, col++, a->q->align[k], true);
-    for (i = 0; i < m->nreports; i++) {
+    for (i = 0; i < m->nreports && i < COMPARE_MAX_REPORTS; i++) {
         if (!a->exp[i])
             continue;
         snprintf(buf, sizeof(buf), "%s how", m->reports[i]->label);
         table_header(t, col++, buf, false);
         for (k = 0; k < nnear; k++) {
+            if (!varies[i][k])
+                continue;
             snprintf(buf, sizeof(buf), "%s %s", m->reports[i]->label, a->q->nearest[k]);
             table_header(t, col++, buf, true);
         }
@@ -100,18 +148,67 @@ static struct table *question_table(const struct cmp_model *m, const struct cq_a
             table_set(t, row, col++, "all");
         for (k = 0; k < nkeys; k++)
             table_set(t, row, col++, "%s", model_param_text(&r->align[k], buf, sizeof(buf)));
-        for (i = 0; i < m->nreports; i++) {
+        for (i = 0; i < m->nreports && i < COMPARE_MAX_REPORTS; i++) {
             if (!a->exp[i])
                 continue;
             table_set(t, row, col++, "%s", compare_questions_how(a, r, i, buf, sizeof(buf)));
             for (k = 0; k < nnear; k++) {
                 const struct m_param *v = &r->nearest[i * AQ_MAX_KEYS + k];
-                table_set(t, row, col++, "%s", v->key && r->row.cells[i].present
-                                                    ? model_param_text(v, buf, sizeof(buf)) : "-");
+                if (varies[i][k])
+                    table_set(t, row, col++, "%s", v->key && r->row.cells[i].present
+                                                        ? model_param_text(v, buf, sizeof(buf))
+                                                        : "-");
             }
             table_set(t, row, col++, "%s", cell_text(&r->row.cells[i], buf, sizeof(buf)));
             if (i != a->base)
                 table_set(t, row, col++, "%s", ratio_text(m, &r->row, i, buf, sizeof(buf)));
+        }
+    }
+    return t;
+}
+
+/*
+ * The long layout, where the wide one is past the width (three sides or more): a row per
+ * point and side, its mechanism, nearest values, p50 and ratio to the base.
+ */
+static struct table *question_long_table(const struct cmp_model *m, const struct cq_answer *a)
+{
+    size_t i, j, k, nkeys = 0, nnear = 0, col;
+    struct table *t;
+    char buf[96];
+    for (k = 0; k < AQ_MAX_KEYS && a->q->align[k]; k++)
+        nkeys++;
+    for (k = 0; k < AQ_MAX_KEYS && a->q->nearest[k]; k++)
+        nnear++;
+    if (!(t = table_new(nkeys + nnear + 4)))
+        return NULL;
+    for (k = 0, col = 0; k < nkeys; k++)
+        table_header(t, col++, a->q->align[k], true);
+    table_header(t, col++, "side", false);
+    table_header(t, col++, "how", false);
+    for (k = 0; k < nnear; k++)
+        table_header(t, col++, a->q->nearest[k], true);
+    table_header(t, col++, "p50", true);
+    snprintf(buf, sizeof(buf), "/%s", m->reports[a->base]->label);
+    table_header(t, col, buf, true);
+    for (j = 0; j < a->nrows; j++) {
+        const struct cq_row *r = &a->rows[j];
+        for (i = 0; i < m->nreports; i++) {
+            size_t row;
+            if (!r->row.cells[i].present)
+                continue;
+            row = table_add_row(t);
+            for (k = 0, col = 0; k < nkeys; k++)
+                table_set(t, row, col++, "%s", model_param_text(&r->align[k], buf, sizeof(buf)));
+            table_set(t, row, col++, "%s", m->reports[i]->label);
+            table_set(t, row, col++, "%s", compare_questions_how(a, r, i, buf, sizeof(buf)));
+            for (k = 0; k < nnear; k++) {
+                const struct m_param *v = &r->nearest[i * AQ_MAX_KEYS + k];
+                table_set(t, row, col++, "%s", v->key ? model_param_text(v, buf, sizeof(buf)) : "-");
+            }
+            table_set(t, row, col++, "%s", cell_text(&r->row.cells[i], buf, sizeof(buf)));
+            table_set(t, row, col, "%s", i == a->base ? "" : ratio_text(m, &r->row, i, buf,
+                                                                         sizeof(buf)));
         }
     }
     return t;
@@ -181,8 +278,17 @@ static void print_question(const struct cmp_model *m, const struct cq_set *qs, s
                             width);
         return;
     }
+    if (constant_line(m, a, line, sizeof(line)))
+        units_print_wrapped(out, markdown ? "- on every row: " : "  on every row: ", cont, line,
+                            width);
     {
         struct table *t = question_table(m, a);
+        if (!markdown && table_text_width(t) + 2 > (size_t)width) {
+            table_free(t);
+            t = question_long_table(m, a);
+            fputs("  long layout: a row per point and side (the sides do not fit side by side)\n",
+                  out);
+        }
         if (markdown)
             fputc('\n', out);
         table_print(t, out, markdown ? TABLE_MARKDOWN : TABLE_TEXT, "  ");

@@ -13,11 +13,15 @@
 
 const char *const vocab_architectures[] = { "x86_64", "aarch64", NULL };
 
-/* The experiments an aarch64 run has (core/exp/arm64/); the first two are x86's too. */
+/*
+ * The experiments an aarch64 run has (core/exp/arm64/); the first two are x86's too, and so is
+ * flush_ceiling (per-page TLBI or one ASIDE1IS: compare lines it up with x86's by question).
+ */
 const char *const vocab_arm64_experiments[] = { "ipi_roundtrip",  "ipi_broadcast",
                                                 "stale_detector_control",
                                                 "tlbi_broadcast_vs_ipi", "tlbi_range",
-                                                "tlbi_concurrent", "shootdown_lazy", NULL };
+                                                "tlbi_concurrent", "shootdown_lazy",
+                                                "flush_ceiling", NULL };
 
 static const char *const arm_cpu_states[] = { "ok", "absent", "hung", "faulted", "disabled",
                                               NULL };
