@@ -55,6 +55,15 @@ static const char *cell_text(const struct cmp_cell *c, char *buf, size_t cap)
     return buf;
 }
 
+/* How many aligned and how many nearest parameters the question has. */
+static void count_keys(const struct aq_question *q, size_t *nkeys, size_t *nnear)
+{
+    for (*nkeys = 0; *nkeys < AQ_MAX_KEYS && q->align[*nkeys]; ++*nkeys)
+        ;
+    for (*nnear = 0; *nnear < AQ_MAX_KEYS && q->nearest[*nnear]; ++*nnear)
+        ;
+}
+
 /* Side i's value of nearest key k is the same on every row it has: said once, above the table. */
 static bool nearest_constant(const struct cq_answer *a, size_t i, size_t k)
 {
@@ -98,14 +107,11 @@ static bool constant_line(const struct cmp_model *m, const struct cq_answer *a, 
 
 static struct table *question_table(const struct cmp_model *m, const struct cq_answer *a)
 {
-    size_t i, j, k, nkeys = 0, nnear = 0, ncols, col;
+    size_t i, j, k, nkeys, nnear, ncols, col;
     bool varies[COMPARE_MAX_REPORTS][AQ_MAX_KEYS];
     struct table *t;
     char buf[96];
-    for (k = 0; k < AQ_MAX_KEYS && a->q->align[k]; k++)
-        nkeys++;
-    for (k = 0; k < AQ_MAX_KEYS && a->q->nearest[k]; k++)
-        nnear++;
+    count_keys(a->q, &nkeys, &nnear);
     ncols = (a->q->all_pairs ? 1 : nkeys);
     for (i = 0; i < m->nreports && i < COMPARE_MAX_REPORTS; i++) {
         if (!a->exp[i])
@@ -173,13 +179,10 @@ static struct table *question_table(const struct cmp_model *m, const struct cq_a
  */
 static struct table *question_long_table(const struct cmp_model *m, const struct cq_answer *a)
 {
-    size_t i, j, k, nkeys = 0, nnear = 0, col;
+    size_t i, j, k, nkeys, nnear, col;
     struct table *t;
     char buf[96];
-    for (k = 0; k < AQ_MAX_KEYS && a->q->align[k]; k++)
-        nkeys++;
-    for (k = 0; k < AQ_MAX_KEYS && a->q->nearest[k]; k++)
-        nnear++;
+    count_keys(a->q, &nkeys, &nnear);
     if (!(t = table_new(nkeys + nnear + 4)))
         return NULL;
     for (k = 0, col = 0; k < nkeys; k++)
