@@ -148,6 +148,15 @@ check "compare x86/aarch64 by question: an aarch64 report with flush_ceiling val
     "$TOOL" validate "$out/arm-ceiling.json"
 check "compare x86/aarch64 by question: an aarch64 flush_ceiling is compared, per_page and asid" \
     python3 "$QPY" ceiling "$TOOL" "$X86" "$out/arm-ceiling.json"
+# the same against the aarch64 sample (a fresh run's report, schema 3)
+ARMS=reports/samples/qemu-aarch64-smp4.json
+check "compare x86/aarch64 sample by question: the rows the two samples give" \
+    python3 "$QPY" rows "$TOOL" "$X86" "$ARMS"
+python3 "$QPY" craft "$ARMS" "$out/arm-sample-ceiling.json"
+check "compare x86/aarch64 sample by question: flush_ceiling missing, then crafted and compared" \
+    bash -c "python3 '$QPY' ceiling-missing '$TOOL' '$X86' '$ARMS' &&
+             '$TOOL' validate '$out/arm-sample-ceiling.json' >/dev/null &&
+             python3 '$QPY' ceiling '$TOOL' '$X86' '$out/arm-sample-ceiling.json'"
 check "compare x86/aarch64 by question: each side's mechanism in the shootdown rows" \
     grep -qE '^ +1 +1 +IPIs invlpg +[0-9.]+ us\* +TLBI VAE1IS +[0-9.]+ us\*~ ' "$out/cross.txt"
 check "compare x86/aarch64 by question: what Linux does on each architecture" bash -c "

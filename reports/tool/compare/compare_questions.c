@@ -368,6 +368,21 @@ static bool answer(const struct cmp_model *m, const struct aq_question *q, struc
     return true;
 }
 
+/* --experiment: the question, or an experiment that answers it on some side, is named. */
+static bool wanted(const struct cmp_model *m, const struct aq_question *q)
+{
+    size_t i, s;
+    for (i = 0; i < m->opts.nexperiments; i++) {
+        if (strcmp(m->opts.experiments[i], q->id) == 0)
+            return true;
+        for (s = 0; s < AQ_MAX_ARCHES; s++)
+            if (q->sides[s].experiment &&
+                strcmp(m->opts.experiments[i], q->sides[s].experiment) == 0)
+                return true;
+    }
+    return m->opts.nexperiments == 0;
+}
+
 bool compare_questions_build(const struct cmp_model *m, struct cq_set *out)
 {
     size_t k;
@@ -378,8 +393,9 @@ bool compare_questions_build(const struct cmp_model *m, struct cq_set *out)
         return false;
     out->nsides = m->nreports;
     for (k = 0; k < aq_nquestions; k++) {
-        out->n++;
-        if (!answer(m, &aq_questions[k], &out->answers[k])) {
+        if (!wanted(m, &aq_questions[k]))
+            continue;
+        if (!answer(m, &aq_questions[k], &out->answers[out->n++])) {
             compare_questions_free(out);
             return false;
         }

@@ -37,7 +37,7 @@ struct cq_answer {
 };
 
 struct cq_set {
-    struct cq_answer *answers; /* one per question of the table, in its order */
+    struct cq_answer *answers; /* per question of the table (those --experiment names), in order */
     size_t n;
     size_t nsides;
 };
