@@ -157,6 +157,14 @@ check "compare x86/aarch64 sample by question: flush_ceiling missing, then craft
     bash -c "python3 '$QPY' ceiling-missing '$TOOL' '$X86' '$ARMS' &&
              '$TOOL' validate '$out/arm-sample-ceiling.json' >/dev/null &&
              python3 '$QPY' ceiling '$TOOL' '$X86' '$out/arm-sample-ceiling.json'"
+# INVLPGB named as Linux 6.15+'s path only where the x86 report measured invlpgb_range
+check "compare x86/aarch64 by question: INVLPGB for Linux 6.15+ only where invlpgb_range was measured" bash -c "
+    '$TOOL' compare --json A=reports/samples/qemu-tcg-smp4-max-emulated.json B='$ARMS' 2>/dev/null |
+        jq -e '.architectures.questions[] | select(.question == \"shootdown\") |
+               (.sides.A.linux_instead | test(\"INVLPGB\")) and .sides.B.linux_instead == null' >/dev/null &&
+    '$TOOL' compare --json A='$X86' B='$ARMS' 2>/dev/null |
+        jq -e '.architectures.questions[] | select(.question == \"shootdown\") |
+               .sides.A.linux_instead == null' >/dev/null"
 check "compare x86/aarch64 by question: each side's mechanism in the shootdown rows" \
     grep -qE '^ +1 +1 +IPIs invlpg +[0-9.]+ us\* +TLBI VAE1IS +[0-9.]+ us\*~ ' "$out/cross.txt"
 check "compare x86/aarch64 by question: what Linux does on each architecture" bash -c "
