@@ -160,6 +160,9 @@
 #define MUTANT_ID_arm_asid_bit32 181 /* the TLBI operands' ASID at bit 32, not [63:48] */
 #define MUTANT_ID_arm_vae1_not_is 182 /* tlbi_va_is issues TLBI VAE1 (local), not VAE1IS */
 #define MUTANT_ID_hang_waited_again 183 /* ipi_roundtrip stops the spinner of a target that missed its ping before naming it hung */
+/* compare across architectures by question (reports/tool/compare/arch_questions.h): 184-185 */
+#define MUTANT_ID_arch_question_filter_dropped 184 /* a question's side takes any point, not Linux's path */
+#define MUTANT_ID_arch_question_other_rate 185 /* a side's ticks turned to ns at another side's rate */
 /* the aarch64 IRQ entry (arch/arm64/exception.c), killed under QEMU by tests/qemu/aarch64.sh */
 #define MUTANT_ID_arm_irq_ping_wrong_id 186 /* aarch64 IRQ handler: SGI_CMD counted as the ping, SGI_PING as other */
 #define MUTANT_ID_arm_irq_no_eoi 187 /* aarch64 IRQ handler: no EOI, the SGI stays active and later pings pending */

@@ -3,12 +3,16 @@
 # aarch64 report of contract A (tests/fixtures/reports/arm64/, written by
 # generate.py) and names the path of each defect of broken/aarch64-*.json;
 # x86 reports with and without the key still validate; show prints the
-# aarch64 machine within 80 columns; compare of x86 against aarch64 compares
-# only ipi_roundtrip and stale_detector_control, in ns, and lists the rest
+# aarch64 machine within 80 columns; compare of x86 against aarch64 gives a
+# section to ipi_roundtrip and stale_detector_control, in ns, compares by
+# question (arch_questions.py: ipi_roundtrip, shootdown, contention with each
+# side's mechanism and its cells in ns at its own rate; flush_ceiling only on
+# x86_64 until an aarch64 report has it, then compared too) and lists the rest
 # per side (text and --json; ipi_broadcast too: x86's APIC modes and
 # aarch64's SGI modes are different mechanisms under one id); aarch64 against aarch64 compares everything;
 # html renders both. The mutant arch_unshared_compared (core/mutant.h 97)
-# must fail the cross-architecture check (also in tests/sim/mutants.sh).
+# must fail the cross-architecture check, arch_question_filter_dropped (184)
+# and arch_question_other_rate (185) the question check (also in tests/sim/mutants.sh).
 # Prints TAP lines for tests/run-all.sh.
 cd "$(dirname "$0")/../.." || exit 1
 TOOL=${TOOL:-build/tlbscope-report}
@@ -127,10 +131,10 @@ check "show: within 80 columns" test "$(max_width "$out/show.txt")" -le 80
 "$TOOL" compare A="$X86" B="$ARM" >"$out/cross.txt" 2>&1
 check "compare x86/aarch64: exit 0" test $? = 0
 check "compare x86/aarch64: the architectures line" grep -q '^Architectures: A x86_64, B aarch64' "$out/cross.txt"
-check "compare x86/aarch64: only in A lists x86's own experiments" \
-    grep -qE '^only in A \(x86_64\): ipi_broadcast, shootdown_seq_vs_conc, shootdown_lazy,' "$out/cross.txt"
-check "compare x86/aarch64: only in B lists aarch64's own experiments" \
-    grep -qE '^only in B \(aarch64\): tlbi_broadcast_vs_ipi, tlbi_range, tlbi_concurrent,' "$out/cross.txt"
+check "compare x86/aarch64: only in A lists x86's experiments that answer no shared question" \
+    grep -qE '^only in A \(x86_64\): ipi_broadcast, shootdown_lazy, pti_double_invalidation,' "$out/cross.txt"
+check "compare x86/aarch64: only in B lists aarch64's experiments that answer no shared question" \
+    grep -qE '^only in B \(aarch64\): tlbi_range, shootdown_lazy, ipi_broadcast$' "$out/cross.txt"
 check "compare x86/aarch64: ipi_roundtrip compared over all pairs" grep -qE '^  all_pairs +[0-9.]+ us' "$out/cross.txt"
 check "compare x86/aarch64: no section for a one-sided experiment" \
     bash -c "! grep -qE '^== (tlbi_range|invlpgb_range|shootdown_lazy):' '$out/cross.txt'"
@@ -154,11 +158,47 @@ check "compare --json x86/aarch64: compared, only_in, ns, all_pairs" cross_ok "$
 check "compare --json x86/aarch64: ipi_roundtrip's cells in ns of each side's rate" jq -e '
     [.experiments[] | select(.id == "ipi_roundtrip") | .rows[0].cells[] | .p50] |
     (.[0] > 1000 and .[0] < 100000 and .[1] > 40000 and .[1] < 70000)' "$out/cross.json"
+# by question: the rows, mechanisms and ns the reports themselves give (arch_questions.py)
+QPY=tests/checks/arch_questions.py
+check "compare x86/aarch64 by question: ipi_roundtrip, shootdown, contention, cells in ns at each side's rate" \
+    python3 "$QPY" rows "$TOOL" "$X86" "$ARM"
+check "compare x86/aarch64 by question: flush_ceiling only on x86_64, aarch64's lack named" \
+    python3 "$QPY" ceiling-missing "$TOOL" "$X86" "$ARM"
+python3 "$QPY" craft "$ARM" "$out/arm-ceiling.json"
+check "compare x86/aarch64 by question: an aarch64 report with flush_ceiling validates" \
+    "$TOOL" validate "$out/arm-ceiling.json"
+check "compare x86/aarch64 by question: an aarch64 flush_ceiling is compared, page by page and full" \
+    python3 "$QPY" ceiling "$TOOL" "$X86" "$out/arm-ceiling.json"
+# the same against the aarch64 sample (a fresh run's report, schema 3)
+ARMS=reports/samples/qemu-aarch64-smp4.json
+check "compare x86/aarch64 sample by question: the rows the two samples give" \
+    python3 "$QPY" rows "$TOOL" "$X86" "$ARMS"
+check "compare x86/aarch64 sample by question: the sample's own flush_ceiling compared" \
+    python3 "$QPY" ceiling "$TOOL" "$X86" "$ARMS"
+# INVLPGB named as Linux 6.15+'s path only where the x86 report measured invlpgb_range
+check "compare x86/aarch64 by question: INVLPGB for Linux 6.15+ only where invlpgb_range was measured" bash -c "
+    '$TOOL' compare --json A=reports/samples/qemu-tcg-smp4-max-emulated.json B='$ARMS' 2>/dev/null |
+        jq -e '.architectures.questions[] | select(.question == \"shootdown\") |
+               (.sides.A.linux_instead | test(\"INVLPGB\")) and .sides.B.linux_instead == null' >/dev/null &&
+    '$TOOL' compare --json A='$X86' B='$ARMS' 2>/dev/null |
+        jq -e '.architectures.questions[] | select(.question == \"shootdown\") |
+               .sides.A.linux_instead == null' >/dev/null"
+check "compare x86/aarch64 by question: each side's mechanism in the shootdown rows" \
+    grep -qE '^ +1 +1 +IPIs invlpg +[0-9.]+ us\* +TLBI VAE1IS +[0-9.]+ us\*~ ' "$out/cross.txt"
+check "compare x86/aarch64 by question: what Linux does on each architecture" bash -c "
+    grep -q '^  Linux on x86_64: native_flush_tlb_multi' '$out/cross.txt' &&
+    grep -q '^  Linux on aarch64: flush_tlb_range: broadcast TLBI' '$out/cross.txt'"
+check "compare x86/aarch64 by question: flush_ceiling not compared, the reason in the text" \
+    grep -q '^  not compared: only on A (x86_64): B (aarch64) has no flush_ceiling' "$out/cross.txt"
+"$TOOL" compare --markdown A="$X86" B="$ARM" >"$out/cross.md" 2>&1
+check "compare --markdown x86/aarch64: the questions as sections with tables" bash -c "
+    grep -q '^### shootdown: ' '$out/cross.md' && grep -q '^| targets | pages | A how |' '$out/cross.md'"
 # a side without its tick rate: ticks of two clocks are not compared at all
 jq 'del(.cpu.counter_hz)' "$ARM" >"$out/arm-no-hz.json"
 check "compare x86/aarch64 without counter_hz: nothing compared, everything listed" bash -c "
     '$TOOL' compare --json '$X86' '$out/arm-no-hz.json' 2>/dev/null | jq -e '
-        .architectures.compared == [] and (.architectures.only_in.B | length) == 7'"
+        .architectures.compared == [] and .architectures.questions == [] and
+        (.architectures.only_in.B | length) == 7'"
 
 # ---- compare aarch64 against aarch64 ----
 cp "$ARM" "$out/arm-copy.json"
@@ -182,6 +222,18 @@ check "html: the machine table names the MIDR, not an x86 family" bash -c "
     grep -q 'aarch64 MIDR 0xf0510 (implementer 0x0), EL1' '$out/arm.html' &&
     ! grep -q 'family 0xffffffffffffffff' '$out/arm.html'"
 check "html: x86 with aarch64 renders" "$TOOL" html -o "$out/mix.html" "$X86" "$ARM"
+
+# ---- the mutants of the questions: any point taken, or the other side's rate ----
+for mut in arch_question_filter_dropped arch_question_other_rate; do
+    bin=build/mutants/$mut/tlbscope-report
+    if [ ! -x "$bin" ]; then
+        ok "mutant $mut # SKIP not built (make tool-mutants)"
+    elif python3 "$QPY" rows "$bin" "$X86" "$ARM" 2>/dev/null; then
+        not_ok "mutant $mut: the question check still passes"
+    else
+        ok "mutant $mut: the question check fails"
+    fi
+done
 
 # ---- the mutant: experiments paired by id alone ----
 if [ -x "$MUTANT" ]; then

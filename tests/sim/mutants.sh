@@ -804,6 +804,16 @@ arch_lists_unshared() {
 }
 kill_tool arch_unshared_compared "compare: x86 and aarch64 experiments paired by id alone" \
     arch_lists_unshared
+# x86 against aarch64 by question (reports/tool/compare/arch_questions.c): every cell is the
+# point on Linux's path, in ns at its own side's rate, as computed from the reports
+questions_from_reports() {
+    python3 tests/checks/arch_questions.py rows "$1" reports/samples/qemu-tcg-smp4-max.json \
+        "$ARM4" 2>/dev/null
+}
+kill_tool arch_question_filter_dropped "compare by question: a side takes any point, not Linux's path" \
+    questions_from_reports
+kill_tool arch_question_other_rate "compare by question: ticks turned to ns at another side's rate" \
+    questions_from_reports
 # issue 35: a hostile database's unit on the atlas (tests/checks/markup_sweep.sh's database
 # sweep), a formula in CSV and HTML in Markdown (tests/checks/tool_cli.sh: hostile_text.py)
 atlas_escapes_the_database() {

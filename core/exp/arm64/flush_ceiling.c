@@ -147,6 +147,7 @@ static void add_points(struct experiment_record *e, const struct fc_setup *s, st
                        unsigned n, unsigned nsamples, struct fc_curves *c)
 {
     uint32_t run = record_paired_run(e), m, at = c->n;
+    unsigned others[MAX_CPUS];
     for (m = 0; m < MODES; m++) {
         struct result_point *p = a64_point_add(e);
         const struct stats *both, *flush;
@@ -156,6 +157,8 @@ static void add_points(struct experiment_record *e, const struct fc_setup *s, st
         point_keep_samples(e, p, smp[m].both, nsamples, run);
         a64_param_str(p, "mode", s->name[m]);
         a64_param(p, "pages", n);
+        /* the other CPUs the broadcast reaches (each holds the pages and verifies): x86's targets */
+        a64_param(p, "targets", a64_others(others));
         metric(p, "latency", smp[m].flush, nsamples);
         metric(p, "initiator_refill", smp[m].refill, nsamples);
         metric(p, "with_refill", smp[m].both, nsamples);

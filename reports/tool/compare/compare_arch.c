@@ -4,15 +4,18 @@
 #include <string.h>
 
 #include "core/mutant.h"
+#include "reports/tool/compare/compare_questions.h"
 #include "reports/tool/model/units.h"
 
 /*
  * Both architectures' apps run these with the same parameters and meaning:
  * a round trip initiator -> target -> initiator, and the detector's control
- * (contract A of issue 27). tlbi_* and x86's INVLPG/INVLPGB experiments
- * measure different mechanisms, and shootdown_lazy is a SKIP on aarch64.
- * ipi_broadcast is on both sides but not shared: x86's modes are APIC
- * destination shorthands, aarch64's the GIC's SGI forms (listed per side).
+ * (contract A of issue 27): each gets a section of its own. tlbi_* and x86's
+ * INVLPG/INVLPGB experiments measure different mechanisms: they meet by the
+ * question they answer (arch_questions.h, compare_questions.h), not by id.
+ * shootdown_lazy is a SKIP on aarch64. ipi_broadcast is on both sides but not
+ * shared: x86's modes are APIC destination shorthands, aarch64's the GIC's
+ * SGI forms (listed per side).
  */
 static const char *const shared_ids[] = { "ipi_roundtrip", "stale_detector_control", NULL };
 
@@ -60,14 +63,16 @@ static bool has_section(const struct cmp_model *m, const char *id)
 
 size_t compare_arch_only(const struct cmp_model *m, size_t side, const char **ids, size_t cap)
 {
+    struct cq_set qs;
     size_t r, j, k, n = 0;
+    bool questions = compare_questions_build(m, &qs);
     for (r = 0; r < m->nall; r++) {
         if (m->side_of[r] != side)
             continue;
         for (j = 0; j < m->all[r]->nexperiments; j++) {
             const char *id = m->all[r]->experiments[j].id;
             bool listed = false;
-            if (!id || has_section(m, id))
+            if (!id || has_section(m, id) || (questions && compare_questions_use(&qs, id)))
                 continue;
             for (k = 0; k < n && !listed; k++)
                 listed = strcmp(ids[k], id) == 0;
@@ -75,6 +80,8 @@ size_t compare_arch_only(const struct cmp_model *m, size_t side, const char **id
                 ids[n++] = id;
         }
     }
+    if (questions)
+        compare_questions_free(&qs);
     return n;
 }
 
@@ -89,8 +96,10 @@ void compare_arch_print(const struct cmp_model *m, FILE *out, bool markdown, int
     for (i = 0; i < m->nreports; i++)
         len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s %s", i ? ", " : "",
                                 m->reports[i]->label, m->reports[i]->architecture);
-    snprintf(line + len, sizeof(line) - len, "; only the experiments both define alike are "
-             "compared (ipi_roundtrip: all pairs pooled; stale_detector_control), %s",
+    snprintf(line + len, sizeof(line) - len, "; compared: the experiments both define alike "
+             "(ipi_roundtrip: all pairs pooled; stale_detector_control) and, by question, each "
+             "side's experiment on Linux's path (ipi_roundtrip, shootdown, flush_ceiling, "
+             "contention: after the sections), %s",
              m->in_ns ? "in ns from each side's own rate (tsc_hz on x86_64, counter_hz on "
                         "aarch64)" : "and none here: a tick rate is missing, and ticks of two "
                                      "clocks are no common unit");
@@ -137,5 +146,7 @@ json_t *compare_arch_json(const struct cmp_model *m)
     json_object_set_new(o, "sides", sides);
     json_object_set_new(o, "compared", compared);
     json_object_set_new(o, "only_in", only);
+    /* the questions (arch_questions.h): each side's experiment and mechanism, the rows */
+    json_object_set_new(o, "questions", m->cross_arch ? compare_questions_json(m) : json_array());
     return o;
 }

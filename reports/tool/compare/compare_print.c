@@ -7,6 +7,7 @@
 #include "core/mutant.h"
 #include "reports/tool/compare/compare.h"
 #include "reports/tool/compare/compare_arch.h"
+#include "reports/tool/compare/compare_questions.h"
 #include "reports/tool/compare/compare_csv.h"
 #include "reports/tool/compare/compare_summary.h"
 #include "reports/tool/compare/compare_windows.h"
@@ -525,6 +526,7 @@ static void print_text(const struct cmp_model *m, FILE *out, bool markdown)
             table_free(t);
         }
     }
+    compare_questions_print(m, out, markdown, markdown ? 1000 : COMPARE_WIDTH);
 }
 
 void compare_print(const struct cmp_model *m, FILE *out, enum table_format fmt)
