@@ -50,7 +50,8 @@ EFI_ASFLAGS := -fpic -I. $(ARCH_INC) -DTLBSCOPE_EFI
 # a test image's extra defines (tests/qemu/ring3.sh builds one with -DTLBSCOPE_MUTANT=178)
 EFI_CFLAGS += $(X86_EXTRA_CFLAGS)
 
-CORE_SRCS := $(sort $(wildcard core/*/*.c))
+# core/*/*_arm64.c: the aarch64 run's own files, built only into the aarch64 app (arch/arm64/arm64.mk)
+CORE_SRCS := $(sort $(filter-out %_arm64.c,$(wildcard core/*/*.c)))
 ARCH_SRCS := $(sort $(wildcard arch/$(ARCH)/*.c))
 ARCH_ASM  := $(sort $(wildcard arch/$(ARCH)/*.S))
 EFI_SRCS  := $(sort $(wildcard efi/*.c))
@@ -93,7 +94,8 @@ $(BUILD)/efi/%.o: %.S
 $(BUILD)/commit.stamp: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(VERSION) $(COMMIT)' | cmp -s - $@ || echo '$(VERSION) $(COMMIT)' > $@
-$(BUILD)/efi/efi/main.o $(BUILD)/efi/core/report/report_json.o $(BUILD)/efi/core/report/report_text.o: $(BUILD)/commit.stamp
+$(BUILD)/efi/efi/main.o $(BUILD)/efi/core/report/report_json.o $(BUILD)/efi/core/report/report_doc.o \
+    $(BUILD)/efi/core/report/report_text.o: $(BUILD)/commit.stamp
 FORCE:
 
 # efi/sbat.csv with the version from VERSION filled in

@@ -20,11 +20,12 @@ A64_CFLAGS := $(A64_TARGET) -std=c11 -O2 $(WARN) $(DEFS) -I. -Iarch/arm64/includ
 	$(A64_EXTRA_CFLAGS)
 A64_LDFLAGS := /subsystem:efi_application /entry:efi_main /nodefaultlib /machine:arm64 /debug:none
 
-# what of core/ the aarch64 app uses: the freestanding library, the verdict,
-# and the aarch64 experiments and report
-A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c core/exp/arm64/*.c core/report/arm64/*.c)) \
+# what of core/ the aarch64 app uses: the freestanding library, the run's configuration,
+# records, plan and bootstrap, the report's skeleton and experiments, and its own files
+# (core/exp/arm64/, core/*/*_arm64.c)
+A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c core/exp/arm64/*.c core/*/*_arm64.c)) \
 	core/lib/json.c core/lib/cmdline.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c core/lib/msglist.c \
-	core/run/verdict.c core/run/result.c core/report/report_common.c core/report/experiment_json.c \
+	core/run/verdict.c core/run/result.c core/report/report_common.c core/report/experiment_json.c core/report/report_doc.c \
 	core/report/conditions_report.c core/report/plan_report.c core/run/record.c core/run/plan.c \
 	core/machine/cpu_table.c core/machine/placement.c core/run/bootstrap.c core/run/crossover.c \
 	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c \
@@ -58,7 +59,7 @@ $(A64_BUILD)/obj/%.o: %.S
 	$(Q)$(A64_CC) $(A64_TARGET) -I. -Iarch/arm64/include -MMD -MP -c $< -o $@
 
 # the version and commit go into the report: rebuild what prints them
-$(A64_BUILD)/obj/efi/arm64/main.o $(A64_BUILD)/obj/core/report/arm64/report_a64.o: $(BUILD)/commit.stamp
+$(A64_BUILD)/obj/efi/arm64/main.o $(A64_BUILD)/obj/core/report/report_arm64.o $(A64_BUILD)/obj/core/report/report_doc.o: $(BUILD)/commit.stamp
 
 $(A64_EFI): $(A64_OBJS)
 	@$(if $(Q),echo "  LD64  $@")

@@ -1,6 +1,6 @@
 /*
  * JSON pieces the x86 report (report_json.c) and the aarch64 report
- * (core/report/arm64/) write alike: a point's statistics, the run's messages
+ * (report_arm64.c) write alike: a point's statistics, the run's messages
  * and the verdict (reports/SCHEMA.md). Only core/lib and core/run's verdict
  * here, so the aarch64 build compiles it too.
  */

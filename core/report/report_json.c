@@ -1,6 +1,6 @@
 #include "asm/cpu.h"
 #include "core/lib/json.h"
-#include "core/report/experiment_json.h"
+#include "core/report/report_doc.h"
 #include "core/lib/mem.h"
 #include "core/mutant.h"
 #include "core/report/method_report.h"
@@ -326,85 +326,91 @@ static void write_simulation(struct json_writer *w, const struct simulation_info
     jw_object_end(w);
 }
 
-/*
- * The verdict (core/run/verdict.h) beside the result: the word a technician reads
- * (SUCCESS and SKIP are both COMPLETE), the counts it rests on and its line as
- * printed. tlbscope-report validate recomputes all of it from the experiments.
- */
-static void write_verdict(struct json_writer *w, const struct run *r)
+/* What the x86 parts of the report read: the run, and the tokens of its redaction. */
+struct x86_doc {
+    const struct run *r;
+    const struct redaction *red;
+};
+
+static void write_head(struct json_writer *w, const void *ctx)
 {
-    struct verdict v;
-    run_verdict(r, &v);
-    report_json_verdict(w, &v);
+    const struct x86_doc *d = ctx;
+    write_simulation(w, &d->r->sim);
+    redaction_write_record(w, d->red);
 }
 
-bool report_write_json(const struct run *r, struct strbuf *out)
+static void write_run(struct json_writer *w, const void *ctx)
 {
-    struct json_writer w;
-    struct redaction red;
-    uint32_t i;
-    redaction_prepare(r, &red);
-    jw_init(&w, out);
-    jw_object_begin(&w);
-    jw_kv_str(&w, "schema", REPORT_SCHEMA);
-    jw_kv_u64(&w, "schema_version", REPORT_SCHEMA_VERSION);
-    /* issue 27: the aarch64 app writes "aarch64" here (core/report/arm64/); a report
-     * without the key was written before it and is x86_64 (reports/SCHEMA.md) */
-    jw_kv_str(&w, "architecture", "x86_64");
-    jw_key(&w, "generator");
-    jw_object_begin_inline(&w);
-    jw_kv_str(&w, "name", "tlbscope");
-    jw_kv_str(&w, "version", TLBSCOPE_VERSION);
-    jw_kv_str(&w, "commit", TLBSCOPE_COMMIT);
-    jw_object_end(&w);
-    jw_kv_str(&w, "result", result_name(r->result));
-    write_verdict(&w, r);
-    write_simulation(&w, &r->sim);
-    redaction_write_record(&w, &red);
-
-    jw_key(&w, "run");
-    jw_object_begin(&w);
-    jw_kv_str(&w, "id", r->run_id);
-    jw_kv_u64(&w, "counter", r->run_counter);
-    jw_key(&w, "start_time");
+    const struct x86_doc *d = ctx;
+    const struct run *r = d->r;
+    const struct redaction *red = d->red;
+    jw_key(w, "run");
+    jw_object_begin(w);
+    jw_kv_str(w, "id", r->run_id);
+    jw_kv_u64(w, "counter", r->run_counter);
+    jw_key(w, "start_time");
     if (r->fw.start_time.valid) {
         char t[32];
         const struct rtc_time *s = &r->fw.start_time;
         fmt_into(t, sizeof(t), "%04u-%02u-%02uT%02u:%02u:%02u", s->year, s->month, s->day, s->hour,
                  s->minute, s->second);
-        jw_str(&w, t);
+        jw_str(w, t);
     } else {
-        jw_null(&w);
+        jw_null(w);
     }
-    jw_kv_bool(&w, "rtc_plausible", r->fw.rtc_plausible);
-    jw_kv_u64(&w, "duration_ms", r->duration_ms);
-    jw_kv_str(&w, "status", r->partial ? "partial" : "complete");
-    write_args(&w, r->args_text, &red);
-    jw_kv_bool(&w, "config_file", r->cfg_file_found);
-    jw_kv_str(&w, "config_source", config_source_name(r->net.config_source));
-    jw_key(&w, "config_origins"); /* issue 35: which source set each key given */
-    config_write_origins(&r->cfg, &w);
-    write_network(&w, r, &red);
-    jw_key(&w, "config");
-    config_write_json_shown(&r->cfg, &w, red.cfg_upload[0] ? red.cfg_upload : r->cfg.upload);
+    jw_kv_bool(w, "rtc_plausible", r->fw.rtc_plausible);
+    jw_kv_u64(w, "duration_ms", r->duration_ms);
+    jw_kv_str(w, "status", r->partial ? "partial" : "complete");
+    write_args(w, r->args_text, red);
+    jw_kv_bool(w, "config_file", r->cfg_file_found);
+    jw_kv_str(w, "config_source", config_source_name(r->net.config_source));
+    jw_key(w, "config_origins"); /* issue 35: which source set each key given */
+    config_write_origins(&r->cfg, w);
+    write_network(w, r, red);
+    jw_key(w, "config");
+    config_write_json_shown(&r->cfg, w, red->cfg_upload[0] ? red->cfg_upload : r->cfg.upload);
     /* a message may quote a URL or an address (a failed fetch names the boot server) */
-    report_write_msgs_shown(&w, "errors", &r->errors, redaction_write_text, &red);
-    report_write_msgs_shown(&w, "warnings", &r->warnings, redaction_write_text, &red);
-    jw_object_end(&w);
+    report_write_msgs_shown(w, "errors", &r->errors, redaction_write_text, red);
+    report_write_msgs_shown(w, "warnings", &r->warnings, redaction_write_text, red);
+    jw_object_end(w);
+}
 
-    write_firmware(&w, &r->fw, &red);
-    write_cpu(&w, r);
-    write_topology(&w, r);
-    method_report_write(&w, r);
+static void write_machine(struct json_writer *w, const void *ctx)
+{
+    const struct x86_doc *d = ctx;
+    write_firmware(w, &d->r->fw, d->red);
+    write_cpu(w, d->r);
+    write_topology(w, d->r);
+    method_report_write(w, d->r);
+}
 
-    jw_key(&w, "experiments");
-    jw_array_begin(&w);
-    for (i = 0; i < r->experiment_count; i++)
-        if (r->experiments[i].ran)
-            report_write_experiment(&w, &r->experiments[i], "tsc_ticks", redaction_write_text, &red);
-    jw_array_end(&w);
-    report_json_recommendations(&w, r); /* schema version 2 */
-    jw_object_end(&w);
-    sb_putc(out, '\n');
-    return jw_finish(&w);
+static void write_recommendations(struct json_writer *w, const void *ctx)
+{
+    const struct x86_doc *d = ctx;
+    report_json_recommendations(w, d->r); /* schema version 2 */
+}
+
+bool report_write_json(const struct run *r, struct strbuf *out)
+{
+    struct redaction red;
+    struct verdict v;
+    struct x86_doc x = { r, &red };
+    struct report_doc d = {
+        .architecture = "x86_64",
+        .result = r->result,
+        .verdict = &v,
+        .write_head = write_head,
+        .write_run = write_run,
+        .write_machine = write_machine,
+        .write_recommendations = write_recommendations,
+        .experiments = r->experiments,
+        .experiment_count = r->experiment_count,
+        .unit = "tsc_ticks",
+        .show = redaction_write_text,
+        .show_ctx = &red,
+        .ctx = &x,
+    };
+    redaction_prepare(r, &red);
+    run_verdict(r, &v);
+    return report_doc_write(&d, out);
 }

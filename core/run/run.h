@@ -18,15 +18,8 @@
 #include "core/run/record.h"
 #include "core/run/redact.h"
 #include "core/run/result.h"
+#include "core/run/version.h"
 
-#define REPORT_SCHEMA "tlbscope-report"
-
-#ifndef TLBSCOPE_VERSION
-#define TLBSCOPE_VERSION "0.0.0"
-#endif
-#ifndef TLBSCOPE_COMMIT
-#define TLBSCOPE_COMMIT "unknown"
-#endif
 
 enum tsc_source { TSC_SRC_UNKNOWN = 0, TSC_SRC_CPUID_15H, TSC_SRC_CPUID_16H, TSC_SRC_PM_TIMER,
                   TSC_SRC_FIRMWARE_STALL, TSC_SRC_HOST_CLOCK };

@@ -1,6 +1,7 @@
 /* The aarch64 app's configuration: see config_a64.h. */
 #include "efi/arm64/config_a64.h"
 
+#include "core/exp/arm64/experiments.h"
 #include "core/lib/cmdline.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"

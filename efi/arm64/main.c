@@ -5,7 +5,7 @@
  * page tables for the test region, installed on the BSP before any CPU
  * starts (so every CPU runs on them) -> GICv3 -> PSCI CPU_ON of every MADT
  * GICC CPU, check-in within 1 s -> the experiments (core/exp/arm64/) -> the
- * report (core/report/arm64/) on the boot volume, \tlbscope\reports\, and
+ * report (core/report/report_arm64.c) on the boot volume, \tlbscope\reports\, and
  * its summary on the console -> PSCI SYSTEM_OFF under an emulator (QEMU
  * exits), back to the firmware on hardware. Whatever fails on the way is
  * recorded and the run goes on: the report is always written.
@@ -18,10 +18,11 @@
 #include "asm/timer.h"
 #include "asm/tlbi.h"
 #include "asm/uart.h"
-#include "core/exp/arm64/arm64_run.h"
+#include "core/exp/arm64/experiments.h"
+#include "core/run/run_arm64.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
-#include "core/report/arm64/report_a64.h"
+#include "core/report/report_arm64.h"
 #include "efi/arm64/acpi.h"
 #include "efi/arm64/config_a64.h"
 #include "efi/arm64/console.h"

@@ -1,5 +1,6 @@
 /* The aarch64 experiments' shared record keeping and test-region operations: see a64_exp.h. */
 #include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/experiments.h"
 
 #include <stdarg.h>
 

@@ -6,7 +6,7 @@
 #ifndef TLBSCOPE_CORE_EXP_ARM64_A64_EXP_H
 #define TLBSCOPE_CORE_EXP_ARM64_A64_EXP_H
 
-#include "core/exp/arm64/arm64_run.h"
+#include "core/run/run_arm64.h"
 
 /* A new record in run->exps (core/run/record.h), its points reserved; NULL when the run's
  * records are full. */

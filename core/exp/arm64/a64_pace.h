@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/exp/arm64/arm64_run.h"
+#include "core/run/run_arm64.h"
 
 struct a64_pace {
     bool planned;

@@ -86,17 +86,6 @@ void a64_run_experiments(struct arm64_run *run)
     stats_set_hook(0);
 }
 
-enum result a64_run_result(const struct arm64_run *run)
-{
-    enum result r = RESULT_SUCCESS;
-    uint32_t i;
-    for (i = 0; i < run->nexp; i++)
-        r = result_worst(r, run->exps[i].status);
-    if (run->partial || run->errors.count)
-        r = result_worst(r, RESULT_ERROR);
-    return r;
-}
-
 static struct a64_topo_cpu *topo_of(struct arm64_run *run, unsigned cpu)
 {
     uint32_t i;

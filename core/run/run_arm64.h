@@ -1,14 +1,16 @@
 /*
  * The state of one aarch64 run: what the firmware, the CPU and the bring-up
  * found, how the measurements are taken, and every experiment's outcome.
- * efi/arm64/ fills the firmware and bring-up parts, the experiments of this
- * folder their own records (core/run/record.h's experiment_record, the
- * x86 run's type, written by the same core/report/experiment_json.c), and
- * core/report/arm64/ writes the rest. Fixed-size arrays, but for the
- * records' points, reserved before an experiment measures.
+ * efi/arm64/ fills the firmware and bring-up parts, the experiments of
+ * core/exp/arm64/ their own records (core/run/record.h's experiment_record,
+ * the x86 run's type), and core/report/ writes it all: the report's skeleton
+ * and its experiments with x86's code (report_doc.c, experiment_json.c), the
+ * sections where the hardware differs with report_arm64.c. Fixed-size
+ * arrays, but for the records' points, reserved before an experiment
+ * measures.
  */
-#ifndef TLBSCOPE_CORE_EXP_ARM64_RUN_H
-#define TLBSCOPE_CORE_EXP_ARM64_RUN_H
+#ifndef TLBSCOPE_CORE_RUN_ARM64_H
+#define TLBSCOPE_CORE_RUN_ARM64_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,7 +41,20 @@ struct a64_topo_cpu {
     uint64_t esr, far, elr, vector;
 };
 
+/*
+ * Set by tlbscope-sim --arch aarch64 only: the run happened on the strict model
+ * (sim/arm64/), not on a machine; the report says so (simulated, simulation).
+ */
+struct a64_simulation {
+    const char *model;       /* the model's name */
+    uint32_t model_version;
+    const char *profile;     /* --cpu */
+    const char *profile_cpu; /* what the profile is */
+    uint64_t seed;
+};
+
 struct arm64_run {
+    const struct a64_simulation *sim; /* NULL on a machine */
     /* run */
     char id[80];
     char start_time[32]; /* "" when the firmware clock is not plausible */
@@ -95,17 +110,7 @@ struct arm64_run {
     struct experiment_record exps[A64_MAX_EXPS]; /* core/run/record.h, as x86's */
 };
 
-/* The experiments in run order (those run->selected names, or all); each appends its record
- * to run->exps. */
-void a64_run_experiments(struct arm64_run *run);
-/* an aarch64 experiment id */
-bool a64_experiment_known(const char *id);
-/* run->result of all experiments (the most severe); a partial run is at least ERROR */
+/* The run's result: the most severe of its experiments'; a partial run is at least ERROR. */
 enum result a64_run_result(const struct arm64_run *run);
-/* A CPU that stopped answering: recorded hung (or faulted, if our vector
- * parked it) in the topology, no longer used, and the run partial. */
-void a64_cpu_lost(struct arm64_run *run, unsigned cpu, const char *where);
-/* topology state of percpu[] CPUs after the run: parked ones become faulted */
-void a64_topology_settle(struct arm64_run *run);
 
 #endif

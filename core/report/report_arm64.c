@@ -1,10 +1,10 @@
-/* The aarch64 report (JSON, contract A) and its text summary: see report_a64.h. */
-#include "core/report/arm64/report_a64.h"
+/* The aarch64 report's own parts (JSON) and its text summary: see report_arm64.h. */
+#include "core/report/report_arm64.h"
 
 #include "asm/cpu.h"
 #include "core/lib/json.h"
 #include "core/lib/mem.h"
-#include "core/report/experiment_json.h"
+#include "core/report/report_doc.h"
 #include "core/report/report_common.h"
 #include "core/run/config.h"
 
@@ -27,8 +27,9 @@ void a64_verdict(const struct arm64_run *run, struct verdict *v)
     verdict_conclude(v, a64_run_result(run));
 }
 
-static void write_run(struct json_writer *w, const struct arm64_run *run)
+static void write_run(struct json_writer *w, const void *ctx)
 {
+    const struct arm64_run *run = ctx;
     uint32_t i;
     jw_key(w, "run");
     jw_object_begin(w);
@@ -67,8 +68,9 @@ static void write_run(struct json_writer *w, const struct arm64_run *run)
     jw_object_end(w);
 }
 
-static void write_firmware(struct json_writer *w, const struct arm64_run *run)
+static void write_firmware(struct json_writer *w, const void *ctx)
 {
+    const struct arm64_run *run = ctx;
     jw_key(w, "firmware");
     jw_object_begin(w);
     jw_key(w, "uefi");
@@ -97,8 +99,9 @@ static void write_firmware(struct json_writer *w, const struct arm64_run *run)
     jw_object_end(w);
 }
 
-static void write_cpu(struct json_writer *w, const struct arm64_run *run)
+static void write_cpu(struct json_writer *w, const void *ctx)
 {
+    const struct arm64_run *run = ctx;
     const struct arm64_cpu_id *c = &run->cpu;
     jw_key(w, "cpu");
     jw_object_begin(w);
@@ -127,8 +130,9 @@ static void write_cpu(struct json_writer *w, const struct arm64_run *run)
     jw_object_end(w);
 }
 
-static void write_topology(struct json_writer *w, const struct arm64_run *run)
+static void write_topology(struct json_writer *w, const void *ctx)
 {
+    const struct arm64_run *run = ctx;
     uint32_t i, ok = 0;
     for (i = 0; i < run->ntopo; i++)
         ok += run->topo[i].state == A64_CPU_OK;
@@ -165,8 +169,9 @@ static void write_topology(struct json_writer *w, const struct arm64_run *run)
     jw_object_end(w);
 }
 
-static void write_method(struct json_writer *w, const struct arm64_run *run)
+static void write_method(struct json_writer *w, const void *ctx)
 {
+    const struct arm64_run *run = ctx;
     jw_key(w, "method");
     jw_object_begin(w);
     jw_kv_str(w, "ipi", run->gic_version == 2 ? "gicv2_sgi" : "gicv3_sgi");
@@ -188,8 +193,9 @@ static void write_method(struct json_writer *w, const struct arm64_run *run)
  * Schema 2 requires the section. None of the x86 recommendations concerns
  * the aarch64 experiments, so it carries only where the run happened.
  */
-static void write_recommendations(struct json_writer *w, const struct arm64_run *run)
+static void write_recommendations(struct json_writer *w, const void *ctx)
 {
+    const struct arm64_run *run = ctx;
     const char *environment = run->hypervisor ? "virtualised" : "hardware";
     jw_key(w, "recommendations");
     jw_object_begin(w);
@@ -201,41 +207,53 @@ static void write_recommendations(struct json_writer *w, const struct arm64_run 
     jw_object_end(w);
 }
 
+/* "simulated", "simulation": the model's run (tlbscope-sim --arch aarch64), else a machine's */
+static void write_head(struct json_writer *w, const void *ctx)
+{
+    const struct arm64_run *run = ctx;
+    const struct a64_simulation *s = run->sim;
+    jw_kv_bool(w, "simulated", s != 0);
+    jw_key(w, "simulation");
+    if (!s) {
+        jw_null(w);
+        return;
+    }
+    jw_object_begin(w);
+    jw_kv_str(w, "model", s->model);
+    jw_kv_u64(w, "model_version", s->model_version);
+    jw_kv_str(w, "profile", s->profile);
+    jw_kv_str(w, "profile_cpu", s->profile_cpu);
+    jw_kv_u64(w, "seed", s->seed);
+    jw_object_end(w);
+}
+
+static void write_machine(struct json_writer *w, const void *ctx)
+{
+    write_firmware(w, ctx);
+    write_cpu(w, ctx);
+    write_topology(w, ctx);
+    write_method(w, ctx);
+}
+
 bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
 {
-    struct json_writer w;
     struct verdict v;
-    uint32_t i;
+    struct report_doc d = {
+        .architecture = "aarch64",
+        .result = a64_run_result(run),
+        .verdict = &v,
+        .write_head = write_head,
+        .write_run = write_run,
+        .write_machine = write_machine,
+        .write_recommendations = write_recommendations,
+        .experiments = run->exps,
+        .experiment_count = run->nexp,
+        .unit = "counter_ticks", /* CNTVCT_EL0 at cpu.counter_hz */
+        .show = report_show_as_is,
+        .ctx = run,
+    };
     a64_verdict(run, &v);
-    jw_init(&w, out);
-    jw_object_begin(&w);
-    jw_kv_str(&w, "schema", "tlbscope-report");
-    jw_kv_u64(&w, "schema_version", REPORT_SCHEMA_VERSION);
-    jw_kv_str(&w, "architecture", "aarch64");
-    jw_key(&w, "generator");
-    jw_object_begin_inline(&w);
-    jw_kv_str(&w, "name", "tlbscope");
-    jw_kv_str(&w, "version", TLBSCOPE_VERSION);
-    jw_kv_str(&w, "commit", TLBSCOPE_COMMIT);
-    jw_object_end(&w);
-    jw_kv_str(&w, "result", result_name(a64_run_result(run)));
-    report_json_verdict(&w, &v);
-    jw_kv_bool(&w, "simulated", false);
-    jw_kv_null(&w, "simulation");
-    write_run(&w, run);
-    write_firmware(&w, run);
-    write_cpu(&w, run);
-    write_topology(&w, run);
-    write_method(&w, run);
-    jw_key(&w, "experiments");
-    jw_array_begin(&w);
-    for (i = 0; i < run->nexp; i++)
-        report_write_experiment(&w, &run->exps[i], "counter_ticks", report_show_as_is, NULL);
-    jw_array_end(&w);
-    write_recommendations(&w, run);
-    jw_object_end(&w);
-    sb_putc(out, '\n');
-    return jw_finish(&w) && !out->truncated;
+    return report_doc_write(&d, out);
 }
 
 /* ticks as microseconds with one decimal, for people */

@@ -1,0 +1,13 @@
+/* The aarch64 run's own bookkeeping: see run_arm64.h. */
+#include "core/run/run_arm64.h"
+
+enum result a64_run_result(const struct arm64_run *run)
+{
+    enum result r = RESULT_SUCCESS;
+    uint32_t i;
+    for (i = 0; i < run->nexp; i++)
+        r = result_worst(r, run->exps[i].status);
+    if (run->partial || run->errors.count)
+        r = result_worst(r, RESULT_ERROR);
+    return r;
+}
