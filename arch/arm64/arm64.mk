@@ -25,7 +25,8 @@ A64_LDFLAGS := /subsystem:efi_application /entry:efi_main /nodefaultlib /machine
 # (core/exp/arm64/, core/*/*_arm64.c)
 A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c core/exp/arm64/*.c core/*/*_arm64.c)) \
 	core/lib/json.c core/lib/cmdline.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c core/lib/msglist.c \
-	core/run/verdict.c core/run/result.c core/report/report_common.c core/report/experiment_json.c core/report/report_doc.c \
+	core/run/verdict.c core/run/result.c core/report/report_common.c core/report/experiment_json.c core/report/report_doc.c core/report/recommend_json.c core/report/time_text.c \
+	core/run/recommendation.c \
 	core/report/conditions_report.c core/report/plan_report.c core/run/record.c core/run/plan.c \
 	core/machine/cpu_table.c core/machine/placement.c core/run/bootstrap.c core/run/crossover.c \
 	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c \

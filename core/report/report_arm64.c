@@ -4,6 +4,7 @@
 #include "asm/cpu.h"
 #include "core/lib/json.h"
 #include "core/lib/mem.h"
+#include "core/report/recommend_json.h"
 #include "core/report/report_doc.h"
 #include "core/report/report_common.h"
 #include "core/run/config.h"
@@ -189,22 +190,13 @@ static void write_method(struct json_writer *w, const void *ctx)
     jw_object_end(w);
 }
 
-/*
- * Schema 2 requires the section. None of the x86 recommendations concerns
- * the aarch64 experiments, so it carries only where the run happened.
- */
+/* what the run suggests (core/run/recommend_arm64.c), written as x86's are */
+static struct recommendations recs; /* a few KB: not on the firmware's stack */
+
 static void write_recommendations(struct json_writer *w, const void *ctx)
 {
-    const struct arm64_run *run = ctx;
-    const char *environment = run->hypervisor ? "virtualised" : "hardware";
-    jw_key(w, "recommendations");
-    jw_object_begin(w);
-    jw_kv_str(w, "environment", environment);
-    jw_kv_str(w, "note", report_environment_note(environment));
-    jw_key(w, "entries");
-    jw_array_begin(w);
-    jw_array_end(w);
-    jw_object_end(w);
+    a64_recommend(ctx, &recs);
+    report_write_recommendations(w, &recs);
 }
 
 /* "simulated", "simulation": the model's run (tlbscope-sim --arch aarch64), else a machine's */
@@ -325,6 +317,8 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
         sb_printf(sb, "ERROR %s: %s\n", run->errors.items[i].where, run->errors.items[i].text);
     for (i = 0; i < run->warnings.count; i++)
         sb_printf(sb, "warning %s: %s\n", run->warnings.items[i].where, run->warnings.items[i].text);
+    a64_recommend(run, &recs);
+    report_text_recommendation_list(&recs, run->counter_hz, sb);
     a64_verdict(run, &v);
     verdict_line(&v, 80, line, sizeof(line));
     sb_printf(sb, "\nRESULT: %s\n", line);

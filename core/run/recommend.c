@@ -4,11 +4,6 @@
 #include "core/run/recommend_internal.h"
 #include "core/lib/strbuf.h"
 
-bool recommend_not_hardware(const char *environment)
-{
-    return environment && !str_eq(environment, "hardware");
-}
-
 const struct experiment_record *rec_find(const struct run *r, const char *id)
 {
     uint32_t i;

@@ -19,6 +19,7 @@
 #include "asm/percpu.h"
 #include "core/lib/msglist.h"
 #include "core/lib/stats.h"
+#include "core/run/recommendation.h"
 #include "core/run/record.h"
 #include "core/run/result.h"
 
@@ -110,6 +111,8 @@ struct arm64_run {
     struct experiment_record exps[A64_MAX_EXPS]; /* core/run/record.h, as x86's */
 };
 
+/* What the run suggests (core/run/recommend_arm64.c): the report's recommendations. */
+void a64_recommend(const struct arm64_run *run, struct recommendations *out);
 /* The run's result: the most severe of its experiments'; a partial run is at least ERROR. */
 enum result a64_run_result(const struct arm64_run *run);
 

@@ -106,6 +106,18 @@ check_run() { # name smp el [gic]
     check "$name: flush_ceiling summary: Linux's ceiling 2097153, p* of 10 page counts with a confidence" \
         test "$(exp_field flush_ceiling '.summary[] | [.values.linux_ceiling, .values.pages_measured, (.params.confidence | IN("low", "medium", "high"))] | map(tostring) | join(",")')" = \
         "2097153,10,true"
+    # the recommendation read from it (core/run/recommend_arm64.c), as x86's are from theirs:
+    # its value the summary's p* (null without one), its interval p*'s, its evidence the points,
+    # recommended only at medium or high confidence, labelled virtualised under QEMU
+    check "$name: the flush_ceiling recommendation is the summary's p*, its interval and confidence" \
+        test "$(jqr '(.experiments[] | select(.id == "flush_ceiling")) as $e | ($e.summary[0]) as $s |
+            (.recommendations.entries[] | select(.id == "flush_ceiling")) as $r |
+            [$r.value == $s.values.p_star,
+             ($s.values.p_star == null or $s.values.p_star_low == null or
+              ($r.interval.low == $s.values.p_star_low and $r.interval.high == $s.values.p_star_high)),
+             ($r.evidence.points | length) == ($e.results | length),
+             ($r.status == "recommended") == ($s.values.p_star != null and ($s.params.confidence | IN("medium", "high"))),
+             $r.environment == "virtualised"] | all')" = true
     if [ "$smp" -gt 1 ]; then
         check "$name: tlbi_broadcast_vs_ipi SUCCESS, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
