@@ -163,6 +163,13 @@ if [ -s "${SMP4_REPORT:-}" ] && [ -x "$TOOL" ]; then
         grep -q 'tlbi_broadcast_vs_ipi' <<<"$out"
     out=$("$TOOL" compare "$X86" "$SMP4_REPORT" 2>&1)
     check "compare x86 vs aarch64: ipi_roundtrip compared" grep -q 'ipi_roundtrip' <<<"$out"
+    # by question (reports/tool/compare/arch_questions.c): this fresh report against the x86
+    # QEMU sample (make samples: the x86 app's own run) answers ipi_roundtrip, the shootdown,
+    # flush_ceiling and contention, each with rows on both sides
+    check "compare x86 vs aarch64: ipi_roundtrip, shootdown, flush_ceiling and contention compared by question" \
+        test "$("$TOOL" compare --json "$here/reports/samples/qemu-tcg-smp4-max.json" "$SMP4_REPORT" 2>/dev/null | jq -r '[.architectures.questions[] |
+            select(.compared and (.rows | length) > 0) | .question] | sort | join(",")')" = \
+        contention,flush_ceiling,ipi_roundtrip,shootdown
     check "compare x86 vs aarch64: tlbi_range only in the aarch64 report" \
         grep -qE 'only in [^ ]+ \(aarch64\):.*tlbi_range' <<<"$(tr '\n' ' ' <<<"$out")"
     check "compare x86 vs aarch64: shootdown_seq_vs_conc only in the x86 report" \
