@@ -210,9 +210,9 @@ check "config: x86's apic, the typo and invlpgb_range named in warnings" \
 [ -s "$REPORT" ] && validator "config"
 
 # the profiles' samples paced to run_budget_s (core/exp/arm64/a64_pace.h): 1000 configured, a
-# 6 s budget over two experiments; every point takes at least the floor (50), cheap ones more,
+# 6 s budget over three experiments; every point takes at least the floor (50), cheap ones more,
 # the record says so in its plan, and the run keeps to its budget (the floor's overrun aside)
-A64_ARGS="samples=1000 run_budget_s=6 experiments=tlbi_broadcast_vs_ipi,tlbi_range" \
+A64_ARGS="samples=1000 run_budget_s=6 experiments=ipi_roundtrip,tlbi_broadcast_vs_ipi,tlbi_range" \
     boot_a64 "paced-smp2" "$IMG" 2
 paced() { # experiment: planned, 50 <= n <= 1000 on every point, some point above the floor
     exp_field "$1" '[.plan.samples_configured, .plan.samples_min >= 50, .plan.samples_max > 50,
@@ -224,8 +224,13 @@ for x in tlbi_broadcast_vs_ipi tlbi_range; do
     check "paced: $x's points take 50 to 1000 samples, each with its interval, the plan says so" \
         test "$(paced $x)" = 1000,true,true,true,true,true
 done
-check "paced: the two experiments keep to about their 6 s (share + the floor's overrun < 12 s)" \
+check "paced: the experiments keep to about their 6 s (share + the floor's overrun < 12 s)" \
     test "$(jqr '[.experiments[].duration_ms] | add < 12000')" = true
+# ipi_roundtrip tells its target the count before the point: the pilot's floor, then what the
+# share buys; every ping one IRQ entry
+check "paced: ipi_roundtrip planned, 50 to 1000 round trips, one IRQ entry each" \
+    test "$(exp_field ipi_roundtrip '[.plan.samples_configured, (.results[] | .metrics.latency.n >= 50 and
+        .metrics.latency.n <= 1000 and .values.irq_entries == .metrics.latency.n)] | map(tostring) | join(",")')" = 1000,true
 [ -s "$REPORT" ] && validator "paced"
 
 # a CPU without FEAT_TLBIRANGE (Cortex-A72, Armv8.0): flush_ceiling's single-page path is one

@@ -37,7 +37,20 @@ void a64_pace_point(struct a64_pace *p)
 {
     uint64_t now = ticks();
     uint32_t left = p->points > p->done ? p->points - p->done : 1;
+    p->point_start = now;
     p->point_end = now + plan_pace_allowance(p->share_ticks, now - p->start, left);
+}
+
+uint32_t a64_pace_count(const struct a64_pace *p)
+{
+    uint64_t per_sample, want;
+    if (!p->planned)
+        return p->configured;
+    if (!p->samples_done)
+        return p->floor;
+    per_sample = p->sample_ticks / p->samples_done + 1;
+    want = (p->point_end - p->point_start) / per_sample;
+    return want < p->floor ? p->floor : want > p->configured ? p->configured : (uint32_t)want;
 }
 
 bool a64_pace_more(const struct a64_pace *p, uint32_t taken)
@@ -51,6 +64,7 @@ void a64_pace_point_done(struct a64_pace *p, uint32_t taken)
 {
     p->done++;
     p->samples_done += taken;
+    p->sample_ticks += ticks() - p->point_start;
     if (taken < p->min)
         p->min = taken;
     if (taken > p->max)

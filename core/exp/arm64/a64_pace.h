@@ -26,8 +26,8 @@ struct a64_pace {
     uint32_t configured, floor;
     uint32_t points, done;
     uint64_t start, share_ticks;
-    uint64_t point_end;               /* the current point's part of the share ends */
-    uint64_t samples_done;
+    uint64_t point_start, point_end;  /* the current point's part of the share */
+    uint64_t samples_done, sample_ticks; /* the points so far: their samples and their time */
     uint32_t min, max;
     /* room for one point's samples: configured x slots (allocated before any window) */
     uint64_t *buf;
@@ -42,6 +42,12 @@ bool a64_pace_begin(struct arm64_run *run, struct experiment_record *e, struct a
                     uint32_t points, uint32_t slots);
 /* Before a point: its part of the share starts now. */
 void a64_pace_point(struct a64_pace *p);
+/*
+ * For a point that must know its count before it starts (ipi_roundtrip tells its target
+ * how many pings to take): what its part of the share buys at the cost per sample so far,
+ * within the floor and the configured samples; the floor for the first point (the pilot).
+ */
+uint32_t a64_pace_count(const struct a64_pace *p);
 /* Whether the point, `taken` samples in, takes another (checked before each sample). */
 bool a64_pace_more(const struct a64_pace *p, uint32_t taken);
 /* After the point: the samples it took. */

@@ -51,9 +51,8 @@
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/a64_pace.h"
 
-#define ROUNDS 200
-static uint64_t samples[ROUNDS];
 
 /* target: take arg0 SGI_PINGs through the IRQ vector, waiting in WFI, until
  * they came or the BSP gives up (arg[3]). result0: other INTIDs taken,
@@ -103,19 +102,20 @@ static void settle(struct arm64_run *run, const struct irq_slot *s)
         ;
 }
 
-/* the BSP's side with one target: round trips done */
-static unsigned pingpong(struct arm64_run *run, unsigned n)
+/* the BSP's side with one target: `rounds` round trips into `samples`; returns those done,
+ * fewer when a ping found no answer within timeout_ms */
+static unsigned pingpong(struct arm64_run *run, unsigned n, unsigned rounds, uint64_t *samples)
 {
     const struct irq_slot *s = &percpu[n].irq;
     uint64_t pmr = gic_pmr(), tpl, end;
     unsigned done = 0;
-    smp_post(n, fn_irq_target, ROUNDS, 0, 0);
+    smp_post(n, fn_irq_target, rounds, 0, 0);
     end = ticks() + a64_timeout_ticks(run);
     while (!__atomic_load_n(&percpu[n].result[1], __ATOMIC_ACQUIRE) && ticks() < end)
         ;
     tpl = run->irq_mask ? run->irq_mask() : 0;
     gic_set_pmr(SGI_PRIO + 0x10);
-    for (; done < ROUNDS; done++) {
+    for (; done < rounds; done++) {
         uint64_t before, t0, limit, seen;
         settle(run, s);
         before = __atomic_load_n(&s->pings, __ATOMIC_ACQUIRE);
@@ -131,7 +131,7 @@ static unsigned pingpong(struct arm64_run *run, unsigned n)
     gic_set_pmr((uint32_t)pmr);
     if (run->irq_restore)
         run->irq_restore(tpl);
-    if (done < ROUNDS) {
+    if (done < rounds) {
         /* the target sleeps in WFI: the flag alone would not wake it */
         __atomic_store_n(&percpu[n].arg[3], 1, __ATOMIC_RELEASE);
         gic_send_sgi(percpu[n].mpidr, SGI_CMD);
@@ -145,17 +145,26 @@ void exp_ipi_roundtrip(struct arm64_run *run)
     struct experiment_record *e = a64_exp_begin(run, "ipi_roundtrip", run->gic_version == 2 ? "IPI round trip (GICv2 SGI, IRQ entry on the target) from the BSP to each CPU" : "IPI round trip (GICv3 SGI, IRQ entry on the target) from the BSP to each CPU",
                                       "target", 0, false);
     unsigned cpus[MAX_CPUS], k = a64_others(cpus), i;
+    struct a64_pace pace;
+    bool paced = false;
     if (!run->gic_ok)
         a64_exp_set(e, RESULT_ERROR, "the GIC could not be set up for SGIs (see run.errors)");
     else if (k == 0)
         a64_exp_set(e, RESULT_SKIP, "one CPU: no target for an IPI");
-    for (i = 0; run->gic_ok && i < k; i++) {
-        unsigned n = cpus[i], done = pingpong(run, n);
+    else
+        paced = a64_pace_begin(run, e, &pace, k, 1);
+    for (i = 0; paced && i < k; i++) {
+        unsigned n = cpus[i], done, rounds;
         struct result_point *p;
-        if (smp_wait(n, a64_timeout_ticks(run)) != 0 || done < ROUNDS) {
+        /* the target is told how many pings to take: the count is fixed before the point */
+        a64_pace_point(&pace);
+        rounds = a64_pace_count(&pace);
+        done = pingpong(run, n, rounds, pace.buf);
+        a64_pace_point_done(&pace, done);
+        if (smp_wait(n, a64_timeout_ticks(run)) != 0 || done < rounds) {
             /* the handler's counts since boot tell a lost SGI from one taken but not answered */
             a64_note(e, "cpu %u: %u of %u round trips (%s); its IRQ handler took %llu IRQs, %llu SGI_PING",
-                     n, done, ROUNDS, done < ROUNDS ? "a ping unanswered within timeout_ms" : "its command unacknowledged after them",
+                     n, done, rounds, done < rounds ? "a ping unanswered within timeout_ms" : "its command unacknowledged after them",
                      (unsigned long long)percpu[n].irq.entries, (unsigned long long)percpu[n].irq.pings);
             a64_cpu_lost(run, n, "ipi_roundtrip");
             e->partial = true;
@@ -166,14 +175,16 @@ void exp_ipi_roundtrip(struct arm64_run *run)
             break;
         a64_param(p, "initiator", 0);
         a64_param(p, "target", n);
-        a64_latency(p, samples, ROUNDS);
+        a64_latency(p, pace.buf, done);
         a64_value(p, "irq_entries", (int64_t)percpu[n].result[2] * 1000);
-        if (percpu[n].result[2] != ROUNDS || percpu[n].result[0] || percpu[n].result[3])
+        if (percpu[n].result[2] != done || percpu[n].result[0] || percpu[n].result[3])
             a64_note(e, "cpu %u: %llu IRQ entries for %u round trips (%llu other INTIDs, %llu spurious)", n,
-                     (unsigned long long)percpu[n].result[2], ROUNDS, (unsigned long long)percpu[n].result[0],
+                     (unsigned long long)percpu[n].result[2], done, (unsigned long long)percpu[n].result[0],
                      (unsigned long long)percpu[n].result[3]);
     }
-    a64_note(e, "%u round trips per target; the target waits in WFI as Linux's idle does and takes each SGI "
-             "through its IRQ vector (%s, EOI, ERET)", ROUNDS, run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
+    if (paced)
+        a64_pace_end(run, e, &pace);
+    a64_note(e, "the target waits in WFI as Linux's idle does and takes each SGI through its IRQ vector (%s, "
+             "EOI, ERET)", run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
     a64_exp_end(run, e, t0);
 }
