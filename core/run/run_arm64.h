@@ -102,8 +102,8 @@ struct arm64_run {
     uint32_t test_pages;
     bool region_ok, gic_ok;
     unsigned gic_version; /* 2 or 3 (GICv4 drives as 3), from the MADT; 0 if neither */
-    /* the BSP masks the firmware's interrupts while it polls ICC_IAR1 (UEFI's
-     * RaiseTPL: efi/arm64/ provides these) */
+    /* the BSP masks the firmware's interrupts while it measures an IPI experiment, so no
+     * firmware timer tick lands in a sample (UEFI's RaiseTPL: efi/arm64/ provides these) */
     uint64_t (*irq_mask)(void);
     void (*irq_restore)(uint64_t token);
     /* experiments */
