@@ -2,6 +2,11 @@
  * tlbscope-sim: the whole tool on a modelled machine.
  *
  *   build/tlbscope-sim --cpu epyc-7763 --cpus 8 [--seed N] [--out DIR] [key=value ...]
+ *   build/tlbscope-sim --arch aarch64 --cpu neoverse-n1 --cpus 4 [...]
+ *
+ * --arch aarch64 runs the aarch64 app on the aarch64 model instead: its own
+ * binary beside this one (build/tlbscope-sim-a64, sim/arm64/app.c), whose
+ * objects are built against arch/arm64's interface and never linked with x86's.
  *
  * Writes the same JSON and text report a boot would (into build/sim/ by
  * default), marked simulated, and exits like scripts/qemu-run.sh: 0 SUCCESS
@@ -25,7 +30,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: tlbscope-sim [--cpu NAME] [--cpus N] [--seed N] [--out DIR]\n"
+            "usage: tlbscope-sim [--arch x86_64] [--cpu NAME] [--cpus N] [--seed N] [--out DIR]\n"
             "                    [--tlb SETSxWAYS] [--erratum NAME]... [--spec N]\n"
             "                    [--spec-pte N] [--no-spec-after] [--splinter N]\n"
             "                    [--invlpgb-delay N] [--invlpgb-max N] [--no-invpcid]\n"
@@ -37,6 +42,8 @@ static void usage(FILE *out)
             "lands late unless TLBSYNC waits for it). Reports are marked simulated: the timings\n"
             "are the host's, the point is the correctness of every path.\n"
             "\n"
+            "  --arch aarch64     the aarch64 app on the strict aarch64 model instead\n"
+            "                     (tlbscope-sim --arch aarch64 --help)\n"
             "  --cpu NAME         CPU profile (CPUID of a real server); --cpu list shows them (%s)\n"
             "  --cpus N           CPUs, 1 to %u (%u)\n"
             "  --seed N           the model's random choices (default: from the clock, printed)\n"
@@ -83,6 +90,42 @@ static void list_profiles(FILE *out)
         fprintf(out, "  %-12s %s\n", sim_profiles[i].name, sim_profiles[i].what);
 }
 
+/* --arch aarch64: the aarch64 driver, with the same arguments; --arch x86_64: this one.
+ * Returns only when there is nothing to hand over (or it failed: *rc set). */
+static bool arch_dispatch(int argc, char **argv, int *rc)
+{
+    char self[4096], path[4200];
+    ssize_t n;
+    int i;
+    for (i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--arch") != 0)
+            continue;
+        if (strcmp(argv[i + 1], "x86_64") == 0)
+            return false;
+        if (strcmp(argv[i + 1], "aarch64") != 0) {
+            fprintf(stderr, "tlbscope-sim: --arch wants x86_64 or aarch64, not '%s'\n", argv[i + 1]);
+            *rc = 2;
+            return true;
+        }
+        n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        if (n <= 0) {
+            fprintf(stderr, "tlbscope-sim: cannot find my own binary for --arch aarch64\n");
+            *rc = 2;
+            return true;
+        }
+        self[n] = 0;
+        if (strrchr(self, '/'))
+            *strrchr(self, '/') = 0;
+        snprintf(path, sizeof(path), "%s/tlbscope-sim-a64", self);
+        fflush(stdout);
+        execv(path, argv);
+        fprintf(stderr, "tlbscope-sim: --arch aarch64: cannot run %s (make sim builds it)\n", path);
+        *rc = 2;
+        return true;
+    }
+    return false;
+}
+
 static bool parse_u64(const char *s, uint64_t *out)
 {
     char *end;
@@ -106,8 +149,10 @@ int main(int argc, char **argv)
     const char *profile = DEFAULT_PROFILE;
     bool seeded = false;
     size_t used = 0;
-    int i;
+    int i, rc = 0;
 
+    if (arch_dispatch(argc, argv, &rc))
+        return rc;
     memset(&o, 0, sizeof(o));
     tlbm_config_defaults(&o.model);
     o.cpus = DEFAULT_CPUS;
@@ -125,6 +170,8 @@ int main(int argc, char **argv)
             config_write_help(&sb);
             fwrite(sb.data, 1, sb.len, stdout);
             return 0;
+        } else if (strcmp(a, "--arch") == 0 && v) {
+            i++; /* x86_64: this model (arch_dispatch) */
         } else if (strcmp(a, "--cpu") == 0 && v) {
             profile = v;
             i++;

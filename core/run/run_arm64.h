@@ -52,6 +52,7 @@ struct a64_simulation {
     const char *profile;     /* --cpu */
     const char *profile_cpu; /* what the profile is */
     uint64_t seed;
+    const char *id_source;   /* where the profile's ID register values come from (the TRM) */
 };
 
 struct arm64_run {

@@ -5,7 +5,7 @@
 ARM64_HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -Iarch/arm64/include -DTLBSCOPE_HOST \
                      -D_DEFAULT_SOURCE -pthread
 # the real protocols the app runs, and the model they run on
-ARM64_MODEL_SRCS := $(sort $(wildcard sim/arm64/*.c)) core/exp/arm64/tlbi_flush.c
+ARM64_MODEL_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/harness.c core/exp/arm64/tlbi_flush.c
 ARM64_MODEL_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(ARM64_MODEL_SRCS))
 ARM64_MODEL_TEST := tests/host/test_arm64_model.c
 
@@ -29,11 +29,14 @@ $(BUILD)/host/tests/test_arm64_model: $(ARM64_MODEL_TEST) $(ARM64_MODEL_OBJS)
 ARM_MUTANTS := arm_dsb_missing arm_local_not_broadcast arm_range_num_off_by_one arm_asid_bit32 \
                arm_vae1_not_is arm_flush_all_dsb_missing arm_asid_flush_wrong_asid
 ARM_MUTANT_SRCS := core/exp/arm64/tlbi_flush.c sim/arm64/harness.c
-define arm_mutant_rules
+define arm_mutant_obj_rule
 $(BUILD)/mutants/$(1)/arm64/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  MUTCC $(1) $$<")
 	$$(Q)$$(HOST_CC) $$(ARM64_HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
+endef
+define arm_mutant_rules
+$(call arm_mutant_obj_rule,$(1))
 
 $(BUILD)/mutants/$(1)/test_arm64_model: $(ARM64_MODEL_TEST) \
         $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(ARM_MUTANT_SRCS)) \
@@ -46,3 +49,46 @@ $(foreach m,$(ARM_MUTANTS),$(eval $(call arm_mutant_rules,$(m))))
 arm64-model: $(BUILD)/host/tests/test_arm64_model
 unit-tests: $(BUILD)/host/tests/test_arm64_model
 mutants: $(foreach m,$(ARM_MUTANTS),$(BUILD)/mutants/$(m)/test_arm64_model)
+
+# tlbscope-sim --arch aarch64 (sim/arm64/app.c): the aarch64 app's experiments, configuration
+# and report writer compiled for the host against arch/arm64/include (TLBSCOPE_HOST), on the
+# model and the host halves of asm/ (host_arch.c: smp, timer, paging; host_gic.c: SGIs, WFI),
+# with the app's own IRQ handler (arch/arm64/irq.c). A binary of its own: its core/ objects
+# are built for arm64's interface, never linked with x86's library. build/tlbscope-sim
+# --arch aarch64 runs it (sim/main.c).
+A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_arch.c sim/arm64/host_gic.c \
+               sim/arm64/profiles.c sim/arm64/app.c sim/arm64/label.c arch/arm64/irq.c arch/arm64/cpu.c \
+               $(filter-out core/exp/arm64/tlbi_flush.c,$(sort $(wildcard core/exp/arm64/*.c))) \
+               core/exp/arm64/tlbi_flush.c $(sort $(wildcard core/report/arm64/*.c)) \
+               core/lib/json.c core/lib/cmdline.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c \
+               core/lib/msglist.c core/run/verdict.c core/run/result.c core/report/report_common.c \
+               core/report/experiment_json.c core/report/conditions_report.c core/report/plan_report.c \
+               core/run/record.c core/run/plan.c core/machine/cpu_table.c core/machine/placement.c \
+               core/run/bootstrap.c core/run/crossover.c core/run/config.c core/run/config_keys.c \
+               core/run/config_values.c core/run/upload.c core/run/config_secret.c
+A64SIM_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(A64SIM_SRCS))
+A64SIM := $(BUILD)/tlbscope-sim-a64
+
+# the version and commit go into the report
+$(BUILD)/host/arm64/core/report/arm64/report_a64.o: $(BUILD)/commit.stamp
+
+$(A64SIM): $(A64SIM_OBJS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD    $@")
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -pthread -lm
+
+sim: $(A64SIM)
+
+# its mutants (core/mutant.h 165, 166), killed by tests/sim/arm64_app.sh: profiles.c and
+# host_gic.c rebuilt per mutant, the rest shared
+A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler
+A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c
+define a64sim_mutant_rules
+$(BUILD)/mutants/$(1)/tlbscope-sim-a64: \
+        $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(A64SIM_MUTANT_SRCS)) \
+        $(filter-out $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(A64SIM_MUTANT_SRCS)),$(A64SIM_OBJS))
+	$$(Q)$$(HOST_CC) $$(ARM64_HOST_CFLAGS) $$^ -o $$@ -pthread -lm
+endef
+$(foreach m,$(A64SIM_MUTANTS),$(eval $(call a64sim_mutant_rules,$(m))))
+$(foreach m,$(A64SIM_MUTANTS),$(if $(filter $(m),$(ARM_MUTANTS)),,$(eval $(call arm_mutant_obj_rule,$(m)))))
+mutants: $(foreach m,$(A64SIM_MUTANTS),$(BUILD)/mutants/$(m)/tlbscope-sim-a64)

@@ -192,7 +192,14 @@ static void tally_stale(struct experiment_record *e, unsigned cpu, uint64_t bad,
 
 uint64_t region_verify(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n, unsigned pool)
 {
-    unsigned cpus[MAX_CPUS], k = a64_others(cpus), i, at = 0;
+    unsigned cpus[MAX_CPUS], k = a64_others(cpus);
+    return region_verify_cpus(run, e, first, n, pool, cpus, k);
+}
+
+uint64_t region_verify_cpus(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n,
+                            unsigned pool, const unsigned *cpus, unsigned k)
+{
+    unsigned i, at = 0;
     uint64_t seen = 0, bad, before = e->verification.stale_reads;
     for (i = 0; i < k; i++)
         smp_post(cpus[i], a64_fn_read, first, n, pool);

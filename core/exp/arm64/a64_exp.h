@@ -52,6 +52,12 @@ bool region_warm(struct arm64_run *run, const unsigned *cpus, unsigned k, unsign
  * compare each tag with pool's; checks and stale reads go to e->verification.
  * Returns the stale reads seen. */
 uint64_t region_verify(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n, unsigned pool);
+/* the same, by the BSP and cpus[0..k) only: a shootdown that reached just those (ipi_local
+ * to k targets) promises nothing for the others, which may hold the old translation (a
+ * speculative walk may have filled it at any time: Arm ARM, "Translation Lookaside
+ * Buffers"); x86's verifier reads the CPUs interrupted likewise (core/machine/shootdown.h) */
+uint64_t region_verify_cpus(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n,
+                            unsigned pool, const unsigned *cpus, unsigned k);
 /* a target's side of a remote read (arg0 first page, arg1 count, arg2 pool) */
 void a64_fn_read(struct percpu *pc);
 

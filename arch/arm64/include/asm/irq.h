@@ -47,10 +47,16 @@ struct irq_slot {
  * secondaries' PMR is 0xf0): WFI does not wake for an interrupt the CPU
  * interface does not signal.
  */
+#ifdef TLBSCOPE_HOST
+/* the host build: wait until an SGI is pending for the calling CPU (a deadline on the
+ * host clock), then take it through irq_handle (sim/arm64/host_gic.c) */
+void irq_wait(void);
+#else
 static inline void irq_wait(void)
 {
     __asm__ volatile("dsb sy\n\twfi\n\tmsr daifclr, #2\n\tisb\n\tmsr daifset, #2" ::: "memory");
 }
+#endif
 
 /* the IRQ handler, called by entry.S's IRQ vector with the interrupted
  * context's caller-saved registers on the stack */

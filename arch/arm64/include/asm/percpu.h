@@ -54,9 +54,14 @@ _Static_assert(__alignof__(struct irq_slot) == PERCPU_ALIGN, "an irq_slot fills 
 extern struct percpu percpu[MAX_CPUS];
 extern unsigned ncpus; /* CPUs known from the MADT, BSP = index 0 */
 
+#ifdef TLBSCOPE_HOST
+/* the host build: the modelled CPU the calling thread plays (sim/arm64/host_smp.c) */
+struct percpu *this_cpu(void);
+#else
 static inline struct percpu *this_cpu(void)
 {
     return (struct percpu *)EL_READ(TPIDR);
 }
+#endif
 
 #endif

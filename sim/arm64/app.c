@@ -1,0 +1,309 @@
+/*
+ * tlbscope-sim --arch aarch64: the aarch64 app's real experiments
+ * (core/exp/arm64/, compiled for the host) on the strict aarch64 model
+ * (tlbi_model.h), host threads playing the CPUs (host_arch.h), the CPU one
+ * of profiles.h's. What efi/arm64/main.c does after a boot, with the model
+ * for the machine: the configuration through the same parser
+ * (a64_config_apply), the topology of --cpus CPUs (MPIDR Aff0 = index,
+ * every one brought up), the experiments (a64_run_experiments), and the
+ * report from the aarch64 writer (core/report/arm64/), labelled simulated
+ * (run.sim) with every experiment marked emulated: its timings are the
+ * host's clock, never a counter of the modelled CPU.
+ *
+ *   build/tlbscope-sim-a64 --cpu neoverse-n1 --cpus 4 [--seed N] [--out DIR] [key=value ...]
+ *
+ * (build/tlbscope-sim --arch aarch64 ... runs this). Exit status as
+ * tlbscope-sim's: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "asm/paging.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "core/exp/arm64/a64_config.h"
+#include "core/exp/arm64/arm64_run.h"
+#include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
+#include "core/report/arm64/report_a64.h"
+#include "sim/arm64/host_arch.h"
+#include "sim/arm64/label.h"
+#include "sim/arm64/profiles.h"
+
+#define DEFAULT_PROFILE "neoverse-n1"
+#define DEFAULT_CPUS 4
+#define DEFAULT_OUT "build/sim"
+#define MODEL_NAME "tlbscope strict aarch64 TLB model"
+/* raised when the model's behaviour changes (sim/arm64/tlbi_model.h) */
+#define MODEL_VERSION 1
+
+static struct arm64_run run;
+static struct a64_simulation simulation;
+
+static void *host_alloc(size_t n) { return malloc(n); }
+static void host_free(void *p) { free(p); }
+static const struct mem_ops host_mem = { host_alloc, host_free };
+
+static void usage(FILE *out)
+{
+    unsigned i;
+    fprintf(out,
+            "usage: tlbscope-sim --arch aarch64 [--cpu NAME] [--cpus N] [--seed N] [--out DIR] [key=value ...]\n"
+            "Runs the aarch64 app's experiments on the strict aarch64 model: host threads as CPUs, each\n"
+            "with a TLB only a completed TLBI empties (TLBI operands decoded bit by bit, DSB/ISB, speculative\n"
+            "walks), the GIC's SGIs, the CPU's ID registers from the profile. Reports are marked simulated:\n"
+            "the timings are the host's, the point is the correctness of every path.\n"
+            "\n"
+            "  --cpu NAME    CPU profile (%s); --cpu list shows them\n"
+            "  --cpus N      CPUs, 1 to %u (%u)\n"
+            "  --seed N      the model's random choices (default: from the clock, printed)\n"
+            "  --out DIR     where the JSON and text reports go (%s)\n"
+            "  key=value     the app's configuration keys (samples, run_budget_s, experiments, ...)\n"
+            "Profiles:\n",
+            DEFAULT_PROFILE, MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
+    for (i = 0; i < a64_profile_count; i++)
+        fprintf(out, "  %-12s %s\n", a64_profiles[i].name, a64_profiles[i].what);
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tlbscope-sim --arch aarch64: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(tlbscope-sim --arch aarch64 --help for usage)\n");
+    return 2;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return false;
+    *out = strtoull(s, &end, 0);
+    return *end == 0;
+}
+
+/* what identify() and topology_setup() of efi/arm64/main.c find, for the modelled machine */
+static void describe_machine(const struct a64_profile *p, unsigned n)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    unsigned i;
+    gmtime_r(&now, &tm);
+    run.rtc_plausible = true;
+    strftime(run.start_time, sizeof(run.start_time), "%Y-%m-%dT%H:%M:%S", &tm);
+    strftime(run.id, sizeof(run.id), "%Y%m%d-%H%M%S", &tm);
+    a64_profile_identify(p, &run.cpu);
+    /* the x86 app's name pattern (efi/arm64/main.c identify) */
+    fmt_into(run.id + str_len(run.id), sizeof(run.id) - str_len(run.id), "-aarch64-i%02xp%03x-0001",
+             run.cpu.implementer, run.cpu.part);
+    run.counter_hz = tick_freq();
+    str_copy(run.uefi_vendor, sizeof(run.uefi_vendor), "tlbscope-sim");
+    str_copy(run.uefi_revision, sizeof(run.uefi_revision), "0.0");
+    run.madt = true;
+    run.el = 1;
+    run.psci_hvc = true;
+    str_copy(run.psci_version, sizeof(run.psci_version), "1.1");
+    for (i = 0; i < n && i < A64_MAX_TOPO; i++) {
+        struct a64_topo_cpu *t = &run.topo[run.ntopo++];
+        t->mpidr = i;
+        t->uid = i;
+        t->percpu = (int)i;
+        t->bring_up = i == 0 ? "bsp" : "psci";
+    }
+}
+
+/* what bring_up() of efi/arm64/main.c records, after the model's CPUs checked in */
+static void record_bring_up(unsigned n)
+{
+    unsigned i;
+    run.region_ok = true;
+    run.test_pages = REGION_PAGES;
+    run.gic_version = 3;
+    run.gic_ok = true;
+    for (i = 1; i < n; i++)
+        if (!percpu_usable(i)) {
+            run.topo[i].state = A64_CPU_ABSENT;
+            str_copy(run.topo[i].note, sizeof(run.topo[i].note), "the model's CPU thread did not check in within 1 s");
+            run.partial = true;
+        }
+}
+
+/* the model's own account: its counts on the driver's output (what the protocols executed), and any
+ * operation it refused as a run error (a protocol's error, never the machine's) */
+static void record_model(void)
+{
+    struct a64_model *m = a64s_model();
+    struct a64m_counts c;
+    uint32_t i;
+    a64m_sum_counts(m, &c);
+    printf("tlbscope-sim: model: %llu reads (%llu walks, %llu speculative), %llu descriptor stores; TLBI "
+           "%llu IS, %llu local, %llu range, %llu all, %llu OS, %llu ASID; DSB %llu ISH, %llu ISHST, %llu NSH, "
+           "%llu OSH; %u refused\n",
+           (unsigned long long)c.reads, (unsigned long long)c.walks, (unsigned long long)c.spec_walks,
+           (unsigned long long)c.pte_stores, (unsigned long long)c.tlbi_is, (unsigned long long)c.tlbi_local,
+           (unsigned long long)c.tlbi_range, (unsigned long long)c.tlbi_all, (unsigned long long)c.tlbi_os,
+           (unsigned long long)c.tlbi_asid, (unsigned long long)c.dsb_ish, (unsigned long long)c.dsb_ishst,
+           (unsigned long long)c.dsb_nsh, (unsigned long long)c.dsb_osh, m->violations);
+    for (i = 0; i < m->violations && i < A64M_MAX_VIOLATIONS; i++)
+        msg_add(&run.errors, "simulation", "the model refused an operation: %s", m->violation[i]);
+}
+
+static bool write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wx"); /* never overwrite a report */
+    bool ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    return ok;
+}
+
+/* the one place the aarch64 writer is called: JSON and text, labelled, into dir */
+static int write_report(const char *dir)
+{
+    struct strbuf json, labelled, text;
+    char path[512], base[128];
+    unsigned attempt;
+    int rc = 0;
+    if (!sb_init_dynamic(&json, 256 * 1024) || !sb_init_dynamic(&labelled, 256 * 1024) ||
+        !sb_init_dynamic(&text, 64 * 1024))
+        return 2;
+    if (!a64_report_json(&run, &json) || !a64s_label_json(&run, &json, &labelled)) {
+        fprintf(stderr, "tlbscope-sim --arch aarch64: the JSON report could not be written\n");
+        return 2;
+    }
+    sb_printf(&text, "tlbscope-sim: SIMULATED on the %s (v%u), profile %s, seed %llu: every timing is host "
+                     "time, not a measurement of the modelled CPU\n",
+              run.sim->model, run.sim->model_version, run.sim->profile, (unsigned long long)run.sim->seed);
+    a64_report_text(&run, &text);
+    a64s_label_text(&run, &text);
+    fwrite(text.data, 1, text.len, stdout);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "tlbscope-sim --arch aarch64: cannot create %s: %s\n", dir, strerror(errno));
+        return 2;
+    }
+    for (attempt = 0; attempt < 100; attempt++) {
+        if (attempt == 0)
+            snprintf(base, sizeof(base), "%s", run.id);
+        else
+            snprintf(base, sizeof(base), "%s-%u", run.id, attempt);
+        snprintf(path, sizeof(path), "%s/%s.json", dir, base);
+        if (access(path, F_OK) != 0)
+            break;
+    }
+    if (!write_file(path, labelled.data, labelled.len)) {
+        fprintf(stderr, "tlbscope-sim --arch aarch64: writing %s failed\n", path);
+        rc = 2;
+    } else {
+        printf("tlbscope-sim: report saved as %s\n", path);
+    }
+    snprintf(path, sizeof(path), "%s/%s.txt", dir, base);
+    if (rc == 0 && !write_file(path, text.data, text.len))
+        rc = 2;
+    return rc;
+}
+
+int a64sim_main(int argc, char **argv);
+int a64sim_main(int argc, char **argv)
+{
+    const char *profile_name = DEFAULT_PROFILE, *out_dir = DEFAULT_OUT;
+    const struct a64_profile *p;
+    struct a64m_config cfg;
+    uint64_t seed = 0, n;
+    unsigned cpus = DEFAULT_CPUS, i;
+    bool seeded = false;
+    size_t used = 0;
+    int a, rc;
+
+    mem_set_ops(&host_mem);
+    for (a = 1; a < argc; a++) {
+        const char *s = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(s, "--arch") == 0 && v) {
+            if (strcmp(v, "aarch64") != 0)
+                return bad("this is the aarch64 model: --arch %s", v);
+            a++;
+        } else if (strcmp(s, "--cpu") == 0 && v) {
+            profile_name = v;
+            a++;
+        } else if (strcmp(s, "--cpus") == 0 && v) {
+            if (!parse_u64(v, &n) || n < 1 || n > MAX_CPUS)
+                return bad("--cpus wants 1 to 16 (the app's MAX_CPUS), not '%s'", v);
+            cpus = (unsigned)n;
+            a++;
+        } else if (strcmp(s, "--seed") == 0 && v) {
+            if (!parse_u64(v, &seed))
+                return bad("--seed wants a number, not '%s'", v);
+            seeded = true;
+            a++;
+        } else if (strcmp(s, "--out") == 0 && v) {
+            out_dir = v;
+            a++;
+        } else if (s[0] != '-' && strchr(s, '=')) {
+            size_t len = strlen(s);
+            if (used + len + 2 > sizeof(run.args))
+                return bad("too many key=value arguments (at '%s')", s);
+            if (used)
+                run.args[used++] = ' ';
+            memcpy(run.args + used, s, len + 1);
+            used += len;
+        } else {
+            return bad("unknown argument or missing value: '%s'", s);
+        }
+    }
+    p = a64_profile_find(profile_name);
+    if (!p) {
+        bool listing = strcmp(profile_name, "list") == 0;
+        if (!listing)
+            fprintf(stderr, "tlbscope-sim --arch aarch64: unknown CPU profile '%s'; the profiles are:\n", profile_name);
+        for (i = 0; i < a64_profile_count; i++)
+            fprintf(listing ? stdout : stderr, "  %-12s %s\n", a64_profiles[i].name, a64_profiles[i].what);
+        return listing ? 0 : 2;
+    }
+    if (!seeded)
+        seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid() * 2654435761u) % 1000000000u;
+    printf("tlbscope-sim: aarch64 model, profile %s, %u CPUs, seed %llu\n", p->name, cpus, (unsigned long long)seed);
+
+    simulation = (struct a64_simulation){ MODEL_NAME, MODEL_VERSION, p->name, p->what, seed, p->source };
+    run.sim = &simulation;
+    run.start_ticks = ticks();
+    a64_config_apply(&run, NULL, 0);
+    if (!run.exit_word)
+        run.exit_word = "shell";
+    describe_machine(p, cpus);
+
+    a64m_config_defaults(&cfg);
+    cfg.seed = seed;
+    if (!a64s_machine_start(&cfg, cpus)) {
+        fprintf(stderr, "tlbscope-sim --arch aarch64: the model could not be set up\n");
+        return 2;
+    }
+    record_bring_up(cpus);
+    a64_run_experiments(&run);
+    a64s_machine_stop();
+    a64_topology_settle(&run);
+    /* every experiment ran on the model: its timings are host time (contract: labelled, never hardware's) */
+    for (i = 0; i < run.nexp; i++)
+        run.exps[i].emulated = true;
+    record_model();
+    run.duration_ms = ticks_to_ms(ticks() - run.start_ticks);
+    rc = write_report(out_dir);
+    a64s_machine_free();
+    if (rc)
+        return rc;
+    {
+        enum result r = a64_run_result(&run);
+        return r == RESULT_SUCCESS || r == RESULT_SKIP ? 0 : 1;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    return a64sim_main(argc, argv);
+}

@@ -1,0 +1,198 @@
+/* The aarch64 app's smp, timer and paging interface on the host: see host_arch.h. */
+#include "sim/arm64/host_arch.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "asm/gic.h"
+#include "asm/paging.h"
+#include "asm/smp.h"
+#include "asm/timer.h"
+#include "asm/tlbi.h"
+
+#define VA_BASE 0x40000000ull /* where the test region sits in the modelled address space */
+
+struct percpu percpu[MAX_CPUS];
+unsigned ncpus;
+
+struct region rgn;
+
+static struct a64_model model;
+static bool model_ok;
+static pthread_t threads[MAX_CPUS];
+static bool started[MAX_CPUS];
+static volatile uint32_t stopping;
+static __thread struct percpu *cur;
+
+struct percpu *this_cpu(void) { return cur; }
+struct a64_model *a64s_model(void) { return &model; }
+
+/* Every read hands the host CPU on: the app's wait loops spin on ticks() with nothing
+ * else in them, and 2 shared host cores play the CPUs (the numbers are host time anyway) */
+uint64_t ticks(void)
+{
+    struct timespec ts;
+    sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t tick_freq(void) { return 1000000000ull; }
+
+void a64s_wait_step(void)
+{
+    if (cur)
+        a64m_tick(&model, cur->idx);
+    sched_yield(); /* 2 host cores may play 16 CPUs: a spinning CPU hands its core on */
+}
+
+/* ---- smp (arch/arm64/smp.c's contract) ---- */
+
+bool percpu_usable(unsigned cpu)
+{
+    return cpu < ncpus && __atomic_load_n(&percpu[cpu].state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
+}
+
+void smp_post(unsigned cpu, percpu_fn fn, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    struct percpu *pc = &percpu[cpu];
+    pc->fn = fn;
+    pc->arg[0] = a0;
+    pc->arg[1] = a1;
+    pc->arg[2] = a2;
+    pc->arg[3] = 0;
+    pc->result[0] = pc->result[1] = pc->result[2] = pc->result[3] = 0;
+    __atomic_store_n(&pc->cmd_seq, pc->cmd_seq + 1, __ATOMIC_RELEASE);
+    if (pc->gic_ok)
+        gic_send_sgi(pc->mpidr, SGI_CMD);
+}
+
+int smp_wait(unsigned cpu, uint64_t timeout_ticks)
+{
+    struct percpu *pc = &percpu[cpu];
+    uint64_t end = ticks() + timeout_ticks;
+    while (__atomic_load_n(&pc->ack_seq, __ATOMIC_ACQUIRE) != pc->cmd_seq) {
+        if (!percpu_usable(cpu) || ticks() > end)
+            return -1;
+        a64s_wait_step();
+    }
+    return 0;
+}
+
+/* arch/arm64/smp.c's secondary_main on a host thread: the mailbox first, else an SGI
+ * acknowledged so it does not stay pending, else wait (its WFI) until one is signalled */
+static void *secondary(void *arg)
+{
+    struct percpu *pc = arg;
+    uint32_t last = 0;
+    cur = pc;
+    a64m_bind(&model, pc->idx);
+    a64m_set_asid(&model, pc->idx, A64S_ASID);
+    pc->checkin_tick = ticks();
+    pc->gic_ok = 1;
+    __atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
+        uint32_t seq = __atomic_load_n(&pc->cmd_seq, __ATOMIC_ACQUIRE), irq;
+        if (seq != last) {
+            last = seq;
+            if (pc->fn)
+                pc->fn(pc);
+            __atomic_store_n(&pc->ack_seq, seq, __ATOMIC_RELEASE);
+            continue;
+        }
+        irq = gic_ack();
+        if (irq < 1020)
+            gic_eoi(irq);
+        else
+            a64s_wait_step();
+    }
+    a64m_unbind();
+    return NULL;
+}
+
+bool a64s_machine_start(const struct a64m_config *cfg, unsigned n)
+{
+    unsigned i;
+    if (n < 1 || n > MAX_CPUS)
+        return false;
+    memset(percpu, 0, sizeof(percpu));
+    memset(&rgn, 0, sizeof(rgn));
+    ncpus = n;
+    arch_el = 1; /* the model executes the EL1 forms */
+    stopping = 0;
+    if (!a64m_init(&model, cfg, n, REGION_PAGES, 2 * REGION_PAGES, VA_BASE))
+        return false;
+    model_ok = true;
+    for (i = 0; i < REGION_PAGES; i++)
+        a64m_map_initial(&model, i, i); /* pool 0 */
+    rgn.va = VA_BASE;
+    rgn.l3 = a64m_pte_ptr(&model, 0);
+    a64s_gic_reset(n);
+    for (i = 0; i < n; i++) {
+        percpu[i].idx = i;
+        percpu[i].el = 1;
+        percpu[i].mpidr = i; /* Aff0 = i: one cluster */
+    }
+    cur = &percpu[0];
+    a64m_bind(&model, 0);
+    a64m_set_asid(&model, 0, A64S_ASID);
+    percpu[0].gic_ok = 1;
+    percpu[0].state = CPU_ONLINE;
+    for (i = 1; i < n; i++) {
+        percpu[i].state = CPU_STARTING;
+        started[i] = pthread_create(&threads[i], NULL, secondary, &percpu[i]) == 0;
+        if (!started[i])
+            return false;
+    }
+    /* check-in, as smp_boot_secondaries waits for it (1 s of host time) */
+    for (i = 1; i < n; i++) {
+        uint64_t end = ticks() + tick_freq();
+        while (!percpu_usable(i) && ticks() < end)
+            sched_yield();
+    }
+    return true;
+}
+
+void a64s_machine_stop(void)
+{
+    unsigned i;
+    __atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+    for (i = 1; i < MAX_CPUS; i++)
+        if (started[i]) {
+            pthread_join(threads[i], NULL);
+            started[i] = false;
+        }
+}
+
+void a64s_machine_free(void)
+{
+    if (model_ok)
+        a64m_free(&model);
+    model_ok = false;
+    a64m_unbind();
+    cur = NULL;
+}
+
+/* ---- paging (asm/paging.h) on the model's test region ---- */
+
+uint64_t frame_pa(unsigned pool, unsigned i)
+{
+    return ((uint64_t)pool * REGION_PAGES + i) << PAGE_SHIFT;
+}
+
+uint64_t frame_tag(unsigned pool, unsigned i)
+{
+    return a64m_tag(pool * REGION_PAGES + i);
+}
+
+void region_set_pte(unsigned i, unsigned pool)
+{
+    pte_store(&rgn.l3[i], a64m_pte(pool * REGION_PAGES + i) | rgn.ng);
+}
+
+int pt_current_asid(void)
+{
+    return A64S_ASID;
+}

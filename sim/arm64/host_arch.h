@@ -1,0 +1,48 @@
+/*
+ * The aarch64 app's architecture interface (arch/arm64/include/asm/) on the
+ * host, for tlbscope-sim --arch aarch64: host threads play the CPUs, each
+ * bound to its CPU of the strict model (tlbi_model.h), which executes every
+ * TLBI, barrier, descriptor store and test read (host_tlbi.c). What the app
+ * calls from asm/ besides those:
+ *   smp      percpu[], ncpus, smp_post / smp_wait (deadlines on the host
+ *            clock), percpu_usable, this_cpu; each CPU but the BSP runs the
+ *            secondaries' service loop (arch/arm64/smp.c's: mailbox, else
+ *            acknowledge an SGI, else wait for one)
+ *   timer    ticks() / tick_freq(): the host's monotonic clock in ns (1 GHz);
+ *            every number it gives is host time, labelled simulated
+ *   paging   the test region is the model's: REGION_PAGES pages, frame pool
+ *            p's page i is frame p * REGION_PAGES + i, its tag the model's
+ *            (a64m_tag); region_set_pte is a descriptor store, nG per rgn.ng;
+ *            every CPU translates under ASID A64S_ASID (pt_current_asid)
+ *   gic      host_gic.c: SGIs as per-CPU pending bits, EOImode 0's active
+ *            state, the priority mask; irq_wait (WFI) waits for a pending
+ *            SGI (with a deadline) and takes it through the app's own IRQ
+ *            handler (arch/arm64/irq.c, irq_handle)
+ */
+#ifndef TLBSCOPE_SIM_ARM64_HOST_ARCH_H
+#define TLBSCOPE_SIM_ARM64_HOST_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "asm/percpu.h"
+#include "sim/arm64/tlbi_model.h"
+
+#define A64S_ASID 0x2a /* the ASID every modelled CPU translates under (never 0: a by-VA TLBI of ASID 0 must not reach its nG entries) */
+
+/* Model, percpu[] and the GIC for n CPUs (the calling thread plays the BSP, CPU 0), and
+ * the other CPUs' threads started; false when the model or a thread could not be set up. */
+bool a64s_machine_start(const struct a64m_config *cfg, unsigned n);
+/* the other CPUs' threads stopped and joined; the model stays readable until a64s_machine_free */
+void a64s_machine_stop(void);
+void a64s_machine_free(void);
+struct a64_model *a64s_model(void);
+
+/* ---- host_gic.c ---- */
+void a64s_gic_reset(unsigned n);
+/* the calling CPU has an SGI the CPU interface would signal (pending, above the mask, none active) */
+bool a64s_sgi_signalled(void);
+/* one wait iteration of the calling CPU: a model event (speculation) and the host CPU handed on */
+void a64s_wait_step(void);
+
+#endif

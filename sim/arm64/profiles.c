@@ -1,0 +1,118 @@
+/*
+ * The aarch64 profiles (profiles.h). Register layouts: Arm ARM (DDI 0487),
+ * "AArch64 System Register Descriptions": MIDR_EL1 implementer [31:24],
+ * variant [23:20], architecture [19:16] (0xf), part [15:4], revision [3:0];
+ * ID_AA64ISAR0_EL1.TLB [59:56]: 0 none, 1 FEAT_TLBIOS, 2 FEAT_TLBIOS and
+ * FEAT_TLBIRANGE (both mandatory from Armv8.4, neither in Armv8.0 to 8.3).
+ * Each value names the TRM table it comes from; "unsure" marks a value we
+ * could not check against the TRM here: it is reported, never decided on
+ * (only MIDR and ISAR0.TLB decide, and those are sure for every profile).
+ */
+#include "sim/arm64/profiles.h"
+
+#include <string.h>
+
+#include "core/mutant.h"
+
+const struct a64_profile a64_profiles[] = {
+    {
+        "neoverse-n1", "Arm Neoverse N1 (AWS Graviton2, Ampere Altra): Armv8.2, no TLBI OS or range",
+        /* N1 TRM (Arm 100616), "MIDR_EL1": implementer 0x41, part 0xD0C; r3p1, the
+         * revision Graviton2 and Altra report (the r4p1 edition of the TRM reads 0x414FD0C1) */
+        0x413FD0C1ull,
+        /* N1 TRM, "ID_AA64ISAR0_EL1": AES 2, SHA1 1, SHA2 1, CRC32 1, Atomic 2, RDM 1, DP 1;
+         * TLB [59:56] = 0 (Armv8.2: neither FEAT_TLBIOS nor FEAT_TLBIRANGE) */
+        0x0000100010211120ull,
+        /* N1 TRM, "ID_AA64MMFR0_EL1": PARange 0b0101 (48 bits), ASIDBits 16 */
+        0x0000000000101125ull,
+        /* N1 TRM, "ID_AA64MMFR1_EL1" */
+        0x0000000010212122ull,
+        /* N1 TRM, "ID_AA64MMFR2_EL1": CnP 1, UAO 1, ... (unsure beyond CnP) */
+        0x0000000000001011ull,
+        /* N1 TRM, "CTR_EL0": IDC 1, DminLine/IminLine 64 bytes (unsure: DIC) */
+        0x8444C004ull,
+        "Arm Neoverse N1 Core Technical Reference Manual (Arm 100616), AArch64 identification registers",
+    },
+    {
+        "neoverse-v1", "Arm Neoverse V1 (AWS Graviton3): Armv8.4, TLBI OS and range",
+        /* V1 TRM (Arm 101427), "MIDR_EL1": part 0xD40; r1p1, as Graviton3 reports */
+        0x411FD401ull,
+        /* V1 TRM, "ID_AA64ISAR0_EL1": TLB [59:56] = 0b0010 (FEAT_TLBIOS + FEAT_TLBIRANGE,
+         * mandatory in Armv8.4, which V1 implements); the other fields (RNDR, TS, FHM, DP,
+         * SM3/SM4, SHA3, RDM, Atomic, CRC32, SHA2 512, AES) unsure: QEMU's neoverse-v1
+         * model reads 0x1011111110212120, TS 1 and TLB 0, which an Armv8.4 core cannot have */
+        0x1221111110212120ull,
+        /* V1 TRM, "ID_AA64MMFR0_EL1": PARange 48 bits, ASIDBits 16 */
+        0x0000000000101125ull,
+        /* V1 TRM, "ID_AA64MMFR1_EL1" (unsure) */
+        0x0000000010212122ull,
+        /* V1 TRM, "ID_AA64MMFR2_EL1": TTL 1, BBM 2, ... (unsure) */
+        0x0220011102101011ull,
+        /* V1 TRM, "CTR_EL0": DIC 1, IDC 1 */
+        0xB444C004ull,
+        "Arm Neoverse V1 Core Technical Reference Manual (Arm 101427), AArch64 identification registers",
+    },
+    {
+        "neoverse-v2", "Arm Neoverse V2 (NVIDIA Grace, AWS Graviton4): Armv9.0, TLBI OS and range",
+        /* V2 TRM (Arm 102375), "MIDR_EL1": part 0xD4F; r0p0 (Grace; Graviton4 may report r0p1: unsure) */
+        0x410FD4F0ull,
+        /* V2 TRM, "ID_AA64ISAR0_EL1": TLB [59:56] = 0b0010 (Armv9.0 includes Armv8.5: both
+         * features mandatory); the other fields unsure, written as V1's */
+        0x1221111110212120ull,
+        /* V2 TRM, "ID_AA64MMFR0_EL1": PARange 48 bits, ASIDBits 16 (unsure beyond those) */
+        0x0000000000101125ull,
+        /* V2 TRM, "ID_AA64MMFR1_EL1" (unsure) */
+        0x0000000010212122ull,
+        /* V2 TRM, "ID_AA64MMFR2_EL1" (unsure, written as V1's) */
+        0x0220011102101011ull,
+        /* V2 TRM, "CTR_EL0": DIC 1, IDC 1 (unsure) */
+        0xB444C004ull,
+        "Arm Neoverse V2 Core Technical Reference Manual (Arm 102375), AArch64 identification registers",
+    },
+    {
+        "cortex-a72", "Arm Cortex-A72 (AWS Graviton1 A1, Raspberry Pi 4, many Armv8.0 boards): no TLBI OS or range",
+        /* A72 TRM (Arm 100095), "Main ID Register, EL1": part 0xD08, r0p3 */
+        0x410FD083ull,
+        /* A72 TRM, "AArch64 Instruction Set Attribute Register 0, EL1": 0x00011120 with the
+         * Cryptographic Extension (AES 2, SHA1 1, SHA2 1, CRC32 1); TLB [59:56] = 0 (Armv8.0) */
+        0x0000000000011120ull,
+        /* A72 TRM, "AArch64 Memory Model Feature Register 0, EL1": PARange 44 bits, ASIDBits 16 */
+        0x0000000000001124ull,
+        /* A72 TRM: ID_AA64MMFR1_EL1 reads 0 (Armv8.0 has none of its features) */
+        0x0ull,
+        /* ID_AA64MMFR2_EL1 is RES0 / reads 0 on Armv8.0 cores (unsure whether the A72 TRM lists it) */
+        0x0ull,
+        /* A72 TRM, "Cache Type Register": 64-byte lines, PIPT instruction cache */
+        0x8444C004ull,
+        "Arm Cortex-A72 MPCore Processor Technical Reference Manual (Arm 100095), AArch64 register summary",
+    },
+};
+
+const unsigned a64_profile_count = sizeof(a64_profiles) / sizeof(a64_profiles[0]);
+
+const struct a64_profile *a64_profile_find(const char *name)
+{
+    unsigned i;
+    for (i = 0; name && i < a64_profile_count; i++)
+        if (strcmp(a64_profiles[i].name, name) == 0)
+            return &a64_profiles[i];
+    return NULL;
+}
+
+void a64_profile_identify(const struct a64_profile *p, struct arm64_cpu_id *c)
+{
+    unsigned tlb = (unsigned)((p->isar0 >> 56) & 0xf);
+    memset(c, 0, sizeof(*c));
+    c->midr = p->midr;
+    c->isar0 = p->isar0;
+    c->mmfr0 = p->mmfr0;
+    c->mmfr2 = p->mmfr2;
+    c->implementer = (unsigned)((p->midr >> 24) & 0xff);
+    c->variant = (unsigned)((p->midr >> 20) & 0xf);
+    c->part = (unsigned)((p->midr >> 4) & 0xfff);
+    c->revision = (unsigned)(p->midr & 0xf);
+    if (MUTANT(a64sim_profile_tlb_ignored))
+        tlb = 2; /* every profile with range TLBI: the ISAR0 evidence ignored */
+    c->tlbi_os = tlb >= 1;
+    c->tlbi_range = tlb >= 2;
+}
