@@ -199,7 +199,7 @@ static int write_report(const char *dir)
         fprintf(stderr, "tlbscope-sim --arch aarch64: writing %s failed\n", path);
         rc = 2;
     } else {
-        printf("tlbscope-sim: report saved as %s\n", path);
+        printf("Report saved: %s\n", path);
     }
     snprintf(path, sizeof(path), "%s/%s.txt", dir, base);
     if (rc == 0 && !write_file(path, text.data, text.len))

@@ -66,6 +66,10 @@ all_mutants="$all_mutants $num_mutants"
 arm_mutants=$(sed -n '/^ARM_MUTANTS :=/,/[^\\]$/p' sim/arm64/arm64.mk | sed 's/^ARM_MUTANTS :=//; s/\\//g')
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
 all_mutants="$all_mutants $arm_mutants"
+# tlbscope-sim --arch aarch64's mutants: their driver only (sim/arm64/arm64.mk A64SIM_MUTANTS)
+a64sim_mutants=$(sed -n 's/^A64SIM_MUTANTS :=//p' sim/arm64/arm64.mk)
+for m in $a64sim_mutants; do [ -x "$MUT/$m/tlbscope-sim-a64" ] || need_build=true; done
+all_mutants="$all_mutants $a64sim_mutants"
 if $need_build; then
     make --no-print-directory mutants >"$here/build/test-runs/mutants-build.log" 2>&1 ||
         { not_ok "build the mutants (make mutants)"; exit 1; }
@@ -695,6 +699,27 @@ kill_unit arm_flush_all_dsb_missing test_full_has_no_stale_reads \
     "aarch64: tlbi_flush_all's VMALLE1IS without its DSB ISH" test_arm64_model
 kill_unit arm_asid_flush_wrong_asid test_asid_flush_keeps_other_asids_entries \
     "aarch64: tlbi_flush_asid invalidates ASID 0, not the caller's" test_arm64_model
+
+# tlbscope-sim --arch aarch64 (sim/arm64/app.c): tests/sim/arm64_app.sh on one profile, first
+# with the correct driver (every check passes), then with the mutant's (some check fails)
+kill_a64sim() { # MUTANT PROFILE WHAT
+    local m=$1 p=$2 what=$3 out
+    mutants=$((mutants + 1))
+    out=$(A64_PROFILES=$p bash tests/sim/arm64_app.sh 2>&1)
+    if grep -q '^not ok' <<<"$out"; then
+        not_ok "control: tests/sim/arm64_app.sh passes on $p with the correct driver"
+        return
+    fi
+    out=$(A64SIM=$MUT/$m/tlbscope-sim-a64 A64_PROFILES=$p bash tests/sim/arm64_app.sh 2>&1)
+    if grep -q '^not ok' <<<"$out"; then
+        killed=$((killed + 1)); dead[$m]=1
+        ok "mutant $m ($what): $(grep -m1 '^not ok' <<<"$out" | sed 's/^not ok [0-9]* - //')"
+    else
+        not_ok "mutant $m ($what): tests/sim/arm64_app.sh passes on $p"
+    fi
+}
+kill_a64sim a64sim_profile_tlb_ignored cortex-a72 "the model's CPU has range TLBI whatever ISAR0.TLB says"
+kill_a64sim a64sim_wfi_skips_handler neoverse-n1 "the model's WFI never takes the SGI through irq_handle"
 
 # tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
 # the tool binary) passes with build/tlbscope-report and fails with the mutant's. Sides are
