@@ -56,7 +56,7 @@ mutants: $(foreach m,$(ARM_MUTANTS),$(BUILD)/mutants/$(m)/test_arm64_model)
 # with the app's own IRQ handler (arch/arm64/irq.c). A binary of its own: its core/ objects
 # are built for arm64's interface, never linked with x86's library. build/tlbscope-sim
 # --arch aarch64 runs it (sim/main.c).
-A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_arch.c sim/arm64/host_gic.c \
+A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c sim/arm64/host_gic.c \
                sim/arm64/profiles.c sim/arm64/app.c sim/arm64/label.c arch/arm64/irq.c arch/arm64/cpu.c \
                $(filter-out core/exp/arm64/tlbi_flush.c,$(sort $(wildcard core/exp/arm64/*.c))) \
                core/exp/arm64/tlbi_flush.c $(sort $(wildcard core/report/arm64/*.c)) \

@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
-#include <time.h>
 
 #include "asm/gic.h"
 #include "asm/paging.h"
@@ -19,34 +18,10 @@ unsigned ncpus;
 
 struct region rgn;
 
-static struct a64_model model;
 static bool model_ok;
 static pthread_t threads[MAX_CPUS];
 static bool started[MAX_CPUS];
 static volatile uint32_t stopping;
-static __thread struct percpu *cur;
-
-struct percpu *this_cpu(void) { return cur; }
-struct a64_model *a64s_model(void) { return &model; }
-
-/* Every read hands the host CPU on: the app's wait loops spin on ticks() with nothing
- * else in them, and 2 shared host cores play the CPUs (the numbers are host time anyway) */
-uint64_t ticks(void)
-{
-    struct timespec ts;
-    sched_yield();
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t tick_freq(void) { return 1000000000ull; }
-
-void a64s_wait_step(void)
-{
-    if (cur)
-        a64m_tick(&model, cur->idx);
-    sched_yield(); /* 2 host cores may play 16 CPUs: a spinning CPU hands its core on */
-}
 
 /* ---- smp (arch/arm64/smp.c's contract) ---- */
 
@@ -87,9 +62,7 @@ static void *secondary(void *arg)
 {
     struct percpu *pc = arg;
     uint32_t last = 0;
-    cur = pc;
-    a64m_bind(&model, pc->idx);
-    a64m_set_asid(&model, pc->idx, A64S_ASID);
+    a64s_play(pc);
     pc->checkin_tick = ticks();
     pc->gic_ok = 1;
     __atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
@@ -108,7 +81,7 @@ static void *secondary(void *arg)
         else
             a64s_wait_step();
     }
-    a64m_unbind();
+    a64s_play(NULL);
     return NULL;
 }
 
@@ -122,22 +95,20 @@ bool a64s_machine_start(const struct a64m_config *cfg, unsigned n)
     ncpus = n;
     arch_el = 1; /* the model executes the EL1 forms */
     stopping = 0;
-    if (!a64m_init(&model, cfg, n, REGION_PAGES, 2 * REGION_PAGES, VA_BASE))
+    if (!a64m_init(a64s_model(), cfg, n, REGION_PAGES, 2 * REGION_PAGES, VA_BASE))
         return false;
     model_ok = true;
     for (i = 0; i < REGION_PAGES; i++)
-        a64m_map_initial(&model, i, i); /* pool 0 */
+        a64m_map_initial(a64s_model(), i, i); /* pool 0 */
     rgn.va = VA_BASE;
-    rgn.l3 = a64m_pte_ptr(&model, 0);
+    rgn.l3 = a64m_pte_ptr(a64s_model(), 0);
     a64s_gic_reset(n);
     for (i = 0; i < n; i++) {
         percpu[i].idx = i;
         percpu[i].el = 1;
         percpu[i].mpidr = i; /* Aff0 = i: one cluster */
     }
-    cur = &percpu[0];
-    a64m_bind(&model, 0);
-    a64m_set_asid(&model, 0, A64S_ASID);
+    a64s_play(&percpu[0]);
     percpu[0].gic_ok = 1;
     percpu[0].state = CPU_ONLINE;
     for (i = 1; i < n; i++) {
@@ -169,10 +140,9 @@ void a64s_machine_stop(void)
 void a64s_machine_free(void)
 {
     if (model_ok)
-        a64m_free(&model);
+        a64m_free(a64s_model());
     model_ok = false;
-    a64m_unbind();
-    cur = NULL;
+    a64s_play(NULL);
 }
 
 /* ---- paging (asm/paging.h) on the model's test region ---- */

@@ -8,8 +8,8 @@
  *            clock), percpu_usable, this_cpu; each CPU but the BSP runs the
  *            secondaries' service loop (arch/arm64/smp.c's: mailbox, else
  *            acknowledge an SGI, else wait for one)
- *   timer    ticks() / tick_freq(): the host's monotonic clock in ns (1 GHz);
- *            every number it gives is host time, labelled simulated
+ *   timer    ticks() / tick_freq() (host_cpu.c): the host's monotonic clock in
+ *            ns (1 GHz); every number it gives is host time, labelled simulated
  *   paging   the test region is the model's: REGION_PAGES pages, frame pool
  *            p's page i is frame p * REGION_PAGES + i, its tag the model's
  *            (a64m_tag); region_set_pte is a descriptor store, nG per rgn.ng;
@@ -36,13 +36,17 @@ bool a64s_machine_start(const struct a64m_config *cfg, unsigned n);
 /* the other CPUs' threads stopped and joined; the model stays readable until a64s_machine_free */
 void a64s_machine_stop(void);
 void a64s_machine_free(void);
+
+/* ---- host_cpu.c ---- */
 struct a64_model *a64s_model(void);
+/* the calling thread plays pc's CPU of the model (NULL: none), under ASID A64S_ASID */
+void a64s_play(struct percpu *pc);
+/* one wait iteration of the calling CPU: a model event (speculation) and the host CPU handed on */
+void a64s_wait_step(void);
 
 /* ---- host_gic.c ---- */
 void a64s_gic_reset(unsigned n);
 /* the calling CPU has an SGI the CPU interface would signal (pending, above the mask, none active) */
 bool a64s_sgi_signalled(void);
-/* one wait iteration of the calling CPU: a model event (speculation) and the host CPU handed on */
-void a64s_wait_step(void);
 
 #endif
