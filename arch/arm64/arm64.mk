@@ -20,17 +20,9 @@ A64_CFLAGS := $(A64_TARGET) -std=c11 -O2 $(WARN) $(DEFS) -I. -Iarch/arm64/includ
 	$(A64_EXTRA_CFLAGS)
 A64_LDFLAGS := /subsystem:efi_application /entry:efi_main /nodefaultlib /machine:arm64 /debug:none
 
-# what of core/ the aarch64 app uses: the freestanding library, the run's configuration,
-# records, plan and bootstrap, the report's skeleton and experiments, and its own files
-# (core/exp/arm64/, core/*/*_arm64.c)
-A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c core/exp/arm64/*.c core/*/*_arm64.c)) \
-	core/lib/json.c core/lib/cmdline.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c core/lib/msglist.c \
-	core/run/verdict.c core/run/result.c core/report/report_common.c core/report/experiment_json.c core/report/report_doc.c core/report/recommend_json.c core/report/time_text.c \
-	core/run/recommendation.c \
-	core/report/conditions_report.c core/report/plan_report.c core/run/record.c core/run/plan.c \
-	core/machine/cpu_table.c core/machine/placement.c core/run/bootstrap.c core/run/crossover.c \
-	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c \
-	core/run/config_secret.c
+# the app's own folders and what of core/ it uses (arch/arm64/core_srcs.mk)
+include arch/arm64/core_srcs.mk
+A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c)) $(A64_CORE_SRCS)
 A64_ASM := $(sort $(wildcard arch/arm64/*.S))
 A64_OBJS := $(patsubst %.c,$(A64_BUILD)/obj/%.o,$(A64_SRCS)) $(patsubst %.S,$(A64_BUILD)/obj/%.o,$(A64_ASM))
 A64_EFI := $(A64_BUILD)/BOOTAA64.EFI

@@ -6,7 +6,7 @@
  * for the machine: the configuration through the same parser
  * (a64_config_apply), the topology of --cpus CPUs (MPIDR Aff0 = index,
  * every one brought up), the experiments (a64_run_experiments), and the
- * report from the aarch64 writer (core/report/arm64/), labelled simulated
+ * report from the aarch64 writer (core/report/report_arm64.c), labelled simulated
  * (run.sim) with every experiment marked emulated: its timings are the
  * host's clock, never a counter of the modelled CPU.
  *
@@ -27,10 +27,11 @@
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_config.h"
-#include "core/exp/arm64/arm64_run.h"
+#include "core/exp/arm64/experiments.h"
+#include "core/run/run_arm64.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
-#include "core/report/arm64/report_a64.h"
+#include "core/report/report_arm64.h"
 #include "sim/arm64/host_arch.h"
 #include "sim/arm64/label.h"
 #include "sim/arm64/profiles.h"

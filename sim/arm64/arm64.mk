@@ -56,21 +56,15 @@ mutants: $(foreach m,$(ARM_MUTANTS),$(BUILD)/mutants/$(m)/test_arm64_model)
 # with the app's own IRQ handler (arch/arm64/irq.c). A binary of its own: its core/ objects
 # are built for arm64's interface, never linked with x86's library. build/tlbscope-sim
 # --arch aarch64 runs it (sim/main.c).
-A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c sim/arm64/host_gic.c \
-               sim/arm64/profiles.c sim/arm64/app.c sim/arm64/label.c arch/arm64/irq.c arch/arm64/cpu.c \
-               $(filter-out core/exp/arm64/tlbi_flush.c,$(sort $(wildcard core/exp/arm64/*.c))) \
-               core/exp/arm64/tlbi_flush.c $(sort $(wildcard core/report/arm64/*.c)) \
-               core/lib/json.c core/lib/cmdline.c core/lib/strbuf.c core/lib/mem.c core/lib/stats.c \
-               core/lib/msglist.c core/run/verdict.c core/run/result.c core/report/report_common.c \
-               core/report/experiment_json.c core/report/conditions_report.c core/report/plan_report.c \
-               core/run/record.c core/run/plan.c core/machine/cpu_table.c core/machine/placement.c \
-               core/run/bootstrap.c core/run/crossover.c core/run/config.c core/run/config_keys.c \
-               core/run/config_values.c core/run/upload.c core/run/config_secret.c
+include arch/arm64/core_srcs.mk
+A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
+               sim/arm64/host_gic.c sim/arm64/profiles.c sim/arm64/app.c sim/arm64/label.c \
+               arch/arm64/irq.c arch/arm64/cpu.c $(A64_CORE_SRCS)
 A64SIM_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(A64SIM_SRCS))
 A64SIM := $(BUILD)/tlbscope-sim-a64
 
 # the version and commit go into the report
-$(BUILD)/host/arm64/core/report/arm64/report_a64.o: $(BUILD)/commit.stamp
+$(BUILD)/host/arm64/core/report/report_arm64.o $(BUILD)/host/arm64/core/report/report_doc.o: $(BUILD)/commit.stamp
 
 $(A64SIM): $(A64SIM_OBJS)
 	@mkdir -p $(dir $@)

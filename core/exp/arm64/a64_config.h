@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "core/exp/arm64/arm64_run.h"
+#include "core/run/run_arm64.h"
 
 /* file: tlbscope.cfg's text (NULL: none), run->args: the key=value text ("" none).
  * Sets run's samples, budgets, warmup, timeout_ms, order_seed, selection,
