@@ -41,8 +41,8 @@ ALTERNATIVES = {
     ("reports/tool/fleet/fdb_nopg.c", "reports/tool/fleet/fdb_pg.c"):
         "fdb_pg_open: with PostgreSQL and the stand-in without it",
     ("sim/arm64/host_tlbi.c", "sim/hostcpu.c"): "pte_store: the aarch64 model's and the x86 model's",
-    ("arch/arm64/smp.c", "core/machine/smp.c"):
-        "the aarch64 bring-up's stand-ins for core/machine/smp.c's (one is linked per architecture)",
+    ("arch/arm64/mailbox.c", "core/machine/smp.c"):
+        "the aarch64 mailbox's stand-ins for core/machine/smp.c's (one is linked per architecture)",
     ("arch/arm64/smp.c", "core/machine/cpu_table.c"):
         "cpu_usable: the aarch64 build's and the x86 build's",
     ("arch/arm64/gic.c", "sim/arm64/host_gic.c"): "asm/gic.h: the machine's GIC and the model's",
@@ -50,9 +50,6 @@ ALTERNATIVES = {
         "the model's WFI takes a pending SGI through the app's irq_handle, as the IRQ vector "
         "(entry.S) does on the machine; the handler acknowledges and ends it at the model's GIC",
     ("arch/arm64/paging.c", "sim/arm64/host_arch.c"): "asm/paging.h: the machine's tables and the model's region",
-    ("arch/arm64/smp.c", "sim/arm64/host_arch.c"): "asm/smp.h: PSCI bring-up and the model's threads",
-    ("core/machine/smp.c", "sim/arm64/host_arch.c"):
-        "smp_post, smp_wait: x86's and the aarch64 model's (one is linked per architecture)",
     ("reports/tool/cli/main.c", "sim/arm64/app.c"): "main: one per program",
     ("sim/arm64/app.c", "sim/main.c"): "main: one per program (tlbscope-sim execs tlbscope-sim-a64)",
     ("core/exp/arm64/a64_exp.c", "core/exp/arm64/experiments.c"):

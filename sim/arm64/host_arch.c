@@ -23,38 +23,7 @@ static pthread_t threads[MAX_CPUS];
 static bool started[MAX_CPUS];
 static volatile uint32_t stopping;
 
-/* ---- smp (arch/arm64/smp.c's contract) ---- */
-
-bool percpu_usable(unsigned cpu)
-{
-    return cpu < ncpus && __atomic_load_n(&percpu[cpu].state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
-}
-
-void smp_post(unsigned cpu, percpu_fn fn, uint64_t a0, uint64_t a1, uint64_t a2)
-{
-    struct percpu *pc = &percpu[cpu];
-    pc->fn = fn;
-    pc->arg[0] = a0;
-    pc->arg[1] = a1;
-    pc->arg[2] = a2;
-    pc->arg[3] = 0;
-    pc->result[0] = pc->result[1] = pc->result[2] = pc->result[3] = 0;
-    __atomic_store_n(&pc->cmd_seq, pc->cmd_seq + 1, __ATOMIC_RELEASE);
-    if (pc->gic_ok)
-        gic_send_sgi(pc->mpidr, SGI_CMD);
-}
-
-int smp_wait(unsigned cpu, uint64_t timeout_ticks)
-{
-    struct percpu *pc = &percpu[cpu];
-    uint64_t end = ticks() + timeout_ticks;
-    while (__atomic_load_n(&pc->ack_seq, __ATOMIC_ACQUIRE) != pc->cmd_seq) {
-        if (!percpu_usable(cpu) || ticks() > end)
-            return -1;
-        a64s_wait_step();
-    }
-    return 0;
-}
+/* ---- smp: the app's own smp_post / smp_wait (arch/arm64/mailbox.c) over these threads ---- */
 
 /* arch/arm64/smp.c's secondary_main on a host thread: the mailbox first, else an SGI
  * acknowledged so it does not stay pending, else wait (its WFI) until one is signalled */

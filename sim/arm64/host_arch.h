@@ -4,8 +4,8 @@
  * bound to its CPU of the strict model (tlbi_model.h), which executes every
  * TLBI, barrier, descriptor store and test read (host_tlbi.c). What the app
  * calls from asm/ besides those:
- *   smp      percpu[], ncpus, smp_post / smp_wait (deadlines on the host
- *            clock), percpu_usable, this_cpu; each CPU but the BSP runs the
+ *   smp      percpu[], ncpus, this_cpu (smp_post / smp_wait / percpu_usable
+ *            are the app's own, arch/arm64/mailbox.c); each CPU but the BSP runs the
  *            secondaries' service loop (arch/arm64/smp.c's: mailbox, else
  *            acknowledge an SGI, else wait for one)
  *   timer    ticks() / tick_freq() (host_cpu.c): the host's monotonic clock in
