@@ -166,7 +166,7 @@
 /* tlbscope-sim --arch aarch64 (sim/arm64/), killed by tests/sim/arm64_app.sh: 165-166 */
 #define MUTANT_ID_a64sim_profile_tlb_ignored 165 /* the model's CPU has range TLBI whatever the profile's ID_AA64ISAR0_EL1.TLB says */
 #define MUTANT_ID_a64sim_wfi_skips_handler 166 /* the model's WFI wakes for a pending SGI but never takes it through irq_handle */
-/* the aarch64 IRQ entry (arch/arm64/irq.c), killed under QEMU by tests/qemu/aarch64.sh */
+/* the aarch64 IRQ entry (arch/arm64/irq.c), killed under QEMU by tests/qemu/aarch64.sh and on the model by tests/sim/arm64_app.sh */
 #define MUTANT_ID_arm_irq_ping_wrong_id 186 /* aarch64 IRQ handler: SGI_CMD counted as the ping, SGI_PING as other */
 #define MUTANT_ID_arm_irq_no_eoi 187 /* aarch64 IRQ handler: no EOI, the SGI stays active and later pings pending */
 /* aarch64 flush_ceiling's full flushes (core/exp/arm64/tlbi_flush.c, run on the strict model): 188-189 */

@@ -66,7 +66,8 @@ all_mutants="$all_mutants $num_mutants"
 arm_mutants=$(sed -n '/^ARM_MUTANTS :=/,/[^\\]$/p' sim/arm64/arm64.mk | sed 's/^ARM_MUTANTS :=//; s/\\//g')
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
 all_mutants="$all_mutants $arm_mutants"
-# tlbscope-sim --arch aarch64's mutants: their driver only (sim/arm64/arm64.mk A64SIM_MUTANTS)
+# tlbscope-sim --arch aarch64's mutants, and the app's IRQ handler's: their driver only
+# (sim/arm64/arm64.mk A64SIM_MUTANTS)
 a64sim_mutants=$(sed -n 's/^A64SIM_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $a64sim_mutants; do [ -x "$MUT/$m/tlbscope-sim-a64" ] || need_build=true; done
 all_mutants="$all_mutants $a64sim_mutants"
@@ -720,6 +721,10 @@ kill_a64sim() { # MUTANT PROFILE WHAT
 }
 kill_a64sim a64sim_profile_tlb_ignored cortex-a72 "the model's CPU has range TLBI whatever ISAR0.TLB says"
 kill_a64sim a64sim_wfi_skips_handler neoverse-n1 "the model's WFI never takes the SGI through irq_handle"
+# the app's IRQ handler (arch/arm64/irq.c), which the model's WFI enters (tests/qemu/aarch64.sh
+# kills these under QEMU as well, with TLBSCOPE_TEST_FULL=1)
+kill_a64sim arm_irq_ping_wrong_id neoverse-n1 "the IRQ handler counts SGI_CMD as the ping"
+kill_a64sim arm_irq_no_eoi neoverse-n1 "the IRQ handler never ends the SGI"
 
 # tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
 # the tool binary) passes with build/tlbscope-report and fails with the mutant's. Sides are
