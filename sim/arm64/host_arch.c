@@ -48,7 +48,7 @@ static void *secondary(void *arg)
         if (irq < 1020)
             gic_eoi(irq);
         else
-            a64s_wait_step();
+            a64s_idle(); /* its WFI: off the host's cores until the next command or SGI */
     }
     a64s_play(NULL);
     return NULL;

@@ -43,6 +43,9 @@ struct a64_model *a64s_model(void);
 void a64s_play(struct percpu *pc);
 /* one wait iteration of the calling CPU: a model event (speculation) and the host CPU handed on */
 void a64s_wait_step(void);
+/* an idle CPU's WFI between its looks at the mailbox and the GIC: a model event, then a nap
+ * of host time (an idle CPU must leave the host's cores to the busy ones) */
+void a64s_idle(void);
 
 /* ---- host_gic.c ---- */
 void a64s_gic_reset(unsigned n);

@@ -6,6 +6,8 @@
 
 #include "asm/timer.h"
 
+#define IDLE_NAP_NS 50000 /* an idle CPU's nap: 50 us of host time between looks */
+
 static struct a64_model model;
 static __thread struct percpu *cur;
 
@@ -40,4 +42,12 @@ void a64s_wait_step(void)
     if (cur)
         a64m_tick(&model, cur->idx);
     sched_yield(); /* 2 host cores may play 16 CPUs: a spinning CPU hands its core on */
+}
+
+void a64s_idle(void)
+{
+    struct timespec nap = { 0, IDLE_NAP_NS };
+    if (cur)
+        a64m_tick(&model, cur->idx);
+    nanosleep(&nap, NULL);
 }

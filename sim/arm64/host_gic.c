@@ -96,8 +96,12 @@ uint32_t gic_ack(void)
 {
     unsigned c = me();
     uint32_t p, intid;
-    if (!a64s_sgi_signalled())
+    if (!a64s_sgi_signalled()) {
+        /* the app polls this with nothing else in its loop (a64_serve_pings): a poll that
+         * finds nothing is a wait iteration, and 2 host cores may play 16 polling CPUs */
+        a64s_wait_step();
         return GIC_SPURIOUS;
+    }
     p = __atomic_load_n(&cpu_if[c].pending, __ATOMIC_ACQUIRE);
     intid = (uint32_t)__builtin_ctz(p);
     __atomic_fetch_and(&cpu_if[c].pending, ~(1u << intid), __ATOMIC_ACQ_REL);
