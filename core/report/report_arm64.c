@@ -20,6 +20,7 @@ void a64_verdict(const struct arm64_run *run, struct verdict *v)
         v->emulated |= run->exps[i].emulated;
     }
     v->emulated |= run->hypervisor != 0;
+    v->simulated = run->sim != 0; /* the model's run: the line ends [SIMULATED] */
     for (i = 0; i < run->ntopo; i++)
         if (run->topo[i].state == A64_CPU_ABSENT || run->topo[i].state == A64_CPU_HUNG ||
             run->topo[i].state == A64_CPU_FAULTED)
@@ -216,6 +217,10 @@ static void write_head(struct json_writer *w, const void *ctx)
     jw_kv_str(w, "profile", s->profile);
     jw_kv_str(w, "profile_cpu", s->profile_cpu);
     jw_kv_u64(w, "seed", s->seed);
+    jw_key(w, "errata"); /* the aarch64 model has no errata switch */
+    jw_array_begin_inline(w);
+    jw_array_end(w);
+    jw_kv_str(w, "id_registers_source", s->id_source);
     jw_object_end(w);
 }
 

@@ -58,7 +58,7 @@ mutants: $(foreach m,$(ARM_MUTANTS),$(BUILD)/mutants/$(m)/test_arm64_model)
 # --arch aarch64 runs it (sim/main.c).
 include arch/arm64/core_srcs.mk
 A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
-               sim/arm64/host_gic.c sim/arm64/profiles.c sim/arm64/app.c sim/arm64/label.c \
+               sim/arm64/host_gic.c sim/arm64/profiles.c sim/arm64/app.c \
                arch/arm64/irq.c arch/arm64/cpu.c arch/arm64/mailbox.c $(A64_CORE_SRCS)
 A64SIM_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(A64SIM_SRCS))
 A64SIM := $(BUILD)/tlbscope-sim-a64

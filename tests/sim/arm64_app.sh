@@ -37,7 +37,8 @@ for profile in $PROFILES; do
     check "$profile: every verified experiment SUCCESS with zero stale reads" verified_clean
     check "$profile: the control sees stale reads" \
         test "$(exp_field stale_detector_control '[.status, (.verification.stale_reads > 0)] | map(tostring) | join("|")')" = "SUCCESS|true"
-    check "$profile: every experiment emulated (host time)" test "$(jqr '[.experiments[] | select(.emulated != true)] | length')" = 0
+    check "$profile: simulated, the model and profile named, the verdict [SIMULATED] (host time, as x86's model runs)" \
+        test "$(jqr '[.simulated, .simulation.profile, (.verdict.line | endswith("[SIMULATED]"))] | map(tostring) | join("|")')" = "true|$profile|true"
     check "$profile: ipi_roundtrip, 3 targets, each of their 10 pings through the IRQ handler (irq_entries = samples)" \
         test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.results[] | [.values.irq_entries, .metrics.latency.n]] | unique | map(map(tostring) | join("/")) | join(","))] | map(tostring) | join("|")')" = "SUCCESS|3|10/10"
     if [ "${tlb[$profile]}" = 0 ]; then
