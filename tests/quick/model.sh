@@ -15,3 +15,11 @@ for cpu in epyc-7763 xeon-8180; do
     invlpgb=$(jqr 'if .cpu.features.invlpgb then 1 else 0 end')
     check_shape "$cpu" "$REPORT" cpus=4 profile=quick samples=10 warmup=1 pcid="$pcid" invpcid="$invpcid" invlpgb="$invlpgb"
 done
+
+# the aarch64 app on the strict aarch64 model (tlbscope-sim --arch aarch64, tests/sim/arm64_app.sh
+# runs every profile): one profile with FEAT_TLBIRANGE, 4 CPUs, 10 samples a point
+sim "quick-neoverse-v2" "$SIM" --arch aarch64 --cpu neoverse-v2 --cpus 4 --seed 7 samples=10 run_budget_s=0
+check "aarch64 neoverse-v2, 4 CPUs: COMPLETE, zero stale reads after every shootdown, validates" \
+    eval '[ "$RC" = 0 ] && [ "$(jqr .verdict.word)" = COMPLETE ] &&
+          [ "$(jqr "[.experiments[] | select(.verification.applicable and .id != \"stale_detector_control\") |
+                     .verification.stale_reads] | add")" = 0 ] && "$TOOL" validate "$REPORT" >/dev/null'
