@@ -60,11 +60,14 @@ bool a64_pace_more(const struct a64_pace *p, uint32_t taken)
     return plan_pace_more(taken, p->floor, p->configured, ticks(), p->point_end);
 }
 
-void a64_pace_point_done(struct a64_pace *p, uint32_t taken)
+void a64_pace_point_done(struct a64_pace *p, uint32_t taken, bool complete)
 {
     p->done++;
     p->samples_done += taken;
     p->sample_ticks += ticks() - p->point_start;
+    if (!complete) /* cut short by a lost CPU: not what the pace gave it */
+        return;
+    p->complete++;
     if (taken < p->min)
         p->min = taken;
     if (taken > p->max)
@@ -78,15 +81,13 @@ void a64_pace_end(struct arm64_run *run, struct experiment_record *e, struct a64
     uint64_t per_sample = p->samples_done ? took / p->samples_done : 0;
     mem_free(p->buf);
     p->buf = 0;
-    if (run->experiments_left)
-        run->experiments_left--;
     if (p->done && p->min == p->max)
         record_note(e, "%u samples per point%s", p->min,
                     p->planned ? "" : " (run_budget_s=0: as configured, not planned)");
     else if (p->done)
         record_note(e, "%u to %u samples per point: each point had an equal part of the experiment's "
                        "share of run_budget_s (plan)", p->min, p->max);
-    if (!p->planned || !p->done)
+    if (!p->planned || !p->complete)
         return; /* plan: null, as x86's unplanned experiments */
     s->applied = true;
     s->measured = true;

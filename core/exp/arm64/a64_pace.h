@@ -24,7 +24,7 @@
 struct a64_pace {
     bool planned;
     uint32_t configured, floor;
-    uint32_t points, done;
+    uint32_t points, done, complete; /* points declared, measured, measured in full */
     uint64_t start, share_ticks;
     uint64_t point_start, point_end;  /* the current point's part of the share */
     uint64_t samples_done, sample_ticks; /* the points so far: their samples and their time */
@@ -50,8 +50,9 @@ void a64_pace_point(struct a64_pace *p);
 uint32_t a64_pace_count(const struct a64_pace *p);
 /* Whether the point, `taken` samples in, takes another (checked before each sample). */
 bool a64_pace_more(const struct a64_pace *p, uint32_t taken);
-/* After the point: the samples it took. */
-void a64_pace_point_done(struct a64_pace *p, uint32_t taken);
+/* After the point: the samples it took; complete false when a lost CPU cut it short (its
+ * count then says nothing of the pace: left out of the plan's fewest and most). */
+void a64_pace_point_done(struct a64_pace *p, uint32_t taken, bool complete);
 /* After the experiment: its plan summary (e->plan) and a note, the room freed. */
 void a64_pace_end(struct arm64_run *run, struct experiment_record *e, struct a64_pace *p);
 

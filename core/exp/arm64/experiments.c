@@ -80,9 +80,12 @@ void a64_run_experiments(struct arm64_run *run)
     for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
         run->experiments_left += selected(run, table[i].id);
     run->budget_end = ticks() + (uint64_t)run->run_budget_s * tick_freq();
-    for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-        if (selected(run, table[i].id))
-            table[i].run(run);
+    for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        if (!selected(run, table[i].id))
+            continue;
+        table[i].run(run);
+        run->experiments_left--; /* the next shares split what is left among those still to run */
+    }
     stats_set_hook(0);
 }
 

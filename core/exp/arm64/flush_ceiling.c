@@ -255,7 +255,7 @@ void exp_flush_ceiling(struct arm64_run *run)
                 if (!sample(run, e, &s, which, n, &smp[which], i))
                     e->partial = true;
             }
-        a64_pace_point_done(&pace, i);
+        a64_pace_point_done(&pace, i, true);
         add_points(e, &s, smp, n, i, &curves);
     }
     rgn.ng = 0;

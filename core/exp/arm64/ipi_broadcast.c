@@ -155,7 +155,7 @@ void exp_ipi_broadcast(struct arm64_run *run)
             }
             a64_pace_point(&pace);
             got = measure(run, e, (enum mode)m, others, k, &pace, &writes);
-            a64_pace_point_done(&pace, got);
+            a64_pace_point_done(&pace, got, got > 0);
             if (!got) {
                 e->partial = true;
                 continue;

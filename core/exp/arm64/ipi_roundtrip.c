@@ -160,7 +160,7 @@ void exp_ipi_roundtrip(struct arm64_run *run)
         a64_pace_point(&pace);
         rounds = a64_pace_count(&pace);
         done = pingpong(run, n, rounds, pace.buf);
-        a64_pace_point_done(&pace, done);
+        a64_pace_point_done(&pace, done, done == rounds);
         if (smp_wait(n, a64_timeout_ticks(run)) != 0 || done < rounds) {
             /* the handler's counts since boot tell a lost SGI from one taken but not answered */
             a64_note(e, "cpu %u: %u of %u round trips (%s); its IRQ handler took %llu IRQs, %llu SGI_PING",

@@ -101,7 +101,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
                     else
                         e->partial = true;
                 }
-                a64_pace_point_done(&pace, got);
+                a64_pace_point_done(&pace, got, got == i);
                 p = a64_point_add(e);
                 if (!p)
                     break;

@@ -71,12 +71,14 @@ void exp_tlbi_concurrent(struct arm64_run *run)
     }
     for (c = 0; c < ncounts; c++) {
         unsigned m = counts[c], got = 0;
+        bool short_of_cpus = false;
         struct result_point *p;
         a64_pace_point(&pace);
         for (i = 0; a64_pace_more(&pace, i); i++) {
             k = a64_others(others);
             if (m > k + 1) {
                 e->partial = true;
+                short_of_cpus = true;
                 break;
             }
             region_reset();
@@ -97,7 +99,7 @@ void exp_tlbi_concurrent(struct arm64_run *run)
             }
             region_verify(run, e, 0, m * PAGES, 1);
         }
-        a64_pace_point_done(&pace, i);
+        a64_pace_point_done(&pace, i, !short_of_cpus);
         p = a64_point_add(e);
         if (!p)
             break;

@@ -70,7 +70,7 @@ void exp_tlbi_range(struct arm64_run *run)
                 pace.buf[i] = ticks() - t;
                 region_verify(run, e, 0, n, 1);
             }
-            a64_pace_point_done(&pace, i);
+            a64_pace_point_done(&pace, i, true);
             p = a64_point_add(e);
             if (!p)
                 break;
