@@ -58,8 +58,8 @@ SAMPLES=(
     "sim/sim-xeon6330-smp8|sim|--cpu xeon-6330 --cpus 8|model, Intel Xeon Gold 6330 (PCID, INVPCID), 8 CPUs; default profile"
     "sim/sim-i912900k-smp8|sim|--cpu i9-12900k --cpus 8|model, Intel Core i9-12900K (INVLPG/global erratum at its recorded microcode: no PCID), 8 CPUs; default profile"
     "sim/sim-qemutcg-smp8|sim|--cpu qemu-tcg --cpus 8|model, QEMU TCG \`-cpu max\` as CI sees it, 8 CPUs; default profile"
-    "sim/sim-neoverse-n1-smp8|sim|--arch aarch64 --cpu neoverse-n1 --cpus 8|aarch64 model, Arm Neoverse N1 (Graviton2, Altra: no range TLBI), 8 CPUs; default profile"
-    "sim/sim-neoverse-v2-smp8|sim|--arch aarch64 --cpu neoverse-v2 --cpus 8|aarch64 model, Arm Neoverse V2 (Grace, Graviton4: range TLBI), 8 CPUs; default profile"
+    "sim/aarch64/sim-neoverse-n1-smp8|sim|--arch aarch64 --cpu neoverse-n1 --cpus 8|aarch64 model, Arm Neoverse N1 (Graviton2, Altra: no range TLBI), 8 CPUs; default profile"
+    "sim/aarch64/sim-neoverse-v2-smp8|sim|--arch aarch64 --cpu neoverse-v2 --cpus 8|aarch64 model, Arm Neoverse V2 (Grace, Graviton4: range TLBI), 8 CPUs; default profile"
 )
 # the pooling runs (compare --group): three seeds each of 4 and 8 CPUs
 for c in 4 8; do
