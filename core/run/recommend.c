@@ -45,22 +45,10 @@ bool rec_same_params_except(const struct result_point *a, const struct result_po
     return true;
 }
 
-const struct stats *rec_metric(const struct result_point *p, const char *name)
-{
-    uint8_t i;
-    for (i = 0; i < p->nmetrics; i++)
-        if (str_eq(p->metrics[i].name, name))
-            return &p->metrics[i].st;
-    return NULL;
-}
-
 int64_t rec_value(const struct result_point *p, const char *key, int64_t dflt)
 {
-    uint8_t i;
-    for (i = 0; i < p->nvalues; i++)
-        if (str_eq(p->values[i].key, key))
-            return p->values[i].milli;
-    return dflt;
+    int64_t milli;
+    return point_find_value(p, key, &milli) ? milli : dflt;
 }
 
 void rec_cite(struct recommendation *e, uint32_t index)
@@ -196,12 +184,12 @@ static void rec_lazy(struct rec_ctx *ctx, struct recommendation *e)
             continue;
         if (rec_param_is(p, "variant", "skip_lazy", 0)) {
             ps = p;
-            skip = rec_metric(p, "latency");
-            catchup = rec_metric(p, "catchup");
+            skip = point_find_metric(p, "latency");
+            catchup = point_find_metric(p, "catchup");
             rec_cite(e, i);
         } else if (rec_param_is(p, "variant", "ipi_all", 0)) {
             pa = p;
-            all = rec_metric(p, "latency");
+            all = point_find_metric(p, "latency");
             rec_cite(e, i);
         }
     }
@@ -254,7 +242,7 @@ static void rec_pti(struct rec_ctx *ctx, struct recommendation *e)
         const struct result_point *a = &x->results.items[i];
         const struct stats *sa;
         if (!rec_param_is(a, "variant", "invlpg_invpcid", 0) ||
-            !rec_param_is(a, "kind", "local", 0) || !(sa = rec_metric(a, "latency")))
+            !rec_param_is(a, "kind", "local", 0) || !(sa = point_find_metric(a, "latency")))
             continue;
         for (j = 0; j < x->results.count; j++) {
             const struct result_point *b = &x->results.items[j];
@@ -262,7 +250,7 @@ static void rec_pti(struct rec_ctx *ctx, struct recommendation *e)
             int64_t pages = rec_param_num(a, "pages");
             if (!rec_param_is(b, "variant", "invlpg_deferred", 0) ||
                 !rec_param_is(b, "kind", "local", 0) || rec_param_num(b, "pages") != pages ||
-                !(sb = rec_metric(b, "latency")) || pages <= 0)
+                !(sb = point_find_metric(b, "latency")) || pages <= 0)
                 continue;
             if (pages > best) {
                 best = pages;

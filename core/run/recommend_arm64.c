@@ -31,16 +31,14 @@ static const struct experiment_record *find(const struct arm64_run *run, const c
     return 0;
 }
 
-/* a summary value, x 1000 in the record; false when absent */
+/* a summary value in its unit (the record holds it x 1000); false when absent */
 static bool value_of(const struct result_point *p, const char *key, int64_t *out)
 {
-    uint32_t i;
-    for (i = 0; i < p->nvalues; i++)
-        if (str_eq(p->values[i].key, key)) {
-            *out = p->values[i].milli / 1000;
-            return true;
-        }
-    return false;
+    int64_t milli;
+    if (!point_find_value(p, key, &milli))
+        return false;
+    *out = milli / 1000;
+    return true;
 }
 
 static enum confidence confidence_of(const struct result_point *p)
@@ -57,13 +55,12 @@ static enum confidence confidence_of(const struct result_point *p)
 /* the fewest samples a point of e took: the pairs its intervals rest on */
 static uint32_t fewest_samples(const struct experiment_record *e)
 {
-    uint32_t i, j, n = 0;
-    for (i = 0; i < e->results.count; i++)
-        for (j = 0; j < e->results.items[i].nmetrics; j++)
-            if (str_eq(e->results.items[i].metrics[j].name, "with_refill")) {
-                uint32_t k = (uint32_t)e->results.items[i].metrics[j].st.n;
-                n = !n || k < n ? k : n;
-            }
+    uint32_t i, n = 0;
+    for (i = 0; i < e->results.count; i++) {
+        const struct stats *st = point_find_metric(&e->results.items[i], "with_refill");
+        if (st && (!n || st->n < n))
+            n = (uint32_t)st->n;
+    }
     return n;
 }
 

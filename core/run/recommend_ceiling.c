@@ -61,7 +61,7 @@ static void fc_fill(struct rec_ctx *ctx, const struct experiment_record *x, int6
         if (rec_param_num(a, "targets") != cv->targets ||
             !rec_param_is(a, "working_set", NULL, w) ||
             !rec_param_is(a, "working_set_form", cv->form, 0) ||
-            !rec_param_is(a, "mode", "invlpg", 0) || !(sa = rec_metric(a, name)))
+            !rec_param_is(a, "mode", "invlpg", 0) || !(sa = point_find_metric(a, name)))
             continue;
         for (j = 0; j < x->results.count; j++) {
             const struct result_point *b = &x->results.items[j];
@@ -72,7 +72,7 @@ static void fc_fill(struct rec_ctx *ctx, const struct experiment_record *x, int6
                 !rec_param_is(b, "working_set_form", cv->form, 0) ||
                 !rec_param_is(b, "mode", "full_cr3", 0) ||
                 rec_param_num(b, "pages") != rec_param_num(a, "pages") ||
-                !(sb = rec_metric(b, name)))
+                !(sb = point_find_metric(b, name)))
                 continue;
             /* pairs only when both were measured in the same iterations */
             paired = points_paired(a, b);

@@ -31,7 +31,6 @@ int64_t rec_param_num(const struct result_point *p, const char *key);
 /* True when a and b have the same parameters but `except` (which both have). */
 bool rec_same_params_except(const struct result_point *a, const struct result_point *b,
                             const char *except);
-const struct stats *rec_metric(const struct result_point *p, const char *name);
 /* A point's value (x 1000) by key; dflt when it has none. */
 int64_t rec_value(const struct result_point *p, const char *key, int64_t dflt);
 void rec_cite(struct recommendation *e, uint32_t index);

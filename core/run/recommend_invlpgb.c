@@ -216,14 +216,14 @@ void rec_invlpgb(struct rec_ctx *c, struct recommendation *e)
             !rec_param_is(a, "path", "linux", 0) ||
             (MUTANT(rec_cpus_from_spread) ? !rec_param_is(a, "placement", "spread", 0)
                                           : point_find_param(a, "placement") != NULL) ||
-            point_find_param(a, "targets_doing") || !(sa = rec_metric(a, "latency")))
+            point_find_param(a, "targets_doing") || !(sa = point_find_metric(a, "latency")))
             continue;
         for (j = 0; j < x->results.count && n < IB_MAX_PAIRS; j++) {
             const struct result_point *b = &x->results.items[j];
             const struct stats *sb;
             struct ib_pair *p = &pr[n];
             if (!rec_param_is(b, "method", "ipi", 0) || !rec_same_params_except(a, b, "method") ||
-                !(sb = rec_metric(b, "latency")))
+                !(sb = point_find_metric(b, "latency")))
                 continue;
             rec_cite(e, i);
             rec_cite(e, j);

@@ -152,13 +152,13 @@ void rec_order(struct rec_ctx *c, struct recommendation *e)
         /* the grid's points alone: placement and cluster-mode points (issue 21) are one page
          * at other targets or with other IPIs (counted once more, 1 page stood twice) */
         if (!rec_param_is(s, "mode", "seq", 0) || point_find_param(s, "placement") ||
-            point_find_param(s, "ipi_mode") || !(ss = rec_metric(s, "latency")))
+            point_find_param(s, "ipi_mode") || !(ss = point_find_metric(s, "latency")))
             continue;
         for (j = 0; j < x->results.count; j++) {
             const struct result_point *cp = &x->results.items[j];
             const struct stats *cs;
             if (!rec_param_is(cp, "mode", "conc", 0) || !pair_of(s, cp) ||
-                !(cs = rec_metric(cp, "latency")))
+                !(cs = point_find_metric(cp, "latency")))
                 continue;
             pairs++;
             wins += cs->p50 < ss->p50;

@@ -124,6 +124,26 @@ const struct point_param *point_find_param(const struct result_point *p, const c
     return NULL;
 }
 
+const struct stats *point_find_metric(const struct result_point *p, const char *name)
+{
+    uint8_t i;
+    for (i = 0; i < p->nmetrics; i++)
+        if (str_eq(p->metrics[i].name, name))
+            return &p->metrics[i].st;
+    return NULL;
+}
+
+bool point_find_value(const struct result_point *p, const char *key, int64_t *milli)
+{
+    uint8_t i;
+    for (i = 0; i < p->nvalues; i++)
+        if (str_eq(p->values[i].key, key)) {
+            *milli = p->values[i].milli;
+            return true;
+        }
+    return false;
+}
+
 static void set_reason(struct experiment_record *r, const char *fmt, va_list ap)
 {
     struct strbuf sb;

@@ -139,6 +139,10 @@ void point_param_str(struct result_point *p, const char *key, const char *v);
 void point_metric(struct result_point *p, const char *name, const struct stats *st);
 void point_value(struct result_point *p, const char *key, int64_t milli);
 const struct point_param *point_find_param(const struct result_point *p, const char *key);
+/* The point's metric `name`, or NULL. */
+const struct stats *point_find_metric(const struct result_point *p, const char *name);
+/* The point's value `key` (x 1000) into *milli; false when it has none. */
+bool point_find_value(const struct result_point *p, const char *key, int64_t *milli);
 /* The class mix of the point's targets `cpus` (n of them) seen from `initiator` (placement_count). */
 void point_class_mix(struct result_point *p, const struct cpu_table *t, uint32_t initiator,
                      const uint32_t *cpus, uint32_t n);

@@ -65,15 +65,6 @@ void a64_latency(struct result_point *p, uint64_t *samples, uint32_t n)
     point_metric(p, "latency", &st);
 }
 
-const struct stats *a64_metric(const struct result_point *p, const char *name)
-{
-    uint32_t i;
-    for (i = 0; i < p->nmetrics; i++)
-        if (str_eq(p->metrics[i].name, name))
-            return &p->metrics[i].st;
-    return 0;
-}
-
 unsigned a64_others(unsigned *out)
 {
     unsigned c, k = 0;

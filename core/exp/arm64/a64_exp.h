@@ -14,17 +14,10 @@ struct experiment_record *a64_exp_begin(struct arm64_run *run, const char *id, c
                                         const char *axis_x, const char *axis_series, bool verifies);
 /* status SUCCESS unless set before; FAILURE when the verifier saw stale reads (not for the control) */
 void a64_exp_end(struct arm64_run *run, struct experiment_record *e, uint64_t t0);
-#define a64_exp_set record_set_status
-#define a64_note record_note
 /* NULL when the experiment's points are full (the caller stops, partial) */
 struct result_point *a64_point_add(struct experiment_record *e);
-#define a64_param(p, key, num) point_param_num(p, key, (int64_t)(num))
-#define a64_param_str point_param_str
-#define a64_value point_value
 /* the point's "latency" metric from n samples (sorted in place) */
 void a64_latency(struct result_point *p, uint64_t *samples, uint32_t n);
-/* a metric of the point by name; NULL when it has none */
-const struct stats *a64_metric(const struct result_point *p, const char *name);
 
 /* usable CPUs other than the BSP, in index order; returns how many */
 unsigned a64_others(unsigned *out);

@@ -14,7 +14,7 @@
 static void exp_shootdown_lazy(struct arm64_run *run)
 {
     struct experiment_record *e = a64_exp_begin(run, "shootdown_lazy", "Shootdown skipping lazy-TLB CPUs", 0, 0, false);
-    a64_exp_set(e, RESULT_SKIP,
+    record_set_status(e, RESULT_SKIP,
                 "not applicable on aarch64: broadcast TLBI reaches every CPU in hardware; there is no IPI to a lazy "
                 "CPU to skip");
     e->emulated = run->hypervisor != 0;

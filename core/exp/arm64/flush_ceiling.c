@@ -155,15 +155,15 @@ static void add_points(struct experiment_record *e, const struct fc_setup *s, st
             return;
         /* iteration order, before the sorts: the pairs of the crossover's interval */
         point_keep_samples(e, p, smp[m].both, nsamples, run);
-        a64_param_str(p, "mode", s->name[m]);
-        a64_param(p, "pages", n);
+        point_param_str(p, "mode", s->name[m]);
+        point_param_num(p, "pages", n);
         /* the other CPUs the broadcast reaches (each holds the pages and verifies): x86's targets */
-        a64_param(p, "targets", a64_others(others));
+        point_param_num(p, "targets", a64_others(others));
         metric(p, "latency", smp[m].flush, nsamples);
         metric(p, "initiator_refill", smp[m].refill, nsamples);
         metric(p, "with_refill", smp[m].both, nsamples);
-        both = a64_metric(p, "with_refill");
-        flush = a64_metric(p, "latency");
+        both = point_find_metric(p, "with_refill");
+        flush = point_find_metric(p, "latency");
         if (m == SINGLE) {
             c->with_refill[at] = (struct curve_point){ .p = n, .a25 = both->p50, .a50 = both->p50,
                                                        .a75 = both->p50, .a_kept = p->kept, .nkept = p->nkept };
@@ -192,29 +192,29 @@ static void summarise(struct arm64_run *run, struct experiment_record *e, const 
     p = point_list_add(&e->summary);
     if (!p)
         return;
-    a64_param_str(p, "mode", s->name[SINGLE]);
-    a64_param_str(p, "full", s->name[FULL]);
-    a64_param(p, "working_set", REGION_PAGES);
-    a64_param_str(p, "confidence", confidence_name(enough ? x.conf : CONF_NONE));
-    a64_value(p, "pages_measured", (int64_t)c->n * 1000);
+    point_param_str(p, "mode", s->name[SINGLE]);
+    point_param_str(p, "full", s->name[FULL]);
+    point_param_num(p, "working_set", REGION_PAGES);
+    point_param_str(p, "confidence", confidence_name(enough ? x.conf : CONF_NONE));
+    point_value(p, "pages_measured", (int64_t)c->n * 1000);
     if (enough && x.found)
-        a64_value(p, "p_star", (int64_t)x.p_star * 1000);
+        point_value(p, "p_star", (int64_t)x.p_star * 1000);
     /* its 95% interval; an end that is "no crossing" is left out, as on x86 */
     if (enough && x.has_interval && x.p_low != BOOT_NONE)
-        a64_value(p, "p_star_low", x.p_low * 1000);
+        point_value(p, "p_star_low", x.p_low * 1000);
     if (enough && x.has_interval && x.p_high != BOOT_NONE)
-        a64_value(p, "p_star_high", x.p_high * 1000);
+        point_value(p, "p_star_high", x.p_high * 1000);
     if (enough)
-        a64_value(p, "monotonic", x.monotonic ? 1000 : 0);
+        point_value(p, "monotonic", x.monotonic ? 1000 : 0);
     if (enough && xf.found)
-        a64_value(p, "p_star_flush", (int64_t)xf.p_star * 1000);
-    a64_value(p, "linux_ceiling", (int64_t)s->linux_ceiling * 1000);
+        point_value(p, "p_star_flush", (int64_t)xf.p_star * 1000);
+    point_value(p, "linux_ceiling", (int64_t)s->linux_ceiling * 1000);
     if (enough && x.found)
-        a64_note(e, "with_refill: the full flush cheaper from %u pages on (%s confidence); Linux's flush_tlb_mm from %u "
+        record_note(e, "with_refill: the full flush cheaper from %u pages on (%s confidence); Linux's flush_tlb_mm from %u "
                     "pages (%s)", x.p_star, confidence_name(x.conf), s->linux_ceiling,
                  s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
     else
-        a64_note(e, "with_refill: the full flush never cheaper up to %u pages; Linux's flush_tlb_mm from %u pages (%s)",
+        record_note(e, "with_refill: the full flush never cheaper up to %u pages; Linux's flush_tlb_mm from %u pages (%s)",
                  c->n ? c->with_refill[c->n - 1].p : 0, s->linux_ceiling,
                  s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
 }
@@ -236,7 +236,7 @@ void exp_flush_ceiling(struct arm64_run *run)
     s.linux_ceiling = s.range ? LINUX_MAX_TLBI_RANGE_PAGES + 1 : LINUX_MAX_DVM_OPS;
     curves.n = 0;
     if (!run->region_ok)
-        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+        record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
     else if ((paced = a64_pace_begin(run, e, &pace, MAX_COUNTS, 3 * MODES))) {
         for (m = 0; m < MODES; m++) { /* three metrics of two modes: six rows of the pace's room */
             smp[m].flush = pace.buf + (3 * m + 0) * (size_t)pace.configured;
@@ -244,7 +244,7 @@ void exp_flush_ceiling(struct arm64_run *run)
             smp[m].both = pace.buf + (3 * m + 2) * (size_t)pace.configured;
         }
         if (!record_reserve_kept(e, MAX_COUNTS * MODES, pace.configured))
-            a64_note(e, "no memory for the points' kept samples: p* has no interval");
+            record_note(e, "no memory for the points' kept samples: p* has no interval");
     }
     /* a page count is one paced point: its two modes measured in the same iterations */
     for (n = 1; paced && n <= REGION_PAGES && curves.n < MAX_COUNTS; n *= 2) {
@@ -260,14 +260,14 @@ void exp_flush_ceiling(struct arm64_run *run)
     }
     rgn.ng = 0;
     region_reset();
-    a64_note(e, "%s: TLBI %s + DSB ISH + ISB; each sample verified by every CPU", s.name[SINGLE], s.range ? "RVAE1IS ranges (FEAT_TLBIRANGE)" : "VAE1IS per page");
+    record_note(e, "%s: TLBI %s + DSB ISH + ISB; each sample verified by every CPU", s.name[SINGLE], s.range ? "RVAE1IS ranges (FEAT_TLBIRANGE)" : "VAE1IS per page");
     if (s.asid >= 0)
-        a64_note(e, "full_asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH + ISB (Linux's "
+        record_note(e, "full_asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH + ISB (Linux's "
                     "flush_tlb_mm)", s.asid);
     else
-        a64_note(e, "full_all: at EL2 (no ASIDs) the test pages stay global, one TLBI ALLE2IS + DSB ISH + ISB (drops "
+        record_note(e, "full_all: at EL2 (no ASIDs) the test pages stay global, one TLBI ALLE2IS + DSB ISH + ISB (drops "
                     "every EL2 entry)");
-    a64_note(e, "initiator_refill: the initiator then reads all %u region pages (its working set); with_refill: both",
+    record_note(e, "initiator_refill: the initiator then reads all %u region pages (its working set); with_refill: both",
              (unsigned)REGION_PAGES);
     if (paced) {
         summarise(run, e, &s, &curves, pace.max);

@@ -114,7 +114,7 @@ static unsigned measure(struct arm64_run *run, struct experiment_record *e, enum
         for (i = 0; i < k; i++)
             __atomic_store_n(&percpu[targets[i]].arg[3], 1, __ATOMIC_RELEASE);
     if (late >= 0) {
-        a64_note(e, "%s, %u targets: cpu %u did not answer round %llu", mode_name[how], k, targets[late],
+        record_note(e, "%s, %u targets: cpu %u did not answer round %llu", mode_name[how], k, targets[late],
                  (unsigned long long)(r - 1));
         for (i = 0; i < k; i++)
             __atomic_store_n(&percpu[targets[i]].arg[3], 1, __ATOMIC_RELEASE);
@@ -137,9 +137,9 @@ void exp_ipi_broadcast(struct arm64_run *run)
     struct a64_pace pace;
     bool paced = false;
     if (!run->gic_ok)
-        a64_exp_set(e, RESULT_ERROR, "the GIC could not be set up for SGIs (see run.errors)");
+        record_set_status(e, RESULT_ERROR, "the GIC could not be set up for SGIs (see run.errors)");
     else if (nothers == 0)
-        a64_exp_set(e, RESULT_SKIP, "one CPU: no target for an IPI");
+        record_set_status(e, RESULT_SKIP, "one CPU: no target for an IPI");
     else
         paced = a64_pace_begin(run, e, &pace, ncounts * MODES, 1);
     for (c = 0; paced && c < ncounts; c++)
@@ -149,7 +149,7 @@ void exp_ipi_broadcast(struct arm64_run *run)
             if (m == ALL_BUT_SELF && (k != ncpus - 1 || a64_others(others) != ncpus - 1))
                 continue; /* every CPU but the BSP must be a target, and usable */
             if (a64_others(others) < k) {
-                a64_note(e, "%s, %u targets: not measured, a CPU was lost", mode_name[m], k);
+                record_note(e, "%s, %u targets: not measured, a CPU was lost", mode_name[m], k);
                 e->partial = true;
                 continue;
             }
@@ -163,17 +163,17 @@ void exp_ipi_broadcast(struct arm64_run *run)
             p = a64_point_add(e);
             if (!p)
                 break;
-            a64_param_str(p, "mode", mode_name[m]);
-            a64_param(p, "targets", k);
-            a64_value(p, "sgi_writes", (int64_t)writes * 1000);
+            point_param_str(p, "mode", mode_name[m]);
+            point_param_num(p, "targets", k);
+            point_value(p, "sgi_writes", (int64_t)writes * 1000);
             a64_latency(p, pace.buf, got);
         }
     if (run->gic_ok && nothers > 0 && a64_others(others) != ncpus - 1)
-        a64_note(e, "all_but_self: not measured, %u of the %u other CPUs usable (the SGI would reach the others too)",
+        record_note(e, "all_but_self: not measured, %u of the %u other CPUs usable (the SGI would reach the others too)",
                  a64_others(others), ncpus - 1);
     if (paced)
         a64_pace_end(run, e, &pace);
-    a64_note(e, "one warm-up round a point; targets poll %s with IRQs masked, each answers in its own cache line",
+    record_note(e, "one warm-up round a point; targets poll %s with IRQs masked, each answers in its own cache line",
              run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
     a64_exp_end(run, e, t0);
 }

@@ -148,9 +148,9 @@ void exp_ipi_roundtrip(struct arm64_run *run)
     struct a64_pace pace;
     bool paced = false;
     if (!run->gic_ok)
-        a64_exp_set(e, RESULT_ERROR, "the GIC could not be set up for SGIs (see run.errors)");
+        record_set_status(e, RESULT_ERROR, "the GIC could not be set up for SGIs (see run.errors)");
     else if (k == 0)
-        a64_exp_set(e, RESULT_SKIP, "one CPU: no target for an IPI");
+        record_set_status(e, RESULT_SKIP, "one CPU: no target for an IPI");
     else
         paced = a64_pace_begin(run, e, &pace, k, 1);
     for (i = 0; paced && i < k; i++) {
@@ -163,7 +163,7 @@ void exp_ipi_roundtrip(struct arm64_run *run)
         a64_pace_point_done(&pace, done, done == rounds);
         if (smp_wait(n, a64_timeout_ticks(run)) != 0 || done < rounds) {
             /* the handler's counts since boot tell a lost SGI from one taken but not answered */
-            a64_note(e, "cpu %u: %u of %u round trips (%s); its IRQ handler took %llu IRQs, %llu SGI_PING",
+            record_note(e, "cpu %u: %u of %u round trips (%s); its IRQ handler took %llu IRQs, %llu SGI_PING",
                      n, done, rounds, done < rounds ? "a ping unanswered within timeout_ms" : "its command unacknowledged after them",
                      (unsigned long long)percpu[n].irq.entries, (unsigned long long)percpu[n].irq.pings);
             a64_cpu_lost(run, n, "ipi_roundtrip");
@@ -173,18 +173,18 @@ void exp_ipi_roundtrip(struct arm64_run *run)
         p = a64_point_add(e);
         if (!p)
             break;
-        a64_param(p, "initiator", 0);
-        a64_param(p, "target", n);
+        point_param_num(p, "initiator", 0);
+        point_param_num(p, "target", n);
         a64_latency(p, pace.buf, done);
-        a64_value(p, "irq_entries", (int64_t)percpu[n].result[2] * 1000);
+        point_value(p, "irq_entries", (int64_t)percpu[n].result[2] * 1000);
         if (percpu[n].result[2] != done || percpu[n].result[0] || percpu[n].result[3])
-            a64_note(e, "cpu %u: %llu IRQ entries for %u round trips (%llu other INTIDs, %llu spurious)", n,
+            record_note(e, "cpu %u: %llu IRQ entries for %u round trips (%llu other INTIDs, %llu spurious)", n,
                      (unsigned long long)percpu[n].result[2], done, (unsigned long long)percpu[n].result[0],
                      (unsigned long long)percpu[n].result[3]);
     }
     if (paced)
         a64_pace_end(run, e, &pace);
-    a64_note(e, "the target waits in WFI as Linux's idle does and takes each SGI through its IRQ vector (%s, "
+    record_note(e, "the target waits in WFI as Linux's idle does and takes each SGI through its IRQ vector (%s, "
              "EOI, ERET)", run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
     a64_exp_end(run, e, t0);
 }

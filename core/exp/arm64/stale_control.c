@@ -26,7 +26,7 @@ void exp_stale_control(struct arm64_run *run)
     unsigned cpus[MAX_CPUS], k = a64_others(cpus);
     struct result_point *p;
     if (!run->region_ok) {
-        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+        record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
         a64_exp_end(run, e, t0);
         return;
     }
@@ -36,13 +36,13 @@ void exp_stale_control(struct arm64_run *run)
     stale = region_verify(run, e, 0, CONTROL_PAGES, 1);
     region_reset();
     p = a64_point_add(e);
-    a64_param(p, "pages", CONTROL_PAGES);
-    a64_value(p, "stale_reads", (int64_t)stale * 1000);
-    a64_value(p, "checks", (int64_t)e->verification.checks * 1000);
+    point_param_num(p, "pages", CONTROL_PAGES);
+    point_value(p, "stale_reads", (int64_t)stale * 1000);
+    point_value(p, "checks", (int64_t)e->verification.checks * 1000);
     if (stale == 0)
-        a64_exp_set(e, RESULT_SKIP,
+        record_set_status(e, RESULT_SKIP,
                     "no stale read after a remap without invalidation: the CPUs dropped the entries; the verifier "
                     "could not be shown to work here (inconclusive)");
-    a64_note(e, "%u pages read by %u CPUs, remapped with no TLBI, read again", CONTROL_PAGES, k + 1);
+    record_note(e, "%u pages read by %u CPUs, remapped with no TLBI, read again", CONTROL_PAGES, k + 1);
     a64_exp_end(run, e, t0);
 }

@@ -72,9 +72,9 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
     bool paced = false;
     unsigned methods = run->cpu.tlbi_os ? METHODS : BROADCAST_OS;
     if (!run->region_ok) {
-        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+        record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
     } else if (nothers == 0) {
-        a64_exp_set(e, RESULT_SKIP, "one CPU: no other CPU to shoot down");
+        record_set_status(e, RESULT_SKIP, "one CPU: no other CPU to shoot down");
     } else {
         paced = a64_pace_begin(run, e, &pace, ncounts * methods * sizeof(page_counts) / sizeof(page_counts[0]), 1);
     }
@@ -105,21 +105,21 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
                 p = a64_point_add(e);
                 if (!p)
                     break;
-                a64_param_str(p, "method", method_name[m]);
-                a64_param(p, "pages", n);
-                a64_param(p, "targets", counts[c]);
+                point_param_str(p, "method", method_name[m]);
+                point_param_num(p, "pages", n);
+                point_param_num(p, "targets", counts[c]);
                 a64_latency(p, pace.buf, got);
             }
     region_reset();
     if (paced)
         a64_pace_end(run, e, &pace);
-    a64_note(e, "every sample verified by the CPUs it reached reading every remapped page (broadcast: all, ipi_local: the BSP and its targets)");
-    a64_note(e, "broadcast: TLBI %s per page + DSB ISH; ipi_local: SGI, TLBI %s per page + DSB NSH, ack",
+    record_note(e, "every sample verified by the CPUs it reached reading every remapped page (broadcast: all, ipi_local: the BSP and its targets)");
+    record_note(e, "broadcast: TLBI %s per page + DSB ISH; ipi_local: SGI, TLBI %s per page + DSB NSH, ack",
              run->el == 2 ? "VAE2IS" : "VAE1IS", run->el == 2 ? "VAE2" : "VAE1");
     if (run->cpu.tlbi_os)
-        a64_note(e, "broadcast_os: TLBI %s per page + DSB OSH", run->el == 2 ? "VAE2OS" : "VAE1OS");
+        record_note(e, "broadcast_os: TLBI %s per page + DSB OSH", run->el == 2 ? "VAE2OS" : "VAE1OS");
     else
-        a64_note(e, "broadcast_os: not measured, no FEAT_TLBIOS: ID_AA64ISAR0_EL1.TLB [59:56] = 0 "
+        record_note(e, "broadcast_os: not measured, no FEAT_TLBIOS: ID_AA64ISAR0_EL1.TLB [59:56] = 0 "
                     "(ID_AA64ISAR0_EL1 = 0x%llx)", (unsigned long long)run->cpu.isar0);
     a64_exp_end(run, e, t0);
 }

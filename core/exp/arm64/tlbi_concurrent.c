@@ -61,10 +61,10 @@ void exp_tlbi_concurrent(struct arm64_run *run)
         counts[ncounts++] = c;
     counts[ncounts++] = k + 1;
     if (!run->region_ok) {
-        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+        record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
         ncounts = 0;
     } else if (k == 0) {
-        a64_exp_set(e, RESULT_SKIP, "one CPU: no concurrent initiators");
+        record_set_status(e, RESULT_SKIP, "one CPU: no concurrent initiators");
         ncounts = 0;
     } else if (!a64_pace_begin(run, e, &pace, ncounts, k + 1)) {
         ncounts = 0;
@@ -103,18 +103,18 @@ void exp_tlbi_concurrent(struct arm64_run *run)
         p = a64_point_add(e);
         if (!p)
             break;
-        a64_param(p, "initiators", m);
-        a64_param(p, "pages", PAGES);
+        point_param_num(p, "initiators", m);
+        point_param_num(p, "pages", PAGES);
         a64_latency(p, pace.buf, got);
         if (c == 0)
-            base_p50 = a64_metric(p, "latency")->p50;
+            base_p50 = point_find_metric(p, "latency")->p50;
         if (base_p50)
-            a64_value(p, "slowdown_p50", (int64_t)(a64_metric(p, "latency")->p50 * 1000 / base_p50));
+            point_value(p, "slowdown_p50", (int64_t)(point_find_metric(p, "latency")->p50 * 1000 / base_p50));
     }
     region_reset();
     if (ncounts)
         a64_pace_end(run, e, &pace);
-    a64_note(e, "%u pages per initiator; a sample is one shootdown of each initiator, each on its own counter",
+    record_note(e, "%u pages per initiator; a sample is one shootdown of each initiator, each on its own counter",
              PAGES);
     a64_exp_end(run, e, t0);
 }

@@ -36,7 +36,7 @@ void exp_tlbi_range(struct arm64_run *run)
     bool run_ok = true;
     unsigned methods = asid >= 0 ? 3 : 2;
     if (!run->cpu.tlbi_range) {
-        a64_exp_set(e, RESULT_SKIP,
+        record_set_status(e, RESULT_SKIP,
                     "no FEAT_TLBIRANGE: ID_AA64ISAR0_EL1.TLB [59:56] = %llu (ID_AA64ISAR0_EL1 = 0x%llx)",
                     (unsigned long long)((run->cpu.isar0 >> 56) & 0xf), (unsigned long long)run->cpu.isar0);
         e->verification.applicable = false;
@@ -44,7 +44,7 @@ void exp_tlbi_range(struct arm64_run *run)
         return;
     }
     if (!run->region_ok)
-        a64_exp_set(e, RESULT_ERROR, "no test region (see run.errors)");
+        record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
     else if (!a64_pace_begin(run, e, &pace, methods * sizeof(page_counts) / sizeof(page_counts[0]), 1))
         run_ok = false;
     for (s = 0; run_ok && run->region_ok && s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
@@ -74,18 +74,18 @@ void exp_tlbi_range(struct arm64_run *run)
             p = a64_point_add(e);
             if (!p)
                 break;
-            a64_param_str(p, "method", method_name[m]);
-            a64_param(p, "pages", n);
+            point_param_str(p, "method", method_name[m]);
+            point_param_num(p, "pages", n);
             a64_latency(p, pace.buf, i);
         }
     rgn.ng = 0;
     region_reset();
     if (run_ok && run->region_ok)
         a64_pace_end(run, e, &pace);
-    a64_note(e, "%u CPUs hold the pages and verify every sample", k + 1);
+    record_note(e, "%u CPUs hold the pages and verify every sample", k + 1);
     if (asid >= 0)
-        a64_note(e, "asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH", asid);
+        record_note(e, "asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH", asid);
     else
-        a64_note(e, "asid: not measured at EL2 (its translation regime has no ASIDs without HCR_EL2.E2H)");
+        record_note(e, "asid: not measured at EL2 (its translation regime has no ASIDs without HCR_EL2.E2H)");
     a64_exp_end(run, e, t0);
 }
