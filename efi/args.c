@@ -1,28 +1,10 @@
 #include "efi/args.h"
 
+#include "efi/config_file.h"
 #include "efi/console.h"
 
-#include "core/lib/cmdline.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
-
-#define CONFIG_FILE_MAX (64 * 1024)
-
-/*
- * The UEFI shell passes the whole command line as UCS-2 LoadOptions,
- * program name first. The boot manager may pass binary optional data
- * instead, so anything that is not printable UCS-2 text is ignored.
- */
-static void command_line(EFI_HANDLE image, char *out, size_t cap)
-{
-    EFI_LOADED_IMAGE *loaded = NULL;
-    out[0] = 0;
-    if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol,
-                                    (void **)&loaded)) ||
-        !loaded->LoadOptions || loaded->LoadOptionsSize < 2 || (loaded->LoadOptionsSize & 1))
-        return;
-    cmdline_from_ucs2(loaded->LoadOptions, loaded->LoadOptionsSize / 2, out, cap);
-}
 
 /* No file system to read: tlbscope.cfg next to the binary on the boot server. */
 static void config_from_server(struct run *r, struct netboot *nb)
@@ -60,26 +42,16 @@ void args_load(struct run *r, EFI_HANDLE image, struct volume *v, struct netboot
 {
     char *data = NULL;
     size_t len = 0;
-    EFI_STATUS st;
     config_defaults(&r->cfg);
     r->net = nb->info;
-    command_line(image, r->args_text, sizeof(r->args_text));
+    config_load_options(image, r->args_text, sizeof(r->args_text));
     if (!v->root)
         config_from_server(r, nb);
-    if (v->root) {
-        st = volume_read(v, CONFIG_FILE, CONFIG_FILE_MAX, &data, &len);
-        if (!EFI_ERROR(st)) {
-            r->cfg_file_found = true;
-            r->net.config_source = CFG_SRC_VOLUME;
-            config_parse(&r->cfg, data, len, CONFIG_SOURCE_STICK, &r->warnings);
-            mem_free(data);
-        } else if (st == EFI_BAD_BUFFER_SIZE) {
-            msg_add(&r->warnings, "tlbscope.cfg", "file larger than %u bytes; ignored",
-                    CONFIG_FILE_MAX);
-        } else if (st != EFI_NOT_FOUND) {
-            msg_add(&r->warnings, "tlbscope.cfg", "cannot read: %s; defaults used",
-                    efi_status_name(st));
-        }
+    if (config_file_read(v, &data, &len, &r->warnings)) {
+        r->cfg_file_found = true;
+        r->net.config_source = CFG_SRC_VOLUME;
+        config_parse(&r->cfg, data, len, CONFIG_SOURCE_STICK, &r->warnings);
+        mem_free(data);
     }
     if (r->args_text[0])
         config_parse(&r->cfg, r->args_text, str_len(r->args_text), CONFIG_SOURCE_LOAD_OPTIONS,

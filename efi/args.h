@@ -7,11 +7,9 @@
 #define TLBSCOPE_EFI_ARGS_H
 
 #include "core/run/run.h"
-#include "efi/efi_util.h"
+#include "efi/config_file.h"
 #include "efi/netboot.h"
 #include "efi/volume.h"
-
-#define CONFIG_FILE "\\tlbscope\\tlbscope.cfg"
 
 void args_load(struct run *r, EFI_HANDLE image, struct volume *v, struct netboot *nb);
 

@@ -96,7 +96,7 @@ static void save_outcome(struct run *r, struct volume *v, const char *base, cons
         return;
     sb_init_fixed(&sb, buf, sizeof(buf));
     upload_outcome_text(&r->upload, r->upload.text_sent, base, sha, json_len, &sb);
-    if (!report_save_outcome(r, v, base, sb.data, sb.len))
+    if (!report_save_outcome(&r->errors, v, base, sb.data, sb.len))
         con_printf("Upload: the outcome could not be written beside the report\n");
 }
 
@@ -143,17 +143,17 @@ static void finish(struct run *r, struct volume *v, struct netboot *nb, bool rel
     }
     report_write_text(r, &text);
     base[0] = 0;
+    run_report_basename(r, name, sizeof(name));
     /* first the stick: nothing on the network runs before the report is safe (issue 35) */
     if (!netboot_only)
-        saved_ok = report_save(r, v, json.data, json.len, text.data, text.len, base,
-                               sizeof(base));
+        saved_ok = report_save(&r->errors, v, name, json.data, json.len, text.data, text.len,
+                               base, sizeof(base));
     if (!saved_ok && !netboot_only)
         /* the errors list changed: rebuild both so the console copy says why */
         rewrite_reports(r, &json, &text);
     /* then the console: the summary, and the whole JSON wherever another copy may be wanted */
     con_write("\n");
     con_writen(text.data, text.len);
-    run_report_basename(r, name, sizeof(name));
     if (saved_ok) {
         report_file_path(base, 0, ".json", path, sizeof(path));
         con_printf("Report saved: %s (and .txt)\n", path);

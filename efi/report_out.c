@@ -50,55 +50,55 @@ static struct report_fs stick_of(struct volume *v)
 }
 
 /* One file through its .partial name and a rename: an error of the run when it fails. */
-static bool commit(struct run *r, struct volume *v, const char *path, const char *data,
+static bool commit(struct msg_list *errors, struct volume *v, const char *path, const char *data,
                    size_t len, bool replace)
 {
     struct report_fs fs = stick_of(v);
     EFI_STATUS st = report_file_commit(&fs, path, data, len, replace);
     if (EFI_ERROR(st))
-        msg_add(&r->errors, "report", "writing %s failed: %s", path, efi_status_name(st));
+        msg_add(errors, "report", "writing %s failed: %s", path, efi_status_name(st));
     return !EFI_ERROR(st);
 }
 
-bool report_save(struct run *r, struct volume *v, const char *json, size_t json_len,
-                 const char *text, size_t text_len, char *saved_base, size_t base_cap)
+bool report_save(struct msg_list *errors, struct volume *v, const char *base, const char *json,
+                 size_t json_len, const char *text, size_t text_len, char *saved_base,
+                 size_t base_cap)
 {
     struct report_fs fs = stick_of(v);
-    char base[96], path[REPORT_PATH_MAX];
+    char path[REPORT_PATH_MAX];
     EFI_STATUS st;
     saved_base[0] = 0;
     if (!v->root) {
-        msg_add(&r->errors, "report", "the boot volume could not be opened");
+        msg_add(errors, "report", "the boot volume could not be opened");
         return false;
     }
     st = volume_mkdir(v, "\\tlbscope");
     if (!EFI_ERROR(st))
         st = volume_mkdir(v, REPORT_DIR);
     if (EFI_ERROR(st)) {
-        msg_add(&r->errors, "report", "cannot create %s: %s", REPORT_DIR, efi_status_name(st));
+        msg_add(errors, "report", "cannot create %s: %s", REPORT_DIR, efi_status_name(st));
         return false;
     }
-    run_report_basename(r, base, sizeof(base));
     /* a wrong RTC and a reset counter can repeat a name: add a suffix, never overwrite */
     if (!report_file_pick(&fs, base, saved_base, base_cap)) {
-        msg_add(&r->errors, "report", "no free name for %s in %s (-1 to -%u taken too)", base,
+        msg_add(errors, "report", "no free name for %s in %s (-1 to -%u taken too)", base,
                 REPORT_DIR, REPORT_NAME_TRIES - 1);
         return false;
     }
     report_file_path(saved_base, 0, ".json", path, sizeof(path));
-    if (!commit(r, v, path, json, json_len, false))
+    if (!commit(errors, v, path, json, json_len, false))
         return false;
     report_file_path(saved_base, 0, ".txt", path, sizeof(path));
-    return commit(r, v, path, text, text_len, false);
+    return commit(errors, v, path, text, text_len, false);
 }
 
-bool report_save_outcome(struct run *r, struct volume *v, const char *base, const char *text,
-                         size_t len)
+bool report_save_outcome(struct msg_list *errors, struct volume *v, const char *base,
+                         const char *text, size_t len)
 {
     char path[REPORT_PATH_MAX];
     if (!v->root || !base[0] || !report_file_path(base, 0, REPORT_OUTCOME_EXT, path, sizeof(path)))
         return false;
-    return commit(r, v, path, text, len, true);
+    return commit(errors, v, path, text, len, true);
 }
 
 /*

@@ -9,20 +9,24 @@
 #ifndef TLBSCOPE_EFI_REPORT_OUT_H
 #define TLBSCOPE_EFI_REPORT_OUT_H
 
-#include "core/run/run.h"
+#include "core/lib/msglist.h"
 #include "efi/volume.h"
 
 /* Reads and bumps \tlbscope\counter; 0 when the stick is not writable. */
 uint32_t report_next_counter(struct volume *v);
 /*
- * Returns true when both files were written, verified and renamed to their
- * names (core/run/report_files.h), with the base name they got in saved_base.
+ * Saves the report under `base` (core/run/run.h run_report_basename() on
+ * x86, the same shape on aarch64), or base-1, base-2... when taken. Returns
+ * true when both files were written, verified and renamed to their names
+ * (core/run/report_files.h), with the base name they got in saved_base; what
+ * failed is added to `errors` (the run's, so the report says it).
  */
-bool report_save(struct run *r, struct volume *v, const char *json, size_t json_len,
-                 const char *text, size_t text_len, char *saved_base, size_t base_cap);
+bool report_save(struct msg_list *errors, struct volume *v, const char *base, const char *json,
+                 size_t json_len, const char *text, size_t text_len, char *saved_base,
+                 size_t base_cap);
 /* The upload's outcome beside the report saved as `base` (replaced when there). */
-bool report_save_outcome(struct run *r, struct volume *v, const char *base, const char *text,
-                         size_t len);
+bool report_save_outcome(struct msg_list *errors, struct volume *v, const char *base,
+                         const char *text, size_t len);
 /* Prints the JSON between markers, in short lines a serial console keeps intact. */
 void report_dump_console(const char *name, const char *json, size_t len);
 

@@ -176,6 +176,24 @@ EFI_STATUS volume_delete(struct volume *v, const char *path)
 }
 
 /*
+ * The file's EFI_FILE_INFO (13.5.16) in a mem_alloc buffer: GetInfo says how
+ * big it is when asked with none (EFI_BUFFER_TOO_SMALL), then fills one.
+ */
+static EFI_FILE_INFO *file_info(EFI_FILE_HANDLE f)
+{
+    UINTN size = 0;
+    EFI_FILE_INFO *info;
+    if (uefi_call_wrapper(f->GetInfo, 4, f, &GenericFileInfo, &size, NULL) != EFI_BUFFER_TOO_SMALL ||
+        size < SIZE_OF_EFI_FILE_INFO || !(info = mem_alloc(size)))
+        return NULL;
+    if (EFI_ERROR(uefi_call_wrapper(f->GetInfo, 4, f, &GenericFileInfo, &size, info))) {
+        mem_free(info);
+        return NULL;
+    }
+    return info;
+}
+
+/*
  * UEFI renames with SetInfo: the file's EFI_FILE_INFO with another FileName
  * (UEFI 2.10, 13.5.16); a name without a leading '\' stays in the file's folder.
  */
@@ -190,13 +208,13 @@ EFI_STATUS volume_rename(struct volume *v, const char *path, const char *leaf)
     st = open_path(v, path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &f);
     if (EFI_ERROR(st))
         return st;
-    if (!(old = LibFileInfo(f))) {
+    if (!(old = file_info(f))) {
         uefi_call_wrapper(f->Close, 1, f);
         return EFI_DEVICE_ERROR;
     }
     size = SIZE_OF_EFI_FILE_INFO + leaf_chars * sizeof(CHAR16);
     if (!(info = mem_zalloc(size))) {
-        uefi_call_wrapper(BS->FreePool, 1, old);
+        mem_free(old);
         uefi_call_wrapper(f->Close, 1, f);
         return EFI_OUT_OF_RESOURCES;
     }
@@ -205,7 +223,7 @@ EFI_STATUS volume_rename(struct volume *v, const char *path, const char *leaf)
     ascii_to_ucs2(info->FileName, leaf_chars, leaf);
     st = uefi_call_wrapper(f->SetInfo, 4, f, &GenericFileInfo, size, info);
     mem_free(info);
-    uefi_call_wrapper(BS->FreePool, 1, old);
+    mem_free(old);
     if (!EFI_ERROR(st))
         st = uefi_call_wrapper(f->Flush, 1, f);
     uefi_call_wrapper(f->Close, 1, f);

@@ -43,8 +43,6 @@ ALTERNATIVES = {
     ("sim/arm64/host_tlbi.c", "sim/hostcpu.c"): "pte_store: the aarch64 model's and the x86 model's",
     ("arch/arm64/mailbox.c", "core/machine/smp.c"):
         "the aarch64 mailbox's stand-ins for core/machine/smp.c's (one is linked per architecture)",
-    ("arch/arm64/smp.c", "core/machine/cpu_table.c"):
-        "cpu_usable: the aarch64 build's and the x86 build's",
     ("arch/arm64/gic.c", "sim/arm64/host_gic.c"): "asm/gic.h: the machine's GIC and the model's",
     ("arch/arm64/irq.c", "sim/arm64/host_gic.c"):
         "the model's WFI takes a pending SGI through the app's irq_handle, as the IRQ vector "

@@ -8,7 +8,9 @@
 # reports/runs/aarch64), LOG (console log, OUT/console.log), ARGS ('k=v ...': the run's
 # \tlbscope\tlbscope.cfg on the image copy, a key per line, as scripts/qemu-run.sh writes it
 # for x86; CFG_TEXT: the whole file instead), LATEST (a folder that also gets the run's
-# report as latest.json and latest.txt, as `make run` leaves them for x86).
+# report as latest.json and latest.txt, as `make run` leaves them for x86), READONLY=1 (QEMU
+# sees the stick read-only, as scripts/qemu-run.sh --readonly: the app then prints the whole
+# report on the console for scripts/recover-report.sh).
 # Exit status: QEMU's (0 after the app's PSCI SYSTEM_OFF, 124 on the timeout),
 # or 3 when the run wrote no report.
 set -uo pipefail
@@ -42,7 +44,7 @@ timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu "${CPU:-max}" -
     -nographic -nic none -no-reboot -boot menu=on,splash-time=0 \
     -drive if=pflash,format=raw,readonly=on,file="$aavmf/AAVMF_CODE.fd" \
     -drive if=pflash,format=raw,file="$work/vars.fd" \
-    -drive if=none,id=esp,format=raw,file="$work/disk.img" -device virtio-blk-pci,drive=esp \
+    -drive if=none,id=esp,format=raw,file="$work/disk.img"$([ "${READONLY:-0}" = 1 ] && echo ,readonly=on) -device virtio-blk-pci,drive=esp \
     </dev/null >"$log" 2>&1
 rc=$?
 n=0

@@ -6,7 +6,8 @@
 #
 # clang's Windows/ARM64 target + lld-link produce a PE32+ EFI application
 # directly (real base relocations, NX_COMPAT): no gnu-efi, no cross sysroot, no
-# dpkg multiarch. Our own UEFI definitions (efi/arm64/uefi.h). On this LLP64
+# dpkg multiarch. Our own UEFI definitions (efi/arm64/include/efi.h, found as <efi.h>
+# as gnu-efi's is on x86, so the shared UEFI glue of efi/shared.mk builds here too). On this LLP64
 # target `long` is 32 bits: the code uses uint64_t and %ll.
 #   -mgeneral-regs-only: secondaries start with FP/SIMD trapped (CPACR_EL1.FPEN
 #     reset value), and the compiler must never use q registers behind our back
@@ -15,14 +16,15 @@ A64_BUILD := $(BUILD)/aarch64
 A64_CC := clang
 A64_LD := lld-link
 A64_TARGET := --target=aarch64-unknown-windows
-A64_CFLAGS := $(A64_TARGET) -std=c11 -O2 $(WARN) $(DEFS) -I. -Iarch/arm64/include -ffreestanding -fno-builtin \
+A64_CFLAGS := $(A64_TARGET) -std=c11 -O2 $(WARN) $(DEFS) -I. -Iarch/arm64/include -Iefi/arm64/include -ffreestanding -fno-builtin \
 	-fno-stack-protector -mno-stack-arg-probe -mgeneral-regs-only -fshort-wchar -DTLBSCOPE_EFI -DTLBSCOPE_AARCH64 \
 	$(A64_EXTRA_CFLAGS)
 A64_LDFLAGS := /subsystem:efi_application /entry:efi_main /nodefaultlib /machine:arm64 /debug:none
 
 # the app's own folders and what of core/ it uses (arch/arm64/core_srcs.mk)
 include arch/arm64/core_srcs.mk
-A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c)) $(A64_CORE_SRCS)
+include efi/shared.mk
+A64_SRCS := $(sort $(wildcard arch/arm64/*.c efi/arm64/*.c) $(EFI_SHARED_SRCS) $(A64_CORE_SRCS) $(EFI_SHARED_CORE_SRCS))
 A64_ASM := $(sort $(wildcard arch/arm64/*.S))
 A64_OBJS := $(patsubst %.c,$(A64_BUILD)/obj/%.o,$(A64_SRCS)) $(patsubst %.S,$(A64_BUILD)/obj/%.o,$(A64_ASM))
 A64_EFI := $(A64_BUILD)/BOOTAA64.EFI

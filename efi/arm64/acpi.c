@@ -9,9 +9,9 @@
 
 #include "core/lib/mem.h"
 
-static const efi_guid acpi20_guid = { 0x8868e871, 0xe4f1, 0x11d3, { 0xbc, 0x22, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } };
+static const EFI_GUID acpi20_guid = { 0x8868e871, 0xe4f1, 0x11d3, { 0xbc, 0x22, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } };
 /* SMBIOS 3.0 entry point (UEFI 2.10, "EFI Configuration Table & Properties Table": SMBIOS3_TABLE_GUID) */
-static const efi_guid smbios3_guid = { 0xf2fd1544, 0x9794, 0x4a2c, { 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94 } };
+static const EFI_GUID smbios3_guid = { 0xf2fd1544, 0x9794, 0x4a2c, { 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94 } };
 
 static uint64_t rd(const uint8_t *p, unsigned n)
 {
@@ -29,7 +29,7 @@ static int sig_is(const uint8_t *p, const char *s)
     return 1;
 }
 
-static int guid_eq(const efi_guid *a, const efi_guid *b)
+static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
 {
     const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
     for (unsigned i = 0; i < sizeof *a; i++)
@@ -156,16 +156,16 @@ static void parse_smbios3(const uint8_t *ep, struct fw_tables *ai)
     }
 }
 
-void fw_tables_read(efi_system_table *st, struct fw_tables *ai)
+void fw_tables_read(EFI_SYSTEM_TABLE *st, struct fw_tables *ai)
 {
     const uint8_t *rsdp = 0, *xsdt;
     uint64_t i;
     mem_zero(ai, sizeof(*ai));
-    for (i = 0; i < st->number_of_table_entries; i++) {
-        if (guid_eq(&st->configuration_table[i].vendor_guid, &acpi20_guid))
-            rsdp = st->configuration_table[i].vendor_table;
-        else if (guid_eq(&st->configuration_table[i].vendor_guid, &smbios3_guid))
-            parse_smbios3(st->configuration_table[i].vendor_table, ai);
+    for (i = 0; i < st->NumberOfTableEntries; i++) {
+        if (guid_eq(&st->ConfigurationTable[i].VendorGuid, &acpi20_guid))
+            rsdp = st->ConfigurationTable[i].VendorTable;
+        else if (guid_eq(&st->ConfigurationTable[i].VendorGuid, &smbios3_guid))
+            parse_smbios3(st->ConfigurationTable[i].VendorTable, ai);
     }
     if (!rsdp || !sig_is(rsdp, "RSD PTR ") || rsdp[15] < 2)
         return;

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "efi/arm64/uefi.h"
+#include "efi/efi_util.h"
 
 #define ACPI_MAX_CPUS 16
 
@@ -47,6 +47,6 @@ struct fw_tables {
     char sm_manufacturer[64], sm_product[64]; /* "" when absent */
 };
 
-void fw_tables_read(efi_system_table *st, struct fw_tables *out);
+void fw_tables_read(EFI_SYSTEM_TABLE *st, struct fw_tables *out);
 
 #endif

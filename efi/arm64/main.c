@@ -9,6 +9,13 @@
  * its summary on the console -> PSCI SYSTEM_OFF under an emulator (QEMU
  * exits), back to the firmware on hardware. Whatever fails on the way is
  * recorded and the run goes on: the report is always written.
+ *
+ * The UEFI glue that is not about the ISA is x86's, compiled against this
+ * app's own UEFI definitions (efi/arm64/include/efi.h): the volume
+ * (efi/volume.c), the configuration file and load options
+ * (efi/config_file.c), the report files with their run counter, .partial
+ * names, read-back and the console copy when the stick fails
+ * (efi/report_out.c), and the console (efi/console.c).
  */
 #include "asm/cpu.h"
 #include "asm/gic.h"
@@ -23,38 +30,25 @@
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 #include "core/report/report_arm64.h"
+#include "core/run/report_files.h"
 #include "efi/arm64/acpi.h"
 #include "efi/arm64/config_a64.h"
-#include "efi/arm64/console.h"
-#include "efi/arm64/uefi.h"
-#include "efi/arm64/volume.h"
+#include "efi/console.h"
+#include "efi/efi_util.h"
+#include "efi/report_out.h"
+#include "efi/volume.h"
 
-#define REPORT_DIR "\\tlbscope\\reports"
 #define CHECKIN_MS 1000
 
-static efi_boot_services *bs;
 static struct arm64_run run;
 static struct fw_tables fw;
 static char json_buf[512 * 1024], text_buf[64 * 1024];
 
-static void *pool_alloc(size_t n)
-{
-    void *p = 0;
-    return EFI_ERROR(bs->allocate_pool(EFI_LOADER_DATA, n, &p)) ? 0 : p;
-}
-
-static void pool_free(void *p)
-{
-    bs->free_pool(p);
-}
-
-static const struct mem_ops efi_mem = { pool_alloc, pool_free };
-
 /* zeroed, identity-mapped pages for the page tables and the frame pools */
 static uint64_t alloc_pages(uint64_t n)
 {
-    uint64_t a = 0;
-    if (EFI_ERROR(bs->allocate_pages(EFI_ALLOCATE_ANY_PAGES, EFI_LOADER_DATA, n, &a)))
+    EFI_PHYSICAL_ADDRESS a = 0;
+    if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiLoaderData, n, &a)))
         return 0;
     mem_zero((void *)a, n * 4096);
     return a;
@@ -62,40 +56,40 @@ static uint64_t alloc_pages(uint64_t n)
 
 static uint64_t irq_mask(void)
 {
-    return bs->raise_tpl(TPL_HIGH_LEVEL);
+    return BS->RaiseTPL(TPL_HIGH_LEVEL);
 }
 
 static void irq_restore(uint64_t tpl)
 {
-    bs->restore_tpl(tpl);
+    BS->RestoreTPL(tpl);
 }
 
-static void identify(efi_system_table *st)
+static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter)
 {
-    unsigned i;
-    efi_time t;
+    EFI_TIME t;
     arm64_cpu_identify(&run.cpu);
     run.counter_hz = tick_freq();
-    for (i = 0; st->firmware_vendor && st->firmware_vendor[i] && i + 1 < sizeof(run.uefi_vendor); i++)
-        run.uefi_vendor[i] = st->firmware_vendor[i] < 0x7f ? (char)st->firmware_vendor[i] : '?';
-    fmt_into(run.uefi_revision, sizeof(run.uefi_revision), "%u.%u", st->firmware_revision >> 16,
-             st->firmware_revision & 0xffff);
-    if (!EFI_ERROR(st->runtime_services->get_time(&t, 0)) && t.year >= 2020 && t.year < 2100) {
+    if (st->FirmwareVendor)
+        ucs2_to_ascii(run.uefi_vendor, sizeof(run.uefi_vendor), st->FirmwareVendor, sizeof(run.uefi_vendor));
+    fmt_into(run.uefi_revision, sizeof(run.uefi_revision), "%u.%u", st->FirmwareRevision >> 16,
+             st->FirmwareRevision & 0xffff);
+    if (!EFI_ERROR(RT->GetTime(&t, 0)) && t.Year >= 2020 && t.Year < 2100) {
         run.rtc_plausible = true;
-        fmt_into(run.start_time, sizeof(run.start_time), "%04u-%02u-%02uT%02u:%02u:%02u", t.year, t.month, t.day,
-                 t.hour, t.minute, t.second);
-        fmt_into(run.id, sizeof(run.id), "%04u%02u%02u-%02u%02u%02u", t.year, t.month, t.day, t.hour, t.minute,
-                 t.second);
+        fmt_into(run.start_time, sizeof(run.start_time), "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day,
+                 t.Hour, t.Minute, t.Second);
+        fmt_into(run.id, sizeof(run.id), "%04u%02u%02u-%02u%02u%02u", t.Year, t.Month, t.Day, t.Hour, t.Minute,
+                 t.Second);
     } else {
         str_copy(run.id, sizeof(run.id), "nodate");
     }
     /*
-     * The x86 app's shape (core/run/run.c run_report_basename): time, two names, a 4-digit
-     * count, which the collector's and recover-report.sh's name pattern requires; one run
-     * per boot, so the count is 1 (a name taken on the stick gets a suffix below).
+     * The x86 app's shape (core/run/run.c run_report_basename): time, two names, the stick's
+     * run counter (\tlbscope\counter, one for both apps) in 4 digits, which the collector's
+     * and recover-report.sh's name pattern requires (a name taken on the stick still gets a
+     * suffix: efi/report_out.c).
      */
-    fmt_into(run.id + str_len(run.id), sizeof(run.id) - str_len(run.id), "-aarch64-i%02xp%03x-0001",
-             run.cpu.implementer, run.cpu.part);
+    fmt_into(run.id + str_len(run.id), sizeof(run.id) - str_len(run.id), "-aarch64-i%02xp%03x-%04u",
+             run.cpu.implementer, run.cpu.part, counter % 10000);
 
     fw_tables_read(st, &fw);
     str_copy(run.acpi_oem_id, sizeof(run.acpi_oem_id), fw.oem_id);
@@ -227,62 +221,72 @@ static void bring_up(void)
         else
             fmt_into(t->note, sizeof(t->note), "did not check in within %u ms of CPU_ON", CHECKIN_MS);
     }
-    kprintf("tlbscope: %u of %u CPUs online (EL%u, PSCI %s via %s)\n", online, ncpus, arch_el, run.psci_version,
+    con_printf("tlbscope: %u of %u CPUs online (EL%u, PSCI %s via %s)\n", online, ncpus, arch_el, run.psci_version,
             run.psci_hvc ? "HVC" : "SMC");
 }
 
-static void save_report(efi_handle image, const char *json, size_t jlen, const char *text, size_t tlen)
-{
-    char base[96], path[160];
-    unsigned attempt;
-    if (!vol_open(bs, image)) {
-        kprintf("tlbscope: the boot volume could not be opened: no report file\n");
-        return;
-    }
-    vol_mkdir("\\tlbscope");
-    vol_mkdir(REPORT_DIR);
-    /* a wrong clock can repeat a name: add a suffix, never overwrite */
-    for (attempt = 0; attempt < 100; attempt++) {
-        if (attempt == 0)
-            str_copy(base, sizeof(base), run.id);
-        else
-            fmt_into(base, sizeof(base), "%s-%u", run.id, attempt);
-        fmt_into(path, sizeof(path), "%s\\%s.json", REPORT_DIR, base);
-        if (!vol_exists(path))
-            break;
-    }
-    if (EFI_ERROR(vol_write(path, json, jlen))) {
-        kprintf("tlbscope: writing %s failed\n", path);
-        return;
-    }
-    kprintf("tlbscope: report saved as %s\n", path);
-    fmt_into(path, sizeof(path), "%s\\%s.txt", REPORT_DIR, base);
-    if (EFI_ERROR(vol_write(path, text, tlen)))
-        kprintf("tlbscope: writing %s failed\n", path);
-}
-
-efi_status efi_main(efi_handle image, efi_system_table *st);
-efi_status efi_main(efi_handle image, efi_system_table *st)
+/*
+ * The report on the stick as x86's (efi/report_out.c: never overwriting, through a .partial
+ * name, read back), then the summary on the console; when the stick fails, the errors say
+ * why and the whole JSON follows on the console for scripts/recover-report.sh.
+ */
+static void finish(struct volume *vol)
 {
     struct strbuf json, text;
-    bs = st->boot_services;
-    con_init(st->con_out);
-    mem_set_ops(&efi_mem);
+    char base[96], path[REPORT_PATH_MAX];
+    bool saved_ok;
+    sb_init_fixed(&json, json_buf, sizeof(json_buf));
+    sb_init_fixed(&text, text_buf, sizeof(text_buf));
+    if (!a64_report_json(&run, &json))
+        msg_add(&run.errors, "report", "the JSON report did not fit its %u KiB buffer",
+                (unsigned)(sizeof(json_buf) / 1024));
+    a64_report_text(&run, &text);
+    saved_ok = report_save(&run.errors, vol, run.id, json.data, json.len, text.data, text.len, base,
+                           sizeof(base));
+    if (!saved_ok) {
+        /* the errors changed: both again, so the console copy says why */
+        sb_init_fixed(&json, json_buf, sizeof(json_buf));
+        sb_init_fixed(&text, text_buf, sizeof(text_buf));
+        a64_report_json(&run, &json);
+        a64_report_text(&run, &text);
+    }
+    con_write("\n");
+    con_writen(text.data, text.len);
+    if (saved_ok) {
+        report_file_path(base, 0, ".json", path, sizeof(path));
+        con_printf("Report saved: %s (and .txt)\n", path);
+    } else {
+        con_printf("ERROR: the report could not be saved on the boot volume; the whole JSON follows on "
+                   "the console\n");
+        report_dump_console(run.id, json.data, json.len);
+    }
+    con_write("TLBSCOPE DONE\n");
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
+{
+    struct volume vol;
+    EFI_STATUS vst;
+    InitializeLib(image, st);
     arch_el = cur_el();
     tlbi_el2 = arch_el == 2;
-    bs->set_watchdog_timer(0, 0, 0, 0);
+    BS->SetWatchdogTimer(0, 0, 0, 0);
     run.start_ticks = ticks();
     run.el = arch_el;
     run.irq_mask = irq_mask;
     run.irq_restore = irq_restore;
-    kprintf("\ntlbscope %s (%s) for aarch64\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
-    a64_config_load(bs, image, &run);
-    kprintf("tlbscope: configuration %s%s%s: profile %s, %u samples per point, timeout %u ms\n",
+    con_printf("\ntlbscope %s (%s) for aarch64\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
+    vst = volume_open_boot(image, &vol);
+    if (EFI_ERROR(vst))
+        msg_add(&run.errors, "volume", "cannot open the boot volume: %s", efi_status_name(vst));
+    a64_config_load(image, &vol, &run);
+    con_printf("tlbscope: configuration %s%s%s: profile %s, %u samples per point, timeout %u ms\n",
             run.config_file ? "\\tlbscope\\tlbscope.cfg" : "defaults", run.args[0] ? " + load options: " : "",
             run.args, run.profile, run.samples, run.timeout_ms);
 
-    identify(st);
-    kprintf("tlbscope: MIDR 0x%llx, EL%u, CNTFRQ %llu Hz, ID_AA64ISAR0_EL1 0x%llx%s%s\n",
+    identify(st, report_next_counter(&vol));
+    con_printf("tlbscope: MIDR 0x%llx, EL%u, CNTFRQ %llu Hz, ID_AA64ISAR0_EL1 0x%llx%s%s\n",
             (unsigned long long)run.cpu.midr, arch_el, (unsigned long long)run.counter_hz,
             (unsigned long long)run.cpu.isar0, run.hypervisor ? ", emulator: " : "",
             run.hypervisor ? run.hypervisor : "");
@@ -298,20 +302,14 @@ efi_status efi_main(efi_handle image, efi_system_table *st)
     if (run.region_ok)
         pt_install_local(rgn.fw_ttbr0); /* give the firmware its own tables back */
     run.duration_ms = ticks_to_ms(ticks() - run.start_ticks);
-
-    sb_init_fixed(&json, json_buf, sizeof(json_buf));
-    sb_init_fixed(&text, text_buf, sizeof(text_buf));
-    if (!a64_report_json(&run, &json))
-        kprintf("tlbscope: the JSON report did not fit its buffer\n");
-    a64_report_text(&run, &text);
-    con_puts(text.data);
-    save_report(image, json.data, json.len, text.data, text.len);
+    finish(&vol);
+    volume_close(&vol);
     if (str_eq(run.exit_word, "shutdown")) {
-        kprintf("tlbscope: PSCI SYSTEM_OFF\n");
+        con_printf("tlbscope: PSCI SYSTEM_OFF\n");
         psci_system_off();
     }
     if (str_eq(run.exit_word, "reset")) {
-        kprintf("tlbscope: PSCI SYSTEM_RESET\n");
+        con_printf("tlbscope: PSCI SYSTEM_RESET\n");
         psci_system_reset();
     }
     return EFI_SUCCESS;

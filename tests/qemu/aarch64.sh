@@ -42,7 +42,7 @@ boot_a64() {
     rm -rf "$RUN"; mkdir -p "$RUN"
     # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN);
     # unset: 10 samples a point (the fewest samples= takes), unplanned (the pacing of the profiles' samples has its own boot)
-    CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         ARGS="${A64_ARGS-samples=10 run_budget_s=0}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -208,6 +208,17 @@ check "config: 12 samples per tlbi_range point, verified, zero stale reads" \
 check "config: x86's apic, the typo and invlpgb_range named in warnings" \
     test "$(jqr '[.run.warnings[].message | test("apic.*no effect on aarch64|sampels.*did you mean .samples|invlpgb_range.*not an aarch64")] | map(select(.)) | length')" = 3
 [ -s "$REPORT" ] && validator "config"
+
+# a read-only stick: the same UEFI glue as x86's (efi/report_out.c) names the failed write in
+# the run's errors and prints the whole report on the console, which scripts/recover-report.sh
+# rebuilds byte for byte (its length and cksum checked) into a report validate accepts
+READONLY=1 A64_ARGS="experiments=ipi_roundtrip samples=10 run_budget_s=0" boot_a64 "readonly-smp2" "$IMG" 2
+check "read-only stick: no report file, the JSON on the console, RESULT ERROR" \
+    eval '[ -z "$REPORT" ] && log_has "^TLBSCOPE-JSON-END bytes=" && log_has "^RESULT: ERROR"'
+REPORT=$("$here/scripts/recover-report.sh" "$LOG" "$RUN/recovered" 2>/dev/null)
+named=$([ -s "$REPORT" ] && jqr '[.run.errors[].message | test("EFI_WRITE_PROTECTED")] | any')
+check "read-only stick: recover-report.sh rebuilds it; its errors name EFI_WRITE_PROTECTED" test "$named" = true
+[ -s "$REPORT" ] && validator "read-only stick"
 
 # the profiles' samples paced to run_budget_s (core/exp/arm64/a64_pace.h): 1000 configured, a
 # 6 s budget over three experiments; every point takes at least the floor (50), cheap ones more,

@@ -1,0 +1,20 @@
+/*
+ * The part of gnu-efi's library the shared UEFI glue uses, for the aarch64
+ * build (see efi.h beside this file): the tables InitializeLib() keeps, and
+ * the protocol GUIDs under gnu-efi's names. efi/arm64/efi_lib.c defines them.
+ */
+#ifndef TLBSCOPE_EFI_ARM64_EFILIB_H
+#define TLBSCOPE_EFI_ARM64_EFILIB_H
+
+#include <efi.h>
+
+extern EFI_SYSTEM_TABLE *ST;
+extern EFI_BOOT_SERVICES *BS;
+extern EFI_RUNTIME_SERVICES *RT;
+/* 9.1 EFI_LOADED_IMAGE_PROTOCOL_GUID, 13.4 EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID, 13.5.16 EFI_FILE_INFO_ID */
+extern EFI_GUID LoadedImageProtocol, FileSystemProtocol, GenericFileInfo;
+
+/* Keeps the tables, and gives core/lib/mem.h the boot services' pool. */
+void InitializeLib(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
+
+#endif

@@ -1,0 +1,8 @@
+# The UEFI glue that is not about the ISA, which both apps build: the x86 app with
+# gnu-efi's headers, the aarch64 app with its own (efi/arm64/include/efi.h, the
+# specification's names). The volume, the console, the configuration file and load
+# options, the report files (with the run counter, .partial names, read-back, and the
+# console copy when the stick fails), and the status names they print.
+EFI_SHARED_SRCS := efi/efi_util.c efi/volume.c efi/console.c efi/config_file.c efi/report_out.c
+# what of core/ they use beyond the aarch64 app's own list (arch/arm64/core_srcs.mk)
+EFI_SHARED_CORE_SRCS := core/run/report_files.c core/lib/crc.c
