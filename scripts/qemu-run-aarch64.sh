@@ -6,8 +6,8 @@
 # Environment: CPU (the -cpu model, max), SMP (4), MEM (512), GIC (3; 2: a GICv2, at most 8 CPUs), VIRT=1 (virtualization=on: firmware and app
 # at EL2), TIMEOUT (seconds, 300), OUT (folder for the reports,
 # reports/runs/aarch64), LOG (console log, OUT/console.log), ARGS ('k=v ...': the run's
-# \tlbscope\tlbscope.cfg on the image copy, a key per line, as scripts/qemu-run.sh writes it
-# for x86; CFG_TEXT: the whole file instead), LATEST (a folder that also gets the run's
+# \tlbscope\tlbscope.cfg on the image copy, exit=shutdown then a key per line, as
+# scripts/qemu-run.sh writes it for x86; CFG_TEXT: the whole file instead), LATEST (a folder that also gets the run's
 # report as latest.json and latest.txt, as `make run` leaves them for x86), READONLY=1 (QEMU
 # sees the stick read-only, as scripts/qemu-run.sh --readonly: the app then prints the whole
 # report on the console for scripts/recover-report.sh).
@@ -26,15 +26,17 @@ trap 'rm -rf "$work"' EXIT
 cp "$img" "$work/disk.img"
 cp "$aavmf/AAVMF_VARS.fd" "$work/vars.fd"
 export MTOOLS_SKIP_CHECK=1
-if [ -n "${CFG_TEXT+set}" ] || [ -n "${ARGS:-}" ]; then
-    if [ -n "${CFG_TEXT+set}" ]; then
-        printf '%s\n' "$CFG_TEXT"
-    else
-        printf '# written by scripts/qemu-run-aarch64.sh for this run\n%s\n' "$(tr -s ' ' '\n' <<<"$ARGS")"
-    fi >"$work/tlbscope.cfg"
-    mcopy -o -i "$work/disk.img" "$work/tlbscope.cfg" ::/tlbscope/tlbscope.cfg ||
-        { echo "qemu-run-aarch64.sh: tlbscope.cfg could not be written onto the image copy" >&2; exit 2; }
-fi
+# the run's tlbscope.cfg: exit=shutdown unless ARGS gives exit= (QEMU ends when the app is done;
+# the app's default, as on x86, is back to the firmware) and ARGS a key per line, or CFG_TEXT
+if [ -n "${CFG_TEXT+set}" ]; then
+    printf '%s\n' "$CFG_TEXT"
+else
+    echo "# written by scripts/qemu-run-aarch64.sh for this run"
+    [[ " ${ARGS:-} " == *" exit="* ]] || echo exit=shutdown
+    [ -n "${ARGS:-}" ] && tr -s ' ' '\n' <<<"$ARGS"
+fi >"$work/tlbscope.cfg"
+mcopy -o -i "$work/disk.img" "$work/tlbscope.cfg" ::/tlbscope/tlbscope.cfg ||
+    { echo "qemu-run-aarch64.sh: tlbscope.cfg could not be written onto the image copy" >&2; exit 2; }
 machine=virt,gic-version=${GIC:-3}
 [ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
 # -boot menu=on,splash-time=0: QEMU then tells the firmware (fw_cfg etc/boot-menu-wait) to wait

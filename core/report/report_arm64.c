@@ -7,6 +7,7 @@
 #include "core/report/recommend_json.h"
 #include "core/report/report_doc.h"
 #include "core/report/report_common.h"
+#include "core/report/run_json.h"
 #include "core/run/config.h"
 
 static const char *const state_name[] = { "ok", "absent", "hung", "faulted", "disabled" };
@@ -29,45 +30,26 @@ void a64_verdict(const struct arm64_run *run, struct verdict *v)
     verdict_conclude(v, a64_run_result(run));
 }
 
+/* x86's run section (core/report/run_json.c): no network boot, nothing to redact */
 static void write_run(struct json_writer *w, const void *ctx)
 {
     const struct arm64_run *run = ctx;
-    uint32_t i;
-    jw_key(w, "run");
-    jw_object_begin(w);
-    jw_kv_str(w, "id", run->id);
-    jw_kv_u64(w, "counter", 0);
-    jw_kv_str(w, "start_time", run->rtc_plausible ? run->start_time : 0);
-    jw_kv_bool(w, "rtc_plausible", run->rtc_plausible);
-    jw_kv_u64(w, "duration_ms", run->duration_ms);
-    jw_kv_str(w, "status", run->partial ? "partial" : "complete");
-    {
-        /* as on x86: cut after any name of redact_key, whose value never leaves the stick */
-        char args[sizeof(run->args) + 4];
-        config_mask_args(run->args, args, sizeof(args));
-        jw_kv_str(w, "args", args);
-    }
-    jw_kv_bool(w, "config_file", run->config_file);
-    jw_kv_str(w, "config_source", run->config_file ? "boot_volume" : "none");
-    jw_key(w, "config");
-    jw_object_begin(w);
-    jw_kv_str(w, "profile", run->profile ? run->profile : "default");
-    jw_kv_u64(w, "samples", run->samples);
-    jw_kv_u64(w, "warmup", run->warmup);
-    jw_kv_u64(w, "timeout_ms", run->timeout_ms);
-    jw_kv_u64(w, "budget_s", run->budget_s);
-    jw_kv_u64(w, "run_budget_s", run->run_budget_s);
-    jw_kv_str(w, "cpus", "all");
-    jw_key(w, "experiments");
-    jw_array_begin_inline(w);
-    for (i = 0; i < run->nselected; i++)
-        jw_str(w, run->selected[i]);
-    jw_array_end(w);
-    jw_kv_str(w, "exit", run->exit_word ? run->exit_word : "shutdown");
-    jw_object_end(w);
-    report_write_msgs(w, "errors", &run->errors);
-    report_write_msgs(w, "warnings", &run->warnings);
-    jw_object_end(w);
+    struct run_section s = {
+        .id = run->id,
+        .counter = run->counter,
+        .start_time = run->rtc_plausible ? run->start_time : NULL,
+        .rtc_plausible = run->rtc_plausible,
+        .duration_ms = run->duration_ms,
+        .partial = run->partial,
+        .args = run->args,
+        .config_file = run->config_file,
+        .config_source = run->config_file ? "boot_volume" : "none",
+        .cfg = &run->cfg,
+        .cfg_upload = run->cfg.upload,
+        .errors = &run->errors,
+        .warnings = &run->warnings,
+    };
+    report_write_run(w, &s);
 }
 
 static void write_firmware(struct json_writer *w, const void *ctx)

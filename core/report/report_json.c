@@ -8,6 +8,7 @@
 #include "core/report/report.h"
 #include "core/report/report_common.h"
 #include "core/report/report_redact.h"
+#include "core/report/run_json.h"
 #include "core/run/verdict.h"
 #include "core/report/report_recommend.h"
 #include "core/run/bootstrap.h"
@@ -40,20 +41,6 @@ static void write_network(struct json_writer *w, const struct run *r, const stru
     /* the boot server's tlbscope.cfg as it came (issue 35), whether it was used or not */
     jw_kv_str(w, "config_sha256", r->net.config_sha256[0] ? r->net.config_sha256 : NULL);
     jw_object_end(w);
-}
-
-/*
- * The command line as given, cut after the first name of redact_key (or of any
- * misspelling of it), which is followed by "*": the key stays on the stick (with
- * it, anyone could check a guessed serial number against its token), and a key
- * with a blank in it has a second part that no rule could tell from a key.
- */
-static void write_args(struct json_writer *w, const char *args, const struct redaction *red)
-{
-    char out[CONFIG_MAX_LINE * 2];
-    config_mask_args(args, out, sizeof(out));
-    jw_key(w, "args");
-    redaction_write_text(w, out, red); /* upload=URL: the URL's token (issue 35) */
 }
 
 static void write_firmware(struct json_writer *w, const struct firmware_info *fw,
@@ -339,40 +326,45 @@ static void write_head(struct json_writer *w, const void *ctx)
     redaction_write_record(w, d->red);
 }
 
+static void write_run_network(struct json_writer *w, const void *ctx)
+{
+    const struct x86_doc *d = ctx;
+    write_network(w, d->r, d->red);
+}
+
+static void show_redacted(struct json_writer *w, const char *text, const void *ctx)
+{
+    const struct x86_doc *d = ctx;
+    redaction_write_text(w, text, d->red);
+}
+
 static void write_run(struct json_writer *w, const void *ctx)
 {
     const struct x86_doc *d = ctx;
     const struct run *r = d->r;
-    const struct redaction *red = d->red;
-    jw_key(w, "run");
-    jw_object_begin(w);
-    jw_kv_str(w, "id", r->run_id);
-    jw_kv_u64(w, "counter", r->run_counter);
-    jw_key(w, "start_time");
-    if (r->fw.start_time.valid) {
-        char t[32];
-        const struct rtc_time *s = &r->fw.start_time;
-        fmt_into(t, sizeof(t), "%04u-%02u-%02uT%02u:%02u:%02u", s->year, s->month, s->day, s->hour,
-                 s->minute, s->second);
-        jw_str(w, t);
-    } else {
-        jw_null(w);
-    }
-    jw_kv_bool(w, "rtc_plausible", r->fw.rtc_plausible);
-    jw_kv_u64(w, "duration_ms", r->duration_ms);
-    jw_kv_str(w, "status", r->partial ? "partial" : "complete");
-    write_args(w, r->args_text, red);
-    jw_kv_bool(w, "config_file", r->cfg_file_found);
-    jw_kv_str(w, "config_source", config_source_name(r->net.config_source));
-    jw_key(w, "config_origins"); /* issue 35: which source set each key given */
-    config_write_origins(&r->cfg, w);
-    write_network(w, r, red);
-    jw_key(w, "config");
-    config_write_json_shown(&r->cfg, w, red->cfg_upload[0] ? red->cfg_upload : r->cfg.upload);
-    /* a message may quote a URL or an address (a failed fetch names the boot server) */
-    report_write_msgs_shown(w, "errors", &r->errors, redaction_write_text, red);
-    report_write_msgs_shown(w, "warnings", &r->warnings, redaction_write_text, red);
-    jw_object_end(w);
+    const struct rtc_time *t = &r->fw.start_time;
+    char start[32];
+    struct run_section s = {
+        .id = r->run_id,
+        .counter = r->run_counter,
+        .start_time = t->valid ? start : NULL,
+        .rtc_plausible = r->fw.rtc_plausible,
+        .duration_ms = r->duration_ms,
+        .partial = r->partial,
+        .args = r->args_text,
+        .config_file = r->cfg_file_found,
+        .config_source = config_source_name(r->net.config_source),
+        .cfg = &r->cfg,
+        .cfg_upload = d->red->cfg_upload[0] ? d->red->cfg_upload : r->cfg.upload,
+        .write_network = write_run_network,
+        .show = show_redacted,
+        .ctx = d,
+        .errors = &r->errors,
+        .warnings = &r->warnings,
+    };
+    fmt_into(start, sizeof(start), "%04u-%02u-%02uT%02u:%02u:%02u", t->year, t->month, t->day,
+             t->hour, t->minute, t->second);
+    report_write_run(w, &s);
 }
 
 static void write_machine(struct json_writer *w, const void *ctx)

@@ -19,6 +19,7 @@
 #include "asm/percpu.h"
 #include "core/lib/msglist.h"
 #include "core/lib/stats.h"
+#include "core/run/config.h"
 #include "core/run/recommendation.h"
 #include "core/run/record.h"
 #include "core/run/result.h"
@@ -75,8 +76,11 @@ struct arm64_run {
      * else from the counter at start (method.order_seed) */
     uint32_t order_seed;
     uint64_t p50_intervals, p50_interval_ticks; /* metrics that got one, and their cost */
-    /* configuration (efi/arm64/config_a64.c): what run.args/config_* report */
-    char args[256];            /* the load options' key=value text, "" without */
+    /* configuration (core/exp/arm64/a64_config.c): the whole of it as x86's, parsed by the same
+     * parser (run.config writes it with the same writer); the fields above and below are what
+     * the app takes from it */
+    struct config cfg;
+    char args[CONFIG_MAX_LINE * 2]; /* the load options' key=value text, "" without */
     bool config_file;          /* \tlbscope\tlbscope.cfg was read */
     const char *profile;       /* "default", "quick", "full" */
     const char *exit_word;     /* "shell", "shutdown", "reset": what the app does at the end */

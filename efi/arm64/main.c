@@ -67,6 +67,7 @@ static void irq_restore(uint64_t tpl)
 static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter)
 {
     EFI_TIME t;
+    run.counter = counter;
     arm64_cpu_identify(&run.cpu);
     run.counter_hz = tick_freq();
     if (st->FirmwareVendor)
@@ -290,10 +291,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
             (unsigned long long)run.cpu.midr, arch_el, (unsigned long long)run.counter_hz,
             (unsigned long long)run.cpu.isar0, run.hypervisor ? ", emulator: " : "",
             run.hypervisor ? run.hypervisor : "");
-    /* exit=: as configured; by default off under an emulator (QEMU exits), back to the firmware on
-     * hardware (the report is on the stick either way) */
-    if (!run.exit_word)
-        run.exit_word = run.hypervisor ? "shutdown" : "shell";
     psci_setup();
     topology_setup();
     bring_up();

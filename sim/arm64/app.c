@@ -272,8 +272,6 @@ int a64sim_main(int argc, char **argv)
     run.sim = &simulation;
     run.start_ticks = ticks();
     a64_config_apply(&run, NULL, 0);
-    if (!run.exit_word)
-        run.exit_word = "shell";
     describe_machine(p, cpus);
 
     a64m_config_defaults(&cfg);

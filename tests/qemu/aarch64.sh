@@ -200,9 +200,11 @@ check "config: the report also as latest.json and latest.txt, as make run leaves
     eval 'cmp -s "$REPORT" "$RUN/latest.json" && cmp -s "${REPORT%.json}.txt" "$RUN/latest.txt"'
 check "config: profile quick, 12 samples, timeout 2000 ms, exit shutdown" \
     test "$(jqr '.run.config | [.profile, .samples, .timeout_ms, .exit] | map(tostring) | join(",")')" = quick,12,2000,shutdown
-check "config: only the two aarch64 experiments named ran" \
+check "config: the experiments as given (x86's meaning), only the two aarch64 ones ran" \
     test "$(jqr '[.run.config.experiments, [.experiments[].id]] | map(join("+")) | join(",")')" = \
-    "ipi_roundtrip+tlbi_range,ipi_roundtrip+tlbi_range"
+    "ipi_roundtrip+tlbi_range+invlpgb_range,ipi_roundtrip+tlbi_range"
+check "config: each key given from the stick's file (run.config_origins), x86's keys in run.config" \
+    test "$(jqr '[.run.config_origins.samples, .run.config_origins.apic, .run.config.apic] | join(",")')" = stick,stick,x2apic
 check "config: 12 samples per tlbi_range point, verified, zero stale reads" \
     test "$(exp_field tlbi_range '[.results[0].metrics.latency.n, .verification.stale_reads] | map(tostring) | join(",")')" = 12,0
 check "config: x86's apic, the typo and invlpgb_range named in warnings" \

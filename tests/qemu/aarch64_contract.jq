@@ -10,10 +10,12 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
   want(.simulation; . == null; "simulation null"),
   want(.result; IN("SUCCESS", "SKIP", "ERROR", "FAILURE"); "result"),
   want(.verdict.word; IN("COMPLETE", "ERROR", "FAILURE"); "verdict.word"),
-  want(.run; (.id | type == "string") and .counter == 0 and (.status | IN("complete", "partial"))
+  # x86's run section (core/report/run_json.c): the stick's run counter (1 on a fresh image),
+  # where each key given came from, and the whole configuration with x86's keys
+  want(.run; (.id | type == "string") and (.counter | type == "number" and . >= 1) and (.status | IN("complete", "partial"))
        and ([.config_file, .config_source] | IN([false, "none"], [true, "boot_volume"])) and (.errors | type == "array")
-       and (.warnings | type == "array") and (.config | has("samples") and has("timeout_ms") and .cpus == "all")
-       and (.config | has("apic") or has("ipi_pairs") or has("pti") | not); "run section"),
+       and (.warnings | type == "array") and (.config_origins | type == "object")
+       and (.config | has("samples") and has("timeout_ms") and has("apic") and has("console_json") and has("upload") and .cpus == "all"); "run section"),
   want(.firmware; (.uefi.vendor | type == "string") and (.uefi.revision | type == "string")
        and (.acpi.oem_id | type == "string") and (.acpi.madt | type == "boolean")
        and (.acpi.fadt_arm_boot_flags | hex) and (.smbios == null or (.smbios.system | has("manufacturer")));

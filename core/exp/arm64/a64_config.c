@@ -22,40 +22,42 @@ static bool is_honoured(const char *key)
 
 void a64_config_apply(struct arm64_run *run, const char *file, size_t file_len)
 {
-    static struct config cfg;
+    struct config *cfg = &run->cfg;
     unsigned i;
-    config_defaults(&cfg);
+    config_defaults(cfg);
     if (file)
-        config_parse(&cfg, file, file_len, "tlbscope.cfg", &run->warnings);
+        config_parse(cfg, file, file_len, CONFIG_SOURCE_STICK, &run->warnings);
     if (run->args[0])
-        config_parse(&cfg, run->args, str_len(run->args), "command line", &run->warnings);
-    config_finalize(&cfg);
+        config_parse(cfg, run->args, str_len(run->args), CONFIG_SOURCE_LOAD_OPTIONS, &run->warnings);
+    config_finalize(cfg);
+    config_take_errors(cfg, &run->errors); /* a refused redact_key, as on x86 */
 
     for (i = 0; i < config_key_count; i++)
-        if (config_is_set(&cfg, config_keys[i].name) && !is_honoured(config_keys[i].name))
+        if (config_is_set(cfg, config_keys[i].name) && !is_honoured(config_keys[i].name))
             msg_add(&run->warnings, "config", "key '%s' has no effect on aarch64; ignored", config_keys[i].name);
 
-    run->profile = profile_name(cfg.profile);
+    run->profile = profile_name(cfg->profile);
     /* x86's profiles and budgets (core/run/config_keys.c config_finalize): samples per point,
      * each experiment's limit and the run's, which the experiments share (a64_pace.h) */
-    run->samples = cfg.samples;
-    run->budget_s = cfg.budget_s;
-    run->run_budget_s = cfg.run_budget_s;
+    run->samples = cfg->samples;
+    run->budget_s = cfg->budget_s;
+    run->run_budget_s = cfg->run_budget_s;
     run->warmup = 0; /* the experiments take no warm-up samples (a given warmup= is warned about above) */
-    run->timeout_ms = config_is_set(&cfg, "timeout_ms") ? cfg.timeout_ms : 1000;
+    run->timeout_ms = cfg->timeout_ms;
     /* the intervals' seed, as x86's runner draws it (core/run/runner.c resolve_order_seed) */
-    run->order_seed = config_is_set(&cfg, "order_seed") ? cfg.order_seed : boot_seed_from(run->start_ticks);
-    /* exit: as given; otherwise off under an emulator (QEMU ends), back to the firmware on hardware */
-    run->exit_word = config_is_set(&cfg, "exit") ? exit_mode_name(cfg.exit_mode) : 0;
-    for (i = 0; i < cfg.experiment_count; i++) {
-        if (!a64_experiment_known(cfg.experiments[i])) {
+    run->order_seed = config_is_set(cfg, "order_seed") ? cfg->order_seed : boot_seed_from(run->start_ticks);
+    /* exit: x86's meaning, back to the firmware (shell) unless given (scripts/qemu-run-aarch64.sh
+     * writes exit=shutdown, as scripts/qemu-run.sh does for x86) */
+    run->exit_word = exit_mode_name(cfg->exit_mode);
+    for (i = 0; i < cfg->experiment_count; i++) {
+        if (!a64_experiment_known(cfg->experiments[i])) {
             msg_add(&run->warnings, "config", "experiments: '%s' is not an aarch64 experiment; ignored",
-                    cfg.experiments[i]);
+                    cfg->experiments[i]);
             continue;
         }
         if (run->nselected < sizeof(run->selected) / sizeof(run->selected[0]))
-            str_copy(run->selected[run->nselected++], sizeof(run->selected[0]), cfg.experiments[i]);
+            str_copy(run->selected[run->nselected++], sizeof(run->selected[0]), cfg->experiments[i]);
     }
-    if (cfg.experiment_count && !run->nselected)
+    if (cfg->experiment_count && !run->nselected)
         msg_add(&run->warnings, "config", "experiments: no aarch64 experiment named; all run");
 }

@@ -41,32 +41,6 @@ static void vc_fixed(struct vctx *c, const json_t *obj, const char *key, const c
         vc_error(c, key, "\"%.40s\", but an aarch64 report has \"%s\"", got, want);
 }
 
-void validate_arm64_config(struct vctx *c, const json_t *run)
-{
-    static const char *const counts[] = { "samples", "warmup", "timeout_ms", "budget_s", NULL };
-    /* the aarch64 app reads \tlbscope\tlbscope.cfg from its boot volume (no network boot) */
-    static const char *const sources[] = { "none", "boot_volume", NULL };
-    size_t mark, i;
-    const json_t *cfg;
-    const json_t *f = json_object_get(run, "config_file"); /* its type: validate.c */
-    int source = vc_word(c, run, "config_source", sources, 0);
-    bool file = json_is_true(f);
-    if (json_is_boolean(f) && source >= 0 && file != (source == 1))
-        vc_error(c, "config_file", "%s, but config_source is \"%s\"", file ? "true" : "false", sources[source]);
-    cfg = vc_enter(c, run, "config", 0, &mark);
-    if (!cfg)
-        return;
-    vc_word(c, cfg, "profile", vocab_profiles, 0);
-    for (i = 0; counts[i]; i++)
-        vc_int(c, cfg, counts[i], 0, LLONG_MAX, 0, NULL);
-    /* the budget the experiments share (x86's key), written from this release on */
-    vc_int(c, cfg, "run_budget_s", 0, LLONG_MAX, VF_OPTIONAL, NULL);
-    vc_fixed(c, cfg, "cpus", "all");
-    vc_string_array(c, cfg, "experiments", 0);
-    vc_word(c, cfg, "exit", vocab_exit_modes, 0);
-    vc_leave(c, mark);
-}
-
 void validate_arm64_firmware(struct vctx *c, const json_t *root)
 {
     size_t mark, m, m2;

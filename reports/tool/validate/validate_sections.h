@@ -47,7 +47,6 @@ void validate_conditions(struct vctx *c, const json_t *e, int status);
 /* aarch64 reports (validate_arm64.c, contract A of issue 27) */
 extern const char *const vocab_architectures[];
 extern const char *const vocab_arm64_experiments[];
-void validate_arm64_config(struct vctx *c, const json_t *run);
 void validate_arm64_firmware(struct vctx *c, const json_t *root);
 void validate_arm64_cpu(struct vctx *c, const json_t *root);
 void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *f);

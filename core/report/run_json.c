@@ -1,0 +1,49 @@
+/* The report's run section: see run_json.h. */
+#include "core/report/run_json.h"
+
+static void show_text(struct json_writer *w, const struct run_section *s, const char *text)
+{
+    if (s->show)
+        s->show(w, text, s->ctx);
+    else
+        jw_str(w, text);
+}
+
+void report_write_run(struct json_writer *w, const struct run_section *s)
+{
+    /*
+     * args: cut after the first name of redact_key (or of any misspelling of it), which is
+     * followed by "*": the key stays on the stick (with it, anyone could check a guessed
+     * serial number against its token), and a key with a blank in it has a second part
+     * that no rule could tell from a key.
+     */
+    char args[CONFIG_MAX_LINE * 2];
+    jw_key(w, "run");
+    jw_object_begin(w);
+    jw_kv_str(w, "id", s->id);
+    jw_kv_u64(w, "counter", s->counter);
+    jw_kv_str(w, "start_time", s->start_time);
+    jw_kv_bool(w, "rtc_plausible", s->rtc_plausible);
+    jw_kv_u64(w, "duration_ms", s->duration_ms);
+    jw_kv_str(w, "status", s->partial ? "partial" : "complete");
+    config_mask_args(s->args, args, sizeof(args));
+    jw_key(w, "args");
+    show_text(w, s, args); /* upload=URL: the URL's token under redaction */
+    jw_kv_bool(w, "config_file", s->config_file);
+    jw_kv_str(w, "config_source", s->config_source);
+    jw_key(w, "config_origins"); /* which source set each key given */
+    config_write_origins(s->cfg, w);
+    if (s->write_network)
+        s->write_network(w, s->ctx);
+    jw_key(w, "config");
+    config_write_json_shown(s->cfg, w, s->cfg_upload);
+    /* a message may quote a URL or an address (a failed fetch names the boot server) */
+    if (s->show) {
+        report_write_msgs_shown(w, "errors", s->errors, s->show, s->ctx);
+        report_write_msgs_shown(w, "warnings", s->warnings, s->show, s->ctx);
+    } else {
+        report_write_msgs(w, "errors", s->errors);
+        report_write_msgs(w, "warnings", s->warnings);
+    }
+    jw_object_end(w);
+}
