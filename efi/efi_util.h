@@ -5,6 +5,17 @@
 #include <efi.h>
 #include <efilib.h>
 
+/*
+ * What the firmware calls, and what it gives us to call, uses the UEFI calling
+ * convention: on x86 the Microsoft ABI, which Debian's libefi (built without
+ * GNU_EFI_USE_MS_ABI) does not put on the protocols it does not declare, so
+ * tlbscope's own protocol definitions carry it explicitly; AAPCS64 on aarch64,
+ * where efi/arm64/include/efi.h defines it empty.
+ */
+#ifndef MSABI
+#define MSABI __attribute__((ms_abi))
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -18,6 +18,7 @@
 #include "efi/mp.h"
 #include "efi/netboot.h"
 #include "efi/platform.h"
+#include "efi/random.h"
 #include "efi/report_out.h"
 #include "efi/session.h"
 #include "efi/timebase.h"
@@ -27,7 +28,6 @@
 #include "asm/cpu.h"
 #include "asm/cpuid.h"
 #include "core/lib/mem.h"
-#include "core/lib/sha256.h"
 #include "core/report/report.h"
 #include "core/report/report_redact.h"
 #include "core/run/report_files.h"
@@ -86,43 +86,10 @@ static void rewrite_reports(struct run *r, struct strbuf *json, struct strbuf *t
     report_write_text(r, text);
 }
 
-/* The upload's outcome beside the report (core/run/upload.h upload_outcome_text()). */
-static void save_outcome(struct run *r, struct volume *v, const char *base, const char *sha,
-                         size_t json_len)
+/* The summary's upload line as the report shows it (redact=on: the URL's token). */
+static void upload_line(struct strbuf *sb, const void *ctx)
 {
-    char buf[768];
-    struct strbuf sb;
-    if (!base[0])
-        return;
-    sb_init_fixed(&sb, buf, sizeof(buf));
-    upload_outcome_text(&r->upload, r->upload.text_sent, base, sha, json_len, &sb);
-    if (!report_save_outcome(&r->errors, v, base, sb.data, sb.len))
-        con_printf("Upload: the outcome could not be written beside the report\n");
-}
-
-/*
- * upload=: the same bytes as the stick's and the console's, sent after them
- * (issue 35): whatever the network does, and however long its retries take,
- * the copies are already safe. The stick's outcome file says "started" first,
- * so a power loss in between leaves that much said.
- */
-static void upload_after_save(struct run *r, struct volume *v, struct netboot *nb,
-                              const char *base, const struct strbuf *json,
-                              const struct strbuf *text)
-{
-    uint8_t digest[SHA256_DIGEST_LEN];
-    char sha[2 * SHA256_DIGEST_LEN + 1], line[512];
-    struct strbuf sb;
-    uint32_t i;
-    sha256(json->data, json->len, digest);
-    for (i = 0; i < SHA256_DIGEST_LEN; i++)
-        fmt_into(sha + 2 * i, 3, "%02x", digest[i]);
-    save_outcome(r, v, base, sha, json->len);
-    upload_send(r, nb, json->data, json->len, text->data, text->len);
-    sb_init_fixed(&sb, line, sizeof(line));
-    report_write_upload(r, &sb);
-    con_writen(sb.data, sb.len);
-    save_outcome(r, v, base, sha, json->len);
+    report_write_upload(ctx, sb);
 }
 
 static void finish(struct run *r, struct volume *v, struct netboot *nb, bool released)
@@ -131,8 +98,10 @@ static void finish(struct run *r, struct volume *v, struct netboot *nb, bool rel
     char base[96], name[96], verdict_text[REPORT_VERDICT_LEN], path[REPORT_PATH_MAX];
     bool saved_ok = false, json_ok, netboot_only = !v->root && nb->info.boot != BOOT_DISK;
 
+    struct upload_job job = { &r->cfg, r->run_id, &r->upload, &nb->route };
+
     r->duration_ms = ticks_to_ms(tsc_now() - r->start_tsc);
-    upload_prepare(r, nb, released);
+    upload_prepare(&job, released);
     run_conclude(r);
     sb_init_dynamic(&json, 64 * 1024);
     sb_init_dynamic(&text, 16 * 1024);
@@ -173,7 +142,8 @@ static void finish(struct run *r, struct volume *v, struct netboot *nb, bool rel
     con_printf("RESULT: %s\n", verdict_text);
     /* last the upload of those same bytes; its outcome goes beside the stick's copy */
     if (r->upload.state == UPLOAD_PENDING)
-        upload_after_save(r, v, nb, saved_ok ? base : "", &json, &text);
+        upload_after_save(&job, v, &r->errors, saved_ok ? base : "", json.data, json.len,
+                          text.data, text.len, upload_line, r);
     con_write("TLBSCOPE DONE\n");
     sb_release(&json);
     sb_release(&text);
@@ -216,7 +186,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
                                                                      : "an unnamed server");
     if (r->cfg.redact && !r->cfg.redact_key[0]) {
         /* random tokens: a key for this report alone, forgotten when the app exits */
-        if (!platform_random(r->redact_random_key, sizeof(r->redact_random_key)))
+        if (!efi_random(r->redact_random_key, sizeof(r->redact_random_key)))
             msg_add(&r->warnings, "redact", "no random number generator (EFI_RNG_PROTOCOL, "
                     "RDRAND): the random tokens rest on TSC timing jitter alone");
         r->redact_random_key_set = true;
@@ -246,7 +216,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     if (r->cfg.upload[0] || !vol.root) {
         /* reports from many machines meet on one server: the name must not repeat there */
         uint8_t tag[4];
-        platform_random(tag, sizeof(tag));
+        efi_random(tag, sizeof(tag));
         fmt_into(r->name_tag, sizeof(r->name_tag), "%02x%02x%02x%02x", tag[0], tag[1], tag[2],
                  tag[3]);
     }

@@ -13,9 +13,7 @@
 #ifndef TLBSCOPE_EFI_MP_PROTOCOL_H
 #define TLBSCOPE_EFI_MP_PROTOCOL_H
 
-#include "efi/efi_util.h"
-
-#define MSABI __attribute__((ms_abi))
+#include "efi/efi_util.h" /* MSABI */
 
 #define TLBSCOPE_MP_SERVICES_GUID                                                                  \
     { 0x3fdda605, 0xa76e, 0x4f46, { 0xad, 0x29, 0x12, 0xf4, 0x53, 0x1b, 0x3d, 0x08 } }

@@ -5,18 +5,13 @@
  * "EFI_IP4_CONFIG2_PROTOCOL"). Our own type names keep them from clashing
  * with a gnu-efi that declares them.
  *
- * ABI: as in efi/mp_protocol.h, Debian's libefi is built without
- * GNU_EFI_USE_MS_ABI, so every member and every notify function the
- * firmware calls carries ms_abi explicitly.
+ * ABI: every member and every notify function the firmware calls carries
+ * MSABI (efi/efi_util.h: ms_abi on x86, nothing on aarch64).
  */
 #ifndef TLBSCOPE_EFI_NET_PROTOCOLS_H
 #define TLBSCOPE_EFI_NET_PROTOCOLS_H
 
 #include "efi/efi_util.h"
-
-#ifndef MSABI
-#define MSABI __attribute__((ms_abi))
-#endif
 
 #define TLBSCOPE_HTTP_SERVICE_BINDING_GUID                                                         \
     { 0xbdc8e6af, 0xd9bc, 0x4379, { 0xa7, 0x2a, 0xe0, 0xc4, 0xe7, 0x5d, 0xae, 0x1c } }

@@ -2,9 +2,7 @@
 
 #include "asm/cpu.h"
 #include "core/lib/mem.h"
-#include "core/lib/sha256.h"
-
-static EFI_GUID rng_guid = EFI_RNG_PROTOCOL_GUID;
+#include "efi/random.h"
 
 static void *pool_alloc(size_t size)
 {
@@ -53,9 +51,14 @@ void platform_free_pages(void *p, size_t pages)
 }
 
 /* RDRAND (CPUID.01H:ECX[30]); a few retries, as Intel recommends for an empty queue. */
-static bool rdrand64(uint64_t *v)
+/* efi/random.h for x86: RDRAND where CPUID.1:ECX[30] says so, retried as Intel advises */
+bool arch_random64(uint64_t *v)
 {
+    uint32_t regs[4];
     unsigned i;
+    cpuid_raw(1, 0, regs);
+    if (!(regs[2] & (1u << 30)))
+        return false;
     for (i = 0; i < 10; i++) {
         uint8_t ok;
         __asm__ volatile("rdrand %0; setc %1" : "=r"(*v), "=qm"(ok) : : "cc");
@@ -65,41 +68,7 @@ static bool rdrand64(uint64_t *v)
     return false;
 }
 
-bool platform_random(uint8_t *out, size_t len)
+uint64_t arch_cycles(void)
 {
-    struct sha256_ctx c;
-    uint8_t buf[64], digest[SHA256_DIGEST_LEN];
-    EFI_RNG_PROTOCOL *rng = NULL;
-    uint32_t regs[4];
-    bool strong = false;
-    unsigned i;
-    sha256_init(&c);
-    if (!EFI_ERROR(LibLocateProtocol(&rng_guid, (void **)&rng)) && rng &&
-        !EFI_ERROR(uefi_call_wrapper(rng->GetRNG, 4, rng, NULL, sizeof(buf), buf))) {
-        sha256_update(&c, buf, sizeof(buf));
-        strong = true;
-    }
-    cpuid_raw(1, 0, regs);
-    if (regs[2] & (1u << 30)) {
-        for (i = 0; i < 8; i++) {
-            uint64_t v;
-            if (!rdrand64(&v))
-                break;
-            sha256_update(&c, &v, sizeof(v));
-        }
-        strong |= i == 8;
-    }
-    /* the low bits of the TSC around short firmware stalls wander */
-    for (i = 0; i < 256; i++) {
-        uint64_t t = rdtsc_raw();
-        sha256_update(&c, &t, sizeof(t));
-        if ((i & 15) == 0)
-            uefi_call_wrapper(BS->Stall, 1, 1);
-    }
-    sha256_final(&c, digest);
-    for (i = 0; i < len && i < sizeof(digest); i++)
-        out[i] = digest[i];
-    mem_zero(buf, sizeof(buf));
-    mem_zero(digest, sizeof(digest));
-    return strong;
+    return rdtsc_raw();
 }

@@ -13,12 +13,5 @@ void *platform_alloc_pages_below(size_t pages, uint64_t limit);
 /* Exactly the pages at `phys` (AllocateAddress): false when the firmware uses them. */
 bool platform_alloc_pages_at(uint64_t phys, size_t pages);
 
-/*
- * `len` (at most 32) unpredictable bytes: EFI_RNG_PROTOCOL and RDRAND when the
- * machine has them, always mixed with TSC timing jitter, hashed with SHA-256.
- * Returns false when neither generator answered (the bytes then rest on the
- * timing jitter alone).
- */
-bool platform_random(uint8_t *out, size_t len);
 
 #endif

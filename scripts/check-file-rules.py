@@ -37,6 +37,9 @@ ALTERNATIVES = {
         "sim/hostcpu.c stands in for the assembly trap.c calls (cpu_stop, the GS base) and, "
         "as the CPU does, hands an emulated #UD to trap.c",
     ("efi/arm64/main.c", "efi/main.c"): "efi_main: one per architecture",
+    ("efi/arm64/efi_lib.c", "efi/timebase.c"): "efi/clock.h's clock_ms: each app's clock",
+    ("efi/arm64/efi_lib.c", "efi/platform.c"):
+        "efi/random.h's arch_random64 and arch_cycles: each app's generator and counter",
     ("reports/tool/cli/main.c", "sim/main.c"): "main: one per program",
     ("reports/tool/fleet/fdb_nopg.c", "reports/tool/fleet/fdb_pg.c"):
         "fdb_pg_open: with PostgreSQL and the stand-in without it",

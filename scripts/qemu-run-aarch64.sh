@@ -8,7 +8,8 @@
 # reports/runs/aarch64), LOG (console log, OUT/console.log), ARGS ('k=v ...': the run's
 # \tlbscope\tlbscope.cfg on the image copy, exit=shutdown then a key per line, as
 # scripts/qemu-run.sh writes it for x86; CFG_TEXT: the whole file instead), LATEST (a folder that also gets the run's
-# report as latest.json and latest.txt, as `make run` leaves them for x86), READONLY=1 (QEMU
+# report as latest.json and latest.txt, as `make run` leaves them for x86), NET=1 (a virtio
+# NIC on QEMU's user network: the host is 10.0.2.2, for upload=), READONLY=1 (QEMU
 # sees the stick read-only, as scripts/qemu-run.sh --readonly: the app then prints the whole
 # report on the console for scripts/recover-report.sh).
 # Exit status: QEMU's (0 after the app's PSCI SYSTEM_OFF, 124 on the timeout),
@@ -43,7 +44,7 @@ machine=virt,gic-version=${GIC:-3}
 # 0 ms for a key before booting; without it AAVMF waits its default 5 s, idle, on every boot
 # (measured: 6.8 s wall, 1.3 s CPU for a whole run at -smp 2; 1.1-1.6 s with it)
 timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu "${CPU:-max}" -smp "$smp" -m "$mem" \
-    -nographic -nic none -no-reboot -boot menu=on,splash-time=0 \
+    -nographic $([ "${NET:-0}" = 1 ] && echo -nic user,model=virtio-net-pci || echo -nic none) -no-reboot -boot menu=on,splash-time=0 \
     -drive if=pflash,format=raw,readonly=on,file="$aavmf/AAVMF_CODE.fd" \
     -drive if=pflash,format=raw,file="$work/vars.fd" \
     -drive if=none,id=esp,format=raw,file="$work/disk.img"$([ "${READONLY:-0}" = 1 ] && echo ,readonly=on) -device virtio-blk-pci,drive=esp \

@@ -1,7 +1,7 @@
 # aarch64 build (issue 27), included by the Makefile when ARCH=aarch64:
 #   make ARCH=aarch64            build/aarch64/BOOTAA64.EFI
 #   make image ARCH=aarch64      build/aarch64/tlbscope.img (FAT16, \EFI\BOOT\BOOTAA64.EFI)
-#   make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 ARGS='k=v ...']   boot it under qemu-system-aarch64 + AAVMF
+#   make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 NET=1 ARGS='k=v ...']   boot it under qemu-system-aarch64 + AAVMF
 #   make test ARCH=aarch64       the aarch64 test steps only (tests/qemu/aarch64.sh)
 #
 # clang's Windows/ARM64 target + lld-link produce a PE32+ EFI application
@@ -37,7 +37,7 @@ efi: $(A64_EFI)
 help:
 	@echo "make ARCH=aarch64        build/aarch64/BOOTAA64.EFI"
 	@echo "make image ARCH=aarch64  build/aarch64/tlbscope.img (FAT16 ESP for a USB stick or QEMU)"
-	@echo "make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 MEM=512 ARGS='k=v ...']  boot under qemu-system-aarch64 -M virt,gic-version=3 (GIC=2: 2) + AAVMF"
+	@echo "make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 MEM=512 NET=1 ARGS='k=v ...']  boot under qemu-system-aarch64 -M virt,gic-version=3 (GIC=2: 2) + AAVMF (NET=1: a NIC, for upload=)"
 	@echo "make test ARCH=aarch64   tests/qemu/aarch64.sh"
 
 deps:
@@ -68,13 +68,14 @@ $(A64_IMG): $(A64_EFI) scripts/mkimage-aarch64.sh
 SMP ?= 4
 MEM ?= 512
 VIRT ?= 0
+NET ?= 0
 RUN_TIMEOUT ?= 300
 # the reports of `make run ARCH=aarch64` are copied out of the image to here
 A64_REPORTS ?= reports/runs/aarch64
 
 run: deps $(A64_IMG)
 	@scripts/deps.sh aarch64
-	@SMP='$(SMP)' MEM='$(MEM)' VIRT='$(VIRT)' GIC='$(GIC)' TIMEOUT='$(RUN_TIMEOUT)' OUT='$(A64_REPORTS)' SHOW=1 \
+	@SMP='$(SMP)' MEM='$(MEM)' VIRT='$(VIRT)' GIC='$(GIC)' NET='$(NET)' TIMEOUT='$(RUN_TIMEOUT)' OUT='$(A64_REPORTS)' SHOW=1 \
 		ARGS='$(ARGS)' LATEST=reports/runs scripts/qemu-run-aarch64.sh $(A64_IMG)
 
 test:

@@ -5,6 +5,7 @@
 #include "core/report/report_redact.h"
 #include "core/report/report_recommend.h"
 #include "core/report/report_views.h"
+#include "core/run/upload.h"
 #include "core/run/verdict.h"
 
 static void yes_no(struct strbuf *sb, const char *name, bool v)
@@ -41,32 +42,7 @@ static void write_wrapped(struct strbuf *sb, const char *label, const char *text
 /* The upload's line: where, and how it went (pending in the report itself: issue 35). */
 static void write_upload(const struct run *r, struct strbuf *sb)
 {
-    const struct upload_outcome *u = &r->upload;
-    const char *url = u->url[0] ? u->url : r->cfg.upload;
-    switch (u->state) {
-    case UPLOAD_OFF:
-        break;
-    case UPLOAD_PENDING:
-        sb_printf(sb, "Upload    this copy goes to %s once the stick or the console has it;\n"
-                      "          how that went: the console, and the .upload file beside it\n",
-                  url);
-        break;
-    case UPLOAD_OK:
-        sb_printf(sb, "Upload    succeeded: %s (HTTP %u, attempt %u of at most %u)\n", u->url,
-                  u->http_status, u->attempts, r->cfg.upload_attempts);
-        if (!u->text_sent)
-            sb_printf(sb, "          the .txt did not arrive: %s\n", u->why);
-        break;
-    case UPLOAD_FAILED:
-        sb_printf(sb, "Upload    FAILED: %s ", url);
-        if (u->attempts)
-            sb_printf(sb, "after %u attempt%s", u->attempts, u->attempts == 1 ? "" : "s");
-        else
-            sb_puts(sb, "before any attempt");
-        sb_printf(sb, ": %s; the report stays on the boot volume (when there is one) and on the "
-                      "console\n", u->why);
-        break;
-    }
+    upload_status_text(&r->upload, r->cfg.upload, r->cfg.upload_attempts, sb);
 }
 
 void report_write_upload(const struct run *r, struct strbuf *sb)

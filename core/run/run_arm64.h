@@ -20,6 +20,7 @@
 #include "core/lib/msglist.h"
 #include "core/lib/stats.h"
 #include "core/run/config.h"
+#include "core/run/netinfo.h"
 #include "core/run/recommendation.h"
 #include "core/run/record.h"
 #include "core/run/result.h"
@@ -87,6 +88,7 @@ struct arm64_run {
     uint32_t nselected;        /* experiments=: 0 runs every experiment */
     char selected[16][32];
     struct msg_list errors, warnings;
+    struct upload_outcome upload; /* upload=: filled by efi/upload.c once the report is safe */
     /* firmware */
     char uefi_vendor[64], uefi_revision[24], acpi_oem_id[8];
     bool madt;

@@ -125,3 +125,33 @@ void upload_outcome_text(const struct upload_outcome *u, bool text_sent, const c
             sb_printf(sb, "why=%s\n", u->why);
     }
 }
+
+void upload_status_text(const struct upload_outcome *u, const char *configured_url,
+                        uint32_t attempts_max, struct strbuf *sb)
+{
+    const char *url = u->url[0] ? u->url : configured_url;
+    switch (u->state) {
+    case UPLOAD_OFF:
+        break;
+    case UPLOAD_PENDING:
+        sb_printf(sb, "Upload    this copy goes to %s once the stick or the console has it;\n"
+                      "          how that went: the console, and the .upload file beside it\n",
+                  url);
+        break;
+    case UPLOAD_OK:
+        sb_printf(sb, "Upload    succeeded: %s (HTTP %u, attempt %u of at most %u)\n", u->url,
+                  u->http_status, u->attempts, attempts_max);
+        if (!u->text_sent)
+            sb_printf(sb, "          the .txt did not arrive: %s\n", u->why);
+        break;
+    case UPLOAD_FAILED:
+        sb_printf(sb, "Upload    FAILED: %s ", url);
+        if (u->attempts)
+            sb_printf(sb, "after %u attempt%s", u->attempts, u->attempts == 1 ? "" : "s");
+        else
+            sb_puts(sb, "before any attempt");
+        sb_printf(sb, ": %s; the report stays on the boot volume (when there is one) and on the "
+                      "console\n", u->why);
+        break;
+    }
+}

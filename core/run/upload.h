@@ -62,5 +62,12 @@ struct upload_outcome;
 struct strbuf;
 void upload_outcome_text(const struct upload_outcome *u, bool text_sent, const char *name,
                          const char *sha256_hex, size_t json_len, struct strbuf *sb);
+/*
+ * The summary's "Upload" line(s): where this copy goes (pending: in the report
+ * itself) or how it went. `configured_url` is upload= as given, `attempts_max`
+ * upload_attempts. Redaction is the caller's (the x86 text scrubs the URL).
+ */
+void upload_status_text(const struct upload_outcome *u, const char *configured_url,
+                        uint32_t attempts_max, struct strbuf *sb);
 
 #endif

@@ -1,7 +1,11 @@
 /* The tables and GUIDs of efilib.h, and the pool behind core/lib/mem.h. */
 #include <efilib.h>
 
+#include "asm/sysreg.h"
+#include "asm/timer.h"
 #include "core/lib/mem.h"
+#include "efi/clock.h"
+#include "efi/random.h"
 
 EFI_SYSTEM_TABLE *ST;
 EFI_BOOT_SERVICES *BS;
@@ -31,4 +35,34 @@ void InitializeLib(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     BS = systab->BootServices;
     RT = systab->RuntimeServices;
     mem_set_ops(&efi_pool);
+}
+
+/* efi/clock.h: the generic timer's virtual counter (CNTVCT_EL0), at CNTFRQ_EL0 */
+uint64_t clock_ms(void)
+{
+    return ticks_to_ms(ticks());
+}
+
+/*
+ * efi/random.h: RNDR (FEAT_RNG, ID_AA64ISAR0_EL1.RNDR bits [63:60] = 1), read as
+ * S3_3_C2_C4_0; NZCV says whether it gave a number (Z set: none this time), so
+ * a few tries, as for x86's RDRAND.
+ */
+bool arch_random64(uint64_t *v)
+{
+    unsigned i;
+    if (((read_sysreg(ID_AA64ISAR0_EL1) >> 60) & 0xf) == 0)
+        return false;
+    for (i = 0; i < 10; i++) {
+        uint64_t ok;
+        __asm__ volatile("mrs %0, s3_3_c2_c4_0\n\tcset %1, ne" : "=r"(*v), "=r"(ok) : : "cc");
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+uint64_t arch_cycles(void)
+{
+    return ticks();
 }

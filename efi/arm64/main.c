@@ -35,7 +35,10 @@
 #include "efi/arm64/config_a64.h"
 #include "efi/console.h"
 #include "efi/efi_util.h"
+#include "core/run/upload.h"
+#include "efi/random.h"
 #include "efi/report_out.h"
+#include "efi/upload.h"
 #include "efi/volume.h"
 
 #define CHECKIN_MS 1000
@@ -64,7 +67,7 @@ static void irq_restore(uint64_t tpl)
     BS->RestoreTPL(tpl);
 }
 
-static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter)
+static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter, bool tagged)
 {
     EFI_TIME t;
     run.counter = counter;
@@ -91,6 +94,14 @@ static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter)
      */
     fmt_into(run.id + str_len(run.id), sizeof(run.id) - str_len(run.id), "-aarch64-i%02xp%03x-%04u",
              run.cpu.implementer, run.cpu.part, counter % 10000);
+    if (tagged) {
+        /* reports from many machines meet on one server: as on x86, 8 random hex digits end
+         * the name when it is uploaded or there is no boot volume */
+        uint8_t tag[4];
+        efi_random(tag, sizeof(tag));
+        fmt_into(run.id + str_len(run.id), sizeof(run.id) - str_len(run.id), "-%02x%02x%02x%02x", tag[0],
+                 tag[1], tag[2], tag[3]);
+    }
 
     fw_tables_read(st, &fw);
     str_copy(run.acpi_oem_id, sizeof(run.acpi_oem_id), fw.oem_id);
@@ -231,11 +242,31 @@ static void bring_up(void)
  * name, read back), then the summary on the console; when the stick fails, the errors say
  * why and the whole JSON follows on the console for scripts/recover-report.sh.
  */
+/* The summary's upload line (upload=: no redaction on aarch64, the URL as given). */
+static void upload_line(struct strbuf *sb, const void *ctx)
+{
+    const struct arm64_run *r = ctx;
+    upload_status_text(&r->upload, r->cfg.upload, r->cfg.upload_attempts, sb);
+}
+
+/* Whether the firmware may have the machine back: no CPU left running the tool's code unseen
+ * (a CPU that stopped answering may; a faulted one is parked in the tool's vector) */
+static bool cpus_quiet(void)
+{
+    for (unsigned i = 0; i < run.ntopo; i++)
+        if (run.topo[i].state == A64_CPU_HUNG)
+            return false;
+    return true;
+}
+
 static void finish(struct volume *vol)
 {
     struct strbuf json, text;
     char base[96], path[REPORT_PATH_MAX];
     bool saved_ok;
+    static struct http_route route; /* no network boot: the NIC's default address (DHCP) */
+    struct upload_job job = { &run.cfg, run.id, &run.upload, &route };
+    upload_prepare(&job, cpus_quiet());
     sb_init_fixed(&json, json_buf, sizeof(json_buf));
     sb_init_fixed(&text, text_buf, sizeof(text_buf));
     if (!a64_report_json(&run, &json))
@@ -259,8 +290,14 @@ static void finish(struct volume *vol)
     } else {
         con_printf("ERROR: the report could not be saved on the boot volume; the whole JSON follows on "
                    "the console\n");
-        report_dump_console(run.id, json.data, json.len);
     }
+    /* as on x86: an upload's copy is checked against this one; console_json=on asks for it */
+    if (!saved_ok || run.cfg.console_json || run.cfg.upload[0])
+        report_dump_console(run.id, json.data, json.len);
+    /* last the upload of those same bytes; its outcome goes beside the stick's copy */
+    if (run.upload.state == UPLOAD_PENDING)
+        upload_after_save(&job, vol, &run.errors, saved_ok ? base : "", json.data, json.len, text.data, text.len,
+                          upload_line, &run);
     con_write("TLBSCOPE DONE\n");
 }
 
@@ -286,7 +323,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
             run.config_file ? "\\tlbscope\\tlbscope.cfg" : "defaults", run.args[0] ? " + load options: " : "",
             run.args, run.profile, run.samples, run.timeout_ms);
 
-    identify(st, report_next_counter(&vol));
+    identify(st, report_next_counter(&vol), run.cfg.upload[0] || !vol.root);
     con_printf("tlbscope: MIDR 0x%llx, EL%u, CNTFRQ %llu Hz, ID_AA64ISAR0_EL1 0x%llx%s%s\n",
             (unsigned long long)run.cpu.midr, arch_el, (unsigned long long)run.counter_hz,
             (unsigned long long)run.cpu.isar0, run.hypervisor ? ", emulator: " : "",

@@ -42,7 +42,7 @@ boot_a64() {
     rm -rf "$RUN"; mkdir -p "$RUN"
     # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN);
     # unset: 10 samples a point (the fewest samples= takes), unplanned (the pacing of the profiles' samples has its own boot)
-    READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    NET=${NET:-0} READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         ARGS="${A64_ARGS-samples=10 run_budget_s=0}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -221,6 +221,41 @@ REPORT=$("$here/scripts/recover-report.sh" "$LOG" "$RUN/recovered" 2>/dev/null)
 named=$([ -s "$REPORT" ] && jqr '[.run.errors[].message | test("EFI_WRITE_PROTECTED")] | any')
 check "read-only stick: recover-report.sh rebuilds it; its errors name EFI_WRITE_PROTECTED" test "$named" = true
 [ -s "$REPORT" ] && validator "read-only stick"
+
+# upload=URL with x86's code (efi/upload.c, efi/http_client.c through the firmware's HTTP
+# protocol, built against the aarch64 app's UEFI definitions): after the report is on the
+# stick, the same bytes PUT to the local nginx collector over QEMU's user network, the name
+# tagged with 8 random hex digits as on x86, the outcome file beside the stick's copy; then
+# with no collector listening: the upload fails within its attempts and the stick keeps it
+if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then
+    collector=$here/build/test-runs/aarch64-collector
+    rm -rf "$collector"
+    if port=$("$here/scripts/collector.sh" start "$collector"); then
+        NET=1 A64_ARGS="experiments=ipi_roundtrip samples=10 run_budget_s=0 upload=http://10.0.2.2:$port/reports" \
+            boot_a64 "upload-smp2" "$IMG" 2
+        "$here/scripts/collector.sh" stop "$collector"
+        name=$(basename "${REPORT:-none}" .json)
+        check "upload: the report's name ends in 8 random hex digits; upload=URL in run.config" \
+            eval '[[ "$name" =~ -[0-9]{4}-[0-9a-f]{8}$ ]] && [ "$(jqr .run.config.upload)" = "http://10.0.2.2:$port/reports" ]'
+        check "upload: the collector has the stick's very bytes, JSON and text" \
+            eval 'cmp -s "$REPORT" "$collector/www/reports/$name.json" && cmp -s "${REPORT%.json}.txt" "$collector/www/reports/$name.txt"'
+        outcome=${REPORT%.json}.upload
+        check "upload: the outcome beside the stick's copy: succeeded, the JSON's SHA-256" \
+            eval 'grep -qx state=succeeded "$outcome" && grep -qx "json_sha256=$(sha256sum "$REPORT" | cut -c1-64)" "$outcome"'
+        check "upload: the console says so (HTTP 201), then TLBSCOPE DONE" \
+            eval 'log_has "^Upload    succeeded: .*HTTP 201" && log_has "^TLBSCOPE DONE"'
+        [ -s "$REPORT" ] && validator "upload"
+        # the collector is stopped: nothing listens on its port any more
+        NET=1 A64_ARGS="experiments=ipi_roundtrip samples=10 run_budget_s=0 upload=http://10.0.2.2:$port/reports upload_attempts=2 upload_deadline_s=10" \
+            boot_a64 "upload-refused-smp2" "$IMG" 2
+        check "upload refused: FAILED after its attempts, the report still on the stick, its outcome failed" \
+            eval 'log_has "^Upload    FAILED: " && [ -s "$REPORT" ] && grep -qx state=failed "${REPORT%.json}.upload"'
+    else
+        not_ok "upload: the collector did not start (scripts/collector.sh)"
+    fi
+else
+    skip "aarch64 upload" "nginx is not installed (scripts/deps.sh test)"
+fi
 
 # the profiles' samples paced to run_budget_s (core/exp/arm64/a64_pace.h): 1000 configured, a
 # 6 s budget over three experiments; every point takes at least the floor (50), cheap ones more,

@@ -9,8 +9,10 @@
 #include "core/run/config_keys.h"
 
 /* the keys this app acts on; the rest are x86's */
-static const char *const honoured[] = { "profile",     "samples", "budget_s",   "run_budget_s", "timeout_ms",
-                                        "experiments", "exit",    "order_seed", 0 };
+static const char *const honoured[] = { "profile",     "samples",     "budget_s",          "run_budget_s",
+                                        "timeout_ms",  "experiments", "exit",              "order_seed",
+                                        "upload",      "upload_attempts", "upload_deadline_s", "console_json",
+                                        0 };
 
 static bool is_honoured(const char *key)
 {

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef void VOID;
+typedef char CHAR8;
 typedef uint8_t UINT8;
 typedef uint16_t UINT16;
 typedef uint32_t UINT32;
@@ -37,6 +39,12 @@ typedef UINTN EFI_STATUS;
 typedef UINTN EFI_TPL;
 typedef UINT64 EFI_PHYSICAL_ADDRESS;
 typedef void *EFI_HANDLE;
+typedef void *EFI_EVENT;
+
+#define TRUE 1
+#define FALSE 0
+/* gnu-efi's x86 bridge to the Microsoft ABI (efi/net_protocols.h): AAPCS64 here, no attribute */
+#define MSABI
 
 #define uefi_call_wrapper(func, nargs, ...) (func)(__VA_ARGS__)
 
@@ -67,7 +75,17 @@ typedef void *EFI_HANDLE;
 #define EFI_SECURITY_VIOLATION EFIERR(26)
 #define EFI_WARN_DELETE_FAILURE 2
 
+#define TPL_CALLBACK 8
 #define TPL_HIGH_LEVEL 31
+
+/* 7.1 CreateEvent's types, SetTimer's EFI_TIMER_DELAY */
+#define EVT_TIMER 0x80000000u
+#define EVT_NOTIFY_SIGNAL 0x00000200u
+#define TimerRelative 2
+
+/* 7.3 EFI_LOCATE_SEARCH_TYPE */
+#define AllHandles 0
+#define ByProtocol 2
 
 /* EFI_ALLOCATE_TYPE and EFI_MEMORY_TYPE (7.2): the values used */
 #define AllocateAnyPages 0
@@ -98,6 +116,18 @@ typedef struct {
 
 typedef void *EFI_UNUSED_SLOT; /* a service never called: only its slot matters */
 
+/* 3.4 and appendix: the network address types (efi/http_client.c) */
+typedef struct {
+    UINT8 Addr[4];
+} EFI_IPv4_ADDRESS;
+typedef struct {
+    UINT8 Addr[32];
+} EFI_MAC_ADDRESS;
+
+/* 24.1 EFI_SIMPLE_NETWORK_PROTOCOL_GUID: only its GUID (the NICs the HTTP stack binds to) */
+#define EFI_SIMPLE_NETWORK_PROTOCOL_GUID                                                           \
+    { 0xa19832b9, 0xac25, 0x11d3, { 0x9a, 0x2d, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d } }
+
 /* 12.4 */
 typedef struct _SIMPLE_TEXT_OUTPUT_INTERFACE SIMPLE_TEXT_OUTPUT_INTERFACE;
 struct _SIMPLE_TEXT_OUTPUT_INTERFACE {
@@ -115,7 +145,12 @@ typedef struct {
     EFI_UNUSED_SLOT GetMemoryMap;
     EFI_STATUS (*AllocatePool)(UINT32 mem_type, UINTN size, void **buf);
     EFI_STATUS (*FreePool)(void *buf);
-    EFI_UNUSED_SLOT CreateEvent, SetTimer, WaitForEvent, SignalEvent, CloseEvent, CheckEvent;
+    EFI_STATUS (*CreateEvent)(UINT32 type, EFI_TPL tpl, void (*notify)(EFI_EVENT ev, void *ctx), void *ctx,
+                              EFI_EVENT *ev);
+    EFI_STATUS (*SetTimer)(EFI_EVENT ev, UINT32 type, UINT64 trigger_100ns);
+    EFI_UNUSED_SLOT WaitForEvent, SignalEvent;
+    EFI_STATUS (*CloseEvent)(EFI_EVENT ev);
+    EFI_STATUS (*CheckEvent)(EFI_EVENT ev);
     EFI_UNUSED_SLOT InstallProtocolInterface, ReinstallProtocolInterface, UninstallProtocolInterface;
     EFI_STATUS (*HandleProtocol)(EFI_HANDLE h, EFI_GUID *protocol, void **iface);
     EFI_UNUSED_SLOT Reserved, RegisterProtocolNotify, LocateHandle;
@@ -124,6 +159,13 @@ typedef struct {
     EFI_UNUSED_SLOT GetNextMonotonicCount;
     EFI_STATUS (*Stall)(UINTN microseconds);
     EFI_STATUS (*SetWatchdogTimer)(UINTN timeout, UINT64 code, UINTN size, CHAR16 *data);
+    EFI_STATUS (*ConnectController)(EFI_HANDLE controller, EFI_HANDLE *drivers, void *remaining_path,
+                                    BOOLEAN recursive);
+    EFI_UNUSED_SLOT DisconnectController;
+    EFI_UNUSED_SLOT OpenProtocol, CloseProtocol, OpenProtocolInformation;
+    EFI_UNUSED_SLOT ProtocolsPerHandle;
+    EFI_STATUS (*LocateHandleBuffer)(UINT32 search, EFI_GUID *protocol, void *key, UINTN *count,
+                                     EFI_HANDLE **buffer);
 } EFI_BOOT_SERVICES;
 
 /* 8 */
