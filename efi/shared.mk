@@ -9,5 +9,5 @@
 EFI_SHARED_SRCS := efi/efi_util.c efi/volume.c efi/console.c efi/config_file.c efi/report_out.c \
 	efi/upload.c efi/http_client.c efi/random.c
 # what of core/ they use beyond the aarch64 app's own list (arch/arm64/core_srcs.mk)
-EFI_SHARED_CORE_SRCS := core/run/report_files.c core/lib/crc.c core/lib/sha256.c core/lib/http_length.c \
+EFI_SHARED_CORE_SRCS := core/run/report_files.c core/lib/crc.c core/lib/http_length.c \
 	core/run/netinfo.c

@@ -7,6 +7,7 @@
 #include "core/report/recommend_json.h"
 #include "core/report/report_doc.h"
 #include "core/report/report_common.h"
+#include "core/report/report_redact.h"
 #include "core/report/run_json.h"
 #include "core/run/config.h"
 
@@ -31,9 +32,16 @@ void a64_verdict(const struct arm64_run *run, struct verdict *v)
 }
 
 /* x86's run section (core/report/run_json.c): no network boot, nothing to redact */
+/* What the report_doc callbacks get: the run, and its redaction (redact=on) */
+struct a64_doc {
+    const struct arm64_run *run;
+    const struct redaction *red;
+};
+
 static void write_run(struct json_writer *w, const void *ctx)
 {
-    const struct arm64_run *run = ctx;
+    const struct a64_doc *d = ctx;
+    const struct arm64_run *run = d->run;
     struct run_section s = {
         .id = run->id,
         .counter = run->counter,
@@ -45,7 +53,9 @@ static void write_run(struct json_writer *w, const void *ctx)
         .config_file = run->config_file,
         .config_source = run->config_file ? "boot_volume" : "none",
         .cfg = &run->cfg,
-        .cfg_upload = run->cfg.upload,
+        .cfg_upload = d->red->cfg_upload[0] ? d->red->cfg_upload : run->cfg.upload,
+        .show = redaction_write_text,
+        .ctx = d->red,
         .errors = &run->errors,
         .warnings = &run->warnings,
     };
@@ -178,19 +188,22 @@ static struct recommendations recs; /* a few KB: not on the firmware's stack */
 
 static void write_recommendations(struct json_writer *w, const void *ctx)
 {
-    a64_recommend(ctx, &recs);
+    const struct a64_doc *d = ctx;
+    a64_recommend(d->run, &recs);
     report_write_recommendations(w, &recs);
 }
 
-/* "simulated", "simulation": the model's run (tlbscope-sim --arch aarch64), else a machine's */
+/* "simulated", "simulation": the model's run (tlbscope-sim --arch aarch64), else a machine's;
+ * then redact=on's record, as on x86 */
 static void write_head(struct json_writer *w, const void *ctx)
 {
-    const struct arm64_run *run = ctx;
-    const struct a64_simulation *s = run->sim;
+    const struct a64_doc *d = ctx;
+    const struct a64_simulation *s = d->run->sim;
     jw_kv_bool(w, "simulated", s != 0);
     jw_key(w, "simulation");
     if (!s) {
         jw_null(w);
+        redaction_write_record(w, d->red);
         return;
     }
     jw_object_begin(w);
@@ -204,18 +217,38 @@ static void write_head(struct json_writer *w, const void *ctx)
     jw_array_end(w);
     jw_kv_str(w, "id_registers_source", s->id_source);
     jw_object_end(w);
+    redaction_write_record(w, d->red);
 }
 
 static void write_machine(struct json_writer *w, const void *ctx)
 {
-    write_firmware(w, ctx);
-    write_cpu(w, ctx);
-    write_topology(w, ctx);
-    write_method(w, ctx);
+    const struct a64_doc *d = ctx;
+    write_firmware(w, d->run);
+    write_cpu(w, d->run);
+    write_topology(w, d->run);
+    write_method(w, d->run);
+}
+
+/*
+ * redact=on (core/report/report_redact.h), as on x86: what an aarch64 run has that identifies
+ * its site is the upload's URL (no SMBIOS serial or UUID is read, no network boot); its
+ * token replaces it in run.config and in every free text (the .txt too).
+ */
+void a64_prepare_redaction(const struct arm64_run *run, struct redaction *red)
+{
+    struct redaction_input in = {
+        .cfg = &run->cfg,
+        .random_key = run->redact_random_key_set ? run->redact_random_key : 0,
+        .fallback_seed = &run->start_ticks,
+        .fallback_seed_len = sizeof(run->start_ticks),
+    };
+    redaction_prepare_from(&in, red);
 }
 
 bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
 {
+    static struct redaction red;
+    const struct a64_doc doc = { run, &red };
     struct verdict v;
     struct report_doc d = {
         .architecture = "aarch64",
@@ -228,9 +261,11 @@ bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
         .experiments = run->exps,
         .experiment_count = run->nexp,
         .unit = "counter_ticks", /* CNTVCT_EL0 at cpu.counter_hz */
-        .show = report_show_as_is,
-        .ctx = run,
+        .show = redaction_write_text,
+        .show_ctx = &red,
+        .ctx = &doc,
     };
+    a64_prepare_redaction(run, &red);
     a64_verdict(run, &v);
     return report_doc_write(&d, out);
 }
@@ -246,6 +281,8 @@ static void put_us(struct strbuf *sb, uint64_t ticks, uint64_t hz)
 
 void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
 {
+    static struct redaction red;
+    size_t start = sb->len;
     struct verdict v;
     char line[160];
     uint32_t i, j, k;
@@ -309,4 +346,6 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
     a64_verdict(run, &v);
     verdict_line(&v, 80, line, sizeof(line));
     sb_printf(sb, "\nRESULT: %s\n", line);
+    a64_prepare_redaction(run, &red); /* the upload URL as its token, as in the JSON */
+    redaction_scrub_buffer(&red, sb, start);
 }

@@ -15,11 +15,15 @@
 
 #include "core/run/run_arm64.h"
 #include "core/lib/strbuf.h"
+#include "core/report/report_redact.h"
 #include "core/run/verdict.h"
 
 void a64_verdict(const struct arm64_run *run, struct verdict *v);
 /* false when the JSON did not fit or was malformed */
 bool a64_report_json(const struct arm64_run *run, struct strbuf *out);
+/* redact=on: the text scrubbed as the JSON is (the upload URL's token) */
 void a64_report_text(const struct arm64_run *run, struct strbuf *out);
+/* redact=on's tokens of the run (core/report/report_redact.h), e.g. for a console line */
+void a64_prepare_redaction(const struct arm64_run *run, struct redaction *red);
 
 #endif

@@ -12,15 +12,6 @@ void redaction_format_uuid(const uint8_t *b, char u[40])
              b[14], b[15]);
 }
 
-const char *redaction_upload_url(const struct run *r, const struct redaction *red)
-{
-    if (!r->cfg.upload[0])
-        return NULL;
-    if (red->upload_url[0])
-        return red->upload_url;
-    return r->upload.url[0] ? r->upload.url : r->cfg.upload;
-}
-
 /* One identifying field: its token, its place in the record, its value in the pairs. */
 static void tokenise(struct redaction *red, const void *key, size_t key_len, const char *path,
                      const char *value, char out[REDACT_TOKEN_CAP])
@@ -33,50 +24,46 @@ static void tokenise(struct redaction *red, const void *key, size_t key_len, con
         redact_pairs_add(&red->pairs, key, key_len, red->keyed, path, value, str_len(value));
 }
 
-void redaction_prepare(const struct run *r, struct redaction *red)
+void redaction_prepare_from(const struct redaction_input *in, struct redaction *red)
 {
-    const struct smbios_info *s = &r->fw.smbios;
+    const struct config *cfg = in->cfg;
     const void *key;
     size_t key_len;
     uint8_t derived[SHA256_DIGEST_LEN];
     mem_zero(red, sizeof(*red));
-    if (!r->cfg.redact)
+    if (!cfg->redact)
         return;
     red->on = true;
-    red->keyed = r->cfg.redact_key[0] != 0;
+    red->keyed = cfg->redact_key[0] != 0;
     if (red->keyed) {
-        key = r->cfg.redact_key;
-        key_len = str_len(r->cfg.redact_key);
-    } else if (r->redact_random_key_set) {
-        key = r->redact_random_key;
-        key_len = sizeof(r->redact_random_key);
+        key = cfg->redact_key;
+        key_len = str_len(cfg->redact_key);
+    } else if (in->random_key) {
+        key = in->random_key;
+        key_len = REDACT_RANDOM_KEY_LEN;
     } else {
         /* no platform randomness (host builds): the run's own clock readings stand in */
-        struct sha256_ctx c;
-        sha256_init(&c);
-        sha256_update(&c, &r->start_tsc, sizeof(r->start_tsc));
-        sha256_update(&c, &r->duration_ms, sizeof(r->duration_ms));
-        sha256_update(&c, &r->tsc_hz, sizeof(r->tsc_hz));
-        sha256_update(&c, r->run_id, str_len(r->run_id));
-        sha256_final(&c, derived);
+        sha256(in->fallback_seed, in->fallback_seed_len, derived);
         key = derived;
         key_len = sizeof(derived);
     }
     /* in redact_fields order: tlbscope-report redact builds its pairs in the same order */
-    if (s->present)
-        tokenise(red, key, key_len, REDACT_FIELD_SYSTEM_SERIAL, s->sys_serial, red->serial);
-    if (s->present && s->has_uuid) {
-        redaction_format_uuid(s->uuid, red->uuid_text);
+    if (in->serial)
+        tokenise(red, key, key_len, REDACT_FIELD_SYSTEM_SERIAL, in->serial, red->serial);
+    if (in->uuid) {
+        redaction_format_uuid(in->uuid, red->uuid_text);
         tokenise(red, key, key_len, REDACT_FIELD_SYSTEM_UUID, red->uuid_text, red->uuid);
     }
     if (!MUTANT(network_unredacted)) {
-        tokenise(red, key, key_len, REDACT_FIELD_NET_MAC, r->net.mac, red->mac);
-        tokenise(red, key, key_len, REDACT_FIELD_NET_IP, r->net.ip, red->ip);
-        tokenise(red, key, key_len, REDACT_FIELD_NET_BOOT_URL, r->net.boot_url, red->boot_url);
-        if (r->cfg.upload[0])
-            tokenise(red, key, key_len, REDACT_FIELD_NET_UPLOAD_URL,
-                     r->upload.url[0] ? r->upload.url : r->cfg.upload, red->upload_url);
-        tokenise(red, key, key_len, REDACT_FIELD_CFG_UPLOAD, r->cfg.upload, red->cfg_upload);
+        if (in->mac)
+            tokenise(red, key, key_len, REDACT_FIELD_NET_MAC, in->mac, red->mac);
+        if (in->ip)
+            tokenise(red, key, key_len, REDACT_FIELD_NET_IP, in->ip, red->ip);
+        if (in->boot_url)
+            tokenise(red, key, key_len, REDACT_FIELD_NET_BOOT_URL, in->boot_url, red->boot_url);
+        if (cfg->upload[0] && in->upload_url)
+            tokenise(red, key, key_len, REDACT_FIELD_NET_UPLOAD_URL, in->upload_url, red->upload_url);
+        tokenise(red, key, key_len, REDACT_FIELD_CFG_UPLOAD, cfg->upload, red->cfg_upload);
     }
     mem_zero(derived, sizeof(derived));
 }

@@ -11,7 +11,8 @@
 #include "core/lib/json.h"
 #include "core/lib/msglist.h"
 #include "core/lib/strbuf.h"
-#include "core/run/run.h"
+#include "core/run/config.h"
+#include "core/run/redact.h"
 
 struct redaction {
     bool on, keyed;
@@ -24,17 +25,39 @@ struct redaction {
     struct redact_pairs pairs;  /* every value above and the URLs' hosts, with their tokens */
 };
 
+/*
+ * What a run has that identifies the machine or its site, for any architecture: each
+ * value "" (or NULL) when the run has none. `random_key` is the report's random key
+ * (redact=on without redact_key; NULL: none was drawn), `fallback_seed` what stands in
+ * for it without one (the run's own clock readings, on the host).
+ */
+struct redaction_input {
+    const struct config *cfg;            /* redact, redact_key, upload */
+    const uint8_t *random_key;           /* REDACT_RANDOM_KEY_LEN bytes, or NULL */
+    const void *fallback_seed;
+    size_t fallback_seed_len;
+    const char *serial;                  /* SMBIOS system serial */
+    const uint8_t *uuid;                 /* SMBIOS system UUID (16 bytes), or NULL */
+    const char *mac, *ip, *boot_url;     /* run.network */
+    const char *upload_url;              /* run.network.upload_url (NULL: no network section) */
+};
+
 /* SMBIOS 2.6+: the first three fields of the UUID are little-endian. */
 void redaction_format_uuid(const uint8_t *b, char u[40]);
-/* The tokens of run `r` (nothing when redact is off). `red` must not move while in use. */
-void redaction_prepare(const struct run *r, struct redaction *red);
+/* The tokens of a run's identifying values (nothing when redact is off). `red` must not move
+ * while in use. */
+void redaction_prepare_from(const struct redaction_input *in, struct redaction *red);
 /* The top-level "redaction" record; nothing when redact is off. */
 void redaction_write_record(struct json_writer *w, const struct redaction *red);
-/* The JSON URL the upload was sent to, as the report shows it. */
-const char *redaction_upload_url(const struct run *r, const struct redaction *red);
 /* A free-text string of the report, as it is shown: quoted values as their tokens. */
 void redaction_write_text(struct json_writer *w, const char *text, const void *red);
 /* The text written to `sb` since `start`, quoted values as their tokens (the .txt). */
 void redaction_scrub_buffer(const struct redaction *red, struct strbuf *sb, size_t start);
+
+/* x86's run (core/report/report_redact_run.c): its values, as redaction_prepare_from() takes them */
+struct run;
+void redaction_prepare(const struct run *r, struct redaction *red);
+/* The JSON URL the upload was sent to, as the report shows it. */
+const char *redaction_upload_url(const struct run *r, const struct redaction *red);
 
 #endif

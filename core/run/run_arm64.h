@@ -21,6 +21,7 @@
 #include "core/lib/stats.h"
 #include "core/run/config.h"
 #include "core/run/netinfo.h"
+#include "core/run/redact.h"
 #include "core/run/recommendation.h"
 #include "core/run/record.h"
 #include "core/run/result.h"
@@ -89,6 +90,10 @@ struct arm64_run {
     char selected[16][32];
     struct msg_list errors, warnings;
     struct upload_outcome upload; /* upload=: filled by efi/upload.c once the report is safe */
+    /* redact=on without redact_key: the key of this report's random tokens, drawn at start
+     * (efi/random.c) and never written anywhere */
+    uint8_t redact_random_key[REDACT_RANDOM_KEY_LEN];
+    bool redact_random_key_set;
     /* firmware */
     char uefi_vendor[64], uefi_revision[24], acpi_oem_id[8];
     bool madt;

@@ -242,11 +242,15 @@ static void bring_up(void)
  * name, read back), then the summary on the console; when the stick fails, the errors say
  * why and the whole JSON follows on the console for scripts/recover-report.sh.
  */
-/* The summary's upload line (upload=: no redaction on aarch64, the URL as given). */
+/* The summary's upload line, as the report shows it. */
 static void upload_line(struct strbuf *sb, const void *ctx)
 {
+    static struct redaction red;
     const struct arm64_run *r = ctx;
+    size_t start = sb->len;
     upload_status_text(&r->upload, r->cfg.upload, r->cfg.upload_attempts, sb);
+    a64_prepare_redaction(r, &red); /* redact=on: the URL as the report shows it */
+    redaction_scrub_buffer(&red, sb, start);
 }
 
 /* Whether the firmware may have the machine back: no CPU left running the tool's code unseen
@@ -319,9 +323,18 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
     if (EFI_ERROR(vst))
         msg_add(&run.errors, "volume", "cannot open the boot volume: %s", efi_status_name(vst));
     a64_config_load(image, &vol, &run);
+    if (run.cfg.redact && !run.cfg.redact_key[0]) {
+        /* random tokens: a key for this report alone, forgotten when the app exits (as on x86) */
+        if (!efi_random(run.redact_random_key, sizeof(run.redact_random_key)))
+            msg_add(&run.warnings, "redact", "no random number generator (EFI_RNG_PROTOCOL, RNDR): the "
+                    "random tokens rest on counter timing jitter alone");
+        run.redact_random_key_set = true;
+    }
+    /* redact=on: the load options may name the collector, which the report shows as a token */
     con_printf("tlbscope: configuration %s%s%s: profile %s, %u samples per point, timeout %u ms\n",
-            run.config_file ? "\\tlbscope\\tlbscope.cfg" : "defaults", run.args[0] ? " + load options: " : "",
-            run.args, run.profile, run.samples, run.timeout_ms);
+               run.config_file ? "\\tlbscope\\tlbscope.cfg" : "defaults", run.args[0] ? " + load options: " : "",
+               !run.args[0] ? "" : run.cfg.redact ? "(redact=on)" : run.args, run.profile, run.samples,
+               run.timeout_ms);
 
     identify(st, report_next_counter(&vol), run.cfg.upload[0] || !vol.root);
     con_printf("tlbscope: MIDR 0x%llx, EL%u, CNTFRQ %llu Hz, ID_AA64ISAR0_EL1 0x%llx%s%s\n",
