@@ -295,6 +295,15 @@ static void remap_in(struct a64_model *mm, uint32_t c, uint32_t first, uint32_t 
     a64m_dsb_ishst(mm, c);
 }
 
+/* A fresh model (warm_model) whose every page is non-global on frame pages + p, no CPU holding any */
+static void nonglobal_model(struct a64_model *mm, uint32_t cpus, uint32_t pages)
+{
+    warm_model(mm, cpus, pages);
+    remap_in(mm, 0, 0, pages, true);
+    a64m_tlbi(mm, 0, TLBI_VMALLE1IS, 0);
+    a64m_dsb_ish(mm, 0);
+}
+
 /* by VA: the ASID in [63:48] names whose non-global entries go; global ones go for any ASID */
 static void test_by_va_tlbi_honours_its_asid(void **state)
 {
@@ -397,10 +406,7 @@ static void test_range_flush_covers_exactly_its_pages(void **state)
 static void test_asid_flush_keeps_other_asids_entries(void **state)
 {
     struct a64_model mm;
-    warm_model(&mm, 3, 4);
-    remap_in(&mm, 0, 0, 4, true);
-    a64m_tlbi(&mm, 0, TLBI_VMALLE1IS, 0);
-    a64m_dsb_ish(&mm, 0);
+    nonglobal_model(&mm, 3, 4);
     a64m_set_asid(&mm, 0, 0x2a);
     a64m_set_asid(&mm, 1, 0x2a);
     for (uint32_t c = 0; c < 3; c++) /* non-global entries: 0x2a's on CPUs 0, 1, ASID 0's on 2 */
@@ -437,10 +443,7 @@ static void read_under(struct a64_model *mm, uint32_t cpus, uint16_t asid, uint3
 static void test_a_page_keeps_an_entry_per_asid(void **state)
 {
     struct a64_model mm;
-    warm_model(&mm, 2, 4);
-    remap_in(&mm, 0, 0, 4, true);
-    a64m_tlbi(&mm, 0, TLBI_VMALLE1IS, 0);
-    a64m_dsb_ish(&mm, 0);
+    nonglobal_model(&mm, 2, 4);
     read_under(&mm, 2, 0x2a, 4, 4);
     read_under(&mm, 2, 0x2b, 4, 4);
     for (uint32_t p = 0; p < 4; p++)
@@ -474,10 +477,7 @@ static void test_kpti_flush_drops_both_asids(void **state)
 {
     for (int user = 1; user >= 0; user--) {
         struct a64_model mm;
-        warm_model(&mm, 3, 8);
-        remap_in(&mm, 0, 0, 8, true);
-        a64m_tlbi(&mm, 0, TLBI_VMALLE1IS, 0);
-        a64m_dsb_ish(&mm, 0);
+        nonglobal_model(&mm, 3, 8);
         read_under(&mm, 3, 0x2b, 8, 8);
         read_under(&mm, 3, 0x2a, 8, 8);
         for (uint32_t p = 0; p < 6; p++) /* pages 0..5 back to frames 0..5 */
