@@ -188,6 +188,10 @@
 #define MUTANT_ID_csv_formula_kept 198 /* CSV: a cell that starts =, +, -, @ written as it is */
 #define MUTANT_ID_markdown_html_kept 199 /* compare --markdown: < > & of a report written raw */
 #define MUTANT_ID_plan_pace_floor_only 200 /* aarch64 pacing: every point at the floor, the share unused */
+/* aarch64 pti_double_invalidation (KPTI's two TLBIs a page, core/exp/arm64/kpti.c): 201-203 */
+#define MUTANT_ID_arm_user_tlbi_kernel_asid 201 /* KPTI's second TLBI names the kernel ASID, not ASID | 1 */
+#define MUTANT_ID_arm_e0pd_wrong_field 202 /* ID_AA64MMFR2_EL1.E0PD read from [3:0] (CnP), not [63:60] */
+#define MUTANT_ID_a64_kpti_user_unverified 203 /* pti_double_invalidation verifies under the kernel ASID only */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

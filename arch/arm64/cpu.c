@@ -1,6 +1,7 @@
-/* The exception level the app runs at, and the names of MIDR implementers. */
+/* The exception level the app runs at, the names of MIDR implementers, the E0PD field. */
 #include "asm/cpu.h"
 #include "asm/tlbi.h"
+#include "core/mutant.h"
 
 unsigned arch_el;
 bool tlbi_el2;
@@ -21,4 +22,16 @@ const char *arm64_implementer_name(unsigned implementer)
     case 0xc0: return "Ampere";
     default: return 0; /* 0x00 ("reserved for software use": QEMU's -cpu max) and unknown */
     }
+}
+
+/*
+ * ID_AA64MMFR2_EL1.E0PD, bits [63:60] (Arm ARM, ID_AA64MMFR2_EL1): 0 none, 1 FEAT_E0PD.
+ * Linux's kaslr_requires_kpti() keeps KPTI off where every CPU has it (and, with KASLR,
+ * on where one lacks it): Neoverse N1 and V1 (Armv8.2, 8.4) lack it, V2 (Armv9.0) has it.
+ */
+bool arm64_e0pd(uint64_t mmfr2)
+{
+    /* the mutant reads the lowest field (CnP), a shift slip */
+    unsigned shift = MUTANT(arm_e0pd_wrong_field) ? 0 : 60;
+    return ((mmfr2 >> shift) & 0xf) >= 1;
 }

@@ -173,6 +173,18 @@ int pt_current_asid(void)
     return (int)((ttbr >> 48) & ((tcr & (1ull << 36)) ? 0xffff : 0xff));
 }
 
+void pt_set_asid(uint16_t asid)
+{
+    uint64_t field = (uint64_t)asid << 48, mask = 0xffffull << 48;
+    /* TCR_EL1.A1 [22]: the ASID is TTBR1's */
+    if (read_sysreg(TCR_EL1) & (1ull << 22))
+        write_sysreg(TTBR1_EL1, (read_sysreg(TTBR1_EL1) & ~mask) | field);
+    else
+        write_sysreg(TTBR0_EL1, (read_sysreg(TTBR0_EL1) & ~mask) | field);
+    /* later translations use the new ASID only after the context synchronization */
+    isb();
+}
+
 uint64_t frame_pa(unsigned pool, unsigned i)
 {
     return rgn.frames[pool] + ((uint64_t)i << PAGE_SHIFT);

@@ -115,6 +115,8 @@ static void write_cpu(struct json_writer *w, const void *ctx)
     jw_object_begin_inline(w);
     jw_kv_bool(w, "tlbi_os", c->tlbi_os);
     jw_kv_bool(w, "tlbi_range", c->tlbi_range);
+    /* ID_AA64MMFR2_EL1.E0PD: without it Linux (with KASLR) runs KPTI, pti_double_invalidation's path */
+    jw_kv_bool(w, "e0pd", c->e0pd);
     jw_object_end(w);
     jw_kv_u64(w, "exception_level", run->el);
     jw_kv_str(w, "hypervisor", run->hypervisor);

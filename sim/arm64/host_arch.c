@@ -133,5 +133,10 @@ void region_set_pte(unsigned i, unsigned pool)
 
 int pt_current_asid(void)
 {
-    return A64S_ASID;
+    return this_cpu() ? (int)a64s_model()->cpu[this_cpu()->idx].asid : A64S_ASID;
+}
+
+void pt_set_asid(uint16_t asid)
+{
+    a64m_set_asid(a64s_model(), this_cpu()->idx, asid);
 }

@@ -14,6 +14,7 @@
  *            p's page i is frame p * REGION_PAGES + i, its tag the model's
  *            (a64m_tag); region_set_pte is a descriptor store, nG per rgn.ng;
  *            every CPU translates under ASID A64S_ASID (pt_current_asid)
+ *            until pt_set_asid switches it (KPTI's user ASID, A64S_ASID | 1)
  *   gic      host_gic.c: SGIs as per-CPU pending bits, EOImode 0's active
  *            state, the priority mask; irq_wait (WFI) waits for a pending
  *            SGI (with a deadline) and takes it through the app's own IRQ

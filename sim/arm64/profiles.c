@@ -6,7 +6,8 @@
  * FEAT_TLBIRANGE (both mandatory from Armv8.4, neither in Armv8.0 to 8.3).
  * Each value names the TRM table it comes from; "unsure" marks a value we
  * could not check against the TRM here: it is reported, never decided on
- * (only MIDR and ISAR0.TLB decide, and those are sure for every profile).
+ * (only MIDR, ISAR0.TLB and MMFR2.E0PD decide, and those are sure for every
+ * profile: E0PD follows from the architecture version each core implements).
  */
 #include "sim/arm64/profiles.h"
 
@@ -27,7 +28,8 @@ const struct a64_profile a64_profiles[] = {
         0x0000000000101125ull,
         /* N1 TRM, "ID_AA64MMFR1_EL1" */
         0x0000000010212122ull,
-        /* N1 TRM, "ID_AA64MMFR2_EL1": CnP 1, UAO 1, ... (unsure beyond CnP) */
+        /* N1 TRM, "ID_AA64MMFR2_EL1": CnP 1, UAO 1, ... (unsure beyond CnP); E0PD [63:60] = 0
+         * (Armv8.2: Linux runs N1 with KPTI, for KASLR) */
         0x0000000000001011ull,
         /* N1 TRM, "CTR_EL0": IDC 1, DminLine/IminLine 64 bytes (unsure: DIC) */
         0x8444C004ull,
@@ -46,7 +48,8 @@ const struct a64_profile a64_profiles[] = {
         0x0000000000101125ull,
         /* V1 TRM, "ID_AA64MMFR1_EL1" (unsure) */
         0x0000000010212122ull,
-        /* V1 TRM, "ID_AA64MMFR2_EL1": TTL 1, BBM 2, ... (unsure) */
+        /* V1 TRM, "ID_AA64MMFR2_EL1": TTL 1, BBM 2, ... (unsure); E0PD [63:60] = 0 (FEAT_E0PD is
+         * Armv8.5, V1 is Armv8.4: Linux runs it with KPTI) */
         0x0220011102101011ull,
         /* V1 TRM, "CTR_EL0": DIC 1, IDC 1 */
         0xB444C004ull,
@@ -63,8 +66,9 @@ const struct a64_profile a64_profiles[] = {
         0x0000000000101125ull,
         /* V2 TRM, "ID_AA64MMFR1_EL1" (unsure) */
         0x0000000010212122ull,
-        /* V2 TRM, "ID_AA64MMFR2_EL1" (unsure, written as V1's) */
-        0x0220011102101011ull,
+        /* V2 TRM, "ID_AA64MMFR2_EL1": E0PD [63:60] = 1 (FEAT_E0PD, mandatory from Armv8.5, which
+         * Armv9.0 includes: Linux runs V2 without KPTI); the other fields unsure, written as V1's */
+        0x1220011102101011ull,
         /* V2 TRM, "CTR_EL0": DIC 1, IDC 1 (unsure) */
         0xB444C004ull,
         "Arm Neoverse V2 Core Technical Reference Manual (Arm 102375), AArch64 identification registers",
@@ -115,4 +119,5 @@ void a64_profile_identify(const struct a64_profile *p, struct arm64_cpu_id *c)
         tlb = 2; /* every profile with range TLBI: the ISAR0 evidence ignored */
     c->tlbi_os = tlb >= 1;
     c->tlbi_range = tlb >= 2;
+    c->e0pd = arm64_e0pd(p->mmfr2);
 }

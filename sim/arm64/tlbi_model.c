@@ -65,9 +65,10 @@ bool a64m_init(struct a64_model *m, const struct a64m_config *cfg, uint32_t ncpu
         m->tags[i] = a64m_tag(i);
     for (i = 0; i < ncpus; i++) {
         struct a64m_cpu *c = &m->cpu[i];
-        c->tlb = calloc(pages, sizeof(*c->tlb));
-        c->tlb_asid = calloc(pages, sizeof(*c->tlb_asid));
-        if (!c->tlb || !c->tlb_asid)
+        c->tlb = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb));
+        c->tlb_asid = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb_asid));
+        c->tlb_filled = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb_filled));
+        if (!c->tlb || !c->tlb_asid || !c->tlb_filled)
             return false;
         c->rng = (cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^ (i + 1) * 0xbf58476d1ce4e5b9ull;
         if (!c->rng)
@@ -81,6 +82,7 @@ void a64m_free(struct a64_model *m)
     for (uint32_t i = 0; i < m->ncpus; i++) {
         free(m->cpu[i].tlb);
         free(m->cpu[i].tlb_asid);
+        free(m->cpu[i].tlb_filled);
         free(m->cpu[i].pend);
     }
     free(m->table);
@@ -117,25 +119,40 @@ static void note_recent(struct a64m_cpu *c, uint32_t page)
 
 /*
  * A walk: what the visible table holds for page. It fills only a page this
- * CPU holds no entry for: a TLB may keep an old entry beside a new one and
- * use either (the worst: the old one), so a walk never replaces an entry
- * this CPU can use; an invalid descriptor fills nothing. A non-global entry
- * of another ASID is not usable here: the walk's entry takes its place (one
- * entry per page is all the harness needs: its CPUs never switch ASID
- * within a run).
+ * CPU holds no usable entry for: a TLB may keep an old entry beside a new
+ * one and use either (the worst: the old one), so a walk never replaces an
+ * entry this CPU can use; an invalid descriptor fills nothing. A non-global
+ * entry of another ASID is not usable here; it stays beside the new one
+ * while the page has a free way (KPTI's two ASIDs), else the one filled
+ * longest ago makes room.
  */
-static bool usable(const struct a64m_cpu *c, uint32_t page)
+#define SLOT(page, way) ((page) * A64M_WAYS + (way))
+
+/* The slot of page's entry usable under this CPU's ASID (of two, the older: the worst), or -1. */
+static int usable(const struct a64m_cpu *c, uint32_t page)
 {
-    uint64_t d = c->tlb[page];
-    return d && (!(d & A64M_PTE_NG) || c->tlb_asid[page] == c->asid);
+    int found = -1;
+    for (uint32_t w = 0; w < A64M_WAYS; w++) {
+        uint32_t s = SLOT(page, w);
+        uint64_t d = c->tlb[s];
+        if (d && (!(d & A64M_PTE_NG) || c->tlb_asid[s] == c->asid) &&
+            (found < 0 || c->tlb_filled[s] < c->tlb_filled[found]))
+            found = (int)s;
+    }
+    return found;
 }
 
 static uint64_t walk(struct a64_model *m, struct a64m_cpu *c, uint32_t page)
 {
     uint64_t d = m->table[page];
-    if (!usable(c, page) && (d & A64M_PTE_VALID) == A64M_PTE_VALID) {
-        c->tlb[page] = d;
-        c->tlb_asid[page] = c->asid;
+    if (usable(c, page) < 0 && (d & A64M_PTE_VALID) == A64M_PTE_VALID) {
+        uint32_t s = SLOT(page, 0);
+        for (uint32_t w = 0; w < A64M_WAYS && c->tlb[s]; w++)
+            if (!c->tlb[SLOT(page, w)] || c->tlb_filled[SLOT(page, w)] < c->tlb_filled[s])
+                s = SLOT(page, w);
+        c->tlb[s] = d;
+        c->tlb_asid[s] = c->asid;
+        c->tlb_filled[s] = ++c->fill_clock;
     }
     return d;
 }
@@ -159,18 +176,18 @@ static void speculate(struct a64_model *m, uint32_t ci)
     c->n.spec_walks++;
 }
 
-static void drop(struct a64m_cpu *c, uint32_t page)
+static void drop(struct a64m_cpu *c, uint32_t slot)
 {
-    if (c->tlb[page]) {
-        c->tlb[page] = 0;
+    if (c->tlb[slot]) {
+        c->tlb[slot] = 0;
         c->n.dropped++;
     }
 }
 
 /* A by-VA invalidation of `asid` matches an entry global, or non-global and filled under it. */
-static bool va_matches(const struct a64m_cpu *c, uint32_t page, uint16_t asid)
+static bool va_matches(const struct a64m_cpu *c, uint32_t slot, uint16_t asid)
 {
-    return !(c->tlb[page] & A64M_PTE_NG) || c->tlb_asid[page] == asid;
+    return !(c->tlb[slot] & A64M_PTE_NG) || c->tlb_asid[slot] == asid;
 }
 
 /* One pending invalidation, complete on CPU c now: drop what it matches. */
@@ -178,18 +195,18 @@ static void apply(struct a64_model *m, struct a64m_cpu *c, const struct a64m_pen
 {
     switch (p->what) {
     case A64M_BY_VA:
-        for (uint32_t page = p->first; page < p->first + p->count; page++)
-            if (va_matches(c, page, p->asid))
-                drop(c, page);
+        for (uint32_t s = SLOT(p->first, 0); s < SLOT(p->first + p->count, 0); s++)
+            if (va_matches(c, s, p->asid))
+                drop(c, s);
         break;
     case A64M_ALL:
-        for (uint32_t page = 0; page < m->pages; page++)
-            drop(c, page);
+        for (uint32_t s = 0; s < SLOT(m->pages, 0); s++)
+            drop(c, s);
         break;
     case A64M_BY_ASID: /* its non-global entries only: global ones stay */
-        for (uint32_t page = 0; page < m->pages; page++)
-            if ((c->tlb[page] & A64M_PTE_NG) && c->tlb_asid[page] == p->asid)
-                drop(c, page);
+        for (uint32_t s = 0; s < SLOT(m->pages, 0); s++)
+            if ((c->tlb[s] & A64M_PTE_NG) && c->tlb_asid[s] == p->asid)
+                drop(c, s);
         break;
     }
 }
@@ -368,7 +385,8 @@ uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
     speculate(m, ci);
     c->n.reads++;
     if (page_of(m, ci, va, &page)) {
-        d = usable(c, page) ? c->tlb[page] : 0;
+        int s = usable(c, page);
+        d = s >= 0 ? c->tlb[s] : 0;
         if (d)
             c->n.hits++;
         else {
@@ -492,9 +510,11 @@ void a64m_tick(struct a64_model *m, uint32_t ci)
 
 uint64_t a64m_entry(struct a64_model *m, uint32_t ci, uint32_t page)
 {
-    uint64_t d;
+    uint64_t d = 0;
+    int s;
     pthread_mutex_lock(&m->lock);
-    d = page < m->pages && usable(&m->cpu[ci], page) ? m->cpu[ci].tlb[page] : 0;
+    if (page < m->pages && (s = usable(&m->cpu[ci], page)) >= 0)
+        d = m->cpu[ci].tlb[s];
     pthread_mutex_unlock(&m->lock);
     return d;
 }

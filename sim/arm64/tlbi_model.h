@@ -90,7 +90,11 @@
  *
  * ASIDs: each CPU translates under one ASID (0 unless a64m_set_asid); an
  * entry filled from a non-global descriptor is tagged with it and hits only
- * under it. Not modelled: timing, VMIDs, block
+ * under it. A TLB holds A64M_WAYS entries a page, so a CPU that switches
+ * between two ASIDs (KPTI's kernel and user ASID) keeps both translations of
+ * a page, each until an invalidation that matches its ASID; a third ASID's
+ * fill replaces an entry of another ASID, the one not used for longest.
+ * Not modelled: timing, VMIDs, block
  * mappings, intermediate walk caches, the instruction side.
  */
 #ifndef TLBSCOPE_SIM_ARM64_TLBI_MODEL_H
@@ -111,6 +115,7 @@
 #define A64M_STORE_BUFFER 1024u /* descriptor stores a CPU holds before they drain */
 #define A64M_RECENT 16u         /* pages a CPU invalidated last, which speculation prefers */
 #define A64M_MAX_VIOLATIONS 8
+#define A64M_WAYS 2u            /* entries a page per CPU: one per ASID, for two ASIDs */
 
 struct a64m_config {
     uint64_t seed;
@@ -144,8 +149,10 @@ struct a64m_pend {
 };
 
 struct a64m_cpu {
-    uint64_t *tlb;               /* per page: the descriptor cached, 0 = no entry */
-    uint16_t *tlb_asid;          /* per page: the ASID a non-global entry was filled under */
+    uint64_t *tlb;               /* per page x A64M_WAYS: the descriptor cached, 0 = no entry */
+    uint16_t *tlb_asid;          /* the same: the ASID a non-global entry was filled under */
+    uint64_t *tlb_filled;        /* the same: when it was filled (fill_clock): the older is the worse */
+    uint64_t fill_clock;
     uint16_t asid;               /* the ASID this CPU translates under */
     struct a64m_pend *pend;      /* invalidations pending here, oldest first */
     uint32_t npend, pend_cap;
@@ -207,7 +214,7 @@ void a64m_isb(struct a64_model *m, uint32_t c);
 void a64m_tick(struct a64_model *m, uint32_t c);
 
 /* ---- inspection, for tests ---- */
-/* The descriptor CPU c holds for page (0: none). */
+/* The descriptor CPU c holds for page under its current ASID (0: none). */
 uint64_t a64m_entry(struct a64_model *m, uint32_t c, uint32_t page);
 /* Invalidations pending on CPU c (one per TLBI that reached it and is not complete). */
 uint32_t a64m_pending(struct a64_model *m, uint32_t c);

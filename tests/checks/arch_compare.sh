@@ -7,7 +7,8 @@
 # section to ipi_roundtrip and stale_detector_control, in ns, compares by
 # question (arch_questions.py: ipi_roundtrip, shootdown, contention with each
 # side's mechanism and its cells in ns at its own rate; flush_ceiling only on
-# x86_64 until an aarch64 report has it, then compared too) and lists the rest
+# x86_64 until an aarch64 report has it, then compared too; pti_double_invalidation
+# of a model x86 report against a fresh tlbscope-sim --arch aarch64 one) and lists the rest
 # per side (text and --json; ipi_broadcast too: x86's APIC modes and
 # aarch64's SGI modes are different mechanisms under one id); aarch64 against aarch64 compares everything;
 # html renders both. The mutant arch_unshared_compared (core/mutant.h 97)
@@ -175,6 +176,14 @@ check "compare x86/aarch64 sample by question: the rows the two samples give" \
     python3 "$QPY" rows "$TOOL" "$X86" "$ARMS"
 check "compare x86/aarch64 sample by question: the sample's own flush_ceiling compared" \
     python3 "$QPY" ceiling "$TOOL" "$X86" "$ARMS"
+# pti_double_invalidation: x86's PTI (PCID: the model's Xeon 8180 sample; QEMU has no PCID)
+# against KPTI's two TLBIs a page from the aarch64 app on the strict model (both simulated)
+SIM=${SIM:-build/tlbscope-sim}
+"$SIM" --arch aarch64 --cpu neoverse-n1 --cpus 4 --seed 27 samples=10 run_budget_s=0 \
+    experiments=pti_double_invalidation --out "$out/sim-a64" >"$out/sim-a64.log" 2>&1
+ARMPTI=$(ls "$out"/sim-a64/*.json 2>/dev/null | head -n 1)
+check "compare x86/aarch64 by question: pti_double_invalidation, no_pti/invlpg_invpcid against no_kpti/kpti, cells in ns" \
+    python3 "$QPY" pti "$TOOL" reports/samples/sim/sim-xeon8180-smp8.json "${ARMPTI:-missing}"
 # INVLPGB named as Linux 6.15+'s path only where the x86 report measured invlpgb_range
 check "compare x86/aarch64 by question: INVLPGB for Linux 6.15+ only where invlpgb_range was measured" bash -c "
     '$TOOL' compare --json A=reports/samples/qemu-tcg-smp4-max-emulated.json B='$ARMS' 2>/dev/null |

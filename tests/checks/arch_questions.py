@@ -13,6 +13,9 @@ each cell the point's latency p50 in ns at that side's own rate (tsc_hz, counter
   arch_questions.py ceiling-missing TOOL X86 ARM  flush_ceiling only on x86_64, with the reason
   arch_questions.py craft ARM OUT                 ARM with a flush_ceiling experiment, as OUT
   arch_questions.py ceiling TOOL X86 ARM          flush_ceiling compared (ARM from craft)
+  arch_questions.py pti TOOL X86 ARM              pti_double_invalidation compared (x86's concurrent
+                                                  shootdown, no_pti/invlpg_invpcid against
+                                                  aarch64's no_kpti/kpti), both reports with it
 Exit 0 when it holds, 1 with the first difference on stderr.
 """
 import copy
@@ -237,6 +240,37 @@ def cmd_ceiling(tool, xpath, apath):
         raise Fail("flush_ceiling compared, yet listed only in A")
 
 
+def cmd_pti(tool, xpath, apath):
+    x86, arm = load(xpath), load(apath)
+    doc = compare_json(tool, xpath, apath)
+    q = question(doc, "pti_double_invalidation")
+    sides = (q["sides"]["A"]["experiment"], q["sides"]["B"]["experiment"])
+    if sides != ("pti_double_invalidation", "pti_double_invalidation"):
+        raise Fail("pti_double_invalidation's experiments: %s" % (sides,))
+    # x86's deferred user flush has no aarch64 counterpart: its rows are one-sided, left out
+    check_rows(q, ("invalidation", "pages"), x86, arm,
+               canon_variant(points(x86, "pti_double_invalidation",
+                                    lambda p: p.get("kind") == "shootdown_conc"),
+                             {"no_pti": "kernel", "invlpg_invpcid": "kernel_user",
+                              "invlpg_deferred": "kernel_user_deferred"}),
+               canon_variant(points(arm, "pti_double_invalidation", lambda p: True),
+                             {"no_kpti": "kernel", "kpti": "kernel_user"}),
+               lambda xs, ars: (only(xs, ars), only(ars, xs)))
+    for side in "AB":
+        if "pti_double_invalidation" in doc["architectures"]["only_in"][side]:
+            raise Fail("pti_double_invalidation compared, yet listed only in " + side)
+
+
+def canon_variant(pts, words):
+    out = []
+    for p in pts:
+        if p["params"].get("variant") in words:
+            q = copy.deepcopy(p)
+            q["params"]["invalidation"] = words[p["params"]["variant"]]
+            out.append(q)
+    return out
+
+
 def main(argv):
     try:
         if argv[1] == "rows":
@@ -247,6 +281,8 @@ def main(argv):
             cmd_craft(*argv[2:4])
         elif argv[1] == "ceiling":
             cmd_ceiling(*argv[2:5])
+        elif argv[1] == "pti":
+            cmd_pti(*argv[2:5])
         else:
             raise Fail("unknown command " + argv[1])
     except Fail as e:

@@ -185,6 +185,7 @@ a64_want=("tlbi_flush_broadcast=tlbi vae1is|tlbi vae2is"
           "tlbi_flush_local=tlbi vae1|tlbi vae2"
           "tlbi_flush_broadcast_os=sys #0 c8 c1 #1|sys #4 c8 c1 #1"
           "tlbi_flush_range=sys #0 c8 c2 #1|sys #4 c8 c2 #1|tlbi vae1is|tlbi vae2is"
+          "tlbi_flush_broadcast_asid=tlbi vae1is|tlbi vae2is"
           "tlbi_flush_asid=tlbi aside1is"
           "tlbi_flush_all=tlbi alle2is|tlbi vmalle1is")
 if [ ! -s "$A64O" ] || ! command -v llvm-objdump >/dev/null; then

@@ -24,7 +24,10 @@
  * arm_flush_all_dsb_missing (VMALLE1IS without its DSB ISH) and
  * arm_asid_flush_wrong_asid (ASIDE1IS of ASID 0), fail
  * test_full_has_no_stale_reads and test_asid_flush_keeps_other_asids_entries
- * (tests/sim/mutants.sh). A
+ * (tests/sim/mutants.sh); KPTI's second TLBI of the kernel ASID
+ * (arm_user_tlbi_kernel_asid) fails test_kpti_flush_drops_both_asids, and
+ * E0PD read from the wrong field (arm_e0pd_wrong_field)
+ * test_e0pd_decoded_from_mmfr2. A
  * `# SUMMARY:` line says what ran.
  *
  * Built with arm64's asm/ headers (sim/arm64/arm64.mk), not x86's.
@@ -38,7 +41,9 @@
 
 #include "asm/tlbi.h"
 #include "core/exp/arm64/tlbi_flush.h"
+#include "asm/cpu.h"
 #include "sim/arm64/harness.h"
+#include "sim/arm64/profiles.h"
 #include "sim/arm64/tlbi_model.h"
 
 /* ---- the model's rules, instruction by instruction ---- */
@@ -290,6 +295,15 @@ static void remap_in(struct a64_model *mm, uint32_t c, uint32_t first, uint32_t 
     a64m_dsb_ishst(mm, c);
 }
 
+/* A fresh model (warm_model) whose every page is non-global on frame pages + p, no CPU holding any */
+static void nonglobal_model(struct a64_model *mm, uint32_t cpus, uint32_t pages)
+{
+    warm_model(mm, cpus, pages);
+    remap_in(mm, 0, 0, pages, true);
+    a64m_tlbi(mm, 0, TLBI_VMALLE1IS, 0);
+    a64m_dsb_ish(mm, 0);
+}
+
 /* by VA: the ASID in [63:48] names whose non-global entries go; global ones go for any ASID */
 static void test_by_va_tlbi_honours_its_asid(void **state)
 {
@@ -392,10 +406,7 @@ static void test_range_flush_covers_exactly_its_pages(void **state)
 static void test_asid_flush_keeps_other_asids_entries(void **state)
 {
     struct a64_model mm;
-    warm_model(&mm, 3, 4);
-    remap_in(&mm, 0, 0, 4, true);
-    a64m_tlbi(&mm, 0, TLBI_VMALLE1IS, 0);
-    a64m_dsb_ish(&mm, 0);
+    nonglobal_model(&mm, 3, 4);
     a64m_set_asid(&mm, 0, 0x2a);
     a64m_set_asid(&mm, 1, 0x2a);
     for (uint32_t c = 0; c < 3; c++) /* non-global entries: 0x2a's on CPUs 0, 1, ASID 0's on 2 */
@@ -413,6 +424,99 @@ static void test_asid_flush_keeps_other_asids_entries(void **state)
     }
     assert_int_equal(mm.violations, 0);
     a64m_free(&mm);
+}
+
+/* every CPU reads pages [0, n) under `asid`, and stays in it */
+static void read_under(struct a64_model *mm, uint32_t cpus, uint16_t asid, uint32_t n, uint32_t frame0)
+{
+    for (uint32_t c = 0; c < cpus; c++) {
+        a64m_set_asid(mm, c, asid);
+        for (uint32_t p = 0; p < n; p++)
+            assert_int_equal(seen_in(mm, c, p), a64m_tag(frame0 + p));
+    }
+}
+
+/*
+ * KPTI's two ASIDs: a CPU that reads a non-global page under the kernel's ASID (0x2a) and
+ * the user's (0x2b) holds both entries; a by-VA TLBI of one ASID drops its own only.
+ */
+static void test_a_page_keeps_an_entry_per_asid(void **state)
+{
+    struct a64_model mm;
+    nonglobal_model(&mm, 2, 4);
+    read_under(&mm, 2, 0x2a, 4, 4);
+    read_under(&mm, 2, 0x2b, 4, 4);
+    for (uint32_t p = 0; p < 4; p++)
+        a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, p), a64m_pte(p) | A64M_PTE_NG);
+    a64m_dsb_ishst(&mm, 0);
+    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 1), 0x2a, TLBI_TTL_NONE));
+    a64m_dsb_ish(&mm, 0);
+    for (uint32_t c = 0; c < 2; c++) {
+        a64m_set_asid(&mm, c, 0x2b); /* the user ASID's entry outlives the kernel's TLBI */
+        assert_int_equal(seen_in(&mm, c, 1), a64m_tag(5));
+        a64m_set_asid(&mm, c, 0x2a);
+        assert_int_equal(seen_in(&mm, c, 1), a64m_tag(1));
+        assert_int_equal(seen_in(&mm, c, 2), a64m_tag(6)); /* not named: both entries stay */
+    }
+    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 1), tlbi_user_asid(0x2a), TLBI_TTL_NONE));
+    a64m_dsb_ish(&mm, 0);
+    for (uint32_t c = 0; c < 2; c++) {
+        a64m_set_asid(&mm, c, 0x2b);
+        assert_int_equal(seen_in(&mm, c, 1), a64m_tag(1));
+    }
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
+}
+
+/*
+ * tlbi_flush_broadcast_asid (pti_double_invalidation's flush): with `user` the pages go under
+ * the kernel's ASID and the user's on every CPU; without (one TLBI a page, Linux without
+ * KPTI) the user ASID's entries stay, which the experiment's no_kpti points never read.
+ */
+static void test_kpti_flush_drops_both_asids(void **state)
+{
+    for (int user = 1; user >= 0; user--) {
+        struct a64_model mm;
+        nonglobal_model(&mm, 3, 8);
+        read_under(&mm, 3, 0x2b, 8, 8);
+        read_under(&mm, 3, 0x2a, 8, 8);
+        for (uint32_t p = 0; p < 6; p++) /* pages 0..5 back to frames 0..5 */
+            a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, p), a64m_pte(p) | A64M_PTE_NG);
+        a64m_dsb_ishst(&mm, 0);
+        a64m_bind(&mm, 0);
+        tlbi_flush_broadcast_asid(a64m_va(&mm, 0), 6, 0x2a, user);
+        a64m_unbind();
+        for (uint32_t c = 0; c < 3; c++)
+            for (uint32_t p = 0; p < 8; p++) {
+                uint32_t fresh = p < 6 ? p : 8 + p;
+                a64m_set_asid(&mm, c, 0x2a);
+                assert_int_equal(seen_in(&mm, c, p), a64m_tag(fresh));
+                a64m_set_asid(&mm, c, 0x2b);
+                assert_int_equal(seen_in(&mm, c, p), a64m_tag(user || p >= 6 ? fresh : 8 + p));
+            }
+        assert_int_equal(mm.violations, 0);
+        a64m_free(&mm);
+    }
+}
+
+/* ID_AA64MMFR2_EL1.E0PD of the profiles (sim/arm64/profiles.c): N1, V1 and A72 lack it (Linux
+ * runs KPTI there), V2 has it */
+static void test_e0pd_decoded_from_mmfr2(void **state)
+{
+    struct arm64_cpu_id id;
+    static const struct { const char *profile; bool e0pd; } want[] = {
+        { "neoverse-n1", false }, { "neoverse-v1", false }, { "neoverse-v2", true }, { "cortex-a72", false },
+    };
+    for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const struct a64_profile *p = a64_profile_find(want[i].profile);
+        assert_non_null(p);
+        assert_int_equal(arm64_e0pd(p->mmfr2), want[i].e0pd);
+        a64_profile_identify(p, &id);
+        assert_int_equal(id.e0pd, want[i].e0pd);
+    }
+    assert_false(arm64_e0pd(0x0ull));
+    assert_true(arm64_e0pd(1ull << 60));
+    assert_false(arm64_e0pd(0x0fffffffffffffffull)); /* every other field set */
 }
 
 /* tlbi_flush_broadcast reaches every CPU; tlbi_flush_local only its own */
@@ -578,6 +682,9 @@ int main(void)
         cmocka_unit_test(test_range_operand_covers_its_pages),
         cmocka_unit_test(test_range_flush_covers_exactly_its_pages),
         cmocka_unit_test(test_asid_flush_keeps_other_asids_entries),
+        cmocka_unit_test(test_a_page_keeps_an_entry_per_asid),
+        cmocka_unit_test(test_kpti_flush_drops_both_asids),
+        cmocka_unit_test(test_e0pd_decoded_from_mmfr2),
         cmocka_unit_test(test_broadcast_flush_reaches_every_cpu),
     };
     const struct CMUnitTest shapes[] = {

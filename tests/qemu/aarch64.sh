@@ -10,7 +10,9 @@
 # by-ASID one (asid, ASIDE1IS on non-global pages; EL1 only); flush_ceiling times range
 # TLBIs against one full flush (ASIDE1IS at EL1, ALLE2IS at EL2) at 1..512 pages, alone
 # and with the refill, every page verified on every CPU, its summary naming Linux's
-# switch to flush_tlb_mm; and once more on a Cortex-A72 (no range TLBI). Each run must end
+# switch to flush_tlb_mm; pti_double_invalidation times one TLBI VAE1IS a page against
+# KPTI's two (kernel and user ASID, each verified on every CPU) at EL1 and is SKIP at EL2
+# (no ASIDs); and once more on a Cortex-A72 (no range TLBI). Each run must end
 # with its report on the image, every CPU ok, the TLBI
 # experiments SUCCESS with zero stale reads after every shootdown, the control
 # (a remap without invalidation) seeing stale reads, every experiment
@@ -118,6 +120,14 @@ check_run() { # name smp el [gic]
              ($r.evidence.points | length) == ($e.results | length),
              ($r.status == "recommended") == ($s.values.p_star != null and ($s.params.confidence | IN("medium", "high"))),
              $r.environment == "virtualised"] | all')" = true
+    # KPTI's double invalidation (EL1: the kernel's and the user's ASID, every CPU verified under
+    # both; EL2's regime has no ASIDs): 1, 8, 64, 512 pages, one TLBI a page or two
+    if [ "$el" = 1 ]; then
+        check "$name: pti_double_invalidation SUCCESS, zero stale reads, no_kpti and kpti at 4 page counts" \
+            eval 'tlbi_ok pti_double_invalidation && [ "$(exp_field pti_double_invalidation "[.results[].params | \"\\(.variant):\\(.pages)\"] | unique | length")" = 8 ]'
+    else
+        check "$name: pti_double_invalidation SKIP at EL2 (no ASIDs)" test "$(exp_status pti_double_invalidation)" = SKIP
+    fi
     if [ "$smp" -gt 1 ]; then
         check "$name: tlbi_broadcast_vs_ipi SUCCESS, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
@@ -170,6 +180,12 @@ if [ -s "${SMP4_REPORT:-}" ] && [ -x "$TOOL" ]; then
         test "$("$TOOL" compare --json "$here/reports/samples/qemu-tcg-smp4-max.json" "$SMP4_REPORT" 2>/dev/null | jq -r '[.architectures.questions[] |
             select(.compared and (.rows | length) > 0) | .question] | sort | join(",")')" = \
         contention,flush_ceiling,ipi_roundtrip,shootdown
+    # pti_double_invalidation needs an x86 report with PCID (QEMU's TCG has none): the Bochs
+    # sample's concurrent shootdowns against this report's one and two TLBIs a page
+    check "compare x86 (Bochs, PCID) vs aarch64: pti_double_invalidation compared by question" \
+        test "$("$TOOL" compare --json "$here/reports/samples/bochs-skylake-x-smp2.json" "$SMP4_REPORT" 2>/dev/null | jq -r '[.architectures.questions[] |
+            select(.compared and (.rows | length) > 0) | .question] | map(select(. == "pti_double_invalidation")) | join(",")')" = \
+        pti_double_invalidation
     check "compare x86 vs aarch64: tlbi_range only in the aarch64 report" \
         grep -qE 'only in [^ ]+ \(aarch64\):.*tlbi_range' <<<"$(tr '\n' ' ' <<<"$out")"
     check "compare x86 vs aarch64: shootdown_seq_vs_conc only in the x86 report" \

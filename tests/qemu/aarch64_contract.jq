@@ -43,6 +43,7 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
          and ([.results[] | (.params | type == "object") and (.metrics | type == "object")] | all);
          "experiment \($e.id)")),
   want([.experiments[].id]; . == ["ipi_roundtrip", "ipi_broadcast", "stale_detector_control", "tlbi_broadcast_vs_ipi",
-                                  "tlbi_range", "tlbi_concurrent", "flush_ceiling", "shootdown_lazy"];
+                                  "tlbi_range", "tlbi_concurrent", "flush_ceiling", "pti_double_invalidation",
+                                  "shootdown_lazy"];
        "experiment ids and order")
 ] | .[]

@@ -5,8 +5,11 @@
 # control must see stale reads, the profile's ID_AA64ISAR0_EL1.TLB must decide the
 # methods (no FEAT_TLBIRANGE: tlbi_range SKIP with the register as evidence and
 # flush_ceiling per_page; with it: tlbi_range measured, flush_ceiling range), every
-# target of ipi_roundtrip must have taken each ping through the IRQ handler, and the
-# report must validate, labelled simulated. A64SIM (the binary) and A64_PROFILES (the
+# target of ipi_roundtrip must have taken each ping through the IRQ handler,
+# pti_double_invalidation must time one TLBI a page against KPTI's two (the user ASID's
+# entries verified on every CPU: exactly samples x pages x CPUs x 3 reads) and name the
+# path Linux takes from the profile's ID_AA64MMFR2_EL1.E0PD (kpti on N1, V1, A72; not on V2),
+# and the report must validate, labelled simulated. A64SIM (the binary) and A64_PROFILES (the
 # profiles) may be given: tests/sim/mutants.sh runs this on its mutants' drivers.
 source "$(dirname "$0")/lib.sh"
 
@@ -15,6 +18,8 @@ SEED=${TLBSCOPE_SIM_SEED:-6464}
 PROFILES=${A64_PROFILES:-neoverse-n1 neoverse-v1 neoverse-v2 cortex-a72}
 # what each profile's ID_AA64ISAR0_EL1.TLB [59:56] says (sim/arm64/profiles.c): 0 or 2
 declare -A tlb=([neoverse-n1]=0 [neoverse-v1]=2 [neoverse-v2]=2 [cortex-a72]=0)
+# ID_AA64MMFR2_EL1.E0PD [63:60]: only V2 (Armv9.0) has FEAT_E0PD, so Linux runs KPTI on the others
+declare -A e0pd=([neoverse-n1]=false [neoverse-v1]=false [neoverse-v2]=true [cortex-a72]=false)
 
 # the experiments that verify, all SUCCESS with zero stale reads
 verified_clean() {
@@ -41,6 +46,18 @@ for profile in $PROFILES; do
         test "$(jqr '[.simulated, .simulation.profile, (.verdict.line | endswith("[SIMULATED]"))] | map(tostring) | join("|")')" = "true|$profile|true"
     check "$profile: ipi_roundtrip, 3 targets, each of their 10 pings through the IRQ handler (irq_entries = samples)" \
         test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.results[] | [.values.irq_entries, .metrics.latency.n]] | unique | map(map(tostring) | join("/")) | join(","))] | map(tostring) | join("|")')" = "SUCCESS|3|10/10"
+    # KPTI's double invalidation: no_kpti and kpti at 1, 8, 64, 512 pages on 4 CPUs; every
+    # sample's pages read back by every CPU under the kernel ASID, kpti's under the user's too:
+    # 10 samples x (1 + 8 + 64 + 512) pages x 4 CPUs x (1 + 2)
+    check "$profile: pti_double_invalidation: no_kpti and kpti at 1..512 pages, both ASIDs verified (70200 reads)" \
+        test "$(exp_field pti_double_invalidation '[.status, ([.results[] | "\(.params.variant):\(.params.pages):\(.params.cpus)"] | unique | join(" ")),
+            .verification.checks, .verification.stale_reads] | map(tostring) | join("|")')" = \
+        "SUCCESS|kpti:1:4 kpti:512:4 kpti:64:4 kpti:8:4 no_kpti:1:4 no_kpti:512:4 no_kpti:64:4 no_kpti:8:4|70200|0"
+    want_linux=$([ "${e0pd[$profile]}" = true ] && echo no_kpti || echo kpti)
+    check "$profile: E0PD ${e0pd[$profile]}: Linux's path $want_linux in cpu.features and every summary row" \
+        test "$(jqr "[.cpu.features.e0pd, ([.experiments[] | select(.id == \"pti_double_invalidation\") | .summary[] |
+            \"\\(.params.pages):\\(.params.linux):\\(.values | has(\"extra\") and has(\"ratio\"))\"] | join(\" \"))] | map(tostring) | join(\"|\")")" = \
+        "${e0pd[$profile]}|1:$want_linux:true 8:$want_linux:true 64:$want_linux:true 512:$want_linux:true"
     if [ "${tlb[$profile]}" = 0 ]; then
         check "$profile: no FEAT_TLBIRANGE: tlbi_range SKIP with the ISAR0 evidence" \
             eval '[ "$(exp_status tlbi_range)" = SKIP ] && [[ "$(exp_field tlbi_range .reason)" == *"ID_AA64ISAR0_EL1.TLB [59:56] = 0"* ]]'

@@ -43,6 +43,7 @@ static const struct {
     { "tlbi_range", exp_tlbi_range },
     { "tlbi_concurrent", exp_tlbi_concurrent },
     { "flush_ceiling", exp_flush_ceiling },
+    { "pti_double_invalidation", exp_pti_double_invalidation },
     { "shootdown_lazy", exp_shootdown_lazy },
 };
 

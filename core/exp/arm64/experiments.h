@@ -11,6 +11,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run);
 void exp_tlbi_range(struct arm64_run *run);
 void exp_tlbi_concurrent(struct arm64_run *run);
 void exp_flush_ceiling(struct arm64_run *run);
+void exp_pti_double_invalidation(struct arm64_run *run);
 
 /* The experiments in run order (those run->selected names, or all); each appends its record
  * to run->exps. */

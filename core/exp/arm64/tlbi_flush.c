@@ -37,6 +37,22 @@ void tlbi_flush_broadcast_os(uint64_t va, uint32_t pages)
     isb();
 }
 
+void tlbi_flush_broadcast_asid(uint64_t va, uint32_t pages, uint16_t asid, bool user)
+{
+    uint32_t i;
+    /* the mutant's second TLBI names the kernel ASID again: the user ASID's entries stay */
+    uint16_t user_asid = MUTANT(arm_user_tlbi_kernel_asid) ? asid : tlbi_user_asid(asid);
+    for (i = 0; i < pages; i++) {
+        uint64_t page = va + ((uint64_t)i << TLBI_PAGE_SHIFT);
+        tlbi_va_is_asid(page, asid);
+        if (user)
+            tlbi_va_is_asid(page, user_asid);
+    }
+    /* one DSB ISH completes both ASIDs' invalidations everywhere, as Linux's single dsb(ish) */
+    dsb_ish();
+    isb();
+}
+
 void tlbi_flush_asid(uint16_t asid)
 {
     /* the mutant flushes ASID 0 (the by-VA operands' ASID) whatever the caller's is */

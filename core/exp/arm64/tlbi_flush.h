@@ -9,6 +9,7 @@
 #ifndef TLBSCOPE_CORE_EXP_ARM64_TLBI_FLUSH_H
 #define TLBSCOPE_CORE_EXP_ARM64_TLBI_FLUSH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* per page TLBI VAE1IS, then DSB ISH (complete everywhere) and ISB */
@@ -17,6 +18,12 @@ void tlbi_flush_broadcast(uint64_t va, uint32_t pages);
 void tlbi_flush_range(uint64_t va, uint32_t pages);
 /* per page TLBI VAE1OS (FEAT_TLBIOS), then DSB OSH (its domain's completion) and ISB */
 void tlbi_flush_broadcast_os(uint64_t va, uint32_t pages);
+/*
+ * Linux's __flush_tlb_range_op() for a process's non-global pages: per page TLBI VAE1IS
+ * under `asid` and, with `user` (KPTI: __tlbi_user), again under tlbi_user_asid(asid); then
+ * DSB ISH and ISB (EL1 only: the EL2 regime has no ASIDs)
+ */
+void tlbi_flush_broadcast_asid(uint64_t va, uint32_t pages, uint16_t asid, bool user);
 /* TLBI ASIDE1IS: every non-global entry of `asid`, then DSB ISH and ISB (EL1 only) */
 void tlbi_flush_asid(uint16_t asid);
 /* TLBI VMALLE1IS (ALLE2IS at EL2): every entry of the regime, global ones too, then DSB ISH

@@ -128,6 +128,41 @@ const struct aq_question aq_questions[] = {
                             "meet in the interconnect's DVM messages" },
         },
     },
+    {
+        .id = "pti_double_invalidation",
+        .title = "a shootdown under page-table isolation: the kernel's invalidation alone, or the "
+                 "user address space's too, by pages",
+        .align = { "invalidation", "pages" },
+        .sides = {
+            { .arch = "x86_64", .experiment = "pti_double_invalidation",
+              .filter = { { "kind", "shootdown_conc" } },
+              .map = { { .canon = "invalidation", .key = "variant",
+                         .from = { "no_pti", "invlpg_invpcid", "invlpg_deferred" },
+                         .to = { "kernel", "kernel_user", "kernel_user_deferred" } },
+                       { .canon = "pages", .key = "pages" } },
+              .how = "IPIs",
+              .shown = "variant",
+              .mechanism = "flush IPIs to every CPU, INVLPG per page in the kernel PCID and, "
+                           "under PTI, INVPCID in the user PCID (or the user PCID's flush "
+                           "deferred), then the initiator's return to user",
+              .details = { "kernel_pcid", "user_pcid" },
+              .linux_does = "flush_tlb_one_user under PTI: INVLPG, then INVPCID of the user "
+                            "PCID where the CPU has it, else invalidate_user_asid() defers the "
+                            "user PCID's flush to the next return to user (SWITCH_TO_USER_CR3)" },
+            { .arch = "aarch64", .experiment = "pti_double_invalidation",
+              .map = { { .canon = "invalidation", .key = "variant",
+                         .from = { "no_kpti", "kpti" }, .to = { "kernel", "kernel_user" } },
+                       { .canon = "pages", .key = "pages" } },
+              .how = "TLBI VAE1IS",
+              .shown = "variant",
+              .mechanism = "TLBI VAE1IS per page in the kernel ASID and, under KPTI, again in the "
+                           "user ASID (ASID | 1), DSB ISH, ISB: no IPI",
+              .details = { "tlbi_el" },
+              .linux_does = "__flush_tlb_range_op: __tlbi(vale1is) and __tlbi_user(vale1is) per "
+                            "page where KPTI is on (arm64_kernel_unmapped_at_el0: no FEAT_E0PD, "
+                            "cpu.features.e0pd), only the first where E0PD makes KPTI unnecessary" },
+        },
+    },
 };
 
 const size_t aq_nquestions = sizeof(aq_questions) / sizeof(aq_questions[0]);

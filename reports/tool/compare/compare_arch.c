@@ -99,7 +99,7 @@ void compare_arch_print(const struct cmp_model *m, FILE *out, bool markdown, int
     snprintf(line + len, sizeof(line) - len, "; compared: the experiments both define alike "
              "(ipi_roundtrip: all pairs pooled; stale_detector_control) and, by question, each "
              "side's experiment on Linux's path (ipi_roundtrip, shootdown, flush_ceiling, "
-             "contention: after the sections), %s",
+             "contention, pti_double_invalidation: after the sections), %s",
              m->in_ns ? "in ns from each side's own rate (tsc_hz on x86_64, counter_hz on "
                         "aarch64)" : "and none here: a tick rate is missing, and ticks of two "
                                      "clocks are no common unit");

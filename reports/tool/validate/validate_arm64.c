@@ -13,12 +13,13 @@
 
 const char *const vocab_architectures[] = { "x86_64", "aarch64", NULL };
 
-/* The experiments an aarch64 run has (core/exp/arm64/); the first two and flush_ceiling are
- * x86's too. */
+/* The experiments an aarch64 run has (core/exp/arm64/); the first two, flush_ceiling and
+ * pti_double_invalidation are x86's too (the last two answer x86's question with TLBIs). */
 const char *const vocab_arm64_experiments[] = { "ipi_roundtrip",  "ipi_broadcast",
                                                 "stale_detector_control",
                                                 "tlbi_broadcast_vs_ipi", "tlbi_range",
                                                 "tlbi_concurrent", "flush_ceiling",
+                                                "pti_double_invalidation",
                                                 "shootdown_lazy", NULL };
 
 static const char *const arm_cpu_states[] = { "ok", "absent", "hung", "faulted", "disabled",
@@ -92,6 +93,8 @@ void validate_arm64_cpu(struct vctx *c, const json_t *root)
     if ((o = vc_enter(c, cpu, "features", 0, &m))) {
         vc_bool(c, o, "tlbi_os", 0, NULL);
         vc_bool(c, o, "tlbi_range", 0, NULL);
+        /* schema 3 addition: FEAT_E0PD (Linux then runs without KPTI) */
+        c->e0pd_known = vc_bool(c, o, "e0pd", VF_OPTIONAL, &c->e0pd);
         vc_leave(c, m);
     }
     vc_int(c, cpu, "exception_level", 1, 2, 0, NULL);
@@ -230,7 +233,9 @@ static const char *const sgi_modes[] = { "unicast", "target_list", "all_but_self
 /* flush_ceiling: the single-page path (per_page, range) or the full flush (full_asid at EL1,
  * full_all at EL2) */
 static const char *const ceiling_modes[] = { "per_page", "range", "full_asid", "full_all", NULL };
-
+/* pti_double_invalidation: one TLBI a page (no_kpti) or the kernel's and the user's ASID (kpti);
+ * its summary's `linux` the one Linux takes on the CPU (kpti without FEAT_E0PD) */
+static const char *const kpti_variants[] = { "no_kpti", "kpti", NULL };
 /* results[j].params[key] of an experiment with methods or modes: one of its words */
 static void validate_arm64_methods(struct vctx *c, const json_t *e, const char *key,
                                    const char *const words[])
@@ -288,6 +293,33 @@ static void validate_arm64_ceiling_metrics(struct vctx *c, const json_t *e)
     jpath_pop(&c->path, m);
 }
 
+/* pti_double_invalidation's summary: per page count the second TLBI's cost (extra, ratio,
+ * extra_per_page) and `linux`, which must agree with cpu.features.e0pd where the report has it */
+static void validate_arm64_kpti_summary(struct vctx *c, const json_t *e)
+{
+    static const char *const values[] = { "extra", "ratio", "extra_per_page" };
+    const json_t *summary = json_object_get(e, "summary");
+    size_t m = jpath_push_key(&c->path, "summary"), j, k;
+    for (j = 0; j < json_array_size(summary); j++) {
+        const json_t *s = json_array_get(summary, j);
+        const json_t *params = jget_object(s, "params"), *vals = jget_object(s, "values");
+        size_t m2 = jpath_push_index(&c->path, j), m3;
+        int linux_path;
+        m3 = jpath_push_key(&c->path, "params");
+        linux_path = params ? vc_word(c, params, "linux", kpti_variants, 0) : -1;
+        if (linux_path >= 0 && c->e0pd_known && (linux_path == 0) != c->e0pd)
+            vc_error(c, "linux", "\"%s\", but cpu.features.e0pd is %s (Linux runs KPTI exactly where "
+                     "FEAT_E0PD is absent)", kpti_variants[linux_path], c->e0pd ? "true" : "false");
+        jpath_pop(&c->path, m3);
+        m3 = jpath_push_key(&c->path, "values");
+        for (k = 0; vals && k < sizeof(values) / sizeof(values[0]); k++)
+            vc_member(c, vals, values[k], VT_NUMBER, 0);
+        jpath_pop(&c->path, m3);
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, m);
+}
+
 /* Called inside experiments[i]: what an aarch64 experiment must say beyond x86's rules. */
 void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
 {
@@ -315,6 +347,10 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
     if (id && strcmp(id, "flush_ceiling") == 0) {
         validate_arm64_methods(c, e, "mode", ceiling_modes);
         validate_arm64_ceiling_metrics(c, e);
+    }
+    if (id && strcmp(id, "pti_double_invalidation") == 0) {
+        validate_arm64_methods(c, e, "variant", kpti_variants);
+        validate_arm64_kpti_summary(c, e);
     }
     if (id && strcmp(id, "shootdown_lazy") == 0 && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)

@@ -26,6 +26,7 @@ struct vctx {
     long long cpu_count; /* topology.cpus length, -1 until known */
     bool aarch64;        /* top-level architecture (absent: x86_64) */
     bool hypervisor;     /* aarch64: cpu.hypervisor names one */
+    bool e0pd_known, e0pd; /* aarch64: cpu.features.e0pd is there, and its value */
     long long schema_version; /* the report's, 0 when unreadable */
 };
 

@@ -48,6 +48,10 @@ uint64_t frame_tag(unsigned pool, unsigned i);
  * TTBR1_EL1, bits [63:48]; 8 bits unless TCR_EL1.AS); -1 at EL2 (its regime
  * has no ASIDs without HCR_EL2.E2H) */
 int pt_current_asid(void);
+/* EL1: this CPU translates under `asid` from now on (the ASID field of the TTBR
+ * pt_current_asid reads, then ISB); the tables stay. KPTI's switch between the kernel's
+ * and the user's ASID, without its switch of tables. */
+void pt_set_asid(uint16_t asid);
 /* PTE i -> frame (pool, i) through pte_store(); no barrier, no TLBI */
 void region_set_pte(unsigned i, unsigned pool);
 static inline uint64_t region_page_va(unsigned i)

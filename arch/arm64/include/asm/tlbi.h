@@ -34,7 +34,9 @@
  * matches: ASID 0 in the by-VA operands. tlbi_asid_is drops only non-global
  * entries of one ASID (global ones stay): the experiment that times it maps
  * the test pages non-global first. It has no EL2 form here (the EL2 regime
- * without HCR_EL2.E2H has no ASIDs): callers use it at EL1 only.
+ * without HCR_EL2.E2H has no ASIDs): callers use it at EL1 only. So is
+ * tlbi_va_is_asid, the by-VA form with an ASID of the caller's (KPTI's
+ * kernel and user ASIDs over non-global test pages).
  */
 #ifndef TLBSCOPE_ARM64_TLBI_H
 #define TLBSCOPE_ARM64_TLBI_H
@@ -172,6 +174,23 @@ static inline void tlbi_va_is(uint64_t va)
     /* the mutant issues the local form: the broadcast path reaches this CPU only */
     tlbi_issue(MUTANT(arm_vae1_not_is) ? TLBI_VAE1 : TLBI_VAE1IS,
                tlbi_va_operand(va, 0, TLBI_TTL_NONE));
+}
+
+/*
+ * KPTI (Linux's arm64_kernel_unmapped_at_el0()): a process has two ASIDs, the kernel's
+ * (even) and the user's, the same with ASID bit 0 set (Linux's USER_ASID_BIT: bit 48 of
+ * a TLBI operand, bit 0 of its ASID field). A user address has entries under both.
+ */
+#define TLBI_USER_ASID_BIT 1u
+static inline uint16_t tlbi_user_asid(uint16_t kernel_asid)
+{
+    return (uint16_t)(kernel_asid | TLBI_USER_ASID_BIT);
+}
+
+/* TLBI VAE1IS of one page's entries under `asid` (non-global ones of that ASID, and global) */
+static inline void tlbi_va_is_asid(uint64_t va, uint16_t asid)
+{
+    tlbi_issue(TLBI_VAE1IS, tlbi_va_operand(va, asid, TLBI_TTL_NONE));
 }
 
 /* TLBI VAE1: this CPU only */
