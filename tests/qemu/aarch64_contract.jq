@@ -44,6 +44,6 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
          "experiment \($e.id)")),
   want([.experiments[].id]; . == ["ipi_roundtrip", "ipi_broadcast", "stale_detector_control", "tlbi_broadcast_vs_ipi",
                                   "tlbi_range", "tlbi_concurrent", "flush_ceiling", "pti_double_invalidation",
-                                  "shootdown_lazy"];
+                                  "shootdown_lazy", "invlpgb_range"];
        "experiment ids and order")
 ] | .[]

@@ -1,5 +1,6 @@
 /*
- * The aarch64 run: the experiments in order, shootdown_lazy's SKIP, the
+ * The aarch64 run: the experiments in order, the SKIPs of x86's questions
+ * aarch64 has no mechanism for (shootdown_lazy, invlpgb_range), the
  * run's result, and what becomes of CPUs that stop answering.
  */
 #include "core/exp/arm64/experiments.h"
@@ -17,6 +18,16 @@ static void exp_shootdown_lazy(struct arm64_run *run)
     record_set_status(e, RESULT_SKIP,
                 "not applicable on aarch64: broadcast TLBI reaches every CPU in hardware; there is no IPI to a lazy "
                 "CPU to skip");
+    e->emulated = run->hypervisor != 0;
+}
+
+/* x86's question with no aarch64 mechanism: said so, as x86 says why it cannot run it */
+static void exp_invlpgb_range(struct arm64_run *run)
+{
+    struct experiment_record *e = a64_exp_begin(run, "invlpgb_range", "INVLPGB range flush versus IPIs", 0, 0, false);
+    record_set_status(e, RESULT_SKIP,
+                "not applicable on aarch64: INVLPGB and TLBSYNC are AMD x86 instructions; the broadcast invalidation "
+                "aarch64 has, TLBI ...IS and its range forms, is measured by tlbi_broadcast_vs_ipi and tlbi_range");
     e->emulated = run->hypervisor != 0;
 }
 
@@ -45,6 +56,7 @@ static const struct {
     { "flush_ceiling", exp_flush_ceiling },
     { "pti_double_invalidation", exp_pti_double_invalidation },
     { "shootdown_lazy", exp_shootdown_lazy },
+    { "invlpgb_range", exp_invlpgb_range },
 };
 
 bool a64_experiment_known(const char *id)
