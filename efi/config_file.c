@@ -1,6 +1,9 @@
 #include "efi/config_file.h"
 
+#include "efi/console.h"
+
 #include "core/lib/cmdline.h"
+#include "core/lib/mem.h"
 
 void config_load_options(EFI_HANDLE image, char *out, size_t cap)
 {
@@ -29,4 +32,39 @@ bool config_file_read(struct volume *v, char **data, size_t *len, struct msg_lis
     else if (st != EFI_NOT_FOUND)
         msg_add(warnings, "tlbscope.cfg", "cannot read: %s; defaults used", efi_status_name(st));
     return false;
+}
+
+bool config_from_boot_server(struct netboot *nb, const char *args_text, struct config *cfg,
+                             struct net_info *net, struct msg_list *errors,
+                             struct msg_list *warnings)
+{
+    static struct config pins;
+    char *data = NULL, why[200];
+    size_t len = 0;
+    bool pinned;
+    bool found = false;
+    if (nb->info.boot == BOOT_DISK)
+        return false;
+    pinned = config_pin_read(args_text, &pins);
+    if (netboot_fetch_config(nb, CONFIG_FILE_MAX, &data, &len, why, sizeof(why))) {
+        if (config_pin_accept(&pins, data, len, net->config_sha256, errors)) {
+            found = true;
+            net->config_source = nb->info.boot == BOOT_HTTP ? CFG_SRC_HTTP : CFG_SRC_TFTP;
+            con_printf("Config: tlbscope.cfg from the boot server (%s), %s\n",
+                       config_source_name(net->config_source),
+                       pinned ? "its SHA-256 as config_sha256= pins it"
+                              : "unauthenticated (config_sha256= pins it)");
+            config_parse(cfg, data, len, CONFIG_SOURCE_BOOT_SERVER, warnings);
+        }
+        mem_free(data);
+    } else if (why[0]) {
+        msg_add(pinned ? errors : warnings, "tlbscope.cfg", "not read from the boot "
+                "server: %s; defaults and load options used", why);
+    } else if (pinned) {
+        msg_add(errors, "tlbscope.cfg", "config_sha256= pins the boot server's file, but "
+                "the server has none; defaults and load options used");
+    } else {
+        con_printf("Config: no tlbscope.cfg on the boot server; defaults and load options\n");
+    }
+    return found;
 }

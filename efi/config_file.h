@@ -9,7 +9,9 @@
 #define TLBSCOPE_EFI_CONFIG_FILE_H
 
 #include "core/lib/msglist.h"
+#include "core/run/config.h"
 #include "efi/efi_util.h"
+#include "efi/netboot.h"
 #include "efi/volume.h"
 
 #define CONFIG_FILE "\\tlbscope\\tlbscope.cfg"
@@ -27,5 +29,15 @@ void config_load_options(EFI_HANDLE image, char *out, size_t cap);
  * readable is also a warning, named, and the defaults stand.
  */
 bool config_file_read(struct volume *v, char **data, size_t *len, struct msg_list *warnings);
+/*
+ * A network boot has no file system to read: tlbscope.cfg next to the binary on the boot
+ * server (efi/netboot.h), parsed into cfg when it came, and checked against config_sha256=
+ * of the load options `args_text` when they pin it (core/run/config_pin.h: a pinned file
+ * that differs, or is missing, is an error and not used). net->config_source and
+ * net->config_sha256 say what came. True when the file was used.
+ */
+bool config_from_boot_server(struct netboot *nb, const char *args_text, struct config *cfg,
+                             struct net_info *net, struct msg_list *errors,
+                             struct msg_list *warnings);
 
 #endif

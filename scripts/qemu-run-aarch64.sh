@@ -27,6 +27,14 @@ trap 'rm -rf "$work"' EXIT
 cp "$img" "$work/disk.img"
 cp "$aavmf/AAVMF_VARS.fd" "$work/vars.fd"
 export MTOOLS_SKIP_CHECK=1
+# NETBOOT=tftp: no stick; AAVMF boots BOOTAA64.EFI by PXE from QEMU's own TFTP server, which
+# also serves the run's tlbscope.cfg beside it. NETBOOT=http: UEFI HTTP boot from BOOT_URL (a
+# folder: BOOTAA64.EFI and the tlbscope.cfg are copied to BOOT_DIR, the folder it serves), which
+# QEMU's DHCP answer names as the boot file (AAVMF's PXE tries it first and fails; its HTTP boot
+# client then takes it). Either way the report comes back on the console only.
+netboot=${NETBOOT:-}
+case "$netboot" in ""|tftp|http) ;; *) echo "qemu-run-aarch64.sh: NETBOOT=$netboot: expected tftp or http" >&2; exit 2 ;; esac
+
 # the run's tlbscope.cfg: exit=shutdown unless ARGS gives exit= (QEMU ends when the app is done;
 # the app's default, as on x86, is back to the firmware) and ARGS a key per line, or CFG_TEXT
 if [ -n "${CFG_TEXT+set}" ]; then
@@ -38,16 +46,36 @@ else
 fi >"$work/tlbscope.cfg"
 mcopy -o -i "$work/disk.img" "$work/tlbscope.cfg" ::/tlbscope/tlbscope.cfg ||
     { echo "qemu-run-aarch64.sh: tlbscope.cfg could not be written onto the image copy" >&2; exit 2; }
+storage=(-drive "if=none,id=esp,format=raw,file=$work/disk.img$([ "${READONLY:-0}" = 1 ] && echo ,readonly=on)"
+         -device virtio-blk-pci,drive=esp)
+nic=(-nic none)
+[ "${NET:-0}" = 1 ] && nic=(-nic user,model=virtio-net-pci)
+case "$netboot" in
+tftp)
+    mkdir -p "$work/tftp"
+    mcopy -o -i "$work/disk.img" ::/EFI/BOOT/BOOTAA64.EFI "$work/tftp/BOOTAA64.EFI" || exit 2
+    cp "$work/tlbscope.cfg" "$work/tftp/tlbscope.cfg"
+    storage=()
+    nic=(-netdev "user,id=n0,tftp=$work/tftp,bootfile=BOOTAA64.EFI" -device virtio-net-pci,netdev=n0,romfile=) ;;
+http)
+    [ -n "${BOOT_URL:-}" ] && [ -d "${BOOT_DIR:-}" ] || { echo "qemu-run-aarch64.sh: NETBOOT=http needs BOOT_URL and BOOT_DIR" >&2; exit 2; }
+    mcopy -o -i "$work/disk.img" ::/EFI/BOOT/BOOTAA64.EFI "$BOOT_DIR/BOOTAA64.EFI" || exit 2
+    cp "$work/tlbscope.cfg" "$BOOT_DIR/tlbscope.cfg"
+    storage=()
+    # the DHCP answer of QEMU's user network names the boot file by its URL: AAVMF's PXE client
+    # cannot fetch it, its HTTP boot client can
+    nic=(-netdev "user,id=n0,bootfile=$BOOT_URL/BOOTAA64.EFI" -device virtio-net-pci,netdev=n0,romfile=) ;;
+esac
 machine=virt,gic-version=${GIC:-3}
 [ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
 # -boot menu=on,splash-time=0: QEMU then tells the firmware (fw_cfg etc/boot-menu-wait) to wait
 # 0 ms for a key before booting; without it AAVMF waits its default 5 s, idle, on every boot
 # (measured: 6.8 s wall, 1.3 s CPU for a whole run at -smp 2; 1.1-1.6 s with it)
 timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu "${CPU:-max}" -smp "$smp" -m "$mem" \
-    -nographic $([ "${NET:-0}" = 1 ] && echo -nic user,model=virtio-net-pci || echo -nic none) -no-reboot -boot menu=on,splash-time=0 \
+    -nographic "${nic[@]}" -no-reboot -boot menu=on,splash-time=0 \
     -drive if=pflash,format=raw,readonly=on,file="$aavmf/AAVMF_CODE.fd" \
     -drive if=pflash,format=raw,file="$work/vars.fd" \
-    -drive if=none,id=esp,format=raw,file="$work/disk.img"$([ "${READONLY:-0}" = 1 ] && echo ,readonly=on) -device virtio-blk-pci,drive=esp \
+    "${storage[@]}" \
     </dev/null >"$log" 2>&1
 rc=$?
 n=0
@@ -59,6 +87,10 @@ for f in $(mdir -i "$work/disk.img" -b ::/tlbscope/reports 2>/dev/null); do
     *.json) json=$out/$(basename "$f") ;;
     esac
 done
+# a network boot has no stick: the report is the one on the console (scripts/recover-report.sh)
+if [ -n "$netboot" ] && json=$("$(dirname "$0")/recover-report.sh" "$log" "$out" 2>/dev/null); then
+    n=1
+fi
 if [ -n "${LATEST:-}" ]; then
     mkdir -p "$LATEST"
     rm -f "$LATEST/latest.json" "$LATEST/latest.txt"

@@ -38,6 +38,23 @@ struct a64_doc {
     const struct redaction *red;
 };
 
+static void write_run_network(struct json_writer *w, const void *ctx)
+{
+    const struct a64_doc *d = ctx;
+    const struct arm64_run *run = d->run;
+    const char *upload = !run->cfg.upload[0]        ? 0
+                         : d->red->upload_url[0]    ? d->red->upload_url
+                         : run->upload.url[0]       ? run->upload.url
+                                                    : run->cfg.upload;
+    report_write_network(w, &run->net, upload, d->red);
+}
+
+static void show_redacted(struct json_writer *w, const char *text, const void *ctx)
+{
+    const struct a64_doc *d = ctx;
+    redaction_write_text(w, text, d->red);
+}
+
 static void write_run(struct json_writer *w, const void *ctx)
 {
     const struct a64_doc *d = ctx;
@@ -51,11 +68,12 @@ static void write_run(struct json_writer *w, const void *ctx)
         .partial = run->partial,
         .args = run->args,
         .config_file = run->config_file,
-        .config_source = run->config_file ? "boot_volume" : "none",
+        .config_source = config_source_name(run->net.config_source),
         .cfg = &run->cfg,
         .cfg_upload = d->red->cfg_upload[0] ? d->red->cfg_upload : run->cfg.upload,
-        .show = redaction_write_text,
-        .ctx = d->red,
+        .write_network = write_run_network,
+        .show = show_redacted,
+        .ctx = d,
         .errors = &run->errors,
         .warnings = &run->warnings,
     };
@@ -233,8 +251,9 @@ static void write_machine(struct json_writer *w, const void *ctx)
 
 /*
  * redact=on (core/report/report_redact.h), as on x86: what an aarch64 run has that identifies
- * its site is the upload's URL (no SMBIOS serial or UUID is read, no network boot); its
- * token replaces it in run.config and in every free text (the .txt too).
+ * its site is the network boot's addresses and URL and the upload's URL (no SMBIOS serial or
+ * UUID is read); their tokens replace them in run.network, run.config and every free text
+ * (the .txt too).
  */
 void a64_prepare_redaction(const struct arm64_run *run, struct redaction *red)
 {
@@ -243,6 +262,10 @@ void a64_prepare_redaction(const struct arm64_run *run, struct redaction *red)
         .random_key = run->redact_random_key_set ? run->redact_random_key : 0,
         .fallback_seed = &run->start_ticks,
         .fallback_seed_len = sizeof(run->start_ticks),
+        .mac = run->net.mac,
+        .ip = run->net.ip,
+        .boot_url = run->net.boot_url,
+        .upload_url = run->upload.url[0] ? run->upload.url : run->cfg.upload,
     };
     redaction_prepare_from(&in, red);
 }

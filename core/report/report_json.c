@@ -17,32 +17,6 @@
 #include "core/report/topo_report.h"
 #include "core/report/protocol_report.h"
 
-/* A network value: its token under redact=on, null when the firmware did not tell. */
-static void kv_address(struct json_writer *w, const char *key, const char *value,
-                       const char *token)
-{
-    jw_key(w, key);
-    if (!value[0])
-        jw_null(w);
-    else
-        jw_str(w, token[0] ? token : value);
-}
-
-/* run.network: how the machine booted and where the report was to be uploaded (SCHEMA.md). */
-static void write_network(struct json_writer *w, const struct run *r, const struct redaction *red)
-{
-    jw_key(w, "network");
-    jw_object_begin(w);
-    jw_kv_str(w, "boot", boot_kind_name(r->net.boot));
-    kv_address(w, "boot_url", r->net.boot_url, red->boot_url);
-    kv_address(w, "mac", r->net.mac, red->mac);
-    kv_address(w, "ip", r->net.ip, red->ip);
-    jw_kv_str(w, "upload_url", redaction_upload_url(r, red));
-    /* the boot server's tlbscope.cfg as it came (issue 35), whether it was used or not */
-    jw_kv_str(w, "config_sha256", r->net.config_sha256[0] ? r->net.config_sha256 : NULL);
-    jw_object_end(w);
-}
-
 static void write_firmware(struct json_writer *w, const struct firmware_info *fw,
                            const struct redaction *red)
 {
@@ -329,7 +303,7 @@ static void write_head(struct json_writer *w, const void *ctx)
 static void write_run_network(struct json_writer *w, const void *ctx)
 {
     const struct x86_doc *d = ctx;
-    write_network(w, d->r, d->red);
+    report_write_network(w, &d->r->net, redaction_upload_url(d->r, d->red), d->red);
 }
 
 static void show_redacted(struct json_writer *w, const char *text, const void *ctx)

@@ -47,3 +47,29 @@ void report_write_run(struct json_writer *w, const struct run_section *s)
     }
     jw_object_end(w);
 }
+
+/* A network value: its token under redact=on, null when the firmware did not tell. */
+static void kv_address(struct json_writer *w, const char *key, const char *value,
+                       const char *token)
+{
+    jw_key(w, key);
+    if (!value[0])
+        jw_null(w);
+    else
+        jw_str(w, token[0] ? token : value);
+}
+
+void report_write_network(struct json_writer *w, const struct net_info *net,
+                          const char *upload_url, const struct redaction *red)
+{
+    jw_key(w, "network");
+    jw_object_begin(w);
+    jw_kv_str(w, "boot", boot_kind_name(net->boot));
+    kv_address(w, "boot_url", net->boot_url, red->boot_url);
+    kv_address(w, "mac", net->mac, red->mac);
+    kv_address(w, "ip", net->ip, red->ip);
+    jw_kv_str(w, "upload_url", upload_url);
+    /* the boot server's tlbscope.cfg as it came (issue 35), whether it was used or not */
+    jw_kv_str(w, "config_sha256", net->config_sha256[0] ? net->config_sha256 : NULL);
+    jw_object_end(w);
+}

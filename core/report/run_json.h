@@ -2,9 +2,9 @@
  * The report's `run` section for every architecture: the run's identity,
  * its configuration (every key, with core/run/config.c's writer: the same
  * keys and meanings on x86 and aarch64), where it came from, and the run's
- * errors and warnings. What differs is filled in by the caller: x86 adds
- * its network boot (`network`) and shows free text through the redaction
- * (report_redact.h); aarch64 has no network boot and nothing to redact.
+ * errors and warnings, and how it booted (`network`, report_write_network()
+ * from the caller's write_network). Free text is shown through the caller's
+ * `show` (the redaction, report_redact.h).
  */
 #ifndef TLBSCOPE_CORE_REPORT_RUN_JSON_H
 #define TLBSCOPE_CORE_REPORT_RUN_JSON_H
@@ -15,7 +15,9 @@
 #include "core/lib/json.h"
 #include "core/lib/msglist.h"
 #include "core/report/report_common.h"
+#include "core/report/report_redact.h"
 #include "core/run/config.h"
+#include "core/run/netinfo.h"
 
 struct run_section {
     const char *id;
@@ -37,5 +39,12 @@ struct run_section {
 };
 
 void report_write_run(struct json_writer *w, const struct run_section *s);
+/*
+ * run.network: how the machine booted (disk, PXE/TFTP, HTTP), its addresses and the boot
+ * URL (their tokens under redact=on), the JSON's upload URL as shown (NULL: no upload=),
+ * the boot server's tlbscope.cfg's SHA-256 as it came.
+ */
+void report_write_network(struct json_writer *w, const struct net_info *net,
+                          const char *upload_url, const struct redaction *red);
 
 #endif

@@ -89,6 +89,7 @@ struct arm64_run {
     uint32_t nselected;        /* experiments=: 0 runs every experiment */
     char selected[16][32];
     struct msg_list errors, warnings;
+    struct net_info net;          /* how it booted, where the configuration came from (efi/netboot.c) */
     struct upload_outcome upload; /* upload=: filled by efi/upload.c once the report is safe */
     /* redact=on without redact_key: the key of this report's random tokens, drawn at start
      * (efi/random.c) and never written anywhere */

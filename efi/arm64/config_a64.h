@@ -9,11 +9,13 @@
 #define TLBSCOPE_EFI_ARM64_CONFIG_A64_H
 
 #include "core/run/run_arm64.h"
+#include "efi/netboot.h"
 #include "efi/volume.h"
 
-/* Reads the file (when the boot volume has one) and the load options, and
- * sets run's configuration (a64_config_apply) and its args / config_file for
- * the report. Problems become run warnings. */
-void a64_config_load(EFI_HANDLE image, struct volume *vol, struct arm64_run *run);
+/* Reads the file (the boot volume's, or on a network boot the boot server's, with
+ * config_sha256= as on x86) and the load options, and sets run's configuration
+ * (a64_config_finish), its args, config_file and net for the report. Problems
+ * become run warnings or errors. */
+void a64_config_load(EFI_HANDLE image, struct volume *vol, struct netboot *nb, struct arm64_run *run);
 
 #endif

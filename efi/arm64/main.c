@@ -45,6 +45,7 @@
 
 static struct arm64_run run;
 static struct fw_tables fw;
+static struct netboot nb; /* how the image came (efi/netboot.c): a disk, PXE/TFTP or HTTP boot */
 static char json_buf[512 * 1024], text_buf[64 * 1024];
 
 /* zeroed, identity-mapped pages for the page tables and the frame pools */
@@ -267,9 +268,9 @@ static void finish(struct volume *vol)
 {
     struct strbuf json, text;
     char base[96], path[REPORT_PATH_MAX];
-    bool saved_ok;
-    static struct http_route route; /* no network boot: the NIC's default address (DHCP) */
-    struct upload_job job = { &run.cfg, run.id, &run.upload, &route };
+    bool saved_ok, netboot_only;
+    /* the network boot's NIC and address, else the NIC's default address (DHCP) */
+    struct upload_job job = { &run.cfg, run.id, &run.upload, &nb.route };
     upload_prepare(&job, cpus_quiet());
     sb_init_fixed(&json, json_buf, sizeof(json_buf));
     sb_init_fixed(&text, text_buf, sizeof(text_buf));
@@ -277,9 +278,11 @@ static void finish(struct volume *vol)
         msg_add(&run.errors, "report", "the JSON report did not fit its %u KiB buffer",
                 (unsigned)(sizeof(json_buf) / 1024));
     a64_report_text(&run, &text);
-    saved_ok = report_save(&run.errors, vol, run.id, json.data, json.len, text.data, text.len, base,
-                           sizeof(base));
-    if (!saved_ok) {
+    /* a network boot has no stick: the console (and the upload) carry the report, as on x86 */
+    netboot_only = !vol->root && nb.info.boot != BOOT_DISK;
+    saved_ok = !netboot_only && report_save(&run.errors, vol, run.id, json.data, json.len, text.data, text.len,
+                                            base, sizeof(base));
+    if (!saved_ok && !netboot_only) {
         /* the errors changed: both again, so the console copy says why */
         sb_init_fixed(&json, json_buf, sizeof(json_buf));
         sb_init_fixed(&text, text_buf, sizeof(text_buf));
@@ -291,7 +294,7 @@ static void finish(struct volume *vol)
     if (saved_ok) {
         report_file_path(base, 0, ".json", path, sizeof(path));
         con_printf("Report saved: %s (and .txt)\n", path);
-    } else {
+    } else if (!netboot_only) {
         con_printf("ERROR: the report could not be saved on the boot volume; the whole JSON follows on "
                    "the console\n");
     }
@@ -320,9 +323,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
     run.irq_restore = irq_restore;
     con_printf("\ntlbscope %s (%s) for aarch64\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
     vst = volume_open_boot(image, &vol);
-    if (EFI_ERROR(vst))
+    netboot_detect(image, &nb);
+    /* a network boot has no file system: expected, not an error */
+    if (EFI_ERROR(vst) && nb.info.boot == BOOT_DISK)
         msg_add(&run.errors, "volume", "cannot open the boot volume: %s", efi_status_name(vst));
-    a64_config_load(image, &vol, &run);
+    a64_config_load(image, &vol, &nb, &run);
+    if (nb.info.boot != BOOT_DISK) /* the boot server's URL is identifying: as in the report */
+        con_printf("Boot: %s from %s\n", boot_kind_name(nb.info.boot),
+                   run.cfg.redact ? "(redacted)" : nb.info.boot_url[0] ? nb.info.boot_url : "an unnamed server");
     if (run.cfg.redact && !run.cfg.redact_key[0]) {
         /* random tokens: a key for this report alone, forgotten when the app exits (as on x86) */
         if (!efi_random(run.redact_random_key, sizeof(run.redact_random_key)))
@@ -332,7 +340,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
     }
     /* redact=on: the load options may name the collector, which the report shows as a token */
     con_printf("tlbscope: configuration %s%s%s: profile %s, %u samples per point, timeout %u ms\n",
-               run.config_file ? "\\tlbscope\\tlbscope.cfg" : "defaults", run.args[0] ? " + load options: " : "",
+               !run.config_file                           ? "defaults"
+               : run.net.config_source == CFG_SRC_VOLUME ? "\\tlbscope\\tlbscope.cfg"
+                                                         : "tlbscope.cfg from the boot server", run.args[0] ? " + load options: " : "",
                !run.args[0] ? "" : run.cfg.redact ? "(redact=on)" : run.args, run.profile, run.samples,
                run.timeout_ms);
 

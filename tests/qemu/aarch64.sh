@@ -44,7 +44,7 @@ boot_a64() {
     rm -rf "$RUN"; mkdir -p "$RUN"
     # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN);
     # unset: 10 samples a point (the fewest samples= takes), unplanned (the pacing of the profiles' samples has its own boot)
-    NET=${NET:-0} READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    NETBOOT=${NETBOOT:-} NET=${NET:-0} READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         ARGS="${A64_ARGS-samples=10 run_budget_s=0}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -268,16 +268,42 @@ if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then
             boot_a64 "upload-refused-smp2" "$IMG" 2
         check "upload refused: FAILED after its attempts, the report still on the stick, its outcome failed" \
             eval 'log_has "^Upload    FAILED: " && [ -s "$REPORT" ] && grep -qx state=failed "${REPORT%.json}.upload"'
-        check "redact=on: run.config.upload a random token, listed in the redaction record" \
-            test "$(jqr '[.redaction.fields == ["run.config.upload"], (.run.config.upload | startswith("redacted:random:"))] | all')" = true
+        check "redact=on: the upload URL a random token in run.network and run.config, both listed in the redaction record" \
+            test "$(jqr '[.redaction.fields == ["run.network.upload_url", "run.config.upload"], (.run.config.upload | startswith("redacted:random:")),
+                (.run.network.upload_url | startswith("redacted:random:"))] | all')" = true
         check "redact=on: the collector's address nowhere in the JSON, the .txt or the console" \
             eval '! grep -aq "10\.0\.2\.2" "$REPORT" "${REPORT%.json}.txt" "$LOG"'
+        # UEFI HTTP boot from the collector (x86's efi/netboot.c): tlbscope.cfg from beside the
+        # binary, the report on the console only, uploaded, under redact=on every address a token
+        if port=$("$here/scripts/collector.sh" start "$collector"); then
+            NETBOOT=http BOOT_URL=http://10.0.2.2:$port BOOT_DIR=$collector/www \
+                A64_ARGS="experiments=ipi_roundtrip samples=10 run_budget_s=0 redact=on upload=http://10.0.2.2:$port/reports" \
+                boot_a64 "httpboot-smp2" "$IMG" 2
+            "$here/scripts/collector.sh" stop "$collector"
+            check "HTTP boot: run.network boot http, tlbscope.cfg from the boot server (http)" \
+                test "$(jqr '[.run.network.boot, .run.config_source, .run.config_file] | map(tostring) | join(",")')" = http,http,true
+            check "HTTP boot: the console's copy is the collector's, byte for byte" \
+                eval 'cmp -s "$REPORT" "$collector/www/reports/$(basename "$REPORT")"'
+            check "HTTP boot, redact=on: MAC, IP, boot and upload URLs are tokens; no 10.0.2.x anywhere in the report" \
+                eval '[ "$(jqr "[.run.network.mac, .run.network.ip, .run.network.boot_url, .run.network.upload_url] | map(startswith(\"redacted:\")) | all")" = true ] && ! grep -q "10\.0\.2\." "$REPORT"'
+            [ -s "$REPORT" ] && validator "HTTP boot"
+        fi
     else
         not_ok "upload: the collector did not start (scripts/collector.sh)"
     fi
 else
     skip "aarch64 upload" "nginx is not installed (scripts/deps.sh test)"
 fi
+
+# PXE/TFTP boot (x86's efi/netboot.c, built against the aarch64 app's UEFI definitions): no
+# stick; tlbscope.cfg from QEMU's TFTP server beside the binary; the report on the console
+NETBOOT=tftp A64_ARGS="experiments=ipi_roundtrip samples=10 run_budget_s=0" boot_a64 "tftpboot-smp2" "$IMG" 2
+check "TFTP boot: run.network boot pxe_tftp with its boot URL, MAC and IP; tlbscope.cfg by TFTP, its SHA-256 kept" \
+    test "$([ -s "$REPORT" ] && jqr '.run | [.network.boot, .network.boot_url, (.network.mac | test("^52:54:00")), .network.ip, .config_source,
+        (.network.config_sha256 | length)] | map(tostring) | join(",")')" = "pxe_tftp,tftp://10.0.2.2/BOOTAA64.EFI,true,10.0.2.15,tftp,64"
+check "TFTP boot: the run took the server's keys (one experiment, 10 samples), COMPLETE" \
+    eval '[ "$(exp_field ipi_roundtrip ".results[0].metrics.latency.n")" = 10 ] && log_has "^RESULT: COMPLETE"'
+[ -s "$REPORT" ] && validator "TFTP boot"
 
 # the profiles' samples paced to run_budget_s (core/exp/arm64/a64_pace.h): 1000 configured, a
 # 6 s budget over three experiments; every point takes at least the floor (50), cheap ones more,

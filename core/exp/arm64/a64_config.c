@@ -24,13 +24,18 @@ static bool is_honoured(const char *key)
 
 void a64_config_apply(struct arm64_run *run, const char *file, size_t file_len)
 {
+    config_defaults(&run->cfg);
+    if (file)
+        config_parse(&run->cfg, file, file_len, CONFIG_SOURCE_STICK, &run->warnings);
+    if (run->args[0])
+        config_parse(&run->cfg, run->args, str_len(run->args), CONFIG_SOURCE_LOAD_OPTIONS, &run->warnings);
+    a64_config_finish(run);
+}
+
+void a64_config_finish(struct arm64_run *run)
+{
     struct config *cfg = &run->cfg;
     unsigned i;
-    config_defaults(cfg);
-    if (file)
-        config_parse(cfg, file, file_len, CONFIG_SOURCE_STICK, &run->warnings);
-    if (run->args[0])
-        config_parse(cfg, run->args, str_len(run->args), CONFIG_SOURCE_LOAD_OPTIONS, &run->warnings);
     config_finalize(cfg);
     config_take_errors(cfg, &run->errors); /* a refused redact_key, as on x86 */
 

@@ -154,7 +154,8 @@ typedef struct {
     EFI_UNUSED_SLOT InstallProtocolInterface, ReinstallProtocolInterface, UninstallProtocolInterface;
     EFI_STATUS (*HandleProtocol)(EFI_HANDLE h, EFI_GUID *protocol, void **iface);
     EFI_UNUSED_SLOT Reserved, RegisterProtocolNotify, LocateHandle;
-    EFI_UNUSED_SLOT LocateDevicePath, InstallConfigurationTable;
+    EFI_STATUS (*LocateDevicePath)(EFI_GUID *protocol, void *path, EFI_HANDLE *device);
+    EFI_UNUSED_SLOT InstallConfigurationTable;
     EFI_UNUSED_SLOT LoadImage, StartImage, Exit, UnloadImage, ExitBootServices;
     EFI_UNUSED_SLOT GetNextMonotonicCount;
     EFI_STATUS (*Stall)(UINTN microseconds);
@@ -249,5 +250,7 @@ struct _EFI_FILE_IO_INTERFACE {
     UINT64 Revision;
     EFI_STATUS (*OpenVolume)(EFI_FILE_IO_INTERFACE *self, EFI_FILE_HANDLE *root);
 };
+
+#include "efi/arm64/include/efi_net.h"
 
 #endif
