@@ -4,6 +4,7 @@
 
 #include "core/lib/cmdline.h"
 #include "core/lib/mem.h"
+#include "core/lib/strbuf.h"
 
 void config_load_options(EFI_HANDLE image, char *out, size_t cap)
 {
@@ -66,5 +67,33 @@ bool config_from_boot_server(struct netboot *nb, const char *args_text, struct c
     } else {
         con_printf("Config: no tlbscope.cfg on the boot server; defaults and load options\n");
     }
+    return found;
+}
+
+bool config_read_sources(EFI_HANDLE image, struct volume *v, struct netboot *nb, struct config *cfg,
+                         char *args, size_t args_cap, struct net_info *net,
+                         struct msg_list *errors, struct msg_list *warnings)
+{
+    char *data = NULL;
+    size_t len = 0;
+    bool found = false;
+    config_defaults(cfg);
+    *net = nb->info;
+    config_load_options(image, args, args_cap);
+    if (!v->root && config_from_boot_server(nb, args, cfg, net, errors, warnings))
+        found = true;
+    if (config_file_read(v, &data, &len, warnings)) {
+        found = true;
+        net->config_source = CFG_SRC_VOLUME;
+        config_parse(cfg, data, len, CONFIG_SOURCE_STICK, warnings);
+        mem_free(data);
+    }
+    if (args[0])
+        config_parse(cfg, args, str_len(args), CONFIG_SOURCE_LOAD_OPTIONS, warnings);
+    /* the pin is for the boot server's file: in that file, or on a stick boot, it checks nothing */
+    if (config_key_origin(cfg, "config_sha256") != CFG_ORIGIN_NONE &&
+        (v->root || config_key_origin(cfg, "config_sha256") == CFG_ORIGIN_BOOT_SERVER))
+        msg_add(warnings, "config_sha256", "pins only the boot server's tlbscope.cfg, from "
+                "the load options of a network boot: here it checks nothing");
     return found;
 }

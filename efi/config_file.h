@@ -40,4 +40,15 @@ bool config_from_boot_server(struct netboot *nb, const char *args_text, struct c
                              struct net_info *net, struct msg_list *errors,
                              struct msg_list *warnings);
 
+/*
+ * Every source of a run's configuration, in order, into cfg (from config_defaults(); not yet
+ * finalized): the boot server's tlbscope.cfg on a network boot, else the stick's, then the
+ * load options (their text in `args`, which win); net gets how the machine booted and where
+ * the file came from. A config_sha256= that can check nothing here is a warning. True when
+ * a file was read.
+ */
+bool config_read_sources(EFI_HANDLE image, struct volume *v, struct netboot *nb, struct config *cfg,
+                         char *args, size_t args_cap, struct net_info *net,
+                         struct msg_list *errors, struct msg_list *warnings);
+
 #endif
