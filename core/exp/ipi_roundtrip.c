@@ -66,7 +66,7 @@
 #include "asm/apic.h"
 #include "asm/cpu.h"
 #include "core/lib/atomic.h"
-#include "core/exp/class_pool.h"
+#include "core/run/class_pool.h"
 #include "core/exp/protocol_steps.h"
 #include "core/run/experiments.h"
 #include "core/machine/ipi.h"

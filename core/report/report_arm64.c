@@ -10,6 +10,7 @@
 #include "core/report/report_redact.h"
 #include "core/report/run_json.h"
 #include "core/run/config.h"
+#include "core/run/topo_arm64.h"
 
 static const char *const state_name[] = { "ok", "absent", "hung", "faulted", "disabled" };
 
@@ -126,6 +127,24 @@ static void write_cpu(struct json_writer *w, const void *ctx)
     jw_object_end(w);
 }
 
+/* ipi_roundtrip's topology classes (core/run/topo_arm64.h): where they come from, MPIDR_EL1.MT
+ * as the BSP read it, and the ordered pairs of the table's CPUs (any state) in each class */
+static void write_classes(struct json_writer *w, const struct arm64_run *run)
+{
+    bool mt = (run->cpu.mpidr & MPIDR_MT_BIT) != 0;
+    uint32_t per_class[A64_CLASS_COUNT] = { 0 }, i, j, c;
+    for (i = 0; i < run->ntopo; i++)
+        for (j = 0; j < run->ntopo; j++)
+            per_class[a64_mpidr_class(run->topo[i].mpidr, run->topo[j].mpidr, mt)]++;
+    jw_kv_str(w, "class_source", "mpidr");
+    jw_kv_bool(w, "mpidr_mt", mt);
+    jw_key(w, "classes");
+    jw_object_begin_inline(w);
+    for (c = A64_CLASS_FIRST; c < A64_CLASS_COUNT; c++)
+        jw_kv_u64(w, a64_class_name((enum a64_class)c), per_class[c]);
+    jw_object_end(w);
+}
+
 static void write_topology(struct json_writer *w, const void *ctx)
 {
     const struct arm64_run *run = ctx;
@@ -137,6 +156,7 @@ static void write_topology(struct json_writer *w, const void *ctx)
     jw_kv_u64(w, "cpu_count", run->ntopo);
     jw_kv_u64(w, "cpus_ok", ok);
     jw_kv_str(w, "source", "madt_gicc");
+    write_classes(w, run);
     jw_key(w, "cpus");
     jw_array_begin(w);
     for (i = 0; i < run->ntopo; i++) {
