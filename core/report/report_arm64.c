@@ -301,6 +301,32 @@ static void put_us(struct strbuf *sb, uint64_t ticks, uint64_t hz)
     sb_printf(sb, "%8llu.%llu us", (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10));
 }
 
+/* one point on a line: its parameters, each metric's p50 and n, its values */
+static void put_point(struct strbuf *sb, const char *lead, const struct result_point *p, uint64_t hz)
+{
+    uint32_t k;
+    sb_puts(sb, lead);
+    for (k = 0; k < p->nparams; k++) {
+        if (p->params[k].str)
+            sb_printf(sb, "%s=%-12s ", p->params[k].key, p->params[k].str); /* all_but_self, broadcast_os */
+        else
+            sb_printf(sb, "%s=%-3lld ", p->params[k].key, (long long)p->params[k].num);
+    }
+    for (k = 0; k < p->nmetrics; k++) {
+        if (str_eq(p->metrics[k].name, "latency")) /* the one metric most points have */
+            sb_puts(sb, " p50");
+        else
+            sb_printf(sb, " %s p50", p->metrics[k].name);
+        put_us(sb, p->metrics[k].st.p50, hz);
+        sb_printf(sb, "  (n %llu)", (unsigned long long)p->metrics[k].st.n);
+    }
+    for (k = 0; k < p->nvalues; k++) {
+        sb_printf(sb, "  %s ", p->values[k].key);
+        sb_fixed(sb, p->values[k].milli, 3);
+    }
+    sb_putc(sb, '\n');
+}
+
 void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
 {
     static struct redaction red;
@@ -335,29 +361,10 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
         if (e->verification.applicable)
             sb_printf(sb, "        verified: %llu reads, %llu stale\n",
                       (unsigned long long)e->verification.checks, (unsigned long long)e->verification.stale_reads);
-        for (j = 0; j < e->results.count; j++) {
-            const struct result_point *p = &e->results.items[j];
-            sb_puts(sb, "        ");
-            for (k = 0; k < p->nparams; k++) {
-                if (p->params[k].str)
-                    sb_printf(sb, "%s=%-12s ", p->params[k].key, p->params[k].str); /* all_but_self, broadcast_os */
-                else
-                    sb_printf(sb, "%s=%-3lld ", p->params[k].key, (long long)p->params[k].num);
-            }
-            for (k = 0; k < p->nmetrics; k++) {
-                if (str_eq(p->metrics[k].name, "latency")) /* the one metric most points have */
-                    sb_puts(sb, " p50");
-                else
-                    sb_printf(sb, " %s p50", p->metrics[k].name);
-                put_us(sb, p->metrics[k].st.p50, run->counter_hz);
-                sb_printf(sb, "  (n %llu)", (unsigned long long)p->metrics[k].st.n);
-            }
-            for (k = 0; k < p->nvalues; k++) {
-                sb_printf(sb, "  %s ", p->values[k].key);
-                sb_fixed(sb, p->values[k].milli, 3);
-            }
-            sb_putc(sb, '\n');
-        }
+        for (j = 0; j < e->results.count; j++)
+            put_point(sb, "        ", &e->results.items[j], run->counter_hz);
+        for (j = 0; j < e->summary.count; j++)
+            put_point(sb, "  summary ", &e->summary.items[j], run->counter_hz);
     }
     for (i = 0; i < run->errors.count; i++)
         sb_printf(sb, "ERROR %s: %s\n", run->errors.items[i].where, run->errors.items[i].text);
