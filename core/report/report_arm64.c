@@ -10,7 +10,6 @@
 #include "core/report/report_redact.h"
 #include "core/report/run_json.h"
 #include "core/run/config.h"
-#include "core/run/topo_arm64.h"
 
 static const char *const state_name[] = { "ok", "absent", "hung", "faulted", "disabled" };
 
@@ -128,16 +127,18 @@ static void write_cpu(struct json_writer *w, const void *ctx)
 }
 
 /* ipi_roundtrip's topology classes (core/run/topo_arm64.h): where they come from, MPIDR_EL1.MT
- * as the BSP read it, and the ordered pairs of the table's CPUs (any state) in each class */
+ * as the BSP read it, and the ordered pairs of the table's CPUs (any state) in each class;
+ * nothing before the places are known (a64_topology_places) */
 static void write_classes(struct json_writer *w, const struct arm64_run *run)
 {
-    bool mt = (run->cpu.mpidr & MPIDR_MT_BIT) != 0;
     uint32_t per_class[A64_CLASS_COUNT] = { 0 }, i, j, c;
+    if (!run->class_source)
+        return;
     for (i = 0; i < run->ntopo; i++)
         for (j = 0; j < run->ntopo; j++)
-            per_class[a64_mpidr_class(run->topo[i].mpidr, run->topo[j].mpidr, mt)]++;
-    jw_kv_str(w, "class_source", "mpidr");
-    jw_kv_bool(w, "mpidr_mt", mt);
+            per_class[a64_place_class(&run->topo[i].place, &run->topo[j].place)]++;
+    jw_kv_str(w, "class_source", run->class_source);
+    jw_kv_bool(w, "mpidr_mt", (run->cpu.mpidr & MPIDR_MT_BIT) != 0);
     jw_key(w, "classes");
     jw_object_begin_inline(w);
     for (c = A64_CLASS_FIRST; c < A64_CLASS_COUNT; c++)

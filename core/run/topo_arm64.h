@@ -14,7 +14,8 @@
  * firmware's ACPI PPTT on ACPI machines instead (drivers/acpi/pptt.c) and, where
  * it has neither PPTT nor a device tree, no longer trusts MPIDR at all (every
  * CPU its own core, the package its NUMA node: drivers/base/arch_topology.c).
- * The report says where the classes came from (topology.class_source).
+ * This app does the same: the PPTT where it describes every CPU, else MPIDR
+ * (topo_run_arm64.c); the report says which (topology.class_source).
  *
  * The MT bit is not in the MADT's GICC entries (ACPI 6.5, "GICC Structure":
  * the MPIDR field holds the affinity fields only, the other bits zero): it is
@@ -56,8 +57,22 @@ enum a64_class {
 #define A64_CLASS_FIRST A64_CLASS_SMT_SIBLING
 
 const char *a64_class_name(enum a64_class c);
-/* the class of CPU b seen from CPU a: their MADT MPIDRs (affinity fields), and
- * MPIDR_EL1.MT as the BSP reads it */
+
+/*
+ * Where one CPU sits, in its source's numbering: equal values, the same node. From MPIDR,
+ * the affinity fields above each level; from the PPTT (core/firmware/acpi_pptt.h), the
+ * nodes' offsets in the table.
+ */
+struct a64_place {
+    uint64_t cpu, core, cluster, package;
+    bool has_cluster; /* false: no level between core and package (a PPTT may have none) */
+};
+
+/* CPU's place from its MADT MPIDR (affinity fields) and MPIDR_EL1.MT as the BSP reads it */
+void a64_place_from_mpidr(uint64_t mpidr, bool mt, struct a64_place *out);
+/* the class of CPU b seen from CPU a */
+enum a64_class a64_place_class(const struct a64_place *a, const struct a64_place *b);
+/* the two together: the class from two MPIDRs */
 enum a64_class a64_mpidr_class(uint64_t a, uint64_t b, bool mt);
 
 /* one ordered pair of ipi_roundtrip: CPU numbers (percpu[] indices) and their class */
@@ -71,10 +86,10 @@ struct a64_pair {
  * BSP, which keeps the firmware's vectors and so cannot take an SGI through ours), when
  * there are at most `limit`; else limit / (classes present) of each class, evenly spaced
  * over the class's pairs in initiator-major order (at least one each). In class order,
- * nearest first. mpidr[] is indexed by CPU number. `out` has room for limit +
+ * nearest first. place[] is indexed by CPU number. `out` has room for limit +
  * A64_CLASS_COUNT pairs. Returns the pairs chosen; *all gets the pairs there are.
  */
-unsigned a64_choose_pairs(const uint64_t *mpidr, bool mt, const unsigned *cpus, unsigned n,
-                          unsigned bsp, unsigned limit, struct a64_pair *out, unsigned *all);
+unsigned a64_choose_pairs(const struct a64_place *place, const unsigned *cpus, unsigned n, unsigned bsp,
+                          unsigned limit, struct a64_pair *out, unsigned *all);
 
 #endif

@@ -66,6 +66,22 @@ static void test_smt_threads(void **state)
     assert_string_equal(a64_class_name(A64_CLASS_CROSS_PACKAGE), "cross_package");
 }
 
+/* places from a PPTT (node offsets): threads of one core, a package with no cluster level,
+ * where two cores are of one package only */
+static void test_pptt_places(void **state)
+{
+    static const struct a64_place t0 = { 100, 80, 40, 36, true }, t1 = { 120, 80, 40, 36, true },
+                                  c1 = { 140, 140, 40, 36, true }, c2 = { 160, 160, 60, 36, true },
+                                  d0 = { 200, 200, 0, 180, false }, d1 = { 220, 220, 0, 180, false };
+    (void)state;
+    assert_int_equal(a64_place_class(&t0, &t1), A64_CLASS_SMT_SIBLING);
+    assert_int_equal(a64_place_class(&t1, &c1), A64_CLASS_SAME_CLUSTER);
+    assert_int_equal(a64_place_class(&c1, &c2), A64_CLASS_SAME_PACKAGE);
+    assert_int_equal(a64_place_class(&d0, &d1), A64_CLASS_SAME_PACKAGE);
+    assert_int_equal(a64_place_class(&c2, &d1), A64_CLASS_CROSS_PACKAGE);
+    assert_int_equal(a64_place_class(&d1, &d1), A64_CLASS_SELF);
+}
+
 /* 4 CPUs in 2 Altra pairs: 9 pairs (3 x 3), every CPU an initiator, the BSP never a
  * target, nearest class first */
 static void test_every_pair_below_the_limit(void **state)
@@ -73,14 +89,17 @@ static void test_every_pair_below_the_limit(void **state)
     static const uint64_t mpidr[4] = { 0x00000, 0x00100, 0x10000, 0x10100 };
     static const unsigned cpus[4] = { 0, 1, 2, 3 };
     struct a64_pair out[64 + A64_CLASS_COUNT];
+    struct a64_place place[4];
     unsigned all, n, i, initiated[4] = { 0 }, targeted[4] = { 0 };
     (void)state;
-    n = a64_choose_pairs(mpidr, true, cpus, 4, 0, 64, out, &all);
+    for (i = 0; i < 4; i++)
+        a64_place_from_mpidr(mpidr[i], true, &place[i]);
+    n = a64_choose_pairs(place, cpus, 4, 0, 64, out, &all);
     assert_int_equal(all, 9);
     assert_int_equal(n, 9);
     for (i = 0; i < n; i++) {
         assert_int_not_equal(out[i].initiator, out[i].target);
-        assert_int_equal(out[i].cls, a64_mpidr_class(mpidr[out[i].initiator], mpidr[out[i].target], true));
+        assert_int_equal(out[i].cls, a64_place_class(&place[out[i].initiator], &place[out[i].target]));
         if (i)
             assert_true(out[i].cls >= out[i - 1].cls);
         initiated[out[i].initiator]++;
@@ -98,15 +117,16 @@ static void test_every_pair_below_the_limit(void **state)
  * 30: 10 of each class, spread over the class (secondary initiators among them) */
 static void test_sample_gives_each_class_its_share(void **state)
 {
-    uint64_t mpidr[16];
+    struct a64_place place[16];
     unsigned cpus[16], all, n, i, per[A64_CLASS_COUNT] = { 0 }, from_secondary = 0;
     struct a64_pair out[30 + A64_CLASS_COUNT];
     (void)state;
     for (i = 0; i < 16; i++) {
         cpus[i] = i;
-        mpidr[i] = (uint64_t)(i / 8) << 32 | (uint64_t)(i % 8 / 2) << 16 | (uint64_t)(i % 2) << 8;
+        a64_place_from_mpidr((uint64_t)(i / 8) << 32 | (uint64_t)(i % 8 / 2) << 16 | (uint64_t)(i % 2) << 8, true,
+                             &place[i]);
     }
-    n = a64_choose_pairs(mpidr, true, cpus, 16, 0, 30, out, &all);
+    n = a64_choose_pairs(place, cpus, 16, 0, 30, out, &all);
     assert_int_equal(all, 225);
     assert_int_equal(n, 30);
     for (i = 0; i < n; i++) {
@@ -129,6 +149,7 @@ int main(void)
         cmocka_unit_test(test_graviton2_flat),
         cmocka_unit_test(test_mt0_core_cluster_package),
         cmocka_unit_test(test_smt_threads),
+        cmocka_unit_test(test_pptt_places),
         cmocka_unit_test(test_every_pair_below_the_limit),
         cmocka_unit_test(test_sample_gives_each_class_its_share),
     };

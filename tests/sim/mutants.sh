@@ -742,7 +742,7 @@ kill_a64sim a64_kpti_user_unverified neoverse-n1 "pti_double_invalidation verifi
 # ipi_roundtrip's pairs (core/run/topo_arm64.c): the BSP initiating alone, as before
 kill_a64sim a64_pairs_bsp_only neoverse-n1 "ipi_roundtrip's pairs: only the BSP initiates"
 # the MPIDR classes and the sampling of pairs, on the shapes machines report
-control_unit a64_mpidr_mt_ignored test_topo_arm64 "the aarch64 topology-class test" 6
+control_unit a64_mpidr_mt_ignored test_topo_arm64 "the aarch64 topology-class test" 7
 kill_unit a64_mpidr_mt_ignored test_altra_pairs_and_sockets \
     "aarch64 classes read as MPIDR_EL1.MT = 0: an Altra pair splits into two clusters" test_topo_arm64
 kill_unit a64_pairs_sampled_in_order test_sample_gives_each_class_its_share \

@@ -8,7 +8,7 @@
  * secondaries initiating too, up to PAIRS (PAIRS_QUICK with profile=quick);
  * above that x86's rule, an evenly spaced share of each topology class
  * (core/run/topo_arm64.h: smt_sibling, same_cluster, same_package,
- * cross_package, from the MPIDRs; topology.class_source says so). The BSP is
+ * cross_package, from the firmware's PPTT or the MPIDRs: topology.class_source). The BSP is
  * never a target: it keeps the firmware's exception vectors (asm/irq.h), so
  * an SGI to it would be taken by UEFI's handler, not ours. A secondary
  * initiator runs the round trips itself (fn_initiator) while the BSP waits
@@ -218,15 +218,18 @@ static unsigned run_pair(struct arm64_run *run, const struct a64_pair *p, unsign
 /* the pairs, limited by the profile as x86's ipi_pairs; out has room for PAIRS + classes */
 static unsigned choose(struct arm64_run *run, struct experiment_record *e, struct a64_pair *out)
 {
-    uint64_t mpidr[MAX_CPUS];
+    struct a64_place place[MAX_CPUS];
     unsigned cpus[MAX_CPUS], k = 0, i, all, n;
     unsigned limit = run->profile && str_eq(run->profile, "quick") ? PAIRS_QUICK : PAIRS;
-    for (i = 0; i < ncpus && i < MAX_CPUS; i++) {
-        mpidr[i] = percpu[i].mpidr;
+    if (!run->class_source)
+        a64_topology_places(run);
+    for (i = 0; i < run->ntopo; i++)
+        if (run->topo[i].percpu >= 0 && run->topo[i].percpu < MAX_CPUS)
+            place[run->topo[i].percpu] = run->topo[i].place;
+    for (i = 0; i < ncpus && i < MAX_CPUS; i++)
         if (i == 0 || percpu_usable(i))
             cpus[k++] = i;
-    }
-    n = a64_choose_pairs(mpidr, (run->cpu.mpidr & MPIDR_MT_BIT) != 0, cpus, k, 0, limit, out, &all);
+    n = a64_choose_pairs(place, cpus, k, 0, limit, out, &all);
     if (all > limit)
         record_note(e, "%u ordered pairs exceed %u (profile %s): %u pairs sampled evenly per topology class", all,
                     limit, run->profile ? run->profile : "default", n);
