@@ -132,12 +132,17 @@ check_run() { # name smp el [gic]
         check "$name: tlbi_broadcast_vs_ipi SUCCESS, zero stale reads" tlbi_ok tlbi_broadcast_vs_ipi
         check "$name: tlbi_concurrent SUCCESS, zero stale reads" tlbi_ok tlbi_concurrent
         # every ordered pair but those to the BSP ((smp - 1)^2), every CPU initiating (at smp 2
-        # the BSP's one pair), all in one cluster (QEMU's virt: Aff0 the CPU, MT = 0), and a
-        # summary per class over every pair
-        check "$name: ipi_roundtrip measured every ordered pair, secondaries initiating, one class (same_cluster)" \
-            test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.results[].params.initiator] | unique | length),
-                ([.results[].params.class] + [.summary[].params.class] | unique | join("+")), ([.summary[].values.pairs] | add)] |
-                map(tostring) | join(",")')" = "SUCCESS,$(((smp - 1) * (smp - 1))),$( [ "$smp" = 2 ] && echo 1 || echo "$smp"),same_cluster,$(((smp - 1) * (smp - 1)))"
+        # the BSP's one pair), and a summary per class over every pair; the classes from QEMU's
+        # PPTT (virt builds one: its cores directly under one socket, no cluster level, so
+        # same_package; from MPIDR they would read same_cluster: Aff0 the CPU, MT = 0), the
+        # same in the points, the summary and topology.classes
+        check "$name: ipi_roundtrip measured every ordered pair, secondaries initiating, classes from QEMU's PPTT" \
+            test "$(jqr '(.experiments[] | select(.id == "ipi_roundtrip")) as $e | [$e.status, ($e.results | length),
+                ([$e.results[].params.initiator] | unique | length), .topology.class_source,
+                ([$e.results[].params.class] | unique | join("+")), ([$e.summary[].params.class] | join("+")),
+                ([.topology.classes | to_entries[] | select(.value > 0) | .key] | join("+")), ([$e.summary[].values.pairs] | add)] |
+                map(tostring) | join(",")')" = \
+            "SUCCESS,$(((smp - 1) * (smp - 1))),$( [ "$smp" = 2 ] && echo 1 || echo "$smp"),pptt,same_package,same_package,same_package,$(((smp - 1) * (smp - 1)))"
         # one SGI taken through the target's IRQ vector per round trip, as x86's interrupt entry:
         # the handler's count of IRQ exceptions equals the samples (a polled or lost ping is not one)
         check "$name: ipi_roundtrip with IRQ entry (wfi_irq): one IRQ per round trip on every target" \

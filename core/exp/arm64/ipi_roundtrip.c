@@ -223,6 +223,7 @@ static unsigned choose(struct arm64_run *run, struct experiment_record *e, struc
     unsigned limit = run->profile && str_eq(run->profile, "quick") ? PAIRS_QUICK : PAIRS;
     if (!run->class_source)
         a64_topology_places(run);
+    mem_zero(place, sizeof(place));
     for (i = 0; i < run->ntopo; i++)
         if (run->topo[i].percpu >= 0 && run->topo[i].percpu < MAX_CPUS)
             place[run->topo[i].percpu] = run->topo[i].place;
