@@ -360,9 +360,10 @@ if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
         if build_image "build/a64-m$id" "-DTLBSCOPE_MUTANT=$id"; then
             A64_ARGS="experiments=ipi_roundtrip timeout_ms=500" \
                 boot_a64 "mutant$id" "$here/build/a64-m$id/aarch64/tlbscope.img" 2
-            check "mutant $mutant killed: ipi_roundtrip ERROR, $answered of 200 round trips, CPU 1 hung" \
+            # the count the target was told: the pace's first point takes the floor (50)
+            check "mutant $mutant killed: ipi_roundtrip ERROR, $answered of the round trips, CPU 1 hung" \
                 test "$(exp_status ipi_roundtrip),$(exp_field ipi_roundtrip \
-                    "[.notes[] | select(startswith(\"cpu 1: $answered of 200 round trips\"))] | length"),$(jqr '.topology.cpus[1].state')" = ERROR,1,hung
+                    "[.notes[] | select(test(\"^cpu 1: $answered of [0-9]+ round trips\"))] | length"),$(jqr '.topology.cpus[1].state')" = ERROR,1,hung
         else
             not_ok "the mutant $id build"
         fi
