@@ -192,6 +192,10 @@
 #define MUTANT_ID_arm_user_tlbi_kernel_asid 201 /* KPTI's second TLBI names the kernel ASID, not ASID | 1 */
 #define MUTANT_ID_arm_e0pd_wrong_field 202 /* ID_AA64MMFR2_EL1.E0PD read from [3:0] (CnP), not [63:60] */
 #define MUTANT_ID_a64_kpti_user_unverified 203 /* pti_double_invalidation verifies under the kernel ASID only */
+/* aarch64 ipi_roundtrip's pairs and classes (core/run/topo_arm64.c): 204-206 */
+#define MUTANT_ID_a64_mpidr_mt_ignored 204 /* MPIDR classes read as MT = 0 whatever MPIDR_EL1.MT says */
+#define MUTANT_ID_a64_pairs_bsp_only 205 /* ipi_roundtrip: only the BSP initiates (the pairs before) */
+#define MUTANT_ID_a64_pairs_sampled_in_order 206 /* many pairs: the first ones taken, not each class's share */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -56,7 +56,7 @@
  * other package with no SRAT: core/machine/cpu_table.h, issue 21). A summary pools samples by class: every
  * measured pair contributes the same number of samples (all of them, or an
  * evenly spaced subset of each pair's when the pool would exceed POOL_CAP;
- * core/exp/class_pool.c), so no pair, early or late, weighs more than
+ * core/run/class_pool.c), so no pair, early or late, weighs more than
  * another. Each summary point records its pairs and samples_per_pair.
  *
  * What failure looks like: a target that never acknowledges within
@@ -66,7 +66,7 @@
 #include "asm/apic.h"
 #include "asm/cpu.h"
 #include "core/lib/atomic.h"
-#include "core/exp/class_pool.h"
+#include "core/run/class_pool.h"
 #include "core/exp/protocol_steps.h"
 #include "core/run/experiments.h"
 #include "core/machine/ipi.h"

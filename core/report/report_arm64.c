@@ -144,6 +144,26 @@ static void write_cpu(struct json_writer *w, const void *ctx)
     jw_object_end(w);
 }
 
+/* ipi_roundtrip's topology classes (core/run/topo_arm64.h): where they come from, MPIDR_EL1.MT
+ * as the BSP read it, and the ordered pairs of the table's CPUs (any state) in each class;
+ * nothing before the places are known (a64_topology_places) */
+static void write_classes(struct json_writer *w, const struct arm64_run *run)
+{
+    uint32_t per_class[A64_CLASS_COUNT] = { 0 }, i, j, c;
+    if (!run->class_source)
+        return;
+    for (i = 0; i < run->ntopo; i++)
+        for (j = 0; j < run->ntopo; j++)
+            per_class[a64_place_class(&run->topo[i].place, &run->topo[j].place)]++;
+    jw_kv_str(w, "class_source", run->class_source);
+    jw_kv_bool(w, "mpidr_mt", (run->cpu.mpidr & MPIDR_MT_BIT) != 0);
+    jw_key(w, "classes");
+    jw_object_begin_inline(w);
+    for (c = A64_CLASS_FIRST; c < A64_CLASS_COUNT; c++)
+        jw_kv_u64(w, a64_class_name((enum a64_class)c), per_class[c]);
+    jw_object_end(w);
+}
+
 static void write_topology(struct json_writer *w, const void *ctx)
 {
     const struct arm64_run *run = ctx;
@@ -155,6 +175,7 @@ static void write_topology(struct json_writer *w, const void *ctx)
     jw_kv_u64(w, "cpu_count", run->ntopo);
     jw_kv_u64(w, "cpus_ok", ok);
     jw_kv_str(w, "source", "madt_gicc");
+    write_classes(w, run);
     jw_key(w, "cpus");
     jw_array_begin(w);
     for (i = 0; i < run->ntopo; i++) {
@@ -304,6 +325,32 @@ static void put_us(struct strbuf *sb, uint64_t ticks, uint64_t hz)
     sb_printf(sb, "%8llu.%llu us", (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10));
 }
 
+/* one point on a line: its parameters, each metric's p50 and n, its values */
+static void put_point(struct strbuf *sb, const char *lead, const struct result_point *p, uint64_t hz)
+{
+    uint32_t k;
+    sb_puts(sb, lead);
+    for (k = 0; k < p->nparams; k++) {
+        if (p->params[k].str)
+            sb_printf(sb, "%s=%-12s ", p->params[k].key, p->params[k].str); /* all_but_self, broadcast_os */
+        else
+            sb_printf(sb, "%s=%-3lld ", p->params[k].key, (long long)p->params[k].num);
+    }
+    for (k = 0; k < p->nmetrics; k++) {
+        if (str_eq(p->metrics[k].name, "latency")) /* the one metric most points have */
+            sb_puts(sb, " p50");
+        else
+            sb_printf(sb, " %s p50", p->metrics[k].name);
+        put_us(sb, p->metrics[k].st.p50, hz);
+        sb_printf(sb, "  (n %llu)", (unsigned long long)p->metrics[k].st.n);
+    }
+    for (k = 0; k < p->nvalues; k++) {
+        sb_printf(sb, "  %s ", p->values[k].key);
+        sb_fixed(sb, p->values[k].milli, 3);
+    }
+    sb_putc(sb, '\n');
+}
+
 void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
 {
     static struct redaction red;
@@ -338,29 +385,10 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
         if (e->verification.applicable)
             sb_printf(sb, "        verified: %llu reads, %llu stale\n",
                       (unsigned long long)e->verification.checks, (unsigned long long)e->verification.stale_reads);
-        for (j = 0; j < e->results.count; j++) {
-            const struct result_point *p = &e->results.items[j];
-            sb_puts(sb, "        ");
-            for (k = 0; k < p->nparams; k++) {
-                if (p->params[k].str)
-                    sb_printf(sb, "%s=%-12s ", p->params[k].key, p->params[k].str); /* all_but_self, broadcast_os */
-                else
-                    sb_printf(sb, "%s=%-3lld ", p->params[k].key, (long long)p->params[k].num);
-            }
-            for (k = 0; k < p->nmetrics; k++) {
-                if (str_eq(p->metrics[k].name, "latency")) /* the one metric most points have */
-                    sb_puts(sb, " p50");
-                else
-                    sb_printf(sb, " %s p50", p->metrics[k].name);
-                put_us(sb, p->metrics[k].st.p50, run->counter_hz);
-                sb_printf(sb, "  (n %llu)", (unsigned long long)p->metrics[k].st.n);
-            }
-            for (k = 0; k < p->nvalues; k++) {
-                sb_printf(sb, "  %s ", p->values[k].key);
-                sb_fixed(sb, p->values[k].milli, 3);
-            }
-            sb_putc(sb, '\n');
-        }
+        for (j = 0; j < e->results.count; j++)
+            put_point(sb, "        ", &e->results.items[j], run->counter_hz);
+        for (j = 0; j < e->summary.count; j++)
+            put_point(sb, "  summary ", &e->summary.items[j], run->counter_hz);
     }
     for (i = 0; i < run->errors.count; i++)
         sb_printf(sb, "ERROR %s: %s\n", run->errors.items[i].where, run->errors.items[i].text);

@@ -25,6 +25,7 @@
 #include "core/run/recommendation.h"
 #include "core/run/record.h"
 #include "core/run/result.h"
+#include "core/run/topo_arm64.h"
 
 #define A64_MAX_TOPO 32   /* MADT GICC entries recorded (started or not) */
 /* room reserved for an experiment's points (core/run/record.h), before it measures */
@@ -43,6 +44,8 @@ struct a64_topo_cpu {
     char note[120];         /* "" for none */
     bool has_fault;
     uint64_t esr, far, elr, vector;
+    /* where it sits, for ipi_roundtrip's classes (a64_topology_places) */
+    struct a64_place place;
 };
 
 /*
@@ -106,6 +109,8 @@ struct arm64_run {
     const char *hypervisor, *hypervisor_source;
     uint64_t counter_hz;
     /* topology */
+    const uint8_t *pptt;      /* the firmware's ACPI PPTT (efi/arm64/), NULL without one */
+    const char *class_source; /* "pptt" or "mpidr": where topo[].place came from (NULL: not yet) */
     uint32_t ntopo;
     struct a64_topo_cpu topo[A64_MAX_TOPO];
     /* method */
@@ -123,6 +128,11 @@ struct arm64_run {
     uint32_t nexp;
     struct experiment_record exps[A64_MAX_EXPS]; /* core/run/record.h, as x86's */
 };
+
+/* Every topo[].place and class_source: from the PPTT where it describes every CPU (a
+ * malformed or partial one is named in run.warnings), else from the MPIDRs
+ * (core/run/topo_run_arm64.c). */
+void a64_topology_places(struct arm64_run *run);
 
 /* What the run suggests (core/run/recommend_arm64.c): the report's recommendations. */
 void a64_recommend(const struct arm64_run *run, struct recommendations *out);

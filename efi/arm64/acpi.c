@@ -106,6 +106,8 @@ static void parse_xsdt(const uint8_t *xsdt, struct fw_tables *ai)
                 ai->arm_boot_flags = (uint16_t)rd(t + 129, 2);
                 ai->have_fadt = true;
             }
+        } else if (sig_is(t, "PPTT")) {
+            ai->pptt = t;
         } else if (sig_is(t, "SPCR")) {
             /* base address: Generic Address Structure at 40, its 64-bit address at 44 */
             ai->uart_base = rd(t + 44, 8);

@@ -4,8 +4,8 @@
  * (tlbi_model.h), host threads playing the CPUs (host_arch.h), the CPU one
  * of profiles.h's. What efi/arm64/main.c does after a boot, with the model
  * for the machine: the configuration through the same parser
- * (a64_config_apply), the topology of --cpus CPUs (MPIDR Aff0 = index,
- * every one brought up), the experiments (a64_run_experiments), and the
+ * (a64_config_apply), the topology of --cpus CPUs (MPIDRs in the profile's cluster
+ * shape, profiles.c; every one brought up), the experiments (a64_run_experiments), and the
  * report from the aarch64 writer (core/report/report_arm64.c), labelled simulated
  * (run.sim) with every experiment marked emulated: its timings are the
  * host's clock, never a counter of the modelled CPU.
@@ -110,7 +110,7 @@ static void describe_machine(const struct a64_profile *p, unsigned n)
     str_copy(run.psci_version, sizeof(run.psci_version), "1.1");
     for (i = 0; i < n && i < A64_MAX_TOPO; i++) {
         struct a64_topo_cpu *t = &run.topo[run.ntopo++];
-        t->mpidr = i;
+        t->mpidr = a64_profile_mpidr(p, i);
         t->uid = i;
         t->percpu = (int)i;
         t->bring_up = i == 0 ? "bsp" : "psci";
@@ -211,7 +211,7 @@ int a64sim_main(int argc, char **argv)
     const char *profile_name = DEFAULT_PROFILE, *out_dir = DEFAULT_OUT;
     const struct a64_profile *p;
     struct a64m_config cfg;
-    uint64_t seed = 0, n;
+    uint64_t seed = 0, n, mpidr[MAX_CPUS];
     unsigned cpus = DEFAULT_CPUS, i;
     bool seeded = false;
     size_t used = 0;
@@ -276,7 +276,9 @@ int a64sim_main(int argc, char **argv)
 
     a64m_config_defaults(&cfg);
     cfg.seed = seed;
-    if (!a64s_machine_start(&cfg, cpus)) {
+    for (i = 0; i < cpus; i++)
+        mpidr[i] = run.topo[i].mpidr;
+    if (!a64s_machine_start(&cfg, cpus, mpidr)) {
         fprintf(stderr, "tlbscope-sim --arch aarch64: the model could not be set up\n");
         return 2;
     }

@@ -53,6 +53,25 @@ arm64-model: $(BUILD)/host/tests/test_arm64_model
 unit-tests: $(BUILD)/host/tests/test_arm64_model
 mutants: $(foreach m,$(ARM_MUTANTS),$(BUILD)/mutants/$(m)/test_arm64_model)
 
+# The aarch64 topology classes and ipi_roundtrip's pairs (core/run/topo_arm64.c, only in the
+# aarch64 builds: its own rule, as test_arm64_model's), and its mutants (core/mutant.h 204,
+# 206), killed by this test (tests/sim/mutants.sh)
+TOPO_A64_TEST := tests/host/test_topo_arm64.c
+TOPO_A64_SRCS := core/run/topo_arm64.c
+TOPO_A64_MUTANTS := a64_mpidr_mt_ignored a64_pairs_sampled_in_order
+$(BUILD)/host/tests/test_topo_arm64: $(TOPO_A64_TEST) $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(TOPO_A64_SRCS))
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
+define topo_a64_mutant_rules
+$(call arm_mutant_obj_rule,$(1))
+$(BUILD)/mutants/$(1)/test_topo_arm64: $(TOPO_A64_TEST) $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(TOPO_A64_SRCS))
+	$$(Q)$$(HOST_CC) $$(ARM64_HOST_CFLAGS) $$^ -o $$@ -lcmocka
+endef
+$(foreach m,$(TOPO_A64_MUTANTS),$(eval $(call topo_a64_mutant_rules,$(m))))
+unit-tests: $(BUILD)/host/tests/test_topo_arm64
+mutants: $(foreach m,$(TOPO_A64_MUTANTS),$(BUILD)/mutants/$(m)/test_topo_arm64)
+
 # tlbscope-sim --arch aarch64 (sim/arm64/app.c): the aarch64 app's experiments, configuration
 # and report writer compiled for the host against arch/arm64/include (TLBSCOPE_HOST), on the
 # model and the host halves of asm/ (host_arch.c: smp, timer, paging; host_gic.c: SGIs, WFI),
@@ -77,12 +96,14 @@ $(A64SIM): $(A64SIM_OBJS)
 sim: $(A64SIM)
 
 # its mutants (core/mutant.h 165, 166), the IRQ handler's (186, 187, which
-# tests/qemu/aarch64.sh kills under QEMU too) and pti_double_invalidation's verifier's (203),
-# killed by tests/sim/arm64_app.sh: profiles.c, host_gic.c, arch/arm64/irq.c and
-# core/exp/arm64/kpti.c rebuilt per mutant, the rest shared
+# tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
+# ipi_roundtrip's pairs' (205), killed by tests/sim/arm64_app.sh: profiles.c, host_gic.c,
+# arch/arm64/irq.c, core/exp/arm64/kpti.c and core/run/topo_arm64.c rebuilt per mutant, the
+# rest shared
 A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_ping_wrong_id arm_irq_no_eoi \
-                  a64_kpti_user_unverified
-A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c
+                  a64_kpti_user_unverified a64_pairs_bsp_only
+A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \
+                      core/run/topo_arm64.c
 define a64sim_mutant_rules
 $(BUILD)/mutants/$(1)/tlbscope-sim-a64: \
         $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(A64SIM_MUTANT_SRCS)) \

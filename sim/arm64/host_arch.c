@@ -54,7 +54,7 @@ static void *secondary(void *arg)
     return NULL;
 }
 
-bool a64s_machine_start(const struct a64m_config *cfg, unsigned n)
+bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_t *mpidr)
 {
     unsigned i;
     if (n < 1 || n > MAX_CPUS)
@@ -75,7 +75,7 @@ bool a64s_machine_start(const struct a64m_config *cfg, unsigned n)
     for (i = 0; i < n; i++) {
         percpu[i].idx = i;
         percpu[i].el = 1;
-        percpu[i].mpidr = i; /* Aff0 = i: one cluster */
+        percpu[i].mpidr = mpidr[i] & MPIDR_AFF_MASK;
     }
     a64s_play(&percpu[0]);
     percpu[0].gic_ok = 1;

@@ -31,9 +31,10 @@
 
 #define A64S_ASID 0x2a /* the ASID every modelled CPU translates under (never 0: a by-VA TLBI of ASID 0 must not reach its nG entries) */
 
-/* Model, percpu[] and the GIC for n CPUs (the calling thread plays the BSP, CPU 0), and
- * the other CPUs' threads started; false when the model or a thread could not be set up. */
-bool a64s_machine_start(const struct a64m_config *cfg, unsigned n);
+/* Model, percpu[] and the GIC for n CPUs (the calling thread plays the BSP, CPU 0), CPU i
+ * at mpidr[i] (its affinity fields), and the other CPUs' threads started; false when the
+ * model or a thread could not be set up. */
+bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_t *mpidr);
 /* the other CPUs' threads stopped and joined; the model stays readable until a64s_machine_free */
 void a64s_machine_stop(void);
 void a64s_machine_free(void);

@@ -34,6 +34,11 @@ const struct a64_profile a64_profiles[] = {
         /* N1 TRM, "CTR_EL0": IDC 1, DminLine/IminLine 64 bytes (unsure: DIC) */
         0x8444C004ull,
         "Arm Neoverse N1 Core Technical Reference Manual (Arm 100616), AArch64 identification registers",
+        /* MPIDR: N1 reports MT = 1, the core in Aff1 (QEMU issue 1608); Ampere Altra's shape,
+         * a pair of cores per Aff2 (a 2P Altra Max: 0x01001f0100 = socket 1, pair 31, core 1);
+         * 4 pairs a package is the model's, where Altra has 40 (so 16 CPUs reach a second
+         * package, as a 2P Altra's would) */
+        true, 2, 4,
     },
     {
         "neoverse-v1", "Arm Neoverse V1 (AWS Graviton3): Armv8.4, TLBI OS and range",
@@ -54,6 +59,9 @@ const struct a64_profile a64_profiles[] = {
         /* V1 TRM, "CTR_EL0": DIC 1, IDC 1 */
         0xB444C004ull,
         "Arm Neoverse V1 Core Technical Reference Manual (Arm 101427), AArch64 identification registers",
+        /* MPIDR: Graviton's flat shape, the core in Aff1 and Aff2 = 0 for every core (as
+         * Graviton2 reports; unsure for Graviton3, and whether V1 sets MT = 1 as N1 does) */
+        true, 64, 1,
     },
     {
         "neoverse-v2", "Arm Neoverse V2 (NVIDIA Grace, AWS Graviton4): Armv9.0, TLBI OS and range",
@@ -72,6 +80,9 @@ const struct a64_profile a64_profiles[] = {
         /* V2 TRM, "CTR_EL0": DIC 1, IDC 1 (unsure) */
         0xB444C004ull,
         "Arm Neoverse V2 Core Technical Reference Manual (Arm 102375), AArch64 identification registers",
+        /* MPIDR: unsure. The model's: MT = 1, the core in Aff1, 8 cores a cluster, one cluster
+         * a package (a Grace superchip's two packages at 16 CPUs, scaled down from 72 each) */
+        true, 8, 1,
     },
     {
         "cortex-a72", "Arm Cortex-A72 (AWS Graviton1 A1, Raspberry Pi 4, many Armv8.0 boards): no TLBI OS or range",
@@ -89,6 +100,9 @@ const struct a64_profile a64_profiles[] = {
         /* A72 TRM, "Cache Type Register": 64-byte lines, PIPT instruction cache */
         0x8444C004ull,
         "Arm Cortex-A72 MPCore Processor Technical Reference Manual (Arm 100095), AArch64 register summary",
+        /* MPIDR: A72 TRM, "Multiprocessor Affinity Register": MT = 0, Aff0 the core (0-3),
+         * Aff1 the cluster; Graviton1's 16 cores as 4 clusters of 4 (unsure) */
+        false, 4, 4,
     },
 };
 
@@ -103,6 +117,13 @@ const struct a64_profile *a64_profile_find(const char *name)
     return NULL;
 }
 
+uint64_t a64_profile_mpidr(const struct a64_profile *p, unsigned i)
+{
+    uint64_t core = i % p->cores_per_cluster, cluster = i / p->cores_per_cluster % p->clusters_per_package;
+    uint64_t package = i / p->cores_per_cluster / p->clusters_per_package;
+    return p->mt ? package << 32 | cluster << 16 | core << 8 : package << 16 | cluster << 8 | core;
+}
+
 void a64_profile_identify(const struct a64_profile *p, struct arm64_cpu_id *c)
 {
     unsigned tlb = (unsigned)((p->isar0 >> 56) & 0xf);
@@ -111,6 +132,7 @@ void a64_profile_identify(const struct a64_profile *p, struct arm64_cpu_id *c)
     c->isar0 = p->isar0;
     c->mmfr0 = p->mmfr0;
     c->mmfr2 = p->mmfr2;
+    c->mpidr = 0x80000000ull | (p->mt ? 1ull << 24 : 0) | a64_profile_mpidr(p, 0); /* RES1 [31] */
     c->implementer = (unsigned)((p->midr >> 24) & 0xff);
     c->variant = (unsigned)((p->midr >> 20) & 0xf);
     c->part = (unsigned)((p->midr >> 4) & 0xfff);

@@ -1,5 +1,5 @@
 /*
- * ipi_roundtrip's class summary (core/exp/class_pool.c): every sampled pair
+ * ipi_roundtrip's class summary (core/run/class_pool.c): every sampled pair
  * contributes the same number of samples, evenly spaced over its own, even
  * when the pool's cap forces a subset. The old pooling took a rounded-down
  * stride until the pool was full, so the first pairs (low-numbered
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <stdint.h>
 
-#include "core/exp/class_pool.h"
+#include "core/run/class_pool.h"
 
 /* Pools `pairs` pairs of `samples` values each (value = pair * 1e6 + index) under `cap`. */
 static void check_pool(uint32_t pairs, uint32_t samples, uint32_t cap)

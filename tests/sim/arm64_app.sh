@@ -4,8 +4,9 @@
 # Each run must be COMPLETE with zero stale reads on every verified experiment, the
 # control must see stale reads, the profile's ID_AA64ISAR0_EL1.TLB must decide the
 # methods (no FEAT_TLBIRANGE: tlbi_range SKIP with the register as evidence and
-# flush_ceiling per_page; with it: tlbi_range measured, flush_ceiling range), every
-# target of ipi_roundtrip must have taken each ping through the IRQ handler,
+# flush_ceiling per_page; with it: tlbi_range measured, flush_ceiling range), ipi_roundtrip
+# must measure every ordered pair, secondaries initiating, each labelled with the class of
+# the profile's MPIDRs, every target taking each ping through the IRQ handler,
 # pti_double_invalidation must time one TLBI a page against KPTI's two (the user ASID's
 # entries verified on every CPU: exactly samples x pages x CPUs x 3 reads) and name the
 # path Linux takes from the profile's ID_AA64MMFR2_EL1.E0PD (kpti on N1, V1, A72; not on V2),
@@ -20,6 +21,10 @@ PROFILES=${A64_PROFILES:-neoverse-n1 neoverse-v1 neoverse-v2 cortex-a72}
 declare -A tlb=([neoverse-n1]=0 [neoverse-v1]=2 [neoverse-v2]=2 [cortex-a72]=0)
 # ID_AA64MMFR2_EL1.E0PD [63:60]: only V2 (Armv9.0) has FEAT_E0PD, so Linux runs KPTI on the others
 declare -A e0pd=([neoverse-n1]=false [neoverse-v1]=false [neoverse-v2]=true [cortex-a72]=false)
+# ipi_roundtrip's classes at 4 CPUs, from the profile's MPIDR shape (sim/arm64/profiles.c):
+# Altra's pairs of cores (neoverse-n1), one cluster for the others
+declare -A classes=([neoverse-n1]=same_cluster,same_package [neoverse-v1]=same_cluster
+                    [neoverse-v2]=same_cluster [cortex-a72]=same_cluster)
 
 # the experiments that verify, all SUCCESS with zero stale reads
 verified_clean() {
@@ -44,8 +49,13 @@ for profile in $PROFILES; do
         test "$(exp_field stale_detector_control '[.status, (.verification.stale_reads > 0)] | map(tostring) | join("|")')" = "SUCCESS|true"
     check "$profile: simulated, the model and profile named, the verdict [SIMULATED] (host time, as x86's model runs)" \
         test "$(jqr '[.simulated, .simulation.profile, (.verdict.line | endswith("[SIMULATED]"))] | map(tostring) | join("|")')" = "true|$profile|true"
-    check "$profile: ipi_roundtrip, 3 targets, each of their 10 pings through the IRQ handler (irq_entries = samples)" \
-        test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.results[] | [.values.irq_entries, .metrics.latency.n]] | unique | map(map(tostring) | join("/")) | join(","))] | map(tostring) | join("|")')" = "SUCCESS|3|10/10"
+    check "$profile: ipi_roundtrip, 9 ordered pairs (every CPU initiates, the BSP is never a target), each of their 10 pings through the IRQ handler (irq_entries = samples)" \
+        test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.results[] | [.values.irq_entries, .metrics.latency.n]] | unique | map(map(tostring) | join("/")) | join(",")),
+            ([.results[].params.initiator] | unique | map(tostring) | join(",")), ([.results[].params.target] | unique | map(tostring) | join(","))] | map(tostring) | join("|")')" = "SUCCESS|9|10/10|0,1,2,3|1,2,3"
+    check "$profile: ipi_roundtrip's classes from the profile's MPIDRs (${classes[$profile]}), a summary per class over all 9 pairs" \
+        test "$(jqr '(.experiments[] | select(.id == "ipi_roundtrip")) as $e | [.topology.class_source,
+            ([$e.results[].params.class] | unique | join(",")), ([$e.summary[].params.class] | sort | join(",")),
+            ([$e.summary[].values.pairs] | add)] | map(tostring) | join("|")')" = "mpidr|${classes[$profile]}|${classes[$profile]}|9"
     # KPTI's double invalidation: no_kpti and kpti at 1, 8, 64, 512 pages on 4 CPUs; every
     # sample's pages read back by every CPU under the kernel ASID, kpti's under the user's too:
     # 10 samples x (1 + 8 + 64 + 512) pages x 4 CPUs x (1 + 2)
@@ -80,5 +90,9 @@ if [ -z "${A64_PROFILES:-}" ]; then
     check "neoverse-v2 at 16 CPUs: COMPLETE, every CPU ok, zero stale reads, valid, within 2 minutes" \
         eval '[ "$RC" = 0 ] && [ "$(jqr "[.verdict.word, .topology.cpus_ok] | map(tostring) | join(\"|\")")" = "COMPLETE|16" ] &&
               verified_clean && validates'
+    # 225 ordered pairs over ipi_roundtrip's 120: each class of the model's two packages its share
+    check "neoverse-v2 at 16 CPUs: ipi_roundtrip samples 120 of 225 pairs, 60 same_cluster and 60 cross_package" \
+        test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.summary[] | "\(.params.class)=\(.values.pairs)"] | join(","))] | map(tostring) | join("|")')" = \
+        "SUCCESS|120|same_cluster=60,cross_package=60"
 fi
 echo "# SUMMARY: the aarch64 app on the strict aarch64 model: $PROFILES"

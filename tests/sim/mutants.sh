@@ -66,6 +66,11 @@ all_mutants="$all_mutants $num_mutants"
 arm_mutants=$(sed -n '/^ARM_MUTANTS :=/,/[^\\]$/p' sim/arm64/arm64.mk | sed 's/^ARM_MUTANTS :=//; s/\\//g')
 for m in $arm_mutants; do [ -x "$MUT/$m/test_arm64_model" ] || need_build=true; done
 all_mutants="$all_mutants $arm_mutants"
+# aarch64's topology classes and ipi_roundtrip's pairs: test_topo_arm64 only
+# (sim/arm64/arm64.mk TOPO_A64_MUTANTS)
+topo_a64_mutants=$(sed -n 's/^TOPO_A64_MUTANTS :=//p' sim/arm64/arm64.mk)
+for m in $topo_a64_mutants; do [ -x "$MUT/$m/test_topo_arm64" ] || need_build=true; done
+all_mutants="$all_mutants $topo_a64_mutants"
 # tlbscope-sim --arch aarch64's mutants, and the app's IRQ handler's: their driver only
 # (sim/arm64/arm64.mk A64SIM_MUTANTS)
 a64sim_mutants=$(sed -n '/^A64SIM_MUTANTS :=/,/[^\\]$/p' sim/arm64/arm64.mk | sed 's/^A64SIM_MUTANTS :=//; s/\\//g')
@@ -734,6 +739,14 @@ kill_a64sim arm_irq_no_eoi neoverse-n1 "the IRQ handler never ends the SGI"
 # pti_double_invalidation verifies kpti's samples under the kernel ASID only: the user ASID's
 # entries, the point of the second TLBI, go unread (the exact count of reads fails)
 kill_a64sim a64_kpti_user_unverified neoverse-n1 "pti_double_invalidation verifies under the kernel ASID only"
+# ipi_roundtrip's pairs (core/run/topo_arm64.c): the BSP initiating alone, as before
+kill_a64sim a64_pairs_bsp_only neoverse-n1 "ipi_roundtrip's pairs: only the BSP initiates"
+# the MPIDR classes and the sampling of pairs, on the shapes machines report
+control_unit a64_mpidr_mt_ignored test_topo_arm64 "the aarch64 topology-class test" 7
+kill_unit a64_mpidr_mt_ignored test_altra_pairs_and_sockets \
+    "aarch64 classes read as MPIDR_EL1.MT = 0: an Altra pair splits into two clusters" test_topo_arm64
+kill_unit a64_pairs_sampled_in_order test_sample_gives_each_class_its_share \
+    "ipi_roundtrip over its pair limit: the first pairs taken, the far classes none" test_topo_arm64
 
 # tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
 # the tool binary) passes with build/tlbscope-report and fails with the mutant's. Sides are

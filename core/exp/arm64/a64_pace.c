@@ -81,10 +81,11 @@ void a64_pace_end(struct arm64_run *run, struct experiment_record *e, struct a64
     uint64_t per_sample = p->samples_done ? took / p->samples_done : 0;
     mem_free(p->buf);
     p->buf = 0;
-    if (p->done && p->min == p->max)
+    /* from the points measured in full: one cut short by a lost CPU says nothing of the pace */
+    if (p->complete && p->min == p->max)
         record_note(e, "%u samples per point%s", p->min,
                     p->planned ? "" : " (run_budget_s=0: as configured, not planned)");
-    else if (p->done)
+    else if (p->complete)
         record_note(e, "%u to %u samples per point: each point had an equal part of the experiment's "
                        "share of run_budget_s (plan)", p->min, p->max);
     if (!p->planned || !p->complete)

@@ -89,6 +89,7 @@ void a64_run_experiments(struct arm64_run *run)
     static const struct stats_hook hook = { 0, p50_interval, 0 };
     interval_run = run;
     stats_set_hook(&hook);
+    a64_topology_places(run); /* before any experiment: the report has them whichever runs */
     run->experiments_left = 0;
     for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
         run->experiments_left += selected(run, table[i].id);

@@ -24,16 +24,10 @@
 #include "reports/tool/model/units.h"
 #include "reports/tool/model/vocab.h"
 
-static int class_rank(const char *cls)
-{
-    int i = vocab_index(vocab_topo_classes, cls);
-    return i < 0 ? 100 : i;
-}
-
 static int cmp_class(const void *a, const void *b)
 {
     const struct cmp_row *x = a, *y = b;
-    int rx = class_rank(x->cls), ry = class_rank(y->cls);
+    int rx = vocab_class_rank(x->cls), ry = vocab_class_rank(y->cls);
     return rx != ry ? (rx < ry ? -1 : 1) : strcmp(x->cls, y->cls);
 }
 

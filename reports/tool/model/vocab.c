@@ -24,6 +24,8 @@ const char *const vocab_smbios_entry_points[] = { "smbios2", "smbios3", NULL };
 const char *const vocab_topo_classes[] = { "self",          "smt_sibling", "same_l3",
                                            "same_package",  "same_package_other_node",
                                            "same_node",     "cross_node",  "cross_package", NULL };
+const char *const vocab_arm64_topo_classes[] = { "self", "smt_sibling", "same_cluster", "same_package",
+                                                 "cross_package", NULL };
 const char *const vocab_linux_ipi_modes[] = { "x2apic_cluster", "x2apic_phys", "physflat", NULL };
 const char *const vocab_l3_sources[] = { "leaf_4", "leaf_8000001d", "simulated", "none", NULL };
 /* nearest_first: invlpgb_range's summary row of its nearest-first sweep */
@@ -31,6 +33,14 @@ const char *const vocab_placements[] = { "smt_sibling", "same_l3",    "same_pack
                                          "same_package_other_node",    "same_node",
                                          "cross_node",  "cross_package", "spread",
                                          "nearest_first", NULL };
+
+int vocab_class_rank(const char *cls)
+{
+    int i = vocab_index(vocab_topo_classes, cls);
+    if (i < 0)
+        i = vocab_index(vocab_arm64_topo_classes, cls);
+    return i < 0 ? 100 : i;
+}
 
 int vocab_index(const char *const list[], const char *word)
 {

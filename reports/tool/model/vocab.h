@@ -27,12 +27,17 @@ extern const char *const vocab_emulators[];
 extern const char *const vocab_smbios_entry_points[];
 /* Topology classes of ipi_roundtrip, nearest first. */
 extern const char *const vocab_topo_classes[];
+/* aarch64's (core/run/topo_arm64.h), nearest first */
+extern const char *const vocab_arm64_topo_classes[];
 extern const char *const vocab_l3_sources[];
 extern const char *const vocab_linux_ipi_modes[];
 extern const char *const vocab_placements[];
 
 /* Position of `word` in `list`, or -1 (also for a NULL word). */
 int vocab_index(const char *const list[], const char *word);
+/* A topology class's place, nearest first: x86's position, else aarch64's (the classes of one
+ * report are one architecture's; a class the two share has x86's), else 100. */
+int vocab_class_rank(const char *cls);
 /* "a, b or c", for messages. */
 void vocab_describe(const char *const list[], char *buf, unsigned long cap);
 

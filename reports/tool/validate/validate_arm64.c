@@ -151,6 +151,32 @@ static int validate_arm64_cpu_entry(struct vctx *c, const json_t *e, size_t pos,
     return state;
 }
 
+/* topology.class_source, mpidr_mt and classes (written from this release on, so optional):
+ * where ipi_roundtrip's classes come from, and the ordered pairs of distinct CPUs in each
+ * (at most n x (n - 1): two CPUs of one MPIDR, a firmware's mistake, are in none) */
+static void validate_arm64_classes(struct vctx *c, const json_t *topo, size_t ncpus)
+{
+    static const char *const sources[] = { "mpidr", "pptt", NULL };
+    const json_t *classes, *v;
+    const char *key;
+    long long sum = 0, n;
+    size_t mark;
+    vc_word(c, topo, "class_source", sources, VF_OPTIONAL);
+    vc_bool(c, topo, "mpidr_mt", VF_OPTIONAL, NULL);
+    if (!(classes = vc_enter(c, topo, "classes", VF_OPTIONAL, &mark)))
+        return;
+    json_object_foreach((json_t *)classes, key, v) {
+        if (vocab_index(vocab_arm64_topo_classes, key) <= 0)
+            vc_error(c, key, "not an aarch64 topology class (smt_sibling, same_cluster, same_package, "
+                     "cross_package)");
+        else if (vc_int(c, classes, key, 0, LLONG_MAX, 0, &n))
+            sum += n;
+    }
+    if (ncpus && sum > (long long)(ncpus * (ncpus - 1)))
+        vc_error(c, NULL, "%lld pairs, but %zu CPUs have %zu ordered pairs", sum, ncpus, ncpus * (ncpus - 1));
+    vc_leave(c, mark);
+}
+
 void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *f)
 {
     size_t mark, m, i, n, ok = 0, bsps = 0;
@@ -161,7 +187,9 @@ void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *
     vc_int(c, topo, "cpu_count", 0, LLONG_MAX, 0, &cpu_count);
     vc_int(c, topo, "cpus_ok", 0, LLONG_MAX, 0, &cpus_ok);
     vc_fixed(c, topo, "source", "madt_gicc");
-    if (!(cpus = vc_member(c, topo, "cpus", VT_ARRAY, 0))) {
+    cpus = vc_member(c, topo, "cpus", VT_ARRAY, 0);
+    validate_arm64_classes(c, topo, json_array_size(cpus));
+    if (!cpus) {
         vc_leave(c, mark);
         return;
     }
@@ -278,6 +306,40 @@ static void validate_arm64_irq_entries(struct vctx *c, const json_t *e)
     jpath_pop(&c->path, m);
 }
 
+/* ipi_roundtrip's pairs (a class on each, optional: the BSP alone initiated before) and its
+ * summary per class: the BSP is never a target of a classed pair (it keeps the firmware's
+ * vectors), an initiator is not its own target */
+static void validate_arm64_pairs(struct vctx *c, const json_t *e)
+{
+    static const char *const sections[] = { "results", "summary" };
+    size_t s, j;
+    for (s = 0; s < 2; s++) {
+        const json_t *points = json_object_get(e, sections[s]);
+        size_t m = jpath_push_key(&c->path, sections[s]);
+        for (j = 0; j < json_array_size(points); j++) {
+            const json_t *pt = vc_point(c, points, sections[s], j);
+            const json_t *params = jget_object(pt, "params"), *values = jget_object(pt, "values");
+            size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "params");
+            if (params && vc_word(c, params, "class", vocab_arm64_topo_classes, s ? 0 : VF_OPTIONAL) == 0)
+                vc_error(c, "class", "\"self\": a pair is two CPUs");
+            /* with a class (this release's pairs; the contract's prototype pinged the BSP too) */
+            if (params && s == 0 && json_object_get(params, "class") && jget_int(params, "target", -1) == 0)
+                vc_error(c, "target", "0: the BSP is never a target (it keeps the firmware's vectors)");
+            if (params && s == 0 && jget_int(params, "target", -1) == jget_int(params, "initiator", -2))
+                vc_error(c, "initiator", "the target itself: a pair is two CPUs");
+            jpath_pop(&c->path, m3);
+            m3 = jpath_push_key(&c->path, "values");
+            if (values && s == 1) {
+                vc_member(c, values, "pairs", VT_NUMBER, 0);
+                vc_member(c, values, "samples_per_pair", VT_NUMBER, 0);
+            }
+            jpath_pop(&c->path, m3);
+            jpath_pop(&c->path, m2);
+        }
+        jpath_pop(&c->path, m);
+    }
+}
+
 /* flush_ceiling's points: the flush, the initiator's refill and the two together, each a metric */
 static void validate_arm64_ceiling_metrics(struct vctx *c, const json_t *e)
 {
@@ -344,8 +406,10 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
         validate_arm64_methods(c, e, "method", range_methods);
     if (id && strcmp(id, "ipi_broadcast") == 0)
         validate_arm64_methods(c, e, "mode", sgi_modes);
-    if (id && strcmp(id, "ipi_roundtrip") == 0)
+    if (id && strcmp(id, "ipi_roundtrip") == 0) {
         validate_arm64_irq_entries(c, e);
+        validate_arm64_pairs(c, e);
+    }
     if (id && strcmp(id, "flush_ceiling") == 0) {
         validate_arm64_methods(c, e, "mode", ceiling_modes);
         validate_arm64_ceiling_metrics(c, e);

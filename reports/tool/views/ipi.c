@@ -163,16 +163,10 @@ static size_t class_slot(struct ipi_class_row *rows, size_t *nrows, const char *
     return (*nrows)++;
 }
 
-static int class_rank(const char *cls)
-{
-    int i = vocab_index(vocab_topo_classes, cls);
-    return i < 0 ? 100 : i;
-}
-
 static int cmp_class_row(const void *a, const void *b)
 {
     const struct ipi_class_row *x = a, *y = b;
-    int rx = class_rank(x->cls), ry = class_rank(y->cls);
+    int rx = vocab_class_rank(x->cls), ry = vocab_class_rank(y->cls);
     return rx != ry ? (rx < ry ? -1 : 1) : strcmp(x->cls, y->cls);
 }
 

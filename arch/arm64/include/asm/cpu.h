@@ -19,6 +19,9 @@
 
 struct arm64_cpu_id {
     uint64_t midr, isar0, mmfr0, mmfr2;
+    /* the reading CPU's MPIDR_EL1 whole: MT [24] (core/run/topo_arm64.h), which the MADT's
+     * GICC entries leave out */
+    uint64_t mpidr;
     unsigned implementer, part, variant, revision;
     bool tlbi_os, tlbi_range;
     bool e0pd; /* FEAT_E0PD (arm64_e0pd): Linux then runs without KPTI */
@@ -34,6 +37,7 @@ static inline void arm64_cpu_identify(struct arm64_cpu_id *c)
     c->mmfr0 = read_sysreg(ID_AA64MMFR0_EL1);
     /* ID_AA64MMFR2_EL1 as its encoding: older assemblers lack the name */
     c->mmfr2 = read_sysreg(S3_0_C0_C7_2);
+    c->mpidr = read_sysreg(MPIDR_EL1);
     c->implementer = (unsigned)((c->midr >> 24) & 0xff);
     c->variant = (unsigned)((c->midr >> 20) & 0xf);
     c->part = (unsigned)((c->midr >> 4) & 0xfff);

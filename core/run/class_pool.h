@@ -4,8 +4,8 @@
  * class's percentiles weigh every pair alike, whatever the order the pairs
  * were measured in and however many pairs a class has.
  */
-#ifndef TLBSCOPE_CORE_EXP_CLASS_POOL_H
-#define TLBSCOPE_CORE_EXP_CLASS_POOL_H
+#ifndef TLBSCOPE_CORE_RUN_CLASS_POOL_H
+#define TLBSCOPE_CORE_RUN_CLASS_POOL_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-#include "core/exp/class_pool.h"
+#include "core/run/class_pool.h"
 #include "core/mutant.h"
 
 uint32_t class_pool_share(const uint32_t *pairs_in_class, uint32_t nclasses, uint32_t samples,
