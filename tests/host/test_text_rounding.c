@@ -1,6 +1,6 @@
 /*
- * The .txt summary's time cells (core/report/report_views.c cell_time, used by
- * report_write_text): rounded to the digit shown, never truncated (issue 13,
+ * The .txt summary's time cells (core/report/point_views.c view_cell_time, used by
+ * both architectures' summaries): rounded to the digit shown, never truncated (issue 13,
  * finding 9: 34,902 ns printed as "34 us"), and the recommendations' tick counts as time
  * (core/report/time_text.c, issue 31).
  */
@@ -12,29 +12,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report/report_views.h"
+#include "core/report/point_views.h"
 #include "core/report/time_text.h"
 #include "tests/host/support_host.h"
 
 /* The p50 cell the generic point view prints for `ns` (a 1 GHz TSC: one tick per ns). */
 static void cell_for(uint64_t ns, char *out, size_t cap)
 {
-    static struct run r;
     struct experiment_record e;
     struct result_point *p;
     struct stats st = { .n = 1000, .min = ns, .p50 = ns, .p90 = ns, .p99 = ns, .max = ns,
                         .mean = ns };
     struct strbuf sb;
     char buf[256], *at;
-    memset(&r, 0, sizeof(r));
     memset(&e, 0, sizeof(e));
-    r.tsc_hz = 1000000000ull;
     assert_true(point_list_reserve(&e.results, 1));
     p = point_list_add(&e.results);
     point_param_num(p, "k", 1);
     point_metric(p, "latency", &st);
     sb_init_fixed(&sb, buf, sizeof(buf));
-    report_view_points(&r, &e, &e.results, &sb, 4);
+    view_points(&sb, &e.results, 1000000000ull, 4, false);
     at = strstr(buf, "latency p50");
     assert_non_null(at);
     at += strlen("latency p50");
