@@ -113,16 +113,31 @@ static void write_cpu_problems(const struct arm64_run *run, struct strbuf *sb)
     }
 }
 
+/* Whether the points have more than one initiator: a matrix, not a row of it and dashes. */
+static bool several_initiators(const struct point_list *l)
+{
+    const struct point_param *first = l->count ? point_find_param(&l->items[0], "initiator") : 0;
+    uint32_t i;
+    for (i = 1; first && i < l->count; i++) {
+        const struct point_param *p = point_find_param(&l->items[i], "initiator");
+        if (p && p->num != first->num)
+            return true;
+    }
+    return false;
+}
+
 /*
- * ipi_roundtrip's points fill x86's initiator x target matrix; every other
- * experiment's points go one a line with every metric (flush_ceiling's
- * refills too), then its summary points (flush_ceiling's p*).
+ * ipi_roundtrip's points from several initiators fill x86's initiator x
+ * target matrix; every other experiment's points (and the BSP's round trips
+ * alone) go one a line with every metric (flush_ceiling's refills too), then
+ * its summary points (flush_ceiling's p*).
  */
 static void write_experiment(const struct arm64_run *run, const struct experiment_record *e,
                              const struct summary_tags *tags, struct strbuf *sb)
 {
     summary_experiment_head(sb, e, tags);
-    if (!str_eq(e->id, "ipi_roundtrip") || !view_ipi_matrix(sb, e, run->ntopo, run->counter_hz)) {
+    if (!str_eq(e->id, "ipi_roundtrip") || !several_initiators(&e->results) ||
+        !view_ipi_matrix(sb, e, run->ntopo, run->counter_hz)) {
         view_points(sb, &e->results, run->counter_hz, 32, true);
         view_points(sb, &e->summary, run->counter_hz, 8, true);
     }
