@@ -17,6 +17,7 @@
 #include "core/report/recommend_json.h"
 #include "core/report/report_redact.h"
 #include "core/report/summary_text.h"
+#include "core/run/upload.h"
 
 /* what the run suggests (core/run/recommend_arm64.c): a few KB, not on the firmware's stack */
 static struct recommendations text_recs;
@@ -60,6 +61,8 @@ static void write_header(const struct arm64_run *run, struct strbuf *sb)
         fmt_into(line, sizeof(line), "%s %s", run->sm_manufacturer, run->sm_product);
         summary_line(sb, "Machine", line);
     }
+    /* upload=: where this copy goes and how it went, as x86's header says it */
+    upload_status_text(&run->upload, run->cfg.upload, run->cfg.upload_attempts, sb);
     fmt_into(line, sizeof(line), "%s rev %s, ACPI OEM %s%s",
              run->uefi_vendor[0] ? run->uefi_vendor : "(no vendor)", run->uefi_revision,
              run->acpi_oem_id[0] ? run->acpi_oem_id : "(none)", run->madt ? "" : ", no MADT");
