@@ -12,27 +12,9 @@ void summary_title(struct strbuf *sb, const char *run_id)
 
 void summary_line(struct strbuf *sb, const char *label, const char *text)
 {
-    size_t col = 0, len;
-    sb_printf(sb, "%-10s", label);
-    while (*text) {
-        while (*text == ' ')
-            text++;
-        for (len = 0; text[len] && text[len] != ' '; len++)
-            ;
-        if (!len)
-            break;
-        if (col && col + 1 + len > 70) {
-            sb_puts(sb, "\n          ");
-            col = 0;
-        } else if (col) {
-            sb_putc(sb, ' ');
-            col++;
-        }
-        sb_printf(sb, "%.*s", (int)len, text);
-        col += len;
-        text += len;
-    }
-    sb_putc(sb, '\n');
+    char first[16];
+    fmt_into(first, sizeof(first), "%-10s", label);
+    sb_wrapped(sb, first, 10, text, 80);
 }
 
 void summary_simulated_head(struct strbuf *sb, const char *model, uint32_t version,
