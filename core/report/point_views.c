@@ -83,16 +83,40 @@ bool view_ipi_matrix(struct strbuf *sb, const struct experiment_record *e, uint3
     return true;
 }
 
+static bool key_in(const char *key, const char *const *keys, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (str_eq(key, keys[i]))
+            return true;
+    return false;
+}
+
 /* The values that are times in ticks (reports/SCHEMA.md): shown as time, as the metrics are. */
 static bool value_is_time(const char *key)
 {
     static const char *const times[] = { "p50_per_page", "send_mean", "local_flush_mean",
                                          "delivery_ack_mean", "last_handler_mean" };
-    uint32_t i;
-    for (i = 0; i < ARRAY_SIZE(times); i++)
-        if (str_eq(key, times[i]))
-            return true;
-    return false;
+    return key_in(key, times, ARRAY_SIZE(times));
+}
+
+/* Differences in ticks, which may be below zero (aarch64 pti_double_invalidation's summary:
+ * kpti's p50 minus no_kpti's): shown as time with their sign. */
+static bool value_is_signed_time(const char *key)
+{
+    static const char *const times[] = { "extra", "extra_per_page" };
+    return key_in(key, times, ARRAY_SIZE(times));
+}
+
+/* a value in ticks x 1000 as time; below zero "0 ns", or with its sign when `signed_time` */
+static void write_time_value(struct strbuf *sb, int64_t milli, uint64_t hz, bool signed_time)
+{
+    char t[24];
+    if (milli < 0 && signed_time)
+        sb_putc(sb, '-');
+    milli = milli < 0 ? (signed_time ? -milli : 0) : milli;
+    time_text(ticks_to_ns((uint64_t)milli / 1000, hz), t, sizeof(t));
+    sb_puts(sb, t);
 }
 
 static void write_params(struct strbuf *sb, const struct result_point *p)
@@ -145,11 +169,8 @@ void view_points(struct strbuf *sb, const struct point_list *l, uint64_t hz, uin
                 line_start = sb->len - 3;
             }
             sb_printf(sb, " %s ", p->values[v].key);
-            if (value_is_time(p->values[v].key) && hz) {
-                char t[24];
-                time_text(ticks_to_ns((uint64_t)(p->values[v].milli < 0 ? 0 : p->values[v].milli) /
-                                          1000, hz), t, sizeof(t));
-                sb_puts(sb, t);
+            if ((value_is_time(p->values[v].key) || value_is_signed_time(p->values[v].key)) && hz) {
+                write_time_value(sb, p->values[v].milli, hz, value_is_signed_time(p->values[v].key));
             } else {
                 sb_fixed(sb, p->values[v].milli, 3);
             }

@@ -98,10 +98,48 @@ static void test_prose_ticks_as_time(void **state)
     }
 }
 
+/*
+ * A value in ticks as time in the point table: aarch64 pti_double_invalidation's `extra`
+ * (kpti's p50 minus no_kpti's) keeps its sign, a negative mean of x86's breakdown reads 0.
+ */
+static void test_time_values(void **state)
+{
+    static const struct {
+        const char *key;
+        int64_t milli;
+        const char *text;
+    } cases[] = {
+        { "extra", 531000, " extra 531 ns" },           { "extra", -531000, " extra -531 ns" },
+        { "extra_per_page", -34902000, " extra_per_page -34.9 us" },
+        { "delivery_ack_mean", -80000, " delivery_ack_mean 0 ns" },
+        { "ratio", 1345, " ratio 1.345" },
+    };
+    struct experiment_record e;
+    char buf[256];
+    struct strbuf sb;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct result_point *p;
+        memset(&e, 0, sizeof(e));
+        assert_true(point_list_reserve(&e.results, 1));
+        p = point_list_add(&e.results);
+        point_param_num(p, "pages", 1);
+        point_value(p, cases[i].key, cases[i].milli);
+        sb_init_fixed(&sb, buf, sizeof(buf));
+        view_points(&sb, &e.results, 1000000000ull, 4, true);
+        if (!strstr(buf, cases[i].text))
+            fail_msg("%s %lld: \"%s\", expected \"%s\"", cases[i].key, (long long)cases[i].milli,
+                     buf, cases[i].text);
+        point_list_release(&e.results);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_rounds_not_truncates),
-                                        cmocka_unit_test(test_prose_ticks_as_time) };
+                                        cmocka_unit_test(test_prose_ticks_as_time),
+                                        cmocka_unit_test(test_time_values) };
     host_init(); /* the allocator the point lists use */
     return cmocka_run_group_tests_name("text_rounding", tests, NULL, NULL);
 }
