@@ -169,10 +169,9 @@ void report_write_text(const struct run *r, struct strbuf *sb)
         if (r->experiments[i].ran && r->experiments[i].results.count)
             report_view_experiment(r, &r->experiments[i], sb);
     report_text_recommendations(r, sb);
-    summary_messages(sb, &r->errors, &r->warnings);
     /* the verdict is the summary's last line: what a technician reads first (core/run/verdict.h) */
     run_verdict(r, &v);
-    summary_end(sb, r->partial, r->duration_ms, &v);
+    summary_end(sb, &r->errors, &r->warnings, r->partial, r->duration_ms, &v);
     /* redact=on: any address, URL or host the summary quotes becomes its token (issue 35) */
     redaction_prepare(r, &red);
     redaction_scrub_buffer(&red, sb, start);
@@ -181,8 +180,6 @@ void report_write_text(const struct run *r, struct strbuf *sb)
 void report_write_verdict(const struct run *r, struct strbuf *sb)
 {
     struct verdict v;
-    char line[REPORT_VERDICT_LEN];
     run_verdict(r, &v);
-    verdict_line(&v, 80, line, sizeof(line));
-    sb_puts(sb, line);
+    summary_verdict(sb, &v);
 }

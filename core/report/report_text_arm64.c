@@ -163,9 +163,8 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
             write_experiment(run, &run->exps[i], &tags, sb);
     a64_recommend(run, &text_recs);
     report_text_recommendation_list(&text_recs, run->counter_hz, sb);
-    summary_messages(sb, &run->errors, &run->warnings);
     a64_verdict(run, &v);
-    summary_end(sb, run->partial, run->duration_ms, &v);
+    summary_end(sb, &run->errors, &run->warnings, run->partial, run->duration_ms, &v);
     /* redact=on: the upload URL as its token, as in the JSON (and x86's summary) */
     a64_prepare_redaction(run, &red);
     redaction_scrub_buffer(&red, sb, start);
@@ -174,8 +173,6 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
 void a64_report_verdict(const struct arm64_run *run, struct strbuf *sb)
 {
     struct verdict v;
-    char line[256]; /* the verdict with its not-applicable ids (core/run/verdict.h) */
     a64_verdict(run, &v);
-    verdict_line(&v, 80, line, sizeof(line));
-    sb_puts(sb, line);
+    summary_verdict(sb, &v);
 }

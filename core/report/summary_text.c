@@ -111,18 +111,20 @@ static void write_msgs(struct strbuf *sb, const char *heading, const struct msg_
         sb_printf(sb, "  %s: %s\n", l->items[i].where, l->items[i].text);
 }
 
-void summary_messages(struct strbuf *sb, const struct msg_list *errors,
-                      const struct msg_list *warnings)
+void summary_verdict(struct strbuf *sb, const struct verdict *v)
+{
+    char line[256]; /* the verdict with its not-applicable ids */
+    verdict_line(v, 80, line, sizeof(line));
+    sb_puts(sb, line);
+}
+
+void summary_end(struct strbuf *sb, const struct msg_list *errors, const struct msg_list *warnings,
+                 bool partial, uint64_t duration_ms, const struct verdict *v)
 {
     write_msgs(sb, "Errors", errors);
     write_msgs(sb, "Warnings", warnings);
-}
-
-void summary_end(struct strbuf *sb, bool partial, uint64_t duration_ms, const struct verdict *v)
-{
-    char line[256]; /* the verdict with its not-applicable ids (core/run/verdict.h) */
     sb_printf(sb, "\nRun %s in %llu.%03llu s\n", partial ? "partial" : "complete",
               (unsigned long long)(duration_ms / 1000), (unsigned long long)(duration_ms % 1000));
-    verdict_line(v, 80, line, sizeof(line));
-    sb_printf(sb, "%s\n", line);
+    summary_verdict(sb, v);
+    sb_putc(sb, '\n');
 }

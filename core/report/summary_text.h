@@ -1,8 +1,8 @@
 /*
  * The text summary's layout, which the x86 summary (report_text.c) and the
  * aarch64 one (report_text_arm64.c) share: the title, the header lines under
- * a 10-column label, the experiment table, each experiment's heading, the
- * run's errors and warnings, and the end (how long it ran, then the verdict
+ * a 10-column label, the experiment table, each experiment's heading, and
+ * the end (the run's errors and warnings, how long it ran, then the verdict
  * line). What each architecture knows differs; how it is laid out does not.
  * 80 columns throughout: a server's UEFI console is 80x25. Only core/lib,
  * core/run's records and verdict here, so both builds compile it.
@@ -43,10 +43,14 @@ void summary_experiment_table(struct strbuf *sb, const struct experiment_record 
 /* "\nID [SIMULATED] [EMULATED]: title", the title wrapped under it. */
 void summary_experiment_head(struct strbuf *sb, const struct experiment_record *e,
                              const struct summary_tags *tags);
-/* "Errors:" and "Warnings:", each only when it has messages. */
-void summary_messages(struct strbuf *sb, const struct msg_list *errors,
-                      const struct msg_list *warnings);
-/* "Run complete in S s" (or partial) and the verdict line: the summary's last. */
-void summary_end(struct strbuf *sb, bool partial, uint64_t duration_ms, const struct verdict *v);
+/* The verdict line at 80 columns, without a line end: the summary's last, and the console's
+ * after "RESULT: " (core/run/verdict.h). */
+void summary_verdict(struct strbuf *sb, const struct verdict *v);
+/*
+ * The summary's end: "Errors:" and "Warnings:" (each only with messages), "Run complete in
+ * S s" (or partial), and the verdict line last.
+ */
+void summary_end(struct strbuf *sb, const struct msg_list *errors, const struct msg_list *warnings,
+                 bool partial, uint64_t duration_ms, const struct verdict *v);
 
 #endif
