@@ -95,7 +95,7 @@ $(BUILD)/commit.stamp: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(VERSION) $(COMMIT)' | cmp -s - $@ || echo '$(VERSION) $(COMMIT)' > $@
 $(BUILD)/efi/efi/main.o $(BUILD)/efi/core/report/report_json.o $(BUILD)/efi/core/report/report_doc.o \
-    $(BUILD)/efi/core/report/report_text.o: $(BUILD)/commit.stamp
+    $(BUILD)/efi/core/report/summary_text.o: $(BUILD)/commit.stamp
 FORCE:
 
 # efi/sbat.csv with the version from VERSION filled in

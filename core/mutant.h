@@ -196,6 +196,7 @@
 #define MUTANT_ID_a64_mpidr_mt_ignored 204 /* MPIDR classes read as MT = 0 whatever MPIDR_EL1.MT says */
 #define MUTANT_ID_a64_pairs_bsp_only 205 /* ipi_roundtrip: only the BSP initiates (the pairs before) */
 #define MUTANT_ID_a64_pairs_sampled_in_order 206 /* many pairs: the first ones taken, not each class's share */
+#define MUTANT_ID_table_skips_skip_rows 207 /* the summary's experiment table leaves SKIP experiments out */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -219,7 +219,7 @@ $(BUILD)/asan/tlbscope-sim: $(SIM_MAIN) $(ASAN_LIB_OBJS)
 sim-asan: $(BUILD)/asan/tlbscope-sim
 
 # The commit id is compiled into the report writer and the banner: rebuild them when it changes.
-$(foreach v,lib tsan asan,$(BUILD)/host/$(v)/core/report/report_json.o $(BUILD)/host/$(v)/core/report/report_doc.o $(BUILD)/host/$(v)/core/report/report_text.o \
+$(foreach v,lib tsan asan,$(BUILD)/host/$(v)/core/report/report_json.o $(BUILD)/host/$(v)/core/report/report_doc.o $(BUILD)/host/$(v)/core/report/summary_text.o \
 	$(BUILD)/host/$(v)/sim/session.o): $(BUILD)/commit.stamp
 
 # the aarch64 strict model, its test and its mutants

@@ -54,7 +54,7 @@ $(A64_BUILD)/obj/%.o: %.S
 	$(Q)$(A64_CC) $(A64_TARGET) -I. -Iarch/arm64/include -MMD -MP -c $< -o $@
 
 # the version and commit go into the report: rebuild what prints them
-$(A64_BUILD)/obj/efi/arm64/main.o $(A64_BUILD)/obj/core/report/report_arm64.o $(A64_BUILD)/obj/core/report/report_doc.o: $(BUILD)/commit.stamp
+$(A64_BUILD)/obj/efi/arm64/main.o $(A64_BUILD)/obj/core/report/report_arm64.o $(A64_BUILD)/obj/core/report/report_doc.o $(A64_BUILD)/obj/core/report/summary_text.o: $(BUILD)/commit.stamp
 
 $(A64_EFI): $(A64_OBJS)
 	@$(if $(Q),echo "  LD64  $@")

@@ -1,4 +1,4 @@
-/* The exception level the app runs at, the names of MIDR implementers, the E0PD field. */
+/* The exception level the app runs at, the names of MIDR implementers and parts, the E0PD field. */
 #include "asm/cpu.h"
 #include "asm/tlbi.h"
 #include "core/mutant.h"
@@ -34,4 +34,27 @@ bool arm64_e0pd(uint64_t mmfr2)
     /* the mutant reads the lowest field (CnP), a shift slip */
     unsigned shift = MUTANT(arm_e0pd_wrong_field) ? 0 : 60;
     return ((mmfr2 >> shift) & 0xf) >= 1;
+}
+
+/* MIDR_EL1.PartNum of the server cores the app is likely to meet, per implementer (each
+ * core's Technical Reference Manual, "MIDR_EL1"); NULL for any other */
+const char *arm64_part_name(unsigned implementer, unsigned part)
+{
+    static const struct {
+        unsigned implementer, part;
+        const char *name;
+    } parts[] = {
+        { 0x41, 0xd03, "Cortex-A53" },   { 0x41, 0xd07, "Cortex-A57" },
+        { 0x41, 0xd08, "Cortex-A72" },   { 0x41, 0xd0b, "Cortex-A76" },
+        { 0x41, 0xd0c, "Neoverse N1" },  { 0x41, 0xd40, "Neoverse V1" },
+        { 0x41, 0xd49, "Neoverse N2" },  { 0x41, 0xd4f, "Neoverse V2" },
+        { 0x41, 0xd84, "Neoverse V3" },  { 0x41, 0xd8e, "Neoverse N3" },
+        { 0x46, 0x001, "A64FX" },        { 0x48, 0xd01, "TaiShan v110" },
+        { 0x43, 0x0af, "ThunderX2" },    { 0xc0, 0xac3, "AmpereOne" },
+    };
+    unsigned i;
+    for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+        if (parts[i].implementer == implementer && parts[i].part == part)
+            return parts[i].name;
+    return 0;
 }

@@ -1,4 +1,4 @@
-/* The aarch64 report's own parts (JSON) and its text summary: see report_arm64.h. */
+/* The aarch64 report's own parts (JSON): see report_arm64.h; its text summary: report_text_arm64.c. */
 #include "core/report/report_arm64.h"
 
 #include "asm/cpu.h"
@@ -10,8 +10,6 @@
 #include "core/report/report_redact.h"
 #include "core/report/run_json.h"
 #include "core/run/config.h"
-
-static const char *const state_name[] = { "ok", "absent", "hung", "faulted", "disabled" };
 
 void a64_verdict(const struct arm64_run *run, struct verdict *v)
 {
@@ -185,7 +183,7 @@ static void write_topology(struct json_writer *w, const void *ctx)
         jw_kv_hex(w, "mpidr", t->mpidr);
         jw_kv_u64(w, "uid", t->uid);
         jw_kv_bool(w, "bsp", i == 0);
-        jw_kv_str(w, "state", state_name[t->state]);
+        jw_kv_str(w, "state", a64_cpu_state_name(t->state));
         jw_kv_str(w, "bring_up", t->bring_up);
         if (t->note[0])
             jw_kv_str(w, "note", t->note);
@@ -314,91 +312,4 @@ bool a64_report_json(const struct arm64_run *run, struct strbuf *out)
     a64_prepare_redaction(run, &red);
     a64_verdict(run, &v);
     return report_doc_write(&d, out);
-}
-
-/* ticks as microseconds with one decimal, for people */
-static void put_us(struct strbuf *sb, uint64_t ticks, uint64_t hz)
-{
-    uint64_t tenths = hz ? ticks * 10000000u / hz : 0;
-    if (hz && ticks > (uint64_t)-1 / 10000000u)
-        tenths = ticks / hz * 10000000u;
-    sb_printf(sb, "%8llu.%llu us", (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10));
-}
-
-/* one point on a line: its parameters, each metric's p50 and n, its values */
-static void put_point(struct strbuf *sb, const char *lead, const struct result_point *p, uint64_t hz)
-{
-    uint32_t k;
-    sb_puts(sb, lead);
-    for (k = 0; k < p->nparams; k++) {
-        if (p->params[k].str)
-            sb_printf(sb, "%s=%-12s ", p->params[k].key, p->params[k].str); /* all_but_self, broadcast_os */
-        else
-            sb_printf(sb, "%s=%-3lld ", p->params[k].key, (long long)p->params[k].num);
-    }
-    for (k = 0; k < p->nmetrics; k++) {
-        if (str_eq(p->metrics[k].name, "latency")) /* the one metric most points have */
-            sb_puts(sb, " p50");
-        else
-            sb_printf(sb, " %s p50", p->metrics[k].name);
-        put_us(sb, p->metrics[k].st.p50, hz);
-        sb_printf(sb, "  (n %llu)", (unsigned long long)p->metrics[k].st.n);
-    }
-    for (k = 0; k < p->nvalues; k++) {
-        sb_printf(sb, "  %s ", p->values[k].key);
-        sb_fixed(sb, p->values[k].milli, 3);
-    }
-    sb_putc(sb, '\n');
-}
-
-void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
-{
-    static struct redaction red;
-    size_t start = sb->len;
-    struct verdict v;
-    char line[160];
-    uint32_t i, j, k;
-    const char *tag = run->hypervisor ? " [EMULATED]" : "";
-    sb_printf(sb, "tlbscope %s (%s) aarch64 report %s\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT, run->id);
-    sb_printf(sb, "CPU: MIDR 0x%llx (%s part 0x%x), EL%u, counter %llu Hz, TLBI OS %s, range %s\n",
-              (unsigned long long)run->cpu.midr,
-              arm64_implementer_name(run->cpu.implementer) ? arm64_implementer_name(run->cpu.implementer)
-                                                             : "implementer unknown",
-              run->cpu.part, run->el, (unsigned long long)run->counter_hz, run->cpu.tlbi_os ? "yes" : "no",
-              run->cpu.tlbi_range ? "yes" : "no");
-    if (run->hypervisor)
-        sb_printf(sb, "Emulator: %s (from %s): every timing below is emulated, not hardware's\n", run->hypervisor,
-                  run->hypervisor_source);
-    for (i = 0, k = 0; i < run->ntopo; i++)
-        k += run->topo[i].state == A64_CPU_OK;
-    sb_printf(sb, "CPUs: %u of %u ok (PSCI %s via %s)\n", k, run->ntopo, run->psci_version,
-              run->psci_hvc ? "HVC" : "SMC");
-    for (i = 0; i < run->ntopo; i++)
-        if (run->topo[i].state != A64_CPU_OK)
-            sb_printf(sb, "  cpu %u mpidr 0x%llx: %s%s%s\n", i, (unsigned long long)run->topo[i].mpidr,
-                      state_name[run->topo[i].state], run->topo[i].note[0] ? ": " : "", run->topo[i].note);
-    for (i = 0; i < run->nexp; i++) {
-        const struct experiment_record *e = &run->exps[i];
-        sb_printf(sb, "\n%-7s %s: %s%s\n", result_name(e->status), e->id, e->title, e->emulated ? tag : "");
-        if (e->reason[0])
-            sb_printf(sb, "        %s\n", e->reason);
-        if (e->verification.applicable)
-            sb_printf(sb, "        verified: %llu reads, %llu stale\n",
-                      (unsigned long long)e->verification.checks, (unsigned long long)e->verification.stale_reads);
-        for (j = 0; j < e->results.count; j++)
-            put_point(sb, "        ", &e->results.items[j], run->counter_hz);
-        for (j = 0; j < e->summary.count; j++)
-            put_point(sb, "  summary ", &e->summary.items[j], run->counter_hz);
-    }
-    for (i = 0; i < run->errors.count; i++)
-        sb_printf(sb, "ERROR %s: %s\n", run->errors.items[i].where, run->errors.items[i].text);
-    for (i = 0; i < run->warnings.count; i++)
-        sb_printf(sb, "warning %s: %s\n", run->warnings.items[i].where, run->warnings.items[i].text);
-    a64_recommend(run, &recs);
-    report_text_recommendation_list(&recs, run->counter_hz, sb);
-    a64_verdict(run, &v);
-    verdict_line(&v, 80, line, sizeof(line));
-    sb_printf(sb, "\nRESULT: %s\n", line);
-    a64_prepare_redaction(run, &red); /* the upload URL as its token, as in the JSON */
-    redaction_scrub_buffer(&red, sb, start);
 }

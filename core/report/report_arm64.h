@@ -3,8 +3,9 @@
  * (report_doc.c, experiment_json.c), with aarch64's own parts where the
  * hardware differs: firmware (FADT ARM boot flags), cpu (MIDR, ID
  * registers, EL), topology (MPIDR, PSCI bring-up), method (GIC, PSCI, TLBI
- * forms), and the text summary beside it. Both end with the verdict line of
- * core/run/verdict.c, as on x86. Built into the aarch64 app only (its name:
+ * forms), and the text summary beside it (report_text_arm64.c: x86's layout,
+ * summary_text.h). Both end with the verdict line of core/run/verdict.c, as
+ * on x86. Built into the aarch64 app only (its name:
  * Makefile leaves every core file named *_arm64.c out of the x86 builds).
  */
 #ifndef TLBSCOPE_CORE_REPORT_ARM64_H
@@ -25,5 +26,7 @@ bool a64_report_json(const struct arm64_run *run, struct strbuf *out);
 void a64_report_text(const struct arm64_run *run, struct strbuf *out);
 /* redact=on's tokens of the run (core/report/report_redact.h), e.g. for a console line */
 void a64_prepare_redaction(const struct arm64_run *run, struct redaction *red);
+/* The verdict line, without a line end: the summary's last, and the console's after "RESULT: ". */
+void a64_report_verdict(const struct arm64_run *run, struct strbuf *out);
 
 #endif

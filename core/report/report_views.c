@@ -5,100 +5,20 @@
  */
 #include "core/report/conditions_report.h"
 #include "core/lib/mem.h"
+#include "core/report/point_views.h"
 #include "core/report/report_views.h"
 #include "core/report/report_views_contention.h"
+#include "core/report/summary_text.h"
 
-#define MATRIX_MAX 16 /* above this many CPUs the IPI view shows classes */
-
-/* A parameter condition: string value when str is set, else number. */
-struct cond {
-    const char *key;
-    const char *str;
-    int64_t num;
-};
-
-static const struct result_point *find(const struct point_list *l, const struct cond *c, unsigned n)
-{
-    uint32_t i;
-    unsigned k;
-    for (i = 0; i < l->count; i++) {
-        const struct result_point *p = &l->items[i];
-        for (k = 0; k < n; k++) {
-            const struct point_param *a = point_find_param(p, c[k].key);
-            if (!a || (c[k].str ? (!a->str || !str_eq(a->str, c[k].str)) : (a->str || a->num != c[k].num)))
-                break;
-        }
-        if (k == n)
-            return p;
-    }
-    return NULL;
-}
-#define FIND(list, ...) find((list), (const struct cond[]){ __VA_ARGS__ }, \
-                             sizeof((const struct cond[]){ __VA_ARGS__ }) / sizeof(struct cond))
-
-static const struct stats *metric(const struct result_point *p, const char *name)
-{
-    uint8_t i;
-    for (i = 0; p && i < p->nmetrics; i++)
-        if (str_eq(p->metrics[i].name, name))
-            return &p->metrics[i].st;
-    return NULL;
-}
-
-/* "  12.3 us" style cell, 9 wide (time_text()) */
+/* "  12.3 us" style cell, 9 wide (time_text()), at the run's TSC rate */
 static void cell_time(struct strbuf *sb, const struct run *r, const struct stats *st, uint64_t which)
 {
-    char t[24];
-    if (!st) {
-        sb_printf(sb, " %9s", "-");
-        return;
-    }
-    time_text(ticks_to_ns(which, r->tsc_hz), t, sizeof(t));
-    sb_printf(sb, " %9s", t);
+    view_cell_time(sb, st, which, r->tsc_hz);
 }
 
-/* A p99 cell: the value, or "n<100" where nearest rank would give the maximum (core/lib/stats.h). */
 static void cell_p99(struct strbuf *sb, const struct run *r, const struct stats *st)
 {
-    if (st && !stats_has_p99(st->n))
-        sb_printf(sb, " %9s", "n<100");
-    else
-        cell_time(sb, r, st, st ? st->p99 : 0);
-}
-
-static void view_ipi_matrix(const struct run *r, const struct experiment_record *e, struct strbuf *sb)
-{
-    uint32_t n = r->topo.count, i, j;
-    if (n > MATRIX_MAX || e->results.count == 0) {
-        report_view_points(r, e, &e->summary, sb, 8);
-        return;
-    }
-    sb_puts(sb, "  p50 round trip, initiator (rows) -> target (columns)\n       ");
-    for (j = 0; j < n; j++)
-        sb_printf(sb, " %9u", j);
-    sb_putc(sb, '\n');
-    for (i = 0; i < n; i++) {
-        sb_printf(sb, "  %4u ", i);
-        for (j = 0; j < n; j++) {
-            const struct result_point *p =
-                FIND(&e->results, { "initiator", NULL, i }, { "target", NULL, j });
-            const struct stats *st = metric(p, "latency");
-            if (i == j)
-                sb_printf(sb, " %9s", ".");
-            else
-                cell_time(sb, r, st, st ? st->p50 : 0);
-        }
-        sb_putc(sb, '\n');
-    }
-    for (i = 0; i < e->summary.count; i++) {
-        const struct result_point *p = &e->summary.items[i];
-        const struct stats *st = metric(p, "latency");
-        sb_printf(sb, "  %-14s p50", p->params[0].str ? p->params[0].str : "?");
-        cell_time(sb, r, st, st ? st->p50 : 0);
-        sb_puts(sb, "  p99");
-        cell_p99(sb, r, st);
-        sb_printf(sb, "  (%llu samples)\n", (unsigned long long)(st ? st->n : 0));
-    }
+    view_cell_p99(sb, st, r->tsc_hz);
 }
 
 /* The flush column: how pages were invalidated (core/exp/shootdown_seq_conc.c) */
@@ -178,8 +98,8 @@ static void view_seq_conc(const struct run *r, const struct experiment_record *e
                 sb_printf(sb, "  %7s %-14s %5s %-7s %10s %10s %9s\n", "targets", "placement",
                           "pages", "flush", "seq p50", "conc p50", "conc/seq");
             header = true;
-            seq = metric(seq_conc_point(e, s, "seq"), "latency");
-            conc = metric(seq_conc_point(e, s, "conc"), "latency");
+            seq = view_metric(seq_conc_point(e, s, "seq"), "latency");
+            conc = view_metric(seq_conc_point(e, s, "conc"), "latency");
             if (pass == 0)
                 sb_printf(sb, "  %7lld %5lld %-7s", (long long)t->num, (long long)pg->num,
                           flush_label(f));
@@ -233,7 +153,7 @@ static void view_seq_conc_parts(const struct run *r, const struct experiment_rec
         const struct point_param *pg = point_find_param(p, "pages");
         const struct point_param *t = point_find_param(p, "targets");
         const struct point_param *m = point_find_param(p, "mode");
-        const struct stats *lat = metric(p, "latency");
+        const struct stats *lat = view_metric(p, "latency");
         bool have;
         if (!pg || pg->num != 1 || !t || !m || !m->str)
             continue;
@@ -284,7 +204,7 @@ static void view_lazy(const struct run *r, const struct experiment_record *e, st
             const struct stats *cu = NULL;
             bool any = false;
             for (v = 0; v < 4; v++)
-                any |= FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k },
+                any |= VIEW_FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k },
                             { "targets_doing", doing[d], 0 }) != NULL;
             if (!any)
                 continue;
@@ -295,13 +215,13 @@ static void view_lazy(const struct run *r, const struct experiment_record *e, st
             sb_printf(sb, "  %4lld", (long long)k);
             for (v = 0; v < 4; v++) {
                 const struct result_point *p =
-                    FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k },
+                    VIEW_FIND(&e->results, { "variant", variants[v], 0 }, { "lazy", NULL, k },
                          { "targets_doing", doing[d], 0 });
-                const struct stats *st = metric(p, "latency");
+                const struct stats *st = view_metric(p, "latency");
                 sb_puts(sb, "   ");
                 cell_time(sb, r, st, st ? st->p50 : 0);
                 if (v == 0)
-                    cu = metric(p, "catchup");
+                    cu = view_metric(p, "catchup");
             }
             sb_putc(sb, ' ');
             cell_time(sb, r, cu, cu ? cu->p50 : 0);
@@ -352,10 +272,10 @@ static void view_invlpgb(const struct run *r, const struct experiment_record *e,
             if (!m || !fm || !pg || !c || !m->str || !fm->str || !str_eq(m->str, "invlpgb") ||
                 !str_eq(fm->str, forms[f]) || point_find_param(p, "targets_doing"))
                 continue;
-            a = metric(p, "latency");
-            ipi = FIND(&e->results, { "method", "ipi", 0 }, { "form", forms[f], 0 },
+            a = view_metric(p, "latency");
+            ipi = VIEW_FIND(&e->results, { "method", "ipi", 0 }, { "form", forms[f], 0 },
                        { "pages", NULL, pg->num }, { "cpus", NULL, c->num });
-            b = metric(ipi, "latency");
+            b = view_metric(ipi, "latency");
             fmt_into(label, sizeof(label), "%s%s", forms[f],
                      path && path->str && str_eq(path->str, "chunked") ? " chunked" : "");
             sb_printf(sb, "  %-17s %5lld %4lld ", label, (long long)pg->num, (long long)c->num);
@@ -446,7 +366,7 @@ static void view_flush_ceiling(const struct experiment_record *e, struct strbuf 
         if (!kind || !k || !w || !form || !full || !full->str || !str_eq(full->str, "full_cr3"))
             continue;
         fc_pstar(s, cr3, sizeof(cr3), &cr3_conf);
-        fc_pstar(FIND(&e->summary, { "targets", NULL, k->num }, { "working_set", NULL, w->num },
+        fc_pstar(VIEW_FIND(&e->summary, { "targets", NULL, k->num }, { "working_set", NULL, w->num },
                       { "working_set_form", form->str, 0 }, { "full", "full_invpcid", 0 }),
                  inv, sizeof(inv), &inv_conf);
         sb_printf(sb, "  %7lld %-14s %5lld %-15s %-6s %-15s %s\n", (long long)k->num,
@@ -459,90 +379,15 @@ static void view_flush_ceiling(const struct experiment_record *e, struct strbuf 
                   needs->milli / 1000 <= RUN_BUDGET_FULL_S ? " or profile=full" : "");
 }
 
-/* The values that are times in ticks (reports/SCHEMA.md): shown as time, as the metrics are. */
-static bool value_is_time(const char *key)
-{
-    static const char *const times[] = { "p50_per_page", "send_mean", "local_flush_mean",
-                                         "delivery_ack_mean", "last_handler_mean" };
-    uint32_t i;
-    for (i = 0; i < ARRAY_SIZE(times); i++)
-        if (str_eq(key, times[i]))
-            return true;
-    return false;
-}
-
-static void write_params(const struct result_point *p, struct strbuf *sb)
-{
-    char buf[96];
-    struct strbuf line;
-    uint8_t i;
-    sb_init_fixed(&line, buf, sizeof(buf));
-    for (i = 0; i < p->nparams; i++) {
-        if (i)
-            sb_putc(&line, ' ');
-        if (p->params[i].str)
-            sb_printf(&line, "%s=%s", p->params[i].key, p->params[i].str);
-        else
-            sb_printf(&line, "%s=%lld", p->params[i].key, (long long)p->params[i].num);
-    }
-    sb_printf(sb, "  %-40s", buf);
-}
-
-void report_view_points(const struct run *r, const struct experiment_record *e,
-                        const struct point_list *l, struct strbuf *sb, uint32_t max_lines)
-{
-    uint32_t i;
-    (void)e;
-    for (i = 0; i < l->count && i < max_lines; i++) {
-        const struct result_point *p = &l->items[i];
-        size_t line_start = sb->len;
-        uint8_t v;
-        write_params(p, sb);
-        if (p->nmetrics) {
-            const struct stats *st = &p->metrics[0].st;
-            /* " NAME p50 <10> p99 <10>" after long parameters: on a line of its own */
-            if (sb->len - line_start + str_len(p->metrics[0].name) + 30 > 80) {
-                sb_puts(sb, "\n   ");
-                line_start = sb->len - 3;
-            }
-            sb_printf(sb, " %s p50", p->metrics[0].name);
-            cell_time(sb, r, st, st->p50);
-            sb_puts(sb, " p99");
-            cell_p99(sb, r, st);
-        }
-        for (v = 0; v < p->nvalues; v++) {
-            /* 80 columns (the UEFI console): a value that would pass them starts a line of
-             * its own (24 columns is room for the widest number sb_fixed writes) */
-            if (sb->len - line_start + 2 + str_len(p->values[v].key) + 24 > 80) {
-                sb_puts(sb, "\n   ");
-                line_start = sb->len - 3;
-            }
-            sb_printf(sb, " %s ", p->values[v].key);
-            if (value_is_time(p->values[v].key) && r->tsc_hz) {
-                char t[24];
-                time_text(ticks_to_ns((uint64_t)(p->values[v].milli < 0 ? 0 : p->values[v].milli) /
-                                          1000, r->tsc_hz), t, sizeof(t));
-                sb_puts(sb, t);
-            } else {
-                sb_fixed(sb, p->values[v].milli, 3);
-            }
-        }
-        sb_putc(sb, '\n');
-    }
-    if (l->count > max_lines)
-        sb_printf(sb, "  ... %u more points in the JSON report\n", l->count - max_lines);
-}
-
 void report_view_experiment(const struct run *r, const struct experiment_record *e,
                             struct strbuf *sb)
 {
-    char head[96];
-    fmt_into(head, sizeof(head), "\n%s%s%s: ", e->id, r->sim.simulated ? " [SIMULATED]" : "",
-             e->emulated || r->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "");
-    /* the UEFI console is 80 columns: a long title wraps under it (the newline counts 1) */
-    sb_put_wrapped(sb, head, "  ", e->title, 81);
-    if (str_eq(e->id, "ipi_roundtrip"))
-        view_ipi_matrix(r, e, sb);
+    const struct summary_tags tags = { r->sim.simulated, r->cfg.emulator != EMULATOR_NONE };
+    summary_experiment_head(sb, e, &tags);
+    if (str_eq(e->id, "ipi_roundtrip")) {
+        if (!view_ipi_matrix(sb, e, r->topo.count, r->tsc_hz))
+            view_points(sb, &e->summary, r->tsc_hz, 8, false);
+    }
     else if (str_eq(e->id, "shootdown_seq_vs_conc")) {
         view_seq_conc(r, e, sb);
         view_seq_conc_parts(r, e, sb);
@@ -558,8 +403,8 @@ void report_view_experiment(const struct run *r, const struct experiment_record 
     else if (str_eq(e->id, "flush_ceiling"))
         view_flush_ceiling(e, sb);
     else if (e->summary.count)
-        report_view_points(r, e, &e->summary, sb, 64);
+        view_points(sb, &e->summary, r->tsc_hz, 64, false);
     else
-        report_view_points(r, e, &e->results, sb, 32);
+        view_points(sb, &e->results, r->tsc_hz, 32, false);
     conditions_write_text(&e->conditions, r->tsc_hz, sb);
 }

@@ -1,7 +1,7 @@
 /*
  * Experiment-specific text views for the summary (the IPI matrix, the
  * seq/conc table, ...). Each experiment can register a view; the generic
- * one prints the parameter points.
+ * one prints the parameter points (point_views.h, the aarch64 summary's too).
  */
 #ifndef TLBSCOPE_CORE_REPORT_VIEWS_H
 #define TLBSCOPE_CORE_REPORT_VIEWS_H
@@ -12,8 +12,5 @@
 
 void report_view_experiment(const struct run *r, const struct experiment_record *e,
                             struct strbuf *sb);
-/* The generic table: one line per point with p50/p99 and ns conversions. */
-void report_view_points(const struct run *r, const struct experiment_record *e,
-                        const struct point_list *l, struct strbuf *sb, uint32_t max_lines);
 
 #endif

@@ -11,3 +11,9 @@ enum result a64_run_result(const struct arm64_run *run)
         r = result_worst(r, RESULT_ERROR);
     return r;
 }
+
+const char *a64_cpu_state_name(enum a64_cpu_state s)
+{
+    static const char *const names[] = { "ok", "absent", "hung", "faulted", "disabled" };
+    return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+}

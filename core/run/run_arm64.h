@@ -34,6 +34,8 @@
 #define A64_MAX_EXPS 10
 
 enum a64_cpu_state { A64_CPU_OK, A64_CPU_ABSENT, A64_CPU_HUNG, A64_CPU_FAULTED, A64_CPU_DISABLED };
+/* "ok", "absent", "hung", "faulted", "disabled": the report's topology.cpus[].state */
+const char *a64_cpu_state_name(enum a64_cpu_state s);
 
 struct a64_topo_cpu {
     uint64_t mpidr;

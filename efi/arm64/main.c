@@ -302,6 +302,15 @@ static void finish(struct volume *vol)
     /* as on x86: an upload's copy is checked against this one; console_json=on asks for it */
     if (!saved_ok || run.cfg.console_json || run.cfg.upload[0])
         report_dump_console(run.id, json.data, json.len);
+    {
+        /* "RESULT: " + the verdict, as x86's app says it (scripts/stick-lib.sh reads it); a
+         * buffer of its own: the upload below sends the text's */
+        char line[256];
+        struct strbuf verdict;
+        sb_init_fixed(&verdict, line, sizeof(line));
+        a64_report_verdict(&run, &verdict);
+        con_printf("RESULT: %s\n", line);
+    }
     /* last the upload of those same bytes; its outcome goes beside the stick's copy */
     if (run.upload.state == UPLOAD_PENDING)
         upload_after_save(&job, vol, &run.errors, saved_ok ? base : "", json.data, json.len, text.data, text.len,

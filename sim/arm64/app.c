@@ -175,10 +175,7 @@ static int write_report(const char *dir)
         fprintf(stderr, "tlbscope-sim --arch aarch64: the JSON report could not be written\n");
         return 2;
     }
-    sb_printf(&text, "tlbscope-sim: SIMULATED on the %s (v%u), profile %s, seed %llu: every timing is host "
-                     "time, not a measurement of the modelled CPU\n",
-              run.sim->model, run.sim->model_version, run.sim->profile, (unsigned long long)run.sim->seed);
-    a64_report_text(&run, &text);
+    a64_report_text(&run, &text); /* its header says SIMULATED, with the model, profile and seed */
     fwrite(text.data, 1, text.len, stdout);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "tlbscope-sim --arch aarch64: cannot create %s: %s\n", dir, strerror(errno));
@@ -202,6 +199,14 @@ static int write_report(const char *dir)
     snprintf(path, sizeof(path), "%s/%s.txt", dir, base);
     if (rc == 0 && !write_file(path, text.data, text.len))
         rc = 2;
+    {
+        /* the console's last word, as the app's and x86's model runs print it (sim/session.c) */
+        char line[256];
+        struct strbuf verdict;
+        sb_init_fixed(&verdict, line, sizeof(line));
+        a64_report_verdict(&run, &verdict);
+        printf("RESULT: %s\n", line);
+    }
     return rc;
 }
 

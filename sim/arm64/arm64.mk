@@ -97,13 +97,13 @@ sim: $(A64SIM)
 
 # its mutants (core/mutant.h 165, 166), the IRQ handler's (186, 187, which
 # tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
-# ipi_roundtrip's pairs' (205), killed by tests/sim/arm64_app.sh: profiles.c, host_gic.c,
-# arch/arm64/irq.c, core/exp/arm64/kpti.c and core/run/topo_arm64.c rebuilt per mutant, the
-# rest shared
+# ipi_roundtrip's pairs' (205) and the summary's table (207), killed by tests/sim/arm64_app.sh:
+# profiles.c, host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c, core/run/topo_arm64.c and
+# core/report/summary_text.c rebuilt per mutant, the rest shared
 A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_ping_wrong_id arm_irq_no_eoi \
-                  a64_kpti_user_unverified a64_pairs_bsp_only
+                  a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows
 A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \
-                      core/run/topo_arm64.c
+                      core/run/topo_arm64.c core/report/summary_text.c
 define a64sim_mutant_rules
 $(BUILD)/mutants/$(1)/tlbscope-sim-a64: \
         $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(A64SIM_MUTANT_SRCS)) \

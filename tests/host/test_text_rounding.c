@@ -1,6 +1,6 @@
 /*
- * The .txt summary's time cells (core/report/report_views.c cell_time, used by
- * report_write_text): rounded to the digit shown, never truncated (issue 13,
+ * The .txt summary's time cells (core/report/point_views.c view_cell_time, used by
+ * both architectures' summaries): rounded to the digit shown, never truncated (issue 13,
  * finding 9: 34,902 ns printed as "34 us"), and the recommendations' tick counts as time
  * (core/report/time_text.c, issue 31).
  */
@@ -12,29 +12,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report/report_views.h"
+#include "core/report/point_views.h"
 #include "core/report/time_text.h"
 #include "tests/host/support_host.h"
 
 /* The p50 cell the generic point view prints for `ns` (a 1 GHz TSC: one tick per ns). */
 static void cell_for(uint64_t ns, char *out, size_t cap)
 {
-    static struct run r;
     struct experiment_record e;
     struct result_point *p;
     struct stats st = { .n = 1000, .min = ns, .p50 = ns, .p90 = ns, .p99 = ns, .max = ns,
                         .mean = ns };
     struct strbuf sb;
     char buf[256], *at;
-    memset(&r, 0, sizeof(r));
     memset(&e, 0, sizeof(e));
-    r.tsc_hz = 1000000000ull;
     assert_true(point_list_reserve(&e.results, 1));
     p = point_list_add(&e.results);
     point_param_num(p, "k", 1);
     point_metric(p, "latency", &st);
     sb_init_fixed(&sb, buf, sizeof(buf));
-    report_view_points(&r, &e, &e.results, &sb, 4);
+    view_points(&sb, &e.results, 1000000000ull, 4, false);
     at = strstr(buf, "latency p50");
     assert_non_null(at);
     at += strlen("latency p50");
@@ -101,10 +98,48 @@ static void test_prose_ticks_as_time(void **state)
     }
 }
 
+/*
+ * A value in ticks as time in the point table: aarch64 pti_double_invalidation's `extra`
+ * (kpti's p50 minus no_kpti's) keeps its sign, a negative mean of x86's breakdown reads 0.
+ */
+static void test_time_values(void **state)
+{
+    static const struct {
+        const char *key;
+        int64_t milli;
+        const char *text;
+    } cases[] = {
+        { "extra", 531000, " extra 531 ns" },           { "extra", -531000, " extra -531 ns" },
+        { "extra_per_page", -34902000, " extra_per_page -34.9 us" },
+        { "delivery_ack_mean", -80000, " delivery_ack_mean 0 ns" },
+        { "ratio", 1345, " ratio 1.345" },
+    };
+    struct experiment_record e;
+    char buf[256];
+    struct strbuf sb;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct result_point *p;
+        memset(&e, 0, sizeof(e));
+        assert_true(point_list_reserve(&e.results, 1));
+        p = point_list_add(&e.results);
+        point_param_num(p, "pages", 1);
+        point_value(p, cases[i].key, cases[i].milli);
+        sb_init_fixed(&sb, buf, sizeof(buf));
+        view_points(&sb, &e.results, 1000000000ull, 4, true);
+        if (!strstr(buf, cases[i].text))
+            fail_msg("%s %lld: \"%s\", expected \"%s\"", cases[i].key, (long long)cases[i].milli,
+                     buf, cases[i].text);
+        point_list_release(&e.results);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_rounds_not_truncates),
-                                        cmocka_unit_test(test_prose_ticks_as_time) };
+                                        cmocka_unit_test(test_prose_ticks_as_time),
+                                        cmocka_unit_test(test_time_values) };
     host_init(); /* the allocator the point lists use */
     return cmocka_run_group_tests_name("text_rounding", tests, NULL, NULL);
 }

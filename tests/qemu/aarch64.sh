@@ -16,7 +16,8 @@
 # with its report on the image, every CPU ok, the TLBI
 # experiments SUCCESS with zero stale reads after every shootdown, the control
 # (a remap without invalidation) seeing stale reads, every experiment
-# labelled emulated, and the report in contract A's shape (aarch64_contract.jq).
+# labelled emulated, the report in contract A's shape (aarch64_contract.jq), and its
+# .txt in x86's layout (the header labels, the experiment table, the verdict last).
 # TLBSCOPE_TEST_FULL=1 adds a build whose CPU 2 is never started (it must be
 # `absent` and the run partial), one whose CPU 3 faults (our vector must name
 # ESR, FAR and ELR in the report), the mutant arm_local_not_broadcast built
@@ -165,6 +166,8 @@ check_run() { # name smp el [gic]
     check "$name: x86's shootdown_lazy and invlpgb_range SKIP with the reason (not applicable on aarch64)" \
         test "$(exp_status shootdown_lazy),$(exp_status invlpgb_range),$(exp_field invlpgb_range '.reason | startswith("not applicable on aarch64")')" = SKIP,SKIP,true
     check "$name: verdict COMPLETE, [EMULATED]" log_has '^RESULT: COMPLETE: .*\[EMULATED\]'
+    check "$name: the .txt in x86's layout: Machine ... NOTE, a table row per experiment, the verdict last" \
+        text_layout "Machine Firmware CPU Features Counter CPUs Order NOTE"
     validator "$name"
 }
 

@@ -54,6 +54,33 @@ result_line_matches() { # the RESULT line says COMPLETE, and what the report's v
         [ "$(jqr .verdict.word)" = COMPLETE ]
 }
 
+# text_layout LABELS: the report's .txt (beside $REPORT) in the summary's layout
+# (core/report/summary_text.h), both architectures': the title line, then exactly the
+# header labels LABELS in that order (the first word of each unindented line up to the
+# first blank one), the experiment table with one row per experiment of the JSON (its id
+# and status, in the JSON's order), a heading for each experiment with points ("ID: title"
+# or "ID [EMULATED]: title"), and the JSON's verdict line as the last line.
+text_layout() {
+    local txt=${REPORT%.json}.txt
+    [ -s "$txt" ] || { echo "# text_layout: no $txt" >&2; return 1; }
+    local title labels rows want_rows last id missing=
+    title=$(head -n1 "$txt")
+    labels=$(sed -n '2,/^$/p' "$txt" | grep -o '^[A-Za-z]\+' | tr '\n' ' ' | sed 's/ $//')
+    rows=$(awk '/^Experiment +Status +Points +Checks +Stale +Reason/ { t = 1; next }
+                t && /^$/ { exit } t && /^[^ ]/ { print $1 "|" $2 }' "$txt")
+    want_rows=$(jq -r '.experiments[] | "\(.id)|\(.status)"' "$REPORT")
+    last=$(tail -n1 "$txt" | tr -d '\r')
+    for id in $(jq -r '.experiments[] | select(.results | length > 0) | .id' "$REPORT"); do
+        grep -Eq "^$id( \[[A-Z]+\])*: " "$txt" || missing="$missing $id"
+    done
+    [[ "$title" == "tlbscope "*" ("*")  run $(jqr .run.id)" ]] &&
+        [ "$labels" = "$1" ] && [ -n "$rows" ] && [ "$rows" = "$want_rows" ] && [ -z "$missing" ] &&
+        [ "$last" = "$(jqr .verdict.line)" ] && return 0
+    printf '# text_layout: title "%s"; labels "%s" (want "%s"); rows %s (want %s); no heading:%s; last "%s"\n' \
+        "$title" "$labels" "$1" "$(echo $rows)" "$(echo $want_rows)" "${missing:- none}" "$last" >&2
+    return 1
+}
+
 # The checks every healthy run must pass; $1 names the run in the TAP lines,
 # $2 its CPU count; the rest (key=value) say what it was asked for, for the
 # exact shape of its report (check_shape below): profile=quick, samples=40,

@@ -10,7 +10,7 @@
 # pti_double_invalidation must time one TLBI a page against KPTI's two (the user ASID's
 # entries verified on every CPU: exactly samples x pages x CPUs x 3 reads) and name the
 # path Linux takes from the profile's ID_AA64MMFR2_EL1.E0PD (kpti on N1, V1, A72; not on V2),
-# and the report must validate, labelled simulated. A64SIM (the binary) and A64_PROFILES (the
+# and the report must validate, labelled simulated, its .txt in x86's layout. A64SIM (the binary) and A64_PROFILES (the
 # profiles) may be given: tests/sim/mutants.sh runs this on its mutants' drivers.
 source "$(dirname "$0")/lib.sh"
 
@@ -43,6 +43,8 @@ for profile in $PROFILES; do
               [ "$(jqr "[.architecture, .simulated, .simulation.profile, .recommendations.environment] | map(tostring) | join(\"|\")")" = "aarch64|true|$profile|simulated" ] &&
               grep -aq "^RESULT: COMPLETE.*\[SIMULATED\]" "$LOG"'
     check "$profile: the report validates" validates
+    check "$profile: the .txt in x86's layout: the header labels, a table row per experiment (SKIP too), the verdict last" \
+        text_layout "SIMULATED Firmware CPU Features Counter CPUs Order"
     check "$profile: no run error (the model refused nothing)" test "$(jqr '.run.errors | length')" = 0
     check "$profile: every verified experiment SUCCESS with zero stale reads" verified_clean
     check "$profile: the control sees stale reads" \

@@ -50,5 +50,7 @@ static inline void arm64_cpu_identify(struct arm64_cpu_id *c)
 /* "Arm", "Ampere"...: the MIDR implementer codes of the Arm ARM; NULL when
  * unknown or 0 (QEMU's -cpu max has implementer 0) */
 const char *arm64_implementer_name(unsigned implementer);
+/* "Neoverse N1"...: the part of a known implementer's MIDR; NULL when not in the table */
+const char *arm64_part_name(unsigned implementer, unsigned part);
 
 #endif
