@@ -192,6 +192,8 @@
 #define MUTANT_ID_arm_user_tlbi_kernel_asid 201 /* KPTI's second TLBI names the kernel ASID, not ASID | 1 */
 #define MUTANT_ID_arm_e0pd_wrong_field 202 /* ID_AA64MMFR2_EL1.E0PD read from [3:0] (CnP), not [63:60] */
 #define MUTANT_ID_a64_kpti_user_unverified 203 /* pti_double_invalidation verifies under the kernel ASID only */
+/* aarch64 Secure Boot: 209 */
+#define MUTANT_ID_arm_secure_boot_unchecked 209 /* validate: an aarch64 firmware.secure_boot any string */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

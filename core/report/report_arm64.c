@@ -72,6 +72,7 @@ static void write_firmware(struct json_writer *w, const void *ctx)
     jw_kv_str(w, "vendor", run->uefi_vendor);
     jw_kv_str(w, "revision", run->uefi_revision);
     jw_object_end(w);
+    jw_kv_str(w, "secure_boot", secure_boot_name(run->secure_boot));
     jw_key(w, "acpi");
     jw_object_begin_inline(w);
     jw_kv_str(w, "oem_id", run->acpi_oem_id);
@@ -296,6 +297,8 @@ void a64_report_text(const struct arm64_run *run, struct strbuf *sb)
                                                              : "implementer unknown",
               run->cpu.part, run->el, (unsigned long long)run->counter_hz, run->cpu.tlbi_os ? "yes" : "no",
               run->cpu.tlbi_range ? "yes" : "no");
+    sb_printf(sb, "Firmware: %s %s, Secure Boot %s\n", run->uefi_vendor[0] ? run->uefi_vendor : "(no vendor)",
+              run->uefi_revision, secure_boot_name(run->secure_boot));
     if (run->hypervisor)
         sb_printf(sb, "Emulator: %s (from %s): every timing below is emulated, not hardware's\n", run->hypervisor,
                   run->hypervisor_source);

@@ -13,6 +13,8 @@ extern EFI_BOOT_SERVICES *BS;
 extern EFI_RUNTIME_SERVICES *RT;
 /* 9.1 EFI_LOADED_IMAGE_PROTOCOL_GUID, 13.4 EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID, 13.5.16 EFI_FILE_INFO_ID */
 extern EFI_GUID LoadedImageProtocol, FileSystemProtocol, GenericFileInfo;
+/* 3.3 EFI_GLOBAL_VARIABLE: the vendor GUID of SecureBoot, SetupMode and the others */
+extern EFI_GUID EfiGlobalVariable;
 
 /* Keeps the tables, and gives core/lib/mem.h the boot services' pool. */
 void InitializeLib(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
