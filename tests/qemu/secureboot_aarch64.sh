@@ -25,18 +25,9 @@
 # TLBSCOPE_SB_STORE=enrolled|snakeoil chooses; by default the first that can be set up. If
 # neither can, the boots SKIP saying what is missing, and the host checks still run.
 # Prints TAP lines for tests/run-all.sh.
-cd "$(dirname "$0")/../.." || exit 1
-here=$(pwd)
+. "$(dirname "$0")/lib.sh" # ok, check, skip; sb_store, sb_skip_missing, sb_tamper
 out=$here/build/test-runs/secureboot-aarch64
 rm -rf "$out" && mkdir -p "$out"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() { # description, command...
-    local d=$1; shift
-    if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
 export MTOOLS_SKIP_CHECK=1
 AAVMF_DIR=${TLBSCOPE_AAVMF_DIR:-/usr/share/AAVMF}
 SNAKEOIL_KEY=${TLBSCOPE_A64_SNAKEOIL_KEY:-/usr/share/qemu-efi-aarch64/PkKek-1-snakeoil.key}
@@ -55,11 +46,7 @@ missing=()
 command -v sbsign >/dev/null && command -v sbverify >/dev/null || missing+=("sbsign/sbverify (sbsigntool)")
 command -v jq >/dev/null || missing+=("jq")
 command -v mcopy >/dev/null || missing+=("mcopy (mtools)")
-if [ ${#missing[@]} -gt 0 ]; then
-    skip "aarch64 Secure Boot: signing, sbverify, .sbat and the boots" \
-        "cannot be set up here: missing $(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-    exit 0
-fi
+sb_skip_missing "aarch64 Secure Boot: signing, sbverify, .sbat and the boots"
 if ! make --no-print-directory ARCH=aarch64 efi image >"$out/build.log" 2>&1; then
     not_ok "make ARCH=aarch64 efi image (see $out/build.log)"
     exit 1
@@ -108,37 +95,22 @@ mcopy -o -i "$SIGNED_IMG" ::/EFI/BOOT/BOOTAA64.EFI "$out/from-image.efi" 2>/dev/
 check "make image ARCH=aarch64 SIGNED=1: the image's \\EFI\\BOOT\\BOOTAA64.EFI is the signed binary" \
     cmp -s "$out/from-image.efi" "$SIGNED_EFI"
 
-# one byte changed after signing: the first byte of .sbat ('s' of "sbat,1"), which were the
-# binary run would change nothing it does
+# one byte changed after signing: the first byte of .sbat
 tampered_efi=$out/BOOTAA64-tampered.efi
-cp "$SIGNED_EFI" "$tampered_efi"
 read -r off _ < <(section "$SIGNED_EFI" .sbat)
-[ -n "${off:-}" ] && printf 'S' | dd of="$tampered_efi" bs=1 seek="$off" conv=notrunc status=none
-check "tampered copy: exactly one byte differs from the signed binary (.sbat at ${off:-?})" \
-    test "$(cmp -l "$SIGNED_EFI" "$tampered_efi" 2>/dev/null | wc -l)" = 1
-check "sbverify: the tampered copy does not verify" bash -c "! sbverify --cert '$CERT' '$tampered_efi' >/dev/null 2>&1"
+sb_tamper "$SIGNED_EFI" "${off:-}" "$tampered_efi" "$CERT"
 cp "$SIGNED_IMG" "$out/tlbscope-tampered.img"
 mcopy -o -i "$out/tlbscope-tampered.img" "$tampered_efi" ::/EFI/BOOT/BOOTAA64.EFI
 
 # ---- the variable store ----
-boot_missing=()
-command -v qemu-system-aarch64 >/dev/null || boot_missing+=("qemu-system-aarch64 (qemu-system-arm)")
-[ -f "$AAVMF_DIR/AAVMF_CODE.fd" ] || boot_missing+=("$AAVMF_DIR/AAVMF_CODE.fd (qemu-efi-aarch64)")
+missing=()
+command -v qemu-system-aarch64 >/dev/null || missing+=("qemu-system-aarch64 (qemu-system-arm)")
+[ -f "$AAVMF_DIR/AAVMF_CODE.fd" ] || missing+=("$AAVMF_DIR/AAVMF_CODE.fd (qemu-efi-aarch64)")
 can_enrolled() { command -v virt-fw-vars >/dev/null && [ -f "$AAVMF_DIR/AAVMF_VARS.ms.fd" ]; }
 can_snakeoil() { [ -f "$AAVMF_DIR/AAVMF_VARS.snakeoil.fd" ] && [ -r "$SNAKEOIL_KEY" ] && [ -r "$SNAKEOIL_CERT" ]; }
-store=${TLBSCOPE_SB_STORE:-auto}
-case "$store" in
-    auto) if can_enrolled; then store=enrolled; elif can_snakeoil; then store=snakeoil; else store=""; fi ;;
-    enrolled) can_enrolled || store="" ;;
-    snakeoil) can_snakeoil || store="" ;;
-    *) not_ok "TLBSCOPE_SB_STORE=$store: want enrolled or snakeoil"; exit 1 ;;
-esac
-[ -n "$store" ] || boot_missing+=("a variable store with a key to sign with: virt-fw-vars (python3-virt-firmware) with $AAVMF_DIR/AAVMF_VARS.ms.fd, or qemu-efi-aarch64's snakeoil store ($AAVMF_DIR/AAVMF_VARS.snakeoil.fd, $SNAKEOIL_KEY)")
-if [ ${#boot_missing[@]} -gt 0 ]; then
-    skip "aarch64 Secure Boot boots: signed image boots, unsigned and tampered images refused" \
-        "cannot be set up here: missing $(printf '%s; ' "${boot_missing[@]}" | sed 's/; $//')"
-    exit 0
-fi
+store=$(sb_store) || { not_ok "TLBSCOPE_SB_STORE=$TLBSCOPE_SB_STORE: want enrolled or snakeoil"; exit 1; }
+[ -n "$store" ] || missing+=("a variable store with a key to sign with: virt-fw-vars (python3-virt-firmware) with $AAVMF_DIR/AAVMF_VARS.ms.fd, or qemu-efi-aarch64's snakeoil store ($AAVMF_DIR/AAVMF_VARS.snakeoil.fd, $SNAKEOIL_KEY)")
+sb_skip_missing "aarch64 Secure Boot boots: signed image boots, unsigned and tampered images refused"
 echo "# variable store: $store"
 if [ "$store" = enrolled ]; then
     vars=$out/AAVMF_VARS_enrolled.fd
@@ -161,8 +133,7 @@ else
         KEY="$SNAKEOIL_KEY" CERT="$SNAKEOIL_CERT" KEY_PASS=snakeoil >>"$out/sign-snakeoil.log" 2>&1
     check "make sign ARCH=aarch64 KEY=snakeoil CERT=... KEY_PASS=snakeoil: sbverify OK against it" \
         quietly sbverify --cert "$CERT" "$SIGNED_EFI"
-    cp "$SIGNED_EFI" "$tampered_efi"
-    printf 'S' | dd of="$tampered_efi" bs=1 seek="$off" conv=notrunc status=none
+    sb_tamper "$SIGNED_EFI" "$off" "$tampered_efi" "$CERT"
     cp "$SIGNED_IMG" "$out/tlbscope-tampered.img"
     mcopy -o -i "$out/tlbscope-tampered.img" "$tampered_efi" ::/EFI/BOOT/BOOTAA64.EFI
 fi
@@ -180,32 +151,22 @@ sb_boot() {
     REPORT=$(ls "$RUN"/reports/*.json 2>/dev/null | head -n1)
     echo "# $1: exit $RC in $(( $(date +%s) - t0 ))s, report ${REPORT:-none}, $(grep -a '^RESULT:' "$LOG" | tail -n1)"
 }
-log_has() { tr -d '\r' <"$LOG" | grep -aqE -- "$1"; }
+console_has() { tr -d '\r' <"$LOG" | grep -aqE -- "$1"; }
 
 # 1. signed
 sb_boot signed "$SIGNED_IMG"
 check "signed: boots under enforcing Secure Boot, runs, PSCI SYSTEM_OFF (exit 0)" test "$RC" = 0
-check "signed: the console says 'Firmware: ... Secure Boot enabled'" log_has '^Firmware: .*Secure Boot enabled$'
+check "signed: the console says 'Firmware: ... Secure Boot enabled'" console_has '^Firmware: .*Secure Boot enabled$'
 check "signed: the banner prints version $VERSION and commit $COMMIT" \
-    log_has "^tlbscope $VERSION \\($COMMIT\\) for aarch64"
-if [ -s "$REPORT" ]; then
-    check "signed: report firmware.secure_boot is \"enabled\"" \
-        test "$(jq -r .firmware.secure_boot "$REPORT")" = enabled
-    check "signed: report generator.version/commit = $VERSION/$COMMIT" \
-        test "$(jq -r '.generator.version + "/" + .generator.commit' "$REPORT")" = "$VERSION/$COMMIT"
-    if [ -x build/tlbscope-report ]; then
-        check "signed: report validates" build/tlbscope-report validate "$REPORT"
-    fi
-else
-    not_ok "signed: no report (see $RUN/console.log)"
-fi
+    console_has "^tlbscope $VERSION \\($COMMIT\\) for aarch64"
+sb_check_signed_report
 
 # 2. unsigned, 3. tampered: refused before the app runs
 for c in unsigned:$A64/tlbscope.img tampered:$out/tlbscope-tampered.img; do
     name=${c%%:*} img=${c#*:}
     sb_boot "$name" "$img" "$REFUSED_END"
     check "$name: the firmware refuses the stick's boot option (console: failed to load ... Access Denied)" \
-        log_has "$REFUSAL"
+        console_has "$REFUSAL"
     check "$name: the app never ran (no banner, no TLBSCOPE DONE)" \
         bash -c "! tr -d '\\r' <'$LOG' | grep -aqE '^tlbscope [0-9]|^TLBSCOPE DONE'"
     check "$name: no report on the stick" test -z "$REPORT"
