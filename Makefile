@@ -98,14 +98,11 @@ $(BUILD)/efi/efi/main.o $(BUILD)/efi/core/report/report_json.o $(BUILD)/efi/core
     $(BUILD)/efi/core/report/summary_text.o: $(BUILD)/commit.stamp
 FORCE:
 
-# efi/sbat.csv with the version from VERSION filled in
-$(BUILD)/sbat.csv: efi/sbat.csv VERSION
+# build/sbat.csv (efi/sbat.mk) into the .sbat section
+include efi/sbat.mk
+$(BUILD)/sbat.o: $(SBAT_CSV) efi/sbat.S
 	@mkdir -p $(dir $@)
-	$(Q)sed 's/@VERSION@/$(VERSION)/g' efi/sbat.csv > $@
-
-$(BUILD)/sbat.o: $(BUILD)/sbat.csv efi/sbat.S
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(EFI_ASFLAGS) -DSBAT_CSV='"$(BUILD)/sbat.csv"' -c efi/sbat.S -o $@
+	$(Q)$(CC) $(EFI_ASFLAGS) -DSBAT_CSV='"$(SBAT_CSV)"' -c efi/sbat.S -o $@
 
 $(BUILD)/tlbscope.so: $(EFI_OBJS) $(BUILD)/sbat.o
 	@$(if $(Q),echo "  LD    $@")

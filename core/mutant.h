@@ -197,6 +197,8 @@
 #define MUTANT_ID_a64_pairs_bsp_only 205 /* ipi_roundtrip: only the BSP initiates (the pairs before) */
 #define MUTANT_ID_a64_pairs_sampled_in_order 206 /* many pairs: the first ones taken, not each class's share */
 #define MUTANT_ID_table_skips_skip_rows 207 /* the summary's experiment table leaves SKIP experiments out */
+/* aarch64 Secure Boot: 209 */
+#define MUTANT_ID_arm_secure_boot_unchecked 209 /* validate: an aarch64 firmware.secure_boot any string */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -1,6 +1,7 @@
 #include "efi/fwinfo.h"
 #include "efi/efi_util.h"
 #include "efi/fwtables.h"
+#include "efi/secure_boot.h"
 
 #include "core/lib/mem.h"
 
@@ -20,27 +21,6 @@ bool fwinfo_time(struct rtc_time *t)
     return true;
 }
 
-static bool read_u8_var(const CHAR16 *name, UINT8 *out)
-{
-    UINTN size = sizeof(*out);
-    UINT32 attrs = 0;
-    return !EFI_ERROR(uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, &EfiGlobalVariable,
-                                        &attrs, &size, out)) &&
-           size == 1;
-}
-
-static enum secure_boot_state secure_boot_state(void)
-{
-    UINT8 sb = 0, setup = 0;
-    bool have_setup = read_u8_var(L"SetupMode", &setup);
-    if (!read_u8_var(L"SecureBoot", &sb))
-        /* firmware without Secure Boot support does not define the variable */
-        return have_setup ? (setup ? SB_SETUP_MODE : SB_DISABLED) : SB_DISABLED;
-    if (sb)
-        return SB_ENABLED;
-    return (have_setup && setup) ? SB_SETUP_MODE : SB_DISABLED;
-}
-
 void fwinfo_collect(struct firmware_info *fw, struct msg_list *warnings)
 {
     mem_zero(fw, sizeof(*fw));
@@ -48,7 +28,7 @@ void fwinfo_collect(struct firmware_info *fw, struct msg_list *warnings)
         ucs2_to_ascii(fw->vendor, sizeof(fw->vendor), ST->FirmwareVendor, FW_STR);
     fw->revision = ST->FirmwareRevision;
     fw->uefi_revision = ST->Hdr.Revision;
-    fw->secure_boot = secure_boot_state();
+    fw->secure_boot = efi_secure_boot_state();
     if (!fwinfo_time(&fw->start_time))
         msg_add(warnings, "firmware", "GetTime failed: the report has no start time");
     fw->rtc_plausible = rtc_looks_plausible(&fw->start_time);

@@ -10,34 +10,17 @@
 #   make dist [SIGNED=1]               build/dist/tlbscope-VERSION.tar.gz, .zip, SHA256SUMS
 #   make usb DEV=/dev/sdX [YES=1]      writes the image to a stick after checking the device
 
-KEY ?=
-CERT ?=
-KEY_PASS ?=
 DEV ?=
 YES ?=
-TEST_KEY_DIR := $(BUILD)/keys
-TEST_CERT := $(TEST_KEY_DIR)/TEST-KEY-tlbscope-db.crt
-SIGN_CERT := $(if $(KEY)$(CERT),$(CERT),$(TEST_CERT))
 # a dirty tree's release is named as such (the commit in BUILDINFO and the banner says which)
 DIST_VERSION := $(VERSION)$(if $(filter %-dirty,$(COMMIT)),-dirty)
 DIST_NAME := tlbscope-$(DIST_VERSION)
 DIST_DIR ?= $(BUILD)/dist
 USB_IMAGE ?= $(IMAGE_OUT)
 
-# What was signed with which key: a different KEY/CERT re-signs.
-$(SIGNED_EFI).stamp: FORCE
-	@mkdir -p $(dir $@)
-	@echo '$(abspath $(KEY)) $(abspath $(CERT))' | cmp -s - $@ || echo '$(abspath $(KEY)) $(abspath $(CERT))' > $@
-
-$(TEST_CERT):
-	$(Q)scripts/sign.sh --test-key $(TEST_KEY_DIR)
-
-$(SIGNED_EFI): $(BUILD)/tlbscope.efi $(SIGNED_EFI).stamp $(if $(KEY)$(CERT),$(wildcard $(KEY) $(CERT)),$(TEST_CERT))
-	$(Q)TLBSCOPE_KEY_PASS='$(KEY_PASS)' scripts/sign.sh $(BUILD)/tlbscope.efi $@ '$(KEY)' '$(CERT)' $(TEST_KEY_DIR)
-
-# sbverify checks the signed file every time, against the certificate it was signed with
-sign: deps $(SIGNED_EFI)
-	$(Q)scripts/sign.sh --verify $(SIGNED_EFI) '$(SIGN_CERT)'
+# make sign (release/sign.mk, shared with the aarch64 app): $(SIGNED_EFI) from this
+SIGN_IN := $(BUILD)/tlbscope.efi
+include release/sign.mk
 
 $(SIGNED_IMG): $(SIGNED_EFI) startup.nsh $(BUILD)/tlbscope.cfg scripts/mkimage.sh
 	$(Q)scripts/mkimage.sh $@ $(SIGNED_EFI) 64 $(BUILD)/tlbscope.cfg

@@ -11,21 +11,26 @@
 # report as latest.json and latest.txt, as `make run` leaves them for x86), NET=1 (a virtio
 # NIC on QEMU's user network: the host is 10.0.2.2, for upload=), READONLY=1 (QEMU
 # sees the stick read-only, as scripts/qemu-run.sh --readonly: the app then prints the whole
-# report on the console for scripts/recover-report.sh).
-# Exit status: QEMU's (0 after the app's PSCI SYSTEM_OFF, 124 on the timeout),
-# or 3 when the run wrote no report.
+# report on the console for scripts/recover-report.sh), AAVMF_CODE and AAVMF_VARS (the
+# firmware and the variable store copied per run: /usr/share/AAVMF/AAVMF_CODE.fd and
+# AAVMF_VARS.fd; tests/qemu/secureboot_aarch64.sh gives a store with keys enrolled), STOP_ON
+# ('regex': stop QEMU as soon as the console matches this extended regex, as
+# scripts/qemu-run.sh's STOP_ON: a boot that cannot finish, e.g. one the firmware refuses).
+# Exit status: QEMU's (0 after the app's PSCI SYSTEM_OFF, 124 on the timeout), 4 when
+# STOP_ON stopped it, or 3 when the run wrote no report.
 set -uo pipefail
 img=$1
 smp=${SMP:-4}
 mem=${MEM:-512}
 out=${OUT:-reports/runs/aarch64}
 aavmf=/usr/share/AAVMF
+code=${AAVMF_CODE:-$aavmf/AAVMF_CODE.fd}
 mkdir -p "$out"
 log=${LOG:-$out/console.log}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$img" "$work/disk.img"
-cp "$aavmf/AAVMF_VARS.fd" "$work/vars.fd"
+cp "${AAVMF_VARS:-$aavmf/AAVMF_VARS.fd}" "$work/vars.fd"
 export MTOOLS_SKIP_CHECK=1
 # NETBOOT=tftp: no stick; AAVMF boots BOOTAA64.EFI by PXE from QEMU's own TFTP server, which
 # also serves the run's tlbscope.cfg beside it. NETBOOT=http: UEFI HTTP boot from BOOT_URL (a
@@ -73,11 +78,25 @@ machine=virt,gic-version=${GIC:-3}
 # (measured: 6.8 s wall, 1.3 s CPU for a whole run at -smp 2; 1.1-1.6 s with it)
 timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu "${CPU:-max}" -smp "$smp" -m "$mem" \
     -nographic "${nic[@]}" -no-reboot -boot menu=on,splash-time=0 \
-    -drive if=pflash,format=raw,readonly=on,file="$aavmf/AAVMF_CODE.fd" \
+    -drive if=pflash,format=raw,readonly=on,file="$code" \
     -drive if=pflash,format=raw,file="$work/vars.fd" \
     "${storage[@]}" \
-    </dev/null >"$log" 2>&1
+    </dev/null >"$log" 2>&1 &
+qemu=$!
+stopped=0
+# STOP_ON: the console is polled twice a second; the run's timeout still bounds the wait
+while [ -n "${STOP_ON:-}" ] && kill -0 "$qemu" 2>/dev/null; do
+    if grep -aqE -- "$STOP_ON" "$log" 2>/dev/null; then
+        sleep 1 # what the firmware says next, after the line that matched
+        kill "$qemu" 2>/dev/null
+        stopped=1
+        break
+    fi
+    sleep 0.5
+done
+wait "$qemu"
 rc=$?
+[ "$stopped" = 1 ] && rc=4
 n=0
 txt= json=
 for f in $(mdir -i "$work/disk.img" -b ::/tlbscope/reports 2>/dev/null); do
@@ -99,7 +118,7 @@ if [ -n "${LATEST:-}" ]; then
 fi
 # the run's own summary (it ends with the verdict line), for whoever started it
 [ -n "${SHOW:-}" ] && [ -n "$txt" ] && cat "$txt"
-echo "qemu-system-aarch64 -smp $smp gic-version=${GIC:-3}$([ "${VIRT:-0}" = 1 ] && echo ' virtualization=on'): rc $rc, $n report file(s) in $out/ (console: $log)"
+echo "qemu-system-aarch64 -smp $smp gic-version=${GIC:-3}$([ "${VIRT:-0}" = 1 ] && echo ' virtualization=on'): rc $rc$([ "$stopped" = 1 ] && echo ' (stopped: the console matched STOP_ON)'), $n report file(s) in $out/ (console: $log)"
 [ -n "${LATEST:-}" ] && [ -n "$json" ] && echo "qemu-run-aarch64.sh: report $json (also $LATEST/latest.json)"
 [ "$rc" = 0 ] && [ "$n" = 0 ] && rc=3
 exit "$rc"

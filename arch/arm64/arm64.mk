@@ -3,6 +3,9 @@
 #   make image ARCH=aarch64      build/aarch64/tlbscope.img (FAT16, \EFI\BOOT\BOOTAA64.EFI)
 #   make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 NET=1 ARGS='k=v ...']   boot it under qemu-system-aarch64 + AAVMF
 #   make test ARCH=aarch64       the aarch64 test steps only (tests/qemu/aarch64.sh)
+#   make sign ARCH=aarch64 [KEY=db.key CERT=db.crt KEY_PASS=...]
+#                                build/aarch64/BOOTAA64-signed.efi (x86's signing: release/sign.mk)
+#   make image ARCH=aarch64 SIGNED=1   build/aarch64/tlbscope-signed.img, carrying it
 #
 # clang's Windows/ARM64 target + lld-link produce a PE32+ EFI application
 # directly (real base relocations, NX_COMPAT): no gnu-efi, no cross sysroot, no
@@ -29,8 +32,13 @@ A64_ASM := $(sort $(wildcard arch/arm64/*.S))
 A64_OBJS := $(patsubst %.c,$(A64_BUILD)/obj/%.o,$(A64_SRCS)) $(patsubst %.S,$(A64_BUILD)/obj/%.o,$(A64_ASM))
 A64_EFI := $(A64_BUILD)/BOOTAA64.EFI
 A64_IMG := $(A64_BUILD)/tlbscope.img
+# SIGNED=1: the image carries the signed binary (make sign ARCH=aarch64)
+SIGNED ?=
+SIGNED_EFI ?= $(A64_BUILD)/BOOTAA64-signed.efi
+SIGNED_IMG ?= $(A64_BUILD)/tlbscope-signed.img
+A64_IMAGE_OUT := $(if $(filter-out 0 no,$(SIGNED)),$(SIGNED_IMG),$(A64_IMG))
 
-.PHONY: all efi image run test deps clean help
+.PHONY: all efi image run test deps clean help sign
 all: $(A64_EFI)
 efi: $(A64_EFI)
 
@@ -39,6 +47,8 @@ help:
 	@echo "make image ARCH=aarch64  build/aarch64/tlbscope.img (FAT16 ESP for a USB stick or QEMU)"
 	@echo "make run ARCH=aarch64 [SMP=4 VIRT=1 GIC=2 MEM=512 NET=1 ARGS='k=v ...']  boot under qemu-system-aarch64 -M virt,gic-version=3 (GIC=2: 2) + AAVMF (NET=1: a NIC, for upload=)"
 	@echo "make test ARCH=aarch64   tests/qemu/aarch64.sh"
+	@echo "make sign ARCH=aarch64 [KEY=db.key CERT=db.crt KEY_PASS=...]  build/aarch64/BOOTAA64-signed.efi (no KEY: the TEST key in build/keys/)"
+	@echo "make image ARCH=aarch64 SIGNED=1   build/aarch64/tlbscope-signed.img, carrying the signed binary"
 
 deps:
 	@scripts/deps.sh aarch64
@@ -56,14 +66,27 @@ $(A64_BUILD)/obj/%.o: %.S
 # the version and commit go into the report: rebuild what prints them
 $(A64_BUILD)/obj/efi/arm64/main.o $(A64_BUILD)/obj/core/report/report_arm64.o $(A64_BUILD)/obj/core/report/report_doc.o $(A64_BUILD)/obj/core/report/summary_text.o: $(BUILD)/commit.stamp
 
-$(A64_EFI): $(A64_OBJS)
+# the .sbat section shim checks (efi/sbat.S, from build/sbat.csv as on x86), as COFF
+include efi/sbat.mk
+A64_SBAT := $(A64_BUILD)/obj/efi/sbat.o
+$(A64_SBAT): $(SBAT_CSV) efi/sbat.S
+	@mkdir -p $(dir $@)
+	$(Q)$(A64_CC) $(A64_TARGET) -DSBAT_CSV='"$(SBAT_CSV)"' -c efi/sbat.S -o $@
+
+$(A64_EFI): $(A64_OBJS) $(A64_SBAT)
 	@$(if $(Q),echo "  LD64  $@")
-	$(Q)$(A64_LD) $(A64_LDFLAGS) /out:$@ $(A64_OBJS)
+	$(Q)$(A64_LD) $(A64_LDFLAGS) /out:$@ $(A64_OBJS) $(A64_SBAT)
 	@echo "built $@ ($(VERSION), $(COMMIT))"
 
-image: $(A64_IMG)
+# make sign ARCH=aarch64: x86's rules, key and script (release/sign.mk)
+SIGN_IN := $(A64_EFI)
+include release/sign.mk
+
+image: $(A64_IMAGE_OUT)
 $(A64_IMG): $(A64_EFI) scripts/mkimage-aarch64.sh
 	$(Q)scripts/mkimage-aarch64.sh $@ $(A64_EFI)
+$(SIGNED_IMG): $(SIGNED_EFI) scripts/mkimage-aarch64.sh
+	$(Q)scripts/mkimage-aarch64.sh $@ $(SIGNED_EFI)
 
 SMP ?= 4
 MEM ?= 512

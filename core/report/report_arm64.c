@@ -88,6 +88,7 @@ static void write_firmware(struct json_writer *w, const void *ctx)
     jw_kv_str(w, "vendor", run->uefi_vendor);
     jw_kv_str(w, "revision", run->uefi_revision);
     jw_object_end(w);
+    jw_kv_str(w, "secure_boot", secure_boot_name(run->secure_boot));
     jw_key(w, "acpi");
     jw_object_begin_inline(w);
     jw_kv_str(w, "oem_id", run->acpi_oem_id);

@@ -63,9 +63,11 @@ static void write_header(const struct arm64_run *run, struct strbuf *sb)
     }
     /* upload=: where this copy goes and how it went, as x86's header says it */
     upload_status_text(&run->upload, run->cfg.upload, run->cfg.upload_attempts, sb);
-    fmt_into(line, sizeof(line), "%s rev %s, ACPI OEM %s%s",
+    /* x86's Firmware line says Secure Boot too (firmware.secure_boot) */
+    fmt_into(line, sizeof(line), "%s rev %s, ACPI OEM %s%s, Secure Boot %s",
              run->uefi_vendor[0] ? run->uefi_vendor : "(no vendor)", run->uefi_revision,
-             run->acpi_oem_id[0] ? run->acpi_oem_id : "(none)", run->madt ? "" : ", no MADT");
+             run->acpi_oem_id[0] ? run->acpi_oem_id : "(none)", run->madt ? "" : ", no MADT",
+             secure_boot_name(run->secure_boot));
     summary_line(sb, "Firmware", line);
     cpu_line(run, line, sizeof(line));
     summary_line(sb, "CPU", line);

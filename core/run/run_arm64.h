@@ -17,6 +17,7 @@
 
 #include "asm/cpu.h"
 #include "asm/percpu.h"
+#include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
 #include "core/lib/stats.h"
 #include "core/run/config.h"
@@ -106,6 +107,7 @@ struct arm64_run {
     uint16_t fadt_arm_boot_flags;
     bool smbios;
     char sm_manufacturer[64], sm_product[64];
+    enum secure_boot_state secure_boot; /* SB_UNKNOWN in the model's runs */
     /* cpu */
     struct arm64_cpu_id cpu;
     const char *hypervisor, *hypervisor_source;

@@ -38,6 +38,7 @@
 #include "core/run/upload.h"
 #include "efi/random.h"
 #include "efi/report_out.h"
+#include "efi/secure_boot.h"
 #include "efi/upload.h"
 #include "efi/volume.h"
 
@@ -78,6 +79,7 @@ static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter, bool tagged)
         ucs2_to_ascii(run.uefi_vendor, sizeof(run.uefi_vendor), st->FirmwareVendor, sizeof(run.uefi_vendor));
     fmt_into(run.uefi_revision, sizeof(run.uefi_revision), "%u.%u", st->FirmwareRevision >> 16,
              st->FirmwareRevision & 0xffff);
+    run.secure_boot = efi_secure_boot_state();
     if (!EFI_ERROR(RT->GetTime(&t, 0)) && t.Year >= 2020 && t.Year < 2100) {
         run.rtc_plausible = true;
         fmt_into(run.start_time, sizeof(run.start_time), "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day,

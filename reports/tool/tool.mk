@@ -92,7 +92,7 @@ $(TOOL_MAIN_OBJ): $(BUILD)/commit.stamp
 # ---- test-only mutants of the tool (core/mutant.h, IDs 60-63, 97, 100-106 and 110-111), killed by tests/sim/mutants.sh ----
 # Listed in sim/sim.mk's MUTANTS too; only the tool files that use MUTANT() are rebuilt per
 # mutant, the rest of the tool library is shared. One line: tests/sim/mutants.sh reads it with sed.
-TOOL_MUTANTS := base_always_first no_param_defaults show_tsc_else role_rows_doubled arch_unshared_compared cpu_role_by_number gate_passes_on_nothing invalid_report_shown verdict_without_band compare_value_cut html_headlines_dropped html_ceiling_in_ticks html_heatmaps_in_column html_pool_first_report arch_question_filter_dropped arch_question_other_rate
+TOOL_MUTANTS := base_always_first no_param_defaults show_tsc_else role_rows_doubled arch_unshared_compared cpu_role_by_number gate_passes_on_nothing invalid_report_shown verdict_without_band compare_value_cut html_headlines_dropped html_ceiling_in_ticks html_heatmaps_in_column html_pool_first_report arch_question_filter_dropped arch_question_other_rate arm_secure_boot_unchecked
 TOOL_MUTANT_SRCS := $(shell grep -l 'include "core/mutant.h"' $(TOOL_LIB_SRCS))
 TOOL_MUTANT_SHARED_OBJS := $(filter-out $(patsubst %.c,$(BUILD)/host/%.o,$(TOOL_MUTANT_SRCS)),$(TOOL_LIB_OBJS))
 

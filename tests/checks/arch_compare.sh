@@ -108,6 +108,12 @@ check "compare: x86 spin against aarch64 wfi_irq warns (a spinning target is not
 jq '.method.target_wait = "spin"' "$ARM" >"$out/wait-spin.json"
 check "validate: an x86 target_wait word in an aarch64 report fails" \
     grep -qF 'method.target_wait: unknown target_wait word "spin"' <<<"$("$TOOL" validate "$out/wait-spin.json" 2>&1)"
+# firmware.secure_boot (Version 3, optional: the fixture predates it): x86's words only
+jq '.firmware.secure_boot = "enabled"' "$ARM" >"$out/sb-enabled.json"
+check "validate: an aarch64 firmware.secure_boot \"enabled\" passes" "$TOOL" validate "$out/sb-enabled.json"
+jq '.firmware.secure_boot = "on"' "$ARM" >"$out/sb-on.json"
+check "validate: an aarch64 firmware.secure_boot \"on\" fails, naming the path and the words" \
+    grep -qF 'firmware.secure_boot: unknown secure_boot word "on"' <<<"$("$TOOL" validate "$out/sb-on.json" 2>&1)"
 # the broken variants differ from the good file in one defect each: only the unknown
 # architecture stops the validator before the sections (they would be read wrongly)
 check "validate: an unknown architecture is the only error named" \

@@ -18,7 +18,8 @@ def want(path; cond; what): if (path | cond) then empty else "\(what)" end;
        and (.config | has("samples") and has("timeout_ms") and has("apic") and has("console_json") and has("upload") and .cpus == "all"); "run section"),
   want(.firmware; (.uefi.vendor | type == "string") and (.uefi.revision | type == "string")
        and (.acpi.oem_id | type == "string") and (.acpi.madt | type == "boolean")
-       and (.acpi.fadt_arm_boot_flags | hex) and (.smbios == null or (.smbios.system | has("manufacturer")));
+       and (.acpi.fadt_arm_boot_flags | hex) and (.smbios == null or (.smbios.system | has("manufacturer")))
+       and (.secure_boot | IN("unknown", "disabled", "enabled", "setup_mode"));
        "firmware section"),
   want(.cpu; (.midr | hex) and (.implementer | hex) and (.part | hex) and (.variant | type == "number")
        and (.revision | type == "number") and (.id_regs.ID_AA64ISAR0_EL1 | hex)

@@ -217,3 +217,47 @@ skip_quotes() {
         problems+=("$id's reason quotes $label = $quoted, but cpu.cpuid[\"$reg\"] is $want")
     fi
 }
+
+# ---- Secure Boot (secureboot.sh for x86, secureboot_aarch64.sh) ----
+# sb_store: the variable store the test uses, TLBSCOPE_SB_STORE=enrolled|snakeoil or by
+# default the first the caller's can_enrolled and can_snakeoil allow; prints it, nothing
+# when it cannot be set up here; fails on another word.
+sb_store() {
+    case "${TLBSCOPE_SB_STORE:-auto}" in
+        auto) if can_enrolled; then echo enrolled; elif can_snakeoil; then echo snakeoil; fi ;;
+        enrolled) if can_enrolled; then echo enrolled; fi ;;
+        snakeoil) if can_snakeoil; then echo snakeoil; fi ;;
+        *) return 1 ;;
+    esac
+}
+# sb_skip_missing WHAT: where the caller's missing[] names anything, one SKIP line saying
+# all of it, and the test ends there
+sb_skip_missing() {
+    [ ${#missing[@]} -gt 0 ] || return 0
+    skip "$1" "cannot be set up here: missing $(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
+    exit 0
+}
+# sb_tamper SIGNED OFFSET OUT CERT: OUT is SIGNED with the byte at OFFSET (the first of
+# .sbat, the 's' of "sbat,1": were the binary run, it would run as before) changed after
+# signing; checks that one byte differs and that sbverify refuses OUT against CERT
+sb_tamper() {
+    cp "$1" "$3"
+    [ -n "$2" ] && printf 'S' | dd of="$3" bs=1 seek="$2" conv=notrunc status=none
+    check "tampered copy: exactly one byte differs from the signed binary (.sbat at ${2:-?})" \
+        test "$(cmp -l "$1" "$3" 2>/dev/null | wc -l)" = 1
+    check "sbverify: the tampered copy does not verify" bash -c "! sbverify --cert '$4' '$3' >/dev/null 2>&1"
+}
+# sb_check_signed_report: the signed boot's report ($REPORT) says Secure Boot "enabled", this
+# build's $VERSION and $COMMIT, a complete run, and validates
+sb_check_signed_report() {
+    if [ ! -s "$REPORT" ]; then
+        not_ok "signed: no report (see the console log in $RUN)"
+        return
+    fi
+    check "signed: report firmware.secure_boot is \"enabled\"" \
+        test "$(jq -r .firmware.secure_boot "$REPORT")" = enabled
+    check "signed: report generator.version/commit = $VERSION/$COMMIT (VERSION file, this build)" \
+        test "$(jq -r '.generator.version + "/" + .generator.commit' "$REPORT")" = "$VERSION/$COMMIT"
+    check "signed: run complete with the quick profile's settings" test "$(jq -r .run.status "$REPORT")" = complete
+    [ -x "$TOOL" ] && check "signed: report validates" "$TOOL" validate "$REPORT"
+}

@@ -22,18 +22,9 @@
 # TLBSCOPE_SB_STORE=enrolled|snakeoil chooses; by default the first that can be
 # set up here. If neither can (no sbsigntool, no Secure Boot OVMF build), the
 # step SKIPs and says what is missing. Prints TAP lines for tests/run-all.sh.
-cd "$(dirname "$0")/../.." || exit 1
-here=$(pwd)
+. "$(dirname "$0")/lib.sh" # ok, check, skip; sb_store, sb_skip_missing, sb_tamper
 out=$here/build/test-runs/secureboot
 rm -rf "$out" && mkdir -p "$out"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() { # description, command...
-    local d=$1; shift
-    if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
 export MTOOLS_SKIP_CHECK=1
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_DIR=${TLBSCOPE_OVMF_DIR:-/usr/share/OVMF}
@@ -61,19 +52,9 @@ can_snakeoil() {
     [ -f "$OVMF_DIR/OVMF_CODE_4M.snakeoil.fd" ] && [ -f "$OVMF_DIR/OVMF_VARS_4M.snakeoil.fd" ] &&
         [ -r "$SNAKEOIL_KEY" ] && [ -r "$SNAKEOIL_CERT" ]
 }
-store=${TLBSCOPE_SB_STORE:-auto}
-case "$store" in
-    auto) if can_enrolled; then store=enrolled; elif can_snakeoil; then store=snakeoil; else store=""; fi ;;
-    enrolled) can_enrolled || store="" ;;
-    snakeoil) can_snakeoil || store="" ;;
-    *) echo "not ok 1 - TLBSCOPE_SB_STORE=$store: want enrolled or snakeoil"; exit 1 ;;
-esac
+store=$(sb_store) || { not_ok "TLBSCOPE_SB_STORE=$TLBSCOPE_SB_STORE: want enrolled or snakeoil"; exit 1; }
 [ -n "$store" ] || missing+=("a variable store with a key to sign with: virt-fw-vars (python3-virt-firmware, bookworm-backports on Debian 12) with $OVMF_DIR/OVMF_CODE_4M.secboot.fd and OVMF_VARS_4M.fd, or Debian ovmf's snakeoil pair ($OVMF_DIR/OVMF_*_4M.snakeoil.fd, $SNAKEOIL_KEY)")
-if [ ${#missing[@]} -gt 0 ]; then
-    skip "Secure Boot: signed image boots, unsigned and tampered images refused" \
-        "cannot be set up here: missing $(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
-    exit 0
-fi
+sb_skip_missing "Secure Boot: signed image boots, unsigned and tampered images refused"
 echo "# variable store: $store"
 
 # ---- signing ----
@@ -119,15 +100,8 @@ check "make image SIGNED=1: the image's \\EFI\\BOOT\\BOOTX64.EFI is the signed b
 
 # one byte changed after signing: the first byte of the .sbat section ('s' of "sbat,1")
 tampered_efi=$out/tlbscope-tampered.efi
-cp "$SIGNED_EFI" "$tampered_efi"
 sbat_off=$(objdump -h "$SIGNED_EFI" 2>/dev/null | awk '$2 == ".sbat" { print $6 }')
-if [ -n "$sbat_off" ]; then
-    off=$((16#$sbat_off))
-    printf 'S' | dd of="$tampered_efi" bs=1 seek="$off" conv=notrunc status=none
-fi
-check "tampered copy: exactly one byte differs from the signed binary (.sbat at 0x${sbat_off:-?})" \
-    test "$(cmp -l "$SIGNED_EFI" "$tampered_efi" 2>/dev/null | wc -l)" = 1
-check "sbverify: the tampered copy does not verify" bash -c "! sbverify --cert '$CERT' '$tampered_efi' >/dev/null 2>&1"
+sb_tamper "$SIGNED_EFI" "${sbat_off:+$((16#$sbat_off))}" "$tampered_efi" "$CERT"
 cp "$SIGNED_IMG" "$out/tlbscope-tampered.img"
 mcopy -o -i "$out/tlbscope-tampered.img@@1M" "$tampered_efi" ::/EFI/BOOT/BOOTX64.EFI
 
@@ -170,19 +144,7 @@ check "signed: boots under enforcing Secure Boot, runs, exit 0 (RESULT COMPLETE)
 check "signed: the console says 'Secure Boot enabled'" log_has '^Firmware .*Secure Boot enabled'
 check "signed: the banner prints version $VERSION and commit $COMMIT" \
     log_has "^tlbscope $VERSION \\(commit $COMMIT\\)"
-if [ -s "$REPORT" ]; then
-    check "signed: report firmware.secure_boot is \"enabled\"" \
-        test "$(jq -r .firmware.secure_boot "$REPORT")" = enabled
-    check "signed: report generator.version/commit = $VERSION/$COMMIT (VERSION file, this build)" \
-        test "$(jq -r '.generator.version + "/" + .generator.commit' "$REPORT")" = "$VERSION/$COMMIT"
-    check "signed: run complete with the quick profile's settings" \
-        test "$(jq -r .run.status "$REPORT")" = complete
-    if [ -x build/tlbscope-report ]; then
-        check "signed: report validates" build/tlbscope-report validate "$REPORT"
-    fi
-else
-    not_ok "signed: no report (see $RUN/serial.txt)"
-fi
+sb_check_signed_report
 
 # 2. unsigned, 3. tampered: refused before the tool runs
 for c in unsigned:build/tlbscope.img tampered:$out/tlbscope-tampered.img; do

@@ -869,6 +869,15 @@ kill_tool arch_question_filter_dropped "compare by question: a side takes any po
     questions_from_reports
 kill_tool arch_question_other_rate "compare by question: ticks turned to ns at another side's rate" \
     questions_from_reports
+# aarch64 Secure Boot: the aarch64 firmware.secure_boot holds one of x86's words
+arm_secure_boot_word_checked() {
+    local f=$here/build/test-runs/mutants-arm-sb.json
+    mkdir -p "$(dirname "$f")"
+    jq '.firmware.secure_boot = "on"' "$ARM4" >"$f" && ! "$1" validate "$f" >/dev/null 2>&1 &&
+        jq '.firmware.secure_boot = "enabled"' "$ARM4" >"$f" && "$1" validate "$f" >/dev/null 2>&1
+}
+kill_tool arm_secure_boot_unchecked "validate: an aarch64 firmware.secure_boot of any word passes" \
+    arm_secure_boot_word_checked
 # issue 35: a hostile database's unit on the atlas (tests/checks/markup_sweep.sh's database
 # sweep), a formula in CSV and HTML in Markdown (tests/checks/tool_cli.sh: hostile_text.py)
 atlas_escapes_the_database() {

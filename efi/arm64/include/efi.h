@@ -169,10 +169,14 @@ typedef struct {
                                      EFI_HANDLE **buffer);
 } EFI_BOOT_SERVICES;
 
-/* 8 */
+/* 4.5, the services of 8 in the table's order, up to GetVariable (8.2.1): the
+ * SecureBoot and SetupMode variables (efi/secure_boot.c) */
 typedef struct {
     EFI_TABLE_HEADER Hdr;
     EFI_STATUS (*GetTime)(EFI_TIME *time, void *capabilities);
+    EFI_UNUSED_SLOT SetTime, GetWakeupTime, SetWakeupTime;
+    EFI_UNUSED_SLOT SetVirtualAddressMap, ConvertPointer;
+    EFI_STATUS (*GetVariable)(CHAR16 *name, EFI_GUID *vendor, UINT32 *attrs, UINTN *size, void *data);
 } EFI_RUNTIME_SERVICES;
 
 typedef struct {

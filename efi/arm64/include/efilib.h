@@ -15,6 +15,8 @@ extern EFI_RUNTIME_SERVICES *RT;
 extern EFI_GUID LoadedImageProtocol, FileSystemProtocol, GenericFileInfo;
 /* 10.2 EFI_DEVICE_PATH_PROTOCOL_GUID, E.4 EFI_PXE_BASE_CODE_PROTOCOL_GUID */
 extern EFI_GUID DevicePathProtocol, PxeBaseCodeProtocol;
+/* 3.3 EFI_GLOBAL_VARIABLE: the vendor GUID of SecureBoot, SetupMode and the others */
+extern EFI_GUID EfiGlobalVariable;
 
 /* Keeps the tables, and gives core/lib/mem.h the boot services' pool. */
 void InitializeLib(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "core/mutant.h"
 #include "reports/tool/model/jget.h"
 #include "reports/tool/model/vocab.h"
 #include "reports/tool/validate/validate_sections.h"
@@ -55,6 +56,11 @@ void validate_arm64_firmware(struct vctx *c, const json_t *root)
         vc_string(c, o, "revision", 0);
         vc_leave(c, m);
     }
+    /* Version 3: x86's word, absent from earlier aarch64 reports */
+    if (MUTANT(arm_secure_boot_unchecked))
+        vc_string(c, fw, "secure_boot", VF_OPTIONAL);
+    else
+        vc_word(c, fw, "secure_boot", vocab_secure_boot, VF_OPTIONAL);
     if ((o = vc_enter(c, fw, "acpi", 0, &m))) {
         vc_string(c, o, "oem_id", 0);
         vc_bool(c, o, "madt", 0, NULL);
