@@ -96,5 +96,11 @@ if [ -z "${A64_PROFILES:-}" ]; then
     check "neoverse-v2 at 16 CPUs: ipi_roundtrip samples 120 of 225 pairs, 60 same_cluster and 60 cross_package" \
         test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.summary[] | "\(.params.class)=\(.values.pairs)"] | join(","))] | map(tostring) | join("|")')" = \
         "SUCCESS|120|same_cluster=60,cross_package=60"
+    # ipi_pairs= as on x86: 9 ordered pairs at 4 CPUs (the BSP never a target), 5 taken
+    sim "a64-ipi-pairs" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 4 --seed "$SEED" \
+        samples=10 run_budget_s=0 experiments=ipi_roundtrip ipi_pairs=5
+    check "ipi_pairs=5 at 4 CPUs: at most 5 of the 9 ordered pairs (each class its share), the note names ipi_pairs=5" \
+        test "$(exp_field ipi_roundtrip '[.status, ((.results | length) | . >= 1 and . <= 5), ([.notes[] | select(test("9 ordered pairs exceed 5 .ipi_pairs=5"))] | length)] | map(tostring) | join("|")')" = \
+        "SUCCESS|true|1"
 fi
 echo "# SUMMARY: the aarch64 app on the strict aarch64 model: $PROFILES"

@@ -12,7 +12,7 @@
 static const char *const honoured[] = { "profile",     "samples",     "budget_s",          "run_budget_s",
                                         "timeout_ms",  "experiments", "exit",              "order_seed",
                                         "upload",      "upload_attempts", "upload_deadline_s", "console_json",
-                                        "redact",      "redact_key",  0 };
+                                        "redact",      "redact_key",  "ipi_pairs",         0 };
 
 static bool is_honoured(const char *key)
 {

@@ -5,7 +5,8 @@
  * interrupt entry.
  *
  * Pairs: every ordered pair (initiator, target) of usable CPUs, the
- * secondaries initiating too, up to PAIRS (PAIRS_QUICK with profile=quick);
+ * secondaries initiating too, up to ipi_pairs= (x86's key: the quick profile's 64) and
+ * at most PAIRS;
  * above that x86's rule, an evenly spaced share of each topology class
  * (core/run/topo_arm64.h: smt_sibling, same_cluster, same_package,
  * cross_package, from the firmware's PPTT or the MPIDRs: topology.class_source). The BSP is
@@ -71,11 +72,10 @@
 #include "core/run/class_pool.h"
 #include "core/run/topo_arm64.h"
 
-/* pairs measured exhaustively before sampling by class (x86's ipi_pairs: 64 quick, 256
- * default): the default within the points reserved (A64_MAX_POINTS, with room for one
+/* pairs measured exhaustively before sampling by class, whatever ipi_pairs= asks above it
+ * (x86's: 64 quick, 256 default): the points reserved (A64_MAX_POINTS, with room for one
  * more pair per class than the limit when the classes do not divide it) */
 #define PAIRS 120
-#define PAIRS_QUICK 64
 #define POOL_CAP 200000u /* pooled samples kept per class, as x86's */
 
 _Static_assert(PAIRS + A64_CLASS_COUNT <= A64_MAX_POINTS, "every chosen pair has a point");
@@ -215,12 +215,13 @@ static unsigned run_pair(struct arm64_run *run, const struct a64_pair *p, unsign
     return done;
 }
 
-/* the pairs, limited by the profile as x86's ipi_pairs; out has room for PAIRS + classes */
+/* the pairs, limited by ipi_pairs= as on x86 (the profiles' 64, 256, 4096), at most PAIRS here;
+ * out has room for PAIRS + classes */
 static unsigned choose(struct arm64_run *run, struct experiment_record *e, struct a64_pair *out)
 {
     struct a64_place place[MAX_CPUS];
     unsigned cpus[MAX_CPUS], k = 0, i, all, n;
-    unsigned limit = run->profile && str_eq(run->profile, "quick") ? PAIRS_QUICK : PAIRS;
+    unsigned limit = run->cfg.ipi_pairs && run->cfg.ipi_pairs < PAIRS ? run->cfg.ipi_pairs : PAIRS;
     if (!run->class_source)
         a64_topology_places(run);
     mem_zero(place, sizeof(place));
@@ -232,8 +233,8 @@ static unsigned choose(struct arm64_run *run, struct experiment_record *e, struc
             cpus[k++] = i;
     n = a64_choose_pairs(place, cpus, k, 0, limit, out, &all);
     if (all > limit)
-        record_note(e, "%u ordered pairs exceed %u (profile %s): %u pairs sampled evenly per topology class", all,
-                    limit, run->profile ? run->profile : "default", n);
+        record_note(e, "%u ordered pairs exceed %u (ipi_pairs=%u, at most %u on aarch64): %u pairs sampled evenly "
+                    "per topology class", all, limit, run->cfg.ipi_pairs, PAIRS, n);
     return n;
 }
 
