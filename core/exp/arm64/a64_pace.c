@@ -68,6 +68,7 @@ void a64_pace_point_done(struct a64_pace *p, uint32_t taken, bool complete)
     if (!complete) /* cut short by a lost CPU: not what the pace gave it */
         return;
     p->complete++;
+    p->complete_samples += taken;
     if (taken < p->min)
         p->min = taken;
     if (taken > p->max)
@@ -104,7 +105,9 @@ void a64_pace_end(struct arm64_run *run, struct experiment_record *e, struct a64
     s->cols_configured = s->cols = p->points;
     s->cols_name = "points";
     s->points_planned = p->points;
-    s->samples_planned = (uint64_t)s->samples * p->points;
+    /* the pace plans each point as it runs (its part of the share, at most the configured
+     * samples): what the points measured in full took is what was planned for them */
+    s->samples_planned = p->complete_samples;
     s->samples_achieved = p->samples_done;
     if (s->samples_achieved > (uint64_t)p->points * s->samples_max)
         s->samples_achieved = (uint64_t)p->points * s->samples_max;

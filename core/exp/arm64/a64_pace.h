@@ -28,6 +28,7 @@ struct a64_pace {
     uint64_t start, share_ticks;
     uint64_t point_start, point_end;  /* the current point's part of the share */
     uint64_t samples_done, sample_ticks; /* the points so far: their samples and their time */
+    uint64_t complete_samples;           /* the samples of the points measured in full */
     uint32_t min, max;
     /* room for one point's samples: configured x slots (allocated before any window) */
     uint64_t *buf;
