@@ -77,8 +77,9 @@ static void note_emulator(const struct run *r)
 }
 
 /* Both reports again: the run's messages changed (a failed save). */
-static void rewrite_reports(struct run *r, struct strbuf *json, struct strbuf *text)
+static void rewrite_reports(struct strbuf *json, struct strbuf *text, void *ctx)
 {
+    struct run *r = ctx;
     run_conclude(r);
     sb_reset(json);
     report_write_json(r, json);
@@ -95,10 +96,19 @@ static void upload_line(struct strbuf *sb, const void *ctx)
 static void finish(struct run *r, struct volume *v, struct netboot *nb, bool released)
 {
     struct strbuf json, text, verdict;
-    char base[96], name[96], verdict_text[REPORT_VERDICT_LEN], path[REPORT_PATH_MAX];
-    bool saved_ok = false, json_ok, netboot_only = !v->root && nb->info.boot != BOOT_DISK;
-
+    char base[96], name[96], verdict_text[REPORT_VERDICT_LEN];
+    bool saved_ok, json_ok;
     struct upload_job job = { &r->cfg, r->run_id, &r->upload, &nb->route };
+    struct report_delivery delivery = {
+        .errors = &r->errors,
+        .volume = v,
+        .netboot_only = !v->root && nb->info.boot != BOOT_DISK,
+        .json = &json,
+        .text = &text,
+        .json_on_console = r->cfg.console_json || r->cfg.upload[0],
+        .rewrite = rewrite_reports,
+        .ctx = r,
+    };
 
     r->duration_ms = ticks_to_ms(tsc_now() - r->start_tsc);
     upload_prepare(&job, released);
@@ -111,28 +121,9 @@ static void finish(struct run *r, struct volume *v, struct netboot *nb, bool rel
         run_conclude(r);
     }
     report_write_text(r, &text);
-    base[0] = 0;
     run_report_basename(r, name, sizeof(name));
-    /* first the stick: nothing on the network runs before the report is safe (issue 35) */
-    if (!netboot_only)
-        saved_ok = report_save(&r->errors, v, name, json.data, json.len, text.data, text.len,
-                               base, sizeof(base));
-    if (!saved_ok && !netboot_only)
-        /* the errors list changed: rebuild both so the console copy says why */
-        rewrite_reports(r, &json, &text);
-    /* then the console: the summary, and the whole JSON wherever another copy may be wanted */
-    con_write("\n");
-    con_writen(text.data, text.len);
-    if (saved_ok) {
-        report_file_path(base, 0, ".json", path, sizeof(path));
-        con_printf("Report saved: %s (and .txt)\n", path);
-    } else if (!netboot_only) {
-        con_printf("ERROR: the report could not be saved on the boot volume; "
-                   "the whole JSON follows on the console\n");
-    }
-    /* an upload's copy is checked against this one; a network boot has only this one */
-    if (!saved_ok || r->cfg.console_json || r->cfg.upload[0])
-        report_dump_console(name, json.data, json.len);
+    delivery.name = name;
+    saved_ok = report_deliver(&delivery, base, sizeof(base));
     /*
      * "RESULT: " + the verdict: COMPLETE, ERROR or FAILURE first (scripts/stick-lib.sh reads
      * it). A fixed buffer: the line must come even when the dynamic ones ran out of memory.

@@ -130,3 +130,31 @@ void report_dump_console(const char *name, const char *json, size_t len)
     con_printf("TLBSCOPE-JSON-END bytes=%llu cksum=%u\n", (unsigned long long)len,
                posix_cksum(json, len));
 }
+
+bool report_deliver(const struct report_delivery *d, char *saved_base, size_t base_cap)
+{
+    char path[REPORT_PATH_MAX];
+    bool saved_ok = false;
+    saved_base[0] = 0;
+    /* first the stick: nothing on the network runs before the report is safe (issue 35) */
+    if (!d->netboot_only)
+        saved_ok = report_save(d->errors, d->volume, d->name, d->json->data, d->json->len,
+                               d->text->data, d->text->len, saved_base, base_cap);
+    if (!saved_ok && !d->netboot_only)
+        /* the errors list changed: rebuild both so the console copy says why */
+        d->rewrite(d->json, d->text, d->ctx);
+    /* then the console: the summary, and the whole JSON wherever another copy may be wanted */
+    con_write("\n");
+    con_writen(d->text->data, d->text->len);
+    if (saved_ok) {
+        report_file_path(saved_base, 0, ".json", path, sizeof(path));
+        con_printf("Report saved: %s (and .txt)\n", path);
+    } else if (!d->netboot_only) {
+        con_printf("ERROR: the report could not be saved on the boot volume; "
+                   "the whole JSON follows on the console\n");
+    }
+    /* an upload's copy is checked against this one; a network boot has only this one */
+    if (!saved_ok || d->json_on_console)
+        report_dump_console(d->name, d->json->data, d->json->len);
+    return saved_ok;
+}

@@ -10,6 +10,7 @@
 #define TLBSCOPE_EFI_REPORT_OUT_H
 
 #include "core/lib/msglist.h"
+#include "core/lib/strbuf.h"
 #include "efi/volume.h"
 
 /* Reads and bumps \tlbscope\counter; 0 when the stick is not writable. */
@@ -29,5 +30,24 @@ bool report_save_outcome(struct msg_list *errors, struct volume *v, const char *
                          const char *text, size_t len);
 /* Prints the JSON between markers, in short lines a serial console keeps intact. */
 void report_dump_console(const char *name, const char *json, size_t len);
+
+/*
+ * Where a finished report goes, as both apps deliver it: first the stick (never on a network
+ * boot, which has none), and when that fails, `rewrite` makes both texts again (the run's
+ * errors now say why); then the console: the summary, where the report was saved or that it
+ * was not, and the whole JSON when it was not saved or `json_on_console` (console_json=on,
+ * an upload to check against it). Returns whether the stick has it, its name in saved_base.
+ */
+struct report_delivery {
+    struct msg_list *errors;
+    struct volume *volume;
+    bool netboot_only;            /* no volume, booted over the network */
+    const char *name;             /* the report's name (run_report_basename's shape) */
+    struct strbuf *json, *text;
+    bool json_on_console;
+    void (*rewrite)(struct strbuf *json, struct strbuf *text, void *ctx);
+    void *ctx;
+};
+bool report_deliver(const struct report_delivery *d, char *saved_base, size_t base_cap);
 
 #endif

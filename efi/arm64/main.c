@@ -267,13 +267,35 @@ static bool cpus_quiet(void)
     return true;
 }
 
+/* The stick failed: both texts again, its error in them (efi/report_out.h report_deliver) */
+static void rewrite_reports(struct strbuf *json, struct strbuf *text, void *ctx)
+{
+    (void)ctx;
+    sb_init_fixed(json, json_buf, sizeof(json_buf));
+    sb_init_fixed(text, text_buf, sizeof(text_buf));
+    a64_report_json(&run, json);
+    a64_report_text(&run, text);
+}
+
 static void finish(struct volume *vol)
 {
     struct strbuf json, text;
-    char base[96], path[REPORT_PATH_MAX];
-    bool saved_ok, netboot_only;
+    char base[96];
+    bool saved_ok;
     /* the network boot's NIC and address, else the NIC's default address (DHCP) */
     struct upload_job job = { &run.cfg, run.id, &run.upload, &nb.route };
+    struct report_delivery delivery = {
+        .errors = &run.errors,
+        .volume = vol,
+        .name = run.id,
+        .json = &json,
+        .text = &text,
+        /* as on x86: an upload's copy is checked against this one; console_json=on asks for it */
+        .json_on_console = run.cfg.console_json || run.cfg.upload[0],
+        /* a network boot has no stick: the console (and the upload) carry the report, as on x86 */
+        .netboot_only = !vol->root && nb.info.boot != BOOT_DISK,
+        .rewrite = rewrite_reports,
+    };
     upload_prepare(&job, cpus_quiet());
     sb_init_fixed(&json, json_buf, sizeof(json_buf));
     sb_init_fixed(&text, text_buf, sizeof(text_buf));
@@ -281,29 +303,7 @@ static void finish(struct volume *vol)
         msg_add(&run.errors, "report", "the JSON report did not fit its %u KiB buffer",
                 (unsigned)(sizeof(json_buf) / 1024));
     a64_report_text(&run, &text);
-    /* a network boot has no stick: the console (and the upload) carry the report, as on x86 */
-    netboot_only = !vol->root && nb.info.boot != BOOT_DISK;
-    saved_ok = !netboot_only && report_save(&run.errors, vol, run.id, json.data, json.len, text.data, text.len,
-                                            base, sizeof(base));
-    if (!saved_ok && !netboot_only) {
-        /* the errors changed: both again, so the console copy says why */
-        sb_init_fixed(&json, json_buf, sizeof(json_buf));
-        sb_init_fixed(&text, text_buf, sizeof(text_buf));
-        a64_report_json(&run, &json);
-        a64_report_text(&run, &text);
-    }
-    con_write("\n");
-    con_writen(text.data, text.len);
-    if (saved_ok) {
-        report_file_path(base, 0, ".json", path, sizeof(path));
-        con_printf("Report saved: %s (and .txt)\n", path);
-    } else if (!netboot_only) {
-        con_printf("ERROR: the report could not be saved on the boot volume; the whole JSON follows on "
-                   "the console\n");
-    }
-    /* as on x86: an upload's copy is checked against this one; console_json=on asks for it */
-    if (!saved_ok || run.cfg.console_json || run.cfg.upload[0])
-        report_dump_console(run.id, json.data, json.len);
+    saved_ok = report_deliver(&delivery, base, sizeof(base));
     {
         /* "RESULT: " + the verdict, as x86's app says it (scripts/stick-lib.sh reads it); a
          * buffer of its own: the upload below sends the text's */

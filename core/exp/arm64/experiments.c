@@ -12,23 +12,25 @@
 #include "core/lib/strbuf.h"
 #include "core/run/bootstrap.h"
 
-static void exp_shootdown_lazy(struct arm64_run *run)
+/* x86's questions with no aarch64 mechanism: said so, as x86 says why it cannot run one */
+static void not_applicable(struct arm64_run *run, const char *id, const char *title, const char *why)
 {
-    struct experiment_record *e = a64_exp_begin(run, "shootdown_lazy", "Shootdown skipping lazy-TLB CPUs", 0, 0, false);
-    record_set_status(e, RESULT_SKIP,
-                "not applicable on aarch64: broadcast TLBI reaches every CPU in hardware; there is no IPI to a lazy "
-                "CPU to skip");
+    struct experiment_record *e = a64_exp_begin(run, id, title, 0, 0, false);
+    record_set_status(e, RESULT_SKIP, "not applicable on aarch64: %s", why);
     e->emulated = run->hypervisor != 0;
 }
 
-/* x86's question with no aarch64 mechanism: said so, as x86 says why it cannot run it */
+static void exp_shootdown_lazy(struct arm64_run *run)
+{
+    not_applicable(run, "shootdown_lazy", "Shootdown skipping lazy-TLB CPUs",
+                   "broadcast TLBI reaches every CPU in hardware; there is no IPI to a lazy CPU to skip");
+}
+
 static void exp_invlpgb_range(struct arm64_run *run)
 {
-    struct experiment_record *e = a64_exp_begin(run, "invlpgb_range", "INVLPGB range flush versus IPIs", 0, 0, false);
-    record_set_status(e, RESULT_SKIP,
-                "not applicable on aarch64: INVLPGB and TLBSYNC are AMD x86 instructions; the broadcast invalidation "
-                "aarch64 has, TLBI ...IS and its range forms, is measured by tlbi_broadcast_vs_ipi and tlbi_range");
-    e->emulated = run->hypervisor != 0;
+    not_applicable(run, "invlpgb_range", "INVLPGB range flush versus IPIs",
+                   "INVLPGB and TLBSYNC are AMD x86 instructions; the broadcast invalidation aarch64 has, TLBI ...IS "
+                   "and its range forms, is measured by tlbi_broadcast_vs_ipi and tlbi_range");
 }
 
 /* experiments= (run->selected): an experiment left out is absent from the report, as on x86 */
