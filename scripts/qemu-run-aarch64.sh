@@ -34,9 +34,8 @@ cp "${AAVMF_VARS:-$aavmf/AAVMF_VARS.fd}" "$work/vars.fd"
 export MTOOLS_SKIP_CHECK=1
 # NETBOOT=tftp: no stick; AAVMF boots BOOTAA64.EFI by PXE from QEMU's own TFTP server, which
 # also serves the run's tlbscope.cfg beside it. NETBOOT=http: UEFI HTTP boot from BOOT_URL (a
-# folder: BOOTAA64.EFI and the tlbscope.cfg are copied to BOOT_DIR, the folder it serves), which
-# QEMU's DHCP answer names as the boot file (AAVMF's PXE tries it first and fails; its HTTP boot
-# client then takes it). Either way the report comes back on the console only.
+# folder: BOOTAA64.EFI and the tlbscope.cfg are copied to BOOT_DIR, the folder it serves), set
+# as the boot URI with virt-fw-vars. Either way the report comes back on the console only.
 netboot=${NETBOOT:-}
 case "$netboot" in ""|tftp|http) ;; *) echo "qemu-run-aarch64.sh: NETBOOT=$netboot: expected tftp or http" >&2; exit 2 ;; esac
 
@@ -64,12 +63,18 @@ tftp)
     nic=(-netdev "user,id=n0,tftp=$work/tftp,bootfile=BOOTAA64.EFI" -device virtio-net-pci,netdev=n0,romfile=) ;;
 http)
     [ -n "${BOOT_URL:-}" ] && [ -d "${BOOT_DIR:-}" ] || { echo "qemu-run-aarch64.sh: NETBOOT=http needs BOOT_URL and BOOT_DIR" >&2; exit 2; }
+    command -v virt-fw-vars >/dev/null || { echo "qemu-run-aarch64.sh: NETBOOT=http needs virt-fw-vars (python3-virt-firmware)" >&2; exit 2; }
     mcopy -o -i "$work/disk.img" ::/EFI/BOOT/BOOTAA64.EFI "$BOOT_DIR/BOOTAA64.EFI" || exit 2
     cp "$work/tlbscope.cfg" "$BOOT_DIR/tlbscope.cfg"
+    # the boot URI as the next boot (BootNext), so AAVMF goes straight to its HTTP boot client
+    # (without it, PXE over IPv4 and IPv6 first: a minute of timeouts). The empty
+    # AAVMF_VARS.fd is all zeros, which virt-fw-vars cannot read; the .ms store is formatted,
+    # and without its PK (setup mode) Secure Boot checks nothing
+    virt-fw-vars -i "$aavmf/AAVMF_VARS.ms.fd" -o "$work/vars.fd" -d PK -d KEK -d db \
+        --set-boot-uri "$BOOT_URL/BOOTAA64.EFI" >"$work/virt-fw-vars.log" 2>&1 ||
+        { echo "qemu-run-aarch64.sh: virt-fw-vars failed:" >&2; cat "$work/virt-fw-vars.log" >&2; exit 2; }
     storage=()
-    # the DHCP answer of QEMU's user network names the boot file by its URL: AAVMF's PXE client
-    # cannot fetch it, its HTTP boot client can
-    nic=(-netdev "user,id=n0,bootfile=$BOOT_URL/BOOTAA64.EFI" -device virtio-net-pci,netdev=n0,romfile=) ;;
+    nic=(-netdev user,id=n0 -device virtio-net-pci,netdev=n0,romfile=) ;;
 esac
 machine=virt,gic-version=${GIC:-3}
 [ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on

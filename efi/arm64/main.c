@@ -10,12 +10,13 @@
  * exits), back to the firmware on hardware. Whatever fails on the way is
  * recorded and the run goes on: the report is always written.
  *
- * The UEFI glue that is not about the ISA is x86's, compiled against this
- * app's own UEFI definitions (efi/arm64/include/efi.h): the volume
- * (efi/volume.c), the configuration file and load options
- * (efi/config_file.c), the report files with their run counter, .partial
- * names, read-back and the console copy when the stick fails
- * (efi/report_out.c), and the console (efi/console.c).
+ * The UEFI glue that is not about the ISA is x86's (efi/shared.mk), compiled
+ * against this app's own UEFI definitions (efi/arm64/include/efi.h): the
+ * volume, the console, how the image came (efi/netboot.c: a stick, PXE/TFTP
+ * or HTTP boot), the configuration from the stick or the boot server and the
+ * load options (efi/config_file.c), the report's delivery with the stick's run
+ * counter, .partial names, read-back and the console copy (efi/report_out.c),
+ * the upload (efi/upload.c), the Secure Boot state and random bytes.
  */
 #include "asm/cpu.h"
 #include "asm/gic.h"
@@ -33,9 +34,9 @@
 #include "core/run/report_files.h"
 #include "efi/arm64/acpi.h"
 #include "efi/arm64/config_a64.h"
+#include "core/run/upload.h"
 #include "efi/console.h"
 #include "efi/efi_util.h"
-#include "core/run/upload.h"
 #include "efi/random.h"
 #include "efi/report_out.h"
 #include "efi/secure_boot.h"
