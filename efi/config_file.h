@@ -1,9 +1,10 @@
 /*
- * Where a run's key=value configuration comes from on a boot volume, for
- * both apps: \tlbscope\tlbscope.cfg, then the load options (the UEFI shell's
- * command line). The text goes to core/run/config.c's parser: x86's
- * efi/args.c (which also knows the boot server's file of a network boot),
- * aarch64's efi/arm64/config_a64.c.
+ * Where a run's key=value configuration comes from, for both apps:
+ * \tlbscope\tlbscope.cfg on the boot volume, or on a network boot the
+ * tlbscope.cfg beside the binary on the boot server, then the load options
+ * (the UEFI shell's command line). The text goes to core/run/config.c's
+ * parser (config_read_sources); x86's efi/args.c and aarch64's
+ * efi/arm64/config_a64.c each finalize it their way.
  */
 #ifndef TLBSCOPE_EFI_CONFIG_FILE_H
 #define TLBSCOPE_EFI_CONFIG_FILE_H
