@@ -36,23 +36,6 @@ struct a64_doc {
     const struct redaction *red;
 };
 
-static void write_run_network(struct json_writer *w, const void *ctx)
-{
-    const struct a64_doc *d = ctx;
-    const struct arm64_run *run = d->run;
-    const char *upload = !run->cfg.upload[0]        ? 0
-                         : d->red->upload_url[0]    ? d->red->upload_url
-                         : run->upload.url[0]       ? run->upload.url
-                                                    : run->cfg.upload;
-    report_write_network(w, &run->net, upload, d->red);
-}
-
-static void show_redacted(struct json_writer *w, const char *text, const void *ctx)
-{
-    const struct a64_doc *d = ctx;
-    redaction_write_text(w, text, d->red);
-}
-
 static void write_run(struct json_writer *w, const void *ctx)
 {
     const struct a64_doc *d = ctx;
@@ -68,10 +51,9 @@ static void write_run(struct json_writer *w, const void *ctx)
         .config_file = run->config_file,
         .config_source = config_source_name(run->net.config_source),
         .cfg = &run->cfg,
-        .cfg_upload = d->red->cfg_upload[0] ? d->red->cfg_upload : run->cfg.upload,
-        .write_network = write_run_network,
-        .show = show_redacted,
-        .ctx = d,
+        .net = &run->net,
+        .upload = &run->upload,
+        .red = d->red,
         .errors = &run->errors,
         .warnings = &run->warnings,
     };

@@ -300,18 +300,6 @@ static void write_head(struct json_writer *w, const void *ctx)
     redaction_write_record(w, d->red);
 }
 
-static void write_run_network(struct json_writer *w, const void *ctx)
-{
-    const struct x86_doc *d = ctx;
-    report_write_network(w, &d->r->net, redaction_upload_url(d->r, d->red), d->red);
-}
-
-static void show_redacted(struct json_writer *w, const char *text, const void *ctx)
-{
-    const struct x86_doc *d = ctx;
-    redaction_write_text(w, text, d->red);
-}
-
 static void write_run(struct json_writer *w, const void *ctx)
 {
     const struct x86_doc *d = ctx;
@@ -329,10 +317,9 @@ static void write_run(struct json_writer *w, const void *ctx)
         .config_file = r->cfg_file_found,
         .config_source = config_source_name(r->net.config_source),
         .cfg = &r->cfg,
-        .cfg_upload = d->red->cfg_upload[0] ? d->red->cfg_upload : r->cfg.upload,
-        .write_network = write_run_network,
-        .show = show_redacted,
-        .ctx = d,
+        .net = &r->net,
+        .upload = &r->upload,
+        .red = d->red,
         .errors = &r->errors,
         .warnings = &r->warnings,
     };

@@ -12,6 +12,16 @@ void redaction_format_uuid(const uint8_t *b, char u[40])
              b[14], b[15]);
 }
 
+const char *redaction_shown_upload_url(const struct config *cfg, const struct upload_outcome *upload,
+                                       const struct redaction *red)
+{
+    if (!cfg->upload[0])
+        return NULL;
+    if (red->upload_url[0])
+        return red->upload_url;
+    return upload->url[0] ? upload->url : cfg->upload;
+}
+
 /* One identifying field: its token, its place in the record, its value in the pairs. */
 static void tokenise(struct redaction *red, const void *key, size_t key_len, const char *path,
                      const char *value, char out[REDACT_TOKEN_CAP])

@@ -12,6 +12,7 @@
 #include "core/lib/msglist.h"
 #include "core/lib/strbuf.h"
 #include "core/run/config.h"
+#include "core/run/netinfo.h"
 #include "core/run/redact.h"
 
 struct redaction {
@@ -54,10 +55,12 @@ void redaction_write_text(struct json_writer *w, const char *text, const void *r
 /* The text written to `sb` since `start`, quoted values as their tokens (the .txt). */
 void redaction_scrub_buffer(const struct redaction *red, struct strbuf *sb, size_t start);
 
+/* The JSON URL the upload was sent to (or will be), as the report shows it; NULL without upload=. */
+const char *redaction_shown_upload_url(const struct config *cfg, const struct upload_outcome *upload,
+                                       const struct redaction *red);
+
 /* x86's run (core/report/report_redact_run.c): its values, as redaction_prepare_from() takes them */
 struct run;
 void redaction_prepare(const struct run *r, struct redaction *red);
-/* The JSON URL the upload was sent to, as the report shows it. */
-const char *redaction_upload_url(const struct run *r, const struct redaction *red);
 
 #endif

@@ -8,15 +8,6 @@
 #include "core/lib/mem.h"
 #include "core/run/run.h"
 
-const char *redaction_upload_url(const struct run *r, const struct redaction *red)
-{
-    if (!r->cfg.upload[0])
-        return NULL;
-    if (red->upload_url[0])
-        return red->upload_url;
-    return r->upload.url[0] ? r->upload.url : r->cfg.upload;
-}
-
 void redaction_prepare(const struct run *r, struct redaction *red)
 {
     const struct smbios_info *s = &r->fw.smbios;
