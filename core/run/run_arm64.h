@@ -79,7 +79,7 @@ struct arm64_run {
      * (core/exp/arm64/a64_pace.h); 0: every point takes `samples` */
     uint32_t run_budget_s;
     uint64_t budget_end;        /* counter value at which run_budget_s is spent */
-    uint32_t experiments_left;  /* selected experiments that have not yet run */
+    uint32_t experiments_left;  /* experiments still to run, the current one included (exp_loop.h) */
     /* the seed of the metrics' p50 intervals (core/run/bootstrap.h): order_seed= when given,
      * else from the counter at start (method.order_seed) */
     uint32_t order_seed;
@@ -92,8 +92,6 @@ struct arm64_run {
     bool config_file;          /* \tlbscope\tlbscope.cfg was read */
     const char *profile;       /* "default", "quick", "full" */
     const char *exit_word;     /* "shell", "shutdown", "reset": what the app does at the end */
-    uint32_t nselected;        /* experiments=: 0 runs every experiment */
-    char selected[16][32];
     struct msg_list errors, warnings;
     struct net_info net;          /* how it booted, where the configuration came from (efi/netboot.c) */
     struct upload_outcome upload; /* upload=: filled by efi/upload.c once the report is safe */
@@ -128,7 +126,10 @@ struct arm64_run {
      * firmware timer tick lands in a sample (UEFI's RaiseTPL: efi/arm64/ provides these) */
     uint64_t (*irq_mask)(void);
     void (*irq_restore)(uint64_t token);
-    /* experiments */
+    /* the console's progress lines (RUN:, PASS: ...: core/run/exp_loop.h); NULL: none */
+    void (*print)(const char *text);
+    /* experiments: one record per entry of the table (core/exp/arm64/experiments.c), in its
+     * order; those experiments= leaves out have ran == false */
     uint32_t nexp;
     struct experiment_record exps[A64_MAX_EXPS]; /* core/run/record.h, as x86's */
 };

@@ -3,7 +3,6 @@
 #include "asm/percpu.h"
 #include "asm/trap.h"
 #include "core/lib/atomic.h"
-#include "core/lib/nearest.h"
 #include "core/machine/placement.h"
 #include "core/run/runner_plan.h"
 #include "core/run/record_samples.h"
@@ -188,30 +187,6 @@ uint32_t runner_power_series(uint32_t max, uint32_t *out, uint32_t cap)
     return plan_power_series(max, out, cap);
 }
 
-static void print_result_line(struct runner *r, const struct experiment_record *rec)
-{
-    char detail[RECORD_REASON_LEN + 96];
-    struct strbuf sb;
-    sb_init_fixed(&sb, detail, sizeof(detail));
-    if (rec->status == RESULT_SKIP) {
-        sb_printf(&sb, "(%s)", rec->reason);
-    } else {
-        sb_printf(&sb, "(%u points", rec->results.count);
-        if (rec->verification.applicable)
-            sb_printf(&sb, ", %llu checks, %llu stale reads",
-                      (unsigned long long)rec->verification.checks,
-                      (unsigned long long)rec->verification.stale_reads);
-        sb_printf(&sb, ", %llu.%01llu s)", (unsigned long long)(rec->duration_ms / 1000),
-                  (unsigned long long)(rec->duration_ms % 1000 / 100));
-        if (rec->reason[0])
-            sb_printf(&sb, ": %s", rec->reason);
-    }
-    print(r, "%s: %s%s%s%s %s\n", result_line_prefix(rec->status), rec->id,
-          r->run->sim.simulated ? " [SIMULATED]" : "",
-          rec->emulated || r->run->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "",
-          rec->partial ? " [PARTIAL]" : "", detail);
-}
-
 /*
  * Late answers kept during the experiment (core/machine/smp.h, smp_wait_answer()):
  * a note per CPU, so the numbers they delayed are not read as the machine's.
@@ -235,23 +210,19 @@ static void note_late_answers(struct runner *r, struct experiment_record *rec)
     }
 }
 
-static void run_one(struct runner *r, const struct experiment *e, struct experiment_record *rec,
-                    uint32_t index)
+/*
+ * The loop's measurement of one supported experiment (core/run/exp_loop.h):
+ * x86's part of it, from prepare() to cleanup().
+ */
+static void measure(void *ctx, uint32_t index, struct experiment_record *rec, bool emulated)
 {
-    char reason[RECORD_REASON_LEN];
-    bool emulated = false;
+    struct runner *r = ctx;
+    const struct experiment *e = experiment_table[index];
     void *state = NULL;
     uint64_t t0;
     struct percpu *bsp = r->smp->cpu[0];
     volatile bool keep_state = false; /* set after a recovery (arch_setjmp) */
 
-    rec->ran = true;
-    reason[0] = 0;
-    if (e->supported && !e->supported(r, reason, sizeof(reason), &emulated)) {
-        record_set_status(rec, RESULT_SKIP, "%s", reason);
-        print_result_line(r, rec);
-        return;
-    }
     rec->emulated = emulated;
     r->emulated = emulated;
     r->current = e;
@@ -261,14 +232,12 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
             record_set_status(rec, RESULT_ERROR, "could not prepare (out of memory)");
         if (e->cleanup)
             e->cleanup(r, state);
-        print_result_line(r, rec);
         return;
     }
     runner_plan_start(r, e->id);
     record_samples_begin(r->run, rec); /* each metric's interval (and samples) from here on */
     conditions_prepare(r, rec); /* without memory: no per-CPU clock readings, the rest still */
-    print(r, "RUN:  %s: %s%s%s\n", e->id, e->title, r->run->sim.simulated ? " [SIMULATED]" : "",
-          emulated || r->run->cfg.emulator != EMULATOR_NONE ? " [EMULATED]" : "");
+    exp_loop_print_start(r->loop, rec, emulated);
     t0 = tsc_now();
     r->budget_deadline = t0 + ms_to_ticks((uint64_t)r->run->cfg.budget_s * 1000);
     r->budget_exceeded = false;
@@ -312,26 +281,11 @@ static void run_one(struct runner *r, const struct experiment *e, struct experim
     r->smp->current_experiment = 0;
     rec->duration_ms = ticks_to_ms(tsc_now() - t0);
     runner_plan_end(r, e->id, tsc_now() - t0, rec);
-    /* never SUCCESS with nothing measured: an experiment that can measure nothing says SKIP */
-    if (rec->status == RESULT_SUCCESS && rec->results.count == 0)
-        record_escalate(rec, RESULT_ERROR, "measured no point (%u CPUs usable)",
-                        runner_usable_count(r));
-    if (r->budget_exceeded) {
-        rec->partial = true;
-        record_escalate(rec, RESULT_ERROR, "time budget of %u s exceeded; experiment aborted",
-                        r->run->cfg.budget_s);
-    }
+    exp_loop_conclude(rec, runner_usable_count(r), r->budget_exceeded, r->run->cfg.budget_s);
     if (e->cleanup && !keep_state)
         e->cleanup(r, state);
     conditions_release(rec);
     r->emulated = false;
-    /* the report never holds a cut string without saying so: room too small is a bug to fix */
-    if (rec->strings_cut)
-        msg_add(&r->run->warnings, rec->id,
-                "%u of its notes or reasons did not fit their %u or %u characters and were cut "
-                "(a tlbscope bug: please report it)",
-                rec->strings_cut, RECORD_NOTE_LEN - 1, RECORD_REASON_LEN - 1);
-    print_result_line(r, rec);
 }
 
 /*
@@ -346,54 +300,6 @@ static void exclude_unselected(struct runner *r)
     for (i = 1; i < s->count; i++)
         if (smp_usable(s, i) && !cpu_list_contains(&r->run->cfg.cpus, i))
             cpu_mark(&s->topo->cpus[i], CPU_EXCLUDED, "left out by cpus=");
-}
-
-static bool known_experiment(const char *id)
-{
-    uint32_t i;
-    for (i = 0; i < experiment_count; i++)
-        if (str_eq(experiment_table[i]->id, id))
-            return true;
-    return false;
-}
-
-/*
- * experiments= names ids: each unknown one is a warning, and a selection that
- * names no experiment at all is an error (a run that measured nothing must
- * not end SUCCESS with an empty list of experiments).
- */
-static void check_selection(struct runner *r)
-{
-    struct run *run = r->run;
-    uint32_t i, known = 0;
-    for (i = 0; i < run->cfg.experiment_count; i++) {
-        if (known_experiment(run->cfg.experiments[i])) {
-            known++;
-            continue;
-        }
-        {
-            const char *ids[32], *near; /* experiment_table has 10 */
-            uint32_t k;
-            for (k = 0; k < experiment_count && k < ARRAY_SIZE(ids); k++)
-                ids[k] = experiment_table[k]->id;
-            near = nearest_name(run->cfg.experiments[i], ids, k);
-            msg_add(&run->warnings, "experiments", "no experiment '%s'%s%s%s; ignored",
-                    run->cfg.experiments[i], near ? " (did you mean " : "", near ? near : "",
-                    near ? "?)" : "");
-            print(r, "WARNING: experiments=: no experiment '%s'%s%s%s; ignored\n",
-                  run->cfg.experiments[i], near ? " (did you mean " : "", near ? near : "",
-                  near ? "?)" : "");
-        }
-    }
-    if (run->cfg.experiment_count && !known) {
-        msg_add(&run->errors, "experiments",
-                "experiments= names none of the %u experiments: nothing was measured",
-                experiment_count);
-        print(r, "ERROR: experiments= names none of the %u experiments (", experiment_count);
-        for (i = 0; i < experiment_count; i++)
-            print(r, "%s%s", i ? ", " : "", experiment_table[i]->id);
-        print(r, "): nothing was measured\n");
-    }
 }
 
 /* The planning weights of the experiments that will run (selected and supported). */
@@ -411,63 +317,51 @@ static uint32_t weights_to_run(struct runner *r)
     return sum;
 }
 
-/*
- * The seed of the variant order and the bootstrap (core/exp/common.h): the
- * one given (order_seed=), else the model's seed in tlbscope-sim (a rerun
- * with --seed repeats it) or the TSC at start on a machine.
- */
-static void resolve_order_seed(struct runner *r)
+static bool loop_supported(void *ctx, uint32_t index, char *reason, size_t cap, bool *emulated)
 {
-    struct run *run = r->run;
-    if (config_is_set(&run->cfg, "order_seed")) {
-        run->method.order_seed = run->cfg.order_seed;
-        run->method.order_seed_set = true;
-        return;
-    }
-    run->method.order_seed = boot_seed_from(run->sim.simulated ? run->sim.seed : run->start_tsc);
-    run->method.order_seed_set = true;
+    const struct experiment *e = experiment_table[index];
+    return !e->supported || e->supported(ctx, reason, cap, emulated);
 }
 
-/* Experiment i of the table, once, if selected. */
-static void run_selected(struct runner *r, uint32_t i)
+static void loop_print(void *ctx, const char *text)
 {
-    struct experiment_record *rec = &r->run->experiments[i];
-    if (rec->ran || !config_experiment_selected(&r->run->cfg, experiment_table[i]->id))
-        return;
-    run_one(r, experiment_table[i], rec, i);
+    struct runner *r = ctx;
+    r->hooks.print(r->hooks.ctx, text);
 }
 
 void runner_run_all(struct runner *r)
 {
     uint32_t i;
     struct run *run = r->run;
-    resolve_order_seed(r);
+    struct exp_desc *descs = mem_zalloc(experiment_count * sizeof(*descs));
+    struct exp_loop loop = {
+        .descs = descs, .count = experiment_count, .cfg = &run->cfg, .arch = "x86_64",
+        .warnings = &run->warnings, .errors = &run->errors, .simulated = run->sim.simulated,
+        .supported = loop_supported, .measure = measure, .print = loop_print, .ctx = r,
+    };
+    run->method.order_seed = exp_loop_order_seed(&run->cfg, run->sim.simulated, run->sim.seed,
+                                                 run->start_tsc);
+    run->method.order_seed_set = true;
     print(r, "Variant order: random per iteration, order_seed=%llu\n",
           (unsigned long long)run->method.order_seed);
     exclude_unselected(r);
-    check_selection(r);
-    runner_plan_start_run(r, weights_to_run(r));
     run->experiments = mem_zalloc(experiment_count * sizeof(*run->experiments));
-    if (!run->experiments) {
+    if (!run->experiments || !descs) {
         msg_add(&run->errors, "runner", "out of memory for the experiment records");
+        mem_free(descs);
         return;
     }
-    run->experiment_count = experiment_count;
     for (i = 0; i < experiment_count; i++) {
         const struct experiment *e = experiment_table[i];
-        struct experiment_record *rec = &run->experiments[i];
-        rec->id = e->id;
-        rec->title = e->title;
-        rec->x_axis = e->x_axis;
-        rec->series = e->series;
+        descs[i] = (struct exp_desc){ e->id, e->title, e->x_axis, e->series, e->runs_before };
     }
-    for (i = 0; i < experiment_count; i++) {
-        uint32_t j;
-        /* an experiment later in the table whose findings this one uses runs first */
-        for (j = i + 1; j < experiment_count; j++)
-            if (experiment_table[j]->runs_before &&
-                str_eq(experiment_table[j]->runs_before, experiment_table[i]->id))
-                run_selected(r, j);
-        run_selected(r, i);
-    }
+    loop.records = run->experiments;
+    exp_loop_check_selection(&loop);
+    runner_plan_start_run(r, weights_to_run(r));
+    run->experiment_count = experiment_count;
+    exp_loop_init_records(&loop);
+    r->loop = &loop;
+    exp_loop_run(&loop);
+    r->loop = NULL;
+    mem_free(descs);
 }

@@ -12,6 +12,7 @@
 #ifndef TLBSCOPE_CORE_RUNNER_H
 #define TLBSCOPE_CORE_RUNNER_H
 
+#include "core/run/exp_loop.h"
 #include "core/run/plan.h"
 #include "core/run/record.h"
 #include "core/run/run.h"
@@ -65,6 +66,7 @@ struct runner {
     uint32_t plan_weights_left, plan_weights_total;
     uint32_t plan_samples, plan_warmup; /* 0: none, the configuration's values */
     struct plan_track plan_track;       /* the plan followed while it runs */
+    struct exp_loop *loop;              /* the loop running the experiments (runner_run_all) */
 };
 
 extern const struct experiment *const experiment_table[];

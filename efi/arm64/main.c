@@ -70,6 +70,12 @@ static void irq_restore(uint64_t tpl)
     BS->RestoreTPL(tpl);
 }
 
+/* the experiments' progress lines, between experiments (at the firmware's TPL) */
+static void print_line(const char *text)
+{
+    con_printf("%s", text);
+}
+
 static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter, bool tagged)
 {
     EFI_TIME t;
@@ -334,6 +340,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
     run.el = arch_el;
     run.irq_mask = irq_mask;
     run.irq_restore = irq_restore;
+    run.print = print_line;
     con_printf("\ntlbscope %s (%s) for aarch64\n", TLBSCOPE_VERSION, TLBSCOPE_COMMIT);
     vst = volume_open_boot(image, &vol);
     netboot_detect(image, &nb);

@@ -47,6 +47,8 @@ static struct a64_simulation simulation;
 
 static void *host_alloc(size_t n) { return malloc(n); }
 static void host_free(void *p) { free(p); }
+/* the experiments' progress lines (core/run/exp_loop.h), as x86's model runs print them */
+static void print_line(const char *text) { fputs(text, stdout); }
 static const struct mem_ops host_mem = { host_alloc, host_free };
 
 static void usage(FILE *out)
@@ -275,6 +277,7 @@ int a64sim_main(int argc, char **argv)
 
     simulation = (struct a64_simulation){ MODEL_NAME, MODEL_VERSION, p->name, p->what, seed, p->source };
     run.sim = &simulation;
+    run.print = print_line;
     run.start_ticks = ticks();
     a64_config_apply(&run, NULL, 0);
     describe_machine(p, cpus);

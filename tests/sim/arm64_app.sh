@@ -46,6 +46,9 @@ for profile in $PROFILES; do
     check "$profile: the .txt in x86's layout: the header labels, a table row per experiment (SKIP too), the verdict last" \
         text_layout "SIMULATED Firmware CPU Features Counter CPUs Order"
     check "$profile: no run error (the model refused nothing)" test "$(jqr '.run.errors | length')" = 0
+    check "$profile: core/run's loop printed a result line per experiment, in the table's order, as x86's runner does" \
+        test "$(grep -aoE '^(PASS|SKIP|ERROR|FAIL): [a-z_0-9]+' "$LOG" | cut -d' ' -f2 | paste -sd,)" = \
+        "$(jqr '[.experiments[].id] | join(",")')"
     check "$profile: every verified experiment SUCCESS with zero stale reads" verified_clean
     check "$profile: the control sees stale reads" \
         test "$(exp_field stale_detector_control '[.status, (.verification.stale_reads > 0)] | map(tostring) | join("|")')" = "SUCCESS|true"
@@ -96,6 +99,17 @@ if [ -z "${A64_PROFILES:-}" ]; then
     check "neoverse-v2 at 16 CPUs: ipi_roundtrip samples 120 of 225 pairs, 60 same_cluster and 60 cross_package" \
         test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.summary[] | "\(.params.class)=\(.values.pairs)"] | join(","))] | map(tostring) | join("|")')" = \
         "SUCCESS|120|same_cluster=60,cross_package=60"
+    # experiments= through the loop both apps run (core/run/exp_loop.c): a typo named with the
+    # nearest id and this architecture, an x86 id named as not aarch64's, only the rest runs
+    sim "a64-selection" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 2 --seed "$SEED" \
+        samples=10 run_budget_s=0 experiments=flush_ceilin,shootdown_seq_vs_conc,ipi_broadcast
+    check "experiments= with a typo and an x86 id: warnings naming them, only ipi_broadcast ran (RUN and PASS lines)" \
+        eval '[ "$(jqr "[([.run.warnings[].message | select(test(\"no experiment .flush_ceilin. on aarch64 .did you mean flush_ceiling|no experiment .shootdown_seq_vs_conc. on aarch64\"))] | length), ([.experiments[].id] | join(\",\"))] | map(tostring) | join(\"|\")")" = "2|ipi_broadcast" ] &&
+              grep -aq "^RUN:  ipi_broadcast: " "$LOG" && grep -aq "^PASS: ipi_broadcast \[SIMULATED\]" "$LOG" &&
+              ! grep -aqE "^(RUN|PASS|SKIP):  ?(ipi_roundtrip|shootdown_lazy)" "$LOG"'
+    sim "a64-selection-none" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 2 --seed "$SEED" experiments=ipi_target_state
+    check "experiments= naming no aarch64 experiment: nothing measured, the run ERROR with the reason, exit 1" \
+        test "$(jqr '[.verdict.word, (.experiments | length), ([.run.errors[].message | select(test("names none of the 10 experiments"))] | length)] | map(tostring) | join("|")')|$RC" = "ERROR|0|1|1"
     # ipi_pairs= as on x86: 9 ordered pairs at 4 CPUs (the BSP never a target), 5 taken
     sim "a64-ipi-pairs" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 4 --seed "$SEED" \
         samples=10 run_budget_s=0 experiments=ipi_roundtrip ipi_pairs=5

@@ -56,15 +56,5 @@ void a64_config_finish(struct arm64_run *run)
     /* exit: x86's meaning, back to the firmware (shell) unless given (scripts/qemu-run-aarch64.sh
      * writes exit=shutdown, as scripts/qemu-run.sh does for x86) */
     run->exit_word = exit_mode_name(cfg->exit_mode);
-    for (i = 0; i < cfg->experiment_count; i++) {
-        if (!a64_experiment_known(cfg->experiments[i])) {
-            msg_add(&run->warnings, "config", "experiments: '%s' is not an aarch64 experiment; ignored",
-                    cfg->experiments[i]);
-            continue;
-        }
-        if (run->nselected < sizeof(run->selected) / sizeof(run->selected[0]))
-            str_copy(run->selected[run->nselected++], sizeof(run->selected[0]), cfg->experiments[i]);
-    }
-    if (cfg->experiment_count && !run->nselected)
-        msg_add(&run->warnings, "config", "experiments: no aarch64 experiment named; all run");
+    /* experiments=: the loop both apps run checks the names (core/run/exp_loop.h) */
 }

@@ -13,28 +13,13 @@
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 
-struct experiment_record *a64_exp_begin(struct arm64_run *run, const char *id, const char *title,
-                                        const char *axis_x, const char *axis_series, bool verifies)
+void a64_exp_begin(struct arm64_run *run, struct experiment_record *e, bool verifies)
 {
-    static struct experiment_record overflow; /* never written: a64_exp_end drops it */
-    struct experiment_record *e = run->nexp < A64_MAX_EXPS ? &run->exps[run->nexp++] : &overflow;
-    point_list_release(&e->results);
-    point_list_release(&e->summary);
-    mem_zero(e, sizeof(*e));
-    e->id = id;
-    e->title = title;
-    e->status = RESULT_SUCCESS;
-    e->ran = e != &overflow;
-    e->x_axis = axis_x;
-    e->series = axis_series;
+    (void)run;
     e->verification.applicable = verifies;
-    /* aarch64 has no CPUID hypervisor bit: an emulator named by the firmware
-     * tables makes every timing an emulated one (contract A) */
-    e->emulated = run->hypervisor != 0;
     /* before any measurement: the points' room is reserved, as x86's runner does */
     if (!point_list_reserve(&e->results, A64_MAX_POINTS) || !point_list_reserve(&e->summary, A64_MAX_SUMMARY))
         record_set_status(e, RESULT_ERROR, "no memory for the experiment's points");
-    return e;
 }
 
 void a64_exp_end(struct arm64_run *run, struct experiment_record *e, uint64_t t0)

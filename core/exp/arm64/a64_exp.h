@@ -8,10 +8,9 @@
 
 #include "core/run/run_arm64.h"
 
-/* A new record in run->exps (core/run/record.h), its points reserved; NULL when the run's
- * records are full. */
-struct experiment_record *a64_exp_begin(struct arm64_run *run, const char *id, const char *title,
-                                        const char *axis_x, const char *axis_series, bool verifies);
+/* Before an experiment measures (experiments.c, for the loop): its record's points reserved
+ * (else ERROR), its verification applicable when it verifies. */
+void a64_exp_begin(struct arm64_run *run, struct experiment_record *e, bool verifies);
 /* status SUCCESS unless set before; FAILURE when the verifier saw stale reads (not for the control) */
 void a64_exp_end(struct arm64_run *run, struct experiment_record *e, uint64_t t0);
 /* NULL when the experiment's points are full (the caller stops, partial) */

@@ -1,23 +1,25 @@
-/* The aarch64 experiments (contract A of issue 27), one per file, in run order. */
+/*
+ * The aarch64 experiments, one per file, each measuring into the record the
+ * loop both apps run gives it (core/run/exp_loop.h: its points reserved, its
+ * status SUCCESS until set; experiments.c ends it).
+ */
 #ifndef TLBSCOPE_CORE_EXP_ARM64_EXPERIMENTS_H
 #define TLBSCOPE_CORE_EXP_ARM64_EXPERIMENTS_H
 
 #include "core/run/run_arm64.h"
 
-void exp_ipi_roundtrip(struct arm64_run *run);
-void exp_ipi_broadcast(struct arm64_run *run);
-void exp_stale_control(struct arm64_run *run);
-void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run);
-void exp_tlbi_range(struct arm64_run *run);
-void exp_tlbi_concurrent(struct arm64_run *run);
-void exp_flush_ceiling(struct arm64_run *run);
-void exp_pti_double_invalidation(struct arm64_run *run);
+void exp_ipi_roundtrip(struct arm64_run *run, struct experiment_record *e);
+void exp_ipi_broadcast(struct arm64_run *run, struct experiment_record *e);
+void exp_stale_control(struct arm64_run *run, struct experiment_record *e);
+void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *e);
+void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e);
+void exp_tlbi_concurrent(struct arm64_run *run, struct experiment_record *e);
+void exp_flush_ceiling(struct arm64_run *run, struct experiment_record *e);
+void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record *e);
 
-/* The experiments in run order (those run->selected names, or all); each appends its record
- * to run->exps. */
+/* The experiments experiments= selects (all without it) on core/run's loop, into run->exps:
+ * one record per table entry, in the table's order. */
 void a64_run_experiments(struct arm64_run *run);
-/* an aarch64 experiment id */
-bool a64_experiment_known(const char *id);
 /* A CPU that stopped answering: recorded hung (or faulted, if our vector
  * parked it) in the topology, no longer used, and the run partial. */
 void a64_cpu_lost(struct arm64_run *run, unsigned cpu, const char *where);

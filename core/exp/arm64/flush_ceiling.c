@@ -219,14 +219,10 @@ static void summarise(struct arm64_run *run, struct experiment_record *e, const 
                  s->range ? "above MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
 }
 
-void exp_flush_ceiling(struct arm64_run *run)
+void exp_flush_ceiling(struct arm64_run *run, struct experiment_record *e)
 {
     static struct fc_samples smp[MODES];
     static struct fc_curves curves;
-    uint64_t t0 = ticks();
-    struct experiment_record *e = a64_exp_begin(
-        run, "flush_ceiling", "Flush ceiling: p per-page TLBIs vs one full flush, each with the refill after", "pages",
-        "mode", true);
     struct fc_setup s = { .range = run->cpu.tlbi_range, .asid = pt_current_asid() };
     struct a64_pace pace;
     bool paced = false;
@@ -273,5 +269,4 @@ void exp_flush_ceiling(struct arm64_run *run)
         summarise(run, e, &s, &curves, pace.max);
         a64_pace_end(run, e, &pace);
     }
-    a64_exp_end(run, e, t0);
 }

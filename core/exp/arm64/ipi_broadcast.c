@@ -125,13 +125,8 @@ static unsigned measure(struct arm64_run *run, struct experiment_record *e, enum
     return late >= 0 ? 0 : got;
 }
 
-void exp_ipi_broadcast(struct arm64_run *run)
+void exp_ipi_broadcast(struct arm64_run *run, struct experiment_record *e)
 {
-    uint64_t t0 = ticks();
-    struct experiment_record *e = a64_exp_begin(run, "ipi_broadcast",
-                                      run->gic_version == 2 ? "IPI to k CPUs (GICv2 SGI): until every target answered"
-                                                            : "IPI to k CPUs (GICv3 SGI): until every target answered",
-                                      "targets", "mode", false);
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
     unsigned c, m;
     struct a64_pace pace;
@@ -175,5 +170,4 @@ void exp_ipi_broadcast(struct arm64_run *run)
         a64_pace_end(run, e, &pace);
     record_note(e, "one warm-up round a point; targets poll %s with IRQs masked, each answers in its own cache line",
              run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
-    a64_exp_end(run, e, t0);
 }

@@ -304,11 +304,8 @@ static bool add_point(struct experiment_record *e, const struct a64_pair *p, uin
     return true;
 }
 
-void exp_ipi_roundtrip(struct arm64_run *run)
+void exp_ipi_roundtrip(struct arm64_run *run, struct experiment_record *e)
 {
-    uint64_t t0 = ticks();
-    struct experiment_record *e = a64_exp_begin(run, "ipi_roundtrip", run->gic_version == 2 ? "IPI round trip (GICv2 SGI, IRQ entry on the target) per initiator/target pair" : "IPI round trip (GICv3 SGI, IRQ entry on the target) per initiator/target pair",
-                                      "target", "initiator", false);
     struct a64_pair pairs[PAIRS + A64_CLASS_COUNT];
     unsigned npairs = choose(run, e, pairs), i;
     struct a64_pace pace;
@@ -368,5 +365,4 @@ void exp_ipi_roundtrip(struct arm64_run *run)
                        "its SGIs would be taken by UEFI's handler, not through ours");
     record_note(e, "the target waits in WFI as Linux's idle does and takes each SGI through its IRQ vector (%s, "
              "EOI, ERET)", run->gic_version == 2 ? "GICC_IAR" : "ICC_IAR1_EL1");
-    a64_exp_end(run, e, t0);
 }

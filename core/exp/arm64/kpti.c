@@ -129,12 +129,8 @@ static void summarise(struct arm64_run *run, struct experiment_record *e, const 
     }
 }
 
-void exp_pti_double_invalidation(struct arm64_run *run)
+void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record *e)
 {
-    uint64_t t0 = ticks();
-    struct experiment_record *e = a64_exp_begin(
-        run, "pti_double_invalidation", "KPTI's double invalidation: one TLBI a page or two (kernel and user ASID)",
-        "pages", "variant", true);
     const struct result_point *pts[NCOUNTS][VARIANTS] = { { 0 } };
     unsigned others[MAX_CPUS], k = a64_others(others), s, i, v;
     int asid = pt_current_asid();
@@ -145,7 +141,6 @@ void exp_pti_double_invalidation(struct arm64_run *run)
         record_set_status(e, RESULT_SKIP, "at EL2: its translation regime has no ASIDs without HCR_EL2.E2H, so there "
                                           "is no user ASID to invalidate (Linux's KPTI runs at EL1)");
         e->verification.applicable = false;
-        a64_exp_end(run, e, t0);
         return;
     }
     if (!run->region_ok)
@@ -198,5 +193,4 @@ void exp_pti_double_invalidation(struct arm64_run *run)
         summarise(run, e, pts);
         a64_pace_end(run, e, &pace);
     }
-    a64_exp_end(run, e, t0);
 }

@@ -18,16 +18,13 @@
 
 #define CONTROL_PAGES 64
 
-void exp_stale_control(struct arm64_run *run)
+void exp_stale_control(struct arm64_run *run, struct experiment_record *e)
 {
-    uint64_t t0 = ticks(), stale;
-    struct experiment_record *e = a64_exp_begin(run, "stale_detector_control",
-                                      "Remap without invalidation: the verifier must see stale reads", 0, 0, true);
+    uint64_t stale;
     unsigned cpus[MAX_CPUS], k = a64_others(cpus);
     struct result_point *p;
     if (!run->region_ok) {
         record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
-        a64_exp_end(run, e, t0);
         return;
     }
     region_reset();
@@ -44,5 +41,4 @@ void exp_stale_control(struct arm64_run *run)
                     "no stale read after a remap without invalidation: the CPUs dropped the entries; the verifier "
                     "could not be shown to work here (inconclusive)");
     record_note(e, "%u pages read by %u CPUs, remapped with no TLBI, read again", CONTROL_PAGES, k + 1);
-    a64_exp_end(run, e, t0);
 }

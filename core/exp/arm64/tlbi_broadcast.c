@@ -59,13 +59,9 @@ static uint64_t shootdown(struct arm64_run *run, enum method how, const unsigned
     return ok ? (t1 - t0 ? t1 - t0 : 1) : 0;
 }
 
-void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
+void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *e)
 {
     static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_os" };
-    uint64_t t0 = ticks();
-    struct experiment_record *e = a64_exp_begin(run, "tlbi_broadcast_vs_ipi",
-                                      "Broadcast TLBI versus IPIs with local TLBI: shootdown latency", "pages",
-                                      "method", true);
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
     unsigned c, m, s, i;
     struct a64_pace pace;
@@ -121,5 +117,4 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run)
     else
         record_note(e, "broadcast_os: not measured, no FEAT_TLBIOS: ID_AA64ISAR0_EL1.TLB [59:56] = 0 "
                     "(ID_AA64ISAR0_EL1 = 0x%llx)", (unsigned long long)run->cpu.isar0);
-    a64_exp_end(run, e, t0);
 }

@@ -50,11 +50,9 @@ static void fn_initiator(struct percpu *pc)
     pc->result[0] = own_shootdown((unsigned)pc->arg[0], (unsigned)pc->arg[1]);
 }
 
-void exp_tlbi_concurrent(struct arm64_run *run)
+void exp_tlbi_concurrent(struct arm64_run *run, struct experiment_record *e)
 {
-    uint64_t t0 = ticks(), base_p50 = 0;
-    struct experiment_record *e = a64_exp_begin(run, "tlbi_concurrent", "Concurrent broadcast TLBIs from m initiators",
-                                      "initiators", 0, true);
+    uint64_t base_p50 = 0;
     unsigned others[MAX_CPUS], k = a64_others(others), counts[8], ncounts = 0, c, i, j;
     struct a64_pace pace;
     for (c = 1; c < k + 1; c *= 2)
@@ -116,5 +114,4 @@ void exp_tlbi_concurrent(struct arm64_run *run)
         a64_pace_end(run, e, &pace);
     record_note(e, "%u pages per initiator; a sample is one shootdown of each initiator, each on its own counter",
              PAGES);
-    a64_exp_end(run, e, t0);
 }

@@ -23,12 +23,9 @@
 
 static const unsigned page_counts[] = { 8, 64, 512 };
 
-void exp_tlbi_range(struct arm64_run *run)
+void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
 {
     static const char *const method_name[3] = { "per_page", "range", "asid" };
-    uint64_t t0 = ticks();
-    struct experiment_record *e = a64_exp_begin(run, "tlbi_range", "Range TLBI (RVAE1IS) versus one TLBI per page", "pages",
-                                      "method", true);
     unsigned others[MAX_CPUS], k = a64_others(others);
     unsigned s, m, i;
     struct a64_pace pace;
@@ -40,7 +37,6 @@ void exp_tlbi_range(struct arm64_run *run)
                     "no FEAT_TLBIRANGE: ID_AA64ISAR0_EL1.TLB [59:56] = %llu (ID_AA64ISAR0_EL1 = 0x%llx)",
                     (unsigned long long)((run->cpu.isar0 >> 56) & 0xf), (unsigned long long)run->cpu.isar0);
         e->verification.applicable = false;
-        a64_exp_end(run, e, t0);
         return;
     }
     if (!run->region_ok)
@@ -87,5 +83,4 @@ void exp_tlbi_range(struct arm64_run *run)
         record_note(e, "asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH", asid);
     else
         record_note(e, "asid: not measured at EL2 (its translation regime has no ASIDs without HCR_EL2.E2H)");
-    a64_exp_end(run, e, t0);
 }
