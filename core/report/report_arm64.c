@@ -198,6 +198,10 @@ static void write_method(struct json_writer *w, const void *ctx)
     jw_kv_str(w, "psci_version", run->psci_version);
     jw_kv_u64(w, "exception_level", run->el);
     jw_kv_str(w, "tlbi_el", run->el == 2 ? "el2" : "el1");
+    if (run->linux_tlbi[0]) { /* Linux's unmap sequence on this CPU (broadcast_linux's) */
+        jw_kv_str(w, "linux_tlbi", run->linux_tlbi);
+        jw_kv_str(w, "linux_repeat_tlbi", run->linux_repeat_tlbi);
+    }
     jw_kv_str(w, "target_wait", "wfi_irq");
     jw_kv_u64(w, "page_size", 4096);
     jw_kv_u64(w, "test_pages", run->test_pages);

@@ -122,6 +122,11 @@ struct arm64_run {
     uint32_t test_pages;
     bool region_ok, gic_ok;
     unsigned gic_version; /* 2 or 3 (GICv4 drives as 3), from the MADT; 0 if neither */
+    /* what Linux's arm64 unmap issues on this CPU (core/exp/arm64/linux_tlbi.h): its features
+     * as words, "ttl+range+kpti+repeat" ("plain" without any), and why the repeat-TLBI
+     * workaround applies or not; "" until the experiments start */
+    char linux_tlbi[40];
+    char linux_repeat_tlbi[120];
     /* the BSP masks the firmware's interrupts while it measures an IPI experiment, so no
      * firmware timer tick lands in a sample (UEFI's RaiseTPL: efi/arm64/ provides these) */
     uint64_t (*irq_mask)(void);

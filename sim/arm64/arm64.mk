@@ -6,6 +6,7 @@ ARM64_HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -Iarch/arm64/include -D
                      -D_DEFAULT_SOURCE -pthread
 # the real protocols the app runs, and the model they run on
 ARM64_MODEL_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/harness.c core/exp/arm64/tlbi_flush.c \
+                    core/exp/arm64/linux_tlbi.c \
                     arch/arm64/cpu.c sim/arm64/profiles.c
 ARM64_MODEL_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(ARM64_MODEL_SRCS))
 ARM64_MODEL_TEST := tests/host/test_arm64_model.c
@@ -22,16 +23,16 @@ $(BUILD)/host/tests/test_arm64_model: $(ARM64_MODEL_TEST) $(ARM64_MODEL_OBJS)
 	@$(if $(Q),echo "  TEST  $@")
 	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka -pthread
 
-# The aarch64 mutants (core/mutant.h 95, 96, 180-182, 188, 189, 201, 202): core/exp/arm64/tlbi_flush.c
-# names 95, 96, 188, 189 and 201, arch/arm64/cpu.c 202 (the E0PD field), asm/tlbi.h's inline
+# The aarch64 mutants (core/mutant.h 95, 96, 134, 135, 180-182, 188, 189, 201, 202): core/exp/arm64/tlbi_flush.c
+# names 95, 96, 188, 189 and 201, core/exp/arm64/linux_tlbi.c 134 and 135, arch/arm64/cpu.c 202 (the E0PD field), asm/tlbi.h's inline
 # operand encoders the others, so the model build's users of
 # asm/tlbi.h's inline code (tlbi_flush.c, the harness) are rebuilt per mutant; the test itself
 # is not (its operands are the intended ones); test_arm64_model kills each
 # (tests/sim/mutants.sh).
 ARM_MUTANTS := arm_dsb_missing arm_local_not_broadcast arm_range_num_off_by_one arm_asid_bit32 \
                arm_vae1_not_is arm_flush_all_dsb_missing arm_asid_flush_wrong_asid \
-               arm_user_tlbi_kernel_asid arm_e0pd_wrong_field
-ARM_MUTANT_SRCS := core/exp/arm64/tlbi_flush.c sim/arm64/harness.c arch/arm64/cpu.c
+               arm_user_tlbi_kernel_asid arm_e0pd_wrong_field arm_repeat_tlbi_skipped arm_linux_ttl_wrong_level
+ARM_MUTANT_SRCS := core/exp/arm64/tlbi_flush.c sim/arm64/harness.c arch/arm64/cpu.c core/exp/arm64/linux_tlbi.c
 define arm_mutant_obj_rule
 $(BUILD)/mutants/$(1)/arm64/%.o: %.c
 	@mkdir -p $$(dir $$@)

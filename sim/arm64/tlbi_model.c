@@ -293,12 +293,18 @@ static uint64_t decode_va(uint64_t operand)
 }
 
 /*
- * TTL (by VA [47:44]; a range's [38:37] is the level alone, its granule TG's):
- * 0 says nothing; 4 KiB granule level 3 (by VA 0b0011, range 0b11: both 3) names the
- * model's entries; any other value names entries the model does not hold, and
+ * TTL, by VA [47:44]: [3:2] the granule (0b00: no hint, [1:0] ignored; 0b01 4 KiB), [1:0] the
+ * level; a range's [38:37] is the level alone (0: none), its granule TG's. Only no hint or
+ * "4 KiB granule, level 3" (by VA 0b0111, range 0b11) names the model's entries (level-3
+ * pages of the 4 KiB granule); any other value names entries the model does not hold, and
  * the TLBI need not touch a level-3 one: false, the entry stays.
  */
-static bool ttl_reaches_level3(unsigned ttl) { return ttl == 0 || ttl == 3; }
+static bool ttl_reaches_level3(unsigned ttl, bool range)
+{
+    if (range)
+        return ttl == 0 || ttl == 3;
+    return (ttl >> 2) == 0 || ttl == ((1u << 2) | 3u);
+}
 
 /* The pages [first, first + count) of the region that `va` and `count` name, or a model error. */
 static bool pages_of(struct a64_model *m, uint32_t c, uint64_t va, uint64_t count, uint32_t *first)
@@ -322,11 +328,19 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
                            .asid = OPND_ASID(operand), .count = 1 };
     uint64_t pages;
     unsigned ttl = 0; /* the level hint of a by-VA or range operand; 0: none */
+    bool range = false;
     switch (op) {
+    case TLBI_VALE1IS:
+        /* the leaf form: the model holds leaf entries only, so it drops what VAE1IS drops */
+        if (operand == 0) { /* XZR: Linux's repeat-TLBI dummy, naming nothing of the region */
+            c->n.tlbi_dummy++;
+            return;
+        }
+        /* fall through */
     case TLBI_VAE1IS:
     case TLBI_VAE1:
     case TLBI_VAE1OS:
-        if (op == TLBI_VAE1IS)
+        if (op == TLBI_VAE1IS || op == TLBI_VALE1IS)
             c->n.tlbi_is++;
         else if (op == TLBI_VAE1)
             c->n.tlbi_local++;
@@ -338,10 +352,12 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
         ttl = OPND_VA_TTL(operand);
         break;
     case TLBI_RVAE1IS:
+    case TLBI_RVALE1IS:
         c->n.tlbi_range++;
+        range = true;
         if (OPND_RANGE_TG(operand) != 1) {
-            violation(m, ci, "TLBI RVAE1IS with TG %u (the tool's granule is 4 KiB, TG 0b01)",
-                      OPND_RANGE_TG(operand));
+            violation(m, ci, "TLBI R%sE1IS with TG %u (the tool's granule is 4 KiB, TG 0b01)",
+                      op == TLBI_RVALE1IS ? "VAL" : "VA", OPND_RANGE_TG(operand));
             return;
         }
         pages = (uint64_t)(OPND_RANGE_NUM(operand) + 1) << (5 * OPND_RANGE_SCALE(operand) + 1);
@@ -367,7 +383,7 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
         violation(m, ci, "TLBI operation %d unknown to the model", (int)op);
         return;
     }
-    if (!ttl_reaches_level3(ttl)) {
+    if (!ttl_reaches_level3(ttl, range)) {
         c->n.tlbi_ttl_elsewhere++;
         return;
     }

@@ -21,15 +21,19 @@
  * operand (a64m_tlbi, from asm/tlbi.h's tlbi_issue), decoded bit by bit as
  * hardware does (C5.5, the operand layouts; the model has its own decoder,
  * never asm/tlbi.h's encoders):
- *   by VA (VAE1IS, VAE1, VAE1OS): VA[55:12] from bits [43:0] (VA[63:56] are
- *     copies of VA[55]: zero for the TTBR0 addresses of the region), ASID
- *     from [63:48], TTL from [47:44]. It matches a page's entry when the
- *     entry is global (nG = 0) or non-global and filled under that ASID: a
- *     VAE1IS with ASID 0 leaves ASID 0x2a's non-global entries. A TTL other
- *     than 0 (no hint) or 0b0011 (level 3 of the 4 KiB granule, the only
- *     entries the model holds) says the entry is elsewhere: the TLBI is not
- *     required to invalidate it, and the model leaves it.
- *   range (RVAE1IS): BaseADDR [36:0] = VA[48:12] (VA[63:49] zero: the region
+ *   by VA (VAE1IS, VALE1IS, VAE1, VAE1OS): VA[55:12] from bits [43:0]
+ *     (VA[63:56] are copies of VA[55]: zero for the TTBR0 addresses of the
+ *     region), ASID from [63:48], TTL from [47:44]. It matches a page's
+ *     entry when the entry is global (nG = 0) or non-global and filled under
+ *     that ASID: a VAE1IS with ASID 0 leaves ASID 0x2a's non-global entries.
+ *     TTL [3:2] is the granule (0b00: no hint at all), [1:0] the level: a
+ *     TTL other than 0b00xx or 0b0111 (level 3 of the 4 KiB granule, the
+ *     only entries the model holds) says the entry is elsewhere: the TLBI is
+ *     not required to invalidate it, and the model leaves it. VALE1IS (leaf
+ *     only) drops what VAE1IS drops: the model holds leaf entries alone.
+ *     VALE1IS with the operand zero (XZR: Linux's repeat-TLBI dummy) names
+ *     no entry of the region: counted, not an error.
+ *   range (RVAE1IS, RVALE1IS): BaseADDR [36:0] = VA[48:12] (VA[63:49] zero: the region
  *     lies in the TTBR0 half), TTL [38:37] (0 or 0b11 =
  *     level 3 match, else the entries stay), NUM [43:39], SCALE [45:44], TG
  *     [47:46], ASID [63:48]: (NUM + 1) << (5 * SCALE + 1) pages. TG must be
@@ -128,6 +132,7 @@ struct a64m_counts {
     uint64_t reads, hits, walks, spec_walks, pte_stores, pte_fills, faults;
     uint64_t tlbi_is, tlbi_local, tlbi_range, tlbi_all, tlbi_os, tlbi_asid;
     uint64_t tlbi_ttl_elsewhere; /* by-VA or range TLBIs whose TTL named another level */
+    uint64_t tlbi_dummy;         /* TLBI VALE1IS, XZR: Linux's repeat-TLBI workaround */
     uint64_t dsb_ish, dsb_ishst, dsb_nsh, dsb_osh, isb;
     uint64_t dropped;            /* entries an invalidation dropped when it completed here */
 };

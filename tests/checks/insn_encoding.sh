@@ -188,6 +188,17 @@ a64_want=("tlbi_flush_broadcast=tlbi vae1is|tlbi vae2is"
           "tlbi_flush_broadcast_asid=tlbi vae1is|tlbi vae2is"
           "tlbi_flush_asid=tlbi aside1is"
           "tlbi_flush_all=tlbi alle2is|tlbi vmalle1is")
+# Linux's unmap sequence (linux_tlbi.c): VALE1IS (its dummy too, operand 0 in a register, as XZR), RVALE1IS, ASIDE1IS and
+# the EL2 forms, nothing else
+A64L=build/aarch64/obj/core/exp/arm64/linux_tlbi.o
+a64_linux_want="sys #0 c8 c2 #5|sys #4 c8 c2 #5|tlbi alle2is|tlbi aside1is|tlbi vale1is|tlbi vale2is|tlbi vmalle1is"
+if [ ! -s "$A64L" ] || ! command -v llvm-objdump >/dev/null; then
+    ok "aarch64: the TLBI forms of linux_tlbi.c # SKIP no $A64L (make ARCH=aarch64) or no llvm-objdump"
+else
+    got=$(a64_forms "$A64L" linux_tlbi_flush)
+    if [ "$got" = "$a64_linux_want" ]; then ok "aarch64: Linux's sequence (linux_tlbi_flush) executes VALE1IS, RVALE1IS, ASIDE1IS, the XZR dummy and the EL2 forms"
+    else not_ok "aarch64: linux_tlbi_flush's TLBI forms: [$got], want [$a64_linux_want]"; fi
+fi
 if [ ! -s "$A64O" ] || ! command -v llvm-objdump >/dev/null; then
     ok "aarch64: the TLBI forms of tlbi_flush.c # SKIP no $A64O (make ARCH=aarch64) or no llvm-objdump"
 else

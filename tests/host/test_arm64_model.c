@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "asm/tlbi.h"
+#include "core/exp/arm64/linux_tlbi.h"
 #include "core/exp/arm64/tlbi_flush.h"
 #include "asm/cpu.h"
 #include "sim/arm64/harness.h"
@@ -333,20 +334,42 @@ static void test_by_va_tlbi_honours_its_asid(void **state)
     a64m_free(&mm);
 }
 
-/* TTL names the entry's level: 0b0011 (4 KiB, level 3) drops it, level 2 leaves it */
+/*
+ * TTL names the entry's level: 0b0111 (4 KiB granule, level 3) drops it, 0b0110 (level 2)
+ * leaves it, and 0b0011 (granule 0b00: no hint at all, whatever the level bits) drops it
+ */
 static void test_ttl_of_another_level_leaves_the_entry(void **state)
 {
     struct a64_model mm;
     struct a64m_counts n;
     warm_model(&mm, 2, 4);
-    remap_in(&mm, 0, 0, 2, false);
-    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 0), 0, 2));
+    remap_in(&mm, 0, 0, 3, false);
+    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 0), 0, (1u << 2) | 2u));
     a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 1), 0, TLBI_TTL_4K_L3));
+    a64m_tlbi(&mm, 0, TLBI_VALE1IS, tlbi_va_operand(a64m_va(&mm, 2), 0, 3u));
     a64m_dsb_ish(&mm, 0);
     assert_int_equal(seen_in(&mm, 1, 0), a64m_tag(0));
     assert_int_equal(seen_in(&mm, 1, 1), a64m_tag(5));
+    assert_int_equal(seen_in(&mm, 1, 2), a64m_tag(6));
     a64m_sum_counts(&mm, &n);
     assert_int_equal(n.tlbi_ttl_elsewhere, 1);
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
+}
+
+/* Linux's repeat-TLBI dummy (TLBI VALE1IS, XZR) names nothing of the region: counted, no error */
+static void test_vale1is_xzr_is_the_repeat_dummy(void **state)
+{
+    struct a64_model mm;
+    struct a64m_counts n;
+    warm_model(&mm, 2, 4);
+    remap_in(&mm, 0, 0, 1, false);
+    a64m_tlbi(&mm, 0, TLBI_VALE1IS, 0);
+    a64m_dsb_ish(&mm, 0);
+    assert_int_equal(seen_in(&mm, 1, 0), a64m_tag(0));
+    a64m_sum_counts(&mm, &n);
+    assert_int_equal(n.tlbi_dummy, 1);
+    assert_int_equal(mm.violations, 0);
     a64m_free(&mm);
 }
 
@@ -496,6 +519,79 @@ static void test_kpti_flush_drops_both_asids(void **state)
             }
         assert_int_equal(mm.violations, 0);
         a64m_free(&mm);
+    }
+}
+
+/*
+ * Linux's unmap sequence (linux_tlbi_flush) on non-global pages of ASID 0x2a (and KPTI's
+ * 0x2b): `n` of `pages` pages remapped without the caller's DSB ISHST (the sequence has its
+ * own), then every CPU must see the new frames under each ASID. Returns the path taken.
+ */
+static enum linux_tlbi_path linux_flush_case(const struct linux_tlbi *l, uint32_t pages, uint32_t n,
+                                             struct a64m_counts *counts)
+{
+    struct a64_model mm;
+    enum linux_tlbi_path path;
+    nonglobal_model(&mm, 3, pages);
+    read_under(&mm, 3, 0x2a, pages, pages);
+    if (l->kpti)
+        read_under(&mm, 3, 0x2b, pages, pages);
+    for (uint32_t p = 0; p < n; p++) /* pages 0..n-1 back to frames 0..n-1 */
+        a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, p), a64m_pte(p) | A64M_PTE_NG);
+    a64m_bind(&mm, 0);
+    path = linux_tlbi_flush(l, a64m_va(&mm, 0), n);
+    a64m_unbind();
+    for (uint32_t c = 0; c < 3; c++)
+        for (uint32_t p = 0; p < pages; p++) {
+            uint64_t want = a64m_tag(p < n ? p : pages + p);
+            a64m_set_asid(&mm, c, 0x2a);
+            assert_int_equal(seen_in(&mm, c, p), want);
+            if (l->kpti) {
+                a64m_set_asid(&mm, c, 0x2b);
+                assert_int_equal(seen_in(&mm, c, p), want);
+            }
+        }
+    assert_int_equal(mm.violations, 0);
+    a64m_sum_counts(&mm, counts);
+    a64m_free(&mm);
+    return path;
+}
+
+/* per page with the level-3 hint (FEAT_TTL), KPTI's second TLBI; ranges by decreasing SCALE;
+ * flush_tlb_mm past MAX_DVM_OPS without range TLBI */
+static void test_linux_flush_paths(void **state)
+{
+    struct linux_tlbi l = { .ttl = true, .kpti = true, .asid = 0x2a };
+    struct a64m_counts n;
+    assert_int_equal(linux_flush_case(&l, 12, 9, &n), LINUX_TLBI_PER_PAGE);
+    assert_int_equal(n.tlbi_is, 18); /* 9 pages, each under the kernel and the user ASID */
+    assert_int_equal(n.tlbi_ttl_elsewhere, 0);
+    l.kpti = false;
+    l.range = true;
+    /* 75 pages: SCALE 1 takes 64, SCALE 0 ten, the last alone by VALE1IS */
+    assert_int_equal(linux_flush_case(&l, 80, 75, &n), LINUX_TLBI_RANGE);
+    assert_int_equal(n.tlbi_range, 2);
+    l.range = false;
+    assert_int_equal(linux_flush_case(&l, LINUX_MAX_DVM_OPS, LINUX_MAX_DVM_OPS, &n), LINUX_TLBI_MM);
+    assert_int_equal(n.tlbi_asid, 1);
+}
+
+/* the repeat-TLBI workaround: TLBI VALE1IS, XZR + DSB ISH on N1, V1, V2 (Linux's list), not A72 */
+static void test_linux_repeat_tlbi_by_midr(void **state)
+{
+    static const struct {
+        const char *profile;
+        bool repeat;
+    } want[] = { { "neoverse-n1", true }, { "neoverse-v1", true }, { "neoverse-v2", true }, { "cortex-a72", false } };
+    for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        struct arm64_cpu_id id;
+        struct linux_tlbi l;
+        struct a64m_counts n;
+        a64_profile_identify(a64_profile_find(want[i].profile), &id);
+        linux_tlbi_choose(&id, 0x2a, &l);
+        assert_int_equal(l.repeat, want[i].repeat);
+        linux_flush_case(&l, 8, 4, &n);
+        assert_int_equal(n.tlbi_dummy, want[i].repeat ? 1 : 0);
     }
 }
 
@@ -679,11 +775,14 @@ int main(void)
         cmocka_unit_test(test_asid_invalidation_drops_only_its_non_global_entries),
         cmocka_unit_test(test_by_va_tlbi_honours_its_asid),
         cmocka_unit_test(test_ttl_of_another_level_leaves_the_entry),
+        cmocka_unit_test(test_vale1is_xzr_is_the_repeat_dummy),
         cmocka_unit_test(test_range_operand_covers_its_pages),
         cmocka_unit_test(test_range_flush_covers_exactly_its_pages),
         cmocka_unit_test(test_asid_flush_keeps_other_asids_entries),
         cmocka_unit_test(test_a_page_keeps_an_entry_per_asid),
         cmocka_unit_test(test_kpti_flush_drops_both_asids),
+        cmocka_unit_test(test_linux_flush_paths),
+        cmocka_unit_test(test_linux_repeat_tlbi_by_midr),
         cmocka_unit_test(test_e0pd_decoded_from_mmfr2),
         cmocka_unit_test(test_broadcast_flush_reaches_every_cpu),
     };

@@ -68,6 +68,15 @@ for profile in $PROFILES; do
         test "$(exp_field pti_double_invalidation '[.status, ([.results[] | "\(.params.variant):\(.params.pages):\(.params.cpus)"] | unique | join(" ")),
             .verification.checks, .verification.stale_reads] | map(tostring) | join("|")')" = \
         "SUCCESS|kpti:1:4 kpti:512:4 kpti:64:4 kpti:8:4 no_kpti:1:4 no_kpti:512:4 no_kpti:64:4 no_kpti:8:4|70200|0"
+    # broadcast_linux: Linux's unmap on the profile's CPU: the repeat-TLBI dummy on N1, V1 and V2
+    # (arm64_repeat_tlbi_list), not on A72; range TLBI where ISAR0.TLB = 2; KPTI without E0PD;
+    # flush_tlb_mm (ASIDE1IS) at 512 pages without range TLBI; every sample verified clean
+    want_words="$([ "${tlb[$profile]}" = 2 ] && echo range+)$([ "${e0pd[$profile]}" = true ] || echo kpti+)$([ "$profile" = cortex-a72 ] || echo repeat+)"
+    want_512=$([ "${tlb[$profile]}" = 2 ] && echo range || echo mm)
+    check "$profile: broadcast_linux: method.linux_tlbi ${want_words%+} (ttl aside), 512 pages by $want_512, the model saw the dummies iff repeat" \
+        eval '[ "$(jqr "[(.method.linux_tlbi | sub(\"^ttl[+]\"; \"\")), ([.experiments[] | select(.id == \"tlbi_broadcast_vs_ipi\") | .results[] | select(.params.method == \"broadcast_linux\" and .params.pages == 512) | .params.linux_path] | unique | join(\",\"))] | join(\"|\")")" = "${want_words%+}|$want_512" ] &&
+              dummies=$(grep -ao "[0-9]* repeat-TLBI dummies" "$LOG" | cut -d" " -f1) &&
+              if [ "$profile" = cortex-a72 ]; then [ "$dummies" = 0 ]; else [ "$dummies" -gt 0 ]; fi'
     want_linux=$([ "${e0pd[$profile]}" = true ] && echo no_kpti || echo kpti)
     check "$profile: E0PD ${e0pd[$profile]}: Linux's path $want_linux in cpu.features and every summary row" \
         test "$(jqr "[.cpu.features.e0pd, ([.experiments[] | select(.id == \"pti_double_invalidation\") | .summary[] |
@@ -77,14 +86,14 @@ for profile in $PROFILES; do
         check "$profile: no FEAT_TLBIRANGE: tlbi_range SKIP with the ISAR0 evidence" \
             eval '[ "$(exp_status tlbi_range)" = SKIP ] && [[ "$(exp_field tlbi_range .reason)" == *"ID_AA64ISAR0_EL1.TLB [59:56] = 0"* ]]'
         check "$profile: flush_ceiling's single-page path is per_page" test "$(fc_modes)" = "full_asid,per_page"
-        check "$profile: no broadcast_os (no FEAT_TLBIOS)" \
-            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params.method] | unique | join(",")')" = "broadcast,ipi_local"
+        check "$profile: broadcast_linux, no broadcast_os (no FEAT_TLBIOS)" \
+            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params.method] | unique | join(",")')" = "broadcast,broadcast_linux,ipi_local"
     else
         check "$profile: FEAT_TLBIRANGE: tlbi_range measured (per_page, range, asid)" \
             test "$(exp_field tlbi_range '[.status, ([.results[].params.method] | unique | join(","))] | join("|")')" = "SUCCESS|asid,per_page,range"
         check "$profile: flush_ceiling's single-page path is range" test "$(fc_modes)" = "full_asid,range"
-        check "$profile: broadcast_os measured (FEAT_TLBIOS)" \
-            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params.method] | unique | join(",")')" = "broadcast,broadcast_os,ipi_local"
+        check "$profile: broadcast_linux and broadcast_os measured (FEAT_TLBIOS)" \
+            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params.method] | unique | join(",")')" = "broadcast,broadcast_linux,broadcast_os,ipi_local"
     fi
 done
 # the app's MAX_CPUS on 2 host cores: idle and polling CPUs must leave the cores to the busy

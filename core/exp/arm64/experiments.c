@@ -11,6 +11,7 @@
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/linux_tlbi.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
 #include "core/run/bootstrap.h"
@@ -152,6 +153,35 @@ static void gic_titles(struct arm64_run *run)
                 run->exps[i].title = gicv2_titles[j].title;
 }
 
+/* run->linux_tlbi and linux_repeat_tlbi: Linux's unmap sequence here, for the report's method */
+static void describe_linux_tlbi(struct arm64_run *run)
+{
+    struct linux_tlbi l;
+    struct strbuf words;
+    linux_tlbi_choose(&run->cpu, pt_current_asid(), &l);
+    sb_init_fixed(&words, run->linux_tlbi, sizeof(run->linux_tlbi));
+    if (l.ttl)
+        sb_puts(&words, "ttl+");
+    if (l.range)
+        sb_puts(&words, "range+");
+    if (l.kpti)
+        sb_puts(&words, "kpti+");
+    if (l.repeat)
+        sb_puts(&words, "repeat+");
+    if (words.len)
+        run->linux_tlbi[words.len - 1] = 0; /* the last '+' */
+    else
+        sb_puts(&words, "plain");
+    if (l.repeat)
+        fmt_into(run->linux_repeat_tlbi, sizeof(run->linux_repeat_tlbi),
+                 "MIDR 0x%llx: Arm %s, erratum %s, in arm64_repeat_tlbi_list", (unsigned long long)run->cpu.midr,
+                 l.repeat_part, l.repeat_erratum);
+    else
+        fmt_into(run->linux_repeat_tlbi, sizeof(run->linux_repeat_tlbi),
+                 "MIDR 0x%llx (implementer 0x%02x, part 0x%03x) not in arm64_repeat_tlbi_list",
+                 (unsigned long long)run->cpu.midr, run->cpu.implementer, run->cpu.part);
+}
+
 static struct exp_loop loop;
 
 static bool loop_supported(void *ctx, uint32_t index, char *reason, size_t cap, bool *emulated)
@@ -195,6 +225,7 @@ void a64_run_experiments(struct arm64_run *run)
     interval_run = run;
     stats_set_hook(&hook);
     a64_topology_places(run); /* before any experiment: the report has them whichever runs */
+    describe_linux_tlbi(run);
     exp_loop_check_selection(&loop);
     exp_loop_init_records(&loop);
     run->nexp = loop.count;

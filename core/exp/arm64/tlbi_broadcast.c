@@ -6,6 +6,14 @@
  *              CPU of the inner shareable domain (Linux's flush_tlb_range)
  *   ipi_local  an SGI to each of k targets, which run TLBI VAE1 per page,
  *              DSB NSH, ISB and acknowledge; the BSP does the same locally
+ *   broadcast_linux  what Linux's arm64 code issues for the unmap of those
+ *              pages on this machine (linux_tlbi.h: mmu_gather's tlb_flush() ->
+ *              __flush_tlb_range(), or flush_tlb_mm() past MAX_DVM_OPS without
+ *              range TLBI): DSB ISHST inside the window, VALE1IS per page with
+ *              the level-3 TTL hint where FEAT_TTL exists or RVALE1IS ranges,
+ *              twice under KPTI (no E0PD), DSB ISH, the repeat-TLBI dummy on a
+ *              CPU of Linux's list, ISB; the pages non-global under the current
+ *              ASID, as a process's are (global at EL2, which has no ASIDs)
  *   broadcast_os  TLBI VAE1OS per page, DSB OSH, ISB: the outer-shareable
  *              form (FEAT_TLBIOS, ID_AA64ISAR0_EL1.TLB >= 1), left out with
  *              the ID register as evidence where the CPU lacks it
@@ -23,6 +31,7 @@
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/linux_tlbi.h"
 #include "core/exp/arm64/tlbi_flush.h"
 
 static const unsigned page_counts[] = { 1, 8, 64, 512 };
@@ -34,15 +43,18 @@ static void fn_flush_local(struct percpu *pc)
 }
 
 /* one timed shootdown of pages [0, n) on the BSP and targets[0..k); 0 when a target did not answer */
-enum method { BROADCAST, IPI_LOCAL, BROADCAST_OS, METHODS };
+enum method { BROADCAST, IPI_LOCAL, BROADCAST_LINUX, BROADCAST_OS, METHODS };
 
-static uint64_t shootdown(struct arm64_run *run, enum method how, const unsigned *targets, unsigned k, unsigned n)
+static uint64_t shootdown(struct arm64_run *run, enum method how, const struct linux_tlbi *linux_seq,
+                          const unsigned *targets, unsigned k, unsigned n)
 {
     uint64_t t0 = ticks(), t1;
     unsigned i;
     bool ok = true;
     if (how == BROADCAST) {
         tlbi_flush_broadcast(rgn.va, n);
+    } else if (how == BROADCAST_LINUX) {
+        linux_tlbi_flush(linux_seq, rgn.va, n);
     } else if (how == BROADCAST_OS) {
         tlbi_flush_broadcast_os(rgn.va, n);
     } else {
@@ -59,14 +71,35 @@ static uint64_t shootdown(struct arm64_run *run, enum method how, const unsigned
     return ok ? (t1 - t0 ? t1 - t0 : 1) : 0;
 }
 
+/* what broadcast_linux issued here, and why (the report's note; method.linux_tlbi has the flags) */
+static void note_linux(const struct arm64_run *run, struct experiment_record *e, const struct linux_tlbi *l)
+{
+    record_note(e, "broadcast_linux: DSB ISHST, %s%s%s, DSB ISH%s, ISB; from %u pages (%s) TLBI ASIDE1IS "
+                   "(flush_tlb_mm)", l->range ? "RVALE1IS ranges (VALE1IS for a page alone)" : "VALE1IS per page",
+                l->ttl ? " with the level-3 TTL hint (FEAT_TTL)" : " without a TTL hint (no FEAT_TTL)",
+                l->kpti ? ", each again for the user ASID (KPTI: no E0PD)" : "",
+                l->repeat ? ", TLBI VALE1IS XZR + DSB ISH" : "", l->range ? LINUX_MAX_TLBI_RANGE_PAGES + 1 : LINUX_MAX_DVM_OPS,
+                l->range ? "past MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
+    if (l->repeat)
+        record_note(e, "broadcast_linux: the repeat-TLBI workaround applies: MIDR 0x%llx is Arm %s, in Linux's "
+                       "arm64_repeat_tlbi_list (erratum %s, every revision)",
+                    (unsigned long long)run->cpu.midr, l->repeat_part, l->repeat_erratum);
+    else
+        record_note(e, "broadcast_linux: no repeat-TLBI workaround: MIDR 0x%llx (implementer 0x%02x, part 0x%03x) "
+                       "is not in Linux's arm64_repeat_tlbi_list",
+                    (unsigned long long)run->cpu.midr, run->cpu.implementer, run->cpu.part);
+}
+
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *e)
 {
-    static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_os" };
+    static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_linux", "broadcast_os" };
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
     unsigned c, m, s, i;
     struct a64_pace pace;
     bool paced = false;
     unsigned methods = run->cpu.tlbi_os ? METHODS : BROADCAST_OS;
+    struct linux_tlbi linux_seq;
+    linux_tlbi_choose(&run->cpu, pt_current_asid(), &linux_seq);
     if (!run->region_ok) {
         record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
     } else if (nothers == 0) {
@@ -79,6 +112,8 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
             for (m = 0; m < methods; m++) {
                 unsigned n = page_counts[s], k = counts[c], got = 0;
                 struct result_point *p;
+                /* Linux's pages are a process's: non-global under its ASID (EL1) */
+                rgn.ng = m == BROADCAST_LINUX && linux_seq.asid >= 0 ? PTE_NG : 0;
                 a64_pace_point(&pace);
                 for (i = 0; a64_pace_more(&pace, i); i++) {
                     uint64_t t;
@@ -87,7 +122,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                     if (!region_warm(run, others, k, 0, n))
                         e->partial = true;
                     region_remap(0, n, 1);
-                    t = shootdown(run, (enum method)m, others, k, n);
+                    t = shootdown(run, (enum method)m, &linux_seq, others, k, n);
                     if (m == IPI_LOCAL) /* only the BSP and the k targets flushed */
                         region_verify_cpus(run, e, 0, n, 1, others, k);
                     else
@@ -104,14 +139,18 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                 point_param_str(p, "method", method_name[m]);
                 point_param_num(p, "pages", n);
                 point_param_num(p, "targets", counts[c]);
+                if (m == BROADCAST_LINUX)
+                    point_param_str(p, "linux_path", linux_tlbi_path_name(linux_tlbi_path_for(&linux_seq, n)));
                 a64_latency(p, pace.buf, got);
             }
+    rgn.ng = 0;
     region_reset();
     if (paced)
         a64_pace_end(run, e, &pace);
     record_note(e, "every sample verified by the CPUs it reached reading every remapped page (broadcast: all, ipi_local: the BSP and its targets)");
     record_note(e, "broadcast: TLBI %s per page + DSB ISH; ipi_local: SGI, TLBI %s per page + DSB NSH, ack",
              run->el == 2 ? "VAE2IS" : "VAE1IS", run->el == 2 ? "VAE2" : "VAE1");
+    note_linux(run, e, &linux_seq);
     if (run->cpu.tlbi_os)
         record_note(e, "broadcast_os: TLBI %s per page + DSB OSH", run->el == 2 ? "VAE2OS" : "VAE1OS");
     else

@@ -50,6 +50,9 @@ struct aq_side {
     const char *linux_does;              /* what Linux does for this question here */
     /* a path Linux takes instead where the report measured it (INVLPGB on 6.15+) */
     const char *instead_experiment, *instead;
+    /* the side of reports written before this path was measured (none of their points passes
+     * `filter`): what they answered the question with then; NULL: none */
+    const struct aq_side *before;
 };
 
 struct aq_question {

@@ -318,6 +318,11 @@ static bool answer(const struct cmp_model *m, const struct aq_question *q, struc
         const struct m_experiment *alt;
         a->side[i] = aq_side_of(q, m->reports[i]->architecture);
         a->exp[i] = a->side[i] ? model_experiment(m->reports[i], a->side[i]->experiment) : NULL;
+        /* a report from before the side's path existed: the path it measured then */
+        if (a->exp[i] && !side_answers(a, i) && a->side[i]->before) {
+            a->side[i] = a->side[i]->before;
+            a->exp[i] = model_experiment(m->reports[i], a->side[i]->experiment);
+        }
         if (a->exp[i] && !side_answers(a, i))
             a->exp[i] = NULL; /* why_not says why */
         a->answering += a->exp[i] != NULL;

@@ -229,6 +229,32 @@ void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *
     vc_leave(c, mark);
 }
 
+/* method.linux_tlbi (optional): "plain", or ttl, range, kpti, repeat joined by '+' in that order,
+ * with linux_repeat_tlbi saying why, and `repeat` only where it names the list */
+static void linux_tlbi_words(struct vctx *c, const json_t *m)
+{
+    static const char *const words[] = { "ttl", "range", "kpti", "repeat" };
+    const char *v = jget_string(m, "linux_tlbi"), *why = jget_string(m, "linux_repeat_tlbi");
+    char want[40] = "";
+    size_t i, len = 0;
+    if (!json_object_get(m, "linux_tlbi"))
+        return;
+    if (!v || !why) {
+        vc_error(c, "linux_tlbi", "must be a string, with linux_repeat_tlbi a string beside it");
+        return;
+    }
+    for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+        const char *at = strstr(v, words[i]);
+        if (at && len + strlen(words[i]) + 2 < sizeof(want))
+            len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s", len ? "+" : "", words[i]);
+    }
+    if (strcmp(v, len ? want : "plain") != 0)
+        vc_error(c, "linux_tlbi", "\"%.40s\": not \"plain\" nor ttl, range, kpti, repeat joined by '+' in "
+                 "that order", v);
+    if ((strstr(v, "repeat") != NULL) != (strstr(why, " not in ") == NULL))
+        vc_error(c, "linux_repeat_tlbi", "\"%.80s\" disagrees with linux_tlbi \"%.40s\" (repeat)", why, v);
+}
+
 void validate_arm64_method(struct vctx *c, const json_t *root)
 {
     size_t mark;
@@ -252,6 +278,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
         vc_error(c, "tlbi_el", "\"%s\", but the app runs at EL%lld (the TLBI forms of its own "
                  "level)", tlbi_els[tlbi_el], el);
     vc_word(c, m, "target_wait", target_waits, 0);
+    linux_tlbi_words(c, m);
     vc_int(c, m, "page_size", 4096, 4096, 0, NULL);
     vc_int(c, m, "test_pages", 1, LLONG_MAX, 0, NULL);
     if (vc_int(c, m, "counter_hz", 1, LLONG_MAX, 0, &hz) &&
@@ -263,7 +290,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
 
 /* the methods of the experiments that compare them (params.method), and ipi_broadcast's
  * SGI modes (params.mode: not x86's ipi_broadcast modes, the GIC addresses CPUs otherwise) */
-static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_os", NULL };
+static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_linux", "broadcast_os", NULL };
 static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
 static const char *const sgi_modes[] = { "unicast", "target_list", "all_but_self", NULL };
 /* flush_ceiling: the single-page path (per_page, range) or the full flush (full_asid at EL1,

@@ -27,6 +27,7 @@
  * an assembler without those features takes them:
  *   TLBI RVAE1IS = SYS #0, C8, C2, #1     TLBI RVAE2IS = SYS #4, C8, C2, #1
  *   TLBI VAE1OS  = SYS #0, C8, C1, #1     TLBI VAE2OS  = SYS #4, C8, C1, #1
+ *   TLBI RVALE1IS = SYS #0, C8, C2, #5    TLBI RVALE2IS = SYS #4, C8, C2, #5
  * An outer-shareable TLBI (FEAT_TLBIOS) reaches every PE of the outer
  * shareable domain and is complete only after the issuer's DSB OSH (a DSB
  * of its own domain; DSB ISH covers only the inner one).
@@ -56,6 +57,8 @@ enum tlbi_op {
     TLBI_RVAE1IS,   /* a range of VAs, inner shareable (FEAT_TLBIRANGE) */
     TLBI_VMALLE1IS, /* everything of this regime, inner shareable (no operand) */
     TLBI_ASIDE1IS,  /* non-global entries of one ASID, inner shareable */
+    TLBI_VALE1IS,   /* by VA, last level only (leaf entries), inner shareable */
+    TLBI_RVALE1IS,  /* a range of VAs, last level only, inner shareable (FEAT_TLBIRANGE) */
 };
 
 /* ---- (a) the operands (Arm ARM C5.5, the "Xt" layout of each TLBI) ---- */
@@ -64,9 +67,15 @@ enum tlbi_op {
 #define TLBI_ASID_SHIFT 48
 #define TLBI_VA_TTL_SHIFT 44
 #define TLBI_VA_FIELD_BITS 44
-/* TTL: 0 = no level hint; 0b0011 = a level-3 (4 KiB page) entry of the 4 KiB granule */
+/*
+ * TTL (FEAT_TTL, Armv8.4): [3:2] the granule (0b00: no hint at all, whatever [1:0] holds;
+ * 0b01 4 KiB, 0b10 16 KiB, 0b11 64 KiB), [1:0] the level of the entry. A 4 KiB page's leaf
+ * entry is level 3: 0b0111 (Linux's __tlbi_level: level | granule << 2). The range form's
+ * TTL [38:37] is the level alone (its granule is TG's): 3 for a leaf.
+ */
 #define TLBI_TTL_NONE 0u
-#define TLBI_TTL_4K_L3 3u
+#define TLBI_TTL_4K_L3 ((1u << 2) | 3u)
+#define TLBI_RANGE_TTL_L3 3u
 
 static inline uint64_t tlbi_asid_field(uint16_t asid)
 {
@@ -102,15 +111,22 @@ static inline uint64_t tlbi_range_pages(unsigned scale, unsigned num)
     return (uint64_t)(num + 1) << (5 * scale + 1);
 }
 
-static inline uint64_t tlbi_range_operand(uint64_t va, uint16_t asid, unsigned scale, unsigned num)
+/* with a level hint `ttl` (TLBI_TTL_NONE or TLBI_RANGE_TTL_L3) */
+static inline uint64_t tlbi_range_operand_ttl(uint64_t va, uint16_t asid, unsigned scale, unsigned num,
+                                              unsigned ttl)
 {
     if (MUTANT(arm_range_num_off_by_one))
         num++; /* one unit more than the loop accounts for: the page after the range goes too */
     return tlbi_asid_field(asid) | ((uint64_t)TLBI_RANGE_TG_4K << TLBI_RANGE_TG_SHIFT) |
            ((uint64_t)(scale & 3) << TLBI_RANGE_SCALE_SHIFT) |
            ((uint64_t)(num & TLBI_RANGE_NUM_MAX) << TLBI_RANGE_NUM_SHIFT) |
-           ((uint64_t)TLBI_TTL_NONE << TLBI_RANGE_TTL_SHIFT) |
+           ((uint64_t)(ttl & 3) << TLBI_RANGE_TTL_SHIFT) |
            ((va >> TLBI_PAGE_SHIFT) & ((1ull << TLBI_RANGE_BASE_BITS) - 1));
+}
+
+static inline uint64_t tlbi_range_operand(uint64_t va, uint16_t asid, unsigned scale, unsigned num)
+{
+    return tlbi_range_operand_ttl(va, asid, scale, num, TLBI_TTL_NONE);
 }
 
 /* ---- (b) the one primitive that executes an operation ---- */
@@ -159,6 +175,12 @@ static inline __attribute__((always_inline)) void tlbi_issue(enum tlbi_op op, ui
     case TLBI_ASIDE1IS: /* EL1 only (see above) */
         __asm__ volatile("tlbi aside1is, %0" ::"r"(operand) : "memory");
         break;
+    case TLBI_VALE1IS:
+        TLBI_EL1_OR_EL2("tlbi vale1is", "tlbi vale2is", operand);
+        break;
+    case TLBI_RVALE1IS:
+        TLBI_EL1_OR_EL2("sys #0, c8, c2, #5", "sys #4, c8, c2, #5", operand);
+        break;
     }
 }
 
@@ -204,6 +226,26 @@ static inline void tlbi_va_os(uint64_t va)
 {
     tlbi_issue(TLBI_VAE1OS, tlbi_va_operand(va, 0, TLBI_TTL_NONE));
 }
+
+/* TLBI VALE1IS: one page's leaf entry under `asid` (global ones too), with a level hint `ttl` */
+static inline void tlbi_va_last_is(uint64_t va, uint16_t asid, unsigned ttl)
+{
+    tlbi_issue(TLBI_VALE1IS, tlbi_va_operand(va, asid, ttl));
+}
+
+/* TLBI RVALE1IS: tlbi_range_pages(scale, num) pages' leaf entries from va, with a level hint */
+static inline void tlbi_range_last_is_op(uint64_t va, uint16_t asid, unsigned scale, unsigned num, unsigned ttl)
+{
+    tlbi_issue(TLBI_RVALE1IS, tlbi_range_operand_ttl(va, asid, scale, num, ttl));
+}
+
+/*
+ * TLBI VALE1IS, XZR: the operand zero (VA 0, ASID 0), which names no entry of the test region.
+ * Linux's repeat-TLBI workaround issues it after a completed TLBI sequence so that a second
+ * broadcast TLBI and its DSB complete the memory accesses the first may have left behind
+ * (Arm's errata 4193780 and its siblings: arm64_repeat_tlbi_list).
+ */
+static inline void tlbi_repeat_dummy_is(void) { tlbi_issue(TLBI_VALE1IS, 0); }
 
 /* TLBI VMALLE1IS */
 static inline void tlbi_all_is(void) { tlbi_issue(TLBI_VMALLE1IS, 0); }

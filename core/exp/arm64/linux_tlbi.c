@@ -1,0 +1,142 @@
+/* Linux's arm64 TLB invalidation for an unmap, on this machine: see linux_tlbi.h. */
+#include "core/exp/arm64/linux_tlbi.h"
+
+#include "asm/barrier.h"
+#include "asm/tlbi.h"
+#include "core/mutant.h"
+
+#define ARM 0x41u
+
+/*
+ * arm64_repeat_tlbi_list (arch/arm64/kernel/cpu_errata.c), Arm's parts: erratum 4118414 and
+ * its siblings (a broadcast TLBI; DSB may complete before writes translated by the entry
+ * are globally observed, CVE-2025-10263), every revision; Cortex-A76's older 1286807 is
+ * within it. Other implementers' entries (Qualcomm Falkor and Kryo4xx Gold, NVIDIA Olympus,
+ * Microsoft Azure Cobalt 100) are not tabled here: their MIDRs are named as not matched.
+ */
+static const struct {
+    unsigned part;
+    const char *name, *erratum;
+} repeat_parts[] = {
+    { 0xd0b, "Cortex-A76", "4193800" },   { 0xd0e, "Cortex-A76AE", "4193801" },
+    { 0xd0d, "Cortex-A77", "4193798" },   { 0xd41, "Cortex-A78", "4193791" },
+    { 0xd42, "Cortex-A78AE", "4193793" }, { 0xd4b, "Cortex-A78C", "4193794" },
+    { 0xd47, "Cortex-A710", "4193788" },  { 0xd44, "Cortex-X1", "4193791" },
+    { 0xd4c, "Cortex-X1C", "4193792" },   { 0xd48, "Cortex-X2", "4193788" },
+    { 0xd4e, "Cortex-X3", "4193786" },    { 0xd82, "Cortex-X4", "4118414" },
+    { 0xd85, "Cortex-X925", "4193781" },  { 0xd0c, "Neoverse N1", "4193800" },
+    { 0xd49, "Neoverse N2", "4193789" },  { 0xd40, "Neoverse V1", "4193790" },
+    { 0xd4f, "Neoverse V2", "4193787" },  { 0xd84, "Neoverse V3", "4193784" },
+    { 0xd83, "Neoverse V3AE", "4193784" },
+};
+
+bool linux_tlbi_has_ttl(uint64_t mmfr2)
+{
+    return ((mmfr2 >> 48) & 0xf) >= 1;
+}
+
+void linux_tlbi_choose(const struct arm64_cpu_id *cpu, int asid, struct linux_tlbi *out)
+{
+    unsigned i;
+    out->range = cpu->tlbi_range;
+    out->ttl = linux_tlbi_has_ttl(cpu->mmfr2);
+    out->kpti = !cpu->e0pd && asid >= 0; /* KPTI's user ASID exists at EL1 only */
+    out->asid = asid;
+    out->repeat = false;
+    out->repeat_part = out->repeat_erratum = 0;
+    for (i = 0; cpu->implementer == ARM && i < sizeof(repeat_parts) / sizeof(repeat_parts[0]); i++)
+        if (repeat_parts[i].part == cpu->part) {
+            out->repeat = true;
+            out->repeat_part = repeat_parts[i].name;
+            out->repeat_erratum = repeat_parts[i].erratum;
+        }
+}
+
+enum linux_tlbi_path linux_tlbi_path_for(const struct linux_tlbi *l, uint32_t pages)
+{
+    if ((!l->range && pages >= LINUX_MAX_DVM_OPS) || pages > LINUX_MAX_TLBI_RANGE_PAGES)
+        return LINUX_TLBI_MM;
+    return l->range && pages > 1 ? LINUX_TLBI_RANGE : LINUX_TLBI_PER_PAGE;
+}
+
+const char *linux_tlbi_path_name(enum linux_tlbi_path path)
+{
+    return path == LINUX_TLBI_MM ? "mm" : path == LINUX_TLBI_RANGE ? "range" : "per_page";
+}
+
+/* the ASID field: the kernel's, or under KPTI the user's for the second TLBI */
+static uint16_t asid_of(const struct linux_tlbi *l, bool user)
+{
+    uint16_t asid = l->asid >= 0 ? (uint16_t)l->asid : 0;
+    return user ? tlbi_user_asid(asid) : asid;
+}
+
+static void leaf_page(const struct linux_tlbi *l, uint64_t va)
+{
+    /* the mutant names level 2: the entry is elsewhere, the TLBI need not drop the leaf */
+    unsigned ttl = !l->ttl ? TLBI_TTL_NONE : MUTANT(arm_linux_ttl_wrong_level) ? (1u << 2) | 2u : TLBI_TTL_4K_L3;
+    tlbi_va_last_is(va, asid_of(l, false), ttl);
+    if (l->kpti)
+        tlbi_va_last_is(va, asid_of(l, true), ttl);
+}
+
+/*
+ * __flush_tlb_range_op() with FEAT_TLBIRANGE: SCALE from 3 down, each taking as many of its
+ * units (at most 32) as fit in what is left, so the largest ranges go first; a page left
+ * alone (or any once SCALE is spent) by VALE1IS.
+ */
+static void leaf_range(const struct linux_tlbi *l, uint64_t va, uint32_t pages)
+{
+    int scale = 3;
+    while (pages) {
+        uint64_t unit, cap, num;
+        if (pages == 1 || scale < 0) {
+            leaf_page(l, va);
+            va += 1ull << TLBI_PAGE_SHIFT;
+            pages--;
+            continue;
+        }
+        unit = tlbi_range_pages((unsigned)scale, 0);
+        cap = tlbi_range_pages((unsigned)scale, TLBI_RANGE_NUM_MAX);
+        num = (pages < cap ? pages : cap) / unit;
+        if (num) {
+            tlbi_range_last_is_op(va, asid_of(l, false), (unsigned)scale, (unsigned)(num - 1), TLBI_RANGE_TTL_L3);
+            if (l->kpti)
+                tlbi_range_last_is_op(va, asid_of(l, true), (unsigned)scale, (unsigned)(num - 1),
+                                      TLBI_RANGE_TTL_L3);
+            va += (num * unit) << TLBI_PAGE_SHIFT;
+            pages -= (uint32_t)(num * unit);
+        }
+        scale--;
+    }
+}
+
+enum linux_tlbi_path linux_tlbi_flush(const struct linux_tlbi *l, uint64_t va, uint32_t pages)
+{
+    enum linux_tlbi_path path = linux_tlbi_path_for(l, pages);
+    uint32_t i;
+    dsb_ishst(); /* the caller's descriptor stores, visible to every walker before the TLBIs */
+    if (path == LINUX_TLBI_MM) {
+        /* flush_tlb_mm(): the ASID's non-global entries (at EL2 without ASIDs: the regime's) */
+        if (l->asid >= 0) {
+            tlbi_asid_is(asid_of(l, false));
+            if (l->kpti)
+                tlbi_asid_is(asid_of(l, true));
+        } else {
+            tlbi_all_is();
+        }
+    } else if (path == LINUX_TLBI_RANGE) {
+        leaf_range(l, va, pages);
+    } else {
+        for (i = 0; i < pages; i++)
+            leaf_page(l, va + ((uint64_t)i << TLBI_PAGE_SHIFT));
+    }
+    dsb_ish();
+    /* the mutant leaves the workaround out on a CPU that needs it (the model counts the dummies) */
+    if (l->repeat && !MUTANT(arm_repeat_tlbi_skipped)) {
+        tlbi_repeat_dummy_is();
+        dsb_ish();
+    }
+    isb();
+    return path;
+}
