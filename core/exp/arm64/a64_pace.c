@@ -25,6 +25,7 @@ bool a64_pace_begin(struct arm64_run *run, struct experiment_record *e, struct a
     p->points = points;
     p->share_ticks = p->planned ? share_ticks(run, p->start) : 0;
     p->min = UINT32_MAX;
+    p->run = run;
     p->buf = mem_alloc((size_t)p->configured * (slots ? slots : 1) * sizeof(uint64_t));
     if (!p->buf) {
         record_set_status(e, RESULT_ERROR, "no memory for %u samples of a point", p->configured);
@@ -33,9 +34,22 @@ bool a64_pace_begin(struct arm64_run *run, struct experiment_record *e, struct a
     return true;
 }
 
+/* the firmware's interrupts back (UEFI's RestoreTPL) after a point, or at the end */
+static void unmask(struct a64_pace *p)
+{
+    if (p->masked && p->run->irq_restore)
+        p->run->irq_restore(p->irq_token);
+    p->masked = false;
+}
+
 void a64_pace_point(struct a64_pace *p)
 {
-    uint64_t now = ticks();
+    uint64_t now;
+    if (!p->masked && p->run->irq_mask) {
+        p->irq_token = p->run->irq_mask();
+        p->masked = true;
+    }
+    now = ticks();
     uint32_t left = p->points > p->done ? p->points - p->done : 1;
     p->point_start = now;
     p->point_end = now + plan_pace_allowance(p->share_ticks, now - p->start, left);
@@ -62,6 +76,7 @@ bool a64_pace_more(const struct a64_pace *p, uint32_t taken)
 
 void a64_pace_point_done(struct a64_pace *p, uint32_t taken, bool complete)
 {
+    unmask(p);
     p->done++;
     p->samples_done += taken;
     p->sample_ticks += ticks() - p->point_start;
@@ -80,6 +95,7 @@ void a64_pace_end(struct arm64_run *run, struct experiment_record *e, struct a64
     struct plan_summary *s = &e->plan;
     uint64_t hz = tick_freq(), took = ticks() - p->start;
     uint64_t per_sample = p->samples_done ? took / p->samples_done : 0;
+    unmask(p); /* a point left without its end (a lost CPU): the firmware frees the room */
     mem_free(p->buf);
     p->buf = 0;
     /* from the points measured in full: one cut short by a lost CPU says nothing of the pace */

@@ -32,6 +32,11 @@ struct a64_pace {
     uint32_t min, max;
     /* room for one point's samples: configured x slots (allocated before any window) */
     uint64_t *buf;
+    /* a point runs with the firmware's interrupts masked (run->irq_mask: TPL_HIGH_LEVEL), so
+     * no firmware callback runs inside a window or on the tool's tables between its samples */
+    const struct arm64_run *run;
+    uint64_t irq_token;
+    bool masked;
 };
 
 /*
@@ -41,7 +46,8 @@ struct a64_pace {
  */
 bool a64_pace_begin(struct arm64_run *run, struct experiment_record *e, struct a64_pace *p,
                     uint32_t points, uint32_t slots);
-/* Before a point: its part of the share starts now. */
+/* Before a point: its part of the share starts now, the firmware's interrupts masked until
+ * a64_pace_point_done (nothing between may call the firmware: allocate before). */
 void a64_pace_point(struct a64_pace *p);
 /*
  * For a point that must know its count before it starts (ipi_roundtrip tells its target
