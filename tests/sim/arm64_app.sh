@@ -77,6 +77,9 @@ for profile in $PROFILES; do
         eval '[ "$(jqr "[(.method.linux_tlbi | sub(\"^ttl[+]\"; \"\")), ([.experiments[] | select(.id == \"tlbi_broadcast_vs_ipi\") | .results[] | select(.params.method == \"broadcast_linux\" and .params.pages == 512) | .params.linux_path] | unique | join(\",\"))] | join(\"|\")")" = "${want_words%+}|$want_512" ] &&
               dummies=$(grep -ao "[0-9]* repeat-TLBI dummies" "$LOG" | cut -d" " -f1) &&
               if [ "$profile" = cortex-a72 ]; then [ "$dummies" = 0 ]; else [ "$dummies" -gt 0 ]; fi'
+    check "$profile: broadcast_linux with the targets busy (a load/store loop through the window) at every point it has them idle" \
+        test "$(exp_field tlbi_broadcast_vs_ipi '[.results[] | select(.params.method == "broadcast_linux") | "\(.params.targets_busy):\(.params.targets):\(.params.pages)"] |
+            [map(select(startswith("1:")) | .[2:]), map(select(startswith("0:")) | .[2:])] | (.[0] == .[1] and (.[0] | length) > 0)')" = true
     want_linux=$([ "${e0pd[$profile]}" = true ] && echo no_kpti || echo kpti)
     check "$profile: E0PD ${e0pd[$profile]}: Linux's path $want_linux in cpu.features and every summary row" \
         test "$(jqr "[.cpu.features.e0pd, ([.experiments[] | select(.id == \"pti_double_invalidation\") | .summary[] |
@@ -87,13 +90,13 @@ for profile in $PROFILES; do
             eval '[ "$(exp_status tlbi_range)" = SKIP ] && [[ "$(exp_field tlbi_range .reason)" == *"ID_AA64ISAR0_EL1.TLB [59:56] = 0"* ]]'
         check "$profile: flush_ceiling's single-page path is per_page" test "$(fc_modes)" = "full_asid,per_page"
         check "$profile: broadcast_linux, no broadcast_os (no FEAT_TLBIOS)" \
-            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params.method] | unique | join(",")')" = "broadcast,broadcast_linux,ipi_local"
+            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params.method] | unique | join(",")')" = "batch_linux,broadcast,broadcast_linux,ipi_local"
     else
         check "$profile: FEAT_TLBIRANGE: tlbi_range measured (per_page, range, asid)" \
             test "$(exp_field tlbi_range '[.status, ([.results[].params.method] | unique | join(","))] | join("|")')" = "SUCCESS|asid,per_page,range"
         check "$profile: flush_ceiling's single-page path is range" test "$(fc_modes)" = "full_asid,range"
         check "$profile: broadcast_linux and broadcast_os measured (FEAT_TLBIOS)" \
-            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params.method] | unique | join(",")')" = "broadcast,broadcast_linux,broadcast_os,ipi_local"
+            test "$(exp_field tlbi_broadcast_vs_ipi '[.results[].params.method] | unique | join(",")')" = "batch_linux,broadcast,broadcast_linux,broadcast_os,ipi_local"
     fi
 done
 # the app's MAX_CPUS on 2 host cores: idle and polling CPUs must leave the cores to the busy

@@ -111,6 +111,28 @@ static void leaf_range(const struct linux_tlbi *l, uint64_t va, uint32_t pages)
     }
 }
 
+/* __tlbi_sync_s1ish(): the DSB ISH, then the repeat-TLBI workaround's second TLBI and DSB */
+static void sync_s1ish(const struct linux_tlbi *l)
+{
+    dsb_ish();
+    /* the mutant leaves the workaround out on a CPU that needs it (the model counts the dummies) */
+    if (l->repeat && !MUTANT(arm_repeat_tlbi_skipped)) {
+        tlbi_repeat_dummy_is();
+        dsb_ish();
+    }
+}
+
+void linux_tlbi_batch_flush(const struct linux_tlbi *l, uint64_t va, uint32_t pages)
+{
+    uint32_t i;
+    for (i = 0; i < pages; i++) { /* arch_tlbbatch_add_pending(): each page's, no DSB ISH */
+        dsb_ishst();
+        leaf_page(l, va + ((uint64_t)i << TLBI_PAGE_SHIFT));
+    }
+    sync_s1ish(l); /* arch_tlbbatch_flush(): one for the batch */
+    isb();
+}
+
 enum linux_tlbi_path linux_tlbi_flush(const struct linux_tlbi *l, uint64_t va, uint32_t pages)
 {
     enum linux_tlbi_path path = linux_tlbi_path_for(l, pages);
@@ -131,12 +153,7 @@ enum linux_tlbi_path linux_tlbi_flush(const struct linux_tlbi *l, uint64_t va, u
         for (i = 0; i < pages; i++)
             leaf_page(l, va + ((uint64_t)i << TLBI_PAGE_SHIFT));
     }
-    dsb_ish();
-    /* the mutant leaves the workaround out on a CPU that needs it (the model counts the dummies) */
-    if (l->repeat && !MUTANT(arm_repeat_tlbi_skipped)) {
-        tlbi_repeat_dummy_is();
-        dsb_ish();
-    }
+    sync_s1ish(l);
     isb();
     return path;
 }

@@ -50,6 +50,13 @@ enum linux_tlbi_path linux_tlbi_path_for(const struct linux_tlbi *l, uint32_t pa
 const char *linux_tlbi_path_name(enum linux_tlbi_path path);
 /* The whole sequence for pages [va, va + pages * 4 KiB), DSB ISHST first; returns the path. */
 enum linux_tlbi_path linux_tlbi_flush(const struct linux_tlbi *l, uint64_t va, uint32_t pages);
+/*
+ * Reclaim's batching (mm/rmap.c's try_to_unmap_flush on arm64): each page's
+ * arch_tlbbatch_add_pending() is __flush_tlb_range_nosync() of one page (DSB ISHST, its leaf
+ * TLBI, the user ASID's under KPTI) with no DSB ISH; arch_tlbbatch_flush() then one
+ * __tlbi_sync_s1ish_batch() for all of them (DSB ISH, the repeat-TLBI workaround); ISB.
+ */
+void linux_tlbi_batch_flush(const struct linux_tlbi *l, uint64_t va, uint32_t pages);
 /* ID_AA64MMFR2_EL1.TTL [51:48] >= 1 */
 bool linux_tlbi_has_ttl(uint64_t mmfr2);
 

@@ -14,6 +14,12 @@
  *              twice under KPTI (no E0PD), DSB ISH, the repeat-TLBI dummy on a
  *              CPU of Linux's list, ISB; the pages non-global under the current
  *              ASID, as a process's are (global at EL2, which has no ASIDs)
+ *              (params targets_busy 0), and the same with the k targets in a
+ *              load/store loop through the window (targets_busy 1: a DSB waits
+ *              for accesses in flight; a CPU in WFI has none)
+ *   batch_linux  Linux's reclaim batching (linux_tlbi_batch_flush): per page
+ *              DSB ISHST + its leaf TLBI, one DSB ISH (and the repeat dummy)
+ *              for all, ISB
  *   broadcast_os  TLBI VAE1OS per page, DSB OSH, ISB: the outer-shareable
  *              form (FEAT_TLBIOS, ID_AA64ISAR0_EL1.TLB >= 1), left out with
  *              the ID register as evidence where the CPU lacks it
@@ -31,6 +37,7 @@
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/busy_targets.h"
 #include "core/exp/arm64/linux_tlbi.h"
 #include "core/exp/arm64/tlbi_flush.h"
 
@@ -43,7 +50,7 @@ static void fn_flush_local(struct percpu *pc)
 }
 
 /* one timed shootdown of pages [0, n) on the BSP and targets[0..k); 0 when a target did not answer */
-enum method { BROADCAST, IPI_LOCAL, BROADCAST_LINUX, BROADCAST_OS, METHODS };
+enum method { BROADCAST, IPI_LOCAL, BROADCAST_LINUX, BUSY_LINUX, BATCH_LINUX, BROADCAST_OS, METHODS };
 
 static uint64_t shootdown(struct arm64_run *run, enum method how, const struct linux_tlbi *linux_seq,
                           const unsigned *targets, unsigned k, unsigned n)
@@ -53,8 +60,10 @@ static uint64_t shootdown(struct arm64_run *run, enum method how, const struct l
     bool ok = true;
     if (how == BROADCAST) {
         tlbi_flush_broadcast(rgn.va, n);
-    } else if (how == BROADCAST_LINUX) {
+    } else if (how == BROADCAST_LINUX || how == BUSY_LINUX) {
         linux_tlbi_flush(linux_seq, rgn.va, n);
+    } else if (how == BATCH_LINUX) {
+        linux_tlbi_batch_flush(linux_seq, rgn.va, n);
     } else if (how == BROADCAST_OS) {
         tlbi_flush_broadcast_os(rgn.va, n);
     } else {
@@ -80,6 +89,10 @@ static void note_linux(const struct arm64_run *run, struct experiment_record *e,
                 l->kpti ? ", each again for the user ASID (KPTI: no E0PD)" : "",
                 l->repeat ? ", TLBI VALE1IS XZR + DSB ISH" : "", l->range ? LINUX_MAX_TLBI_RANGE_PAGES + 1 : LINUX_MAX_DVM_OPS,
                 l->range ? "past MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
+    record_note(e, "broadcast_linux targets_busy 1: the k targets in a load/store loop of their own lines "
+                   "through the window (targets_busy 0: they wait in WFI)");
+    record_note(e, "batch_linux: Linux's reclaim batching, per page DSB ISHST + its leaf TLBI, one DSB ISH%s for "
+                   "the batch, ISB", l->repeat ? " + the repeat dummy" : "");
     if (l->repeat)
         record_note(e, "broadcast_linux: the repeat-TLBI workaround applies: MIDR 0x%llx is Arm %s, in Linux's "
                        "arm64_repeat_tlbi_list (erratum %s, every revision)",
@@ -92,7 +105,8 @@ static void note_linux(const struct arm64_run *run, struct experiment_record *e,
 
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *e)
 {
-    static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_linux", "broadcast_os" };
+    static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_linux",
+                                                      "broadcast_linux", "batch_linux", "broadcast_os" };
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
     unsigned c, m, s, i;
     struct a64_pace pace;
@@ -113,7 +127,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                 unsigned n = page_counts[s], k = counts[c], got = 0;
                 struct result_point *p;
                 /* Linux's pages are a process's: non-global under its ASID (EL1) */
-                rgn.ng = m == BROADCAST_LINUX && linux_seq.asid >= 0 ? PTE_NG : 0;
+                rgn.ng = m >= BROADCAST_LINUX && m <= BATCH_LINUX && linux_seq.asid >= 0 ? PTE_NG : 0;
                 a64_pace_point(&pace);
                 for (i = 0; a64_pace_more(&pace, i); i++) {
                     uint64_t t;
@@ -122,7 +136,11 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                     if (!region_warm(run, others, k, 0, n))
                         e->partial = true;
                     region_remap(0, n, 1);
+                    if (m == BUSY_LINUX && !a64_busy_start(run, others, k))
+                        e->partial = true;
                     t = shootdown(run, (enum method)m, &linux_seq, others, k, n);
+                    if (m == BUSY_LINUX && !a64_busy_stop(run, others, k))
+                        t = 0;
                     if (m == IPI_LOCAL) /* only the BSP and the k targets flushed */
                         region_verify_cpus(run, e, 0, n, 1, others, k);
                     else
@@ -139,8 +157,10 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                 point_param_str(p, "method", method_name[m]);
                 point_param_num(p, "pages", n);
                 point_param_num(p, "targets", counts[c]);
-                if (m == BROADCAST_LINUX)
+                if (m == BROADCAST_LINUX || m == BUSY_LINUX) {
                     point_param_str(p, "linux_path", linux_tlbi_path_name(linux_tlbi_path_for(&linux_seq, n)));
+                    point_param_num(p, "targets_busy", m == BUSY_LINUX);
+                }
                 a64_latency(p, pace.buf, got);
             }
     rgn.ng = 0;

@@ -71,7 +71,7 @@ const struct aq_question aq_questions[] = {
               .instead = "Linux 6.15+ broadcasts INVLPGB and one TLBSYNC instead, no IPI, for "
                          "a process on 4 CPUs or more: invlpgb_range measured it here" },
             { .arch = "aarch64", .experiment = "tlbi_broadcast_vs_ipi",
-              .filter = { { "method", "broadcast_linux" } },
+              .filter = { { "method", "broadcast_linux" }, { "targets_busy", "0" } },
               .map = { { .canon = "targets", .key = "targets" },
                        { .canon = "pages", .key = "pages" } },
               .shown = "linux_path",
