@@ -52,6 +52,9 @@ for profile in $PROFILES; do
     check "$profile: every verified experiment SUCCESS with zero stale reads" verified_clean
     check "$profile: the SGIs 0 and 1 (below the secure firmware's 8-15) and the model's two security states (GICD_CTLR.DS 0) in method" \
         test "$(jqr '[.method.sgis.cmd, .method.sgis.ping, .method.gic_security.disabled, .method.gic_security.from] | map(tostring) | join("|")')" = "0|1|false|GICD_CTLR.DS"
+    check "$profile: ipi_local to 1 of 3 other CPUs labelled lower_bound (and the note), to all 3 not" \
+        test "$(exp_field tlbi_broadcast_vs_ipi '[([.results[] | select(.params.method == "ipi_local") | "\(.params.targets):\(.values.lower_bound)"] | unique | join(",")),
+            ([.notes[] | select(test("is a lower bound, not a full protocol"))] | length)] | map(tostring) | join("|")')" = "1:1,3:null|1"
     check "$profile: the control sees stale reads" \
         test "$(exp_field stale_detector_control '[.status, (.verification.stale_reads > 0)] | map(tostring) | join("|")')" = "SUCCESS|true"
     check "$profile: simulated, the model and profile named, the verdict [SIMULATED] (host time, as x86's model runs)" \

@@ -434,8 +434,10 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
     if (c->hypervisor && json_is_false(json_object_get(e, "emulated")))
         vc_error(c, "emulated", "false, but cpu.hypervisor names one: a report with a "
                  "hypervisor has no hardware timings");
-    if (id && strcmp(id, "tlbi_broadcast_vs_ipi") == 0)
+    if (id && strcmp(id, "tlbi_broadcast_vs_ipi") == 0) {
         validate_arm64_methods(c, e, "method", broadcast_methods);
+        validate_arm64_lower_bound(c, e);
+    }
     if (id && strcmp(id, "tlbi_range") == 0)
         validate_arm64_methods(c, e, "method", range_methods);
     if (id && strcmp(id, "ipi_broadcast") == 0)

@@ -1,10 +1,12 @@
 /*
- * An aarch64 rule of Version 3 (reports/SCHEMA.md): the GIC's security and the tool's SGI
+ * Two aarch64 rules of Version 3 (reports/SCHEMA.md): the GIC's security and the tool's SGI
  * numbers in `method` (the SGIs must be below 8: 8-15 are the secure firmware's on Arm
- * servers, and a non-secure write to them is ignored). Optional: reports before it have
- * neither.
+ * servers, and a non-secure write to them is ignored), and tlbi_broadcast_vs_ipi's
+ * `lower_bound` on ipi_local points that interrupt fewer than every other CPU. Both optional:
+ * reports before them have neither.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "reports/tool/model/jget.h"
 #include "reports/tool/validate/validate_sections.h"
@@ -57,4 +59,41 @@ void validate_arm64_gic(struct vctx *c, const json_t *method, long long gic)
 {
     validate_sgis(c, method);
     validate_security(c, method, gic);
+}
+
+/* lower_bound (1) on every ipi_local point below the most targets measured, on no other */
+void validate_arm64_lower_bound(struct vctx *c, const json_t *e)
+{
+    const json_t *results = json_object_get(e, "results");
+    size_t m, j;
+    double most = 0;
+    bool any = false;
+    for (j = 0; j < json_array_size(results); j++) {
+        const json_t *r = json_array_get(results, j);
+        const char *method = jget_string(jget_object(r, "params"), "method");
+        if (method && strcmp(method, "ipi_local") == 0 && jget_number(jget_object(r, "params"), "targets", 0) > most)
+            most = jget_number(jget_object(r, "params"), "targets", 0);
+        any = any || json_object_get(jget_object(r, "values"), "lower_bound");
+    }
+    if (!any)
+        return; /* a report before the label */
+    m = jpath_push_key(&c->path, "results");
+    for (j = 0; j < json_array_size(results); j++) {
+        const json_t *r = json_array_get(results, j), *params = jget_object(r, "params");
+        const char *method = jget_string(params, "method");
+        bool below = method && strcmp(method, "ipi_local") == 0 && jget_number(params, "targets", 0) < most;
+        const json_t *lb = json_object_get(jget_object(r, "values"), "lower_bound");
+        size_t m2 = jpath_push_index(&c->path, j), m3 = jpath_push_key(&c->path, "values");
+        if (lb && (!json_is_number(lb) || json_number_value(lb) != 1))
+            vc_error(c, "lower_bound", "must be 1 where present");
+        else if (below && !lb)
+            vc_error(c, "lower_bound", "missing: ipi_local to %.0f of %.0f targets is a lower bound",
+                     jget_number(params, "targets", 0), most);
+        else if (!below && lb)
+            vc_error(c, "lower_bound", "on a point that %s", method && strcmp(method, "ipi_local") == 0 ?
+                     "interrupts every other CPU" : "is not ipi_local");
+        jpath_pop(&c->path, m3);
+        jpath_pop(&c->path, m2);
+    }
+    jpath_pop(&c->path, m);
 }
