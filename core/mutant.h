@@ -178,6 +178,9 @@
 /* issue 31, item 5 (html that concludes): 110-119 */
 #define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
 #define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */
+/* aarch64 SGIs on real Arm servers (asm/gic.h, arch/arm64/gic_sgi.c): 112-113 */
+#define MUTANT_ID_arm_sgi_ping_secure 112 /* SGI_PING = 9, in the secure firmware's SGIs 8-15 */
+#define MUTANT_ID_arm_sgi_readback_ignored 113 /* gic_cpu_init takes a write to its SGIs that did not stick */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

@@ -19,6 +19,8 @@
 /* Distributor (IHI 0048B, "Distributor register map") */
 #define GICD_CTLR 0x000
 #define GICD_CTLR_ENABLE 3u /* EnableGrp0|EnableGrp1 (one Enable bit with Security Extensions, NS view) */
+#define GICD_TYPER 0x004
+#define GICD_TYPER_SECURITYEXTN (1u << 10)
 #define GICD_ISENABLER0 0x100
 #define GICD_ICPENDR0 0x280
 #define GICD_IPRIORITYR 0x400
@@ -47,6 +49,9 @@ int gic2_init(const struct gic_config *cfg)
     gicc = cfg->gicc;
     if (!gicd || !gicc)
         return -2;
+    uint32_t typer = rd32(gicd + GICD_TYPER);
+    /* without Security Extensions the GIC has one security state, every group ours */
+    gic_security = (struct gic_security){ true, !(typer & GICD_TYPER_SECURITYEXTN), "GICD_TYPER.SecurityExtn", typer };
     if (!(rd32(gicd + GICD_CTLR) & GICD_CTLR_ENABLE)) {
         wr32(gicd + GICD_CTLR, rd32(gicd + GICD_CTLR) | GICD_CTLR_ENABLE);
         dsb_sy();
@@ -56,9 +61,20 @@ int gic2_init(const struct gic_config *cfg)
     return 0;
 }
 
+/*
+ * The groups: a GICv2 with Security Extensions shows a non-secure caller no
+ * group at all (GICD_IGROUPRn RAZ/WI), and its Group 0 (Secure) interrupts'
+ * enable bits read 0 (RAZ/WI) there, so GICD_ISENABLER0 read back is the
+ * check; the firmware's Group 1 SGIs (TF-A: all but 8-15) are the ones a
+ * non-secure OS can use. With one security state GICD_IGROUPR0 is left as
+ * reset has it, Group 0, as Linux's GICv2 driver leaves it (it never writes
+ * GICD_IGROUPRn): the CPU interface below signals Group 0 as IRQ (FIQEn 0)
+ * and GICC_IAR acknowledges it, where a Group 1 SGI would read back 1022
+ * from GICC_IAR unless AckCtl were set, which Arm deprecates.
+ */
 int gic2_cpu_init(struct percpu *pc)
 {
-    uint32_t bits = (1u << SGI_CMD) | (1u << SGI_PING);
+    uint32_t bits = SGI_BITS;
     /* SGI and PPI registers are banked: each CPU sets up its own */
     pc->gic_cpumask = rd8(gicd + GICD_ITARGETSR);
     if (!pc->gic_cpumask)
@@ -76,7 +92,8 @@ int gic2_cpu_init(struct percpu *pc)
         wr32(gicc + GICC_CTLR, (rd32(gicc + GICC_CTLR) & ~GICC_CTLR_EOIMODE) | GICC_CTLR_ENABLE);
     }
     dsb_sy(); /* the MMIO writes reach the GIC before we rely on them */
-    return 0;
+    struct gic_sgi_regs rb = { 0, 0, "GICD_ISENABLER0", 0, 0, rd32(gicd + GICD_ISENABLER0) };
+    return gic_sgi_readback(&rb, &gic_sgi_check[pc->idx]);
 }
 
 /*

@@ -45,6 +45,9 @@ int gic3_init(const struct gic_config *cfg)
     uint32_t ctlr;
     gicd = cfg->gicd;
     ctlr = rd32(gicd + GICD_CTLR);
+    /* DS reads 1 only with one security state: in the non-secure view of a
+     * GIC with two, bit 6 is RES0 (IHI 0069, GICD_CTLR) */
+    gic_security = (struct gic_security){ true, (ctlr & GICD_CTLR_DS) != 0, "GICD_CTLR.DS", ctlr };
     if (!(ctlr & GICD_CTLR_ARE))
         return -1; /* system-register SGIs need affinity routing */
     if (!(ctlr & GICD_CTLR_GRP1)) {
@@ -89,7 +92,7 @@ int gic3_cpu_init(struct percpu *pc)
             return -2;
     /* our two SGIs: Non-secure Group 1 (IGROUPR0=1, IGRPMODR0=0), high
      * priority so the BSP can mask firmware interrupts with PMR, enabled */
-    uint32_t bits = (1u << SGI_CMD) | (1u << SGI_PING);
+    uint32_t bits = SGI_BITS;
     wr32(r + GICR_IGROUPR0, rd32(r + GICR_IGROUPR0) | bits);
     wr32(r + GICR_IGRPMODR0, rd32(r + GICR_IGRPMODR0) & ~bits);
     wr8(r + GICR_IPRIORITYR + SGI_CMD, SGI_PRIO);
@@ -97,6 +100,12 @@ int gic3_cpu_init(struct percpu *pc)
     wr32(r + GICR_ICPENDR0, bits);
     wr32(r + GICR_ISENABLER0, bits);
     dsb_sy(); /* the MMIO writes reach the GIC before we rely on them */
+    /* and read back: a Secure SGI ignores all of it (gic_sgi.c) */
+    struct gic_sgi_regs rb = { "GICR_IGROUPR0", "GICR_IGRPMODR0", "GICR_ISENABLER0", rd32(r + GICR_IGROUPR0),
+                               rd32(r + GICR_IGRPMODR0), rd32(r + GICR_ISENABLER0) };
+    int bad = gic_sgi_readback(&rb, &gic_sgi_check[pc->idx]);
+    if (bad)
+        return bad;
 
     /* CPU interface: system registers on (ICC_SRE_ELx.SRE; at EL2 also
      * Enable, which lets EL1 use them too), then priority mask and Group 1

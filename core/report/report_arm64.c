@@ -187,6 +187,26 @@ static void write_topology(struct json_writer *w, const void *ctx)
     jw_object_end(w);
 }
 
+/* The tool's SGI numbers (below 8: SGIs 8-15 are the secure firmware's on Arm servers) and
+ * whether the GIC has one security state, with the register that says so */
+static void write_gic_sgis(struct json_writer *w, const struct arm64_run *run)
+{
+    const struct gic_security *g = &run->gic_security;
+    jw_key(w, "sgis");
+    jw_object_begin_inline(w);
+    jw_kv_u64(w, "cmd", SGI_CMD);
+    jw_kv_u64(w, "ping", SGI_PING);
+    jw_object_end(w);
+    if (!g->known)
+        return;
+    jw_key(w, "gic_security");
+    jw_object_begin_inline(w);
+    jw_kv_bool(w, "disabled", g->disabled);
+    jw_kv_str(w, "from", g->from);
+    jw_kv_hex(w, "register", g->reg);
+    jw_object_end(w);
+}
+
 static void write_method(struct json_writer *w, const void *ctx)
 {
     const struct arm64_run *run = ctx;
@@ -194,6 +214,7 @@ static void write_method(struct json_writer *w, const void *ctx)
     jw_object_begin(w);
     jw_kv_str(w, "ipi", run->gic_version == 2 ? "gicv2_sgi" : "gicv3_sgi");
     jw_kv_u64(w, "gic_version", run->gic_version == 2 ? 2 : 3);
+    write_gic_sgis(w, run);
     jw_kv_str(w, "psci_conduit", run->psci_hvc ? "hvc" : "smc");
     jw_kv_str(w, "psci_version", run->psci_version);
     jw_kv_u64(w, "exception_level", run->el);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "asm/cpu.h"
+#include "asm/gic.h"
 #include "asm/percpu.h"
 #include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
@@ -122,6 +123,7 @@ struct arm64_run {
     uint32_t test_pages;
     bool region_ok, gic_ok;
     unsigned gic_version; /* 2 or 3 (GICv4 drives as 3), from the MADT; 0 if neither */
+    struct gic_security gic_security; /* one security state or two, as gic_init read it */
     /* what Linux's arm64 unmap issues on this CPU (core/exp/arm64/linux_tlbi.h): its features
      * as words, "ttl+range+kpti+repeat" ("plain" without any), and why the repeat-TLBI
      * workaround applies or not; "" until the experiments start */
@@ -143,6 +145,14 @@ struct arm64_run {
  * malformed or partial one is named in run.warnings), else from the MPIDRs
  * (core/run/topo_run_arm64.c). */
 void a64_topology_places(struct arm64_run *run);
+
+/* The GIC's part of the record (core/run/gic_run_arm64.c). After gic_init (init_rc) and the
+ * BSP's gic_cpu_init (bsp_rc): gic_version, gic_security, gic_ok and, when the GIC is not
+ * usable, a run error that says why (for a write that did not stick: the register and the value
+ * it read back). After the secondaries checked in: a run error for each whose own GIC setup
+ * failed while the BSP's worked (they answer commands by polling, without SGIs). */
+void a64_gic_record(struct arm64_run *run, unsigned madt_version, int init_rc, int bsp_rc);
+void a64_gic_check_secondaries(struct arm64_run *run);
 
 /* What the run suggests (core/run/recommend_arm64.c): the report's recommendations. */
 void a64_recommend(const struct arm64_run *run, struct recommendations *out);

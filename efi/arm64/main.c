@@ -220,12 +220,9 @@ static void bring_up(void)
         if ((fw.cpu[i].mpidr & MPIDR_AFF_MASK) == percpu[0].mpidr)
             gc.gicc = fw.cpu[i].gicc_base;
     g = gic_init(&gc);
-    run.gic_version = gic_version;
-    run.gic_ok = g == 0 && gic_cpu_init(&percpu[0]) == 0;
-    if (!run.gic_ok)
-        msg_add(&run.errors, "gic", "GICv%u not usable (MADT GICD version %u, rc %d): no SGIs",
-                gic_version ? gic_version : fw.gic_version, fw.gic_version, g);
+    a64_gic_record(&run, fw.gic_version, g, g == 0 ? gic_cpu_init(&percpu[0]) : 0);
     online = smp_boot_secondaries(tick_freq() / 1000 * CHECKIN_MS, rc);
+    a64_gic_check_secondaries(&run);
     for (i = 0; i < run.ntopo; i++) {
         struct a64_topo_cpu *t = &run.topo[i];
         if (t->percpu <= 0)

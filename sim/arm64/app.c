@@ -65,6 +65,8 @@ static void usage(FILE *out)
             "  --cpus N      CPUs, 1 to %u (%u)\n"
             "  --seed N      the model's random choices (default: from the clock, printed)\n"
             "  --out DIR     where the JSON and text reports go (%s)\n"
+            "  --gic-secure-sgis MASK  the SGIs the modelled secure firmware keeps, bit i SGI i (0xff00,\n"
+            "                TF-A's): the app's writes to them are ignored, as from the non-secure world\n"
             "  key=value     the app's configuration keys (samples, run_budget_s, experiments, ...)\n"
             "Profiles:\n",
             DEFAULT_PROFILE, MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
@@ -125,14 +127,14 @@ static void record_bring_up(unsigned n)
     unsigned i;
     run.region_ok = true;
     run.test_pages = REGION_PAGES;
-    run.gic_version = 3;
-    run.gic_ok = true;
+    a64_gic_record(&run, 3, 0, gic_cpu_init(&percpu[0])); /* the BSP's, after gic_init */
     for (i = 1; i < n; i++)
         if (!percpu_usable(i)) {
             run.topo[i].state = A64_CPU_ABSENT;
             str_copy(run.topo[i].note, sizeof(run.topo[i].note), "the model's CPU thread did not check in within 1 s");
             run.partial = true;
         }
+    a64_gic_check_secondaries(&run);
 }
 
 /* the model's own account: its counts on the driver's output (what the protocols executed), and any
@@ -154,6 +156,12 @@ static void record_model(void)
            m->violations);
     for (i = 0; i < m->violations && i < A64M_MAX_VIOLATIONS; i++)
         msg_add(&run.errors, "simulation", "the model refused an operation: %s", m->violation[i]);
+    {
+        const char *first;
+        unsigned n = a64s_gic_refusals(&first);
+        if (n)
+            msg_add(&run.errors, "simulation", "the model's GIC refused %u uses of SGIs 8-15: %s", n, first);
+    }
 }
 
 static bool write_file(const char *path, const char *data, size_t len)
@@ -247,6 +255,11 @@ int a64sim_main(int argc, char **argv)
             if (!parse_u64(v, &seed))
                 return bad("--seed wants a number, not '%s'", v);
             seeded = true;
+            a++;
+        } else if (strcmp(s, "--gic-secure-sgis") == 0 && v) {
+            if (!parse_u64(v, &n) || n > 0xffff)
+                return bad("--gic-secure-sgis wants a mask of SGIs 0-15 (0x0 to 0xffff), not '%s'", v);
+            a64s_gic_secure_sgis((uint32_t)n);
             a++;
         } else if (strcmp(s, "--out") == 0 && v) {
             out_dir = v;

@@ -33,7 +33,7 @@ static void *secondary(void *arg)
     uint32_t last = 0;
     a64s_play(pc);
     pc->checkin_tick = ticks();
-    pc->gic_ok = 1;
+    pc->gic_ok = gic_cpu_init(pc) == 0; /* before checking in, as smp.c's secondary_main */
     __atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
     while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
         uint32_t seq = __atomic_load_n(&pc->cmd_seq, __ATOMIC_ACQUIRE), irq;
@@ -44,7 +44,7 @@ static void *secondary(void *arg)
             __atomic_store_n(&pc->ack_seq, seq, __ATOMIC_RELEASE);
             continue;
         }
-        irq = gic_ack();
+        irq = pc->gic_ok ? gic_ack() : GIC_SPURIOUS; /* without its SGIs it polls the mailbox */
         if (irq < 1020)
             gic_eoi(irq);
         else

@@ -85,6 +85,11 @@ check_run() { # name smp el [gic]
         test "$(jqr '[.cpu.exception_level, .method.tlbi_el] | join(",")')" = "$el,el$el"
     check "$name: GICv$gic, IPIs as gicv${gic}_sgi" \
         test "$(jqr '[.method.gic_version, .method.ipi] | join(",")')" = "$gic,gicv${gic}_sgi"
+    # QEMU's virt GIC without secure=on has one security state: GICv3 GICD_CTLR.DS reads 1,
+    # a GICv2 has no Security Extensions; the tool's SGIs 0 and 1 took their setup (read back)
+    check "$name: SGIs 0 and 1, one security state ($( [ "$gic" = 2 ] && echo GICD_TYPER.SecurityExtn || echo GICD_CTLR.DS))" \
+        test "$(jqr '[.method.sgis.cmd, .method.sgis.ping, .method.gic_security.disabled, .method.gic_security.from] | map(tostring) | join(",")')" = \
+        "0,1,true,$( [ "$gic" = 2 ] && echo GICD_TYPER.SecurityExtn || echo GICD_CTLR.DS)"
     check "$name: QEMU named (emulated), every experiment emulated" \
         test "$(jqr '[.cpu.hypervisor, ([.experiments[].emulated] | all)] | join(",")')" = QEMU,true
     check "$name: the control sees stale reads" \

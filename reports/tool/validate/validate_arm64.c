@@ -270,6 +270,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
     if (gic == 2 && jget_number(jget_object(root, "topology"), "cpus_ok", 0) > 8)
         vc_error(c, "gic_version", "2, but %.0f CPUs are ok: a GICv2 reaches at most 8",
                  jget_number(jget_object(root, "topology"), "cpus_ok", 0));
+    validate_arm64_gic(c, m, gic); /* Version 3: sgis, gic_security */
     vc_word(c, m, "psci_conduit", psci_conduits, 0);
     vc_string(c, m, "psci_version", 0);
     vc_int(c, m, "exception_level", 1, 2, 0, &el);
@@ -434,8 +435,10 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
     if (c->hypervisor && json_is_false(json_object_get(e, "emulated")))
         vc_error(c, "emulated", "false, but cpu.hypervisor names one: a report with a "
                  "hypervisor has no hardware timings");
-    if (id && strcmp(id, "tlbi_broadcast_vs_ipi") == 0)
+    if (id && strcmp(id, "tlbi_broadcast_vs_ipi") == 0) {
         validate_arm64_methods(c, e, "method", broadcast_methods);
+        validate_arm64_lower_bound(c, e);
+    }
     if (id && strcmp(id, "tlbi_range") == 0)
         validate_arm64_methods(c, e, "method", range_methods);
     if (id && strcmp(id, "ipi_broadcast") == 0)

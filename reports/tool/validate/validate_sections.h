@@ -52,6 +52,9 @@ void validate_arm64_cpu(struct vctx *c, const json_t *root);
 void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_arm64_method(struct vctx *c, const json_t *root);
 void validate_arm64_experiment(struct vctx *c, const json_t *e, int status);
+/* validate_arm64_gic.c: method's sgis and gic_security; tlbi_broadcast_vs_ipi's lower_bound */
+void validate_arm64_gic(struct vctx *c, const json_t *method, long long gic);
+void validate_arm64_lower_bound(struct vctx *c, const json_t *e);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
 void validate_redaction(struct vctx *c, const json_t *root);
 /* The optional "verdict" (validate_verdict.c): recomputed from the report, compared. */

@@ -10,12 +10,24 @@
 #ifndef TLBSCOPE_ARM64_GIC_H
 #define TLBSCOPE_ARM64_GIC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "asm/percpu.h"
+#include "core/mutant.h"
 
-#define SGI_CMD 8  /* "look at your mailbox" */
-#define SGI_PING 9 /* the IPI round-trip test */
+/*
+ * The tool's two SGIs come from 0-7, the non-secure world's share: Arm's
+ * secure firmware (TF-A's platforms) keeps SGIs 8-15 for itself as Secure
+ * interrupts, and with two security states a non-secure write to their
+ * group, enable or priority is ignored (RAZ/WI), so an SGI sent on one never
+ * arrives. Linux numbers its IPIs from 0 for the same reason
+ * (arch/arm64/kernel/smp.c). gic_cpu_init reads back what it set.
+ */
+#define SGI_CMD 0 /* "look at your mailbox" */
+#define SGI_PING (MUTANT(arm_sgi_ping_secure) ? 9 : 1) /* the IPI round-trip test */
+#define SGI_FIRST_SECURE 8 /* from here on the secure firmware's */
+#define SGI_BITS ((1u << SGI_CMD) | (1u << SGI_PING))
 #define SGI_PRIO 0x20
 #define GIC_SPURIOUS 1023
 
@@ -35,7 +47,39 @@ struct gic_config {
  * -2 a redistributor missing (v3) or no CPU interface base (v2), -3 the
  * distributor did not take its enable, -4 a GIC version we do not drive. */
 int gic_init(const struct gic_config *cfg);
-int gic_cpu_init(struct percpu *pc); /* on each CPU, for itself */
+/* On each CPU, for itself: 0, or negative; -3: a write to the tool's SGIs
+ * did not stick (gic_sgi_check[pc->idx] names the register and its value). */
+int gic_cpu_init(struct percpu *pc);
+
+/* Whether the GIC has one security state (the groups are all ours) or two
+ * (the secure firmware owns some interrupts), as gic_init read it: GICv3
+ * GICD_CTLR.DS [6] (0 in the non-secure view of a GIC with two states),
+ * GICv2 GICD_TYPER.SecurityExtn [10]. */
+struct gic_security {
+    bool known;
+    bool disabled;    /* one security state */
+    const char *from; /* "GICD_CTLR.DS" or "GICD_TYPER.SecurityExtn" */
+    uint32_t reg;     /* that register as read */
+};
+extern struct gic_security gic_security;
+
+/* The tool's SGIs read back after gic_cpu_init set them (gic_sgi.c) */
+struct gic_sgi_regs {
+    const char *igroupr, *igrpmodr, *isenabler; /* the registers' names; igroupr NULL: not readable
+                                                   (a GICv2's non-secure view with Security Extensions) */
+    uint32_t igroupr0, igrpmodr0, isenabler0;
+};
+/* what a CPU's check found: reg NULL when every write stuck */
+struct gic_sgi_check {
+    const char *reg;
+    uint32_t value; /* reg as read back */
+    uint32_t want;  /* the bits of the tool's SGIs that had to read 1 (0 for IGRPMODR0) */
+};
+extern struct gic_sgi_check gic_sgi_check[MAX_CPUS];
+/* 0 when the tool's SGIs (SGI_BITS) read back as Non-secure Group 1
+ * (IGROUPR0 set, IGRPMODR0 clear) and enabled; else -3, with *out naming
+ * the first register that did not take the write */
+int gic_sgi_readback(const struct gic_sgi_regs *r, struct gic_sgi_check *out);
 void gic_send_sgi(uint64_t mpidr, unsigned intid);
 /* one SGI to n CPUs with the fewest writes the GIC takes: GICv3 one
  * ICC_SGI1R_EL1 per Aff3.Aff2.Aff1 cluster (and RS group of 16 Aff0 values)
