@@ -178,6 +178,9 @@
 /* issue 31, item 5 (html that concludes): 110-119 */
 #define MUTANT_ID_html_headlines_dropped 110 /* html: no headline per experiment at the top */
 #define MUTANT_ID_html_ceiling_in_ticks 111 /* html: flush_ceiling curves in TSC ticks, labelled ns */
+/* aarch64 hand-back and PSCI checks (arch/arm64/cpu_off.c, psci_fn.c): 117, 118 */
+#define MUTANT_ID_a64_cpu_off_skipped 117 /* the secondaries restore their GIC state but never call CPU_OFF */
+#define MUTANT_ID_psci_features_unchecked 118 /* CPU_ON called without PSCI_VERSION >= 0.2 and PSCI_FEATURES */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

@@ -81,8 +81,9 @@ mutants: $(foreach m,$(TOPO_A64_MUTANTS),$(BUILD)/mutants/$(m)/test_topo_arm64)
 # --arch aarch64 runs it (sim/main.c).
 include arch/arm64/core_srcs.mk
 A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
-               sim/arm64/host_gic.c sim/arm64/profiles.c sim/arm64/app.c \
-               arch/arm64/irq.c arch/arm64/cpu.c arch/arm64/mailbox.c $(A64_CORE_SRCS)
+               sim/arm64/host_gic.c sim/arm64/host_psci.c sim/arm64/profiles.c sim/arm64/app.c \
+               arch/arm64/irq.c arch/arm64/cpu.c arch/arm64/mailbox.c arch/arm64/psci_fn.c arch/arm64/cpu_off.c \
+               $(A64_CORE_SRCS)
 A64SIM_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(A64SIM_SRCS))
 A64SIM := $(BUILD)/tlbscope-sim-a64
 
@@ -98,13 +99,15 @@ sim: $(A64SIM)
 
 # its mutants (core/mutant.h 165, 166), the IRQ handler's (186, 187, which
 # tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
-# ipi_roundtrip's pairs' (205) and the summary's table (207), killed by tests/sim/arm64_app.sh:
-# profiles.c, host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c, core/run/topo_arm64.c and
-# core/report/summary_text.c rebuilt per mutant, the rest shared
+# ipi_roundtrip's pairs' (205), the summary's table (207), the hand-back's CPU_OFF (117) and
+# the PSCI check before CPU_ON (118), killed by tests/sim/arm64_app.sh: profiles.c,
+# host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c, core/run/topo_arm64.c,
+# core/report/summary_text.c, arch/arm64/cpu_off.c and psci_fn.c rebuilt per mutant, the rest shared
 A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_ping_wrong_id arm_irq_no_eoi \
-                  a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows
+                  a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows \
+                  a64_cpu_off_skipped psci_features_unchecked
 A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \
-                      core/run/topo_arm64.c core/report/summary_text.c
+                      core/run/topo_arm64.c core/report/summary_text.c arch/arm64/cpu_off.c arch/arm64/psci_fn.c
 define a64sim_mutant_rules
 $(BUILD)/mutants/$(1)/tlbscope-sim-a64: \
         $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(A64SIM_MUTANT_SRCS)) \
