@@ -55,6 +55,15 @@ static void *secondary(void *arg)
     return NULL;
 }
 
+/* the thread of CPU idx, from the model's CPU_ON (host_psci.c) */
+static bool start_cpu(unsigned idx)
+{
+    if (started[idx]) /* its thread ended at CPU_OFF (or at a park): collected first */
+        pthread_join(threads[idx], NULL);
+    started[idx] = pthread_create(&threads[idx], NULL, secondary, &percpu[idx]) == 0;
+    return started[idx];
+}
+
 bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_t *mpidr)
 {
     unsigned i;
@@ -73,7 +82,7 @@ bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_
     rgn.va = VA_BASE;
     rgn.l3 = a64m_pte_ptr(a64s_model(), 0);
     a64s_gic_reset(n);
-    a64s_psci_reset();
+    a64s_psci_reset(start_cpu);
     for (i = 0; i < n; i++) {
         percpu[i].idx = i;
         percpu[i].el = 1;
@@ -83,14 +92,6 @@ bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_
     percpu[0].gic_ok = 1;
     percpu[0].state = CPU_ONLINE;
     return true;
-}
-
-bool a64s_start_cpu(unsigned idx)
-{
-    if (started[idx]) /* its thread ended at CPU_OFF (or at a park): collected first */
-        pthread_join(threads[idx], NULL);
-    started[idx] = pthread_create(&threads[idx], NULL, secondary, &percpu[idx]) == 0;
-    return started[idx];
 }
 
 unsigned a64s_boot_secondaries(int64_t *psci_rc)

@@ -40,8 +40,6 @@ bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_
  * within 1 s of host time. Returns the CPUs online. A run may follow another on the same
  * machine: what the first left ON, CPU_ON refuses. */
 unsigned a64s_boot_secondaries(int64_t *psci_rc);
-/* the thread of CPU idx started (host_psci.c's CPU_ON); false when it could not be */
-bool a64s_start_cpu(unsigned idx);
 /* the other CPUs' threads stopped and joined; the model stays readable until a64s_machine_free */
 void a64s_machine_stop(void);
 void a64s_machine_free(void);
@@ -61,8 +59,9 @@ void a64s_idle(void);
 /* the PSCI the model offers: PSCI_VERSION's value and which functions PSCI_FEATURES names
  * (1.1 with all three unless a test says otherwise) */
 void a64s_psci_configure(int64_t version, bool cpu_on, bool cpu_off, bool affinity_info);
-/* every CPU but the BSP off, no refusals */
-void a64s_psci_reset(void);
+/* every CPU but the BSP off, no refusals; CPU_ON starts a CPU's thread with start (false:
+ * it could not be) */
+void a64s_psci_reset(bool (*start)(unsigned idx));
 /* the calls the model refused since the reset (model errors), and each one's text */
 uint32_t a64s_psci_errors(void);
 void a64s_psci_clear_errors(void);

@@ -32,6 +32,7 @@ static struct {
     char error[A64S_PSCI_MAX_ERRORS][160];
 } psci;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool (*start_cpu)(unsigned idx); /* host_arch.c's: a CPU's thread, from CPU_ON */
 
 void a64s_psci_configure(int64_t version, bool cpu_on, bool cpu_off, bool affinity_info)
 {
@@ -41,9 +42,10 @@ void a64s_psci_configure(int64_t version, bool cpu_on, bool cpu_off, bool affini
     psci.has_affinity_info = affinity_info;
 }
 
-void a64s_psci_reset(void)
+void a64s_psci_reset(bool (*start)(unsigned idx))
 {
     unsigned i;
+    start_cpu = start;
     for (i = 0; i < MAX_CPUS; i++) {
         psci.on[i] = i == 0; /* the BSP runs */
         psci.gic_restored[i] = false;
@@ -88,7 +90,7 @@ static int64_t cpu_on(uint64_t mpidr)
     }
     psci.on[c] = true;
     psci.gic_restored[c] = false;
-    if (!a64s_start_cpu((unsigned)c)) {
+    if (!start_cpu((unsigned)c)) {
         psci.on[c] = false;
         return -6; /* INTERNAL_FAILURE */
     }
