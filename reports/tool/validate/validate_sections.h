@@ -51,6 +51,8 @@ void validate_arm64_firmware(struct vctx *c, const json_t *root);
 void validate_arm64_cpu(struct vctx *c, const json_t *root);
 void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_arm64_method(struct vctx *c, const json_t *root);
+/* method.psci_functions and method.handback, both optional (validate_handback.c) */
+void validate_arm64_handback(struct vctx *c, const json_t *method, const json_t *root);
 void validate_arm64_experiment(struct vctx *c, const json_t *e, int status);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
 void validate_redaction(struct vctx *c, const json_t *root);
