@@ -28,7 +28,7 @@ static const char *why_not_off(const struct smp_off_result *r, char *buf, size_t
         break;
     default:
         fmt_into(buf, len, "PSCI still has it %s after %u ms%s", r->rc == PSCI_AFF_ON_PENDING ? "ON_PENDING" : "ON",
-                 CPU_OFF_MS, r->told ? "" : " (not usable, so never told to turn off)");
+                 CPU_OFF_MS, r->told ? "" : " (never told: not usable)");
     }
     return buf;
 }
@@ -63,7 +63,7 @@ void a64_hand_back_cpus(struct arm64_run *run)
         why_not_off(r, why, sizeof(why));
         msg_add(&run->errors, "handback", "cpu %d (MPIDR 0x%llx) not turned off: %s", t->percpu,
                 (unsigned long long)t->mpidr, why);
-        fmt_into(t->note + str_len(t->note), sizeof(t->note) - str_len(t->note), "%snot turned off at the end: %s",
+        fmt_into(t->note + str_len(t->note), sizeof(t->note) - str_len(t->note), "%snot turned off: %s",
                  t->note[0] ? "; " : "", why);
     }
 }
