@@ -18,12 +18,15 @@
 # (a remap without invalidation) seeing stale reads, every experiment
 # labelled emulated, the report in contract A's shape (aarch64_contract.jq), and its
 # .txt in x86's layout (the header labels, the experiment table, the verdict last).
+# Twice in one boot (a UEFI Shell startup.nsh, exit=shell, then reset -s), every CPU ok both
+# times: the first run hands every secondary back with PSCI CPU_OFF (method.handback).
 # TLBSCOPE_TEST_FULL=1 adds a build whose CPU 2 is never started (it must be
 # `absent` and the run partial), one whose CPU 3 faults (our vector must name
 # ESR, FAR and ELR in the report), the mutant arm_local_not_broadcast built
 # into the app (QEMU's vCPUs keep their entries: the verifier must catch it), and
 # the IRQ handler's mutants arm_irq_ping_wrong_id and arm_irq_no_eoi (the round
-# trip must end ERROR within its deadline, not hang).
+# trip must end ERROR within its deadline, not hang), and the hand-back's a64_cpu_off_skipped
+# twice in one boot (the second run gets ALREADY_ON for every secondary).
 source "$(dirname "$0")/lib.sh"
 
 if ! command -v qemu-system-aarch64 >/dev/null || [ ! -f /usr/share/AAVMF/AAVMF_CODE.fd ] ||

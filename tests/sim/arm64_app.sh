@@ -10,7 +10,10 @@
 # pti_double_invalidation must time one TLBI a page against KPTI's two (the user ASID's
 # entries verified on every CPU: exactly samples x pages x CPUs x 3 reads) and name the
 # path Linux takes from the profile's ID_AA64MMFR2_EL1.E0PD (kpti on N1, V1, A72; not on V2),
-# and the report must validate, labelled simulated, its .txt in x86's layout. A64SIM (the binary) and A64_PROFILES (the
+# and the report must validate, labelled simulated, its .txt in x86's layout; each run must
+# end with every secondary turned off (method.handback), two runs on one machine (--runs 2)
+# must both have every CPU, and a PSCI that lacks what the bring-up needs (--psci) must leave
+# the BSP alone with the reason. A64SIM (the binary) and A64_PROFILES (the
 # profiles) may be given: tests/sim/mutants.sh runs this on its mutants' drivers.
 source "$(dirname "$0")/lib.sh"
 
