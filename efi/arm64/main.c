@@ -1,11 +1,13 @@
 /*
  * tlbscope for aarch64: the UEFI entry point and the order of a run.
  *
- * identify the CPU and the firmware (ACPI, SMBIOS) -> PSCI conduit -> our
+ * identify the CPU and the firmware (ACPI, SMBIOS) -> PSCI conduit and the
+ * functions the bring-up needs (else the BSP alone) -> our
  * page tables for the test region, installed on the BSP before any CPU
  * starts (so every CPU runs on them) -> GICv3 -> PSCI CPU_ON of every MADT
  * GICC CPU, check-in within 1 s -> the experiments (core/exp/arm64/) -> the
- * report (core/report/report_arm64.c) on the boot volume, \tlbscope\reports\, and
+ * hand-back (every secondary off with PSCI CPU_OFF; the GIC, TTBR0, VBAR and
+ * every page given back) -> the report (core/report/report_arm64.c) on the boot volume, \tlbscope\reports\, and
  * its summary on the console -> PSCI SYSTEM_OFF under an emulator (QEMU
  * exits), back to the firmware on hardware. Whatever fails on the way is
  * recorded and the run goes on: the report is always written.
@@ -34,6 +36,7 @@
 #include "core/run/report_files.h"
 #include "efi/arm64/acpi.h"
 #include "efi/arm64/config_a64.h"
+#include "efi/arm64/pages.h"
 #include "core/run/upload.h"
 #include "efi/console.h"
 #include "efi/efi_util.h"
@@ -50,25 +53,6 @@ static uint64_t fw_vbar; /* the BSP's VBAR as the firmware had it, given back at
 static struct fw_tables fw;
 static struct netboot nb; /* how the image came (efi/netboot.c): a disk, PXE/TFTP or HTTP boot */
 static char json_buf[512 * 1024], text_buf[64 * 1024];
-
-/* every allocation, so the hand-back frees each (pt_build makes a handful) */
-#define MAX_ALLOCS 16
-static struct { uint64_t addr, pages; } allocs[MAX_ALLOCS];
-static unsigned nallocs;
-
-/* zeroed, identity-mapped pages for the page tables and the frame pools */
-static uint64_t alloc_pages(uint64_t n)
-{
-    EFI_PHYSICAL_ADDRESS a = 0;
-    if (nallocs == MAX_ALLOCS) /* more than pt_build ever asks for: refused, never leaked */
-        return 0;
-    if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiLoaderData, n, &a)))
-        return 0;
-    mem_zero((void *)a, n * 4096);
-    allocs[nallocs].addr = a;
-    allocs[nallocs++].pages = n;
-    return a;
-}
 
 static uint64_t irq_mask(void)
 {
@@ -233,7 +217,7 @@ static void bring_up(void)
 {
     static int64_t rc[MAX_CPUS];
     unsigned i, online;
-    int g = pt_build(alloc_pages);
+    int g = pt_build(pages_alloc);
     run.region_ok = g == 0;
     run.test_pages = run.region_ok ? REGION_PAGES : 0;
     if (run.region_ok)
@@ -286,7 +270,6 @@ static void bring_up(void)
 static void hand_back(void)
 {
     struct a64_handback *h = &run.handback;
-    unsigned i;
     a64_hand_back_cpus(&run);
     h->machine = true;
     if (run.gic_ok || gic_version) {
@@ -301,13 +284,7 @@ static void hand_back(void)
     EL_WRITE(VBAR, fw_vbar);
     __asm__ volatile("isb" ::: "memory");
     h->vbar_restored = EL_READ(VBAR) == fw_vbar;
-    for (i = 0; i < nallocs; i++) {
-        if (h->cpus_not_off || EFI_ERROR(BS->FreePages(allocs[i].addr, allocs[i].pages)))
-            h->pages_kept += (uint32_t)allocs[i].pages;
-        else
-            h->pages_freed += (uint32_t)allocs[i].pages;
-    }
-    nallocs = 0;
+    pages_give_back(h->cpus_not_off != 0, &h->pages_freed, &h->pages_kept);
     con_printf("tlbscope: hand-back: %u of %u secondaries off (PSCI CPU_OFF), GIC %s, %u pages freed%s\n", h->cpus_off,
                ncpus ? ncpus - 1 : 0, h->dist_restored ? "restored" : "not restored", h->pages_freed,
                h->pages_kept ? " (some kept: a CPU is still on)" : "");
