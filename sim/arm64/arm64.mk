@@ -73,6 +73,22 @@ $(foreach m,$(TOPO_A64_MUTANTS),$(eval $(call topo_a64_mutant_rules,$(m))))
 unit-tests: $(BUILD)/host/tests/test_topo_arm64
 mutants: $(foreach m,$(TOPO_A64_MUTANTS),$(BUILD)/mutants/$(m)/test_topo_arm64)
 
+# The check before the first CPU_ON (arch/arm64/psci_fn.c) against PSCI firmwares that lack
+# what the bring-up needs, over a fake psci_call; mutant 118 psci_features_unchecked, whose
+# object rule A64SIM_MUTANTS below defines, fails it (tests/sim/mutants.sh)
+PSCI_A64_TEST := tests/host/test_psci_arm64.c
+PSCI_A64_SRCS := arch/arm64/psci_fn.c core/lib/strbuf.c core/lib/mem.c
+$(BUILD)/host/tests/test_psci_arm64: $(PSCI_A64_TEST) $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(PSCI_A64_SRCS))
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
+$(BUILD)/mutants/psci_features_unchecked/test_psci_arm64: $(PSCI_A64_TEST) \
+        $(BUILD)/mutants/psci_features_unchecked/arm64/arch/arm64/psci_fn.o \
+        $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(filter-out arch/arm64/psci_fn.c,$(PSCI_A64_SRCS)))
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
+unit-tests: $(BUILD)/host/tests/test_psci_arm64
+mutants: $(BUILD)/mutants/psci_features_unchecked/test_psci_arm64
+
 # tlbscope-sim --arch aarch64 (sim/arm64/app.c): the aarch64 app's experiments, configuration
 # and report writer compiled for the host against arch/arm64/include (TLBSCOPE_HOST), on the
 # model and the host halves of asm/ (host_arch.c: smp, timer, paging; host_gic.c: SGIs, WFI),
