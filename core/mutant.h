@@ -181,6 +181,9 @@
 /* aarch64 SGIs on real Arm servers (asm/gic.h, arch/arm64/gic_sgi.c): 112-113 */
 #define MUTANT_ID_arm_sgi_ping_secure 112 /* SGI_PING = 9, in the secure firmware's SGIs 8-15 */
 #define MUTANT_ID_arm_sgi_readback_ignored 113 /* gic_cpu_init takes a write to its SGIs that did not stick */
+/* aarch64 hand-back and PSCI checks (arch/arm64/cpu_off.c, psci_fn.c): 117, 118 */
+#define MUTANT_ID_a64_cpu_off_skipped 117 /* the secondaries restore their GIC state but never call CPU_OFF */
+#define MUTANT_ID_psci_features_unchecked 118 /* CPU_ON called without PSCI_VERSION >= 0.2 and PSCI_FEATURES */
 /* issue 21, placement: 75-79 */
 /* issue 35, reports and the fleet against hostile input: 190-209 */
 #define MUTANT_ID_http_length_lenient 190 /* Content-Length: "" and "-5" read 0, repeats add up, wraps */

@@ -51,6 +51,11 @@ ALTERNATIVES = {
         "the model's WFI takes a pending SGI through the app's irq_handle, as the IRQ vector "
         "(entry.S) does on the machine; the handler acknowledges and ends it at the model's GIC",
     ("arch/arm64/paging.c", "sim/arm64/host_arch.c"): "asm/paging.h: the machine's tables and the model's region",
+    ("arch/arm64/psci.c", "sim/arm64/host_psci.c"): "asm/psci.h's psci_call: the machine's conduit and the model's PSCI",
+    ("arch/arm64/smp.c", "sim/arm64/host_psci.c"):
+        "asm/smp.h's cpu_park_masked: a parked CPU's WFI on the machine, its thread's end on the model",
+    ("arch/arm64/gic_pm.c", "sim/arm64/host_psci.c"):
+        "asm/gic.h's hand-back halves: the machine's GIC given back, the model's recorded for its CPU_OFF",
     ("reports/tool/cli/main.c", "sim/arm64/app.c"): "main: one per program",
     ("sim/arm64/app.c", "sim/main.c"): "main: one per program (tlbscope-sim execs tlbscope-sim-a64)",
     ("core/exp/arm64/a64_exp.c", "core/exp/arm64/experiments.c"):

@@ -15,7 +15,9 @@
 # firmware and the variable store copied per run: /usr/share/AAVMF/AAVMF_CODE.fd and
 # AAVMF_VARS.fd; tests/qemu/secureboot_aarch64.sh gives a store with keys enrolled), STOP_ON
 # ('regex': stop QEMU as soon as the console matches this extended regex, as
-# scripts/qemu-run.sh's STOP_ON: a boot that cannot finish, e.g. one the firmware refuses).
+# scripts/qemu-run.sh's STOP_ON: a boot that cannot finish, e.g. one the firmware refuses),
+# STARTUP_NSH (a UEFI Shell script: the image copy boots AAVMF's shell, which runs it, and the
+# app lies at \tlbscope\tlbscope.efi; end it with `reset -s` so QEMU exits).
 # Exit status: QEMU's (0 after the app's PSCI SYSTEM_OFF, 124 on the timeout), 4 when
 # STOP_ON stopped it, or 3 when the run wrote no report.
 set -uo pipefail
@@ -50,6 +52,17 @@ else
 fi >"$work/tlbscope.cfg"
 mcopy -o -i "$work/disk.img" "$work/tlbscope.cfg" ::/tlbscope/tlbscope.cfg ||
     { echo "qemu-run-aarch64.sh: tlbscope.cfg could not be written onto the image copy" >&2; exit 2; }
+# STARTUP_NSH=file: no removable-media boot file on the image copy, so AAVMF's boot manager
+# falls through to its UEFI Shell, which runs \startup.nsh from the stick (the file given);
+# the app is then \tlbscope\tlbscope.efi, for the script to start (as scripts/qemu-run.sh
+# --shell does on x86)
+if [ -n "${STARTUP_NSH:-}" ]; then
+    { mcopy -o -i "$work/disk.img" ::/EFI/BOOT/BOOTAA64.EFI "$work/tlbscope.efi" &&
+        mdel -i "$work/disk.img" ::/EFI/BOOT/BOOTAA64.EFI &&
+        mcopy -o -i "$work/disk.img" "$work/tlbscope.efi" ::/tlbscope/tlbscope.efi &&
+        mcopy -o -i "$work/disk.img" "$STARTUP_NSH" ::/startup.nsh; } ||
+        { echo "qemu-run-aarch64.sh: the image copy could not be set up for STARTUP_NSH" >&2; exit 2; }
+fi
 storage=(-drive "if=none,id=esp,format=raw,file=$work/disk.img$([ "${READONLY:-0}" = 1 ] && echo ,readonly=on)"
          -device virtio-blk-pci,drive=esp)
 nic=(-nic none)

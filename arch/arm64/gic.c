@@ -6,6 +6,7 @@ unsigned gic_version;
 
 int gic_init(const struct gic_config *cfg)
 {
+    gic_dist_save(cfg); /* before either generation touches it: the hand-back's (gic_pm.c) */
     /* GICv4 is a GICv3 for SGIs; GICv1 (no ACPI GICv1 server we know of)
      * and unknown values are refused rather than guessed */
     if (cfg->version == 3 || cfg->version == 4) {
@@ -21,6 +22,7 @@ int gic_init(const struct gic_config *cfg)
 
 int gic_cpu_init(struct percpu *pc)
 {
+    gic_cpu_save(pc);
     return gic_version == 2 ? gic2_cpu_init(pc) : gic3_cpu_init(pc);
 }
 

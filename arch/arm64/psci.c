@@ -1,4 +1,5 @@
-/* PSCI calls through SMCCC: see asm/psci.h. */
+/* PSCI calls through SMCCC, the conduit and the calls that do not return: see asm/psci.h
+ * (the functions over psci_call are psci_fn.c's, which the host model shares). */
 #include "asm/psci.h"
 
 static bool conduit_hvc = true;
@@ -31,27 +32,6 @@ int64_t psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
     else
         __asm__ volatile("smc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)::SMCCC_CLOBBERS);
     return (int64_t)x0;
-}
-
-const char *psci_strerror(int64_t rc)
-{
-    switch (rc) {
-    case 0: return "SUCCESS";
-    case -1: return "NOT_SUPPORTED";
-    case -2: return "INVALID_PARAMETERS";
-    case -3: return "DENIED";
-    case -4: return "ALREADY_ON";
-    case -5: return "ON_PENDING";
-    case -6: return "INTERNAL_FAILURE";
-    default: return "unknown";
-    }
-}
-
-/* CPU_ON (PSCI 1.1, "CPU_ON"): target_cpu is the MPIDR affinity, entry_point a
- * physical address, context_id arrives in the target's x0. */
-int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry_pa, uint64_t context_id)
-{
-    return psci_call(PSCI_CPU_ON_64, mpidr, entry_pa, context_id);
 }
 
 void psci_system_reset(void)

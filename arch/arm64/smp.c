@@ -104,6 +104,13 @@ void secondary_main(struct percpu *pc)
     }
 }
 
+void cpu_park_masked(void)
+{
+    __asm__ volatile("msr daifset, #0xf" ::: "memory");
+    for (;;) /* spin-ok: a parked CPU never leaves; the BSP has named it in the report */
+        __asm__ volatile("wfi");
+}
+
 unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc)
 {
     struct boot_params *bp = &boot_params;

@@ -229,6 +229,7 @@ static void write_method(struct json_writer *w, const void *ctx)
     jw_kv_u64(w, "counter_hz", run->counter_hz);
     report_write_bootstrap(w, run->order_seed, run->p50_intervals,
                            run->counter_hz ? run->p50_interval_ticks * 1000 / run->counter_hz : 0);
+    a64_write_psci_and_handback(w, run);
     jw_object_end(w);
 }
 

@@ -26,6 +26,9 @@ bool a64_report_json(const struct arm64_run *run, struct strbuf *out);
 void a64_report_text(const struct arm64_run *run, struct strbuf *out);
 /* redact=on's tokens of the run (core/report/report_redact.h), e.g. for a console line */
 void a64_prepare_redaction(const struct arm64_run *run, struct redaction *red);
+/* method.psci_functions and method.handback (handback_json_arm64.c) */
+struct json_writer;
+void a64_write_psci_and_handback(struct json_writer *w, const struct arm64_run *run);
 /* The verdict line, without a line end: the summary's last, and the console's after "RESULT: ". */
 void a64_report_verdict(const struct arm64_run *run, struct strbuf *out);
 

@@ -89,6 +89,9 @@ static void write_header(const struct arm64_run *run, struct strbuf *sb)
     fmt_into(gic, sizeof(gic), run->gic_version ? "GICv%u" : "no GIC", run->gic_version);
     fmt_into(line, sizeof(line), "%u reported, %u ok, %s, PSCI %s via %s", run->ntopo, ok, gic,
              run->psci_version, run->psci_hvc ? "HVC" : "SMC");
+    if (run->handback.ran) /* what the end of the run gave back (method.handback) */
+        fmt_into(line + str_len(line), sizeof(line) - str_len(line), "; at the end %u turned off%s",
+                 run->handback.cpus_off, run->handback.cpus_not_off ? ", some left on (run errors)" : "");
     summary_line(sb, "CPUs", line);
     /* no variant order is drawn on aarch64: the seed is the p50 intervals' (core/run/bootstrap.h) */
     fmt_into(line, sizeof(line), "each point's samples in one block, variants one after "

@@ -18,6 +18,7 @@
 #include "asm/cpu.h"
 #include "asm/gic.h"
 #include "asm/percpu.h"
+#include "asm/psci.h"
 #include "core/firmware/firmware_info.h"
 #include "core/lib/msglist.h"
 #include "core/lib/stats.h"
@@ -63,6 +64,24 @@ struct a64_simulation {
     const char *profile_cpu; /* what the profile is */
     uint64_t seed;
     const char *id_source;   /* where the profile's ID register values come from (the TRM) */
+};
+
+/*
+ * The end of the run, before the report (core/exp/arm64/handback.c for the secondaries,
+ * efi/arm64/main.c for the BSP's own state): what was given back to the firmware.
+ */
+struct a64_handback {
+    bool ran;              /* the secondaries were handed back (false: never got there) */
+    uint32_t deadline_ms;  /* how long AFFINITY_INFO was asked */
+    uint32_t cpus_off;     /* secondaries our CPU_OFF turned off (AFFINITY_INFO: OFF) */
+    uint32_t cpus_not_off; /* secondaries PSCI still counts on: named in run.errors and their notes */
+    uint32_t not_off[MAX_CPUS];  /* their topology indices */
+    uint32_t gic_unsettled;      /* secondaries whose GIC restore missed its deadline */
+    /* the BSP's part, on a machine only (the model has none of these): the distributor's
+     * enables, the firmware's TTBR0 and VBAR, the pages the tool allocated */
+    bool machine;
+    bool dist_restored, ttbr0_restored, vbar_restored;
+    uint32_t pages_freed, pages_kept;
 };
 
 struct arm64_run {
@@ -119,6 +138,13 @@ struct arm64_run {
     /* method */
     bool psci_hvc;
     char psci_version[16];
+    /* the check before any CPU_ON (asm/psci.h psci_smp_check): which functions are there;
+     * psci_checked false when it never ran (no FADT flag: nothing asked) */
+    bool psci_checked;
+    struct psci_caps psci;
+    bool psci_smp;             /* the check passed: secondaries started with CPU_ON */
+    char psci_refusal[120];    /* why not, when it did not */
+    struct a64_handback handback;
     unsigned el;
     uint32_t test_pages;
     bool region_ok, gic_ok;

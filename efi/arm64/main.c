@@ -1,11 +1,13 @@
 /*
  * tlbscope for aarch64: the UEFI entry point and the order of a run.
  *
- * identify the CPU and the firmware (ACPI, SMBIOS) -> PSCI conduit -> our
+ * identify the CPU and the firmware (ACPI, SMBIOS) -> PSCI conduit and the
+ * functions the bring-up needs (else the BSP alone) -> our
  * page tables for the test region, installed on the BSP before any CPU
  * starts (so every CPU runs on them) -> GICv3 -> PSCI CPU_ON of every MADT
  * GICC CPU, check-in within 1 s -> the experiments (core/exp/arm64/) -> the
- * report (core/report/report_arm64.c) on the boot volume, \tlbscope\reports\, and
+ * hand-back (every secondary off with PSCI CPU_OFF; the GIC, TTBR0, VBAR and
+ * every page given back) -> the report (core/report/report_arm64.c) on the boot volume, \tlbscope\reports\, and
  * its summary on the console -> PSCI SYSTEM_OFF under an emulator (QEMU
  * exits), back to the firmware on hardware. Whatever fails on the way is
  * recorded and the run goes on: the report is always written.
@@ -34,6 +36,7 @@
 #include "core/run/report_files.h"
 #include "efi/arm64/acpi.h"
 #include "efi/arm64/config_a64.h"
+#include "efi/arm64/pages.h"
 #include "core/run/upload.h"
 #include "efi/console.h"
 #include "efi/efi_util.h"
@@ -46,19 +49,10 @@
 #define CHECKIN_MS 1000
 
 static struct arm64_run run;
+static uint64_t fw_vbar; /* the BSP's VBAR as the firmware had it, given back at the end */
 static struct fw_tables fw;
 static struct netboot nb; /* how the image came (efi/netboot.c): a disk, PXE/TFTP or HTTP boot */
 static char json_buf[512 * 1024], text_buf[64 * 1024];
-
-/* zeroed, identity-mapped pages for the page tables and the frame pools */
-static uint64_t alloc_pages(uint64_t n)
-{
-    EFI_PHYSICAL_ADDRESS a = 0;
-    if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiLoaderData, n, &a)))
-        return 0;
-    mem_zero((void *)a, n * 4096);
-    return a;
-}
 
 static uint64_t irq_mask(void)
 {
@@ -149,11 +143,21 @@ static void psci_setup(void)
     }
     psci_init(hvc);
     run.psci_hvc = hvc;
-    v = psci_call(PSCI_VERSION, 0, 0, 0);
-    fmt_into(run.psci_version, sizeof(run.psci_version), "%lld.%lld", (long long)(v >> 16),
-             (long long)(v & 0xffff));
-    if (v < 0x10000)
-        msg_add(&run.warnings, "psci", "PSCI_VERSION returned %lld", (long long)v);
+    /* before any CPU_ON: PSCI compliant, 0.2 or later, CPU_ON, CPU_OFF and AFFINITY_INFO
+     * there (asm/psci.h); otherwise the BSP runs alone and no absent function is called */
+    run.psci_smp = psci_smp_check(fw.have_fadt && (fw.arm_boot_flags & ARM_BOOT_PSCI_COMPLIANT), &run.psci,
+                                  run.psci_refusal, sizeof(run.psci_refusal));
+    run.psci_checked = fw.have_fadt && (fw.arm_boot_flags & ARM_BOOT_PSCI_COMPLIANT);
+    v = run.psci.version;
+    if (!run.psci_checked)
+        str_copy(run.psci_version, sizeof(run.psci_version), "unknown");
+    else if (v < 0)
+        fmt_into(run.psci_version, sizeof(run.psci_version), "%s", psci_strerror(v));
+    else
+        fmt_into(run.psci_version, sizeof(run.psci_version), "%lld.%lld", (long long)(v >> 16),
+                 (long long)(v & 0xffff));
+    if (!run.psci_smp)
+        msg_add(&run.errors, "psci", "%s: CPU_ON not called, only the BSP runs", run.psci_refusal);
 }
 
 /* topology: the BSP first, then the MADT's other usable CPUs in its order
@@ -178,6 +182,13 @@ static void topology_setup(void)
         t = &run.topo[run.ntopo++];
         t->mpidr = c->mpidr & MPIDR_AFF_MASK;
         t->uid = c->uid;
+        if (!run.psci_smp) { /* never started: psci_setup said why */
+            t->percpu = -1;
+            t->state = A64_CPU_ABSENT;
+            fmt_into(t->note, sizeof(t->note), "not started: %s", run.psci_refusal);
+            run.partial = true;
+            continue;
+        }
         t->percpu = (int)(n + 1);
         t->bring_up = "psci";
         mpidr[n++] = t->mpidr;
@@ -206,7 +217,7 @@ static void bring_up(void)
 {
     static int64_t rc[MAX_CPUS];
     unsigned i, online;
-    int g = pt_build(alloc_pages);
+    int g = pt_build(pages_alloc);
     run.region_ok = g == 0;
     run.test_pages = run.region_ok ? REGION_PAGES : 0;
     if (run.region_ok)
@@ -243,6 +254,37 @@ static void bring_up(void)
     }
     con_printf("tlbscope: %u of %u CPUs online (EL%u, PSCI %s via %s)\n", online, ncpus, arch_el, run.psci_version,
             run.psci_hvc ? "HVC" : "SMC");
+}
+
+/*
+ * The machine back to the firmware as it came, before the report (which records it in
+ * method.handback): the secondaries off (core/exp/arm64/handback.c), then the BSP's own
+ * state: its SGIs and the distributor's enables (gic_pm.c), the firmware's TTBR0 and
+ * VBAR, and every page the tool allocated. While a secondary is still on, it may still
+ * walk the tool's tables: those pages are kept (pages_kept) rather than handed to the
+ * firmware under it.
+ */
+static void hand_back(void)
+{
+    struct a64_handback *h = &run.handback;
+    a64_hand_back_cpus(&run);
+    h->machine = true;
+    if (run.gic_ok || gic_version) {
+        bool cpu_ok = gic_cpu_restore(&percpu[0]) == 0;
+        h->dist_restored = gic_dist_restore() == 0 && cpu_ok;
+        if (!h->dist_restored)
+            msg_add(&run.warnings, "handback", "the GIC's SGI or distributor state did not settle within 100 ms");
+    }
+    if (run.region_ok)
+        pt_install_local(rgn.fw_ttbr0); /* give the firmware its own tables back */
+    h->ttbr0_restored = EL_READ(TTBR0) == rgn.fw_ttbr0 || !run.region_ok;
+    EL_WRITE(VBAR, fw_vbar);
+    __asm__ volatile("isb" ::: "memory");
+    h->vbar_restored = EL_READ(VBAR) == fw_vbar;
+    pages_give_back(h->cpus_not_off != 0, &h->pages_freed, &h->pages_kept);
+    con_printf("tlbscope: hand-back: %u of %u secondaries off (PSCI CPU_OFF), GIC %s, %u pages freed%s\n", h->cpus_off,
+               ncpus ? ncpus - 1 : 0, h->dist_restored ? "restored" : "not restored", h->pages_freed,
+               h->pages_kept ? " (some kept: a CPU is still on)" : "");
 }
 
 /*
@@ -334,6 +376,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
     tlbi_el2 = arch_el == 2;
     BS->SetWatchdogTimer(0, 0, 0, 0);
     run.start_ticks = ticks();
+    fw_vbar = EL_READ(VBAR);
     run.el = arch_el;
     run.irq_mask = irq_mask;
     run.irq_restore = irq_restore;
@@ -373,8 +416,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
     bring_up();
     a64_run_experiments(&run);
     a64_topology_settle(&run);
-    if (run.region_ok)
-        pt_install_local(rgn.fw_ttbr0); /* give the firmware its own tables back */
+    hand_back();
     run.duration_ms = ticks_to_ms(ticks() - run.start_ticks);
     finish(&vol);
     volume_close(&vol);

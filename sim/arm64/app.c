@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "asm/paging.h"
+#include "asm/psci.h"
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_config.h"
@@ -41,6 +42,7 @@
 #define MODEL_NAME "tlbscope strict aarch64 TLB model"
 /* raised when the model's behaviour changes (sim/arm64/tlbi_model.h) */
 #define MODEL_VERSION 1
+#define MAX_RUNS 4 /* --runs: enough to show what a run leaves the next */
 
 static struct arm64_run run;
 static struct a64_simulation simulation;
@@ -67,6 +69,9 @@ static void usage(FILE *out)
             "  --out DIR     where the JSON and text reports go (%s)\n"
             "  --gic-secure-sgis MASK  the SGIs the modelled secure firmware keeps, bit i SGI i (0xff00,\n"
             "                TF-A's): the app's writes to them are ignored, as from the non-secure world\n"
+            "  --runs N      run the app N times (1 to 4) on one machine, as a UEFI shell script may: each\n"
+            "                run finds the CPUs as the one before handed them back (PSCI CPU_OFF)\n"
+            "  --psci SPEC   the model's PSCI: VERSION[,-cpu_on][,-cpu_off][,-affinity_info] (1.1)\n"
             "  key=value     the app's configuration keys (samples, run_budget_s, experiments, ...)\n"
             "Profiles:\n",
             DEFAULT_PROFILE, MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
@@ -111,7 +116,6 @@ static void describe_machine(const struct a64_profile *p, unsigned n)
     run.madt = true;
     run.el = 1;
     run.psci_hvc = true;
-    str_copy(run.psci_version, sizeof(run.psci_version), "1.1");
     for (i = 0; i < n && i < A64_MAX_TOPO; i++) {
         struct a64_topo_cpu *t = &run.topo[run.ntopo++];
         t->mpidr = a64_profile_mpidr(p, i);
@@ -122,24 +126,52 @@ static void describe_machine(const struct a64_profile *p, unsigned n)
 }
 
 /* what bring_up() of efi/arm64/main.c records, after the model's CPUs checked in */
-static void record_bring_up(unsigned n)
+static void record_bring_up(unsigned n, const int64_t *rc)
 {
     unsigned i;
     run.region_ok = true;
     run.test_pages = REGION_PAGES;
     a64_gic_record(&run, 3, 0, gic_cpu_init(&percpu[0])); /* the BSP's, after gic_init */
-    for (i = 1; i < n; i++)
+    for (i = 1; i < n && rc; i++)
         if (!percpu_usable(i)) {
             run.topo[i].state = A64_CPU_ABSENT;
-            str_copy(run.topo[i].note, sizeof(run.topo[i].note), "the model's CPU thread did not check in within 1 s");
+            if (rc[i] != PSCI_SUCCESS)
+                fmt_into(run.topo[i].note, sizeof(run.topo[i].note), "PSCI CPU_ON returned %s (%lld)",
+                         psci_strerror(rc[i]), (long long)rc[i]);
+            else
+                str_copy(run.topo[i].note, sizeof(run.topo[i].note),
+                         "the model's CPU thread did not check in within 1 s");
             run.partial = true;
         }
     a64_gic_check_secondaries(&run);
 }
 
+/* psci_setup() of efi/arm64/main.c on the model's PSCI: the same check before any CPU_ON
+ * (the model's FADT says PSCI compliant); false: the BSP runs alone */
+static bool check_psci(unsigned n)
+{
+    unsigned i;
+    int64_t v;
+    run.psci_checked = true;
+    run.psci_smp = psci_smp_check(true, &run.psci, run.psci_refusal, sizeof(run.psci_refusal));
+    v = run.psci.version;
+    fmt_into(run.psci_version, sizeof(run.psci_version), "%lld.%lld", (long long)(v >> 16), (long long)(v & 0xffff));
+    if (run.psci_smp)
+        return true;
+    msg_add(&run.errors, "psci", "%s: CPU_ON not called, only the BSP runs", run.psci_refusal);
+    for (i = 1; i < n; i++) {
+        run.topo[i].percpu = -1;
+        run.topo[i].bring_up = NULL;
+        run.topo[i].state = A64_CPU_ABSENT;
+        fmt_into(run.topo[i].note, sizeof(run.topo[i].note), "not started: %s", run.psci_refusal);
+    }
+    run.partial = true;
+    return false;
+}
+
 /* the model's own account: its counts on the driver's output (what the protocols executed), and any
  * operation it refused as a run error (a protocol's error, never the machine's) */
-static void record_model(void)
+static void record_model(uint32_t first_violation)
 {
     struct a64_model *m = a64s_model();
     struct a64m_counts c;
@@ -147,14 +179,14 @@ static void record_model(void)
     a64m_sum_counts(m, &c);
     printf("tlbscope-sim: model: %llu reads (%llu walks, %llu speculative), %llu descriptor stores; TLBI "
            "%llu IS, %llu local, %llu range, %llu all, %llu OS, %llu ASID; DSB %llu ISH, %llu ISHST, %llu NSH, "
-           "%llu OSH; %llu repeat-TLBI dummies; %u refused\n",
+           "%llu OSH; %llu repeat-TLBI dummies; %u refused, %u PSCI calls refused\n",
            (unsigned long long)c.reads, (unsigned long long)c.walks, (unsigned long long)c.spec_walks,
            (unsigned long long)c.pte_stores, (unsigned long long)c.tlbi_is, (unsigned long long)c.tlbi_local,
            (unsigned long long)c.tlbi_range, (unsigned long long)c.tlbi_all, (unsigned long long)c.tlbi_os,
            (unsigned long long)c.tlbi_asid, (unsigned long long)c.dsb_ish, (unsigned long long)c.dsb_ishst,
            (unsigned long long)c.dsb_nsh, (unsigned long long)c.dsb_osh, (unsigned long long)c.tlbi_dummy,
-           m->violations);
-    for (i = 0; i < m->violations && i < A64M_MAX_VIOLATIONS; i++)
+           m->violations - first_violation, a64s_psci_errors());
+    for (i = first_violation; i < m->violations && i < A64M_MAX_VIOLATIONS; i++)
         msg_add(&run.errors, "simulation", "the model refused an operation: %s", m->violation[i]);
     {
         const char *first;
@@ -162,6 +194,31 @@ static void record_model(void)
         if (n)
             msg_add(&run.errors, "simulation", "the model's GIC refused %u uses of SGIs 8-15: %s", n, first);
     }
+    for (i = 0; i < a64s_psci_errors() && i < A64S_PSCI_MAX_ERRORS; i++)
+        msg_add(&run.errors, "simulation", "the model refused an operation: %s", a64s_psci_error(i));
+}
+
+/* --psci: "1.1", "0.2,-cpu_on": PSCI_VERSION's value and the functions PSCI_FEATURES denies
+ * (bit 0 CPU_ON, 1 CPU_OFF, 2 AFFINITY_INFO) */
+static bool parse_psci(const char *spec, int64_t *version, unsigned *missing)
+{
+    static const char *const fns[] = { ",-cpu_on", ",-cpu_off", ",-affinity_info" };
+    unsigned major, minor, i;
+    int used = 0;
+    if (sscanf(spec, "%u.%u%n", &major, &minor, &used) != 2 || major > 0x7fff || minor > 0xffff)
+        return false;
+    *version = PSCI_VER((int64_t)major, (int64_t)minor);
+    *missing = 0;
+    for (spec += used; *spec;) {
+        for (i = 0; i < 3; i++)
+            if (strncmp(spec, fns[i], strlen(fns[i])) == 0)
+                break;
+        if (i == 3)
+            return false;
+        *missing |= 1u << i;
+        spec += strlen(fns[i]);
+    }
+    return true;
 }
 
 static bool write_file(const char *path, const char *data, size_t len)
@@ -228,7 +285,9 @@ int a64sim_main(int argc, char **argv)
     const struct a64_profile *p;
     struct a64m_config cfg;
     uint64_t seed = 0, n, mpidr[MAX_CPUS];
-    unsigned cpus = DEFAULT_CPUS, i;
+    unsigned cpus = DEFAULT_CPUS, i, runs = 1, r, psci_missing = 0;
+    int64_t psci_version = PSCI_VER(1, 1);
+    static char args[sizeof(run.args)];
     bool seeded = false;
     size_t used = 0;
     int a, rc;
@@ -261,6 +320,15 @@ int a64sim_main(int argc, char **argv)
                 return bad("--gic-secure-sgis wants a mask of SGIs 0-15 (0x0 to 0xffff), not '%s'", v);
             a64s_gic_secure_sgis((uint32_t)n);
             a++;
+        } else if (strcmp(s, "--runs") == 0 && v) {
+            if (!parse_u64(v, &n) || n < 1 || n > MAX_RUNS)
+                return bad("--runs wants 1 to 4, not '%s'", v);
+            runs = (unsigned)n;
+            a++;
+        } else if (strcmp(s, "--psci") == 0 && v) {
+            if (!parse_psci(v, &psci_version, &psci_missing))
+                return bad("--psci wants VERSION[,-cpu_on][,-cpu_off][,-affinity_info] (1.1, 1.0, 0.2, 0.1), not '%s'", v);
+            a++;
         } else if (strcmp(s, "--out") == 0 && v) {
             out_dir = v;
             a++;
@@ -290,37 +358,51 @@ int a64sim_main(int argc, char **argv)
     printf("tlbscope-sim: aarch64 model, profile %s, %u CPUs, seed %llu\n", p->name, cpus, (unsigned long long)seed);
 
     simulation = (struct a64_simulation){ MODEL_NAME, MODEL_VERSION, p->name, p->what, seed, p->source };
-    run.sim = &simulation;
-    run.print = print_line;
-    run.start_ticks = ticks();
-    a64_config_apply(&run, NULL, 0);
-    describe_machine(p, cpus);
-
+    str_copy(args, sizeof(args), run.args);
     a64m_config_defaults(&cfg);
     cfg.seed = seed;
     for (i = 0; i < cpus; i++)
-        mpidr[i] = run.topo[i].mpidr;
+        mpidr[i] = a64_profile_mpidr(p, i);
     if (!a64s_machine_start(&cfg, cpus, mpidr)) {
         fprintf(stderr, "tlbscope-sim --arch aarch64: the model could not be set up\n");
         return 2;
     }
-    record_bring_up(cpus);
-    a64_run_experiments(&run);
-    a64s_machine_stop();
-    a64_topology_settle(&run);
-    /* every experiment ran on the model: the report says simulated (run.sim: its `simulated`,
-     * `simulation` and the verdict's [SIMULATED]), as x86's model runs do; not emulated, which
-     * names an emulated instruction path on a machine */
-    record_model();
-    run.duration_ms = ticks_to_ms(ticks() - run.start_ticks);
-    rc = write_report(out_dir);
-    a64s_machine_free();
-    if (rc)
-        return rc;
-    {
-        enum result r = a64_run_result(&run);
-        return r == RESULT_SUCCESS || r == RESULT_SKIP ? 0 : 1;
+    a64s_psci_configure(psci_version, !(psci_missing & 1), !(psci_missing & 2), !(psci_missing & 4));
+    /* --runs N: the app run N times on one machine, as a UEFI shell script runs it twice;
+     * each run must find every CPU as the one before handed it back */
+    for (r = 0, rc = 0; r < runs && rc != 2; r++) {
+        uint32_t first_violation = a64s_model()->violations;
+        int64_t psci_rc[MAX_CPUS];
+        int one;
+        memset(&run, 0, sizeof(run));
+        str_copy(run.args, sizeof(run.args), args);
+        run.sim = &simulation;
+        run.print = print_line;
+        run.start_ticks = ticks();
+        a64_config_apply(&run, NULL, 0);
+        describe_machine(p, cpus);
+        if (check_psci(cpus))
+            a64s_boot_secondaries(psci_rc);
+        record_bring_up(cpus, run.psci_smp ? psci_rc : NULL);
+        a64_run_experiments(&run);
+        a64_topology_settle(&run);
+        a64_hand_back_cpus(&run);
+        /* every experiment ran on the model: the report says simulated (run.sim: its `simulated`,
+         * `simulation` and the verdict's [SIMULATED]), as x86's model runs do; not emulated, which
+         * names an emulated instruction path on a machine */
+        record_model(first_violation);
+        a64s_psci_clear_errors();
+        run.duration_ms = ticks_to_ms(ticks() - run.start_ticks);
+        one = write_report(out_dir);
+        if (one == 0) {
+            enum result res = a64_run_result(&run);
+            one = res == RESULT_SUCCESS || res == RESULT_SKIP ? 0 : 1;
+        }
+        rc = rc > one ? rc : one;
     }
+    a64s_machine_stop();
+    a64s_machine_free();
+    return rc;
 }
 
 int main(int argc, char **argv)

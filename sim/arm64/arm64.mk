@@ -73,6 +73,22 @@ $(foreach m,$(TOPO_A64_MUTANTS),$(eval $(call topo_a64_mutant_rules,$(m))))
 unit-tests: $(BUILD)/host/tests/test_topo_arm64
 mutants: $(foreach m,$(TOPO_A64_MUTANTS),$(BUILD)/mutants/$(m)/test_topo_arm64)
 
+# The check before the first CPU_ON (arch/arm64/psci_fn.c) against PSCI firmwares that lack
+# what the bring-up needs, over a fake psci_call; mutant 118 psci_features_unchecked, whose
+# object rule A64SIM_MUTANTS below defines, fails it (tests/sim/mutants.sh)
+PSCI_A64_TEST := tests/host/test_psci_arm64.c
+PSCI_A64_SRCS := arch/arm64/psci_fn.c core/lib/strbuf.c core/lib/mem.c
+$(BUILD)/host/tests/test_psci_arm64: $(PSCI_A64_TEST) $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(PSCI_A64_SRCS))
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
+$(BUILD)/mutants/psci_features_unchecked/test_psci_arm64: $(PSCI_A64_TEST) \
+        $(BUILD)/mutants/psci_features_unchecked/arm64/arch/arm64/psci_fn.o \
+        $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(filter-out arch/arm64/psci_fn.c,$(PSCI_A64_SRCS)))
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
+unit-tests: $(BUILD)/host/tests/test_psci_arm64
+mutants: $(BUILD)/mutants/psci_features_unchecked/test_psci_arm64
+
 # tlbscope-sim --arch aarch64 (sim/arm64/app.c): the aarch64 app's experiments, configuration
 # and report writer compiled for the host against arch/arm64/include (TLBSCOPE_HOST), on the
 # model and the host halves of asm/ (host_arch.c: smp, timer, paging; host_gic.c: SGIs, WFI),
@@ -81,8 +97,9 @@ mutants: $(foreach m,$(TOPO_A64_MUTANTS),$(BUILD)/mutants/$(m)/test_topo_arm64)
 # --arch aarch64 runs it (sim/main.c).
 include arch/arm64/core_srcs.mk
 A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
-               sim/arm64/host_gic.c sim/arm64/profiles.c sim/arm64/app.c \
-               arch/arm64/irq.c arch/arm64/cpu.c arch/arm64/mailbox.c arch/arm64/gic_sgi.c $(A64_CORE_SRCS)
+               sim/arm64/host_gic.c sim/arm64/host_psci.c sim/arm64/profiles.c sim/arm64/app.c \
+               arch/arm64/irq.c arch/arm64/cpu.c arch/arm64/mailbox.c arch/arm64/gic_sgi.c arch/arm64/psci_fn.c \
+               arch/arm64/cpu_off.c $(A64_CORE_SRCS)
 A64SIM_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(A64SIM_SRCS))
 A64SIM := $(BUILD)/tlbscope-sim-a64
 
@@ -98,17 +115,19 @@ sim: $(A64SIM)
 
 # its mutants (core/mutant.h 165, 166), the IRQ handler's (186, 187, which
 # tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
-# ipi_roundtrip's pairs' (205), the summary's table (207) and the tool's SGIs' (112, 113),
-# killed by tests/sim/arm64_app.sh: profiles.c, host_gic.c, arch/arm64/irq.c,
-# core/exp/arm64/kpti.c, core/run/topo_arm64.c, core/report/summary_text.c and
-# arch/arm64/gic_sgi.c rebuilt per mutant, the rest shared (but for A64SIM_WHOLE_MUTANTS)
+# ipi_roundtrip's pairs' (205), the summary's table (207), the tool's SGIs' (112, 113), the
+# hand-back's CPU_OFF (117) and the PSCI check before CPU_ON (118), killed by
+# tests/sim/arm64_app.sh: profiles.c, host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c,
+# core/run/topo_arm64.c, core/report/summary_text.c, arch/arm64/gic_sgi.c, cpu_off.c and
+# psci_fn.c rebuilt per mutant, the rest shared (but for A64SIM_WHOLE_MUTANTS)
 A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_ping_wrong_id arm_irq_no_eoi \
                   a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows arm_sgi_ping_secure \
-                  arm_sgi_readback_ignored
+                  arm_sgi_readback_ignored a64_cpu_off_skipped psci_features_unchecked
 # SGI_PING back at 9 (112, asm/gic.h): every user of the macro, so every source rebuilt
 A64SIM_WHOLE_MUTANTS := arm_sgi_ping_secure
 A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \
-                      core/run/topo_arm64.c core/report/summary_text.c arch/arm64/gic_sgi.c
+                      core/run/topo_arm64.c core/report/summary_text.c arch/arm64/gic_sgi.c arch/arm64/cpu_off.c \
+                      arch/arm64/psci_fn.c
 define a64sim_mutant_rules
 $(BUILD)/mutants/$(1)/tlbscope-sim-a64: \
         $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(A64SIM_MUTANT_SRCS)) \

@@ -7,6 +7,7 @@
 
 #include "asm/gic.h"
 #include "asm/paging.h"
+#include "asm/psci.h"
 #include "asm/smp.h"
 #include "asm/timer.h"
 #include "asm/tlbi.h"
@@ -54,6 +55,15 @@ static void *secondary(void *arg)
     return NULL;
 }
 
+/* the thread of CPU idx, from the model's CPU_ON (host_psci.c) */
+static bool start_cpu(unsigned idx)
+{
+    if (started[idx]) /* its thread ended at CPU_OFF (or at a park): collected first */
+        pthread_join(threads[idx], NULL);
+    started[idx] = pthread_create(&threads[idx], NULL, secondary, &percpu[idx]) == 0;
+    return started[idx];
+}
+
 bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_t *mpidr)
 {
     unsigned i;
@@ -72,6 +82,7 @@ bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_
     rgn.va = VA_BASE;
     rgn.l3 = a64m_pte_ptr(a64s_model(), 0);
     a64s_gic_reset(n);
+    a64s_psci_reset(start_cpu);
     for (i = 0; i < n; i++) {
         percpu[i].idx = i;
         percpu[i].el = 1;
@@ -80,19 +91,31 @@ bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_
     a64s_play(&percpu[0]);
     percpu[0].gic_ok = 1;
     percpu[0].state = CPU_ONLINE;
-    for (i = 1; i < n; i++) {
-        percpu[i].state = CPU_STARTING;
-        started[i] = pthread_create(&threads[i], NULL, secondary, &percpu[i]) == 0;
-        if (!started[i])
-            return false;
+    return true;
+}
+
+unsigned a64s_boot_secondaries(int64_t *psci_rc)
+{
+    unsigned i, online = 1;
+    psci_rc[0] = PSCI_SUCCESS;
+    for (i = 1; i < ncpus; i++) {
+        struct percpu *pc = &percpu[i];
+        if (psci_affinity_info(pc->mpidr) == PSCI_AFF_OFF) {
+            /* a fresh image's block; one whose CPU PSCI still has ON keeps what it reads */
+            struct percpu keep = { .idx = pc->idx, .el = pc->el, .mpidr = pc->mpidr };
+            *pc = keep;
+        }
+        pc->state = CPU_STARTING;
+        psci_rc[i] = psci_cpu_on(pc->mpidr, 0, i);
     }
     /* check-in, as smp_boot_secondaries waits for it (1 s of host time) */
-    for (i = 1; i < n; i++) {
+    for (i = 1; i < ncpus; i++) {
         uint64_t end = ticks() + tick_freq();
-        while (!percpu_usable(i) && ticks() < end)
+        while (!percpu_usable(i) && psci_rc[i] == PSCI_SUCCESS && ticks() < end)
             sched_yield();
+        online += percpu_usable(i);
     }
-    return true;
+    return online;
 }
 
 void a64s_machine_stop(void)

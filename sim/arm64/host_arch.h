@@ -31,10 +31,15 @@
 
 #define A64S_ASID 0x2a /* the ASID every modelled CPU translates under (never 0: a by-VA TLBI of ASID 0 must not reach its nG entries) */
 
-/* Model, percpu[] and the GIC for n CPUs (the calling thread plays the BSP, CPU 0), CPU i
- * at mpidr[i] (its affinity fields), and the other CPUs' threads started; false when the
- * model or a thread could not be set up. */
+/* Model, percpu[], the GIC and PSCI for n CPUs (the calling thread plays the BSP, CPU 0),
+ * CPU i at mpidr[i] (its affinity fields), every other CPU off; false when the model could
+ * not be set up. */
 bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_t *mpidr);
+/* One run's bring-up, as smp_boot_secondaries does it: each other CPU's percpu block as a
+ * freshly loaded image has it, PSCI CPU_ON (psci_rc[i] its answer), then its check-in
+ * within 1 s of host time. Returns the CPUs online. A run may follow another on the same
+ * machine: what the first left ON, CPU_ON refuses. */
+unsigned a64s_boot_secondaries(int64_t *psci_rc);
 /* the other CPUs' threads stopped and joined; the model stays readable until a64s_machine_free */
 void a64s_machine_stop(void);
 void a64s_machine_free(void);
@@ -48,6 +53,19 @@ void a64s_wait_step(void);
 /* an idle CPU's WFI between its looks at the mailbox and the GIC: a model event, then a nap
  * of host time (an idle CPU must leave the host's cores to the busy ones) */
 void a64s_idle(void);
+
+/* ---- host_psci.c ---- */
+#define A64S_PSCI_MAX_ERRORS 8
+/* the PSCI the model offers: PSCI_VERSION's value and which functions PSCI_FEATURES names
+ * (1.1 with all three unless a test says otherwise) */
+void a64s_psci_configure(int64_t version, bool cpu_on, bool cpu_off, bool affinity_info);
+/* every CPU but the BSP off, no refusals; CPU_ON starts a CPU's thread with start (false:
+ * it could not be) */
+void a64s_psci_reset(bool (*start)(unsigned idx));
+/* the calls the model refused since the reset (model errors), and each one's text */
+uint32_t a64s_psci_errors(void);
+void a64s_psci_clear_errors(void);
+const char *a64s_psci_error(uint32_t i);
 
 /* ---- host_gic.c ---- */
 void a64s_gic_reset(unsigned n);

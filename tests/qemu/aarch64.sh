@@ -18,12 +18,15 @@
 # (a remap without invalidation) seeing stale reads, every experiment
 # labelled emulated, the report in contract A's shape (aarch64_contract.jq), and its
 # .txt in x86's layout (the header labels, the experiment table, the verdict last).
+# Twice in one boot (a UEFI Shell startup.nsh, exit=shell, then reset -s), every CPU ok both
+# times: the first run hands every secondary back with PSCI CPU_OFF (method.handback).
 # TLBSCOPE_TEST_FULL=1 adds a build whose CPU 2 is never started (it must be
 # `absent` and the run partial), one whose CPU 3 faults (our vector must name
 # ESR, FAR and ELR in the report), the mutant arm_local_not_broadcast built
 # into the app (QEMU's vCPUs keep their entries: the verifier must catch it), and
 # the IRQ handler's mutants arm_irq_ping_wrong_id and arm_irq_no_eoi (the round
-# trip must end ERROR within its deadline, not hang).
+# trip must end ERROR within its deadline, not hang), and the hand-back's a64_cpu_off_skipped
+# twice in one boot (the second run gets ALREADY_ON for every secondary).
 source "$(dirname "$0")/lib.sh"
 
 if ! command -v qemu-system-aarch64 >/dev/null || [ ! -f /usr/share/AAVMF/AAVMF_CODE.fd ] ||
@@ -45,7 +48,7 @@ boot_a64() {
     rm -rf "$RUN"; mkdir -p "$RUN"
     # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN);
     # unset: 10 samples a point (the fewest samples= takes), unplanned (the pacing of the profiles' samples has its own boot)
-    NETBOOT=${NETBOOT:-} NET=${NET:-0} READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    STARTUP_NSH=${STARTUP_NSH:-} NETBOOT=${NETBOOT:-} NET=${NET:-0} READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         ARGS="${A64_ARGS-samples=10 run_budget_s=0}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -246,6 +249,38 @@ check "config: x86's apic, the typo and an id no aarch64 experiment has named in
     test "$(jqr '[.run.warnings[].message | test("apic.*no effect on aarch64|sampels.*did you mean .samples|no experiment .ipi_target_state. on aarch64")] | map(select(.)) | length')" = 3
 [ -s "$REPORT" ] && validator "config"
 
+# Two runs in one boot, as a lab's UEFI Shell script may start the app: AAVMF's shell runs a
+# startup.nsh that starts it twice (exit=shell: back to the script) and then `reset -s`. The
+# first run turns every secondary off with PSCI CPU_OFF and gives the GIC, TTBR0, VBAR and
+# its pages back, so the second run's CPU_ON starts each CPU again (without the hand-back the
+# second run got ALREADY_ON for every secondary: "1 of 4 CPUs", ERROR). twice_boot NAME IMAGE:
+# the two reports in TWICE
+twice_boot() {
+    local nsh=$here/build/test-runs/aarch64-twice.nsh
+    printf '@echo -off\r\nfs0:\r\n\\tlbscope\\tlbscope.efi\r\n\\tlbscope\\tlbscope.efi\r\necho TLBSCOPE-TWICE-DONE\r\nreset -s\r\n' >"$nsh"
+    STARTUP_NSH=$nsh A64_ARGS="exit=shell samples=10 run_budget_s=0 experiments=ipi_roundtrip" boot_a64 "$1" "$2" 4
+    TWICE=$(ls "$RUN"/reports/*.json 2>/dev/null)
+}
+# handback_of: each of the TWICE reports' verdict, CPUs ok and hand-back, a line each
+handback_of() {
+    # shellcheck disable=SC2086 # two file names
+    jq -r '[.verdict.word, .topology.cpus_ok, .method.handback.cpus_off, (.method.handback.cpus_not_off | length),
+        .method.handback.gic_distributor_restored, .method.handback.ttbr0_restored, .method.handback.vbar_restored,
+        .method.handback.pages_kept] | map(tostring) | join("|")' $TWICE | paste -sd,
+}
+# handback_short: each report's verdict, CPUs ok, CPUs turned off and left on
+handback_short() {
+    # shellcheck disable=SC2086 # two file names
+    jq -r '[.verdict.word, .topology.cpus_ok, .method.handback.cpus_off, (.method.handback.cpus_not_off | length)]
+        | map(tostring) | join(":")' $TWICE | paste -sd,
+}
+twice_boot "twice-smp4" "$IMG"
+check "two runs in one boot (startup.nsh): both ran, QEMU ended by the script's reset -s, two reports" \
+    eval '[ "$RC" = 0 ] && [ "$(grep -c . <<<"$TWICE")" = 2 ] && log_has "^TLBSCOPE-TWICE-DONE"'
+check "two runs in one boot: every CPU ok both times, the 3 secondaries off after each, the GIC, TTBR0 and VBAR given back, no page kept" \
+    test "$(handback_of)" = "COMPLETE|4|3|0|true|true|true|0,COMPLETE|4|3|0|true|true|true|0"
+for REPORT in $TWICE; do validator "two runs in one boot"; done
+
 # a read-only stick: the same UEFI glue as x86's (efi/report_out.c) names the failed write in
 # the run's errors and prints the whole report on the console, which scripts/recover-report.sh
 # rebuilds byte for byte (its length and cksum checked) into a report validate accepts
@@ -403,6 +438,16 @@ if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
             not_ok "the mutant $id build"
         fi
     done
+    # mutant 117 a64_cpu_off_skipped: the secondaries never call CPU_OFF, so PSCI still has
+    # them ON; the first run names them, the second gets ALREADY_ON for every one
+    if build_image build/a64-m117 -DTLBSCOPE_MUTANT=117; then
+        twice_boot "mutant117" "$here/build/a64-m117/aarch64/tlbscope.img"
+        check "mutant a64_cpu_off_skipped killed: 3 CPUs left on after the first run, the second runs on the BSP alone (ALREADY_ON)" \
+            eval '[ "$(handback_short)" = "ERROR:4:0:3,ERROR:1:0:3" ] &&
+                  [ "$(jq -r "[.topology.cpus[1:][].note | select(test(\"ALREADY_ON\"))] | length" $(tail -n1 <<<"$TWICE"))" = 3 ]'
+    else
+        not_ok "the mutant 117 build"
+    fi
 else
-    skip "absent CPU, faulting CPU and mutants 96, 186, 187 under QEMU" "TLBSCOPE_TEST_FULL=1 (make test-full)"
+    skip "absent CPU, faulting CPU and mutants 96, 117, 186, 187 under QEMU" "TLBSCOPE_TEST_FULL=1 (make test-full)"
 fi

@@ -10,7 +10,10 @@
 # pti_double_invalidation must time one TLBI a page against KPTI's two (the user ASID's
 # entries verified on every CPU: exactly samples x pages x CPUs x 3 reads) and name the
 # path Linux takes from the profile's ID_AA64MMFR2_EL1.E0PD (kpti on N1, V1, A72; not on V2),
-# and the report must validate, labelled simulated, its .txt in x86's layout. A64SIM (the binary) and A64_PROFILES (the
+# and the report must validate, labelled simulated, its .txt in x86's layout; each run must
+# end with every secondary turned off (method.handback), two runs on one machine (--runs 2)
+# must both have every CPU, and a PSCI that lacks what the bring-up needs (--psci) must leave
+# the BSP alone with the reason. A64SIM (the binary) and A64_PROFILES (the
 # profiles) may be given: tests/sim/mutants.sh runs this on its mutants' drivers.
 source "$(dirname "$0")/lib.sh"
 
@@ -46,6 +49,8 @@ for profile in $PROFILES; do
     check "$profile: the .txt in x86's layout: the header labels, a table row per experiment (SKIP too), the verdict last" \
         text_layout "SIMULATED Firmware CPU Features Counter CPUs Order"
     check "$profile: no run error (the model refused nothing)" test "$(jqr '.run.errors | length')" = 0
+    check "$profile: hand-back: the 3 secondaries off by PSCI CPU_OFF (AFFINITY_INFO OFF), none left on" \
+        test "$(jqr '[.method.handback.cpus_off, (.method.handback.cpus_not_off | length), .method.handback.gic_unsettled] | map(tostring) | join("|")')" = "3|0|0"
     check "$profile: core/run's loop printed a result line per experiment, in the table's order, as x86's runner does" \
         test "$(grep -aoE '^(PASS|SKIP|ERROR|FAIL): [a-z_0-9]+' "$LOG" | cut -d' ' -f2 | paste -sd,)" = \
         "$(jqr '[.experiments[].id] | join(",")')"
@@ -147,4 +152,24 @@ if [ -z "${A64_PROFILES:-}" ]; then
         test "$(exp_field ipi_roundtrip '[.status, ((.results | length) | . >= 1 and . <= 5), ([.notes[] | select(test("9 ordered pairs exceed 5 .ipi_pairs=5"))] | length)] | map(tostring) | join("|")')" = \
         "SUCCESS|true|1"
 fi
+# The hand-back, as a UEFI shell script that runs the app twice finds it: the second run's
+# CPU_ON must find every secondary OFF (the model refuses, as a model error, a CPU_ON of a CPU
+# PSCI still has ON, which is what a run that never calls CPU_OFF leaves)
+first=${PROFILES%% *}
+sim "a64-twice" "$A64SIM" --arch aarch64 --cpu "$first" --cpus 4 --seed "$SEED" --runs 2 \
+    samples=10 run_budget_s=0 experiments=ipi_roundtrip
+reports=$(sed -n 's/^Report saved: //p' "$LOG")
+check "two runs on one machine: both COMPLETE, every CPU ok both times, 3 secondaries off after each, no model error" \
+    eval '[ "$RC" = 0 ] && [ "$(wc -l <<<"$reports")" = 2 ] &&
+          [ "$(cd "$here" && jq -r "[.verdict.word, .topology.cpus_ok, .method.handback.cpus_off, (.run.errors | length)] | map(tostring) | join(\"|\")" $reports | paste -sd,)" = "COMPLETE|4|3|0,COMPLETE|4|3|0" ]'
+# the check before any CPU_ON: a PSCI 0.1 and a PSCI 1.0 without CPU_ON leave the BSP alone,
+# the reason in run.errors and the CPUs' notes, and no function the PSCI lacks is called
+# (the model refuses such a call as a model error)
+for spec in 0.1 1.0,-cpu_on 1.1,-affinity_info; do
+    sim "a64-psci-$spec" "$A64SIM" --arch aarch64 --cpu "$first" --cpus 4 --seed "$SEED" --psci "$spec" \
+        samples=10 run_budget_s=0 experiments=ipi_roundtrip
+    check "PSCI $spec: the BSP alone with the reason, CPU_ON never called, no model error, the report valid" \
+        eval '[ "$(jqr "[.verdict.word, .topology.cpus_ok, ([.run.errors[] | select(.where == \"psci\" and (.message | test(\"only the BSP runs\")))] | length),
+                ([.run.errors[] | select(.where == \"simulation\")] | length), ([.topology.cpus[1:][] | select(.state == \"absent\" and (.note | startswith(\"not started: \")))] | length)] | map(tostring) | join(\"|\")")" = "ERROR|1|1|0|3" ] && validates'
+done
 echo "# SUMMARY: the aarch64 app on the strict aarch64 model: $PROFILES"

@@ -747,6 +747,13 @@ kill_a64sim arm_irq_no_eoi neoverse-n1 "the IRQ handler never ends the SGI"
 kill_a64sim a64_kpti_user_unverified neoverse-n1 "pti_double_invalidation verifies under the kernel ASID only"
 # ipi_roundtrip's pairs (core/run/topo_arm64.c): the BSP initiating alone, as before
 kill_a64sim a64_pairs_bsp_only neoverse-n1 "ipi_roundtrip's pairs: only the BSP initiates"
+# the hand-back: secondaries that never call CPU_OFF (PSCI still has them ON: the second
+# run's CPU_ON is refused); CPU_ON called without the PSCI version and features checked (a
+# PSCI 0.1 taken as one that can start CPUs; tests/sim/arm64_app.sh's --psci runs fail it too)
+kill_a64sim a64_cpu_off_skipped neoverse-n1 "the secondaries never call PSCI CPU_OFF at the end"
+control_unit psci_features_unchecked test_psci_arm64 "the PSCI check test" 5
+kill_unit psci_features_unchecked test_psci_0_1_refused \
+    "CPU_ON without PSCI_VERSION >= 0.2 and PSCI_FEATURES checked" test_psci_arm64
 # the MPIDR classes and the sampling of pairs, on the shapes machines report
 control_unit a64_mpidr_mt_ignored test_topo_arm64 "the aarch64 topology-class test" 7
 kill_unit a64_mpidr_mt_ignored test_altra_pairs_and_sockets \

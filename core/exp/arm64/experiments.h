@@ -25,5 +25,9 @@ void a64_run_experiments(struct arm64_run *run);
 void a64_cpu_lost(struct arm64_run *run, unsigned cpu, const char *where);
 /* topology state of percpu[] CPUs after the run: parked ones become faulted */
 void a64_topology_settle(struct arm64_run *run);
+/* The end of the run (handback.c): every secondary's GIC state given back and the CPU
+ * turned off with PSCI CPU_OFF, AFFINITY_INFO asked until OFF; those that stay on are
+ * named. Into run->handback; after a64_topology_settle, before the report. */
+void a64_hand_back_cpus(struct arm64_run *run);
 
 #endif

@@ -286,6 +286,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
         jget_number(jget_object(root, "cpu"), "counter_hz", (double)hz) != (double)hz)
         vc_error(c, "counter_hz", "%lld, but cpu.counter_hz differs", hz);
     validate_bootstrap(c, m); /* the p50 intervals' seed, as on x86 */
+    validate_arm64_handback(c, m, root);
     vc_leave(c, mark);
 }
 

@@ -51,6 +51,8 @@ void validate_arm64_firmware(struct vctx *c, const json_t *root);
 void validate_arm64_cpu(struct vctx *c, const json_t *root);
 void validate_arm64_topology(struct vctx *c, const json_t *root, struct vfacts *f);
 void validate_arm64_method(struct vctx *c, const json_t *root);
+/* method.psci_functions and method.handback, both optional (validate_handback.c) */
+void validate_arm64_handback(struct vctx *c, const json_t *method, const json_t *root);
 void validate_arm64_experiment(struct vctx *c, const json_t *e, int status);
 /* validate_arm64_gic.c: method's sgis and gic_security; tlbi_broadcast_vs_ipi's lower_bound */
 void validate_arm64_gic(struct vctx *c, const json_t *method, long long gic);

@@ -98,6 +98,16 @@ void gic_eoi(uint32_t intid);
 uint32_t gic_pmr(void);
 void gic_set_pmr(uint32_t pmr);
 
+/* Hand-back (gic_pm.c): what gic_init and gic_cpu_init change, saved first (they call
+ * the saves) and given back at the end of the run. gic_cpu_restore runs on the CPU
+ * itself (its SGIs, CPU interface and, for a secondary, a redistributor the firmware left
+ * asleep put back to sleep), gic_dist_restore on the BSP, last. 0, or -1 when the GIC did
+ * not settle within 100 ms. */
+void gic_dist_save(const struct gic_config *cfg);
+void gic_cpu_save(struct percpu *pc);
+int gic_cpu_restore(struct percpu *pc);
+int gic_dist_restore(void);
+
 /* the generation-specific halves gic.c dispatches to */
 int gic3_init(const struct gic_config *cfg);
 int gic3_cpu_init(struct percpu *pc);

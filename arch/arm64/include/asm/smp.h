@@ -44,6 +44,30 @@ void smp_post(unsigned cpu, percpu_fn fn, uint64_t a0, uint64_t a1, uint64_t a2)
 int smp_wait(unsigned cpu, uint64_t timeout_ticks);
 bool percpu_usable(unsigned cpu);
 
+/*
+ * The hand-back (arch/arm64/cpu_off.c, the app's and the model's): every usable secondary
+ * is told to give back its GIC state (gic_cpu_restore) and call PSCI CPU_OFF; the BSP
+ * asks AFFINITY_INFO about every secondary until each is OFF or deadline_ticks have
+ * passed, and fills out[i] for i = 1 .. ncpus - 1. Returns the secondaries that are OFF.
+ */
+enum smp_off_outcome {
+    SMP_OFF_DONE,         /* AFFINITY_INFO says OFF after our CPU_OFF */
+    SMP_OFF_NOT_ON,       /* OFF, never told: it was never started or already gone */
+    SMP_OFF_STILL_ON,     /* still ON (or ON_PENDING) at the deadline */
+    SMP_OFF_REFUSED,      /* its CPU_OFF returned an error (rc): parked in WFI instead */
+    SMP_OFF_QUERY_FAILED, /* AFFINITY_INFO returned an error (rc) */
+};
+struct smp_off_result {
+    enum smp_off_outcome outcome;
+    int64_t rc;        /* CPU_OFF's or AFFINITY_INFO's error, or AFFINITY_INFO's last answer */
+    bool told;         /* it was usable and was told to turn off */
+    bool gic_settled;  /* told: its GIC restore settled within its deadline */
+};
+unsigned smp_cpus_off(uint64_t deadline_ticks, struct smp_off_result *out);
+/* the calling CPU stops for good with every exception masked (the app: WFI forever; the
+ * model: its thread ends) */
+__attribute__((noreturn)) void cpu_park_masked(void);
+
 extern struct boot_params boot_params;
 void secondary_entry(void); /* entry.S */
 extern char exception_vectors[];
