@@ -38,7 +38,7 @@
 #define V2C_CTLR 0x0000
 #define V2C_PMR 0x0004
 #define V2C_BPR 0x0008
-#define SGI_BITS 0xffffu
+#define ALL_SGI_BITS 0xffffu /* every SGI: the hand-back restores all 16 */
 #define SGI_PRIO_WORDS 4           /* 16 one-byte priorities */
 #define RESTORE_WAIT_DIV 10        /* 100 ms for a write or a redistributor to settle */
 
@@ -94,7 +94,7 @@ int gic_dist_restore(void)
  * distributor registers (v2): at `base`, with the generation's offsets */
 static void save_sgis(struct gic_saved_cpu *s, uint64_t enabler, uint64_t prio)
 {
-    s->enabled = rd32(enabler) & SGI_BITS;
+    s->enabled = rd32(enabler) & ALL_SGI_BITS;
     for (unsigned i = 0; i < SGI_PRIO_WORDS; i++)
         s->prio[i] = rd32(prio + 4 * i);
 }
@@ -103,9 +103,9 @@ static void restore_sgis(const struct gic_saved_cpu *s, uint64_t enabler, uint64
                          uint64_t prio)
 {
     /* an SGI the firmware had off was the tool's: off again, nothing left pending */
-    wr32(disabler, ~s->enabled & SGI_BITS);
+    wr32(disabler, ~s->enabled & ALL_SGI_BITS);
     wr32(enabler, s->enabled);
-    wr32(unpend, ~s->enabled & SGI_BITS);
+    wr32(unpend, ~s->enabled & ALL_SGI_BITS);
     for (unsigned i = 0; i < SGI_PRIO_WORDS; i++)
         wr32(prio + 4 * i, s->prio[i]);
 }
@@ -125,8 +125,8 @@ void gic_cpu_save(struct percpu *pc)
     if (!pc->gicr)
         return;
     s->waker = rd32(pc->gicr + V3R_WAKER);
-    s->group = rd32(pc->gicr + V3R_IGROUPR0) & SGI_BITS;
-    s->grpmod = rd32(pc->gicr + V3R_IGRPMODR0) & SGI_BITS;
+    s->group = rd32(pc->gicr + V3R_IGROUPR0) & ALL_SGI_BITS;
+    s->grpmod = rd32(pc->gicr + V3R_IGRPMODR0) & ALL_SGI_BITS;
     save_sgis(s, pc->gicr + V3R_ISENABLER0, pc->gicr + V3R_IPRIORITYR);
     s->sre = pc->el == 2 ? read_sysreg(ICC_SRE_EL2) : read_sysreg(ICC_SRE_EL1);
     /* with SRE clear the other ICC_ registers are not accessible (they UNDEF): the
@@ -154,8 +154,8 @@ static int gic3_cpu_restore(struct percpu *pc, const struct gic_saved_cpu *s)
         isb();
     }
     restore_sgis(s, r + V3R_ISENABLER0, r + V3R_ICENABLER0, r + V3R_ICPENDR0, r + V3R_IPRIORITYR);
-    wr32(r + V3R_IGROUPR0, (rd32(r + V3R_IGROUPR0) & ~SGI_BITS) | s->group);
-    wr32(r + V3R_IGRPMODR0, (rd32(r + V3R_IGRPMODR0) & ~SGI_BITS) | s->grpmod);
+    wr32(r + V3R_IGROUPR0, (rd32(r + V3R_IGROUPR0) & ~ALL_SGI_BITS) | s->group);
+    wr32(r + V3R_IGRPMODR0, (rd32(r + V3R_IGRPMODR0) & ~ALL_SGI_BITS) | s->grpmod);
     dsb_sy();
     if (!wait_bit(r, V3R_CTLR_RWP, 0)) /* GICR_CTLR.RWP: the disables have taken effect */
         rc = -1;
