@@ -64,8 +64,10 @@ for profile in $PROFILES; do
         test "$(exp_field stale_detector_control '[.status, (.verification.stale_reads > 0)] | map(tostring) | join("|")')" = "SUCCESS|true"
     check "$profile: simulated, the model and profile named, the verdict [SIMULATED] (host time, as x86's model runs)" \
         test "$(jqr '[.simulated, .simulation.profile, (.verdict.line | endswith("[SIMULATED]"))] | map(tostring) | join("|")')" = "true|$profile|true"
-    check "$profile: ipi_roundtrip, 9 ordered pairs (every CPU initiates, the BSP is never a target), each of their 10 pings through the IRQ handler (irq_entries = samples)" \
-        test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.results[] | [.values.irq_entries, .metrics.latency.n]] | unique | map(map(tostring) | join("/")) | join(",")),
+    # irq_entries: one per ping, and at most one more: the command's own SGI_CMD, sent just after
+    # the mailbox store, may reach a target that already saw the command and drained its SGIs
+    check "$profile: ipi_roundtrip, 9 ordered pairs (every CPU initiates, the BSP is never a target), each of their 10 pings through the IRQ handler (irq_entries = samples, or one more)" \
+        test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.results[] | [(if .values.irq_entries == .metrics.latency.n + 1 then .metrics.latency.n else .values.irq_entries end), .metrics.latency.n]] | unique | map(map(tostring) | join("/")) | join(",")),
             ([.results[].params.initiator] | unique | map(tostring) | join(",")), ([.results[].params.target] | unique | map(tostring) | join(","))] | map(tostring) | join("|")')" = "SUCCESS|9|10/10|0,1,2,3|1,2,3"
     check "$profile: ipi_roundtrip's classes from the profile's MPIDRs (${classes[$profile]}), a summary per class over all 9 pairs" \
         test "$(jqr '(.experiments[] | select(.id == "ipi_roundtrip")) as $e | [.topology.class_source,
