@@ -360,9 +360,10 @@ check "TFTP boot: the run took the server's keys (one experiment, 10 samples), C
 [ -s "$REPORT" ] && validator "TFTP boot"
 
 # the profiles' samples paced to run_budget_s (core/exp/arm64/a64_pace.h): 1000 configured, a
-# 6 s budget over three experiments; every point takes at least the floor (50), cheap ones more,
+# 12 s budget over three experiments (tlbi_broadcast_vs_ipi's 24 points at -smp 2 need about 6 s
+# at the floor under TCG); every point takes at least the floor (50), cheap ones more,
 # the record says so in its plan, and the run keeps to its budget (the floor's overrun aside)
-A64_ARGS="samples=1000 run_budget_s=6 experiments=ipi_roundtrip,tlbi_broadcast_vs_ipi,tlbi_range" \
+A64_ARGS="samples=1000 run_budget_s=12 experiments=ipi_roundtrip,tlbi_broadcast_vs_ipi,tlbi_range" \
     boot_a64 "paced-smp2" "$IMG" 2
 paced() { # experiment: planned, 50 <= n <= 1000 on every point, some point above the floor
     exp_field "$1" '[.plan.samples_configured, .plan.samples_min >= 50, .plan.samples_max > 50,
@@ -374,8 +375,8 @@ for x in tlbi_broadcast_vs_ipi tlbi_range; do
     check "paced: $x's points take 50 to 1000 samples, each with its interval, the plan says so" \
         test "$(paced $x)" = 1000,true,true,true,true,true
 done
-check "paced: the experiments keep to about their 6 s (share + the floor's overrun < 12 s)" \
-    test "$(jqr '[.experiments[].duration_ms] | add < 12000')" = true
+check "paced: the experiments keep to about their 12 s (share + the floor's overrun < 20 s)" \
+    test "$(jqr '[.experiments[].duration_ms] | add < 20000')" = true
 # ipi_roundtrip tells its target the count before the point: the pilot's floor, then what the
 # share buys; every ping one IRQ entry
 check "paced: ipi_roundtrip planned, 50 to 1000 round trips, one IRQ entry each" \
