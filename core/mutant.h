@@ -172,6 +172,8 @@
 /* aarch64 flush_ceiling's full flushes (core/exp/arm64/tlbi_flush.c, run on the strict model): 188-189 */
 #define MUTANT_ID_arm_flush_all_dsb_missing 188 /* tlbi_flush_all: VMALLE1IS without its DSB ISH */
 #define MUTANT_ID_arm_asid_flush_wrong_asid 189 /* tlbi_flush_asid invalidates ASID 0, not the caller's */
+/* what the aarch64 app runs on (core/run/platform_kind.c), killed by test_platform_kind: 99 */
+#define MUTANT_ID_platform_uid_ignored 99 /* the vendor hypervisor UID ignored: a KVM guest taken for QEMU's TCG */
 /* Linux's arm64 unmap sequence (core/exp/arm64/linux_tlbi.c), killed by test_arm64_model: 134-135 */
 #define MUTANT_ID_arm_repeat_tlbi_skipped 134 /* no TLBI VALE1IS, XZR + DSB ISH on a CPU of the repeat list */
 #define MUTANT_ID_arm_linux_ttl_wrong_level 135 /* VALE1IS's TTL hint names level 2, not the leaf's level 3 */

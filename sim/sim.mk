@@ -90,7 +90,7 @@ $(foreach m,$(PLAN_MUTANTS),$(eval $(call mutant_rules,$(m))))
 # is that test, the only one built for it (tests/sim/mutants.sh)
 NUM_MUTANTS := breakdown_slowest_handler residency_any_growth_reached residency_beyond_elapsed \
                contention_unsettled contention_window_as_before cluster_only_seq_conc \
-               spread_by_numbering class_mix_wrong_cpu snc_class_folded
+               spread_by_numbering class_mix_wrong_cpu snc_class_folded platform_uid_ignored
 NUM_MUTANT_TEST_breakdown_slowest_handler := test_shootdown_model
 NUM_MUTANT_TEST_residency_any_growth_reached := test_residency
 NUM_MUTANT_TEST_residency_beyond_elapsed := test_residency
@@ -98,6 +98,7 @@ NUM_MUTANT_TEST_contention_unsettled := test_contention_model
 NUM_MUTANT_TEST_contention_window_as_before := test_contention_plan
 NUM_MUTANT_TEST_cluster_only_seq_conc := test_linux_apic
 NUM_MUTANT_TEST_spread_by_numbering := test_placement
+NUM_MUTANT_TEST_platform_uid_ignored := test_platform_kind
 NUM_MUTANT_TEST_class_mix_wrong_cpu := test_placement
 NUM_MUTANT_TEST_snc_class_folded := test_numa_classes
 $(foreach m,$(NUM_MUTANTS),$(eval $(call mutant_rules,$(m))))

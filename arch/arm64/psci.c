@@ -34,6 +34,22 @@ int64_t psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
     return (int64_t)x0;
 }
 
+void smccc_call4(uint32_t fn, uint64_t out[4])
+{
+    register uint64_t x0 __asm__("x0") = fn;
+    register uint64_t x1 __asm__("x1") = 0;
+    register uint64_t x2 __asm__("x2") = 0;
+    register uint64_t x3 __asm__("x3") = 0;
+    if (conduit_hvc)
+        __asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)::SMCCC_CLOBBERS);
+    else
+        __asm__ volatile("smc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)::SMCCC_CLOBBERS);
+    out[0] = x0;
+    out[1] = x1;
+    out[2] = x2;
+    out[3] = x3;
+}
+
 void psci_system_reset(void)
 {
     psci_call(PSCI_SYSTEM_RESET, 0, 0, 0);

@@ -22,6 +22,7 @@ void a64_verdict(const struct arm64_run *run, struct verdict *v)
         v->emulated |= run->exps[i].emulated;
     }
     v->emulated |= run->hypervisor != 0;
+    v->virtualised = run->platform_known && run->platform.kind == PLATFORM_VIRTUALISED;
     v->simulated = run->sim != 0; /* the model's run: the line ends [SIMULATED] */
     for (i = 0; i < run->ntopo; i++)
         if (run->topo[i].state == A64_CPU_ABSENT || run->topo[i].state == A64_CPU_HUNG ||
@@ -122,6 +123,14 @@ static void write_cpu(struct json_writer *w, const void *ctx)
     jw_kv_u64(w, "exception_level", run->el);
     jw_kv_str(w, "hypervisor", run->hypervisor);
     jw_kv_str(w, "hypervisor_source", run->hypervisor_source);
+    if (run->platform_known) { /* a machine, a virtual machine or an emulator, and why */
+        jw_key(w, "platform");
+        jw_object_begin_inline(w);
+        jw_kv_str(w, "kind", platform_kind_name(run->platform.kind));
+        jw_kv_str(w, "hypervisor", run->platform.hypervisor);
+        jw_kv_str(w, "evidence", run->platform.evidence);
+        jw_object_end(w);
+    }
     jw_kv_u64(w, "counter_hz", run->counter_hz);
     jw_kv_str(w, "counter_source", "cntfrq_el0");
     jw_object_end(w);

@@ -101,6 +101,10 @@ static void write_header(const struct arm64_run *run, struct strbuf *sb)
         fmt_into(line, sizeof(line), "emulator or hypervisor named by the firmware (%s, from %s): "
                  "timings are not hardware timings", run->hypervisor, run->hypervisor_source);
         summary_line(sb, "NOTE", line);
+    } else if (run->platform_known && run->platform.kind == PLATFORM_VIRTUALISED) {
+        fmt_into(line, sizeof(line), "a virtual machine (%s: %s): the CPUs' own timings, with the hypervisor's "
+                 "traps and its stage 2 in them", run->platform.hypervisor, run->platform.evidence);
+        summary_line(sb, "NOTE", line);
     }
 }
 

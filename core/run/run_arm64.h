@@ -24,6 +24,7 @@
 #include "core/lib/stats.h"
 #include "core/run/config.h"
 #include "core/run/netinfo.h"
+#include "core/run/platform_kind.h"
 #include "core/run/redact.h"
 #include "core/run/recommendation.h"
 #include "core/run/record.h"
@@ -128,7 +129,11 @@ struct arm64_run {
     enum secure_boot_state secure_boot; /* SB_UNKNOWN in the model's runs */
     /* cpu */
     struct arm64_cpu_id cpu;
-    const char *hypervisor, *hypervisor_source;
+    const char *hypervisor, *hypervisor_source; /* an emulator the firmware names (QEMU's TCG) */
+    /* what the app runs on (core/run/platform_kind.h): a machine, a virtual machine or an
+     * emulator, and the evidence; platform_known false in the model's runs */
+    bool platform_known;
+    struct platform_verdict platform;
     uint64_t counter_hz;
     /* topology */
     const uint8_t *pptt;      /* the firmware's ACPI PPTT (efi/arm64/), NULL without one */

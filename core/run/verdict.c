@@ -146,6 +146,8 @@ static void put_body(struct line *l, const struct verdict *v, bool with_ids)
         put(l, " [SIMULATED]");
     if (v->emulated)
         put(l, " [EMULATED]");
+    else if (v->virtualised)
+        put(l, " [VIRTUALISED]");
 }
 
 size_t verdict_line(const struct verdict *v, unsigned width, char *buf, size_t cap)

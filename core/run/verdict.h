@@ -44,6 +44,7 @@ struct verdict {
     uint32_t run_errors;     /* run.errors entries */
     bool simulated;          /* tlbscope-sim: the line ends [SIMULATED] */
     bool emulated;           /* emulated instructions or an emulator: the line ends [EMULATED] */
+    bool virtualised;        /* a virtual machine on real CPUs (aarch64's cpu.platform): [VIRTUALISED] */
     uint32_t named;          /* ids in not_applicable_ids */
     const char *not_applicable_ids[VERDICT_MAX_NAMED];
 };

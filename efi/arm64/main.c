@@ -160,6 +160,25 @@ static void psci_setup(void)
         msg_add(&run.errors, "psci", "%s: CPU_ON not called, only the BSP runs", run.psci_refusal);
 }
 
+/* A machine, a virtual machine or an emulator (core/run/platform_kind.h), once PSCI's conduit
+ * is known: only an emulator's timings are labelled emulated; a hypervisor's are the CPUs'
+ * (with its traps), labelled virtualised */
+static void platform_setup(void)
+{
+    struct platform_evidence ev = { .el = arch_el, .psci_hvc = run.psci_hvc,
+                                    .sm_manufacturer = fw.sm_manufacturer, .acpi_oem_id = fw.oem_id };
+    ev.hyp_uid_answered = smccc_hyp_uid(arch_el, ev.hyp_uid, &ev.hyp_uid_asked);
+    platform_classify(&ev, &run.platform);
+    run.platform_known = true;
+    if (run.platform.kind != PLATFORM_EMULATED) { /* the tables named QEMU, but KVM runs it */
+        run.hypervisor = NULL;
+        run.hypervisor_source = NULL;
+    }
+    con_printf("tlbscope: platform %s%s%s%s: %s\n", platform_kind_name(run.platform.kind),
+               run.platform.hypervisor ? " (" : "", run.platform.hypervisor ? run.platform.hypervisor : "",
+               run.platform.hypervisor ? ")" : "", run.platform.evidence);
+}
+
 /* topology: the BSP first, then the MADT's other usable CPUs in its order
  * (the percpu[] indices), then the disabled ones, never started */
 static void topology_setup(void)
@@ -412,6 +431,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
             (unsigned long long)run.cpu.isar0, run.hypervisor ? ", emulator: " : "",
             run.hypervisor ? run.hypervisor : "");
     psci_setup();
+    platform_setup();
     topology_setup();
     bring_up();
     a64_run_experiments(&run);

@@ -172,6 +172,10 @@ check_run() { # name smp el [gic]
         check "$name: one CPU: the multi-CPU experiments SKIP" \
             test "$(exp_status tlbi_broadcast_vs_ipi),$(exp_status tlbi_concurrent),$(exp_status ipi_roundtrip),$(exp_status ipi_broadcast)" = SKIP,SKIP,SKIP,SKIP
     fi
+    # what it runs on: QEMU's TCG names itself in the firmware's tables and no hypervisor answers
+    # for itself (core/run/platform_kind.c): emulated, so every timing is labelled so
+    check "$name: cpu.platform emulated (QEMU named, no SMCCC 1.1 hypervisor UID), the verdict [EMULATED]" \
+        test "$(jqr '[.cpu.platform.kind, .cpu.platform.hypervisor, (.cpu.platform.evidence | test("QEMU"))] | map(tostring) | join(",")')" = emulated,QEMU,true
     check "$name: x86's shootdown_lazy and invlpgb_range SKIP with the reason (not applicable on aarch64)" \
         test "$(exp_status shootdown_lazy),$(exp_status invlpgb_range),$(exp_field invlpgb_range '.reason | startswith("not applicable on aarch64")')" = SKIP,SKIP,true
     check "$name: verdict COMPLETE, [EMULATED]" log_has '^RESULT: COMPLETE: .*\[EMULATED\]'

@@ -78,6 +78,31 @@ void validate_arm64_firmware(struct vctx *c, const json_t *root)
     vc_leave(c, mark);
 }
 
+/* cpu.platform (optional): what the app ran on; an emulator is the one cpu.hypervisor names */
+static void validate_arm64_platform(struct vctx *c, const json_t *cpu)
+{
+    static const char *const kinds[] = { "bare_metal", "virtualised", "emulated", NULL };
+    const json_t *p = json_object_get(cpu, "platform");
+    size_t m;
+    int kind;
+    if (!p)
+        return;
+    m = jpath_push_key(&c->path, "platform");
+    if (!json_is_object(p)) {
+        vc_error(c, "platform", "must be an object");
+    } else {
+        kind = vc_word(c, p, "kind", kinds, 0);
+        vc_string(c, p, "hypervisor", VF_NULLABLE);
+        vc_string(c, p, "evidence", 0);
+        if (kind >= 0 && (kind == 2) != c->hypervisor)
+            vc_error(c, "kind", "\"%s\", but cpu.hypervisor %s: an emulator is the one it names", kinds[kind],
+                     c->hypervisor ? "names one" : "is null");
+        if (kind == 0 && !json_is_null(json_object_get(p, "hypervisor")))
+            vc_error(c, "hypervisor", "must be null on bare_metal");
+    }
+    jpath_pop(&c->path, m);
+}
+
 void validate_arm64_cpu(struct vctx *c, const json_t *root)
 {
     static const char *const id_regs[] = { "ID_AA64ISAR0_EL1", "ID_AA64MMFR0_EL1",
@@ -113,6 +138,7 @@ void validate_arm64_cpu(struct vctx *c, const json_t *root)
         vc_word(c, cpu, "hypervisor_source", hypervisor_sources, 0);
     else if (!json_is_null(json_object_get(cpu, "hypervisor_source")))
         vc_error(c, "hypervisor_source", "must be null when hypervisor is null");
+    validate_arm64_platform(c, cpu);
     vc_int(c, cpu, "counter_hz", 1, LLONG_MAX, 0, NULL);
     vc_fixed(c, cpu, "counter_source", "cntfrq_el0");
     vc_leave(c, mark);

@@ -40,6 +40,10 @@ bool verdict_of_report(const json_t *root, struct verdict *v)
     emulator = json_string_value(json_object_get(json_object_get(run, "config"), "emulator"));
     v->simulated = json_is_true(json_object_get(root, "simulated"));
     v->emulated |= emulator && strcmp(emulator, "none") != 0;
+    /* aarch64's cpu.platform: a virtual machine on real CPUs */
+    v->virtualised = json_is_string(json_object_get(json_object_get(json_object_get(root, "cpu"), "platform"), "kind")) &&
+                     strcmp(json_string_value(json_object_get(json_object_get(json_object_get(root, "cpu"), "platform"),
+                                                              "kind")), "virtualised") == 0;
     /* the states run_conclude() counts as dropped out (core/machine/cpu_table.h) */
     json_array_foreach(json_object_get(topo, "cpus"), i, cpu) {
         if (word_index(json_string_value(json_object_get(cpu, "state")), vocab_cpu_states,

@@ -39,6 +39,23 @@ bool psci_uses_hvc(void);
 /* x0 as the callee left it; every PSCI return value is a signed 32-bit one (psci_fn.c) */
 int64_t psci_call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 
+/*
+ * SMCCC (DEN 0028) beyond PSCI: SMCCC_VERSION (1.1 and later; PSCI_FEATURES says whether it
+ * exists: 1.0 has no way to ask) and the vendor-specific hypervisor service's UID, four words
+ * in x0..x3 (NOT_SUPPORTED in x0 from a hypervisor that has none).
+ */
+#define SMCCC_VERSION_FN 0x80000000u
+#define SMCCC_VENDOR_HYP_UID 0x8600ff01u
+/* a call whose result is x0..x3 */
+void smccc_call4(uint32_t fn, uint64_t out[4]);
+/*
+ * The vendor hypervisor's UID, asked only where it cannot trap: over HVC (PSCI's conduit) at
+ * EL1 with SMCCC 1.1 or later (QEMU's TCG, whose PSCI knows no SMCCC_VERSION, would take any
+ * other function ID through HVC as an undefined instruction). *asked says whether it was
+ * asked; true with uid[] filled when a UID came back (arch/arm64/smccc.c).
+ */
+bool smccc_hyp_uid(unsigned el, uint32_t uid[4], bool *asked);
+
 /* The functions, plain C over psci_call (arch/arm64/psci_fn.c: the app and the model share them) */
 const char *psci_strerror(int64_t rc);
 int64_t psci_version(void);
