@@ -5,7 +5,9 @@
 ARM64_HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -Iarch/arm64/include -DTLBSCOPE_HOST \
                      -D_DEFAULT_SOURCE -pthread
 # the real protocols the app runs, and the model they run on
-ARM64_MODEL_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/harness.c core/exp/arm64/tlbi_flush.c \
+ARM64_MODEL_SRCS := sim/arm64/tlbi_model.c sim/arm64/tlbi_model_effect.c sim/arm64/tlbi_model_tlb.c \
+                    sim/arm64/tlbi_model_walk.c \
+                    sim/arm64/host_tlbi.c sim/arm64/harness.c core/exp/arm64/tlbi_flush.c \
                     core/exp/arm64/linux_tlbi.c \
                     arch/arm64/cpu.c sim/arm64/profiles.c
 ARM64_MODEL_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(ARM64_MODEL_SRCS))
@@ -96,7 +98,8 @@ mutants: $(BUILD)/mutants/psci_features_unchecked/test_psci_arm64
 # are built for arm64's interface, never linked with x86's library. build/tlbscope-sim
 # --arch aarch64 runs it (sim/main.c).
 include arch/arm64/core_srcs.mk
-A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
+A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/tlbi_model_effect.c sim/arm64/tlbi_model_tlb.c \
+               sim/arm64/tlbi_model_walk.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
                sim/arm64/host_gic.c sim/arm64/host_psci.c sim/arm64/profiles.c sim/arm64/app.c \
                arch/arm64/irq.c arch/arm64/cpu.c arch/arm64/mailbox.c arch/arm64/gic_sgi.c arch/arm64/psci_fn.c \
                arch/arm64/cpu_off.c $(A64_CORE_SRCS)
