@@ -119,16 +119,19 @@ sim: $(A64SIM)
 # its mutants (core/mutant.h 165, 166), the IRQ handler's (186, 187, which
 # tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
 # ipi_roundtrip's pairs' (205), the summary's table (207), the tool's SGIs' (112, 113), the
-# hand-back's CPU_OFF (117) and the PSCI check before CPU_ON (118), killed by
-# tests/sim/arm64_app.sh: profiles.c, host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c,
+# hand-back's CPU_OFF (117), the PSCI check before CPU_ON (118), and the experiments' order of
+# stores and TLBIs and their ASIDs (114-116), killed by tests/sim/arm64_app.sh: profiles.c,
+# host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c, a64_exp.c, tlbi_broadcast.c,
 # core/run/topo_arm64.c, core/report/summary_text.c, arch/arm64/gic_sgi.c, cpu_off.c and
 # psci_fn.c rebuilt per mutant, the rest shared (but for A64SIM_WHOLE_MUTANTS)
 A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_ping_wrong_id arm_irq_no_eoi \
                   a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows arm_sgi_ping_secure \
-                  arm_sgi_readback_ignored a64_cpu_off_skipped psci_features_unchecked
+                  arm_sgi_readback_ignored a64_cpu_off_skipped psci_features_unchecked \
+                  a64_remap_no_dsb_ishst a64_tlbi_before_store a64_kpti_asid_zero
 # SGI_PING back at 9 (112, asm/gic.h): every user of the macro, so every source rebuilt
 A64SIM_WHOLE_MUTANTS := arm_sgi_ping_secure
 A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \
+                      core/exp/arm64/a64_exp.c core/exp/arm64/tlbi_broadcast.c \
                       core/run/topo_arm64.c core/report/summary_text.c arch/arm64/gic_sgi.c arch/arm64/cpu_off.c \
                       arch/arm64/psci_fn.c
 define a64sim_mutant_rules
