@@ -179,13 +179,14 @@ static void record_model(uint32_t first_violation)
     a64m_sum_counts(m, &c);
     printf("tlbscope-sim: model: %llu reads (%llu walks, %llu speculative), %llu descriptor stores; TLBI "
            "%llu IS, %llu local, %llu range, %llu all, %llu OS, %llu ASID; DSB %llu ISH, %llu ISHST, %llu NSH, "
-           "%llu OSH; %llu repeat-TLBI dummies; %u refused, %u PSCI calls refused\n",
+           "%llu OSH; %llu repeat-TLBI dummies; %llu TLBIs took effect on a CPU before their DSB; "
+           "%u refused, %u PSCI calls refused\n",
            (unsigned long long)c.reads, (unsigned long long)c.walks, (unsigned long long)c.spec_walks,
            (unsigned long long)c.pte_stores, (unsigned long long)c.tlbi_is, (unsigned long long)c.tlbi_local,
            (unsigned long long)c.tlbi_range, (unsigned long long)c.tlbi_all, (unsigned long long)c.tlbi_os,
            (unsigned long long)c.tlbi_asid, (unsigned long long)c.dsb_ish, (unsigned long long)c.dsb_ishst,
            (unsigned long long)c.dsb_nsh, (unsigned long long)c.dsb_osh, (unsigned long long)c.tlbi_dummy,
-           m->violations - first_violation, a64s_psci_errors());
+           (unsigned long long)c.early, m->violations - first_violation, a64s_psci_errors());
     for (i = first_violation; i < m->violations && i < A64M_MAX_VIOLATIONS; i++)
         msg_add(&run.errors, "simulation", "the model refused an operation: %s", m->violation[i]);
     {

@@ -5,7 +5,9 @@
 ARM64_HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -Iarch/arm64/include -DTLBSCOPE_HOST \
                      -D_DEFAULT_SOURCE -pthread
 # the real protocols the app runs, and the model they run on
-ARM64_MODEL_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/harness.c core/exp/arm64/tlbi_flush.c \
+ARM64_MODEL_SRCS := sim/arm64/tlbi_model.c sim/arm64/tlbi_model_effect.c sim/arm64/tlbi_model_tlb.c \
+                    sim/arm64/tlbi_model_walk.c \
+                    sim/arm64/host_tlbi.c sim/arm64/harness.c core/exp/arm64/tlbi_flush.c \
                     core/exp/arm64/linux_tlbi.c \
                     arch/arm64/cpu.c sim/arm64/profiles.c
 ARM64_MODEL_OBJS := $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(ARM64_MODEL_SRCS))
@@ -96,7 +98,8 @@ mutants: $(BUILD)/mutants/psci_features_unchecked/test_psci_arm64
 # are built for arm64's interface, never linked with x86's library. build/tlbscope-sim
 # --arch aarch64 runs it (sim/main.c).
 include arch/arm64/core_srcs.mk
-A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
+A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/tlbi_model_effect.c sim/arm64/tlbi_model_tlb.c \
+               sim/arm64/tlbi_model_walk.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
                sim/arm64/host_gic.c sim/arm64/host_psci.c sim/arm64/profiles.c sim/arm64/app.c \
                arch/arm64/irq.c arch/arm64/cpu.c arch/arm64/mailbox.c arch/arm64/gic_sgi.c arch/arm64/psci_fn.c \
                arch/arm64/cpu_off.c $(A64_CORE_SRCS)
@@ -116,16 +119,19 @@ sim: $(A64SIM)
 # its mutants (core/mutant.h 165, 166), the IRQ handler's (186, 187, which
 # tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
 # ipi_roundtrip's pairs' (205), the summary's table (207), the tool's SGIs' (112, 113), the
-# hand-back's CPU_OFF (117) and the PSCI check before CPU_ON (118), killed by
-# tests/sim/arm64_app.sh: profiles.c, host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c,
+# hand-back's CPU_OFF (117), the PSCI check before CPU_ON (118), and the experiments' order of
+# stores and TLBIs and their ASIDs (114-116), killed by tests/sim/arm64_app.sh: profiles.c,
+# host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c, a64_exp.c, tlbi_broadcast.c,
 # core/run/topo_arm64.c, core/report/summary_text.c, arch/arm64/gic_sgi.c, cpu_off.c and
 # psci_fn.c rebuilt per mutant, the rest shared (but for A64SIM_WHOLE_MUTANTS)
 A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_ping_wrong_id arm_irq_no_eoi \
                   a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows arm_sgi_ping_secure \
-                  arm_sgi_readback_ignored a64_cpu_off_skipped psci_features_unchecked
+                  arm_sgi_readback_ignored a64_cpu_off_skipped psci_features_unchecked \
+                  a64_remap_no_dsb_ishst a64_tlbi_before_store a64_kpti_asid_zero
 # SGI_PING back at 9 (112, asm/gic.h): every user of the macro, so every source rebuilt
 A64SIM_WHOLE_MUTANTS := arm_sgi_ping_secure
 A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \
+                      core/exp/arm64/a64_exp.c core/exp/arm64/tlbi_broadcast.c \
                       core/run/topo_arm64.c core/report/summary_text.c arch/arm64/gic_sgi.c arch/arm64/cpu_off.c \
                       arch/arm64/psci_fn.c
 define a64sim_mutant_rules

@@ -48,7 +48,7 @@ struct cpu_arg {
 
 static const char *const shape_names[A64H_SHAPES] = {
     "broadcast", "ipi_local", "range", "concurrent", "control",
-    "broadcast_os", "os_dsb_ish", "asid", "asid_global", "full",
+    "broadcast_os", "os_dsb_ish", "asid", "asid_global", "full", "no_ishst", "tlbi_first",
 };
 
 const char *a64h_shape_name(enum a64h_shape s)
@@ -129,12 +129,34 @@ static uint64_t descriptor(const struct run *r, uint32_t page, int round)
     return a64m_pte(frame_of(r, page, round)) | (r->p->shape == A64H_ASID ? A64M_PTE_NG : 0);
 }
 
-static void remap(struct run *r, uint32_t first, uint32_t n, int round)
+static void store_all(struct run *r, uint32_t first, uint32_t n, int round)
 {
     for (uint32_t p = first; p < first + n; p++)
         pte_store(a64m_pte_ptr(&r->m, p), descriptor(r, p, round));
+}
+
+static void remap(struct run *r, uint32_t first, uint32_t n, int round)
+{
+    store_all(r, first, n, round);
     /* the new descriptors visible to every walker before any invalidation */
     dsb_ishst();
+}
+
+/* the controls of the stores' order (not protocols of core/): no DSB ISHST before the TLBIs,
+ * or the TLBIs before the stores */
+static void misordered(struct run *r, int round)
+{
+    uint32_t pages = r->p->pages;
+    if (r->p->shape == A64H_NO_ISHST) {
+        store_all(r, 0, pages, round);
+        tlbi_flush_broadcast(page_va(0), pages);
+        return;
+    }
+    for (uint32_t p = 0; p < pages; p++)
+        tlbi_va_is(page_va(p));
+    remap(r, 0, pages, round);
+    dsb_ish();
+    isb();
 }
 
 /* Every page read through this CPU's TLB; a tag other than the expected frame's is stale. */
@@ -224,6 +246,11 @@ static bool round_work(struct run *r, uint32_t cpu, int round)
             dsb_ish();
             isb();
         }
+        return true;
+    case A64H_NO_ISHST:
+    case A64H_TLBI_FIRST:
+        if (cpu == 0)
+            misordered(r, round);
         return true;
     case A64H_IPI_LOCAL:
         if (cpu != 0 && cpu == r->p->silent_target)

@@ -31,7 +31,13 @@
  *   asid_global control: the same on global mappings, which an ASID
  *               invalidation leaves alone: the model must show stale reads;
  *   full        the pages global; CPU 0 remaps and runs tlbi_flush_all
- *               (VMALLE1IS, DSB ISH): flush_ceiling's full flush at EL2.
+ *               (VMALLE1IS, DSB ISH): flush_ceiling's full flush at EL2;
+ *   no_ishst    control: CPU 0 stores the descriptors and runs
+ *               tlbi_flush_broadcast with no DSB ISHST between ("store,
+ *               TLBI, DSB ISH"): the model must show stale reads;
+ *   tlbi_first  control: CPU 0 issues the VAE1IS of every page first, then
+ *               stores the descriptors, DSB ISHST, DSB ISH, ISB ("TLBI, then
+ *               store"): the model must show stale reads.
  * Every wait has a deadline (timeout_ms from the start of the run): a run
  * that passes it stops, counts it in `timeouts` and returns.
  */
@@ -45,7 +51,7 @@
 
 enum a64h_shape { A64H_BROADCAST, A64H_IPI_LOCAL, A64H_RANGE, A64H_CONCURRENT, A64H_CONTROL,
                   A64H_BROADCAST_OS, A64H_OS_DSB_ISH, A64H_ASID, A64H_ASID_GLOBAL, A64H_FULL,
-                  A64H_SHAPES };
+                  A64H_NO_ISHST, A64H_TLBI_FIRST, A64H_SHAPES };
 
 #define A64H_ASID_VALUE 0x2a /* the ASID the asid shapes' CPUs translate under */
 

@@ -1,5 +1,5 @@
 /* The strict aarch64 TLB model: see tlbi_model.h for the rules and where they come from. */
-#include "sim/arm64/tlbi_model.h"
+#include "sim/arm64/tlbi_model_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,21 +12,7 @@ void a64m_config_defaults(struct a64m_config *cfg)
     cfg->seed = 1;
     cfg->spec_per_65536 = 16384;     /* a speculative walk at one event in four */
     cfg->pte_fill_per_65536 = 49152; /* three CPUs in four hold the old translation */
-}
-
-static uint64_t rng_next(uint64_t *s) /* xorshift64* */
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545f4914f6cdd1dull;
-}
-
-static bool chance(struct a64m_cpu *c, uint32_t per_65536)
-{
-    return (rng_next(&c->rng) & 0xffff) < per_65536;
+    cfg->early_per_65536 = 49152;    /* three CPUs in four see a TLBI before its DSB */
 }
 
 static void violation(struct a64_model *m, uint32_t c, const char *fmt, ...)
@@ -55,21 +41,28 @@ bool a64m_init(struct a64_model *m, const struct a64m_config *cfg, uint32_t ncpu
     m->ncpus = ncpus;
     m->pages = pages;
     m->frames = frames;
+    m->blocks = (pages + A64M_L3_ENTRIES - 1) / A64M_L3_ENTRIES;
+    m->slots = pages + m->blocks + A64M_SPARE_TABLES * A64M_L3_ENTRIES;
     m->va_base = va_base;
+    m->next_due = A64M_AT_DSB;
     pthread_mutex_init(&m->lock, NULL);
-    m->table = calloc(pages, sizeof(*m->table));
+    m->table = calloc(m->slots, sizeof(*m->table));
     m->tags = calloc(frames, sizeof(*m->tags));
     if (!m->table || !m->tags)
         return false;
     for (i = 0; i < frames; i++)
         m->tags[i] = a64m_tag(i);
+    for (i = 0; i < m->blocks; i++) /* block b through the region's table b */
+        *a64m_l2_ptr(m, i) = a64m_table_desc(i);
     for (i = 0; i < ncpus; i++) {
         struct a64m_cpu *c = &m->cpu[i];
         c->tlb = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb));
         c->tlb_asid = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb_asid));
         c->tlb_filled = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb_filled));
-        if (!c->tlb || !c->tlb_asid || !c->tlb_filled)
+        c->walk = calloc(m->blocks, sizeof(*c->walk));
+        if (!c->tlb || !c->tlb_asid || !c->tlb_filled || !c->walk)
             return false;
+        c->next_due = A64M_AT_DSB;
         c->rng = (cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^ (i + 1) * 0xbf58476d1ce4e5b9ull;
         if (!c->rng)
             c->rng = 1;
@@ -83,6 +76,7 @@ void a64m_free(struct a64_model *m)
         free(m->cpu[i].tlb);
         free(m->cpu[i].tlb_asid);
         free(m->cpu[i].tlb_filled);
+        free(m->cpu[i].walk);
         free(m->cpu[i].pend);
     }
     free(m->table);
@@ -109,54 +103,6 @@ static bool page_of(struct a64_model *m, uint32_t c, uint64_t va, uint32_t *page
     return true;
 }
 
-static void note_recent(struct a64m_cpu *c, uint32_t page)
-{
-    c->recent[c->recent_next] = page;
-    c->recent_next = (c->recent_next + 1) % A64M_RECENT;
-    if (c->nrecent < A64M_RECENT)
-        c->nrecent++;
-}
-
-/*
- * A walk: what the visible table holds for page. It fills only a page this
- * CPU holds no usable entry for: a TLB may keep an old entry beside a new
- * one and use either (the worst: the old one), so a walk never replaces an
- * entry this CPU can use; an invalid descriptor fills nothing. A non-global
- * entry of another ASID is not usable here; it stays beside the new one
- * while the page has a free way (KPTI's two ASIDs), else the one filled
- * longest ago makes room.
- */
-#define SLOT(page, way) ((page) * A64M_WAYS + (way))
-
-/* The slot of page's entry usable under this CPU's ASID (of two, the older: the worst), or -1. */
-static int usable(const struct a64m_cpu *c, uint32_t page)
-{
-    int found = -1;
-    for (uint32_t w = 0; w < A64M_WAYS; w++) {
-        uint32_t s = SLOT(page, w);
-        uint64_t d = c->tlb[s];
-        if (d && (!(d & A64M_PTE_NG) || c->tlb_asid[s] == c->asid) &&
-            (found < 0 || c->tlb_filled[s] < c->tlb_filled[found]))
-            found = (int)s;
-    }
-    return found;
-}
-
-static uint64_t walk(struct a64_model *m, struct a64m_cpu *c, uint32_t page)
-{
-    uint64_t d = m->table[page];
-    if (usable(c, page) < 0 && (d & A64M_PTE_VALID) == A64M_PTE_VALID) {
-        uint32_t s = SLOT(page, 0);
-        for (uint32_t w = 0; w < A64M_WAYS && c->tlb[s]; w++)
-            if (!c->tlb[SLOT(page, w)] || c->tlb_filled[SLOT(page, w)] < c->tlb_filled[s])
-                s = SLOT(page, w);
-        c->tlb[s] = d;
-        c->tlb_asid[s] = c->asid;
-        c->tlb_filled[s] = ++c->fill_clock;
-    }
-    return d;
-}
-
 /*
  * A speculative walk, as hardware may do at any time: half the time a page
  * this CPU invalidated lately (pending invalidations are recent too), so an
@@ -166,67 +112,37 @@ static void speculate(struct a64_model *m, uint32_t ci)
 {
     struct a64m_cpu *c = &m->cpu[ci];
     uint32_t page;
-    if (!chance(c, m->cfg.spec_per_65536))
+    if (!a64m_chance(c, m->cfg.spec_per_65536))
         return;
-    if (c->nrecent && (rng_next(&c->rng) & 1))
-        page = c->recent[rng_next(&c->rng) % c->nrecent];
+    if (c->nrecent && (a64m_rng_next(&c->rng) & 1))
+        page = c->recent[a64m_rng_next(&c->rng) % c->nrecent];
     else
-        page = (uint32_t)(rng_next(&c->rng) % m->pages);
-    walk(m, c, page);
+        page = (uint32_t)(a64m_rng_next(&c->rng) % m->pages);
+    a64m_walk(m, c, page);
     c->n.spec_walks++;
 }
 
-static void drop(struct a64m_cpu *c, uint32_t slot)
-{
-    if (c->tlb[slot]) {
-        c->tlb[slot] = 0;
-        c->n.dropped++;
-    }
-}
-
-/* A by-VA invalidation of `asid` matches an entry global, or non-global and filled under it. */
-static bool va_matches(const struct a64m_cpu *c, uint32_t slot, uint16_t asid)
-{
-    return !(c->tlb[slot] & A64M_PTE_NG) || c->tlb_asid[slot] == asid;
-}
-
-/* One pending invalidation, complete on CPU c now: drop what it matches. */
-static void apply(struct a64_model *m, struct a64m_cpu *c, const struct a64m_pend *p)
-{
-    switch (p->what) {
-    case A64M_BY_VA:
-        for (uint32_t s = SLOT(p->first, 0); s < SLOT(p->first + p->count, 0); s++)
-            if (va_matches(c, s, p->asid))
-                drop(c, s);
-        break;
-    case A64M_ALL:
-        for (uint32_t s = 0; s < SLOT(m->pages, 0); s++)
-            drop(c, s);
-        break;
-    case A64M_BY_ASID: /* its non-global entries only: global ones stay */
-        for (uint32_t s = 0; s < SLOT(m->pages, 0); s++)
-            if ((c->tlb[s] & A64M_PTE_NG) && c->tlb_asid[s] == p->asid)
-                drop(c, s);
-        break;
-    }
-}
-
 /*
- * The issuer's DSB on CPU c: the invalidations of `issuer` pending here whose
- * scope this DSB completes (`scopes`, bit per enum a64m_scope) take effect
- * and leave the list; the others stay pending, in order.
+ * The issuer's DSB on CPU j: the invalidations of `issuer` pending there
+ * whose scope this DSB completes (`scopes`, bit per enum a64m_scope) take
+ * effect if they have not yet and leave the list; the others stay pending,
+ * in order.
  */
-static void complete(struct a64_model *m, struct a64m_cpu *c, uint32_t issuer, unsigned scopes)
+static void complete(struct a64_model *m, uint32_t j, uint32_t issuer, unsigned scopes)
 {
+    struct a64m_cpu *c = &m->cpu[j];
     uint32_t k = 0;
     for (uint32_t i = 0; i < c->npend; i++) {
-        const struct a64m_pend *p = &c->pend[i];
-        if (p->issuer == issuer && (scopes & (1u << p->scope)))
-            apply(m, c, p);
-        else
+        struct a64m_pend *p = &c->pend[i];
+        if (p->issuer == issuer && (scopes & (1u << p->scope))) {
+            if (!p->done)
+                a64m_take_effect(m, j, p);
+        } else {
             c->pend[k++] = *p;
+        }
     }
     c->npend = k;
+    a64m_effects_rescan(m, j);
 }
 
 /* Stores made visible to every walk, oldest first (a later store to a page wins). */
@@ -237,36 +153,39 @@ static void drain_stores(struct a64_model *m, struct a64m_cpu *c)
     c->nsb = 0;
 }
 
-/* `p` pending on CPU `on` (issued by p->issuer), until the issuer's DSB of its scope. */
-static void queue(struct a64_model *m, uint32_t on, const struct a64m_pend *p)
+/* `p` pending on CPU `on` (issued by p->issuer), until the issuer's DSB of its scope; it takes
+ * effect there at a moment of its own */
+static void queue(struct a64_model *m, uint32_t on, struct a64m_pend p)
 {
     struct a64m_cpu *c = &m->cpu[on];
     if (c->npend == c->pend_cap) {
         uint32_t cap = c->pend_cap ? 2 * c->pend_cap : 64;
         struct a64m_pend *grown = cap <= A64M_MAX_PEND ? realloc(c->pend, cap * sizeof(*grown)) : NULL;
         if (!grown) {
-            violation(m, p->issuer, "more than %u invalidations pending on CPU %u", c->pend_cap, on);
+            violation(m, p.issuer, "more than %u invalidations pending on CPU %u", c->pend_cap, on);
             return;
         }
         c->pend = grown;
         c->pend_cap = cap;
     }
-    c->pend[c->npend++] = *p;
+    p.due = a64m_draw_due(m, &m->cpu[p.issuer]);
+    c->pend[c->npend++] = p;
+    a64m_effect_queued(m, on, p.due);
 }
 
 /* pending on the issuer only (a local TLBI) or on every CPU (a broadcast one) */
 static void post(struct a64_model *m, const struct a64m_pend *p)
 {
     if (p->scope == A64M_LOCAL)
-        queue(m, p->issuer, p);
+        queue(m, p->issuer, *p);
     else
         for (uint32_t j = 0; j < m->ncpus; j++)
-            queue(m, j, p);
+            queue(m, j, *p);
     /* the ring keeps the last A64M_RECENT: for a range, its last pages */
     if (p->what == A64M_BY_VA)
         for (uint32_t page = p->count > A64M_RECENT ? p->first + p->count - A64M_RECENT : p->first;
              page < p->first + p->count; page++)
-            note_recent(&m->cpu[p->issuer], page);
+            a64m_note_recent(&m->cpu[p->issuer], page);
 }
 
 /*
@@ -292,19 +211,6 @@ static uint64_t decode_va(uint64_t operand)
     return va;
 }
 
-/*
- * TTL, by VA [47:44]: [3:2] the granule (0b00: no hint, [1:0] ignored; 0b01 4 KiB), [1:0] the
- * level; a range's [38:37] is the level alone (0: none), its granule TG's. Only no hint or
- * "4 KiB granule, level 3" (by VA 0b0111, range 0b11) names the model's entries (level-3
- * pages of the 4 KiB granule); any other value names entries the model does not hold, and
- * the TLBI need not touch a level-3 one: false, the entry stays.
- */
-static bool ttl_reaches_level3(unsigned ttl, bool range)
-{
-    if (range)
-        return ttl == 0 || ttl == 3;
-    return (ttl >> 2) == 0 || ttl == ((1u << 2) | 3u);
-}
 
 /* The pages [first, first + count) of the region that `va` and `count` name, or a model error. */
 static bool pages_of(struct a64_model *m, uint32_t c, uint64_t va, uint64_t count, uint32_t *first)
@@ -325,13 +231,11 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
 {
     struct a64m_cpu *c = &m->cpu[ci];
     struct a64m_pend p = { .issuer = ci, .scope = A64M_INNER, .what = A64M_BY_VA,
-                           .asid = OPND_ASID(operand), .count = 1 };
+                           .asid = OPND_ASID(operand), .levels = A64M_LEVELS_ALL, .count = 1 };
     uint64_t pages;
-    unsigned ttl = 0; /* the level hint of a by-VA or range operand; 0: none */
-    bool range = false;
     switch (op) {
     case TLBI_VALE1IS:
-        /* the leaf form: the model holds leaf entries only, so it drops what VAE1IS drops */
+        /* the leaf form: leaf entries only, never the walk cache's (below) */
         if (operand == 0) { /* XZR: Linux's repeat-TLBI dummy, naming nothing of the region */
             c->n.tlbi_dummy++;
             return;
@@ -349,12 +253,11 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
         p.scope = op == TLBI_VAE1 ? A64M_LOCAL : op == TLBI_VAE1OS ? A64M_OUTER : A64M_INNER;
         if (!page_of(m, ci, decode_va(operand), &p.first))
             return;
-        ttl = OPND_VA_TTL(operand);
+        p.levels = (uint8_t)a64m_ttl_levels(OPND_VA_TTL(operand));
         break;
     case TLBI_RVAE1IS:
     case TLBI_RVALE1IS:
         c->n.tlbi_range++;
-        range = true;
         if (OPND_RANGE_TG(operand) != 1) {
             violation(m, ci, "TLBI R%sE1IS with TG %u (the tool's granule is 4 KiB, TG 0b01)",
                       op == TLBI_RVALE1IS ? "VAL" : "VA", OPND_RANGE_TG(operand));
@@ -364,7 +267,7 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
         if (!pages_of(m, ci, OPND_RANGE_BASE(operand) << A64M_PAGE_SHIFT, pages, &p.first))
             return;
         p.count = (uint32_t)pages;
-        ttl = OPND_RANGE_TTL(operand);
+        p.levels = (uint8_t)a64m_range_ttl_levels(OPND_RANGE_TTL(operand));
         break;
     case TLBI_VMALLE1IS:
         c->n.tlbi_all++;
@@ -383,7 +286,9 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
         violation(m, ci, "TLBI operation %d unknown to the model", (int)op);
         return;
     }
-    if (!ttl_reaches_level3(ttl, range)) {
+    if (op == TLBI_VALE1IS || op == TLBI_RVALE1IS) /* last level: what the walk cache holds stays */
+        p.levels &= (uint8_t)~A64M_LEVEL_WALK;
+    if (!p.levels) { /* a TTL naming entries the model never holds: none need go */
         c->n.tlbi_ttl_elsewhere++;
         return;
     }
@@ -392,30 +297,38 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
 
 /* ---- the instructions ---- */
 
+/* Each is a model step: under the lock, the invalidations due by it take effect first. */
+static void enter(struct a64_model *m)
+{
+    pthread_mutex_lock(&m->lock);
+    a64m_step(m);
+    a64m_run_due(m);
+}
+
 uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
 {
     struct a64m_cpu *c = &m->cpu[ci];
     uint32_t page;
     uint64_t d, value = 0;
-    pthread_mutex_lock(&m->lock);
+    enter(m);
     speculate(m, ci);
     c->n.reads++;
     if (page_of(m, ci, va, &page)) {
-        int s = usable(c, page);
+        int s = a64m_usable(c, page);
         d = s >= 0 ? c->tlb[s] : 0;
         if (d)
             c->n.hits++;
         else {
-            d = walk(m, c, page);
+            d = a64m_walk(m, c, page);
             c->n.walks++;
         }
-        if ((d & A64M_PTE_VALID) != A64M_PTE_VALID || (d >> A64M_PAGE_SHIFT) >= m->frames) {
+        if ((d & A64M_PTE_VALID) != A64M_PTE_VALID || a64m_frame(d) >= m->frames) {
             /* a translation fault: the harness counts it as a wrong read */
             c->n.faults++;
             violation(m, ci, "translation fault at 0x%llx (descriptor 0x%llx)",
                       (unsigned long long)va, (unsigned long long)d);
         } else
-            value = m->tags[d >> A64M_PAGE_SHIFT];
+            value = m->tags[a64m_frame(d)];
     }
     speculate(m, ci);
     pthread_mutex_unlock(&m->lock);
@@ -426,25 +339,26 @@ void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, ui
 {
     struct a64m_cpu *c = &m->cpu[ci];
     uintptr_t at = (uintptr_t)pte, base = (uintptr_t)m->table;
-    uint32_t page;
-    pthread_mutex_lock(&m->lock);
+    uint32_t slot, page;
+    enter(m);
     c->n.pte_stores++;
-    if (at < base || (at - base) % sizeof(uint64_t) || (at - base) / sizeof(uint64_t) >= m->pages) {
-        violation(m, ci, "descriptor store outside the test region's table");
+    if (at < base || (at - base) % sizeof(uint64_t) || (at - base) / sizeof(uint64_t) >= m->slots) {
+        violation(m, ci, "descriptor store outside the test region's tables");
         pthread_mutex_unlock(&m->lock);
         return;
     }
-    page = (uint32_t)((at - base) / sizeof(uint64_t));
+    slot = (uint32_t)((at - base) / sizeof(uint64_t));
     /* the others may have walked the old translation just before (worst case: they did) */
     for (uint32_t j = 0; j < m->ncpus; j++) {
-        if (j != ci && chance(c, m->cfg.pte_fill_per_65536)) {
-            walk(m, &m->cpu[j], page);
+        if (j != ci && a64m_chance(c, m->cfg.pte_fill_per_65536) &&
+            a64m_slot_page(m, slot, a64m_rng_next(&c->rng), &page)) {
+            a64m_walk(m, &m->cpu[j], page);
             c->n.pte_fills++;
         }
     }
     if (c->nsb == A64M_STORE_BUFFER)
         drain_stores(m, c); /* a store completes on its own eventually */
-    c->sb[c->nsb].page = page;
+    c->sb[c->nsb].page = slot;
     c->sb[c->nsb].value = value;
     c->nsb++;
     speculate(m, ci);
@@ -453,21 +367,22 @@ void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, ui
 
 void a64m_tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t operand)
 {
-    pthread_mutex_lock(&m->lock);
+    enter(m);
     tlbi(m, ci, op, operand);
+    a64m_run_due(m); /* what takes effect at its issue */
     speculate(m, ci);
     pthread_mutex_unlock(&m->lock);
 }
 
 void a64m_set_asid(struct a64_model *m, uint32_t ci, uint16_t asid)
 {
-    pthread_mutex_lock(&m->lock);
+    enter(m);
     m->cpu[ci].asid = asid;
     pthread_mutex_unlock(&m->lock);
 }
 
-/* What a DSB completes: DSB ISH the stores, the IS and local TLBIs; DSB OSH the OS ones too;
- * DSB ISHST the stores; DSB NSH the local TLBIs. */
+/* What a DSB completes: DSB ISH the IS and local TLBIs, then the stores; DSB OSH the OS ones
+ * too; DSB ISHST the stores; DSB NSH the local TLBIs. */
 #define DSB_STORES 1u
 #define DSB_BROADCAST 2u
 #define DSB_LOCAL 4u
@@ -476,19 +391,20 @@ void a64m_set_asid(struct a64_model *m, uint32_t ci, uint16_t asid)
 static void dsb(struct a64_model *m, uint32_t ci, uint64_t *count, unsigned what)
 {
     struct a64m_cpu *c = &m->cpu[ci];
-    pthread_mutex_lock(&m->lock);
+    enter(m);
     (*count)++;
     /* speculation before the barrier: a walk of the old table, dropped by what completes */
     speculate(m, ci);
-    if (what & DSB_STORES)
-        drain_stores(m, c);
     if (what & DSB_BROADCAST) {
         /* the issuer's broadcast TLBIs complete on every CPU (and its local ones here) */
         unsigned scopes = 1u << A64M_INNER | 1u << A64M_LOCAL | ((what & DSB_OUTER) ? 1u << A64M_OUTER : 0);
         for (uint32_t j = 0; j < m->ncpus; j++)
-            complete(m, &m->cpu[j], ci, scopes);
+            complete(m, j, ci, scopes);
     } else if (what & DSB_LOCAL)
-        complete(m, c, ci, 1u << A64M_LOCAL);
+        complete(m, ci, ci, 1u << A64M_LOCAL);
+    /* after them: a TLBI the stores were not ordered before may have taken effect first */
+    if (what & DSB_STORES)
+        drain_stores(m, c);
     speculate(m, ci);
     pthread_mutex_unlock(&m->lock);
 }
@@ -509,7 +425,7 @@ void a64m_dsb_osh(struct a64_model *m, uint32_t ci)
 
 void a64m_isb(struct a64_model *m, uint32_t ci)
 {
-    pthread_mutex_lock(&m->lock);
+    enter(m);
     m->cpu[ci].n.isb++;
     speculate(m, ci);
     pthread_mutex_unlock(&m->lock);
@@ -517,7 +433,7 @@ void a64m_isb(struct a64_model *m, uint32_t ci)
 
 void a64m_tick(struct a64_model *m, uint32_t ci)
 {
-    pthread_mutex_lock(&m->lock);
+    enter(m);
     speculate(m, ci);
     pthread_mutex_unlock(&m->lock);
 }
@@ -529,7 +445,7 @@ uint64_t a64m_entry(struct a64_model *m, uint32_t ci, uint32_t page)
     uint64_t d = 0;
     int s;
     pthread_mutex_lock(&m->lock);
-    if (page < m->pages && (s = usable(&m->cpu[ci], page)) >= 0)
+    if (page < m->pages && (s = a64m_usable(&m->cpu[ci], page)) >= 0)
         d = m->cpu[ci].tlb[s];
     pthread_mutex_unlock(&m->lock);
     return d;

@@ -5,14 +5,20 @@
  * real protocols of core/exp/arm64/ run on host threads that play the CPUs
  * (sim/arm64/harness.h), as sim/tlb_model.h does for x86.
  *
- * The region: `pages` 4 KiB pages from a virtual base (never dereferenced),
- * one level of translation table (one descriptor per page: frame << 12 | 0b11,
- * A64_PTE_VALID), and frames each holding one tag, the value test_read
- * returns. Per CPU a TLB that can hold every page of the region: an entry,
- * once filled, stays until an invalidation that is complete on that CPU
- * drops it (Arm ARM, "Translation Lookaside Buffers": a TLB may hold an
- * entry indefinitely; eviction is never guaranteed, so the model never
- * evicts).
+ * The region: `pages` 4 KiB pages from a virtual base (never dereferenced;
+ * the model counts its 2 MiB blocks from the base), two levels of translation
+ * table and frames each holding one tag, the value test_read returns. Level 2:
+ * one descriptor per 512 pages (a64m_l2_ptr): a table descriptor (bits [1:0]
+ * 0b11, the model's number of a level-3 table in [47:12]; at init block b
+ * points at table b, the region's own), a block (0b01: 512 pages from the
+ * frame in [47:12]) or invalid. Level 3: one descriptor per page
+ * (a64m_pte_ptr: frame << 12 | 0b11, A64M_PTE_VALID), in the region's tables,
+ * or in one of A64M_SPARE_TABLES spare tables (a64m_table_ptr) a level-2
+ * store may link in instead. Per CPU a TLB that can hold every page of the
+ * region, and a walk cache of level-2 table descriptors: an entry, once
+ * filled, stays until an invalidation that is complete on that CPU drops it
+ * (Arm ARM, "Translation Lookaside Buffers": a TLB may hold an entry
+ * indefinitely; eviction is never guaranteed, so the model never evicts).
  *
  * By the letter of the Arm ARM (DDI 0487, D8 "The AArch64 Virtual Memory
  * System Architecture": "TLB maintenance", "Ordering and completion of TLB
@@ -26,49 +32,70 @@
  *     region), ASID from [63:48], TTL from [47:44]. It matches a page's
  *     entry when the entry is global (nG = 0) or non-global and filled under
  *     that ASID: a VAE1IS with ASID 0 leaves ASID 0x2a's non-global entries.
- *     TTL [3:2] is the granule (0b00: no hint at all), [1:0] the level: a
- *     TTL other than 0b00xx or 0b0111 (level 3 of the 4 KiB granule, the
- *     only entries the model holds) says the entry is elsewhere: the TLBI is
- *     not required to invalidate it, and the model leaves it. VALE1IS (leaf
- *     only) drops what VAE1IS drops: the model holds leaf entries alone.
- *     VALE1IS with the operand zero (XZR: Linux's repeat-TLBI dummy) names
- *     no entry of the region: counted, not an error.
- *   range (RVAE1IS, RVALE1IS): BaseADDR [36:0] = VA[48:12] (VA[63:49] zero: the region
- *     lies in the TTBR0 half), TTL [38:37] (0 or 0b11 =
- *     level 3 match, else the entries stay), NUM [43:39], SCALE [45:44], TG
- *     [47:46], ASID [63:48]: (NUM + 1) << (5 * SCALE + 1) pages. TG must be
+ *     TTL (FEAT_TTL) is the granule in [3:2] and the level of the leaf in
+ *     [1:0]: 0b00xx says nothing (every level goes, the walk cache too);
+ *     0b0111 (4 KiB, level 3) names page entries and 0b0110 (level 2) block
+ *     entries, and only those go: the walk cache's entries, and a leaf of the
+ *     other level, stay (a hint is about the leaf; Linux passes none when it
+ *     frees a table). Any other TTL (level 1 or 0, another granule) names
+ *     entries the model does not hold: the TLBI is not required to invalidate
+ *     anything here, and the model leaves every entry (counted,
+ *     tlbi_ttl_elsewhere). VALE1IS (last level) drops leaf entries only, of
+ *     the levels its TTL names: never the walk cache's. VALE1IS with the
+ *     operand zero (XZR: Linux's repeat-TLBI dummy) names no entry of the
+ *     region: counted, not an error.
+ *   range (RVAE1IS, RVALE1IS): BaseADDR [36:0] = VA[48:12] (VA[63:49] zero:
+ *     the region lies in the TTBR0 half), TTL [38:37] (the level alone, the
+ *     granule is TG's: 0 none, 0b11 level 3, 0b10 level 2, as above), NUM
+ *     [43:39], SCALE [45:44], TG [47:46], ASID [63:48]: (NUM + 1) << (5 *
+ *     SCALE + 1) pages; RVALE1IS leaf entries only, as VALE1IS. TG must be
  *     0b01 (4 KiB, the tool's granule): any other is a model error.
  *   ASIDE1IS: ASID [63:48]; bits [47:0] are RES0 and a set one a model error.
  *   An address outside the region is a model error (the protocols name only
  *   the test region; for a range, any page of it).
  * Then:
- *   TLBI VAE1IS (tlbi_va_is)   by CPU i: pending on every CPU (i included);
- *                              complete on all of them only when i executes
- *                              DSB ISH. Until then a CPU keeps its entry
- *                              (the model applies it at the DSB, not before).
- *                              Another CPU's DSB does not complete it.
- *   TLBI VAE1 (tlbi_va_local)  pending on CPU i only (the others never see
- *                              it); complete at i's DSB NSH or DSB ISH.
+ *   TLBI VAE1IS (tlbi_va_is)   by CPU i: reaches every CPU (i included) and
+ *                              takes effect on each at its own moment, drawn
+ *                              at issue from the seeded randomness: with
+ *                              chance early_per_65536 at one of the next
+ *                              A64M_EFFECT_WINDOW model steps (every
+ *                              primitive of any CPU is a step; the step of
+ *                              the issue itself included), else at i's
+ *                              completing DSB ISH, which is the latest: the
+ *                              TLBI is complete on all of them only then.
+ *                              Until it takes effect a CPU keeps its entry;
+ *                              once it has, walks may refill it. Another
+ *                              CPU's DSB does not complete it.
+ *   TLBI VAE1 (tlbi_va_local)  reaches CPU i only (the others never see
+ *                              it), takes effect there as VAE1IS does;
+ *                              complete at i's DSB NSH or DSB ISH.
  *   TLBI RVAE1IS (tlbi_range_is)  as VAE1IS for each page of the range.
- *   TLBI VMALLE1IS (tlbi_all_is)  as VAE1IS for every page, any ASID.
+ *   TLBI VMALLE1IS (tlbi_all_is)  as VAE1IS for every page, any ASID, every
+ *                              level (the walk caches too).
  *   TLBI VAE1OS (tlbi_va_os)   as VAE1IS, but complete only at the issuer's
  *                              DSB OSH: a DSB completes the TLBIs of its own
  *                              shareability domain or a smaller one, and the
  *                              outer domain is the larger (the model's CPUs
  *                              all sit in both; DSB ISH leaves an OS TLBI
  *                              pending).
- *   TLBI ASIDE1IS (tlbi_asid_is)  pending on every CPU like VAE1IS; at the
- *                              issuer's DSB ISH it drops, on each CPU, the
- *                              entries that are non-global (descriptor bit
- *                              nG, A64M_PTE_NG) and were filled under that
- *                              ASID; global entries stay (they match every
- *                              ASID only for lookups and by-VA invalidation,
- *                              never for ASID invalidation).
+ *   TLBI ASIDE1IS (tlbi_asid_is)  reaches every CPU like VAE1IS; where it
+ *                              takes effect it drops the entries that are
+ *                              non-global (descriptor bit nG, A64M_PTE_NG)
+ *                              and were filled under that ASID, and the whole
+ *                              walk cache (whose entries carry no ASID, so
+ *                              any may be that ASID's); global entries stay
+ *                              (they match every ASID only for lookups and
+ *                              by-VA invalidation, never for ASID
+ *                              invalidation).
  *   DSB ISHST (dsb_ishst)      makes i's earlier descriptor stores visible to
  *                              every translation table walk; it completes no
  *                              TLBI (it waits for stores only).
- *   DSB ISH                    both: i's stores visible, i's inner-shareable
- *                              and local TLBIs complete (not its OS ones).
+ *   DSB ISH                    both: i's inner-shareable and local TLBIs
+ *                              complete (not its OS ones), then i's stores
+ *                              visible: a TLBI is ordered after a store only
+ *                              by a DSB between them, so one that had not
+ *                              taken effect may take it before its DSB's
+ *                              stores land.
  *   DSB OSH                    as DSB ISH, and i's OS TLBIs complete.
  *   DSB NSH                    i's local TLBIs complete; its stores stay
  *                              invisible to walks ("Ordering of memory
@@ -80,17 +107,22 @@
  *   ISB                        counted; the model has no pipeline.
  * A descriptor store (pte_store) is buffered on the storing CPU until its
  * next DSB ISH or ISHST (or, when the buffer is full, drained as the store
- * would complete on its own). A miss walks the visible table.
+ * would complete on its own). A miss walks the visible tables: level 2
+ * through the walk cache (a hit skips the level-2 descriptor in memory), then
+ * the level-3 descriptor, or the block's page.
  *
  * Stale entries are made likely, not only possible: at a descriptor store
  * every other CPU may first walk the old translation (hardware may have
- * walked it speculatively at any time before), and at every model event
- * (each primitive, each read, each wait iteration through a64m_tick) the
- * CPU may walk a page speculatively: half the time one it invalidated
- * lately or has an invalidation pending for, else a random page of the
- * region. Speculation walks the visible table, so it refills the old
- * translation exactly when a protocol invalidates before its stores are
- * visible.
+ * walked it speculatively at any time before); where a TLBI takes effect,
+ * that CPU may walk each page it covers whose store its issuer still buffers
+ * (the store was not made visible before the TLBI: "store, TLBI, DSB ISH" or
+ * "TLBI, store"), and the page joins the CPU's recent ones; and at every
+ * model event (each primitive, each read, each wait iteration through
+ * a64m_tick) the CPU may walk a page speculatively: half the time one it
+ * invalidated lately or has an invalidation pending for, else a random page
+ * of the region. Speculation walks the visible table, so it refills the old
+ * translation exactly when an invalidation takes effect before its stores
+ * are visible.
  *
  * ASIDs: each CPU translates under one ASID (0 unless a64m_set_asid); an
  * entry filled from a non-global descriptor is tagged with it and hits only
@@ -98,8 +130,10 @@
  * between two ASIDs (KPTI's kernel and user ASID) keeps both translations of
  * a page, each until an invalidation that matches its ASID; a third ASID's
  * fill replaces an entry of another ASID, the one not used for longest.
- * Not modelled: timing, VMIDs, block
- * mappings, intermediate walk caches, the instruction side.
+ * A block fills each page's entry on its own (hardware may split a block
+ * into smaller entries), marked A64M_TLB_BLOCK as a level-2 leaf.
+ * Not modelled: timing, VMIDs, level 0 and 1 (the region's level-2 entries
+ * are the top the model walks), the instruction side.
  */
 #ifndef TLBSCOPE_SIM_ARM64_TLBI_MODEL_H
 #define TLBSCOPE_SIM_ARM64_TLBI_MODEL_H
@@ -120,19 +154,32 @@
 #define A64M_RECENT 16u         /* pages a CPU invalidated last, which speculation prefers */
 #define A64M_MAX_VIOLATIONS 8
 #define A64M_WAYS 2u            /* entries a page per CPU: one per ASID, for two ASIDs */
+#define A64M_L3_ENTRIES 512u    /* descriptors in a level-3 table: one level-2 entry's pages */
+#define A64M_SPARE_TABLES 2u    /* level-3 tables besides the region's own, for a level-2 store to link */
+#define A64M_DESC_TYPE 3ull     /* a level-2 descriptor's bits [1:0]: */
+#define A64M_DESC_TABLE 3ull    /*   0b11 a table (the model's table number in [47:12]) */
+#define A64M_DESC_BLOCK 1ull    /*   0b01 a block (512 pages from the frame in [47:12]) */
+#define A64M_TLB_BLOCK (1ull << 58) /* on a TLB entry filled from a block (a bit hardware ignores) */
+#define A64M_EFFECT_WINDOW 8u   /* an early TLBI takes effect within this many model steps of its issue */
 
 struct a64m_config {
     uint64_t seed;
     uint32_t spec_per_65536;     /* chance of a speculative walk at each model event */
     uint32_t pte_fill_per_65536; /* chance, per other CPU, that it walked the old translation
-                                  * just before a descriptor store */
+                                  * just before a descriptor store; per page a TLBI covers whose
+                                  * store its issuer still buffers, that the CPU walked it where
+                                  * the TLBI took effect */
+    uint32_t early_per_65536;    /* chance, per CPU a TLBI reaches, that it takes effect there
+                                  * before its issuer's DSB (else at that DSB) */
 };
 
 struct a64m_counts {
     uint64_t reads, hits, walks, spec_walks, pte_stores, pte_fills, faults;
     uint64_t tlbi_is, tlbi_local, tlbi_range, tlbi_all, tlbi_os, tlbi_asid;
-    uint64_t tlbi_ttl_elsewhere; /* by-VA or range TLBIs whose TTL named another level */
+    uint64_t tlbi_ttl_elsewhere; /* by-VA or range TLBIs whose TTL named entries the model has not */
     uint64_t tlbi_dummy;         /* TLBI VALE1IS, XZR: Linux's repeat-TLBI workaround */
+    uint64_t early;              /* TLBIs that took effect on a CPU before their issuer's DSB */
+    uint64_t unordered_fills;    /* walks, where a TLBI took effect, through a store still buffered */
     uint64_t dsb_ish, dsb_ishst, dsb_nsh, dsb_osh, isb;
     uint64_t dropped;            /* entries an invalidation dropped when it completed here */
 };
@@ -150,8 +197,16 @@ struct a64m_pend {
     uint8_t scope;               /* enum a64m_scope: which DSB of the issuer completes it */
     uint8_t what;                /* enum a64m_what */
     uint16_t asid;               /* by VA: entries global or of this ASID; by ASID: its own */
+    uint8_t levels;              /* by VA: what its TTL names (A64M_LEVEL_*) */
+    uint8_t done;                /* it has taken effect here (it stays listed until its DSB) */
     uint32_t first, count;       /* by VA: the pages */
+    uint64_t due;                /* the model step it takes effect here; A64M_AT_DSB: at its DSB */
 };
+#define A64M_LEVEL_WALK 1u       /* the walk cache's level-2 table descriptors */
+#define A64M_LEVEL_2 2u          /* level-2 leaves: entries filled from a block */
+#define A64M_LEVEL_3 4u          /* level-3 leaves: page entries */
+#define A64M_LEVELS_ALL 7u
+#define A64M_AT_DSB UINT64_MAX
 
 struct a64m_cpu {
     uint64_t *tlb;               /* per page x A64M_WAYS: the descriptor cached, 0 = no entry */
@@ -159,8 +214,11 @@ struct a64m_cpu {
     uint64_t *tlb_filled;        /* the same: when it was filled (fill_clock): the older is the worse */
     uint64_t fill_clock;
     uint16_t asid;               /* the ASID this CPU translates under */
+    uint64_t *walk;              /* per level-2 entry: the table descriptor the walk cache holds, 0 = none */
     struct a64m_pend *pend;      /* invalidations pending here, oldest first */
     uint32_t npend, pend_cap;
+    uint32_t early_from;         /* pend[] before it: taken effect, or due at their DSB */
+    uint64_t next_due;           /* the earliest step a pending invalidation takes effect here */
     struct a64m_store sb[A64M_STORE_BUFFER];
     uint32_t nsb;
     uint32_t recent[A64M_RECENT];
@@ -173,8 +231,14 @@ struct a64_model {
     struct a64m_config cfg;
     pthread_mutex_t lock;        /* one lock: a DSB ISH reaches every CPU's TLB */
     uint32_t ncpus, pages, frames;
+    uint32_t blocks;             /* level-2 entries: pages / 512, rounded up */
+    uint32_t slots;              /* descriptors in table[]: the pages', the level-2 ones, the spare tables' */
     uint64_t va_base;
-    uint64_t *table;             /* the descriptors walks see (stores made visible) */
+    uint64_t *table;             /* the descriptors walks see (stores made visible): level 3 of
+                                  * page p at [p], level 2 of block b at [pages + b], spare table s
+                                  * from [pages + blocks + 512 s] */
+    uint64_t step;               /* model steps so far: every primitive of any CPU is one */
+    uint64_t next_due;           /* the earliest step an invalidation takes effect on some CPU */
     uint64_t *tags;              /* per frame: what a read of it returns */
     struct a64m_cpu cpu[A64M_MAX_CPUS];
     uint32_t violations;
@@ -196,6 +260,23 @@ static inline volatile uint64_t *a64m_pte_ptr(struct a64_model *m, uint32_t page
 {
     return &m->table[page];
 }
+/* The level-2 descriptor of the region's block b (its pages [512 b, 512 b + 512)). */
+static inline volatile uint64_t *a64m_l2_ptr(struct a64_model *m, uint32_t block)
+{
+    return &m->table[m->pages + block];
+}
+/* Entry e of level-3 table `table` (the region's b < blocks, then the spare ones); NULL: none. */
+volatile uint64_t *a64m_table_ptr(struct a64_model *m, uint32_t table, uint32_t e);
+static inline uint64_t a64m_table_desc(uint32_t table)
+{
+    return ((uint64_t)table << A64M_PAGE_SHIFT) | A64M_DESC_TABLE;
+}
+static inline uint64_t a64m_block_desc(uint32_t frame)
+{
+    return ((uint64_t)frame << A64M_PAGE_SHIFT) | A64M_DESC_BLOCK;
+}
+/* The frame (or table number) a descriptor or TLB entry names: bits [47:12]. */
+static inline uint64_t a64m_frame(uint64_t d) { return (d >> A64M_PAGE_SHIFT) & 0xfffffffffull; }
 static inline uint64_t a64m_va(const struct a64_model *m, uint32_t page)
 {
     return m->va_base + ((uint64_t)page << A64M_PAGE_SHIFT);

@@ -5,12 +5,17 @@
  * First the model's rules, one instruction at a time on one thread (the
  * a64m_* calls name the CPU): a broadcast TLBI completes on the others only
  * at its issuer's DSB ISH, a local one only on its CPU, descriptor stores
- * stay invisible to walks until a DSB ISH(ST). Then the protocols in the
+ * stay invisible to walks until a DSB ISH(ST); a TLBI takes effect on each
+ * CPU anywhere from its issue to its DSB, so stores not visible before it
+ * ("store, TLBI, DSB ISH", "TLBI, store") leave stale entries; a TTL hint of
+ * one level leaves the walk cache and the other level's leaves (a table
+ * replaced, a block split, under last-level TLBIs). Then the protocols in the
  * app's shapes over seeded runs, 2..8 CPUs and 1..512 pages: no stale read
  * in any, and stale reads in the control (no TLBI), so the verifier works;
  * likewise the outer-shareable (VAE1OS + DSB OSH) and by-ASID (ASIDE1IS on
  * non-global pages) forms, each with its control: VAE1OS completed by DSB
- * ISH only, ASIDE1IS on global pages.
+ * ISH only, ASIDE1IS on global pages; and the two misorders of stores and
+ * TLBIs, controls that must show stale reads.
  * Between them, the TLBI operands: the model decodes each operand's bits
  * (VA, ASID, TTL, a range's BaseADDR/NUM/SCALE/TG) as hardware does, and
  * tlbi_flush.c's flushes, with asm/tlbi.h's encoders, must drop exactly
@@ -58,6 +63,9 @@ static int model_setup(void **state)
     struct a64m_config cfg;
     a64m_config_defaults(&cfg);
     cfg.seed = 7;
+    /* every TLBI takes effect at its DSB, the latest moment it may: "until then a CPU keeps its
+     * entry" holds every time (test_a_tlbi_takes_effect_between_issue_and_dsb: the earlier ones) */
+    cfg.early_per_65536 = 0;
     if (!a64m_init(&m, &cfg, 3, 8, 16, BASE))
         return -1;
     for (uint32_t p = 0; p < 8; p++)
@@ -95,6 +103,10 @@ static void va_os(struct a64_model *mm, uint32_t c, uint64_t va)
 
 /* CPU c reads page p: the frame it sees */
 static uint64_t seen(uint32_t c, uint32_t p) { return a64m_read(&m, c, a64m_va(&m, p)); }
+static uint64_t seen_in(struct a64_model *mm, uint32_t c, uint32_t p)
+{
+    return a64m_read(mm, c, a64m_va(mm, p));
+}
 
 static void remap(uint32_t c, uint32_t p, uint32_t frame)
 {
@@ -142,11 +154,13 @@ static void test_local_tlbi_reaches_its_cpu_only(void **state)
 static void test_stores_reach_walks_at_a_dsb_ish_only(void **state)
 {
     a64m_pte_store(&m, 0, a64m_pte_ptr(&m, 3), a64m_pte(11));
-    va_is(&m, 0, a64m_va(&m, 3));
     va_local(&m, 0, a64m_va(&m, 3));
     a64m_dsb_nsh(&m, 0);
     /* CPU 0's entry is gone, its store not visible: its own walk finds the old descriptor */
     assert_int_equal(seen(0, 3), a64m_tag(3));
+    a64m_dsb_ish(&m, 0); /* visible now, too late for the entry CPU 0 refilled */
+    assert_int_equal(seen(0, 3), a64m_tag(3));
+    va_is(&m, 0, a64m_va(&m, 3));
     a64m_dsb_ish(&m, 0);
     assert_int_equal(seen(0, 3), a64m_tag(11));
     assert_int_equal(seen(2, 3), a64m_tag(11));
@@ -188,6 +202,92 @@ static void test_range_and_all_are_broadcasts(void **state)
     a64m_dsb_ish(&m, 2);
     assert_int_equal(seen(0, 7), a64m_tag(15));
     assert_int_equal(seen(1, 6), a64m_tag(14));
+}
+
+/*
+ * A TLBI takes effect on each CPU at a moment of its own, from its issue to its DSB: always
+ * early here, every entry is gone within A64M_EFFECT_WINDOW steps, the TLBI still pending
+ * (complete only at the DSB); no walk refills them (no speculation, no fills at stores).
+ */
+static void test_a_tlbi_takes_effect_between_issue_and_dsb(void **state)
+{
+    struct a64_model mm;
+    struct a64m_config cfg;
+    struct a64m_counts n;
+    a64m_config_defaults(&cfg);
+    cfg.seed = 17;
+    cfg.early_per_65536 = 65536;
+    cfg.spec_per_65536 = cfg.pte_fill_per_65536 = 0;
+    assert_true(a64m_init(&mm, &cfg, 3, 4, 8, BASE));
+    for (uint32_t p = 0; p < 4; p++)
+        a64m_map_initial(&mm, p, p);
+    for (uint32_t c = 0; c < 3; c++)
+        assert_int_equal(seen_in(&mm, c, 1), a64m_tag(1));
+    a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, 1), a64m_pte(5));
+    a64m_dsb_ishst(&mm, 0);
+    va_is(&mm, 0, a64m_va(&mm, 1));
+    for (uint32_t k = 0; k < A64M_EFFECT_WINDOW; k++)
+        a64m_tick(&mm, 2);
+    for (uint32_t c = 0; c < 3; c++) {
+        assert_int_equal(a64m_entry(&mm, c, 1), 0);
+        assert_int_equal(a64m_pending(&mm, c), 1);
+    }
+    a64m_sum_counts(&mm, &n);
+    assert_int_equal(n.early, 3);
+    assert_int_equal(seen_in(&mm, 1, 1), a64m_tag(5)); /* the store was visible first */
+    a64m_dsb_ish(&mm, 0);
+    for (uint32_t c = 0; c < 3; c++)
+        assert_int_equal(a64m_pending(&mm, c), 0);
+    a64m_free(&mm);
+}
+
+/* The orders of a remap of `pages` pages and its broadcast TLBIs by CPU 0 */
+enum remap_order { STORE_ISHST_TLBI, STORE_TLBI, TLBI_STORE };
+
+/* On a fresh warm model (defaults, `seed`): the CPUs and pages left reading the old frame. */
+static uint32_t stale_after(enum remap_order order, uint64_t seed)
+{
+    struct a64_model mm;
+    struct a64m_config cfg;
+    uint32_t stale = 0;
+    const uint32_t cpus = 4, pages = 16;
+    a64m_config_defaults(&cfg);
+    cfg.seed = seed;
+    assert_true(a64m_init(&mm, &cfg, cpus, pages, 2 * pages, BASE));
+    for (uint32_t p = 0; p < pages; p++)
+        a64m_map_initial(&mm, p, p);
+    for (uint32_t c = 0; c < cpus; c++)
+        for (uint32_t p = 0; p < pages; p++)
+            assert_int_equal(seen_in(&mm, c, p), a64m_tag(p));
+    for (uint32_t p = 0; p < pages && order == TLBI_STORE; p++)
+        va_is(&mm, 0, a64m_va(&mm, p));
+    for (uint32_t p = 0; p < pages; p++)
+        a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, p), a64m_pte(pages + p));
+    if (order != STORE_TLBI)
+        a64m_dsb_ishst(&mm, 0);
+    for (uint32_t p = 0; p < pages && order != TLBI_STORE; p++)
+        va_is(&mm, 0, a64m_va(&mm, p));
+    a64m_dsb_ish(&mm, 0);
+    for (uint32_t c = 0; c < cpus; c++)
+        for (uint32_t p = 0; p < pages; p++)
+            stale += seen_in(&mm, c, p) != a64m_tag(pages + p);
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
+    return stale;
+}
+
+/*
+ * A TLBI invalidates for the stores made visible before it: "store, DSB ISHST, TLBI, DSB ISH"
+ * leaves no stale entry; "store, TLBI, DSB ISH" and "TLBI, store, DSB ISHST, DSB ISH" leave
+ * some, where the TLBI took effect before the store landed and a walk refilled the old one.
+ */
+static void test_a_tlbi_before_its_store_is_visible_leaves_stale_entries(void **state)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        assert_int_equal(stale_after(STORE_ISHST_TLBI, seed), 0);
+        assert_in_range(stale_after(STORE_TLBI, seed), 1, 64);
+        assert_in_range(stale_after(TLBI_STORE, seed), 1, 64);
+    }
 }
 
 /*
@@ -283,11 +383,6 @@ static void warm_model(struct a64_model *mm, uint32_t cpus, uint32_t pages)
             assert_int_equal(a64m_read(mm, c, a64m_va(mm, p)), a64m_tag(p));
 }
 
-static uint64_t seen_in(struct a64_model *mm, uint32_t c, uint32_t p)
-{
-    return a64m_read(mm, c, a64m_va(mm, p));
-}
-
 /* pages [first, first + n) onto frames pages + p, non-global if `ng`, visible to walks */
 static void remap_in(struct a64_model *mm, uint32_t c, uint32_t first, uint32_t n, bool ng)
 {
@@ -335,22 +430,26 @@ static void test_by_va_tlbi_honours_its_asid(void **state)
 }
 
 /*
- * TTL names the entry's level: 0b0111 (4 KiB granule, level 3) drops it, 0b0110 (level 2)
- * leaves it, and 0b0011 (granule 0b00: no hint at all, whatever the level bits) drops it
+ * TTL (FEAT_TTL) names the leaf's granule and level: 0b0111 (4 KiB, level 3) drops a page's
+ * entry, 0b0110 (level 2) leaves it, 0b0010 and 0b0011 (granule 0b00) are no hint and drop it
+ * (VALE1IS too: a page's entry is a leaf), a 16 KiB granule's names nothing the model holds.
  */
 static void test_ttl_of_another_level_leaves_the_entry(void **state)
 {
     struct a64_model mm;
     struct a64m_counts n;
-    warm_model(&mm, 2, 4);
-    remap_in(&mm, 0, 0, 3, false);
-    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 0), 0, (1u << 2) | 2u));
-    a64m_tlbi(&mm, 0, TLBI_VAE1IS, tlbi_va_operand(a64m_va(&mm, 1), 0, TLBI_TTL_4K_L3));
-    a64m_tlbi(&mm, 0, TLBI_VALE1IS, tlbi_va_operand(a64m_va(&mm, 2), 0, 3u));
+    static const struct { enum tlbi_op op; unsigned ttl; bool goes; } want[] = {
+        { TLBI_VAE1IS, TLBI_TTL_4K_L2, false }, { TLBI_VAE1IS, TLBI_TTL_4K_L3, true },
+        { TLBI_VAE1IS, 0x2, true },              { TLBI_VAE1IS, 0xb, false },
+        { TLBI_VALE1IS, 0x3, true },
+    };
+    warm_model(&mm, 2, 5);
+    remap_in(&mm, 0, 0, 5, false);
+    for (uint32_t p = 0; p < 5; p++)
+        a64m_tlbi(&mm, 0, want[p].op, tlbi_va_operand(a64m_va(&mm, p), 0, want[p].ttl));
     a64m_dsb_ish(&mm, 0);
-    assert_int_equal(seen_in(&mm, 1, 0), a64m_tag(0));
-    assert_int_equal(seen_in(&mm, 1, 1), a64m_tag(5));
-    assert_int_equal(seen_in(&mm, 1, 2), a64m_tag(6));
+    for (uint32_t p = 0; p < 5; p++)
+        assert_int_equal(seen_in(&mm, 1, p), a64m_tag(want[p].goes ? 5 + p : p));
     a64m_sum_counts(&mm, &n);
     assert_int_equal(n.tlbi_ttl_elsewhere, 1);
     assert_int_equal(mm.violations, 0);
@@ -369,6 +468,74 @@ static void test_vale1is_xzr_is_the_repeat_dummy(void **state)
     assert_int_equal(seen_in(&mm, 1, 0), a64m_tag(0));
     a64m_sum_counts(&mm, &n);
     assert_int_equal(n.tlbi_dummy, 1);
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
+}
+
+/* CPU 0: TLBI `op` (by VA) of pages [0, n) with `ttl`, then DSB ISH */
+static void flush_with_ttl(struct a64_model *mm, enum tlbi_op op, uint32_t n, unsigned ttl)
+{
+    for (uint32_t p = 0; p < n; p++)
+        a64m_tlbi(mm, 0, op, tlbi_va_operand(a64m_va(mm, p), 0, ttl));
+    a64m_dsb_ish(mm, 0);
+}
+
+/* each of `cpus` CPUs reads page p < n as frame frame0 + p */
+static void expect_frames(struct a64_model *mm, uint32_t cpus, uint32_t n, uint32_t frame0)
+{
+    for (uint32_t c = 0; c < cpus; c++)
+        for (uint32_t p = 0; p < n; p++)
+            assert_int_equal(seen_in(mm, c, p), a64m_tag(frame0 + p));
+}
+
+/*
+ * A table replaced under last-level TLBIs: the walk cache keeps the level-2 table descriptor
+ * that VALE1IS and a TTL of level 3 do not name, so every walk still goes through the old
+ * table; VAE1IS without a hint drops it (Linux passes no TTL, and uses no last-level form,
+ * when it frees a table for that reason).
+ */
+static void test_a_last_level_tlbi_leaves_the_walk_cache(void **state)
+{
+    /* each TLBI of the 8 pages, and the frames every CPU then reads: stale until the last */
+    static const struct { enum tlbi_op op; unsigned ttl; uint32_t frame0; } step[] = {
+        { TLBI_VALE1IS, TLBI_TTL_NONE, 0 },
+        { TLBI_VAE1IS, TLBI_TTL_4K_L3, 0 },
+        { TLBI_VAE1IS, TLBI_TTL_NONE, 8 },
+    };
+    struct a64_model mm;
+    uint32_t spare;
+    warm_model(&mm, 3, 8); /* every CPU's walk cache holds block 0's table descriptor */
+    spare = mm.blocks;      /* the first spare level-3 table: pages onto frames 8 + p */
+    for (uint32_t p = 0; p < 8; p++)
+        a64m_pte_store(&mm, 0, a64m_table_ptr(&mm, spare, p), a64m_pte(8 + p));
+    a64m_pte_store(&mm, 0, a64m_l2_ptr(&mm, 0), a64m_table_desc(spare));
+    a64m_dsb_ishst(&mm, 0);
+    for (unsigned k = 0; k < sizeof(step) / sizeof(step[0]); k++) {
+        flush_with_ttl(&mm, step[k].op, 8, step[k].ttl);
+        expect_frames(&mm, 3, 8, step[k].frame0);
+    }
+    assert_int_equal(mm.violations, 0);
+    a64m_free(&mm);
+}
+
+/* A block's entries are level-2 leaves: a TTL of level 3 leaves them when the block is split
+ * back into a table, one of level 2 drops them. */
+static void test_a_last_level_tlbi_leaves_a_block_entry(void **state)
+{
+    struct a64_model mm;
+    warm_model(&mm, 2, 8);
+    a64m_pte_store(&mm, 0, a64m_l2_ptr(&mm, 0), a64m_block_desc(8)); /* pages onto frames 8 + p */
+    a64m_dsb_ishst(&mm, 0);
+    flush_with_ttl(&mm, TLBI_VAE1IS, 8, TLBI_TTL_NONE);
+    expect_frames(&mm, 2, 8, 8);
+    for (uint32_t p = 0; p < 8; p++)
+        assert_true(a64m_entry(&mm, 1, p) & A64M_TLB_BLOCK);
+    a64m_pte_store(&mm, 0, a64m_l2_ptr(&mm, 0), a64m_table_desc(0)); /* the region's table again */
+    a64m_dsb_ishst(&mm, 0);
+    flush_with_ttl(&mm, TLBI_VAE1IS, 8, TLBI_TTL_4K_L3);
+    expect_frames(&mm, 2, 8, 8); /* stale: the block's entries */
+    flush_with_ttl(&mm, TLBI_VAE1IS, 8, TLBI_TTL_4K_L2);
+    expect_frames(&mm, 2, 8, 0);
     assert_int_equal(mm.violations, 0);
     a64m_free(&mm);
 }
@@ -437,7 +604,8 @@ static void test_asid_flush_keeps_other_asids_entries(void **state)
             assert_int_equal(seen_in(&mm, c, p), a64m_tag(4 + p));
     for (uint32_t p = 0; p < 4; p++)
         a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, p), a64m_pte(p) | A64M_PTE_NG);
-    a64m_bind(&mm, 0); /* tlbi_flush_asid's dsb_ish makes the stores visible */
+    a64m_dsb_ishst(&mm, 0); /* visible before the TLBI, as every protocol does it */
+    a64m_bind(&mm, 0);
     tlbi_flush_asid(0x2a);
     a64m_unbind();
     for (uint32_t p = 0; p < 4; p++) {
@@ -760,6 +928,9 @@ static void expect_stale(enum a64h_shape shape)
         fail_msg("%s: no stale read in %llu checks", a64h_shape_name(shape), (unsigned long long)checks);
 }
 static void test_os_with_dsb_ish_shows_stale_reads(void **state) { expect_stale(A64H_OS_DSB_ISH); }
+/* a TLBI takes effect anywhere from its issue to its DSB: stores not visible before it are late */
+static void test_store_without_dsb_ishst_shows_stale_reads(void **state) { expect_stale(A64H_NO_ISHST); }
+static void test_tlbi_before_store_shows_stale_reads(void **state) { expect_stale(A64H_TLBI_FIRST); }
 static void test_asid_on_global_pages_shows_stale_reads(void **state) { expect_stale(A64H_ASID_GLOBAL); }
 
 int main(void)
@@ -771,11 +942,15 @@ int main(void)
         cmocka_unit_test(test_range_and_all_are_broadcasts),
         cmocka_unit_test(test_a_flush_before_the_store_is_visible_keeps_the_old_entry),
         cmocka_unit_test(test_a_store_leaves_old_entries_behind),
+        cmocka_unit_test(test_a_tlbi_takes_effect_between_issue_and_dsb),
+        cmocka_unit_test(test_a_tlbi_before_its_store_is_visible_leaves_stale_entries),
         cmocka_unit_test(test_outer_shareable_completes_at_the_issuers_dsb_osh),
         cmocka_unit_test(test_asid_invalidation_drops_only_its_non_global_entries),
         cmocka_unit_test(test_by_va_tlbi_honours_its_asid),
         cmocka_unit_test(test_ttl_of_another_level_leaves_the_entry),
         cmocka_unit_test(test_vale1is_xzr_is_the_repeat_dummy),
+        cmocka_unit_test(test_a_last_level_tlbi_leaves_the_walk_cache),
+        cmocka_unit_test(test_a_last_level_tlbi_leaves_a_block_entry),
         cmocka_unit_test(test_range_operand_covers_its_pages),
         cmocka_unit_test(test_range_flush_covers_exactly_its_pages),
         cmocka_unit_test(test_asid_flush_keeps_other_asids_entries),
@@ -796,6 +971,8 @@ int main(void)
         cmocka_unit_test(test_asid_has_no_stale_reads),
         cmocka_unit_test(test_full_has_no_stale_reads),
         cmocka_unit_test(test_os_with_dsb_ish_shows_stale_reads),
+        cmocka_unit_test(test_store_without_dsb_ishst_shows_stale_reads),
+        cmocka_unit_test(test_tlbi_before_store_shows_stale_reads),
         cmocka_unit_test(test_asid_on_global_pages_shows_stale_reads),
         cmocka_unit_test(test_a_silent_target_times_out),
     };

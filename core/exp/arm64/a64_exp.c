@@ -12,6 +12,7 @@
 #include "asm/tlbi.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
+#include "core/mutant.h"
 
 void a64_exp_begin(struct arm64_run *run, struct experiment_record *e, bool verifies)
 {
@@ -113,7 +114,10 @@ void region_remap(unsigned first, unsigned n, unsigned pool)
     unsigned i;
     for (i = first; i < first + n; i++)
         region_set_pte(i, pool);
-    dsb_ishst();
+    /* the stores visible to every walker before the TLBIs that follow: one that takes effect
+     * first would let a walk refill the old descriptor (the mutant leaves that to their DSB) */
+    if (!MUTANT(a64_remap_no_dsb_ishst))
+        dsb_ishst();
 }
 
 /* reads through this CPU's TLB: returns the wrong tags; the first in *bad_at, *seen */

@@ -37,14 +37,17 @@
  */
 #include "core/exp/arm64/experiments.h"
 
+#include "asm/barrier.h"
 #include "asm/paging.h"
 #include "asm/smp.h"
 #include "asm/timer.h"
+#include "asm/tlbi.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
 #include "core/exp/arm64/busy_targets.h"
 #include "core/exp/arm64/linux_tlbi.h"
 #include "core/exp/arm64/tlbi_flush.h"
+#include "core/mutant.h"
 
 static const unsigned page_counts[] = { 1, 8, 64, 512 };
 
@@ -63,7 +66,14 @@ static uint64_t shootdown(struct arm64_run *run, enum method how, const struct l
     uint64_t t0 = ticks(), t1;
     unsigned i;
     bool ok = true;
-    if (how == BROADCAST) {
+    if (how == BROADCAST && MUTANT(a64_tlbi_before_store)) {
+        /* the mutant: TLBI VAE1IS of every page, then the stores (remapped late), DSB ISH */
+        for (i = 0; i < n; i++)
+            tlbi_va_is(rgn.va + ((uint64_t)i << TLBI_PAGE_SHIFT));
+        region_remap(0, n, 1);
+        dsb_ish();
+        isb();
+    } else if (how == BROADCAST) {
         tlbi_flush_broadcast(rgn.va, n);
     } else if (how == BROADCAST_LINUX || how == BUSY_LINUX) {
         linux_tlbi_flush(linux_seq, rgn.va, n);
@@ -140,7 +150,8 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                     region_reset();
                     if (!region_warm(run, others, k, 0, n))
                         e->partial = true;
-                    region_remap(0, n, 1);
+                    if (!MUTANT(a64_tlbi_before_store) || m != BROADCAST)
+                        region_remap(0, n, 1);
                     if (m == BUSY_LINUX && !a64_busy_start(run, others, k))
                         e->partial = true;
                     t = shootdown(run, (enum method)m, &linux_seq, others, k, n);

@@ -69,12 +69,14 @@ enum tlbi_op {
 #define TLBI_VA_FIELD_BITS 44
 /*
  * TTL (FEAT_TTL, Armv8.4): [3:2] the granule (0b00: no hint at all, whatever [1:0] holds;
- * 0b01 4 KiB, 0b10 16 KiB, 0b11 64 KiB), [1:0] the level of the entry. A 4 KiB page's leaf
- * entry is level 3: 0b0111 (Linux's __tlbi_level: level | granule << 2). The range form's
- * TTL [38:37] is the level alone (its granule is TG's): 3 for a leaf.
+ * 0b01 4 KiB, 0b10 16 KiB, 0b11 64 KiB), [1:0] the level of the leaf entry. A 4 KiB page's
+ * leaf entry is level 3: 0b0111 (Linux's __tlbi_level: level | granule << 2); a 2 MiB
+ * block's level 2, 0b0110. The range form's TTL [38:37] is the level alone (its granule is
+ * TG's): 3 for a page. A hint names one level only: the walk cache's entries need not go.
  */
 #define TLBI_TTL_NONE 0u
 #define TLBI_TTL_4K_L3 ((1u << 2) | 3u)
+#define TLBI_TTL_4K_L2 ((1u << 2) | 2u)
 #define TLBI_RANGE_TTL_L3 3u
 
 static inline uint64_t tlbi_asid_field(uint16_t asid)
