@@ -392,7 +392,9 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
 
 /* ---- the instructions ---- */
 
-uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
+/* A read by CPU ci; a translation fault is a model error unless `faulted` takes it (the
+ * harness's recoverable abort, a64m_read_recoverable). */
+static uint64_t read_va(struct a64_model *m, uint32_t ci, uint64_t va, bool *faulted)
 {
     struct a64m_cpu *c = &m->cpu[ci];
     uint32_t page;
@@ -410,10 +412,12 @@ uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
             c->n.walks++;
         }
         if ((d & A64M_PTE_VALID) != A64M_PTE_VALID || (d >> A64M_PAGE_SHIFT) >= m->frames) {
-            /* a translation fault: the harness counts it as a wrong read */
             c->n.faults++;
-            violation(m, ci, "translation fault at 0x%llx (descriptor 0x%llx)",
-                      (unsigned long long)va, (unsigned long long)d);
+            if (faulted && (d & A64M_PTE_VALID) != A64M_PTE_VALID)
+                *faulted = true;
+            else
+                violation(m, ci, "translation fault at 0x%llx (descriptor 0x%llx)",
+                          (unsigned long long)va, (unsigned long long)d);
         } else
             value = m->tags[d >> A64M_PAGE_SHIFT];
     }
@@ -422,11 +426,24 @@ uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
     return value;
 }
 
+uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
+{
+    /* a translation fault here: the harness counts it as a wrong read */
+    return read_va(m, ci, va, NULL);
+}
+
+uint64_t a64m_read_recoverable(struct a64_model *m, uint32_t ci, uint64_t va, bool *faulted)
+{
+    *faulted = false;
+    return read_va(m, ci, va, faulted);
+}
+
 void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, uint64_t value)
 {
     struct a64m_cpu *c = &m->cpu[ci];
     uintptr_t at = (uintptr_t)pte, base = (uintptr_t)m->table;
     uint32_t page;
+    char why[sizeof(m->violation[0])];
     pthread_mutex_lock(&m->lock);
     c->n.pte_stores++;
     if (at < base || (at - base) % sizeof(uint64_t) || (at - base) / sizeof(uint64_t) >= m->pages) {
@@ -435,6 +452,8 @@ void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, ui
         return;
     }
     page = (uint32_t)((at - base) / sizeof(uint64_t));
+    if (a64m_bbm_breach(m, ci, page, value, why, sizeof(why))) /* tlbi_model_bbm.c */
+        violation(m, ci, "%s", why);
     /* the others may have walked the old translation just before (worst case: they did) */
     for (uint32_t j = 0; j < m->ncpus; j++) {
         if (j != ci && chance(c, m->cfg.pte_fill_per_65536)) {
