@@ -96,6 +96,10 @@
 #define MUTANT_ID_fleet_point_shifted 123 /* import reads point i+1 of the file for point i */
 #define MUTANT_ID_fleet_run_id_unstored 124 /* runs.run holds the whole key, not the id printed */
 #define MUTANT_ID_fleet_progress_in_pipes 125 /* import's progress goes to stderr that is no terminal */
+/* aarch64 break-before-make (core/exp/arm64/a64_exp.c, a64_verify.c): 126-128 */
+#define MUTANT_ID_a64_remap_without_break 126 /* region_remap writes the new descriptor over the live one, no invalid step */
+#define MUTANT_ID_a64_ng_flip_without_break 127 /* region_set_ng rewrites live descriptors with nG flipped, no invalid step */
+#define MUTANT_ID_a64_conflict_as_stale 128 /* the verifier counts a read of neither frame as a stale read */
 #define MUTANT_ID_upload_retry_client_errors 90 /* upload: a 4xx answer is retried like a 503 */
 #define MUTANT_ID_upload_backoff_flat 91 /* upload: the wait between attempts never grows */
 #define MUTANT_ID_upload_past_deadline 92 /* upload: attempts go on past the overall deadline */

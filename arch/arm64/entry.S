@@ -93,8 +93,9 @@ secondary_entry:
  * IRQ, FIQ, SError. Our CPUs run at the current EL on SP_ELx (PSCI CPU_ON
  * enters EL1h/EL2h), so entry 5 is their IRQ: it goes to irq_entry (asm/irq.h
  * says where IRQs are unmasked). Every other entry records its number and
- * goes to one handler that prints and parks the CPU: a fault is a bug to
- * report, not to recover from.
+ * goes to vector_common: a translation fault inside an abort window
+ * (asm/abort.h) is stepped over, anything else is printed and parks the CPU:
+ * a fault is a bug to report, not to recover from.
  */
     .balign 2048
     .globl exception_vectors
@@ -146,20 +147,55 @@ irq_entry:
     add     sp, sp, #192
     eret
 
+/*
+ * Every exception but the IRQ: x0 holds the vector number, the interrupted x0 and x1 are
+ * at [sp]. What fault_recoverable (C) may clobber goes on the stack as in irq_entry, the
+ * vector number with it. A fault it recovers (a translation fault inside an abort window,
+ * asm/abort.h) returns past the faulting load (ELR_ELx + 4: one A64 instruction) with
+ * every register as it was; any other goes to fault_report, which parks the CPU.
+ */
+    .macro fault_regs el                    /* x1 = ESR, x2 = FAR, x3 = ELR of \el */
+    mrs     x1, esr_\el
+    mrs     x2, far_\el
+    mrs     x3, elr_\el
+    .endm
+
 vector_common:
+    sub     sp, sp, #176
+    irq_frame stp, str                      /* x0-x18, x29, x30: x0 the vector number */
     mrs     x4, CurrentEL
     cmp     x4, #(2 << 2)
     b.eq    1f
-    mrs     x1, esr_el1
-    mrs     x2, far_el1
-    mrs     x3, elr_el1
+    fault_regs el1
     b       2f
-1:  mrs     x1, esr_el2
-    mrs     x2, far_el2
-    mrs     x3, elr_el2
-2:  bl      fault_report            /* does not return */
-3:  wfi
-    b       3b
+1:  fault_regs el2
+2:  bl      fault_recoverable
+    cbz     x0, 4f
+    mrs     x4, CurrentEL
+    cmp     x4, #(2 << 2)
+    b.eq    3f
+    mrs     x1, elr_el1
+    add     x1, x1, #4
+    msr     elr_el1, x1
+    b       5f
+3:  mrs     x1, elr_el2
+    add     x1, x1, #4
+    msr     elr_el2, x1
+5:  irq_frame ldp, ldr
+    add     sp, sp, #176
+    ldp     x0, x1, [sp]
+    add     sp, sp, #16
+    eret
+4:  ldr     x0, [sp, #0]                    /* the vector number */
+    mrs     x4, CurrentEL
+    cmp     x4, #(2 << 2)
+    b.eq    6f
+    fault_regs el1
+    b       7f
+6:  fault_regs el2
+7:  bl      fault_report                    /* does not return */
+8:  wfi
+    b       8b
 
     .balign 64
     .globl entry_text_end

@@ -199,3 +199,8 @@ void region_set_pte(unsigned i, unsigned pool)
 {
     pte_store(&rgn.l3[i], frame_pa(pool, i) | rgn.attrs | rgn.ng | DESC_TABLE);
 }
+
+void region_clear_pte(unsigned i)
+{
+    pte_store(&rgn.l3[i], 0);
+}

@@ -6,7 +6,7 @@ ARM64_HOST_CFLAGS := -std=c11 -O1 -g $(WARN) $(DEFS) -I. -Iarch/arm64/include -D
                      -D_DEFAULT_SOURCE -pthread
 # the real protocols the app runs, and the model they run on
 ARM64_MODEL_SRCS := sim/arm64/tlbi_model.c sim/arm64/tlbi_model_effect.c sim/arm64/tlbi_model_tlb.c \
-                    sim/arm64/tlbi_model_walk.c \
+                    sim/arm64/tlbi_model_walk.c sim/arm64/tlbi_model_bbm.c \
                     sim/arm64/host_tlbi.c sim/arm64/harness.c core/exp/arm64/tlbi_flush.c \
                     core/exp/arm64/linux_tlbi.c \
                     arch/arm64/cpu.c sim/arm64/profiles.c
@@ -59,21 +59,33 @@ mutants: $(foreach m,$(ARM_MUTANTS),$(BUILD)/mutants/$(m)/test_arm64_model)
 # The aarch64 topology classes and ipi_roundtrip's pairs (core/run/topo_arm64.c, only in the
 # aarch64 builds: its own rule, as test_arm64_model's), and its mutants (core/mutant.h 204,
 # 206), killed by this test (tests/sim/mutants.sh)
-TOPO_A64_TEST := tests/host/test_topo_arm64.c
 TOPO_A64_SRCS := core/run/topo_arm64.c
 TOPO_A64_MUTANTS := a64_mpidr_mt_ignored a64_pairs_sampled_in_order
-$(BUILD)/host/tests/test_topo_arm64: $(TOPO_A64_TEST) $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(TOPO_A64_SRCS))
+
+# The aarch64 verifier's reading of a read (core/exp/arm64/a64_verify.c: stale, fault, or
+# neither frame), and its mutant (core/mutant.h 128), killed by this test (tests/sim/mutants.sh)
+A64_VERIFY_SRCS := core/exp/arm64/a64_verify.c
+A64_VERIFY_MUTANTS := a64_conflict_as_stale
+
+# Both are host tests of aarch64-only code with their own rules, as test_arm64_model's:
+# tests/host/NAME.c over its sources built with arm64's flags, and one build per mutant
+# ($(1) the mutant, $(2) the test, $(3) its sources)
+$(BUILD)/host/tests/test_topo_arm64: $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(TOPO_A64_SRCS))
+$(BUILD)/host/tests/test_a64_verify: $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(A64_VERIFY_SRCS))
+$(BUILD)/host/tests/test_topo_arm64 $(BUILD)/host/tests/test_a64_verify: $(BUILD)/host/tests/%: tests/host/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST  $@")
 	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
-define topo_a64_mutant_rules
+define a64_unit_mutant_rules
 $(call arm_mutant_obj_rule,$(1))
-$(BUILD)/mutants/$(1)/test_topo_arm64: $(TOPO_A64_TEST) $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(TOPO_A64_SRCS))
+$(BUILD)/mutants/$(1)/$(2): tests/host/$(2).c $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(3))
 	$$(Q)$$(HOST_CC) $$(ARM64_HOST_CFLAGS) $$^ -o $$@ -lcmocka
 endef
-$(foreach m,$(TOPO_A64_MUTANTS),$(eval $(call topo_a64_mutant_rules,$(m))))
-unit-tests: $(BUILD)/host/tests/test_topo_arm64
-mutants: $(foreach m,$(TOPO_A64_MUTANTS),$(BUILD)/mutants/$(m)/test_topo_arm64)
+$(foreach m,$(TOPO_A64_MUTANTS),$(eval $(call a64_unit_mutant_rules,$(m),test_topo_arm64,$(TOPO_A64_SRCS))))
+$(foreach m,$(A64_VERIFY_MUTANTS),$(eval $(call a64_unit_mutant_rules,$(m),test_a64_verify,$(A64_VERIFY_SRCS))))
+unit-tests: $(BUILD)/host/tests/test_topo_arm64 $(BUILD)/host/tests/test_a64_verify
+mutants: $(foreach m,$(TOPO_A64_MUTANTS),$(BUILD)/mutants/$(m)/test_topo_arm64) \
+         $(foreach m,$(A64_VERIFY_MUTANTS),$(BUILD)/mutants/$(m)/test_a64_verify)
 
 # The check before the first CPU_ON (arch/arm64/psci_fn.c) against PSCI firmwares that lack
 # what the bring-up needs, over a fake psci_call; mutant 118 psci_features_unchecked, whose
@@ -99,7 +111,8 @@ mutants: $(BUILD)/mutants/psci_features_unchecked/test_psci_arm64
 # --arch aarch64 runs it (sim/main.c).
 include arch/arm64/core_srcs.mk
 A64SIM_SRCS := sim/arm64/tlbi_model.c sim/arm64/tlbi_model_effect.c sim/arm64/tlbi_model_tlb.c \
-               sim/arm64/tlbi_model_walk.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c sim/arm64/host_arch.c \
+               sim/arm64/tlbi_model_walk.c sim/arm64/tlbi_model_bbm.c sim/arm64/host_tlbi.c sim/arm64/host_cpu.c \
+               sim/arm64/host_arch.c \
                sim/arm64/host_gic.c sim/arm64/host_psci.c sim/arm64/profiles.c sim/arm64/app.c \
                arch/arm64/irq.c arch/arm64/cpu.c arch/arm64/mailbox.c arch/arm64/gic_sgi.c arch/arm64/psci_fn.c \
                arch/arm64/cpu_off.c $(A64_CORE_SRCS)
@@ -119,15 +132,17 @@ sim: $(A64SIM)
 # its mutants (core/mutant.h 165, 166), the IRQ handler's (186, 187, which
 # tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
 # ipi_roundtrip's pairs' (205), the summary's table (207), the tool's SGIs' (112, 113), the
-# hand-back's CPU_OFF (117), the PSCI check before CPU_ON (118), and the experiments' order of
-# stores and TLBIs and their ASIDs (114-116), killed by tests/sim/arm64_app.sh: profiles.c,
-# host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c, a64_exp.c, tlbi_broadcast.c,
-# core/run/topo_arm64.c, core/report/summary_text.c, arch/arm64/gic_sgi.c, cpu_off.c and
-# psci_fn.c rebuilt per mutant, the rest shared (but for A64SIM_WHOLE_MUTANTS)
+# hand-back's CPU_OFF (117), the PSCI check before CPU_ON (118), the experiments' order of
+# stores and TLBIs and their ASIDs (114-116) and break-before-make's (126, 127: the model's
+# error), killed by tests/sim/arm64_app.sh: profiles.c, host_gic.c, arch/arm64/irq.c,
+# core/exp/arm64/kpti.c, a64_exp.c, tlbi_broadcast.c, core/run/topo_arm64.c,
+# core/report/summary_text.c, arch/arm64/gic_sgi.c, cpu_off.c and psci_fn.c rebuilt per
+# mutant, the rest shared (but for A64SIM_WHOLE_MUTANTS)
 A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_ping_wrong_id arm_irq_no_eoi \
                   a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows arm_sgi_ping_secure \
                   arm_sgi_readback_ignored a64_cpu_off_skipped psci_features_unchecked \
-                  a64_remap_no_dsb_ishst a64_tlbi_before_store a64_kpti_asid_zero
+                  a64_remap_no_dsb_ishst a64_tlbi_before_store a64_kpti_asid_zero \
+                  a64_remap_without_break a64_ng_flip_without_break
 # SGI_PING back at 9 (112, asm/gic.h): every user of the macro, so every source rebuilt
 A64SIM_WHOLE_MUTANTS := arm_sgi_ping_secure
 A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \

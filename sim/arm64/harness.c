@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "asm/abort.h"
 #include "asm/barrier.h"
 #include "asm/tlbi.h"
 #include "core/exp/arm64/tlbi_flush.h"
@@ -23,7 +24,7 @@ struct mailbox {
 };
 
 struct cpu_tally {
-    _Alignas(CACHE_LINE) uint64_t checks, stale;
+    _Alignas(CACHE_LINE) uint64_t checks, stale, faults;
 };
 
 struct run {
@@ -129,46 +130,63 @@ static uint64_t descriptor(const struct run *r, uint32_t page, int round)
     return a64m_pte(frame_of(r, page, round)) | (r->p->shape == A64H_ASID ? A64M_PTE_NG : 0);
 }
 
-static void store_all(struct run *r, uint32_t first, uint32_t n, int round)
+/* Break-before-make, as the app's region_remap (core/exp/arm64/a64_exp.c): the break, the
+ * descriptors invalid and visible to every walker before any invalidation... */
+static void unmap(struct run *r, uint32_t first, uint32_t n)
 {
     for (uint32_t p = first; p < first + n; p++)
-        pte_store(a64m_pte_ptr(&r->m, p), descriptor(r, p, round));
-}
-
-static void remap(struct run *r, uint32_t first, uint32_t n, int round)
-{
-    store_all(r, first, n, round);
-    /* the new descriptors visible to every walker before any invalidation */
+        pte_store(a64m_pte_ptr(&r->m, p), 0);
     dsb_ishst();
 }
 
-/* the controls of the stores' order (not protocols of core/): no DSB ISHST before the TLBIs,
- * or the TLBIs before the stores */
+/* ...and, once the shootdown is complete, the make: the new descriptors */
+static void map(struct run *r, uint32_t first, uint32_t n, int round)
+{
+    for (uint32_t p = first; p < first + n; p++)
+        pte_store(a64m_pte_ptr(&r->m, p), descriptor(r, p, round));
+    dsb_ishst();
+    isb();
+}
+
+/* the controls of the stores' order (not protocols of core/), break-before-make aside: the
+ * break's invalid descriptors with no DSB ISHST before the TLBIs, or the TLBIs before them */
 static void misordered(struct run *r, int round)
 {
     uint32_t pages = r->p->pages;
     if (r->p->shape == A64H_NO_ISHST) {
-        store_all(r, 0, pages, round);
+        for (uint32_t p = 0; p < pages; p++)
+            pte_store(a64m_pte_ptr(&r->m, p), 0);
         tlbi_flush_broadcast(page_va(0), pages);
+        map(r, 0, pages, round);
         return;
     }
     for (uint32_t p = 0; p < pages; p++)
         tlbi_va_is(page_va(p));
-    remap(r, 0, pages, round);
+    unmap(r, 0, pages);
+    map(r, 0, pages, round);
     dsb_ish();
     isb();
 }
 
-/* Every page read through this CPU's TLB; a tag other than the expected frame's is stale. */
+/* Every page read through this CPU's TLB; a tag other than the expected frame's is stale.
+ * The control reads inside an abort window (asm/abort.h): a CPU with no entry left takes a
+ * translation fault, counted apart. */
 static void verify(struct run *r, uint32_t cpu, int round)
 {
     struct cpu_tally *t = &r->tally[cpu];
+    bool window = r->p->shape == A64H_CONTROL && round >= 0;
+    if (window)
+        abort_window_open();
     for (uint32_t p = 0; p < r->p->pages; p++) {
         uint64_t want = a64m_tag(frame_of(r, p, round));
         uint64_t seen = test_read((const volatile uint64_t *)(uintptr_t)page_va(p));
         t->checks++;
         if (seen == want)
             continue;
+        if (seen == TEST_READ_FAULTED) {
+            t->faults++;
+            continue;
+        }
         pthread_mutex_lock(&r->first_lock);
         if (r->out->stale_reads == 0) {
             r->out->stale_cpu = cpu;
@@ -180,6 +198,8 @@ static void verify(struct run *r, uint32_t cpu, int round)
         pthread_mutex_unlock(&r->first_lock);
         t->stale++;
     }
+    if (window)
+        abort_window_close();
 }
 
 /* ipi_local: the initiator posts to every target, flushes itself, waits for every ack. */
@@ -228,7 +248,9 @@ static bool round_work(struct run *r, uint32_t cpu, int round)
     case A64H_FULL:
         if (cpu != 0)
             return true;
-        remap(r, 0, pages, round);
+        unmap(r, 0, pages);
+        if (r->p->shape == A64H_CONTROL)
+            return true; /* the break alone: no TLBI, no new descriptor */
         if (r->p->shape == A64H_BROADCAST)
             tlbi_flush_broadcast(page_va(0), pages);
         else if (r->p->shape == A64H_RANGE)
@@ -246,6 +268,7 @@ static bool round_work(struct run *r, uint32_t cpu, int round)
             dsb_ish();
             isb();
         }
+        map(r, 0, pages, round);
         return true;
     case A64H_NO_ISHST:
     case A64H_TLBI_FIRST:
@@ -257,15 +280,19 @@ static bool round_work(struct run *r, uint32_t cpu, int round)
             return true; /* a hung target: the initiator's deadline must end the run */
         if (cpu != 0)
             return ipi_answer(r, cpu, round);
-        remap(r, 0, pages, round);
-        return ipi_initiate(r, round);
+        unmap(r, 0, pages);
+        if (!ipi_initiate(r, round))
+            return false;
+        map(r, 0, pages, round);
+        return true;
     case A64H_CONCURRENT:
         if (cpu < r->initiators) {
             /* disjoint slices covering every page */
             uint32_t first = (uint32_t)((uint64_t)pages * cpu / r->initiators);
             uint32_t end = (uint32_t)((uint64_t)pages * (cpu + 1) / r->initiators);
-            remap(r, first, end - first, round);
+            unmap(r, first, end - first);
             tlbi_flush_broadcast(page_va(first), end - first);
+            map(r, first, end - first, round);
         }
         return true;
     default:
@@ -282,7 +309,7 @@ static void *cpu_main(void *arg)
         a64m_set_asid(&r->m, a->cpu, A64H_ASID_VALUE);
     /* every TLB warm: each CPU holds every translation before the first remap */
     verify(r, a->cpu, -1);
-    r->tally[a->cpu].checks = r->tally[a->cpu].stale = 0;
+    r->tally[a->cpu].checks = r->tally[a->cpu].stale = r->tally[a->cpu].faults = 0;
     if (!barrier(r, a->cpu))
         goto out;
     for (int round = 0; round < (int)r->p->rounds; round++) {
@@ -342,8 +369,10 @@ bool a64h_run(const struct a64h_params *p, struct a64h_result *out)
     }
     for (uint32_t i = 0; i < started; i++)
         pthread_join(th[i], NULL);
-    for (uint32_t i = 0; i < p->cpus; i++)
+    for (uint32_t i = 0; i < p->cpus; i++) {
         out->checks += r.tally[i].checks;
+        out->faults += r.tally[i].faults;
+    }
     out->timeouts = r.timeouts;
     out->violations = r.m.violations;
     if (r.m.violations)

@@ -21,8 +21,11 @@
  *   concurrent  CPUs 0..m-1 each remap their own slice of the pages and run
  *               tlbi_flush_broadcast on it, all at once; then everyone
  *               verifies every page;
- *   control     CPU 0 remaps with no invalidation at all: the model must
- *               show stale reads (the verifier works).
+ *   control     CPU 0 makes the descriptors invalid and issues no TLBI
+ *               (the break alone): the CPUs read inside an abort window
+ *               (asm/abort.h); one holding the old entry reads stale, one
+ *               without takes a recovered translation fault (`faults`); the
+ *               model must show stale reads (the verifier works).
  *   broadcast_os   as broadcast with tlbi_flush_broadcast_os (VAE1OS, DSB OSH);
  *   os_dsb_ish     control: VAE1OS per page completed with DSB ISH only (the
  *                  inner domain's barrier): the model must show stale reads;
@@ -68,6 +71,7 @@ struct a64h_params {
 
 struct a64h_result {
     uint64_t checks, stale_reads;
+    uint64_t faults;       /* the control's reads that found no entry (recovered, not stale) */
     uint32_t timeouts;     /* waits that passed their deadline */
     uint32_t violations;   /* what the model recorded (faults, addresses outside the region) */
     char first_violation[160];

@@ -154,6 +154,11 @@ void region_set_pte(unsigned i, unsigned pool)
     pte_store(&rgn.l3[i], a64m_pte(pool * REGION_PAGES + i) | rgn.ng);
 }
 
+void region_clear_pte(unsigned i)
+{
+    pte_store(&rgn.l3[i], 0);
+}
+
 int pt_current_asid(void)
 {
     return this_cpu() ? (int)a64s_model()->cpu[this_cpu()->idx].asid : A64S_ASID;

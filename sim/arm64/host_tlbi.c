@@ -1,5 +1,5 @@
 /*
- * The TLBSCOPE_HOST halves of asm/tlbi.h and asm/barrier.h (contract B of
+ * The TLBSCOPE_HOST halves of asm/tlbi.h, asm/barrier.h and asm/abort.h (contract B of
  * issue 27): each primitive is executed by the modelled CPU the calling
  * thread plays (a64m_bind), on the strict model of tlbi_model.h. The
  * protocols of core/exp/arm64/ call these exactly as they call the
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "asm/abort.h"
 #include "asm/barrier.h"
 #include "asm/tlbi.h"
 #include "sim/arm64/tlbi_model.h"
@@ -39,9 +40,35 @@ void tlbi_issue(enum tlbi_op op, uint64_t operand)
 {
     a64m_tlbi(model("a TLBI"), bound_cpu, op, operand);
 }
+/* asm/abort.h on the host: the calling thread's CPU's window and the faults it took */
+static __thread bool abort_window;
+static __thread uint32_t aborts;
+
+void abort_window_open(void)
+{
+    abort_window = true;
+    aborts = 0;
+}
+
+uint32_t abort_window_close(void)
+{
+    abort_window = false;
+    return aborts;
+}
+
 uint64_t test_read(const volatile uint64_t *p)
 {
-    return a64m_read(model("a test read"), bound_cpu, (uint64_t)(uintptr_t)p);
+    bool faulted;
+    uint64_t v;
+    if (!abort_window) /* a translation fault is a model error */
+        return a64m_read(model("a test read"), bound_cpu, (uint64_t)(uintptr_t)p);
+    /* inside the window the model's translation fault is the recoverable abort */
+    v = a64m_read_recoverable(model("a test read"), bound_cpu, (uint64_t)(uintptr_t)p, &faulted);
+    if (faulted) {
+        aborts++;
+        return TEST_READ_FAULTED;
+    }
+    return v;
 }
 void pte_store(volatile uint64_t *pte, uint64_t value)
 {

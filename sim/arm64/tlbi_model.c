@@ -305,7 +305,9 @@ static void enter(struct a64_model *m)
     a64m_run_due(m);
 }
 
-uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
+/* A read by CPU ci; a translation fault is a model error unless `faulted` takes it (the
+ * harness's recoverable abort, a64m_read_recoverable). */
+static uint64_t read_va(struct a64_model *m, uint32_t ci, uint64_t va, bool *faulted)
 {
     struct a64m_cpu *c = &m->cpu[ci];
     uint32_t page;
@@ -323,10 +325,12 @@ uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
             c->n.walks++;
         }
         if ((d & A64M_PTE_VALID) != A64M_PTE_VALID || a64m_frame(d) >= m->frames) {
-            /* a translation fault: the harness counts it as a wrong read */
             c->n.faults++;
-            violation(m, ci, "translation fault at 0x%llx (descriptor 0x%llx)",
-                      (unsigned long long)va, (unsigned long long)d);
+            if (faulted && (d & A64M_PTE_VALID) != A64M_PTE_VALID)
+                *faulted = true;
+            else
+                violation(m, ci, "translation fault at 0x%llx (descriptor 0x%llx)",
+                          (unsigned long long)va, (unsigned long long)d);
         } else
             value = m->tags[a64m_frame(d)];
     }
@@ -335,11 +339,24 @@ uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
     return value;
 }
 
+uint64_t a64m_read(struct a64_model *m, uint32_t ci, uint64_t va)
+{
+    /* a translation fault here: the harness counts it as a wrong read */
+    return read_va(m, ci, va, NULL);
+}
+
+uint64_t a64m_read_recoverable(struct a64_model *m, uint32_t ci, uint64_t va, bool *faulted)
+{
+    *faulted = false;
+    return read_va(m, ci, va, faulted);
+}
+
 void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, uint64_t value)
 {
     struct a64m_cpu *c = &m->cpu[ci];
     uintptr_t at = (uintptr_t)pte, base = (uintptr_t)m->table;
     uint32_t slot, page;
+    char why[sizeof(m->violation[0])];
     enter(m);
     c->n.pte_stores++;
     if (at < base || (at - base) % sizeof(uint64_t) || (at - base) / sizeof(uint64_t) >= m->slots) {
@@ -348,6 +365,9 @@ void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, ui
         return;
     }
     slot = (uint32_t)((at - base) / sizeof(uint64_t));
+    /* a page's descriptor (the level-2 and spare tables' slots follow the pages) */
+    if (slot < m->pages && a64m_bbm_breach(m, ci, slot, value, why, sizeof(why))) /* tlbi_model_bbm.c */
+        violation(m, ci, "%s", why);
     /* the others may have walked the old translation just before (worst case: they did) */
     for (uint32_t j = 0; j < m->ncpus; j++) {
         if (j != ci && a64m_chance(c, m->cfg.pte_fill_per_65536) &&

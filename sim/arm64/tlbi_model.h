@@ -111,6 +111,18 @@
  * through the walk cache (a hit skips the level-2 descriptor in memory), then
  * the level-3 descriptor, or the block's page.
  *
+ * Break-before-make (Arm ARM, "Using break-before-make when updating
+ * translation table entries"): a descriptor store that changes a valid
+ * descriptor into another valid one with a different output address, or
+ * flips nG on a valid one, is a model error whenever the old descriptor is
+ * valid (some CPU may hold its entry: the conservative reading). The old
+ * descriptor is the storing CPU's last store to it, else the visible table.
+ * The way that passes: the descriptor invalid, the TLBI complete, then the
+ * new one (Linux's ptep_clear_flush() then set_pte_at()). A read that finds
+ * no usable entry and an invalid descriptor is a translation fault: a model
+ * error, except when the harness asks for it as the recoverable abort of
+ * stale_detector_control's reads (a64m_read_recoverable, asm/abort.h).
+ *
  * Stale entries are made likely, not only possible: at a descriptor store
  * every other CPU may first walk the old translation (hardware may have
  * walked it speculatively at any time before); where a TLBI takes effect,
@@ -140,6 +152,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "asm/tlbi.h" /* enum tlbi_op: what tlbi_issue hands the model */
@@ -284,8 +297,15 @@ static inline uint64_t a64m_va(const struct a64_model *m, uint32_t page)
 /* Before any CPU runs: the descriptor of `page`, visible at once, no TLB filled. */
 void a64m_map_initial(struct a64_model *m, uint32_t page, uint32_t frame);
 
-/* ---- what CPU c executes (sim/arm64/host_tlbi.c calls these for the bound CPU) ---- */
+/* ---- what CPU c executes (sim/arm64/host_tlbi.c calls these for the bound CPU) ----
+ * A descriptor store that breaks break-before-make is a model error (see above); a read
+ * that finds neither an entry nor a valid descriptor is a translation fault, a model error
+ * except through a64m_read_recoverable. */
 uint64_t a64m_read(struct a64_model *m, uint32_t c, uint64_t va);
+/* The same, but a translation fault (an invalid descriptor and no entry) is no model error:
+ * *faulted says it happened and 0 is returned (the harness delivers it as asm/abort.h's
+ * recoverable abort). */
+uint64_t a64m_read_recoverable(struct a64_model *m, uint32_t c, uint64_t va, bool *faulted);
 void a64m_pte_store(struct a64_model *m, uint32_t c, volatile uint64_t *pte, uint64_t value);
 /* TLBI `op` with its operand (decoded as above), executed by CPU c */
 void a64m_tlbi(struct a64_model *m, uint32_t c, enum tlbi_op op, uint64_t operand);
@@ -305,6 +325,12 @@ uint64_t a64m_entry(struct a64_model *m, uint32_t c, uint32_t page);
 /* Invalidations pending on CPU c (one per TLBI that reached it and is not complete). */
 uint32_t a64m_pending(struct a64_model *m, uint32_t c);
 void a64m_sum_counts(struct a64_model *m, struct a64m_counts *out);
+
+/* ---- between the model's files ---- */
+/* tlbi_model_bbm.c: true when CPU ci's store of `value` to page's descriptor breaks
+ * break-before-make (the reason in `why`); m->lock held */
+bool a64m_bbm_breach(const struct a64_model *m, uint32_t ci, uint32_t page, uint64_t value, char *why,
+                     size_t cap);
 
 /* ---- the CPU the calling thread plays (host_tlbi.c) ---- */
 void a64m_bind(struct a64_model *m, uint32_t cpu);

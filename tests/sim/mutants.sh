@@ -71,6 +71,10 @@ all_mutants="$all_mutants $arm_mutants"
 topo_a64_mutants=$(sed -n 's/^TOPO_A64_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $topo_a64_mutants; do [ -x "$MUT/$m/test_topo_arm64" ] || need_build=true; done
 all_mutants="$all_mutants $topo_a64_mutants"
+# the aarch64 verifier's reading of a read: test_a64_verify only (sim/arm64/arm64.mk A64_VERIFY_MUTANTS)
+a64_verify_mutants=$(sed -n 's/^A64_VERIFY_MUTANTS :=//p' sim/arm64/arm64.mk)
+for m in $a64_verify_mutants; do [ -x "$MUT/$m/test_a64_verify" ] || need_build=true; done
+all_mutants="$all_mutants $a64_verify_mutants"
 # tlbscope-sim --arch aarch64's mutants, and the app's IRQ handler's: their driver only
 # (sim/arm64/arm64.mk A64SIM_MUTANTS)
 a64sim_mutants=$(sed -n '/^A64SIM_MUTANTS :=/,/[^\\]$/p' sim/arm64/arm64.mk | sed 's/^A64SIM_MUTANTS :=//; s/\\//g')
@@ -690,7 +694,7 @@ kill_unit report_written_in_place test_power_loss_never_truncates_a_report \
     "a report written under its final name: a power loss leaves it truncated" test_stick_files
 # the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
 # DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
-control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 37
+control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 40
 kill_unit arm_dsb_missing test_broadcast_has_no_stale_reads \
     "aarch64: the broadcast initiator skips its DSB ISH" test_arm64_model
 kill_unit arm_local_not_broadcast test_broadcast_has_no_stale_reads \
@@ -757,6 +761,14 @@ kill_a64sim a64_cpu_off_skipped neoverse-n1 "the secondaries never call PSCI CPU
 control_unit psci_features_unchecked test_psci_arm64 "the PSCI check test" 5
 kill_unit psci_features_unchecked test_psci_0_1_refused \
     "CPU_ON without PSCI_VERSION >= 0.2 and PSCI_FEATURES checked" test_psci_arm64
+# break-before-make (core/exp/arm64/a64_exp.c): a remap's new descriptor written over the live
+# one, and the nG flip written over live descriptors, are the strict model's errors (run.errors)
+kill_a64sim a64_remap_without_break neoverse-n1 "region_remap writes the new descriptor over the live one"
+kill_a64sim a64_ng_flip_without_break neoverse-n1 "region_set_ng flips nG on live descriptors"
+# the verifier (core/exp/arm64/a64_verify.c): a read of neither frame counted as a stale read
+control_unit a64_conflict_as_stale test_a64_verify "the aarch64 verifier's reading test" 3
+kill_unit a64_conflict_as_stale test_a_read_of_neither_frame_is_a_conflict \
+    "the aarch64 verifier counts a read of neither frame as a stale read" test_a64_verify
 # the MPIDR classes and the sampling of pairs, on the shapes machines report
 control_unit a64_mpidr_mt_ignored test_topo_arm64 "the aarch64 topology-class test" 7
 kill_unit a64_mpidr_mt_ignored test_altra_pairs_and_sockets \

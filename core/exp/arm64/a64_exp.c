@@ -1,9 +1,11 @@
 /* The aarch64 experiments' shared record keeping and test-region operations: see a64_exp.h. */
 #include "core/exp/arm64/a64_exp.h"
+#include "core/exp/arm64/a64_verify.h"
 #include "core/exp/arm64/experiments.h"
 
 #include <stdarg.h>
 
+#include "asm/abort.h"
 #include "asm/barrier.h"
 #include "asm/gic.h"
 #include "asm/paging.h"
@@ -14,10 +16,19 @@
 #include "core/lib/strbuf.h"
 #include "core/mutant.h"
 
+/* What the verifier saw wrong in the current experiment beyond stale reads (a64_exp_begin
+ * clears it, a64_exp_end reports it): reads of neither frame, and recovered faults. */
+static struct {
+    uint64_t conflicts, faults;
+    unsigned cpu;
+    uint64_t va, seen;
+} misreads;
+
 void a64_exp_begin(struct arm64_run *run, struct experiment_record *e, bool verifies)
 {
     (void)run;
     e->verification.applicable = verifies;
+    misreads.conflicts = misreads.faults = 0;
     /* before any measurement: the points' room is reserved, as x86's runner does */
     if (!point_list_reserve(&e->results, A64_MAX_POINTS) || !point_list_reserve(&e->summary, A64_MAX_SUMMARY))
         record_set_status(e, RESULT_ERROR, "no memory for the experiment's points");
@@ -27,6 +38,16 @@ void a64_exp_end(struct arm64_run *run, struct experiment_record *e, uint64_t t0
 {
     (void)run;
     e->duration_ms = ticks_to_ms(ticks() - t0);
+    /* neither frame: counted apart from stale reads, and a FAILURE wherever it happens */
+    if (misreads.conflicts) {
+        record_note(e, "%llu reads saw neither the old frame nor the new (a TLB conflict or an amalgamated entry), "
+                    "the first on CPU %u at 0x%llx: 0x%llx",
+                    (unsigned long long)misreads.conflicts, misreads.cpu, (unsigned long long)misreads.va,
+                    (unsigned long long)misreads.seen);
+        if (e->status != RESULT_FAILURE)
+            record_set_status(e, RESULT_FAILURE, "%llu reads of neither frame: break-before-make did not hold",
+                              (unsigned long long)misreads.conflicts);
+    }
     if (e->verification.stale_reads && str_cmp(e->id, "stale_detector_control") != 0 &&
         e->status != RESULT_FAILURE)
         record_set_status(e, RESULT_FAILURE,
@@ -98,60 +119,112 @@ uint64_t a64_timeout_ticks(const struct arm64_run *run)
     return tick_freq() / 1000 * run->timeout_ms;
 }
 
-void region_reset(void)
-{
-    unsigned i;
-    for (i = 0; i < REGION_PAGES; i++)
-        region_set_pte(i, 0);
-    dsb_ishst();
-    tlbi_all_is();
-    dsb_ish();
-    isb();
-}
+/*
+ * Break-before-make (Arm ARM, "Using break-before-make when updating translation table
+ * entries"): a live descriptor is never rewritten with another output address or nG, or a
+ * CPU may hold both translations (a TLB conflict abort, or an entry amalgamated from the
+ * two). Linux's way, ptep_clear_flush() then set_pte_at(): the descriptor invalid, the
+ * invalidation complete everywhere, then the new descriptor.
+ */
 
-void region_remap(unsigned first, unsigned n, unsigned pool)
+/* the break: pages [first, first+n) invalid, DSB ISHST: every walk sees them so before any
+ * later TLBI (ptep_get_and_clear(), then the dsb(ishst) flush_tlb_page() starts with) */
+void region_unmap(unsigned first, unsigned n)
 {
     unsigned i;
     for (i = first; i < first + n; i++)
-        region_set_pte(i, pool);
-    /* the stores visible to every walker before the TLBIs that follow: one that takes effect
-     * first would let a walk refill the old descriptor (the mutant leaves that to their DSB) */
+        region_clear_pte(i);
+    /* the invalid descriptors visible to every walker before the TLBIs that follow: one that
+     * takes effect first would let a walk refill the old descriptor (the mutant leaves that
+     * to the TLBIs' own DSB) */
     if (!MUTANT(a64_remap_no_dsb_ishst))
         dsb_ishst();
 }
 
-/* reads through this CPU's TLB: returns the wrong tags; the first in *bad_at, *seen */
-static uint64_t read_pages(unsigned first, unsigned n, unsigned pool, unsigned *bad_at, uint64_t *seen)
+/* the make: the new descriptors, DSB ISHST and ISB: walks, this CPU's next loads
+ * included, see them (set_pte_at()) */
+static void region_map(unsigned first, unsigned n, unsigned pool)
 {
-    uint64_t bad = 0;
     unsigned i;
+    for (i = first; i < first + n; i++)
+        region_set_pte(i, pool);
+    dsb_ishst();
+    isb();
+}
+
+void region_reset(void)
+{
+    region_unmap(0, REGION_PAGES);
+    tlbi_all_is();
+    dsb_ish();
+    isb();
+    region_map(0, REGION_PAGES, 0);
+}
+
+void region_set_ng(bool ng)
+{
+    if (MUTANT(a64_ng_flip_without_break)) { /* from pool A as it is, the flip written over it */
+        region_reset();
+        rgn.ng = ng ? PTE_NG : 0;
+        region_map(0, REGION_PAGES, 0);
+    }
+    rgn.ng = ng ? PTE_NG : 0;
+    region_reset();
+}
+
+uint64_t region_remap(unsigned first, unsigned n, unsigned pool, region_flush_fn *flush, void *ctx)
+{
+    uint64_t t;
+    if (MUTANT(a64_remap_without_break)) { /* as before: the new descriptors over the live ones */
+        region_map(first, n, pool);
+        return flush(ctx);
+    }
+    if (MUTANT(a64_tlbi_before_store)) { /* the TLBIs first, the descriptors stored after them */
+        t = flush(ctx);
+        region_unmap(first, n);
+        region_map(first, n, pool);
+        return t;
+    }
+    region_unmap(first, n);
+    t = flush(ctx);
+    region_map(first, n, pool);
+    return t;
+}
+
+/* this CPU reads pages [first, first+n) through its TLB; expected: pool's tags, or none
+ * (VERIFY_UNMAPPED | old pool: descriptors invalid, the old pool's tags are stale) */
+#define VERIFY_UNMAPPED 0x100u
+static void read_pages(unsigned first, unsigned n, unsigned pool, struct a64_reads *r)
+{
+    unsigned i, old = (pool & VERIFY_UNMAPPED) ? (pool & 1) : !pool;
+    *r = (struct a64_reads){ 0 };
     for (i = first; i < first + n; i++) {
         uint64_t v = test_read((const volatile uint64_t *)region_page_va(i));
-        if (v != frame_tag(pool, i) && !bad++) {
-            *bad_at = i;
-            *seen = v;
-        }
+        uint64_t want = (pool & VERIFY_UNMAPPED) ? TEST_READ_FAULTED : frame_tag(pool, i);
+        a64_reads_add(r, i, v, want, frame_tag(old, i));
     }
-    return bad;
 }
 
 void a64_fn_read(struct percpu *pc)
 {
-    unsigned at = 0;
-    uint64_t seen = 0;
-    pc->result[0] = read_pages((unsigned)pc->arg[0], (unsigned)pc->arg[1], (unsigned)pc->arg[2], &at, &seen);
-    pc->result[1] = at;
-    pc->result[2] = seen;
+    struct a64_reads r;
+    bool window = pc->arg[2] & VERIFY_UNMAPPED;
+    if (window)
+        abort_window_open();
+    read_pages((unsigned)pc->arg[0], (unsigned)pc->arg[1], (unsigned)pc->arg[2], &r);
+    if (window)
+        abort_window_close();
+    a64_reads_pack(&r, pc->result);
 }
 
 bool region_warm(struct arm64_run *run, const unsigned *cpus, unsigned k, unsigned first, unsigned n)
 {
-    unsigned i, at;
-    uint64_t seen;
+    unsigned i;
+    struct a64_reads r;
     bool ok = true;
     for (i = 0; i < k; i++)
         smp_post(cpus[i], a64_fn_read, first, n, 0);
-    read_pages(first, n, 0, &at, &seen);
+    read_pages(first, n, 0, &r);
     for (i = 0; i < k; i++)
         if (smp_wait(cpus[i], a64_timeout_ticks(run)) != 0) {
             a64_cpu_lost(run, cpus[i], "warming the test pages");
@@ -160,32 +233,40 @@ bool region_warm(struct arm64_run *run, const unsigned *cpus, unsigned k, unsign
     return ok;
 }
 
-/* `bad` stale reads of one CPU, the first at page `at` (seen instead of pool's tag) */
-static void tally_stale(struct experiment_record *e, unsigned cpu, uint64_t bad, unsigned at, uint64_t seen,
-                        unsigned pool)
+/* One CPU's wrong reads: stale ones to the record (the first with its VA and values), the
+ * others to misreads. */
+static void tally(struct experiment_record *e, unsigned cpu, const struct a64_reads *r, unsigned pool)
 {
-    if (!bad)
-        return;
-    record_stale(e, cpu, region_page_va(at), frame_tag(pool, at), seen); /* counts one */
-    e->verification.stale_reads += bad - 1;
+    uint64_t want;
+    if (r->stale) {
+        want = (pool & VERIFY_UNMAPPED) ? 0 : frame_tag(pool, r->stale_at); /* 0: no translation */
+        record_stale(e, cpu, region_page_va(r->stale_at), want, r->stale_seen); /* counts one */
+        e->verification.stale_reads += r->stale - 1;
+    }
+    if (r->conflicts && !misreads.conflicts) {
+        misreads.cpu = cpu;
+        misreads.va = region_page_va(r->conflict_at);
+        misreads.seen = r->conflict_seen;
+    }
+    misreads.conflicts += r->conflicts;
+    misreads.faults += r->faults;
 }
 
-uint64_t region_verify(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n, unsigned pool)
+static uint64_t verify(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n,
+                       unsigned pool, const unsigned *cpus, unsigned k)
 {
-    unsigned cpus[MAX_CPUS], k = a64_others(cpus);
-    return region_verify_cpus(run, e, first, n, pool, cpus, k);
-}
-
-uint64_t region_verify_cpus(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n,
-                            unsigned pool, const unsigned *cpus, unsigned k)
-{
-    unsigned i, at = 0;
-    uint64_t seen = 0, bad, before = e->verification.stale_reads;
+    unsigned i;
+    struct a64_reads r;
+    uint64_t before = e->verification.stale_reads;
     for (i = 0; i < k; i++)
         smp_post(cpus[i], a64_fn_read, first, n, pool);
-    bad = read_pages(first, n, pool, &at, &seen);
+    if (pool & VERIFY_UNMAPPED)
+        abort_window_open();
+    read_pages(first, n, pool, &r);
+    if (pool & VERIFY_UNMAPPED)
+        abort_window_close();
     e->verification.checks += n;
-    tally_stale(e, 0, bad, at, seen, pool);
+    tally(e, 0, &r, pool);
     for (i = 0; i < k; i++) {
         struct percpu *pc = &percpu[cpus[i]];
         if (smp_wait(cpus[i], a64_timeout_ticks(run)) != 0) {
@@ -194,7 +275,33 @@ uint64_t region_verify_cpus(struct arm64_run *run, struct experiment_record *e, 
             continue;
         }
         e->verification.checks += n;
-        tally_stale(e, cpus[i], pc->result[0], (unsigned)pc->result[1], pc->result[2], pool);
+        a64_reads_unpack(&r, pc->result);
+        tally(e, cpus[i], &r, pool);
     }
     return e->verification.stale_reads - before;
+}
+
+uint64_t region_verify(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n, unsigned pool)
+{
+    unsigned cpus[MAX_CPUS], k = a64_others(cpus);
+    return verify(run, e, first, n, pool, cpus, k);
+}
+
+uint64_t region_verify_cpus(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n,
+                            unsigned pool, const unsigned *cpus, unsigned k)
+{
+    return verify(run, e, first, n, pool, cpus, k);
+}
+
+uint64_t region_verify_unmapped(struct arm64_run *run, struct experiment_record *e, unsigned first, unsigned n,
+                                unsigned old_pool)
+{
+    unsigned cpus[MAX_CPUS], k = a64_others(cpus);
+    return verify(run, e, first, n, VERIFY_UNMAPPED | (old_pool & 1), cpus, k);
+}
+
+void a64_misreads(uint64_t *conflicts, uint64_t *faults)
+{
+    *conflicts = misreads.conflicts;
+    *faults = misreads.faults;
 }

@@ -33,17 +33,23 @@
  *              stay global and the full flush is TLBI ALLE2IS (tlbi_flush_all,
  *              VMALLE1IS's EL2 form), which drops the firmware's and our own
  *              code's entries too: a refill pays for those as well.
- * A sample: every page of the test region back to pool A and invalidated;
- * the BSP and every other CPU read all REGION_PAGES pages (their TLBs hold
- * the working set: the region stands for the process's memory); the BSP
- * rewrites the first p PTEs to pool B (DSB ISHST, not timed); the timed
- * flush; then the refill: the BSP reads all REGION_PAGES pages again, a DSB
- * NSH (its loads complete) before the counter. A full flush refills every
- * page, per page only the p remapped ones. A point's metrics, from the same
- * samples, with x86's names: `latency` the flush alone (x86 shootdown
- * points' `latency`), `initiator_refill` the initiator's refill of its
- * working set, and `with_refill` the two together on its own counter (the
- * curve the crossover is found on). Then the verifier: every CPU reads
+ * A sample: every page of the test region back to pool A and invalidated
+ * (nG as the mode needs: region_set_ng, the flip itself by invalid + TLBI +
+ * DSB); the BSP and every other CPU read all REGION_PAGES pages (their TLBs
+ * hold the working set: the region stands for the process's memory); then
+ * break-before-make of the first p PTEs (a64_exp.h region_remap, Linux's
+ * ptep_clear_flush() and set_pte_at()): invalid and DSB ISHST (not timed:
+ * ptep_get_and_clear() and the barrier Linux's flush opens with), the timed
+ * flush (its TLBIs, DSB ISH and ISB), then the PTEs to pool B, DSB ISHST,
+ * ISB (set_pte_at(), not timed); then the refill: the BSP reads all
+ * REGION_PAGES pages again, a DSB NSH (its loads complete) before the
+ * counter. A full flush refills every page, per page only the p remapped
+ * ones. A point's metrics, from the same samples, with x86's names:
+ * `latency` the flush alone (x86 shootdown points' `latency`),
+ * `initiator_refill` the initiator's refill of its working set, and
+ * `with_refill` the sum of the two (the curve the crossover is found on;
+ * the store of the p new PTEs between them is the same in both modes and
+ * in neither window). Then the verifier: every CPU reads
  * every remapped page and must see pool B.
  * The two modes of one p are measured in the same iterations, alternating
  * which goes first (neither always meets the state the other left): their
@@ -105,33 +111,47 @@ static void refill(void)
     __asm__ volatile("" ::"r"(sink));
 }
 
+/* the timed flush of one sample (region_remap's flush) */
+struct fc_flush {
+    const struct fc_setup *s;
+    enum mode m;
+    unsigned n;
+};
+
+static uint64_t timed_flush(void *ctx)
+{
+    const struct fc_flush *f = ctx;
+    uint64_t t0 = ticks(), t1;
+    if (f->m == SINGLE && f->s->range)
+        tlbi_flush_range(rgn.va, f->n);
+    else if (f->m == SINGLE)
+        tlbi_flush_broadcast(rgn.va, f->n);
+    else if (f->s->asid >= 0)
+        tlbi_flush_asid((uint16_t)f->s->asid);
+    else
+        tlbi_flush_all();
+    t1 = ticks();
+    return t1 - t0 ? t1 - t0 : 1;
+}
+
 /* Sample i of `m` at n pages into *out; false when a CPU was lost. */
 static bool sample(struct arm64_run *run, struct experiment_record *e, const struct fc_setup *s, enum mode m,
                    unsigned n, struct fc_samples *out, unsigned i)
 {
     unsigned others[MAX_CPUS], k = a64_others(others);
-    uint64_t t0, t1, t2;
+    struct fc_flush f = { s, m, n };
+    uint64_t flush, t1, t2;
     bool ok;
-    rgn.ng = m == FULL && s->asid >= 0 ? PTE_NG : 0;
-    region_reset();
+    region_set_ng(m == FULL && s->asid >= 0); /* every page back to pool A, nG as the mode needs */
     ok = region_warm(run, others, k, 0, REGION_PAGES);
-    region_remap(0, n, 1);
-    t0 = ticks();
-    if (m == SINGLE && s->range)
-        tlbi_flush_range(rgn.va, n);
-    else if (m == SINGLE)
-        tlbi_flush_broadcast(rgn.va, n);
-    else if (s->asid >= 0)
-        tlbi_flush_asid((uint16_t)s->asid);
-    else
-        tlbi_flush_all();
+    flush = region_remap(0, n, 1, timed_flush, &f);
     t1 = ticks();
     refill();
     t2 = ticks();
     region_verify(run, e, 0, n, 1);
-    out->flush[i] = t1 - t0 ? t1 - t0 : 1;
+    out->flush[i] = flush;
     out->refill[i] = t2 - t1 ? t2 - t1 : 1;
-    out->both[i] = t2 - t0 ? t2 - t0 : 1;
+    out->both[i] = flush + out->refill[i]; /* the new PTEs' store between the two is neither's */
     return ok;
 }
 
@@ -254,8 +274,7 @@ void exp_flush_ceiling(struct arm64_run *run, struct experiment_record *e)
         a64_pace_point_done(&pace, i, true);
         add_points(e, &s, smp, n, i, &curves);
     }
-    rgn.ng = 0;
-    region_reset();
+    region_set_ng(false);
     record_note(e, "%s: TLBI %s + DSB ISH + ISB; each sample verified by every CPU", s.name[SINGLE], s.range ? "RVAE1IS ranges (FEAT_TLBIRANGE)" : "VAE1IS per page");
     if (s.asid >= 0)
         record_note(e, "full_asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH + ISB (Linux's "

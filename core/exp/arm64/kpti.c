@@ -17,15 +17,20 @@
  * experiment runs either way (the cost is the hardware's) and says which
  * path Linux takes on this CPU.
  *
- * Method. The test pages non-global (nG); the kernel's ASID K is the current
+ * Method. The test pages non-global (nG: region_set_ng, the flip by
+ * invalid + TLBI + DSB, never over a live descriptor); the kernel's ASID K is the current
  * one with bit 0 clear, the user's U = K | 1 (asm/tlbi.h tlbi_user_asid).
  * A sample: every page back to pool A and invalidated; every CPU reads the
  * first p pages, for `kpti` under U and then under K (pt_set_asid: KPTI's
  * switch of ASID, without its switch of tables), so its TLB holds both
  * entries of each page, for `no_kpti` under K alone (one address space);
- * the BSP rewrites the p PTEs to pool B (DSB ISHST, not timed); the timed
- * flush on the BSP's CNTVCT_EL0, from the first TLBI to the end of the ISB
- * (tlbi_flush_broadcast_asid, the code the model runs):
+ * then break-before-make (a64_exp.h region_remap), as Linux's
+ * ptep_clear_flush() and set_pte_at(): the BSP makes the p PTEs invalid
+ * (DSB ISHST, not timed: ptep_get_and_clear() and the barrier
+ * flush_tlb_page() opens with), the timed flush on the BSP's CNTVCT_EL0,
+ * from the first TLBI to the end of the ISB (flush_tlb_page()'s TLBIs and
+ * dsb(ish); tlbi_flush_broadcast_asid, the code the model runs), then the
+ * PTEs to pool B, DSB ISHST, ISB (set_pte_at(), not timed):
  *   no_kpti  TLBI VAE1IS of K per page, DSB ISH, ISB
  *   kpti     TLBI VAE1IS of K and of U per page, DSB ISH, ISB
  * Then the verifier: every CPU reads every remapped page under K and, for
@@ -85,22 +90,35 @@ static bool set_asid_everywhere(struct arm64_run *run, uint16_t asid)
     return ok;
 }
 
+/* the timed flush of one sample (region_remap's flush) */
+struct kpti_flush {
+    unsigned n;
+    uint16_t kasid;
+    bool user;
+};
+
+static uint64_t timed_flush(void *ctx)
+{
+    const struct kpti_flush *f = ctx;
+    uint64_t t = ticks();
+    /* the mutant names ASID 0, whose by-VA TLBIs leave the kernel ASID's nG entries */
+    tlbi_flush_broadcast_asid(rgn.va, f->n, MUTANT(a64_kpti_asid_zero) ? 0 : f->kasid, f->user);
+    return ticks() - t;
+}
+
 /* One sample of `v` over pages [0, n): its ticks, 0 when a CPU dropped out. */
 static uint64_t sample(struct arm64_run *run, struct experiment_record *e, enum variant v, unsigned n, uint16_t kasid)
 {
     unsigned others[MAX_CPUS], k = a64_others(others);
     uint16_t uasid = tlbi_user_asid(kasid);
+    struct kpti_flush f = { n, kasid, v == KPTI };
     uint64_t t;
     bool ok = true;
     region_reset();
     if (v == KPTI) /* the user's entries first: the kernel's own come back with the switch to K */
         ok = set_asid_everywhere(run, uasid) && region_warm(run, others, k, 0, n);
     ok = set_asid_everywhere(run, kasid) && region_warm(run, others, k, 0, n) && ok;
-    region_remap(0, n, 1);
-    t = ticks();
-    /* the mutant names ASID 0, whose by-VA TLBIs leave the kernel ASID's nG entries */
-    tlbi_flush_broadcast_asid(rgn.va, n, MUTANT(a64_kpti_asid_zero) ? 0 : kasid, v == KPTI);
-    t = ticks() - t;
+    t = region_remap(0, n, 1, timed_flush, &f);
     region_verify(run, e, 0, n, 1);
     if (v == KPTI && !MUTANT(a64_kpti_user_unverified)) {
         ok = set_asid_everywhere(run, uasid) && ok;
@@ -148,7 +166,8 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
         record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
     else if ((paced = a64_pace_begin(run, e, &pace, NCOUNTS, VARIANTS)))
         pace.share_ticks /= KPTI_SHARE_PARTS;
-    rgn.ng = PTE_NG;
+    if (paced)
+        region_set_ng(true);
     for (s = 0; paced && s < NCOUNTS; s++) {
         unsigned n = page_counts[s];
         uint32_t got[VARIANTS] = { 0, 0 };
@@ -178,8 +197,7 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
             e->partial = true;
     }
     set_asid_everywhere(run, (uint16_t)asid); /* the ASID each CPU had */
-    rgn.ng = 0;
-    region_reset();
+    region_set_ng(false);
     record_note(e, "the test pages non-global; kernel ASID %u, user ASID %u (ASID | 1, Linux's USER_ASID_BIT); "
                 "every sample verified by every CPU under the kernel ASID, kpti's under the user ASID too",
                 kasid, tlbi_user_asid(kasid));

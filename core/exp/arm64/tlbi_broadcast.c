@@ -30,10 +30,21 @@
  *              the ID register as evidence where the CPU lacks it
  * (at EL2 the VAE2 forms). A sample: every page back to pool A, invalidated;
  * the BSP and the k targets read the first `pages` pages (their TLBs hold
- * them); the BSP rewrites those PTEs to pool B and issues DSB ISHST (not
- * timed); then the timed shootdown, from the first TLBI or SGI to the DSB
- * ISH's completion or the last acknowledgement; then the verifier: every
- * CPU, targets or not, reads every remapped page and must see pool B.
+ * them); then break-before-make, as Linux's ptep_clear_flush() and
+ * set_pte_at() (a64_exp.h region_remap): the BSP makes those PTEs invalid
+ * and issues DSB ISHST (not timed: ptep_get_and_clear() and the barrier
+ * flush_tlb_page() opens with, which broadcast_linux issues again inside
+ * its window, as Linux counts it, with nothing left to drain), the timed
+ * shootdown, from the first TLBI (broadcast_linux: its DSB ISHST) or SGI to
+ * the DSB ISH's completion or the last acknowledgement, then the PTEs to
+ * pool B, DSB ISHST, ISB (not timed: set_pte_at()); busy_linux's targets
+ * start their loop before the window and stop it after, outside it too. Then
+ * the verifier: every CPU, targets or not, reads every remapped page and
+ * must see pool B (the old frame is a stale read, any other value a
+ * conflict, a64_verify.h); after ipi_local only the BSP and its targets
+ * read: a CPU it left out may keep the old entry beside the new descriptor,
+ * never reads the page, and loses the entry at the next region_reset's
+ * TLBI VMALLE1IS.
  */
 #include "core/exp/arm64/experiments.h"
 
@@ -57,41 +68,50 @@ static void fn_flush_local(struct percpu *pc)
     tlbi_flush_local(pc->arg[0], (uint32_t)pc->arg[1]);
 }
 
-/* one timed shootdown of pages [0, n) on the BSP and targets[0..k); 0 when a target did not answer */
 enum method { BROADCAST, IPI_LOCAL, BROADCAST_LINUX, BUSY_LINUX, BATCH_LINUX, BROADCAST_OS, METHODS };
 
-static uint64_t shootdown(struct arm64_run *run, enum method how, const struct linux_tlbi *linux_seq,
-                          const unsigned *targets, unsigned k, unsigned n)
+/* one timed shootdown of pages [0, n) on the BSP and targets[0..k) */
+struct shootdown {
+    struct arm64_run *run;
+    enum method how;
+    const struct linux_tlbi *linux_seq;
+    const unsigned *targets;
+    unsigned k, n;
+    bool busy_lost; /* busy_linux: a target did not start or stop its loop */
+};
+
+/* region_remap's flush: its ticks, 0 when a target did not answer; busy_linux's targets
+ * start their loop before the window and stop it after */
+static uint64_t shootdown(void *ctx)
 {
-    uint64_t t0 = ticks(), t1;
+    struct shootdown *sd = ctx;
+    uint64_t t0, t1;
     unsigned i;
     bool ok = true;
-    if (how == BROADCAST && MUTANT(a64_tlbi_before_store)) {
-        /* the mutant: TLBI VAE1IS of every page, then the stores (remapped late), DSB ISH */
-        for (i = 0; i < n; i++)
-            tlbi_va_is(rgn.va + ((uint64_t)i << TLBI_PAGE_SHIFT));
-        region_remap(0, n, 1);
-        dsb_ish();
-        isb();
-    } else if (how == BROADCAST) {
-        tlbi_flush_broadcast(rgn.va, n);
-    } else if (how == BROADCAST_LINUX || how == BUSY_LINUX) {
-        linux_tlbi_flush(linux_seq, rgn.va, n);
-    } else if (how == BATCH_LINUX) {
-        linux_tlbi_batch_flush(linux_seq, rgn.va, n);
-    } else if (how == BROADCAST_OS) {
-        tlbi_flush_broadcast_os(rgn.va, n);
+    if (sd->how == BUSY_LINUX && !a64_busy_start(sd->run, sd->targets, sd->k))
+        sd->busy_lost = true;
+    t0 = ticks();
+    if (sd->how == BROADCAST) {
+        tlbi_flush_broadcast(rgn.va, sd->n);
+    } else if (sd->how == BROADCAST_LINUX || sd->how == BUSY_LINUX) {
+        linux_tlbi_flush(sd->linux_seq, rgn.va, sd->n);
+    } else if (sd->how == BATCH_LINUX) {
+        linux_tlbi_batch_flush(sd->linux_seq, rgn.va, sd->n);
+    } else if (sd->how == BROADCAST_OS) {
+        tlbi_flush_broadcast_os(rgn.va, sd->n);
     } else {
-        for (i = 0; i < k; i++)
-            smp_post(targets[i], fn_flush_local, rgn.va, n, 0);
-        tlbi_flush_local(rgn.va, n);
-        for (i = 0; i < k; i++)
-            if (smp_wait(targets[i], a64_timeout_ticks(run)) != 0) {
-                a64_cpu_lost(run, targets[i], "tlbi_broadcast_vs_ipi");
+        for (i = 0; i < sd->k; i++)
+            smp_post(sd->targets[i], fn_flush_local, rgn.va, sd->n, 0);
+        tlbi_flush_local(rgn.va, sd->n);
+        for (i = 0; i < sd->k; i++)
+            if (smp_wait(sd->targets[i], a64_timeout_ticks(sd->run)) != 0) {
+                a64_cpu_lost(sd->run, sd->targets[i], "tlbi_broadcast_vs_ipi");
                 ok = false;
             }
     }
     t1 = ticks();
+    if (sd->how == BUSY_LINUX && !a64_busy_stop(sd->run, sd->targets, sd->k))
+        ok = false;
     return ok ? (t1 - t0 ? t1 - t0 : 1) : 0;
 }
 
@@ -141,22 +161,21 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
             for (m = 0; m < methods; m++) {
                 unsigned n = page_counts[s], k = counts[c], got = 0;
                 struct result_point *p;
-                /* Linux's pages are a process's: non-global under its ASID (EL1) */
-                rgn.ng = m >= BROADCAST_LINUX && m <= BATCH_LINUX && linux_seq.asid >= 0 ? PTE_NG : 0;
+                /* Linux's pages are a process's: non-global under its ASID (EL1); the flip
+                 * by break-before-make */
+                region_set_ng(m >= BROADCAST_LINUX && m <= BATCH_LINUX && linux_seq.asid >= 0);
                 a64_pace_point(&pace);
                 for (i = 0; a64_pace_more(&pace, i); i++) {
                     uint64_t t;
+                    struct shootdown sd = { run, (enum method)m, &linux_seq, others, 0, n, false };
                     k = a64_others(others) < k ? a64_others(others) : k;
+                    sd.k = k;
                     region_reset();
                     if (!region_warm(run, others, k, 0, n))
                         e->partial = true;
-                    if (!MUTANT(a64_tlbi_before_store) || m != BROADCAST)
-                        region_remap(0, n, 1);
-                    if (m == BUSY_LINUX && !a64_busy_start(run, others, k))
+                    t = region_remap(0, n, 1, shootdown, &sd);
+                    if (sd.busy_lost)
                         e->partial = true;
-                    t = shootdown(run, (enum method)m, &linux_seq, others, k, n);
-                    if (m == BUSY_LINUX && !a64_busy_stop(run, others, k))
-                        t = 0;
                     if (m == IPI_LOCAL) /* only the BSP and the k targets flushed */
                         region_verify_cpus(run, e, 0, n, 1, others, k);
                     else
@@ -181,8 +200,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                 if (m == IPI_LOCAL && counts[c] < nothers)
                     point_value(p, "lower_bound", 1000); /* milli: 1 */
             }
-    rgn.ng = 0;
-    region_reset();
+    region_set_ng(false);
     if (paced)
         a64_pace_end(run, e, &pace);
     record_note(e, "every sample verified by the CPUs it reached reading every remapped page (broadcast: all, ipi_local: the BSP and its targets)");

@@ -5,13 +5,16 @@
  * CPUs meet in the interconnect (and, under QEMU, in every vCPU's TLB
  * flush work): the slowdown of one initiator's DSB ISH as m grows is the
  * cost of that. A sample: every CPU reads all m x PAGES pages; the
- * initiators wait on a start flag, then each rewrites its PTEs (DSB ISHST,
- * not timed) and times its own shootdown on its own CNTVCT_EL0; then every
- * CPU verifies every page. A point's samples are every initiator's.
+ * initiators wait on a start flag, then each remaps its own pages by
+ * break-before-make (a64_exp.h region_remap, Linux's ptep_clear_flush() and
+ * set_pte_at()): its PTEs invalid and DSB ISHST (not timed), its shootdown
+ * timed on its own CNTVCT_EL0 (TLBIs, DSB ISH, ISB: flush_tlb_page()'s window
+ * after its leading dsb(ishst)), then its new PTEs, DSB ISHST, ISB (not
+ * timed); then every CPU verifies every page. A point's samples are every
+ * initiator's.
  */
 #include "core/exp/arm64/experiments.h"
 
-#include "asm/barrier.h"
 #include "asm/paging.h"
 #include "asm/smp.h"
 #include "asm/timer.h"
@@ -27,18 +30,25 @@ static struct {
     volatile uint32_t go;
 } start __attribute__((aligned(128)));
 
-/* initiator's share: remap [first, first+n) to pool 1 and time its broadcast shootdown */
-static uint64_t own_shootdown(unsigned first, unsigned n)
+/* one initiator's pages: the timed broadcast shootdown between break and make */
+struct own_pages {
+    unsigned first, n;
+};
+
+static uint64_t timed_flush(void *ctx)
 {
-    unsigned i;
-    uint64_t t;
-    for (i = first; i < first + n; i++)
-        region_set_pte(i, 1);
-    dsb_ishst();
-    t = ticks();
-    tlbi_flush_broadcast(region_page_va(first), n);
+    const struct own_pages *o = ctx;
+    uint64_t t = ticks();
+    tlbi_flush_broadcast(region_page_va(o->first), o->n);
     t = ticks() - t;
     return t ? t : 1;
+}
+
+/* initiator's share: remap [first, first+n) to pool 1 by break-before-make, its shootdown timed */
+static uint64_t own_shootdown(unsigned first, unsigned n)
+{
+    struct own_pages o = { first, n };
+    return region_remap(first, n, 1, timed_flush, &o);
 }
 
 /* arg0 first page, arg1 pages, arg2 the latest tick to wait for the start */

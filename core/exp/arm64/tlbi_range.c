@@ -11,6 +11,14 @@
  * range flush falls back to past a threshold). Same warm-up and
  * verification; afterwards the pages are global again. At EL2 (no HCR_EL2.E2H:
  * that regime has no ASIDs) the method is left out, with a note.
+ *
+ * Every remap is break-before-make (a64_exp.h region_remap, Linux's
+ * ptep_clear_flush() then set_pte_at()): the PTEs invalid and DSB ISHST
+ * before the timer starts, the timed flush (the TLBIs, DSB ISH and ISB: the
+ * window flush_tlb_range() has after its leading dsb(ishst)), then the new
+ * PTEs, DSB ISHST and ISB after it stops. The flip to nG and back goes the
+ * same way (region_set_ng: invalid, TLBI VMALLE1IS, DSB ISH, then the new
+ * attribute), never a live descriptor rewritten.
  */
 #include "core/exp/arm64/experiments.h"
 
@@ -22,6 +30,25 @@
 #include "core/exp/arm64/tlbi_flush.h"
 
 static const unsigned page_counts[] = { 8, 64, 512 };
+
+/* one timed flush of pages [0, n) by method m (region_remap's flush) */
+struct range_flush {
+    unsigned m, n;
+    int asid;
+};
+
+static uint64_t timed_flush(void *ctx)
+{
+    const struct range_flush *f = ctx;
+    uint64_t t = ticks();
+    if (f->m == 0)
+        tlbi_flush_broadcast(rgn.va, f->n);
+    else if (f->m == 1)
+        tlbi_flush_range(rgn.va, f->n);
+    else
+        tlbi_flush_asid((uint16_t)f->asid);
+    return ticks() - t;
+}
 
 void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
 {
@@ -46,24 +73,16 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
     for (s = 0; run_ok && run->region_ok && s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
         for (m = 0; m < methods; m++) {
             unsigned n = page_counts[s];
+            struct range_flush f = { m, n, asid };
             struct result_point *p;
-            rgn.ng = m == 2 ? PTE_NG : 0;
+            region_set_ng(m == 2);
             a64_pace_point(&pace);
             for (i = 0; a64_pace_more(&pace, i); i++) {
-                uint64_t t;
                 k = a64_others(others);
                 region_reset();
                 if (!region_warm(run, others, k, 0, n))
                     e->partial = true;
-                region_remap(0, n, 1);
-                t = ticks();
-                if (m == 0)
-                    tlbi_flush_broadcast(rgn.va, n);
-                else if (m == 1)
-                    tlbi_flush_range(rgn.va, n);
-                else
-                    tlbi_flush_asid((uint16_t)asid);
-                pace.buf[i] = ticks() - t;
+                pace.buf[i] = region_remap(0, n, 1, timed_flush, &f);
                 region_verify(run, e, 0, n, 1);
             }
             a64_pace_point_done(&pace, i, true);
@@ -74,8 +93,7 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
             point_param_num(p, "pages", n);
             a64_latency(p, pace.buf, i);
         }
-    rgn.ng = 0;
-    region_reset();
+    region_set_ng(false);
     if (run_ok && run->region_ok)
         a64_pace_end(run, e, &pace);
     record_note(e, "%u CPUs hold the pages and verify every sample", k + 1);

@@ -52,8 +52,11 @@ int pt_current_asid(void);
  * pt_current_asid reads, then ISB); the tables stay. KPTI's switch between the kernel's
  * and the user's ASID, without its switch of tables. */
 void pt_set_asid(uint16_t asid);
-/* PTE i -> frame (pool, i) through pte_store(); no barrier, no TLBI */
+/* PTE i -> frame (pool, i) through pte_store(); no barrier, no TLBI. Over a valid
+ * descriptor only by break-before-make (core/exp/arm64/a64_exp.h region_remap) */
 void region_set_pte(unsigned i, unsigned pool);
+/* PTE i invalid (0) through pte_store(): the "break"; no barrier, no TLBI */
+void region_clear_pte(unsigned i);
 static inline uint64_t region_page_va(unsigned i)
 {
     return rgn.va + ((uint64_t)i << PAGE_SHIFT);

@@ -45,6 +45,10 @@ struct percpu {
     volatile uint64_t result[4];
     /* filled by the fault handler before the CPU parks */
     uint64_t fault_esr, fault_far, fault_elr, fault_vector;
+    /* asm/abort.h: set while a translation fault on the test region is recovered, not parked
+     * on; the faults recovered since the window opened */
+    volatile uint32_t abort_window;
+    volatile uint32_t aborts;
     /* its IRQ handler's counts (asm/irq.h), in a line of their own */
     struct irq_slot irq;
 } __attribute__((aligned(PERCPU_ALIGN)));

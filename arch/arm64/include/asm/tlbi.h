@@ -45,6 +45,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "asm/abort.h"
 #include "core/mutant.h"
 
 #define TLBI_PAGE_SHIFT 12
@@ -136,7 +137,8 @@ static inline uint64_t tlbi_range_operand(uint64_t va, uint16_t asid, unsigned s
 #ifdef TLBSCOPE_HOST
 /* the modelled CPU the calling thread plays executes it (sim/arm64/host_tlbi.c) */
 void tlbi_issue(enum tlbi_op op, uint64_t operand);
-/* a load the verifier makes through this CPU's TLB */
+/* a load the verifier makes through this CPU's TLB (TEST_READ_FAULTED: a translation fault
+ * inside the CPU's abort window, asm/abort.h) */
 uint64_t test_read(const volatile uint64_t *p);
 /* a PTE write: the model invalidates nothing here, it only notes the new translation */
 void pte_store(volatile uint64_t *pte, uint64_t value);
@@ -186,7 +188,14 @@ static inline __attribute__((always_inline)) void tlbi_issue(enum tlbi_op op, ui
     }
 }
 
-static inline uint64_t test_read(const volatile uint64_t *p) { return *p; }
+/* one LDR into a register that holds TEST_READ_FAULTED: inside an abort window (asm/abort.h)
+ * the handler steps over a faulting load, which leaves the marker */
+static inline uint64_t test_read(const volatile uint64_t *p)
+{
+    uint64_t v = TEST_READ_FAULTED;
+    __asm__ volatile("ldr %0, [%1]" : "+r"(v) : "r"(p) : "memory");
+    return v;
+}
 static inline void pte_store(volatile uint64_t *pte, uint64_t value) { *pte = value; }
 #endif
 
