@@ -188,8 +188,8 @@
 #define MUTANT_ID_arm_sgi_ping_secure 112 /* SGI_PING = 9, in the secure firmware's SGIs 8-15 */
 #define MUTANT_ID_arm_sgi_readback_ignored 113 /* gic_cpu_init takes a write to its SGIs that did not stick */
 /* aarch64 stores, TLBIs and ASIDs in core/exp/arm64/, on the strict model (tests/sim/arm64_app.sh): 114-116 */
-#define MUTANT_ID_a64_remap_no_dsb_ishst 114 /* region_remap: no DSB ISHST after the stores, before the TLBIs */
-#define MUTANT_ID_a64_tlbi_before_store 115 /* tlbi_broadcast_vs_ipi's broadcast: the TLBIs before the stores */
+#define MUTANT_ID_a64_remap_no_dsb_ishst 114 /* region_unmap: the break's invalid descriptors without their DSB ISHST before the TLBIs */
+#define MUTANT_ID_a64_tlbi_before_store 115 /* region_remap: the timed TLBIs before the break's stores */
 #define MUTANT_ID_a64_kpti_asid_zero 116 /* pti_double_invalidation: its by-VA TLBIs of nG pages name ASID 0 */
 /* aarch64 hand-back and PSCI checks (arch/arm64/cpu_off.c, psci_fn.c): 117, 118 */
 #define MUTANT_ID_a64_cpu_off_skipped 117 /* the secondaries restore their GIC state but never call CPU_OFF */

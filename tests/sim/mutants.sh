@@ -788,8 +788,8 @@ kill_a64sim arm_sgi_readback_ignored neoverse-n1 "gic_cpu_init takes a write to 
 # takes effect anywhere from its issue to its DSB, so one issued before its stores are visible
 # lets walks refill the old descriptors; a by-VA TLBI of ASID 0 leaves the kernel ASID's nG
 # entries (the model's CPUs translate under 0x2a)
-kill_a64sim a64_remap_no_dsb_ishst neoverse-n1 "region_remap without its DSB ISHST before the TLBIs"
-kill_a64sim a64_tlbi_before_store neoverse-n1 "tlbi_broadcast_vs_ipi's broadcast issues its TLBIs before the stores"
+kill_a64sim a64_remap_no_dsb_ishst neoverse-n1 "the break's invalid descriptors without their DSB ISHST before the TLBIs"
+kill_a64sim a64_tlbi_before_store neoverse-n1 "region_remap issues the TLBIs before the break's stores"
 kill_a64sim a64_kpti_asid_zero neoverse-n1 "pti_double_invalidation's by-VA TLBIs name ASID 0, not the kernel's"
 
 # tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
