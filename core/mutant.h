@@ -114,6 +114,7 @@
 #define MUTANT_ID_html_heatmaps_in_column 105 /* html: heatmaps one a row, not in a grid */
 #define MUTANT_ID_html_pool_first_report 106 /* html: a CPU model's pooled line is its first report's */
 /* issue 31, the points' own intervals: 130-139 */
+#define MUTANT_ID_arm_bbm_wrong_field 129 /* ID_AA64MMFR2_EL1.BBM read from [51:48] (TTL), not [55:52] */
 #define MUTANT_ID_median_boot_biased 130 /* boot_median: each split sends one draw more to the lower half */
 #define MUTANT_ID_p50_ci_of_p90 131    /* a metric's p50_ci95 is drawn around its 90th percentile */
 #define MUTANT_ID_samples_kept_sorted 132 /* keep_samples=on writes the samples sorted, not as measured */

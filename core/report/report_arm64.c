@@ -110,6 +110,7 @@ static void write_cpu(struct json_writer *w, const void *ctx)
     jw_object_begin(w);
     jw_kv_hex(w, "ID_AA64ISAR0_EL1", c->isar0);
     jw_kv_hex(w, "ID_AA64MMFR0_EL1", c->mmfr0);
+    jw_kv_hex(w, "ID_AA64MMFR1_EL1", c->mmfr1);
     jw_kv_hex(w, "ID_AA64MMFR2_EL1", c->mmfr2);
     jw_object_end(w);
     jw_key(w, "features");
@@ -118,6 +119,13 @@ static void write_cpu(struct json_writer *w, const void *ctx)
     jw_kv_bool(w, "tlbi_range", c->tlbi_range);
     /* ID_AA64MMFR2_EL1.E0PD: without it Linux (with KASLR) runs KPTI, pti_double_invalidation's path */
     jw_kv_bool(w, "e0pd", c->e0pd);
+    /* the rest of what the TLB's behaviour depends on (arm64_cpu_decode), the registers above
+     * their evidence: reported, never decided on */
+    jw_kv_bool(w, "cnp", c->cnp);
+    jw_kv_bool(w, "ttl", c->ttl);
+    jw_kv_u64(w, "bbm", c->bbm);
+    jw_kv_bool(w, "ntlbpa", c->ntlbpa);
+    jw_kv_bool(w, "vhe", c->vhe);
     jw_object_end(w);
     jw_kv_u64(w, "exception_level", run->el);
     jw_kv_str(w, "hypervisor", run->hypervisor);

@@ -5,6 +5,7 @@
  * dense CPU indices, exactly one BSP, cpus_ok counted, stale reads a FAILURE.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/mutant.h"
@@ -78,12 +79,46 @@ void validate_arm64_firmware(struct vctx *c, const json_t *root)
     vc_leave(c, mark);
 }
 
+/*
+ * cpu.features decoded from a register of cpu.id_regs (arch/arm64/cpu.c arm64_cpu_decode):
+ * the 4-bit field at [shift+3:shift]; a boolean is the field >= min, a number (min 0) the
+ * field itself. Each member is checked where the report has it and the register.
+ */
+static const struct decoded_feature {
+    const char *key, *reg;
+    unsigned shift, min;
+} decoded_features[] = {
+    { "tlbi_os", "ID_AA64ISAR0_EL1", 56, 1 }, { "tlbi_range", "ID_AA64ISAR0_EL1", 56, 2 },
+    { "cnp", "ID_AA64MMFR2_EL1", 0, 1 },      { "ttl", "ID_AA64MMFR2_EL1", 48, 1 },
+    { "bbm", "ID_AA64MMFR2_EL1", 52, 0 },     { "e0pd", "ID_AA64MMFR2_EL1", 60, 1 },
+    { "ntlbpa", "ID_AA64MMFR1_EL1", 48, 1 },  { "vhe", "ID_AA64MMFR1_EL1", 8, 1 },
+};
+
+/* features[f->key] against the register's field, when both are there */
+static void check_decoded(struct vctx *c, const json_t *regs, const json_t *features,
+                          const struct decoded_feature *f)
+{
+    const char *hex = json_string_value(json_object_get(regs, f->reg));
+    const json_t *v = json_object_get(features, f->key);
+    unsigned field;
+    if (!hex || !v)
+        return;
+    field = (unsigned)((strtoull(hex, NULL, 16) >> f->shift) & 0xf);
+    if (f->min == 0 && json_is_integer(v) && json_integer_value(v) != (json_int_t)field)
+        vc_error(c, f->key, "%lld, but %s [%u:%u] is %u", (long long)json_integer_value(v), f->reg,
+                 f->shift + 3, f->shift, field);
+    else if (f->min > 0 && json_is_boolean(v) && json_is_true(v) != (field >= f->min))
+        vc_error(c, f->key, "%s, but %s [%u:%u] is %u", json_is_true(v) ? "true" : "false", f->reg,
+                 f->shift + 3, f->shift, field);
+}
+
 void validate_arm64_cpu(struct vctx *c, const json_t *root)
 {
+    /* MMFR1: schema 3 addition, the evidence of features.ntlbpa and vhe */
     static const char *const id_regs[] = { "ID_AA64ISAR0_EL1", "ID_AA64MMFR0_EL1",
                                            "ID_AA64MMFR2_EL1", NULL };
     size_t mark, m, i;
-    const json_t *o, *cpu = vc_enter(c, root, "cpu", 0, &mark);
+    const json_t *o, *regs = NULL, *cpu = vc_enter(c, root, "cpu", 0, &mark);
     const char *hyp;
     if (!cpu)
         return;
@@ -93,16 +128,25 @@ void validate_arm64_cpu(struct vctx *c, const json_t *root)
     vc_hex(c, cpu, "part", 0);
     vc_int(c, cpu, "variant", 0, 15, 0, NULL);
     vc_int(c, cpu, "revision", 0, 15, 0, NULL);
-    if ((o = vc_enter(c, cpu, "id_regs", 0, &m))) {
+    if ((regs = vc_enter(c, cpu, "id_regs", 0, &m))) {
         for (i = 0; id_regs[i]; i++)
-            vc_hex(c, o, id_regs[i], 0);
+            vc_hex(c, regs, id_regs[i], 0);
+        vc_hex(c, regs, "ID_AA64MMFR1_EL1", VF_OPTIONAL);
         vc_leave(c, m);
     }
     if ((o = vc_enter(c, cpu, "features", 0, &m))) {
         vc_bool(c, o, "tlbi_os", 0, NULL);
         vc_bool(c, o, "tlbi_range", 0, NULL);
-        /* schema 3 addition: FEAT_E0PD (Linux then runs without KPTI) */
+        /* schema 3 additions: FEAT_E0PD (Linux then runs without KPTI), and the fields of
+         * MMFR2 and MMFR1 a TLB's behaviour depends on (reported, never decided on) */
         c->e0pd_known = vc_bool(c, o, "e0pd", VF_OPTIONAL, &c->e0pd);
+        vc_bool(c, o, "cnp", VF_OPTIONAL, NULL);
+        vc_bool(c, o, "ttl", VF_OPTIONAL, NULL);
+        vc_int(c, o, "bbm", 0, 15, VF_OPTIONAL, NULL);
+        vc_bool(c, o, "ntlbpa", VF_OPTIONAL, NULL);
+        vc_bool(c, o, "vhe", VF_OPTIONAL, NULL);
+        for (i = 0; regs && i < sizeof(decoded_features) / sizeof(decoded_features[0]); i++)
+            check_decoded(c, regs, o, &decoded_features[i]);
         vc_leave(c, m);
     }
     vc_int(c, cpu, "exception_level", 1, 2, 0, NULL);
