@@ -85,9 +85,14 @@ static void write_header(const struct arm64_run *run, struct strbuf *sb)
         yes_no(&feat, "vhe", run->cpu.vhe);
         summary_line(sb, "Features", line);
     }
-    fmt_into(line, sizeof(line), "%llu.%03llu MHz (cntfrq_el0)",
-             (unsigned long long)(run->counter_hz / 1000000),
-             (unsigned long long)(run->counter_hz / 1000 % 1000));
+    {
+        /* the tick's length beside the rate: every latency below is in these ticks */
+        uint64_t ps = run->counter_hz ? (1000000000000ull + run->counter_hz / 2) / run->counter_hz : 0;
+        fmt_into(line, sizeof(line), "%llu.%03llu MHz (cntfrq_el0), one tick %llu.%03llu ns",
+                 (unsigned long long)(run->counter_hz / 1000000),
+                 (unsigned long long)(run->counter_hz / 1000 % 1000), (unsigned long long)(ps / 1000),
+                 (unsigned long long)(ps % 1000));
+    }
     summary_line(sb, "Counter", line);
     for (i = 0; i < run->ntopo; i++)
         ok += run->topo[i].state == A64_CPU_OK;

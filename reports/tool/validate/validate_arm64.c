@@ -5,6 +5,7 @@
  * dense CPU indices, exactly one BSP, cpus_ok counted, stale reads a FAILURE.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,14 @@ static void vc_fixed(struct vctx *c, const json_t *obj, const char *key, const c
     const char *got = vc_string(c, obj, key, 0);
     if (got && strcmp(got, want) != 0)
         vc_error(c, key, "\"%.40s\", but an aarch64 report has \"%s\"", got, want);
+}
+
+/* obj[key], where present and not null, must be exactly `want` */
+static void vc_fixed_optional(struct vctx *c, const json_t *obj, const char *key, const char *want)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (v && !json_is_null(v))
+        vc_fixed(c, obj, key, want);
 }
 
 void validate_arm64_firmware(struct vctx *c, const json_t *root)
@@ -299,6 +308,35 @@ static void linux_tlbi_words(struct vctx *c, const json_t *m)
         vc_error(c, "linux_repeat_tlbi", "\"%.80s\" disagrees with linux_tlbi \"%.40s\" (repeat)", why, v);
 }
 
+/*
+ * Version 3 additions to method, all optional: tick_ns (10^9 / counter_hz, to the ps), and
+ * what the app set before measuring: cntvoff_el2_found (hex at EL2, where the app clears
+ * CNTVOFF_EL2; null at EL1), ttbr0_cnp, ttbr1 and tcr_epd1 ("firmware" and a boolean at
+ * EL1, null at EL2).
+ */
+static void validate_arm64_counter_tables(struct vctx *c, const json_t *m, long long el, long long hz)
+{
+    static const char *const cnp_words[] = { "cleared", "clear", NULL };
+    const json_t *tick = vc_member(c, m, "tick_ns", VT_NUMBER, VF_OPTIONAL);
+    const json_t *cntvoff = json_object_get(m, "cntvoff_el2_found");
+    const json_t *ttbr1 = json_object_get(m, "ttbr1"), *epd1 = json_object_get(m, "tcr_epd1");
+    if (tick && hz > 0 && fabs(json_number_value(tick) - 1e9 / (double)hz) > 0.0005 + 1e-9)
+        vc_error(c, "tick_ns", "%.3f, but counter_hz %lld makes a tick %.3f ns", json_number_value(tick), hz,
+                 1e9 / (double)hz);
+    vc_hex(c, m, "cntvoff_el2_found", VF_OPTIONAL | VF_NULLABLE);
+    vc_word(c, m, "ttbr0_cnp", cnp_words, VF_OPTIONAL);
+    vc_fixed_optional(c, m, "ttbr1", "firmware");
+    vc_bool(c, m, "tcr_epd1", VF_OPTIONAL | VF_NULLABLE, NULL);
+    if (el == 1 && cntvoff && !json_is_null(cntvoff))
+        vc_error(c, "cntvoff_el2_found", "must be null at EL1 (CNTVOFF_EL2 is EL2's)");
+    if (el == 2 && cntvoff && json_is_null(cntvoff))
+        vc_error(c, "cntvoff_el2_found", "null, but at EL2 the app clears CNTVOFF_EL2 and says what it found");
+    if (el >= 1 && ttbr1 && json_is_null(ttbr1) != (el == 2))
+        vc_error(c, "ttbr1", "must be \"firmware\" at EL1 and null at EL2");
+    if (el >= 1 && epd1 && json_is_null(epd1) != (el == 2))
+        vc_error(c, "tcr_epd1", "must be a boolean at EL1 and null at EL2");
+}
+
 void validate_arm64_method(struct vctx *c, const json_t *root)
 {
     size_t mark;
@@ -329,6 +367,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
     if (vc_int(c, m, "counter_hz", 1, LLONG_MAX, 0, &hz) &&
         jget_number(jget_object(root, "cpu"), "counter_hz", (double)hz) != (double)hz)
         vc_error(c, "counter_hz", "%lld, but cpu.counter_hz differs", hz);
+    validate_arm64_counter_tables(c, m, el, hz);
     validate_bootstrap(c, m); /* the p50 intervals' seed, as on x86 */
     validate_arm64_handback(c, m, root);
     vc_leave(c, mark);
