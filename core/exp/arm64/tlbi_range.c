@@ -11,6 +11,8 @@
  * range flush falls back to past a threshold). Same warm-up and
  * verification; afterwards the pages are global again. At EL2 (no HCR_EL2.E2H:
  * that regime has no ASIDs) the method is left out, with a note.
+ * Where one flush spans fewer ticks than the counter resolves well, a sample
+ * times R of them back to back (a64_reps.h), latency the total over R.
  */
 #include "core/exp/arm64/experiments.h"
 
@@ -19,9 +21,36 @@
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/a64_reps.h"
 #include "core/exp/arm64/tlbi_flush.h"
 
 static const unsigned page_counts[] = { 8, 64, 512 };
+
+/* method m's flush of pages [0, n) (the asid method: of `asid`), `reps` times back to back */
+struct range_op {
+    unsigned m, n;
+    int asid;
+};
+static void range_flush(const struct range_op *op, unsigned reps)
+{
+    unsigned r;
+    for (r = 0; r < reps; r++) {
+        if (op->m == 0)
+            tlbi_flush_broadcast(rgn.va, op->n);
+        else if (op->m == 1)
+            tlbi_flush_range(rgn.va, op->n);
+        else
+            tlbi_flush_asid((uint16_t)op->asid);
+    }
+}
+
+/* a64_reps_choose's trial */
+static uint64_t trial_flushes(void *ctx, unsigned reps)
+{
+    uint64_t t0 = ticks();
+    range_flush(ctx, reps);
+    return ticks() - t0;
+}
 
 void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
 {
@@ -46,6 +75,8 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
     for (s = 0; run_ok && run->region_ok && s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
         for (m = 0; m < methods; m++) {
             unsigned n = page_counts[s];
+            struct range_op op = { m, n, asid };
+            struct a64_reps reps = { a64_reps_choose(trial_flushes, &op), 0, 0 };
             struct result_point *p;
             rgn.ng = m == 2 ? PTE_NG : 0;
             a64_pace_point(&pace);
@@ -57,13 +88,8 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
                     e->partial = true;
                 region_remap(0, n, 1);
                 t = ticks();
-                if (m == 0)
-                    tlbi_flush_broadcast(rgn.va, n);
-                else if (m == 1)
-                    tlbi_flush_range(rgn.va, n);
-                else
-                    tlbi_flush_asid((uint16_t)asid);
-                pace.buf[i] = ticks() - t;
+                range_flush(&op, reps.reps);
+                pace.buf[i] = a64_reps_sample(&reps, ticks() - t);
                 region_verify(run, e, 0, n, 1);
             }
             a64_pace_point_done(&pace, i, true);
@@ -73,12 +99,16 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
             point_param_str(p, "method", method_name[m]);
             point_param_num(p, "pages", n);
             a64_latency(p, pace.buf, i);
+            a64_reps_record(p, &reps);
         }
     rgn.ng = 0;
     region_reset();
     if (run_ok && run->region_ok)
         a64_pace_end(run, e, &pace);
     record_note(e, "%u CPUs hold the pages and verify every sample", k + 1);
+    record_note(e, "R (up to %u, values.reps_per_sample) flushes back to back per sample where one spans under "
+                "%u ticks, latency their total over R; values.mean_per_op to a thousandth of a tick",
+                A64_REPS_MAX, A64_REPS_MIN_TICKS);
     if (asid >= 0)
         record_note(e, "asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH", asid);
     else
