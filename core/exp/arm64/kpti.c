@@ -53,6 +53,7 @@
 #include "asm/tlbi.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/a64_reps.h"
 #include "core/exp/arm64/tlbi_flush.h"
 #include "core/mutant.h"
 
@@ -85,9 +86,27 @@ static bool set_asid_everywhere(struct arm64_run *run, uint16_t asid)
     return ok;
 }
 
-/* One sample of `v` over pages [0, n): its ticks, 0 when a CPU dropped out. */
-static uint64_t sample(struct arm64_run *run, struct experiment_record *e, enum variant v, unsigned n, uint16_t kasid)
+/* a64_reps_choose's trial: `reps` of kpti's flushes (the longer variant's) of n pages, timed */
+struct kpti_trial {
+    unsigned n;
+    uint16_t kasid;
+};
+static uint64_t trial_flushes(void *ctx, unsigned reps)
 {
+    const struct kpti_trial *tr = ctx;
+    uint64_t t0 = ticks();
+    unsigned r;
+    for (r = 0; r < reps; r++)
+        tlbi_flush_broadcast_asid(rgn.va, tr->n, tr->kasid, true);
+    return ticks() - t0;
+}
+
+/* One sample of `v` over pages [0, n), its flush `reps` times back to back (a64_reps.h): their
+ * ticks, 0 when a CPU dropped out. */
+static uint64_t sample(struct arm64_run *run, struct experiment_record *e, enum variant v, unsigned n, uint16_t kasid,
+                       unsigned reps)
+{
+    unsigned r;
     unsigned others[MAX_CPUS], k = a64_others(others);
     uint16_t uasid = tlbi_user_asid(kasid);
     uint64_t t;
@@ -98,7 +117,8 @@ static uint64_t sample(struct arm64_run *run, struct experiment_record *e, enum 
     ok = set_asid_everywhere(run, kasid) && region_warm(run, others, k, 0, n) && ok;
     region_remap(0, n, 1);
     t = ticks();
-    tlbi_flush_broadcast_asid(rgn.va, n, kasid, v == KPTI);
+    for (r = 0; r < reps; r++)
+        tlbi_flush_broadcast_asid(rgn.va, n, kasid, v == KPTI);
     t = ticks() - t;
     region_verify(run, e, 0, n, 1);
     if (v == KPTI && !MUTANT(a64_kpti_user_unverified)) {
@@ -152,13 +172,17 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
         unsigned n = page_counts[s];
         uint32_t got[VARIANTS] = { 0, 0 };
         bool whole = true;
+        /* one R for both variants of a page count, so their samples stay pairs of like work */
+        struct kpti_trial tr = { n, kasid };
+        unsigned r = a64_reps_choose(trial_flushes, &tr);
+        struct a64_reps reps[VARIANTS] = { { r, 0, 0 }, { r, 0, 0 } };
         a64_pace_point(&pace);
         for (i = 0; a64_pace_more(&pace, i); i++)
             for (v = 0; v < VARIANTS; v++) {
                 enum variant which = (enum variant)((v + i) % VARIANTS); /* alternate which goes first */
-                uint64_t t = sample(run, e, which, n, kasid);
+                uint64_t t = sample(run, e, which, n, kasid, r);
                 if (t)
-                    pace.buf[which * (size_t)pace.configured + got[which]++] = t;
+                    pace.buf[which * (size_t)pace.configured + got[which]++] = a64_reps_sample(&reps[which], t);
                 else
                     whole = false;
             }
@@ -171,6 +195,7 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
             point_param_num(p, "pages", n);
             point_param_num(p, "cpus", k + 1);
             a64_latency(p, pace.buf + v * (size_t)pace.configured, got[v]);
+            a64_reps_record(p, &reps[v]);
             pts[s][v] = p;
         }
         if (!whole)
@@ -184,6 +209,9 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
                 kasid, tlbi_user_asid(kasid));
     record_note(e, "no_kpti: TLBI VAE1IS of the kernel ASID per page + DSB ISH + ISB; kpti: TLBI VAE1IS of the "
                 "kernel and of the user ASID per page (Linux's __tlbi_user) + DSB ISH + ISB");
+    record_note(e, "R (up to %u, values.reps_per_sample, the same for both variants of a page count) flushes back "
+                "to back per sample where kpti's spans under %u ticks, latency their total over R",
+                A64_REPS_MAX, A64_REPS_MIN_TICKS);
     record_note(e, "Linux on this CPU: %s: ID_AA64MMFR2_EL1.E0PD [63:60] = %llu (ID_AA64MMFR2_EL1 = 0x%llx)%s",
                 run->cpu.e0pd ? "no_kpti (FEAT_E0PD: kaslr_requires_kpti() is false)"
                               : "kpti (no FEAT_E0PD: with KASLR the kernel is unmapped at EL0)",
