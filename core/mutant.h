@@ -117,10 +117,13 @@
 #define MUTANT_ID_compare_value_cut 104 /* compare: the long layout cuts a parameter value ("inv...") */
 #define MUTANT_ID_html_heatmaps_in_column 105 /* html: heatmaps one a row, not in a grid */
 #define MUTANT_ID_html_pool_first_report 106 /* html: a CPU model's pooled line is its first report's */
-/* issue 31, the points' own intervals: 130-139 */
+/* aarch64 cpu.features from the ID registers (arch/arm64/cpu.c): 129 */
+#define MUTANT_ID_arm_bbm_wrong_field 129 /* ID_AA64MMFR2_EL1.BBM read from [51:48] (TTL), not [55:52] */
+/* issue 31, the points' own intervals: 130-132; aarch64 repetitions per sample (core/exp/arm64/a64_reps.c): 133 */
 #define MUTANT_ID_median_boot_biased 130 /* boot_median: each split sends one draw more to the lower half */
 #define MUTANT_ID_p50_ci_of_p90 131    /* a metric's p50_ci95 is drawn around its 90th percentile */
 #define MUTANT_ID_samples_kept_sorted 132 /* keep_samples=on writes the samples sorted, not as measured */
+#define MUTANT_ID_a64_reps_not_divided 133 /* aarch64: a sample of R back-to-back operations keeps the total, not total / R */
 /* issue 32, part A (the plan keeps Linux's answer) and flush_ceiling's metrics: 140-149 */
 #define MUTANT_ID_plan_drops_linux_flush 140 /* seq/conc's plan keeps INVPCID's variant, not CR3's */
 #define MUTANT_ID_plan_one_column 141  /* the last resort is one page count, dense range or not */

@@ -52,6 +52,9 @@ secondary_entry:
      * its E2H/TGE bits change how the EL2 registers below are interpreted. */
     ldr     x3, [x1, #BP_HCR]
     msr     hcr_el2, x3
+    /* the virtual count equals the physical one, as on the BSP (asm/timer.h
+     * counter_clear_voffset): no firmware offset in ticks() */
+    msr     cntvoff_el2, xzr
     isb
     ldr     x3, [x1, #BP_MAIR]
     msr     mair_el2, x3

@@ -139,8 +139,10 @@ int pt_build(uint64_t (*alloc)(uint64_t n))
     for (unsigned i = 0; i < REGION_PAGES; i++)
         region_set_pte(i, 0);
     rgn.slot_level = slot_level;
-    /* keep the firmware's ASID [63:48] and CnP [0] bits in TTBR0 */
-    rgn.ttbr0 = (rgn.fw_ttbr0 & ~DESC_OA_MASK) | top;
+    /* keep the firmware's ASID [63:48], clear CnP [0]: with it set, CPUs whose TTBRs name the
+     * same tables may share TLB entries (FEAT_TTCNP), and a local TLBI on one CPU could then
+     * drop another's (the control's stale reads, the IPI method's per-CPU flushes) */
+    rgn.ttbr0 = (rgn.fw_ttbr0 & ~(DESC_OA_MASK | TTBR_CNP)) | top;
     /* Table walks are cacheable and inner shareable (TCR.IRGN0/ORGN0/SH0 as
      * set by firmware), so a DSB ISHST is all the new tables need before
      * any PE may walk them. */

@@ -111,6 +111,7 @@ static void write_cpu(struct json_writer *w, const void *ctx)
     jw_object_begin(w);
     jw_kv_hex(w, "ID_AA64ISAR0_EL1", c->isar0);
     jw_kv_hex(w, "ID_AA64MMFR0_EL1", c->mmfr0);
+    jw_kv_hex(w, "ID_AA64MMFR1_EL1", c->mmfr1);
     jw_kv_hex(w, "ID_AA64MMFR2_EL1", c->mmfr2);
     jw_object_end(w);
     jw_key(w, "features");
@@ -119,6 +120,13 @@ static void write_cpu(struct json_writer *w, const void *ctx)
     jw_kv_bool(w, "tlbi_range", c->tlbi_range);
     /* ID_AA64MMFR2_EL1.E0PD: without it Linux (with KASLR) runs KPTI, pti_double_invalidation's path */
     jw_kv_bool(w, "e0pd", c->e0pd);
+    /* the rest of what the TLB's behaviour depends on (arm64_cpu_decode), the registers above
+     * their evidence: reported, never decided on */
+    jw_kv_bool(w, "cnp", c->cnp);
+    jw_kv_bool(w, "ttl", c->ttl);
+    jw_kv_u64(w, "bbm", c->bbm);
+    jw_kv_bool(w, "ntlbpa", c->ntlbpa);
+    jw_kv_bool(w, "vhe", c->vhe);
     jw_object_end(w);
     jw_kv_u64(w, "exception_level", run->el);
     jw_kv_str(w, "hypervisor", run->hypervisor);
@@ -236,6 +244,21 @@ static void write_method(struct json_writer *w, const void *ctx)
     jw_kv_u64(w, "page_size", 4096);
     jw_kv_u64(w, "test_pages", run->test_pages);
     jw_kv_u64(w, "counter_hz", run->counter_hz);
+    /* one tick's length, beside every latency in counter_ticks (3 decimals: 24 MHz ticks 41.667 ns) */
+    jw_kv_fixed(w, "tick_ns", run->counter_hz ? (int64_t)((1000000000000ull + run->counter_hz / 2) / run->counter_hz) : 0, 3);
+    /* what the app set before measuring: at EL2 CNTVOFF_EL2 cleared on every CPU (the BSP's
+     * value before it; null at EL1, where it is the hypervisor's or firmware's and unreadable),
+     * CnP clear in the app's TTBR0, at EL1 TTBR1_EL1's tables the firmware's */
+    if (run->cntvoff_cleared)
+        jw_kv_hex(w, "cntvoff_el2_found", run->cntvoff_found);
+    else
+        jw_kv_null(w, "cntvoff_el2_found");
+    jw_kv_str(w, "ttbr0_cnp", run->ttbr0_cnp_found ? "cleared" : "clear");
+    jw_kv_str(w, "ttbr1", run->el == 1 ? "firmware" : NULL);
+    if (run->el == 1)
+        jw_kv_bool(w, "tcr_epd1", run->tcr_epd1);
+    else
+        jw_kv_null(w, "tcr_epd1");
     report_write_bootstrap(w, run->order_seed, run->p50_intervals,
                            run->counter_hz ? run->p50_interval_ticks * 1000 / run->counter_hz : 0);
     a64_write_psci_and_handback(w, run);

@@ -5,8 +5,8 @@
  * labelled header lines, the experiment table, each experiment's points,
  * what the machine suggests, and the verdict line last. What aarch64 knows
  * instead of x86's fills the header: SMBIOS, UEFI and ACPI; MIDR and EL;
- * the TLBI features of ID_AA64ISAR0_EL1 and E0PD; the generic counter (CNTFRQ_EL0)
- * where x86 has the TSC; GIC and PSCI.
+ * the TLBI features of ID_AA64ISAR0_EL1 and the MMFR fields of cpu.features; the generic
+ * counter (CNTFRQ_EL0) and its tick where x86 has the TSC; GIC and PSCI.
  */
 #include "core/report/report_arm64.h"
 
@@ -78,11 +78,21 @@ static void write_header(const struct arm64_run *run, struct strbuf *sb)
         yes_no(&feat, "tlbi_os", run->cpu.tlbi_os);
         yes_no(&feat, "tlbi_range", run->cpu.tlbi_range);
         yes_no(&feat, "e0pd", run->cpu.e0pd);
+        yes_no(&feat, "cnp", run->cpu.cnp);
+        yes_no(&feat, "ttl", run->cpu.ttl);
+        sb_printf(&feat, " bbm=%u", run->cpu.bbm);
+        yes_no(&feat, "ntlbpa", run->cpu.ntlbpa);
+        yes_no(&feat, "vhe", run->cpu.vhe);
         summary_line(sb, "Features", line);
     }
-    fmt_into(line, sizeof(line), "%llu.%03llu MHz (cntfrq_el0)",
-             (unsigned long long)(run->counter_hz / 1000000),
-             (unsigned long long)(run->counter_hz / 1000 % 1000));
+    {
+        /* the tick's length beside the rate: every latency below is in these ticks */
+        uint64_t ps = run->counter_hz ? (1000000000000ull + run->counter_hz / 2) / run->counter_hz : 0;
+        fmt_into(line, sizeof(line), "%llu.%03llu MHz (cntfrq_el0), one tick %llu.%03llu ns",
+                 (unsigned long long)(run->counter_hz / 1000000),
+                 (unsigned long long)(run->counter_hz / 1000 % 1000), (unsigned long long)(ps / 1000),
+                 (unsigned long long)(ps % 1000));
+    }
     summary_line(sb, "Counter", line);
     for (i = 0; i < run->ntopo; i++)
         ok += run->topo[i].state == A64_CPU_OK;

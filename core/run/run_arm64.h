@@ -151,6 +151,11 @@ struct arm64_run {
     char psci_refusal[120];    /* why not, when it did not */
     struct a64_handback handback;
     unsigned el;
+    /* the counter and the tables as the app set them (method): at EL2 CNTVOFF_EL2 cleared on
+     * every CPU, the BSP's value before; the firmware's TTBR0.CnP, which the app's TTBR0
+     * clears; at EL1 TCR_EL1.EPD1 as the firmware left it (TTBR1's tables are untouched) */
+    bool cntvoff_cleared, ttbr0_cnp_found, tcr_epd1;
+    uint64_t cntvoff_found;
     uint32_t test_pages;
     bool region_ok, gic_ok;
     unsigned gic_version; /* 2 or 3 (GICv4 drives as 3), from the MADT; 0 if neither */

@@ -238,6 +238,10 @@ static void bring_up(void)
     unsigned i, online;
     int g = pt_build(pages_alloc);
     run.region_ok = g == 0;
+    run.ttbr0_cnp_found = (rgn.fw_ttbr0 & TTBR_CNP) != 0; /* pt_build cleared it in ours */
+    /* EL1: TTBR1_EL1's tables stay the firmware's; TCR_EL1.EPD1 [23] as it set it */
+    if (arch_el == 1)
+        run.tcr_epd1 = (read_sysreg(TCR_EL1) >> 23) & 1;
     run.test_pages = run.region_ok ? REGION_PAGES : 0;
     if (run.region_ok)
         pt_install_local(rgn.ttbr0); /* before CPU_ON: every CPU copies the BSP's TTBR0 */
@@ -394,6 +398,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
     arch_el = cur_el();
     tlbi_el2 = arch_el == 2;
     BS->SetWatchdogTimer(0, 0, 0, 0);
+    /* before the first timestamp: from here on CNTVCT_EL0 = CNTPCT_EL0 at EL2 */
+    run.cntvoff_cleared = arch_el == 2;
+    if (run.cntvoff_cleared)
+        run.cntvoff_found = counter_clear_voffset();
     run.start_ticks = ticks();
     fw_vbar = EL_READ(VBAR);
     run.el = arch_el;

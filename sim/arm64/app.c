@@ -72,6 +72,8 @@ static void usage(FILE *out)
             "  --runs N      run the app N times (1 to 4) on one machine, as a UEFI shell script may: each\n"
             "                run finds the CPUs as the one before handed them back (PSCI CPU_OFF)\n"
             "  --psci SPEC   the model's PSCI: VERSION[,-cpu_on][,-cpu_off][,-affinity_info] (1.1)\n"
+            "  --counter-hz HZ  the modelled CNTFRQ_EL0, 1000 to 1000000000 (1 GHz: ticks are host ns);\n"
+            "                real servers' 25-100 MHz round the host clock to 10-40 ns ticks\n"
             "  key=value     the app's configuration keys (samples, run_budget_s, experiments, ...)\n"
             "Profiles:\n",
             DEFAULT_PROFILE, MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
@@ -329,6 +331,11 @@ int a64sim_main(int argc, char **argv)
         } else if (strcmp(s, "--psci") == 0 && v) {
             if (!parse_psci(v, &psci_version, &psci_missing))
                 return bad("--psci wants VERSION[,-cpu_on][,-cpu_off][,-affinity_info] (1.1, 1.0, 0.2, 0.1), not '%s'", v);
+            a++;
+        } else if (strcmp(s, "--counter-hz") == 0 && v) {
+            if (!parse_u64(v, &n) || n < 1000 || n > 1000000000ull)
+                return bad("--counter-hz wants 1000 to 1000000000, not '%s'", v);
+            a64s_set_counter_hz(n);
             a++;
         } else if (strcmp(s, "--out") == 0 && v) {
             out_dir = v;

@@ -149,6 +149,10 @@ A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c
                       core/exp/arm64/a64_exp.c core/exp/arm64/tlbi_broadcast.c \
                       core/run/topo_arm64.c core/report/summary_text.c arch/arm64/gic_sgi.c arch/arm64/cpu_off.c \
                       arch/arm64/psci_fn.c
+# cpu.features' BBM field (129, arch/arm64/cpu.c) and the repetitions per sample (133,
+# core/exp/arm64/a64_reps.c), killed by tests/sim/arm64_app.sh as well
+A64SIM_MUTANTS += arm_bbm_wrong_field a64_reps_not_divided
+A64SIM_MUTANT_SRCS += arch/arm64/cpu.c core/exp/arm64/a64_reps.c
 define a64sim_mutant_rules
 $(BUILD)/mutants/$(1)/tlbscope-sim-a64: \
         $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(A64SIM_MUTANT_SRCS)) \

@@ -48,6 +48,9 @@ void a64s_machine_free(void);
 struct a64_model *a64s_model(void);
 /* the calling thread plays pc's CPU of the model (NULL: none), under ASID A64S_ASID */
 void a64s_play(struct percpu *pc);
+/* the modelled counter's rate, CNTFRQ_EL0 (default 1 GHz: ticks are host ns); a lower one
+ * rounds the host clock down to its ticks, as a real server's 25-100 MHz counter would */
+void a64s_set_counter_hz(uint64_t hz);
 /* one wait iteration of the calling CPU: a model event (speculation) and the host CPU handed on */
 void a64s_wait_step(void);
 /* an idle CPU's WFI between its looks at the mailbox and the GIC: a model event, then a nap

@@ -9,6 +9,7 @@
 #define IDLE_NAP_NS 50000 /* an idle CPU's nap: 50 us of host time between looks */
 
 static struct a64_model model;
+static uint64_t counter_hz = 1000000000ull;
 static __thread struct percpu *cur;
 
 struct percpu *this_cpu(void) { return cur; }
@@ -32,10 +33,14 @@ uint64_t ticks(void)
     struct timespec ts;
     sched_yield();
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    /* whole ticks of the modelled rate since the host clock's zero (128 bits: no overflow) */
+    return (uint64_t)(((unsigned __int128)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) * counter_hz /
+                      1000000000u);
 }
 
-uint64_t tick_freq(void) { return 1000000000ull; }
+uint64_t tick_freq(void) { return counter_hz; }
+
+void a64s_set_counter_hz(uint64_t hz) { counter_hz = hz; }
 
 void a64s_wait_step(void)
 {

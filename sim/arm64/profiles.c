@@ -8,6 +8,10 @@
  * could not check against the TRM here: it is reported, never decided on
  * (only MIDR, ISAR0.TLB and MMFR2.E0PD decide, and those are sure for every
  * profile: E0PD follows from the architecture version each core implements).
+ * The other fields the report decodes (arm64_cpu_decode: MMFR2.CnP, TTL, BBM,
+ * MMFR1.VH, nTLBPA) are checked against what real parts read at EL1 where a
+ * dump was found (the public register dumps of github.com/lelegard/arm-cpusysregs,
+ * collect/: an Ampere Altra and an AWS Graviton3 host).
  */
 #include "sim/arm64/profiles.h"
 
@@ -26,10 +30,11 @@ const struct a64_profile a64_profiles[] = {
         0x0000100010211120ull,
         /* N1 TRM, "ID_AA64MMFR0_EL1": PARange 0b0101 (48 bits), ASIDBits 16 */
         0x0000000000101125ull,
-        /* N1 TRM, "ID_AA64MMFR1_EL1" */
+        /* N1 TRM, "ID_AA64MMFR1_EL1": VH [11:8] 1, nTLBPA [51:48] 0 (an Altra reads the same) */
         0x0000000010212122ull,
         /* N1 TRM, "ID_AA64MMFR2_EL1": CnP 1, UAO 1, ... (unsure beyond CnP); E0PD [63:60] = 0
-         * (Armv8.2: Linux runs N1 with KPTI, for KASLR) */
+         * (Armv8.2: Linux runs N1 with KPTI, for KASLR); TTL [51:48] and BBM [55:52] 0. An
+         * Altra reads 0x0100000000000011 (IESB 0, EVT 1): the fields decoded agree */
         0x0000000000001011ull,
         /* N1 TRM, "CTR_EL0": IDC 1, DminLine/IminLine 64 bytes (unsure: DIC) */
         0x8444C004ull,
@@ -47,14 +52,17 @@ const struct a64_profile a64_profiles[] = {
         /* V1 TRM, "ID_AA64ISAR0_EL1": TLB [59:56] = 0b0010 (FEAT_TLBIOS + FEAT_TLBIRANGE,
          * mandatory in Armv8.4, which V1 implements); the other fields (RNDR, TS, FHM, DP,
          * SM3/SM4, SHA3, RDM, Atomic, CRC32, SHA2 512, AES) unsure: QEMU's neoverse-v1
-         * model reads 0x1011111110212120, TS 1 and TLB 0, which an Armv8.4 core cannot have */
+         * model reads 0x1011111110212120, TS 1 and TLB 0, which an Armv8.4 core cannot have
+         * (unsure: a Graviton3 host reads that same value at EL1, TLB 0, in the dumps named
+         * at the top of this file) */
         0x1221111110212120ull,
         /* V1 TRM, "ID_AA64MMFR0_EL1": PARange 48 bits, ASIDBits 16 */
         0x0000000000101125ull,
-        /* V1 TRM, "ID_AA64MMFR1_EL1" (unsure) */
+        /* V1 TRM, "ID_AA64MMFR1_EL1": VH 1, nTLBPA 0 (a Graviton3 reads the same) */
         0x0000000010212122ull,
-        /* V1 TRM, "ID_AA64MMFR2_EL1": TTL 1, BBM 2, ... (unsure); E0PD [63:60] = 0 (FEAT_E0PD is
-         * Armv8.5, V1 is Armv8.4: Linux runs it with KPTI) */
+        /* V1 TRM, "ID_AA64MMFR2_EL1", the value a Graviton3 reads at EL1 too: CnP 1, BBM
+         * [55:52] 2, TTL [51:48] 0 (no FEAT_TTL, though Armv8.4 lists it), E0PD [63:60] 0
+         * (FEAT_E0PD is Armv8.5, V1 is Armv8.4: Linux runs it with KPTI) */
         0x0220011102101011ull,
         /* V1 TRM, "CTR_EL0": DIC 1, IDC 1 */
         0xB444C004ull,
@@ -72,11 +80,12 @@ const struct a64_profile a64_profiles[] = {
         0x1221111110212120ull,
         /* V2 TRM, "ID_AA64MMFR0_EL1": PARange 48 bits, ASIDBits 16 (unsure beyond those) */
         0x0000000000101125ull,
-        /* V2 TRM, "ID_AA64MMFR1_EL1" (unsure) */
+        /* V2 TRM, "ID_AA64MMFR1_EL1" (unsure): VH 1, nTLBPA 0 */
         0x0000000010212122ull,
         /* V2 TRM, "ID_AA64MMFR2_EL1": E0PD [63:60] = 1 (FEAT_E0PD, mandatory from Armv8.5, which
-         * Armv9.0 includes: Linux runs V2 without KPTI); the other fields unsure, written as V1's */
-        0x1220011102101011ull,
+         * Armv9.0 includes: Linux runs V2 without KPTI); the other fields unsure, written as
+         * Neoverse N2's (its TRM, the same Armv9.0 generation): CnP 1, TTL 1, BBM 2 */
+        0x1221011110101011ull,
         /* V2 TRM, "CTR_EL0": DIC 1, IDC 1 (unsure) */
         0xB444C004ull,
         "Arm Neoverse V2 Core Technical Reference Manual (Arm 102375), AArch64 identification registers",
@@ -93,7 +102,7 @@ const struct a64_profile a64_profiles[] = {
         0x0000000000011120ull,
         /* A72 TRM, "AArch64 Memory Model Feature Register 0, EL1": PARange 44 bits, ASIDBits 16 */
         0x0000000000001124ull,
-        /* A72 TRM: ID_AA64MMFR1_EL1 reads 0 (Armv8.0 has none of its features) */
+        /* A72 TRM: ID_AA64MMFR1_EL1 reads 0 (Armv8.0 has none of its features: no VHE) */
         0x0ull,
         /* ID_AA64MMFR2_EL1 is RES0 / reads 0 on Armv8.0 cores (unsure whether the A72 TRM lists it) */
         0x0ull,
@@ -126,20 +135,14 @@ uint64_t a64_profile_mpidr(const struct a64_profile *p, unsigned i)
 
 void a64_profile_identify(const struct a64_profile *p, struct arm64_cpu_id *c)
 {
-    unsigned tlb = (unsigned)((p->isar0 >> 56) & 0xf);
     memset(c, 0, sizeof(*c));
     c->midr = p->midr;
     c->isar0 = p->isar0;
     c->mmfr0 = p->mmfr0;
+    c->mmfr1 = p->mmfr1;
     c->mmfr2 = p->mmfr2;
     c->mpidr = 0x80000000ull | (p->mt ? 1ull << 24 : 0) | a64_profile_mpidr(p, 0); /* RES1 [31] */
-    c->implementer = (unsigned)((p->midr >> 24) & 0xff);
-    c->variant = (unsigned)((p->midr >> 20) & 0xf);
-    c->part = (unsigned)((p->midr >> 4) & 0xfff);
-    c->revision = (unsigned)(p->midr & 0xf);
+    arm64_cpu_decode(c); /* the app's own decoding of the registers */
     if (MUTANT(a64sim_profile_tlb_ignored))
-        tlb = 2; /* every profile with range TLBI: the ISAR0 evidence ignored */
-    c->tlbi_os = tlb >= 1;
-    c->tlbi_range = tlb >= 2;
-    c->e0pd = arm64_e0pd(p->mmfr2);
+        c->tlbi_os = c->tlbi_range = true; /* every profile with range TLBI: the ISAR0 evidence ignored */
 }

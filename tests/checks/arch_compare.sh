@@ -114,6 +114,10 @@ check "validate: an aarch64 firmware.secure_boot \"enabled\" passes" "$TOOL" val
 jq '.firmware.secure_boot = "on"' "$ARM" >"$out/sb-on.json"
 check "validate: an aarch64 firmware.secure_boot \"on\" fails, naming the path and the words" \
     grep -qF 'firmware.secure_boot: unknown secure_boot word "on"' <<<"$("$TOOL" validate "$out/sb-on.json" 2>&1)"
+# cpu.features decoded from cpu.id_regs: a feature the register does not have is refused
+jq '.cpu.features.ttl = true | .cpu.features.bbm = 2 | .cpu.id_regs.ID_AA64MMFR2_EL1 = "0x1000000000001011"' "$ARM" >"$out/feat-ttl.json"
+check "validate: cpu.features.ttl and bbm against ID_AA64MMFR2_EL1 [51:48] and [55:52], each disagreement named" \
+    test "$("$TOOL" validate "$out/feat-ttl.json" 2>&1 | grep -cE 'cpu\.features\.(ttl: true, but ID_AA64MMFR2_EL1 \[51:48\] is 0|bbm: 2, but ID_AA64MMFR2_EL1 \[55:52\] is 0)')" = 2
 # the broken variants differ from the good file in one defect each: only the unknown
 # architecture stops the validator before the sections (they would be read wrongly)
 check "validate: an unknown architecture is the only error named" \

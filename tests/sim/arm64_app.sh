@@ -24,6 +24,12 @@ PROFILES=${A64_PROFILES:-neoverse-n1 neoverse-v1 neoverse-v2 cortex-a72}
 declare -A tlb=([neoverse-n1]=0 [neoverse-v1]=2 [neoverse-v2]=2 [cortex-a72]=0)
 # ID_AA64MMFR2_EL1.E0PD [63:60]: only V2 (Armv9.0) has FEAT_E0PD, so Linux runs KPTI on the others
 declare -A e0pd=([neoverse-n1]=false [neoverse-v1]=false [neoverse-v2]=true [cortex-a72]=false)
+# the other fields cpu.features decodes, from each profile's documented registers
+# (sim/arm64/profiles.c): cnp ttl bbm ntlbpa vhe. MMFR2.CnP [3:0] on every Neoverse; TTL
+# [51:48] only on V2 (a Graviton3's V1 reads 0); BBM [55:52] level 2 on V1 and V2, 0 on the
+# Armv8.2 and 8.0 cores; MMFR1.VH [11:8] on all but the Armv8.0 A72; nTLBPA [51:48] on none
+declare -A mmfeat=([neoverse-n1]="true|false|0|false|true" [neoverse-v1]="true|false|2|false|true"
+                   [neoverse-v2]="true|true|2|false|true" [cortex-a72]="false|false|0|false|false")
 # ipi_roundtrip's classes at 4 CPUs, from the profile's MPIDR shape (sim/arm64/profiles.c):
 # Altra's pairs of cores (neoverse-n1), one cluster for the others
 declare -A classes=([neoverse-n1]=same_cluster,same_package [neoverse-v1]=same_cluster
@@ -97,6 +103,10 @@ for profile in $PROFILES; do
         test "$(exp_field tlbi_broadcast_vs_ipi '[.results[] | select(.params.method == "broadcast_linux") | "\(.params.targets_busy):\(.params.targets):\(.params.pages)"] |
             [map(select(startswith("1:")) | .[2:]), map(select(startswith("0:")) | .[2:])] | (.[0] == .[1] and (.[0] | length) > 0)')" = true
     want_linux=$([ "${e0pd[$profile]}" = true ] && echo no_kpti || echo kpti)
+    check "$profile: cpu.features cnp|ttl|bbm|ntlbpa|vhe = ${mmfeat[$profile]}, MMFR1 and MMFR2 in id_regs, the .txt's Features line" \
+        eval '[ "$(jqr "[.cpu.features | .cnp, .ttl, .bbm, .ntlbpa, .vhe] | map(tostring) | join(\"|\")")" = "${mmfeat[$profile]}" ] &&
+              [ "$(jqr "[.cpu.id_regs | .ID_AA64MMFR1_EL1, .ID_AA64MMFR2_EL1 | test(\"^0x[0-9a-f]+$\")] | all")" = true ] &&
+              grep -aqE "^Features .* bbm=$(jqr .cpu.features.bbm) " "${REPORT%.json}.txt"'
     check "$profile: E0PD ${e0pd[$profile]}: Linux's path $want_linux in cpu.features and every summary row" \
         test "$(jqr "[.cpu.features.e0pd, ([.experiments[] | select(.id == \"pti_double_invalidation\") | .summary[] |
             \"\\(.params.pages):\\(.params.linux):\\(.values | has(\"extra\") and has(\"ratio\"))\"] | join(\" \"))] | map(tostring) | join(\"|\")")" = \
@@ -128,6 +138,24 @@ check "secure SGIs 0 and 1: one run error naming GICR_IGROUPR0 and its value, ip
         ([.experiments[] | "\(.id)=\(.status)"] | join(",")), ([.experiments[].verification.stale_reads] | add)] | map(tostring) | join("|")')" = \
     "1|1|4|0|ipi_roundtrip=ERROR,tlbi_broadcast_vs_ipi=SUCCESS|0"
 check "secure SGIs 0 and 1: the report validates" validates
+# A coarse counter, as real servers' 25-100 MHz are for a TLBI (here 100 kHz, 10 us ticks, so
+# the model's flushes take a fraction of one): tick_ns in method and the .txt, the broadcast
+# methods, tlbi_range's (where the profile has range TLBI) and pti_double_invalidation's timing R flushes a sample where
+# one spans under 20 ticks, each sample total / R, so the latency's mean stays within rounding
+# of mean_per_op (the total's mean over R)
+first=${PROFILES%% *}
+sim "a64-coarse-$first" "$A64SIM" --arch aarch64 --cpu "$first" --cpus 2 --seed "$SEED" --counter-hz 100000 \
+    samples=10 run_budget_s=0 experiments=tlbi_broadcast_vs_ipi,tlbi_range,pti_double_invalidation
+check "$first at 100 kHz: valid, tick_ns 10000 in method and the .txt's Counter line" \
+    eval '[ "$RC" = 0 ] && validates && [ "$(jqr .method.tick_ns)" = 10000 ] &&
+          grep -aq "^Counter   0.100 MHz (cntfrq_el0), one tick 10000.000 ns" "${REPORT%.json}.txt"'
+check "$first at 100 kHz: reps_per_sample on every point, R > 1 on some broadcast point and 1 for ipi_local" \
+    test "$(exp_field tlbi_broadcast_vs_ipi '[([.results[] | select(.values.reps_per_sample == null)] | length),
+        ([.results[] | select(.params.method != "ipi_local" and .values.reps_per_sample > 1)] | length > 0),
+        ([.results[] | select(.params.method == "ipi_local") | .values.reps_per_sample] | unique)] | map(tostring) | join("|")')" = "0|true|[1]"
+check "$first at 100 kHz: every point's latency mean within rounding of mean_per_op (samples are total / R), tlbi_range's and pti_double_invalidation's too" \
+    test "$(jqr '[.experiments[] | select(.id == "tlbi_broadcast_vs_ipi" or .id == "tlbi_range" or .id == "pti_double_invalidation") | .results[] | select(.values.reps_per_sample == null or ((.metrics.latency.mean - ([.values.mean_per_op, 1] | max)) | fabs > 1.5))
+        | "\(.params.method):\(.params.pages) R=\(.values.reps_per_sample) mean=\(.metrics.latency.mean) per_op=\(.values.mean_per_op)"] | join(" ")')" = ""
 # the app's MAX_CPUS on 2 host cores: idle and polling CPUs must leave the cores to the busy
 # ones, or waits run into their deadlines (the run took 6 minutes and lost a CPU once)
 if [ -z "${A64_PROFILES:-}" ]; then

@@ -58,6 +58,7 @@
 #include "asm/tlbi.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/a64_reps.h"
 #include "core/exp/arm64/tlbi_flush.h"
 #include "core/mutant.h"
 
@@ -90,28 +91,48 @@ static bool set_asid_everywhere(struct arm64_run *run, uint16_t asid)
     return ok;
 }
 
-/* the timed flush of one sample (region_remap's flush) */
+/* the timed flush of one sample (region_remap's flush), `reps` times back to back (a64_reps.h) */
 struct kpti_flush {
     unsigned n;
     uint16_t kasid;
     bool user;
+    unsigned reps;
 };
 
 static uint64_t timed_flush(void *ctx)
 {
     const struct kpti_flush *f = ctx;
     uint64_t t = ticks();
-    /* the mutant names ASID 0, whose by-VA TLBIs leave the kernel ASID's nG entries */
-    tlbi_flush_broadcast_asid(rgn.va, f->n, MUTANT(a64_kpti_asid_zero) ? 0 : f->kasid, f->user);
+    unsigned r;
+    for (r = 0; r < f->reps; r++)
+        /* the mutant names ASID 0, whose by-VA TLBIs leave the kernel ASID's nG entries */
+        tlbi_flush_broadcast_asid(rgn.va, f->n, MUTANT(a64_kpti_asid_zero) ? 0 : f->kasid, f->user);
     return ticks() - t;
 }
 
-/* One sample of `v` over pages [0, n): its ticks, 0 when a CPU dropped out. */
-static uint64_t sample(struct arm64_run *run, struct experiment_record *e, enum variant v, unsigned n, uint16_t kasid)
+/* a64_reps_choose's trial: `reps` of kpti's flushes (the longer variant's) of n pages, timed */
+struct kpti_trial {
+    unsigned n;
+    uint16_t kasid;
+};
+static uint64_t trial_flushes(void *ctx, unsigned reps)
+{
+    const struct kpti_trial *tr = ctx;
+    uint64_t t0 = ticks();
+    unsigned r;
+    for (r = 0; r < reps; r++)
+        tlbi_flush_broadcast_asid(rgn.va, tr->n, tr->kasid, true);
+    return ticks() - t0;
+}
+
+/* One sample of `v` over pages [0, n), its flush `reps` times back to back (a64_reps.h): their
+ * ticks, 0 when a CPU dropped out. */
+static uint64_t sample(struct arm64_run *run, struct experiment_record *e, enum variant v, unsigned n, uint16_t kasid,
+                       unsigned reps)
 {
     unsigned others[MAX_CPUS], k = a64_others(others);
     uint16_t uasid = tlbi_user_asid(kasid);
-    struct kpti_flush f = { n, kasid, v == KPTI };
+    struct kpti_flush f = { n, kasid, v == KPTI, reps };
     uint64_t t;
     bool ok = true;
     region_reset();
@@ -172,13 +193,17 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
         unsigned n = page_counts[s];
         uint32_t got[VARIANTS] = { 0, 0 };
         bool whole = true;
+        /* one R for both variants of a page count, so their samples stay pairs of like work */
+        struct kpti_trial tr = { n, kasid };
+        unsigned r = a64_reps_choose(trial_flushes, &tr);
+        struct a64_reps reps[VARIANTS] = { { r, 0, 0 }, { r, 0, 0 } };
         a64_pace_point(&pace);
         for (i = 0; a64_pace_more(&pace, i); i++)
             for (v = 0; v < VARIANTS; v++) {
                 enum variant which = (enum variant)((v + i) % VARIANTS); /* alternate which goes first */
-                uint64_t t = sample(run, e, which, n, kasid);
+                uint64_t t = sample(run, e, which, n, kasid, r);
                 if (t)
-                    pace.buf[which * (size_t)pace.configured + got[which]++] = t;
+                    pace.buf[which * (size_t)pace.configured + got[which]++] = a64_reps_sample(&reps[which], t);
                 else
                     whole = false;
             }
@@ -191,6 +216,7 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
             point_param_num(p, "pages", n);
             point_param_num(p, "cpus", k + 1);
             a64_latency(p, pace.buf + v * (size_t)pace.configured, got[v]);
+            a64_reps_record(p, &reps[v]);
             pts[s][v] = p;
         }
         if (!whole)
@@ -203,6 +229,9 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
                 kasid, tlbi_user_asid(kasid));
     record_note(e, "no_kpti: TLBI VAE1IS of the kernel ASID per page + DSB ISH + ISB; kpti: TLBI VAE1IS of the "
                 "kernel and of the user ASID per page (Linux's __tlbi_user) + DSB ISH + ISB");
+    record_note(e, "R (up to %u, values.reps_per_sample, the same for both variants of a page count) flushes back "
+                "to back per sample where kpti's spans under %u ticks, latency their total over R",
+                A64_REPS_MAX, A64_REPS_MIN_TICKS);
     record_note(e, "Linux on this CPU: %s: ID_AA64MMFR2_EL1.E0PD [63:60] = %llu (ID_AA64MMFR2_EL1 = 0x%llx)%s",
                 run->cpu.e0pd ? "no_kpti (FEAT_E0PD: kaslr_requires_kpti() is false)"
                               : "kpti (no FEAT_E0PD: with KASLR the kernel is unmapped at EL0)",

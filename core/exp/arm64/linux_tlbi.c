@@ -30,16 +30,11 @@ static const struct {
     { 0xd83, "Neoverse V3AE", "4193784" },
 };
 
-bool linux_tlbi_has_ttl(uint64_t mmfr2)
-{
-    return ((mmfr2 >> 48) & 0xf) >= 1;
-}
-
 void linux_tlbi_choose(const struct arm64_cpu_id *cpu, int asid, struct linux_tlbi *out)
 {
     unsigned i;
     out->range = cpu->tlbi_range;
-    out->ttl = linux_tlbi_has_ttl(cpu->mmfr2);
+    out->ttl = cpu->ttl; /* ID_AA64MMFR2_EL1.TTL, decoded with the other fields (arm64_cpu_decode) */
     out->kpti = !cpu->e0pd && asid >= 0; /* KPTI's user ASID exists at EL1 only */
     out->asid = asid;
     out->repeat = false;

@@ -57,7 +57,5 @@ enum linux_tlbi_path linux_tlbi_flush(const struct linux_tlbi *l, uint64_t va, u
  * __tlbi_sync_s1ish_batch() for all of them (DSB ISH, the repeat-TLBI workaround); ISB.
  */
 void linux_tlbi_batch_flush(const struct linux_tlbi *l, uint64_t va, uint32_t pages);
-/* ID_AA64MMFR2_EL1.TTL [51:48] >= 1 */
-bool linux_tlbi_has_ttl(uint64_t mmfr2);
 
 #endif

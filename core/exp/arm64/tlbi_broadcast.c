@@ -45,6 +45,10 @@
  * read: a CPU it left out may keep the old entry beside the new descriptor,
  * never reads the page, and loses the entry at the next region_reset's
  * TLBI VMALLE1IS.
+ * Where one broadcast flush spans fewer ticks than the counter resolves well
+ * (a64_reps.h: real Arm servers tick at 10-40 ns), its sample times R of them
+ * back to back, latency the total over R: the first drops the CPUs' entries,
+ * the others find them gone, as a repeated flush of the same pages does.
  */
 #include "core/exp/arm64/experiments.h"
 
@@ -57,6 +61,7 @@
 #include "core/exp/arm64/a64_pace.h"
 #include "core/exp/arm64/busy_targets.h"
 #include "core/exp/arm64/linux_tlbi.h"
+#include "core/exp/arm64/a64_reps.h"
 #include "core/exp/arm64/tlbi_flush.h"
 #include "core/mutant.h"
 
@@ -70,6 +75,31 @@ static void fn_flush_local(struct percpu *pc)
 
 enum method { BROADCAST, IPI_LOCAL, BROADCAST_LINUX, BUSY_LINUX, BATCH_LINUX, BROADCAST_OS, METHODS };
 
+/* the broadcast methods' flush of pages [0, n), `reps` times back to back (a64_reps.h) */
+static void broadcast_flush(enum method how, unsigned n, unsigned reps)
+{
+    unsigned r;
+    for (r = 0; r < reps; r++) {
+        if (how == BROADCAST)
+            tlbi_flush_broadcast(rgn.va, n);
+        else
+            tlbi_flush_broadcast_os(rgn.va, n);
+    }
+}
+
+/* a64_reps_choose's trial: `reps` broadcast flushes of the point's pages, timed */
+struct trial {
+    enum method how;
+    unsigned n;
+};
+static uint64_t trial_flushes(void *ctx, unsigned reps)
+{
+    const struct trial *tr = ctx;
+    uint64_t t0 = ticks();
+    broadcast_flush(tr->how, tr->n, reps);
+    return ticks() - t0;
+}
+
 /* one timed shootdown of pages [0, n) on the BSP and targets[0..k) */
 struct shootdown {
     struct arm64_run *run;
@@ -78,6 +108,7 @@ struct shootdown {
     const unsigned *targets;
     unsigned k, n;
     bool busy_lost; /* busy_linux: a target did not start or stop its loop */
+    unsigned reps;  /* the plain broadcast forms' flushes back to back (a64_reps.h) */
 };
 
 /* region_remap's flush: its ticks, 0 when a target did not answer; busy_linux's targets
@@ -91,14 +122,12 @@ static uint64_t shootdown(void *ctx)
     if (sd->how == BUSY_LINUX && !a64_busy_start(sd->run, sd->targets, sd->k))
         sd->busy_lost = true;
     t0 = ticks();
-    if (sd->how == BROADCAST) {
-        tlbi_flush_broadcast(rgn.va, sd->n);
+    if (sd->how == BROADCAST || sd->how == BROADCAST_OS) {
+        broadcast_flush(sd->how, sd->n, sd->reps);
     } else if (sd->how == BROADCAST_LINUX || sd->how == BUSY_LINUX) {
         linux_tlbi_flush(sd->linux_seq, rgn.va, sd->n);
     } else if (sd->how == BATCH_LINUX) {
         linux_tlbi_batch_flush(sd->linux_seq, rgn.va, sd->n);
-    } else if (sd->how == BROADCAST_OS) {
-        tlbi_flush_broadcast_os(rgn.va, sd->n);
     } else {
         for (i = 0; i < sd->k; i++)
             smp_post(sd->targets[i], fn_flush_local, rgn.va, sd->n, 0);
@@ -160,6 +189,11 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
         for (s = 0; s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
             for (m = 0; m < methods; m++) {
                 unsigned n = page_counts[s], k = counts[c], got = 0;
+                struct trial tr = { (enum method)m, n };
+                /* R > 1 for the plain broadcast forms only (a64_reps.h); broadcast_linux's sequence
+                 * and ipi_local one a sample */
+                struct a64_reps reps = { m == BROADCAST || m == BROADCAST_OS ? a64_reps_choose(trial_flushes, &tr) : 1,
+                                         0, 0 };
                 struct result_point *p;
                 /* Linux's pages are a process's: non-global under its ASID (EL1); the flip
                  * by break-before-make */
@@ -167,7 +201,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                 a64_pace_point(&pace);
                 for (i = 0; a64_pace_more(&pace, i); i++) {
                     uint64_t t;
-                    struct shootdown sd = { run, (enum method)m, &linux_seq, others, 0, n, false };
+                    struct shootdown sd = { run, (enum method)m, &linux_seq, others, 0, n, false, reps.reps };
                     k = a64_others(others) < k ? a64_others(others) : k;
                     sd.k = k;
                     region_reset();
@@ -181,7 +215,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                     else
                         region_verify(run, e, 0, n, 1);
                     if (t)
-                        pace.buf[got++] = t;
+                        pace.buf[got++] = a64_reps_sample(&reps, t);
                     else
                         e->partial = true;
                 }
@@ -199,6 +233,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                 a64_latency(p, pace.buf, got);
                 if (m == IPI_LOCAL && counts[c] < nothers)
                     point_value(p, "lower_bound", 1000); /* milli: 1 */
+                a64_reps_record(p, &reps);
             }
     region_set_ng(false);
     if (paced)
@@ -211,6 +246,10 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
         record_note(e, "ipi_local with fewer targets than the %u other CPUs is a lower bound, not a full protocol: "
                     "any PE may hold the entry by speculation, so an OS must interrupt them all (value lower_bound)",
                     nothers);
+    record_note(e, "broadcast, broadcast_os: R (up to %u, values.reps_per_sample) flushes back to back per "
+                "sample where one spans under %u ticks (a tick: %llu ps), latency their total over R; "
+                "values.mean_per_op to a thousandth of a tick", A64_REPS_MAX, A64_REPS_MIN_TICKS,
+                (unsigned long long)(run->counter_hz ? 1000000000000ull / run->counter_hz : 0));
     if (run->cpu.tlbi_os)
         record_note(e, "broadcast_os: TLBI %s per page + DSB OSH", run->el == 2 ? "VAE2OS" : "VAE1OS");
     else

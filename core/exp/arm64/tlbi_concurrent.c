@@ -51,11 +51,13 @@ static uint64_t own_shootdown(unsigned first, unsigned n)
     return region_remap(first, n, 1, timed_flush, &o);
 }
 
-/* arg0 first page, arg1 pages, arg2 the latest tick to wait for the start */
+/* arg0 first page, arg1 pages, arg2 how long to wait for the start, in ticks: a duration,
+ * never the BSP's deadline, since no two CPUs' counters are assumed to agree */
 static void fn_initiator(struct percpu *pc)
 {
+    uint64_t end = ticks() + pc->arg[2];
     while (!__atomic_load_n(&start.go, __ATOMIC_ACQUIRE))
-        if (ticks() > pc->arg[2])
+        if (ticks() > end)
             return; /* result[0] stays 0: no sample */
     pc->result[0] = own_shootdown((unsigned)pc->arg[0], (unsigned)pc->arg[1]);
 }
@@ -94,7 +96,7 @@ void exp_tlbi_concurrent(struct arm64_run *run, struct experiment_record *e)
                 e->partial = true;
             __atomic_store_n(&start.go, 0, __ATOMIC_RELEASE);
             for (j = 1; j < m; j++)
-                smp_post(others[j - 1], fn_initiator, j * PAGES, PAGES, ticks() + a64_timeout_ticks(run));
+                smp_post(others[j - 1], fn_initiator, j * PAGES, PAGES, a64_timeout_ticks(run));
             __atomic_store_n(&start.go, 1, __ATOMIC_RELEASE);
             pace.buf[got++] = own_shootdown(0, PAGES);
             for (j = 1; j < m; j++) {

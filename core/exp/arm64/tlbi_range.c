@@ -19,6 +19,8 @@
  * PTEs, DSB ISHST and ISB after it stops. The flip to nG and back goes the
  * same way (region_set_ng: invalid, TLBI VMALLE1IS, DSB ISH, then the new
  * attribute), never a live descriptor rewritten.
+ * Where one flush spans fewer ticks than the counter resolves well, a sample
+ * times R of them back to back (a64_reps.h), latency the total over R.
  */
 #include "core/exp/arm64/experiments.h"
 
@@ -27,27 +29,48 @@
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/a64_reps.h"
 #include "core/exp/arm64/tlbi_flush.h"
 
 static const unsigned page_counts[] = { 8, 64, 512 };
 
-/* one timed flush of pages [0, n) by method m (region_remap's flush) */
-struct range_flush {
+/* method m's flush of pages [0, n) (the asid method: of `asid`), `reps` times back to back */
+struct range_op {
     unsigned m, n;
     int asid;
 };
+static void range_flush(const struct range_op *op, unsigned reps)
+{
+    unsigned r;
+    for (r = 0; r < reps; r++) {
+        if (op->m == 0)
+            tlbi_flush_broadcast(rgn.va, op->n);
+        else if (op->m == 1)
+            tlbi_flush_range(rgn.va, op->n);
+        else
+            tlbi_flush_asid((uint16_t)op->asid);
+    }
+}
 
+/* a64_reps_choose's trial */
+static uint64_t trial_flushes(void *ctx, unsigned reps)
+{
+    uint64_t t0 = ticks();
+    range_flush(ctx, reps);
+    return ticks() - t0;
+}
+
+/* region_remap's flush: method m's, `reps` times back to back, timed */
+struct timed_range {
+    const struct range_op *op;
+    unsigned reps;
+};
 static uint64_t timed_flush(void *ctx)
 {
-    const struct range_flush *f = ctx;
-    uint64_t t = ticks();
-    if (f->m == 0)
-        tlbi_flush_broadcast(rgn.va, f->n);
-    else if (f->m == 1)
-        tlbi_flush_range(rgn.va, f->n);
-    else
-        tlbi_flush_asid((uint16_t)f->asid);
-    return ticks() - t;
+    const struct timed_range *tr = ctx;
+    uint64_t t0 = ticks();
+    range_flush(tr->op, tr->reps);
+    return ticks() - t0;
 }
 
 void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
@@ -73,7 +96,9 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
     for (s = 0; run_ok && run->region_ok && s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
         for (m = 0; m < methods; m++) {
             unsigned n = page_counts[s];
-            struct range_flush f = { m, n, asid };
+            struct range_op op = { m, n, asid };
+            struct a64_reps reps = { a64_reps_choose(trial_flushes, &op), 0, 0 };
+            struct timed_range tr = { &op, reps.reps };
             struct result_point *p;
             region_set_ng(m == 2);
             a64_pace_point(&pace);
@@ -82,7 +107,7 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
                 region_reset();
                 if (!region_warm(run, others, k, 0, n))
                     e->partial = true;
-                pace.buf[i] = region_remap(0, n, 1, timed_flush, &f);
+                pace.buf[i] = a64_reps_sample(&reps, region_remap(0, n, 1, timed_flush, &tr));
                 region_verify(run, e, 0, n, 1);
             }
             a64_pace_point_done(&pace, i, true);
@@ -92,11 +117,15 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
             point_param_str(p, "method", method_name[m]);
             point_param_num(p, "pages", n);
             a64_latency(p, pace.buf, i);
+            a64_reps_record(p, &reps);
         }
     region_set_ng(false);
     if (run_ok && run->region_ok)
         a64_pace_end(run, e, &pace);
     record_note(e, "%u CPUs hold the pages and verify every sample", k + 1);
+    record_note(e, "R (up to %u, values.reps_per_sample) flushes back to back per sample where one spans under "
+                "%u ticks, latency their total over R; values.mean_per_op to a thousandth of a tick",
+                A64_REPS_MAX, A64_REPS_MIN_TICKS);
     if (asid >= 0)
         record_note(e, "asid: the test pages non-global under ASID %d, one TLBI ASIDE1IS + DSB ISH", asid);
     else

@@ -5,6 +5,8 @@
  * dense CPU indices, exactly one BSP, cpus_ok counted, stale reads a FAILURE.
  */
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/mutant.h"
@@ -43,6 +45,14 @@ static void vc_fixed(struct vctx *c, const json_t *obj, const char *key, const c
     const char *got = vc_string(c, obj, key, 0);
     if (got && strcmp(got, want) != 0)
         vc_error(c, key, "\"%.40s\", but an aarch64 report has \"%s\"", got, want);
+}
+
+/* obj[key], where present and not null, must be exactly `want` */
+static void vc_fixed_optional(struct vctx *c, const json_t *obj, const char *key, const char *want)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (v && !json_is_null(v))
+        vc_fixed(c, obj, key, want);
 }
 
 void validate_arm64_firmware(struct vctx *c, const json_t *root)
@@ -103,12 +113,46 @@ static void validate_arm64_platform(struct vctx *c, const json_t *cpu)
     jpath_pop(&c->path, m);
 }
 
+/*
+ * cpu.features decoded from a register of cpu.id_regs (arch/arm64/cpu.c arm64_cpu_decode):
+ * the 4-bit field at [shift+3:shift]; a boolean is the field >= min, a number (min 0) the
+ * field itself. Each member is checked where the report has it and the register.
+ */
+static const struct decoded_feature {
+    const char *key, *reg;
+    unsigned shift, min;
+} decoded_features[] = {
+    { "tlbi_os", "ID_AA64ISAR0_EL1", 56, 1 }, { "tlbi_range", "ID_AA64ISAR0_EL1", 56, 2 },
+    { "cnp", "ID_AA64MMFR2_EL1", 0, 1 },      { "ttl", "ID_AA64MMFR2_EL1", 48, 1 },
+    { "bbm", "ID_AA64MMFR2_EL1", 52, 0 },     { "e0pd", "ID_AA64MMFR2_EL1", 60, 1 },
+    { "ntlbpa", "ID_AA64MMFR1_EL1", 48, 1 },  { "vhe", "ID_AA64MMFR1_EL1", 8, 1 },
+};
+
+/* features[f->key] against the register's field, when both are there */
+static void check_decoded(struct vctx *c, const json_t *regs, const json_t *features,
+                          const struct decoded_feature *f)
+{
+    const char *hex = json_string_value(json_object_get(regs, f->reg));
+    const json_t *v = json_object_get(features, f->key);
+    unsigned field;
+    if (!hex || !v)
+        return;
+    field = (unsigned)((strtoull(hex, NULL, 16) >> f->shift) & 0xf);
+    if (f->min == 0 && json_is_integer(v) && json_integer_value(v) != (json_int_t)field)
+        vc_error(c, f->key, "%lld, but %s [%u:%u] is %u", (long long)json_integer_value(v), f->reg,
+                 f->shift + 3, f->shift, field);
+    else if (f->min > 0 && json_is_boolean(v) && json_is_true(v) != (field >= f->min))
+        vc_error(c, f->key, "%s, but %s [%u:%u] is %u", json_is_true(v) ? "true" : "false", f->reg,
+                 f->shift + 3, f->shift, field);
+}
+
 void validate_arm64_cpu(struct vctx *c, const json_t *root)
 {
+    /* MMFR1: schema 3 addition, the evidence of features.ntlbpa and vhe */
     static const char *const id_regs[] = { "ID_AA64ISAR0_EL1", "ID_AA64MMFR0_EL1",
                                            "ID_AA64MMFR2_EL1", NULL };
     size_t mark, m, i;
-    const json_t *o, *cpu = vc_enter(c, root, "cpu", 0, &mark);
+    const json_t *o, *regs = NULL, *cpu = vc_enter(c, root, "cpu", 0, &mark);
     const char *hyp;
     if (!cpu)
         return;
@@ -118,16 +162,25 @@ void validate_arm64_cpu(struct vctx *c, const json_t *root)
     vc_hex(c, cpu, "part", 0);
     vc_int(c, cpu, "variant", 0, 15, 0, NULL);
     vc_int(c, cpu, "revision", 0, 15, 0, NULL);
-    if ((o = vc_enter(c, cpu, "id_regs", 0, &m))) {
+    if ((regs = vc_enter(c, cpu, "id_regs", 0, &m))) {
         for (i = 0; id_regs[i]; i++)
-            vc_hex(c, o, id_regs[i], 0);
+            vc_hex(c, regs, id_regs[i], 0);
+        vc_hex(c, regs, "ID_AA64MMFR1_EL1", VF_OPTIONAL);
         vc_leave(c, m);
     }
     if ((o = vc_enter(c, cpu, "features", 0, &m))) {
         vc_bool(c, o, "tlbi_os", 0, NULL);
         vc_bool(c, o, "tlbi_range", 0, NULL);
-        /* schema 3 addition: FEAT_E0PD (Linux then runs without KPTI) */
+        /* schema 3 additions: FEAT_E0PD (Linux then runs without KPTI), and the fields of
+         * MMFR2 and MMFR1 a TLB's behaviour depends on (reported, never decided on) */
         c->e0pd_known = vc_bool(c, o, "e0pd", VF_OPTIONAL, &c->e0pd);
+        vc_bool(c, o, "cnp", VF_OPTIONAL, NULL);
+        vc_bool(c, o, "ttl", VF_OPTIONAL, NULL);
+        vc_int(c, o, "bbm", 0, 15, VF_OPTIONAL, NULL);
+        vc_bool(c, o, "ntlbpa", VF_OPTIONAL, NULL);
+        vc_bool(c, o, "vhe", VF_OPTIONAL, NULL);
+        for (i = 0; regs && i < sizeof(decoded_features) / sizeof(decoded_features[0]); i++)
+            check_decoded(c, regs, o, &decoded_features[i]);
         vc_leave(c, m);
     }
     vc_int(c, cpu, "exception_level", 1, 2, 0, NULL);
@@ -281,6 +334,35 @@ static void linux_tlbi_words(struct vctx *c, const json_t *m)
         vc_error(c, "linux_repeat_tlbi", "\"%.80s\" disagrees with linux_tlbi \"%.40s\" (repeat)", why, v);
 }
 
+/*
+ * Version 3 additions to method, all optional: tick_ns (10^9 / counter_hz, to the ps), and
+ * what the app set before measuring: cntvoff_el2_found (hex at EL2, where the app clears
+ * CNTVOFF_EL2; null at EL1), ttbr0_cnp, ttbr1 and tcr_epd1 ("firmware" and a boolean at
+ * EL1, null at EL2).
+ */
+static void validate_arm64_counter_tables(struct vctx *c, const json_t *m, long long el, long long hz)
+{
+    static const char *const cnp_words[] = { "cleared", "clear", NULL };
+    const json_t *tick = vc_member(c, m, "tick_ns", VT_NUMBER, VF_OPTIONAL);
+    const json_t *cntvoff = json_object_get(m, "cntvoff_el2_found");
+    const json_t *ttbr1 = json_object_get(m, "ttbr1"), *epd1 = json_object_get(m, "tcr_epd1");
+    if (tick && hz > 0 && fabs(json_number_value(tick) - 1e9 / (double)hz) > 0.0005 + 1e-9)
+        vc_error(c, "tick_ns", "%.3f, but counter_hz %lld makes a tick %.3f ns", json_number_value(tick), hz,
+                 1e9 / (double)hz);
+    vc_hex(c, m, "cntvoff_el2_found", VF_OPTIONAL | VF_NULLABLE);
+    vc_word(c, m, "ttbr0_cnp", cnp_words, VF_OPTIONAL);
+    vc_fixed_optional(c, m, "ttbr1", "firmware");
+    vc_bool(c, m, "tcr_epd1", VF_OPTIONAL | VF_NULLABLE, NULL);
+    if (el == 1 && cntvoff && !json_is_null(cntvoff))
+        vc_error(c, "cntvoff_el2_found", "must be null at EL1 (CNTVOFF_EL2 is EL2's)");
+    if (el == 2 && cntvoff && json_is_null(cntvoff))
+        vc_error(c, "cntvoff_el2_found", "null, but at EL2 the app clears CNTVOFF_EL2 and says what it found");
+    if (el >= 1 && ttbr1 && json_is_null(ttbr1) != (el == 2))
+        vc_error(c, "ttbr1", "must be \"firmware\" at EL1 and null at EL2");
+    if (el >= 1 && epd1 && json_is_null(epd1) != (el == 2))
+        vc_error(c, "tcr_epd1", "must be a boolean at EL1 and null at EL2");
+}
+
 void validate_arm64_method(struct vctx *c, const json_t *root)
 {
     size_t mark;
@@ -311,6 +393,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
     if (vc_int(c, m, "counter_hz", 1, LLONG_MAX, 0, &hz) &&
         jget_number(jget_object(root, "cpu"), "counter_hz", (double)hz) != (double)hz)
         vc_error(c, "counter_hz", "%lld, but cpu.counter_hz differs", hz);
+    validate_arm64_counter_tables(c, m, el, hz);
     validate_bootstrap(c, m); /* the p50 intervals' seed, as on x86 */
     validate_arm64_handback(c, m, root);
     vc_leave(c, mark);

@@ -23,6 +23,8 @@
 #define PAGE_SHIFT 12
 #define REGION_PAGES 512 /* one level-3 table: 2 MiB of VA */
 
+#define TTBR_CNP 1ull /* TTBR_ELx.CnP [0] (FEAT_TTCNP): pt_build clears it in the tool's TTBR0 */
+
 struct region {
     uint64_t va;           /* start of the test region */
     volatile uint64_t *l3; /* its level-3 table (identity mapped) */

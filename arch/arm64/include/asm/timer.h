@@ -31,6 +31,17 @@ static inline uint64_t tick_freq(void)
 {
     return read_sysreg(CNTFRQ_EL0);
 }
+
+/* EL2 only: CNTVOFF_EL2 := 0, so this CPU's CNTVCT_EL0 equals its CNTPCT_EL0 (as Linux's
+ * init_el2 does: an offset left by firmware would shift the virtual count). Returns the
+ * offset found. The secondaries clear theirs in entry.S. */
+static inline uint64_t counter_clear_voffset(void)
+{
+    uint64_t found = read_sysreg(CNTVOFF_EL2);
+    write_sysreg(CNTVOFF_EL2, 0);
+    __asm__ volatile("isb" ::: "memory");
+    return found;
+}
 #endif
 
 /* split so that nothing overflows 64 bits (no 128-bit division: there is no

@@ -1,0 +1,38 @@
+/*
+ * Back-to-back repetitions for operations shorter than the counter resolves. On real Arm
+ * servers CNTFRQ_EL0 is 25 to 100 MHz, one tick 10 to 40 ns, and a one-page broadcast
+ * TLBI with its DSB may take a handful of ticks: one sample of it would be mostly the
+ * counter's rounding. Such a sample times R operations back to back instead, R the
+ * smallest power of two whose trial total spans A64_REPS_MIN_TICKS (at most A64_REPS_MAX),
+ * and its latency is the total over R. The point records R (`reps_per_sample`) and the mean
+ * per operation to a thousandth of a tick (`mean_per_op`), which the rounded samples lose.
+ */
+#ifndef TLBSCOPE_CORE_EXP_ARM64_A64_REPS_H
+#define TLBSCOPE_CORE_EXP_ARM64_A64_REPS_H
+
+#include <stdint.h>
+
+#include "core/run/record.h"
+
+/* a sample shorter than this is quantisation more than measurement (one tick of rounding is
+ * then 5% or more of it) */
+#define A64_REPS_MIN_TICKS 20
+/* enough for an operation of a twentieth of a tick; the repetitions run inside the timed window */
+#define A64_REPS_MAX 64
+
+/* R for an operation that timed(ctx, r) runs r times back to back, returning the ticks they
+ * took: doubled from 1 while a trial spans fewer than A64_REPS_MIN_TICKS */
+unsigned a64_reps_choose(uint64_t (*timed)(void *ctx, unsigned reps), void *ctx);
+
+/* The samples of one point of R operations each: their totals summed for mean_per_op */
+struct a64_reps {
+    unsigned reps;
+    uint64_t total_ticks, samples;
+};
+/* a sample of `total` ticks for r operations: the latency of one, to the nearest tick,
+ * at least 1; the total is counted in *acc */
+uint64_t a64_reps_sample(struct a64_reps *acc, uint64_t total);
+/* values reps_per_sample and mean_per_op (ticks, 3 decimals) of the point */
+void a64_reps_record(struct result_point *p, const struct a64_reps *acc);
+
+#endif
