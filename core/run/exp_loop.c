@@ -153,12 +153,13 @@ static void run_one(struct exp_loop *l, uint32_t index)
     if (rec->ran || !exp_loop_selected(l, index))
         return;
     rec->ran = true;
-    if (!supported(l, index, reason, sizeof(reason), &emulated))
+    if (!supported(l, index, reason, sizeof(reason), &emulated)) {
         record_set_status(rec, RESULT_SKIP, "%s", reason);
-    else
+    } else {
         l->measure(l->ctx, index, rec, emulated);
-    if (l->left)
-        l->left--;
+        if (l->left)
+            l->left--;
+    }
     /* the report never holds a cut string without saying so: room too small is a bug to fix */
     if (rec->strings_cut)
         msg_add(l->warnings, rec->id,
@@ -171,9 +172,7 @@ static void run_one(struct exp_loop *l, uint32_t index)
 void exp_loop_run(struct exp_loop *l)
 {
     uint32_t i, j;
-    l->left = 0;
-    for (i = 0; i < l->count; i++)
-        l->left += exp_loop_selected(l, i);
+    l->left = exp_loop_count_to_run(l);
     for (i = 0; i < l->count; i++) {
         /* an experiment later in the table whose findings this one uses runs first */
         for (j = i + 1; j < l->count; j++)

@@ -53,7 +53,8 @@ struct exp_loop {
     void (*measure)(void *ctx, uint32_t index, struct experiment_record *rec, bool emulated);
     void (*print)(void *ctx, const char *text);
     void *ctx;
-    /* while the loop runs: the selected experiments not yet finished, the current included */
+    /* while the loop runs: the experiments to measure (selected, supported) not yet finished,
+     * the current included: the shares of a run budget split what is left among them */
     uint32_t left;
 };
 
