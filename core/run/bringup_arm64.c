@@ -28,16 +28,23 @@ unsigned a64_slots_needed(const struct a64_madt_cpu *madt, unsigned n, uint64_t 
     return others + 1 - *beyond;
 }
 
-static struct a64_topo_cpu *row(struct arm64_run *run)
+/* the next topology row, for MADT CPU c (NULL: the BSP's own row), no slot yet */
+static struct a64_topo_cpu *row(struct arm64_run *run, const struct a64_madt_cpu *c)
 {
-    return run->ntopo < A64_MAX_TOPO ? &run->topo[run->ntopo++] : NULL;
+    struct a64_topo_cpu *t = run->ntopo < A64_MAX_TOPO ? &run->topo[run->ntopo++] : NULL;
+    if (t && c) {
+        t->mpidr = c->mpidr & MPIDR_AFF_MASK;
+        t->uid = c->uid;
+        t->percpu = -1;
+    }
+    return t;
 }
 
 unsigned a64_topology_build(struct arm64_run *run, const struct a64_madt_cpu *madt, unsigned n, uint64_t bsp,
                             unsigned slots, uint64_t *slot_mpidr, const char *not_started)
 {
     unsigned i, filled = 1, usable_n = 0, bsp_at = n;
-    struct a64_topo_cpu *t = row(run);
+    struct a64_topo_cpu *t = row(run, NULL);
     for (i = 0; i < slots; i++)
         slot_mpidr[i] = A64_NO_MPIDR;
     slot_mpidr[0] = bsp;
@@ -56,12 +63,9 @@ unsigned a64_topology_build(struct arm64_run *run, const struct a64_madt_cpu *ma
         const struct a64_madt_cpu *c = &madt[i];
         if (i == bsp_at || !usable(c))
             continue;
-        t = row(run);
+        t = row(run, c);
         if (!t)
             break;
-        t->mpidr = c->mpidr & MPIDR_AFF_MASK;
-        t->uid = c->uid;
-        t->percpu = -1;
         if (not_started) {
             t->state = A64_CPU_ABSENT;
             fmt_into(t->note, sizeof(t->note), "not started: %s", not_started);
@@ -85,12 +89,9 @@ unsigned a64_topology_build(struct arm64_run *run, const struct a64_madt_cpu *ma
         const struct a64_madt_cpu *c = &madt[i];
         if (i == bsp_at || usable(c))
             continue;
-        t = row(run);
+        t = row(run, c);
         if (!t)
             break;
-        t->mpidr = c->mpidr & MPIDR_AFF_MASK;
-        t->uid = c->uid;
-        t->percpu = -1;
         t->state = A64_CPU_DISABLED;
         str_copy(t->note, sizeof(t->note), "MADT GICC neither enabled nor online capable");
     }
