@@ -219,6 +219,9 @@
 #define MUTANT_ID_a64_pairs_bsp_only 205 /* ipi_roundtrip: only the BSP initiates (the pairs before) */
 #define MUTANT_ID_a64_pairs_sampled_in_order 206 /* many pairs: the first ones taken, not each class's share */
 #define MUTANT_ID_table_skips_skip_rows 207 /* the summary's experiment table leaves SKIP experiments out */
+/* aarch64 on big servers (core/run/bringup_arm64.c, arch/arm64/gic_redist.c): 136, 137 */
+#define MUTANT_ID_a64_bsp_late_slot 136 /* a CPU the MADT lists before the BSP keeps its MADT place as slot */
+#define MUTANT_ID_a64_gicr_first_range_only 137 /* the redistributor search stops at the first GICR range */
 /* aarch64 Secure Boot: 209 */
 #define MUTANT_ID_arm_secure_boot_unchecked 209 /* validate: an aarch64 firmware.secure_boot any string */
 

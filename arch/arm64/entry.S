@@ -79,7 +79,8 @@ secondary_entry:
     add     x2, x1, #BP_STACK
     ldr     x3, [x2, x0, lsl #3]
     mov     sp, x3
-    add     x2, x1, #BP_PERCPU
+    mov     x2, #BP_PERCPU          /* past add's 12-bit immediate at 512 CPUs */
+    add     x2, x1, x2
     ldr     x4, [x2, x0, lsl #3]
     ldr     x3, [x1, #BP_ENTRY]
     mov     x0, x4

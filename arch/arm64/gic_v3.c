@@ -1,4 +1,6 @@
 /* GICv3 SGIs between CPUs: see asm/gic.h. */
+#include <stdbool.h>
+
 #include "asm/gic.h"
 #include "asm/barrier.h"
 #include "asm/timer.h"
@@ -9,11 +11,14 @@
 #define GICD_CTLR_DS (1u << 6)
 #define GICD_CTLR_ARE (1u << 4) /* ARE_S/ARE with DS=1 */
 #define GICD_CTLR_GRP1 (1u << 1) /* EnableGrp1 (DS=1) / EnableGrp1NS */
+#define GICD_TYPER 0x0004
+#define GICD_TYPER_RSS (1u << 26) /* SGIs take targets of Aff0 0..255 (range selector) */
+#define ICC_CTLR_EOIMODE (1ull << 1)
+#define ICC_CTLR_RSS (1ull << 18) /* this CPU interface sends and takes RS-selected SGIs */
 
 /* Redistributor RD_base frame and SGI_base frame, 64 KiB above it (IHI 0069,
  * "The GIC Redistributor register map") */
 #define GICR_CTLR 0x0000
-#define GICR_TYPER 0x0008
 #define GICR_WAKER 0x0014
 #define GICR_WAKER_PSLEEP (1u << 1)
 #define GICR_WAKER_CASLEEP (1u << 2)
@@ -25,25 +30,25 @@
 #define GICR_IGRPMODR0 (GICR_SGI + 0x0d00)
 
 static uint64_t gicd;
+static bool gicd_rss; /* GICD_TYPER.RSS */
 
 static inline uint32_t rd32(uint64_t a) { return *(volatile uint32_t *)a; }
 static inline uint64_t rd64(uint64_t a) { return *(volatile uint64_t *)a; }
 static inline void wr32(uint64_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
 static inline void wr8(uint64_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
 
-/* GICR_TYPER.Affinity_Value [63:32] is Aff3.Aff2.Aff1.Aff0 (IHI 0069, GICR_TYPER) */
-static uint32_t mpidr_to_gicr_aff(uint64_t mpidr)
+static uint64_t typer_read(uint64_t a)
 {
-    return (uint32_t)((mpidr & 0xffffff) | (((mpidr >> 32) & 0xff) << 24));
+    return rd64(a);
 }
 
 int gic3_init(const struct gic_config *cfg)
 {
-    uint64_t gicr_range = cfg->gicr_range, gicr_range_len = cfg->gicr_range_len;
     unsigned i;
     int found = 0;
     uint32_t ctlr;
     gicd = cfg->gicd;
+    gicd_rss = (rd32(gicd + GICD_TYPER) & GICD_TYPER_RSS) != 0;
     ctlr = rd32(gicd + GICD_CTLR);
     /* DS reads 1 only with one security state: in the non-secure view of a
      * GIC with two, bit 6 is RES0 (IHI 0069, GICD_CTLR) */
@@ -58,20 +63,12 @@ int gic3_init(const struct gic_config *cfg)
                 return -3; /* the write never completed */
     }
     /* Redistributors: MADT GICC.GICRBaseAddress when given (the caller put
-     * it in percpu[].gicr), otherwise walk the GICR discovery range: frames
-     * of 128 KiB (RD + SGI), 256 KiB when GICR_TYPER.VLPIS (GICv4 VLPI
-     * frames), the last one has GICR_TYPER.Last. QEMU gives no GICC base. */
+     * it in percpu[].gicr), otherwise looked for in every GICR discovery
+     * range (asm/gic_redist.h). QEMU gives no GICC base. */
     for (i = 0; i < ncpus; i++) {
         struct percpu *pc = &percpu[i];
-        uint64_t a;
-        for (a = gicr_range; !pc->gicr && a && a < gicr_range + gicr_range_len;) {
-            uint64_t typer = rd64(a + GICR_TYPER);
-            if ((uint32_t)(typer >> 32) == mpidr_to_gicr_aff(pc->mpidr))
-                pc->gicr = a;
-            if (typer & (1u << 4))
-                break;
-            a += (typer & (1u << 1)) ? 0x40000 : 0x20000;
-        }
+        if (!pc->gicr)
+            pc->gicr = gic_redist_find(cfg->range, cfg->nranges, pc->mpidr, typer_read);
         found += pc->gicr != 0;
     }
     return found == (int)ncpus ? 0 : -2;
@@ -116,16 +113,24 @@ int gic3_cpu_init(struct percpu *pc)
     else
         write_sysreg(ICC_SRE_EL1, read_sysreg(ICC_SRE_EL1) | 0x7);
     __asm__ volatile("isb" ::: "memory");
+    /* EOImode 0 (bit 1; it resets UNKNOWN) on every CPU, the BSP too: an EOI
+     * also deactivates, which the IRQ handler relies on (arch/arm64/irq.c),
+     * and which the firmware's own GIC driver, which writes EOIR alone, needs
+     * as well. At EL2 too: ICC_CTLR_EL1's EOImode is the non-secure EL1 and
+     * EL2 one. */
+    write_sysreg(ICC_CTLR_EL1, read_sysreg(ICC_CTLR_EL1) & ~ICC_CTLR_EOIMODE);
     if (pc->idx != 0) { /* the BSP keeps the firmware's PMR and enables */
         write_sysreg(ICC_PMR_EL1, 0xf0);
         write_sysreg(ICC_BPR1_EL1, 0);
-        /* EOImode 0 (bit 1; it resets UNKNOWN): an EOI also deactivates,
-         * which the IRQ handler relies on (arch/arm64/exception.c). At EL2
-         * too: ICC_CTLR_EL1's EOImode is the non-secure EL1 and EL2 one. */
-        write_sysreg(ICC_CTLR_EL1, read_sysreg(ICC_CTLR_EL1) & ~2ull);
         write_sysreg(ICC_IGRPEN1_EL1, 1);
     }
     __asm__ volatile("isb" ::: "memory");
+    /* Aff0 above 15: ICC_SGI1R_EL1's TargetList covers 16 Aff0 values, RS
+     * picks which 16; the CPU interfaces and the distributor must both
+     * support it (ICC_CTLR_EL1.RSS, GICD_TYPER.RSS), or no SGI reaches this
+     * CPU: it runs commands by polling, and bring-up names it unreachable */
+    if ((pc->mpidr & 0xff) > 15 && (!gicd_rss || !(read_sysreg(ICC_CTLR_EL1) & ICC_CTLR_RSS)))
+        return GICV3_NO_RSS;
     return 0;
 }
 
@@ -164,18 +169,20 @@ void gic3_send_sgi(uint64_t mpidr, unsigned intid)
  * at most n writes for n CPUs. */
 unsigned gic3_send_sgi_list(const uint64_t *mpidr, unsigned n, unsigned intid)
 {
-    uint32_t sent = 0; /* bit i: mpidr[i] already in a write (n <= 32) */
+    uint64_t sent[MAX_CPUS / 64] = { 0 }; /* bit i: mpidr[i] already in a write */
     unsigned writes = 0, i, j;
-    for (i = 0; i < n && i < 32; i++) {
+    if (n > MAX_CPUS)
+        n = MAX_CPUS;
+    for (i = 0; i < n; i++) {
         uint64_t key, v;
-        if (sent & (1u << i))
+        if (sent[i / 64] & (1ull << (i % 64)))
             continue;
         key = sgi1r_cluster(mpidr[i], intid);
         v = key;
-        for (j = i; j < n && j < 32; j++)
-            if (!(sent & (1u << j)) && sgi1r_cluster(mpidr[j], intid) == key) {
+        for (j = i; j < n; j++)
+            if (!(sent[j / 64] & (1ull << (j % 64))) && sgi1r_cluster(mpidr[j], intid) == key) {
                 v |= 1ull << (mpidr[j] & 0xf);
-                sent |= 1u << j;
+                sent[j / 64] |= 1ull << (j % 64);
             }
         sgi1r_write(v);
         writes++;

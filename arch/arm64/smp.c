@@ -20,10 +20,10 @@ _Static_assert(__builtin_offsetof(struct boot_params, stack_top) == BP_STACK, "B
 _Static_assert(__builtin_offsetof(struct boot_params, percpu) == BP_PERCPU, "BP_PERCPU");
 _Static_assert(BP_MAX_CPUS == MAX_CPUS, "one table size");
 
-struct percpu percpu[MAX_CPUS];
+struct percpu *percpu;
 unsigned ncpus;
 struct boot_params boot_params __attribute__((aligned(64)));
-static uint8_t stacks[MAX_CPUS][STACK_SIZE] __attribute__((aligned(16)));
+static uint8_t *stacks; /* ncpus * STACK_SIZE, from the firmware */
 
 #ifndef SKIP_CPU
 #define SKIP_CPU -1 /* build with -DSKIP_CPU=n to test the check-in deadline */
@@ -35,19 +35,15 @@ static uint8_t stacks[MAX_CPUS][STACK_SIZE] __attribute__((aligned(16)));
 #define FAULT_VA 0x7f0000000000ull
 #endif
 
-void smp_setup(const uint64_t *mpidr, unsigned n)
+void smp_setup(struct percpu *table, uint8_t *stack_mem, const uint64_t *slot_mpidr, unsigned n)
 {
-    uint64_t me = this_mpidr();
     unsigned i;
-    percpu[0].mpidr = me;
-    ncpus = 1;
-    for (i = 0; i < n && ncpus < MAX_CPUS; i++) {
-        uint64_t m = mpidr[i] & MPIDR_AFF_MASK;
-        if (m != me)
-            percpu[ncpus++].mpidr = m;
-    }
+    percpu = table;
+    stacks = stack_mem;
+    ncpus = n < MAX_CPUS ? n : MAX_CPUS;
     for (i = 0; i < ncpus; i++) {
         percpu[i].idx = i;
+        percpu[i].mpidr = slot_mpidr[i] & MPIDR_AFF_MASK;
         percpu[i].state = CPU_OFF;
     }
     percpu[0].el = arch_el;
@@ -71,7 +67,8 @@ void secondary_main(struct percpu *pc)
      * gic_ok, so it knows whether a command needs an SGI to wake us
      * (publishing "online" earlier let the BSP post a command without the
      * wake SGI while we were already in WFI: a store-buffering race) */
-    pc->gic_ok = gic_cpu_init(pc) == 0;
+    pc->gic_rc = gic_cpu_init(pc);
+    pc->gic_ok = pc->gic_rc == 0;
     __atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
 
     /* spin-ok: the secondary's service loop for the whole run; it idles in WFI and ends at power off */
@@ -128,8 +125,8 @@ unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc)
         bp->cptr = read_sysreg(CPACR_EL1);
     }
     bp->entry = (uint64_t)secondary_main;
-    for (i = 0; i < ncpus; i++) {
-        bp->stack_top[i] = (uint64_t)&stacks[i][STACK_SIZE];
+    for (i = 1; i < ncpus; i++) { /* slot 0, the BSP, keeps the firmware's stack */
+        bp->stack_top[i] = (uint64_t)(stacks + (uint64_t)(i + 1) * STACK_SIZE);
         bp->percpu[i] = (uint64_t)&percpu[i];
     }
     /* What a CPU reads with its MMU off must be in memory, not only in our

@@ -23,7 +23,8 @@ void a64_gic_record(struct arm64_run *run, unsigned madt_version, int init_rc, i
     char why[160];
     run->gic_version = gic_version;
     run->gic_security = gic_security;
-    run->gic_ok = init_rc == 0 && bsp_rc == 0;
+    /* the BSP sends SGIs and takes none: an Aff0 no range selector reaches is no obstacle */
+    run->gic_ok = init_rc == 0 && (bsp_rc == 0 || bsp_rc == GICV3_NO_RSS);
     if (run->gic_ok)
         return;
     if (init_rc == 0 && gic_sgi_check[0].reg) {
@@ -45,7 +46,11 @@ void a64_gic_check_secondaries(struct arm64_run *run)
     for (i = 1; i < ncpus; i++) {
         if (!percpu_usable(i) || percpu[i].gic_ok)
             continue;
-        if (gic_sgi_check[i].reg) {
+        if (percpu[i].gic_rc == GICV3_NO_RSS) {
+            msg_add(&run->errors, "gic", "cpu %u (MPIDR 0x%llx): unreachable by SGI, Aff0 %u > 15 and no range "
+                    "selector (ICC_CTLR_EL1.RSS, GICD_TYPER.RSS): it takes commands without SGIs", i,
+                    (unsigned long long)percpu[i].mpidr, (unsigned)(percpu[i].mpidr & 0xff));
+        } else if (gic_sgi_check[i].reg) {
             describe(&gic_sgi_check[i], why, sizeof(why));
             msg_add(&run->errors, "gic", "GICv%u setup failed on cpu %u: %s: it takes commands without SGIs",
                     gic_version, i, why);

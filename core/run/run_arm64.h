@@ -31,7 +31,7 @@
 #include "core/run/result.h"
 #include "core/run/topo_arm64.h"
 
-#define A64_MAX_TOPO 32   /* MADT GICC entries recorded (started or not) */
+#define A64_MAX_TOPO 512  /* MADT GICC entries recorded (started or not): MAX_CPUS, asm/percpu.h */
 /* room reserved for an experiment's points (core/run/record.h), before it measures */
 #define A64_MAX_POINTS 128
 #define A64_MAX_SUMMARY 8
@@ -139,6 +139,7 @@ struct arm64_run {
     const uint8_t *pptt;      /* the firmware's ACPI PPTT (efi/arm64/), NULL without one */
     const char *class_source; /* "pptt" or "mpidr": where topo[].place came from (NULL: not yet) */
     uint32_t ntopo;
+    bool every_cpu_started; /* every usable MADT CPU has a slot (bringup_arm64.h): IRM SGIs reach only ours */
     struct a64_topo_cpu topo[A64_MAX_TOPO];
     /* method */
     bool psci_hvc;

@@ -78,10 +78,15 @@ static void parse_madt(const uint8_t *madt, struct fw_tables *ai)
             ai->gic_version = e[20];
             break;
         case 0xE: /* "GIC Redistributor (GICR) Structure": a discovery range */
-            if (!ai->gicr_range_base) {
-                ai->gicr_range_base = rd(e + 4, 8);
-                ai->gicr_range_len = (uint32_t)rd(e + 12, 4);
+            /* every one: a server has one per socket or die */
+            if (elen < 16)
+                break;
+            if (ai->ngicr >= GIC_MAX_REDIST_RANGES) {
+                ai->ngicr_dropped++;
+                break;
             }
+            ai->gicr[ai->ngicr].base = rd(e + 4, 8);
+            ai->gicr[ai->ngicr++].len = rd(e + 12, 4);
             break;
         default:
             break;

@@ -14,11 +14,10 @@
 
 #include "efi/efi_util.h"
 
-#define ACPI_MAX_CPUS 16
+#include "asm/gic_redist.h"
+#include "asm/percpu.h"
 
-/* GICC flags (ACPI 6.5, "GICC CPU Interface Flags") */
-#define GICC_ENABLED (1u << 0)
-#define GICC_ONLINE_CAPABLE (1u << 3)
+#define ACPI_MAX_CPUS MAX_CPUS /* GICC entries kept; more are counted in ncpus_dropped */
 
 /* FADT ARM_BOOT_ARCH (ACPI 6.5, "Arm Architecture Boot Flags") */
 #define ARM_BOOT_PSCI_COMPLIANT (1u << 0)
@@ -39,8 +38,8 @@ struct fw_tables {
     struct acpi_gicc cpu[ACPI_MAX_CPUS];
     uint64_t gicd_base;
     unsigned gic_version;
-    uint64_t gicr_range_base; /* first GICR discovery range (0: none) */
-    uint32_t gicr_range_len;
+    unsigned ngicr, ngicr_dropped; /* GICR discovery ranges kept (one per socket or die), and beyond */
+    struct gic_redist_range gicr[GIC_MAX_REDIST_RANGES];
     uint16_t arm_boot_flags;
     uint64_t uart_base; /* SPCR, 0 if absent */
     const uint8_t *pptt; /* the PPTT as the XSDT lists it, NULL if absent (core/firmware/acpi_pptt.c reads it) */

@@ -29,6 +29,7 @@
 #include "asm/tlbi.h"
 #include "asm/uart.h"
 #include "core/exp/arm64/experiments.h"
+#include "core/run/bringup_arm64.h"
 #include "core/run/run_arm64.h"
 #include "core/lib/mem.h"
 #include "core/lib/strbuf.h"
@@ -126,8 +127,11 @@ static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter, bool tagged)
     if (!fw.have_madt)
         msg_add(&run.errors, "acpi", "no MADT: only the BSP runs");
     if (fw.ncpus_dropped)
-        msg_add(&run.warnings, "acpi", "%u MADT CPUs beyond the %u this build handles are left out",
-                fw.ncpus_dropped, ACPI_MAX_CPUS);
+        msg_add(&run.warnings, "acpi", "the MADT lists %u CPUs, this build handles %u: %u left out",
+                fw.ncpus + fw.ncpus_dropped, ACPI_MAX_CPUS, fw.ncpus_dropped);
+    if (fw.ngicr_dropped)
+        msg_add(&run.warnings, "acpi", "the MADT lists %u GICR ranges, this build handles %u: %u left out",
+                fw.ngicr + fw.ngicr_dropped, GIC_MAX_REDIST_RANGES, fw.ngicr_dropped);
     uart_set_base(fw.uart_base);
 }
 
@@ -179,51 +183,48 @@ static void platform_setup(void)
                run.platform.hypervisor ? ")" : "", run.platform.evidence);
 }
 
-/* topology: the BSP first, then the MADT's other usable CPUs in its order
- * (the percpu[] indices), then the disabled ones, never started */
+/* The firmware's zeroed pages for n per-CPU slots: percpu[] and the secondaries' stacks,
+ * sized from the MADT (core/run/bringup_arm64.h), before any CPU starts. Without them the
+ * run goes on with the BSP alone, which needs no page. */
+static struct percpu bsp_only __attribute__((aligned(PERCPU_ALIGN)));
+
+static unsigned percpu_alloc(unsigned n, struct percpu **table, uint8_t **stacks)
+{
+    uint64_t table_pages = ((uint64_t)n * sizeof(struct percpu) + 4095) / 4096;
+    uint64_t stack_pages = (uint64_t)n * STACK_SIZE / 4096;
+    uint64_t t = pages_alloc(table_pages), st = t ? pages_alloc(stack_pages) : 0;
+    if (!t || !st) {
+        msg_add(&run.errors, "smp", "no memory from the firmware for %u CPUs' state and stacks (%llu KiB): "
+                "only the BSP runs", n, (unsigned long long)(table_pages + stack_pages) * 4);
+        *table = &bsp_only;
+        *stacks = 0;
+        return 1;
+    }
+    *table = (struct percpu *)t;
+    *stacks = (uint8_t *)st;
+    return n;
+}
+
+/* topology and the per-CPU slots: the BSP first, then the MADT's other usable CPUs in its
+ * order, then the disabled ones, never started (core/run/bringup_arm64.c) */
 static void topology_setup(void)
 {
-    uint64_t me = this_mpidr(), mpidr[ACPI_MAX_CPUS];
-    unsigned i, n = 0;
-    struct a64_topo_cpu *t = &run.topo[run.ntopo++];
-    t->mpidr = me;
-    t->percpu = 0;
-    t->bring_up = "bsp";
-    t->uid = 0;
+    static struct a64_madt_cpu madt[ACPI_MAX_CPUS];
+    static uint64_t slot_mpidr[MAX_CPUS];
+    uint64_t me = this_mpidr();
+    unsigned i, slots, beyond;
+    struct percpu *table;
+    uint8_t *stacks;
     for (i = 0; i < fw.ncpus; i++)
-        if ((fw.cpu[i].mpidr & MPIDR_AFF_MASK) == me)
-            t->uid = fw.cpu[i].uid;
-    for (i = 0; i < fw.ncpus; i++) {
-        const struct acpi_gicc *c = &fw.cpu[i];
-        /* GICC.Flags: Enabled, or Online Capable (may be brought up later) */
-        if ((c->mpidr & MPIDR_AFF_MASK) == me || !(c->flags & (GICC_ENABLED | GICC_ONLINE_CAPABLE)))
-            continue;
-        t = &run.topo[run.ntopo++];
-        t->mpidr = c->mpidr & MPIDR_AFF_MASK;
-        t->uid = c->uid;
-        if (!run.psci_smp) { /* never started: psci_setup said why */
-            t->percpu = -1;
-            t->state = A64_CPU_ABSENT;
-            fmt_into(t->note, sizeof(t->note), "not started: %s", run.psci_refusal);
-            run.partial = true;
-            continue;
-        }
-        t->percpu = (int)(n + 1);
-        t->bring_up = "psci";
-        mpidr[n++] = t->mpidr;
-    }
-    for (i = 0; i < fw.ncpus && run.ntopo < A64_MAX_TOPO; i++) {
-        const struct acpi_gicc *c = &fw.cpu[i];
-        if ((c->mpidr & MPIDR_AFF_MASK) == me || (c->flags & (GICC_ENABLED | GICC_ONLINE_CAPABLE)))
-            continue;
-        t = &run.topo[run.ntopo++];
-        t->mpidr = c->mpidr & MPIDR_AFF_MASK;
-        t->uid = c->uid;
-        t->percpu = -1;
-        t->state = A64_CPU_DISABLED;
-        str_copy(t->note, sizeof(t->note), "MADT GICC neither enabled nor online capable");
-    }
-    smp_setup(mpidr, n);
+        madt[i] = (struct a64_madt_cpu){ fw.cpu[i].mpidr, fw.cpu[i].uid, fw.cpu[i].flags };
+    slots = a64_slots_needed(madt, fw.ncpus, me, MAX_CPUS, &beyond);
+    if (beyond)
+        msg_add(&run.warnings, "smp", "the MADT lists %u usable CPUs, this build handles %u: %u not started",
+                slots + beyond, MAX_CPUS, beyond);
+    slots = percpu_alloc(run.psci_smp ? slots : 1, &table, &stacks);
+    /* without PSCI's SMP functions no other CPU is started: psci_setup said why */
+    slots = a64_topology_build(&run, madt, fw.ncpus, me, slots, slot_mpidr, run.psci_smp ? NULL : run.psci_refusal);
+    smp_setup(table, stacks, slot_mpidr, slots);
     for (i = 0; i < ncpus; i++) {
         unsigned j;
         for (j = 0; j < fw.ncpus; j++)
@@ -236,6 +237,7 @@ static void bring_up(void)
 {
     static int64_t rc[MAX_CPUS];
     unsigned i, online;
+    struct gic_config gc = { fw.gic_version, fw.gicd_base, 0, fw.ngicr, { { 0, 0 } } };
     int g = pt_build(pages_alloc);
     run.region_ok = g == 0;
     run.ttbr0_cnp_found = (rgn.fw_ttbr0 & TTBR_CNP) != 0; /* pt_build cleared it in ours */
@@ -249,7 +251,8 @@ static void bring_up(void)
         msg_add(&run.errors, "paging", "the test region's page tables could not be built (%d)", g);
     /* GICv2 or GICv3, as the MADT's GICD entry says; the GICv2 CPU
      * interface is one address for every CPU (banked): the BSP's GICC */
-    struct gic_config gc = {fw.gic_version, fw.gicd_base, 0, fw.gicr_range_base, fw.gicr_range_len};
+    for (i = 0; i < fw.ngicr; i++)
+        gc.range[i] = fw.gicr[i];
     for (i = 0; i < fw.ncpus; i++)
         if ((fw.cpu[i].mpidr & MPIDR_AFF_MASK) == percpu[0].mpidr)
             gc.gicc = fw.cpu[i].gicc_base;
@@ -259,7 +262,8 @@ static void bring_up(void)
     a64_gic_check_secondaries(&run);
     for (i = 0; i < run.ntopo; i++) {
         struct a64_topo_cpu *t = &run.topo[i];
-        if (t->percpu <= 0)
+        /* a row's slot is below ncpus (a64_topology_build), whatever the BSP's place */
+        if (t->percpu <= 0 || (unsigned)t->percpu >= ncpus)
             continue;
         if (percpu_usable((unsigned)t->percpu))
             continue;

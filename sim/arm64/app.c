@@ -5,12 +5,13 @@
  * of profiles.h's. What efi/arm64/main.c does after a boot, with the model
  * for the machine: the configuration through the same parser
  * (a64_config_apply), the topology of --cpus CPUs (MPIDRs in the profile's cluster
- * shape, profiles.c; every one brought up), the experiments (a64_run_experiments), and the
+ * shape, profiles.c, listed in a modelled MADT whose --bsp'th entry is the BSP; slots and
+ * bring-up as the app's, core/run/bringup_arm64.c, PSCI CPU_ON by MPIDR), the experiments (a64_run_experiments), and the
  * report from the aarch64 writer (core/report/report_arm64.c), labelled simulated
  * (run.sim) with every experiment marked emulated: its timings are the
  * host's clock, never a counter of the modelled CPU.
  *
- *   build/tlbscope-sim-a64 --cpu neoverse-n1 --cpus 4 [--seed N] [--out DIR] [key=value ...]
+ *   build/tlbscope-sim-a64 --cpu neoverse-n1 --cpus 4 [--bsp K] [--seed N] [--out DIR] [key=value ...]
  *
  * (build/tlbscope-sim --arch aarch64 ... runs this). Exit status as
  * tlbscope-sim's: 0 SUCCESS or SKIP, 1 ERROR or FAILURE, 2 no report.
@@ -31,6 +32,7 @@
 #include "core/exp/arm64/experiments.h"
 #include "core/run/run_arm64.h"
 #include "core/lib/mem.h"
+#include "core/run/bringup_arm64.h"
 #include "core/lib/strbuf.h"
 #include "core/report/report_arm64.h"
 #include "sim/arm64/host_arch.h"
@@ -57,7 +59,7 @@ static void usage(FILE *out)
 {
     unsigned i;
     fprintf(out,
-            "usage: tlbscope-sim --arch aarch64 [--cpu NAME] [--cpus N] [--seed N] [--out DIR] [key=value ...]\n"
+            "usage: tlbscope-sim --arch aarch64 [--cpu NAME] [--cpus N] [--bsp K] [--seed N] [--out DIR] [key=value ...]\n"
             "Runs the aarch64 app's experiments on the strict aarch64 model: host threads as CPUs, each\n"
             "with a TLB only a completed TLBI empties (TLBI operands decoded bit by bit, DSB/ISB, speculative\n"
             "walks), the GIC's SGIs, the CPU's ID registers from the profile. Reports are marked simulated:\n"
@@ -65,6 +67,7 @@ static void usage(FILE *out)
             "\n"
             "  --cpu NAME    CPU profile (%s); --cpu list shows them\n"
             "  --cpus N      CPUs, 1 to %u (%u)\n"
+            "  --bsp K       the BSP is the modelled MADT's K-th CPU, 1 to N (1): a server may list it late\n"
             "  --seed N      the model's random choices (default: from the clock, printed)\n"
             "  --out DIR     where the JSON and text reports go (%s)\n"
             "  --gic-secure-sgis MASK  the SGIs the modelled secure firmware keeps, bit i SGI i (0xff00,\n"
@@ -76,7 +79,7 @@ static void usage(FILE *out)
             "                real servers' 25-100 MHz round the host clock to 10-40 ns ticks\n"
             "  key=value     the app's configuration keys (samples, run_budget_s, experiments, ...)\n"
             "Profiles:\n",
-            DEFAULT_PROFILE, MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
+            DEFAULT_PROFILE, A64M_MAX_CPUS, DEFAULT_CPUS, DEFAULT_OUT);
     for (i = 0; i < a64_profile_count; i++)
         fprintf(out, "  %-12s %s\n", a64_profiles[i].name, a64_profiles[i].what);
 }
@@ -98,12 +101,11 @@ static bool parse_u64(const char *s, uint64_t *out)
     return *end == 0;
 }
 
-/* what identify() and topology_setup() of efi/arm64/main.c find, for the modelled machine */
-static void describe_machine(const struct a64_profile *p, unsigned n)
+/* what identify() of efi/arm64/main.c finds, for the modelled machine */
+static void describe_machine(const struct a64_profile *p)
 {
     time_t now = time(NULL);
     struct tm tm;
-    unsigned i;
     gmtime_r(&now, &tm);
     run.rtc_plausible = true;
     strftime(run.start_time, sizeof(run.start_time), "%Y-%m-%dT%H:%M:%S", &tm);
@@ -118,39 +120,34 @@ static void describe_machine(const struct a64_profile *p, unsigned n)
     run.madt = true;
     run.el = 1;
     run.psci_hvc = true;
-    for (i = 0; i < n && i < A64_MAX_TOPO; i++) {
-        struct a64_topo_cpu *t = &run.topo[run.ntopo++];
-        t->mpidr = a64_profile_mpidr(p, i);
-        t->uid = i;
-        t->percpu = (int)i;
-        t->bring_up = i == 0 ? "bsp" : "psci";
-    }
 }
 
 /* what bring_up() of efi/arm64/main.c records, after the model's CPUs checked in */
-static void record_bring_up(unsigned n, const int64_t *rc)
+static void record_bring_up(const int64_t *rc)
 {
     unsigned i;
     run.region_ok = true;
     run.test_pages = REGION_PAGES;
     a64_gic_record(&run, 3, 0, gic_cpu_init(&percpu[0])); /* the BSP's, after gic_init */
-    for (i = 1; i < n && rc; i++)
-        if (!percpu_usable(i)) {
-            run.topo[i].state = A64_CPU_ABSENT;
-            if (rc[i] != PSCI_SUCCESS)
-                fmt_into(run.topo[i].note, sizeof(run.topo[i].note), "PSCI CPU_ON returned %s (%lld)",
-                         psci_strerror(rc[i]), (long long)rc[i]);
-            else
-                str_copy(run.topo[i].note, sizeof(run.topo[i].note),
-                         "the model's CPU thread did not check in within 1 s");
-            run.partial = true;
-        }
+    /* each row's own slot: the BSP may sit anywhere in the MADT (core/run/bringup_arm64.c) */
+    for (i = 0; i < run.ntopo && rc; i++) {
+        struct a64_topo_cpu *t = &run.topo[i];
+        unsigned c = (unsigned)t->percpu;
+        if (t->percpu <= 0 || c >= ncpus || percpu_usable(c))
+            continue;
+        t->state = A64_CPU_ABSENT;
+        if (rc[c] != PSCI_SUCCESS)
+            fmt_into(t->note, sizeof(t->note), "PSCI CPU_ON returned %s (%lld)", psci_strerror(rc[c]), (long long)rc[c]);
+        else
+            str_copy(t->note, sizeof(t->note), "the model's CPU thread did not check in within 1 s");
+        run.partial = true;
+    }
     a64_gic_check_secondaries(&run);
 }
 
 /* psci_setup() of efi/arm64/main.c on the model's PSCI: the same check before any CPU_ON
  * (the model's FADT says PSCI compliant); false: the BSP runs alone */
-static bool check_psci(unsigned n)
+static bool check_psci(void)
 {
     unsigned i;
     int64_t v;
@@ -161,7 +158,7 @@ static bool check_psci(unsigned n)
     if (run.psci_smp)
         return true;
     msg_add(&run.errors, "psci", "%s: CPU_ON not called, only the BSP runs", run.psci_refusal);
-    for (i = 1; i < n; i++) {
+    for (i = 1; i < run.ntopo; i++) { /* row 0 the BSP's */
         run.topo[i].percpu = -1;
         run.topo[i].bring_up = NULL;
         run.topo[i].state = A64_CPU_ABSENT;
@@ -287,8 +284,9 @@ int a64sim_main(int argc, char **argv)
     const char *profile_name = DEFAULT_PROFILE, *out_dir = DEFAULT_OUT;
     const struct a64_profile *p;
     struct a64m_config cfg;
-    uint64_t seed = 0, n, mpidr[MAX_CPUS];
-    unsigned cpus = DEFAULT_CPUS, i, runs = 1, r, psci_missing = 0;
+    static struct a64_madt_cpu madt[A64M_MAX_CPUS];
+    uint64_t seed = 0, n, slot_mpidr[A64M_MAX_CPUS], machine[A64M_MAX_CPUS], bsp_mpidr;
+    unsigned cpus = DEFAULT_CPUS, bsp = 1, slots, beyond, i, runs = 1, r, psci_missing = 0;
     int64_t psci_version = PSCI_VER(1, 1);
     static char args[sizeof(run.args)];
     bool seeded = false;
@@ -309,9 +307,14 @@ int a64sim_main(int argc, char **argv)
             profile_name = v;
             a++;
         } else if (strcmp(s, "--cpus") == 0 && v) {
-            if (!parse_u64(v, &n) || n < 1 || n > MAX_CPUS)
-                return bad("--cpus wants 1 to 16 (the app's MAX_CPUS), not '%s'", v);
+            if (!parse_u64(v, &n) || n < 1 || n > A64M_MAX_CPUS)
+                return bad("--cpus wants 1 to 64 (the model's CPUs), not '%s'", v);
             cpus = (unsigned)n;
+            a++;
+        } else if (strcmp(s, "--bsp") == 0 && v) {
+            if (!parse_u64(v, &n) || n < 1 || n > A64M_MAX_CPUS)
+                return bad("--bsp wants the BSP's place in the modelled MADT, from 1, not '%s'", v);
+            bsp = (unsigned)n;
             a++;
         } else if (strcmp(s, "--seed") == 0 && v) {
             if (!parse_u64(v, &seed))
@@ -361,21 +364,33 @@ int a64sim_main(int argc, char **argv)
             fprintf(listing ? stdout : stderr, "  %-12s %s\n", a64_profiles[i].name, a64_profiles[i].what);
         return listing ? 0 : 2;
     }
+    if (bsp > cpus)
+        return bad("--bsp names a place past --cpus: %s", "the BSP must be one of the CPUs");
     if (!seeded)
         seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid() * 2654435761u) % 1000000000u;
-    printf("tlbscope-sim: aarch64 model, profile %s, %u CPUs, seed %llu\n", p->name, cpus, (unsigned long long)seed);
+    printf("tlbscope-sim: aarch64 model, profile %s, %u CPUs, the BSP the MADT's %u. (MPIDR 0x%llx), seed %llu\n",
+           p->name, cpus, bsp, (unsigned long long)a64_profile_mpidr(p, bsp - 1), (unsigned long long)seed);
 
     simulation = (struct a64_simulation){ MODEL_NAME, MODEL_VERSION, p->name, p->what, seed, p->source };
     str_copy(args, sizeof(args), run.args);
     a64m_config_defaults(&cfg);
     cfg.seed = seed;
+    /* the modelled MADT: the profile's MPIDRs in order, every GICC enabled, the BSP the
+     * --bsp'th; the app's slots from it (efi/arm64/main.c topology_setup), the model's CPUs
+     * in that slot order (its PSCI starts them by MPIDR) */
     for (i = 0; i < cpus; i++)
-        mpidr[i] = a64_profile_mpidr(p, i);
-    if (!a64s_machine_start(&cfg, cpus, mpidr)) {
+        madt[i] = (struct a64_madt_cpu){ a64_profile_mpidr(p, i), i, GICC_ENABLED };
+    bsp_mpidr = madt[bsp - 1].mpidr & MPIDR_AFF_MASK;
+    for (i = 0; i < cpus; i++)
+        machine[i] = madt[i].mpidr;
+    slots = a64_slots_needed(madt, cpus, bsp_mpidr, A64M_MAX_CPUS, &beyond);
+    slots = a64_topology_build(&run, madt, cpus, bsp_mpidr, slots, slot_mpidr, NULL);
+    if (!a64s_machine_start(&cfg, slots, slot_mpidr)) {
         fprintf(stderr, "tlbscope-sim --arch aarch64: the model could not be set up\n");
         return 2;
     }
     a64s_psci_configure(psci_version, !(psci_missing & 1), !(psci_missing & 2), !(psci_missing & 4));
+    a64s_psci_machine(machine, cpus);
     /* --runs N: the app run N times on one machine, as a UEFI shell script runs it twice;
      * each run must find every CPU as the one before handed it back */
     for (r = 0, rc = 0; r < runs && rc != 2; r++) {
@@ -388,10 +403,11 @@ int a64sim_main(int argc, char **argv)
         run.print = print_line;
         run.start_ticks = ticks();
         a64_config_apply(&run, NULL, 0);
-        describe_machine(p, cpus);
-        if (check_psci(cpus))
+        describe_machine(p);
+        a64_topology_build(&run, madt, cpus, bsp_mpidr, slots, slot_mpidr, NULL);
+        if (check_psci())
             a64s_boot_secondaries(psci_rc);
-        record_bring_up(cpus, run.psci_smp ? psci_rc : NULL);
+        record_bring_up(run.psci_smp ? psci_rc : NULL);
         a64_run_experiments(&run);
         a64_topology_settle(&run);
         a64_hand_back_cpus(&run);

@@ -103,6 +103,34 @@ $(BUILD)/mutants/psci_features_unchecked/test_psci_arm64: $(PSCI_A64_TEST) \
 unit-tests: $(BUILD)/host/tests/test_psci_arm64
 mutants: $(BUILD)/mutants/psci_features_unchecked/test_psci_arm64
 
+# A CPU's GICv3 redistributor over every GICR range (arch/arm64/gic_redist.c, only in the
+# aarch64 builds: its own rule, as test_topo_arm64's), and its mutant (core/mutant.h 137),
+# killed by this test (tests/sim/mutants.sh)
+GICR_TEST := tests/host/test_gic_redist.c
+GICR_SRCS := arch/arm64/gic_redist.c
+GICR_MUTANTS := a64_gicr_first_range_only
+$(BUILD)/host/tests/test_gic_redist: $(GICR_TEST) $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(GICR_SRCS))
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
+define gicr_mutant_rules
+$(call arm_mutant_obj_rule,$(1))
+$(BUILD)/mutants/$(1)/test_gic_redist: $(GICR_TEST) $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(GICR_SRCS))
+	$$(Q)$$(HOST_CC) $$(ARM64_HOST_CFLAGS) $$^ -o $$@ -lcmocka
+endef
+$(foreach m,$(GICR_MUTANTS),$(eval $(call gicr_mutant_rules,$(m))))
+unit-tests: $(BUILD)/host/tests/test_gic_redist
+mutants: $(foreach m,$(GICR_MUTANTS),$(BUILD)/mutants/$(m)/test_gic_redist)
+
+# the per-CPU slots from the MADT (core/run/bringup_arm64.c) on the shapes the model run does
+# not reach: a MADT past the build's limit, a BSP it does not list, disabled GICCs
+BRINGUP_A64_SRCS := core/run/bringup_arm64.c core/lib/mem.c core/lib/strbuf.c
+$(BUILD)/host/tests/test_bringup_arm64: tests/host/test_bringup_arm64.c $(patsubst %.c,$(BUILD)/host/arm64/%.o,$(BRINGUP_A64_SRCS))
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
+unit-tests: $(BUILD)/host/tests/test_bringup_arm64
+
 # tlbscope-sim --arch aarch64 (sim/arm64/app.c): the aarch64 app's experiments, configuration
 # and report writer compiled for the host against arch/arm64/include (TLBSCOPE_HOST), on the
 # model and the host halves of asm/ (host_arch.c: smp, timer, paging; host_gic.c: SGIs, WFI),
@@ -133,22 +161,23 @@ sim: $(A64SIM)
 # tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
 # ipi_roundtrip's pairs' (205), the summary's table (207), the tool's SGIs' (112, 113), the
 # hand-back's CPU_OFF (117), the PSCI check before CPU_ON (118), the experiments' order of
-# stores and TLBIs and their ASIDs (114-116) and break-before-make's (126, 127: the model's
-# error), killed by tests/sim/arm64_app.sh: profiles.c, host_gic.c, arch/arm64/irq.c,
-# core/exp/arm64/kpti.c, a64_exp.c, tlbi_broadcast.c, core/run/topo_arm64.c,
-# core/report/summary_text.c, arch/arm64/gic_sgi.c, cpu_off.c and psci_fn.c rebuilt per
-# mutant, the rest shared (but for A64SIM_WHOLE_MUTANTS)
+# stores and TLBIs and their ASIDs (114-116), break-before-make's (126, 127: the model's
+# error) and the BSP-late slots (136), killed by tests/sim/arm64_app.sh: profiles.c,
+# host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c, a64_exp.c, tlbi_broadcast.c,
+# core/run/topo_arm64.c, core/report/summary_text.c, arch/arm64/gic_sgi.c, cpu_off.c,
+# psci_fn.c and core/run/bringup_arm64.c rebuilt per mutant, the rest shared (but for
+# A64SIM_WHOLE_MUTANTS)
 A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_ping_wrong_id arm_irq_no_eoi \
                   a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows arm_sgi_ping_secure \
                   arm_sgi_readback_ignored a64_cpu_off_skipped psci_features_unchecked \
                   a64_remap_no_dsb_ishst a64_tlbi_before_store a64_kpti_asid_zero \
-                  a64_remap_without_break a64_ng_flip_without_break
+                  a64_remap_without_break a64_ng_flip_without_break a64_bsp_late_slot
 # SGI_PING back at 9 (112, asm/gic.h): every user of the macro, so every source rebuilt
 A64SIM_WHOLE_MUTANTS := arm_sgi_ping_secure
 A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \
                       core/exp/arm64/a64_exp.c core/exp/arm64/tlbi_broadcast.c \
                       core/run/topo_arm64.c core/report/summary_text.c arch/arm64/gic_sgi.c arch/arm64/cpu_off.c \
-                      arch/arm64/psci_fn.c
+                      arch/arm64/psci_fn.c core/run/bringup_arm64.c
 # cpu.features' BBM field (129, arch/arm64/cpu.c) and the repetitions per sample (133,
 # core/exp/arm64/a64_reps.c), killed by tests/sim/arm64_app.sh as well
 A64SIM_MUTANTS += arm_bbm_wrong_field a64_reps_not_divided

@@ -14,7 +14,8 @@
 
 #define VA_BASE 0x40000000ull /* where the test region sits in the modelled address space */
 
-struct percpu percpu[MAX_CPUS];
+static struct percpu percpu_table[MAX_CPUS];
+struct percpu *percpu = percpu_table;
 unsigned ncpus;
 
 struct region rgn;
@@ -67,9 +68,10 @@ static bool start_cpu(unsigned idx)
 bool a64s_machine_start(const struct a64m_config *cfg, unsigned n, const uint64_t *mpidr)
 {
     unsigned i;
-    if (n < 1 || n > MAX_CPUS)
+    if (n < 1 || n > MAX_CPUS || n > A64M_MAX_CPUS)
         return false;
-    memset(percpu, 0, sizeof(percpu));
+    memset(percpu_table, 0, sizeof(percpu_table));
+    percpu = percpu_table;
     memset(&rgn, 0, sizeof(rgn));
     ncpus = n;
     arch_el = 1; /* the model executes the EL1 forms */

@@ -62,6 +62,9 @@ void a64s_idle(void);
 /* the PSCI the model offers: PSCI_VERSION's value and which functions PSCI_FEATURES names
  * (1.1 with all three unless a test says otherwise) */
 void a64s_psci_configure(int64_t version, bool cpu_on, bool cpu_off, bool affinity_info);
+/* the machine's CPUs as its firmware knows them (the modelled MADT's MPIDRs): CPU_ON of any
+ * other MPIDR is INVALID_PARAMETERS, as on a machine, whatever the app's percpu[] holds */
+void a64s_psci_machine(const uint64_t *mpidr, unsigned n);
 /* every CPU but the BSP off, no refusals; CPU_ON starts a CPU's thread with start (false:
  * it could not be) */
 void a64s_psci_reset(bool (*start)(unsigned idx));

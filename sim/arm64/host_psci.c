@@ -32,6 +32,25 @@ static struct {
     char error[A64S_PSCI_MAX_ERRORS][160];
 } psci;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t machine_mpidr[MAX_CPUS]; /* a64s_psci_machine; none: percpu[]'s are the machine's */
+static unsigned machine_cpus;
+
+void a64s_psci_machine(const uint64_t *mpidr, unsigned n)
+{
+    unsigned i;
+    machine_cpus = n < MAX_CPUS ? n : MAX_CPUS;
+    for (i = 0; i < machine_cpus; i++)
+        machine_mpidr[i] = mpidr[i] & MPIDR_AFF_MASK;
+}
+
+static bool on_machine(uint64_t mpidr)
+{
+    unsigned i;
+    for (i = 0; i < machine_cpus; i++)
+        if (machine_mpidr[i] == (mpidr & MPIDR_AFF_MASK))
+            return true;
+    return machine_cpus == 0;
+}
 static bool (*start_cpu)(unsigned idx); /* host_arch.c's: a CPU's thread, from CPU_ON */
 
 void a64s_psci_configure(int64_t version, bool cpu_on, bool cpu_off, bool affinity_info)
@@ -78,8 +97,8 @@ static int cpu_of(uint64_t mpidr)
 static int64_t cpu_on(uint64_t mpidr)
 {
     int c = cpu_of(mpidr);
-    if (c < 0)
-        return -2; /* INVALID_PARAMETERS */
+    if (c < 0 || !on_machine(mpidr))
+        return -2; /* INVALID_PARAMETERS: no CPU of the machine has that MPIDR */
     if (!psci.has_cpu_on || psci.version < PSCI_VER(0, 2)) {
         refuse("PSCI CPU_ON of cpu %u (MPIDR 0x%llx), a function this PSCI does not have", (unsigned)c, mpidr);
         return PSCI_NOT_SUPPORTED;

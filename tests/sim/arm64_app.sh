@@ -21,6 +21,8 @@ A64SIM=${A64SIM:-$SIM}
 SEED=${TLBSCOPE_SIM_SEED:-6464}
 PROFILES=${A64_PROFILES:-neoverse-n1 neoverse-v1 neoverse-v2 cortex-a72}
 # what each profile's ID_AA64ISAR0_EL1.TLB [59:56] says (sim/arm64/profiles.c): 0 or 2
+A64_ARCH=()
+[ "$A64SIM" = "$SIM" ] && A64_ARCH=(--arch aarch64) # through tlbscope-sim's dispatch
 declare -A tlb=([neoverse-n1]=0 [neoverse-v1]=2 [neoverse-v2]=2 [cortex-a72]=0)
 # ID_AA64MMFR2_EL1.E0PD [63:60]: only V2 (Armv9.0) has FEAT_E0PD, so Linux runs KPTI on the others
 declare -A e0pd=([neoverse-n1]=false [neoverse-v1]=false [neoverse-v2]=true [cortex-a72]=false)
@@ -44,8 +46,7 @@ verified_clean() {
 fc_modes() { jqr '[.experiments[] | select(.id == "flush_ceiling") | .results[].params.mode] | unique | join(",")'; }
 
 for profile in $PROFILES; do
-    a=()
-    [ "$A64SIM" = "$SIM" ] && a=(--arch aarch64) # through tlbscope-sim's dispatch
+    a=("${A64_ARCH[@]}")
     sim "a64-$profile" "$A64SIM" "${a[@]}" --cpu "$profile" --cpus 4 --seed "$SEED" samples=10 run_budget_s=0
     check "$profile: exit 0, COMPLETE, labelled simulated" \
         eval '[ "$RC" = 0 ] && [ -s "$REPORT" ] && [ "$(jqr .verdict.word)" = COMPLETE ] &&
@@ -156,6 +157,20 @@ check "$first at 100 kHz: reps_per_sample on every point, R > 1 on some broadcas
 check "$first at 100 kHz: every point's latency mean within rounding of mean_per_op (samples are total / R), tlbi_range's and pti_double_invalidation's too" \
     test "$(jqr '[.experiments[] | select(.id == "tlbi_broadcast_vs_ipi" or .id == "tlbi_range" or .id == "pti_double_invalidation") | .results[] | select(.values.reps_per_sample == null or ((.metrics.latency.mean - ([.values.mean_per_op, 1] | max)) | fabs > 1.5))
         | "\(.params.method):\(.params.pages) R=\(.values.reps_per_sample) mean=\(.metrics.latency.mean) per_op=\(.values.mean_per_op)"] | join(" ")')" = ""
+# A server's MADT may list the BSP late (the boot core of socket 1, or in the middle): slot 0
+# is the BSP wherever it sits, the CPUs listed before it move up one (core/run/bringup_arm64.c;
+# the model starts each slot by MPIDR, as PSCI CPU_ON does). 20 CPUs, the BSP the 18th: every
+# CPU ok, the BSP named with its own MPIDR and UID, ipi_broadcast reaching all 19 others
+# (all_but_self too, which needs every MADT CPU started). Two experiments: a fraction of a second.
+sim "a64-bsp-late" "$A64SIM" "${A64_ARCH[@]}" --cpu neoverse-n1 --cpus 20 --bsp 18 --seed "$SEED" \
+    samples=10 run_budget_s=0 experiments=ipi_broadcast,ipi_roundtrip
+want_bsp=$(grep -ao "the BSP the MADT's 18. (MPIDR 0x[0-9a-f]*)" "$LOG" | grep -o "0x[0-9a-f]*")
+check "BSP 18th of 20 in the MADT: COMPLETE, 20 CPUs ok, the BSP row its MPIDR ($want_bsp) and UID 17, all 19 others measured" \
+    test "$(jqr '[.verdict.word, .topology.cpus_ok, .topology.cpu_count, ([.topology.cpus[] | select(.bsp) | "\(.mpidr)/\(.uid)/\(.bring_up)"] | join(",")),
+        ([.topology.cpus[].mpidr] | unique | length),
+        ([.experiments[] | select(.id == "ipi_broadcast") | .results[] | select(.params.targets == 19) | .params.mode] | sort | join(","))] | map(tostring) | join("|")')" = \
+    "COMPLETE|20|20|$want_bsp/17/bsp|20|all_but_self,target_list,unicast"
+check "BSP 18th of 20: the report validates" validates
 # the app's MAX_CPUS on 2 host cores: idle and polling CPUs must leave the cores to the busy
 # ones, or waits run into their deadlines (the run took 6 minutes and lost a CPU once)
 if [ -z "${A64_PROFILES:-}" ]; then
@@ -168,6 +183,17 @@ if [ -z "${A64_PROFILES:-}" ]; then
     check "neoverse-v2 at 16 CPUs: ipi_roundtrip samples 120 of 225 pairs, 60 same_cluster and 60 cross_package" \
         test "$(exp_field ipi_roundtrip '[.status, (.results | length), ([.summary[] | "\(.params.class)=\(.values.pairs)"] | join(","))] | map(tostring) | join("|")')" = \
         "SUCCESS|120|same_cluster=60,cross_package=60"
+    # a Graviton-sized machine (64 CPUs, the model's most), every experiment: make test-full
+    # only (TLBSCOPE_TEST_FULL=1), minutes on 2 host cores
+    if [ "${TLBSCOPE_TEST_FULL:-0}" = 1 ]; then
+        SIM_TIMEOUT=900 sim "a64-64cpus" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 64 --seed "$SEED" \
+            samples=10 run_budget_s=0
+        check "neoverse-n1 at 64 CPUs: COMPLETE, every CPU ok, zero stale reads, valid" \
+            eval '[ "$RC" = 0 ] && [ "$(jqr "[.verdict.word, .topology.cpus_ok, .topology.cpu_count] | map(tostring) | join(\"|\")")" = "COMPLETE|64|64" ] &&
+                  verified_clean && validates'
+    else
+        skip "neoverse-n1 at 64 CPUs" "TLBSCOPE_TEST_FULL=1 (make test-full)"
+    fi
     # experiments= through the loop both apps run (core/run/exp_loop.c): a typo named with the
     # nearest id and this architecture, an x86 id named as not aarch64's, only the rest runs
     sim "a64-selection" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 2 --seed "$SEED" \

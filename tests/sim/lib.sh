@@ -13,6 +13,7 @@ n_test=0
 
 ok() { n_test=$((n_test + 1)); echo "ok $n_test - $*"; }
 not_ok() { n_test=$((n_test + 1)); echo "not ok $n_test - $*"; }
+skip() { n_test=$((n_test + 1)); echo "ok $n_test - $1 # SKIP $2"; }
 check() { # description, command...
     local d=$1; shift
     if "$@"; then ok "$d"; else not_ok "$d"; fi

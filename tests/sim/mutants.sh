@@ -75,6 +75,11 @@ all_mutants="$all_mutants $topo_a64_mutants"
 a64_verify_mutants=$(sed -n 's/^A64_VERIFY_MUTANTS :=//p' sim/arm64/arm64.mk)
 for m in $a64_verify_mutants; do [ -x "$MUT/$m/test_a64_verify" ] || need_build=true; done
 all_mutants="$all_mutants $a64_verify_mutants"
+# a CPU's GICv3 redistributor over every GICR range: test_gic_redist only
+# (sim/arm64/arm64.mk GICR_MUTANTS)
+gicr_mutants=$(sed -n 's/^GICR_MUTANTS :=//p' sim/arm64/arm64.mk)
+for m in $gicr_mutants; do [ -x "$MUT/$m/test_gic_redist" ] || need_build=true; done
+all_mutants="$all_mutants $gicr_mutants"
 # tlbscope-sim --arch aarch64's mutants, and the app's IRQ handler's: their driver only
 # (sim/arm64/arm64.mk A64SIM_MUTANTS)
 a64sim_mutants=$(sed -n '/^A64SIM_MUTANTS :=/,/[^\\]$/p' sim/arm64/arm64.mk | sed 's/^A64SIM_MUTANTS :=//; s/\\//g')
@@ -797,6 +802,13 @@ kill_a64sim arm_bbm_wrong_field neoverse-v1 "cpu.features.bbm read from ID_AA64M
 # tlbi_broadcast_vs_ipi at a coarse counter (core/exp/arm64/a64_reps.c): a sample of R flushes
 # reported as one flush's latency, R times too long against mean_per_op
 kill_a64sim a64_reps_not_divided neoverse-v2 "a sample of R back-to-back flushes keeps the total, not total / R"
+# a server's MADT with the BSP late (core/run/bringup_arm64.c): the CPUs listed before it keep
+# their MADT place as slot, slot 0 is overwritten, one slot never filled (its CPU_ON refused)
+kill_a64sim a64_bsp_late_slot neoverse-n1 "a CPU the MADT lists before the BSP keeps its MADT place as slot"
+# the redistributor search over every MADT GICR range (arch/arm64/gic_redist.c)
+control_unit a64_gicr_first_range_only test_gic_redist "the GICv3 redistributor test" 5
+kill_unit a64_gicr_first_range_only test_every_range_searched \
+    "the redistributor search stops at the first GICR range: socket 1's CPUs have none" test_gic_redist
 
 # tlbscope-report's mutants (issue 23): kill_tool MUTANT WHAT CHECK: CHECK (a function of
 # the tool binary) passes with build/tlbscope-report and fails with the mutant's. Sides are

@@ -7,9 +7,9 @@
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/experiments.h"
 
-/* 4 KiB per CPU: lines of its own, hit in its L1, so the loop is the CPU's, not the fabric's */
+/* 4 KiB per CPU: lines of its own, hit in its L1, so the loop is the CPU's, not the fabric's;
+ * on the CPU's own stack (16 KiB, asm/smp.h STACK_SIZE), so no table grows with MAX_CPUS */
 #define BUSY_WORDS 512u
-static uint64_t busy_words[MAX_CPUS][BUSY_WORDS] __attribute__((aligned(64)));
 
 /*
  * A target's loop: arg0 the counter value past which it stops by itself (every loop has a
@@ -17,8 +17,13 @@ static uint64_t busy_words[MAX_CPUS][BUSY_WORDS] __attribute__((aligned(64)));
  */
 static void fn_busy(struct percpu *pc)
 {
-    uint64_t *w = busy_words[pc->idx % MAX_CPUS], n = 0;
-    uint32_t i = 0;
+    /* volatile: every turn a real load and store, the loop is what the CPU does */
+    volatile uint64_t w[BUSY_WORDS] __attribute__((aligned(64)));
+    uint64_t n = 0;
+    uint32_t i;
+    for (i = 0; i < BUSY_WORDS; i++)
+        w[i] = 0;
+    i = 0;
     __atomic_store_n(&pc->result[1], 1, __ATOMIC_RELEASE);
     while (!__atomic_load_n(&pc->arg[3], __ATOMIC_ACQUIRE)) {
         w[i] = w[(i + 7) % BUSY_WORDS] + 1; /* a load and a store each turn */

@@ -10,7 +10,9 @@
  *                 the CPU target list
  *   all_but_self  one write to every CPU but the sender (GICv3 IRM = 1, GICv2
  *                 TargetListFilter 0b01): only at k = N-1, and only when every
- *                 other CPU is usable (a lost CPU would get it too)
+ *                 other CPU is usable (a lost CPU would get it too) and every
+ *                 CPU the MADT lists was started (run.every_cpu_started: one
+ *                 past this build's MAX_CPUS would get it, unanswered)
  * (the value `sgi_writes` says how many register writes one send took).
  * Each target polls the GIC's acknowledge register with IRQs masked, as in
  * ipi_roundtrip, and answers by writing the round's number into its own
@@ -141,8 +143,8 @@ void exp_ipi_broadcast(struct arm64_run *run, struct experiment_record *e)
         for (m = 0; m < MODES; m++) {
             unsigned k = counts[c], writes = 0, got;
             struct result_point *p;
-            if (m == ALL_BUT_SELF && (k != ncpus - 1 || a64_others(others) != ncpus - 1))
-                continue; /* every CPU but the BSP must be a target, and usable */
+            if (m == ALL_BUT_SELF && (k != ncpus - 1 || a64_others(others) != ncpus - 1 || !run->every_cpu_started))
+                continue; /* every CPU but the BSP must be a target, and usable, and every MADT CPU ours */
             if (a64_others(others) < k) {
                 record_note(e, "%s, %u targets: not measured, a CPU was lost", mode_name[m], k);
                 e->partial = true;
@@ -163,7 +165,10 @@ void exp_ipi_broadcast(struct arm64_run *run, struct experiment_record *e)
             point_value(p, "sgi_writes", (int64_t)writes * 1000);
             a64_latency(p, pace.buf, got);
         }
-    if (run->gic_ok && nothers > 0 && a64_others(others) != ncpus - 1)
+    if (run->gic_ok && nothers > 0 && !run->every_cpu_started)
+        record_note(e, "all_but_self: not measured, the MADT lists CPUs this run did not start (the SGI would "
+                    "reach them too)");
+    else if (run->gic_ok && nothers > 0 && a64_others(others) != ncpus - 1)
         record_note(e, "all_but_self: not measured, %u of the %u other CPUs usable (the SGI would reach the others too)",
                  a64_others(others), ncpus - 1);
     if (paced)

@@ -219,7 +219,7 @@ static unsigned run_pair(struct arm64_run *run, const struct a64_pair *p, unsign
  * out has room for PAIRS + classes */
 static unsigned choose(struct arm64_run *run, struct experiment_record *e, struct a64_pair *out)
 {
-    struct a64_place place[MAX_CPUS];
+    static struct a64_place place[MAX_CPUS]; /* 20 KiB: off the firmware's stack */
     unsigned cpus[MAX_CPUS], k = 0, i, all, n;
     unsigned limit = run->cfg.ipi_pairs && run->cfg.ipi_pairs < PAIRS ? run->cfg.ipi_pairs : PAIRS;
     if (!run->class_source)

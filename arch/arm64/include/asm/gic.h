@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "asm/gic_redist.h"
 #include "asm/percpu.h"
 #include "core/mutant.h"
 
@@ -38,17 +39,20 @@ struct gic_config {
     unsigned version;    /* MADT GICD "GIC version" (ACPI 6.5: 1 GICv1, 2 GICv2, 3 GICv3, 4 GICv4) */
     uint64_t gicd;       /* MADT GICD physical base */
     uint64_t gicc;       /* MADT GICC "Physical Base Address" (GICv2 CPU interface) */
-    uint64_t gicr_range; /* first MADT GICR discovery range (GICv3), 0: none */
-    uint64_t gicr_range_len;
+    unsigned nranges;    /* MADT GICR discovery ranges (GICv3), 0: none (GICC.GICRBaseAddress each) */
+    struct gic_redist_range range[GIC_MAX_REDIST_RANGES];
 };
 
 /* BSP: distributor checks. GICv3: each percpu[].gicr not yet known is found
- * in the GICR discovery range. 0, or negative: -1 no affinity routing (v3),
+ * in the GICR discovery ranges (all of them: asm/gic_redist.h). 0, or negative: -1 no affinity routing (v3),
  * -2 a redistributor missing (v3) or no CPU interface base (v2), -3 the
  * distributor did not take its enable, -4 a GIC version we do not drive. */
 int gic_init(const struct gic_config *cfg);
-/* On each CPU, for itself: 0, or negative; -3: a write to the tool's SGIs
- * did not stick (gic_sgi_check[pc->idx] names the register and its value). */
+/* On each CPU, for itself: 0, or negative; -1 no redistributor (v3), -2 it
+ * did not wake (v3), -3: a write to the tool's SGIs did not stick
+ * (gic_sgi_check[pc->idx] names the register and its value), -5: no SGI can
+ * reach the CPU, Aff0 above 15 without the range selector (GICV3_NO_RSS). */
+#define GICV3_NO_RSS (-5) /* ICC_CTLR_EL1.RSS and GICD_TYPER.RSS both needed */
 int gic_cpu_init(struct percpu *pc);
 
 /* Whether the GIC has one security state (the groups are all ours) or two

@@ -19,7 +19,15 @@
 #include "asm/irq.h"
 #include "asm/sysreg.h"
 
-#define MAX_CPUS 16
+/*
+ * The most CPUs one run drives: a compile-time bound only for the small tables indexed by
+ * CPU (boot_params, the experiments' target lists, the MADT copy); percpu[] and the
+ * secondaries' stacks are sized from the MADT and allocated from the firmware before any
+ * CPU starts (efi/arm64/main.c). 512 is four times the largest server the tool meets
+ * (Grace: 144, Altra Max: 128, Graviton: 64); a MADT with more is named in run.warnings and
+ * the CPUs past the bound recorded as not started (core/run/bringup_arm64.c).
+ */
+#define MAX_CPUS 512
 #define PERCPU_ALIGN 128
 
 /* CPU_PARKED: our exception vector took a fault on the CPU (fault_* below) */
@@ -37,6 +45,7 @@ struct percpu {
     volatile uint32_t gic_ok;
     uint32_t gic_cpumask; /* GICv2: this CPU interface's bit in GICD_ITARGETSR / GICD_SGIR */
     uint32_t gic_iar;     /* GICv2: the last GICC_IAR value, for GICC_EOIR */
+    int32_t gic_rc;       /* gic_cpu_init's answer on this CPU (asm/gic.h), 0: SGIs reach it */
     uint64_t checkin_tick;
     percpu_fn fn;
     uint64_t arg[4];
@@ -55,8 +64,8 @@ struct percpu {
 
 _Static_assert(__alignof__(struct irq_slot) == PERCPU_ALIGN, "an irq_slot fills its own lines");
 
-extern struct percpu percpu[MAX_CPUS];
-extern unsigned ncpus; /* CPUs known from the MADT, BSP = index 0 */
+extern struct percpu *percpu; /* ncpus slots, from the firmware (the host model: its own) */
+extern unsigned ncpus;         /* per-CPU slots in use: the BSP = index 0, then the MADT's CPUs */
 
 #ifdef TLBSCOPE_HOST
 /* the host build: the modelled CPU the calling thread plays (sim/arm64/host_smp.c) */

@@ -16,7 +16,7 @@
 #define BP_CPTR 48 /* CPACR_EL1, or CPTR_EL2 at EL2 */
 #define BP_ENTRY 56
 #define BP_STACK 64
-#define BP_MAX_CPUS 16
+#define BP_MAX_CPUS 512 /* MAX_CPUS (asm/percpu.h): 8 KiB of pointers */
 #define BP_PERCPU (BP_STACK + 8 * BP_MAX_CPUS)
 
 #define STACK_SIZE 16384
@@ -33,8 +33,9 @@ struct boot_params {
     uint64_t percpu[BP_MAX_CPUS];
 };
 
-/* the BSP is mpidr[bsp]; fills percpu[] (BSP = index 0, then MADT order) */
-void smp_setup(const uint64_t *mpidr, unsigned n);
+/* percpu[] = table, n slots (n <= MAX_CPUS), slot i for slot_mpidr[i] (slot 0: the BSP,
+ * the running CPU); stacks: n * STACK_SIZE bytes, 16-byte aligned (the BSP's unused) */
+void smp_setup(struct percpu *table, uint8_t *stacks, const uint64_t *slot_mpidr, unsigned n);
 /* CPU_ON of every other CPU, then wait for each to check in until deadline_ticks
  * after the last CPU_ON; psci_rc[i] gets CPU_ON's return code. Returns CPUs online. */
 unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc);
