@@ -54,11 +54,6 @@ enum linux_tlbi_path linux_tlbi_path_for(const struct linux_tlbi *l, uint32_t pa
     return l->range && pages > 1 ? LINUX_TLBI_RANGE : LINUX_TLBI_PER_PAGE;
 }
 
-const char *linux_tlbi_path_name(enum linux_tlbi_path path)
-{
-    return path == LINUX_TLBI_MM ? "mm" : path == LINUX_TLBI_RANGE ? "range" : "per_page";
-}
-
 /* the ASID field: the kernel's, or under KPTI the user's for the second TLBI */
 static uint16_t asid_of(const struct linux_tlbi *l, bool user)
 {

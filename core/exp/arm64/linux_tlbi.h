@@ -45,9 +45,8 @@ enum linux_tlbi_path { LINUX_TLBI_PER_PAGE, LINUX_TLBI_RANGE, LINUX_TLBI_MM };
 
 /* Linux's choices on a CPU with these ID registers, its TLBIs naming `asid` (-1: none). */
 void linux_tlbi_choose(const struct arm64_cpu_id *cpu, int asid, struct linux_tlbi *out);
-/* "per_page", "range", "mm": what Linux does for `pages` */
+/* per page, ranges, or flush_tlb_mm: what Linux does for `pages` */
 enum linux_tlbi_path linux_tlbi_path_for(const struct linux_tlbi *l, uint32_t pages);
-const char *linux_tlbi_path_name(enum linux_tlbi_path path);
 /* The whole sequence for pages [va, va + pages * 4 KiB), DSB ISHST first; returns the path. */
 enum linux_tlbi_path linux_tlbi_flush(const struct linux_tlbi *l, uint64_t va, uint32_t pages);
 /*

@@ -19,9 +19,10 @@
  *              twice under KPTI (no E0PD), DSB ISH, the repeat-TLBI dummy on a
  *              CPU of Linux's list, ISB; the pages non-global under the current
  *              ASID, as a process's are (global at EL2, which has no ASIDs)
- *              (params targets_busy 0), and the same with the k targets in a
- *              load/store loop through the window (targets_busy 1: a DSB waits
- *              for accesses in flight; a CPU in WFI has none)
+ *              (their CPUs in WFI)
+ *   broadcast_linux_busy  the same with the k targets in a load/store loop
+ *              through the window (a DSB waits for accesses in flight; a CPU
+ *              in WFI has none)
  *   batch_linux  Linux's reclaim batching (linux_tlbi_batch_flush): per page
  *              DSB ISHST + its leaf TLBI, one DSB ISH (and the repeat dummy)
  *              for all, ISB
@@ -153,8 +154,8 @@ static void note_linux(const struct arm64_run *run, struct experiment_record *e,
                 l->kpti ? ", each again for the user ASID (KPTI: no E0PD)" : "",
                 l->repeat ? ", TLBI VALE1IS XZR + DSB ISH" : "", l->range ? LINUX_MAX_TLBI_RANGE_PAGES + 1 : LINUX_MAX_DVM_OPS,
                 l->range ? "past MAX_TLBI_RANGE_PAGES" : "MAX_DVM_OPS, no range TLBI");
-    record_note(e, "broadcast_linux targets_busy 1: the k targets in a load/store loop of their own lines "
-                   "through the window (targets_busy 0: they wait in WFI)");
+    record_note(e, "broadcast_linux_busy: broadcast_linux with the k targets in a load/store loop of their own "
+                   "lines through the window (broadcast_linux: they wait in WFI)");
     record_note(e, "batch_linux: Linux's reclaim batching, per page DSB ISHST + its leaf TLBI, one DSB ISH%s for "
                    "the batch, ISB", l->repeat ? " + the repeat dummy" : "");
     if (l->repeat)
@@ -170,7 +171,7 @@ static void note_linux(const struct arm64_run *run, struct experiment_record *e,
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *e)
 {
     static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_linux",
-                                                      "broadcast_linux", "batch_linux", "broadcast_os" };
+                                                      "broadcast_linux_busy", "batch_linux", "broadcast_os" };
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
     unsigned c, m, s, i;
     struct a64_pace pace;
@@ -226,10 +227,6 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                 point_param_str(p, "method", method_name[m]);
                 point_param_num(p, "pages", n);
                 point_param_num(p, "targets", counts[c]);
-                if (m == BROADCAST_LINUX || m == BUSY_LINUX) {
-                    point_param_str(p, "linux_path", linux_tlbi_path_name(linux_tlbi_path_for(&linux_seq, n)));
-                    point_param_num(p, "targets_busy", m == BUSY_LINUX);
-                }
                 a64_latency(p, pace.buf, got);
                 if (m == IPI_LOCAL && counts[c] < nothers)
                     point_value(p, "lower_bound", 1000); /* milli: 1 */

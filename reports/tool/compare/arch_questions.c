@@ -71,10 +71,9 @@ const struct aq_question aq_questions[] = {
               .instead = "Linux 6.15+ broadcasts INVLPGB and one TLBSYNC instead, no IPI, for "
                          "a process on 4 CPUs or more: invlpgb_range measured it here" },
             { .arch = "aarch64", .experiment = "tlbi_broadcast_vs_ipi",
-              .filter = { { "method", "broadcast_linux" }, { "targets_busy", "0" } },
+              .filter = { { "method", "broadcast_linux" } },
               .map = { { .canon = "targets", .key = "targets" },
                        { .canon = "pages", .key = "pages" } },
-              .shown = "linux_path",
               .how = "Linux's TLBIs",
               .mechanism = "Linux's unmap sequence on this CPU: DSB ISHST, TLBI VALE1IS per page "
                            "(TTL hint where FEAT_TTL; RVALE1IS ranges where FEAT_TLBIRANGE), DSB "

@@ -333,6 +333,25 @@ static void show_spread_mix(const struct m_experiment *e, const struct m_param *
     }
 }
 
+/* Column c's cell in row x (NULL x: its header) as show prints it; its point in *pt. */
+static const char *pivot_cell(const struct m_report *r, const struct point_index *ix,
+                              const struct m_experiment *e, const struct group_keys *fk,
+                              const struct m_param *const *facet, const struct group_tuples *ss,
+                              const struct m_param *x, size_t c, const struct m_point **pt,
+                              char *buf, size_t cap)
+{
+    bool series = e->series && ss->n;
+    if (!x)
+        return series ? model_param_text(group_tuple(ss, c)[0], buf, cap) : (c ? "p99" : "p50");
+    *pt = find_cell(ix, fk, facet, x, series ? group_tuple(ss, c)[0] : NULL);
+    return show_time_cell(r, p_of(*pt, series ? false : c == 1), buf, cap);
+}
+
+/*
+ * One facet's table: rows axes.x, a column per series value (at most PIVOT_MAX_COLUMNS); the
+ * columns that do not fit SHOW_WIDTH beside the first ones go to a block of their own below,
+ * the x column repeated.
+ */
 static void show_pivot_facet(const struct m_report *r, const struct point_index *ix,
                              const struct m_experiment *e,
                              const struct group_keys *fk, const struct m_param *const *facet,
@@ -340,39 +359,48 @@ static void show_pivot_facet(const struct m_report *r, const struct point_index 
                              FILE *out)
 {
     size_t ncols = e->series && ss->n ? (ss->n < PIVOT_MAX_COLUMNS ? ss->n : PIVOT_MAX_COLUMNS) : 2;
-    struct table *t = table_new(ncols + 1);
+    size_t w[PIVOT_MAX_COLUMNS], xw = strlen(e->x_axis), i, c, c0, c1, width, row;
+    const struct m_point *pt = NULL;
     char cell[48], text[48];
-    size_t i, c;
-    table_header(t, 0, e->x_axis, true);
-    for (c = 0; c < ncols; c++) {
-        if (e->series && ss->n)
-            table_header(t, c + 1, model_param_text(group_tuple(ss, c)[0], text, sizeof(text)),
-                         true);
-        else
-            table_header(t, c + 1, c ? "p99" : "p50", true);
+    for (i = 0; i < xs->n; i++)
+        if (strlen(model_param_text(group_tuple(xs, i)[0], text, sizeof(text))) > xw)
+            xw = strlen(text);
+    for (c = 0; c < ncols; c++) { /* the widest cell of each column, its header included */
+        w[c] = strlen(pivot_cell(r, ix, e, fk, facet, ss, NULL, c, &pt, cell, sizeof(cell)));
+        for (i = 0; i < xs->n; i++)
+            if (strlen(pivot_cell(r, ix, e, fk, facet, ss, group_tuple(xs, i)[0], c, &pt, cell,
+                                  sizeof(cell))) > w[c])
+                w[c] = strlen(cell);
     }
-    for (i = 0; i < xs->n; i++) {
-        const struct m_param *x = group_tuple(xs, i)[0];
-        const struct m_point *p[PIVOT_MAX_COLUMNS]; /* ncols: at most that, or 2 */
-        size_t row, found = 0;
-        for (c = 0; c < ncols; c++) {
-            p[c] = find_cell(ix, fk, facet, x, e->series && ss->n ? group_tuple(ss, c)[0] : NULL);
-            found += p[c] != NULL;
+    for (c0 = 0; c0 < ncols; c0 = c1) {
+        struct table *t;
+        width = 4 + xw; /* the table's indent and its x column */
+        for (c1 = c0; c1 < ncols && (c1 == c0 || width + 2 + w[c1] <= (size_t)SHOW_WIDTH); c1++)
+            width += 2 + w[c1];
+        t = table_new(c1 - c0 + 1);
+        table_header(t, 0, e->x_axis, true);
+        for (c = c0; c < c1; c++)
+            table_header(t, c - c0 + 1,
+                         pivot_cell(r, ix, e, fk, facet, ss, NULL, c, &pt, text, sizeof(text)), true);
+        for (i = 0; i < xs->n; i++) {
+            const struct m_param *x = group_tuple(xs, i)[0];
+            size_t found = 0;
+            for (c = c0; c < c1; c++)
+                found += (pivot_cell(r, ix, e, fk, facet, ss, x, c, &pt, cell, sizeof(cell)), pt != NULL);
+            if (!found) /* an x value only other facets have (e.g. invlpgb_range's CPU sweep) */
+                continue;
+            row = table_add_row(t);
+            table_set(t, row, 0, "%s", model_param_text(x, text, sizeof(text)));
+            for (c = c0; c < c1; c++)
+                table_set(t, row, c - c0 + 1, "%s",
+                          pivot_cell(r, ix, e, fk, facet, ss, x, c, &pt, cell, sizeof(cell)));
         }
-        if (!found) /* an x value only other facets have (e.g. invlpgb_range's CPU sweep) */
-            continue;
-        row = table_add_row(t);
-        table_set(t, row, 0, "%s", model_param_text(x, text, sizeof(text)));
-        for (c = 0; c < ncols; c++)
-            table_set(t, row, c + 1, "%s",
-                      show_time_cell(r, p_of(p[c], e->series && ss->n ? false : c == 1), cell,
-                                     sizeof(cell)));
+        table_print(t, out, TABLE_TEXT, "    ");
+        table_free(t);
     }
-    table_print(t, out, TABLE_TEXT, "    ");
     if (e->series && ss->n > PIVOT_MAX_COLUMNS)
         fprintf(out, "    (%zu more %s values in the JSON report)\n", ss->n - PIVOT_MAX_COLUMNS,
                 e->series);
-    table_free(t);
 }
 
 /* Rows axes.x, columns axes.series, one table per combination of the other parameters. */

@@ -401,7 +401,8 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
 
 /* the methods of the experiments that compare them (params.method), and ipi_broadcast's
  * SGI modes (params.mode: not x86's ipi_broadcast modes, the GIC addresses CPUs otherwise) */
-static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_linux", "batch_linux",
+static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_linux",
+                                                       "broadcast_linux_busy", "batch_linux",
                                                        "broadcast_os", NULL };
 static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
 static const char *const sgi_modes[] = { "unicast", "target_list", "all_but_self", NULL };
