@@ -99,9 +99,12 @@ check_run() { # name smp el [gic]
     check "$name: the control sees stale reads" \
         test "$(exp_status stale_detector_control),$(( $(exp_field stale_detector_control .verification.stale_reads) > 0 ))" = SUCCESS,1
     # its cold pages (no entry under QEMU after the flush) fault on every CPU, the BSP too, and
-    # each is recovered (asm/abort.h): 16 a CPU; nothing read of neither frame
+    # each is recovered (asm/abort.h): 16 a CPU at least (a warm page whose entry QEMU dropped
+    # faults too: a TLB may drop an entry at any time); every read either stale or a fault,
+    # nothing read of neither frame
     check "$name: the control's cold pages take the recoverable abort on all $smp CPUs" \
-        test "$(exp_field stale_detector_control '.results[0] | [.values.faults == .params.cold_pages * '"$smp"', .values.conflicts] | map(tostring) | join(",")')" = true,0
+        test "$(exp_field stale_detector_control '.results[0] | [.values.faults >= .params.cold_pages * '"$smp"',
+            .values.stale_reads + .values.faults == .values.checks, .values.conflicts] | map(tostring) | join(",")')" = true,true,0
     check "$name: tlbi_range SUCCESS, zero stale reads" tlbi_ok tlbi_range
     # by ASID (ASIDE1IS on non-global pages) at EL1; the EL2 regime has no ASIDs
     check "$name: tlbi_range methods per_page, range$( [ "$el" = 1 ] && echo ', asid')" \
