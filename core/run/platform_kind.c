@@ -16,11 +16,11 @@ static bool names_qemu(const struct platform_evidence *ev)
 
 void platform_classify(const struct platform_evidence *ev, struct platform_verdict *out)
 {
-    bool kvm = ev->hyp_uid_answered && !MUTANT(platform_uid_ignored);
+    bool answered = ev->hyp_uid_answered && !MUTANT(platform_uid_ignored), kvm = answered;
     unsigned i;
     for (i = 0; kvm && i < 4; i++)
         kvm = ev->hyp_uid[i] == kvm_uid[i];
-    if (ev->hyp_uid_answered && !MUTANT(platform_uid_ignored)) {
+    if (answered) {
         /* a hypervisor answered for itself: the CPUs are real, the firmware's names aside */
         out->kind = PLATFORM_VIRTUALISED;
         out->hypervisor = kvm ? "KVM" : "unnamed";

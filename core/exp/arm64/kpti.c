@@ -99,30 +99,27 @@ struct kpti_flush {
     unsigned reps;
 };
 
-static uint64_t timed_flush(void *ctx)
+/* the ticks `reps` of f's flushes take back to back */
+static uint64_t kpti_flushes(const struct kpti_flush *f, unsigned reps)
 {
-    const struct kpti_flush *f = ctx;
     uint64_t t = ticks();
     unsigned r;
-    for (r = 0; r < f->reps; r++)
+    for (r = 0; r < reps; r++)
         /* the mutant names ASID 0, whose by-VA TLBIs leave the kernel ASID's nG entries */
         tlbi_flush_broadcast_asid(rgn.va, f->n, MUTANT(a64_kpti_asid_zero) ? 0 : f->kasid, f->user);
     return ticks() - t;
 }
 
-/* a64_reps_choose's trial: `reps` of kpti's flushes (the longer variant's) of n pages, timed */
-struct kpti_trial {
-    unsigned n;
-    uint16_t kasid;
-};
+static uint64_t timed_flush(void *ctx)
+{
+    const struct kpti_flush *f = ctx;
+    return kpti_flushes(f, f->reps);
+}
+
+/* a64_reps_choose's trial: kpti's flushes (the longer variant's, ctx's) of n pages, timed */
 static uint64_t trial_flushes(void *ctx, unsigned reps)
 {
-    const struct kpti_trial *tr = ctx;
-    uint64_t t0 = ticks();
-    unsigned r;
-    for (r = 0; r < reps; r++)
-        tlbi_flush_broadcast_asid(rgn.va, tr->n, tr->kasid, true);
-    return ticks() - t0;
+    return kpti_flushes(ctx, reps);
 }
 
 /* One sample of `v` over pages [0, n), its flush `reps` times back to back (a64_reps.h): their
@@ -194,7 +191,7 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
         uint32_t got[VARIANTS] = { 0, 0 };
         bool whole = true;
         /* one R for both variants of a page count, so their samples stay pairs of like work */
-        struct kpti_trial tr = { n, kasid };
+        struct kpti_flush tr = { n, kasid, true, 0 };
         unsigned r = a64_reps_choose(trial_flushes, &tr);
         struct a64_reps reps[VARIANTS] = { { r, 0, 0 }, { r, 0, 0 } };
         a64_pace_point(&pace);

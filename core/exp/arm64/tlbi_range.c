@@ -52,12 +52,18 @@ static void range_flush(const struct range_op *op, unsigned reps)
     }
 }
 
+/* the ticks `reps` of op's flushes take back to back */
+static uint64_t time_flushes(const struct range_op *op, unsigned reps)
+{
+    uint64_t t0 = ticks();
+    range_flush(op, reps);
+    return ticks() - t0;
+}
+
 /* a64_reps_choose's trial */
 static uint64_t trial_flushes(void *ctx, unsigned reps)
 {
-    uint64_t t0 = ticks();
-    range_flush(ctx, reps);
-    return ticks() - t0;
+    return time_flushes(ctx, reps);
 }
 
 /* region_remap's flush: method m's, `reps` times back to back, timed */
@@ -68,9 +74,7 @@ struct timed_range {
 static uint64_t timed_flush(void *ctx)
 {
     const struct timed_range *tr = ctx;
-    uint64_t t0 = ticks();
-    range_flush(tr->op, tr->reps);
-    return ticks() - t0;
+    return time_flushes(tr->op, tr->reps);
 }
 
 void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "reports/tool/model/jget.h"
 #include "reports/tool/model/vocab.h"
 
 static bool word_index(const char *s, const char *const words[], int *out)
@@ -22,7 +23,7 @@ bool verdict_of_report(const json_t *root, struct verdict *v)
     const json_t *topo = json_object_get(root, "topology");
     const json_t *run = json_object_get(root, "run");
     const json_t *e, *cpu;
-    const char *emulator;
+    const char *emulator, *platform;
     size_t i;
     int result, status, state;
     verdict_init(v);
@@ -41,9 +42,8 @@ bool verdict_of_report(const json_t *root, struct verdict *v)
     v->simulated = json_is_true(json_object_get(root, "simulated"));
     v->emulated |= emulator && strcmp(emulator, "none") != 0;
     /* aarch64's cpu.platform: a virtual machine on real CPUs */
-    v->virtualised = json_is_string(json_object_get(json_object_get(json_object_get(root, "cpu"), "platform"), "kind")) &&
-                     strcmp(json_string_value(json_object_get(json_object_get(json_object_get(root, "cpu"), "platform"),
-                                                              "kind")), "virtualised") == 0;
+    platform = jget_string(jget_object(jget_object(root, "cpu"), "platform"), "kind");
+    v->virtualised = platform && strcmp(platform, "virtualised") == 0;
     /* the states run_conclude() counts as dropped out (core/machine/cpu_table.h) */
     json_array_foreach(json_object_get(topo, "cpus"), i, cpu) {
         if (word_index(json_string_value(json_object_get(cpu, "state")), vocab_cpu_states,
