@@ -72,7 +72,7 @@ $(BUILD)/mutants/$(1)/%.o: %.c
 $(BUILD)/mutants/$(1)/tlbscope-sim: $(SIM_MAIN) $$(MUT_OBJS_$(1)) $$(MUT_SHARED_$(1))
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -pthread
 
-$(BUILD)/mutants/$(1)/test_%: tests/host/test_%.c $(SUPPORT_SRCS) $$(MUT_OBJS_$(1)) $$(MUT_SHARED_$(1))
+$(BUILD)/mutants/$(1)/test_%: $(TEST_OBJ)/test_%.o $(SUPPORT_OBJS) $$(MUT_OBJS_$(1)) $$(MUT_SHARED_$(1))
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(SIM_MUTANTS),$(eval $(call mutant_rules,$(m))))
@@ -117,7 +117,7 @@ $(BUILD)/mutants/$(1)/core/%.o: core/%.c
 	@$$(if $$(Q),echo "  MUTCC $(1) $$<")
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/mutants/$(1)/test_upload: tests/host/test_upload.c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(NET_MUTANT_SRCS)) $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(NET_MUTANT_SRCS)),$(HOST_LIB_OBJS))
+$(BUILD)/mutants/$(1)/test_upload: $(TEST_OBJ)/test_upload.o $(SUPPORT_OBJS) $(patsubst %.c,$(BUILD)/mutants/$(1)/%.o,$(NET_MUTANT_SRCS)) $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(NET_MUTANT_SRCS)),$(HOST_LIB_OBJS))
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(NET_MUTANTS),$(eval $(call net_mutant_rules,$(m))))
@@ -148,7 +148,7 @@ $(BUILD)/mutants/$(1)/sec/%.o: %.c
 	@$$(if $$(Q),echo "  MUTCC $(1) $$<")
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(1) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/mutants/$(1)/$(SEC_MUTANT_TEST_$(1)): tests/host/$(SEC_MUTANT_TEST_$(1)).c $(SUPPORT_SRCS) $(patsubst %.c,$(BUILD)/mutants/$(1)/sec/%.o,$(SEC_MUTANT_SRC_$(1))) $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(SEC_MUTANT_SRC_$(1))),$(HOST_LIB_OBJS))
+$(BUILD)/mutants/$(1)/$(SEC_MUTANT_TEST_$(1)): $(TEST_OBJ)/$(SEC_MUTANT_TEST_$(1)).o $(SUPPORT_OBJS) $(patsubst %.c,$(BUILD)/mutants/$(1)/sec/%.o,$(SEC_MUTANT_SRC_$(1))) $(filter-out $(patsubst %.c,$(BUILD)/host/lib/%.o,$(SEC_MUTANT_SRC_$(1))),$(HOST_LIB_OBJS))
 	$$(Q)$$(HOST_CC) $$(HOST_CFLAGS) $$^ -o $$@ -lcmocka -ljansson -pthread
 endef
 $(foreach m,$(SEC_MUTANTS),$(eval $(call sec_mutant_rules,$(m))))

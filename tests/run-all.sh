@@ -9,12 +9,12 @@
 # matrix; TLBSCOPE_CHECK=1 runs make check's few steps (below); TESTS=pattern runs only
 # the steps whose name matches.
 #
-# tests/checks/ and tests/bochs/ run two at a time (TEST_JOBS, default 2): the checks test
-# the host tool and the build on fixed inputs, keep about one core busy each, and assert
-# nothing about wall time (the scale check compares CPU times); Bochs's guest clock counts
-# instructions. The model and QEMU's TCG run on the host's clock, and their checks read what
-# they measured (shapes, deadlines, a CPU slow or hung): they run one at a time, as a machine
-# with nothing else to do would run them.
+# tests/checks/ and tests/bochs/ test the host tool and the build on fixed inputs, keep about
+# one core busy each, and assert nothing about wall time (the scale check compares CPU times;
+# Bochs's guest clock counts instructions): they run one at a time beside the QEMU boots, which
+# keep about one core busy too (make check runs its few checks two at a time, TEST_JOBS). The
+# model runs on the host's clock and keeps both cores busy; its checks read what it measured
+# (shapes, deadlines, a CPU slow or hung): its steps run alone, after the boots.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -102,6 +102,39 @@ run_scripts_together() { # scripts...
     done
 }
 
+# run_scripts_beside SCRIPTS...: one at a time in the background, while the caller runs other
+# steps; wait_beside waits for them and prints their lines, in the order given. They run at
+# nice 10: the foreground's QEMU vCPUs come first (a vCPU kept off its core past timeout_ms
+# would be taken for a hung CPU), the checks take what is left; none of them times itself.
+beside_names=()
+beside_pid=
+run_scripts_beside() { # scripts...
+    local t name
+    beside_names=()
+    for t; do
+        [ "$(basename "$t")" = lib.sh ] && continue
+        [ -f "$t" ] || continue
+        name=${t#tests/}
+        wanted "$name" || continue
+        beside_names+=("$name")
+    done
+    (
+        for name in ${beside_names[@]+"${beside_names[@]}"}; do
+            ( step_exec "$(step_log "$name")" nice -n 10 bash "tests/$name" )
+        done
+    ) &
+    beside_pid=$!
+}
+
+wait_beside() {
+    local name
+    [ -n "$beside_pid" ] && wait "$beside_pid"
+    beside_pid=
+    for name in ${beside_names[@]+"${beside_names[@]}"}; do
+        step_account "$name" "$(step_log "$name")"
+    done
+}
+
 run_scripts_alone() { # scripts...
     local t
     for t; do
@@ -125,11 +158,17 @@ if [ -n "${TLBSCOPE_CHECK:-}" ]; then
         tests/checks/samples_schema.sh tests/checks/doc_examples.sh
     run_scripts_alone tests/quick/*.sh
 else
-    # the longest first, so the last to finish is a short one; Bochs with them, since its
-    # guest clock counts instructions (ips=, no clock sync), not the host's time
-    run_scripts_together tests/checks/fuzz.sh tests/checks/markup_sweep.sh tests/checks/fleetdb.sh \
+    # Two lanes: the QEMU boots one at a time, and beside them the checks and Bochs one at a
+    # time. A QEMU step keeps about one core busy (CPU time 1.1x its wall time, measured over
+    # the whole suite on 2 cores), a check or Bochs about one too, and neither asserts
+    # anything about wall time (Bochs's guest clock counts instructions). The Secure Boot
+    # boots run after the lane: they sign build/tlbscope-signed.efi, as checks/dist.sh's
+    # `make dist SIGNED=1` does. The model's steps then run alone: they keep both cores busy.
+    run_scripts_beside tests/checks/fuzz.sh tests/checks/markup_sweep.sh tests/checks/fleetdb.sh \
         tests/bochs/*.sh $(ls tests/checks/*.sh | grep -vE '/(fuzz|markup_sweep|fleetdb)\.sh$')
-    run_scripts_alone tests/sim/*.sh tests/qemu/*.sh
+    run_scripts_alone $(ls tests/qemu/*.sh | grep -vE '/secureboot[a-z0-9_]*\.sh$')
+    wait_beside
+    run_scripts_alone tests/qemu/secureboot*.sh tests/sim/*.sh
 fi
 
 total=$(( $(date +%s) - start_all ))
