@@ -83,18 +83,26 @@ run_step() { # name, command...
     step_account "$name" "$log"
 }
 
-# Scripts run TEST_JOBS at a time; their lines are printed in the order given, once all have
-# finished (each line says what its step cost).
-run_scripts_together() { # scripts...
-    local jobs=${TEST_JOBS:-2} t name names=()
+# step_names SCRIPTS...: the steps' names (tests/ left off), one a line, lib.sh and the steps
+# TESTS leaves out not among them
+step_names() {
+    local t
     for t; do
         [ "$(basename "$t")" = lib.sh ] && continue
         [ -f "$t" ] || continue
-        name=${t#tests/}
-        wanted "$name" || continue
-        names+=("$name")
+        wanted "${t#tests/}" && echo "${t#tests/}"
+    done
+    return 0
+}
+
+# Scripts run TEST_JOBS at a time; their lines are printed in the order given, once all have
+# finished (each line says what its step cost).
+run_scripts_together() { # scripts...
+    local jobs=${TEST_JOBS:-2} name names=()
+    mapfile -t names < <(step_names "$@")
+    for name in ${names[@]+"${names[@]}"}; do
         while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-        ( step_exec "$(step_log "$name")" bash "$t" ) &
+        ( step_exec "$(step_log "$name")" bash "tests/$name" ) &
     done
     wait
     for name in ${names[@]+"${names[@]}"}; do
@@ -109,15 +117,8 @@ run_scripts_together() { # scripts...
 beside_names=()
 beside_pid=
 run_scripts_beside() { # scripts...
-    local t name
-    beside_names=()
-    for t; do
-        [ "$(basename "$t")" = lib.sh ] && continue
-        [ -f "$t" ] || continue
-        name=${t#tests/}
-        wanted "$name" || continue
-        beside_names+=("$name")
-    done
+    local name
+    mapfile -t beside_names < <(step_names "$@")
     (
         for name in ${beside_names[@]+"${beside_names[@]}"}; do
             ( step_exec "$(step_log "$name")" nice -n 10 bash "tests/$name" )
