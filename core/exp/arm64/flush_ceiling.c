@@ -57,7 +57,7 @@
  * (values.reps_per_sample, values.mean_per_op): the first drops the entries,
  * the others find them gone, as a repeated flush of the same pages does. The
  * refill is single-shot: once after the R flushes, which leave the TLB as one
- * does (a second refill would find it full again, another measure); it reads
+ * does (a second refill would find the entries back and time hits); it reads
  * the whole working set, hundreds of loads. `with_refill` is the sample's
  * flush (the total over R) plus that refill.
  * The two modes of one p are measured in the same iterations, alternating
@@ -307,7 +307,7 @@ void exp_flush_ceiling(struct arm64_run *run, struct experiment_record *e)
     record_note(e, "latency: R (up to %u, values.reps_per_sample, each mode and page count its own) flushes back to "
                 "back per sample where one spans under %u ticks (a tick: %llu ps), the PTEs invalid throughout, "
                 "latency their total over R; values.mean_per_op to a thousandth of a tick; initiator_refill "
-                "single-shot, once after them (a second refill would find the TLB full); with_refill the two",
+                "single-shot, once after them (a second would find the entries back and time hits); with_refill the two",
                 A64_REPS_MAX, A64_REPS_MIN_TICKS,
                 (unsigned long long)(run->counter_hz ? 1000000000000ull / run->counter_hz : 0));
     if (paced) {
