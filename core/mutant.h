@@ -124,6 +124,10 @@
 #define MUTANT_ID_p50_ci_of_p90 131    /* a metric's p50_ci95 is drawn around its 90th percentile */
 #define MUTANT_ID_samples_kept_sorted 132 /* keep_samples=on writes the samples sorted, not as measured */
 #define MUTANT_ID_a64_reps_not_divided 133 /* aarch64: a sample of R back-to-back operations keeps the total, not total / R */
+/* R per sample for flush_ceiling (core/exp/arm64/flush_ceiling.c) and the Linux methods
+ * (core/exp/arm64/tlbi_broadcast.c): 119, 138, killed by tests/sim/arm64_app.sh's model counts */
+#define MUTANT_ID_fc_reps_one_timed 119 /* aarch64 flush_ceiling: one flush timed, the sample still divided by R */
+#define MUTANT_ID_a64_linux_reps_one_timed 138 /* aarch64 broadcast_linux(_busy), batch_linux: one flush timed, divided by R */
 /* issue 32, part A (the plan keeps Linux's answer) and flush_ceiling's metrics: 140-149 */
 #define MUTANT_ID_plan_drops_linux_flush 140 /* seq/conc's plan keeps INVPCID's variant, not CR3's */
 #define MUTANT_ID_plan_one_column 141  /* the last resort is one page count, dense range or not */

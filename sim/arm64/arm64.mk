@@ -182,6 +182,10 @@ A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c
 # core/exp/arm64/a64_reps.c), killed by tests/sim/arm64_app.sh as well
 A64SIM_MUTANTS += arm_bbm_wrong_field a64_reps_not_divided
 A64SIM_MUTANT_SRCS += arch/arm64/cpu.c core/exp/arm64/a64_reps.c
+# R per sample in flush_ceiling (119) and the Linux methods of tlbi_broadcast_vs_ipi (138):
+# one flush timed, still divided by R (tests/sim/arm64_app.sh counts the model's TLBIs)
+A64SIM_MUTANTS += fc_reps_one_timed a64_linux_reps_one_timed
+A64SIM_MUTANT_SRCS += core/exp/arm64/flush_ceiling.c
 define a64sim_mutant_rules
 $(BUILD)/mutants/$(1)/tlbscope-sim-a64: \
         $(patsubst %.c,$(BUILD)/mutants/$(1)/arm64/%.o,$(A64SIM_MUTANT_SRCS)) \

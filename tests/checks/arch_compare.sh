@@ -118,6 +118,17 @@ check "validate: an aarch64 firmware.secure_boot \"on\" fails, naming the path a
 jq '.cpu.features.ttl = true | .cpu.features.bbm = 2 | .cpu.id_regs.ID_AA64MMFR2_EL1 = "0x1000000000001011"' "$ARM" >"$out/feat-ttl.json"
 check "validate: cpu.features.ttl and bbm against ID_AA64MMFR2_EL1 [51:48] and [55:52], each disagreement named" \
     test "$("$TOOL" validate "$out/feat-ttl.json" 2>&1 | grep -cE 'cpu\.features\.(ttl: true, but ID_AA64MMFR2_EL1 \[51:48\] is 0|bbm: 2, but ID_AA64MMFR2_EL1 \[55:52\] is 0)')" = 2
+# reps_per_sample and mean_per_op (Version 3, optional: the fixture predates them): R a power of
+# two up to 64, 1 on ipi_local, and the latency's mean within rounding of mean_per_op (each
+# sample the total over R): a sample that kept R flushes' total, or timed one, disagrees
+TBV='(.experiments[] | select(.id == "tlbi_broadcast_vs_ipi") | .results)'
+jq "$TBV |= map(.values.reps_per_sample = 1 | .values.mean_per_op = .metrics.latency.mean)" "$ARM" >"$out/reps.json"
+check "validate: reps_per_sample 1 and mean_per_op the latency's mean on every tlbi_broadcast_vs_ipi point passes" \
+    "$TOOL" validate "$out/reps.json"
+jq "$TBV[0].values.reps_per_sample = 3 | $TBV[1].values.reps_per_sample = 64 |
+    $TBV[1].values.mean_per_op = ($TBV[1].metrics.latency.mean / 64)" "$out/reps.json" >"$out/reps-bad.json"
+check "validate: R = 3, and a latency 64 times mean_per_op, each named" \
+    test "$("$TOOL" validate "$out/reps-bad.json" 2>&1 | grep -cE 'results\[0\]\.values\.reps_per_sample: must be a power of two|results\[1\]\.values\.mean_per_op: [0-9.]+, but metrics\.latency\.mean is')" = 2
 # the broken variants differ from the good file in one defect each: only the unknown
 # architecture stops the validator before the sections (they would be read wrongly)
 check "validate: an unknown architecture is the only error named" \

@@ -13,7 +13,11 @@
 # and the report must validate, labelled simulated, its .txt in x86's layout; each run must
 # end with every secondary turned off (method.handback), two runs on one machine (--runs 2)
 # must both have every CPU, and a PSCI that lacks what the bring-up needs (--psci) must leave
-# the BSP alone with the reason. A64SIM (the binary) and A64_PROFILES (the
+# the BSP alone with the reason; at a coarse counter (--counter-hz 100000) the flushes shorter
+# than 20 ticks must be timed R a sample (the broadcast, Linux, tlbi_range, KPTI and
+# flush_ceiling points), each sample the total over R, the model's counts of the Linux
+# methods' and full_asid's flushes exactly R x samples plus the trials; and each profile's
+# samples must be x86's. A64SIM (the binary) and A64_PROFILES (the
 # profiles) may be given: tests/sim/mutants.sh runs this on its mutants' drivers.
 source "$(dirname "$0")/lib.sh"
 
@@ -149,13 +153,44 @@ sim "a64-coarse-$first" "$A64SIM" --arch aarch64 --cpu "$first" --cpus 2 --seed 
 check "$first at 100 kHz: valid, tick_ns 10000 in method and the .txt's Counter line" \
     eval '[ "$RC" = 0 ] && validates && [ "$(jqr .method.tick_ns)" = 10000 ] &&
           grep -aq "^Counter   0.100 MHz (cntfrq_el0), one tick 10000.000 ns" "${REPORT%.json}.txt"'
-check "$first at 100 kHz: reps_per_sample on every point, R > 1 on some broadcast point and 1 for ipi_local" \
+check "$first at 100 kHz: reps_per_sample on every point, R > 1 on some broadcast and some broadcast_linux point and 1 for ipi_local" \
     test "$(exp_field tlbi_broadcast_vs_ipi '[([.results[] | select(.values.reps_per_sample == null)] | length),
-        ([.results[] | select(.params.method != "ipi_local" and .values.reps_per_sample > 1)] | length > 0),
-        ([.results[] | select(.params.method == "ipi_local") | .values.reps_per_sample] | unique)] | map(tostring) | join("|")')" = "0|true|[1]"
+        ([.results[] | select(.params.method == "broadcast" and .values.reps_per_sample > 1)] | length > 0),
+        ([.results[] | select(.params.method == "broadcast_linux" and .values.reps_per_sample > 1)] | length > 0),
+        ([.results[] | select(.params.method == "ipi_local") | .values.reps_per_sample] | unique)] | map(tostring) | join("|")')" = "0|true|true|[1]"
+# trials: a point's R came from a64_reps_choose's trials of 1, 2, .. R flushes (up to R / 2
+# when R is the cap, 64), so the model executed R x samples + trials of its flushes
+trials='(if .values.reps_per_sample < 64 then 2 * .values.reps_per_sample - 1 else .values.reps_per_sample - 1 end)'
+# the Linux methods' flushes, counted by the model: on a CPU of the repeat-TLBI list each of
+# broadcast_linux, broadcast_linux_busy and batch_linux ends with one dummy, and nothing else
+# issues one, so the dummies are R x samples + trials summed over their points (a window
+# that timed one flush and divided by R has too few)
+if [ "$first" != cortex-a72 ]; then
+    want=$(exp_field tlbi_broadcast_vs_ipi "[.results[] | select(.params.method | test(\"_linux\")) | .values.reps_per_sample * .metrics.latency.n + $trials] | add")
+    check "$first at 100 kHz: the model's repeat-TLBI dummies ($want) are the Linux methods' R flushes a sample, summed" \
+        test "$(grep -ao "[0-9]* repeat-TLBI dummies" "$LOG" | cut -d" " -f1)" = "$want"
+else
+    skip "$first at 100 kHz: the Linux methods' R flushes counted by their repeat dummies" "no repeat-TLBI workaround on $first"
+fi
 check "$first at 100 kHz: every point's latency mean within rounding of mean_per_op (samples are total / R), tlbi_range's and pti_double_invalidation's too" \
     test "$(jqr '[.experiments[] | select(.id == "tlbi_broadcast_vs_ipi" or .id == "tlbi_range" or .id == "pti_double_invalidation") | .results[] | select(.values.reps_per_sample == null or ((.metrics.latency.mean - ([.values.mean_per_op, 1] | max)) | fabs > 1.5))
         | "\(.params.method):\(.params.pages) R=\(.values.reps_per_sample) mean=\(.metrics.latency.mean) per_op=\(.values.mean_per_op)"] | join(" ")')" = ""
+# flush_ceiling at the same counter: R flushes a sample for latency (each mode and page count
+# its own R, R > 1 on some of both modes), the refill once after them; the latency's mean within
+# rounding of mean_per_op; and the model's TLBI ASIDE1IS count, full_asid's alone in this run,
+# R x samples + trials summed over its points (one flush timed and divided by R has too few)
+sim "a64-coarse-fc-$first" "$A64SIM" --arch aarch64 --cpu "$first" --cpus 2 --seed "$SEED" --counter-hz 100000 \
+    samples=10 run_budget_s=0 experiments=flush_ceiling
+check "$first at 100 kHz: flush_ceiling valid, reps_per_sample and mean_per_op on every point, R > 1 on some of each mode" \
+    test "$([ "$RC" = 0 ] && validates && exp_field flush_ceiling '[([.results[] | select(.values.reps_per_sample == null or .values.mean_per_op == null)] | length),
+        ([.results[] | select(.values.reps_per_sample > 1) | .params.mode] | unique | length)] | map(tostring) | join("|")')" = "0|2"
+check "$first at 100 kHz: flush_ceiling's latency mean within rounding of mean_per_op, with_refill = latency + initiator_refill (means, to their rounding)" \
+    test "$(exp_field flush_ceiling '[.results[] | select(((.metrics.latency.mean - ([.values.mean_per_op, 1] | max)) | fabs > 1.5)
+        or ((.metrics.with_refill.mean - .metrics.latency.mean - .metrics.initiator_refill.mean) | fabs > 1))
+        | "\(.params.mode):\(.params.pages) R=\(.values.reps_per_sample) mean=\(.metrics.latency.mean) per_op=\(.values.mean_per_op)"] | join(" ")')" = ""
+want=$(exp_field flush_ceiling "[.results[] | select(.params.mode == \"full_asid\") | .values.reps_per_sample * .metrics.latency.n + $trials] | add")
+check "$first at 100 kHz: the model's TLBI ASIDE1IS ($want) are full_asid's R flushes a sample, summed" \
+    test "$(grep -ao "[0-9]* ASID; DSB" "$LOG" | cut -d" " -f1)" = "$want"
 # A server's MADT may list the BSP late (the boot core of socket 1, or in the middle): slot 0
 # is the BSP wherever it sits, the CPUs listed before it move up one (core/run/bringup_arm64.c;
 # the model starts each slot by MPIDR, as PSCI CPU_ON does). 20 CPUs, the BSP the 18th: every
@@ -204,6 +239,19 @@ if [ -z "${A64_PROFILES:-}" ]; then
     sim "a64-selection-none" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 2 --seed "$SEED" experiments=ipi_target_state
     check "experiments= naming no aarch64 experiment: nothing measured, the run ERROR with the reason, exit 1" \
         test "$(jqr '[.verdict.word, (.experiments | length), ([.run.errors[].message | select(test("names none of the 10 experiments"))] | length)] | map(tostring) | join("|")')|$RC" = "ERROR|0|1|1"
+    # "default to the x86 sample counts": each profile's samples are x86's (one config_finalize
+    # for both apps: an x86 model run's run.config beside the aarch64 one's),
+    # and a point takes them (quick, unplanned: 100); warm-up: the configuration's, but the
+    # aarch64 experiments take none (docs/aarch64.md), so only its value is compared
+    for prof in quick default full; do
+        sim "a64-profile-$prof-x86" "$SIM" --cpu epyc-7763 --cpus 2 --seed "$SEED" profile=$prof experiments=tlbi_range
+        x86=$(jqr '[.run.config | .samples, .warmup] | map(tostring) | join("|")')
+        sim "a64-profile-$prof" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 2 --seed "$SEED" profile=$prof \
+            experiments=ipi_broadcast run_budget_s=0
+        check "profile=$prof: aarch64's samples|warmup are x86's ($x86); every ipi_broadcast point took the samples" \
+            test "$(jqr '[.run.config | .samples, .warmup] | map(tostring) | join("|")')|$(jqr '[.experiments[].results[].metrics.latency.n] | unique | map(tostring) | join(",")')" = \
+            "$x86|$(cut -d'|' -f1 <<<"$x86")"
+    done
     # ipi_pairs= as on x86: 9 ordered pairs at 4 CPUs (the BSP never a target), 5 taken
     sim "a64-ipi-pairs" "$A64SIM" --arch aarch64 --cpu neoverse-n1 --cpus 4 --seed "$SEED" \
         samples=10 run_budget_s=0 experiments=ipi_roundtrip ipi_pairs=5

@@ -1,6 +1,7 @@
 /* Repetitions per sample for operations shorter than the counter resolves: see a64_reps.h. */
 #include "core/exp/arm64/a64_reps.h"
 
+#include "asm/timer.h"
 #include "core/mutant.h"
 
 unsigned a64_reps_choose(uint64_t (*timed)(void *ctx, unsigned reps), void *ctx)
@@ -9,6 +10,27 @@ unsigned a64_reps_choose(uint64_t (*timed)(void *ctx, unsigned reps), void *ctx)
     while (r < A64_REPS_MAX && timed(ctx, r) < A64_REPS_MIN_TICKS)
         r *= 2;
     return r;
+}
+
+uint64_t a64_reps_time(const struct a64_reps_op *op, unsigned reps)
+{
+    uint64_t t0 = ticks();
+    unsigned r;
+    for (r = 0; r < reps; r++)
+        op->run(op->ctx);
+    return ticks() - t0;
+}
+
+uint64_t a64_reps_trial(void *op, unsigned reps)
+{
+    return a64_reps_time(op, reps);
+}
+
+uint64_t a64_reps_window(void *ctx)
+{
+    const struct a64_reps_op *op = ctx;
+    uint64_t t = a64_reps_time(op, op->reps ? op->reps : 1);
+    return t ? t : 1;
 }
 
 uint64_t a64_reps_sample(struct a64_reps *acc, uint64_t total)

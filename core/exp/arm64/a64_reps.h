@@ -24,6 +24,24 @@
  * took: doubled from 1 while a trial spans fewer than A64_REPS_MIN_TICKS */
 unsigned a64_reps_choose(uint64_t (*timed)(void *ctx, unsigned reps), void *ctx);
 
+/*
+ * One operation a sample may repeat (a flush sequence, nothing else: no remap, no refill, no
+ * verification between the repetitions), and how many times a sample runs it. An experiment's
+ * timed window and a64_reps_choose's trial both go through a64_reps_time, so the loop that
+ * repeats is this one.
+ */
+struct a64_reps_op {
+    void (*run)(void *ctx); /* the operation once */
+    void *ctx;
+    unsigned reps;          /* per sample: a64_reps_choose's R, or 1 */
+};
+/* the ticks `reps` runs of op's operation take back to back (the counter read before and after) */
+uint64_t a64_reps_time(const struct a64_reps_op *op, unsigned reps);
+/* a64_reps_choose's trial for an a64_reps_op (ctx the op) */
+uint64_t a64_reps_trial(void *op, unsigned reps);
+/* region_remap's flush (a64_exp.h) for an a64_reps_op: its op->reps runs, their ticks, at least 1 */
+uint64_t a64_reps_window(void *op);
+
 /* The samples of one point of R operations each: their totals summed for mean_per_op */
 struct a64_reps {
     unsigned reps;

@@ -51,6 +51,15 @@
  * the store of the p new PTEs between them is the same in both modes and
  * in neither window). Then the verifier: every CPU reads
  * every remapped page and must see pool B.
+ * Where one flush spans fewer ticks than the counter resolves well (a64_reps.h:
+ * real Arm servers tick at 10-40 ns), `latency` times R of them back to back
+ * in the window, the PTEs invalid throughout, its sample the total over R
+ * (values.reps_per_sample, values.mean_per_op): the first drops the entries,
+ * the others find them gone, as a repeated flush of the same pages does. The
+ * refill is single-shot: once after the R flushes, which leave the TLB as one
+ * does (a second refill would find the entries back and time hits); it reads
+ * the whole working set, hundreds of loads. `with_refill` is the sample's
+ * flush (the total over R) plus that refill.
  * The two modes of one p are measured in the same iterations, alternating
  * which goes first (neither always meets the state the other left): their
  * `with_refill` samples are pairs (core/run/record.h, kept samples).
@@ -71,9 +80,11 @@
 #include "asm/tlbi.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/a64_reps.h"
 #include "core/exp/arm64/tlbi_flush.h"
 #include "core/run/bootstrap.h"
 #include "core/run/crossover.h"
+#include "core/mutant.h"
 
 #define MAX_COUNTS 10 /* 1, 2, 4 .. 512 */
 /* Linux's limits (arch/arm64/include/asm/tlbflush.h), 4 KiB pages */
@@ -111,17 +122,16 @@ static void refill(void)
     __asm__ volatile("" ::"r"(sink));
 }
 
-/* the timed flush of one sample (region_remap's flush) */
+/* one flush of mode m at n pages (an a64_reps_op's operation: a sample times R of them) */
 struct fc_flush {
     const struct fc_setup *s;
     enum mode m;
     unsigned n;
 };
 
-static uint64_t timed_flush(void *ctx)
+static void flush_once(void *ctx)
 {
     const struct fc_flush *f = ctx;
-    uint64_t t0 = ticks(), t1;
     if (f->m == SINGLE && f->s->range)
         tlbi_flush_range(rgn.va, f->n);
     else if (f->m == SINGLE)
@@ -130,28 +140,30 @@ static uint64_t timed_flush(void *ctx)
         tlbi_flush_asid((uint16_t)f->s->asid);
     else
         tlbi_flush_all();
-    t1 = ticks();
-    return t1 - t0 ? t1 - t0 : 1;
 }
 
-/* Sample i of `m` at n pages into *out; false when a CPU was lost. */
+/* Sample i of `m` at n pages into *out, its flush R = acc->reps times in the window (the
+ * sample their total over R, a64_reps.h); false when a CPU was lost. */
 static bool sample(struct arm64_run *run, struct experiment_record *e, const struct fc_setup *s, enum mode m,
-                   unsigned n, struct fc_samples *out, unsigned i)
+                   unsigned n, struct a64_reps *acc, struct fc_samples *out, unsigned i)
 {
     unsigned others[MAX_CPUS], k = a64_others(others);
     struct fc_flush f = { s, m, n };
+    /* the mutant times one flush whatever R is, and still divides by R */
+    struct a64_reps_op op = { flush_once, &f, MUTANT(fc_reps_one_timed) ? 1 : acc->reps };
     uint64_t flush, t1, t2;
     bool ok;
     region_set_ng(m == FULL && s->asid >= 0); /* every page back to pool A, nG as the mode needs */
     ok = region_warm(run, others, k, 0, REGION_PAGES);
-    flush = region_remap(0, n, 1, timed_flush, &f);
+    flush = a64_reps_sample(acc, region_remap(0, n, 1, a64_reps_window, &op));
     t1 = ticks();
     refill();
     t2 = ticks();
     region_verify(run, e, 0, n, 1);
     out->flush[i] = flush;
     out->refill[i] = t2 - t1 ? t2 - t1 : 1;
-    out->both[i] = flush + out->refill[i]; /* the new PTEs' store between the two is neither's */
+    /* one flush (the total over R) and the refill; the new PTEs' store between the two is neither's */
+    out->both[i] = flush + out->refill[i];
     return ok;
 }
 
@@ -162,9 +174,10 @@ static void metric(struct result_point *p, const char *name, uint64_t *samples, 
     point_metric(p, name, &st);
 }
 
-/* The two points of page count n (kept with_refill samples paired); their medians onto the curves. */
+/* The two points of page count n (kept with_refill samples paired, each its R); their medians
+ * onto the curves. */
 static void add_points(struct experiment_record *e, const struct fc_setup *s, struct fc_samples smp[MODES],
-                       unsigned n, unsigned nsamples, struct fc_curves *c)
+                       const struct a64_reps reps[MODES], unsigned n, unsigned nsamples, struct fc_curves *c)
 {
     uint32_t run = record_paired_run(e), m, at = c->n;
     unsigned others[MAX_CPUS];
@@ -182,6 +195,7 @@ static void add_points(struct experiment_record *e, const struct fc_setup *s, st
         metric(p, "latency", smp[m].flush, nsamples);
         metric(p, "initiator_refill", smp[m].refill, nsamples);
         metric(p, "with_refill", smp[m].both, nsamples);
+        a64_reps_record(p, &reps[m]);
         both = point_find_metric(p, "with_refill");
         flush = point_find_metric(p, "latency");
         if (m == SINGLE) {
@@ -264,15 +278,21 @@ void exp_flush_ceiling(struct arm64_run *run, struct experiment_record *e)
     }
     /* a page count is one paced point: its two modes measured in the same iterations */
     for (n = 1; paced && n <= REGION_PAGES && curves.n < MAX_COUNTS; n *= 2) {
+        struct a64_reps reps[MODES];
+        for (m = 0; m < MODES; m++) { /* each mode's R from a trial of its flush (a64_reps.h) */
+            struct fc_flush f = { &s, (enum mode)m, n };
+            struct a64_reps_op op = { flush_once, &f, 1 };
+            reps[m] = (struct a64_reps){ a64_reps_choose(a64_reps_trial, &op), 0, 0 };
+        }
         a64_pace_point(&pace);
         for (i = 0; a64_pace_more(&pace, i); i++)
             for (m = 0; m < MODES; m++) {
                 enum mode which = (enum mode)((m + i) % MODES); /* alternate which goes first */
-                if (!sample(run, e, &s, which, n, &smp[which], i))
+                if (!sample(run, e, &s, which, n, &reps[which], &smp[which], i))
                     e->partial = true;
             }
         a64_pace_point_done(&pace, i, true);
-        add_points(e, &s, smp, n, i, &curves);
+        add_points(e, &s, smp, reps, n, i, &curves);
     }
     region_set_ng(false);
     record_note(e, "%s: TLBI %s + DSB ISH + ISB; each sample verified by every CPU", s.name[SINGLE], s.range ? "RVAE1IS ranges (FEAT_TLBIRANGE)" : "VAE1IS per page");
@@ -284,6 +304,12 @@ void exp_flush_ceiling(struct arm64_run *run, struct experiment_record *e)
                     "every EL2 entry)");
     record_note(e, "initiator_refill: the initiator then reads all %u region pages (its working set); with_refill: both",
              (unsigned)REGION_PAGES);
+    record_note(e, "latency: R (up to %u, values.reps_per_sample, each mode and page count its own) flushes back to "
+                "back per sample where one spans under %u ticks (a tick: %llu ps), the PTEs invalid throughout, "
+                "latency their total over R; values.mean_per_op to a thousandth of a tick; initiator_refill "
+                "single-shot, once after them (a second would find the entries back and time hits); with_refill the two",
+                A64_REPS_MAX, A64_REPS_MIN_TICKS,
+                (unsigned long long)(run->counter_hz ? 1000000000000ull / run->counter_hz : 0));
     if (paced) {
         summarise(run, e, &s, &curves, pace.max);
         a64_pace_end(run, e, &pace);

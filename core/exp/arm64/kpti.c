@@ -54,7 +54,6 @@
 
 #include "asm/paging.h"
 #include "asm/smp.h"
-#include "asm/timer.h"
 #include "asm/tlbi.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
@@ -91,35 +90,18 @@ static bool set_asid_everywhere(struct arm64_run *run, uint16_t asid)
     return ok;
 }
 
-/* the timed flush of one sample (region_remap's flush), `reps` times back to back (a64_reps.h) */
+/* one flush of a sample (an a64_reps_op's operation: region_remap's window times R of them) */
 struct kpti_flush {
     unsigned n;
     uint16_t kasid;
     bool user;
-    unsigned reps;
 };
 
-/* the ticks `reps` of f's flushes take back to back */
-static uint64_t kpti_flushes(const struct kpti_flush *f, unsigned reps)
-{
-    uint64_t t = ticks();
-    unsigned r;
-    for (r = 0; r < reps; r++)
-        /* the mutant names ASID 0, whose by-VA TLBIs leave the kernel ASID's nG entries */
-        tlbi_flush_broadcast_asid(rgn.va, f->n, MUTANT(a64_kpti_asid_zero) ? 0 : f->kasid, f->user);
-    return ticks() - t;
-}
-
-static uint64_t timed_flush(void *ctx)
+static void kpti_flush_once(void *ctx)
 {
     const struct kpti_flush *f = ctx;
-    return kpti_flushes(f, f->reps);
-}
-
-/* a64_reps_choose's trial: kpti's flushes (the longer variant's, ctx's) of n pages, timed */
-static uint64_t trial_flushes(void *ctx, unsigned reps)
-{
-    return kpti_flushes(ctx, reps);
+    /* the mutant names ASID 0, whose by-VA TLBIs leave the kernel ASID's nG entries */
+    tlbi_flush_broadcast_asid(rgn.va, f->n, MUTANT(a64_kpti_asid_zero) ? 0 : f->kasid, f->user);
 }
 
 /* One sample of `v` over pages [0, n), its flush `reps` times back to back (a64_reps.h): their
@@ -129,14 +111,15 @@ static uint64_t sample(struct arm64_run *run, struct experiment_record *e, enum 
 {
     unsigned others[MAX_CPUS], k = a64_others(others);
     uint16_t uasid = tlbi_user_asid(kasid);
-    struct kpti_flush f = { n, kasid, v == KPTI, reps };
+    struct kpti_flush f = { n, kasid, v == KPTI };
+    struct a64_reps_op op = { kpti_flush_once, &f, reps };
     uint64_t t;
     bool ok = true;
     region_reset();
     if (v == KPTI) /* the user's entries first: the kernel's own come back with the switch to K */
         ok = set_asid_everywhere(run, uasid) && region_warm(run, others, k, 0, n);
     ok = set_asid_everywhere(run, kasid) && region_warm(run, others, k, 0, n) && ok;
-    t = region_remap(0, n, 1, timed_flush, &f);
+    t = region_remap(0, n, 1, a64_reps_window, &op);
     region_verify(run, e, 0, n, 1);
     if (v == KPTI && !MUTANT(a64_kpti_user_unverified)) {
         ok = set_asid_everywhere(run, uasid) && ok;
@@ -191,8 +174,9 @@ void exp_pti_double_invalidation(struct arm64_run *run, struct experiment_record
         uint32_t got[VARIANTS] = { 0, 0 };
         bool whole = true;
         /* one R for both variants of a page count, so their samples stay pairs of like work */
-        struct kpti_flush tr = { n, kasid, true, 0 };
-        unsigned r = a64_reps_choose(trial_flushes, &tr);
+        struct kpti_flush tr = { n, kasid, true };
+        struct a64_reps_op trial = { kpti_flush_once, &tr, 1 };
+        unsigned r = a64_reps_choose(a64_reps_trial, &trial);
         struct a64_reps reps[VARIANTS] = { { r, 0, 0 }, { r, 0, 0 } };
         a64_pace_point(&pace);
         for (i = 0; a64_pace_more(&pace, i); i++)

@@ -46,10 +46,17 @@
  * read: a CPU it left out may keep the old entry beside the new descriptor,
  * never reads the page, and loses the entry at the next region_reset's
  * TLBI VMALLE1IS.
- * Where one broadcast flush spans fewer ticks than the counter resolves well
+ * Where one flush of a broadcast method (broadcast, broadcast_os and the
+ * three Linux ones) spans fewer ticks than the counter resolves well
  * (a64_reps.h: real Arm servers tick at 10-40 ns), its sample times R of them
- * back to back, latency the total over R: the first drops the CPUs' entries,
- * the others find them gone, as a repeated flush of the same pages does.
+ * back to back, latency the total over R: all R inside the one
+ * break-before-make (the PTEs invalid throughout, the new ones stored and
+ * every CPU verified after the last), busy_linux's targets looping through
+ * all of them; the first drops the CPUs' entries, the others find them gone,
+ * as a repeated flush of the same pages does (Linux's sequence whole each
+ * time, its DSB ISHST and repeat dummy too). ipi_local stays single-shot: a
+ * round of SGIs and acknowledgements spans many ticks, and a repeat would
+ * be another round trip, not the same flush.
  */
 #include "core/exp/arm64/experiments.h"
 
@@ -76,29 +83,24 @@ static void fn_flush_local(struct percpu *pc)
 
 enum method { BROADCAST, IPI_LOCAL, BROADCAST_LINUX, BUSY_LINUX, BATCH_LINUX, BROADCAST_OS, METHODS };
 
-/* the broadcast methods' flush of pages [0, n), `reps` times back to back (a64_reps.h) */
-static void broadcast_flush(enum method how, unsigned n, unsigned reps)
-{
-    unsigned r;
-    for (r = 0; r < reps; r++) {
-        if (how == BROADCAST)
-            tlbi_flush_broadcast(rgn.va, n);
-        else
-            tlbi_flush_broadcast_os(rgn.va, n);
-    }
-}
-
-/* a64_reps_choose's trial: `reps` broadcast flushes of the point's pages, timed */
-struct trial {
+/* one flush of pages [0, n) by a broadcast method, every method but ipi_local (an a64_reps_op's
+ * operation: a sample times R of them) */
+struct flush_one {
     enum method how;
+    const struct linux_tlbi *linux_seq;
     unsigned n;
 };
-static uint64_t trial_flushes(void *ctx, unsigned reps)
+static void flush_once(void *ctx)
 {
-    const struct trial *tr = ctx;
-    uint64_t t0 = ticks();
-    broadcast_flush(tr->how, tr->n, reps);
-    return ticks() - t0;
+    const struct flush_one *f = ctx;
+    if (f->how == BROADCAST)
+        tlbi_flush_broadcast(rgn.va, f->n);
+    else if (f->how == BROADCAST_OS)
+        tlbi_flush_broadcast_os(rgn.va, f->n);
+    else if (f->how == BATCH_LINUX)
+        linux_tlbi_batch_flush(f->linux_seq, rgn.va, f->n);
+    else
+        linux_tlbi_flush(f->linux_seq, rgn.va, f->n);
 }
 
 /* one timed shootdown of pages [0, n) on the BSP and targets[0..k) */
@@ -109,7 +111,7 @@ struct shootdown {
     const unsigned *targets;
     unsigned k, n;
     bool busy_lost; /* busy_linux: a target did not start or stop its loop */
-    unsigned reps;  /* the plain broadcast forms' flushes back to back (a64_reps.h) */
+    unsigned reps;  /* the broadcast methods' flushes back to back (a64_reps.h); ipi_local 1 */
 };
 
 /* region_remap's flush: its ticks, 0 when a target did not answer; busy_linux's targets
@@ -117,19 +119,19 @@ struct shootdown {
 static uint64_t shootdown(void *ctx)
 {
     struct shootdown *sd = ctx;
-    uint64_t t0, t1;
+    uint64_t t0, t;
     unsigned i;
     bool ok = true;
     if (sd->how == BUSY_LINUX && !a64_busy_start(sd->run, sd->targets, sd->k))
         sd->busy_lost = true;
-    t0 = ticks();
-    if (sd->how == BROADCAST || sd->how == BROADCAST_OS) {
-        broadcast_flush(sd->how, sd->n, sd->reps);
-    } else if (sd->how == BROADCAST_LINUX || sd->how == BUSY_LINUX) {
-        linux_tlbi_flush(sd->linux_seq, rgn.va, sd->n);
-    } else if (sd->how == BATCH_LINUX) {
-        linux_tlbi_batch_flush(sd->linux_seq, rgn.va, sd->n);
+    if (sd->how != IPI_LOCAL) {
+        struct flush_one f = { sd->how, sd->linux_seq, sd->n };
+        /* the mutant times one of Linux's flushes whatever R is, and still divides by R */
+        bool one = MUTANT(a64_linux_reps_one_timed) && sd->how >= BROADCAST_LINUX && sd->how <= BATCH_LINUX;
+        struct a64_reps_op op = { flush_once, &f, one ? 1 : sd->reps };
+        t = a64_reps_time(&op, op.reps);
     } else {
+        t0 = ticks();
         for (i = 0; i < sd->k; i++)
             smp_post(sd->targets[i], fn_flush_local, rgn.va, sd->n, 0);
         tlbi_flush_local(rgn.va, sd->n);
@@ -138,11 +140,11 @@ static uint64_t shootdown(void *ctx)
                 a64_cpu_lost(sd->run, sd->targets[i], "tlbi_broadcast_vs_ipi");
                 ok = false;
             }
+        t = ticks() - t0;
     }
-    t1 = ticks();
     if (sd->how == BUSY_LINUX && !a64_busy_stop(sd->run, sd->targets, sd->k))
         ok = false;
-    return ok ? (t1 - t0 ? t1 - t0 : 1) : 0;
+    return ok ? (t ? t : 1) : 0;
 }
 
 /* what broadcast_linux issued here, and why (the report's note; method.linux_tlbi has the flags) */
@@ -190,11 +192,11 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
         for (s = 0; s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
             for (m = 0; m < methods; m++) {
                 unsigned n = page_counts[s], k = counts[c], got = 0;
-                struct trial tr = { (enum method)m, n };
-                /* R > 1 for the plain broadcast forms only (a64_reps.h); broadcast_linux's sequence
-                 * and ipi_local one a sample */
-                struct a64_reps reps = { m == BROADCAST || m == BROADCAST_OS ? a64_reps_choose(trial_flushes, &tr) : 1,
-                                         0, 0 };
+                struct flush_one f = { (enum method)m, &linux_seq, n };
+                struct a64_reps_op trial = { flush_once, &f, 1 };
+                /* R from a trial of the method's flush (a64_reps.h; busy_linux's with its targets
+                 * idle, which the loop only slows); ipi_local one round a sample */
+                struct a64_reps reps = { m != IPI_LOCAL ? a64_reps_choose(a64_reps_trial, &trial) : 1, 0, 0 };
                 struct result_point *p;
                 /* Linux's pages are a process's: non-global under its ASID (EL1); the flip
                  * by break-before-make */
@@ -243,9 +245,11 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
         record_note(e, "ipi_local with fewer targets than the %u other CPUs is a lower bound, not a full protocol: "
                     "any PE may hold the entry by speculation, so an OS must interrupt them all (value lower_bound)",
                     nothers);
-    record_note(e, "broadcast, broadcast_os: R (up to %u, values.reps_per_sample) flushes back to back per "
-                "sample where one spans under %u ticks (a tick: %llu ps), latency their total over R; "
-                "values.mean_per_op to a thousandth of a tick", A64_REPS_MAX, A64_REPS_MIN_TICKS,
+    record_note(e, "broadcast, broadcast_os, broadcast_linux, broadcast_linux_busy, batch_linux: R (up to %u, "
+                "values.reps_per_sample) flushes back to back per sample where one spans under %u ticks (a tick: "
+                "%llu ps), all inside one break-before-make, latency their total over R; values.mean_per_op to a "
+                "thousandth of a tick; ipi_local single-shot (R 1: a round of SGIs and acknowledgements spans "
+                "many ticks, and a repeat would be another round)", A64_REPS_MAX, A64_REPS_MIN_TICKS,
                 (unsigned long long)(run->counter_hz ? 1000000000000ull / run->counter_hz : 0));
     if (run->cpu.tlbi_os)
         record_note(e, "broadcast_os: TLBI %s per page + DSB OSH", run->el == 2 ? "VAE2OS" : "VAE1OS");

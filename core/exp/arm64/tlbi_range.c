@@ -26,7 +26,6 @@
 
 #include "asm/paging.h"
 #include "asm/smp.h"
-#include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
 #include "core/exp/arm64/a64_reps.h"
@@ -34,47 +33,21 @@
 
 static const unsigned page_counts[] = { 8, 64, 512 };
 
-/* method m's flush of pages [0, n) (the asid method: of `asid`), `reps` times back to back */
+/* method m's flush of pages [0, n) (the asid method: of `asid`), once (an a64_reps_op's
+ * operation: a sample times R of them) */
 struct range_op {
     unsigned m, n;
     int asid;
 };
-static void range_flush(const struct range_op *op, unsigned reps)
+static void range_flush_once(void *ctx)
 {
-    unsigned r;
-    for (r = 0; r < reps; r++) {
-        if (op->m == 0)
-            tlbi_flush_broadcast(rgn.va, op->n);
-        else if (op->m == 1)
-            tlbi_flush_range(rgn.va, op->n);
-        else
-            tlbi_flush_asid((uint16_t)op->asid);
-    }
-}
-
-/* the ticks `reps` of op's flushes take back to back */
-static uint64_t time_flushes(const struct range_op *op, unsigned reps)
-{
-    uint64_t t0 = ticks();
-    range_flush(op, reps);
-    return ticks() - t0;
-}
-
-/* a64_reps_choose's trial */
-static uint64_t trial_flushes(void *ctx, unsigned reps)
-{
-    return time_flushes(ctx, reps);
-}
-
-/* region_remap's flush: method m's, `reps` times back to back, timed */
-struct timed_range {
-    const struct range_op *op;
-    unsigned reps;
-};
-static uint64_t timed_flush(void *ctx)
-{
-    const struct timed_range *tr = ctx;
-    return time_flushes(tr->op, tr->reps);
+    const struct range_op *op = ctx;
+    if (op->m == 0)
+        tlbi_flush_broadcast(rgn.va, op->n);
+    else if (op->m == 1)
+        tlbi_flush_range(rgn.va, op->n);
+    else
+        tlbi_flush_asid((uint16_t)op->asid);
 }
 
 void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
@@ -101,9 +74,10 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
         for (m = 0; m < methods; m++) {
             unsigned n = page_counts[s];
             struct range_op op = { m, n, asid };
-            struct a64_reps reps = { a64_reps_choose(trial_flushes, &op), 0, 0 };
-            struct timed_range tr = { &op, reps.reps };
+            struct a64_reps_op flush = { range_flush_once, &op, 1 };
+            struct a64_reps reps = { a64_reps_choose(a64_reps_trial, &flush), 0, 0 };
             struct result_point *p;
+            flush.reps = reps.reps; /* the trials done: a sample's window runs R */
             region_set_ng(m == 2);
             a64_pace_point(&pace);
             for (i = 0; a64_pace_more(&pace, i); i++) {
@@ -111,7 +85,7 @@ void exp_tlbi_range(struct arm64_run *run, struct experiment_record *e)
                 region_reset();
                 if (!region_warm(run, others, k, 0, n))
                     e->partial = true;
-                pace.buf[i] = a64_reps_sample(&reps, region_remap(0, n, 1, timed_flush, &tr));
+                pace.buf[i] = a64_reps_sample(&reps, region_remap(0, n, 1, a64_reps_window, &flush));
                 region_verify(run, e, 0, n, 1);
             }
             a64_pace_point_done(&pace, i, true);

@@ -566,6 +566,9 @@ void validate_arm64_experiment(struct vctx *c, const json_t *e, int status)
         validate_arm64_methods(c, e, "variant", kpti_variants);
         validate_arm64_kpti_summary(c, e);
     }
+    if (id && (strcmp(id, "tlbi_broadcast_vs_ipi") == 0 || strcmp(id, "tlbi_range") == 0 ||
+               strcmp(id, "pti_double_invalidation") == 0 || strcmp(id, "flush_ceiling") == 0))
+        validate_arm64_reps(c, e);
     /* x86's questions with no aarch64 mechanism (core/exp/arm64/experiments.c) */
     if (id && (strcmp(id, "shootdown_lazy") == 0 || strcmp(id, "invlpgb_range") == 0) && status >= 0 &&
         strcmp(vocab_results[status], "SKIP") != 0)
