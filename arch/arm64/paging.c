@@ -9,6 +9,7 @@ struct region rgn;
 /* descriptor bits (Arm ARM, VMSAv8-64 "Translation table descriptor
  * formats") */
 #define DESC_VALID 1ull
+#define DESC_BLOCK 1ull /* a block (levels 1-2): VALID with bit 1 clear */
 #define DESC_TABLE 3ull /* table (levels 0-2) or page (level 3) */
 #define DESC_TYPE_MASK 3ull
 #define DESC_OA_MASK 0x0000fffffffff000ull /* OA/next-level address [47:12] */
@@ -17,6 +18,7 @@ struct region rgn;
 #define ENTRIES 512
 
 static uint64_t (*alloc_pages)(uint64_t n);
+#define BLOCK_2M (1ull << 21)
 
 static unsigned level_shift(unsigned level)
 {
@@ -80,7 +82,53 @@ static uint64_t find_slot(uint64_t *t, unsigned l, uint64_t base, unsigned nent,
     return 0;
 }
 
-int pt_build(uint64_t (*alloc)(uint64_t n))
+/* the table entry t[i] points to, made the tool's to write: a firmware table (shared until now)
+ * copied, an empty entry given a new zeroed table. 0 for a block, or when no page is left.
+ * `owned` lists the tables already the tool's (the top, and those this made). */
+static uint64_t owned[2 * PT_MMIO_MAX + 1];
+static unsigned nowned;
+
+static uint64_t *own_child(uint64_t *t, unsigned i)
+{
+    uint64_t d = t[i], copy;
+    unsigned j;
+    if ((d & DESC_VALID) && (d & DESC_TYPE_MASK) != DESC_TABLE)
+        return 0;
+    for (j = 0; (d & DESC_VALID) && j < nowned; j++)
+        if (owned[j] == (d & DESC_OA_MASK))
+            return (uint64_t *)owned[j];
+    if (nowned == sizeof(owned) / sizeof(owned[0]) || !(copy = alloc_pages(1)))
+        return 0;
+    for (j = 0; (d & DESC_VALID) && j < ENTRIES; j++)
+        ((uint64_t *)copy)[j] = ((uint64_t *)(d & DESC_OA_MASK))[j];
+    owned[nowned++] = copy;
+    t[i] = ((d & DESC_VALID) ? d & ~DESC_OA_MASK : DESC_TABLE) | copy;
+    return (uint64_t *)copy;
+}
+
+/* [base, base+len) identity mapped in the tool's tree under `top`, in 2 MiB blocks with the
+ * leaf attributes `attrs`; only where the firmware maps nothing (a level-2 entry of its own is
+ * left as it is). False when a part cannot be mapped. */
+static bool map_mmio(uint64_t top, uint64_t base, uint64_t len, uint64_t attrs)
+{
+    uint64_t a;
+    unsigned lvl, l;
+    if (rgn.start_level > 2 || base + len > (1ull << rgn.va_bits))
+        return false;
+    for (a = base & ~(BLOCK_2M - 1); a < base + len; a += BLOCK_2M) {
+        uint64_t *t = (uint64_t *)top;
+        if (walk(top, a < base ? base : a, &lvl))
+            continue; /* mapped (by the firmware or an earlier range) */
+        for (l = rgn.start_level; t && l < 2; l++)
+            t = own_child(t, va_index(a, l));
+        if (!t || (t[va_index(a, 2)] & DESC_VALID))
+            return false; /* a block above, or some pages of this 2 MiB mapped and not these */
+        t[va_index(a, 2)] = a | attrs | DESC_BLOCK;
+    }
+    return true;
+}
+
+int pt_build(uint64_t (*alloc)(uint64_t n), uint64_t device_like, const struct pt_mmio *mmio, unsigned nmmio)
 {
     alloc_pages = alloc;
     uint64_t tcr = EL_READ(TCR);
@@ -98,6 +146,14 @@ int pt_build(uint64_t (*alloc)(uint64_t n))
     unsigned top_entries = 1u << (rgn.va_bits - level_shift(rgn.start_level));
     rgn.fw_ttbr0 = EL_READ(TTBR0);
     uint64_t fw_top = rgn.fw_ttbr0 & DESC_OA_MASK;
+    unsigned lvl, m;
+    rgn.mmio_fw = rgn.mmio_tool = 0;
+    nowned = 0;
+    if (nmmio > PT_MMIO_MAX)
+        nmmio = PT_MMIO_MAX;
+    for (m = 0; m < nmmio; m++)
+        if (walk(fw_top, mmio[m].base, &lvl))
+            rgn.mmio_fw |= 1u << m;
 
     rgn.frames[0] = alloc_pages(REGION_PAGES);
     rgn.frames[1] = alloc_pages(REGION_PAGES);
@@ -111,7 +167,6 @@ int pt_build(uint64_t (*alloc)(uint64_t n))
     /* leaf attributes: whatever the firmware uses for the RAM we got from
      * AllocatePages (MAIR index of Normal WB, shareability, AP, XN, nG), with
      * the descriptor type, address and Contiguous hint replaced */
-    unsigned lvl;
     uint64_t d = walk(fw_top, rgn.frames[0], &lvl);
     if (!d)
         return -3;
@@ -120,6 +175,13 @@ int pt_build(uint64_t (*alloc)(uint64_t n))
 
     for (unsigned i = 0; i < top_entries; i++)
         ((uint64_t *)top)[i] = ((uint64_t *)fw_top)[i];
+    owned[nowned++] = top;
+    /* the MMIO first, so the region's slot is never one of them */
+    d = walk(fw_top, device_like, &lvl);
+    for (m = 0; d && m < nmmio; m++)
+        if (!(rgn.mmio_fw & (1u << m)) &&
+            map_mmio(top, mmio[m].base, mmio[m].len, (d & ~(DESC_OA_MASK | DESC_TYPE_MASK | DESC_CONTIG)) | DESC_AF))
+            rgn.mmio_tool |= 1u << m;
     uint64_t *slot;
     unsigned slot_level;
     rgn.va = find_slot((uint64_t *)top, rgn.start_level, 0, top_entries, &slot, &slot_level);

@@ -237,8 +237,12 @@ static void bring_up(void)
 {
     static int64_t rc[MAX_CPUS];
     unsigned i, online;
-    struct gic_config gc = { fw.gic_version, fw.gicd_base, 0, fw.ngicr, { { 0, 0 } } };
-    int g = pt_build(pages_alloc);
+    struct gic_config gc = { fw.gic_version, fw.gicd_base, 0, 0, { { 0, 0 } } };
+    struct pt_mmio gicr[GIC_MAX_REDIST_RANGES];
+    int g;
+    for (i = 0; i < fw.ngicr; i++)
+        gicr[i] = (struct pt_mmio){ fw.gicr[i].base, fw.gicr[i].len };
+    g = pt_build(pages_alloc, fw.gicd_base, gicr, fw.ngicr);
     run.region_ok = g == 0;
     run.ttbr0_cnp_found = (rgn.fw_ttbr0 & TTBR_CNP) != 0; /* pt_build cleared it in ours */
     /* EL1: TTBR1_EL1's tables stay the firmware's; TCR_EL1.EPD1 [23] as it set it */
@@ -251,8 +255,14 @@ static void bring_up(void)
         msg_add(&run.errors, "paging", "the test region's page tables could not be built (%d)", g);
     /* GICv2 or GICv3, as the MADT's GICD entry says; the GICv2 CPU
      * interface is one address for every CPU (banked): the BSP's GICC */
+    /* a range neither the firmware's tables nor ours map would fault at its first read */
     for (i = 0; i < fw.ngicr; i++)
-        gc.range[i] = fw.gicr[i];
+        if ((rgn.mmio_fw | (run.region_ok ? rgn.mmio_tool : 0)) & (1u << i))
+            gc.range[gc.nranges++] = fw.gicr[i];
+        else
+            msg_add(&run.errors, "gic", "GICR range %u (0x%llx, %llu KiB) is mapped by neither the firmware nor "
+                    "the tool: not searched", i, (unsigned long long)fw.gicr[i].base,
+                    (unsigned long long)fw.gicr[i].len / 1024);
     for (i = 0; i < fw.ncpus; i++)
         if ((fw.cpu[i].mpidr & MPIDR_AFF_MASK) == percpu[0].mpidr)
             gc.gicc = fw.cpu[i].gicc_base;

@@ -6,8 +6,9 @@
 
 #include "core/lib/mem.h"
 
-/* more than pt_build ever asks for (a handful): a further request is refused, never leaked */
-#define MAX_ALLOCS 16
+/* more than pt_build ever asks for (a handful, and two tables for each MMIO range it maps
+ * itself): a further request is refused, never leaked */
+#define MAX_ALLOCS 48
 
 static struct {
     uint64_t addr, pages;

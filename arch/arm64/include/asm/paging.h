@@ -34,13 +34,27 @@ struct region {
     uint64_t ttbr0;        /* value to install: our top table + firmware's ASID/CnP bits */
     uint64_t fw_ttbr0;
     unsigned start_level, va_bits, slot_level;
+    /* pt_build's MMIO ranges, bit i for mmio[i]: the firmware's tables map it, or (the firmware
+     * maps none of it) the tool's tables do, identity mapped as device memory */
+    uint32_t mmio_fw, mmio_tool;
 };
+
+/* device memory that must be reachable through the tool's tables (a GICv3's redistributor
+ * ranges: QEMU's virt puts its second one at 256 GiB, which AAVMF maps nothing of) */
+struct pt_mmio {
+    uint64_t base, len;
+};
+#define PT_MMIO_MAX 32
 
 extern struct region rgn;
 
-/* BSP: alloc_pages(n) returns n zeroed, identity-mapped pages (0: none).
- * 0 on success; -1 granule not 4 KiB, -2 no memory, -3 pool unmapped, -4 no free VA slot */
-int pt_build(uint64_t (*alloc_pages)(uint64_t n));
+/* BSP: alloc_pages(n) returns n zeroed, identity-mapped pages (0: none). Each of the n
+ * (<= PT_MMIO_MAX) mmio ranges the firmware does not map is mapped in the tool's tables in 2 MiB
+ * blocks, with the attributes of the firmware's own mapping of `device_like` (an MMIO address
+ * it maps: the GIC distributor), before the test region's slot is chosen (rgn.mmio_fw,
+ * rgn.mmio_tool say which). 0 on success; -1 granule not 4 KiB, -2 no memory, -3 pool
+ * unmapped, -4 no free VA slot */
+int pt_build(uint64_t (*alloc_pages)(uint64_t n), uint64_t device_like, const struct pt_mmio *mmio, unsigned n);
 void pt_install_local(uint64_t ttbr0);
 uint64_t frame_pa(unsigned pool, unsigned i);
 uint64_t frame_tag(unsigned pool, unsigned i);
