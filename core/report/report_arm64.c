@@ -224,6 +224,25 @@ static void write_gic_sgis(struct json_writer *w, const struct arm64_run *run)
     jw_object_end(w);
 }
 
+/* every GICR discovery range the MADT gave, with the CPUs whose redistributor it holds */
+static void write_gicr_ranges(struct json_writer *w, const struct arm64_run *run)
+{
+    unsigned r;
+    if (!run->ngicr)
+        return;
+    jw_key(w, "gicr_ranges");
+    jw_array_begin(w);
+    for (r = 0; r < run->ngicr; r++) {
+        jw_object_begin_inline(w);
+        jw_kv_hex(w, "base", run->gicr[r].base);
+        jw_kv_hex(w, "length", run->gicr[r].len);
+        jw_kv_u64(w, "redistributors", run->gicr[r].cpus);
+        jw_kv_str(w, "mapped_by", run->gicr[r].mapped_by);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+}
+
 static void write_method(struct json_writer *w, const void *ctx)
 {
     const struct arm64_run *run = ctx;
@@ -232,6 +251,7 @@ static void write_method(struct json_writer *w, const void *ctx)
     jw_kv_str(w, "ipi", run->gic_version == 2 ? "gicv2_sgi" : "gicv3_sgi");
     jw_kv_u64(w, "gic_version", run->gic_version == 2 ? 2 : 3);
     write_gic_sgis(w, run);
+    write_gicr_ranges(w, run);
     jw_kv_str(w, "psci_conduit", run->psci_hvc ? "hvc" : "smc");
     jw_kv_str(w, "psci_version", run->psci_version);
     jw_kv_u64(w, "exception_level", run->el);

@@ -37,6 +37,20 @@ void a64_gic_record(struct arm64_run *run, unsigned madt_version, int init_rc, i
             gic_version ? gic_version : madt_version, madt_version, init_rc ? init_rc : bsp_rc);
 }
 
+void a64_gicr_record(struct arm64_run *run, const struct gic_redist_range *range, unsigned n, uint32_t fw_mapped,
+                     uint32_t tool_mapped)
+{
+    unsigned r, i;
+    run->ngicr = n < GIC_MAX_REDIST_RANGES ? n : GIC_MAX_REDIST_RANGES;
+    for (r = 0; r < run->ngicr; r++) {
+        struct a64_gicr_use *u = &run->gicr[r];
+        *u = (struct a64_gicr_use){ range[r].base, range[r].len, 0,
+                                    (fw_mapped >> r & 1) ? "firmware" : (tool_mapped >> r & 1) ? "tlbscope" : "none" };
+        for (i = 0; i < ncpus; i++)
+            u->cpus += percpu[i].gicr >= u->base && percpu[i].gicr < u->base + u->len;
+    }
+}
+
 void a64_gic_check_secondaries(struct arm64_run *run)
 {
     char why[160];
@@ -47,9 +61,16 @@ void a64_gic_check_secondaries(struct arm64_run *run)
         if (!percpu_usable(i) || percpu[i].gic_ok)
             continue;
         if (percpu[i].gic_rc == GICV3_NO_RSS) {
+            unsigned t;
             msg_add(&run->errors, "gic", "cpu %u (MPIDR 0x%llx): unreachable by SGI, Aff0 %u > 15 and no range "
                     "selector (ICC_CTLR_EL1.RSS, GICD_TYPER.RSS): it takes commands without SGIs", i,
                     (unsigned long long)percpu[i].mpidr, (unsigned)(percpu[i].mpidr & 0xff));
+            /* measured in the TLBI experiments, in none of the IPI ones: the run is partial */
+            run->partial = true;
+            for (t = 0; t < run->ntopo; t++)
+                if (run->topo[t].percpu == (int)i && !run->topo[t].note[0])
+                    fmt_into(run->topo[t].note, sizeof(run->topo[t].note), "unreachable by SGI: Aff0 %u > 15 "
+                             "without the range selector", (unsigned)(percpu[i].mpidr & 0xff));
         } else if (gic_sgi_check[i].reg) {
             describe(&gic_sgi_check[i], why, sizeof(why));
             msg_add(&run->errors, "gic", "GICv%u setup failed on cpu %u: %s: it takes commands without SGIs",

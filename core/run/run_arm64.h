@@ -161,6 +161,14 @@ struct arm64_run {
     bool region_ok, gic_ok;
     unsigned gic_version; /* 2 or 3 (GICv4 drives as 3), from the MADT; 0 if neither */
     struct gic_security gic_security; /* one security state or two, as gic_init read it */
+    /* the MADT's GICR discovery ranges (GICv3 boots; none on the model): how many CPUs'
+     * redistributors each holds, and whose tables map it (method.gicr_ranges) */
+    unsigned ngicr;
+    struct a64_gicr_use {
+        uint64_t base, len;
+        uint32_t cpus;
+        const char *mapped_by; /* "firmware", "tlbscope" (the app's tables), "none" */
+    } gicr[GIC_MAX_REDIST_RANGES];
     /* what Linux's arm64 unmap issues on this CPU (core/exp/arm64/linux_tlbi.h): its features
      * as words, "ttl+range+kpti+repeat" ("plain" without any), and why the repeat-TLBI
      * workaround applies or not; "" until the experiments start */
@@ -190,6 +198,10 @@ void a64_topology_places(struct arm64_run *run);
  * failed while the BSP's worked (they answer commands by polling, without SGIs). */
 void a64_gic_record(struct arm64_run *run, unsigned madt_version, int init_rc, int bsp_rc);
 void a64_gic_check_secondaries(struct arm64_run *run);
+/* After gic_init: run->gicr from the n ranges, bit i of fw_mapped / tool_mapped saying whose
+ * tables map range i, each counting the CPUs whose percpu[].gicr lies in it */
+void a64_gicr_record(struct arm64_run *run, const struct gic_redist_range *range, unsigned n, uint32_t fw_mapped,
+                     uint32_t tool_mapped);
 
 /* What the run suggests (core/run/recommend_arm64.c): the report's recommendations. */
 void a64_recommend(const struct arm64_run *run, struct recommendations *out);

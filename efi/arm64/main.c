@@ -267,6 +267,7 @@ static void bring_up(void)
         if ((fw.cpu[i].mpidr & MPIDR_AFF_MASK) == percpu[0].mpidr)
             gc.gicc = fw.cpu[i].gicc_base;
     g = gic_init(&gc);
+    a64_gicr_record(&run, fw.gicr, fw.ngicr, rgn.mmio_fw, run.region_ok ? rgn.mmio_tool : 0);
     a64_gic_record(&run, fw.gic_version, g, g == 0 ? gic_cpu_init(&percpu[0]) : 0);
     online = smp_boot_secondaries(tick_freq() / 1000 * CHECKIN_MS, rc);
     a64_gic_check_secondaries(&run);

@@ -3,7 +3,8 @@
  * numbers in `method` (the SGIs must be below 8: 8-15 are the secure firmware's on Arm
  * servers, and a non-secure write to them is ignored), and tlbi_broadcast_vs_ipi's
  * `lower_bound` on ipi_local points that interrupt fewer than every other CPU. Both optional:
- * reports before them have neither.
+ * reports before them have neither. And the GICR discovery ranges (`method.gicr_ranges`),
+ * optional too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,10 +56,42 @@ static void validate_security(struct vctx *c, const json_t *m, long long gic)
     vc_leave(c, mark);
 }
 
+static const char *const mapped_by[] = { "firmware", "tlbscope", "none", NULL };
+
+/* Version 3 addition: each GICR range with the CPUs whose redistributor it holds, which
+ * together are at most the report's CPUs */
+static void validate_gicr_ranges(struct vctx *c, const json_t *m)
+{
+    const json_t *a = vc_member(c, m, "gicr_ranges", VT_ARRAY, VF_OPTIONAL);
+    size_t i, mark;
+    long long sum = 0, n;
+    if (!a)
+        return;
+    mark = jpath_push_key(&c->path, "gicr_ranges");
+    for (i = 0; i < json_array_size(a); i++) {
+        const json_t *r = json_array_get(a, i);
+        size_t m2 = jpath_push_index(&c->path, i);
+        if (!json_is_object(r))
+            vc_error(c, NULL, "a GICR range must be an object");
+        else {
+            vc_hex(c, r, "base", 0);
+            vc_hex(c, r, "length", 0);
+            vc_word(c, r, "mapped_by", mapped_by, 0);
+            if (vc_int(c, r, "redistributors", 0, 1 << 20, 0, &n))
+                sum += n;
+        }
+        jpath_pop(&c->path, m2);
+    }
+    if (c->cpu_count >= 0 && sum > c->cpu_count)
+        vc_error(c, NULL, "%lld redistributors over the ranges, more than the %lld CPUs", sum, c->cpu_count);
+    jpath_pop(&c->path, mark);
+}
+
 void validate_arm64_gic(struct vctx *c, const json_t *method, long long gic)
 {
     validate_sgis(c, method);
     validate_security(c, method, gic);
+    validate_gicr_ranges(c, method);
 }
 
 /* lower_bound (1) on every ipi_local point below the most targets measured, on no other */
