@@ -223,9 +223,13 @@
 #define MUTANT_ID_a64_pairs_bsp_only 205 /* ipi_roundtrip: only the BSP initiates (the pairs before) */
 #define MUTANT_ID_a64_pairs_sampled_in_order 206 /* many pairs: the first ones taken, not each class's share */
 #define MUTANT_ID_table_skips_skip_rows 207 /* the summary's experiment table leaves SKIP experiments out */
-/* aarch64 on big servers (core/run/bringup_arm64.c, arch/arm64/gic_redist.c): 136, 137 */
+/* aarch64 on big servers (core/run/bringup_arm64.c, arch/arm64/gic_redist.c, gic_sgi.c's range selector
+ * check, core/exp/arm64/a64_exp.c's SGI targets): 136, 137, 139, 148, 149 */
 #define MUTANT_ID_a64_bsp_late_slot 136 /* a CPU the MADT lists before the BSP keeps its MADT place as slot */
 #define MUTANT_ID_a64_gicr_first_range_only 137 /* the redistributor search stops at the first GICR range */
+#define MUTANT_ID_a64_rss_unchecked 139 /* Aff0 > 15 taken as reachable by SGI without the GIC's range selector */
+#define MUTANT_ID_a64_rss_icc_ignored 148 /* ICC_CTLR_EL1.RSS ignored: the distributor's range selector taken as enough */
+#define MUTANT_ID_a64_sgi_unreachable_targeted 149 /* the IPI experiments target CPUs SGIs do not reach */
 /* aarch64 Secure Boot: 209 */
 #define MUTANT_ID_arm_secure_boot_unchecked 209 /* validate: an aarch64 firmware.secure_boot any string */
 

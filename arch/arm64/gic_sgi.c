@@ -26,6 +26,16 @@ static int refuse(struct gic_sgi_check *out, const char *reg, uint32_t value, ui
     return -3;
 }
 
+/* plain C too, so the GICv3 driver and the model's GIC decide alike */
+int gic_rss_check(uint64_t mpidr, bool gicd_rss, bool icc_rss)
+{
+    if (MUTANT(a64_rss_unchecked))
+        return 0;
+    if (MUTANT(a64_rss_icc_ignored))
+        icc_rss = true;
+    return (mpidr & 0xff) > 15 && !(gicd_rss && icc_rss) ? GICV3_NO_RSS : 0;
+}
+
 int gic_sgi_readback(const struct gic_sgi_regs *r, struct gic_sgi_check *out)
 {
     *out = (struct gic_sgi_check){ 0 };

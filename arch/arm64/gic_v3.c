@@ -129,9 +129,7 @@ int gic3_cpu_init(struct percpu *pc)
      * picks which 16; the CPU interfaces and the distributor must both
      * support it (ICC_CTLR_EL1.RSS, GICD_TYPER.RSS), or no SGI reaches this
      * CPU: it runs commands by polling, and bring-up names it unreachable */
-    if ((pc->mpidr & 0xff) > 15 && (!gicd_rss || !(read_sysreg(ICC_CTLR_EL1) & ICC_CTLR_RSS)))
-        return GICV3_NO_RSS;
-    return 0;
+    return gic_rss_check(pc->mpidr, gicd_rss, (read_sysreg(ICC_CTLR_EL1) & ICC_CTLR_RSS) != 0);
 }
 
 /*

@@ -72,6 +72,10 @@ static void usage(FILE *out)
             "  --out DIR     where the JSON and text reports go (%s)\n"
             "  --gic-secure-sgis MASK  the SGIs the modelled secure firmware keeps, bit i SGI i (0xff00,\n"
             "                TF-A's): the app's writes to them are ignored, as from the non-secure world\n"
+            "  --gic-rss SIDES  which sides have the range selector SGIs to Aff0 > 15 need: both (GICD_TYPER.RSS\n"
+            "                and ICC_CTLR_EL1.RSS, the default), gicd, icc or none\n"
+            "  --aff0-cores N  MPIDRs with MT 0, the core in Aff0, N cores a cluster (1 to 64; Neoverse\n"
+            "                servers number up to 128 cores so): the profile's shape otherwise\n"
             "  --runs N      run the app N times (1 to 4) on one machine, as a UEFI shell script may: each\n"
             "                run finds the CPUs as the one before handed them back (PSCI CPU_OFF)\n"
             "  --psci SPEC   the model's PSCI: VERSION[,-cpu_on][,-cpu_off][,-affinity_info] (1.1)\n"
@@ -192,7 +196,7 @@ static void record_model(uint32_t first_violation)
         const char *first;
         unsigned n = a64s_gic_refusals(&first);
         if (n)
-            msg_add(&run.errors, "simulation", "the model's GIC refused %u uses of SGIs 8-15: %s", n, first);
+            msg_add(&run.errors, "simulation", "the model's GIC refused %u SGIs: %s", n, first);
     }
     for (i = 0; i < a64s_psci_errors() && i < A64S_PSCI_MAX_ERRORS; i++)
         msg_add(&run.errors, "simulation", "the model refused an operation: %s", a64s_psci_error(i));
@@ -283,10 +287,11 @@ int a64sim_main(int argc, char **argv)
 {
     const char *profile_name = DEFAULT_PROFILE, *out_dir = DEFAULT_OUT;
     const struct a64_profile *p;
+    struct a64_profile shaped;
     struct a64m_config cfg;
     static struct a64_madt_cpu madt[A64M_MAX_CPUS];
     uint64_t seed = 0, n, slot_mpidr[A64M_MAX_CPUS], machine[A64M_MAX_CPUS], bsp_mpidr;
-    unsigned cpus = DEFAULT_CPUS, bsp = 1, slots, beyond, i, runs = 1, r, psci_missing = 0;
+    unsigned cpus = DEFAULT_CPUS, bsp = 1, slots, beyond, i, runs = 1, r, psci_missing = 0, aff0_cores = 0;
     int64_t psci_version = PSCI_VER(1, 1);
     static char args[sizeof(run.args)];
     bool seeded = false;
@@ -326,6 +331,17 @@ int a64sim_main(int argc, char **argv)
                 return bad("--gic-secure-sgis wants a mask of SGIs 0-15 (0x0 to 0xffff), not '%s'", v);
             a64s_gic_secure_sgis((uint32_t)n);
             a++;
+        } else if (strcmp(s, "--gic-rss") == 0 && v) {
+            bool both = strcmp(v, "both") == 0, gicd = strcmp(v, "gicd") == 0, icc = strcmp(v, "icc") == 0;
+            if (!both && !gicd && !icc && strcmp(v, "none") != 0)
+                return bad("--gic-rss wants both, gicd, icc or none, not '%s'", v);
+            a64s_gic_rss(both || gicd, both || icc);
+            a++;
+        } else if (strcmp(s, "--aff0-cores") == 0 && v) {
+            if (!parse_u64(v, &n) || n < 1 || n > A64M_MAX_CPUS)
+                return bad("--aff0-cores wants 1 to 64 cores a cluster, not '%s'", v);
+            aff0_cores = (unsigned)n;
+            a++;
         } else if (strcmp(s, "--runs") == 0 && v) {
             if (!parse_u64(v, &n) || n < 1 || n > MAX_RUNS)
                 return bad("--runs wants 1 to 4, not '%s'", v);
@@ -363,6 +379,12 @@ int a64sim_main(int argc, char **argv)
         for (i = 0; i < a64_profile_count; i++)
             fprintf(listing ? stdout : stderr, "  %-12s %s\n", a64_profiles[i].name, a64_profiles[i].what);
         return listing ? 0 : 2;
+    }
+    if (aff0_cores) { /* the profile's registers, another MPIDR shape */
+        shaped = *p;
+        shaped.mt = false;
+        shaped.cores_per_cluster = aff0_cores;
+        p = &shaped;
     }
     if (bsp > cpus)
         return bad("--bsp names a place past --cpus: %s", "the BSP must be one of the CPUs");

@@ -181,6 +181,10 @@ A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c
 # cpu.features' BBM field (129, arch/arm64/cpu.c) and the repetitions per sample (133,
 # core/exp/arm64/a64_reps.c), killed by tests/sim/arm64_app.sh as well
 A64SIM_MUTANTS += arm_bbm_wrong_field a64_reps_not_divided
+# the range selector for Aff0 above 15 (139, 148: arch/arm64/gic_sgi.c gic_rss_check) and the IPI
+# experiments' targets (149: core/exp/arm64/a64_exp.c), killed by tests/sim/arm64_app.sh's
+# --aff0-cores 32 runs
+A64SIM_MUTANTS += a64_rss_unchecked a64_rss_icc_ignored a64_sgi_unreachable_targeted
 A64SIM_MUTANT_SRCS += arch/arm64/cpu.c core/exp/arm64/a64_reps.c
 # R per sample in flush_ceiling (119) and the Linux methods of tlbi_broadcast_vs_ipi (138):
 # one flush timed, still divided by R (tests/sim/arm64_app.sh counts the model's TLBIs)

@@ -35,7 +35,8 @@ static void *secondary(void *arg)
     uint32_t last = 0;
     a64s_play(pc);
     pc->checkin_tick = ticks();
-    pc->gic_ok = gic_cpu_init(pc) == 0; /* before checking in, as smp.c's secondary_main */
+    pc->gic_rc = gic_cpu_init(pc); /* before checking in, as smp.c's secondary_main */
+    pc->gic_ok = pc->gic_rc == 0;
     __atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
     while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
         uint32_t seq = __atomic_load_n(&pc->cmd_seq, __ATOMIC_ACQUIRE), irq;

@@ -78,7 +78,11 @@ void a64s_gic_reset(unsigned n);
 /* the SGIs the modelled secure firmware keeps (bit i: SGI i; 0xff00, TF-A's, unless set before
  * the machine starts): the non-secure world's writes to them are ignored */
 void a64s_gic_secure_sgis(uint32_t mask);
-/* how many times the app used an SGI of 8 or above (the secure firmware's); *first: the first */
+/* the range selector in the modelled distributor (GICD_TYPER.RSS) and CPU interfaces
+ * (ICC_CTLR_EL1.RSS); both true unless set before the machine starts */
+void a64s_gic_rss(bool gicd, bool icc);
+/* how many times the app used an SGI of 8 or above (the secure firmware's), or sent one to an
+ * Aff0 above 15 without the range selector; *first: the first */
 unsigned a64s_gic_refusals(const char **first);
 /* the calling CPU has an SGI the CPU interface would signal (pending, above the mask, none active) */
 bool a64s_sgi_signalled(void);

@@ -20,6 +20,11 @@
  * the drivers' own check (arch/arm64/gic_sgi.c). The app using an SGI of 8
  * or above at all is refused (a64s_gic_refusals: a model error, a run error
  * in the report): on a real server it would be the firmware's.
+ *
+ * The range selector (--gic-rss): with GICD_TYPER.RSS and ICC_CTLR_EL1.RSS (both, by default,
+ * as a GIC-600's) an SGI reaches any Aff0; without either, ICC_SGI1R_EL1's RS field is RES0 and
+ * only Aff0 0-15 can be named, so an SGI meant for Aff0 above 15 is lost, and counted as a
+ * refusal. gic_cpu_init answers as gic_v3.c does, through the same check (gic_rss_check).
  */
 #include "sim/arm64/host_arch.h"
 
@@ -48,8 +53,16 @@ static struct {
     uint32_t igroupr0, igrpmodr0, isenabler0;
 } __attribute__((aligned(PERCPU_ALIGN))) cpu_if[MAX_CPUS];
 
+static bool rss_gicd = true, rss_icc = true;
+
 static uint32_t refusals;
 static char first_refusal[160];
+
+void a64s_gic_rss(bool gicd, bool icc)
+{
+    rss_gicd = gicd;
+    rss_icc = icc;
+}
 
 void a64s_gic_secure_sgis(uint32_t mask)
 {
@@ -92,6 +105,15 @@ static void refuse(unsigned intid)
                  "is ignored)", intid);
 }
 
+static void refuse_rs(uint64_t mpidr, unsigned intid)
+{
+    if (__atomic_fetch_add(&refusals, 1, __ATOMIC_ACQ_REL) == 0)
+        snprintf(first_refusal, sizeof(first_refusal),
+                 "SGI %u to MPIDR 0x%llx: Aff0 %u > 15 without the range selector (GICD_TYPER.RSS %u, "
+                 "ICC_CTLR_EL1.RSS %u): lost", intid, (unsigned long long)mpidr, (unsigned)(mpidr & 0xff),
+                 (unsigned)rss_gicd, (unsigned)rss_icc);
+}
+
 /* gic3_cpu_init on the modelled redistributor: the same writes, the Secure SGIs' bits
  * ignored, then the drivers' own readback check */
 int gic_cpu_init(struct percpu *pc)
@@ -108,7 +130,9 @@ int gic_cpu_init(struct percpu *pc)
     cpu_if[c].isenabler0 |= SGI_BITS & ns;
     rb = (struct gic_sgi_regs){ "GICR_IGROUPR0", "GICR_IGRPMODR0", "GICR_ISENABLER0", cpu_if[c].igroupr0 & ns,
                                 cpu_if[c].igrpmodr0 & ns, cpu_if[c].isenabler0 & ns };
-    return gic_sgi_readback(&rb, &gic_sgi_check[c]);
+    if (gic_sgi_readback(&rb, &gic_sgi_check[c]))
+        return -3;
+    return gic_rss_check(pc->mpidr, rss_gicd, rss_icc);
 }
 
 static unsigned me(void)
@@ -134,6 +158,10 @@ static uint32_t deliverable(unsigned c)
 void gic_send_sgi(uint64_t mpidr, unsigned intid)
 {
     unsigned i;
+    if ((mpidr & 0xff) > 15 && !(rss_gicd && rss_icc)) {
+        refuse_rs(mpidr, intid);
+        return;
+    }
     for (i = 0; i < ncpus; i++)
         if (percpu[i].mpidr == (mpidr & MPIDR_AFF_MASK))
             set_pending(i, intid);

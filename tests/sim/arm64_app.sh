@@ -205,6 +205,39 @@ check "BSP 18th of 20 in the MADT: COMPLETE, 20 CPUs ok, the BSP row its MPIDR (
         ([.experiments[] | select(.id == "ipi_broadcast") | .results[] | select(.params.targets == 19) | .params.mode] | sort | join(","))] | map(tostring) | join("|")')" = \
     "COMPLETE|20|20|$want_bsp/17/bsp|20|all_but_self,target_list,unicast"
 check "BSP 18th of 20: the report validates" validates
+# Aff0 above 15 (--aff0-cores 32: MPIDR.MT 0, the core in Aff0, 32 cores a cluster, as Neoverse
+# servers number theirs): ICC_SGI1R_EL1's TargetList names 16 Aff0 values and RS which 16, so
+# SGIs reach CPUs 16-19 only with the range selector in the distributor (GICD_TYPER.RSS) and
+# the CPU interfaces (ICC_CTLR_EL1.RSS). The model loses, as a refusal, an SGI to Aff0 > 15
+# without both. With both: every CPU reached, target_list's 19 targets in 2 writes (RS 0, 1)
+rss_run() { # SIDES (--gic-rss)
+    sim "a64-rss-$1" "$A64SIM" "${A64_ARCH[@]}" --cpu neoverse-v2 --cpus 20 --aff0-cores 32 --gic-rss "$1" \
+        --seed "$SEED" samples=10 run_budget_s=0 experiments=ipi_broadcast,ipi_roundtrip,tlbi_broadcast_vs_ipi
+}
+rss_run both
+check "Aff0 0-19 with the range selector: COMPLETE, 20 CPUs ok, ipi_broadcast to all 19 (target_list in 2 writes), round trips to CPUs 16-19, nothing refused" \
+    test "$(jqr '[.verdict.word, .topology.cpus_ok, (.run.errors | length),
+        ([.experiments[] | select(.id == "ipi_broadcast") | .results[] | select(.params.targets == 19) | "\(.params.mode)=\(.values.sgi_writes)"] | sort | join(",")),
+        ([.experiments[] | select(.id == "ipi_roundtrip") | .results[] | select(.params.target >= 16)] | length > 0)] | map(tostring) | join("|")')" = \
+    "COMPLETE|20|0|all_but_self=1,target_list=2,unicast=19|true"
+# Without it on one side (gicd: the CPU interfaces lack it; icc: the distributor does): CPUs
+# 16-19 named unreachable (run.errors, their rows), the run partial, the IPI experiments ERROR
+# with the other 15 measured, the TLBIs verified on all 20, no SGI sent where it cannot arrive
+for side in gicd icc; do
+    rss_run "$side"
+    check "Aff0 0-19, range selector only in $side: CPUs 16-19 unreachable (run.errors, rows), run partial, IPIs to the other 15 only (ERROR), TLBIs verified on 20, nothing refused" \
+        test "$(jqr '[.verdict.word, .run.status, .topology.cpus_ok,
+            ([.run.errors[] | select(.where == "gic" and (.message | test("^cpu 1[6-9] .MPIDR 0x1[0-3].: unreachable by SGI, Aff0 1[6-9] > 15")))] | length),
+            ([.run.errors[] | select(.where == "simulation")] | length),
+            ([.topology.cpus[] | select((.note // "") | test("^unreachable by SGI"))] | length),
+            ([.experiments[] | "\(.id)=\(.status)"] | join(",")),
+            ([.experiments[] | select(.id == "ipi_broadcast") | .results[].params.targets] | max),
+            ([.experiments[] | select(.id == "ipi_roundtrip") | .results[] | select(.params.target >= 16 or .params.initiator >= 16)] | length),
+            ([.experiments[] | select(.id == "tlbi_broadcast_vs_ipi") | .verification.stale_reads] | add),
+            ([.experiments[] | select(.id == "tlbi_broadcast_vs_ipi") | .results[].params.targets] | max)] | map(tostring) | join("|")')" = \
+        "ERROR|partial|20|4|0|4|ipi_roundtrip=ERROR,ipi_broadcast=ERROR,tlbi_broadcast_vs_ipi=SUCCESS|15|0|0|19"
+    check "Aff0 0-19, range selector only in $side: the report validates" validates
+done
 # the app's MAX_CPUS on 2 host cores: idle and polling CPUs must leave the cores to the busy
 # ones, or waits run into their deadlines (the run took 6 minutes and lost a CPU once)
 if [ -z "${A64_PROFILES:-}" ]; then

@@ -817,6 +817,13 @@ kill_a64sim a64_linux_reps_one_timed neoverse-n1 "broadcast_linux, its busy form
 # a server's MADT with the BSP late (core/run/bringup_arm64.c): the CPUs listed before it keep
 # their MADT place as slot, slot 0 is overwritten, one slot never filled (its CPU_ON refused)
 kill_a64sim a64_bsp_late_slot neoverse-n1 "a CPU the MADT lists before the BSP keeps its MADT place as slot"
+# SGIs to Aff0 above 15 (--aff0-cores 32 on the model): the range selector check skipped, so
+# SGIs go out with an RS the GIC cannot take and are lost (the model refuses them, the CPUs
+# named hung); ICC_CTLR_EL1.RSS ignored (the gicd-only run: the same); the IPI experiments
+# targeting the CPUs the check named unreachable
+kill_a64sim a64_rss_unchecked neoverse-n1 "SGIs to Aff0 > 15 without the range selector: the check skipped"
+kill_a64sim a64_rss_icc_ignored neoverse-n1 "the range selector check ignores ICC_CTLR_EL1.RSS"
+kill_a64sim a64_sgi_unreachable_targeted neoverse-n1 "the IPI experiments target CPUs SGIs do not reach"
 # the redistributor search over every MADT GICR range (arch/arm64/gic_redist.c)
 control_unit a64_gicr_first_range_only test_gic_redist "the GICv3 redistributor test" 5
 kill_unit a64_gicr_first_range_only test_every_range_searched \

@@ -81,6 +81,28 @@ unsigned a64_others(unsigned *out)
     return k;
 }
 
+bool a64_sgi_reachable(unsigned c)
+{
+    return c == 0 || (percpu_usable(c) && (percpu[c].gic_ok || MUTANT(a64_sgi_unreachable_targeted)));
+}
+
+unsigned a64_sgi_others(struct experiment_record *e, unsigned *out)
+{
+    unsigned c, k = 0, unreached = 0;
+    for (c = 1; c < ncpus; c++)
+        if (a64_sgi_reachable(c))
+            out[k++] = c;
+        else if (e && percpu_usable(c)) {
+            record_note(e, "cpu %u (MPIDR 0x%llx): not a target, SGIs do not reach it (run.errors says why)", c,
+                        (unsigned long long)percpu[c].mpidr);
+            unreached++;
+        }
+    if (unreached && e->status == RESULT_SUCCESS) /* the others measured; the experiment is not whole */
+        record_set_status(e, RESULT_ERROR, "incomplete: %u CPUs that SGIs do not reach are in none of its points",
+                          unreached);
+    return k;
+}
+
 void a64_serve_pings(struct percpu *pc, void (*answer)(struct percpu *pc, uint64_t ping))
 {
     uint64_t foreign = 0, i;

@@ -21,6 +21,12 @@ void a64_latency(struct result_point *p, uint64_t *samples, uint32_t n);
 
 /* usable CPUs other than the BSP, in index order; returns how many */
 unsigned a64_others(unsigned *out);
+/* CPU c may be an IPI experiment's target or initiator: usable, and SGIs reach it (gic_ok;
+ * not one a64_gic_check_secondaries named, e.g. an Aff0 above 15 without the range selector) */
+bool a64_sgi_reachable(unsigned c);
+/* a64_others' CPUs that SGIs reach; every usable one they do not is named in e's notes and
+ * makes e partial */
+unsigned a64_sgi_others(struct experiment_record *e, unsigned *out);
 /* A target's side of the IPI experiments, with IRQs masked: acknowledge SGIs
  * (polling the GIC) until arg0 SGI_PINGs came, or none comes and the BSP set
  * arg[3]; answer(pc, n) after the n-th (from 1). result1 = 1 once polling,

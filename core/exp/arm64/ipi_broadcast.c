@@ -129,7 +129,7 @@ static unsigned measure(struct arm64_run *run, struct experiment_record *e, enum
 
 void exp_ipi_broadcast(struct arm64_run *run, struct experiment_record *e)
 {
-    unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
+    unsigned others[MAX_CPUS], nothers = a64_sgi_others(run->gic_ok ? e : NULL, others), counts[3], ncounts = a64_target_counts(nothers, counts);
     unsigned c, m;
     struct a64_pace pace;
     bool paced = false;
@@ -143,9 +143,9 @@ void exp_ipi_broadcast(struct arm64_run *run, struct experiment_record *e)
         for (m = 0; m < MODES; m++) {
             unsigned k = counts[c], writes = 0, got;
             struct result_point *p;
-            if (m == ALL_BUT_SELF && (k != ncpus - 1 || a64_others(others) != ncpus - 1 || !run->every_cpu_started))
+            if (m == ALL_BUT_SELF && (k != ncpus - 1 || a64_sgi_others(NULL, others) != ncpus - 1 || !run->every_cpu_started))
                 continue; /* every CPU but the BSP must be a target, and usable, and every MADT CPU ours */
-            if (a64_others(others) < k) {
+            if (a64_sgi_others(NULL, others) < k) {
                 record_note(e, "%s, %u targets: not measured, a CPU was lost", mode_name[m], k);
                 e->partial = true;
                 continue;
@@ -168,9 +168,9 @@ void exp_ipi_broadcast(struct arm64_run *run, struct experiment_record *e)
     if (run->gic_ok && nothers > 0 && !run->every_cpu_started)
         record_note(e, "all_but_self: not measured, the MADT lists CPUs this run did not start (the SGI would "
                     "reach them too)");
-    else if (run->gic_ok && nothers > 0 && a64_others(others) != ncpus - 1)
+    else if (run->gic_ok && nothers > 0 && a64_sgi_others(NULL, others) != ncpus - 1)
         record_note(e, "all_but_self: not measured, %u of the %u other CPUs usable (the SGI would reach the others too)",
-                 a64_others(others), ncpus - 1);
+                 a64_sgi_others(NULL, others), ncpus - 1);
     if (paced)
         a64_pace_end(run, e, &pace);
     record_note(e, "one warm-up round a point; targets poll %s with IRQs masked, each answers in its own cache line",

@@ -220,7 +220,7 @@ static unsigned run_pair(struct arm64_run *run, const struct a64_pair *p, unsign
 static unsigned choose(struct arm64_run *run, struct experiment_record *e, struct a64_pair *out)
 {
     static struct a64_place place[MAX_CPUS]; /* 20 KiB: off the firmware's stack */
-    unsigned cpus[MAX_CPUS], k = 0, i, all, n;
+    unsigned cpus[MAX_CPUS], k, i, all, n;
     unsigned limit = run->cfg.ipi_pairs && run->cfg.ipi_pairs < PAIRS ? run->cfg.ipi_pairs : PAIRS;
     if (!run->class_source)
         a64_topology_places(run);
@@ -228,9 +228,8 @@ static unsigned choose(struct arm64_run *run, struct experiment_record *e, struc
     for (i = 0; i < run->ntopo; i++)
         if (run->topo[i].percpu >= 0 && run->topo[i].percpu < MAX_CPUS)
             place[run->topo[i].percpu] = run->topo[i].place;
-    for (i = 0; i < ncpus && i < MAX_CPUS; i++)
-        if (i == 0 || percpu_usable(i))
-            cpus[k++] = i;
+    cpus[0] = 0; /* the BSP initiates; the others SGIs reach, those they do not named */
+    k = 1 + a64_sgi_others(run->gic_ok ? e : NULL, cpus + 1);
     n = a64_choose_pairs(place, cpus, k, 0, limit, out, &all);
     if (all > limit)
         record_note(e, "%u ordered pairs exceed %u (ipi_pairs=%u, at most %u on aarch64): %u pairs sampled evenly "

@@ -84,6 +84,10 @@ extern struct gic_sgi_check gic_sgi_check[MAX_CPUS];
  * (IGROUPR0 set, IGRPMODR0 clear) and enabled; else -3, with *out naming
  * the first register that did not take the write */
 int gic_sgi_readback(const struct gic_sgi_regs *r, struct gic_sgi_check *out);
+/* whether SGIs can reach the CPU of this MPIDR: ICC_SGI1R_EL1's TargetList covers 16 Aff0
+ * values and its RS field picks which 16, so an Aff0 above 15 needs the range selector in the
+ * distributor (GICD_TYPER.RSS) and the CPU interfaces (ICC_CTLR_EL1.RSS). 0, or GICV3_NO_RSS */
+int gic_rss_check(uint64_t mpidr, bool gicd_rss, bool icc_rss);
 void gic_send_sgi(uint64_t mpidr, unsigned intid);
 /* one SGI to n CPUs with the fewest writes the GIC takes: GICv3 one
  * ICC_SGI1R_EL1 per Aff3.Aff2.Aff1 cluster (and RS group of 16 Aff0 values)
