@@ -241,6 +241,11 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
     record_note(e, "broadcast: TLBI %s per page + DSB ISH; ipi_local: SGI, TLBI %s per page + DSB NSH, ack",
              run->el == 2 ? "VAE2IS" : "VAE1IS", run->el == 2 ? "VAE2" : "VAE1");
     note_linux(run, e, &linux_seq);
+    for (i = 0, s = 0; i < nothers; i++)
+        s += !a64_sgi_reachable(others[i]);
+    if (s) /* no SGI reaches them (run.errors): they see the command by polling their mailbox */
+        record_note(e, "ipi_local: %u of the %u other CPUs take the command without an SGI (SGIs do not reach them): "
+                    "points that include them time polling, not an IPI", s, nothers);
     if (nothers > 1)
         record_note(e, "ipi_local with fewer targets than the %u other CPUs is a lower bound, not a full protocol: "
                     "any PE may hold the entry by speculation, so an OS must interrupt them all (value lower_bound)",
