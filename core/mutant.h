@@ -117,6 +117,10 @@
 #define MUTANT_ID_compare_value_cut 104 /* compare: the long layout cuts a parameter value ("inv...") */
 #define MUTANT_ID_html_heatmaps_in_column 105 /* html: heatmaps one a row, not in a grid */
 #define MUTANT_ID_html_pool_first_report 106 /* html: a CPU model's pooled line is its first report's */
+/* aarch64 stage2_kvm at EL2 (core/exp/arm64/stage2_tlbi.c, asm/stage2.h), killed on the model by tests/sim/arm64_app.sh: 107-109 */
+#define MUTANT_ID_a64_s2_no_dsb_before_vmall 107 /* stage2_kvm: no DSB ISH between the IPAS2E1ISs and VMALLE1IS */
+#define MUTANT_ID_a64_s2_vmall_dropped 108 /* stage2_kvm: VMALLE1IS left out, the combined entries stay */
+#define MUTANT_ID_a64_s2_vmid_unloaded 109 /* stage2_vttbr: VTTBR_EL2 without the tool's VMID (VMID 0) */
 /* aarch64 cpu.features from the ID registers (arch/arm64/cpu.c): 129 */
 #define MUTANT_ID_arm_bbm_wrong_field 129 /* ID_AA64MMFR2_EL1.BBM read from [51:48] (TTL), not [55:52] */
 /* issue 31, the points' own intervals: 130-132; aarch64 repetitions per sample (core/exp/arm64/a64_reps.c): 133 */

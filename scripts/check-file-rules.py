@@ -56,6 +56,8 @@ ALTERNATIVES = {
         "asm/smp.h's cpu_park_masked: a parked CPU's WFI on the machine, its thread's end on the model",
     ("arch/arm64/gic_pm.c", "sim/arm64/host_psci.c"):
         "asm/gic.h's hand-back halves: the machine's GIC given back, the model's recorded for its CPU_OFF",
+    ("arch/arm64/stage2.c", "sim/arm64/host_tlbi.c"):
+        "asm/stage2.h: the machine's VTCR_EL2/VTTBR_EL2 and the model's",
     ("arch/arm64/exception.c", "sim/arm64/host_tlbi.c"):
         "asm/abort.h: the machine's abort window (our vectors) and the model's",
     ("reports/tool/cli/main.c", "sim/arm64/app.c"): "main: one per program",

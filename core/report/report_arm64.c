@@ -2,6 +2,7 @@
 #include "core/report/report_arm64.h"
 
 #include "asm/cpu.h"
+#include "asm/stage2.h"
 #include "core/lib/json.h"
 #include "core/lib/mem.h"
 #include "core/report/recommend_json.h"
@@ -243,6 +244,21 @@ static void write_gicr_ranges(struct json_writer *w, const struct arm64_run *run
     jw_array_end(w);
 }
 
+static void write_stage2(struct json_writer *w, const struct arm64_run *run)
+{
+    jw_key(w, "stage2");
+    jw_object_begin(w);
+    jw_kv_u64(w, "vmid", run->stage2_vmid);
+    jw_kv_u64(w, "ipa_bits", STAGE2_IPA_BITS);
+    jw_kv_str(w, "linux", "__kvm_tlb_flush_vmid_ipa");
+    jw_kv_bool(w, "verified", false);
+    jw_kv_str(w, "why", "no guest ran under this stage 2 (HCR_EL2.VM 0), so no stage-2 entries were filled and "
+                        "nothing is read back: the row times the broadcast invalidation sequence");
+    jw_kv_hex(w, "vttbr_el2_found", run->stage2_vttbr_found);
+    jw_kv_bool(w, "restored", run->stage2_restored);
+    jw_object_end(w);
+}
+
 static void write_method(struct json_writer *w, const void *ctx)
 {
     const struct arm64_run *run = ctx;
@@ -260,6 +276,8 @@ static void write_method(struct json_writer *w, const void *ctx)
         jw_kv_str(w, "linux_tlbi", run->linux_tlbi);
         jw_kv_str(w, "linux_repeat_tlbi", run->linux_repeat_tlbi);
     }
+    if (run->stage2_vmid) /* stage2_kvm at EL2: what it timed, and that nothing was verified */
+        write_stage2(w, run);
     jw_kv_str(w, "target_wait", "wfi_irq");
     jw_kv_u64(w, "page_size", 4096);
     jw_kv_u64(w, "test_pages", run->test_pages);

@@ -174,6 +174,12 @@ struct arm64_run {
      * workaround applies or not; "" until the experiments start */
     char linux_tlbi[40];
     char linux_repeat_tlbi[120];
+    /* tlbi_broadcast_vs_ipi's stage2_kvm at EL2 (core/exp/arm64/stage2_tlbi.h, method.stage2):
+     * the tool's VMID while it ran (0: it did not), the BSP's VTTBR_EL2 before, and whether
+     * every CPU got the firmware's VTCR_EL2 and VTTBR_EL2 back */
+    uint16_t stage2_vmid;
+    uint64_t stage2_vttbr_found;
+    bool stage2_restored;
     /* the BSP masks the firmware's interrupts while it measures an IPI experiment, so no
      * firmware timer tick lands in a sample (UEFI's RaiseTPL: efi/arm64/ provides these) */
     uint64_t (*irq_mask)(void);

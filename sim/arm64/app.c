@@ -48,6 +48,7 @@
 
 static struct arm64_run run;
 static struct a64_simulation simulation;
+static unsigned sim_el = 1; /* --el: the EL the app runs at (QEMU's virtualization=on: 2) */
 
 static void *host_alloc(size_t n) { return malloc(n); }
 static void host_free(void *p) { free(p); }
@@ -59,7 +60,7 @@ static void usage(FILE *out)
 {
     unsigned i;
     fprintf(out,
-            "usage: tlbscope-sim --arch aarch64 [--cpu NAME] [--cpus N] [--bsp K] [--seed N] [--out DIR] [key=value ...]\n"
+            "usage: tlbscope-sim --arch aarch64 [--cpu NAME] [--cpus N] [--bsp K] [--el N] [--seed N] [--out DIR] [key=value ...]\n"
             "Runs the aarch64 app's experiments on the strict aarch64 model: host threads as CPUs, each\n"
             "with a TLB only a completed TLBI empties (TLBI operands decoded bit by bit, DSB/ISB, speculative\n"
             "walks), the GIC's SGIs, the CPU's ID registers from the profile. Reports are marked simulated:\n"
@@ -79,6 +80,8 @@ static void usage(FILE *out)
             "  --runs N      run the app N times (1 to 4) on one machine, as a UEFI shell script may: each\n"
             "                run finds the CPUs as the one before handed them back (PSCI CPU_OFF)\n"
             "  --psci SPEC   the model's PSCI: VERSION[,-cpu_on][,-cpu_off][,-affinity_info] (1.1)\n"
+            "  --el N        the EL the app runs at, 1 or 2 (1; 2: non-VHE EL2, as under QEMU's\n"
+            "                virtualization=on: the EL2 TLBI forms and tlbi_broadcast_vs_ipi's stage2_kvm)\n"
             "  --counter-hz HZ  the modelled CNTFRQ_EL0, 1000 to 1000000000 (1 GHz: ticks are host ns);\n"
             "                real servers' 25-100 MHz round the host clock to 10-40 ns ticks\n"
             "  key=value     the app's configuration keys (samples, run_budget_s, experiments, ...)\n"
@@ -122,8 +125,9 @@ static void describe_machine(const struct a64_profile *p)
     str_copy(run.uefi_vendor, sizeof(run.uefi_vendor), "tlbscope-sim");
     str_copy(run.uefi_revision, sizeof(run.uefi_revision), "0.0");
     run.madt = true;
-    run.el = 1;
-    run.psci_hvc = true;
+    run.el = sim_el;
+    run.psci_hvc = sim_el == 1; /* at EL2 the firmware's PSCI is reached by SMC */
+    run.cntvoff_cleared = sim_el == 2; /* as efi/arm64/main.c at EL2: the model's CNTVOFF_EL2 was 0 */
 }
 
 /* what bring_up() of efi/arm64/main.c records, after the model's CPUs checked in */
@@ -182,16 +186,21 @@ static void record_model(uint32_t first_violation)
     a64m_sum_counts(m, &c);
     printf("tlbscope-sim: model: %llu reads (%llu walks, %llu speculative), %llu descriptor stores; TLBI "
            "%llu IS, %llu local, %llu range, %llu all, %llu OS, %llu ASID; DSB %llu ISH, %llu ISHST, %llu NSH, "
-           "%llu OSH; %llu repeat-TLBI dummies; %llu TLBIs took effect on a CPU before their DSB; "
+           "%llu OSH; stage 2: %llu IPAS2E1IS, %llu VMALLE1IS at EL2; %llu repeat-TLBI dummies; %llu TLBIs took effect on a CPU before their DSB; "
            "%u refused, %u PSCI calls refused\n",
            (unsigned long long)c.reads, (unsigned long long)c.walks, (unsigned long long)c.spec_walks,
            (unsigned long long)c.pte_stores, (unsigned long long)c.tlbi_is, (unsigned long long)c.tlbi_local,
            (unsigned long long)c.tlbi_range, (unsigned long long)c.tlbi_all, (unsigned long long)c.tlbi_os,
            (unsigned long long)c.tlbi_asid, (unsigned long long)c.dsb_ish, (unsigned long long)c.dsb_ishst,
-           (unsigned long long)c.dsb_nsh, (unsigned long long)c.dsb_osh, (unsigned long long)c.tlbi_dummy,
+           (unsigned long long)c.dsb_nsh, (unsigned long long)c.dsb_osh, (unsigned long long)c.tlbi_ipas2,
+           (unsigned long long)c.tlbi_vmall_vmid, (unsigned long long)c.tlbi_dummy,
            (unsigned long long)c.early, m->violations - first_violation, a64s_psci_errors());
     for (i = first_violation; i < m->violations && i < A64M_MAX_VIOLATIONS; i++)
         msg_add(&run.errors, "simulation", "the model refused an operation: %s", m->violation[i]);
+    for (i = 0; i < m->ncpus; i++) /* the hand-back leaves EL2 as found: the firmware's stage 2 (0) */
+        if (m->cpu[i].s2.vttbr || m->cpu[i].s2.vtcr)
+            msg_add(&run.errors, "simulation", "CPU %u ends with VTTBR_EL2 0x%llx, not the firmware's", i,
+                    (unsigned long long)m->cpu[i].s2.vttbr);
     {
         const char *first;
         unsigned n = a64s_gic_refusals(&first);
@@ -356,6 +365,11 @@ int a64sim_main(int argc, char **argv)
                 return bad("--counter-hz wants 1000 to 1000000000, not '%s'", v);
             a64s_set_counter_hz(n);
             a++;
+        } else if (strcmp(s, "--el") == 0 && v) {
+            if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0)
+                return bad("--el wants 1 or 2, not '%s'", v);
+            sim_el = (unsigned)(v[0] - '0');
+            a++;
         } else if (strcmp(s, "--out") == 0 && v) {
             out_dir = v;
             a++;
@@ -411,6 +425,7 @@ int a64sim_main(int argc, char **argv)
         fprintf(stderr, "tlbscope-sim --arch aarch64: the model could not be set up\n");
         return 2;
     }
+    a64m_set_el(a64s_model(), sim_el);
     a64s_psci_configure(psci_version, !(psci_missing & 1), !(psci_missing & 2), !(psci_missing & 4));
     a64s_psci_machine(machine, cpus);
     /* --runs N: the app run N times on one machine, as a UEFI shell script runs it twice;

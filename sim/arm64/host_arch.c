@@ -164,6 +164,8 @@ void region_clear_pte(unsigned i)
 
 int pt_current_asid(void)
 {
+    if (a64s_model()->el == 2) /* the EL2 regime has no ASIDs without HCR_EL2.E2H */
+        return -1;
     return this_cpu() ? (int)a64s_model()->cpu[this_cpu()->idx].asid : A64S_ASID;
 }
 

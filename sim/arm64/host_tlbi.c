@@ -11,6 +11,7 @@
 
 #include "asm/abort.h"
 #include "asm/barrier.h"
+#include "asm/stage2.h"
 #include "asm/tlbi.h"
 #include "sim/arm64/tlbi_model.h"
 
@@ -79,3 +80,11 @@ void dsb_ishst(void) { a64m_dsb_ishst(model("DSB ISHST"), bound_cpu); }
 void dsb_nsh(void) { a64m_dsb_nsh(model("DSB NSH"), bound_cpu); }
 void dsb_osh(void) { a64m_dsb_osh(model("DSB OSH"), bound_cpu); }
 void isb(void) { a64m_isb(model("ISB"), bound_cpu); }
+
+/* asm/stage2.h on the host: the bound CPU's registers in the model, which checks the EL; the
+ * root table an address past the region's frames (nothing walks it) */
+uint64_t stage2_root_pa(void) { return (uint64_t)model("stage2_root_pa")->frames << 12; }
+void stage2_switch(uint64_t vtcr, uint64_t vttbr, struct stage2_regs *old)
+{
+    a64m_s2_switch(model("a VTTBR_EL2 write"), bound_cpu, vtcr, vttbr, &old->vtcr, &old->vttbr);
+}

@@ -15,21 +15,6 @@ void a64m_config_defaults(struct a64m_config *cfg)
     cfg->early_per_65536 = 49152;    /* three CPUs in four see a TLBI before its DSB */
 }
 
-static void violation(struct a64_model *m, uint32_t c, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void violation(struct a64_model *m, uint32_t c, const char *fmt, ...)
-{
-    va_list ap;
-    if (m->violations < A64M_MAX_VIOLATIONS) {
-        char *out = m->violation[m->violations];
-        int n = snprintf(out, sizeof(m->violation[0]), "CPU %u: ", c);
-        va_start(ap, fmt);
-        vsnprintf(out + n, sizeof(m->violation[0]) - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    m->violations++;
-}
-
 bool a64m_init(struct a64_model *m, const struct a64m_config *cfg, uint32_t ncpus,
                uint32_t pages, uint32_t frames, uint64_t va_base)
 {
@@ -38,6 +23,7 @@ bool a64m_init(struct a64_model *m, const struct a64m_config *cfg, uint32_t ncpu
     if (ncpus == 0 || ncpus > A64M_MAX_CPUS || pages == 0 || pages > A64M_MAX_PAGES || frames == 0)
         return false;
     m->cfg = *cfg;
+    m->el = 1;
     m->ncpus = ncpus;
     m->pages = pages;
     m->frames = frames;
@@ -96,7 +82,7 @@ static bool page_of(struct a64_model *m, uint32_t c, uint64_t va, uint32_t *page
 {
     uint64_t off = va - m->va_base;
     if (va < m->va_base || (off >> A64M_PAGE_SHIFT) >= m->pages) {
-        violation(m, c, "address 0x%llx outside the test region", (unsigned long long)va);
+        a64m_violation(m, c, "address 0x%llx outside the test region", (unsigned long long)va);
         return false;
     }
     *page = (uint32_t)(off >> A64M_PAGE_SHIFT);
@@ -162,7 +148,7 @@ static void queue(struct a64_model *m, uint32_t on, struct a64m_pend p)
         uint32_t cap = c->pend_cap ? 2 * c->pend_cap : 64;
         struct a64m_pend *grown = cap <= A64M_MAX_PEND ? realloc(c->pend, cap * sizeof(*grown)) : NULL;
         if (!grown) {
-            violation(m, p.issuer, "more than %u invalidations pending on CPU %u", c->pend_cap, on);
+            a64m_violation(m, p.issuer, "more than %u invalidations pending on CPU %u", c->pend_cap, on);
             return;
         }
         c->pend = grown;
@@ -219,7 +205,7 @@ static bool pages_of(struct a64_model *m, uint32_t c, uint64_t va, uint64_t coun
     if (!page_of(m, c, va, first))
         return false;
     if (count > m->pages || !page_of(m, c, va + ((count - 1) << A64M_PAGE_SHIFT), &last)) {
-        violation(m, c, "a range of %llu pages from 0x%llx past the test region",
+        a64m_violation(m, c, "a range of %llu pages from 0x%llx past the test region",
                   (unsigned long long)count, (unsigned long long)va);
         return false;
     }
@@ -259,7 +245,7 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
     case TLBI_RVALE1IS:
         c->n.tlbi_range++;
         if (OPND_RANGE_TG(operand) != 1) {
-            violation(m, ci, "TLBI R%sE1IS with TG %u (the tool's granule is 4 KiB, TG 0b01)",
+            a64m_violation(m, ci, "TLBI R%sE1IS with TG %u (the tool's granule is 4 KiB, TG 0b01)",
                       op == TLBI_RVALE1IS ? "VAL" : "VA", OPND_RANGE_TG(operand));
             return;
         }
@@ -276,14 +262,18 @@ static void tlbi(struct a64_model *m, uint32_t ci, enum tlbi_op op, uint64_t ope
     case TLBI_ASIDE1IS:
         c->n.tlbi_asid++;
         if (operand & ((1ull << 48) - 1)) {
-            violation(m, ci, "TLBI ASIDE1IS operand 0x%llx sets RES0 bits [47:0]",
+            a64m_violation(m, ci, "TLBI ASIDE1IS operand 0x%llx sets RES0 bits [47:0]",
                       (unsigned long long)operand);
             return;
         }
         p.what = A64M_BY_ASID;
         break;
+    case TLBI_IPAS2E1IS:
+    case TLBI_VMALLE1IS_VMID:
+        a64m_s2_tlbi(m, ci, op, operand); /* nothing of what the model holds goes */
+        return;
     default:
-        violation(m, ci, "TLBI operation %d unknown to the model", (int)op);
+        a64m_violation(m, ci, "TLBI operation %d unknown to the model", (int)op);
         return;
     }
     if (op == TLBI_VALE1IS || op == TLBI_RVALE1IS) /* last level: what the walk cache holds stays */
@@ -329,7 +319,7 @@ static uint64_t read_va(struct a64_model *m, uint32_t ci, uint64_t va, bool *fau
             if (faulted && (d & A64M_PTE_VALID) != A64M_PTE_VALID)
                 *faulted = true;
             else
-                violation(m, ci, "translation fault at 0x%llx (descriptor 0x%llx)",
+                a64m_violation(m, ci, "translation fault at 0x%llx (descriptor 0x%llx)",
                           (unsigned long long)va, (unsigned long long)d);
         } else
             value = m->tags[a64m_frame(d)];
@@ -360,14 +350,14 @@ void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, ui
     enter(m);
     c->n.pte_stores++;
     if (at < base || (at - base) % sizeof(uint64_t) || (at - base) / sizeof(uint64_t) >= m->slots) {
-        violation(m, ci, "descriptor store outside the test region's tables");
+        a64m_violation(m, ci, "descriptor store outside the test region's tables");
         pthread_mutex_unlock(&m->lock);
         return;
     }
     slot = (uint32_t)((at - base) / sizeof(uint64_t));
     /* a page's descriptor (the level-2 and spare tables' slots follow the pages) */
     if (slot < m->pages && a64m_bbm_breach(m, ci, slot, value, why, sizeof(why))) /* tlbi_model_bbm.c */
-        violation(m, ci, "%s", why);
+        a64m_violation(m, ci, "%s", why);
     /* the others may have walked the old translation just before (worst case: they did) */
     for (uint32_t j = 0; j < m->ncpus; j++) {
         if (j != ci && a64m_chance(c, m->cfg.pte_fill_per_65536) &&
@@ -420,6 +410,7 @@ static void dsb(struct a64_model *m, uint32_t ci, uint64_t *count, unsigned what
         unsigned scopes = 1u << A64M_INNER | 1u << A64M_LOCAL | ((what & DSB_OUTER) ? 1u << A64M_OUTER : 0);
         for (uint32_t j = 0; j < m->ncpus; j++)
             complete(m, j, ci, scopes);
+        a64m_s2_dsb(m, ci);
     } else if (what & DSB_LOCAL)
         complete(m, ci, ci, 1u << A64M_LOCAL);
     /* after them: a TLBI the stores were not ordered before may have taken effect first */
@@ -447,6 +438,7 @@ void a64m_isb(struct a64_model *m, uint32_t ci)
 {
     enter(m);
     m->cpu[ci].n.isb++;
+    a64m_s2_isb(m, ci);
     speculate(m, ci);
     pthread_mutex_unlock(&m->lock);
 }

@@ -144,7 +144,7 @@
  * fill replaces an entry of another ASID, the one not used for longest.
  * A block fills each page's entry on its own (hardware may split a block
  * into smaller entries), marked A64M_TLB_BLOCK as a level-2 leaf.
- * Not modelled: timing, VMIDs, level 0 and 1 (the region's level-2 entries
+ * Not modelled: timing, VMIDs (but the stage-2 sequence's rules, below), level 0 and 1 (the region's level-2 entries
  * are the top the model walks), the instruction side.
  */
 #ifndef TLBSCOPE_SIM_ARM64_TLBI_MODEL_H
@@ -195,6 +195,7 @@ struct a64m_counts {
     uint64_t unordered_fills;    /* walks, where a TLBI took effect, through a store still buffered */
     uint64_t dsb_ish, dsb_ishst, dsb_nsh, dsb_osh, isb;
     uint64_t dropped;            /* entries an invalidation dropped when it completed here */
+    uint64_t tlbi_ipas2, tlbi_vmall_vmid; /* stage 2 (tlbi_model_s2.c): IPAS2E1IS, VMALLE1IS at EL2 */
 };
 
 struct a64m_store {
@@ -221,6 +222,14 @@ struct a64m_pend {
 #define A64M_LEVELS_ALL 7u
 #define A64M_AT_DSB UINT64_MAX
 
+/* A CPU's stage-2 context and where its KVM-style invalidation stands (tlbi_model_s2.c) */
+struct a64m_s2 {
+    uint64_t vtcr, vttbr;        /* 0 until the tool loads its own: the firmware's */
+    bool ipa_open;               /* IPAS2E1IS issued, no DSB ISH since */
+    bool ipa_done;               /* IPAS2E1IS complete, no VMALLE1IS since */
+    bool vmall_open;             /* VMALLE1IS issued, no DSB ISH since */
+};
+
 struct a64m_cpu {
     uint64_t *tlb;               /* per page x A64M_WAYS: the descriptor cached, 0 = no entry */
     uint16_t *tlb_asid;          /* the same: the ASID a non-global entry was filled under */
@@ -238,6 +247,7 @@ struct a64m_cpu {
     uint32_t nrecent, recent_next;
     uint64_t rng;
     struct a64m_counts n;
+    struct a64m_s2 s2;
 };
 
 struct a64_model {
@@ -254,6 +264,7 @@ struct a64_model {
     uint64_t next_due;           /* the earliest step an invalidation takes effect on some CPU */
     uint64_t *tags;              /* per frame: what a read of it returns */
     struct a64m_cpu cpu[A64M_MAX_CPUS];
+    unsigned el;                 /* the EL the CPUs run at: 1, or 2 (a64m_set_el) */
     uint32_t violations;
     char violation[A64M_MAX_VIOLATIONS][160];
 };
@@ -318,6 +329,22 @@ void a64m_dsb_nsh(struct a64_model *m, uint32_t c);
 void a64m_isb(struct a64_model *m, uint32_t c);
 /* Anything else the CPU does (a wait iteration): speculation may happen. */
 void a64m_tick(struct a64_model *m, uint32_t c);
+
+/* ---- stage 2 at EL2 (tlbi_model_s2.c) ----
+ * The model holds the EL2 regime's stage-1 entries of the region only: no guest runs, so no
+ * stage-2 or combined entry of any VMID is ever filled, and TLBI IPAS2E1IS and VMALLE1IS at
+ * EL2 drop nothing it holds. What it checks is the sequence KVM's __kvm_tlb_flush_vmid_ipa
+ * relies on, each breach a model error: either TLBI issued at EL1 (no stage 2 there) or with
+ * VTTBR_EL2's VMID 0 (the tool's not loaded: it would act on a host's or the firmware's
+ * VMID); an IPA outside the region's frames or RES0 bits set; VMALLE1IS while an IPAS2E1IS of
+ * the CPU is not yet complete by a DSB ISH (a walk on another CPU could refill a combined
+ * entry from the old stage 2 after the stage-1 invalidation); an ISB, or a change of
+ * VTTBR_EL2, that ends the sequence with IPAS2E1IS never followed by VMALLE1IS (combined
+ * entries stay) or with VMALLE1IS not completed by a DSB ISH. */
+void a64m_set_el(struct a64_model *m, unsigned el);
+/* CPU c's VTCR_EL2 and VTTBR_EL2 (what they held before in *vtcr_old, *vttbr_old) */
+void a64m_s2_switch(struct a64_model *m, uint32_t c, uint64_t vtcr, uint64_t vttbr, uint64_t *vtcr_old,
+                    uint64_t *vttbr_old);
 
 /* ---- inspection, for tests ---- */
 /* The descriptor CPU c holds for page under its current ASID (0: none). */

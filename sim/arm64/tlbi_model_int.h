@@ -33,6 +33,18 @@ unsigned a64m_range_ttl_levels(unsigned ttl);
 /* a page whose translation a store to table[slot] changes (to walk before it), false: none */
 bool a64m_slot_page(const struct a64_model *m, uint32_t slot, uint64_t rnd, uint32_t *page);
 
+/* ---- tlbi_model_errors.c ---- */
+/* a model error on CPU c (the first A64M_MAX_VIOLATIONS kept) */
+void a64m_violation(struct a64_model *m, uint32_t c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- tlbi_model_s2.c (tlbi_model.h: stage 2 at EL2) ---- */
+/* TLBI IPAS2E1IS or VMALLE1IS at EL2 by CPU c */
+void a64m_s2_tlbi(struct a64_model *m, uint32_t c, enum tlbi_op op, uint64_t operand);
+/* CPU c's DSB ISH (or OSH): its stage-2 TLBIs complete */
+void a64m_s2_dsb(struct a64_model *m, uint32_t c);
+/* CPU c's ISB: a stage-2 sequence must be whole by then */
+void a64m_s2_isb(struct a64_model *m, uint32_t c);
+
 /* ---- tlbi_model_effect.c ---- */
 /* the step p takes effect on a CPU it reaches: drawn from the issuer's randomness */
 uint64_t a64m_draw_due(struct a64_model *m, struct a64m_cpu *issuer);

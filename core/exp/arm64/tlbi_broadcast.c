@@ -29,6 +29,10 @@
  *   broadcast_os  TLBI VAE1OS per page, DSB OSH, ISB: the outer-shareable
  *              form (FEAT_TLBIOS, ID_AA64ISAR0_EL1.TLB >= 1), left out with
  *              the ID register as evidence where the CPU lacks it
+ *   stage2_kvm  at EL2 only, KVM's stage-2 invalidation of the pages' IPAs
+ *              under a VMID of the tool's (stage2_tlbi.h), timed alone: no
+ *              guest ran, nothing to remap or read back; at the largest
+ *              target count only (every other CPU in WFI)
  * (at EL2 the VAE2 forms). A sample: every page back to pool A, invalidated;
  * the BSP and the k targets read the first `pages` pages (their TLBs hold
  * them); then break-before-make, as Linux's ptep_clear_flush() and
@@ -70,6 +74,7 @@
 #include "core/exp/arm64/busy_targets.h"
 #include "core/exp/arm64/linux_tlbi.h"
 #include "core/exp/arm64/a64_reps.h"
+#include "core/exp/arm64/stage2_tlbi.h"
 #include "core/exp/arm64/tlbi_flush.h"
 #include "core/mutant.h"
 
@@ -81,7 +86,7 @@ static void fn_flush_local(struct percpu *pc)
     tlbi_flush_local(pc->arg[0], (uint32_t)pc->arg[1]);
 }
 
-enum method { BROADCAST, IPI_LOCAL, BROADCAST_LINUX, BUSY_LINUX, BATCH_LINUX, BROADCAST_OS, METHODS };
+enum method { BROADCAST, IPI_LOCAL, BROADCAST_LINUX, BUSY_LINUX, BATCH_LINUX, BROADCAST_OS, STAGE2_KVM, METHODS };
 
 /* one flush of pages [0, n) by a broadcast method, every method but ipi_local (an a64_reps_op's
  * operation: a sample times R of them) */
@@ -99,6 +104,8 @@ static void flush_once(void *ctx)
         tlbi_flush_broadcast_os(rgn.va, f->n);
     else if (f->how == BATCH_LINUX)
         linux_tlbi_batch_flush(f->linux_seq, rgn.va, f->n);
+    else if (f->how == STAGE2_KVM)
+        stage2_kvm_flush(f->n, f->linux_seq->ttl); /* KVM's TTL hint where Linux's has one */
     else
         linux_tlbi_flush(f->linux_seq, rgn.va, f->n);
 }
@@ -173,12 +180,14 @@ static void note_linux(const struct arm64_run *run, struct experiment_record *e,
 void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *e)
 {
     static const char *const method_name[METHODS] = { "broadcast", "ipi_local", "broadcast_linux",
-                                                      "broadcast_linux_busy", "batch_linux", "broadcast_os" };
+                                                      "broadcast_linux_busy", "batch_linux", "broadcast_os",
+                                                      "stage2_kvm" };
     unsigned others[MAX_CPUS], nothers = a64_others(others), counts[3], ncounts = a64_target_counts(nothers, counts);
     unsigned c, m, s, i;
     struct a64_pace pace;
     bool paced = false;
-    unsigned methods = run->cpu.tlbi_os ? METHODS : BROADCAST_OS;
+    unsigned npages = sizeof(page_counts) / sizeof(page_counts[0]);
+    bool s2 = false; /* stage2_kvm measured: EL2, the tool's VMID on every CPU */
     struct linux_tlbi linux_seq;
     linux_tlbi_choose(&run->cpu, pt_current_asid(), &linux_seq);
     if (!run->region_ok) {
@@ -186,18 +195,24 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
     } else if (nothers == 0) {
         record_set_status(e, RESULT_SKIP, "one CPU: no other CPU to shoot down");
     } else {
-        paced = a64_pace_begin(run, e, &pace, ncounts * methods * sizeof(page_counts) / sizeof(page_counts[0]), 1);
+        s2 = run->el == 2 && stage2_kvm_enter(run, e);
+        paced = a64_pace_begin(run, e, &pace, (ncounts * (run->cpu.tlbi_os ? BROADCAST_OS + 1 : BROADCAST_OS) +
+                                               (s2 ? 1 : 0)) * npages, 1);
     }
     for (c = 0; paced && c < ncounts; c++)
-        for (s = 0; s < sizeof(page_counts) / sizeof(page_counts[0]); s++)
-            for (m = 0; m < methods; m++) {
+        for (s = 0; s < npages; s++)
+            for (m = 0; m < METHODS; m++) {
                 unsigned n = page_counts[s], k = counts[c], got = 0;
                 struct flush_one f = { (enum method)m, &linux_seq, n };
                 struct a64_reps_op trial = { flush_once, &f, 1 };
+                struct a64_reps reps = { 1, 0, 0 };
+                struct result_point *p;
+                if ((m == BROADCAST_OS && !run->cpu.tlbi_os) || (m == STAGE2_KVM && (!s2 || c + 1 < ncounts)))
+                    continue;
                 /* R from a trial of the method's flush (a64_reps.h; busy_linux's with its targets
                  * idle, which the loop only slows); ipi_local one round a sample */
-                struct a64_reps reps = { m != IPI_LOCAL ? a64_reps_choose(a64_reps_trial, &trial) : 1, 0, 0 };
-                struct result_point *p;
+                if (m != IPI_LOCAL)
+                    reps.reps = a64_reps_choose(a64_reps_trial, &trial);
                 /* Linux's pages are a process's: non-global under its ASID (EL1); the flip
                  * by break-before-make */
                 region_set_ng(m >= BROADCAST_LINUX && m <= BATCH_LINUX && linux_seq.asid >= 0);
@@ -207,6 +222,11 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                     struct shootdown sd = { run, (enum method)m, &linux_seq, others, 0, n, false, reps.reps };
                     k = a64_others(others) < k ? a64_others(others) : k;
                     sd.k = k;
+                    if (m == STAGE2_KVM) { /* no guest ran: nothing to remap or read back */
+                        trial.reps = reps.reps;
+                        pace.buf[got++] = a64_reps_sample(&reps, a64_reps_time(&trial, reps.reps));
+                        continue;
+                    }
                     region_reset();
                     if (!region_warm(run, others, k, 0, n))
                         e->partial = true;
@@ -237,7 +257,10 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
     region_set_ng(false);
     if (paced)
         a64_pace_end(run, e, &pace);
-    record_note(e, "every sample verified by the CPUs it reached reading every remapped page (broadcast: all, ipi_local: the BSP and its targets)");
+    if (s2)
+        stage2_kvm_leave(run, e);
+    record_note(e, "every sample verified by the CPUs it reached reading every remapped page (broadcast: all, ipi_local: "
+                   "the BSP and its targets)%s", s2 ? "; stage2_kvm's remap nothing and are not verified" : "");
     record_note(e, "broadcast: TLBI %s per page + DSB ISH; ipi_local: SGI, TLBI %s per page + DSB NSH, ack",
              run->el == 2 ? "VAE2IS" : "VAE1IS", run->el == 2 ? "VAE2" : "VAE1");
     note_linux(run, e, &linux_seq);
@@ -250,15 +273,17 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
         record_note(e, "ipi_local with fewer targets than the %u other CPUs is a lower bound, not a full protocol: "
                     "any PE may hold the entry by speculation, so an OS must interrupt them all (value lower_bound)",
                     nothers);
-    record_note(e, "broadcast, broadcast_os, broadcast_linux, broadcast_linux_busy, batch_linux: R (up to %u, "
+    record_note(e, "broadcast, broadcast_os, broadcast_linux, broadcast_linux_busy, batch_linux%s: R (up to %u, "
                 "values.reps_per_sample) flushes back to back per sample where one spans under %u ticks (a tick: "
                 "%llu ps), all inside one break-before-make, latency their total over R; values.mean_per_op to a "
                 "thousandth of a tick; ipi_local single-shot (R 1: a round of SGIs and acknowledgements spans "
-                "many ticks, and a repeat would be another round)", A64_REPS_MAX, A64_REPS_MIN_TICKS,
+                "many ticks, and a repeat would be another round)", s2 ? ", stage2_kvm" : "", A64_REPS_MAX, A64_REPS_MIN_TICKS,
                 (unsigned long long)(run->counter_hz ? 1000000000000ull / run->counter_hz : 0));
     if (run->cpu.tlbi_os)
         record_note(e, "broadcast_os: TLBI %s per page + DSB OSH", run->el == 2 ? "VAE2OS" : "VAE1OS");
     else
         record_note(e, "broadcast_os: not measured, no FEAT_TLBIOS: ID_AA64ISAR0_EL1.TLB [59:56] = 0 "
                     "(ID_AA64ISAR0_EL1 = 0x%llx)", (unsigned long long)run->cpu.isar0);
+    if (run->region_ok && nothers)
+        stage2_kvm_note(run, e, s2, linux_seq.ttl);
 }

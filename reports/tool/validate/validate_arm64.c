@@ -388,6 +388,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
                  "level)", tlbi_els[tlbi_el], el);
     vc_word(c, m, "target_wait", target_waits, 0);
     linux_tlbi_words(c, m);
+    validate_arm64_stage2(c, m, root, el); /* Version 3: stage2_kvm's block */
     vc_int(c, m, "page_size", 4096, 4096, 0, NULL);
     vc_int(c, m, "test_pages", 1, LLONG_MAX, 0, NULL);
     if (vc_int(c, m, "counter_hz", 1, LLONG_MAX, 0, &hz) &&
@@ -403,7 +404,7 @@ void validate_arm64_method(struct vctx *c, const json_t *root)
  * SGI modes (params.mode: not x86's ipi_broadcast modes, the GIC addresses CPUs otherwise) */
 static const char *const broadcast_methods[] = { "broadcast", "ipi_local", "broadcast_linux",
                                                        "broadcast_linux_busy", "batch_linux",
-                                                       "broadcast_os", NULL };
+                                                       "broadcast_os", "stage2_kvm", NULL };
 static const char *const range_methods[] = { "per_page", "range", "asid", NULL };
 static const char *const sgi_modes[] = { "unicast", "target_list", "all_but_self", NULL };
 /* flush_ceiling: the single-page path (per_page, range) or the full flush (full_asid at EL1,

@@ -59,6 +59,8 @@ void validate_arm64_gic(struct vctx *c, const json_t *method, long long gic);
 void validate_arm64_lower_bound(struct vctx *c, const json_t *e);
 /* validate_arm64_reps.c: reps_per_sample and mean_per_op on the points that repeat a flush */
 void validate_arm64_reps(struct vctx *c, const json_t *e);
+/* validate_arm64_stage2.c: method.stage2, beside tlbi_broadcast_vs_ipi's stage2_kvm points (EL2) */
+void validate_arm64_stage2(struct vctx *c, const json_t *m, const json_t *root, long long el);
 /* The "redaction" record, and that identifying fields hold tokens exactly when it lists them. */
 void validate_redaction(struct vctx *c, const json_t *root);
 /* The optional "verdict" (validate_verdict.c): recomputed from the report, compared. */

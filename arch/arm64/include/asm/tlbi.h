@@ -60,6 +60,9 @@ enum tlbi_op {
     TLBI_ASIDE1IS,  /* non-global entries of one ASID, inner shareable */
     TLBI_VALE1IS,   /* by VA, last level only (leaf entries), inner shareable */
     TLBI_RVALE1IS,  /* a range of VAs, last level only, inner shareable (FEAT_TLBIRANGE) */
+    /* stage 2, issued at EL2 only, acting on VTTBR_EL2's VMID (asm/stage2.h): */
+    TLBI_IPAS2E1IS, /* stage-2 entries of one IPA, inner shareable */
+    TLBI_VMALLE1IS_VMID, /* VMALLE1IS itself at EL2: every stage-1 (and combined) entry of the VMID */
 };
 
 /* ---- (a) the operands (Arm ARM C5.5, the "Xt" layout of each TLBI) ---- */
@@ -185,6 +188,12 @@ static inline __attribute__((always_inline)) void tlbi_issue(enum tlbi_op op, ui
     case TLBI_RVALE1IS:
         TLBI_EL1_OR_EL2("sys #0, c8, c2, #5", "sys #4, c8, c2, #5", operand);
         break;
+    case TLBI_IPAS2E1IS: /* EL2 only: no EL1 form */
+        __asm__ volatile("tlbi ipas2e1is, %0" ::"r"(operand) : "memory");
+        break;
+    case TLBI_VMALLE1IS_VMID: /* the EL1 regime's form, whatever tlbi_el2 says */
+        __asm__ volatile("tlbi vmalle1is" ::: "memory");
+        break;
     }
 }
 
@@ -260,6 +269,20 @@ static inline void tlbi_repeat_dummy_is(void) { tlbi_issue(TLBI_VALE1IS, 0); }
 
 /* TLBI VMALLE1IS */
 static inline void tlbi_all_is(void) { tlbi_issue(TLBI_VMALLE1IS, 0); }
+
+/*
+ * Stage 2 (EL2 only, on the VMID VTTBR_EL2 holds): TLBI IPAS2E1IS's operand is IPA[47:12] in
+ * [35:0] (4 KiB granule, IPAs up to 48 bits) and TTL in [47:44] as the by-VA forms'; then
+ * VMALLE1IS issued at EL2, which drops the VMID's stage-1 and combined stage-1+2 entries (KVM's
+ * __kvm_tlb_flush_vmid_ipa: a stage-2 change may be cached inside combined entries too).
+ */
+#define TLBI_IPA_FIELD_BITS 36
+static inline uint64_t tlbi_ipa_operand(uint64_t ipa, unsigned ttl)
+{
+    return ((uint64_t)(ttl & 0xf) << TLBI_VA_TTL_SHIFT) | ((ipa >> TLBI_PAGE_SHIFT) & ((1ull << TLBI_IPA_FIELD_BITS) - 1));
+}
+static inline void tlbi_ipa_s2_is(uint64_t ipa, unsigned ttl) { tlbi_issue(TLBI_IPAS2E1IS, tlbi_ipa_operand(ipa, ttl)); }
+static inline void tlbi_vmid_all_is(void) { tlbi_issue(TLBI_VMALLE1IS_VMID, 0); }
 
 /* TLBI ASIDE1IS: the non-global entries of one ASID */
 static inline void tlbi_asid_is(uint16_t asid) { tlbi_issue(TLBI_ASIDE1IS, tlbi_asid_operand(asid)); }
