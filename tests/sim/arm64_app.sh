@@ -106,6 +106,9 @@ for profile in $PROFILES; do
     check "$profile: broadcast_linux_busy (the targets in a load/store loop through the window) at every point broadcast_linux has them idle" \
         test "$(exp_field tlbi_broadcast_vs_ipi '[.results[] | select(.params.method | startswith("broadcast_linux")) | "\(.params.method):\(.params.targets):\(.params.pages)"] |
             [map(select(startswith("broadcast_linux_busy:")) | sub("^[a-z_]*:"; "")), map(select(startswith("broadcast_linux:")) | sub("^[a-z_]*:"; ""))] | (.[0] == .[1] and (.[0] | length) > 0)')" = true
+    check "$profile at EL1: no stage2_kvm point nor method.stage2, a note says why (a guest kernel cannot issue stage-2 TLBIs)" \
+        test "$(exp_field tlbi_broadcast_vs_ipi '[([.results[] | select(.params.method == "stage2_kvm")] | length),
+            ([.notes[] | select(test("^stage2_kvm: not measured at EL1: a guest kernel cannot issue stage-2 TLBIs"))] | length)] | map(tostring) | join("|")')|$(jqr '.method.stage2')" = "0|1|null"
     want_linux=$([ "${e0pd[$profile]}" = true ] && echo no_kpti || echo kpti)
     check "$profile: cpu.features cnp|ttl|bbm|ntlbpa|vhe = ${mmfeat[$profile]}, MMFR1 and MMFR2 in id_regs, the .txt's Features line" \
         eval '[ "$(jqr "[.cpu.features | .cnp, .ttl, .bbm, .ntlbpa, .vhe] | map(tostring) | join(\"|\")")" = "${mmfeat[$profile]}" ] &&
@@ -191,6 +194,26 @@ check "$first at 100 kHz: flush_ceiling's latency mean within rounding of mean_p
 want=$(exp_field flush_ceiling "[.results[] | select(.params.mode == \"full_asid\") | .values.reps_per_sample * .metrics.latency.n + $trials] | add")
 check "$first at 100 kHz: the model's TLBI ASIDE1IS ($want) are full_asid's R flushes a sample, summed" \
     test "$(grep -ao "[0-9]* ASID; DSB" "$LOG" | cut -d" " -f1)" = "$want"
+# At EL2 (non-VHE, as under QEMU's virtualization=on): tlbi_broadcast_vs_ipi's stage2_kvm, KVM's
+# __kvm_tlb_flush_vmid_ipa under the tool's VMID 1 (core/exp/arm64/stage2_tlbi.c): a point per
+# page count with every other CPU a target, method.stage2 unverified, and no run error: the model
+# refuses a stage-2 TLBI with no VMID in VTTBR_EL2, VMALLE1IS before a DSB ISH completed the
+# IPAS2E1ISs, and a sequence ended (ISB) without VMALLE1IS or its DSB ISH, and the run ends in
+# an error where a CPU keeps the tool's VTTBR_EL2. The model counted the sequence's TLBIs.
+sim "a64-el2-$first" "$A64SIM" "${A64_ARCH[@]}" --cpu "$first" --cpus 4 --el 2 --seed "$SEED" \
+    samples=10 run_budget_s=0 experiments=tlbi_broadcast_vs_ipi
+want_ttl=$(jqr '.cpu.features.ttl')
+check "$first at EL2: COMPLETE, valid, no run error (the model's stage-2 rules kept, every VTTBR_EL2 the firmware's at the end)" \
+    eval '[ "$RC" = 0 ] && [ "$(jqr "[.verdict.word, (.run.errors | length), .method.exception_level, .method.tlbi_el] | map(tostring) | join(\"|\")")" = "COMPLETE|0|2|el2" ] && validates'
+check "$first at EL2: stage2_kvm at 1, 8, 64, 512 pages, 3 targets, 10 samples each, reps_per_sample on each" \
+    test "$(exp_field tlbi_broadcast_vs_ipi '[.results[] | select(.params.method == "stage2_kvm") | "\(.params.pages):\(.params.targets):\(.metrics.latency.n):\(.values.reps_per_sample >= 1)"] | join(",")')" = \
+    "1:3:10:true,8:3:10:true,64:3:10:true,512:3:10:true"
+check "$first at EL2: method.stage2 VMID 1, __kvm_tlb_flush_vmid_ipa, not verified, restored; the notes name the TTL hint iff FEAT_TTL ($want_ttl)" \
+    test "$(jqr '[.method.stage2 | .vmid, .linux, .verified, .restored] | map(tostring) | join("|")')|$(exp_field tlbi_broadcast_vs_ipi \
+        '[.notes[] | select(test("^stage2_kvm: KVM.s __kvm_tlb_flush_vmid_ipa")) | test("with the level-3 TTL hint")] | map(tostring) | join(",")')" = \
+    "1|__kvm_tlb_flush_vmid_ipa|false|true|$want_ttl"
+check "$first at EL2: the model counted the IPAS2E1ISs (at least 10 x 585) and the VMALLE1ISs at EL2 (at least 40)" \
+    eval 's2=$(grep -ao "stage 2: [0-9]* IPAS2E1IS, [0-9]* VMALLE1IS" "$LOG") && set -- $s2 && [ "$3" -ge 5850 ] && [ "$5" -ge 40 ]'
 # A server's MADT may list the BSP late (the boot core of socket 1, or in the middle): slot 0
 # is the BSP wherever it sits, the CPUs listed before it move up one (core/run/bringup_arm64.c;
 # the model starts each slot by MPIDR, as PSCI CPU_ON does). 20 CPUs, the BSP the 18th: every

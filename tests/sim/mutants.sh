@@ -814,6 +814,12 @@ kill_a64sim a64_reps_not_divided neoverse-v2 "a sample of R back-to-back flushes
 # short of R x samples (tests/sim/arm64_app.sh)
 kill_a64sim fc_reps_one_timed neoverse-n1 "flush_ceiling times one flush a sample, divided by R"
 kill_a64sim a64_linux_reps_one_timed neoverse-n1 "broadcast_linux, its busy form and batch_linux time one flush a sample, divided by R"
+# tlbi_broadcast_vs_ipi's stage2_kvm at EL2 (core/exp/arm64/stage2_tlbi.c): the model refuses
+# VMALLE1IS before a DSB ISH completed the IPAS2E1ISs, a sequence without VMALLE1IS (combined
+# stage 1+2 entries stay), and stage-2 TLBIs under VMID 0 (arm64_app.sh's EL2 run: no run error)
+kill_a64sim a64_s2_no_dsb_before_vmall neoverse-v2 "stage2_kvm: no DSB ISH between the IPAS2E1ISs and VMALLE1IS"
+kill_a64sim a64_s2_vmall_dropped neoverse-v2 "stage2_kvm: VMALLE1IS left out after the IPAS2E1ISs"
+kill_a64sim a64_s2_vmid_unloaded neoverse-v2 "stage2_kvm: VTTBR_EL2 loaded without the tool's VMID"
 # a server's MADT with the BSP late (core/run/bringup_arm64.c): the CPUs listed before it keep
 # their MADT place as slot, slot 0 is overwritten, one slot never filled (its CPU_ON refused)
 kill_a64sim a64_bsp_late_slot neoverse-n1 "a CPU the MADT lists before the BSP keeps its MADT place as slot"
