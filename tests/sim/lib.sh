@@ -12,7 +12,12 @@ TOOL=$here/build/tlbscope-report
 n_test=0
 
 ok() { n_test=$((n_test + 1)); echo "ok $n_test - $*"; }
-not_ok() { n_test=$((n_test + 1)); echo "not ok $n_test - $*"; }
+# TLBSCOPE_STOP_AT_FAIL=1: the script ends at its first failure (tests/sim/mutants.sh, which
+# runs a whole script on a mutant and needs only to know that some check fails)
+not_ok() {
+    n_test=$((n_test + 1)); echo "not ok $n_test - $*"
+    [ -z "${TLBSCOPE_STOP_AT_FAIL:-}" ] || exit 1
+}
 skip() { n_test=$((n_test + 1)); echo "ok $n_test - $1 # SKIP $2"; }
 check() { # description, command...
     local d=$1; shift

@@ -746,7 +746,7 @@ kill_a64sim() { # MUTANT PROFILE WHAT
         not_ok "control: tests/sim/arm64_app.sh passes on $p with the correct driver (mutant $m not judged)"
         return
     fi
-    out=$(A64SIM=$MUT/$m/tlbscope-sim-a64 A64_PROFILES=$p bash tests/sim/arm64_app.sh 2>&1)
+    out=$(TLBSCOPE_STOP_AT_FAIL=1 A64SIM=$MUT/$m/tlbscope-sim-a64 A64_PROFILES=$p bash tests/sim/arm64_app.sh 2>&1)
     if grep -q '^not ok' <<<"$out"; then
         killed=$((killed + 1)); dead[$m]=1
         ok "mutant $m ($what): $(grep -m1 '^not ok' <<<"$out" | sed 's/^not ok [0-9]* - //')"

@@ -110,4 +110,10 @@ void stage2_kvm_note(const struct arm64_run *run, struct experiment_record *e, b
                    "empty table, %u-bit IPAs, VTTBR_EL2 VMID %u on every CPU, the firmware's VTCR_EL2 and VTTBR_EL2 "
                    "back after), so no stage-2 entry was filled and nothing is read back: the row times the "
                    "broadcast invalidation sequence (method.stage2)", STAGE2_IPA_BITS, STAGE2_KVM_VMID);
+    /* the IPAs are the test pages' physical addresses: RAM above the stage's input range gives
+     * IPAs no entry of it could hold (the TLBIs are the same instructions, timed the same) */
+    if (frame_pa(0, 0) >> STAGE2_IPA_BITS)
+        record_note(e, "stage2_kvm: the pages' IPAs (0x%llx...) lie above the %u-bit stage-2 input range: the "
+                       "TLBIs name addresses no entry of it could hold", (unsigned long long)frame_pa(0, 0),
+                    STAGE2_IPA_BITS);
 }

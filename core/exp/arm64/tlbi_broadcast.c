@@ -275,7 +275,7 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                     nothers);
     record_note(e, "broadcast, broadcast_os, broadcast_linux, broadcast_linux_busy, batch_linux%s: R (up to %u, "
                 "values.reps_per_sample) flushes back to back per sample where one spans under %u ticks (a tick: "
-                "%llu ps), all inside one break-before-make, latency their total over R; values.mean_per_op to a "
+                "%llu ps), inside one break-before-make (stage2_kvm remaps nothing), latency their total over R; values.mean_per_op to a "
                 "thousandth of a tick; ipi_local single-shot (R 1: a round of SGIs and acknowledgements spans "
                 "many ticks, and a repeat would be another round)", s2 ? ", stage2_kvm" : "", A64_REPS_MAX, A64_REPS_MIN_TICKS,
                 (unsigned long long)(run->counter_hz ? 1000000000000ull / run->counter_hz : 0));
