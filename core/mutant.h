@@ -234,6 +234,8 @@
 #define MUTANT_ID_a64_rss_unchecked 139 /* Aff0 > 15 taken as reachable by SGI without the GIC's range selector */
 #define MUTANT_ID_a64_rss_icc_ignored 148 /* ICC_CTLR_EL1.RSS ignored: the distributor's range selector taken as enough */
 #define MUTANT_ID_a64_sgi_unreachable_targeted 149 /* the IPI experiments target CPUs SGIs do not reach */
+/* the secondaries' translation regime (arch/arm64/include/asm/secondary_tcr.h): 208 */
+#define MUTANT_ID_a64_secondary_ttbr1_walks 208 /* secondaries get the BSP's TCR as it is: EPD1 clear, TTBR1 UNKNOWN */
 /* aarch64 Secure Boot: 209 */
 #define MUTANT_ID_arm_secure_boot_unchecked 209 /* validate: an aarch64 firmware.secure_boot any string */
 

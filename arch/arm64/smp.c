@@ -6,6 +6,7 @@
 #include "asm/barrier.h"
 #include "asm/gic.h"
 #include "asm/psci.h"
+#include "asm/secondary_tcr.h"
 #include "asm/timer.h"
 
 _Static_assert(__builtin_offsetof(struct boot_params, mair) == BP_MAIR, "BP_MAIR");
@@ -114,7 +115,6 @@ unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc)
     unsigned i, online = 1;
     uint64_t deadline;
     bp->mair = EL_READ(MAIR);
-    bp->tcr = EL_READ(TCR);
     bp->ttbr0 = EL_READ(TTBR0);
     bp->sctlr = EL_READ(SCTLR);
     bp->vbar = (uint64_t)exception_vectors;
@@ -124,6 +124,8 @@ unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc)
     } else {
         bp->cptr = read_sysreg(CPACR_EL1);
     }
+    /* EPD1 set: their TTBR1 is UNKNOWN out of CPU_ON (asm/secondary_tcr.h) */
+    bp->tcr = secondary_tcr(EL_READ(TCR), arch_el, arch_el == 2 ? bp->hcr : 0);
     bp->entry = (uint64_t)secondary_main;
     for (i = 1; i < ncpus; i++) { /* slot 0, the BSP, keeps the firmware's stack */
         bp->stack_top[i] = (uint64_t)(stacks + (uint64_t)(i + 1) * STACK_SIZE);

@@ -136,6 +136,19 @@ $(BUILD)/host/tests/test_bringup_arm64: tests/host/test_bringup_arm64.c $(patsub
 	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
 unit-tests: $(BUILD)/host/tests/test_bringup_arm64
 
+# the secondaries' TCR (arch/arm64/include/asm/secondary_tcr.h, a header alone): EPD1 set where
+# their regime has a TTBR1; the mutant a64_secondary_ttbr1_walks (208) fails it
+SEC_TCR_TEST := tests/host/test_secondary_tcr_arm64.c
+$(BUILD)/host/tests/test_secondary_tcr_arm64: $(SEC_TCR_TEST) arch/arm64/include/asm/secondary_tcr.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST  $@")
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $< -o $@ -lcmocka
+$(BUILD)/mutants/a64_secondary_ttbr1_walks/test_secondary_tcr_arm64: $(SEC_TCR_TEST) arch/arm64/include/asm/secondary_tcr.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_a64_secondary_ttbr1_walks $< -o $@ -lcmocka
+unit-tests: $(BUILD)/host/tests/test_secondary_tcr_arm64
+mutants: $(BUILD)/mutants/a64_secondary_ttbr1_walks/test_secondary_tcr_arm64
+
 # tlbscope-sim --arch aarch64 (sim/arm64/app.c): the aarch64 app's experiments, configuration
 # and report writer compiled for the host against arch/arm64/include (TLBSCOPE_HOST), on the
 # model and the host halves of asm/ (host_arch.c: smp, timer, paging; host_gic.c: SGIs, WFI),
