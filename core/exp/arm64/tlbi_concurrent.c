@@ -1,6 +1,6 @@
 /*
  * tlbi_concurrent: m initiators (1, 2, 4 .. every CPU) each shoot down their
- * own PAGES pages with broadcast TLBIs at the same moment (tlbi_flush.c:
+ * own pages (8, fewer on machines past 64 CPUs: concurrent_plan.h) with broadcast TLBIs at the same moment (tlbi_flush.c:
  * TLBI VAE1IS per page, DSB ISH, ISB). Broadcast invalidations of different
  * CPUs meet in the interconnect (and, under QEMU, in every vCPU's TLB
  * flush work): the slowdown of one initiator's DSB ISH as m grows is the
@@ -20,10 +20,9 @@
 #include "asm/timer.h"
 #include "core/exp/arm64/a64_exp.h"
 #include "core/exp/arm64/a64_pace.h"
+#include "core/exp/arm64/concurrent_plan.h"
 #include "core/exp/arm64/tlbi_flush.h"
 #include "core/lib/mem.h"
-
-#define PAGES 8
 
 /* the start flag, alone in its line: every initiator polls it */
 static struct {
@@ -65,11 +64,10 @@ static void fn_initiator(struct percpu *pc)
 void exp_tlbi_concurrent(struct arm64_run *run, struct experiment_record *e)
 {
     uint64_t base_p50 = 0;
-    unsigned others[MAX_CPUS], k = a64_others(others), counts[8], ncounts = 0, c, i, j;
+    unsigned others[MAX_CPUS], k = a64_others(others), counts[CONCURRENT_MAX_COUNTS], c, i, j;
+    const unsigned cpus = k + 1, pages = concurrent_pages(cpus, REGION_PAGES); /* every point's, per initiator */
+    unsigned ncounts = concurrent_counts(cpus, counts);
     struct a64_pace pace;
-    for (c = 1; c < k + 1; c *= 2)
-        counts[ncounts++] = c;
-    counts[ncounts++] = k + 1;
     if (!run->region_ok) {
         record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
         ncounts = 0;
@@ -92,13 +90,13 @@ void exp_tlbi_concurrent(struct arm64_run *run, struct experiment_record *e)
                 break;
             }
             region_reset();
-            if (!region_warm(run, others, k, 0, m * PAGES))
+            if (!region_warm(run, others, k, 0, m * pages))
                 e->partial = true;
             __atomic_store_n(&start.go, 0, __ATOMIC_RELEASE);
             for (j = 1; j < m; j++)
-                smp_post(others[j - 1], fn_initiator, j * PAGES, PAGES, a64_timeout_ticks(run));
+                smp_post(others[j - 1], fn_initiator, j * pages, pages, a64_timeout_ticks(run));
             __atomic_store_n(&start.go, 1, __ATOMIC_RELEASE);
-            pace.buf[got++] = own_shootdown(0, PAGES);
+            pace.buf[got++] = own_shootdown(0, pages);
             for (j = 1; j < m; j++) {
                 if (smp_wait(others[j - 1], a64_timeout_ticks(run)) != 0) {
                     a64_cpu_lost(run, others[j - 1], "tlbi_concurrent");
@@ -107,14 +105,14 @@ void exp_tlbi_concurrent(struct arm64_run *run, struct experiment_record *e)
                     pace.buf[got++] = percpu[others[j - 1]].result[0];
                 }
             }
-            region_verify(run, e, 0, m * PAGES, 1);
+            region_verify(run, e, 0, m * pages, 1);
         }
         a64_pace_point_done(&pace, i, !short_of_cpus);
         p = a64_point_add(e);
         if (!p)
             break;
         point_param_num(p, "initiators", m);
-        point_param_num(p, "pages", PAGES);
+        point_param_num(p, "pages", pages);
         a64_latency(p, pace.buf, got);
         if (c == 0)
             base_p50 = point_find_metric(p, "latency")->p50;
@@ -125,5 +123,9 @@ void exp_tlbi_concurrent(struct arm64_run *run, struct experiment_record *e)
     if (ncounts)
         a64_pace_end(run, e, &pace);
     record_note(e, "%u pages per initiator; a sample is one shootdown of each initiator, each on its own counter",
-             PAGES);
+             pages);
+    if (pages < CONCURRENT_PAGES)
+        record_note(e, "%u pages per initiator, not %u: the %u CPUs' pages must fit the test region's %u (one "
+                    "level-3 table), the same at every point so that the points compare",
+                    pages, CONCURRENT_PAGES, cpus, (unsigned)REGION_PAGES);
 }
