@@ -235,7 +235,9 @@
 #define MUTANT_ID_a64_rss_icc_ignored 148 /* ICC_CTLR_EL1.RSS ignored: the distributor's range selector taken as enough */
 #define MUTANT_ID_a64_sgi_unreachable_targeted 149 /* the IPI experiments target CPUs SGIs do not reach */
 /* the secondaries' translation regime (arch/arm64/include/asm/secondary_tcr.h): 208 */
-#define MUTANT_ID_a64_secondary_ttbr1_walks 208 /* secondaries get the BSP's TCR as it is: EPD1 clear, TTBR1 UNKNOWN */
+#define MUTANT_ID_a64_secondary_ttbr1_walks 208 /* secondaries get the BSP's TCR as it is: EPD1 clear, TTBR1 walked */
+/* tlbi_concurrent past 64 CPUs (core/exp/arm64/concurrent_plan.h): 213 */
+#define MUTANT_ID_a64_concurrent_pages_unbounded 213 /* 8 pages per initiator whatever the CPUs: past the region at 65 */
 /* aarch64 Secure Boot: 209 */
 #define MUTANT_ID_arm_secure_boot_unchecked 209 /* validate: an aarch64 firmware.secure_boot any string */
 

@@ -35,6 +35,8 @@ secondary_entry:
     msr     tcr_el1, x3
     ldr     x3, [x1, #BP_TTBR0]
     msr     ttbr0_el1, x3
+    ldr     x3, [x1, #BP_TTBR1]     /* its ASID where TCR_EL1.A1 is set; EPD1: never walked */
+    msr     ttbr1_el1, x3
     ldr     x3, [x1, #BP_CPTR]
     msr     cpacr_el1, x3
     ldr     x3, [x1, #BP_VBAR]

@@ -17,6 +17,7 @@ _Static_assert(__builtin_offsetof(struct boot_params, vbar) == BP_VBAR, "BP_VBAR
 _Static_assert(__builtin_offsetof(struct boot_params, hcr) == BP_HCR, "BP_HCR");
 _Static_assert(__builtin_offsetof(struct boot_params, cptr) == BP_CPTR, "BP_CPTR");
 _Static_assert(__builtin_offsetof(struct boot_params, entry) == BP_ENTRY, "BP_ENTRY");
+_Static_assert(__builtin_offsetof(struct boot_params, ttbr1) == BP_TTBR1, "BP_TTBR1");
 _Static_assert(__builtin_offsetof(struct boot_params, stack_top) == BP_STACK, "BP_STACK");
 _Static_assert(__builtin_offsetof(struct boot_params, percpu) == BP_PERCPU, "BP_PERCPU");
 _Static_assert(BP_MAX_CPUS == MAX_CPUS, "one table size");
@@ -123,6 +124,10 @@ unsigned smp_boot_secondaries(uint64_t deadline_ticks, int64_t *psci_rc)
         bp->cptr = read_sysreg(CPTR_EL2);
     } else {
         bp->cptr = read_sysreg(CPACR_EL1);
+        /* never walked (EPD1, below), but where the firmware set TCR_EL1.A1 the ASID is
+         * TTBR1's: the secondaries must tag their entries with the BSP's, which the tool's
+         * TLBIs name (asm/secondary_tcr.h) */
+        bp->ttbr1 = read_sysreg(TTBR1_EL1);
     }
     /* EPD1 set: their TTBR1 is UNKNOWN out of CPU_ON (asm/secondary_tcr.h) */
     bp->tcr = secondary_tcr(EL_READ(TCR), arch_el, arch_el == 2 ? bp->hcr : 0);

@@ -136,18 +136,23 @@ $(BUILD)/host/tests/test_bringup_arm64: tests/host/test_bringup_arm64.c $(patsub
 	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $^ -o $@ -lcmocka
 unit-tests: $(BUILD)/host/tests/test_bringup_arm64
 
-# the secondaries' TCR (arch/arm64/include/asm/secondary_tcr.h, a header alone): EPD1 set where
-# their regime has a TTBR1; the mutant a64_secondary_ttbr1_walks (208) fails it
-SEC_TCR_TEST := tests/host/test_secondary_tcr_arm64.c
-$(BUILD)/host/tests/test_secondary_tcr_arm64: $(SEC_TCR_TEST) arch/arm64/include/asm/secondary_tcr.h
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  TEST  $@")
-	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) $< -o $@ -lcmocka
-$(BUILD)/mutants/a64_secondary_ttbr1_walks/test_secondary_tcr_arm64: $(SEC_TCR_TEST) arch/arm64/include/asm/secondary_tcr.h
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(ARM64_HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_a64_secondary_ttbr1_walks $< -o $@ -lcmocka
-unit-tests: $(BUILD)/host/tests/test_secondary_tcr_arm64
-mutants: $(BUILD)/mutants/a64_secondary_ttbr1_walks/test_secondary_tcr_arm64
+# Host tests of aarch64 headers alone (no sources to link): tests/host/$(1).c, and a build of
+# it with the mutant $(2), which it must fail (tests/sim/mutants.sh). The secondaries' TCR
+# (asm/secondary_tcr.h: EPD1 set where their regime has a TTBR1; 208) and tlbi_concurrent's
+# plan (core/exp/arm64/concurrent_plan.h: every point within the test region; 213).
+define a64_header_test_rules
+$(BUILD)/host/tests/$(1): tests/host/$(1).c
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  TEST  $$@")
+	$$(Q)$$(HOST_CC) $$(ARM64_HOST_CFLAGS) -MMD -MP $$< -o $$@ -lcmocka
+$(BUILD)/mutants/$(2)/$(1): tests/host/$(1).c
+	@mkdir -p $$(dir $$@)
+	$$(Q)$$(HOST_CC) $$(ARM64_HOST_CFLAGS) -DTLBSCOPE_MUTANT=MUTANT_ID_$(2) -MMD -MP $$< -o $$@ -lcmocka
+unit-tests: $(BUILD)/host/tests/$(1)
+mutants: $(BUILD)/mutants/$(2)/$(1)
+endef
+$(eval $(call a64_header_test_rules,test_secondary_tcr_arm64,a64_secondary_ttbr1_walks))
+$(eval $(call a64_header_test_rules,test_concurrent_plan_arm64,a64_concurrent_pages_unbounded))
 
 # tlbscope-sim --arch aarch64 (sim/arm64/app.c): the aarch64 app's experiments, configuration
 # and report writer compiled for the host against arch/arm64/include (TLBSCOPE_HOST), on the

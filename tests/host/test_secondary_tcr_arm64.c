@@ -1,6 +1,7 @@
 /*
  * The TCR the aarch64 app's secondaries load (arch/arm64/include/asm/secondary_tcr.h): they
- * get no TTBR1 of their own (UNKNOWN out of PSCI CPU_ON), so wherever their regime has a
+ * must never walk TTBR1 (UNKNOWN out of PSCI CPU_ON; at EL1 they take the BSP's for its
+ * ASID, whose tables the firmware may change unmaintained), so wherever their regime has a
  * second VA range (EL1, or EL2 with HCR_EL2.E2H) EPD1 must be set whatever the firmware left
  * in the BSP's TCR, and every other bit must be the BSP's. Without E2H, TCR_EL2 has one range
  * and bit 23 is RES1, not EPD1: the BSP's TCR goes on whole. QEMU's AAVMF sets EPD1

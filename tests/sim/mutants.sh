@@ -770,10 +770,16 @@ kill_a64sim a64_pairs_bsp_only neoverse-n1 "ipi_roundtrip's pairs: only the BSP 
 # PSCI 0.1 taken as one that can start CPUs; tests/sim/arm64_app.sh's --psci runs fail it too)
 kill_a64sim a64_cpu_off_skipped neoverse-n1 "the secondaries never call PSCI CPU_OFF at the end"
 # the secondaries' TCR (asm/secondary_tcr.h): the BSP's handed on with EPD1 clear, so a
-# secondary walks its UNKNOWN TTBR1 (QEMU's AAVMF sets EPD1 itself: only this test sees it)
+# secondary walks TTBR1's tables (QEMU's AAVMF sets EPD1 itself: only this test sees it)
 control_unit a64_secondary_ttbr1_walks test_secondary_tcr_arm64 "the secondaries' TCR test" 2
 kill_unit a64_secondary_ttbr1_walks test_el1_secondaries_never_walk_ttbr1 \
-    "the secondaries get the BSP's TCR with EPD1 clear (their TTBR1 UNKNOWN)" test_secondary_tcr_arm64
+    "the secondaries get the BSP's TCR with EPD1 clear (they walk TTBR1)" test_secondary_tcr_arm64
+# tlbi_concurrent past 64 CPUs (concurrent_plan.h): 8 pages per initiator whatever the CPU
+# count, so 128 initiators remap past the test region's one level-3 table (the model stops at
+# 64 CPUs: only this test reaches Altra's and Grace's counts)
+control_unit a64_concurrent_pages_unbounded test_concurrent_plan_arm64 "tlbi_concurrent's plan test" 1
+kill_unit a64_concurrent_pages_unbounded test_every_point_fits_the_region \
+    "tlbi_concurrent: 8 pages per initiator past 64 CPUs (beyond the test region)" test_concurrent_plan_arm64
 control_unit psci_features_unchecked test_psci_arm64 "the PSCI check test" 5
 kill_unit psci_features_unchecked test_psci_0_1_refused \
     "CPU_ON without PSCI_VERSION >= 0.2 and PSCI_FEATURES checked" test_psci_arm64

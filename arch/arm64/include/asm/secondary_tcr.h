@@ -1,10 +1,11 @@
 /*
  * The TCR a secondary CPU loads from struct boot_params (arch/arm64/entry.S). The app gives
- * a secondary the BSP's MAIR, TCR and TTBR0, and nothing for TTBR1: out of PSCI CPU_ON,
- * TTBR1_EL1 holds an UNKNOWN value (Arm ARM: it has no reset value). With TCR.EPD1 clear a
- * TLB miss in the upper VA range walks whatever TTBR1 points at, and so may a speculative
- * access at any time: the CPU would fill its TLB from memory that is not a translation
- * table (entries the test's TLBIs never name, a conflict with the region's). EPD1 set makes
+ * a secondary the BSP's MAIR, TCR, TTBR0 and, at EL1, TTBR1 (out of PSCI CPU_ON TTBR1_EL1
+ * is UNKNOWN, Arm ARM: no reset value; where the firmware set TCR_EL1.A1 the ASID every
+ * entry is tagged with is TTBR1's, and the tool's TLBIs name the BSP's). The BSP's TTBR1
+ * tables are the firmware's, which may change them while the app runs and which the
+ * secondaries' TLBs would then cache unmaintained: with TCR.EPD1 clear a TLB miss in the
+ * upper VA range walks them, and so may a speculative access at any time. EPD1 set makes
  * every such walk a translation fault that fills nothing. The BSP keeps the firmware's TCR
  * and TTBR1 (valid tables, or EPD1 already set: method.tcr_epd1 says which); the
  * secondaries run no code above TTBR0's range, and are turned off at the end, so nothing

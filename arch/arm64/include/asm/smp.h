@@ -15,7 +15,8 @@
 #define BP_HCR 40  /* EL2 only */
 #define BP_CPTR 48 /* CPACR_EL1, or CPTR_EL2 at EL2 */
 #define BP_ENTRY 56
-#define BP_STACK 64
+#define BP_TTBR1 64 /* EL1 only: the BSP's TTBR1_EL1, for its ASID where TCR_EL1.A1 is set */
+#define BP_STACK 72
 #define BP_MAX_CPUS 512 /* MAX_CPUS (asm/percpu.h): 8 KiB of pointers */
 #define BP_PERCPU (BP_STACK + 8 * BP_MAX_CPUS)
 
@@ -28,7 +29,7 @@
 #include "asm/percpu.h"
 
 struct boot_params {
-    uint64_t mair, tcr, ttbr0, sctlr, vbar, hcr, cptr, entry;
+    uint64_t mair, tcr, ttbr0, sctlr, vbar, hcr, cptr, entry, ttbr1;
     uint64_t stack_top[BP_MAX_CPUS];
     uint64_t percpu[BP_MAX_CPUS];
 };
