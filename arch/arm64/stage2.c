@@ -16,6 +16,13 @@ uint64_t stage2_root_pa(void)
     return (uint64_t)(uintptr_t)s2_root;
 }
 
+bool stage2_host_in_el20(void)
+{
+    uint64_t hcr = read_sysreg(HCR_EL2);
+    /* HCR_EL2.E2H [34], TGE [27] */
+    return ((hcr >> 34) & 1) && ((hcr >> 27) & 1);
+}
+
 void stage2_switch(uint64_t vtcr, uint64_t vttbr, struct stage2_regs *old)
 {
     old->vtcr = read_sysreg(VTCR_EL2);

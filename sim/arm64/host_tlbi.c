@@ -84,6 +84,7 @@ void isb(void) { a64m_isb(model("ISB"), bound_cpu); }
 /* asm/stage2.h on the host: the bound CPU's registers in the model, which checks the EL; the
  * root table an address past the region's frames (nothing walks it) */
 uint64_t stage2_root_pa(void) { return (uint64_t)model("stage2_root_pa")->frames << 12; }
+bool stage2_host_in_el20(void) { return false; }
 void stage2_switch(uint64_t vtcr, uint64_t vttbr, struct stage2_regs *old)
 {
     a64m_s2_switch(model("a VTTBR_EL2 write"), bound_cpu, vtcr, vttbr, &old->vtcr, &old->vttbr);

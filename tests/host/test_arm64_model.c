@@ -786,6 +786,42 @@ static void test_linux_repeat_tlbi_by_midr(void **state)
     }
 }
 
+/* Linux's whole arm64_repeat_tlbi_list by MIDR, the parts no profile plays: other implementers
+ * (Azure Cobalt 100 is a Neoverse N2 under Microsoft's code, NVIDIA Olympus), the entries
+ * bounded by variant and revision (Cortex-A510 to r1p1, Kryo4xx Gold rcpe-rfpe), Qualcomm's
+ * Kryo by the part's top digit; Neoverse N3 and Cortex-A72 are not in it */
+static void test_linux_repeat_tlbi_whole_list(void **state)
+{
+    static const struct {
+        uint64_t midr;
+        bool repeat;
+    } want[] = {
+        { 0x6d0fd490, true },  /* Microsoft Azure Cobalt 100 */
+        { 0x4e0f0100, true },  /* NVIDIA Olympus */
+        { 0x414fd0b1, true },  /* Cortex-A76 r4p1: 4118414, every revision */
+        { 0x410fd050, true },  /* Cortex-A55 */
+        { 0x411fd461, true },  /* Cortex-A510 r1p1 */
+        { 0x411fd462, false }, /* Cortex-A510 r1p2: fixed */
+        { 0x51df804e, true },  /* Kryo4xx Gold rdpe */
+        { 0x51bf804e, false }, /* Kryo4xx Gold rbpe: before the range */
+        { 0x510f2110, true },  /* a Kryo (part 0x211) */
+        { 0x510f8000, true },  /* Falkor v1 r0p0 */
+        { 0x510f8001, false }, /* Falkor v1 r0p1 */
+        { 0x410fd8e0, false }, /* Neoverse N3 */
+        { 0x410fd083, false }, /* Cortex-A72 */
+        { 0x6d0fd080, false }, /* Microsoft's implementer, another part */
+    };
+    (void)state;
+    for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        struct arm64_cpu_id id = { .midr = want[i].midr };
+        struct linux_tlbi l;
+        arm64_cpu_decode(&id);
+        linux_tlbi_choose(&id, 0x2a, &l);
+        if (l.repeat != want[i].repeat)
+            fail_msg("MIDR 0x%llx: repeat %d, want %d", (unsigned long long)want[i].midr, l.repeat, want[i].repeat);
+    }
+}
+
 /* ID_AA64MMFR2_EL1.E0PD of the profiles (sim/arm64/profiles.c): N1, V1 and A72 lack it (Linux
  * runs KPTI there), V2 has it */
 static void test_e0pd_decoded_from_mmfr2(void **state)
@@ -1081,6 +1117,7 @@ int main(void)
         cmocka_unit_test(test_kpti_flush_drops_both_asids),
         cmocka_unit_test(test_linux_flush_paths),
         cmocka_unit_test(test_linux_repeat_tlbi_by_midr),
+        cmocka_unit_test(test_linux_repeat_tlbi_whole_list),
         cmocka_unit_test(test_e0pd_decoded_from_mmfr2),
         cmocka_unit_test(test_broadcast_flush_reaches_every_cpu),
         cmocka_unit_test(test_a_live_descriptor_changed_without_a_break_is_an_error),

@@ -174,7 +174,7 @@ static void describe_linux_tlbi(struct arm64_run *run)
         sb_puts(&words, "plain");
     if (l.repeat)
         fmt_into(run->linux_repeat_tlbi, sizeof(run->linux_repeat_tlbi),
-                 "MIDR 0x%llx: Arm %s, erratum %s, in arm64_repeat_tlbi_list", (unsigned long long)run->cpu.midr,
+                 "MIDR 0x%llx: %s, erratum %s, in arm64_repeat_tlbi_list", (unsigned long long)run->cpu.midr,
                  l.repeat_part, l.repeat_erratum);
     else
         fmt_into(run->linux_repeat_tlbi, sizeof(run->linux_repeat_tlbi),

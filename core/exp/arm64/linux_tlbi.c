@@ -5,45 +5,76 @@
 #include "asm/tlbi.h"
 #include "core/mutant.h"
 
+/* MIDR implementer codes (Arm ARM, MIDR_EL1) */
 #define ARM 0x41u
+#define NVIDIA 0x4eu
+#define QCOM 0x51u
+#define MICROSOFT 0x6du
+#define RV(var, rev) (((var) << 4) | (rev)) /* variant and revision as one number, Linux's MIDR_CPU_VAR_REV */
+#define ALL RV(0, 0), RV(0xf, 0xf)
 
 /*
- * arm64_repeat_tlbi_list (arch/arm64/kernel/cpu_errata.c), Arm's parts: erratum 4118414 and
- * its siblings (a broadcast TLBI; DSB may complete before writes translated by the entry
- * are globally observed, CVE-2025-10263), every revision; Cortex-A76's older 1286807 is
- * within it. Other implementers' entries (Qualcomm Falkor and Kryo4xx Gold, NVIDIA Olympus,
- * Microsoft Azure Cobalt 100) are not tabled here: their MIDRs are named as not matched.
+ * arm64_repeat_tlbi_list (arch/arm64/kernel/cpu_errata.c): the CPUs on which Linux follows its
+ * broadcast TLBIs' DSB ISH with TLBI VALE1IS, XZR and another DSB ISH. Erratum 4118414 and its
+ * siblings (a broadcast TLBI's DSB may complete before writes translated by the entry are
+ * globally observed, CVE-2025-10263), every revision, in Arm's parts, NVIDIA Olympus and
+ * Microsoft's Azure Cobalt 100 (a Neoverse N2 under its own implementer code); the older
+ * entries by revision: Cortex-A76 r0p0-r3p0 (1286807), Qualcomm Kryo4xx Gold rcpe-rfpe (its
+ * A76 r0p0-r3p0), Cortex-A55 (2441007), Cortex-A510 r0p0-r1p1 (2441009), Qualcomm Falkor v1
+ * r0p0 and every Kryo (part 0x2XX: Linux's is_kryo_midr) (Falkor 1009). No entry has fixed
+ * revisions named by REVIDR_EL1, so the MIDR alone decides, as in Linux.
  */
 static const struct {
-    unsigned part;
+    unsigned implementer, part, part_mask, rv_min, rv_max;
     const char *name, *erratum;
 } repeat_parts[] = {
-    { 0xd0b, "Cortex-A76", "4193800" },   { 0xd0e, "Cortex-A76AE", "4193801" },
-    { 0xd0d, "Cortex-A77", "4193798" },   { 0xd41, "Cortex-A78", "4193791" },
-    { 0xd42, "Cortex-A78AE", "4193793" }, { 0xd4b, "Cortex-A78C", "4193794" },
-    { 0xd47, "Cortex-A710", "4193788" },  { 0xd44, "Cortex-X1", "4193791" },
-    { 0xd4c, "Cortex-X1C", "4193792" },   { 0xd48, "Cortex-X2", "4193788" },
-    { 0xd4e, "Cortex-X3", "4193786" },    { 0xd82, "Cortex-X4", "4118414" },
-    { 0xd85, "Cortex-X925", "4193781" },  { 0xd0c, "Neoverse N1", "4193800" },
-    { 0xd49, "Neoverse N2", "4193789" },  { 0xd40, "Neoverse V1", "4193790" },
-    { 0xd4f, "Neoverse V2", "4193787" },  { 0xd84, "Neoverse V3", "4193784" },
-    { 0xd83, "Neoverse V3AE", "4193784" },
+    { ARM, 0xd0b, 0xfff, ALL, "Arm Cortex-A76", "4193800" },
+    { ARM, 0xd0e, 0xfff, ALL, "Arm Cortex-A76AE", "4193801" },
+    { ARM, 0xd0d, 0xfff, ALL, "Arm Cortex-A77", "4193798" },
+    { ARM, 0xd41, 0xfff, ALL, "Arm Cortex-A78", "4193791" },
+    { ARM, 0xd42, 0xfff, ALL, "Arm Cortex-A78AE", "4193793" },
+    { ARM, 0xd4b, 0xfff, ALL, "Arm Cortex-A78C", "4193794" },
+    { ARM, 0xd47, 0xfff, ALL, "Arm Cortex-A710", "4193788" },
+    { ARM, 0xd44, 0xfff, ALL, "Arm Cortex-X1", "4193791" },
+    { ARM, 0xd4c, 0xfff, ALL, "Arm Cortex-X1C", "4193792" },
+    { ARM, 0xd48, 0xfff, ALL, "Arm Cortex-X2", "4193788" },
+    { ARM, 0xd4e, 0xfff, ALL, "Arm Cortex-X3", "4193786" },
+    { ARM, 0xd82, 0xfff, ALL, "Arm Cortex-X4", "4118414" },
+    { ARM, 0xd85, 0xfff, ALL, "Arm Cortex-X925", "4193781" },
+    { ARM, 0xd8c, 0xfff, ALL, "Arm C1-Ultra", "4118414" },
+    { ARM, 0xd90, 0xfff, ALL, "Arm C1-Premium", "4118414" },
+    { ARM, 0xd0c, 0xfff, ALL, "Arm Neoverse N1", "4193800" },
+    { ARM, 0xd49, 0xfff, ALL, "Arm Neoverse N2", "4193789" },
+    { ARM, 0xd40, 0xfff, ALL, "Arm Neoverse V1", "4193790" },
+    { ARM, 0xd4f, 0xfff, ALL, "Arm Neoverse V2", "4193787" },
+    { ARM, 0xd84, 0xfff, ALL, "Arm Neoverse V3", "4193784" },
+    { ARM, 0xd83, 0xfff, ALL, "Arm Neoverse V3AE", "4193784" },
+    { NVIDIA, 0x010, 0xfff, ALL, "NVIDIA Olympus", "T410-OLY-1029" },
+    { MICROSOFT, 0xd49, 0xfff, ALL, "Microsoft Azure Cobalt 100", "4193789" },
+    { ARM, 0xd05, 0xfff, ALL, "Arm Cortex-A55", "2441007" },
+    { ARM, 0xd46, 0xfff, RV(0, 0), RV(1, 1), "Arm Cortex-A510 r0p0-r1p1", "2441009" },
+    { QCOM, 0x804, 0xfff, RV(0xc, 0xe), RV(0xf, 0xe), "Qualcomm Kryo4xx Gold rcpe-rfpe", "1286807" },
+    { QCOM, 0x800, 0xfff, RV(0, 0), RV(0, 0), "Qualcomm Falkor v1 r0p0", "Falkor 1009" },
+    { QCOM, 0x200, 0xf00, ALL, "Qualcomm Kryo", "Falkor 1009" },
 };
 
 void linux_tlbi_choose(const struct arm64_cpu_id *cpu, int asid, struct linux_tlbi *out)
 {
-    unsigned i;
+    unsigned i, rv = RV(cpu->variant, cpu->revision);
     out->range = cpu->tlbi_range;
     out->ttl = cpu->ttl; /* ID_AA64MMFR2_EL1.TTL, decoded with the other fields (arm64_cpu_decode) */
     out->kpti = !cpu->e0pd && asid >= 0; /* KPTI's user ASID exists at EL1 only */
     out->asid = asid;
-    out->repeat = false;
+    out->repeat = out->repeat_every_revision = false;
     out->repeat_part = out->repeat_erratum = 0;
-    for (i = 0; cpu->implementer == ARM && i < sizeof(repeat_parts) / sizeof(repeat_parts[0]); i++)
-        if (repeat_parts[i].part == cpu->part) {
+    for (i = 0; !out->repeat && i < sizeof(repeat_parts) / sizeof(repeat_parts[0]); i++)
+        if (repeat_parts[i].implementer == cpu->implementer &&
+            (cpu->part & repeat_parts[i].part_mask) == repeat_parts[i].part && rv >= repeat_parts[i].rv_min &&
+            rv <= repeat_parts[i].rv_max) {
             out->repeat = true;
             out->repeat_part = repeat_parts[i].name;
             out->repeat_erratum = repeat_parts[i].erratum;
+            out->repeat_every_revision = repeat_parts[i].rv_min == RV(0, 0) && repeat_parts[i].rv_max == RV(0xf, 0xf);
         }
 }
 

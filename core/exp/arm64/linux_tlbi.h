@@ -37,7 +37,8 @@ struct linux_tlbi {
     bool ttl;    /* FEAT_TTL: ID_AA64MMFR2_EL1.TTL [51:48] >= 1 (ARM64_HAS_ARMv8_4_TTL) */
     bool kpti;   /* no FEAT_E0PD: Linux keeps KPTI, every TLBI twice (kernel, user ASID) */
     bool repeat; /* the CPU is in arm64_repeat_tlbi_list */
-    const char *repeat_part, *repeat_erratum; /* "Neoverse N1", "4193800"; NULL when not */
+    const char *repeat_part, *repeat_erratum; /* "Arm Neoverse N1", "4193800"; NULL when not */
+    bool repeat_every_revision;               /* the entry names every variant and revision */
     int asid;    /* the ASID the TLBIs name; -1 at EL2 (no ASIDs without HCR_EL2.E2H) */
 };
 

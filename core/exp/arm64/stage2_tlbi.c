@@ -14,6 +14,8 @@
 /* what each CPU held before (the firmware's), indexed by CPU; loaded[] says which to restore */
 static struct stage2_regs saved[MAX_CPUS];
 static bool loaded[MAX_CPUS];
+/* the firmware runs EL2 as a VHE host (E2H and TGE): stage2_kvm left out (asm/stage2.h) */
+static bool host_in_el20;
 
 /* a CPU's switch: arg0 VTCR_EL2, arg1 VTTBR_EL2; result0/1 what they held */
 static void fn_switch(struct percpu *pc)
@@ -52,6 +54,9 @@ bool stage2_kvm_enter(struct arm64_run *run, struct experiment_record *e)
 {
     uint64_t vtcr = stage2_vtcr((unsigned)(run->cpu.mmfr0 & 0xf));
     uint64_t vttbr = stage2_vttbr(stage2_root_pa(), STAGE2_KVM_VMID);
+    host_in_el20 = stage2_host_in_el20();
+    if (host_in_el20)
+        return false;
     stage2_switch(vtcr, vttbr, &saved[0]);
     loaded[0] = true;
     run->stage2_vmid = STAGE2_KVM_VMID;
@@ -96,6 +101,12 @@ void stage2_kvm_note(const struct arm64_run *run, struct experiment_record *e, b
     if (!measured && run->el != 2) {
         record_note(e, "stage2_kvm: not measured at EL%u: a guest kernel cannot issue stage-2 TLBIs (IPAS2E1IS is "
                        "EL2's), the hypervisor above it does", run->el);
+        return;
+    }
+    if (!measured && host_in_el20) {
+        record_note(e, "stage2_kvm: not measured: HCR_EL2 has E2H and TGE set (the firmware runs EL2 as a VHE "
+                       "host), where TLBI VMALLE1IS acts on the EL2&0 regime, not on a VMID; KVM clears TGE first "
+                       "(__tlb_switch_to_guest), the tool does not change HCR_EL2");
         return;
     }
     if (!measured) {

@@ -38,18 +38,25 @@
 
 void exp_stale_control(struct arm64_run *run, struct experiment_record *e)
 {
-    uint64_t stale, conflicts, faults;
+    uint64_t stale, conflicts, faults, tpl = 0;
     unsigned cpus[MAX_CPUS], k = a64_others(cpus);
     struct result_point *p;
     if (!run->region_ok) {
         record_set_status(e, RESULT_ERROR, "no test region (see run.errors)");
         return;
     }
+    /* its one sample at TPL_HIGH_LEVEL, as every paced point (a64_pace_point): no firmware
+     * callback runs while the descriptors are invalid and the BSP reads through the abort
+     * window; nothing in it calls the firmware */
+    if (run->irq_mask)
+        tpl = run->irq_mask();
     region_reset();
     region_warm(run, cpus, k, 0, CONTROL_PAGES);
     region_unmap(0, CONTROL_PAGES + CONTROL_COLD_PAGES); /* and nothing else: no TLBI, no DSB ISH */
     stale = region_verify_unmapped(run, e, 0, CONTROL_PAGES + CONTROL_COLD_PAGES, 0);
     region_reset();
+    if (run->irq_mask && run->irq_restore)
+        run->irq_restore(tpl);
     a64_misreads(&conflicts, &faults);
     p = a64_point_add(e);
     point_param_num(p, "pages", CONTROL_PAGES);

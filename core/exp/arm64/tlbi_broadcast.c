@@ -168,9 +168,10 @@ static void note_linux(const struct arm64_run *run, struct experiment_record *e,
     record_note(e, "batch_linux: Linux's reclaim batching, per page DSB ISHST + its leaf TLBI, one DSB ISH%s for "
                    "the batch, ISB", l->repeat ? " + the repeat dummy" : "");
     if (l->repeat)
-        record_note(e, "broadcast_linux: the repeat-TLBI workaround applies: MIDR 0x%llx is Arm %s, in Linux's "
-                       "arm64_repeat_tlbi_list (erratum %s, every revision)",
-                    (unsigned long long)run->cpu.midr, l->repeat_part, l->repeat_erratum);
+        record_note(e, "broadcast_linux: the repeat-TLBI workaround applies: MIDR 0x%llx is %s, in Linux's "
+                       "arm64_repeat_tlbi_list (erratum %s%s)",
+                    (unsigned long long)run->cpu.midr, l->repeat_part, l->repeat_erratum,
+                    l->repeat_every_revision ? ", every revision" : "");
     else
         record_note(e, "broadcast_linux: no repeat-TLBI workaround: MIDR 0x%llx (implementer 0x%02x, part 0x%03x) "
                        "is not in Linux's arm64_repeat_tlbi_list",

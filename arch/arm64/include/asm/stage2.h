@@ -10,6 +10,7 @@
 #ifndef TLBSCOPE_ARM64_STAGE2_H
 #define TLBSCOPE_ARM64_STAGE2_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/mutant.h"
@@ -47,6 +48,11 @@ static inline uint64_t stage2_vttbr(uint64_t root_pa, uint16_t vmid)
 
 /* The tool's stage-2 root table (zeroed here, 4 KiB aligned), its physical address. */
 uint64_t stage2_root_pa(void);
+/* EL2 only: true when HCR_EL2 has E2H and TGE both set (a VHE host's EL2&0 regime): there a
+ * TLBI VMALLE1IS acts on the EL2&0 regime, not on the VMID in VTTBR_EL2, and KVM clears TGE
+ * (__tlb_switch_to_guest) before its stage-2 sequence; the tool does not, and leaves the row
+ * out. The model runs no VHE host: false there. */
+bool stage2_host_in_el20(void);
 /* EL2 only: this CPU's VTCR_EL2 and VTTBR_EL2 become `vtcr`, `vttbr` (then ISB); what they held
  * before in *old (the firmware's, for the way back through this same call) */
 void stage2_switch(uint64_t vtcr, uint64_t vttbr, struct stage2_regs *old);
