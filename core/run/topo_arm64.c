@@ -90,8 +90,8 @@ unsigned a64_choose_pairs(const struct a64_place *place, const unsigned *cpus, u
                 continue;
             if ((uint64_t)s * quota / m != ((uint64_t)s + 1) * quota / m &&
                 chosen < limit + A64_CLASS_COUNT && !(MUTANT(a64_pairs_sampled_in_order) && chosen >= limit)) {
-                out[chosen].initiator = (uint8_t)cpus[k / n];
-                out[chosen].target = (uint8_t)cpus[k % n];
+                out[chosen].initiator = (uint16_t)cpus[k / n];
+                out[chosen].target = (uint16_t)cpus[k % n];
                 out[chosen].cls = (uint8_t)c;
                 chosen++;
             }

@@ -75,9 +75,11 @@ enum a64_class a64_place_class(const struct a64_place *a, const struct a64_place
 /* the two together: the class from two MPIDRs */
 enum a64_class a64_mpidr_class(uint64_t a, uint64_t b, bool mt);
 
-/* one ordered pair of ipi_roundtrip: CPU numbers (percpu[] indices) and their class */
+/* one ordered pair of ipi_roundtrip: CPU numbers (percpu[] indices, up to MAX_CPUS: a 2P
+ * AmpereOne has 384) and their class */
 struct a64_pair {
-    uint8_t initiator, target, cls;
+    uint16_t initiator, target;
+    uint8_t cls;
 };
 
 /*

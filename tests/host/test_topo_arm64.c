@@ -113,6 +113,29 @@ static void test_every_pair_below_the_limit(void **state)
     assert_int_equal(out[3].cls, A64_CLASS_SAME_PACKAGE);
 }
 
+/* 384 CPUs (a 2P AmpereOne: 192 single-threaded cores a socket, MT clear): the pairs name
+ * CPUs past 255 as they are (a byte wide, CPU 300 was CPU 44), each pair's class its CPUs' */
+static void test_pairs_name_cpus_past_255(void **state)
+{
+    static struct a64_place place[384];
+    static unsigned cpus[384];
+    struct a64_pair out[60 + A64_CLASS_COUNT];
+    unsigned all, n, i, highest = 0;
+    (void)state;
+    for (i = 0; i < 384; i++) {
+        cpus[i] = i;
+        a64_place_from_mpidr((uint64_t)(i / 192) << 16 | (uint64_t)(i % 192 / 4) << 8 | (i % 4), false, &place[i]);
+    }
+    n = a64_choose_pairs(place, cpus, 384, 0, 60, out, &all);
+    assert_int_equal(all, 384 * 383 - 383);
+    for (i = 0; i < n; i++) {
+        assert_true(out[i].initiator < 384 && out[i].target < 384);
+        assert_int_equal(out[i].cls, a64_place_class(&place[out[i].initiator], &place[out[i].target]));
+        highest = out[i].initiator > highest ? out[i].initiator : highest;
+    }
+    assert_true(highest >= 256);
+}
+
 /* 16 CPUs, 2 sockets of 4 pairs (the model's neoverse-n1 shape): 225 pairs over a limit of
  * 30: 10 of each class, spread over the class (secondary initiators among them) */
 static void test_sample_gives_each_class_its_share(void **state)
@@ -152,6 +175,7 @@ int main(void)
         cmocka_unit_test(test_pptt_places),
         cmocka_unit_test(test_every_pair_below_the_limit),
         cmocka_unit_test(test_sample_gives_each_class_its_share),
+        cmocka_unit_test(test_pairs_name_cpus_past_255),
     };
     return cmocka_run_group_tests_name("aarch64 topology classes and ipi_roundtrip's pairs", tests, NULL, NULL);
 }
