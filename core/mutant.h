@@ -238,6 +238,8 @@
 #define MUTANT_ID_a64_secondary_ttbr1_walks 208 /* secondaries get the BSP's TCR as it is: EPD1 clear, TTBR1 UNKNOWN */
 /* aarch64 Secure Boot: 209 */
 #define MUTANT_ID_arm_secure_boot_unchecked 209 /* validate: an aarch64 firmware.secure_boot any string */
+/* aarch64 break-before-make's make after the TLBIs complete (core/exp/arm64/a64_exp.c): 210 */
+#define MUTANT_ID_a64_make_before_tlbi 210 /* region_remap: invalid, the new descriptors, then the timed TLBIs */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)
