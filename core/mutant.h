@@ -240,6 +240,8 @@
 #define MUTANT_ID_a64_concurrent_pages_unbounded 213 /* 8 pages per initiator whatever the CPUs: past the region at 65 */
 /* aarch64 Secure Boot: 209 */
 #define MUTANT_ID_arm_secure_boot_unchecked 209 /* validate: an aarch64 firmware.secure_boot any string */
+/* aarch64 break-before-make's make after the TLBIs complete (core/exp/arm64/a64_exp.c): 210 */
+#define MUTANT_ID_a64_make_before_tlbi 210 /* region_remap: invalid, the new descriptors, then the timed TLBIs */
 
 #ifdef TLBSCOPE_MUTANT
 #define MUTANT(name) (TLBSCOPE_MUTANT == MUTANT_ID_##name)

@@ -185,7 +185,7 @@ sim: $(A64SIM)
 # tests/qemu/aarch64.sh kills under QEMU too), pti_double_invalidation's verifier's (203) and
 # ipi_roundtrip's pairs' (205), the summary's table (207), the tool's SGIs' (112, 113), the
 # hand-back's CPU_OFF (117), the PSCI check before CPU_ON (118), the experiments' order of
-# stores and TLBIs and their ASIDs (114-116), break-before-make's (126, 127: the model's
+# stores and TLBIs and their ASIDs (114-116), break-before-make's (126, 127, 210: the model's
 # error) and the BSP-late slots (136), killed by tests/sim/arm64_app.sh: profiles.c,
 # host_gic.c, arch/arm64/irq.c, core/exp/arm64/kpti.c, a64_exp.c, tlbi_broadcast.c,
 # core/run/topo_arm64.c, core/report/summary_text.c, arch/arm64/gic_sgi.c, cpu_off.c,
@@ -195,7 +195,8 @@ A64SIM_MUTANTS := a64sim_profile_tlb_ignored a64sim_wfi_skips_handler arm_irq_pi
                   a64_kpti_user_unverified a64_pairs_bsp_only table_skips_skip_rows arm_sgi_ping_secure \
                   arm_sgi_readback_ignored a64_cpu_off_skipped psci_features_unchecked \
                   a64_remap_no_dsb_ishst a64_tlbi_before_store a64_kpti_asid_zero \
-                  a64_remap_without_break a64_ng_flip_without_break a64_bsp_late_slot
+                  a64_remap_without_break a64_ng_flip_without_break a64_bsp_late_slot \
+                  a64_make_before_tlbi
 # SGI_PING back at 9 (112, asm/gic.h): every user of the macro, so every source rebuilt
 A64SIM_WHOLE_MUTANTS := arm_sgi_ping_secure
 A64SIM_MUTANT_SRCS := sim/arm64/profiles.c sim/arm64/host_gic.c arch/arm64/irq.c core/exp/arm64/kpti.c \

@@ -45,8 +45,10 @@ bool a64m_init(struct a64_model *m, const struct a64m_config *cfg, uint32_t ncpu
         c->tlb = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb));
         c->tlb_asid = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb_asid));
         c->tlb_filled = calloc((size_t)pages * A64M_WAYS, sizeof(*c->tlb_filled));
+        c->unconfirmed = calloc((size_t)pages * A64M_WAYS, sizeof(*c->unconfirmed));
+        c->unconfirmed_by = calloc((size_t)pages * A64M_WAYS, sizeof(*c->unconfirmed_by));
         c->walk = calloc(m->blocks, sizeof(*c->walk));
-        if (!c->tlb || !c->tlb_asid || !c->tlb_filled || !c->walk)
+        if (!c->tlb || !c->tlb_asid || !c->tlb_filled || !c->unconfirmed || !c->unconfirmed_by || !c->walk)
             return false;
         c->next_due = A64M_AT_DSB;
         c->rng = (cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^ (i + 1) * 0xbf58476d1ce4e5b9ull;
@@ -62,6 +64,8 @@ void a64m_free(struct a64_model *m)
         free(m->cpu[i].tlb);
         free(m->cpu[i].tlb_asid);
         free(m->cpu[i].tlb_filled);
+        free(m->cpu[i].unconfirmed);
+        free(m->cpu[i].unconfirmed_by);
         free(m->cpu[i].walk);
         free(m->cpu[i].pend);
     }
@@ -123,6 +127,7 @@ static void complete(struct a64_model *m, uint32_t j, uint32_t issuer, unsigned 
         if (p->issuer == issuer && (scopes & (1u << p->scope))) {
             if (!p->done)
                 a64m_take_effect(m, j, p);
+            a64m_confirm(m, c, p);
         } else {
             c->pend[k++] = *p;
         }
@@ -355,9 +360,6 @@ void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, ui
         return;
     }
     slot = (uint32_t)((at - base) / sizeof(uint64_t));
-    /* a page's descriptor (the level-2 and spare tables' slots follow the pages) */
-    if (slot < m->pages && a64m_bbm_breach(m, ci, slot, value, why, sizeof(why))) /* tlbi_model_bbm.c */
-        a64m_violation(m, ci, "%s", why);
     /* the others may have walked the old translation just before (worst case: they did) */
     for (uint32_t j = 0; j < m->ncpus; j++) {
         if (j != ci && a64m_chance(c, m->cfg.pte_fill_per_65536) &&
@@ -366,6 +368,9 @@ void a64m_pte_store(struct a64_model *m, uint32_t ci, volatile uint64_t *pte, ui
             c->n.pte_fills++;
         }
     }
+    /* then break-before-make (tlbi_model_bbm.c), against what they may hold now */
+    if (a64m_bbm_breach(m, ci, slot, value, why, sizeof(why)))
+        a64m_violation(m, ci, "%s", why);
     if (c->nsb == A64M_STORE_BUFFER)
         drain_stores(m, c); /* a store completes on its own eventually */
     c->sb[c->nsb].page = slot;

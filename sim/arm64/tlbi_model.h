@@ -112,13 +112,19 @@
  * the level-3 descriptor, or the block's page.
  *
  * Break-before-make (Arm ARM, "Using break-before-make when updating
- * translation table entries"): a descriptor store that changes a valid
- * descriptor into another valid one with a different output address, or
- * flips nG on a valid one, is a model error whenever the old descriptor is
- * valid (some CPU may hold its entry: the conservative reading). The old
- * descriptor is the storing CPU's last store to it, else the visible table.
- * The way that passes: the descriptor invalid, the TLBI complete, then the
- * new one (Linux's ptep_clear_flush() then set_pte_at()). A read that finds
+ * translation table entries"; tlbi_model_bbm.c): invalid, DSB, TLBI, DSB
+ * (the TLBI complete), then the new descriptor. A store of level 3 or level 2
+ * is a model error when it turns a valid descriptor into another valid one
+ * with a different output address, nG or (level 2) type, with no invalid one
+ * between (the old one: the storing CPU's last store to it, else the visible
+ * table); or when it makes a valid descriptor while some CPU may hold a
+ * conflicting entry of a page it translates: one in its TLB whose output
+ * address, nG or leaf level differs from the new leaf, one a TLBI dropped
+ * before its issuer's DSB completed it ("invalid, TLBI, make" is a breach
+ * whatever the model drew), or (level 2) another table descriptor in a walk
+ * cache; an entry counts when global, or non-global under an ASID some CPU
+ * translates under. The way that passes: Linux's ptep_clear_flush() then
+ * set_pte_at(). A read that finds
  * no usable entry and an invalid descriptor is a translation fault: a model
  * error, except when the harness asks for it as the recoverable abort of
  * stale_detector_control's reads (a64m_read_recoverable, asm/abort.h).
@@ -234,6 +240,10 @@ struct a64m_cpu {
     uint64_t *tlb;               /* per page x A64M_WAYS: the descriptor cached, 0 = no entry */
     uint16_t *tlb_asid;          /* the same: the ASID a non-global entry was filled under */
     uint64_t *tlb_filled;        /* the same: when it was filled (fill_clock): the older is the worse */
+    uint64_t *unconfirmed;       /* the same: an entry an invalidation dropped before its issuer's DSB
+                                  * (to the architecture it may still be held: break-before-make) */
+    uint32_t *unconfirmed_by;    /* the same: the entry's ASID << 16 | the invalidation's issuer << 2 | scope */
+    uint32_t nunconfirmed;
     uint64_t fill_clock;
     uint16_t asid;               /* the ASID this CPU translates under */
     uint64_t *walk;              /* per level-2 entry: the table descriptor the walk cache holds, 0 = none */
@@ -354,9 +364,9 @@ uint32_t a64m_pending(struct a64_model *m, uint32_t c);
 void a64m_sum_counts(struct a64_model *m, struct a64m_counts *out);
 
 /* ---- between the model's files ---- */
-/* tlbi_model_bbm.c: true when CPU ci's store of `value` to page's descriptor breaks
- * break-before-make (the reason in `why`); m->lock held */
-bool a64m_bbm_breach(const struct a64_model *m, uint32_t ci, uint32_t page, uint64_t value, char *why,
+/* tlbi_model_bbm.c: true when CPU ci's store of `value` to table[slot] (a page's descriptor
+ * or a level-2 one) breaks break-before-make (the reason in `why`); m->lock held */
+bool a64m_bbm_breach(const struct a64_model *m, uint32_t ci, uint32_t slot, uint64_t value, char *why,
                      size_t cap);
 
 /* ---- the CPU the calling thread plays (host_tlbi.c) ---- */

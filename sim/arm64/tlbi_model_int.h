@@ -20,8 +20,12 @@ int a64m_usable(const struct a64m_cpu *c, uint32_t page);
 uint64_t a64m_walk(struct a64_model *m, struct a64m_cpu *c, uint32_t page);
 /* drop on c what p matches (its pages, ASID and levels), the walk cache's entries included */
 void a64m_apply(struct a64_model *m, struct a64m_cpu *c, const struct a64m_pend *p);
+/* p complete on c (its issuer's DSB): the entries it dropped there are gone for break-before-make too */
+void a64m_confirm(struct a64_model *m, struct a64m_cpu *c, const struct a64m_pend *p);
 
 /* ---- tlbi_model_walk.c ---- */
+/* the slot in table[] of entry e of level-3 table t, or -1: the model has no such descriptor */
+int64_t a64m_l3_slot(const struct a64_model *m, uint64_t t, uint32_t e);
 /* the leaf descriptor a walk of page finds (through c's walk cache, which it fills), 0: none */
 uint64_t a64m_walk_leaf(struct a64_model *m, struct a64m_cpu *c, uint32_t page);
 /* the walk-cache entries p drops on c (by VA: the blocks of its pages; else all) */

@@ -69,12 +69,35 @@ uint64_t a64m_walk(struct a64_model *m, struct a64m_cpu *c, uint32_t page)
     return d;
 }
 
-static void drop(struct a64m_cpu *c, uint32_t slot)
+/* The tag of an invalidation in unconfirmed_by: its issuer and its scope (what DSB completes it). */
+static uint32_t pend_tag(const struct a64m_pend *p) { return p->issuer << 2 | p->scope; }
+
+/*
+ * An entry dropped where p takes effect: until p's issuer's DSB completes it, nothing the
+ * issuer can observe says it took effect ("Ordering and completion of TLB maintenance
+ * instructions": only the DSB guarantees it), so break-before-make counts the entry as held
+ * (a64m_bbm_breach) until a64m_confirm.
+ */
+static void drop(struct a64m_cpu *c, uint32_t slot, const struct a64m_pend *p)
 {
     if (c->tlb[slot]) {
+        if (!c->unconfirmed[slot])
+            c->nunconfirmed++;
+        c->unconfirmed[slot] = c->tlb[slot];
+        c->unconfirmed_by[slot] = (uint32_t)c->tlb_asid[slot] << 16 | pend_tag(p);
         c->tlb[slot] = 0;
         c->n.dropped++;
     }
+}
+
+void a64m_confirm(struct a64_model *m, struct a64m_cpu *c, const struct a64m_pend *p)
+{
+    uint32_t first = p->what == A64M_BY_VA ? p->first : 0, count = p->what == A64M_BY_VA ? p->count : m->pages;
+    for (uint32_t s = SLOT(first, 0); c->nunconfirmed && s < SLOT(first + count, 0); s++)
+        if (c->unconfirmed[s] && (c->unconfirmed_by[s] & 0xffffu) == pend_tag(p)) {
+            c->unconfirmed[s] = 0;
+            c->nunconfirmed--;
+        }
 }
 
 /* A by-VA invalidation of `asid` matches an entry global, or non-global and filled under it. */
@@ -94,16 +117,16 @@ void a64m_apply(struct a64_model *m, struct a64m_cpu *c, const struct a64m_pend 
     case A64M_BY_VA:
         for (uint32_t s = SLOT(p->first, 0); s < SLOT(p->first + p->count, 0); s++)
             if (va_matches(c, s, p->asid) && (p->levels & entry_level(c->tlb[s])))
-                drop(c, s);
+                drop(c, s, p);
         break;
     case A64M_ALL:
         for (uint32_t s = 0; s < SLOT(m->pages, 0); s++)
-            drop(c, s);
+            drop(c, s, p);
         break;
     case A64M_BY_ASID: /* its non-global entries only: global ones stay */
         for (uint32_t s = 0; s < SLOT(m->pages, 0); s++)
             if ((c->tlb[s] & A64M_PTE_NG) && c->tlb_asid[s] == p->asid)
-                drop(c, s);
+                drop(c, s, p);
         break;
     }
 }

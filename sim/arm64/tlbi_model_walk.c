@@ -10,8 +10,7 @@
 
 #include <string.h>
 
-/* The slot in table[] of entry e of level-3 table t, or -1: the model has no such descriptor. */
-static int64_t l3_slot(const struct a64_model *m, uint64_t t, uint32_t e)
+int64_t a64m_l3_slot(const struct a64_model *m, uint64_t t, uint32_t e)
 {
     if (e >= A64M_L3_ENTRIES)
         return -1;
@@ -24,7 +23,7 @@ static int64_t l3_slot(const struct a64_model *m, uint64_t t, uint32_t e)
 
 volatile uint64_t *a64m_table_ptr(struct a64_model *m, uint32_t table, uint32_t e)
 {
-    int64_t s = l3_slot(m, table, e);
+    int64_t s = a64m_l3_slot(m, table, e);
     return s < 0 ? NULL : &m->table[s];
 }
 
@@ -41,7 +40,7 @@ uint64_t a64m_walk_leaf(struct a64_model *m, struct a64m_cpu *c, uint32_t page)
     }
     switch (l2 & A64M_DESC_TYPE) {
     case A64M_DESC_TABLE:
-        s = l3_slot(m, a64m_frame(l2), e);
+        s = a64m_l3_slot(m, a64m_frame(l2), e);
         return s < 0 ? 0 : m->table[s];
     case A64M_DESC_BLOCK: /* this page's part of the block, as a level-2 leaf */
         return a64m_pte((uint32_t)(a64m_frame(l2) + e)) | (l2 & A64M_PTE_NG) | A64M_TLB_BLOCK;

@@ -61,15 +61,20 @@
 /* ---- the model's rules, instruction by instruction ---- */
 
 /*
- * CPU c rewrites page p's descriptor: an invalid one first, so the model's break-before-make
- * rule lets a test put another frame over a live descriptor, and no TLBI between: the old
- * entries stay for the TLBI rules these tests are about (break-before-make itself is tested
- * at the end).
+ * CPU c rewrites page p's descriptor: an invalid one first, and no TLBI between: the old
+ * entries stay for the TLBI rules these tests are about. The make over entries still held is
+ * a break-before-make breach (tested on its own at the end), which these tests make on
+ * purpose: each error it adds is checked to be that one and taken back, so the tests' own
+ * count of errors stays about their rules.
  */
 static void rewrite(struct a64_model *mm, uint32_t c, uint32_t p, uint64_t value)
 {
+    uint32_t before = mm->violations;
     a64m_pte_store(mm, c, a64m_pte_ptr(mm, p), 0);
     a64m_pte_store(mm, c, a64m_pte_ptr(mm, p), value);
+    for (uint32_t k = before; k < mm->violations && k < A64M_MAX_VIOLATIONS; k++)
+        assert_non_null(strstr(mm->violation[k], "break-before-make"));
+    mm->violations = before;
 }
 
 #define BASE 0x10000000ull
@@ -510,7 +515,8 @@ static void expect_frames(struct a64_model *mm, uint32_t cpus, uint32_t n, uint3
  * A table replaced under last-level TLBIs: the walk cache keeps the level-2 table descriptor
  * that VALE1IS and a TTL of level 3 do not name, so every walk still goes through the old
  * table; VAE1IS without a hint drops it (Linux passes no TTL, and uses no last-level form,
- * when it frees a table for that reason).
+ * when it frees a table for that reason). The swap, a live table descriptor rewritten as
+ * another, is itself a break-before-make breach (one model error).
  */
 static void test_a_last_level_tlbi_leaves_the_walk_cache(void **state)
 {
@@ -532,12 +538,15 @@ static void test_a_last_level_tlbi_leaves_the_walk_cache(void **state)
         flush_with_ttl(&mm, step[k].op, 8, step[k].ttl);
         expect_frames(&mm, 3, 8, step[k].frame0);
     }
-    assert_int_equal(mm.violations, 0);
+    assert_int_equal(mm.violations, 1);
+    assert_non_null(strstr(mm.violation[0], "block 0's valid level-2 descriptor"));
     a64m_free(&mm);
 }
 
 /* A block's entries are level-2 leaves: a TTL of level 3 leaves them when the block is split
- * back into a table, one of level 2 drops them. */
+ * back into a table, one of level 2 drops them. A block over a live table, and a table over a
+ * live block, each without the break: a break-before-make breach each ("changing the block
+ * size" needs it too). */
 static void test_a_last_level_tlbi_leaves_a_block_entry(void **state)
 {
     struct a64_model mm;
@@ -554,8 +563,52 @@ static void test_a_last_level_tlbi_leaves_a_block_entry(void **state)
     expect_frames(&mm, 2, 8, 8); /* stale: the block's entries */
     flush_with_ttl(&mm, TLBI_VAE1IS, 8, TLBI_TTL_4K_L2);
     expect_frames(&mm, 2, 8, 0);
-    assert_int_equal(mm.violations, 0);
+    assert_int_equal(mm.violations, 2);
+    assert_non_null(strstr(mm.violation[0], "rewritten as 0x8001"));
+    assert_non_null(strstr(mm.violation[1], "rewritten as 0x3"));
     a64m_free(&mm);
+}
+
+/*
+ * A table replaced by a block the way Linux does it (pmd_clear(), the flush, then the new
+ * pmd): the level-2 descriptor invalid, DSB ISHST, TLBIs of every level (no TTL), DSB ISH,
+ * then the block: clean. With a TTL of level 3 or 2 the walk cache keeps the old table
+ * descriptor, so the block is made while a walk may still go through the table: a breach;
+ * and a block over pages whose entries a TLBI left (ASIDE1IS leaves global ones) too.
+ */
+static void test_a_block_over_a_table_needs_the_break(void **state)
+{
+    static const struct {
+        unsigned ttl;
+        const char *breach; /* NULL: clean */
+    } step[] = {
+        { TLBI_TTL_NONE, NULL },
+        { TLBI_TTL_4K_L3, "walk cache" },
+        { TLBI_TTL_4K_L2, "walk cache" },
+        { 99, "(in its TLB)" }, /* TLBI ASIDE1IS: the walk caches go, the global page entries stay */
+    };
+    (void)state;
+    for (unsigned k = 0; k < sizeof(step) / sizeof(step[0]); k++) {
+        struct a64_model mm;
+        warm_model(&mm, 2, 8);
+        a64m_pte_store(&mm, 0, a64m_l2_ptr(&mm, 0), 0);
+        a64m_dsb_ishst(&mm, 0);
+        if (step[k].ttl == 99) {
+            a64m_tlbi(&mm, 0, TLBI_ASIDE1IS, 0);
+            a64m_dsb_ish(&mm, 0);
+        } else
+            flush_with_ttl(&mm, TLBI_VAE1IS, 8, step[k].ttl);
+        a64m_pte_store(&mm, 0, a64m_l2_ptr(&mm, 0), a64m_block_desc(8));
+        a64m_dsb_ishst(&mm, 0);
+        if (!step[k].breach) {
+            expect_frames(&mm, 2, 8, 8);
+            assert_int_equal(mm.violations, 0);
+        } else {
+            assert_int_equal(mm.violations, 1);
+            assert_non_null(strstr(mm.violation[0], step[k].breach));
+        }
+        a64m_free(&mm);
+    }
 }
 
 /* RVAE1IS: (NUM + 1) << (5 * SCALE + 1) pages from BaseADDR, no more; TG other than 4 KiB an error */
@@ -876,11 +929,57 @@ static void test_a_live_descriptor_changed_without_a_break_is_an_error(void **st
     /* the storing CPU's own buffered store is the old descriptor: a second valid one over
      * its first, before any DSB, is still a live change */
     a64m_pte_store(&mm, 1, a64m_pte_ptr(&mm, 3), 0);
-    a64m_pte_store(&mm, 1, a64m_pte_ptr(&mm, 3), a64m_pte(7));
-    assert_int_equal(mm.violations, 2);
-    a64m_pte_store(&mm, 1, a64m_pte_ptr(&mm, 3), a64m_pte(6));
+    a64m_pte_store(&mm, 1, a64m_pte_ptr(&mm, 3), a64m_pte(7)); /* the make with no TLBI: entries held */
     assert_int_equal(mm.violations, 3);
+    assert_non_null(strstr(mm.violation[2], "may hold 0x3003 (in its TLB)"));
+    a64m_pte_store(&mm, 1, a64m_pte_ptr(&mm, 3), a64m_pte(6));
+    assert_int_equal(mm.violations, 4);
+    assert_non_null(strstr(mm.violation[3], "without an invalid one between"));
     a64m_free(&mm);
+}
+
+/*
+ * The break's TLBI must be complete before the make (Arm ARM, "Using break-before-make when
+ * updating translation table entries": invalid, DSB, TLBI, DSB, new): "invalid, make, TLBI"
+ * and "invalid, TLBI with no DSB after it, make" are breaches, even where the TLBI happened
+ * to take effect everywhere before the make (every TLBI early here); "invalid, DSB ISHST,
+ * TLBI, DSB ISH, make" is clean.
+ */
+static void test_the_make_before_the_tlbi_completes_is_an_error(void **state)
+{
+    struct a64_model mm;
+    struct a64m_config cfg;
+    (void)state;
+    for (int order = 0; order < 3; order++) {
+        a64m_config_defaults(&cfg);
+        cfg.early_per_65536 = 65536; /* each TLBI takes effect everywhere within a few steps */
+        assert_true(a64m_init(&mm, &cfg, 2, 4, 8, BASE));
+        for (uint32_t p = 0; p < 4; p++)
+            a64m_map_initial(&mm, p, p);
+        for (uint32_t c = 0; c < 2; c++)
+            assert_int_equal(a64m_read(&mm, c, a64m_va(&mm, 1)), a64m_tag(1));
+        a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, 1), 0);
+        a64m_dsb_ishst(&mm, 0);
+        if (order == 0) /* the make, then its TLBI */
+            a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, 1), a64m_pte(5));
+        va_is(&mm, 0, a64m_va(&mm, 1));
+        for (unsigned k = 0; k < 2 * A64M_EFFECT_WINDOW; k++) /* the TLBI taken effect on both */
+            a64m_tick(&mm, 1);
+        if (order == 2)
+            a64m_dsb_ish(&mm, 0);
+        if (order != 0)
+            a64m_pte_store(&mm, 0, a64m_pte_ptr(&mm, 1), a64m_pte(5));
+        a64m_dsb_ish(&mm, 0);
+        if (order == 2) {
+            for (uint32_t c = 0; c < 2; c++)
+                assert_int_equal(a64m_read(&mm, c, a64m_va(&mm, 1)), a64m_tag(5));
+            assert_int_equal(mm.violations, 0);
+        } else {
+            assert_int_equal(mm.violations, 1);
+            assert_non_null(strstr(mm.violation[0], order == 0 ? "(in its TLB)" : "(its TLBI not complete by a DSB)"));
+        }
+        a64m_free(&mm);
+    }
 }
 
 /* Linux's ptep_clear_flush() then set_pte_at(): invalid, DSB ISHST, TLBI, DSB ISH, the new
@@ -976,8 +1075,10 @@ static struct totals {
     uint64_t control_checks, control_stale;
 } total;
 
-/* Every CPU count x page count x seed of one shape; the stale reads of all of them. */
-static uint64_t run_matrix(enum a64h_shape shape, uint32_t initiators, uint64_t *checks_out)
+/* Every CPU count x page count x seed of one shape; the stale reads of all of them. A model
+ * error fails it, but where `bbm` counts them: break-before-make breaches, which a wrong
+ * protocol makes (its new descriptors stored over entries its flush left). */
+static uint64_t run_matrix_bbm(enum a64h_shape shape, uint32_t initiators, uint64_t *checks_out, uint32_t *bbm)
 {
     uint64_t stale = 0, checks = 0;
     for (size_t ci = 0; ci < sizeof(cpu_counts) / sizeof(cpu_counts[0]); ci++) {
@@ -990,6 +1091,10 @@ static uint64_t run_matrix(enum a64h_shape shape, uint32_t initiators, uint64_t 
                 if (initiators)
                     p.initiators = initiators;
                 assert_true(a64h_run(&p, &r));
+                if (bbm && r.violations && strstr(r.first_violation, "break-before-make")) {
+                    (*bbm)++;
+                    r.violations = 0;
+                }
                 if (r.timeouts || r.violations)
                     fail_msg("%s %u CPUs %u pages seed %u: %u timeouts, %u violations (%s)",
                              a64h_shape_name(shape), cpus, pages, s, r.timeouts, r.violations,
@@ -1011,6 +1116,11 @@ static uint64_t run_matrix(enum a64h_shape shape, uint32_t initiators, uint64_t 
     }
     *checks_out = checks;
     return stale;
+}
+
+static uint64_t run_matrix(enum a64h_shape shape, uint32_t initiators, uint64_t *checks_out)
+{
+    return run_matrix_bbm(shape, initiators, checks_out, NULL);
 }
 
 static void expect_clean(enum a64h_shape shape, uint32_t initiators)
@@ -1077,14 +1187,18 @@ static void test_control_shows_stale_reads(void **state)
 }
 
 /* The wrong barrier, or an ASID invalidation of global entries: the strict rules leave
- * them stale, so broadcast_os and asid above pass for their barrier and their nG bit. */
+ * them stale, so broadcast_os and asid above pass for their barrier and their nG bit; and
+ * their new descriptors are made over entries still held, a break-before-make breach. */
 static void expect_stale(enum a64h_shape shape)
 {
-    uint64_t checks, stale = run_matrix(shape, 0, &checks);
+    uint32_t bbm = 0;
+    uint64_t checks, stale = run_matrix_bbm(shape, 0, &checks, &bbm);
     total.control_checks += checks;
     total.control_stale += stale;
     if (!stale)
         fail_msg("%s: no stale read in %llu checks", a64h_shape_name(shape), (unsigned long long)checks);
+    if (!bbm)
+        fail_msg("%s: no break-before-make breach", a64h_shape_name(shape));
 }
 static void test_os_with_dsb_ish_shows_stale_reads(void **state) { expect_stale(A64H_OS_DSB_ISH); }
 /* a TLBI takes effect anywhere from its issue to its DSB: stores not visible before it are late */
@@ -1110,6 +1224,7 @@ int main(void)
         cmocka_unit_test(test_vale1is_xzr_is_the_repeat_dummy),
         cmocka_unit_test(test_a_last_level_tlbi_leaves_the_walk_cache),
         cmocka_unit_test(test_a_last_level_tlbi_leaves_a_block_entry),
+        cmocka_unit_test(test_a_block_over_a_table_needs_the_break),
         cmocka_unit_test(test_range_operand_covers_its_pages),
         cmocka_unit_test(test_range_flush_covers_exactly_its_pages),
         cmocka_unit_test(test_asid_flush_keeps_other_asids_entries),
@@ -1121,6 +1236,7 @@ int main(void)
         cmocka_unit_test(test_e0pd_decoded_from_mmfr2),
         cmocka_unit_test(test_broadcast_flush_reaches_every_cpu),
         cmocka_unit_test(test_a_live_descriptor_changed_without_a_break_is_an_error),
+        cmocka_unit_test(test_the_make_before_the_tlbi_completes_is_an_error),
         cmocka_unit_test(test_break_before_make_passes_and_the_gap_faults),
         cmocka_unit_test(test_the_controls_read_is_stale_or_a_recovered_fault),
     };

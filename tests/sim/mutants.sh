@@ -787,6 +787,9 @@ kill_unit psci_features_unchecked test_psci_0_1_refused \
 # one, and the nG flip written over live descriptors, are the strict model's errors (run.errors)
 kill_a64sim a64_remap_without_break neoverse-n1 "region_remap writes the new descriptor over the live one"
 kill_a64sim a64_ng_flip_without_break neoverse-n1 "region_set_ng flips nG on live descriptors"
+# the make before the break's TLBIs complete: the TLBIs after it clear the entries (no stale
+# read), but the model refuses the make while CPUs still hold the old entry
+kill_a64sim a64_make_before_tlbi neoverse-n1 "region_remap stores the new descriptors before the timed TLBIs"
 # the verifier (core/exp/arm64/a64_verify.c): a read of neither frame counted as a stale read
 control_unit a64_conflict_as_stale test_a64_verify "the aarch64 verifier's reading test" 3
 kill_unit a64_conflict_as_stale test_a_read_of_neither_frame_is_a_conflict \

@@ -201,6 +201,11 @@ uint64_t region_remap(unsigned first, unsigned n, unsigned pool, region_flush_fn
         region_map(first, n, pool);
         return flush(ctx);
     }
+    if (MUTANT(a64_make_before_tlbi)) { /* the break, then the make before the TLBIs complete */
+        region_unmap(first, n);
+        region_map(first, n, pool);
+        return flush(ctx);
+    }
     if (MUTANT(a64_tlbi_before_store)) { /* the TLBIs first, the descriptors stored after them */
         t = flush(ctx);
         region_unmap(first, n);

@@ -47,9 +47,12 @@
  * the verifier: every CPU, targets or not, reads every remapped page and
  * must see pool B (the old frame is a stale read, any other value a
  * conflict, a64_verify.h); after ipi_local only the BSP and its targets
- * read: a CPU it left out may keep the old entry beside the new descriptor,
- * never reads the page, and loses the entry at the next region_reset's
- * TLBI VMALLE1IS.
+ * read. With fewer targets than every other CPU, ipi_local's window leaves
+ * the others' entries, and a new descriptor over them would break
+ * break-before-make (a PE may hold the old entry and the new one: a TLB
+ * conflict abort or an amalgamated entry), so after the window and before
+ * the new descriptors an untimed TLBI VAE1IS per page and DSB ISH complete
+ * the break for them: the timed shootdown is still the SGIs' alone.
  * Where one flush of a broadcast method (broadcast, broadcast_os and the
  * three Linux ones) spans fewer ticks than the counter resolves well
  * (a64_reps.h: real Arm servers tick at 10-40 ns), its sample times R of them
@@ -119,6 +122,7 @@ struct shootdown {
     unsigned k, n;
     bool busy_lost; /* busy_linux: a target did not start or stop its loop */
     unsigned reps;  /* the broadcast methods' flushes back to back (a64_reps.h); ipi_local 1 */
+    unsigned others; /* the other CPUs in all: ipi_local's targets fewer, the rest's break untimed */
 };
 
 /* region_remap's flush: its ticks, 0 when a target did not answer; busy_linux's targets
@@ -148,6 +152,12 @@ static uint64_t shootdown(void *ctx)
                 ok = false;
             }
         t = ticks() - t0;
+        /* the break complete for the CPUs no SGI reached (Arm ARM, "Using break-before-make
+         * when updating translation table entries": the new descriptor only once no PE may
+         * hold the old entry, and any PE may, by speculation): a broadcast TLBI of the
+         * pages and its DSB ISH, after the window, before region_remap's new descriptors */
+        if (sd->k < sd->others)
+            tlbi_flush_broadcast(rgn.va, sd->n);
     }
     if (sd->how == BUSY_LINUX && !a64_busy_stop(sd->run, sd->targets, sd->k))
         ok = false;
@@ -220,8 +230,9 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                 a64_pace_point(&pace);
                 for (i = 0; a64_pace_more(&pace, i); i++) {
                     uint64_t t;
-                    struct shootdown sd = { run, (enum method)m, &linux_seq, others, 0, n, false, reps.reps };
-                    k = a64_others(others) < k ? a64_others(others) : k;
+                    struct shootdown sd = { run, (enum method)m, &linux_seq, others, 0, n, false, reps.reps,
+                                            a64_others(others) };
+                    k = sd.others < k ? sd.others : k;
                     sd.k = k;
                     if (m == STAGE2_KVM) { /* no guest ran: nothing to remap or read back */
                         trial.reps = reps.reps;
@@ -272,8 +283,9 @@ void exp_tlbi_broadcast_vs_ipi(struct arm64_run *run, struct experiment_record *
                     "points that include them time polling, not an IPI", s, nothers);
     if (nothers > 1)
         record_note(e, "ipi_local with fewer targets than the %u other CPUs is a lower bound, not a full protocol: "
-                    "any PE may hold the entry by speculation, so an OS must interrupt them all (value lower_bound)",
-                    nothers);
+                    "any PE may hold the entry by speculation, so an OS must interrupt them all (value lower_bound); "
+                    "after its window, before the new descriptors, an untimed TLBI %s per page + DSB ISH completes "
+                    "break-before-make for the CPUs it left out", nothers, run->el == 2 ? "VAE2IS" : "VAE1IS");
     record_note(e, "broadcast, broadcast_os, broadcast_linux, broadcast_linux_busy, batch_linux%s: R (up to %u, "
                 "values.reps_per_sample) flushes back to back per sample where one spans under %u ticks (a tick: "
                 "%llu ps), inside one break-before-make (stage2_kvm remaps nothing), latency their total over R; values.mean_per_op to a "
