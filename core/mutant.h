@@ -236,6 +236,8 @@
 #define MUTANT_ID_a64_sgi_unreachable_targeted 149 /* the IPI experiments target CPUs SGIs do not reach */
 /* the secondaries' translation regime (arch/arm64/include/asm/secondary_tcr.h): 208 */
 #define MUTANT_ID_a64_secondary_ttbr1_walks 208 /* secondaries get the BSP's TCR as it is: EPD1 clear, TTBR1 walked */
+/* aarch64 NUMA nodes from the SRAT's GICC entries (core/run/topo_arm64.c): 214 */
+#define MUTANT_ID_a64_srat_nodes_ignored 214 /* two nodes of one package read as one package */
 /* tlbi_concurrent past 64 CPUs (core/exp/arm64/concurrent_plan.h): 213 */
 #define MUTANT_ID_a64_concurrent_pages_unbounded 213 /* 8 pages per initiator whatever the CPUs: past the region at 65 */
 /* aarch64 Secure Boot: 209 */

@@ -3,7 +3,8 @@
 # -cpu max with AAVMF (TCG), on a copy of the image, and copies the reports the
 # run wrote out of it.
 # Usage: scripts/qemu-run-aarch64.sh IMAGE
-# Environment: CPU (the -cpu model, max), SMP (4), MEM (512), GIC (3; 2: a GICv2, at most 8 CPUs), VIRT=1 (virtualization=on: firmware and app
+# Environment: CPU (the -cpu model, max), SMP (4), MEM (512), NUMA (N: N nodes in the socket, CPUs and
+# memory split evenly, an SRAT), GIC (3; 2: a GICv2, at most 8 CPUs), VIRT=1 (virtualization=on: firmware and app
 # at EL2), TIMEOUT (seconds, 300), OUT (folder for the reports,
 # reports/runs/aarch64), LOG (console log, OUT/console.log), ARGS ('k=v ...': the run's
 # \tlbscope\tlbscope.cfg on the image copy, exit=shutdown then a key per line, as
@@ -91,11 +92,18 @@ http)
 esac
 machine=virt,gic-version=${GIC:-3}
 [ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
+# NUMA=N: the CPUs and the memory split evenly over N nodes of the one socket (QEMU then
+# writes an ACPI SRAT with a GICC Affinity entry per CPU: Altra's quadrants in small)
+numa=()
+for ((node = 0; node < ${NUMA:-0}; node++)); do
+    numa+=(-object "memory-backend-ram,id=mem$node,size=$((mem / NUMA))M"
+        -numa "node,nodeid=$node,cpus=$((node * smp / NUMA))-$(((node + 1) * smp / NUMA - 1)),memdev=mem$node")
+done
 # -boot menu=on,splash-time=0: QEMU then tells the firmware (fw_cfg etc/boot-menu-wait) to wait
 # 0 ms for a key before booting; without it AAVMF waits its default 5 s, idle, on every boot
 # (measured: 6.8 s wall, 1.3 s CPU for a whole run at -smp 2; 1.1-1.6 s with it)
 timeout "${TIMEOUT:-300}" qemu-system-aarch64 -M "$machine" -cpu "${CPU:-max}" -smp "$smp" -m "$mem" \
-    -nographic "${nic[@]}" -no-reboot -boot menu=on,splash-time=0 \
+    -nographic "${nic[@]}" ${numa[@]+"${numa[@]}"} -no-reboot -boot menu=on,splash-time=0 \
     -drive if=pflash,format=raw,readonly=on,file="$code" \
     -drive if=pflash,format=raw,file="$work/vars.fd" \
     "${storage[@]}" \

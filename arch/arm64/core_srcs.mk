@@ -9,4 +9,4 @@ A64_CORE_SRCS := $(sort $(wildcard core/exp/arm64/*.c core/*/*_arm64.c)) \
 	core/report/conditions_report.c core/report/plan_report.c core/report/summary_text.c core/report/point_views.c core/run/record.c core/run/plan.c \
 	core/machine/cpu_table.c core/machine/placement.c core/run/bootstrap.c core/run/crossover.c \
 	core/run/config.c core/run/config_keys.c core/run/config_values.c core/run/upload.c \
-	core/run/config_secret.c core/firmware/acpi.c core/firmware/acpi_pptt.c core/lib/bytes.c core/firmware/firmware_info.c
+	core/run/config_secret.c core/firmware/acpi.c core/firmware/acpi_pptt.c core/firmware/acpi_srat.c core/lib/bytes.c core/firmware/firmware_info.c

@@ -138,6 +138,7 @@ uint32_t acpi_madt_apic_ids(const void *madt, size_t len, bool enabled_only, uin
 #define ACPI_SRAT_CPU_AFFINITY 0    /* Processor Local APIC/SAPIC Affinity, 5.2.16.1 */
 #define ACPI_SRAT_MEMORY_AFFINITY 1 /* 5.2.16.2 */
 #define ACPI_SRAT_X2APIC_AFFINITY 2 /* Processor Local x2APIC Affinity, 5.2.16.3 */
+#define ACPI_SRAT_GICC_AFFINITY 3   /* GICC Affinity (aarch64), 5.2.16.4 */
 #define ACPI_SRAT_TYPES 8
 
 struct acpi_srat_entry {
@@ -145,6 +146,7 @@ struct acpi_srat_entry {
     bool enabled;          /* flags bit 0 */
     uint32_t domain;       /* proximity domain */
     uint32_t apic_id;      /* types 0 and 2 */
+    uint32_t uid;          /* type 3: the ACPI Processor UID (the MADT GICC's) */
     uint64_t base, length; /* type 1 */
     bool hot_pluggable, non_volatile; /* type 1 flags bits 1 and 2 */
 };
@@ -156,11 +158,11 @@ struct acpi_srat_summary {
     uint32_t entries;
     uint32_t by_type[ACPI_SRAT_TYPES];
     uint32_t other_types;
-    uint32_t cpus_enabled;   /* enabled type 0 + type 2 entries */
+    uint32_t cpus_enabled;   /* enabled type 0, 2 and 3 entries */
     uint32_t memory_enabled; /* enabled type 1 entries */
 };
 
-/* Calls `fn` (may be NULL) for every type 0, 1 and 2 entry, enabled or not. */
+/* Calls `fn` (may be NULL) for every type 0, 1, 2 and 3 entry, enabled or not. */
 bool acpi_srat_parse(const void *srat, size_t len, struct acpi_srat_summary *out, acpi_srat_fn fn,
                      void *ctx, struct msg_list *msgs);
 

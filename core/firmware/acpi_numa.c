@@ -58,7 +58,8 @@ static void add_cpu(void *ctx, const struct acpi_srat_entry *e)
 {
     struct acpi_numa_map *m = ctx;
     uint32_t pos, i;
-    if (e->type == ACPI_SRAT_MEMORY_AFFINITY || !e->enabled)
+    /* x86's CPUs by APIC ID: an aarch64 GICC entry names a UID (core/run/topo_run_arm64.c) */
+    if ((e->type != ACPI_SRAT_CPU_AFFINITY && e->type != ACPI_SRAT_X2APIC_AFFINITY) || !e->enabled)
         return;
     pos = lower_bound(m, e->apic_id);
     if (pos < m->count && m->cpus[pos].apic_id == e->apic_id) {

@@ -12,6 +12,9 @@
 #define MEM_AFF_LEN 40
 /* Processor Local x2APIC Affinity, Table 5.79: domain u32 @4, x2APIC ID @8, flags @12 */
 #define X2APIC_AFF_LEN 24
+/* GICC Affinity, Table 5.80: domain u32 @2, ACPI Processor UID u32 @6, flags @10, clock
+ * domain @14 (an aarch64 CPU, named as the MADT's GICC names it) */
+#define GICC_AFF_LEN 18
 
 #define AFF_ENABLED (1u << 0)
 #define MEM_HOT_PLUGGABLE (1u << 1)
@@ -37,7 +40,7 @@ struct srat_walk {
 
 static void srat_entry(void *vctx, const uint8_t *e, uint8_t type, uint8_t len, uint32_t off)
 {
-    static const uint8_t min_len[3] = { CPU_AFF_LEN, MEM_AFF_LEN, X2APIC_AFF_LEN };
+    static const uint8_t min_len[4] = { CPU_AFF_LEN, MEM_AFF_LEN, X2APIC_AFF_LEN, GICC_AFF_LEN };
     struct srat_walk *w = vctx;
     struct acpi_srat_summary *s = w->sum;
     bool wide = s->revision >= SRAT_REV_32BIT_DOMAINS;
@@ -48,8 +51,8 @@ static void srat_entry(void *vctx, const uint8_t *e, uint8_t type, uint8_t len, 
         s->by_type[type]++;
     else
         s->other_types++;
-    if (type > ACPI_SRAT_X2APIC_AFFINITY)
-        return; /* GICC, ITS, generic initiator: not about x86 CPUs */
+    if (type > ACPI_SRAT_GICC_AFFINITY)
+        return; /* ITS, generic initiator...: not about CPUs */
     if (len < min_len[type]) {
         if (w->short_entries++ == 0)
             acpi_msg(w->msgs, "SRAT: type %u entry at offset %u is only %u bytes (needs %u); "
@@ -75,6 +78,11 @@ static void srat_entry(void *vctx, const uint8_t *e, uint8_t type, uint8_t len, 
         flags = le32_at(e + 28);
         d.hot_pluggable = (flags & MEM_HOT_PLUGGABLE) != 0;
         d.non_volatile = (flags & MEM_NON_VOLATILE) != 0;
+        break;
+    case ACPI_SRAT_GICC_AFFINITY:
+        d.domain = le32_at(e + 2);
+        d.uid = le32_at(e + 6);
+        flags = le32_at(e + 10);
         break;
     default:
         d.domain = le32_at(e + 4);

@@ -137,7 +137,10 @@ struct arm64_run {
     uint64_t counter_hz;
     /* topology */
     const uint8_t *pptt;      /* the firmware's ACPI PPTT (efi/arm64/), NULL without one */
-    const char *class_source; /* "pptt" or "mpidr": where topo[].place came from (NULL: not yet) */
+    const uint8_t *srat;      /* the firmware's ACPI SRAT, NULL without one: each CPU's NUMA node */
+    /* "pptt" or "mpidr": where topo[].place came from, "+srat" where the SRAT gave every CPU
+     * its node (NULL: not yet) */
+    const char *class_source;
     uint32_t ntopo;
     bool every_cpu_started; /* every usable MADT CPU has a slot (bringup_arm64.h): IRM SGIs reach only ours */
     struct a64_topo_cpu topo[A64_MAX_TOPO];

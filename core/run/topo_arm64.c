@@ -11,7 +11,7 @@
 const char *a64_class_name(enum a64_class c)
 {
     static const char *const names[] = { "self", "smt_sibling", "same_cluster", "same_package",
-                                         "cross_package" };
+                                         "same_package_other_node", "cross_package" };
     return (unsigned)c < A64_CLASS_COUNT ? names[c] : "unknown";
 }
 
@@ -20,6 +20,7 @@ void a64_place_from_mpidr(uint64_t mpidr, bool mt, struct a64_place *out)
     /* the fields above each level: MT = 1 shifts the levels up by one */
     uint64_t a = mpidr & (AFF3 | AFF2 | AFF1 | AFF0);
     out->cpu = a;
+    out->node = -1;
     out->has_cluster = true;
     if (mt && !MUTANT(a64_mpidr_mt_ignored)) {
         out->core = a & (AFF3 | AFF2 | AFF1);
@@ -38,6 +39,11 @@ enum a64_class a64_place_class(const struct a64_place *a, const struct a64_place
         return A64_CLASS_SELF;
     if (a->core == b->core)
         return A64_CLASS_SMT_SIBLING;
+    /* before the cluster, as x86 puts it before same_l3: the SRAT knows the die's quadrants,
+     * which the affinity levels and the PPTT may not (Altra's monolithic vs quadrant modes) */
+    if (a->package == b->package && a->node >= 0 && b->node >= 0 && a->node != b->node &&
+        !MUTANT(a64_srat_nodes_ignored))
+        return A64_CLASS_SAME_PACKAGE_OTHER_NODE;
     if (a->has_cluster && b->has_cluster && a->cluster == b->cluster)
         return A64_CLASS_SAME_CLUSTER;
     if (a->package == b->package)

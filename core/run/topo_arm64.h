@@ -51,6 +51,8 @@ enum a64_class {
     A64_CLASS_SMT_SIBLING,   /* another thread of the same core (MT = 1 only) */
     A64_CLASS_SAME_CLUSTER,  /* another core of the same cluster */
     A64_CLASS_SAME_PACKAGE,  /* another cluster of the same package */
+    A64_CLASS_SAME_PACKAGE_OTHER_NODE, /* the same package, another NUMA node (SRAT: Altra's
+                                        * quadrants, x86's word for SNC and NPS) */
     A64_CLASS_CROSS_PACKAGE, /* another package */
     A64_CLASS_COUNT
 };
@@ -66,6 +68,7 @@ const char *a64_class_name(enum a64_class c);
 struct a64_place {
     uint64_t cpu, core, cluster, package;
     bool has_cluster; /* false: no level between core and package (a PPTT may have none) */
+    int64_t node;     /* the SRAT's proximity domain, -1 where the firmware gives none */
 };
 
 /* CPU's place from its MADT MPIDR (affinity fields) and MPIDR_EL1.MT as the BSP reads it */

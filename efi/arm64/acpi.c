@@ -113,6 +113,8 @@ static void parse_xsdt(const uint8_t *xsdt, struct fw_tables *ai)
             }
         } else if (sig_is(t, "PPTT")) {
             ai->pptt = t;
+        } else if (sig_is(t, "SRAT")) {
+            ai->srat = t;
         } else if (sig_is(t, "SPCR")) {
             /* base address: Generic Address Structure at 40, its 64-bit address at 44 */
             ai->uart_base = rd(t + 44, 8);

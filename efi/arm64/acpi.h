@@ -43,6 +43,7 @@ struct fw_tables {
     uint16_t arm_boot_flags;
     uint64_t uart_base; /* SPCR, 0 if absent */
     const uint8_t *pptt; /* the PPTT as the XSDT lists it, NULL if absent (core/firmware/acpi_pptt.c reads it) */
+    const uint8_t *srat; /* the SRAT, NULL if absent (core/run/topo_run_arm64.c: the CPUs' NUMA nodes) */
     bool have_smbios;
     char sm_manufacturer[64], sm_product[64]; /* "" when absent */
 };

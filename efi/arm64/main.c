@@ -112,6 +112,7 @@ static void identify(EFI_SYSTEM_TABLE *st, uint32_t counter, bool tagged)
     str_copy(run.acpi_oem_id, sizeof(run.acpi_oem_id), fw.oem_id);
     run.madt = fw.have_madt;
     run.pptt = fw.pptt;
+    run.srat = fw.srat;
     run.fadt_arm_boot_flags = fw.arm_boot_flags;
     run.smbios = fw.have_smbios;
     str_copy(run.sm_manufacturer, sizeof(run.sm_manufacturer), fw.sm_manufacturer);

@@ -65,7 +65,7 @@ mutants: $(foreach m,$(ARM_MUTANTS),$(BUILD)/mutants/$(m)/test_arm64_model)
 # aarch64 builds: its own rule, as test_arm64_model's), and its mutants (core/mutant.h 204,
 # 206), killed by this test (tests/sim/mutants.sh)
 TOPO_A64_SRCS := core/run/topo_arm64.c
-TOPO_A64_MUTANTS := a64_mpidr_mt_ignored a64_pairs_sampled_in_order
+TOPO_A64_MUTANTS := a64_mpidr_mt_ignored a64_pairs_sampled_in_order a64_srat_nodes_ignored
 
 # The aarch64 verifier's reading of a read (core/exp/arm64/a64_verify.c: stale, fault, or
 # neither frame), and its mutant (core/mutant.h 128), killed by this test (tests/sim/mutants.sh)

@@ -952,6 +952,62 @@ static void test_srat_corruption(void **state)
     free(t);
 }
 
+/* an aarch64 SRAT: GICC Affinity entries (type 3, 18 bytes: domain @2, ACPI Processor UID @6,
+ * flags @10) as an Altra in quadrant mode lists them, one disabled; each reaches the callback
+ * with its UID and domain, and x86's APIC map takes none of them */
+struct gicc_seen {
+    uint32_t uid[4], domain[4], n, disabled;
+};
+
+static void gicc_entries(void *ctx, const struct acpi_srat_entry *e)
+{
+    struct gicc_seen *g = ctx;
+    if (e->type != ACPI_SRAT_GICC_AFFINITY)
+        return;
+    if (!e->enabled) {
+        g->disabled++;
+        return;
+    }
+    g->uid[g->n] = e->uid;
+    g->domain[g->n++] = e->domain;
+}
+
+static void test_srat_gicc_affinity(void **state)
+{
+    uint8_t t[48 + 4 * 18 + 40];
+    uint8_t *e = t + 48;
+    struct acpi_srat_summary s;
+    struct gicc_seen g;
+    struct acpi_numa_map map;
+    uint32_t i;
+    (void)state;
+    memset(t, 0, sizeof(t));
+    memset(&g, 0, sizeof(g));
+    make_header(t, "SRAT", sizeof(t), 3, "OEMOEM", "SRATTEST");
+    put32(t + 36, 1);
+    for (i = 0; i < 4; i++, e += 18) {
+        e[0] = ACPI_SRAT_GICC_AFFINITY, e[1] = 18;
+        put32(e + 2, i / 2 + 2);     /* domains 2, 2, 3, 3 */
+        put32(e + 6, 0x100 + i);     /* UIDs 0x100.. */
+        put32(e + 10, i == 3 ? 0 : 1); /* the last disabled */
+    }
+    e[0] = ACPI_SRAT_MEMORY_AFFINITY, e[1] = 40, put32(e + 2, 2), put32(e + 28, 1);
+    fix_checksum(t);
+    assert_true(acpi_srat_parse(t, sizeof(t), &s, gicc_entries, &g, NULL));
+    assert_int_equal(s.by_type[ACPI_SRAT_GICC_AFFINITY], 4);
+    assert_int_equal(s.cpus_enabled, 3);
+    assert_int_equal(g.n, 3);
+    assert_int_equal(g.disabled, 1);
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(g.uid[i], 0x100 + i);
+        assert_int_equal(g.domain[i], i / 2 + 2);
+    }
+    assert_true(acpi_numa_map_init(&map, 16));
+    assert_true(acpi_numa_map_add_srat(&map, t, sizeof(t), NULL));
+    assert_int_equal(map.count, 0);
+    acpi_numa_map_release(&map);
+}
+
 static void test_srat_wide_domains(void **state)
 {
     /* revision 3: domain 0x123456 split as low byte @2 and high bytes @9..11; revision 1
@@ -1063,6 +1119,7 @@ int main(void)
         cmocka_unit_test(test_madt_x2apic_entries),
         cmocka_unit_test(test_srat_corruption),
         cmocka_unit_test(test_srat_wide_domains),
+        cmocka_unit_test(test_srat_gicc_affinity),
         cmocka_unit_test(test_slit_corruption),
     };
     host_init();

@@ -70,9 +70,9 @@ static void test_smt_threads(void **state)
  * where two cores are of one package only */
 static void test_pptt_places(void **state)
 {
-    static const struct a64_place t0 = { 100, 80, 40, 36, true }, t1 = { 120, 80, 40, 36, true },
-                                  c1 = { 140, 140, 40, 36, true }, c2 = { 160, 160, 60, 36, true },
-                                  d0 = { 200, 200, 0, 180, false }, d1 = { 220, 220, 0, 180, false };
+    static const struct a64_place t0 = { 100, 80, 40, 36, true, -1 }, t1 = { 120, 80, 40, 36, true, -1 },
+                                  c1 = { 140, 140, 40, 36, true, -1 }, c2 = { 160, 160, 60, 36, true, -1 },
+                                  d0 = { 200, 200, 0, 180, false, -1 }, d1 = { 220, 220, 0, 180, false, -1 };
     (void)state;
     assert_int_equal(a64_place_class(&t0, &t1), A64_CLASS_SMT_SIBLING);
     assert_int_equal(a64_place_class(&t1, &c1), A64_CLASS_SAME_CLUSTER);
@@ -111,6 +111,32 @@ static void test_every_pair_below_the_limit(void **state)
     /* 0->1, 2->3 and 3->2: the pairs' own cluster */
     assert_int_equal(out[0].cls, A64_CLASS_SAME_CLUSTER);
     assert_int_equal(out[3].cls, A64_CLASS_SAME_PACKAGE);
+}
+
+/* an Altra in quadrant mode: the SRAT puts the package's cores in four NUMA nodes the MPIDRs
+ * and the PPTT do not show; two CPUs of one package in other nodes are their own class, taken
+ * before the cluster, and without nodes (-1) the classes stay as they were */
+static void test_srat_nodes_split_a_package(void **state)
+{
+    struct a64_place a, b, c, d;
+    (void)state;
+    a64_place_from_mpidr(0x00000, true, &a);
+    a64_place_from_mpidr(0x00100, true, &b); /* a's pair */
+    a64_place_from_mpidr(0x10000, true, &c); /* another pair of the package */
+    a64_place_from_mpidr(0x100000000ull, true, &d); /* the other socket */
+    assert_int_equal(a.node, -1);
+    assert_int_equal(a64_place_class(&a, &c), A64_CLASS_SAME_PACKAGE);
+    a.node = b.node = 0;
+    c.node = 1;
+    d.node = 4;
+    assert_int_equal(a64_place_class(&a, &b), A64_CLASS_SAME_CLUSTER);
+    assert_int_equal(a64_place_class(&a, &c), A64_CLASS_SAME_PACKAGE_OTHER_NODE);
+    assert_int_equal(a64_place_class(&c, &a), A64_CLASS_SAME_PACKAGE_OTHER_NODE);
+    assert_int_equal(a64_place_class(&a, &d), A64_CLASS_CROSS_PACKAGE);
+    /* a pair split over two nodes (a firmware's odd map): the node decides */
+    b.node = 1;
+    assert_int_equal(a64_place_class(&a, &b), A64_CLASS_SAME_PACKAGE_OTHER_NODE);
+    assert_string_equal(a64_class_name(A64_CLASS_SAME_PACKAGE_OTHER_NODE), "same_package_other_node");
 }
 
 /* 384 CPUs (a 2P AmpereOne: 192 single-threaded cores a socket, MT clear): the pairs name
@@ -176,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_every_pair_below_the_limit),
         cmocka_unit_test(test_sample_gives_each_class_its_share),
         cmocka_unit_test(test_pairs_name_cpus_past_255),
+        cmocka_unit_test(test_srat_nodes_split_a_package),
     };
     return cmocka_run_group_tests_name("aarch64 topology classes and ipi_roundtrip's pairs", tests, NULL, NULL);
 }

@@ -53,7 +53,7 @@ boot_a64() {
     rm -rf "$RUN"; mkdir -p "$RUN"
     # A64_ARGS: the run's keys, as `make run ARCH=aarch64 ARGS=...` passes them (latest.* in RUN);
     # unset: 10 samples a point (the fewest samples= takes), unplanned (the pacing of the profiles' samples has its own boot)
-    STARTUP_NSH=${STARTUP_NSH:-} NETBOOT=${NETBOOT:-} NET=${NET:-0} READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
+    NUMA=${NUMA:-0} STARTUP_NSH=${STARTUP_NSH:-} NETBOOT=${NETBOOT:-} NET=${NET:-0} READONLY=${READONLY:-0} CPU=${A64_CPU:-max} SMP=$smp VIRT=$virt GIC=$gic TIMEOUT=${TIMEOUT:-150} OUT=$RUN/reports LOG=$RUN/console.log \
         ARGS="${A64_ARGS-samples=10 run_budget_s=0}" LATEST=$RUN "$here/scripts/qemu-run-aarch64.sh" "$img" >"$RUN/run.out" 2>&1
     RC=$?
     LOG=$RUN/console.log
@@ -419,6 +419,18 @@ check "Cortex-A72: flush_ceiling per_page vs full_asid, 20 points; Linux's ceili
     test "$(exp_field flush_ceiling '[([.results[].params.mode] | unique | join("+")), (.results | length),
         ([.summary[].values.linux_ceiling] | map(tostring) | join("+"))] | map(tostring) | join(",")')" = "full_asid+per_page,20,512"
 [ -s "$REPORT" ] && validator "Cortex-A72"
+
+# two NUMA nodes in the one socket (NUMA=2: QEMU's SRAT gives CPUs 0-1 node 0, 2-3 node 1; its
+# PPTT puts all four cores directly under the socket): ipi_roundtrip's classes from the PPTT
+# and the SRAT, the pairs across the nodes their own class (core/run/topo_arm64.c)
+NUMA=2 A64_ARGS="experiments=ipi_roundtrip samples=10 run_budget_s=0" boot_a64 "numa2-smp4" "$IMG" 4
+check "two NUMA nodes: classes from pptt+srat, 4 pairs same_package, 8 same_package_other_node" \
+    test "$(jqr '[.topology.class_source, .topology.classes.same_package, .topology.classes.same_package_other_node]
+        | map(tostring) | join(",")')" = "pptt+srat,4,8"
+check "two NUMA nodes: ipi_roundtrip's pairs 0->1 within node 0, 0->2 across the nodes" \
+    test "$(exp_field ipi_roundtrip '[.status, (.results[] | select(.params.initiator == 0) | "\(.params.target):\(.params.class)")]
+        | join(",")')" = "SUCCESS,1:same_package,2:same_package_other_node,3:same_package_other_node"
+[ -s "$REPORT" ] && validator "two NUMA nodes"
 
 # big machines on QEMU's GICv3: per-CPU state and stacks from the firmware (efi/arm64/main.c
 # percpu_alloc), each CPU's redistributor found in the MADT's GICR ranges; timeout_ms 20 s: TCG

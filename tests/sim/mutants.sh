@@ -795,9 +795,11 @@ control_unit a64_conflict_as_stale test_a64_verify "the aarch64 verifier's readi
 kill_unit a64_conflict_as_stale test_a_read_of_neither_frame_is_a_conflict \
     "the aarch64 verifier counts a read of neither frame as a stale read" test_a64_verify
 # the MPIDR classes and the sampling of pairs, on the shapes machines report
-control_unit a64_mpidr_mt_ignored test_topo_arm64 "the aarch64 topology-class test" 7
+control_unit a64_mpidr_mt_ignored test_topo_arm64 "the aarch64 topology-class test" 9
 kill_unit a64_mpidr_mt_ignored test_altra_pairs_and_sockets \
     "aarch64 classes read as MPIDR_EL1.MT = 0: an Altra pair splits into two clusters" test_topo_arm64
+kill_unit a64_srat_nodes_ignored test_srat_nodes_split_a_package \
+    "aarch64 classes without the SRAT's nodes: Altra's quadrants read as one package" test_topo_arm64
 kill_unit a64_pairs_sampled_in_order test_sample_gives_each_class_its_share \
     "ipi_roundtrip over its pair limit: the first pairs taken, the far classes none" test_topo_arm64
 # the text summary's experiment table (core/report/summary_text.c), which both architectures

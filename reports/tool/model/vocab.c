@@ -25,7 +25,7 @@ const char *const vocab_topo_classes[] = { "self",          "smt_sibling", "same
                                            "same_package",  "same_package_other_node",
                                            "same_node",     "cross_node",  "cross_package", NULL };
 const char *const vocab_arm64_topo_classes[] = { "self", "smt_sibling", "same_cluster", "same_package",
-                                                 "cross_package", NULL };
+                                                 "same_package_other_node", "cross_package", NULL };
 const char *const vocab_linux_ipi_modes[] = { "x2apic_cluster", "x2apic_phys", "physflat", NULL };
 const char *const vocab_l3_sources[] = { "leaf_4", "leaf_8000001d", "simulated", "none", NULL };
 /* nearest_first: invlpgb_range's summary row of its nearest-first sweep */

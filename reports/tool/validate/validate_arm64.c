@@ -241,7 +241,7 @@ static int validate_arm64_cpu_entry(struct vctx *c, const json_t *e, size_t pos,
  * (at most n x (n - 1): two CPUs of one MPIDR, a firmware's mistake, are in none) */
 static void validate_arm64_classes(struct vctx *c, const json_t *topo, size_t ncpus)
 {
-    static const char *const sources[] = { "mpidr", "pptt", NULL };
+    static const char *const sources[] = { "mpidr", "pptt", "mpidr+srat", "pptt+srat", NULL };
     const json_t *classes, *v;
     const char *key;
     long long sum = 0, n;
@@ -253,7 +253,7 @@ static void validate_arm64_classes(struct vctx *c, const json_t *topo, size_t nc
     json_object_foreach((json_t *)classes, key, v) {
         if (vocab_index(vocab_arm64_topo_classes, key) <= 0)
             vc_error(c, key, "not an aarch64 topology class (smt_sibling, same_cluster, same_package, "
-                     "cross_package)");
+                     "same_package_other_node, cross_package)");
         else if (vc_int(c, classes, key, 0, LLONG_MAX, 0, &n))
             sum += n;
     }
