@@ -699,7 +699,7 @@ kill_unit report_written_in_place test_power_loss_never_truncates_a_report \
     "a report written under its final name: a power loss leaves it truncated" test_stick_files
 # the aarch64 protocols on the strict aarch64 model (issue 27): a broadcast without its
 # DSB ISH, or with TLBI VAE1 for VAE1IS, leaves the old entries on the other CPUs
-control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 40
+control_unit arm_dsb_missing test_arm64_model "the aarch64 model test" 43
 kill_unit arm_dsb_missing test_broadcast_has_no_stale_reads \
     "aarch64: the broadcast initiator skips its DSB ISH" test_arm64_model
 kill_unit arm_local_not_broadcast test_broadcast_has_no_stale_reads \
